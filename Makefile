@@ -1,0 +1,47 @@
+# Thin wrapper over CMake presets; see README.md. `make demo` and `make test` do all set-up.
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 20
+
+.PHONY: all build demo test test-default test-asan test-fuzz deps deps-demo bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh --for test
+
+deps-demo:
+	@scripts/install-deps.sh --for demo
+
+build/build.ninja: CMakeLists.txt CMakePresets.json
+	cmake --preset default >/dev/null
+
+build: build/build.ninja
+	cmake --build --preset default -j $(JOBS)
+
+# Until the demo lands, the demo is the doctor report.
+demo: deps-demo build
+	build/bin/d4r doctor
+
+test: deps
+	$(MAKE) test-default
+	$(MAKE) test-asan
+	$(MAKE) test-fuzz
+
+test-default: build
+	ctest --preset default -j $(JOBS)
+
+test-asan:
+	cmake --preset asan >/dev/null
+	cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS)
+
+test-fuzz:
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz -j $(JOBS)
+	tests/fuzz/run-fuzzers.sh $(FUZZ_SECONDS)
+
+bench: build
+	@for b in build/bin/bench_*; do echo "== $$b"; $$b; done
+
+clean:
+	rm -rf build build-debug build-asan build-fuzz

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages d4r needs, and only those that are missing.
+#   scripts/install-deps.sh [--for demo|test] [--print]
+#     --for demo   what building and running the demo needs
+#     --for test   everything `make test` needs (default): + clang-19 and libFuzzer
+#     --print      print the package list and exit
+# As root: runs apt-get (update first, once) for missing packages. Otherwise: prints the exact
+# apt-get line to run and exits 2. Exits 0 when nothing is missing.
+set -euo pipefail
+
+purpose=test
+print_only=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --for) purpose=${2:-}; shift 2 ;;
+        --for=*) purpose=${1#--for=}; shift ;;
+        --print) print_only=1; shift ;;
+        -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install-deps: unknown argument '$1' (accepted: --for demo|test, --print, --help)" >&2; exit 2 ;;
+    esac
+done
+
+demo_packages=(
+    build-essential cmake ninja-build pkg-config
+    libfmt-dev libcli11-dev nlohmann-json3-dev liblz4-dev libzstd-dev
+    libgtest-dev libgmock-dev libbenchmark-dev
+)
+test_packages=(
+    clang-19 libclang-rt-19-dev lld-19
+)
+case "$purpose" in
+    demo) packages=("${demo_packages[@]}") ;;
+    test) packages=("${demo_packages[@]}" "${test_packages[@]}") ;;
+    *) echo "install-deps: --for must be demo or test, not '$purpose'" >&2; exit 2 ;;
+esac
+
+if [ "$print_only" = 1 ]; then
+    printf '%s\n' "${packages[@]}"
+    exit 0
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$p")
+    fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    echo "install-deps: all ${#packages[@]} packages for '$purpose' are installed"
+    exit 0
+fi
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" != 0 ]; then
+    echo "install-deps: missing packages for '$purpose': ${missing[*]}" >&2
+    echo "install-deps: run as root:  apt-get update && $line" >&2
+    exit 2
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+$line

@@ -1,0 +1,6 @@
+// PLACEHOLDER: replaced by the real verb.
+#include "verbs.h"
+
+namespace d4r::cli {
+void register_ptx_verbs(CLI::App& root) { (void)root; }
+} // namespace d4r::cli

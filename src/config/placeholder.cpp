@@ -1,0 +1,1 @@
+// PLACEHOLDER: removed when the component has sources.
