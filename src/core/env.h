@@ -4,6 +4,7 @@
 // `Environment&` so tests can hand it a MapEnvironment instead of mutating the process.
 #pragma once
 
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@ class MapEnvironment final : public Environment {
 public:
     MapEnvironment() = default;
     explicit MapEnvironment(std::map<std::string, std::string> vars) : m_vars(std::move(vars)) {}
+    MapEnvironment(std::initializer_list<std::pair<const std::string, std::string>> vars) : m_vars(vars) {}
     std::optional<std::string> get(std::string_view name) const override;
     void set(std::string name, std::string value) { m_vars[std::move(name)] = std::move(value); }
     void unset(const std::string& name) { m_vars.erase(name); }

@@ -91,12 +91,12 @@ bool path_exists(const fs::path& path) {
     return fs::exists(path, ec);
 }
 
-bool is_directory(const fs::path& path) {
+bool is_dir(const fs::path& path) {
     std::error_code ec;
     return fs::is_directory(path, ec);
 }
 
-bool is_regular_file(const fs::path& path) {
+bool is_file(const fs::path& path) {
     std::error_code ec;
     return fs::is_regular_file(path, ec);
 }

@@ -26,10 +26,11 @@ Expected<std::string> read_text_file(const fs::path& path, uint64_t max_bytes = 
 Status write_file_atomic(const fs::path& path, std::span<const uint8_t> bytes);
 Status write_file_atomic(const fs::path& path, std::string_view text);
 
-// Non-throwing queries: false on any error (missing, permission, ...).
+// Non-throwing queries: false on any error (missing, permission, ...). Named apart from
+// std::filesystem::is_directory/is_regular_file so argument-dependent lookup never makes calls ambiguous.
 bool path_exists(const fs::path& path);
-bool is_directory(const fs::path& path);
-bool is_regular_file(const fs::path& path);
+bool is_dir(const fs::path& path);
+bool is_file(const fs::path& path);
 
 // Entries of a folder, sorted by name (so results never depend on readdir order).
 Expected<std::vector<fs::path>> list_directory(const fs::path& path);

@@ -1,0 +1,80 @@
+#include "accuracy_policy.h"
+
+#include "core/log.h"
+
+namespace d4r::kernels {
+
+namespace {
+
+struct Forced {
+    const char* name;
+    const char* value;
+};
+
+// Each of these trades accuracy for speed in the backend (ZLUDA) or the NGX sync path.
+constexpr Forced kForced[] = {
+    {"D4R_ZLUDA_IGNORE_DENORMAL", "0"}, // keep f32 denormals instead of flushing them
+    {"D4R_ZLUDA_WMMA_F32ACC", "0"},     // round f16 accumulators after every MMA step as NVIDIA does
+    {"D4R_ZLUDA_FAST_MATH", "0"},       // no approximate math beyond what the PTX asks for
+    {"D4R_ZLUDA_WAVE64", "0"},          // wave32: same reduction order as a 32-lane warp
+    {"D4R_ELIDE_NGX_SYNC", "0"},        // keep every synchronisation NGX asks for
+};
+
+std::optional<std::string> non_empty(const Environment& env, const char* name) {
+    auto value = env.get(name);
+    if (value && value->empty()) return std::nullopt;
+    return value;
+}
+
+} // namespace
+
+bool accuracy_preferred(const Environment& env) { return env.get(kPreferAccuracyVar) == std::optional<std::string>("1"); }
+
+std::vector<EnvOverride> accuracy_policy_overrides(const Environment& env) {
+    std::vector<EnvOverride> overrides;
+    if (!accuracy_preferred(env)) return overrides;
+    for (const Forced& forced : kForced) overrides.push_back({forced.name, forced.value, env.get(forced.name)});
+    return overrides;
+}
+
+std::vector<EnvOverride> apply_accuracy_policy() {
+    std::vector<EnvOverride> overrides = accuracy_policy_overrides(process_environment());
+    for (const EnvOverride& o : overrides) {
+        if (o.before && *o.before != o.value && log::once("accuracy overrides " + o.name)) {
+            log::warn("{}=1 overrides {}={} with {}", kPreferAccuracyVar, o.name, *o.before, o.value);
+        } else if (o.changes()) {
+            log::info("{}=1 sets {}={}", kPreferAccuracyVar, o.name, o.value);
+        }
+        set_env(o.name, o.value);
+    }
+    return overrides;
+}
+
+Expected<std::filesystem::path> accuracy_cache_dir(const Environment& env) {
+    std::filesystem::path base;
+    std::string source;
+    if (auto configured = non_empty(env, "D4R_ZLUDA_CACHE_HOME")) {
+        base = *configured;
+        source = "D4R_ZLUDA_CACHE_HOME";
+    } else if (auto xdg = non_empty(env, "XDG_CACHE_HOME"); xdg && std::filesystem::path(*xdg).is_absolute()) {
+        // The XDG base-directory rules say a relative value is invalid and is ignored.
+        base = *xdg;
+        source = "XDG_CACHE_HOME";
+    } else if (auto home = non_empty(env, "HOME")) {
+        base = std::filesystem::path(*home) / ".cache";
+        source = "HOME";
+    } else {
+        base = "/tmp";
+        source = "the fallback /tmp";
+    }
+    if (base.is_relative())
+        return make_error(ErrorCode::Invalid, "cache base '{}' from {} is not an absolute path", base.string(), source);
+    std::filesystem::path dir = base / kAccuracyCacheFolder;
+    if (dir.native().size() > kMaxCachePathBytes) {
+        return make_error(ErrorCode::Invalid, "accuracy cache path from {} is {} bytes long, more than the {} accepted",
+                          source, dir.native().size(), kMaxCachePathBytes);
+    }
+    return dir;
+}
+
+} // namespace d4r::kernels
