@@ -1,1 +1,0 @@
-// PLACEHOLDER: removed when the component has sources.
