@@ -1,0 +1,38 @@
+// d4r doctor: a health report of this machine for d4r.
+//
+// Promise: run_doctor() checks, in a fixed order, the configuration file, the GPU (KFD), the kernel
+// root and the set the runtime would select, the backends (NVIDIA's libcuda with a device, ZLUDA at
+// the configured path, HIP for AMD code objects), Wine and the configured Proton folders. Each check
+// gives one line: ok, warn or fail, and a hint where there is something to do. Nothing here fails
+// hard on a machine without a GPU: a missing GPU or driver is a warning saying what is missing.
+// Driver probes run in a child process, so a crashing or hanging driver cannot take d4r down.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/env.h"
+
+namespace d4r::cli {
+
+enum class CheckStatus { Ok, Warn, Fail };
+const char* check_status_name(CheckStatus status);
+
+struct CheckLine {
+    CheckStatus status = CheckStatus::Ok;
+    std::string check;   // short name: config, gpu, kernels, nvidia, zluda, hip, wine, proton
+    std::string message;
+    std::string hint;    // empty when there is nothing to do
+};
+
+struct DoctorOptions {
+    std::optional<std::filesystem::path> config;  // --config
+    std::filesystem::path kfd_root;
+    std::filesystem::path cwd;
+};
+
+std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environment& env);
+
+} // namespace d4r::cli
