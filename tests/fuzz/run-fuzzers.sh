@@ -28,7 +28,7 @@ for target in "${targets[@]}"; do
         cp "$work"/crash-"$name"-* "$root/build-fuzz/crashes/" 2>/dev/null || true
         status=1
     else
-        grep -E '^#[0-9]+ *DONE' "$work/$name.log" | tail -n 1 || true
+        grep -E '^Done [0-9]+ runs' "$work/$name.log" | tail -n 1 | sed "s/^/fuzz_$name: /" || true
     fi
 done
 exit $status
