@@ -1,0 +1,331 @@
+// The decoder's shared pieces: modifier lists, operand resolution for family decoders, immediates and
+// the opcode table.
+#include "ptxsim/decoder.h"
+
+#include <bit>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "ptx/ptx_lexer.h"
+#include "ptxsim/program_builder.h"
+#include "ptxsim/ptxsim.h"
+
+namespace d4r::ptxsim {
+
+Modifiers::Modifiers(std::string_view opcode) {
+    std::vector<std::string_view> parts = ptx::split_dotted(opcode);
+    m_base = parts.empty() ? std::string_view() : parts[0];
+    m_parts.assign(parts.begin() + (parts.empty() ? 0 : 1), parts.end());
+    m_used.assign(m_parts.size(), false);
+}
+
+bool Modifiers::has(std::string_view m) const {
+    for (size_t i = 0; i < m_parts.size(); ++i)
+        if (!m_used[i] && m_parts[i] == m) return true;
+    return false;
+}
+
+bool Modifiers::take(std::string_view m) {
+    for (size_t i = 0; i < m_parts.size(); ++i) {
+        if (!m_used[i] && m_parts[i] == m) {
+            m_used[i] = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string_view Modifiers::take_any(std::initializer_list<std::string_view> options) {
+    for (size_t i = 0; i < m_parts.size(); ++i) {
+        if (m_used[i]) continue;
+        for (std::string_view o : options) {
+            if (m_parts[i] == o) {
+                m_used[i] = true;
+                return o;
+            }
+        }
+    }
+    return {};
+}
+
+Type Modifiers::take_type() {
+    for (size_t i = 0; i < m_parts.size(); ++i) {
+        if (m_used[i]) continue;
+        Type t = parse_type(m_parts[i]);
+        if (t != Type::None && t != Type::Pred) {
+            m_used[i] = true;
+            return t;
+        }
+        if (t == Type::Pred) {
+            m_used[i] = true;
+            return t;
+        }
+    }
+    return Type::None;
+}
+
+Type Modifiers::peek_type() const {
+    for (size_t i = 0; i < m_parts.size(); ++i) {
+        if (m_used[i]) continue;
+        Type t = parse_type(m_parts[i]);
+        if (t != Type::None) return t;
+    }
+    return Type::None;
+}
+
+unsigned Modifiers::take_vector() {
+    std::string_view v = take_any({"v2", "v4", "v8"});
+    return v.empty() ? 1 : static_cast<unsigned>(v[1] - '0');
+}
+
+void Modifiers::take_prefixed(std::string_view prefix) {
+    for (size_t i = 0; i < m_parts.size(); ++i)
+        if (!m_used[i] && m_parts[i].substr(0, prefix.size()) == prefix) m_used[i] = true;
+}
+
+void Modifiers::take_memory_hints() {
+    for (std::string_view h : {"ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "volatile", "relaxed", "acquire",
+                               "release", "acq_rel", "weak", "mmio", "cta", "gpu", "sys", "cluster"})
+        while (take(h)) {
+        }
+    take_prefixed("L1::");
+    take_prefixed("L2::");
+}
+
+std::string_view Modifiers::leftover() const {
+    for (size_t i = 0; i < m_parts.size(); ++i)
+        if (!m_used[i]) return m_parts[i];
+    return {};
+}
+
+InstrDecoder::InstrDecoder(ProgramBuilder& builder, const ast::Instruction& in, int16_t guard, bool guard_negated)
+    : m_builder(builder), m_in(in), m_mods(in.opcode), m_guard(guard), m_guard_negated(guard_negated) {}
+
+bool InstrDecoder::in_entry() const { return m_builder.in_entry(); }
+uint32_t InstrDecoder::address_bits() const { return m_builder.ctx().ast->address_size; }
+
+Error InstrDecoder::error(std::string_view message) const {
+    return Error(ErrorCode::Unsupported,
+                 fmt::format("{}:{}: {} in '{}'", m_builder.ctx().name, m_in.line, message, m_in.text));
+}
+
+Status InstrDecoder::expect_operands(size_t n) const { return expect_operands(n, n); }
+
+Status InstrDecoder::expect_operands(size_t min, size_t max) const {
+    size_t n = m_in.operands.size();
+    if (n < min || n > max) {
+        if (min == max) return error(fmt::format("expected {} operands, found {}", min, n));
+        return error(fmt::format("expected {} to {} operands, found {}", min, max, n));
+    }
+    return ok_status();
+}
+
+Status InstrDecoder::finish() const {
+    std::string_view left = m_mods.leftover();
+    if (!left.empty()) return error(fmt::format("unsupported modifier '.{}' of '{}'", left, m_mods.base()));
+    return ok_status();
+}
+
+std::optional<Symbol> InstrDecoder::lookup(std::string_view name) const { return m_builder.lookup(name); }
+
+namespace {
+
+bool slot_matches(const Symbol& s, Type t) { return s.wide == (type_bits(t) == 64); }
+
+} // namespace
+
+Expected<uint32_t> InstrDecoder::dst(const ast::Operand& o, Type t) {
+    if (o.kind != ast::OperandKind::Name || o.negated) return error("expected a register as destination");
+    if (o.name == "_") return m_builder.scratch(type_bits(t) == 64);
+    auto s = lookup(o.name);
+    if (!s) return error(fmt::format("unknown register '{}'", o.name));
+    if (s->kind != Symbol::Kind::Reg) return error(fmt::format("'{}' is not a register that can be written", o.name));
+    if (type_bits(t) > 64) return error(fmt::format("type .{} is not supported", type_name(t)));
+    if (!slot_matches(*s, t))
+        return error(fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
+    return static_cast<uint32_t>(s->value);
+}
+
+Expected<uint64_t> immediate_bits(const ast::Operand& o, Type t) {
+    unsigned bits = type_bits(t);
+    uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+    if (o.kind == ast::OperandKind::Integer) {
+        if (t == Type::F32) return std::bit_cast<uint32_t>(static_cast<float>(static_cast<int64_t>(o.integer)));
+        if (t == Type::F64) return std::bit_cast<uint64_t>(static_cast<double>(static_cast<int64_t>(o.integer)));
+        if (is_float(t)) return make_error(ErrorCode::Unsupported, "an integer literal for type .{}", type_name(t));
+        return o.integer & mask;
+    }
+    if (o.kind == ast::OperandKind::Float) {
+        if (t == Type::F32 || (bits == 32 && o.float_bits == 32)) {
+            if (o.float_bits == 32) return o.raw_bits;
+            return std::bit_cast<uint32_t>(static_cast<float>(o.real));
+        }
+        if (t == Type::F64 || (bits == 64 && o.float_bits == 64)) {
+            if (o.float_bits == 64) return o.raw_bits;
+            if (o.float_bits == 32) return std::bit_cast<uint64_t>(static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(o.raw_bits))));
+            return std::bit_cast<uint64_t>(o.real);
+        }
+        return make_error(ErrorCode::Unsupported, "a floating-point literal for type .{}", type_name(t));
+    }
+    return make_error(ErrorCode::Unsupported, "not an immediate");
+}
+
+uint32_t InstrDecoder::constant(uint64_t bits, bool wide) { return m_builder.constant(bits, wide); }
+uint32_t InstrDecoder::scratch(bool wide) { return m_builder.scratch(wide); }
+
+Expected<uint32_t> InstrDecoder::src(const ast::Operand& o, Type t) {
+    bool wide = type_bits(t) == 64;
+    if (type_bits(t) > 64 || t == Type::Pred) return error(fmt::format("type .{} is not supported here", type_name(t)));
+    if (o.kind == ast::OperandKind::Integer || o.kind == ast::OperandKind::Float) {
+        auto bits = immediate_bits(o, t);
+        if (!bits) return error(bits.error().message());
+        return constant(*bits, wide);
+    }
+    if (o.kind != ast::OperandKind::Name || o.negated) return error("expected a register or an immediate");
+    if (o.name == "WARP_SZ") return constant(32, wide);
+    auto s = lookup(o.name);
+    if (!s) return error(fmt::format("unknown register '{}'", o.name));
+    if (s->kind == Symbol::Kind::Special) {
+        if (wide) return error(fmt::format("special register '{}' is 32 bits, not .{}", o.name, type_name(t)));
+        return static_cast<uint32_t>(s->value);
+    }
+    if (s->kind == Symbol::Kind::Func) {
+        if (!wide) return error(fmt::format("the address of function '{}' is 64 bits", o.name));
+        return constant(kFunctionWindow + 16 * s->value, true);
+    }
+    if (s->kind == Symbol::Kind::Var) {
+        // A variable used as a value is its address (mov.u64 %rd, array is handled by mov; other
+        // instructions may also take addresses: add.u64 %rd, array, 8).
+        auto addr = symbol_address(o);
+        if (!addr) return std::move(addr).error();
+        return constant(addr->first + static_cast<uint64_t>(o.offset), wide);
+    }
+    if (s->kind != Symbol::Kind::Reg) return error(fmt::format("'{}' is not a register", o.name));
+    if (!slot_matches(*s, t))
+        return error(fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
+    return static_cast<uint32_t>(s->value);
+}
+
+Expected<InstrDecoder::Reg> InstrDecoder::reg(const ast::Operand& o) {
+    if (o.kind != ast::OperandKind::Name || o.negated) return error("expected a register");
+    auto s = lookup(o.name);
+    if (!s) return error(fmt::format("unknown register '{}'", o.name));
+    if (s->kind == Symbol::Kind::Special) return Reg{static_cast<uint32_t>(s->value), false, Type::U32};
+    if (s->kind != Symbol::Kind::Reg) return error(fmt::format("'{}' is not a register", o.name));
+    return Reg{static_cast<uint32_t>(s->value), s->wide, s->type};
+}
+
+Expected<int16_t> InstrDecoder::pred_dst(const ast::Operand& o) {
+    if (o.kind != ast::OperandKind::Name || o.negated) return error("expected a predicate register");
+    if (o.name == "_") return static_cast<int16_t>(-1);
+    auto s = lookup(o.name);
+    if (!s || s->kind != Symbol::Kind::Pred) return error(fmt::format("'{}' is not a predicate register", o.name));
+    return static_cast<int16_t>(s->value);
+}
+
+Expected<std::pair<int16_t, bool>> InstrDecoder::pred_src(const ast::Operand& o) {
+    if (o.kind != ast::OperandKind::Name) return error("expected a predicate register");
+    auto s = lookup(o.name);
+    if (!s || s->kind != Symbol::Kind::Pred) return error(fmt::format("'{}' is not a predicate register", o.name));
+    return std::pair<int16_t, bool>{static_cast<int16_t>(s->value), o.negated};
+}
+
+Expected<uint64_t> InstrDecoder::immediate(const ast::Operand& o) const {
+    if (o.kind != ast::OperandKind::Integer) return error("expected an integer constant");
+    return o.integer;
+}
+
+Expected<std::pair<uint64_t, Space>> InstrDecoder::symbol_address(const ast::Operand& o) {
+    auto s = lookup(o.name);
+    if (!s || s->kind != Symbol::Kind::Var) return error(fmt::format("'{}' is not a variable", o.name));
+    if (s->space == Space::FuncParam)
+        return error(fmt::format("the address of function parameter '{}' is not supported", o.name));
+    return std::pair<uint64_t, Space>{s->value, s->space};
+}
+
+namespace {
+
+// The generic address of an address in SPACE.
+uint64_t to_generic(uint64_t address, Space space) {
+    switch (space) {
+    case Space::Shared: return kSharedWindow + address;
+    case Space::Local: return kLocalWindow + address;
+    case Space::KernelParam: return kParamWindow + address;
+    default: return address;
+    }
+}
+
+} // namespace
+
+Expected<InstrDecoder::Address> InstrDecoder::address(const ast::Operand& o, Space space) {
+    if (o.kind != ast::OperandKind::Address) return error("expected an address operand [...]");
+    if (!o.elements.empty()) return error("expected a memory address, not a texture or surface operand");
+    Address a;
+    a.space = space;
+    if (o.name.empty()) {
+        a.imm = o.offset;
+        return a;
+    }
+    auto s = lookup(o.name);
+    if (!s) return error(fmt::format("unknown name '{}' in an address", o.name));
+    if (s->kind == Symbol::Kind::Reg) {
+        a.base = static_cast<uint32_t>(s->value);
+        a.base_wide = s->wide;
+        a.imm = o.offset;
+        if (space == Space::FuncParam)
+            return error("a register address in the parameter space of a .func is not supported");
+        return a;
+    }
+    if (s->kind != Symbol::Kind::Var) return error(fmt::format("'{}' cannot be used as an address", o.name));
+    Space vs = s->space;
+    if (space == Space::Generic) {
+        if (vs == Space::FuncParam)
+            return error(fmt::format("generic access to function parameter '{}' is not supported", o.name));
+        a.imm = static_cast<int64_t>(to_generic(s->value, vs) + static_cast<uint64_t>(o.offset));
+        return a;
+    }
+    bool param_match = space == Space::KernelParam && (vs == Space::KernelParam || vs == Space::FuncParam);
+    if (vs != space && !param_match)
+        return error(fmt::format("'{}' is a .{} variable, not .{}", o.name, space_name(vs), space_name(space)));
+    a.space = vs;
+    a.imm = static_cast<int64_t>(s->value + static_cast<uint64_t>(o.offset));
+    return a;
+}
+
+Instr& InstrDecoder::emit(ExecFn fn) {
+    Program& p = m_builder.program();
+    Instr in;
+    in.fn = fn;
+    in.guard = m_guard;
+    in.guard_neg = m_guard_negated ? 1 : 0;
+    p.code.push_back(in);
+    p.sources.push_back(SourceRef{m_in.line, m_in.text, m_builder.current().name});
+    return p.code.back();
+}
+
+Instr& InstrDecoder::last() { return m_builder.program().code.back(); }
+
+Status InstrDecoder::branch_target(std::string_view label) {
+    m_builder.add_label_fixup(static_cast<uint32_t>(m_builder.program().code.size() - 1), label);
+    return ok_status();
+}
+
+const OpcodeTable& opcode_table() {
+    static const OpcodeTable table = [] {
+        OpcodeTable t;
+        add_move_ops(t);
+        add_int_ops(t);
+        add_compare_ops(t);
+        add_float_ops(t);
+        add_cvt_ops(t);
+        add_memory_ops(t);
+        add_atomic_ops(t);
+        add_control_ops(t);
+        add_warp_ops(t);
+        return t;
+    }();
+    return table;
+}
+
+} // namespace d4r::ptxsim

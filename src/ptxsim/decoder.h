@@ -1,0 +1,155 @@
+// ptxsim internals: the decoder. Turns the syntax tree of a kernel (and the .func it calls) into a
+// Program (ir.h). Instruction families live in ops_*.cpp; each registers a decode function per base
+// opcode ("add", "ld", "shfl") in the opcode table. A family decoder consumes the modifiers it
+// understands from Modifiers, resolves operands through InstrDecoder, picks the handler and emits.
+// Anything left unconsumed or not understood is a load-time error naming module, line and text.
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/status.h"
+#include "ptxsim/ast.h"
+#include "ptxsim/ir.h"
+
+namespace d4r::ptxsim {
+
+// The dotted parts of an opcode after its base name ("ld.global.nc.v4.u32" -> global nc v4 u32).
+class Modifiers {
+public:
+    explicit Modifiers(std::string_view opcode);
+
+    std::string_view base() const { return m_base; }
+    bool has(std::string_view m) const;
+    // Consumes M when present.
+    bool take(std::string_view m);
+    // Consumes the first present option; "" when none is present.
+    std::string_view take_any(std::initializer_list<std::string_view> options);
+    // Consumes the first remaining type modifier (in written order); None when there is none.
+    Type take_type();
+    // .v2/.v4/.v8 -> 2/4/8, else 1.
+    unsigned take_vector();
+    // Consumes every modifier starting with PREFIX (".L2::cache_hint", ".L1::evict_last").
+    void take_prefixed(std::string_view prefix);
+    // Consumes cache and memory-ordering hints that do not change results in a sequentially consistent
+    // single-copy memory: .ca .cg .cs .lu .cv .wb .wt .nc .volatile .relaxed .acquire .release .weak
+    // .L1::* .L2::* .mmio, and the scopes .cta .gpu .sys .cluster.
+    void take_memory_hints();
+    // The first modifier not consumed, "" when all were.
+    std::string_view leftover() const;
+    // The first type modifier not consumed (None when there is none), without consuming it.
+    Type peek_type() const;
+
+private:
+    std::string_view m_base;
+    std::vector<std::string_view> m_parts;
+    std::vector<bool> m_used;
+};
+
+struct Symbol {
+    enum class Kind : uint8_t { Reg, Pred, Var, Func, Special };
+    Kind kind = Kind::Reg;
+    Type type = Type::None;
+    Space space = Space::Generic; // Var: its state space
+    uint64_t value = 0;           // Reg: slot offset; Pred: index; Var: address in its space; Func: function index
+    uint64_t size = 0;            // Var: bytes
+    bool wide = false;            // Reg: 64-bit slot
+    bool dynamic_shared = false;  // Var: an extern .shared array
+};
+
+class ProgramBuilder;
+
+// What a family decoder sees of one instruction.
+class InstrDecoder {
+public:
+    InstrDecoder(ProgramBuilder& builder, const ast::Instruction& in, int16_t guard, bool guard_negated);
+
+    const ast::Instruction& ast() const { return m_in; }
+    Modifiers& mods() { return m_mods; }
+    size_t operand_count() const { return m_in.operands.size(); }
+    const ast::Operand& operand(size_t i) const { return m_in.operands[i]; }
+    bool in_entry() const;
+    uint32_t address_bits() const;
+
+    // "kernels.ptx:12: MESSAGE in 'add.foo.s32 %r1, %r2, %r3'"
+    Error error(std::string_view message) const;
+    Status expect_operands(size_t n) const;
+    Status expect_operands(size_t min, size_t max) const;
+    // An error when a modifier was left unconsumed.
+    Status finish() const;
+
+    // A register of T's width as a destination ('_' gives a scratch slot).
+    Expected<uint32_t> dst(const ast::Operand& o, Type t);
+    Expected<uint32_t> dst(size_t i, Type t) { return dst(m_in.operands[i], t); }
+    // A register of T's width, a special register, or an immediate (materialised as a constant slot).
+    Expected<uint32_t> src(const ast::Operand& o, Type t);
+    Expected<uint32_t> src(size_t i, Type t) { return src(m_in.operands[i], t); }
+    // Any non-predicate register (width reported), for the instructions that allow wider registers.
+    struct Reg {
+        uint32_t offset = kNoReg;
+        bool wide = false;
+        Type declared = Type::None;
+    };
+    Expected<Reg> reg(const ast::Operand& o);
+    Expected<int16_t> pred_dst(const ast::Operand& o);
+    // A predicate source, possibly negated (!%p).
+    Expected<std::pair<int16_t, bool>> pred_src(const ast::Operand& o);
+    // Immediate value of an integer operand.
+    Expected<uint64_t> immediate(const ast::Operand& o) const;
+    std::optional<Symbol> lookup(std::string_view name) const;
+
+    struct Address {
+        Space space = Space::Generic;
+        uint32_t base = kNoReg; // register slot, or kNoReg for an absolute address
+        bool base_wide = true;
+        int64_t imm = 0;        // offset, or the whole address in SPACE when base == kNoReg
+    };
+    // [reg+imm], [symbol+imm] or [imm] for an access declared in SPACE (Generic when no space was
+    // written). A symbol of another space than SPACE is an error; in Generic its generic address is used.
+    Expected<Address> address(const ast::Operand& o, Space space);
+    // The value of a symbol used as an operand (mov %rd, sym): its address in its own space.
+    Expected<std::pair<uint64_t, Space>> symbol_address(const ast::Operand& o);
+
+    uint32_t constant(uint64_t bits, bool wide);
+    uint32_t scratch(bool wide);
+    // Appends an instruction with the guard set; the reference is valid until the next emit.
+    Instr& emit(ExecFn fn);
+    // The instruction emitted last.
+    Instr& last();
+    // Branch to LABEL: the emitted instruction's aux is patched to the label's pc.
+    Status branch_target(std::string_view label);
+    ProgramBuilder& builder() { return m_builder; }
+
+private:
+    ProgramBuilder& m_builder;
+    const ast::Instruction& m_in;
+    Modifiers m_mods;
+    int16_t m_guard;
+    bool m_guard_negated;
+};
+
+using DecodeFn = Status (*)(InstrDecoder& d);
+using OpcodeTable = std::unordered_map<std::string_view, DecodeFn>;
+
+// One registration function per family file (ops_*.cpp).
+void add_move_ops(OpcodeTable& table);    // mov, cvta, isspacep
+void add_int_ops(OpcodeTable& table);     // integer arithmetic and bit operations
+void add_compare_ops(OpcodeTable& table); // setp, set, selp, slct, predicate logic
+void add_float_ops(OpcodeTable& table);   // f32/f64 arithmetic and .approx functions
+void add_cvt_ops(OpcodeTable& table);     // cvt
+void add_memory_ops(OpcodeTable& table);  // ld, st, ldu, prefetch
+void add_atomic_ops(OpcodeTable& table);  // atom, red
+void add_control_ops(OpcodeTable& table); // bra, call, ret, exit, bar, membar, fence, trap
+void add_warp_ops(OpcodeTable& table);    // shfl, vote, activemask
+
+const OpcodeTable& opcode_table();
+
+// Value bits of an immediate operand for type T (integer literals truncated; float literals converted
+// or taken raw for 0f/0d); an error for malformed combinations.
+Expected<uint64_t> immediate_bits(const ast::Operand& o, Type t);
+
+} // namespace d4r::ptxsim

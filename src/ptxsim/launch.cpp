@@ -1,0 +1,143 @@
+// launch(): validates the configuration, runs the grid's blocks on the device's workers and turns the
+// lowest faulting block's fault into an error.
+#include <algorithm>
+#include <cfenv>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "ptxsim/device_impl.h"
+#include "ptxsim/scheduler.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+Error launch_error(FaultKind kind, LaunchFault* out, std::string message) {
+    if (out) {
+        out->kind = kind;
+        out->message = message;
+    }
+    return Error(kind == FaultKind::Unsupported ? ErrorCode::Unsupported : ErrorCode::Invalid, std::move(message));
+}
+
+Dim3 unflatten(uint64_t linear, const Dim3& shape) {
+    Dim3 d;
+    d.x = static_cast<uint32_t>(linear % shape.x);
+    d.y = static_cast<uint32_t>((linear / shape.x) % shape.y);
+    d.z = static_cast<uint32_t>(linear / (uint64_t(shape.x) * shape.y));
+    return d;
+}
+
+} // namespace
+
+Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const LaunchConfig& config,
+                              std::span<const uint8_t> params, LaunchFault* fault_out) {
+    const Program& program = kernel.program();
+    const std::string& name = kernel.name();
+    if (!program.unsupported.empty())
+        return launch_error(FaultKind::Unsupported, fault_out, fmt::format("kernel '{}': {}", name, program.unsupported));
+    const Dim3& g = config.grid;
+    const Dim3& b = config.block;
+    if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0)
+        return launch_error(FaultKind::InvalidLaunch, fault_out,
+                            fmt::format("kernel '{}': grid ({},{},{}) and block ({},{},{}) must not be empty", name,
+                                        g.x, g.y, g.z, b.x, b.y, b.z));
+    if (b.count() > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64)
+        return launch_error(FaultKind::InvalidLaunch, fault_out,
+                            fmt::format("kernel '{}': block ({},{},{}) exceeds 1024 threads or (1024,1024,64)", name,
+                                        b.x, b.y, b.z));
+    if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
+        return launch_error(FaultKind::InvalidLaunch, fault_out,
+                            fmt::format("kernel '{}': grid ({},{},{}) exceeds (2^31-1,65535,65535)", name, g.x, g.y,
+                                        g.z));
+    const ptx::EntryInfo& info = kernel.info();
+    if (params.size() < info.param_block_size)
+        return launch_error(FaultKind::InvalidLaunch, fault_out,
+                            fmt::format("kernel '{}': parameter block of {} bytes, the kernel takes {}", name,
+                                        params.size(), info.param_block_size));
+    uint64_t shared = uint64_t(program.static_shared_bytes) + config.dynamic_shared_bytes;
+    if (config.dynamic_shared_bytes) shared = uint64_t(program.dynamic_shared_offset) + config.dynamic_shared_bytes;
+    if (shared > kMaxSharedBytes)
+        return launch_error(FaultKind::InvalidLaunch, fault_out,
+                            fmt::format("kernel '{}': {} bytes of shared memory exceed {}", name, shared,
+                                        kMaxSharedBytes));
+
+    LaunchState state;
+    state.program = &program;
+    state.kernel = &kernel;
+    state.config = config;
+    state.params.assign(params.begin(), params.begin() + static_cast<ptrdiff_t>(info.param_block_size));
+    state.shared_bytes = static_cast<uint32_t>(shared);
+    state.warps_per_block = static_cast<uint32_t>((b.count() + 31) / 32);
+    state.ranges = device.impl().snapshot();
+    if (program.global_segment_bytes) state.ranges.push_back({program.global_segment, program.global_segment_bytes});
+    if (program.const_segment_bytes) state.ranges.push_back({program.const_segment, program.const_segment_bytes});
+    std::sort(state.ranges.begin(), state.ranges.end(), [](const MemRange& x, const MemRange& y) { return x.base < y.base; });
+    state.budget_on = config.instruction_budget != 0;
+    state.budget = static_cast<int64_t>(std::min<uint64_t>(config.instruction_budget, INT64_MAX));
+
+    uint64_t blocks = g.count();
+    unsigned workers = config.worker_threads ? config.worker_threads : std::max(1u, std::thread::hardware_concurrency());
+    workers = static_cast<unsigned>(std::min<uint64_t>(workers, blocks));
+
+    state.running_workers = static_cast<int>(workers);
+    std::atomic<uint64_t> next_block{0};
+    std::mutex result_mutex;
+    LaunchResult result;
+    result.workers = workers;
+    bool faulted = false;
+    BlockRunner::FaultInfo first_fault;
+    std::function<void(unsigned)> job = [&](unsigned) {
+        // Known floating-point state: round to nearest, no flush-to-zero / denormals-are-zero (a host
+        // application built with fast-math must not change kernel results).
+        std::fesetenv(FE_DFL_ENV);
+        BlockRunner runner(state);
+        for (;;) {
+            uint64_t id = next_block.fetch_add(1);
+            if (id >= blocks || id > state.stop_block.load()) break;
+            if (!runner.run_block(id)) {
+                std::lock_guard lock(result_mutex);
+                if (!faulted || runner.fault().block < first_fault.block) first_fault = runner.fault();
+                faulted = true;
+                uint64_t cur = state.stop_block.load();
+                while (id < cur && !state.stop_block.compare_exchange_weak(cur, id)) {
+                }
+                if (runner.fault().kind == FaultKind::BudgetExceeded) state.stop_block = 0;
+            }
+        }
+        runner.finish();
+        std::lock_guard lock(result_mutex);
+        result.warp_instructions += runner.warp_instructions();
+        result.lane_instructions += runner.lane_instructions();
+    };
+    {
+        std::lock_guard launch_lock(device.impl().launch_mutex);
+        device.impl().pool.run(workers, job);
+    }
+    if (!faulted) return result;
+
+    const BlockRunner::FaultInfo& f = first_fault;
+    Dim3 block = unflatten(f.block, g);
+    Dim3 thread = unflatten(f.thread, b);
+    const SourceRef& src = program.sources[std::min<size_t>(f.pc, program.sources.size() - 1)];
+    std::string message = fmt::format("kernel '{}': block ({},{},{}) thread ({},{},{}): {}", name, block.x, block.y,
+                                      block.z, thread.x, thread.y, thread.z, fault_kind_name(f.kind));
+    if (f.kind == FaultKind::IllegalAddress || f.kind == FaultKind::MisalignedAddress)
+        message += fmt::format(" 0x{:x} ({} bytes)", f.address, f.bytes);
+    if (!f.detail.empty()) message += ": " + f.detail;
+    message += fmt::format(" at {}:{} '{}'", kernel.module().name(), src.line, src.text);
+    if (fault_out) {
+        fault_out->kind = f.kind;
+        fault_out->block = block;
+        fault_out->thread = thread;
+        fault_out->address = f.address;
+        fault_out->access_bytes = f.bytes;
+        fault_out->line = src.line;
+        fault_out->message = message;
+    }
+    return Error(ErrorCode::Invalid, std::move(message));
+}
+
+} // namespace d4r::ptxsim

@@ -1,0 +1,187 @@
+// atom and red on global, shared and generic addresses: and or xor cas exch add inc dec min max on
+// 32/64-bit integers, add on f32 and f64. Global operations are atomic with respect to other worker
+// threads (std::atomic_ref on the host memory); shared memory belongs to one block, which one worker
+// runs, so plain read-modify-write is atomic there. Lanes of a warp apply their operations in lane
+// order. Per the ISA, atom.add.f32 on global memory flushes subnormal inputs and results to zero while
+// on shared memory it keeps them; both round to nearest even.
+//
+// Instr use: d[0] old value (atom), s[0] operand b, s[1] operand c (cas); base/imm address;
+// flags = AtomOp | kWide (64-bit) | kHasResult | kAddr32.
+#include <atomic>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "ptxsim/decoder.h"
+#include "ptxsim/fp.h"
+#include "ptxsim/lanes.h"
+#include "ptxsim/memory_access.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+enum class AtomOp : uint8_t { And, Or, Xor, Cas, Exch, Add, Inc, Dec, Min, Max, FAdd };
+enum AtomFlags : uint16_t { kHasResult = 0x100 };
+
+template <class T>
+D4R_INLINE T apply_op(AtomOp op, T old, T b, T c, bool flush_f32) {
+    switch (op) {
+    case AtomOp::And: return old & b;
+    case AtomOp::Or: return old | b;
+    case AtomOp::Xor: return old ^ b;
+    case AtomOp::Cas: return old == b ? c : old;
+    case AtomOp::Exch: return b;
+    case AtomOp::Add: return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
+    case AtomOp::Inc: return old >= b ? T(0) : T(old + 1);
+    case AtomOp::Dec: return (old == 0 || old > b) ? b : T(old - 1);
+    case AtomOp::Min: return old < b ? old : b;
+    case AtomOp::Max: return old > b ? old : b;
+    case AtomOp::FAdd:
+        if constexpr (sizeof(T) == 4) {
+            float x = std::bit_cast<float>(uint32_t(old)), y = std::bit_cast<float>(uint32_t(b));
+            float r = flush_f32 ? flush(canonical(flush(x) + flush(y))) : canonical(x + y);
+            return T(std::bit_cast<uint32_t>(r));
+        } else {
+            double r = canonical(std::bit_cast<double>(uint64_t(old)) + std::bit_cast<double>(uint64_t(b)));
+            return T(std::bit_cast<uint64_t>(r));
+        }
+    }
+    return old;
+}
+
+// T: the integer type the operation compares in (signed for .s32/.s64 min/max).
+template <class T, Space S>
+Flow exec_atom(Warp& w, const Instr& in, uint32_t mask) {
+    using U = std::make_unsigned_t<T>;
+    using Slot = SlotOf<T>;
+    const AtomOp op = static_cast<AtomOp>(in.flags & 0xff);
+    uint64_t addr[32];
+    lane_addresses(w, in, addr);
+    T b[32], c[32] = {};
+    read_lanes(w, in.s[0], b);
+    if (op == AtomOp::Cas) read_lanes(w, in.s[1], c);
+    T result[32] = {};
+    uint32_t m = mask;
+    while (m) {
+        uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+        m &= m - 1;
+        uint64_t a = addr[lane];
+        bool shared = S == Space::Shared;
+        if constexpr (S == Space::Generic) shared = a - kSharedWindow < kWindowBytes;
+        if (S == Space::Generic && !shared && (a - kLocalWindow < kWindowBytes || a - kParamWindow < kWindowBytes)) {
+            return fault(w, FaultKind::IllegalAddress, lane, a, sizeof(T), "atomic operation outside global and shared memory");
+        }
+        uint8_t* p = shared ? translate<Space::Shared>(w, lane, S == Space::Generic ? a - kSharedWindow : a, sizeof(T), true)
+                            : translate<Space::Global>(w, lane, a, sizeof(T), true);
+        if (!p) return Flow::Stop;
+        if (shared) {
+            T old;
+            std::memcpy(&old, p, sizeof old);
+            T v = apply_op<T>(op, old, b[lane], c[lane], false);
+            std::memcpy(p, &v, sizeof v);
+            result[lane] = old;
+        } else if (op == AtomOp::Exch || op == AtomOp::Add || op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor) {
+            std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
+            U bv = U(b[lane]);
+            U old;
+            switch (op) {
+            case AtomOp::Exch: old = ref.exchange(bv); break;
+            case AtomOp::Add: old = ref.fetch_add(bv); break;
+            case AtomOp::And: old = ref.fetch_and(bv); break;
+            case AtomOp::Or: old = ref.fetch_or(bv); break;
+            default: old = ref.fetch_xor(bv); break;
+            }
+            result[lane] = T(old);
+        } else {
+            std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
+            U old = ref.load();
+            for (;;) {
+                U v = U(apply_op<T>(op, T(old), b[lane], c[lane], true));
+                if (ref.compare_exchange_weak(old, v)) break;
+            }
+            result[lane] = T(old);
+        }
+    }
+    if (in.flags & kHasResult) {
+        Slot out[32];
+        for (int i = 0; i < 32; ++i) out[i] = Slot(U(result[i]));
+        store_slot(w, in.d[0], out, mask);
+    }
+    return Flow::Next;
+}
+
+template <class T>
+ExecFn atom_fn(Space s) {
+    switch (s) {
+    case Space::Global: return &exec_atom<T, Space::Global>;
+    case Space::Shared: return &exec_atom<T, Space::Shared>;
+    case Space::Generic: return &exec_atom<T, Space::Generic>;
+    default: return nullptr;
+    }
+}
+
+Status decode_atom_red(InstrDecoder& d, bool has_result) {
+    Modifiers& m = d.mods();
+    std::string_view sp = m.take_any({"global", "shared"});
+    if (sp.empty() && m.take("shared::cta")) sp = "shared";
+    if (m.has("shared::cluster")) return d.error("cluster shared memory is not supported");
+    m.take_memory_hints();
+    std::string_view ops = m.take_any({"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"});
+    if (m.has("noftz")) return d.error("f16/bf16 atomics are not supported yet");
+    if (m.has("v2") || m.has("v4") || m.has("v8")) return d.error("vector atomics are not supported yet");
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (ops.empty() || t == Type::None) return d.error("atomic needs an operation and a type");
+    Space space = sp == "global" ? Space::Global : sp == "shared" ? Space::Shared : Space::Generic;
+    AtomOp op = ops == "and" ? AtomOp::And : ops == "or" ? AtomOp::Or : ops == "xor" ? AtomOp::Xor
+              : ops == "cas" ? AtomOp::Cas : ops == "exch" ? AtomOp::Exch : ops == "add" ? AtomOp::Add
+              : ops == "inc" ? AtomOp::Inc : ops == "dec" ? AtomOp::Dec : ops == "min" ? AtomOp::Min : AtomOp::Max;
+    unsigned bits = type_bits(t);
+    bool bitwise = op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor || op == AtomOp::Cas || op == AtomOp::Exch;
+    if (bits != 32 && bits != 64) return d.error(fmt::format("atomics on .{} are not supported yet", type_name(t)));
+    if (is_float(t)) {
+        if (op != AtomOp::Add) return d.error("floating-point atomics support .add only");
+        op = AtomOp::FAdd;
+    } else if (bitwise) {
+        // any 32/64-bit type
+    } else if (is_bits(t)) {
+        return d.error(fmt::format(".{} needs a signed or unsigned type", ops));
+    }
+    if ((op == AtomOp::Inc || op == AtomOp::Dec) && t != Type::U32) return d.error(".inc/.dec need .u32");
+    if (op == AtomOp::Add && bits == 64 && is_signed(t)) t = Type::U64; // same bits
+    ExecFn fn;
+    bool sign = is_signed(t) && (op == AtomOp::Min || op == AtomOp::Max);
+    if (bits == 32) fn = sign ? atom_fn<int32_t>(space) : atom_fn<uint32_t>(space);
+    else fn = sign ? atom_fn<int64_t>(space) : atom_fn<uint64_t>(space);
+    size_t first = has_result ? 1 : 0;
+    size_t values = op == AtomOp::Cas ? 2 : 1;
+    D4R_TRY(d.expect_operands(first + 1 + values, first + 2 + values)); // an optional cache policy
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(first), space));
+    Type vt = bits == 64 ? Type::B64 : Type::B32;
+    if (is_float(t)) vt = t;
+    uint32_t b = D4R_TRY(d.src(first + 1, vt));
+    uint32_t c = values == 2 ? D4R_TRY(d.src(first + 2, vt)) : kNoReg;
+    uint32_t dd = has_result ? D4R_TRY(d.dst(0, vt)) : kNoReg;
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = b;
+    in.s[1] = c;
+    in.base = addr.base;
+    in.imm = addr.imm;
+    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(op) | (has_result ? kHasResult : 0) |
+                                     (addr.base != kNoReg && !addr.base_wide ? kAddr32 : 0));
+    return ok_status();
+}
+
+Status decode_atom(InstrDecoder& d) { return decode_atom_red(d, true); }
+Status decode_red(InstrDecoder& d) { return decode_atom_red(d, false); }
+
+} // namespace
+
+void add_atomic_ops(OpcodeTable& t) {
+    t["atom"] = &decode_atom;
+    t["red"] = &decode_red;
+}
+
+} // namespace d4r::ptxsim

@@ -1,0 +1,346 @@
+// Comparisons and selection: setp (every comparison, .and/.or/.xor combining, two destinations), set,
+// selp, slct, and predicate logic (and/or/xor/not on .pred).
+//
+// Instr use: s[0], s[1] compared values (set/setp), s[2] slct's selector; pd[0], pd[1] setp's results;
+// ps[0] the combining predicate (setp/set) or selp's selector; flags = comparison | bool op << 8.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "ptxsim/fp.h"
+#include "ptxsim/lanes.h"
+#include "ptxsim/ops.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+
+constexpr std::string_view kCmpNames[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
+                                          "hs",  "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+
+// Integer comparisons: lo/ls/hi/hs are the unsigned forms (the caller passes unsigned T for them).
+template <class T>
+D4R_INLINE bool compare_int(Cmp c, T a, T b) {
+    switch (c) {
+    case Cmp::Eq: return a == b;
+    case Cmp::Ne: return a != b;
+    case Cmp::Lt: case Cmp::Lo: return a < b;
+    case Cmp::Le: case Cmp::Ls: return a <= b;
+    case Cmp::Gt: case Cmp::Hi: return a > b;
+    default: return a >= b;
+    }
+}
+
+// Fills r[i] (0 or all ones) with the comparison of every lane; one loop per comparison so each vectorises.
+template <class T>
+D4R_INLINE void compare_lanes(Cmp c, const T (&a)[32], const T (&b)[32], uint32_t (&r)[32]) {
+#define D4R_CMP_LOOP(expr)                                                                                             \
+    for (int i = 0; i < 32; ++i) {                                                                                     \
+        T x = a[i], y = b[i];                                                                                          \
+        r[i] = (expr) ? 0xffffffffu : 0u;                                                                                       \
+    }                                                                                                                  \
+    break;
+    if constexpr (std::is_floating_point_v<T>) {
+        switch (c) {
+        case Cmp::Eq: D4R_CMP_LOOP(x == y)
+        case Cmp::Ne: D4R_CMP_LOOP(x < y || x > y)
+        case Cmp::Lt: D4R_CMP_LOOP(x < y)
+        case Cmp::Le: D4R_CMP_LOOP(x <= y)
+        case Cmp::Gt: D4R_CMP_LOOP(x > y)
+        case Cmp::Ge: D4R_CMP_LOOP(x >= y)
+        case Cmp::Equ: D4R_CMP_LOOP(!(x < y || x > y))
+        case Cmp::Neu: D4R_CMP_LOOP(!(x == y))
+        case Cmp::Ltu: D4R_CMP_LOOP(!(x >= y))
+        case Cmp::Leu: D4R_CMP_LOOP(!(x > y))
+        case Cmp::Gtu: D4R_CMP_LOOP(!(x <= y))
+        case Cmp::Geu: D4R_CMP_LOOP(!(x < y))
+        case Cmp::Num: D4R_CMP_LOOP(x == x && y == y)
+        case Cmp::Nan: D4R_CMP_LOOP(x != x || y != y)
+        default:
+            for (int i = 0; i < 32; ++i) r[i] = 0;
+            break;
+        }
+    } else {
+        switch (c) {
+        case Cmp::Eq: D4R_CMP_LOOP(x == y)
+        case Cmp::Ne: D4R_CMP_LOOP(x != y)
+        case Cmp::Lt: case Cmp::Lo: D4R_CMP_LOOP(x < y)
+        case Cmp::Le: case Cmp::Ls: D4R_CMP_LOOP(x <= y)
+        case Cmp::Gt: case Cmp::Hi: D4R_CMP_LOOP(x > y)
+        default: D4R_CMP_LOOP(x >= y)
+        }
+    }
+#undef D4R_CMP_LOOP
+}
+
+template <class T, bool Ftz>
+D4R_INLINE uint32_t compare_mask(Warp& w, const Instr& in) {
+    T a[32], b[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    if constexpr (Ftz) {
+        for (int i = 0; i < 32; ++i) {
+            a[i] = flush(a[i]);
+            b[i] = flush(b[i]);
+        }
+    }
+    uint32_t r[32];
+    compare_lanes<T>(static_cast<Cmp>(in.flags & 0xff), a, b, r);
+    return pack_mask(r);
+}
+
+D4R_INLINE uint32_t combine(uint32_t v, const Warp& w, const Instr& in) {
+    BoolOp op = static_cast<BoolOp>(in.flags >> 8);
+    if (op == BoolOp::None) return v;
+    uint32_t c = read_pred(w, in.ps[0], in.ps_neg[0]);
+    return op == BoolOp::And ? (v & c) : op == BoolOp::Or ? (v | c) : (v ^ c);
+}
+
+template <class T, bool Ftz>
+Flow exec_setp(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t v = compare_mask<T, Ftz>(w, in);
+    write_pred(w, in.pd[0], combine(v, w, in), mask);
+    if (in.pd[1] >= 0) write_pred(w, in.pd[1], combine(~v, w, in), mask);
+    return Flow::Next;
+}
+
+// set: d = all ones (integer destination) or 1.0f (f32 destination) when the combined test holds.
+template <class T, bool Ftz, bool FloatDst>
+Flow exec_set(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t v = combine(compare_mask<T, Ftz>(w, in), w, in);
+    uint32_t r[32];
+    const uint32_t one = FloatDst ? 0x3f800000u : 0xffffffffu;
+    for (int i = 0; i < 32; ++i) r[i] = (v & lane_bit(i)) ? one : 0u;
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+template <template <class, bool> class H>
+ExecFn by_cmp_type(Type t, bool ftz, Cmp c) {
+    bool unsigned_cmp = c == Cmp::Lo || c == Cmp::Ls || c == Cmp::Hi || c == Cmp::Hs;
+    switch (t) {
+    case Type::S16: return unsigned_cmp ? &H<uint16_t, false>::run : &H<int16_t, false>::run;
+    case Type::U16: case Type::B16: return &H<uint16_t, false>::run;
+    case Type::S32: return unsigned_cmp ? &H<uint32_t, false>::run : &H<int32_t, false>::run;
+    case Type::U32: case Type::B32: return &H<uint32_t, false>::run;
+    case Type::S64: return unsigned_cmp ? &H<uint64_t, false>::run : &H<int64_t, false>::run;
+    case Type::U64: case Type::B64: return &H<uint64_t, false>::run;
+    case Type::F32: return ftz ? &H<float, true>::run : &H<float, false>::run;
+    case Type::F64: return &H<double, false>::run;
+    default: return nullptr;
+    }
+}
+
+template <class T, bool Ftz> struct SetpH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_setp<T, Ftz>(w, in, m); } };
+template <class T, bool Ftz> struct SetIntH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_set<T, Ftz, false>(w, in, m); } };
+template <class T, bool Ftz> struct SetFloatH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_set<T, Ftz, true>(w, in, m); } };
+
+struct CompareMods {
+    Cmp cmp = Cmp::Eq;
+    BoolOp op = BoolOp::None;
+    bool ftz = false;
+};
+
+Expected<CompareMods> compare_mods(InstrDecoder& d, Type t) {
+    Modifiers& m = d.mods();
+    CompareMods r;
+    bool found = false;
+    for (size_t i = 0; i < std::size(kCmpNames); ++i) {
+        if (m.take(kCmpNames[i])) {
+            r.cmp = static_cast<Cmp>(i);
+            found = true;
+            break;
+        }
+    }
+    if (!found) return d.error("missing comparison operator");
+    std::string_view op = m.take_any({"and", "or", "xor"});
+    r.op = op == "and" ? BoolOp::And : op == "or" ? BoolOp::Or : op == "xor" ? BoolOp::Xor : BoolOp::None;
+    r.ftz = m.take("ftz");
+    bool float_cmp = r.cmp >= Cmp::Equ || r.cmp == Cmp::Num || r.cmp == Cmp::Nan;
+    bool unsigned_only = r.cmp == Cmp::Lo || r.cmp == Cmp::Ls || r.cmp == Cmp::Hi || r.cmp == Cmp::Hs;
+    if (float_cmp && !is_float(t)) return d.error("unordered comparisons need a floating-point type");
+    if (unsigned_only && is_float(t)) return d.error("lo/ls/hi/hs compare integers");
+    if (r.ftz && t != Type::F32) return d.error(".ftz needs .f32");
+    if (is_bits(t) && r.cmp != Cmp::Eq && r.cmp != Cmp::Ne && !unsigned_only)
+        return d.error("bit-size types compare with eq and ne only");
+    return r;
+}
+
+Status decode_setp(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    Type t = m.peek_type();
+    CompareMods cm = D4R_TRY(compare_mods(d, t));
+    m.take_type();
+    D4R_TRY(d.finish());
+    ExecFn fn = by_cmp_type<SetpH>(t, cm.ftz, cm.cmp);
+    if (!fn) return d.error(fmt::format("setp.{} is not supported", type_name(t)));
+    D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
+    const ast::Operand& dst = d.operand(0);
+    int16_t p = -1, q = -1;
+    if (dst.kind == ast::OperandKind::Pair) {
+        ast::Operand a = dst, b = dst;
+        a.kind = b.kind = ast::OperandKind::Name;
+        b.name = dst.name2;
+        p = D4R_TRY(d.pred_dst(a));
+        q = D4R_TRY(d.pred_dst(b));
+    } else {
+        p = D4R_TRY(d.pred_dst(dst));
+    }
+    uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, t));
+    std::pair<int16_t, bool> c{-1, false};
+    if (cm.op != BoolOp::None) c = D4R_TRY(d.pred_src(d.operand(3)));
+    Instr& in = d.emit(fn);
+    in.pd[0] = p;
+    in.pd[1] = q;
+    in.s[0] = a;
+    in.s[1] = b;
+    in.ps[0] = c.first;
+    in.ps_neg[0] = c.second;
+    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(cm.cmp) | (static_cast<uint16_t>(cm.op) << 8));
+    return ok_status();
+}
+
+Status decode_set(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    // set.cmp{.bool}{.ftz}.dtype.stype: the first type is the destination's.
+    Type dt = m.peek_type();
+    m.take_type();
+    Type st = m.peek_type();
+    CompareMods cm = D4R_TRY(compare_mods(d, st));
+    m.take_type();
+    D4R_TRY(d.finish());
+    if (dt != Type::U32 && dt != Type::S32 && dt != Type::F32) return d.error("set writes .u32, .s32 or .f32");
+    ExecFn fn = dt == Type::F32 ? by_cmp_type<SetFloatH>(st, cm.ftz, cm.cmp) : by_cmp_type<SetIntH>(st, cm.ftz, cm.cmp);
+    if (!fn) return d.error(fmt::format("set with source .{} is not supported", type_name(st)));
+    D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
+    uint32_t a = D4R_TRY(d.src(1, st)), b = D4R_TRY(d.src(2, st));
+    std::pair<int16_t, bool> c{-1, false};
+    if (cm.op != BoolOp::None) c = D4R_TRY(d.pred_src(d.operand(3)));
+    uint32_t dd = D4R_TRY(d.dst(0, dt));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = a;
+    in.s[1] = b;
+    in.ps[0] = c.first;
+    in.ps_neg[0] = c.second;
+    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(cm.cmp) | (static_cast<uint16_t>(cm.op) << 8));
+    return ok_status();
+}
+
+template <class S>
+Flow exec_selp(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t c = read_pred(w, in.ps[0], in.ps_neg[0]);
+    S a[32], b[32], r[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    for (int i = 0; i < 32; ++i) r[i] = (c & lane_bit(i)) ? a[i] : b[i];
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+Status decode_selp(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (t == Type::None || t == Type::Pred || type_bits(t) > 64) return d.error("selp needs a 16-, 32- or 64-bit type");
+    D4R_TRY(d.expect_operands(4));
+    uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, t));
+    auto c = D4R_TRY(d.pred_src(d.operand(3)));
+    uint32_t dd = D4R_TRY(d.dst(0, t));
+    Instr& in = d.emit(type_bits(t) == 64 ? &exec_selp<uint64_t> : &exec_selp<uint32_t>);
+    in.d[0] = dd;
+    in.s[0] = a;
+    in.s[1] = b;
+    in.ps[0] = c.first;
+    in.ps_neg[0] = c.second;
+    return ok_status();
+}
+
+// slct: d = c >= 0 ? a : b, with c .s32 or .f32 (-0.0 >= 0 holds; NaN selects b).
+template <class S, class C, bool Ftz>
+Flow exec_slct(Warp& w, const Instr& in, uint32_t mask) {
+    S a[32], b[32], r[32];
+    C c[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    read_lanes(w, in.s[2], c);
+    for (int i = 0; i < 32; ++i) {
+        C v = c[i];
+        if constexpr (Ftz) v = flush(v);
+        r[i] = v >= C(0) ? a[i] : b[i];
+    }
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+Status decode_slct(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    bool ftz = m.take("ftz");
+    Type dt = m.take_type();
+    Type ct = m.take_type();
+    D4R_TRY(d.finish());
+    if (dt == Type::None || type_bits(dt) > 64 || (ct != Type::S32 && ct != Type::F32))
+        return d.error("slct needs a data type and .s32 or .f32");
+    if (ftz && ct != Type::F32) return d.error(".ftz needs an .f32 selector");
+    D4R_TRY(d.expect_operands(4));
+    bool wide = type_bits(dt) == 64;
+    ExecFn fn;
+    if (ct == Type::S32) fn = wide ? &exec_slct<uint64_t, int32_t, false> : &exec_slct<uint32_t, int32_t, false>;
+    else if (ftz) fn = wide ? &exec_slct<uint64_t, float, true> : &exec_slct<uint32_t, float, true>;
+    else fn = wide ? &exec_slct<uint64_t, float, false> : &exec_slct<uint32_t, float, false>;
+    uint32_t a = D4R_TRY(d.src(1, dt)), b = D4R_TRY(d.src(2, dt)), c = D4R_TRY(d.src(3, ct));
+    uint32_t dd = D4R_TRY(d.dst(0, dt));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = a;
+    in.s[1] = b;
+    in.s[2] = c;
+    return ok_status();
+}
+
+Flow exec_pred_logic(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t a = read_pred(w, in.ps[0], in.ps_neg[0]);
+    uint32_t r;
+    switch (in.flags) {
+    case 0: r = a & read_pred(w, in.ps[1], in.ps_neg[1]); break;
+    case 1: r = a | read_pred(w, in.ps[1], in.ps_neg[1]); break;
+    case 2: r = a ^ read_pred(w, in.ps[1], in.ps_neg[1]); break;
+    default: r = ~a; break;
+    }
+    write_pred(w, in.pd[0], r, mask);
+    return Flow::Next;
+}
+
+} // namespace
+
+Status decode_pred_logic(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view base = m.base();
+    m.take_type();
+    D4R_TRY(d.finish());
+    bool unary = base == "not";
+    D4R_TRY(d.expect_operands(unary ? 2 : 3));
+    int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
+    auto a = D4R_TRY(d.pred_src(d.operand(1)));
+    std::pair<int16_t, bool> b{-1, false};
+    if (!unary) b = D4R_TRY(d.pred_src(d.operand(2)));
+    Instr& in = d.emit(&exec_pred_logic);
+    in.pd[0] = p;
+    in.ps[0] = a.first;
+    in.ps_neg[0] = a.second;
+    in.ps[1] = b.first;
+    in.ps_neg[1] = b.second;
+    in.flags = base == "and" ? 0 : base == "or" ? 1 : base == "xor" ? 2 : 3;
+    return ok_status();
+}
+
+void add_compare_ops(OpcodeTable& t) {
+    t["setp"] = &decode_setp;
+    t["set"] = &decode_set;
+    t["selp"] = &decode_selp;
+    t["slct"] = &decode_slct;
+}
+
+} // namespace d4r::ptxsim

@@ -1,0 +1,420 @@
+// Control flow and synchronisation: bra (.uni), call / ret to .func with .param passing, exit,
+// bar.sync / barrier.sync (with thread counts), bar.arrive / barrier.arrive, bar.warp.sync,
+// membar / fence (no-ops: every access is immediately visible in this interpreter), trap, brkpt,
+// nanosleep.
+//
+// Instr use: bra: aux = target pc; brx.idx: aux = branch table, s[0] index; call: aux = call-site index
+// (Program::calls), s[0] the function address register of an indirect call; bar: s[0] barrier id, s[1]
+// thread count (kNoReg: all threads), flags = kArriveOnly.
+//
+// Calls push (return pc, call site, target) on the lane's stack; ret pops it and copies the callee's
+// return parameters to the caller's .param variables.
+#include <fmt/format.h>
+
+#include "ptxsim/decoder.h"
+#include "ptxsim/lanes.h"
+#include "ptxsim/program_builder.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+// Lanes of `active` outside MASK move on to the next instruction; lanes in MASK go to TARGET.
+D4R_INLINE void split_pcs(Warp& w, uint32_t mask, uint32_t target) {
+    const uint32_t next = w.cur_pc + 1;
+    for (int i = 0; i < 32; ++i)
+        if (w.active & lane_bit(i)) w.pc[i] = (mask & lane_bit(i)) ? target : next;
+}
+
+Flow exec_bra(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t target = static_cast<uint32_t>(in.aux);
+    if (mask == w.active) {
+        w.cur_pc = target;
+        return Flow::Continue;
+    }
+    split_pcs(w, mask, target);
+    return Flow::Resched;
+}
+
+// brx.idx: each lane jumps to the table entry its index selects.
+Flow exec_brx(Warp& w, const Instr& in, uint32_t mask) {
+    const std::vector<uint32_t>& table = w.launch->program->branch_tables[in.aux];
+    uint32_t idx[32];
+    read_lanes(w, in.s[0], idx);
+    uint32_t bad = 0;
+    for_lanes(mask, [&](unsigned l) {
+        if (idx[l] >= table.size()) bad |= lane_bit(l);
+    });
+    if (bad) {
+        unsigned l = static_cast<unsigned>(__builtin_ctz(bad));
+        return fault(w, FaultKind::IllegalInstruction, l, 0, 0,
+                     fmt::format("brx.idx index {} is outside its {}-entry table", idx[l], table.size()));
+    }
+    const uint32_t next = w.cur_pc + 1;
+    for (int i = 0; i < 32; ++i)
+        if (w.active & lane_bit(i)) w.pc[i] = (mask & lane_bit(i)) ? table[idx[i]] : next;
+    return Flow::Resched;
+}
+
+Flow exec_exit(Warp& w, const Instr& in, uint32_t mask) {
+    split_pcs(w, 0, 0);
+    w.live &= ~mask;
+    w.sync_wait &= ~mask;
+    return Flow::Resched;
+}
+
+D4R_INLINE uint8_t* fparam_of(Warp& w, unsigned lane) {
+    return w.block->fparam + size_t(w.first_thread + lane) * w.block->fparam_stride;
+}
+
+Flow exec_ret(Warp& w, const Instr& in, uint32_t mask) {
+    split_pcs(w, 0, 0);
+    const Program& prog = *w.launch->program;
+    for_lanes(mask, [&](unsigned l) {
+        if (w.depth[l] == 0) { // returning from the kernel: the thread exits
+            w.live &= ~lane_bit(l);
+            w.sync_wait &= ~lane_bit(l);
+            return;
+        }
+        --w.depth[l];
+        size_t slot = size_t(w.depth[l]) * 32 + l;
+        uint64_t frame = w.frame_stack[slot];
+        const CallTarget& t = prog.calls[frame >> 32].targets[uint32_t(frame)];
+        uint8_t* fp = fparam_of(w, l);
+        for (const CallTarget::Copy& c : t.rets) std::memmove(fp + c.to, fp + c.from, c.bytes);
+        w.pc[l] = w.ret_stack[slot];
+    });
+    return Flow::Resched;
+}
+
+Flow exec_call(Warp& w, const Instr& in, uint32_t mask) {
+    const CallSite& cs = w.launch->program->calls[in.aux];
+    uint64_t fptr[32] = {};
+    if (cs.indirect) read_lanes(w, in.s[0], fptr);
+    uint32_t deep = 0, bad_target = 0;
+    uint32_t targets[32] = {};
+    for_lanes(mask, [&](unsigned l) {
+        uint32_t t = 0;
+        if (cs.indirect) {
+            t = UINT32_MAX;
+            for (uint32_t k = 0; k < cs.targets.size(); ++k)
+                if (kFunctionWindow + 16 * uint64_t(cs.targets[k].function) == fptr[l]) t = k;
+            if (t == UINT32_MAX) {
+                bad_target |= lane_bit(l);
+                return;
+            }
+        }
+        if (w.depth[l] >= w.max_depth) {
+            deep |= lane_bit(l);
+            return;
+        }
+        targets[l] = t;
+    });
+    if (bad_target) {
+        unsigned l = static_cast<unsigned>(__builtin_ctz(bad_target));
+        return fault(w, FaultKind::IllegalInstruction, l, fptr[l], 0,
+                     fmt::format("indirect call to 0x{:x}, which is no function of this kernel with this prototype", fptr[l]));
+    }
+    if (deep)
+        return fault(w, FaultKind::IllegalInstruction, static_cast<uint32_t>(__builtin_ctz(deep)), 0, 0,
+                     fmt::format("call stack deeper than {}", w.max_depth));
+    const uint32_t next = w.cur_pc + 1;
+    for_lanes(mask, [&](unsigned l) {
+        const CallTarget& t = cs.targets[targets[l]];
+        uint8_t* fp = fparam_of(w, l);
+        for (const CallTarget::Copy& c : t.args) std::memmove(fp + c.to, fp + c.from, c.bytes);
+        size_t slot = size_t(w.depth[l]) * 32 + l;
+        w.ret_stack[slot] = next;
+        w.frame_stack[slot] = (uint64_t(in.aux) << 32) | targets[l];
+        ++w.depth[l];
+    });
+    if (!cs.indirect && mask == w.active) {
+        w.cur_pc = cs.targets[0].pc;
+        return Flow::Continue;
+    }
+    for (int i = 0; i < 32; ++i)
+        if (w.active & lane_bit(i)) w.pc[i] = (mask & lane_bit(i)) ? cs.targets[targets[i]].pc : next;
+    return Flow::Resched;
+}
+
+D4R_INLINE uint32_t first_lane_value(const Warp& w, uint32_t slot, uint32_t mask) {
+    return reinterpret_cast<const uint32_t*>(w.regs + slot)[__builtin_ctz(mask)];
+}
+
+enum BarFlags : uint16_t { kArriveOnly = 1, kRedPopc = 2, kRedAnd = 4, kRedOr = 8 };
+
+Flow exec_bar(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t id = first_lane_value(w, in.s[0], mask);
+    uint32_t count = in.s[1] == kNoReg ? 0 : first_lane_value(w, in.s[1], mask);
+    if (id >= 16)
+        return fault(w, FaultKind::IllegalInstruction, static_cast<uint32_t>(__builtin_ctz(mask)), 0, 0,
+                     fmt::format("barrier id {} is not in 0..15", id));
+    if (count % 32 != 0 || count > 1024)
+        return fault(w, FaultKind::IllegalInstruction, static_cast<uint32_t>(__builtin_ctz(mask)), 0, 0,
+                     fmt::format("barrier thread count {} is not a multiple of 32 up to 1024", count));
+    if (in.flags & kArriveOnly) {
+        // A non-blocking arrival counts the warp (32 threads) once per execution.
+        ++w.block->bar_arrivals[id];
+        return Flow::Next;
+    }
+    if (w.bar_wait && w.bar_id != id)
+        return fault(w, FaultKind::IllegalInstruction, static_cast<uint32_t>(__builtin_ctz(mask)), 0, 0,
+                     fmt::format("lanes of one warp wait at barriers {} and {}", w.bar_id, id));
+    w.bar_id = id;
+    w.bar_count = count;
+    w.bar_wait |= mask;
+    if (in.flags & (kRedPopc | kRedAnd | kRedOr)) {
+        // bar.red: every arriving thread contributes its predicate; the result is delivered on release.
+        uint32_t p = read_pred(w, in.ps[0], in.ps_neg[0]) & mask;
+        BlockState& b = *w.block;
+        b.red_popc[id] += static_cast<uint32_t>(__builtin_popcount(p));
+        b.red_true[id] |= p;
+        b.red_false[id] |= mask & ~p;
+        w.red_op = (in.flags & kRedPopc) ? 1 : (in.flags & kRedAnd) ? 2 : 3;
+        w.red_dst = (in.flags & kRedPopc) ? in.d[0] : static_cast<uint32_t>(in.pd[0]);
+        w.red_lanes |= mask;
+    }
+    split_pcs(w, 0, 0); // every active lane continues after the barrier once it is released
+    return Flow::Resched;
+}
+
+Flow exec_warp_sync(Warp& w, const Instr& in, uint32_t mask) {
+    CollectiveGroup g;
+    switch (collective_ready(w, in, mask, 0, g)) {
+    case SyncResult::Go: return g.others ? finish_collective(w, g) : Flow::Next;
+    case SyncResult::Wait: return Flow::Resched;
+    default: return Flow::Stop;
+    }
+}
+
+Flow exec_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
+
+Flow exec_trap(Warp& w, const Instr& in, uint32_t mask) {
+    return fault(w, FaultKind::IllegalInstruction, static_cast<uint32_t>(__builtin_ctz(mask)), 0, 0,
+                 in.flags ? "brkpt" : "trap");
+}
+
+Status decode_bra(InstrDecoder& d) {
+    d.mods().take("uni");
+    D4R_TRY(d.finish());
+    D4R_TRY(d.expect_operands(1));
+    const ast::Operand& t = d.operand(0);
+    if (t.kind != ast::OperandKind::Name) return d.error("bra needs a label");
+    d.emit(&exec_bra);
+    return d.branch_target(t.name);
+}
+
+Status decode_brx(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (!m.take("idx")) return d.error("brx needs .idx");
+    m.take("uni");
+    D4R_TRY(d.finish());
+    D4R_TRY(d.expect_operands(2));
+    uint32_t index = D4R_TRY(d.src(0, Type::U32));
+    const ast::Operand& t = d.operand(1);
+    int64_t table = t.kind == ast::OperandKind::Name ? d.builder().branch_table(t.name) : -1;
+    if (table < 0) return d.error("brx.idx needs a .branchtargets list of this function");
+    Instr& in = d.emit(&exec_brx);
+    in.s[0] = index;
+    in.aux = static_cast<uint64_t>(table);
+    return ok_status();
+}
+
+Status decode_exit(InstrDecoder& d) {
+    D4R_TRY(d.finish());
+    D4R_TRY(d.expect_operands(0));
+    d.emit(&exec_exit);
+    return ok_status();
+}
+
+Status decode_ret(InstrDecoder& d) {
+    d.mods().take("uni");
+    D4R_TRY(d.finish());
+    D4R_TRY(d.expect_operands(0));
+    d.emit(&exec_ret);
+    return ok_status();
+}
+
+// call{.uni} (rets), func, (args);  call func, (args);  call (rets), func;  call func;
+// call (rets), %fptr, (args), prototype;  (indirect: every address-taken .func with a matching signature)
+Status decode_call(InstrDecoder& d) {
+    d.mods().take("uni");
+    D4R_TRY(d.finish());
+    const ast::Operand* rets = nullptr;
+    const ast::Operand* func = nullptr;
+    const ast::Operand* args = nullptr;
+    for (size_t i = 0; i < d.operand_count(); ++i) {
+        const ast::Operand& o = d.operand(i);
+        if (o.kind == ast::OperandKind::List) {
+            if (!func) rets = &o;
+            else if (!args) args = &o;
+            else return d.error("unexpected operand list in call");
+        } else if (o.kind == ast::OperandKind::Name && !func) {
+            func = &o;
+        } else if (o.kind == ast::OperandKind::Name && func) {
+            // the prototype of an indirect call (or a list of possible targets): the signature is checked
+            // against each candidate below
+        } else {
+            return d.error("unexpected operand of call");
+        }
+    }
+    if (!func) return d.error("call needs a function");
+    size_t nargs = args ? args->elements.size() : 0;
+    size_t nrets = rets ? rets->elements.size() : 0;
+    ProgramBuilder& b = d.builder();
+    auto sym = d.lookup(func->name);
+    if (!sym) return d.error(fmt::format("unknown call target '{}'", func->name));
+    std::vector<uint32_t> candidates;
+    bool indirect = false;
+    uint32_t pointer = kNoReg;
+    if (sym->kind == Symbol::Kind::Func) {
+        const ast::Function& f = b.ctx().ast->functions[sym->value];
+        if (f.is_entry) return d.error(fmt::format("'{}' is a kernel, not a .func", func->name));
+        if (!f.defined) return d.error(fmt::format("call to external function '{}' is not supported", func->name));
+        candidates.push_back(static_cast<uint32_t>(sym->value));
+    } else if (sym->kind == Symbol::Kind::Reg && sym->wide) {
+        indirect = true;
+        pointer = static_cast<uint32_t>(sym->value);
+        for (uint32_t c : b.ctx().address_taken) {
+            const std::vector<Symbol>* formals = b.formals(c);
+            if (formals && formals->size() == nargs + nrets && b.return_count(c) == nrets) candidates.push_back(c);
+        }
+    } else {
+        return d.error(fmt::format("'{}' is not a function or a 64-bit function address", func->name));
+    }
+    for (uint32_t c : candidates) {
+        const std::vector<Symbol>* formals = b.formals(c);
+        uint32_t nret = b.return_count(c);
+        if (!formals || formals->size() - nret != nargs || nrets != nret)
+            return d.error(fmt::format("'{}' takes {} parameters and {} return values, the call passes {} and {}",
+                                       b.ctx().ast->functions[c].name, formals ? formals->size() - nret : 0, nret,
+                                       nargs, nrets));
+    }
+    auto copy_of = [&](const ast::Operand& o, const Symbol& formal, bool to_callee) -> Expected<CallTarget::Copy> {
+        if (o.kind != ast::OperandKind::Name) return d.error("call arguments must be .param variables");
+        auto v = d.lookup(o.name);
+        if (!v || v->kind != Symbol::Kind::Var || v->space != Space::FuncParam)
+            return d.error(fmt::format("call argument '{}' is not a .param variable (register arguments are not "
+                                       "supported)", o.name));
+        uint32_t bytes = static_cast<uint32_t>(std::min(v->size, formal.size));
+        if (to_callee) return CallTarget::Copy{static_cast<uint32_t>(v->value), static_cast<uint32_t>(formal.value), bytes};
+        return CallTarget::Copy{static_cast<uint32_t>(formal.value), static_cast<uint32_t>(v->value), bytes};
+    };
+    std::vector<std::pair<std::vector<CallTarget::Copy>, std::vector<CallTarget::Copy>>> copies;
+    for (uint32_t c : candidates) {
+        const std::vector<Symbol>& formals = *b.formals(c);
+        std::vector<CallTarget::Copy> arg_copies, ret_copies;
+        for (size_t i = 0; i < nargs; ++i) arg_copies.push_back(D4R_TRY(copy_of(args->elements[i], formals[i], true)));
+        for (size_t i = 0; i < nrets; ++i)
+            ret_copies.push_back(D4R_TRY(copy_of(rets->elements[i], formals[nargs + i], false)));
+        copies.emplace_back(std::move(arg_copies), std::move(ret_copies));
+    }
+    uint32_t site = b.add_call_site(candidates, indirect);
+    CallSite& cs = b.program().calls[site];
+    for (size_t k = 0; k < candidates.size(); ++k) {
+        cs.targets[k].args = std::move(copies[k].first);
+        cs.targets[k].rets = std::move(copies[k].second);
+    }
+    Instr& in = d.emit(&exec_call);
+    in.aux = site;
+    in.s[0] = pointer;
+    return ok_status();
+}
+
+// bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive / barrier.arrive a, b.
+Status decode_bar(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (m.base() == "bar" && m.take("warp")) {
+        if (!m.take("sync")) return d.error("bar.warp needs .sync");
+        D4R_TRY(d.finish());
+        D4R_TRY(d.expect_operands(1));
+        uint32_t member = D4R_TRY(d.src(0, Type::B32));
+        d.emit(&exec_warp_sync).s[0] = member;
+        return ok_status();
+    }
+    m.take("cta");
+    m.take("aligned");
+    bool sync = m.take("sync");
+    bool arrive = !sync && m.take("arrive");
+    bool red = !sync && !arrive && m.take("red");
+    if (!sync && !arrive && !red) return d.error("unsupported barrier form");
+    std::string_view red_op;
+    if (red) {
+        red_op = m.take_any({"popc", "and", "or"});
+        Type t = m.take_type();
+        if (red_op.empty() || (red_op == "popc" ? t != Type::U32 : t != Type::Pred))
+            return d.error("bar.red needs .popc.u32, .and.pred or .or.pred");
+    }
+    D4R_TRY(d.finish());
+    // bar.red d, a{, b}, {!}c: the destination first, the predicate last.
+    size_t first = red ? 1 : 0;
+    size_t extra = red ? 1 : 0;
+    D4R_TRY(d.expect_operands(first + (arrive ? 2 : 1) + extra, first + 2 + extra));
+    size_t nids = d.operand_count() - first - extra;
+    uint32_t id = D4R_TRY(d.src(first, Type::U32));
+    uint32_t count = nids == 2 ? D4R_TRY(d.src(first + 1, Type::U32)) : kNoReg;
+    Instr tmp;
+    if (red) {
+        auto c = D4R_TRY(d.pred_src(d.operand(d.operand_count() - 1)));
+        tmp.ps[0] = c.first;
+        tmp.ps_neg[0] = c.second;
+        if (red_op == "popc") tmp.d[0] = D4R_TRY(d.dst(0, Type::U32));
+        else tmp.pd[0] = D4R_TRY(d.pred_dst(d.operand(0)));
+    }
+    Instr& in = d.emit(&exec_bar);
+    in.s[0] = id;
+    in.s[1] = count;
+    in.d[0] = tmp.d[0];
+    in.pd[0] = tmp.pd[0];
+    in.ps[0] = tmp.ps[0];
+    in.ps_neg[0] = tmp.ps_neg[0];
+    in.flags = arrive ? kArriveOnly : red_op == "popc" ? kRedPopc : red_op == "and" ? kRedAnd : red_op == "or" ? kRedOr : 0;
+    return ok_status();
+}
+
+Status decode_fence(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    m.take_memory_hints();
+    m.take_any({"sc", "acq_rel", "gl"});
+    m.take_prefixed("proxy");
+    m.take_prefixed("async");
+    m.take_prefixed("shared::");
+    m.take_prefixed("global");
+    m.take_prefixed("alias");
+    m.take_prefixed("tensormap");
+    D4R_TRY(d.finish());
+    d.emit(&exec_nop);
+    return ok_status();
+}
+
+Status decode_trap(InstrDecoder& d) {
+    D4R_TRY(d.finish());
+    d.emit(&exec_trap).flags = d.mods().base() == "brkpt" ? 1 : 0;
+    return ok_status();
+}
+
+Status decode_nanosleep(InstrDecoder& d) {
+    d.mods().take_type();
+    D4R_TRY(d.finish());
+    d.emit(&exec_nop);
+    return ok_status();
+}
+
+} // namespace
+
+void add_control_ops(OpcodeTable& t) {
+    t["bra"] = &decode_bra;
+    t["brx"] = &decode_brx;
+    t["exit"] = &decode_exit;
+    t["ret"] = &decode_ret;
+    t["call"] = &decode_call;
+    t["bar"] = &decode_bar;
+    t["barrier"] = &decode_bar;
+    t["membar"] = &decode_fence;
+    t["fence"] = &decode_fence;
+    t["trap"] = &decode_trap;
+    t["brkpt"] = &decode_trap;
+    t["nanosleep"] = &decode_nanosleep;
+}
+
+} // namespace d4r::ptxsim

@@ -1,0 +1,299 @@
+// cvt between every integer type and f16, bf16, f32, f64: integer rounding (.rni .rzi .rmi .rpi),
+// floating rounding (.rn .rz .rm .rp), .ftz, .sat; and the packed cvt.rn.f16x2.f32 / bf16x2.
+//
+// Rules (PTX ISA, "cvt"): float-to-integer saturates to the destination range and NaN gives 0;
+// integer-to-integer truncates or extends (by the source's signedness) unless .sat clamps; .sat on a
+// float destination clamps to [0, 1] (NaN gives +0); f16/bf16 results are rounded in software.
+//
+// Instr use: d[0] result; s[0] (and s[1] for the packed forms) sources; flags = float rounding |
+// integer rounding << 4 | kFtz | kSat | kIntRound.
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "ptxsim/fp.h"
+#include "ptxsim/lanes.h"
+#include "ptxsim/ops.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+enum CvtFlags : uint16_t { kFtz = 0x100, kSat = 0x200, kIntRound = 0x400, kRelu = 0x800, kSatFinite = 0x1000 };
+
+// A half-precision result with .satfinite (infinities and overflow become the largest finite value of
+// that sign; NaN stays NaN) and .relu (negative results and -0 become +0; NaN becomes the canonical NaN).
+D4R_INLINE uint32_t small_result(double x, SmallFormat f, Round r, uint16_t flags) {
+    uint32_t bits = round_to_small(x, f, r);
+    const uint32_t sign = 1u << (f.mantissa_bits + f.exponent_bits);
+    const uint32_t inf = ((1u << f.exponent_bits) - 1) << f.mantissa_bits;
+    const bool nan = (bits & ~sign) > inf;
+    if ((flags & kSatFinite) && (bits & ~sign) == inf) bits = (bits & sign) | (inf - 1);
+    if ((flags & kRelu) && !nan && (bits & sign)) bits = 0;
+    return bits;
+}
+
+template <Type T> struct Repr;
+template <> struct Repr<Type::U8> { using type = uint8_t; };
+template <> struct Repr<Type::U16> { using type = uint16_t; };
+template <> struct Repr<Type::U32> { using type = uint32_t; };
+template <> struct Repr<Type::U64> { using type = uint64_t; };
+template <> struct Repr<Type::S8> { using type = int8_t; };
+template <> struct Repr<Type::S16> { using type = int16_t; };
+template <> struct Repr<Type::S32> { using type = int32_t; };
+template <> struct Repr<Type::S64> { using type = int64_t; };
+template <> struct Repr<Type::F16> { using type = uint16_t; };
+template <> struct Repr<Type::BF16> { using type = uint16_t; };
+template <> struct Repr<Type::F32> { using type = float; };
+template <> struct Repr<Type::F64> { using type = double; };
+
+constexpr bool int_type(Type t) { return t != Type::F16 && t != Type::BF16 && t != Type::F32 && t != Type::F64; }
+constexpr bool small_type(Type t) { return t == Type::F16 || t == Type::BF16; }
+constexpr SmallFormat small_format(Type t) { return t == Type::F16 ? kF16 : kBF16; }
+
+// The exact value of a floating-point source as a double (f32 inputs flushed under .ftz).
+template <Type AT>
+D4R_INLINE double float_value(typename Repr<AT>::type a, bool ftz) {
+    if constexpr (AT == Type::F32) return static_cast<double>(ftz ? flush(a) : a);
+    else if constexpr (AT == Type::F64) return a;
+    else return small_to_double(a, small_format(AT));
+}
+
+template <class D>
+D4R_INLINE D float_to_int(double x) {
+    if (x != x) return D(0);
+    constexpr double lo = static_cast<double>(std::numeric_limits<D>::min());
+    // 2^N as a double: the first value above the range (max itself may not be representable).
+    constexpr double hi = std::is_signed_v<D> ? -lo : 2.0 * (static_cast<double>(std::numeric_limits<D>::max() / 2) + 1.0);
+    if (x <= lo) return std::numeric_limits<D>::min();
+    if (x >= hi) return std::numeric_limits<D>::max();
+    return static_cast<D>(x);
+}
+
+template <Type DT, Type AT>
+D4R_INLINE typename Repr<DT>::type convert(typename Repr<AT>::type a, Round fr, Round ir, uint16_t flags) {
+    using D = typename Repr<DT>::type;
+    using A = typename Repr<AT>::type;
+    const bool ftz = flags & kFtz, sat = flags & kSat;
+    if constexpr (int_type(AT) && int_type(DT)) {
+        if (sat) {
+            // Clamp the source value into the destination range.
+            if constexpr (std::is_signed_v<A>) {
+                int64_t v = a;
+                int64_t lo = std::is_signed_v<D> ? int64_t(std::numeric_limits<D>::min()) : 0;
+                if (v < lo) return D(lo);
+                if (std::is_signed_v<D> || sizeof(D) < 8) {
+                    int64_t hi = int64_t(std::numeric_limits<D>::max());
+                    if (v > hi) return D(hi);
+                }
+                return D(v);
+            } else {
+                uint64_t v = a;
+                uint64_t hi = uint64_t(std::numeric_limits<D>::max());
+                return D(v > hi ? hi : v);
+            }
+        }
+        return static_cast<D>(a);
+    } else if constexpr (int_type(AT)) {
+        D r;
+        if constexpr (DT == Type::F32 || DT == Type::F64) {
+            r = static_cast<D>(a); // under the RoundScope of the handler
+            if (DT == Type::F32 && ftz) r = flush(r);
+            if (sat) r = saturate(r);
+        } else {
+            double v = std::is_signed_v<A> ? s64_to_double_odd(int64_t(a)) : u64_to_double_odd(uint64_t(a));
+            if (sat) v = saturate(v);
+            r = static_cast<D>(small_result(v, small_format(DT), fr, flags));
+        }
+        return r;
+    } else if constexpr (int_type(DT)) {
+        double x = round_integer(float_value<AT>(a, ftz), ir);
+        return float_to_int<D>(x);
+    } else {
+        double x = float_value<AT>(a, ftz);
+        if (flags & kIntRound) x = round_integer(x, ir);
+        if (sat) x = saturate(x);
+        if constexpr (DT == Type::F64) {
+            // f32 -> f64 keeps a NaN's payload (cvtss2sd), like the H200; f16 NaNs come out canonical.
+            if (x != x && AT != Type::F32 && AT != Type::F64) return std::bit_cast<double>(0x7fffffffe0000000ull);
+            return x;
+        } else if constexpr (DT == Type::F32) {
+            // f64 -> f32 narrows a NaN's payload (cvtsd2ss, as measured); f32 and f16 sources give the
+            // canonical NaN. Rounding happens under the handler's RoundScope.
+            float f = static_cast<float>(x);
+            if (AT != Type::F64) f = canonical(f);
+            return ftz ? flush(f) : f;
+        } else {
+            return static_cast<D>(small_result(x, small_format(DT), fr, flags));
+        }
+    }
+}
+
+template <Type DT, Type AT>
+Flow exec_cvt(Warp& w, const Instr& in, uint32_t mask) {
+    using D = typename Repr<DT>::type;
+    using A = typename Repr<AT>::type;
+    const Round fr = static_cast<Round>(in.flags & 0xf);
+    const Round ir = static_cast<Round>((in.flags >> 4) & 0xf);
+    const uint16_t flags = in.flags;
+    RoundScope scope(small_type(DT) ? Round::Rn : fr);
+    map1<D, A>(w, in, mask, [fr, ir, flags](A a) { return convert<DT, AT>(a, fr, ir, flags); });
+    return Flow::Next;
+}
+
+// cvt.rn{.relu}.f16x2.f32 d, a, b: d = {cvt(a) in the upper half, cvt(b) in the lower}.
+template <Type DT>
+Flow exec_cvt_pack(Warp& w, const Instr& in, uint32_t mask) {
+    const Round fr = static_cast<Round>(in.flags & 0xf);
+    const uint16_t flags = in.flags;
+    map2<uint32_t, float, float>(w, in, mask, [fr, flags](float a, float b) {
+        uint32_t hi = small_result(static_cast<double>(a), small_format(DT), fr, flags);
+        uint32_t lo = small_result(static_cast<double>(b), small_format(DT), fr, flags);
+        return (hi << 16) | lo;
+    });
+    return Flow::Next;
+}
+
+// Low 32 bits of a 64-bit register (a cvt source narrower than its register).
+Flow exec_truncate(Warp& w, const Instr& in, uint32_t mask) {
+    map1<uint32_t, uint64_t>(w, in, mask, [](uint64_t v) { return uint32_t(v); });
+    return Flow::Next;
+}
+
+// A cvt result of `count` bits widened into a 64-bit register.
+template <bool Signed>
+Flow exec_extend(Warp& w, const Instr& in, uint32_t mask) {
+    const unsigned shift = 64 - in.count;
+    map1<uint64_t, uint32_t>(w, in, mask, [shift](uint32_t v) {
+        uint64_t x = uint64_t(v) << shift;
+        return Signed ? uint64_t(int64_t(x) >> shift) : x >> shift;
+    });
+    return Flow::Next;
+}
+
+constexpr Type kCvtTypes[] = {Type::U8,  Type::U16, Type::U32, Type::U64, Type::S8,  Type::S16,
+                              Type::S32, Type::S64, Type::F16, Type::BF16, Type::F32, Type::F64};
+
+template <Type DT, size_t... I>
+ExecFn pick_src(Type at, std::index_sequence<I...>) {
+    ExecFn fn = nullptr;
+    ((at == kCvtTypes[I] ? (fn = &exec_cvt<DT, kCvtTypes[I]>, 0) : 0), ...);
+    return fn;
+}
+
+template <size_t... I>
+ExecFn pick_cvt(Type dt, Type at, std::index_sequence<I...> seq) {
+    ExecFn fn = nullptr;
+    ((dt == kCvtTypes[I] ? (fn = pick_src<kCvtTypes[I]>(at, seq), 0) : 0), ...);
+    return fn;
+}
+
+Type storage_type(Type t) {
+    // .b types convert like the unsigned type of the same size.
+    switch (t) {
+    case Type::B8: return Type::U8;
+    case Type::B16: return Type::U16;
+    case Type::B32: return Type::U32;
+    case Type::B64: return Type::U64;
+    default: return t;
+    }
+}
+
+Status decode_cvt(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view irnd = m.take_any({"rni", "rzi", "rmi", "rpi"});
+    std::string_view frnd = m.take_any({"rn", "rz", "rm", "rp"});
+    bool ftz = m.take("ftz");
+    bool sat = m.take("sat");
+    bool relu = m.take("relu");
+    bool satfinite = m.take("satfinite");
+    if (m.has("rna") || m.has("rs")) return d.error("cvt with .rna/.rs is not supported yet");
+    Type dt = m.take_type();
+    Type at = m.take_type();
+    D4R_TRY(d.finish());
+    if (dt == Type::None || at == Type::None) return d.error("cvt needs a destination and a source type");
+    if ((relu || satfinite) && dt != Type::F16 && dt != Type::BF16 && dt != Type::F16x2 && dt != Type::BF16x2)
+        return d.error(".relu and .satfinite are supported for f16/bf16 results only (FP8 comes later)");
+    const uint16_t half_flags = static_cast<uint16_t>((relu ? kRelu : 0) | (satfinite ? kSatFinite : 0));
+    auto round_of = [](std::string_view r) {
+        return (r == "rz" || r == "rzi") ? Round::Rz : (r == "rm" || r == "rmi") ? Round::Rm
+             : (r == "rp" || r == "rpi") ? Round::Rp : Round::Rn;
+    };
+    Round fr = round_of(frnd);
+    Round ir = round_of(irnd);
+    if (dt == Type::F16x2 || dt == Type::BF16x2) {
+        if (at != Type::F32 || frnd.empty() || ftz || sat) return d.error("packed cvt needs .rn/.rz and .f32 sources");
+        D4R_TRY(d.expect_operands(3));
+        uint32_t a = D4R_TRY(d.src(1, Type::F32)), b = D4R_TRY(d.src(2, Type::F32));
+        uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
+        Instr& in = d.emit(dt == Type::F16x2 ? &exec_cvt_pack<Type::F16> : &exec_cvt_pack<Type::BF16>);
+        in.d[0] = dd;
+        in.s[0] = a;
+        in.s[1] = b;
+        in.flags = static_cast<uint16_t>(static_cast<uint16_t>(fr) | half_flags);
+        return ok_status();
+    }
+    dt = storage_type(dt);
+    at = storage_type(at);
+    bool dfloat = is_float(dt), afloat = is_float(at);
+    if (!afloat && !dfloat) {
+        if (!irnd.empty() || !frnd.empty() || ftz) return d.error("integer-to-integer cvt takes no rounding or .ftz");
+    } else if (afloat && !dfloat) {
+        if (irnd.empty()) return d.error("float-to-integer cvt needs .rni, .rzi, .rmi or .rpi");
+        if (!frnd.empty()) return d.error("float-to-integer cvt takes an integer rounding modifier");
+    } else if (!afloat && dfloat) {
+        if (!irnd.empty()) return d.error("integer-to-float cvt takes .rn, .rz, .rm or .rp");
+    } else {
+        if (!irnd.empty() && !frnd.empty()) return d.error("cvt takes one rounding modifier");
+        bool narrowing = type_bits(dt) < type_bits(at) || (dt == Type::BF16 && at == Type::F16) ||
+                         (dt == Type::F16 && at == Type::BF16);
+        if (narrowing && frnd.empty() && irnd.empty()) return d.error("narrowing float cvt needs a rounding modifier");
+        if (!narrowing && !frnd.empty()) return d.error("widening float cvt takes no floating rounding modifier");
+    }
+    if (ftz && at != Type::F32 && dt != Type::F32) return d.error(".ftz applies to .f32 operands");
+    ExecFn fn = pick_cvt(dt, at, std::make_index_sequence<std::size(kCvtTypes)>{});
+    if (!fn) return d.error(fmt::format("cvt.{}.{} is not supported", type_name(dt), type_name(at)));
+    D4R_TRY(d.expect_operands(2));
+    // cvt allows registers wider than its types: a 64-bit source read as .s8 uses its low bits, a
+    // 32-bit result written to a 64-bit register is extended by the destination type's signedness.
+    const ast::Operand& so = d.operand(1);
+    const ast::Operand& dop = d.operand(0);
+    uint32_t a;
+    auto narrow_from_wide = [&](const ast::Operand& o, Type t) -> Expected<bool> {
+        if (o.kind != ast::OperandKind::Name || type_bits(t) == 64) return false;
+        auto s = d.lookup(o.name);
+        return s && s->kind == Symbol::Kind::Reg && s->wide;
+    };
+    if (D4R_TRY(narrow_from_wide(so, at))) {
+        InstrDecoder::Reg r = D4R_TRY(d.reg(so));
+        a = d.scratch(false);
+        Instr& t = d.emit(&exec_truncate);
+        t.d[0] = a;
+        t.s[0] = r.offset;
+    } else {
+        a = D4R_TRY(d.src(1, at));
+    }
+    bool widen = D4R_TRY(narrow_from_wide(dop, dt));
+    uint32_t dd = widen ? d.scratch(false) : D4R_TRY(d.dst(0, dt));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = a;
+    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(fr) | (static_cast<uint16_t>(ir) << 4) | (ftz ? kFtz : 0) |
+                                     (sat ? kSat : 0) | (!irnd.empty() ? kIntRound : 0) | half_flags);
+    if (widen) {
+        InstrDecoder::Reg r = D4R_TRY(d.reg(dop));
+        Instr& e = d.emit(is_signed(dt) ? &exec_extend<true> : &exec_extend<false>);
+        e.d[0] = r.offset;
+        e.s[0] = dd;
+        e.count = static_cast<uint8_t>(type_bits(dt));
+    }
+    return ok_status();
+}
+
+} // namespace
+
+void add_cvt_ops(OpcodeTable& t) { t["cvt"] = &decode_cvt; }
+
+} // namespace d4r::ptxsim

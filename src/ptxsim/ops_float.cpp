@@ -1,0 +1,447 @@
+// f32/f64 arithmetic: add sub mul fma mad div (.rn .rz .rm .rp, .ftz, .sat, .approx, .full), min max
+// (.NaN, .xorsign.abs), abs neg, sqrt rcp (.rn exact, .approx), rsqrt sin cos lg2 ex2 tanh (.approx),
+// copysign and testp.
+//
+// Exactness: IEEE operations are the host's (SSE, round-to-nearest-even) or run under RoundScope for
+// directed modes; fma uses the hardware FMA instruction when the CPU has one (chosen at decode time)
+// and libm's correctly rounded fma otherwise. NaN results are canonical (fp.h). The .approx
+// functions are computed in double precision and rounded once, which is within every bound the PTX ISA
+// documents for them (see docs/ptxsim.md, "Approximate instructions").
+//
+// Instr use: d[0] result; s[0..2] sources in operand order; flags = TestpOp for testp.
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "ptxsim/fp.h"
+#include "ptxsim/lanes.h"
+#include "ptxsim/ops.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+struct FAdd { template <class T> static T apply(T a, T b) { return a + b; } };
+struct FSub { template <class T> static T apply(T a, T b) { return a - b; } };
+struct FMul { template <class T> static T apply(T a, T b) { return a * b; } };
+struct FDiv { template <class T> static T apply(T a, T b) { return a / b; } };
+
+template <class T, class Op, Round R, bool Ftz, bool Sat>
+Flow exec_fbin(Warp& w, const Instr& in, uint32_t mask) {
+    RoundScope scope(R);
+    map2<T, T, T>(w, in, mask, [](T a, T b) {
+        a = maybe_flush<Ftz>(a);
+        b = maybe_flush<Ftz>(b);
+        T r = canonical(Op::apply(a, b));
+        if constexpr (Ftz) r = flush_result<R>(r, Op::apply(double(a), double(b)));
+        return Sat ? saturate(r) : r;
+    });
+    return Flow::Next;
+}
+
+// Lane loops of fused multiply-add with the CPU's FMA instructions (selected only when present).
+__attribute__((target("avx2,fma"))) void fma_lanes_hw(const float* a, const float* b, const float* c, float* r) {
+    for (int i = 0; i < 32; ++i) r[i] = __builtin_fmaf(a[i], b[i], c[i]);
+}
+__attribute__((target("avx2,fma"))) void fma_lanes_hw(const double* a, const double* b, const double* c, double* r) {
+    for (int i = 0; i < 32; ++i) r[i] = __builtin_fma(a[i], b[i], c[i]);
+}
+template <class T>
+void fma_lanes_sw(const T* a, const T* b, const T* c, T* r) {
+    for (int i = 0; i < 32; ++i) r[i] = std::fma(a[i], b[i], c[i]);
+}
+
+template <class T, Round R, bool Ftz, bool Sat, bool Hw>
+Flow exec_fma(Warp& w, const Instr& in, uint32_t mask) {
+    RoundScope scope(R);
+    T a[32], b[32], c[32], r[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    read_lanes(w, in.s[2], c);
+    if constexpr (Ftz) {
+        for (int i = 0; i < 32; ++i) {
+            a[i] = flush(a[i]);
+            b[i] = flush(b[i]);
+            c[i] = flush(c[i]);
+        }
+    }
+    if constexpr (Hw) fma_lanes_hw(a, b, c, r);
+    else fma_lanes_sw(a, b, c, r);
+    for (int i = 0; i < 32; ++i) {
+        T v = canonical(r[i]);
+        if constexpr (Ftz) v = flush_result<R>(v, std::fma(double(a[i]), double(b[i]), double(c[i])));
+        r[i] = Sat ? saturate(v) : v;
+    }
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+bool cpu_has_fma() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+    }();
+    return has;
+}
+
+enum class Unary : uint8_t { Sqrt, Rcp, Rsqrt, Sin, Cos, Lg2, Ex2, Tanh, Abs, Neg };
+
+template <class T, Unary U>
+D4R_INLINE T unary_value(T x) {
+    if constexpr (U == Unary::Sqrt) return std::sqrt(x);
+    else if constexpr (U == Unary::Rcp) return T(1) / x;
+    else if constexpr (U == Unary::Rsqrt) return static_cast<T>(1.0 / std::sqrt(static_cast<double>(x)));
+    else if constexpr (U == Unary::Sin) return static_cast<T>(std::sin(static_cast<double>(x)));
+    else if constexpr (U == Unary::Cos) return static_cast<T>(std::cos(static_cast<double>(x)));
+    else if constexpr (U == Unary::Lg2) return static_cast<T>(std::log2(static_cast<double>(x)));
+    else if constexpr (U == Unary::Ex2) return static_cast<T>(std::exp2(static_cast<double>(x)));
+    else if constexpr (U == Unary::Tanh) return static_cast<T>(std::tanh(static_cast<double>(x)));
+    else if constexpr (U == Unary::Abs || U == Unary::Neg) {
+        // f64 abs/neg leave a NaN as it is (measured: neg.f64 keeps the sign of a NaN); f32 NaNs become
+        // canonical like every f32 result.
+        if constexpr (std::is_same_v<T, double>)
+            if (x != x) return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | 0x0008000000000000ull);
+        return U == Unary::Abs ? std::fabs(x) : -x;
+    }
+}
+
+template <class T, Unary U, Round R, bool Ftz>
+Flow exec_funary(Warp& w, const Instr& in, uint32_t mask) {
+    RoundScope scope(R);
+    T a[32], r[32];
+    read_lanes(w, in.s[0], a);
+    // The transcendental functions go through libm per lane; sqrt/rcp/abs/neg vectorise.
+    for (int i = 0; i < 32; ++i) {
+        T x = maybe_flush<Ftz>(a[i]);
+        T v = canonical(unary_value<T, U>(x));
+        if constexpr (Ftz && U == Unary::Rcp && std::is_same_v<T, float>) v = flush_result<R>(v, 1.0 / double(x));
+        else v = maybe_flush<Ftz>(v);
+        r[i] = v;
+    }
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+// min/max: a NaN operand yields the other operand (both NaN: the first, quieted, as measured on the
+// H200); .NaN makes any NaN operand give the canonical NaN; -0.0 is below +0.0; .xorsign.abs compares
+// magnitudes and gives the result the XOR of the operands' signs.
+template <class T, bool IsMax, bool Ftz, bool NaNMode, bool XorSignAbs>
+Flow exec_fminmax(Warp& w, const Instr& in, uint32_t mask) {
+    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    constexpr Bits kSign = Bits(1) << (sizeof(T) * 8 - 1);
+    map2<T, T, T>(w, in, mask, [](T a, T b) {
+        a = maybe_flush<Ftz>(a);
+        b = maybe_flush<Ftz>(b);
+        Bits sign = 0;
+        if constexpr (XorSignAbs) {
+            sign = (std::bit_cast<Bits>(a) ^ std::bit_cast<Bits>(b)) & kSign;
+            a = std::fabs(a);
+            b = std::fabs(b);
+        }
+        bool an = a != a, bn = b != b;
+        T r;
+        if (NaNMode && (an || bn)) return std::bit_cast<T>(Bits(~Bits(0) >> 1));
+        if (an && bn) return std::bit_cast<T>(Bits(std::bit_cast<Bits>(a) | (Bits(1) << (std::numeric_limits<T>::digits - 2))));
+        if (an) r = b;
+        else if (bn) r = a;
+        else {
+            bool a_neg = std::bit_cast<Bits>(a) & kSign;
+            if constexpr (IsMax) r = (a > b || (a == b && !a_neg)) ? a : b;
+            else r = (a < b || (a == b && a_neg)) ? a : b;
+        }
+        if constexpr (XorSignAbs) r = std::bit_cast<T>(Bits((std::bit_cast<Bits>(r) & ~kSign) | sign));
+        return r;
+    });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_copysign(Warp& w, const Instr& in, uint32_t mask) {
+    map2<T, T, T>(w, in, mask, [](T a, T b) { return std::copysign(b, a); });
+    return Flow::Next;
+}
+
+enum class TestpOp : uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
+
+template <class T>
+Flow exec_testp(Warp& w, const Instr& in, uint32_t mask) {
+    T a[32];
+    read_lanes(w, in.s[0], a);
+    TestpOp op = static_cast<TestpOp>(in.flags);
+    uint32_t r = 0;
+    for (int i = 0; i < 32; ++i) {
+        T x = a[i];
+        bool v = false;
+        switch (op) {
+        case TestpOp::Finite: v = std::isfinite(x); break;
+        case TestpOp::Infinite: v = std::isinf(x); break;
+        case TestpOp::Number: v = !std::isnan(x); break;
+        case TestpOp::NotANumber: v = std::isnan(x); break;
+        case TestpOp::Normal: v = std::isnormal(x) || x == T(0); break; // zero counts as normal (ISA)
+        case TestpOp::Subnormal: v = std::fpclassify(x) == FP_SUBNORMAL; break;
+        }
+        r |= v ? lane_bit(i) : 0u;
+    }
+    write_pred(w, in.pd[0], r, mask);
+    return Flow::Next;
+}
+
+// ----- handler selection: runtime modifiers to template instantiations -----
+
+template <class T, class Op>
+struct BinSel {
+    template <Round R, bool F, bool S>
+    static ExecFn get() { return &exec_fbin<T, Op, R, F, S>; }
+};
+template <class T, bool Hw>
+struct FmaSel {
+    template <Round R, bool F, bool S>
+    static ExecFn get() { return &exec_fma<T, R, F, S, Hw>; }
+};
+
+template <class Sel, Round R, bool F>
+ExecFn pick_s(bool sat) { return sat ? Sel::template get<R, F, true>() : Sel::template get<R, F, false>(); }
+template <class Sel, Round R>
+ExecFn pick_fs(bool ftz, bool sat) { return ftz ? pick_s<Sel, R, true>(sat) : pick_s<Sel, R, false>(sat); }
+template <class Sel>
+ExecFn pick_rfs(Round r, bool ftz, bool sat) {
+    switch (r) {
+    case Round::Rz: return pick_fs<Sel, Round::Rz>(ftz, sat);
+    case Round::Rm: return pick_fs<Sel, Round::Rm>(ftz, sat);
+    case Round::Rp: return pick_fs<Sel, Round::Rp>(ftz, sat);
+    default: return pick_fs<Sel, Round::Rn>(ftz, sat);
+    }
+}
+
+template <class T, Unary U>
+ExecFn pick_unary(Round r, bool ftz) {
+    switch (r) {
+    case Round::Rz: return ftz ? &exec_funary<T, U, Round::Rz, true> : &exec_funary<T, U, Round::Rz, false>;
+    case Round::Rm: return ftz ? &exec_funary<T, U, Round::Rm, true> : &exec_funary<T, U, Round::Rm, false>;
+    case Round::Rp: return ftz ? &exec_funary<T, U, Round::Rp, true> : &exec_funary<T, U, Round::Rp, false>;
+    default: return ftz ? &exec_funary<T, U, Round::Rn, true> : &exec_funary<T, U, Round::Rn, false>;
+    }
+}
+
+struct FloatMods {
+    Round round = Round::Rn;
+    bool has_round = false;
+    bool ftz = false;
+    bool sat = false;
+    bool approx = false;
+    bool full = false;
+};
+
+FloatMods float_mods(Modifiers& m) {
+    FloatMods f;
+    std::string_view r = m.take_any({"rn", "rz", "rm", "rp"});
+    f.has_round = !r.empty();
+    f.round = r == "rz" ? Round::Rz : r == "rm" ? Round::Rm : r == "rp" ? Round::Rp : Round::Rn;
+    f.ftz = m.take("ftz");
+    f.sat = m.take("sat");
+    f.approx = m.take("approx");
+    f.full = m.take("full");
+    return f;
+}
+
+Status emit_float(InstrDecoder& d, ExecFn fn, Type t, size_t sources) {
+    if (!fn) return d.error("unsupported form");
+    D4R_TRY(d.expect_operands(1 + sources));
+    uint32_t s[3];
+    for (size_t i = 0; i < sources; ++i) s[i] = D4R_TRY(d.src(i + 1, t));
+    uint32_t dd = D4R_TRY(d.dst(0, t));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    for (size_t i = 0; i < sources; ++i) in.s[i] = s[i];
+    return ok_status();
+}
+
+Status check_f64_mods(InstrDecoder& d, Type t, const FloatMods& f, bool ftz_ok = false) {
+    if (t == Type::F64 && ((f.ftz && !ftz_ok) || f.sat)) return d.error(".ftz and .sat apply to .f32 only");
+    return ok_status();
+}
+
+Status decode_binary(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
+    D4R_TRY(check_f64_mods(d, t, f));
+    if (f.approx || f.full) return d.error(fmt::format("{} has no .approx/.full form", base));
+    ExecFn fn = nullptr;
+    if (t == Type::F32) {
+        if (base == "add") fn = pick_rfs<BinSel<float, FAdd>>(f.round, f.ftz, f.sat);
+        else if (base == "sub") fn = pick_rfs<BinSel<float, FSub>>(f.round, f.ftz, f.sat);
+        else fn = pick_rfs<BinSel<float, FMul>>(f.round, f.ftz, f.sat);
+    } else {
+        if (base == "add") fn = pick_rfs<BinSel<double, FAdd>>(f.round, false, false);
+        else if (base == "sub") fn = pick_rfs<BinSel<double, FSub>>(f.round, false, false);
+        else fn = pick_rfs<BinSel<double, FMul>>(f.round, false, false);
+    }
+    return emit_float(d, fn, t, 2);
+}
+
+Status decode_fma(InstrDecoder& d, Type t, const FloatMods& f, bool is_mad) {
+    D4R_TRY(check_f64_mods(d, t, f));
+    if (!f.has_round && !is_mad) return d.error("fma needs a rounding modifier");
+    bool hw = cpu_has_fma();
+    ExecFn fn;
+    if (t == Type::F32) fn = hw ? pick_rfs<FmaSel<float, true>>(f.round, f.ftz, f.sat) : pick_rfs<FmaSel<float, false>>(f.round, f.ftz, f.sat);
+    else fn = hw ? pick_rfs<FmaSel<double, true>>(f.round, false, false) : pick_rfs<FmaSel<double, false>>(f.round, false, false);
+    return emit_float(d, fn, t, 3);
+}
+
+Status decode_div(InstrDecoder& d, Type t, const FloatMods& f) {
+    D4R_TRY(check_f64_mods(d, t, f));
+    if (f.sat) return d.error("div has no .sat");
+    if (t == Type::F64 && !f.has_round) return d.error("div.f64 needs a rounding modifier");
+    if (t == Type::F32 && !f.has_round && !f.approx && !f.full) return d.error("div.f32 needs .approx, .full or a rounding modifier");
+    // .approx and .full are within 2 ulp on hardware; the exact quotient is within that bound.
+    ExecFn fn = t == Type::F32 ? pick_rfs<BinSel<float, FDiv>>(f.round, f.ftz, false)
+                               : pick_rfs<BinSel<double, FDiv>>(f.round, false, false);
+    return emit_float(d, fn, t, 2);
+}
+
+template <class T>
+ExecFn pick_minmax(bool is_max, bool ftz, bool nan, bool xorsign) {
+#define D4R_MM(M, F, N, X) &exec_fminmax<T, M, F, N, X>
+    if (xorsign) {
+        if (is_max) return ftz ? (nan ? D4R_MM(true, true, true, true) : D4R_MM(true, true, false, true))
+                               : (nan ? D4R_MM(true, false, true, true) : D4R_MM(true, false, false, true));
+        return ftz ? (nan ? D4R_MM(false, true, true, true) : D4R_MM(false, true, false, true))
+                   : (nan ? D4R_MM(false, false, true, true) : D4R_MM(false, false, false, true));
+    }
+    if (is_max) return ftz ? (nan ? D4R_MM(true, true, true, false) : D4R_MM(true, true, false, false))
+                           : (nan ? D4R_MM(true, false, true, false) : D4R_MM(true, false, false, false));
+    return ftz ? (nan ? D4R_MM(false, true, true, false) : D4R_MM(false, true, false, false))
+               : (nan ? D4R_MM(false, false, true, false) : D4R_MM(false, false, false, false));
+#undef D4R_MM
+}
+
+Status decode_minmax(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
+    Modifiers& m = d.mods();
+    bool nan = m.take("NaN");
+    bool xorsign = m.take("xorsign");
+    bool abs = m.take("abs");
+    D4R_TRY(d.finish());
+    if (xorsign != abs) return d.error(".xorsign needs .abs");
+    if (f.has_round || f.sat || f.approx || f.full) return d.error("min/max take no rounding or saturation");
+    if (t == Type::F64 && (f.ftz || nan || xorsign)) return d.error("min/max.f64 take no modifiers");
+    bool is_max = base == "max";
+    ExecFn fn = t == Type::F32 ? pick_minmax<float>(is_max, f.ftz, nan, xorsign)
+                               : pick_minmax<double>(is_max, false, false, false);
+    if (d.operand_count() == 4) return d.error("three-input min/max is not supported yet");
+    return emit_float(d, fn, t, 2);
+}
+
+Status decode_unary(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
+    // rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 are the f64 forms with .ftz.
+    D4R_TRY(check_f64_mods(d, t, f, f.approx && (base == "rcp" || base == "rsqrt")));
+    if (f.sat) return d.error(fmt::format("{} has no .sat", base));
+    ExecFn fn = nullptr;
+    auto need = [&](bool ok, std::string_view what) -> Status {
+        if (!ok) return d.error(fmt::format("{} needs {}", base, what));
+        return ok_status();
+    };
+    bool f32 = t == Type::F32;
+    if (base == "abs" || base == "neg") {
+        D4R_TRY(need(!f.has_round && !f.approx, "no rounding modifier"));
+        if (base == "abs") fn = f32 ? (f.ftz ? &exec_funary<float, Unary::Abs, Round::Rn, true> : &exec_funary<float, Unary::Abs, Round::Rn, false>)
+                                    : &exec_funary<double, Unary::Abs, Round::Rn, false>;
+        else fn = f32 ? (f.ftz ? &exec_funary<float, Unary::Neg, Round::Rn, true> : &exec_funary<float, Unary::Neg, Round::Rn, false>)
+                      : &exec_funary<double, Unary::Neg, Round::Rn, false>;
+    } else if (base == "sqrt" || base == "rcp") {
+        Unary u = base == "sqrt" ? Unary::Sqrt : Unary::Rcp;
+        if (f.approx) {
+            // .approx is within 1 ulp (rcp) / 2^-23 relative (sqrt): the exact result satisfies both.
+            D4R_TRY(need(!f.has_round, ".approx or a rounding modifier, not both"));
+            if (!f32 && !(u == Unary::Rcp && f.ftz)) return d.error(fmt::format("{}.approx.f64 is not a PTX form", base));
+        } else {
+            D4R_TRY(need(f.has_round, ".approx or a rounding modifier"));
+        }
+        bool ftz = f.ftz;
+        if (f32) fn = u == Unary::Sqrt ? pick_unary<float, Unary::Sqrt>(f.round, ftz) : pick_unary<float, Unary::Rcp>(f.round, ftz);
+        else if (u == Unary::Rcp && f.approx) fn = &exec_funary<double, Unary::Rcp, Round::Rn, true>;
+        else fn = u == Unary::Sqrt ? pick_unary<double, Unary::Sqrt>(f.round, false) : pick_unary<double, Unary::Rcp>(f.round, false);
+    } else {
+        D4R_TRY(need(f.approx && !f.has_round, ".approx"));
+        if (base == "rsqrt") {
+            if (f32) fn = f.ftz ? &exec_funary<float, Unary::Rsqrt, Round::Rn, true> : &exec_funary<float, Unary::Rsqrt, Round::Rn, false>;
+            else fn = f.ftz ? &exec_funary<double, Unary::Rsqrt, Round::Rn, true> : &exec_funary<double, Unary::Rsqrt, Round::Rn, false>;
+        } else {
+            D4R_TRY(need(f32, ".f32"));
+            Unary u = base == "sin" ? Unary::Sin : base == "cos" ? Unary::Cos : base == "lg2" ? Unary::Lg2
+                    : base == "ex2" ? Unary::Ex2 : Unary::Tanh;
+            if (u == Unary::Tanh && f.ftz) return d.error("tanh has no .ftz");
+            switch (u) {
+            case Unary::Sin: fn = f.ftz ? &exec_funary<float, Unary::Sin, Round::Rn, true> : &exec_funary<float, Unary::Sin, Round::Rn, false>; break;
+            case Unary::Cos: fn = f.ftz ? &exec_funary<float, Unary::Cos, Round::Rn, true> : &exec_funary<float, Unary::Cos, Round::Rn, false>; break;
+            case Unary::Lg2: fn = f.ftz ? &exec_funary<float, Unary::Lg2, Round::Rn, true> : &exec_funary<float, Unary::Lg2, Round::Rn, false>; break;
+            case Unary::Ex2: fn = f.ftz ? &exec_funary<float, Unary::Ex2, Round::Rn, true> : &exec_funary<float, Unary::Ex2, Round::Rn, false>; break;
+            default: fn = &exec_funary<float, Unary::Tanh, Round::Rn, false>; break;
+            }
+        }
+    }
+    return emit_float(d, fn, t, 1);
+}
+
+Status decode_float_unary_entry(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view base = m.base();
+    FloatMods f = float_mods(m);
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::F32 && t != Type::F64)
+        return d.error(fmt::format("{}.{} is not supported yet", base, type_name(t)));
+    return decode_unary(d, t, base, f);
+}
+
+Status decode_copysign(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::F32 && t != Type::F64) return d.error("copysign needs .f32 or .f64");
+    return emit_float(d, t == Type::F32 ? &exec_copysign<float> : &exec_copysign<double>, t, 2);
+}
+
+Status decode_testp(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view op = m.take_any({"finite", "infinite", "number", "notanumber", "normal", "subnormal"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (op.empty() || (t != Type::F32 && t != Type::F64)) return d.error("testp needs a test and .f32 or .f64");
+    D4R_TRY(d.expect_operands(2));
+    int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
+    uint32_t a = D4R_TRY(d.src(1, t));
+    Instr& in = d.emit(t == Type::F32 ? &exec_testp<float> : &exec_testp<double>);
+    in.pd[0] = p;
+    in.s[0] = a;
+    constexpr std::string_view ops[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+    for (uint16_t i = 0; i < 6; ++i)
+        if (op == ops[i]) in.flags = i;
+    return ok_status();
+}
+
+} // namespace
+
+Status decode_float_arith(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view base = m.base();
+    FloatMods f = float_mods(m);
+    Type t = m.take_type();
+    if (t != Type::F32 && t != Type::F64)
+        return d.error(fmt::format("{}.{} is not supported yet", base, type_name(t)));
+    if (base == "min" || base == "max") return decode_minmax(d, t, base, f);
+    D4R_TRY(d.finish());
+    if (base == "add" || base == "sub" || base == "mul") return decode_binary(d, t, base, f);
+    if (base == "fma" || base == "mad") return decode_fma(d, t, f, base == "mad");
+    if (base == "div") return decode_div(d, t, f);
+    if (base == "abs" || base == "neg") return decode_unary(d, t, base, f);
+    return d.error(fmt::format("unsupported floating-point instruction '{}'", base));
+}
+
+void add_float_ops(OpcodeTable& t) {
+    t["fma"] = &decode_float_arith;
+    for (const char* name : {"sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh"}) t[name] = &decode_float_unary_entry;
+    t["copysign"] = &decode_copysign;
+    t["testp"] = &decode_testp;
+}
+
+} // namespace d4r::ptxsim

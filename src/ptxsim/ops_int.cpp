@@ -1,0 +1,832 @@
+// Integer arithmetic and bit operations: add sub (.sat, .cc, addc, subc), mul mad (.lo .hi .wide, .cc,
+// madc), mul24 mad24, sad, div rem, abs neg, min max (.relu), and or xor not cnot, shl shr, popc clz
+// brev bfind bfe bfi prmt lop3 shf. Semantics follow the PTX ISA pseudo-code; where the ISA leaves a
+// result open (division by zero) the values are those documented in docs/ptxsim.md.
+//
+// Instr use: d[0] destination; s[0..3] sources in operand order; aux = lop3 LUT / prmt mode;
+// flags = ShfMode / mode bits as noted.
+#include <bit>
+#include <limits>
+#include <type_traits>
+
+#include <fmt/format.h>
+
+#include "ptxsim/lanes.h"
+#include "ptxsim/ops.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+// Arithmetic type for wrapping operations on T without signed overflow (and without the promotion of
+// 16-bit operands to int, whose products can overflow).
+template <class T>
+using UA = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
+template <class T>
+using Unsigned = std::make_unsigned_t<T>;
+template <class T>
+constexpr unsigned kBits = sizeof(T) * 8;
+
+template <class T>
+using Wider = std::conditional_t<
+    std::is_signed_v<T>, std::conditional_t<sizeof(T) == 2, int32_t, std::conditional_t<sizeof(T) == 4, int64_t, __int128>>,
+    std::conditional_t<sizeof(T) == 2, uint32_t, std::conditional_t<sizeof(T) == 4, uint64_t, unsigned __int128>>>;
+
+struct Add { template <class T> static T apply(T a, T b) { return T(UA<T>(a) + UA<T>(b)); } };
+struct Sub { template <class T> static T apply(T a, T b) { return T(UA<T>(a) - UA<T>(b)); } };
+struct MulLo { template <class T> static T apply(T a, T b) { return T(UA<T>(a) * UA<T>(b)); } };
+struct MulHi {
+    template <class T> static T apply(T a, T b) { return T((Wider<T>(a) * Wider<T>(b)) >> kBits<T>); }
+};
+struct Min { template <class T> static T apply(T a, T b) { return a < b ? a : b; } };
+struct Max { template <class T> static T apply(T a, T b) { return a > b ? a : b; } };
+struct And { template <class T> static T apply(T a, T b) { return a & b; } };
+struct Or { template <class T> static T apply(T a, T b) { return a | b; } };
+struct Xor { template <class T> static T apply(T a, T b) { return a ^ b; } };
+// Division and remainder by zero give all ones for every type, signed or not (measured on the H200,
+// docs/ptxsim.md); INT_MIN / -1 wraps to INT_MIN and INT_MIN % -1 is 0 (also measured).
+struct Div {
+    template <class T> static T apply(T a, T b) {
+        if (b == 0) return T(~Unsigned<T>(0));
+        if constexpr (std::is_signed_v<T>)
+            if (b == T(-1)) return T(UA<T>(0) - UA<T>(a));
+        return T(a / b);
+    }
+};
+struct Rem {
+    template <class T> static T apply(T a, T b) {
+        if (b == 0) return T(~Unsigned<T>(0));
+        if constexpr (std::is_signed_v<T>)
+            if (b == T(-1)) return T(0);
+        return T(a % b);
+    }
+};
+
+template <class Op, class T>
+Flow exec_bin(Warp& w, const Instr& in, uint32_t mask) {
+    map2<T, T, T>(w, in, mask, [](T a, T b) { return Op::apply(a, b); });
+    return Flow::Next;
+}
+
+// Division keeps a scalar loop per lane: x86 has no vector integer division, and the branches on
+// zero divisors would defeat vectorisation anyway.
+template <class Op>
+ExecFn pick_bin(Type t) {
+    switch (t) {
+    case Type::S16: return &exec_bin<Op, int16_t>;
+    case Type::U16: case Type::B16: return &exec_bin<Op, uint16_t>;
+    case Type::S32: return &exec_bin<Op, int32_t>;
+    case Type::U32: case Type::B32: return &exec_bin<Op, uint32_t>;
+    case Type::S64: return &exec_bin<Op, int64_t>;
+    case Type::U64: case Type::B64: return &exec_bin<Op, uint64_t>;
+    default: return nullptr;
+    }
+}
+
+template <class T, bool Relu>
+Flow exec_minmax_relu(Warp& w, const Instr& in, uint32_t mask) {
+    bool is_max = in.flags != 0;
+    map2<T, T, T>(w, in, mask, [is_max](T a, T b) {
+        T r = is_max ? (a > b ? a : b) : (a < b ? a : b);
+        return Relu && r < 0 ? T(0) : r;
+    });
+    return Flow::Next;
+}
+
+template <class T, bool IsSub>
+Flow exec_addsub_sat(Warp& w, const Instr& in, uint32_t mask) {
+    map2<T, T, T>(w, in, mask, [](T a, T b) {
+        int64_t r = IsSub ? int64_t(a) - int64_t(b) : int64_t(a) + int64_t(b);
+        r = r < INT32_MIN ? INT32_MIN : r > INT32_MAX ? INT32_MAX : r;
+        return T(r);
+    });
+    return Flow::Next;
+}
+
+// Extended precision: carry (add) or borrow (sub) per lane in w.carry.
+enum CarryFlags : uint16_t { kCarryIn = 1, kCarryOut = 2, kSubtract = 4, kMadHi = 8, kMad = 16 };
+
+template <class T>
+Flow exec_carry(Warp& w, const Instr& in, uint32_t mask) {
+    using U = Unsigned<T>;
+    U a[32], b[32], c[32] = {}, r[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    const uint16_t f = in.flags;
+    if (f & kMad) read_lanes(w, in.s[2], c);
+    uint32_t cin = (f & kCarryIn) ? w.carry : 0u;
+    uint32_t cout = 0;
+    for (int i = 0; i < 32; ++i) {
+        U x = a[i], y = b[i];
+        if (f & kMad) {
+            using W = Wider<U>;
+            W p = W(x) * W(y);
+            x = (f & kMadHi) ? U(p >> kBits<U>) : U(p);
+            y = c[i];
+        }
+        U ci = (cin >> i) & 1;
+        U res;
+        bool out;
+        if (f & kSubtract) {
+            res = U(x - y - ci);
+            out = x < y || (x == y && ci); // borrow
+        } else {
+            U s = U(x + y);
+            res = U(s + ci);
+            out = s < x || res < s;
+        }
+        r[i] = res;
+        cout |= out ? lane_bit(i) : 0u;
+    }
+    write_lanes(w, in.d[0], r, mask);
+    if (f & kCarryOut) w.carry = (w.carry & ~mask) | (cout & mask);
+    return Flow::Next;
+}
+
+template <class T>
+ExecFn pick_carry(Type t) {
+    return &exec_carry<T>;
+}
+
+ExecFn carry_fn(Type t) {
+    switch (t) {
+    case Type::U32: case Type::S32: return &exec_carry<uint32_t>;
+    case Type::U64: case Type::S64: return &exec_carry<uint64_t>;
+    default: return nullptr;
+    }
+}
+
+template <class T>
+Flow exec_mul_wide(Warp& w, const Instr& in, uint32_t mask) {
+    using W = Wider<T>;
+    map2<W, T, T>(w, in, mask, [](T a, T b) { return W(W(a) * W(b)); });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_mad_wide(Warp& w, const Instr& in, uint32_t mask) {
+    using W = Wider<T>;
+    using U = Unsigned<W>;
+    map3<W, T, T, W>(w, in, mask, [](T a, T b, W c) { return W(U(W(a) * W(b)) + U(c)); });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_mad_lo(Warp& w, const Instr& in, uint32_t mask) {
+    map3<T, T, T, T>(w, in, mask, [](T a, T b, T c) { return T(UA<T>(a) * UA<T>(b) + UA<T>(c)); });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_mad_hi(Warp& w, const Instr& in, uint32_t mask) {
+    map3<T, T, T, T>(w, in, mask, [](T a, T b, T c) { return T(UA<T>(MulHi::apply(a, b)) + UA<T>(c)); });
+    return Flow::Next;
+}
+
+Flow exec_mad_hi_sat(Warp& w, const Instr& in, uint32_t mask) {
+    map3<int32_t, int32_t, int32_t, int32_t>(w, in, mask, [](int32_t a, int32_t b, int32_t c) {
+        int64_t r = ((int64_t(a) * int64_t(b)) >> 32) + int64_t(c);
+        return int32_t(r < INT32_MIN ? INT32_MIN : r > INT32_MAX ? INT32_MAX : r);
+    });
+    return Flow::Next;
+}
+
+// mul24 / mad24: 24-bit operands (sign-extended for .s32), 48-bit product; .lo takes bits 31..0,
+// .hi bits 47..16.
+template <class T, bool Hi, bool Mad>
+Flow exec_24(Warp& w, const Instr& in, uint32_t mask) {
+    auto op = [](T a, T b, T c) {
+        int64_t x, y;
+        if constexpr (std::is_signed_v<T>) {
+            x = int64_t(int32_t(uint32_t(a) << 8) >> 8);
+            y = int64_t(int32_t(uint32_t(b) << 8) >> 8);
+        } else {
+            x = int64_t(uint32_t(a) & 0xffffff);
+            y = int64_t(uint32_t(b) & 0xffffff);
+        }
+        uint64_t p = static_cast<uint64_t>(x * y);
+        uint32_t r = Hi ? uint32_t(p >> 16) : uint32_t(p);
+        return T(Mad ? r + uint32_t(c) : r);
+    };
+    if constexpr (Mad) map3<T, T, T, T>(w, in, mask, op);
+    else map2<T, T, T>(w, in, mask, [op](T a, T b) { return op(a, b, T(0)); });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_sad(Warp& w, const Instr& in, uint32_t mask) {
+    map3<T, T, T, T>(w, in, mask, [](T a, T b, T c) {
+        Unsigned<T> diff = a < b ? Unsigned<T>(Unsigned<T>(b) - Unsigned<T>(a)) : Unsigned<T>(Unsigned<T>(a) - Unsigned<T>(b));
+        return T(UA<T>(c) + UA<T>(diff));
+    });
+    return Flow::Next;
+}
+
+template <class T, bool Neg>
+Flow exec_absneg(Warp& w, const Instr& in, uint32_t mask) {
+    map1<T, T>(w, in, mask, [](T a) { return (Neg || a < 0) ? T(UA<T>(0) - UA<T>(a)) : a; });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_not(Warp& w, const Instr& in, uint32_t mask) {
+    map1<T, T>(w, in, mask, [](T a) { return T(~a); });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_cnot(Warp& w, const Instr& in, uint32_t mask) {
+    map1<T, T>(w, in, mask, [](T a) { return T(a == 0 ? 1 : 0); });
+    return Flow::Next;
+}
+
+enum class ShiftKind : uint8_t { Left, RightLogical, RightArith };
+
+template <class T, ShiftKind K>
+Flow exec_shift(Warp& w, const Instr& in, uint32_t mask) {
+    map2<T, T, uint32_t>(w, in, mask, [](T a, uint32_t b) {
+        // Shift amounts beyond the width clamp to the width (the ISA's rule, not C's undefined behaviour).
+        if constexpr (K == ShiftKind::Left) return b >= kBits<T> ? T(0) : T(Unsigned<T>(a) << b);
+        else if constexpr (K == ShiftKind::RightLogical) return b >= kBits<T> ? T(0) : T(Unsigned<T>(a) >> b);
+        else return b >= kBits<T> ? T(a < 0 ? -1 : 0) : T(a >> b);
+    });
+    return Flow::Next;
+}
+
+// The common shift by an immediate: one count for every lane vectorises without per-lane shifts.
+template <class T, ShiftKind K>
+Flow exec_shift_imm(Warp& w, const Instr& in, uint32_t mask) {
+    const uint32_t n = static_cast<uint32_t>(in.imm);
+    if (n >= kBits<T>) {
+        map1<T, T>(w, in, mask, [](T a) { return K == ShiftKind::RightArith ? T(a < 0 ? -1 : 0) : T(0); });
+    } else if constexpr (K == ShiftKind::Left) {
+        map1<T, T>(w, in, mask, [n](T a) { return T(Unsigned<T>(a) << n); });
+    } else if constexpr (K == ShiftKind::RightLogical) {
+        map1<T, T>(w, in, mask, [n](T a) { return T(Unsigned<T>(a) >> n); });
+    } else {
+        map1<T, T>(w, in, mask, [n](T a) { return T(a >> n); });
+    }
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_popc(Warp& w, const Instr& in, uint32_t mask) {
+    map1<uint32_t, T>(w, in, mask, [](T a) { return uint32_t(std::popcount(a)); });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_clz(Warp& w, const Instr& in, uint32_t mask) {
+    map1<uint32_t, T>(w, in, mask, [](T a) { return uint32_t(std::countl_zero(a)); });
+    return Flow::Next;
+}
+
+template <class T>
+T bit_reverse(T v) {
+    T r = 0;
+    for (unsigned i = 0; i < kBits<T>; ++i) r |= T((v >> i) & 1) << (kBits<T> - 1 - i);
+    return r;
+}
+
+template <class T>
+Flow exec_brev(Warp& w, const Instr& in, uint32_t mask) {
+    map1<T, T>(w, in, mask, [](T a) { return bit_reverse(a); });
+    return Flow::Next;
+}
+
+template <class T, bool ShiftAmt>
+Flow exec_bfind(Warp& w, const Instr& in, uint32_t mask) {
+    map1<uint32_t, T>(w, in, mask, [](T a) {
+        Unsigned<T> u = Unsigned<T>(a);
+        if (std::is_signed_v<T> && a < 0) u = Unsigned<T>(~u);
+        if (u == 0) return 0xffffffffu;
+        uint32_t pos = kBits<T> - 1 - uint32_t(std::countl_zero(u));
+        return ShiftAmt ? kBits<T> - 1 - pos : pos;
+    });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_bfe(Warp& w, const Instr& in, uint32_t mask) {
+    using U = Unsigned<T>;
+    map3<T, T, uint32_t, uint32_t>(w, in, mask, [](T a, uint32_t b, uint32_t c) {
+        constexpr unsigned msb = kBits<T> - 1;
+        unsigned pos = b & 0xff, len = c & 0xff;
+        U ua = U(a);
+        U sbit = 0;
+        if (std::is_signed_v<T> && len != 0) sbit = (ua >> std::min(pos + len - 1, msb)) & 1;
+        U field = pos > msb ? U(0) : U(ua >> pos);
+        unsigned avail = pos > msb ? 0 : msb - pos + 1;
+        unsigned n = std::min(len, avail);
+        U low = n >= kBits<T> ? field : U(field & U((U(1) << n) - 1));
+        U fill = n >= kBits<T> ? U(0) : U(~U(0) << n);
+        return T(sbit ? U(low | fill) : low);
+    });
+    return Flow::Next;
+}
+
+template <class T>
+Flow exec_bfi(Warp& w, const Instr& in, uint32_t mask) {
+    using U = Unsigned<T>;
+    map4<T, T, T, uint32_t, uint32_t>(w, in, mask, [](T a, T b, uint32_t c, uint32_t d) {
+        constexpr unsigned msb = kBits<T> - 1;
+        unsigned pos = c & 0xff, len = d & 0xff;
+        unsigned n = pos > msb ? 0 : std::min(len, msb - pos + 1);
+        if (n == 0) return b;
+        U m = n >= kBits<T> ? U(~U(0)) : U((U(1) << n) - 1);
+        m = U(m << pos);
+        return T((U(b) & U(~m)) | (U(U(a) << pos) & m));
+    });
+    return Flow::Next;
+}
+
+// prmt: selector tables of the specialised modes (indexed by c[1:0]), one source byte per result byte
+// from the least significant.
+constexpr uint8_t kPrmtModes[6][4][4] = {
+    {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}}, // f4e
+    {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}}, // b4e
+    {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
+    {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}}, // ecl
+    {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}}, // ecr
+    {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}, // rc16
+};
+
+Flow exec_prmt(Warp& w, const Instr& in, uint32_t mask) {
+    const unsigned mode = static_cast<unsigned>(in.aux); // 0 generic, 1.. specialised
+    map3<uint32_t, uint32_t, uint32_t, uint32_t>(w, in, mask, [mode](uint32_t a, uint32_t b, uint32_t c) {
+        uint64_t src = (uint64_t(b) << 32) | a;
+        uint32_t r = 0;
+        for (unsigned k = 0; k < 4; ++k) {
+            uint32_t byte;
+            if (mode == 0) {
+                uint32_t sel = (c >> (4 * k)) & 0xf;
+                byte = uint32_t(src >> (8 * (sel & 7))) & 0xff;
+                if (sel & 8) byte = (byte & 0x80) ? 0xff : 0x00;
+            } else {
+                uint32_t sel = kPrmtModes[mode - 1][c & 3][k];
+                byte = uint32_t(src >> (8 * sel)) & 0xff;
+            }
+            r |= byte << (8 * k);
+        }
+        return r;
+    });
+    return Flow::Next;
+}
+
+Flow exec_lop3(Warp& w, const Instr& in, uint32_t mask) {
+    const uint32_t lut = static_cast<uint32_t>(in.aux);
+    uint32_t a[32], b[32], c[32], r[32] = {};
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    read_lanes(w, in.s[2], c);
+    for (unsigned k = 0; k < 8; ++k) {
+        if (!(lut & (1u << k))) continue;
+        uint32_t ma = (k & 4) ? 0u : kFullMask, mb = (k & 2) ? 0u : kFullMask, mc = (k & 1) ? 0u : kFullMask;
+        for (int i = 0; i < 32; ++i) r[i] |= (a[i] ^ ma) & (b[i] ^ mb) & (c[i] ^ mc);
+    }
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+template <bool Left, bool Clamp>
+Flow exec_shf(Warp& w, const Instr& in, uint32_t mask) {
+    map3<uint32_t, uint32_t, uint32_t, uint32_t>(w, in, mask, [](uint32_t a, uint32_t b, uint32_t c) {
+        uint32_t n = Clamp ? (c < 32 ? c : 32) : (c & 31);
+        uint64_t v = (uint64_t(b) << 32) | a;
+        return Left ? uint32_t((v << n) >> 32) : uint32_t(v >> n);
+    });
+    return Flow::Next;
+}
+
+// ----- decoders -----
+
+template <template <class> class H>
+ExecFn by_type(Type t) {
+    switch (t) {
+    case Type::S16: return &H<int16_t>::run;
+    case Type::U16: case Type::B16: return &H<uint16_t>::run;
+    case Type::S32: return &H<int32_t>::run;
+    case Type::U32: case Type::B32: return &H<uint32_t>::run;
+    case Type::S64: return &H<int64_t>::run;
+    case Type::U64: case Type::B64: return &H<uint64_t>::run;
+    default: return nullptr;
+    }
+}
+
+Status emit_n(InstrDecoder& d, ExecFn fn, Type dt, std::initializer_list<Type> src_types) {
+    if (!fn) return d.error("unsupported type");
+    D4R_TRY(d.expect_operands(1 + src_types.size()));
+    uint32_t srcs[4];
+    size_t k = 0;
+    for (Type st : src_types) {
+        srcs[k] = D4R_TRY(d.src(k + 1, st));
+        ++k;
+    }
+    uint32_t dd = D4R_TRY(d.dst(0, dt));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    for (size_t i = 0; i < k; ++i) in.s[i] = srcs[i];
+    return ok_status();
+}
+
+Status decode_addsub(InstrDecoder& d, bool sub) {
+    Modifiers& m = d.mods();
+    if (is_float(m.peek_type())) return decode_float_arith(d);
+    bool cc = m.take("cc");
+    bool sat = m.take("sat");
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (cc) {
+        Instr tmp;
+        ExecFn fn = carry_fn(t);
+        if (!fn) return d.error(".cc needs .u32, .s32, .u64 or .s64");
+        D4R_TRY(emit_n(d, fn, t, {t, t}));
+        d.last().flags = kCarryOut | (sub ? kSubtract : 0);
+        return ok_status();
+    }
+    if (sat) {
+        if (t != Type::S32) return d.error(".sat needs .s32");
+        return emit_n(d, sub ? &exec_addsub_sat<int32_t, true> : &exec_addsub_sat<int32_t, false>, t, {t, t});
+    }
+    return emit_n(d, sub ? pick_bin<Sub>(t) : pick_bin<Add>(t), t, {t, t});
+}
+
+Status decode_add(InstrDecoder& d) { return decode_addsub(d, false); }
+Status decode_sub(InstrDecoder& d) { return decode_addsub(d, true); }
+
+Status decode_addc_subc(InstrDecoder& d, bool sub) {
+    Modifiers& m = d.mods();
+    bool cc = m.take("cc");
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    ExecFn fn = carry_fn(t);
+    if (!fn) return d.error("needs .u32, .s32, .u64 or .s64");
+    D4R_TRY(emit_n(d, fn, t, {t, t}));
+    d.last().flags = kCarryIn | (cc ? kCarryOut : 0) | (sub ? kSubtract : 0);
+    return ok_status();
+}
+Status decode_addc(InstrDecoder& d) { return decode_addc_subc(d, false); }
+Status decode_subc(InstrDecoder& d) { return decode_addc_subc(d, true); }
+
+template <class T> struct MulWideH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_mul_wide<T>(w, in, m); } };
+template <class T> struct MadWideH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_mad_wide<T>(w, in, m); } };
+template <class T> struct MadLoH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_mad_lo<T>(w, in, m); } };
+template <class T> struct MadHiH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_mad_hi<T>(w, in, m); } };
+template <class T> struct SadH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_sad<T>(w, in, m); } };
+template <class T> struct NotH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_not<T>(w, in, m); } };
+template <class T> struct CnotH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_cnot<T>(w, in, m); } };
+template <class T> struct PopcH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_popc<T>(w, in, m); } };
+template <class T> struct ClzH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_clz<T>(w, in, m); } };
+template <class T> struct BrevH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_brev<T>(w, in, m); } };
+template <class T> struct BfeH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_bfe<T>(w, in, m); } };
+template <class T> struct BfiH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_bfi<T>(w, in, m); } };
+template <class T> struct AbsH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_absneg<T, false>(w, in, m); } };
+template <class T> struct NegH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_absneg<T, true>(w, in, m); } };
+
+Type wide_of(Type t) {
+    switch (t) {
+    case Type::S16: return Type::S32;
+    case Type::U16: return Type::U32;
+    case Type::S32: return Type::S64;
+    case Type::U32: return Type::U64;
+    default: return Type::None;
+    }
+}
+
+Status decode_mul(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (is_float(m.peek_type())) return decode_float_arith(d);
+    std::string_view mode = m.take_any({"lo", "hi", "wide"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (mode.empty()) return d.error("integer mul needs .lo, .hi or .wide");
+    if (mode == "wide") {
+        Type wt = wide_of(t);
+        if (wt == Type::None) return d.error(".wide needs a 16- or 32-bit type");
+        return emit_n(d, by_type<MulWideH>(t), wt, {t, t});
+    }
+    if (is_bits(t)) return d.error("mul needs a signed or unsigned type");
+    return emit_n(d, mode == "lo" ? pick_bin<MulLo>(t) : pick_bin<MulHi>(t), t, {t, t});
+}
+
+Status decode_mad(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (is_float(m.peek_type())) return decode_float_arith(d);
+    std::string_view mode = m.take_any({"lo", "hi", "wide"});
+    bool cc = m.take("cc");
+    bool sat = m.take("sat");
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (mode.empty()) return d.error("integer mad needs .lo, .hi or .wide");
+    if (is_bits(t)) return d.error("mad needs a signed or unsigned type");
+    if (mode == "wide") {
+        Type wt = wide_of(t);
+        if (wt == Type::None || cc || sat) return d.error(".wide needs a 16- or 32-bit type (no .cc or .sat)");
+        return emit_n(d, by_type<MadWideH>(t), wt, {t, t, wt});
+    }
+    if (sat) {
+        if (mode != "hi" || t != Type::S32 || cc) return d.error(".sat needs mad.hi.s32");
+        return emit_n(d, &exec_mad_hi_sat, t, {t, t, t});
+    }
+    if (cc) {
+        ExecFn fn = carry_fn(t);
+        if (!fn) return d.error(".cc needs .u32, .s32, .u64 or .s64");
+        D4R_TRY(emit_n(d, fn, t, {t, t, t}));
+        d.last().flags = kCarryOut | kMad | (mode == "hi" ? kMadHi : 0);
+        return ok_status();
+    }
+    return emit_n(d, mode == "lo" ? by_type<MadLoH>(t) : by_type<MadHiH>(t), t, {t, t, t});
+}
+
+Status decode_madc(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view mode = m.take_any({"lo", "hi"});
+    bool cc = m.take("cc");
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    ExecFn fn = carry_fn(t);
+    if (!fn || mode.empty()) return d.error("madc needs .lo or .hi and .u32, .s32, .u64 or .s64");
+    D4R_TRY(emit_n(d, fn, t, {t, t, t}));
+    d.last().flags = kCarryIn | kMad | (cc ? kCarryOut : 0) | (mode == "hi" ? kMadHi : 0);
+    return ok_status();
+}
+
+Status decode_24(InstrDecoder& d, bool mad) {
+    Modifiers& m = d.mods();
+    std::string_view mode = m.take_any({"lo", "hi"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (mode.empty() || (t != Type::U32 && t != Type::S32)) return d.error("needs .lo or .hi and .u32 or .s32");
+    bool hi = mode == "hi";
+    ExecFn fn;
+    if (t == Type::S32) fn = hi ? (mad ? &exec_24<int32_t, true, true> : &exec_24<int32_t, true, false>)
+                                : (mad ? &exec_24<int32_t, false, true> : &exec_24<int32_t, false, false>);
+    else fn = hi ? (mad ? &exec_24<uint32_t, true, true> : &exec_24<uint32_t, true, false>)
+                 : (mad ? &exec_24<uint32_t, false, true> : &exec_24<uint32_t, false, false>);
+    if (mad) return emit_n(d, fn, t, {t, t, t});
+    return emit_n(d, fn, t, {t, t});
+}
+Status decode_mul24(InstrDecoder& d) { return decode_24(d, false); }
+Status decode_mad24(InstrDecoder& d) { return decode_24(d, true); }
+
+Status decode_sad(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (is_bits(t)) return d.error("sad needs a signed or unsigned type");
+    return emit_n(d, by_type<SadH>(t), t, {t, t, t});
+}
+
+Status decode_divrem(InstrDecoder& d, bool rem) {
+    Modifiers& m = d.mods();
+    if (!rem && is_float(m.peek_type())) return decode_float_arith(d);
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (is_bits(t)) return d.error("needs a signed or unsigned type");
+    return emit_n(d, rem ? pick_bin<Rem>(t) : pick_bin<Div>(t), t, {t, t});
+}
+Status decode_div(InstrDecoder& d) { return decode_divrem(d, false); }
+Status decode_rem(InstrDecoder& d) { return decode_divrem(d, true); }
+
+Status decode_absneg(InstrDecoder& d, bool neg) {
+    Modifiers& m = d.mods();
+    if (is_float(m.peek_type())) return decode_float_arith(d);
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (!is_signed(t) || t == Type::S8) return d.error("needs .s16, .s32 or .s64");
+    return emit_n(d, neg ? by_type<NegH>(t) : by_type<AbsH>(t), t, {t});
+}
+Status decode_abs(InstrDecoder& d) { return decode_absneg(d, false); }
+Status decode_neg(InstrDecoder& d) { return decode_absneg(d, true); }
+
+Status decode_minmax(InstrDecoder& d, bool is_max) {
+    Modifiers& m = d.mods();
+    if (is_float(m.peek_type())) return decode_float_arith(d);
+    bool relu = m.take("relu");
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (is_bits(t)) return d.error("needs a signed or unsigned type");
+    ExecFn fn;
+    if (relu) {
+        if (t != Type::S32) return d.error(".relu needs .s32 (packed .s16x2 is not supported yet)");
+        fn = &exec_minmax_relu<int32_t, true>;
+    } else {
+        fn = is_max ? pick_bin<Max>(t) : pick_bin<Min>(t);
+    }
+    D4R_TRY(emit_n(d, fn, t, {t, t}));
+    d.last().flags = is_max ? 1 : 0;
+    return ok_status();
+}
+Status decode_min(InstrDecoder& d) { return decode_minmax(d, false); }
+Status decode_max(InstrDecoder& d) { return decode_minmax(d, true); }
+
+Status decode_bitwise(InstrDecoder& d, int op) {
+    Modifiers& m = d.mods();
+    if (m.peek_type() == Type::Pred) return decode_pred_logic(d);
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (type_bits(t) < 16 || type_bits(t) > 64 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
+    ExecFn fn = op == 0 ? pick_bin<And>(t) : op == 1 ? pick_bin<Or>(t) : pick_bin<Xor>(t);
+    return emit_n(d, fn, t, {t, t});
+}
+Status decode_and(InstrDecoder& d) { return decode_bitwise(d, 0); }
+Status decode_or(InstrDecoder& d) { return decode_bitwise(d, 1); }
+Status decode_xor(InstrDecoder& d) { return decode_bitwise(d, 2); }
+
+Status decode_not(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (m.peek_type() == Type::Pred) return decode_pred_logic(d);
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (type_bits(t) < 16 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
+    return emit_n(d, by_type<NotH>(t), t, {t});
+}
+
+Status decode_cnot(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (type_bits(t) < 16 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
+    return emit_n(d, by_type<CnotH>(t), t, {t});
+}
+
+template <ShiftKind K>
+ExecFn shift_fn(Type t) {
+    switch (type_bits(t)) {
+    case 16: return K == ShiftKind::RightArith ? &exec_shift<int16_t, K> : &exec_shift<uint16_t, K>;
+    case 32: return K == ShiftKind::RightArith ? &exec_shift<int32_t, K> : &exec_shift<uint32_t, K>;
+    case 64: return K == ShiftKind::RightArith ? &exec_shift<int64_t, K> : &exec_shift<uint64_t, K>;
+    default: return nullptr;
+    }
+}
+
+template <ShiftKind K>
+ExecFn shift_imm_fn(Type t) {
+    switch (type_bits(t)) {
+    case 16: return K == ShiftKind::RightArith ? &exec_shift_imm<int16_t, K> : &exec_shift_imm<uint16_t, K>;
+    case 32: return K == ShiftKind::RightArith ? &exec_shift_imm<int32_t, K> : &exec_shift_imm<uint32_t, K>;
+    case 64: return K == ShiftKind::RightArith ? &exec_shift_imm<int64_t, K> : &exec_shift_imm<uint64_t, K>;
+    default: return nullptr;
+    }
+}
+
+template <ShiftKind K>
+Status emit_shift(InstrDecoder& d, Type t) {
+    D4R_TRY(d.expect_operands(3));
+    const ast::Operand& amount = d.operand(2);
+    if (amount.kind == ast::OperandKind::Integer) {
+        uint32_t a = D4R_TRY(d.src(1, t));
+        uint32_t dd = D4R_TRY(d.dst(0, t));
+        Instr& in = d.emit(shift_imm_fn<K>(t));
+        in.d[0] = dd;
+        in.s[0] = a;
+        in.imm = static_cast<int64_t>(std::min<uint64_t>(amount.integer & 0xffffffffu, 64));
+        return ok_status();
+    }
+    return emit_n(d, shift_fn<K>(t), t, {t, Type::U32});
+}
+
+Status decode_shl(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (!is_bits(t)) return d.error("shl needs .b16, .b32 or .b64");
+    return emit_shift<ShiftKind::Left>(d, t);
+}
+
+Status decode_shr(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (is_float(t) || type_bits(t) < 16) return d.error("shr needs a 16-, 32- or 64-bit integer type");
+    return is_signed(t) ? emit_shift<ShiftKind::RightArith>(d, t) : emit_shift<ShiftKind::RightLogical>(d, t);
+}
+
+Status decode_count(InstrDecoder& d, bool popc) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
+    ExecFn fn = t == Type::B32 ? (popc ? &exec_popc<uint32_t> : &exec_clz<uint32_t>)
+                               : (popc ? &exec_popc<uint64_t> : &exec_clz<uint64_t>);
+    return emit_n(d, fn, Type::U32, {t});
+}
+Status decode_popc(InstrDecoder& d) { return decode_count(d, true); }
+Status decode_clz(InstrDecoder& d) { return decode_count(d, false); }
+
+Status decode_brev(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
+    return emit_n(d, by_type<BrevH>(t), t, {t});
+}
+
+Status decode_bfind(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    bool shiftamt = m.take("shiftamt");
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    ExecFn fn = nullptr;
+    switch (t) {
+    case Type::U32: fn = shiftamt ? &exec_bfind<uint32_t, true> : &exec_bfind<uint32_t, false>; break;
+    case Type::S32: fn = shiftamt ? &exec_bfind<int32_t, true> : &exec_bfind<int32_t, false>; break;
+    case Type::U64: fn = shiftamt ? &exec_bfind<uint64_t, true> : &exec_bfind<uint64_t, false>; break;
+    case Type::S64: fn = shiftamt ? &exec_bfind<int64_t, true> : &exec_bfind<int64_t, false>; break;
+    default: return d.error("needs .u32, .s32, .u64 or .s64");
+    }
+    return emit_n(d, fn, Type::U32, {t});
+}
+
+Status decode_bfe(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (type_bits(t) < 32 || is_bits(t) || is_float(t)) return d.error("needs .u32, .s32, .u64 or .s64");
+    return emit_n(d, by_type<BfeH>(t), t, {t, Type::U32, Type::U32});
+}
+
+Status decode_bfi(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
+    return emit_n(d, by_type<BfiH>(t), t, {t, t, Type::U32, Type::U32});
+}
+
+Status decode_prmt(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view mode = m.take_any({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::B32) return d.error("prmt needs .b32");
+    D4R_TRY(emit_n(d, &exec_prmt, t, {t, t, t}));
+    constexpr std::string_view modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+    uint64_t code = 0;
+    for (size_t i = 0; i < 6; ++i)
+        if (mode == modes[i]) code = i + 1;
+    d.last().aux = code;
+    return ok_status();
+}
+
+Status decode_lop3(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::B32) return d.error("lop3 needs .b32 (the predicate form is not supported yet)");
+    D4R_TRY(d.expect_operands(5));
+    uint64_t lut = D4R_TRY(d.immediate(d.operand(4)));
+    if (lut > 255) return d.error("lop3 lookup table must be 0..255");
+    uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, t)), c = D4R_TRY(d.src(3, t));
+    uint32_t dd = D4R_TRY(d.dst(0, t));
+    Instr& in = d.emit(&exec_lop3);
+    in.d[0] = dd;
+    in.s[0] = a;
+    in.s[1] = b;
+    in.s[2] = c;
+    in.aux = lut;
+    return ok_status();
+}
+
+Status decode_shf(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view dir = m.take_any({"l", "r"});
+    std::string_view mode = m.take_any({"wrap", "clamp"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (dir.empty() || mode.empty() || t != Type::B32) return d.error("shf needs .l/.r, .wrap/.clamp and .b32");
+    bool left = dir == "l", clamp = mode == "clamp";
+    ExecFn fn = left ? (clamp ? &exec_shf<true, true> : &exec_shf<true, false>)
+                     : (clamp ? &exec_shf<false, true> : &exec_shf<false, false>);
+    return emit_n(d, fn, t, {t, t, Type::U32});
+}
+
+} // namespace
+
+void add_int_ops(OpcodeTable& t) {
+    t["add"] = &decode_add;
+    t["sub"] = &decode_sub;
+    t["addc"] = &decode_addc;
+    t["subc"] = &decode_subc;
+    t["mul"] = &decode_mul;
+    t["mad"] = &decode_mad;
+    t["madc"] = &decode_madc;
+    t["mul24"] = &decode_mul24;
+    t["mad24"] = &decode_mad24;
+    t["sad"] = &decode_sad;
+    t["div"] = &decode_div;
+    t["rem"] = &decode_rem;
+    t["abs"] = &decode_abs;
+    t["neg"] = &decode_neg;
+    t["min"] = &decode_min;
+    t["max"] = &decode_max;
+    t["and"] = &decode_and;
+    t["or"] = &decode_or;
+    t["xor"] = &decode_xor;
+    t["not"] = &decode_not;
+    t["cnot"] = &decode_cnot;
+    t["shl"] = &decode_shl;
+    t["shr"] = &decode_shr;
+    t["popc"] = &decode_popc;
+    t["clz"] = &decode_clz;
+    t["brev"] = &decode_brev;
+    t["bfind"] = &decode_bfind;
+    t["bfe"] = &decode_bfe;
+    t["bfi"] = &decode_bfi;
+    t["prmt"] = &decode_prmt;
+    t["lop3"] = &decode_lop3;
+    t["shf"] = &decode_shf;
+}
+
+} // namespace d4r::ptxsim

@@ -1,0 +1,289 @@
+// ld, ldu, st and prefetch in every state space (global, shared, local, const, param, generic), scalar
+// and .v2/.v4, every integer and float width. Cache operators, eviction priorities and memory-order
+// qualifiers do not change results in this sequentially consistent memory and are accepted and ignored.
+//
+// Instr use: base/imm address (kAddr32 in flags for a 32-bit base register); ld: d[0..n-1] destination
+// slots; st: s[0..n-1] value slots; count = vector length; flags bit 0: sign-extend (s8/s16/s32 loads),
+// bit 1: destination/source slots are 64-bit.
+#include <fmt/format.h>
+
+#include "ptxsim/decoder.h"
+#include "ptxsim/lanes.h"
+#include "ptxsim/memory_access.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+enum MemFlags : uint16_t { kSignExtend = 1, kWideSlot = 2 };
+
+template <unsigned Bytes>
+using Raw = std::conditional_t<Bytes == 1, uint8_t, std::conditional_t<Bytes == 2, uint16_t, std::conditional_t<Bytes == 4, uint32_t, uint64_t>>>;
+
+template <unsigned Bytes>
+D4R_INLINE uint64_t extend(uint64_t v, bool sign) {
+    if (!sign || Bytes == 8) return v;
+    constexpr unsigned shift = 64 - 8 * Bytes;
+    return static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
+}
+
+template <Space S, unsigned Bytes, unsigned N>
+Flow exec_ld(Warp& w, const Instr& in, uint32_t mask) {
+    using R = Raw<Bytes>;
+    constexpr uint32_t total = Bytes * N;
+    uint64_t addr[32];
+    lane_addresses(w, in, addr);
+    uint64_t v[N][32];
+    constexpr bool per_thread = S == Space::Local || S == Space::FuncParam;
+    if (!per_thread && in.base == kNoReg) {
+        // One address for every lane (a parameter or a symbol): translate and read once.
+        uint32_t lane = static_cast<uint32_t>(__builtin_ctz(mask));
+        const uint8_t* p = translate<S>(w, lane, addr[0], total, false);
+        if (!p) return Flow::Stop;
+        for (unsigned k = 0; k < N; ++k) {
+            R x;
+            __builtin_memcpy(&x, p + k * Bytes, Bytes);
+            for (int i = 0; i < 32; ++i) v[k][i] = x;
+        }
+    } else {
+        for (unsigned k = 0; k < N; ++k)
+            for (int i = 0; i < 32; ++i) v[k][i] = 0;
+        uint32_t m = mask;
+        while (m) {
+            uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+            m &= m - 1;
+            const uint8_t* p = translate<S>(w, lane, addr[lane], total, false);
+            if (!p) return Flow::Stop;
+            for (unsigned k = 0; k < N; ++k) {
+                R x;
+                __builtin_memcpy(&x, p + k * Bytes, Bytes);
+                v[k][lane] = x;
+            }
+        }
+    }
+    const bool sign = in.flags & kSignExtend;
+    for (unsigned k = 0; k < N; ++k) {
+        if (in.flags & kWideSlot) {
+            uint64_t out[32];
+            for (int i = 0; i < 32; ++i) out[i] = extend<Bytes>(v[k][i], sign);
+            store_slot(w, in.d[k], out, mask);
+        } else {
+            uint32_t out[32];
+            for (int i = 0; i < 32; ++i) out[i] = static_cast<uint32_t>(extend<Bytes>(v[k][i], sign));
+            store_slot(w, in.d[k], out, mask);
+        }
+    }
+    return Flow::Next;
+}
+
+template <Space S, unsigned Bytes, unsigned N>
+Flow exec_st(Warp& w, const Instr& in, uint32_t mask) {
+    using R = Raw<Bytes>;
+    constexpr uint32_t total = Bytes * N;
+    uint64_t addr[32];
+    lane_addresses(w, in, addr);
+    uint64_t v[N][32];
+    for (unsigned k = 0; k < N; ++k) {
+        if (in.flags & kWideSlot) {
+            read_lanes(w, in.s[k], v[k]);
+        } else {
+            uint32_t t[32];
+            read_lanes(w, in.s[k], t);
+            for (int i = 0; i < 32; ++i) v[k][i] = t[i];
+        }
+    }
+    // Lanes store in lane order: when several lanes write one address, the highest lane's value stays
+    // (CUDA leaves the winner unspecified; this choice is deterministic).
+    uint32_t m = mask;
+    while (m) {
+        uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+        m &= m - 1;
+        uint8_t* p = translate<S>(w, lane, addr[lane], total, true);
+        if (!p) return Flow::Stop;
+        for (unsigned k = 0; k < N; ++k) {
+            R x = static_cast<R>(v[k][lane]);
+            __builtin_memcpy(p + k * Bytes, &x, Bytes);
+        }
+    }
+    return Flow::Next;
+}
+
+template <bool Store, Space S, unsigned Bytes>
+ExecFn mem_fn_n(unsigned n) {
+    switch (n) {
+    case 1: return Store ? &exec_st<S, Bytes, 1> : &exec_ld<S, Bytes, 1>;
+    case 2: return Store ? &exec_st<S, Bytes, 2> : &exec_ld<S, Bytes, 2>;
+    case 4: return Store ? &exec_st<S, Bytes, 4> : &exec_ld<S, Bytes, 4>;
+    default: return nullptr;
+    }
+}
+
+template <bool Store, Space S>
+ExecFn mem_fn_b(unsigned bytes, unsigned n) {
+    switch (bytes) {
+    case 1: return mem_fn_n<Store, S, 1>(n);
+    case 2: return mem_fn_n<Store, S, 2>(n);
+    case 4: return mem_fn_n<Store, S, 4>(n);
+    case 8: return mem_fn_n<Store, S, 8>(n);
+    default: return nullptr;
+    }
+}
+
+template <bool Store>
+ExecFn mem_fn(Space s, unsigned bytes, unsigned n) {
+    switch (s) {
+    case Space::Global: return mem_fn_b<Store, Space::Global>(bytes, n);
+    case Space::Shared: return mem_fn_b<Store, Space::Shared>(bytes, n);
+    case Space::Local: return mem_fn_b<Store, Space::Local>(bytes, n);
+    case Space::Const: return mem_fn_b<Store, Space::Const>(bytes, n);
+    case Space::KernelParam: return mem_fn_b<Store, Space::KernelParam>(bytes, n);
+    case Space::FuncParam: return mem_fn_b<Store, Space::FuncParam>(bytes, n);
+    case Space::Generic: return mem_fn_b<Store, Space::Generic>(bytes, n);
+    }
+    return nullptr;
+}
+
+struct MemMods {
+    Space space = Space::Generic;
+    Type type = Type::None;
+    unsigned vector = 1;
+};
+
+Expected<MemMods> mem_mods(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    MemMods r;
+    std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
+    if (sp.empty()) {
+        if (m.take("shared::cta")) sp = "shared";
+        else if (m.take("param::entry")) sp = "param";
+        else if (m.take("param::func")) sp = "param";
+    }
+    if (sp == "shared") m.take_prefixed("shared::");
+    m.take_memory_hints();
+    m.take("unified");
+    m.take_prefixed("level::");
+    r.vector = m.take_vector();
+    r.type = m.take_type();
+    D4R_TRY(d.finish());
+    if (r.type == Type::None || r.type == Type::Pred) return d.error("missing or invalid type");
+    if (type_bits(r.type) > 64) return d.error(fmt::format(".{} accesses are not supported yet", type_name(r.type)));
+    if (r.vector == 8) return d.error(".v8 accesses are not supported yet");
+    r.space = sp == "global" ? Space::Global : sp == "shared" ? Space::Shared : sp == "local" ? Space::Local
+            : sp == "const" ? Space::Const : sp == "param" ? Space::KernelParam : Space::Generic;
+    return r;
+}
+
+// The register list of a memory instruction's data operand: {a, b, c, d} or a single register.
+std::vector<const ast::Operand*> data_operands(const ast::Operand& o) {
+    std::vector<const ast::Operand*> out;
+    if (o.kind == ast::OperandKind::Vector) {
+        for (const ast::Operand& e : o.elements) out.push_back(&e);
+    } else {
+        out.push_back(&o);
+    }
+    return out;
+}
+
+Status set_address(InstrDecoder& d, Instr& in, const InstrDecoder::Address& a) {
+    in.base = a.base;
+    in.imm = a.imm;
+    if (a.base != kNoReg && !a.base_wide) in.flags |= kAddr32;
+    return ok_status();
+}
+
+Status decode_ld(InstrDecoder& d) {
+    MemMods mm = D4R_TRY(mem_mods(d));
+    D4R_TRY(d.expect_operands(2));
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), mm.space));
+    std::vector<const ast::Operand*> dsts = data_operands(d.operand(0));
+    if (dsts.size() != mm.vector) return d.error(fmt::format("expected {} destination registers", mm.vector));
+    unsigned bytes = type_bits(mm.type) / 8;
+    // Every destination register must have the same width class (32- or 64-bit slots) and be at least as
+    // wide as the type.
+    uint32_t regs[4];
+    bool wide = false;
+    for (size_t k = 0; k < dsts.size(); ++k) {
+        const ast::Operand& o = *dsts[k];
+        if (o.kind == ast::OperandKind::Name && o.name == "_") {
+            regs[k] = d.scratch(bytes == 8);
+            if (k == 0) wide = bytes == 8;
+            continue;
+        }
+        InstrDecoder::Reg r = D4R_TRY(d.reg(o));
+        if (bytes == 8 && !r.wide) return d.error(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
+        if (k > 0 && r.wide != wide) return d.error("destination registers differ in width");
+        wide = r.wide;
+        regs[k] = r.offset;
+    }
+    ExecFn fn = mem_fn<false>(addr.space, bytes, mm.vector);
+    if (!fn) return d.error("unsupported load");
+    Instr& in = d.emit(fn);
+    for (size_t k = 0; k < dsts.size(); ++k) in.d[k] = regs[k];
+    in.count = static_cast<uint8_t>(mm.vector);
+    in.flags = (is_signed(mm.type) ? kSignExtend : 0) | (wide ? kWideSlot : 0);
+    return set_address(d, in, addr);
+}
+
+Status decode_st(InstrDecoder& d) {
+    MemMods mm = D4R_TRY(mem_mods(d));
+    D4R_TRY(d.expect_operands(2));
+    if (mm.space == Space::Const) return d.error("st.const is not a PTX instruction");
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(0), mm.space));
+    if (addr.space == Space::KernelParam) return d.error("kernel parameters are read-only");
+    std::vector<const ast::Operand*> srcs = data_operands(d.operand(1));
+    if (srcs.size() != mm.vector) return d.error(fmt::format("expected {} source values", mm.vector));
+    unsigned bytes = type_bits(mm.type) / 8;
+    uint32_t regs[4];
+    bool wide = bytes == 8;
+    bool first = true;
+    for (size_t k = 0; k < srcs.size(); ++k) {
+        const ast::Operand& o = *srcs[k];
+        if (o.kind == ast::OperandKind::Name) {
+            InstrDecoder::Reg r = D4R_TRY(d.reg(o));
+            if (bytes == 8 && !r.wide) return d.error(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
+            if (!first && r.wide != wide) return d.error("source registers differ in width");
+            wide = r.wide;
+            first = false;
+            regs[k] = r.offset;
+        } else {
+            Type ct = bytes == 8 ? Type::B64 : Type::B32;
+            if (is_float(mm.type)) ct = mm.type == Type::F64 ? Type::F64 : Type::F32;
+            if (!first && (bytes == 8) != wide) return d.error("source values differ in width");
+            regs[k] = D4R_TRY(d.src(o, ct));
+            wide = bytes == 8;
+            first = false;
+        }
+    }
+    ExecFn fn = mem_fn<true>(addr.space, bytes, mm.vector);
+    if (!fn) return d.error("unsupported store");
+    Instr& in = d.emit(fn);
+    for (size_t k = 0; k < srcs.size(); ++k) in.s[k] = regs[k];
+    in.count = static_cast<uint8_t>(mm.vector);
+    in.flags = wide ? kWideSlot : 0;
+    return set_address(d, in, addr);
+}
+
+Flow exec_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
+
+Status decode_prefetch(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    m.take_any({"global", "local"});
+    m.take_any({"L1", "L2"});
+    m.take_prefixed("L2::");
+    m.take("tensormap");
+    D4R_TRY(d.finish());
+    d.emit(&exec_nop);
+    return ok_status();
+}
+
+} // namespace
+
+void add_memory_ops(OpcodeTable& t) {
+    t["ld"] = &decode_ld;
+    t["ldu"] = &decode_ld;
+    t["st"] = &decode_st;
+    t["prefetch"] = &decode_prefetch;
+    t["prefetchu"] = &decode_prefetch;
+}
+
+} // namespace d4r::ptxsim

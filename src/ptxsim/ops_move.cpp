@@ -1,0 +1,272 @@
+// mov (registers, immediates, special registers, symbol addresses, vector pack/unpack), cvta and
+// isspacep.
+//
+// Instr use: d[0] destination (pack: d[0]; unpack: d[0..n-1]); s[0] source (pack: s[0..n-1]);
+// count = number of pack/unpack elements; imm = window base for cvta; flags = space for isspacep.
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "ptxsim/decoder.h"
+#include "ptxsim/lanes.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+template <class S>
+Flow exec_copy(Warp& w, const Instr& in, uint32_t mask) {
+    map1<S, S>(w, in, mask, [](S v) { return v; });
+    return Flow::Next;
+}
+
+Flow exec_mov_pred(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t v = in.ps[0] >= 0 ? read_pred(w, in.ps[0], in.ps_neg[0]) : (in.imm ? kFullMask : 0u);
+    write_pred(w, in.pd[0], v, mask);
+    return Flow::Next;
+}
+
+// %clock / %clock64: the warp's executed instruction count, a deterministic monotonic clock.
+template <class S>
+Flow exec_clock(Warp& w, const Instr& in, uint32_t mask) {
+    S v[32];
+    for (int i = 0; i < 32; ++i) v[i] = static_cast<S>(w.instructions);
+    write_lanes(w, in.d[0], v, mask);
+    return Flow::Next;
+}
+
+Flow exec_globaltimer(Warp& w, const Instr& in, uint32_t mask) {
+    uint64_t ns = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+    uint64_t v[32];
+    for (int i = 0; i < 32; ++i) v[i] = ns;
+    write_lanes(w, in.d[0], v, mask);
+    return Flow::Next;
+}
+
+// Pack N elements of W bits (each in a 32-bit slot) into one register of N*W bits.
+template <int N, int W>
+Flow exec_pack(Warp& w, const Instr& in, uint32_t mask) {
+    using D = std::conditional_t<N * W == 64, uint64_t, uint32_t>;
+    D r[32] = {};
+    for (int k = 0; k < N; ++k) {
+        if constexpr (W == 64) {
+            uint64_t e[32];
+            read_lanes(w, in.s[k], e);
+            for (int i = 0; i < 32; ++i) r[i] |= static_cast<D>(e[i]);
+        } else {
+            uint32_t e[32];
+            read_lanes(w, in.s[k], e);
+            constexpr uint64_t m = W == 32 ? 0xffffffffull : ((1ull << W) - 1);
+            for (int i = 0; i < 32; ++i) r[i] |= static_cast<D>((e[i] & m)) << (k * W);
+        }
+    }
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+template <int N, int W>
+Flow exec_unpack(Warp& w, const Instr& in, uint32_t mask) {
+    using S = std::conditional_t<N * W == 64, uint64_t, uint32_t>;
+    S a[32];
+    read_lanes(w, in.s[0], a);
+    for (int k = 0; k < N; ++k) {
+        uint32_t e[32];
+        constexpr uint64_t m = W == 32 ? 0xffffffffull : ((1ull << W) - 1);
+        for (int i = 0; i < 32; ++i) e[i] = static_cast<uint32_t>((static_cast<uint64_t>(a[i]) >> (k * W)) & m);
+        write_lanes(w, in.d[k], e, mask);
+    }
+    return Flow::Next;
+}
+
+template <int N, int W>
+ExecFn pack_fn(bool pack) {
+    return pack ? &exec_pack<N, W> : &exec_unpack<N, W>;
+}
+
+Status decode_pack(InstrDecoder& d, Type t, bool pack) {
+    const ast::Operand& vec = d.operand(pack ? 1 : 0);
+    const ast::Operand& scalar = d.operand(pack ? 0 : 1);
+    unsigned bits = type_bits(t);
+    unsigned n = static_cast<unsigned>(vec.elements.size());
+    if (n < 2 || n > 4 || bits % n != 0) return d.error("unsupported vector form of mov");
+    unsigned w = bits / n;
+    ExecFn fn = nullptr;
+    if (n == 2 && w == 32) fn = pack_fn<2, 32>(pack);
+    else if (n == 2 && w == 16) fn = pack_fn<2, 16>(pack);
+    else if (n == 2 && w == 8) fn = pack_fn<2, 8>(pack);
+    else if (n == 4 && w == 16) fn = pack_fn<4, 16>(pack);
+    else if (n == 4 && w == 8) fn = pack_fn<4, 8>(pack);
+    else if (n == 2 && w == 64) return d.error("mov.b128 is not supported yet");
+    else return d.error("unsupported vector form of mov");
+    Type elem = w == 8 ? Type::B8 : w == 16 ? Type::B16 : Type::B32;
+    Instr in;
+    if (pack) {
+        in.d[0] = D4R_TRY(d.dst(scalar, t));
+        for (unsigned k = 0; k < n; ++k) in.s[k] = D4R_TRY(d.src(vec.elements[k], elem));
+    } else {
+        in.s[0] = D4R_TRY(d.src(scalar, t));
+        for (unsigned k = 0; k < n; ++k) in.d[k] = D4R_TRY(d.dst(vec.elements[k], elem));
+    }
+    in.count = static_cast<uint8_t>(n);
+    Instr& out = d.emit(fn);
+    std::copy(std::begin(in.d), std::end(in.d), out.d);
+    std::copy(std::begin(in.s), std::end(in.s), out.s);
+    out.count = in.count;
+    return ok_status();
+}
+
+Status decode_mov(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (t == Type::None) return d.error("mov needs a type");
+    D4R_TRY(d.expect_operands(2));
+    const ast::Operand& dst = d.operand(0);
+    const ast::Operand& src = d.operand(1);
+    if (t == Type::Pred) {
+        int16_t pd = D4R_TRY(d.pred_dst(dst));
+        Instr& in = d.emit(&exec_mov_pred);
+        in.pd[0] = pd;
+        if (src.kind == ast::OperandKind::Integer) {
+            in.imm = src.integer != 0;
+        } else {
+            auto [p, neg] = D4R_TRY(d.pred_src(src));
+            in.ps[0] = p;
+            in.ps_neg[0] = neg;
+        }
+        return ok_status();
+    }
+    if (src.kind == ast::OperandKind::Vector) return decode_pack(d, t, true);
+    if (dst.kind == ast::OperandKind::Vector) return decode_pack(d, t, false);
+    bool wide = type_bits(t) == 64;
+    if (type_bits(t) > 64) return d.error(fmt::format("mov.{} is not supported yet", type_name(t)));
+    if (src.kind == ast::OperandKind::Name) {
+        if (src.name == "%clock" || src.name == "%clock64" || src.name == "%clock_hi") {
+            if ((src.name == "%clock64") != wide) return d.error("width of the clock register does not match");
+            uint32_t dd = D4R_TRY(d.dst(dst, t));
+            Instr& in = d.emit(wide ? &exec_clock<uint64_t> : &exec_clock<uint32_t>);
+            in.d[0] = dd;
+            return ok_status();
+        }
+        if (src.name == "%globaltimer" || src.name == "%gridid") {
+            if (!wide) return d.error(fmt::format("{} is a 64-bit register", src.name));
+            uint32_t dd = D4R_TRY(d.dst(dst, t));
+            if (src.name == "%gridid") {
+                Instr& in = d.emit(&exec_copy<uint64_t>);
+                in.d[0] = dd;
+                in.s[0] = d.constant(1, true);
+                return ok_status();
+            }
+            Instr& in = d.emit(&exec_globaltimer);
+            in.d[0] = dd;
+            return ok_status();
+        }
+    }
+    uint32_t ss = D4R_TRY(d.src(src, t));
+    uint32_t dd = D4R_TRY(d.dst(dst, t));
+    Instr& in = d.emit(wide ? &exec_copy<uint64_t> : &exec_copy<uint32_t>);
+    in.d[0] = dd;
+    in.s[0] = ss;
+    return ok_status();
+}
+
+// cvta: generic = window + space address (to generic), or the reverse (cvta.to).
+template <class S, bool ToGeneric>
+Flow exec_cvta(Warp& w, const Instr& in, uint32_t mask) {
+    const S window = static_cast<S>(in.imm);
+    map1<S, S>(w, in, mask, [window](S a) { return ToGeneric ? S(a + window) : S(a - window); });
+    return Flow::Next;
+}
+
+Space parse_space(std::string_view s) {
+    if (s == "global") return Space::Global;
+    if (s == "shared") return Space::Shared;
+    if (s == "local") return Space::Local;
+    if (s == "const") return Space::Const;
+    if (s == "param") return Space::KernelParam;
+    return Space::Generic;
+}
+
+uint64_t window_of(Space s) {
+    switch (s) {
+    case Space::Shared: return kSharedWindow;
+    case Space::Local: return kLocalWindow;
+    case Space::KernelParam: return kParamWindow;
+    default: return 0;
+    }
+}
+
+Status decode_cvta(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    bool to = m.take("to");
+    std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
+    m.take_prefixed("shared::"); // shared::cta
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (sp.empty()) return d.error("cvta needs a state space");
+    if (t != Type::U32 && t != Type::U64) return d.error("cvta takes .u32 or .u64");
+    D4R_TRY(d.expect_operands(2));
+    Space space = parse_space(sp);
+    uint32_t ss = D4R_TRY(d.src(d.operand(1), t));
+    uint32_t dd = D4R_TRY(d.dst(d.operand(0), t));
+    bool wide = t == Type::U64;
+    ExecFn fn = wide ? (to ? &exec_cvta<uint64_t, false> : &exec_cvta<uint64_t, true>)
+                     : (to ? &exec_cvta<uint32_t, false> : &exec_cvta<uint32_t, true>);
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = ss;
+    in.imm = static_cast<int64_t>(window_of(space));
+    return ok_status();
+}
+
+bool in_window(uint64_t a, uint64_t base) { return a - base < kWindowBytes; }
+
+Flow exec_isspacep(Warp& w, const Instr& in, uint32_t mask) {
+    uint64_t a[32];
+    read_lanes(w, in.s[0], a);
+    Space s = static_cast<Space>(in.flags);
+    const Program& p = *w.launch->program;
+    uint32_t res = 0;
+    for (int i = 0; i < 32; ++i) {
+        bool shared = in_window(a[i], kSharedWindow), local = in_window(a[i], kLocalWindow),
+             param = in_window(a[i], kParamWindow);
+        bool r = false;
+        switch (s) {
+        case Space::Shared: r = shared; break;
+        case Space::Local: r = local; break;
+        case Space::KernelParam: r = param; break;
+        case Space::Const: r = a[i] - p.const_segment < p.const_segment_bytes; break;
+        default: r = !shared && !local && !param; break;
+        }
+        res |= r ? lane_bit(i) : 0u;
+    }
+    write_pred(w, in.pd[0], res, mask);
+    return Flow::Next;
+}
+
+Status decode_isspacep(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
+    m.take_prefixed("shared::");
+    D4R_TRY(d.finish());
+    if (sp.empty()) return d.error("isspacep needs a state space");
+    D4R_TRY(d.expect_operands(2));
+    int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
+    uint32_t a = D4R_TRY(d.src(d.operand(1), Type::U64));
+    Instr& in = d.emit(&exec_isspacep);
+    in.pd[0] = p;
+    in.s[0] = a;
+    in.flags = static_cast<uint16_t>(parse_space(sp));
+    return ok_status();
+}
+
+} // namespace
+
+void add_move_ops(OpcodeTable& t) {
+    t["mov"] = &decode_mov;
+    t["cvta"] = &decode_cvta;
+    t["isspacep"] = &decode_isspacep;
+}
+
+} // namespace d4r::ptxsim

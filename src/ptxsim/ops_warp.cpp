@@ -1,0 +1,246 @@
+// Warp collectives: shfl.sync (up, down, bfly, idx; clamp and segment mask; the optional predicate
+// destination), vote.sync (all, any, uni, ballot) and activemask.
+//
+// A collective runs once every non-exited lane of its member mask executes it; lanes that reach it
+// early wait (collective_ready), which also covers member lanes arriving through different paths.
+//
+// Instr use: shfl: d[0] value, pd[0] predicate, s[0] a, s[1] b, s[2] c, s[3] member mask, flags = mode;
+// vote: d[0] ballot result or pd[0], ps[0] source predicate, s[0] member mask, flags = mode.
+#include <fmt/format.h>
+
+#include "ptxsim/decoder.h"
+#include "ptxsim/lanes.h"
+
+namespace d4r::ptxsim {
+
+SyncResult collective_ready(Warp& w, const Instr& in, uint32_t mask, unsigned member_slot, CollectiveGroup& g) {
+    const uint32_t member = reinterpret_cast<const uint32_t*>(w.regs + in.s[member_slot])[__builtin_ctz(mask)];
+    const uint32_t needed = member & w.live;
+    g.lanes = mask;
+    g.others = 0;
+    for (unsigned l = 0; l < 32; ++l)
+        if (mask & lane_bit(l)) g.instr[l] = &in;
+    uint32_t missing = needed & ~mask;
+    if (missing) {
+        // Members waiting at another instruction of the same kind with the same member mask join.
+        const Instr* code = w.launch->program->code.data();
+        uint32_t candidates = w.sync_wait & ~w.active & w.live;
+        for (unsigned l = 0; l < 32; ++l) {
+            if (!(candidates & lane_bit(l))) continue;
+            const Instr& other = code[w.pc[l]];
+            if (other.fn != in.fn || other.flags != in.flags) continue;
+            if (reinterpret_cast<const uint32_t*>(w.regs + other.s[member_slot])[l] != member) continue;
+            g.others |= lane_bit(l);
+            g.instr[l] = &other;
+        }
+        missing &= ~g.others;
+    }
+    if (missing == 0) {
+        g.lanes = mask | g.others;
+        w.sync_wait &= ~(w.active | g.others);
+        return SyncResult::Go;
+    }
+    if (w.forced) {
+        fault(w, FaultKind::IllegalInstruction, static_cast<uint32_t>(__builtin_ctz(mask)), 0, 0,
+              fmt::format("member mask 0x{:08x}: lanes 0x{:08x} never reach this collective", member, missing));
+        return SyncResult::Fault;
+    }
+    w.sync_wait |= mask;
+    const uint32_t next = w.cur_pc + 1;
+    for (int i = 0; i < 32; ++i)
+        if (w.active & lane_bit(i)) w.pc[i] = (mask & lane_bit(i)) ? w.cur_pc : next;
+    return SyncResult::Wait;
+}
+
+Flow finish_collective(Warp& w, const CollectiveGroup& g) {
+    for (unsigned l = 0; l < 32; ++l)
+        if (g.others & lane_bit(l)) ++w.pc[l];
+    const uint32_t next = w.cur_pc + 1;
+    for (int i = 0; i < 32; ++i)
+        if (w.active & lane_bit(i)) w.pc[i] = next;
+    return Flow::Resched;
+}
+
+namespace {
+
+D4R_INLINE Flow sync_flow(SyncResult r) { return r == SyncResult::Wait ? Flow::Resched : Flow::Stop; }
+
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+
+D4R_INLINE uint32_t shfl_source(ShflMode mode, unsigned lane, uint32_t b, uint32_t c, bool& valid) {
+    int bval = static_cast<int>(b & 0x1f);
+    int cval = static_cast<int>(c & 0x1f);
+    int segmask = static_cast<int>((c >> 8) & 0x1f);
+    int max_lane = (int(lane) & segmask) | (cval & ~segmask);
+    int min_lane = int(lane) & segmask;
+    int j;
+    switch (mode) {
+    case ShflMode::Up: j = int(lane) - bval; valid = j >= max_lane; break;
+    case ShflMode::Down: j = int(lane) + bval; valid = j <= max_lane; break;
+    case ShflMode::Bfly: j = int(lane) ^ bval; valid = j <= max_lane; break;
+    default: j = min_lane | (bval & ~segmask); valid = j <= max_lane; break;
+    }
+    return valid ? static_cast<uint32_t>(j) & 31 : lane;
+}
+
+template <ShflMode M>
+Flow exec_shfl(Warp& w, const Instr& in, uint32_t mask) {
+    CollectiveGroup g;
+    SyncResult ready = collective_ready(w, in, mask, 3, g);
+    if (ready != SyncResult::Go) return sync_flow(ready);
+    if (g.others == 0) {
+        uint32_t a[32], b[32], c[32], r[32];
+        read_lanes(w, in.s[0], a);
+        read_lanes(w, in.s[1], b);
+        read_lanes(w, in.s[2], c);
+        uint32_t valid = 0;
+        for (unsigned lane = 0; lane < 32; ++lane) {
+            bool p;
+            r[lane] = a[shfl_source(M, lane, b[lane], c[lane], p)];
+            valid |= p ? lane_bit(lane) : 0u;
+        }
+        write_lanes(w, in.d[0], r, mask);
+        write_pred(w, in.pd[0], valid, mask);
+        return Flow::Next;
+    }
+    // Members at several instructions: each lane reads its operands and writes its result through its
+    // own instruction; a source lane contributes the value of its own instruction's operand.
+    uint32_t a[32] = {}, r[32] = {};
+    bool valid[32] = {};
+    for_lanes(g.lanes, [&](unsigned l) { a[l] = lane_slot32(w, g.instr[l]->s[0], l); });
+    for_lanes(g.lanes, [&](unsigned l) {
+        const Instr& li = *g.instr[l];
+        r[l] = a[shfl_source(M, l, lane_slot32(w, li.s[1], l), lane_slot32(w, li.s[2], l), valid[l])];
+    });
+    for_lanes(g.lanes, [&](unsigned l) {
+        const Instr& li = *g.instr[l];
+        lane_slot32(w, li.d[0], l) = r[l];
+        write_pred(w, li.pd[0], valid[l] ? kFullMask : 0u, lane_bit(l));
+    });
+    return finish_collective(w, g);
+}
+
+Status decode_shfl(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (!m.take("sync")) return d.error("shfl without .sync is not supported (removed for sm_70 and later)");
+    std::string_view mode = m.take_any({"up", "down", "bfly", "idx"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (mode.empty() || t != Type::B32) return d.error("shfl.sync needs a mode and .b32");
+    D4R_TRY(d.expect_operands(5));
+    const ast::Operand& dst = d.operand(0);
+    int16_t p = -1;
+    uint32_t dd;
+    if (dst.kind == ast::OperandKind::Pair) {
+        ast::Operand v = dst, q = dst;
+        v.kind = q.kind = ast::OperandKind::Name;
+        q.name = dst.name2;
+        dd = D4R_TRY(d.dst(v, t));
+        p = D4R_TRY(d.pred_dst(q));
+    } else {
+        dd = D4R_TRY(d.dst(dst, t));
+    }
+    uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, Type::U32)), c = D4R_TRY(d.src(3, Type::U32));
+    uint32_t member = D4R_TRY(d.src(4, Type::U32));
+    ExecFn fn = mode == "up" ? &exec_shfl<ShflMode::Up> : mode == "down" ? &exec_shfl<ShflMode::Down>
+              : mode == "bfly" ? &exec_shfl<ShflMode::Bfly> : &exec_shfl<ShflMode::Idx>;
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.pd[0] = p;
+    in.s[0] = a;
+    in.s[1] = b;
+    in.s[2] = c;
+    in.s[3] = member;
+    return ok_status();
+}
+
+enum class VoteMode : uint16_t { All, Any, Uni, Ballot };
+
+Flow exec_vote(Warp& w, const Instr& in, uint32_t mask) {
+    CollectiveGroup g;
+    SyncResult ready = collective_ready(w, in, mask, 0, g);
+    if (ready != SyncResult::Go) return sync_flow(ready);
+    const uint32_t member = lane_slot32(w, in.s[0], static_cast<unsigned>(__builtin_ctz(mask)));
+    const uint32_t voters = g.lanes & member;
+    uint32_t p = 0;
+    for_lanes(voters, [&](unsigned l) {
+        const Instr& li = *g.instr[l];
+        p |= read_pred(w, li.ps[0], li.ps_neg[0]) & lane_bit(l);
+    });
+    uint32_t result = 0;
+    switch (static_cast<VoteMode>(in.flags)) {
+    case VoteMode::All: result = p == voters ? kFullMask : 0u; break;
+    case VoteMode::Any: result = p != 0 ? kFullMask : 0u; break;
+    case VoteMode::Uni: result = (p == 0 || p == voters) ? kFullMask : 0u; break;
+    case VoteMode::Ballot: result = p; break;
+    }
+    if (static_cast<VoteMode>(in.flags) == VoteMode::Ballot) {
+        if (g.others == 0) {
+            uint32_t r[32];
+            for (int i = 0; i < 32; ++i) r[i] = result;
+            write_lanes(w, in.d[0], r, mask);
+        } else {
+            for_lanes(g.lanes, [&](unsigned l) { lane_slot32(w, g.instr[l]->d[0], l) = result; });
+        }
+    } else if (g.others == 0) {
+        write_pred(w, in.pd[0], result, mask);
+    } else {
+        for_lanes(g.lanes, [&](unsigned l) { write_pred(w, g.instr[l]->pd[0], result, lane_bit(l)); });
+    }
+    return g.others ? finish_collective(w, g) : Flow::Next;
+}
+
+Status decode_vote(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (!m.take("sync")) return d.error("vote without .sync is not supported (removed for sm_70 and later)");
+    std::string_view mode = m.take_any({"all", "any", "uni", "ballot"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (mode.empty()) return d.error("vote.sync needs .all, .any, .uni or .ballot");
+    bool ballot = mode == "ballot";
+    if ((ballot && t != Type::B32) || (!ballot && t != Type::Pred)) return d.error("vote.sync type does not match its mode");
+    D4R_TRY(d.expect_operands(3));
+    auto src = D4R_TRY(d.pred_src(d.operand(1)));
+    uint32_t member = D4R_TRY(d.src(2, Type::U32));
+    uint32_t dd = kNoReg;
+    int16_t pd = -1;
+    if (ballot) dd = D4R_TRY(d.dst(0, Type::B32));
+    else pd = D4R_TRY(d.pred_dst(d.operand(0)));
+    Instr& in = d.emit(&exec_vote);
+    in.d[0] = dd;
+    in.pd[0] = pd;
+    in.ps[0] = src.first;
+    in.ps_neg[0] = src.second;
+    in.s[0] = member;
+    in.flags = static_cast<uint16_t>(mode == "all" ? VoteMode::All : mode == "any" ? VoteMode::Any
+                                     : mode == "uni" ? VoteMode::Uni : VoteMode::Ballot);
+    return ok_status();
+}
+
+// activemask: the lanes executing this instruction together (the converged group at this pc).
+Flow exec_activemask(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t r[32];
+    for (int i = 0; i < 32; ++i) r[i] = w.active;
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+Status decode_activemask(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::B32) return d.error("activemask needs .b32");
+    D4R_TRY(d.expect_operands(1));
+    uint32_t dd = D4R_TRY(d.dst(0, t));
+    d.emit(&exec_activemask).d[0] = dd;
+    return ok_status();
+}
+
+} // namespace
+
+void add_warp_ops(OpcodeTable& t) {
+    t["shfl"] = &decode_shfl;
+    t["vote"] = &decode_vote;
+    t["activemask"] = &decode_activemask;
+}
+
+} // namespace d4r::ptxsim

@@ -1,0 +1,176 @@
+// ptxsim: d4r's CPU device. Executes PTX kernels with CUDA semantics, bit for bit as NVIDIA
+// hardware does wherever the PTX ISA defines the result (see docs/ptxsim.md for the design and
+// docs/numerics.md for measured hardware behaviour).
+//
+// Promise (the public API the cpu backend of libd4rcuda and the tools build on):
+//   - Module::load() parses and decodes a whole PTX module once; malformed PTX and unsupported
+//     instructions are load-time errors naming the module, line and instruction text.
+//   - Device owns device memory: allocations are bounds-checked; every kernel access outside a live
+//     allocation (or misaligned) stops the launch with an error naming kernel, block, thread and
+//     address (the CUDA driver would report CUDA_ERROR_ILLEGAL_ADDRESS / MISALIGNED_ADDRESS).
+//   - launch() runs a grid to completion on up to `worker_threads` cores; results never depend on the
+//     number of threads (except where CUDA itself leaves an order unspecified: atomics' order).
+//   - A launch that executes more than `instruction_budget` warp instructions is stopped with an error.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "ptx/module_index.h"
+
+namespace d4r::ptxsim {
+
+struct Dim3 {
+    uint32_t x = 1, y = 1, z = 1;
+    uint64_t count() const { return uint64_t(x) * y * z; }
+    bool operator==(const Dim3&) const = default;
+};
+
+// A device address. Global allocations and module variables are at their host addresses; shared,
+// local and kernel-parameter memory have windows of generic addresses no host pointer can have
+// (kSharedWindow... below; docs/ptxsim.md "Address spaces").
+using DevicePtr = uint64_t;
+
+inline constexpr uint64_t kWindowBytes = 1ull << 32;
+inline constexpr uint64_t kSharedWindow = 0xffff'a000'0000'0000ull; // generic = window + shared offset
+inline constexpr uint64_t kLocalWindow = 0xffff'b000'0000'0000ull;  // generic = window + local offset (per thread)
+inline constexpr uint64_t kParamWindow = 0xffff'c000'0000'0000ull;  // generic = window + kernel parameter offset
+inline constexpr uint64_t kFunctionWindow = 0xffff'd000'0000'0000ull; // address of .func i = window + 16 * i
+
+// Why a launch failed, so the runtime can map it to the CUresult a driver would give.
+enum class FaultKind {
+    None,
+    IllegalAddress,      // CUDA_ERROR_ILLEGAL_ADDRESS
+    MisalignedAddress,   // CUDA_ERROR_MISALIGNED_ADDRESS
+    IllegalInstruction,  // CUDA_ERROR_ILLEGAL_INSTRUCTION (trap, brkpt, a deadlocked barrier or collective)
+    InvalidLaunch,       // CUDA_ERROR_INVALID_VALUE / LAUNCH_OUT_OF_RESOURCES (shape, shared size, parameters)
+    BudgetExceeded,      // the instruction budget ran out (CUDA_ERROR_LAUNCH_TIMEOUT)
+    Unsupported,         // the kernel needs what ptxsim does not do (recursion)
+};
+const char* fault_kind_name(FaultKind kind);
+
+class Module;
+class Kernel;
+class Device;
+
+struct LaunchConfig {
+    Dim3 grid;
+    Dim3 block;
+    uint32_t dynamic_shared_bytes = 0;
+    uint64_t instruction_budget = 0; // warp instructions for the whole launch; 0 = unlimited
+    unsigned worker_threads = 0;     // 0 = every core
+};
+
+struct LaunchResult {
+    uint64_t warp_instructions = 0; // decoded instructions issued (a guarded-off instruction counts)
+    uint64_t lane_instructions = 0; // sum over issued instructions of the lanes active at them
+    unsigned workers = 0;           // threads that ran blocks
+};
+
+// Where and why a launch stopped (filled when launch() returns an error and a LaunchFault was given).
+struct LaunchFault {
+    FaultKind kind = FaultKind::None;
+    Dim3 block;          // block index (ctaid)
+    Dim3 thread;         // thread index in the block (tid)
+    uint64_t address = 0;
+    uint32_t access_bytes = 0;
+    uint32_t line = 0;     // PTX line of the instruction
+    std::string message;   // the full error text
+};
+
+// Largest shared memory of one block (static + dynamic), as on sm_90 with the opt-in attribute.
+inline constexpr uint32_t kMaxSharedBytes = 227u * 1024;
+
+// Device memory. Thread-safe: allocations may be made and freed while kernels run.
+class Device {
+public:
+    Device();
+    ~Device();
+    Device(const Device&) = delete;
+    Device& operator=(const Device&) = delete;
+
+    // A zero-filled allocation aligned to 256 bytes (cuMemAlloc's alignment); BYTES may be 0 (a
+    // distinct, 1-byte-guarded, unusable address).
+    Expected<DevicePtr> alloc(uint64_t bytes);
+    Status free(DevicePtr ptr);
+    // Host <-> device copies and memset; every range must lie inside one live allocation.
+    Status copy_to_device(DevicePtr dst, const void* src, uint64_t bytes);
+    Status copy_to_host(void* dst, DevicePtr src, uint64_t bytes) const;
+    Status copy_device(DevicePtr dst, DevicePtr src, uint64_t bytes);
+    Status memset(DevicePtr dst, uint8_t value, uint64_t bytes);
+
+    uint64_t allocated_bytes() const;
+    size_t allocation_count() const;
+
+    struct Impl;
+    Impl& impl() const { return *m_impl; }
+
+private:
+    std::unique_ptr<Impl> m_impl;
+};
+
+struct GlobalSymbol {
+    DevicePtr address = 0; // host address of the variable (writable by the host)
+    uint64_t size = 0;
+    bool is_const = false; // .const (else .global)
+};
+
+struct Program; // the decoded form of one kernel (decoder.h)
+
+class Kernel {
+public:
+    Kernel(const Module* module, const ptx::EntryInfo* info, std::unique_ptr<Program> program);
+    ~Kernel();
+
+    const std::string& name() const { return m_info->name; }
+    // Parameters laid out as CUDA lays them out (offsets in the parameter block).
+    const ptx::EntryInfo& info() const { return *m_info; }
+    const Module& module() const { return *m_module; }
+    uint32_t static_shared_bytes() const;
+    uint32_t local_bytes_per_thread() const;
+    size_t instruction_count() const;
+    const Program& program() const { return *m_program; }
+
+private:
+    const Module* m_module;
+    const ptx::EntryInfo* m_info;
+    std::unique_ptr<Program> m_program;
+};
+
+class Module {
+public:
+    // Parses TEXT (one PTX module) and decodes every function; NAME is used in error messages
+    // ("NAME:12: unsupported instruction 'foo.bar %r1;'").
+    static Expected<std::shared_ptr<Module>> load(std::string_view text, std::string name);
+    ~Module();
+
+    const std::string& name() const { return m_name; }
+    const ptx::ModuleIndex& index() const { return m_index; }
+    Expected<const Kernel*> kernel(std::string_view name) const;
+    std::vector<std::string> kernel_names() const;
+    // A module-scope .global or .const variable, like cuModuleGetGlobal.
+    Expected<GlobalSymbol> global(std::string_view name) const;
+
+    struct Impl;
+    Impl& impl() const { return *m_impl; }
+
+private:
+    Module() = default;
+    std::string m_name;
+    ptx::ModuleIndex m_index;
+    std::unique_ptr<Impl> m_impl;
+    std::vector<std::unique_ptr<Kernel>> m_kernels;
+};
+
+// Runs KERNEL over the grid and waits for it. PARAMS is the parameter block laid out as
+// kernel.info() says (its size must be info().param_block_size). On a fault the error names the
+// kernel, block, thread, address and instruction; FAULT (when given) receives the details.
+Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const LaunchConfig& config,
+                              std::span<const uint8_t> params, LaunchFault* fault = nullptr);
+
+} // namespace d4r::ptxsim

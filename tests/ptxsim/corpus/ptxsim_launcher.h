@@ -1,0 +1,59 @@
+// The corpus Launcher over ptxsim (d4r's CPU device): device memory through ptxsim::Device, the case's
+// PTX loaded with Module::load, the parameter block built by the corpus library, and a launch with a
+// bounded instruction budget.
+//
+// Promises:
+// - Every failure is an error string (never an exception or abort), and failure_stage() says where the
+//   last one happened, so the conformance test can tell "ptxsim cannot load this PTX" (an unsupported
+//   instruction, named with its line) from "ptxsim ran it and faulted" and from a wrong answer.
+// - Textures and surfaces: ptxsim has no texture/surface object API yet, so create_image() fails with
+//   "unsupported: textures" instead of faking texel fetches.
+// - release() frees every allocation of the current case; the Device lives as long as the launcher.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "corpus.h"
+#include "ptxsim/ptxsim.h"
+
+namespace d4r::corpus {
+
+enum class FailureStage { none, memory, image, load, launch };
+const char* failure_stage_name(FailureStage stage);
+
+class PtxsimLauncher final : public Launcher {
+public:
+    // Warp instructions one case may issue. The corpus kernels are small (a few blocks of 256 threads,
+    // tens to hundreds of instructions per thread); 1e8 stops a runaway loop after well under a minute.
+    static constexpr uint64_t kDefaultBudget = 100'000'000;
+
+    explicit PtxsimLauncher(uint64_t instruction_budget = kDefaultBudget, unsigned worker_threads = 0);
+    ~PtxsimLauncher() override;
+
+    std::string alloc(size_t bytes, uint64_t* address) override;
+    std::string upload(uint64_t address, const void* data, size_t bytes) override;
+    std::string download(uint64_t address, void* data, size_t bytes) override;
+    std::string create_image(const ImageParam& image, const std::vector<uint8_t>& texels, uint64_t* handle) override;
+    std::string read_image(uint64_t handle, std::vector<uint8_t>* texels) override;
+    std::string launch(const std::string& ptx, const Case& c, const std::vector<uint8_t>& param_block) override;
+    void release() override;
+
+    FailureStage failure_stage() const { return m_stage; }
+    const ptxsim::LaunchResult& last_launch() const { return m_last; }
+    const ptxsim::LaunchFault& last_fault() const { return m_fault; }
+
+private:
+    std::string fail(FailureStage stage, std::string message);
+
+    ptxsim::Device m_device;
+    std::vector<ptxsim::DevicePtr> m_allocations;
+    uint64_t m_budget;
+    unsigned m_workers;
+    FailureStage m_stage = FailureStage::none;
+    ptxsim::LaunchResult m_last;
+    ptxsim::LaunchFault m_fault;
+};
+
+}  // namespace d4r::corpus

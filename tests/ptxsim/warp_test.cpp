@@ -1,0 +1,168 @@
+// Warp collectives: shfl.sync in every mode (with clamp / segment masks and the validity predicate),
+// shuffle reductions, vote.sync, ballot, activemask and bar.warp.sync, including member lanes that
+// reach a collective through different paths.
+#include <gtest/gtest.h>
+
+#include "ptxsim_test_util.h"
+
+namespace d4r::ptxsim::test {
+namespace {
+
+// The ISA's shfl.sync source-lane rule.
+std::pair<uint32_t, bool> shfl_ref(const std::string& mode, uint32_t lane, uint32_t b, uint32_t c) {
+    int bval = int(b & 0x1f), cval = int(c & 0x1f), seg = int((c >> 8) & 0x1f);
+    int max_lane = (int(lane) & seg) | (cval & ~seg), min_lane = int(lane) & seg;
+    int j;
+    bool p;
+    if (mode == "up") {
+        j = int(lane) - bval;
+        p = j >= max_lane;
+    } else if (mode == "down") {
+        j = int(lane) + bval;
+        p = j <= max_lane;
+    } else if (mode == "bfly") {
+        j = int(lane) ^ bval;
+        p = j <= max_lane;
+    } else {
+        j = min_lane | (bval & ~seg);
+        p = j <= max_lane;
+    }
+    return {p ? uint32_t(j) : lane, p};
+}
+
+TEST(PtxsimWarp, ShuffleEveryModeClampAndSegments) {
+    const uint32_t n = 64;
+    std::vector<uint32_t> v(n);
+    for (uint32_t i = 0; i < n; ++i) v[i] = i * 1000 + 7;
+    for (std::string mode : {"up", "down", "bfly", "idx"}) {
+        for (uint32_t b : {0u, 1u, 3u, 16u, 31u, 37u}) {
+            for (uint32_t c : {0x1fu, 0u, 0x1807u, 0x1c03u, 0x101fu}) {
+                std::vector<uint32_t> bs(n, b), cs(n, c);
+                auto got = run_op<uint32_t, uint32_t, uint32_t, uint32_t>(
+                    "  shfl.sync." + mode + ".b32 %r5|%p0, %a, %b, %c, 0xffffffff;\n  selp.b32 %r6, 0x80000000, 0, %p0;\n"
+                    "  or.b32 %d, %r5, %r6;", v, bs, cs);
+                for (uint32_t i = 0; i < n; ++i) {
+                    auto [src, ok] = shfl_ref(mode, i % 32, b, c);
+                    uint32_t e = v[(i / 32) * 32 + src] | (ok ? 0x80000000u : 0u);
+                    ASSERT_EQ(got[i], e) << mode << " b=" << b << " c=0x" << std::hex << c << std::dec << " lane " << i;
+                }
+            }
+        }
+    }
+}
+
+TEST(PtxsimWarp, ButterflyReductionAndBallotVotes) {
+    std::vector<uint32_t> v(96);
+    TestRng rng(6);
+    for (auto& x : v) x = uint32_t(rng.next() % 1000);
+    auto sum = run_op<uint32_t, uint32_t>(R"(  mov.u32 %d, %a;
+  shfl.sync.bfly.b32 %r5, %d, 16, 31, -1;
+  add.u32 %d, %d, %r5;
+  shfl.sync.bfly.b32 %r5, %d, 8, 31, -1;
+  add.u32 %d, %d, %r5;
+  shfl.sync.bfly.b32 %r5, %d, 4, 31, -1;
+  add.u32 %d, %d, %r5;
+  shfl.sync.bfly.b32 %r5, %d, 2, 31, -1;
+  add.u32 %d, %d, %r5;
+  shfl.sync.bfly.b32 %r5, %d, 1, 31, -1;
+  add.u32 %d, %d, %r5;)", v);
+    for (uint32_t w = 0; w < 3; ++w) {
+        uint32_t s = 0;
+        for (uint32_t l = 0; l < 32; ++l) s += v[w * 32 + l];
+        for (uint32_t l = 0; l < 32; ++l) ASSERT_EQ(sum[w * 32 + l], s);
+    }
+    auto votes = run_op<uint32_t, uint32_t>(R"(  setp.gt.u32 %p0, %a, 500;
+  vote.sync.ballot.b32 %r5, %p0, 0xffffffff;
+  vote.sync.all.pred %p1, %p0, 0xffffffff;
+  vote.sync.any.pred %p2, !%p0, 0xffffffff;
+  vote.sync.uni.pred %p3, %p0, 0x0000ffff;
+  selp.b32 %r6, 1, 0, %p1;
+  selp.b32 %r7, 2, 0, %p2;
+  or.b32 %r6, %r6, %r7;
+  selp.b32 %r7, 4, 0, %p3;
+  or.b32 %r6, %r6, %r7;
+  xor.b32 %d, %r5, %r6;)", v);
+    for (uint32_t w = 0; w < 3; ++w) {
+        uint32_t ballot = 0;
+        for (uint32_t l = 0; l < 32; ++l) ballot |= (v[w * 32 + l] > 500 ? 1u : 0u) << l;
+        bool all = ballot == 0xffffffffu, any_not = ballot != 0xffffffffu;
+        uint32_t low = ballot & 0xffff;
+        bool uni = low == 0 || low == 0xffff;
+        uint32_t flags = (all ? 1 : 0) | (any_not ? 2 : 0) | (uni ? 4 : 0);
+        for (uint32_t l = 0; l < 32; ++l) ASSERT_EQ(votes[w * 32 + l], ballot ^ flags) << w << " " << l;
+    }
+}
+
+TEST(PtxsimWarp, CollectivesWaitForMembersArrivingOnOtherPaths) {
+    // Even lanes take one branch, odd lanes another; both call shfl.sync with the full mask in their own
+    // branch (different instructions). Each group must see the other group's values once both arrive,
+    // and bar.warp.sync / activemask behave accordingly.
+    std::vector<uint32_t> v(32);
+    for (uint32_t i = 0; i < 32; ++i) v[i] = 100 + i;
+    auto got = run_op<uint32_t, uint32_t>(R"(  mov.u32 %r5, %laneid;
+  and.b32 %r6, %r5, 1;
+  setp.eq.u32 %p0, %r6, 0;
+  @%p0 bra EVEN;
+  shfl.sync.bfly.b32 %r7, %a, 1, 31, -1;
+  activemask.b32 %r5;
+  bra.uni JOIN;
+EVEN:
+  shfl.sync.bfly.b32 %r7, %a, 1, 31, -1;
+  activemask.b32 %r5;
+JOIN:
+  bar.warp.sync -1;
+  activemask.b32 %r6;
+  xor.b32 %r5, %r5, %r6;
+  shl.b32 %r5, %r5, 16;
+  add.u32 %d, %r7, %r5;)", v);
+    for (uint32_t l = 0; l < 32; ++l) {
+        uint32_t half = (l & 1) ? 0xaaaaaaaau : 0x55555555u; // the group active inside each branch
+        EXPECT_EQ(got[l], v[l ^ 1] + ((half ^ 0xffffffffu) << 16)) << l;
+    }
+}
+
+TEST(PtxsimWarp, CollectiveWhoseMembersNeverArriveFails) {
+    auto m = load_ok(ptx(R"(
+.visible .entry k()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  mov.u32 %r1, %laneid;
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 exit;
+  shfl.sync.idx.b32 %r2, %r1, 0, 31, 0xffffffff;
+  ret;
+}
+)"));
+    ASSERT_TRUE(m);
+    Device dev;
+    // Lanes 0-15 exited: exited lanes do not count, so the shuffle completes.
+    EXPECT_TRUE(launch(dev, kernel_of(*m, "k"), config({1}, {32}), {}).ok());
+    auto m2 = load_ok(ptx(R"(
+.visible .entry k()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  mov.u32 %r1, %laneid;
+  setp.lt.u32 %p1, %r1, 16;
+  @%p1 bra SPIN;
+  shfl.sync.idx.b32 %r2, %r1, 0, 31, 0xffffffff;
+  ret;
+SPIN:
+  bar.warp.sync 0x0000ffff;
+  vote.sync.any.pred %p1, %p1, 0x00000001;
+  vote.sync.any.pred %p1, %p1, 0xffffffff;
+  ret;
+}
+)"));
+    ASSERT_TRUE(m2);
+    // Lanes 16-31 wait in a shuffle, lanes 0-15 in a vote, both over the whole warp: neither completes.
+    LaunchFault fault;
+    auto r = launch(dev, kernel_of(*m2, "k"), config({1}, {32}), {}, &fault);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(fault.kind, FaultKind::IllegalInstruction);
+    EXPECT_NE(r.error().text().find("never reach"), std::string::npos) << r.error().text();
+}
+
+} // namespace
+} // namespace d4r::ptxsim::test
