@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     d4r::cli::register_kernels_select_verb(*kernels);
     d4r::cli::register_kernels_manifest_verb(*kernels);
     d4r::cli::register_ptx_verbs(app);
+    d4r::cli::register_ptx_run_verb(*app.get_subcommand("ptx"));
     d4r::cli::register_gpu_verb(app);
     d4r::cli::register_doctor_verb(app);
 

@@ -53,11 +53,7 @@ Type Modifiers::take_type() {
     for (size_t i = 0; i < m_parts.size(); ++i) {
         if (m_used[i]) continue;
         Type t = parse_type(m_parts[i]);
-        if (t != Type::None && t != Type::Pred) {
-            m_used[i] = true;
-            return t;
-        }
-        if (t == Type::Pred) {
+        if (t != Type::None) {
             m_used[i] = true;
             return t;
         }

@@ -5,7 +5,7 @@
 // instruction indices. Nothing at execution time looks at a string.
 //
 // Register arena layout (one per warp, 64-byte aligned), see docs/ptxsim.md:
-//   [special registers][scratch sinks][constants and registers, in decode order]
+//   [special registers][scratch sinks and registers][constants]
 // A 32-bit slot (every register of at most 32 bits: .b8-.b32, .f16, .f16x2, .f32) is uint32_t[32],
 // 128 bytes, lane i at index i; a 64-bit slot is uint64_t[32], 256 bytes. Immediates become read-only
 // constant slots so every handler reads registers only. Predicates are uint32_t lane masks.
@@ -119,6 +119,7 @@ struct Program {
     uint32_t entry_pc = 0;
 
     std::vector<uint8_t> arena_image; // initial register arena (constants in place, zero elsewhere)
+    uint32_t regs_begin = 0, regs_end = 0; // the registers (zeroed for every block); constants follow
     uint32_t pred_count = 0;
 
     uint32_t static_shared_bytes = 0;

@@ -53,6 +53,15 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
                             fmt::format("kernel '{}': grid ({},{},{}) exceeds (2^31-1,65535,65535)", name, g.x, g.y,
                                         g.z));
     const ptx::EntryInfo& info = kernel.info();
+    // The kernel's launch-bound directives, which the driver enforces.
+    if (const auto& req = info.directives.reqntid; req && ((*req)[0] != b.x || (*req)[1] != b.y || (*req)[2] != b.z))
+        return launch_error(FaultKind::InvalidLaunch, fault_out,
+                            fmt::format("kernel '{}': block ({},{},{}) differs from its .reqntid {},{},{}", name, b.x,
+                                        b.y, b.z, (*req)[0], (*req)[1], (*req)[2]));
+    if (const auto& max = info.directives.maxntid; max && b.count() > uint64_t((*max)[0]) * (*max)[1] * (*max)[2])
+        return launch_error(FaultKind::InvalidLaunch, fault_out,
+                            fmt::format("kernel '{}': block of {} threads exceeds its .maxntid {},{},{}", name,
+                                        b.count(), (*max)[0], (*max)[1], (*max)[2]));
     if (params.size() < info.param_block_size)
         return launch_error(FaultKind::InvalidLaunch, fault_out,
                             fmt::format("kernel '{}': parameter block of {} bytes, the kernel takes {}", name,

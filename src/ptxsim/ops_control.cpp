@@ -68,6 +68,16 @@ D4R_INLINE uint8_t* fparam_of(Warp& w, unsigned lane) {
 }
 
 Flow exec_ret(Warp& w, const Instr& in, uint32_t mask) {
+    if (w.max_depth == 0) { // a kernel without calls: ret is exit
+        w.live &= ~mask;
+        w.sync_wait &= ~mask;
+        if (mask == w.active) {
+            w.set_active(0);
+            return Flow::Resched;
+        }
+        split_pcs(w, 0, 0);
+        return Flow::Resched;
+    }
     split_pcs(w, 0, 0);
     const Program& prog = *w.launch->program;
     for_lanes(mask, [&](unsigned l) {

@@ -437,7 +437,6 @@ Status decode_addsub(InstrDecoder& d, bool sub) {
     Type t = m.take_type();
     D4R_TRY(d.finish());
     if (cc) {
-        Instr tmp;
         ExecFn fn = carry_fn(t);
         if (!fn) return d.error(".cc needs .u32, .s32, .u64 or .s64");
         D4R_TRY(emit_n(d, fn, t, {t, t}));

@@ -27,13 +27,50 @@ D4R_INLINE uint64_t extend(uint64_t v, bool sign) {
     return static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
 }
 
+// Whole-warp bounds check for global (and generic) accesses: when every lane's access is aligned and
+// falls inside the allocation the warp used last, the per-lane translation is skipped.
+template <Space S>
+D4R_INLINE bool warp_in_cached_range(const Warp& w, const uint64_t (&addr)[32], uint32_t mask, uint32_t bytes) {
+    if constexpr (S != Space::Global && S != Space::Generic) {
+        return false;
+    } else {
+        uint64_t first = addr[__builtin_ctz(mask)];
+        uint64_t lo = first, hi = first, bits = 0;
+        for (int i = 0; i < 32; ++i) {
+            uint64_t a = (mask & lane_bit(i)) ? addr[i] : first;
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            bits |= a;
+        }
+        return (bits & (bytes - 1)) == 0 && range_holds(w.cache_base, w.cache_size, lo, hi - lo + bytes);
+    }
+}
+
+// Writes raw loaded values (R per lane) to a destination slot, extending to the slot's width.
+template <unsigned Bytes>
+D4R_INLINE void put_loaded(Warp& w, uint32_t slot, const Raw<Bytes> (&raw)[32], uint32_t mask, uint16_t flags) {
+    using R = Raw<Bytes>;
+    const bool sign = flags & kSignExtend;
+    if (flags & kWideSlot) {
+        uint64_t out[32];
+        for (int i = 0; i < 32; ++i) out[i] = extend<Bytes>(uint64_t(raw[i]), sign);
+        store_slot(w, slot, out, mask);
+    } else if constexpr (Bytes == 4) {
+        store_slot(w, slot, raw, mask);
+    } else {
+        uint32_t out[32];
+        for (int i = 0; i < 32; ++i) out[i] = static_cast<uint32_t>(extend<Bytes>(uint64_t(R(raw[i])), sign));
+        store_slot(w, slot, out, mask);
+    }
+}
+
 template <Space S, unsigned Bytes, unsigned N>
 Flow exec_ld(Warp& w, const Instr& in, uint32_t mask) {
     using R = Raw<Bytes>;
     constexpr uint32_t total = Bytes * N;
     uint64_t addr[32];
     lane_addresses(w, in, addr);
-    uint64_t v[N][32];
+    R v[N][32];
     constexpr bool per_thread = S == Space::Local || S == Space::FuncParam;
     if (!per_thread && in.base == kNoReg) {
         // One address for every lane (a parameter or a symbol): translate and read once.
@@ -45,6 +82,12 @@ Flow exec_ld(Warp& w, const Instr& in, uint32_t mask) {
             __builtin_memcpy(&x, p + k * Bytes, Bytes);
             for (int i = 0; i < 32; ++i) v[k][i] = x;
         }
+    } else if (warp_in_cached_range<S>(w, addr, mask, total)) {
+        const uint64_t first = addr[__builtin_ctz(mask)];
+        for (int i = 0; i < 32; ++i) {
+            const uint8_t* p = reinterpret_cast<const uint8_t*>((mask & lane_bit(i)) ? addr[i] : first);
+            for (unsigned k = 0; k < N; ++k) __builtin_memcpy(&v[k][i], p + k * Bytes, Bytes);
+        }
     } else {
         for (unsigned k = 0; k < N; ++k)
             for (int i = 0; i < 32; ++i) v[k][i] = 0;
@@ -54,25 +97,10 @@ Flow exec_ld(Warp& w, const Instr& in, uint32_t mask) {
             m &= m - 1;
             const uint8_t* p = translate<S>(w, lane, addr[lane], total, false);
             if (!p) return Flow::Stop;
-            for (unsigned k = 0; k < N; ++k) {
-                R x;
-                __builtin_memcpy(&x, p + k * Bytes, Bytes);
-                v[k][lane] = x;
-            }
+            for (unsigned k = 0; k < N; ++k) __builtin_memcpy(&v[k][lane], p + k * Bytes, Bytes);
         }
     }
-    const bool sign = in.flags & kSignExtend;
-    for (unsigned k = 0; k < N; ++k) {
-        if (in.flags & kWideSlot) {
-            uint64_t out[32];
-            for (int i = 0; i < 32; ++i) out[i] = extend<Bytes>(v[k][i], sign);
-            store_slot(w, in.d[k], out, mask);
-        } else {
-            uint32_t out[32];
-            for (int i = 0; i < 32; ++i) out[i] = static_cast<uint32_t>(extend<Bytes>(v[k][i], sign));
-            store_slot(w, in.d[k], out, mask);
-        }
-    }
+    for (unsigned k = 0; k < N; ++k) put_loaded<Bytes>(w, in.d[k], v[k], mask, in.flags);
     return Flow::Next;
 }
 
@@ -94,6 +122,16 @@ Flow exec_st(Warp& w, const Instr& in, uint32_t mask) {
     }
     // Lanes store in lane order: when several lanes write one address, the highest lane's value stays
     // (CUDA leaves the winner unspecified; this choice is deterministic).
+    if (warp_in_cached_range<S>(w, addr, mask, total)) {
+        for_lanes(mask, [&](unsigned lane) {
+            uint8_t* p = reinterpret_cast<uint8_t*>(addr[lane]);
+            for (unsigned k = 0; k < N; ++k) {
+                R x = static_cast<R>(v[k][lane]);
+                __builtin_memcpy(p + k * Bytes, &x, Bytes);
+            }
+        });
+        return Flow::Next;
+    }
     uint32_t m = mask;
     while (m) {
         uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));

@@ -23,7 +23,7 @@ bool is_linkage(std::string_view d) { return d == ".visible" || d == ".extern" |
 
 class Parser {
 public:
-    Parser(std::string_view text, std::string_view name) : m_text(text), m_ts(text), m_name(name) {}
+    Parser(std::string_view text, std::string_view name) : m_ts(text), m_name(name) {}
 
     Expected<ast::Module> run() {
         for (;;) {
@@ -40,10 +40,9 @@ private:
         return Error(ErrorCode::Invalid, fmt::format("{}:{}: {}", m_name, line, message));
     }
     Error lexer_error() const {
-        const auto& e = m_ts_error();
+        const auto& e = m_ts.lexer_error();
         return Error(ErrorCode::Invalid, fmt::format("{}: {}", m_name, e ? e->message() : "malformed input"));
     }
-    const std::optional<Error>& m_ts_error() const { return const_cast<ptx::TokenStream&>(m_ts).lexer_error(); }
     Error expected(const Token& t, std::string_view what) const {
         if (t.kind == TokenKind::Error) return lexer_error();
         return error_at(t.line, fmt::format("expected {}, found {}", what, ptx::describe_token(t)));
@@ -578,7 +577,6 @@ private:
         return expected(bad, "an operand");
     }
 
-    std::string_view m_text;
     ptx::TokenStream m_ts;
     std::string_view m_name;
     ast::Module m_module;

@@ -68,14 +68,19 @@ uint32_t ProgramBuilder::alloc_slot(bool wide) {
     return off;
 }
 
+// Constants live after every register (so a block resets one contiguous register range); until the
+// register area is complete their offsets are tagged relative offsets, relocated by finish().
 uint32_t ProgramBuilder::constant(uint64_t bits, bool wide) {
     auto& map = wide ? m_const64 : m_const32;
     auto it = map.find(bits);
     if (it != map.end()) return it->second;
-    uint32_t off = alloc_slot(wide);
-    map.emplace(bits, off);
+    uint32_t size = wide ? kSlot64 : kSlot32;
+    uint32_t off = static_cast<uint32_t>(align_up(m_const_arena, 64));
+    m_const_arena = off + size;
+    uint32_t tagged = off | kConstTag;
+    map.emplace(bits, tagged);
     (wide ? m_const_values64 : m_const_values32).push_back({off, bits});
-    return off;
+    return tagged;
 }
 
 Expected<uint32_t> ProgramBuilder::alloc_area(uint32_t& used, uint64_t bytes, uint64_t align, uint32_t limit,
@@ -491,13 +496,27 @@ Status ProgramBuilder::finish() {
         m_prog.calls[site].targets[target].pc = it->second;
     }
     m_arena = static_cast<uint32_t>(align_up(m_arena, 64));
-    m_prog.arena_image.assign(m_arena, 0);
+    const uint32_t const_base = m_arena;
+    if (uint64_t(const_base) + m_const_arena > kMaxArenaBytes)
+        return make_error(ErrorCode::Unsupported, "{}: registers and constants exceed {} bytes per warp", m_ctx.name,
+                          kMaxArenaBytes);
+    auto relocate = [&](uint32_t& slot) {
+        if (slot != kNoReg && (slot & kConstTag)) slot = const_base + (slot & ~kConstTag);
+    };
+    for (Instr& in : m_prog.code) {
+        for (uint32_t& d : in.d) relocate(d);
+        for (uint32_t& v : in.s) relocate(v);
+        relocate(in.base);
+    }
+    m_prog.regs_begin = static_cast<uint32_t>(Special::Count) * kSlot32;
+    m_prog.regs_end = const_base;
+    m_prog.arena_image.assign(const_base + align_up(m_const_arena, 64), 0);
     for (auto& [off, bits] : m_const_values32) {
         uint32_t v = static_cast<uint32_t>(bits);
-        for (int i = 0; i < 32; ++i) std::memcpy(m_prog.arena_image.data() + off + 4 * i, &v, 4);
+        for (int i = 0; i < 32; ++i) std::memcpy(m_prog.arena_image.data() + const_base + off + 4 * i, &v, 4);
     }
     for (auto& [off, bits] : m_const_values64)
-        for (int i = 0; i < 32; ++i) std::memcpy(m_prog.arena_image.data() + off + 8 * i, &bits, 8);
+        for (int i = 0; i < 32; ++i) std::memcpy(m_prog.arena_image.data() + const_base + off + 8 * i, &bits, 8);
     m_prog.local_bytes = static_cast<uint32_t>(align_up(m_local, 16));
     m_prog.fparam_bytes = static_cast<uint32_t>(align_up(m_fparam, 16));
     m_prog.global_segment = m_ctx.global_segment;

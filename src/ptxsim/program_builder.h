@@ -99,6 +99,8 @@ private:
     std::vector<std::unordered_map<std::string_view, RangeDecl>> m_ranges; // %r<N> declarations per scope
     std::unordered_map<std::string_view, Symbol> m_shared_symbols;         // module-scope .shared
     uint32_t m_arena = 0;
+    uint32_t m_const_arena = 0; // bytes of constants (placed after the registers by finish())
+    static constexpr uint32_t kConstTag = 0x40000000u; // marks a constant offset until relocation
     uint32_t m_scratch32 = kNoReg, m_scratch64 = kNoReg;
     std::unordered_map<uint64_t, uint32_t> m_const32, m_const64;
     std::vector<std::pair<uint32_t, uint64_t>> m_const_values32, m_const_values64;

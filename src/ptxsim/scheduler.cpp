@@ -123,6 +123,7 @@ BlockRunner::BlockRunner(LaunchState& launch) : m_launch(launch) {
     m_fparam.assign(size_t(p.fparam_bytes) * threads + 16, 0);
     m_warps.resize(warps);
     m_state.assign(warps, 0);
+    for (uint32_t wi = 0; wi < warps; ++wi) init_arena(wi);
     m_allowance = launch.budget_on ? 0 : INT64_MAX;
 }
 
@@ -206,7 +207,10 @@ void BlockRunner::setup_block(uint64_t linear_id) {
         w.launch = &m_launch;
         w.index = wi;
         w.first_thread = wi * 32;
-        std::memcpy(w.regs, p.arena_image.data(), m_arena_bytes);
+        // Registers start at zero in every block (CUDA leaves them undefined; zero keeps results
+        // independent of which block ran before on this worker). Constants and the special registers
+        // that do not depend on the block were written once by the constructor.
+        std::memset(w.regs + p.regs_begin, 0, p.regs_end - p.regs_begin);
         std::memset(w.preds, 0, sizeof(uint32_t) * pred_count);
         uint32_t n = std::min<uint32_t>(32, m_block.nthreads - w.first_thread);
         w.live = n == 32 ? kFullMask : ((1u << n) - 1);
@@ -215,37 +219,51 @@ void BlockRunner::setup_block(uint64_t linear_id) {
         w.set_active(w.live);
         for (int i = 0; i < 32; ++i) w.pc[i] = p.entry_pc;
         w.next_min = kNoPc;
-        auto put = [&](Special s, auto value_of_lane) {
+        auto put = [&](Special s, uint32_t v) {
             uint32_t* slot = reinterpret_cast<uint32_t*>(w.regs + special_offset(s));
-            for (uint32_t i = 0; i < 32; ++i) slot[i] = value_of_lane(i);
+            for (int i = 0; i < 32; ++i) slot[i] = v;
         };
-        const Dim3 b = cfg.block;
-        put(Special::TidX, [&](uint32_t i) { return (w.first_thread + i) % b.x; });
-        put(Special::TidY, [&](uint32_t i) { return ((w.first_thread + i) / b.x) % b.y; });
-        put(Special::TidZ, [&](uint32_t i) { return (w.first_thread + i) / (b.x * b.y); });
-        put(Special::NtidX, [&](uint32_t) { return b.x; });
-        put(Special::NtidY, [&](uint32_t) { return b.y; });
-        put(Special::NtidZ, [&](uint32_t) { return b.z; });
-        put(Special::CtaidX, [&](uint32_t) { return m_block.ctaid.x; });
-        put(Special::CtaidY, [&](uint32_t) { return m_block.ctaid.y; });
-        put(Special::CtaidZ, [&](uint32_t) { return m_block.ctaid.z; });
-        put(Special::NctaidX, [&](uint32_t) { return cfg.grid.x; });
-        put(Special::NctaidY, [&](uint32_t) { return cfg.grid.y; });
-        put(Special::NctaidZ, [&](uint32_t) { return cfg.grid.z; });
-        put(Special::LaneId, [&](uint32_t i) { return i; });
-        put(Special::WarpId, [&](uint32_t) { return wi; });
-        put(Special::NWarpId, [&](uint32_t) { return 64u; });
-        put(Special::SmId, [&](uint32_t) { return static_cast<uint32_t>(linear_id % 132); });
-        put(Special::NSmId, [&](uint32_t) { return 132u; });
-        put(Special::DynamicSmemSize, [&](uint32_t) { return cfg.dynamic_shared_bytes; });
-        put(Special::TotalSmemSize, [&](uint32_t) { return m_launch.shared_bytes; });
-        put(Special::LanemaskEq, [&](uint32_t i) { return 1u << i; });
-        put(Special::LanemaskLe, [&](uint32_t i) { return i == 31 ? kFullMask : (2u << i) - 1; });
-        put(Special::LanemaskLt, [&](uint32_t i) { return (1u << i) - 1; });
-        put(Special::LanemaskGe, [&](uint32_t i) { return ~((1u << i) - 1); });
-        put(Special::LanemaskGt, [&](uint32_t i) { return i == 31 ? 0u : ~((2u << i) - 1); });
+        put(Special::CtaidX, m_block.ctaid.x);
+        put(Special::CtaidY, m_block.ctaid.y);
+        put(Special::CtaidZ, m_block.ctaid.z);
+        put(Special::SmId, static_cast<uint32_t>(linear_id % 132));
         m_state[wi] = w.live ? 0 : 2;
     }
+}
+
+// The arena of warp WI as every block of this launch starts it: constants, and the special registers
+// that depend only on the warp's place in the block and the launch shape.
+void BlockRunner::init_arena(uint32_t wi) {
+    const LaunchConfig& cfg = m_launch.config;
+    const Program& p = *m_launch.program;
+    uint8_t* regs = m_arenas + size_t(m_arena_bytes) * wi;
+    std::memcpy(regs, p.arena_image.data(), m_arena_bytes);
+    const uint32_t first = wi * 32;
+    auto put = [&](Special s, auto value_of_lane) {
+        uint32_t* slot = reinterpret_cast<uint32_t*>(regs + special_offset(s));
+        for (uint32_t i = 0; i < 32; ++i) slot[i] = value_of_lane(i);
+    };
+    const Dim3 b = cfg.block;
+    put(Special::TidX, [&](uint32_t i) { return (first + i) % b.x; });
+    put(Special::TidY, [&](uint32_t i) { return ((first + i) / b.x) % b.y; });
+    put(Special::TidZ, [&](uint32_t i) { return (first + i) / (b.x * b.y); });
+    put(Special::NtidX, [&](uint32_t) { return b.x; });
+    put(Special::NtidY, [&](uint32_t) { return b.y; });
+    put(Special::NtidZ, [&](uint32_t) { return b.z; });
+    put(Special::NctaidX, [&](uint32_t) { return cfg.grid.x; });
+    put(Special::NctaidY, [&](uint32_t) { return cfg.grid.y; });
+    put(Special::NctaidZ, [&](uint32_t) { return cfg.grid.z; });
+    put(Special::LaneId, [&](uint32_t i) { return i; });
+    put(Special::WarpId, [&](uint32_t) { return wi; });
+    put(Special::NWarpId, [&](uint32_t) { return 64u; });
+    put(Special::NSmId, [&](uint32_t) { return 132u; });
+    put(Special::DynamicSmemSize, [&](uint32_t) { return cfg.dynamic_shared_bytes; });
+    put(Special::TotalSmemSize, [&](uint32_t) { return m_launch.shared_bytes; });
+    put(Special::LanemaskEq, [&](uint32_t i) { return 1u << i; });
+    put(Special::LanemaskLe, [&](uint32_t i) { return i == 31 ? kFullMask : (2u << i) - 1; });
+    put(Special::LanemaskLt, [&](uint32_t i) { return (1u << i) - 1; });
+    put(Special::LanemaskGe, [&](uint32_t i) { return ~((1u << i) - 1); });
+    put(Special::LanemaskGt, [&](uint32_t i) { return i == 31 ? 0u : ~((2u << i) - 1); });
 }
 
 bool BlockRunner::fail(const Warp& w, FaultKind kind, std::string detail) {
@@ -278,8 +296,8 @@ void BlockRunner::deliver_reduction(Warp& w, uint32_t id) {
     w.red_lanes = 0;
 }
 
-bool BlockRunner::barrier_step(bool& released) {
-    released = false;
+bool BlockRunner::release_barriers() {
+    bool released = false;
     uint32_t not_done = 0;
     for (uint8_t s : m_state) not_done += s != 2;
     for (uint32_t id = 0; id < 16; ++id) {
@@ -312,20 +330,15 @@ bool BlockRunner::barrier_step(bool& released) {
         m_block.red_true[id] = 0;
         released = true;
     }
-    return true;
+    return released;
 }
 
 bool BlockRunner::run_block(uint64_t linear_id) {
     setup_block(linear_id);
     for (;;) {
         bool progressed = false;
-        bool all_done = true;
         for (size_t wi = 0; wi < m_warps.size(); ++wi) {
-            if (m_state[wi] != 0) {
-                all_done &= m_state[wi] == 2;
-                continue;
-            }
-            all_done = false;
+            if (m_state[wi] != 0) continue;
             Warp& w = m_warps[wi];
             if (m_allowance <= 0) {
                 int64_t got = 0;
@@ -361,8 +374,7 @@ bool BlockRunner::run_block(uint64_t linear_id) {
             return_budget();
             return true;
         }
-        bool released = false;
-        barrier_step(released);
+        bool released = release_barriers();
         if (!progressed && !released) {
             // Every warp left waits at a barrier that cannot complete.
             for (size_t wi = 0; wi < m_warps.size(); ++wi) {
@@ -377,7 +389,6 @@ bool BlockRunner::run_block(uint64_t linear_id) {
             }
             return true;
         }
-        (void)all_done;
     }
 }
 

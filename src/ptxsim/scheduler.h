@@ -52,7 +52,8 @@ private:
     bool take_budget(int64_t want, int64_t& got);
     void return_budget();
     void setup_block(uint64_t linear_id);
-    bool barrier_step(bool& released);
+    void init_arena(uint32_t warp);
+    bool release_barriers(); // true when a barrier completed
     void deliver_reduction(Warp& w, uint32_t id);
     bool fail(const Warp& w, FaultKind kind, std::string detail);
 

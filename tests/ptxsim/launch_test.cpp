@@ -191,6 +191,15 @@ TEST(PtxsimLaunch, InvalidConfigurationsAreRefused) {
     EXPECT_FALSE(launch(dev, k, big, params).ok());
     big.dynamic_shared_bytes = kMaxSharedBytes;
     EXPECT_TRUE(launch(dev, k, big, params).ok());
+    // Launch bounds: .maxntid caps the block size, .reqntid fixes it.
+    auto bounded = load_ok(ptx(".visible .entry a() .maxntid 64, 1, 1\n{\n  ret;\n}\n"
+                               ".visible .entry b() .reqntid 32, 2\n{\n  ret;\n}\n"));
+    ASSERT_TRUE(bounded);
+    EXPECT_TRUE(launch(dev, kernel_of(*bounded, "a"), config({1}, {64}), {}).ok());
+    EXPECT_FALSE(launch(dev, kernel_of(*bounded, "a"), config({1}, {65}), {}).ok());
+    EXPECT_TRUE(launch(dev, kernel_of(*bounded, "b"), config({1}, {32, 2}), {}).ok());
+    EXPECT_FALSE(launch(dev, kernel_of(*bounded, "b"), config({1}, {64}), {}, &fault).ok());
+    EXPECT_EQ(fault.kind, FaultKind::InvalidLaunch);
 }
 
 } // namespace
