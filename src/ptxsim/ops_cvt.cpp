@@ -1,7 +1,8 @@
 // cvt between every integer type and f16, bf16, f32, f64: integer rounding (.rni .rzi .rmi .rpi),
 // floating rounding (.rn .rz .rm .rp), .ftz, .sat; and the packed cvt.rn.f16x2.f32 / bf16x2.
 //
-// Rules (PTX ISA, "cvt"): float-to-integer saturates to the destination range and NaN gives 0;
+// Rules (PTX ISA, "cvt"): float-to-integer saturates to the destination range; NaN gives 0 for f32/f16 to
+// 32 bits or less, and the sign-bit pattern for 64-bit destinations or f64 sources (measured, H200);
 // integer-to-integer truncates or extends (by the source's signedness) unless .sat clamps; .sat on a
 // float destination clamps to [0, 1] (NaN gives +0); f16/bf16 results are rounded in software.
 //
@@ -110,6 +111,13 @@ D4R_INLINE typename Repr<DT>::type convert(typename Repr<AT>::type a, Round fr, 
         return r;
     } else if constexpr (int_type(DT)) {
         double x = round_integer(float_value<AT>(a, ftz), ir);
+        if (x != x) {
+            // NaN (H200, corpus cvt_f2i/cvt_d2i): a 64-bit destination, or an f64 source, gives the
+            // "integer indefinite" pattern (sign bit only), signed or unsigned; f32/f16 -> 32 bits gives 0.
+            if constexpr (sizeof(D) == 8) return D(0x8000000000000000ull);
+            else if constexpr (AT == Type::F64 && sizeof(D) == 4) return D(0x80000000u);
+            else return D(0);
+        }
         return float_to_int<D>(x);
     } else {
         double x = float_value<AT>(a, ftz);
