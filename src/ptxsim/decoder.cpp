@@ -319,6 +319,8 @@ const OpcodeTable& opcode_table() {
         add_atomic_ops(t);
         add_control_ops(t);
         add_warp_ops(t);
+        add_mma_ops(t);
+        add_texture_ops(t);
         return t;
     }();
     return table;

@@ -145,6 +145,8 @@ void add_memory_ops(OpcodeTable& table);  // ld, st, ldu, prefetch
 void add_atomic_ops(OpcodeTable& table);  // atom, red
 void add_control_ops(OpcodeTable& table); // bra, call, ret, exit, bar, membar, fence, trap
 void add_warp_ops(OpcodeTable& table);    // shfl, vote, activemask
+void add_mma_ops(OpcodeTable& table);     // mma, ldmatrix, cp.async (ops_mma.cpp, ops_async.cpp)
+void add_texture_ops(OpcodeTable& table); // tex, tld4, suld, sust, txq, suq (ops_texture.cpp)
 
 const OpcodeTable& opcode_table();
 

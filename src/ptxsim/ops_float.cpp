@@ -390,6 +390,7 @@ Status decode_unary(InstrDecoder& d, Type t, std::string_view base, const FloatM
 Status decode_float_unary_entry(InstrDecoder& d) {
     Modifiers& m = d.mods();
     std::string_view base = m.base();
+    if (is_half_type(m.peek_type())) return decode_half_unary(d);
     FloatMods f = float_mods(m);
     Type t = m.take_type();
     D4R_TRY(d.finish());
@@ -428,6 +429,7 @@ Status decode_testp(InstrDecoder& d) {
 Status decode_float_arith(InstrDecoder& d) {
     Modifiers& m = d.mods();
     std::string_view base = m.base();
+    if (is_half_type(m.peek_type())) return decode_half_arith(d);
     FloatMods f = float_mods(m);
     Type t = m.take_type();
     if (t != Type::F32 && t != Type::F64)
