@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "abi/cuda_driver.h"
+#include "abi/cuda_api.h"
 #include "core/process.h"
 #include "core/strings.h"
 
@@ -14,6 +14,7 @@ namespace d4r::cli {
 namespace {
 
 using namespace std::chrono_literals;
+using namespace d4r::abi;
 
 // The child reports "key=value" lines; values never contain newlines.
 std::string clean(std::string text) {

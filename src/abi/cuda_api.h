@@ -1,0 +1,168 @@
+// d4r ABI: every CUDA driver API function libd4rcuda exports, as one X-macro list.
+//
+// D4R_CUDA_API(X) calls X(export, base, since, params, args) once per function:
+//   export  the symbol a program compiled against NVIDIA's cuda.h links to ("cuMemAlloc_v2");
+//   base    the name cuGetProcAddress is asked for ("cuMemAlloc");
+//   since   the CUDA version (1000 * major + 10 * minor) from which cuda.h maps `base` to `export`;
+//           cuGetProcAddress(base, version) resolves to the entry of that base with the largest
+//           `since` <= version;
+//   params  the parameter list with types, in parentheses; args the parameter names, in parentheses.
+// Every function returns CUresult. The list drives the exported symbols, the backend tables, the
+// trace and cuGetProcAddress, so adding a function here is the one place to start.
+#pragma once
+
+#include "abi/cuda.h"
+
+// clang-format off
+#define D4R_CUDA_API(X) \
+    /* Initialisation, version, errors, entry points */ \
+    X(cuInit, cuInit, 2000, (unsigned int Flags), (Flags)) \
+    X(cuDriverGetVersion, cuDriverGetVersion, 2020, (int* driverVersion), (driverVersion)) \
+    X(cuGetErrorName, cuGetErrorName, 6000, (CUresult error, const char** pStr), (error, pStr)) \
+    X(cuGetErrorString, cuGetErrorString, 6000, (CUresult error, const char** pStr), (error, pStr)) \
+    X(cuGetProcAddress, cuGetProcAddress, 11030, (const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags), (symbol, pfn, cudaVersion, flags)) \
+    X(cuGetProcAddress_v2, cuGetProcAddress, 12000, (const char* symbol, void** pfn, int cudaVersion, cuuint64_t flags, CUdriverProcAddressQueryResult* symbolStatus), (symbol, pfn, cudaVersion, flags, symbolStatus)) \
+    X(cuGetExportTable, cuGetExportTable, 3000, (const void** ppExportTable, const CUuuid* pExportTableId), (ppExportTable, pExportTableId)) \
+    /* Devices */ \
+    X(cuDeviceGet, cuDeviceGet, 2000, (CUdevice* device, int ordinal), (device, ordinal)) \
+    X(cuDeviceGetCount, cuDeviceGetCount, 2000, (int* count), (count)) \
+    X(cuDeviceGetName, cuDeviceGetName, 2000, (char* name, int len, CUdevice dev), (name, len, dev)) \
+    X(cuDeviceGetUuid, cuDeviceGetUuid, 9020, (CUuuid* uuid, CUdevice dev), (uuid, dev)) \
+    X(cuDeviceGetUuid_v2, cuDeviceGetUuid, 11040, (CUuuid* uuid, CUdevice dev), (uuid, dev)) \
+    X(cuDeviceTotalMem_v2, cuDeviceTotalMem, 3020, (size_t* bytes, CUdevice dev), (bytes, dev)) \
+    X(cuDeviceGetAttribute, cuDeviceGetAttribute, 2000, (int* pi, CUdevice_attribute attrib, CUdevice dev), (pi, attrib, dev)) \
+    X(cuDeviceComputeCapability, cuDeviceComputeCapability, 2000, (int* major, int* minor, CUdevice dev), (major, minor, dev)) \
+    X(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 4000, (int* canAccessPeer, CUdevice dev, CUdevice peerDev), (canAccessPeer, dev, peerDev)) \
+    /* Primary contexts */ \
+    X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, 7000, (CUcontext* pctx, CUdevice dev), (pctx, dev)) \
+    X(cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxRelease, 11000, (CUdevice dev), (dev)) \
+    X(cuDevicePrimaryCtxReset_v2, cuDevicePrimaryCtxReset, 11000, (CUdevice dev), (dev)) \
+    X(cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState, 7000, (CUdevice dev, unsigned int* flags, int* active), (dev, flags, active)) \
+    X(cuDevicePrimaryCtxSetFlags_v2, cuDevicePrimaryCtxSetFlags, 11000, (CUdevice dev, unsigned int flags), (dev, flags)) \
+    /* Contexts */ \
+    X(cuCtxCreate_v2, cuCtxCreate, 3020, (CUcontext* pctx, unsigned int flags, CUdevice dev), (pctx, flags, dev)) \
+    X(cuCtxCreate_v4, cuCtxCreate, 12050, (CUcontext* pctx, CUctxCreateParams* ctxCreateParams, unsigned int flags, CUdevice dev), (pctx, ctxCreateParams, flags, dev)) \
+    X(cuCtxDestroy_v2, cuCtxDestroy, 4000, (CUcontext ctx), (ctx)) \
+    X(cuCtxPushCurrent_v2, cuCtxPushCurrent, 4000, (CUcontext ctx), (ctx)) \
+    X(cuCtxPopCurrent_v2, cuCtxPopCurrent, 4000, (CUcontext* pctx), (pctx)) \
+    X(cuCtxSetCurrent, cuCtxSetCurrent, 4000, (CUcontext ctx), (ctx)) \
+    X(cuCtxGetCurrent, cuCtxGetCurrent, 4000, (CUcontext* pctx), (pctx)) \
+    X(cuCtxGetDevice, cuCtxGetDevice, 2000, (CUdevice* device), (device)) \
+    X(cuCtxGetFlags, cuCtxGetFlags, 7000, (unsigned int* flags), (flags)) \
+    X(cuCtxGetApiVersion, cuCtxGetApiVersion, 3020, (CUcontext ctx, unsigned int* version), (ctx, version)) \
+    X(cuCtxSynchronize, cuCtxSynchronize, 2000, (void), ()) \
+    X(cuCtxSetLimit, cuCtxSetLimit, 3010, (CUlimit limit, size_t value), (limit, value)) \
+    X(cuCtxGetLimit, cuCtxGetLimit, 3010, (size_t* pvalue, CUlimit limit), (pvalue, limit)) \
+    X(cuCtxGetCacheConfig, cuCtxGetCacheConfig, 3020, (CUfunc_cache* pconfig), (pconfig)) \
+    X(cuCtxSetCacheConfig, cuCtxSetCacheConfig, 3020, (CUfunc_cache config), (config)) \
+    X(cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, 5050, (int* leastPriority, int* greatestPriority), (leastPriority, greatestPriority)) \
+    /* Memory */ \
+    X(cuMemGetInfo_v2, cuMemGetInfo, 3020, (size_t* free, size_t* total), (free, total)) \
+    X(cuMemAlloc_v2, cuMemAlloc, 3020, (CUdeviceptr* dptr, size_t bytesize), (dptr, bytesize)) \
+    X(cuMemAllocPitch_v2, cuMemAllocPitch, 3020, (CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes), (dptr, pPitch, WidthInBytes, Height, ElementSizeBytes)) \
+    X(cuMemFree_v2, cuMemFree, 3020, (CUdeviceptr dptr), (dptr)) \
+    X(cuMemGetAddressRange_v2, cuMemGetAddressRange, 3020, (CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr), (pbase, psize, dptr)) \
+    X(cuMemAllocHost_v2, cuMemAllocHost, 3020, (void** pp, size_t bytesize), (pp, bytesize)) \
+    X(cuMemFreeHost, cuMemFreeHost, 2000, (void* p), (p)) \
+    X(cuMemHostAlloc, cuMemHostAlloc, 2020, (void** pp, size_t bytesize, unsigned int Flags), (pp, bytesize, Flags)) \
+    X(cuMemHostGetDevicePointer_v2, cuMemHostGetDevicePointer, 3020, (CUdeviceptr* pdptr, void* p, unsigned int Flags), (pdptr, p, Flags)) \
+    X(cuMemHostRegister_v2, cuMemHostRegister, 6050, (void* p, size_t bytesize, unsigned int Flags), (p, bytesize, Flags)) \
+    X(cuMemHostUnregister, cuMemHostUnregister, 4000, (void* p), (p)) \
+    X(cuMemcpy, cuMemcpy, 4000, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount)) \
+    X(cuMemcpyAsync, cuMemcpyAsync, 4000, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream)) \
+    X(cuMemcpyHtoD_v2, cuMemcpyHtoD, 3020, (CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount)) \
+    X(cuMemcpyDtoH_v2, cuMemcpyDtoH, 3020, (void* dstHost, CUdeviceptr srcDevice, size_t ByteCount), (dstHost, srcDevice, ByteCount)) \
+    X(cuMemcpyDtoD_v2, cuMemcpyDtoD, 3020, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount)) \
+    X(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync, 3020, (CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream)) \
+    X(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync, 3020, (void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream)) \
+    X(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync, 3020, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream)) \
+    X(cuMemcpyHtoA_v2, cuMemcpyHtoA, 3020, (CUarray dstArray, size_t dstOffset, const void* srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount)) \
+    X(cuMemcpyAtoH_v2, cuMemcpyAtoH, 3020, (void* dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount)) \
+    X(cuMemcpy2D_v2, cuMemcpy2D, 3020, (const CUDA_MEMCPY2D* pCopy), (pCopy)) \
+    X(cuMemcpy2DUnaligned_v2, cuMemcpy2DUnaligned, 3020, (const CUDA_MEMCPY2D* pCopy), (pCopy)) \
+    X(cuMemcpy2DAsync_v2, cuMemcpy2DAsync, 3020, (const CUDA_MEMCPY2D* pCopy, CUstream hStream), (pCopy, hStream)) \
+    X(cuMemcpy3D_v2, cuMemcpy3D, 3020, (const CUDA_MEMCPY3D* pCopy), (pCopy)) \
+    X(cuMemcpy3DAsync_v2, cuMemcpy3DAsync, 3020, (const CUDA_MEMCPY3D* pCopy, CUstream hStream), (pCopy, hStream)) \
+    X(cuMemsetD8_v2, cuMemsetD8, 3020, (CUdeviceptr dstDevice, unsigned char uc, size_t N), (dstDevice, uc, N)) \
+    X(cuMemsetD16_v2, cuMemsetD16, 3020, (CUdeviceptr dstDevice, unsigned short us, size_t N), (dstDevice, us, N)) \
+    X(cuMemsetD32_v2, cuMemsetD32, 3020, (CUdeviceptr dstDevice, unsigned int ui, size_t N), (dstDevice, ui, N)) \
+    X(cuMemsetD8Async, cuMemsetD8Async, 3020, (CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream), (dstDevice, uc, N, hStream)) \
+    X(cuMemsetD16Async, cuMemsetD16Async, 3020, (CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream), (dstDevice, us, N, hStream)) \
+    X(cuMemsetD32Async, cuMemsetD32Async, 3020, (CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream), (dstDevice, ui, N, hStream)) \
+    X(cuMemsetD2D8_v2, cuMemsetD2D8, 3020, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height), (dstDevice, dstPitch, uc, Width, Height)) \
+    X(cuMemsetD2D16_v2, cuMemsetD2D16, 3020, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height), (dstDevice, dstPitch, us, Width, Height)) \
+    X(cuMemsetD2D32_v2, cuMemsetD2D32, 3020, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height), (dstDevice, dstPitch, ui, Width, Height)) \
+    X(cuMemAllocAsync, cuMemAllocAsync, 11020, (CUdeviceptr* dptr, size_t bytesize, CUstream hStream), (dptr, bytesize, hStream)) \
+    X(cuMemFreeAsync, cuMemFreeAsync, 11020, (CUdeviceptr dptr, CUstream hStream), (dptr, hStream)) \
+    X(cuPointerGetAttribute, cuPointerGetAttribute, 4000, (void* data, CUpointer_attribute attribute, CUdeviceptr ptr), (data, attribute, ptr)) \
+    X(cuPointerGetAttributes, cuPointerGetAttributes, 7000, (unsigned int numAttributes, CUpointer_attribute* attributes, void** data, CUdeviceptr ptr), (numAttributes, attributes, data, ptr)) \
+    /* Arrays, textures, surfaces */ \
+    X(cuArrayCreate_v2, cuArrayCreate, 3020, (CUarray* pHandle, const CUDA_ARRAY_DESCRIPTOR* pAllocateArray), (pHandle, pAllocateArray)) \
+    X(cuArray3DCreate_v2, cuArray3DCreate, 3020, (CUarray* pHandle, const CUDA_ARRAY3D_DESCRIPTOR* pAllocateArray), (pHandle, pAllocateArray)) \
+    X(cuArrayGetDescriptor_v2, cuArrayGetDescriptor, 3020, (CUDA_ARRAY_DESCRIPTOR* pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray)) \
+    X(cuArray3DGetDescriptor_v2, cuArray3DGetDescriptor, 3020, (CUDA_ARRAY3D_DESCRIPTOR* pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray)) \
+    X(cuArrayDestroy, cuArrayDestroy, 2000, (CUarray hArray), (hArray)) \
+    X(cuTexObjectCreate, cuTexObjectCreate, 5000, (CUtexObject* pTexObject, const CUDA_RESOURCE_DESC* pResDesc, const CUDA_TEXTURE_DESC* pTexDesc, const CUDA_RESOURCE_VIEW_DESC* pResViewDesc), (pTexObject, pResDesc, pTexDesc, pResViewDesc)) \
+    X(cuTexObjectDestroy, cuTexObjectDestroy, 5000, (CUtexObject texObject), (texObject)) \
+    X(cuTexObjectGetResourceDesc, cuTexObjectGetResourceDesc, 5000, (CUDA_RESOURCE_DESC* pResDesc, CUtexObject texObject), (pResDesc, texObject)) \
+    X(cuSurfObjectCreate, cuSurfObjectCreate, 5000, (CUsurfObject* pSurfObject, const CUDA_RESOURCE_DESC* pResDesc), (pSurfObject, pResDesc)) \
+    X(cuSurfObjectDestroy, cuSurfObjectDestroy, 5000, (CUsurfObject surfObject), (surfObject)) \
+    X(cuSurfObjectGetResourceDesc, cuSurfObjectGetResourceDesc, 5000, (CUDA_RESOURCE_DESC* pResDesc, CUsurfObject surfObject), (pResDesc, surfObject)) \
+    /* Modules, libraries, functions */ \
+    X(cuModuleLoad, cuModuleLoad, 2000, (CUmodule* module, const char* fname), (module, fname)) \
+    X(cuModuleLoadData, cuModuleLoadData, 2000, (CUmodule* module, const void* image), (module, image)) \
+    X(cuModuleLoadDataEx, cuModuleLoadDataEx, 2010, (CUmodule* module, const void* image, unsigned int numOptions, CUjit_option* options, void** optionValues), (module, image, numOptions, options, optionValues)) \
+    X(cuModuleLoadFatBinary, cuModuleLoadFatBinary, 2000, (CUmodule* module, const void* fatCubin), (module, fatCubin)) \
+    X(cuModuleUnload, cuModuleUnload, 2000, (CUmodule hmod), (hmod)) \
+    X(cuModuleGetFunction, cuModuleGetFunction, 2000, (CUfunction* hfunc, CUmodule hmod, const char* name), (hfunc, hmod, name)) \
+    X(cuModuleGetGlobal_v2, cuModuleGetGlobal, 3020, (CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name), (dptr, bytes, hmod, name)) \
+    X(cuLibraryLoadData, cuLibraryLoadData, 12000, (CUlibrary* library, const void* code, CUjit_option* jitOptions, void** jitOptionsValues, unsigned int numJitOptions, CUlibraryOption* libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions), (library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions)) \
+    X(cuLibraryUnload, cuLibraryUnload, 12000, (CUlibrary library), (library)) \
+    X(cuLibraryGetKernel, cuLibraryGetKernel, 12000, (CUkernel* pKernel, CUlibrary library, const char* name), (pKernel, library, name)) \
+    X(cuLibraryGetModule, cuLibraryGetModule, 12000, (CUmodule* pMod, CUlibrary library), (pMod, library)) \
+    X(cuLibraryGetGlobal, cuLibraryGetGlobal, 12000, (CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name), (dptr, bytes, library, name)) \
+    X(cuKernelGetFunction, cuKernelGetFunction, 12000, (CUfunction* pFunc, CUkernel kernel), (pFunc, kernel)) \
+    X(cuFuncGetAttribute, cuFuncGetAttribute, 2020, (int* pi, CUfunction_attribute attrib, CUfunction hfunc), (pi, attrib, hfunc)) \
+    X(cuFuncSetAttribute, cuFuncSetAttribute, 9000, (CUfunction hfunc, CUfunction_attribute attrib, int value), (hfunc, attrib, value)) \
+    X(cuFuncSetCacheConfig, cuFuncSetCacheConfig, 3000, (CUfunction hfunc, CUfunc_cache config), (hfunc, config)) \
+    X(cuFuncSetSharedMemConfig, cuFuncSetSharedMemConfig, 4020, (CUfunction hfunc, CUsharedconfig config), (hfunc, config)) \
+    X(cuFuncGetName, cuFuncGetName, 12030, (const char** name, CUfunction hfunc), (name, hfunc)) \
+    X(cuFuncGetModule, cuFuncGetModule, 11000, (CUmodule* hmod, CUfunction hfunc), (hmod, hfunc)) \
+    /* Launches and occupancy */ \
+    X(cuLaunchKernel, cuLaunchKernel, 4000, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra)) \
+    X(cuLaunchKernelEx, cuLaunchKernelEx, 11060, (const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra), (config, f, kernelParams, extra)) \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050, (int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize), (numBlocks, func, blockSize, dynamicSMemSize)) \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 7000, (int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags), (numBlocks, func, blockSize, dynamicSMemSize, flags)) \
+    X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 6050, (int* minGridSize, int* blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit)) \
+    X(cuOccupancyMaxPotentialBlockSizeWithFlags, cuOccupancyMaxPotentialBlockSizeWithFlags, 7000, (int* minGridSize, int* blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags)) \
+    X(cuOccupancyAvailableDynamicSMemPerBlock, cuOccupancyAvailableDynamicSMemPerBlock, 11000, (size_t* dynamicSmemSize, CUfunction func, int numBlocks, int blockSize), (dynamicSmemSize, func, numBlocks, blockSize)) \
+    /* Streams and events */ \
+    X(cuStreamCreate, cuStreamCreate, 2000, (CUstream* phStream, unsigned int Flags), (phStream, Flags)) \
+    X(cuStreamCreateWithPriority, cuStreamCreateWithPriority, 5050, (CUstream* phStream, unsigned int flags, int priority), (phStream, flags, priority)) \
+    X(cuStreamDestroy_v2, cuStreamDestroy, 4000, (CUstream hStream), (hStream)) \
+    X(cuStreamQuery, cuStreamQuery, 2000, (CUstream hStream), (hStream)) \
+    X(cuStreamSynchronize, cuStreamSynchronize, 2000, (CUstream hStream), (hStream)) \
+    X(cuStreamWaitEvent, cuStreamWaitEvent, 3020, (CUstream hStream, CUevent hEvent, unsigned int Flags), (hStream, hEvent, Flags)) \
+    X(cuStreamGetPriority, cuStreamGetPriority, 5050, (CUstream hStream, int* priority), (hStream, priority)) \
+    X(cuStreamGetFlags, cuStreamGetFlags, 5050, (CUstream hStream, unsigned int* flags), (hStream, flags)) \
+    X(cuStreamGetCtx, cuStreamGetCtx, 9020, (CUstream hStream, CUcontext* pctx), (hStream, pctx)) \
+    X(cuStreamAddCallback, cuStreamAddCallback, 5000, (CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags), (hStream, callback, userData, flags)) \
+    X(cuLaunchHostFunc, cuLaunchHostFunc, 10000, (CUstream hStream, CUhostFn fn, void* userData), (hStream, fn, userData)) \
+    X(cuEventCreate, cuEventCreate, 2000, (CUevent* phEvent, unsigned int Flags), (phEvent, Flags)) \
+    X(cuEventDestroy_v2, cuEventDestroy, 4000, (CUevent hEvent), (hEvent)) \
+    X(cuEventRecord, cuEventRecord, 2000, (CUevent hEvent, CUstream hStream), (hEvent, hStream)) \
+    X(cuEventRecordWithFlags, cuEventRecordWithFlags, 11010, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags)) \
+    X(cuEventQuery, cuEventQuery, 2000, (CUevent hEvent), (hEvent)) \
+    X(cuEventSynchronize, cuEventSynchronize, 2000, (CUevent hEvent), (hEvent)) \
+    X(cuEventElapsedTime, cuEventElapsedTime, 2000, (float* pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd)) \
+    X(cuEventElapsedTime_v2, cuEventElapsedTime, 12080, (float* pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd))
+// clang-format on
+
+#ifdef __cplusplus
+namespace d4r::abi {
+// PFN_cuX: the pointer type of each entry point (for dlsym and tables).
+#define D4R_CUDA_PFN(exp, base, since, params, args) using PFN_##exp = CUresult(*) params;
+D4R_CUDA_API(D4R_CUDA_PFN)
+#undef D4R_CUDA_PFN
+} // namespace d4r::abi
+#endif

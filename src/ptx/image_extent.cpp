@@ -1,0 +1,60 @@
+// Extent of a module image given by pointer (see image_extent.h).
+#include "ptx/image_extent.h"
+
+#include <cstring>
+
+#include "ptx/fatbin.h"
+
+namespace d4r::ptx {
+
+namespace {
+
+uint16_t rd16(const uint8_t* p) { uint16_t v; std::memcpy(&v, p, 2); return v; }
+uint32_t rd32(const uint8_t* p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
+uint64_t rd64(const uint8_t* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+
+} // namespace
+
+Expected<std::span<const uint8_t>> image_extent(const void* image) {
+    if (!image) return make_error(ErrorCode::Invalid, "module image is a null pointer");
+    const auto* p = static_cast<const uint8_t*>(image);
+    uint32_t magic = rd32(p);
+    if (magic == kFatbinWrapperMagic) {
+        // struct { int magic; int version; const void* data; void* filename_or_fatbins; }
+        const void* data = nullptr;
+        std::memcpy(&data, p + 8, sizeof data);
+        if (!data) return make_error(ErrorCode::Invalid, "fatbin wrapper without data");
+        if (rd32(static_cast<const uint8_t*>(data)) != kFatbinMagic)
+            return make_error(ErrorCode::Invalid, "fatbin wrapper does not point at a fatbin");
+        return image_extent(data);
+    }
+    if (magic == kFatbinMagic) {
+        uint16_t header = rd16(p + 6);
+        uint64_t size = rd64(p + 8);
+        if (header < kFatbinHeaderSize || size > (1ull << 34))
+            return make_error(ErrorCode::Invalid, "fatbin header size {} / size {} are not plausible", header, size);
+        return std::span<const uint8_t>(p, header + size);
+    }
+    if (std::memcmp(p, "\x7f" "ELF", 4) == 0) {
+        if (p[4] != 2) return make_error(ErrorCode::Unsupported, "32-bit ELF images are not supported");
+        uint64_t shoff = rd64(p + 0x28);
+        uint16_t shentsize = rd16(p + 0x3a), shnum = rd16(p + 0x3c);
+        uint64_t phoff = rd64(p + 0x20);
+        uint16_t phentsize = rd16(p + 0x36), phnum = rd16(p + 0x38);
+        uint64_t end = std::max<uint64_t>(shoff + uint64_t(shentsize) * shnum, phoff + uint64_t(phentsize) * phnum);
+        // Section contents may lie after the section header table: take the furthest section end.
+        for (uint16_t i = 0; i < shnum && shentsize >= 0x40; ++i) {
+            const uint8_t* sh = p + shoff + uint64_t(i) * shentsize;
+            uint32_t type = rd32(sh + 4);
+            uint64_t offset = rd64(sh + 0x18), size = rd64(sh + 0x20);
+            if (type != 8 /* SHT_NOBITS */) end = std::max(end, offset + size);
+        }
+        if (end > (1ull << 34)) return make_error(ErrorCode::Invalid, "ELF image size {} is not plausible", end);
+        return std::span<const uint8_t>(p, end);
+    }
+    size_t n = strnlen(reinterpret_cast<const char*>(p), kMaxImageTextBytes);
+    if (n == kMaxImageTextBytes) return make_error(ErrorCode::Invalid, "PTX image is not NUL-terminated within 1 GiB");
+    return std::span<const uint8_t>(p, n);
+}
+
+} // namespace d4r::ptx
