@@ -1,10 +1,15 @@
-// Device memory (a bounds-checked allocation table over aligned host memory) and the worker pool.
+// Device memory (a bounds-checked allocation table over aligned host memory), the registry of arrays,
+// texture and surface objects (ptxsim_texture.h), and the worker pool.
+#include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "ptxsim/device_impl.h"
+#include "ptxsim/fp.h"
 
 namespace d4r::ptxsim {
 
@@ -146,6 +151,279 @@ uint64_t Device::allocated_bytes() const {
 size_t Device::allocation_count() const {
     std::shared_lock lock(m_impl->mutex);
     return m_impl->allocations.size();
+}
+
+// ---- arrays, texture and surface objects ------------------------------------------------------
+
+const char* channel_format_name(ChannelFormat f) {
+    switch (f) {
+    case ChannelFormat::U8: return "u8";
+    case ChannelFormat::U16: return "u16";
+    case ChannelFormat::U32: return "u32";
+    case ChannelFormat::S8: return "s8";
+    case ChannelFormat::S16: return "s16";
+    case ChannelFormat::S32: return "s32";
+    case ChannelFormat::F16: return "f16";
+    case ChannelFormat::F32: return "f32";
+    case ChannelFormat::RGB10A2: return "rgb10a2";
+    case ChannelFormat::R11G11B10F: return "r11g11b10f";
+    }
+    return "?";
+}
+
+uint32_t texel_bytes(ChannelFormat f, uint32_t channels) {
+    switch (f) {
+    case ChannelFormat::RGB10A2: return channels == 4 || channels == 0 ? 4 : 0;
+    case ChannelFormat::R11G11B10F: return channels == 3 || channels == 0 ? 4 : 0;
+    default: break;
+    }
+    if (channels != 1 && channels != 2 && channels != 4) return 0;
+    uint32_t bytes = 0;
+    switch (f) {
+    case ChannelFormat::U8: case ChannelFormat::S8: bytes = 1; break;
+    case ChannelFormat::U16: case ChannelFormat::S16: case ChannelFormat::F16: bytes = 2; break;
+    case ChannelFormat::U32: case ChannelFormat::S32: case ChannelFormat::F32: bytes = 4; break;
+    default: return 0;
+    }
+    return bytes * channels;
+}
+
+namespace {
+
+constexpr uint32_t kMaxImageDim = 1u << 16; // CUDA's largest 2D array and pitch-linear width/height
+
+uint32_t format_channels(ChannelFormat f, uint32_t channels) {
+    if (f == ChannelFormat::RGB10A2) return 4;
+    if (f == ChannelFormat::R11G11B10F) return 3;
+    return channels;
+}
+
+bool valid_format(ChannelFormat f) { return static_cast<uint8_t>(f) <= static_cast<uint8_t>(ChannelFormat::R11G11B10F); }
+
+} // namespace
+
+ImageRegistry::ImageRegistry() : m_table(std::make_shared<ImageTable>()) {}
+
+std::shared_ptr<const ImageTable> ImageRegistry::snapshot() const {
+    std::lock_guard lock(m_mutex);
+    return m_table;
+}
+
+Expected<ArrayId> ImageRegistry::create_array(const ArrayDesc& desc) {
+    if (!valid_format(desc.format)) return make_error(ErrorCode::Invalid, "array: invalid channel format");
+    const uint32_t tb = texel_bytes(desc.format, desc.channels);
+    if (tb == 0)
+        return make_error(ErrorCode::Invalid, "array: {} channels of {} are not a texel format", desc.channels,
+                          channel_format_name(desc.format));
+    if (desc.width == 0 || desc.height == 0 || desc.width > kMaxImageDim || desc.height > kMaxImageDim)
+        return make_error(ErrorCode::Invalid, "array: size {}x{} is outside 1..{}", desc.width, desc.height, kMaxImageDim);
+    auto store = std::make_shared<ArrayStore>();
+    store->desc = desc;
+    store->desc.channels = format_channels(desc.format, desc.channels);
+    store->texel_bytes = tb;
+    store->pitch = uint64_t(desc.width) * tb;
+    const uint64_t bytes = store->pitch * desc.height;
+    store->data.reset(new (std::nothrow) uint8_t[bytes]());
+    if (!store->data) return make_error(ErrorCode::Io, "array: out of host memory allocating {} bytes", bytes);
+    std::lock_guard lock(m_mutex);
+    ArrayId id = m_next_array++;
+    m_arrays[id] = std::move(store);
+    return id;
+}
+
+Status ImageRegistry::destroy_array(ArrayId id) {
+    std::lock_guard lock(m_mutex);
+    if (!m_arrays.erase(id)) return make_error(ErrorCode::Invalid, "array {} does not exist", id);
+    return ok_status(); // objects over it keep its storage alive until they are destroyed
+}
+
+Expected<std::shared_ptr<ArrayStore>> ImageRegistry::array(ArrayId id) const {
+    std::lock_guard lock(m_mutex);
+    auto it = m_arrays.find(id);
+    if (it == m_arrays.end()) return make_error(ErrorCode::Invalid, "array {} does not exist", id);
+    return it->second;
+}
+
+Expected<uint64_t> ImageRegistry::add(std::shared_ptr<const ImageObject> object) {
+    std::lock_guard lock(m_mutex);
+    auto table = std::make_shared<ImageTable>(*m_table);
+    uint64_t handle = m_next_object++;
+    table->objects[handle] = std::move(object);
+    m_table = std::move(table);
+    return handle;
+}
+
+Status ImageRegistry::remove(uint64_t handle, ImageObject::Kind kind) {
+    const char* what = kind == ImageObject::Kind::Texture ? "texture" : "surface";
+    std::lock_guard lock(m_mutex);
+    const ImageObject* o = m_table->find(handle);
+    if (!o || o->kind != kind) return make_error(ErrorCode::Invalid, "{} object {} does not exist", what, handle);
+    auto table = std::make_shared<ImageTable>(*m_table);
+    table->objects.erase(handle);
+    m_table = std::move(table);
+    return ok_status();
+}
+
+Expected<ArrayId> create_array(Device& device, const ArrayDesc& desc) { return device.impl().images.create_array(desc); }
+
+Status destroy_array(Device& device, ArrayId array) { return device.impl().images.destroy_array(array); }
+
+Expected<ArrayDesc> array_desc(const Device& device, ArrayId array) {
+    std::shared_ptr<ArrayStore> a = D4R_TRY(device.impl().images.array(array));
+    return a->desc;
+}
+
+namespace {
+
+Expected<std::shared_ptr<ArrayStore>> array_rect(const Device& device, ArrayId id, uint64_t x_bytes, uint32_t y,
+                                                 uint64_t width_bytes, uint32_t height, uint64_t pitch,
+                                                 const char* what) {
+    std::shared_ptr<ArrayStore> a = D4R_TRY(device.impl().images.array(id));
+    if (x_bytes > a->pitch || width_bytes > a->pitch - x_bytes || y > a->desc.height || height > a->desc.height - y)
+        return make_error(ErrorCode::Invalid, "{}: {}x{} bytes at ({}, {}) do not fit array {} ({} x {} bytes)", what,
+                          width_bytes, height, x_bytes, y, id, a->pitch, a->desc.height);
+    if (height > 1 && pitch < width_bytes)
+        return make_error(ErrorCode::Invalid, "{}: pitch {} is smaller than the row of {} bytes", what, pitch, width_bytes);
+    return a;
+}
+
+} // namespace
+
+Status copy_to_array(Device& device, ArrayId dst, uint64_t x_bytes, uint32_t y, const void* src, uint64_t src_pitch,
+                     uint64_t width_bytes, uint32_t height) {
+    std::shared_ptr<ArrayStore> a = D4R_TRY(array_rect(device, dst, x_bytes, y, width_bytes, height, src_pitch, "copy to array"));
+    for (uint32_t r = 0; r < height; ++r)
+        std::memcpy(a->data.get() + (y + r) * a->pitch + x_bytes, static_cast<const uint8_t*>(src) + r * src_pitch,
+                    width_bytes);
+    return ok_status();
+}
+
+Status copy_from_array(const Device& device, ArrayId src, uint64_t x_bytes, uint32_t y, void* dst, uint64_t dst_pitch,
+                       uint64_t width_bytes, uint32_t height) {
+    std::shared_ptr<ArrayStore> a = D4R_TRY(array_rect(device, src, x_bytes, y, width_bytes, height, dst_pitch, "copy from array"));
+    for (uint32_t r = 0; r < height; ++r)
+        std::memcpy(static_cast<uint8_t*>(dst) + r * dst_pitch, a->data.get() + (y + r) * a->pitch + x_bytes,
+                    width_bytes);
+    return ok_status();
+}
+
+namespace {
+
+Expected<FilterClass> filter_class(ChannelFormat f, ReadMode read) {
+    const bool norm = read == ReadMode::NormalizedFloat;
+    switch (f) {
+    case ChannelFormat::F16: case ChannelFormat::R11G11B10F: return FilterClass::Half;
+    case ChannelFormat::F32: return FilterClass::Single;
+    case ChannelFormat::RGB10A2: return FilterClass::Unorm16;
+    case ChannelFormat::U8: case ChannelFormat::U16: return norm ? FilterClass::Unorm16 : FilterClass::Integer;
+    case ChannelFormat::S8: case ChannelFormat::S16: return norm ? FilterClass::Single : FilterClass::Integer;
+    case ChannelFormat::U32: case ChannelFormat::S32:
+        if (norm) return make_error(ErrorCode::Invalid, "texture: 32-bit integer formats cannot be read as normalised floats");
+        return FilterClass::Integer;
+    }
+    return make_error(ErrorCode::Invalid, "texture: invalid channel format");
+}
+
+// The border colour as the sampler returns it: in the format's precision, missing channels 0.
+void set_border(ImageObject& o) {
+    for (uint32_t k = 0; k < 4; ++k) {
+        float b = k < o.channels ? o.desc.border[k] : 0.0f;
+        if (o.filter_class == FilterClass::Half) b = f16_to_float(round_to_small(b, kF16, Round::Rn));
+        o.border_bits[k] = std::bit_cast<uint32_t>(b);
+    }
+}
+
+bool valid_desc(const TextureDesc& d) {
+    for (AddressMode m : d.address)
+        if (static_cast<uint8_t>(m) > static_cast<uint8_t>(AddressMode::Border)) return false;
+    return static_cast<uint8_t>(d.filter) <= 1 && static_cast<uint8_t>(d.read) <= 1;
+}
+
+} // namespace
+
+Expected<TexObject> create_texture_object(Device& device, const ResourceDesc& res, const TextureDesc& desc) {
+    if (!valid_desc(desc)) return make_error(ErrorCode::Invalid, "texture: invalid address, filter or read mode");
+    auto o = std::make_shared<ImageObject>();
+    o->kind = ImageObject::Kind::Texture;
+    o->desc = desc;
+    switch (res.kind) {
+    case ResourceDesc::Kind::Array: {
+        std::shared_ptr<ArrayStore> a = D4R_TRY(device.impl().images.array(res.array));
+        o->base = a->data.get();
+        o->pitch = a->pitch;
+        o->width = a->desc.width;
+        o->height = a->desc.height;
+        o->format = a->desc.format;
+        o->channels = a->desc.channels;
+        o->texel_bytes = a->texel_bytes;
+        o->array = std::move(a);
+        break;
+    }
+    case ResourceDesc::Kind::Pitch2D:
+    case ResourceDesc::Kind::Linear: {
+        if (!valid_format(res.format)) return make_error(ErrorCode::Invalid, "texture: invalid channel format");
+        const uint32_t tb = texel_bytes(res.format, res.channels);
+        if (tb == 0)
+            return make_error(ErrorCode::Invalid, "texture: {} channels of {} are not a texel format", res.channels,
+                              channel_format_name(res.format));
+        o->format = res.format;
+        o->channels = format_channels(res.format, res.channels);
+        o->texel_bytes = tb;
+        if (res.kind == ResourceDesc::Kind::Linear) {
+            if (res.bytes < tb || res.bytes / tb > (1ull << 27))
+                return make_error(ErrorCode::Invalid, "texture: linear memory of {} bytes holds no or too many texels", res.bytes);
+            o->width = static_cast<uint32_t>(res.bytes / tb);
+            o->height = 1;
+            o->pitch = uint64_t(o->width) * tb;
+        } else {
+            if (res.width == 0 || res.height == 0 || res.width > kMaxImageDim || res.height > kMaxImageDim)
+                return make_error(ErrorCode::Invalid, "texture: size {}x{} is outside 1..{}", res.width, res.height, kMaxImageDim);
+            if (res.pitch < uint64_t(res.width) * tb)
+                return make_error(ErrorCode::Invalid, "texture: pitch {} is smaller than a row of {} texels", res.pitch, res.width);
+            o->width = res.width;
+            o->height = res.height;
+            o->pitch = res.pitch;
+        }
+        if (res.ptr % std::min<uint32_t>(tb, 4) != 0)
+            return make_error(ErrorCode::Invalid, "texture: address 0x{:x} is not aligned to its texels", res.ptr);
+        o->span = o->pitch * (o->height - 1) + uint64_t(o->width) * tb;
+        D4R_TRY(device.impl().find(res.ptr, o->span, "texture memory"));
+        o->base = reinterpret_cast<uint8_t*>(res.ptr);
+        o->device_memory = true;
+        break;
+    }
+    default: return make_error(ErrorCode::Invalid, "texture: invalid resource kind");
+    }
+    o->filter_class = D4R_TRY(filter_class(o->format, desc.read));
+    if (o->filter_class == FilterClass::Integer && desc.filter == FilterMode::Linear)
+        return make_error(ErrorCode::Invalid, "texture: linear filtering needs float texels or normalised-float reads");
+    set_border(*o);
+    return device.impl().images.add(std::move(o));
+}
+
+Status destroy_texture_object(Device& device, TexObject tex) {
+    return device.impl().images.remove(tex, ImageObject::Kind::Texture);
+}
+
+Expected<SurfObject> create_surface_object(Device& device, ArrayId array) {
+    std::shared_ptr<ArrayStore> a = D4R_TRY(device.impl().images.array(array));
+    if (!a->desc.surface)
+        return make_error(ErrorCode::Invalid, "surface: array {} was not created for surface load/store", array);
+    auto o = std::make_shared<ImageObject>();
+    o->kind = ImageObject::Kind::Surface;
+    o->base = a->data.get();
+    o->pitch = a->pitch;
+    o->width = a->desc.width;
+    o->height = a->desc.height;
+    o->format = a->desc.format;
+    o->channels = a->desc.channels;
+    o->texel_bytes = a->texel_bytes;
+    o->array = std::move(a);
+    return device.impl().images.add(std::move(o));
+}
+
+Status destroy_surface_object(Device& device, SurfObject surf) {
+    return device.impl().images.remove(surf, ImageObject::Kind::Surface);
 }
 
 } // namespace d4r::ptxsim

@@ -1,4 +1,5 @@
-// ptxsim internals: the Device's allocation table and its pool of worker threads.
+// ptxsim internals: the Device's allocation table, its texture/surface object registry and its pool of
+// worker threads.
 #pragma once
 
 #include <condition_variable>
@@ -12,6 +13,7 @@
 
 #include "ptxsim/exec.h"
 #include "ptxsim/ptxsim.h"
+#include "ptxsim/texture.h"
 
 namespace d4r::ptxsim {
 
@@ -41,6 +43,7 @@ struct Device::Impl {
     uint64_t bytes = 0;
     std::mutex launch_mutex; // one launch at a time per device
     WorkerPool pool;
+    ImageRegistry images; // arrays, texture and surface objects (texture.h)
 
     // The live allocations, sorted by base.
     std::vector<MemRange> snapshot() const;

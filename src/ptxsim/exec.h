@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct MemRange {
     uint64_t base = 0, size = 0;
 };
 
+struct ImageTable; // texture and surface objects (texture.h)
+
 // Shared by every worker of one launch; read-only while blocks run except the atomics.
 struct LaunchState {
     const Program* program = nullptr;
@@ -38,6 +41,7 @@ struct LaunchState {
     LaunchConfig config;
     std::vector<uint8_t> params; // the kernel parameter block (16-byte aligned copy)
     std::vector<MemRange> ranges; // sorted by base: allocations and module segments
+    std::shared_ptr<const ImageTable> images; // the device's texture/surface objects when the launch started
     uint32_t shared_bytes = 0;    // static + dynamic
     uint32_t warps_per_block = 0;
     std::atomic<int64_t> budget{0};    // warp instructions not yet handed to a worker (when the budget is on)

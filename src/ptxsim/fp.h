@@ -7,7 +7,8 @@
 //     workers run with FTZ/DAZ off so that instructions without .ftz keep subnormals).
 //   - Directed rounding (.rz/.rm/.rp) runs the host operation under fesetround; the library is built
 //     with -frounding-math -ffp-contract=off so the compiler neither folds nor fuses across it.
-//   - Conversions to narrow formats (f16, bf16) are done in software with every rounding mode.
+//   - Rounding to narrow formats (f16, bf16, tf32, FP8) is bit arithmetic on a double, every mode;
+//     HalfTraits decodes f16/bf16 words, fma_odd gives a half-precision fma one correct rounding.
 #pragma once
 
 #include <bit>
@@ -87,20 +88,158 @@ private:
     int m_old = FE_TONEAREST;
 };
 
-// An IEEE-style binary format with infinities: significand bits (without the hidden bit), exponent
-// bits. f16 = {10, 5}, bf16 = {7, 8}.
+// A binary floating-point format narrower than f32: significand bits (without the hidden bit), exponent
+// bits. f16 = {10, 5}, bf16 = {7, 8}, tf32 = {10, 8}, e5m2 = {2, 5} have infinities and NaNs in the top
+// exponent; e4m3 = {3, 4} uses the top exponent for finite values up to 448 (0x7e) and only 0x7f is NaN.
 struct SmallFormat {
     int mantissa_bits;
     int exponent_bits;
 };
 inline constexpr SmallFormat kF16{10, 5};
 inline constexpr SmallFormat kBF16{7, 8};
+inline constexpr SmallFormat kTF32{10, 8};
+inline constexpr SmallFormat kE4M3{3, 4};
+inline constexpr SmallFormat kE5M2{2, 5};
 
-// Rounds X (any double, exact) to FORMAT with mode R; NaN gives the canonical NaN of the format
-// (all ones but the sign). Returns the raw bits.
-uint32_t round_to_small(double x, SmallFormat format, Round r);
-// The value of a small-format encoding (exact in double).
-double small_to_double(uint32_t bits, SmallFormat format);
+// The magnitude of X (finite, not NaN) rounded to FORMAT's grid with mode R, as an encoding without the
+// sign that may exceed the largest finite value (the caller decides between infinity and saturation).
+// Bit arithmetic on the double, so the result is exact for every double; NEG is X's sign.
+D4R_INLINE uint64_t round_magnitude(double x, SmallFormat f, Round r, bool neg) {
+    const uint64_t b = std::bit_cast<uint64_t>(x) & 0x7fffffffffffffffull;
+    const int mb = f.mantissa_bits;
+    const int bias = (1 << (f.exponent_bits - 1)) - 1;
+    const int emin = 1 - bias;
+    if (b == 0) return 0;
+    int e = static_cast<int>(b >> 52);
+    uint64_t sig = b & 0x000fffffffffffffull;
+    int exp = e - 1023; // x = sig * 2^(exp - 52)
+    if (e == 0) exp = -1022;
+    else sig |= 1ull << 52;
+    const int qexp = (exp > emin ? exp : emin) - mb; // exponent of the result's quantum
+    const int shift = qexp - (exp - 52);              // >= 52 - mb > 1
+    uint64_t kept, rem, half;
+    if (shift >= 64) {
+        kept = 0;
+        rem = 1; // nonzero and below half a quantum (sig < 2^53 <= 2^(shift-11))
+        half = 2;
+    } else {
+        kept = sig >> shift;
+        rem = sig & ((1ull << shift) - 1);
+        half = 1ull << (shift - 1);
+    }
+    bool up = false;
+    switch (r) {
+    case Round::Rn: up = rem > half || (rem == half && (kept & 1)); break;
+    case Round::Rna: up = rem >= half; break;
+    case Round::Rz: up = false; break;
+    case Round::Rp: up = !neg && rem != 0; break;
+    case Round::Rm: up = neg && rem != 0; break;
+    }
+    const uint64_t n = kept + (up ? 1 : 0);
+    // Normal: ((exp + bias) << mb) + n - 2^mb; subnormal: n (a carry into 2^mb is the smallest normal).
+    if (exp < emin) return n;
+    return (static_cast<uint64_t>(exp + bias - 1) << mb) + n;
+}
+
+// Rounds X (any double, exact) to FORMAT (IEEE-like: f16, bf16, tf32, e5m2) with mode R; NaN gives the
+// canonical NaN of the format (all ones but the sign). Overflow gives infinity or the largest finite
+// value as IEEE directs for R. Returns the raw bits.
+D4R_INLINE uint32_t round_to_small(double x, SmallFormat f, Round r) {
+    const int mb = f.mantissa_bits, eb = f.exponent_bits;
+    const uint64_t inf = ((1ull << eb) - 1) << mb;
+    const uint64_t b = std::bit_cast<uint64_t>(x);
+    const bool neg = b >> 63;
+    const uint64_t sign = neg ? 1ull << (mb + eb) : 0;
+    if ((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return static_cast<uint32_t>((1ull << (mb + eb)) - 1);
+    if ((b & 0x7fffffffffffffffull) == 0x7ff0000000000000ull) return static_cast<uint32_t>(sign | inf);
+    uint64_t bits = round_magnitude(x, f, r, neg);
+    if (bits >= inf) {
+        bool to_inf = r == Round::Rn || r == Round::Rna || (r == Round::Rp && !neg) || (r == Round::Rm && neg);
+        bits = to_inf ? inf : inf - 1;
+    }
+    return static_cast<uint32_t>(sign | bits);
+}
+
+// The value of a small-format encoding (exact in double); NaN encodings give a quiet NaN.
+D4R_INLINE double small_to_double(uint32_t bits, SmallFormat f) {
+    const int mb = f.mantissa_bits;
+    const int bias = (1 << (f.exponent_bits - 1)) - 1;
+    const uint32_t emask = (1u << f.exponent_bits) - 1;
+    const bool neg = (bits >> (mb + f.exponent_bits)) & 1;
+    const uint32_t e = (bits >> mb) & emask;
+    const uint64_t m = bits & ((1u << mb) - 1);
+    uint64_t d;
+    if (e == emask) {
+        d = m ? 0x7ff8000000000000ull : 0x7ff0000000000000ull;
+    } else if (e == 0) {
+        if (m == 0) return neg ? -0.0 : 0.0;
+        int w = std::bit_width(m); // value m * 2^(1 - bias - mb), normalised for the double
+        d = (static_cast<uint64_t>(1023 + (w - 1) + 1 - bias - mb) << 52) | ((m << (53 - w)) & 0x000fffffffffffffull);
+    } else {
+        d = (static_cast<uint64_t>(static_cast<int>(e) - bias + 1023) << 52) | (m << (52 - mb));
+    }
+    return std::bit_cast<double>(d | (neg ? 0x8000000000000000ull : 0));
+}
+
+// f16 / bf16 bits to f32 (exact; NaN payloads move to the top of the f32 payload).
+D4R_INLINE float f16_to_float(uint32_t h) {
+    const uint32_t sign = (h & 0x8000u) << 16;
+    const uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    if (e == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (m << 13));
+    if (e == 0) {
+        float v = static_cast<float>(m) * 0x1p-24f; // exact
+        return std::bit_cast<float>(std::bit_cast<uint32_t>(v) | sign);
+    }
+    return std::bit_cast<float>(sign | ((e + 112) << 23) | (m << 13));
+}
+D4R_INLINE float bf16_to_float(uint32_t h) { return std::bit_cast<float>((h & 0xffffu) << 16); }
+
+// f16 (BF = false) and bf16 (BF = true) encodings in the low 16 bits of a word.
+template <bool BF>
+struct HalfTraits {
+    static constexpr SmallFormat kFormat = BF ? kBF16 : kF16;
+    static constexpr uint32_t kInf = BF ? 0x7f80u : 0x7c00u;
+    static constexpr uint32_t kOne = BF ? 0x3f80u : 0x3c00u;
+    static constexpr uint32_t kMinNormal = BF ? 0x0080u : 0x0400u;
+    static constexpr int kMantissa = BF ? 7 : 10;
+    static constexpr int kEmin = BF ? -126 : -14;
+    D4R_INLINE static bool is_nan(uint32_t h) { return (h & 0x7fffu) > kInf; }
+    D4R_INLINE static float to_float(uint32_t h) { return BF ? bf16_to_float(h) : f16_to_float(h); }
+    D4R_INLINE static double value(uint32_t h) { return static_cast<double>(to_float(h)); }
+    // Sign-preserving flush of a subnormal.
+    D4R_INLINE static uint32_t flush(uint32_t h) { return (h & kInf) == 0 ? h & 0x8000u : h; }
+    // .ftz on a result R rounded from EXACT: subnormals flush, and so does a result that rounding carried
+    // up to the smallest normal while EXACT, rounded to the format's precision with an unbounded
+    // exponent, would still be below it (tininess after rounding, as the H200 does for f32).
+    D4R_INLINE static uint32_t flush_result(uint32_t r, double exact) {
+        r = flush(r);
+        if ((r & 0x7fffu) != kMinNormal) return r;
+        // Below 2^emin * (1 - 2^-(p+1)), p = mantissa + 1, rounding to nearest at that precision stays tiny.
+        const double limit = std::ldexp(1.0, kEmin) - std::ldexp(1.0, kEmin - kMantissa - 2);
+        return std::fabs(exact) < limit ? r & 0x8000u : r;
+    }
+};
+
+// Round to odd: EXACT = S + ERR (ERR the exact error of the rounded-to-nearest S, |ERR| <= ulp(S)/2).
+// Returns S when ERR is 0, else whichever of S and its neighbour toward ERR has an odd significand, so
+// that one more rounding to a format at least two bits narrower is correct (no double rounding).
+D4R_INLINE double round_odd(double s, double err) {
+    if (err == 0 || s != s || std::isinf(s)) return s;
+    uint64_t b = std::bit_cast<uint64_t>(s);
+    if (b & 1) return s;
+    bool away = (err > 0) == (s > 0); // the exact value is farther from zero than S
+    return std::bit_cast<double>(away ? b + 1 : b - 1);
+}
+
+// a * b + c for values whose product is exact in double (f16, bf16 operands), rounded to odd.
+D4R_INLINE double fma_odd(double a, double b, double c) {
+    double p = a * b; // exact
+    double s = p + c;
+    // Knuth's two-sum: the exact error of s (no overflow is possible for half-precision operands).
+    double bb = s - p;
+    double err = (p - (s - bb)) + (c - bb);
+    return round_odd(s, err);
+}
 
 // Rounds an integer to double keeping a sticky bit (round to odd), so that a second rounding to a
 // narrower format is correct.

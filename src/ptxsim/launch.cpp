@@ -1,7 +1,9 @@
-// launch(): validates the configuration, runs the grid's blocks on the device's workers and turns the
-// lowest faulting block's fault into an error.
+// launch(): validates the configuration, runs the grid's blocks on the device's workers, delivers the
+// blocks' printf text in block order and turns the lowest faulting block's fault into an error.
 #include <algorithm>
 #include <cfenv>
+#include <cstdio>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -9,6 +11,7 @@
 
 #include "ptxsim/device_impl.h"
 #include "ptxsim/scheduler.h"
+#include "ptxsim/vprintf.h"
 
 namespace d4r::ptxsim {
 
@@ -20,6 +23,20 @@ Error launch_error(FaultKind kind, LaunchFault* out, std::string message) {
         out->message = message;
     }
     return Error(kind == FaultKind::Unsupported ? ErrorCode::Unsupported : ErrorCode::Invalid, std::move(message));
+}
+
+// Device printf text, delivered in block order after the launch. With a fault, only blocks up to the
+// faulting one (the lowest) are delivered: they are the ones every run completes the same way.
+void deliver_printf(const LaunchConfig& config, const std::map<uint64_t, std::string>& printed, uint64_t last) {
+    for (const auto& [block, text] : printed) {
+        if (block > last) break;
+        if (config.printf_sink) {
+            config.printf_sink(text);
+        } else {
+            std::fwrite(text.data(), 1, text.size(), stdout);
+            std::fflush(stdout);
+        }
+    }
 }
 
 Dim3 unflatten(uint64_t linear, const Dim3& shape) {
@@ -81,6 +98,7 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
     state.shared_bytes = static_cast<uint32_t>(shared);
     state.warps_per_block = static_cast<uint32_t>((b.count() + 31) / 32);
     state.ranges = device.impl().snapshot();
+    state.images = device.impl().images.snapshot();
     if (program.global_segment_bytes) state.ranges.push_back({program.global_segment, program.global_segment_bytes});
     if (program.const_segment_bytes) state.ranges.push_back({program.const_segment, program.const_segment_bytes});
     std::sort(state.ranges.begin(), state.ranges.end(), [](const MemRange& x, const MemRange& y) { return x.base < y.base; });
@@ -98,15 +116,25 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
     result.workers = workers;
     bool faulted = false;
     BlockRunner::FaultInfo first_fault;
+    std::map<uint64_t, std::string> printed; // block -> its printf text (blocks that printed)
     std::function<void(unsigned)> job = [&](unsigned) {
         // Known floating-point state: round to nearest, no flush-to-zero / denormals-are-zero (a host
         // application built with fast-math must not change kernel results).
         std::fesetenv(FE_DFL_ENV);
         BlockRunner runner(state);
+        std::string block_printf;
+        t_block_printf = &block_printf;
         for (;;) {
             uint64_t id = next_block.fetch_add(1);
             if (id >= blocks || id > state.stop_block.load()) break;
-            if (!runner.run_block(id)) {
+            block_printf.clear();
+            const bool ok = runner.run_block(id);
+            if (!block_printf.empty()) {
+                std::lock_guard lock(result_mutex);
+                printed.emplace(id, std::move(block_printf));
+                block_printf = std::string();
+            }
+            if (!ok) {
                 std::lock_guard lock(result_mutex);
                 if (!faulted || runner.fault().block < first_fault.block) first_fault = runner.fault();
                 faulted = true;
@@ -116,6 +144,7 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
                 if (runner.fault().kind == FaultKind::BudgetExceeded) state.stop_block = 0;
             }
         }
+        t_block_printf = nullptr;
         runner.finish();
         std::lock_guard lock(result_mutex);
         result.warp_instructions += runner.warp_instructions();
@@ -125,6 +154,7 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
         std::lock_guard launch_lock(device.impl().launch_mutex);
         device.impl().pool.run(workers, job);
     }
+    deliver_printf(config, printed, faulted ? first_fault.block : UINT64_MAX);
     if (!faulted) return result;
 
     const BlockRunner::FaultInfo& f = first_fault;

@@ -3,7 +3,8 @@
 // threads (std::atomic_ref on the host memory); shared memory belongs to one block, which one worker
 // runs, so plain read-modify-write is atomic there. Lanes of a warp apply their operations in lane
 // order. Per the ISA, atom.add.f32 on global memory flushes subnormal inputs and results to zero while
-// on shared memory it keeps them; both round to nearest even.
+// on shared memory it keeps them; both round to nearest even. .add.noftz on f16/bf16 and their packed
+// forms rounds each half to nearest even and keeps subnormals; packed forms update the 32-bit word as one.
 //
 // Instr use: d[0] old value (atom), s[0] operand b, s[1] operand c (cas); base/imm address;
 // flags = AtomOp | kWide (64-bit) | kHasResult | kAddr32.
@@ -111,6 +112,93 @@ Flow exec_atom(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
+// atom/red .add.noftz on .f16, .bf16, .f16x2, .bf16x2: each half is one IEEE addition rounded to
+// nearest even with subnormals kept (NaN results canonical, 0x7fff). The packed forms are atomic as one
+// 32-bit unit: a compare-and-swap loop on the whole word.
+template <bool BF, bool Packed>
+D4R_INLINE uint32_t half_add(uint32_t old, uint32_t b) {
+    using H = HalfTraits<BF>;
+    auto add = [](uint32_t x, uint32_t y) {
+        return round_to_small(H::value(x & 0xffffu) + H::value(y & 0xffffu), H::kFormat, Round::Rn);
+    };
+    if constexpr (Packed) return add(old, b) | (add(old >> 16, b >> 16) << 16);
+    else return add(old, b);
+}
+
+template <bool BF, bool Packed, Space S>
+Flow exec_atom_half(Warp& w, const Instr& in, uint32_t mask) {
+    using U = std::conditional_t<Packed, uint32_t, uint16_t>;
+    constexpr uint32_t kBytes = sizeof(U);
+    uint64_t addr[32];
+    lane_addresses(w, in, addr);
+    uint32_t b[32], result[32] = {};
+    read_lanes(w, in.s[0], b);
+    uint32_t m = mask;
+    while (m) {
+        uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+        m &= m - 1;
+        uint64_t a = addr[lane];
+        bool shared = S == Space::Shared;
+        if constexpr (S == Space::Generic) shared = a - kSharedWindow < kWindowBytes;
+        if (S == Space::Generic && !shared && (a - kLocalWindow < kWindowBytes || a - kParamWindow < kWindowBytes)) {
+            return fault(w, FaultKind::IllegalAddress, lane, a, kBytes,
+                         "atomic operation outside global and shared memory");
+        }
+        const uint64_t sa = S == Space::Generic ? a - kSharedWindow : a;
+        uint8_t* p = shared ? translate<Space::Shared>(w, lane, sa, kBytes, true)
+                            : translate<Space::Global>(w, lane, a, kBytes, true);
+        if (!p) return Flow::Stop;
+        const uint32_t bv = Packed ? b[lane] : (b[lane] & 0xffffu);
+        if (shared) {
+            U old;
+            std::memcpy(&old, p, sizeof old);
+            U v = static_cast<U>(half_add<BF, Packed>(old, bv));
+            std::memcpy(p, &v, sizeof v);
+            result[lane] = old;
+        } else {
+            std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
+            U old = ref.load();
+            while (!ref.compare_exchange_weak(old, static_cast<U>(half_add<BF, Packed>(old, bv)))) {
+            }
+            result[lane] = old;
+        }
+    }
+    if (in.flags & kHasResult) store_slot(w, in.d[0], result, mask);
+    return Flow::Next;
+}
+
+template <bool BF, bool Packed>
+ExecFn atom_half_fn(Space s) {
+    switch (s) {
+    case Space::Global: return &exec_atom_half<BF, Packed, Space::Global>;
+    case Space::Shared: return &exec_atom_half<BF, Packed, Space::Shared>;
+    case Space::Generic: return &exec_atom_half<BF, Packed, Space::Generic>;
+    default: return nullptr;
+    }
+}
+
+// atom/red{.sem}{.scope}{.space}.add.noftz.{f16,bf16,f16x2,bf16x2}.
+Status decode_atom_half(InstrDecoder& d, bool has_result, Space space, Type t) {
+    ExecFn fn = t == Type::F16      ? atom_half_fn<false, false>(space)
+                : t == Type::BF16   ? atom_half_fn<true, false>(space)
+                : t == Type::F16x2  ? atom_half_fn<false, true>(space)
+                                    : atom_half_fn<true, true>(space);
+    const Type vt = (t == Type::F16x2 || t == Type::BF16x2) ? Type::B32 : Type::B16;
+    size_t first = has_result ? 1 : 0;
+    D4R_TRY(d.expect_operands(first + 2, first + 3)); // an optional cache policy
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(first), space));
+    uint32_t b = D4R_TRY(d.src(first + 1, vt));
+    uint32_t dd = has_result ? D4R_TRY(d.dst(0, vt)) : kNoReg;
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = b;
+    in.base = addr.base;
+    in.imm = addr.imm;
+    in.flags = static_cast<uint16_t>((has_result ? kHasResult : 0) |
+                                     (addr.base != kNoReg && !addr.base_wide ? kAddr32 : 0));
+    return ok_status();
+}
+
 template <class T>
 ExecFn atom_fn(Space s) {
     switch (s) {
@@ -128,12 +216,18 @@ Status decode_atom_red(InstrDecoder& d, bool has_result) {
     if (m.has("shared::cluster")) return d.error("cluster shared memory is not supported");
     m.take_memory_hints();
     std::string_view ops = m.take_any({"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"});
-    if (m.has("noftz")) return d.error("f16/bf16 atomics are not supported yet");
+    const bool noftz = m.take("noftz");
     if (m.has("v2") || m.has("v4") || m.has("v8")) return d.error("vector atomics are not supported yet");
     Type t = m.take_type();
     D4R_TRY(d.finish());
     if (ops.empty() || t == Type::None) return d.error("atomic needs an operation and a type");
     Space space = sp == "global" ? Space::Global : sp == "shared" ? Space::Shared : Space::Generic;
+    const bool half = t == Type::F16 || t == Type::BF16 || t == Type::F16x2 || t == Type::BF16x2;
+    if (half || noftz) {
+        if (!half || !noftz || ops != "add")
+            return d.error("half-precision atomics are .add.noftz on .f16, .bf16, .f16x2, .bf16x2");
+        return decode_atom_half(d, has_result, space, t);
+    }
     AtomOp op = ops == "and" ? AtomOp::And : ops == "or" ? AtomOp::Or : ops == "xor" ? AtomOp::Xor
               : ops == "cas" ? AtomOp::Cas : ops == "exch" ? AtomOp::Exch : ops == "add" ? AtomOp::Add
               : ops == "inc" ? AtomOp::Inc : ops == "dec" ? AtomOp::Dec : ops == "min" ? AtomOp::Min : AtomOp::Max;

@@ -118,6 +118,82 @@ Flow exec_set(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
+// f16/bf16 comparisons: the halves are widened to f32 (exactly) and compared like f32. Packed forms
+// compare the low halves into the first result (p, or d's low half) and the high halves into the
+// second (q, or d's high half).
+template <bool BF, bool Ftz>
+D4R_INLINE uint32_t compare_half_mask(const Instr& in, const uint32_t (&a)[32], const uint32_t (&b)[32],
+                                      unsigned shift) {
+    float x[32], y[32];
+    for (int i = 0; i < 32; ++i) {
+        uint32_t ha = (a[i] >> shift) & 0xffffu, hb = (b[i] >> shift) & 0xffffu;
+        if constexpr (Ftz) {
+            ha = HalfTraits<BF>::flush(ha);
+            hb = HalfTraits<BF>::flush(hb);
+        }
+        x[i] = HalfTraits<BF>::to_float(ha);
+        y[i] = HalfTraits<BF>::to_float(hb);
+    }
+    uint32_t r[32];
+    compare_lanes<float>(static_cast<Cmp>(in.flags & 0xff), x, y, r);
+    return pack_mask(r);
+}
+
+template <bool BF, bool Packed, bool Ftz>
+Flow exec_setp_half(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t a[32], b[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    const uint32_t lo = compare_half_mask<BF, Ftz>(in, a, b, 0);
+    write_pred(w, in.pd[0], combine(lo, w, in), mask);
+    if constexpr (Packed) {
+        const uint32_t hi = compare_half_mask<BF, Ftz>(in, a, b, 16);
+        write_pred(w, in.pd[1], combine(hi, w, in), mask);
+    } else {
+        if (in.pd[1] >= 0) write_pred(w, in.pd[1], combine(~lo, w, in), mask);
+    }
+    return Flow::Next;
+}
+
+// set with half sources: d = in.aux (the destination's "true": all ones, 1.0 in its format) where the
+// combined test holds, per element (per half for packed sources).
+template <bool BF, bool Packed, bool Ftz>
+Flow exec_set_half(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t a[32], b[32], r[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    const uint32_t one = static_cast<uint32_t>(in.aux);
+    const uint32_t lo = combine(compare_half_mask<BF, Ftz>(in, a, b, 0), w, in);
+    uint32_t hi = 0;
+    if constexpr (Packed) hi = combine(compare_half_mask<BF, Ftz>(in, a, b, 16), w, in);
+    for (int i = 0; i < 32; ++i) {
+        const uint32_t l = (lo & lane_bit(i)) ? one : 0u;
+        if constexpr (Packed) r[i] = (l & 0xffffu) | ((hi & lane_bit(i)) ? one & 0xffff0000u : 0u);
+        else r[i] = l;
+    }
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+template <template <bool, bool, bool> class H>
+ExecFn by_half_type(Type t, bool ftz) {
+    switch (t) {
+    case Type::F16: return ftz ? &H<false, false, true>::run : &H<false, false, false>::run;
+    case Type::F16x2: return ftz ? &H<false, true, true>::run : &H<false, true, false>::run;
+    case Type::BF16: return &H<true, false, false>::run;
+    case Type::BF16x2: return &H<true, true, false>::run;
+    default: return nullptr;
+    }
+}
+template <bool BF, bool P, bool F>
+struct SetpHalfH {
+    static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_setp_half<BF, P, F>(w, in, m); }
+};
+template <bool BF, bool P, bool F>
+struct SetHalfH {
+    static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_set_half<BF, P, F>(w, in, m); }
+};
+
 template <template <class, bool> class H>
 ExecFn by_cmp_type(Type t, bool ftz, Cmp c) {
     bool unsigned_cmp = c == Cmp::Lo || c == Cmp::Ls || c == Cmp::Hi || c == Cmp::Hs;
@@ -163,7 +239,8 @@ Expected<CompareMods> compare_mods(InstrDecoder& d, Type t) {
     bool unsigned_only = r.cmp == Cmp::Lo || r.cmp == Cmp::Ls || r.cmp == Cmp::Hi || r.cmp == Cmp::Hs;
     if (float_cmp && !is_float(t)) return d.error("unordered comparisons need a floating-point type");
     if (unsigned_only && is_float(t)) return d.error("lo/ls/hi/hs compare integers");
-    if (r.ftz && t != Type::F32) return d.error(".ftz needs .f32");
+    if (r.ftz && t != Type::F32 && t != Type::F16 && t != Type::F16x2)
+        return d.error(".ftz needs .f32, .f16 or .f16x2");
     if (is_bits(t) && r.cmp != Cmp::Eq && r.cmp != Cmp::Ne && !unsigned_only)
         return d.error("bit-size types compare with eq and ne only");
     return r;
@@ -175,8 +252,10 @@ Status decode_setp(InstrDecoder& d) {
     CompareMods cm = D4R_TRY(compare_mods(d, t));
     m.take_type();
     D4R_TRY(d.finish());
-    ExecFn fn = by_cmp_type<SetpH>(t, cm.ftz, cm.cmp);
+    const bool half = is_half_type(t);
+    ExecFn fn = half ? by_half_type<SetpHalfH>(t, cm.ftz) : by_cmp_type<SetpH>(t, cm.ftz, cm.cmp);
     if (!fn) return d.error(fmt::format("setp.{} is not supported", type_name(t)));
+    if (half) t = (t == Type::F16x2 || t == Type::BF16x2) ? Type::B32 : Type::B16; // the registers' width
     D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
     const ast::Operand& dst = d.operand(0);
     int16_t p = -1, q = -1;
@@ -203,6 +282,44 @@ Status decode_setp(InstrDecoder& d) {
     return ok_status();
 }
 
+// set.CmpOp{.BoolOp}{.ftz}.dtype.stype with a half-precision source: .f16/.bf16 sources write .u16,
+// .s16, .u32, .s32 (all ones), .f16/.bf16 (1.0) or .f32 (1.0); packed sources write .u32/.s32 (0xffff
+// per half) or .f16x2/.bf16x2 (1.0 per half).
+Status decode_set_half(InstrDecoder& d, Type dt, Type st, const CompareMods& cm) {
+    const bool packed = st == Type::F16x2 || st == Type::BF16x2;
+    uint64_t one = 0;
+    Type reg = Type::B32;
+    switch (dt) {
+    case Type::U32: case Type::S32: one = 0xffffffffu; break;
+    case Type::U16: case Type::S16: one = 0xffffu; reg = Type::B16; break;
+    case Type::F32: one = 0x3f800000u; break;
+    case Type::F16: one = 0x3c00u; reg = Type::B16; break;
+    case Type::BF16: one = 0x3f80u; reg = Type::B16; break;
+    case Type::F16x2: one = 0x3c003c00u; break;
+    case Type::BF16x2: one = 0x3f803f80u; break;
+    default: break;
+    }
+    const bool dst_packed = dt == Type::F16x2 || dt == Type::BF16x2;
+    const bool ok = one != 0 && (packed ? (dst_packed || dt == Type::U32 || dt == Type::S32) : !dst_packed);
+    if (!ok) return d.error(fmt::format("set.{}.{} is not a PTX form", type_name(dt), type_name(st)));
+    ExecFn fn = by_half_type<SetHalfH>(st, cm.ftz);
+    D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
+    const Type sreg = packed ? Type::B32 : Type::B16;
+    uint32_t a = D4R_TRY(d.src(1, sreg)), b = D4R_TRY(d.src(2, sreg));
+    std::pair<int16_t, bool> c{-1, false};
+    if (cm.op != BoolOp::None) c = D4R_TRY(d.pred_src(d.operand(3)));
+    uint32_t dd = D4R_TRY(d.dst(0, reg));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = a;
+    in.s[1] = b;
+    in.ps[0] = c.first;
+    in.ps_neg[0] = c.second;
+    in.aux = one;
+    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(cm.cmp) | (static_cast<uint16_t>(cm.op) << 8));
+    return ok_status();
+}
+
 Status decode_set(InstrDecoder& d) {
     Modifiers& m = d.mods();
     // set.cmp{.bool}{.ftz}.dtype.stype: the first type is the destination's.
@@ -212,6 +329,7 @@ Status decode_set(InstrDecoder& d) {
     CompareMods cm = D4R_TRY(compare_mods(d, st));
     m.take_type();
     D4R_TRY(d.finish());
+    if (is_half_type(st)) return decode_set_half(d, dt, st, cm);
     if (dt != Type::U32 && dt != Type::S32 && dt != Type::F32) return d.error("set writes .u32, .s32 or .f32");
     ExecFn fn = dt == Type::F32 ? by_cmp_type<SetFloatH>(st, cm.ftz, cm.cmp) : by_cmp_type<SetIntH>(st, cm.ftz, cm.cmp);
     if (!fn) return d.error(fmt::format("set with source .{} is not supported", type_name(st)));

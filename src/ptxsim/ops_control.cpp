@@ -1,19 +1,26 @@
 // Control flow and synchronisation: bra (.uni), call / ret to .func with .param passing, exit,
 // bar.sync / barrier.sync (with thread counts), bar.arrive / barrier.arrive, bar.warp.sync,
 // membar / fence (no-ops: every access is immediately visible in this interpreter), trap, brkpt,
-// nanosleep.
+// nanosleep, and calls of the external vprintf (device printf, formatted on the host: vprintf.h).
 //
 // Instr use: bra: aux = target pc; brx.idx: aux = branch table, s[0] index; call: aux = call-site index
 // (Program::calls), s[0] the function address register of an indirect call; bar: s[0] barrier id, s[1]
-// thread count (kNoReg: all threads), flags = kArriveOnly.
+// thread count (kNoReg: all threads), flags = kArriveOnly; vprintf: imm = offset of the format-address
+// .param variable, aux = offset of the argument-buffer-address variable | (offset of the return
+// variable + 1) << 32 (0: no return variable).
 //
 // Calls push (return pc, call site, target) on the lane's stack; ret pops it and copies the callee's
 // return parameters to the caller's .param variables.
+#include <cstdio>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
+#include "ptxsim/memory_access.h"
 #include "ptxsim/program_builder.h"
+#include "ptxsim/vprintf.h"
 
 namespace d4r::ptxsim {
 
@@ -95,6 +102,51 @@ Flow exec_ret(Warp& w, const Instr& in, uint32_t mask) {
         w.pc[l] = w.ret_stack[slot];
     });
     return Flow::Resched;
+}
+
+// vprintf: each lane formats its call (lanes in lane order) into the block's printf text. A read outside
+// device memory (the format, the argument buffer or a %s string) faults like the load it stands for.
+class LaneMemory final : public VprintfMemory {
+public:
+    LaneMemory(Warp& w, unsigned lane) : m_w(w), m_lane(lane) {}
+    bool read(uint64_t addr, void* dst, uint32_t bytes) override {
+        const uint8_t* p = translate<Space::Generic>(m_w, m_lane, addr, bytes, false);
+        if (!p) return false;
+        std::memcpy(dst, p, bytes);
+        return true;
+    }
+
+private:
+    Warp& m_w;
+    unsigned m_lane;
+};
+
+Flow exec_vprintf(Warp& w, const Instr& in, uint32_t mask) {
+    const uint32_t fmt_off = static_cast<uint32_t>(in.imm);
+    const uint32_t args_off = static_cast<uint32_t>(in.aux);
+    const uint32_t ret_slot = static_cast<uint32_t>(in.aux >> 32);
+    std::string local;
+    std::string& out = t_block_printf ? *t_block_printf : local;
+    Flow flow = Flow::Next;
+    for_lanes(mask, [&](unsigned l) {
+        if (flow != Flow::Next) return;
+        uint8_t* fp = fparam_of(w, l);
+        uint64_t fmt = 0, args = 0;
+        std::memcpy(&fmt, fp + fmt_off, sizeof fmt);
+        std::memcpy(&args, fp + args_off, sizeof args);
+        LaneMemory mem(w, l);
+        std::string text;
+        const VprintfResult r = format_vprintf(mem, fmt, args, text);
+        if (r.fault) { // the call prints nothing
+            w.fault_detail = "vprintf: " + w.fault_detail;
+            flow = Flow::Stop;
+            return;
+        }
+        out += text;
+        if (ret_slot) std::memcpy(fp + (ret_slot - 1), &r.value, sizeof r.value);
+    });
+    if (!t_block_printf && !local.empty()) std::fwrite(local.data(), 1, local.size(), stdout);
+    return flow;
 }
 
 Flow exec_call(Warp& w, const Instr& in, uint32_t mask) {
@@ -245,6 +297,26 @@ Status decode_ret(InstrDecoder& d) {
     return ok_status();
 }
 
+// call (ret), vprintf, (fmt, args): the external function CUDA's printf compiles to.
+Status decode_vprintf(InstrDecoder& d, const ast::Operand* rets, const ast::Operand* args) {
+    if (!args || args->elements.size() != 2 || (rets && rets->elements.size() > 1))
+        return d.error("vprintf takes two arguments (format, argument buffer) and at most one return value");
+    auto param = [&](const ast::Operand& o, uint64_t min_size) -> Expected<uint32_t> {
+        auto v = o.kind == ast::OperandKind::Name ? d.lookup(o.name) : std::nullopt;
+        if (!v || v->kind != Symbol::Kind::Var || v->space != Space::FuncParam || v->size < min_size)
+            return d.error("vprintf arguments must be .param variables (8 bytes; the return value 4)");
+        return static_cast<uint32_t>(v->value);
+    };
+    uint32_t fmt = D4R_TRY(param(args->elements[0], 8));
+    uint32_t buf = D4R_TRY(param(args->elements[1], 8));
+    uint64_t ret = 0;
+    if (rets && rets->elements.size() == 1) ret = uint64_t(D4R_TRY(param(rets->elements[0], 4))) + 1;
+    Instr& in = d.emit(&exec_vprintf);
+    in.imm = fmt;
+    in.aux = buf | (ret << 32);
+    return ok_status();
+}
+
 // call{.uni} (rets), func, (args);  call func, (args);  call (rets), func;  call func;
 // call (rets), %fptr, (args), prototype;  (indirect: every address-taken .func with a matching signature)
 Status decode_call(InstrDecoder& d) {
@@ -280,6 +352,7 @@ Status decode_call(InstrDecoder& d) {
     if (sym->kind == Symbol::Kind::Func) {
         const ast::Function& f = b.ctx().ast->functions[sym->value];
         if (f.is_entry) return d.error(fmt::format("'{}' is a kernel, not a .func", func->name));
+        if (!f.defined && f.name == "vprintf") return decode_vprintf(d, rets, args);
         if (!f.defined) return d.error(fmt::format("call to external function '{}' is not supported", func->name));
         candidates.push_back(static_cast<uint32_t>(sym->value));
     } else if (sym->kind == Symbol::Kind::Reg && sym->wide) {

@@ -1,5 +1,8 @@
 // cvt between every integer type and f16, bf16, f32, f64: integer rounding (.rni .rzi .rmi .rpi),
-// floating rounding (.rn .rz .rm .rp), .ftz, .sat; and the packed cvt.rn.f16x2.f32 / bf16x2.
+// floating rounding (.rn .rz .rm .rp), .ftz, .sat, .relu/.satfinite to f16/bf16; the packed
+// cvt.rn.f16x2.f32 / bf16x2; f32 -> tf32 (.rna .rn .rz, .rna.satfinite); FP8 pairs (e4m3x2, e5m2x2) from
+// two f32 or an f16x2 (.satfinite, .relu) and back to f16x2. NaN results follow the H200 goldens
+// (docs/ptxsim.md, "Half precision and narrow conversions").
 //
 // Rules (PTX ISA, "cvt"): float-to-integer saturates to the destination range; NaN gives 0 for f32/f16 to
 // 32 bits or less, and the sign-bit pattern for 64-bit destinations or f64 sources (measured, H200);
@@ -34,6 +37,15 @@ D4R_INLINE uint32_t small_result(double x, SmallFormat f, Round r, uint16_t flag
     if ((flags & kSatFinite) && (bits & ~sign) == inf) bits = (bits & sign) | (inf - 1);
     if ((flags & kRelu) && !nan && (bits & sign)) bits = 0;
     return bits;
+}
+
+// A double NaN narrowed to FORMAT: sign kept, quiet bit set, the payload's top bits kept.
+D4R_INLINE uint32_t narrow_nan(uint64_t bits, SmallFormat f) {
+    const int mb = f.mantissa_bits;
+    const uint32_t sign = static_cast<uint32_t>(bits >> 63) << (mb + f.exponent_bits);
+    const uint32_t inf = ((1u << f.exponent_bits) - 1) << mb;
+    const uint32_t payload = static_cast<uint32_t>((bits & 0x000fffffffffffffull) >> (52 - mb));
+    return sign | inf | payload | (1u << (mb - 1));
 }
 
 template <Type T> struct Repr;
@@ -120,12 +132,32 @@ D4R_INLINE typename Repr<DT>::type convert(typename Repr<AT>::type a, Round fr, 
         }
         return float_to_int<D>(x);
     } else {
+        if constexpr (small_type(AT) && (DT == Type::F32 || DT == Type::F64)) {
+            // Widening a NaN (H200 goldens, corpus cvt_f2h): bf16 -> f32 is the plain 16-bit shift (even a
+            // signalling NaN stays one); f16 -> f64 keeps the sign and payload, quieted; f16 -> f32 gives
+            // the canonical NaN (below). bf16 -> f64 is taken to behave like f16 -> f64.
+            const uint32_t mb = AT == Type::F16 ? 10 : 7;
+            const uint32_t inf = AT == Type::F16 ? 0x7c00u : 0x7f80u;
+            if ((a & 0x7fffu) > inf) {
+                if constexpr (DT == Type::F32 && AT == Type::BF16) return std::bit_cast<float>(uint32_t(a) << 16);
+                if constexpr (DT == Type::F64) {
+                    return std::bit_cast<double>((uint64_t(a >> 15) << 63) | 0x7ff8000000000000ull |
+                                                 (uint64_t(a & ((1u << mb) - 1)) << (52 - mb)));
+                }
+            }
+        }
         double x = float_value<AT>(a, ftz);
         if (flags & kIntRound) x = round_integer(x, ir);
         if (sat) x = saturate(x);
         if constexpr (DT == Type::F64) {
-            // f32 -> f64 keeps a NaN's payload (cvtss2sd), like the H200; f16 NaNs come out canonical.
-            if (x != x && AT != Type::F32 && AT != Type::F64) return std::bit_cast<double>(0x7fffffffe0000000ull);
+            // f32 -> f64 keeps a NaN's payload (cvtss2sd), like the H200, except under .ftz, which gives
+            // the canonical f32 NaN widened; f16 NaNs come out canonical; cvt.rXi.f64.f64 quiets the NaN
+            // and keeps sign and payload (H200 goldens, corpus f32_round).
+            if (x != x) {
+                if constexpr (AT == Type::F64)
+                    return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | 0x0008000000000000ull);
+                else if (AT != Type::F32 || ftz) return std::bit_cast<double>(0x7fffffffe0000000ull);
+            }
             return x;
         } else if constexpr (DT == Type::F32) {
             // f64 -> f32 narrows a NaN's payload (cvtsd2ss, as measured); f32 and f16 sources give the
@@ -134,6 +166,12 @@ D4R_INLINE typename Repr<DT>::type convert(typename Repr<AT>::type a, Round fr, 
             if (AT != Type::F64) f = canonical(f);
             return ftz ? flush(f) : f;
         } else {
+            if constexpr (AT == Type::F64) {
+                // f64 -> f16/bf16 keeps a NaN's sign and the top of its payload, quieted (H200 goldens,
+                // corpus cvt_f2h); f32 sources give the canonical NaN.
+                if (x != x && !(flags & kRelu))
+                    return static_cast<D>(narrow_nan(std::bit_cast<uint64_t>(a), small_format(DT)));
+            }
             return static_cast<D>(small_result(x, small_format(DT), fr, flags));
         }
     }
@@ -160,6 +198,88 @@ Flow exec_cvt_pack(Warp& w, const Instr& in, uint32_t mask) {
         uint32_t hi = small_result(static_cast<double>(a), small_format(DT), fr, flags);
         uint32_t lo = small_result(static_cast<double>(b), small_format(DT), fr, flags);
         return (hi << 16) | lo;
+    });
+    return Flow::Next;
+}
+
+// cvt.rna{.satfinite}.tf32.f32, cvt.rn/.rz.tf32.f32: the f32 rounded to tf32 (10 mantissa bits), as f32
+// bits with the low 13 bits zero (H200 goldens, corpus cvt_f2h): .rna truncates a NaN's payload (a
+// signalling NaN whose payload lies in the dropped bits becomes infinity), .rn/.rz give 0x7fffe000 for
+// every NaN. .satfinite then takes one tf32 ulp off any result with an all-ones exponent, which maps
+// infinities and overflow to the largest finite value and NaNs to other NaNs (0x7fffffff -> 0x7fffc000).
+template <Round R, bool SatFinite>
+Flow exec_cvt_tf32(Warp& w, const Instr& in, uint32_t mask) {
+    map1<uint32_t, uint32_t>(w, in, mask, [](uint32_t a) -> uint32_t {
+        uint32_t r;
+        if ((a & 0x7fffffffu) > 0x7f800000u) r = R == Round::Rna ? a & 0xffffe000u : 0x7fffe000u;
+        else r = round_to_small(static_cast<double>(std::bit_cast<float>(a)), kTF32, R) << 13;
+        if (SatFinite && (r & 0x7f800000u) == 0x7f800000u) r -= 0x2000u;
+        return r;
+    });
+    return Flow::Next;
+}
+
+// FP8 with .satfinite (the only form the ISA has for these destinations): round to nearest even; values
+// beyond the largest finite one, infinities included, give it (e4m3 448, e5m2 57344) with their sign;
+// NaN gives 0x7f; .relu makes negative results (and -0) +0.
+D4R_INLINE uint32_t to_fp8(double x, bool e5m2, bool relu) {
+    if (x != x) return 0x7fu;
+    const bool neg = std::signbit(x);
+    const uint64_t max = e5m2 ? 0x7bu : 0x7eu;
+    uint64_t mag = std::isinf(x) ? max : round_magnitude(x, e5m2 ? kE5M2 : kE4M3, Round::Rn, neg);
+    if (mag > max) mag = max;
+    if (relu && neg) return 0;
+    return static_cast<uint32_t>(mag | (neg ? 0x80u : 0u));
+}
+
+// The f16 encoding of an FP8 value (exact). NaN (e4m3 0x7f/0xff, e5m2 exponent 31 with a mantissa) gives
+// the canonical f16 NaN; .relu makes negative values +0.
+D4R_INLINE uint32_t fp8_to_f16(uint32_t v, bool e5m2, bool relu) {
+    v &= 0xffu;
+    const bool neg = v & 0x80u;
+    uint32_t r;
+    if (e5m2) {
+        r = v << 8; // e5m2 is the top byte of an f16
+        if ((r & 0x7fffu) > 0x7c00u) return kCanonicalNaN16;
+    } else {
+        if ((v & 0x7fu) == 0x7fu) return kCanonicalNaN16;
+        // e4m3 has no infinities: exponent 15 holds finite values (256 .. 448), so decode it by hand.
+        const uint32_t e = (v >> 3) & 0xfu, m = v & 7u;
+        const double mag = e == 0 ? std::ldexp(double(m), -9) : std::ldexp(double(8 + m), int(e) - 10);
+        r = round_to_small(mag, kF16, Round::Rn) | (neg ? 0x8000u : 0u);
+    }
+    if (relu && neg) return 0;
+    return r;
+}
+
+// cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b: a in the high byte, b in the low one.
+template <bool E5M2>
+Flow exec_cvt_f32_fp8x2(Warp& w, const Instr& in, uint32_t mask) {
+    const bool relu = in.flags & kRelu;
+    map2<uint32_t, float, float>(w, in, mask, [relu](float a, float b) {
+        return (to_fp8(a, E5M2, relu) << 8) | to_fp8(b, E5M2, relu);
+    });
+    return Flow::Next;
+}
+
+// cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a: each half rounded once, the high half to the high byte.
+template <bool E5M2>
+Flow exec_cvt_f16x2_fp8x2(Warp& w, const Instr& in, uint32_t mask) {
+    const bool relu = in.flags & kRelu;
+    map1<uint32_t, uint32_t>(w, in, mask, [relu](uint32_t a) {
+        const uint32_t hi = to_fp8(small_to_double(a >> 16, kF16), E5M2, relu);
+        const uint32_t lo = to_fp8(small_to_double(a & 0xffffu, kF16), E5M2, relu);
+        return (hi << 8) | lo;
+    });
+    return Flow::Next;
+}
+
+// cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a: the high byte to the high half.
+template <bool E5M2>
+Flow exec_cvt_fp8x2_f16x2(Warp& w, const Instr& in, uint32_t mask) {
+    const bool relu = in.flags & kRelu;
+    map1<uint32_t, uint32_t>(w, in, mask, [relu](uint32_t a) {
+        return (fp8_to_f16(a >> 8, E5M2, relu) << 16) | fp8_to_f16(a, E5M2, relu);
     });
     return Flow::Next;
 }
@@ -209,21 +329,85 @@ Type storage_type(Type t) {
     }
 }
 
+// The FP8 forms: cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2} and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}.
+Status decode_cvt_fp8(InstrDecoder& d, bool e5m2, std::string_view frnd, bool relu, bool satfinite, Type other) {
+    const std::string_view op = d.ast().opcode;
+    const bool to_fp8 = op.find(e5m2 ? ".e5m2x2" : ".e4m3x2") < op.find(fmt::format(".{}", type_name(other)));
+    if (frnd != "rn") return d.error("FP8 conversions round with .rn");
+    const uint16_t flags = relu ? kRelu : 0;
+    if (to_fp8) {
+        if (!satfinite) return d.error("conversions to FP8 need .satfinite");
+        if (other == Type::F32) {
+            D4R_TRY(d.expect_operands(3));
+            uint32_t a = D4R_TRY(d.src(1, Type::F32)), b = D4R_TRY(d.src(2, Type::F32));
+            uint32_t dd = D4R_TRY(d.dst(0, Type::B16));
+            Instr& in = d.emit(e5m2 ? &exec_cvt_f32_fp8x2<true> : &exec_cvt_f32_fp8x2<false>);
+            in.d[0] = dd;
+            in.s[0] = a;
+            in.s[1] = b;
+            in.flags = flags;
+            return ok_status();
+        }
+        if (other != Type::F16x2) return d.error("conversions to FP8 take .f32 or .f16x2 sources");
+        D4R_TRY(d.expect_operands(2));
+        uint32_t a = D4R_TRY(d.src(1, Type::B32));
+        uint32_t dd = D4R_TRY(d.dst(0, Type::B16));
+        Instr& in = d.emit(e5m2 ? &exec_cvt_f16x2_fp8x2<true> : &exec_cvt_f16x2_fp8x2<false>);
+        in.d[0] = dd;
+        in.s[0] = a;
+        in.flags = flags;
+        return ok_status();
+    }
+    if (other != Type::F16x2 || satfinite) return d.error("conversions from FP8 give .f16x2 (no .satfinite)");
+    D4R_TRY(d.expect_operands(2));
+    uint32_t a = D4R_TRY(d.src(1, Type::B16));
+    uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
+    Instr& in = d.emit(e5m2 ? &exec_cvt_fp8x2_f16x2<true> : &exec_cvt_fp8x2_f16x2<false>);
+    in.d[0] = dd;
+    in.s[0] = a;
+    in.flags = flags;
+    return ok_status();
+}
+
 Status decode_cvt(InstrDecoder& d) {
     Modifiers& m = d.mods();
     std::string_view irnd = m.take_any({"rni", "rzi", "rmi", "rpi"});
-    std::string_view frnd = m.take_any({"rn", "rz", "rm", "rp"});
+    std::string_view frnd = m.take_any({"rn", "rz", "rm", "rp", "rna"});
     bool ftz = m.take("ftz");
     bool sat = m.take("sat");
     bool relu = m.take("relu");
     bool satfinite = m.take("satfinite");
-    if (m.has("rna") || m.has("rs")) return d.error("cvt with .rna/.rs is not supported yet");
+    if (m.has("rs")) return d.error("cvt with .rs is not supported yet");
+    std::string_view fp8 = m.take_any({"e4m3x2", "e5m2x2"});
     Type dt = m.take_type();
-    Type at = m.take_type();
+    Type at = fp8.empty() ? m.take_type() : Type::None;
     D4R_TRY(d.finish());
+    if (!fp8.empty()) {
+        if (dt == Type::None || !irnd.empty() || ftz || sat)
+            return d.error("FP8 cvt takes .rn, .satfinite and .relu only");
+        return decode_cvt_fp8(d, fp8 == "e5m2x2", frnd, relu, satfinite, dt);
+    }
     if (dt == Type::None || at == Type::None) return d.error("cvt needs a destination and a source type");
+    if (dt == Type::TF32) {
+        if (at != Type::F32 || ftz || sat || !irnd.empty()) return d.error("cvt.tf32 needs an .f32 source");
+        if (frnd != "rna" && frnd != "rn" && frnd != "rz") return d.error("cvt.tf32.f32 needs .rna, .rn or .rz");
+        if (relu || (satfinite && frnd != "rna"))
+            return d.error("cvt.tf32.f32 with .relu, or .satfinite without .rna, is not supported yet");
+        D4R_TRY(d.expect_operands(2));
+        uint32_t a = D4R_TRY(d.src(1, Type::B32));
+        uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
+        ExecFn fn = frnd == "rn"   ? &exec_cvt_tf32<Round::Rn, false>
+                    : frnd == "rz" ? &exec_cvt_tf32<Round::Rz, false>
+                    : satfinite    ? &exec_cvt_tf32<Round::Rna, true>
+                                   : &exec_cvt_tf32<Round::Rna, false>;
+        Instr& in = d.emit(fn);
+        in.d[0] = dd;
+        in.s[0] = a;
+        return ok_status();
+    }
+    if (frnd == "rna") return d.error("cvt.rna applies to .tf32 results only");
     if ((relu || satfinite) && dt != Type::F16 && dt != Type::BF16 && dt != Type::F16x2 && dt != Type::BF16x2)
-        return d.error(".relu and .satfinite are supported for f16/bf16 results only (FP8 comes later)");
+        return d.error(".relu and .satfinite apply to f16, bf16, tf32 and FP8 results");
     const uint16_t half_flags = static_cast<uint16_t>((relu ? kRelu : 0) | (satfinite ? kSatFinite : 0));
     auto round_of = [](std::string_view r) {
         return (r == "rz" || r == "rzi") ? Round::Rz : (r == "rm" || r == "rmi") ? Round::Rm

@@ -1,16 +1,255 @@
-// f16, bf16 and their packed x2 forms: arithmetic with the rounding of the PTX ISA.
+// f16, bf16 and their packed x2 forms: add sub mul fma (.rn, .ftz, .sat, .relu), min max (.ftz, .NaN,
+// .xorsign.abs), neg abs (.ftz), and ex2 / tanh .approx.
+//
+// Exactness: each operation is one correctly rounded IEEE operation on the half format. Operands are
+// widened to double; a + b, a - b and a * b are then computed in double (products of f16/bf16 values
+// are exact; a sum rounded to 53 bits and then to 8 or 11 rounds correctly, because 53 >= 2p + 2), and
+// fma is the exact product plus c rounded to odd (fp.h: fma_odd) before the one rounding to the half
+// format. Packed forms apply the operation to the low and the high half independently.
+//
+// NaN results are the canonical NaN 0x7fff (f16 and bf16 alike). .ftz flushes subnormal inputs and
+// results to sign-preserving zero, with tininess detected after rounding as for f32 (fp.h). .sat clamps
+// to [0, 1] (NaN gives +0), .relu makes negative results +0 (NaN stays the canonical NaN).
+//
+// Instr use: d[0] result; s[0..2] sources in operand order.
+#include <array>
+#include <bit>
+#include <cmath>
+
 #include <fmt/format.h>
 
+#include "ptxsim/fp.h"
+#include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
 
 namespace d4r::ptxsim {
 
+namespace {
+
+enum class HOp : uint8_t { Add, Sub, Mul, Fma };
+
+template <bool BF> D4R_INLINE uint32_t sat_half(uint32_t r) {
+    using H = HalfTraits<BF>;
+    if (H::is_nan(r) || (r & 0x8000u) || r == 0) return 0; // NaN, negatives and -0 become +0
+    return r > H::kOne ? H::kOne : r;
+}
+
+template <HOp Op, bool BF, bool Ftz, bool Sat, bool Relu> struct ArithElem {
+    static constexpr int kSources = Op == HOp::Fma ? 3 : 2;
+    D4R_INLINE static uint32_t apply(uint32_t a, uint32_t b, uint32_t c) {
+        using H = HalfTraits<BF>;
+        if constexpr (Ftz) {
+            a = H::flush(a);
+            b = H::flush(b);
+            c = H::flush(c);
+        }
+        const double x = H::value(a), y = H::value(b);
+        double exact;
+        if constexpr (Op == HOp::Add)
+            exact = x + y;
+        else if constexpr (Op == HOp::Sub)
+            exact = x - y;
+        else if constexpr (Op == HOp::Mul)
+            exact = x * y;
+        else
+            exact = fma_odd(x, y, H::value(c));
+        uint32_t r = round_to_small(exact, H::kFormat, Round::Rn);
+        if constexpr (Ftz) r = H::flush_result(r, exact);
+        if constexpr (Sat) r = sat_half<BF>(r);
+        if constexpr (Relu) {
+            if (!H::is_nan(r) && (r & 0x8000u)) r = 0;
+        }
+        return r;
+    }
+};
+
+// min/max: a NaN operand yields the other operand; two NaNs, or any NaN under .NaN, give the canonical
+// NaN; -0 is below +0. .xorsign.abs compares magnitudes and gives the result the XOR of the signs.
+template <bool BF, bool IsMax, bool Ftz, bool NaNMode, bool XorSign> struct MinMaxElem {
+    static constexpr int kSources = 2;
+    D4R_INLINE static uint32_t apply(uint32_t a, uint32_t b, uint32_t) {
+        using H = HalfTraits<BF>;
+        if constexpr (Ftz) {
+            a = H::flush(a);
+            b = H::flush(b);
+        }
+        uint32_t sign = 0;
+        if constexpr (XorSign) {
+            sign = (a ^ b) & 0x8000u;
+            a &= 0x7fffu;
+            b &= 0x7fffu;
+        }
+        const bool an = H::is_nan(a), bn = H::is_nan(b);
+        if ((NaNMode && (an || bn)) || (an && bn)) return kCanonicalNaN16;
+        uint32_t r;
+        if (an)
+            r = b;
+        else if (bn)
+            r = a;
+        else {
+            const float x = H::to_float(a), y = H::to_float(b);
+            const bool a_neg = a & 0x8000u;
+            if constexpr (IsMax)
+                r = (x > y || (x == y && !a_neg)) ? a : b;
+            else
+                r = (x < y || (x == y && a_neg)) ? a : b;
+        }
+        if constexpr (XorSign) r = (r & 0x7fffu) | sign;
+        return r;
+    }
+};
+
+enum class HUnary : uint8_t { Neg, Abs, Ex2, Tanh };
+
+template <bool BF, HUnary U, bool Ftz> struct UnaryElem {
+    static constexpr int kSources = 1;
+    D4R_INLINE static uint32_t apply(uint32_t a, uint32_t, uint32_t) {
+        using H = HalfTraits<BF>;
+        if constexpr (Ftz) a = H::flush(a);
+        // neg/abs of a NaN give the canonical NaN (H200 goldens, corpus f16_arith, bf16_arith).
+        if constexpr (U == HUnary::Neg)
+            return H::is_nan(a) ? kCanonicalNaN16 : a ^ 0x8000u;
+        else if constexpr (U == HUnary::Abs)
+            return H::is_nan(a) ? kCanonicalNaN16 : a & 0x7fffu;
+        else {
+            // .approx: computed in double and rounded once, within the ISA bounds (ex2 .f16 2^-9.9
+            // relative, .bf16 2^-7; tanh 2^-10.987 relative).
+            const double x = H::value(a);
+            const double v = U == HUnary::Ex2 ? std::exp2(x) : std::tanh(x);
+            uint32_t r = round_to_small(v, H::kFormat, Round::Rn);
+            if constexpr (Ftz) r = H::flush(r);
+            return r;
+        }
+    }
+};
+
+template <class E, bool Packed> Flow exec_half(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t a[32], b[32] = {}, c[32] = {}, r[32];
+    read_lanes(w, in.s[0], a);
+    if constexpr (E::kSources > 1) read_lanes(w, in.s[1], b);
+    if constexpr (E::kSources > 2) read_lanes(w, in.s[2], c);
+    for (int i = 0; i < 32; ++i) {
+        uint32_t lo = E::apply(a[i] & 0xffffu, b[i] & 0xffffu, c[i] & 0xffffu);
+        if constexpr (Packed)
+            r[i] = lo | (E::apply(a[i] >> 16, b[i] >> 16, c[i] >> 16) << 16);
+        else
+            r[i] = lo;
+    }
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+// Runtime flags to a template instantiation: select<Sel, N>(flags) returns Sel<flags[0], ...>::fn.
+template <template <bool...> class Sel, size_t N, bool... B> ExecFn select(const std::array<bool, N>& f) {
+    if constexpr (sizeof...(B) == N)
+        return Sel<B...>::fn;
+    else
+        return f[sizeof...(B)] ? select<Sel, N, B..., true>(f) : select<Sel, N, B..., false>(f);
+}
+
+template <HOp Op> struct ArithSel {
+    template <bool BF, bool Packed, bool Ftz, bool Sat, bool Relu> struct S {
+        static constexpr ExecFn fn = &exec_half<ArithElem<Op, BF, Ftz, Sat && !Relu, Relu>, Packed>;
+    };
+};
+template <bool BF, bool Packed, bool IsMax, bool Ftz, bool NaNMode, bool XorSign> struct MinMaxSel {
+    static constexpr ExecFn fn = &exec_half<MinMaxElem<BF, IsMax, Ftz, NaNMode, XorSign>, Packed>;
+};
+template <HUnary U> struct UnarySel {
+    template <bool BF, bool Packed, bool Ftz> struct S {
+        static constexpr ExecFn fn = &exec_half<UnaryElem<BF, U, Ftz>, Packed>;
+    };
+};
+
+struct HalfType {
+    bool bf = false;
+    bool packed = false;
+};
+HalfType half_type(Type t) {
+    return {t == Type::BF16 || t == Type::BF16x2, t == Type::F16x2 || t == Type::BF16x2};
+}
+
+Status emit_half(InstrDecoder& d, ExecFn fn, Type t, size_t sources) {
+    D4R_TRY(d.expect_operands(1 + sources));
+    // f16/bf16 values live in .b16 (or .f16) registers, the packed forms in 32-bit registers.
+    const Type rt = half_type(t).packed ? Type::B32 : Type::B16;
+    uint32_t s[3];
+    for (size_t i = 0; i < sources; ++i)
+        s[i] = D4R_TRY(d.src(i + 1, rt));
+    uint32_t dd = D4R_TRY(d.dst(0, rt));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    for (size_t i = 0; i < sources; ++i)
+        in.s[i] = s[i];
+    return ok_status();
+}
+
+} // namespace
+
 Status decode_half_arith(InstrDecoder& d) {
-    return d.error(fmt::format("{}.{} is not supported yet", d.mods().base(), type_name(d.mods().peek_type())));
+    Modifiers& m = d.mods();
+    const std::string_view base = m.base();
+    const std::string_view rnd = m.take_any({"rn", "rz", "rm", "rp"});
+    const bool ftz = m.take("ftz");
+    const bool sat = m.take("sat");
+    const bool relu = m.take("relu");
+    const bool nan = m.take("NaN");
+    const bool xorsign = m.take("xorsign");
+    const bool abs = m.take("abs");
+    const Type t = m.take_type();
+    D4R_TRY(d.finish());
+    const HalfType ht = half_type(t);
+    const std::string what = fmt::format("{}.{}", base, type_name(t));
+    if (ftz && ht.bf) return d.error(fmt::format("{} has no .ftz", what));
+    if (!rnd.empty() && rnd != "rn") return d.error(fmt::format("{} rounds with .rn only", what));
+    if (sat && (ht.bf || relu)) return d.error(".sat applies to .f16/.f16x2 without .relu");
+    if (base == "add" || base == "sub" || base == "mul" || base == "fma") {
+        if (nan || xorsign || abs) return d.error(fmt::format("{} takes no .NaN/.xorsign/.abs", what));
+        if (relu && base != "fma") return d.error(".relu applies to fma");
+        if (base == "fma" && rnd.empty()) return d.error("fma needs .rn");
+        const std::array<bool, 5> f{ht.bf, ht.packed, ftz, sat, relu};
+        ExecFn fn = base == "add"   ? select<ArithSel<HOp::Add>::S, 5>(f)
+                    : base == "sub" ? select<ArithSel<HOp::Sub>::S, 5>(f)
+                    : base == "mul" ? select<ArithSel<HOp::Mul>::S, 5>(f)
+                                    : select<ArithSel<HOp::Fma>::S, 5>(f);
+        return emit_half(d, fn, t, base == "fma" ? 3 : 2);
+    }
+    if (base == "min" || base == "max") {
+        if (!rnd.empty() || sat || relu) return d.error(fmt::format("{} takes no rounding, .sat or .relu", what));
+        if (xorsign != abs) return d.error(".xorsign needs .abs");
+        if (d.operand_count() == 4) return d.error("three-input min/max is not supported yet");
+        const std::array<bool, 6> f{ht.bf, ht.packed, base == "max", ftz, nan, xorsign};
+        return emit_half(d, select<MinMaxSel, 6>(f), t, 2);
+    }
+    if (base == "neg" || base == "abs") {
+        if (!rnd.empty() || sat || relu || nan || xorsign || abs)
+            return d.error(fmt::format("{} takes no modifiers but .ftz", what));
+        const std::array<bool, 3> f{ht.bf, ht.packed, ftz};
+        ExecFn fn = base == "neg" ? select<UnarySel<HUnary::Neg>::S, 3>(f) : select<UnarySel<HUnary::Abs>::S, 3>(f);
+        return emit_half(d, fn, t, 1);
+    }
+    return d.error(fmt::format("{} is not a PTX instruction", what));
 }
 
 Status decode_half_unary(InstrDecoder& d) {
-    return d.error(fmt::format("{}.{} is not supported yet", d.mods().base(), type_name(d.mods().peek_type())));
+    Modifiers& m = d.mods();
+    const std::string_view base = m.base();
+    const bool approx = m.take("approx");
+    const bool ftz = m.take("ftz");
+    const Type t = m.take_type();
+    D4R_TRY(d.finish());
+    const HalfType ht = half_type(t);
+    const std::string what = fmt::format("{}.{}", base, type_name(t));
+    if (base != "ex2" && base != "tanh") return d.error(fmt::format("{} is not a PTX instruction", what));
+    if (!approx) return d.error(fmt::format("{} needs .approx", what));
+    // ex2.approx.f16/.f16x2 (no .ftz: f16 keeps subnormals), ex2.approx.ftz.bf16/.bf16x2 (.ftz required);
+    // tanh.approx on all four types, without .ftz.
+    if (base == "ex2" && ftz != ht.bf)
+        return d.error(ht.bf ? "ex2.approx.bf16 needs .ftz" : "ex2.approx.f16 takes no .ftz");
+    if (base == "tanh" && ftz) return d.error("tanh.approx takes no .ftz");
+    const std::array<bool, 3> f{ht.bf, ht.packed, ftz};
+    ExecFn fn = base == "ex2" ? select<UnarySel<HUnary::Ex2>::S, 3>(f) : select<UnarySel<HUnary::Tanh>::S, 3>(f);
+    return emit_half(d, fn, t, 1);
 }
 
 } // namespace d4r::ptxsim

@@ -1,6 +1,7 @@
 // Integer arithmetic and bit operations: add sub (.sat, .cc, addc, subc), mul mad (.lo .hi .wide, .cc,
 // madc), mul24 mad24, sad, div rem, abs neg, min max (.relu), and or xor not cnot, shl shr, popc clz
-// brev bfind bfe bfi prmt lop3 shf. Semantics follow the PTX ISA pseudo-code; where the ISA leaves a
+// brev bfind bfe bfi prmt lop3 shf, fns. The packed SIMD forms (min/max .u16x2/.s16x2, dp4a, dp2a) live in
+// ops_simd.cpp. Semantics follow the PTX ISA pseudo-code; where the ISA leaves a
 // result open (division by zero) the values are those documented in docs/ptxsim.md.
 //
 // Instr use: d[0] destination; s[0..3] sources in operand order; aux = lop3 LUT / prmt mode;
@@ -13,6 +14,7 @@
 
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
+#include "ptxsim/ops_simd.h"
 
 namespace d4r::ptxsim {
 
@@ -306,18 +308,23 @@ Flow exec_bfind(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
+// bfe/bfi take position and length modulo 256 (ISA) in their 32-bit forms; the 64-bit forms, which
+// ptxas expands into 32-bit operations, use the whole 32-bit operands (H200 goldens of corpus int_bits).
+template <class T>
+constexpr uint64_t kFieldMask = sizeof(T) == 8 ? 0xffffffffull : 0xffull;
+
 template <class T>
 Flow exec_bfe(Warp& w, const Instr& in, uint32_t mask) {
     using U = Unsigned<T>;
     map3<T, T, uint32_t, uint32_t>(w, in, mask, [](T a, uint32_t b, uint32_t c) {
-        constexpr unsigned msb = kBits<T> - 1;
-        unsigned pos = b & 0xff, len = c & 0xff;
+        constexpr uint64_t msb = kBits<T> - 1;
+        const uint64_t pos = b & kFieldMask<T>, len = c & kFieldMask<T>;
         U ua = U(a);
         U sbit = 0;
         if (std::is_signed_v<T> && len != 0) sbit = (ua >> std::min(pos + len - 1, msb)) & 1;
         U field = pos > msb ? U(0) : U(ua >> pos);
-        unsigned avail = pos > msb ? 0 : msb - pos + 1;
-        unsigned n = std::min(len, avail);
+        uint64_t avail = pos > msb ? 0 : msb - pos + 1;
+        uint64_t n = std::min(len, avail);
         U low = n >= kBits<T> ? field : U(field & U((U(1) << n) - 1));
         U fill = n >= kBits<T> ? U(0) : U(~U(0) << n);
         return T(sbit ? U(low | fill) : low);
@@ -329,9 +336,9 @@ template <class T>
 Flow exec_bfi(Warp& w, const Instr& in, uint32_t mask) {
     using U = Unsigned<T>;
     map4<T, T, T, uint32_t, uint32_t>(w, in, mask, [](T a, T b, uint32_t c, uint32_t d) {
-        constexpr unsigned msb = kBits<T> - 1;
-        unsigned pos = c & 0xff, len = d & 0xff;
-        unsigned n = pos > msb ? 0 : std::min(len, msb - pos + 1);
+        constexpr uint64_t msb = kBits<T> - 1;
+        const uint64_t pos = c & kFieldMask<T>, len = d & kFieldMask<T>;
+        uint64_t n = pos > msb ? 0 : std::min(len, msb - pos + 1);
         if (n == 0) return b;
         U m = n >= kBits<T> ? U(~U(0)) : U((U(1) << n) - 1);
         m = U(m << pos);
@@ -394,6 +401,31 @@ Flow exec_shf(Warp& w, const Instr& in, uint32_t mask) {
         uint32_t n = Clamp ? (c < 32 ? c : 32) : (c & 31);
         uint64_t v = (uint64_t(b) << 32) | a;
         return Left ? uint32_t((v << n) >> 32) : uint32_t(v >> n);
+    });
+    return Flow::Next;
+}
+
+// fns: the position of the |offset|-th set bit of MASK counted from bit BASE towards the most (offset > 0)
+// or least (offset < 0) significant end, BASE itself included; offset 0 tests bit BASE alone; all ones
+// when there is no such bit (the ISA's pseudo-code). A BASE above 31 (undefined in the ISA) finds nothing.
+D4R_INLINE uint32_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset) {
+    if (base > 31) return 0xffffffffu;
+    if (offset == 0) return (mask >> base) & 1 ? base : 0xffffffffu;
+    uint32_t n = offset > 0 ? uint32_t(offset) : 0u - uint32_t(offset); // |offset|, INT_MIN included
+    if (n > 32) return 0xffffffffu;
+    if (offset > 0) {
+        uint32_t m = mask & (0xffffffffu << base);
+        for (uint32_t k = 1; k < n && m; ++k) m &= m - 1; // drop the lowest set bits
+        return m ? uint32_t(std::countr_zero(m)) : 0xffffffffu;
+    }
+    uint32_t m = base == 31 ? mask : mask & ((2u << base) - 1);
+    for (uint32_t k = 1; k < n && m; ++k) m &= ~(0x80000000u >> std::countl_zero(m)); // drop the highest
+    return m ? 31u - uint32_t(std::countl_zero(m)) : 0xffffffffu;
+}
+
+Flow exec_fns(Warp& w, const Instr& in, uint32_t mask) {
+    map3<uint32_t, uint32_t, uint32_t, int32_t>(w, in, mask, [](uint32_t m, uint32_t base, int32_t off) {
+        return find_nth_set(m, base, off);
     });
     return Flow::Next;
 }
@@ -599,6 +631,7 @@ Status decode_neg(InstrDecoder& d) { return decode_absneg(d, true); }
 
 Status decode_minmax(InstrDecoder& d, bool is_max) {
     Modifiers& m = d.mods();
+    if (is_simd_minmax(m)) return decode_simd_minmax(d);
     if (is_float(m.peek_type())) return decode_float_arith(d);
     bool relu = m.take("relu");
     Type t = m.take_type();
@@ -606,7 +639,7 @@ Status decode_minmax(InstrDecoder& d, bool is_max) {
     if (is_bits(t)) return d.error("needs a signed or unsigned type");
     ExecFn fn;
     if (relu) {
-        if (t != Type::S32) return d.error(".relu needs .s32 (packed .s16x2 is not supported yet)");
+        if (t != Type::S32) return d.error(".relu needs .s32 or .s16x2");
         fn = &exec_minmax_relu<int32_t, true>;
     } else {
         fn = is_max ? pick_bin<Max>(t) : pick_bin<Min>(t);
@@ -791,6 +824,13 @@ Status decode_shf(InstrDecoder& d) {
     return emit_n(d, fn, t, {t, t, Type::U32});
 }
 
+Status decode_fns(InstrDecoder& d) {
+    Type t = d.mods().take_type();
+    D4R_TRY(d.finish());
+    if (t != Type::B32) return d.error("fns needs .b32");
+    return emit_n(d, &exec_fns, t, {Type::B32, Type::B32, Type::S32});
+}
+
 } // namespace
 
 void add_int_ops(OpcodeTable& t) {
@@ -826,6 +866,8 @@ void add_int_ops(OpcodeTable& t) {
     t["prmt"] = &decode_prmt;
     t["lop3"] = &decode_lop3;
     t["shf"] = &decode_shf;
+    t["fns"] = &decode_fns;
+    add_simd_ops(t);
 }
 
 } // namespace d4r::ptxsim

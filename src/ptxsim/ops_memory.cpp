@@ -27,11 +27,14 @@ D4R_INLINE uint64_t extend(uint64_t v, bool sign) {
     return static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift);
 }
 
-// Whole-warp bounds check for global (and generic) accesses: when every lane's access is aligned and
-// falls inside the allocation the warp used last, the per-lane translation is skipped.
+// Whole-warp bounds check: when every active lane's access is aligned and the span from the lowest to the
+// highest address lies inside one range — the allocation the warp used last (global, generic), or the
+// block's shared memory — the per-lane translation is skipped. *BASE receives what to add to an address
+// to get the host pointer (0 for global addresses, which are host addresses).
 template <Space S>
-D4R_INLINE bool warp_in_cached_range(const Warp& w, const uint64_t (&addr)[32], uint32_t mask, uint32_t bytes) {
-    if constexpr (S != Space::Global && S != Space::Generic) {
+D4R_INLINE bool warp_fast_path(const Warp& w, const uint64_t (&addr)[32], uint32_t mask, uint32_t bytes,
+                               uintptr_t* base) {
+    if constexpr (S != Space::Global && S != Space::Generic && S != Space::Shared) {
         return false;
     } else {
         uint64_t first = addr[__builtin_ctz(mask)];
@@ -42,7 +45,14 @@ D4R_INLINE bool warp_in_cached_range(const Warp& w, const uint64_t (&addr)[32], 
             hi = a > hi ? a : hi;
             bits |= a;
         }
-        return (bits & (bytes - 1)) == 0 && range_holds(w.cache_base, w.cache_size, lo, hi - lo + bytes);
+        if ((bits & (bytes - 1)) != 0) return false;
+        if constexpr (S == Space::Shared) {
+            *base = reinterpret_cast<uintptr_t>(w.block->shared);
+            return range_holds(0, w.block->shared_bytes, lo, hi - lo + bytes);
+        } else {
+            *base = 0;
+            return range_holds(w.cache_base, w.cache_size, lo, hi - lo + bytes);
+        }
     }
 }
 
@@ -82,10 +92,10 @@ Flow exec_ld(Warp& w, const Instr& in, uint32_t mask) {
             __builtin_memcpy(&x, p + k * Bytes, Bytes);
             for (int i = 0; i < 32; ++i) v[k][i] = x;
         }
-    } else if (warp_in_cached_range<S>(w, addr, mask, total)) {
+    } else if (uintptr_t base = 0; warp_fast_path<S>(w, addr, mask, total, &base)) {
         const uint64_t first = addr[__builtin_ctz(mask)];
         for (int i = 0; i < 32; ++i) {
-            const uint8_t* p = reinterpret_cast<const uint8_t*>((mask & lane_bit(i)) ? addr[i] : first);
+            const uint8_t* p = reinterpret_cast<const uint8_t*>(base + ((mask & lane_bit(i)) ? addr[i] : first));
             for (unsigned k = 0; k < N; ++k) __builtin_memcpy(&v[k][i], p + k * Bytes, Bytes);
         }
     } else {
@@ -122,9 +132,9 @@ Flow exec_st(Warp& w, const Instr& in, uint32_t mask) {
     }
     // Lanes store in lane order: when several lanes write one address, the highest lane's value stays
     // (CUDA leaves the winner unspecified; this choice is deterministic).
-    if (warp_in_cached_range<S>(w, addr, mask, total)) {
+    if (uintptr_t base = 0; warp_fast_path<S>(w, addr, mask, total, &base)) {
         for_lanes(mask, [&](unsigned lane) {
-            uint8_t* p = reinterpret_cast<uint8_t*>(addr[lane]);
+            uint8_t* p = reinterpret_cast<uint8_t*>(base + addr[lane]);
             for (unsigned k = 0; k < N; ++k) {
                 R x = static_cast<R>(v[k][lane]);
                 __builtin_memcpy(p + k * Bytes, &x, Bytes);

@@ -1,8 +1,263 @@
-// Placeholder: registers nothing yet.
+// Tensor-core warp collectives: mma.sync.aligned (m16n8k8 and m16n8k16 with f16/bf16 inputs,
+// m16n8k32 with e4m3/e5m2 inputs; .row.col; f32 or f16 accumulators) and ldmatrix.sync.aligned.m8n8
+// (.x1/.x2/.x4, .trans, .b16). Both need every lane of the warp: they wait like shfl.sync with a full
+// member mask (collective_ready), and fail when a lane has exited. The arithmetic is the measured H200
+// rule of mma_numerics.h; the fragment layouts are the PTX ISA's "Matrix Fragments for mma.m16n8k*"
+// (groupID g = lane >> 2, t = lane % 4):
+//   f16/bf16 A reg r, half h: row g + 8*(r&1), k 2t + 8*(r>>1) + h     B reg r, half h: k 2t + 8r + h, col g
+//   fp8 A reg r, byte y:      row g + 8*(r&1), k 4t + 16*(r>>1) + y    B reg r, byte y: k 4t + 16r + y, col g
+//   f32 C/D reg r: row g + 8*(r>>1), col 2t + (r&1)                     f16 C/D reg r, half h: row g + 8r, col 2t + h
+//
+// Instr use: mma: s[0] full member mask (constant), aux = index of the operand list in
+// Program::branch_tables (D, A, B, C register slots in that order; the table holds any uint32 list),
+// flags = A format | B format << 4. ldmatrix: d[0..n-1] destinations, base/imm row address (kAddr32),
+// s[0] full member mask, count = n.
+#include <fmt/format.h>
+
 #include "ptxsim/decoder.h"
+#include "ptxsim/lanes.h"
+#include "ptxsim/memory_access.h"
+#include "ptxsim/mma.h"
+#include "ptxsim/mma_numerics.h"
+#include "ptxsim/program_builder.h"
 
 namespace d4r::ptxsim {
 
-void add_mma_ops(OpcodeTable&) {}
+namespace {
+
+using mma::Elem;
+using mma::Format;
+
+D4R_INLINE Flow sync_flow(SyncResult r) { return r == SyncResult::Wait ? Flow::Resched : Flow::Stop; }
+
+// Waits for all 32 lanes; false with the flow to return when the collective cannot run yet.
+D4R_INLINE bool whole_warp(Warp& w, const Instr& in, uint32_t mask, CollectiveGroup& g, Flow& flow) {
+    SyncResult ready = collective_ready(w, in, mask, 0, g);
+    if (ready != SyncResult::Go) {
+        flow = sync_flow(ready);
+        return false;
+    }
+    if (g.lanes != kFullMask) {
+        flow = fault(w, FaultKind::IllegalInstruction, static_cast<uint32_t>(__builtin_ctz(mask)), 0, 0,
+                     fmt::format("warp-wide matrix instruction without all 32 lanes (lanes 0x{:08x})", g.lanes));
+        return false;
+    }
+    return true;
+}
+
+// ---- mma -------------------------------------------------------------------------------------------
+
+// K: 8, 16 or 32 (FP8); ACC16: f16 accumulators and results.
+template <int K, bool Acc16>
+Flow exec_mma(Warp& w, const Instr& in, uint32_t mask) {
+    CollectiveGroup g;
+    Flow flow;
+    if (!whole_warp(w, in, mask, g, flow)) return flow;
+    constexpr bool kFp8 = K == 32;
+    constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2, nc = Acc16 ? 2 : 4;
+    const Format fa = static_cast<Format>(in.flags & 15), fb = static_cast<Format>((in.flags >> 4) & 15);
+    const auto& tables = w.launch->program->branch_tables;
+
+    // The fragments, lane by lane through each lane's own instruction (members may sit at different
+    // instructions with the same shape and types).
+    Elem a[16][K], bt[8][K];
+    uint32_t cbits[16][8];
+    for (unsigned l = 0; l < 32; ++l) {
+        const uint32_t* ops = tables[g.instr[l]->aux].data() + nc; // skip D
+        const unsigned gr = l >> 2, t = l & 3;
+        for (unsigned r = 0; r < na; ++r) {
+            const uint32_t v = lane_slot32(w, ops[r], l);
+            const unsigned row = gr + 8 * (r & 1);
+            if constexpr (kFp8) {
+                for (unsigned y = 0; y < 4; ++y)
+                    a[row][4 * t + 16 * (r >> 1) + y] = mma::decode((v >> (8 * y)) & 0xff, fa);
+            } else {
+                for (unsigned h = 0; h < 2; ++h) a[row][2 * t + 8 * (r >> 1) + h] = mma::decode(v >> (16 * h), fa);
+            }
+        }
+        for (unsigned r = 0; r < nb; ++r) {
+            const uint32_t v = lane_slot32(w, ops[na + r], l);
+            if constexpr (kFp8) {
+                for (unsigned y = 0; y < 4; ++y) bt[gr][4 * t + 16 * r + y] = mma::decode((v >> (8 * y)) & 0xff, fb);
+            } else {
+                for (unsigned h = 0; h < 2; ++h) bt[gr][2 * t + 8 * r + h] = mma::decode(v >> (16 * h), fb);
+            }
+        }
+        for (unsigned r = 0; r < nc; ++r) {
+            const uint32_t v = lane_slot32(w, ops[na + nb + r], l);
+            if constexpr (Acc16) {
+                cbits[gr + 8 * r][2 * t] = v & 0xffff;
+                cbits[gr + 8 * r][2 * t + 1] = v >> 16;
+            } else {
+                cbits[gr + 8 * (r >> 1)][2 * t + (r & 1)] = v;
+            }
+        }
+    }
+    uint32_t d[16][8];
+    const int in_man = fa == Format::BF16 ? 7 : 10;
+    for (unsigned i = 0; i < 16; ++i) {
+        for (unsigned j = 0; j < 8; ++j) {
+            if constexpr (kFp8) {
+                d[i][j] = mma::dot_fp8(a[i], bt[j], cbits[i][j], Acc16);
+            } else {
+                const Elem c = mma::decode(cbits[i][j], Acc16 ? Format::F16 : Format::F32);
+                d[i][j] = mma::dot(a[i], bt[j], K, c, in_man, Acc16);
+            }
+        }
+    }
+    for (unsigned l = 0; l < 32; ++l) {
+        const uint32_t* dst = tables[g.instr[l]->aux].data();
+        const unsigned gr = l >> 2, t = l & 3;
+        for (unsigned r = 0; r < nc; ++r) {
+            uint32_t v;
+            if constexpr (Acc16) v = d[gr + 8 * r][2 * t] | (d[gr + 8 * r][2 * t + 1] << 16);
+            else v = d[gr + 8 * (r >> 1)][2 * t + (r & 1)];
+            lane_slot32(w, dst[r], l) = v;
+        }
+    }
+    return g.others ? finish_collective(w, g) : Flow::Next;
+}
+
+// Reads a register list {%r1, %r2, ...} of exactly N 32-bit registers (sources or destinations).
+Status reg_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<uint32_t>& out, const char* what) {
+    if (o.kind != ast::OperandKind::Vector || o.elements.size() != n)
+        return d.error(fmt::format("{} must be a list of {} registers", what, n));
+    for (const ast::Operand& e : o.elements) {
+        if (e.kind != ast::OperandKind::Name || e.name == "_")
+            return d.error(fmt::format("{}: expected registers", what));
+        InstrDecoder::Reg r = D4R_TRY(d.reg(e));
+        if (r.wide) return d.error(fmt::format("{}: register '{}' is not 32 bits", what, e.name));
+        out.push_back(r.offset);
+    }
+    return ok_status();
+}
+
+Status decode_mma(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (!m.take("sync") || !m.take("aligned")) return d.error("mma needs .sync.aligned");
+    std::string_view shape = m.take_any({"m16n8k8", "m16n8k16", "m16n8k32"});
+    if (shape.empty()) return d.error("mma shape not supported (m16n8k8, m16n8k16, m16n8k32 are)");
+    if (!m.take("row") || !m.take("col")) return d.error("mma layouts other than .row.col are not supported");
+    std::string_view types[4];
+    for (auto& t : types) t = m.take_any({"f32", "f16", "bf16", "e4m3", "e5m2"});
+    D4R_TRY(d.finish());
+    for (auto& t : types)
+        if (t.empty()) return d.error("mma needs .dtype.atype.btype.ctype");
+    const std::string_view dt = types[0], at = types[1], bt = types[2], ct = types[3];
+    if (dt != ct) return d.error("mma with different result and accumulator types is not supported");
+    if (dt != "f32" && dt != "f16") return d.error("mma accumulators must be .f32 or .f16");
+    auto format = [](std::string_view t) {
+        return t == "f16" ? Format::F16 : t == "bf16" ? Format::BF16 : t == "e4m3" ? Format::E4M3 : Format::E5M2;
+    };
+    const bool fp8 = (at == "e4m3" || at == "e5m2") && (bt == "e4m3" || bt == "e5m2");
+    const bool acc16 = dt == "f16";
+    int k = shape == "m16n8k8" ? 8 : shape == "m16n8k16" ? 16 : 32;
+    if (fp8) {
+        if (k != 32) return d.error("FP8 mma needs shape m16n8k32");
+    } else {
+        if (at != bt || (at != "f16" && at != "bf16")) return d.error("mma input types not supported");
+        if (k == 32) return d.error("m16n8k32 needs FP8 inputs");
+        if (at == "bf16" && acc16) return d.error("bf16 mma needs .f32 accumulators");
+    }
+    D4R_TRY(d.expect_operands(4));
+    const unsigned na = k == 8 ? 2 : 4, nb = k == 8 ? 1 : 2, nc = acc16 ? 2 : 4;
+    std::vector<uint32_t> ops;
+    D4R_TRY(reg_list(d, d.operand(0), nc, ops, "mma destination"));
+    D4R_TRY(reg_list(d, d.operand(1), na, ops, "mma A fragment"));
+    D4R_TRY(reg_list(d, d.operand(2), nb, ops, "mma B fragment"));
+    D4R_TRY(reg_list(d, d.operand(3), nc, ops, "mma C fragment"));
+    ExecFn fn = k == 8 ? (acc16 ? &exec_mma<8, true> : &exec_mma<8, false>)
+              : k == 16 ? (acc16 ? &exec_mma<16, true> : &exec_mma<16, false>)
+              : (acc16 ? &exec_mma<32, true> : &exec_mma<32, false>);
+    const uint32_t member = d.constant(kFullMask, false);
+    auto& tables = d.builder().program().branch_tables;
+    const uint64_t index = tables.size();
+    tables.push_back(std::move(ops));
+    Instr& in = d.emit(fn);
+    in.s[0] = member;
+    in.aux = index;
+    in.flags = static_cast<uint16_t>(static_cast<unsigned>(format(at)) | (static_cast<unsigned>(format(bt)) << 4));
+    return ok_status();
+}
+
+// ---- ldmatrix ---------------------------------------------------------------------------------------
+
+D4R_INLINE uint64_t lane_address(const Warp& w, const Instr& in, unsigned lane) {
+    const uint64_t imm = static_cast<uint64_t>(in.imm);
+    if (in.base == kNoReg) return imm;
+    if (in.flags & kAddr32) return uint32_t(reinterpret_cast<const uint32_t*>(w.regs + in.base)[lane] + uint32_t(imm));
+    return reinterpret_cast<const uint64_t*>(w.regs + in.base)[lane] + imm;
+}
+
+// N matrices of 8x8 b16; lanes 8i..8i+7 give the row addresses of matrix i.
+template <Space S, unsigned N, bool Trans>
+Flow exec_ldmatrix(Warp& w, const Instr& in, uint32_t mask) {
+    CollectiveGroup g;
+    Flow flow;
+    if (!whole_warp(w, in, mask, g, flow)) return flow;
+    uint16_t rows[N][8][8];
+    for (unsigned l = 0; l < 8 * N; ++l) {
+        const uint8_t* p = translate<S>(w, l, lane_address(w, *g.instr[l], l), 16, false);
+        if (!p) return Flow::Stop;
+        __builtin_memcpy(rows[l >> 3][l & 7], p, 16);
+    }
+    for (unsigned l = 0; l < 32; ++l) {
+        const Instr& li = *g.instr[l];
+        const unsigned r = l >> 2, c = 2 * (l & 3);
+        for (unsigned i = 0; i < N; ++i) {
+            uint32_t v;
+            if constexpr (Trans) v = rows[i][c][r] | (uint32_t(rows[i][c + 1][r]) << 16);
+            else v = rows[i][r][c] | (uint32_t(rows[i][r][c + 1]) << 16);
+            lane_slot32(w, li.d[i], l) = v;
+        }
+    }
+    return g.others ? finish_collective(w, g) : Flow::Next;
+}
+
+template <Space S, bool Trans>
+ExecFn ldmatrix_fn(unsigned n) {
+    return n == 1 ? &exec_ldmatrix<S, 1, Trans> : n == 2 ? &exec_ldmatrix<S, 2, Trans> : &exec_ldmatrix<S, 4, Trans>;
+}
+
+Status decode_ldmatrix(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (!m.take("sync") || !m.take("aligned")) return d.error("ldmatrix needs .sync.aligned");
+    if (!m.take("m8n8")) return d.error("ldmatrix shape not supported (m8n8 is)");
+    std::string_view num = m.take_any({"x1", "x2", "x4"});
+    const bool trans = m.take("trans");
+    std::string_view space = m.take_any({"shared", "shared::cta"});
+    const bool b16 = m.take("b16");
+    D4R_TRY(d.finish());
+    if (num.empty() || !b16) return d.error("ldmatrix needs .x1/.x2/.x4 and .b16");
+    const unsigned n = static_cast<unsigned>(num[1] - '0');
+    D4R_TRY(d.expect_operands(2));
+    std::vector<uint32_t> dst;
+    D4R_TRY(reg_list(d, d.operand(0), n, dst, "ldmatrix destination"));
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), space.empty() ? Space::Generic : Space::Shared));
+    ExecFn fn;
+    if (addr.space == Space::Shared)
+        fn = trans ? ldmatrix_fn<Space::Shared, true>(n) : ldmatrix_fn<Space::Shared, false>(n);
+    else if (addr.space == Space::Generic)
+        fn = trans ? ldmatrix_fn<Space::Generic, true>(n) : ldmatrix_fn<Space::Generic, false>(n);
+    else
+        return d.error("ldmatrix reads shared memory");
+    const uint32_t member = d.constant(kFullMask, false);
+    Instr& in = d.emit(fn);
+    for (unsigned i = 0; i < n; ++i) in.d[i] = dst[i];
+    in.s[0] = member;
+    in.count = static_cast<uint8_t>(n);
+    in.base = addr.base;
+    in.imm = addr.imm;
+    if (addr.base != kNoReg && !addr.base_wide) in.flags |= kAddr32;
+    return ok_status();
+}
+
+} // namespace
+
+void add_mma_ops(OpcodeTable& t) {
+    t["mma"] = &decode_mma;
+    t["ldmatrix"] = &decode_ldmatrix;
+    add_async_ops(t);
+}
 
 } // namespace d4r::ptxsim

@@ -1,11 +1,17 @@
 // Warp collectives: shfl.sync (up, down, bfly, idx; clamp and segment mask; the optional predicate
-// destination), vote.sync (all, any, uni, ballot) and activemask.
+// destination), vote.sync (all, any, uni, ballot), match.sync (any, all; .b32, .b64), redux.sync (add, min,
+// max on .u32/.s32; and, or, xor on .b32) and activemask.
 //
 // A collective runs once every non-exited lane of its member mask executes it; lanes that reach it
 // early wait (collective_ready), which also covers member lanes arriving through different paths.
 //
 // Instr use: shfl: d[0] value, pd[0] predicate, s[0] a, s[1] b, s[2] c, s[3] member mask, flags = mode;
-// vote: d[0] ballot result or pd[0], ps[0] source predicate, s[0] member mask, flags = mode.
+// vote: d[0] ballot result or pd[0], ps[0] source predicate, s[0] member mask, flags = mode;
+// match: d[0] lane mask, pd[0] predicate (.all), s[0] value, s[1] member mask;
+// redux: d[0] result, s[0] value, s[1] member mask.
+//
+// match and redux combine the values of the non-exited lanes of the member mask (the ISA's
+// participants), whichever instruction each of them executes (see collective_ready).
 #include <fmt/format.h>
 
 #include "ptxsim/decoder.h"
@@ -217,6 +223,155 @@ Status decode_vote(InstrDecoder& d) {
     return ok_status();
 }
 
+// match.any: each participant gets the participants holding its value; match.all: every participant
+// gets the participants (and a true predicate) when all values are equal, else 0 (and false).
+template <class T, bool All>
+Flow exec_match(Warp& w, const Instr& in, uint32_t mask) {
+    CollectiveGroup g;
+    SyncResult ready = collective_ready(w, in, mask, 1, g);
+    if (ready != SyncResult::Go) return sync_flow(ready);
+    const uint32_t member = lane_slot32(w, in.s[1], static_cast<unsigned>(__builtin_ctz(mask)));
+    const uint32_t parts = g.lanes & member;
+    T v[32] = {};
+    for_lanes(parts, [&](unsigned l) { v[l] = reinterpret_cast<const T*>(w.regs + g.instr[l]->s[0])[l]; });
+    uint32_t r[32] = {};
+    uint32_t pred = 0;
+    if constexpr (All) {
+        const T first = v[__builtin_ctz(parts | 0x80000000u)];
+        bool same = true;
+        for_lanes(parts, [&](unsigned l) { same = same && v[l] == first; });
+        for (int i = 0; i < 32; ++i) r[i] = same ? parts : 0u;
+        pred = same ? kFullMask : 0u;
+    } else {
+        for_lanes(parts, [&](unsigned l) {
+            uint32_t m = 0;
+            for_lanes(parts, [&](unsigned k) { m |= v[k] == v[l] ? lane_bit(k) : 0u; });
+            r[l] = m;
+        });
+    }
+    if (g.others == 0) {
+        write_lanes(w, in.d[0], r, mask);
+        if (All) write_pred(w, in.pd[0], pred, mask);
+        return Flow::Next;
+    }
+    for_lanes(g.lanes, [&](unsigned l) {
+        lane_slot32(w, g.instr[l]->d[0], l) = r[l];
+        if (All) write_pred(w, g.instr[l]->pd[0], pred, lane_bit(l));
+    });
+    return finish_collective(w, g);
+}
+
+// A destination operand "d|p" (shfl, match.all): the register and, when present, the predicate.
+Status dst_with_pred(InstrDecoder& d, Type t, uint32_t& dd, int16_t& p) {
+    const ast::Operand& dst = d.operand(0);
+    p = -1;
+    if (dst.kind == ast::OperandKind::Pair) {
+        ast::Operand v = dst, q = dst;
+        v.kind = q.kind = ast::OperandKind::Name;
+        q.name = dst.name2;
+        dd = D4R_TRY(d.dst(v, t));
+        p = D4R_TRY(d.pred_dst(q));
+    } else {
+        dd = D4R_TRY(d.dst(dst, t));
+    }
+    return ok_status();
+}
+
+Status decode_match(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view mode = m.take_any({"any", "all"});
+    bool sync = m.take("sync");
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (!sync || mode.empty() || (t != Type::B32 && t != Type::B64))
+        return d.error("match needs .any or .all, .sync and .b32 or .b64");
+    D4R_TRY(d.expect_operands(3));
+    bool all = mode == "all";
+    uint32_t a = D4R_TRY(d.src(1, t));
+    uint32_t member = D4R_TRY(d.src(2, Type::B32));
+    uint32_t dd = kNoReg;
+    int16_t p = -1;
+    D4R_TRY(dst_with_pred(d, Type::B32, dd, p));
+    if (p >= 0 && !all) return d.error("match.any has no predicate destination");
+    ExecFn fn = t == Type::B32 ? (all ? &exec_match<uint32_t, true> : &exec_match<uint32_t, false>)
+                               : (all ? &exec_match<uint64_t, true> : &exec_match<uint64_t, false>);
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.pd[0] = p;
+    in.s[0] = a;
+    in.s[1] = member;
+    return ok_status();
+}
+
+enum class ReduxOp : uint8_t { Add, MinU, MinS, MaxU, MaxS, And, Or, Xor };
+
+template <ReduxOp Op>
+D4R_INLINE uint32_t redux_step(uint32_t acc, uint32_t v) {
+    if constexpr (Op == ReduxOp::Add) return acc + v; // truncated to 32 bits (ISA)
+    else if constexpr (Op == ReduxOp::MinU) return v < acc ? v : acc;
+    else if constexpr (Op == ReduxOp::MaxU) return v > acc ? v : acc;
+    else if constexpr (Op == ReduxOp::MinS) return int32_t(v) < int32_t(acc) ? v : acc;
+    else if constexpr (Op == ReduxOp::MaxS) return int32_t(v) > int32_t(acc) ? v : acc;
+    else if constexpr (Op == ReduxOp::And) return acc & v;
+    else if constexpr (Op == ReduxOp::Or) return acc | v;
+    else return acc ^ v;
+}
+
+// redux.sync: one reduction over the participants' values, written to every participant.
+template <ReduxOp Op>
+Flow exec_redux(Warp& w, const Instr& in, uint32_t mask) {
+    CollectiveGroup g;
+    SyncResult ready = collective_ready(w, in, mask, 1, g);
+    if (ready != SyncResult::Go) return sync_flow(ready);
+    const uint32_t member = lane_slot32(w, in.s[1], static_cast<unsigned>(__builtin_ctz(mask)));
+    const uint32_t parts = g.lanes & member;
+    bool first = true;
+    uint32_t acc = 0;
+    for_lanes(parts, [&](unsigned l) {
+        uint32_t v = lane_slot32(w, g.instr[l]->s[0], l);
+        acc = first ? v : redux_step<Op>(acc, v);
+        first = false;
+    });
+    if (g.others == 0) {
+        uint32_t r[32];
+        for (int i = 0; i < 32; ++i) r[i] = acc;
+        write_lanes(w, in.d[0], r, mask);
+        return Flow::Next;
+    }
+    for_lanes(g.lanes, [&](unsigned l) { lane_slot32(w, g.instr[l]->d[0], l) = acc; });
+    return finish_collective(w, g);
+}
+
+Status decode_redux(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    bool sync = m.take("sync");
+    std::string_view op = m.take_any({"add", "min", "max", "and", "or", "xor"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (!sync || op.empty()) return d.error("redux needs .sync and an operation");
+    ExecFn fn = nullptr;
+    if (op == "add" && (t == Type::U32 || t == Type::S32)) fn = &exec_redux<ReduxOp::Add>;
+    else if (op == "min" && t == Type::U32) fn = &exec_redux<ReduxOp::MinU>;
+    else if (op == "min" && t == Type::S32) fn = &exec_redux<ReduxOp::MinS>;
+    else if (op == "max" && t == Type::U32) fn = &exec_redux<ReduxOp::MaxU>;
+    else if (op == "max" && t == Type::S32) fn = &exec_redux<ReduxOp::MaxS>;
+    else if (op == "and" && t == Type::B32) fn = &exec_redux<ReduxOp::And>;
+    else if (op == "or" && t == Type::B32) fn = &exec_redux<ReduxOp::Or>;
+    else if (op == "xor" && t == Type::B32) fn = &exec_redux<ReduxOp::Xor>;
+    if (!fn)
+        return d.error(fmt::format("redux.sync.{}.{} is not supported (add/min/max take .u32/.s32, and/or/xor "
+                                   "take .b32)", op, type_name(t)));
+    D4R_TRY(d.expect_operands(3));
+    uint32_t a = D4R_TRY(d.src(1, t));
+    uint32_t member = D4R_TRY(d.src(2, Type::B32));
+    uint32_t dd = D4R_TRY(d.dst(0, t));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = a;
+    in.s[1] = member;
+    return ok_status();
+}
+
 // activemask: the lanes executing this instruction together (the converged group at this pc).
 Flow exec_activemask(Warp& w, const Instr& in, uint32_t mask) {
     uint32_t r[32];
@@ -241,6 +396,8 @@ void add_warp_ops(OpcodeTable& t) {
     t["shfl"] = &decode_shfl;
     t["vote"] = &decode_vote;
     t["activemask"] = &decode_activemask;
+    t["match"] = &decode_match;
+    t["redux"] = &decode_redux;
 }
 
 } // namespace d4r::ptxsim

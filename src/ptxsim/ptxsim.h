@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -64,6 +65,10 @@ struct LaunchConfig {
     uint32_t dynamic_shared_bytes = 0;
     uint64_t instruction_budget = 0; // warp instructions for the whole launch; 0 = unlimited
     unsigned worker_threads = 0;     // 0 = every core
+    // Receives the text of device printf (vprintf) once the launch is over: one call per block that printed,
+    // in block order (within a block: warps in execution order, lanes in lane order), so the output of a
+    // launch never depends on the worker count. Empty: the text goes to stdout.
+    std::function<void(std::string_view)> printf_sink;
 };
 
 struct LaunchResult {

@@ -239,14 +239,19 @@ TEST(PtxsimInt, CountsAndBitReverse) {
     }
 }
 
-// bfe / bfi references: the ISA's bit-by-bit loops.
+// bfe / bfi references: the ISA's bit-by-bit loops. The ISA takes position and length modulo 256; the
+// H200 does so for the 32-bit forms only: the 64-bit forms (expanded by ptxas into 32-bit operations) use
+// the whole 32-bit operands (corpus case int_bits: with pos 0x8000 bfe.u64 gives 0 and bfe.s64 the sign).
+template <class T>
+constexpr uint64_t kFieldMask = sizeof(T) == 8 ? 0xffffffffull : 0xffull;
+
 template <class T>
 T bfe_ref(T a, uint32_t b, uint32_t c, bool is_signed) {
-    const unsigned msb = sizeof(T) * 8 - 1;
-    unsigned pos = b & 0xff, len = c & 0xff;
+    const uint64_t msb = sizeof(T) * 8 - 1;
+    uint64_t pos = b & kFieldMask<T>, len = c & kFieldMask<T>;
     unsigned sbit = (!is_signed || len == 0) ? 0 : unsigned((a >> std::min(pos + len - 1, msb)) & 1);
     T d = 0;
-    for (unsigned i = 0; i <= msb; ++i) {
+    for (uint64_t i = 0; i <= msb; ++i) {
         unsigned bit = (i < len && pos + i <= msb) ? unsigned((a >> (pos + i)) & 1) : sbit;
         d |= T(bit) << i;
     }
@@ -255,10 +260,10 @@ T bfe_ref(T a, uint32_t b, uint32_t c, bool is_signed) {
 
 template <class T>
 T bfi_ref(T a, T b, uint32_t c, uint32_t d) {
-    const unsigned msb = sizeof(T) * 8 - 1;
-    unsigned pos = c & 0xff, len = d & 0xff;
+    const uint64_t msb = sizeof(T) * 8 - 1;
+    uint64_t pos = c & kFieldMask<T>, len = d & kFieldMask<T>;
     T f = b;
-    for (unsigned i = 0; i < len && pos + i <= msb; ++i) {
+    for (uint64_t i = 0; i < len && pos + i <= msb; ++i) {
         T bit = (a >> i) & 1;
         f = T((f & ~(T(1) << (pos + i))) | (bit << (pos + i)));
     }
@@ -285,6 +290,17 @@ TEST(PtxsimInt, BitFieldExtractAndInsert) {
     for (size_t i = 0; i < a.size(); ++i) a64[i] = (uint64_t(b[i]) << 32) | a[i];
     auto s64 = run_op<uint64_t, uint64_t, uint32_t, uint32_t>("  bfe.s64 %d, %a, %b, %c;", a64, pos, len);
     for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(s64[i], bfe_ref<uint64_t>(a64[i], pos[i], len[i], true));
+    auto u64 = run_op<uint64_t, uint64_t, uint32_t, uint32_t>("  bfe.u64 %d, %a, %b, %c;", a64, pos, len);
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(u64[i], bfe_ref<uint64_t>(a64[i], pos[i], len[i], false));
+    // The 64-bit forms by hand: position 256 is past the field (not position 0), length 256 the whole value.
+    auto big = run_op<uint64_t, uint64_t, uint32_t, uint32_t>("  bfe.s64 %d, %a, %b, %c;",
+                                                               {0x8000000000000001ull, 0x8000000000000001ull},
+                                                               {256u, 0u}, {1u, 256u});
+    EXPECT_EQ(big[0], ~0ull);                  // sign bit 63 fills
+    EXPECT_EQ(big[1], 0x8000000000000001ull);  // all 64 bits
+    auto ins = run_op<uint64_t, uint64_t, uint64_t>("  bfi.b64 %d, %a, %b, 256, 8;\n  bfi.b64 %a, %a, %b, 0, 8;\n"
+                                                    "  xor.b64 %d, %d, %a;", {0xabull}, {0x1100ull});
+    EXPECT_EQ(ins[0], 0x1100ull ^ 0x11abull);  // pos 256 inserts nothing; pos 0 inserts the byte
     // bfi f, a, b, c, d: four sources; the harness has three, so position and length are immediates.
     for (uint32_t p : {0u, 5u, 31u, 32u, 250u})
         for (uint32_t l : {0u, 3u, 16u, 32u, 40u}) {
@@ -398,6 +414,49 @@ TEST(PtxsimInt, ExtendedPrecisionCarryChains) {
         uint64_t xl = uint32_t(x[i]), yl = uint32_t(y[i]), yh = y[i] >> 32;
         ASSERT_EQ(m[i], xl * yl + yh);
     }
+}
+
+// fns: the ISA's pseudo-code, literally.
+uint32_t fns_ref(uint32_t mask, uint32_t base, int32_t offset) {
+    if (offset == 0) return (mask >> base) & 1 ? base : 0xffffffffu;
+    int pos = int(base), inc = offset > 0 ? 1 : -1;
+    int64_t count = (offset > 0 ? int64_t(offset) : -int64_t(offset)) - 1;
+    while (pos >= 0 && pos < 32) {
+        if ((mask >> pos) & 1) {
+            if (count == 0) return uint32_t(pos);
+            --count;
+        }
+        pos += inc;
+    }
+    return 0xffffffffu;
+}
+
+TEST(PtxsimInt, FindNthSetBit) {
+    // The ISA's examples.
+    auto ex = run_op<uint32_t, uint32_t, uint32_t, uint32_t>("  fns.b32 %d, %a, %b, %c;", {0xaaaaaaaau, 0xaaaaaaaau,
+        0xaaaaaaaau, 0xaaaaaaaau}, {3, 3, 2, 2}, {1, uint32_t(-1), 1, uint32_t(-1)});
+    EXPECT_EQ(ex, (std::vector<uint32_t>{3, 3, 3, 1}));
+    std::vector<uint32_t> mask, base, off;
+    TestRng rng(91);
+    for (uint32_t m : {0u, 1u, 0x80000000u, 0xffffffffu, 0xaaaaaaaau, 0x00010001u})
+        for (uint32_t b : {0u, 1u, 15u, 16u, 31u})
+            for (int32_t o : {0, 1, 2, 3, 17, 32, 33, -1, -2, -17, -32, -33, INT32_MIN, INT32_MAX}) {
+                mask.push_back(m);
+                base.push_back(b);
+                off.push_back(uint32_t(o));
+            }
+    for (int i = 0; i < 400; ++i) {
+        mask.push_back(uint32_t(rng.next()));
+        base.push_back(uint32_t(rng.next() % 32));
+        off.push_back(uint32_t(int32_t(rng.next() % 71) - 35));
+    }
+    auto got = run_op<uint32_t, uint32_t, uint32_t, uint32_t>("  fns.b32 %d, %a, %b, %c;", mask, base, off);
+    for (size_t i = 0; i < mask.size(); ++i)
+        ASSERT_EQ(got[i], fns_ref(mask[i], base[i], int32_t(off[i])))
+            << std::hex << mask[i] << std::dec << " base " << base[i] << " offset " << int32_t(off[i]);
+    // Immediate operands, a negative offset among them.
+    auto imm = run_op<uint32_t, uint32_t>("  fns.b32 %d, %a, 31, -3;", {0xf0000000u, 0x80000001u});
+    EXPECT_EQ(imm, (std::vector<uint32_t>{29u, 0xffffffffu}));
 }
 
 } // namespace

@@ -1,7 +1,9 @@
 // Warp collectives: shfl.sync in every mode (with clamp / segment masks and the validity predicate),
-// shuffle reductions, vote.sync, ballot, activemask and bar.warp.sync, including member lanes that
-// reach a collective through different paths.
+// shuffle reductions, vote.sync, ballot, activemask and bar.warp.sync, match.sync and redux.sync,
+// including member lanes that reach a collective through different paths.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "ptxsim_test_util.h"
 
@@ -162,6 +164,113 @@ SPIN:
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(fault.kind, FaultKind::IllegalInstruction);
     EXPECT_NE(r.error().text().find("never reach"), std::string::npos) << r.error().text();
+}
+
+// match.any: the participants holding the lane's value; match.all: all participants (and true) when
+// every participant holds the same value, else 0 (and false). Participants: the non-exited member lanes.
+TEST(PtxsimWarp, MatchAnyAndAll) {
+    std::vector<uint32_t> v(64);
+    for (uint32_t i = 0; i < 64; ++i) v[i] = (i * 7) % 5;  // five classes in each warp
+    auto any = run_op<uint32_t, uint32_t>("  match.any.sync.b32 %d, %a, 0xffffffff;", v);
+    for (uint32_t i = 0; i < 64; ++i) {
+        uint32_t e = 0;
+        for (uint32_t k = 0; k < 32; ++k) e |= v[(i & ~31u) + k] == v[i] ? 1u << k : 0u;
+        ASSERT_EQ(any[i], e) << i;
+    }
+    // 64-bit values that differ only in the high word are different.
+    std::vector<uint64_t> w(32);
+    for (uint32_t i = 0; i < 32; ++i) w[i] = (uint64_t(i & 1) << 40) | 5;
+    auto any64 = run_op<uint32_t, uint64_t>("  match.any.sync.b64 %d, %a, 0xffffffff;", w);
+    for (uint32_t i = 0; i < 32; ++i) ASSERT_EQ(any64[i], (i & 1) ? 0xaaaaaaaau : 0x55555555u) << i;
+    // match.all with its predicate: warp 0 all equal, warp 1 not.
+    std::vector<uint32_t> same(64, 9);
+    same[40] = 10;
+    auto all = run_op<uint32_t, uint32_t>("  match.all.sync.b32 %r5|%p0, %a, 0xffffffff;\n"
+                                          "  selp.b32 %r6, 1, 0, %p0;\n  xor.b32 %d, %r5, %r6;", same);
+    for (uint32_t i = 0; i < 32; ++i) ASSERT_EQ(all[i], 0xffffffffu ^ 1u) << i;
+    for (uint32_t i = 32; i < 64; ++i) ASSERT_EQ(all[i], 0u) << i;
+}
+
+TEST(PtxsimWarp, MatchWithPartialMaskAndExitedLanes) {
+    // Lanes 24-31 exit; lanes 0-19 and lanes 20-23 match on two paths with the same full member mask:
+    // the exited lanes do not participate, the lanes on the other path do.
+    std::vector<uint32_t> v(32);
+    for (uint32_t i = 0; i < 32; ++i) v[i] = i % 3;
+    auto got = run_op<uint32_t, uint32_t>(R"(  mov.u32 %r5, %laneid;
+  setp.ge.u32 %p0, %r5, 24;
+  @%p0 exit;
+  setp.ge.u32 %p1, %r5, 20;
+  @%p1 bra OTHER;
+  match.any.sync.b32 %d, %a, 0xffffffff;
+  bra.uni DONE;
+OTHER:
+  match.any.sync.b32 %d, %a, 0xffffffff;
+  or.b32 %d, %d, 0x80000000;
+DONE:)", v);
+    for (uint32_t i = 0; i < 24; ++i) {
+        uint32_t e = 0;
+        for (uint32_t k = 0; k < 24; ++k) e |= v[k] == v[i] ? 1u << k : 0u;
+        ASSERT_EQ(got[i], e | (i >= 20 ? 0x80000000u : 0u)) << i;
+    }
+    for (uint32_t i = 24; i < 32; ++i) ASSERT_EQ(got[i], 0u) << i;
+}
+
+TEST(PtxsimWarp, ReduxEveryOperation) {
+    std::vector<uint32_t> v(64);
+    TestRng rng(17);
+    for (auto& x : v) x = uint32_t(rng.next());
+    v[3] = 0x80000000u;  // INT_MIN in warp 0
+    struct Form {
+        const char* op;
+        uint32_t (*f)(uint32_t, uint32_t);
+    };
+    const Form forms[] = {
+        {"add.u32", [](uint32_t a, uint32_t b) { return a + b; }},
+        {"add.s32", [](uint32_t a, uint32_t b) { return a + b; }},
+        {"min.u32", [](uint32_t a, uint32_t b) { return std::min(a, b); }},
+        {"max.u32", [](uint32_t a, uint32_t b) { return std::max(a, b); }},
+        {"min.s32", [](uint32_t a, uint32_t b) { return uint32_t(std::min(int32_t(a), int32_t(b))); }},
+        {"max.s32", [](uint32_t a, uint32_t b) { return uint32_t(std::max(int32_t(a), int32_t(b))); }},
+        {"and.b32", [](uint32_t a, uint32_t b) { return a & b; }},
+        {"or.b32", [](uint32_t a, uint32_t b) { return a | b; }},
+        {"xor.b32", [](uint32_t a, uint32_t b) { return a ^ b; }},
+    };
+    for (const Form& f : forms) {
+        auto got = run_op<uint32_t, uint32_t>(std::string("  redux.sync.") + f.op + " %d, %a, 0xffffffff;", v);
+        for (uint32_t w = 0; w < 2; ++w) {
+            uint32_t e = v[w * 32];
+            for (uint32_t k = 1; k < 32; ++k) e = f.f(e, v[w * 32 + k]);
+            for (uint32_t k = 0; k < 32; ++k) ASSERT_EQ(got[w * 32 + k], e) << f.op << " lane " << k;
+        }
+    }
+}
+
+TEST(PtxsimWarp, ReduxOverHalvesOnTwoPaths) {
+    // Odd lanes reduce over 0xaaaaaaaa, even lanes over 0x55555555, each group on its own path.
+    std::vector<uint32_t> v(32);
+    for (uint32_t i = 0; i < 32; ++i) v[i] = i + 1;
+    auto got = run_op<uint32_t, uint32_t>(R"(  mov.u32 %r5, %laneid;
+  and.b32 %r6, %r5, 1;
+  setp.eq.u32 %p0, %r6, 0;
+  @%p0 bra EVEN;
+  redux.sync.add.u32 %d, %a, 0xaaaaaaaa;
+  bra.uni JOIN;
+EVEN:
+  redux.sync.add.u32 %d, %a, 0x55555555;
+JOIN:)", v);
+    uint32_t odd = 0, even = 0;
+    for (uint32_t i = 0; i < 32; ++i) (i & 1 ? odd : even) += v[i];
+    for (uint32_t i = 0; i < 32; ++i) ASSERT_EQ(got[i], i & 1 ? odd : even) << i;
+}
+
+TEST(PtxsimWarp, MatchAndReduxMalformedFormsAreLoadErrors) {
+    auto k = [](const std::string& ins) {
+        return ptx(".visible .entry k()\n{\n  .reg .b32 %r<4>;\n  .reg .pred %p;\n  " + ins + "\n  ret;\n}\n");
+    };
+    EXPECT_NE(load_error(k("match.any.b32 %r1, %r2, -1;")).find("match"), std::string::npos);
+    EXPECT_NE(load_error(k("match.any.sync.b32 %r1|%p, %r2, -1;")).find("predicate"), std::string::npos);
+    EXPECT_NE(load_error(k("redux.sync.min.b32 %r1, %r2, -1;")).find("redux"), std::string::npos);
+    EXPECT_NE(load_error(k("redux.sync.add.f32 %r1, %r2, -1;")).find("redux"), std::string::npos);
 }
 
 } // namespace

@@ -6,17 +6,20 @@
 // - Every failure is an error string (never an exception or abort), and failure_stage() says where the
 //   last one happened, so the conformance test can tell "ptxsim cannot load this PTX" (an unsupported
 //   instruction, named with its line) from "ptxsim ran it and faulted" and from a wrong answer.
-// - Textures and surfaces: ptxsim has no texture/surface object API yet, so create_image() fails with
-//   "unsupported: textures" instead of faking texel fetches.
+// - Textures and surfaces go through ptxsim's texture/surface object API (ptxsim_texture.h), created as
+//   the H200 runner creates them (tests/device/ptxsim_golden_runner.cpp): CUDA arrays for texture and
+//   surface images, 32-byte-pitched device memory for pitch-linear textures.
 // - release() frees every allocation of the current case; the Device lives as long as the launcher.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "corpus.h"
 #include "ptxsim/ptxsim.h"
+#include "ptxsim/ptxsim_texture.h"
 
 namespace d4r::corpus {
 
@@ -47,8 +50,17 @@ public:
 private:
     std::string fail(FailureStage stage, std::string message);
 
+    struct Image {
+        ptxsim::ArrayId array = 0;  // 0 for pitch-linear memory
+        ptxsim::DevicePtr ptr = 0;
+        uint64_t pitch = 0, width_bytes = 0;
+        uint32_t height = 0;
+        bool surface = false;
+    };
+
     ptxsim::Device m_device;
     std::vector<ptxsim::DevicePtr> m_allocations;
+    std::map<uint64_t, Image> m_images; // by object handle
     uint64_t m_budget;
     unsigned m_workers;
     FailureStage m_stage = FailureStage::none;

@@ -1,0 +1,141 @@
+// Asynchronous copies: cp.async.ca/.cg.shared.global (4, 8 or 16 bytes; optional src-size with zero
+// fill, or an ignore-src predicate; cache and prefetch hints accepted), cp.async.commit_group,
+// cp.async.wait_group N and cp.async.wait_all.
+//
+// The copy is performed when the instruction issues. The ISA makes the data visible only after the
+// matching wait (or later), so a program that is correct on hardware cannot tell the difference, and
+// the commit/wait instructions have nothing left to do. Every copy is checked like a load and a store:
+// both addresses aligned to the copy size, the destination inside shared memory, the bytes read
+// (src-size of them) inside a live global allocation. A src-size above the copy size copies the copy
+// size (the ISA requires src-size <= cp-size).
+//
+// Instr use: base/imm destination (shared; kAddr32 in flags for a 32-bit register), s[0]/aux source
+// address register (kNoReg: aux is the absolute address), flags bit 0: 32-bit source register;
+// s[1] src-size register (kNoReg: none); ps[0]/ps_neg[0] ignore-src predicate (-1: none).
+#include <fmt/format.h>
+
+#include "ptxsim/decoder.h"
+#include "ptxsim/lanes.h"
+#include "ptxsim/memory_access.h"
+#include "ptxsim/mma.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+constexpr uint16_t kSrc32 = 1;
+
+template <unsigned Bytes>
+Flow exec_cp_async(Warp& w, const Instr& in, uint32_t mask) {
+    uint64_t dst[32];
+    lane_addresses(w, in, dst);
+    uint64_t src[32];
+    if (in.s[0] == kNoReg) {
+        for (int i = 0; i < 32; ++i) src[i] = in.aux;
+    } else if (in.flags & kSrc32) {
+        uint32_t b[32];
+        read_lanes(w, in.s[0], b);
+        for (int i = 0; i < 32; ++i) src[i] = uint32_t(b[i] + uint32_t(in.aux));
+    } else {
+        read_lanes(w, in.s[0], src);
+        for (int i = 0; i < 32; ++i) src[i] += in.aux;
+    }
+    uint32_t size[32];
+    if (in.s[1] != kNoReg) read_lanes(w, in.s[1], size);
+    else for (int i = 0; i < 32; ++i) size[i] = Bytes;
+    const uint32_t ignore = in.ps[0] >= 0 ? read_pred(w, in.ps[0], in.ps_neg[0]) : 0u;
+    // Lanes copy in lane order (overlapping destinations: the highest lane's bytes stay).
+    uint32_t m = mask;
+    while (m) {
+        const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
+        m &= m - 1;
+        const uint32_t n = (ignore & lane_bit(lane)) ? 0u : (size[lane] < Bytes ? size[lane] : Bytes);
+        if (src[lane] & (Bytes - 1))
+            return fault(w, FaultKind::MisalignedAddress, lane, src[lane], Bytes,
+                         fmt::format("{}-byte cp.async source", Bytes));
+        uint8_t* d = translate<Space::Shared>(w, lane, dst[lane], Bytes, true);
+        if (!d) return Flow::Stop;
+        uint8_t buf[Bytes] = {};
+        if (n > 0) {
+            const uint8_t* s = global_ptr(w, src[lane], n);
+            if (!s)
+                return fault(w, FaultKind::IllegalAddress, lane, src[lane], n,
+                             fmt::format("{}-byte cp.async global read outside any live allocation", n));
+            __builtin_memcpy(buf, s, n);
+        }
+        __builtin_memcpy(d, buf, Bytes);
+    }
+    return Flow::Next;
+}
+
+Flow exec_async_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
+
+Status decode_cp(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    if (!m.take("async")) return d.error("only cp.async is supported");
+    if (m.take("commit_group")) {
+        D4R_TRY(d.finish());
+        D4R_TRY(d.expect_operands(0));
+        d.emit(&exec_async_nop);
+        return ok_status();
+    }
+    if (m.take("wait_all")) {
+        D4R_TRY(d.finish());
+        D4R_TRY(d.expect_operands(0));
+        d.emit(&exec_async_nop);
+        return ok_status();
+    }
+    if (m.take("wait_group")) {
+        D4R_TRY(d.finish());
+        D4R_TRY(d.expect_operands(1));
+        (void)D4R_TRY(d.immediate(d.operand(0))); // N must be an integer constant
+        d.emit(&exec_async_nop);
+        return ok_status();
+    }
+    std::string_view cache = m.take_any({"ca", "cg"});
+    const bool dst_shared = !m.take_any({"shared", "shared::cta"}).empty();
+    const bool src_global = m.take("global");
+    const bool hint = m.take("L2::cache_hint");
+    m.take_prefixed("L2::"); // prefetch size
+    D4R_TRY(d.finish());
+    if (cache.empty() || !dst_shared || !src_global)
+        return d.error("cp.async needs .ca or .cg and .shared.global (bulk and mbarrier forms are not supported)");
+    D4R_TRY(d.expect_operands(3, 5));
+    const uint64_t bytes = D4R_TRY(d.immediate(d.operand(2)));
+    if (bytes != 4 && bytes != 8 && bytes != 16) return d.error("cp.async copies 4, 8 or 16 bytes");
+    if (cache == "cg" && bytes != 16) return d.error("cp.async.cg copies 16 bytes");
+    size_t extra = d.operand_count() - 3;
+    if (hint) {
+        if (extra == 0) return d.error(".L2::cache_hint needs a cache-policy operand");
+        --extra; // the policy, a hint only
+    }
+    if (extra > 1) return d.error("too many operands");
+    InstrDecoder::Address dst = D4R_TRY(d.address(d.operand(0), Space::Shared));
+    InstrDecoder::Address src = D4R_TRY(d.address(d.operand(1), Space::Global));
+    uint32_t size_reg = kNoReg;
+    std::pair<int16_t, bool> ignore{-1, false};
+    if (extra == 1) {
+        const ast::Operand& o = d.operand(3);
+        std::optional<Symbol> s = o.kind == ast::OperandKind::Name ? d.lookup(o.name) : std::nullopt;
+        if (o.negated || (s && s->kind == Symbol::Kind::Pred)) ignore = D4R_TRY(d.pred_src(o));
+        else size_reg = D4R_TRY(d.src(o, Type::U32));
+    }
+    ExecFn fn = bytes == 4 ? &exec_cp_async<4> : bytes == 8 ? &exec_cp_async<8> : &exec_cp_async<16>;
+    Instr& in = d.emit(fn);
+    in.base = dst.base;
+    in.imm = dst.imm;
+    if (dst.base != kNoReg && !dst.base_wide) in.flags |= kAddr32;
+    in.s[0] = src.base;
+    in.aux = static_cast<uint64_t>(src.imm);
+    if (src.base != kNoReg && !src.base_wide) in.flags |= kSrc32;
+    in.s[1] = size_reg;
+    in.ps[0] = ignore.first;
+    in.ps_neg[0] = ignore.second ? 1 : 0;
+    return ok_status();
+}
+
+} // namespace
+
+void add_async_ops(OpcodeTable& t) { t["cp"] = &decode_cp; }
+
+} // namespace d4r::ptxsim

@@ -1,0 +1,141 @@
+// Packed integer SIMD: min/max on two 16-bit halves (.u16x2, .s16x2, .relu for .s16x2) and the dot
+// products dp4a (four bytes) and dp2a (two halves times two bytes, .lo/.hi), every signedness form.
+// Semantics are the PTX ISA's pseudo-code: each lane of a packed operand is zero- or sign-extended by its
+// type, and dp4a/dp2a accumulate into c with 32-bit wrap-around (c is .s32 unless both types are .u32,
+// which only matters for the extension of c, and a 32-bit sum wraps the same either way).
+//
+// Instr use: d[0] destination; s[0..2] sources in operand order.
+#include "ptxsim/ops_simd.h"
+
+#include <cstdint>
+
+#include <fmt/format.h>
+
+#include "ptxsim/lanes.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+template <bool Signed>
+D4R_INLINE int32_t half_of(uint32_t v, unsigned k) {
+    uint32_t h = (v >> (16 * k)) & 0xffffu;
+    return Signed ? int32_t(int16_t(uint16_t(h))) : int32_t(h);
+}
+
+template <bool Signed>
+D4R_INLINE int32_t byte_of(uint32_t v, unsigned k) {
+    uint32_t b = (v >> (8 * k)) & 0xffu;
+    return Signed ? int32_t(int8_t(uint8_t(b))) : int32_t(b);
+}
+
+template <bool Signed, bool IsMax, bool Relu>
+Flow exec_minmax16x2(Warp& w, const Instr& in, uint32_t mask) {
+    map2<uint32_t, uint32_t, uint32_t>(w, in, mask, [](uint32_t a, uint32_t b) {
+        uint32_t r = 0;
+        for (unsigned k = 0; k < 2; ++k) {
+            int32_t x = half_of<Signed>(a, k), y = half_of<Signed>(b, k);
+            int32_t v = IsMax ? (x > y ? x : y) : (x < y ? x : y);
+            if (Relu && v < 0) v = 0;
+            r |= (uint32_t(v) & 0xffffu) << (16 * k);
+        }
+        return r;
+    });
+    return Flow::Next;
+}
+
+template <bool SA, bool SB>
+Flow exec_dp4a(Warp& w, const Instr& in, uint32_t mask) {
+    map3<uint32_t, uint32_t, uint32_t, uint32_t>(w, in, mask, [](uint32_t a, uint32_t b, uint32_t c) {
+        uint32_t acc = c;
+        for (unsigned k = 0; k < 4; ++k) acc += uint32_t(byte_of<SA>(a, k) * byte_of<SB>(b, k));
+        return acc;
+    });
+    return Flow::Next;
+}
+
+template <bool SA, bool SB, bool Hi>
+Flow exec_dp2a(Warp& w, const Instr& in, uint32_t mask) {
+    map3<uint32_t, uint32_t, uint32_t, uint32_t>(w, in, mask, [](uint32_t a, uint32_t b, uint32_t c) {
+        constexpr unsigned sel = Hi ? 2 : 0;
+        uint32_t acc = c;
+        for (unsigned k = 0; k < 2; ++k) acc += uint32_t(half_of<SA>(a, k) * byte_of<SB>(b, sel + k));
+        return acc;
+    });
+    return Flow::Next;
+}
+
+Status emit3(InstrDecoder& d, ExecFn fn, size_t sources) {
+    D4R_TRY(d.expect_operands(1 + sources));
+    uint32_t s[3];
+    for (size_t i = 0; i < sources; ++i) s[i] = D4R_TRY(d.src(i + 1, Type::B32));
+    uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    for (size_t i = 0; i < sources; ++i) in.s[i] = s[i];
+    return ok_status();
+}
+
+// The two .u32/.s32 type modifiers of dp4a/dp2a, in written order (atype, btype).
+Status dot_types(InstrDecoder& d, bool& sa, bool& sb) {
+    Type ta = d.mods().take_type();
+    Type tb = d.mods().take_type();
+    auto ok = [](Type t) { return t == Type::U32 || t == Type::S32; };
+    if (!ok(ta) || !ok(tb)) return d.error(fmt::format("{} needs two types from .u32 and .s32", d.mods().base()));
+    sa = ta == Type::S32;
+    sb = tb == Type::S32;
+    return ok_status();
+}
+
+template <bool Hi>
+ExecFn dp2a_fn(bool sa, bool sb) {
+    if (sa) return sb ? &exec_dp2a<true, true, Hi> : &exec_dp2a<true, false, Hi>;
+    return sb ? &exec_dp2a<false, true, Hi> : &exec_dp2a<false, false, Hi>;
+}
+
+Status decode_dp4a(InstrDecoder& d) {
+    bool sa = false, sb = false;
+    D4R_TRY(dot_types(d, sa, sb));
+    D4R_TRY(d.finish());
+    ExecFn fn = sa ? (sb ? &exec_dp4a<true, true> : &exec_dp4a<true, false>)
+                   : (sb ? &exec_dp4a<false, true> : &exec_dp4a<false, false>);
+    return emit3(d, fn, 3);
+}
+
+Status decode_dp2a(InstrDecoder& d) {
+    std::string_view mode = d.mods().take_any({"lo", "hi"});
+    bool sa = false, sb = false;
+    D4R_TRY(dot_types(d, sa, sb));
+    D4R_TRY(d.finish());
+    if (mode.empty()) return d.error("dp2a needs .lo or .hi");
+    return emit3(d, mode == "hi" ? dp2a_fn<true>(sa, sb) : dp2a_fn<false>(sa, sb), 3);
+}
+
+template <bool Signed, bool IsMax>
+ExecFn minmax_fn(bool relu) {
+    return relu ? &exec_minmax16x2<Signed, IsMax, true> : &exec_minmax16x2<Signed, IsMax, false>;
+}
+
+} // namespace
+
+bool is_simd_minmax(const Modifiers& m) { return m.has("u16x2") || m.has("s16x2"); }
+
+Status decode_simd_minmax(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    const bool is_max = m.base() == "max";
+    const bool relu = m.take("relu");
+    const bool is_signed = m.take("s16x2");
+    if (!is_signed && !m.take("u16x2")) return d.error("packed min/max needs .u16x2 or .s16x2");
+    D4R_TRY(d.finish());
+    if (relu && !is_signed) return d.error(".relu needs a signed type (.s16x2)");
+    ExecFn fn = is_signed ? (is_max ? minmax_fn<true, true>(relu) : minmax_fn<true, false>(relu))
+                          : (is_max ? minmax_fn<false, true>(false) : minmax_fn<false, false>(false));
+    return emit3(d, fn, 2);
+}
+
+void add_simd_ops(OpcodeTable& t) {
+    t["dp4a"] = &decode_dp4a;
+    t["dp2a"] = &decode_dp2a;
+}
+
+} // namespace d4r::ptxsim
