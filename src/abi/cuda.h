@@ -23,6 +23,14 @@ extern "C" {
 typedef uint32_t cuuint32_t;
 typedef uint64_t cuuint64_t;
 
+/* In C++ every enumeration is int-based (any int value is valid, as applications pass values newer
+ * than d4r knows); in C they are plain enums, int-sized like NVIDIA's. */
+#ifdef __cplusplus
+#define D4R_ENUM_BASE : int
+#else
+#define D4R_ENUM_BASE
+#endif
+
 /* ---- Handles ------------------------------------------------------------------------------------ */
 
 typedef int CUdevice;
@@ -50,7 +58,7 @@ typedef struct CUuuid_st {
 
 /* ---- Results ------------------------------------------------------------------------------------ */
 
-typedef enum d4r_cudaError_enum {
+typedef enum d4r_cudaError_enum D4R_ENUM_BASE {
     CUDA_SUCCESS = 0,
     CUDA_ERROR_INVALID_VALUE = 1,
     CUDA_ERROR_OUT_OF_MEMORY = 2,
@@ -95,7 +103,7 @@ typedef enum d4r_cudaError_enum {
 
 /* ---- Enumerations (members d4r uses) --------------------------------------------------------------- */
 
-typedef enum d4r_CUdevice_attribute_enum {
+typedef enum d4r_CUdevice_attribute_enum D4R_ENUM_BASE {
     CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
     CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2,
     CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y = 3,
@@ -165,7 +173,7 @@ typedef enum d4r_CUdevice_attribute_enum {
     CU_DEVICE_ATTRIBUTE_MAX = 148
 } CUdevice_attribute;
 
-typedef enum d4r_CUfunction_attribute_enum {
+typedef enum d4r_CUfunction_attribute_enum D4R_ENUM_BASE {
     CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
     CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
     CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES = 2,
@@ -179,7 +187,7 @@ typedef enum d4r_CUfunction_attribute_enum {
     CU_FUNC_ATTRIBUTE_MAX = 16
 } CUfunction_attribute;
 
-typedef enum d4r_CUpointer_attribute_enum {
+typedef enum d4r_CUpointer_attribute_enum D4R_ENUM_BASE {
     CU_POINTER_ATTRIBUTE_CONTEXT = 1,
     CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2,
     CU_POINTER_ATTRIBUTE_DEVICE_POINTER = 3,
@@ -193,7 +201,7 @@ typedef enum d4r_CUpointer_attribute_enum {
     CU_POINTER_ATTRIBUTE_MAPPED = 13
 } CUpointer_attribute;
 
-typedef enum d4r_CUlimit_enum {
+typedef enum d4r_CUlimit_enum D4R_ENUM_BASE {
     CU_LIMIT_STACK_SIZE = 0x00,
     CU_LIMIT_PRINTF_FIFO_SIZE = 0x01,
     CU_LIMIT_MALLOC_HEAP_SIZE = 0x02,
@@ -203,14 +211,14 @@ typedef enum d4r_CUlimit_enum {
     CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
 } CUlimit;
 
-typedef enum d4r_CUmemorytype_enum {
+typedef enum d4r_CUmemorytype_enum D4R_ENUM_BASE {
     CU_MEMORYTYPE_HOST = 0x01,
     CU_MEMORYTYPE_DEVICE = 0x02,
     CU_MEMORYTYPE_ARRAY = 0x03,
     CU_MEMORYTYPE_UNIFIED = 0x04
 } CUmemorytype;
 
-typedef enum d4r_CUarray_format_enum {
+typedef enum d4r_CUarray_format_enum D4R_ENUM_BASE {
     CU_AD_FORMAT_UNSIGNED_INT8 = 0x01,
     CU_AD_FORMAT_UNSIGNED_INT16 = 0x02,
     CU_AD_FORMAT_UNSIGNED_INT32 = 0x03,
@@ -222,28 +230,28 @@ typedef enum d4r_CUarray_format_enum {
     CU_AD_FORMAT_UNORM_INT_101010_2 = 0x50
 } CUarray_format;
 
-typedef enum d4r_CUaddress_mode_enum {
+typedef enum d4r_CUaddress_mode_enum D4R_ENUM_BASE {
     CU_TR_ADDRESS_MODE_WRAP = 0,
     CU_TR_ADDRESS_MODE_CLAMP = 1,
     CU_TR_ADDRESS_MODE_MIRROR = 2,
     CU_TR_ADDRESS_MODE_BORDER = 3
 } CUaddress_mode;
 
-typedef enum d4r_CUfilter_mode_enum {
+typedef enum d4r_CUfilter_mode_enum D4R_ENUM_BASE {
     CU_TR_FILTER_MODE_POINT = 0,
     CU_TR_FILTER_MODE_LINEAR = 1
 } CUfilter_mode;
 
-typedef enum d4r_CUresourcetype_enum {
+typedef enum d4r_CUresourcetype_enum D4R_ENUM_BASE {
     CU_RESOURCE_TYPE_ARRAY = 0x00,
     CU_RESOURCE_TYPE_MIPMAPPED_ARRAY = 0x01,
     CU_RESOURCE_TYPE_LINEAR = 0x02,
     CU_RESOURCE_TYPE_PITCH2D = 0x03
 } CUresourcetype;
 
-typedef enum d4r_CUresourceViewFormat_enum { CU_RES_VIEW_FORMAT_NONE = 0x00 } CUresourceViewFormat;
+typedef enum d4r_CUresourceViewFormat_enum D4R_ENUM_BASE { CU_RES_VIEW_FORMAT_NONE = 0x00 } CUresourceViewFormat;
 
-typedef enum d4r_CUjit_option_enum {
+typedef enum d4r_CUjit_option_enum D4R_ENUM_BASE {
     CU_JIT_MAX_REGISTERS = 0,
     CU_JIT_THREADS_PER_BLOCK = 1,
     CU_JIT_WALL_TIME = 2,
@@ -261,18 +269,18 @@ typedef enum d4r_CUjit_option_enum {
     CU_JIT_CACHE_MODE = 14
 } CUjit_option;
 
-typedef enum d4r_CUlibraryOption_enum { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
+typedef enum d4r_CUlibraryOption_enum D4R_ENUM_BASE { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
 
-typedef enum d4r_CUfunc_cache_enum {
+typedef enum d4r_CUfunc_cache_enum D4R_ENUM_BASE {
     CU_FUNC_CACHE_PREFER_NONE = 0x00,
     CU_FUNC_CACHE_PREFER_SHARED = 0x01,
     CU_FUNC_CACHE_PREFER_L1 = 0x02,
     CU_FUNC_CACHE_PREFER_EQUAL = 0x03
 } CUfunc_cache;
 
-typedef enum d4r_CUsharedconfig_enum { CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0x00 } CUsharedconfig;
+typedef enum d4r_CUsharedconfig_enum D4R_ENUM_BASE { CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE = 0x00 } CUsharedconfig;
 
-typedef enum d4r_CUdriverProcAddressQueryResult_enum {
+typedef enum d4r_CUdriverProcAddressQueryResult_enum D4R_ENUM_BASE {
     CU_GET_PROC_ADDRESS_SUCCESS = 0,
     CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1,
     CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2

@@ -1,0 +1,151 @@
+// The API table helpers: function names and versions, missing-entry stubs, cuGetProcAddress lookup,
+// error texts.
+#include "runtime/api_table.h"
+
+#include <array>
+#include <atomic>
+
+#include "core/log.h"
+
+namespace d4r::runtime {
+
+static_assert(sizeof(ApiTable) == kApiCount * sizeof(void*), "ApiTable must be a plain array of pointers");
+
+namespace {
+
+constexpr std::array<ApiInfo, kApiCount> kInfos = {{
+#define D4R_API_INFO(exp, base, since, params, args) ApiInfo{#exp, #base, since},
+    D4R_CUDA_API(D4R_API_INFO)
+#undef D4R_API_INFO
+}};
+
+// The backend name the stubs report (set by the last fill_missing; there is one backend per process).
+std::atomic<const char*> g_missing_backend{"backend"};
+
+void report_missing(ApiId id, std::atomic<bool>& reported) {
+    if (!reported.exchange(true))
+        log::warn("{} does not implement {}: returning CUDA_ERROR_NOT_SUPPORTED",
+                  g_missing_backend.load(), api_info(id).export_name);
+}
+
+#define D4R_API_MISSING(exp, base, since, params, args)                                                      \
+    CUresult missing_##exp params {                                                                          \
+        static std::atomic<bool> reported{false};                                                            \
+        report_missing(ApiId::exp, reported);                                                                \
+        return CUDA_ERROR_NOT_SUPPORTED;                                                                     \
+    }
+D4R_CUDA_API(D4R_API_MISSING)
+#undef D4R_API_MISSING
+
+const ApiTable kMissing = {
+#define D4R_API_MISSING_REF(exp, base, since, params, args) &missing_##exp,
+    D4R_CUDA_API(D4R_API_MISSING_REF)
+#undef D4R_API_MISSING_REF
+};
+
+} // namespace
+
+const ApiInfo& api_info(ApiId id) { return kInfos[static_cast<size_t>(id)]; }
+
+void*& table_slot(ApiTable& table, ApiId id) { return reinterpret_cast<void**>(&table)[static_cast<size_t>(id)]; }
+
+void* table_slot(const ApiTable& table, ApiId id) {
+    return reinterpret_cast<void* const*>(&table)[static_cast<size_t>(id)];
+}
+
+void fill_missing(ApiTable& table, const char* backend) {
+    g_missing_backend.store(backend);
+    for (size_t i = 0; i < kApiCount; ++i) {
+        ApiId id = static_cast<ApiId>(i);
+        if (!table_slot(table, id)) table_slot(table, id) = table_slot(kMissing, id);
+    }
+}
+
+ApiId find_proc(std::string_view symbol, int cuda_version, bool* version_too_low) {
+    ApiId best = ApiId::Count;
+    int best_since = -1;
+    bool exists = false;
+    for (size_t i = 0; i < kApiCount; ++i) {
+        const ApiInfo& info = kInfos[i];
+        if (info.base_name != symbol) continue;
+        exists = true;
+        if (info.since <= cuda_version && info.since > best_since) {
+            best = static_cast<ApiId>(i);
+            best_since = info.since;
+        }
+    }
+    if (version_too_low) *version_too_low = exists && best == ApiId::Count;
+    return best;
+}
+
+namespace {
+
+struct ErrorText {
+    CUresult code;
+    const char* name;
+    const char* text;
+};
+
+// Names are the enumerators; texts say what the condition means (d4r's wording).
+constexpr ErrorText kErrors[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error (cuInit was not called)"},
+    {CUDA_ERROR_DEINITIALIZED, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
+    {CUDA_ERROR_STUB_LIBRARY, "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
+    {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {CUDA_ERROR_NO_BINARY_FOR_GPU, "CUDA_ERROR_NO_BINARY_FOR_GPU", "no kernel image is available for this device"},
+    {CUDA_ERROR_UNSUPPORTED_LIMIT, "CUDA_ERROR_UNSUPPORTED_LIMIT", "limit is not supported on this device"},
+    {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the PTX version is not supported"},
+    {CUDA_ERROR_INVALID_SOURCE, "CUDA_ERROR_INVALID_SOURCE", "device kernel source is invalid"},
+    {CUDA_ERROR_FILE_NOT_FOUND, "CUDA_ERROR_FILE_NOT_FOUND", "file not found"},
+    {CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", "shared object symbol not found"},
+    {CUDA_ERROR_SHARED_OBJECT_INIT_FAILED, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", "shared object initialization failed"},
+    {CUDA_ERROR_OPERATING_SYSTEM, "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed"},
+    {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {CUDA_ERROR_ILLEGAL_STATE, "CUDA_ERROR_ILLEGAL_STATE", "the operation is not valid in the current state"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+    {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
+    {CUDA_ERROR_LAUNCH_TIMEOUT, "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated"},
+    {CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", "the primary context is already active"},
+    {CUDA_ERROR_CONTEXT_IS_DESTROYED, "CUDA_ERROR_CONTEXT_IS_DESTROYED", "the context was destroyed"},
+    {CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered"},
+    {CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", "host memory is already registered"},
+    {CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", "host memory is not registered"},
+    {CUDA_ERROR_ILLEGAL_INSTRUCTION, "CUDA_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was encountered"},
+    {CUDA_ERROR_MISALIGNED_ADDRESS, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address"},
+    {CUDA_ERROR_INVALID_ADDRESS_SPACE, "CUDA_ERROR_INVALID_ADDRESS_SPACE", "operation not supported on this address space"},
+    {CUDA_ERROR_INVALID_PC, "CUDA_ERROR_INVALID_PC", "invalid program counter"},
+    {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", "too many blocks in cooperative launch"},
+    {CUDA_ERROR_NOT_PERMITTED, "CUDA_ERROR_NOT_PERMITTED", "operation not permitted"},
+    {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+const ErrorText* find_error(CUresult r) {
+    for (const ErrorText& e : kErrors)
+        if (e.code == r) return &e;
+    return nullptr;
+}
+
+} // namespace
+
+const char* error_name(CUresult r) {
+    const ErrorText* e = find_error(r);
+    return e ? e->name : nullptr;
+}
+
+const char* error_string(CUresult r) {
+    const ErrorText* e = find_error(r);
+    return e ? e->text : nullptr;
+}
+
+} // namespace d4r::runtime

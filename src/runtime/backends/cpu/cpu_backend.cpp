@@ -1,0 +1,46 @@
+// cpu backend: make_cpu_backend() and its table (each concept file fills its own entries).
+#include <mutex>
+
+#include "runtime/backend.h"
+#include "runtime/backends/cpu/cpu_state.h"
+
+namespace d4r::runtime {
+
+namespace {
+
+const ApiTable& cpu_table() {
+    static const ApiTable table = [] {
+        ApiTable t{};
+        cpu::fill_device(t);
+        cpu::fill_context(t);
+        cpu::fill_memory(t);
+        cpu::fill_memcpy(t);
+        cpu::fill_module(t);
+        cpu::fill_launch(t);
+        cpu::fill_stream(t);
+        cpu::fill_event(t);
+        cpu::fill_array(t);
+        cpu::fill_texture(t);
+        fill_missing(t, "cpu");
+        return t;
+    }();
+    return table;
+}
+
+class CpuBackend final : public Backend {
+public:
+    const std::string& name() const override { return m_name; }
+    const ApiTable& table() const override { return cpu_table(); }
+
+private:
+    std::string m_name = "cpu";
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Backend>> make_cpu_backend() {
+    (void)cpu::state(); // the shared state lives for the whole process; every backend object uses it
+    return std::unique_ptr<Backend>(new CpuBackend());
+}
+
+} // namespace d4r::runtime

@@ -1,0 +1,292 @@
+// cpu backend: primary and ordinary contexts, the per-thread context stack, limits and cache config.
+#include "core/log.h"
+#include "runtime/backends/cpu/cpu_state.h"
+
+namespace d4r::runtime::cpu {
+
+namespace {
+
+constexpr unsigned kValidCtxFlags = CU_CTX_SCHED_MASK | CU_CTX_MAP_HOST | CU_CTX_LMEM_RESIZE_TO_MAX;
+
+CUresult check_device(CUdevice dev) {
+    if (CUresult r = check_init()) return r;
+    return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+std::shared_ptr<Context> create_context(unsigned flags, bool primary) {
+    auto ctx = std::make_shared<Context>();
+    ctx->flags = flags;
+    ctx->primary = primary;
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    s.contexts[ctx.get()] = ctx;
+    return ctx;
+}
+
+// Unregisters CTX, lets its queued work finish and frees everything it owns. The worker stops when the
+// last reference goes.
+void destroy_context(std::shared_ptr<Context> ctx) {
+    {
+        State& s = state();
+        std::lock_guard lock(s.mutex);
+        s.contexts.erase(ctx.get());
+    }
+    ctx->drain();
+    release_context_objects(ctx.get());
+}
+
+CUresult cu_primary_retain(CUcontext* pctx, CUdevice dev) {
+    if (CUresult r = check_device(dev)) return r;
+    if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+    State& s = state();
+    std::shared_ptr<Context> ctx;
+    {
+        std::lock_guard lock(s.mutex);
+        ctx = s.primary.ctx;
+        if (ctx) ++s.primary.refs;
+    }
+    if (!ctx) {
+        auto created = create_context(0, true);
+        std::lock_guard lock(s.mutex);
+        if (!s.primary.ctx) { // another thread may have won the race
+            created->flags = s.primary.flags;
+            s.primary.ctx = created;
+        } else {
+            s.contexts.erase(created.get());
+        }
+        ctx = s.primary.ctx;
+        ++s.primary.refs;
+    }
+    *pctx = reinterpret_cast<CUcontext>(ctx.get());
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_primary_release(CUdevice dev) {
+    if (CUresult r = check_device(dev)) return r;
+    State& s = state();
+    std::shared_ptr<Context> dead;
+    {
+        std::lock_guard lock(s.mutex);
+        if (!s.primary.ctx || s.primary.refs == 0) return CUDA_ERROR_INVALID_CONTEXT;
+        if (--s.primary.refs == 0) dead = std::move(s.primary.ctx);
+    }
+    if (dead) destroy_context(std::move(dead));
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_primary_reset(CUdevice dev) {
+    if (CUresult r = check_device(dev)) return r;
+    State& s = state();
+    std::shared_ptr<Context> dead;
+    {
+        std::lock_guard lock(s.mutex);
+        dead = std::move(s.primary.ctx);
+        s.primary.refs = 0;
+    }
+    if (dead) destroy_context(std::move(dead));
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_primary_get_state(CUdevice dev, unsigned int* flags, int* active) {
+    if (CUresult r = check_device(dev)) return r;
+    if (!flags || !active) return CUDA_ERROR_INVALID_VALUE;
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    *flags = s.primary.flags;
+    *active = s.primary.ctx ? 1 : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_primary_set_flags(CUdevice dev, unsigned int flags) {
+    if (CUresult r = check_device(dev)) return r;
+    if ((flags & ~kValidCtxFlags) || (flags & CU_CTX_SCHED_MASK) == 3 || (flags & CU_CTX_SCHED_MASK) > 4)
+        return CUDA_ERROR_INVALID_VALUE;
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    s.primary.flags = flags;
+    if (s.primary.ctx) s.primary.ctx->flags = flags;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_create(CUcontext* pctx, unsigned int flags, CUdevice dev) {
+    if (CUresult r = check_init()) return r;
+    if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+    if ((flags & ~kValidCtxFlags) || (flags & CU_CTX_SCHED_MASK) == 3 || (flags & CU_CTX_SCHED_MASK) > 4)
+        return CUDA_ERROR_INVALID_VALUE;
+    auto ctx = create_context(flags, false);
+    *pctx = reinterpret_cast<CUcontext>(ctx.get());
+    context_stack().push_back(*pctx);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_create_v4(CUcontext* pctx, CUctxCreateParams* params, unsigned int flags, CUdevice dev) {
+    // Execution affinity and CIG parameters have no meaning on the CPU; the context is created without them.
+    if (params && log::once("cpu:cuCtxCreate_v4 params"))
+        log::info("cpu backend: cuCtxCreate_v4 ignores its CUctxCreateParams");
+    return cu_ctx_create(pctx, flags, dev);
+}
+
+CUresult cu_ctx_destroy(CUcontext h) {
+    if (CUresult r = check_init()) return r;
+    auto ctx = find_context(h);
+    if (!ctx || ctx->primary) return CUDA_ERROR_INVALID_CONTEXT;
+    auto& stack = context_stack();
+    if (!stack.empty() && stack.back() == h) stack.pop_back();
+    destroy_context(std::move(ctx));
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_push(CUcontext h) {
+    if (CUresult r = check_init()) return r;
+    if (!find_context(h)) return CUDA_ERROR_INVALID_CONTEXT;
+    context_stack().push_back(h);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_pop(CUcontext* pctx) {
+    if (CUresult r = check_init()) return r;
+    auto& stack = context_stack();
+    if (stack.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+    if (pctx) *pctx = stack.back();
+    stack.pop_back();
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_set_current(CUcontext h) {
+    if (CUresult r = check_init()) return r;
+    auto& stack = context_stack();
+    if (!h) {
+        if (!stack.empty()) stack.pop_back();
+        return CUDA_SUCCESS;
+    }
+    if (!find_context(h)) return CUDA_ERROR_INVALID_CONTEXT;
+    if (stack.empty())
+        stack.push_back(h);
+    else
+        stack.back() = h;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_get_current(CUcontext* pctx) {
+    if (CUresult r = check_init()) return r;
+    if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+    auto& stack = context_stack();
+    *pctx = stack.empty() ? nullptr : stack.back();
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_get_device(CUdevice* dev) {
+    if (CUresult r = check_init()) return r;
+    if (!dev) return CUDA_ERROR_INVALID_VALUE;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    *dev = ctx->device;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_get_flags(unsigned int* flags) {
+    if (CUresult r = check_init()) return r;
+    if (!flags) return CUDA_ERROR_INVALID_VALUE;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    *flags = ctx->flags;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_get_api_version(CUcontext h, unsigned int* version) {
+    if (CUresult r = check_init()) return r;
+    if (!version) return CUDA_ERROR_INVALID_VALUE;
+    std::shared_ptr<Context> ctx;
+    if (h)
+        ctx = find_context(h);
+    else
+        (void)current_context(ctx);
+    if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+    *version = 3020; // what NVIDIA's driver reports for contexts of the _v2 API
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_synchronize() {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    ctx->drain();
+    return ctx->sticky.load();
+}
+
+CUresult cu_ctx_set_limit(CUlimit limit, size_t value) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    unsigned i = static_cast<unsigned>(limit);
+    if (i >= 7) return CUDA_ERROR_INVALID_VALUE;
+    ctx->limits[i] = value;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_get_limit(size_t* value, CUlimit limit) {
+    if (CUresult r = check_init()) return r;
+    if (!value) return CUDA_ERROR_INVALID_VALUE;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    unsigned i = static_cast<unsigned>(limit);
+    if (i >= 7) return CUDA_ERROR_INVALID_VALUE;
+    *value = ctx->limits[i];
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_get_cache_config(CUfunc_cache* config) {
+    if (CUresult r = check_init()) return r;
+    if (!config) return CUDA_ERROR_INVALID_VALUE;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    *config = ctx->cache_config;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_set_cache_config(CUfunc_cache config) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    if (static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL) return CUDA_ERROR_INVALID_VALUE;
+    ctx->cache_config = config;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_get_stream_priority_range(int* least, int* greatest) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    if (least) *least = kStreamPriorityLeast;
+    if (greatest) *greatest = kStreamPriorityGreatest;
+    return CUDA_SUCCESS;
+}
+
+} // namespace
+
+void fill_context(ApiTable& t) {
+    t.cuDevicePrimaryCtxRetain = cu_primary_retain;
+    t.cuDevicePrimaryCtxRelease_v2 = cu_primary_release;
+    t.cuDevicePrimaryCtxReset_v2 = cu_primary_reset;
+    t.cuDevicePrimaryCtxGetState = cu_primary_get_state;
+    t.cuDevicePrimaryCtxSetFlags_v2 = cu_primary_set_flags;
+    t.cuCtxCreate_v2 = cu_ctx_create;
+    t.cuCtxCreate_v4 = cu_ctx_create_v4;
+    t.cuCtxDestroy_v2 = cu_ctx_destroy;
+    t.cuCtxPushCurrent_v2 = cu_ctx_push;
+    t.cuCtxPopCurrent_v2 = cu_ctx_pop;
+    t.cuCtxSetCurrent = cu_ctx_set_current;
+    t.cuCtxGetCurrent = cu_ctx_get_current;
+    t.cuCtxGetDevice = cu_ctx_get_device;
+    t.cuCtxGetFlags = cu_ctx_get_flags;
+    t.cuCtxGetApiVersion = cu_ctx_get_api_version;
+    t.cuCtxSynchronize = cu_ctx_synchronize;
+    t.cuCtxSetLimit = cu_ctx_set_limit;
+    t.cuCtxGetLimit = cu_ctx_get_limit;
+    t.cuCtxGetCacheConfig = cu_ctx_get_cache_config;
+    t.cuCtxSetCacheConfig = cu_ctx_set_cache_config;
+    t.cuCtxGetStreamPriorityRange = cu_ctx_get_stream_priority_range;
+}
+
+} // namespace d4r::runtime::cpu

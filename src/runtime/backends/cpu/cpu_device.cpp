@@ -1,0 +1,218 @@
+// cpu backend: initialisation, versions, error texts and the one device ("d4r CPU (ptxsim)", modelled on
+// an sm_90 GPU so that programs choosing code paths by compute capability and limits take the sm_90 ones).
+#include <unistd.h>
+
+#include <cstring>
+
+#include "core/fnv1a.h"
+#include "runtime/backends/cpu/cpu_state.h"
+
+namespace d4r::runtime::cpu {
+
+namespace {
+
+CUresult check_device(CUdevice dev) {
+    if (CUresult r = check_init()) return r;
+    return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+uint64_t host_ram_bytes() {
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : (16ull << 30);
+}
+
+CUresult cu_init(unsigned int flags) {
+    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    state().initialized.store(true);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_driver_get_version(int* version) {
+    if (!version) return CUDA_ERROR_INVALID_VALUE;
+    *version = kDriverVersion;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_get_error_name(CUresult error, const char** str) {
+    if (!str) return CUDA_ERROR_INVALID_VALUE;
+    *str = error_name(error);
+    return *str ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cu_get_error_string(CUresult error, const char** str) {
+    if (!str) return CUDA_ERROR_INVALID_VALUE;
+    *str = error_string(error);
+    return *str ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cu_device_get(CUdevice* device, int ordinal) {
+    if (CUresult r = check_init()) return r;
+    if (!device) return CUDA_ERROR_INVALID_VALUE;
+    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *device = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_device_get_count(int* count) {
+    if (CUresult r = check_init()) return r;
+    if (!count) return CUDA_ERROR_INVALID_VALUE;
+    *count = 1;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_device_get_name(char* name, int len, CUdevice dev) {
+    if (CUresult r = check_device(dev)) return r;
+    if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+    size_t n = std::min(std::strlen(kDeviceName), size_t(len) - 1);
+    std::memcpy(name, kDeviceName, n);
+    name[n] = '\0';
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_device_get_uuid(CUuuid* uuid, CUdevice dev) {
+    if (CUresult r = check_device(dev)) return r;
+    if (!uuid) return CUDA_ERROR_INVALID_VALUE;
+    // Stable across runs and machines: derived from the device name, version 4 / variant 1 bits set.
+    uint64_t a = fnv1a64(kDeviceName);
+    uint64_t b = fnv1a64(std::string_view("d4r-ptxsim-device-0"));
+    std::memcpy(uuid->bytes, &a, 8);
+    std::memcpy(uuid->bytes + 8, &b, 8);
+    uuid->bytes[6] = char((uuid->bytes[6] & 0x0f) | 0x40);
+    uuid->bytes[8] = char((uuid->bytes[8] & 0x3f) | 0x80);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
+    if (CUresult r = check_device(dev)) return r;
+    if (!bytes) return CUDA_ERROR_INVALID_VALUE;
+    *bytes = host_ram_bytes();
+    return CUDA_SUCCESS;
+}
+
+// Values of an H100/H200-class sm_90 device, except the SM count (host cores) and features ptxsim lacks
+// (managed memory, cooperative and cluster launches, IPC, VMM: reported as 0). Numbers are the
+// CUdevice_attribute values; every value from 1 to 147 is known (unknown ones read 0, as for a driver
+// that reports an unsupported feature), anything else is CUDA_ERROR_INVALID_VALUE.
+bool attribute_value(int attr, int* out) {
+    switch (attr) {
+    case 1: *out = kMaxThreadsPerBlock; return true;
+    case 2: case 3: *out = 1024; return true;
+    case 4: *out = 64; return true;
+    case 5: *out = 2147483647; return true;
+    case 6: case 7: *out = 65535; return true;
+    case 8: *out = kDefaultSharedPerBlock; return true;
+    case 9: *out = 65536; return true;
+    case 10: *out = 32; return true;
+    case 11: *out = 2147483647; return true;
+    case 12: *out = kRegistersPerSm; return true;
+    case 13: *out = 1755000; return true;   // kHz
+    case 14: *out = 512; return true;
+    case 15: *out = 1; return true;
+    case 16: *out = sm_count(); return true;
+    case 17: *out = 0; return true;
+    case 18: *out = 0; return true;
+    case 19: *out = 1; return true;
+    case 20: *out = 0; return true;         // CU_COMPUTEMODE_DEFAULT
+    case 21: *out = 131072; return true;
+    case 22: *out = 131072; return true;
+    case 23: *out = 65536; return true;
+    case 24: case 25: case 26: *out = 16384; return true;
+    case 27: case 28: *out = 32768; return true;
+    case 29: *out = 2048; return true;
+    case 30: *out = 512; return true;
+    case 31: *out = 1; return true;
+    case 36: *out = 2619000; return true;   // kHz
+    case 37: *out = 5120; return true;
+    case 38: *out = 52428800; return true;
+    case 39: *out = kMaxThreadsPerSm; return true;
+    case 40: *out = 1; return true;         // one worker per context does the copies
+    case 41: *out = 1; return true;
+    case 42: *out = 32768; return true;
+    case 43: *out = 2048; return true;
+    case 44: *out = 1; return true;
+    case 45: case 46: *out = 32768; return true;
+    case 47: case 48: *out = 8192; return true;
+    case 49: *out = 32768; return true;
+    case 51: *out = 32; return true;
+    case 52: case 53: *out = 32768; return true;
+    case 54: *out = 2046; return true;
+    case 55: *out = 32768; return true;
+    case 56: *out = 131072; return true;
+    case 57: *out = 65536; return true;
+    case 58: case 59: case 60: *out = 16384; return true;
+    case 61: *out = 32768; return true;
+    case 62: *out = 2048; return true;
+    case 63: case 64: *out = 32768; return true;
+    case 65: *out = 2048; return true;
+    case 66: case 67: *out = 32768; return true;
+    case 68: *out = 2046; return true;
+    case 69: *out = 268435456; return true;
+    case 70: *out = 131072; return true;
+    case 71: *out = 65000; return true;
+    case 72: *out = 2097120; return true;
+    case 73: case 74: case 77: *out = 32768; return true;
+    case 75: *out = 9; return true;
+    case 76: *out = 0; return true;
+    case 78: case 79: case 80: *out = 1; return true;
+    case 81: *out = kSharedPerSm; return true;
+    case 82: *out = kRegistersPerSm; return true;
+    case 87: *out = 2; return true;         // single-to-double performance ratio
+    case 90: *out = 1; return true;
+    case 97: *out = kOptinSharedPerBlock; return true;
+    case 99: *out = 1; return true;
+    case 106: *out = kMaxBlocksPerSm; return true;
+    case 111: *out = kReservedSharedPerBlock; return true;
+    case 115: *out = 1; return true;        // cuMemAllocAsync / cuMemFreeAsync work
+    case 126: *out = 1; return true;        // memory sync domains
+    case 131: case 134: *out = -1; return true; // NUMA ids: none
+    default:
+        if (attr >= 1 && attr <= 147) {
+            *out = 0;
+            return true;
+        }
+        return false;
+    }
+}
+
+CUresult cu_device_get_attribute(int* pi, CUdevice_attribute attrib, CUdevice dev) {
+    if (CUresult r = check_device(dev)) return r;
+    if (!pi) return CUDA_ERROR_INVALID_VALUE;
+    return attribute_value(static_cast<int>(attrib), pi) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cu_device_compute_capability(int* major, int* minor, CUdevice dev) {
+    if (CUresult r = check_device(dev)) return r;
+    if (!major || !minor) return CUDA_ERROR_INVALID_VALUE;
+    *major = 9;
+    *minor = 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_device_can_access_peer(int* can, CUdevice dev, CUdevice peer) {
+    if (CUresult r = check_device(dev)) return r;
+    if (!can) return CUDA_ERROR_INVALID_VALUE;
+    if (peer != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *can = 0; // a device is not its own peer
+    return CUDA_SUCCESS;
+}
+
+} // namespace
+
+void fill_device(ApiTable& t) {
+    t.cuInit = cu_init;
+    t.cuDriverGetVersion = cu_driver_get_version;
+    t.cuGetErrorName = cu_get_error_name;
+    t.cuGetErrorString = cu_get_error_string;
+    t.cuDeviceGet = cu_device_get;
+    t.cuDeviceGetCount = cu_device_get_count;
+    t.cuDeviceGetName = cu_device_get_name;
+    t.cuDeviceGetUuid = cu_device_get_uuid;
+    t.cuDeviceGetUuid_v2 = cu_device_get_uuid;
+    t.cuDeviceTotalMem_v2 = cu_device_total_mem;
+    t.cuDeviceGetAttribute = cu_device_get_attribute;
+    t.cuDeviceComputeCapability = cu_device_compute_capability;
+    t.cuDeviceCanAccessPeer = cu_device_can_access_peer;
+}
+
+} // namespace d4r::runtime::cpu

@@ -1,0 +1,211 @@
+// cpu backend: kernel launches (validated at once, run by the context's worker on ptxsim) and the
+// occupancy queries.
+//
+// Occupancy model (sm_90 figures): a block needs ceil(threads / 32) warps of the SM's 64, 32 registers per
+// thread (kReportedRegsPerThread) of its 65536, and static + dynamic + 1 KiB reserved shared memory of its
+// 228 KiB; an SM holds at most 32 blocks. Blocks per SM is the smallest of these limits.
+#include <cstdlib>
+#include <cstring>
+
+#include "core/log.h"
+#include "runtime/backends/cpu/cpu_state.h"
+
+namespace d4r::runtime::cpu {
+
+int function_max_threads(const Function& f) {
+    const ptx::KernelDirectives& d = f.kernel->info().directives;
+    uint64_t n = kMaxThreadsPerBlock;
+    if (d.reqntid) n = std::min<uint64_t>(n, uint64_t((*d.reqntid)[0]) * (*d.reqntid)[1] * (*d.reqntid)[2]);
+    if (d.maxntid) n = std::min<uint64_t>(n, uint64_t((*d.maxntid)[0]) * (*d.maxntid)[1] * (*d.maxntid)[2]);
+    return static_cast<int>(n);
+}
+
+namespace {
+
+CUresult fault_result(ptxsim::FaultKind kind) {
+    switch (kind) {
+    case ptxsim::FaultKind::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case ptxsim::FaultKind::MisalignedAddress: return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case ptxsim::FaultKind::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+    case ptxsim::FaultKind::InvalidLaunch: return CUDA_ERROR_INVALID_VALUE;
+    case ptxsim::FaultKind::BudgetExceeded: return CUDA_ERROR_LAUNCH_TIMEOUT;
+    default: return CUDA_ERROR_LAUNCH_FAILED;
+    }
+}
+
+// D4R_CPU_INSTRUCTION_BUDGET: warp instructions one launch may execute before it is stopped with
+// CUDA_ERROR_LAUNCH_TIMEOUT (a watchdog for runaway kernels); unset or 0 = unlimited.
+uint64_t instruction_budget() {
+    static const uint64_t budget = [] {
+        const char* v = std::getenv("D4R_CPU_INSTRUCTION_BUDGET");
+        return v ? std::strtoull(v, nullptr, 10) : 0ull;
+    }();
+    return budget;
+}
+
+CUresult build_params(const ptxsim::Kernel& kernel, void** params, void** extra, std::vector<uint8_t>& block) {
+    const ptx::EntryInfo& info = kernel.info();
+    block.assign(info.param_block_size, 0);
+    if (params && extra) return CUDA_ERROR_INVALID_VALUE;
+    if (params) {
+        for (size_t i = 0; i < info.params.size(); ++i) {
+            const ptx::ParamInfo& p = info.params[i];
+            if (!params[i]) return CUDA_ERROR_INVALID_VALUE;
+            std::memcpy(block.data() + p.offset, params[i], p.size);
+        }
+        return CUDA_SUCCESS;
+    }
+    if (extra) {
+        const void* buffer = nullptr;
+        size_t size = 0;
+        bool have_size = false;
+        for (size_t i = 0; extra[i] != D4R_CU_LAUNCH_PARAM_END; i += 2) {
+            if (i > 64) return CUDA_ERROR_INVALID_VALUE;
+            if (extra[i] == D4R_CU_LAUNCH_PARAM_BUFFER_POINTER) {
+                buffer = extra[i + 1];
+            } else if (extra[i] == D4R_CU_LAUNCH_PARAM_BUFFER_SIZE) {
+                if (!extra[i + 1]) return CUDA_ERROR_INVALID_VALUE;
+                std::memcpy(&size, extra[i + 1], sizeof(size_t));
+                have_size = true;
+            } else {
+                return CUDA_ERROR_INVALID_VALUE;
+            }
+        }
+        if (!buffer || !have_size || size < info.param_block_size) return CUDA_ERROR_INVALID_VALUE;
+        if (!block.empty()) std::memcpy(block.data(), buffer, block.size());
+        return CUDA_SUCCESS;
+    }
+    return info.params.empty() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                unsigned shared, CUstream stream, void** params, void** extra) {
+    if (CUresult r = check_init()) return r;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    StreamRef ref;
+    if (CUresult r = resolve_stream(stream, ref)) return r;
+    if (CUresult r = ref.ctx->sticky.load()) return r;
+    if (!gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
+    if (gx > 2147483647u || gy > 65535 || gz > 65535) return CUDA_ERROR_INVALID_VALUE;
+    if (bx > 1024 || by > 1024 || bz > 64) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t threads = uint64_t(bx) * by * bz;
+    if (threads > uint64_t(function_max_threads(*f))) return CUDA_ERROR_INVALID_VALUE;
+    const auto& req = f->kernel->info().directives.reqntid;
+    if (req && ((*req)[0] != bx || (*req)[1] != by || (*req)[2] != bz)) return CUDA_ERROR_INVALID_VALUE;
+    if (shared > unsigned(f->max_dynamic_shared.load())) return CUDA_ERROR_INVALID_VALUE;
+    std::vector<uint8_t> block;
+    if (CUresult r = build_params(*f->kernel, params, extra, block)) return r;
+
+    ptxsim::LaunchConfig config;
+    config.grid = {gx, gy, gz};
+    config.block = {bx, by, bz};
+    config.dynamic_shared_bytes = shared;
+    config.instruction_budget = instruction_budget();
+    Context* ctx = ref.ctx.get();
+    ref.ctx->submit(ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {
+        if (status != CUDA_SUCCESS) return;
+        ptxsim::LaunchFault fault;
+        auto result = ptxsim::launch(state().device, *kernel, config, block, &fault);
+        if (!result) {
+            CUresult r = fault_result(fault.kind);
+            log::error("cpu backend: kernel launch failed ({}): {}", error_name(r), result.error().text());
+            ctx->fail(r);
+        }
+    });
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_launch_kernel_ex(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
+    if (CUresult r = check_init()) return r;
+    if (!config) return CUDA_ERROR_INVALID_VALUE;
+    if (config->numAttrs && !config->attrs) return CUDA_ERROR_INVALID_VALUE;
+    if (config->numAttrs && log::once("cpu:launch-attributes"))
+        log::info("cpu backend: cuLaunchKernelEx ignores launch attributes (clusters, priorities, ...)");
+    return launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
+                  config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra);
+}
+
+// ---- Occupancy -------------------------------------------------------------------------------------------
+
+int blocks_per_sm(const Function& f, int block_size, size_t dynamic_shared) {
+    if (block_size <= 0 || block_size > function_max_threads(f)) return 0;
+    if (dynamic_shared > size_t(f.max_dynamic_shared.load())) return 0;
+    int warps = (block_size + 31) / 32;
+    int by_threads = (kMaxThreadsPerSm / 32) / warps;
+    int by_regs = kRegistersPerSm / (warps * 32 * kReportedRegsPerThread);
+    uint64_t shared = uint64_t(f.kernel->static_shared_bytes()) + dynamic_shared + kReservedSharedPerBlock;
+    int by_shared = static_cast<int>(std::min<uint64_t>(kSharedPerSm / shared, kMaxBlocksPerSm));
+    return std::min({kMaxBlocksPerSm, by_threads, by_regs, by_shared});
+}
+
+CUresult cu_occupancy_flags(int* blocks, CUfunction h, int block_size, size_t dynamic_shared, unsigned flags) {
+    if (CUresult r = check_init()) return r;
+    if (!blocks || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE) return CUDA_ERROR_INVALID_VALUE;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    *blocks = blocks_per_sm(*f, block_size, dynamic_shared);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_occupancy(int* blocks, CUfunction h, int block_size, size_t dynamic_shared) {
+    return cu_occupancy_flags(blocks, h, block_size, dynamic_shared, 0);
+}
+
+CUresult cu_potential_block_size_flags(int* min_grid, int* block_size, CUfunction h, CUoccupancyB2DSize b2d,
+                                       size_t dynamic_shared, int limit, unsigned flags) {
+    if (CUresult r = check_init()) return r;
+    if (!min_grid || !block_size || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE) return CUDA_ERROR_INVALID_VALUE;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    int max = function_max_threads(*f);
+    if (limit > 0) max = std::min(max, limit);
+    int best_size = 0, best_threads = 0, best_blocks = 0;
+    // From the largest size down in warp steps; a smaller size only wins with strictly more threads.
+    for (int size = (max + 31) / 32 * 32; size > 0; size -= 32) {
+        int s = std::min(size, max);
+        size_t smem = b2d ? b2d(s) : dynamic_shared;
+        int n = blocks_per_sm(*f, s, smem);
+        if (n * s > best_threads) {
+            best_threads = n * s;
+            best_size = s;
+            best_blocks = n;
+        }
+    }
+    *block_size = best_size;
+    *min_grid = best_blocks * sm_count();
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_potential_block_size(int* min_grid, int* block_size, CUfunction h, CUoccupancyB2DSize b2d,
+                                 size_t dynamic_shared, int limit) {
+    return cu_potential_block_size_flags(min_grid, block_size, h, b2d, dynamic_shared, limit, 0);
+}
+
+CUresult cu_available_dynamic_smem(size_t* out, CUfunction h, int blocks, int block_size) {
+    if (CUresult r = check_init()) return r;
+    if (!out || blocks <= 0 || block_size <= 0) return CUDA_ERROR_INVALID_VALUE;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    if (blocks_per_sm(*f, block_size, 0) < blocks) {
+        *out = 0;
+        return CUDA_SUCCESS;
+    }
+    int64_t per_block = kSharedPerSm / blocks - kReservedSharedPerBlock - int64_t(f->kernel->static_shared_bytes());
+    *out = size_t(std::clamp<int64_t>(per_block, 0, f->max_dynamic_shared.load()));
+    return CUDA_SUCCESS;
+}
+
+} // namespace
+
+void fill_launch(ApiTable& t) {
+    t.cuLaunchKernel = launch;
+    t.cuLaunchKernelEx = cu_launch_kernel_ex;
+    t.cuOccupancyMaxActiveBlocksPerMultiprocessor = cu_occupancy;
+    t.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags = cu_occupancy_flags;
+    t.cuOccupancyMaxPotentialBlockSize = cu_potential_block_size;
+    t.cuOccupancyMaxPotentialBlockSizeWithFlags = cu_potential_block_size_flags;
+    t.cuOccupancyAvailableDynamicSMemPerBlock = cu_available_dynamic_smem;
+}
+
+} // namespace d4r::runtime::cpu

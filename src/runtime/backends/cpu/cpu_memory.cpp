@@ -1,0 +1,353 @@
+// cpu backend: device and host allocations, memset, pointer attributes. Device memory is ptxsim::Device
+// memory: a device pointer is a host address, so the host reaches it directly and kernels reach it
+// through ptxsim's bounds-checked accesses.
+#include <unistd.h>
+
+#include <cstring>
+
+#include "core/log.h"
+#include "runtime/backends/cpu/cpu_ops.h"
+
+namespace d4r::runtime::cpu {
+
+namespace {
+
+// cuMemAllocPitch's row alignment. NVIDIA's driver pads pitched rows to 512 bytes on sm_70 and later
+// GPUs (cudaMallocPitch of 100 bytes gives a pitch of 512 there), so programs that assume it keep
+// working; CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT (32) is only the minimum for textures.
+constexpr uint64_t kPitchAlignment = 512;
+
+uint64_t host_bytes(int which) {
+    long pages = sysconf(which);
+    long page = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : (16ull << 30);
+}
+
+CUresult allocate(Context* ctx, uint64_t bytes, RegionKind kind, unsigned flags, CUdeviceptr* out) {
+    if (bytes > host_bytes(_SC_PHYS_PAGES)) return CUDA_ERROR_OUT_OF_MEMORY;
+    auto ptr = state().device.alloc(bytes);
+    if (!ptr) return CUDA_ERROR_OUT_OF_MEMORY;
+    add_region(Region{*ptr, bytes, kind, ctx, flags, 0});
+    *out = *ptr;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_get_info(size_t* free_bytes, size_t* total) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!free_bytes || !total) return CUDA_ERROR_INVALID_VALUE;
+    *total = host_bytes(_SC_PHYS_PAGES);
+    *free_bytes = std::min<uint64_t>(host_bytes(_SC_AVPHYS_PAGES), *total);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_alloc(CUdeviceptr* dptr, size_t bytes) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+    return allocate(ref.ctx.get(), bytes, RegionKind::Device, 0, dptr);
+}
+
+CUresult cu_mem_alloc_pitch(CUdeviceptr* dptr, size_t* pitch, size_t width, size_t height, unsigned int element) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!dptr || !pitch || width == 0 || height == 0) return CUDA_ERROR_INVALID_VALUE;
+    if (element != 4 && element != 8 && element != 16) return CUDA_ERROR_INVALID_VALUE;
+    if (width > (1ull << 31)) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t p = (width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+    if (height > (1ull << 40) / p) return CUDA_ERROR_OUT_OF_MEMORY;
+    if (CUresult r = allocate(ref.ctx.get(), p * height, RegionKind::Device, 0, dptr)) return r;
+    *pitch = p;
+    return CUDA_SUCCESS;
+}
+
+// Frees the allocation at BASE of KIND after the work queued on its context has finished with it.
+CUresult free_region(uint64_t base, RegionKind kind) {
+    Region r;
+    if (!find_region(base, 0, &r) || r.base != base || r.kind != kind) return CUDA_ERROR_INVALID_VALUE;
+    if (auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx))) ctx->drain();
+    if (!remove_region(base)) return CUDA_ERROR_INVALID_VALUE; // freed by another thread meanwhile
+    (void)state().device.free(base);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_free(CUdeviceptr dptr) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    return free_region(dptr, RegionKind::Device);
+}
+
+CUresult cu_mem_get_address_range(CUdeviceptr* base, size_t* size, CUdeviceptr dptr) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    Region r;
+    if (!find_region(dptr, 0, &r) || r.kind == RegionKind::HostRegistered || r.kind == RegionKind::Array)
+        return CUDA_ERROR_NOT_FOUND;
+    if (base) *base = r.base;
+    if (size) *size = r.size;
+    return CUDA_SUCCESS;
+}
+
+constexpr unsigned kHostAllocFlags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
+
+CUresult cu_mem_host_alloc(void** pp, size_t bytes, unsigned int flags) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!pp || bytes == 0 || (flags & ~kHostAllocFlags)) return CUDA_ERROR_INVALID_VALUE;
+    // Page-locked host memory that is also device memory: kernels can use the same address (what
+    // CU_MEMHOSTALLOC_DEVICEMAP gives on a GPU with unified addressing).
+    CUdeviceptr p = 0;
+    if (CUresult r = allocate(ref.ctx.get(), bytes, RegionKind::HostAlloc, flags, &p)) return r;
+    *pp = reinterpret_cast<void*>(p);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_alloc_host(void** pp, size_t bytes) { return cu_mem_host_alloc(pp, bytes, 0); }
+
+CUresult cu_mem_free_host(void* p) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    return free_region(reinterpret_cast<uint64_t>(p), RegionKind::HostAlloc);
+}
+
+CUresult cu_mem_host_get_device_pointer(CUdeviceptr* pdptr, void* p, unsigned int flags) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!pdptr || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    Region r;
+    if (!find_region(reinterpret_cast<uint64_t>(p), 0, &r)) return CUDA_ERROR_INVALID_VALUE;
+    if (r.kind == RegionKind::HostRegistered) {
+        if (log::once("cpu:registered-device-pointer"))
+            log::warn("cpu backend: cuMemHostGetDevicePointer: kernels cannot access memory registered with "
+                      "cuMemHostRegister (ptxsim only reaches its own allocations); use cuMemHostAlloc");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (r.kind != RegionKind::HostAlloc) return CUDA_ERROR_INVALID_VALUE;
+    *pdptr = reinterpret_cast<CUdeviceptr>(p);
+    return CUDA_SUCCESS;
+}
+
+bool overlaps_region(uint64_t p, uint64_t bytes) {
+    if (find_region(p, 0)) return true;
+    State& s = state();
+    std::shared_lock lock(s.regions_mutex);
+    auto it = s.regions.upper_bound(p);
+    return it != s.regions.end() && it->first < p + bytes;
+}
+
+constexpr unsigned kRegisterFlags = CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP |
+                                    CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY;
+
+CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!p || bytes == 0 || (flags & ~kRegisterFlags)) return CUDA_ERROR_INVALID_VALUE;
+    if (flags & (CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY)) {
+        // ptxsim's kernels only reach Device allocations and module variables; arbitrary host memory
+        // cannot become device-accessible, so a mapping request is refused rather than faulting later.
+        log::warn("cpu backend: cuMemHostRegister with DEVICEMAP/IOMEMORY is not supported (kernels cannot "
+                  "access registered host memory); use cuMemHostAlloc");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    uint64_t base = reinterpret_cast<uint64_t>(p);
+    if (overlaps_region(base, bytes)) return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    add_region(Region{base, bytes, RegionKind::HostRegistered, ref.ctx.get(), flags, 0});
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_host_unregister(void* p) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    Region r;
+    uint64_t base = reinterpret_cast<uint64_t>(p);
+    if (!find_region(base, 0, &r) || r.base != base || r.kind != RegionKind::HostRegistered)
+        return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+    ref.ctx->drain(); // queued async copies may still read it
+    remove_region(base);
+    return CUDA_SUCCESS;
+}
+
+// ---- memset ------------------------------------------------------------------------------------------
+
+template <typename T>
+CUresult memset_2d(CUstream stream, bool async, CUdeviceptr dst, size_t pitch, T value, size_t width, size_t height) {
+    StreamRef ref;
+    if (async) {
+        if (CUresult r = check_init()) return r;
+        if (CUresult r = resolve_stream(stream, ref)) return r;
+    } else if (CUresult r = current_stream(ref)) {
+        return r;
+    }
+    if (width == 0 || height == 0) return CUDA_SUCCESS;
+    if (dst % sizeof(T)) return CUDA_ERROR_INVALID_VALUE;
+    if (height > 1 && (pitch < width * sizeof(T) || pitch % sizeof(T))) return CUDA_ERROR_INVALID_VALUE;
+    uint64_t extent = (height - 1) * pitch + width * sizeof(T);
+    if (width > (1ull << 40) || height > (1ull << 40) || extent / height > (1ull << 40))
+        return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = check_range(dst, extent)) return r;
+    return run_memory_op(ref, async, [=]() -> CUresult {
+        if (CUresult r = check_range(dst, extent)) return r;
+        for (size_t y = 0; y < height; ++y) {
+            T* row = reinterpret_cast<T*>(dst + y * pitch);
+            if constexpr (sizeof(T) == 1)
+                std::memset(row, value, width);
+            else
+                std::fill(row, row + width, value);
+        }
+        return CUDA_SUCCESS;
+    });
+}
+
+CUresult cu_memset_d8(CUdeviceptr d, unsigned char v, size_t n) { return memset_2d<uint8_t>(nullptr, false, d, n, v, n, 1); }
+CUresult cu_memset_d16(CUdeviceptr d, unsigned short v, size_t n) { return memset_2d<uint16_t>(nullptr, false, d, 2 * n, v, n, 1); }
+CUresult cu_memset_d32(CUdeviceptr d, unsigned int v, size_t n) { return memset_2d<uint32_t>(nullptr, false, d, 4 * n, v, n, 1); }
+CUresult cu_memset_d8_async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
+    return memset_2d<uint8_t>(s, true, d, n, v, n, 1);
+}
+CUresult cu_memset_d16_async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) {
+    return memset_2d<uint16_t>(s, true, d, 2 * n, v, n, 1);
+}
+CUresult cu_memset_d32_async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
+    return memset_2d<uint32_t>(s, true, d, 4 * n, v, n, 1);
+}
+CUresult cu_memset_d2d8(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h) {
+    return memset_2d<uint8_t>(nullptr, false, d, pitch, v, w, h);
+}
+CUresult cu_memset_d2d16(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h) {
+    return memset_2d<uint16_t>(nullptr, false, d, pitch, v, w, h);
+}
+CUresult cu_memset_d2d32(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h) {
+    return memset_2d<uint32_t>(nullptr, false, d, pitch, v, w, h);
+}
+
+// ---- stream-ordered allocation -------------------------------------------------------------------------
+
+CUresult cu_mem_alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
+    if (CUresult r = check_init()) return r;
+    StreamRef ref;
+    if (CUresult r = resolve_stream(stream, ref)) return r;
+    if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+    // Memory available now is available at any later point of the stream: allocate at once.
+    return allocate(ref.ctx.get(), bytes, RegionKind::Device, 0, dptr);
+}
+
+CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
+    if (CUresult r = check_init()) return r;
+    StreamRef ref;
+    if (CUresult r = resolve_stream(stream, ref)) return r;
+    Region r;
+    if (!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device) return CUDA_ERROR_INVALID_VALUE;
+    // Later operations may no longer name it; the memory itself is released when the stream gets there.
+    if (!remove_region(dptr)) return CUDA_ERROR_INVALID_VALUE;
+    ref.ctx->submit(ref.stream, [dptr](CUresult) { (void)state().device.free(dptr); });
+    return CUDA_SUCCESS;
+}
+
+// ---- pointer attributes --------------------------------------------------------------------------------
+
+// Bytes of the value each attribute writes (0: unknown attribute).
+size_t attribute_bytes(int attr) {
+    switch (attr) {
+    case 1: return sizeof(CUcontext);
+    case 2: return sizeof(unsigned int);
+    case 3: return sizeof(CUdeviceptr);
+    case 4: return sizeof(void*);
+    case 6: case 8: case 10: case 13: case 15: return sizeof(bool);
+    case 7: case 14: case 20: return sizeof(unsigned long long);
+    case 9: return sizeof(int);
+    case 11: case 19: return sizeof(CUdeviceptr);
+    case 12: case 18: return sizeof(size_t);
+    case 16: return sizeof(unsigned int);
+    case 17: return sizeof(void*);
+    default: return 0;
+    }
+}
+
+template <typename T>
+void put(void* data, T value) {
+    std::memcpy(data, &value, sizeof(T));
+}
+
+CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) {
+    bool host = r.kind == RegionKind::HostAlloc || r.kind == RegionKind::HostRegistered;
+    switch (attr) {
+    case 1: put(data, reinterpret_cast<CUcontext>(r.ctx)); return CUDA_SUCCESS;
+    case 2: put(data, static_cast<unsigned>(host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE)); return CUDA_SUCCESS;
+    case 3:
+        if (r.kind == RegionKind::HostRegistered) return CUDA_ERROR_INVALID_VALUE;
+        put(data, CUdeviceptr(ptr));
+        return CUDA_SUCCESS;
+    case 4:
+        if (!host) return CUDA_ERROR_INVALID_VALUE;
+        put(data, reinterpret_cast<void*>(ptr));
+        return CUDA_SUCCESS;
+    case 6: case 8: case 10: case 15: put(data, false); return CUDA_SUCCESS;
+    case 13: put(data, true); return CUDA_SUCCESS;
+    case 7: case 20: put(data, static_cast<unsigned long long>(r.id)); return CUDA_SUCCESS;
+    case 9: put(data, 0); return CUDA_SUCCESS;
+    case 11: case 19: put(data, CUdeviceptr(r.base)); return CUDA_SUCCESS;
+    case 12: case 18: put(data, size_t(r.size)); return CUDA_SUCCESS;
+    case 14: put(data, 0ull); return CUDA_SUCCESS;
+    case 16: put(data, 3u); return CUDA_SUCCESS; // CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
+    case 17: put(data, static_cast<void*>(nullptr)); return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+CUresult cu_pointer_get_attribute(void* data, CUpointer_attribute attr, CUdeviceptr ptr) {
+    if (CUresult r = check_init()) return r;
+    if (!data || attribute_bytes(attr) == 0) return CUDA_ERROR_INVALID_VALUE;
+    Region r;
+    if (!find_region(ptr, 0, &r) || r.kind == RegionKind::Array) return CUDA_ERROR_INVALID_VALUE;
+    return pointer_attribute(data, attr, r, ptr);
+}
+
+CUresult cu_pointer_get_attributes(unsigned int n, CUpointer_attribute* attrs, void** data, CUdeviceptr ptr) {
+    if (CUresult r = check_init()) return r;
+    if (n == 0 || !attrs || !data) return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; i < n; ++i)
+        if (!data[i] || attribute_bytes(attrs[i]) == 0) return CUDA_ERROR_INVALID_VALUE;
+    Region r;
+    bool known = find_region(ptr, 0, &r) && r.kind != RegionKind::Array;
+    // As the driver does: a pointer the API does not know reads as "no context, memory type 0"; an
+    // attribute that does not apply to the memory reads as zero.
+    for (unsigned i = 0; i < n; ++i) {
+        std::memset(data[i], 0, attribute_bytes(attrs[i]));
+        if (known) (void)pointer_attribute(data[i], attrs[i], r, ptr);
+    }
+    return CUDA_SUCCESS;
+}
+
+} // namespace
+
+void fill_memory(ApiTable& t) {
+    t.cuMemGetInfo_v2 = cu_mem_get_info;
+    t.cuMemAlloc_v2 = cu_mem_alloc;
+    t.cuMemAllocPitch_v2 = cu_mem_alloc_pitch;
+    t.cuMemFree_v2 = cu_mem_free;
+    t.cuMemGetAddressRange_v2 = cu_mem_get_address_range;
+    t.cuMemAllocHost_v2 = cu_mem_alloc_host;
+    t.cuMemFreeHost = cu_mem_free_host;
+    t.cuMemHostAlloc = cu_mem_host_alloc;
+    t.cuMemHostGetDevicePointer_v2 = cu_mem_host_get_device_pointer;
+    t.cuMemHostRegister_v2 = cu_mem_host_register;
+    t.cuMemHostUnregister = cu_mem_host_unregister;
+    t.cuMemsetD8_v2 = cu_memset_d8;
+    t.cuMemsetD16_v2 = cu_memset_d16;
+    t.cuMemsetD32_v2 = cu_memset_d32;
+    t.cuMemsetD8Async = cu_memset_d8_async;
+    t.cuMemsetD16Async = cu_memset_d16_async;
+    t.cuMemsetD32Async = cu_memset_d32_async;
+    t.cuMemsetD2D8_v2 = cu_memset_d2d8;
+    t.cuMemsetD2D16_v2 = cu_memset_d2d16;
+    t.cuMemsetD2D32_v2 = cu_memset_d2d32;
+    t.cuMemAllocAsync = cu_mem_alloc_async;
+    t.cuMemFreeAsync = cu_mem_free_async;
+    t.cuPointerGetAttribute = cu_pointer_get_attribute;
+    t.cuPointerGetAttributes = cu_pointer_get_attributes;
+}
+
+} // namespace d4r::runtime::cpu

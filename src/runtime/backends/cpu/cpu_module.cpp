@@ -1,0 +1,363 @@
+// cpu backend: modules, libraries (thin wrappers over modules) and functions with their attributes.
+#include <atomic>
+#include <cstring>
+
+#include "core/files.h"
+#include "core/log.h"
+#include "runtime/backends/cpu/cpu_image.h"
+
+namespace d4r::runtime::cpu {
+
+namespace {
+
+std::atomic<uint64_t> g_module_counter{0};
+
+struct JitLogs {
+    char* error_buffer = nullptr;
+    size_t error_size = 0;
+    int error_size_index = -1;
+    char* info_buffer = nullptr;
+    size_t info_size = 0;
+    int info_size_index = -1;
+};
+
+CUresult parse_jit_options(unsigned n, CUjit_option* options, void** values, JitLogs& logs) {
+    if (n == 0) return CUDA_SUCCESS;
+    if (!options || !values) return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; i < n; ++i) {
+        switch (options[i]) {
+        case CU_JIT_ERROR_LOG_BUFFER: logs.error_buffer = static_cast<char*>(values[i]); break;
+        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
+            logs.error_size = reinterpret_cast<uintptr_t>(values[i]);
+            logs.error_size_index = static_cast<int>(i);
+            break;
+        case CU_JIT_INFO_LOG_BUFFER: logs.info_buffer = static_cast<char*>(values[i]); break;
+        case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
+            logs.info_size = reinterpret_cast<uintptr_t>(values[i]);
+            logs.info_size_index = static_cast<int>(i);
+            break;
+        default: break; // optimisation level, registers, targets...: nothing to tune in ptxsim
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
+// Writes TEXT to a JIT log buffer (NUL-terminated, truncated) and the bytes used to its size option.
+void write_log(char* buffer, size_t size, int size_index, void** values, const std::string& text) {
+    size_t used = 0;
+    if (buffer && size > 0) {
+        used = std::min(text.size(), size - 1);
+        std::memcpy(buffer, text.data(), used);
+        buffer[used] = '\0';
+        if (!text.empty()) ++used;
+    }
+    if (size_index >= 0) values[size_index] = reinterpret_cast<void*>(static_cast<uintptr_t>(used));
+}
+
+CUresult load_module(CUmodule* module, const void* image, size_t size, std::string name, unsigned n,
+                     CUjit_option* options, void** values) {
+    if (CUresult r = check_init()) return r;
+    if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    JitLogs logs;
+    if (CUresult r = parse_jit_options(n, options, values, logs)) return r;
+    if (name.empty()) name = fmt::format("module{}", g_module_counter.fetch_add(1));
+    std::shared_ptr<ptxsim::Module> sim;
+    std::string error_log;
+    CUresult r = load_image(image, size, name, sim, error_log);
+    if (n) {
+        write_log(logs.error_buffer, logs.error_size, logs.error_size_index, values, r ? error_log : "");
+        write_log(logs.info_buffer, logs.info_size, logs.info_size_index, values, "");
+    }
+    if (r) {
+        log::warn("cpu backend: module load failed ({}): {}", error_name(r), error_log);
+        return r;
+    }
+    auto m = std::make_shared<Module>();
+    m->ctx = ctx.get();
+    m->sim = sim;
+    for (const ptx::VariableInfo& v : sim->index().variables) {
+        auto g = sim->global(v.name);
+        if (!g || g->size == 0) continue;
+        add_region(Region{g->address, g->size, RegionKind::ModuleGlobal, ctx.get(), 0, 0});
+        m->globals.push_back(g->address);
+    }
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    s.modules[m.get()] = m;
+    *module = reinterpret_cast<CUmodule>(m.get());
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_module_load_data(CUmodule* module, const void* image) {
+    return load_module(module, image, 0, "", 0, nullptr, nullptr);
+}
+
+CUresult cu_module_load_data_ex(CUmodule* module, const void* image, unsigned n, CUjit_option* options, void** values) {
+    return load_module(module, image, 0, "", n, options, values);
+}
+
+CUresult cu_module_load_fat_binary(CUmodule* module, const void* image) {
+    return load_module(module, image, 0, "", 0, nullptr, nullptr);
+}
+
+CUresult cu_module_load(CUmodule* module, const char* path) {
+    if (CUresult r = check_init()) return r;
+    if (!module || !path) return CUDA_ERROR_INVALID_VALUE;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    auto bytes = read_file(path, 1ull << 30);
+    if (!bytes) {
+        log::warn("cpu backend: cuModuleLoad: {}", bytes.error().text());
+        return CUDA_ERROR_FILE_NOT_FOUND;
+    }
+    bytes->push_back(0); // PTX text is read up to its NUL
+    return load_module(module, bytes->data(), bytes->size(), path, 0, nullptr, nullptr);
+}
+
+void unregister_module(Module* m) {
+    // Caller holds State::mutex.
+    State& s = state();
+    for (auto& [name, f] : m->functions) s.functions.erase(f);
+    m->functions.clear();
+}
+
+CUresult unload_module(CUmodule h) {
+    State& s = state();
+    std::shared_ptr<Module> m;
+    {
+        std::lock_guard lock(s.mutex);
+        auto it = s.modules.find(h);
+        if (it == s.modules.end()) return CUDA_ERROR_INVALID_HANDLE;
+        m = it->second;
+        unregister_module(m.get());
+        s.modules.erase(it);
+    }
+    // Queued launches keep the ptxsim module alive; the variables stop being valid copy targets.
+    for (uint64_t base : m->globals) remove_region(base);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_module_unload(CUmodule h) {
+    if (CUresult r = check_init()) return r;
+    return unload_module(h);
+}
+
+CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
+    if (CUresult r = check_init()) return r;
+    if (!out || !name) return CUDA_ERROR_INVALID_VALUE;
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    auto it = s.modules.find(h);
+    if (it == s.modules.end()) return CUDA_ERROR_INVALID_HANDLE;
+    Module& m = *it->second;
+    if (auto f = m.functions.find(name); f != m.functions.end()) {
+        *out = reinterpret_cast<CUfunction>(f->second);
+        return CUDA_SUCCESS;
+    }
+    auto kernel = m.sim->kernel(name);
+    if (!kernel) return CUDA_ERROR_NOT_FOUND;
+    auto f = std::make_shared<Function>();
+    f->module = &m;
+    f->sim = m.sim;
+    f->kernel = *kernel;
+    f->max_dynamic_shared = kDefaultSharedPerBlock - static_cast<int>(std::min<uint32_t>((*kernel)->static_shared_bytes(),
+                                                                                        kDefaultSharedPerBlock));
+    m.functions.emplace(name, f.get());
+    s.functions[f.get()] = f;
+    *out = reinterpret_cast<CUfunction>(f.get());
+    return CUDA_SUCCESS;
+}
+
+CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule h, const char* name) {
+    if (CUresult r = check_init()) return r;
+    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    auto m = find_module(h);
+    if (!m) return CUDA_ERROR_INVALID_HANDLE;
+    auto g = m->sim->global(name);
+    if (!g) return CUDA_ERROR_NOT_FOUND;
+    if (dptr) *dptr = g->address;
+    if (bytes) *bytes = g->size;
+    return CUDA_SUCCESS;
+}
+
+// ---- Libraries -----------------------------------------------------------------------------------------
+
+CUresult cu_library_load_data(CUlibrary* library, const void* code, CUjit_option* jit_options, void** jit_values,
+                              unsigned n_jit, CUlibraryOption* lib_options, void** lib_values, unsigned n_lib) {
+    if (CUresult r = check_init()) return r;
+    if (!library || !code) return CUDA_ERROR_INVALID_VALUE;
+    if (n_lib && (!lib_options || !lib_values)) return CUDA_ERROR_INVALID_VALUE;
+    // A library is loaded into the current context at once (NVIDIA's driver loads it lazily into every
+    // context); that covers programs that use one context, which is what this backend models.
+    CUmodule module = nullptr;
+    if (CUresult r = load_module(&module, code, 0, "", n_jit, jit_options, jit_values)) return r;
+    auto lib = std::make_shared<Library>();
+    lib->module = module;
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    s.libraries[lib.get()] = lib;
+    *library = reinterpret_cast<CUlibrary>(lib.get());
+    return CUDA_SUCCESS;
+}
+
+CUresult library_module(CUlibrary h, CUmodule& out) {
+    if (CUresult r = check_init()) return r;
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    auto it = s.libraries.find(h);
+    if (it == s.libraries.end()) return CUDA_ERROR_INVALID_HANDLE;
+    out = it->second->module;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_library_unload(CUlibrary h) {
+    CUmodule module = nullptr;
+    if (CUresult r = library_module(h, module)) return r;
+    {
+        State& s = state();
+        std::lock_guard lock(s.mutex);
+        s.libraries.erase(h);
+    }
+    (void)unload_module(module);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_library_get_kernel(CUkernel* kernel, CUlibrary h, const char* name) {
+    CUmodule module = nullptr;
+    if (!kernel) return CUDA_ERROR_INVALID_VALUE;
+    if (CUresult r = library_module(h, module)) return r;
+    // A CUkernel is the CUfunction of the library's module (one context).
+    return get_function(reinterpret_cast<CUfunction*>(kernel), module, name);
+}
+
+CUresult cu_library_get_module(CUmodule* out, CUlibrary h) {
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    return library_module(h, *out);
+}
+
+CUresult cu_library_get_global(CUdeviceptr* dptr, size_t* bytes, CUlibrary h, const char* name) {
+    CUmodule module = nullptr;
+    if (CUresult r = library_module(h, module)) return r;
+    return get_global(dptr, bytes, module, name);
+}
+
+CUresult cu_kernel_get_function(CUfunction* out, CUkernel kernel) {
+    if (CUresult r = check_init()) return r;
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    if (!find_function(reinterpret_cast<CUfunction>(kernel))) return CUDA_ERROR_INVALID_HANDLE;
+    *out = reinterpret_cast<CUfunction>(kernel);
+    return CUDA_SUCCESS;
+}
+
+// ---- Function attributes ---------------------------------------------------------------------------------
+
+int const_bytes(const Function& f) {
+    uint64_t n = 0;
+    for (const ptx::VariableInfo& v : f.sim->index().variables)
+        if (v.space == ".const") n += v.size;
+    return static_cast<int>(std::min<uint64_t>(n, INT32_MAX));
+}
+
+CUresult cu_func_get_attribute(int* pi, CUfunction_attribute attrib, CUfunction h) {
+    if (CUresult r = check_init()) return r;
+    if (!pi) return CUDA_ERROR_INVALID_VALUE;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    switch (static_cast<int>(attrib)) {
+    case 0: *pi = function_max_threads(*f); return CUDA_SUCCESS;
+    case 1: *pi = static_cast<int>(f->kernel->static_shared_bytes()); return CUDA_SUCCESS;
+    case 2: *pi = const_bytes(*f); return CUDA_SUCCESS;
+    case 3: *pi = static_cast<int>(f->kernel->local_bytes_per_thread()); return CUDA_SUCCESS;
+    case 4: {
+        const auto& maxnreg = f->kernel->info().directives.maxnreg;
+        *pi = maxnreg ? std::min<int>(kReportedRegsPerThread, static_cast<int>(*maxnreg)) : kReportedRegsPerThread;
+        return CUDA_SUCCESS;
+    }
+    case 5: case 6: *pi = 90; return CUDA_SUCCESS; // JIT-compiled for the modelled sm_90
+    case 7: *pi = 0; return CUDA_SUCCESS;
+    case 8: *pi = f->max_dynamic_shared; return CUDA_SUCCESS;
+    case 9: *pi = f->carveout; return CUDA_SUCCESS;
+    case 10: case 11: case 12: case 13: case 14: case 15: *pi = 0; return CUDA_SUCCESS; // clusters: none
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+CUresult cu_func_set_attribute(CUfunction h, CUfunction_attribute attrib, int value) {
+    if (CUresult r = check_init()) return r;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    switch (static_cast<int>(attrib)) {
+    case 8: {
+        int limit = kOptinSharedPerBlock - static_cast<int>(f->kernel->static_shared_bytes());
+        if (value < 0 || value > limit) return CUDA_ERROR_INVALID_VALUE;
+        f->max_dynamic_shared = value;
+        return CUDA_SUCCESS;
+    }
+    case 9:
+        if (value < -1 || value > 100) return CUDA_ERROR_INVALID_VALUE;
+        f->carveout = value;
+        return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+CUresult cu_func_set_cache_config(CUfunction h, CUfunc_cache config) {
+    if (CUresult r = check_init()) return r;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    if (static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL) return CUDA_ERROR_INVALID_VALUE;
+    f->cache_config = config;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_func_set_shared_mem_config(CUfunction h, CUsharedconfig config) {
+    if (CUresult r = check_init()) return r;
+    if (!find_function(h)) return CUDA_ERROR_INVALID_HANDLE;
+    return static_cast<unsigned>(config) <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cu_func_get_name(const char** name, CUfunction h) {
+    if (CUresult r = check_init()) return r;
+    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    *name = f->kernel->name().c_str();
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_func_get_module(CUmodule* module, CUfunction h) {
+    if (CUresult r = check_init()) return r;
+    if (!module) return CUDA_ERROR_INVALID_VALUE;
+    auto f = find_function(h);
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    *module = reinterpret_cast<CUmodule>(f->module);
+    return CUDA_SUCCESS;
+}
+
+} // namespace
+
+void fill_module(ApiTable& t) {
+    t.cuModuleLoad = cu_module_load;
+    t.cuModuleLoadData = cu_module_load_data;
+    t.cuModuleLoadDataEx = cu_module_load_data_ex;
+    t.cuModuleLoadFatBinary = cu_module_load_fat_binary;
+    t.cuModuleUnload = cu_module_unload;
+    t.cuModuleGetFunction = get_function;
+    t.cuModuleGetGlobal_v2 = get_global;
+    t.cuLibraryLoadData = cu_library_load_data;
+    t.cuLibraryUnload = cu_library_unload;
+    t.cuLibraryGetKernel = cu_library_get_kernel;
+    t.cuLibraryGetModule = cu_library_get_module;
+    t.cuLibraryGetGlobal = cu_library_get_global;
+    t.cuKernelGetFunction = cu_kernel_get_function;
+    t.cuFuncGetAttribute = cu_func_get_attribute;
+    t.cuFuncSetAttribute = cu_func_set_attribute;
+    t.cuFuncSetCacheConfig = cu_func_set_cache_config;
+    t.cuFuncSetSharedMemConfig = cu_func_set_shared_mem_config;
+    t.cuFuncGetName = cu_func_get_name;
+    t.cuFuncGetModule = cu_func_get_module;
+}
+
+} // namespace d4r::runtime::cpu

@@ -1,0 +1,215 @@
+// cpu backend: the singleton state, the per-context worker, handle lookups and the address regions.
+#include "runtime/backends/cpu/cpu_state.h"
+
+#include <thread>
+
+namespace d4r::runtime::cpu {
+
+State& state() {
+    // Never destroyed: worker threads and late API calls (atexit handlers of applications) may still use
+    // it while static destructors run.
+    static State* s = new State;
+    return *s;
+}
+
+// ---- Context worker --------------------------------------------------------------------------------------
+
+Context::Context() {
+    null_stream.ctx = this;
+    m_thread = std::thread([this] { loop(); });
+}
+
+Context::~Context() {
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_work.notify_all();
+    // The last reference can be dropped by a finished task on the worker itself.
+    if (m_thread.get_id() == std::this_thread::get_id())
+        m_thread.detach();
+    else if (m_thread.joinable())
+        m_thread.join();
+}
+
+uint64_t Context::submit(Stream* stream, Task task) {
+    uint64_t seq;
+    {
+        std::lock_guard lock(m_mutex);
+        seq = ++m_submitted;
+        m_queue.emplace_back(seq, std::move(task));
+        (stream ? stream : &null_stream)->last_seq.store(seq, std::memory_order_release);
+    }
+    m_work.notify_one();
+    return seq;
+}
+
+void Context::wait(uint64_t seq) {
+    if (done(seq)) return;
+    std::unique_lock lock(m_mutex);
+    m_idle.wait(lock, [&] { return done(seq); });
+}
+
+void Context::drain() {
+    uint64_t seq;
+    {
+        std::lock_guard lock(m_mutex);
+        seq = m_submitted;
+    }
+    wait(seq);
+}
+
+bool Context::idle() {
+    std::lock_guard lock(m_mutex);
+    return done(m_submitted);
+}
+
+void Context::fail(CUresult r) {
+    CUresult expected = CUDA_SUCCESS;
+    sticky.compare_exchange_strong(expected, r);
+}
+
+void Context::loop() {
+    for (;;) {
+        std::pair<uint64_t, Task> item;
+        {
+            std::unique_lock lock(m_mutex);
+            m_work.wait(lock, [&] { return m_stop || !m_queue.empty(); });
+            if (m_queue.empty()) return; // stopping and drained
+            item = std::move(m_queue.front());
+            m_queue.pop_front();
+        }
+        item.second(sticky.load());
+        item.second = nullptr; // destroy captures before reporting completion
+        {
+            std::lock_guard lock(m_mutex);
+            m_completed.store(item.first, std::memory_order_release);
+        }
+        m_idle.notify_all();
+    }
+}
+
+// ---- Lookups ---------------------------------------------------------------------------------------------
+
+std::vector<CUcontext>& context_stack() {
+    thread_local std::vector<CUcontext> stack;
+    return stack;
+}
+
+std::shared_ptr<Context> find_context(CUcontext h) {
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    auto it = s.contexts.find(h);
+    return it == s.contexts.end() ? nullptr : it->second;
+}
+
+CUresult current_context(std::shared_ptr<Context>& out) {
+    auto& stack = context_stack();
+    if (stack.empty()) return CUDA_ERROR_INVALID_CONTEXT;
+    out = find_context(stack.back());
+    return out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CUresult resolve_stream(CUstream h, StreamRef& out) {
+    if (is_special_stream(h)) {
+        if (CUresult r = current_context(out.ctx)) return r;
+        out.stream = &out.ctx->null_stream;
+        return CUDA_SUCCESS;
+    }
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    auto it = s.streams.find(h);
+    if (it == s.streams.end()) return CUDA_ERROR_INVALID_HANDLE;
+    auto ctx = s.contexts.find(it->second->ctx);
+    if (ctx == s.contexts.end()) return CUDA_ERROR_INVALID_HANDLE;
+    out.ctx = ctx->second;
+    out.owned = it->second;
+    out.stream = it->second.get();
+    return CUDA_SUCCESS;
+}
+
+template <typename T>
+static std::shared_ptr<T> find_in(std::unordered_map<void*, std::shared_ptr<T>>& map, void* h) {
+    std::lock_guard lock(state().mutex);
+    auto it = map.find(h);
+    return it == map.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Event> find_event(CUevent h) { return find_in(state().events, h); }
+std::shared_ptr<Function> find_function(CUfunction h) { return find_in(state().functions, h); }
+std::shared_ptr<Module> find_module(CUmodule h) { return find_in(state().modules, h); }
+
+// ---- Regions ---------------------------------------------------------------------------------------------
+
+void add_region(const Region& region) {
+    State& s = state();
+    std::unique_lock lock(s.regions_mutex);
+    Region r = region;
+    r.id = s.next_buffer_id++;
+    s.regions[r.base] = r;
+}
+
+bool remove_region(uint64_t base, Region* removed) {
+    State& s = state();
+    std::unique_lock lock(s.regions_mutex);
+    auto it = s.regions.find(base);
+    if (it == s.regions.end()) return false;
+    if (removed) *removed = it->second;
+    s.regions.erase(it);
+    return true;
+}
+
+bool find_region(uint64_t address, uint64_t bytes, Region* out) {
+    State& s = state();
+    std::shared_lock lock(s.regions_mutex);
+    auto it = s.regions.upper_bound(address);
+    if (it == s.regions.begin()) return false;
+    --it;
+    const Region& r = it->second;
+    uint64_t end = r.base + std::max<uint64_t>(r.size, 1);
+    if (address < r.base || address >= end) return false;
+    if (bytes > end - address) return false;
+    if (out) *out = r;
+    return true;
+}
+
+void release_context_regions(Context* ctx) {
+    State& s = state();
+    std::vector<Region> dropped;
+    {
+        std::unique_lock lock(s.regions_mutex);
+        for (auto it = s.regions.begin(); it != s.regions.end();) {
+            if (it->second.ctx == ctx) {
+                dropped.push_back(it->second);
+                it = s.regions.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (const Region& r : dropped)
+        if (r.kind == RegionKind::Device || r.kind == RegionKind::HostAlloc || r.kind == RegionKind::Array)
+            (void)s.device.free(r.base);
+}
+
+void release_context_objects(Context* ctx) {
+    State& s = state();
+    {
+        std::lock_guard lock(s.mutex);
+        std::erase_if(s.streams, [&](const auto& kv) { return kv.second->ctx == ctx; });
+        std::erase_if(s.events, [&](const auto& kv) { return kv.second->owner == ctx; });
+        std::erase_if(s.functions, [&](const auto& kv) { return kv.second->module->ctx == ctx; });
+        std::erase_if(s.libraries, [&](const auto& kv) { return !s.modules.count(kv.second->module) ||
+                                                               s.modules[kv.second->module]->ctx == ctx; });
+        std::erase_if(s.modules, [&](const auto& kv) { return kv.second->ctx == ctx; });
+        std::erase_if(s.arrays, [&](const auto& kv) { return kv.second->ctx == ctx; });
+    }
+    release_context_regions(ctx);
+}
+
+int sm_count() {
+    unsigned n = std::thread::hardware_concurrency();
+    return n ? static_cast<int>(n) : 1;
+}
+
+} // namespace d4r::runtime::cpu

@@ -1,0 +1,243 @@
+// cpu backend internals: the process-wide state behind the ptxsim backend's C entry points.
+//
+// The ApiTable holds plain C function pointers, so every object the API hands out lives in one
+// singleton (state()). Handles are the addresses of objects owned by registries; every entry point
+// looks its handles up (under State::mutex) and answers CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT /
+// INVALID_VALUE for anything unknown or destroyed, so a bad handle never reaches a dereference.
+//
+// Execution model: each context has one worker thread that runs every queued operation (launch, async
+// copy, memset, event record, callback, stream wait) in submission order, whatever stream it was queued
+// on. That honours every ordering CUDA promises (a stream's order, the legacy stream's implicit
+// synchronisation, events) with one queue; streams only remember the sequence number of their last
+// operation so that queries and synchronisation can wait for exactly that much.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "ptxsim/ptxsim.h"
+#include "runtime/api_table.h"
+
+namespace d4r::runtime::cpu {
+
+using namespace d4r::abi;
+
+inline constexpr const char* kDeviceName = "d4r CPU (ptxsim)";
+inline constexpr int kDriverVersion = 13000;
+inline constexpr int kMaxThreadsPerBlock = 1024;
+inline constexpr int kDefaultSharedPerBlock = 48 * 1024;
+inline constexpr int kOptinSharedPerBlock = 227 * 1024;
+inline constexpr int kSharedPerSm = 228 * 1024;
+inline constexpr int kReservedSharedPerBlock = 1024;
+inline constexpr int kRegistersPerSm = 65536;
+inline constexpr int kMaxThreadsPerSm = 2048;
+inline constexpr int kMaxBlocksPerSm = 32;
+// ptxsim has no register allocator; every function reports this many registers per thread (what nvcc
+// typically gives small kernels on sm_90) so occupancy arithmetic and tools see a plausible number.
+inline constexpr int kReportedRegsPerThread = 32;
+inline constexpr int kStreamPriorityLeast = 0;
+inline constexpr int kStreamPriorityGreatest = -5;
+
+struct Context;
+
+// One queued operation. STATUS is the context's sticky error when it runs (CUDA_SUCCESS normally): an
+// operation skips its work after a fault, except host callbacks, which receive the status.
+using Task = std::function<void(CUresult status)>;
+
+struct Stream {
+    Context* ctx = nullptr;
+    unsigned flags = 0;
+    int priority = 0;
+    std::atomic<uint64_t> last_seq{0}; // sequence number of its last queued operation
+};
+
+struct Context {
+    Context();
+    ~Context(); // stops the worker after the queue drains
+
+    CUdevice device = 0;
+    unsigned flags = 0;
+    bool primary = false;
+    size_t limits[7] = {1024, 1u << 20, 8u << 20, 2, 2048, 0, 0}; // CUlimit values, stored and returned
+    CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
+    std::atomic<CUresult> sticky{CUDA_SUCCESS};
+    Stream null_stream;
+
+    // Queues TASK on STREAM (the null stream when STREAM is null); returns its sequence number.
+    uint64_t submit(Stream* stream, Task task);
+    // Whether operation SEQ has run; blocks until it has.
+    bool done(uint64_t seq) const { return m_completed.load(std::memory_order_acquire) >= seq; }
+    void wait(uint64_t seq);
+    // Waits for everything queued so far.
+    void drain();
+    // Whether everything queued so far has run.
+    bool idle();
+    // Records a fault: the first one sticks (later synchronising calls return it).
+    void fail(CUresult r);
+
+private:
+    void loop();
+
+    std::mutex m_mutex;
+    std::condition_variable m_work;
+    std::condition_variable m_idle;
+    std::deque<std::pair<uint64_t, Task>> m_queue;
+    uint64_t m_submitted = 0;
+    std::atomic<uint64_t> m_completed{0};
+    bool m_stop = false;
+    std::thread m_thread;
+};
+
+struct Event {
+    Context* owner = nullptr;
+    unsigned flags = 0;
+    // Set under State::mutex when recorded; `ctx` keeps the recording context alive for queries.
+    std::shared_ptr<Context> ctx;
+    uint64_t seq = 0;
+    bool recorded = false;
+    // Steady-clock time, written by the worker when it reaches the record; one slot per record so that
+    // the queued record holds neither the event nor its context.
+    std::shared_ptr<std::atomic<int64_t>> time_ns;
+};
+
+struct Function;
+
+struct Module {
+    Context* ctx = nullptr;
+    std::shared_ptr<ptxsim::Module> sim;
+    std::vector<uint64_t> globals; // region bases registered for the module's variables
+    std::map<std::string, Function*, std::less<>> functions;
+};
+
+struct Function {
+    Module* module = nullptr;
+    std::shared_ptr<ptxsim::Module> sim; // keeps the kernel alive while launches are queued
+    const ptxsim::Kernel* kernel = nullptr;
+    std::atomic<int> max_dynamic_shared{0}; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    std::atomic<int> carveout{-1};
+    std::atomic<CUfunc_cache> cache_config{CU_FUNC_CACHE_PREFER_NONE};
+};
+
+// The most threads a block of F may have: 1024, or less when the kernel's .maxntid / .reqntid says so.
+int function_max_threads(const Function& f);
+
+// A CUDA array: packed texels in a Device allocation (registered as a RegionKind::Array region).
+struct Array {
+    Context* ctx = nullptr;
+    CUDA_ARRAY3D_DESCRIPTOR desc{}; // Height/Depth as given (0 for fewer dimensions)
+    bool created_3d = false;        // by cuArray3DCreate
+    uint64_t base = 0;       // own packed storage (3D and layered arrays), or
+    uint64_t sim = 0;        // a ptxsim array (1D and 2D arrays: what texture and surface objects can use)
+    uint64_t element_bytes = 0;
+    uint64_t row_bytes() const { return desc.Width * element_bytes; }
+    uint64_t height() const { return desc.Height ? desc.Height : 1; }
+    uint64_t depth() const { return desc.Depth ? desc.Depth : 1; }
+};
+
+struct Library {
+    CUmodule module = nullptr;
+};
+
+enum class RegionKind { Device, HostAlloc, HostRegistered, ModuleGlobal, Array };
+
+// A range of addresses the API knows about (device pointers are host addresses in this backend).
+struct Region {
+    uint64_t base = 0;
+    uint64_t size = 0;
+    RegionKind kind = RegionKind::Device;
+    Context* ctx = nullptr;
+    unsigned flags = 0;
+    uint64_t id = 0; // CU_POINTER_ATTRIBUTE_BUFFER_ID
+};
+
+struct PrimaryState {
+    std::shared_ptr<Context> ctx;
+    int refs = 0;
+    unsigned flags = 0;
+};
+
+struct State {
+    std::mutex mutex; // guards everything below except the device and the regions
+    std::atomic<bool> initialized{false};
+    ptxsim::Device device;
+
+    std::unordered_map<void*, std::shared_ptr<Context>> contexts;
+    std::unordered_map<void*, std::shared_ptr<Stream>> streams;
+    std::unordered_map<void*, std::shared_ptr<Event>> events;
+    std::unordered_map<void*, std::shared_ptr<Module>> modules;
+    std::unordered_map<void*, std::shared_ptr<Function>> functions;
+    std::unordered_map<void*, std::shared_ptr<Library>> libraries;
+    std::unordered_map<void*, std::shared_ptr<Array>> arrays;
+    PrimaryState primary;
+
+    mutable std::shared_mutex regions_mutex;
+    std::map<uint64_t, Region> regions; // by base
+    uint64_t next_buffer_id = 1;
+};
+
+State& state();
+
+// ---- Lookups and checks (take State::mutex themselves) ------------------------------------------------
+
+inline CUresult check_init() { return state().initialized.load() ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
+
+// The calling thread's current context: INVALID_CONTEXT when there is none or it was destroyed.
+CUresult current_context(std::shared_ptr<Context>& out);
+std::shared_ptr<Context> find_context(CUcontext h);
+// The context stack of the calling thread (top = back).
+std::vector<CUcontext>& context_stack();
+
+// A stream and what keeps it alive while an entry point uses it.
+struct StreamRef {
+    std::shared_ptr<Context> ctx;
+    std::shared_ptr<Stream> owned; // empty for a context's null stream
+    Stream* stream = nullptr;
+};
+// H may be the null stream, CU_STREAM_LEGACY or CU_STREAM_PER_THREAD (the current context's null
+// stream) or a stream handle. A stream whose context was destroyed is INVALID_HANDLE.
+CUresult resolve_stream(CUstream h, StreamRef& out);
+inline bool is_special_stream(CUstream h) { return h == nullptr || h == D4R_CU_STREAM_LEGACY || h == D4R_CU_STREAM_PER_THREAD; }
+std::shared_ptr<Event> find_event(CUevent h);
+std::shared_ptr<Function> find_function(CUfunction h);
+std::shared_ptr<Module> find_module(CUmodule h);
+
+// ---- Address regions ---------------------------------------------------------------------------------
+
+void add_region(const Region& region);
+bool remove_region(uint64_t base, Region* removed = nullptr);
+// The region holding [ADDRESS, ADDRESS + BYTES) (BYTES may be 0: the byte at ADDRESS must be inside).
+bool find_region(uint64_t address, uint64_t bytes, Region* out = nullptr);
+// Frees every allocation owned by CTX (context destruction).
+void release_context_regions(Context* ctx);
+
+// Drops every object CTX owns (streams, events, modules, functions, regions). Caller holds no lock.
+void release_context_objects(Context* ctx);
+
+// ---- Table fillers (one per concept file) --------------------------------------------------------------
+
+void fill_device(ApiTable& t);
+void fill_context(ApiTable& t);
+void fill_memory(ApiTable& t);
+void fill_memcpy(ApiTable& t);
+void fill_module(ApiTable& t);
+void fill_launch(ApiTable& t);
+void fill_stream(ApiTable& t);
+void fill_event(ApiTable& t);
+void fill_array(ApiTable& t);
+void fill_texture(ApiTable& t);
+
+// The number of "multiprocessors" reported (host cores).
+int sm_count();
+
+} // namespace d4r::runtime::cpu

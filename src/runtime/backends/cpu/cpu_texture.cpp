@@ -1,0 +1,174 @@
+// cpu backend: texture and surface objects over ptxsim's texture API (ptxsim_texture.h). The handle a
+// kernel receives is ptxsim's object id; the resource descriptor is kept for cuTex/SurfObjectGetResourceDesc.
+#include <mutex>
+#include <unordered_map>
+
+#include "core/log.h"
+#include "runtime/backends/cpu/cpu_array.h"
+
+namespace d4r::runtime::cpu {
+
+namespace {
+
+std::mutex g_mutex;
+std::unordered_map<uint64_t, CUDA_RESOURCE_DESC> g_textures; // guarded by g_mutex
+std::unordered_map<uint64_t, CUDA_RESOURCE_DESC> g_surfaces;
+
+CUresult map_resource(const CUDA_RESOURCE_DESC& r, ptxsim::ResourceDesc& out) {
+    using Kind = ptxsim::ResourceDesc::Kind;
+    switch (r.resType) {
+    case CU_RESOURCE_TYPE_ARRAY: {
+        auto a = find_array(r.res.array.hArray);
+        if (!a) return CUDA_ERROR_INVALID_HANDLE;
+        if (!a->sim) {
+            log::warn("cpu backend: texture objects over 3D, layered or cubemap arrays are not supported");
+            return CUDA_ERROR_NOT_SUPPORTED;
+        }
+        out.kind = Kind::Array;
+        out.array = a->sim;
+        return CUDA_SUCCESS;
+    }
+    case CU_RESOURCE_TYPE_PITCH2D:
+        if (!to_channel_format(r.res.pitch2D.format, out.format)) return CUDA_ERROR_INVALID_VALUE;
+        out.kind = Kind::Pitch2D;
+        out.ptr = r.res.pitch2D.devPtr;
+        out.channels = r.res.pitch2D.numChannels;
+        out.width = static_cast<uint32_t>(r.res.pitch2D.width);
+        out.height = static_cast<uint32_t>(r.res.pitch2D.height);
+        out.pitch = r.res.pitch2D.pitchInBytes;
+        return CUDA_SUCCESS;
+    case CU_RESOURCE_TYPE_LINEAR:
+        if (!to_channel_format(r.res.linear.format, out.format)) return CUDA_ERROR_INVALID_VALUE;
+        out.kind = Kind::Linear;
+        out.ptr = r.res.linear.devPtr;
+        out.channels = r.res.linear.numChannels;
+        out.bytes = r.res.linear.sizeInBytes;
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_NOT_SUPPORTED; // mipmapped arrays
+    }
+}
+
+bool small_integer(ptxsim::ChannelFormat f) {
+    using F = ptxsim::ChannelFormat;
+    return f == F::U8 || f == F::U16 || f == F::S8 || f == F::S16;
+}
+
+CUresult map_texture(const CUDA_TEXTURE_DESC& t, ptxsim::ChannelFormat format, ptxsim::TextureDesc& out) {
+    for (int i = 0; i < 2; ++i) {
+        if (static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER) return CUDA_ERROR_INVALID_VALUE;
+        out.address[i] = static_cast<ptxsim::AddressMode>(t.addressMode[i]); // same order as CUaddress_mode
+    }
+    if (static_cast<unsigned>(t.filterMode) > CU_TR_FILTER_MODE_LINEAR) return CUDA_ERROR_INVALID_VALUE;
+    out.filter = t.filterMode == CU_TR_FILTER_MODE_LINEAR ? ptxsim::FilterMode::Linear : ptxsim::FilterMode::Point;
+    // Without CU_TRSF_READ_AS_INTEGER, 8- and 16-bit integer texels read as normalised floats (CUDA's rule).
+    bool as_integer = t.flags & CU_TRSF_READ_AS_INTEGER;
+    out.read = !as_integer && small_integer(format) ? ptxsim::ReadMode::NormalizedFloat : ptxsim::ReadMode::ElementType;
+    out.normalized_coords = t.flags & CU_TRSF_NORMALIZED_COORDINATES;
+    for (int i = 0; i < 4; ++i) out.border[i] = t.borderColor[i];
+    if ((t.flags & CU_TRSF_SRGB) && log::once("cpu:srgb"))
+        log::warn("cpu backend: cuTexObjectCreate ignores CU_TRSF_SRGB");
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_tex_object_create(CUtexObject* out, const CUDA_RESOURCE_DESC* res, const CUDA_TEXTURE_DESC* tex,
+                              const CUDA_RESOURCE_VIEW_DESC* view) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    if (!out || !res || !tex) return CUDA_ERROR_INVALID_VALUE;
+    if (view) {
+        log::warn("cpu backend: cuTexObjectCreate: resource views are not supported");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    ptxsim::ResourceDesc rd;
+    if (CUresult r = map_resource(*res, rd)) return r;
+    ptxsim::ChannelFormat format = rd.format;
+    if (rd.kind == ptxsim::ResourceDesc::Kind::Array) {
+        auto desc = ptxsim::array_desc(state().device, rd.array);
+        if (!desc) return CUDA_ERROR_INVALID_HANDLE;
+        format = desc->format;
+    }
+    ptxsim::TextureDesc td;
+    if (CUresult r = map_texture(*tex, format, td)) return r;
+    auto handle = ptxsim::create_texture_object(state().device, rd, td);
+    if (!handle) {
+        log::warn("cpu backend: cuTexObjectCreate: {}", handle.error().text());
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    std::lock_guard lock(g_mutex);
+    g_textures[*handle] = *res;
+    *out = *handle;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_tex_object_destroy(CUtexObject h) {
+    if (CUresult r = check_init()) return r;
+    {
+        std::lock_guard lock(g_mutex);
+        if (!g_textures.erase(h)) return CUDA_ERROR_INVALID_HANDLE;
+    }
+    // Launches already queued keep the object (ptxsim's table is copy-on-write per launch).
+    (void)ptxsim::destroy_texture_object(state().device, h);
+    return CUDA_SUCCESS;
+}
+
+CUresult get_desc(std::unordered_map<uint64_t, CUDA_RESOURCE_DESC>& map, CUDA_RESOURCE_DESC* out, uint64_t h) {
+    if (CUresult r = check_init()) return r;
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    std::lock_guard lock(g_mutex);
+    auto it = map.find(h);
+    if (it == map.end()) return CUDA_ERROR_INVALID_HANDLE;
+    *out = it->second;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_tex_object_get_resource_desc(CUDA_RESOURCE_DESC* out, CUtexObject h) { return get_desc(g_textures, out, h); }
+
+CUresult cu_surf_object_create(CUsurfObject* out, const CUDA_RESOURCE_DESC* res) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    if (!out || !res || res->resType != CU_RESOURCE_TYPE_ARRAY) return CUDA_ERROR_INVALID_VALUE;
+    auto a = find_array(res->res.array.hArray);
+    if (!a) return CUDA_ERROR_INVALID_HANDLE;
+    if (!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)) return CUDA_ERROR_INVALID_VALUE;
+    if (!a->sim) {
+        log::warn("cpu backend: surface objects over 3D or layered arrays are not supported");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    auto handle = ptxsim::create_surface_object(state().device, a->sim);
+    if (!handle) {
+        log::warn("cpu backend: cuSurfObjectCreate: {}", handle.error().text());
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    std::lock_guard lock(g_mutex);
+    g_surfaces[*handle] = *res;
+    *out = *handle;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_surf_object_destroy(CUsurfObject h) {
+    if (CUresult r = check_init()) return r;
+    {
+        std::lock_guard lock(g_mutex);
+        if (!g_surfaces.erase(h)) return CUDA_ERROR_INVALID_HANDLE;
+    }
+    (void)ptxsim::destroy_surface_object(state().device, h);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_surf_object_get_resource_desc(CUDA_RESOURCE_DESC* out, CUsurfObject h) { return get_desc(g_surfaces, out, h); }
+
+} // namespace
+
+void fill_texture(ApiTable& t) {
+    t.cuTexObjectCreate = cu_tex_object_create;
+    t.cuTexObjectDestroy = cu_tex_object_destroy;
+    t.cuTexObjectGetResourceDesc = cu_tex_object_get_resource_desc;
+    t.cuSurfObjectCreate = cu_surf_object_create;
+    t.cuSurfObjectDestroy = cu_surf_object_destroy;
+    t.cuSurfObjectGetResourceDesc = cu_surf_object_get_resource_desc;
+}
+
+} // namespace d4r::runtime::cpu

@@ -1,0 +1,79 @@
+// The driver backend: a libcuda-compatible library (NVIDIA's driver, ZLUDA) loaded with dlopen. Its
+// entry points go into the table as they are, so a forwarded call costs one indirect call; entry
+// points the library lacks become NOT_SUPPORTED stubs that name themselves in the log once.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/log.h"
+#include "runtime/backend.h"
+
+namespace d4r::runtime {
+
+namespace {
+
+std::string real_path(const std::string& p) {
+    char real[4096];
+    return realpath(p.c_str(), real) ? std::string(real) : p;
+}
+
+std::string file_of(const void* address) {
+    Dl_info info{};
+    if (dladdr(address, &info) && info.dli_fname) return real_path(info.dli_fname);
+    return {};
+}
+
+class DriverBackend final : public Backend {
+public:
+    DriverBackend(void* handle, std::string name, const ApiTable& table)
+        : m_handle(handle), m_name(std::move(name)), m_table(table) {}
+    // The library stays loaded: CUDA calls may still be in flight in other threads at exit.
+    ~DriverBackend() override = default;
+    const std::string& name() const override { return m_name; }
+    const ApiTable& table() const override { return m_table; }
+
+private:
+    void* m_handle;
+    std::string m_name;
+    ApiTable m_table;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Backend>> make_driver_backend(const std::string& path) {
+    if (path.empty()) return make_error(ErrorCode::Invalid, "driver backend: empty library path");
+    if (path.find('/') != std::string::npos && !is_file(path))
+        return make_error(ErrorCode::NotFound, "driver backend: {} does not exist", path);
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        const char* e = dlerror();
+        return make_error(ErrorCode::NotFound, "driver backend: cannot load {}: {}", path, e ? e : "dlopen failed");
+    }
+    void* init = dlsym(handle, "cuInit");
+    if (!init) return make_error(ErrorCode::Invalid, "driver backend: {} has no cuInit: not a CUDA driver library", path);
+    std::string self = file_of(reinterpret_cast<const void*>(&make_driver_backend));
+    std::string lib = file_of(init);
+    if (!self.empty() && lib == self)
+        return make_error(ErrorCode::Invalid,
+                          "driver backend: {} is libd4rcuda itself (loading it as the backend would recurse); "
+                          "point D4R_CUDA_BACKEND=driver:PATH at NVIDIA's or ZLUDA's library",
+                          path);
+    ApiTable table;
+    size_t missing = 0;
+    for (size_t i = 0; i < kApiCount; ++i) {
+        ApiId id = static_cast<ApiId>(i);
+        void* f = dlsym(handle, std::string(api_info(id).export_name).c_str());
+        table_slot(table, id) = f;
+        missing += f == nullptr;
+    }
+    std::string name = "driver:" + (lib.empty() ? path : lib);
+    if (missing)
+        log::info("{}: {} of {} entry points are missing (they return CUDA_ERROR_NOT_SUPPORTED)", name, missing,
+                  kApiCount);
+    fill_missing(table, "the driver backend");
+    return std::unique_ptr<Backend>(new DriverBackend(handle, name, table));
+}
+
+} // namespace d4r::runtime

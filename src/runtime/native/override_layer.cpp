@@ -1,0 +1,485 @@
+// Native-kernel overrides (see override_layer.h). State is process-wide because the table holds plain C
+// function pointers; every map is guarded, launches take a shared lock only.
+#include "runtime/native/override_layer.h"
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/log.h"
+#include "ptx/image_extent.h"
+#include "ptx/module_index.h"
+#include "runtime/native/cpu_registry.h"
+
+namespace d4r::runtime {
+
+namespace {
+
+// What the layer knows of one kernel of a loaded module.
+struct EntryRecord {
+    std::vector<uint64_t> hashes; // of every PTX module in the image that defines it
+    ptx::EntryInfo info;          // parameter layout (from the first module defining it)
+};
+
+struct ModuleRecord {
+    std::map<std::string, EntryRecord, std::less<>> entries;
+};
+
+struct NativePhase {
+    CUfunction function = nullptr; // cubin: the backend's function
+    CpuKernelFn cpu;               // cpu: the registered function
+    NativeSymbols::Post dims;      // post phases: their shape symbols
+    explicit operator bool() const { return function || cpu; }
+};
+
+struct NativeKernel {
+    std::string name;
+    std::string path;
+    bool cpu = false;
+    CUmodule module = nullptr; // cubin: the code object loaded through the backend
+    NativePhase main, prep;
+    std::vector<NativePhase> posts;
+    NativeSymbols symbols;
+    CUdeviceptr slot_global = 0; // u32 d4r_prep_slot, 0 when absent
+
+    // Prep state (guarded by `mutex`): the last key without slots; the key of each slot with slots.
+    std::mutex mutex;
+    bool prepared_once = false;
+    uint64_t last_key = 0;
+    std::vector<uint64_t> slot_keys;
+};
+
+struct FunctionRecord {
+    std::string name;
+    CUmodule module = nullptr;
+    ptx::EntryInfo info;
+    bool has_info = false;
+    std::shared_ptr<NativeKernel> native;
+};
+
+struct LayerState {
+    const ApiTable* inner = nullptr;
+    NativeSet set;
+    std::shared_mutex mutex;
+    std::unordered_map<CUmodule, std::shared_ptr<ModuleRecord>> modules;
+    std::unordered_map<CUfunction, std::shared_ptr<FunctionRecord>> functions;
+    std::map<std::string, std::shared_ptr<NativeKernel>> natives; // by code object path
+    std::atomic<uint64_t> native_launches{0}, prep_launches{0}, post_launches{0}, served{0}, refused{0};
+};
+
+LayerState* g_layer = nullptr;
+
+LayerState& layer() { return *g_layer; }
+
+// ---- Module records ----
+
+std::shared_ptr<ModuleRecord> index_image(std::span<const uint8_t> bytes, std::string_view what) {
+    auto modules = ptx::index_ptx_modules(bytes);
+    if (!modules) {
+        if (log::once(fmt::format("override.index.{}", modules.error().text())))
+            log::warn("native kernels: cannot index the PTX of {} ({}); its kernels run from PTX", what,
+                      modules.error().text());
+        return nullptr;
+    }
+    auto record = std::make_shared<ModuleRecord>();
+    for (const ptx::IndexedModule& m : *modules) {
+        for (const ptx::EntryInfo& e : m.index.entries) {
+            auto [it, inserted] = record->entries.try_emplace(e.name);
+            if (inserted) it->second.info = e;
+            it->second.hashes.push_back(m.hash);
+        }
+    }
+    return record;
+}
+
+void remember_module(CUmodule module, std::shared_ptr<ModuleRecord> record) {
+    if (!record) return;
+    std::unique_lock lock(layer().mutex);
+    layer().modules[module] = std::move(record);
+}
+
+std::shared_ptr<ModuleRecord> record_for_image(const void* image) {
+    auto bytes = ptx::image_extent(image);
+    if (!bytes) {
+        if (log::once("override.extent"))
+            log::warn("native kernels: cannot tell the size of a module image ({})", bytes.error().text());
+        return nullptr;
+    }
+    return index_image(*bytes, "a module image");
+}
+
+CUresult ov_cuModuleLoadData(CUmodule* module, const void* image) {
+    CUresult r = layer().inner->cuModuleLoadData(module, image);
+    if (r == CUDA_SUCCESS) remember_module(*module, record_for_image(image));
+    return r;
+}
+
+CUresult ov_cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int n, CUjit_option* options,
+                               void** values) {
+    CUresult r = layer().inner->cuModuleLoadDataEx(module, image, n, options, values);
+    if (r == CUDA_SUCCESS) remember_module(*module, record_for_image(image));
+    return r;
+}
+
+CUresult ov_cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
+    CUresult r = layer().inner->cuModuleLoadFatBinary(module, fatbin);
+    if (r == CUDA_SUCCESS) remember_module(*module, record_for_image(fatbin));
+    return r;
+}
+
+CUresult ov_cuModuleLoad(CUmodule* module, const char* path) {
+    CUresult r = layer().inner->cuModuleLoad(module, path);
+    if (r != CUDA_SUCCESS) return r;
+    auto bytes = read_file(path, ptx::kMaxPtxFileBytes);
+    if (bytes) {
+        std::span<const uint8_t> span(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
+        remember_module(*module, index_image(span, path));
+    }
+    return r;
+}
+
+CUresult ov_cuModuleUnload(CUmodule module) {
+    CUresult r = layer().inner->cuModuleUnload(module);
+    if (r == CUDA_SUCCESS) {
+        std::unique_lock lock(layer().mutex);
+        layer().modules.erase(module);
+        // Function handles of the module die with it; a later module may reuse their values.
+        for (auto it = layer().functions.begin(); it != layer().functions.end();) {
+            if (it->second->module == module)
+                it = layer().functions.erase(it);
+            else
+                ++it;
+        }
+    }
+    return r;
+}
+
+// ---- Loading native code objects ----
+
+std::optional<uint32_t> read_u32_global(CUmodule module, const char* name) {
+    CUdeviceptr p = 0;
+    size_t bytes = 0;
+    if (layer().inner->cuModuleGetGlobal_v2(&p, &bytes, module, name) != CUDA_SUCCESS || bytes < 4) return std::nullopt;
+    uint32_t v = 0;
+    if (layer().inner->cuMemcpyDtoH_v2(&v, p, 4) != CUDA_SUCCESS) return std::nullopt;
+    return v;
+}
+
+Expected<std::shared_ptr<NativeKernel>> load_cubin(const std::string& name, const std::string& path) {
+    const ApiTable& in = *layer().inner;
+    auto bytes = read_file(path, 1ull << 30);
+    if (!bytes) return std::move(bytes).error();
+    auto k = std::make_shared<NativeKernel>();
+    k->name = name;
+    k->path = path;
+    CUresult r = in.cuModuleLoadData(&k->module, bytes->data());
+    if (r != CUDA_SUCCESS) return make_error(ErrorCode::Invalid, "{}: the backend refused the code object ({})", path, error_name(r) ? error_name(r) : "?");
+    if (in.cuModuleGetFunction(&k->main.function, k->module, name.c_str()) != CUDA_SUCCESS) {
+        in.cuModuleUnload(k->module);
+        return make_error(ErrorCode::Invalid, "{}: defines no kernel {}", path, name);
+    }
+    CUfunction f = nullptr;
+    if (in.cuModuleGetFunction(&f, k->module, (name + "_prep").c_str()) == CUDA_SUCCESS) k->prep.function = f;
+    for (int i = 1; i <= 8; ++i) {
+        if (in.cuModuleGetFunction(&f, k->module, fmt::format("{}_post{}", name, i).c_str()) != CUDA_SUCCESS) break;
+        NativePhase phase;
+        phase.function = f;
+        k->posts.push_back(phase);
+    }
+    NativeSymbols& s = k->symbols;
+    s.prep_blocks = read_u32_global(k->module, "d4r_prep_blocks");
+    s.prep_key_offset = read_u32_global(k->module, "d4r_prep_key_offset");
+    s.prep_key_at = read_u32_global(k->module, "d4r_prep_key_at");
+    s.prep_key_slots = read_u32_global(k->module, "d4r_prep_key_slots");
+    s.block_z = read_u32_global(k->module, "d4r_block_z");
+    s.grid_x = read_u32_global(k->module, "d4r_grid_x");
+    for (size_t i = 0; i < k->posts.size(); ++i) {
+        auto sym = [&](const char* what) { return read_u32_global(k->module, fmt::format("d4r_post{}_{}", i + 1, what).c_str()); };
+        s.posts[i] = {sym("grid_x"), sym("grid_y"), sym("block_x"), sym("block_y"), sym("block_z")};
+    }
+    size_t bytes_slot = 0;
+    if (in.cuModuleGetGlobal_v2(&k->slot_global, &bytes_slot, k->module, "d4r_prep_slot") != CUDA_SUCCESS || bytes_slot < 4)
+        k->slot_global = 0;
+    return k;
+}
+
+Expected<std::shared_ptr<NativeKernel>> load_cpu(const std::string& name, const std::string& path) {
+    const CpuNativeKernel* reg = find_cpu_kernel(name);
+    if (!reg) return make_error(ErrorCode::NotFound, "{}: no CPU native kernel named {} is registered", path, name);
+    auto k = std::make_shared<NativeKernel>();
+    k->name = name;
+    k->path = path;
+    k->cpu = true;
+    k->main.cpu = reg->main;
+    k->prep.cpu = reg->prep;
+    for (const CpuKernelFn& f : reg->posts) {
+        NativePhase p;
+        p.cpu = f;
+        k->posts.push_back(p);
+    }
+    k->symbols = reg->symbols;
+    return k;
+}
+
+std::shared_ptr<NativeKernel> native_for(const std::string& name, const std::string& path) {
+    {
+        std::shared_lock lock(layer().mutex);
+        auto it = layer().natives.find(path);
+        if (it != layer().natives.end()) return it->second;
+    }
+    auto loaded = layer().set.extension == "cpu" ? load_cpu(name, path) : load_cubin(name, path);
+    if (!loaded) {
+        if (log::once("override.load." + path))
+            log::warn("native kernels: {} is not served: {}", name, loaded.error().text());
+        return nullptr;
+    }
+    for (size_t i = 0; i < (*loaded)->posts.size(); ++i) (*loaded)->posts[i].dims = (*loaded)->symbols.posts[i];
+    std::unique_lock lock(layer().mutex);
+    auto [it, inserted] = layer().natives.try_emplace(path, *loaded);
+    return it->second;
+}
+
+CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
+    LayerState& L = layer();
+    CUresult r = L.inner->cuModuleGetFunction(function, module, name);
+    if (r != CUDA_SUCCESS) return r;
+    auto rec = std::make_shared<FunctionRecord>();
+    rec->name = name;
+    rec->module = module;
+    std::shared_ptr<ModuleRecord> mod;
+    {
+        std::shared_lock lock(L.mutex);
+        auto it = L.modules.find(module);
+        if (it != L.modules.end()) mod = it->second;
+    }
+    const EntryRecord* entry = nullptr;
+    if (mod) {
+        auto e = mod->entries.find(std::string_view(name));
+        if (e != mod->entries.end()) entry = &e->second;
+    }
+    if (entry) {
+        rec->info = entry->info;
+        rec->has_info = true;
+    }
+    if (auto file = L.set.lookup(name)) {
+        std::vector<uint64_t> hashes = entry ? entry->hashes : std::vector<uint64_t>{};
+        if (L.set.allowed(name, hashes)) {
+            rec->native = native_for(name, file->string());
+            if (rec->native) {
+                L.served++;
+                if (log::once(fmt::format("override.served.{}", name)))
+                    log::info("native kernels: serving {} from {} ({} set)", name, file->string(),
+                              kernels::kernel_set_kind_name(L.set.kind));
+            }
+        } else {
+            L.refused++;
+            std::string hash_text = hashes.empty() ? std::string("no PTX module was indexed for it")
+                                                   : fmt::format("module hash {:016x} is not in the manifest", hashes.front());
+            if (log::once(fmt::format("override.refused.{}.{}", name, hashes.empty() ? 0 : hashes.front())))
+                log::info("native kernels: not serving {} ({}): it runs from PTX", name, hash_text);
+        }
+    }
+    std::unique_lock lock(L.mutex);
+    L.functions[*function] = std::move(rec);
+    return r;
+}
+
+// ---- Launching ----
+
+struct LaunchArgs {
+    unsigned grid[3];
+    unsigned block[3];
+    unsigned shared;
+    CUstream stream;
+    void** params;
+    void** extra;
+};
+
+// The parameter block laid out as the PTX kernel's (from kernelParams, or `extra`'s buffer).
+Expected<std::vector<uint8_t>> param_block(const FunctionRecord& f, const LaunchArgs& a) {
+    if (a.extra) {
+        const void* buffer = nullptr;
+        size_t size = 0;
+        for (void** e = a.extra; *e != D4R_CU_LAUNCH_PARAM_END; e += 2) {
+            if (e[0] == D4R_CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = e[1];
+            else if (e[0] == D4R_CU_LAUNCH_PARAM_BUFFER_SIZE) size = *static_cast<size_t*>(e[1]);
+            else return make_error(ErrorCode::Invalid, "unknown cuLaunchKernel extra option");
+        }
+        if (!buffer && size) return make_error(ErrorCode::Invalid, "extra without a buffer pointer");
+        const auto* b = static_cast<const uint8_t*>(buffer);
+        return std::vector<uint8_t>(b, b + size);
+    }
+    if (!f.has_info) return make_error(ErrorCode::Invalid, "the parameter layout of {} is unknown", f.name);
+    std::vector<uint8_t> block(f.info.param_block_size);
+    if (!f.info.params.empty() && !a.params) return make_error(ErrorCode::Invalid, "kernelParams is NULL");
+    for (size_t i = 0; i < f.info.params.size(); ++i) {
+        const ptx::ParamInfo& p = f.info.params[i];
+        std::memcpy(block.data() + p.offset, a.params[i], p.size);
+    }
+    return block;
+}
+
+CUresult launch_phase(NativeKernel& k, const NativePhase& phase, const std::array<unsigned, 3>& grid,
+                      const std::array<unsigned, 3>& block, const LaunchArgs& a, const std::vector<uint8_t>& params,
+                      uint32_t slot) {
+    const ApiTable& in = *layer().inner;
+    if (!k.cpu)
+        return in.cuLaunchKernel(phase.function, grid[0], grid[1], grid[2], block[0], block[1], block[2], a.shared,
+                                 a.stream, a.params, a.extra);
+    struct Job {
+        CpuKernelFn fn;
+        CpuLaunch launch;
+        std::vector<uint8_t> params;
+    };
+    auto* job = new Job{phase.cpu, {}, params};
+    job->launch.grid = {grid[0], grid[1], grid[2]};
+    job->launch.block = {block[0], block[1], block[2]};
+    job->launch.shared_bytes = a.shared;
+    job->launch.slot = slot;
+    job->launch.params = job->params;
+    CUresult r = in.cuLaunchHostFunc(a.stream, [](void* p) {
+        std::unique_ptr<Job> j(static_cast<Job*>(p));
+        j->launch.params = j->params;
+        j->fn(j->launch);
+    }, job);
+    if (r != CUDA_SUCCESS) delete job;
+    return r;
+}
+
+CUresult launch_native(const FunctionRecord& f, NativeKernel& k, const LaunchArgs& a) {
+    LayerState& L = layer();
+    const NativeSymbols& s = k.symbols;
+    std::vector<uint8_t> params;
+    bool need_block = k.cpu || (k.prep && (s.prep_key_offset || s.prep_key_at));
+    if (need_block) {
+        auto b = param_block(f, a);
+        if (!b) {
+            if (log::once("override.params." + k.name)) log::warn("native kernels: {}: {}", k.name, b.error().text());
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        params = std::move(*b);
+    }
+    uint32_t slot = 0;
+    if (k.prep) {
+        std::optional<uint32_t> key_offset;
+        if (s.prep_key_at && *s.prep_key_at > 0) key_offset = *s.prep_key_at - 1;
+        else if (s.prep_key_offset && *s.prep_key_offset > 0) key_offset = *s.prep_key_offset;
+        bool run_prep = true;
+        if (key_offset) {
+            uint64_t key = 0;
+            if (*key_offset + 8 > params.size()) {
+                if (log::once("override.key." + k.name))
+                    log::warn("native kernels: {}: prep key offset {} is outside the {}-byte parameter block", k.name,
+                              *key_offset, params.size());
+                return CUDA_ERROR_INVALID_VALUE;
+            }
+            std::memcpy(&key, params.data() + *key_offset, 8);
+            std::lock_guard lock(k.mutex);
+            uint32_t slots = s.prep_key_slots.value_or(0);
+            if (slots == 0) {
+                run_prep = !k.prepared_once || key != k.last_key;
+                k.prepared_once = true;
+                k.last_key = key;
+            } else {
+                slot = slots; // overflow unless a slot holds or takes the key
+                for (uint32_t i = 0; i < k.slot_keys.size(); ++i)
+                    if (k.slot_keys[i] == key) slot = i;
+                if (slot < slots) {
+                    run_prep = false;
+                } else if (k.slot_keys.size() < slots) {
+                    slot = static_cast<uint32_t>(k.slot_keys.size());
+                    k.slot_keys.push_back(key);
+                }
+            }
+        }
+        if (k.slot_global) {
+            CUresult r = L.inner->cuMemsetD32Async(k.slot_global, slot, 1, a.stream);
+            if (r != CUDA_SUCCESS) return r;
+        }
+        if (run_prep) {
+            std::array<unsigned, 3> grid{s.prep_blocks.value_or(1), 1, 1};
+            CUresult r = launch_phase(k, k.prep, grid, {128, 1, 1}, a, params, slot);
+            if (r != CUDA_SUCCESS) return r;
+            L.prep_launches++;
+        }
+    }
+    std::array<unsigned, 3> grid{a.grid[0], a.grid[1], a.grid[2]};
+    if (s.grid_x) grid = {*s.grid_x, 1, 1};
+    std::array<unsigned, 3> block{a.block[0], a.block[1], a.block[2]};
+    if (s.block_z) block[2] = *s.block_z;
+    CUresult r = launch_phase(k, k.main, grid, block, a, params, slot);
+    if (r != CUDA_SUCCESS) return r;
+    L.native_launches++;
+    for (const NativePhase& post : k.posts) {
+        std::array<unsigned, 3> pg{post.dims.grid_x.value_or(a.grid[0]), post.dims.grid_y.value_or(a.grid[1]), 1};
+        std::array<unsigned, 3> pb{post.dims.block_x.value_or(32), post.dims.block_y.value_or(1),
+                                   post.dims.block_z.value_or(1)};
+        r = launch_phase(k, post, pg, pb, a, params, slot);
+        if (r != CUDA_SUCCESS) return r;
+        L.post_launches++;
+    }
+    return CUDA_SUCCESS;
+}
+
+std::shared_ptr<FunctionRecord> find_function(CUfunction f) {
+    std::shared_lock lock(layer().mutex);
+    auto it = layer().functions.find(f);
+    return it == layer().functions.end() ? nullptr : it->second;
+}
+
+CUresult ov_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                           unsigned shared, CUstream stream, void** params, void** extra) {
+    auto rec = find_function(f);
+    if (!rec || !rec->native)
+        return layer().inner->cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
+    if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 || uint64_t(bx) * by * bz > 1024)
+        return CUDA_ERROR_INVALID_VALUE;
+    return launch_native(*rec, *rec->native, LaunchArgs{{gx, gy, gz}, {bx, by, bz}, shared, stream, params, extra});
+}
+
+CUresult ov_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** params, void** extra) {
+    if (!c) return CUDA_ERROR_INVALID_VALUE;
+    auto rec = find_function(f);
+    if (!rec || !rec->native) return layer().inner->cuLaunchKernelEx(c, f, params, extra);
+    return ov_cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
+                             c->sharedMemBytes, c->hStream, params, extra);
+}
+
+} // namespace
+
+ApiTable make_override_table(const ApiTable& inner, NativeSet set) {
+    auto* state = new LayerState(); // lives for the process: launches may still be in flight at exit
+    state->inner = &inner;
+    state->set = std::move(set);
+    g_layer = state;
+    ApiTable t = inner;
+    t.cuModuleLoad = &ov_cuModuleLoad;
+    t.cuModuleLoadData = &ov_cuModuleLoadData;
+    t.cuModuleLoadDataEx = &ov_cuModuleLoadDataEx;
+    t.cuModuleLoadFatBinary = &ov_cuModuleLoadFatBinary;
+    t.cuModuleUnload = &ov_cuModuleUnload;
+    t.cuModuleGetFunction = &ov_cuModuleGetFunction;
+    t.cuLaunchKernel = &ov_cuLaunchKernel;
+    t.cuLaunchKernelEx = &ov_cuLaunchKernelEx;
+    return t;
+}
+
+OverrideStats override_stats() {
+    OverrideStats s;
+    if (!g_layer) return s;
+    s.native_launches = g_layer->native_launches;
+    s.prep_launches = g_layer->prep_launches;
+    s.post_launches = g_layer->post_launches;
+    s.served_functions = g_layer->served;
+    s.refused_functions = g_layer->refused;
+    return s;
+}
+
+} // namespace d4r::runtime

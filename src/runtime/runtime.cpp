@@ -1,0 +1,306 @@
+// The runtime: backend choice, the dispatch table and d4r's own entry points (cuGetProcAddress).
+#include "runtime/runtime.h"
+
+#include <dlfcn.h>
+#include <mutex>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/log.h"
+#include "core/strings.h"
+#include "runtime/native/override_layer.h"
+
+namespace d4r::runtime {
+
+namespace detail {
+std::atomic<const ApiTable*> g_dispatch{nullptr};
+}
+
+namespace {
+
+struct RuntimeState {
+    std::mutex mutex;
+    std::unique_ptr<Backend> backend;
+    std::string backend_name;
+    ApiTable layered;  // backend + d4r layers, without the trace
+    ApiTable traced;   // the trace over `layered`
+    ApiTable dispatch; // what the exports call
+};
+
+RuntimeState& state() {
+    static RuntimeState* s = new RuntimeState(); // never destroyed: entry points may run during exit
+    return *s;
+}
+
+// The file this library was loaded from ("" when linked statically into a program).
+std::string own_library_path() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&own_library_path), &info) && info.dli_fname) {
+        std::string p = info.dli_fname;
+        char real[4096];
+        if (realpath(p.c_str(), real)) return real;
+        return p;
+    }
+    return {};
+}
+
+std::string real_path(const std::string& p) {
+    char real[4096];
+    return realpath(p.c_str(), real) ? std::string(real) : p;
+}
+
+// ---- When no backend could be opened: every call fails, the reason was logged. ----
+
+#define D4R_UNAVAILABLE(exp, base, since, params, args)                                                       \
+    CUresult unavailable_##exp params { return CUDA_ERROR_NOT_INITIALIZED; }
+D4R_CUDA_API(D4R_UNAVAILABLE)
+#undef D4R_UNAVAILABLE
+
+CUresult unavailable_init(unsigned int) { return CUDA_ERROR_NO_DEVICE; }
+
+// The error texts need no backend.
+CUresult own_error_name(CUresult error, const char** text) {
+    if (!text) return CUDA_ERROR_INVALID_VALUE;
+    *text = error_name(error);
+    return *text ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult own_error_string(CUresult error, const char** text) {
+    if (!text) return CUDA_ERROR_INVALID_VALUE;
+    *text = error_string(error);
+    return *text ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+ApiTable make_unavailable_table() {
+    ApiTable t = {
+#define D4R_UNAVAILABLE_REF(exp, base, since, params, args) &unavailable_##exp,
+        D4R_CUDA_API(D4R_UNAVAILABLE_REF)
+#undef D4R_UNAVAILABLE_REF
+    };
+    t.cuInit = &unavailable_init;
+    t.cuGetErrorName = &own_error_name;
+    t.cuGetErrorString = &own_error_string;
+    return t;
+}
+
+// ---- d4r's own entry points (the same on every backend) ----
+
+CUresult get_proc_address_common(const char* symbol, void** pfn, int cuda_version, cuuint64_t flags,
+                                 CUdriverProcAddressQueryResult* status) {
+    if (!symbol || !pfn) return CUDA_ERROR_INVALID_VALUE;
+    *pfn = nullptr;
+    if (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) {
+        if (log::once("runtime.ptds"))
+            log::info("per-thread default stream entry points requested: d4r serves the legacy-stream ones "
+                      "(every stream is ordered on the backend)");
+    }
+    bool too_low = false;
+    ApiId id = find_proc(symbol, cuda_version, &too_low);
+    if (id == ApiId::Count) {
+        if (status) *status = too_low ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+        if (log::once(fmt::format("runtime.proc.{}", symbol)))
+            log::debug("cuGetProcAddress({}, {}): {}", symbol, cuda_version, too_low ? "version not sufficient" : "not found");
+        return CUDA_ERROR_NOT_FOUND;
+    }
+    *pfn = table_slot(state().dispatch, id);
+    if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+    return CUDA_SUCCESS;
+}
+
+CUresult d4r_cuGetProcAddress(const char* symbol, void** pfn, int cuda_version, cuuint64_t flags) {
+    return get_proc_address_common(symbol, pfn, cuda_version, flags, nullptr);
+}
+
+CUresult d4r_cuGetProcAddress_v2(const char* symbol, void** pfn, int cuda_version, cuuint64_t flags,
+                                 CUdriverProcAddressQueryResult* status) {
+    return get_proc_address_common(symbol, pfn, cuda_version, flags, status);
+}
+
+bool env_flag(const Environment& env, std::string_view name) {
+    auto v = env.get(name);
+    return v && !v->empty() && *v != "0";
+}
+
+} // namespace
+
+Expected<BackendChoice> parse_backend_choice(std::string_view text) {
+    std::string t(trim(text));
+    BackendChoice c;
+    if (t.empty() || iequals(t, "auto")) return c;
+    if (iequals(t, "cpu")) {
+        c.kind = BackendChoice::Kind::Cpu;
+        return c;
+    }
+    if (iequals(t, "driver")) {
+        c.kind = BackendChoice::Kind::Driver;
+        return c;
+    }
+    if (t.size() > 7 && iequals(t.substr(0, 7), "driver:")) {
+        c.kind = BackendChoice::Kind::Driver;
+        c.path = t.substr(7);
+        return c;
+    }
+    return make_error(ErrorCode::Invalid,
+                      "D4R_CUDA_BACKEND='{}': expected auto, cpu, driver or driver:/path/to/libcuda.so", t);
+}
+
+std::vector<std::string> nvidia_driver_candidates(const Environment& env) {
+    std::vector<std::string> dirs;
+    if (auto llp = env.get("LD_LIBRARY_PATH"))
+        for (std::string_view d : split(*llp, ':'))
+            if (!d.empty()) dirs.emplace_back(d);
+    for (const char* d : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/nvidia/lib64",
+                          "/usr/lib/wsl/lib"})
+        dirs.push_back(d);
+    std::string self = own_library_path();
+    std::vector<std::string> out;
+    for (const std::string& d : dirs) {
+        std::string p = d + "/libcuda.so.1";
+        if (!is_file(p)) continue;
+        std::string real = real_path(p);
+        if (!self.empty() && real == self) continue;
+        bool seen = false;
+        for (const std::string& o : out) seen = seen || real_path(o) == real;
+        if (!seen) out.push_back(p);
+    }
+    return out;
+}
+
+Expected<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice, const Environment& env,
+                                                std::string* reason) {
+    using Kind = BackendChoice::Kind;
+    if (choice.kind == Kind::Cpu) {
+        if (reason) *reason = "D4R_CUDA_BACKEND=cpu";
+        return make_cpu_backend();
+    }
+    if (choice.kind == Kind::Driver) {
+        if (!choice.path.empty()) {
+            if (reason) *reason = "D4R_CUDA_BACKEND=driver:" + choice.path;
+            return make_driver_backend(choice.path);
+        }
+        std::vector<std::string> found = nvidia_driver_candidates(env);
+        if (found.empty())
+            return make_error(ErrorCode::NotFound,
+                              "D4R_CUDA_BACKEND=driver: NVIDIA's libcuda.so.1 was not found (looked in "
+                              "LD_LIBRARY_PATH and the system library folders); give a path with driver:/path");
+        if (reason) *reason = "D4R_CUDA_BACKEND=driver";
+        return make_driver_backend(found.front());
+    }
+    // Auto: NVIDIA's driver when it loads and sees a device, else the CPU.
+    std::string why;
+    for (const std::string& path : nvidia_driver_candidates(env)) {
+        auto b = make_driver_backend(path);
+        if (!b) {
+            why = fmt::format("{}: {}", path, b.error().text());
+            continue;
+        }
+        const ApiTable& t = (*b)->table();
+        int count = 0;
+        CUresult r = t.cuInit(0);
+        if (r == CUDA_SUCCESS) r = t.cuDeviceGetCount(&count);
+        if (r == CUDA_SUCCESS && count > 0) {
+            if (reason) *reason = fmt::format("auto: NVIDIA driver {} sees {} device(s)", path, count);
+            return b;
+        }
+        const char* name = error_name(r);
+        why = fmt::format("{}: {}", path, r != CUDA_SUCCESS ? (name ? name : "error") : "no device");
+    }
+    if (reason)
+        *reason = why.empty() ? "auto: no NVIDIA driver installed, using the CPU (ptxsim)"
+                              : fmt::format("auto: NVIDIA driver unusable ({}), using the CPU (ptxsim)", why);
+    return make_cpu_backend();
+}
+
+ApiTable make_trace_table(const ApiTable& inner); // trace.cpp
+
+namespace {
+
+// The code objects and architecture of the backend in use, for the native kernel set.
+std::pair<std::string, std::string> native_target(const Backend& backend) {
+    if (backend.name() == "cpu") return {"cpu", "cpu"};
+    std::string lower = backend.name();
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find("zluda") != std::string::npos) return {"hsaco", ""};
+    const ApiTable& t = backend.table();
+    int major = 0, minor = 0;
+    if (t.cuInit(0) == CUDA_SUCCESS &&
+        t.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0) == CUDA_SUCCESS &&
+        t.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0) == CUDA_SUCCESS)
+        return {"cubin", fmt::format("sm_{}{}", major, minor)};
+    return {"cubin", ""};
+}
+
+} // namespace
+
+static void install_native_layer(RuntimeState& s, const Environment& env) {
+    if (!env.get("D4R_ZLUDA_NATIVE_DIR")) return;
+    auto [extension, arch] = native_target(*s.backend);
+    auto set = load_native_set(env, extension, arch);
+    if (!set) {
+        log::warn("native kernels: off: {}", set.error().text());
+        return;
+    }
+    for (const std::string& note : set->notes) log::debug("native kernels: {}", note);
+    if (!set->active()) {
+        log::info("native kernels: no kernel set qualifies under {}: every kernel runs from PTX",
+                  env.get("D4R_ZLUDA_NATIVE_DIR").value_or(""));
+        return;
+    }
+    if (extension == "hsaco") {
+        log::warn("native kernels: .hsaco code objects need the HIP path, which this build does not have yet: "
+                  "every kernel runs from PTX");
+        return;
+    }
+    log::info("native kernels: {} set {} ({} code objects)", kernels::kernel_set_kind_name(set->kind),
+              set->path.string(), extension);
+    s.layered = make_override_table(s.backend->table(), std::move(*set));
+}
+
+namespace detail {
+
+const ApiTable& init_dispatch() {
+    RuntimeState& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (const ApiTable* t = g_dispatch.load(std::memory_order_acquire)) return *t;
+    log::init_from_env();
+    ProcessEnvironment env;
+    std::string reason;
+    Expected<std::unique_ptr<Backend>> backend = [&]() -> Expected<std::unique_ptr<Backend>> {
+        auto choice = parse_backend_choice(env.get("D4R_CUDA_BACKEND").value_or(""));
+        if (!choice) return std::move(choice).error();
+        return open_backend(*choice, env, &reason);
+    }();
+    if (backend) {
+        s.backend = std::move(*backend);
+        s.backend_name = s.backend->name();
+        s.layered = s.backend->table();
+        log::info("libd4rcuda: backend {} ({})", s.backend_name, reason);
+    } else {
+        s.backend_name = "none: " + backend.error().text();
+        s.layered = make_unavailable_table();
+        log::error("libd4rcuda: no CUDA backend: {}", backend.error().text());
+    }
+    if (backend) install_native_layer(s, env);
+    s.layered.cuGetProcAddress = &d4r_cuGetProcAddress;
+    s.layered.cuGetProcAddress_v2 = &d4r_cuGetProcAddress_v2;
+    if (env_flag(env, "D4R_CUDA_TRACE")) {
+        s.traced = make_trace_table(s.layered);
+        s.dispatch = s.traced;
+    } else {
+        s.dispatch = s.layered;
+    }
+    g_dispatch.store(&s.dispatch, std::memory_order_release);
+    return s.dispatch;
+}
+
+} // namespace detail
+
+std::string backend_name() {
+    dispatch();
+    std::lock_guard<std::mutex> lock(state().mutex);
+    return state().backend_name;
+}
+
+} // namespace d4r::runtime

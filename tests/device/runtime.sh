@@ -1,0 +1,63 @@
+#!/bin/bash
+# libd4rcuda on the H200 (driver backend). Runs on the device machine from the repository root with a
+# carried `build-device/` made by `tests/device/prepare-runtime.sh` on the development machine
+# (libd4rcuda.so + the libraries it needs that the device image lacks, and the test programs built
+# against NVIDIA's cuda.h). Writes $OUT/runtime-device.txt:
+#   1. every test program directly on NVIDIA's libcuda and through libd4rcuda (driver backend), and the
+#      outputs of both compared byte for byte (PROGRAM_OUT dumps);
+#   2. a native .cubin override: vector_add compiled here with nvcc -cubin for sm_90 in a developer set,
+#      served (log line) with correct results;
+#   3. launch overhead: 200000 empty launches directly and through libd4rcuda, best of 5, and the ratio.
+set -u
+OUT=${OUT:-out/device}
+mkdir -p "$OUT"
+REPORT="$OUT/runtime-device.txt"
+exec > >(tee "$REPORT") 2>&1
+ROOT=$(pwd)
+LIB="$ROOT/build-device/lib"
+BIN="$ROOT/build-device/bin"
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+ln -sf libd4rcuda.so "$LIB/libcuda.so.1"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+PTX="$ROOT/tests/runtime/programs/kernels/vector_ops.ptx"
+
+echo "== 1. programs: NVIDIA's libcuda vs libd4rcuda (driver backend)"
+for prog in "$BIN"/prog_nv_*; do
+    name=$(basename "$prog")
+    mkdir -p "/tmp/direct/$name" "/tmp/d4r/$name"
+    PROGRAM_OUT=/tmp/direct/$name "$prog" "$PTX" > /tmp/direct.log 2>&1 || fail "$name directly: $(tail -3 /tmp/direct.log)"
+    LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=driver D4R_LOG=info PROGRAM_OUT=/tmp/d4r/$name "$prog" "$PTX" > /tmp/d4r.log 2>&1 \
+        || fail "$name through libd4rcuda: $(tail -5 /tmp/d4r.log)"
+    grep -h "backend" /tmp/d4r.log | head -2
+    if diff -r "/tmp/direct/$name" "/tmp/d4r/$name" > /dev/null; then
+        echo "$name: ok, outputs identical ($(ls /tmp/direct/$name | wc -l) files)"
+    else
+        fail "$name: outputs differ between NVIDIA's libcuda and libd4rcuda"
+    fi
+done
+
+echo "== 2. native .cubin override"
+mkdir -p /tmp/native-set
+nvcc -cubin -arch=sm_90 -o /tmp/native-set/vector_add.cubin tests/runtime/programs/kernels/vector_ops.cu || fail "nvcc -cubin"
+LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=driver D4R_LOG=info D4R_ZLUDA_NATIVE_DIR=/tmp/native-set \
+    "$BIN/prog_nv_vector_add" "$PTX" > /tmp/native.log 2>&1 || fail "vector_add with the native set: $(tail -5 /tmp/native.log)"
+grep -h "native kernels" /tmp/native.log | head -5
+grep -q "serving vector_add" /tmp/native.log && echo "vector_add: served from the .cubin, results ok" \
+    || fail "vector_add was not served natively"
+
+echo "== 3. launch overhead (200000 empty launches, best of 5)"
+gcc -O2 -I/usr/local/cuda/include -o /tmp/launch_overhead tests/device/launch_overhead.c -L/usr/local/cuda/lib64/stubs -lcuda \
+    || fail "build launch_overhead"
+for round in 1 2; do
+    direct=$(/tmp/launch_overhead 200000 5) || fail "launch_overhead direct"
+    viad4r=$(LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=driver /tmp/launch_overhead 200000 5) || fail "launch_overhead via d4r"
+    d=$(echo "$direct" | sed -n 's/.*us_per_launch=\([0-9.]*\).*/\1/p')
+    v=$(echo "$viad4r" | sed -n 's/.*us_per_launch=\([0-9.]*\).*/\1/p')
+    echo "round $round: direct $direct"
+    echo "round $round: libd4rcuda $viad4r"
+    echo "round $round: ratio libd4rcuda/direct = $(python3 -c "print(f'{$v/$d:.4f}')")"
+done
+echo "done, status $status"
+exit $status

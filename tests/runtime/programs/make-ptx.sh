@@ -1,0 +1,10 @@
+#!/bin/sh
+# Regenerates the committed PTX of the runtime test programs from kernels/*.cu (needs nvcc).
+set -eu
+cd "$(dirname "$0")"
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+for cu in kernels/*.cu; do
+    name=$(basename "$cu" .cu)
+    "$NVCC" -arch=sm_80 -ptx -o "kernels/$name.ptx" "$cu"
+    echo "kernels/$name.ptx"
+done
