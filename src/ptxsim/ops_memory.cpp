@@ -30,13 +30,45 @@ D4R_INLINE uint64_t extend(uint64_t v, bool sign) {
 // Whole-warp bounds check: when every active lane's access is aligned and the span from the lowest to the
 // highest address lies inside one range — the allocation the warp used last (global, generic), or the
 // block's shared memory — the per-lane translation is skipped. *BASE receives what to add to an address
-// to get the host pointer (0 for global addresses, which are host addresses).
+// to get the host pointer (0 for global addresses, which are host addresses). For a full warp the
+// result also says whether the lanes read consecutive elements (lane i at first + i * BYTES) or one
+// address, which loads serve with one copy.
+enum class WarpAccess { Checked, Gather, Contiguous, Uniform };
+
 template <Space S>
-D4R_INLINE bool warp_fast_path(const Warp& w, const uint64_t (&addr)[32], uint32_t mask, uint32_t bytes,
-                               uintptr_t* base) {
+D4R_INLINE WarpAccess warp_fast_path(const Warp& w, const uint64_t (&addr)[32], uint32_t mask, uint32_t bytes,
+                                     uintptr_t* base) {
     if constexpr (S != Space::Global && S != Space::Generic && S != Space::Shared) {
-        return false;
+        return WarpAccess::Checked;
     } else {
+        uint64_t range_base, range_size;
+        if constexpr (S == Space::Shared) {
+            *base = reinterpret_cast<uintptr_t>(w.block->shared);
+            range_base = 0;
+            range_size = w.block->shared_bytes;
+        } else {
+            *base = 0;
+            range_base = w.cache_base;
+            range_size = w.cache_size;
+        }
+        if (range_size < bytes) return WarpAccess::Checked;
+        if (mask == kFullMask) {
+            // Branch-free loops of subtractions and ORs the compiler vectorises with plain SSE2 (no 64-bit
+            // compares needed): an address below the range makes `addr - base` wrap, one above its last
+            // element makes `last - addr` wrap, and either sets bit 63 (addresses and ranges are below
+            // 2^63: host addresses and 32-bit shared offsets).
+            const uint64_t last = range_base + range_size - bytes;
+            uint64_t out = 0, bits = 0, off_contig = 0, off_uniform = 0;
+            for (int i = 0; i < 32; ++i) {
+                out |= (addr[i] - range_base) | (last - addr[i]);
+                bits |= addr[i];
+                off_contig |= addr[i] ^ (addr[0] + uint64_t(i) * bytes);
+                off_uniform |= addr[i] ^ addr[0];
+            }
+            if ((out >> 63) != 0 || (bits & (bytes - 1)) != 0) return WarpAccess::Checked;
+            if (off_uniform == 0) return WarpAccess::Uniform;
+            return off_contig == 0 ? WarpAccess::Contiguous : WarpAccess::Gather;
+        }
         uint64_t first = addr[__builtin_ctz(mask)];
         uint64_t lo = first, hi = first, bits = 0;
         for (int i = 0; i < 32; ++i) {
@@ -45,14 +77,8 @@ D4R_INLINE bool warp_fast_path(const Warp& w, const uint64_t (&addr)[32], uint32
             hi = a > hi ? a : hi;
             bits |= a;
         }
-        if ((bits & (bytes - 1)) != 0) return false;
-        if constexpr (S == Space::Shared) {
-            *base = reinterpret_cast<uintptr_t>(w.block->shared);
-            return range_holds(0, w.block->shared_bytes, lo, hi - lo + bytes);
-        } else {
-            *base = 0;
-            return range_holds(w.cache_base, w.cache_size, lo, hi - lo + bytes);
-        }
+        if ((bits & (bytes - 1)) != 0) return WarpAccess::Checked;
+        return range_holds(range_base, range_size, lo, hi - lo + bytes) ? WarpAccess::Gather : WarpAccess::Checked;
     }
 }
 
@@ -82,6 +108,7 @@ Flow exec_ld(Warp& w, const Instr& in, uint32_t mask) {
     lane_addresses(w, in, addr);
     R v[N][32];
     constexpr bool per_thread = S == Space::Local || S == Space::FuncParam;
+    uintptr_t base = 0;
     if (!per_thread && in.base == kNoReg) {
         // One address for every lane (a parameter or a symbol): translate and read once.
         uint32_t lane = static_cast<uint32_t>(__builtin_ctz(mask));
@@ -92,11 +119,27 @@ Flow exec_ld(Warp& w, const Instr& in, uint32_t mask) {
             __builtin_memcpy(&x, p + k * Bytes, Bytes);
             for (int i = 0; i < 32; ++i) v[k][i] = x;
         }
-    } else if (uintptr_t base = 0; warp_fast_path<S>(w, addr, mask, total, &base)) {
-        const uint64_t first = addr[__builtin_ctz(mask)];
-        for (int i = 0; i < 32; ++i) {
-            const uint8_t* p = reinterpret_cast<const uint8_t*>(base + ((mask & lane_bit(i)) ? addr[i] : first));
-            for (unsigned k = 0; k < N; ++k) __builtin_memcpy(&v[k][i], p + k * Bytes, Bytes);
+    } else if (WarpAccess kind = warp_fast_path<S>(w, addr, mask, total, &base); kind != WarpAccess::Checked) {
+        if (kind == WarpAccess::Contiguous && N == 1) {
+            __builtin_memcpy(&v[0][0], reinterpret_cast<const uint8_t*>(base + addr[0]), 32 * Bytes);
+        } else if (kind == WarpAccess::Uniform) {
+            const uint8_t* p = reinterpret_cast<const uint8_t*>(base + addr[0]);
+            for (unsigned k = 0; k < N; ++k) {
+                R x;
+                __builtin_memcpy(&x, p + k * Bytes, Bytes);
+                for (int i = 0; i < 32; ++i) v[k][i] = x;
+            }
+        } else if (mask == kFullMask) {
+            for (int i = 0; i < 32; ++i) {
+                const uint8_t* p = reinterpret_cast<const uint8_t*>(base + addr[i]);
+                for (unsigned k = 0; k < N; ++k) __builtin_memcpy(&v[k][i], p + k * Bytes, Bytes);
+            }
+        } else {
+            const uint64_t first = addr[__builtin_ctz(mask)];
+            for (int i = 0; i < 32; ++i) {
+                const uint8_t* p = reinterpret_cast<const uint8_t*>(base + ((mask & lane_bit(i)) ? addr[i] : first));
+                for (unsigned k = 0; k < N; ++k) __builtin_memcpy(&v[k][i], p + k * Bytes, Bytes);
+            }
         }
     } else {
         for (unsigned k = 0; k < N; ++k)
@@ -132,7 +175,7 @@ Flow exec_st(Warp& w, const Instr& in, uint32_t mask) {
     }
     // Lanes store in lane order: when several lanes write one address, the highest lane's value stays
     // (CUDA leaves the winner unspecified; this choice is deterministic).
-    if (uintptr_t base = 0; warp_fast_path<S>(w, addr, mask, total, &base)) {
+    if (uintptr_t base = 0; warp_fast_path<S>(w, addr, mask, total, &base) != WarpAccess::Checked) {
         for_lanes(mask, [&](unsigned lane) {
             uint8_t* p = reinterpret_cast<uint8_t*>(base + addr[lane]);
             for (unsigned k = 0; k < N; ++k) {

@@ -99,9 +99,14 @@ CUresult get_proc_address_common(const char* symbol, void** pfn, int cuda_versio
     bool too_low = false;
     ApiId id = find_proc(symbol, cuda_version, &too_low);
     if (id == ApiId::Count) {
-        if (status) *status = too_low ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
         if (log::once(fmt::format("runtime.proc.{}", symbol)))
             log::debug("cuGetProcAddress({}, {}): {}", symbol, cuda_version, too_low ? "version not sufficient" : "not found");
+        // With a status to fill, NVIDIA's driver (580) reports a missing symbol there and returns success;
+        // without one the result says it.
+        if (status) {
+            *status = too_low ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+            return CUDA_SUCCESS;
+        }
         return CUDA_ERROR_NOT_FOUND;
     }
     *pfn = table_slot(state().dispatch, id);

@@ -9,7 +9,8 @@ rm -rf build-device
 mkdir -p build-device/lib build-device/bin
 cp build/lib/libd4rcuda.so build-device/lib/
 cp build/bin/prog_nv_* build-device/bin/
-for dep in $(ldd build/lib/libd4rcuda.so | awk '/libfmt/ {print $3}'); do
+strip --strip-debug build-device/lib/libd4rcuda.so build-device/bin/*  # carried to the device: 64 MiB limit
+for dep in $(ldd build/lib/libd4rcuda.so | awk '/libfmt|liblz4|libzstd/ {print $3}'); do
     cp "$(readlink -f "$dep")" "build-device/lib/$(basename "$dep")"
 done
 ls -l build-device/lib build-device/bin

@@ -7,7 +7,8 @@
 #      outputs of both compared byte for byte (PROGRAM_OUT dumps);
 #   2. a native .cubin override: vector_add compiled here with nvcc -cubin for sm_90 in a developer set,
 #      served (log line) with correct results;
-#   3. launch overhead: 200000 empty launches directly and through libd4rcuda, best of 5, and the ratio.
+#   3. launch overhead: 200000 empty launches directly and through libd4rcuda (overrides enabled, none
+#      matching), alternating in one process, and the median ratio.
 set -u
 OUT=${OUT:-out/device}
 mkdir -p "$OUT"
@@ -21,6 +22,7 @@ fail() { echo "FAIL: $*"; status=1; }
 
 ln -sf libd4rcuda.so "$LIB/libcuda.so.1"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+ldconfig -p 2>/dev/null | grep "libcuda.so.1" | head -3
 PTX="$ROOT/tests/runtime/programs/kernels/vector_ops.ptx"
 
 echo "== 1. programs: NVIDIA's libcuda vs libd4rcuda (driver backend)"
@@ -47,17 +49,14 @@ grep -h "native kernels" /tmp/native.log | head -5
 grep -q "serving vector_add" /tmp/native.log && echo "vector_add: served from the .cubin, results ok" \
     || fail "vector_add was not served natively"
 
-echo "== 3. launch overhead (200000 empty launches, best of 5)"
-gcc -O2 -I/usr/local/cuda/include -o /tmp/launch_overhead tests/device/launch_overhead.c -L/usr/local/cuda/lib64/stubs -lcuda \
-    || fail "build launch_overhead"
-for round in 1 2; do
-    direct=$(/tmp/launch_overhead 200000 5) || fail "launch_overhead direct"
-    viad4r=$(LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=driver /tmp/launch_overhead 200000 5) || fail "launch_overhead via d4r"
-    d=$(echo "$direct" | sed -n 's/.*us_per_launch=\([0-9.]*\).*/\1/p')
-    v=$(echo "$viad4r" | sed -n 's/.*us_per_launch=\([0-9.]*\).*/\1/p')
-    echo "round $round: direct $direct"
-    echo "round $round: libd4rcuda $viad4r"
-    echo "round $round: ratio libd4rcuda/direct = $(python3 -c "print(f'{$v/$d:.4f}')")"
-done
+echo "== 3. launch overhead: 200000 empty launches per measurement, 15 alternating pairs in one process"
+# Overrides enabled, none matching: a developer set whose only code object is for another kernel, so the
+# override layer is installed and consulted at every launch.
+mkdir -p /tmp/nomatch-set && cp /tmp/native-set/vector_add.cubin /tmp/nomatch-set/unrelated_kernel.cubin
+gcc -O2 -I/usr/local/cuda/include -o /tmp/launch_overhead tests/device/launch_overhead.c -ldl || fail "build launch_overhead"
+# libd4rcuda's own dependencies without the libcuda.so.1 link, so that dlopen("libcuda.so.1") finds NVIDIA's.
+mkdir -p /tmp/deps && cp "$LIB"/libfmt* "$LIB"/liblz4* "$LIB"/libzstd* /tmp/deps/ 2>/dev/null
+D4R_CUDA_BACKEND=driver D4R_ZLUDA_NATIVE_DIR=/tmp/nomatch-set LD_LIBRARY_PATH=/tmp/deps \
+    /tmp/launch_overhead "$LIB/libd4rcuda.so" 200000 15 || fail "launch_overhead"
 echo "done, status $status"
 exit $status

@@ -2,6 +2,7 @@
 // function pointers; every map is guarded, launches take a shared lock only.
 #include "runtime/native/override_layer.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -64,8 +65,18 @@ struct FunctionRecord {
     std::shared_ptr<NativeKernel> native;
 };
 
+// The functions bound to a native kernel, sorted by handle: immutable once published, so a launch reads
+// it without a lock (one atomic load; an empty index costs a compare). Replaced under the layer's mutex
+// whenever a function is bound or a module unloaded; replaced indexes are kept (they are small and
+// rare) because a launch in another thread may still be reading one.
+struct NativeIndex {
+    std::vector<std::pair<CUfunction, std::shared_ptr<FunctionRecord>>> entries;
+};
+
 struct LayerState {
     const ApiTable* inner = nullptr;
+    std::atomic<const NativeIndex*> native_index{nullptr};
+    std::vector<std::unique_ptr<NativeIndex>> indexes; // every index published (guarded by mutex)
     NativeSet set;
     std::shared_mutex mutex;
     std::unordered_map<CUmodule, std::shared_ptr<ModuleRecord>> modules;
@@ -77,6 +88,17 @@ struct LayerState {
 LayerState* g_layer = nullptr;
 
 LayerState& layer() { return *g_layer; }
+
+// Publishes the index of the functions that have a native kernel. Called with the layer's mutex held.
+void publish_native_index(LayerState& L) {
+    auto index = std::make_unique<NativeIndex>();
+    for (const auto& [f, rec] : L.functions)
+        if (rec->native) index->entries.emplace_back(f, rec);
+    std::sort(index->entries.begin(), index->entries.end(),
+              [](const auto& a, const auto& b) { return std::less<CUfunction>()(a.first, b.first); });
+    L.native_index.store(index.get(), std::memory_order_release);
+    L.indexes.push_back(std::move(index));
+}
 
 // ---- Module records ----
 
@@ -157,6 +179,7 @@ CUresult ov_cuModuleUnload(CUmodule module) {
             else
                 ++it;
         }
+        publish_native_index(layer());
     }
     return r;
 }
@@ -287,7 +310,11 @@ CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const cha
         }
     }
     std::unique_lock lock(L.mutex);
-    L.functions[*function] = std::move(rec);
+    bool native = rec->native != nullptr;
+    auto& slot = L.functions[*function];
+    bool was_native = slot && slot->native;
+    slot = std::move(rec);
+    if (native || was_native) publish_native_index(L);
     return r;
 }
 
@@ -428,16 +455,19 @@ CUresult launch_native(const FunctionRecord& f, NativeKernel& k, const LaunchArg
     return CUDA_SUCCESS;
 }
 
-std::shared_ptr<FunctionRecord> find_function(CUfunction f) {
-    std::shared_lock lock(layer().mutex);
-    auto it = layer().functions.find(f);
-    return it == layer().functions.end() ? nullptr : it->second;
+// The record of F when it has a native kernel, else nullptr. Lock-free (see NativeIndex).
+const FunctionRecord* find_native(CUfunction f) {
+    const NativeIndex* index = layer().native_index.load(std::memory_order_acquire);
+    if (!index || index->entries.empty()) return nullptr;
+    auto it = std::lower_bound(index->entries.begin(), index->entries.end(), f,
+                               [](const auto& e, CUfunction key) { return std::less<CUfunction>()(e.first, key); });
+    return it != index->entries.end() && it->first == f ? it->second.get() : nullptr;
 }
 
 CUresult ov_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                            unsigned shared, CUstream stream, void** params, void** extra) {
-    auto rec = find_function(f);
-    if (!rec || !rec->native)
+    const FunctionRecord* rec = find_native(f);
+    if (!rec) [[likely]]
         return layer().inner->cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
     if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 || uint64_t(bx) * by * bz > 1024)
         return CUDA_ERROR_INVALID_VALUE;
@@ -446,8 +476,7 @@ CUresult ov_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, 
 
 CUresult ov_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** params, void** extra) {
     if (!c) return CUDA_ERROR_INVALID_VALUE;
-    auto rec = find_function(f);
-    if (!rec || !rec->native) return layer().inner->cuLaunchKernelEx(c, f, params, extra);
+    if (!find_native(f)) return layer().inner->cuLaunchKernelEx(c, f, params, extra);
     return ov_cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
                              c->sharedMemBytes, c->hStream, params, extra);
 }

@@ -47,7 +47,9 @@ uint64_t Context::submit(Stream* stream, Task task) {
 void Context::wait(uint64_t seq) {
     if (done(seq)) return;
     std::unique_lock lock(m_mutex);
+    auto target = m_wait_targets.insert(seq);
     m_idle.wait(lock, [&] { return done(seq); });
+    m_wait_targets.erase(target);
 }
 
 void Context::drain() {
@@ -81,11 +83,13 @@ void Context::loop() {
         }
         item.second(sticky.load());
         item.second = nullptr; // destroy captures before reporting completion
+        bool wake = false;
         {
             std::lock_guard lock(m_mutex);
             m_completed.store(item.first, std::memory_order_release);
+            wake = !m_wait_targets.empty() && *m_wait_targets.begin() <= item.first;
         }
-        m_idle.notify_all();
+        if (wake) m_idle.notify_all();
     }
 }
 

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <string>
 #include <thread>
@@ -92,6 +93,9 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_work;
     std::condition_variable m_idle;
+    // Sequence numbers threads are waiting for (guarded by m_mutex): the worker wakes waiters only when
+    // the lowest one completes, not after every task (a wake-up per launch costs two context switches).
+    std::multiset<uint64_t> m_wait_targets;
     std::deque<std::pair<uint64_t, Task>> m_queue;
     uint64_t m_submitted = 0;
     std::atomic<uint64_t> m_completed{0};
