@@ -18,7 +18,11 @@ uint64_t rd64(const uint8_t* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
 Expected<std::span<const uint8_t>> image_extent(const void* image) {
     if (!image) return make_error(ErrorCode::Invalid, "module image is a null pointer");
     const auto* p = static_cast<const uint8_t*>(image);
-    uint32_t magic = rd32(p);
+    // The magic is read byte by byte up to a NUL, so a PTX string shorter than 4 bytes is never read past
+    // its end.
+    uint32_t magic = 0;
+    for (int i = 0; i < 4 && (i == 0 || p[i - 1] != 0); ++i) magic |= uint32_t(p[i]) << (8 * i);
+    if (p[0] == 0 || p[1] == 0 || p[2] == 0) magic = 0;
     if (magic == kFatbinWrapperMagic) {
         // struct { int magic; int version; const void* data; void* filename_or_fatbins; }
         const void* data = nullptr;

@@ -484,7 +484,11 @@ CUresult ov_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** param
 } // namespace
 
 ApiTable make_override_table(const ApiTable& inner, NativeSet set) {
-    auto* state = new LayerState(); // lives for the process: launches may still be in flight at exit
+    // Layers live for the process (launches may still be in flight at exit); a replaced one stays
+    // reachable here rather than leaking.
+    static std::vector<std::unique_ptr<LayerState>>* layers = new std::vector<std::unique_ptr<LayerState>>();
+    layers->push_back(std::make_unique<LayerState>());
+    LayerState* state = layers->back().get();
     state->inner = &inner;
     state->set = std::move(set);
     g_layer = state;
