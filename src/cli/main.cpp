@@ -37,6 +37,9 @@ int main(int argc, char** argv) {
     d4r::cli::register_ptx_run_verb(*app.get_subcommand("ptx"));
     d4r::cli::register_gpu_verb(app);
     d4r::cli::register_doctor_verb(app);
+    d4r::cli::register_compare_verb(app);
+    d4r::cli::register_replay_verb(app);
+    d4r::cli::register_kprof_verb(app);
 
     try {
         app.parse(argc, argv);

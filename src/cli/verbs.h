@@ -12,5 +12,8 @@ void register_ptx_verbs(CLI::App& root);               // d4r ptx list|extract|s
 void register_ptx_run_verb(CLI::App& ptx);             // d4r ptx run                 (verb_ptx_run.cpp)
 void register_gpu_verb(CLI::App& root);                // d4r gpu                     (verb_gpu.cpp)
 void register_doctor_verb(CLI::App& root);             // d4r doctor                  (verb_doctor.cpp)
+void register_compare_verb(CLI::App& root);            // d4r compare                 (verb_compare.cpp)
+void register_replay_verb(CLI::App& root);             // d4r replay                  (verb_replay.cpp)
+void register_kprof_verb(CLI::App& root);              // d4r kprof                   (verb_kprof.cpp)
 
 } // namespace d4r::cli

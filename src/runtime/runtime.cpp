@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "runtime/native/override_layer.h"
+#include "runtime/observe/observe_layer.h"
 
 namespace d4r::runtime {
 
@@ -25,7 +26,8 @@ struct RuntimeState {
     std::unique_ptr<Backend> backend;
     std::string backend_name;
     ApiTable layered;  // backend + d4r layers, without the trace
-    ApiTable traced;   // the trace over `layered`
+    ApiTable observed; // profile and dumps over `layered` (when asked for)
+    ApiTable traced;   // the trace over the top layer
     ApiTable dispatch; // what the exports call
 };
 
@@ -290,11 +292,20 @@ const ApiTable& init_dispatch() {
     if (backend) install_native_layer(s, env);
     s.layered.cuGetProcAddress = &d4r_cuGetProcAddress;
     s.layered.cuGetProcAddress_v2 = &d4r_cuGetProcAddress_v2;
+    const ApiTable* top = &s.layered;
+    if (ObserveConfig observe = observe_config_from_env(env); backend && observe.active()) {
+        if (observe.profile) log::info("libd4rcuda: kernel profile on (skip {}, limit {}, filter '{}')", observe.profile->skip,
+                                       observe.profile->limit, observe.profile->filter);
+        if (observe.dump) log::info("libd4rcuda: replay dumps into {} (skip {}, limit {}, filter '{}')", observe.dump_dir,
+                                    observe.dump->skip, observe.dump->limit, observe.dump->filter);
+        s.observed = make_observe_table(s.layered, std::move(observe));
+        top = &s.observed;
+    }
     if (env_flag(env, "D4R_CUDA_TRACE")) {
-        s.traced = make_trace_table(s.layered);
+        s.traced = make_trace_table(*top);
         s.dispatch = s.traced;
     } else {
-        s.dispatch = s.layered;
+        s.dispatch = *top;
     }
     g_dispatch.store(&s.dispatch, std::memory_order_release);
     return s.dispatch;

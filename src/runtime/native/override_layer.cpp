@@ -17,6 +17,7 @@
 #include "core/log.h"
 #include "ptx/image_extent.h"
 #include "ptx/module_index.h"
+#include "runtime/launch_params.h"
 #include "runtime/native/cpu_registry.h"
 
 namespace d4r::runtime {
@@ -331,26 +332,7 @@ struct LaunchArgs {
 
 // The parameter block laid out as the PTX kernel's (from kernelParams, or `extra`'s buffer).
 Expected<std::vector<uint8_t>> param_block(const FunctionRecord& f, const LaunchArgs& a) {
-    if (a.extra) {
-        const void* buffer = nullptr;
-        size_t size = 0;
-        for (void** e = a.extra; *e != D4R_CU_LAUNCH_PARAM_END; e += 2) {
-            if (e[0] == D4R_CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = e[1];
-            else if (e[0] == D4R_CU_LAUNCH_PARAM_BUFFER_SIZE) size = *static_cast<size_t*>(e[1]);
-            else return make_error(ErrorCode::Invalid, "unknown cuLaunchKernel extra option");
-        }
-        if (!buffer && size) return make_error(ErrorCode::Invalid, "extra without a buffer pointer");
-        const auto* b = static_cast<const uint8_t*>(buffer);
-        return std::vector<uint8_t>(b, b + size);
-    }
-    if (!f.has_info) return make_error(ErrorCode::Invalid, "the parameter layout of {} is unknown", f.name);
-    std::vector<uint8_t> block(f.info.param_block_size);
-    if (!f.info.params.empty() && !a.params) return make_error(ErrorCode::Invalid, "kernelParams is NULL");
-    for (size_t i = 0; i < f.info.params.size(); ++i) {
-        const ptx::ParamInfo& p = f.info.params[i];
-        std::memcpy(block.data() + p.offset, a.params[i], p.size);
-    }
-    return block;
+    return launch_param_block(f.has_info ? &f.info : nullptr, f.name, a.params, a.extra);
 }
 
 CUresult launch_phase(NativeKernel& k, const NativePhase& phase, const std::array<unsigned, 3>& grid,
@@ -503,6 +485,8 @@ ApiTable make_override_table(const ApiTable& inner, NativeSet set) {
     t.cuLaunchKernelEx = &ov_cuLaunchKernelEx;
     return t;
 }
+
+bool is_native_function(CUfunction f) { return g_layer && find_native(f) != nullptr; }
 
 OverrideStats override_stats() {
     OverrideStats s;

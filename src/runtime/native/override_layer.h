@@ -33,4 +33,7 @@ struct OverrideStats {
 };
 OverrideStats override_stats();
 
+// True when launches of F are served by a native kernel (false without a layer).
+bool is_native_function(CUfunction f);
+
 } // namespace d4r::runtime

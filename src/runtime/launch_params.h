@@ -1,0 +1,20 @@
+// libd4rcuda internals: the parameter block of a launch, as the kernel receives it.
+//
+// Promise: from cuLaunchKernel's kernelParams (laid out with the PTX entry's parameter list: each
+// parameter at its offset) or from `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE), the bytes of the
+// block; an Invalid error for an unknown `extra` option, a missing buffer or an unknown layout.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/status.h"
+#include "ptx/module_index.h"
+
+namespace d4r::runtime {
+
+// INFO may be null when the layout is unknown (then only `extra` works); NAME is for errors.
+Expected<std::vector<uint8_t>> launch_param_block(const ptx::EntryInfo* info, std::string_view name, void** params,
+                                                  void** extra);
+
+} // namespace d4r::runtime
