@@ -18,9 +18,9 @@ build/build.ninja: CMakeLists.txt CMakePresets.json
 build: build/build.ninja
 	cmake --build --preset default -j $(JOBS)
 
-# Until the demo lands, the demo is the doctor report.
+# The main job on its defaults: a synthetic scene upscaled by the open NGX core (out/demo/).
 demo: deps-demo build
-	build/bin/d4r doctor
+	build/bin/d4r demo --out out/demo
 
 test: deps
 	$(MAKE) test-default

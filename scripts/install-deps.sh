@@ -22,7 +22,7 @@ done
 
 demo_packages=(
     build-essential cmake ninja-build pkg-config
-    libfmt-dev libcli11-dev nlohmann-json3-dev liblz4-dev libzstd-dev
+    libfmt-dev libcli11-dev nlohmann-json3-dev liblz4-dev libzstd-dev libpng-dev
     libgtest-dev libgmock-dev libbenchmark-dev
 )
 test_packages=(

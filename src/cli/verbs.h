@@ -15,5 +15,6 @@ void register_doctor_verb(CLI::App& root);             // d4r doctor            
 void register_compare_verb(CLI::App& root);            // d4r compare                 (verb_compare.cpp)
 void register_replay_verb(CLI::App& root);             // d4r replay                  (verb_replay.cpp)
 void register_kprof_verb(CLI::App& root);              // d4r kprof                   (verb_kprof.cpp)
+void register_demo_verb(CLI::App& root);               // d4r demo                    (verb_demo.cpp)
 
 } // namespace d4r::cli

@@ -1,16 +1,18 @@
 #!/bin/bash
 # Development machine: builds libd4rcuda and the runtime test programs (against NVIDIA's cuda.h, linked
 # to the toolkit's stub) and gathers them in build-device/ for tests/device/runtime.sh, with the shared
-# libraries they need that the device image does not have (libfmt). Carry `build-device` to the device.
+# libraries they need that the device image does not have (libfmt), and build/bin/d4r (replay, kprof,
+# compare, demo) with libd4r_ngx.so when it is built. Carry `build-device` to the device.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cmake --build build --target d4rcuda $(cd build && ninja -t targets all | sed -n 's/^\(prog_nv_[a-z_0-9]*\):.*/\1/p')
+cmake --build build --target d4rcuda d4r $(cd build && ninja -t targets all | sed -n 's/^\(prog_nv_[a-z_0-9]*\):.*/\1/p')
 rm -rf build-device
 mkdir -p build-device/lib build-device/bin
 cp build/lib/libd4rcuda.so build-device/lib/
-cp build/bin/prog_nv_* build-device/bin/
-strip --strip-debug build-device/lib/libd4rcuda.so build-device/bin/*  # carried to the device: 64 MiB limit
-for dep in $(ldd build/lib/libd4rcuda.so | awk '/libfmt|liblz4|libzstd/ {print $3}'); do
+cp build/bin/prog_nv_* build/bin/d4r build-device/bin/
+[ -f build/lib/libd4r_ngx.so ] && cp build/lib/libd4r_ngx.so build-device/lib/
+strip --strip-debug build-device/lib/*.so build-device/bin/*  # carried to the device: 64 MiB limit
+for dep in $(ldd build/lib/libd4rcuda.so build/bin/d4r | awk '/libfmt|liblz4|libzstd|libpng/ {print $3}' | sort -u); do
     cp "$(readlink -f "$dep")" "build-device/lib/$(basename "$dep")"
 done
 ls -l build-device/lib build-device/bin

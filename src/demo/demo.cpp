@@ -1,0 +1,325 @@
+// d4r demo (see demo.h): scene → NGX CUDA API → libd4rcuda → upscaled frame → metrics, PNGs, report.
+#include "demo/demo.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/process.h"
+#include "demo/ngx_client.h"
+#include "image/half.h"
+#include "image/metrics.h"
+#include "image/png.h"
+#include "image/resample.h"
+#include "image/tonemap.h"
+#include "scene/scene.h"
+#include "upscaler/cuda_functions.h"
+
+namespace d4r::demo {
+
+namespace fs = std::filesystem;
+using namespace d4r::abi;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string self_exe() {
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    buf[n] = 0;
+    return buf;
+}
+
+std::string default_native_root(const std::string& exe) {
+    // An installed layout first (share/d4r/kernels beside bin/), then the source tree the binary was built from.
+    fs::path installed = fs::path(exe).parent_path().parent_path() / "share" / "d4r" / "kernels";
+    if (is_dir(installed / "cpu")) return installed.string();
+#ifdef D4R_DEMO_SOURCE_DIR
+    fs::path source = fs::path(D4R_DEMO_SOURCE_DIR) / "src" / "upscaler" / "native";
+    if (is_dir(source / "cpu")) return source.string();
+#endif
+    return {};
+}
+
+// Everything CUDA the demo owns, freed on every path out.
+struct DeviceState {
+    const upscaler::CudaFunctions* cuda = nullptr;
+    CUdevice device = 0;
+    CUcontext context = nullptr;
+    std::vector<CUdeviceptr> buffers;
+    CUevent start = nullptr, end = nullptr;
+    ~DeviceState() {
+        if (!cuda || !context) return;
+        cuda->cuCtxSynchronize();
+        for (CUdeviceptr p : buffers) cuda->cuMemFree_v2(p);
+        if (start) cuda->cuEventDestroy_v2(start);
+        if (end) cuda->cuEventDestroy_v2(end);
+        cuda->cuDevicePrimaryCtxRelease_v2(device);
+    }
+    Expected<CUdeviceptr> alloc(size_t bytes) {
+        CUdeviceptr p = 0;
+        if (CUresult r = cuda->cuMemAlloc_v2(&p, bytes)) return upscaler::cuda_error(*cuda, "cuMemAlloc", r);
+        buffers.push_back(p);
+        return p;
+    }
+};
+
+struct NgxSession {
+    const NgxClient* ngx = nullptr;
+    bool initialized = false;
+    NVSDK_NGX_Parameter* params = nullptr;
+    NVSDK_NGX_Handle* feature = nullptr;
+    ~NgxSession() {
+        if (!ngx) return;
+        if (feature) ngx->NVSDK_NGX_CUDA_ReleaseFeature(feature);
+        if (params) ngx->NVSDK_NGX_CUDA_DestroyParameters(params);
+        if (initialized) ngx->NVSDK_NGX_CUDA_Shutdown();
+    }
+};
+
+Status ngx_check(const char* call, NVSDK_NGX_Result r) {
+    if (r == NVSDK_NGX_Result_Success) return {};
+    return make_error(ErrorCode::Invalid, "{} failed: {}", call, ngx_result_name(r));
+}
+
+#define D4R_DEMO_CU(call)                                                                                              \
+    do {                                                                                                               \
+        if (CUresult r_ = (call)) return upscaler::cuda_error(cuda, #call, r_);                                       \
+    } while (0)
+
+image::Image color_image(const scene::FrameInputs& in) {
+    return image::Image(in.width, in.height, 4, in.color);
+}
+
+void set_environment(const DemoOptions& o, const std::string& native_root) {
+    // libd4rcuda reads these at its first call; the NGX core and the demo share one libd4rcuda.
+    setenv("D4R_CUDA_BACKEND", o.backend.c_str(), 1);
+    if (o.native && !native_root.empty()) setenv("D4R_ZLUDA_NATIVE_DIR", native_root.c_str(), 1);
+    else unsetenv("D4R_ZLUDA_NATIVE_DIR");
+}
+
+// A second d4r process with native kernels off, for the translated/native ratio.
+Status measure_translated(const DemoOptions& o, const std::string& scene, DemoReport& report, const Progress& progress) {
+    std::string exe = o.self_exe.empty() ? self_exe() : o.self_exe;
+    fs::path dir = fs::path(o.out_dir) / "translated";
+    std::vector<std::string> argv = {exe, "demo", "--scene", scene, "--frames", std::to_string(o.translated_frames),
+                                     "--render", fmt::format("{}x{}", o.render_width, o.render_height),
+                                     "--output", fmt::format("{}x{}", o.output_width, o.output_height),
+                                     "--backend", o.backend, "--native", "off", "--no-images", "--translated-frames", "0",
+                                     "--out", dir.string()};
+    if (!o.lib_dir.empty()) argv.insert(argv.end(), {"--lib-dir", o.lib_dir});
+    progress(fmt::format("translated run: {} frames with native kernels off (PTX on the backend)...", o.translated_frames));
+    auto r = run_process(argv, std::chrono::minutes(30));
+    if (!r) return std::move(r).error();
+    if (r->exit_code != 0)
+        return make_error(ErrorCode::Invalid, "the translated run exited with {}: {}", r->exit_code,
+                          r->output.substr(r->output.size() > 2000 ? r->output.size() - 2000 : 0));
+    double translated = D4R_TRY(read_report_median_gpu_ms((dir / "report.json").string()));
+    report.translated_median_gpu_ms = translated;
+    if (report.median_gpu_ms > 0) report.translated_native_ratio = translated / report.median_gpu_ms;
+    report.translated_note = fmt::format("median GPU ms of {} frames with native kernels off", o.translated_frames);
+    return {};
+}
+
+} // namespace
+
+Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
+    auto t_start = Clock::now();
+    if (o.frames == 0) return make_error(ErrorCode::Invalid, "--frames must be at least 1");
+    if (o.render_width == 0 || o.render_height == 0 || o.output_width < o.render_width || o.output_height < o.render_height)
+        return make_error(ErrorCode::Invalid, "render size {}x{} and output size {}x{}: the output must be at least the render size",
+                          o.render_width, o.render_height, o.output_width, o.output_height);
+    std::string scene_name = o.scene.empty() ? scene::scene_names().front() : o.scene;
+    std::unique_ptr<scene::Scene> scene = D4R_TRY(scene::make_scene(scene_name));
+    std::string exe = o.self_exe.empty() ? self_exe() : o.self_exe;
+    fs::path lib_dir = o.lib_dir.empty() ? fs::path(exe).parent_path().parent_path() / "lib" : fs::path(o.lib_dir);
+    std::string native_root = o.native_root.empty() ? default_native_root(exe) : o.native_root;
+    if (o.native && native_root.empty())
+        progress("native kernels: no CPU kernel set found (share/d4r/kernels or the source tree); PTX only");
+
+    DemoReport report;
+    report.scene = scene_name;
+    report.backend = o.backend;
+    report.native = o.native && !native_root.empty();
+    report.native_root = report.native ? native_root : "";
+    report.render_width = o.render_width;
+    report.render_height = o.render_height;
+    report.output_width = o.output_width;
+    report.output_height = o.output_height;
+
+    std::error_code ec;
+    fs::create_directories(o.out_dir, ec);
+    if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", o.out_dir, ec.message());
+
+    set_environment(o, native_root);
+    std::string cuda_path = (lib_dir / "libcuda.so.1").string();
+    setenv("D4R_NGX_CUDA_LIBRARY", cuda_path.c_str(), 1);
+    upscaler::CudaFunctions cuda = D4R_TRY_CTX(upscaler::load_cuda_functions(cuda_path), "the CUDA runtime");
+    NgxClient ngx = D4R_TRY(NgxClient::load((lib_dir / "libd4r_ngx.so").string()));
+
+    DeviceState dev;
+    dev.cuda = &cuda;
+    D4R_DEMO_CU(cuda.cuInit(0));
+    D4R_DEMO_CU(cuda.cuDeviceGet(&dev.device, 0));
+    D4R_DEMO_CU(cuda.cuDevicePrimaryCtxRetain(&dev.context, dev.device));
+    D4R_DEMO_CU(cuda.cuCtxSetCurrent(dev.context));
+    {
+        void* handle = dlopen(cuda_path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+        auto get_name = handle ? reinterpret_cast<PFN_cuDeviceGetName>(dlsym(handle, "cuDeviceGetName")) : nullptr;
+        char name[256] = {0};
+        if (get_name && get_name(name, sizeof name, dev.device) == CUDA_SUCCESS) report.device = name;
+    }
+    progress(fmt::format("d4r demo: scene '{}', {} frames, {}x{} -> {}x{}, device {}, native kernels {}", scene_name,
+                         o.frames, o.render_width, o.render_height, o.output_width, o.output_height, report.device,
+                         report.native ? "on (" + native_root + ")" : "off"));
+
+    NgxSession session;
+    session.ngx = &ngx;
+    D4R_TRY(ngx_check("NVSDK_NGX_CUDA_Init",
+                      ngx.NVSDK_NGX_CUDA_Init(0xd4d4, L"/tmp", nullptr, NVSDK_NGX_Version_API)));
+    session.initialized = true;
+    D4R_TRY(ngx_check("NVSDK_NGX_CUDA_AllocateParameters", ngx.NVSDK_NGX_CUDA_AllocateParameters(&session.params)));
+    NVSDK_NGX_Parameter* p = session.params;
+    ngx.NVSDK_NGX_Parameter_SetUI(p, NVSDK_NGX_Parameter_Width, o.render_width);
+    ngx.NVSDK_NGX_Parameter_SetUI(p, NVSDK_NGX_Parameter_Height, o.render_height);
+    ngx.NVSDK_NGX_Parameter_SetUI(p, NVSDK_NGX_Parameter_OutWidth, o.output_width);
+    ngx.NVSDK_NGX_Parameter_SetUI(p, NVSDK_NGX_Parameter_OutHeight, o.output_height);
+    ngx.NVSDK_NGX_Parameter_SetI(p, NVSDK_NGX_Parameter_PerfQualityValue, NVSDK_NGX_PerfQuality_Value_MaxQuality);
+    ngx.NVSDK_NGX_Parameter_SetI(p, NVSDK_NGX_Parameter_DLSS_Feature_Create_Flags,
+                                 NVSDK_NGX_DLSS_Feature_Flags_IsHDR | NVSDK_NGX_DLSS_Feature_Flags_MVLowRes);
+    D4R_TRY(ngx_check("NVSDK_NGX_CUDA_CreateFeature",
+                      ngx.NVSDK_NGX_CUDA_CreateFeature(NVSDK_NGX_Feature_SuperSampling, p, &session.feature)));
+
+    const size_t rw = o.render_width, rh = o.render_height, ow = o.output_width, oh = o.output_height;
+    CUdeviceptr d_color = D4R_TRY(dev.alloc(rw * rh * 8));
+    CUdeviceptr d_depth = D4R_TRY(dev.alloc(rw * rh * 4));
+    CUdeviceptr d_motion = D4R_TRY(dev.alloc(rw * rh * 4));
+    CUdeviceptr d_exposure = D4R_TRY(dev.alloc(4));
+    CUdeviceptr d_output = D4R_TRY(dev.alloc(ow * oh * 8));
+    D4R_DEMO_CU(cuda.cuMemsetD8_v2(d_output, 0xff, ow * oh * 8)); // poison: NaN halves if never written
+    D4R_DEMO_CU(cuda.cuEventCreate(&dev.start, 0));
+    D4R_DEMO_CU(cuda.cuEventCreate(&dev.end, 0));
+
+    std::vector<uint16_t> output_bits(ow * oh * 4);
+    for (uint32_t i = 0; i < o.frames; ++i) {
+        FrameStats st;
+        st.index = i;
+        auto t0 = Clock::now();
+        scene::Frame frame = scene->render(i, {o.render_width, o.render_height}, {o.output_width, o.output_height});
+        st.render_ms = ms_since(t0);
+        const scene::FrameInputs& in = frame.inputs;
+        std::vector<uint16_t> color = image::floats_to_halves(in.color);
+        std::vector<uint16_t> motion = image::floats_to_halves(in.motion);
+        D4R_DEMO_CU(cuda.cuMemcpyHtoD_v2(d_color, color.data(), color.size() * 2));
+        D4R_DEMO_CU(cuda.cuMemcpyHtoD_v2(d_depth, in.depth.data(), in.depth.size() * 4));
+        D4R_DEMO_CU(cuda.cuMemcpyHtoD_v2(d_motion, motion.data(), motion.size() * 2));
+        D4R_DEMO_CU(cuda.cuMemcpyHtoD_v2(d_exposure, &in.exposure, 4));
+
+        auto as_ptr = [](CUdeviceptr d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d)); };
+        ngx.NVSDK_NGX_Parameter_SetVoidPointer(p, NVSDK_NGX_Parameter_Color, as_ptr(d_color));
+        ngx.NVSDK_NGX_Parameter_SetVoidPointer(p, NVSDK_NGX_Parameter_Depth, as_ptr(d_depth));
+        ngx.NVSDK_NGX_Parameter_SetVoidPointer(p, NVSDK_NGX_Parameter_MotionVectors, as_ptr(d_motion));
+        ngx.NVSDK_NGX_Parameter_SetVoidPointer(p, NVSDK_NGX_Parameter_ExposureTexture, as_ptr(d_exposure));
+        ngx.NVSDK_NGX_Parameter_SetVoidPointer(p, NVSDK_NGX_Parameter_Output, as_ptr(d_output));
+        ngx.NVSDK_NGX_Parameter_SetF(p, NVSDK_NGX_Parameter_Jitter_Offset_X, in.jitter_x);
+        ngx.NVSDK_NGX_Parameter_SetF(p, NVSDK_NGX_Parameter_Jitter_Offset_Y, in.jitter_y);
+        ngx.NVSDK_NGX_Parameter_SetF(p, NVSDK_NGX_Parameter_MV_Scale_X, 1.0f);
+        ngx.NVSDK_NGX_Parameter_SetF(p, NVSDK_NGX_Parameter_MV_Scale_Y, 1.0f);
+        ngx.NVSDK_NGX_Parameter_SetI(p, NVSDK_NGX_Parameter_Reset, i == 0 ? 1 : 0);
+
+        auto t1 = Clock::now();
+        D4R_DEMO_CU(cuda.cuEventRecord(dev.start, nullptr));
+        D4R_TRY(ngx_check("NVSDK_NGX_CUDA_EvaluateFeature_C",
+                          ngx.NVSDK_NGX_CUDA_EvaluateFeature_C(session.feature, p, nullptr)));
+        D4R_DEMO_CU(cuda.cuEventRecord(dev.end, nullptr));
+        D4R_DEMO_CU(cuda.cuEventSynchronize(dev.end));
+        st.wall_ms = ms_since(t1);
+        float gpu = 0;
+        D4R_DEMO_CU(cuda.cuEventElapsedTime(&gpu, dev.start, dev.end));
+        st.gpu_ms = gpu;
+        D4R_DEMO_CU(cuda.cuMemcpyDtoH_v2(output_bits.data(), d_output, output_bits.size() * 2));
+
+        image::Image out(o.output_width, o.output_height, 4, image::halves_to_floats(output_bits));
+        image::Image input = color_image(in);
+        image::Image bicubic = image::resize_bicubic(input, o.output_width, o.output_height);
+        image::Image truth_d = image::tonemap(frame.truth, in.exposure);
+        image::Image out_d = image::tonemap(out, in.exposure);
+        image::Image bicubic_d = image::tonemap(bicubic, in.exposure);
+        st.psnr_d4r = D4R_TRY(image::psnr(out_d, truth_d));
+        st.ssim_d4r = D4R_TRY(image::ssim(out_d, truth_d));
+        st.psnr_bicubic = D4R_TRY(image::psnr(bicubic_d, truth_d));
+        st.ssim_bicubic = D4R_TRY(image::ssim(bicubic_d, truth_d));
+        progress(fmt::format("frame {:>3}/{}: GPU {:8.2f} ms  PSNR d4r {:6.2f} dB, bicubic {:6.2f} dB  SSIM d4r {:.4f}, "
+                             "bicubic {:.4f}  (scene {:.0f} ms)",
+                             i + 1, o.frames, st.gpu_ms, st.psnr_d4r, st.psnr_bicubic, st.ssim_d4r, st.ssim_bicubic,
+                             st.render_ms));
+        report.frames.push_back(st);
+
+        if (i + 1 == o.frames && o.write_images) {
+            image::Image bilinear = image::resize_bilinear(input, o.output_width, o.output_height);
+            image::Image err = D4R_TRY(image::error_map(out_d, truth_d));
+            std::pair<const char*, const image::Image*> files[] = {
+                {"input_bilinear.png", nullptr}, {"d4r.png", &out_d}, {"bicubic.png", &bicubic_d},
+                {"truth.png", &truth_d}, {"error_d4r.png", &err}};
+            image::Image bilinear_d = image::tonemap(bilinear, in.exposure);
+            files[0].second = &bilinear_d;
+            for (auto [name, img] : files) {
+                fs::path path = fs::path(o.out_dir) / name;
+                D4R_TRY(image::write_png(path, *img));
+                report.images.push_back(path.string());
+            }
+        }
+    }
+
+    std::vector<double> gpu, wall, render;
+    for (const FrameStats& f : report.frames) {
+        gpu.push_back(f.gpu_ms);
+        wall.push_back(f.wall_ms);
+        render.push_back(f.render_ms);
+    }
+    report.median_gpu_ms = median(gpu);
+    report.median_wall_ms = median(wall);
+    report.median_render_ms = median(render);
+    uint32_t n = std::min<uint32_t>(8, std::max<uint32_t>(1, (o.frames + 1) / 2));
+    report.quality_frames = n;
+    for (uint32_t i = o.frames - n; i < o.frames; ++i) {
+        const FrameStats& f = report.frames[i];
+        report.mean_psnr_d4r += f.psnr_d4r / n;
+        report.mean_ssim_d4r += f.ssim_d4r / n;
+        report.mean_psnr_bicubic += f.psnr_bicubic / n;
+        report.mean_ssim_bicubic += f.ssim_bicubic / n;
+    }
+
+    if (o.translated_frames == 0) {
+        report.translated_note = "not measured (--translated-frames 0)";
+    } else if (!report.native) {
+        report.translated_note = "not measured (native kernels off)";
+    } else if (report.device.find("ptxsim") == std::string::npos) {
+        report.translated_note = "not measured (native CPU kernels serve the cpu backend only; this device is " + report.device + ")";
+    } else if (Status s = measure_translated(o, scene_name, report, progress); !s) {
+        report.translated_note = "failed: " + s.error().text();
+        progress("translated run " + report.translated_note);
+    }
+    report.total_seconds = ms_since(t_start) / 1000;
+    D4R_TRY(write_file_atomic(fs::path(o.out_dir) / "report.json", report_json(report)));
+    return report;
+}
+
+} // namespace d4r::demo

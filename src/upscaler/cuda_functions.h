@@ -1,0 +1,40 @@
+// d4r open NGX core: the CUDA driver API functions the core calls, resolved from a libcuda.
+//
+// Promise: the core calls CUDA only through this table, so it runs on whatever libcuda the process
+// has (d4r's libd4rcuda on any backend, or NVIDIA's driver) and tests can hand it any table.
+#pragma once
+
+#include <string>
+
+#include "abi/cuda_api.h"
+#include "core/status.h"
+
+namespace d4r::upscaler {
+
+// clang-format off
+#define D4R_UPSCALER_CUDA_FUNCTIONS(X) \
+    X(cuInit) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease_v2) \
+    X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxPushCurrent_v2) X(cuCtxPopCurrent_v2) X(cuCtxSynchronize) \
+    X(cuGetErrorName) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemcpyHtoD_v2) X(cuMemcpyDtoH_v2) \
+    X(cuMemsetD8_v2) X(cuMemsetD32_v2) X(cuMemsetD8Async) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2) \
+    X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel) \
+    X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuStreamSynchronize) \
+    X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)
+// clang-format on
+
+struct CudaFunctions {
+#define D4R_UPSCALER_MEMBER(name) abi::PFN_##name name = nullptr;
+    D4R_UPSCALER_CUDA_FUNCTIONS(D4R_UPSCALER_MEMBER)
+#undef D4R_UPSCALER_MEMBER
+};
+
+// Resolves every function by its exported name with dlsym from `library` (a dlopen handle).
+// NotFound naming the first missing symbol.
+Expected<CudaFunctions> resolve_cuda_functions(void* library);
+// dlopen()s `path` (e.g. "libcuda.so.1" or build/lib/libcuda.so.1) and resolves it. The handle is
+// kept for the process (a libcuda is never unloaded).
+Expected<CudaFunctions> load_cuda_functions(const std::string& path);
+// "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE (1)" style message for a failed call.
+Error cuda_error(const CudaFunctions& cuda, const char* call, abi::CUresult result);
+
+} // namespace d4r::upscaler

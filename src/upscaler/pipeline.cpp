@@ -1,0 +1,92 @@
+// The upscaler pipeline over the CUDA driver API (see pipeline.h): the embedded PTX loaded into the
+// caller's current context, one allocation for every work buffer, the launch plan of frame_setup.h.
+#include "upscaler/pipeline.h"
+
+#include "upscaler/embedded_ptx.h"
+#include "upscaler/frame_setup.h"
+
+namespace d4r::upscaler {
+
+using namespace abi;
+
+namespace {
+
+class CudaPipeline final : public Pipeline {
+public:
+    CudaPipeline(const CudaFunctions& cuda, const PipelineConfig& config) : m_cuda(cuda), m_config(config) {}
+
+    ~CudaPipeline() override {
+        // Free in our own context, whatever is current on the calling thread.
+        bool pushed = m_context && m_cuda.cuCtxPushCurrent_v2(m_context) == CUDA_SUCCESS;
+        if (m_memory) m_cuda.cuMemFree_v2(m_memory);
+        if (m_module) m_cuda.cuModuleUnload(m_module);
+        if (pushed) {
+            CUcontext popped = nullptr;
+            m_cuda.cuCtxPopCurrent_v2(&popped);
+        }
+    }
+
+    Status init() {
+        CUresult r = m_cuda.cuCtxGetCurrent(&m_context);
+        if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuCtxGetCurrent", r);
+        if (!m_context) return make_error(ErrorCode::Invalid, "upscaler: no current CUDA context");
+        std::string_view ptx = upscaler_ptx();
+        r = m_cuda.cuModuleLoadData(&m_module, ptx.data());
+        if (r != CUDA_SUCCESS) {
+            m_module = nullptr;
+            return cuda_error(m_cuda, "cuModuleLoadData(upscaler.ptx)", r);
+        }
+        for (KernelId k : kAllKernels) {
+            r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], m_module, kernel_name(k));
+            if (r != CUDA_SUCCESS) return cuda_error(m_cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
+        }
+        m_layout = buffer_layout(m_config);
+        r = m_cuda.cuMemAlloc_v2(&m_memory, m_layout.total);
+        if (r != CUDA_SUCCESS) {
+            m_memory = 0;
+            return cuda_error(m_cuda, "cuMemAlloc_v2", r);
+        }
+        r = m_cuda.cuMemsetD8_v2(m_memory, 0, m_layout.total);
+        if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuMemsetD8_v2", r);
+        m_buffers = work_buffers_at(m_memory, m_layout);
+        return ok_status();
+    }
+
+    Status evaluate(const FrameParams& frame, CUstream stream) override {
+        D4R_TRY(validate_frame(m_config, frame));
+        math::Params params = make_params(m_config, frame, m_state, m_buffers);
+        for (const PlannedLaunch& l : plan_launches(params)) {
+            void* args[] = {&params};
+            CUresult r = m_cuda.cuLaunchKernel(m_functions[static_cast<size_t>(l.kernel)], l.shape.grid[0],
+                                               l.shape.grid[1], l.shape.grid[2], l.shape.block[0], l.shape.block[1],
+                                               l.shape.block[2], 0, stream, args, nullptr);
+            if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuLaunchKernel", r).add_context(kernel_name(l.kernel));
+        }
+        advance(m_state, frame);
+        return ok_status();
+    }
+
+    const PipelineConfig& config() const override { return m_config; }
+
+private:
+    CudaFunctions m_cuda;
+    PipelineConfig m_config;
+    CUcontext m_context = nullptr;
+    CUmodule m_module = nullptr;
+    std::array<CUfunction, kAllKernels.size()> m_functions{};
+    CUdeviceptr m_memory = 0;
+    BufferLayout m_layout;
+    WorkBuffers m_buffers;
+    SequenceState m_state;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Pipeline>> Pipeline::create(const CudaFunctions& cuda, const PipelineConfig& config) {
+    D4R_TRY(validate_config(config));
+    auto p = std::make_unique<CudaPipeline>(cuda, config);
+    D4R_TRY_CTX(p->init(), "creating the upscaler pipeline");
+    return std::unique_ptr<Pipeline>(std::move(p));
+}
+
+} // namespace d4r::upscaler

@@ -1,0 +1,38 @@
+// d4r open NGX core: the CPU reference of the upscaler, for tests and comparisons.
+//
+// Promise: ReferenceUpscaler runs the same algorithm as Pipeline (the same parameter block, launch plan
+// and per-pixel math, see kernels/upscaler_math.h) over host memory, with its own history, and gives
+// bit-identical outputs to the PTX kernels for the same frames. FrameParams' buffer fields hold host
+// addresses here (reinterpret_cast<uintptr_t>(pointer)), laid out in the canonical formats of pipeline.h.
+#pragma once
+
+#include <vector>
+
+#include "core/status.h"
+#include "upscaler/frame_setup.h"
+#include "upscaler/pipeline.h"
+
+namespace d4r::upscaler {
+
+class ReferenceUpscaler {
+public:
+    static Expected<ReferenceUpscaler> create(const PipelineConfig& config);
+    // Runs one frame synchronously; THREADS as run_host_kernel (the result does not depend on it).
+    Status evaluate(const FrameParams& host_frame, unsigned threads = 1);
+    const PipelineConfig& config() const { return m_config; }
+
+private:
+    explicit ReferenceUpscaler(const PipelineConfig& config);
+    PipelineConfig m_config;
+    BufferLayout m_layout;
+    std::vector<float> m_work; // every work buffer, as in the Pipeline's single allocation
+    SequenceState m_state;
+};
+
+// Convenience for host buffers.
+template <typename T>
+CUdeviceptr host_address(T* p) {
+    return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
+}
+
+} // namespace d4r::upscaler
