@@ -48,8 +48,9 @@ std::string self_exe() {
 }
 
 std::string default_native_root(const std::string& exe) {
-    // An installed layout first (share/d4r/kernels beside bin/), then the source tree the binary was built from.
-    fs::path installed = fs::path(exe).parent_path().parent_path() / "share" / "d4r" / "kernels";
+    // An installed layout first (share/d4r/native beside bin/, see upscaler/native_kernels.h), then the source tree
+    // the binary was built from.
+    fs::path installed = fs::path(exe).parent_path().parent_path() / "share" / "d4r" / "native";
     if (is_dir(installed / "cpu")) return installed.string();
 #ifdef D4R_DEMO_SOURCE_DIR
     fs::path source = fs::path(D4R_DEMO_SOURCE_DIR) / "src" / "upscaler" / "native";
@@ -152,7 +153,7 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     fs::path lib_dir = o.lib_dir.empty() ? fs::path(exe).parent_path().parent_path() / "lib" : fs::path(o.lib_dir);
     std::string native_root = o.native_root.empty() ? default_native_root(exe) : o.native_root;
     if (o.native && native_root.empty())
-        progress("native kernels: no CPU kernel set found (share/d4r/kernels or the source tree); PTX only");
+        progress("native kernels: no CPU kernel set found (share/d4r/native or the source tree); PTX only");
 
     DemoReport report;
     report.scene = scene_name;

@@ -3,8 +3,8 @@
 # carried `build-device/` made by `tests/device/prepare-runtime.sh` on the development machine
 # (libd4rcuda.so + the libraries it needs that the device image lacks, and the test programs built
 # against NVIDIA's cuda.h). Writes $OUT/runtime-device.txt:
-#   1. every test program directly on NVIDIA's libcuda and through libd4rcuda (driver backend), and the
-#      outputs of both compared byte for byte (PROGRAM_OUT dumps);
+#   1. every test program directly on NVIDIA's libcuda, through libd4rcuda (driver backend) and on
+#      libd4rcuda's cpu backend, and the outputs compared byte for byte with NVIDIA's (PROGRAM_OUT dumps);
 #   2. a native .cubin override: vector_add compiled here with nvcc -cubin for sm_90 in a developer set,
 #      served (log line) with correct results;
 #   3. launch overhead: 200000 empty launches directly and through libd4rcuda (overrides enabled, none
@@ -23,20 +23,41 @@ fail() { echo "FAIL: $*"; status=1; }
 ln -sf libd4rcuda.so "$LIB/libcuda.so.1"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 ldconfig -p 2>/dev/null | grep "libcuda.so.1" | head -3
-PTX="$ROOT/tests/runtime/programs/kernels/vector_ops.ptx"
+KERNELS="$ROOT/tests/runtime/programs/kernels"
+PTX="$KERNELS/vector_ops.ptx"
+# The arguments of each test program (prog_nv_NAME).
+program_args() {
+    case "$1" in
+    prog_nv_resources) echo "$KERNELS/resources.ptx $KERNELS/resources.fatbin" ;;
+    *) echo "$PTX" ;;
+    esac
+}
 
-echo "== 1. programs: NVIDIA's libcuda vs libd4rcuda (driver backend)"
+echo "== 1. programs: NVIDIA's libcuda vs libd4rcuda (driver and cpu backends)"
 for prog in "$BIN"/prog_nv_*; do
     name=$(basename "$prog")
+    args=$(program_args "$name")
     mkdir -p "/tmp/direct/$name" "/tmp/d4r/$name"
-    PROGRAM_OUT=/tmp/direct/$name "$prog" "$PTX" > /tmp/direct.log 2>&1 || fail "$name directly: $(tail -3 /tmp/direct.log)"
-    LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=driver D4R_LOG=info PROGRAM_OUT=/tmp/d4r/$name "$prog" "$PTX" > /tmp/d4r.log 2>&1 \
+    # shellcheck disable=SC2086 # ARGS: paths without spaces, one word each
+    PROGRAM_OUT=/tmp/direct/$name "$prog" $args > /tmp/direct.log 2>&1 || fail "$name directly: $(tail -3 /tmp/direct.log)"
+    # shellcheck disable=SC2086
+    LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=driver D4R_LOG=info PROGRAM_OUT=/tmp/d4r/$name "$prog" $args > /tmp/d4r.log 2>&1 \
         || fail "$name through libd4rcuda: $(tail -5 /tmp/d4r.log)"
     grep -h "backend" /tmp/d4r.log | head -2
     if diff -r "/tmp/direct/$name" "/tmp/d4r/$name" > /dev/null; then
         echo "$name: ok, outputs identical ($(ls /tmp/direct/$name | wc -l) files)"
     else
         fail "$name: outputs differ between NVIDIA's libcuda and libd4rcuda"
+    fi
+    # The cpu backend (ptxsim) must give the same bytes as the H200.
+    mkdir -p "/tmp/cpu/$name"
+    # shellcheck disable=SC2086
+    LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=cpu PROGRAM_OUT=/tmp/cpu/$name "$prog" $args > /tmp/cpu.log 2>&1 \
+        || fail "$name on the cpu backend: $(tail -5 /tmp/cpu.log)"
+    if diff -r "/tmp/direct/$name" "/tmp/cpu/$name"; then
+        echo "$name: ok, cpu backend outputs identical to NVIDIA's"
+    else
+        fail "$name: outputs differ between NVIDIA's libcuda and the cpu backend"
     fi
 done
 

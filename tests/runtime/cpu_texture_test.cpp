@@ -97,7 +97,7 @@ TEST_F(CpuTextureTest, PointSampledArrayTexture) {
 
     EXPECT_EQ(api().cuTexObjectDestroy(tex), CUDA_SUCCESS);
     EXPECT_EQ(api().cuTexObjectDestroy(tex), CUDA_ERROR_INVALID_HANDLE);
-    EXPECT_EQ(api().cuTexObjectGetResourceDesc(&back, tex), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuTexObjectGetResourceDesc(&back, tex), CUDA_ERROR_INVALID_VALUE); // as NVIDIA's driver
     rd.res.array.hArray = reinterpret_cast<CUarray>(&back);
     EXPECT_EQ(api().cuTexObjectCreate(&tex, &rd, &td, nullptr), CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(api().cuArrayDestroy(arr), CUDA_SUCCESS);
@@ -167,6 +167,7 @@ TEST_F(CpuTextureTest, PitchLinearTextureAndSurfaceWrites) {
     EXPECT_EQ(back.res.array.hArray, arr);
     EXPECT_EQ(api().cuSurfObjectDestroy(surf), CUDA_SUCCESS);
     EXPECT_EQ(api().cuSurfObjectDestroy(surf), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuSurfObjectGetResourceDesc(&back, surf), CUDA_ERROR_INVALID_VALUE); // as NVIDIA's driver
     // An array without SURFACE_LDST cannot back a surface.
     CUDA_ARRAY_DESCRIPTOR plain{4, 4, CU_AD_FORMAT_UNSIGNED_INT32, 1};
     CUarray arr2 = nullptr;

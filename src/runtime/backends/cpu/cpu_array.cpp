@@ -116,7 +116,7 @@ CUresult cu_array_get_descriptor(CUDA_ARRAY_DESCRIPTOR* out, CUarray h) {
     if (!out) return CUDA_ERROR_INVALID_VALUE;
     auto a = find_array(h);
     if (!a) return CUDA_ERROR_INVALID_HANDLE;
-    if (a->desc.Depth) return CUDA_ERROR_INVALID_VALUE; // a 3D array has no 2D descriptor
+    // A 3D array too: its width, height, format and channels (NVIDIA's driver 580 answers so).
     *out = CUDA_ARRAY_DESCRIPTOR{a->desc.Width, a->desc.Height, a->desc.Format, a->desc.NumChannels};
     return CUDA_SUCCESS;
 }

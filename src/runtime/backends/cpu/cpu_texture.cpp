@@ -118,7 +118,9 @@ CUresult get_desc(std::unordered_map<uint64_t, CUDA_RESOURCE_DESC>& map, CUDA_RE
     if (!out) return CUDA_ERROR_INVALID_VALUE;
     std::lock_guard lock(g_mutex);
     auto it = map.find(h);
-    if (it == map.end()) return CUDA_ERROR_INVALID_HANDLE;
+    // An unknown or destroyed object is an invalid value, not an invalid handle: NVIDIA's driver (580,
+    // H200) answers so for texture and surface objects alike.
+    if (it == map.end()) return CUDA_ERROR_INVALID_VALUE;
     *out = it->second;
     return CUDA_SUCCESS;
 }
