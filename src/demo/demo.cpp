@@ -187,9 +187,16 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         char name[256] = {0};
         if (get_name && get_name(name, sizeof name, dev.device) == CUDA_SUCCESS) report.device = name;
     }
+    bool cpu_device = report.device.find("ptxsim") != std::string::npos;
+    if (report.native && !cpu_device) {
+        // The committed set holds CPU kernels only (native_root/cpu); on a GPU the upscaler runs from PTX.
+        report.native = false;
+        report.native_root.clear();
+        report.translated_note = "not measured (the native kernel set has CPU kernels only; " + report.device + " runs the PTX)";
+    }
     progress(fmt::format("d4r demo: scene '{}', {} frames, {}x{} -> {}x{}, device {}, native kernels {}", scene_name,
                          o.frames, o.render_width, o.render_height, o.output_width, o.output_height, report.device,
-                         report.native ? "on (" + native_root + ")" : "off"));
+                         report.native ? "on (" + native_root + ")" : cpu_device || !o.native ? "off" : "off (CPU kernels only)"));
 
     NgxSession session;
     session.ngx = &ngx;
@@ -308,12 +315,12 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         report.mean_ssim_bicubic += f.ssim_bicubic / n;
     }
 
-    if (o.translated_frames == 0) {
+    if (!report.translated_note.empty()) {
+        // already explained (no native kernels for this device)
+    } else if (o.translated_frames == 0) {
         report.translated_note = "not measured (--translated-frames 0)";
     } else if (!report.native) {
         report.translated_note = "not measured (native kernels off)";
-    } else if (report.device.find("ptxsim") == std::string::npos) {
-        report.translated_note = "not measured (native CPU kernels serve the cpu backend only; this device is " + report.device + ")";
     } else if (Status s = measure_translated(o, scene_name, report, progress); !s) {
         report.translated_note = "failed: " + s.error().text();
         progress("translated run " + report.translated_note);
