@@ -172,3 +172,29 @@ TEST(UpscalerQuality, AMovingObjectLeavesNoGhostInTheRevealedBackground) {
     EXPECT_GT(p_revealed, p_fresh - 1.5);
     EXPECT_LT(mean_red_excess, 0.05);
 }
+
+TEST(UpscalerQuality, InfiniteHdrTexelsNeverPoisonTheHistory) {
+    // RGBA16F inputs can hold infinities (overflowed highlights): with this gain most of the background
+    // and the whole object exceed the largest half. NaN would spread through the history and stay.
+    RunOptions o = quality_options(6);
+    o.config.hdr = true;
+    o.scene.object = true;
+    o.scene.hdr_gain = 1.0e5f;
+    auto frames = run_all(o);
+    ASSERT_EQ(frames.size(), 6u);
+    size_t infinite_inputs = 0;
+    for (uint16_t h : render_frame(o.scene, 5, 64, 48).color) infinite_inputs += (h & 0x7fffu) == 0x7c00u;
+    EXPECT_GT(infinite_inputs, 100u) << "the test must feed infinities";
+    for (size_t f = 0; f < frames.size(); ++f) {
+        size_t bad = 0;
+        double sum = 0;
+        for (size_t i = 0; i < frames[f].size(); i += 4)
+            for (size_t c = 0; c < 3; ++c) {
+                uint16_t h = frames[f][i + c];
+                bad += (h & 0x7c00u) == 0x7c00u; // NaN or infinity
+                sum += math::half_to_float(h);
+            }
+        EXPECT_EQ(bad, 0u) << "frame " << f;
+        EXPECT_GT(sum / double(frames[f].size() / 4 * 3), 100.0) << "frame " << f << ": a bright HDR image, not black";
+    }
+}

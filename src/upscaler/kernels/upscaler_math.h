@@ -180,8 +180,11 @@ D4R_HD float exposure_factor(const Params& p) {
     return e / p.pre_exposure;
 }
 // Input colour -> the perceptual working space (tone-mapped YCoCg).
+inline constexpr float kMaxHalf = 65504.0f; // the largest finite f16
 D4R_HD F3 to_working(const Params& p, F3 rgb, float k) {
-    F3 c{max_f(rgb.x * k, 0.0f), max_f(rgb.y * k, 0.0f), max_f(rgb.z * k, 0.0f)};
+    // Games hand over RGBA16F, which can hold infinities and NaNs (overflowed highlights): NaN counts as 0
+    // and anything above the largest finite half as that value, so no texel can poison the history.
+    F3 c{clamp_f(rgb.x * k, 0.0f, kMaxHalf), clamp_f(rgb.y * k, 0.0f, kMaxHalf), clamp_f(rgb.z * k, 0.0f, kMaxHalf)};
     if (p.flags & kFlagHdr) {
         float inv = 1.0f / (1.0f + max3(c.x, c.y, c.z));
         c = {c.x * inv, c.y * inv, c.z * inv};
@@ -216,7 +219,8 @@ D4R_HD float exposure_partial(const Params& p, uint32_t t, uint32_t n) {
         float row = 0.0f;
         for (uint32_t x = 0; x < p.render_w; ++x) {
             const uint16_t* c = at<uint16_t>(p.color, static_cast<uint64_t>(y) * p.color_pitch + x * 8u);
-            float l = half_to_float(c[0]) * 0.25f + half_to_float(c[1]) * 0.5f + half_to_float(c[2]) * 0.25f;
+            float l = clamp_f(half_to_float(c[0]) * 0.25f + half_to_float(c[1]) * 0.5f + half_to_float(c[2]) * 0.25f,
+                              0.0f, kMaxHalf);
             row = row + max_f(l, 0.0f);
         }
         sum = sum + row;
