@@ -10,6 +10,9 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/strings.h"
+#include "kernelset/gpu_topology.h"
+#include "runtime/native/hip_runtime.h"
+#include "runtime/native/native_target.h"
 #include "runtime/native/override_layer.h"
 #include "runtime/observe/observe_layer.h"
 
@@ -222,47 +225,35 @@ Expected<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice, con
 
 ApiTable make_trace_table(const ApiTable& inner); // trace.cpp
 
-namespace {
-
-// The code objects and architecture of the backend in use, for the native kernel set.
-std::pair<std::string, std::string> native_target(const Backend& backend) {
-    if (backend.name() == "cpu") return {"cpu", "cpu"};
-    std::string lower = backend.name();
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.find("zluda") != std::string::npos) return {"hsaco", ""};
-    const ApiTable& t = backend.table();
-    int major = 0, minor = 0;
-    if (t.cuInit(0) == CUDA_SUCCESS &&
-        t.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0) == CUDA_SUCCESS &&
-        t.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0) == CUDA_SUCCESS)
-        return {"cubin", fmt::format("sm_{}{}", major, minor)};
-    return {"cubin", ""};
-}
-
-} // namespace
-
 static void install_native_layer(RuntimeState& s, const Environment& env) {
     if (!env.get("D4R_ZLUDA_NATIVE_DIR")) return;
-    auto [extension, arch] = native_target(*s.backend);
-    auto set = load_native_set(env, extension, arch);
+    NativeTarget target = native_target_for(*s.backend, env, kernels::kDefaultKfdTopology);
+    log::debug("native kernels: {}", target.why);
+    auto set = load_native_set(env, target.extension, target.arch);
     if (!set) {
         log::warn("native kernels: off: {}", set.error().text());
         return;
     }
     for (const std::string& note : set->notes) log::debug("native kernels: {}", note);
     if (!set->active()) {
-        log::info("native kernels: no kernel set qualifies under {}: every kernel runs from PTX",
-                  env.get("D4R_ZLUDA_NATIVE_DIR").value_or(""));
+        log::info("native kernels: no kernel set qualifies under {} ({}): every kernel runs from PTX",
+                  env.get("D4R_ZLUDA_NATIVE_DIR").value_or(""), target.why);
         return;
     }
-    if (extension == "hsaco") {
-        log::warn("native kernels: .hsaco code objects need the HIP path, which this build does not have yet: "
-                  "every kernel runs from PTX");
-        return;
+    const HipRuntime* hip = nullptr;
+    if (target.extension == "hsaco") {
+        auto loaded = load_hip_runtime(env);
+        if (!loaded) {
+            log::warn("native kernels: off: .hsaco code objects run through HIP, and {}: every kernel runs from PTX",
+                      loaded.error().text());
+            return;
+        }
+        hip = *loaded;
+        log::info("native kernels: HIP runtime {} ({})", hip->library, hip->source);
     }
     log::info("native kernels: {} set {} ({} code objects)", kernels::kernel_set_kind_name(set->kind),
-              set->path.string(), extension);
-    s.layered = make_override_table(s.backend->table(), std::move(*set));
+              set->path.string(), target.extension);
+    s.layered = make_override_table(s.backend->table(), std::move(*set), hip);
 }
 
 namespace detail {

@@ -19,6 +19,7 @@
 #include "ptx/module_index.h"
 #include "runtime/launch_params.h"
 #include "runtime/native/cpu_registry.h"
+#include "runtime/native/native_kernel.h"
 
 namespace d4r::runtime {
 
@@ -32,30 +33,6 @@ struct EntryRecord {
 
 struct ModuleRecord {
     std::map<std::string, EntryRecord, std::less<>> entries;
-};
-
-struct NativePhase {
-    CUfunction function = nullptr; // cubin: the backend's function
-    CpuKernelFn cpu;               // cpu: the registered function
-    NativeSymbols::Post dims;      // post phases: their shape symbols
-    explicit operator bool() const { return function || cpu; }
-};
-
-struct NativeKernel {
-    std::string name;
-    std::string path;
-    bool cpu = false;
-    CUmodule module = nullptr; // cubin: the code object loaded through the backend
-    NativePhase main, prep;
-    std::vector<NativePhase> posts;
-    NativeSymbols symbols;
-    CUdeviceptr slot_global = 0; // u32 d4r_prep_slot, 0 when absent
-
-    // Prep state (guarded by `mutex`): the last key without slots; the key of each slot with slots.
-    std::mutex mutex;
-    bool prepared_once = false;
-    uint64_t last_key = 0;
-    std::vector<uint64_t> slot_keys;
 };
 
 struct FunctionRecord {
@@ -76,6 +53,7 @@ struct NativeIndex {
 
 struct LayerState {
     const ApiTable* inner = nullptr;
+    const HipRuntime* hip = nullptr; // for .hsaco sets
     std::atomic<const NativeIndex*> native_index{nullptr};
     std::vector<std::unique_ptr<NativeIndex>> indexes; // every index published (guarded by mutex)
     NativeSet set;
@@ -187,84 +165,18 @@ CUresult ov_cuModuleUnload(CUmodule module) {
 
 // ---- Loading native code objects ----
 
-std::optional<uint32_t> read_u32_global(CUmodule module, const char* name) {
-    CUdeviceptr p = 0;
-    size_t bytes = 0;
-    if (layer().inner->cuModuleGetGlobal_v2(&p, &bytes, module, name) != CUDA_SUCCESS || bytes < 4) return std::nullopt;
-    uint32_t v = 0;
-    if (layer().inner->cuMemcpyDtoH_v2(&v, p, 4) != CUDA_SUCCESS) return std::nullopt;
-    return v;
-}
-
-Expected<std::shared_ptr<NativeKernel>> load_cubin(const std::string& name, const std::string& path) {
-    const ApiTable& in = *layer().inner;
-    auto bytes = read_file(path, 1ull << 30);
-    if (!bytes) return std::move(bytes).error();
-    auto k = std::make_shared<NativeKernel>();
-    k->name = name;
-    k->path = path;
-    CUresult r = in.cuModuleLoadData(&k->module, bytes->data());
-    if (r != CUDA_SUCCESS) return make_error(ErrorCode::Invalid, "{}: the backend refused the code object ({})", path, error_name(r) ? error_name(r) : "?");
-    if (in.cuModuleGetFunction(&k->main.function, k->module, name.c_str()) != CUDA_SUCCESS) {
-        in.cuModuleUnload(k->module);
-        return make_error(ErrorCode::Invalid, "{}: defines no kernel {}", path, name);
-    }
-    CUfunction f = nullptr;
-    if (in.cuModuleGetFunction(&f, k->module, (name + "_prep").c_str()) == CUDA_SUCCESS) k->prep.function = f;
-    for (int i = 1; i <= 8; ++i) {
-        if (in.cuModuleGetFunction(&f, k->module, fmt::format("{}_post{}", name, i).c_str()) != CUDA_SUCCESS) break;
-        NativePhase phase;
-        phase.function = f;
-        k->posts.push_back(phase);
-    }
-    NativeSymbols& s = k->symbols;
-    s.prep_blocks = read_u32_global(k->module, "d4r_prep_blocks");
-    s.prep_key_offset = read_u32_global(k->module, "d4r_prep_key_offset");
-    s.prep_key_at = read_u32_global(k->module, "d4r_prep_key_at");
-    s.prep_key_slots = read_u32_global(k->module, "d4r_prep_key_slots");
-    s.block_z = read_u32_global(k->module, "d4r_block_z");
-    s.grid_x = read_u32_global(k->module, "d4r_grid_x");
-    for (size_t i = 0; i < k->posts.size(); ++i) {
-        auto sym = [&](const char* what) { return read_u32_global(k->module, fmt::format("d4r_post{}_{}", i + 1, what).c_str()); };
-        s.posts[i] = {sym("grid_x"), sym("grid_y"), sym("block_x"), sym("block_y"), sym("block_z")};
-    }
-    size_t bytes_slot = 0;
-    if (in.cuModuleGetGlobal_v2(&k->slot_global, &bytes_slot, k->module, "d4r_prep_slot") != CUDA_SUCCESS || bytes_slot < 4)
-        k->slot_global = 0;
-    return k;
-}
-
-Expected<std::shared_ptr<NativeKernel>> load_cpu(const std::string& name, const std::string& path) {
-    const CpuNativeKernel* reg = find_cpu_kernel(name);
-    if (!reg) return make_error(ErrorCode::NotFound, "{}: no CPU native kernel named {} is registered", path, name);
-    auto k = std::make_shared<NativeKernel>();
-    k->name = name;
-    k->path = path;
-    k->cpu = true;
-    k->main.cpu = reg->main;
-    k->prep.cpu = reg->prep;
-    for (const CpuKernelFn& f : reg->posts) {
-        NativePhase p;
-        p.cpu = f;
-        k->posts.push_back(p);
-    }
-    k->symbols = reg->symbols;
-    return k;
-}
-
 std::shared_ptr<NativeKernel> native_for(const std::string& name, const std::string& path) {
     {
         std::shared_lock lock(layer().mutex);
         auto it = layer().natives.find(path);
         if (it != layer().natives.end()) return it->second;
     }
-    auto loaded = layer().set.extension == "cpu" ? load_cpu(name, path) : load_cubin(name, path);
+    auto loaded = load_native_kernel(*layer().inner, layer().hip, layer().set.extension, name, path);
     if (!loaded) {
         if (log::once("override.load." + path))
             log::warn("native kernels: {} is not served: {}", name, loaded.error().text());
         return nullptr;
     }
-    for (size_t i = 0; i < (*loaded)->posts.size(); ++i) (*loaded)->posts[i].dims = (*loaded)->symbols.posts[i];
     std::unique_lock lock(layer().mutex);
     auto [it, inserted] = layer().natives.try_emplace(path, *loaded);
     return it->second;
@@ -338,36 +250,15 @@ Expected<std::vector<uint8_t>> param_block(const FunctionRecord& f, const Launch
 CUresult launch_phase(NativeKernel& k, const NativePhase& phase, const std::array<unsigned, 3>& grid,
                       const std::array<unsigned, 3>& block, const LaunchArgs& a, const std::vector<uint8_t>& params,
                       uint32_t slot) {
-    const ApiTable& in = *layer().inner;
-    if (!k.cpu)
-        return in.cuLaunchKernel(phase.function, grid[0], grid[1], grid[2], block[0], block[1], block[2], a.shared,
-                                 a.stream, a.params, a.extra);
-    struct Job {
-        CpuKernelFn fn;
-        CpuLaunch launch;
-        std::vector<uint8_t> params;
-    };
-    auto* job = new Job{phase.cpu, {}, params};
-    job->launch.grid = {grid[0], grid[1], grid[2]};
-    job->launch.block = {block[0], block[1], block[2]};
-    job->launch.shared_bytes = a.shared;
-    job->launch.slot = slot;
-    job->launch.params = job->params;
-    CUresult r = in.cuLaunchHostFunc(a.stream, [](void* p) {
-        std::unique_ptr<Job> j(static_cast<Job*>(p));
-        j->launch.params = j->params;
-        j->fn(j->launch);
-    }, job);
-    if (r != CUDA_SUCCESS) delete job;
-    return r;
+    PhaseLaunch launch{grid, block, a.shared, a.stream, a.params, a.extra, &params, slot};
+    return launch_native_phase(*layer().inner, k, phase, launch);
 }
 
 CUresult launch_native(const FunctionRecord& f, NativeKernel& k, const LaunchArgs& a) {
     LayerState& L = layer();
     const NativeSymbols& s = k.symbols;
     std::vector<uint8_t> params;
-    bool need_block = k.cpu || (k.prep && (s.prep_key_offset || s.prep_key_at));
-    if (need_block) {
+    if (k.needs_param_block()) {
         auto b = param_block(f, a);
         if (!b) {
             if (log::once("override.params." + k.name)) log::warn("native kernels: {}: {}", k.name, b.error().text());
@@ -408,10 +299,7 @@ CUresult launch_native(const FunctionRecord& f, NativeKernel& k, const LaunchArg
                 }
             }
         }
-        if (k.slot_global) {
-            CUresult r = L.inner->cuMemsetD32Async(k.slot_global, slot, 1, a.stream);
-            if (r != CUDA_SUCCESS) return r;
-        }
+        if (CUresult r = write_prep_slot(*L.inner, k, slot, a.stream); r != CUDA_SUCCESS) return r;
         if (run_prep) {
             std::array<unsigned, 3> grid{s.prep_blocks.value_or(1), 1, 1};
             CUresult r = launch_phase(k, k.prep, grid, {128, 1, 1}, a, params, slot);
@@ -465,7 +353,7 @@ CUresult ov_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** param
 
 } // namespace
 
-ApiTable make_override_table(const ApiTable& inner, NativeSet set) {
+ApiTable make_override_table(const ApiTable& inner, NativeSet set, const HipRuntime* hip) {
     // Layers live for the process (launches may still be in flight at exit); a replaced one stays
     // reachable here rather than leaking.
     static std::vector<std::unique_ptr<LayerState>>* layers = new std::vector<std::unique_ptr<LayerState>>();
@@ -473,6 +361,7 @@ ApiTable make_override_table(const ApiTable& inner, NativeSet set) {
     LayerState* state = layers->back().get();
     state->inner = &inner;
     state->set = std::move(set);
+    state->hip = hip;
     g_layer = state;
     ApiTable t = inner;
     t.cuModuleLoad = &ov_cuModuleLoad;

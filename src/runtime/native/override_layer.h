@@ -3,9 +3,9 @@
 // Promise: on module load the layer indexes and hashes the module's PTX; at cuModuleGetFunction it
 // decides once per function whether to serve NAME from the native set (the file NAME.<ext> exists and
 // the set is a developer set, or the manifest lists the hash of a module defining NAME), loads the
-// code object (cubin through the backend's own module API; cpu from the registry), and logs each
-// served and refused kernel once with the reason. cuLaunchKernel/Ex of a served function runs
-// NAME_prep (grid d4r_prep_blocks x 128 threads, skipped while the u64 key at d4r_prep_key_offset
+// code object (native_kernel.h: cubin through the backend, hsaco through HIP, cpu from the registry),
+// and logs each served and refused kernel once with the reason. cuLaunchKernel/Ex of a served function
+// runs NAME_prep (grid d4r_prep_blocks x 128 threads, skipped while the u64 key at d4r_prep_key_offset
 // repeats; with d4r_prep_key_slots N, one prepared image per key for N keys and an overflow slot
 // prepared at every launch; the slot index is written to the code object's u32 `d4r_prep_slot` when it
 // has one), then NAME with d4r_block_z / d4r_grid_x applied, then NAME_post1..8, all on the caller's
@@ -20,9 +20,12 @@
 
 namespace d4r::runtime {
 
+struct HipRuntime;
+
 // Builds the layer over INNER (which must outlive it). One layer per process: building a new one
 // replaces the previous one's state (tests do this).
-ApiTable make_override_table(const ApiTable& inner, NativeSet set);
+// HIP runs the set's code objects when they are `.hsaco` (it must then be non-null and outlive the layer).
+ApiTable make_override_table(const ApiTable& inner, NativeSet set, const HipRuntime* hip = nullptr);
 
 struct OverrideStats {
     uint64_t native_launches = 0; // main kernels launched natively
