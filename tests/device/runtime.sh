@@ -8,7 +8,9 @@
 #   2. a native .cubin override: vector_add compiled here with nvcc -cubin for sm_90 in a developer set,
 #      served (log line) with correct results;
 #   3. launch overhead: 200000 empty launches directly and through libd4rcuda (overrides enabled, none
-#      matching), alternating in one process, and the median ratio.
+#      matching), alternating in one process, and the median ratio;
+#   4. the ZLUDA path: a .hsaco kernel set run through a stand-in HIP runtime, with NVIDIA's driver
+#      standing in for ZLUDA, and outputs identical to NVIDIA's direct run.
 set -u
 OUT=${OUT:-out/device}
 mkdir -p "$OUT"
@@ -79,5 +81,34 @@ gcc -O2 -I/usr/local/cuda/include -o /tmp/launch_overhead tests/device/launch_ov
 mkdir -p /tmp/deps && cp "$LIB"/libfmt* "$LIB"/liblz4* "$LIB"/libzstd* /tmp/deps/ 2>/dev/null
 D4R_CUDA_BACKEND=driver D4R_ZLUDA_NATIVE_DIR=/tmp/nomatch-set LD_LIBRARY_PATH=/tmp/deps \
     /tmp/launch_overhead "$LIB/libd4rcuda.so" 200000 15 || fail "launch_overhead"
+echo "== 4. the ZLUDA path: .hsaco through a stand-in HIP runtime, NVIDIA's libcuda standing in for ZLUDA"
+# A driver library under D4R_ZLUDA_DIR is taken for ZLUDA: libd4rcuda then runs .hsaco code objects
+# through HIP, handing it the application's streams and pointers. The stand-in HIP (tests/runtime/fake_hip)
+# runs its "code objects" (PTX after a marker line: kernels/hip_standin.cu) on the same NVIDIA driver,
+# as ZLUDA's HIP shares the GPU with ZLUDA. No AMD GPU or ROCm is involved.
+NV=$(readlink -f "$(ldconfig -p | awk '/libcuda\.so\.1 / {print $NF; exit}')")
+mkdir -p /tmp/fake-rocm/lib /tmp/hsaco-set /tmp/zluda-out/prog_nv_vector_add
+gcc -O2 -shared -fPIC -Isrc -Itests/runtime -o /tmp/fake-rocm/lib/libamdhip64.so \
+    tests/runtime/fake_hip/fake_amdhip64.c -ldl -lpthread || fail "build the stand-in HIP"
+{ printf '// d4r fake hsaco\n'; cat "$KERNELS/hip_standin.ptx"; } > /tmp/hsaco-set/saxpy.hsaco
+LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND="driver:$NV" D4R_ZLUDA_DIR="$(dirname "$NV")" D4R_GPU_ARCH=gfx1101 \
+    D4R_ROCM_DIR=/tmp/fake-rocm D4R_ZLUDA_NATIVE_DIR=/tmp/hsaco-set D4R_LOG=info \
+    FAKE_HIP_CUDA_LIBRARY="$NV" FAKE_HIP_LOG=/tmp/fakehip.log PROGRAM_OUT=/tmp/zluda-out/prog_nv_vector_add \
+    "$BIN/prog_nv_vector_add" "$PTX" > /tmp/zluda.log 2>&1 || fail "vector_add on the ZLUDA path: $(tail -5 /tmp/zluda.log)"
+grep -h "native kernels\|backend" /tmp/zluda.log | head -8
+cat /tmp/fakehip.log
+grep -q "HIP runtime /tmp/fake-rocm/lib/libamdhip64.so (D4R_ROCM_DIR)" /tmp/zluda.log || fail "HIP was not loaded from D4R_ROCM_DIR"
+grep -q "serving saxpy" /tmp/zluda.log || fail "saxpy was not served from the .hsaco set"
+[ "$(grep -c '^launch saxpy_prep ' /tmp/fakehip.log)" = 1 ] && [ "$(grep -c '^launch saxpy ' /tmp/fakehip.log)" = 1 ] \
+    && [ "$(grep -c '^launch saxpy_post1 ' /tmp/fakehip.log)" = 1 ] || fail "HIP did not launch prep, main and post once each"
+streams=$(awk '/^launch/ {print $(NF-2)}' /tmp/fakehip.log | sort -u)
+[ "$(echo "$streams" | wc -l)" = 1 ] && [ "$streams" != "(nil)" ] && echo "all phases on the application's stream $streams" \
+    || fail "phases ran on streams: $streams"
+grep -q "^launch saxpy .* extra 1" /tmp/fakehip.log || fail "the \`extra\` launch did not reach HIP as \`extra\`"
+if diff -r /tmp/direct/prog_nv_vector_add /tmp/zluda-out/prog_nv_vector_add > /dev/null; then
+    echo "vector_add on the ZLUDA path: outputs identical to NVIDIA's direct run"
+else
+    fail "vector_add on the ZLUDA path: outputs differ from NVIDIA's direct run"
+fi
 echo "done, status $status"
 exit $status

@@ -12,8 +12,10 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -127,8 +129,8 @@ protected:
     void write_developer_set(const std::string& text) { write_text(m_dir.path() / "saxpy.hsaco", text); }
     std::string standin() { return FAKE_HSACO_MAGIC + program_ptx("hip_standin.ptx"); }
 
-    // saxpy(n, 2, x, y) on m_stream, with kernelParams or (USE_EXTRA) a CUDA `extra` buffer; on the host
-    // the same arithmetic (plus 1 per element when the native post phase runs). Native launches use a
+    // saxpy(n, 2, x, y) on m_stream, with kernelParams or (USE_EXTRA) a CUDA `extra` buffer, and on the
+    // host the same arithmetic (the stand-in computes what the PTX kernel does). Native launches use a
     // shape the code object's symbols rewrite (grid 5x3, block 32x2x4); PTX launches one thread per
     // element, as vector_ops.cu's saxpy expects.
     void launch(long long n, bool use_extra, bool native) {
@@ -154,7 +156,7 @@ protected:
             ASSERT_EQ(m_table.cuLaunchKernel(m_saxpy, s[0], s[1], s[2], s[3], s[4], s[5], 0, m_stream,
                                              params, nullptr), CUDA_SUCCESS);
         }
-        for (long long i = 0; i < n; ++i) m_host_y[i] = a * m_host_x[i] + m_host_y[i] + (native ? 1.0f : 0.0f);
+        for (long long i = 0; i < n; ++i) m_host_y[i] = std::fma(a, m_host_x[i], m_host_y[i]);
     }
 
     void expect_results() {
@@ -203,11 +205,12 @@ TEST_F(HipOverrides, EveryPhaseRunsThroughHipOnTheApplicationsStream) {
         EXPECT_EQ(l->stream, static_cast<void*>(m_stream)) << i;
         EXPECT_EQ(l->used_extra, 0) << i;
         std::vector<unsigned> shape{l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]};
-        if (std::string(l->name) == "saxpy_prep") EXPECT_EQ(shape, (std::vector<unsigned>{2, 1, 1, 128, 1, 1}));
-        // d4r_grid_x = 4 replaces the grid, d4r_block_z = 1 the block's z.
-        if (std::string(l->name) == "saxpy") EXPECT_EQ(shape, (std::vector<unsigned>{4, 1, 1, 32, 2, 1}));
-        // The post phase: its own grid x and block x, the caller's grid y.
-        if (std::string(l->name) == "saxpy_post1") EXPECT_EQ(shape, (std::vector<unsigned>{1, 3, 1, 64, 1, 1}));
+        // prep: d4r_prep_blocks x 128. main: d4r_grid_x = 4 replaces the grid, d4r_block_z = 1 the block's
+        // z. post1: its own grid x and block x, the caller's grid y.
+        std::map<std::string, std::vector<unsigned>> expected_shape{{"saxpy_prep", {2, 1, 1, 128, 1, 1}},
+                                                                   {"saxpy", {4, 1, 1, 32, 2, 1}},
+                                                                   {"saxpy_post1", {1, 3, 1, 64, 1, 1}}};
+        EXPECT_EQ(shape, expected_shape[l->name]) << l->name;
     }
     // The slot went to d4r_prep_slot before every launch, in stream order.
     ASSERT_EQ(m_fake.memset_count(), 4);
@@ -225,6 +228,9 @@ TEST_F(HipOverrides, EveryPhaseRunsThroughHipOnTheApplicationsStream) {
         ASSERT_EQ(m_fake.global_u32("prep_runs", s, &runs), 0);
         EXPECT_EQ(runs, 1u) << "slot " << s;
     }
+    unsigned post_runs = 0;
+    ASSERT_EQ(m_fake.global_u32("post_runs", 0, &post_runs), 0);
+    EXPECT_EQ(post_runs, 4u);
     EXPECT_EQ(m_fake.load_count(), 1);
     EXPECT_EQ(override_stats().native_launches, 4u);
     EXPECT_EQ(override_stats().prep_launches, 3u);

@@ -1,6 +1,8 @@
 /* The fake HIP runtime (see fake_hip.h). Handles are small heap records so that a hipFunction_t is
  * never mistaken for a CUfunction. */
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,41 @@ static int g_load_count;
 static CUmodule g_last_module;
 
 EXPORT void fake_hip_bind(const FakeHipCuda* cuda) { g_cuda = *cuda; }
+
+/* FAKE_HIP_LOG: one line per launch and per slot write, written at exit. */
+static void write_log(void) {
+    const char* path = getenv("FAKE_HIP_LOG");
+    FILE* f = path ? fopen(path, "w") : NULL;
+    if (!f) return;
+    fprintf(f, "loads %d\n", g_load_count);
+    for (int i = 0; i < g_launch_count; ++i) {
+        const FakeHipLaunch* l = &g_launches[i];
+        fprintf(f, "launch %s grid %u %u %u block %u %u %u stream %p extra %d\n", l->name, l->grid[0], l->grid[1],
+                l->grid[2], l->block[0], l->block[1], l->block[2], l->stream, l->used_extra);
+    }
+    for (int i = 0; i < g_memset_count; ++i)
+        fprintf(f, "memset %d stream %p\n", g_memsets[i].value, g_memsets[i].stream);
+    fclose(f);
+}
+
+/* Without fake_hip_bind (a whole program, not a unit test), FAKE_HIP_CUDA_LIBRARY names the CUDA driver
+ * library whose memory and streams this HIP shares, as ZLUDA's HIP shares the GPU's. */
+__attribute__((constructor)) static void bind_from_environment(void) {
+    if (getenv("FAKE_HIP_LOG")) atexit(write_log);
+    const char* path = getenv("FAKE_HIP_CUDA_LIBRARY");
+    void* h = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    if (!h && path) h = dlopen(path, RTLD_NOW);
+    if (!h) return;
+    g_cuda.module_load_data = (CUresult(*)(CUmodule*, const void*))dlsym(h, "cuModuleLoadData");
+    g_cuda.module_unload = (CUresult(*)(CUmodule))dlsym(h, "cuModuleUnload");
+    g_cuda.module_get_function = (CUresult(*)(CUfunction*, CUmodule, const char*))dlsym(h, "cuModuleGetFunction");
+    g_cuda.module_get_global =
+        (CUresult(*)(CUdeviceptr*, size_t*, CUmodule, const char*))dlsym(h, "cuModuleGetGlobal_v2");
+    g_cuda.launch_kernel = (CUresult(*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                        unsigned, CUstream, void**, void**))dlsym(h, "cuLaunchKernel");
+    g_cuda.memcpy_dtoh = (CUresult(*)(void*, CUdeviceptr, size_t))dlsym(h, "cuMemcpyDtoH_v2");
+    g_cuda.memset_d32_async = (CUresult(*)(CUdeviceptr, unsigned int, size_t, CUstream))dlsym(h, "cuMemsetD32Async");
+}
 
 EXPORT void fake_hip_reset(void) {
     pthread_mutex_lock(&g_mutex);

@@ -4,7 +4,9 @@
  * binds it to the cpu backend's entry points). Its "code objects" are PTX text after the first line
  * FAKE_HSACO_MAGIC; anything else is refused as hipErrorInvalidImage, as HIP refuses a PTX file. It
  * reads `extra` with HIP's keys only (a CUDA END key where HIP's is expected is an error), and records
- * every launch and every hipMemsetD32Async for the test to check. */
+ * every launch and every hipMemsetD32Async for the test to check. A unit test binds it to a backend with
+ * fake_hip_bind(); a whole program binds it through FAKE_HIP_CUDA_LIBRARY (a CUDA driver library's path)
+ * and gets a log of the launches in FAKE_HIP_LOG at exit. */
 #pragma once
 
 #include <stddef.h>
