@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -112,6 +114,11 @@ Expected<std::vector<fs::path>> list_directory(const fs::path& path) {
     }
     std::sort(entries.begin(), entries.end());
     return entries;
+}
+
+std::string resolved_path_or_same(const std::string& path) {
+    char real[PATH_MAX];
+    return realpath(path.c_str(), real) ? std::string(real) : path;
 }
 
 } // namespace d4r

@@ -32,6 +32,9 @@ bool path_exists(const fs::path& path);
 bool is_dir(const fs::path& path);
 bool is_file(const fs::path& path);
 
+// PATH with every link and `..` resolved (realpath), or PATH unchanged when it cannot be resolved.
+std::string resolved_path_or_same(const std::string& path);
+
 // Entries of a folder, sorted by name (so results never depend on readdir order).
 Expected<std::vector<fs::path>> list_directory(const fs::path& path);
 

@@ -1,6 +1,7 @@
 #include "process.h"
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -46,6 +47,14 @@ int wait_exit_code(pid_t pid) {
 }
 
 } // namespace
+
+std::string executable_path() {
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0) return {};
+    buf[n] = 0;
+    return buf;
+}
 
 std::string find_in_path(const std::string& name) {
     if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";

@@ -28,6 +28,9 @@ Expected<ProcessResult> run_process(const std::vector<std::string>& argv, std::c
 // runs past TIMEOUT gives an error saying which. Only for single-threaded callers (the CLI).
 Expected<std::string> run_isolated(const std::function<std::string()>& fn, std::chrono::milliseconds timeout);
 
+// The file of the running program (/proc/self/exe), or empty when it cannot be read.
+std::string executable_path();
+
 // The first PATH entry holding an executable NAME, or empty.
 std::string find_in_path(const std::string& name);
 

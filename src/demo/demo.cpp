@@ -13,6 +13,7 @@
 
 #include "core/files.h"
 #include "core/process.h"
+#include "core/statistics.h"
 #include "demo/ngx_client.h"
 #include "image/half.h"
 #include "image/metrics.h"
@@ -31,21 +32,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-std::string self_exe() {
-    char buf[4096];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0) return {};
-    buf[n] = 0;
-    return buf;
-}
 
 std::string default_native_root(const std::string& exe) {
     // An installed layout first (share/d4r/native beside bin/, see upscaler/native_kernels.h), then the source tree
@@ -118,7 +104,7 @@ void set_environment(const DemoOptions& o, const std::string& native_root) {
 
 // A second d4r process with native kernels off, for the translated/native ratio.
 Status measure_translated(const DemoOptions& o, const std::string& scene, DemoReport& report, const Progress& progress) {
-    std::string exe = o.self_exe.empty() ? self_exe() : o.self_exe;
+    std::string exe = o.self_exe.empty() ? executable_path() : o.self_exe;
     fs::path dir = fs::path(o.out_dir) / "translated";
     std::vector<std::string> argv = {exe, "demo", "--scene", scene, "--frames", std::to_string(o.translated_frames),
                                      "--render", fmt::format("{}x{}", o.render_width, o.render_height),
@@ -149,7 +135,7 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
                           o.render_width, o.render_height, o.output_width, o.output_height);
     std::string scene_name = o.scene.empty() ? scene::scene_names().front() : o.scene;
     std::unique_ptr<scene::Scene> scene = D4R_TRY(scene::make_scene(scene_name));
-    std::string exe = o.self_exe.empty() ? self_exe() : o.self_exe;
+    std::string exe = o.self_exe.empty() ? executable_path() : o.self_exe;
     fs::path lib_dir = o.lib_dir.empty() ? fs::path(exe).parent_path().parent_path() / "lib" : fs::path(o.lib_dir);
     std::string native_root = o.native_root.empty() ? default_native_root(exe) : o.native_root;
     if (o.native && native_root.empty())

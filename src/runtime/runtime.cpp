@@ -43,17 +43,9 @@ RuntimeState& state() {
 std::string own_library_path() {
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(&own_library_path), &info) && info.dli_fname) {
-        std::string p = info.dli_fname;
-        char real[4096];
-        if (realpath(p.c_str(), real)) return real;
-        return p;
+        return resolved_path_or_same(info.dli_fname);
     }
     return {};
-}
-
-std::string real_path(const std::string& p) {
-    char real[4096];
-    return realpath(p.c_str(), real) ? std::string(real) : p;
 }
 
 // ---- When no backend could be opened: every call fails, the reason was logged. ----
@@ -169,10 +161,10 @@ std::vector<std::string> nvidia_driver_candidates(const Environment& env) {
     for (const std::string& d : dirs) {
         std::string p = d + "/libcuda.so.1";
         if (!is_file(p)) continue;
-        std::string real = real_path(p);
+        std::string real = resolved_path_or_same(p);
         if (!self.empty() && real == self) continue;
         bool seen = false;
-        for (const std::string& o : out) seen = seen || real_path(o) == real;
+        for (const std::string& o : out) seen = seen || resolved_path_or_same(o) == real;
         if (!seen) out.push_back(p);
     }
     return out;

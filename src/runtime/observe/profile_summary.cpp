@@ -6,18 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "core/statistics.h"
 #include "core/strings.h"
 
 namespace d4r::runtime {
 
 namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 Expected<std::string_view> field(std::string_view rest, std::string_view key, std::string_view what, size_t line) {
     std::string k = std::string(key) + "=";

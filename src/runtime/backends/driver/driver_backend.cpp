@@ -14,14 +14,9 @@ namespace d4r::runtime {
 
 namespace {
 
-std::string real_path(const std::string& p) {
-    char real[4096];
-    return realpath(p.c_str(), real) ? std::string(real) : p;
-}
-
 std::string file_of(const void* address) {
     Dl_info info{};
-    if (dladdr(address, &info) && info.dli_fname) return real_path(info.dli_fname);
+    if (dladdr(address, &info) && info.dli_fname) return resolved_path_or_same(info.dli_fname);
     return {};
 }
 
