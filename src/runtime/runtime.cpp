@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "kernelset/gpu_topology.h"
+#include "runtime/module_registry.h"
 #include "runtime/native/hip_runtime.h"
 #include "runtime/native/native_target.h"
 #include "runtime/native/override_layer.h"
@@ -28,7 +29,8 @@ struct RuntimeState {
     std::mutex mutex;
     std::unique_ptr<Backend> backend;
     std::string backend_name;
-    ApiTable layered;  // backend + d4r layers, without the trace
+    ApiTable registered; // the module registry over the backend (when a layer reads it)
+    ApiTable layered;    // backend + d4r layers, without the trace
     ApiTable observed; // profile and dumps over `layered` (when asked for)
     ApiTable traced;   // the trace over the top layer
     ApiTable dispatch; // what the exports call
@@ -217,36 +219,70 @@ Expected<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice, con
 
 ApiTable make_trace_table(const ApiTable& inner); // trace.cpp
 
-static void install_native_layer(RuntimeState& s, const Environment& env) {
-    if (!env.get("D4R_ZLUDA_NATIVE_DIR")) return;
-    NativeTarget target = native_target_for(*s.backend, env, kernels::kDefaultKfdTopology);
+namespace {
+
+// The native set and HIP runtime the override layer would use, or nullopt (the reason is logged).
+struct NativeChoice {
+    NativeSet set;
+    const HipRuntime* hip = nullptr;
+};
+
+std::optional<NativeChoice> choose_native(const Backend& backend, const Environment& env) {
+    if (!env.get("D4R_ZLUDA_NATIVE_DIR")) return std::nullopt;
+    NativeTarget target = native_target_for(backend, env, kernels::kDefaultKfdTopology);
     log::debug("native kernels: {}", target.why);
     auto set = load_native_set(env, target.extension, target.arch);
     if (!set) {
         log::warn("native kernels: off: {}", set.error().text());
-        return;
+        return std::nullopt;
     }
     for (const std::string& note : set->notes) log::debug("native kernels: {}", note);
     if (!set->active()) {
         log::info("native kernels: no kernel set qualifies under {} ({}): every kernel runs from PTX",
                   env.get("D4R_ZLUDA_NATIVE_DIR").value_or(""), target.why);
-        return;
+        return std::nullopt;
     }
-    const HipRuntime* hip = nullptr;
+    NativeChoice choice{std::move(*set), nullptr};
     if (target.extension == "hsaco") {
         auto loaded = load_hip_runtime(env);
         if (!loaded) {
             log::warn("native kernels: off: .hsaco code objects run through HIP, and {}: every kernel runs from PTX",
                       loaded.error().text());
-            return;
+            return std::nullopt;
         }
-        hip = *loaded;
-        log::info("native kernels: HIP runtime {} ({})", hip->library, hip->source);
+        choice.hip = *loaded;
+        log::info("native kernels: HIP runtime {} ({})", choice.hip->library, choice.hip->source);
     }
-    log::info("native kernels: {} set {} ({} code objects)", kernels::kernel_set_kind_name(set->kind),
-              set->path.string(), target.extension);
-    s.layered = make_override_table(s.backend->table(), std::move(*set), hip);
+    log::info("native kernels: {} set {} ({} code objects)", kernels::kernel_set_kind_name(choice.set.kind),
+              choice.set.path.string(), target.extension);
+    return choice;
 }
+
+// The layers between the backend and the trace: the module registry when the overrides or the observe
+// layer need it, the overrides, d4r's own cuGetProcAddress, the observe layer. Returns the top table.
+const ApiTable* install_layers(RuntimeState& s, const Environment& env) {
+    std::optional<NativeChoice> native = choose_native(*s.backend, env);
+    ObserveConfig observe = observe_config_from_env(env);
+    const ApiTable* below = &s.backend->table();
+    if (native || observe.active()) {
+        s.registered = make_module_registry_table(*below, RegistryOptions{observe.dump.has_value()});
+        below = &s.registered;
+    }
+    s.layered = native ? make_override_table(*below, std::move(native->set), native->hip) : *below;
+    s.layered.cuGetProcAddress = &d4r_cuGetProcAddress;
+    s.layered.cuGetProcAddress_v2 = &d4r_cuGetProcAddress_v2;
+    if (!observe.active()) return &s.layered;
+    if (observe.profile)
+        log::info("libd4rcuda: kernel profile on (skip {}, limit {}, filter '{}')", observe.profile->skip,
+                  observe.profile->limit, observe.profile->filter);
+    if (observe.dump)
+        log::info("libd4rcuda: replay dumps into {} (skip {}, limit {}, filter '{}')", observe.dump_dir,
+                  observe.dump->skip, observe.dump->limit, observe.dump->filter);
+    s.observed = make_observe_table(s.layered, std::move(observe));
+    return &s.observed;
+}
+
+} // namespace
 
 namespace detail {
 
@@ -262,27 +298,19 @@ const ApiTable& init_dispatch() {
         if (!choice) return std::move(choice).error();
         return open_backend(*choice, env, &reason);
     }();
+    const ApiTable* top = nullptr;
     if (backend) {
         s.backend = std::move(*backend);
         s.backend_name = s.backend->name();
-        s.layered = s.backend->table();
         log::info("libd4rcuda: backend {} ({})", s.backend_name, reason);
+        top = install_layers(s, env);
     } else {
         s.backend_name = "none: " + backend.error().text();
         s.layered = make_unavailable_table();
+        s.layered.cuGetProcAddress = &d4r_cuGetProcAddress;
+        s.layered.cuGetProcAddress_v2 = &d4r_cuGetProcAddress_v2;
         log::error("libd4rcuda: no CUDA backend: {}", backend.error().text());
-    }
-    if (backend) install_native_layer(s, env);
-    s.layered.cuGetProcAddress = &d4r_cuGetProcAddress;
-    s.layered.cuGetProcAddress_v2 = &d4r_cuGetProcAddress_v2;
-    const ApiTable* top = &s.layered;
-    if (ObserveConfig observe = observe_config_from_env(env); backend && observe.active()) {
-        if (observe.profile) log::info("libd4rcuda: kernel profile on (skip {}, limit {}, filter '{}')", observe.profile->skip,
-                                       observe.profile->limit, observe.profile->filter);
-        if (observe.dump) log::info("libd4rcuda: replay dumps into {} (skip {}, limit {}, filter '{}')", observe.dump_dir,
-                                    observe.dump->skip, observe.dump->limit, observe.dump->filter);
-        s.observed = make_observe_table(s.layered, std::move(observe));
-        top = &s.observed;
+        top = &s.layered;
     }
     if (env_flag(env, "D4R_CUDA_TRACE")) {
         s.traced = make_trace_table(*top);

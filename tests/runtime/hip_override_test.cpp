@@ -24,6 +24,7 @@
 #include "fake_hip/fake_hip.h"
 #include "ptx/module_index.h"
 #include "runtime/backend.h"
+#include "runtime/module_registry.h"
 #include "runtime/native/hip_runtime.h"
 #include "runtime/native/native_target.h"
 #include "runtime/native/override_layer.h"
@@ -98,7 +99,8 @@ protected:
         auto set = load_native_set(env, "hsaco", "gfx1101");
         ASSERT_TRUE(set) << set.error().text();
         ASSERT_TRUE(set->active());
-        m_table = make_override_table(m_backend->table(), std::move(*set), m_hip);
+        m_registry = make_module_registry_table(m_backend->table());
+        m_table = make_override_table(m_registry, std::move(*set), m_hip);
         ASSERT_EQ(m_table.cuInit(0), CUDA_SUCCESS);
         CUdevice dev;
         ASSERT_EQ(m_table.cuDeviceGet(&dev, 0), CUDA_SUCCESS);
@@ -177,6 +179,7 @@ protected:
     std::unique_ptr<Backend> m_backend;
     const HipRuntime* m_hip = nullptr;
     Fake m_fake;
+    ApiTable m_registry; // the module registry over the backend, below the layer
     ApiTable m_table;
     std::string m_ptx;
     CUcontext m_ctx = nullptr;

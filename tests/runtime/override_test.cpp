@@ -13,6 +13,7 @@
 #include "core/env.h"
 #include "ptx/module_index.h"
 #include "runtime/backend.h"
+#include "runtime/module_registry.h"
 #include "runtime/native/cpu_registry.h"
 #include "runtime/native/override_layer.h"
 #include "test_support.h"
@@ -119,7 +120,8 @@ protected:
         auto set = load_native_set(env, "cpu", "cpu");
         ASSERT_TRUE(set) << set.error().text();
         m_set_active = set->active();
-        m_table = make_override_table(m_backend->table(), std::move(*set));
+        m_registry = make_module_registry_table(m_backend->table());
+        m_table = make_override_table(m_registry, std::move(*set));
         ASSERT_EQ(m_table.cuInit(0), CUDA_SUCCESS);
         CUdevice dev;
         ASSERT_EQ(m_table.cuDeviceGet(&dev, 0), CUDA_SUCCESS);
@@ -169,6 +171,7 @@ protected:
 
     d4r::test::TempDir m_dir;
     std::unique_ptr<Backend> m_backend;
+    ApiTable m_registry; // the module registry over the backend, below the layer
     ApiTable m_table;
     std::string m_ptx;
     bool m_set_active = false;

@@ -13,11 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "core/files.h"
 #include "core/log.h"
-#include "ptx/image_extent.h"
-#include "ptx/module_index.h"
 #include "runtime/launch_params.h"
+#include "runtime/module_registry.h"
 #include "runtime/native/cpu_registry.h"
 #include "runtime/native/native_kernel.h"
 
@@ -25,21 +23,10 @@ namespace d4r::runtime {
 
 namespace {
 
-// What the layer knows of one kernel of a loaded module.
-struct EntryRecord {
-    std::vector<uint64_t> hashes; // of every PTX module in the image that defines it
-    ptx::EntryInfo info;          // parameter layout (from the first module defining it)
-};
-
-struct ModuleRecord {
-    std::map<std::string, EntryRecord, std::less<>> entries;
-};
-
 struct FunctionRecord {
     std::string name;
     CUmodule module = nullptr;
-    ptx::EntryInfo info;
-    bool has_info = false;
+    std::shared_ptr<const KernelEntry> kernel; // from the module registry; null when its PTX is unknown
     std::shared_ptr<NativeKernel> native;
 };
 
@@ -58,8 +45,7 @@ struct LayerState {
     std::vector<std::unique_ptr<NativeIndex>> indexes; // every index published (guarded by mutex)
     NativeSet set;
     std::shared_mutex mutex;
-    std::unordered_map<CUmodule, std::shared_ptr<ModuleRecord>> modules;
-    std::unordered_map<CUfunction, std::shared_ptr<FunctionRecord>> functions;
+    std::unordered_map<CUfunction, std::shared_ptr<FunctionRecord>> functions; // served ones only
     std::map<std::string, std::shared_ptr<NativeKernel>> natives; // by code object path
     std::atomic<uint64_t> native_launches{0}, prep_launches{0}, post_launches{0}, served{0}, refused{0};
 };
@@ -79,86 +65,15 @@ void publish_native_index(LayerState& L) {
     L.indexes.push_back(std::move(index));
 }
 
-// ---- Module records ----
-
-std::shared_ptr<ModuleRecord> index_image(std::span<const uint8_t> bytes, std::string_view what) {
-    auto modules = ptx::index_ptx_modules(bytes);
-    if (!modules) {
-        if (log::once(fmt::format("override.index.{}", modules.error().text())))
-            log::warn("native kernels: cannot index the PTX of {} ({}); its kernels run from PTX", what,
-                      modules.error().text());
-        return nullptr;
-    }
-    auto record = std::make_shared<ModuleRecord>();
-    for (const ptx::IndexedModule& m : *modules) {
-        for (const ptx::EntryInfo& e : m.index.entries) {
-            auto [it, inserted] = record->entries.try_emplace(e.name);
-            if (inserted) it->second.info = e;
-            it->second.hashes.push_back(m.hash);
-        }
-    }
-    return record;
-}
-
-void remember_module(CUmodule module, std::shared_ptr<ModuleRecord> record) {
-    if (!record) return;
-    std::unique_lock lock(layer().mutex);
-    layer().modules[module] = std::move(record);
-}
-
-std::shared_ptr<ModuleRecord> record_for_image(const void* image) {
-    auto bytes = ptx::image_extent(image);
-    if (!bytes) {
-        if (log::once("override.extent"))
-            log::warn("native kernels: cannot tell the size of a module image ({})", bytes.error().text());
-        return nullptr;
-    }
-    return index_image(*bytes, "a module image");
-}
-
-CUresult ov_cuModuleLoadData(CUmodule* module, const void* image) {
-    CUresult r = layer().inner->cuModuleLoadData(module, image);
-    if (r == CUDA_SUCCESS) remember_module(*module, record_for_image(image));
-    return r;
-}
-
-CUresult ov_cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int n, CUjit_option* options,
-                               void** values) {
-    CUresult r = layer().inner->cuModuleLoadDataEx(module, image, n, options, values);
-    if (r == CUDA_SUCCESS) remember_module(*module, record_for_image(image));
-    return r;
-}
-
-CUresult ov_cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
-    CUresult r = layer().inner->cuModuleLoadFatBinary(module, fatbin);
-    if (r == CUDA_SUCCESS) remember_module(*module, record_for_image(fatbin));
-    return r;
-}
-
-CUresult ov_cuModuleLoad(CUmodule* module, const char* path) {
-    CUresult r = layer().inner->cuModuleLoad(module, path);
-    if (r != CUDA_SUCCESS) return r;
-    auto bytes = read_file(path, ptx::kMaxPtxFileBytes);
-    if (bytes) {
-        std::span<const uint8_t> span(reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size());
-        remember_module(*module, index_image(span, path));
-    }
-    return r;
-}
+// ---- Modules ----
 
 CUresult ov_cuModuleUnload(CUmodule module) {
     CUresult r = layer().inner->cuModuleUnload(module);
     if (r == CUDA_SUCCESS) {
         std::unique_lock lock(layer().mutex);
-        layer().modules.erase(module);
         // Function handles of the module die with it; a later module may reuse their values.
-        for (auto it = layer().functions.begin(); it != layer().functions.end();) {
-            if (it->second->module == module)
-                it = layer().functions.erase(it);
-            else
-                ++it;
-        }
-        publish_native_index(layer());
+        if (std::erase_if(layer().functions, [&](const auto& f) { return f.second->module == module; }))
+            publish_native_index(layer());
     }
     return r;
 }
@@ -189,23 +104,9 @@ CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const cha
     auto rec = std::make_shared<FunctionRecord>();
     rec->name = name;
     rec->module = module;
-    std::shared_ptr<ModuleRecord> mod;
-    {
-        std::shared_lock lock(L.mutex);
-        auto it = L.modules.find(module);
-        if (it != L.modules.end()) mod = it->second;
-    }
-    const EntryRecord* entry = nullptr;
-    if (mod) {
-        auto e = mod->entries.find(std::string_view(name));
-        if (e != mod->entries.end()) entry = &e->second;
-    }
-    if (entry) {
-        rec->info = entry->info;
-        rec->has_info = true;
-    }
+    rec->kernel = registered_kernel(module, name);
     if (auto file = L.set.lookup(name)) {
-        std::vector<uint64_t> hashes = entry ? entry->hashes : std::vector<uint64_t>{};
+        std::vector<uint64_t> hashes = rec->kernel ? rec->kernel->hashes : std::vector<uint64_t>{};
         if (L.set.allowed(name, hashes)) {
             rec->native = native_for(name, file->string());
             if (rec->native) {
@@ -222,12 +123,14 @@ CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const cha
                 log::info("native kernels: not serving {} ({}): it runs from PTX", name, hash_text);
         }
     }
+    // Only served functions are remembered; a handle value reused by another function drops its record.
     std::unique_lock lock(L.mutex);
-    bool native = rec->native != nullptr;
-    auto& slot = L.functions[*function];
-    bool was_native = slot && slot->native;
-    slot = std::move(rec);
-    if (native || was_native) publish_native_index(L);
+    bool changed = true;
+    if (rec->native)
+        L.functions[*function] = std::move(rec);
+    else
+        changed = L.functions.erase(*function) > 0;
+    if (changed) publish_native_index(L);
     return r;
 }
 
@@ -244,7 +147,7 @@ struct LaunchArgs {
 
 // The parameter block laid out as the PTX kernel's (from kernelParams, or `extra`'s buffer).
 Expected<std::vector<uint8_t>> param_block(const FunctionRecord& f, const LaunchArgs& a) {
-    return launch_param_block(f.has_info ? &f.info : nullptr, f.name, a.params, a.extra);
+    return launch_param_block(f.kernel ? &f.kernel->info : nullptr, f.name, a.params, a.extra);
 }
 
 CUresult launch_phase(NativeKernel& k, const NativePhase& phase, const std::array<unsigned, 3>& grid,
@@ -364,10 +267,6 @@ ApiTable make_override_table(const ApiTable& inner, NativeSet set, const HipRunt
     state->hip = hip;
     g_layer = state;
     ApiTable t = inner;
-    t.cuModuleLoad = &ov_cuModuleLoad;
-    t.cuModuleLoadData = &ov_cuModuleLoadData;
-    t.cuModuleLoadDataEx = &ov_cuModuleLoadDataEx;
-    t.cuModuleLoadFatBinary = &ov_cuModuleLoadFatBinary;
     t.cuModuleUnload = &ov_cuModuleUnload;
     t.cuModuleGetFunction = &ov_cuModuleGetFunction;
     t.cuLaunchKernel = &ov_cuLaunchKernel;

@@ -1,8 +1,8 @@
 // libd4rcuda: native-kernel overrides (SPEC §5-§6), a layer above every backend.
 //
-// Promise: on module load the layer indexes and hashes the module's PTX; at cuModuleGetFunction it
-// decides once per function whether to serve NAME from the native set (the file NAME.<ext> exists and
-// the set is a developer set, or the manifest lists the hash of a module defining NAME), loads the
+// Promise: at cuModuleGetFunction the layer decides once per function whether to serve NAME from the
+// native set (the file NAME.<ext> exists and the set is a developer set, or the manifest lists the hash
+// of a module defining NAME: module_registry.h indexed and hashed the module's PTX at load), loads the
 // code object (native_kernel.h: cubin through the backend, hsaco through HIP, cpu from the registry),
 // and logs each served and refused kernel once with the reason. cuLaunchKernel/Ex of a served function
 // runs NAME_prep (grid d4r_prep_blocks x 128 threads, skipped while the u64 key at d4r_prep_key_offset
@@ -22,8 +22,9 @@ namespace d4r::runtime {
 
 struct HipRuntime;
 
-// Builds the layer over INNER (which must outlive it). One layer per process: building a new one
-// replaces the previous one's state (tests do this).
+// Builds the layer over INNER (which must outlive it and be a module registry table,
+// make_module_registry_table). One layer per process: building a new one replaces the previous one's
+// state (tests do this).
 // HIP runs the set's code objects when they are `.hsaco` (it must then be non-null and outlive the layer).
 ApiTable make_override_table(const ApiTable& inner, NativeSet set, const HipRuntime* hip = nullptr);
 

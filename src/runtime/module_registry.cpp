@@ -1,0 +1,187 @@
+// The module registry layer (see module_registry.h). State is process-wide because the table holds plain
+// C function pointers; the maps are guarded by one shared mutex.
+#include "runtime/module_registry.h"
+
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "core/log.h"
+#include "ptx/image_extent.h"
+
+namespace d4r::runtime {
+
+namespace {
+
+using ModuleKernels = std::map<std::string, std::shared_ptr<const KernelEntry>, std::less<>>;
+
+struct RegistryState {
+    const ApiTable* inner = nullptr;
+    RegistryOptions options;
+    std::shared_mutex mutex;
+    std::unordered_map<CUmodule, std::shared_ptr<const ModuleKernels>> modules;
+    std::unordered_map<CUfunction, std::shared_ptr<const FunctionInfo>> functions;
+};
+
+RegistryState* g_registry = nullptr;
+RegistryState& registry() { return *g_registry; }
+
+std::shared_ptr<const ModuleKernels> index_image(std::span<const uint8_t> bytes, std::string_view what) {
+    auto modules = ptx::index_ptx_modules(bytes);
+    if (!modules) {
+        if (log::once("registry.index." + modules.error().text()))
+            log::warn("libd4rcuda: cannot index the PTX of {} ({}): native kernels cannot replace its kernels, and "
+                      "they are profiled by name only and cannot be dumped",
+                      what, modules.error().text());
+        return nullptr;
+    }
+    std::map<std::string, KernelEntry, std::less<>> entries;
+    for (const ptx::IndexedModule& m : *modules) {
+        auto text = registry().options.keep_ptx_text ? std::make_shared<const std::string>(m.text()) : nullptr;
+        for (const ptx::EntryInfo& e : m.index.entries) {
+            auto [it, inserted] = entries.try_emplace(e.name);
+            if (inserted) {
+                it->second.info = e;
+                it->second.ptx = text;
+            }
+            it->second.hashes.push_back(m.hash);
+        }
+    }
+    auto kernels = std::make_shared<ModuleKernels>();
+    for (auto& [name, entry] : entries) kernels->emplace(name, std::make_shared<const KernelEntry>(std::move(entry)));
+    return kernels;
+}
+
+void remember(CUmodule module, std::shared_ptr<const ModuleKernels> kernels) {
+    if (!kernels) return;
+    std::unique_lock lock(registry().mutex);
+    registry().modules[module] = std::move(kernels);
+}
+
+void remember_image(CUmodule module, const void* image) {
+    auto bytes = ptx::image_extent(image);
+    if (!bytes) {
+        if (log::once("registry.extent"))
+            log::warn("libd4rcuda: cannot tell the size of a module image ({}); its kernels are not indexed",
+                      bytes.error().text());
+        return;
+    }
+    remember(module, index_image(*bytes, "a module image"));
+}
+
+CUresult reg_cuModuleLoadData(CUmodule* module, const void* image) {
+    CUresult r = registry().inner->cuModuleLoadData(module, image);
+    if (r == CUDA_SUCCESS) remember_image(*module, image);
+    return r;
+}
+
+CUresult reg_cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int n, CUjit_option* options,
+                                void** values) {
+    CUresult r = registry().inner->cuModuleLoadDataEx(module, image, n, options, values);
+    if (r == CUDA_SUCCESS) remember_image(*module, image);
+    return r;
+}
+
+CUresult reg_cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
+    CUresult r = registry().inner->cuModuleLoadFatBinary(module, fatbin);
+    if (r == CUDA_SUCCESS) remember_image(*module, fatbin);
+    return r;
+}
+
+CUresult reg_cuModuleLoad(CUmodule* module, const char* path) {
+    CUresult r = registry().inner->cuModuleLoad(module, path);
+    if (r != CUDA_SUCCESS) return r;
+    if (auto bytes = read_file(path, ptx::kMaxPtxFileBytes))
+        remember(*module, index_image({bytes->data(), bytes->size()}, path));
+    return r;
+}
+
+CUresult reg_cuModuleUnload(CUmodule module) {
+    CUresult r = registry().inner->cuModuleUnload(module);
+    if (r == CUDA_SUCCESS) {
+        std::unique_lock lock(registry().mutex);
+        registry().modules.erase(module);
+        // Function handles die with their module; a later module may reuse their values.
+        std::erase_if(registry().functions, [&](const auto& f) { return f.second->module == module; });
+    }
+    return r;
+}
+
+CUresult reg_cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
+    CUresult r = registry().inner->cuModuleGetFunction(function, module, name);
+    if (r != CUDA_SUCCESS) return r;
+    auto info = std::make_shared<FunctionInfo>();
+    info->name = name;
+    info->module = module;
+    std::unique_lock lock(registry().mutex);
+    if (auto it = registry().modules.find(module); it != registry().modules.end())
+        if (auto k = it->second->find(std::string_view(name)); k != it->second->end()) info->kernel = k->second;
+    registry().functions[*function] = std::move(info);
+    return r;
+}
+
+CUresult reg_cuLibraryUnload(CUlibrary library) {
+    CUresult r = registry().inner->cuLibraryUnload(library);
+    if (r == CUDA_SUCCESS) {
+        // Functions named through cuFuncGetName may have belonged to it: they are named again when seen.
+        std::unique_lock lock(registry().mutex);
+        std::erase_if(registry().functions, [](const auto& f) { return f.second->module == nullptr; });
+    }
+    return r;
+}
+
+} // namespace
+
+ApiTable make_module_registry_table(const ApiTable& inner, RegistryOptions options) {
+    // Registries live for the process (calls may be in flight at exit); a replaced one stays reachable.
+    static auto* registries = new std::vector<std::unique_ptr<RegistryState>>();
+    registries->push_back(std::make_unique<RegistryState>());
+    RegistryState* state = registries->back().get();
+    state->inner = &inner;
+    state->options = options;
+    g_registry = state;
+    ApiTable t = inner;
+    t.cuModuleLoad = &reg_cuModuleLoad;
+    t.cuModuleLoadData = &reg_cuModuleLoadData;
+    t.cuModuleLoadDataEx = &reg_cuModuleLoadDataEx;
+    t.cuModuleLoadFatBinary = &reg_cuModuleLoadFatBinary;
+    t.cuModuleUnload = &reg_cuModuleUnload;
+    t.cuModuleGetFunction = &reg_cuModuleGetFunction;
+    t.cuLibraryUnload = &reg_cuLibraryUnload;
+    return t;
+}
+
+std::shared_ptr<const FunctionInfo> registered_function(CUfunction f) {
+    if (!g_registry) return nullptr;
+    RegistryState& R = registry();
+    {
+        std::shared_lock lock(R.mutex);
+        if (auto it = R.functions.find(f); it != R.functions.end()) return it->second;
+    }
+    // A function obtained another way (cuLibrary*, cuKernelGetFunction): named once by the backend.
+    auto info = std::make_shared<FunctionInfo>();
+    const char* name = nullptr;
+    if (R.inner->cuFuncGetName(&name, f) != CUDA_SUCCESS || !name) {
+        info->name = "?"; // not remembered: an invalid handle now may be a valid one later
+        return info;
+    }
+    info->name = name;
+    std::unique_lock lock(R.mutex);
+    auto [it, inserted] = R.functions.try_emplace(f, std::move(info));
+    return it->second;
+}
+
+std::shared_ptr<const KernelEntry> registered_kernel(CUmodule module, std::string_view name) {
+    if (!g_registry) return nullptr;
+    std::shared_lock lock(registry().mutex);
+    auto it = registry().modules.find(module);
+    if (it == registry().modules.end()) return nullptr;
+    auto k = it->second->find(name);
+    return k != it->second->end() ? k->second : nullptr;
+}
+
+} // namespace d4r::runtime

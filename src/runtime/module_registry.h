@@ -1,0 +1,52 @@
+// libd4rcuda internals: what d4r knows of the application's loaded modules and functions, shared by the
+// layers that need it (native-kernel overrides, profile and dumps).
+//
+// Promise: the registry layer sits directly above the backend whenever a layer that reads it is
+// installed. On every successful cuModuleLoad/LoadData/LoadDataEx/LoadFatBinary it indexes the image's
+// PTX once (ptx/module_index.h: every PTX module, its SPEC §6 hash, its entries' parameter layouts, and
+// the module text when asked to keep it); cuModuleGetFunction records the function's name, module and
+// entry; cuModuleUnload forgets both (cuLibraryUnload the functions named through the backend). registered_function() answers for any function the application
+// may launch: one obtained another way (cuLibrary*, cuKernelGetFunction) is named once through the
+// backend's cuFuncGetName and remembered. An image whose PTX cannot be indexed still loads (logged
+// once); its kernels have no entry.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptx/module_index.h"
+#include "runtime/api_table.h"
+
+namespace d4r::runtime {
+
+struct KernelEntry {
+    ptx::EntryInfo info;                    // parameter layout, from the first PTX module defining it
+    std::vector<uint64_t> hashes;           // of every PTX module in the image that defines it
+    std::shared_ptr<const std::string> ptx; // the first defining module's text (when kept), else null
+};
+
+struct FunctionInfo {
+    std::string name;
+    CUmodule module = nullptr;                 // null for functions not obtained with cuModuleGetFunction
+    std::shared_ptr<const KernelEntry> kernel; // null when the PTX defining it is unknown
+};
+
+struct RegistryOptions {
+    bool keep_ptx_text = false; // replay dumps need the module text
+};
+
+// Builds the registry layer over INNER (which must outlive it). One registry per process: building a
+// new one replaces the previous one's state (tests do this).
+ApiTable make_module_registry_table(const ApiTable& inner, RegistryOptions options = {});
+
+// The function F as the registry knows it (never null while a registry exists; "?" as the name when
+// even the backend cannot name it). Null without a registry.
+std::shared_ptr<const FunctionInfo> registered_function(CUfunction f);
+
+// The entry NAME of MODULE, or null (unknown module, no PTX, or no such entry).
+std::shared_ptr<const KernelEntry> registered_kernel(CUmodule module, std::string_view name);
+
+} // namespace d4r::runtime
