@@ -1,5 +1,5 @@
 // d4r replay: re-run a replay dump (D4R_CUDA_REPLAY_DUMP_DIR, SPEC §7) on any backend, optionally with a
-// native kernel set, and save the allocations after the launch for `d4r compare`.
+// native kernel set, and save the allocations and arrays after the launch for `d4r compare`.
 //
 // The dump runs through libd4rcuda (build/lib/libd4rcuda.so beside this binary, or --library), loaded
 // exactly as an application loads it, so the backend choice, native overrides, trace and profile
@@ -65,8 +65,8 @@ int run_replay(const ReplayOptions& o) {
         e.add_context(fmt::format("replaying {}", o.dump));
         return report_error(e);
     }
-    fmt::print("done: {:.4f} GPU ms; {} allocations written to {}\n", result->gpu_ms, result->manifest.allocs.size(),
-               out.string());
+    fmt::print("done: {:.4f} GPU ms; {} allocations and {} arrays written to {}\n", result->gpu_ms,
+               result->manifest.allocs.size(), result->manifest.arrays.size(), out.string());
     if (is_dir(fs::path(o.dump) / "after"))
         fmt::print("compare with the original run: d4r compare {} {}\n", (fs::path(o.dump) / "after").string(),
                    out.string());
@@ -79,12 +79,14 @@ void register_replay_verb(CLI::App& root) {
     auto o = std::make_shared<ReplayOptions>();
     CLI::App* sub = root.add_subcommand(
         "replay", "Re-run one kernel launch saved by D4R_CUDA_REPLAY_DUMP_DIR on a chosen backend (optionally with a "
-                  "native kernel set) and write the allocations after the launch, for `d4r compare DUMP/after OUT`.");
+                  "native kernel set), texture and surface objects recreated over the dumped arrays and memory, and "
+                  "write the allocations and arrays after the launch, for `d4r compare DUMP/after OUT`.");
     sub->add_option("DUMP", o->dump, "A dump folder (replay-<seq>-<kernel>/)")->required();
     sub->add_option("--backend", o->backend, "auto, cpu, driver or driver:/path/libcuda.so (as D4R_CUDA_BACKEND)")
         ->capture_default_str();
     sub->add_option("--native", o->native, "Native kernel root (as D4R_ZLUDA_NATIVE_DIR); default: none, PTX only");
-    sub->add_option("--out", o->out, "Folder for alloc-<i>.bin after the launch (default DUMP/replay)");
+    sub->add_option("--out", o->out,
+                    "Folder for alloc-<i>.bin and array-<j>.bin after the launch (default DUMP/replay)");
     sub->add_option("--library", o->library, "libd4rcuda to run through (default ../lib/libd4rcuda.so beside d4r)");
     set_action(sub, [o] { return run_replay(*o); });
 }

@@ -4,11 +4,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <shared_mutex>
@@ -19,32 +19,18 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/strings.h"
-#include "ptx/image_extent.h"
 #include "ptx/module_index.h"
 #include "runtime/launch_params.h"
+#include "runtime/module_registry.h"
 #include "runtime/native/override_layer.h"
 #include "runtime/observe/dump_format.h"
+#include "runtime/observe/replay.h"
 
 namespace d4r::runtime {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-struct KernelRecord {
-    ptx::EntryInfo info;
-    std::shared_ptr<const std::string> ptx; // the module text defining it (kept only when dumping)
-};
-
-struct ModuleRecord {
-    std::map<std::string, KernelRecord, std::less<>> kernels;
-};
-
-struct FunctionRecord {
-    std::string name;
-    CUmodule module = nullptr;
-    std::optional<KernelRecord> kernel;
-};
 
 struct Selector {
     LaunchSelector config;
@@ -57,110 +43,48 @@ struct Selector {
     }
 };
 
+// A texture or surface object as the application created it: the backend can give back the resource
+// (cuTexObjectGetResourceDesc) but d4r's API has no cuTexObjectGetTextureDesc / GetResourceViewDesc, so
+// the layer keeps the rest from the creating call.
+struct ObjectRecord {
+    CUDA_TEXTURE_DESC texture{};
+    std::optional<CUDA_RESOURCE_VIEW_DESC> view;
+};
+
 struct LayerState {
     const ApiTable* inner = nullptr;
     ObserveConfig config;
     std::unique_ptr<Selector> profile, dump;
     std::atomic<uint64_t> launches{0};
     std::shared_mutex mutex;
-    std::unordered_map<CUmodule, std::shared_ptr<ModuleRecord>> modules;
-    std::unordered_map<CUfunction, std::shared_ptr<FunctionRecord>> functions;
+    std::unordered_map<CUtexObject, ObjectRecord> textures; // only while dumping
 };
 
 LayerState* g_layer = nullptr;
 LayerState& layer() { return *g_layer; }
 
-// ---- Modules and functions ----
+// ---- Texture and surface objects (recorded while dumping) ----
 
-std::shared_ptr<ModuleRecord> index_image(std::span<const uint8_t> bytes) {
-    auto modules = ptx::index_ptx_modules(bytes);
-    if (!modules) {
-        if (log::once("observe.index." + modules.error().text()))
-            log::warn("profile/dump: cannot index a module's PTX ({}): its kernels are profiled by name only and "
-                      "cannot be dumped",
-                      modules.error().text());
-        return nullptr;
+CUresult ob_cuTexObjectCreate(CUtexObject* tex, const CUDA_RESOURCE_DESC* res, const CUDA_TEXTURE_DESC* desc,
+                              const CUDA_RESOURCE_VIEW_DESC* view) {
+    CUresult r = layer().inner->cuTexObjectCreate(tex, res, desc, view);
+    if (r == CUDA_SUCCESS && tex && desc) {
+        ObjectRecord rec;
+        rec.texture = *desc;
+        if (view) rec.view = *view;
+        std::unique_lock lock(layer().mutex);
+        layer().textures[*tex] = rec;
     }
-    auto record = std::make_shared<ModuleRecord>();
-    bool keep_text = layer().config.dump.has_value();
-    for (const ptx::IndexedModule& m : *modules) {
-        auto text = keep_text ? std::make_shared<const std::string>(m.text()) : nullptr;
-        for (const ptx::EntryInfo& e : m.index.entries) record->kernels.try_emplace(e.name, KernelRecord{e, text});
-    }
-    return record;
-}
-
-void remember(CUmodule module, std::shared_ptr<ModuleRecord> record) {
-    if (!record) return;
-    std::unique_lock lock(layer().mutex);
-    layer().modules[module] = std::move(record);
-}
-
-void remember_image(CUmodule module, const void* image) {
-    auto bytes = ptx::image_extent(image);
-    if (bytes) remember(module, index_image(*bytes));
-}
-
-CUresult ob_cuModuleLoadData(CUmodule* module, const void* image) {
-    CUresult r = layer().inner->cuModuleLoadData(module, image);
-    if (r == CUDA_SUCCESS) remember_image(*module, image);
     return r;
 }
 
-CUresult ob_cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned n, CUjit_option* o, void** v) {
-    CUresult r = layer().inner->cuModuleLoadDataEx(module, image, n, o, v);
-    if (r == CUDA_SUCCESS) remember_image(*module, image);
-    return r;
-}
-
-CUresult ob_cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
-    CUresult r = layer().inner->cuModuleLoadFatBinary(module, fatbin);
-    if (r == CUDA_SUCCESS) remember_image(*module, fatbin);
-    return r;
-}
-
-CUresult ob_cuModuleLoad(CUmodule* module, const char* path) {
-    CUresult r = layer().inner->cuModuleLoad(module, path);
-    if (r != CUDA_SUCCESS) return r;
-    if (auto bytes = read_file(path, ptx::kMaxPtxFileBytes))
-        remember(*module, index_image({reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size()}));
-    return r;
-}
-
-CUresult ob_cuModuleUnload(CUmodule module) {
-    CUresult r = layer().inner->cuModuleUnload(module);
+CUresult ob_cuTexObjectDestroy(CUtexObject tex) {
+    CUresult r = layer().inner->cuTexObjectDestroy(tex);
     if (r == CUDA_SUCCESS) {
         std::unique_lock lock(layer().mutex);
-        layer().modules.erase(module);
-        std::erase_if(layer().functions, [&](const auto& f) { return f.second->module == module; });
+        layer().textures.erase(tex);
     }
     return r;
-}
-
-CUresult ob_cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
-    CUresult r = layer().inner->cuModuleGetFunction(function, module, name);
-    if (r != CUDA_SUCCESS) return r;
-    auto rec = std::make_shared<FunctionRecord>();
-    rec->name = name;
-    rec->module = module;
-    std::unique_lock lock(layer().mutex);
-    if (auto it = layer().modules.find(module); it != layer().modules.end())
-        if (auto k = it->second->kernels.find(std::string_view(name)); k != it->second->kernels.end()) rec->kernel = k->second;
-    layer().functions[*function] = std::move(rec);
-    return r;
-}
-
-std::shared_ptr<FunctionRecord> find_function(CUfunction f) {
-    {
-        std::shared_lock lock(layer().mutex);
-        auto it = layer().functions.find(f);
-        if (it != layer().functions.end()) return it->second;
-    }
-    // A function obtained another way (cuLibrary*, cuKernelGetFunction): ask the backend for its name.
-    auto rec = std::make_shared<FunctionRecord>();
-    const char* name = nullptr;
-    rec->name = layer().inner->cuFuncGetName(&name, f) == CUDA_SUCCESS && name ? name : "?";
-    return rec;
 }
 
 // ---- Dumps ----
@@ -168,9 +92,12 @@ std::shared_ptr<FunctionRecord> find_function(CUfunction f) {
 struct PendingDump {
     fs::path temp, final;
     DumpManifest manifest;
+    std::vector<CUarray> arrays; // manifest.arrays[j] is arrays[j]
 };
 
-Status save_allocs(const ApiTable& in, const fs::path& folder, const DumpManifest& m) {
+// The allocations and arrays of a dump into FOLDER (alloc-<i>.bin, array-<j>.bin).
+Status save_contents(const ApiTable& in, const fs::path& folder, const PendingDump& d) {
+    const DumpManifest& m = d.manifest;
     std::error_code ec;
     fs::create_directories(folder, ec);
     if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", folder.string(), ec.message());
@@ -181,17 +108,197 @@ Status save_allocs(const ApiTable& in, const fs::path& folder, const DumpManifes
         if (r != CUDA_SUCCESS)
             return make_error(ErrorCode::Io, "reading alloc {} (0x{:x}, {} bytes) failed: {}", i, m.allocs[i].base,
                               bytes.size(), error_name(r) ? error_name(r) : "?");
-        D4R_TRY(write_file_atomic(folder / fmt::format("alloc-{}.bin", i), bytes));
+        D4R_TRY(write_file_atomic(folder / dump_alloc_file(i), bytes));
+    }
+    for (size_t j = 0; j < m.arrays.size(); ++j) {
+        bytes.resize(m.arrays[j].bytes());
+        CUresult r = copy_array(in, d.arrays[j], m.arrays[j], bytes.data(), ArrayCopy::ToHost);
+        if (r != CUDA_SUCCESS)
+            return make_error(ErrorCode::Io, "reading array {} ({} bytes) failed: {}", j, bytes.size(),
+                              error_name(r) ? error_name(r) : "?");
+        D4R_TRY(write_file_atomic(folder / dump_array_file(j), bytes));
     }
     return {};
 }
 
-Expected<PendingDump> begin_dump(uint64_t seq, const FunctionRecord& f, const std::array<unsigned, 3>& grid,
+// The allocation holding device address V, added to M when new: its index and V's offset in it.
+std::optional<std::pair<uint32_t, uint64_t>> find_alloc(const ApiTable& in, DumpManifest& m, uint64_t v) {
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    if (!v || in.cuMemGetAddressRange_v2(&base, &size, v) != CUDA_SUCCESS) return std::nullopt;
+    uint32_t index = 0;
+    while (index < m.allocs.size() && m.allocs[index].base != base) ++index;
+    if (index == m.allocs.size()) m.allocs.push_back({base, size});
+    return std::pair{index, v - base};
+}
+
+// Offsets of the words of the parameter block that may hold a texture or surface object. Handles are
+// unsigned long long (a .u64 parameter, or a word inside a struct passed by value: a .b8 array), so with
+// the PTX layout only those words are asked about, and a float or 32-bit parameter is never taken for
+// a handle; without the layout every word is.
+std::vector<uint64_t> handle_words(const ptx::EntryInfo* info, uint64_t args_bytes) {
+    std::vector<uint64_t> offsets;
+    auto add_range = [&](uint64_t begin, uint64_t end) {
+        for (uint64_t off = (begin + 7) / 8 * 8; off + 8 <= std::min(end, args_bytes); off += 8) offsets.push_back(off);
+    };
+    if (!info) {
+        add_range(0, args_bytes);
+        return offsets;
+    }
+    for (const ptx::ParamInfo& p : info->params) {
+        const std::string& t = p.type;
+        bool word = t == ".u64" || t == ".b64" || t == ".s64" || t == ".texref" || t == ".surfref";
+        bool aggregate = t == ".b8" && p.size >= 8;
+        if (word || aggregate) add_range(p.offset, p.offset + p.size);
+    }
+    return offsets;
+}
+
+DumpTextureDesc texture_desc(const CUDA_TEXTURE_DESC& t) {
+    DumpTextureDesc d;
+    for (int i = 0; i < 3; ++i) d.address[i] = static_cast<uint32_t>(t.addressMode[i]);
+    d.filter = static_cast<uint32_t>(t.filterMode);
+    d.flags = t.flags;
+    d.max_anisotropy = t.maxAnisotropy;
+    d.mipmap_filter = static_cast<uint32_t>(t.mipmapFilterMode);
+    d.mipmap_bias = t.mipmapLevelBias;
+    d.min_mipmap_clamp = t.minMipmapLevelClamp;
+    d.max_mipmap_clamp = t.maxMipmapLevelClamp;
+    for (int i = 0; i < 4; ++i) d.border[i] = t.borderColor[i];
+    return d;
+}
+
+// The resource of object V (kind KIND) as the dump describes it; nullopt (logged) when it cannot be dumped.
+std::optional<DumpResource> capture_resource(const ApiTable& in, PendingDump& d, const CUDA_RESOURCE_DESC& rd,
+                                             std::string_view kind, uint64_t v) {
+    DumpResource r;
+    switch (rd.resType) {
+    case CU_RESOURCE_TYPE_ARRAY: {
+        r.kind = DumpResource::Kind::Array;
+        size_t j = std::find(d.arrays.begin(), d.arrays.end(), rd.res.array.hArray) - d.arrays.begin();
+        if (j == d.arrays.size()) {
+            CUDA_ARRAY3D_DESCRIPTOR a{};
+            if (CUresult e = in.cuArray3DGetDescriptor_v2(&a, rd.res.array.hArray); e != CUDA_SUCCESS) {
+                log::warn("replay dump: the array of {} object 0x{:x}: cuArray3DGetDescriptor failed ({}); not dumped",
+                          kind, v, error_name(e) ? error_name(e) : "?");
+                return std::nullopt;
+            }
+            DumpArray da{a.Width, a.Height, a.Depth, static_cast<uint32_t>(a.Format), a.NumChannels, a.Flags};
+            if (da.texel_bytes() == 0 || da.channels < 1 || da.channels > 4) {
+                log::warn("replay dump: {} object 0x{:x} is over an array of format 0x{:x} x {}, which dumps do not "
+                          "know; not dumped", kind, v, da.format, da.channels);
+                return std::nullopt;
+            }
+            d.arrays.push_back(rd.res.array.hArray);
+            d.manifest.arrays.push_back(da);
+        }
+        r.array = static_cast<uint32_t>(j);
+        return r;
+    }
+    case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+        if (log::once("observe.dump.mipmapped"))
+            log::warn("replay dump: mipmapped arrays are not captured; a {} object over one keeps its dumped handle "
+                      "(the manifest says 'mipmapped'), so its replay reads whatever that handle names then", kind);
+        r.kind = DumpResource::Kind::Mipmapped;
+        return r;
+    case CU_RESOURCE_TYPE_LINEAR:
+    case CU_RESOURCE_TYPE_PITCH2D: {
+        bool linear = rd.resType == CU_RESOURCE_TYPE_LINEAR;
+        r.kind = linear ? DumpResource::Kind::Linear : DumpResource::Kind::Pitch2D;
+        uint64_t ptr = linear ? rd.res.linear.devPtr : rd.res.pitch2D.devPtr;
+        auto where = find_alloc(in, d.manifest, ptr);
+        if (!where) {
+            log::warn("replay dump: {} object 0x{:x} reads 0x{:x}, which is in no allocation; not dumped", kind, v,
+                      ptr);
+            return std::nullopt;
+        }
+        r.alloc = where->first;
+        r.delta = where->second;
+        if (linear) {
+            r.format = static_cast<uint32_t>(rd.res.linear.format);
+            r.channels = rd.res.linear.numChannels;
+            r.bytes = rd.res.linear.sizeInBytes;
+        } else {
+            r.format = static_cast<uint32_t>(rd.res.pitch2D.format);
+            r.channels = rd.res.pitch2D.numChannels;
+            r.width = rd.res.pitch2D.width;
+            r.height = rd.res.pitch2D.height;
+            r.pitch = rd.res.pitch2D.pitchInBytes;
+        }
+        // The manifest's own rules (memory inside the allocation, a known format): what a replay can rebuild.
+        if (Status ok = check_dump_resource(r, d.manifest, fmt::format("{} object 0x{:x}", kind, v)); !ok) {
+            log::warn("replay dump: {}; not dumped", ok.error().text());
+            return std::nullopt;
+        }
+        return r;
+    }
+    }
+    log::warn("replay dump: {} object 0x{:x} has resource type {}, which dumps do not know; not dumped", kind, v,
+              static_cast<int>(rd.resType));
+    return std::nullopt;
+}
+
+// The texture and surface objects among the words of ARGS that are not pointers (see handle_words).
+// A word is an object when the backend describes it (cuTexObjectGetResourceDesc, else
+// cuSurfObjectGetResourceDesc); the sampling state and resource view come from the layer's record of
+// the creating call.
+void capture_objects(const ApiTable& in, const ptx::EntryInfo& info, const std::vector<uint8_t>& args, PendingDump& d) {
+    for (uint64_t off : handle_words(&info, args.size())) {
+        uint64_t v = 0;
+        std::memcpy(&v, args.data() + off, 8);
+        if (!v) continue;
+        if (std::any_of(d.manifest.pointers.begin(), d.manifest.pointers.end(),
+                        [&](const DumpPointer& p) { return p.arg_offset == off; }))
+            continue;
+        CUDA_RESOURCE_DESC rd{};
+        DumpObject o;
+        o.arg_offset = off;
+        CUDA_RESOURCE_DESC surface_rd{};
+        bool is_surface = in.cuSurfObjectGetResourceDesc(&surface_rd, v) == CUDA_SUCCESS;
+        if (in.cuTexObjectGetResourceDesc(&rd, v) == CUDA_SUCCESS) {
+            // NVIDIA's handles are small integers counted separately for textures and surfaces.
+            if (is_surface)
+                log::warn("replay dump: 0x{:x} (argument offset {}) is a live texture and a live surface object; "
+                          "dumped as the texture", v, off);
+        } else if (is_surface) {
+            rd = surface_rd;
+            o.surface = true;
+        } else {
+            continue;
+        }
+        const char* kind = o.surface ? "surface" : "texture";
+        auto resource = capture_resource(in, d, rd, kind, v);
+        if (!resource) continue;
+        o.resource = *resource;
+        if (!o.surface) {
+            std::optional<ObjectRecord> rec;
+            {
+                std::shared_lock lock(layer().mutex);
+                if (auto it = layer().textures.find(v); it != layer().textures.end()) rec = it->second;
+            }
+            if (rec) {
+                o.texture = texture_desc(rec->texture);
+                if (rec->view)
+                    o.view = DumpViewDesc{static_cast<uint32_t>(rec->view->format), rec->view->width, rec->view->height,
+                                          rec->view->depth, rec->view->firstMipmapLevel, rec->view->lastMipmapLevel,
+                                          rec->view->firstLayer, rec->view->lastLayer};
+            } else {
+                log::warn("replay dump: texture object 0x{:x} (argument offset {}) was not created through this "
+                          "process's libd4rcuda; its sampling state is unknown and dumped as all zeros (wrap, point)",
+                          v, off);
+            }
+        }
+        d.manifest.objects.push_back(o);
+    }
+}
+
+Expected<PendingDump> begin_dump(uint64_t seq, const FunctionInfo& f, const std::array<unsigned, 3>& grid,
                                  const std::array<unsigned, 3>& block, unsigned shared, CUstream stream,
                                  void** params, void** extra) {
     const ApiTable& in = *layer().inner;
     if (!f.kernel || !f.kernel->ptx)
-        return make_error(ErrorCode::Unsupported, "the PTX of {} is unknown (loaded before the layer or not PTX)", f.name);
+        return make_error(ErrorCode::Unsupported, "the PTX of {} is unknown (not loaded with cuModuleLoad*, or not PTX)",
+                          f.name);
     std::vector<uint8_t> args = D4R_TRY(launch_param_block(&f.kernel->info, f.name, params, extra));
     CUresult r = in.cuStreamSynchronize(stream);
     if (r != CUDA_SUCCESS) return make_error(ErrorCode::Io, "cuStreamSynchronize before the launch: {}", error_name(r) ? error_name(r) : "?");
@@ -204,15 +311,10 @@ Expected<PendingDump> begin_dump(uint64_t seq, const FunctionRecord& f, const st
     for (size_t off = 0; off + 8 <= args.size(); off += 8) {
         uint64_t v = 0;
         std::memcpy(&v, args.data() + off, 8);
-        if (!v) continue;
-        CUdeviceptr base = 0;
-        size_t size = 0;
-        if (in.cuMemGetAddressRange_v2(&base, &size, v) != CUDA_SUCCESS) continue;
-        uint32_t index = 0;
-        while (index < d.manifest.allocs.size() && d.manifest.allocs[index].base != base) ++index;
-        if (index == d.manifest.allocs.size()) d.manifest.allocs.push_back({base, size});
-        d.manifest.pointers.push_back({off, index, v - base});
+        if (auto where = find_alloc(in, d.manifest, v))
+            d.manifest.pointers.push_back({off, where->first, where->second});
     }
+    capture_objects(in, f.kernel->info, args, d);
     d.final = fs::path(layer().config.dump_dir) / dump_folder_name(seq, f.name);
     d.temp = d.final;
     d.temp += fmt::format(".partial-{}", getpid());
@@ -222,8 +324,12 @@ Expected<PendingDump> begin_dump(uint64_t seq, const FunctionRecord& f, const st
     if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", d.temp.string(), ec.message());
     D4R_TRY(write_file_atomic(d.temp / "args.bin", args));
     D4R_TRY(write_file_atomic(d.temp / d.manifest.module, *f.kernel->ptx));
-    D4R_TRY(save_allocs(in, d.temp, d.manifest));
-    D4R_TRY(write_file_atomic(d.temp / "manifest.txt", write_dump_manifest(d.manifest)));
+    D4R_TRY(save_contents(in, d.temp, d));
+    // What `d4r replay` would refuse is not worth writing: say why now, while the cause is known.
+    std::string manifest = write_dump_manifest(d.manifest);
+    if (auto check = parse_dump_manifest(manifest, "the manifest of " + d.final.filename().string()); !check)
+        return std::move(check).error();
+    D4R_TRY(write_file_atomic(d.temp / "manifest.txt", manifest));
     return d;
 }
 
@@ -231,7 +337,7 @@ Status finish_dump(PendingDump& d, CUstream stream) {
     const ApiTable& in = *layer().inner;
     CUresult r = in.cuStreamSynchronize(stream);
     if (r != CUDA_SUCCESS) return make_error(ErrorCode::Io, "cuStreamSynchronize after the launch: {}", error_name(r) ? error_name(r) : "?");
-    D4R_TRY(save_allocs(in, d.temp / "after", d.manifest));
+    D4R_TRY(save_contents(in, d.temp / "after", d));
     std::error_code ec;
     if (fs::exists(d.final, ec)) {
         log::info("replay dump: replacing {}", d.final.string());
@@ -242,7 +348,7 @@ Status finish_dump(PendingDump& d, CUstream stream) {
     return {};
 }
 
-void abandon(const PendingDump* d, const FunctionRecord& f, const Error& e) {
+void abandon(const PendingDump* d, const FunctionInfo& f, const Error& e) {
     log::warn("replay dump of {} failed: {}", f.name, e.text());
     if (d) {
         std::error_code ec;
@@ -257,7 +363,8 @@ CUresult observed_launch(CUfunction f, const std::array<unsigned, 3>& grid, cons
                          const std::function<CUresult()>& launch) {
     LayerState& L = layer();
     uint64_t seq = L.launches.fetch_add(1, std::memory_order_relaxed) + 1;
-    auto rec = find_function(f);
+    auto rec = registered_function(f);
+    if (!rec) return launch(); // no registry below (a wiring mistake): nothing to name the kernel by
     bool profile = L.profile && L.profile->select(rec->name);
     bool dump = L.dump && L.dump->select(rec->name);
     if (!profile && !dump) return launch();
@@ -359,14 +466,12 @@ ApiTable make_observe_table(const ApiTable& inner, ObserveConfig config) {
     }
     g_layer = s;
     ApiTable t = inner;
-    t.cuModuleLoad = &ob_cuModuleLoad;
-    t.cuModuleLoadData = &ob_cuModuleLoadData;
-    t.cuModuleLoadDataEx = &ob_cuModuleLoadDataEx;
-    t.cuModuleLoadFatBinary = &ob_cuModuleLoadFatBinary;
-    t.cuModuleUnload = &ob_cuModuleUnload;
-    t.cuModuleGetFunction = &ob_cuModuleGetFunction;
     t.cuLaunchKernel = &ob_cuLaunchKernel;
     t.cuLaunchKernelEx = &ob_cuLaunchKernelEx;
+    if (s->config.dump) {
+        t.cuTexObjectCreate = &ob_cuTexObjectCreate;
+        t.cuTexObjectDestroy = &ob_cuTexObjectDestroy;
+    }
     return t;
 }
 

@@ -8,9 +8,12 @@
 // the time between events recorded on the launch's stream before and after it. Profiling waits for
 // each profiled launch to finish (that is what makes the time attributable), so it slows the program.
 // D4R_CUDA_REPLAY_DUMP_DIR=DIR (_FILTER, _SKIP, _LIMIT default 1) writes a dump (dump_format.h) of each
-// matching launch: the stream is synchronised, the inputs saved, the launch run, the allocations saved
-// again under after/. A dump is written to a temporary folder and renamed, so a folder that exists is
-// complete. Failures to dump are logged and never change the launch's result.
+// matching launch: the stream is synchronised, the inputs saved (the allocations the parameter block
+// points into, and the CUDA arrays behind the texture and surface objects it holds), the launch run, and
+// the allocations and arrays saved again under after/. A dump is written to a temporary folder and
+// renamed, so a folder that exists is complete. Failures to dump are logged and never change the
+// launch's result. Kernel names, parameter layouts and module text come from the module registry
+// (module_registry.h), which must be below the layer (with keep_ptx_text when dumping).
 // Promise: with neither variable set the layer is not installed (no cost).
 #pragma once
 
@@ -39,7 +42,8 @@ struct ObserveConfig {
 // Reads the variables above; a malformed number is logged once and its default used.
 ObserveConfig observe_config_from_env(const Environment& env);
 
-// Builds the layer over INNER (which must outlive it); the previous layer's state is replaced (tests).
+// Builds the layer over INNER (which must outlive it and have a module registry below it); the previous
+// layer's state is replaced (tests).
 ApiTable make_observe_table(const ApiTable& inner, ObserveConfig config);
 
 // "KERNEL_PROFILE launch=12 eligible=0 gpu_ms=0.0123 name=k"

@@ -26,9 +26,15 @@ struct ReplayResources {
     CUcontext context = nullptr;
     CUmodule module = nullptr;
     std::vector<CUdeviceptr> allocs;
+    std::vector<CUarray> arrays;
+    std::vector<CUtexObject> textures;
+    std::vector<CUsurfObject> surfaces;
     CUevent start = nullptr, end = nullptr;
     ~ReplayResources() {
         if (!context) return;
+        for (CUtexObject t : textures) cuda.cuTexObjectDestroy(t);
+        for (CUsurfObject s : surfaces) cuda.cuSurfObjectDestroy(s);
+        for (CUarray a : arrays) cuda.cuArrayDestroy(a);
         for (CUdeviceptr p : allocs)
             if (p) cuda.cuMemFree_v2(p);
         if (start) cuda.cuEventDestroy_v2(start);
@@ -46,7 +52,87 @@ Expected<std::string> read_named(const fs::path& path, uint64_t expected) {
     return bytes;
 }
 
+CUDA_RESOURCE_DESC resource_desc(const DumpResource& r, const ReplayResources& res) {
+    CUDA_RESOURCE_DESC d{};
+    switch (r.kind) {
+    case DumpResource::Kind::Array:
+        d.resType = CU_RESOURCE_TYPE_ARRAY;
+        d.res.array.hArray = res.arrays[r.array];
+        break;
+    case DumpResource::Kind::Pitch2D:
+        d.resType = CU_RESOURCE_TYPE_PITCH2D;
+        d.res.pitch2D.devPtr = res.allocs[r.alloc] + r.delta;
+        d.res.pitch2D.format = static_cast<CUarray_format>(r.format);
+        d.res.pitch2D.numChannels = r.channels;
+        d.res.pitch2D.width = r.width;
+        d.res.pitch2D.height = r.height;
+        d.res.pitch2D.pitchInBytes = r.pitch;
+        break;
+    case DumpResource::Kind::Linear:
+        d.resType = CU_RESOURCE_TYPE_LINEAR;
+        d.res.linear.devPtr = res.allocs[r.alloc] + r.delta;
+        d.res.linear.format = static_cast<CUarray_format>(r.format);
+        d.res.linear.numChannels = r.channels;
+        d.res.linear.sizeInBytes = r.bytes;
+        break;
+    case DumpResource::Kind::Mipmapped:
+        d.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+        break;
+    }
+    return d;
+}
+
+CUDA_TEXTURE_DESC texture_desc(const DumpTextureDesc& t) {
+    CUDA_TEXTURE_DESC d{};
+    for (int i = 0; i < 3; ++i) d.addressMode[i] = static_cast<CUaddress_mode>(t.address[i]);
+    d.filterMode = static_cast<CUfilter_mode>(t.filter);
+    d.flags = t.flags;
+    d.maxAnisotropy = t.max_anisotropy;
+    d.mipmapFilterMode = static_cast<CUfilter_mode>(t.mipmap_filter);
+    d.mipmapLevelBias = t.mipmap_bias;
+    d.minMipmapLevelClamp = t.min_mipmap_clamp;
+    d.maxMipmapLevelClamp = t.max_mipmap_clamp;
+    for (int i = 0; i < 4; ++i) d.borderColor[i] = t.border[i];
+    return d;
+}
+
+CUDA_RESOURCE_VIEW_DESC view_desc(const DumpViewDesc& v) {
+    CUDA_RESOURCE_VIEW_DESC d{};
+    d.format = static_cast<CUresourceViewFormat>(v.format);
+    d.width = v.width;
+    d.height = v.height;
+    d.depth = v.depth;
+    d.firstMipmapLevel = v.first_mipmap;
+    d.lastMipmapLevel = v.last_mipmap;
+    d.firstLayer = v.first_layer;
+    d.lastLayer = v.last_layer;
+    return d;
+}
+
 } // namespace
+
+CUresult copy_array(const ApiTable& cuda, CUarray array, const DumpArray& desc, void* host, ArrayCopy direction) {
+    CUDA_MEMCPY3D c{};
+    if (direction == ArrayCopy::ToHost) {
+        c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+        c.srcArray = array;
+        c.dstMemoryType = CU_MEMORYTYPE_HOST;
+        c.dstHost = host;
+        c.dstPitch = desc.row_bytes();
+        c.dstHeight = desc.rows();
+    } else {
+        c.srcMemoryType = CU_MEMORYTYPE_HOST;
+        c.srcHost = host;
+        c.srcPitch = desc.row_bytes();
+        c.srcHeight = desc.rows();
+        c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+        c.dstArray = array;
+    }
+    c.WidthInBytes = desc.row_bytes();
+    c.Height = desc.rows();
+    c.Depth = desc.slices();
+    return cuda.cuMemcpy3D_v2(&c);
+}
 
 #define D4R_CU(call)                                                                                                   \
     do {                                                                                                               \
@@ -63,9 +149,13 @@ Expected<ReplayResult> replay_dump(const ApiTable& cuda, const fs::path& dump, c
     std::string module_text = D4R_TRY(read_named(dump / m.module, UINT64_MAX));
     std::vector<std::string> inputs;
     for (size_t i = 0; i < m.allocs.size(); ++i)
-        inputs.push_back(D4R_TRY(read_named(dump / fmt::format("alloc-{}.bin", i), m.allocs[i].bytes)));
-    progress(fmt::format("replaying {} ({} x {} x {} blocks of {} x {} x {}, {} allocations)", m.kernel, m.grid[0],
-                         m.grid[1], m.grid[2], m.block[0], m.block[1], m.block[2], m.allocs.size()));
+        inputs.push_back(D4R_TRY(read_named(dump / dump_alloc_file(i), m.allocs[i].bytes)));
+    std::vector<std::string> array_inputs;
+    for (size_t j = 0; j < m.arrays.size(); ++j)
+        array_inputs.push_back(D4R_TRY(read_named(dump / dump_array_file(j), m.arrays[j].bytes())));
+    progress(fmt::format("replaying {} ({} x {} x {} blocks of {} x {} x {}, {} allocations, {} arrays, {} texture or "
+                         "surface objects)", m.kernel, m.grid[0], m.grid[1], m.grid[2], m.block[0], m.block[1],
+                         m.block[2], m.allocs.size(), m.arrays.size(), m.objects.size()));
 
     ReplayResources res(cuda);
     D4R_CU(cuda.cuInit(0));
@@ -81,9 +171,43 @@ Expected<ReplayResult> replay_dump(const ApiTable& cuda, const fs::path& dump, c
         res.allocs.push_back(p);
         if (!inputs[i].empty()) D4R_CU(cuda.cuMemcpyHtoD_v2(p, inputs[i].data(), inputs[i].size()));
     }
+    for (size_t j = 0; j < m.arrays.size(); ++j) {
+        const DumpArray& a = m.arrays[j];
+        CUDA_ARRAY3D_DESCRIPTOR d{a.width, a.height, a.depth, static_cast<CUarray_format>(a.format), a.channels,
+                                  a.flags};
+        CUarray array = nullptr;
+        D4R_CU(cuda.cuArray3DCreate_v2(&array, &d));
+        res.arrays.push_back(array);
+        D4R_CU(copy_array(cuda, array, a, array_inputs[j].data(), ArrayCopy::FromHost));
+    }
     for (const DumpPointer& p : m.pointers) {
         uint64_t v = res.allocs[p.alloc] + p.delta;
         std::memcpy(args.data() + p.arg_offset, &v, 8);
+    }
+    for (const DumpObject& o : m.objects) {
+        if (o.resource.kind == DumpResource::Kind::Mipmapped) {
+            progress(fmt::format("warning: the {} at argument offset {} is over a mipmapped array, which dumps do not "
+                                 "capture: its handle stays as dumped",
+                                 o.surface ? "surface" : "texture", o.arg_offset));
+            continue;
+        }
+        CUDA_RESOURCE_DESC rd = resource_desc(o.resource, res);
+        uint64_t handle = 0;
+        if (o.surface) {
+            CUsurfObject s = 0;
+            D4R_CU(cuda.cuSurfObjectCreate(&s, &rd));
+            res.surfaces.push_back(s);
+            handle = s;
+        } else {
+            CUDA_TEXTURE_DESC td = texture_desc(o.texture);
+            CUDA_RESOURCE_VIEW_DESC vd{};
+            if (o.view) vd = view_desc(*o.view);
+            CUtexObject t = 0;
+            D4R_CU(cuda.cuTexObjectCreate(&t, &rd, &td, o.view ? &vd : nullptr));
+            res.textures.push_back(t);
+            handle = t;
+        }
+        std::memcpy(args.data() + o.arg_offset, &handle, 8);
     }
     size_t args_size = args.size();
     void* extra[] = {D4R_CU_LAUNCH_PARAM_BUFFER_POINTER, args.data(), D4R_CU_LAUNCH_PARAM_BUFFER_SIZE, &args_size,
@@ -106,7 +230,12 @@ Expected<ReplayResult> replay_dump(const ApiTable& cuda, const fs::path& dump, c
     for (size_t i = 0; i < m.allocs.size(); ++i) {
         bytes.resize(m.allocs[i].bytes);
         if (!bytes.empty()) D4R_CU(cuda.cuMemcpyDtoH_v2(bytes.data(), res.allocs[i], bytes.size()));
-        D4R_TRY(write_file_atomic(out / fmt::format("alloc-{}.bin", i), bytes));
+        D4R_TRY(write_file_atomic(out / dump_alloc_file(i), bytes));
+    }
+    for (size_t j = 0; j < m.arrays.size(); ++j) {
+        bytes.resize(m.arrays[j].bytes());
+        D4R_CU(copy_array(cuda, res.arrays[j], m.arrays[j], bytes.data(), ArrayCopy::ToHost));
+        D4R_TRY(write_file_atomic(out / dump_array_file(j), bytes));
     }
     result.manifest = std::move(m);
     return result;

@@ -61,3 +61,15 @@ extern "C" __global__ void dynamic_reverse(const int* in, int* out, int n) {
     __syncthreads();
     for (int i = threadIdx.x; i < n; i += blockDim.x) out[base + i] = sbuf[n - 1 - i];
 }
+
+// Texel (x, y) of a float4 texture object, times SCALE, into texel (x, y) of a float4 surface (point
+// sampling at texel centres; tests/runtime/observe_programs_test.cpp dumps and replays it).
+extern "C" __global__ void tex_to_surf(cudaTextureObject_t tex, cudaSurfaceObject_t surf, int width, int height,
+                                       float scale) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < width && y < height) {
+        float4 t = tex2D<float4>(tex, x + 0.5f, y + 0.5f);
+        surf2Dwrite(make_float4(t.x * scale, t.y * scale, t.z * scale, t.w * scale), surf, x * 16, y);
+    }
+}
