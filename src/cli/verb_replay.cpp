@@ -13,6 +13,7 @@
 
 #include "cli_common.h"
 #include "core/files.h"
+#include "core/process.h"
 #include "runtime/backend.h"
 #include "runtime/observe/replay.h"
 #include "runtime/runtime.h"
@@ -33,10 +34,8 @@ struct ReplayOptions {
 };
 
 std::string default_library() {
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) return "libd4rcuda.so";
-    exe[n] = 0;
+    std::string exe = executable_path();
+    if (exe.empty()) return "libd4rcuda.so";
     return (fs::path(exe).parent_path().parent_path() / "lib" / "libd4rcuda.so").string();
 }
 
