@@ -4,7 +4,6 @@
 // The dump runs through libd4rcuda (build/lib/libd4rcuda.so beside this binary, or --library), loaded
 // exactly as an application loads it, so the backend choice, native overrides, trace and profile
 // behave as in a real run.
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
