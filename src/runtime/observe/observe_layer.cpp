@@ -22,6 +22,7 @@
 #include "ptx/module_index.h"
 #include "runtime/launch_params.h"
 #include "runtime/module_registry.h"
+#include "runtime/observe/dump_descriptors.h"
 #include "runtime/native/override_layer.h"
 #include "runtime/observe/dump_format.h"
 #include "runtime/observe/replay.h"
@@ -154,20 +155,6 @@ std::vector<uint64_t> handle_words(const ptx::EntryInfo* info, uint64_t args_byt
     return offsets;
 }
 
-DumpTextureDesc texture_desc(const CUDA_TEXTURE_DESC& t) {
-    DumpTextureDesc d;
-    for (int i = 0; i < 3; ++i) d.address[i] = static_cast<uint32_t>(t.addressMode[i]);
-    d.filter = static_cast<uint32_t>(t.filterMode);
-    d.flags = t.flags;
-    d.max_anisotropy = t.maxAnisotropy;
-    d.mipmap_filter = static_cast<uint32_t>(t.mipmapFilterMode);
-    d.mipmap_bias = t.mipmapLevelBias;
-    d.min_mipmap_clamp = t.minMipmapLevelClamp;
-    d.max_mipmap_clamp = t.maxMipmapLevelClamp;
-    for (int i = 0; i < 4; ++i) d.border[i] = t.borderColor[i];
-    return d;
-}
-
 // The resource of object V (kind KIND) as the dump describes it; nullopt (logged) when it cannot be dumped.
 std::optional<DumpResource> capture_resource(const ApiTable& in, PendingDump& d, const CUDA_RESOURCE_DESC& rd,
                                              std::string_view kind, uint64_t v) {
@@ -277,11 +264,8 @@ void capture_objects(const ApiTable& in, const ptx::EntryInfo& info, const std::
                 if (auto it = layer().textures.find(v); it != layer().textures.end()) rec = it->second;
             }
             if (rec) {
-                o.texture = texture_desc(rec->texture);
-                if (rec->view)
-                    o.view = DumpViewDesc{static_cast<uint32_t>(rec->view->format), rec->view->width, rec->view->height,
-                                          rec->view->depth, rec->view->firstMipmapLevel, rec->view->lastMipmapLevel,
-                                          rec->view->firstLayer, rec->view->lastLayer};
+                o.texture = dump_texture_desc(rec->texture);
+                if (rec->view) o.view = dump_view_desc(*rec->view);
             } else {
                 log::warn("replay dump: texture object 0x{:x} (argument offset {}) was not created through this "
                           "process's libd4rcuda; its sampling state is unknown and dumped as all zeros (wrap, point)",

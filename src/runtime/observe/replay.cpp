@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "runtime/observe/dump_descriptors.h"
 
 namespace d4r::runtime {
 
@@ -79,33 +80,6 @@ CUDA_RESOURCE_DESC resource_desc(const DumpResource& r, const ReplayResources& r
         d.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
         break;
     }
-    return d;
-}
-
-CUDA_TEXTURE_DESC texture_desc(const DumpTextureDesc& t) {
-    CUDA_TEXTURE_DESC d{};
-    for (int i = 0; i < 3; ++i) d.addressMode[i] = static_cast<CUaddress_mode>(t.address[i]);
-    d.filterMode = static_cast<CUfilter_mode>(t.filter);
-    d.flags = t.flags;
-    d.maxAnisotropy = t.max_anisotropy;
-    d.mipmapFilterMode = static_cast<CUfilter_mode>(t.mipmap_filter);
-    d.mipmapLevelBias = t.mipmap_bias;
-    d.minMipmapLevelClamp = t.min_mipmap_clamp;
-    d.maxMipmapLevelClamp = t.max_mipmap_clamp;
-    for (int i = 0; i < 4; ++i) d.borderColor[i] = t.border[i];
-    return d;
-}
-
-CUDA_RESOURCE_VIEW_DESC view_desc(const DumpViewDesc& v) {
-    CUDA_RESOURCE_VIEW_DESC d{};
-    d.format = static_cast<CUresourceViewFormat>(v.format);
-    d.width = v.width;
-    d.height = v.height;
-    d.depth = v.depth;
-    d.firstMipmapLevel = v.first_mipmap;
-    d.lastMipmapLevel = v.last_mipmap;
-    d.firstLayer = v.first_layer;
-    d.lastLayer = v.last_layer;
     return d;
 }
 
@@ -199,9 +173,9 @@ Expected<ReplayResult> replay_dump(const ApiTable& cuda, const fs::path& dump, c
             res.surfaces.push_back(s);
             handle = s;
         } else {
-            CUDA_TEXTURE_DESC td = texture_desc(o.texture);
+            CUDA_TEXTURE_DESC td = cuda_texture_desc(o.texture);
             CUDA_RESOURCE_VIEW_DESC vd{};
-            if (o.view) vd = view_desc(*o.view);
+            if (o.view) vd = cuda_view_desc(*o.view);
             CUtexObject t = 0;
             D4R_CU(cuda.cuTexObjectCreate(&t, &rd, &td, o.view ? &vd : nullptr));
             res.textures.push_back(t);
