@@ -2,7 +2,6 @@
 #include "runtime/native/native_target.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include <fmt/format.h>
 
@@ -14,9 +13,7 @@ namespace d4r::runtime {
 bool is_zluda_backend(const std::string& name, const Environment& env) {
     if (name.rfind("driver:", 0) != 0) return false;
     std::string path = name.substr(7);
-    std::string lower = path;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.find("zluda") != std::string::npos) return true;
+    if (to_lower(path).find("zluda") != std::string::npos) return true;
     auto dir = env.get("D4R_ZLUDA_DIR");
     if (!dir || dir->empty()) return false;
     std::error_code ec;

@@ -22,8 +22,8 @@
 #include "ptx/module_index.h"
 #include "runtime/launch_params.h"
 #include "runtime/module_registry.h"
-#include "runtime/observe/dump_descriptors.h"
 #include "runtime/native/override_layer.h"
+#include "runtime/observe/dump_descriptors.h"
 #include "runtime/observe/dump_format.h"
 #include "runtime/observe/replay.h"
 
@@ -134,19 +134,14 @@ std::optional<std::pair<uint32_t, uint64_t>> find_alloc(const ApiTable& in, Dump
 }
 
 // Offsets of the words of the parameter block that may hold a texture or surface object. Handles are
-// unsigned long long (a .u64 parameter, or a word inside a struct passed by value: a .b8 array), so with
-// the PTX layout only those words are asked about, and a float or 32-bit parameter is never taken for
-// a handle; without the layout every word is.
-std::vector<uint64_t> handle_words(const ptx::EntryInfo* info, uint64_t args_bytes) {
+// unsigned long long (a .u64 parameter, or a word inside a struct passed by value: a .b8 array), so only
+// those words are asked about, and a float or 32-bit parameter is never taken for a handle.
+std::vector<uint64_t> handle_words(const ptx::EntryInfo& info, uint64_t args_bytes) {
     std::vector<uint64_t> offsets;
     auto add_range = [&](uint64_t begin, uint64_t end) {
         for (uint64_t off = (begin + 7) / 8 * 8; off + 8 <= std::min(end, args_bytes); off += 8) offsets.push_back(off);
     };
-    if (!info) {
-        add_range(0, args_bytes);
-        return offsets;
-    }
-    for (const ptx::ParamInfo& p : info->params) {
+    for (const ptx::ParamInfo& p : info.params) {
         const std::string& t = p.type;
         bool word = t == ".u64" || t == ".b64" || t == ".s64" || t == ".texref" || t == ".surfref";
         bool aggregate = t == ".b8" && p.size >= 8;
@@ -230,7 +225,7 @@ std::optional<DumpResource> capture_resource(const ApiTable& in, PendingDump& d,
 // cuSurfObjectGetResourceDesc); the sampling state and resource view come from the layer's record of
 // the creating call.
 void capture_objects(const ApiTable& in, const ptx::EntryInfo& info, const std::vector<uint8_t>& args, PendingDump& d) {
-    for (uint64_t off : handle_words(&info, args.size())) {
+    for (uint64_t off : handle_words(info, args.size())) {
         uint64_t v = 0;
         std::memcpy(&v, args.data() + off, 8);
         if (!v) continue;
