@@ -35,9 +35,12 @@
     X(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 4000, (int* canAccessPeer, CUdevice dev, CUdevice peerDev), (canAccessPeer, dev, peerDev)) \
     /* Primary contexts */ \
     X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, 7000, (CUcontext* pctx, CUdevice dev), (pctx, dev)) \
+    X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease, 7000, (CUdevice dev), (dev)) \
     X(cuDevicePrimaryCtxRelease_v2, cuDevicePrimaryCtxRelease, 11000, (CUdevice dev), (dev)) \
+    X(cuDevicePrimaryCtxReset, cuDevicePrimaryCtxReset, 7000, (CUdevice dev), (dev)) \
     X(cuDevicePrimaryCtxReset_v2, cuDevicePrimaryCtxReset, 11000, (CUdevice dev), (dev)) \
     X(cuDevicePrimaryCtxGetState, cuDevicePrimaryCtxGetState, 7000, (CUdevice dev, unsigned int* flags, int* active), (dev, flags, active)) \
+    X(cuDevicePrimaryCtxSetFlags, cuDevicePrimaryCtxSetFlags, 7000, (CUdevice dev, unsigned int flags), (dev, flags)) \
     X(cuDevicePrimaryCtxSetFlags_v2, cuDevicePrimaryCtxSetFlags, 11000, (CUdevice dev, unsigned int flags), (dev, flags)) \
     /* Contexts */ \
     X(cuCtxCreate_v2, cuCtxCreate, 3020, (CUcontext* pctx, unsigned int flags, CUdevice dev), (pctx, flags, dev)) \
@@ -122,6 +125,11 @@
     X(cuLibraryGetModule, cuLibraryGetModule, 12000, (CUmodule* pMod, CUlibrary library), (pMod, library)) \
     X(cuLibraryGetGlobal, cuLibraryGetGlobal, 12000, (CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name), (dptr, bytes, library, name)) \
     X(cuKernelGetFunction, cuKernelGetFunction, 12000, (CUfunction* pFunc, CUkernel kernel), (pFunc, kernel)) \
+    X(cuKernelGetAttribute, cuKernelGetAttribute, 12000, (int* pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev), (pi, attrib, kernel, dev)) \
+    X(cuKernelSetAttribute, cuKernelSetAttribute, 12000, (CUfunction_attribute attrib, int val, CUkernel kernel, CUdevice dev), (attrib, val, kernel, dev)) \
+    X(cuKernelSetCacheConfig, cuKernelSetCacheConfig, 12000, (CUkernel kernel, CUfunc_cache config, CUdevice dev), (kernel, config, dev)) \
+    X(cuKernelGetName, cuKernelGetName, 12030, (const char** name, CUkernel hfunc), (name, hfunc)) \
+    X(cuKernelGetLibrary, cuKernelGetLibrary, 12050, (CUlibrary* pLib, CUkernel kernel), (pLib, kernel)) \
     X(cuFuncGetAttribute, cuFuncGetAttribute, 2020, (int* pi, CUfunction_attribute attrib, CUfunction hfunc), (pi, attrib, hfunc)) \
     X(cuFuncSetAttribute, cuFuncSetAttribute, 9000, (CUfunction hfunc, CUfunction_attribute attrib, int value), (hfunc, attrib, value)) \
     X(cuFuncSetCacheConfig, cuFuncSetCacheConfig, 3000, (CUfunction hfunc, CUfunc_cache config), (hfunc, config)) \
@@ -135,7 +143,7 @@
     X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, 7000, (int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize, unsigned int flags), (numBlocks, func, blockSize, dynamicSMemSize, flags)) \
     X(cuOccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 6050, (int* minGridSize, int* blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit)) \
     X(cuOccupancyMaxPotentialBlockSizeWithFlags, cuOccupancyMaxPotentialBlockSizeWithFlags, 7000, (int* minGridSize, int* blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags), (minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize, blockSizeLimit, flags)) \
-    X(cuOccupancyAvailableDynamicSMemPerBlock, cuOccupancyAvailableDynamicSMemPerBlock, 11000, (size_t* dynamicSmemSize, CUfunction func, int numBlocks, int blockSize), (dynamicSmemSize, func, numBlocks, blockSize)) \
+    X(cuOccupancyAvailableDynamicSMemPerBlock, cuOccupancyAvailableDynamicSMemPerBlock, 10020, (size_t* dynamicSmemSize, CUfunction func, int numBlocks, int blockSize), (dynamicSmemSize, func, numBlocks, blockSize)) \
     /* Streams and events */ \
     X(cuStreamCreate, cuStreamCreate, 2000, (CUstream* phStream, unsigned int Flags), (phStream, Flags)) \
     X(cuStreamCreateWithPriority, cuStreamCreateWithPriority, 5050, (CUstream* phStream, unsigned int flags, int priority), (phStream, flags, priority)) \

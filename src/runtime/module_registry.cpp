@@ -175,6 +175,12 @@ std::shared_ptr<const FunctionInfo> registered_function(CUfunction f) {
     return it->second;
 }
 
+bool registry_active() { return g_registry != nullptr; }
+
+void note_loaded_module(CUmodule module, const void* image) {
+    if (g_registry && module && image) remember_image(module, image);
+}
+
 std::shared_ptr<const KernelEntry> registered_kernel(CUmodule module, std::string_view name) {
     if (!g_registry) return nullptr;
     std::shared_lock lock(registry().mutex);

@@ -46,6 +46,13 @@ ApiTable make_module_registry_table(const ApiTable& inner, RegistryOptions optio
 // even the backend cannot name it). Null without a registry.
 std::shared_ptr<const FunctionInfo> registered_function(CUfunction f);
 
+// Whether a registry layer is installed.
+bool registry_active();
+
+// Indexes IMAGE as the module MODULE, for a module the backend loaded outside the driver API (cudart's
+// export table on NVIDIA's driver). Does nothing without a registry.
+void note_loaded_module(CUmodule module, const void* image);
+
 // The entry NAME of MODULE, or null (unknown module, no PTX, or no such entry).
 std::shared_ptr<const KernelEntry> registered_kernel(CUmodule module, std::string_view name);
 

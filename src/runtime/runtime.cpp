@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "core/strings.h"
 #include "kernelset/gpu_topology.h"
+#include "runtime/export_tables/export_tables.h"
 #include "runtime/module_registry.h"
 #include "runtime/native/hip_runtime.h"
 #include "runtime/native/native_target.h"
@@ -271,6 +272,7 @@ const ApiTable* install_layers(RuntimeState& s, const Environment& env) {
     s.layered = native ? make_override_table(*below, std::move(native->set), native->hip) : *below;
     s.layered.cuGetProcAddress = &d4r_cuGetProcAddress;
     s.layered.cuGetProcAddress_v2 = &d4r_cuGetProcAddress_v2;
+    install_export_tables(s.layered, s.backend->table());
     if (!observe.active()) return &s.layered;
     if (observe.profile)
         log::info("libd4rcuda: kernel profile on (skip {}, limit {}, filter '{}')", observe.profile->skip,

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/log.h"
+#include "runtime/export_tables/export_table_ids.h"
 #include "runtime/runtime.h"
 
 namespace d4r::runtime {
@@ -25,6 +26,8 @@ void append_value(std::string& out, const T& v) {
             out += "NULL";
         else
             out += fmt::format("\"{}\"", std::string_view(v, strnlen(v, 256)));
+    } else if constexpr (std::is_same_v<T, const CUuuid*>) {
+        out += v ? format_uuid(*v) : "NULL"; // export-table ids: their 16 bytes, not the pointer
     } else if constexpr (std::is_pointer_v<T>) {
         if (!v)
             out += "NULL";

@@ -8,6 +8,12 @@ namespace d4r::runtime {
 
 namespace {
 
+// The cpu backend has no private tables of its own: the runtime's export-table layer serves d4r's.
+CUresult cu_get_export_table(const void** table, const CUuuid*) {
+    if (table) *table = nullptr;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
 const ApiTable& cpu_table() {
     static const ApiTable table = [] {
         ApiTable t{};
@@ -16,11 +22,13 @@ const ApiTable& cpu_table() {
         cpu::fill_memory(t);
         cpu::fill_memcpy(t);
         cpu::fill_module(t);
+        cpu::fill_library(t);
         cpu::fill_launch(t);
         cpu::fill_stream(t);
         cpu::fill_event(t);
         cpu::fill_array(t);
         cpu::fill_texture(t);
+        t.cuGetExportTable = cu_get_export_table;
         fill_missing(t, "cpu");
         return t;
     }();

@@ -267,10 +267,11 @@ CUresult cu_ctx_get_stream_priority_range(int* least, int* greatest) {
 
 void fill_context(ApiTable& t) {
     t.cuDevicePrimaryCtxRetain = cu_primary_retain;
-    t.cuDevicePrimaryCtxRelease_v2 = cu_primary_release;
-    t.cuDevicePrimaryCtxReset_v2 = cu_primary_reset;
+    // The unversioned names (CUDA 7.0) behave as the _v2 ones on every device d4r serves.
+    t.cuDevicePrimaryCtxRelease = t.cuDevicePrimaryCtxRelease_v2 = cu_primary_release;
+    t.cuDevicePrimaryCtxReset = t.cuDevicePrimaryCtxReset_v2 = cu_primary_reset;
     t.cuDevicePrimaryCtxGetState = cu_primary_get_state;
-    t.cuDevicePrimaryCtxSetFlags_v2 = cu_primary_set_flags;
+    t.cuDevicePrimaryCtxSetFlags = t.cuDevicePrimaryCtxSetFlags_v2 = cu_primary_set_flags;
     t.cuCtxCreate_v2 = cu_ctx_create;
     t.cuCtxCreate_v4 = cu_ctx_create_v4;
     t.cuCtxDestroy_v2 = cu_ctx_destroy;

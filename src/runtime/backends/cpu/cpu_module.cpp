@@ -1,4 +1,4 @@
-// cpu backend: modules, libraries (thin wrappers over modules) and functions with their attributes.
+// cpu backend: modules and functions with their attributes (libraries: cpu_library.cpp).
 #include <atomic>
 #include <cstring>
 
@@ -54,6 +54,8 @@ void write_log(char* buffer, size_t size, int size_index, void** values, const s
     if (size_index >= 0) values[size_index] = reinterpret_cast<void*>(static_cast<uintptr_t>(used));
 }
 
+} // namespace
+
 CUresult load_module(CUmodule* module, const void* image, size_t size, std::string name, unsigned n,
                      CUjit_option* options, void** values) {
     if (CUresult r = check_init()) return r;
@@ -90,6 +92,8 @@ CUresult load_module(CUmodule* module, const void* image, size_t size, std::stri
     return CUDA_SUCCESS;
 }
 
+namespace {
+
 CUresult cu_module_load_data(CUmodule* module, const void* image) {
     return load_module(module, image, 0, "", 0, nullptr, nullptr);
 }
@@ -123,6 +127,8 @@ void unregister_module(Module* m) {
     m->functions.clear();
 }
 
+} // namespace
+
 CUresult unload_module(CUmodule h) {
     State& s = state();
     std::shared_ptr<Module> m;
@@ -139,10 +145,14 @@ CUresult unload_module(CUmodule h) {
     return CUDA_SUCCESS;
 }
 
+namespace {
+
 CUresult cu_module_unload(CUmodule h) {
     if (CUresult r = check_init()) return r;
     return unload_module(h);
 }
+
+} // namespace
 
 CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
     if (CUresult r = check_init()) return r;
@@ -182,74 +192,7 @@ CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule h, const char* na
     return CUDA_SUCCESS;
 }
 
-// ---- Libraries -----------------------------------------------------------------------------------------
-
-CUresult cu_library_load_data(CUlibrary* library, const void* code, CUjit_option* jit_options, void** jit_values,
-                              unsigned n_jit, CUlibraryOption* lib_options, void** lib_values, unsigned n_lib) {
-    if (CUresult r = check_init()) return r;
-    if (!library || !code) return CUDA_ERROR_INVALID_VALUE;
-    if (n_lib && (!lib_options || !lib_values)) return CUDA_ERROR_INVALID_VALUE;
-    // A library is loaded into the current context at once (NVIDIA's driver loads it lazily into every
-    // context); that covers programs that use one context, which is what this backend models.
-    CUmodule module = nullptr;
-    if (CUresult r = load_module(&module, code, 0, "", n_jit, jit_options, jit_values)) return r;
-    auto lib = std::make_shared<Library>();
-    lib->module = module;
-    State& s = state();
-    std::lock_guard lock(s.mutex);
-    s.libraries[lib.get()] = lib;
-    *library = reinterpret_cast<CUlibrary>(lib.get());
-    return CUDA_SUCCESS;
-}
-
-CUresult library_module(CUlibrary h, CUmodule& out) {
-    if (CUresult r = check_init()) return r;
-    State& s = state();
-    std::lock_guard lock(s.mutex);
-    auto it = s.libraries.find(h);
-    if (it == s.libraries.end()) return CUDA_ERROR_INVALID_HANDLE;
-    out = it->second->module;
-    return CUDA_SUCCESS;
-}
-
-CUresult cu_library_unload(CUlibrary h) {
-    CUmodule module = nullptr;
-    if (CUresult r = library_module(h, module)) return r;
-    {
-        State& s = state();
-        std::lock_guard lock(s.mutex);
-        s.libraries.erase(h);
-    }
-    (void)unload_module(module);
-    return CUDA_SUCCESS;
-}
-
-CUresult cu_library_get_kernel(CUkernel* kernel, CUlibrary h, const char* name) {
-    CUmodule module = nullptr;
-    if (!kernel) return CUDA_ERROR_INVALID_VALUE;
-    if (CUresult r = library_module(h, module)) return r;
-    // A CUkernel is the CUfunction of the library's module (one context).
-    return get_function(reinterpret_cast<CUfunction*>(kernel), module, name);
-}
-
-CUresult cu_library_get_module(CUmodule* out, CUlibrary h) {
-    if (!out) return CUDA_ERROR_INVALID_VALUE;
-    return library_module(h, *out);
-}
-
-CUresult cu_library_get_global(CUdeviceptr* dptr, size_t* bytes, CUlibrary h, const char* name) {
-    CUmodule module = nullptr;
-    if (CUresult r = library_module(h, module)) return r;
-    return get_global(dptr, bytes, module, name);
-}
-
-CUresult cu_kernel_get_function(CUfunction* out, CUkernel kernel) {
-    if (CUresult r = check_init()) return r;
-    if (!out) return CUDA_ERROR_INVALID_VALUE;
-    if (!find_function(reinterpret_cast<CUfunction>(kernel))) return CUDA_ERROR_INVALID_HANDLE;
-    *out = reinterpret_cast<CUfunction>(kernel);
-    return CUDA_SUCCESS;
-}
+namespace {
 
 // ---- Function attributes ---------------------------------------------------------------------------------
 
@@ -346,12 +289,6 @@ void fill_module(ApiTable& t) {
     t.cuModuleUnload = cu_module_unload;
     t.cuModuleGetFunction = get_function;
     t.cuModuleGetGlobal_v2 = get_global;
-    t.cuLibraryLoadData = cu_library_load_data;
-    t.cuLibraryUnload = cu_library_unload;
-    t.cuLibraryGetKernel = cu_library_get_kernel;
-    t.cuLibraryGetModule = cu_library_get_module;
-    t.cuLibraryGetGlobal = cu_library_get_global;
-    t.cuKernelGetFunction = cu_kernel_get_function;
     t.cuFuncGetAttribute = cu_func_get_attribute;
     t.cuFuncSetAttribute = cu_func_set_attribute;
     t.cuFuncSetCacheConfig = cu_func_set_cache_config;

@@ -140,7 +140,10 @@ static std::shared_ptr<T> find_in(std::unordered_map<void*, std::shared_ptr<T>>&
 }
 
 std::shared_ptr<Event> find_event(CUevent h) { return find_in(state().events, h); }
-std::shared_ptr<Function> find_function(CUfunction h) { return find_in(state().functions, h); }
+std::shared_ptr<Function> find_function(CUfunction h) {
+    if (auto f = find_in(state().functions, h)) return f;
+    return kernel_function(h);
+}
 std::shared_ptr<Module> find_module(CUmodule h) { return find_in(state().modules, h); }
 
 // ---- Regions ---------------------------------------------------------------------------------------------
@@ -203,8 +206,7 @@ void release_context_objects(Context* ctx) {
         std::erase_if(s.streams, [&](const auto& kv) { return kv.second->ctx == ctx; });
         std::erase_if(s.events, [&](const auto& kv) { return kv.second->owner == ctx; });
         std::erase_if(s.functions, [&](const auto& kv) { return kv.second->module->ctx == ctx; });
-        std::erase_if(s.libraries, [&](const auto& kv) { return !s.modules.count(kv.second->module) ||
-                                                               s.modules[kv.second->module]->ctx == ctx; });
+        for (auto& [h, library] : s.libraries) library->modules.erase(ctx); // loaded again when used
         std::erase_if(s.modules, [&](const auto& kv) { return kv.second->ctx == ctx; });
         std::erase_if(s.arrays, [&](const auto& kv) { return kv.second->ctx == ctx; });
     }

@@ -149,8 +149,18 @@ struct Array {
     uint64_t depth() const { return desc.Depth ? desc.Depth : 1; }
 };
 
+// A library is context-independent (as in NVIDIA's driver): it keeps a copy of its image and loads it
+// into a context the first time it is used there (cpu_library.cpp).
 struct Library {
-    CUmodule module = nullptr;
+    std::vector<uint8_t> image;
+    std::map<Context*, CUmodule> modules; // guarded by State::mutex
+};
+
+// A CUkernel: a library's function by name, resolved to the current context's CUfunction when used.
+// cuLaunchKernel and the cuFunc* calls accept it in place of a CUfunction.
+struct Kernel {
+    Library* library = nullptr;
+    std::string name;
 };
 
 enum class RegionKind { Device, HostAlloc, HostRegistered, ModuleGlobal, Array };
@@ -182,6 +192,7 @@ struct State {
     std::unordered_map<void*, std::shared_ptr<Module>> modules;
     std::unordered_map<void*, std::shared_ptr<Function>> functions;
     std::unordered_map<void*, std::shared_ptr<Library>> libraries;
+    std::unordered_map<void*, std::shared_ptr<Kernel>> kernels;
     std::unordered_map<void*, std::shared_ptr<Array>> arrays;
     PrimaryState primary;
 
@@ -213,8 +224,21 @@ struct StreamRef {
 CUresult resolve_stream(CUstream h, StreamRef& out);
 inline bool is_special_stream(CUstream h) { return h == nullptr || h == D4R_CU_STREAM_LEGACY || h == D4R_CU_STREAM_PER_THREAD; }
 std::shared_ptr<Event> find_event(CUevent h);
+// A function handle, or a CUkernel (resolved in the current context, its library loaded there if needed).
 std::shared_ptr<Function> find_function(CUfunction h);
 std::shared_ptr<Module> find_module(CUmodule h);
+
+// ---- Modules (cpu_module.cpp), shared with the libraries ----------------------------------------------
+
+// Loads IMAGE (SIZE bytes, or 0 to find its extent) into the current context.
+CUresult load_module(CUmodule* module, const void* image, size_t size, std::string name, unsigned n,
+                     CUjit_option* options, void** values);
+CUresult unload_module(CUmodule h);
+CUresult get_function(CUfunction* out, CUmodule h, const char* name);
+CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule h, const char* name);
+// The function a CUkernel stands for in the current context; null when H is no kernel or it cannot be
+// loaded there (cpu_library.cpp).
+std::shared_ptr<Function> kernel_function(CUfunction h);
 
 // ---- Address regions ---------------------------------------------------------------------------------
 
@@ -240,6 +264,7 @@ void fill_stream(ApiTable& t);
 void fill_event(ApiTable& t);
 void fill_array(ApiTable& t);
 void fill_texture(ApiTable& t);
+void fill_library(ApiTable& t);
 
 // The number of "multiprocessors" reported (host cores).
 int sm_count();

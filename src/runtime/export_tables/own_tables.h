@@ -1,0 +1,23 @@
+// libd4rcuda internals: d4r's own implementation of the export tables cudart needs, for backends that
+// have none (the cpu backend). Built on the CUDA driver API as the exported entry points serve it, so
+// the same tables work over any backend and every layer (registry, overrides, trace) sees their calls.
+//
+// Served: cudart-interface (modules from fatbins, the primary context, compilers), tools-tls,
+// tools-runtime-hooks, context-local-storage (with destructors run at context destruction and primary
+// context reset), ctx-create-bypass, heap-access (refused), device-extended-rt, integrity-check and
+// context-checks.
+#pragma once
+
+#include "runtime/api_table.h"
+#include "runtime/export_tables/export_table_ids.h"
+
+namespace d4r::runtime {
+
+// The table for ID, or null when d4r has none. Valid for the process' lifetime.
+const void* own_export_table(ExportTableId id);
+
+// Wraps the entry points whose effects the own tables must follow (context destruction and primary
+// context reset run context-local-storage destructors).
+void wrap_for_own_tables(ApiTable& layer);
+
+} // namespace d4r::runtime
