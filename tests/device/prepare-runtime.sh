@@ -2,7 +2,8 @@
 # Development machine: builds libd4rcuda and the runtime test programs (against NVIDIA's cuda.h, linked
 # to the toolkit's stub) and gathers them in build-device/ for tests/device/runtime.sh, with the shared
 # libraries they need that the device image does not have (libfmt), and build/bin/d4r (replay, kprof,
-# compare, demo) with libd4r_ngx.so when it is built. Carry `build-device` to the device.
+# compare, demo) with libd4r_ngx.so when it is built, and the cudart programs of tests/cudart with
+# libcudart.so.13. Carry `build-device` to the device.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cmake --build build --target d4rcuda d4r $(cd build && ninja -t targets all | sed -n 's/^\(prog_nv_[a-z_0-9]*\):.*/\1/p')
@@ -15,4 +16,11 @@ strip --strip-debug build-device/lib/*.so build-device/bin/*  # carried to the d
 for dep in $(ldd build/lib/libd4rcuda.so build/bin/d4r | awk '/libfmt|liblz4|libzstd|libpng/ {print $3}' | sort -u); do
     cp "$(readlink -f "$dep")" "build-device/lib/$(basename "$dep")"
 done
-ls -l build-device/lib build-device/bin
+# The runtime-API conformance programs (tests/cudart) and the shared cudart they may load.
+if [ -d build/tests/cudart ]; then
+    cmake --build build --target cudart_programs
+    mkdir -p build-device/cudart
+    cp build/tests/cudart/rt_* build-device/cudart/
+    cp -L /usr/local/cuda/lib64/libcudart.so.13 build-device/cudart/
+fi
+ls -l build-device/lib build-device/bin build-device/cudart 2>/dev/null

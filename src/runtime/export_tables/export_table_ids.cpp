@@ -3,9 +3,8 @@
 #include "runtime/export_tables/export_table_ids.h"
 
 #include <array>
+#include <cstdio>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace d4r::runtime {
 
@@ -66,10 +65,13 @@ CUuuid export_table_uuid(ExportTableId id) {
 }
 
 std::string format_uuid(const CUuuid& uuid) {
+    // snprintf rather than fmt: the device probe (tests/device/export_tables_probe.cpp) builds this file
+    // on a machine without fmt's headers.
     const auto* b = reinterpret_cast<const uint8_t*>(uuid.bytes);
-    return fmt::format("{:02x}{:02x}{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}",
-                       b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-                       b[14], b[15]);
+    char text[40];
+    std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                  b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    return text;
 }
 
 } // namespace d4r::runtime

@@ -1,0 +1,55 @@
+#!/bin/bash
+# cudart programs on the H200. Runs on the device machine from the repository root with a carried
+# `build-device/` made by `tests/device/prepare-runtime.sh` (libd4rcuda, and the runtime-API conformance
+# programs of tests/cudart built with nvcc in both cudart flavours, with libcudart.so beside them).
+# Writes $OUT/cudart-device.txt and $OUT/cudart-goldens.tar.gz:
+#   1. every program directly on NVIDIA's libcuda (its output is the golden), through libd4rcuda's driver
+#      backend and on its cpu backend, outputs compared byte for byte;
+#   2. export-table facts measured on NVIDIA's driver (which ids it answers, slot 0 of each, the answer to
+#      an unknown id) and d4r's integrity hash against the driver's (export_tables_probe.cpp).
+set -u
+OUT=${OUT:-out/device}
+mkdir -p "$OUT"
+REPORT="$OUT/cudart-device.txt"
+exec > >(tee "$REPORT") 2>&1
+ROOT=$(pwd)
+LIB="$ROOT/build-device/lib"
+CUDART="$ROOT/build-device/cudart"
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+ln -sf libd4rcuda.so "$LIB/libcuda.so.1"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+
+echo "== 1. runtime-API programs: NVIDIA's libcuda vs libd4rcuda (driver and cpu backends)"
+mkdir -p /tmp/goldens
+for prog in "$CUDART"/rt_*_static "$CUDART"/rt_*_shared; do
+    name=$(basename "$prog")
+    base=${name%_static}; base=${base%_shared}
+    LD_LIBRARY_PATH="$CUDART" "$prog" > "/tmp/$name.direct" 2>&1 || fail "$name directly: $(tail -3 "/tmp/$name.direct")"
+    case "$name" in *_static) cp "/tmp/$name.direct" "/tmp/goldens/$base.txt" ;; esac
+    LD_LIBRARY_PATH="$LIB:$CUDART" D4R_CUDA_BACKEND=driver D4R_LOG=debug D4R_LOG_FILE="/tmp/$name.driver.log" \
+        "$prog" > "/tmp/$name.driver" 2>&1 || fail "$name through libd4rcuda: $(tail -5 "/tmp/$name.driver")"
+    grep -h "cuGetExportTable" "/tmp/$name.driver.log" | sort -u | head -12
+    if cmp -s "/tmp/$name.direct" "/tmp/$name.driver"; then echo "$name: driver backend identical to NVIDIA's"
+    else fail "$name: driver backend differs"; diff "/tmp/$name.direct" "/tmp/$name.driver" | head -20; fi
+    LD_LIBRARY_PATH="$LIB:$CUDART" D4R_CUDA_BACKEND=cpu "$prog" > "/tmp/$name.cpu" 2>&1 || fail "$name on the cpu backend: $(tail -5 "/tmp/$name.cpu")"
+    if cmp -s "/tmp/$name.direct" "/tmp/$name.cpu"; then echo "$name: cpu backend identical to NVIDIA's"
+    else fail "$name: cpu backend differs"; diff "/tmp/$name.direct" "/tmp/$name.cpu" | head -20; fi
+done
+# With the registry on (the profile), cudart's launches through the driver backend are named.
+prog="$CUDART/rt_memory_static"
+LD_LIBRARY_PATH="$LIB:$CUDART" D4R_CUDA_BACKEND=driver D4R_CUDA_KERNEL_PROFILE=1 D4R_LOG=info "$prog" > /tmp/profiled.out 2> /tmp/profiled.log || fail "profiled run: $(tail -5 /tmp/profiled.log)"
+grep -m3 "KERNEL_PROFILE" /tmp/profiled.log
+grep -q "KERNEL_PROFILE .*name=_Z9scale_addPKfPfi" /tmp/profiled.log && echo "profile names cudart's kernels on the driver backend" \
+    || fail "the profile does not name cudart's kernels"
+grep -i "cannot index" /tmp/profiled.log | head -3
+tar -czf "$OUT/cudart-goldens.tar.gz" -C /tmp goldens
+
+echo "== 2. export tables on NVIDIA's driver"
+g++ -O2 -std=c++20 -Isrc -o /tmp/export_tables_probe tests/device/export_tables_probe.cpp \
+    src/runtime/export_tables/integrity_hash.cpp src/runtime/export_tables/export_table_ids.cpp -ldl -lpthread \
+    || fail "build the probe"
+/tmp/export_tables_probe || fail "export_tables_probe"
+echo "done, status $status"
+exit $status
