@@ -165,7 +165,9 @@ std::shared_ptr<const FunctionInfo> registered_function(CUfunction f) {
     // A function obtained another way (cuLibrary*, cuKernelGetFunction): named once by the backend.
     auto info = std::make_shared<FunctionInfo>();
     const char* name = nullptr;
-    if (R.inner->cuFuncGetName(&name, f) != CUDA_SUCCESS || !name) {
+    // cudart 13 launches CUkernel handles, which NVIDIA's cuFuncGetName does not name: cuKernelGetName does.
+    if (R.inner->cuFuncGetName(&name, f) != CUDA_SUCCESS || !name) name = nullptr;
+    if (!name && (R.inner->cuKernelGetName(&name, reinterpret_cast<CUkernel>(f)) != CUDA_SUCCESS || !name)) {
         info->name = "?"; // not remembered: an invalid handle now may be a valid one later
         return info;
     }

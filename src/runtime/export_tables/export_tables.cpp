@@ -98,12 +98,22 @@ CUresult d4r_cuGetExportTable(const void** table, const CUuuid* uuid) {
     ExportTableId id = export_table_id(*uuid);
     const void* theirs = nullptr;
     if (g_backend->cuGetExportTable(&theirs, uuid) == CUDA_SUCCESS && theirs) {
+        // cudart hashes the address of the cudart-interface table it was given into the integrity
+        // check: once d4r hands out a copy, the backend's check no longer matches, so d4r answers it
+        // with the same computation over the copy's address.
+        if (id == ExportTableId::IntegrityCheck && registry_active()) {
+            *table = own_export_table(id);
+            log_answer(*uuid, id, "d4r's own table (the cudart-interface table handed out is a copy)");
+            return CUDA_SUCCESS;
+        }
         *table = id == ExportTableId::CudartInterface ? backend_cudart_table(theirs) : theirs;
+        if (id == ExportTableId::CudartInterface) set_handed_out_cudart_table(*table);
         log_answer(*uuid, id, "the backend's table");
         return CUDA_SUCCESS;
     }
     if (const void* ours = own_export_table(id)) {
         *table = ours;
+        if (id == ExportTableId::CudartInterface) set_handed_out_cudart_table(ours);
         log_answer(*uuid, id, "d4r's own table");
         return CUDA_SUCCESS;
     }

@@ -3,7 +3,8 @@
 // Promise: install_export_tables() sets the layer's cuGetExportTable. For each id asked:
 //   1. the backend's own table when the backend answers it (NVIDIA's driver, ZLUDA); cudart's interface
 //      table is then handed out as a copy whose module-loading slots also tell d4r's module registry,
-//      so native kernels, profiles and dumps see the modules cudart loads;
+//      so native kernels, profiles and dumps see the modules cudart loads; the integrity check, which
+//      hashes that table's address, is then d4r's own (bit-identical to the driver's computation);
 //   2. otherwise d4r's own table (own_tables.h) for the ids d4r implements, built on the CUDA driver
 //      API as the exported entry points serve it;
 //   3. otherwise CUDA_ERROR_INVALID_VALUE (what NVIDIA's driver answers for an id it does not know).

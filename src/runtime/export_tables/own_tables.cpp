@@ -3,6 +3,7 @@
 #include "runtime/export_tables/own_tables.h"
 
 #include <array>
+#include <atomic>
 #include <ctime>
 #include <map>
 #include <mutex>
@@ -244,6 +245,8 @@ uint32_t context_check_bits() { return 0; }
 
 const void* own_table_start(ExportTableId id);
 
+std::atomic<const void*> g_handed_out_cudart{nullptr};
+
 CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t* result);
 
 CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t* result) {
@@ -256,7 +259,8 @@ CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t* resu
     in.version = version;
     in.process = static_cast<uint32_t>(getpid());
     in.thread = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(reinterpret_cast<void*>(pthread_self())));
-    in.cudart_table = own_table_start(ExportTableId::CudartInterface);
+    const void* cudart = g_handed_out_cudart.load();
+    in.cudart_table = cudart ? cudart : own_table_start(ExportTableId::CudartInterface);
     in.integrity_table = own_table_start(ExportTableId::IntegrityCheck);
     in.function = fn(&integrity_check);
     in.unix_seconds = unix_seconds;
@@ -369,6 +373,8 @@ CUresult own_cuDevicePrimaryCtxReset(CUdevice dev) {
 } // namespace
 
 const void* own_export_table(ExportTableId id) { return own_table_start(id); }
+
+void set_handed_out_cudart_table(const void* table) { g_handed_out_cudart.store(table); }
 
 void wrap_for_own_tables(ApiTable& layer) {
     static ApiTable below;

@@ -17,6 +17,10 @@ namespace d4r::runtime {
 // The table for ID, or null when d4r has none. Valid for the process' lifetime.
 const void* own_export_table(ExportTableId id);
 
+// The cudart-interface table d4r handed to the application (d4r's own, or a copy of the backend's): the
+// integrity check hashes its address, as cudart does with the table it was given.
+void set_handed_out_cudart_table(const void* table);
+
 // Wraps the entry points whose effects the own tables must follow (context destruction and primary
 // context reset run context-local-storage destructors).
 void wrap_for_own_tables(ApiTable& layer);
