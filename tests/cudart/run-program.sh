@@ -3,17 +3,20 @@
 # golden recorded on the H200, byte for byte.
 #   run-program.sh --lib DIR [--cudart-lib DIR] [--preload LIB] PROGRAM GOLDEN
 #     --preload LIB   LD_PRELOAD it (the sanitizer build's ASan runtime; leak checks off)
+#     --env NAME=VALUE  also set NAME (d4r's layers: the profile, the trace; repeatable)
 #   run-program.sh --skip REASON      (exit 77: ctest reports the test as skipped, with REASON)
 set -euo pipefail
 
 lib= cudart_lib= preload=
+extra_env=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --skip) echo "SKIPPED: $2"; exit 77 ;;
         --lib) lib=$2; shift 2 ;;
         --cudart-lib) cudart_lib=$2; shift 2 ;;
         --preload) preload=$2; shift 2 ;;
-        -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --env) extra_env+=("$2"); shift 2 ;;
+        -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) break ;;
     esac
 done
@@ -31,6 +34,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 status=0
 env=(LD_LIBRARY_PATH="$lib${cudart_lib:+:$cudart_lib}" D4R_CUDA_BACKEND=cpu)
+env+=("${extra_env[@]}")
 [ -n "$preload" ] && env+=(LD_PRELOAD="$preload" ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}")
 env "${env[@]}" "$program" >"$out" 2>"$out.err" || status=$?
 if [ "$status" -ne 0 ]; then
