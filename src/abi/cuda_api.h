@@ -163,7 +163,10 @@
     X(cuEventQuery, cuEventQuery, 2000, (CUevent hEvent), (hEvent)) \
     X(cuEventSynchronize, cuEventSynchronize, 2000, (CUevent hEvent), (hEvent)) \
     X(cuEventElapsedTime, cuEventElapsedTime, 2000, (float* pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd)) \
-    X(cuEventElapsedTime_v2, cuEventElapsedTime, 12080, (float* pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd))
+    X(cuEventElapsedTime_v2, cuEventElapsedTime, 12080, (float* pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd)) \
+    /* Profiler (tools attach through it; no profiler runs under d4r's cpu backend) */ \
+    X(cuProfilerStart, cuProfilerStart, 4000, (), ()) \
+    X(cuProfilerStop, cuProfilerStop, 4000, (), ())
 // clang-format on
 
 #ifdef __cplusplus

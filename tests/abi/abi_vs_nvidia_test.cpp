@@ -228,6 +228,7 @@ constexpr long long ours_CU_TR_FILTER_MODE_POINT = static_cast<long long>(d4r::a
 
 #define __CUDA_API_VERSION_INTERNAL 1 // declare every versioned entry point, without the renaming macros
 #include <cuda.h>
+#include <cudaProfiler.h> // cuProfilerStart/Stop are declared here, not in cuda.h
 
 namespace {
 

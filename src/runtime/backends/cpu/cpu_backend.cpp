@@ -14,6 +14,11 @@ CUresult cu_get_export_table(const void** table, const CUuuid*) {
     return CUDA_ERROR_INVALID_VALUE;
 }
 
+// No profiler attaches to ptxsim: starting and stopping one succeed and do nothing, as with NVIDIA's
+// driver when no profiler is attached.
+CUresult cu_profiler_start() { return cpu::check_init(); }
+CUresult cu_profiler_stop() { return cpu::check_init(); }
+
 const ApiTable& cpu_table() {
     static const ApiTable table = [] {
         ApiTable t{};
@@ -29,6 +34,8 @@ const ApiTable& cpu_table() {
         cpu::fill_array(t);
         cpu::fill_texture(t);
         t.cuGetExportTable = cu_get_export_table;
+        t.cuProfilerStart = cu_profiler_start;
+        t.cuProfilerStop = cu_profiler_stop;
         fill_missing(t, "cpu");
         return t;
     }();
