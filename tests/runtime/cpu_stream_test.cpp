@@ -130,6 +130,9 @@ TEST_F(CpuStreamTest, EventsTimingAndErrors) {
     ASSERT_EQ(api().cuEventRecord(untimed, nullptr), CUDA_SUCCESS);
     EXPECT_EQ(api().cuEventQuery(end), CUDA_ERROR_NOT_READY);
     EXPECT_EQ(api().cuEventElapsedTime(&ms, start, end), CUDA_ERROR_NOT_READY);
+    // The worker stamps `start` when it reaches it, which on a loaded machine can be after this thread
+    // moves on: wait until it has, so that the 20 ms below all lie between the two stamps.
+    while (api().cuEventQuery(start) == CUDA_ERROR_NOT_READY) std::this_thread::yield();
     auto opened = std::chrono::steady_clock::now();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     gate.open = true;
