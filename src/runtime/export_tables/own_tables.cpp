@@ -247,8 +247,6 @@ const void* own_table_start(ExportTableId id);
 
 std::atomic<const void*> g_handed_out_cudart{nullptr};
 
-CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t* result);
-
 CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t* result) {
     if (!result) return CUDA_ERROR_INVALID_VALUE;
     result[0] = result[1] = 0;
@@ -341,8 +339,7 @@ const void* own_table_start(ExportTableId id) {
 const ApiTable* g_below = nullptr;
 
 CUresult own_cuCtxDestroy_v2(CUcontext ctx) {
-    CUcontext resolved = ctx;
-    if (resolved) destroy_context_storage(resolved);
+    if (ctx) destroy_context_storage(ctx);
     return g_below->cuCtxDestroy_v2(ctx);
 }
 

@@ -21,6 +21,13 @@ std::shared_ptr<Library> find_library(CUlibrary h) {
     return it == s.libraries.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<Kernel> find_kernel(CUkernel h) {
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    auto it = s.kernels.find(h);
+    return it == s.kernels.end() ? nullptr : it->second;
+}
+
 // LIBRARY's module in the current context, loaded there on first use.
 CUresult library_module(const std::shared_ptr<Library>& library, CUmodule& out) {
     std::shared_ptr<Context> ctx;
@@ -147,18 +154,10 @@ CUresult cu_kernel_get_function(CUfunction* out, CUkernel kernel) {
     if (out) *out = nullptr;
     if (CUresult r = check_init()) return r;
     if (!out) return CUDA_ERROR_INVALID_VALUE;
-    std::shared_ptr<Kernel> k;
-    std::shared_ptr<Library> library;
-    {
-        State& s = state();
-        std::lock_guard lock(s.mutex);
-        auto it = s.kernels.find(kernel);
-        if (it == s.kernels.end()) return CUDA_ERROR_INVALID_HANDLE;
-        k = it->second;
-        auto lib = s.libraries.find(k->library);
-        if (lib == s.libraries.end()) return CUDA_ERROR_INVALID_HANDLE;
-        library = lib->second;
-    }
+    auto k = find_kernel(kernel);
+    if (!k) return CUDA_ERROR_INVALID_HANDLE;
+    auto library = find_library(reinterpret_cast<CUlibrary>(k->library));
+    if (!library) return CUDA_ERROR_INVALID_HANDLE;
     CUmodule module = nullptr;
     if (CUresult r = library_module(library, module)) return r;
     return get_function(out, module, k->name.c_str());
@@ -168,11 +167,9 @@ CUresult cu_kernel_get_name(const char** name, CUkernel kernel) {
     if (name) *name = nullptr;
     if (CUresult r = check_init()) return r;
     if (!name) return CUDA_ERROR_INVALID_VALUE;
-    State& s = state();
-    std::lock_guard lock(s.mutex);
-    auto it = s.kernels.find(kernel);
-    if (it == s.kernels.end()) return CUDA_ERROR_INVALID_HANDLE;
-    *name = it->second->name.c_str();
+    auto k = find_kernel(kernel);
+    if (!k) return CUDA_ERROR_INVALID_HANDLE;
+    *name = k->name.c_str(); // lives as long as the kernel, as NVIDIA's does
     return CUDA_SUCCESS;
 }
 
@@ -180,22 +177,16 @@ CUresult cu_kernel_get_library(CUlibrary* library, CUkernel kernel) {
     if (library) *library = nullptr;
     if (CUresult r = check_init()) return r;
     if (!library) return CUDA_ERROR_INVALID_VALUE;
-    State& s = state();
-    std::lock_guard lock(s.mutex);
-    auto it = s.kernels.find(kernel);
-    if (it == s.kernels.end()) return CUDA_ERROR_INVALID_HANDLE;
-    *library = reinterpret_cast<CUlibrary>(it->second->library);
+    auto k = find_kernel(kernel);
+    if (!k) return CUDA_ERROR_INVALID_HANDLE;
+    *library = reinterpret_cast<CUlibrary>(k->library);
     return CUDA_SUCCESS;
 }
 
 // The per-device kernel calls are the function calls on the kernel's function (one device).
 ApiTable g_function_calls;
 
-bool is_kernel(CUkernel kernel) {
-    State& s = state();
-    std::lock_guard lock(s.mutex);
-    return s.kernels.count(kernel) != 0;
-}
+bool is_kernel(CUkernel kernel) { return find_kernel(kernel) != nullptr; }
 
 CUresult cu_kernel_get_attribute(int* pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) {
     if (pi) *pi = 0;
@@ -222,11 +213,7 @@ CUresult cu_kernel_set_cache_config(CUkernel kernel, CUfunc_cache config, CUdevi
 } // namespace
 
 std::shared_ptr<Function> kernel_function(CUfunction h) {
-    {
-        State& s = state();
-        std::lock_guard lock(s.mutex);
-        if (!s.kernels.count(h)) return nullptr;
-    }
+    if (!is_kernel(reinterpret_cast<CUkernel>(h))) return nullptr;
     CUfunction f = nullptr;
     if (cu_kernel_get_function(&f, reinterpret_cast<CUkernel>(h)) != CUDA_SUCCESS) return nullptr;
     State& s = state();
