@@ -455,7 +455,27 @@ typedef struct d4r_CUctxCreateParams_st {
     int numExecAffinityParams;
     CUctxCigParam* cigParams;
 } CUctxCreateParams;
-typedef struct CUlaunchAttribute_st CUlaunchAttribute;
+typedef enum d4r_CUlaunchAttributeID_enum {
+    CU_LAUNCH_ATTRIBUTE_IGNORE = 0,
+    CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = 1,
+    CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2,
+    CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = 3,
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+    CU_LAUNCH_ATTRIBUTE_PRIORITY = 8,
+} CUlaunchAttributeID;
+
+/* The 64-byte value of a launch attribute; d4r reads only the members it names. */
+typedef union d4r_CUlaunchAttributeValue_union {
+    char pad[64];
+    int cooperative;
+    int priority;
+} CUlaunchAttributeValue;
+
+typedef struct CUlaunchAttribute_st {
+    CUlaunchAttributeID id;
+    char pad[8 - sizeof(CUlaunchAttributeID)];
+    CUlaunchAttributeValue value;
+} CUlaunchAttribute;
 
 typedef struct d4r_CUlaunchConfig_st {
     unsigned int gridDimX;

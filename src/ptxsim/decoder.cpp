@@ -106,13 +106,18 @@ Error InstrDecoder::error(std::string_view message) const {
                  fmt::format("{}:{}: {} in '{}'", m_builder.ctx().name, m_in.line, message, m_in.text));
 }
 
+Error InstrDecoder::malformed(std::string_view message) const {
+    return Error(ErrorCode::Invalid,
+                 fmt::format("{}:{}: {} in '{}'", m_builder.ctx().name, m_in.line, message, m_in.text));
+}
+
 Status InstrDecoder::expect_operands(size_t n) const { return expect_operands(n, n); }
 
 Status InstrDecoder::expect_operands(size_t min, size_t max) const {
     size_t n = m_in.operands.size();
     if (n < min || n > max) {
-        if (min == max) return error(fmt::format("expected {} operands, found {}", min, n));
-        return error(fmt::format("expected {} to {} operands, found {}", min, max, n));
+        if (min == max) return malformed(fmt::format("expected {} operands, found {}", min, n));
+        return malformed(fmt::format("expected {} to {} operands, found {}", min, max, n));
     }
     return ok_status();
 }
@@ -135,11 +140,11 @@ Expected<uint32_t> InstrDecoder::dst(const ast::Operand& o, Type t) {
     if (o.kind != ast::OperandKind::Name || o.negated) return error("expected a register as destination");
     if (o.name == "_") return m_builder.scratch(type_bits(t) == 64);
     auto s = lookup(o.name);
-    if (!s) return error(fmt::format("unknown register '{}'", o.name));
+    if (!s) return malformed(fmt::format("unknown register '{}'", o.name));
     if (s->kind != Symbol::Kind::Reg) return error(fmt::format("'{}' is not a register that can be written", o.name));
     if (type_bits(t) > 64) return error(fmt::format("type .{} is not supported", type_name(t)));
     if (!slot_matches(*s, t))
-        return error(fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
+        return malformed(fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
     return static_cast<uint32_t>(s->value);
 }
 
@@ -181,7 +186,7 @@ Expected<uint32_t> InstrDecoder::src(const ast::Operand& o, Type t) {
     if (o.kind != ast::OperandKind::Name || o.negated) return error("expected a register or an immediate");
     if (o.name == "WARP_SZ") return constant(32, wide);
     auto s = lookup(o.name);
-    if (!s) return error(fmt::format("unknown register '{}'", o.name));
+    if (!s) return malformed(fmt::format("unknown register '{}'", o.name));
     if (s->kind == Symbol::Kind::Special) {
         if (wide) return error(fmt::format("special register '{}' is 32 bits, not .{}", o.name, type_name(t)));
         return static_cast<uint32_t>(s->value);
@@ -199,14 +204,14 @@ Expected<uint32_t> InstrDecoder::src(const ast::Operand& o, Type t) {
     }
     if (s->kind != Symbol::Kind::Reg) return error(fmt::format("'{}' is not a register", o.name));
     if (!slot_matches(*s, t))
-        return error(fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
+        return malformed(fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
     return static_cast<uint32_t>(s->value);
 }
 
 Expected<InstrDecoder::Reg> InstrDecoder::reg(const ast::Operand& o) {
     if (o.kind != ast::OperandKind::Name || o.negated) return error("expected a register");
     auto s = lookup(o.name);
-    if (!s) return error(fmt::format("unknown register '{}'", o.name));
+    if (!s) return malformed(fmt::format("unknown register '{}'", o.name));
     if (s->kind == Symbol::Kind::Special) return Reg{static_cast<uint32_t>(s->value), false, Type::U32};
     if (s->kind != Symbol::Kind::Reg) return error(fmt::format("'{}' is not a register", o.name));
     return Reg{static_cast<uint32_t>(s->value), s->wide, s->type};
@@ -264,7 +269,7 @@ Expected<InstrDecoder::Address> InstrDecoder::address(const ast::Operand& o, Spa
         return a;
     }
     auto s = lookup(o.name);
-    if (!s) return error(fmt::format("unknown name '{}' in an address", o.name));
+    if (!s) return malformed(fmt::format("unknown name '{}' in an address", o.name));
     if (s->kind == Symbol::Kind::Reg) {
         a.base = static_cast<uint32_t>(s->value);
         a.base_wide = s->wide;
@@ -307,6 +312,25 @@ Status InstrDecoder::branch_target(std::string_view label) {
     return ok_status();
 }
 
+bool is_ptx_opcode(std::string_view base) {
+    static constexpr std::string_view kOpcodes[] = {
+        "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar", "barrier", "bfe", "bfi",
+        "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clusterlaunchcontrol", "clz", "cnot", "copysign",
+        "cos", "cp", "createpolicy", "cvt", "cvta", "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence",
+        "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "istypeof", "ld", "ldmatrix", "ldu", "lg2", "lop3",
+        "mad", "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min", "mma", "mov", "movmatrix", "mul",
+        "mul24", "multimem", "nanosleep", "neg", "not", "or", "pmevent", "popc", "prefetch", "prefetchu", "prmt",
+        "rcp", "red", "redux", "rem", "ret", "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl",
+        "shl", "shr", "sin", "slct", "sqrt", "st", "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld",
+        "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4", "trap", "txq",
+        "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad", "vmax", "vmax2",
+        "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset", "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4",
+        "wgmma", "wmma", "xor"};
+    for (std::string_view op : kOpcodes)
+        if (op == base) return true;
+    return false;
+}
+
 const OpcodeTable& opcode_table() {
     static const OpcodeTable table = [] {
         OpcodeTable t;
@@ -321,6 +345,7 @@ const OpcodeTable& opcode_table() {
         add_warp_ops(t);
         add_mma_ops(t);
         add_texture_ops(t);
+        add_mbarrier_ops(t);
         return t;
     }();
     return table;

@@ -75,8 +75,11 @@ public:
     bool in_entry() const;
     uint32_t address_bits() const;
 
-    // "kernels.ptx:12: MESSAGE in 'add.foo.s32 %r1, %r2, %r3'"
+    // "kernels.ptx:12: MESSAGE in 'add.foo.s32 %r1, %r2, %r3'". error(): what ptxsim does not implement
+    // (Unsupported: only the kernels that use it become unavailable); malformed(): PTX no assembler
+    // accepts (Invalid: the module fails to load, as ptxas would fail it).
     Error error(std::string_view message) const;
+    Error malformed(std::string_view message) const;
     Status expect_operands(size_t n) const;
     Status expect_operands(size_t min, size_t max) const;
     // An error when a modifier was left unconsumed.
@@ -147,8 +150,11 @@ void add_control_ops(OpcodeTable& table); // bra, call, ret, exit, bar, membar, 
 void add_warp_ops(OpcodeTable& table);    // shfl, vote, activemask
 void add_mma_ops(OpcodeTable& table);     // mma, ldmatrix, cp.async (ops_mma.cpp, ops_async.cpp)
 void add_texture_ops(OpcodeTable& table); // tex, tld4, suld, sust, txq, suq (ops_texture.cpp)
+void add_mbarrier_ops(OpcodeTable& table); // mbarrier (ops_mbarrier.cpp)
 
 const OpcodeTable& opcode_table();
+// Whether BASE ("add", "wgmma") names an instruction of the PTX ISA (up to 8.8), implemented or not.
+bool is_ptx_opcode(std::string_view base);
 
 // Value bits of an immediate operand for type T (integer literals truncated; float literals converted
 // or taken raw for 0f/0d); an error for malformed combinations.

@@ -43,6 +43,11 @@ struct LaunchState {
     std::vector<MemRange> ranges; // sorted by base: allocations and module segments
     std::shared_ptr<const ImageTable> images; // the device's texture/surface objects when the launch started
     uint32_t shared_bytes = 0;    // static + dynamic
+    // The reserved shared region (kReservedSharedBytes) starts at `reserved_shared`, at least 128 bytes
+    // after the block's own shared memory, so small overruns still fault.
+    uint32_t reserved_shared = 0;
+    uint32_t shared_window = 0;   // reserved_shared + kReservedSharedBytes
+    uint64_t grid_workspace = 0;  // %envreg1:%envreg2 of a cooperative launch (0 otherwise)
     uint32_t warps_per_block = 0;
     std::atomic<int64_t> budget{0};    // warp instructions not yet handed to a worker (when the budget is on)
     bool budget_on = false;
@@ -59,7 +64,8 @@ struct BlockState {
     Dim3 ctaid;
     uint64_t linear_id = 0;
     uint8_t* shared = nullptr;
-    uint32_t shared_bytes = 0;
+    uint32_t shared_bytes = 0;    // the block's own shared memory (static + dynamic) at offset 0
+    uint32_t reserved_shared = 0; // offset of the reserved region (kReservedSharedBytes), past a gap
     uint8_t* local = nullptr;  // per-thread local memory, thread t at local + t * local_stride
     uint32_t local_stride = 0;
     uint8_t* fparam = nullptr; // per-thread function-parameter area

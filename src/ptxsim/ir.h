@@ -26,7 +26,8 @@ enum class Flow : uint8_t {
     Next,     // the active lanes move to the next instruction
     Continue, // the handler set cur_pc (all active lanes together); the scheduler checks for merges
     Resched,  // the handler wrote pc[] of every active lane (divergence, exit, waits): re-pick lanes
-    Stop,     // a fault (warp.fault set) or the warp must yield (barrier): leave the warp loop
+    Stop,     // a fault (warp.fault set), or with no fault a yield: the handler wrote pc[] of every active
+              // lane (as for Resched) and the warp gives the rest of its slice to the others (spin waits)
 };
 
 using ExecFn = Flow (*)(Warp& w, const Instr& in, uint32_t mask);
@@ -63,6 +64,11 @@ enum class Special : uint8_t {
     TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
     LaneId, WarpId, NWarpId, SmId, NSmId, DynamicSmemSize, TotalSmemSize,
     LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+    // The block's reserved shared memory (cooperative groups keep multi-warp scratch there).
+    ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, ReservedSmemOffset0, ReservedSmemOffset1,
+    // Driver-set environment registers: %envreg1/%envreg2 hold the grid workspace of a cooperative
+    // launch (high and low half, as cooperative groups read them); every other %envregN reads 0.
+    EnvReg1, EnvReg2, EnvRegZero,
     Count,
 };
 inline constexpr uint32_t special_offset(Special s) { return static_cast<uint32_t>(s) * kSlot32; }

@@ -1,5 +1,7 @@
 // launch(): validates the configuration, runs the grid's blocks on the device's workers, delivers the
-// blocks' printf text in block order and turns the lowest faulting block's fault into an error.
+// blocks' printf text in block order and turns the lowest faulting block's fault into an error. A
+// normal launch runs each block to completion on one worker; a cooperative one keeps every block
+// resident and steps them round-robin, so blocks can wait for each other (grid-wide sync).
 #include <algorithm>
 #include <cfenv>
 #include <cstdio>
@@ -96,11 +98,20 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
     state.config = config;
     state.params.assign(params.begin(), params.begin() + static_cast<ptrdiff_t>(info.param_block_size));
     state.shared_bytes = static_cast<uint32_t>(shared);
+    state.reserved_shared = static_cast<uint32_t>((shared + 127) / 128 * 128 + 128);
+    state.shared_window = state.reserved_shared + kReservedSharedBytes;
     state.warps_per_block = static_cast<uint32_t>((b.count() + 31) / 32);
     state.ranges = device.impl().snapshot();
     state.images = device.impl().images.snapshot();
     if (program.global_segment_bytes) state.ranges.push_back({program.global_segment, program.global_segment_bytes});
     if (program.const_segment_bytes) state.ranges.push_back({program.const_segment, program.const_segment_bytes});
+    // The grid workspace of a cooperative launch (cooperative groups' layout: a size, then the barrier
+    // counter grid.sync() counts arrivals in).
+    alignas(16) uint32_t workspace[4] = {8, 0, 0, 0};
+    if (config.cooperative) {
+        state.grid_workspace = reinterpret_cast<uint64_t>(workspace);
+        state.ranges.push_back({state.grid_workspace, sizeof workspace});
+    }
     std::sort(state.ranges.begin(), state.ranges.end(), [](const MemRange& x, const MemRange& y) { return x.base < y.base; });
     state.budget_on = config.instruction_budget != 0;
     state.budget = static_cast<int64_t>(std::min<uint64_t>(config.instruction_budget, INT64_MAX));
@@ -117,6 +128,53 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
     bool faulted = false;
     BlockRunner::FaultInfo first_fault;
     std::map<uint64_t, std::string> printed; // block -> its printf text (blocks that printed)
+    std::atomic<bool> abort{false}; // cooperative: a block faulted, the others may wait for it forever
+    auto note_fault = [&](const BlockRunner& runner, uint64_t id) {
+        std::lock_guard lock(result_mutex);
+        if (!faulted || runner.fault().block < first_fault.block) first_fault = runner.fault();
+        faulted = true;
+        uint64_t cur = state.stop_block.load();
+        while (id < cur && !state.stop_block.compare_exchange_weak(cur, id)) {
+        }
+        if (runner.fault().kind == FaultKind::BudgetExceeded) state.stop_block = 0;
+    };
+    // Cooperative: worker WI owns blocks WI, WI + workers, ... and steps them round-robin until all end.
+    std::function<void(unsigned)> cooperative_job = [&](unsigned wi) {
+        std::fesetenv(FE_DFL_ENV);
+        std::vector<std::unique_ptr<BlockRunner>> runners;
+        std::vector<uint64_t> ids;
+        for (uint64_t id = wi; id < blocks; id += workers) {
+            runners.push_back(std::make_unique<BlockRunner>(state));
+            runners.back()->start_block(id);
+            ids.push_back(id);
+        }
+        std::vector<std::string> texts(runners.size());
+        std::vector<bool> done(runners.size(), false);
+        size_t left = runners.size();
+        while (left > 0 && !abort.load()) {
+            for (size_t i = 0; i < runners.size() && !abort.load(); ++i) {
+                if (done[i]) continue;
+                t_block_printf = &texts[i];
+                const BlockRunner::Step st = runners[i]->step();
+                runners[i]->yield_budget();
+                if (st == BlockRunner::Step::Running) continue;
+                done[i] = true;
+                --left;
+                if (st == BlockRunner::Step::Failed) {
+                    note_fault(*runners[i], ids[i]);
+                    abort = true;
+                }
+            }
+        }
+        t_block_printf = nullptr;
+        state.running_workers.fetch_sub(1);
+        std::lock_guard lock(result_mutex);
+        for (size_t i = 0; i < runners.size(); ++i) {
+            if (!texts[i].empty()) printed.emplace(ids[i], std::move(texts[i]));
+            result.warp_instructions += runners[i]->warp_instructions();
+            result.lane_instructions += runners[i]->lane_instructions();
+        }
+    };
     std::function<void(unsigned)> job = [&](unsigned) {
         // Known floating-point state: round to nearest, no flush-to-zero / denormals-are-zero (a host
         // application built with fast-math must not change kernel results).
@@ -134,15 +192,7 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
                 printed.emplace(id, std::move(block_printf));
                 block_printf = std::string();
             }
-            if (!ok) {
-                std::lock_guard lock(result_mutex);
-                if (!faulted || runner.fault().block < first_fault.block) first_fault = runner.fault();
-                faulted = true;
-                uint64_t cur = state.stop_block.load();
-                while (id < cur && !state.stop_block.compare_exchange_weak(cur, id)) {
-                }
-                if (runner.fault().kind == FaultKind::BudgetExceeded) state.stop_block = 0;
-            }
+            if (!ok) note_fault(runner, id);
         }
         t_block_printf = nullptr;
         runner.finish();
@@ -152,7 +202,7 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
     };
     {
         std::lock_guard launch_lock(device.impl().launch_mutex);
-        device.impl().pool.run(workers, job);
+        device.impl().pool.run(workers, config.cooperative ? cooperative_job : job);
     }
     deliver_printf(config, printed, faulted ? first_fault.block : UINT64_MAX);
     if (!faulted) return result;

@@ -51,7 +51,9 @@ D4R_INLINE uint8_t* translate(Warp& w, uint32_t lane, uint64_t addr, uint32_t by
     if constexpr (S == Space::Global) {
         p = global_ptr(w, addr, bytes);
     } else if constexpr (S == Space::Shared) {
-        if (range_holds(0, w.block->shared_bytes, addr, bytes)) p = w.block->shared + addr;
+        if (range_holds(0, w.block->shared_bytes, addr, bytes) ||
+            range_holds(w.block->reserved_shared, kReservedSharedBytes, addr, bytes))
+            p = w.block->shared + addr;
     } else if constexpr (S == Space::Local) {
         uint32_t stride = w.block->local_stride;
         if (range_holds(0, stride, addr, bytes)) p = w.block->local + size_t(thread_of(w, lane)) * stride + addr;

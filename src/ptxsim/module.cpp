@@ -231,7 +231,13 @@ Expected<std::shared_ptr<Module>> Module::load(std::string_view text, std::strin
         if (!info) return make_error(ErrorCode::Internal, "{}: entry '{}' missing from the index", mname, f.name);
         auto program = std::make_unique<Program>();
         ProgramBuilder builder(m.ctx, *program);
-        D4R_TRY(builder.build_kernel(i, *info));
+        if (Status st = builder.build_kernel(i, *info); !st) {
+            // What ptxsim cannot execute makes only this kernel unavailable; the module's other kernels
+            // load and run.
+            if (st.error().code() != ErrorCode::Unsupported) return st.error();
+            module->m_unavailable.push_back({std::string(f.name), std::string(st.error().message())});
+            continue;
+        }
         for (const SourceRef& s : program->sources) {
             auto it = m.ctx.functions.find(s.function);
             if (it != m.ctx.functions.end()) reached.insert(it->second);
@@ -243,7 +249,9 @@ Expected<std::shared_ptr<Module>> Module::load(std::string_view text, std::strin
         if (f.is_entry || !f.defined || reached.count(i)) continue;
         Program scratch;
         ProgramBuilder builder(m.ctx, scratch);
-        D4R_TRY(builder.build_function(i));
+        // A function no kernel calls cannot stop any kernel: only malformed PTX is an error there.
+        if (Status st = builder.build_function(i); !st && st.error().code() != ErrorCode::Unsupported)
+            return st.error();
     }
     return module;
 }
@@ -251,6 +259,9 @@ Expected<std::shared_ptr<Module>> Module::load(std::string_view text, std::strin
 Expected<const Kernel*> Module::kernel(std::string_view name) const {
     for (const auto& k : m_kernels)
         if (k->name() == name) return k.get();
+    for (const auto& u : m_unavailable)
+        if (u.kernel == name)
+            return make_error(ErrorCode::Unsupported, "kernel '{}' cannot run on ptxsim: {}", name, u.reason);
     return make_error(ErrorCode::NotFound, "{}: no kernel named '{}'", m_name, name);
 }
 

@@ -17,4 +17,7 @@ constexpr bool is_half_type(Type t) {
 Status decode_half_arith(InstrDecoder& d); // add sub mul fma min max abs neg
 Status decode_half_unary(InstrDecoder& d); // ex2 tanh rcp sqrt ... .approx
 
+// cp.async.mbarrier.arrive{.noinc} (ops_mbarrier.cpp), reached through the cp decoder (ops_async.cpp).
+Status decode_cp_async_mbarrier_arrive(InstrDecoder& d);
+
 } // namespace d4r::ptxsim

@@ -1,6 +1,6 @@
 // Asynchronous copies: cp.async.ca/.cg.shared.global (4, 8 or 16 bytes; optional src-size with zero
 // fill, or an ignore-src predicate; cache and prefetch hints accepted), cp.async.commit_group,
-// cp.async.wait_group N and cp.async.wait_all.
+// cp.async.wait_group N and cp.async.wait_all (cp.async.mbarrier.arrive: ops_mbarrier.cpp).
 //
 // The copy is performed when the instruction issues. The ISA makes the data visible only after the
 // matching wait (or later), so a program that is correct on hardware cannot tell the difference, and
@@ -18,6 +18,7 @@
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/mma.h"
+#include "ptxsim/ops.h"
 
 namespace d4r::ptxsim {
 
@@ -73,6 +74,10 @@ Flow exec_async_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
 Status decode_cp(InstrDecoder& d) {
     Modifiers& m = d.mods();
     if (!m.take("async")) return d.error("only cp.async is supported");
+    if (m.take("mbarrier")) {
+        if (!m.take("arrive")) return d.error("cp.async.mbarrier supports only .arrive");
+        return decode_cp_async_mbarrier_arrive(d);
+    }
     if (m.take("commit_group")) {
         D4R_TRY(d.finish());
         D4R_TRY(d.expect_operands(0));

@@ -476,10 +476,18 @@ Status decode_trap(InstrDecoder& d) {
     return ok_status();
 }
 
+// A thread sleeps while it waits for others (spin loops with backoff): the warp gives the rest of its
+// slice to the others.
+Flow exec_nanosleep(Warp& w, const Instr&, uint32_t) {
+    for (int i = 0; i < 32; ++i)
+        if (w.active & lane_bit(i)) w.pc[i] = w.cur_pc + 1;
+    return Flow::Stop;
+}
+
 Status decode_nanosleep(InstrDecoder& d) {
     d.mods().take_type();
     D4R_TRY(d.finish());
-    d.emit(&exec_nop);
+    d.emit(&exec_nanosleep);
     return ok_status();
 }
 

@@ -30,8 +30,9 @@ using mma::Format;
 
 D4R_INLINE Flow sync_flow(SyncResult r) { return r == SyncResult::Wait ? Flow::Resched : Flow::Stop; }
 
-// Waits for all 32 lanes; false with the flow to return when the collective cannot run yet.
-D4R_INLINE bool whole_warp(Warp& w, const Instr& in, uint32_t mask, CollectiveGroup& g, Flow& flow) {
+} // namespace
+
+bool whole_warp(Warp& w, const Instr& in, uint32_t mask, CollectiveGroup& g, Flow& flow) {
     SyncResult ready = collective_ready(w, in, mask, 0, g);
     if (ready != SyncResult::Go) {
         flow = sync_flow(ready);
@@ -44,6 +45,8 @@ D4R_INLINE bool whole_warp(Warp& w, const Instr& in, uint32_t mask, CollectiveGr
     }
     return true;
 }
+
+namespace {
 
 // ---- mma -------------------------------------------------------------------------------------------
 
@@ -258,6 +261,7 @@ void add_mma_ops(OpcodeTable& t) {
     t["mma"] = &decode_mma;
     t["ldmatrix"] = &decode_ldmatrix;
     add_async_ops(t);
+    add_wmma_ops(t);
 }
 
 } // namespace d4r::ptxsim

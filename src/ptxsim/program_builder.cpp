@@ -26,7 +26,23 @@ constexpr SpecialName kSpecials[] = {
     {"%total_smem_size", Special::TotalSmemSize},
     {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_lt", Special::LanemaskLt},
     {"%lanemask_ge", Special::LanemaskGe}, {"%lanemask_gt", Special::LanemaskGt},
+    {"%reserved_smem_offset_begin", Special::ReservedSmemBegin}, {"%reserved_smem_offset_end", Special::ReservedSmemEnd},
+    {"%reserved_smem_offset_cap", Special::ReservedSmemCap},     {"%reserved_smem_offset_0", Special::ReservedSmemOffset0},
+    {"%reserved_smem_offset_1", Special::ReservedSmemOffset1},   {"%envreg1", Special::EnvReg1},
+    {"%envreg2", Special::EnvReg2},
 };
+
+// %envreg0 .. %envreg31 other than 1 and 2.
+bool is_zero_envreg(std::string_view name) {
+    if (name.substr(0, 7) != "%envreg" || name.size() < 8 || name.size() > 9) return false;
+    unsigned n = 0;
+    for (char c : name.substr(7)) {
+        if (c < '0' || c > '9') return false;
+        n = n * 10 + unsigned(c - '0');
+    }
+    if (name.size() == 9 && name[7] == '0') return false;
+    return n <= 31 && n != 1 && n != 2;
+}
 
 uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -59,6 +75,10 @@ bool is_call(const ast::Instruction& in) { return in.opcode == "call" || in.opco
 
 Error ProgramBuilder::error_at(uint32_t line, std::string message) const {
     return Error(ErrorCode::Unsupported, fmt::format("{}:{}: {}", m_ctx.name, line, message));
+}
+
+Error ProgramBuilder::malformed_at(uint32_t line, std::string message) const {
+    return Error(ErrorCode::Invalid, fmt::format("{}:{}: {}", m_ctx.name, line, message));
 }
 
 uint32_t ProgramBuilder::alloc_slot(bool wide) {
@@ -108,15 +128,16 @@ std::optional<Symbol> ProgramBuilder::lookup(std::string_view name) const {
         f.value = fn->second;
         return f;
     }
-    for (const SpecialName& sp : kSpecials) {
-        if (sp.name == name) {
-            Symbol special;
-            special.kind = Symbol::Kind::Special;
-            special.type = Type::U32;
-            special.value = special_offset(sp.special);
-            return special;
-        }
-    }
+    auto special = [](Special which) {
+        Symbol sym;
+        sym.kind = Symbol::Kind::Special;
+        sym.type = Type::U32;
+        sym.value = special_offset(which);
+        return sym;
+    };
+    for (const SpecialName& sp : kSpecials)
+        if (sp.name == name) return special(sp.special);
+    if (is_zero_envreg(name)) return special(Special::EnvRegZero);
     return std::nullopt;
 }
 
@@ -383,13 +404,17 @@ Status ProgramBuilder::decode_instruction(const ast::Instruction& in) {
     if (!in.guard.empty()) {
         auto s = lookup(in.guard);
         if (!s || s->kind != Symbol::Kind::Pred)
-            return error_at(in.line, fmt::format("guard '{}' is not a predicate register in '{}'", in.guard, in.text));
+            return malformed_at(in.line, fmt::format("guard '{}' is not a predicate register in '{}'", in.guard, in.text));
         guard = static_cast<int16_t>(s->value);
     }
     InstrDecoder d(*this, in, guard, in.guard_negated);
     const OpcodeTable& table = opcode_table();
     auto it = table.find(d.mods().base());
-    if (it == table.end()) return d.error(fmt::format("unsupported instruction '{}'", d.mods().base()));
+    if (it == table.end()) {
+        if (!is_ptx_opcode(d.mods().base()))
+            return d.malformed(fmt::format("'{}' is not a PTX instruction", d.mods().base()));
+        return d.error(fmt::format("unsupported instruction '{}'", d.mods().base()));
+    }
     return it->second(d);
 }
 
@@ -454,7 +479,7 @@ Status ProgramBuilder::decode_function(uint32_t fi) {
         case ast::Statement::Kind::Label: {
             const ast::Label& l = f.labels[st.index];
             if (!m_labels.emplace(l.name, static_cast<uint32_t>(m_prog.code.size())).second)
-                return error_at(l.line, fmt::format("label '{}' is defined twice", l.name));
+                return malformed_at(l.line, fmt::format("label '{}' is defined twice", l.name));
             break;
         }
         case ast::Statement::Kind::Instruction:
@@ -475,13 +500,13 @@ Status ProgramBuilder::decode_function(uint32_t fi) {
     for (auto& [pc, label] : m_label_fixups) {
         auto it = m_labels.find(label);
         if (it == m_labels.end())
-            return error_at(m_prog.sources[pc].line,
-                            fmt::format("unknown label '{}' in '{}'", label, m_prog.sources[pc].text));
+            return malformed_at(m_prog.sources[pc].line,
+                                fmt::format("unknown label '{}' in '{}'", label, m_prog.sources[pc].text));
         m_prog.code[pc].aux = it->second;
     }
     for (auto& [table, entry, label] : m_table_fixups) {
         auto it = m_labels.find(label);
-        if (it == m_labels.end()) return error_at(f.line, fmt::format("unknown label '{}' in .branchtargets", label));
+        if (it == m_labels.end()) return malformed_at(f.line, fmt::format("unknown label '{}' in .branchtargets", label));
         m_prog.branch_tables[table][entry] = it->second;
     }
     m_scopes.pop_back();

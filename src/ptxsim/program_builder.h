@@ -80,7 +80,8 @@ private:
     uint32_t alloc_slot(bool wide);
     Expected<uint32_t> alloc_area(uint32_t& used, uint64_t bytes, uint64_t align, uint32_t limit, const char* what,
                                   uint32_t line);
-    Error error_at(uint32_t line, std::string message) const;
+    Error error_at(uint32_t line, std::string message) const;     // Unsupported: the kernel is unavailable
+    Error malformed_at(uint32_t line, std::string message) const; // Invalid: the module does not load
 
     const ModuleContext& m_ctx;
     Program& m_prog;

@@ -3,8 +3,9 @@
 // docs/numerics.md for measured hardware behaviour).
 //
 // Promise (the public API the cpu backend of libd4rcuda and the tools build on):
-//   - Module::load() parses and decodes a whole PTX module once; malformed PTX and unsupported
-//     instructions are load-time errors naming the module, line and instruction text.
+//   - Module::load() parses and decodes a whole PTX module once; malformed PTX is a load-time error
+//     naming the module, line and instruction text. A kernel using an instruction ptxsim does not
+//     implement is left out of the module with that error (Module::unavailable()); the others load.
 //   - Device owns device memory: allocations are bounds-checked; every kernel access outside a live
 //     allocation (or misaligned) stops the launch with an error naming kernel, block, thread and
 //     address (the CUDA driver would report CUDA_ERROR_ILLEGAL_ADDRESS / MISALIGNED_ADDRESS).
@@ -65,6 +66,10 @@ struct LaunchConfig {
     uint32_t dynamic_shared_bytes = 0;
     uint64_t instruction_budget = 0; // warp instructions for the whole launch; 0 = unlimited
     unsigned worker_threads = 0;     // 0 = every core
+    // A cooperative launch (cuLaunchCooperativeKernel): every block is resident until the grid ends, so
+    // blocks may wait for each other (cooperative groups' grid.sync(), through the grid workspace that
+    // %envreg1/%envreg2 point at). The caller keeps the grid within what the device holds at once.
+    bool cooperative = false;
     // Receives the text of device printf (vprintf) once the launch is over: one call per block that printed,
     // in block order (within a block: warps in execution order, lanes in lane order), so the output of a
     // launch never depends on the worker count. Empty: the text goes to stdout.
@@ -90,6 +95,11 @@ struct LaunchFault {
 
 // Largest shared memory of one block (static + dynamic), as on sm_90 with the opt-in attribute.
 inline constexpr uint32_t kMaxSharedBytes = 227u * 1024;
+// Shared memory every block has beyond its own, reserved for system software as on sm_80 and later
+// (CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK). Cooperative groups keep their multi-warp
+// scratch there (%reserved_smem_offset_*); ptxsim places it after the block's static and dynamic
+// shared memory, so user shared offsets are the same as without it.
+inline constexpr uint32_t kReservedSharedBytes = 1024;
 
 // Device memory. Thread-safe: allocations may be made and freed while kernels run.
 class Device {
@@ -156,8 +166,18 @@ public:
 
     const std::string& name() const { return m_name; }
     const ptx::ModuleIndex& index() const { return m_index; }
+    // The kernel NAME; an Unsupported error naming the line when the kernel uses what ptxsim cannot
+    // execute (see unavailable()), NotFound when the module has no such kernel.
     Expected<const Kernel*> kernel(std::string_view name) const;
+    // The kernels that decoded, in module order.
     std::vector<std::string> kernel_names() const;
+    // Kernels that use an instruction or feature ptxsim does not implement: the module loads without
+    // them and kernel() refuses them with REASON ("NAME:LINE: unsupported instruction '...'").
+    struct Unavailable {
+        std::string kernel;
+        std::string reason;
+    };
+    const std::vector<Unavailable>& unavailable() const { return m_unavailable; }
     // A module-scope .global or .const variable, like cuModuleGetGlobal.
     Expected<GlobalSymbol> global(std::string_view name) const;
 
@@ -170,6 +190,7 @@ private:
     ptx::ModuleIndex m_index;
     std::unique_ptr<Impl> m_impl;
     std::vector<std::unique_ptr<Kernel>> m_kernels;
+    std::vector<Unavailable> m_unavailable;
 };
 
 // Runs KERNEL over the grid and waits for it. PARAMS is the parameter block laid out as

@@ -104,6 +104,10 @@ WarpStatus run_warp(Warp& w, int64_t& slice) {
             reschedule(w);
             break;
         case Flow::Stop:
+            if (w.fault == FaultKind::None) { // a yield: the handler moved its lanes on (pc[] written)
+                reschedule(w);
+                return leave(WarpStatus::Yield);
+            }
             return leave(WarpStatus::Fault);
         }
     }
@@ -117,7 +121,7 @@ BlockRunner::BlockRunner(LaunchState& launch) : m_launch(launch) {
     m_preds.assign(size_t(std::max(p.pred_count, 1u)) * warps, 0);
     m_stacks.assign(size_t(std::max(p.max_call_depth, 1u)) * 32 * warps, 0);
     m_frames.assign(size_t(std::max(p.max_call_depth, 1u)) * 32 * warps, 0);
-    m_shared.assign(std::max<size_t>(launch.shared_bytes, 1) + 16, 0);
+    m_shared.assign(size_t(launch.shared_window) + 16, 0);
     uint32_t threads = static_cast<uint32_t>(launch.config.block.count());
     m_local.assign(size_t(p.local_bytes) * threads + 16, 0);
     m_fparam.assign(size_t(p.fparam_bytes) * threads + 16, 0);
@@ -181,7 +185,8 @@ void BlockRunner::setup_block(uint64_t linear_id) {
     // results independent of which block ran before on this worker.
     m_block.shared = m_shared.data();
     m_block.shared_bytes = m_launch.shared_bytes;
-    std::memset(m_shared.data(), 0, m_launch.shared_bytes);
+    m_block.reserved_shared = m_launch.reserved_shared;
+    std::memset(m_shared.data(), 0, m_launch.shared_window);
     m_block.local = m_local.data();
     m_block.local_stride = p.local_bytes;
     if (p.local_bytes) std::memset(m_local.data(), 0, size_t(p.local_bytes) * m_block.nthreads);
@@ -264,6 +269,15 @@ void BlockRunner::init_arena(uint32_t wi) {
     put(Special::LanemaskLt, [&](uint32_t i) { return (1u << i) - 1; });
     put(Special::LanemaskGe, [&](uint32_t i) { return ~((1u << i) - 1); });
     put(Special::LanemaskGt, [&](uint32_t i) { return i == 31 ? 0u : ~((2u << i) - 1); });
+    const uint32_t reserved = m_launch.reserved_shared;
+    put(Special::ReservedSmemBegin, [&](uint32_t) { return reserved; });
+    put(Special::ReservedSmemEnd, [&](uint32_t) { return reserved + kReservedSharedBytes; });
+    put(Special::ReservedSmemCap, [&](uint32_t) { return kReservedSharedBytes; });
+    put(Special::ReservedSmemOffset0, [&](uint32_t) { return reserved; });
+    put(Special::ReservedSmemOffset1, [&](uint32_t) { return reserved + kReservedSharedBytes / 2; });
+    put(Special::EnvReg1, [&](uint32_t) { return static_cast<uint32_t>(m_launch.grid_workspace >> 32); });
+    put(Special::EnvReg2, [&](uint32_t) { return static_cast<uint32_t>(m_launch.grid_workspace); });
+    put(Special::EnvRegZero, [&](uint32_t) { return 0u; });
 }
 
 bool BlockRunner::fail(const Warp& w, FaultKind kind, std::string detail) {
@@ -336,60 +350,68 @@ bool BlockRunner::release_barriers() {
 bool BlockRunner::run_block(uint64_t linear_id) {
     setup_block(linear_id);
     for (;;) {
-        bool progressed = false;
-        for (size_t wi = 0; wi < m_warps.size(); ++wi) {
-            if (m_state[wi] != 0) continue;
-            Warp& w = m_warps[wi];
-            if (m_allowance <= 0) {
-                int64_t got = 0;
-                // Small budgets are handed out in small chunks so several workers share them.
-                int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(kBudgetChunk, int64_t(m_launch.config.instruction_budget / 64)));
-                if (!take_budget(chunk, got)) {
-                    w.fault_lane = static_cast<uint32_t>(std::countr_zero(w.active | w.live));
-                    return fail(w, FaultKind::BudgetExceeded,
-                                fmt::format("the launch ran past its budget of {} warp instructions",
-                                            m_launch.config.instruction_budget));
-                }
-                m_allowance = got;
+        Step s = step();
+        if (s != Step::Running) return s == Step::Done;
+    }
+}
+
+BlockRunner::Step BlockRunner::step() {
+    bool progressed = false;
+    for (size_t wi = 0; wi < m_warps.size(); ++wi) {
+        if (m_state[wi] != 0) continue;
+        Warp& w = m_warps[wi];
+        if (m_allowance <= 0) {
+            int64_t got = 0;
+            // Small budgets are handed out in small chunks so several workers share them.
+            int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(kBudgetChunk, int64_t(m_launch.config.instruction_budget / 64)));
+            if (!take_budget(chunk, got)) {
+                w.fault_lane = static_cast<uint32_t>(std::countr_zero(w.active | w.live));
+                fail(w, FaultKind::BudgetExceeded,
+                     fmt::format("the launch ran past its budget of {} warp instructions",
+                                 m_launch.config.instruction_budget));
+                return Step::Failed;
             }
-            int64_t slice = std::min(kSlice, m_allowance);
-            int64_t before = slice;
-            uint64_t lanes_before = w.lane_instructions;
-            WarpStatus st = run_warp(w, slice);
-            int64_t used = before - slice;
-            if (m_allowance != INT64_MAX) m_allowance -= used;
-            m_warp_instructions += static_cast<uint64_t>(used);
-            m_lane_instructions += w.lane_instructions - lanes_before;
-            progressed = progressed || used > 0 || st != WarpStatus::Yield;
-            switch (st) {
-            case WarpStatus::Fault: return fail(w, w.fault, w.fault_detail);
-            case WarpStatus::Blocked: m_state[wi] = 1; break;
-            case WarpStatus::Done: m_state[wi] = 2; break;
-            case WarpStatus::Yield: break;
-            }
+            m_allowance = got;
         }
-        bool any_left = false;
-        for (uint8_t s : m_state) any_left |= s != 2;
-        if (!any_left) {
-            return_budget();
-            return true;
-        }
-        bool released = release_barriers();
-        if (!progressed && !released) {
-            // Every warp left waits at a barrier that cannot complete.
-            for (size_t wi = 0; wi < m_warps.size(); ++wi) {
-                if (m_state[wi] == 1) {
-                    Warp& w = m_warps[wi];
-                    w.fault_lane = static_cast<uint32_t>(std::countr_zero(w.live));
-                    w.cur_pc = w.pc[w.fault_lane] ? w.pc[w.fault_lane] - 1 : 0;
-                    return fail(w, FaultKind::IllegalInstruction,
-                                fmt::format("barrier {} can never complete (deadlock: warps wait while the others "
-                                            "have exited or wait elsewhere)", w.bar_id));
-                }
-            }
-            return true;
+        int64_t slice = std::min(kSlice, m_allowance);
+        int64_t before = slice;
+        uint64_t lanes_before = w.lane_instructions;
+        WarpStatus st = run_warp(w, slice);
+        int64_t used = before - slice;
+        if (m_allowance != INT64_MAX) m_allowance -= used;
+        m_warp_instructions += static_cast<uint64_t>(used);
+        m_lane_instructions += w.lane_instructions - lanes_before;
+        progressed = progressed || used > 0 || st != WarpStatus::Yield;
+        switch (st) {
+        case WarpStatus::Fault: fail(w, w.fault, w.fault_detail); return Step::Failed;
+        case WarpStatus::Blocked: m_state[wi] = 1; break;
+        case WarpStatus::Done: m_state[wi] = 2; break;
+        case WarpStatus::Yield: break;
         }
     }
+    bool any_left = false;
+    for (uint8_t s : m_state) any_left |= s != 2;
+    if (!any_left) {
+        return_budget();
+        return Step::Done;
+    }
+    bool released = release_barriers();
+    if (!progressed && !released) {
+        // Every warp left waits at a barrier that cannot complete.
+        for (size_t wi = 0; wi < m_warps.size(); ++wi) {
+            if (m_state[wi] == 1) {
+                Warp& w = m_warps[wi];
+                w.fault_lane = static_cast<uint32_t>(std::countr_zero(w.live));
+                w.cur_pc = w.pc[w.fault_lane] ? w.pc[w.fault_lane] - 1 : 0;
+                fail(w, FaultKind::IllegalInstruction,
+                     fmt::format("barrier {} can never complete (deadlock: warps wait while the others "
+                                 "have exited or wait elsewhere)", w.bar_id));
+                return Step::Failed;
+            }
+        }
+        return Step::Done;
+    }
+    return Step::Running;
 }
 
 } // namespace d4r::ptxsim

@@ -32,6 +32,14 @@ public:
 
     // Runs block LINEAR_ID to completion; false on a fault (see fault()).
     bool run_block(uint64_t linear_id);
+
+    // Step by step, for cooperative launches (every block of the grid resident at once): start_block
+    // sets block LINEAR_ID up, each step() gives every runnable warp one slice.
+    enum class Step : uint8_t { Running, Done, Failed };
+    void start_block(uint64_t linear_id) { setup_block(linear_id); }
+    Step step();
+    // Gives the unused part of the budget back (between steps, so other runners of the worker get it).
+    void yield_budget() { return_budget(); }
     // Gives unused budget back; call when the worker has no more blocks to run.
     void finish();
 

@@ -224,6 +224,8 @@ constexpr long long ours_CU_TR_ADDRESS_MODE_MIRROR = static_cast<long long>(d4r:
 constexpr long long ours_CU_TR_ADDRESS_MODE_WRAP = static_cast<long long>(d4r::abi::CU_TR_ADDRESS_MODE_WRAP);
 constexpr long long ours_CU_TR_FILTER_MODE_LINEAR = static_cast<long long>(d4r::abi::CU_TR_FILTER_MODE_LINEAR);
 constexpr long long ours_CU_TR_FILTER_MODE_POINT = static_cast<long long>(d4r::abi::CU_TR_FILTER_MODE_POINT);
+constexpr long long ours_CU_LAUNCH_ATTRIBUTE_COOPERATIVE = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_COOPERATIVE);
+constexpr long long ours_CU_LAUNCH_ATTRIBUTE_PRIORITY = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_PRIORITY);
 } // namespace captured
 
 #define __CUDA_API_VERSION_INTERNAL 1 // declare every versioned entry point, without the renaming macros
@@ -542,6 +544,12 @@ D4R_CHECK_FIELD(CUDA_RESOURCE_VIEW_DESC, lastLayer)
 D4R_CHECK_SIZE(CUlaunchConfig)
 D4R_CHECK_FIELD(CUlaunchConfig, hStream)
 D4R_CHECK_FIELD(CUlaunchConfig, numAttrs)
+D4R_CHECK_SIZE(CUlaunchAttributeValue)
+D4R_CHECK_SIZE(CUlaunchAttribute)
+D4R_CHECK_FIELD(CUlaunchAttribute, value)
+D4R_CHECK_FIELD(CUlaunchAttribute, value.cooperative)
+static_assert(captured::ours_CU_LAUNCH_ATTRIBUTE_COOPERATIVE == static_cast<long long>(CU_LAUNCH_ATTRIBUTE_COOPERATIVE), "CU_LAUNCH_ATTRIBUTE_COOPERATIVE");
+static_assert(captured::ours_CU_LAUNCH_ATTRIBUTE_PRIORITY == static_cast<long long>(CU_LAUNCH_ATTRIBUTE_PRIORITY), "CU_LAUNCH_ATTRIBUTE_PRIORITY");
 #undef D4R_CHECK_SIZE
 #undef D4R_CHECK_FIELD
 

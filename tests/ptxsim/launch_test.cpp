@@ -93,6 +93,147 @@ TEST(PtxsimLaunch, ThreeDimensionalIndicesAndSpecialRegisters) {
     EXPECT_EQ(r.lane_instructions * 2, r.warp_instructions * 60); // no divergence: 32 + 28 lanes per 2 warps
 }
 
+// The reserved shared region (cooperative groups' multi-warp scratch) lies after the block's own
+// shared memory and is addressable; %envreg1/2 (the cooperative grid workspace) read 0 in a normal
+// launch, as do the other environment registers.
+TEST(PtxsimLaunch, ReservedSharedMemoryAndEnvironmentRegisters) {
+    auto m = load_ok(ptx(R"(
+.shared .align 4 .b8 s[100];
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %reserved_smem_offset_begin;
+  mov.u32 %r2, %reserved_smem_offset_end;
+  mov.u32 %r3, %reserved_smem_offset_cap;
+  mov.u32 %r4, %reserved_smem_offset_0;
+  mov.u32 %r5, %reserved_smem_offset_1;
+  mov.u32 %r6, %envreg1;
+  mov.u32 %r7, %envreg2;
+  mov.u32 %r8, %envreg31;
+  st.shared.u32 [%r5], 77;
+  add.u32 %r9, %r2, -4;
+  st.shared.u32 [%r9], 78;
+  ld.shared.u32 %r10, [%r5];
+  ld.shared.u32 %r11, [%r9];
+  cvt.u64.u32 %rd2, %r5;
+  cvta.shared.u64 %rd3, %rd2;
+  ld.u32 %r12, [%rd3];
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};
+  mov.u32 %r13, s;
+  st.global.v4.u32 [%rd1+32], {%r10, %r11, %r12, %r13};
+  ret;
+}
+)"));
+    ASSERT_TRUE(m);
+    Device dev;
+    DevicePtr out = upload(dev, std::vector<uint32_t>(12, 0xffffffff));
+    Params p(kernel_of(*m, "k"));
+    p.set(0, out);
+    auto cfg = config({1, 1, 1}, {1, 1, 1}, 1);
+    cfg.dynamic_shared_bytes = 48;
+    run_ok(dev, *m, "k", cfg, p);
+    auto got = download<uint32_t>(dev, out, 12);
+    EXPECT_GE(got[0], 148u + 128); // after 100 static and 48 dynamic bytes and a gap
+    EXPECT_EQ(got[0] % 128, 0u);
+    EXPECT_EQ(got[11], 0u); // the block's own shared memory still starts at 0
+    EXPECT_EQ(got[1], got[0] + kReservedSharedBytes);
+    EXPECT_EQ(got[2], kReservedSharedBytes);
+    EXPECT_EQ(got[3], got[0]);
+    EXPECT_GE(got[4], got[0]);
+    EXPECT_LE(got[4] + 288, got[1]); // cooperative groups count on 288 bytes from offset 1
+    EXPECT_EQ(got[5], 0u);
+    EXPECT_EQ(got[6], 0u);
+    EXPECT_EQ(got[7], 0u);
+    EXPECT_EQ(got[8], 77u);
+    EXPECT_EQ(got[9], 78u);
+    EXPECT_EQ(got[10], 77u); // through the generic address
+    // %envreg32 does not exist.
+    EXPECT_NE(load_error(ptx(".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  mov.u32 %r1, %envreg32;\n  ret;\n}\n"))
+                  .find("%envreg32"),
+              std::string::npos);
+}
+
+// A cooperative launch keeps every block resident: blocks meet at a grid-wide barrier counted in the
+// grid workspace (%envreg1:%envreg2), as cooperative groups' grid.sync() does, and then read what the
+// other blocks wrote. A normal launch has no workspace (%envreg1/2 read 0): the barrier's atomic faults.
+TEST(PtxsimLaunch, CooperativeLaunchSynchronisesTheGrid) {
+    auto m = load_ok(ptx(R"(
+.visible .entry k(.param .u64 out, .param .u64 out2)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<16>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [out2];
+  mov.u32 %r1, %envreg1;
+  mov.u32 %r2, %envreg2;
+  cvt.u64.u32 %rd3, %r1;
+  cvt.u64.u32 %rd4, %r2;
+  shl.b64 %rd3, %rd3, 32;
+  or.b64 %rd5, %rd3, %rd4;
+  add.u64 %rd6, %rd5, 4;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %nctaid.x;
+  mov.u32 %r5, %tid.x;
+  mul.wide.u32 %rd7, %r3, 4;
+  add.u64 %rd8, %rd1, %rd7;
+  add.u32 %r6, %r3, 100;
+  setp.ne.u32 %p1, %r5, 0;
+  @%p1 bra JOIN;
+  st.global.u32 [%rd8], %r6;
+  atom.add.release.gpu.u32 %r7, [%rd6], 1;
+SPIN:
+  ld.acquire.gpu.u32 %r8, [%rd6];
+  setp.lt.u32 %p2, %r8, %r4;
+  @%p2 bra SPIN;
+JOIN:
+  bar.sync 0;
+  add.u32 %r9, %r3, 1;
+  rem.u32 %r9, %r9, %r4;
+  mul.wide.u32 %rd9, %r9, 4;
+  add.u64 %rd10, %rd1, %rd9;
+  ld.global.u32 %r10, [%rd10];
+  mul.lo.u32 %r11, %r3, 64;
+  add.u32 %r11, %r11, %r5;
+  mul.wide.u32 %rd11, %r11, 4;
+  add.u64 %rd12, %rd2, %rd11;
+  st.global.u32 [%rd12], %r10;
+  setp.ne.u64 %p3, %rd5, 0;
+  @%p3 bra DONE;
+  trap;
+DONE:
+  ret;
+}
+)"));
+    ASSERT_TRUE(m);
+    const uint32_t blocks = 9;
+    for (unsigned workers : {1u, 3u}) {
+        Device dev;
+        DevicePtr out = upload(dev, std::vector<uint32_t>(blocks, 0));
+        DevicePtr out2 = upload(dev, std::vector<uint32_t>(blocks * 64, 0));
+        Params p(kernel_of(*m, "k"));
+        p.set(0, out).set(1, out2);
+        auto cfg = config({blocks}, {64}, workers);
+        cfg.cooperative = true;
+        run_ok(dev, *m, "k", cfg, p);
+        auto got = download<uint32_t>(dev, out2, blocks * 64);
+        for (uint32_t b = 0; b < blocks; ++b)
+            for (uint32_t t = 0; t < 64; ++t) ASSERT_EQ(got[b * 64 + t], 100 + (b + 1) % blocks) << b << " " << t;
+    }
+    Device dev;
+    DevicePtr out = upload(dev, std::vector<uint32_t>(blocks, 0));
+    DevicePtr out2 = upload(dev, std::vector<uint32_t>(blocks * 64, 0));
+    Params p(kernel_of(*m, "k"));
+    p.set(0, out).set(1, out2);
+    LaunchFault fault;
+    EXPECT_FALSE(launch(dev, kernel_of(*m, "k"), config({blocks}, {64}, 1), p.bytes(), &fault).ok());
+    EXPECT_EQ(fault.kind, FaultKind::IllegalAddress);
+    EXPECT_EQ(fault.address, 4u);
+}
+
 TEST(PtxsimLaunch, ResultsDoNotDependOnTheWorkerCount) {
     // A kernel mixing divergence, shared memory, barriers, shuffles and integer atomics: the output
     // bytes must be identical with 1, 2 and 4 workers.

@@ -66,7 +66,7 @@ TEST(PtxsimLoad, AcceptsDebugInfoScopesAndImmediateNotations) {
     EXPECT_EQ(got[6], 1234u);
 }
 
-TEST(PtxsimLoad, UnsupportedInstructionNamesModuleLineAndText) {
+TEST(PtxsimLoad, UnknownInstructionNamesModuleLineAndText) {
     std::string msg = load_error(ptx(R"(
 .visible .entry k()
 {
@@ -77,7 +77,7 @@ TEST(PtxsimLoad, UnsupportedInstructionNamesModuleLineAndText) {
 }
 )"), "mine.ptx");
     EXPECT_NE(msg.find("mine.ptx:9:"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("unsupported instruction 'frobnicate'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'frobnicate' is not a PTX instruction"), std::string::npos) << msg;
     EXPECT_NE(msg.find("'frobnicate.b32 %r2, %r1'"), std::string::npos) << msg;
 }
 
@@ -109,28 +109,74 @@ TEST(PtxsimLoad, UnknownModifiersAndBadOperandsAreErrors) {
     }
 }
 
-TEST(PtxsimLoad, SyntaxErrorsAndUncalledFunctionsAreChecked) {
-    std::string syntax = load_error(ptx(".visible .entry k()\n{\n  add.s32 %r1 %r2;\n}\n"));
-    EXPECT_NE(syntax.find("test.ptx:6:"), std::string::npos) << syntax;
-    // A .func no kernel calls is decoded too: its errors are load-time errors.
-    std::string unused = load_error(ptx(R"(
+TEST(PtxsimLoad, SyntaxErrorsFailTheModule) {
+    // What no assembler accepts fails the whole module (as ptxas fails it): unknown instructions,
+    // registers and labels, wrong operand counts.
+    for (const char* body : {"frobnicate.b32 %r1;", "add.s32 %r1, %r2, %nope;", "bra.uni NOWHERE;", "add.s32 %r1, %r2;"}) {
+        auto bad = Module::load(ptx(std::string(".visible .entry k()\n{\n  .reg .b32 %r<4>;\n  ") + body +
+                                    "\n  ret;\n}\n.visible .entry fine()\n{\n  ret;\n}\n"),
+                                "test.ptx");
+        ASSERT_FALSE(bad.ok()) << body;
+        EXPECT_EQ(bad.error().code(), ErrorCode::Invalid) << body;
+        EXPECT_NE(bad.error().text().find("test.ptx:7:"), std::string::npos) << bad.error().text();
+    }
+    auto m = Module::load(ptx(".visible .entry k()\n{\n  add.s32 %r1 %r2;\n}\n"), "test.ptx");
+    ASSERT_FALSE(m.ok());
+    EXPECT_NE(m.error().text().find("test.ptx:6:"), std::string::npos) << m.error().text();
+    auto two = load_ok(ptx(".visible .entry a()\n{\n  ret;\n}\n.visible .entry b()\n{\n  exit;\n}\n"));
+    ASSERT_TRUE(two);
+    EXPECT_EQ(two->kernel_names(), (std::vector<std::string>{"a", "b"}));
+    EXPECT_FALSE(two->kernel("c").ok());
+    EXPECT_EQ(two->kernel("c").error().code(), ErrorCode::NotFound);
+}
+
+// What ptxsim cannot execute makes only the kernels that reach it unavailable: the others load and
+// run, and the refusal names the module, line and instruction.
+TEST(PtxsimLoad, UnsupportedInstructionMakesOnlyItsKernelsUnavailable) {
+    auto m = load_ok(ptx(R"(
 .func helper()
 {
   .reg .b32 %r<2>;
-  bogus.op %r1;
+  wgmma.fence.sync.aligned;
   ret;
 }
-.visible .entry k()
+.func unused()
 {
+  .reg .b32 %r<2>;
+  setmaxnreg.inc.sync.aligned.u32 240;
   ret;
 }
-)"));
-    EXPECT_NE(unused.find("unsupported instruction 'bogus'"), std::string::npos) << unused;
-    auto m = load_ok(ptx(".visible .entry a()\n{\n  ret;\n}\n.visible .entry b()\n{\n  exit;\n}\n"));
+.visible .entry bad()
+{
+  call helper, ();
+  ret;
+}
+.visible .entry good(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 42;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)"), "mixed.ptx");
     ASSERT_TRUE(m);
-    EXPECT_EQ(m->kernel_names(), (std::vector<std::string>{"a", "b"}));
-    EXPECT_FALSE(m->kernel("c").ok());
-    EXPECT_EQ(m->kernel("c").error().code(), ErrorCode::NotFound);
+    EXPECT_EQ(m->kernel_names(), (std::vector<std::string>{"good"}));
+    ASSERT_EQ(m->unavailable().size(), 1u);
+    EXPECT_EQ(m->unavailable()[0].kernel, "bad");
+    auto bad = m->kernel("bad");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().code(), ErrorCode::Unsupported);
+    EXPECT_NE(bad.error().text().find("mixed.ptx:8:"), std::string::npos) << bad.error().text();
+    EXPECT_NE(bad.error().text().find("unsupported instruction 'wgmma'"), std::string::npos) << bad.error().text();
+
+    Device dev;
+    DevicePtr out = upload(dev, std::vector<uint32_t>{0});
+    Params p(kernel_of(*m, "good"));
+    p.set(0, out);
+    run_ok(dev, *m, "good", config({1, 1, 1}, {1, 1, 1}, 1), p);
+    EXPECT_EQ(download<uint32_t>(dev, out, 1)[0], 42u);
 }
 
 } // namespace

@@ -25,10 +25,19 @@ inline std::shared_ptr<Module> load_ok(const std::string& text, const std::strin
     return m.ok() ? *m : nullptr;
 }
 
+// Why TEXT cannot run: the module's load error (malformed PTX), or else why its first kernel is
+// unavailable (an instruction ptxsim does not implement makes only its own kernel unavailable).
 inline std::string load_error(const std::string& text, const std::string& name = "test.ptx") {
     auto m = Module::load(text, name);
-    EXPECT_FALSE(m.ok()) << "loaded without error";
-    return m.ok() ? "" : m.error().text();
+    if (!m.ok()) return m.error().text();
+    EXPECT_FALSE((*m)->unavailable().empty()) << "loaded without error";
+    if ((*m)->unavailable().empty()) return "";
+    const Module::Unavailable& u = (*m)->unavailable().front();
+    auto k = (*m)->kernel(u.kernel);
+    EXPECT_FALSE(k.ok());
+    if (k.ok()) return "";
+    EXPECT_EQ(k.error().code(), ErrorCode::Unsupported);
+    return k.error().text();
 }
 
 // A parameter block for KERNEL: set(i, value) writes parameter i at its offset.

@@ -91,7 +91,7 @@ CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
 }
 
 // Values of an H100/H200-class sm_90 device, except the SM count (host cores) and features ptxsim lacks
-// (managed memory, cooperative and cluster launches, IPC, VMM: reported as 0). Numbers are the
+// (managed memory, cluster launches, IPC, VMM: reported as 0). Numbers are the
 // CUdevice_attribute values; every value from 1 to 147 is known (unknown ones read 0, as for a driver
 // that reports an unsupported feature), anything else is CUDA_ERROR_INVALID_VALUE.
 bool attribute_value(int attr, int* out) {
@@ -159,6 +159,7 @@ bool attribute_value(int attr, int* out) {
     case 82: *out = kRegistersPerSm; return true;
     case 87: *out = 2; return true;         // single-to-double performance ratio
     case 90: *out = 1; return true;
+    case 95: *out = 1; return true;         // cuLaunchCooperativeKernel: every block resident (ptxsim)
     case 97: *out = kOptinSharedPerBlock; return true;
     case 99: *out = 1; return true;
     case 106: *out = kMaxBlocksPerSm; return true;

@@ -78,8 +78,10 @@ CUresult build_params(const ptxsim::Kernel& kernel, void** params, void** extra,
     return info.params.empty() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+int blocks_per_sm(const Function& f, int block_size, size_t dynamic_shared);
+
 CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                unsigned shared, CUstream stream, void** params, void** extra) {
+                unsigned shared, CUstream stream, void** params, void** extra, bool cooperative) {
     if (CUresult r = check_init()) return r;
     auto f = find_function(h);
     if (!f) return CUDA_ERROR_INVALID_HANDLE;
@@ -96,12 +98,22 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     if (shared > unsigned(f->max_dynamic_shared.load())) return CUDA_ERROR_INVALID_VALUE;
     std::vector<uint8_t> block;
     if (CUresult r = build_params(*f->kernel, params, extra, block)) return r;
+    // A cooperative grid must fit on the device at once, as the driver requires.
+    if (cooperative) {
+        const uint64_t fits = uint64_t(blocks_per_sm(*f, static_cast<int>(threads), shared)) * sm_count();
+        if (uint64_t(gx) * gy * gz > fits) {
+            log::debug("cpu backend: cooperative grid of {} blocks exceeds the {} that fit at once",
+                       uint64_t(gx) * gy * gz, fits);
+            return CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
+        }
+    }
 
     ptxsim::LaunchConfig config;
     config.grid = {gx, gy, gz};
     config.block = {bx, by, bz};
     config.dynamic_shared_bytes = shared;
     config.instruction_budget = instruction_budget();
+    config.cooperative = cooperative;
     Context* ctx = ref.ctx.get();
     ref.ctx->submit(ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {
         if (status != CUDA_SUCCESS) return;
@@ -116,14 +128,30 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     return CUDA_SUCCESS;
 }
 
+CUresult cu_launch_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                          unsigned shared, CUstream stream, void** params, void** extra) {
+    return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra, false);
+}
+
 CUresult cu_launch_kernel_ex(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
     if (CUresult r = check_init()) return r;
     if (!config) return CUDA_ERROR_INVALID_VALUE;
     if (config->numAttrs && !config->attrs) return CUDA_ERROR_INVALID_VALUE;
-    if (config->numAttrs && log::once("cpu:launch-attributes"))
-        log::info("cpu backend: cuLaunchKernelEx ignores launch attributes (clusters, priorities, ...)");
+    bool cooperative = false, ignored = false;
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) cooperative = config->attrs[i].value.cooperative != 0;
+        else if (config->attrs[i].id != CU_LAUNCH_ATTRIBUTE_IGNORE) ignored = true;
+    }
+    if (ignored && log::once("cpu:launch-attributes"))
+        log::info("cpu backend: cuLaunchKernelEx ignores launch attributes other than cooperative (clusters, "
+                  "priorities, ...)");
     return launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
-                  config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra);
+                  config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra, cooperative);
+}
+
+CUresult cu_launch_cooperative_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                      unsigned bz, unsigned shared, CUstream stream, void** params) {
+    return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, nullptr, true);
 }
 
 // ---- Occupancy -------------------------------------------------------------------------------------------
@@ -199,8 +227,9 @@ CUresult cu_available_dynamic_smem(size_t* out, CUfunction h, int blocks, int bl
 } // namespace
 
 void fill_launch(ApiTable& t) {
-    t.cuLaunchKernel = launch;
+    t.cuLaunchKernel = cu_launch_kernel;
     t.cuLaunchKernelEx = cu_launch_kernel_ex;
+    t.cuLaunchCooperativeKernel = cu_launch_cooperative_kernel;
     t.cuOccupancyMaxActiveBlocksPerMultiprocessor = cu_occupancy;
     t.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags = cu_occupancy_flags;
     t.cuOccupancyMaxPotentialBlockSize = cu_potential_block_size;

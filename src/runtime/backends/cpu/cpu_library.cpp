@@ -113,9 +113,10 @@ CUresult cu_library_get_kernel(CUkernel* kernel, CUlibrary h, const char* name) 
     if (!library) return CUDA_ERROR_INVALID_HANDLE;
     // The name must exist: checked in the current context's module when there is one.
     CUmodule module = nullptr;
+    // A kernel ptxsim cannot run is still handed out: it is refused where it is used.
     if (library_module(library, module) == CUDA_SUCCESS) {
         CUfunction f = nullptr;
-        if (CUresult r = get_function(&f, module, name)) return r;
+        if (CUresult r = get_function(&f, module, name); r && r != CUDA_ERROR_NOT_SUPPORTED) return r;
     }
     State& s = state();
     std::lock_guard lock(s.mutex);

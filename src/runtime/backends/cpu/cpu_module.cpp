@@ -68,14 +68,22 @@ CUresult load_module(CUmodule* module, const void* image, size_t size, std::stri
     std::shared_ptr<ptxsim::Module> sim;
     std::string error_log;
     CUresult r = load_image(image, size, name, sim, error_log);
+    std::string info_log;
+    if (!r)
+        for (const auto& u : sim->unavailable())
+            info_log += fmt::format("kernel '{}' cannot run on ptxsim: {}\n", u.kernel, u.reason);
     if (n) {
         write_log(logs.error_buffer, logs.error_size, logs.error_size_index, values, r ? error_log : "");
-        write_log(logs.info_buffer, logs.info_size, logs.info_size_index, values, "");
+        write_log(logs.info_buffer, logs.info_size, logs.info_size_index, values, info_log);
     }
     if (r) {
         log::warn("cpu backend: module load failed ({}): {}", error_name(r), error_log);
         return r;
     }
+    if (!sim->unavailable().empty())
+        log::info("cpu backend: module {} loaded without {} of its kernels (ptxsim cannot run them; "
+                  "cuModuleGetFunction refuses them with CUDA_ERROR_NOT_SUPPORTED): {}", name,
+                  sim->unavailable().size(), info_log);
     auto m = std::make_shared<Module>();
     m->ctx = ctx.get();
     m->sim = sim;
@@ -167,7 +175,12 @@ CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
         return CUDA_SUCCESS;
     }
     auto kernel = m.sim->kernel(name);
-    if (!kernel) return CUDA_ERROR_NOT_FOUND;
+    if (!kernel) {
+        if (kernel.error().code() != ErrorCode::Unsupported) return CUDA_ERROR_NOT_FOUND;
+        // Once per module and kernel: programs may ask again and again.
+        if (m.refused.insert(name).second) log::warn("cpu backend: cuModuleGetFunction: {}", kernel.error().message());
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
     auto f = std::make_shared<Function>();
     f->module = &m;
     f->sim = m.sim;

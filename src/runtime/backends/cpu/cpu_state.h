@@ -122,6 +122,7 @@ struct Module {
     std::shared_ptr<ptxsim::Module> sim;
     std::vector<uint64_t> globals; // region bases registered for the module's variables
     std::map<std::string, Function*, std::less<>> functions;
+    std::set<std::string, std::less<>> refused; // kernels ptxsim cannot run, already logged
 };
 
 struct Function {
