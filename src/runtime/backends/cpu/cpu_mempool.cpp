@@ -1,8 +1,8 @@
 // cpu backend: stream-ordered allocation (cuMemAllocAsync, cuMemFreeAsync) and memory pools.
 //
-// A pool keeps the blocks freed into it: cuMemFreeAsync makes the pointer unknown to the API at once and
-// queues the block's return to its pool on the stream, so it is reusable only after every operation
-// queued before the free has run (the context's one worker runs everything in order). cuMemAllocAsync
+// A pool keeps the blocks freed into it: cuMemFreeAsync queues the block's return to its pool on the
+// stream (a second free of the same pointer is refused at once), so it is reusable only after every
+// operation queued before the free has run (the context's one worker runs everything in order). cuMemAllocAsync
 // takes a free block of the same rounded size when the pool has one, else new device memory; either way
 // at once, since memory available now is available at any later point of the stream. Blocks beyond the
 // pool's release threshold go back to the device when they are returned; cuMemPoolTrimTo releases free
@@ -10,6 +10,7 @@
 // cuDeviceSetMemPool). Pools are device memory only: no IPC export, access is always read-write.
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_ops.h"
@@ -40,6 +41,7 @@ struct Pools {
     std::shared_ptr<Pool> default_pool;
     std::shared_ptr<Pool> current;
     std::unordered_map<uint64_t, Block> blocks; // live pool allocations by base
+    std::set<uint64_t> pending_free;            // bases whose cuMemFreeAsync the stream has not reached
 };
 
 Pools& pools() {
@@ -163,20 +165,33 @@ CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
     if (CUresult r = resolve_stream(stream, ref)) return r;
     Region r;
     if (!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device) return CUDA_ERROR_INVALID_VALUE;
-    // Later operations may no longer name it; the memory is released when the stream gets there.
-    if (!remove_region(dptr)) return CUDA_ERROR_INVALID_VALUE;
-    Block b;
-    if (take_block(dptr, b)) {
-        ref.ctx->submit(ref.stream, [dptr, b](CUresult) { return_block(dptr, b); });
-    } else {
-        ref.ctx->submit(ref.stream, [dptr](CUresult) { (void)state().device.free(dptr); }); // cuMemAlloc memory
+    {
+        std::lock_guard lock(pools().mutex);
+        if (!pools().pending_free.insert(dptr).second) return CUDA_ERROR_INVALID_VALUE; // freed twice
     }
+    // The work queued before the free still uses the memory: it is released when the stream gets there.
+    ref.ctx->submit(ref.stream, [dptr](CUresult) {
+        remove_region(dptr);
+        {
+            std::lock_guard lock(pools().mutex);
+            pools().pending_free.erase(dptr);
+        }
+        Block b;
+        if (take_block(dptr, b))
+            return_block(dptr, b);
+        else
+            (void)state().device.free(dptr); // cuMemAlloc memory
+    });
     return CUDA_SUCCESS;
 }
 
 // cuMemFree of a pool allocation: after the context's work, as for any allocation, back to its pool.
 PFN_cuMemFree_v2 g_mem_free = nullptr;
 CUresult cu_mem_free(CUdeviceptr dptr) {
+    {
+        std::lock_guard lock(pools().mutex);
+        if (pools().pending_free.count(dptr)) return CUDA_ERROR_INVALID_VALUE; // already freed
+    }
     if (!state().initialized.load() || !is_pool_block(dptr)) return g_mem_free(dptr);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
