@@ -165,9 +165,121 @@
     X(cuEventSynchronize, cuEventSynchronize, 2000, (CUevent hEvent), (hEvent)) \
     X(cuEventElapsedTime, cuEventElapsedTime, 2000, (float* pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd)) \
     X(cuEventElapsedTime_v2, cuEventElapsedTime, 12080, (float* pMilliseconds, CUevent hStart, CUevent hEnd), (pMilliseconds, hStart, hEnd)) \
+    /* Stream capture, stream attributes, stream memory operations */ \
+    X(cuStreamBeginCapture, cuStreamBeginCapture, 10000, (CUstream hStream), (hStream)) \
+    X(cuStreamBeginCapture_v2, cuStreamBeginCapture, 10010, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode)) \
+    X(cuStreamEndCapture, cuStreamEndCapture, 10000, (CUstream hStream, CUgraph* phGraph), (hStream, phGraph)) \
+    X(cuStreamIsCapturing, cuStreamIsCapturing, 10000, (CUstream hStream, CUstreamCaptureStatus* captureStatus), (hStream, captureStatus)) \
+    X(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo, 10010, (CUstream hStream, CUstreamCaptureStatus* captureStatus_out, cuuint64_t* id_out), (hStream, captureStatus_out, id_out)) \
+    X(cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo, 11030, (CUstream hStream, CUstreamCaptureStatus* captureStatus_out, cuuint64_t* id_out, CUgraph* graph_out, const CUgraphNode** dependencies_out, size_t* numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out)) \
+    X(cuStreamGetCaptureInfo_v3, cuStreamGetCaptureInfo, 12030, (CUstream hStream, CUstreamCaptureStatus* captureStatus_out, cuuint64_t* id_out, CUgraph* graph_out, const CUgraphNode** dependencies_out, const CUgraphEdgeData** edgeData_out, size_t* numDependencies_out), (hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out)) \
+    X(cuStreamUpdateCaptureDependencies, cuStreamUpdateCaptureDependencies, 11030, (CUstream hStream, CUgraphNode* dependencies, size_t numDependencies, unsigned int flags), (hStream, dependencies, numDependencies, flags)) \
+    X(cuStreamUpdateCaptureDependencies_v2, cuStreamUpdateCaptureDependencies, 12030, (CUstream hStream, CUgraphNode* dependencies, const CUgraphEdgeData* dependencyData, size_t numDependencies, unsigned int flags), (hStream, dependencies, dependencyData, numDependencies, flags)) \
+    X(cuThreadExchangeStreamCaptureMode, cuThreadExchangeStreamCaptureMode, 10010, (CUstreamCaptureMode* mode), (mode)) \
+    X(cuStreamGetAttribute, cuStreamGetAttribute, 11000, (CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue* value_out), (hStream, attr, value_out)) \
+    X(cuStreamSetAttribute, cuStreamSetAttribute, 11000, (CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue* value), (hStream, attr, value)) \
+    X(cuStreamCopyAttributes, cuStreamCopyAttributes, 11000, (CUstream dst, CUstream src), (dst, src)) \
+    X(cuStreamWaitValue32, cuStreamWaitValue32, 8000, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags)) \
+    X(cuStreamWaitValue32_v2, cuStreamWaitValue32, 11070, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags)) \
+    X(cuStreamWaitValue64, cuStreamWaitValue64, 9000, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags)) \
+    X(cuStreamWaitValue64_v2, cuStreamWaitValue64, 11070, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags)) \
+    X(cuStreamWriteValue32, cuStreamWriteValue32, 8000, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags)) \
+    X(cuStreamWriteValue32_v2, cuStreamWriteValue32, 11070, (CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags), (stream, addr, value, flags)) \
+    X(cuStreamWriteValue64, cuStreamWriteValue64, 9000, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags)) \
+    X(cuStreamWriteValue64_v2, cuStreamWriteValue64, 11070, (CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags), (stream, addr, value, flags)) \
+    X(cuStreamBatchMemOp, cuStreamBatchMemOp, 8000, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams* paramArray, unsigned int flags), (stream, count, paramArray, flags)) \
+    X(cuStreamBatchMemOp_v2, cuStreamBatchMemOp, 11070, (CUstream stream, unsigned int count, CUstreamBatchMemOpParams* paramArray, unsigned int flags), (stream, count, paramArray, flags)) \
+    X(cuMemsetD2D8Async, cuMemsetD2D8Async, 3020, (CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, uc, Width, Height, hStream)) \
+    X(cuMemsetD2D16Async, cuMemsetD2D16Async, 3020, (CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, us, Width, Height, hStream)) \
+    X(cuMemsetD2D32Async, cuMemsetD2D32Async, 3020, (CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream), (dstDevice, dstPitch, ui, Width, Height, hStream)) \
+    /* Graphs */ \
+    X(cuGraphCreate, cuGraphCreate, 10000, (CUgraph* phGraph, unsigned int flags), (phGraph, flags)) \
+    X(cuGraphDestroy, cuGraphDestroy, 10000, (CUgraph hGraph), (hGraph)) \
+    X(cuGraphClone, cuGraphClone, 10000, (CUgraph* phGraphClone, CUgraph originalGraph), (phGraphClone, originalGraph)) \
+    X(cuGraphNodeFindInClone, cuGraphNodeFindInClone, 10000, (CUgraphNode* phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph), (phNode, hOriginalNode, hClonedGraph)) \
+    X(cuGraphAddKernelNode, cuGraphAddKernelNode, 10000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1* nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams)) \
+    X(cuGraphAddKernelNode_v2, cuGraphAddKernelNode, 12000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS* nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams)) \
+    X(cuGraphKernelNodeGetParams, cuGraphKernelNodeGetParams, 10000, (CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphKernelNodeGetParams_v2, cuGraphKernelNodeGetParams, 12000, (CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphKernelNodeSetParams, cuGraphKernelNodeSetParams, 10000, (CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphKernelNodeSetParams_v2, cuGraphKernelNodeSetParams, 12000, (CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphAddMemcpyNode, cuGraphAddMemcpyNode, 10000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_MEMCPY3D* copyParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx)) \
+    X(cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeGetParams, 10000, (CUgraphNode hNode, CUDA_MEMCPY3D* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphMemcpyNodeSetParams, cuGraphMemcpyNodeSetParams, 10000, (CUgraphNode hNode, const CUDA_MEMCPY3D* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphAddMemsetNode, cuGraphAddMemsetNode, 10000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_MEMSET_NODE_PARAMS* memsetParams, CUcontext ctx), (phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx)) \
+    X(cuGraphMemsetNodeGetParams, cuGraphMemsetNodeGetParams, 10000, (CUgraphNode hNode, CUDA_MEMSET_NODE_PARAMS* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphMemsetNodeSetParams, cuGraphMemsetNodeSetParams, 10000, (CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphAddHostNode, cuGraphAddHostNode, 10000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS* nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams)) \
+    X(cuGraphHostNodeGetParams, cuGraphHostNodeGetParams, 10000, (CUgraphNode hNode, CUDA_HOST_NODE_PARAMS* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphHostNodeSetParams, cuGraphHostNodeSetParams, 10000, (CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS* nodeParams), (hNode, nodeParams)) \
+    X(cuGraphAddChildGraphNode, cuGraphAddChildGraphNode, 10000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUgraph childGraph), (phGraphNode, hGraph, dependencies, numDependencies, childGraph)) \
+    X(cuGraphChildGraphNodeGetGraph, cuGraphChildGraphNodeGetGraph, 10000, (CUgraphNode hNode, CUgraph* phGraph), (hNode, phGraph)) \
+    X(cuGraphAddEmptyNode, cuGraphAddEmptyNode, 10000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies), (phGraphNode, hGraph, dependencies, numDependencies)) \
+    X(cuGraphAddEventRecordNode, cuGraphAddEventRecordNode, 11010, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event)) \
+    X(cuGraphAddEventWaitNode, cuGraphAddEventWaitNode, 11010, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event)) \
+    X(cuGraphEventRecordNodeGetEvent, cuGraphEventRecordNodeGetEvent, 11010, (CUgraphNode hNode, CUevent* event_out), (hNode, event_out)) \
+    X(cuGraphEventWaitNodeGetEvent, cuGraphEventWaitNodeGetEvent, 11010, (CUgraphNode hNode, CUevent* event_out), (hNode, event_out)) \
+    X(cuGraphGetNodes, cuGraphGetNodes, 10000, (CUgraph hGraph, CUgraphNode* nodes, size_t* numNodes), (hGraph, nodes, numNodes)) \
+    X(cuGraphGetRootNodes, cuGraphGetRootNodes, 10000, (CUgraph hGraph, CUgraphNode* rootNodes, size_t* numRootNodes), (hGraph, rootNodes, numRootNodes)) \
+    X(cuGraphGetEdges, cuGraphGetEdges, 10000, (CUgraph hGraph, CUgraphNode* from, CUgraphNode* to, size_t* numEdges), (hGraph, from, to, numEdges)) \
+    X(cuGraphGetEdges_v2, cuGraphGetEdges, 12030, (CUgraph hGraph, CUgraphNode* from, CUgraphNode* to, CUgraphEdgeData* edgeData, size_t* numEdges), (hGraph, from, to, edgeData, numEdges)) \
+    X(cuGraphNodeGetDependencies, cuGraphNodeGetDependencies, 10000, (CUgraphNode hNode, CUgraphNode* dependencies, size_t* numDependencies), (hNode, dependencies, numDependencies)) \
+    X(cuGraphNodeGetDependencies_v2, cuGraphNodeGetDependencies, 12030, (CUgraphNode hNode, CUgraphNode* dependencies, CUgraphEdgeData* edgeData, size_t* numDependencies), (hNode, dependencies, edgeData, numDependencies)) \
+    X(cuGraphNodeGetDependentNodes, cuGraphNodeGetDependentNodes, 10000, (CUgraphNode hNode, CUgraphNode* dependentNodes, size_t* numDependentNodes), (hNode, dependentNodes, numDependentNodes)) \
+    X(cuGraphNodeGetDependentNodes_v2, cuGraphNodeGetDependentNodes, 12030, (CUgraphNode hNode, CUgraphNode* dependentNodes, CUgraphEdgeData* edgeData, size_t* numDependentNodes), (hNode, dependentNodes, edgeData, numDependentNodes)) \
+    X(cuGraphAddDependencies, cuGraphAddDependencies, 10000, (CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to, size_t numDependencies), (hGraph, from, to, numDependencies)) \
+    X(cuGraphAddDependencies_v2, cuGraphAddDependencies, 12030, (CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to, const CUgraphEdgeData* edgeData, size_t numDependencies), (hGraph, from, to, edgeData, numDependencies)) \
+    X(cuGraphRemoveDependencies, cuGraphRemoveDependencies, 10000, (CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to, size_t numDependencies), (hGraph, from, to, numDependencies)) \
+    X(cuGraphRemoveDependencies_v2, cuGraphRemoveDependencies, 12030, (CUgraph hGraph, const CUgraphNode* from, const CUgraphNode* to, const CUgraphEdgeData* edgeData, size_t numDependencies), (hGraph, from, to, edgeData, numDependencies)) \
+    X(cuGraphDestroyNode, cuGraphDestroyNode, 10000, (CUgraphNode hNode), (hNode)) \
+    X(cuGraphNodeGetType, cuGraphNodeGetType, 10000, (CUgraphNode hNode, CUgraphNodeType* type), (hNode, type)) \
+    X(cuGraphDebugDotPrint, cuGraphDebugDotPrint, 11030, (CUgraph hGraph, const char* path, unsigned int flags), (hGraph, path, flags)) \
+    X(cuGraphInstantiate, cuGraphInstantiate, 10000, (CUgraphExec* phGraphExec, CUgraph hGraph, CUgraphNode* phErrorNode, char* logBuffer, size_t bufferSize), (phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize)) \
+    X(cuGraphInstantiate_v2, cuGraphInstantiate, 11000, (CUgraphExec* phGraphExec, CUgraph hGraph, CUgraphNode* phErrorNode, char* logBuffer, size_t bufferSize), (phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize)) \
+    X(cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags, 11040, (CUgraphExec* phGraphExec, CUgraph hGraph, unsigned long long flags), (phGraphExec, hGraph, flags)) \
+    X(cuGraphInstantiateWithParams, cuGraphInstantiateWithParams, 12000, (CUgraphExec* phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS* instantiateParams), (phGraphExec, hGraph, instantiateParams)) \
+    X(cuGraphExecGetFlags, cuGraphExecGetFlags, 12000, (CUgraphExec hGraphExec, cuuint64_t* flags), (hGraphExec, flags)) \
+    X(cuGraphUpload, cuGraphUpload, 11010, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream)) \
+    X(cuGraphLaunch, cuGraphLaunch, 10000, (CUgraphExec hGraphExec, CUstream hStream), (hGraphExec, hStream)) \
+    X(cuGraphExecDestroy, cuGraphExecDestroy, 10000, (CUgraphExec hGraphExec), (hGraphExec)) \
+    X(cuGraphExecKernelNodeSetParams, cuGraphExecKernelNodeSetParams, 10010, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1* nodeParams), (hGraphExec, hNode, nodeParams)) \
+    X(cuGraphExecKernelNodeSetParams_v2, cuGraphExecKernelNodeSetParams, 12000, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS* nodeParams), (hGraphExec, hNode, nodeParams)) \
+    X(cuGraphExecMemcpyNodeSetParams, cuGraphExecMemcpyNodeSetParams, 10020, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMCPY3D* copyParams, CUcontext ctx), (hGraphExec, hNode, copyParams, ctx)) \
+    X(cuGraphExecMemsetNodeSetParams, cuGraphExecMemsetNodeSetParams, 10020, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_MEMSET_NODE_PARAMS* memsetParams, CUcontext ctx), (hGraphExec, hNode, memsetParams, ctx)) \
+    X(cuGraphExecHostNodeSetParams, cuGraphExecHostNodeSetParams, 10020, (CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS* nodeParams), (hGraphExec, hNode, nodeParams)) \
+    X(cuGraphExecUpdate, cuGraphExecUpdate, 10020, (CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode* hErrorNode_out, CUgraphExecUpdateResult* updateResult_out), (hGraphExec, hGraph, hErrorNode_out, updateResult_out)) \
+    X(cuGraphExecUpdate_v2, cuGraphExecUpdate, 12000, (CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo* resultInfo), (hGraphExec, hGraph, resultInfo)) \
+    /* Stream-ordered memory pools */ \
+    X(cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync, 11020, (CUdeviceptr* dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream), (dptr, bytesize, pool, hStream)) \
+    X(cuMemPoolCreate, cuMemPoolCreate, 11020, (CUmemoryPool* pool, const CUmemPoolProps* poolProps), (pool, poolProps)) \
+    X(cuMemPoolDestroy, cuMemPoolDestroy, 11020, (CUmemoryPool pool), (pool)) \
+    X(cuDeviceGetDefaultMemPool, cuDeviceGetDefaultMemPool, 11020, (CUmemoryPool* pool_out, CUdevice dev), (pool_out, dev)) \
+    X(cuDeviceGetMemPool, cuDeviceGetMemPool, 11020, (CUmemoryPool* pool, CUdevice dev), (pool, dev)) \
+    X(cuDeviceSetMemPool, cuDeviceSetMemPool, 11020, (CUdevice dev, CUmemoryPool pool), (dev, pool)) \
+    X(cuMemPoolSetAttribute, cuMemPoolSetAttribute, 11020, (CUmemoryPool pool, CUmemPool_attribute attr, void* value), (pool, attr, value)) \
+    X(cuMemPoolGetAttribute, cuMemPoolGetAttribute, 11020, (CUmemoryPool pool, CUmemPool_attribute attr, void* value), (pool, attr, value)) \
+    X(cuMemPoolTrimTo, cuMemPoolTrimTo, 11020, (CUmemoryPool pool, size_t minBytesToKeep), (pool, minBytesToKeep)) \
+    X(cuMemPoolSetAccess, cuMemPoolSetAccess, 11020, (CUmemoryPool pool, const CUmemAccessDesc* map, size_t count), (pool, map, count)) \
+    X(cuMemPoolGetAccess, cuMemPoolGetAccess, 11020, (CUmemAccess_flags* flags, CUmemoryPool memPool, CUmemLocation* location), (flags, memPool, location)) \
+    /* Peers and interprocess handles (one device: no peers, no IPC) */ \
+    X(cuCtxEnablePeerAccess, cuCtxEnablePeerAccess, 4000, (CUcontext peerContext, unsigned int Flags), (peerContext, Flags)) \
+    X(cuCtxDisablePeerAccess, cuCtxDisablePeerAccess, 4000, (CUcontext peerContext), (peerContext)) \
+    X(cuMemcpyPeer, cuMemcpyPeer, 4000, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount), (dstDevice, dstContext, srcDevice, srcContext, ByteCount)) \
+    X(cuMemcpyPeerAsync, cuMemcpyPeerAsync, 4000, (CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream), (dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream)) \
+    X(cuIpcGetMemHandle, cuIpcGetMemHandle, 4010, (CUipcMemHandle* pHandle, CUdeviceptr dptr), (pHandle, dptr)) \
+    X(cuIpcOpenMemHandle, cuIpcOpenMemHandle, 4010, (CUdeviceptr* pdptr, CUipcMemHandle handle, unsigned int Flags), (pdptr, handle, Flags)) \
+    X(cuIpcOpenMemHandle_v2, cuIpcOpenMemHandle, 11000, (CUdeviceptr* pdptr, CUipcMemHandle handle, unsigned int Flags), (pdptr, handle, Flags)) \
+    X(cuIpcCloseMemHandle, cuIpcCloseMemHandle, 4010, (CUdeviceptr dptr), (dptr)) \
+    X(cuIpcGetEventHandle, cuIpcGetEventHandle, 4010, (CUipcEventHandle* pHandle, CUevent event), (pHandle, event)) \
+    X(cuIpcOpenEventHandle, cuIpcOpenEventHandle, 4010, (CUevent* phEvent, CUipcEventHandle handle), (phEvent, handle)) \
     /* Profiler (tools attach through it; no profiler runs under d4r's cpu backend) */ \
     X(cuProfilerStart, cuProfilerStart, 4000, (), ()) \
     X(cuProfilerStop, cuProfilerStop, 4000, (), ())
+
+// Base names cuGetProcAddress maps, from a CUDA version on, to a function exported under another base
+// name: D4R_CUDA_API_ALIASES(X) calls X(base, since, export) for each.
+#define D4R_CUDA_API_ALIASES(X) \
+    X(cuGraphInstantiate, 12000, cuGraphInstantiateWithFlags)
 // clang-format on
 
 #ifdef __cplusplus

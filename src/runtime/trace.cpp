@@ -37,6 +37,8 @@ void append_value(std::string& out, const T& v) {
         out += fmt::format("0x{:x}", v); // CUdeviceptr, texture and surface objects
     } else if constexpr (std::is_enum_v<T>) {
         out += fmt::format("{}", static_cast<long long>(v));
+    } else if constexpr (std::is_class_v<T> || std::is_union_v<T>) {
+        out += fmt::format("{{{} bytes}}", sizeof(T)); // handles passed by value (CUipcMemHandle)
     } else if constexpr (std::is_floating_point_v<T>) {
         out += fmt::format("{}", v);
     } else {

@@ -224,8 +224,65 @@ constexpr long long ours_CU_TR_ADDRESS_MODE_MIRROR = static_cast<long long>(d4r:
 constexpr long long ours_CU_TR_ADDRESS_MODE_WRAP = static_cast<long long>(d4r::abi::CU_TR_ADDRESS_MODE_WRAP);
 constexpr long long ours_CU_TR_FILTER_MODE_LINEAR = static_cast<long long>(d4r::abi::CU_TR_FILTER_MODE_LINEAR);
 constexpr long long ours_CU_TR_FILTER_MODE_POINT = static_cast<long long>(d4r::abi::CU_TR_FILTER_MODE_POINT);
-constexpr long long ours_CU_LAUNCH_ATTRIBUTE_COOPERATIVE = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_COOPERATIVE);
+constexpr long long ours_CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = static_cast<long long>(d4r::abi::CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+constexpr long long ours_CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = static_cast<long long>(d4r::abi::CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
+constexpr long long ours_CUDA_ERROR_STREAM_CAPTURE_MERGE = static_cast<long long>(d4r::abi::CUDA_ERROR_STREAM_CAPTURE_MERGE);
+constexpr long long ours_CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = static_cast<long long>(d4r::abi::CUDA_ERROR_STREAM_CAPTURE_UNMATCHED);
+constexpr long long ours_CUDA_ERROR_STREAM_CAPTURE_UNJOINED = static_cast<long long>(d4r::abi::CUDA_ERROR_STREAM_CAPTURE_UNJOINED);
+constexpr long long ours_CUDA_ERROR_STREAM_CAPTURE_ISOLATION = static_cast<long long>(d4r::abi::CUDA_ERROR_STREAM_CAPTURE_ISOLATION);
+constexpr long long ours_CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = static_cast<long long>(d4r::abi::CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
+constexpr long long ours_CUDA_ERROR_CAPTURED_EVENT = static_cast<long long>(d4r::abi::CUDA_ERROR_CAPTURED_EVENT);
+constexpr long long ours_CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD = static_cast<long long>(d4r::abi::CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD);
+constexpr long long ours_CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = static_cast<long long>(d4r::abi::CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+constexpr long long ours_CUDA_ERROR_PEER_ACCESS_UNSUPPORTED = static_cast<long long>(d4r::abi::CUDA_ERROR_PEER_ACCESS_UNSUPPORTED);
+constexpr long long ours_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = static_cast<long long>(d4r::abi::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED);
+constexpr long long ours_CUDA_ERROR_PEER_ACCESS_NOT_ENABLED = static_cast<long long>(d4r::abi::CUDA_ERROR_PEER_ACCESS_NOT_ENABLED);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_KERNEL = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_KERNEL);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_MEMCPY = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_MEMCPY);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_MEMSET = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_MEMSET);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_HOST = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_HOST);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_GRAPH = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_GRAPH);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_EMPTY = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_EMPTY);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_WAIT_EVENT = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_WAIT_EVENT);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_EVENT_RECORD = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_EVENT_RECORD);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_MEM_ALLOC = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+constexpr long long ours_CU_GRAPH_NODE_TYPE_MEM_FREE = static_cast<long long>(d4r::abi::CU_GRAPH_NODE_TYPE_MEM_FREE);
+constexpr long long ours_CU_STREAM_CAPTURE_STATUS_NONE = static_cast<long long>(d4r::abi::CU_STREAM_CAPTURE_STATUS_NONE);
+constexpr long long ours_CU_STREAM_CAPTURE_STATUS_ACTIVE = static_cast<long long>(d4r::abi::CU_STREAM_CAPTURE_STATUS_ACTIVE);
+constexpr long long ours_CU_STREAM_CAPTURE_STATUS_INVALIDATED = static_cast<long long>(d4r::abi::CU_STREAM_CAPTURE_STATUS_INVALIDATED);
+constexpr long long ours_CU_STREAM_CAPTURE_MODE_GLOBAL = static_cast<long long>(d4r::abi::CU_STREAM_CAPTURE_MODE_GLOBAL);
+constexpr long long ours_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = static_cast<long long>(d4r::abi::CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+constexpr long long ours_CU_STREAM_CAPTURE_MODE_RELAXED = static_cast<long long>(d4r::abi::CU_STREAM_CAPTURE_MODE_RELAXED);
+constexpr long long ours_CU_GRAPH_EXEC_UPDATE_SUCCESS = static_cast<long long>(d4r::abi::CU_GRAPH_EXEC_UPDATE_SUCCESS);
+constexpr long long ours_CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED = static_cast<long long>(d4r::abi::CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED);
+constexpr long long ours_CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED = static_cast<long long>(d4r::abi::CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED);
+constexpr long long ours_CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED = static_cast<long long>(d4r::abi::CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED);
+constexpr long long ours_CUDA_GRAPH_INSTANTIATE_SUCCESS = static_cast<long long>(d4r::abi::CUDA_GRAPH_INSTANTIATE_SUCCESS);
+constexpr long long ours_CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE = static_cast<long long>(d4r::abi::CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE);
+constexpr long long ours_CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = static_cast<long long>(d4r::abi::CU_MEMPOOL_ATTR_RELEASE_THRESHOLD);
+constexpr long long ours_CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = static_cast<long long>(d4r::abi::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT);
+constexpr long long ours_CU_MEMPOOL_ATTR_USED_MEM_HIGH = static_cast<long long>(d4r::abi::CU_MEMPOOL_ATTR_USED_MEM_HIGH);
+constexpr long long ours_CU_MEM_ALLOCATION_TYPE_PINNED = static_cast<long long>(d4r::abi::CU_MEM_ALLOCATION_TYPE_PINNED);
+constexpr long long ours_CU_MEM_LOCATION_TYPE_DEVICE = static_cast<long long>(d4r::abi::CU_MEM_LOCATION_TYPE_DEVICE);
+constexpr long long ours_CU_MEM_LOCATION_TYPE_HOST = static_cast<long long>(d4r::abi::CU_MEM_LOCATION_TYPE_HOST);
+constexpr long long ours_CU_MEM_ACCESS_FLAGS_PROT_READWRITE = static_cast<long long>(d4r::abi::CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+constexpr long long ours_CU_ACCESS_PROPERTY_PERSISTING = static_cast<long long>(d4r::abi::CU_ACCESS_PROPERTY_PERSISTING);
+constexpr long long ours_CU_SYNC_POLICY_BLOCKING_SYNC = static_cast<long long>(d4r::abi::CU_SYNC_POLICY_BLOCKING_SYNC);
+constexpr long long ours_CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW);
+constexpr long long ours_CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY);
 constexpr long long ours_CU_LAUNCH_ATTRIBUTE_PRIORITY = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_PRIORITY);
+constexpr long long ours_CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN);
+constexpr long long ours_CU_STREAM_MEM_OP_WAIT_VALUE_64 = static_cast<long long>(d4r::abi::CU_STREAM_MEM_OP_WAIT_VALUE_64);
+constexpr long long ours_CU_STREAM_MEM_OP_BARRIER = static_cast<long long>(d4r::abi::CU_STREAM_MEM_OP_BARRIER);
+constexpr long long ours_CU_EVENT_RECORD_EXTERNAL = static_cast<long long>(d4r::abi::CU_EVENT_RECORD_EXTERNAL);
+constexpr long long ours_CU_EVENT_WAIT_EXTERNAL = static_cast<long long>(d4r::abi::CU_EVENT_WAIT_EXTERNAL);
+constexpr long long ours_CU_STREAM_WAIT_VALUE_NOR = static_cast<long long>(d4r::abi::CU_STREAM_WAIT_VALUE_NOR);
+constexpr long long ours_CU_STREAM_WAIT_VALUE_FLUSH = static_cast<long long>(d4r::abi::CU_STREAM_WAIT_VALUE_FLUSH);
+constexpr long long ours_CU_STREAM_SET_CAPTURE_DEPENDENCIES = static_cast<long long>(d4r::abi::CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+constexpr long long ours_CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = static_cast<long long>(d4r::abi::CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
+constexpr long long ours_CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = static_cast<long long>(d4r::abi::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY);
+constexpr long long ours_CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES);
+constexpr long long ours_CU_LAUNCH_ATTRIBUTE_COOPERATIVE = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_COOPERATIVE);
 } // namespace captured
 
 #define __CUDA_API_VERSION_INTERNAL 1 // declare every versioned entry point, without the renaming macros
@@ -502,6 +559,65 @@ static_assert(captured::ours_CU_TR_ADDRESS_MODE_WRAP == static_cast<long long>(C
 static_assert(captured::ours_CU_TR_FILTER_MODE_LINEAR == static_cast<long long>(CU_TR_FILTER_MODE_LINEAR), "CU_TR_FILTER_MODE_LINEAR");
 static_assert(captured::ours_CU_TR_FILTER_MODE_POINT == static_cast<long long>(CU_TR_FILTER_MODE_POINT), "CU_TR_FILTER_MODE_POINT");
 
+static_assert(captured::ours_CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED == static_cast<long long>(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED), "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED");
+static_assert(captured::ours_CUDA_ERROR_STREAM_CAPTURE_INVALIDATED == static_cast<long long>(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED), "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED");
+static_assert(captured::ours_CUDA_ERROR_STREAM_CAPTURE_MERGE == static_cast<long long>(CUDA_ERROR_STREAM_CAPTURE_MERGE), "CUDA_ERROR_STREAM_CAPTURE_MERGE");
+static_assert(captured::ours_CUDA_ERROR_STREAM_CAPTURE_UNMATCHED == static_cast<long long>(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED), "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED");
+static_assert(captured::ours_CUDA_ERROR_STREAM_CAPTURE_UNJOINED == static_cast<long long>(CUDA_ERROR_STREAM_CAPTURE_UNJOINED), "CUDA_ERROR_STREAM_CAPTURE_UNJOINED");
+static_assert(captured::ours_CUDA_ERROR_STREAM_CAPTURE_ISOLATION == static_cast<long long>(CUDA_ERROR_STREAM_CAPTURE_ISOLATION), "CUDA_ERROR_STREAM_CAPTURE_ISOLATION");
+static_assert(captured::ours_CUDA_ERROR_STREAM_CAPTURE_IMPLICIT == static_cast<long long>(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT), "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT");
+static_assert(captured::ours_CUDA_ERROR_CAPTURED_EVENT == static_cast<long long>(CUDA_ERROR_CAPTURED_EVENT), "CUDA_ERROR_CAPTURED_EVENT");
+static_assert(captured::ours_CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD == static_cast<long long>(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD), "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD");
+static_assert(captured::ours_CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE == static_cast<long long>(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE), "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE");
+static_assert(captured::ours_CUDA_ERROR_PEER_ACCESS_UNSUPPORTED == static_cast<long long>(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED), "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED");
+static_assert(captured::ours_CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED == static_cast<long long>(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED), "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED");
+static_assert(captured::ours_CUDA_ERROR_PEER_ACCESS_NOT_ENABLED == static_cast<long long>(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED), "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_KERNEL == static_cast<long long>(CU_GRAPH_NODE_TYPE_KERNEL), "CU_GRAPH_NODE_TYPE_KERNEL");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_MEMCPY == static_cast<long long>(CU_GRAPH_NODE_TYPE_MEMCPY), "CU_GRAPH_NODE_TYPE_MEMCPY");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_MEMSET == static_cast<long long>(CU_GRAPH_NODE_TYPE_MEMSET), "CU_GRAPH_NODE_TYPE_MEMSET");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_HOST == static_cast<long long>(CU_GRAPH_NODE_TYPE_HOST), "CU_GRAPH_NODE_TYPE_HOST");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_GRAPH == static_cast<long long>(CU_GRAPH_NODE_TYPE_GRAPH), "CU_GRAPH_NODE_TYPE_GRAPH");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_EMPTY == static_cast<long long>(CU_GRAPH_NODE_TYPE_EMPTY), "CU_GRAPH_NODE_TYPE_EMPTY");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_WAIT_EVENT == static_cast<long long>(CU_GRAPH_NODE_TYPE_WAIT_EVENT), "CU_GRAPH_NODE_TYPE_WAIT_EVENT");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_EVENT_RECORD == static_cast<long long>(CU_GRAPH_NODE_TYPE_EVENT_RECORD), "CU_GRAPH_NODE_TYPE_EVENT_RECORD");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_MEM_ALLOC == static_cast<long long>(CU_GRAPH_NODE_TYPE_MEM_ALLOC), "CU_GRAPH_NODE_TYPE_MEM_ALLOC");
+static_assert(captured::ours_CU_GRAPH_NODE_TYPE_MEM_FREE == static_cast<long long>(CU_GRAPH_NODE_TYPE_MEM_FREE), "CU_GRAPH_NODE_TYPE_MEM_FREE");
+static_assert(captured::ours_CU_STREAM_CAPTURE_STATUS_NONE == static_cast<long long>(CU_STREAM_CAPTURE_STATUS_NONE), "CU_STREAM_CAPTURE_STATUS_NONE");
+static_assert(captured::ours_CU_STREAM_CAPTURE_STATUS_ACTIVE == static_cast<long long>(CU_STREAM_CAPTURE_STATUS_ACTIVE), "CU_STREAM_CAPTURE_STATUS_ACTIVE");
+static_assert(captured::ours_CU_STREAM_CAPTURE_STATUS_INVALIDATED == static_cast<long long>(CU_STREAM_CAPTURE_STATUS_INVALIDATED), "CU_STREAM_CAPTURE_STATUS_INVALIDATED");
+static_assert(captured::ours_CU_STREAM_CAPTURE_MODE_GLOBAL == static_cast<long long>(CU_STREAM_CAPTURE_MODE_GLOBAL), "CU_STREAM_CAPTURE_MODE_GLOBAL");
+static_assert(captured::ours_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL == static_cast<long long>(CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL");
+static_assert(captured::ours_CU_STREAM_CAPTURE_MODE_RELAXED == static_cast<long long>(CU_STREAM_CAPTURE_MODE_RELAXED), "CU_STREAM_CAPTURE_MODE_RELAXED");
+static_assert(captured::ours_CU_GRAPH_EXEC_UPDATE_SUCCESS == static_cast<long long>(CU_GRAPH_EXEC_UPDATE_SUCCESS), "CU_GRAPH_EXEC_UPDATE_SUCCESS");
+static_assert(captured::ours_CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED == static_cast<long long>(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED), "CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED");
+static_assert(captured::ours_CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED == static_cast<long long>(CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED), "CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED");
+static_assert(captured::ours_CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED == static_cast<long long>(CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED), "CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED");
+static_assert(captured::ours_CUDA_GRAPH_INSTANTIATE_SUCCESS == static_cast<long long>(CUDA_GRAPH_INSTANTIATE_SUCCESS), "CUDA_GRAPH_INSTANTIATE_SUCCESS");
+static_assert(captured::ours_CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE == static_cast<long long>(CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE), "CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE");
+static_assert(captured::ours_CU_MEMPOOL_ATTR_RELEASE_THRESHOLD == static_cast<long long>(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD), "CU_MEMPOOL_ATTR_RELEASE_THRESHOLD");
+static_assert(captured::ours_CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT == static_cast<long long>(CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), "CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT");
+static_assert(captured::ours_CU_MEMPOOL_ATTR_USED_MEM_HIGH == static_cast<long long>(CU_MEMPOOL_ATTR_USED_MEM_HIGH), "CU_MEMPOOL_ATTR_USED_MEM_HIGH");
+static_assert(captured::ours_CU_MEM_ALLOCATION_TYPE_PINNED == static_cast<long long>(CU_MEM_ALLOCATION_TYPE_PINNED), "CU_MEM_ALLOCATION_TYPE_PINNED");
+static_assert(captured::ours_CU_MEM_LOCATION_TYPE_DEVICE == static_cast<long long>(CU_MEM_LOCATION_TYPE_DEVICE), "CU_MEM_LOCATION_TYPE_DEVICE");
+static_assert(captured::ours_CU_MEM_LOCATION_TYPE_HOST == static_cast<long long>(CU_MEM_LOCATION_TYPE_HOST), "CU_MEM_LOCATION_TYPE_HOST");
+static_assert(captured::ours_CU_MEM_ACCESS_FLAGS_PROT_READWRITE == static_cast<long long>(CU_MEM_ACCESS_FLAGS_PROT_READWRITE), "CU_MEM_ACCESS_FLAGS_PROT_READWRITE");
+static_assert(captured::ours_CU_ACCESS_PROPERTY_PERSISTING == static_cast<long long>(CU_ACCESS_PROPERTY_PERSISTING), "CU_ACCESS_PROPERTY_PERSISTING");
+static_assert(captured::ours_CU_SYNC_POLICY_BLOCKING_SYNC == static_cast<long long>(CU_SYNC_POLICY_BLOCKING_SYNC), "CU_SYNC_POLICY_BLOCKING_SYNC");
+static_assert(captured::ours_CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW == static_cast<long long>(CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW), "CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW");
+static_assert(captured::ours_CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY == static_cast<long long>(CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY), "CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY");
+static_assert(captured::ours_CU_LAUNCH_ATTRIBUTE_PRIORITY == static_cast<long long>(CU_LAUNCH_ATTRIBUTE_PRIORITY), "CU_LAUNCH_ATTRIBUTE_PRIORITY");
+static_assert(captured::ours_CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN == static_cast<long long>(CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN), "CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN");
+static_assert(captured::ours_CU_STREAM_MEM_OP_WAIT_VALUE_64 == static_cast<long long>(CU_STREAM_MEM_OP_WAIT_VALUE_64), "CU_STREAM_MEM_OP_WAIT_VALUE_64");
+static_assert(captured::ours_CU_STREAM_MEM_OP_BARRIER == static_cast<long long>(CU_STREAM_MEM_OP_BARRIER), "CU_STREAM_MEM_OP_BARRIER");
+static_assert(captured::ours_CU_EVENT_RECORD_EXTERNAL == static_cast<long long>(CU_EVENT_RECORD_EXTERNAL), "CU_EVENT_RECORD_EXTERNAL");
+static_assert(captured::ours_CU_EVENT_WAIT_EXTERNAL == static_cast<long long>(CU_EVENT_WAIT_EXTERNAL), "CU_EVENT_WAIT_EXTERNAL");
+static_assert(captured::ours_CU_STREAM_WAIT_VALUE_NOR == static_cast<long long>(CU_STREAM_WAIT_VALUE_NOR), "CU_STREAM_WAIT_VALUE_NOR");
+static_assert(captured::ours_CU_STREAM_WAIT_VALUE_FLUSH == static_cast<long long>(CU_STREAM_WAIT_VALUE_FLUSH), "CU_STREAM_WAIT_VALUE_FLUSH");
+static_assert(captured::ours_CU_STREAM_SET_CAPTURE_DEPENDENCIES == static_cast<long long>(CU_STREAM_SET_CAPTURE_DEPENDENCIES), "CU_STREAM_SET_CAPTURE_DEPENDENCIES");
+static_assert(captured::ours_CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH == static_cast<long long>(CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH), "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH");
+static_assert(captured::ours_CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY == static_cast<long long>(CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY), "CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY");
+static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES == static_cast<long long>(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES), "CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES");
+
 #define D4R_CHECK_SIZE(type) static_assert(sizeof(d4r::abi::type) == sizeof(::type), #type " size");
 #define D4R_CHECK_FIELD(type, field)                                                                           \
     static_assert(offsetof(d4r::abi::type, field) == offsetof(::type, field), #type "." #field " offset");
@@ -544,12 +660,40 @@ D4R_CHECK_FIELD(CUDA_RESOURCE_VIEW_DESC, lastLayer)
 D4R_CHECK_SIZE(CUlaunchConfig)
 D4R_CHECK_FIELD(CUlaunchConfig, hStream)
 D4R_CHECK_FIELD(CUlaunchConfig, numAttrs)
+D4R_CHECK_SIZE(CUDA_KERNEL_NODE_PARAMS_v1)
+D4R_CHECK_SIZE(CUDA_KERNEL_NODE_PARAMS_v2)
+D4R_CHECK_FIELD(CUDA_KERNEL_NODE_PARAMS_v2, kernelParams)
+D4R_CHECK_FIELD(CUDA_KERNEL_NODE_PARAMS_v2, ctx)
+D4R_CHECK_SIZE(CUDA_MEMSET_NODE_PARAMS)
+D4R_CHECK_FIELD(CUDA_MEMSET_NODE_PARAMS, elementSize)
+D4R_CHECK_FIELD(CUDA_MEMSET_NODE_PARAMS, height)
+D4R_CHECK_SIZE(CUDA_HOST_NODE_PARAMS)
+D4R_CHECK_SIZE(CUgraphEdgeData)
+D4R_CHECK_SIZE(CUDA_GRAPH_INSTANTIATE_PARAMS)
+D4R_CHECK_FIELD(CUDA_GRAPH_INSTANTIATE_PARAMS, result_out)
+D4R_CHECK_SIZE(CUgraphExecUpdateResultInfo)
+D4R_CHECK_FIELD(CUgraphExecUpdateResultInfo, errorFromNode)
+D4R_CHECK_SIZE(CUmemLocation)
+D4R_CHECK_SIZE(CUmemAccessDesc)
+D4R_CHECK_SIZE(CUmemPoolProps)
+D4R_CHECK_FIELD(CUmemPoolProps, maxSize)
+D4R_CHECK_FIELD(CUmemPoolProps, usage)
+D4R_CHECK_SIZE(CUaccessPolicyWindow)
+D4R_CHECK_FIELD(CUaccessPolicyWindow, missProp)
+D4R_CHECK_SIZE(CUstreamAttrValue)
+D4R_CHECK_FIELD(CUstreamAttrValue, syncPolicy)
+D4R_CHECK_SIZE(CUstreamBatchMemOpParams)
+D4R_CHECK_FIELD(CUstreamBatchMemOpParams, waitValue.address)
+D4R_CHECK_FIELD(CUstreamBatchMemOpParams, waitValue.value64)
+D4R_CHECK_FIELD(CUstreamBatchMemOpParams, waitValue.flags)
+D4R_CHECK_FIELD(CUstreamBatchMemOpParams, writeValue.alias)
+D4R_CHECK_SIZE(CUipcMemHandle)
+D4R_CHECK_SIZE(CUipcEventHandle)
 D4R_CHECK_SIZE(CUlaunchAttributeValue)
 D4R_CHECK_SIZE(CUlaunchAttribute)
 D4R_CHECK_FIELD(CUlaunchAttribute, value)
 D4R_CHECK_FIELD(CUlaunchAttribute, value.cooperative)
 static_assert(captured::ours_CU_LAUNCH_ATTRIBUTE_COOPERATIVE == static_cast<long long>(CU_LAUNCH_ATTRIBUTE_COOPERATIVE), "CU_LAUNCH_ATTRIBUTE_COOPERATIVE");
-static_assert(captured::ours_CU_LAUNCH_ATTRIBUTE_PRIORITY == static_cast<long long>(CU_LAUNCH_ATTRIBUTE_PRIORITY), "CU_LAUNCH_ATTRIBUTE_PRIORITY");
 #undef D4R_CHECK_SIZE
 #undef D4R_CHECK_FIELD
 

@@ -33,9 +33,14 @@ const ApiTable& cpu_table() {
         cpu::fill_event(t);
         cpu::fill_array(t);
         cpu::fill_texture(t);
+        cpu::fill_stream_ext(t);
+        cpu::fill_peer(t);
+        cpu::fill_mempool(t);
+        cpu::fill_graph(t);
         t.cuGetExportTable = cu_get_export_table;
         t.cuProfilerStart = cu_profiler_start;
         t.cuProfilerStop = cu_profiler_stop;
+        cpu::fill_capture(t); // last: it wraps the entries above
         fill_missing(t, "cpu");
         return t;
     }();

@@ -20,29 +20,6 @@ int function_max_threads(const Function& f) {
     return static_cast<int>(n);
 }
 
-namespace {
-
-CUresult fault_result(ptxsim::FaultKind kind) {
-    switch (kind) {
-    case ptxsim::FaultKind::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
-    case ptxsim::FaultKind::MisalignedAddress: return CUDA_ERROR_MISALIGNED_ADDRESS;
-    case ptxsim::FaultKind::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
-    case ptxsim::FaultKind::InvalidLaunch: return CUDA_ERROR_INVALID_VALUE;
-    case ptxsim::FaultKind::BudgetExceeded: return CUDA_ERROR_LAUNCH_TIMEOUT;
-    default: return CUDA_ERROR_LAUNCH_FAILED;
-    }
-}
-
-// D4R_CPU_INSTRUCTION_BUDGET: warp instructions one launch may execute before it is stopped with
-// CUDA_ERROR_LAUNCH_TIMEOUT (a watchdog for runaway kernels); unset or 0 = unlimited.
-uint64_t instruction_budget() {
-    static const uint64_t budget = [] {
-        const char* v = std::getenv("D4R_CPU_INSTRUCTION_BUDGET");
-        return v ? std::strtoull(v, nullptr, 10) : 0ull;
-    }();
-    return budget;
-}
-
 CUresult build_params(const ptxsim::Kernel& kernel, void** params, void** extra, std::vector<uint8_t>& block) {
     const ptx::EntryInfo& info = kernel.info();
     block.assign(info.param_block_size, 0);
@@ -76,6 +53,29 @@ CUresult build_params(const ptxsim::Kernel& kernel, void** params, void** extra,
         return CUDA_SUCCESS;
     }
     return info.params.empty() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+namespace {
+
+CUresult fault_result(ptxsim::FaultKind kind) {
+    switch (kind) {
+    case ptxsim::FaultKind::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case ptxsim::FaultKind::MisalignedAddress: return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case ptxsim::FaultKind::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+    case ptxsim::FaultKind::InvalidLaunch: return CUDA_ERROR_INVALID_VALUE;
+    case ptxsim::FaultKind::BudgetExceeded: return CUDA_ERROR_LAUNCH_TIMEOUT;
+    default: return CUDA_ERROR_LAUNCH_FAILED;
+    }
+}
+
+// D4R_CPU_INSTRUCTION_BUDGET: warp instructions one launch may execute before it is stopped with
+// CUDA_ERROR_LAUNCH_TIMEOUT (a watchdog for runaway kernels); unset or 0 = unlimited.
+uint64_t instruction_budget() {
+    static const uint64_t budget = [] {
+        const char* v = std::getenv("D4R_CPU_INSTRUCTION_BUDGET");
+        return v ? std::strtoull(v, nullptr, 10) : 0ull;
+    }();
+    return budget;
 }
 
 int blocks_per_sm(const Function& f, int block_size, size_t dynamic_shared);

@@ -222,28 +222,14 @@ CUresult cu_memset_d2d16(CUdeviceptr d, size_t pitch, unsigned short v, size_t w
 CUresult cu_memset_d2d32(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h) {
     return memset_2d<uint32_t>(nullptr, false, d, pitch, v, w, h);
 }
-
-// ---- stream-ordered allocation -------------------------------------------------------------------------
-
-CUresult cu_mem_alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
-    if (CUresult r = check_init()) return r;
-    StreamRef ref;
-    if (CUresult r = resolve_stream(stream, ref)) return r;
-    if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
-    // Memory available now is available at any later point of the stream: allocate at once.
-    return allocate(ref.ctx.get(), bytes, RegionKind::Device, 0, dptr);
+CUresult cu_memset_d2d8_async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t h, CUstream s) {
+    return memset_2d<uint8_t>(s, true, d, pitch, v, w, h);
 }
-
-CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
-    if (CUresult r = check_init()) return r;
-    StreamRef ref;
-    if (CUresult r = resolve_stream(stream, ref)) return r;
-    Region r;
-    if (!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device) return CUDA_ERROR_INVALID_VALUE;
-    // Later operations may no longer name it; the memory itself is released when the stream gets there.
-    if (!remove_region(dptr)) return CUDA_ERROR_INVALID_VALUE;
-    ref.ctx->submit(ref.stream, [dptr](CUresult) { (void)state().device.free(dptr); });
-    return CUDA_SUCCESS;
+CUresult cu_memset_d2d16_async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s) {
+    return memset_2d<uint16_t>(s, true, d, pitch, v, w, h);
+}
+CUresult cu_memset_d2d32_async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t h, CUstream s) {
+    return memset_2d<uint32_t>(s, true, d, pitch, v, w, h);
 }
 
 // ---- pointer attributes --------------------------------------------------------------------------------
@@ -341,11 +327,12 @@ void fill_memory(ApiTable& t) {
     t.cuMemsetD8Async = cu_memset_d8_async;
     t.cuMemsetD16Async = cu_memset_d16_async;
     t.cuMemsetD32Async = cu_memset_d32_async;
+    t.cuMemsetD2D8Async = cu_memset_d2d8_async;
+    t.cuMemsetD2D16Async = cu_memset_d2d16_async;
+    t.cuMemsetD2D32Async = cu_memset_d2d32_async;
     t.cuMemsetD2D8_v2 = cu_memset_d2d8;
     t.cuMemsetD2D16_v2 = cu_memset_d2d16;
     t.cuMemsetD2D32_v2 = cu_memset_d2d32;
-    t.cuMemAllocAsync = cu_mem_alloc_async;
-    t.cuMemFreeAsync = cu_mem_free_async;
     t.cuPointerGetAttribute = cu_pointer_get_attribute;
     t.cuPointerGetAttributes = cu_pointer_get_attributes;
 }

@@ -61,6 +61,9 @@ struct Stream {
     unsigned flags = 0;
     int priority = 0;
     std::atomic<uint64_t> last_seq{0}; // sequence number of its last queued operation
+    // cuStreamSetAttribute values by CUstreamAttrID, stored and returned (cpu_stream_ext.cpp).
+    std::mutex attributes_mutex;
+    std::map<int, CUlaunchAttributeValue> attributes;
 };
 
 struct Context {
@@ -136,6 +139,8 @@ struct Function {
 
 // The most threads a block of F may have: 1024, or less when the kernel's .maxntid / .reqntid says so.
 int function_max_threads(const Function& f);
+// KERNEL's parameter block from cuLaunchKernel's KERNEL_PARAMS or EXTRA (cpu_launch.cpp).
+CUresult build_params(const ptxsim::Kernel& kernel, void** params, void** extra, std::vector<uint8_t>& block);
 
 // A CUDA array: packed texels in a Device allocation (registered as a RegionKind::Array region).
 struct Array {
@@ -266,6 +271,12 @@ void fill_event(ApiTable& t);
 void fill_array(ApiTable& t);
 void fill_texture(ApiTable& t);
 void fill_library(ApiTable& t);
+void fill_stream_ext(ApiTable& t); // stream attributes, stream memory operations, 2D async memsets
+void fill_peer(ApiTable& t);       // peers and IPC
+void fill_mempool(ApiTable& t);    // stream-ordered allocation and memory pools (wraps cuMemFree_v2)
+void fill_graph(ApiTable& t);
+// Last: wraps every entry point that stream capture changes (cpu_capture.cpp).
+void fill_capture(ApiTable& t);
 
 // The number of "multiprocessors" reported (host cores).
 int sm_count();
