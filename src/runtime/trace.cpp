@@ -39,6 +39,8 @@ void append_value(std::string& out, const T& v) {
         out += fmt::format("{}", static_cast<long long>(v));
     } else if constexpr (std::is_floating_point_v<T>) {
         out += fmt::format("{}", v);
+    } else if constexpr (std::is_class_v<T>) {
+        out += "{...}"; // structures passed by value (CUmemLocation, IPC handles)
     } else {
         out += fmt::format("{}", v);
     }

@@ -163,7 +163,10 @@ struct Kernel {
     std::string name;
 };
 
-enum class RegionKind { Device, HostAlloc, HostRegistered, ModuleGlobal, Array };
+// Device: cuMemAlloc; HostAlloc: cuMemHostAlloc; HostRegistered: cuMemHostRegister (caller's memory);
+// Managed: cuMemAllocManaged; Mapped: a cuMemMap'd piece of a reserved range (cpu_vmm.cpp);
+// ModuleGlobal: a module variable; Array: array storage.
+enum class RegionKind { Device, HostAlloc, HostRegistered, ModuleGlobal, Array, Managed, Mapped };
 
 // A range of addresses the API knows about (device pointers are host addresses in this backend).
 struct Region {
@@ -249,6 +252,12 @@ bool find_region(uint64_t address, uint64_t bytes, Region* out = nullptr);
 // Frees every allocation owned by CTX (context destruction).
 void release_context_regions(Context* ctx);
 
+// Memory ptxsim did not allocate (registered host memory, cuMemMap'd ranges) made reachable by kernels:
+// it joins ptxsim::Device's table of live ranges, which bounds-checks every kernel access, without
+// being owned by it (ptxsim never frees it). hide_from_kernels(BASE) takes it out again.
+void expose_to_kernels(uint64_t base, uint64_t size);
+void hide_from_kernels(uint64_t base);
+
 // Drops every object CTX owns (streams, events, modules, functions, regions). Caller holds no lock.
 void release_context_objects(Context* ctx);
 
@@ -265,6 +274,14 @@ void fill_event(ApiTable& t);
 void fill_array(ApiTable& t);
 void fill_texture(ApiTable& t);
 void fill_library(ApiTable& t);
+void fill_link(ApiTable& t);
+void fill_vmm(ApiTable& t);
+void fill_managed(ApiTable& t);
+// The unversioned and legacy names (cpu_legacy.cpp); runs after every other filler.
+void fill_legacy(ApiTable& t);
+
+// Drops what cuMemAdvise and prefetches recorded for the managed allocation of region REGION_ID.
+void forget_managed(uint64_t region_id);
 
 // The number of "multiprocessors" reported (host cores).
 int sm_count();
