@@ -308,7 +308,9 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryRefusals) {
     EXPECT_EQ(api().cuMemSetAccess(r, gran, nullptr, 1), CUDA_ERROR_INVALID_VALUE);
     desc.flags = static_cast<CUmemAccess_flags>(2);
     EXPECT_EQ(api().cuMemSetAccess(r, gran, &desc, 1), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuMemRetainAllocationHandle(&h, reinterpret_cast<void*>(r + gran)), CUDA_ERROR_INVALID_VALUE);
+    CUmemGenericAllocationHandle none = 1;
+    EXPECT_EQ(api().cuMemRetainAllocationHandle(&none, reinterpret_cast<void*>(r + gran)), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(none, 0u);
     EXPECT_EQ(api().cuMemUnmap(r, gran), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemRelease(h), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemRelease(h), CUDA_ERROR_INVALID_VALUE);

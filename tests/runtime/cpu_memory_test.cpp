@@ -282,7 +282,9 @@ TEST_F(CpuMemoryTest, HostMemoryAndPointerAttributes) {
     CUdeviceptr dh = 0;
     EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&dh, h, 0), CUDA_SUCCESS);
     EXPECT_EQ(dh, reinterpret_cast<CUdeviceptr>(h));
-    EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&dh, h, 1), CUDA_ERROR_INVALID_VALUE);
+    CUdeviceptr refused = 1;
+    EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&refused, h, 1), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(refused, 0u); // out-parameters are cleared first
     unsigned type = 0;
     EXPECT_EQ(api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dh), CUDA_SUCCESS);
     EXPECT_EQ(type, unsigned(CU_MEMORYTYPE_HOST));
