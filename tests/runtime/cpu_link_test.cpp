@@ -6,7 +6,9 @@
 #include <fstream>
 #include <string>
 
+#include "core/files.h"
 #include "cpu_test_util.h"
+#include "test_support.h"
 
 namespace d4r::runtime::cpu_test {
 namespace {
@@ -161,6 +163,29 @@ TEST_F(CpuLinkTest, UnresolvedAndRefusedInputs) {
     EXPECT_EQ(api().cuModuleLoadData(&m, image), CUDA_SUCCESS);
     EXPECT_EQ(api().cuLinkDestroy(link), CUDA_SUCCESS);
     function(m, "add_one");
+}
+
+TEST_F(CpuLinkTest, FatbinInputsGiveTheirPtx) {
+    // nvcc's fatbins of tests/fixtures/ptx/src/kernels.cu, plain and zstd-compressed.
+    for (const char* name : {"kernels.plain.fatbin", "kernels.zstd.fatbin"}) {
+        SCOPED_TRACE(name);
+        auto bytes = d4r::read_file(d4r::test::fixture_dir() / "ptx" / name);
+        ASSERT_TRUE(bytes);
+        CUlinkState link = nullptr;
+        ASSERT_EQ(api().cuLinkCreate_v2(0, nullptr, nullptr, &link), CUDA_SUCCESS);
+        ASSERT_EQ(api().cuLinkAddData_v2(link, CU_JIT_INPUT_FATBINARY, bytes->data(), bytes->size(), name, 0, nullptr,
+                                         nullptr),
+                  CUDA_SUCCESS);
+        void* image = nullptr;
+        ASSERT_EQ(api().cuLinkComplete(link, &image, nullptr), CUDA_SUCCESS);
+        EXPECT_NE(std::string(static_cast<const char*>(image)).find(".entry"), std::string::npos);
+        CUmodule m = nullptr;
+        ASSERT_EQ(api().cuModuleLoadData(&m, image), CUDA_SUCCESS);
+        CUfunction f = nullptr;
+        EXPECT_EQ(api().cuModuleGetFunction(&f, m, "d4r_saxpy"), CUDA_SUCCESS);
+        EXPECT_EQ(api().cuLinkDestroy(link), CUDA_SUCCESS);
+        EXPECT_EQ(api().cuModuleUnload(m), CUDA_SUCCESS);
+    }
 }
 
 } // namespace
