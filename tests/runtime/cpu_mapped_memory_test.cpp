@@ -193,6 +193,9 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryTwoMappingsShareTheirBytes) {
     std::vector<uint32_t> src(size / 4);
     std::iota(src.begin(), src.end(), 1u);
     EXPECT_EQ(api().cuMemcpyHtoD_v2(a, src.data(), size), CUDA_ERROR_INVALID_VALUE);
+    // Nor a unified copy, which takes unknown memory for pageable host memory (but not reserved space).
+    EXPECT_EQ(api().cuMemcpy(a, reinterpret_cast<CUdeviceptr>(src.data()), 16), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemcpyDtoH_v2(src.data(), b, 16), CUDA_ERROR_INVALID_VALUE); // reserved, never mapped
     CUmemLocation loc{CU_MEM_LOCATION_TYPE_DEVICE, 0};
     unsigned long long access = 99;
     EXPECT_EQ(api().cuMemGetAccess(&access, &loc, a), CUDA_SUCCESS);
@@ -258,6 +261,7 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryTwoMappingsShareTheirBytes) {
     EXPECT_EQ(api().cuMemUnmap(a, size), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemUnmap(b + size, size), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemcpyDtoH_v2(back.data(), a, 4), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemcpy(reinterpret_cast<CUdeviceptr>(back.data()), a, 4), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemGetAccess(&access, &loc, a), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemAddressFree(a, size), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemAddressFree(b, 2 * size), CUDA_SUCCESS);

@@ -257,6 +257,8 @@ void release_context_regions(Context* ctx);
 // being owned by it (ptxsim never frees it). hide_from_kernels(BASE) takes it out again.
 void expose_to_kernels(uint64_t base, uint64_t size);
 void hide_from_kernels(uint64_t base);
+// Whether [BASE, BASE + BYTES) overlaps address space reserved with cuMemAddressReserve (cpu_vmm.cpp).
+bool overlaps_reservation(uint64_t base, uint64_t bytes);
 
 // Drops every object CTX owns (streams, events, modules, functions, regions). Caller holds no lock.
 void release_context_objects(Context* ctx);

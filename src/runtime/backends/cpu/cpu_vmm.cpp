@@ -442,6 +442,18 @@ CUresult cu_mem_import_from_shareable_handle(CUmemGenericAllocationHandle* handl
 
 } // namespace
 
+bool overlaps_reservation(uint64_t base, uint64_t bytes) {
+    Vmm& v = vmm();
+    std::lock_guard lock(v.mutex);
+    if (v.reservations.empty()) return false;
+    auto it = v.reservations.upper_bound(base);
+    if (it != v.reservations.begin()) {
+        auto prev = std::prev(it);
+        if (base - prev->first < prev->second.size) return true;
+    }
+    return it != v.reservations.end() && it->first < base + std::max<uint64_t>(bytes, 1);
+}
+
 void fill_vmm(ApiTable& t) {
     t.cuMemGetAllocationGranularity = cu_mem_get_allocation_granularity;
     t.cuMemCreate = cu_mem_create;
