@@ -268,6 +268,34 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryTwoMappingsShareTheirBytes) {
     EXPECT_EQ(api().cuMemAddressFree(b, 2 * size), CUDA_ERROR_INVALID_VALUE);
 }
 
+TEST_F(CpuMappedMemoryTest, VirtualMemoryPiecesMappedBackToBackAreOneRange) {
+    CUmemAllocationProp prop = device_prop();
+    size_t gran = 0;
+    ASSERT_EQ(api().cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), CUDA_SUCCESS);
+    CUmemGenericAllocationHandle first = 0, second = 0;
+    ASSERT_EQ(api().cuMemCreate(&first, gran, &prop, 0), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemCreate(&second, 2 * gran, &prop, 0), CUDA_SUCCESS);
+    CUdeviceptr r = 0;
+    ASSERT_EQ(api().cuMemAddressReserve(&r, 4 * gran, 0, 0, 0), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemMap(r, gran, 0, first, 0), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemMap(r + gran, 2 * gran, 0, second, 0), CUDA_SUCCESS);
+    CUmemAccessDesc desc{{CU_MEM_LOCATION_TYPE_DEVICE, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
+    ASSERT_EQ(api().cuMemSetAccess(r, 3 * gran, &desc, 1), CUDA_SUCCESS); // both pieces at once
+    // A copy and a memset across the seam, as a growable allocator does.
+    std::vector<uint8_t> in(2 * gran), out(2 * gran, 0);
+    std::iota(in.begin(), in.end(), uint8_t(3));
+    ASSERT_EQ(api().cuMemcpyHtoD_v2(r + gran / 2, in.data(), in.size()), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemcpyDtoH_v2(out.data(), r + gran / 2, out.size()), CUDA_SUCCESS);
+    EXPECT_EQ(out, in);
+    EXPECT_EQ(api().cuMemsetD8_v2(r, 0x5a, 3 * gran), CUDA_SUCCESS);
+    EXPECT_EQ(reinterpret_cast<uint8_t*>(r)[3 * gran - 1], 0x5a);
+    EXPECT_EQ(api().cuMemsetD8_v2(r, 0x5a, 3 * gran + 1), CUDA_ERROR_INVALID_VALUE); // past the last piece
+    EXPECT_EQ(api().cuMemUnmap(r, 3 * gran), CUDA_SUCCESS); // both pieces
+    EXPECT_EQ(api().cuMemRelease(first), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemRelease(second), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemAddressFree(r, 4 * gran), CUDA_SUCCESS);
+}
+
 TEST_F(CpuMappedMemoryTest, VirtualMemoryRefusals) {
     CUmemAllocationProp prop = device_prop();
     size_t gran = 0;

@@ -182,6 +182,24 @@ bool find_region(uint64_t address, uint64_t bytes, Region* out) {
     return true;
 }
 
+bool mapped_span(uint64_t address, uint64_t bytes) {
+    State& s = state();
+    std::shared_lock lock(s.regions_mutex);
+    auto it = s.regions.upper_bound(address);
+    if (it == s.regions.begin()) return false;
+    --it;
+    uint64_t end = address + bytes;
+    if (end < address) return false;
+    uint64_t at = address;
+    while (it != s.regions.end() && it->second.kind == RegionKind::Mapped && it->first <= at &&
+           at < it->first + it->second.size) {
+        at = it->first + it->second.size;
+        if (at >= end) return true;
+        ++it;
+    }
+    return false;
+}
+
 void expose_to_kernels(uint64_t base, uint64_t size) {
     ptxsim::Device::Impl& impl = state().device.impl();
     std::unique_lock lock(impl.mutex);

@@ -249,6 +249,9 @@ void add_region(const Region& region);
 bool remove_region(uint64_t base, Region* removed = nullptr);
 // The region holding [ADDRESS, ADDRESS + BYTES) (BYTES may be 0: the byte at ADDRESS must be inside).
 bool find_region(uint64_t address, uint64_t bytes, Region* out = nullptr);
+// Whether [ADDRESS, ADDRESS + BYTES) is covered by adjacent RegionKind::Mapped regions (VMM pieces
+// mapped back to back).
+bool mapped_span(uint64_t address, uint64_t bytes);
 // Frees every allocation owned by CTX (context destruction).
 void release_context_regions(Context* ctx);
 

@@ -12,8 +12,8 @@
 //
 // Not modelled: read-only access (CU_MEM_ACCESS_FLAGS_PROT_READ maps read-write: a kernel or copy
 // writing there is not trapped), compression (never granted: CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED
-// is 0), Win32 and fabric handles (CUDA_ERROR_NOT_SUPPORTED). A copy must lie inside one mapped piece
-// (as the range checks of every copy work per region); kernels may cross adjacent pieces.
+// is 0), Win32 and fabric handles (CUDA_ERROR_NOT_SUPPORTED). Copies, memsets and kernels may cross
+// from one accessible piece to the next when they are mapped back to back (check_range's mapped_span).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
