@@ -281,15 +281,21 @@ void withdraw(Mapping& m) {
     m.access = CU_MEM_ACCESS_FLAGS_PROT_NONE;
 }
 
-void drain_current_context() {
-    std::shared_ptr<Context> ctx;
-    if (current_context(ctx) == CUDA_SUCCESS) ctx->drain(); // queued copies and kernels may use the range
+// Mappings are not tied to a context: work queued in any context may still use a range being taken away.
+void drain_all_contexts() {
+    std::vector<std::shared_ptr<Context>> contexts;
+    {
+        State& st = state();
+        std::lock_guard lock(st.mutex);
+        for (auto& [h, ctx] : st.contexts) contexts.push_back(ctx);
+    }
+    for (auto& ctx : contexts) ctx->drain();
 }
 
 CUresult cu_mem_unmap(CUdeviceptr ptr, size_t size) {
     if (CUresult r = check_init()) return r;
     if (size == 0) return CUDA_ERROR_INVALID_VALUE;
-    drain_current_context();
+    drain_all_contexts();
     Vmm& v = vmm();
     std::lock_guard lock(v.mutex);
     std::vector<Mapping*> tiles = mappings_tiling(v, ptr, size);
@@ -321,7 +327,7 @@ CUresult cu_mem_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc* 
             return CUDA_ERROR_INVALID_VALUE;
         access = static_cast<unsigned long long>(f); // the last descriptor for the device wins
     }
-    if (access == CU_MEM_ACCESS_FLAGS_PROT_NONE) drain_current_context();
+    if (access == CU_MEM_ACCESS_FLAGS_PROT_NONE) drain_all_contexts();
     Vmm& v = vmm();
     std::lock_guard lock(v.mutex);
     std::vector<Mapping*> tiles = mappings_tiling(v, ptr, size);
