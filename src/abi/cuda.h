@@ -47,6 +47,12 @@ typedef struct CUmipmappedArray_st* CUmipmappedArray;
 typedef struct CUstream_st* CUstream;
 typedef struct CUevent_st* CUevent;
 typedef struct CUlinkState_st* CUlinkState;
+typedef struct CUtexref_st* CUtexref;
+typedef struct CUsurfref_st* CUsurfref;
+typedef struct CUgraphicsResource_st* CUgraphicsResource;
+/* The pre-3.2 32-bit device pointer of the legacy unversioned entry points (cuMemAlloc, ...). */
+typedef unsigned int CUdeviceptr_v1;
+typedef unsigned long long CUmemGenericAllocationHandle;
 
 /* The special stream handles (CU_STREAM_LEGACY, CU_STREAM_PER_THREAD). */
 #define D4R_CU_STREAM_LEGACY ((CUstream)0x1)
@@ -176,9 +182,16 @@ typedef enum d4r_CUdevice_attribute_enum D4R_ENUM_BASE {
     CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88,
     CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
     CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED = 90,
+    CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = 91,
     CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH = 95,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
     CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED = 99,
+    CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES = 100,
+    CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = 101,
+    CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 102,
+    CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED = 103,
+    CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 107,
+    CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED = 113,
     CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
     CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK = 111,
     CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115,
@@ -283,6 +296,73 @@ typedef enum d4r_CUjit_option_enum D4R_ENUM_BASE {
     CU_JIT_CACHE_MODE = 14
 } CUjit_option;
 
+typedef enum d4r_CUjitInputType_enum D4R_ENUM_BASE {
+    CU_JIT_INPUT_CUBIN = 0,
+    CU_JIT_INPUT_PTX = 1,
+    CU_JIT_INPUT_FATBINARY = 2,
+    CU_JIT_INPUT_OBJECT = 3,
+    CU_JIT_INPUT_LIBRARY = 4,
+    CU_JIT_INPUT_NVVM = 5
+} CUjitInputType;
+
+typedef enum d4r_CUmemLocationType_enum D4R_ENUM_BASE {
+    CU_MEM_LOCATION_TYPE_INVALID = 0x0,
+    CU_MEM_LOCATION_TYPE_DEVICE = 0x1,
+    CU_MEM_LOCATION_TYPE_HOST = 0x2,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA = 0x3,
+    CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = 0x4
+} CUmemLocationType;
+
+typedef enum d4r_CUmemAllocationType_enum D4R_ENUM_BASE {
+    CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
+    CU_MEM_ALLOCATION_TYPE_PINNED = 0x1,
+    CU_MEM_ALLOCATION_TYPE_MANAGED = 0x2
+} CUmemAllocationType;
+
+typedef enum d4r_CUmemAllocationHandleType_enum D4R_ENUM_BASE {
+    CU_MEM_HANDLE_TYPE_NONE = 0x0,
+    CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1,
+    CU_MEM_HANDLE_TYPE_WIN32 = 0x2,
+    CU_MEM_HANDLE_TYPE_WIN32_KMT = 0x4,
+    CU_MEM_HANDLE_TYPE_FABRIC = 0x8
+} CUmemAllocationHandleType;
+
+typedef enum d4r_CUmemAccess_flags_enum D4R_ENUM_BASE {
+    CU_MEM_ACCESS_FLAGS_PROT_NONE = 0x0,
+    CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1,
+    CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3
+} CUmemAccess_flags;
+
+typedef enum d4r_CUmemAllocationGranularity_flags_enum D4R_ENUM_BASE {
+    CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0,
+    CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = 0x1
+} CUmemAllocationGranularity_flags;
+
+typedef enum d4r_CUmemAllocationCompType_enum D4R_ENUM_BASE {
+    CU_MEM_ALLOCATION_COMP_NONE = 0x0,
+    CU_MEM_ALLOCATION_COMP_GENERIC = 0x1
+} CUmemAllocationCompType;
+
+typedef enum d4r_CUmem_advise_enum D4R_ENUM_BASE {
+    CU_MEM_ADVISE_SET_READ_MOSTLY = 1,
+    CU_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+    CU_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+    CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+    CU_MEM_ADVISE_SET_ACCESSED_BY = 5,
+    CU_MEM_ADVISE_UNSET_ACCESSED_BY = 6
+} CUmem_advise;
+
+typedef enum d4r_CUmem_range_attribute_enum D4R_ENUM_BASE {
+    CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
+    CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 4,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 5,
+    CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 6,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7,
+    CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8
+} CUmem_range_attribute;
+
 typedef enum d4r_CUlibraryOption_enum D4R_ENUM_BASE { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
 
 typedef enum d4r_CUfunc_cache_enum D4R_ENUM_BASE {
@@ -322,6 +402,10 @@ enum {
     CU_MEMHOSTREGISTER_DEVICEMAP = 0x02,
     CU_MEMHOSTREGISTER_IOMEMORY = 0x04,
     CU_MEMHOSTREGISTER_READ_ONLY = 0x08,
+    CU_MEM_ATTACH_GLOBAL = 0x1,
+    CU_MEM_ATTACH_HOST = 0x2,
+    CU_MEM_ATTACH_SINGLE = 0x4,
+    CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 0x1,
     CU_TRSF_READ_AS_INTEGER = 0x01,
     CU_TRSF_NORMALIZED_COORDINATES = 0x02,
     CU_TRSF_SRGB = 0x10,
@@ -461,6 +545,52 @@ typedef struct d4r_CUDA_RESOURCE_VIEW_DESC_st {
     unsigned int reserved[16];
 } CUDA_RESOURCE_VIEW_DESC;
 
+/* cuDeviceGetProperties (deprecated since CUDA 5.0). */
+typedef struct d4r_CUdevprop_st {
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int sharedMemPerBlock;
+    int totalConstantMemory;
+    int SIMDWidth;
+    int memPitch;
+    int regsPerBlock;
+    int clockRate;
+    int textureAlign;
+} CUdevprop;
+
+typedef struct d4r_CUipcEventHandle_st {
+    char reserved[64];
+} CUipcEventHandle;
+
+typedef struct d4r_CUipcMemHandle_st {
+    char reserved[64];
+} CUipcMemHandle;
+
+/* Virtual memory management and managed memory. */
+typedef struct d4r_CUmemLocation_st {
+    CUmemLocationType type;
+    int id;
+} CUmemLocation;
+
+typedef struct d4r_CUmemAllocationProp_st {
+    CUmemAllocationType type;
+    CUmemAllocationHandleType requestedHandleTypes;
+    CUmemLocation location;
+    void* win32HandleMetaData;
+    struct {
+        unsigned char compressionType;
+        unsigned char gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+} CUmemAllocationProp;
+
+typedef struct d4r_CUmemAccessDesc_st {
+    CUmemLocation location;
+    CUmemAccess_flags flags;
+} CUmemAccessDesc;
+
 typedef struct CUexecAffinityParam_st CUexecAffinityParam; /* only passed through */
 typedef struct CUctxCigParam_st CUctxCigParam;
 
@@ -548,28 +678,6 @@ typedef enum d4r_CUmemPool_attribute_enum D4R_ENUM_BASE {
     CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,
     CU_MEMPOOL_ATTR_USED_MEM_HIGH = 8
 } CUmemPool_attribute;
-
-typedef enum d4r_CUmemAllocationType_enum D4R_ENUM_BASE {
-    CU_MEM_ALLOCATION_TYPE_INVALID = 0x0,
-    CU_MEM_ALLOCATION_TYPE_PINNED = 0x1
-} CUmemAllocationType;
-
-typedef enum d4r_CUmemAllocationHandleType_enum D4R_ENUM_BASE {
-    CU_MEM_HANDLE_TYPE_NONE = 0x0,
-    CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 0x1
-} CUmemAllocationHandleType;
-
-typedef enum d4r_CUmemLocationType_enum D4R_ENUM_BASE {
-    CU_MEM_LOCATION_TYPE_INVALID = 0x0,
-    CU_MEM_LOCATION_TYPE_DEVICE = 0x1,
-    CU_MEM_LOCATION_TYPE_HOST = 0x2
-} CUmemLocationType;
-
-typedef enum d4r_CUmemAccess_flags_enum D4R_ENUM_BASE {
-    CU_MEM_ACCESS_FLAGS_PROT_NONE = 0x0,
-    CU_MEM_ACCESS_FLAGS_PROT_READ = 0x1,
-    CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3
-} CUmemAccess_flags;
 
 typedef enum d4r_CUaccessProperty_enum D4R_ENUM_BASE {
     CU_ACCESS_PROPERTY_NORMAL = 0,
@@ -689,16 +797,6 @@ typedef struct d4r_CUgraphExecUpdateResultInfo_st {
     CUgraphNode errorFromNode;
 } CUgraphExecUpdateResultInfo;
 
-typedef struct d4r_CUmemLocation_st {
-    CUmemLocationType type;
-    int id;
-} CUmemLocation;
-
-typedef struct d4r_CUmemAccessDesc_st {
-    CUmemLocation location;
-    CUmemAccess_flags flags;
-} CUmemAccessDesc;
-
 typedef struct d4r_CUmemPoolProps_st {
     CUmemAllocationType allocType;
     CUmemAllocationHandleType handleTypes;
@@ -765,14 +863,6 @@ typedef union d4r_CUstreamBatchMemOpParams_union {
     } memoryBarrier;
     cuuint64_t pad[6];
 } CUstreamBatchMemOpParams;
-
-typedef struct d4r_CUipcMemHandle_st {
-    char reserved[D4R_CU_IPC_HANDLE_SIZE];
-} CUipcMemHandle;
-
-typedef struct d4r_CUipcEventHandle_st {
-    char reserved[D4R_CU_IPC_HANDLE_SIZE];
-} CUipcEventHandle;
 
 #ifdef __cplusplus
 } /* extern "C" */

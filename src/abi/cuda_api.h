@@ -33,6 +33,9 @@
     X(cuDeviceGetAttribute, cuDeviceGetAttribute, 2000, (int* pi, CUdevice_attribute attrib, CUdevice dev), (pi, attrib, dev)) \
     X(cuDeviceComputeCapability, cuDeviceComputeCapability, 2000, (int* major, int* minor, CUdevice dev), (major, minor, dev)) \
     X(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 4000, (int* canAccessPeer, CUdevice dev, CUdevice peerDev), (canAccessPeer, dev, peerDev)) \
+    X(cuDeviceGetProperties, cuDeviceGetProperties, 2000, (CUdevprop* prop, CUdevice dev), (prop, dev)) \
+    X(cuDeviceGetByPCIBusId, cuDeviceGetByPCIBusId, 4010, (CUdevice* dev, const char* pciBusId), (dev, pciBusId)) \
+    X(cuDeviceGetPCIBusId, cuDeviceGetPCIBusId, 4010, (char* pciBusId, int len, CUdevice dev), (pciBusId, len, dev)) \
     /* Primary contexts */ \
     X(cuDevicePrimaryCtxRetain, cuDevicePrimaryCtxRetain, 7000, (CUcontext* pctx, CUdevice dev), (pctx, dev)) \
     X(cuDevicePrimaryCtxRelease, cuDevicePrimaryCtxRelease, 7000, (CUdevice dev), (dev)) \
@@ -43,8 +46,14 @@
     X(cuDevicePrimaryCtxSetFlags, cuDevicePrimaryCtxSetFlags, 7000, (CUdevice dev, unsigned int flags), (dev, flags)) \
     X(cuDevicePrimaryCtxSetFlags_v2, cuDevicePrimaryCtxSetFlags, 11000, (CUdevice dev, unsigned int flags), (dev, flags)) \
     /* Contexts */ \
+    X(cuCtxCreate, cuCtxCreate, 2000, (CUcontext* pctx, unsigned int flags, CUdevice dev), (pctx, flags, dev)) \
     X(cuCtxCreate_v2, cuCtxCreate, 3020, (CUcontext* pctx, unsigned int flags, CUdevice dev), (pctx, flags, dev)) \
     X(cuCtxCreate_v4, cuCtxCreate, 12050, (CUcontext* pctx, CUctxCreateParams* ctxCreateParams, unsigned int flags, CUdevice dev), (pctx, ctxCreateParams, flags, dev)) \
+    X(cuCtxDestroy, cuCtxDestroy, 2000, (CUcontext ctx), (ctx)) \
+    X(cuCtxPushCurrent, cuCtxPushCurrent, 2000, (CUcontext ctx), (ctx)) \
+    X(cuCtxPopCurrent, cuCtxPopCurrent, 2000, (CUcontext* pctx), (pctx)) \
+    X(cuCtxAttach, cuCtxAttach, 2000, (CUcontext* pctx, unsigned int flags), (pctx, flags)) \
+    X(cuCtxDetach, cuCtxDetach, 2000, (CUcontext ctx), (ctx)) \
     X(cuCtxDestroy_v2, cuCtxDestroy, 4000, (CUcontext ctx), (ctx)) \
     X(cuCtxPushCurrent_v2, cuCtxPushCurrent, 4000, (CUcontext ctx), (ctx)) \
     X(cuCtxPopCurrent_v2, cuCtxPopCurrent, 4000, (CUcontext* pctx), (pctx)) \
@@ -58,8 +67,15 @@
     X(cuCtxGetLimit, cuCtxGetLimit, 3010, (size_t* pvalue, CUlimit limit), (pvalue, limit)) \
     X(cuCtxGetCacheConfig, cuCtxGetCacheConfig, 3020, (CUfunc_cache* pconfig), (pconfig)) \
     X(cuCtxSetCacheConfig, cuCtxSetCacheConfig, 3020, (CUfunc_cache config), (config)) \
+    X(cuCtxGetSharedMemConfig, cuCtxGetSharedMemConfig, 4020, (CUsharedconfig* pConfig), (pConfig)) \
+    X(cuCtxSetSharedMemConfig, cuCtxSetSharedMemConfig, 4020, (CUsharedconfig config), (config)) \
     X(cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, 5050, (int* leastPriority, int* greatestPriority), (leastPriority, greatestPriority)) \
     /* Memory */ \
+    X(cuMemGetInfo, cuMemGetInfo, 2000, (unsigned int* free, unsigned int* total), (free, total)) \
+    X(cuMemAlloc, cuMemAlloc, 2000, (CUdeviceptr_v1* dptr, unsigned int bytesize), (dptr, bytesize)) \
+    X(cuMemFree, cuMemFree, 2000, (CUdeviceptr_v1 dptr), (dptr)) \
+    X(cuMemcpyHtoD, cuMemcpyHtoD, 2000, (CUdeviceptr_v1 dstDevice, const void* srcHost, unsigned int ByteCount), (dstDevice, srcHost, ByteCount)) \
+    X(cuMemcpyDtoH, cuMemcpyDtoH, 2000, (void* dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount), (dstHost, srcDevice, ByteCount)) \
     X(cuMemGetInfo_v2, cuMemGetInfo, 3020, (size_t* free, size_t* total), (free, total)) \
     X(cuMemAlloc_v2, cuMemAlloc, 3020, (CUdeviceptr* dptr, size_t bytesize), (dptr, bytesize)) \
     X(cuMemAllocPitch_v2, cuMemAllocPitch, 3020, (CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height, unsigned int ElementSizeBytes), (dptr, pPitch, WidthInBytes, Height, ElementSizeBytes)) \
@@ -71,6 +87,30 @@
     X(cuMemHostGetDevicePointer_v2, cuMemHostGetDevicePointer, 3020, (CUdeviceptr* pdptr, void* p, unsigned int Flags), (pdptr, p, Flags)) \
     X(cuMemHostRegister_v2, cuMemHostRegister, 6050, (void* p, size_t bytesize, unsigned int Flags), (p, bytesize, Flags)) \
     X(cuMemHostUnregister, cuMemHostUnregister, 4000, (void* p), (p)) \
+    X(cuMemHostRegister, cuMemHostRegister, 4000, (void* p, size_t bytesize, unsigned int Flags), (p, bytesize, Flags)) \
+    X(cuMemHostGetFlags, cuMemHostGetFlags, 2030, (unsigned int* pFlags, void* p), (pFlags, p)) \
+    X(cuMemAllocManaged, cuMemAllocManaged, 6000, (CUdeviceptr* dptr, size_t bytesize, unsigned int flags), (dptr, bytesize, flags)) \
+    X(cuMemPrefetchAsync, cuMemPrefetchAsync, 8000, (CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream), (devPtr, count, dstDevice, hStream)) \
+    X(cuMemPrefetchAsync_v2, cuMemPrefetchAsync, 12020, (CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream), (devPtr, count, location, flags, hStream)) \
+    X(cuMemAdvise, cuMemAdvise, 8000, (CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device), (devPtr, count, advice, device)) \
+    X(cuMemAdvise_v2, cuMemAdvise, 12020, (CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location), (devPtr, count, advice, location)) \
+    X(cuMemRangeGetAttribute, cuMemRangeGetAttribute, 8000, (void* data, size_t dataSize, CUmem_range_attribute attribute, CUdeviceptr devPtr, size_t count), (data, dataSize, attribute, devPtr, count)) \
+    X(cuMemRangeGetAttributes, cuMemRangeGetAttributes, 8000, (void** data, size_t* dataSizes, CUmem_range_attribute* attributes, size_t numAttributes, CUdeviceptr devPtr, size_t count), (data, dataSizes, attributes, numAttributes, devPtr, count)) \
+    X(cuStreamAttachMemAsync, cuStreamAttachMemAsync, 6000, (CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags), (hStream, dptr, length, flags)) \
+    /* Virtual memory management */ \
+    X(cuMemGetAllocationGranularity, cuMemGetAllocationGranularity, 10020, (size_t* granularity, const CUmemAllocationProp* prop, CUmemAllocationGranularity_flags option), (granularity, prop, option)) \
+    X(cuMemCreate, cuMemCreate, 10020, (CUmemGenericAllocationHandle* handle, size_t size, const CUmemAllocationProp* prop, unsigned long long flags), (handle, size, prop, flags)) \
+    X(cuMemRelease, cuMemRelease, 10020, (CUmemGenericAllocationHandle handle), (handle)) \
+    X(cuMemAddressReserve, cuMemAddressReserve, 10020, (CUdeviceptr* ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags), (ptr, size, alignment, addr, flags)) \
+    X(cuMemAddressFree, cuMemAddressFree, 10020, (CUdeviceptr ptr, size_t size), (ptr, size)) \
+    X(cuMemMap, cuMemMap, 10020, (CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags), (ptr, size, offset, handle, flags)) \
+    X(cuMemUnmap, cuMemUnmap, 10020, (CUdeviceptr ptr, size_t size), (ptr, size)) \
+    X(cuMemSetAccess, cuMemSetAccess, 10020, (CUdeviceptr ptr, size_t size, const CUmemAccessDesc* desc, size_t count), (ptr, size, desc, count)) \
+    X(cuMemGetAccess, cuMemGetAccess, 10020, (unsigned long long* flags, const CUmemLocation* location, CUdeviceptr ptr), (flags, location, ptr)) \
+    X(cuMemGetAllocationPropertiesFromHandle, cuMemGetAllocationPropertiesFromHandle, 10020, (CUmemAllocationProp* prop, CUmemGenericAllocationHandle handle), (prop, handle)) \
+    X(cuMemRetainAllocationHandle, cuMemRetainAllocationHandle, 11000, (CUmemGenericAllocationHandle* handle, void* addr), (handle, addr)) \
+    X(cuMemExportToShareableHandle, cuMemExportToShareableHandle, 10020, (void* shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags), (shareableHandle, handle, handleType, flags)) \
+    X(cuMemImportFromShareableHandle, cuMemImportFromShareableHandle, 10020, (CUmemGenericAllocationHandle* handle, void* osHandle, CUmemAllocationHandleType shHandleType), (handle, osHandle, shHandleType)) \
     X(cuMemcpy, cuMemcpy, 4000, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount)) \
     X(cuMemcpyAsync, cuMemcpyAsync, 4000, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream)) \
     X(cuMemcpyHtoD_v2, cuMemcpyHtoD, 3020, (CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount)) \
@@ -78,7 +118,13 @@
     X(cuMemcpyDtoD_v2, cuMemcpyDtoD, 3020, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount), (dstDevice, srcDevice, ByteCount)) \
     X(cuMemcpyHtoDAsync_v2, cuMemcpyHtoDAsync, 3020, (CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream), (dstDevice, srcHost, ByteCount, hStream)) \
     X(cuMemcpyDtoHAsync_v2, cuMemcpyDtoHAsync, 3020, (void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstHost, srcDevice, ByteCount, hStream)) \
+    X(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync, 3000, (CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream)) \
     X(cuMemcpyDtoDAsync_v2, cuMemcpyDtoDAsync, 3020, (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream), (dstDevice, srcDevice, ByteCount, hStream)) \
+    X(cuMemcpyDtoA_v2, cuMemcpyDtoA, 3020, (CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount), (dstArray, dstOffset, srcDevice, ByteCount)) \
+    X(cuMemcpyAtoD_v2, cuMemcpyAtoD, 3020, (CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstDevice, srcArray, srcOffset, ByteCount)) \
+    X(cuMemcpyAtoA_v2, cuMemcpyAtoA, 3020, (CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstArray, dstOffset, srcArray, srcOffset, ByteCount)) \
+    X(cuMemcpyHtoAAsync_v2, cuMemcpyHtoAAsync, 3020, (CUarray dstArray, size_t dstOffset, const void* srcHost, size_t ByteCount, CUstream hStream), (dstArray, dstOffset, srcHost, ByteCount, hStream)) \
+    X(cuMemcpyAtoHAsync_v2, cuMemcpyAtoHAsync, 3020, (void* dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream), (dstHost, srcArray, srcOffset, ByteCount, hStream)) \
     X(cuMemcpyHtoA_v2, cuMemcpyHtoA, 3020, (CUarray dstArray, size_t dstOffset, const void* srcHost, size_t ByteCount), (dstArray, dstOffset, srcHost, ByteCount)) \
     X(cuMemcpyAtoH_v2, cuMemcpyAtoH, 3020, (void* dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount), (dstHost, srcArray, srcOffset, ByteCount)) \
     X(cuMemcpy2D_v2, cuMemcpy2D, 3020, (const CUDA_MEMCPY2D* pCopy), (pCopy)) \
@@ -105,6 +151,9 @@
     X(cuArrayGetDescriptor_v2, cuArrayGetDescriptor, 3020, (CUDA_ARRAY_DESCRIPTOR* pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray)) \
     X(cuArray3DGetDescriptor_v2, cuArray3DGetDescriptor, 3020, (CUDA_ARRAY3D_DESCRIPTOR* pArrayDescriptor, CUarray hArray), (pArrayDescriptor, hArray)) \
     X(cuArrayDestroy, cuArrayDestroy, 2000, (CUarray hArray), (hArray)) \
+    X(cuMipmappedArrayCreate, cuMipmappedArrayCreate, 5000, (CUmipmappedArray* pHandle, const CUDA_ARRAY3D_DESCRIPTOR* pMipmappedArrayDesc, unsigned int numMipmapLevels), (pHandle, pMipmappedArrayDesc, numMipmapLevels)) \
+    X(cuMipmappedArrayDestroy, cuMipmappedArrayDestroy, 5000, (CUmipmappedArray hMipmappedArray), (hMipmappedArray)) \
+    X(cuMipmappedArrayGetLevel, cuMipmappedArrayGetLevel, 5000, (CUarray* pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level), (pLevelArray, hMipmappedArray, level)) \
     X(cuTexObjectCreate, cuTexObjectCreate, 5000, (CUtexObject* pTexObject, const CUDA_RESOURCE_DESC* pResDesc, const CUDA_TEXTURE_DESC* pTexDesc, const CUDA_RESOURCE_VIEW_DESC* pResViewDesc), (pTexObject, pResDesc, pTexDesc, pResViewDesc)) \
     X(cuTexObjectDestroy, cuTexObjectDestroy, 5000, (CUtexObject texObject), (texObject)) \
     X(cuTexObjectGetResourceDesc, cuTexObjectGetResourceDesc, 5000, (CUDA_RESOURCE_DESC* pResDesc, CUtexObject texObject), (pResDesc, texObject)) \
@@ -112,6 +161,34 @@
     X(cuSurfObjectDestroy, cuSurfObjectDestroy, 5000, (CUsurfObject surfObject), (surfObject)) \
     X(cuSurfObjectGetResourceDesc, cuSurfObjectGetResourceDesc, 5000, (CUDA_RESOURCE_DESC* pResDesc, CUsurfObject surfObject), (pResDesc, surfObject)) \
     /* Modules, libraries, functions */ \
+    /* Texture and surface references (deprecated; not supported by the cpu backend) */ \
+    X(cuModuleGetTexRef, cuModuleGetTexRef, 2000, (CUtexref* pTexRef, CUmodule hmod, const char* name), (pTexRef, hmod, name)) \
+    X(cuModuleGetSurfRef, cuModuleGetSurfRef, 3000, (CUsurfref* pSurfRef, CUmodule hmod, const char* name), (pSurfRef, hmod, name)) \
+    X(cuTexRefCreate, cuTexRefCreate, 2000, (CUtexref* pTexRef), (pTexRef)) \
+    X(cuTexRefDestroy, cuTexRefDestroy, 2000, (CUtexref hTexRef), (hTexRef)) \
+    X(cuTexRefSetArray, cuTexRefSetArray, 2000, (CUtexref hTexRef, CUarray hArray, unsigned int Flags), (hTexRef, hArray, Flags)) \
+    X(cuTexRefSetAddress_v2, cuTexRefSetAddress, 3020, (size_t* ByteOffset, CUtexref hTexRef, CUdeviceptr dptr, size_t bytes), (ByteOffset, hTexRef, dptr, bytes)) \
+    X(cuTexRefSetAddress2D_v3, cuTexRefSetAddress2D, 4010, (CUtexref hTexRef, const CUDA_ARRAY_DESCRIPTOR* desc, CUdeviceptr dptr, size_t Pitch), (hTexRef, desc, dptr, Pitch)) \
+    X(cuTexRefSetFormat, cuTexRefSetFormat, 2000, (CUtexref hTexRef, CUarray_format fmt, int NumPackedComponents), (hTexRef, fmt, NumPackedComponents)) \
+    X(cuTexRefSetAddressMode, cuTexRefSetAddressMode, 2000, (CUtexref hTexRef, int dim, CUaddress_mode am), (hTexRef, dim, am)) \
+    X(cuTexRefSetFilterMode, cuTexRefSetFilterMode, 2000, (CUtexref hTexRef, CUfilter_mode fm), (hTexRef, fm)) \
+    X(cuTexRefSetFlags, cuTexRefSetFlags, 2000, (CUtexref hTexRef, unsigned int Flags), (hTexRef, Flags)) \
+    X(cuTexRefGetAddress_v2, cuTexRefGetAddress, 3020, (CUdeviceptr* pdptr, CUtexref hTexRef), (pdptr, hTexRef)) \
+    X(cuTexRefGetArray, cuTexRefGetArray, 2000, (CUarray* phArray, CUtexref hTexRef), (phArray, hTexRef)) \
+    X(cuTexRefGetAddressMode, cuTexRefGetAddressMode, 2000, (CUaddress_mode* pam, CUtexref hTexRef, int dim), (pam, hTexRef, dim)) \
+    X(cuTexRefGetFilterMode, cuTexRefGetFilterMode, 2000, (CUfilter_mode* pfm, CUtexref hTexRef), (pfm, hTexRef)) \
+    X(cuTexRefGetFormat, cuTexRefGetFormat, 2000, (CUarray_format* pFormat, int* pNumChannels, CUtexref hTexRef), (pFormat, pNumChannels, hTexRef)) \
+    X(cuTexRefGetFlags, cuTexRefGetFlags, 2000, (unsigned int* pFlags, CUtexref hTexRef), (pFlags, hTexRef)) \
+    X(cuSurfRefSetArray, cuSurfRefSetArray, 3000, (CUsurfref hSurfRef, CUarray hArray, unsigned int Flags), (hSurfRef, hArray, Flags)) \
+    X(cuSurfRefGetArray, cuSurfRefGetArray, 3000, (CUarray* phArray, CUsurfref hSurfRef), (phArray, hSurfRef)) \
+    /* Graphics interoperability (no graphics API reaches the cpu backend) */ \
+    X(cuGraphicsUnregisterResource, cuGraphicsUnregisterResource, 3000, (CUgraphicsResource resource), (resource)) \
+    X(cuGraphicsSubResourceGetMappedArray, cuGraphicsSubResourceGetMappedArray, 3000, (CUarray* pArray, CUgraphicsResource resource, unsigned int arrayIndex, unsigned int mipLevel), (pArray, resource, arrayIndex, mipLevel)) \
+    X(cuGraphicsResourceGetMappedPointer_v2, cuGraphicsResourceGetMappedPointer, 3020, (CUdeviceptr* pDevPtr, size_t* pSize, CUgraphicsResource resource), (pDevPtr, pSize, resource)) \
+    X(cuGraphicsResourceSetMapFlags, cuGraphicsResourceSetMapFlags, 3000, (CUgraphicsResource resource, unsigned int flags), (resource, flags)) \
+    X(cuGraphicsResourceSetMapFlags_v2, cuGraphicsResourceSetMapFlags, 6050, (CUgraphicsResource resource, unsigned int flags), (resource, flags)) \
+    X(cuGraphicsMapResources, cuGraphicsMapResources, 3000, (unsigned int count, CUgraphicsResource* resources, CUstream hStream), (count, resources, hStream)) \
+    X(cuGraphicsUnmapResources, cuGraphicsUnmapResources, 3000, (unsigned int count, CUgraphicsResource* resources, CUstream hStream), (count, resources, hStream)) \
     X(cuModuleLoad, cuModuleLoad, 2000, (CUmodule* module, const char* fname), (module, fname)) \
     X(cuModuleLoadData, cuModuleLoadData, 2000, (CUmodule* module, const void* image), (module, image)) \
     X(cuModuleLoadDataEx, cuModuleLoadDataEx, 2010, (CUmodule* module, const void* image, unsigned int numOptions, CUjit_option* options, void** optionValues), (module, image, numOptions, options, optionValues)) \
@@ -119,6 +196,14 @@
     X(cuModuleUnload, cuModuleUnload, 2000, (CUmodule hmod), (hmod)) \
     X(cuModuleGetFunction, cuModuleGetFunction, 2000, (CUfunction* hfunc, CUmodule hmod, const char* name), (hfunc, hmod, name)) \
     X(cuModuleGetGlobal_v2, cuModuleGetGlobal, 3020, (CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name), (dptr, bytes, hmod, name)) \
+    X(cuLinkCreate, cuLinkCreate, 5050, (unsigned int numOptions, CUjit_option* options, void** optionValues, CUlinkState* stateOut), (numOptions, options, optionValues, stateOut)) \
+    X(cuLinkCreate_v2, cuLinkCreate, 6050, (unsigned int numOptions, CUjit_option* options, void** optionValues, CUlinkState* stateOut), (numOptions, options, optionValues, stateOut)) \
+    X(cuLinkAddData, cuLinkAddData, 5050, (CUlinkState state, CUjitInputType type, void* data, size_t size, const char* name, unsigned int numOptions, CUjit_option* options, void** optionValues), (state, type, data, size, name, numOptions, options, optionValues)) \
+    X(cuLinkAddData_v2, cuLinkAddData, 6050, (CUlinkState state, CUjitInputType type, void* data, size_t size, const char* name, unsigned int numOptions, CUjit_option* options, void** optionValues), (state, type, data, size, name, numOptions, options, optionValues)) \
+    X(cuLinkAddFile, cuLinkAddFile, 5050, (CUlinkState state, CUjitInputType type, const char* path, unsigned int numOptions, CUjit_option* options, void** optionValues), (state, type, path, numOptions, options, optionValues)) \
+    X(cuLinkAddFile_v2, cuLinkAddFile, 6050, (CUlinkState state, CUjitInputType type, const char* path, unsigned int numOptions, CUjit_option* options, void** optionValues), (state, type, path, numOptions, options, optionValues)) \
+    X(cuLinkComplete, cuLinkComplete, 5050, (CUlinkState state, void** cubinOut, size_t* sizeOut), (state, cubinOut, sizeOut)) \
+    X(cuLinkDestroy, cuLinkDestroy, 5050, (CUlinkState state), (state)) \
     X(cuLibraryLoadData, cuLibraryLoadData, 12000, (CUlibrary* library, const void* code, CUjit_option* jitOptions, void** jitOptionsValues, unsigned int numJitOptions, CUlibraryOption* libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions), (library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions, libraryOptionValues, numLibraryOptions)) \
     X(cuLibraryUnload, cuLibraryUnload, 12000, (CUlibrary library), (library)) \
     X(cuLibraryGetKernel, cuLibraryGetKernel, 12000, (CUkernel* pKernel, CUlibrary library, const char* name), (pKernel, library, name)) \
@@ -136,8 +221,18 @@
     X(cuFuncSetSharedMemConfig, cuFuncSetSharedMemConfig, 4020, (CUfunction hfunc, CUsharedconfig config), (hfunc, config)) \
     X(cuFuncGetName, cuFuncGetName, 12030, (const char** name, CUfunction hfunc), (name, hfunc)) \
     X(cuFuncGetModule, cuFuncGetModule, 11000, (CUmodule* hmod, CUfunction hfunc), (hmod, hfunc)) \
+    X(cuFuncSetBlockShape, cuFuncSetBlockShape, 2000, (CUfunction hfunc, int x, int y, int z), (hfunc, x, y, z)) \
+    X(cuFuncSetSharedSize, cuFuncSetSharedSize, 2000, (CUfunction hfunc, unsigned int bytes), (hfunc, bytes)) \
+    X(cuParamSetSize, cuParamSetSize, 2000, (CUfunction hfunc, unsigned int numbytes), (hfunc, numbytes)) \
+    X(cuParamSeti, cuParamSeti, 2000, (CUfunction hfunc, int offset, unsigned int value), (hfunc, offset, value)) \
+    X(cuParamSetf, cuParamSetf, 2000, (CUfunction hfunc, int offset, float value), (hfunc, offset, value)) \
+    X(cuParamSetv, cuParamSetv, 2000, (CUfunction hfunc, int offset, void* ptr, unsigned int numbytes), (hfunc, offset, ptr, numbytes)) \
+    X(cuParamSetTexRef, cuParamSetTexRef, 2000, (CUfunction hfunc, int texunit, CUtexref hTexRef), (hfunc, texunit, hTexRef)) \
     /* Launches and occupancy */ \
     X(cuLaunchKernel, cuLaunchKernel, 4000, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra)) \
+    X(cuLaunch, cuLaunch, 2000, (CUfunction f), (f)) \
+    X(cuLaunchGrid, cuLaunchGrid, 2000, (CUfunction f, int grid_width, int grid_height), (f, grid_width, grid_height)) \
+    X(cuLaunchGridAsync, cuLaunchGridAsync, 2000, (CUfunction f, int grid_width, int grid_height, CUstream hStream), (f, grid_width, grid_height, hStream)) \
     X(cuLaunchKernelEx, cuLaunchKernelEx, 11060, (const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra), (config, f, kernelParams, extra)) \
     X(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel, 9000, (CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void** kernelParams), (f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams)) \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, 6050, (int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize), (numBlocks, func, blockSize, dynamicSMemSize)) \
@@ -148,6 +243,7 @@
     /* Streams and events */ \
     X(cuStreamCreate, cuStreamCreate, 2000, (CUstream* phStream, unsigned int Flags), (phStream, Flags)) \
     X(cuStreamCreateWithPriority, cuStreamCreateWithPriority, 5050, (CUstream* phStream, unsigned int flags, int priority), (phStream, flags, priority)) \
+    X(cuStreamDestroy, cuStreamDestroy, 2000, (CUstream hStream), (hStream)) \
     X(cuStreamDestroy_v2, cuStreamDestroy, 4000, (CUstream hStream), (hStream)) \
     X(cuStreamQuery, cuStreamQuery, 2000, (CUstream hStream), (hStream)) \
     X(cuStreamSynchronize, cuStreamSynchronize, 2000, (CUstream hStream), (hStream)) \
@@ -158,6 +254,7 @@
     X(cuStreamAddCallback, cuStreamAddCallback, 5000, (CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags), (hStream, callback, userData, flags)) \
     X(cuLaunchHostFunc, cuLaunchHostFunc, 10000, (CUstream hStream, CUhostFn fn, void* userData), (hStream, fn, userData)) \
     X(cuEventCreate, cuEventCreate, 2000, (CUevent* phEvent, unsigned int Flags), (phEvent, Flags)) \
+    X(cuEventDestroy, cuEventDestroy, 2000, (CUevent hEvent), (hEvent)) \
     X(cuEventDestroy_v2, cuEventDestroy, 4000, (CUevent hEvent), (hEvent)) \
     X(cuEventRecord, cuEventRecord, 2000, (CUevent hEvent, CUstream hStream), (hEvent, hStream)) \
     X(cuEventRecordWithFlags, cuEventRecordWithFlags, 11010, (CUevent hEvent, CUstream hStream, unsigned int flags), (hEvent, hStream, flags)) \

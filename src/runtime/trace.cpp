@@ -41,6 +41,8 @@ void append_value(std::string& out, const T& v) {
         out += fmt::format("{{{} bytes}}", sizeof(T)); // handles passed by value (CUipcMemHandle)
     } else if constexpr (std::is_floating_point_v<T>) {
         out += fmt::format("{}", v);
+    } else if constexpr (std::is_class_v<T>) {
+        out += "{...}"; // structures passed by value (CUmemLocation, IPC handles)
     } else {
         out += fmt::format("{}", v);
     }

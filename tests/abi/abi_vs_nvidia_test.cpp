@@ -283,6 +283,53 @@ constexpr long long ours_CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH = stati
 constexpr long long ours_CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY = static_cast<long long>(d4r::abi::CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY);
 constexpr long long ours_CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES);
 constexpr long long ours_CU_LAUNCH_ATTRIBUTE_COOPERATIVE = static_cast<long long>(d4r::abi::CU_LAUNCH_ATTRIBUTE_COOPERATIVE);
+constexpr long long ours_CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM);
+constexpr long long ours_CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES);
+constexpr long long ours_CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST);
+constexpr long long ours_CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED);
+constexpr long long ours_CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED);
+constexpr long long ours_CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED);
+constexpr long long ours_CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED = static_cast<long long>(d4r::abi::CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED);
+constexpr long long ours_CU_JIT_INPUT_CUBIN = static_cast<long long>(d4r::abi::CU_JIT_INPUT_CUBIN);
+constexpr long long ours_CU_JIT_INPUT_PTX = static_cast<long long>(d4r::abi::CU_JIT_INPUT_PTX);
+constexpr long long ours_CU_JIT_INPUT_FATBINARY = static_cast<long long>(d4r::abi::CU_JIT_INPUT_FATBINARY);
+constexpr long long ours_CU_JIT_INPUT_OBJECT = static_cast<long long>(d4r::abi::CU_JIT_INPUT_OBJECT);
+constexpr long long ours_CU_JIT_INPUT_LIBRARY = static_cast<long long>(d4r::abi::CU_JIT_INPUT_LIBRARY);
+constexpr long long ours_CU_JIT_INPUT_NVVM = static_cast<long long>(d4r::abi::CU_JIT_INPUT_NVVM);
+constexpr long long ours_CU_MEM_LOCATION_TYPE_INVALID = static_cast<long long>(d4r::abi::CU_MEM_LOCATION_TYPE_INVALID);
+constexpr long long ours_CU_MEM_LOCATION_TYPE_HOST_NUMA = static_cast<long long>(d4r::abi::CU_MEM_LOCATION_TYPE_HOST_NUMA);
+constexpr long long ours_CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT = static_cast<long long>(d4r::abi::CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT);
+constexpr long long ours_CU_MEM_ALLOCATION_TYPE_INVALID = static_cast<long long>(d4r::abi::CU_MEM_ALLOCATION_TYPE_INVALID);
+constexpr long long ours_CU_MEM_ALLOCATION_TYPE_MANAGED = static_cast<long long>(d4r::abi::CU_MEM_ALLOCATION_TYPE_MANAGED);
+constexpr long long ours_CU_MEM_HANDLE_TYPE_NONE = static_cast<long long>(d4r::abi::CU_MEM_HANDLE_TYPE_NONE);
+constexpr long long ours_CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = static_cast<long long>(d4r::abi::CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+constexpr long long ours_CU_MEM_HANDLE_TYPE_WIN32 = static_cast<long long>(d4r::abi::CU_MEM_HANDLE_TYPE_WIN32);
+constexpr long long ours_CU_MEM_HANDLE_TYPE_WIN32_KMT = static_cast<long long>(d4r::abi::CU_MEM_HANDLE_TYPE_WIN32_KMT);
+constexpr long long ours_CU_MEM_HANDLE_TYPE_FABRIC = static_cast<long long>(d4r::abi::CU_MEM_HANDLE_TYPE_FABRIC);
+constexpr long long ours_CU_MEM_ACCESS_FLAGS_PROT_NONE = static_cast<long long>(d4r::abi::CU_MEM_ACCESS_FLAGS_PROT_NONE);
+constexpr long long ours_CU_MEM_ACCESS_FLAGS_PROT_READ = static_cast<long long>(d4r::abi::CU_MEM_ACCESS_FLAGS_PROT_READ);
+constexpr long long ours_CU_MEM_ALLOC_GRANULARITY_MINIMUM = static_cast<long long>(d4r::abi::CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+constexpr long long ours_CU_MEM_ALLOC_GRANULARITY_RECOMMENDED = static_cast<long long>(d4r::abi::CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
+constexpr long long ours_CU_MEM_ALLOCATION_COMP_NONE = static_cast<long long>(d4r::abi::CU_MEM_ALLOCATION_COMP_NONE);
+constexpr long long ours_CU_MEM_ALLOCATION_COMP_GENERIC = static_cast<long long>(d4r::abi::CU_MEM_ALLOCATION_COMP_GENERIC);
+constexpr long long ours_CU_MEM_ADVISE_SET_READ_MOSTLY = static_cast<long long>(d4r::abi::CU_MEM_ADVISE_SET_READ_MOSTLY);
+constexpr long long ours_CU_MEM_ADVISE_UNSET_READ_MOSTLY = static_cast<long long>(d4r::abi::CU_MEM_ADVISE_UNSET_READ_MOSTLY);
+constexpr long long ours_CU_MEM_ADVISE_SET_PREFERRED_LOCATION = static_cast<long long>(d4r::abi::CU_MEM_ADVISE_SET_PREFERRED_LOCATION);
+constexpr long long ours_CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION = static_cast<long long>(d4r::abi::CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION);
+constexpr long long ours_CU_MEM_ADVISE_SET_ACCESSED_BY = static_cast<long long>(d4r::abi::CU_MEM_ADVISE_SET_ACCESSED_BY);
+constexpr long long ours_CU_MEM_ADVISE_UNSET_ACCESSED_BY = static_cast<long long>(d4r::abi::CU_MEM_ADVISE_UNSET_ACCESSED_BY);
+constexpr long long ours_CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = static_cast<long long>(d4r::abi::CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY);
+constexpr long long ours_CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = static_cast<long long>(d4r::abi::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION);
+constexpr long long ours_CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = static_cast<long long>(d4r::abi::CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY);
+constexpr long long ours_CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = static_cast<long long>(d4r::abi::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION);
+constexpr long long ours_CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = static_cast<long long>(d4r::abi::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE);
+constexpr long long ours_CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = static_cast<long long>(d4r::abi::CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID);
+constexpr long long ours_CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = static_cast<long long>(d4r::abi::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE);
+constexpr long long ours_CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = static_cast<long long>(d4r::abi::CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID);
+constexpr long long ours_CU_MEM_ATTACH_GLOBAL = static_cast<long long>(d4r::abi::CU_MEM_ATTACH_GLOBAL);
+constexpr long long ours_CU_MEM_ATTACH_HOST = static_cast<long long>(d4r::abi::CU_MEM_ATTACH_HOST);
+constexpr long long ours_CU_MEM_ATTACH_SINGLE = static_cast<long long>(d4r::abi::CU_MEM_ATTACH_SINGLE);
+constexpr long long ours_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = static_cast<long long>(d4r::abi::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
 } // namespace captured
 
 #define __CUDA_API_VERSION_INTERNAL 1 // declare every versioned entry point, without the renaming macros
@@ -617,11 +664,75 @@ static_assert(captured::ours_CU_STREAM_SET_CAPTURE_DEPENDENCIES == static_cast<l
 static_assert(captured::ours_CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH == static_cast<long long>(CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH), "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH");
 static_assert(captured::ours_CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY == static_cast<long long>(CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY), "CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY");
 static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES == static_cast<long long>(CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES), "CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES");
+static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM == static_cast<long long>(CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM), "CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM");
+static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES == static_cast<long long>(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES), "CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES");
+static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST == static_cast<long long>(CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST), "CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST");
+static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED == static_cast<long long>(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED), "CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED");
+static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED == static_cast<long long>(CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED), "CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED");
+static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED == static_cast<long long>(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED), "CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED");
+static_assert(captured::ours_CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED == static_cast<long long>(CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED), "CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED");
+static_assert(captured::ours_CU_JIT_INPUT_CUBIN == static_cast<long long>(CU_JIT_INPUT_CUBIN), "CU_JIT_INPUT_CUBIN");
+static_assert(captured::ours_CU_JIT_INPUT_PTX == static_cast<long long>(CU_JIT_INPUT_PTX), "CU_JIT_INPUT_PTX");
+static_assert(captured::ours_CU_JIT_INPUT_FATBINARY == static_cast<long long>(CU_JIT_INPUT_FATBINARY), "CU_JIT_INPUT_FATBINARY");
+static_assert(captured::ours_CU_JIT_INPUT_OBJECT == static_cast<long long>(CU_JIT_INPUT_OBJECT), "CU_JIT_INPUT_OBJECT");
+static_assert(captured::ours_CU_JIT_INPUT_LIBRARY == static_cast<long long>(CU_JIT_INPUT_LIBRARY), "CU_JIT_INPUT_LIBRARY");
+static_assert(captured::ours_CU_JIT_INPUT_NVVM == static_cast<long long>(CU_JIT_INPUT_NVVM), "CU_JIT_INPUT_NVVM");
+static_assert(captured::ours_CU_MEM_LOCATION_TYPE_INVALID == static_cast<long long>(CU_MEM_LOCATION_TYPE_INVALID), "CU_MEM_LOCATION_TYPE_INVALID");
+static_assert(captured::ours_CU_MEM_LOCATION_TYPE_HOST_NUMA == static_cast<long long>(CU_MEM_LOCATION_TYPE_HOST_NUMA), "CU_MEM_LOCATION_TYPE_HOST_NUMA");
+static_assert(captured::ours_CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT == static_cast<long long>(CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT), "CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT");
+static_assert(captured::ours_CU_MEM_ALLOCATION_TYPE_INVALID == static_cast<long long>(CU_MEM_ALLOCATION_TYPE_INVALID), "CU_MEM_ALLOCATION_TYPE_INVALID");
+static_assert(captured::ours_CU_MEM_ALLOCATION_TYPE_MANAGED == static_cast<long long>(CU_MEM_ALLOCATION_TYPE_MANAGED), "CU_MEM_ALLOCATION_TYPE_MANAGED");
+static_assert(captured::ours_CU_MEM_HANDLE_TYPE_NONE == static_cast<long long>(CU_MEM_HANDLE_TYPE_NONE), "CU_MEM_HANDLE_TYPE_NONE");
+static_assert(captured::ours_CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR == static_cast<long long>(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR), "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
+static_assert(captured::ours_CU_MEM_HANDLE_TYPE_WIN32 == static_cast<long long>(CU_MEM_HANDLE_TYPE_WIN32), "CU_MEM_HANDLE_TYPE_WIN32");
+static_assert(captured::ours_CU_MEM_HANDLE_TYPE_WIN32_KMT == static_cast<long long>(CU_MEM_HANDLE_TYPE_WIN32_KMT), "CU_MEM_HANDLE_TYPE_WIN32_KMT");
+static_assert(captured::ours_CU_MEM_HANDLE_TYPE_FABRIC == static_cast<long long>(CU_MEM_HANDLE_TYPE_FABRIC), "CU_MEM_HANDLE_TYPE_FABRIC");
+static_assert(captured::ours_CU_MEM_ACCESS_FLAGS_PROT_NONE == static_cast<long long>(CU_MEM_ACCESS_FLAGS_PROT_NONE), "CU_MEM_ACCESS_FLAGS_PROT_NONE");
+static_assert(captured::ours_CU_MEM_ACCESS_FLAGS_PROT_READ == static_cast<long long>(CU_MEM_ACCESS_FLAGS_PROT_READ), "CU_MEM_ACCESS_FLAGS_PROT_READ");
+static_assert(captured::ours_CU_MEM_ALLOC_GRANULARITY_MINIMUM == static_cast<long long>(CU_MEM_ALLOC_GRANULARITY_MINIMUM), "CU_MEM_ALLOC_GRANULARITY_MINIMUM");
+static_assert(captured::ours_CU_MEM_ALLOC_GRANULARITY_RECOMMENDED == static_cast<long long>(CU_MEM_ALLOC_GRANULARITY_RECOMMENDED), "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED");
+static_assert(captured::ours_CU_MEM_ALLOCATION_COMP_NONE == static_cast<long long>(CU_MEM_ALLOCATION_COMP_NONE), "CU_MEM_ALLOCATION_COMP_NONE");
+static_assert(captured::ours_CU_MEM_ALLOCATION_COMP_GENERIC == static_cast<long long>(CU_MEM_ALLOCATION_COMP_GENERIC), "CU_MEM_ALLOCATION_COMP_GENERIC");
+static_assert(captured::ours_CU_MEM_ADVISE_SET_READ_MOSTLY == static_cast<long long>(CU_MEM_ADVISE_SET_READ_MOSTLY), "CU_MEM_ADVISE_SET_READ_MOSTLY");
+static_assert(captured::ours_CU_MEM_ADVISE_UNSET_READ_MOSTLY == static_cast<long long>(CU_MEM_ADVISE_UNSET_READ_MOSTLY), "CU_MEM_ADVISE_UNSET_READ_MOSTLY");
+static_assert(captured::ours_CU_MEM_ADVISE_SET_PREFERRED_LOCATION == static_cast<long long>(CU_MEM_ADVISE_SET_PREFERRED_LOCATION), "CU_MEM_ADVISE_SET_PREFERRED_LOCATION");
+static_assert(captured::ours_CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION == static_cast<long long>(CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION), "CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION");
+static_assert(captured::ours_CU_MEM_ADVISE_SET_ACCESSED_BY == static_cast<long long>(CU_MEM_ADVISE_SET_ACCESSED_BY), "CU_MEM_ADVISE_SET_ACCESSED_BY");
+static_assert(captured::ours_CU_MEM_ADVISE_UNSET_ACCESSED_BY == static_cast<long long>(CU_MEM_ADVISE_UNSET_ACCESSED_BY), "CU_MEM_ADVISE_UNSET_ACCESSED_BY");
+static_assert(captured::ours_CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY == static_cast<long long>(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), "CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY");
+static_assert(captured::ours_CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION == static_cast<long long>(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION");
+static_assert(captured::ours_CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY == static_cast<long long>(CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY), "CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY");
+static_assert(captured::ours_CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION == static_cast<long long>(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION");
+static_assert(captured::ours_CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE == static_cast<long long>(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE), "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE");
+static_assert(captured::ours_CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID == static_cast<long long>(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID), "CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID");
+static_assert(captured::ours_CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE == static_cast<long long>(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE), "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE");
+static_assert(captured::ours_CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID == static_cast<long long>(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID), "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID");
+static_assert(captured::ours_CU_MEM_ATTACH_GLOBAL == static_cast<long long>(CU_MEM_ATTACH_GLOBAL), "CU_MEM_ATTACH_GLOBAL");
+static_assert(captured::ours_CU_MEM_ATTACH_HOST == static_cast<long long>(CU_MEM_ATTACH_HOST), "CU_MEM_ATTACH_HOST");
+static_assert(captured::ours_CU_MEM_ATTACH_SINGLE == static_cast<long long>(CU_MEM_ATTACH_SINGLE), "CU_MEM_ATTACH_SINGLE");
+static_assert(captured::ours_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS == static_cast<long long>(CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS");
 
 #define D4R_CHECK_SIZE(type) static_assert(sizeof(d4r::abi::type) == sizeof(::type), #type " size");
 #define D4R_CHECK_FIELD(type, field)                                                                           \
     static_assert(offsetof(d4r::abi::type, field) == offsetof(::type, field), #type "." #field " offset");
 D4R_CHECK_SIZE(CUuuid)
+D4R_CHECK_SIZE(CUdevprop)
+D4R_CHECK_FIELD(CUdevprop, maxGridSize)
+D4R_CHECK_FIELD(CUdevprop, textureAlign)
+D4R_CHECK_SIZE(CUipcEventHandle)
+D4R_CHECK_SIZE(CUipcMemHandle)
+D4R_CHECK_SIZE(CUmemLocation)
+D4R_CHECK_FIELD(CUmemLocation, id)
+D4R_CHECK_SIZE(CUmemAccessDesc)
+D4R_CHECK_FIELD(CUmemAccessDesc, flags)
+D4R_CHECK_SIZE(CUmemAllocationProp)
+D4R_CHECK_FIELD(CUmemAllocationProp, requestedHandleTypes)
+D4R_CHECK_FIELD(CUmemAllocationProp, location)
+D4R_CHECK_FIELD(CUmemAllocationProp, win32HandleMetaData)
+D4R_CHECK_FIELD(CUmemAllocationProp, allocFlags)
+static_assert(offsetof(d4r::abi::CUmemAllocationProp, allocFlags.usage) == offsetof(::CUmemAllocationProp, allocFlags.usage), "allocFlags.usage");
+static_assert(sizeof(d4r::abi::CUdeviceptr_v1) == sizeof(::CUdeviceptr_v1), "CUdeviceptr_v1");
+static_assert(sizeof(d4r::abi::CUmemGenericAllocationHandle) == sizeof(::CUmemGenericAllocationHandle), "CUmemGenericAllocationHandle");
 D4R_CHECK_SIZE(CUDA_MEMCPY2D)
 D4R_CHECK_FIELD(CUDA_MEMCPY2D, srcMemoryType)
 D4R_CHECK_FIELD(CUDA_MEMCPY2D, srcArray)
@@ -673,8 +784,6 @@ D4R_CHECK_SIZE(CUDA_GRAPH_INSTANTIATE_PARAMS)
 D4R_CHECK_FIELD(CUDA_GRAPH_INSTANTIATE_PARAMS, result_out)
 D4R_CHECK_SIZE(CUgraphExecUpdateResultInfo)
 D4R_CHECK_FIELD(CUgraphExecUpdateResultInfo, errorFromNode)
-D4R_CHECK_SIZE(CUmemLocation)
-D4R_CHECK_SIZE(CUmemAccessDesc)
 D4R_CHECK_SIZE(CUmemPoolProps)
 D4R_CHECK_FIELD(CUmemPoolProps, maxSize)
 D4R_CHECK_FIELD(CUmemPoolProps, usage)
@@ -687,8 +796,6 @@ D4R_CHECK_FIELD(CUstreamBatchMemOpParams, waitValue.address)
 D4R_CHECK_FIELD(CUstreamBatchMemOpParams, waitValue.value64)
 D4R_CHECK_FIELD(CUstreamBatchMemOpParams, waitValue.flags)
 D4R_CHECK_FIELD(CUstreamBatchMemOpParams, writeValue.alias)
-D4R_CHECK_SIZE(CUipcMemHandle)
-D4R_CHECK_SIZE(CUipcEventHandle)
 D4R_CHECK_SIZE(CUlaunchAttributeValue)
 D4R_CHECK_SIZE(CUlaunchAttribute)
 D4R_CHECK_FIELD(CUlaunchAttribute, value)

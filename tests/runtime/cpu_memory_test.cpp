@@ -282,7 +282,9 @@ TEST_F(CpuMemoryTest, HostMemoryAndPointerAttributes) {
     CUdeviceptr dh = 0;
     EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&dh, h, 0), CUDA_SUCCESS);
     EXPECT_EQ(dh, reinterpret_cast<CUdeviceptr>(h));
-    EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&dh, h, 1), CUDA_ERROR_INVALID_VALUE);
+    CUdeviceptr refused = 1;
+    EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&refused, h, 1), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(refused, 0u); // out-parameters are cleared first
     unsigned type = 0;
     EXPECT_EQ(api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dh), CUDA_SUCCESS);
     EXPECT_EQ(type, unsigned(CU_MEMORYTYPE_HOST));
@@ -353,13 +355,19 @@ TEST_F(CpuMemoryTest, HostRegister) {
     uint8_t b = 0;
     EXPECT_EQ(api().cuMemcpyDtoH_v2(&b, d + 8191, 1), CUDA_SUCCESS);
     EXPECT_EQ(b, 3);
+    // Registered memory is mapped at its own address (with or without DEVICEMAP).
     CUdeviceptr mapped = 0;
-    EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&mapped, buf.data(), 0), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&mapped, buf.data() + 16, 0), CUDA_SUCCESS);
+    EXPECT_EQ(mapped, reinterpret_cast<CUdeviceptr>(buf.data() + 16));
     EXPECT_EQ(api().cuMemHostUnregister(buf.data() + 1), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
     EXPECT_EQ(api().cuMemHostUnregister(buf.data()), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemHostUnregister(buf.data()), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
-    EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), buf.size(), CU_MEMHOSTREGISTER_DEVICEMAP), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&mapped, buf.data(), 0), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(mapped, 0u);
+    EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), buf.size(), CU_MEMHOSTREGISTER_IOMEMORY), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), buf.size(), 0x10), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemHostRegister_v2(nullptr, 16, 0), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), 0, 0), CUDA_ERROR_INVALID_VALUE);
     api().cuMemFree_v2(d);
 }
 

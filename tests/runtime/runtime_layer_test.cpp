@@ -24,9 +24,12 @@ TEST(BackendChoice, ParsesEveryForm) {
 
 TEST(GetProcAddress, ResolvesTheVersionACudaVersionMapsTo) {
     bool too_low = false;
-    // cuMemAlloc: the _v2 (64-bit) entry from CUDA 3.2 on; d4r has no 32-bit v1.
+    // cuMemAlloc: the _v2 (64-bit) entry from CUDA 3.2 on, the 32-bit one of CUDA 2.0 before; nothing
+    // older than 2.0.
     EXPECT_EQ(find_proc("cuMemAlloc", 12000, &too_low), ApiId::cuMemAlloc_v2);
-    EXPECT_EQ(find_proc("cuMemAlloc", 3000, &too_low), ApiId::Count);
+    EXPECT_EQ(find_proc("cuMemAlloc", 3000, &too_low), ApiId::cuMemAlloc);
+    EXPECT_FALSE(too_low);
+    EXPECT_EQ(find_proc("cuMemAlloc", 1000, &too_low), ApiId::Count);
     EXPECT_TRUE(too_low);
     EXPECT_EQ(find_proc("cuCtxCreate", 12000, &too_low), ApiId::cuCtxCreate_v2);
     EXPECT_EQ(find_proc("cuCtxCreate", 13000, &too_low), ApiId::cuCtxCreate_v4);

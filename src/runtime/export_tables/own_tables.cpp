@@ -343,6 +343,11 @@ CUresult own_cuCtxDestroy_v2(CUcontext ctx) {
     return g_below->cuCtxDestroy_v2(ctx);
 }
 
+CUresult own_cuCtxDestroy(CUcontext ctx) { // the pre-4.0 name (dlsym'd by old programs): same contract
+    if (ctx) destroy_context_storage(ctx);
+    return g_below->cuCtxDestroy(ctx);
+}
+
 // Reset destroys the primary context: its storage goes, and so does the reference kept for cudart.
 void forget_primary(CUdevice dev) {
     CUcontext held = nullptr;
@@ -378,6 +383,7 @@ void wrap_for_own_tables(ApiTable& layer) {
     below = layer;
     g_below = &below;
     layer.cuCtxDestroy_v2 = &own_cuCtxDestroy_v2;
+    layer.cuCtxDestroy = &own_cuCtxDestroy;
     layer.cuDevicePrimaryCtxReset_v2 = &own_cuDevicePrimaryCtxReset_v2;
     layer.cuDevicePrimaryCtxReset = &own_cuDevicePrimaryCtxReset;
 }

@@ -37,6 +37,10 @@ const ApiTable& cpu_table() {
         cpu::fill_peer(t);
         cpu::fill_mempool(t);
         cpu::fill_graph(t);
+        cpu::fill_link(t);
+        cpu::fill_vmm(t);
+        cpu::fill_managed(t);
+        cpu::fill_legacy(t);
         t.cuGetExportTable = cu_get_export_table;
         t.cuProfilerStart = cu_profiler_start;
         t.cuProfilerStop = cu_profiler_stop;

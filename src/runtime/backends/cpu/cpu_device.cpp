@@ -2,9 +2,14 @@
 // an sm_90 GPU so that programs choosing code paths by compute capability and limits take the sm_90 ones).
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "core/fnv1a.h"
+#include "core/log.h"
 #include "runtime/backends/cpu/cpu_state.h"
 
 namespace d4r::runtime::cpu {
@@ -91,7 +96,11 @@ CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
 }
 
 // Values of an H100/H200-class sm_90 device, except the SM count (host cores) and features ptxsim lacks
-// (managed memory, cluster launches, IPC, VMM: reported as 0). Numbers are the
+// (cluster launches, IPC, compression: reported as 0). Memory features are what holds
+// for a device whose memory is the host's: managed memory is coherent and concurrently accessible from
+// host and kernels (83, 89, 101), page-locked and registered host memory is used at its host address
+// (19, 91, 99, 113), virtual memory management works with POSIX file descriptor handles (102, 103). Plain
+// pageable memory is NOT device-accessible (88 and 100 read 0): kernels only reach ranges the API knows. Numbers are the
 // CUdevice_attribute values; every value from 1 to 147 is known (unknown ones read 0, as for a driver
 // that reports an unsupported feature), anything else is CUDA_ERROR_INVALID_VALUE.
 bool attribute_value(int attr, int* out) {
@@ -157,13 +166,20 @@ bool attribute_value(int attr, int* out) {
     case 78: case 79: case 80: *out = 1; return true;
     case 81: *out = kSharedPerSm; return true;
     case 82: *out = kRegistersPerSm; return true;
+    case 83: *out = 1; return true;         // managed memory (cuMemAllocManaged)
     case 87: *out = 2; return true;         // single-to-double performance ratio
+    case 89: *out = 1; return true;         // concurrent managed access (no migration: one memory)
     case 90: *out = 1; return true;
+    case 91: *out = 1; return true;         // registered host memory at its host address
     case 95: *out = 1; return true;         // cuLaunchCooperativeKernel: every block resident (ptxsim)
     case 97: *out = kOptinSharedPerBlock; return true;
     case 99: *out = 1; return true;
+    case 101: *out = 1; return true;        // host accesses managed memory directly
+    case 102: *out = 1; return true;        // virtual memory management (cpu_vmm.cpp)
+    case 103: *out = 1; return true;        // POSIX file descriptor handles for cuMemCreate allocations
     case 106: *out = kMaxBlocksPerSm; return true;
     case 111: *out = kReservedSharedPerBlock; return true;
+    case 113: *out = 1; return true;        // CU_MEMHOSTREGISTER_READ_ONLY accepted (not enforced)
     case 115: *out = 1; return true;        // cuMemAllocAsync / cuMemFreeAsync work
     case 126: *out = 1; return true;        // memory sync domains
     case 131: case 134: *out = -1; return true; // NUMA ids: none
@@ -198,9 +214,68 @@ CUresult cu_device_can_access_peer(int* can, CUdevice dev, CUdevice peer) {
     return CUDA_SUCCESS;
 }
 
+// cuDeviceGetProperties (deprecated): the CUdevprop view of the attributes.
+CUresult cu_device_get_properties(CUdevprop* prop, CUdevice dev) {
+    if (prop) std::memset(prop, 0, sizeof *prop);
+    if (CUresult r = check_device(dev)) return r;
+    if (!prop) return CUDA_ERROR_INVALID_VALUE;
+    auto get = [](int attr) {
+        int v = 0;
+        attribute_value(attr, &v);
+        return v;
+    };
+    prop->maxThreadsPerBlock = get(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    for (int i = 0; i < 3; ++i) {
+        prop->maxThreadsDim[i] = get(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X + i);
+        prop->maxGridSize[i] = get(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X + i);
+    }
+    prop->sharedMemPerBlock = get(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    prop->totalConstantMemory = get(CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+    prop->SIMDWidth = get(CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+    prop->memPitch = get(CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+    prop->regsPerBlock = get(CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+    prop->clockRate = get(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    prop->textureAlign = get(CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
+    return CUDA_SUCCESS;
+}
+
+// The device's PCI address: domain, bus and device attributes (all 0), function 0.
+CUresult cu_device_get_pci_bus_id(char* bus_id, int len, CUdevice dev) {
+    if (bus_id && len > 0) bus_id[0] = '\0';
+    if (CUresult r = check_device(dev)) return r;
+    if (!bus_id || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+    std::string id = fmt::format("{:04x}:{:02x}:{:02x}.0", 0, 0, 0);
+    size_t n = std::min<size_t>(id.size(), size_t(len) - 1);
+    std::memcpy(bus_id, id.data(), n);
+    bus_id[n] = '\0';
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_device_get_by_pci_bus_id(CUdevice* dev, const char* bus_id) {
+    if (dev) *dev = 0;
+    if (CUresult r = check_init()) return r;
+    if (!dev || !bus_id) return CUDA_ERROR_INVALID_VALUE;
+    // [domain:]bus:device.function, hexadecimal.
+    unsigned domain = 0, bus = 0, device = 0, function = 0;
+    char tail = 0;
+    if (std::sscanf(bus_id, "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) != 4) {
+        domain = 0;
+        if (std::sscanf(bus_id, "%x:%x.%x%c", &bus, &device, &function, &tail) != 3) {
+            log::debug("cpu backend: cuDeviceGetByPCIBusId: '{}' is not a PCI bus id", bus_id);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+    }
+    if (domain != 0 || bus != 0 || device != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
 } // namespace
 
 void fill_device(ApiTable& t) {
+    t.cuDeviceGetProperties = cu_device_get_properties;
+    t.cuDeviceGetPCIBusId = cu_device_get_pci_bus_id;
+    t.cuDeviceGetByPCIBusId = cu_device_get_by_pci_bus_id;
     t.cuInit = cu_init;
     t.cuDriverGetVersion = cu_driver_get_version;
     t.cuGetErrorName = cu_get_error_name;

@@ -20,8 +20,8 @@ int sm_number(const std::string& sm) {
 
 } // namespace
 
-CUresult load_image(const void* image, size_t size, const std::string& name, std::shared_ptr<ptxsim::Module>& out,
-                    std::string& error_log) {
+CUresult find_ptx_text(const void* image, size_t size, const std::string& name, std::string& text_out,
+                       std::string& error_log, std::string* module_name) {
     std::span<const uint8_t> bytes;
     if (size != 0) {
         bytes = std::span<const uint8_t>(static_cast<const uint8_t*>(image), size);
@@ -66,9 +66,17 @@ CUresult load_image(const void* image, size_t size, const std::string& name, std
         error_log = fmt::format("{}: no PTX entry for sm_90 or older ({} entries)", name, blobs.size());
         return CUDA_ERROR_NO_BINARY_FOR_GPU;
     }
-    std::string_view text = ptx::strip_trailing_nuls(chosen->text);
-    std::string module_name = blobs.size() == 1 && kind == ptx::ContainerKind::PtxText ? name
-                                                                                       : fmt::format("{} ({})", name, chosen->origin);
+    text_out = std::string(ptx::strip_trailing_nuls(chosen->text));
+    if (module_name)
+        *module_name = blobs.size() == 1 && kind == ptx::ContainerKind::PtxText ? name
+                                                                                : fmt::format("{} ({})", name, chosen->origin);
+    return CUDA_SUCCESS;
+}
+
+CUresult load_image(const void* image, size_t size, const std::string& name, std::shared_ptr<ptxsim::Module>& out,
+                    std::string& error_log) {
+    std::string text, module_name;
+    if (CUresult r = find_ptx_text(image, size, name, text, error_log, &module_name)) return r;
     auto loaded = ptxsim::Module::load(text, module_name);
     if (!loaded) {
         error_log = loaded.error().text();

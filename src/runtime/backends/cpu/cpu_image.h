@@ -15,4 +15,25 @@ namespace d4r::runtime::cpu {
 CUresult load_image(const void* image, size_t size, const std::string& name, std::shared_ptr<ptxsim::Module>& out,
                     std::string& error_log);
 
+// The PTX text load_image would load from IMAGE (the newest entry for sm_90 or older of a fatbin), without
+// loading it; the same results and error texts. MODULE_NAME (optional) receives the name load_image gives
+// the module (NAME, with the fatbin entry it came from).
+CUresult find_ptx_text(const void* image, size_t size, const std::string& name, std::string& text,
+                       std::string& error_log, std::string* module_name = nullptr);
+
+// The JIT options cuModuleLoadDataEx, cuLibraryLoadData and cuLink* take: where the logs go.
+struct JitLogs {
+    char* error_buffer = nullptr;
+    size_t error_size = 0;
+    int error_size_index = -1;
+    char* info_buffer = nullptr;
+    size_t info_size = 0;
+    int info_size_index = -1;
+    float* wall_time = nullptr; // CU_JIT_WALL_TIME as cuLinkCreate takes it (a pointer to a float)
+};
+// INVALID_VALUE for N > 0 without arrays; unknown options are accepted (nothing to tune in ptxsim).
+CUresult parse_jit_options(unsigned n, CUjit_option* options, void** values, JitLogs& logs);
+// Writes TEXT to a JIT log buffer (NUL-terminated, truncated) and the bytes used to its size option.
+void write_log(char* buffer, size_t size, int size_index, void** values, const std::string& text);
+
 } // namespace d4r::runtime::cpu

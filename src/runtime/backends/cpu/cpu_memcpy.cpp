@@ -94,9 +94,12 @@ CUresult resolve_side(unsigned type, const void* host, CUdeviceptr dev, CUarray 
 
 // The byte range a side touches, checked against the live allocations unless it is unknown host memory.
 CUresult check_side(const Side& s, const Box& box) {
-    if (s.unchecked_host || s.sim_array) return CUDA_SUCCESS; // arrays: bounds checked by resolve_side
+    if (s.sim_array) return CUDA_SUCCESS; // arrays: bounds checked by resolve_side
     uint64_t first = s.address(0, 0);
     uint64_t last = s.address(box.height - 1, box.depth - 1) + box.width;
+    // Unknown memory is pageable host memory, except reserved virtual address space that is not (or not
+    // yet) accessible: touching it would fault the process.
+    if (s.unchecked_host) return overlaps_reservation(first, last - first) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
     return check_range(first, last - first);
 }
 

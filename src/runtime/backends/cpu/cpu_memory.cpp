@@ -67,6 +67,7 @@ CUresult free_region(uint64_t base, RegionKind kind) {
     if (!find_region(base, 0, &r) || r.base != base || r.kind != kind) return CUDA_ERROR_INVALID_VALUE;
     if (auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx))) ctx->drain();
     if (!remove_region(base)) return CUDA_ERROR_INVALID_VALUE; // freed by another thread meanwhile
+    if (kind == RegionKind::Managed) forget_managed(r.id);
     (void)state().device.free(base);
     return CUDA_SUCCESS;
 }
@@ -75,7 +76,9 @@ CUresult cu_mem_free(CUdeviceptr dptr) {
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    return free_region(dptr, RegionKind::Device);
+    Region r;
+    bool managed = find_region(dptr, 0, &r) && r.base == dptr && r.kind == RegionKind::Managed;
+    return free_region(dptr, managed ? RegionKind::Managed : RegionKind::Device);
 }
 
 CUresult cu_mem_get_address_range(CUdeviceptr* base, size_t* size, CUdeviceptr dptr) {
@@ -113,19 +116,34 @@ CUresult cu_mem_free_host(void* p) {
 }
 
 CUresult cu_mem_host_get_device_pointer(CUdeviceptr* pdptr, void* p, unsigned int flags) {
+    if (pdptr) *pdptr = 0;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!pdptr || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    if (!pdptr || !p || flags != 0) return CUDA_ERROR_INVALID_VALUE;
     Region r;
-    if (!find_region(reinterpret_cast<uint64_t>(p), 0, &r)) return CUDA_ERROR_INVALID_VALUE;
-    if (r.kind == RegionKind::HostRegistered) {
-        if (log::once("cpu:registered-device-pointer"))
-            log::warn("cpu backend: cuMemHostGetDevicePointer: kernels cannot access memory registered with "
-                      "cuMemHostRegister (ptxsim only reaches its own allocations); use cuMemHostAlloc");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    if (!find_region(reinterpret_cast<uint64_t>(p), 0, &r) ||
+        (r.kind != RegionKind::HostAlloc && r.kind != RegionKind::HostRegistered)) {
+        log::debug("cpu backend: cuMemHostGetDevicePointer: {} is not page-locked host memory", p);
+        return CUDA_ERROR_INVALID_VALUE;
     }
-    if (r.kind != RegionKind::HostAlloc) return CUDA_ERROR_INVALID_VALUE;
+    // Device memory is host memory here: every page-locked range is mapped at its own address (as on a
+    // GPU with CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM).
     *pdptr = reinterpret_cast<CUdeviceptr>(p);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_host_get_flags(unsigned int* pflags, void* p) {
+    if (pflags) *pflags = 0;
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!pflags || !p) return CUDA_ERROR_INVALID_VALUE;
+    Region r;
+    if (!find_region(reinterpret_cast<uint64_t>(p), 0, &r) ||
+        (r.kind != RegionKind::HostAlloc && r.kind != RegionKind::HostRegistered)) {
+        log::debug("cpu backend: cuMemHostGetFlags: {} is not page-locked host memory", p);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *pflags = r.flags;
     return CUDA_SUCCESS;
 }
 
@@ -143,17 +161,27 @@ constexpr unsigned kRegisterFlags = CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGI
 CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!p || bytes == 0 || (flags & ~kRegisterFlags)) return CUDA_ERROR_INVALID_VALUE;
-    if (flags & (CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY)) {
-        // ptxsim's kernels only reach Device allocations and module variables; arbitrary host memory
-        // cannot become device-accessible, so a mapping request is refused rather than faulting later.
-        log::warn("cpu backend: cuMemHostRegister with DEVICEMAP/IOMEMORY is not supported (kernels cannot "
-                  "access registered host memory); use cuMemHostAlloc");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    if (!p || bytes == 0 || (flags & ~kRegisterFlags)) {
+        log::debug("cpu backend: cuMemHostRegister({}, {}, 0x{:x}): null pointer, empty range or unknown flag", p,
+                    bytes, flags);
+        return CUDA_ERROR_INVALID_VALUE;
     }
     uint64_t base = reinterpret_cast<uint64_t>(p);
-    if (overlaps_region(base, bytes)) return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    if (base + bytes < base) return CUDA_ERROR_INVALID_VALUE;
+    if (flags & CU_MEMHOSTREGISTER_IOMEMORY) {
+        // I/O memory is a third-party device's PCIe space; the cpu backend has no such space to map.
+        log::debug("cpu backend: cuMemHostRegister: CU_MEMHOSTREGISTER_IOMEMORY is not supported (no I/O memory "
+                    "space reaches the CPU device)");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (overlaps_region(base, bytes)) {
+        log::debug("cpu backend: cuMemHostRegister: [{}, +{}) overlaps memory the API already tracks", p, bytes);
+        return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    }
+    // Registered memory is mapped at its own address (DEVICEMAP or not: with unified addressing every
+    // page-locked range is), so kernels reach it like device memory.
     add_region(Region{base, bytes, RegionKind::HostRegistered, ref.ctx.get(), flags, 0});
+    expose_to_kernels(base, bytes);
     return CUDA_SUCCESS;
 }
 
@@ -163,10 +191,12 @@ CUresult cu_mem_host_unregister(void* p) {
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     Region r;
     uint64_t base = reinterpret_cast<uint64_t>(p);
-    if (!find_region(base, 0, &r) || r.base != base || r.kind != RegionKind::HostRegistered)
+    if (!find_region(base, 0, &r) || r.base != base || r.kind != RegionKind::HostRegistered) {
+        log::debug("cpu backend: cuMemHostUnregister: {} is not the start of a registered range", p);
         return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
-    ref.ctx->drain(); // queued async copies may still read it
-    remove_region(base);
+    }
+    ref.ctx->drain(); // queued async copies and kernels may still use it
+    if (remove_region(base)) hide_from_kernels(base);
     return CUDA_SUCCESS;
 }
 
@@ -259,18 +289,19 @@ void put(void* data, T value) {
 
 CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) {
     bool host = r.kind == RegionKind::HostAlloc || r.kind == RegionKind::HostRegistered;
+    bool managed = r.kind == RegionKind::Managed;
     switch (attr) {
     case 1: put(data, reinterpret_cast<CUcontext>(r.ctx)); return CUDA_SUCCESS;
     case 2: put(data, static_cast<unsigned>(host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE)); return CUDA_SUCCESS;
     case 3:
-        if (r.kind == RegionKind::HostRegistered) return CUDA_ERROR_INVALID_VALUE;
         put(data, CUdeviceptr(ptr));
         return CUDA_SUCCESS;
     case 4:
-        if (!host) return CUDA_ERROR_INVALID_VALUE;
+        if (!host && !managed) return CUDA_ERROR_INVALID_VALUE;
         put(data, reinterpret_cast<void*>(ptr));
         return CUDA_SUCCESS;
-    case 6: case 8: case 10: case 15: put(data, false); return CUDA_SUCCESS;
+    case 8: put(data, managed); return CUDA_SUCCESS;
+    case 6: case 10: case 15: put(data, false); return CUDA_SUCCESS;
     case 13: put(data, true); return CUDA_SUCCESS;
     case 7: case 20: put(data, static_cast<unsigned long long>(r.id)); return CUDA_SUCCESS;
     case 9: put(data, 0); return CUDA_SUCCESS;
@@ -321,6 +352,7 @@ void fill_memory(ApiTable& t) {
     t.cuMemHostGetDevicePointer_v2 = cu_mem_host_get_device_pointer;
     t.cuMemHostRegister_v2 = cu_mem_host_register;
     t.cuMemHostUnregister = cu_mem_host_unregister;
+    t.cuMemHostGetFlags = cu_mem_host_get_flags;
     t.cuMemsetD8_v2 = cu_memset_d8;
     t.cuMemsetD16_v2 = cu_memset_d16;
     t.cuMemsetD32_v2 = cu_memset_d32;

@@ -12,14 +12,7 @@ namespace {
 
 std::atomic<uint64_t> g_module_counter{0};
 
-struct JitLogs {
-    char* error_buffer = nullptr;
-    size_t error_size = 0;
-    int error_size_index = -1;
-    char* info_buffer = nullptr;
-    size_t info_size = 0;
-    int info_size_index = -1;
-};
+} // namespace
 
 CUresult parse_jit_options(unsigned n, CUjit_option* options, void** values, JitLogs& logs) {
     if (n == 0) return CUDA_SUCCESS;
@@ -53,8 +46,6 @@ void write_log(char* buffer, size_t size, int size_index, void** values, const s
     }
     if (size_index >= 0) values[size_index] = reinterpret_cast<void*>(static_cast<uintptr_t>(used));
 }
-
-} // namespace
 
 CUresult load_module(CUmodule* module, const void* image, size_t size, std::string name, unsigned n,
                      CUjit_option* options, void** values) {

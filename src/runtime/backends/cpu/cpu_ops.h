@@ -9,10 +9,11 @@
 namespace d4r::runtime::cpu {
 
 // CUDA_SUCCESS when [ADDRESS, ADDRESS + BYTES) lies inside one known region (device, host-allocated,
-// registered host memory, module variable or array storage), else CUDA_ERROR_INVALID_VALUE.
+// registered host memory, module variable or array storage) or inside adjacent accessible cuMemMap'd
+// pieces (one virtual range made of several mappings), else CUDA_ERROR_INVALID_VALUE.
 inline CUresult check_range(uint64_t address, uint64_t bytes) {
     if (bytes == 0) return CUDA_SUCCESS;
-    return find_region(address, bytes) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    return find_region(address, bytes) || mapped_span(address, bytes) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 // Synchronous form: waits for everything queued on the context, returns its sticky error if any, then

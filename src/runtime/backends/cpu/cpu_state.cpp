@@ -3,6 +3,8 @@
 
 #include <thread>
 
+#include "ptxsim/device_impl.h"
+
 namespace d4r::runtime::cpu {
 
 State& state() {
@@ -180,6 +182,36 @@ bool find_region(uint64_t address, uint64_t bytes, Region* out) {
     return true;
 }
 
+bool mapped_span(uint64_t address, uint64_t bytes) {
+    State& s = state();
+    std::shared_lock lock(s.regions_mutex);
+    auto it = s.regions.upper_bound(address);
+    if (it == s.regions.begin()) return false;
+    --it;
+    uint64_t end = address + bytes;
+    if (end < address) return false;
+    uint64_t at = address;
+    while (it != s.regions.end() && it->second.kind == RegionKind::Mapped && it->first <= at &&
+           at < it->first + it->second.size) {
+        at = it->first + it->second.size;
+        if (at >= end) return true;
+        ++it;
+    }
+    return false;
+}
+
+void expose_to_kernels(uint64_t base, uint64_t size) {
+    ptxsim::Device::Impl& impl = state().device.impl();
+    std::unique_lock lock(impl.mutex);
+    impl.allocations[base] = size; // not counted in Device::allocated_bytes(): ptxsim does not own it
+}
+
+void hide_from_kernels(uint64_t base) {
+    ptxsim::Device::Impl& impl = state().device.impl();
+    std::unique_lock lock(impl.mutex);
+    impl.allocations.erase(base);
+}
+
 void release_context_regions(Context* ctx) {
     State& s = state();
     std::vector<Region> dropped;
@@ -194,9 +226,13 @@ void release_context_regions(Context* ctx) {
             }
         }
     }
-    for (const Region& r : dropped)
-        if (r.kind == RegionKind::Device || r.kind == RegionKind::HostAlloc || r.kind == RegionKind::Array)
+    for (const Region& r : dropped) {
+        if (r.kind == RegionKind::Device || r.kind == RegionKind::HostAlloc || r.kind == RegionKind::Array ||
+            r.kind == RegionKind::Managed)
             (void)s.device.free(r.base);
+        else if (r.kind == RegionKind::HostRegistered)
+            hide_from_kernels(r.base);
+    }
 }
 
 void release_context_objects(Context* ctx) {

@@ -169,7 +169,10 @@ struct Kernel {
     std::string name;
 };
 
-enum class RegionKind { Device, HostAlloc, HostRegistered, ModuleGlobal, Array };
+// Device: cuMemAlloc; HostAlloc: cuMemHostAlloc; HostRegistered: cuMemHostRegister (caller's memory);
+// Managed: cuMemAllocManaged; Mapped: a cuMemMap'd piece of a reserved range (cpu_vmm.cpp);
+// ModuleGlobal: a module variable; Array: array storage.
+enum class RegionKind { Device, HostAlloc, HostRegistered, ModuleGlobal, Array, Managed, Mapped };
 
 // A range of addresses the API knows about (device pointers are host addresses in this backend).
 struct Region {
@@ -252,8 +255,19 @@ void add_region(const Region& region);
 bool remove_region(uint64_t base, Region* removed = nullptr);
 // The region holding [ADDRESS, ADDRESS + BYTES) (BYTES may be 0: the byte at ADDRESS must be inside).
 bool find_region(uint64_t address, uint64_t bytes, Region* out = nullptr);
+// Whether [ADDRESS, ADDRESS + BYTES) is covered by adjacent RegionKind::Mapped regions (VMM pieces
+// mapped back to back).
+bool mapped_span(uint64_t address, uint64_t bytes);
 // Frees every allocation owned by CTX (context destruction).
 void release_context_regions(Context* ctx);
+
+// Memory ptxsim did not allocate (registered host memory, cuMemMap'd ranges) made reachable by kernels:
+// it joins ptxsim::Device's table of live ranges, which bounds-checks every kernel access, without
+// being owned by it (ptxsim never frees it). hide_from_kernels(BASE) takes it out again.
+void expose_to_kernels(uint64_t base, uint64_t size);
+void hide_from_kernels(uint64_t base);
+// Whether [BASE, BASE + BYTES) overlaps address space reserved with cuMemAddressReserve (cpu_vmm.cpp).
+bool overlaps_reservation(uint64_t base, uint64_t bytes);
 
 // Drops every object CTX owns (streams, events, modules, functions, regions). Caller holds no lock.
 void release_context_objects(Context* ctx);
@@ -275,8 +289,16 @@ void fill_stream_ext(ApiTable& t); // stream attributes, stream memory operation
 void fill_peer(ApiTable& t);       // peers and IPC
 void fill_mempool(ApiTable& t);    // stream-ordered allocation and memory pools (wraps cuMemFree_v2)
 void fill_graph(ApiTable& t);
+void fill_link(ApiTable& t);
+void fill_vmm(ApiTable& t);
+void fill_managed(ApiTable& t);
+// The unversioned and legacy names (cpu_legacy.cpp); runs after the fillers above.
+void fill_legacy(ApiTable& t);
 // Last: wraps every entry point that stream capture changes (cpu_capture.cpp).
 void fill_capture(ApiTable& t);
+
+// Drops what cuMemAdvise and prefetches recorded for the managed allocation of region REGION_ID.
+void forget_managed(uint64_t region_id);
 
 // The number of "multiprocessors" reported (host cores).
 int sm_count();

@@ -1,0 +1,306 @@
+// cpu backend: the unversioned and legacy entry points NVIDIA's libcuda still exports (programs that
+// dlsym them by name, as matrixMulDynlinkJIT's cuda_drvapi_dynlink.c does).
+//
+// Promise: a legacy name whose ABI equals its versioned successor's (cuCtxDestroy, cuCtxPushCurrent,
+// cuStreamDestroy, cuMemHostRegister, ...) runs the same implementation. The pre-3.2 entry points with
+// 32-bit sizes and device pointers (cuMemAlloc, cuMemFree, cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoDAsync,
+// cuMemGetInfo)
+// convert faithfully: sizes widen, pointers zero-extend, results that do not fit 32 bits are refused
+// (an allocation above 4 GiB of address space: CUDA_ERROR_OUT_OF_MEMORY, as no 32-bit pointer can name
+// it; free and total memory saturate). The execution-control API of CUDA 1.0-3.2 (cuFuncSetBlockShape,
+// cuFuncSetSharedSize, cuParamSet*, cuLaunch, cuLaunchGrid[Async]) keeps each function's block shape,
+// shared size and parameter buffer and launches through cuLaunchKernel's `extra` buffer. Texture and
+// surface references, graphics interoperability and IPC are not implemented (their entries answer
+// CUDA_ERROR_NOT_SUPPORTED, logged once): ptxsim binds textures through texture objects only.
+#include <climits>
+#include <cstring>
+
+#include "core/log.h"
+#include "runtime/backends/cpu/cpu_ops.h"
+
+namespace d4r::runtime::cpu {
+
+namespace {
+
+// The versioned implementations the legacy names convert to (set by fill_legacy from the same table).
+ApiTable g_table;
+
+// ---- Contexts ---------------------------------------------------------------------------------------
+
+std::mutex g_attach_mutex;
+std::map<CUcontext, int> g_attach; // references added by cuCtxAttach (the creator's is implicit)
+
+CUresult cu_ctx_attach(CUcontext* pctx, unsigned int flags) {
+    if (pctx) *pctx = nullptr;
+    if (CUresult r = check_init()) return r;
+    if (!pctx || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    std::shared_ptr<Context> ctx;
+    if (CUresult r = current_context(ctx)) return r;
+    CUcontext h = reinterpret_cast<CUcontext>(ctx.get());
+    std::lock_guard lock(g_attach_mutex);
+    ++g_attach[h];
+    *pctx = h;
+    return CUDA_SUCCESS;
+}
+
+// Drops one usage reference of CTX, which must be current; the last one destroys it.
+CUresult cu_ctx_detach(CUcontext ctx) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> current;
+    if (current_context(current) != CUDA_SUCCESS || reinterpret_cast<CUcontext>(current.get()) != ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    {
+        std::lock_guard lock(g_attach_mutex);
+        auto it = g_attach.find(ctx);
+        if (it != g_attach.end()) {
+            if (--it->second == 0) g_attach.erase(it);
+            return CUDA_SUCCESS;
+        }
+    }
+    return g_table.cuCtxDestroy_v2(ctx);
+}
+
+CUresult cu_ctx_get_shared_mem_config(CUsharedconfig* config) {
+    if (config) *config = CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE;
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!config) return CUDA_ERROR_INVALID_VALUE;
+    *config = static_cast<CUsharedconfig>(1); // CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE, fixed since sm_50
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_ctx_set_shared_mem_config(CUsharedconfig config) {
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    int c = static_cast<int>(config);
+    if (c < 0 || c > 2) return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS; // deprecated; the bank size is fixed (NVIDIA ignores it on sm_50 and later too)
+}
+
+// ---- 32-bit memory entry points ----------------------------------------------------------------------
+
+CUresult cu_mem_get_info_v1(unsigned int* free_bytes, unsigned int* total) {
+    size_t f = 0, t = 0;
+    if (!free_bytes || !total) return g_table.cuMemGetInfo_v2(nullptr, nullptr);
+    CUresult r = g_table.cuMemGetInfo_v2(&f, &t);
+    if (r) return r;
+    *free_bytes = static_cast<unsigned>(std::min<size_t>(f, UINT_MAX));
+    *total = static_cast<unsigned>(std::min<size_t>(t, UINT_MAX));
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_alloc_v1(CUdeviceptr_v1* dptr, unsigned int bytes) {
+    if (dptr) *dptr = 0;
+    if (!dptr) return g_table.cuMemAlloc_v2(nullptr, bytes);
+    CUdeviceptr p = 0;
+    if (CUresult r = g_table.cuMemAlloc_v2(&p, bytes)) return r;
+    if (p > UINT_MAX) {
+        (void)g_table.cuMemFree_v2(p);
+        log::debug("cpu backend: cuMemAlloc (32-bit): the allocation lies above 4 GiB, which a CUdeviceptr_v1 "
+                   "cannot hold; use cuMemAlloc_v2");
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    *dptr = static_cast<CUdeviceptr_v1>(p);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_free_v1(CUdeviceptr_v1 dptr) { return g_table.cuMemFree_v2(dptr); }
+
+CUresult cu_memcpy_htod_v1(CUdeviceptr_v1 dst, const void* src, unsigned int bytes) {
+    return g_table.cuMemcpyHtoD_v2(dst, src, bytes);
+}
+
+CUresult cu_memcpy_dtoh_v1(void* dst, CUdeviceptr_v1 src, unsigned int bytes) {
+    return g_table.cuMemcpyDtoH_v2(dst, src, bytes);
+}
+
+CUresult cu_memcpy_dtod_async_v1(CUdeviceptr_v1 dst, CUdeviceptr_v1 src, unsigned int bytes, CUstream stream) {
+    return g_table.cuMemcpyDtoDAsync_v2(dst, src, bytes, stream);
+}
+
+// ---- Copies between arrays and linear memory, peer copies --------------------------------------------
+
+// A 1D copy of BYTES at byte OFFSET of an array's first row, as a 2D copy of one row.
+CUDA_MEMCPY2D row_copy(size_t bytes) {
+    CUDA_MEMCPY2D c{};
+    c.WidthInBytes = bytes;
+    c.Height = 1;
+    return c;
+}
+
+CUresult cu_memcpy_dtoa(CUarray dst, size_t offset, CUdeviceptr src, size_t bytes) {
+    CUDA_MEMCPY2D c = row_copy(bytes);
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = src;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = dst;
+    c.dstXInBytes = offset;
+    return g_table.cuMemcpy2D_v2(&c);
+}
+
+CUresult cu_memcpy_atod(CUdeviceptr dst, CUarray src, size_t offset, size_t bytes) {
+    CUDA_MEMCPY2D c = row_copy(bytes);
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = src;
+    c.srcXInBytes = offset;
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = dst;
+    return g_table.cuMemcpy2D_v2(&c);
+}
+
+CUresult cu_memcpy_atoa(CUarray dst, size_t dst_offset, CUarray src, size_t src_offset, size_t bytes) {
+    CUDA_MEMCPY2D c = row_copy(bytes);
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = src;
+    c.srcXInBytes = src_offset;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = dst;
+    c.dstXInBytes = dst_offset;
+    return g_table.cuMemcpy2D_v2(&c);
+}
+
+CUresult cu_memcpy_htoa_async(CUarray dst, size_t offset, const void* src, size_t bytes, CUstream stream) {
+    CUDA_MEMCPY2D c = row_copy(bytes);
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = src;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = dst;
+    c.dstXInBytes = offset;
+    return g_table.cuMemcpy2DAsync_v2(&c, stream);
+}
+
+CUresult cu_memcpy_atoh_async(void* dst, CUarray src, size_t offset, size_t bytes, CUstream stream) {
+    CUDA_MEMCPY2D c = row_copy(bytes);
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = src;
+    c.srcXInBytes = offset;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c.dstHost = dst;
+    return g_table.cuMemcpy2DAsync_v2(&c, stream);
+}
+
+// One device: a peer copy is an ordinary copy once both contexts are known to be alive.
+// ---- Execution control of CUDA 1.0-3.2 -----------------------------------------------------------------
+
+struct LegacyLaunch {
+    int block[3] = {1, 1, 1};
+    unsigned shared = 0;
+    std::vector<uint8_t> params;
+    size_t param_size = 0;
+};
+
+constexpr size_t kMaxParamBytes = 32764; // what cuLaunchKernel accepts since sm_70 (4 KiB before)
+
+std::mutex g_launch_mutex;
+std::map<CUfunction, LegacyLaunch> g_launch;
+
+// Runs F on the legacy state of a function handle after checking it.
+template <typename F>
+CUresult with_legacy(CUfunction h, F&& f) {
+    if (CUresult r = check_init()) return r;
+    if (!h || !find_function(h)) return CUDA_ERROR_INVALID_HANDLE;
+    std::lock_guard lock(g_launch_mutex);
+    return f(g_launch[h]);
+}
+
+CUresult cu_func_set_block_shape(CUfunction h, int x, int y, int z) {
+    return with_legacy(h, [&](LegacyLaunch& l) {
+        if (x <= 0 || y <= 0 || z <= 0) return CUDA_ERROR_INVALID_VALUE;
+        l.block[0] = x;
+        l.block[1] = y;
+        l.block[2] = z;
+        return CUDA_SUCCESS;
+    });
+}
+
+CUresult cu_func_set_shared_size(CUfunction h, unsigned int bytes) {
+    return with_legacy(h, [&](LegacyLaunch& l) {
+        l.shared = bytes;
+        return CUDA_SUCCESS;
+    });
+}
+
+CUresult cu_param_set_size(CUfunction h, unsigned int bytes) {
+    return with_legacy(h, [&](LegacyLaunch& l) {
+        if (bytes > kMaxParamBytes) return CUDA_ERROR_INVALID_VALUE;
+        l.param_size = bytes;
+        if (l.params.size() < bytes) l.params.resize(bytes);
+        return CUDA_SUCCESS;
+    });
+}
+
+CUresult set_param(CUfunction h, int offset, const void* value, size_t bytes) {
+    return with_legacy(h, [&](LegacyLaunch& l) {
+        if (offset < 0 || !value || size_t(offset) + bytes > kMaxParamBytes) return CUDA_ERROR_INVALID_VALUE;
+        if (l.params.size() < size_t(offset) + bytes) l.params.resize(size_t(offset) + bytes);
+        std::memcpy(l.params.data() + offset, value, bytes);
+        return CUDA_SUCCESS;
+    });
+}
+
+CUresult cu_param_seti(CUfunction h, int offset, unsigned int value) { return set_param(h, offset, &value, sizeof value); }
+CUresult cu_param_setf(CUfunction h, int offset, float value) { return set_param(h, offset, &value, sizeof value); }
+CUresult cu_param_setv(CUfunction h, int offset, void* ptr, unsigned int bytes) { return set_param(h, offset, ptr, bytes); }
+
+CUresult launch_grid(CUfunction h, int width, int height, CUstream stream) {
+    if (CUresult r = check_init()) return r;
+    if (width <= 0 || height <= 0) return CUDA_ERROR_INVALID_VALUE;
+    LegacyLaunch l;
+    if (CUresult r = with_legacy(h, [&](LegacyLaunch& state) {
+            l = state;
+            return CUDA_SUCCESS;
+        }))
+        return r;
+    std::vector<uint8_t> buffer(l.params.begin(), l.params.begin() + std::min(l.param_size, l.params.size()));
+    size_t size = buffer.size();
+    void* extra[] = {D4R_CU_LAUNCH_PARAM_BUFFER_POINTER, buffer.data(), D4R_CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                     D4R_CU_LAUNCH_PARAM_END};
+    return g_table.cuLaunchKernel(h, unsigned(width), unsigned(height), 1, unsigned(l.block[0]), unsigned(l.block[1]),
+                                  unsigned(l.block[2]), l.shared, stream, nullptr, extra);
+}
+
+CUresult cu_launch(CUfunction h) { return launch_grid(h, 1, 1, nullptr); }
+CUresult cu_launch_grid(CUfunction h, int width, int height) { return launch_grid(h, width, height, nullptr); }
+CUresult cu_launch_grid_async(CUfunction h, int width, int height, CUstream stream) {
+    return launch_grid(h, width, height, stream);
+}
+
+} // namespace
+
+void fill_legacy(ApiTable& t) {
+    // Same ABI as the versioned entry: the same implementation.
+    t.cuCtxCreate = t.cuCtxCreate_v2;
+    t.cuCtxDestroy = t.cuCtxDestroy_v2;
+    t.cuCtxPushCurrent = t.cuCtxPushCurrent_v2;
+    t.cuCtxPopCurrent = t.cuCtxPopCurrent_v2;
+    t.cuStreamDestroy = t.cuStreamDestroy_v2;
+    t.cuEventDestroy = t.cuEventDestroy_v2;
+    t.cuMemHostRegister = t.cuMemHostRegister_v2;
+    g_table = t;
+    t.cuCtxAttach = cu_ctx_attach;
+    t.cuCtxDetach = cu_ctx_detach;
+    t.cuCtxGetSharedMemConfig = cu_ctx_get_shared_mem_config;
+    t.cuCtxSetSharedMemConfig = cu_ctx_set_shared_mem_config;
+    t.cuMemGetInfo = cu_mem_get_info_v1;
+    t.cuMemAlloc = cu_mem_alloc_v1;
+    t.cuMemFree = cu_mem_free_v1;
+    t.cuMemcpyHtoD = cu_memcpy_htod_v1;
+    t.cuMemcpyDtoH = cu_memcpy_dtoh_v1;
+    t.cuMemcpyDtoDAsync = cu_memcpy_dtod_async_v1;
+    t.cuMemcpyDtoA_v2 = cu_memcpy_dtoa;
+    t.cuMemcpyAtoD_v2 = cu_memcpy_atod;
+    t.cuMemcpyAtoA_v2 = cu_memcpy_atoa;
+    t.cuMemcpyHtoAAsync_v2 = cu_memcpy_htoa_async;
+    t.cuMemcpyAtoHAsync_v2 = cu_memcpy_atoh_async;
+    t.cuFuncSetBlockShape = cu_func_set_block_shape;
+    t.cuFuncSetSharedSize = cu_func_set_shared_size;
+    t.cuParamSetSize = cu_param_set_size;
+    t.cuParamSeti = cu_param_seti;
+    t.cuParamSetf = cu_param_setf;
+    t.cuParamSetv = cu_param_setv;
+    t.cuLaunch = cu_launch;
+    t.cuLaunchGrid = cu_launch_grid;
+    t.cuLaunchGridAsync = cu_launch_grid_async;
+}
+
+} // namespace d4r::runtime::cpu
