@@ -91,7 +91,8 @@ Expected<MemRange> Device::Impl::find(uint64_t address, uint64_t bytes, const ch
 Device::Device() : m_impl(std::make_unique<Impl>()) {}
 
 Device::~Device() {
-    for (auto& [base, size] : m_impl->allocations) std::free(reinterpret_cast<void*>(base));
+    for (auto& [base, size] : m_impl->allocations)
+        if (!m_impl->foreign.count(base)) std::free(reinterpret_cast<void*>(base));
 }
 
 Expected<DevicePtr> Device::alloc(uint64_t bytes) {
@@ -109,7 +110,7 @@ Expected<DevicePtr> Device::alloc(uint64_t bytes) {
 Status Device::free(DevicePtr ptr) {
     std::unique_lock lock(m_impl->mutex);
     auto it = m_impl->allocations.find(ptr);
-    if (it == m_impl->allocations.end())
+    if (it == m_impl->allocations.end() || m_impl->foreign.count(ptr))
         return make_error(ErrorCode::Invalid, "free: 0x{:x} is not the start of a live device allocation", ptr);
     m_impl->bytes -= it->second;
     m_impl->allocations.erase(it);
@@ -150,7 +151,25 @@ uint64_t Device::allocated_bytes() const {
 
 size_t Device::allocation_count() const {
     std::shared_lock lock(m_impl->mutex);
-    return m_impl->allocations.size();
+    return m_impl->allocations.size() - m_impl->foreign.size();
+}
+
+Status Device::add_foreign(DevicePtr base, uint64_t bytes) {
+    std::unique_lock lock(m_impl->mutex);
+    auto it = m_impl->allocations.find(base);
+    if (it != m_impl->allocations.end() && !m_impl->foreign.count(base))
+        return make_error(ErrorCode::Invalid, "add_foreign: 0x{:x} is one of the device's own allocations", base);
+    m_impl->allocations[base] = bytes;
+    m_impl->foreign.insert(base);
+    return ok_status();
+}
+
+Status Device::remove_foreign(DevicePtr base) {
+    std::unique_lock lock(m_impl->mutex);
+    if (!m_impl->foreign.erase(base))
+        return make_error(ErrorCode::Invalid, "remove_foreign: 0x{:x} is not a foreign range", base);
+    m_impl->allocations.erase(base);
+    return ok_status();
 }
 
 // ---- arrays, texture and surface objects ------------------------------------------------------

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <thread>
 #include <vector>
@@ -39,7 +40,8 @@ private:
 
 struct Device::Impl {
     mutable std::shared_mutex mutex;
-    std::map<uint64_t, uint64_t> allocations; // base -> size
+    std::map<uint64_t, uint64_t> allocations; // base -> size: owned allocations and foreign ranges
+    std::set<uint64_t> foreign;               // bases in `allocations` the device does not own
     uint64_t bytes = 0;
     std::mutex launch_mutex; // one launch at a time per device
     WorkerPool pool;

@@ -245,6 +245,9 @@ Flow finish_collective(Warp& w, const CollectiveGroup& group);
 D4R_INLINE uint32_t& lane_slot32(Warp& w, uint32_t off, unsigned lane) {
     return reinterpret_cast<uint32_t*>(w.regs + off)[lane];
 }
+D4R_INLINE uint64_t& lane_slot64(Warp& w, uint32_t off, unsigned lane) {
+    return reinterpret_cast<uint64_t*>(w.regs + off)[lane];
+}
 
 // Records a fault for LANE and returns Flow::Stop.
 Flow fault(Warp& w, FaultKind kind, uint32_t lane, uint64_t address, uint32_t bytes, std::string detail = {});

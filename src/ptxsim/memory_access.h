@@ -102,4 +102,12 @@ D4R_INLINE void lane_addresses(const Warp& w, const Instr& in, uint64_t (&addr)[
     }
 }
 
+// The address one lane's instruction names (the lane_addresses rule for a single lane).
+D4R_INLINE uint64_t lane_address(const Warp& w, const Instr& in, unsigned lane) {
+    const uint64_t imm = static_cast<uint64_t>(in.imm);
+    if (in.base == kNoReg) return imm;
+    if (in.flags & kAddr32) return uint32_t(reinterpret_cast<const uint32_t*>(w.regs + in.base)[lane] + uint32_t(imm));
+    return reinterpret_cast<const uint64_t*>(w.regs + in.base)[lane] + imm;
+}
+
 } // namespace d4r::ptxsim

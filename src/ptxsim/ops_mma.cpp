@@ -185,13 +185,6 @@ Status decode_mma(InstrDecoder& d) {
 
 // ---- ldmatrix ---------------------------------------------------------------------------------------
 
-D4R_INLINE uint64_t lane_address(const Warp& w, const Instr& in, unsigned lane) {
-    const uint64_t imm = static_cast<uint64_t>(in.imm);
-    if (in.base == kNoReg) return imm;
-    if (in.flags & kAddr32) return uint32_t(reinterpret_cast<const uint32_t*>(w.regs + in.base)[lane] + uint32_t(imm));
-    return reinterpret_cast<const uint64_t*>(w.regs + in.base)[lane] + imm;
-}
-
 // N matrices of 8x8 b16; lanes 8i..8i+7 give the row addresses of matrix i.
 template <Space S, unsigned N, bool Trans>
 Flow exec_ldmatrix(Warp& w, const Instr& in, uint32_t mask) {

@@ -91,17 +91,6 @@ Frag frag_of(uint16_t flags) { return static_cast<Frag>(flags & 3); }
 WShape shape_of(uint16_t flags) { return static_cast<WShape>((flags >> 3) & 7); }
 EType type_of(uint16_t flags) { return static_cast<EType>((flags >> 6) & 15); }
 
-D4R_INLINE uint64_t lane_address(const Warp& w, const Instr& in, unsigned lane) {
-    const uint64_t imm = static_cast<uint64_t>(in.imm);
-    if (in.base == kNoReg) return imm;
-    if (in.flags & kAddr32) return uint32_t(reinterpret_cast<const uint32_t*>(w.regs + in.base)[lane] + uint32_t(imm));
-    return reinterpret_cast<const uint64_t*>(w.regs + in.base)[lane] + imm;
-}
-
-D4R_INLINE uint64_t& lane_slot64(Warp& w, uint32_t off, unsigned lane) {
-    return reinterpret_cast<uint64_t*>(w.regs + off)[lane];
-}
-
 // Element E of a fragment in lane LANE: its bits in the lane's registers REGS (read or written).
 struct FragmentView {
     Warp& w;

@@ -122,6 +122,14 @@ public:
     uint64_t allocated_bytes() const;
     size_t allocation_count() const;
 
+    // Memory the device does not own (registered host memory, mapped ranges) that kernels and copies may
+    // use: [BASE, BASE + BYTES) joins the live ranges but is never freed by the device and is not an
+    // allocation (free() refuses it; allocated_bytes() and allocation_count() leave it out).
+    // add_foreign() refuses a BASE that is one of the device's own allocations; it replaces an earlier
+    // foreign range at BASE.
+    Status add_foreign(DevicePtr base, uint64_t bytes);
+    Status remove_foreign(DevicePtr base);
+
     struct Impl;
     Impl& impl() const { return *m_impl; }
 

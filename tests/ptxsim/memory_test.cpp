@@ -325,6 +325,33 @@ TEST(PtxsimMemory, OutOfBoundsAccessNamesKernelBlockThreadAndAddress) {
     EXPECT_FALSE(launch(dev, kernel_of(*m, "faulty"), config({1, 3, 1}, {64}), q.bytes()).ok());
 }
 
+// Memory the device does not own (registered host memory): copies and kernels use it, free() refuses it,
+// the counts leave it out, and the device never frees it (here a stack array: freeing it would crash).
+TEST(PtxsimMemory, ForeignRangesAreUsedButNotOwned) {
+    alignas(256) uint32_t host[64] = {};
+    const DevicePtr base = reinterpret_cast<DevicePtr>(host);
+    {
+        Device dev;
+        ASSERT_TRUE(dev.add_foreign(base, sizeof host).ok());
+        EXPECT_EQ(dev.allocation_count(), 0u);
+        EXPECT_EQ(dev.allocated_bytes(), 0u);
+        const uint32_t v = 7;
+        ASSERT_TRUE(dev.copy_to_device(base + 8, &v, 4).ok());
+        EXPECT_EQ(host[2], 7u);
+        EXPECT_FALSE(dev.copy_to_device(base + sizeof host, &v, 4).ok());
+        EXPECT_FALSE(dev.free(base).ok());
+        auto own = dev.alloc(16);
+        ASSERT_TRUE(own.ok());
+        EXPECT_FALSE(dev.add_foreign(*own, 16).ok());
+        EXPECT_EQ(dev.allocation_count(), 1u);
+        ASSERT_TRUE(dev.remove_foreign(base).ok());
+        EXPECT_FALSE(dev.copy_to_device(base, &v, 4).ok());
+        EXPECT_FALSE(dev.remove_foreign(base).ok());
+        ASSERT_TRUE(dev.add_foreign(base, sizeof host).ok()); // still registered when the device goes
+    }
+    EXPECT_EQ(host[2], 7u);
+}
+
 TEST(PtxsimMemory, SharedOutOfRangeAndReadOnlySpaces) {
     auto m = load_ok(ptx(R"(
 .shared .align 4 .b8 s[64];

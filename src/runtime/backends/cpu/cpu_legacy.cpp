@@ -118,7 +118,7 @@ CUresult cu_memcpy_dtod_async_v1(CUdeviceptr_v1 dst, CUdeviceptr_v1 src, unsigne
     return g_table.cuMemcpyDtoDAsync_v2(dst, src, bytes, stream);
 }
 
-// ---- Copies between arrays and linear memory, peer copies --------------------------------------------
+// ---- Copies between arrays and linear memory --------------------------------------------
 
 // A 1D copy of BYTES at byte OFFSET of an array's first row, as a 2D copy of one row.
 CUDA_MEMCPY2D row_copy(size_t bytes) {
@@ -179,7 +179,6 @@ CUresult cu_memcpy_atoh_async(void* dst, CUarray src, size_t offset, size_t byte
     return g_table.cuMemcpy2DAsync_v2(&c, stream);
 }
 
-// One device: a peer copy is an ordinary copy once both contexts are known to be alive.
 // ---- Execution control of CUDA 1.0-3.2 -----------------------------------------------------------------
 
 struct LegacyLaunch {

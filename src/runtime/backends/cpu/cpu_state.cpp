@@ -3,7 +3,8 @@
 
 #include <thread>
 
-#include "ptxsim/device_impl.h"
+#include "core/log.h"
+
 
 namespace d4r::runtime::cpu {
 
@@ -201,15 +202,11 @@ bool mapped_span(uint64_t address, uint64_t bytes) {
 }
 
 void expose_to_kernels(uint64_t base, uint64_t size) {
-    ptxsim::Device::Impl& impl = state().device.impl();
-    std::unique_lock lock(impl.mutex);
-    impl.allocations[base] = size; // not counted in Device::allocated_bytes(): ptxsim does not own it
+    if (Status st = state().device.add_foreign(base, size); !st) log::warn("cpu backend: {}", st.error().text());
 }
 
 void hide_from_kernels(uint64_t base) {
-    ptxsim::Device::Impl& impl = state().device.impl();
-    std::unique_lock lock(impl.mutex);
-    impl.allocations.erase(base);
+    if (Status st = state().device.remove_foreign(base); !st) log::debug("cpu backend: {}", st.error().text());
 }
 
 void release_context_regions(Context* ctx) {

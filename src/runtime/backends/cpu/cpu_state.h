@@ -262,8 +262,8 @@ bool mapped_span(uint64_t address, uint64_t bytes);
 void release_context_regions(Context* ctx);
 
 // Memory ptxsim did not allocate (registered host memory, cuMemMap'd ranges) made reachable by kernels:
-// it joins ptxsim::Device's table of live ranges, which bounds-checks every kernel access, without
-// being owned by it (ptxsim never frees it). hide_from_kernels(BASE) takes it out again.
+// a foreign range of ptxsim::Device (Device::add_foreign), bounds-checked like every kernel access and
+// never freed by ptxsim. hide_from_kernels(BASE) takes it out again.
 void expose_to_kernels(uint64_t base, uint64_t size);
 void hide_from_kernels(uint64_t base);
 // Whether [BASE, BASE + BYTES) overlaps address space reserved with cuMemAddressReserve (cpu_vmm.cpp).
