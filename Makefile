@@ -18,8 +18,10 @@ build/build.ninja: CMakeLists.txt CMakePresets.json
 build: build/build.ninja
 	cmake --build --preset default -j $(JOBS)
 
-# The main job on its defaults: a synthetic scene upscaled by the open NGX core (out/demo/).
-demo: deps-demo build
+# The main job on its defaults: a synthetic scene upscaled by the open NGX core (out/demo/). Builds only
+# what the demo runs (the `demo` build preset: d4r, libd4rcuda, libd4r_ngx), not the tests.
+demo: deps-demo build/build.ninja
+	cmake --build --preset demo -j $(JOBS)
 	build/bin/d4r demo --out out/demo
 
 test: deps

@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
 done
 
 demo_packages=(
-    build-essential cmake ninja-build pkg-config
+    build-essential cmake ninja-build pkg-config ccache
     libfmt-dev libcli11-dev nlohmann-json3-dev liblz4-dev libzstd-dev libpng-dev
     libgtest-dev libgmock-dev libbenchmark-dev
 )
