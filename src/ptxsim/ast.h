@@ -39,6 +39,9 @@ struct Instruction {
     std::vector<Operand> operands;
     uint32_t line = 0;
     std::string_view text;     // the whole instruction as written, guard and ';' excluded
+    // Set only on the fma the decoder puts in place of a mul/add pair it fuses (contract.h): bit 0 fused,
+    // bit 1 negate operand 1 (the product), bit 2 negate operand 3 (the addend). Never set by the parser.
+    uint8_t contracted = 0;
 };
 
 // A declared type: ".align 16 .v4 .f32" etc.

@@ -175,6 +175,8 @@ Expected<uint64_t> immediate_bits(const ast::Operand& o, Type t) {
 uint32_t InstrDecoder::constant(uint64_t bits, bool wide) { return m_builder.constant(bits, wide); }
 uint32_t InstrDecoder::scratch(bool wide) { return m_builder.scratch(wide); }
 
+uint32_t InstrDecoder::operand_scratch(bool wide, int which) { return m_builder.operand_scratch(wide, which); }
+
 Expected<uint32_t> InstrDecoder::src(const ast::Operand& o, Type t) {
     bool wide = type_bits(t) == 64;
     if (type_bits(t) > 64 || t == Type::Pred) return error(fmt::format("type .{} is not supported here", type_name(t)));

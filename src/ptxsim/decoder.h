@@ -119,6 +119,8 @@ public:
 
     uint32_t constant(uint64_t bits, bool wide);
     uint32_t scratch(bool wide);
+    // A register for a value the instruction prepares for itself (ProgramBuilder::operand_scratch).
+    uint32_t operand_scratch(bool wide, int which);
     // Appends an instruction with the guard set; the reference is valid until the next emit.
     Instr& emit(ExecFn fn);
     // The instruction emitted last.

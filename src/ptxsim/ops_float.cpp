@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "ptxsim/contract.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
@@ -382,7 +383,29 @@ Status decode_fma(InstrDecoder& d, Type t, const FloatMods& f, bool is_mad) {
     ExecFn fn;
     if (t == Type::F32) fn = hw ? pick_rfs<FmaSel<float, true>>(f.round, f.ftz, f.sat) : pick_rfs<FmaSel<float, false>>(f.round, f.ftz, f.sat);
     else fn = hw ? pick_rfs<FmaSel<double, true>>(f.round, false, false) : pick_rfs<FmaSel<double, false>>(f.round, false, false);
-    return emit_float(d, fn, t, 3);
+    const uint8_t contracted = d.ast().contracted;
+    if (!(contracted & (kNegateProduct | kNegateAddend))) return emit_float(d, fn, t, 3);
+    // A fused mul/sub (contract.h): each negated operand goes through a register of its own first
+    // (negation is exact, so fma(-a, b, -c) is the fused result).
+    D4R_TRY(d.expect_operands(4));
+    uint32_t s[3];
+    for (size_t i = 0; i < 3; ++i) s[i] = D4R_TRY(d.src(i + 1, t));
+    const uint32_t dd = D4R_TRY(d.dst(0, t));
+    const ExecFn neg_fn = t == Type::F32 ? pick_unary<float, Unary::Neg>(Round::Rn, false)
+                                         : pick_unary<double, Unary::Neg>(Round::Rn, false);
+    for (int k = 0; k < 2; ++k) {
+        if (!(contracted & (k == 0 ? kNegateProduct : kNegateAddend))) continue;
+        const size_t i = k == 0 ? 0 : 2;
+        const uint32_t slot = d.operand_scratch(t == Type::F64, k);
+        Instr& neg = d.emit(neg_fn);
+        neg.d[0] = slot;
+        neg.s[0] = s[i];
+        s[i] = slot;
+    }
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    for (size_t i = 0; i < 3; ++i) in.s[i] = s[i];
+    return ok_status();
 }
 
 Status decode_div(InstrDecoder& d, Type t, const FloatMods& f) {

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "ptxsim/contract.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
@@ -184,6 +185,31 @@ Status emit_half(InstrDecoder& d, ExecFn fn, Type t, size_t sources) {
     return ok_status();
 }
 
+// A fused mul/sub (contract.h): each negated operand goes through a register of its own first (negation
+// is exact: neg flips sign bits, and a NaN operand gives the canonical NaN either way).
+Status emit_fused_sub(InstrDecoder& d, ExecFn fma, Type t) {
+    D4R_TRY(d.expect_operands(4));
+    const HalfType ht = half_type(t);
+    const Type rt = ht.packed ? Type::B32 : Type::B16;
+    uint32_t s[3];
+    for (size_t i = 0; i < 3; ++i) s[i] = D4R_TRY(d.src(i + 1, rt));
+    const uint32_t dd = D4R_TRY(d.dst(0, rt));
+    const std::array<bool, 3> nf{ht.bf, ht.packed, false};
+    for (int k = 0; k < 2; ++k) {
+        if (!(d.ast().contracted & (k == 0 ? kNegateProduct : kNegateAddend))) continue;
+        const size_t i = k == 0 ? 0 : 2;
+        const uint32_t slot = d.operand_scratch(false, k);
+        Instr& neg = d.emit(select<UnarySel<HUnary::Neg>::S, 3>(nf));
+        neg.d[0] = slot;
+        neg.s[0] = s[i];
+        s[i] = slot;
+    }
+    Instr& in = d.emit(fma);
+    in.d[0] = dd;
+    for (size_t i = 0; i < 3; ++i) in.s[i] = s[i];
+    return ok_status();
+}
+
 } // namespace
 
 Status decode_half_arith(InstrDecoder& d) {
@@ -212,6 +238,8 @@ Status decode_half_arith(InstrDecoder& d) {
                     : base == "sub" ? select<ArithSel<HOp::Sub>::S, 5>(f)
                     : base == "mul" ? select<ArithSel<HOp::Mul>::S, 5>(f)
                                     : select<ArithSel<HOp::Fma>::S, 5>(f);
+        if (base == "fma" && (d.ast().contracted & (kNegateProduct | kNegateAddend)))
+            return emit_fused_sub(d, fn, t);
         return emit_half(d, fn, t, base == "fma" ? 3 : 2);
     }
     if (base == "min" || base == "max") {

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "ptxsim/contract.h"
+
 namespace d4r::ptxsim {
 
 namespace {
@@ -463,6 +465,8 @@ Status ProgramBuilder::decode_function(uint32_t fi) {
         for (const ast::Variable& p : f.params) m_scopes.back()[p.name] = layout.formals[k++];
         for (const ast::Variable& p : f.returns) m_scopes.back()[p.name] = layout.formals[k++];
     }
+    const Contractions contractions = find_contractions(f);
+    const size_t function_scope = m_scopes.size() - 1;
     for (const ast::Statement& st : f.body) {
         switch (st.kind) {
         case ast::Statement::Kind::BlockOpen:
@@ -482,9 +486,29 @@ Status ProgramBuilder::decode_function(uint32_t fi) {
                 return malformed_at(l.line, fmt::format("label '{}' is defined twice", l.name));
             break;
         }
-        case ast::Statement::Kind::Instruction:
-            D4R_TRY(decode_instruction(f.instructions[st.index]));
+        case ast::Statement::Kind::Instruction: {
+            // A mul/add pair ptxas would fuse runs as the fma it becomes (contract.h); a mul whose
+            // multiplicands change before its add first copies them to hidden registers.
+            const ast::Instruction& in = f.instructions[st.index];
+            if (std::find(contractions.saved_muls.begin(), contractions.saved_muls.end(), st.index) !=
+                contractions.saved_muls.end()) {
+                m_save_scope = function_scope;
+                D4R_TRY(save_multiplicands(in, st.index));
+            }
+            auto fused = contractions.fused.find(st.index);
+            if (fused == contractions.fused.end()) {
+                D4R_TRY(decode_instruction(in));
+                break;
+            }
+            ast::Instruction fma = fused_instruction(in, f.instructions[fused->second.mul], fused->second);
+            if (fused->second.save_multiplicands) {
+                for (int k = 1; k <= 2; ++k)
+                    if (std::string_view hidden = saved_name(fused->second.mul, k); !hidden.empty())
+                        fma.operands[size_t(k)].name = hidden;
+            }
+            D4R_TRY(decode_instruction(fma));
             break;
+        }
         }
     }
     // An implicit return at the end, so falling off a function is well defined.
@@ -567,6 +591,39 @@ Status ProgramBuilder::build_function(uint32_t function) {
     D4R_TRY(prepare(functions));
     for (uint32_t fi : functions) D4R_TRY(decode_function(fi));
     return finish();
+}
+
+std::string_view ProgramBuilder::saved_name(uint32_t mul_index, int operand) const {
+    const std::string name = fmt::format("%d4r.mul{}.src{}", mul_index, operand);
+    for (const std::string& h : m_hidden_names)
+        if (h == name) return h;
+    return {};
+}
+
+// Copies the register multiplicands of MUL to hidden registers (named in m_hidden_names, declared in the
+// function's outermost scope) before the mul runs, for the fma that fuses it later (contract.h).
+Status ProgramBuilder::save_multiplicands(const ast::Instruction& mul, uint32_t mul_index) {
+    for (int k = 1; k <= 2 && size_t(k) < mul.operands.size(); ++k) {
+        const ast::Operand& o = mul.operands[size_t(k)];
+        if (o.kind != ast::OperandKind::Name) continue;
+        auto sym = lookup(o.name);
+        if (!sym || sym->kind != Symbol::Kind::Reg) continue;
+        const std::string& name = m_hidden_names.emplace_back(fmt::format("%d4r.mul{}.src{}", mul_index, k));
+        Symbol hidden = *sym;
+        hidden.value = alloc_slot(sym->wide);
+        m_scopes[m_save_scope][name] = hidden;
+        ast::Instruction copy;
+        const unsigned bits = sym->wide ? 64 : type_bits(sym->type) == 16 ? 16 : 32;
+        copy.opcode = bits == 64 ? "mov.b64" : bits == 16 ? "mov.b16" : "mov.b32";
+        copy.line = mul.line;
+        copy.text = mul.text;
+        ast::Operand dst;
+        dst.kind = ast::OperandKind::Name;
+        dst.name = name;
+        copy.operands = {dst, o};
+        D4R_TRY(decode_instruction(copy));
+    }
+    return ok_status();
 }
 
 } // namespace d4r::ptxsim

@@ -5,6 +5,7 @@
 // (registers are allocated statically per function).
 #pragma once
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -54,6 +55,13 @@ public:
     std::optional<Symbol> lookup(std::string_view name) const;
     uint32_t constant(uint64_t bits, bool wide);
     uint32_t scratch(bool wide) { return wide ? m_scratch64 : m_scratch32; }
+    // Registers for values an instruction prepares for itself (WHICH 0 or 1: two may be live at once),
+    // allocated when first asked for. Never a sink, never a declared register.
+    uint32_t operand_scratch(bool wide, int which) {
+        uint32_t& slot = m_operand_scratch[wide ? 1 : 0][which ? 1 : 0];
+        if (slot == kNoReg) slot = alloc_slot(wide);
+        return slot;
+    }
     void add_label_fixup(uint32_t pc, std::string_view label) { m_label_fixups.push_back({pc, label}); }
     // The index in Program::branch_tables of the current function's .branchtargets NAME (-1: none).
     int64_t branch_table(std::string_view name);
@@ -97,12 +105,18 @@ private:
     std::optional<Symbol> range_lookup(std::string_view name) const;
 
     std::vector<std::unordered_map<std::string_view, Symbol>> m_scopes;
+    // Hidden registers (copies of a fused mul's multiplicands, contract.h): their names live here.
+    std::deque<std::string> m_hidden_names;
+    Status save_multiplicands(const ast::Instruction& mul, uint32_t mul_index);
+    size_t m_save_scope = 0; // the current function's outermost scope, where hidden registers are declared
+    std::string_view saved_name(uint32_t mul_index, int operand) const;
     std::vector<std::unordered_map<std::string_view, RangeDecl>> m_ranges; // %r<N> declarations per scope
     std::unordered_map<std::string_view, Symbol> m_shared_symbols;         // module-scope .shared
     uint32_t m_arena = 0;
     uint32_t m_const_arena = 0; // bytes of constants (placed after the registers by finish())
     static constexpr uint32_t kConstTag = 0x40000000u; // marks a constant offset until relocation
     uint32_t m_scratch32 = kNoReg, m_scratch64 = kNoReg;
+    uint32_t m_operand_scratch[2][2] = {{kNoReg, kNoReg}, {kNoReg, kNoReg}};
     std::unordered_map<uint64_t, uint32_t> m_const32, m_const64;
     std::vector<std::pair<uint32_t, uint64_t>> m_const_values32, m_const_values64;
 
