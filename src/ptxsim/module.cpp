@@ -77,6 +77,7 @@ const char* fault_kind_name(FaultKind kind) {
     case FaultKind::InvalidLaunch: return "invalid launch";
     case FaultKind::BudgetExceeded: return "instruction budget exceeded";
     case FaultKind::Unsupported: return "unsupported";
+    case FaultKind::Assert: return "device-side assert";
     }
     return "fault";
 }

@@ -149,6 +149,41 @@ Flow exec_vprintf(Warp& w, const Instr& in, uint32_t mask) {
     return flow;
 }
 
+// __assertfail(message, file, line, function, char size): what a failed device-side assert calls. Each
+// failing lane prints as NVIDIA's driver does ("FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z]
+// Assertion `MESSAGE` failed.") and the kernel stops with CUDA_ERROR_ASSERT.
+Flow exec_assertfail(Warp& w, const Instr& in, uint32_t mask) {
+    std::string out, first_message;
+    for_lanes(mask, [&](unsigned l) {
+        const uint8_t* fp = fparam_of(w, l);
+        uint64_t message = 0, file = 0, function = 0;
+        uint32_t line = 0;
+        std::memcpy(&message, fp + in.s[0], 8);
+        std::memcpy(&file, fp + in.s[1], 8);
+        std::memcpy(&line, fp + in.s[2], 4);
+        std::memcpy(&function, fp + in.s[3], 8);
+        LaneMemory mem(w, l);
+        auto text = [&](uint64_t addr) {
+            std::string s;
+            char c = 0;
+            while (addr && s.size() < 4096 && mem.read(addr + s.size(), &c, 1) && c) s += c;
+            return s;
+        };
+        const unsigned tid = w.first_thread + l;
+        const Dim3 dim = w.launch->config.block;
+        const Dim3 b = w.block->ctaid;
+        const std::string what = text(message);
+        if (first_message.empty()) first_message = what;
+        out += fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n", text(file),
+                           line, text(function), b.x, b.y, b.z, tid % dim.x, tid / dim.x % dim.y, tid / (dim.x * dim.y),
+                           what);
+    });
+    if (t_block_printf) *t_block_printf += out;
+    else std::fwrite(out.data(), 1, out.size(), stdout);
+    return fault(w, FaultKind::Assert, static_cast<uint32_t>(__builtin_ctz(mask)), 0, 0,
+                 fmt::format("Assertion `{}` failed", first_message));
+}
+
 Flow exec_call(Warp& w, const Instr& in, uint32_t mask) {
     const CallSite& cs = w.launch->program->calls[in.aux];
     uint64_t fptr[32] = {};
@@ -317,6 +352,23 @@ Status decode_vprintf(InstrDecoder& d, const ast::Operand* rets, const ast::Oper
     return ok_status();
 }
 
+// call __assertfail, (message, file, line, function, char size): a device-side assert.
+Status decode_assertfail(InstrDecoder& d, const ast::Operand* rets, const ast::Operand* args) {
+    if (rets || !args || args->elements.size() < 4)
+        return d.error("__assertfail takes (message, file, line, function[, char size]) and returns nothing");
+    uint32_t offsets[4];
+    for (size_t i = 0; i < 4; ++i) {
+        const ast::Operand& o = args->elements[i];
+        auto v = o.kind == ast::OperandKind::Name ? d.lookup(o.name) : std::nullopt;
+        if (!v || v->kind != Symbol::Kind::Var || v->space != Space::FuncParam || v->size < (i == 2 ? 4u : 8u))
+            return d.error("__assertfail arguments must be .param variables");
+        offsets[i] = static_cast<uint32_t>(v->value);
+    }
+    Instr& in = d.emit(&exec_assertfail);
+    for (size_t i = 0; i < 4; ++i) in.s[i] = offsets[i];
+    return ok_status();
+}
+
 // call{.uni} (rets), func, (args);  call func, (args);  call (rets), func;  call func;
 // call (rets), %fptr, (args), prototype;  (indirect: every address-taken .func with a matching signature)
 Status decode_call(InstrDecoder& d) {
@@ -353,6 +405,7 @@ Status decode_call(InstrDecoder& d) {
         const ast::Function& f = b.ctx().ast->functions[sym->value];
         if (f.is_entry) return d.error(fmt::format("'{}' is a kernel, not a .func", func->name));
         if (!f.defined && f.name == "vprintf") return decode_vprintf(d, rets, args);
+        if (!f.defined && f.name == "__assertfail") return decode_assertfail(d, rets, args);
         if (!f.defined) return d.error(fmt::format("call to external function '{}' is not supported", func->name));
         candidates.push_back(static_cast<uint32_t>(sym->value));
     } else if (sym->kind == Symbol::Kind::Reg && sym->wide) {

@@ -53,6 +53,7 @@ enum class FaultKind {
     InvalidLaunch,       // CUDA_ERROR_INVALID_VALUE / LAUNCH_OUT_OF_RESOURCES (shape, shared size, parameters)
     BudgetExceeded,      // the instruction budget ran out (CUDA_ERROR_LAUNCH_TIMEOUT)
     Unsupported,         // the kernel needs what ptxsim does not do (recursion)
+    Assert,              // a device-side assert failed (__assertfail): CUDA_ERROR_ASSERT
 };
 const char* fault_kind_name(FaultKind kind);
 

@@ -23,9 +23,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 
 echo "== 1. runtime-API programs: NVIDIA's libcuda vs libd4rcuda (driver and cpu backends)"
 mkdir -p /tmp/goldens
-for prog in "$CUDART"/rt_*_static "$CUDART"/rt_*_shared; do
+# *_rdc: device-linked builds (nvcc -rdc=true; their image holds nvlink's sm_80 cubin only, which the H200
+# cannot run unless the driver links the objects' PTX itself: the answer is part of the report).
+for prog in "$CUDART"/rt_*_static "$CUDART"/rt_*_shared "$CUDART"/rt_*_rdc; do
+    [ -e "$prog" ] || continue
     name=$(basename "$prog")
-    base=${name%_static}; base=${base%_shared}
+    base=${name%_static}; base=${base%_shared}; base=${base%_rdc}
     LD_LIBRARY_PATH="$CUDART" "$prog" > "/tmp/$name.direct" 2>&1 || fail "$name directly: $(tail -3 "/tmp/$name.direct")"
     case "$name" in *_static) cp "/tmp/$name.direct" "/tmp/goldens/$base.txt" ;; esac
     LD_LIBRARY_PATH="$LIB:$CUDART" D4R_CUDA_BACKEND=driver D4R_LOG=debug D4R_LOG_FILE="/tmp/$name.driver.log" \

@@ -220,5 +220,62 @@ TEST(PtxsimPrintf, HandWrittenCallsAndLoadErrors) {
     EXPECT_NE(err.find("external function 'other'"), std::string::npos) << err;
 }
 
+// A failed device-side assert: nvcc compiles assert() to a call of the external __assertfail. Each failing
+// thread prints NVIDIA's message and the launch fails with FaultKind::Assert (CUDA_ERROR_ASSERT).
+TEST(PtxsimPrintf, AssertFailPrintsTheMessageAndFaults) {
+    auto m = load_ok(ptx(R"(
+.extern .func __assertfail (.param .b64 message, .param .b64 file, .param .b32 line, .param .b64 function,
+                            .param .b64 size);
+.global .align 1 .b8 msg[7] = {120, 32, 62, 32, 51, 0, 0};
+.global .align 1 .b8 file[5] = {97, 46, 99, 117, 0};
+.global .align 1 .b8 func[5] = {109, 97, 105, 110, 0};
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<5>;
+  .reg .pred %p;
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p, %r1, 5;
+  @%p bra DONE;
+  mov.u64 %rd1, msg;
+  cvta.global.u64 %rd1, %rd1;
+  mov.u64 %rd2, file;
+  cvta.global.u64 %rd2, %rd2;
+  mov.u64 %rd3, func;
+  cvta.global.u64 %rd3, %rd3;
+  {
+  .param .b64 p0;
+  st.param.b64 [p0], %rd1;
+  .param .b64 p1;
+  st.param.b64 [p1], %rd2;
+  .param .b32 p2;
+  st.param.b32 [p2], 42;
+  .param .b64 p3;
+  st.param.b64 [p3], %rd3;
+  .param .b64 p4;
+  st.param.b64 [p4], 1;
+  call.uni __assertfail, (p0, p1, p2, p3, p4);
+  }
+DONE:
+  ret;
+}
+)"));
+    ASSERT_TRUE(m);
+    Device dev;
+    DevicePtr out = upload(dev, std::vector<int32_t>{0});
+    Params p(kernel_of(*m, "k"));
+    p.set(0, out);
+    Captured text;
+    LaunchFault fault;
+    auto r = launch(dev, kernel_of(*m, "k"), with_sink(config({2}, {8, 2}), text), p.bytes(), &fault);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(fault.kind, FaultKind::Assert);
+    // Every failing thread of the warp prints (tid.x = 5 in both rows); the launch stops at the first
+    // faulting block, so block 1 never runs.
+    EXPECT_EQ(text.all(), "a.cu:42: main: block: [0,0,0], thread: [5,0,0] Assertion `x > 3` failed.\n"
+                          "a.cu:42: main: block: [0,0,0], thread: [5,1,0] Assertion `x > 3` failed.\n");
+    EXPECT_NE(r.error().text().find("Assertion `x > 3` failed"), std::string::npos) << r.error().text();
+}
+
 } // namespace
 } // namespace d4r::ptxsim::test

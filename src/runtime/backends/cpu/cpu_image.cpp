@@ -21,7 +21,7 @@ int sm_number(const std::string& sm) {
 } // namespace
 
 CUresult find_ptx_text(const void* image, size_t size, const std::string& name, std::string& text_out,
-                       std::string& error_log, std::string* module_name) {
+                       std::string& error_log, std::string* module_name, const void* origin) {
     std::span<const uint8_t> bytes;
     if (size != 0) {
         bytes = std::span<const uint8_t>(static_cast<const uint8_t*>(image), size);
@@ -43,8 +43,16 @@ CUresult find_ptx_text(const void* image, size_t size, const std::string& name, 
     std::vector<ptx::PtxModuleBlob>& blobs = *found;
     if (blobs.empty()) {
         if (kind == ptx::ContainerKind::Fatbin || kind == ptx::ContainerKind::Elf || kind == ptx::ContainerKind::Pe) {
-            error_log = fmt::format("{}: the {} holds no PTX (only cubins, which the cpu backend cannot run)", name,
-                                    ptx::container_kind_name(kind));
+            // Device-linked code (nvcc -rdc): its objects' PTX is elsewhere in the same executable.
+            std::string from, why;
+            if (relocatable_ptx_for(origin ? origin : image, text_out, from, why)) {
+                log::info("cpu backend: {}: the {} holds only cubins (device-linked code, nvcc -rdc); running the "
+                          "{} instead, joined into one module", name, ptx::container_kind_name(kind), from);
+                if (module_name) *module_name = fmt::format("{} ({})", name, from);
+                return CUDA_SUCCESS;
+            }
+            error_log = fmt::format("{}: the {} holds no PTX (only cubins, which the cpu backend cannot run; {})", name,
+                                    ptx::container_kind_name(kind), why);
             return CUDA_ERROR_NO_BINARY_FOR_GPU;
         }
         error_log = fmt::format("{}: not a PTX text, fatbin or ELF image", name);
@@ -74,9 +82,9 @@ CUresult find_ptx_text(const void* image, size_t size, const std::string& name, 
 }
 
 CUresult load_image(const void* image, size_t size, const std::string& name, std::shared_ptr<ptxsim::Module>& out,
-                    std::string& error_log) {
+                    std::string& error_log, const void* origin) {
     std::string text, module_name;
-    if (CUresult r = find_ptx_text(image, size, name, text, error_log, &module_name)) return r;
+    if (CUresult r = find_ptx_text(image, size, name, text, error_log, &module_name, origin)) return r;
     auto loaded = ptxsim::Module::load(text, module_name);
     if (!loaded) {
         error_log = loaded.error().text();

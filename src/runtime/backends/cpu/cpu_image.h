@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "runtime/backends/cpu/cpu_state.h"
 
@@ -13,13 +14,31 @@ namespace d4r::runtime::cpu {
 // (a file), bounds it. On failure returns the CUresult a driver gives (INVALID_IMAGE, NO_BINARY_FOR_GPU,
 // INVALID_PTX) and the reason in ERROR_LOG.
 CUresult load_image(const void* image, size_t size, const std::string& name, std::shared_ptr<ptxsim::Module>& out,
-                    std::string& error_log);
+                    std::string& error_log, const void* origin = nullptr);
 
 // The PTX text load_image would load from IMAGE (the newest entry for sm_90 or older of a fatbin), without
 // loading it; the same results and error texts. MODULE_NAME (optional) receives the name load_image gives
-// the module (NAME, with the fatbin entry it came from).
+// the module (NAME, with the fatbin entry it came from). An image of cubins only may be device-linked
+// code: its PTX is then looked up beside ORIGIN (where the caller's image lives; IMAGE when null).
 CUresult find_ptx_text(const void* image, size_t size, const std::string& name, std::string& text,
-                       std::string& error_log, std::string* module_name = nullptr);
+                       std::string& error_log, std::string* module_name = nullptr, const void* origin = nullptr);
+
+// One PTX module, named for logs.
+struct NamedPtx {
+    std::string name;
+    std::string ptx;
+};
+// One PTX module from several (cpu_link.cpp): the first input's .target and .address_size, the highest
+// .version, then each input without its header lines. ptxsim resolves `.extern .func` declarations to
+// definitions anywhere in the module, so calls between the inputs work.
+std::string join_ptx(const std::vector<NamedPtx>& inputs);
+
+// Device-linked code (nvcc -rdc=true, cpu_rdc.cpp): cudart registers the image nvlink made, which holds
+// only cubins; the PTX of every relocatable object stays in the same executable or library, in its
+// __nv_relfatbin section. When IMAGE lies inside a loaded object with such a section, TEXT receives the
+// newest PTX (sm_90 or older) of each of those objects joined into one module and ORIGIN says where it
+// came from; false (and WHY) otherwise.
+bool relocatable_ptx_for(const void* image, std::string& text, std::string& origin, std::string& why);
 
 // The JIT options cuModuleLoadDataEx, cuLibraryLoadData and cuLink* take: where the logs go.
 struct JitLogs {

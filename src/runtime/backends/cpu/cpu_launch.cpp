@@ -64,6 +64,7 @@ CUresult fault_result(ptxsim::FaultKind kind) {
     case ptxsim::FaultKind::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
     case ptxsim::FaultKind::InvalidLaunch: return CUDA_ERROR_INVALID_VALUE;
     case ptxsim::FaultKind::BudgetExceeded: return CUDA_ERROR_LAUNCH_TIMEOUT;
+    case ptxsim::FaultKind::Assert: return CUDA_ERROR_ASSERT;
     default: return CUDA_ERROR_LAUNCH_FAILED;
     }
 }

@@ -42,7 +42,8 @@ CUresult library_module(const std::shared_ptr<Library>& library, CUmodule& out) 
         }
     }
     CUmodule module = nullptr;
-    if (CUresult r = load_module(&module, library->image.data(), library->image.size(), "", 0, nullptr, nullptr))
+    if (CUresult r = load_module(&module, library->image.data(), library->image.size(), "", 0, nullptr, nullptr,
+                                     library->origin))
         return r;
     std::lock_guard lock(s.mutex);
     auto [it, inserted] = library->modules.try_emplace(ctx.get(), module);
@@ -71,6 +72,7 @@ CUresult cu_library_load_data(CUlibrary* library, const void* code, CUjit_option
     }
     auto lib = std::make_shared<Library>();
     lib->image.assign(extent->begin(), extent->end());
+    lib->origin = code;
     // PTX text is read up to its NUL: keep one after a text image.
     if (lib->image.empty() || lib->image.back() != 0) lib->image.push_back(0);
     // With a current context the image is loaded now, so that a bad image fails here with the driver's
@@ -78,7 +80,8 @@ CUresult cu_library_load_data(CUlibrary* library, const void* code, CUjit_option
     std::shared_ptr<Context> ctx;
     if (current_context(ctx) == CUDA_SUCCESS) {
         CUmodule module = nullptr;
-        if (CUresult r = load_module(&module, lib->image.data(), lib->image.size(), "", n_jit, jit_options, jit_values))
+        if (CUresult r = load_module(&module, lib->image.data(), lib->image.size(), "", n_jit, jit_options, jit_values,
+                                     lib->origin))
             return r;
         lib->modules[ctx.get()] = module;
     }

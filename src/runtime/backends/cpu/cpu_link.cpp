@@ -24,10 +24,7 @@ namespace d4r::runtime::cpu {
 
 namespace {
 
-struct LinkInput {
-    std::string name;
-    std::string ptx;
-};
+using LinkInput = NamedPtx;
 
 struct LinkState {
     Context* ctx = nullptr;
@@ -184,9 +181,9 @@ bool is_header_line(std::string_view line, std::string_view* directive = nullptr
     return false;
 }
 
-// One PTX module from every input: the first .target and .address_size, the highest .version, then each
-// input without its header lines.
-std::string join_inputs(const std::vector<LinkInput>& inputs) {
+} // namespace
+
+std::string join_ptx(const std::vector<NamedPtx>& inputs) {
     std::string version, target, address, body;
     int best = -1;
     for (const LinkInput& in : inputs) {
@@ -221,6 +218,8 @@ std::string join_inputs(const std::vector<LinkInput>& inputs) {
         if (!line->empty()) out += *line + "\n";
     return out + body;
 }
+
+namespace {
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; }
 
@@ -301,7 +300,7 @@ CUresult cu_link_complete(CUlinkState h, void** cubin_out, size_t* size_out) {
         log::debug("cpu backend: cuLinkComplete: {}", text);
         return CUDA_ERROR_INVALID_PTX;
     }
-    std::string joined = st->inputs.size() == 1 ? st->inputs[0].ptx : join_inputs(st->inputs);
+    std::string joined = st->inputs.size() == 1 ? st->inputs[0].ptx : join_ptx(st->inputs);
     auto loaded = ptxsim::Module::load(joined, "linked");
     if (!loaded) {
         write_error(*st, loaded.error().text());

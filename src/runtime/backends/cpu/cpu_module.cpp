@@ -48,7 +48,7 @@ void write_log(char* buffer, size_t size, int size_index, void** values, const s
 }
 
 CUresult load_module(CUmodule* module, const void* image, size_t size, std::string name, unsigned n,
-                     CUjit_option* options, void** values) {
+                     CUjit_option* options, void** values, const void* origin) {
     if (CUresult r = check_init()) return r;
     if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
     std::shared_ptr<Context> ctx;
@@ -58,7 +58,7 @@ CUresult load_module(CUmodule* module, const void* image, size_t size, std::stri
     if (name.empty()) name = fmt::format("module{}", g_module_counter.fetch_add(1));
     std::shared_ptr<ptxsim::Module> sim;
     std::string error_log;
-    CUresult r = load_image(image, size, name, sim, error_log);
+    CUresult r = load_image(image, size, name, sim, error_log, origin);
     std::string info_log;
     if (!r)
         for (const auto& u : sim->unavailable())

@@ -159,6 +159,7 @@ struct Array {
 // into a context the first time it is used there (cpu_library.cpp).
 struct Library {
     std::vector<uint8_t> image;
+    const void* origin = nullptr; // where the caller's image was (device-linked code is found from it)
     std::map<Context*, CUmodule> modules; // guarded by State::mutex
 };
 
@@ -239,9 +240,10 @@ std::shared_ptr<Module> find_module(CUmodule h);
 
 // ---- Modules (cpu_module.cpp), shared with the libraries ----------------------------------------------
 
-// Loads IMAGE (SIZE bytes, or 0 to find its extent) into the current context.
+// Loads IMAGE (SIZE bytes, or 0 to find its extent) into the current context. ORIGIN: where the caller's
+// image lives when IMAGE is a copy of it (a library's), for device-linked code (cpu_image.h).
 CUresult load_module(CUmodule* module, const void* image, size_t size, std::string name, unsigned n,
-                     CUjit_option* options, void** values);
+                     CUjit_option* options, void** values, const void* origin = nullptr);
 CUresult unload_module(CUmodule h);
 CUresult get_function(CUfunction* out, CUmodule h, const char* name);
 CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule h, const char* name);
