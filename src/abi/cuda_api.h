@@ -111,6 +111,15 @@
     X(cuMemRetainAllocationHandle, cuMemRetainAllocationHandle, 11000, (CUmemGenericAllocationHandle* handle, void* addr), (handle, addr)) \
     X(cuMemExportToShareableHandle, cuMemExportToShareableHandle, 10020, (void* shareableHandle, CUmemGenericAllocationHandle handle, CUmemAllocationHandleType handleType, unsigned long long flags), (shareableHandle, handle, handleType, flags)) \
     X(cuMemImportFromShareableHandle, cuMemImportFromShareableHandle, 10020, (CUmemGenericAllocationHandle* handle, void* osHandle, CUmemAllocationHandleType shHandleType), (handle, osHandle, shHandleType)) \
+    /* External memory and semaphores */ \
+    X(cuImportExternalMemory, cuImportExternalMemory, 10000, (CUexternalMemory* extMem_out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC* memHandleDesc), (extMem_out, memHandleDesc)) \
+    X(cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedBuffer, 10000, (CUdeviceptr* devPtr, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC* bufferDesc), (devPtr, extMem, bufferDesc)) \
+    X(cuExternalMemoryGetMappedMipmappedArray, cuExternalMemoryGetMappedMipmappedArray, 10000, (CUmipmappedArray* mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC* mipmapDesc), (mipmap, extMem, mipmapDesc)) \
+    X(cuDestroyExternalMemory, cuDestroyExternalMemory, 10000, (CUexternalMemory extMem), (extMem)) \
+    X(cuImportExternalSemaphore, cuImportExternalSemaphore, 10000, (CUexternalSemaphore* extSem_out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC* semHandleDesc), (extSem_out, semHandleDesc)) \
+    X(cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync, 10000, (const CUexternalSemaphore* extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS* paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream)) \
+    X(cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync, 10000, (const CUexternalSemaphore* extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS* paramsArray, unsigned int numExtSems, CUstream stream), (extSemArray, paramsArray, numExtSems, stream)) \
+    X(cuDestroyExternalSemaphore, cuDestroyExternalSemaphore, 10000, (CUexternalSemaphore extSem), (extSem)) \
     X(cuMemcpy, cuMemcpy, 4000, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount), (dst, src, ByteCount)) \
     X(cuMemcpyAsync, cuMemcpyAsync, 4000, (CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream), (dst, src, ByteCount, hStream)) \
     X(cuMemcpyHtoD_v2, cuMemcpyHtoD, 3020, (CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount), (dstDevice, srcHost, ByteCount)) \

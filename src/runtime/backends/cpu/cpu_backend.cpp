@@ -39,6 +39,7 @@ const ApiTable& cpu_table() {
         cpu::fill_graph(t);
         cpu::fill_link(t);
         cpu::fill_vmm(t);
+        cpu::fill_external(t);
         cpu::fill_managed(t);
         cpu::fill_legacy(t);
         t.cuGetExportTable = cu_get_export_table;

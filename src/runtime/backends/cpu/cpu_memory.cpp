@@ -77,6 +77,7 @@ CUresult cu_mem_free(CUdeviceptr dptr) {
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     Region r;
+    if (is_external_buffer(dptr)) return free_external_buffer(dptr);
     bool managed = find_region(dptr, 0, &r) && r.base == dptr && r.kind == RegionKind::Managed;
     return free_region(dptr, managed ? RegionKind::Managed : RegionKind::Device);
 }

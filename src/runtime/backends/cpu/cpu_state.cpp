@@ -227,7 +227,7 @@ void release_context_regions(Context* ctx) {
         if (r.kind == RegionKind::Device || r.kind == RegionKind::HostAlloc || r.kind == RegionKind::Array ||
             r.kind == RegionKind::Managed)
             (void)s.device.free(r.base);
-        else if (r.kind == RegionKind::HostRegistered)
+        else if (r.kind == RegionKind::HostRegistered || r.kind == RegionKind::External)
             hide_from_kernels(r.base);
     }
 }

@@ -173,7 +173,8 @@ struct Kernel {
 // Device: cuMemAlloc; HostAlloc: cuMemHostAlloc; HostRegistered: cuMemHostRegister (caller's memory);
 // Managed: cuMemAllocManaged; Mapped: a cuMemMap'd piece of a reserved range (cpu_vmm.cpp);
 // ModuleGlobal: a module variable; Array: array storage.
-enum class RegionKind { Device, HostAlloc, HostRegistered, ModuleGlobal, Array, Managed, Mapped };
+// External: a buffer of imported external memory (cpu_external.cpp).
+enum class RegionKind { Device, HostAlloc, HostRegistered, ModuleGlobal, Array, Managed, Mapped, External };
 
 // A range of addresses the API knows about (device pointers are host addresses in this backend).
 struct Region {
@@ -293,6 +294,11 @@ void fill_mempool(ApiTable& t);    // stream-ordered allocation and memory pools
 void fill_graph(ApiTable& t);
 void fill_link(ApiTable& t);
 void fill_vmm(ApiTable& t);
+void fill_external(ApiTable& t);
+// cuMemFree of a buffer of external memory (cpu_external.cpp): unregisters it (the memory stays mapped
+// until cuDestroyExternalMemory); INVALID_VALUE when P is no such buffer.
+CUresult free_external_buffer(CUdeviceptr p);
+bool is_external_buffer(CUdeviceptr p);
 void fill_managed(ApiTable& t);
 // The unversioned and legacy names (cpu_legacy.cpp); runs after the fillers above.
 void fill_legacy(ApiTable& t);

@@ -1,0 +1,272 @@
+// cpu backend: external memory and semaphores (cuImportExternalMemory & co.).
+//
+// Promise: memory another API exported as a file descriptor (CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD or
+// DMABUF_FD: a memfd from a CPU Vulkan driver such as lavapipe, a dma-buf, any mappable fd) is mapped
+// MAP_SHARED once at import; cuExternalMemoryGetMappedBuffer hands out device pointers into that mapping
+// that copies, memsets and kernels use like cuMemAlloc'd memory and that writes through to the other
+// API's memory. As NVIDIA's driver does, a successful import owns the descriptor (closed here: the
+// mapping keeps the memory), a buffer is freed with cuMemFree, and cuDestroyExternalMemory unmaps (a
+// buffer not yet freed stops being usable, and cuMemFree still accepts it once).
+//
+// Deliberately unsupported on this backend, with CUDA_ERROR_NOT_SUPPORTED and one log line each:
+//   * Win32, D3D11/D3D12 and NvSciBuf handles (the Windows bridge passes Linux descriptors or host
+//     copies instead);
+//   * mipmapped arrays over external memory (cpu arrays own their storage);
+//   * overlapping buffers of one external memory (each buffer is its own address range);
+//   * every external semaphore: the cpu backend runs a stream's work on the host in order and has no
+//     device queue to order against another API's queue; order through the host instead (wait for the
+//     other API's fence, then launch; cuStreamSynchronize, then signal).
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+
+#include "core/log.h"
+#include "runtime/backends/cpu/cpu_ops.h"
+#include "runtime/backends/cpu/cpu_state.h"
+
+namespace d4r::runtime::cpu {
+
+namespace {
+
+struct ExternalMemory {
+    uint8_t* base = nullptr;
+    uint64_t size = 0;
+    Context* ctx = nullptr;
+    std::vector<std::pair<uint64_t, uint64_t>> buffers; // mapped [begin, end) device ranges
+};
+
+std::mutex g_mutex;
+std::unordered_map<void*, std::shared_ptr<ExternalMemory>> g_memories;
+std::multiset<uint64_t> g_orphan_buffers; // buffers of destroyed memories, awaiting their cuMemFree
+
+void log_once(const char* what) {
+    static std::mutex m;
+    static std::set<const char*> said;
+    std::lock_guard lock(m);
+    if (said.insert(what).second) log::info("cpu backend: {}", what);
+}
+
+const char* memory_type_name(CUexternalMemoryHandleType t) {
+    switch (t) {
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD: return "OPAQUE_FD";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32: return "OPAQUE_WIN32";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT: return "OPAQUE_WIN32_KMT";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP: return "D3D12_HEAP";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE: return "D3D12_RESOURCE";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE: return "D3D11_RESOURCE";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT: return "D3D11_RESOURCE_KMT";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF: return "NVSCIBUF";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD: return "DMABUF_FD";
+    }
+    return nullptr;
+}
+
+std::shared_ptr<ExternalMemory> find_memory(CUexternalMemory h) {
+    std::lock_guard lock(g_mutex);
+    auto it = g_memories.find(h);
+    return it == g_memories.end() ? nullptr : it->second;
+}
+
+bool all_zero(const unsigned int* words, size_t n) {
+    return std::all_of(words, words + n, [](unsigned w) { return w == 0; });
+}
+
+CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC* desc) {
+    if (out) *out = nullptr;
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!out || !desc || desc->size == 0 || (desc->flags & ~CUDA_EXTERNAL_MEMORY_DEDICATED) ||
+        !all_zero(desc->reserved, 16)) {
+        log::debug("cpu backend: cuImportExternalMemory: refused: missing output or descriptor, size 0, unknown "
+                   "flags or non-zero reserved words");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    const char* type = memory_type_name(desc->type);
+    if (!type) {
+        log::debug("cpu backend: cuImportExternalMemory: refused: unknown handle type {}", int(desc->type));
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD && desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD) {
+        log_once("cuImportExternalMemory: only file-descriptor handles (OPAQUE_FD, DMABUF_FD) can be imported on "
+                 "the cpu backend; Win32, D3D and NvSciBuf handles are CUDA_ERROR_NOT_SUPPORTED");
+        log::debug("cpu backend: cuImportExternalMemory: refused handle type {}", type);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    const int fd = desc->handle.fd;
+    struct stat st {};
+    if (fd < 0 || ::fstat(fd, &st) != 0) {
+        log::debug("cpu backend: cuImportExternalMemory: refused: {} is not an open file descriptor", fd);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (S_ISREG(st.st_mode) && uint64_t(st.st_size) < desc->size) {
+        log::debug("cpu backend: cuImportExternalMemory: refused: size {} exceeds the descriptor's {} bytes", desc->size,
+                   uint64_t(st.st_size));
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    void* p = ::mmap(nullptr, desc->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        log::debug("cpu backend: cuImportExternalMemory: refused: mmap of descriptor {} ({} bytes) failed: {}", fd,
+                   desc->size, std::strerror(errno));
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    ::close(fd); // the driver owns the descriptor after a successful import
+    auto m = std::make_shared<ExternalMemory>();
+    m->base = static_cast<uint8_t*>(p);
+    m->size = desc->size;
+    m->ctx = ref.ctx.get();
+    std::lock_guard lock(g_mutex);
+    g_memories[m.get()] = m;
+    *out = reinterpret_cast<CUexternalMemory>(m.get());
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_external_memory_get_mapped_buffer(CUdeviceptr* out, CUexternalMemory h,
+                                              const CUDA_EXTERNAL_MEMORY_BUFFER_DESC* desc) {
+    if (out) *out = 0;
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!out || !desc) return CUDA_ERROR_INVALID_VALUE;
+    auto m = find_memory(h);
+    if (!m) return CUDA_ERROR_INVALID_HANDLE;
+    if (desc->flags != 0 || !all_zero(desc->reserved, 16) || desc->size == 0 || desc->offset > m->size ||
+        desc->size > m->size - desc->offset) {
+        log::debug("cpu backend: cuExternalMemoryGetMappedBuffer: refused: offset {} + size {} outside the {} bytes "
+                   "imported, size 0, or flags/reserved not zero", desc->offset, desc->size, m->size);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    const uint64_t begin = reinterpret_cast<uint64_t>(m->base) + desc->offset, end = begin + desc->size;
+    {
+        std::lock_guard lock(g_mutex);
+        for (auto& [b, e] : m->buffers) {
+            if (begin < e && b < end) {
+                log_once("cuExternalMemoryGetMappedBuffer: buffers of one external memory may not overlap on the "
+                         "cpu backend (CUDA_ERROR_NOT_SUPPORTED)");
+                return CUDA_ERROR_NOT_SUPPORTED;
+            }
+        }
+        m->buffers.emplace_back(begin, end);
+    }
+    add_region(Region{begin, desc->size, RegionKind::External, ref.ctx.get(), 0, 0});
+    expose_to_kernels(begin, desc->size);
+    *out = begin;
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_external_memory_get_mapped_mipmapped_array(CUmipmappedArray* out, CUexternalMemory h,
+                                                       const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC* desc) {
+    if (out) *out = nullptr;
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!out || !desc) return CUDA_ERROR_INVALID_VALUE;
+    if (!find_memory(h)) return CUDA_ERROR_INVALID_HANDLE;
+    log_once("cuExternalMemoryGetMappedMipmappedArray: arrays over external memory are not supported on the cpu "
+             "backend (CUDA_ERROR_NOT_SUPPORTED); map a buffer and copy into an array instead");
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult cu_destroy_external_memory(CUexternalMemory h) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<ExternalMemory> m;
+    {
+        std::lock_guard lock(g_mutex);
+        auto it = g_memories.find(h);
+        if (it == g_memories.end()) return CUDA_ERROR_INVALID_HANDLE;
+        m = it->second;
+        g_memories.erase(it);
+    }
+    // Work queued before may still use the buffers: let it finish before the memory goes away.
+    if (auto ctx = find_context(reinterpret_cast<CUcontext>(m->ctx))) ctx->drain();
+    for (auto& [begin, end] : m->buffers) {
+        if (remove_region(begin)) hide_from_kernels(begin);
+        std::lock_guard lock(g_mutex);
+        g_orphan_buffers.insert(begin);
+    }
+    ::munmap(m->base, m->size);
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_import_external_semaphore(CUexternalSemaphore* out, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC* desc) {
+    if (out) *out = nullptr;
+    StreamRef ref;
+    if (CUresult r = current_stream(ref)) return r;
+    if (!out || !desc || desc->type < CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD ||
+        desc->type > CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32)
+        return CUDA_ERROR_INVALID_VALUE;
+    log_once("cuImportExternalSemaphore: external semaphores are not supported on the cpu backend "
+             "(CUDA_ERROR_NOT_SUPPORTED): it has no device queue to order against another API's; synchronise "
+             "through the host");
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+// No external semaphore exists on this backend, so any handle given is invalid.
+CUresult semaphores_async(const CUexternalSemaphore* sems, const void* params, unsigned int n, CUstream stream) {
+    StreamRef ref;
+    if (CUresult r = resolve_stream(stream, ref)) return r;
+    if (n == 0) return CUDA_SUCCESS;
+    if (!sems || !params) return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult cu_signal_external_semaphores_async(const CUexternalSemaphore* sems,
+                                             const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS* params, unsigned int n,
+                                             CUstream stream) {
+    return semaphores_async(sems, params, n, stream);
+}
+
+CUresult cu_wait_external_semaphores_async(const CUexternalSemaphore* sems,
+                                           const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS* params, unsigned int n,
+                                           CUstream stream) {
+    return semaphores_async(sems, params, n, stream);
+}
+
+CUresult cu_destroy_external_semaphore(CUexternalSemaphore h) {
+    if (CUresult r = check_init()) return r;
+    return CUDA_ERROR_INVALID_HANDLE;
+}
+
+} // namespace
+
+CUresult free_external_buffer(CUdeviceptr p) {
+    Region r;
+    if (find_region(p, 0, &r) && r.base == p && r.kind == RegionKind::External) {
+        if (auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx))) ctx->drain();
+        if (!remove_region(p)) return CUDA_ERROR_INVALID_VALUE;
+        hide_from_kernels(p);
+        std::lock_guard lock(g_mutex);
+        for (auto& [h, m] : g_memories)
+            std::erase_if(m->buffers, [&](const auto& b) { return b.first == p; });
+        return CUDA_SUCCESS;
+    }
+    std::lock_guard lock(g_mutex);
+    auto it = g_orphan_buffers.find(p);
+    if (it == g_orphan_buffers.end()) return CUDA_ERROR_INVALID_VALUE;
+    g_orphan_buffers.erase(it);
+    return CUDA_SUCCESS;
+}
+
+bool is_external_buffer(CUdeviceptr p) {
+    Region r;
+    if (find_region(p, 0, &r) && r.base == p && r.kind == RegionKind::External) return true;
+    std::lock_guard lock(g_mutex);
+    return g_orphan_buffers.count(p) != 0;
+}
+
+void fill_external(ApiTable& t) {
+    t.cuImportExternalMemory = cu_import_external_memory;
+    t.cuExternalMemoryGetMappedBuffer = cu_external_memory_get_mapped_buffer;
+    t.cuExternalMemoryGetMappedMipmappedArray = cu_external_memory_get_mapped_mipmapped_array;
+    t.cuDestroyExternalMemory = cu_destroy_external_memory;
+    t.cuImportExternalSemaphore = cu_import_external_semaphore;
+    t.cuSignalExternalSemaphoresAsync = cu_signal_external_semaphores_async;
+    t.cuWaitExternalSemaphoresAsync = cu_wait_external_semaphores_async;
+    t.cuDestroyExternalSemaphore = cu_destroy_external_semaphore;
+}
+
+} // namespace d4r::runtime::cpu

@@ -1,0 +1,201 @@
+// cpu backend: external memory (a file descriptor another API exported, here a memfd standing in for a
+// CPU Vulkan driver's exported allocation) and the external semaphores it refuses.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <numeric>
+
+#include "cpu_test_util.h"
+
+namespace d4r::runtime::cpu_test {
+namespace {
+
+using CpuExternalTest = CpuBackendTest;
+
+constexpr size_t kBytes = 64 * 1024;
+
+// A memfd of kBytes holding 0, 1, 2, ... as words, and the test's own view of it (what the other API
+// would see).
+struct SharedFile {
+    int fd = -1;
+    uint32_t* view = nullptr;
+    SharedFile() {
+        fd = memfd_create("d4r-external-test", MFD_CLOEXEC);
+        EXPECT_GE(fd, 0);
+        EXPECT_EQ(ftruncate(fd, kBytes), 0);
+        void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        EXPECT_NE(p, MAP_FAILED);
+        view = static_cast<uint32_t*>(p);
+        std::iota(view, view + kBytes / 4, 0u);
+    }
+    ~SharedFile() {
+        munmap(view, kBytes);
+        if (fd >= 0) close(fd);
+    }
+    // A descriptor to hand to the import (which owns it on success).
+    int handoff() const { return dup(fd); }
+};
+
+CUDA_EXTERNAL_MEMORY_HANDLE_DESC fd_desc(int fd, unsigned long long size) {
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC d;
+    std::memset(&d, 0, sizeof d);
+    d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+    d.handle.fd = fd;
+    d.size = size;
+    return d;
+}
+
+CUDA_EXTERNAL_MEMORY_BUFFER_DESC buffer_desc(unsigned long long offset, unsigned long long size) {
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC b;
+    std::memset(&b, 0, sizeof b);
+    b.offset = offset;
+    b.size = size;
+    return b;
+}
+
+bool is_open(int fd) { return fcntl(fd, F_GETFD) != -1; }
+
+TEST_F(CpuExternalTest, ImportedMemoryIsSharedWithTheExporter) {
+    SharedFile file;
+    const int fd = file.handoff();
+    CUexternalMemory mem = nullptr;
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc = fd_desc(fd, kBytes);
+    ASSERT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_SUCCESS);
+    EXPECT_FALSE(is_open(fd)) << "a successful import owns (and here closes) the descriptor";
+    CUdeviceptr buf = 0;
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC bd = buffer_desc(4096, 8192);
+    ASSERT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, mem, &bd), CUDA_SUCCESS);
+
+    // Reads see the exporter's bytes at the offset; writes reach the exporter's view.
+    uint32_t words[4] = {};
+    ASSERT_EQ(api().cuMemcpyDtoH_v2(words, buf, sizeof words), CUDA_SUCCESS);
+    EXPECT_EQ(words[0], 1024u);
+    EXPECT_EQ(words[3], 1027u);
+    ASSERT_EQ(api().cuMemsetD32_v2(buf + 16, 0xabcd, 4), CUDA_SUCCESS);
+    EXPECT_EQ(file.view[1024 + 4], 0xabcdu);
+    EXPECT_EQ(file.view[1024 + 8], 1024u + 8);
+    // A kernel uses the buffer like device memory; one word past it faults.
+    CUmodule m = load_test_module();
+    CUfunction add_one = function(m, "add_one");
+    uint32_t n = 2048;
+    void* args[] = {&buf, &n};
+    ASSERT_EQ(api().cuLaunchKernel(add_one, 8, 1, 1, 256, 1, 1, 0, nullptr, args, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
+    EXPECT_EQ(file.view[1024], 1025u);
+    EXPECT_EQ(file.view[1024 + 2047], 1024u + 2047 + 1);
+    EXPECT_EQ(file.view[1024 + 2048], 1024u + 2048) << "past the buffer";
+    EXPECT_EQ(file.view[1023], 1023u) << "before the buffer";
+    // Pointer attributes: device memory.
+    unsigned type = 0;
+    EXPECT_EQ(api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, buf + 8), CUDA_SUCCESS);
+    EXPECT_EQ(type, unsigned(CU_MEMORYTYPE_DEVICE));
+
+    // A second buffer elsewhere; an overlapping one is refused.
+    CUdeviceptr buf2 = 0;
+    bd = buffer_desc(0, 4096);
+    ASSERT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf2, mem, &bd), CUDA_SUCCESS);
+    EXPECT_EQ(buf2 + 4096, buf);
+    CUdeviceptr overlap = 1;
+    bd = buffer_desc(8192, 4096);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&overlap, mem, &bd), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(overlap, 0u);
+
+    // Freed with cuMemFree, once; destroying the memory makes a buffer not yet freed unusable, and
+    // cuMemFree still accepts it once.
+    EXPECT_EQ(api().cuMemFree_v2(buf2), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemFree_v2(buf2), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuMemsetD32_v2(buf, 1, 4), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemFree_v2(buf), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemFree_v2(buf), CUDA_ERROR_INVALID_VALUE);
+    // The exporter's memory is untouched by the unmapping.
+    EXPECT_EQ(file.view[1024 + 4], 0xabcdu + 1);
+}
+
+TEST_F(CpuExternalTest, BadImportsAreRefusedAndKeepTheDescriptor) {
+    SharedFile file;
+    const int fd = file.handoff();
+    CUexternalMemory mem = reinterpret_cast<CUexternalMemory>(1);
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc = fd_desc(fd, kBytes);
+    EXPECT_EQ(api().cuImportExternalMemory(nullptr, &desc), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(mem, nullptr) << "the output is nulled";
+    desc = fd_desc(fd, 0);
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    desc = fd_desc(fd, kBytes * 2); // larger than the file
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    desc = fd_desc(fd, kBytes);
+    desc.flags = 0x100;
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    desc = fd_desc(fd, kBytes);
+    desc.reserved[3] = 1;
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    desc = fd_desc(-1, kBytes);
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    desc = fd_desc(fd, kBytes);
+    desc.type = static_cast<CUexternalMemoryHandleType>(77);
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    desc = fd_desc(fd, kBytes);
+    desc.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE;
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_TRUE(is_open(fd)) << "a failed import leaves the descriptor to the caller";
+
+    // Buffers outside the memory, with flags, and of unknown memories.
+    desc = fd_desc(fd, kBytes);
+    desc.flags = CUDA_EXTERNAL_MEMORY_DEDICATED;
+    ASSERT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_SUCCESS);
+    CUdeviceptr buf = 7;
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC bd = buffer_desc(kBytes - 4, 8);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, mem, &bd), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(buf, 0u);
+    bd = buffer_desc(~0ull - 2, 8);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, mem, &bd), CUDA_ERROR_INVALID_VALUE);
+    bd = buffer_desc(0, 0);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, mem, &bd), CUDA_ERROR_INVALID_VALUE);
+    bd = buffer_desc(0, 64);
+    bd.flags = 1;
+    EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, mem, &bd), CUDA_ERROR_INVALID_VALUE);
+    bd = buffer_desc(0, 64);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, reinterpret_cast<CUexternalMemory>(&buf), &bd),
+              CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, mem, nullptr), CUDA_ERROR_INVALID_VALUE);
+    CUmipmappedArray array = reinterpret_cast<CUmipmappedArray>(1);
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC ad;
+    std::memset(&ad, 0, sizeof ad);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&array, mem, &ad), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(array, nullptr);
+    EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuDestroyExternalMemory(nullptr), CUDA_ERROR_INVALID_HANDLE);
+}
+
+TEST_F(CpuExternalTest, SemaphoresAreNotSupported) {
+    CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc;
+    std::memset(&desc, 0, sizeof desc);
+    desc.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
+    desc.handle.fd = 0;
+    CUexternalSemaphore sem = reinterpret_cast<CUexternalSemaphore>(1);
+    EXPECT_EQ(api().cuImportExternalSemaphore(&sem, &desc), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(sem, nullptr);
+    EXPECT_EQ(api().cuImportExternalSemaphore(&sem, nullptr), CUDA_ERROR_INVALID_VALUE);
+    desc.type = static_cast<CUexternalSemaphoreHandleType>(0);
+    EXPECT_EQ(api().cuImportExternalSemaphore(&sem, &desc), CUDA_ERROR_INVALID_VALUE);
+    CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp;
+    std::memset(&sp, 0, sizeof sp);
+    CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS wp;
+    std::memset(&wp, 0, sizeof wp);
+    CUexternalSemaphore fake = reinterpret_cast<CUexternalSemaphore>(&sp);
+    EXPECT_EQ(api().cuSignalExternalSemaphoresAsync(nullptr, nullptr, 0, nullptr), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuSignalExternalSemaphoresAsync(&fake, &sp, 1, nullptr), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuSignalExternalSemaphoresAsync(nullptr, &sp, 1, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuWaitExternalSemaphoresAsync(&fake, &wp, 1, nullptr), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuWaitExternalSemaphoresAsync(&fake, nullptr, 1, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuWaitExternalSemaphoresAsync(&fake, &wp, 1, reinterpret_cast<CUstream>(&wp)),
+              CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuDestroyExternalSemaphore(fake), CUDA_ERROR_INVALID_HANDLE);
+}
+
+} // namespace
+} // namespace d4r::runtime::cpu_test
