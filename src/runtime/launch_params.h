@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "abi/cuda.h"
 #include "core/status.h"
 #include "ptx/module_index.h"
 
@@ -16,5 +17,14 @@ namespace d4r::runtime {
 // INFO may be null when the layout is unknown (then only `extra` works); NAME is for errors.
 Expected<std::vector<uint8_t>> launch_param_block(const ptx::EntryInfo* info, std::string_view name, void** params,
                                                   void** extra);
+
+// Whether cuLaunchKernelEx's CONFIG asks for a cooperative launch (CU_LAUNCH_ATTRIBUTE_COOPERATIVE != 0).
+inline bool is_cooperative(const abi::CUlaunchConfig* config) {
+    if (!config || !config->attrs) return false;
+    for (unsigned i = 0; i < config->numAttrs; ++i)
+        if (config->attrs[i].id == abi::CU_LAUNCH_ATTRIBUTE_COOPERATIVE && config->attrs[i].value.cooperative != 0)
+            return true;
+    return false;
+}
 
 } // namespace d4r::runtime

@@ -247,9 +247,28 @@ CUresult ov_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, 
     return launch_native(*rec, *rec->native, LaunchArgs{{gx, gy, gz}, {bx, by, bz}, shared, stream, params, extra});
 }
 
+// A cooperative launch of a kernel that has a native one runs the PTX kernel: native kernels offer no
+// grid-wide synchronisation. Said once per kernel.
+void cooperative_uses_ptx(const FunctionRecord& rec) {
+    if (log::once("override.cooperative." + rec.name))
+        log::info("native kernels: {} is launched cooperatively (grid-wide synchronisation); its PTX kernel runs, "
+                  "not the native one", rec.name);
+}
+
+CUresult ov_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                      unsigned bz, unsigned shared, CUstream stream, void** params) {
+    if (const FunctionRecord* rec = find_native(f)) cooperative_uses_ptx(*rec);
+    return layer().inner->cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params);
+}
+
 CUresult ov_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** params, void** extra) {
     if (!c) return CUDA_ERROR_INVALID_VALUE;
-    if (!find_native(f)) return layer().inner->cuLaunchKernelEx(c, f, params, extra);
+    const FunctionRecord* rec = find_native(f);
+    if (!rec) return layer().inner->cuLaunchKernelEx(c, f, params, extra);
+    if (is_cooperative(c)) {
+        cooperative_uses_ptx(*rec);
+        return layer().inner->cuLaunchKernelEx(c, f, params, extra);
+    }
     return ov_cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
                              c->sharedMemBytes, c->hStream, params, extra);
 }
@@ -271,6 +290,7 @@ ApiTable make_override_table(const ApiTable& inner, NativeSet set, const HipRunt
     t.cuModuleGetFunction = &ov_cuModuleGetFunction;
     t.cuLaunchKernel = &ov_cuLaunchKernel;
     t.cuLaunchKernelEx = &ov_cuLaunchKernelEx;
+    t.cuLaunchCooperativeKernel = &ov_cuLaunchCooperativeKernel;
     return t;
 }
 

@@ -337,15 +337,23 @@ void abandon(const PendingDump* d, const FunctionInfo& f, const Error& e) {
 
 // ---- Launching ----
 
+// COOPERATIVE: a launch with grid-wide synchronisation. It is profiled but not dumped: `d4r replay`
+// launches a dump without the cooperative guarantee (every block resident), which grid.sync() needs.
 CUresult observed_launch(CUfunction f, const std::array<unsigned, 3>& grid, const std::array<unsigned, 3>& block,
                          unsigned shared, CUstream stream, void** params, void** extra,
-                         const std::function<CUresult()>& launch) {
+                         const std::function<CUresult()>& launch, bool cooperative = false) {
     LayerState& L = layer();
     uint64_t seq = L.launches.fetch_add(1, std::memory_order_relaxed) + 1;
     auto rec = registered_function(f);
     if (!rec) return launch(); // no registry below (a wiring mistake): nothing to name the kernel by
     bool profile = L.profile && L.profile->select(rec->name);
     bool dump = L.dump && L.dump->select(rec->name);
+    if (dump && cooperative) {
+        if (log::once("observe.cooperative"))
+            log::warn("replay dump: {} is a cooperative launch (grid-wide synchronisation), which d4r replay cannot "
+                      "reproduce; not dumped", rec->name);
+        dump = false;
+    }
     if (!profile && !dump) return launch();
     const ApiTable& in = *L.inner;
 
@@ -393,7 +401,15 @@ CUresult ob_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** param
     if (!c) return layer().inner->cuLaunchKernelEx(c, f, params, extra);
     return observed_launch(f, {c->gridDimX, c->gridDimY, c->gridDimZ}, {c->blockDimX, c->blockDimY, c->blockDimZ},
                            c->sharedMemBytes, c->hStream, params, extra,
-                           [&] { return layer().inner->cuLaunchKernelEx(c, f, params, extra); });
+                           [&] { return layer().inner->cuLaunchKernelEx(c, f, params, extra); }, is_cooperative(c));
+}
+
+CUresult ob_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                      unsigned bz, unsigned shared, CUstream stream, void** params) {
+    return observed_launch(
+        f, {gx, gy, gz}, {bx, by, bz}, shared, stream, params, nullptr,
+        [&] { return layer().inner->cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params); },
+        true);
 }
 
 std::optional<LaunchSelector> selector_from_env(const Environment& env, const std::string& prefix, uint64_t limit) {
@@ -447,6 +463,7 @@ ApiTable make_observe_table(const ApiTable& inner, ObserveConfig config) {
     ApiTable t = inner;
     t.cuLaunchKernel = &ob_cuLaunchKernel;
     t.cuLaunchKernelEx = &ob_cuLaunchKernelEx;
+    t.cuLaunchCooperativeKernel = &ob_cuLaunchCooperativeKernel;
     if (s->config.dump) {
         t.cuTexObjectCreate = &ob_cuTexObjectCreate;
         t.cuTexObjectDestroy = &ob_cuTexObjectDestroy;
