@@ -241,11 +241,14 @@ Flow exec_wmma_mma(Warp& w, const Instr& in, uint32_t mask) {
     } else {
         const int in_man = ab == EType::BF16 ? 7 : 10;
         const bool out_f16 = dt == EType::F16;
-        Elem arow[16], bcol[16];
+        // Every column of B decoded once (not once per row of A).
+        Elem arow[16], bcols[32][16];
+        for (unsigned j = 0; j < dm.n; ++j)
+            for (unsigned k = 0; k < dm.k; ++k) bcols[j][k] = decode_input(b[k][j], ab);
         for (unsigned i = 0; i < dm.m; ++i) {
             for (unsigned k = 0; k < dm.k; ++k) arow[k] = decode_input(a[i][k], ab);
             for (unsigned j = 0; j < dm.n; ++j) {
-                for (unsigned k = 0; k < dm.k; ++k) bcol[k] = decode_input(b[k][j], ab);
+                const Elem* bcol = bcols[j];
                 const Elem ce = mma::decode(static_cast<uint32_t>(c[i][j]), ct == EType::F16 ? Format::F16 : Format::F32);
                 if (ab == EType::TF32) {
                     // Two passes of k = 4 (as sm_80 and later issue tf32 MMAs), the first's f32 result
