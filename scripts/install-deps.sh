@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages d4r needs, and only those that are missing.
 #   scripts/install-deps.sh [--for demo|test] [--print]
 #     --for demo   what building and running the demo needs
-#     --for test   everything `make test` needs (default): + clang-19 and libFuzzer
+#     --for test   everything `make test` needs (default): + clang-19 and libFuzzer, and Wine's tools,
+#                  Wine and mingw-w64 for the Wine bridge (nvcuda.dll) and its Windows test programs
 #     --print      print the package list and exit
 # As root: runs apt-get (update first, once) for missing packages. Otherwise: prints the exact
 # apt-get line to run and exits 2. Exits 0 when nothing is missing.
@@ -15,7 +16,7 @@ while [ $# -gt 0 ]; do
         --for) purpose=${2:-}; shift 2 ;;
         --for=*) purpose=${1#--for=}; shift ;;
         --print) print_only=1; shift ;;
-        -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install-deps: unknown argument '$1' (accepted: --for demo|test, --print, --help)" >&2; exit 2 ;;
     esac
 done
@@ -27,6 +28,7 @@ demo_packages=(
 )
 test_packages=(
     clang-19 libclang-rt-19-dev lld-19
+    wine64 wine64-tools mingw-w64
 )
 case "$purpose" in
     demo) packages=("${demo_packages[@]}") ;;

@@ -35,6 +35,20 @@
         }                                                                                             \
     } while (0)
 
+/* BYTES of page-aligned (4096) memory, NULL on failure; freed with page_aligned_free. The programs build
+ * for Windows too (mingw, tests/bridge), which has no posix_memalign. */
+#ifdef _WIN32
+#include <malloc.h>
+static inline void* page_aligned_alloc(size_t bytes) { return _aligned_malloc(bytes, 4096); }
+static inline void page_aligned_free(void* p) { _aligned_free(p); }
+#else
+static inline void* page_aligned_alloc(size_t bytes) {
+    void* p = NULL;
+    return posix_memalign(&p, 4096, bytes) == 0 ? p : NULL;
+}
+static inline void page_aligned_free(void* p) { free(p); }
+#endif
+
 /* The whole file as a NUL-terminated string (PTX text); exits on failure. */
 static inline char* read_text_file(const char* path) {
     FILE* f = fopen(path, "rb");

@@ -775,7 +775,8 @@ static void host_memory(void) {
 
     enum { BYTES = 8192 };
     unsigned char* reg = NULL;
-    EXPECT(posix_memalign((void**)&reg, 4096, BYTES) == 0);
+    reg = (unsigned char*)page_aligned_alloc(BYTES);
+    EXPECT(reg != NULL);
     for (int i = 0; i < BYTES; ++i) reg[i] = (unsigned char)(i * 31 + 7);
     CHECK(cuMemHostRegister(reg, BYTES, 0));
     CUstream s;
@@ -791,7 +792,7 @@ static void host_memory(void) {
     EXPECT_RESULT(cuMemHostUnregister(reg), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
     CHECK(cuStreamDestroy(s));
     CHECK(cuMemFree(d));
-    free(reg);
+    page_aligned_free(reg);
 }
 
 int main(int argc, char** argv) {

@@ -1,0 +1,29 @@
+// The Wine bridge (nvcuda.dll): libd4rcuda's entry points, as Linux (System V) function pointers.
+//
+// Promise: linux_api() loads libd4rcuda once, from $D4R_RUNTIME_DIR, else from the folder of this
+// bridge, else from the loader's path, and resolves every entry point of the API list (a missing one stays
+// null). It returns null when the library cannot be loaded; load_error() then says why. Thread-safe.
+#pragma once
+
+#include <string>
+
+#include "abi/cuda_api.h"
+
+namespace d4r::bridge {
+
+using namespace d4r::abi;
+
+struct LinuxApi {
+#define D4R_BRIDGE_FIELD(exp, base, since, params, args) CUresult (*exp) params = nullptr;
+    D4R_CUDA_API(D4R_BRIDGE_FIELD)
+#undef D4R_BRIDGE_FIELD
+};
+
+const LinuxApi* linux_api();
+const std::string& load_error();
+// A refused call: logs once per entry point why (the library or the entry point is missing).
+CUresult not_available(const char* name);
+// One line on stderr, once per KEY: the bridge runs before libd4rcuda's log exists.
+void log_once(const std::string& key, const std::string& line);
+
+} // namespace d4r::bridge

@@ -1,0 +1,17 @@
+// The Wine bridge (nvcuda.dll): one Windows x64 entry point per function of the API list, forwarding to
+// libd4rcuda. The compiler converts the arguments between the two calling conventions (registers,
+// by-value structs, floats), so each thunk is a plain call. Entry points that move function pointers
+// across the border are implemented in bridge.cpp instead (special_exports.h); their thunks here are
+// unused.
+#include "bridge/linux_api.h"
+
+using namespace d4r::bridge;
+
+#define D4R_BRIDGE_THUNK(exp, base, since, params, args)                                                     \
+    extern "C" __attribute__((ms_abi, visibility("default"))) CUresult d4r_thunk_##exp params {             \
+        const LinuxApi* api = linux_api();                                                                   \
+        if (!api || !api->exp) return not_available(#exp);                                                  \
+        return api->exp args;                                                                                \
+    }
+D4R_CUDA_API(D4R_BRIDGE_THUNK)
+#undef D4R_BRIDGE_THUNK
