@@ -1,6 +1,6 @@
 // d4r compare: are two outputs the same? Files (or two folders of files, e.g. two replay outputs) are
 // compared element by element as bytes, u8, f16 or f32: identical bytes, the ulp histogram, the largest
-// distance and PSNR (SPEC §7).
+// distance and PSNR (docs/runtime.md, "Observability").
 //
 // Exit statuses: 0 identical, or within --tolerance; 1 they differ beyond it (or sizes or the file sets
 // differ); 2 bad usage or an unreadable file.

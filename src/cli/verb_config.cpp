@@ -1,4 +1,4 @@
-// d4r config env|check|show|schema|template: the d4r.ini as the rest of d4r sees it (SPEC §4).
+// d4r config env|check|show|schema|template: the d4r.ini as the rest of d4r sees it (docs/configuration.md).
 //
 // Diagnostics go to stderr and stdout carries only the verb's result, so that
 // `eval "$(d4r config env)"` stays safe when the file has warnings.

@@ -1,5 +1,5 @@
 // d4r kernels manifest DIR FILE...: writes DIR/d4r-kernels.txt, the list of PTX module hashes each native
-// kernel of DIR may replace (SPEC §6), from the libraries the kernels were written against.
+// kernel of DIR may replace (docs/runtime.md, "Native-kernel overrides"), from the libraries the kernels were written against.
 //
 // Every code object NAME.<ext> of DIR (extensions: kernelset/code_objects.h) must be an .entry of some
 // module of the given FILEs; the manifest lists, for each NAME, the hash of every such module. A code

@@ -1,4 +1,4 @@
-// d4r kernels select: which kernel set the runtime would use (SPEC §5).
+// d4r kernels select: which kernel set the runtime would use (docs/kernel-sets.md).
 #include <fmt/format.h>
 
 #include "cli_common.h"

@@ -1,4 +1,4 @@
-// d4r kprof: summarise a D4R_CUDA_KERNEL_PROFILE log per kernel and per frame (SPEC §7).
+// d4r kprof: summarise a D4R_CUDA_KERNEL_PROFILE log per kernel and per frame (docs/runtime.md, "Observability").
 #include <fmt/format.h>
 
 #include "cli_common.h"

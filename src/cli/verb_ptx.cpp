@@ -1,5 +1,5 @@
 // d4r ptx list|extract|show: the PTX modules inside NVIDIA files (PTX text, fatbins, ELF and PE
-// libraries) — which kernels they define, under which module hash (SPEC §6), with which parameters.
+// libraries) — which kernels they define, under which module hash (docs/runtime.md, "Native-kernel overrides"), with which parameters.
 //
 // stdout carries only results (scriptable); diagnostics go to stderr. Exit statuses, for every verb:
 // 0 done; 1 a FILE holds no PTX at all; 2 bad usage or a FILE that cannot be read or is malformed

@@ -1,4 +1,4 @@
-// d4r replay: re-run a replay dump (D4R_CUDA_REPLAY_DUMP_DIR, SPEC §7) on any backend, optionally with a
+// d4r replay: re-run a replay dump (D4R_CUDA_REPLAY_DUMP_DIR, docs/runtime.md, "Observability") on any backend, optionally with a
 // native kernel set, and save the allocations and arrays after the launch for `d4r compare`.
 //
 // The dump runs through libd4rcuda (build/lib/libd4rcuda.so beside this binary, or --library), loaded

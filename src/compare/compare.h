@@ -1,4 +1,4 @@
-// d4r compare: how far apart two output buffers are (SPEC §7: identical bytes, f16/f32 ulp statistics,
+// d4r compare: how far apart two output buffers are (docs/runtime.md, "Observability": identical bytes, f16/f32 ulp statistics,
 // PSNR), for replay outputs and any kernel result.
 //
 // Promise: compare_buffers() is exact and total: every element is classified (equal, N ulps apart, or a

@@ -221,7 +221,7 @@ Expected<ResolvedConfig> resolve_parsed(const ParsedConfig& parsed, const Enviro
         r.origin_text = fmt::format("environment {}", fmt::join(set, ", "));
     }
 
-    // 3. Exact native kernels are the accuracy set: they only make sense in accuracy mode (SPEC §5).
+    // 3. Exact native kernels are the accuracy set: they only make sense in accuracy mode (docs/kernel-sets.md).
     const ResolvedValue& kernels = at(values, KeyId::KernelsNativeKernels);
     ResolvedValue& accuracy = at(values, KeyId::KernelsPreferAccuracy);
     if (kernels.value == "exact" && accuracy.origin != Origin::Environment && accuracy.value == "false") {

@@ -1,4 +1,4 @@
-// d4r core: FNV-1a 64, the hash that names PTX modules in kernel manifests (SPEC §6).
+// d4r core: FNV-1a 64, the hash that names PTX modules in kernel manifests (docs/runtime.md, "Native-kernel overrides").
 #pragma once
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // Promise: one logger per process. The level comes from D4R_LOG (off, error, warn, info, debug,
 // trace, or 0-5; default warn) and the destination from D4R_LOG_FILE (default stderr). Inside a
 // game nothing may write to stderr, so shipped libraries set a file. Thread-safe. `once(key)` lets a
-// caller log a fallback or refusal a single time per process, as SPEC and STYLE require.
+// caller log a fallback or refusal a single time per process (d4r never falls back silently).
 #pragma once
 
 #include <string>

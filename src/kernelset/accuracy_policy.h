@@ -1,4 +1,4 @@
-// d4r kernel sets: the accuracy policy (SPEC §5).
+// d4r kernel sets: the accuracy policy (docs/kernel-sets.md).
 //
 // Promise: when D4R_PREFER_ACCURACY is exactly "1", the runtime forces the variables below before it
 // loads a backend, whatever they were set to; when it is unset or anything else, nothing changes.

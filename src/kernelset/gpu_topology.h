@@ -1,4 +1,4 @@
-// d4r kernel sets: which AMD GPU d4r runs on, from the KFD topology (SPEC §5).
+// d4r kernel sets: which AMD GPU d4r runs on, from the KFD topology (docs/kernel-sets.md).
 //
 // Promise: reads ROOT/nodes/<N>/properties for N = 0..15, skips CPU nodes (simd_count or
 // gfx_target_version 0), names each GPU from gfx_target_version (110001 → gfx1101) and picks the one

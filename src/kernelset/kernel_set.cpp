@@ -46,7 +46,7 @@ bool has_code_objects(const fs::path& dir) {
 
 namespace {
 
-// Why a candidate does or does not qualify (rule 3 and 4 of SPEC §5).
+// Why a candidate does or does not qualify (rule 3 and 4 of docs/kernel-sets.md).
 struct Verdict {
     KernelSetKind kind = KernelSetKind::None;
     std::string reason;

@@ -1,6 +1,6 @@
-// d4r kernel sets: which folder of native kernels the runtime uses (SPEC §5).
+// d4r kernel sets: which folder of native kernels the runtime uses (docs/kernel-sets.md).
 //
-// Promise: select_kernel_set() applies SPEC §5's selection rules exactly and explains every
+// Promise: select_kernel_set() applies docs/kernel-sets.md's selection rules exactly and explains every
 // candidate it considered, so the runtime can log why a set was (or was not) chosen. It never hands
 // out fast kernels in accuracy mode, never hands out a release root (a folder with gfx* subfolders)
 // whole, and never treats an accuracy folder as valid unless its marker reads exactly "1\n".
@@ -49,7 +49,7 @@ bool has_valid_accuracy_marker(const fs::path& dir);   // d4r-accuracy.txt is ex
 bool has_gfx_subfolders(const fs::path& dir);          // any subfolder named gfx*
 bool has_code_objects(const fs::path& dir);            // any NAME.<code object ext> file
 
-// The kernel builder's guard (SPEC §5): building accuracy kernels into DIR is allowed only when DIR is
+// The kernel builder's guard (docs/kernel-sets.md): building accuracy kernels into DIR is allowed only when DIR is
 // missing or empty of code objects, or already a valid accuracy set.
 Status check_accuracy_build_output(const fs::path& dir);
 // Written last, after a successful accuracy build (atomically).

@@ -1,4 +1,4 @@
-// d4r PTX toolkit: the kernel manifest `d4r-kernels.txt` of a release kernel set (SPEC §6).
+// d4r PTX toolkit: the kernel manifest `d4r-kernels.txt` of a release kernel set (docs/runtime.md, "Native-kernel overrides").
 //
 // Promise: reads and writes the manifest format — lines `NAME HASH` (HASH exactly 16 hex digits,
 // either case on read, lowercase on write), `#` comments (whole line or after the fields), blank

@@ -1,4 +1,4 @@
-// d4r PTX toolkit: the hash that names a PTX module in kernel manifests (SPEC §6).
+// d4r PTX toolkit: the hash that names a PTX module in kernel manifests (docs/runtime.md, "Native-kernel overrides").
 //
 // Promise: FNV-1a 64 over the bytes of the module text with trailing NUL bytes removed (fatbins pad
 // PTX with NULs; the hash must not depend on the padding), written as 16 lowercase hex digits.

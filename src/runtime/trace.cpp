@@ -1,4 +1,4 @@
-// D4R_CUDA_TRACE=1: one line per driver API call with its arguments and result (SPEC §7):
+// D4R_CUDA_TRACE=1: one line per driver API call with its arguments and result (docs/runtime.md, "Observability"):
 //   CUDA_TRACE cuMemAlloc_v2(dptr=0x7ffd5c3a1e28, bytesize=4096) = CUDA_SUCCESS
 // Pointers and device addresses are hex, sizes and enums decimal, C strings quoted (the ones that are
 // names: module file, function and global names, cuGetProcAddress symbols).

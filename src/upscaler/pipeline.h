@@ -8,8 +8,8 @@
 // (reference.h) and as native CPU kernels (src/native_cpu); the three agree within the tolerances
 // their tests state.
 //
-// Buffer conventions (the canonical formats of SPEC §2), all linear device memory, rows tightly
-// packed unless a pitch is given (pitch 0 = width * bytes per pixel):
+// Buffer conventions (the canonical formats the NGX shim converts every accepted format to), all linear
+// device memory, rows tightly packed unless a pitch is given (pitch 0 = width * bytes per pixel):
 //   colour   RGBA16F, render resolution, linear (HDR when Flags.IsHDR, else [0,1] LDR)
 //   depth    R32F, render resolution; 0 = near, 1 = far (or the reverse with DepthInverted)
 //   motion   RG16F, render resolution (MVLowRes) or output resolution; in pixels of that resolution

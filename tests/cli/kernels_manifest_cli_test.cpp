@@ -1,5 +1,5 @@
 // d4r kernels manifest DIR FILE..., end to end through build/bin/d4r: the written d4r-kernels.txt is
-// checked against hashes computed here independently from the PTX text (FNV-1a 64, SPEC §6).
+// checked against hashes computed here independently from the PTX text (FNV-1a 64, docs/runtime.md, "Native-kernel overrides").
 #include <gtest/gtest.h>
 
 #include <cstdio>

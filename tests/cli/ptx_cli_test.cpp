@@ -16,7 +16,7 @@
 namespace d4r::test {
 namespace {
 
-// FNV-1a 64 (SPEC §6), written out independently of src/core/fnv1a.h, over TEXT minus trailing NULs.
+// FNV-1a 64 (docs/runtime.md, "Native-kernel overrides"), written out independently of src/core/fnv1a.h, over TEXT minus trailing NULs.
 std::string reference_hash(std::string text) {
     while (!text.empty() && text.back() == '\0') text.pop_back();
     uint64_t h = 0xcbf29ce484222325ull;

@@ -17,7 +17,7 @@ std::string lines_before(int n) {
 }
 
 TEST(ConfigFile, InvalidValueNamesFileLineSectionKeyAndAcceptedValues) {
-    // The message SPEC §4 and the brief quote, on line 12.
+    // The message docs/configuration.md and the brief quote, on line 12.
     ParsedConfig parsed = parse_text(lines_before(10) + "[Kernels]\nPreferAccuracy = perhaps\n");
     ASSERT_TRUE(parsed.has_errors());
     std::vector<std::string> errors = diagnostic_texts(parsed, Severity::Error);

@@ -1,4 +1,4 @@
-// Effective values, origins and the environment they become (SPEC §4 mapping and precedence).
+// Effective values, origins and the environment they become (docs/configuration.md mapping and precedence).
 #include <gtest/gtest.h>
 
 #include "config/schema.h"
@@ -28,7 +28,7 @@ TEST(Resolve, DefaultsWithoutAFile) {
     EXPECT_EQ(model.origin, Origin::Default);
     EXPECT_EQ(model.origin_text, "default");
     Exports ex = export_map(*resolved);
-    // Values from SPEC §4's default column, exported independently of any file.
+    // Values from docs/configuration.md's default column, exported independently of any file.
     EXPECT_EQ(ex["D4R_DLSS_PRESET"], "11");
     EXPECT_EQ(ex["D4R_SHIM_WATERMARK"], "0");
     EXPECT_EQ(ex["D4R_SHIM_SPLIT_FRAME"], "1");

@@ -1,4 +1,4 @@
-// The schema table against SPEC §4, written out here independently, and its own invariants.
+// The schema table against docs/configuration.md, written out here independently, and its own invariants.
 #include <set>
 
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@ struct SpecRow {
     const char* default_value;
 };
 
-// SPEC §4's table (plus the brief's decisions: NativeKernels default off, Launch/Game empty).
+// docs/configuration.md's table (plus the brief's decisions: NativeKernels default off, Launch/Game empty).
 const SpecRow kSpec[] = {
     {"DLSS", "Model", "D4R_DLSS_PRESET", "K"},
     {"DLSS", "ShowWatermark", "D4R_SHIM_WATERMARK", "false"},

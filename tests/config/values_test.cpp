@@ -1,4 +1,4 @@
-// Value syntax of each schema type (SPEC §4: booleans, model letters, ranges).
+// Value syntax of each schema type (docs/configuration.md: booleans, model letters, ranges).
 #include <gtest/gtest.h>
 
 #include "config/schema.h"
@@ -33,7 +33,7 @@ TEST(CanonicalValue, BoolNormalisesAndNamesAcceptedValues) {
 }
 
 TEST(Model, LettersMapToSpecPresetNumbers) {
-    // SPEC §4: A1 B2 C3 D4 E5 F6 G7 J10 K11 L12 M13.
+    // docs/configuration.md: A1 B2 C3 D4 E5 F6 G7 J10 K11 L12 M13.
     const std::pair<const char*, int> expected[] = {{"A", 1}, {"B", 2},  {"C", 3},  {"D", 4},  {"E", 5}, {"F", 6},
                                                     {"G", 7}, {"J", 10}, {"K", 11}, {"L", 12}, {"M", 13}};
     for (auto [letter, preset] : expected) {

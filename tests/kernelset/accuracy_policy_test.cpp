@@ -1,4 +1,4 @@
-// SPEC §5 accuracy policy and the accuracy JIT cache path rule.
+// docs/kernel-sets.md accuracy policy and the accuracy JIT cache path rule.
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -1,4 +1,4 @@
-// SPEC §5 GPU selection from the KFD topology.
+// docs/kernel-sets.md GPU selection from the KFD topology.
 #include <gtest/gtest.h>
 
 #include "kernelset/gpu_topology.h"

@@ -1,4 +1,4 @@
-// SPEC §5 kernel-set selection, rule by rule.
+// docs/kernel-sets.md kernel-set selection, rule by rule.
 #include <gtest/gtest.h>
 
 #include "kernelset/kernel_set.h"
@@ -153,7 +153,7 @@ TEST(KernelSetSelection, ReleaseRootIsNeverHandedOutWhole) {
 }
 
 TEST(KernelSetSelection, PerGpuFolderWithoutManifestIsNotAFastSet) {
-    // SPEC §5 rule 3: outside accuracy mode a candidate qualifies only with a manifest; only the base
+    // docs/kernel-sets.md rule 3: outside accuracy mode a candidate qualifies only with a manifest; only the base
     // itself may be a developer set (rule 4), and this base holds gfx* folders.
     TempDir t;
     make_developer_set(t, "gfx1101");

@@ -1,4 +1,4 @@
-// The kernel manifest d4r-kernels.txt (SPEC §6): parsing with line-numbered errors, writing, round trip,
+// The kernel manifest d4r-kernels.txt (docs/runtime.md, "Native-kernel overrides"): parsing with line-numbered errors, writing, round trip,
 // and the queries the runtime makes.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// `.hsaco` native kernels through HIP (SPEC §6, issue 5), tested with a stand-in HIP runtime
+// `.hsaco` native kernels through HIP (docs/runtime.md, "Native-kernel overrides", issue 5), tested with a stand-in HIP runtime
 // (fake_hip/) that behaves as HIP does under ZLUDA: its streams and device pointers are the CUDA
 // backend's. The override layer runs over the cpu backend with a `.hsaco` kernel set; the stand-in
 // code objects are PTX (kernels/hip_standin.cu) that the fake runs on ptxsim. What this proves: the

@@ -1,4 +1,4 @@
-// Kernel profiles and replay dumps end to end (SPEC §7): a CUDA program runs on build/lib/libcuda.so.1 with
+// Kernel profiles and replay dumps end to end (docs/runtime.md, "Observability"): a CUDA program runs on build/lib/libcuda.so.1 with
 // D4R_CUDA_KERNEL_PROFILE / D4R_CUDA_REPLAY_DUMP_DIR, then `d4r kprof` and `d4r replay` + `d4r compare`
 // run on what it wrote. Results are checked against values computed here from the dumped inputs.
 #include <gtest/gtest.h>

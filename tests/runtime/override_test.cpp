@@ -1,4 +1,4 @@
-// Native-kernel overrides (SPEC §5-§6) over the cpu backend: served on a hash match or from a developer
+// Native-kernel overrides (docs/kernel-sets.md and docs/runtime.md) over the cpu backend: served on a hash match or from a developer
 // set, refused on a mismatch with the PTX path still correct, prep once per key, slots and overflow,
 // d4r_block_z / d4r_grid_x, post phases, accuracy mode never serving fast kernels.
 #include <gtest/gtest.h>

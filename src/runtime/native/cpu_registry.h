@@ -1,4 +1,4 @@
-// libd4rcuda: the registry of CPU native kernels (the `.cpu` code objects of SPEC §6).
+// libd4rcuda: the registry of CPU native kernels (the `.cpu` code objects of docs/runtime.md, "Native-kernel overrides").
 //
 // A CPU native kernel replaces `.entry NAME` on the cpu backend: a C++ function receiving the same
 // launch shape and parameter block as the PTX kernel (device pointers are host addresses on ptxsim).
@@ -29,7 +29,7 @@ struct CpuLaunch {
 
 using CpuKernelFn = std::function<void(const CpuLaunch&)>;
 
-// The code-object symbols of a native kernel (SPEC §6); absent = not defined.
+// The code-object symbols of a native kernel (docs/runtime.md, "Native-kernel overrides"); absent = not defined.
 struct NativeSymbols {
     std::optional<uint32_t> prep_blocks;
     std::optional<uint32_t> prep_key_offset;

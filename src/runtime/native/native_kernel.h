@@ -1,4 +1,4 @@
-// libd4rcuda internals: one native kernel (SPEC §6) loaded from its code object, and how its phases
+// libd4rcuda internals: one native kernel (docs/runtime.md, "Native-kernel overrides") loaded from its code object, and how its phases
 // are launched.
 //
 // Promise: load_native_kernel() loads NAME.<ext> for the set's kind of code object (`cubin` through the

@@ -1,4 +1,4 @@
-// Choosing the native kernel set (SPEC §5) and the hash rule (SPEC §6).
+// Choosing the native kernel set (docs/kernel-sets.md) and the hash rule (docs/runtime.md, "Native-kernel overrides").
 #include "runtime/native/native_set.h"
 
 #include <fmt/format.h>

@@ -1,8 +1,8 @@
 // libd4rcuda: the native kernel set the process uses, and the code objects in it.
 //
-// Promise: load_native_set() applies SPEC §5 once (root from D4R_ZLUDA_NATIVE_DIR, architecture,
+// Promise: load_native_set() applies docs/kernel-sets.md once (root from D4R_ZLUDA_NATIVE_DIR, architecture,
 // accuracy, fp8) and explains the outcome in its notes; `lookup(NAME)` says whether NAME.<ext> exists
-// for the backend's code-object kind, and `allowed(NAME, hashes)` applies SPEC §6's hash rule (a
+// for the backend's code-object kind, and `allowed(NAME, hashes)` applies docs/runtime.md's hash rule (a
 // developer set serves every kernel; a release set only those whose module hash its manifest lists).
 #pragma once
 
@@ -28,7 +28,7 @@ struct NativeSet {
     bool active() const { return kind != kernels::KernelSetKind::None; }
     // PATH/NAME.EXT when it exists.
     std::optional<std::filesystem::path> lookup(std::string_view name) const;
-    // SPEC §6: developer sets always; release sets when the manifest lists one of HASHES for NAME.
+    // docs/runtime.md, "Native-kernel overrides": developer sets always; release sets when the manifest lists one of HASHES for NAME.
     bool allowed(std::string_view name, const std::vector<uint64_t>& hashes) const;
 };
 

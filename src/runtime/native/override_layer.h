@@ -1,4 +1,4 @@
-// libd4rcuda: native-kernel overrides (SPEC §5-§6), a layer above every backend.
+// libd4rcuda: native-kernel overrides (docs/kernel-sets.md and docs/runtime.md), a layer above every backend.
 //
 // Promise: at cuModuleGetFunction the layer decides once per function whether to serve NAME from the
 // native set (the file NAME.<ext> exists and the set is a developer set, or the manifest lists the hash

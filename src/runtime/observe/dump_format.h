@@ -1,4 +1,4 @@
-// libd4rcuda: the replay dump format (SPEC §7), written by the dump layer and read by `d4r replay`.
+// libd4rcuda: the replay dump format (docs/runtime.md, "Observability"), written by the dump layer and read by `d4r replay`.
 //
 // A dump is a folder `replay-<seq>-<kernel>/` holding
 //   manifest.txt   the lines below, one fact each
@@ -11,7 +11,7 @@
 //   module.ptx     the PTX module that defines the kernel (d4r's addition: a replay needs the code)
 //   after/alloc-<i>.bin, after/array-<j>.bin  the same after the launch on the dumping backend (d4r's
 //                  addition: `d4r compare DUMP/after OUT` checks a replay against the original run)
-// manifest.txt lines (SPEC §7; `#` starts a comment; numbers decimal or 0x… hex):
+// manifest.txt lines (docs/runtime.md, "Observability"; `#` starts a comment; numbers decimal or 0x… hex):
 //   kernel NAME
 //   launch GX GY GZ BX BY BZ SHARED
 //   args BYTES

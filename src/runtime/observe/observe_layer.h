@@ -1,4 +1,4 @@
-// libd4rcuda: kernel profiling and replay dumps (SPEC §7), a layer above the native-kernel overrides,
+// libd4rcuda: kernel profiling and replay dumps (docs/runtime.md, "Observability"), a layer above the native-kernel overrides,
 // so it sees every launch the application makes (served natively or not) on any backend.
 //
 // D4R_CUDA_KERNEL_PROFILE=1 (_SKIP N: ignore the first N matching launches; _LIMIT N, default 3000:

@@ -21,7 +21,7 @@ mkdir -p "$ptx_dir" "$set_dir"
 (cd "$here" && "$nvcc" -arch=compute_80 --fmad=false -std=c++17 -ptx -o "$ptx_dir/upscaler.ptx.tmp" upscaler.cu)
 mv "$ptx_dir/upscaler.ptx.tmp" "$ptx_dir/upscaler.ptx"
 
-# FNV-1a 64 of the module text without trailing NULs (SPEC §6, src/ptx/module_hash.h).
+# FNV-1a 64 of the module text without trailing NULs (docs/runtime.md, "Native-kernel overrides", src/ptx/module_hash.h).
 hash=$(python3 - "$ptx_dir/upscaler.ptx" <<'PY'
 import sys
 data = open(sys.argv[1], 'rb').read().rstrip(b'\0')
