@@ -306,6 +306,45 @@ TEST_F(CpuGraphTest, CrossStreamCaptureThroughEvents) {
     EXPECT_EQ(api().cuGraphDestroy(g), CUDA_SUCCESS);
 }
 
+// Stream-ordered allocations inside a capture: memory the graph allocates and frees itself is the
+// graph's (the same address every launch, returned when the graph and its executable graphs are gone);
+// memory it allocates and does not free is the application's.
+TEST_F(CpuGraphTest, GraphAllocationsBelongToTheGraph) {
+    CUstream s = nullptr;
+    ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+    CUdeviceptr scratch = 0, kept = 0;
+    ASSERT_EQ(api().cuMemAllocAsync(&scratch, 4096, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemAllocAsync(&kept, 256, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemsetD32Async(scratch, 5, 1024, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemcpyDtoDAsync_v2(kept, scratch, 256, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemFreeAsync(scratch, s), CUDA_SUCCESS);
+    CUgraph graph = nullptr;
+    ASSERT_EQ(api().cuStreamEndCapture(s, &graph), CUDA_SUCCESS);
+    CUgraphExec exec = nullptr;
+    ASSERT_EQ(api().cuGraphInstantiateWithFlags(&exec, graph, 0), CUDA_SUCCESS);
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(api().cuGraphLaunch(exec, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuStreamSynchronize(s), CUDA_SUCCESS);
+    uint32_t back[64] = {};
+    ASSERT_EQ(api().cuMemcpyDtoH_v2(back, kept, sizeof back), CUDA_SUCCESS);
+    EXPECT_EQ(back[63], 5u);
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    // The graph's own memory lives while a copy of the graph does (here the executable graph).
+    ASSERT_EQ(api().cuGraphDestroy(graph), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemGetAddressRange_v2(&base, &size, scratch), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuGraphLaunch(exec, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuGraphExecDestroy(exec), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemGetAddressRange_v2(&base, &size, scratch), CUDA_ERROR_NOT_FOUND) << "returned with the graph";
+    EXPECT_EQ(api().cuMemGetAddressRange_v2(&base, &size, kept), CUDA_SUCCESS) << "not freed by the graph";
+    EXPECT_EQ(api().cuMemFreeAsync(kept, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuStreamSynchronize(s), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemGetAddressRange_v2(&base, &size, kept), CUDA_ERROR_NOT_FOUND);
+    ASSERT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
+}
+
 TEST_F(CpuGraphTest, PoolsReuseFreedBlocks) {
     CUmemoryPool def = nullptr, cur = nullptr;
     ASSERT_EQ(api().cuDeviceGetDefaultMemPool(&def, 0), CUDA_SUCCESS);

@@ -10,6 +10,7 @@
 // capture forbids them (cuThreadExchangeStreamCaptureMode), and legacy-stream work that would depend on a
 // capturing blocking stream all fail and invalidate the capture; cuStreamEndCapture then answers
 // CUDA_ERROR_STREAM_CAPTURE_INVALIDATED.
+#include <set>
 #include <thread>
 #include <unordered_set>
 
@@ -289,7 +290,9 @@ CUresult cap_graph_launch(CUgraphExec e, CUstream h) {
 }
 
 // A captured cuMemAllocAsync allocates at once (the address is fixed for every launch of the graph) and
-// records a MEM_ALLOC node; a captured cuMemFreeAsync records a MEM_FREE node and frees nothing.
+// records a MEM_ALLOC node; a captured cuMemFreeAsync records a MEM_FREE node and frees nothing then.
+// Memory the graph both allocates and frees is returned with the graph's last copy (GraphMemory);
+// memory it allocates and does not free stays the application's, to free after a launch.
 CUresult cap_mem_alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream h) {
     return capturable(
         h,
@@ -319,8 +322,6 @@ CUresult cap_mem_free_async(CUdeviceptr dptr, CUstream h) {
         h,
         [&](Node& n) {
             if (!find_region(dptr, 0)) return CUDA_ERROR_INVALID_VALUE;
-            if (log::once("cpu:captured-free"))
-                log::info("cpu backend: a captured cuMemFreeAsync keeps the memory (graph allocations are never returned)");
             n.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
             n.dptr = dptr;
             return CUDA_SUCCESS;
@@ -593,6 +594,15 @@ CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
     if (unjoined) {
         log::debug("cpu backend: stream capture {} has work on another stream that was not joined", c->id);
         return CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+    }
+    // Memory the graph allocates and frees itself is the graph's: returned when the last copy goes.
+    std::set<CUdeviceptr> allocated;
+    for (auto& n : c->graph->nodes)
+        if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) allocated.insert(n->dptr);
+    for (auto& n : c->graph->nodes) {
+        if (n->type != CU_GRAPH_NODE_TYPE_MEM_FREE || !allocated.count(n->dptr)) continue;
+        if (!c->graph->memory) c->graph->memory = std::make_shared<GraphMemory>();
+        c->graph->memory->owned.push_back(n->dptr);
     }
     *out = register_graph(c->graph);
     return CUDA_SUCCESS;

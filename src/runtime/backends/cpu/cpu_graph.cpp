@@ -810,6 +810,7 @@ CUresult add_node(Graph& g, std::unique_ptr<Node> node, const std::vector<Node*>
 
 std::shared_ptr<Graph> clone_graph(const Graph& g) {
     auto copy = std::make_shared<Graph>();
+    copy->memory = g.memory;
     for (auto& n : g.nodes) {
         auto c = std::make_unique<Node>(*n);
         c->graph = copy.get();

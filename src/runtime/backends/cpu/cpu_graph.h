@@ -34,9 +34,21 @@ struct Node {
     size_t bytes = 0;                 // MEM_ALLOC
 };
 
+// The allocations a captured graph makes and frees itself (a MEM_ALLOC node and a MEM_FREE node of the
+// same pointer): allocated once at capture, reused by every launch, returned when the graph and every
+// copy of it (clones, executable graphs) are gone, after the work queued on their context so far.
+struct GraphMemory {
+    std::vector<CUdeviceptr> owned;
+    GraphMemory() = default;
+    GraphMemory(const GraphMemory&) = delete;
+    GraphMemory& operator=(const GraphMemory&) = delete;
+    ~GraphMemory();
+};
+
 struct Graph {
     std::vector<std::unique_ptr<Node>> nodes;       // in creation order
     std::unordered_map<const Node*, Node*> clone_of; // for a clone: original node -> its copy here
+    std::shared_ptr<GraphMemory> memory;             // shared by every copy; null when it owns none
 };
 
 // Guards every graph, node and executable graph, and the capture state.

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "core/log.h"
+#include "runtime/backends/cpu/cpu_graph.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 
 namespace d4r::runtime::cpu {
@@ -159,6 +160,20 @@ CUresult cu_mem_alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
     return alloc_from(pool, ref.ctx.get(), dptr, bytes);
 }
 
+// Returns DPTR (a pool block or cuMemAlloc memory) now; it must be in pending_free.
+void release_now(CUdeviceptr dptr) {
+    remove_region(dptr);
+    {
+        std::lock_guard lock(pools().mutex);
+        pools().pending_free.erase(dptr);
+    }
+    Block b;
+    if (take_block(dptr, b))
+        return_block(dptr, b);
+    else
+        (void)state().device.free(dptr); // cuMemAlloc memory
+}
+
 CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
     if (CUresult r = check_init()) return r;
     StreamRef ref;
@@ -170,18 +185,7 @@ CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
         if (!pools().pending_free.insert(dptr).second) return CUDA_ERROR_INVALID_VALUE; // freed twice
     }
     // The work queued before the free still uses the memory: it is released when the stream gets there.
-    ref.ctx->submit(ref.stream, [dptr](CUresult) {
-        remove_region(dptr);
-        {
-            std::lock_guard lock(pools().mutex);
-            pools().pending_free.erase(dptr);
-        }
-        Block b;
-        if (take_block(dptr, b))
-            return_block(dptr, b);
-        else
-            (void)state().device.free(dptr); // cuMemAlloc memory
-    });
+    ref.ctx->submit(ref.stream, [dptr](CUresult) { release_now(dptr); });
     return CUDA_SUCCESS;
 }
 
@@ -372,6 +376,20 @@ void fill_mempool(ApiTable& t) {
     t.cuMemPoolTrimTo = cu_mem_pool_trim_to;
     t.cuMemPoolSetAccess = cu_mem_pool_set_access;
     t.cuMemPoolGetAccess = cu_mem_pool_get_access;
+}
+
+GraphMemory::~GraphMemory() {
+    for (CUdeviceptr dptr : owned) {
+        Region r;
+        if (!find_region(dptr, 0, &r) || r.base != dptr) continue; // its context is gone, and with it the memory
+        auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx));
+        if (!ctx) continue;
+        {
+            std::lock_guard lock(pools().mutex);
+            if (!pools().pending_free.insert(dptr).second) continue;
+        }
+        ctx->submit(nullptr, [dptr](CUresult) { release_now(dptr); });
+    }
 }
 
 } // namespace d4r::runtime::cpu
