@@ -105,6 +105,46 @@ TEST_F(CpuStreamTest, CallbacksRunInStreamOrderAfterPriorWork) {
     api().cuModuleUnload(m);
 }
 
+// A host callback that synchronises its own stream, context or a later event would wait for itself (it
+// runs on the context's only worker): refused with CUDA_ERROR_NOT_PERMITTED (NVIDIA's driver deadlocks;
+// CUDA forbids the call). Synchronising on work that has already run is allowed.
+struct SyncInside {
+    CUcontext ctx = nullptr;
+    CUstream stream = nullptr;
+    CUevent before = nullptr, after = nullptr;
+    CUresult stream_sync = CUDA_SUCCESS, ctx_sync = CUDA_SUCCESS, before_sync = CUDA_ERROR_UNKNOWN,
+             after_sync = CUDA_SUCCESS;
+};
+void sync_inside(void* p) {
+    auto* s = static_cast<SyncInside*>(p);
+    (void)api().cuCtxSetCurrent(s->ctx); // the worker thread has no current context of its own
+    s->stream_sync = api().cuStreamSynchronize(s->stream);
+    s->ctx_sync = api().cuCtxSynchronize();
+    s->before_sync = api().cuEventSynchronize(s->before);
+    s->after_sync = api().cuEventSynchronize(s->after);
+}
+
+TEST_F(CpuStreamTest, SynchronisingInsideAHostCallbackIsRefused) {
+    SyncInside s;
+    s.ctx = m_ctx;
+    ASSERT_EQ(api().cuStreamCreate(&s.stream, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuEventCreate(&s.before, CU_EVENT_DEFAULT), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuEventCreate(&s.after, CU_EVENT_DEFAULT), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuEventRecord(s.before, s.stream), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuLaunchHostFunc(s.stream, sync_inside, &s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuEventRecord(s.after, s.stream), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuStreamSynchronize(s.stream), CUDA_SUCCESS);
+    EXPECT_EQ(s.stream_sync, CUDA_ERROR_NOT_PERMITTED);
+    EXPECT_EQ(s.ctx_sync, CUDA_ERROR_NOT_PERMITTED);
+    EXPECT_EQ(s.before_sync, CUDA_SUCCESS) << "an event recorded before the callback has completed";
+    EXPECT_EQ(s.after_sync, CUDA_ERROR_NOT_PERMITTED);
+    // The context is not poisoned by the refusals.
+    EXPECT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuEventDestroy_v2(s.before), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuEventDestroy_v2(s.after), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuStreamDestroy_v2(s.stream), CUDA_SUCCESS);
+}
+
 TEST_F(CpuStreamTest, EventsTimingAndErrors) {
     CUevent start = nullptr, end = nullptr, untimed = nullptr;
     EXPECT_EQ(api().cuEventCreate(&start, 0x40), CUDA_ERROR_INVALID_VALUE);

@@ -211,7 +211,13 @@ CUresult cu_ctx_synchronize() {
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    ctx->drain();
+    const uint64_t seq = ctx->submitted();
+    if (ctx->on_worker() && !ctx->done(seq)) {
+        log::debug("cpu backend: cuCtxSynchronize inside a host callback would wait for the callback itself: "
+                   "refused with CUDA_ERROR_NOT_PERMITTED");
+        return CUDA_ERROR_NOT_PERMITTED;
+    }
+    ctx->wait(seq);
     return ctx->sticky.load();
 }
 

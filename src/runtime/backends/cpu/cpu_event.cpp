@@ -2,6 +2,7 @@
 // takes a steady-clock timestamp, so elapsed times measure the work queued between two records.
 #include <chrono>
 
+#include "core/log.h"
 #include "runtime/backends/cpu/cpu_state.h"
 
 namespace d4r::runtime::cpu {
@@ -93,6 +94,11 @@ CUresult cu_event_synchronize(CUevent h) {
     Snapshot snap;
     if (CUresult r = snapshot(h, snap)) return r;
     if (!snap.recorded) return CUDA_SUCCESS;
+    if (snap.ctx->on_worker() && !snap.ctx->done(snap.seq)) {
+        log::debug("cpu backend: cuEventSynchronize inside a host callback would wait for the callback itself: "
+                   "refused with CUDA_ERROR_NOT_PERMITTED");
+        return CUDA_ERROR_NOT_PERMITTED;
+    }
     snap.ctx->wait(snap.seq);
     return snap.ctx->sticky.load();
 }

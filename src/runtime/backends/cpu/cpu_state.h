@@ -85,6 +85,14 @@ struct Context {
     void wait(uint64_t seq);
     // Waits for everything queued so far.
     void drain();
+    // Whether the caller is this context's worker (a host function or stream callback running): it must
+    // not wait for work queued after itself, which only it could run (CUDA forbids synchronising there).
+    bool on_worker() const { return std::this_thread::get_id() == m_thread.get_id(); }
+    // The sequence number of the last operation queued so far.
+    uint64_t submitted() {
+        std::lock_guard lock(m_mutex);
+        return m_submitted;
+    }
     // Whether everything queued so far has run.
     bool idle();
     // Records a fault: the first one sticks (later synchronising calls return it).

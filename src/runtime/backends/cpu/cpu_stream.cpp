@@ -1,5 +1,6 @@
 // cpu backend: streams, stream waits and host callbacks. All of a context's streams feed its one
 // worker, so a stream is only the sequence number of its last operation.
+#include "core/log.h"
 #include "runtime/backends/cpu/cpu_state.h"
 
 namespace d4r::runtime::cpu {
@@ -51,10 +52,14 @@ CUresult cu_stream_synchronize(CUstream h) {
     if (CUresult r = check_init()) return r;
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
-    if (is_special_stream(h))
-        ref.ctx->drain();
-    else
-        ref.ctx->wait(ref.stream->last_seq.load(std::memory_order_acquire));
+    const uint64_t seq =
+        is_special_stream(h) ? ref.ctx->submitted() : ref.stream->last_seq.load(std::memory_order_acquire);
+    if (ref.ctx->on_worker() && !ref.ctx->done(seq)) {
+        log::debug("cpu backend: cuStreamSynchronize inside a host callback would wait for the callback itself: "
+                   "refused with CUDA_ERROR_NOT_PERMITTED");
+        return CUDA_ERROR_NOT_PERMITTED;
+    }
+    ref.ctx->wait(seq);
     return ref.ctx->sticky.load();
 }
 
