@@ -112,6 +112,14 @@ TEST_F(CpuMemoryTest, Memset) {
     }
     EXPECT_EQ(api().cuMemsetD2D32_v2(p, 8, 0, 4, 2), CUDA_ERROR_INVALID_VALUE); // pitch below the row
     EXPECT_EQ(api().cuMemsetD2D8_v2(p + 512, 256, 1, 200, 3), CUDA_ERROR_INVALID_VALUE);
+    // Pitches whose (height - 1) * pitch wraps past 2^64 (issue 14, item 1): refused, nothing written.
+    EXPECT_EQ(api().cuMemsetD8_v2(p, 0x11, 1024), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemsetD2D8_v2(p, size_t(1) << 63, 0x22, 4, 3), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemsetD2D16_v2(p, ~size_t(0) - 1, 0x2222, 2, 2), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemsetD2D32_v2(p, (size_t(1) << 62) + 4, 0x22222222, 1, 5), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemsetD2D32Async(p, size_t(1) << 63, 0x22222222, 1, 3, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemcpyDtoH_v2(h.data(), p, 1024), CUDA_SUCCESS);
+    for (size_t i = 0; i < 1024; ++i) ASSERT_EQ(h[i], 0x11) << i;
     api().cuMemFree_v2(p);
 }
 

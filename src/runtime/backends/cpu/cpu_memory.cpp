@@ -215,9 +215,15 @@ CUresult memset_2d(CUstream stream, bool async, CUdeviceptr dst, size_t pitch, T
     if (width == 0 || height == 0) return CUDA_SUCCESS;
     if (dst % sizeof(T)) return CUDA_ERROR_INVALID_VALUE;
     if (height > 1 && (pitch < width * sizeof(T) || pitch % sizeof(T))) return CUDA_ERROR_INVALID_VALUE;
-    uint64_t extent = (height - 1) * pitch + width * sizeof(T);
-    if (width > (1ull << 40) || height > (1ull << 40) || extent / height > (1ull << 40))
+    // The rows' extent, refused where it would wrap past 2^64 (a huge pitch) or exceed any allocation.
+    uint64_t extent = 0;
+    if (width > (1ull << 40) || height > (1ull << 40) ||
+        __builtin_mul_overflow(uint64_t(height - 1), uint64_t(pitch), &extent) ||
+        __builtin_add_overflow(extent, uint64_t(width) * sizeof(T), &extent) || extent > (1ull << 48)) {
+        log::debug("cpu backend: cuMemsetD2D: refused: {} rows of pitch {} ({} elements wide) exceed any allocation",
+                   height, pitch, width);
         return CUDA_ERROR_INVALID_VALUE;
+    }
     if (CUresult r = check_range(dst, extent)) return r;
     return run_memory_op(ref, async, [=]() -> CUresult {
         if (CUresult r = check_range(dst, extent)) return r;
