@@ -37,7 +37,21 @@ Expected<std::vector<uint8_t>> read_file(const fs::path& path, uint64_t max_byte
         ErrorCode code = errno == ENOENT ? ErrorCode::NotFound : ErrorCode::Io;
         return make_error(code, "cannot open '{}': {}", path.string(), errno_text());
     }
+    // Only regular files: a device (/dev/zero), pipe or socket could feed bytes without end, and a
+    // folder has none. A file's size is checked before anything is allocated.
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const bool folder = S_ISDIR(st.st_mode);
+        ::close(fd);
+        return make_error(ErrorCode::Invalid, "'{}' is {}", path.string(),
+                          folder ? "a folder, not a file" : "not a regular file (a device, pipe or socket)");
+    }
+    if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+        ::close(fd);
+        return make_error(ErrorCode::Invalid, "'{}' is larger than the {} bytes accepted", path.string(), max_bytes);
+    }
     std::vector<uint8_t> bytes;
+    bytes.reserve(static_cast<size_t>(st.st_size));
     uint8_t buffer[1 << 16];
     for (;;) {
         ssize_t n = ::read(fd, buffer, sizeof buffer);

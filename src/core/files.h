@@ -19,7 +19,8 @@ namespace d4r {
 namespace fs = std::filesystem;
 
 // Reads a whole file. Files larger than max_bytes are refused (untrusted input must not make d4r
-// allocate without bound).
+// allocate without bound), and so is anything that is not a regular file (a device such as /dev/zero,
+// a pipe, a socket, a folder), before anything is read.
 Expected<std::vector<uint8_t>> read_file(const fs::path& path, uint64_t max_bytes = UINT64_MAX);
 Expected<std::string> read_text_file(const fs::path& path, uint64_t max_bytes = UINT64_MAX);
 

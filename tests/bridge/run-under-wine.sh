@@ -30,9 +30,17 @@ if [ -z "$wine" ] || [ -z "$prefix" ]; then
 fi
 export WINEPREFIX=$prefix WINEDEBUG=-all
 if [ "$init" = 1 ]; then
+    # A prefix made by an earlier run is kept (recreating it under a wineserver that still serves it
+    # would race); a half-made one is made again.
+    if [ -f "$prefix/system.reg" ] && [ -d "$prefix/drive_c/windows" ]; then
+        echo "Wine prefix ready (kept): $prefix"
+        exit 0
+    fi
+    "$(dirname "$wine")/wineserver" -k >/dev/null 2>&1 || true
     rm -rf "$prefix"
     "$wine" cmd /c exit >/dev/null 2>&1 || true
-    [ -d "$prefix/drive_c" ] || { echo "run-under-wine.sh: could not create the Wine prefix $prefix" >&2; exit 1; }
+    "$(dirname "$wine")/wineserver" -w >/dev/null 2>&1 || true # the registry is written when it exits
+    [ -f "$prefix/system.reg" ] || { echo "run-under-wine.sh: could not create the Wine prefix $prefix" >&2; exit 1; }
     echo "Wine prefix ready: $prefix"
     exit 0
 fi

@@ -61,6 +61,18 @@ TEST(Files, ReadRefusesFilesOverTheLimit) {
     EXPECT_EQ(r.error().code(), ErrorCode::Invalid);
 }
 
+// Devices, pipes and folders are refused at once, before anything is read or allocated (/dev/zero
+// would otherwise feed bytes up to the size limit: issue 14, item 10).
+TEST(Files, ReadRefusesWhatIsNotARegularFile) {
+    auto zero = read_file("/dev/zero", 16ull << 30);
+    ASSERT_FALSE(zero.ok());
+    EXPECT_EQ(zero.error().code(), ErrorCode::Invalid);
+    EXPECT_NE(zero.error().text().find("'/dev/zero' is not a regular file"), std::string::npos) << zero.error().text();
+    auto folder = read_text_file(fs::temp_directory_path());
+    ASSERT_FALSE(folder.ok());
+    EXPECT_NE(folder.error().text().find("is a folder, not a file"), std::string::npos) << folder.error().text();
+}
+
 TEST(Files, QueriesAndSortedListing) {
     TempDir t;
     t.write("b", "");
