@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ptx/ptx_lexer.h"
+#include "ptxsim/contract.h"
 #include "ptxsim/program_builder.h"
 #include "ptxsim/ptxsim.h"
 
@@ -176,6 +177,18 @@ uint32_t InstrDecoder::constant(uint64_t bits, bool wide) { return m_builder.con
 uint32_t InstrDecoder::scratch(bool wide) { return m_builder.scratch(wide); }
 
 uint32_t InstrDecoder::operand_scratch(bool wide, int which) { return m_builder.operand_scratch(wide, which); }
+
+void InstrDecoder::negate_fused_operands(uint32_t (&sources)[3], ExecFn neg, bool wide) {
+    for (int k = 0; k < 2; ++k) {
+        if (!(m_in.contracted & (k == 0 ? kNegateProduct : kNegateAddend))) continue;
+        const size_t i = k == 0 ? 0 : 2;
+        const uint32_t slot = operand_scratch(wide, k);
+        Instr& in = emit(neg);
+        in.d[0] = slot;
+        in.s[0] = sources[i];
+        sources[i] = slot;
+    }
+}
 
 Expected<uint32_t> InstrDecoder::src(const ast::Operand& o, Type t) {
     bool wide = type_bits(t) == 64;

@@ -121,6 +121,11 @@ public:
     uint32_t scratch(bool wide);
     // A register for a value the instruction prepares for itself (ProgramBuilder::operand_scratch).
     uint32_t operand_scratch(bool wide, int which);
+    // For an fma that fuses a mul with a sub (contract.h): emits NEG into a register of its own for each
+    // operand the fusion negates (operand 1, the product; operand 3, the addend) and points SOURCES
+    // (the fma's three source slots) at those registers. Negation is exact, so the fma's result is
+    // the fused one.
+    void negate_fused_operands(uint32_t (&sources)[3], ExecFn neg, bool wide);
     // Appends an instruction with the guard set; the reference is valid until the next emit.
     Instr& emit(ExecFn fn);
     // The instruction emitted last.

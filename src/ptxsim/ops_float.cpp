@@ -391,17 +391,9 @@ Status decode_fma(InstrDecoder& d, Type t, const FloatMods& f, bool is_mad) {
     uint32_t s[3];
     for (size_t i = 0; i < 3; ++i) s[i] = D4R_TRY(d.src(i + 1, t));
     const uint32_t dd = D4R_TRY(d.dst(0, t));
-    const ExecFn neg_fn = t == Type::F32 ? pick_unary<float, Unary::Neg>(Round::Rn, false)
-                                         : pick_unary<double, Unary::Neg>(Round::Rn, false);
-    for (int k = 0; k < 2; ++k) {
-        if (!(contracted & (k == 0 ? kNegateProduct : kNegateAddend))) continue;
-        const size_t i = k == 0 ? 0 : 2;
-        const uint32_t slot = d.operand_scratch(t == Type::F64, k);
-        Instr& neg = d.emit(neg_fn);
-        neg.d[0] = slot;
-        neg.s[0] = s[i];
-        s[i] = slot;
-    }
+    d.negate_fused_operands(s, t == Type::F32 ? pick_unary<float, Unary::Neg>(Round::Rn, false)
+                                              : pick_unary<double, Unary::Neg>(Round::Rn, false),
+                            t == Type::F64);
     Instr& in = d.emit(fn);
     in.d[0] = dd;
     for (size_t i = 0; i < 3; ++i) in.s[i] = s[i];

@@ -195,15 +195,7 @@ Status emit_fused_sub(InstrDecoder& d, ExecFn fma, Type t) {
     for (size_t i = 0; i < 3; ++i) s[i] = D4R_TRY(d.src(i + 1, rt));
     const uint32_t dd = D4R_TRY(d.dst(0, rt));
     const std::array<bool, 3> nf{ht.bf, ht.packed, false};
-    for (int k = 0; k < 2; ++k) {
-        if (!(d.ast().contracted & (k == 0 ? kNegateProduct : kNegateAddend))) continue;
-        const size_t i = k == 0 ? 0 : 2;
-        const uint32_t slot = d.operand_scratch(false, k);
-        Instr& neg = d.emit(select<UnarySel<HUnary::Neg>::S, 3>(nf));
-        neg.d[0] = slot;
-        neg.s[0] = s[i];
-        s[i] = slot;
-    }
+    d.negate_fused_operands(s, select<UnarySel<HUnary::Neg>::S, 3>(nf), false);
     Instr& in = d.emit(fma);
     in.d[0] = dd;
     for (size_t i = 0; i < 3; ++i) in.s[i] = s[i];

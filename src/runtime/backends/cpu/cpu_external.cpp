@@ -47,10 +47,7 @@ std::unordered_map<void*, std::shared_ptr<ExternalMemory>> g_memories;
 std::multiset<uint64_t> g_orphan_buffers; // buffers of destroyed memories, awaiting their cuMemFree
 
 void log_once(const char* what) {
-    static std::mutex m;
-    static std::set<const char*> said;
-    std::lock_guard lock(m);
-    if (said.insert(what).second) log::info("cpu backend: {}", what);
+    if (log::once(what)) log::info("cpu backend: {}", what);
 }
 
 const char* memory_type_name(CUexternalMemoryHandleType t) {

@@ -11,14 +11,10 @@
 
 namespace d4r::runtime::cpu {
 
-namespace {
-
 int sm_number(const std::string& sm) {
     size_t i = sm.find_first_of("0123456789");
     return i == std::string::npos ? 0 : std::atoi(sm.c_str() + i);
 }
-
-} // namespace
 
 CUresult find_ptx_text(const void* image, size_t size, const std::string& name, std::string& text_out,
                        std::string& error_log, std::string* module_name, const void* origin) {

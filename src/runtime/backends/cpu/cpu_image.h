@@ -23,6 +23,9 @@ CUresult load_image(const void* image, size_t size, const std::string& name, std
 CUresult find_ptx_text(const void* image, size_t size, const std::string& name, std::string& text,
                        std::string& error_log, std::string* module_name = nullptr, const void* origin = nullptr);
 
+// The number of an architecture name ("sm_89" -> 89; 0 when it has none).
+int sm_number(const std::string& sm);
+
 // One PTX module, named for logs.
 struct NamedPtx {
     std::string name;

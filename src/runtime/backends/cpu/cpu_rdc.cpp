@@ -78,11 +78,6 @@ private:
     size_t m_size = 0;
 };
 
-int sm_number(const std::string& sm) {
-    size_t i = sm.find_first_of("0123456789");
-    return i == std::string::npos ? 0 : std::atoi(sm.c_str() + i);
-}
-
 } // namespace
 
 bool relocatable_ptx_for(const void* image, std::string& text, std::string& origin, std::string& why) {
