@@ -4,7 +4,15 @@
 # libraries they need that the device image does not have (libfmt), and build/bin/d4r (replay, kprof,
 # compare, demo) with libd4r_ngx.so when it is built, and the cudart programs of tests/cudart with
 # libcudart.so.13. Carry `build-device` to the device.
+# --samples DIR: also copy DIR/Samples/7_libNVVM (a cuda-samples checkout) for tests/device/libnvvm-samples.sh.
 set -euo pipefail
+samples=
+case "${1:-}" in
+    --samples) samples=$(realpath "${2:?--samples needs a cuda-samples checkout}") ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    "") ;;
+    *) echo "prepare-runtime.sh: unknown argument '$1' (accepted: --samples DIR)" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/../.."
 cmake --build build --target d4rcuda d4r $(cd build && ninja -t targets all | sed -n 's/^\(prog_nv_[a-z_0-9]*\):.*/\1/p')
 rm -rf build-device
@@ -22,5 +30,10 @@ if [ -d build/tests/cudart ]; then
     mkdir -p build-device/cudart
     cp build/tests/cudart/rt_* build-device/cudart/
     cp -L /usr/local/cuda/lib64/libcudart.so.13 build-device/cudart/
+fi
+if [ -n "$samples" ]; then
+    [ -d "$samples/Samples/7_libNVVM" ] || { echo "prepare-runtime.sh: $samples/Samples/7_libNVVM not found" >&2; exit 2; }
+    mkdir -p build-device/samples
+    cp -r "$samples/Samples/7_libNVVM" build-device/samples/
 fi
 ls -l build-device/lib build-device/bin build-device/cudart 2>/dev/null
