@@ -21,6 +21,13 @@ bool is_state_space(std::string_view d) {
 
 bool is_linkage(std::string_view d) { return d == ".visible" || d == ".extern" || d == ".weak" || d == ".common"; }
 
+// Operands ({a, b}, (a, b), [tex, {x, y}]) and initializers ({{1, 2}, {3, 4}}) nest, and each level is
+// one recursive call here (and later in the decoder and in the tree's destructor). Real PTX nests a
+// few levels (a texture coordinate vector inside an address; one brace per array dimension); the
+// bound keeps hostile input from overflowing a game thread's small stack (256 KiB is common): a
+// level costs well under 1 KiB of stack (a few KiB under ASan), so 32 levels stay far inside it.
+constexpr unsigned kMaxNesting = 32;
+
 class Parser {
 public:
     Parser(std::string_view text, std::string_view name) : m_ts(text), m_name(name) {}
@@ -46,6 +53,22 @@ private:
     Error expected(const Token& t, std::string_view what) const {
         if (t.kind == TokenKind::Error) return lexer_error();
         return error_at(t.line, fmt::format("expected {}, found {}", what, ptx::describe_token(t)));
+    }
+
+    // Counts one level of operand or initializer nesting for as long as it lives.
+    class NestingGuard {
+    public:
+        explicit NestingGuard(unsigned& depth) : m_depth(depth) { ++m_depth; }
+        ~NestingGuard() { --m_depth; }
+        NestingGuard(const NestingGuard&) = delete;
+        NestingGuard& operator=(const NestingGuard&) = delete;
+
+    private:
+        unsigned& m_depth;
+    };
+    Status check_nesting(const Token& open, std::string_view what) const {
+        if (m_nesting < kMaxNesting) return ok_status();
+        return error_at(open.line, fmt::format("{} nested more than {} levels deep", what, kMaxNesting));
     }
 
     Status expect_punct(std::string_view p, std::string_view what) {
@@ -191,7 +214,10 @@ private:
 
     // One initializer item (number, symbol, generic(symbol)+offset) or a nested {...}, flattened.
     Status initializer(std::vector<ast::Initializer>& out) {
-        if (m_ts.accept_punct("{")) {
+        if (m_ts.peek().is_punct("{")) {
+            D4R_TRY(check_nesting(m_ts.peek(), "initializer braces"));
+            NestingGuard level(m_nesting);
+            m_ts.next();
             if (m_ts.accept_punct("}")) return ok_status();
             for (;;) {
                 D4R_TRY(initializer(out));
@@ -489,6 +515,8 @@ private:
 
     Expected<ast::Operand> operand(const char*& last) {
         const Token& t = m_ts.peek();
+        if (t.is_punct("[") || t.is_punct("{") || t.is_punct("(")) D4R_TRY(check_nesting(t, "operand brackets"));
+        NestingGuard level(m_nesting);
         ast::Operand o;
         if (t.is_punct("!")) {
             take(last);
@@ -580,6 +608,7 @@ private:
     ptx::TokenStream m_ts;
     std::string_view m_name;
     ast::Module m_module;
+    unsigned m_nesting = 0; // operand / initializer levels open now (kMaxNesting)
 };
 
 } // namespace
