@@ -87,6 +87,15 @@ void log_once(const std::string& key, const std::string& line) {
     if (said.insert(key).second) std::fprintf(stderr, "d4r bridge (nvcuda.dll): %s\n", line.c_str());
 }
 
+void log_debug(const std::string& line) {
+    // Read at each call: the shim may set D4R_LOG through d4r_SetEnvironment after the first line.
+    const char* level = std::getenv("D4R_LOG");
+    if (!level) return;
+    std::string l = level;
+    if (l == "debug" || l == "DEBUG" || l == "trace" || l == "TRACE" || l == "4" || l == "5")
+        std::fprintf(stderr, "d4r bridge (nvcuda.dll): %s\n", line.c_str());
+}
+
 CUresult not_available(const char* name) {
     if (!linux_api()) {
         log_once("load", load_error());

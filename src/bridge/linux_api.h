@@ -25,5 +25,7 @@ const std::string& load_error();
 CUresult not_available(const char* name);
 // One line on stderr, once per KEY: the bridge runs before libd4rcuda's log exists.
 void log_once(const std::string& key, const std::string& line);
+// One line on stderr when D4R_LOG asks for debug (or trace): why a helper refused its arguments.
+void log_debug(const std::string& line);
 
 } // namespace d4r::bridge

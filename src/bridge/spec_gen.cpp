@@ -51,9 +51,11 @@ int main(int argc, char** argv) {
     }
     D4R_CUDA_API(D4R_SPEC_LINE)
 #undef D4R_SPEC_LINE
-    for (const char* extra : d4r::bridge::kHelperExports) {
-        std::fprintf(spec, "@ stdcall -norelay %s() d4r_helper_%s\n", extra, extra);
-        std::fprintf(def, "    %s\n", extra);
+    for (const d4r::bridge::HelperExport& h : d4r::bridge::kHelperExports) {
+        std::string types;
+        for (int i = 0; i < h.arguments; ++i) types += i ? " ptr" : "ptr";
+        std::fprintf(spec, "@ stdcall -norelay %s(%s) %s\n", h.name, types.c_str(), h.function);
+        std::fprintf(def, "    %s\n", h.name);
     }
     std::fclose(spec);
     std::fclose(def);

@@ -6,11 +6,17 @@
 #                     LINUX_EXE WINDOWS_EXE [ARG...]
 #     --no-runtime   the bridge cannot find libd4rcuda: the Windows run must fail at cuInit with
 #                    CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (303) and the bridge's one line (LINUX_EXE unused)
+#   run-under-wine.sh --wine WINE64 --prefix DIR --bridge NVCUDA.DLL.SO --lib DIR --windows-only [--no-runtime]
+#                     [--beside FILE]... WINDOWS_EXE [ARG...]
+#     runs only the Windows program (one that checks itself: the bridge's own exports have no Linux
+#     counterpart) and requires exit status 0; --no-runtime: the bridge cannot find libd4rcuda;
+#     --beside: copies FILE next to the .exe first (a DLL it loads), in either mode
 #   run-under-wine.sh --wine WINE64 --prefix DIR --init     creates the Wine prefix (once, before the rest)
 #   run-under-wine.sh --skip REASON                         (exit 77: ctest reports the test skipped)
 set -euo pipefail
 
-wine= prefix= bridge= lib= no_runtime=0 init=0
+wine= prefix= bridge= lib= no_runtime=0 init=0 windows_only=0
+beside=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --skip) echo "SKIPPED: $2"; exit 77 ;;
@@ -19,8 +25,10 @@ while [ $# -gt 0 ]; do
         --bridge) bridge=$2; shift 2 ;;
         --lib) lib=$2; shift 2 ;;
         --no-runtime) no_runtime=1; shift ;;
+        --windows-only) windows_only=1; shift ;;
+        --beside) beside+=("$2"); shift 2 ;;
         --init) init=1; shift ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) break ;;
     esac
 done
@@ -44,6 +52,9 @@ if [ "$init" = 1 ]; then
     echo "Wine prefix ready: $prefix"
     exit 0
 fi
+if [ "$windows_only" = 1 ]; then
+    set -- "" "$@" # no Linux program
+fi
 if [ $# -lt 2 ] || [ -z "$bridge" ] || [ -z "$lib" ]; then
     echo "run-under-wine.sh: expected --bridge, --lib, LINUX_EXE and WINDOWS_EXE (see --help)" >&2
     exit 2
@@ -55,7 +66,26 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/win" "$work/out-linux" "$work/out-windows"
 cp "$windows_exe" "$work/win/"
+for f in "${beside[@]}"; do cp "$f" "$work/win/"; done
 exe="$work/win/$(basename "$windows_exe")"
+
+if [ "$windows_only" = 1 ]; then
+    runtime_dir=$lib
+    if [ "$no_runtime" = 1 ]; then
+        cp "$bridge" "$work/win/nvcuda.dll" # a copy: no libd4rcuda beside it
+        runtime_dir="$work/nowhere"
+    else
+        ln -s "$bridge" "$work/win/nvcuda.dll"
+    fi
+    status=0
+    env -u LD_LIBRARY_PATH D4R_RUNTIME_DIR="$runtime_dir" D4R_CUDA_BACKEND=cpu "$wine" "$exe" "$@" \
+        >"$work/windows.raw" 2>"$work/windows.err" || status=$?
+    tr -d '\r' <"$work/windows.raw"
+    if [ "$status" != 0 ]; then
+        echo "the Windows program under Wine exited with $status:"; cat "$work/windows.err"; exit 1
+    fi
+    exit 0
+fi
 
 if [ "$no_runtime" = 1 ]; then
     # A copy (not a link): the bridge looks for libd4rcuda beside its own file, and finds none.
