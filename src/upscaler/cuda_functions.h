@@ -28,11 +28,11 @@ struct CudaFunctions {
 #undef D4R_UPSCALER_MEMBER
 };
 
-// Resolves every function by its exported name with dlsym from `library` (a dlopen handle).
-// NotFound naming the first missing symbol.
+// Resolves every function by its exported name from `library` (a handle of platform::open_library:
+// dlopen on Linux, LoadLibrary on Windows). NotFound naming the first missing symbol.
 Expected<CudaFunctions> resolve_cuda_functions(void* library);
-// dlopen()s `path` (e.g. "libcuda.so.1" or build/lib/libcuda.so.1) and resolves it. The handle is
-// kept for the process (a libcuda is never unloaded).
+// Loads `path` (e.g. "libcuda.so.1", build/lib/libcuda.so.1, or nvcuda.dll in the Windows DLL) and
+// resolves it. The handle is kept for the process (a libcuda is never unloaded).
 Expected<CudaFunctions> load_cuda_functions(const std::string& path);
 // "cuLaunchKernel: CUDA_ERROR_INVALID_VALUE (1)" style message for a failed call.
 Error cuda_error(const CudaFunctions& cuda, const char* call, abi::CUresult result);

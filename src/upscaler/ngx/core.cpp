@@ -1,16 +1,13 @@
 // The open NGX core's state: init, parameter maps, features.
 #include "upscaler/ngx/core.h"
 
-#if !defined(_WIN32)
-#include <dlfcn.h>
-#endif
-
 #include <filesystem>
 
 #include <fmt/ranges.h>
 
 #include "core/log.h"
 #include "upscaler/ngx/feature_params.h"
+#include "upscaler/platform.h"
 
 namespace d4r::upscaler::ngx {
 
@@ -22,24 +19,13 @@ CudaLibraryChoice choose_cuda_library(const Environment& env, const std::string&
     if (auto path = env.get("D4R_NGX_CUDA_LIBRARY"); path && !path->empty()) return {*path, "D4R_NGX_CUDA_LIBRARY"};
     if (!core_dir.empty()) {
         std::error_code ec;
-        fs::path beside = fs::path(core_dir) / "libcuda.so.1";
+        fs::path beside = fs::path(core_dir) / platform::kCudaLibraryName;
         if (fs::exists(beside, ec)) return {beside.string(), "next to the NGX core"};
     }
-    return {"libcuda.so.1", "the system's (dynamic linker search path)"};
+    return {platform::kCudaLibraryName, platform::kLibrarySearchPath};
 }
 
-std::string core_directory() {
-#if defined(_WIN32)
-    return {}; // not yet for the Windows DLL build (which will load nvcuda.dll, not libcuda.so.1)
-#else
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&core_directory), &info) == 0 || info.dli_fname == nullptr) return {};
-    std::error_code ec;
-    fs::path file = fs::weakly_canonical(fs::path(info.dli_fname), ec);
-    if (ec) file = fs::path(info.dli_fname);
-    return file.parent_path().string();
-#endif
-}
+std::string core_directory() { return platform::this_binary_directory(); }
 
 Core& Core::instance() {
     // Never destroyed: features still alive at exit must not call into a libcuda being torn down.

@@ -3,7 +3,8 @@
 // Promise: one Core per process, thread-safe (one lock; evaluations of all features are serialised).
 // Every call but DestroyParameters needs a successful Init first (else FAIL_NotInitialized). Init
 // loads the CUDA driver library the core runs on — D4R_NGX_CUDA_LIBRARY if set, else the libcuda.so.1
-// next to the core library itself, else plain "libcuda.so.1" — and logs which. Features are Super
+// (nvcuda.dll in the Windows DLL) next to the core library itself, else that name through the system's
+// search — and logs which. Features are Super
 // Resolution only; each owns a Pipeline in the CUDA context that was current when it was created (the
 // device's primary context when none was). Handles are validated by identity and never reused, so a
 // released or foreign handle gives FAIL_FeatureNotFound without being dereferenced. Rejections give
@@ -36,7 +37,7 @@ struct CudaLibraryChoice {
     std::string reason;
 };
 CudaLibraryChoice choose_cuda_library(const Environment& env, const std::string& core_dir);
-// The folder holding the binary this code is linked into (dladdr on a local symbol), or "".
+// The folder holding the binary this code is linked into (platform::this_binary_directory), or "".
 std::string core_directory();
 
 class Core {
