@@ -392,12 +392,14 @@ private:
         return ok_status();
     }
 
-    Status skip_parens(const Token& open) {
+    // Skips to the ')' matching OPEN; sets *SAW when one of the tokens inside is the directive WANTED.
+    Status skip_parens(const Token& open, std::string_view wanted = {}, bool* saw = nullptr) {
         uint64_t depth = 1;
         for (;;) {
             Token t = m_ts.next();
             if (t.kind == TokenKind::End) return error_at(open.line, "'(' is never closed");
             if (t.kind == TokenKind::Error) return expected(t, "a token");
+            if (saw && t.is_directive(wanted)) *saw = true;
             if (t.is_punct("(")) ++depth;
             else if (t.is_punct(")") && --depth == 0) return ok_status();
         }
@@ -470,6 +472,7 @@ private:
     // [linkage] .global|.const|.shared|.local [attributes] TYPE NAME[dims] [= init] {, NAME...} ;
     Status parse_variable(const std::string& linkage, const Token& space) {
         TypeSpec spec;
+        bool managed = false;
         for (;;) {
             const Token t = m_ts.peek();
             if (t.kind != TokenKind::Directive) break;
@@ -477,7 +480,7 @@ private:
                 m_ts.next();
                 Token open = m_ts.next();
                 if (!open.is_punct("(")) return expected(open, "'(' after '.attribute'");
-                D4R_TRY(skip_parens(open));
+                D4R_TRY(skip_parens(open, ".managed", &managed));
                 continue;
             }
             std::string where = fmt::format("a {} variable", space.text);
@@ -494,6 +497,7 @@ private:
             v.linkage = linkage;
             v.type = spec.type;
             v.vector = spec.vector;
+            v.managed = managed;
             v.line = name.line;
             v.dims = D4R_TRY(parse_dims(v.name, true));
             if (m_ts.accept_punct("<")) { // parameterized names (%r<4>) are legal syntax, if odd here

@@ -81,6 +81,7 @@ struct VariableInfo {
     uint64_t size = 0;           // bytes (0 while a dimension is unknown)
     uint64_t align = 1;
     bool has_initializer = false;
+    bool managed = false;        // .attribute(.managed): managed memory the host may use directly
     uint32_t line = 0;
 };
 

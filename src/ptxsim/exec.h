@@ -9,7 +9,9 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,26 @@ struct MemRange {
 
 struct ImageTable; // texture and surface objects (texture.h)
 
+// A kernel launch made by a kernel (CUDA dynamic parallelism, ops_device_launch.cpp).
+struct DeviceLaunch {
+    uint64_t order = 0;             // the launching block's linear id << 32 | its launch count so far
+    uint32_t function = UINT32_MAX; // the child kernel: index of its function in the module
+    Dim3 grid, block;
+    uint32_t shared_bytes = 0;
+    uint64_t buffer = 0;            // its parameter buffer (in DeviceLaunchQueue::arena)
+    uint64_t buffer_bytes = 0;
+    bool launched = false;
+};
+
+// The parameter buffers cudaGetParameterBuffer* hands out (one arena the kernels may address) and the
+// launches cudaLaunchDevice* queued; launch() runs the queued launches, in `order`, once the grid is over.
+struct DeviceLaunchQueue {
+    std::vector<uint8_t> arena;
+    std::atomic<uint64_t> used{0};
+    std::mutex mutex; // guards buffers
+    std::map<uint64_t, DeviceLaunch> buffers; // by buffer address
+};
+
 // Shared by every worker of one launch; read-only while blocks run except the atomics.
 struct LaunchState {
     const Program* program = nullptr;
@@ -54,6 +76,8 @@ struct LaunchState {
     std::atomic<int> running_workers{0}; // workers still running blocks
     std::atomic<int> starved_workers{0}; // workers waiting for budget another worker may give back
     std::atomic<uint64_t> stop_block{UINT64_MAX}; // lowest faulting block: later blocks are not started
+    DeviceLaunchQueue* device_launches = nullptr; // when the kernel may launch kernels
+    uint32_t nesting = 0;                         // 0: launched by the host; 1: by a kernel, ...
 };
 
 struct Warp;
@@ -76,6 +100,7 @@ struct BlockState {
     uint32_t red_popc[16] = {};
     uint32_t red_false[16] = {}; // lanes whose predicate was false (for .and)
     uint32_t red_true[16] = {};  // lanes whose predicate was true (for .or)
+    uint32_t device_launches = 0; // kernels this block launched so far (their order)
 };
 
 struct Warp {
@@ -247,6 +272,11 @@ D4R_INLINE uint32_t& lane_slot32(Warp& w, uint32_t off, unsigned lane) {
 }
 D4R_INLINE uint64_t& lane_slot64(Warp& w, uint32_t off, unsigned lane) {
     return reinterpret_cast<uint64_t*>(w.regs + off)[lane];
+}
+
+// LANE's function-parameter area (.func parameters and call-site .param variables).
+D4R_INLINE uint8_t* fparam_of(Warp& w, unsigned lane) {
+    return w.block->fparam + size_t(w.first_thread + lane) * w.block->fparam_stride;
 }
 
 // Records a fault for LANE and returns Flow::Stop.

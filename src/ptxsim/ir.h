@@ -134,6 +134,7 @@ struct Program {
     uint32_t fparam_bytes = 0;          // per thread: .func parameters and call-site .param variables
     uint32_t max_call_depth = 0;
     std::string unsupported; // non-empty: launching fails with this (e.g. recursion)
+    bool device_launches = false; // calls cudaGetParameterBuffer*/cudaLaunchDevice* (launch() queues them)
 
     // Module segments the kernel may address (module .global and .const variables).
     uint64_t global_segment = 0, global_segment_bytes = 0;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "ptxsim/device_impl.h"
+#include "ptxsim/module_impl.h"
 #include "ptxsim/scheduler.h"
 #include "ptxsim/vprintf.h"
 
@@ -49,10 +50,64 @@ Dim3 unflatten(uint64_t linear, const Dim3& shape) {
     return d;
 }
 
+// Parameter buffers for the launches a kernel may make (ops_device_launch.cpp): CUDA's default limit of
+// pending launches, each with the largest parameter block of the module's kernels.
+constexpr uint64_t kPendingLaunches = 2048;
+
+uint64_t device_launch_arena_bytes(const Kernel& kernel) {
+    uint64_t largest = 16;
+    for (const ptx::EntryInfo& e : kernel.module().index().entries) largest = std::max(largest, e.param_block_size);
+    return kPendingLaunches * ((largest + 15) / 16 * 16 + 16);
+}
+
+Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const LaunchConfig& config,
+                                     std::span<const uint8_t> params, LaunchFault* fault_out, uint32_t nesting);
+
+// Runs the launches the grid of PARENT queued, in order (each after its own descendants). Adds their
+// instruction counts to RESULT.
+Status run_device_launches(Device& device, const Kernel& parent, const LaunchConfig& config,
+                           DeviceLaunchQueue& queue, uint32_t nesting, LaunchResult& result, LaunchFault* fault_out) {
+    std::vector<const DeviceLaunch*> queued;
+    for (const auto& [address, rec] : queue.buffers)
+        if (rec.launched) queued.push_back(&rec);
+    std::sort(queued.begin(), queued.end(), [](const DeviceLaunch* a, const DeviceLaunch* b) { return a->order < b->order; });
+    for (const DeviceLaunch* rec : queued) {
+        const std::string name(parent.module().impl().ast.functions[rec->function].name);
+        auto child = parent.module().kernel(name);
+        if (!child)
+            return launch_error(FaultKind::Unsupported, fault_out,
+                                fmt::format("kernel '{}' launched kernel '{}': {}", parent.name(), name,
+                                            child.error().message()));
+        LaunchConfig cc = config;
+        cc.grid = rec->grid;
+        cc.block = rec->block;
+        cc.dynamic_shared_bytes = rec->shared_bytes;
+        cc.cooperative = false;
+        const auto* bytes = reinterpret_cast<const uint8_t*>(rec->buffer);
+        auto r = launch_nested(device, **child, cc, std::span<const uint8_t>(bytes, rec->buffer_bytes), fault_out,
+                               nesting + 1);
+        if (!r) {
+            std::string message = fmt::format("in a launch by kernel '{}': {}", parent.name(), r.error().message());
+            if (fault_out) fault_out->message = message;
+            return Error(r.error().code(), std::move(message));
+        }
+        result.warp_instructions += r->warp_instructions;
+        result.lane_instructions += r->lane_instructions;
+    }
+    return ok_status();
+}
+
 } // namespace
 
 Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const LaunchConfig& config,
                               std::span<const uint8_t> params, LaunchFault* fault_out) {
+    return launch_nested(device, kernel, config, params, fault_out, 0);
+}
+
+namespace {
+
+Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const LaunchConfig& config,
+                                     std::span<const uint8_t> params, LaunchFault* fault_out, uint32_t nesting) {
     const Program& program = kernel.program();
     const std::string& name = kernel.name();
     if (!program.unsupported.empty())
@@ -111,6 +166,14 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
     if (config.cooperative) {
         state.grid_workspace = reinterpret_cast<uint64_t>(workspace);
         state.ranges.push_back({state.grid_workspace, sizeof workspace});
+    }
+    std::unique_ptr<DeviceLaunchQueue> device_launches;
+    if (program.device_launches) {
+        device_launches = std::make_unique<DeviceLaunchQueue>();
+        device_launches->arena.resize(device_launch_arena_bytes(kernel));
+        state.device_launches = device_launches.get();
+        state.nesting = nesting;
+        state.ranges.push_back({reinterpret_cast<uint64_t>(device_launches->arena.data()), device_launches->arena.size()});
     }
     std::sort(state.ranges.begin(), state.ranges.end(), [](const MemRange& x, const MemRange& y) { return x.base < y.base; });
     state.budget_on = config.instruction_budget != 0;
@@ -205,7 +268,10 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
         device.impl().pool.run(workers, config.cooperative ? cooperative_job : job);
     }
     deliver_printf(config, printed, faulted ? first_fault.block : UINT64_MAX);
-    if (!faulted) return result;
+    if (!faulted) {
+        if (device_launches) D4R_TRY(run_device_launches(device, kernel, config, *device_launches, nesting, result, fault_out));
+        return result;
+    }
 
     const BlockRunner::FaultInfo& f = first_fault;
     Dim3 block = unflatten(f.block, g);
@@ -228,5 +294,7 @@ Expected<LaunchResult> launch(Device& device, const Kernel& kernel, const Launch
     }
     return Error(ErrorCode::Invalid, std::move(message));
 }
+
+} // namespace
 
 } // namespace d4r::ptxsim

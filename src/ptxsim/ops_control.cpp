@@ -18,6 +18,7 @@
 
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
+#include "ptxsim/ops.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/program_builder.h"
 #include "ptxsim/vprintf.h"
@@ -68,10 +69,6 @@ Flow exec_exit(Warp& w, const Instr& in, uint32_t mask) {
     w.live &= ~mask;
     w.sync_wait &= ~mask;
     return Flow::Resched;
-}
-
-D4R_INLINE uint8_t* fparam_of(Warp& w, unsigned lane) {
-    return w.block->fparam + size_t(w.first_thread + lane) * w.block->fparam_stride;
 }
 
 Flow exec_ret(Warp& w, const Instr& in, uint32_t mask) {
@@ -406,6 +403,7 @@ Status decode_call(InstrDecoder& d) {
         if (f.is_entry) return d.error(fmt::format("'{}' is a kernel, not a .func", func->name));
         if (!f.defined && f.name == "vprintf") return decode_vprintf(d, rets, args);
         if (!f.defined && f.name == "__assertfail") return decode_assertfail(d, rets, args);
+        if (!f.defined && is_device_runtime_function(f.name)) return decode_device_runtime_call(d, f.name, rets, args);
         if (!f.defined) return d.error(fmt::format("call to external function '{}' is not supported", func->name));
         candidates.push_back(static_cast<uint32_t>(sym->value));
     } else if (sym->kind == Symbol::Kind::Reg && sym->wide) {
@@ -559,6 +557,10 @@ void add_control_ops(OpcodeTable& t) {
     t["trap"] = &decode_trap;
     t["brkpt"] = &decode_trap;
     t["nanosleep"] = &decode_nanosleep;
+}
+
+bool is_builtin_function(std::string_view name) {
+    return name == "vprintf" || name == "__assertfail" || is_device_runtime_function(name);
 }
 
 } // namespace d4r::ptxsim

@@ -202,6 +202,10 @@ private:
     std::vector<Unavailable> m_unavailable;
 };
 
+// External functions ptxsim provides itself, which a module may declare (.extern .func) and call without
+// defining them: vprintf, __assertfail and the device runtime's kernel-launch calls.
+bool is_builtin_function(std::string_view name);
+
 // Runs KERNEL over the grid and waits for it. PARAMS is the parameter block laid out as
 // kernel.info() says (its size must be info().param_block_size). On a fault the error names the
 // kernel, block, thread, address and instruction; FAULT (when given) receives the details.

@@ -89,6 +89,40 @@ TEST_F(CpuModuleTest, PtxTextFunctionsAndGlobals) {
     EXPECT_EQ(api().cuMemcpyDtoH_v2(&v, g, 4), CUDA_ERROR_INVALID_VALUE); // the variable went with it
 }
 
+// A `.attribute(.managed)` variable is managed memory (libNVVM's uvmlite sample): the pointer attributes
+// say so and give the host pointer, through which host and kernel see each other's writes.
+TEST_F(CpuModuleTest, ManagedModuleVariables) {
+    const char* ptx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                      ".global .attribute(.managed) .align 4 .u32 xxx = 10;\n"
+                      ".global .align 4 .u32 plain = 7;\n"
+                      ".visible .entry k()\n{\n    .reg .b32 %r<2>;\n"
+                      "    ld.global.u32 %r1, [xxx];\n    add.s32 %r1, %r1, 20;\n    st.global.u32 [xxx], %r1;\n"
+                      "    ret;\n}\n";
+    CUmodule m = nullptr;
+    ASSERT_EQ(api().cuModuleLoadData(&m, ptx), CUDA_SUCCESS);
+    CUdeviceptr managed = 0, plain = 0;
+    size_t bytes = 0;
+    ASSERT_EQ(api().cuModuleGetGlobal_v2(&managed, &bytes, m, "xxx"), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuModuleGetGlobal_v2(&plain, &bytes, m, "plain"), CUDA_SUCCESS);
+    unsigned is_managed = 7;
+    EXPECT_EQ(api().cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, managed), CUDA_SUCCESS);
+    EXPECT_EQ(is_managed, 1u);
+    EXPECT_EQ(api().cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, plain), CUDA_SUCCESS);
+    EXPECT_EQ(is_managed, 0u);
+    void* host = nullptr;
+    EXPECT_EQ(api().cuPointerGetAttribute(&host, CU_POINTER_ATTRIBUTE_HOST_POINTER, plain), CUDA_ERROR_INVALID_VALUE);
+    ASSERT_EQ(api().cuPointerGetAttribute(&host, CU_POINTER_ATTRIBUTE_HOST_POINTER, managed), CUDA_SUCCESS);
+    ASSERT_NE(host, nullptr);
+    auto* p = static_cast<uint32_t*>(host);
+    EXPECT_EQ(*p, 10u);
+    *p += 1;
+    ASSERT_EQ(api().cuLaunchKernel(function(m, "k"), 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
+    EXPECT_EQ(*p, 31u);
+    EXPECT_EQ(api().cuMemPrefetchAsync(managed, 4, CUdevice(-1) /* CU_DEVICE_CPU */, nullptr), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuModuleUnload(m), CUDA_SUCCESS);
+}
+
 TEST_F(CpuModuleTest, InvalidPtxFillsTheErrorLog) {
     const char* bad = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n    frobnicate.b32 %r1;\n    ret;\n}\n";
     char error_log[512];

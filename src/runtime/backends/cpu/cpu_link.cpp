@@ -84,6 +84,14 @@ CUresult cu_link_create(unsigned int n, CUjit_option* options, void** values, CU
     return CUDA_SUCCESS;
 }
 
+// CUDA's device runtime library (libcudadevrt.a: an ar archive of cuda_device_runtime.o), which programs
+// that launch kernels from kernels link. It holds machine code only; ptxsim implements what it provides
+// (cudaGetParameterBuffer*, cudaLaunchDevice*: src/ptxsim/ops_device_launch.cpp).
+bool is_device_runtime_library(const void* data, size_t size) {
+    const std::string_view bytes(static_cast<const char*>(data), size);
+    return bytes.starts_with("!<arch>\n") && bytes.find("cuda_device_runtime") != std::string_view::npos;
+}
+
 // Adds the input (DATA, SIZE bytes) of TYPE to ST.
 CUresult add_input(LinkState& st, CUjitInputType type, const void* data, size_t size, std::string name) {
     auto start = std::chrono::steady_clock::now();
@@ -102,9 +110,18 @@ CUresult add_input(LinkState& st, CUjitInputType type, const void* data, size_t 
             return r;
         }
         break;
+    case CU_JIT_INPUT_LIBRARY:
+        if (is_device_runtime_library(data, size)) {
+            write_info(st, fmt::format("{}: CUDA's device runtime; the cpu backend provides kernel launches from "
+                                       "kernels itself, so nothing of it is linked\n", name));
+            if (log::once("cpu-link-cudadevrt"))
+                log::info("cpu backend: cuLinkAdd*: {} is CUDA's device runtime (machine code); ptxsim implements "
+                          "device-side launches itself, so it is not linked", name);
+            return CUDA_SUCCESS;
+        }
+        [[fallthrough]];
     case CU_JIT_INPUT_CUBIN:
     case CU_JIT_INPUT_OBJECT:
-    case CU_JIT_INPUT_LIBRARY:
         error = fmt::format("{}: the cpu backend links PTX only; a {} holds machine code (SASS) ptxsim cannot run", name,
                             type == CU_JIT_INPUT_CUBIN ? "cubin" : type == CU_JIT_INPUT_OBJECT ? "relocatable object" : "library");
         write_error(st, error);
@@ -274,7 +291,7 @@ std::vector<std::string> unresolved(const std::vector<LinkInput>& inputs) {
         for (FuncMention& m : func_mentions(in.ptx)) (m.defined ? defined : m.is_extern ? externs : defined).push_back(m.name);
     std::vector<std::string> out;
     for (const std::string& name : externs)
-        if (std::find(defined.begin(), defined.end(), name) == defined.end() &&
+        if (!ptxsim::is_builtin_function(name) && std::find(defined.begin(), defined.end(), name) == defined.end() &&
             std::find(out.begin(), out.end(), name) == out.end())
             out.push_back(name);
     return out;

@@ -33,7 +33,7 @@ std::map<uint64_t, Advice> g_advice; // region id -> advice
 
 // The managed allocation holding [P, P + COUNT).
 CUresult managed_range(CUdeviceptr p, size_t count, Region& out) {
-    if (count == 0 || !find_region(p, count, &out) || out.kind != RegionKind::Managed) {
+    if (count == 0 || !find_region(p, count, &out) || !is_managed(out)) {
         log::debug("cpu backend: [0x{:x}, +{}) is not inside one managed allocation", p, count);
         return CUDA_ERROR_INVALID_VALUE;
     }

@@ -296,7 +296,7 @@ void put(void* data, T value) {
 
 CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) {
     bool host = r.kind == RegionKind::HostAlloc || r.kind == RegionKind::HostRegistered;
-    bool managed = r.kind == RegionKind::Managed;
+    bool managed = is_managed(r);
     switch (attr) {
     case 1: put(data, reinterpret_cast<CUcontext>(r.ctx)); return CUDA_SUCCESS;
     case 2: put(data, static_cast<unsigned>(host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE)); return CUDA_SUCCESS;

@@ -81,7 +81,7 @@ CUresult load_module(CUmodule* module, const void* image, size_t size, std::stri
     for (const ptx::VariableInfo& v : sim->index().variables) {
         auto g = sim->global(v.name);
         if (!g || g->size == 0) continue;
-        add_region(Region{g->address, g->size, RegionKind::ModuleGlobal, ctx.get(), 0, 0});
+        add_region(Region{g->address, g->size, RegionKind::ModuleGlobal, ctx.get(), v.managed ? kManagedModuleGlobal : 0, 0});
         m->globals.push_back(g->address);
     }
     State& s = state();

@@ -194,6 +194,14 @@ struct Region {
     uint64_t id = 0; // CU_POINTER_ATTRIBUTE_BUFFER_ID
 };
 
+// Region::flags of a ModuleGlobal declared `.attribute(.managed)`: managed memory the host may use.
+inline constexpr unsigned kManagedModuleGlobal = 1u << 31;
+
+// Managed memory: cuMemAllocManaged's, or a module's `.managed` variable.
+inline bool is_managed(const Region& r) {
+    return r.kind == RegionKind::Managed || (r.kind == RegionKind::ModuleGlobal && (r.flags & kManagedModuleGlobal));
+}
+
 struct PrimaryState {
     std::shared_ptr<Context> ctx;
     int refs = 0;
