@@ -63,6 +63,35 @@ TEST(DumpManifest, InconsistentManifestsNameTheLine) {
     EXPECT_NE(notes->notes[0].find("m.txt:4: 'sampler' skipped"), std::string::npos) << notes->notes[0];
 }
 
+// Offsets and sizes near 2^64 must not wrap past the bounds checks (issue 14, item 7: a pointer at offset
+// 2^64 - 4 passed "offset + 8 <= args" and `d4r replay` wrote 8 bytes before args.bin's buffer).
+TEST(DumpManifest, OffsetsAndSizesNear2To64AreRefused) {
+    auto err = [](const std::string& tail) {
+        auto m = parse_dump_manifest("kernel k\nlaunch 1 1 1 1 1 1 0\nargs 16\nalloc 0 0x1000 4096\n" + tail, "m.txt");
+        return m ? std::string("accepted") : m.error().text();
+    };
+    for (const char* offset : {"18446744073709551612", "18446744073709551615", "0xfffffffffffffff8", "9", "16"}) {
+        std::string e = err(fmt::format("pointer {} 0 0\n", offset));
+        EXPECT_NE(e.find("m.txt:5: pointer at offset"), std::string::npos) << offset << ": " << e;
+        EXPECT_NE(e.find("outside args (16 bytes)"), std::string::npos) << offset << ": " << e;
+        e = err(fmt::format("texture {} linear 0 0 0x20 1 16\n", offset));
+        EXPECT_NE(e.find("m.txt:5: texture at offset"), std::string::npos) << offset << ": " << e;
+        e = err(fmt::format("surface {} linear 0 0 0x20 1 16\n", offset));
+        EXPECT_NE(e.find("m.txt:5: surface at offset"), std::string::npos) << offset << ": " << e;
+    }
+    EXPECT_EQ(err("pointer 8 0 4096\n"), "accepted"); // the last word, at the allocation's end
+    // Deltas and extents of memory resources.
+    EXPECT_NE(err("texture 0 linear 0 18446744073709551615 0x20 1 16\n").find("past the end of alloc 0"),
+              std::string::npos);
+    EXPECT_NE(err("texture 0 linear 0 16 0x20 1 18446744073709551612\n").find("ends past alloc 0"), std::string::npos);
+    EXPECT_NE(err("texture 0 pitch2d 0 0 0x20 1 1 2 18446744073709551615\n").find("ends past alloc 0"),
+              std::string::npos);
+    EXPECT_NE(err("texture 0 pitch2d 0 0 0x20 4 4611686018427387904 1 0\n").find("ends past alloc 0"),
+              std::string::npos);
+    // Array extents whose byte count would wrap.
+    EXPECT_NE(err("array 0 4294967296 4294967296 4294967296 0x20 4 0\n").find("m.txt:5: array of"), std::string::npos);
+}
+
 namespace {
 
 // A manifest with one of everything: an array read by a texture and written by a surface, a texture over

@@ -363,7 +363,8 @@ Expected<DumpManifest> parse_dump_manifest(std::string_view text, std::string_vi
             if (delta > m.allocs[a].bytes)
                 return make_error(ErrorCode::Invalid, "{}:{}: delta {} is past the end of alloc {} ({} bytes)", what,
                                   line_no, delta, a, m.allocs[a].bytes);
-            if (!have_args || off + 8 > m.args_bytes)
+            // off + 8 would wrap for an offset near 2^64 (and pass): compare without adding.
+            if (!have_args || off > m.args_bytes || m.args_bytes - off < 8)
                 return make_error(ErrorCode::Invalid, "{}:{}: pointer at offset {} is outside args ({} bytes)", what,
                                   line_no, off, m.args_bytes);
             m.pointers.push_back({off, static_cast<uint32_t>(a), delta});
