@@ -1,8 +1,12 @@
 // libd4rcuda internals: the parameter block of a launch, as the kernel receives it.
 //
 // Promise: from cuLaunchKernel's kernelParams (laid out with the PTX entry's parameter list: each
-// parameter at its offset) or from `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE), the bytes of the
-// block; an Invalid error for an unknown `extra` option, a missing buffer or an unknown layout.
+// parameter at its offset) or from `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE: the block's bytes of the
+// buffer, however large its size says it is), the bytes of the block. Everything the cpu backend refuses
+// with CUDA_ERROR_INVALID_VALUE is an Invalid error naming the kernel and the reason, never a read
+// through a NULL or past a buffer: both kernelParams and extra, a NULL kernelParams or entry of it, an
+// unknown or unterminated `extra` option, a NULL or missing buffer pointer or size, a buffer smaller than
+// the block, and (layout unknown) a buffer over CUDA's 32764-byte parameter limit or no `extra` at all.
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,8 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <optional>
 #include <shared_mutex>
 #include <unordered_map>
 
@@ -271,14 +273,22 @@ void capture_objects(const ApiTable& in, const ptx::EntryInfo& info, const std::
     }
 }
 
-Expected<PendingDump> begin_dump(uint64_t seq, const FunctionInfo& f, const std::array<unsigned, 3>& grid,
-                                 const std::array<unsigned, 3>& block, unsigned shared, CUstream stream,
-                                 void** params, void** extra) {
+// The dump of a launch, before it runs; nullopt when the launch's arguments are invalid (kernelParams,
+// `extra`): the backend refuses such a launch with its own code, and the layer reads none of them.
+Expected<std::optional<PendingDump>> begin_dump(uint64_t seq, const FunctionInfo& f,
+                                                const std::array<unsigned, 3>& grid,
+                                                const std::array<unsigned, 3>& block, unsigned shared,
+                                                CUstream stream, void** params, void** extra) {
     const ApiTable& in = *layer().inner;
     if (!f.kernel || !f.kernel->ptx)
         return make_error(ErrorCode::Unsupported, "the PTX of {} is unknown (not loaded with cuModuleLoad*, or not PTX)",
                           f.name);
-    std::vector<uint8_t> args = D4R_TRY(launch_param_block(&f.kernel->info, f.name, params, extra));
+    auto block_bytes = launch_param_block(&f.kernel->info, f.name, params, extra);
+    if (!block_bytes) {
+        log::debug("replay dump: not dumping a refused launch: {}", block_bytes.error().text());
+        return std::optional<PendingDump>();
+    }
+    std::vector<uint8_t> args = std::move(*block_bytes);
     CUresult r = in.cuStreamSynchronize(stream);
     if (r != CUDA_SUCCESS) return make_error(ErrorCode::Io, "cuStreamSynchronize before the launch: {}", error_name(r) ? error_name(r) : "?");
     PendingDump d;
@@ -309,7 +319,7 @@ Expected<PendingDump> begin_dump(uint64_t seq, const FunctionInfo& f, const std:
     if (auto check = parse_dump_manifest(manifest, "the manifest of " + d.final.filename().string()); !check)
         return std::move(check).error();
     D4R_TRY(write_file_atomic(d.temp / "manifest.txt", manifest));
-    return d;
+    return std::optional<PendingDump>(std::move(d));
 }
 
 Status finish_dump(PendingDump& d, CUstream stream) {
@@ -337,11 +347,26 @@ void abandon(const PendingDump* d, const FunctionInfo& f, const Error& e) {
 
 // ---- Launching ----
 
+// Runs WORK, turning an exception (a huge allocation's std::bad_alloc, a filesystem error) into an error:
+// nothing may throw out of the launch entry points this layer stands in for.
+template <class T, class Work>
+Expected<T> without_exceptions(std::string_view what, Work&& work) {
+    try {
+        return work();
+    } catch (const std::bad_alloc&) {
+        return make_error(ErrorCode::Io, "{}: out of memory", what);
+    } catch (const std::exception& e) {
+        return make_error(ErrorCode::Internal, "{}: {}", what, e.what());
+    } catch (...) {
+        return make_error(ErrorCode::Internal, "{}: an unknown exception", what);
+    }
+}
+
 // COOPERATIVE: a launch with grid-wide synchronisation. It is profiled but not dumped: `d4r replay`
 // launches a dump without the cooperative guarantee (every block resident), which grid.sync() needs.
-CUresult observed_launch(CUfunction f, const std::array<unsigned, 3>& grid, const std::array<unsigned, 3>& block,
-                         unsigned shared, CUstream stream, void** params, void** extra,
-                         const std::function<CUresult()>& launch, bool cooperative = false) {
+CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid, const std::array<unsigned, 3>& block,
+                              unsigned shared, CUstream stream, void** params, void** extra,
+                              const std::function<CUresult()>& launch, bool cooperative) {
     LayerState& L = layer();
     uint64_t seq = L.launches.fetch_add(1, std::memory_order_relaxed) + 1;
     auto rec = registered_function(f);
@@ -359,7 +384,8 @@ CUresult observed_launch(CUfunction f, const std::array<unsigned, 3>& grid, cons
 
     std::optional<PendingDump> pending;
     if (dump) {
-        auto d = begin_dump(seq, *rec, grid, block, shared, stream, params, extra);
+        auto d = without_exceptions<std::optional<PendingDump>>(
+            "preparing the dump", [&] { return begin_dump(seq, *rec, grid, block, shared, stream, params, extra); });
         if (d) pending = std::move(*d);
         else abandon(nullptr, *rec, d.error());
     }
@@ -382,12 +408,33 @@ CUresult observed_launch(CUfunction f, const std::array<unsigned, 3>& grid, cons
     if (start) in.cuEventDestroy_v2(start);
     if (end) in.cuEventDestroy_v2(end);
     if (pending) {
-        Status s = r == CUDA_SUCCESS ? finish_dump(*pending, stream)
-                                     : Status(make_error(ErrorCode::Invalid, "the launch failed ({})", error_name(r) ? error_name(r) : "?"));
+        Status s = r == CUDA_SUCCESS
+                       ? without_exceptions<void>("finishing the dump", [&] { return finish_dump(*pending, stream); })
+                       : Status(make_error(ErrorCode::Invalid, "the launch failed ({})", error_name(r) ? error_name(r) : "?"));
         if (!s) abandon(&*pending, *rec, s.error());
         else log::info("replay dump: {} written", pending->final.string());
     }
     return r;
+}
+
+// The launch entry points' barrier: LAUNCH runs exactly once whatever the observation around it throws.
+CUresult observed_launch(CUfunction f, const std::array<unsigned, 3>& grid, const std::array<unsigned, 3>& block,
+                         unsigned shared, CUstream stream, void** params, void** extra,
+                         const std::function<CUresult()>& launch, bool cooperative = false) {
+    bool launched = false;
+    std::optional<CUresult> result;
+    auto once = [&]() -> CUresult {
+        launched = true;
+        result = launch();
+        return *result;
+    };
+    try {
+        return observed_launch_impl(f, grid, block, shared, stream, params, extra, once, cooperative);
+    } catch (...) {
+        if (log::once("observe.exception")) log::warn("kernel profile / replay dump: an exception while observing a launch");
+    }
+    if (result) return *result;
+    return launched ? CUDA_ERROR_UNKNOWN : launch();
 }
 
 CUresult ob_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,

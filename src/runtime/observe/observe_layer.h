@@ -12,7 +12,9 @@
 // points into, and the CUDA arrays behind the texture and surface objects it holds), the launch run, and
 // the allocations and arrays saved again under after/. A dump is written to a temporary folder and
 // renamed, so a folder that exists is complete. Failures to dump are logged and never change the
-// launch's result. Kernel names, parameter layouts and module text come from the module registry
+// launch's result; nothing the layer does throws out of a launch entry point. A launch with arguments
+// the backend refuses (a NULL kernelParams entry, an `extra` without a buffer or size; launch_params.h)
+// is not dumped (a debug line says why) and gets the backend's own answer. Kernel names, parameter layouts and module text come from the module registry
 // (module_registry.h), which must be below the layer (with keep_ptx_text when dumping).
 // Promise: with neither variable set the layer is not installed (no cost).
 #pragma once
