@@ -3,15 +3,19 @@
 // distance and PSNR (docs/runtime.md, "Observability").
 //
 // Exit statuses: 0 identical, or within --tolerance; 1 they differ beyond it (or sizes or the file sets
-// differ); 2 bad usage or an unreadable file.
+// differ); 2 bad usage, an unreadable file, or a folder where the other side has a file.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "cli_common.h"
 #include "compare/compare.h"
 #include "core/files.h"
+#include "core/strings.h"
 #include "verbs.h"
 
 namespace d4r::cli {
@@ -24,9 +28,29 @@ using namespace d4r::compare;
 struct CompareOptions {
     std::string a, b;
     std::string type = "bytes";
+    std::string tolerance_text = "0"; // checked by parse_tolerance: CLI11 reads "-1" as 2^64 - 1
+    std::string peak_text;            // checked by parse_peak; empty = from A
     uint64_t tolerance = 0;
     double peak = 0;
 };
+
+Expected<uint64_t> parse_tolerance(const std::string& text) {
+    auto v = parse_u64(text);
+    if (!v)
+        return make_error(ErrorCode::Invalid, "--tolerance '{}': expected a whole number 0 or more (ulps for f16/f32, "
+                                              "units for u8)", text);
+    return *v;
+}
+
+Expected<double> parse_peak(const std::string& text) {
+    if (text.empty()) return 0.0; // not given: the largest magnitude in A
+    double v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v <= 0)
+        return make_error(ErrorCode::Invalid, "--peak '{}': expected a finite number above 0 (the PSNR peak value)",
+                          text);
+    return v;
+}
 
 constexpr uint64_t kMaxCompareBytes = 8ull << 30;
 
@@ -54,12 +78,19 @@ Expected<bool> compare_files(const fs::path& a, const fs::path& b, ElementType t
     return ok;
 }
 
-int run_compare(const CompareOptions& o) {
+int run_compare(CompareOptions o) {
     auto type = parse_element_type(o.type);
     if (!type) return report_error(type.error());
+    auto tolerance = parse_tolerance(o.tolerance_text);
+    if (!tolerance) return report_error(tolerance.error());
+    o.tolerance = *tolerance;
+    auto peak = parse_peak(o.peak_text);
+    if (!peak) return report_error(peak.error());
+    o.peak = *peak;
     bool dir_a = is_dir(o.a), dir_b = is_dir(o.b);
     if (dir_a != dir_b)
-        return report_error(make_error(ErrorCode::Invalid, "{} and {}: compare two files or two folders", o.a, o.b));
+        return report_error(make_error(ErrorCode::Invalid, "{} is a folder but {} is not: compare two files or two "
+                                                           "folders", dir_a ? o.a : o.b, dir_a ? o.b : o.a));
     if (!dir_a) {
         auto ok = compare_files(o.a, o.b, *type, o, fmt::format("{} vs {}", o.a, o.b));
         if (!ok) return report_error(ok.error());
@@ -76,6 +107,20 @@ int run_compare(const CompareOptions& o) {
         if (is_file(fs::path(o.b) / p.filename())) files_b.push_back(p.filename().string());
     std::sort(files_a.begin(), files_a.end());
     std::sort(files_b.begin(), files_b.end());
+    // A name that is a file on one side and something else (a folder, a device) on the other is bad input,
+    // not a difference: say which.
+    auto check_kinds = [](const std::vector<std::string>& files, const fs::path& root,
+                          const fs::path& other) -> Status {
+        for (const std::string& n : files) {
+            std::error_code ec;
+            if (fs::exists(other / n, ec) && !is_file(other / n))
+                return make_error(ErrorCode::Invalid, "{} is {}, but {} is a file", (other / n).string(),
+                                  is_dir(other / n) ? "a folder" : "not a regular file", (root / n).string());
+        }
+        return ok_status();
+    };
+    if (Status s = check_kinds(files_a, o.a, o.b); !s) return report_error(s.error());
+    if (Status s = check_kinds(files_b, o.b, o.a); !s) return report_error(s.error());
     bool all_ok = true;
     size_t compared = 0;
     for (const std::string& n : files_a) {
@@ -111,10 +156,12 @@ void register_compare_verb(CLI::App& root) {
     sub->add_option("B", o->b, "Second file or folder")->required();
     sub->add_option("--type", o->type, "Element type: bytes (identical or not), u8, f16 or f32")
         ->capture_default_str();
-    sub->add_option("--tolerance", o->tolerance,
-                    "Largest distance accepted, in ulps for f16/f32 and units for u8 (bytes: must be identical)")
+    sub->add_option("--tolerance", o->tolerance_text,
+                    "Largest distance accepted, a whole number 0 or more: ulps for f16/f32, units for u8 (bytes: "
+                    "must be identical; trailing bytes short of a whole element must always be identical)")
         ->capture_default_str();
-    sub->add_option("--peak", o->peak, "Peak value for PSNR (default: the largest magnitude in A)");
+    sub->add_option("--peak", o->peak_text,
+                    "Peak value for PSNR, a finite number above 0 (default: the largest magnitude in A)");
     set_action(sub, [o] { return run_compare(*o); });
 }
 

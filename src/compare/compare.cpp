@@ -93,7 +93,7 @@ size_t element_size(ElementType type) {
 }
 
 bool Comparison::within(uint64_t tolerance, ElementType type) const {
-    if (bytes_a != bytes_b) return false;
+    if (bytes_a != bytes_b || tail_differs) return false;
     if (type == ElementType::Bytes) return identical;
     return nan_mismatches == 0 && max_distance <= tolerance;
 }
@@ -105,6 +105,11 @@ Comparison compare_buffers(std::span<const uint8_t> a, std::span<const uint8_t> 
     c.identical = a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
     size_t size = element_size(type);
     c.elements = std::min(a.size(), b.size()) / size;
+    if (a.size() == b.size()) {
+        c.tail_bytes = a.size() - c.elements * size;
+        c.tail_differs = c.tail_bytes && std::memcmp(a.data() + c.elements * size, b.data() + c.elements * size,
+                                                     c.tail_bytes) != 0;
+    }
     double sum_sq = 0, max_abs = 0;
     uint64_t finite = 0;
     for (uint64_t i = 0; i < c.elements; ++i) {
@@ -134,7 +139,7 @@ Comparison compare_buffers(std::span<const uint8_t> a, std::span<const uint8_t> 
             max_abs = std::max(max_abs, std::fabs(x.value));
         }
     }
-    c.peak = peak > 0 ? peak : (max_abs > 0 ? max_abs : 1.0);
+    c.peak = peak > 0 && std::isfinite(peak) ? peak : (max_abs > 0 ? max_abs : 1.0);
     double mse = finite ? sum_sq / double(finite) : 0;
     c.psnr_db = mse > 0 ? 10.0 * std::log10(c.peak * c.peak / mse) : INFINITY;
     return c;
@@ -151,6 +156,9 @@ std::string format_comparison(const Comparison& c, ElementType type) {
     out += "\n";
     out += fmt::format("max distance: {} {}", c.max_distance, unit);
     if (c.nan_mismatches) out += fmt::format("; {} elements are NaN on one side only", c.nan_mismatches);
+    if (c.tail_differs)
+        out += fmt::format("\nthe last {} bytes (less than one {} element) differ", c.tail_bytes,
+                           element_type_name(type));
     out += "\nhistogram:";
     for (size_t i = 0; i < kBucketNames.size(); ++i)
         if (c.histogram[i]) out += fmt::format(" {}:{}", kBucketNames[i], c.histogram[i]);

@@ -3,7 +3,9 @@
 //
 // Promise: compare_buffers() is exact and total: every element is classified (equal, N ulps apart, or a
 // NaN on one side only), ±0 count as equal, two NaNs count as equal values (the bytes may still differ:
-// `identical` says whether they do), and sizes that differ are a result, not an error. The PSNR is over
+// `identical` says whether they do), and sizes that differ are a result, not an error. Bytes after the last
+// whole element (a 6-byte f32 file) are compared as bytes: when they differ the buffers are not within
+// any tolerance. The PSNR is over
 // the elements finite on both sides, with the peak given or else the largest magnitude in A.
 #pragma once
 
@@ -33,15 +35,19 @@ struct Comparison {
     uint64_t nan_mismatches = 0;     // a NaN on one side only
     uint64_t max_distance = 0;       // largest distance among elements that are not NaN mismatches
     uint64_t first_difference = 0;   // index of the first differing element (valid when differing > 0)
+    uint64_t tail_bytes = 0;         // bytes after the last whole element (equal sizes only)
+    bool tail_differs = false;       //   and whether they differ
     std::array<uint64_t, kBucketNames.size()> histogram{};
     double psnr_db = 0;              // +inf when no finite element differs
     double peak = 0;
 
-    // Within TOLERANCE: same size, no NaN mismatch, every distance <= TOLERANCE (for bytes: identical).
+    // Within TOLERANCE: same size, same trailing bytes, no NaN mismatch, every distance <= TOLERANCE (for
+    // bytes: identical).
     bool within(uint64_t tolerance, ElementType type) const;
 };
 
-// PEAK <= 0: the largest finite magnitude of A (1 when A has none).
+// PEAK <= 0 (or not a finite number): the largest finite magnitude of A (1 when A has none). The CLI
+// refuses such a --peak before it gets here.
 Comparison compare_buffers(std::span<const uint8_t> a, std::span<const uint8_t> b, ElementType type, double peak = 0);
 
 // A few lines for people: verdict, sizes, histogram, max distance, PSNR.

@@ -103,3 +103,30 @@ TEST(Compare, ElementTypeNames) {
     ASSERT_FALSE(bad);
     EXPECT_NE(bad.error().message().find("expected bytes, u8, f16 or f32"), std::string::npos);
 }
+
+// Bytes short of a whole element are compared too (issue 14, item 20: two 6-byte files that differ only
+// in their last 2 bytes passed as f32 within any tolerance).
+TEST(Compare, TrailingBytesShortOfAnElementMustMatch) {
+    std::vector<uint8_t> a = {0, 0, 0x80, 0x3f, 1, 2}, b = {0, 0, 0x80, 0x3f, 1, 3};
+    Comparison c = compare_buffers(bytes_of(a), bytes_of(b), ElementType::F32);
+    EXPECT_FALSE(c.identical);
+    EXPECT_EQ(c.elements, 1u);
+    EXPECT_EQ(c.differing, 0u);
+    EXPECT_TRUE(c.tail_differs);
+    EXPECT_EQ(c.tail_bytes, 2u);
+    EXPECT_FALSE(c.within(UINT64_MAX, ElementType::F32));
+    EXPECT_NE(format_comparison(c, ElementType::F32).find("the last 2 bytes (less than one f32 element) differ"),
+              std::string::npos)
+        << format_comparison(c, ElementType::F32);
+    Comparison same = compare_buffers(bytes_of(a), bytes_of(a), ElementType::F32);
+    EXPECT_TRUE(same.within(0, ElementType::F32));
+}
+
+TEST(Compare, PeakThatIsNotAPositiveFiniteNumberFallsBackToA) {
+    std::vector<float> a = {4.0f, -8.0f}, b = {4.0f, -7.0f};
+    for (double peak : {0.0, -1.0, std::nan(""), double(INFINITY)}) {
+        Comparison c = compare_buffers(bytes_of(a), bytes_of(b), ElementType::F32, peak);
+        EXPECT_EQ(c.peak, 8.0) << peak;
+        EXPECT_TRUE(std::isfinite(c.psnr_db)) << peak;
+    }
+}
