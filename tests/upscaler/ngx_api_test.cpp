@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -195,6 +196,39 @@ TEST_F(NgxApi, ParameterMapsAndCapabilities) {
     // A parameter map outlives Shutdown and can still be destroyed.
     EXPECT_EQ(NVSDK_NGX_CUDA_Shutdown(), NVSDK_NGX_Result_Success);
     EXPECT_EQ(NVSDK_NGX_CUDA_DestroyParameters(empty), NVSDK_NGX_Result_Success);
+}
+
+// Issue 14, item 6: the GetParameters map outlives Shutdown in the game's hands. Its table stays valid
+// and answers FAIL_NotInitialized (Set and Reset do nothing) instead of being called through freed
+// memory; after a new Init, GetParameters gives the same map back with fresh capabilities.
+TEST_F(NgxApi, GetParametersMapUsedAfterShutdownAnswersNotInitialized) {
+    NVSDK_NGX_Parameter* shared = nullptr;
+    ASSERT_EQ(NVSDK_NGX_CUDA_GetParameters(&shared), NVSDK_NGX_Result_Success);
+    ASSERT_NE(shared, nullptr);
+    NVSDK_NGX_Parameter_SetI(shared, "d4r.test.value", 7);
+    ASSERT_EQ(NVSDK_NGX_CUDA_Shutdown(), NVSDK_NGX_Result_Success);
+
+    // Fill the heap the way a game would between Shutdown and its last use of the map.
+    std::vector<std::unique_ptr<std::string>> churn;
+    for (int i = 0; i < 256; ++i) churn.push_back(std::make_unique<std::string>(200, 'x'));
+    int value = -1;
+    EXPECT_EQ(NVSDK_NGX_Parameter_GetI(shared, NVSDK_NGX_Parameter_SuperSampling_Available, &value),
+              NVSDK_NGX_Result_FAIL_NotInitialized);
+    EXPECT_EQ(NVSDK_NGX_Parameter_GetI(shared, "d4r.test.value", &value), NVSDK_NGX_Result_FAIL_NotInitialized);
+    EXPECT_EQ(value, -1); // untouched
+    NVSDK_NGX_Parameter_SetI(shared, "d4r.test.value", 8);
+    shared->Reset();
+    EXPECT_EQ(NVSDK_NGX_Parameter_GetI(shared, "d4r.test.value", &value), NVSDK_NGX_Result_FAIL_NotInitialized);
+    EXPECT_EQ(NVSDK_NGX_CUDA_DestroyParameters(shared), NVSDK_NGX_Result_FAIL_InvalidParameter);
+
+    ASSERT_EQ(NVSDK_NGX_CUDA_Init(1, L".", nullptr, NVSDK_NGX_Version_API), NVSDK_NGX_Result_Success);
+    NVSDK_NGX_Parameter* again = nullptr;
+    ASSERT_EQ(NVSDK_NGX_CUDA_GetParameters(&again), NVSDK_NGX_Result_Success);
+    EXPECT_EQ(again, shared);
+    EXPECT_EQ(NVSDK_NGX_Parameter_GetI(shared, NVSDK_NGX_Parameter_SuperSampling_Available, &value),
+              NVSDK_NGX_Result_Success);
+    EXPECT_EQ(value, 1);
+    EXPECT_EQ(NVSDK_NGX_Parameter_GetI(shared, "d4r.test.value", &value), NVSDK_NGX_Result_Fail); // not kept
 }
 
 TEST_F(NgxApi, ScratchBufferIsNotNeeded) {

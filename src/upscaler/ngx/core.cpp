@@ -89,7 +89,12 @@ NVSDK_NGX_Result Core::shutdown() {
     for (auto& [handle, feature] : m_features)
         destroy_feature(feature);
     m_features.clear();
-    m_shared_parameters.reset();
+    if (m_shared_parameters) {
+        // Kept, not freed: games hold this map past Shutdown (issue 14, item 6); its table answers
+        // FAIL_NotInitialized until a later GetParameters revives it.
+        m_shared_parameters->store.clear();
+        m_shared_parameters->retired.store(true, std::memory_order_release);
+    }
     m_initialized = false;
     log::info("ngx: shut down");
     return NVSDK_NGX_Result_Success;
@@ -100,6 +105,10 @@ NVSDK_NGX_Result Core::get_parameters(NVSDK_NGX_Parameter** out) {
     if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
     if (!m_shared_parameters) {
         m_shared_parameters = std::make_unique<ParameterObject>();
+        set_capabilities(*m_shared_parameters);
+    } else if (m_shared_parameters->retired.load(std::memory_order_acquire)) {
+        // The same address again: a pointer the game kept from before Shutdown is a live map once more.
+        m_shared_parameters->retired.store(false, std::memory_order_release);
         set_capabilities(*m_shared_parameters);
     }
     *out = m_shared_parameters.get();

@@ -7,8 +7,11 @@
 // search — and logs which. Features are Super
 // Resolution only; each owns a Pipeline in the CUDA context that was current when it was created (the
 // device's primary context when none was). Handles are validated by identity and never reused, so a
-// released or foreign handle gives FAIL_FeatureNotFound without being dereferenced. Rejections give
-// one log line naming the parameter (evaluation rejections: the first 3, then every 120th).
+// released or foreign handle gives FAIL_FeatureNotFound without being dereferenced. The GetParameters
+// map is never freed: Shutdown retires it (parameters.h) and a later GetParameters hands out the same
+// object again with fresh capabilities, so a pointer a game keeps past Shutdown never reaches freed
+// memory. Rejections give one log line naming the parameter (evaluation rejections: the first 3, then
+// every 120th).
 #pragma once
 
 #include <deque>

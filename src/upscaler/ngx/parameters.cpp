@@ -6,6 +6,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "core/log.h"
+
 namespace d4r::upscaler::ngx {
 
 using namespace abi;
@@ -151,13 +153,22 @@ template <typename T> Value make_value(ValueType type, T x) {
     return v;
 }
 
+bool retired(const NVSDK_NGX_Parameter* self) {
+    if (!static_cast<const ParameterObject*>(self)->retired.load(std::memory_order_acquire)) return false;
+    if (log::once("ngx.parameters.retired"))
+        log::debug("ngx: a parameter map from GetParameters is used after Shutdown: Set is ignored, Get answers "
+                   "FAIL_NotInitialized");
+    return true;
+}
+
 template <typename T, ValueType Type> void set_slot(NVSDK_NGX_Parameter* self, const char* name, T value) {
-    if (self == nullptr) return;
+    if (self == nullptr || retired(self)) return;
     store_of(self).set(name, make_value(Type, value));
 }
 
 template <typename T> NVSDK_NGX_Result get_slot(const NVSDK_NGX_Parameter* self, const char* name, T* out) {
     if (self == nullptr || out == nullptr) return NVSDK_NGX_Result_Fail;
+    if (retired(self)) return NVSDK_NGX_Result_FAIL_NotInitialized;
     auto value = store_of(self).get<T>(name);
     if (!value) return NVSDK_NGX_Result_Fail;
     *out = *value;
@@ -165,7 +176,7 @@ template <typename T> NVSDK_NGX_Result get_slot(const NVSDK_NGX_Parameter* self,
 }
 
 void reset_slot(NVSDK_NGX_Parameter* self) {
-    if (self != nullptr) store_of(self).clear();
+    if (self != nullptr && !retired(self)) store_of(self).clear();
 }
 
 // Slot order per abi/ngx.h: each overload group in reverse declaration order.

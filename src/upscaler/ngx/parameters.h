@@ -10,9 +10,11 @@
 //   - pointers (void*, ID3D11Resource*, ID3D12Resource*) convert to any pointer type unchanged;
 //   - a pointer reads as unsigned long long (its bits) and an unsigned long long reads as a pointer,
 //     because CUDA callers pass a CUdeviceptr either way; other number/pointer mixes fail.
-// Reset() removes every value.
+// Reset() removes every value. A retired object (the GetParameters map after Shutdown, which a game may
+// still hold) keeps its valid table: Set and Reset do nothing and Get answers FAIL_NotInitialized.
 #pragma once
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -61,6 +63,9 @@ template <typename T> std::optional<T> convert(const Value& value);
 // The parameter object handed out by the core. `vtbl` is the first member, as in abi/ngx.h.
 struct ParameterObject : NVSDK_NGX_Parameter {
     ParameterStore store;
+    // Set by Core::shutdown on the GetParameters map instead of freeing it: a game calling through a map
+    // it kept past Shutdown must meet this object and its table, not freed memory.
+    std::atomic<bool> retired{false};
     ParameterObject();
 };
 
