@@ -12,6 +12,7 @@
 #include "ptxsim/module_impl.h"
 #include "ptxsim/parser.h"
 #include "ptxsim/program_builder.h"
+#include "ptxsim/validate.h"
 
 namespace d4r::ptxsim {
 
@@ -211,6 +212,7 @@ Expected<std::shared_ptr<Module>> Module::load(std::string_view text, std::strin
 
     module->m_index = D4R_TRY_CTX(ptx::index_module(owned), "{}", mname);
     m.ast = D4R_TRY(parse_module(owned, mname));
+    D4R_TRY(validate_module(owned, module->m_index, m.ast, mname));
     m.ctx.ast = &m.ast;
     m.ctx.name = mname;
     for (uint32_t i = 0; i < m.ast.functions.size(); ++i) {
