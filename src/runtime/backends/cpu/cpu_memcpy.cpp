@@ -1,11 +1,14 @@
 // cpu backend: every cuMemcpy form. 1D, 2D and 3D copies are one operation: a box of WIDTH bytes x HEIGHT
 // rows x DEPTH slices between two sides, each a host pointer, a device pointer or an array with its own
 // pitch and slice height. Device sides (and arrays) are checked against the live allocations before
-// anything is copied; host memory the API does not know cannot be checked and is trusted.
+// anything is copied; host memory the API does not know is probed for being readable (a source) or
+// writable (a destination) first, so a wild address is refused instead of faulting the process.
 #include <cstring>
 #include <vector>
 
+#include "core/log.h"
 #include "ptxsim/ptxsim_texture.h"
+#include "runtime/backends/cpu/cpu_host_memory.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 
 namespace d4r::runtime::cpu {
@@ -103,6 +106,19 @@ CUresult check_side(const Side& s, const Box& box) {
     return check_range(first, last - first);
 }
 
+// Host memory the API does not know must be real: readable for a source, writable for a destination.
+// Probed once, when the copy is called (the queued re-check only looks at allocations).
+CUresult check_host_side(const Side& s, const Box& box, bool write) {
+    if (!s.unchecked_host) return CUDA_SUCCESS;
+    uint64_t first = s.address(0, 0);
+    uint64_t bytes = s.address(box.height - 1, box.depth - 1) + box.width - first;
+    if (write ? host_writable(first, bytes) : host_readable(first, bytes)) return CUDA_SUCCESS;
+    log::debug("cpu backend: cuMemcpy: the {} [0x{:x}, +{}) is inside no allocation and is not {} host memory: "
+               "refused with CUDA_ERROR_INVALID_VALUE", write ? "destination" : "source", first, bytes,
+               write ? "writable" : "readable");
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
 CUresult copy_box(const Side& dst, const Side& src, const Box& box) {
     ptxsim::Device& device = state().device;
     auto ok = [](const Status& st) { return st ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; };
@@ -141,6 +157,8 @@ CUresult copy(Side dst, Side src, Box box, CUstream stream, bool async) {
     if (box.width > kHuge || box.height > kHuge || box.depth > kHuge) return CUDA_ERROR_INVALID_VALUE;
     if (CUresult r = check_side(src, box)) return r;
     if (CUresult r = check_side(dst, box)) return r;
+    if (CUresult r = check_host_side(src, box, false)) return r;
+    if (CUresult r = check_host_side(dst, box, true)) return r;
     // Pageable host memory: CUDA stages a host-to-device copy before returning and finishes a
     // device-to-host copy before returning; do the same.
     std::shared_ptr<std::vector<uint8_t>> staged;
