@@ -45,7 +45,8 @@ const ApiTable& cpu_table() {
         t.cuGetExportTable = cu_get_export_table;
         t.cuProfilerStart = cu_profiler_start;
         t.cuProfilerStop = cu_profiler_stop;
-        cpu::fill_capture(t); // last: it wraps the entries above
+        cpu::fill_capture(t); // wraps the entries above
+        cpu::fill_sticky(t);  // last: a faulted context answers its error before anything else
         fill_missing(t, "cpu");
         return t;
     }();

@@ -23,6 +23,7 @@ Context::Context() {
 }
 
 Context::~Context() {
+    if (sticky.load() != CUDA_SUCCESS) state().faulted_contexts.fetch_sub(1);
     {
         std::lock_guard lock(m_mutex);
         m_stop = true;
@@ -71,7 +72,7 @@ bool Context::idle() {
 
 void Context::fail(CUresult r) {
     CUresult expected = CUDA_SUCCESS;
-    sticky.compare_exchange_strong(expected, r);
+    if (r != CUDA_SUCCESS && sticky.compare_exchange_strong(expected, r)) state().faulted_contexts.fetch_add(1);
 }
 
 void Context::loop() {

@@ -95,7 +95,8 @@ struct Context {
     }
     // Whether everything queued so far has run.
     bool idle();
-    // Records a fault: the first one sticks (later synchronising calls return it).
+    // Records a fault: the first one sticks (every later call made with the context current returns it,
+    // cpu_sticky.cpp).
     void fail(CUresult r);
 
 private:
@@ -211,6 +212,8 @@ struct PrimaryState {
 struct State {
     std::mutex mutex; // guards everything below except the device and the regions
     std::atomic<bool> initialized{false};
+    // Contexts alive with a sticky error: while there is none, the sticky layer costs one load per call.
+    std::atomic<int> faulted_contexts{0};
     ptxsim::Device device;
 
     std::unordered_map<void*, std::shared_ptr<Context>> contexts;
@@ -318,8 +321,10 @@ bool is_external_buffer(CUdeviceptr p);
 void fill_managed(ApiTable& t);
 // The unversioned and legacy names (cpu_legacy.cpp); runs after the fillers above.
 void fill_legacy(ApiTable& t);
-// Last: wraps every entry point that stream capture changes (cpu_capture.cpp).
+// Wraps every entry point that stream capture changes (cpu_capture.cpp).
 void fill_capture(ApiTable& t);
+// Last: every entry point that uses the current context answers its sticky error (cpu_sticky.cpp).
+void fill_sticky(ApiTable& t);
 
 // Drops what cuMemAdvise and prefetches recorded for the managed allocation of region REGION_ID.
 void forget_managed(uint64_t region_id);
