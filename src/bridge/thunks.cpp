@@ -3,6 +3,7 @@
 // by-value structs, floats), so each thunk is a plain call. Entry points that move function pointers
 // across the border are implemented in bridge.cpp instead (special_exports.h); their thunks here are
 // unused.
+#include "abi/cuda_unimplemented.h"
 #include "bridge/linux_api.h"
 
 using namespace d4r::bridge;
@@ -15,3 +16,14 @@ using namespace d4r::bridge;
     }
 D4R_CUDA_API(D4R_BRIDGE_THUNK)
 #undef D4R_BRIDGE_THUNK
+
+// The entry points NVIDIA's driver exports and d4r does not implement (abi/cuda_unimplemented.h): a
+// Windows program importing one of them loads, and the call answers CUDA_ERROR_NOT_SUPPORTED. Callers'
+// arguments are ignored (the caller owns them under the Windows x64 convention too).
+#define D4R_BRIDGE_UNIMPLEMENTED(name)                                                                       \
+    extern "C" __attribute__((ms_abi, visibility("default"))) CUresult d4r_unimplemented_##name() {          \
+        log_once("unimplemented." #name, #name " is not implemented by d4r: it answers CUDA_ERROR_NOT_SUPPORTED"); \
+        return CUDA_ERROR_NOT_SUPPORTED;                                                                     \
+    }
+D4R_CUDA_UNIMPLEMENTED(D4R_BRIDGE_UNIMPLEMENTED)
+#undef D4R_BRIDGE_UNIMPLEMENTED

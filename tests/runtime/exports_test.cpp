@@ -1,0 +1,166 @@
+// libd4rcuda's exported symbols, loaded as an application loads libcuda.so.1: every entry point NVIDIA
+// exports is there (the unimplemented ones answer CUDA_ERROR_NOT_SUPPORTED instead of failing the
+// program's start with "symbol lookup error"), per-thread default stream variants behave as their
+// legacy-stream function, and an exception inside an entry point becomes an error code.
+#include <dlfcn.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "abi/cuda.h"
+#include "abi/cuda_api.h"
+#include "abi/cuda_unimplemented.h"
+#include "core/env.h"
+#include "runtime/entry_guard.h"
+
+namespace {
+
+using namespace d4r::abi;
+
+class Exports : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        setenv("D4R_CUDA_BACKEND", "cpu", 1);
+        s_lib = dlopen((std::string(D4R_TEST_LIB_DIR) + "/libd4rcuda.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+    }
+    template <typename F>
+    static F sym(const char* name) {
+        return reinterpret_cast<F>(s_lib ? dlsym(s_lib, name) : nullptr);
+    }
+    static inline void* s_lib = nullptr;
+};
+
+TEST_F(Exports, EveryUnimplementedEntryPointAnswersNotSupported) {
+    ASSERT_NE(s_lib, nullptr) << dlerror();
+    int count = 0;
+#define D4R_CALL_UNIMPLEMENTED(name)                                                                         \
+    {                                                                                                        \
+        auto f = sym<CUresult (*)(void*, void*, void*, void*)>(#name);                                       \
+        ASSERT_NE(f, nullptr) << #name;                                                                      \
+        EXPECT_EQ(f(nullptr, nullptr, nullptr, nullptr), CUDA_ERROR_NOT_SUPPORTED) << #name;                 \
+        ++count;                                                                                             \
+    }
+    D4R_CUDA_UNIMPLEMENTED(D4R_CALL_UNIMPLEMENTED)
+#undef D4R_CALL_UNIMPLEMENTED
+    EXPECT_GT(count, 100);
+}
+
+TEST_F(Exports, PerThreadVariantsAreTheLegacyFunctions) {
+    ASSERT_NE(s_lib, nullptr) << dlerror();
+    auto init = sym<CUresult (*)(unsigned)>("cuInit");
+    auto retain = sym<CUresult (*)(CUcontext*, CUdevice)>("cuDevicePrimaryCtxRetain");
+    auto set_current = sym<CUresult (*)(CUcontext)>("cuCtxSetCurrent");
+    auto alloc = sym<CUresult (*)(CUdeviceptr*, size_t)>("cuMemAlloc_v2");
+    auto htod = sym<CUresult (*)(CUdeviceptr, const void*, size_t)>("cuMemcpyHtoD_v2_ptds");
+    auto dtoh = sym<CUresult (*)(void*, CUdeviceptr, size_t)>("cuMemcpyDtoH_v2_ptds");
+    auto sync = sym<CUresult (*)(CUstream)>("cuStreamSynchronize_ptsz");
+    ASSERT_TRUE(init && retain && set_current && alloc && htod && dtoh && sync);
+    EXPECT_EQ(dlsym(s_lib, "cuStreamSynchronize_ptsz"), dlsym(s_lib, "cuStreamSynchronize"));
+    ASSERT_EQ(init(0), CUDA_SUCCESS);
+    CUcontext ctx = nullptr;
+    ASSERT_EQ(retain(&ctx, 0), CUDA_SUCCESS);
+    ASSERT_EQ(set_current(ctx), CUDA_SUCCESS);
+    CUdeviceptr p = 0;
+    ASSERT_EQ(alloc(&p, 64), CUDA_SUCCESS);
+    const char text[] = "per-thread stream";
+    ASSERT_EQ(htod(p, text, sizeof text), CUDA_SUCCESS);
+    char back[sizeof text] = {};
+    ASSERT_EQ(dtoh(back, p, sizeof back), CUDA_SUCCESS);
+    EXPECT_EQ(sync(nullptr), CUDA_SUCCESS);
+    EXPECT_STREQ(back, text);
+}
+
+TEST_F(Exports, CuGetProcAddressDoesNotHandOutUnimplementedOnes) {
+    ASSERT_NE(s_lib, nullptr) << dlerror();
+    auto proc = sym<CUresult (*)(const char*, void**, int, cuuint64_t)>("cuGetProcAddress");
+    ASSERT_NE(proc, nullptr);
+    void* fn = reinterpret_cast<void*>(1);
+    EXPECT_EQ(proc("cuCheckpointProcessLock", &fn, 13000, 0), CUDA_ERROR_NOT_FOUND);
+    EXPECT_EQ(fn, nullptr);
+}
+
+// Calls F with every argument zero (NULL pointers, 0 handles, zeroed structs).
+template <typename... A>
+CUresult call_with_zeros(CUresult (*f)(A...)) {
+    return f(A{}...);
+}
+
+// Calls every exported entry point of the API list with zero arguments, naming each on stderr first so a
+// crash shows where; a watchdog ends the process naming a call that does not return within 60 s.
+int sweep_with_zeros(void* lib, const char* phase) {
+    static std::atomic<const char*> current{nullptr};
+    static std::atomic<uint64_t> calls{0};
+    std::atomic<bool> done{false};
+    std::thread watchdog([&] {
+        uint64_t seen = UINT64_MAX;
+        auto last = std::chrono::steady_clock::now();
+        while (!done) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (calls != seen) {
+                seen = calls;
+                last = std::chrono::steady_clock::now();
+            } else if (std::chrono::steady_clock::now() - last > std::chrono::seconds(60)) {
+                std::fprintf(stderr, "NULL sweep (%s): %s did not return within 60 s\n", phase, current.load());
+                std::abort();
+            }
+        }
+    });
+    int count = 0;
+#define D4R_SWEEP_ONE(exp, base, since, params, args)                                                        \
+    if (std::strcmp(#exp, "cuDevicePrimaryCtxReset") && std::strcmp(#exp, "cuDevicePrimaryCtxReset_v2")) {   \
+        auto f = reinterpret_cast<CUresult(*) params>(dlsym(lib, #exp));                                      \
+        if (f) {                                                                                             \
+            current = #exp;                                                                                  \
+            (void)call_with_zeros(f);                                                                        \
+            ++calls;                                                                                         \
+            ++count;                                                                                         \
+        }                                                                                                    \
+    }
+    D4R_CUDA_API(D4R_SWEEP_ONE)
+#undef D4R_SWEEP_ONE
+    done = true;
+    watchdog.join();
+    return count;
+}
+
+// The NULL sweep: no entry point crashes or hangs on zero arguments, without a current context and with
+// one. (cuDevicePrimaryCtxReset is left out: on zero arguments it legitimately resets device 0.)
+TEST_F(Exports, EveryEntryPointSurvivesZeroArguments) {
+    ASSERT_NE(s_lib, nullptr) << dlerror();
+    auto init = sym<CUresult (*)(unsigned)>("cuInit");
+    auto set_current = sym<CUresult (*)(CUcontext)>("cuCtxSetCurrent");
+    auto retain = sym<CUresult (*)(CUcontext*, CUdevice)>("cuDevicePrimaryCtxRetain");
+    ASSERT_EQ(init(0), CUDA_SUCCESS);
+    ASSERT_EQ(set_current(nullptr), CUDA_SUCCESS);
+    EXPECT_GT(sweep_with_zeros(s_lib, "no context"), 300);
+    CUcontext ctx = nullptr;
+    ASSERT_EQ(retain(&ctx, 0), CUDA_SUCCESS);
+    ASSERT_EQ(set_current(ctx), CUDA_SUCCESS);
+    EXPECT_GT(sweep_with_zeros(s_lib, "a current context"), 300);
+}
+
+TEST(EntryGuard, ExceptionsBecomeErrorCodes) {
+    auto answer = [](auto thrower) {
+        try {
+            thrower();
+        } catch (...) {
+            return d4r::runtime::exception_result("cuTest");
+        }
+        return CUDA_SUCCESS;
+    };
+    EXPECT_EQ(answer([] { throw std::bad_alloc(); }), CUDA_ERROR_OUT_OF_MEMORY);
+    EXPECT_EQ(answer([] { throw std::runtime_error("boom"); }), CUDA_ERROR_UNKNOWN);
+    EXPECT_EQ(answer([] { throw 42; }), CUDA_ERROR_UNKNOWN);
+    EXPECT_EQ(d4r::runtime::unimplemented("cuTest"), CUDA_ERROR_NOT_SUPPORTED);
+}
+
+} // namespace
