@@ -157,6 +157,7 @@ CUresult array_layout(CUarray h, ArrayLayout& out) {
     out.base = a->base;
     out.sim = a->sim;
     out.row_bytes = a->row_bytes();
+    out.element_bytes = std::max<uint64_t>(a->element_bytes, 1);
     out.height = a->height();
     out.depth = a->depth();
     return CUDA_SUCCESS;

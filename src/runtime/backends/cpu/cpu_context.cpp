@@ -7,6 +7,9 @@ namespace d4r::runtime::cpu {
 namespace {
 
 constexpr unsigned kValidCtxFlags = CU_CTX_SCHED_MASK | CU_CTX_MAP_HOST | CU_CTX_LMEM_RESIZE_TO_MAX;
+// The largest CU_LIMIT_STACK_SIZE: the local memory one thread may have (512 KiB since compute
+// capability 2.0).
+constexpr size_t kMaxStackBytes = 512 * 1024;
 
 CUresult check_device(CUdevice dev) {
     if (CUresult r = check_init()) return r;
@@ -227,6 +230,13 @@ CUresult cu_ctx_set_limit(CUlimit limit, size_t value) {
     if (CUresult r = current_context(ctx)) return r;
     unsigned i = static_cast<unsigned>(limit);
     if (i >= 7) return CUDA_ERROR_INVALID_VALUE;
+    // A thread's stack is its local memory, at most 512 KiB on every GPU since sm_20 (NVIDIA refuses a
+    // 1 TiB stack; it accepts a SIZE_MAX malloc heap or printf FIFO, so those stay unchecked).
+    if (limit == CU_LIMIT_STACK_SIZE && value > kMaxStackBytes) {
+        log::debug("cpu backend: cuCtxSetLimit: a stack of {} bytes per thread exceeds the {} a thread's local memory "
+                   "can hold: refused with CUDA_ERROR_INVALID_VALUE", value, kMaxStackBytes);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
     ctx->limits[i] = value;
     return CUDA_SUCCESS;
 }

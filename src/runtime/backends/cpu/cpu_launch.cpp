@@ -134,6 +134,26 @@ CUresult cu_launch_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, u
     return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra, false);
 }
 
+// CUDA_ERROR_INVALID_CLUSTER_SIZE (912: "a kernel launch error has occurred due to cluster
+// misconfiguration"); src/abi/cuda.h does not name it yet.
+constexpr CUresult kInvalidClusterSize = static_cast<CUresult>(912);
+
+// A cluster attribute's value is { unsigned x, y, z } at the start of the union. The grid must be made of
+// whole clusters, as on a GPU; a valid cluster is otherwise ignored (blocks run as without one).
+CUresult check_cluster(const CUlaunchConfig& config, const CUlaunchAttributeValue& value) {
+    unsigned dim[3];
+    std::memcpy(dim, &value, sizeof dim);
+    const unsigned grid[3] = {config.gridDimX, config.gridDimY, config.gridDimZ};
+    for (int k = 0; k < 3; ++k) {
+        if (dim[k] == 0 || grid[k] % dim[k]) {
+            log::debug("cpu backend: cuLaunchKernelEx: cluster {}x{}x{} does not divide the grid {}x{}x{}: refused with "
+                       "CUDA_ERROR_INVALID_CLUSTER_SIZE", dim[0], dim[1], dim[2], grid[0], grid[1], grid[2]);
+            return kInvalidClusterSize;
+        }
+    }
+    return CUDA_SUCCESS;
+}
+
 CUresult cu_launch_kernel_ex(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
     if (CUresult r = check_init()) return r;
     if (!config) return CUDA_ERROR_INVALID_VALUE;
@@ -142,6 +162,8 @@ CUresult cu_launch_kernel_ex(const CUlaunchConfig* config, CUfunction f, void** 
     for (unsigned i = 0; i < config->numAttrs; ++i) {
         if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) cooperative = config->attrs[i].value.cooperative != 0;
         else if (config->attrs[i].id != CU_LAUNCH_ATTRIBUTE_IGNORE) ignored = true;
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+            if (CUresult r = check_cluster(*config, config->attrs[i].value)) return r;
     }
     if (ignored && log::once("cpu:launch-attributes"))
         log::info("cpu backend: cuLaunchKernelEx ignores launch attributes other than cooperative (clusters, "

@@ -66,6 +66,11 @@ CUresult resolve_side(unsigned type, const void* host, CUdeviceptr dev, CUarray 
     case CU_MEMORYTYPE_ARRAY: {
         ArrayLayout a;
         if (CUresult r = array_layout(array, a)) return r;
+        if (x % a.element_bytes) {
+            log::debug("cpu backend: cuMemcpy2D/3D: an array side starts at byte {} of a row, inside a {}-byte "
+                       "element: refused with CUDA_ERROR_INVALID_VALUE", x, a.element_bytes);
+            return CUDA_ERROR_INVALID_VALUE;
+        }
         if (x + box.width > a.row_bytes || y + box.height > a.height || z + box.depth > a.depth)
             return CUDA_ERROR_INVALID_VALUE;
         out.x = x;

@@ -98,7 +98,14 @@ constexpr unsigned kHostAllocFlags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_
 CUresult cu_mem_host_alloc(void** pp, size_t bytes, unsigned int flags) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!pp || bytes == 0 || (flags & ~kHostAllocFlags)) return CUDA_ERROR_INVALID_VALUE;
+    if (!pp || (flags & ~kHostAllocFlags)) return CUDA_ERROR_INVALID_VALUE;
+    if (bytes == 0) {
+        // NVIDIA's driver accepts an empty host allocation (cuMemAllocHost of 0 bytes succeeds); there is
+        // nothing to hand out, so the pointer is NULL.
+        log::debug("cpu backend: cuMemHostAlloc of 0 bytes: SUCCESS with a NULL pointer");
+        *pp = nullptr;
+        return CUDA_SUCCESS;
+    }
     // Page-locked host memory that is also device memory: kernels can use the same address (what
     // CU_MEMHOSTALLOC_DEVICEMAP gives on a GPU with unified addressing).
     CUdeviceptr p = 0;

@@ -35,6 +35,7 @@ struct ArrayLayout {
     uint64_t base = 0;
     uint64_t sim = 0;
     uint64_t row_bytes = 0;
+    uint64_t element_bytes = 1; // one texel: a copy starts at a whole texel
     uint64_t height = 1;
     uint64_t depth = 1;
 };
