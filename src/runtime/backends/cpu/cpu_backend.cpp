@@ -46,7 +46,7 @@ const ApiTable& cpu_table() {
         t.cuProfilerStart = cu_profiler_start;
         t.cuProfilerStop = cu_profiler_stop;
         cpu::fill_capture(t); // wraps the entries above
-        cpu::fill_sticky(t);  // last: a faulted context answers its error before anything else
+        cpu::fill_entry_layer(t); // last: sticky errors and launch back-pressure
         fill_missing(t, "cpu");
         return t;
     }();

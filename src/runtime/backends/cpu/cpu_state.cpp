@@ -17,6 +17,13 @@ State& state() {
 
 // ---- Context worker --------------------------------------------------------------------------------------
 
+namespace {
+
+thread_local bool t_is_worker = false;       // this thread is some context's worker
+thread_local Context* t_back_pressure = nullptr; // the context whose full queue this thread must wait for
+
+} // namespace
+
 Context::Context() {
     null_stream.ctx = this;
     m_thread = std::thread([this] { loop(); });
@@ -29,6 +36,7 @@ Context::~Context() {
         m_stop = true;
     }
     m_work.notify_all();
+    m_room.notify_all();
     // The last reference can be dropped by a finished task on the worker itself.
     if (m_thread.get_id() == std::this_thread::get_id())
         m_thread.detach();
@@ -43,9 +51,26 @@ uint64_t Context::submit(Stream* stream, Task task) {
         seq = ++m_submitted;
         m_queue.emplace_back(seq, std::move(task));
         (stream ? stream : &null_stream)->last_seq.store(seq, std::memory_order_release);
+        if (m_queue.size() >= kMaxPending && !t_is_worker) t_back_pressure = this;
     }
     m_work.notify_one();
     return seq;
+}
+
+void Context::throttle() {
+    std::unique_lock lock(m_mutex);
+    if (m_queue.size() <= kResumePending || m_stop) return;
+    ++m_throttled;
+    m_room.wait(lock, [&] { return m_queue.size() <= kResumePending || m_stop; });
+    --m_throttled;
+}
+
+void apply_back_pressure() {
+    Context* c = t_back_pressure;
+    if (!c) return;
+    t_back_pressure = nullptr;
+    // Looked up again: the context may have been destroyed since the call queued its work.
+    if (auto ctx = find_context(reinterpret_cast<CUcontext>(c))) ctx->throttle();
 }
 
 void Context::wait(uint64_t seq) {
@@ -76,15 +101,19 @@ void Context::fail(CUresult r) {
 }
 
 void Context::loop() {
+    t_is_worker = true;
     for (;;) {
         std::pair<uint64_t, Task> item;
+        bool room = false;
         {
             std::unique_lock lock(m_mutex);
             m_work.wait(lock, [&] { return m_stop || !m_queue.empty(); });
             if (m_queue.empty()) return; // stopping and drained
             item = std::move(m_queue.front());
             m_queue.pop_front();
+            room = m_throttled > 0 && m_queue.size() <= kResumePending;
         }
+        if (room) m_room.notify_all();
         item.second(sticky.load());
         item.second = nullptr; // destroy captures before reporting completion
         bool wake = false;

@@ -52,6 +52,12 @@ inline constexpr int kStreamPriorityGreatest = -5;
 
 struct Context;
 
+// Launch back-pressure: a context's queue holds about a thousand operations before the thread that queues
+// more waits (NVIDIA's driver blocks a launching thread at about a thousand pending launches); it goes on
+// once the worker has drained the queue to three quarters of that.
+inline constexpr size_t kMaxPending = 1024;
+inline constexpr size_t kResumePending = 768;
+
 // One queued operation. STATUS is the context's sticky error when it runs (CUDA_SUCCESS normally): an
 // operation skips its work after a fault, except host callbacks, which receive the status.
 using Task = std::function<void(CUresult status)>;
@@ -78,8 +84,13 @@ struct Context {
     std::atomic<CUresult> sticky{CUDA_SUCCESS};
     Stream null_stream;
 
-    // Queues TASK on STREAM (the null stream when STREAM is null); returns its sequence number.
+    // Queues TASK on STREAM (the null stream when STREAM is null); returns its sequence number. Never
+    // blocks (callers may hold locks): a queue that reaches kMaxPending marks the calling thread, and the
+    // entry layer makes it wait in apply_back_pressure once the call has returned. A worker thread (a host
+    // callback queuing work) is never marked: it is what drains the queues.
     uint64_t submit(Stream* stream, Task task);
+    // Waits until the queue holds kResumePending operations or fewer (or the context stops).
+    void throttle();
     // Whether operation SEQ has run; blocks until it has.
     bool done(uint64_t seq) const { return m_completed.load(std::memory_order_acquire) >= seq; }
     void wait(uint64_t seq);
@@ -96,7 +107,7 @@ struct Context {
     // Whether everything queued so far has run.
     bool idle();
     // Records a fault: the first one sticks (every later call made with the context current returns it,
-    // cpu_sticky.cpp).
+    // cpu_entry_layer.cpp).
     void fail(CUresult r);
 
 private:
@@ -105,6 +116,8 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_work;
     std::condition_variable m_idle;
+    std::condition_variable m_room; // the queue drained to kResumePending (guarded by m_mutex)
+    int m_throttled = 0;            // threads waiting in throttle()
     // Sequence numbers threads are waiting for (guarded by m_mutex): the worker wakes waiters only when
     // the lowest one completes, not after every task (a wake-up per launch costs two context switches).
     std::multiset<uint64_t> m_wait_targets;
@@ -212,7 +225,7 @@ struct PrimaryState {
 struct State {
     std::mutex mutex; // guards everything below except the device and the regions
     std::atomic<bool> initialized{false};
-    // Contexts alive with a sticky error: while there is none, the sticky layer costs one load per call.
+    // Contexts alive with a sticky error: while there is none, the entry layer costs one load per call.
     std::atomic<int> faulted_contexts{0};
     ptxsim::Device device;
 
@@ -323,8 +336,12 @@ void fill_managed(ApiTable& t);
 void fill_legacy(ApiTable& t);
 // Wraps every entry point that stream capture changes (cpu_capture.cpp).
 void fill_capture(ApiTable& t);
-// Last: every entry point that uses the current context answers its sticky error (cpu_sticky.cpp).
-void fill_sticky(ApiTable& t);
+// Last: sticky errors (every entry point that uses the current context answers its fault) and launch
+// back-pressure, around every entry point (cpu_entry_layer.cpp).
+void fill_entry_layer(ApiTable& t);
+// Called by the entry layer after each call, holding no lock: when the call left its context's queue at
+// kMaxPending operations or more, waits until the worker has drained it to kResumePending.
+void apply_back_pressure();
 
 // Drops what cuMemAdvise and prefetches recorded for the managed allocation of region REGION_ID.
 void forget_managed(uint64_t region_id);
