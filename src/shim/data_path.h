@@ -1,0 +1,52 @@
+// d4r NGX shim: how one evaluation's inputs get from the game's D3D12 resources into CUDA memory in the
+// core's canonical formats, and the core's output back into the game's output texture.
+//
+// Promise: a DataPath is one way of doing that for one feature. The feature hands it the game's command list,
+// the frame's resources and regions (GameFrame, already validated: non-null resources of accepted formats,
+// regions inside them) and a CoreCall; the path makes the inputs available in CUDA memory (CudaFrame,
+// rows packed: colour RGBA16F and depth R32F at the render size, motion RG16F at the render size or the
+// output size, exposure one R32F, output RGBA16F at the output size), calls CORE on the CUDA worker, and
+// puts the output into the game's texture so that what the game records after the evaluation sees it.
+// The host path (host_path.h) reads back and uploads through the CPU and works on any D3D12; a VRAM path
+// (memory shared between D3D12 and CUDA) implements the same interface beside it.
+#pragma once
+
+#include <d3d12.h>
+
+#include <cstdint>
+#include <functional>
+
+#include "abi/cuda.h"
+#include "core/status.h"
+
+namespace d4r::shim {
+
+struct Region {
+    uint32_t x = 0, y = 0, width = 0, height = 0;
+};
+
+struct GameResource {
+    ID3D12Resource* resource = nullptr;
+    uint32_t format = 0; // DXGI_FORMAT of the resource
+    Region region;       // the texels the core reads (inputs) or the shim writes (output)
+};
+
+struct GameFrame {
+    GameResource color, depth, motion, exposure, output; // exposure.resource may be null (no texture)
+};
+
+struct CudaFrame {
+    abi::CUdeviceptr color = 0, depth = 0, motion = 0, exposure = 0, output = 0; // exposure 0 when absent
+};
+
+// Runs on the CUDA worker, with the feature's context current.
+using CoreCall = std::function<Status(const CudaFrame&)>;
+
+class DataPath {
+public:
+    virtual ~DataPath() = default;
+    virtual const char* name() const = 0;
+    virtual Status evaluate(ID3D12GraphicsCommandList* list, const GameFrame& frame, const CoreCall& core) = 0;
+};
+
+} // namespace d4r::shim

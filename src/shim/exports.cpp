@@ -1,0 +1,229 @@
+// NGX's D3D12 entry points and the parameter C accessors, exported by d4r_nvngx.dll (ngx_d3d12.h). Each
+// entry point nulls its out-parameters, checks its arguments (refusals at debug level), forwards to the Shim
+// and catches every exception: nothing a game does through this API may crash it.
+#include <cstdint>
+#include <exception>
+
+#include "core/log.h"
+#include "shim/ngx_d3d12.h"
+#include "shim/shim.h"
+
+#define D4R_SHIM_EXPORT __declspec(dllexport)
+
+using namespace d4r::abi;
+using d4r::shim::Shim;
+namespace dlog = d4r::log;
+
+namespace {
+
+void init_logging() {
+    static bool done = [] {
+        dlog::init_from_env();
+        return true;
+    }();
+    (void)done;
+}
+
+// Runs BODY; an exception becomes NVSDK_NGX_Result_Fail and one error line.
+template <typename F> NVSDK_NGX_Result guarded(const char* entry, F&& body) {
+    try {
+        init_logging();
+        return body();
+    } catch (const std::exception& e) {
+        dlog::error("shim: {}: internal error: {}", entry, e.what());
+    } catch (...) {
+        dlog::error("shim: {}: internal error (unknown exception)", entry);
+    }
+    return NVSDK_NGX_Result_Fail;
+}
+
+NVSDK_NGX_Result refuse(const char* entry, const char* why, NVSDK_NGX_Result result = NVSDK_NGX_Result_FAIL_InvalidParameter) {
+    dlog::debug("shim: {}: {}", entry, why);
+    return result;
+}
+
+template <typename T> void null_out(T** out) {
+    if (out != nullptr) *out = nullptr;
+}
+
+NVSDK_NGX_Result init(const char* entry, ID3D12Device* device, const wchar_t* data_path, int sdk_version) {
+    return guarded(entry, [&] {
+        if (device == nullptr) return refuse(entry, "InDevice is null");
+        dlog::info("shim: {}: SDK version {:#x}", entry, sdk_version);
+        return Shim::instance().init(entry, device, data_path);
+    });
+}
+
+NVSDK_NGX_Result init_project(const char* entry, const char* project, const char* engine_version,
+                              const wchar_t* data_path, ID3D12Device* device, int sdk_version) {
+    return guarded(entry, [&] {
+        if (project == nullptr) return refuse(entry, "InProjectId is null");
+        dlog::info("shim: {}: project {}, engine version {}", entry, project, engine_version ? engine_version : "-");
+        return init(entry, device, data_path, sdk_version);
+    });
+}
+
+NVSDK_NGX_Result evaluate(const char* entry, ID3D12GraphicsCommandList* list, const NVSDK_NGX_Handle* handle,
+                          const NVSDK_NGX_Parameter* params) {
+    return guarded(entry, [&] {
+        if (list == nullptr) return refuse(entry, "InCmdList is null");
+        if (handle == nullptr) return refuse(entry, "InFeatureHandle is null");
+        if (params == nullptr) return refuse(entry, "InParameters is null");
+        return Shim::instance().evaluate_feature(list, handle, params);
+    });
+}
+
+} // namespace
+
+extern "C" {
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Init(unsigned long long InApplicationId,
+                                                      const wchar_t* InApplicationDataPath, ID3D12Device* InDevice,
+                                                      const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
+                                                      NVSDK_NGX_Version InSDKVersion) {
+    return init("NVSDK_NGX_D3D12_Init", InDevice, InApplicationDataPath, InSDKVersion);
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_Ext(unsigned long long InApplicationId,
+                                                          const wchar_t* InApplicationDataPath, ID3D12Device* InDevice,
+                                                          NVSDK_NGX_Version InSDKVersion,
+                                                          const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo) {
+    return init("NVSDK_NGX_D3D12_Init_Ext", InDevice, InApplicationDataPath, InSDKVersion);
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_ProjectID(const char* InProjectId,
+                                                                NVSDK_NGX_EngineType InEngineType,
+                                                                const char* InEngineVersion,
+                                                                const wchar_t* InApplicationDataPath,
+                                                                ID3D12Device* InDevice,
+                                                                const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
+                                                                NVSDK_NGX_Version InSDKVersion) {
+    return init_project("NVSDK_NGX_D3D12_Init_ProjectID", InProjectId, InEngineVersion, InApplicationDataPath, InDevice,
+                        InSDKVersion);
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_with_ProjectID(const char* InProjectId,
+                                                                     NVSDK_NGX_EngineType InEngineType,
+                                                                     const char* InEngineVersion,
+                                                                     const wchar_t* InApplicationDataPath,
+                                                                     ID3D12Device* InDevice,
+                                                                     const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
+                                                                     NVSDK_NGX_Version InSDKVersion) {
+    return init_project("NVSDK_NGX_D3D12_Init_with_ProjectID", InProjectId, InEngineVersion, InApplicationDataPath,
+                        InDevice, InSDKVersion);
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Shutdown(void) {
+    return guarded("NVSDK_NGX_D3D12_Shutdown", [] { return Shim::instance().shutdown(); });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Shutdown1(ID3D12Device* InDevice) {
+    return guarded("NVSDK_NGX_D3D12_Shutdown1", [] { return Shim::instance().shutdown(); });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_GetParameters(NVSDK_NGX_Parameter** OutParameters) {
+    null_out(OutParameters);
+    return guarded("NVSDK_NGX_D3D12_GetParameters", [&] {
+        if (OutParameters == nullptr) return refuse("NVSDK_NGX_D3D12_GetParameters", "OutParameters is null");
+        return Shim::instance().get_parameters(OutParameters);
+    });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_AllocateParameters(NVSDK_NGX_Parameter** OutParameters) {
+    null_out(OutParameters);
+    return guarded("NVSDK_NGX_D3D12_AllocateParameters", [&] {
+        if (OutParameters == nullptr) return refuse("NVSDK_NGX_D3D12_AllocateParameters", "OutParameters is null");
+        return Shim::instance().allocate_parameters(OutParameters, false);
+    });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_GetCapabilityParameters(NVSDK_NGX_Parameter** OutParameters) {
+    null_out(OutParameters);
+    return guarded("NVSDK_NGX_D3D12_GetCapabilityParameters", [&] {
+        if (OutParameters == nullptr) return refuse("NVSDK_NGX_D3D12_GetCapabilityParameters", "OutParameters is null");
+        return Shim::instance().allocate_parameters(OutParameters, true);
+    });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_DestroyParameters(NVSDK_NGX_Parameter* InParameters) {
+    return guarded("NVSDK_NGX_D3D12_DestroyParameters", [&] {
+        if (InParameters == nullptr) return refuse("NVSDK_NGX_D3D12_DestroyParameters", "InParameters is null");
+        return Shim::instance().destroy_parameters(InParameters);
+    });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_GetScratchBufferSize(NVSDK_NGX_Feature InFeatureId,
+                                                                      const NVSDK_NGX_Parameter* InParameters,
+                                                                      size_t* OutSizeInBytes) {
+    if (OutSizeInBytes != nullptr) *OutSizeInBytes = 0;
+    return guarded("NVSDK_NGX_D3D12_GetScratchBufferSize", [&] {
+        if (OutSizeInBytes == nullptr) return refuse("NVSDK_NGX_D3D12_GetScratchBufferSize", "OutSizeInBytes is null");
+        return NVSDK_NGX_Result_Success; // the shim and its cores need no scratch buffer from the game
+    });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_CreateFeature(ID3D12GraphicsCommandList* InCmdList,
+                                                               NVSDK_NGX_Feature InFeatureID,
+                                                               NVSDK_NGX_Parameter* InParameters,
+                                                               NVSDK_NGX_Handle** OutHandle) {
+    null_out(OutHandle);
+    return guarded("NVSDK_NGX_D3D12_CreateFeature", [&] {
+        if (OutHandle == nullptr) return refuse("NVSDK_NGX_D3D12_CreateFeature", "OutHandle is null");
+        if (InParameters == nullptr) return refuse("NVSDK_NGX_D3D12_CreateFeature", "InParameters is null");
+        return Shim::instance().create_feature(InCmdList, InFeatureID, InParameters, OutHandle);
+    });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_ReleaseFeature(NVSDK_NGX_Handle* InHandle) {
+    return guarded("NVSDK_NGX_D3D12_ReleaseFeature", [&] {
+        if (InHandle == nullptr) return refuse("NVSDK_NGX_D3D12_ReleaseFeature", "InHandle is null");
+        return Shim::instance().release_feature(InHandle);
+    });
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_EvaluateFeature(ID3D12GraphicsCommandList* InCmdList,
+                                                                 const NVSDK_NGX_Handle* InFeatureHandle,
+                                                                 const NVSDK_NGX_Parameter* InParameters,
+                                                                 PFN_NVSDK_NGX_ProgressCallback InCallback) {
+    return evaluate("NVSDK_NGX_D3D12_EvaluateFeature", InCmdList, InFeatureHandle, InParameters);
+}
+
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_EvaluateFeature_C(ID3D12GraphicsCommandList* InCmdList,
+                                                                   const NVSDK_NGX_Handle* InFeatureHandle,
+                                                                   const NVSDK_NGX_Parameter* InParameters,
+                                                                   PFN_NVSDK_NGX_ProgressCallback_C InCallback) {
+    return evaluate("NVSDK_NGX_D3D12_EvaluateFeature_C", InCmdList, InFeatureHandle, InParameters);
+}
+
+// ---- C accessors: through the object's table (abi/ngx.h), so they work on any parameter object -----
+
+#define D4R_SHIM_SETTER(Suffix, Type)                                                                                  \
+    D4R_SHIM_EXPORT void NVSDK_NGX_Parameter_Set##Suffix(NVSDK_NGX_Parameter* InParameter, const char* InName,         \
+                                                         Type InValue) {                                               \
+        if (InParameter != nullptr && InName != nullptr) InParameter->vtbl->Set##Suffix(InParameter, InName, InValue); \
+    }
+#define D4R_SHIM_GETTER(Suffix, Type)                                                                                  \
+    D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_Parameter_Get##Suffix(NVSDK_NGX_Parameter* InParameter,                 \
+                                                                     const char* InName, Type* OutValue) {             \
+        if (InParameter == nullptr || InName == nullptr || OutValue == nullptr) return NVSDK_NGX_Result_Fail;          \
+        return InParameter->vtbl->Get##Suffix(InParameter, InName, OutValue);                                          \
+    }
+
+D4R_SHIM_SETTER(ULL, unsigned long long)
+D4R_SHIM_SETTER(F, float)
+D4R_SHIM_SETTER(D, double)
+D4R_SHIM_SETTER(UI, unsigned int)
+D4R_SHIM_SETTER(I, int)
+D4R_SHIM_SETTER(D3d11Resource, d4r::abi::ID3D11Resource*)
+D4R_SHIM_SETTER(D3d12Resource, d4r::abi::ID3D12Resource*)
+D4R_SHIM_SETTER(VoidPointer, void*)
+D4R_SHIM_GETTER(ULL, unsigned long long)
+D4R_SHIM_GETTER(F, float)
+D4R_SHIM_GETTER(D, double)
+D4R_SHIM_GETTER(UI, unsigned int)
+D4R_SHIM_GETTER(I, int)
+D4R_SHIM_GETTER(D3d11Resource, d4r::abi::ID3D11Resource*)
+D4R_SHIM_GETTER(D3d12Resource, d4r::abi::ID3D12Resource*)
+D4R_SHIM_GETTER(VoidPointer, void*)
+
+} // extern "C"

@@ -1,0 +1,45 @@
+// d4r NGX shim: the host data path (data_path.h) — the inputs read back to the CPU through D3D12 readback
+// buffers, converted to the canonical formats (formats.h) and uploaded to CUDA; the output downloaded,
+// converted to the output texture's format and copied in through an upload buffer.
+//
+// Promise: works on any D3D12 implementation. The copies out of the game's resources are recorded into the
+// game's command list, which is then split (d3d12_submit.h) so that they run after what the game recorded
+// before the evaluation; the output copy runs on the shim's queue and is finished before evaluate returns,
+// so everything the game records afterwards sees the result in the same frame. Inputs are expected in the
+// shader-resource states (NON_PIXEL_SHADER_RESOURCE | PIXEL_SHADER_RESOURCE) and the output in
+// UNORDERED_ACCESS, as for DLSS; each is put back in that state. Staging buffers (D3D12 and CUDA) are kept
+// for the next frame and grown when a frame needs more.
+#pragma once
+
+#include <memory>
+
+#include "shim/cuda_worker.h"
+#include "shim/d3d12_submit.h"
+#include "shim/data_path.h"
+#include "upscaler/cuda_functions.h"
+
+namespace d4r::shim {
+
+inline constexpr D3D12_RESOURCE_STATES kInputState =
+    D3D12_RESOURCE_STATES(int(D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE) | int(D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE));
+inline constexpr D3D12_RESOURCE_STATES kOutputState = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+
+class HostPath final : public DataPath {
+public:
+    HostPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda);
+    ~HostPath() override;
+    const char* name() const override { return "host"; }
+    Status evaluate(ID3D12GraphicsCommandList* list, const GameFrame& frame, const CoreCall& core) override;
+
+    struct Staging; // D3D12 buffers, per plane
+    struct Cuda;    // CUDA buffers and the host copies, shared with worker tasks
+
+private:
+    Submitter& m_submitter;
+    CudaWorker& m_worker;
+    const upscaler::CudaFunctions& m_cuda;
+    std::unique_ptr<Staging> m_staging;
+    std::shared_ptr<Cuda> m_device;
+};
+
+} // namespace d4r::shim

@@ -1,0 +1,43 @@
+// Choosing and loading the NGX core (ngx_core.h).
+#include "shim/ngx_core.h"
+
+#include "upscaler/platform.h"
+
+namespace d4r::shim {
+
+CoreChoice choose_core(const Environment& env, const std::string& shim_dir, bool (*exists)(const std::string&)) {
+    std::string wanted = env.get("D4R_SHIM_NGX_CORE").value_or("");
+    const char* what = "d4r's open core";
+    std::string name = kOpenCoreName;
+    if (wanted == "nvidia" || wanted == "NVIDIA") {
+        name = kNvidiaCoreName;
+        what = "NVIDIA's core (D4R_SHIM_NGX_CORE=nvidia)";
+    } else if (!wanted.empty() && wanted != "d4r") {
+        return {wanted, "D4R_SHIM_NGX_CORE"};
+    } else if (!wanted.empty()) {
+        what = "d4r's open core (D4R_SHIM_NGX_CORE=d4r)";
+    }
+    if (!shim_dir.empty()) {
+        std::string beside = shim_dir + "\\" + name;
+        if (exists(beside)) return {beside, std::string(what) + ", beside the shim"};
+    }
+    return {name, std::string(what) + ", through the DLL search order"};
+}
+
+Expected<CoreFunctions> load_core(const CoreChoice& choice) {
+    void* library = D4R_TRY_CTX(upscaler::platform::open_library(choice.path), "loading the NGX core");
+    CoreFunctions f;
+    f.path = choice.path;
+#define D4R_SHIM_RESOLVE_REQUIRED(name)                                                                                \
+    f.name = reinterpret_cast<decltype(f.name)>(upscaler::platform::find_symbol(library, #name));                      \
+    if (!f.name) return make_error(ErrorCode::NotFound, "the NGX core {} does not export {}", choice.path, #name);
+#define D4R_SHIM_RESOLVE_OPTIONAL(name)                                                                                \
+    f.name = reinterpret_cast<decltype(f.name)>(upscaler::platform::find_symbol(library, #name));
+    D4R_SHIM_CORE_REQUIRED(D4R_SHIM_RESOLVE_REQUIRED)
+    D4R_SHIM_CORE_OPTIONAL(D4R_SHIM_RESOLVE_OPTIONAL)
+#undef D4R_SHIM_RESOLVE_REQUIRED
+#undef D4R_SHIM_RESOLVE_OPTIONAL
+    return f;
+}
+
+} // namespace d4r::shim

@@ -1,0 +1,472 @@
+// The shim's state: Init, parameter maps, features (shim.h).
+#include "shim/shim.h"
+
+#include <cctype>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/xchar.h>
+
+#include "core/env.h"
+#include "core/log.h"
+#include "shim/formats.h"
+#include "shim/host_path.h"
+#include "upscaler/platform.h"
+
+namespace d4r::shim {
+
+using namespace abi;
+
+namespace {
+
+bool file_exists(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(std::filesystem::u8path(path), ec);
+}
+
+template <typename T> std::optional<T> read(const NVSDK_NGX_Parameter& p, const char* name) {
+    T value{};
+    if (p.Get(name, &value) != NVSDK_NGX_Result_Success) return std::nullopt;
+    return value;
+}
+
+const char* const kPresetNames[6] = {NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_DLAA,
+                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Quality,
+                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Balanced,
+                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Performance,
+                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraPerformance,
+                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraQuality};
+
+// One input or output of an evaluation, checked: a 2D single-sample texture of a format the plane accepts,
+// large enough for REGION.
+struct Checked {
+    NVSDK_NGX_Result result = NVSDK_NGX_Result_Success;
+    std::string message;
+    bool unsupported_format = false;
+};
+
+Checked check_resource(Plane plane, ID3D12Resource* resource, GameResource& out) {
+    out.resource = resource;
+    D3D12_RESOURCE_DESC desc = resource->GetDesc();
+    out.format = static_cast<uint32_t>(desc.Format);
+    const std::string what =
+        fmt::format("{} {}x{} {}", plane_name(plane), desc.Width, desc.Height, format_name(out.format));
+    if (desc.Dimension != D3D12_RESOURCE_DIMENSION_TEXTURE2D || desc.SampleDesc.Count != 1)
+        return {NVSDK_NGX_Result_FAIL_UnsupportedInputFormat,
+                fmt::format("{}: only single-sample 2D textures are accepted", what), true};
+    if (!accepted(plane, out.format))
+        return {NVSDK_NGX_Result_FAIL_UnsupportedFormat, fmt::format("{}: unsupported format", what), true};
+    const Region& r = out.region;
+    if (uint64_t(r.x) + r.width > desc.Width || uint64_t(r.y) + r.height > desc.Height)
+        return {NVSDK_NGX_Result_FAIL_InvalidParameter,
+                fmt::format("{}: the region {}x{} at ({}, {}) lies outside it", what, r.width, r.height, r.x, r.y)};
+    return {};
+}
+
+} // namespace
+
+std::optional<unsigned int> parse_preset(const std::string& text) {
+    if (text.empty()) return std::nullopt;
+    if (std::isdigit(static_cast<unsigned char>(text[0]))) {
+        unsigned int v = 0;
+        for (char c : text) {
+            if (!std::isdigit(static_cast<unsigned char>(c)) || v > 100) return std::nullopt;
+            v = v * 10 + unsigned(c - '0');
+        }
+        return v >= 1 && v <= 13 ? std::optional<unsigned int>(v) : std::nullopt;
+    }
+    if (text.size() != 1) return std::nullopt;
+    char c = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+    if (c >= 'A' && c <= 'G') return unsigned(c - 'A' + 1);
+    if (c >= 'J' && c <= 'M') return unsigned(c - 'J' + 10);
+    return std::nullopt;
+}
+
+Shim& Shim::instance() {
+    static Shim* shim = new Shim(); // never destroyed: the worker may outlive static destruction at exit
+    return *shim;
+}
+
+void Shim::log_rejection(const std::string& message) {
+    ++m_rejections;
+    if (m_rejections <= 3 || m_rejections % 120 == 0)
+        log::warn("shim: evaluation refused: {} (refusal {})", message, m_rejections);
+}
+
+NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar_t* data_path) {
+    std::lock_guard lock(m_mutex);
+    if (m_initialized) {
+        log::debug("shim: {}: already initialised", entry);
+        return NVSDK_NGX_Result_Success;
+    }
+    const std::string shim_dir = upscaler::platform::this_binary_directory();
+    CoreChoice choice = choose_core(process_environment(), shim_dir, &file_exists);
+    log::info("shim: {}: NGX core {} ({})", entry, choice.path, choice.reason);
+    auto core = load_core(choice);
+    if (!core) {
+        log::error("shim: {}: {}", entry, core.error().text());
+        return NVSDK_NGX_Result_FAIL_PlatformError;
+    }
+    m_core = std::move(*core);
+    if (!m_cuda) {
+        std::string cuda_path = "nvcuda.dll", why = "through the DLL search order";
+        if (!shim_dir.empty() && file_exists(shim_dir + "\\nvcuda.dll")) {
+            cuda_path = shim_dir + "\\nvcuda.dll";
+            why = "beside the shim";
+        }
+        auto cuda = upscaler::load_cuda_functions(cuda_path);
+        if (!cuda) {
+            log::error("shim: {}: CUDA driver {} ({}): {}", entry, cuda_path, why, cuda.error().text());
+            return NVSDK_NGX_Result_FAIL_PlatformError;
+        }
+        log::info("shim: CUDA driver {} ({})", cuda_path, why);
+        m_cuda = std::move(*cuda);
+    }
+    NVSDK_NGX_Result r = init_cuda_and_core(data_path ? std::wstring(data_path) : std::wstring(L"."));
+    if (NVSDK_NGX_FAILED(r)) return r;
+    m_submitter = std::make_unique<Submitter>(device);
+    m_initialized = true;
+    log::info("shim: {}: ready (data path: host)", entry);
+    return NVSDK_NGX_Result_Success;
+}
+
+NVSDK_NGX_Result Shim::init_cuda_and_core(const std::wstring& data_path) {
+    // Shared with the task: one the watchdog gives up on must not write into this frame.
+    struct State {
+        std::wstring data_path;
+        CUdevice device = 0;
+        CUcontext context = nullptr;
+        NVSDK_NGX_Result result = NVSDK_NGX_Result_Fail;
+    };
+    auto st = std::make_shared<State>();
+    st->data_path = data_path;
+    const upscaler::CudaFunctions* cuda = &*m_cuda;
+    const CoreFunctions* core = &*m_core;
+    Status s = m_worker.run("CUDA and NGX core initialisation", [st, cuda, core]() -> Status {
+        CUresult r = cuda->cuInit(0);
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuInit", r);
+        r = cuda->cuDeviceGet(&st->device, 0);
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuDeviceGet", r);
+        r = cuda->cuDevicePrimaryCtxRetain(&st->context, st->device);
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuDevicePrimaryCtxRetain", r);
+        r = cuda->cuCtxSetCurrent(st->context);
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuCtxSetCurrent", r);
+        // The core DLL's spelling (application id, data path, version) with the version repeated where
+        // the SDK's spelling has its FeatureCommonInfo pointer, which d4r's core reads as a version too
+        // (abi/ngx.h): both kinds of core get the version.
+        st->result = core->NVSDK_NGX_CUDA_Init(
+            0xd4d4, st->data_path.c_str(),
+            reinterpret_cast<const NVSDK_NGX_FeatureCommonInfo*>(static_cast<uintptr_t>(NVSDK_NGX_Version_API)),
+            NVSDK_NGX_Version_API);
+        if (NVSDK_NGX_FAILED(st->result))
+            return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_Init of {} gave {:#x}", core->path, unsigned(st->result));
+        return {};
+    }, kSetupTimeoutMs);
+    if (!s) {
+        log::error("shim: {}", s.error().text());
+        return NVSDK_NGX_FAILED(st->result) && st->result != NVSDK_NGX_Result_Fail ? st->result
+                                                                                    : NVSDK_NGX_Result_FAIL_PlatformError;
+    }
+    m_device = st->device;
+    m_context = st->context;
+    m_core_initialized = true;
+    return NVSDK_NGX_Result_Success;
+}
+
+NVSDK_NGX_Result Shim::shutdown() {
+    std::lock_guard lock(m_mutex);
+    if (!m_initialized) {
+        log::debug("shim: Shutdown without Init");
+        return NVSDK_NGX_Result_FAIL_NotInitialized;
+    }
+    for (auto& [handle, feature] : m_features) release_core_feature(feature);
+    m_features.clear();
+    const upscaler::CudaFunctions& cuda = *m_cuda;
+    const CoreFunctions& core = *m_core;
+    Status s = m_worker.run("NGX core shutdown", [&cuda, &core, device = m_device]() -> Status {
+        NVSDK_NGX_Result r = core.NVSDK_NGX_CUDA_Shutdown();
+        cuda.cuDevicePrimaryCtxRelease_v2(device);
+        if (NVSDK_NGX_FAILED(r)) return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_Shutdown gave {:#x}", unsigned(r));
+        return {};
+    });
+    if (!s) log::warn("shim: {}", s.error().text());
+    m_core_initialized = false;
+    m_submitter.reset();
+    m_initialized = false;
+    log::info("shim: Shutdown");
+    return NVSDK_NGX_Result_Success;
+}
+
+NVSDK_NGX_Result Shim::get_parameters(NVSDK_NGX_Parameter** out) {
+    std::lock_guard lock(m_mutex);
+    if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
+    if (!m_shared_parameters) m_shared_parameters = std::make_unique<upscaler::ngx::ParameterObject>();
+    upscaler::ngx::set_capabilities(*m_shared_parameters);
+    *out = m_shared_parameters.get();
+    return NVSDK_NGX_Result_Success;
+}
+
+NVSDK_NGX_Result Shim::allocate_parameters(NVSDK_NGX_Parameter** out, bool with_capabilities) {
+    std::lock_guard lock(m_mutex);
+    if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
+    auto object = std::make_unique<upscaler::ngx::ParameterObject>();
+    if (with_capabilities) upscaler::ngx::set_capabilities(*object);
+    *out = object.get();
+    m_parameter_objects.insert(object.release());
+    return NVSDK_NGX_Result_Success;
+}
+
+NVSDK_NGX_Result Shim::destroy_parameters(NVSDK_NGX_Parameter* params) {
+    std::lock_guard lock(m_mutex);
+    auto it = m_parameter_objects.find(params);
+    if (it == m_parameter_objects.end()) {
+        log::debug("shim: DestroyParameters: {} was not handed out by AllocateParameters or GetCapabilityParameters",
+                   static_cast<const void*>(params));
+        return NVSDK_NGX_Result_FAIL_InvalidParameter;
+    }
+    delete static_cast<upscaler::ngx::ParameterObject*>(*it);
+    m_parameter_objects.erase(it);
+    return NVSDK_NGX_Result_Success;
+}
+
+NVSDK_NGX_Result Shim::create_core_feature(Feature& feature) {
+    struct State {
+        CreateInfo info;
+        NVSDK_NGX_Parameter* params = nullptr;
+        NVSDK_NGX_Handle* handle = nullptr;
+        NVSDK_NGX_Result result = NVSDK_NGX_Result_Fail;
+    };
+    auto st = std::make_shared<State>();
+    st->info = feature.info;
+    st->params = feature.core_params;
+    const CoreFunctions* core = &*m_core;
+    Status s = m_worker.run("NGX core CreateFeature", [st, core]() -> Status {
+        if (!st->params) {
+            st->result = core->NVSDK_NGX_CUDA_AllocateParameters(&st->params);
+            if (NVSDK_NGX_FAILED(st->result) || !st->params)
+                return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_AllocateParameters gave {:#x}", unsigned(st->result));
+        }
+        NVSDK_NGX_Parameter& p = *st->params;
+        const CreateInfo& c = st->info;
+        p.Set(NVSDK_NGX_Parameter_Width, c.width);
+        p.Set(NVSDK_NGX_Parameter_Height, c.height);
+        p.Set(NVSDK_NGX_Parameter_OutWidth, c.out_width);
+        p.Set(NVSDK_NGX_Parameter_OutHeight, c.out_height);
+        p.Set(NVSDK_NGX_Parameter_PerfQualityValue, c.perf_quality);
+        p.Set(NVSDK_NGX_Parameter_DLSS_Feature_Create_Flags, c.flags);
+        for (int k = 0; k < 6; ++k) p.Set(kPresetNames[k], c.presets[k]);
+        st->result = core->NVSDK_NGX_CUDA_CreateFeature(NVSDK_NGX_Feature_SuperSampling, &p, &st->handle);
+        if (NVSDK_NGX_FAILED(st->result))
+            return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_CreateFeature gave {:#x}", unsigned(st->result));
+        return {};
+    }, kSetupTimeoutMs);
+    if (!s) {
+        log::warn("shim: CreateFeature {}x{} -> {}x{}: {}", feature.info.width, feature.info.height,
+                  feature.info.out_width, feature.info.out_height, s.error().text());
+        if (!is_timeout(s.error())) feature.core_params = st->params; // not abandoned: freed by the caller
+        return NVSDK_NGX_FAILED(st->result) && st->result != NVSDK_NGX_Result_Fail ? st->result : NVSDK_NGX_Result_Fail;
+    }
+    feature.core_params = st->params;
+    feature.core_handle = st->handle;
+    return NVSDK_NGX_Result_Success;
+}
+
+void Shim::release_core_feature(Feature& feature) {
+    feature.path.reset(); // frees its CUDA buffers on the worker
+    const CoreFunctions& core = *m_core;
+    NVSDK_NGX_Handle* handle = feature.core_handle;
+    NVSDK_NGX_Parameter* params = feature.core_params;
+    feature.core_handle = nullptr;
+    feature.core_params = nullptr;
+    // Copies only: a release the watchdog gives up on must not touch the feature later.
+    Status s = m_worker.run("NGX core ReleaseFeature", [&core, handle, params]() -> Status {
+        if (handle) core.NVSDK_NGX_CUDA_ReleaseFeature(handle);
+        if (params) core.NVSDK_NGX_CUDA_DestroyParameters(params);
+        return {};
+    });
+    if (!s) log::warn("shim: {}", s.error().text());
+}
+
+NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX_Feature feature_id,
+                                      const NVSDK_NGX_Parameter* params, NVSDK_NGX_Handle** out) {
+    std::lock_guard lock(m_mutex);
+    if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
+    if (feature_id != NVSDK_NGX_Feature_SuperSampling) {
+        log::info("shim: CreateFeature: feature {} is not supported (Super Resolution only)", int(feature_id));
+        return NVSDK_NGX_Result_FAIL_FeatureNotSupported;
+    }
+    Feature feature;
+    CreateInfo& c = feature.info;
+    c.width = read<unsigned int>(*params, NVSDK_NGX_Parameter_Width).value_or(0);
+    c.height = read<unsigned int>(*params, NVSDK_NGX_Parameter_Height).value_or(0);
+    c.out_width = read<unsigned int>(*params, NVSDK_NGX_Parameter_OutWidth).value_or(0);
+    c.out_height = read<unsigned int>(*params, NVSDK_NGX_Parameter_OutHeight).value_or(0);
+    c.perf_quality = read<int>(*params, NVSDK_NGX_Parameter_PerfQualityValue).value_or(0);
+    c.flags = read<int>(*params, NVSDK_NGX_Parameter_DLSS_Feature_Create_Flags).value_or(0);
+    for (int k = 0; k < 6; ++k) c.presets[k] = read<unsigned int>(*params, kPresetNames[k]).value_or(0);
+    if (auto text = get_env("D4R_DLSS_PRESET")) {
+        if (auto preset = parse_preset(*text)) {
+            for (unsigned int& p : c.presets) p = *preset;
+            log::info("shim: D4R_DLSS_PRESET={}: preset {} for every quality mode", *text, *preset);
+        } else if (log::once("shim-bad-preset")) {
+            log::warn("shim: D4R_DLSS_PRESET={}: not a preset number 1-13 or letter A-M; the game's hints kept", *text);
+        }
+    }
+    NVSDK_NGX_Result r = create_core_feature(feature);
+    if (NVSDK_NGX_FAILED(r)) {
+        release_core_feature(feature);
+        return r;
+    }
+    feature.path = std::make_unique<HostPath>(*m_submitter, m_worker, *m_cuda);
+    m_handles.push_back(NVSDK_NGX_Handle{m_next_id++});
+    NVSDK_NGX_Handle* handle = &m_handles.back();
+    log::info("shim: CreateFeature {}: {}x{} -> {}x{}, flags {:#x}, quality {}, data path {}", handle->Id, c.width,
+              c.height, c.out_width, c.out_height, unsigned(c.flags), c.perf_quality, feature.path->name());
+    m_features.emplace(handle, std::move(feature));
+    *out = handle;
+    return NVSDK_NGX_Result_Success;
+}
+
+NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const NVSDK_NGX_Handle* handle,
+                                        const NVSDK_NGX_Parameter* params) {
+    std::lock_guard lock(m_mutex);
+    if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
+    auto it = m_features.find(handle);
+    if (it == m_features.end()) {
+        log::debug("shim: EvaluateFeature: unknown feature handle {}", static_cast<const void*>(handle));
+        return NVSDK_NGX_Result_FAIL_FeatureNotFound;
+    }
+    Feature& feature = it->second;
+    const NVSDK_NGX_Parameter& p = *params;
+    const CreateInfo& c = feature.info;
+
+    // The resources.
+    GameFrame frame;
+    ID3D12Resource* resources[5] = {};
+    const char* const names[5] = {NVSDK_NGX_Parameter_Color, NVSDK_NGX_Parameter_Depth, NVSDK_NGX_Parameter_MotionVectors,
+                                  NVSDK_NGX_Parameter_Output, NVSDK_NGX_Parameter_ExposureTexture};
+    for (int i = 0; i < 5; ++i) {
+        abi::ID3D12Resource* r = nullptr;
+        if (p.Get(names[i], &r) != NVSDK_NGX_Result_Success) r = nullptr;
+        resources[i] = reinterpret_cast<ID3D12Resource*>(r);
+        if (!resources[i] && i < 4) {
+            log_rejection(fmt::format("{} is missing", names[i]));
+            return NVSDK_NGX_Result_FAIL_MissingInput;
+        }
+    }
+
+    // This frame's render size and the regions.
+    unsigned int render_w = read<unsigned int>(p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Width).value_or(0);
+    unsigned int render_h = read<unsigned int>(p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Height).value_or(0);
+    if (render_w == 0) render_w = c.width;
+    if (render_h == 0) render_h = c.height;
+    if (render_w > c.width || render_h > c.height) {
+        log_rejection(fmt::format("render size {}x{} exceeds the created size {}x{}", render_w, render_h, c.width, c.height));
+        return NVSDK_NGX_Result_FAIL_InvalidParameter;
+    }
+    auto base = [&](const char* x, const char* y) {
+        return Region{read<unsigned int>(p, x).value_or(0), read<unsigned int>(p, y).value_or(0), 0, 0};
+    };
+    frame.color.region = base(NVSDK_NGX_Parameter_DLSS_Input_Color_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Input_Color_Subrect_Base_Y);
+    frame.depth.region = base(NVSDK_NGX_Parameter_DLSS_Input_Depth_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Input_Depth_Subrect_Base_Y);
+    frame.motion.region = base(NVSDK_NGX_Parameter_DLSS_Input_MV_SubrectBase_X, NVSDK_NGX_Parameter_DLSS_Input_MV_SubrectBase_Y);
+    frame.output.region = base(NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_Y);
+    const bool mv_low_res = c.flags & NVSDK_NGX_DLSS_Feature_Flags_MVLowRes;
+    frame.color.region.width = frame.depth.region.width = render_w;
+    frame.color.region.height = frame.depth.region.height = render_h;
+    frame.motion.region.width = mv_low_res ? render_w : c.out_width;
+    frame.motion.region.height = mv_low_res ? render_h : c.out_height;
+    frame.output.region.width = c.out_width;
+    frame.output.region.height = c.out_height;
+    frame.exposure.region = Region{0, 0, 1, 1};
+
+    const Plane planes[5] = {Plane::Color, Plane::Depth, Plane::Motion, Plane::Output, Plane::Exposure};
+    GameResource* targets[5] = {&frame.color, &frame.depth, &frame.motion, &frame.output, &frame.exposure};
+    for (int i = 0; i < 5; ++i) {
+        if (!resources[i]) continue;
+        Checked checked = check_resource(planes[i], resources[i], *targets[i]);
+        if (checked.result != NVSDK_NGX_Result_Success) {
+            log_rejection(checked.message);
+            return checked.result;
+        }
+    }
+
+    // The evaluation parameters the core reads, set on the worker right before its EvaluateFeature.
+    struct Values {
+        float jitter_x, jitter_y, mv_x, mv_y, sharpness, pre_exposure, exposure_scale, frame_time;
+        int reset;
+        unsigned int render_w, render_h;
+    } v{};
+    v.jitter_x = read<float>(p, NVSDK_NGX_Parameter_Jitter_Offset_X).value_or(0);
+    v.jitter_y = read<float>(p, NVSDK_NGX_Parameter_Jitter_Offset_Y).value_or(0);
+    v.mv_x = read<float>(p, NVSDK_NGX_Parameter_MV_Scale_X).value_or(1);
+    v.mv_y = read<float>(p, NVSDK_NGX_Parameter_MV_Scale_Y).value_or(1);
+    v.sharpness = read<float>(p, NVSDK_NGX_Parameter_Sharpness).value_or(0);
+    v.pre_exposure = read<float>(p, NVSDK_NGX_Parameter_DLSS_Pre_Exposure).value_or(0);
+    v.exposure_scale = read<float>(p, NVSDK_NGX_Parameter_DLSS_Exposure_Scale).value_or(0);
+    v.frame_time = read<float>(p, NVSDK_NGX_Parameter_FrameTimeDeltaInMsec).value_or(0);
+    v.reset = read<int>(p, NVSDK_NGX_Parameter_Reset).value_or(0);
+    if (feature.evaluations == 0 && !v.reset) {
+        log::debug("shim: feature {}: first evaluation: Reset forced", handle->Id);
+        v.reset = 1;
+    }
+    v.render_w = render_w;
+    v.render_h = render_h;
+
+    const CoreFunctions& core = *m_core;
+    NVSDK_NGX_Parameter* core_params = feature.core_params;
+    NVSDK_NGX_Handle* core_handle = feature.core_handle;
+    auto core_result = std::make_shared<NVSDK_NGX_Result>(NVSDK_NGX_Result_Success);
+    CoreCall call = [&core, core_params, core_handle, v, core_result](const CudaFrame& f) -> Status {
+        NVSDK_NGX_Parameter& q = *core_params;
+        auto ptr = [](CUdeviceptr d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d)); };
+        q.Set(NVSDK_NGX_Parameter_Color, ptr(f.color));
+        q.Set(NVSDK_NGX_Parameter_Depth, ptr(f.depth));
+        q.Set(NVSDK_NGX_Parameter_MotionVectors, ptr(f.motion));
+        q.Set(NVSDK_NGX_Parameter_ExposureTexture, ptr(f.exposure));
+        q.Set(NVSDK_NGX_Parameter_Output, ptr(f.output));
+        q.Set(NVSDK_NGX_Parameter_Jitter_Offset_X, v.jitter_x);
+        q.Set(NVSDK_NGX_Parameter_Jitter_Offset_Y, v.jitter_y);
+        q.Set(NVSDK_NGX_Parameter_MV_Scale_X, v.mv_x);
+        q.Set(NVSDK_NGX_Parameter_MV_Scale_Y, v.mv_y);
+        q.Set(NVSDK_NGX_Parameter_Sharpness, v.sharpness);
+        q.Set(NVSDK_NGX_Parameter_DLSS_Pre_Exposure, v.pre_exposure);
+        q.Set(NVSDK_NGX_Parameter_DLSS_Exposure_Scale, v.exposure_scale);
+        q.Set(NVSDK_NGX_Parameter_FrameTimeDeltaInMsec, v.frame_time);
+        q.Set(NVSDK_NGX_Parameter_Reset, v.reset);
+        q.Set(NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Width, v.render_w);
+        q.Set(NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Height, v.render_h);
+        *core_result = core.NVSDK_NGX_CUDA_EvaluateFeature(core_handle, core_params, nullptr);
+        if (NVSDK_NGX_FAILED(*core_result))
+            return make_error(ErrorCode::Invalid, "the core's EvaluateFeature gave {:#x}", unsigned(*core_result));
+        return {};
+    };
+    Status s = feature.path->evaluate(list, frame, call);
+    if (!s) {
+        log_rejection(fmt::format("feature {}: {}", handle->Id, s.error().text()));
+        if (NVSDK_NGX_FAILED(*core_result)) return *core_result;
+        return s.error().code() == ErrorCode::Unsupported ? NVSDK_NGX_Result_FAIL_UnsupportedFormat
+                                                           : NVSDK_NGX_Result_Fail;
+    }
+    if (feature.evaluations == 0)
+        log::info("shim: feature {}: first evaluation done (render {}x{}, colour {}, output {})", handle->Id, render_w,
+                  render_h, format_name(frame.color.format), format_name(frame.output.format));
+    ++feature.evaluations;
+    return NVSDK_NGX_Result_Success;
+}
+
+NVSDK_NGX_Result Shim::release_feature(NVSDK_NGX_Handle* handle) {
+    std::lock_guard lock(m_mutex);
+    if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
+    auto it = m_features.find(handle);
+    if (it == m_features.end()) {
+        log::debug("shim: ReleaseFeature: unknown feature handle {}", static_cast<const void*>(handle));
+        return NVSDK_NGX_Result_FAIL_FeatureNotFound;
+    }
+    release_core_feature(it->second);
+    log::info("shim: ReleaseFeature {} after {} evaluations", handle->Id, it->second.evaluations);
+    m_features.erase(it);
+    return NVSDK_NGX_Result_Success;
+}
+
+} // namespace d4r::shim

@@ -1,0 +1,103 @@
+// d4r NGX shim: the state behind NGX's D3D12 entry points (exports.cpp).
+//
+// Promise: one Shim per process, thread-safe (one lock around the API; evaluations are serialised). Init
+// takes the game's ID3D12Device, loads the NGX core (ngx_core.h; which one and why is logged) and the CUDA
+// driver (nvcuda.dll beside the shim, else through the DLL search order), and on the CUDA worker initialises
+// CUDA (device 0's primary context) and the core. Every call into CUDA or the core runs on that one worker
+// (cuda_worker.h), and none waits for it without a limit. Features are Super Resolution; each owns a core
+// feature, a core parameter map and a data path (today the host path). Behaviour a game relies on:
+//   * the first evaluation of a feature always resets its history;
+//   * D4R_DLSS_PRESET (a preset number, or a letter A-M) replaces all six render-preset hints at creation;
+//   * unsupported formats give FAIL_UnsupportedFormat and a log line naming plane, size and format (the
+//     first 3, then every 120th); missing resources FAIL_MissingInput; regions outside a resource or a
+//     render size above the created one FAIL_InvalidParameter; refusals of bad arguments at debug level;
+//   * handles are checked by identity (an unknown or released one gives FAIL_FeatureNotFound unread).
+#pragma once
+
+#include <d3d12.h>
+
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "abi/ngx.h"
+#include "shim/cuda_worker.h"
+#include "shim/d3d12_submit.h"
+#include "shim/data_path.h"
+#include "shim/ngx_core.h"
+#include "upscaler/cuda_functions.h"
+#include "upscaler/ngx/parameters.h"
+
+namespace d4r::shim {
+
+using abi::NVSDK_NGX_Feature;
+using abi::NVSDK_NGX_Handle;
+using abi::NVSDK_NGX_Parameter;
+using abi::NVSDK_NGX_Result;
+
+// The creation parameters the shim reads and passes on to the core.
+struct CreateInfo {
+    unsigned int width = 0, height = 0, out_width = 0, out_height = 0;
+    int perf_quality = 0;
+    int flags = 0;
+    unsigned int presets[6] = {};
+};
+
+// D4R_DLSS_PRESET's value ("11", "K", "k") as a preset number; empty for anything else.
+std::optional<unsigned int> parse_preset(const std::string& text);
+
+class Shim {
+public:
+    static Shim& instance();
+
+    NVSDK_NGX_Result init(const char* entry, ID3D12Device* device, const wchar_t* data_path);
+    NVSDK_NGX_Result shutdown();
+
+    NVSDK_NGX_Result get_parameters(NVSDK_NGX_Parameter** out);
+    NVSDK_NGX_Result allocate_parameters(NVSDK_NGX_Parameter** out, bool with_capabilities);
+    NVSDK_NGX_Result destroy_parameters(NVSDK_NGX_Parameter* params);
+
+    NVSDK_NGX_Result create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX_Feature feature,
+                                    const NVSDK_NGX_Parameter* params, NVSDK_NGX_Handle** out);
+    NVSDK_NGX_Result evaluate_feature(ID3D12GraphicsCommandList* list, const NVSDK_NGX_Handle* handle,
+                                      const NVSDK_NGX_Parameter* params);
+    NVSDK_NGX_Result release_feature(NVSDK_NGX_Handle* handle);
+
+private:
+    struct Feature {
+        CreateInfo info;
+        NVSDK_NGX_Handle* core_handle = nullptr;
+        NVSDK_NGX_Parameter* core_params = nullptr;
+        std::unique_ptr<DataPath> path;
+        unsigned long long evaluations = 0;
+    };
+
+    Shim() = default;
+    NVSDK_NGX_Result init_cuda_and_core(const std::wstring& data_path);
+    NVSDK_NGX_Result create_core_feature(Feature& feature);
+    void release_core_feature(Feature& feature);
+    // Logs a rejected evaluation: the first 3, then every 120th.
+    void log_rejection(const std::string& message);
+
+    std::mutex m_mutex;
+    bool m_initialized = false;
+    std::unique_ptr<Submitter> m_submitter;
+    CudaWorker m_worker;
+    std::optional<upscaler::CudaFunctions> m_cuda;
+    std::optional<CoreFunctions> m_core;
+    bool m_core_initialized = false;
+    abi::CUcontext m_context = nullptr;
+    abi::CUdevice m_device = 0;
+    std::deque<NVSDK_NGX_Handle> m_handles; // every handle ever issued: addresses stay valid and unique
+    std::unordered_map<const NVSDK_NGX_Handle*, Feature> m_features;
+    unsigned int m_next_id = 1;
+    std::unordered_set<NVSDK_NGX_Parameter*> m_parameter_objects;
+    std::unique_ptr<upscaler::ngx::ParameterObject> m_shared_parameters;
+    unsigned long long m_rejections = 0;
+};
+
+} // namespace d4r::shim

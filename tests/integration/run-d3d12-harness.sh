@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Runs the D3D12 harness (d3d12_harness.exe) under Wine with Xvfb and Mesa's lavapipe through d4r's NGX shim,
+# the open core as a Windows DLL and the bridge on libd4rcuda's cpu backend, and compares its outputs with the
+# open core on Linux (ngx_frames with libd4r_ngx.so) on the same frames, byte for byte.
+#   run-d3d12-harness.sh --setup --wine WINE64 --prefix DIR --scene-frames EXE --frames DIR
+#       makes the Wine prefix and writes 8 frames of the city scene (32x18 -> 64x36)
+#   run-d3d12-harness.sh --wine WINE64 --prefix DIR --bridge NVCUDA.DLL.SO --lib DIR --shim D4R_NVNGX.DLL
+#                        --core D4R_NGX.DLL --linux-core NGX_FRAMES --reference-tool SHIM_REFERENCE
+#                        --frames DIR HARNESS.EXE [HARNESS ARGS: --scenario S --color F --output F]
+#       scenarios frames and recreate: every output file must equal the Linux reference (colour formats
+#       other than RGBA16F: the reference frames carry the colour through the format and back, computed by
+#       shim_reference independently of the shim; output formats: the reference outputs converted likewise);
+#       refusals and no-core: the harness checks the NGX results itself, this script the shim's log lines
+#   run-d3d12-harness.sh --skip REASON      (exit 77: ctest reports the test skipped)
+set -euo pipefail
+
+wine= prefix= bridge= lib= shim= core= linux_core= ref_tool= frames= scene_frames= setup=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --skip) echo "SKIPPED: $2"; exit 77 ;;
+        --setup) setup=1; shift ;;
+        --wine) wine=$2; shift 2 ;;
+        --prefix) prefix=$2; shift 2 ;;
+        --bridge) bridge=$2; shift 2 ;;
+        --lib) lib=$2; shift 2 ;;
+        --shim) shim=$2; shift 2 ;;
+        --core) core=$2; shift 2 ;;
+        --linux-core) linux_core=$2; shift 2 ;;
+        --reference-tool) ref_tool=$2; shift 2 ;;
+        --frames) frames=$2; shift 2 ;;
+        --scene-frames) scene_frames=$2; shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) break ;;
+    esac
+done
+[ -n "$wine" ] && [ -n "$prefix" ] || { echo "run-d3d12-harness.sh: --wine and --prefix are required" >&2; exit 2; }
+wineserver="$(dirname "$wine")/wineserver"
+export WINEPREFIX=$prefix WINEDEBUG=-all
+# lavapipe only, whatever other Vulkan drivers the machine has: the results must not depend on a GPU.
+export VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+
+if [ "$setup" = 1 ]; then
+    "$scene_frames" "$frames" city 8 32 18 64 36
+    if [ -f "$prefix/system.reg" ] && [ -d "$prefix/drive_c/windows" ]; then
+        echo "Wine prefix ready (kept): $prefix"; exit 0
+    fi
+    "$wineserver" -k >/dev/null 2>&1 || true
+    rm -rf "$prefix"
+    "$wine" cmd /c exit >/dev/null 2>&1 || true
+    "$wineserver" -w >/dev/null 2>&1 || true
+    [ -f "$prefix/system.reg" ] || { echo "could not create the Wine prefix $prefix" >&2; exit 1; }
+    echo "Wine prefix ready: $prefix"; exit 0
+fi
+
+[ $# -ge 1 ] || { echo "run-d3d12-harness.sh: expected HARNESS.EXE (see --help)" >&2; exit 2; }
+harness=$1
+shift
+scenario=frames color=rgba16f output=rgba16f
+args=("$@")
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --scenario) scenario=$2; shift 2 ;;
+        --color) color=$2; shift 2 ;;
+        --output) output=$2; shift 2 ;;
+        *) shift ;;
+    esac
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/win" "$work/out-windows" "$work/out-linux"
+cp "$harness" "$shim" "$core" "$work/win/"
+ln -s "$bridge" "$work/win/nvcuda.dll"
+
+# The Windows run: one X server for it, and Wine's processes gone before that server is.
+extra_env=()
+[ "$scenario" = no-core ] && extra_env=(D4R_SHIM_NGX_CORE=no_such_core.dll)
+status=0
+xvfb-run -a bash -c '"$@"; s=$?; "'"$wineserver"'" -w; exit $s' run \
+    env -u LD_LIBRARY_PATH D4R_RUNTIME_DIR="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info PROGRAM_OUT="$work/out-windows" \
+    "${extra_env[@]}" "$wine" "$work/win/$(basename "$harness")" "$frames" "${args[@]}" \
+    >"$work/windows.raw" 2>"$work/windows.err" || status=$?
+tr -d '\r' <"$work/windows.raw" >"$work/windows.txt"
+cat "$work/windows.txt"
+if [ "$status" = 77 ]; then exit 77; fi # the harness said SKIPPED and why
+if [ "$status" != 0 ]; then
+    echo "the harness under Wine exited with $status; its stderr (the shim's log):"; cat "$work/windows.err"; exit 1
+fi
+grep -q "shim: .*NGX core" "$work/windows.err" || { echo "the shim did not log which NGX core it loads:"; cat "$work/windows.err"; exit 1; }
+
+case "$scenario" in
+    refusals)
+        for line in "evaluation refused: Color 32x18 DXGI format 61: unsupported format" \
+                    "evaluation refused: Color is missing" "evaluation refused: Color 16x18 .*lies outside it"; do
+            grep -q "$line" "$work/windows.err" || { echo "no log line matching '$line':"; cat "$work/windows.err"; exit 1; }
+        done
+        echo "refusals: NGX errors and log lines as expected, no crash"; exit 0 ;;
+    no-core)
+        grep -q "loading the NGX core: cannot load no_such_core.dll" "$work/windows.err" ||
+            { echo "no log line saying the core could not be loaded:"; cat "$work/windows.err"; exit 1; }
+        echo "no-core: Init failed cleanly with a log line"; exit 0 ;;
+esac
+
+# The Linux reference: the open core on the same frames (colour through the format and back when it is not
+# RGBA16F); for recreate, two runs (the frames before and after the recreation each start from a reset).
+ref_frames=$frames
+if [ "$color" != rgba16f ]; then
+    "$ref_tool" frames "$frames" "$work/ref-frames" "$color" >/dev/null
+    ref_frames=$work/ref-frames
+fi
+run_linux() { # FRAMES_DIR OUT_DIR
+    LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu PROGRAM_OUT="$2" "$linux_core" "$1" >"$work/linux.txt" 2>"$work/linux.err" ||
+        { echo "the Linux reference exited with an error:"; cat "$work/linux.txt" "$work/linux.err"; exit 1; }
+}
+read -r rw rh ow oh count <"$ref_frames/frames.txt"
+if [ "$scenario" = recreate ]; then
+    half=$((count / 2))
+    mkdir -p "$work/part0" "$work/part1" "$work/out0" "$work/out1"
+    echo "$rw $rh $ow $oh $half" >"$work/part0/frames.txt"
+    echo "$rw $rh $ow $oh $((count - half))" >"$work/part1/frames.txt"
+    for ((i = 0; i < count; i++)); do
+        if [ $i -lt $half ]; then cp "$ref_frames/frame_$i.bin" "$work/part0/frame_$i.bin"
+        else cp "$ref_frames/frame_$i.bin" "$work/part1/frame_$((i - half)).bin"; fi
+    done
+    run_linux "$work/part0" "$work/out0"
+    run_linux "$work/part1" "$work/out1"
+    for ((i = 0; i < count; i++)); do
+        if [ $i -lt $half ]; then cp "$work/out0/frame_$i.bin" "$work/out-linux/"
+        else cp "$work/out1/frame_$((i - half)).bin" "$work/out-linux/frame_$i.bin"; fi
+    done
+else
+    run_linux "$ref_frames" "$work/out-linux"
+fi
+expected=$work/out-linux
+if [ "$output" != rgba16f ]; then
+    "$ref_tool" output "$work/out-linux" "$work/out-linux-$output" "$output" >/dev/null
+    expected=$work/out-linux-$output
+fi
+n=$(ls "$work/out-windows" | wc -l)
+if [ "$n" != "$count" ]; then echo "expected $count output files from the harness, found $n"; exit 1; fi
+if ! diff -r "$expected" "$work/out-windows"; then
+    echo "the shim's outputs differ from the open core's on Linux (colour $color, output $output)"; exit 1
+fi
+echo "$scenario: $count frames through the shim under Wine (colour $color, output $output) equal the Linux core byte for byte"

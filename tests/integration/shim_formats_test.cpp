@@ -1,0 +1,127 @@
+// The shim's CPU conversions (src/shim/formats.cpp) against the tests' independent ones (formats_encode.h):
+// every colour format the shim accepts, over every half bit pattern encoded into it (and, for 8-bit formats,
+// every byte), must decode to the same RGBA16F bits; depth, motion and exposure formats and the output
+// conversions likewise. Runs on Linux: the conversions are the same code in d4r_nvngx.dll.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "formats_encode.h"
+#include "shim/formats.h"
+
+namespace enc = d4r::test::encode;
+using namespace d4r::shim;
+
+namespace {
+
+// Every half bit pattern as RGBA texels (each pattern in each channel once).
+std::vector<uint16_t> all_halves() {
+    std::vector<uint16_t> h(65536 * 4);
+    for (uint32_t i = 0; i < 65536; ++i)
+        for (int c = 0; c < 4; ++c) h[4 * i + c] = static_cast<uint16_t>((i + c * 16411u) & 0xFFFF);
+    return h;
+}
+
+} // namespace
+
+TEST(ShimFormats, EveryColourFormatDecodesAsTheIndependentConversion) {
+    const std::vector<uint16_t> halves = all_halves();
+    const size_t n = halves.size() / 4;
+    for (const enc::Format& f : enc::kFormats) {
+        SCOPED_TRACE(f.name);
+        ASSERT_TRUE(accepted(Plane::Color, f.dxgi));
+        ASSERT_EQ(texel_bytes(f.dxgi), f.bytes);
+        std::vector<uint8_t> encoded = enc::encode_color(f, halves.data(), n);
+        std::vector<uint16_t> want = enc::decode_color(f, encoded.data(), n);
+        std::vector<uint16_t> got(n * 4);
+        // As one image with padded rows, the way a readback buffer holds it.
+        const uint32_t width = 256, height = static_cast<uint32_t>(n / width);
+        const size_t pitch = width * f.bytes + 64;
+        std::vector<uint8_t> padded(pitch * height, 0xCD);
+        for (uint32_t y = 0; y < height; ++y) std::memcpy(&padded[y * pitch], &encoded[y * width * f.bytes], width * f.bytes);
+        ASSERT_TRUE(convert_to_canonical(Plane::Color, f.dxgi, padded.data(), pitch, width, height, got.data()));
+        size_t differences = 0, first = 0;
+        for (size_t i = 0; i < got.size(); ++i)
+            if (got[i] != want[i] && !(enc::half_to_float(got[i]) != enc::half_to_float(got[i]) &&
+                                       enc::half_to_float(want[i]) != enc::half_to_float(want[i])))
+                if (differences++ == 0) first = i;
+        EXPECT_EQ(differences, 0u) << "first at element " << first << ": got " << got[first] << ", want " << want[first];
+    }
+}
+
+TEST(ShimFormats, EveryByteOfTheEightBitFormats) {
+    for (const char* name : {"rgba8", "rgba8srgb", "bgra8", "bgra8srgb"}) {
+        const enc::Format& f = *enc::find(name);
+        SCOPED_TRACE(name);
+        std::vector<uint8_t> bytes(256 * 4);
+        for (int i = 0; i < 256; ++i)
+            for (int c = 0; c < 4; ++c) bytes[4 * i + c] = static_cast<uint8_t>(i);
+        std::vector<uint16_t> want = enc::decode_color(f, bytes.data(), 256), got(256 * 4);
+        ASSERT_TRUE(convert_to_canonical(Plane::Color, f.dxgi, bytes.data(), 1024, 256, 1, got.data()));
+        EXPECT_EQ(got, want);
+    }
+}
+
+TEST(ShimFormats, DepthMotionAndExposure) {
+    // D24S8: the low 24 bits are depth, the stencil byte is ignored.
+    uint32_t d24[3] = {0x00000000u, 0xAB000000u | 0x7FFFFFu, 0x12FFFFFFu};
+    float depth[3];
+    ASSERT_TRUE(convert_to_canonical(Plane::Depth, uint32_t(Dxgi::D24_Unorm_S8_Uint), d24, 12, 3, 1, depth));
+    EXPECT_EQ(depth[0], 0.0f);
+    EXPECT_EQ(depth[1], static_cast<float>(0x7FFFFF / 16777215.0));
+    EXPECT_EQ(depth[2], 1.0f);
+    uint16_t d16[2] = {0, 65535};
+    ASSERT_TRUE(convert_to_canonical(Plane::Depth, uint32_t(Dxgi::D16_Unorm), d16, 4, 2, 1, depth));
+    EXPECT_EQ(depth[0], 0.0f);
+    EXPECT_EQ(depth[1], 1.0f);
+    float d32[2] = {0.25f, -0.0f};
+    ASSERT_TRUE(convert_to_canonical(Plane::Depth, uint32_t(Dxgi::D32_Float), d32, 8, 2, 1, depth));
+    EXPECT_EQ(std::memcmp(depth, d32, 8), 0);
+    // Motion: RG32F rounds to half, RG16F is copied.
+    float mv32[2] = {1.5f, -0.333333f};
+    uint16_t mv[2];
+    ASSERT_TRUE(convert_to_canonical(Plane::Motion, uint32_t(Dxgi::R32G32_Float), mv32, 8, 1, 1, mv));
+    EXPECT_EQ(mv[0], enc::float_to_half(1.5f));
+    EXPECT_EQ(mv[1], enc::float_to_half(-0.333333f));
+    // Exposure: R16F widens to R32F.
+    uint16_t e16 = enc::float_to_half(2.5f);
+    float e;
+    ASSERT_TRUE(convert_to_canonical(Plane::Exposure, uint32_t(Dxgi::R16_Float), &e16, 2, 1, 1, &e));
+    EXPECT_EQ(e, 2.5f);
+}
+
+TEST(ShimFormats, OutputConversionsMatchTheTestsEncoder) {
+    const std::vector<uint16_t> halves = all_halves();
+    const size_t n = halves.size() / 4;
+    for (const char* name : {"rgba16f", "rgba32f", "r11g11b10f", "rgb10a2", "rgba8", "rgba8srgb", "bgra8", "bgra8srgb"}) {
+        const enc::Format& f = *enc::find(name);
+        SCOPED_TRACE(name);
+        ASSERT_TRUE(accepted(Plane::Output, f.dxgi));
+        std::vector<uint8_t> want = enc::encode_color(f, halves.data(), n), got(want.size());
+        ASSERT_TRUE(convert_from_canonical(f.dxgi, halves.data(), static_cast<uint32_t>(n), 1, got.data(), got.size()));
+        size_t differences = 0;
+        for (size_t i = 0; i < got.size(); ++i) differences += got[i] != want[i];
+        if (f.dxgi == 2) { // NaN payloads may differ in float; compare as floats for NaN
+            differences = 0;
+            for (size_t i = 0; i < n * 4; ++i) {
+                float a, b;
+                std::memcpy(&a, &got[4 * i], 4);
+                std::memcpy(&b, &want[4 * i], 4);
+                differences += !(a == b || (a != a && b != b));
+            }
+        }
+        EXPECT_EQ(differences, 0u);
+    }
+}
+
+TEST(ShimFormats, RefusesWhatAPlaneDoesNotAccept) {
+    EXPECT_FALSE(accepted(Plane::Color, 61));  // R8_UNORM
+    EXPECT_FALSE(accepted(Plane::Depth, 10));  // RGBA16F is no depth format
+    EXPECT_FALSE(accepted(Plane::Motion, 41)); // R32F
+    uint8_t dummy[16] = {};
+    EXPECT_FALSE(convert_to_canonical(Plane::Color, 61, dummy, 16, 1, 1, dummy));
+    EXPECT_FALSE(convert_from_canonical(67, dummy, 1, 1, dummy, 16)); // R9G9B9E5 is no output format
+    EXPECT_EQ(format_name(26), "R11G11B10_FLOAT (26)");
+    EXPECT_EQ(format_name(61), "DXGI format 61");
+}
