@@ -3,7 +3,8 @@
 #   scripts/install-deps.sh [--for demo|test] [--print]
 #     --for demo   what building and running the demo needs
 #     --for test   everything `make test` needs (default): + clang-19 and libFuzzer, and Wine's tools,
-#                  Wine and mingw-w64 for the Wine bridge (nvcuda.dll) and its Windows test programs
+#                  Wine and mingw-w64 for the Wine bridge (nvcuda.dll) and its Windows test programs, and
+#                  Xvfb and Mesa's Vulkan drivers (lavapipe) for the NGX shim's D3D12 harness under Wine
 #     --print      print the package list and exit
 # As root: runs apt-get (update first, once) for missing packages. Otherwise: prints the exact
 # apt-get line to run and exits 2. Exits 0 when nothing is missing.
@@ -29,6 +30,7 @@ demo_packages=(
 test_packages=(
     clang-19 libclang-rt-19-dev lld-19
     wine64 wine64-tools mingw-w64
+    xvfb xauth mesa-vulkan-drivers libvulkan1
 )
 case "$purpose" in
     demo) packages=("${demo_packages[@]}") ;;
