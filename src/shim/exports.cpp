@@ -1,6 +1,7 @@
 // NGX's D3D12 entry points and the parameter C accessors, exported by d4r_nvngx.dll (ngx_d3d12.h). Each
 // entry point nulls its out-parameters, checks its arguments (refusals at debug level), forwards to the Shim
 // and catches every exception: nothing a game does through this API may crash it.
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 
@@ -13,6 +14,32 @@
 using namespace d4r::abi;
 using d4r::shim::Shim;
 namespace dlog = d4r::log;
+
+// The parameter object's table as a game compiled with MSVC calls it (abi/ngx.h): Set overloads in slots 0-7
+// (void*, ID3D12Resource*, ID3D11Resource*, int, unsigned int, double, float, unsigned long long), the Get
+// overloads in the same order in slots 8-15, Reset in slot 16, the table pointer first in the object.
+// Checked here, in the Windows build, slot by slot.
+#define D4R_SHIM_SLOT(member, slot) static_assert(offsetof(NVSDK_NGX_Parameter_Vtbl, member) == (slot) * sizeof(void*))
+D4R_SHIM_SLOT(SetVoidPointer, 0);
+D4R_SHIM_SLOT(SetD3d12Resource, 1);
+D4R_SHIM_SLOT(SetD3d11Resource, 2);
+D4R_SHIM_SLOT(SetI, 3);
+D4R_SHIM_SLOT(SetUI, 4);
+D4R_SHIM_SLOT(SetD, 5);
+D4R_SHIM_SLOT(SetF, 6);
+D4R_SHIM_SLOT(SetULL, 7);
+D4R_SHIM_SLOT(GetVoidPointer, 8);
+D4R_SHIM_SLOT(GetD3d12Resource, 9);
+D4R_SHIM_SLOT(GetD3d11Resource, 10);
+D4R_SHIM_SLOT(GetI, 11);
+D4R_SHIM_SLOT(GetUI, 12);
+D4R_SHIM_SLOT(GetD, 13);
+D4R_SHIM_SLOT(GetF, 14);
+D4R_SHIM_SLOT(GetULL, 15);
+D4R_SHIM_SLOT(Reset, 16);
+#undef D4R_SHIM_SLOT
+static_assert(sizeof(NVSDK_NGX_Parameter_Vtbl) == D4R_NGX_PARAMETER_VTBL_SLOTS * sizeof(void*));
+static_assert(offsetof(NVSDK_NGX_Parameter, vtbl) == 0);
 
 namespace {
 
