@@ -202,6 +202,10 @@ private:
     std::vector<Unavailable> m_unavailable;
 };
 
+// The newest PTX ISA major version ptxsim knows (9.x: CUDA 13). A module with a newer `.version` fails to
+// load; the cpu backend answers CUDA_ERROR_UNSUPPORTED_PTX_VERSION for it, as NVIDIA's driver does.
+inline constexpr uint32_t kNewestPtxIsaMajor = 9;
+
 // External functions ptxsim provides itself, which a module may declare (.extern .func) and call without
 // defining them: vprintf, __assertfail and the device runtime's kernel-launch calls.
 bool is_builtin_function(std::string_view name);

@@ -1,6 +1,8 @@
 // Load-time checks ptxas makes (see validate.h).
 #include "ptxsim/validate.h"
 
+#include "ptxsim/ptxsim.h"
+
 #include <charconv>
 #include <optional>
 #include <string>
@@ -13,7 +15,7 @@ namespace d4r::ptxsim {
 
 namespace {
 
-constexpr uint32_t kNewestIsaMajor = 9; // PTX ISA 9.x (CUDA 13)
+constexpr uint32_t kNewestIsaMajor = kNewestPtxIsaMajor;
 constexpr int kNewestSm = 90;           // what the cpu backend reports (cuDeviceGetAttribute: 9.0)
 constexpr uint64_t kClassicParamLimit = 4096;
 constexpr uint64_t kLargeParamLimit = 32764; // PTX ISA 8.1+, sm_70+

@@ -1,5 +1,7 @@
 // D4R_CUDA_TRACE=1: one line per driver API call with its arguments and result (docs/runtime.md, "Observability"):
 //   CUDA_TRACE cuMemAlloc_v2(dptr=0x7ffd5c3a1e28, bytesize=4096) = CUDA_SUCCESS
+// A refused call also shows the reason its refusal gave (refusal.h):
+//   CUDA_TRACE cuLinkAddData_v2(...) = CUDA_ERROR_NO_BINARY_FOR_GPU (cpu backend: cuLinkAddData: k.cubin: ...)
 // Pointers and device addresses are hex, sizes and enums decimal, C strings quoted (the ones that are
 // names: module file, function and global names, cuGetProcAddress symbols).
 #include <cstring>
@@ -11,6 +13,7 @@
 
 #include "core/log.h"
 #include "runtime/export_tables/export_table_ids.h"
+#include "runtime/refusal.h"
 #include "runtime/runtime.h"
 
 namespace d4r::runtime {
@@ -78,8 +81,12 @@ std::string format_call(const char* function, const char* names, CUresult r, con
 
 #define D4R_TRACE_FN(exp, base, since, params, args)                                                          \
     CUresult trace_##exp params {                                                                             \
+        clear_refusal();                                                                                      \
         CUresult r = g_inner->exp args;                                                                       \
-        log::write(log::Level::Info, format_call(#exp, #args, r, std::make_tuple args));                      \
+        std::string line = format_call(#exp, #args, r, std::make_tuple args);                                 \
+        if (r != CUDA_SUCCESS)                                                                                \
+            if (std::string why = take_refusal(); !why.empty()) line += " (" + why + ")";                    \
+        log::write(log::Level::Info, line);                                                                   \
         return r;                                                                                             \
     }
 D4R_CUDA_API(D4R_TRACE_FN)

@@ -16,6 +16,7 @@
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_graph.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -99,8 +100,7 @@ CUresult check_unsafe(const char* what) {
         }
     }
     if (!forbidden) return CUDA_SUCCESS;
-    log::debug("cpu backend: {} refused during stream capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
-    return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: {} refused during stream capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
 }
 
 template <auto Slot>
@@ -482,8 +482,7 @@ CUresult refuse_in_capture(CUstream h, const char* what) {
     std::lock_guard lock(graph_mutex());
     if (StreamCapture* sc = capturing(ref.stream)) {
         invalidate(*sc->capture, what);
-        log::debug("cpu backend: {} cannot be captured (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
-        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: {} cannot be captured (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
     }
     if (legacy_conflict(h, ref.ctx.get())) return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
     return CUDA_SUCCESS;
@@ -532,8 +531,7 @@ CUresult cu_stream_begin_capture_v2(CUstream h, CUstreamCaptureMode mode) {
     if (CUresult r = resolve_stream(h, ref)) return r;
     if (static_cast<unsigned>(mode) > CU_STREAM_CAPTURE_MODE_RELAXED) return CUDA_ERROR_INVALID_VALUE;
     if (is_special_stream(h)) {
-        log::debug("cpu backend: the null, legacy or per-thread stream cannot be captured");
-        return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: the null, legacy or per-thread stream cannot be captured");
     }
     std::lock_guard lock(graph_mutex());
     if (capturing(ref.stream)) return CUDA_ERROR_ILLEGAL_STATE;
@@ -592,8 +590,7 @@ CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
     }
     if (c->invalidated) return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
     if (unjoined) {
-        log::debug("cpu backend: stream capture {} has work on another stream that was not joined", c->id);
-        return CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNJOINED, "cpu backend: stream capture {} has work on another stream that was not joined", c->id);
     }
     // Memory the graph allocates and frees itself is the graph's: returned when the last copy goes.
     std::set<CUdeviceptr> allocated;

@@ -11,6 +11,7 @@
 #include "core/fnv1a.h"
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -261,8 +262,7 @@ CUresult cu_device_get_by_pci_bus_id(CUdevice* dev, const char* bus_id) {
     if (std::sscanf(bus_id, "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) != 4) {
         domain = 0;
         if (std::sscanf(bus_id, "%x:%x.%x%c", &bus, &device, &function, &tail) != 3) {
-            log::debug("cpu backend: cuDeviceGetByPCIBusId: '{}' is not a PCI bus id", bus_id);
-            return CUDA_ERROR_INVALID_VALUE;
+            return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuDeviceGetByPCIBusId: '{}' is not a PCI bus id", bus_id);
         }
     }
     if (domain != 0 || bus != 0 || device != 0) return CUDA_ERROR_INVALID_DEVICE;

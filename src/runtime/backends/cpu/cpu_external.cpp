@@ -30,6 +30,7 @@
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -81,37 +82,31 @@ CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_ME
     if (CUresult r = current_stream(ref)) return r;
     if (!out || !desc || desc->size == 0 || (desc->flags & ~CUDA_EXTERNAL_MEMORY_DEDICATED) ||
         !all_zero(desc->reserved, 16)) {
-        log::debug("cpu backend: cuImportExternalMemory: refused: missing output or descriptor, size 0, unknown "
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: missing output or descriptor, size 0, unknown "
                    "flags or non-zero reserved words");
-        return CUDA_ERROR_INVALID_VALUE;
     }
     const char* type = memory_type_name(desc->type);
     if (!type) {
-        log::debug("cpu backend: cuImportExternalMemory: refused: unknown handle type {}", int(desc->type));
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: unknown handle type {}", int(desc->type));
     }
     if (desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD && desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD) {
         log_once("cuImportExternalMemory: only file-descriptor handles (OPAQUE_FD, DMABUF_FD) can be imported on "
                  "the cpu backend; Win32, D3D and NvSciBuf handles are CUDA_ERROR_NOT_SUPPORTED");
-        log::debug("cpu backend: cuImportExternalMemory: refused handle type {}", type);
-        return CUDA_ERROR_NOT_SUPPORTED;
+        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuImportExternalMemory: refused handle type {}", type);
     }
     const int fd = desc->handle.fd;
     struct stat st {};
     if (fd < 0 || ::fstat(fd, &st) != 0) {
-        log::debug("cpu backend: cuImportExternalMemory: refused: {} is not an open file descriptor", fd);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: {} is not an open file descriptor", fd);
     }
     if (S_ISREG(st.st_mode) && uint64_t(st.st_size) < desc->size) {
-        log::debug("cpu backend: cuImportExternalMemory: refused: size {} exceeds the descriptor's {} bytes", desc->size,
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: size {} exceeds the descriptor's {} bytes", desc->size,
                    uint64_t(st.st_size));
-        return CUDA_ERROR_INVALID_VALUE;
     }
     void* p = ::mmap(nullptr, desc->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
-        log::debug("cpu backend: cuImportExternalMemory: refused: mmap of descriptor {} ({} bytes) failed: {}", fd,
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: mmap of descriptor {} ({} bytes) failed: {}", fd,
                    desc->size, std::strerror(errno));
-        return CUDA_ERROR_INVALID_VALUE;
     }
     ::close(fd); // the driver owns the descriptor after a successful import
     auto m = std::make_shared<ExternalMemory>();
@@ -134,9 +129,8 @@ CUresult cu_external_memory_get_mapped_buffer(CUdeviceptr* out, CUexternalMemory
     if (!m) return CUDA_ERROR_INVALID_HANDLE;
     if (desc->flags != 0 || !all_zero(desc->reserved, 16) || desc->size == 0 || desc->offset > m->size ||
         desc->size > m->size - desc->offset) {
-        log::debug("cpu backend: cuExternalMemoryGetMappedBuffer: refused: offset {} + size {} outside the {} bytes "
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuExternalMemoryGetMappedBuffer: refused: offset {} + size {} outside the {} bytes "
                    "imported, size 0, or flags/reserved not zero", desc->offset, desc->size, m->size);
-        return CUDA_ERROR_INVALID_VALUE;
     }
     const uint64_t begin = reinterpret_cast<uint64_t>(m->base) + desc->offset, end = begin + desc->size;
     {

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/log.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -433,8 +434,7 @@ CUresult cu_graph_add_dependencies_v2(CUgraph h, const CUgraphNode* from, const 
     if (CUresult r = check_init()) return r;
     if (n && (!from || !to)) return CUDA_ERROR_INVALID_VALUE;
     if (!default_edges(data, n)) {
-        log::debug("cpu backend: cuGraphAddDependencies refuses edge data other than the default (ports, programmatic)");
-        return CUDA_ERROR_NOT_SUPPORTED;
+        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuGraphAddDependencies refuses edge data other than the default (ports, programmatic)");
     }
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(h);
@@ -529,8 +529,7 @@ CUresult instantiate(CUgraphExec* ph, CUgraph hg, uint64_t flags, CUgraphInstant
     *ph = nullptr;
     if (result) *result = CUDA_GRAPH_INSTANTIATE_ERROR;
     if (flags & ~kInstantiateFlags) {
-        log::debug("cpu backend: graph instantiation flags 0x{:x} refused (device launch is not supported)", flags);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: graph instantiation flags 0x{:x} refused (device launch is not supported)", flags);
     }
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
@@ -684,8 +683,7 @@ CUresult exec_update(CUgraphExec he, CUgraph hg, CUgraphExecUpdateResult* result
     auto fail = [&](CUgraphExecUpdateResult why, Node* node) {
         *result = why;
         if (error_node) *error_node = reinterpret_cast<CUgraphNode>(node);
-        log::debug("cpu backend: cuGraphExecUpdate refused the update (result {})", static_cast<int>(why));
-        return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+        return refuse(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "cpu backend: cuGraphExecUpdate refused the update (result {})", static_cast<int>(why));
     };
     if (g->nodes.size() != mine.nodes.size()) return fail(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nullptr);
     for (size_t i = 0; i < g->nodes.size(); ++i) {

@@ -19,6 +19,7 @@
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_image.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -125,16 +126,13 @@ CUresult add_input(LinkState& st, CUjitInputType type, const void* data, size_t 
         error = fmt::format("{}: the cpu backend links PTX only; a {} holds machine code (SASS) ptxsim cannot run", name,
                             type == CU_JIT_INPUT_CUBIN ? "cubin" : type == CU_JIT_INPUT_OBJECT ? "relocatable object" : "library");
         write_error(st, error);
-        log::debug("cpu backend: cuLinkAddData: {}", error);
-        return CUDA_ERROR_NO_BINARY_FOR_GPU;
+        return refuse(CUDA_ERROR_NO_BINARY_FOR_GPU, "cpu backend: cuLinkAddData: {}", error);
     case CU_JIT_INPUT_NVVM:
         error = fmt::format("{}: NVVM IR (link-time optimisation) is not supported by the cpu backend", name);
         write_error(st, error);
-        log::debug("cpu backend: cuLinkAddData: {}", error);
-        return CUDA_ERROR_NOT_SUPPORTED;
+        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuLinkAddData: {}", error);
     default:
-        log::debug("cpu backend: cuLinkAddData: unknown input type {}", static_cast<int>(type));
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuLinkAddData: unknown input type {}", static_cast<int>(type));
     }
     // Checked now, as the driver compiles each PTX input when it is added; a module that only fails
     // because it calls functions other inputs define is checked again at cuLinkComplete.
@@ -143,8 +141,7 @@ CUresult add_input(LinkState& st, CUjitInputType type, const void* data, size_t 
         if (!has_extern) {
             error = loaded.error().text();
             write_error(st, error);
-            log::debug("cpu backend: cuLinkAddData: {}", error);
-            return CUDA_ERROR_INVALID_PTX;
+            return refuse(CUDA_ERROR_INVALID_PTX, "cpu backend: cuLinkAddData: {}", error);
         }
     }
     st.inputs.push_back({std::move(name), std::move(text)});
@@ -171,8 +168,7 @@ CUresult cu_link_add_file(CUlinkState h, CUjitInputType type, const char* path, 
     if (!path || (n && (!options || !values))) return CUDA_ERROR_INVALID_VALUE;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-        log::debug("cpu backend: cuLinkAddFile: cannot open {}", path);
-        return CUDA_ERROR_FILE_NOT_FOUND;
+        return refuse(CUDA_ERROR_FILE_NOT_FOUND, "cpu backend: cuLinkAddFile: cannot open {}", path);
     }
     std::ostringstream buffer;
     buffer << in.rdbuf();
@@ -307,22 +303,19 @@ CUresult cu_link_complete(CUlinkState h, void** cubin_out, size_t* size_out) {
     auto start = std::chrono::steady_clock::now();
     if (st->inputs.empty()) {
         write_error(*st, "cuLinkComplete: nothing was added to the link");
-        log::debug("cpu backend: cuLinkComplete: no inputs");
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuLinkComplete: no inputs");
     }
     if (auto missing = unresolved(st->inputs); !missing.empty()) {
         std::string text;
         for (const std::string& name : missing) text += fmt::format("error: undefined reference to '{}'\n", name);
         write_error(*st, text);
-        log::debug("cpu backend: cuLinkComplete: {}", text);
-        return CUDA_ERROR_INVALID_PTX;
+        return refuse(CUDA_ERROR_INVALID_PTX, "cpu backend: cuLinkComplete: {}", text);
     }
     std::string joined = st->inputs.size() == 1 ? st->inputs[0].ptx : join_ptx(st->inputs);
     auto loaded = ptxsim::Module::load(joined, "linked");
     if (!loaded) {
         write_error(*st, loaded.error().text());
-        log::debug("cpu backend: cuLinkComplete: {}", loaded.error().text());
-        return CUDA_ERROR_INVALID_PTX;
+        return refuse(CUDA_ERROR_INVALID_PTX, "cpu backend: cuLinkComplete: {}", loaded.error().text());
     }
     st->image = std::move(joined);
     st->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

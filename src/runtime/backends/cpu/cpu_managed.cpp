@@ -12,6 +12,7 @@
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_ops.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -34,8 +35,7 @@ std::map<uint64_t, Advice> g_advice; // region id -> advice
 // The managed allocation holding [P, P + COUNT).
 CUresult managed_range(CUdeviceptr p, size_t count, Region& out) {
     if (count == 0 || !find_region(p, count, &out) || !is_managed(out)) {
-        log::debug("cpu backend: [0x{:x}, +{}) is not inside one managed allocation", p, count);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: [0x{:x}, +{}) is not inside one managed allocation", p, count);
     }
     return CUDA_SUCCESS;
 }
@@ -61,9 +61,8 @@ CUresult cu_mem_alloc_managed(CUdeviceptr* dptr, size_t bytes, unsigned int flag
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
     if (!dptr || bytes == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)) {
-        log::debug("cpu backend: cuMemAllocManaged({} bytes, flags 0x{:x}): invalid (flags must be "
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAllocManaged({} bytes, flags 0x{:x}): invalid (flags must be "
                    "CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST)", bytes, flags);
-        return CUDA_ERROR_INVALID_VALUE;
     }
     auto ptr = state().device.alloc(bytes);
     if (!ptr) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -199,8 +198,7 @@ CUresult cu_stream_attach_mem_async(CUstream stream, CUdeviceptr p, size_t lengt
     Region region;
     if (!find_region(p, 0, &region) || region.kind != RegionKind::Managed || region.base != p ||
         (length != 0 && length != region.size)) {
-        log::debug("cpu backend: cuStreamAttachMemAsync: [0x{:x}, +{}) is not a whole managed allocation", p, length);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuStreamAttachMemAsync: [0x{:x}, +{}) is not a whole managed allocation", p, length);
     }
     // One memory: the attachment only orders; it is queued so that it takes effect in stream order.
     ref.ctx->submit(ref.stream, [](CUresult) {});

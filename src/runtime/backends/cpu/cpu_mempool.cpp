@@ -15,6 +15,7 @@
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_graph.h"
 #include "runtime/backends/cpu/cpu_ops.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -225,9 +226,8 @@ CUresult cu_mem_pool_create(CUmemoryPool* out, const CUmemPoolProps* props) {
     }
     if (props->location.id != 0) return CUDA_ERROR_INVALID_DEVICE;
     if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE) {
-        log::debug("cpu backend: cuMemPoolCreate: exportable pools (handle types 0x{:x}) are not supported",
+        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemPoolCreate: exportable pools (handle types 0x{:x}) are not supported",
                    static_cast<unsigned>(props->handleTypes));
-        return CUDA_ERROR_NOT_SUPPORTED;
     }
     auto pool = std::make_shared<Pool>();
     pool->props = *props;

@@ -5,6 +5,7 @@
 // process only, so IPC handles are CUDA_ERROR_NOT_SUPPORTED (logged once).
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -24,8 +25,7 @@ CUresult check_peer_context(CUcontext peer) {
 CUresult cu_ctx_enable_peer_access(CUcontext peer, unsigned int flags) {
     if (CUresult r = check_peer_context(peer)) return r;
     if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
-    log::debug("cpu backend: cuCtxEnablePeerAccess: one device, which is not its own peer");
-    return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+    return refuse(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "cpu backend: cuCtxEnablePeerAccess: one device, which is not its own peer");
 }
 
 CUresult cu_ctx_disable_peer_access(CUcontext peer) {

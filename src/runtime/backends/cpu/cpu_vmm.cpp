@@ -23,6 +23,7 @@
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_ops.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -111,14 +112,12 @@ bool device_location(const CUmemLocation& loc) { return loc.type == CU_MEM_LOCAT
 CUresult check_prop(const CUmemAllocationProp* prop) {
     if (!prop) return CUDA_ERROR_INVALID_VALUE;
     if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED) {
-        log::debug("cpu backend: VMM: allocation type {} (only CU_MEM_ALLOCATION_TYPE_PINNED is supported)",
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: VMM: allocation type {} (only CU_MEM_ALLOCATION_TYPE_PINNED is supported)",
                    static_cast<int>(prop->type));
-        return CUDA_ERROR_INVALID_VALUE;
     }
     if (prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
-        log::debug("cpu backend: VMM: location type {} (only CU_MEM_LOCATION_TYPE_DEVICE is supported)",
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: VMM: location type {} (only CU_MEM_LOCATION_TYPE_DEVICE is supported)",
                    static_cast<int>(prop->location.type));
-        return CUDA_ERROR_INVALID_VALUE;
     }
     if (prop->location.id != 0) return CUDA_ERROR_INVALID_DEVICE;
     return CUDA_SUCCESS;
@@ -157,14 +156,12 @@ CUresult cu_mem_create(CUmemGenericAllocationHandle* handle, size_t size, const 
     if (!handle || size == 0 || flags != 0) return CUDA_ERROR_INVALID_VALUE;
     if (CUresult r = check_prop(prop)) return r;
     if (size % page_size()) {
-        log::debug("cpu backend: cuMemCreate: {} bytes is not a multiple of the granularity ({})", size, page_size());
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemCreate: {} bytes is not a multiple of the granularity ({})", size, page_size());
     }
     unsigned types = static_cast<unsigned>(prop->requestedHandleTypes);
     if (types & ~kHandleTypes) return CUDA_ERROR_INVALID_VALUE;
     if (types & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
-        log::debug("cpu backend: cuMemCreate: only POSIX file descriptor handles can be requested (asked 0x{:x})", types);
-        return CUDA_ERROR_NOT_SUPPORTED;
+        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemCreate: only POSIX file descriptor handles can be requested (asked 0x{:x})", types);
     }
     int fd = memfd_create("d4r-cuMemCreate", MFD_CLOEXEC);
     if (fd < 0) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -187,8 +184,7 @@ CUresult cu_mem_release(CUmemGenericAllocationHandle handle) {
     std::lock_guard lock(v.mutex);
     auto it = v.handles.find(handle);
     if (it == v.handles.end()) {
-        log::debug("cpu backend: cuMemRelease: 0x{:x} is not a live allocation handle", handle);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemRelease: 0x{:x} is not a live allocation handle", handle);
     }
     if (--it->second.second == 0) v.handles.erase(it); // mappings keep the memory until unmapped
     return CUDA_SUCCESS;
@@ -199,8 +195,7 @@ CUresult cu_mem_address_reserve(CUdeviceptr* ptr, size_t size, size_t alignment,
     if (ptr) *ptr = 0;
     if (CUresult r = check_init()) return r;
     if (!ptr || size == 0 || flags != 0 || size % page_size() || (alignment & (alignment - 1))) {
-        log::debug("cpu backend: cuMemAddressReserve(size {}, alignment {}, flags 0x{:x}): invalid", size, alignment, flags);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAddressReserve(size {}, alignment {}, flags 0x{:x}): invalid", size, alignment, flags);
     }
     alignment = std::max<uint64_t>(alignment, page_size());
     uint64_t span = size + alignment - page_size();
@@ -226,13 +221,11 @@ CUresult cu_mem_address_free(CUdeviceptr ptr, size_t size) {
     std::lock_guard lock(v.mutex);
     auto it = v.reservations.find(ptr);
     if (it == v.reservations.end() || it->second.size != size) {
-        log::debug("cpu backend: cuMemAddressFree: [0x{:x}, +{}) is not a reservation", ptr, size);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAddressFree: [0x{:x}, +{}) is not a reservation", ptr, size);
     }
     auto m = v.mappings.lower_bound(ptr);
     if (m != v.mappings.end() && m->first < ptr + size) {
-        log::debug("cpu backend: cuMemAddressFree: [0x{:x}, +{}) still has mappings (cuMemUnmap them first)", ptr, size);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAddressFree: [0x{:x}, +{}) still has mappings (cuMemUnmap them first)", ptr, size);
     }
     munmap(reinterpret_cast<void*>(ptr), size);
     v.reservations.erase(it);
@@ -248,23 +241,19 @@ CUresult cu_mem_map(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAll
     std::lock_guard lock(v.mutex);
     auto h = v.handles.find(handle);
     if (h == v.handles.end()) {
-        log::debug("cpu backend: cuMemMap: 0x{:x} is not a live allocation handle", handle);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: 0x{:x} is not a live allocation handle", handle);
     }
     const std::shared_ptr<Allocation>& a = h->second.first;
     if (offset > a->size || size > a->size - offset) {
-        log::debug("cpu backend: cuMemMap: [{}, +{}) exceeds the allocation's {} bytes", offset, size, a->size);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [{}, +{}) exceeds the allocation's {} bytes", offset, size, a->size);
     }
     if (!reservation_of(v, ptr, size)) {
-        log::debug("cpu backend: cuMemMap: [0x{:x}, +{}) is not inside a reserved range", ptr, size);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [0x{:x}, +{}) is not inside a reserved range", ptr, size);
     }
     auto next = v.mappings.lower_bound(ptr);
     bool overlaps = (next != v.mappings.end() && next->first < ptr + size) || mapping_at(v, ptr);
     if (overlaps) {
-        log::debug("cpu backend: cuMemMap: [0x{:x}, +{}) overlaps an existing mapping", ptr, size);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [0x{:x}, +{}) overlaps an existing mapping", ptr, size);
     }
     // Inaccessible until cuMemSetAccess, as on a GPU.
     void* p = mmap(reinterpret_cast<void*>(ptr), size, PROT_NONE, MAP_SHARED | MAP_FIXED, a->fd,
@@ -300,8 +289,7 @@ CUresult cu_mem_unmap(CUdeviceptr ptr, size_t size) {
     std::lock_guard lock(v.mutex);
     std::vector<Mapping*> tiles = mappings_tiling(v, ptr, size);
     if (tiles.empty()) {
-        log::debug("cpu backend: cuMemUnmap: [0x{:x}, +{}) is not made of whole mappings", ptr, size);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemUnmap: [0x{:x}, +{}) is not made of whole mappings", ptr, size);
     }
     std::vector<uint64_t> bases;
     for (Mapping* m : tiles) {
@@ -332,8 +320,7 @@ CUresult cu_mem_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc* 
     std::lock_guard lock(v.mutex);
     std::vector<Mapping*> tiles = mappings_tiling(v, ptr, size);
     if (tiles.empty()) {
-        log::debug("cpu backend: cuMemSetAccess: [0x{:x}, +{}) is not made of whole mappings", ptr, size);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemSetAccess: [0x{:x}, +{}) is not made of whole mappings", ptr, size);
     }
     for (Mapping* m : tiles) {
         // READ maps read-write too (a stray write must not kill the process); NONE takes the range away.
@@ -360,8 +347,7 @@ CUresult cu_mem_get_access(unsigned long long* flags, const CUmemLocation* locat
     std::lock_guard lock(v.mutex);
     const Mapping* m = mapping_at(v, ptr);
     if (!m) {
-        log::debug("cpu backend: cuMemGetAccess: 0x{:x} is not mapped", ptr);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemGetAccess: 0x{:x} is not mapped", ptr);
     }
     *flags = m->access;
     return CUDA_SUCCESS;
@@ -387,8 +373,7 @@ CUresult cu_mem_retain_allocation_handle(CUmemGenericAllocationHandle* handle, v
     std::lock_guard lock(v.mutex);
     const Mapping* m = mapping_at(v, reinterpret_cast<uint64_t>(addr));
     if (!m) {
-        log::debug("cpu backend: cuMemRetainAllocationHandle: {} is not mapped", addr);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemRetainAllocationHandle: {} is not mapped", addr);
     }
     *handle = add_handle(v, m->allocation);
     return CUDA_SUCCESS;
@@ -404,14 +389,12 @@ CUresult cu_mem_export_to_shareable_handle(void* shareable, CUmemGenericAllocati
     if (it == v.handles.end()) return CUDA_ERROR_INVALID_VALUE;
     const Allocation& a = *it->second.first;
     if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-        log::debug("cpu backend: cuMemExportToShareableHandle: handle type {} is not supported (POSIX file "
+        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemExportToShareableHandle: handle type {} is not supported (POSIX file "
                    "descriptors are)", static_cast<int>(type));
-        return CUDA_ERROR_NOT_SUPPORTED;
     }
     if (!(static_cast<unsigned>(a.prop.requestedHandleTypes) & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
-        log::debug("cpu backend: cuMemExportToShareableHandle: the allocation was not created with "
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemExportToShareableHandle: the allocation was not created with "
                    "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR in requestedHandleTypes");
-        return CUDA_ERROR_INVALID_VALUE;
     }
     int fd = fcntl(a.fd, F_DUPFD_CLOEXEC, 0);
     if (fd < 0) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -429,8 +412,7 @@ CUresult cu_mem_import_from_shareable_handle(CUmemGenericAllocationHandle* handl
     int given = static_cast<int>(reinterpret_cast<intptr_t>(os_handle));
     struct stat st {};
     if (given < 0 || fstat(given, &st) != 0 || st.st_size <= 0 || uint64_t(st.st_size) % page_size()) {
-        log::debug("cpu backend: cuMemImportFromShareableHandle: {} is not a shareable allocation descriptor", given);
-        return CUDA_ERROR_INVALID_VALUE;
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemImportFromShareableHandle: {} is not a shareable allocation descriptor", given);
     }
     int fd = fcntl(given, F_DUPFD_CLOEXEC, 0);
     if (fd < 0) return CUDA_ERROR_INVALID_VALUE;
