@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "ptxsim/ptxsim_texture.h"
 #include "runtime/backends/cpu/cpu_array.h"
+#include "runtime/backends/cpu/cpu_memory_budget.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 
 namespace d4r::runtime::cpu {
@@ -68,6 +69,8 @@ CUresult create_array(CUarray* ph, const CUDA_ARRAY3D_DESCRIPTOR& d, bool create
         sd.format = sim_format;
         sd.channels = d.NumChannels;
         sd.surface = d.Flags & CUDA_ARRAY3D_SURFACE_LDST;
+        // ptxsim keeps the texels itself (zero-filled): checked against the budget, not counted in it.
+        if (CUresult r = budget_check(a->row_bytes() * a->height(), "cuArrayCreate")) return r;
         auto id = ptxsim::create_array(state().device, sd);
         if (!id) {
             log::warn("cpu backend: cuArrayCreate: {}", id.error().text());
@@ -77,9 +80,7 @@ CUresult create_array(CUarray* ph, const CUDA_ARRAY3D_DESCRIPTOR& d, bool create
     } else {
         if (format_bytes_plain(d.Format) == 0) return CUDA_ERROR_INVALID_VALUE; // packed formats: 2D only
         uint64_t bytes = a->row_bytes() * a->height() * a->depth();
-        auto ptr = state().device.alloc(bytes);
-        if (!ptr) return CUDA_ERROR_OUT_OF_MEMORY;
-        a->base = *ptr;
+        if (CUresult r = budget_alloc(bytes, "cuArray3DCreate", a->base)) return r;
         add_region(Region{a->base, bytes, RegionKind::Array, ctx.get(), 0, 0});
     }
     State& s = state();

@@ -8,6 +8,8 @@
 #include "ptx/container.h"
 #include "ptx/image_extent.h"
 #include "ptx/module_hash.h"
+#include "ptx/module_index.h"
+#include "runtime/backends/cpu/cpu_memory_budget.h"
 
 namespace d4r::runtime::cpu {
 
@@ -81,6 +83,17 @@ CUresult load_image(const void* image, size_t size, const std::string& name, std
                     std::string& error_log, const void* origin) {
     std::string text, module_name;
     if (CUresult r = find_ptx_text(image, size, name, text, error_log, &module_name, origin)) return r;
+    // ptxsim zero-fills the module's variables as it loads them: what does not fit the memory budget is
+    // OUT_OF_MEMORY before anything is allocated (an index is cheap next to the load itself).
+    if (auto index = ptx::index_module(ptx::strip_trailing_nuls(text))) {
+        uint64_t bytes = 0;
+        for (const ptx::VariableInfo& v : index->variables) bytes += v.size;
+        if (CUresult r = budget_check(bytes, "module load")) {
+            error_log = fmt::format("{}: its variables take {} bytes, more than the memory budget has free", module_name,
+                                    bytes);
+            return r;
+        }
+    }
     auto loaded = ptxsim::Module::load(text, module_name);
     if (!loaded) {
         error_log = loaded.error().text();

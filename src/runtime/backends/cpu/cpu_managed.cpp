@@ -11,6 +11,7 @@
 #include <set>
 
 #include "core/log.h"
+#include "runtime/backends/cpu/cpu_memory_budget.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 #include "runtime/refusal.h"
 
@@ -64,10 +65,10 @@ CUresult cu_mem_alloc_managed(CUdeviceptr* dptr, size_t bytes, unsigned int flag
         return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAllocManaged({} bytes, flags 0x{:x}): invalid (flags must be "
                    "CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST)", bytes, flags);
     }
-    auto ptr = state().device.alloc(bytes);
-    if (!ptr) return CUDA_ERROR_OUT_OF_MEMORY;
-    add_region(Region{*ptr, bytes, RegionKind::Managed, ref.ctx.get(), flags, 0});
-    *dptr = *ptr;
+    uint64_t ptr = 0;
+    if (CUresult r = budget_alloc(bytes, "cuMemAllocManaged", ptr)) return r;
+    add_region(Region{ptr, bytes, RegionKind::Managed, ref.ctx.get(), flags, 0});
+    *dptr = ptr;
     return CUDA_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "core/log.h"
+#include "runtime/backends/cpu/cpu_memory_budget.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 
 namespace d4r::runtime::cpu {
@@ -17,27 +18,24 @@ namespace {
 // working; CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT (32) is only the minimum for textures.
 constexpr uint64_t kPitchAlignment = 512;
 
-uint64_t host_bytes(int which) {
-    long pages = sysconf(which);
-    long page = sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : (16ull << 30);
-}
-
+// Within the memory budget (cpu_memory_budget.h): memory the process cannot hold is OUT_OF_MEMORY, not an
+// OOM kill while it is zero-filled.
 CUresult allocate(Context* ctx, uint64_t bytes, RegionKind kind, unsigned flags, CUdeviceptr* out) {
-    if (bytes > host_bytes(_SC_PHYS_PAGES)) return CUDA_ERROR_OUT_OF_MEMORY;
-    auto ptr = state().device.alloc(bytes);
-    if (!ptr) return CUDA_ERROR_OUT_OF_MEMORY;
-    add_region(Region{*ptr, bytes, kind, ctx, flags, 0});
-    *out = *ptr;
+    uint64_t ptr = 0;
+    if (CUresult r = budget_alloc(bytes, kind == RegionKind::HostAlloc ? "cuMemHostAlloc" : "cuMemAlloc", ptr)) return r;
+    add_region(Region{ptr, bytes, kind, ctx, flags, 0});
+    *out = ptr;
     return CUDA_SUCCESS;
 }
 
+// The memory budget: free is what an allocation may still take, total the budget's whole.
 CUresult cu_mem_get_info(size_t* free_bytes, size_t* total) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
     if (!free_bytes || !total) return CUDA_ERROR_INVALID_VALUE;
-    *total = host_bytes(_SC_PHYS_PAGES);
-    *free_bytes = std::min<uint64_t>(host_bytes(_SC_AVPHYS_PAGES), *total);
+    const MemoryBudget b = memory_budget();
+    *total = b.total;
+    *free_bytes = b.free;
     return CUDA_SUCCESS;
 }
 

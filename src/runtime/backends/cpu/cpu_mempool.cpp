@@ -14,6 +14,7 @@
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_graph.h"
+#include "runtime/backends/cpu/cpu_memory_budget.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 #include "runtime/refusal.h"
 
@@ -88,9 +89,7 @@ CUresult alloc_from(const std::shared_ptr<Pool>& pool, Context* ctx, CUdeviceptr
         base = it->second;
         pool->free_blocks.erase(it);
     } else {
-        auto ptr = state().device.alloc(size);
-        if (!ptr) return CUDA_ERROR_OUT_OF_MEMORY;
-        base = *ptr;
+        if (CUresult r = budget_alloc(size, "cuMemAllocAsync", base)) return r;
         pool->reserved += size;
         pool->reserved_high = std::max(pool->reserved_high, pool->reserved);
     }

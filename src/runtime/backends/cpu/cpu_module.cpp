@@ -5,6 +5,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_image.h"
+#include "runtime/backends/cpu/cpu_memory_budget.h"
 
 namespace d4r::runtime::cpu {
 
@@ -13,6 +14,8 @@ namespace {
 std::atomic<uint64_t> g_module_counter{0};
 
 } // namespace
+
+Module::~Module() { release_module_memory(global_bytes); }
 
 CUresult parse_jit_options(unsigned n, CUjit_option* options, void** values, JitLogs& logs) {
     if (n == 0) return CUDA_SUCCESS;
@@ -83,7 +86,9 @@ CUresult load_module(CUmodule* module, const void* image, size_t size, std::stri
         if (!g || g->size == 0) continue;
         add_region(Region{g->address, g->size, RegionKind::ModuleGlobal, ctx.get(), v.managed ? kManagedModuleGlobal : 0, 0});
         m->globals.push_back(g->address);
+        m->global_bytes += g->size;
     }
+    charge_module_memory(m->global_bytes);
     State& s = state();
     std::lock_guard lock(s.mutex);
     s.modules[m.get()] = m;

@@ -143,9 +143,11 @@ struct Event {
 struct Function;
 
 struct Module {
+    ~Module(); // gives its variables' bytes back to the memory budget
     Context* ctx = nullptr;
     std::shared_ptr<ptxsim::Module> sim;
     std::vector<uint64_t> globals; // region bases registered for the module's variables
+    uint64_t global_bytes = 0;     // their size, counted in the memory budget (cpu_memory_budget.h)
     std::map<std::string, Function*, std::less<>> functions;
     std::set<std::string, std::less<>> refused; // kernels ptxsim cannot run, already logged
 };
