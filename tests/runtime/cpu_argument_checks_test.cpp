@@ -102,7 +102,6 @@ CUlaunchAttribute cluster(unsigned x, unsigned y, unsigned z) {
 }
 
 TEST_F(CpuArgumentChecksTest, ClusterMustDivideTheGrid) {
-    constexpr CUresult kInvalidClusterSize = static_cast<CUresult>(912); // CUDA_ERROR_INVALID_CLUSTER_SIZE
     CUmodule m = load_test_module();
     CUfunction f = function(m, "add_one");
     CUdeviceptr d = 0;
@@ -119,7 +118,7 @@ TEST_F(CpuArgumentChecksTest, ClusterMustDivideTheGrid) {
     for (CUlaunchAttribute bad : {cluster(4, 1, 1), cluster(1, 2, 1), cluster(0, 1, 1), cluster(5, 1, 1)}) {
         config.attrs = &bad;
         config.numAttrs = 1;
-        EXPECT_EQ(api().cuLaunchKernelEx(&config, f, params, nullptr), kInvalidClusterSize);
+        EXPECT_EQ(api().cuLaunchKernelEx(&config, f, params, nullptr), CUDA_ERROR_INVALID_CLUSTER_SIZE);
     }
     CUlaunchAttribute good = cluster(2, 1, 1);
     config.attrs = &good;

@@ -1,5 +1,6 @@
 // cpu backend: primary and ordinary contexts, the per-thread context stack, limits and cache config.
 #include "core/log.h"
+#include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_state.h"
 
 namespace d4r::runtime::cpu {
@@ -232,11 +233,9 @@ CUresult cu_ctx_set_limit(CUlimit limit, size_t value) {
     if (i >= 7) return CUDA_ERROR_INVALID_VALUE;
     // A thread's stack is its local memory, at most 512 KiB on every GPU since sm_20 (NVIDIA refuses a
     // 1 TiB stack; it accepts a SIZE_MAX malloc heap or printf FIFO, so those stay unchecked).
-    if (limit == CU_LIMIT_STACK_SIZE && value > kMaxStackBytes) {
-        log::debug("cpu backend: cuCtxSetLimit: a stack of {} bytes per thread exceeds the {} a thread's local memory "
-                   "can hold: refused with CUDA_ERROR_INVALID_VALUE", value, kMaxStackBytes);
-        return CUDA_ERROR_INVALID_VALUE;
-    }
+    D4R_CU_INVALID_IF(limit == CU_LIMIT_STACK_SIZE && value > kMaxStackBytes, CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuCtxSetLimit: a stack of {} bytes per thread exceeds the {} a thread's local "
+                      "memory can hold", value, kMaxStackBytes);
     ctx->limits[i] = value;
     return CUDA_SUCCESS;
 }

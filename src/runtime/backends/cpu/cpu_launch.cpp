@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "core/log.h"
+#include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_state.h"
 
 namespace d4r::runtime::cpu {
@@ -134,10 +135,6 @@ CUresult cu_launch_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, u
     return launch(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra, false);
 }
 
-// CUDA_ERROR_INVALID_CLUSTER_SIZE (912: "a kernel launch error has occurred due to cluster
-// misconfiguration"); src/abi/cuda.h does not name it yet.
-constexpr CUresult kInvalidClusterSize = static_cast<CUresult>(912);
-
 // A cluster attribute's value is { unsigned x, y, z } at the start of the union. The grid must be made of
 // whole clusters, as on a GPU; a valid cluster is otherwise ignored (blocks run as without one).
 CUresult check_cluster(const CUlaunchConfig& config, const CUlaunchAttributeValue& value) {
@@ -145,11 +142,9 @@ CUresult check_cluster(const CUlaunchConfig& config, const CUlaunchAttributeValu
     std::memcpy(dim, &value, sizeof dim);
     const unsigned grid[3] = {config.gridDimX, config.gridDimY, config.gridDimZ};
     for (int k = 0; k < 3; ++k) {
-        if (dim[k] == 0 || grid[k] % dim[k]) {
-            log::debug("cpu backend: cuLaunchKernelEx: cluster {}x{}x{} does not divide the grid {}x{}x{}: refused with "
-                       "CUDA_ERROR_INVALID_CLUSTER_SIZE", dim[0], dim[1], dim[2], grid[0], grid[1], grid[2]);
-            return kInvalidClusterSize;
-        }
+        D4R_CU_INVALID_IF(dim[k] == 0 || grid[k] % dim[k], CUDA_ERROR_INVALID_CLUSTER_SIZE,
+                          "cpu backend: cuLaunchKernelEx: cluster {}x{}x{} does not divide the grid {}x{}x{}", dim[0],
+                          dim[1], dim[2], grid[0], grid[1], grid[2]);
     }
     return CUDA_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "ptxsim/ptxsim_texture.h"
 #include "runtime/backends/cpu/cpu_host_memory.h"
+#include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 
 namespace d4r::runtime::cpu {
@@ -66,11 +67,9 @@ CUresult resolve_side(unsigned type, const void* host, CUdeviceptr dev, CUarray 
     case CU_MEMORYTYPE_ARRAY: {
         ArrayLayout a;
         if (CUresult r = array_layout(array, a)) return r;
-        if (x % a.element_bytes) {
-            log::debug("cpu backend: cuMemcpy2D/3D: an array side starts at byte {} of a row, inside a {}-byte "
-                       "element: refused with CUDA_ERROR_INVALID_VALUE", x, a.element_bytes);
-            return CUDA_ERROR_INVALID_VALUE;
-        }
+        D4R_CU_INVALID_IF(x % a.element_bytes, CUDA_ERROR_INVALID_VALUE,
+                          "cpu backend: cuMemcpy2D/3D: an array side starts at byte {} of a row, inside a {}-byte element",
+                          x, a.element_bytes);
         if (x + box.width > a.row_bytes || y + box.height > a.height || z + box.depth > a.depth)
             return CUDA_ERROR_INVALID_VALUE;
         out.x = x;
@@ -118,10 +117,8 @@ CUresult check_host_side(const Side& s, const Box& box, bool write) {
     uint64_t first = s.address(0, 0);
     uint64_t bytes = s.address(box.height - 1, box.depth - 1) + box.width - first;
     if (write ? host_writable(first, bytes) : host_readable(first, bytes)) return CUDA_SUCCESS;
-    log::debug("cpu backend: cuMemcpy: the {} [0x{:x}, +{}) is inside no allocation and is not {} host memory: "
-               "refused with CUDA_ERROR_INVALID_VALUE", write ? "destination" : "source", first, bytes,
-               write ? "writable" : "readable");
-    return CUDA_ERROR_INVALID_VALUE;
+    return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemcpy: the {} [0x{:x}, +{}) is inside no allocation and is "
+                  "not {} host memory", write ? "destination" : "source", first, bytes, write ? "writable" : "readable");
 }
 
 CUresult copy_box(const Side& dst, const Side& src, const Box& box) {
