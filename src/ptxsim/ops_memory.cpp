@@ -301,7 +301,7 @@ Status decode_ld(InstrDecoder& d) {
             continue;
         }
         InstrDecoder::Reg r = D4R_TRY(d.reg(o));
-        if (bytes == 8 && !r.wide) return d.error(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
+        if (bytes == 8 && !r.wide) return d.malformed(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
         if (k > 0 && r.wide != wide) return d.error("destination registers differ in width");
         wide = r.wide;
         regs[k] = r.offset;
@@ -331,7 +331,7 @@ Status decode_st(InstrDecoder& d) {
         const ast::Operand& o = *srcs[k];
         if (o.kind == ast::OperandKind::Name) {
             InstrDecoder::Reg r = D4R_TRY(d.reg(o));
-            if (bytes == 8 && !r.wide) return d.error(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
+            if (bytes == 8 && !r.wide) return d.malformed(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
             if (!first && r.wide != wide) return d.error("source registers differ in width");
             wide = r.wide;
             first = false;

@@ -77,3 +77,26 @@ TEST(PtxsimValidate, WhatPtxasRefusesIsRefusedWithLineAndReason) {
 
 } // namespace
 } // namespace d4r::ptxsim::test
+
+namespace d4r::ptxsim::test {
+namespace {
+
+// ld/st of 64 bits through a 32-bit register: NVIDIA's driver refuses the whole module with
+// CUDA_ERROR_INVALID_PTX (H200, driver 580: tests/device/hostile.sh, ptx_ld_size_mismatch); a wider
+// destination than the type, and cvt into a wider register, are accepted there and here.
+TEST(PtxsimValidate, SixtyFourBitLoadsAndStoresNeedSixtyFourBitRegisters) {
+    const std::string head = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                             "  .reg .b32 %r<3>;\n  .reg .b64 %rd<3>;\n  ld.param.u64 %rd1, [p];\n";
+    auto with = [&](const std::string& body) { return head + body + "  ret;\n}\n"; };
+    for (const char* bad : {"  ld.global.u64 %r1, [%rd1];\n", "  st.global.b64 [%rd1], %r1;\n"}) {
+        auto m = Module::load(with(bad), "test.ptx");
+        ASSERT_FALSE(m.ok()) << bad;
+        EXPECT_NE(m.error().text().find("test.ptx:9"), std::string::npos) << m.error().text();
+        EXPECT_NE(m.error().text().find("narrower than"), std::string::npos) << m.error().text();
+    }
+    EXPECT_TRUE(load_ok(with("  ld.global.u32 %rd2, [%rd1];\n")));
+    EXPECT_TRUE(load_ok(with("  ld.global.u32 %r1, [%rd1];\n  cvt.rn.f32.s32 %rd2, %r1;\n")));
+}
+
+} // namespace
+} // namespace d4r::ptxsim::test
