@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "core/log.h"
+#include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_state.h"
 
 namespace d4r::runtime::cpu {
@@ -70,6 +71,11 @@ CUresult cu_event_record_with_flags(CUevent h, CUstream stream, unsigned int fla
     auto it = s.events.find(h);
     if (it == s.events.end()) return CUDA_ERROR_INVALID_HANDLE;
     std::shared_ptr<Event> ev = it->second;
+    // cuEventRecord: "hEvent and hStream must be from the same context" (NVIDIA refuses A's event on B's
+    // stream or null stream).
+    D4R_CU_INVALID_IF(ev->owner != ref.ctx.get(), CUDA_ERROR_INVALID_HANDLE,
+                      "cpu backend: cuEventRecord: the event belongs to context {}, the stream to context {}",
+                      static_cast<const void*>(ev->owner), static_cast<const void*>(ref.ctx.get()));
     // Queued under State::mutex so that the event's (context, sequence) and the queue agree.
     ev->ctx = ref.ctx;
     ev->recorded = true;

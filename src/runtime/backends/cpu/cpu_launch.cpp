@@ -90,6 +90,13 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     StreamRef ref;
     if (CUresult r = resolve_stream(stream, ref)) return r;
     if (CUresult r = ref.ctx->sticky.load()) return r;
+    // A function belongs to the context its module was loaded in: it runs on that context's streams
+    // (whichever context is current), not on another's, as NVIDIA's driver answers. (A CUkernel resolves
+    // to the current context's function; it is not checked.)
+    const bool is_function = reinterpret_cast<void*>(h) == static_cast<void*>(f.get());
+    D4R_CU_INVALID_IF(is_function && f->module && f->module->ctx != ref.ctx.get(), CUDA_ERROR_INVALID_HANDLE,
+                      "cpu backend: cuLaunchKernel: the function belongs to context {}, the stream to context {}",
+                      static_cast<const void*>(f->module->ctx), static_cast<const void*>(ref.ctx.get()));
     if (!gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
     if (gx > 2147483647u || gy > 65535 || gz > 65535) return CUDA_ERROR_INVALID_VALUE;
     if (bx > 1024 || by > 1024 || bz > 64) return CUDA_ERROR_INVALID_VALUE;
