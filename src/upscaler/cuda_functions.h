@@ -19,7 +19,8 @@ namespace d4r::upscaler {
     X(cuMemsetD8_v2) X(cuMemsetD32_v2) X(cuMemsetD8Async) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2) \
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel) \
     X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuStreamSynchronize) \
-    X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)
+    X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) \
+    X(cuMemGetAddressRange_v2)
 // clang-format on
 
 struct CudaFunctions {

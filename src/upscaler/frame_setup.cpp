@@ -86,6 +86,29 @@ Status validate_frame(const PipelineConfig& c, const FrameParams& f) {
     return ok_status();
 }
 
+std::vector<BufferExtent> buffer_extents(const PipelineConfig& c, const FrameParams& f) {
+    const uint32_t mv_w = c.mv_low_res ? f.render_width : c.output_width;
+    const uint32_t mv_h = c.mv_low_res ? f.render_height : c.output_height;
+    const uint32_t mv_cw = c.mv_low_res ? c.render_width : c.output_width;
+    auto extent = [](const char* name, CUdeviceptr base, uint64_t pitch, Subrect at, uint32_t width, uint32_t rows,
+                     uint32_t bpp) {
+        // Rows [at.y, at.y + rows) of `pitch` bytes, the last one only as far as the subrect reaches.
+        const uint64_t start = base + uint64_t(at.y) * pitch + uint64_t(at.x) * bpp;
+        return BufferExtent{name, start, uint64_t(rows - 1) * pitch + uint64_t(width) * bpp};
+    };
+    std::vector<BufferExtent> out;
+    out.push_back(extent("colour", f.color, pitch_of(f.color_pitch, c.render_width, f.color_base.x, f.render_width, 8),
+                         f.color_base, f.render_width, f.render_height, 8));
+    out.push_back(extent("depth", f.depth, pitch_of(f.depth_pitch, c.render_width, f.depth_base.x, f.render_width, 4),
+                         f.depth_base, f.render_width, f.render_height, 4));
+    out.push_back(extent("motion vectors", f.motion, pitch_of(f.motion_pitch, mv_cw, f.motion_base.x, mv_w, 4),
+                         f.motion_base, mv_w, mv_h, 4));
+    out.push_back(extent("output", f.output, pitch_of(f.output_pitch, c.output_width, f.output_base.x, c.output_width, 8),
+                         f.output_base, c.output_width, c.output_height, 8));
+    if (f.exposure && !c.auto_exposure) out.push_back(BufferExtent{"exposure", f.exposure, 4});
+    return out;
+}
+
 m::Params make_params(const PipelineConfig& c, const FrameParams& f, const SequenceState& s, const WorkBuffers& b) {
     m::Params p{};
     uint32_t mv_w = c.mv_low_res ? f.render_width : c.output_width;

@@ -18,6 +18,17 @@
 
 namespace d4r::upscaler {
 
+// The bytes of one of the game's buffers the kernels touch for a frame: [start, start + bytes).
+struct BufferExtent {
+    const char* name = "";
+    uint64_t start = 0;
+    uint64_t bytes = 0;
+};
+
+// Every caller buffer a frame reads or writes (colour, depth, motion vectors, output, and the exposure
+// texture when one is given), with its subrect base, pitch and rows applied. Call after validate_frame().
+std::vector<BufferExtent> buffer_extents(const PipelineConfig& c, const FrameParams& f);
+
 // What survives from one frame to the next.
 struct SequenceState {
     bool has_history = false; // a frame was evaluated since creation

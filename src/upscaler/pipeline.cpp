@@ -2,6 +2,8 @@
 // caller's current context, one allocation for every work buffer, the launch plan of frame_setup.h.
 #include "upscaler/pipeline.h"
 
+#include "core/log.h"
+
 #include "upscaler/embedded_ptx.h"
 #include "upscaler/frame_setup.h"
 
@@ -54,6 +56,7 @@ public:
 
     Status evaluate(const FrameParams& frame, CUstream stream) override {
         D4R_TRY(validate_frame(m_config, frame));
+        D4R_TRY(check_buffers(frame));
         math::Params params = make_params(m_config, frame, m_state, m_buffers);
         for (const PlannedLaunch& l : plan_launches(params)) {
             void* args[] = {&params};
@@ -69,6 +72,31 @@ public:
     const PipelineConfig& config() const override { return m_config; }
 
 private:
+    // Every caller buffer the frame touches lies inside one live CUDA allocation, or nothing is queued: a
+    // kernel running off a too-small, freed or host buffer would fault and poison the game's context.
+    Status check_buffers(const FrameParams& frame) const {
+        if (!m_cuda.cuMemGetAddressRange_v2) {
+            if (log::once("upscaler-no-address-range"))
+                log::warn("upscaler: the CUDA library has no cuMemGetAddressRange_v2: the game's buffers are not "
+                          "checked against their allocations");
+            return ok_status();
+        }
+        for (const BufferExtent& e : buffer_extents(m_config, frame)) {
+            CUdeviceptr base = 0;
+            size_t size = 0;
+            CUresult r = m_cuda.cuMemGetAddressRange_v2(&base, &size, e.start);
+            if (r != CUDA_SUCCESS)
+                return make_error(ErrorCode::Invalid, "{}: 0x{:x} is not inside a CUDA allocation ({})", e.name, e.start,
+                                  cuda_error(m_cuda, "cuMemGetAddressRange_v2", r).message());
+            if (e.start < base || e.bytes > size - (e.start - base))
+                return make_error(ErrorCode::Invalid,
+                                  "{}: the frame uses {} bytes from 0x{:x}, past the end of its allocation "
+                                  "[0x{:x}, +{})",
+                                  e.name, e.bytes, e.start, base, size);
+        }
+        return ok_status();
+    }
+
     CudaFunctions m_cuda;
     PipelineConfig m_config;
     CUcontext m_context = nullptr;

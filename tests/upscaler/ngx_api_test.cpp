@@ -489,6 +489,56 @@ TEST_F(NgxFeature, RenderSizeAboveTheCreatedSizeIsAnInvalidParameter) {
         ASSERT_NEAR(v, 0.5f, 0.01f);
 }
 
+// Unusable resources are refused before anything is queued, and the context stays usable (issue 14,
+// item 16: they returned Success and then poisoned the game's whole CUDA context).
+TEST_F(NgxFeature, UnusableResourcesAreInvalidAndLeaveTheContextUsable) {
+    NVSDK_NGX_Handle* handle = create();
+    ASSERT_NE(handle, nullptr);
+    DeviceBuffer tiny(*m_cuda, 16);
+    std::vector<uint8_t> host_array(kW * kH * 8);
+    CUdeviceptr freed = 0;
+    ASSERT_EQ(m_cuda->cuMemAlloc_v2(&freed, kW * kH * 8), CUDA_SUCCESS);
+    ASSERT_EQ(m_cuda->cuMemFree_v2(freed), CUDA_SUCCESS);
+    struct Case {
+        const char* what;
+        const char* name;
+        void* value;
+    };
+    const Case cases[] = {
+        {"a 16-byte colour buffer", NVSDK_NGX_Parameter_Color, tiny.as_param()},
+        {"a 16-byte output buffer", NVSDK_NGX_Parameter_Output, tiny.as_param()},
+        {"a host array as colour", NVSDK_NGX_Parameter_Color, host_array.data()},
+        {"a freed buffer as depth", NVSDK_NGX_Parameter_Depth, reinterpret_cast<void*>(uintptr_t(freed))},
+        {"a bogus motion pointer", NVSDK_NGX_Parameter_MotionVectors, reinterpret_cast<void*>(uintptr_t(0x10))},
+        {"a 1-byte-short exposure texture", NVSDK_NGX_Parameter_ExposureTexture,
+         reinterpret_cast<void*>(uintptr_t(reinterpret_cast<uintptr_t>(m_exposure->as_param()) + 1))},
+    };
+    for (const Case& c : cases) {
+        ParameterObject p;
+        set_inputs(&p, true);
+        NVSDK_NGX_Parameter_SetVoidPointer(&p, c.name, c.value);
+        EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter) << c.what;
+    }
+    {
+        ParameterObject p; // a pitch that runs the rows past the colour allocation
+        set_inputs(&p, true);
+        NVSDK_NGX_Parameter_SetULL(&p, D4R_NGX_Parameter_Color_Pitch, 1u << 20);
+        EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter);
+    }
+    {
+        ParameterObject p; // an output subrect that ends past the output buffer
+        set_inputs(&p, true);
+        NVSDK_NGX_Parameter_SetUI(&p, NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_Y, kOH);
+        EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter);
+    }
+    // Nothing ran: the context has no sticky error, and a good evaluation works.
+    EXPECT_EQ(m_cuda->cuCtxSynchronize(), CUDA_SUCCESS);
+    ParameterObject good;
+    set_inputs(&good, true);
+    EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &good, nullptr), NVSDK_NGX_Result_Success);
+    for (float v : output_rgb()) ASSERT_NEAR(v, 0.5f, 0.01f);
+}
+
 TEST_F(NgxFeature, MissingInputsAndBadValuesAreRejected) {
     NVSDK_NGX_Handle* handle = create();
     ASSERT_NE(handle, nullptr);

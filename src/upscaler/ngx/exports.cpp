@@ -2,6 +2,9 @@
 // library is hidden). Each entry point nulls its out-parameters, checks its arguments and forwards to
 // the Core.
 #include <cstdint>
+#include <exception>
+#include <new>
+#include <string>
 
 #include "core/log.h"
 #include "upscaler/ngx/core.h"
@@ -36,6 +39,29 @@ NVSDK_NGX_Result init(const char* entry, unsigned long long app_id, const char* 
     return r;
 }
 
+// The exception barrier of every export: nothing thrown below reaches the game. std::bad_alloc answers
+// FAIL_OutOfGPUMemory, anything else FAIL_PlatformError; each is logged once per entry point.
+template <typename F> NVSDK_NGX_Result guarded(const char* entry, F&& body) noexcept {
+    NVSDK_NGX_Result result = NVSDK_NGX_Result_FAIL_PlatformError;
+    std::string what = "an unknown exception";
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        result = NVSDK_NGX_Result_FAIL_OutOfGPUMemory;
+        what = "out of memory (std::bad_alloc)";
+    } catch (const std::exception& e) {
+        what = e.what();
+    } catch (...) {
+    }
+    try {
+        if (dlog::once(std::string("ngx-exception-") + entry))
+            dlog::error("ngx: {}: stopped by an internal exception: {}; it answers {:#x} (logged once)", entry, what,
+                        static_cast<unsigned>(result));
+    } catch (...) {
+    }
+    return result;
+}
+
 template <typename T> void null_out(T** out) {
     if (out != nullptr) *out = nullptr;
 }
@@ -48,18 +74,22 @@ D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Init(unsigned long long InApplica
                                                     const wchar_t* InApplicationDataPath,
                                                     const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
                                                     NVSDK_NGX_Version InSDKVersion) {
-    int version = InSDKVersion;
-    // Driver form (id, path, version): the version arrives where the SDK form has the pointer, and the
-    // fourth argument is whatever its register held, so it is not read.
-    if (looks_like_version(InFeatureInfo)) version = static_cast<int>(reinterpret_cast<uintptr_t>(InFeatureInfo));
-    return init("NVSDK_NGX_CUDA_Init", InApplicationId, nullptr, version);
+    return guarded("NVSDK_NGX_CUDA_Init", [&]() -> NVSDK_NGX_Result {
+        int version = InSDKVersion;
+        // Driver form (id, path, version): the version arrives where the SDK form has the pointer, and the
+        // fourth argument is whatever its register held, so it is not read.
+        if (looks_like_version(InFeatureInfo)) version = static_cast<int>(reinterpret_cast<uintptr_t>(InFeatureInfo));
+        return init("NVSDK_NGX_CUDA_Init", InApplicationId, nullptr, version);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Init_Ext(unsigned long long InApplicationId,
                                                         const wchar_t* InApplicationDataPath,
                                                         NVSDK_NGX_Version InSDKVersion,
                                                         const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo) {
-    return init("NVSDK_NGX_CUDA_Init_Ext", InApplicationId, nullptr, InSDKVersion);
+    return guarded("NVSDK_NGX_CUDA_Init_Ext", [&]() -> NVSDK_NGX_Result {
+        return init("NVSDK_NGX_CUDA_Init_Ext", InApplicationId, nullptr, InSDKVersion);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Init_ProjectID(const char* InProjectId,
@@ -68,83 +98,107 @@ D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Init_ProjectID(const char* InProj
                                                               const wchar_t* InApplicationDataPath,
                                                               NVSDK_NGX_Version InSDKVersion,
                                                               const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo) {
-    if (InProjectId == nullptr) {
-        dlog::warn("ngx: NVSDK_NGX_CUDA_Init_ProjectID: the project id is null");
-        return NVSDK_NGX_Result_FAIL_InvalidParameter;
-    }
-    return init("NVSDK_NGX_CUDA_Init_ProjectID", 0, InProjectId, InSDKVersion);
+    return guarded("NVSDK_NGX_CUDA_Init_ProjectID", [&]() -> NVSDK_NGX_Result {
+        if (InProjectId == nullptr) {
+            dlog::warn("ngx: NVSDK_NGX_CUDA_Init_ProjectID: the project id is null");
+            return NVSDK_NGX_Result_FAIL_InvalidParameter;
+        }
+        return init("NVSDK_NGX_CUDA_Init_ProjectID", 0, InProjectId, InSDKVersion);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Shutdown(void) {
-    return Core::instance().shutdown();
+    return guarded("NVSDK_NGX_CUDA_Shutdown", [&]() -> NVSDK_NGX_Result {
+        return Core::instance().shutdown();
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Shutdown1(NVSDK_NGX_CUDADevice* InDevice) {
-    return Core::instance().shutdown();
+    return guarded("NVSDK_NGX_CUDA_Shutdown1", [&]() -> NVSDK_NGX_Result {
+        return Core::instance().shutdown();
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_GetParameters(NVSDK_NGX_Parameter** OutParameters) {
-    null_out(OutParameters);
-    if (OutParameters == nullptr) return NVSDK_NGX_Result_FAIL_InvalidParameter;
-    return Core::instance().get_parameters(OutParameters);
+    return guarded("NVSDK_NGX_CUDA_GetParameters", [&]() -> NVSDK_NGX_Result {
+        null_out(OutParameters);
+        if (OutParameters == nullptr) return NVSDK_NGX_Result_FAIL_InvalidParameter;
+        return Core::instance().get_parameters(OutParameters);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_AllocateParameters(NVSDK_NGX_Parameter** OutParameters) {
-    null_out(OutParameters);
-    if (OutParameters == nullptr) return NVSDK_NGX_Result_FAIL_InvalidParameter;
-    return Core::instance().allocate_parameters(OutParameters, false);
+    return guarded("NVSDK_NGX_CUDA_AllocateParameters", [&]() -> NVSDK_NGX_Result {
+        null_out(OutParameters);
+        if (OutParameters == nullptr) return NVSDK_NGX_Result_FAIL_InvalidParameter;
+        return Core::instance().allocate_parameters(OutParameters, false);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_GetCapabilityParameters(NVSDK_NGX_Parameter** OutParameters) {
-    null_out(OutParameters);
-    if (OutParameters == nullptr) return NVSDK_NGX_Result_FAIL_InvalidParameter;
-    return Core::instance().allocate_parameters(OutParameters, true);
+    return guarded("NVSDK_NGX_CUDA_GetCapabilityParameters", [&]() -> NVSDK_NGX_Result {
+        null_out(OutParameters);
+        if (OutParameters == nullptr) return NVSDK_NGX_Result_FAIL_InvalidParameter;
+        return Core::instance().allocate_parameters(OutParameters, true);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_DestroyParameters(NVSDK_NGX_Parameter* InParameters) {
-    return Core::instance().destroy_parameters(InParameters);
+    return guarded("NVSDK_NGX_CUDA_DestroyParameters", [&]() -> NVSDK_NGX_Result {
+        return Core::instance().destroy_parameters(InParameters);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_GetScratchBufferSize(NVSDK_NGX_Feature InFeatureId,
                                                                     const NVSDK_NGX_Parameter* InParameters,
                                                                     size_t* OutSizeInBytes) {
-    if (OutSizeInBytes == nullptr) return NVSDK_NGX_Result_FAIL_InvalidParameter;
-    *OutSizeInBytes = 0;
-    return Core::instance().scratch_buffer_size(InFeatureId, OutSizeInBytes);
+    return guarded("NVSDK_NGX_CUDA_GetScratchBufferSize", [&]() -> NVSDK_NGX_Result {
+        if (OutSizeInBytes == nullptr) return NVSDK_NGX_Result_FAIL_InvalidParameter;
+        *OutSizeInBytes = 0;
+        return Core::instance().scratch_buffer_size(InFeatureId, OutSizeInBytes);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_CreateFeature(NVSDK_NGX_Feature InFeatureID,
                                                              const NVSDK_NGX_Parameter* InParameters,
                                                              NVSDK_NGX_Handle** OutHandle) {
-    null_out(OutHandle);
-    if (OutHandle == nullptr || InParameters == nullptr) {
-        dlog::warn("ngx: CreateFeature: {} is null", OutHandle == nullptr ? "OutHandle" : "InParameters");
-        return Core::instance().initialized() ? NVSDK_NGX_Result_FAIL_InvalidParameter
-                                              : NVSDK_NGX_Result_FAIL_NotInitialized;
-    }
-    return Core::instance().create_feature(InFeatureID, InParameters, OutHandle);
+    return guarded("NVSDK_NGX_CUDA_CreateFeature", [&]() -> NVSDK_NGX_Result {
+        null_out(OutHandle);
+        if (OutHandle == nullptr || InParameters == nullptr) {
+            dlog::warn("ngx: CreateFeature: {} is null", OutHandle == nullptr ? "OutHandle" : "InParameters");
+            return Core::instance().initialized() ? NVSDK_NGX_Result_FAIL_InvalidParameter
+                                                  : NVSDK_NGX_Result_FAIL_NotInitialized;
+        }
+        return Core::instance().create_feature(InFeatureID, InParameters, OutHandle);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_ReleaseFeature(NVSDK_NGX_Handle* InHandle) {
-    if (InHandle == nullptr)
-        return Core::instance().initialized() ? NVSDK_NGX_Result_FAIL_InvalidParameter
-                                              : NVSDK_NGX_Result_FAIL_NotInitialized;
-    return Core::instance().release_feature(InHandle);
+    return guarded("NVSDK_NGX_CUDA_ReleaseFeature", [&]() -> NVSDK_NGX_Result {
+        if (InHandle == nullptr)
+            return Core::instance().initialized() ? NVSDK_NGX_Result_FAIL_InvalidParameter
+                                                  : NVSDK_NGX_Result_FAIL_NotInitialized;
+        return Core::instance().release_feature(InHandle);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_EvaluateFeature(const NVSDK_NGX_Handle* InFeatureHandle,
                                                                const NVSDK_NGX_Parameter* InParameters,
                                                                PFN_NVSDK_NGX_ProgressCallback InCallback) {
-    if (InFeatureHandle == nullptr || InParameters == nullptr)
-        return Core::instance().initialized() ? NVSDK_NGX_Result_FAIL_InvalidParameter
-                                              : NVSDK_NGX_Result_FAIL_NotInitialized;
-    return Core::instance().evaluate_feature(InFeatureHandle, InParameters);
+    return guarded("NVSDK_NGX_CUDA_EvaluateFeature", [&]() -> NVSDK_NGX_Result {
+        if (InFeatureHandle == nullptr || InParameters == nullptr)
+            return Core::instance().initialized() ? NVSDK_NGX_Result_FAIL_InvalidParameter
+                                                  : NVSDK_NGX_Result_FAIL_NotInitialized;
+        return Core::instance().evaluate_feature(InFeatureHandle, InParameters);
+    });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_EvaluateFeature_C(const NVSDK_NGX_Handle* InFeatureHandle,
                                                                  const NVSDK_NGX_Parameter* InParameters,
                                                                  PFN_NVSDK_NGX_ProgressCallback_C InCallback) {
-    return NVSDK_NGX_CUDA_EvaluateFeature(InFeatureHandle, InParameters, nullptr);
+    return guarded("NVSDK_NGX_CUDA_EvaluateFeature_C", [&]() -> NVSDK_NGX_Result {
+        return NVSDK_NGX_CUDA_EvaluateFeature(InFeatureHandle, InParameters, nullptr);
+    });
 }
 
 // ---- C accessors: through the object's table, so they work on any parameter object ----------------
@@ -152,13 +206,17 @@ D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_EvaluateFeature_C(const NVSDK_NGX
 #define D4R_NGX_SETTER(Suffix, Type)                                                                                   \
     D4R_NGX_EXPORT void NVSDK_NGX_Parameter_Set##Suffix(NVSDK_NGX_Parameter* InParameter, const char* InName,          \
                                                         Type InValue) {                                                \
-        if (InParameter != nullptr && InName != nullptr) InParameter->vtbl->Set##Suffix(InParameter, InName, InValue); \
+        (void)guarded("NVSDK_NGX_Parameter_Set" #Suffix, [&] {                                                        \
+            if (InParameter != nullptr && InName != nullptr) InParameter->vtbl->Set##Suffix(InParameter, InName, InValue); \
+            return NVSDK_NGX_Result_Success;                                                                           \
+        });                                                                                                            \
     }
 #define D4R_NGX_GETTER(Suffix, Type)                                                                                   \
     D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_Parameter_Get##Suffix(NVSDK_NGX_Parameter* InParameter,                  \
                                                                     const char* InName, Type* OutValue) {              \
         if (InParameter == nullptr || InName == nullptr || OutValue == nullptr) return NVSDK_NGX_Result_Fail;          \
-        return InParameter->vtbl->Get##Suffix(InParameter, InName, OutValue);                                          \
+        return guarded("NVSDK_NGX_Parameter_Get" #Suffix,                                                              \
+                       [&] { return InParameter->vtbl->Get##Suffix(InParameter, InName, OutValue); });                \
     }
 
 D4R_NGX_SETTER(ULL, unsigned long long)
