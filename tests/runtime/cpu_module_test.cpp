@@ -123,6 +123,17 @@ TEST_F(CpuModuleTest, ManagedModuleVariables) {
     EXPECT_EQ(api().cuModuleUnload(m), CUDA_SUCCESS);
 }
 
+// A PTX ISA newer than d4r knows is UNSUPPORTED_PTX_VERSION, as on NVIDIA's driver (H200, driver 580).
+TEST_F(CpuModuleTest, NewerPtxIsaIsAnUnsupportedVersion) {
+    CUmodule m = nullptr;
+    EXPECT_EQ(api().cuModuleLoadData(&m, ".version 99.9\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n"),
+              CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
+    EXPECT_EQ(m, nullptr);
+    EXPECT_EQ(api().cuModuleLoadData(&m, ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n"),
+              CUDA_SUCCESS);
+    EXPECT_EQ(api().cuModuleUnload(m), CUDA_SUCCESS);
+}
+
 TEST_F(CpuModuleTest, InvalidPtxFillsTheErrorLog) {
     const char* bad = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n    frobnicate.b32 %r1;\n    ret;\n}\n";
     char error_log[512];

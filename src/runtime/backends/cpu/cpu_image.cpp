@@ -86,6 +86,13 @@ CUresult load_image(const void* image, size_t size, const std::string& name, std
     // ptxsim zero-fills the module's variables as it loads them: what does not fit the memory budget is
     // OUT_OF_MEMORY before anything is allocated (an index is cheap next to the load itself).
     if (auto index = ptx::index_module(ptx::strip_trailing_nuls(text))) {
+        // A newer PTX ISA than this JIT knows: NVIDIA's driver answers UNSUPPORTED_PTX_VERSION (H200, driver
+        // 580: tests/device/hostile.sh, ptx_version_99), not INVALID_PTX.
+        if (index->version && index->version->first > ptxsim::kNewestPtxIsaMajor) {
+            error_log = fmt::format("{}: .version {}: PTX ISA newer than the {}.x this version of d4r knows",
+                                    module_name, index->version_text(), ptxsim::kNewestPtxIsaMajor);
+            return CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
+        }
         uint64_t bytes = 0;
         for (const ptx::VariableInfo& v : index->variables) bytes += v.size;
         if (CUresult r = budget_check(bytes, "module load")) {
