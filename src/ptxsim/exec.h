@@ -35,6 +35,7 @@ struct MemRange {
 };
 
 struct ImageTable; // texture and surface objects (texture.h)
+struct RecursionStack; // recursion.h
 
 // A kernel launch made by a kernel (CUDA dynamic parallelism, ops_device_launch.cpp).
 struct DeviceLaunch {
@@ -127,6 +128,7 @@ struct Warp {
     uint32_t* ret_stack = nullptr;   // [depth][32] return pcs
     uint64_t* frame_stack = nullptr; // [depth][32] call site << 32 | target
     uint32_t max_depth = 0;
+    RecursionStack* recursion = nullptr; // save stacks, in a kernel with recursion (recursion.h)
     uint32_t index = 0;         // warp index in the block
     uint32_t first_thread = 0;  // linear thread index of lane 0
 
@@ -142,7 +144,7 @@ struct Warp {
     uint64_t cache_base = 1, cache_size = 0;
 
     uint32_t pc[32] = {};       // per-lane pc; authoritative for lanes outside `active`
-    uint8_t depth[32] = {};     // call depth per lane
+    uint16_t depth[32] = {};    // call depth per lane
 
     // Set by a handler that faults (returned Flow::Stop).
     FaultKind fault = FaultKind::None;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace d4r::ptxsim {
@@ -106,6 +107,7 @@ struct CallTarget {
     };
     uint32_t function = 0; // index of the callee in the module
     uint32_t pc = 0;
+    int32_t frame = -1;    // the callee is recursive: the index of its frame in Program::frames
     std::vector<Copy> args;
     std::vector<Copy> rets;
 };
@@ -115,6 +117,22 @@ struct CallTarget {
 struct CallSite {
     std::vector<CallTarget> targets;
     bool indirect = false;
+    bool saves = false; // a target is recursive (has a frame)
+};
+
+// The state of a function on a call-graph cycle that a call into it saves for each calling lane and its
+// ret restores (recursion.h): its register slots, predicates, .local bytes and function-parameter bytes
+// (its formals and its call-site .param variables).
+struct FrameLayout {
+    struct Slots {
+        uint32_t offset = 0, count = 0; // COUNT consecutive slots from arena OFFSET
+        bool wide = false;
+    };
+    std::vector<Slots> regs;
+    uint32_t pred_begin = 0, pred_end = 0;
+    uint32_t local_begin = 0, local_end = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> params; // [begin, end) ranges of the function-parameter area
+    uint32_t bytes = 0;                                // saved per lane
 };
 
 struct Program {
@@ -132,8 +150,10 @@ struct Program {
     uint32_t dynamic_shared_offset = 0; // where extern .shared arrays start
     uint32_t local_bytes = 0;           // per thread
     uint32_t fparam_bytes = 0;          // per thread: .func parameters and call-site .param variables
-    uint32_t max_call_depth = 0;
-    std::string unsupported; // non-empty: launching fails with this (e.g. recursion)
+    uint32_t max_call_depth = 0;        // without recursion; the initial depth of the growing stacks with it
+    bool recursive = false;             // the call graph has a cycle: calls save frames (recursion.h)
+    std::vector<FrameLayout> frames;    // of the functions on a cycle
+    std::string unsupported; // non-empty: launching fails with this
     bool device_launches = false; // calls cudaGetParameterBuffer*/cudaLaunchDevice* (launch() queues them)
 
     // Module segments the kernel may address (module .global and .const variables).

@@ -10,7 +10,8 @@
 // variable + 1) << 32 (0: no return variable).
 //
 // Calls push (return pc, call site, target) on the lane's stack; ret pops it and copies the callee's
-// return parameters to the caller's .param variables.
+// return parameters to the caller's .param variables. A call into a recursive function also saves the
+// callee's frame for the calling lanes, and its ret restores it (recursion.h).
 #include <cstdio>
 #include <cstring>
 
@@ -21,6 +22,7 @@
 #include "ptxsim/ops.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/program_builder.h"
+#include "ptxsim/recursion.h"
 #include "ptxsim/vprintf.h"
 
 namespace d4r::ptxsim {
@@ -94,8 +96,12 @@ Flow exec_ret(Warp& w, const Instr& in, uint32_t mask) {
         size_t slot = size_t(w.depth[l]) * 32 + l;
         uint64_t frame = w.frame_stack[slot];
         const CallTarget& t = prog.calls[frame >> 32].targets[uint32_t(frame)];
-        uint8_t* fp = fparam_of(w, l);
-        for (const CallTarget::Copy& c : t.rets) std::memmove(fp + c.to, fp + c.from, c.bytes);
+        if (t.frame >= 0) {
+            restore_frame(w, l, t);
+        } else {
+            uint8_t* fp = fparam_of(w, l);
+            for (const CallTarget::Copy& c : t.rets) std::memmove(fp + c.to, fp + c.from, c.bytes);
+        }
         w.pc[l] = w.ret_stack[slot];
     });
     return Flow::Resched;
@@ -198,20 +204,22 @@ Flow exec_call(Warp& w, const Instr& in, uint32_t mask) {
                 return;
             }
         }
-        if (w.depth[l] >= w.max_depth) {
-            deep |= lane_bit(l);
-            return;
-        }
         targets[l] = t;
+        if (w.depth[l] >= w.max_depth) deep |= lane_bit(l);
     });
     if (bad_target) {
         unsigned l = static_cast<unsigned>(__builtin_ctz(bad_target));
         return fault(w, FaultKind::IllegalInstruction, l, fptr[l], 0,
                      fmt::format("indirect call to 0x{:x}, which is no function of this kernel with this prototype", fptr[l]));
     }
+    if (deep && w.recursion) { // the stacks of a recursive kernel grow as needed, up to a limit
+        if (!grow_call_stack(w)) return stack_overflow(w, static_cast<unsigned>(__builtin_ctz(deep)), 0);
+        deep = 0;
+    }
     if (deep)
         return fault(w, FaultKind::IllegalInstruction, static_cast<uint32_t>(__builtin_ctz(deep)), 0, 0,
                      fmt::format("call stack deeper than {}", w.max_depth));
+    if (cs.saves && save_frames(w, cs, targets, mask) == Flow::Stop) return Flow::Stop;
     const uint32_t next = w.cur_pc + 1;
     for_lanes(mask, [&](unsigned l) {
         const CallTarget& t = cs.targets[targets[l]];

@@ -1,9 +1,11 @@
-// Builds one kernel's Program: reachability and recursion, static layouts, then decoding.
+// Builds one kernel's Program: reachability and recursion (the frames of recursive functions), static
+// layouts, then decoding.
 #include "ptxsim/program_builder.h"
 
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -186,8 +188,8 @@ Status ProgramBuilder::collect_calls(uint32_t function, std::vector<uint32_t>& c
 }
 
 Status ProgramBuilder::reachable(uint32_t entry, std::vector<uint32_t>& out) {
-    // Depth-first with colours: a back edge is recursion (a cycle), which static register allocation
-    // cannot run; the longest path gives the call-stack depth.
+    // Depth-first with colours: a back edge is recursion (a cycle); without one the longest path gives
+    // the call-stack depth. A function that reaches itself is recursive: calls into it save its frame.
     std::unordered_map<uint32_t, std::vector<uint32_t>> callees;
     std::unordered_map<uint32_t, int> colour; // 0 new, 1 on stack, 2 done
     std::unordered_map<uint32_t, uint32_t> depth;
@@ -219,13 +221,27 @@ Status ProgramBuilder::reachable(uint32_t entry, std::vector<uint32_t>& out) {
         stack.pop_back();
     };
     visit(entry);
-    if (!cycle.empty()) {
-        m_prog.unsupported = fmt::format("recursive calls ({}) are not supported: ptxsim allocates registers "
-                                         "statically per function", cycle);
-        m_prog.max_call_depth = 0;
-    } else {
-        m_prog.max_call_depth = depth[entry];
+    m_prog.max_call_depth = depth[entry];
+    if (m_prog.max_call_depth >= 65535) // Warp::depth is 16 bits
+        return error_at(m_ctx.ast->functions[entry].line, fmt::format("calls nest {} deep", m_prog.max_call_depth));
+    if (cycle.empty()) return ok_status();
+    for (uint32_t f : out) {
+        std::vector<uint32_t> todo = callees[f];
+        std::unordered_set<uint32_t> seen;
+        while (!todo.empty()) {
+            uint32_t c = todo.back();
+            todo.pop_back();
+            if (!m_ctx.ast->functions[c].defined || !seen.insert(c).second) continue;
+            if (c == f) {
+                m_recursive.insert(f);
+                break;
+            }
+            for (uint32_t n : callees[c]) todo.push_back(n);
+        }
     }
+    m_prog.recursive = true;
+    // The stacks start this deep and grow as the recursion needs them (recursion.h).
+    m_prog.max_call_depth = std::max<uint32_t>(m_prog.max_call_depth, 8);
     return ok_status();
 }
 
@@ -310,8 +326,10 @@ Status ProgramBuilder::prepare(const std::vector<uint32_t>& functions) {
             layout.formals.push_back(s);
             return ok_status();
         };
+        const uint32_t formals_begin = m_fparam;
         for (const ast::Variable& v : f.params) D4R_TRY(add(v));
         for (const ast::Variable& v : f.returns) D4R_TRY(add(v));
+        m_formal_range[fi] = {formals_begin, m_fparam};
         layout.returns = static_cast<uint32_t>(f.returns.size());
         m_layouts[fi] = std::move(layout);
     }
@@ -368,6 +386,7 @@ Status ProgramBuilder::declare(const ast::Variable& v, std::unordered_map<std::s
             s.value = alloc_slot(s.wide);
             if (count > 1) m_arena = static_cast<uint32_t>(s.value + count * slot);
             if (count == 0) m_arena = static_cast<uint32_t>(s.value);
+            record_slots(static_cast<uint32_t>(s.value), count, s.wide);
         }
         if (v.range >= 0) {
             m_ranges.back()[v.name] = RangeDecl{s, count};
@@ -434,8 +453,15 @@ int64_t ProgramBuilder::branch_table(std::string_view name) {
     return -1;
 }
 
+void ProgramBuilder::record_slots(uint32_t offset, uint64_t count, bool wide) {
+    if (count != 0) m_frame_regs.push_back({offset, static_cast<uint32_t>(count), wide});
+}
+
 Status ProgramBuilder::decode_function(uint32_t fi) {
     const ast::Function& f = m_ctx.ast->functions[fi];
+    // What the function allocates while it is decoded is its frame (what a recursive call saves).
+    m_frame_regs.clear();
+    const uint32_t pred_begin = m_prog.pred_count, local_begin = m_local, fparam_begin = m_fparam;
     m_current = &f;
     m_current_index = fi;
     m_in_entry = f.is_entry;
@@ -535,6 +561,24 @@ Status ProgramBuilder::decode_function(uint32_t fi) {
     }
     m_scopes.pop_back();
     m_ranges.pop_back();
+    if (m_recursive.count(fi)) {
+        FrameLayout frame;
+        frame.regs = m_frame_regs;
+        frame.pred_begin = pred_begin;
+        frame.pred_end = m_prog.pred_count;
+        frame.local_begin = local_begin;
+        frame.local_end = m_local;
+        const auto formals = m_formal_range.at(fi);
+        if (formals.second > formals.first) frame.params.push_back(formals);
+        if (m_fparam > fparam_begin) frame.params.emplace_back(fparam_begin, m_fparam);
+        uint64_t bytes = 4ull * ((frame.pred_end - frame.pred_begin + 31) / 32) + (frame.local_end - frame.local_begin);
+        for (const FrameLayout::Slots& r : frame.regs) bytes += uint64_t(r.count) * (r.wide ? 8 : 4);
+        for (const auto& [begin, end] : frame.params) bytes += end - begin;
+        if (bytes > UINT32_MAX) return error_at(f.line, fmt::format("the frame of recursive '{}' is too large", f.name));
+        frame.bytes = static_cast<uint32_t>(bytes);
+        m_frame_of[fi] = static_cast<int32_t>(m_prog.frames.size());
+        m_prog.frames.push_back(std::move(frame));
+    }
     return ok_status();
 }
 
@@ -543,6 +587,10 @@ Status ProgramBuilder::finish() {
         auto it = m_function_pc.find(fi);
         if (it == m_function_pc.end()) return make_error(ErrorCode::Internal, "call target was not decoded");
         m_prog.calls[site].targets[target].pc = it->second;
+        if (auto frame = m_frame_of.find(fi); frame != m_frame_of.end()) {
+            m_prog.calls[site].targets[target].frame = frame->second;
+            m_prog.calls[site].saves = true;
+        }
     }
     m_arena = static_cast<uint32_t>(align_up(m_arena, 64));
     const uint32_t const_base = m_arena;
@@ -611,6 +659,7 @@ Status ProgramBuilder::save_multiplicands(const ast::Instruction& mul, uint32_t 
         const std::string& name = m_hidden_names.emplace_back(fmt::format("%d4r.mul{}.src{}", mul_index, k));
         Symbol hidden = *sym;
         hidden.value = alloc_slot(sym->wide);
+        record_slots(static_cast<uint32_t>(hidden.value), 1, sym->wide);
         m_scopes[m_save_scope][name] = hidden;
         ast::Instruction copy;
         const unsigned bits = sym->wide ? 64 : type_bits(sym->type) == 16 ? 16 : 32;

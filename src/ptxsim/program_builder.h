@@ -1,8 +1,9 @@
 // ptxsim internals: builds one kernel's Program from the syntax tree. Lays out what is static per
 // kernel (registers in the arena, shared memory, per-thread local and function-parameter areas, call
 // stack depth), then decodes the entry and every .func it reaches into one code array, resolving
-// labels and call targets. Recursion is detected here: a recursive kernel loads, but launching it fails
-// (registers are allocated statically per function).
+// labels and call targets. Recursion is found here: the functions on a call-graph cycle get a
+// FrameLayout (what a call into them saves, recursion.h), since registers are allocated statically per
+// function.
 #pragma once
 
 #include <deque>
@@ -12,6 +13,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -133,6 +136,13 @@ private:
     uint32_t m_shared = 0;
     uint32_t m_local = 0;
     uint32_t m_fparam = 0;
+
+    // Recursion (recursion.h): the functions on a call-graph cycle and what a call into them saves.
+    std::unordered_set<uint32_t> m_recursive;
+    std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> m_formal_range; // [begin, end) of the formals
+    std::vector<FrameLayout::Slots> m_frame_regs; // register slots of the function being decoded
+    std::unordered_map<uint32_t, int32_t> m_frame_of; // recursive function -> index in Program::frames
+    void record_slots(uint32_t offset, uint64_t count, bool wide);
 };
 
 } // namespace d4r::ptxsim

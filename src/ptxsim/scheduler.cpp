@@ -119,8 +119,12 @@ BlockRunner::BlockRunner(LaunchState& launch) : m_launch(launch) {
     m_arena_bytes = static_cast<uint32_t>(p.arena_image.size());
     m_arenas = static_cast<uint8_t*>(std::aligned_alloc(64, std::max<size_t>(64, size_t(m_arena_bytes) * warps)));
     m_preds.assign(size_t(std::max(p.pred_count, 1u)) * warps, 0);
-    m_stacks.assign(size_t(std::max(p.max_call_depth, 1u)) * 32 * warps, 0);
-    m_frames.assign(size_t(std::max(p.max_call_depth, 1u)) * 32 * warps, 0);
+    if (p.recursive) {
+        m_recursion.resize(warps);
+    } else {
+        m_stacks.assign(size_t(std::max(p.max_call_depth, 1u)) * 32 * warps, 0);
+        m_frames.assign(size_t(std::max(p.max_call_depth, 1u)) * 32 * warps, 0);
+    }
     m_shared.assign(size_t(launch.shared_window) + 16, 0);
     uint32_t threads = static_cast<uint32_t>(launch.config.block.count());
     m_local.assign(size_t(p.local_bytes) * threads + 16, 0);
@@ -205,9 +209,13 @@ void BlockRunner::setup_block(uint64_t linear_id) {
         w.lane_instructions = lanes;
         w.regs = m_arenas + size_t(m_arena_bytes) * wi;
         w.preds = m_preds.data() + size_t(pred_count) * wi;
-        w.ret_stack = m_stacks.data() + size_t(depth) * 32 * wi;
-        w.frame_stack = m_frames.data() + size_t(depth) * 32 * wi;
-        w.max_depth = p.max_call_depth;
+        if (p.recursive) {
+            m_recursion[wi].attach(w, depth);
+        } else {
+            w.ret_stack = m_stacks.data() + size_t(depth) * 32 * wi;
+            w.frame_stack = m_frames.data() + size_t(depth) * 32 * wi;
+            w.max_depth = p.max_call_depth;
+        }
         w.block = &m_block;
         w.launch = &m_launch;
         w.index = wi;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ptxsim/exec.h"
+#include "ptxsim/recursion.h"
 
 namespace d4r::ptxsim {
 
@@ -73,6 +74,7 @@ private:
     std::vector<uint32_t> m_preds;  // warps x pred_count
     std::vector<uint32_t> m_stacks; // warps x depth x 32
     std::vector<uint64_t> m_frames; // warps x depth x 32
+    std::vector<RecursionStack> m_recursion; // per warp, in a kernel with recursion (replaces the two above)
     std::vector<uint8_t> m_shared;
     std::vector<uint8_t> m_local;
     std::vector<uint8_t> m_fparam;

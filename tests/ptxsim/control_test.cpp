@@ -1,6 +1,6 @@
 // Control flow: divergent branches and loops with per-lane trip counts, reconvergence, early exit,
 // calls to .func (parameters, struct returns, nesting, calls from divergent lanes, indirect calls,
-// recursion refused), brx.idx jump tables, block barriers (with counts) and deadlock detection.
+// recursion: recursion_test.cpp), brx.idx jump tables, block barriers (with counts) and deadlock detection.
 #include <gtest/gtest.h>
 
 #include "ptxsim_test_util.h"
@@ -179,47 +179,6 @@ TEST(PtxsimControl, CallsWithParametersStructReturnsNestingAndPointers) {
         uint32_t via_pointer = (t >> 1) & 1 ? t + 1 : t * t;
         EXPECT_EQ(got[t * 3 + 2], via_pointer) << t;
     }
-}
-
-TEST(PtxsimControl, RecursionIsRefusedAtLaunch) {
-    auto m = load_ok(ptx(R"(
-.func (.param .b32 r) fact(.param .b32 n)
-{
-  .reg .pred %p<2>;
-  .reg .b32 %r<6>;
-  ld.param.u32 %r1, [n];
-  setp.le.u32 %p1, %r1, 1;
-  mov.u32 %r5, 1;
-  @%p1 bra DONE;
-  sub.u32 %r2, %r1, 1;
-  { .param .b32 a; .param .b32 b;
-    st.param.b32 [a], %r2;
-    call.uni (b), fact, (a);
-    ld.param.b32 %r3, [b];
-  }
-  mul.lo.u32 %r5, %r3, %r1;
-DONE:
-  st.param.b32 [r], %r5;
-  ret;
-}
-.visible .entry k()
-{
-  .reg .b32 %r<2>;
-  { .param .b32 a; .param .b32 b;
-    st.param.b32 [a], 5;
-    call.uni (b), fact, (a);
-  }
-  ret;
-}
-)"));
-    ASSERT_TRUE(m); // the module loads; launching the recursive kernel is refused
-    Device dev;
-    LaunchFault fault;
-    auto r = launch(dev, kernel_of(*m, "k"), config({1}, {32}), {}, &fault);
-    ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.error().code(), ErrorCode::Unsupported);
-    EXPECT_EQ(fault.kind, FaultKind::Unsupported);
-    EXPECT_NE(r.error().text().find("fact -> fact"), std::string::npos) << r.error().text();
 }
 
 TEST(PtxsimControl, JumpTable) {
