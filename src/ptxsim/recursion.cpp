@@ -91,10 +91,9 @@ Flow stack_overflow(Warp& w, unsigned lane, uint32_t frame_bytes) {
     // The address past the thread's stack, as a GPU faults on the first access beyond it.
     return fault(w, FaultKind::IllegalAddress, lane, kLocalWindow + w.block->local_stride + kRecursionStackBytes,
                  frame_bytes,
-                 fmt::format("stack overflow: a recursive call deeper than {} calls or {} KiB of saved frames per "
+                 fmt::format("stack overflow: a recursive call past {} KiB of saved frames or {} nested calls per "
                              "thread",
-                             w.recursion ? std::min<uint32_t>(w.max_depth, kMaxCallDepth) : w.max_depth,
-                             kRecursionStackBytes / 1024));
+                             kRecursionStackBytes / 1024, kMaxCallDepth));
 }
 
 Flow save_frames(Warp& w, const CallSite& cs, const uint32_t (&targets)[32], uint32_t mask) {
