@@ -48,6 +48,13 @@ const d4r::runtime::ApiTable* T = nullptr;
 // FUZZ_CUDA_API_FREED_AS_HOST=1 to see it.
 bool kFreedAsHost = false;
 
+// cuMemHostRegister accepts memory that is not mapped (0x10, an inaccessible page) or is read-only, and a
+// later memset, copy or kernel store to the "registered" range crashes the process (SIGSEGV in
+// cpu_memory.cpp's memset); NVIDIA's driver refuses such a registration. Reproducer:
+// tests/fuzz/crashes-found/host_register_unmapped.cpp. Off until d4r probes the range when registering;
+// FUZZ_CUDA_API_REGISTER_UNMAPPED=1 turns it on.
+bool kRegisterUnmapped = false;
+
 #define CHECK(cond)                                                                                                    \
     do {                                                                                                               \
         if (!(cond)) {                                                                                                 \
@@ -1318,14 +1325,21 @@ void op_memory_info(Input& in) {
         // Registering a piece of the arena: the arena's pages, its inaccessible or read-only page, or junk.
         void* h;
         size_t bytes;
-        switch (in.u8() % 6) {
+        uint8_t which = in.u8() % 6;
+        if (!kRegisterUnmapped && which < 4) which = 4;
+        switch (which) {
         case 0: h = guard(); bytes = kPage; break;
         case 1: h = read_only(); bytes = kPage; break;
         case 2: h = reinterpret_cast<void*>(0x10); bytes = kPage; break;
         case 3: h = rw() + kRwBytes - kPage; bytes = 2 * kPage; break; // runs into the inaccessible page
-        default: h = rw() + kPage * in.below(kRwBytes / kPage); bytes = kPage * (1 + in.below(3)); break;
+        default: {
+            size_t page = in.below(kRwBytes / kPage);
+            h = rw() + kPage * page;
+            bytes = kPage * std::min<size_t>(1 + in.below(3), kRwBytes / kPage - page);
+            break;
         }
-        if (in.u8() % 8 == 0) bytes = pick_size(in);
+        }
+        if (in.u8() % 8 == 0) bytes = kRegisterUnmapped ? pick_size(in) : std::min(pick_size(in), kRwBytes - (static_cast<uint8_t*>(h) - rw()));
         unsigned flags = in.u8() % 4 ? in.below(16) : in.u32();
         CUresult r = in.flip() ? T->cuMemHostRegister_v2(h, bytes, flags) : T->cuMemHostRegister(h, bytes, flags);
         if (r == CUDA_SUCCESS && P->registered.size() < 16) P->registered.push_back({reinterpret_cast<CUdeviceptr>(h), bytes});
@@ -2485,6 +2499,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     setenv("D4R_CPU_MEMORY_LIMIT", "256M", 0);
     const char* freed = std::getenv("FUZZ_CUDA_API_FREED_AS_HOST");
     kFreedAsHost = freed && *freed == '1';
+    const char* unmapped = std::getenv("FUZZ_CUDA_API_REGISTER_UNMAPPED");
+    kRegisterUnmapped = unmapped && *unmapped == '1';
     if (!std::getenv("D4R_LOG")) {
         // Refusals format their reasons at debug level: run that code too, into nowhere.
         d4r::log::set_level(d4r::log::Level::Debug);
