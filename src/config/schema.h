@@ -58,6 +58,7 @@ enum class KeyId {
     InteropEvalSync,
     InteropMarkerPollUs,
     InteropMotionVectorDilation,
+    InteropWatchdogMs,
     PathsRuntimeDir,
     PathsZludaDir,
     PathsRocmDir,

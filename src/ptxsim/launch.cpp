@@ -4,6 +4,8 @@
 // resident and steps them round-robin, so blocks can wait for each other (grid-wide sync).
 #include <algorithm>
 #include <cfenv>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -176,8 +178,10 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
         state.ranges.push_back({reinterpret_cast<uint64_t>(device_launches->arena.data()), device_launches->arena.size()});
     }
     std::sort(state.ranges.begin(), state.ranges.end(), [](const MemRange& x, const MemRange& y) { return x.base < y.base; });
-    state.budget_on = config.instruction_budget != 0;
-    state.budget = static_cast<int64_t>(std::min<uint64_t>(config.instruction_budget, INT64_MAX));
+    state.budget_on = config.instruction_budget != 0 || config.watchdog_ms != 0;
+    if (config.watchdog_ms != 0 && config.instruction_budget == 0)
+        state.config.instruction_budget = uint64_t(1) << 62; // the watchdog stops it by emptying the budget
+    state.budget = static_cast<int64_t>(std::min<uint64_t>(state.config.instruction_budget, INT64_MAX));
 
     uint64_t blocks = g.count();
     unsigned workers = config.worker_threads ? config.worker_threads : std::max(1u, std::thread::hardware_concurrency());
@@ -263,9 +267,33 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
         result.warp_instructions += runner.warp_instructions();
         result.lane_instructions += runner.lane_instructions();
     };
+    // The watchdog: at the deadline it takes the budget away, so every worker stops at its next refill
+    // (at most 2^16 warp instructions later) as if the budget had run out.
+    std::mutex watchdog_mutex;
+    std::condition_variable watchdog_cv;
+    bool launch_over = false;
+    std::atomic<bool> timed_out{false};
+    std::thread watchdog;
+    if (config.watchdog_ms != 0) {
+        watchdog = std::thread([&] {
+            std::unique_lock lock(watchdog_mutex);
+            if (!watchdog_cv.wait_for(lock, std::chrono::milliseconds(config.watchdog_ms), [&] { return launch_over; })) {
+                timed_out = true;
+                state.budget.store(INT64_MIN / 2);
+            }
+        });
+    }
     {
         std::lock_guard launch_lock(device.impl().launch_mutex);
         device.impl().pool.run(workers, config.cooperative ? cooperative_job : job);
+    }
+    if (watchdog.joinable()) {
+        {
+            std::lock_guard lock(watchdog_mutex);
+            launch_over = true;
+        }
+        watchdog_cv.notify_all();
+        watchdog.join();
     }
     deliver_printf(config, printed, faulted ? first_fault.block : UINT64_MAX);
     if (!faulted) {
@@ -281,7 +309,10 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
                                       block.z, thread.x, thread.y, thread.z, fault_kind_name(f.kind));
     if (f.kind == FaultKind::IllegalAddress || f.kind == FaultKind::MisalignedAddress)
         message += fmt::format(" 0x{:x} ({} bytes)", f.address, f.bytes);
-    if (!f.detail.empty()) message += ": " + f.detail;
+    if (f.kind == FaultKind::BudgetExceeded && timed_out)
+        message += fmt::format(": stopped by the watchdog after {} ms of run time", config.watchdog_ms);
+    else if (!f.detail.empty())
+        message += ": " + f.detail;
     message += fmt::format(" at {}:{} '{}'", kernel.module().name(), src.line, src.text);
     if (fault_out) {
         fault_out->kind = f.kind;

@@ -11,7 +11,8 @@
 //     address (the CUDA driver would report CUDA_ERROR_ILLEGAL_ADDRESS / MISALIGNED_ADDRESS).
 //   - launch() runs a grid to completion on up to `worker_threads` cores; results never depend on the
 //     number of threads (except where CUDA itself leaves an order unspecified: atomics' order).
-//   - A launch that executes more than `instruction_budget` warp instructions is stopped with an error.
+//   - A launch that executes more than `instruction_budget` warp instructions, or runs longer than
+//     `watchdog_ms`, is stopped with an error.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +67,9 @@ struct LaunchConfig {
     Dim3 block;
     uint32_t dynamic_shared_bytes = 0;
     uint64_t instruction_budget = 0; // warp instructions for the whole launch; 0 = unlimited
+    // A watchdog like a display GPU's: a launch still running after this many milliseconds of wall time
+    // is stopped with FaultKind::BudgetExceeded (CUDA_ERROR_LAUNCH_TIMEOUT); 0 = off.
+    uint32_t watchdog_ms = 0;
     unsigned worker_threads = 0;     // 0 = every core
     // A cooperative launch (cuLaunchCooperativeKernel): every block is resident until the grid ends, so
     // blocks may wait for each other (cooperative groups' grid.sync(), through the grid workspace that

@@ -9,6 +9,7 @@
 
 #include "core/env.h"
 #include "core/log.h"
+#include "bridge/d4r_helpers.h"
 #include "shim/formats.h"
 #include "shim/host_path.h"
 #include "upscaler/platform.h"
@@ -93,6 +94,26 @@ void Shim::log_rejection(const std::string& message) {
         log::warn("shim: evaluation refused: {} (refusal {})", message, m_rejections);
 }
 
+// In a game a kernel that never ends must not freeze it: unless the user chose otherwise
+// (D4R_CPU_WATCHDOG_MS set, e.g. from d4r.ini's [Interop] WatchdogMs by the launcher), the shim turns the
+// cpu backend's launch watchdog on, through the bridge's d4r_SetEnvironment, before CUDA starts.
+void Shim::watchdog_default(const std::string& cuda_path) {
+    if (process_environment().get(kWatchdogVariable)) return;
+    auto library = upscaler::platform::open_library(cuda_path);
+    auto set_env = library ? reinterpret_cast<PFN_d4r_SetEnvironment>(
+                                 upscaler::platform::find_symbol(*library, "d4r_SetEnvironment"))
+                           : nullptr;
+    if (!set_env) {
+        log::info("shim: {} has no d4r_SetEnvironment (not d4r's bridge): the kernel watchdog stays as it is",
+                  cuda_path);
+        return;
+    }
+    const std::string ms = std::to_string(kWatchdogDefaultMs);
+    if (set_env(kWatchdogVariable, ms.c_str()) == CUDA_SUCCESS)
+        log::info("shim: kernel watchdog on: {}={} (a kernel running longer stops with CUDA_ERROR_LAUNCH_TIMEOUT)",
+                  kWatchdogVariable, ms);
+}
+
 NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar_t* data_path) {
     std::lock_guard lock(m_mutex);
     if (m_initialized) {
@@ -121,6 +142,7 @@ NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar
         }
         log::info("shim: CUDA driver {} ({})", cuda_path, why);
         m_cuda = std::move(*cuda);
+        watchdog_default(cuda_path);
     }
     NVSDK_NGX_Result r = init_cuda_and_core(data_path ? std::wstring(data_path) : std::wstring(L"."));
     if (NVSDK_NGX_FAILED(r)) return r;

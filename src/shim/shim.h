@@ -78,6 +78,11 @@ private:
 
     Shim() = default;
     NVSDK_NGX_Result init_cuda_and_core(const std::wstring& data_path);
+    void watchdog_default(const std::string& cuda_path);
+
+    // The cpu backend's launch watchdog, on by default in a game (docs/proton.md).
+    static constexpr const char* kWatchdogVariable = "D4R_CPU_WATCHDOG_MS";
+    static constexpr unsigned kWatchdogDefaultMs = 10000;
     NVSDK_NGX_Result create_core_feature(Feature& feature);
     void release_core_feature(Feature& feature);
     // Logs a rejected evaluation: the first 3, then every 120th.

@@ -87,6 +87,12 @@ if [ "$status" != 0 ]; then
     echo "the harness under Wine exited with $status; its stderr (the shim's log):"; cat "$work/windows.err"; exit 1
 fi
 grep -q "shim: .*NGX core" "$work/windows.err" || { echo "the shim did not log which NGX core it loads:"; cat "$work/windows.err"; exit 1; }
+# In a game the kernel watchdog is on unless the user set D4R_CPU_WATCHDOG_MS; the cpu backend says so.
+if [ "$scenario" != no-core ]; then
+    grep -q "shim: kernel watchdog on: D4R_CPU_WATCHDOG_MS=10000" "$work/windows.err" &&
+        grep -q "cpu backend: watchdog on: a launch running longer than 10000 ms" "$work/windows.err" ||
+        { echo "the kernel watchdog was not turned on by the shim:"; cat "$work/windows.err"; exit 1; }
+fi
 
 case "$scenario" in
     refusals)

@@ -80,6 +80,26 @@ uint64_t instruction_budget() {
     return budget;
 }
 
+// D4R_CPU_WATCHDOG_MS: milliseconds of wall time one launch may run before it is stopped with
+// CUDA_ERROR_LAUNCH_TIMEOUT, as a display GPU's watchdog stops a kernel (the game chain turns it on:
+// d4r.ini's [Kernels] WatchdogMs); unset or 0 = off, the default for plain CUDA programs, whose kernels
+// may legitimately run for minutes on this backend. A bad value is refused once with a warning (off).
+uint32_t watchdog_ms() {
+    static const uint32_t ms = [] {
+        const char* v = std::getenv("D4R_CPU_WATCHDOG_MS");
+        if (!v || !*v) return 0u;
+        char* end = nullptr;
+        unsigned long long n = std::strtoull(v, &end, 10);
+        if (*end || n > 3600000ull || v[0] == '-') {
+            log::warn("D4R_CPU_WATCHDOG_MS={}: not a number of milliseconds from 0 to 3600000; the watchdog is off", v);
+            return 0u;
+        }
+        if (n) log::info("cpu backend: watchdog on: a launch running longer than {} ms stops with CUDA_ERROR_LAUNCH_TIMEOUT", n);
+        return static_cast<uint32_t>(n);
+    }();
+    return ms;
+}
+
 int blocks_per_sm(const Function& f, int block_size, size_t dynamic_shared);
 
 CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
@@ -122,6 +142,7 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     config.block = {bx, by, bz};
     config.dynamic_shared_bytes = shared;
     config.instruction_budget = instruction_budget();
+    config.watchdog_ms = watchdog_ms();
     config.cooperative = cooperative;
     Context* ctx = ref.ctx.get();
     ref.ctx->submit(ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {
