@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <vector>
 
 #include "core/log.h"
@@ -106,5 +107,26 @@ bool probe(uint64_t address, uint64_t bytes, bool write) {
 
 bool host_readable(uint64_t address, uint64_t bytes) { return probe(address, bytes, false); }
 bool host_writable(uint64_t address, uint64_t bytes) { return probe(address, bytes, true); }
+
+bool host_mapped_writable(uint64_t address, uint64_t bytes) {
+    if (bytes == 0) return true;
+    if (address + bytes < address) return false;
+    std::FILE* maps = std::fopen("/proc/self/maps", "r");
+    if (!maps) return false;
+    // The lines are sorted by address: walk them while they cover [next, end) without a gap.
+    uint64_t next = address;
+    const uint64_t end = address + bytes;
+    char line[512];
+    while (next < end && std::fgets(line, sizeof line, maps)) {
+        unsigned long long lo = 0, hi = 0;
+        char perms[5] = {};
+        if (std::sscanf(line, "%llx-%llx %4s", &lo, &hi, perms) != 3) continue;
+        if (hi <= next) continue;
+        if (lo > next || perms[1] != 'w') break; // a gap, or a mapping that may not be written
+        next = hi;
+    }
+    std::fclose(maps);
+    return next >= end;
+}
 
 } // namespace d4r::runtime::cpu

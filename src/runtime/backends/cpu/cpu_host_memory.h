@@ -19,5 +19,9 @@ bool host_readable(uint64_t address, uint64_t bytes);
 // writes back, to one byte of each page inside the range, the value it just read there: only memory the
 // caller is about to overwrite may be probed this way.
 bool host_writable(uint64_t address, uint64_t bytes);
+// Whether every byte of [ADDRESS, ADDRESS + BYTES) lies in mappings the process may write, from
+// /proc/self/maps, without touching the memory (for registrations, which must not write the caller's
+// memory). False when the maps cannot be read.
+bool host_mapped_writable(uint64_t address, uint64_t bytes);
 
 } // namespace d4r::runtime::cpu

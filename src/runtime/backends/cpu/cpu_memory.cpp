@@ -8,6 +8,8 @@
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_memory_budget.h"
 #include "runtime/backends/cpu/cpu_ops.h"
+#include "runtime/backends/cpu/cpu_host_memory.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -32,7 +34,7 @@ CUresult allocate(Context* ctx, uint64_t bytes, RegionKind kind, unsigned flags,
 CUresult cu_mem_get_info(size_t* free_bytes, size_t* total) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!free_bytes || !total) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!free_bytes || !total, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!free_bytes || !total");
     const MemoryBudget b = memory_budget();
     *total = b.total;
     *free_bytes = b.free;
@@ -42,18 +44,18 @@ CUresult cu_mem_get_info(size_t* free_bytes, size_t* total) {
 CUresult cu_mem_alloc(CUdeviceptr* dptr, size_t bytes) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!dptr || bytes == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dptr || bytes == 0");
     return allocate(ref.ctx.get(), bytes, RegionKind::Device, 0, dptr);
 }
 
 CUresult cu_mem_alloc_pitch(CUdeviceptr* dptr, size_t* pitch, size_t width, size_t height, unsigned int element) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!dptr || !pitch || width == 0 || height == 0) return CUDA_ERROR_INVALID_VALUE;
-    if (element != 4 && element != 8 && element != 16) return CUDA_ERROR_INVALID_VALUE;
-    if (width > (1ull << 31)) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!dptr || !pitch || width == 0 || height == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dptr || !pitch || width == 0 || height == 0");
+    D4R_CU_INVALID_IF(element != 4 && element != 8 && element != 16, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "element != 4 && element != 8 && element != 16");
+    D4R_CU_INVALID_IF(width > (1ull << 31), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "width > (1ull << 31)");
     uint64_t p = (width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
-    if (height > (1ull << 40) / p) return CUDA_ERROR_OUT_OF_MEMORY;
+    D4R_CU_INVALID_IF(height > (1ull << 40) / p, CUDA_ERROR_OUT_OF_MEMORY, "cpu backend: {}: refused: {}", __func__, "height > (1ull << 40) / p");
     if (CUresult r = allocate(ref.ctx.get(), p * height, RegionKind::Device, 0, dptr)) return r;
     *pitch = p;
     return CUDA_SUCCESS;
@@ -62,7 +64,7 @@ CUresult cu_mem_alloc_pitch(CUdeviceptr* dptr, size_t* pitch, size_t width, size
 // Frees the allocation at BASE of KIND after the work queued on its context has finished with it.
 CUresult free_region(uint64_t base, RegionKind kind) {
     Region r;
-    if (!find_region(base, 0, &r) || r.base != base || r.kind != kind) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!find_region(base, 0, &r) || r.base != base || r.kind != kind, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_region(base, 0, &r) || r.base != base || r.kind != kind");
     if (auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx))) ctx->drain();
     if (!remove_region(base)) return CUDA_ERROR_INVALID_VALUE; // freed by another thread meanwhile
     if (kind == RegionKind::Managed) forget_managed(r.id);
@@ -96,7 +98,7 @@ constexpr unsigned kHostAllocFlags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_
 CUresult cu_mem_host_alloc(void** pp, size_t bytes, unsigned int flags) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!pp || (flags & ~kHostAllocFlags)) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!pp || (flags & ~kHostAllocFlags), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pp || (flags & ~kHostAllocFlags)");
     if (bytes == 0) {
         // NVIDIA's driver accepts an empty host allocation (cuMemAllocHost of 0 bytes succeeds); there is
         // nothing to hand out, so the pointer is NULL.
@@ -125,7 +127,7 @@ CUresult cu_mem_host_get_device_pointer(CUdeviceptr* pdptr, void* p, unsigned in
     if (pdptr) *pdptr = 0;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!pdptr || !p || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!pdptr || !p || flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pdptr || !p || flags != 0");
     Region r;
     if (!find_region(reinterpret_cast<uint64_t>(p), 0, &r) ||
         (r.kind != RegionKind::HostAlloc && r.kind != RegionKind::HostRegistered)) {
@@ -142,7 +144,7 @@ CUresult cu_mem_host_get_flags(unsigned int* pflags, void* p) {
     if (pflags) *pflags = 0;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!pflags || !p) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!pflags || !p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pflags || !p");
     Region r;
     if (!find_region(reinterpret_cast<uint64_t>(p), 0, &r) ||
         (r.kind != RegionKind::HostAlloc && r.kind != RegionKind::HostRegistered)) {
@@ -173,13 +175,21 @@ CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     uint64_t base = reinterpret_cast<uint64_t>(p);
-    if (base + bytes < base) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(base + bytes < base, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "base + bytes < base");
     if (flags & CU_MEMHOSTREGISTER_IOMEMORY) {
         // I/O memory is a third-party device's PCIe space; the cpu backend has no such space to map.
         log::debug("cpu backend: cuMemHostRegister: CU_MEMHOSTREGISTER_IOMEMORY is not supported (no I/O memory "
                     "space reaches the CPU device)");
         return CUDA_ERROR_NOT_SUPPORTED;
     }
+    // Only real memory: kernels and copies will read (and unless READ_ONLY, write) it. NVIDIA's driver refuses
+    // to pin what is not mapped; a no-access page or read-only memory here crashed the next memset.
+    D4R_CU_INVALID_IF(!host_readable(base, bytes), CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemHostRegister: [{}, +{}) is not readable memory", p, bytes);
+    D4R_CU_INVALID_IF(!(flags & CU_MEMHOSTREGISTER_READ_ONLY) && !host_mapped_writable(base, bytes),
+                      CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemHostRegister: [{}, +{}) is not writable memory (and not registered "
+                      "CU_MEMHOSTREGISTER_READ_ONLY)", p, bytes);
     if (overlaps_region(base, bytes)) {
         log::debug("cpu backend: cuMemHostRegister: [{}, +{}) overlaps memory the API already tracks", p, bytes);
         return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
@@ -194,7 +204,7 @@ CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
 CUresult cu_mem_host_unregister(void* p) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    if (!p) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
     Region r;
     uint64_t base = reinterpret_cast<uint64_t>(p);
     if (!find_region(base, 0, &r) || r.base != base || r.kind != RegionKind::HostRegistered) {
@@ -218,8 +228,8 @@ CUresult memset_2d(CUstream stream, bool async, CUdeviceptr dst, size_t pitch, T
         return r;
     }
     if (width == 0 || height == 0) return CUDA_SUCCESS;
-    if (dst % sizeof(T)) return CUDA_ERROR_INVALID_VALUE;
-    if (height > 1 && (pitch < width * sizeof(T) || pitch % sizeof(T))) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(dst % sizeof(T), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "dst % sizeof(T)");
+    D4R_CU_INVALID_IF(height > 1 && (pitch < width * sizeof(T) || pitch % sizeof(T)), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "height > 1 && (pitch < width * sizeof(T) || pitch % sizeof(T))");
     // The rows' extent, refused where it would wrap past 2^64 (a huge pitch) or exceed any allocation.
     uint64_t extent = 0;
     if (width > (1ull << 40) || height > (1ull << 40) ||
@@ -309,7 +319,7 @@ CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) 
         put(data, CUdeviceptr(ptr));
         return CUDA_SUCCESS;
     case 4:
-        if (!host && !managed) return CUDA_ERROR_INVALID_VALUE;
+        D4R_CU_INVALID_IF(!host && !managed, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!host && !managed");
         put(data, reinterpret_cast<void*>(ptr));
         return CUDA_SUCCESS;
     case 8: put(data, managed); return CUDA_SUCCESS;
@@ -328,17 +338,17 @@ CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) 
 
 CUresult cu_pointer_get_attribute(void* data, CUpointer_attribute attr, CUdeviceptr ptr) {
     if (CUresult r = check_init()) return r;
-    if (!data || attribute_bytes(attr) == 0) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!data || attribute_bytes(attr) == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!data || attribute_bytes(attr) == 0");
     Region r;
-    if (!find_region(ptr, 0, &r) || r.kind == RegionKind::Array) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!find_region(ptr, 0, &r) || r.kind == RegionKind::Array, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_region(ptr, 0, &r) || r.kind == RegionKind::Array");
     return pointer_attribute(data, attr, r, ptr);
 }
 
 CUresult cu_pointer_get_attributes(unsigned int n, CUpointer_attribute* attrs, void** data, CUdeviceptr ptr) {
     if (CUresult r = check_init()) return r;
-    if (n == 0 || !attrs || !data) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(n == 0 || !attrs || !data, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "n == 0 || !attrs || !data");
     for (unsigned i = 0; i < n; ++i)
-        if (!data[i] || attribute_bytes(attrs[i]) == 0) return CUDA_ERROR_INVALID_VALUE;
+        D4R_CU_INVALID_IF(!data[i] || attribute_bytes(attrs[i]) == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!data[i] || attribute_bytes(attrs[i]) == 0");
     Region r;
     bool known = find_region(ptr, 0, &r) && r.kind != RegionKind::Array;
     // As the driver does: a pointer the API does not know reads as "no context, memory type 0"; an

@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_image.h"
 #include "runtime/backends/cpu/cpu_memory_budget.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -19,7 +20,7 @@ Module::~Module() { release_module_memory(global_bytes); }
 
 CUresult parse_jit_options(unsigned n, CUjit_option* options, void** values, JitLogs& logs) {
     if (n == 0) return CUDA_SUCCESS;
-    if (!options || !values) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!options || !values, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!options || !values");
     for (unsigned i = 0; i < n; ++i) {
         switch (options[i]) {
         case CU_JIT_ERROR_LOG_BUFFER: logs.error_buffer = static_cast<char*>(values[i]); break;
@@ -53,7 +54,7 @@ void write_log(char* buffer, size_t size, int size_index, void** values, const s
 CUresult load_module(CUmodule* module, const void* image, size_t size, std::string name, unsigned n,
                      CUjit_option* options, void** values, const void* origin) {
     if (CUresult r = check_init()) return r;
-    if (!module || !image) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!module || !image, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!module || !image");
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     JitLogs logs;
@@ -112,7 +113,7 @@ CUresult cu_module_load_fat_binary(CUmodule* module, const void* image) {
 
 CUresult cu_module_load(CUmodule* module, const char* path) {
     if (CUresult r = check_init()) return r;
-    if (!module || !path) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!module || !path, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!module || !path");
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     auto bytes = read_file(path, 1ull << 30);
@@ -139,7 +140,7 @@ CUresult unload_module(CUmodule h) {
     {
         std::lock_guard lock(s.mutex);
         auto it = s.modules.find(h);
-        if (it == s.modules.end()) return CUDA_ERROR_INVALID_HANDLE;
+        D4R_CU_INVALID_IF(it == s.modules.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.modules.end()");
         m = it->second;
         unregister_module(m.get());
         s.modules.erase(it);
@@ -160,11 +161,11 @@ CUresult cu_module_unload(CUmodule h) {
 
 CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
     if (CUresult r = check_init()) return r;
-    if (!out || !name) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!out || !name, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || !name");
     State& s = state();
     std::lock_guard lock(s.mutex);
     auto it = s.modules.find(h);
-    if (it == s.modules.end()) return CUDA_ERROR_INVALID_HANDLE;
+    D4R_CU_INVALID_IF(it == s.modules.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.modules.end()");
     Module& m = *it->second;
     if (auto f = m.functions.find(name); f != m.functions.end()) {
         *out = reinterpret_cast<CUfunction>(f->second);
@@ -172,7 +173,7 @@ CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
     }
     auto kernel = m.sim->kernel(name);
     if (!kernel) {
-        if (kernel.error().code() != ErrorCode::Unsupported) return CUDA_ERROR_NOT_FOUND;
+        D4R_CU_INVALID_IF(kernel.error().code() != ErrorCode::Unsupported, CUDA_ERROR_NOT_FOUND, "cpu backend: {}: refused: {}", __func__, "kernel.error().code() != ErrorCode::Unsupported");
         // Once per module and kernel: programs may ask again and again.
         if (m.refused.insert(name).second) log::warn("cpu backend: cuModuleGetFunction: {}", kernel.error().message());
         return CUDA_ERROR_NOT_SUPPORTED;
@@ -191,11 +192,11 @@ CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
 
 CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule h, const char* name) {
     if (CUresult r = check_init()) return r;
-    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!name, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!name");
     auto m = find_module(h);
-    if (!m) return CUDA_ERROR_INVALID_HANDLE;
+    D4R_CU_INVALID_IF(!m, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!m");
     auto g = m->sim->global(name);
-    if (!g) return CUDA_ERROR_NOT_FOUND;
+    D4R_CU_INVALID_IF(!g, CUDA_ERROR_NOT_FOUND, "cpu backend: {}: refused: {}", __func__, "!g");
     if (dptr) *dptr = g->address;
     if (bytes) *bytes = g->size;
     return CUDA_SUCCESS;
@@ -214,9 +215,9 @@ int const_bytes(const Function& f) {
 
 CUresult cu_func_get_attribute(int* pi, CUfunction_attribute attrib, CUfunction h) {
     if (CUresult r = check_init()) return r;
-    if (!pi) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!pi, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pi");
     auto f = find_function(h);
-    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
     switch (static_cast<int>(attrib)) {
     case 0: *pi = function_max_threads(*f); return CUDA_SUCCESS;
     case 1: *pi = static_cast<int>(f->kernel->static_shared_bytes()); return CUDA_SUCCESS;
@@ -239,16 +240,16 @@ CUresult cu_func_get_attribute(int* pi, CUfunction_attribute attrib, CUfunction 
 CUresult cu_func_set_attribute(CUfunction h, CUfunction_attribute attrib, int value) {
     if (CUresult r = check_init()) return r;
     auto f = find_function(h);
-    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
     switch (static_cast<int>(attrib)) {
     case 8: {
         int limit = kOptinSharedPerBlock - static_cast<int>(f->kernel->static_shared_bytes());
-        if (value < 0 || value > limit) return CUDA_ERROR_INVALID_VALUE;
+        D4R_CU_INVALID_IF(value < 0 || value > limit, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "value < 0 || value > limit");
         f->max_dynamic_shared = value;
         return CUDA_SUCCESS;
     }
     case 9:
-        if (value < -1 || value > 100) return CUDA_ERROR_INVALID_VALUE;
+        D4R_CU_INVALID_IF(value < -1 || value > 100, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "value < -1 || value > 100");
         f->carveout = value;
         return CUDA_SUCCESS;
     default: return CUDA_ERROR_INVALID_VALUE;
@@ -258,32 +259,32 @@ CUresult cu_func_set_attribute(CUfunction h, CUfunction_attribute attrib, int va
 CUresult cu_func_set_cache_config(CUfunction h, CUfunc_cache config) {
     if (CUresult r = check_init()) return r;
     auto f = find_function(h);
-    if (!f) return CUDA_ERROR_INVALID_HANDLE;
-    if (static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CU_INVALID_IF(static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL");
     f->cache_config = config;
     return CUDA_SUCCESS;
 }
 
 CUresult cu_func_set_shared_mem_config(CUfunction h, CUsharedconfig config) {
     if (CUresult r = check_init()) return r;
-    if (!find_function(h)) return CUDA_ERROR_INVALID_HANDLE;
+    D4R_CU_INVALID_IF(!find_function(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!find_function(h)");
     return static_cast<unsigned>(config) <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cu_func_get_name(const char** name, CUfunction h) {
     if (CUresult r = check_init()) return r;
-    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!name, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!name");
     auto f = find_function(h);
-    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
     *name = f->kernel->name().c_str();
     return CUDA_SUCCESS;
 }
 
 CUresult cu_func_get_module(CUmodule* module, CUfunction h) {
     if (CUresult r = check_init()) return r;
-    if (!module) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!module, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!module");
     auto f = find_function(h);
-    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
     *module = reinterpret_cast<CUmodule>(f->module);
     return CUDA_SUCCESS;
 }

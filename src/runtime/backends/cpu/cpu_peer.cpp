@@ -18,13 +18,13 @@ CUresult check_peer_context(CUcontext peer) {
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    if (!peer || !find_context(peer)) return CUDA_ERROR_INVALID_CONTEXT;
+    D4R_CU_INVALID_IF(!peer || !find_context(peer), CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!peer || !find_context(peer)");
     return CUDA_SUCCESS;
 }
 
 CUresult cu_ctx_enable_peer_access(CUcontext peer, unsigned int flags) {
     if (CUresult r = check_peer_context(peer)) return r;
-    if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags != 0");
     return refuse(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "cpu backend: cuCtxEnablePeerAccess: one device, which is not its own peer");
 }
 
@@ -35,7 +35,7 @@ CUresult cu_ctx_disable_peer_access(CUcontext peer) {
 
 CUresult check_copy_contexts(CUcontext dst, CUcontext src) {
     if (CUresult r = check_init()) return r;
-    if (!dst || !src || !find_context(dst) || !find_context(src)) return CUDA_ERROR_INVALID_CONTEXT;
+    D4R_CU_INVALID_IF(!dst || !src || !find_context(dst) || !find_context(src), CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!dst || !src || !find_context(dst) || !find_context(src)");
     return CUDA_SUCCESS;
 }
 

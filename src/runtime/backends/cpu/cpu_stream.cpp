@@ -2,6 +2,7 @@
 // worker, so a stream is only the sequence number of its last operation.
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -9,7 +10,7 @@ namespace {
 
 CUresult create_stream(CUstream* ph, unsigned flags, int priority) {
     if (CUresult r = check_init()) return r;
-    if (!ph || (flags & ~unsigned(CU_STREAM_NON_BLOCKING))) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!ph || (flags & ~unsigned(CU_STREAM_NON_BLOCKING)), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph || (flags & ~unsigned(CU_STREAM_NON_BLOCKING))");
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     auto stream = std::make_shared<Stream>();
@@ -74,7 +75,7 @@ CUresult cu_stream_wait_event(CUstream h, CUevent ev, unsigned int flags) {
         State& s = state();
         std::lock_guard lock(s.mutex);
         auto it = s.events.find(ev);
-        if (it == s.events.end()) return CUDA_ERROR_INVALID_HANDLE;
+        D4R_CU_INVALID_IF(it == s.events.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.events.end()");
         if (!it->second->recorded) return CUDA_SUCCESS; // waiting for a never-recorded event is a no-op
         recorded_on = it->second->ctx;
         seq = it->second->seq;
@@ -87,7 +88,7 @@ CUresult cu_stream_wait_event(CUstream h, CUevent ev, unsigned int flags) {
 
 CUresult cu_stream_get_priority(CUstream h, int* priority) {
     if (CUresult r = check_init()) return r;
-    if (!priority) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!priority, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!priority");
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     *priority = ref.stream->priority;
@@ -96,7 +97,7 @@ CUresult cu_stream_get_priority(CUstream h, int* priority) {
 
 CUresult cu_stream_get_flags(CUstream h, unsigned int* flags) {
     if (CUresult r = check_init()) return r;
-    if (!flags) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!flags, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!flags");
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     *flags = ref.stream->flags;
@@ -105,7 +106,7 @@ CUresult cu_stream_get_flags(CUstream h, unsigned int* flags) {
 
 CUresult cu_stream_get_ctx(CUstream h, CUcontext* pctx) {
     if (CUresult r = check_init()) return r;
-    if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!pctx, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pctx");
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     *pctx = reinterpret_cast<CUcontext>(ref.ctx.get());
@@ -114,7 +115,7 @@ CUresult cu_stream_get_ctx(CUstream h, CUcontext* pctx) {
 
 CUresult cu_stream_add_callback(CUstream h, CUstreamCallback callback, void* user, unsigned int flags) {
     if (CUresult r = check_init()) return r;
-    if (!callback || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!callback || flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!callback || flags != 0");
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     // The callback always runs and receives the context's error (CUDA passes the stream's status).
@@ -124,7 +125,7 @@ CUresult cu_stream_add_callback(CUstream h, CUstreamCallback callback, void* use
 
 CUresult cu_launch_host_func(CUstream h, CUhostFn fn, void* user) {
     if (CUresult r = check_init()) return r;
-    if (!fn) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!fn, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!fn");
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     if (CUresult r = ref.ctx->sticky.load()) return r;

@@ -5,6 +5,7 @@
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_array.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -19,7 +20,7 @@ CUresult map_resource(const CUDA_RESOURCE_DESC& r, ptxsim::ResourceDesc& out) {
     switch (r.resType) {
     case CU_RESOURCE_TYPE_ARRAY: {
         auto a = find_array(r.res.array.hArray);
-        if (!a) return CUDA_ERROR_INVALID_HANDLE;
+        D4R_CU_INVALID_IF(!a, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!a");
         if (!a->sim) {
             log::warn("cpu backend: texture objects over 3D, layered or cubemap arrays are not supported");
             return CUDA_ERROR_NOT_SUPPORTED;
@@ -29,7 +30,7 @@ CUresult map_resource(const CUDA_RESOURCE_DESC& r, ptxsim::ResourceDesc& out) {
         return CUDA_SUCCESS;
     }
     case CU_RESOURCE_TYPE_PITCH2D:
-        if (!to_channel_format(r.res.pitch2D.format, out.format)) return CUDA_ERROR_INVALID_VALUE;
+        D4R_CU_INVALID_IF(!to_channel_format(r.res.pitch2D.format, out.format), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!to_channel_format(r.res.pitch2D.format, out.format)");
         out.kind = Kind::Pitch2D;
         out.ptr = r.res.pitch2D.devPtr;
         out.channels = r.res.pitch2D.numChannels;
@@ -38,7 +39,7 @@ CUresult map_resource(const CUDA_RESOURCE_DESC& r, ptxsim::ResourceDesc& out) {
         out.pitch = r.res.pitch2D.pitchInBytes;
         return CUDA_SUCCESS;
     case CU_RESOURCE_TYPE_LINEAR:
-        if (!to_channel_format(r.res.linear.format, out.format)) return CUDA_ERROR_INVALID_VALUE;
+        D4R_CU_INVALID_IF(!to_channel_format(r.res.linear.format, out.format), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!to_channel_format(r.res.linear.format, out.format)");
         out.kind = Kind::Linear;
         out.ptr = r.res.linear.devPtr;
         out.channels = r.res.linear.numChannels;
@@ -56,10 +57,10 @@ bool small_integer(ptxsim::ChannelFormat f) {
 
 CUresult map_texture(const CUDA_TEXTURE_DESC& t, ptxsim::ChannelFormat format, ptxsim::TextureDesc& out) {
     for (int i = 0; i < 2; ++i) {
-        if (static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER) return CUDA_ERROR_INVALID_VALUE;
+        D4R_CU_INVALID_IF(static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER");
         out.address[i] = static_cast<ptxsim::AddressMode>(t.addressMode[i]); // same order as CUaddress_mode
     }
-    if (static_cast<unsigned>(t.filterMode) > CU_TR_FILTER_MODE_LINEAR) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(static_cast<unsigned>(t.filterMode) > CU_TR_FILTER_MODE_LINEAR, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "static_cast<unsigned>(t.filterMode) > CU_TR_FILTER_MODE_LINEAR");
     out.filter = t.filterMode == CU_TR_FILTER_MODE_LINEAR ? ptxsim::FilterMode::Linear : ptxsim::FilterMode::Point;
     // Without CU_TRSF_READ_AS_INTEGER, 8- and 16-bit integer texels read as normalised floats (CUDA's rule).
     bool as_integer = t.flags & CU_TRSF_READ_AS_INTEGER;
@@ -76,7 +77,7 @@ CUresult cu_tex_object_create(CUtexObject* out, const CUDA_RESOURCE_DESC* res, c
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    if (!out || !res || !tex) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!out || !res || !tex, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || !res || !tex");
     if (view) {
         log::warn("cpu backend: cuTexObjectCreate: resource views are not supported");
         return CUDA_ERROR_NOT_SUPPORTED;
@@ -86,7 +87,7 @@ CUresult cu_tex_object_create(CUtexObject* out, const CUDA_RESOURCE_DESC* res, c
     ptxsim::ChannelFormat format = rd.format;
     if (rd.kind == ptxsim::ResourceDesc::Kind::Array) {
         auto desc = ptxsim::array_desc(state().device, rd.array);
-        if (!desc) return CUDA_ERROR_INVALID_HANDLE;
+        D4R_CU_INVALID_IF(!desc, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!desc");
         format = desc->format;
     }
     ptxsim::TextureDesc td;
@@ -106,7 +107,7 @@ CUresult cu_tex_object_destroy(CUtexObject h) {
     if (CUresult r = check_init()) return r;
     {
         std::lock_guard lock(g_mutex);
-        if (!g_textures.erase(h)) return CUDA_ERROR_INVALID_HANDLE;
+        D4R_CU_INVALID_IF(!g_textures.erase(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!g_textures.erase(h)");
     }
     // Launches already queued keep the object (ptxsim's table is copy-on-write per launch).
     (void)ptxsim::destroy_texture_object(state().device, h);
@@ -115,12 +116,12 @@ CUresult cu_tex_object_destroy(CUtexObject h) {
 
 CUresult get_desc(std::unordered_map<uint64_t, CUDA_RESOURCE_DESC>& map, CUDA_RESOURCE_DESC* out, uint64_t h) {
     if (CUresult r = check_init()) return r;
-    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
     std::lock_guard lock(g_mutex);
     auto it = map.find(h);
     // An unknown or destroyed object is an invalid value, not an invalid handle: NVIDIA's driver (580,
     // H200) answers so for texture and surface objects alike.
-    if (it == map.end()) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(it == map.end(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "it == map.end()");
     *out = it->second;
     return CUDA_SUCCESS;
 }
@@ -131,10 +132,10 @@ CUresult cu_surf_object_create(CUsurfObject* out, const CUDA_RESOURCE_DESC* res)
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    if (!out || !res || res->resType != CU_RESOURCE_TYPE_ARRAY) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!out || !res || res->resType != CU_RESOURCE_TYPE_ARRAY, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || !res || res->resType != CU_RESOURCE_TYPE_ARRAY");
     auto a = find_array(res->res.array.hArray);
-    if (!a) return CUDA_ERROR_INVALID_HANDLE;
-    if (!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)) return CUDA_ERROR_INVALID_VALUE;
+    D4R_CU_INVALID_IF(!a, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!a");
+    D4R_CU_INVALID_IF(!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)");
     if (!a->sim) {
         log::warn("cpu backend: surface objects over 3D or layered arrays are not supported");
         return CUDA_ERROR_NOT_SUPPORTED;
@@ -154,7 +155,7 @@ CUresult cu_surf_object_destroy(CUsurfObject h) {
     if (CUresult r = check_init()) return r;
     {
         std::lock_guard lock(g_mutex);
-        if (!g_surfaces.erase(h)) return CUDA_ERROR_INVALID_HANDLE;
+        D4R_CU_INVALID_IF(!g_surfaces.erase(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!g_surfaces.erase(h)");
     }
     (void)ptxsim::destroy_surface_object(state().device, h);
     return CUDA_SUCCESS;
