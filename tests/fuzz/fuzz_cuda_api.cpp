@@ -51,9 +51,9 @@ bool kFreedAsHost = false;
 // cuMemHostRegister accepts memory that is not mapped (0x10, an inaccessible page) or is read-only, and a
 // later memset, copy or kernel store to the "registered" range crashes the process (SIGSEGV in
 // cpu_memory.cpp's memset); NVIDIA's driver refuses such a registration. Reproducer:
-// tests/fuzz/crashes-found/host_register_unmapped.cpp. Off until d4r probes the range when registering;
-// FUZZ_CUDA_API_REGISTER_UNMAPPED=1 turns it on.
-bool kRegisterUnmapped = false;
+// tests/fuzz/crashes-found/host_register_unmapped.cpp. Fixed (cuMemHostRegister now refuses such memory:
+// tests/runtime/cpu_host_register_test.cpp), so it is on; FUZZ_CUDA_API_REGISTER_UNMAPPED=0 turns it off.
+bool kRegisterUnmapped = true;
 
 #define CHECK(cond)                                                                                                    \
     do {                                                                                                               \
@@ -2500,7 +2500,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     const char* freed = std::getenv("FUZZ_CUDA_API_FREED_AS_HOST");
     kFreedAsHost = freed && *freed == '1';
     const char* unmapped = std::getenv("FUZZ_CUDA_API_REGISTER_UNMAPPED");
-    kRegisterUnmapped = unmapped && *unmapped == '1';
+    kRegisterUnmapped = !(unmapped && *unmapped == '0');
     if (!std::getenv("D4R_LOG")) {
         // Refusals format their reasons at debug level: run that code too, into nowhere.
         d4r::log::set_level(d4r::log::Level::Debug);
