@@ -50,9 +50,9 @@ bool kFreedAsHost = false;
 
 // cuMemHostRegister accepts memory that is not mapped (0x10, an inaccessible page) or is read-only, and a
 // later memset, copy or kernel store to the "registered" range crashes the process (SIGSEGV in
-// cpu_memory.cpp's memset); NVIDIA's driver refuses such a registration. Reproducer:
-// tests/fuzz/crashes-found/host_register_unmapped.cpp. Fixed (cuMemHostRegister now refuses such memory:
-// tests/runtime/cpu_host_register_test.cpp), so it is on; FUZZ_CUDA_API_REGISTER_UNMAPPED=0 turns it off.
+// cpu_memory.cpp's memset); NVIDIA's driver refuses such a registration. Fixed (cuMemHostRegister now
+// refuses such memory; the regression test is tests/runtime/cpu_host_register_test.cpp), so it is on;
+// FUZZ_CUDA_API_REGISTER_UNMAPPED=0 turns it off.
 bool kRegisterUnmapped = true;
 
 #define CHECK(cond)                                                                                                    \
