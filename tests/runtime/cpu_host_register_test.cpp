@@ -1,6 +1,6 @@
 // cuMemHostRegister takes only real memory: what is not mapped, a no-access page, or read-only memory
 // without CU_MEMHOSTREGISTER_READ_ONLY is refused (issue 14: the API fuzzer found that such a registration
-// crashed the next cuMemsetD8 of the range; tests/fuzz/crashes-found/host_register_unmapped.cpp).
+// crashed the next cuMemsetD8 of the range).
 #include <sys/mman.h>
 #include <unistd.h>
 
