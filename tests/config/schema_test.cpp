@@ -38,6 +38,7 @@ const SpecRow kSpec[] = {
     {"Interop", "EvalSync", "D4R_SHIM_EVAL_SYNC", "false"},
     {"Interop", "MarkerPollUs", "D4R_SHIM_MARKER_POLL_US", "200"},
     {"Interop", "MotionVectorDilation", "D4R_MOTION_DILATION", "0"},
+    {"Interop", "WatchdogMs", "D4R_CPU_WATCHDOG_MS", "10000"},
     {"Paths", "RuntimeDir", "D4R_RUNTIME_DIR", "auto"},
     {"Paths", "ZludaDir", "D4R_ZLUDA_DIR", "auto"},
     {"Paths", "RocmDir", "D4R_ROCM_DIR", "auto"},
