@@ -131,8 +131,13 @@ TEST_F(CpuStreamTest, SynchronisingInsideAHostCallbackIsRefused) {
     ASSERT_EQ(api().cuEventCreate(&s.before, CU_EVENT_DEFAULT), CUDA_SUCCESS);
     ASSERT_EQ(api().cuEventCreate(&s.after, CU_EVENT_DEFAULT), CUDA_SUCCESS);
     ASSERT_EQ(api().cuEventRecord(s.before, s.stream), CUDA_SUCCESS);
+    // The stream is held until `after` is recorded, so that inside the callback `after` is pending (without
+    // the gate the worker could run the callback before the record was queued).
+    Gate gate;
+    ASSERT_EQ(api().cuLaunchHostFunc(s.stream, Gate::wait, &gate), CUDA_SUCCESS);
     ASSERT_EQ(api().cuLaunchHostFunc(s.stream, sync_inside, &s), CUDA_SUCCESS);
     ASSERT_EQ(api().cuEventRecord(s.after, s.stream), CUDA_SUCCESS);
+    gate.open = true;
     ASSERT_EQ(api().cuStreamSynchronize(s.stream), CUDA_SUCCESS);
     EXPECT_EQ(s.stream_sync, CUDA_ERROR_NOT_PERMITTED);
     EXPECT_EQ(s.ctx_sync, CUDA_ERROR_NOT_PERMITTED);
