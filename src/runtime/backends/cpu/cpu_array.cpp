@@ -51,13 +51,13 @@ CUresult create_array(CUarray* ph, const CUDA_ARRAY3D_DESCRIPTOR& d, bool create
     ptxsim::ChannelFormat sim_format;
     bool mappable = to_channel_format(d.Format, sim_format);
     uint64_t element = mappable ? ptxsim::texel_bytes(sim_format, d.NumChannels) : 0;
-    D4R_CU_INVALID_IF(!ph || element == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph || element == 0");
-    D4R_CU_INVALID_IF(d.Width == 0 || (d.Flags & ~kArrayFlags), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "d.Width == 0 || (d.Flags & ~kArrayFlags)");
+    D4R_CPU_REFUSE_IF(!ph || element == 0, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(d.Width == 0 || (d.Flags & ~kArrayFlags), CUDA_ERROR_INVALID_VALUE);
     bool layered = d.Flags & CUDA_ARRAY3D_LAYERED;
     if (d.Depth && !d.Height && !layered) return CUDA_ERROR_INVALID_VALUE; // 3D needs a height
     if ((d.Flags & CUDA_ARRAY3D_CUBEMAP) && (d.Width != d.Height || (layered ? d.Depth % 6 : d.Depth != 6)))
         return CUDA_ERROR_INVALID_VALUE;
-    D4R_CU_INVALID_IF(d.Width > 131072 || d.Height > 65536 || d.Depth > 16384, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "d.Width > 131072 || d.Height > 65536 || d.Depth > 16384");
+    D4R_CPU_REFUSE_IF(d.Width > 131072 || d.Height > 65536 || d.Depth > 16384, CUDA_ERROR_INVALID_VALUE);
     auto a = std::make_shared<Array>();
     a->ctx = ctx.get();
     a->desc = d;
@@ -115,9 +115,9 @@ namespace {
 
 CUresult cu_array_get_descriptor(CUDA_ARRAY_DESCRIPTOR* out, CUarray h) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     auto a = find_array(h);
-    D4R_CU_INVALID_IF(!a, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!a");
+    D4R_CPU_REFUSE_IF(!a, CUDA_ERROR_INVALID_HANDLE);
     // A 3D array too: its width, height, format and channels (NVIDIA's driver 580 answers so).
     *out = CUDA_ARRAY_DESCRIPTOR{a->desc.Width, a->desc.Height, a->desc.Format, a->desc.NumChannels};
     return CUDA_SUCCESS;
@@ -125,9 +125,9 @@ CUresult cu_array_get_descriptor(CUDA_ARRAY_DESCRIPTOR* out, CUarray h) {
 
 CUresult cu_array_3d_get_descriptor(CUDA_ARRAY3D_DESCRIPTOR* out, CUarray h) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     auto a = find_array(h);
-    D4R_CU_INVALID_IF(!a, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!a");
+    D4R_CPU_REFUSE_IF(!a, CUDA_ERROR_INVALID_HANDLE);
     *out = a->desc;
     return CUDA_SUCCESS;
 }
@@ -139,7 +139,7 @@ CUresult cu_array_destroy(CUarray h) {
         State& s = state();
         std::lock_guard lock(s.mutex);
         auto it = s.arrays.find(h);
-        D4R_CU_INVALID_IF(it == s.arrays.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.arrays.end()");
+        D4R_CPU_REFUSE_IF(it == s.arrays.end(), CUDA_ERROR_INVALID_HANDLE);
         a = it->second;
         s.arrays.erase(it);
     }
@@ -155,7 +155,7 @@ CUresult cu_array_destroy(CUarray h) {
 
 CUresult array_layout(CUarray h, ArrayLayout& out) {
     auto a = find_array(h);
-    D4R_CU_INVALID_IF(!a, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!a");
+    D4R_CPU_REFUSE_IF(!a, CUDA_ERROR_INVALID_HANDLE);
     out.base = a->base;
     out.sim = a->sim;
     out.row_bytes = a->row_bytes();

@@ -124,7 +124,7 @@ CUresult capturable(CUstream h, Make make, Direct direct) {
     {
         std::lock_guard lock(graph_mutex());
         if (StreamCapture* sc = capturing(ref.stream)) {
-            D4R_CU_INVALID_IF(sc->capture->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "cpu backend: {}: refused: {}", __func__, "sc->capture->invalidated");
+            D4R_CPU_REFUSE_IF(sc->capture->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
             auto node = std::make_unique<Node>();
             if (CUresult r = make(*node)) {
                 invalidate(*sc->capture, "a captured call failed");
@@ -135,7 +135,7 @@ CUresult capturable(CUstream h, Make make, Direct direct) {
             sc->deps = {added};
             return CUDA_SUCCESS;
         }
-        D4R_CU_INVALID_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu backend: {}: refused: {}", __func__, "legacy_conflict(h, ref.ctx.get())");
+        D4R_CPU_REFUSE_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
     }
     return direct();
 }
@@ -270,7 +270,7 @@ CUresult cap_launch_host_func(CUstream h, CUhostFn fn, void* user) {
     return capturable(
         h,
         [&](Node& n) {
-            D4R_CU_INVALID_IF(!fn, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!fn");
+            D4R_CPU_REFUSE_IF(!fn, CUDA_ERROR_INVALID_VALUE);
             n.type = CU_GRAPH_NODE_TYPE_HOST;
             n.host = CUDA_HOST_NODE_PARAMS{fn, user};
             return CUDA_SUCCESS;
@@ -321,7 +321,7 @@ CUresult cap_mem_free_async(CUdeviceptr dptr, CUstream h) {
     return capturable(
         h,
         [&](Node& n) {
-            D4R_CU_INVALID_IF(!find_region(dptr, 0), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_region(dptr, 0)");
+            D4R_CPU_REFUSE_IF(!find_region(dptr, 0), CUDA_ERROR_INVALID_VALUE);
             n.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
             n.dptr = dptr;
             return CUDA_SUCCESS;
@@ -338,9 +338,9 @@ CUresult cap_event_record_with_flags(CUevent ev, CUstream h, unsigned int flags)
     {
         std::lock_guard lock(graph_mutex());
         if (StreamCapture* sc = capturing(ref.stream)) {
-            D4R_CU_INVALID_IF(flags > CU_EVENT_RECORD_EXTERNAL, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags > CU_EVENT_RECORD_EXTERNAL");
-            D4R_CU_INVALID_IF(!find_event(ev), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!find_event(ev)");
-            D4R_CU_INVALID_IF(sc->capture->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "cpu backend: {}: refused: {}", __func__, "sc->capture->invalidated");
+            D4R_CPU_REFUSE_IF(flags > CU_EVENT_RECORD_EXTERNAL, CUDA_ERROR_INVALID_VALUE);
+            D4R_CPU_REFUSE_IF(!find_event(ev), CUDA_ERROR_INVALID_HANDLE);
+            D4R_CPU_REFUSE_IF(sc->capture->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
             if (flags & CU_EVENT_RECORD_EXTERNAL) {
                 auto node = std::make_unique<Node>();
                 node->type = CU_GRAPH_NODE_TYPE_EVENT_RECORD;
@@ -352,7 +352,7 @@ CUresult cap_event_record_with_flags(CUevent ev, CUstream h, unsigned int flags)
             captures().events[ev] = EventCapture{sc->capture, sc->deps};
             return CUDA_SUCCESS;
         }
-        D4R_CU_INVALID_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu backend: {}: refused: {}", __func__, "legacy_conflict(h, ref.ctx.get())");
+        D4R_CPU_REFUSE_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
     }
     CUresult r = g_direct.cuEventRecordWithFlags(ev, h, flags);
     if (r == CUDA_SUCCESS) {
@@ -374,7 +374,7 @@ CUresult cap_stream_wait_event(CUstream h, CUevent ev, unsigned int flags) {
         auto it = captures().events.find(ev);
         bool captured = it != captures().events.end() && !it->second.capture->ended;
         if (captured) {
-            D4R_CU_INVALID_IF(flags > CU_EVENT_WAIT_EXTERNAL, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags > CU_EVENT_WAIT_EXTERNAL");
+            D4R_CPU_REFUSE_IF(flags > CU_EVENT_WAIT_EXTERNAL, CUDA_ERROR_INVALID_VALUE);
             EventCapture& ec = it->second;
             if (sc) {
                 if (sc->capture != ec.capture) {
@@ -394,10 +394,10 @@ CUresult cap_stream_wait_event(CUstream h, CUevent ev, unsigned int flags) {
             return CUDA_SUCCESS;
         }
         if (sc) {
-            D4R_CU_INVALID_IF(flags > CU_EVENT_WAIT_EXTERNAL, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags > CU_EVENT_WAIT_EXTERNAL");
+            D4R_CPU_REFUSE_IF(flags > CU_EVENT_WAIT_EXTERNAL, CUDA_ERROR_INVALID_VALUE);
             auto event = find_event(ev);
-            D4R_CU_INVALID_IF(!event, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!event");
-            D4R_CU_INVALID_IF(sc->capture->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "cpu backend: {}: refused: {}", __func__, "sc->capture->invalidated");
+            D4R_CPU_REFUSE_IF(!event, CUDA_ERROR_INVALID_HANDLE);
+            D4R_CPU_REFUSE_IF(sc->capture->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
             if (flags & CU_EVENT_WAIT_EXTERNAL) {
                 auto node = std::make_unique<Node>();
                 node->type = CU_GRAPH_NODE_TYPE_WAIT_EVENT;
@@ -411,7 +411,7 @@ CUresult cap_stream_wait_event(CUstream h, CUevent ev, unsigned int flags) {
             invalidate(*sc->capture, "waiting for an event recorded outside the capture");
             return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
         }
-        D4R_CU_INVALID_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu backend: {}: refused: {}", __func__, "legacy_conflict(h, ref.ctx.get())");
+        D4R_CPU_REFUSE_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
     }
     return g_direct.cuStreamWaitEvent(h, ev, flags);
 }
@@ -420,7 +420,7 @@ CUresult cap_stream_wait_event(CUstream h, CUevent ev, unsigned int flags) {
 CUresult captured_event(CUevent ev) {
     std::lock_guard lock(graph_mutex());
     auto it = captures().events.find(ev);
-    D4R_CU_INVALID_IF(it != captures().events.end() && !it->second.capture->ended, CUDA_ERROR_CAPTURED_EVENT, "cpu backend: {}: refused: {}", __func__, "it != captures().events.end() && !it->second.capture->ended");
+    D4R_CPU_REFUSE_IF(it != captures().events.end() && !it->second.capture->ended, CUDA_ERROR_CAPTURED_EVENT);
     return CUDA_SUCCESS;
 }
 CUresult cap_event_query(CUevent ev) {
@@ -445,7 +445,7 @@ CUresult sync_check(CUstream h) {
         invalidate(*sc->capture, "the capturing stream was synchronised or queried");
         return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
     }
-    D4R_CU_INVALID_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu backend: {}: refused: {}", __func__, "legacy_conflict(h, ref.ctx.get())");
+    D4R_CPU_REFUSE_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
     return CUDA_SUCCESS;
 }
 CUresult cap_stream_synchronize(CUstream h) {
@@ -468,7 +468,7 @@ CUresult cap_ctx_synchronize() {
                     invalidate(*c, "cuCtxSynchronize during capture");
                     capturing_here = true;
                 }
-            D4R_CU_INVALID_IF(capturing_here, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: {}: refused: {}", __func__, "capturing_here");
+            D4R_CPU_REFUSE_IF(capturing_here, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
         }
     }
     return g_direct.cuCtxSynchronize();
@@ -484,7 +484,7 @@ CUresult refuse_in_capture(CUstream h, const char* what) {
         invalidate(*sc->capture, what);
         return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: {} cannot be captured (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
     }
-    D4R_CU_INVALID_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu backend: {}: refused: {}", __func__, "legacy_conflict(h, ref.ctx.get())");
+    D4R_CPU_REFUSE_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
     return CUDA_SUCCESS;
 }
 CUresult cap_stream_add_callback(CUstream h, CUstreamCallback cb, void* user, unsigned int flags) {
@@ -529,12 +529,12 @@ CUresult cu_stream_begin_capture_v2(CUstream h, CUstreamCaptureMode mode) {
     if (CUresult r = check_init()) return r;
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
-    D4R_CU_INVALID_IF(static_cast<unsigned>(mode) > CU_STREAM_CAPTURE_MODE_RELAXED, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "static_cast<unsigned>(mode) > CU_STREAM_CAPTURE_MODE_RELAXED");
+    D4R_CPU_REFUSE_IF(static_cast<unsigned>(mode) > CU_STREAM_CAPTURE_MODE_RELAXED, CUDA_ERROR_INVALID_VALUE);
     if (is_special_stream(h)) {
         return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: the null, legacy or per-thread stream cannot be captured");
     }
     std::lock_guard lock(graph_mutex());
-    D4R_CU_INVALID_IF(capturing(ref.stream), CUDA_ERROR_ILLEGAL_STATE, "cpu backend: {}: refused: {}", __func__, "capturing(ref.stream)");
+    D4R_CPU_REFUSE_IF(capturing(ref.stream), CUDA_ERROR_ILLEGAL_STATE);
     auto c = std::make_shared<Capture>();
     c->id = captures().next_id++;
     c->graph = std::make_shared<Graph>();
@@ -551,13 +551,13 @@ CUresult cu_stream_begin_capture(CUstream h) { return cu_stream_begin_capture_v2
 
 CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     *out = nullptr;
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     std::lock_guard lock(graph_mutex());
     StreamCapture* sc = capturing(ref.stream);
-    D4R_CU_INVALID_IF(!sc, CUDA_ERROR_ILLEGAL_STATE, "cpu backend: {}: refused: {}", __func__, "!sc");
+    D4R_CPU_REFUSE_IF(!sc, CUDA_ERROR_ILLEGAL_STATE);
     std::shared_ptr<Capture> c = sc->capture;
     if (c->origin != ref.stream) {
         invalidate(*c, "cuStreamEndCapture on a stream that joined the capture");
@@ -588,7 +588,7 @@ CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
     if (c->invalidated || unjoined) {
         if (c->handle) destroy_graph(c->handle); // registered by cuStreamGetCaptureInfo
     }
-    D4R_CU_INVALID_IF(c->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "cpu backend: {}: refused: {}", __func__, "c->invalidated");
+    D4R_CPU_REFUSE_IF(c->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
     if (unjoined) {
         return refuse(CUDA_ERROR_STREAM_CAPTURE_UNJOINED, "cpu backend: stream capture {} has work on another stream that was not joined", c->id);
     }
@@ -607,7 +607,7 @@ CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
 
 CUresult cu_stream_is_capturing(CUstream h, CUstreamCaptureStatus* status) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!status, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!status");
+    D4R_CPU_REFUSE_IF(!status, CUDA_ERROR_INVALID_VALUE);
     *status = CU_STREAM_CAPTURE_STATUS_NONE;
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
@@ -616,22 +616,22 @@ CUresult cu_stream_is_capturing(CUstream h, CUstreamCaptureStatus* status) {
         *status = sc->capture->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED : CU_STREAM_CAPTURE_STATUS_ACTIVE;
         return CUDA_SUCCESS;
     }
-    D4R_CU_INVALID_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu backend: {}: refused: {}", __func__, "legacy_conflict(h, ref.ctx.get())");
+    D4R_CPU_REFUSE_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
     return CUDA_SUCCESS;
 }
 
 CUresult cu_stream_get_capture_info_v3(CUstream h, CUstreamCaptureStatus* status, cuuint64_t* id, CUgraph* graph,
                                        const CUgraphNode** deps, const CUgraphEdgeData** edge_data, size_t* count) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!status, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!status");
+    D4R_CPU_REFUSE_IF(!status, CUDA_ERROR_INVALID_VALUE);
     *status = CU_STREAM_CAPTURE_STATUS_NONE;
-    D4R_CU_INVALID_IF(edge_data && !deps, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "edge_data && !deps");
+    D4R_CPU_REFUSE_IF(edge_data && !deps, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     std::lock_guard lock(graph_mutex());
     StreamCapture* sc = capturing(ref.stream);
     if (!sc) {
-        D4R_CU_INVALID_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu backend: {}: refused: {}", __func__, "legacy_conflict(h, ref.ctx.get())");
+        D4R_CPU_REFUSE_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
         return CUDA_SUCCESS;
     }
     *status = sc->capture->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED : CU_STREAM_CAPTURE_STATUS_ACTIVE;
@@ -663,18 +663,18 @@ CUresult cu_stream_get_capture_info(CUstream h, CUstreamCaptureStatus* status, c
 CUresult cu_stream_update_capture_dependencies_v2(CUstream h, CUgraphNode* nodes, const CUgraphEdgeData* data, size_t n,
                                                   unsigned int flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(flags > CU_STREAM_SET_CAPTURE_DEPENDENCIES || (n && !nodes), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags > CU_STREAM_SET_CAPTURE_DEPENDENCIES || (n && !nodes)");
+    D4R_CPU_REFUSE_IF(flags > CU_STREAM_SET_CAPTURE_DEPENDENCIES || (n && !nodes), CUDA_ERROR_INVALID_VALUE);
     for (size_t i = 0; data && i < n; ++i)
-        D4R_CU_INVALID_IF(data[i].from_port || data[i].to_port || data[i].type, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "data[i].from_port || data[i].to_port || data[i].type");
+        D4R_CPU_REFUSE_IF(data[i].from_port || data[i].to_port || data[i].type, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     std::lock_guard lock(graph_mutex());
     StreamCapture* sc = capturing(ref.stream);
-    D4R_CU_INVALID_IF(!sc, CUDA_ERROR_ILLEGAL_STATE, "cpu backend: {}: refused: {}", __func__, "!sc");
+    D4R_CPU_REFUSE_IF(!sc, CUDA_ERROR_ILLEGAL_STATE);
     std::vector<Node*> list;
     for (size_t i = 0; i < n; ++i) {
         Node* node = find_node(nodes[i]);
-        D4R_CU_INVALID_IF(!node || node->graph != sc->capture->graph.get(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!node || node->graph != sc->capture->graph.get()");
+        D4R_CPU_REFUSE_IF(!node || node->graph != sc->capture->graph.get(), CUDA_ERROR_INVALID_VALUE);
         list.push_back(node);
     }
     if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES) sc->deps.clear();
@@ -689,7 +689,7 @@ CUresult cu_stream_update_capture_dependencies(CUstream h, CUgraphNode* nodes, s
 
 CUresult cu_thread_exchange_stream_capture_mode(CUstreamCaptureMode* mode) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!mode || static_cast<unsigned>(*mode) > CU_STREAM_CAPTURE_MODE_RELAXED, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!mode || static_cast<unsigned>(*mode) > CU_STREAM_CAPTURE_MODE_RELAXED");
+    D4R_CPU_REFUSE_IF(!mode || static_cast<unsigned>(*mode) > CU_STREAM_CAPTURE_MODE_RELAXED, CUDA_ERROR_INVALID_VALUE);
     std::swap(*mode, t_mode);
     return CUDA_SUCCESS;
 }

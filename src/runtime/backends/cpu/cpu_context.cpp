@@ -41,7 +41,7 @@ void destroy_context(std::shared_ptr<Context> ctx) {
 
 CUresult cu_primary_retain(CUcontext* pctx, CUdevice dev) {
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!pctx, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pctx");
+    D4R_CPU_REFUSE_IF(!pctx, CUDA_ERROR_INVALID_VALUE);
     State& s = state();
     std::shared_ptr<Context> ctx;
     {
@@ -71,7 +71,7 @@ CUresult cu_primary_release(CUdevice dev) {
     std::shared_ptr<Context> dead;
     {
         std::lock_guard lock(s.mutex);
-        D4R_CU_INVALID_IF(!s.primary.ctx || s.primary.refs == 0, CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!s.primary.ctx || s.primary.refs == 0");
+        D4R_CPU_REFUSE_IF(!s.primary.ctx || s.primary.refs == 0, CUDA_ERROR_INVALID_CONTEXT);
         if (--s.primary.refs == 0) dead = std::move(s.primary.ctx);
     }
     if (dead) destroy_context(std::move(dead));
@@ -93,7 +93,7 @@ CUresult cu_primary_reset(CUdevice dev) {
 
 CUresult cu_primary_get_state(CUdevice dev, unsigned int* flags, int* active) {
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!flags || !active, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!flags || !active");
+    D4R_CPU_REFUSE_IF(!flags || !active, CUDA_ERROR_INVALID_VALUE);
     State& s = state();
     std::lock_guard lock(s.mutex);
     *flags = s.primary.flags;
@@ -114,8 +114,8 @@ CUresult cu_primary_set_flags(CUdevice dev, unsigned int flags) {
 
 CUresult cu_ctx_create(CUcontext* pctx, unsigned int flags, CUdevice dev) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!pctx, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pctx");
-    D4R_CU_INVALID_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "dev != 0");
+    D4R_CPU_REFUSE_IF(!pctx, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE);
     if ((flags & ~kValidCtxFlags) || (flags & CU_CTX_SCHED_MASK) == 3 || (flags & CU_CTX_SCHED_MASK) > 4)
         return CUDA_ERROR_INVALID_VALUE;
     auto ctx = create_context(flags, false);
@@ -134,7 +134,7 @@ CUresult cu_ctx_create_v4(CUcontext* pctx, CUctxCreateParams* params, unsigned i
 CUresult cu_ctx_destroy(CUcontext h) {
     if (CUresult r = check_init()) return r;
     auto ctx = find_context(h);
-    D4R_CU_INVALID_IF(!ctx || ctx->primary, CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!ctx || ctx->primary");
+    D4R_CPU_REFUSE_IF(!ctx || ctx->primary, CUDA_ERROR_INVALID_CONTEXT);
     auto& stack = context_stack();
     if (!stack.empty() && stack.back() == h) stack.pop_back();
     destroy_context(std::move(ctx));
@@ -143,7 +143,7 @@ CUresult cu_ctx_destroy(CUcontext h) {
 
 CUresult cu_ctx_push(CUcontext h) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!find_context(h), CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!find_context(h)");
+    D4R_CPU_REFUSE_IF(!find_context(h), CUDA_ERROR_INVALID_CONTEXT);
     context_stack().push_back(h);
     return CUDA_SUCCESS;
 }
@@ -151,7 +151,7 @@ CUresult cu_ctx_push(CUcontext h) {
 CUresult cu_ctx_pop(CUcontext* pctx) {
     if (CUresult r = check_init()) return r;
     auto& stack = context_stack();
-    D4R_CU_INVALID_IF(stack.empty(), CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "stack.empty()");
+    D4R_CPU_REFUSE_IF(stack.empty(), CUDA_ERROR_INVALID_CONTEXT);
     if (pctx) *pctx = stack.back();
     stack.pop_back();
     return CUDA_SUCCESS;
@@ -164,7 +164,7 @@ CUresult cu_ctx_set_current(CUcontext h) {
         if (!stack.empty()) stack.pop_back();
         return CUDA_SUCCESS;
     }
-    D4R_CU_INVALID_IF(!find_context(h), CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!find_context(h)");
+    D4R_CPU_REFUSE_IF(!find_context(h), CUDA_ERROR_INVALID_CONTEXT);
     if (stack.empty())
         stack.push_back(h);
     else
@@ -174,7 +174,7 @@ CUresult cu_ctx_set_current(CUcontext h) {
 
 CUresult cu_ctx_get_current(CUcontext* pctx) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!pctx, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pctx");
+    D4R_CPU_REFUSE_IF(!pctx, CUDA_ERROR_INVALID_VALUE);
     auto& stack = context_stack();
     *pctx = stack.empty() ? nullptr : stack.back();
     return CUDA_SUCCESS;
@@ -182,7 +182,7 @@ CUresult cu_ctx_get_current(CUcontext* pctx) {
 
 CUresult cu_ctx_get_device(CUdevice* dev) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!dev, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dev");
+    D4R_CPU_REFUSE_IF(!dev, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     *dev = ctx->device;
@@ -191,7 +191,7 @@ CUresult cu_ctx_get_device(CUdevice* dev) {
 
 CUresult cu_ctx_get_flags(unsigned int* flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!flags, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!flags");
+    D4R_CPU_REFUSE_IF(!flags, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     *flags = ctx->flags;
@@ -200,13 +200,13 @@ CUresult cu_ctx_get_flags(unsigned int* flags) {
 
 CUresult cu_ctx_get_api_version(CUcontext h, unsigned int* version) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!version, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!version");
+    D4R_CPU_REFUSE_IF(!version, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (h)
         ctx = find_context(h);
     else
         (void)current_context(ctx);
-    D4R_CU_INVALID_IF(!ctx, CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!ctx");
+    D4R_CPU_REFUSE_IF(!ctx, CUDA_ERROR_INVALID_CONTEXT);
     *version = 3020; // what NVIDIA's driver reports for contexts of the _v2 API
     return CUDA_SUCCESS;
 }
@@ -230,7 +230,7 @@ CUresult cu_ctx_set_limit(CUlimit limit, size_t value) {
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     unsigned i = static_cast<unsigned>(limit);
-    D4R_CU_INVALID_IF(i >= 7, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "i >= 7");
+    D4R_CPU_REFUSE_IF(i >= 7, CUDA_ERROR_INVALID_VALUE);
     // A thread's stack is its local memory, at most 512 KiB on every GPU since sm_20 (NVIDIA refuses a
     // 1 TiB stack; it accepts a SIZE_MAX malloc heap or printf FIFO, so those stay unchecked).
     D4R_CU_INVALID_IF(limit == CU_LIMIT_STACK_SIZE && value > kMaxStackBytes, CUDA_ERROR_INVALID_VALUE,
@@ -242,18 +242,18 @@ CUresult cu_ctx_set_limit(CUlimit limit, size_t value) {
 
 CUresult cu_ctx_get_limit(size_t* value, CUlimit limit) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!value, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!value");
+    D4R_CPU_REFUSE_IF(!value, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     unsigned i = static_cast<unsigned>(limit);
-    D4R_CU_INVALID_IF(i >= 7, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "i >= 7");
+    D4R_CPU_REFUSE_IF(i >= 7, CUDA_ERROR_INVALID_VALUE);
     *value = ctx->limits[i];
     return CUDA_SUCCESS;
 }
 
 CUresult cu_ctx_get_cache_config(CUfunc_cache* config) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!config, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!config");
+    D4R_CPU_REFUSE_IF(!config, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     *config = ctx->cache_config;
@@ -264,7 +264,7 @@ CUresult cu_ctx_set_cache_config(CUfunc_cache config) {
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    D4R_CU_INVALID_IF(static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL");
+    D4R_CPU_REFUSE_IF(static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL, CUDA_ERROR_INVALID_VALUE);
     ctx->cache_config = config;
     return CUDA_SUCCESS;
 }

@@ -29,47 +29,47 @@ uint64_t host_ram_bytes() {
 }
 
 CUresult cu_init(unsigned int flags) {
-    D4R_CU_INVALID_IF(flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags != 0");
+    D4R_CPU_REFUSE_IF(flags != 0, CUDA_ERROR_INVALID_VALUE);
     state().initialized.store(true);
     return CUDA_SUCCESS;
 }
 
 CUresult cu_driver_get_version(int* version) {
-    D4R_CU_INVALID_IF(!version, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!version");
+    D4R_CPU_REFUSE_IF(!version, CUDA_ERROR_INVALID_VALUE);
     *version = kDriverVersion;
     return CUDA_SUCCESS;
 }
 
 CUresult cu_get_error_name(CUresult error, const char** str) {
-    D4R_CU_INVALID_IF(!str, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!str");
+    D4R_CPU_REFUSE_IF(!str, CUDA_ERROR_INVALID_VALUE);
     *str = error_name(error);
     return *str ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cu_get_error_string(CUresult error, const char** str) {
-    D4R_CU_INVALID_IF(!str, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!str");
+    D4R_CPU_REFUSE_IF(!str, CUDA_ERROR_INVALID_VALUE);
     *str = error_string(error);
     return *str ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cu_device_get(CUdevice* device, int ordinal) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!device, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!device");
-    D4R_CU_INVALID_IF(ordinal != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "ordinal != 0");
+    D4R_CPU_REFUSE_IF(!device, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(ordinal != 0, CUDA_ERROR_INVALID_DEVICE);
     *device = 0;
     return CUDA_SUCCESS;
 }
 
 CUresult cu_device_get_count(int* count) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!count, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!count");
+    D4R_CPU_REFUSE_IF(!count, CUDA_ERROR_INVALID_VALUE);
     *count = 1;
     return CUDA_SUCCESS;
 }
 
 CUresult cu_device_get_name(char* name, int len, CUdevice dev) {
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!name || len <= 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!name || len <= 0");
+    D4R_CPU_REFUSE_IF(!name || len <= 0, CUDA_ERROR_INVALID_VALUE);
     size_t n = std::min(std::strlen(kDeviceName), size_t(len) - 1);
     std::memcpy(name, kDeviceName, n);
     name[n] = '\0';
@@ -78,7 +78,7 @@ CUresult cu_device_get_name(char* name, int len, CUdevice dev) {
 
 CUresult cu_device_get_uuid(CUuuid* uuid, CUdevice dev) {
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!uuid, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!uuid");
+    D4R_CPU_REFUSE_IF(!uuid, CUDA_ERROR_INVALID_VALUE);
     // Stable across runs and machines: derived from the device name, version 4 / variant 1 bits set.
     uint64_t a = fnv1a64(kDeviceName);
     uint64_t b = fnv1a64(std::string_view("d4r-ptxsim-device-0"));
@@ -91,7 +91,7 @@ CUresult cu_device_get_uuid(CUuuid* uuid, CUdevice dev) {
 
 CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!bytes, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!bytes");
+    D4R_CPU_REFUSE_IF(!bytes, CUDA_ERROR_INVALID_VALUE);
     *bytes = host_ram_bytes();
     return CUDA_SUCCESS;
 }
@@ -195,13 +195,13 @@ bool attribute_value(int attr, int* out) {
 
 CUresult cu_device_get_attribute(int* pi, CUdevice_attribute attrib, CUdevice dev) {
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!pi, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pi");
+    D4R_CPU_REFUSE_IF(!pi, CUDA_ERROR_INVALID_VALUE);
     return attribute_value(static_cast<int>(attrib), pi) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cu_device_compute_capability(int* major, int* minor, CUdevice dev) {
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!major || !minor, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!major || !minor");
+    D4R_CPU_REFUSE_IF(!major || !minor, CUDA_ERROR_INVALID_VALUE);
     *major = 9;
     *minor = 0;
     return CUDA_SUCCESS;
@@ -209,8 +209,8 @@ CUresult cu_device_compute_capability(int* major, int* minor, CUdevice dev) {
 
 CUresult cu_device_can_access_peer(int* can, CUdevice dev, CUdevice peer) {
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!can, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!can");
-    D4R_CU_INVALID_IF(peer != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "peer != 0");
+    D4R_CPU_REFUSE_IF(!can, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(peer != 0, CUDA_ERROR_INVALID_DEVICE);
     *can = 0; // a device is not its own peer
     return CUDA_SUCCESS;
 }
@@ -219,7 +219,7 @@ CUresult cu_device_can_access_peer(int* can, CUdevice dev, CUdevice peer) {
 CUresult cu_device_get_properties(CUdevprop* prop, CUdevice dev) {
     if (prop) std::memset(prop, 0, sizeof *prop);
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!prop, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!prop");
+    D4R_CPU_REFUSE_IF(!prop, CUDA_ERROR_INVALID_VALUE);
     auto get = [](int attr) {
         int v = 0;
         attribute_value(attr, &v);
@@ -244,7 +244,7 @@ CUresult cu_device_get_properties(CUdevprop* prop, CUdevice dev) {
 CUresult cu_device_get_pci_bus_id(char* bus_id, int len, CUdevice dev) {
     if (bus_id && len > 0) bus_id[0] = '\0';
     if (CUresult r = check_device(dev)) return r;
-    D4R_CU_INVALID_IF(!bus_id || len <= 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!bus_id || len <= 0");
+    D4R_CPU_REFUSE_IF(!bus_id || len <= 0, CUDA_ERROR_INVALID_VALUE);
     std::string id = fmt::format("{:04x}:{:02x}:{:02x}.0", 0, 0, 0);
     size_t n = std::min<size_t>(id.size(), size_t(len) - 1);
     std::memcpy(bus_id, id.data(), n);
@@ -255,7 +255,7 @@ CUresult cu_device_get_pci_bus_id(char* bus_id, int len, CUdevice dev) {
 CUresult cu_device_get_by_pci_bus_id(CUdevice* dev, const char* bus_id) {
     if (dev) *dev = 0;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!dev || !bus_id, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dev || !bus_id");
+    D4R_CPU_REFUSE_IF(!dev || !bus_id, CUDA_ERROR_INVALID_VALUE);
     // [domain:]bus:device.function, hexadecimal.
     unsigned domain = 0, bus = 0, device = 0, function = 0;
     char tail = 0;
@@ -265,7 +265,7 @@ CUresult cu_device_get_by_pci_bus_id(CUdevice* dev, const char* bus_id) {
             return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuDeviceGetByPCIBusId: '{}' is not a PCI bus id", bus_id);
         }
     }
-    D4R_CU_INVALID_IF(domain != 0 || bus != 0 || device != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "domain != 0 || bus != 0 || device != 0");
+    D4R_CPU_REFUSE_IF(domain != 0 || bus != 0 || device != 0, CUDA_ERROR_INVALID_DEVICE);
     *dev = 0;
     return CUDA_SUCCESS;
 }

@@ -29,7 +29,7 @@ CUresult snapshot(CUevent h, Snapshot& out) {
     State& s = state();
     std::lock_guard lock(s.mutex);
     auto it = s.events.find(h);
-    D4R_CU_INVALID_IF(it == s.events.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.events.end()");
+    D4R_CPU_REFUSE_IF(it == s.events.end(), CUDA_ERROR_INVALID_HANDLE);
     out.event = it->second;
     out.ctx = it->second->ctx;
     out.seq = it->second->seq;
@@ -40,8 +40,8 @@ CUresult snapshot(CUevent h, Snapshot& out) {
 
 CUresult cu_event_create(CUevent* ph, unsigned int flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ph || (flags & ~kEventFlags), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph || (flags & ~kEventFlags)");
-    D4R_CU_INVALID_IF((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "(flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING)");
+    D4R_CPU_REFUSE_IF(!ph || (flags & ~kEventFlags), CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING), CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     auto ev = std::make_shared<Event>();
@@ -69,7 +69,7 @@ CUresult cu_event_record_with_flags(CUevent h, CUstream stream, unsigned int fla
     State& s = state();
     std::lock_guard lock(s.mutex);
     auto it = s.events.find(h);
-    D4R_CU_INVALID_IF(it == s.events.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.events.end()");
+    D4R_CPU_REFUSE_IF(it == s.events.end(), CUDA_ERROR_INVALID_HANDLE);
     std::shared_ptr<Event> ev = it->second;
     // cuEventRecord: "hEvent and hStream must be from the same context" (NVIDIA refuses A's event on B's
     // stream or null stream).
@@ -111,13 +111,13 @@ CUresult cu_event_synchronize(CUevent h) {
 
 CUresult cu_event_elapsed_time(float* ms, CUevent start, CUevent end) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ms, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ms");
+    D4R_CPU_REFUSE_IF(!ms, CUDA_ERROR_INVALID_VALUE);
     Snapshot a, b;
     if (CUresult r = snapshot(start, a)) return r;
     if (CUresult r = snapshot(end, b)) return r;
     // As the driver: timing disabled or never recorded is an invalid handle for this call.
-    D4R_CU_INVALID_IF((a.event->flags | b.event->flags) & CU_EVENT_DISABLE_TIMING, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "(a.event->flags | b.event->flags) & CU_EVENT_DISABLE_TIMING");
-    D4R_CU_INVALID_IF(!a.recorded || !b.recorded, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!a.recorded || !b.recorded");
+    D4R_CPU_REFUSE_IF((a.event->flags | b.event->flags) & CU_EVENT_DISABLE_TIMING, CUDA_ERROR_INVALID_HANDLE);
+    D4R_CPU_REFUSE_IF(!a.recorded || !b.recorded, CUDA_ERROR_INVALID_HANDLE);
     if (!a.ctx->done(a.seq) || !b.ctx->done(b.seq)) return CUDA_ERROR_NOT_READY; // an answer, not a refusal
     int64_t delta = b.time_ns->load(std::memory_order_acquire) - a.time_ns->load(std::memory_order_acquire);
     *ms = static_cast<float>(static_cast<double>(delta) / 1e6);

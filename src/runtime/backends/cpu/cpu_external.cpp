@@ -124,9 +124,9 @@ CUresult cu_external_memory_get_mapped_buffer(CUdeviceptr* out, CUexternalMemory
     if (out) *out = 0;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!out || !desc, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || !desc");
+    D4R_CPU_REFUSE_IF(!out || !desc, CUDA_ERROR_INVALID_VALUE);
     auto m = find_memory(h);
-    D4R_CU_INVALID_IF(!m, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!m");
+    D4R_CPU_REFUSE_IF(!m, CUDA_ERROR_INVALID_HANDLE);
     if (desc->flags != 0 || !all_zero(desc->reserved, 16) || desc->size == 0 || desc->offset > m->size ||
         desc->size > m->size - desc->offset) {
         return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuExternalMemoryGetMappedBuffer: refused: offset {} + size {} outside the {} bytes "
@@ -155,8 +155,8 @@ CUresult cu_external_memory_get_mapped_mipmapped_array(CUmipmappedArray* out, CU
     if (out) *out = nullptr;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!out || !desc, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || !desc");
-    D4R_CU_INVALID_IF(!find_memory(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!find_memory(h)");
+    D4R_CPU_REFUSE_IF(!out || !desc, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(!find_memory(h), CUDA_ERROR_INVALID_HANDLE);
     log_once("cuExternalMemoryGetMappedMipmappedArray: arrays over external memory are not supported on the cpu "
              "backend (CUDA_ERROR_NOT_SUPPORTED); map a buffer and copy into an array instead");
     return CUDA_ERROR_NOT_SUPPORTED;
@@ -168,7 +168,7 @@ CUresult cu_destroy_external_memory(CUexternalMemory h) {
     {
         std::lock_guard lock(g_mutex);
         auto it = g_memories.find(h);
-        D4R_CU_INVALID_IF(it == g_memories.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == g_memories.end()");
+        D4R_CPU_REFUSE_IF(it == g_memories.end(), CUDA_ERROR_INVALID_HANDLE);
         m = it->second;
         g_memories.erase(it);
     }
@@ -201,7 +201,7 @@ CUresult semaphores_async(const CUexternalSemaphore* sems, const void* params, u
     StreamRef ref;
     if (CUresult r = resolve_stream(stream, ref)) return r;
     if (n == 0) return CUDA_SUCCESS;
-    D4R_CU_INVALID_IF(!sems || !params, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!sems || !params");
+    D4R_CPU_REFUSE_IF(!sems || !params, CUDA_ERROR_INVALID_VALUE);
     return CUDA_ERROR_INVALID_HANDLE;
 }
 
@@ -228,7 +228,7 @@ CUresult free_external_buffer(CUdeviceptr p) {
     Region r;
     if (find_region(p, 0, &r) && r.base == p && r.kind == RegionKind::External) {
         if (auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx))) ctx->drain();
-        D4R_CU_INVALID_IF(!remove_region(p), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!remove_region(p)");
+        D4R_CPU_REFUSE_IF(!remove_region(p), CUDA_ERROR_INVALID_VALUE);
         hide_from_kernels(p);
         std::lock_guard lock(g_mutex);
         for (auto& [h, m] : g_memories)
@@ -237,7 +237,7 @@ CUresult free_external_buffer(CUdeviceptr p) {
     }
     std::lock_guard lock(g_mutex);
     auto it = g_orphan_buffers.find(p);
-    D4R_CU_INVALID_IF(it == g_orphan_buffers.end(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "it == g_orphan_buffers.end()");
+    D4R_CPU_REFUSE_IF(it == g_orphan_buffers.end(), CUDA_ERROR_INVALID_VALUE);
     g_orphan_buffers.erase(it);
     return CUDA_SUCCESS;
 }

@@ -75,10 +75,10 @@ bool has_cycle(const Graph& g) {
 }
 
 CUresult collect_deps(Graph& g, const CUgraphNode* deps, size_t n, std::vector<Node*>& out) {
-    D4R_CU_INVALID_IF(n && !deps, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "n && !deps");
+    D4R_CPU_REFUSE_IF(n && !deps, CUDA_ERROR_INVALID_VALUE);
     for (size_t i = 0; i < n; ++i) {
         Node* d = find_node(deps[i]);
-        D4R_CU_INVALID_IF(!d || d->graph != &g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!d || d->graph != &g");
+        D4R_CPU_REFUSE_IF(!d || d->graph != &g, CUDA_ERROR_INVALID_VALUE);
         out.push_back(d);
     }
     return CUDA_SUCCESS;
@@ -87,7 +87,7 @@ CUresult collect_deps(Graph& g, const CUgraphNode* deps, size_t n, std::vector<N
 // The common part of every cuGraphAdd*Node: PH nulled, graph and dependencies checked, NODE added.
 CUresult add_checked(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, size_t n, std::unique_ptr<Node> node) {
     Graph* g = find_graph(hg);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     std::vector<Node*> list;
     if (CUresult r = collect_deps(*g, deps, n, list)) return r;
     Node* added = nullptr;
@@ -99,7 +99,7 @@ CUresult add_checked(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, size_
 template <typename Fill>
 CUresult add_typed(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, size_t n, CUgraphNodeType type, Fill fill) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ph, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph");
+    D4R_CPU_REFUSE_IF(!ph, CUDA_ERROR_INVALID_VALUE);
     *ph = nullptr;
     auto node = std::make_unique<Node>();
     node->type = type;
@@ -124,9 +124,9 @@ CUDA_KERNEL_NODE_PARAMS_v1 to_v1(const CUDA_KERNEL_NODE_PARAMS& p) {
 
 CUresult cu_graph_create(CUgraph* ph, unsigned int flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ph, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph");
+    D4R_CPU_REFUSE_IF(!ph, CUDA_ERROR_INVALID_VALUE);
     *ph = nullptr;
-    D4R_CU_INVALID_IF(flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags != 0");
+    D4R_CPU_REFUSE_IF(flags != 0, CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(graph_mutex());
     *ph = register_graph(std::make_shared<Graph>());
     return CUDA_SUCCESS;
@@ -135,31 +135,31 @@ CUresult cu_graph_create(CUgraph* ph, unsigned int flags) {
 CUresult cu_graph_destroy(CUgraph h) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(graph_mutex());
-    D4R_CU_INVALID_IF(!find_graph(h), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_graph(h)");
+    D4R_CPU_REFUSE_IF(!find_graph(h), CUDA_ERROR_INVALID_VALUE);
     destroy_graph(h);
     return CUDA_SUCCESS;
 }
 
 CUresult cu_graph_clone(CUgraph* ph, CUgraph original) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ph, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph");
+    D4R_CPU_REFUSE_IF(!ph, CUDA_ERROR_INVALID_VALUE);
     *ph = nullptr;
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(original);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     *ph = register_graph(clone_graph(*g));
     return CUDA_SUCCESS;
 }
 
 CUresult cu_graph_node_find_in_clone(CUgraphNode* ph, CUgraphNode original, CUgraph clone) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ph, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph");
+    D4R_CPU_REFUSE_IF(!ph, CUDA_ERROR_INVALID_VALUE);
     *ph = nullptr;
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(clone);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     auto it = g->clone_of.find(reinterpret_cast<const Node*>(original));
-    D4R_CU_INVALID_IF(it == g->clone_of.end(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "it == g->clone_of.end()");
+    D4R_CPU_REFUSE_IF(it == g->clone_of.end(), CUDA_ERROR_INVALID_VALUE);
     *ph = reinterpret_cast<CUgraphNode>(it->second);
     return CUDA_SUCCESS;
 }
@@ -182,12 +182,12 @@ CUresult with_node(CUgraphNode h, CUgraphNodeType type, Get get) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(graph_mutex());
     Node* n = find_node(h);
-    D4R_CU_INVALID_IF(!n || n->type != type, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!n || n->type != type");
+    D4R_CPU_REFUSE_IF(!n || n->type != type, CUDA_ERROR_INVALID_VALUE);
     return get(*n);
 }
 
 CUresult cu_graph_kernel_node_get_params_v2(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_KERNEL, [&](Node& n) {
         *p = n.kernel;
         return CUDA_SUCCESS;
@@ -195,7 +195,7 @@ CUresult cu_graph_kernel_node_get_params_v2(CUgraphNode h, CUDA_KERNEL_NODE_PARA
 }
 
 CUresult cu_graph_kernel_node_get_params(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS_v1* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_KERNEL, [&](Node& n) {
         *p = to_v1(n.kernel);
         return CUDA_SUCCESS;
@@ -203,12 +203,12 @@ CUresult cu_graph_kernel_node_get_params(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS_
 }
 
 CUresult cu_graph_kernel_node_set_params_v2(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_KERNEL, [&](Node& n) { return set_kernel_params(n, *p); });
 }
 
 CUresult cu_graph_kernel_node_set_params(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS_v1* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     CUDA_KERNEL_NODE_PARAMS v2 = from_v1(*p);
     return cu_graph_kernel_node_set_params_v2(h, &v2);
 }
@@ -220,7 +220,7 @@ CUresult cu_graph_add_memcpy_node(CUgraphNode* ph, CUgraph g, const CUgraphNode*
 }
 
 CUresult cu_graph_memcpy_node_get_params(CUgraphNode h, CUDA_MEMCPY3D* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_MEMCPY, [&](Node& n) {
         *p = n.copy;
         return CUDA_SUCCESS;
@@ -228,7 +228,7 @@ CUresult cu_graph_memcpy_node_get_params(CUgraphNode h, CUDA_MEMCPY3D* p) {
 }
 
 CUresult cu_graph_memcpy_node_set_params(CUgraphNode h, const CUDA_MEMCPY3D* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_MEMCPY, [&](Node& n) { return set_memcpy_params(n, *p); });
 }
 
@@ -239,7 +239,7 @@ CUresult cu_graph_add_memset_node(CUgraphNode* ph, CUgraph g, const CUgraphNode*
 }
 
 CUresult cu_graph_memset_node_get_params(CUgraphNode h, CUDA_MEMSET_NODE_PARAMS* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_MEMSET, [&](Node& n) {
         *p = n.memset;
         return CUDA_SUCCESS;
@@ -247,20 +247,20 @@ CUresult cu_graph_memset_node_get_params(CUgraphNode h, CUDA_MEMSET_NODE_PARAMS*
 }
 
 CUresult cu_graph_memset_node_set_params(CUgraphNode h, const CUDA_MEMSET_NODE_PARAMS* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_MEMSET, [&](Node& n) { return set_memset_params(n, *p); });
 }
 
 CUresult cu_graph_add_host_node(CUgraphNode* ph, CUgraph g, const CUgraphNode* deps, size_t n, const CUDA_HOST_NODE_PARAMS* p) {
     return add_typed(ph, g, deps, n, CU_GRAPH_NODE_TYPE_HOST, [&](Node& node) {
-        D4R_CU_INVALID_IF(!p || !p->fn, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p || !p->fn");
+        D4R_CPU_REFUSE_IF(!p || !p->fn, CUDA_ERROR_INVALID_VALUE);
         node.host = *p;
         return CUDA_SUCCESS;
     });
 }
 
 CUresult cu_graph_host_node_get_params(CUgraphNode h, CUDA_HOST_NODE_PARAMS* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_HOST, [&](Node& n) {
         *p = n.host;
         return CUDA_SUCCESS;
@@ -268,7 +268,7 @@ CUresult cu_graph_host_node_get_params(CUgraphNode h, CUDA_HOST_NODE_PARAMS* p) 
 }
 
 CUresult cu_graph_host_node_set_params(CUgraphNode h, const CUDA_HOST_NODE_PARAMS* p) {
-    D4R_CU_INVALID_IF(!p || !p->fn, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p || !p->fn");
+    D4R_CPU_REFUSE_IF(!p || !p->fn, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_HOST, [&](Node& n) {
         n.host = *p;
         return CUDA_SUCCESS;
@@ -277,11 +277,11 @@ CUresult cu_graph_host_node_set_params(CUgraphNode h, const CUDA_HOST_NODE_PARAM
 
 CUresult cu_graph_add_child_graph_node(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, size_t n, CUgraph child) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ph, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph");
+    D4R_CPU_REFUSE_IF(!ph, CUDA_ERROR_INVALID_VALUE);
     *ph = nullptr;
     std::lock_guard lock(graph_mutex());
     Graph* c = find_graph(child);
-    D4R_CU_INVALID_IF(!c || child == hg, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!c || child == hg");
+    D4R_CPU_REFUSE_IF(!c || child == hg, CUDA_ERROR_INVALID_VALUE);
     auto node = std::make_unique<Node>();
     node->type = CU_GRAPH_NODE_TYPE_GRAPH;
     node->child = clone_graph(*c); // the node embeds a copy, as NVIDIA's does
@@ -290,7 +290,7 @@ CUresult cu_graph_add_child_graph_node(CUgraphNode* ph, CUgraph hg, const CUgrap
 }
 
 CUresult cu_graph_child_graph_node_get_graph(CUgraphNode h, CUgraph* out) {
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     *out = nullptr;
     return with_node(h, CU_GRAPH_NODE_TYPE_GRAPH, [&](Node& n) {
         // The embedded graph is handed out as a handle owned by the node (not to be destroyed).
@@ -307,7 +307,7 @@ CUresult cu_graph_add_empty_node(CUgraphNode* ph, CUgraph g, const CUgraphNode* 
 
 CUresult add_event_node(CUgraphNode* ph, CUgraph g, const CUgraphNode* deps, size_t n, CUevent ev, CUgraphNodeType type) {
     return add_typed(ph, g, deps, n, type, [&](Node& node) {
-        D4R_CU_INVALID_IF(!find_event(ev), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!find_event(ev)");
+        D4R_CPU_REFUSE_IF(!find_event(ev), CUDA_ERROR_INVALID_HANDLE);
         node.event = ev;
         return CUDA_SUCCESS;
     });
@@ -319,7 +319,7 @@ CUresult cu_graph_add_event_wait_node(CUgraphNode* ph, CUgraph g, const CUgraphN
     return add_event_node(ph, g, deps, n, ev, CU_GRAPH_NODE_TYPE_WAIT_EVENT);
 }
 CUresult cu_graph_event_record_node_get_event(CUgraphNode h, CUevent* out) {
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     *out = nullptr;
     return with_node(h, CU_GRAPH_NODE_TYPE_EVENT_RECORD, [&](Node& n) {
         *out = n.event;
@@ -327,7 +327,7 @@ CUresult cu_graph_event_record_node_get_event(CUgraphNode h, CUevent* out) {
     });
 }
 CUresult cu_graph_event_wait_node_get_event(CUgraphNode h, CUevent* out) {
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     *out = nullptr;
     return with_node(h, CU_GRAPH_NODE_TYPE_WAIT_EVENT, [&](Node& n) {
         *out = n.event;
@@ -339,7 +339,7 @@ CUresult cu_graph_event_wait_node_get_event(CUgraphNode h, CUevent* out) {
 // and the number there are (NVIDIA's convention: the count is set to the total, the rest left alone).
 template <typename T>
 CUresult put_list(const std::vector<T>& items, T* out, size_t* count) {
-    D4R_CU_INVALID_IF(!count, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!count");
+    D4R_CPU_REFUSE_IF(!count, CUDA_ERROR_INVALID_VALUE);
     if (out) {
         size_t n = std::min(*count, items.size());
         for (size_t i = 0; i < n; ++i) out[i] = items[i];
@@ -353,7 +353,7 @@ CUresult cu_graph_get_nodes(CUgraph h, CUgraphNode* nodes, size_t* count) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(h);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     std::vector<CUgraphNode> list;
     for (auto& n : g->nodes) list.push_back(reinterpret_cast<CUgraphNode>(n.get()));
     return put_list(list, nodes, count);
@@ -363,7 +363,7 @@ CUresult cu_graph_get_root_nodes(CUgraph h, CUgraphNode* nodes, size_t* count) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(h);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     std::vector<CUgraphNode> list;
     for (auto& n : g->nodes)
         if (n->deps.empty()) list.push_back(reinterpret_cast<CUgraphNode>(n.get()));
@@ -372,10 +372,10 @@ CUresult cu_graph_get_root_nodes(CUgraph h, CUgraphNode* nodes, size_t* count) {
 
 CUresult cu_graph_get_edges_v2(CUgraph h, CUgraphNode* from, CUgraphNode* to, CUgraphEdgeData* data, size_t* count) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!count || (!from) != (!to) || (data && !from), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!count || (!from) != (!to) || (data && !from)");
+    D4R_CPU_REFUSE_IF(!count || (!from) != (!to) || (data && !from), CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(h);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     std::vector<CUgraphNode> a, b;
     for (auto& n : g->nodes)
         for (Node* d : n->dependents) {
@@ -397,10 +397,10 @@ CUresult cu_graph_get_edges(CUgraph h, CUgraphNode* from, CUgraphNode* to, size_
 
 CUresult node_edges(CUgraphNode h, bool incoming, CUgraphNode* out, CUgraphEdgeData* data, size_t* count) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!count || (data && !out), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!count || (data && !out)");
+    D4R_CPU_REFUSE_IF(!count || (data && !out), CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(graph_mutex());
     Node* n = find_node(h);
-    D4R_CU_INVALID_IF(!n, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!n");
+    D4R_CPU_REFUSE_IF(!n, CUDA_ERROR_INVALID_VALUE);
     std::vector<CUgraphNode> list;
     for (Node* d : incoming ? n->deps : n->dependents) list.push_back(reinterpret_cast<CUgraphNode>(d));
     size_t capacity = *count;
@@ -432,22 +432,22 @@ bool default_edges(const CUgraphEdgeData* data, size_t n) {
 CUresult cu_graph_add_dependencies_v2(CUgraph h, const CUgraphNode* from, const CUgraphNode* to,
                                       const CUgraphEdgeData* data, size_t n) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(n && (!from || !to), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "n && (!from || !to)");
+    D4R_CPU_REFUSE_IF(n && (!from || !to), CUDA_ERROR_INVALID_VALUE);
     if (!default_edges(data, n)) {
         return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuGraphAddDependencies refuses edge data other than the default (ports, programmatic)");
     }
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(h);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     // All checked before any is added.
     std::vector<std::pair<Node*, Node*>> edges;
     for (size_t i = 0; i < n; ++i) {
         Node* a = find_node(from[i]);
         Node* b = find_node(to[i]);
-        D4R_CU_INVALID_IF(!a || !b || a->graph != g || b->graph != g || a == b, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!a || !b || a->graph != g || b->graph != g || a == b");
-        D4R_CU_INVALID_IF(std::find(a->dependents.begin(), a->dependents.end(), b) != a->dependents.end(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "std::find(a->dependents.begin(), a->dependents.end(), b) != a->dependents.end()");
+        D4R_CPU_REFUSE_IF(!a || !b || a->graph != g || b->graph != g || a == b, CUDA_ERROR_INVALID_VALUE);
+        D4R_CPU_REFUSE_IF(std::find(a->dependents.begin(), a->dependents.end(), b) != a->dependents.end(), CUDA_ERROR_INVALID_VALUE);
         for (auto& e : edges)
-            D4R_CU_INVALID_IF(e.first == a && e.second == b, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "e.first == a && e.second == b");
+            D4R_CPU_REFUSE_IF(e.first == a && e.second == b, CUDA_ERROR_INVALID_VALUE);
         edges.emplace_back(a, b);
     }
     for (auto& [a, b] : edges) {
@@ -464,17 +464,17 @@ CUresult cu_graph_add_dependencies(CUgraph h, const CUgraphNode* from, const CUg
 CUresult cu_graph_remove_dependencies_v2(CUgraph h, const CUgraphNode* from, const CUgraphNode* to,
                                          const CUgraphEdgeData* data, size_t n) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(n && (!from || !to), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "n && (!from || !to)");
-    D4R_CU_INVALID_IF(!default_edges(data, n), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!default_edges(data, n)");
+    D4R_CPU_REFUSE_IF(n && (!from || !to), CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(!default_edges(data, n), CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(h);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     std::vector<std::pair<Node*, Node*>> edges;
     for (size_t i = 0; i < n; ++i) {
         Node* a = find_node(from[i]);
         Node* b = find_node(to[i]);
-        D4R_CU_INVALID_IF(!a || !b || a->graph != g || b->graph != g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!a || !b || a->graph != g || b->graph != g");
-        D4R_CU_INVALID_IF(std::find(a->dependents.begin(), a->dependents.end(), b) == a->dependents.end(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "std::find(a->dependents.begin(), a->dependents.end(), b) == a->dependents.end()");
+        D4R_CPU_REFUSE_IF(!a || !b || a->graph != g || b->graph != g, CUDA_ERROR_INVALID_VALUE);
+        D4R_CPU_REFUSE_IF(std::find(a->dependents.begin(), a->dependents.end(), b) == a->dependents.end(), CUDA_ERROR_INVALID_VALUE);
         edges.emplace_back(a, b);
     }
     for (auto& [a, b] : edges) {
@@ -492,7 +492,7 @@ CUresult cu_graph_destroy_node(CUgraphNode h) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(graph_mutex());
     Node* n = find_node(h);
-    D4R_CU_INVALID_IF(!n, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!n");
+    D4R_CPU_REFUSE_IF(!n, CUDA_ERROR_INVALID_VALUE);
     for (Node* d : n->deps) d->dependents.erase(std::find(d->dependents.begin(), d->dependents.end(), n));
     for (Node* d : n->dependents) d->deps.erase(std::find(d->deps.begin(), d->deps.end(), n));
     Graph* g = n->graph;
@@ -503,10 +503,10 @@ CUresult cu_graph_destroy_node(CUgraphNode h) {
 
 CUresult cu_graph_node_get_type(CUgraphNode h, CUgraphNodeType* type) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!type, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!type");
+    D4R_CPU_REFUSE_IF(!type, CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(graph_mutex());
     Node* n = find_node(h);
-    D4R_CU_INVALID_IF(!n, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!n");
+    D4R_CPU_REFUSE_IF(!n, CUDA_ERROR_INVALID_VALUE);
     *type = n->type;
     return CUDA_SUCCESS;
 }
@@ -525,7 +525,7 @@ constexpr uint64_t kInstantiateFlags = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_
 
 CUresult instantiate(CUgraphExec* ph, CUgraph hg, uint64_t flags, CUgraphInstantiateResult* result) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ph, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph");
+    D4R_CPU_REFUSE_IF(!ph, CUDA_ERROR_INVALID_VALUE);
     *ph = nullptr;
     if (result) *result = CUDA_GRAPH_INSTANTIATE_ERROR;
     if (flags & ~kInstantiateFlags) {
@@ -535,7 +535,7 @@ CUresult instantiate(CUgraphExec* ph, CUgraph hg, uint64_t flags, CUgraphInstant
     if (CUresult r = current_context(ctx)) return r;
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(hg);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
     auto exec = std::make_unique<Exec>();
     exec->graph = clone_graph(*g);
     exec->from = exec->graph->clone_of;
@@ -581,10 +581,10 @@ CUresult cu_graph_instantiate_legacy(CUgraphExec* ph, CUgraph g, CUgraphNode* er
 
 CUresult cu_graph_exec_get_flags(CUgraphExec h, cuuint64_t* flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!flags, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!flags");
+    D4R_CPU_REFUSE_IF(!flags, CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(graph_mutex());
     Exec* e = find_exec(h);
-    D4R_CU_INVALID_IF(!e, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!e");
+    D4R_CPU_REFUSE_IF(!e, CUDA_ERROR_INVALID_VALUE);
     *flags = e->flags;
     return CUDA_SUCCESS;
 }
@@ -611,7 +611,7 @@ CUresult cu_graph_launch(CUgraphExec h, CUstream stream) {
     if (CUresult r = ref.ctx->sticky.load()) return r;
     std::lock_guard lock(graph_mutex());
     Exec* e = find_exec(h);
-    D4R_CU_INVALID_IF(!e, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!e");
+    D4R_CPU_REFUSE_IF(!e, CUDA_ERROR_INVALID_VALUE);
     return launch_graph_nodes(*e->graph, stream);
 }
 
@@ -622,35 +622,35 @@ CUresult with_exec_node(CUgraphExec he, CUgraphNode hn, CUgraphNodeType type, Se
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(graph_mutex());
     Exec* e = find_exec(he);
-    D4R_CU_INVALID_IF(!e, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!e");
+    D4R_CPU_REFUSE_IF(!e, CUDA_ERROR_INVALID_VALUE);
     auto it = e->from.find(reinterpret_cast<const Node*>(hn));
-    D4R_CU_INVALID_IF(it == e->from.end() || it->second->type != type, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "it == e->from.end() || it->second->type != type");
+    D4R_CPU_REFUSE_IF(it == e->from.end() || it->second->type != type, CUDA_ERROR_INVALID_VALUE);
     return set(*it->second);
 }
 
 CUresult cu_graph_exec_kernel_node_set_params_v2(CUgraphExec he, CUgraphNode hn, const CUDA_KERNEL_NODE_PARAMS* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_exec_node(he, hn, CU_GRAPH_NODE_TYPE_KERNEL, [&](Node& n) { return set_kernel_params(n, *p); });
 }
 
 CUresult cu_graph_exec_kernel_node_set_params(CUgraphExec he, CUgraphNode hn, const CUDA_KERNEL_NODE_PARAMS_v1* p) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     CUDA_KERNEL_NODE_PARAMS v2 = from_v1(*p);
     return cu_graph_exec_kernel_node_set_params_v2(he, hn, &v2);
 }
 
 CUresult cu_graph_exec_memcpy_node_set_params(CUgraphExec he, CUgraphNode hn, const CUDA_MEMCPY3D* p, CUcontext) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_exec_node(he, hn, CU_GRAPH_NODE_TYPE_MEMCPY, [&](Node& n) { return set_memcpy_params(n, *p); });
 }
 
 CUresult cu_graph_exec_memset_node_set_params(CUgraphExec he, CUgraphNode hn, const CUDA_MEMSET_NODE_PARAMS* p, CUcontext) {
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_exec_node(he, hn, CU_GRAPH_NODE_TYPE_MEMSET, [&](Node& n) { return set_memset_params(n, *p); });
 }
 
 CUresult cu_graph_exec_host_node_set_params(CUgraphExec he, CUgraphNode hn, const CUDA_HOST_NODE_PARAMS* p) {
-    D4R_CU_INVALID_IF(!p || !p->fn, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p || !p->fn");
+    D4R_CPU_REFUSE_IF(!p || !p->fn, CUDA_ERROR_INVALID_VALUE);
     return with_exec_node(he, hn, CU_GRAPH_NODE_TYPE_HOST, [&](Node& n) {
         n.host = *p;
         return CUDA_SUCCESS;
@@ -678,7 +678,7 @@ CUresult exec_update(CUgraphExec he, CUgraph hg, CUgraphExecUpdateResult* result
     std::lock_guard lock(graph_mutex());
     Exec* e = find_exec(he);
     Graph* g = find_graph(hg);
-    D4R_CU_INVALID_IF(!e || !g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!e || !g");
+    D4R_CPU_REFUSE_IF(!e || !g, CUDA_ERROR_INVALID_VALUE);
     Graph& mine = *e->graph;
     auto fail = [&](CUgraphExecUpdateResult why, Node* node) {
         *result = why;
@@ -724,14 +724,14 @@ CUresult exec_update(CUgraphExec he, CUgraph hg, CUgraphExecUpdateResult* result
 }
 
 CUresult cu_graph_exec_update_v2(CUgraphExec he, CUgraph hg, CUgraphExecUpdateResultInfo* info) {
-    D4R_CU_INVALID_IF(!info, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!info");
+    D4R_CPU_REFUSE_IF(!info, CUDA_ERROR_INVALID_VALUE);
     *info = CUgraphExecUpdateResultInfo{};
     info->result = CU_GRAPH_EXEC_UPDATE_ERROR;
     return exec_update(he, hg, &info->result, &info->errorNode, &info->errorFromNode);
 }
 
 CUresult cu_graph_exec_update(CUgraphExec he, CUgraph hg, CUgraphNode* error_node, CUgraphExecUpdateResult* result) {
-    D4R_CU_INVALID_IF(!error_node || !result, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!error_node || !result");
+    D4R_CPU_REFUSE_IF(!error_node || !result, CUDA_ERROR_INVALID_VALUE);
     *error_node = nullptr;
     *result = CU_GRAPH_EXEC_UPDATE_ERROR;
     return exec_update(he, hg, result, error_node, nullptr);
@@ -792,9 +792,9 @@ void destroy_graph(CUgraph h) {
 
 CUresult add_node(Graph& g, std::unique_ptr<Node> node, const std::vector<Node*>& deps, Node** out) {
     for (size_t i = 0; i < deps.size(); ++i) {
-        D4R_CU_INVALID_IF(deps[i]->graph != &g, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "deps[i]->graph != &g");
+        D4R_CPU_REFUSE_IF(deps[i]->graph != &g, CUDA_ERROR_INVALID_VALUE);
         for (size_t j = 0; j < i; ++j)
-            D4R_CU_INVALID_IF(deps[j] == deps[i], CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "deps[j] == deps[i]");
+            D4R_CPU_REFUSE_IF(deps[j] == deps[i], CUDA_ERROR_INVALID_VALUE);
     }
     Node* n = node.get();
     n->graph = &g;
@@ -837,7 +837,7 @@ CUresult set_kernel_params(Node& n, const CUDA_KERNEL_NODE_PARAMS& p) {
     // CUDA 12 names the function by func, or by kern (a CUkernel) with func left null.
     CUfunction h = p.func ? p.func : reinterpret_cast<CUfunction>(p.kern);
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_VALUE);
     if (!p.gridDimX || !p.gridDimY || !p.gridDimZ || !p.blockDimX || !p.blockDimY || !p.blockDimZ)
         return CUDA_ERROR_INVALID_VALUE;
     std::vector<uint8_t> block;
@@ -854,23 +854,23 @@ CUresult set_kernel_params(Node& n, const CUDA_KERNEL_NODE_PARAMS& p) {
 }
 
 CUresult set_memcpy_params(Node& n, const CUDA_MEMCPY3D& p) {
-    D4R_CU_INVALID_IF(!p.WidthInBytes || !p.Height || !p.Depth, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p.WidthInBytes || !p.Height || !p.Depth");
+    D4R_CPU_REFUSE_IF(!p.WidthInBytes || !p.Height || !p.Depth, CUDA_ERROR_INVALID_VALUE);
     n.copy = p;
     return CUDA_SUCCESS;
 }
 
 CUresult set_memset_params(Node& n, const CUDA_MEMSET_NODE_PARAMS& p) {
-    D4R_CU_INVALID_IF(p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4");
-    D4R_CU_INVALID_IF(!p.dst || !p.width || !p.height, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p.dst || !p.width || !p.height");
-    D4R_CU_INVALID_IF(p.height > 1 && p.pitch < p.width * p.elementSize, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "p.height > 1 && p.pitch < p.width * p.elementSize");
-    D4R_CU_INVALID_IF(!find_region(p.dst, 0), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_region(p.dst, 0)");
+    D4R_CPU_REFUSE_IF(p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(!p.dst || !p.width || !p.height, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(p.height > 1 && p.pitch < p.width * p.elementSize, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(!find_region(p.dst, 0), CUDA_ERROR_INVALID_VALUE);
     n.memset = p;
     return CUDA_SUCCESS;
 }
 
 CUresult launch_graph_nodes(const Graph& g, CUstream stream) {
     std::vector<Node*> order;
-    D4R_CU_INVALID_IF(!topological_order(g, order), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!topological_order(g, order)");
+    D4R_CPU_REFUSE_IF(!topological_order(g, order), CUDA_ERROR_INVALID_VALUE);
     const ApiTable& t = direct_table();
     for (Node* n : order) {
         CUresult r = CUDA_SUCCESS;

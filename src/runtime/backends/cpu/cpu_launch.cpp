@@ -24,11 +24,11 @@ int function_max_threads(const Function& f) {
 CUresult build_params(const ptxsim::Kernel& kernel, void** params, void** extra, std::vector<uint8_t>& block) {
     const ptx::EntryInfo& info = kernel.info();
     block.assign(info.param_block_size, 0);
-    D4R_CU_INVALID_IF(params && extra, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "params && extra");
+    D4R_CPU_REFUSE_IF(params && extra, CUDA_ERROR_INVALID_VALUE);
     if (params) {
         for (size_t i = 0; i < info.params.size(); ++i) {
             const ptx::ParamInfo& p = info.params[i];
-            D4R_CU_INVALID_IF(!params[i], CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!params[i]");
+            D4R_CPU_REFUSE_IF(!params[i], CUDA_ERROR_INVALID_VALUE);
             std::memcpy(block.data() + p.offset, params[i], p.size);
         }
         return CUDA_SUCCESS;
@@ -38,18 +38,18 @@ CUresult build_params(const ptxsim::Kernel& kernel, void** params, void** extra,
         size_t size = 0;
         bool have_size = false;
         for (size_t i = 0; extra[i] != D4R_CU_LAUNCH_PARAM_END; i += 2) {
-            D4R_CU_INVALID_IF(i > 64, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "i > 64");
+            D4R_CPU_REFUSE_IF(i > 64, CUDA_ERROR_INVALID_VALUE);
             if (extra[i] == D4R_CU_LAUNCH_PARAM_BUFFER_POINTER) {
                 buffer = extra[i + 1];
             } else if (extra[i] == D4R_CU_LAUNCH_PARAM_BUFFER_SIZE) {
-                D4R_CU_INVALID_IF(!extra[i + 1], CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!extra[i + 1]");
+                D4R_CPU_REFUSE_IF(!extra[i + 1], CUDA_ERROR_INVALID_VALUE);
                 std::memcpy(&size, extra[i + 1], sizeof(size_t));
                 have_size = true;
             } else {
                 return CUDA_ERROR_INVALID_VALUE;
             }
         }
-        D4R_CU_INVALID_IF(!buffer || !have_size || size < info.param_block_size, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!buffer || !have_size || size < info.param_block_size");
+        D4R_CPU_REFUSE_IF(!buffer || !have_size || size < info.param_block_size, CUDA_ERROR_INVALID_VALUE);
         if (!block.empty()) std::memcpy(block.data(), buffer, block.size());
         return CUDA_SUCCESS;
     }
@@ -106,7 +106,7 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
                 unsigned shared, CUstream stream, void** params, void** extra, bool cooperative) {
     if (CUresult r = check_init()) return r;
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     StreamRef ref;
     if (CUresult r = resolve_stream(stream, ref)) return r;
     if (CUresult r = ref.ctx->sticky.load()) return r;
@@ -117,14 +117,14 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     D4R_CU_INVALID_IF(is_function && f->module && f->module->ctx != ref.ctx.get(), CUDA_ERROR_INVALID_HANDLE,
                       "cpu backend: cuLaunchKernel: the function belongs to context {}, the stream to context {}",
                       static_cast<const void*>(f->module->ctx), static_cast<const void*>(ref.ctx.get()));
-    D4R_CU_INVALID_IF(!gx || !gy || !gz || !bx || !by || !bz, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!gx || !gy || !gz || !bx || !by || !bz");
-    D4R_CU_INVALID_IF(gx > 2147483647u || gy > 65535 || gz > 65535, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "gx > 2147483647u || gy > 65535 || gz > 65535");
-    D4R_CU_INVALID_IF(bx > 1024 || by > 1024 || bz > 64, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "bx > 1024 || by > 1024 || bz > 64");
+    D4R_CPU_REFUSE_IF(!gx || !gy || !gz || !bx || !by || !bz, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(gx > 2147483647u || gy > 65535 || gz > 65535, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(bx > 1024 || by > 1024 || bz > 64, CUDA_ERROR_INVALID_VALUE);
     uint64_t threads = uint64_t(bx) * by * bz;
-    D4R_CU_INVALID_IF(threads > uint64_t(function_max_threads(*f)), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "threads > uint64_t(function_max_threads(*f))");
+    D4R_CPU_REFUSE_IF(threads > uint64_t(function_max_threads(*f)), CUDA_ERROR_INVALID_VALUE);
     const auto& req = f->kernel->info().directives.reqntid;
-    D4R_CU_INVALID_IF(req && ((*req)[0] != bx || (*req)[1] != by || (*req)[2] != bz), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "req && ((*req)[0] != bx || (*req)[1] != by || (*req)[2] != bz)");
-    D4R_CU_INVALID_IF(shared > unsigned(f->max_dynamic_shared.load()), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "shared > unsigned(f->max_dynamic_shared.load())");
+    D4R_CPU_REFUSE_IF(req && ((*req)[0] != bx || (*req)[1] != by || (*req)[2] != bz), CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(shared > unsigned(f->max_dynamic_shared.load()), CUDA_ERROR_INVALID_VALUE);
     std::vector<uint8_t> block;
     if (CUresult r = build_params(*f->kernel, params, extra, block)) return r;
     // A cooperative grid must fit on the device at once, as the driver requires.
@@ -179,8 +179,8 @@ CUresult check_cluster(const CUlaunchConfig& config, const CUlaunchAttributeValu
 
 CUresult cu_launch_kernel_ex(const CUlaunchConfig* config, CUfunction f, void** params, void** extra) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!config, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!config");
-    D4R_CU_INVALID_IF(config->numAttrs && !config->attrs, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "config->numAttrs && !config->attrs");
+    D4R_CPU_REFUSE_IF(!config, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(config->numAttrs && !config->attrs, CUDA_ERROR_INVALID_VALUE);
     bool cooperative = false, ignored = false;
     for (unsigned i = 0; i < config->numAttrs; ++i) {
         if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) cooperative = config->attrs[i].value.cooperative != 0;
@@ -215,9 +215,9 @@ int blocks_per_sm(const Function& f, int block_size, size_t dynamic_shared) {
 
 CUresult cu_occupancy_flags(int* blocks, CUfunction h, int block_size, size_t dynamic_shared, unsigned flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!blocks || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!blocks || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE");
+    D4R_CPU_REFUSE_IF(!blocks || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE, CUDA_ERROR_INVALID_VALUE);
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     *blocks = blocks_per_sm(*f, block_size, dynamic_shared);
     return CUDA_SUCCESS;
 }
@@ -229,9 +229,9 @@ CUresult cu_occupancy(int* blocks, CUfunction h, int block_size, size_t dynamic_
 CUresult cu_potential_block_size_flags(int* min_grid, int* block_size, CUfunction h, CUoccupancyB2DSize b2d,
                                        size_t dynamic_shared, int limit, unsigned flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!min_grid || !block_size || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!min_grid || !block_size || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE");
+    D4R_CPU_REFUSE_IF(!min_grid || !block_size || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE, CUDA_ERROR_INVALID_VALUE);
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     int max = function_max_threads(*f);
     if (limit > 0) max = std::min(max, limit);
     int best_size = 0, best_threads = 0, best_blocks = 0;
@@ -258,9 +258,9 @@ CUresult cu_potential_block_size(int* min_grid, int* block_size, CUfunction h, C
 
 CUresult cu_available_dynamic_smem(size_t* out, CUfunction h, int blocks, int block_size) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out || blocks <= 0 || block_size <= 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || blocks <= 0 || block_size <= 0");
+    D4R_CPU_REFUSE_IF(!out || blocks <= 0 || block_size <= 0, CUDA_ERROR_INVALID_VALUE);
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     if (blocks_per_sm(*f, block_size, 0) < blocks) {
         *out = 0;
         return CUDA_SUCCESS;

@@ -34,7 +34,7 @@ std::map<CUcontext, int> g_attach; // references added by cuCtxAttach (the creat
 CUresult cu_ctx_attach(CUcontext* pctx, unsigned int flags) {
     if (pctx) *pctx = nullptr;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!pctx || flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pctx || flags != 0");
+    D4R_CPU_REFUSE_IF(!pctx || flags != 0, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     CUcontext h = reinterpret_cast<CUcontext>(ctx.get());
@@ -65,7 +65,7 @@ CUresult cu_ctx_get_shared_mem_config(CUsharedconfig* config) {
     if (config) *config = CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!config, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!config");
+    D4R_CPU_REFUSE_IF(!config, CUDA_ERROR_INVALID_VALUE);
     *config = static_cast<CUsharedconfig>(1); // CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE, fixed since sm_50
     return CUDA_SUCCESS;
 }
@@ -74,7 +74,7 @@ CUresult cu_ctx_set_shared_mem_config(CUsharedconfig config) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
     int c = static_cast<int>(config);
-    D4R_CU_INVALID_IF(c < 0 || c > 2, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "c < 0 || c > 2");
+    D4R_CPU_REFUSE_IF(c < 0 || c > 2, CUDA_ERROR_INVALID_VALUE);
     return CUDA_SUCCESS; // deprecated; the bank size is fixed (NVIDIA ignores it on sm_50 and later too)
 }
 
@@ -198,14 +198,14 @@ std::map<CUfunction, LegacyLaunch> g_launch;
 template <typename F>
 CUresult with_legacy(CUfunction h, F&& f) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!h || !find_function(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!h || !find_function(h)");
+    D4R_CPU_REFUSE_IF(!h || !find_function(h), CUDA_ERROR_INVALID_HANDLE);
     std::lock_guard lock(g_launch_mutex);
     return f(g_launch[h]);
 }
 
 CUresult cu_func_set_block_shape(CUfunction h, int x, int y, int z) {
     return with_legacy(h, [&](LegacyLaunch& l) {
-        D4R_CU_INVALID_IF(x <= 0 || y <= 0 || z <= 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "x <= 0 || y <= 0 || z <= 0");
+        D4R_CPU_REFUSE_IF(x <= 0 || y <= 0 || z <= 0, CUDA_ERROR_INVALID_VALUE);
         l.block[0] = x;
         l.block[1] = y;
         l.block[2] = z;
@@ -222,7 +222,7 @@ CUresult cu_func_set_shared_size(CUfunction h, unsigned int bytes) {
 
 CUresult cu_param_set_size(CUfunction h, unsigned int bytes) {
     return with_legacy(h, [&](LegacyLaunch& l) {
-        D4R_CU_INVALID_IF(bytes > kMaxParamBytes, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "bytes > kMaxParamBytes");
+        D4R_CPU_REFUSE_IF(bytes > kMaxParamBytes, CUDA_ERROR_INVALID_VALUE);
         l.param_size = bytes;
         if (l.params.size() < bytes) l.params.resize(bytes);
         return CUDA_SUCCESS;
@@ -231,7 +231,7 @@ CUresult cu_param_set_size(CUfunction h, unsigned int bytes) {
 
 CUresult set_param(CUfunction h, int offset, const void* value, size_t bytes) {
     return with_legacy(h, [&](LegacyLaunch& l) {
-        D4R_CU_INVALID_IF(offset < 0 || !value || size_t(offset) + bytes > kMaxParamBytes, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "offset < 0 || !value || size_t(offset) + bytes > kMaxParamBytes");
+        D4R_CPU_REFUSE_IF(offset < 0 || !value || size_t(offset) + bytes > kMaxParamBytes, CUDA_ERROR_INVALID_VALUE);
         if (l.params.size() < size_t(offset) + bytes) l.params.resize(size_t(offset) + bytes);
         std::memcpy(l.params.data() + offset, value, bytes);
         return CUDA_SUCCESS;
@@ -244,7 +244,7 @@ CUresult cu_param_setv(CUfunction h, int offset, void* ptr, unsigned int bytes) 
 
 CUresult launch_grid(CUfunction h, int width, int height, CUstream stream) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(width <= 0 || height <= 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "width <= 0 || height <= 0");
+    D4R_CPU_REFUSE_IF(width <= 0 || height <= 0, CUDA_ERROR_INVALID_VALUE);
     LegacyLaunch l;
     if (CUresult r = with_legacy(h, [&](LegacyLaunch& state) {
             l = state;

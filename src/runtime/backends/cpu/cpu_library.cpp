@@ -64,8 +64,8 @@ CUresult cu_library_load_data(CUlibrary* library, const void* code, CUjit_option
                               unsigned n_jit, CUlibraryOption* lib_options, void** lib_values, unsigned n_lib) {
     if (library) *library = nullptr;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!library || !code, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!library || !code");
-    D4R_CU_INVALID_IF(n_lib && (!lib_options || !lib_values), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "n_lib && (!lib_options || !lib_values)");
+    D4R_CPU_REFUSE_IF(!library || !code, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(n_lib && (!lib_options || !lib_values), CUDA_ERROR_INVALID_VALUE);
     auto extent = ptx::image_extent(code);
     if (!extent) {
         log::warn("cpu backend: cuLibraryLoadData: {}", extent.error().text());
@@ -100,7 +100,7 @@ CUresult cu_library_unload(CUlibrary h) {
     {
         std::lock_guard lock(s.mutex);
         auto it = s.libraries.find(h);
-        D4R_CU_INVALID_IF(it == s.libraries.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.libraries.end()");
+        D4R_CPU_REFUSE_IF(it == s.libraries.end(), CUDA_ERROR_INVALID_HANDLE);
         modules = it->second->modules;
         std::erase_if(s.kernels, [&](const auto& kv) { return kv.second->library == it->second.get(); });
         s.libraries.erase(it);
@@ -112,9 +112,9 @@ CUresult cu_library_unload(CUlibrary h) {
 CUresult cu_library_get_kernel(CUkernel* kernel, CUlibrary h, const char* name) {
     if (kernel) *kernel = nullptr;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!kernel || !name, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!kernel || !name");
+    D4R_CPU_REFUSE_IF(!kernel || !name, CUDA_ERROR_INVALID_VALUE);
     auto library = find_library(h);
-    D4R_CU_INVALID_IF(!library, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!library");
+    D4R_CPU_REFUSE_IF(!library, CUDA_ERROR_INVALID_HANDLE);
     // The name must exist: checked in the current context's module when there is one.
     CUmodule module = nullptr;
     // A kernel ptxsim cannot run is still handed out: it is refused where it is used.
@@ -140,16 +140,16 @@ CUresult cu_library_get_kernel(CUkernel* kernel, CUlibrary h, const char* name) 
 CUresult cu_library_get_module(CUmodule* out, CUlibrary h) {
     if (out) *out = nullptr;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     auto library = find_library(h);
-    D4R_CU_INVALID_IF(!library, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!library");
+    D4R_CPU_REFUSE_IF(!library, CUDA_ERROR_INVALID_HANDLE);
     return library_module(library, *out);
 }
 
 CUresult cu_library_get_global(CUdeviceptr* dptr, size_t* bytes, CUlibrary h, const char* name) {
     if (CUresult r = check_init()) return r;
     auto library = find_library(h);
-    D4R_CU_INVALID_IF(!library, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!library");
+    D4R_CPU_REFUSE_IF(!library, CUDA_ERROR_INVALID_HANDLE);
     CUmodule module = nullptr;
     if (CUresult r = library_module(library, module)) return r;
     return get_global(dptr, bytes, module, name);
@@ -158,11 +158,11 @@ CUresult cu_library_get_global(CUdeviceptr* dptr, size_t* bytes, CUlibrary h, co
 CUresult cu_kernel_get_function(CUfunction* out, CUkernel kernel) {
     if (out) *out = nullptr;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     auto k = find_kernel(kernel);
-    D4R_CU_INVALID_IF(!k, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!k");
+    D4R_CPU_REFUSE_IF(!k, CUDA_ERROR_INVALID_HANDLE);
     auto library = find_library(reinterpret_cast<CUlibrary>(k->library));
-    D4R_CU_INVALID_IF(!library, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!library");
+    D4R_CPU_REFUSE_IF(!library, CUDA_ERROR_INVALID_HANDLE);
     CUmodule module = nullptr;
     if (CUresult r = library_module(library, module)) return r;
     return get_function(out, module, k->name.c_str());
@@ -171,9 +171,9 @@ CUresult cu_kernel_get_function(CUfunction* out, CUkernel kernel) {
 CUresult cu_kernel_get_name(const char** name, CUkernel kernel) {
     if (name) *name = nullptr;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!name, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!name");
+    D4R_CPU_REFUSE_IF(!name, CUDA_ERROR_INVALID_VALUE);
     auto k = find_kernel(kernel);
-    D4R_CU_INVALID_IF(!k, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!k");
+    D4R_CPU_REFUSE_IF(!k, CUDA_ERROR_INVALID_HANDLE);
     *name = k->name.c_str(); // lives as long as the kernel, as NVIDIA's does
     return CUDA_SUCCESS;
 }
@@ -181,9 +181,9 @@ CUresult cu_kernel_get_name(const char** name, CUkernel kernel) {
 CUresult cu_kernel_get_library(CUlibrary* library, CUkernel kernel) {
     if (library) *library = nullptr;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!library, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!library");
+    D4R_CPU_REFUSE_IF(!library, CUDA_ERROR_INVALID_VALUE);
     auto k = find_kernel(kernel);
-    D4R_CU_INVALID_IF(!k, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!k");
+    D4R_CPU_REFUSE_IF(!k, CUDA_ERROR_INVALID_HANDLE);
     *library = reinterpret_cast<CUlibrary>(k->library);
     return CUDA_SUCCESS;
 }
@@ -196,22 +196,22 @@ bool is_kernel(CUkernel kernel) { return find_kernel(kernel) != nullptr; }
 CUresult cu_kernel_get_attribute(int* pi, CUfunction_attribute attrib, CUkernel kernel, CUdevice dev) {
     if (pi) *pi = 0;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "dev != 0");
-    D4R_CU_INVALID_IF(!is_kernel(kernel), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!is_kernel(kernel)");
+    D4R_CPU_REFUSE_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE);
+    D4R_CPU_REFUSE_IF(!is_kernel(kernel), CUDA_ERROR_INVALID_HANDLE);
     return g_function_calls.cuFuncGetAttribute(pi, attrib, reinterpret_cast<CUfunction>(kernel));
 }
 
 CUresult cu_kernel_set_attribute(CUfunction_attribute attrib, int value, CUkernel kernel, CUdevice dev) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "dev != 0");
-    D4R_CU_INVALID_IF(!is_kernel(kernel), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!is_kernel(kernel)");
+    D4R_CPU_REFUSE_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE);
+    D4R_CPU_REFUSE_IF(!is_kernel(kernel), CUDA_ERROR_INVALID_HANDLE);
     return g_function_calls.cuFuncSetAttribute(reinterpret_cast<CUfunction>(kernel), attrib, value);
 }
 
 CUresult cu_kernel_set_cache_config(CUkernel kernel, CUfunc_cache config, CUdevice dev) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "dev != 0");
-    D4R_CU_INVALID_IF(!is_kernel(kernel), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!is_kernel(kernel)");
+    D4R_CPU_REFUSE_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE);
+    D4R_CPU_REFUSE_IF(!is_kernel(kernel), CUDA_ERROR_INVALID_HANDLE);
     return g_function_calls.cuFuncSetCacheConfig(reinterpret_cast<CUfunction>(kernel), config);
 }
 

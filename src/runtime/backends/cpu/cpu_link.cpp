@@ -67,7 +67,7 @@ CUresult cu_link_create(unsigned int n, CUjit_option* options, void** values, CU
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     auto st = std::make_shared<LinkState>();
     if (CUresult r = parse_jit_options(n, options, values, st->logs)) {
         log::debug("cpu backend: cuLinkCreate: {} options without option or value arrays", n);
@@ -153,8 +153,8 @@ CUresult cu_link_add_data(CUlinkState h, CUjitInputType type, void* data, size_t
                           CUjit_option* options, void** values) {
     if (CUresult r = check_init()) return r;
     auto st = find_link(h);
-    D4R_CU_INVALID_IF(!st, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!st");
-    D4R_CU_INVALID_IF(!data || size == 0 || (n && (!options || !values)), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!data || size == 0 || (n && (!options || !values))");
+    D4R_CPU_REFUSE_IF(!st, CUDA_ERROR_INVALID_HANDLE);
+    D4R_CPU_REFUSE_IF(!data || size == 0 || (n && (!options || !values)), CUDA_ERROR_INVALID_VALUE);
     CUresult r = add_input(*st, type, data, size, name ? name : "");
     if (r && n) write_call_logs(n, options, values, "see the link state's error log");
     return r;
@@ -164,8 +164,8 @@ CUresult cu_link_add_file(CUlinkState h, CUjitInputType type, const char* path, 
                           void** values) {
     if (CUresult r = check_init()) return r;
     auto st = find_link(h);
-    D4R_CU_INVALID_IF(!st, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!st");
-    D4R_CU_INVALID_IF(!path || (n && (!options || !values)), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!path || (n && (!options || !values))");
+    D4R_CPU_REFUSE_IF(!st, CUDA_ERROR_INVALID_HANDLE);
+    D4R_CPU_REFUSE_IF(!path || (n && (!options || !values)), CUDA_ERROR_INVALID_VALUE);
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return refuse(CUDA_ERROR_FILE_NOT_FOUND, "cpu backend: cuLinkAddFile: cannot open {}", path);
@@ -173,7 +173,7 @@ CUresult cu_link_add_file(CUlinkState h, CUjitInputType type, const char* path, 
     std::ostringstream buffer;
     buffer << in.rdbuf();
     std::string bytes = buffer.str();
-    D4R_CU_INVALID_IF(bytes.empty(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "bytes.empty()");
+    D4R_CPU_REFUSE_IF(bytes.empty(), CUDA_ERROR_INVALID_VALUE);
     bytes.push_back('\0'); // PTX text as the loaders expect it
     CUresult r = add_input(*st, type, bytes.data(), bytes.size(), path);
     if (r && n) write_call_logs(n, options, values, "see the link state's error log");
@@ -298,8 +298,8 @@ CUresult cu_link_complete(CUlinkState h, void** cubin_out, size_t* size_out) {
     if (size_out) *size_out = 0;
     if (CUresult r = check_init()) return r;
     auto st = find_link(h);
-    D4R_CU_INVALID_IF(!st, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!st");
-    D4R_CU_INVALID_IF(!cubin_out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!cubin_out");
+    D4R_CPU_REFUSE_IF(!st, CUDA_ERROR_INVALID_HANDLE);
+    D4R_CPU_REFUSE_IF(!cubin_out, CUDA_ERROR_INVALID_VALUE);
     auto start = std::chrono::steady_clock::now();
     if (st->inputs.empty()) {
         write_error(*st, "cuLinkComplete: nothing was added to the link");
@@ -335,7 +335,7 @@ CUresult cu_link_complete(CUlinkState h, void** cubin_out, size_t* size_out) {
 CUresult cu_link_destroy(CUlinkState h) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(g_link_mutex);
-    D4R_CU_INVALID_IF(!g_links.erase(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!g_links.erase(h)");
+    D4R_CPU_REFUSE_IF(!g_links.erase(h), CUDA_ERROR_INVALID_HANDLE);
     return CUDA_SUCCESS;
 }
 

@@ -45,7 +45,7 @@ CUresult managed_range(CUdeviceptr p, size_t count, Region& out) {
 CUresult location_device(const CUmemLocation& loc, int& out) {
     switch (static_cast<int>(loc.type)) {
     case CU_MEM_LOCATION_TYPE_DEVICE:
-        D4R_CU_INVALID_IF(loc.id != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "loc.id != 0");
+        D4R_CPU_REFUSE_IF(loc.id != 0, CUDA_ERROR_INVALID_DEVICE);
         out = 0;
         return CUDA_SUCCESS;
     case CU_MEM_LOCATION_TYPE_HOST:
@@ -94,7 +94,7 @@ CUresult cu_mem_prefetch_async(CUdeviceptr p, size_t count, CUdevice device, CUs
 CUresult cu_mem_prefetch_async_v2(CUdeviceptr p, size_t count, CUmemLocation location, unsigned int flags,
                                   CUstream stream) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags != 0");
+    D4R_CPU_REFUSE_IF(flags != 0, CUDA_ERROR_INVALID_VALUE);
     int device = 0;
     if (CUresult r = location_device(location, device)) return r;
     return prefetch(p, count, device, stream);
@@ -105,7 +105,7 @@ CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device) {
     Region region;
     if (CUresult r = managed_range(p, count, region)) return r;
     int a = static_cast<int>(advice);
-    D4R_CU_INVALID_IF(a < CU_MEM_ADVISE_SET_READ_MOSTLY || a > CU_MEM_ADVISE_UNSET_ACCESSED_BY, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "a < CU_MEM_ADVISE_SET_READ_MOSTLY || a > CU_MEM_ADVISE_UNSET_ACCESSED_BY");
+    D4R_CPU_REFUSE_IF(a < CU_MEM_ADVISE_SET_READ_MOSTLY || a > CU_MEM_ADVISE_UNSET_ACCESSED_BY, CUDA_ERROR_INVALID_VALUE);
     if (a != CU_MEM_ADVISE_SET_READ_MOSTLY && a != CU_MEM_ADVISE_UNSET_READ_MOSTLY)
         if (CUresult r = check_device_or_cpu(device)) return r;
     std::lock_guard lock(g_mutex);
@@ -144,7 +144,7 @@ int location_type(int device) {
 }
 
 CUresult range_attribute(void* data, size_t size, CUmem_range_attribute attr, CUdeviceptr p, size_t count) {
-    D4R_CU_INVALID_IF(!data || size == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!data || size == 0");
+    D4R_CPU_REFUSE_IF(!data || size == 0, CUDA_ERROR_INVALID_VALUE);
     Region region;
     if (CUresult r = managed_range(p, count, region)) return r;
     Advice a;
@@ -154,14 +154,14 @@ CUresult range_attribute(void* data, size_t size, CUmem_range_attribute attr, CU
     }
     int kind = static_cast<int>(attr);
     if (kind == CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY) {
-        D4R_CU_INVALID_IF(size % 4, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "size % 4");
+        D4R_CPU_REFUSE_IF(size % 4, CUDA_ERROR_INVALID_VALUE);
         size_t n = size / 4, i = 0;
         for (int dev : a.accessed_by)
             if (i < n) put_int(static_cast<char*>(data) + 4 * i++, dev);
         for (; i < n; ++i) put_int(static_cast<char*>(data) + 4 * i, kDeviceInvalid);
         return CUDA_SUCCESS;
     }
-    D4R_CU_INVALID_IF(size != 4, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "size != 4");
+    D4R_CPU_REFUSE_IF(size != 4, CUDA_ERROR_INVALID_VALUE);
     switch (kind) {
     case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: put_int(data, a.read_mostly ? 1 : 0); return CUDA_SUCCESS;
     case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: put_int(data, a.preferred); return CUDA_SUCCESS;
@@ -184,7 +184,7 @@ CUresult cu_mem_range_get_attribute(void* data, size_t size, CUmem_range_attribu
 CUresult cu_mem_range_get_attributes(void** data, size_t* sizes, CUmem_range_attribute* attrs, size_t n, CUdeviceptr p,
                                      size_t count) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!data || !sizes || !attrs || n == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!data || !sizes || !attrs || n == 0");
+    D4R_CPU_REFUSE_IF(!data || !sizes || !attrs || n == 0, CUDA_ERROR_INVALID_VALUE);
     for (size_t i = 0; i < n; ++i)
         if (CUresult r = range_attribute(data[i], sizes[i], attrs[i], p, count)) return r;
     return CUDA_SUCCESS;

@@ -51,16 +51,16 @@ CUresult resolve_side(unsigned type, const void* host, CUdeviceptr dev, CUarray 
     out.height = height;
     switch (type) {
     case CU_MEMORYTYPE_HOST:
-        D4R_CU_INVALID_IF(!host, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!host");
+        D4R_CPU_REFUSE_IF(!host, CUDA_ERROR_INVALID_VALUE);
         out.base = reinterpret_cast<uint64_t>(host);
         out.unchecked_host = !find_region(out.base, 0);
         break;
     case CU_MEMORYTYPE_DEVICE:
-        D4R_CU_INVALID_IF(!dev, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dev");
+        D4R_CPU_REFUSE_IF(!dev, CUDA_ERROR_INVALID_VALUE);
         out.base = dev;
         break;
     case CU_MEMORYTYPE_UNIFIED:
-        D4R_CU_INVALID_IF(!dev, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dev");
+        D4R_CPU_REFUSE_IF(!dev, CUDA_ERROR_INVALID_VALUE);
         out.base = dev;
         out.unchecked_host = !find_region(out.base, 0);
         break;
@@ -85,16 +85,16 @@ CUresult resolve_side(unsigned type, const void* host, CUdeviceptr dev, CUarray 
     }
     // A pitch only matters when there is more than one row (a slice height, more than one slice).
     if (box.height > 1 || box.depth > 1) {
-        D4R_CU_INVALID_IF(out.pitch < x + box.width, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "out.pitch < x + box.width");
+        D4R_CPU_REFUSE_IF(out.pitch < x + box.width, CUDA_ERROR_INVALID_VALUE);
     } else if (out.pitch < x + box.width) {
         out.pitch = x + box.width;
     }
     if (box.depth > 1) {
-        D4R_CU_INVALID_IF(out.height < y + box.height, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "out.height < y + box.height");
+        D4R_CPU_REFUSE_IF(out.height < y + box.height, CUDA_ERROR_INVALID_VALUE);
     } else if (out.height < y + box.height) {
         out.height = y + box.height;
     }
-    D4R_CU_INVALID_IF(out.pitch > kHuge || out.height > kHuge || out.x > kHuge || out.y > kHuge || out.z > kHuge, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "out.pitch > kHuge || out.height > kHuge || out.x > kHuge || out.y > kHuge || out.z > kHuge");
+    D4R_CPU_REFUSE_IF(out.pitch > kHuge || out.height > kHuge || out.x > kHuge || out.y > kHuge || out.z > kHuge, CUDA_ERROR_INVALID_VALUE);
     return CUDA_SUCCESS;
 }
 
@@ -155,7 +155,7 @@ CUresult copy(Side dst, Side src, Box box, CUstream stream, bool async) {
         ref.stream = &ref.ctx->null_stream;
     }
     if (box.width == 0 || box.height == 0 || box.depth == 0) return CUDA_SUCCESS;
-    D4R_CU_INVALID_IF(box.width > kHuge || box.height > kHuge || box.depth > kHuge, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "box.width > kHuge || box.height > kHuge || box.depth > kHuge");
+    D4R_CPU_REFUSE_IF(box.width > kHuge || box.height > kHuge || box.depth > kHuge, CUDA_ERROR_INVALID_VALUE);
     if (CUresult r = check_side(src, box)) return r;
     if (CUresult r = check_side(dst, box)) return r;
     if (CUresult r = check_host_side(src, box, false)) return r;
@@ -195,7 +195,7 @@ Side device_side(CUdeviceptr p) {
 }
 
 CUresult linear(Side dst, Side src, size_t bytes, CUstream stream, bool async) {
-    D4R_CU_INVALID_IF(bytes && (!dst.base || !src.base), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "bytes && (!dst.base || !src.base)");
+    D4R_CPU_REFUSE_IF(bytes && (!dst.base || !src.base), CUDA_ERROR_INVALID_VALUE);
     Box box{bytes, 1, 1};
     dst.pitch = src.pitch = bytes;
     dst.height = src.height = 1;
@@ -240,8 +240,8 @@ CUresult array_linear(CUarray array, size_t offset, void* host, size_t bytes, bo
     ArrayLayout a;
     if (CUresult r = array_layout(array, a)) return r;
     uint64_t total = a.row_bytes * a.height * a.depth;
-    D4R_CU_INVALID_IF(offset > total || bytes > total - offset, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "offset > total || bytes > total - offset");
-    D4R_CU_INVALID_IF(bytes && !host, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "bytes && !host");
+    D4R_CPU_REFUSE_IF(offset > total || bytes > total - offset, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(bytes && !host, CUDA_ERROR_INVALID_VALUE);
     if (!a.sim) {
         Side arr = device_side(a.base + offset);
         return to_array ? linear(arr, host_side(host), bytes, nullptr, false) : linear(host_side(host), arr, bytes, nullptr, false);
@@ -275,7 +275,7 @@ CUresult cu_memcpy_atoh(void* dst, CUarray src, size_t offset, size_t n) { retur
 
 CUresult memcpy_2d(const CUDA_MEMCPY2D* p, CUstream stream, bool async) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     Box box{p->WidthInBytes, p->Height, 1};
     if (box.width == 0 || box.height == 0) return CUDA_SUCCESS;
     Side src, dst;
@@ -293,7 +293,7 @@ CUresult memcpy_2d(const CUDA_MEMCPY2D* p, CUstream stream, bool async) {
 
 CUresult memcpy_3d(const CUDA_MEMCPY3D* p, CUstream stream, bool async) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     if (p->srcLOD || p->dstLOD) return CUDA_ERROR_INVALID_VALUE; // mipmap levels: no mipmapped arrays here
     Box box{p->WidthInBytes, p->Height, p->Depth};
     if (box.width == 0 || box.height == 0 || box.depth == 0) return CUDA_SUCCESS;

@@ -34,7 +34,7 @@ CUresult allocate(Context* ctx, uint64_t bytes, RegionKind kind, unsigned flags,
 CUresult cu_mem_get_info(size_t* free_bytes, size_t* total) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!free_bytes || !total, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!free_bytes || !total");
+    D4R_CPU_REFUSE_IF(!free_bytes || !total, CUDA_ERROR_INVALID_VALUE);
     const MemoryBudget b = memory_budget();
     *total = b.total;
     *free_bytes = b.free;
@@ -44,18 +44,18 @@ CUresult cu_mem_get_info(size_t* free_bytes, size_t* total) {
 CUresult cu_mem_alloc(CUdeviceptr* dptr, size_t bytes) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!dptr || bytes == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dptr || bytes == 0");
+    D4R_CPU_REFUSE_IF(!dptr || bytes == 0, CUDA_ERROR_INVALID_VALUE);
     return allocate(ref.ctx.get(), bytes, RegionKind::Device, 0, dptr);
 }
 
 CUresult cu_mem_alloc_pitch(CUdeviceptr* dptr, size_t* pitch, size_t width, size_t height, unsigned int element) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!dptr || !pitch || width == 0 || height == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dptr || !pitch || width == 0 || height == 0");
-    D4R_CU_INVALID_IF(element != 4 && element != 8 && element != 16, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "element != 4 && element != 8 && element != 16");
-    D4R_CU_INVALID_IF(width > (1ull << 31), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "width > (1ull << 31)");
+    D4R_CPU_REFUSE_IF(!dptr || !pitch || width == 0 || height == 0, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(element != 4 && element != 8 && element != 16, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(width > (1ull << 31), CUDA_ERROR_INVALID_VALUE);
     uint64_t p = (width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
-    D4R_CU_INVALID_IF(height > (1ull << 40) / p, CUDA_ERROR_OUT_OF_MEMORY, "cpu backend: {}: refused: {}", __func__, "height > (1ull << 40) / p");
+    D4R_CPU_REFUSE_IF(height > (1ull << 40) / p, CUDA_ERROR_OUT_OF_MEMORY);
     if (CUresult r = allocate(ref.ctx.get(), p * height, RegionKind::Device, 0, dptr)) return r;
     *pitch = p;
     return CUDA_SUCCESS;
@@ -64,7 +64,7 @@ CUresult cu_mem_alloc_pitch(CUdeviceptr* dptr, size_t* pitch, size_t width, size
 // Frees the allocation at BASE of KIND after the work queued on its context has finished with it.
 CUresult free_region(uint64_t base, RegionKind kind) {
     Region r;
-    D4R_CU_INVALID_IF(!find_region(base, 0, &r) || r.base != base || r.kind != kind, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_region(base, 0, &r) || r.base != base || r.kind != kind");
+    D4R_CPU_REFUSE_IF(!find_region(base, 0, &r) || r.base != base || r.kind != kind, CUDA_ERROR_INVALID_VALUE);
     if (auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx))) ctx->drain();
     if (!remove_region(base)) return CUDA_ERROR_INVALID_VALUE; // freed by another thread meanwhile
     if (kind == RegionKind::Managed) forget_managed(r.id);
@@ -98,7 +98,7 @@ constexpr unsigned kHostAllocFlags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_
 CUresult cu_mem_host_alloc(void** pp, size_t bytes, unsigned int flags) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!pp || (flags & ~kHostAllocFlags), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pp || (flags & ~kHostAllocFlags)");
+    D4R_CPU_REFUSE_IF(!pp || (flags & ~kHostAllocFlags), CUDA_ERROR_INVALID_VALUE);
     if (bytes == 0) {
         // NVIDIA's driver accepts an empty host allocation (cuMemAllocHost of 0 bytes succeeds); there is
         // nothing to hand out, so the pointer is NULL.
@@ -127,7 +127,7 @@ CUresult cu_mem_host_get_device_pointer(CUdeviceptr* pdptr, void* p, unsigned in
     if (pdptr) *pdptr = 0;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!pdptr || !p || flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pdptr || !p || flags != 0");
+    D4R_CPU_REFUSE_IF(!pdptr || !p || flags != 0, CUDA_ERROR_INVALID_VALUE);
     Region r;
     if (!find_region(reinterpret_cast<uint64_t>(p), 0, &r) ||
         (r.kind != RegionKind::HostAlloc && r.kind != RegionKind::HostRegistered)) {
@@ -144,7 +144,7 @@ CUresult cu_mem_host_get_flags(unsigned int* pflags, void* p) {
     if (pflags) *pflags = 0;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!pflags || !p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pflags || !p");
+    D4R_CPU_REFUSE_IF(!pflags || !p, CUDA_ERROR_INVALID_VALUE);
     Region r;
     if (!find_region(reinterpret_cast<uint64_t>(p), 0, &r) ||
         (r.kind != RegionKind::HostAlloc && r.kind != RegionKind::HostRegistered)) {
@@ -175,7 +175,7 @@ CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     uint64_t base = reinterpret_cast<uint64_t>(p);
-    D4R_CU_INVALID_IF(base + bytes < base, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "base + bytes < base");
+    D4R_CPU_REFUSE_IF(base + bytes < base, CUDA_ERROR_INVALID_VALUE);
     if (flags & CU_MEMHOSTREGISTER_IOMEMORY) {
         // I/O memory is a third-party device's PCIe space; the cpu backend has no such space to map.
         log::debug("cpu backend: cuMemHostRegister: CU_MEMHOSTREGISTER_IOMEMORY is not supported (no I/O memory "
@@ -204,7 +204,7 @@ CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
 CUresult cu_mem_host_unregister(void* p) {
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CU_INVALID_IF(!p, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!p");
+    D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     Region r;
     uint64_t base = reinterpret_cast<uint64_t>(p);
     if (!find_region(base, 0, &r) || r.base != base || r.kind != RegionKind::HostRegistered) {
@@ -228,8 +228,8 @@ CUresult memset_2d(CUstream stream, bool async, CUdeviceptr dst, size_t pitch, T
         return r;
     }
     if (width == 0 || height == 0) return CUDA_SUCCESS;
-    D4R_CU_INVALID_IF(dst % sizeof(T), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "dst % sizeof(T)");
-    D4R_CU_INVALID_IF(height > 1 && (pitch < width * sizeof(T) || pitch % sizeof(T)), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "height > 1 && (pitch < width * sizeof(T) || pitch % sizeof(T))");
+    D4R_CPU_REFUSE_IF(dst % sizeof(T), CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(height > 1 && (pitch < width * sizeof(T) || pitch % sizeof(T)), CUDA_ERROR_INVALID_VALUE);
     // The rows' extent, refused where it would wrap past 2^64 (a huge pitch) or exceed any allocation.
     uint64_t extent = 0;
     if (width > (1ull << 40) || height > (1ull << 40) ||
@@ -319,7 +319,7 @@ CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) 
         put(data, CUdeviceptr(ptr));
         return CUDA_SUCCESS;
     case 4:
-        D4R_CU_INVALID_IF(!host && !managed, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!host && !managed");
+        D4R_CPU_REFUSE_IF(!host && !managed, CUDA_ERROR_INVALID_VALUE);
         put(data, reinterpret_cast<void*>(ptr));
         return CUDA_SUCCESS;
     case 8: put(data, managed); return CUDA_SUCCESS;
@@ -338,17 +338,17 @@ CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) 
 
 CUresult cu_pointer_get_attribute(void* data, CUpointer_attribute attr, CUdeviceptr ptr) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!data || attribute_bytes(attr) == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!data || attribute_bytes(attr) == 0");
+    D4R_CPU_REFUSE_IF(!data || attribute_bytes(attr) == 0, CUDA_ERROR_INVALID_VALUE);
     Region r;
-    D4R_CU_INVALID_IF(!find_region(ptr, 0, &r) || r.kind == RegionKind::Array, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_region(ptr, 0, &r) || r.kind == RegionKind::Array");
+    D4R_CPU_REFUSE_IF(!find_region(ptr, 0, &r) || r.kind == RegionKind::Array, CUDA_ERROR_INVALID_VALUE);
     return pointer_attribute(data, attr, r, ptr);
 }
 
 CUresult cu_pointer_get_attributes(unsigned int n, CUpointer_attribute* attrs, void** data, CUdeviceptr ptr) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(n == 0 || !attrs || !data, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "n == 0 || !attrs || !data");
+    D4R_CPU_REFUSE_IF(n == 0 || !attrs || !data, CUDA_ERROR_INVALID_VALUE);
     for (unsigned i = 0; i < n; ++i)
-        D4R_CU_INVALID_IF(!data[i] || attribute_bytes(attrs[i]) == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!data[i] || attribute_bytes(attrs[i]) == 0");
+        D4R_CPU_REFUSE_IF(!data[i] || attribute_bytes(attrs[i]) == 0, CUDA_ERROR_INVALID_VALUE);
     Region r;
     bool known = find_region(ptr, 0, &r) && r.kind != RegionKind::Array;
     // As the driver does: a pointer the API does not know reads as "no context, memory type 0"; an

@@ -131,27 +131,27 @@ bool is_pool_block(uint64_t base) {
 
 CUresult cu_mem_alloc_from_pool_async(CUdeviceptr* dptr, size_t bytes, CUmemoryPool h, CUstream stream) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!dptr, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dptr");
+    D4R_CPU_REFUSE_IF(!dptr, CUDA_ERROR_INVALID_VALUE);
     *dptr = 0;
     StreamRef ref;
     if (CUresult r = resolve_stream(stream, ref)) return r;
-    D4R_CU_INVALID_IF(bytes == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "bytes == 0");
+    D4R_CPU_REFUSE_IF(bytes == 0, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Pool> pool;
     {
         std::lock_guard lock(pools().mutex);
         pool = find_pool(h);
     }
-    D4R_CU_INVALID_IF(!pool, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pool");
+    D4R_CPU_REFUSE_IF(!pool, CUDA_ERROR_INVALID_VALUE);
     return alloc_from(pool, ref.ctx.get(), dptr, bytes);
 }
 
 CUresult cu_mem_alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!dptr, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!dptr");
+    D4R_CPU_REFUSE_IF(!dptr, CUDA_ERROR_INVALID_VALUE);
     *dptr = 0;
     StreamRef ref;
     if (CUresult r = resolve_stream(stream, ref)) return r;
-    D4R_CU_INVALID_IF(bytes == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "bytes == 0");
+    D4R_CPU_REFUSE_IF(bytes == 0, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Pool> pool;
     {
         std::lock_guard lock(pools().mutex);
@@ -179,7 +179,7 @@ CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
     StreamRef ref;
     if (CUresult r = resolve_stream(stream, ref)) return r;
     Region r;
-    D4R_CU_INVALID_IF(!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device");
+    D4R_CPU_REFUSE_IF(!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device, CUDA_ERROR_INVALID_VALUE);
     {
         std::lock_guard lock(pools().mutex);
         if (!pools().pending_free.insert(dptr).second) return CUDA_ERROR_INVALID_VALUE; // freed twice
@@ -200,9 +200,9 @@ CUresult cu_mem_free(CUdeviceptr dptr) {
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     Region r;
-    D4R_CU_INVALID_IF(!find_region(dptr, 0, &r) || r.base != dptr, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_region(dptr, 0, &r) || r.base != dptr");
+    D4R_CPU_REFUSE_IF(!find_region(dptr, 0, &r) || r.base != dptr, CUDA_ERROR_INVALID_VALUE);
     if (auto owner = find_context(reinterpret_cast<CUcontext>(r.ctx))) owner->drain();
-    D4R_CU_INVALID_IF(!remove_region(dptr), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!remove_region(dptr)");
+    D4R_CPU_REFUSE_IF(!remove_region(dptr), CUDA_ERROR_INVALID_VALUE);
     Block b;
     if (take_block(dptr, b)) return_block(dptr, b);
     return CUDA_SUCCESS;
@@ -215,15 +215,15 @@ CUresult check_device(CUdevice dev) {
 
 CUresult cu_mem_pool_create(CUmemoryPool* out, const CUmemPoolProps* props) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     *out = nullptr;
-    D4R_CU_INVALID_IF(!props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED");
+    D4R_CPU_REFUSE_IF(!props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED, CUDA_ERROR_INVALID_VALUE);
     if (props->location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
         log::debug("cpu backend: cuMemPoolCreate: only device pools are supported (location type {})",
                    static_cast<int>(props->location.type));
         return props->location.type == CU_MEM_LOCATION_TYPE_HOST ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
     }
-    D4R_CU_INVALID_IF(props->location.id != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "props->location.id != 0");
+    D4R_CPU_REFUSE_IF(props->location.id != 0, CUDA_ERROR_INVALID_DEVICE);
     if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE) {
         return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemPoolCreate: exportable pools (handle types 0x{:x}) are not supported",
                    static_cast<unsigned>(props->handleTypes));
@@ -240,7 +240,7 @@ CUresult cu_mem_pool_destroy(CUmemoryPool h) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(pools().mutex);
     auto pool = find_pool(h);
-    D4R_CU_INVALID_IF(!pool || pool == pools().default_pool, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pool || pool == pools().default_pool");
+    D4R_CPU_REFUSE_IF(!pool || pool == pools().default_pool, CUDA_ERROR_INVALID_VALUE);
     // Allocations still live stay valid; their memory goes back to the device when they are freed.
     trim(*pool, 0);
     pool->destroyed = true;
@@ -250,7 +250,7 @@ CUresult cu_mem_pool_destroy(CUmemoryPool h) {
 }
 
 CUresult cu_device_get_default_mem_pool(CUmemoryPool* out, CUdevice dev) {
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     *out = nullptr;
     if (CUresult r = check_device(dev)) return r;
     std::lock_guard lock(pools().mutex);
@@ -259,7 +259,7 @@ CUresult cu_device_get_default_mem_pool(CUmemoryPool* out, CUdevice dev) {
 }
 
 CUresult cu_device_get_mem_pool(CUmemoryPool* out, CUdevice dev) {
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     *out = nullptr;
     if (CUresult r = check_device(dev)) return r;
     std::lock_guard lock(pools().mutex);
@@ -271,17 +271,17 @@ CUresult cu_device_set_mem_pool(CUdevice dev, CUmemoryPool h) {
     if (CUresult r = check_device(dev)) return r;
     std::lock_guard lock(pools().mutex);
     auto pool = find_pool(h);
-    D4R_CU_INVALID_IF(!pool, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pool");
+    D4R_CPU_REFUSE_IF(!pool, CUDA_ERROR_INVALID_VALUE);
     pools().current = pool;
     return CUDA_SUCCESS;
 }
 
 CUresult cu_mem_pool_set_attribute(CUmemoryPool h, CUmemPool_attribute attr, void* value) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!value, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!value");
+    D4R_CPU_REFUSE_IF(!value, CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(pools().mutex);
     auto pool = find_pool(h);
-    D4R_CU_INVALID_IF(!pool, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pool");
+    D4R_CPU_REFUSE_IF(!pool, CUDA_ERROR_INVALID_VALUE);
     switch (attr) {
     case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: std::memcpy(&pool->follow_event_dependencies, value, sizeof(int)); return CUDA_SUCCESS;
     case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: std::memcpy(&pool->allow_opportunistic, value, sizeof(int)); return CUDA_SUCCESS;
@@ -301,10 +301,10 @@ CUresult cu_mem_pool_set_attribute(CUmemoryPool h, CUmemPool_attribute attr, voi
 
 CUresult cu_mem_pool_get_attribute(CUmemoryPool h, CUmemPool_attribute attr, void* value) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!value, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!value");
+    D4R_CPU_REFUSE_IF(!value, CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(pools().mutex);
     auto pool = find_pool(h);
-    D4R_CU_INVALID_IF(!pool, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pool");
+    D4R_CPU_REFUSE_IF(!pool, CUDA_ERROR_INVALID_VALUE);
     auto put64 = [&](uint64_t v) { std::memcpy(value, &v, sizeof v); };
     switch (attr) {
     case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: std::memcpy(value, &pool->follow_event_dependencies, sizeof(int)); break;
@@ -324,7 +324,7 @@ CUresult cu_mem_pool_trim_to(CUmemoryPool h, size_t keep) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(pools().mutex);
     auto pool = find_pool(h);
-    D4R_CU_INVALID_IF(!pool, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pool");
+    D4R_CPU_REFUSE_IF(!pool, CUDA_ERROR_INVALID_VALUE);
     trim(*pool, keep);
     return CUDA_SUCCESS;
 }
@@ -332,14 +332,14 @@ CUresult cu_mem_pool_trim_to(CUmemoryPool h, size_t keep) {
 // One device: its own pools are always read-write to it; no other location can be given access.
 CUresult cu_mem_pool_set_access(CUmemoryPool h, const CUmemAccessDesc* map, size_t count) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(count && !map, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "count && !map");
+    D4R_CPU_REFUSE_IF(count && !map, CUDA_ERROR_INVALID_VALUE);
     {
         std::lock_guard lock(pools().mutex);
-        D4R_CU_INVALID_IF(!find_pool(h), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_pool(h)");
+        D4R_CPU_REFUSE_IF(!find_pool(h), CUDA_ERROR_INVALID_VALUE);
     }
     for (size_t i = 0; i < count; ++i) {
-        D4R_CU_INVALID_IF(map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE");
-        D4R_CU_INVALID_IF(map[i].location.id != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "map[i].location.id != 0");
+        D4R_CPU_REFUSE_IF(map[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE, CUDA_ERROR_INVALID_VALUE);
+        D4R_CPU_REFUSE_IF(map[i].location.id != 0, CUDA_ERROR_INVALID_DEVICE);
         if (map[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) return CUDA_ERROR_INVALID_VALUE; // the owner's access
     }
     return CUDA_SUCCESS;
@@ -347,12 +347,12 @@ CUresult cu_mem_pool_set_access(CUmemoryPool h, const CUmemAccessDesc* map, size
 
 CUresult cu_mem_pool_get_access(CUmemAccess_flags* flags, CUmemoryPool h, CUmemLocation* location) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!flags || !location, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!flags || !location");
+    D4R_CPU_REFUSE_IF(!flags || !location, CUDA_ERROR_INVALID_VALUE);
     *flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
     std::lock_guard lock(pools().mutex);
-    D4R_CU_INVALID_IF(!find_pool(h), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!find_pool(h)");
-    D4R_CU_INVALID_IF(location->type != CU_MEM_LOCATION_TYPE_DEVICE, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "location->type != CU_MEM_LOCATION_TYPE_DEVICE");
-    D4R_CU_INVALID_IF(location->id != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "location->id != 0");
+    D4R_CPU_REFUSE_IF(!find_pool(h), CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(location->type != CU_MEM_LOCATION_TYPE_DEVICE, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(location->id != 0, CUDA_ERROR_INVALID_DEVICE);
     *flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     return CUDA_SUCCESS;
 }

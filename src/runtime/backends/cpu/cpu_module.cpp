@@ -20,7 +20,7 @@ Module::~Module() { release_module_memory(global_bytes); }
 
 CUresult parse_jit_options(unsigned n, CUjit_option* options, void** values, JitLogs& logs) {
     if (n == 0) return CUDA_SUCCESS;
-    D4R_CU_INVALID_IF(!options || !values, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!options || !values");
+    D4R_CPU_REFUSE_IF(!options || !values, CUDA_ERROR_INVALID_VALUE);
     for (unsigned i = 0; i < n; ++i) {
         switch (options[i]) {
         case CU_JIT_ERROR_LOG_BUFFER: logs.error_buffer = static_cast<char*>(values[i]); break;
@@ -54,7 +54,7 @@ void write_log(char* buffer, size_t size, int size_index, void** values, const s
 CUresult load_module(CUmodule* module, const void* image, size_t size, std::string name, unsigned n,
                      CUjit_option* options, void** values, const void* origin) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!module || !image, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!module || !image");
+    D4R_CPU_REFUSE_IF(!module || !image, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     JitLogs logs;
@@ -113,7 +113,7 @@ CUresult cu_module_load_fat_binary(CUmodule* module, const void* image) {
 
 CUresult cu_module_load(CUmodule* module, const char* path) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!module || !path, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!module || !path");
+    D4R_CPU_REFUSE_IF(!module || !path, CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     auto bytes = read_file(path, 1ull << 30);
@@ -140,7 +140,7 @@ CUresult unload_module(CUmodule h) {
     {
         std::lock_guard lock(s.mutex);
         auto it = s.modules.find(h);
-        D4R_CU_INVALID_IF(it == s.modules.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.modules.end()");
+        D4R_CPU_REFUSE_IF(it == s.modules.end(), CUDA_ERROR_INVALID_HANDLE);
         m = it->second;
         unregister_module(m.get());
         s.modules.erase(it);
@@ -161,11 +161,11 @@ CUresult cu_module_unload(CUmodule h) {
 
 CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out || !name, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || !name");
+    D4R_CPU_REFUSE_IF(!out || !name, CUDA_ERROR_INVALID_VALUE);
     State& s = state();
     std::lock_guard lock(s.mutex);
     auto it = s.modules.find(h);
-    D4R_CU_INVALID_IF(it == s.modules.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.modules.end()");
+    D4R_CPU_REFUSE_IF(it == s.modules.end(), CUDA_ERROR_INVALID_HANDLE);
     Module& m = *it->second;
     if (auto f = m.functions.find(name); f != m.functions.end()) {
         *out = reinterpret_cast<CUfunction>(f->second);
@@ -173,7 +173,7 @@ CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
     }
     auto kernel = m.sim->kernel(name);
     if (!kernel) {
-        D4R_CU_INVALID_IF(kernel.error().code() != ErrorCode::Unsupported, CUDA_ERROR_NOT_FOUND, "cpu backend: {}: refused: {}", __func__, "kernel.error().code() != ErrorCode::Unsupported");
+        D4R_CPU_REFUSE_IF(kernel.error().code() != ErrorCode::Unsupported, CUDA_ERROR_NOT_FOUND);
         // Once per module and kernel: programs may ask again and again.
         if (m.refused.insert(name).second) log::warn("cpu backend: cuModuleGetFunction: {}", kernel.error().message());
         return CUDA_ERROR_NOT_SUPPORTED;
@@ -192,11 +192,11 @@ CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
 
 CUresult get_global(CUdeviceptr* dptr, size_t* bytes, CUmodule h, const char* name) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!name, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!name");
+    D4R_CPU_REFUSE_IF(!name, CUDA_ERROR_INVALID_VALUE);
     auto m = find_module(h);
-    D4R_CU_INVALID_IF(!m, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!m");
+    D4R_CPU_REFUSE_IF(!m, CUDA_ERROR_INVALID_HANDLE);
     auto g = m->sim->global(name);
-    D4R_CU_INVALID_IF(!g, CUDA_ERROR_NOT_FOUND, "cpu backend: {}: refused: {}", __func__, "!g");
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_NOT_FOUND);
     if (dptr) *dptr = g->address;
     if (bytes) *bytes = g->size;
     return CUDA_SUCCESS;
@@ -215,9 +215,9 @@ int const_bytes(const Function& f) {
 
 CUresult cu_func_get_attribute(int* pi, CUfunction_attribute attrib, CUfunction h) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!pi, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pi");
+    D4R_CPU_REFUSE_IF(!pi, CUDA_ERROR_INVALID_VALUE);
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     switch (static_cast<int>(attrib)) {
     case 0: *pi = function_max_threads(*f); return CUDA_SUCCESS;
     case 1: *pi = static_cast<int>(f->kernel->static_shared_bytes()); return CUDA_SUCCESS;
@@ -240,16 +240,16 @@ CUresult cu_func_get_attribute(int* pi, CUfunction_attribute attrib, CUfunction 
 CUresult cu_func_set_attribute(CUfunction h, CUfunction_attribute attrib, int value) {
     if (CUresult r = check_init()) return r;
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     switch (static_cast<int>(attrib)) {
     case 8: {
         int limit = kOptinSharedPerBlock - static_cast<int>(f->kernel->static_shared_bytes());
-        D4R_CU_INVALID_IF(value < 0 || value > limit, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "value < 0 || value > limit");
+        D4R_CPU_REFUSE_IF(value < 0 || value > limit, CUDA_ERROR_INVALID_VALUE);
         f->max_dynamic_shared = value;
         return CUDA_SUCCESS;
     }
     case 9:
-        D4R_CU_INVALID_IF(value < -1 || value > 100, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "value < -1 || value > 100");
+        D4R_CPU_REFUSE_IF(value < -1 || value > 100, CUDA_ERROR_INVALID_VALUE);
         f->carveout = value;
         return CUDA_SUCCESS;
     default: return CUDA_ERROR_INVALID_VALUE;
@@ -259,32 +259,32 @@ CUresult cu_func_set_attribute(CUfunction h, CUfunction_attribute attrib, int va
 CUresult cu_func_set_cache_config(CUfunction h, CUfunc_cache config) {
     if (CUresult r = check_init()) return r;
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
-    D4R_CU_INVALID_IF(static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
+    D4R_CPU_REFUSE_IF(static_cast<unsigned>(config) > CU_FUNC_CACHE_PREFER_EQUAL, CUDA_ERROR_INVALID_VALUE);
     f->cache_config = config;
     return CUDA_SUCCESS;
 }
 
 CUresult cu_func_set_shared_mem_config(CUfunction h, CUsharedconfig config) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!find_function(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!find_function(h)");
+    D4R_CPU_REFUSE_IF(!find_function(h), CUDA_ERROR_INVALID_HANDLE);
     return static_cast<unsigned>(config) <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult cu_func_get_name(const char** name, CUfunction h) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!name, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!name");
+    D4R_CPU_REFUSE_IF(!name, CUDA_ERROR_INVALID_VALUE);
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     *name = f->kernel->name().c_str();
     return CUDA_SUCCESS;
 }
 
 CUresult cu_func_get_module(CUmodule* module, CUfunction h) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!module, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!module");
+    D4R_CPU_REFUSE_IF(!module, CUDA_ERROR_INVALID_VALUE);
     auto f = find_function(h);
-    D4R_CU_INVALID_IF(!f, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!f");
+    D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     *module = reinterpret_cast<CUmodule>(f->module);
     return CUDA_SUCCESS;
 }

@@ -18,13 +18,13 @@ CUresult check_peer_context(CUcontext peer) {
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    D4R_CU_INVALID_IF(!peer || !find_context(peer), CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!peer || !find_context(peer)");
+    D4R_CPU_REFUSE_IF(!peer || !find_context(peer), CUDA_ERROR_INVALID_CONTEXT);
     return CUDA_SUCCESS;
 }
 
 CUresult cu_ctx_enable_peer_access(CUcontext peer, unsigned int flags) {
     if (CUresult r = check_peer_context(peer)) return r;
-    D4R_CU_INVALID_IF(flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags != 0");
+    D4R_CPU_REFUSE_IF(flags != 0, CUDA_ERROR_INVALID_VALUE);
     return refuse(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "cpu backend: cuCtxEnablePeerAccess: one device, which is not its own peer");
 }
 
@@ -35,7 +35,7 @@ CUresult cu_ctx_disable_peer_access(CUcontext peer) {
 
 CUresult check_copy_contexts(CUcontext dst, CUcontext src) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!dst || !src || !find_context(dst) || !find_context(src), CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "!dst || !src || !find_context(dst) || !find_context(src)");
+    D4R_CPU_REFUSE_IF(!dst || !src || !find_context(dst) || !find_context(src), CUDA_ERROR_INVALID_CONTEXT);
     return CUDA_SUCCESS;
 }
 

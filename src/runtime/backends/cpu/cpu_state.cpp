@@ -143,7 +143,7 @@ std::shared_ptr<Context> find_context(CUcontext h) {
 
 CUresult current_context(std::shared_ptr<Context>& out) {
     auto& stack = context_stack();
-    D4R_CU_INVALID_IF(stack.empty(), CUDA_ERROR_INVALID_CONTEXT, "cpu backend: {}: refused: {}", __func__, "stack.empty()");
+    D4R_CPU_REFUSE_IF(stack.empty(), CUDA_ERROR_INVALID_CONTEXT);
     out = find_context(stack.back());
     return out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
@@ -157,9 +157,9 @@ CUresult resolve_stream(CUstream h, StreamRef& out) {
     State& s = state();
     std::lock_guard lock(s.mutex);
     auto it = s.streams.find(h);
-    D4R_CU_INVALID_IF(it == s.streams.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.streams.end()");
+    D4R_CPU_REFUSE_IF(it == s.streams.end(), CUDA_ERROR_INVALID_HANDLE);
     auto ctx = s.contexts.find(it->second->ctx);
-    D4R_CU_INVALID_IF(ctx == s.contexts.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "ctx == s.contexts.end()");
+    D4R_CPU_REFUSE_IF(ctx == s.contexts.end(), CUDA_ERROR_INVALID_HANDLE);
     out.ctx = ctx->second;
     out.owned = it->second;
     out.stream = it->second.get();

@@ -29,6 +29,12 @@
 
 #include "ptxsim/ptxsim.h"
 #include "runtime/api_table.h"
+#include "runtime/refusal.h"
+
+// Returns CODE from the enclosing function when COND holds, giving the function and the condition's text
+// as the reason (refusal.h: logged at debug level, shown by the trace).
+#define D4R_CPU_REFUSE_IF(cond, code)                                                                        \
+    D4R_CU_INVALID_IF(cond, code, "cpu backend: {}: refused: {}", __func__, #cond)
 
 namespace d4r::runtime::cpu {
 

@@ -10,7 +10,7 @@ namespace {
 
 CUresult create_stream(CUstream* ph, unsigned flags, int priority) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!ph || (flags & ~unsigned(CU_STREAM_NON_BLOCKING)), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!ph || (flags & ~unsigned(CU_STREAM_NON_BLOCKING))");
+    D4R_CPU_REFUSE_IF(!ph || (flags & ~unsigned(CU_STREAM_NON_BLOCKING)), CUDA_ERROR_INVALID_VALUE);
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     auto stream = std::make_shared<Stream>();
@@ -75,7 +75,7 @@ CUresult cu_stream_wait_event(CUstream h, CUevent ev, unsigned int flags) {
         State& s = state();
         std::lock_guard lock(s.mutex);
         auto it = s.events.find(ev);
-        D4R_CU_INVALID_IF(it == s.events.end(), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "it == s.events.end()");
+        D4R_CPU_REFUSE_IF(it == s.events.end(), CUDA_ERROR_INVALID_HANDLE);
         if (!it->second->recorded) return CUDA_SUCCESS; // waiting for a never-recorded event is a no-op
         recorded_on = it->second->ctx;
         seq = it->second->seq;
@@ -88,7 +88,7 @@ CUresult cu_stream_wait_event(CUstream h, CUevent ev, unsigned int flags) {
 
 CUresult cu_stream_get_priority(CUstream h, int* priority) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!priority, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!priority");
+    D4R_CPU_REFUSE_IF(!priority, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     *priority = ref.stream->priority;
@@ -97,7 +97,7 @@ CUresult cu_stream_get_priority(CUstream h, int* priority) {
 
 CUresult cu_stream_get_flags(CUstream h, unsigned int* flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!flags, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!flags");
+    D4R_CPU_REFUSE_IF(!flags, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     *flags = ref.stream->flags;
@@ -106,7 +106,7 @@ CUresult cu_stream_get_flags(CUstream h, unsigned int* flags) {
 
 CUresult cu_stream_get_ctx(CUstream h, CUcontext* pctx) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!pctx, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!pctx");
+    D4R_CPU_REFUSE_IF(!pctx, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     *pctx = reinterpret_cast<CUcontext>(ref.ctx.get());
@@ -115,7 +115,7 @@ CUresult cu_stream_get_ctx(CUstream h, CUcontext* pctx) {
 
 CUresult cu_stream_add_callback(CUstream h, CUstreamCallback callback, void* user, unsigned int flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!callback || flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!callback || flags != 0");
+    D4R_CPU_REFUSE_IF(!callback || flags != 0, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     // The callback always runs and receives the context's error (CUDA passes the stream's status).
@@ -125,7 +125,7 @@ CUresult cu_stream_add_callback(CUstream h, CUstreamCallback callback, void* use
 
 CUresult cu_launch_host_func(CUstream h, CUhostFn fn, void* user) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!fn, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!fn");
+    D4R_CPU_REFUSE_IF(!fn, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     if (CUresult r = ref.ctx->sticky.load()) return r;

@@ -29,11 +29,11 @@ bool known_attribute(int attr) {
 
 CUresult cu_stream_get_attribute(CUstream h, CUstreamAttrID attr, CUstreamAttrValue* value) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!value, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!value");
+    D4R_CPU_REFUSE_IF(!value, CUDA_ERROR_INVALID_VALUE);
     std::memset(value, 0, sizeof *value);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
-    D4R_CU_INVALID_IF(!known_attribute(attr), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!known_attribute(attr)");
+    D4R_CPU_REFUSE_IF(!known_attribute(attr), CUDA_ERROR_INVALID_VALUE);
     if (attr == CU_LAUNCH_ATTRIBUTE_PRIORITY) {
         value->priority = ref.stream->priority;
         return CUDA_SUCCESS;
@@ -49,16 +49,16 @@ CUresult cu_stream_get_attribute(CUstream h, CUstreamAttrID attr, CUstreamAttrVa
 
 CUresult cu_stream_set_attribute(CUstream h, CUstreamAttrID attr, const CUstreamAttrValue* value) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!value, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!value");
+    D4R_CPU_REFUSE_IF(!value, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
-    D4R_CU_INVALID_IF(!known_attribute(attr), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!known_attribute(attr)");
+    D4R_CPU_REFUSE_IF(!known_attribute(attr), CUDA_ERROR_INVALID_VALUE);
     if (attr == CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY &&
         (value->syncPolicy < CU_SYNC_POLICY_AUTO || value->syncPolicy > CU_SYNC_POLICY_BLOCKING_SYNC))
         return CUDA_ERROR_INVALID_VALUE;
     if (attr == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW) {
         const CUaccessPolicyWindow& w = value->accessPolicyWindow;
-        D4R_CU_INVALID_IF(w.hitRatio < 0.0f || w.hitRatio > 1.0f, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "w.hitRatio < 0.0f || w.hitRatio > 1.0f");
+        D4R_CPU_REFUSE_IF(w.hitRatio < 0.0f || w.hitRatio > 1.0f, CUDA_ERROR_INVALID_VALUE);
     }
     if (attr == CU_LAUNCH_ATTRIBUTE_PRIORITY) {
         ref.stream->priority = std::clamp(value->priority, kStreamPriorityGreatest, kStreamPriorityLeast);
@@ -107,7 +107,7 @@ CUresult wait_value(CUstream h, CUdeviceptr addr, T value, unsigned flags) {
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     unsigned mode = flags & ~unsigned(CU_STREAM_WAIT_VALUE_FLUSH);
-    D4R_CU_INVALID_IF(mode > CU_STREAM_WAIT_VALUE_NOR || addr % sizeof(T), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "mode > CU_STREAM_WAIT_VALUE_NOR || addr % sizeof(T)");
+    D4R_CPU_REFUSE_IF(mode > CU_STREAM_WAIT_VALUE_NOR || addr % sizeof(T), CUDA_ERROR_INVALID_VALUE);
     if (CUresult r = check_range(addr, sizeof(T))) return r;
     if (CUresult r = ref.ctx->sticky.load()) return r;
     if (log::once("cpu:wait-value"))
@@ -125,7 +125,7 @@ CUresult write_value(CUstream h, CUdeviceptr addr, T value, unsigned flags) {
     if (CUresult r = check_init()) return r;
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
-    D4R_CU_INVALID_IF(flags > CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER || addr % sizeof(T), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags > CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER || addr % sizeof(T)");
+    D4R_CPU_REFUSE_IF(flags > CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER || addr % sizeof(T), CUDA_ERROR_INVALID_VALUE);
     if (CUresult r = check_range(addr, sizeof(T))) return r;
     return run_memory_op(ref, true, [addr, value]() -> CUresult {
         if (CUresult r = check_range(addr, sizeof(T))) return r;
@@ -141,7 +141,7 @@ CUresult cu_write64(CUstream h, CUdeviceptr a, cuuint64_t v, unsigned f) { retur
 
 CUresult cu_batch_mem_op(CUstream h, unsigned int count, CUstreamBatchMemOpParams* ops, unsigned int flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(flags != 0 || (count && !ops) || count > 256, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "flags != 0 || (count && !ops) || count > 256");
+    D4R_CPU_REFUSE_IF(flags != 0 || (count && !ops) || count > 256, CUDA_ERROR_INVALID_VALUE);
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     // Every operation is checked before any is queued.
@@ -150,11 +150,11 @@ CUresult cu_batch_mem_op(CUstream h, unsigned int count, CUstreamBatchMemOpParam
         switch (op.operation) {
         case CU_STREAM_MEM_OP_WAIT_VALUE_32:
         case CU_STREAM_MEM_OP_WRITE_VALUE_32:
-            D4R_CU_INVALID_IF(op.waitValue.address % 4 || check_range(op.waitValue.address, 4), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "op.waitValue.address % 4 || check_range(op.waitValue.address, 4)");
+            D4R_CPU_REFUSE_IF(op.waitValue.address % 4 || check_range(op.waitValue.address, 4), CUDA_ERROR_INVALID_VALUE);
             break;
         case CU_STREAM_MEM_OP_WAIT_VALUE_64:
         case CU_STREAM_MEM_OP_WRITE_VALUE_64:
-            D4R_CU_INVALID_IF(op.waitValue.address % 8 || check_range(op.waitValue.address, 8), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "op.waitValue.address % 8 || check_range(op.waitValue.address, 8)");
+            D4R_CPU_REFUSE_IF(op.waitValue.address % 8 || check_range(op.waitValue.address, 8), CUDA_ERROR_INVALID_VALUE);
             break;
         case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
         case CU_STREAM_MEM_OP_BARRIER: break;

@@ -20,7 +20,7 @@ CUresult map_resource(const CUDA_RESOURCE_DESC& r, ptxsim::ResourceDesc& out) {
     switch (r.resType) {
     case CU_RESOURCE_TYPE_ARRAY: {
         auto a = find_array(r.res.array.hArray);
-        D4R_CU_INVALID_IF(!a, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!a");
+        D4R_CPU_REFUSE_IF(!a, CUDA_ERROR_INVALID_HANDLE);
         if (!a->sim) {
             log::warn("cpu backend: texture objects over 3D, layered or cubemap arrays are not supported");
             return CUDA_ERROR_NOT_SUPPORTED;
@@ -30,7 +30,7 @@ CUresult map_resource(const CUDA_RESOURCE_DESC& r, ptxsim::ResourceDesc& out) {
         return CUDA_SUCCESS;
     }
     case CU_RESOURCE_TYPE_PITCH2D:
-        D4R_CU_INVALID_IF(!to_channel_format(r.res.pitch2D.format, out.format), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!to_channel_format(r.res.pitch2D.format, out.format)");
+        D4R_CPU_REFUSE_IF(!to_channel_format(r.res.pitch2D.format, out.format), CUDA_ERROR_INVALID_VALUE);
         out.kind = Kind::Pitch2D;
         out.ptr = r.res.pitch2D.devPtr;
         out.channels = r.res.pitch2D.numChannels;
@@ -39,7 +39,7 @@ CUresult map_resource(const CUDA_RESOURCE_DESC& r, ptxsim::ResourceDesc& out) {
         out.pitch = r.res.pitch2D.pitchInBytes;
         return CUDA_SUCCESS;
     case CU_RESOURCE_TYPE_LINEAR:
-        D4R_CU_INVALID_IF(!to_channel_format(r.res.linear.format, out.format), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!to_channel_format(r.res.linear.format, out.format)");
+        D4R_CPU_REFUSE_IF(!to_channel_format(r.res.linear.format, out.format), CUDA_ERROR_INVALID_VALUE);
         out.kind = Kind::Linear;
         out.ptr = r.res.linear.devPtr;
         out.channels = r.res.linear.numChannels;
@@ -57,10 +57,10 @@ bool small_integer(ptxsim::ChannelFormat f) {
 
 CUresult map_texture(const CUDA_TEXTURE_DESC& t, ptxsim::ChannelFormat format, ptxsim::TextureDesc& out) {
     for (int i = 0; i < 2; ++i) {
-        D4R_CU_INVALID_IF(static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER");
+        D4R_CPU_REFUSE_IF(static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER, CUDA_ERROR_INVALID_VALUE);
         out.address[i] = static_cast<ptxsim::AddressMode>(t.addressMode[i]); // same order as CUaddress_mode
     }
-    D4R_CU_INVALID_IF(static_cast<unsigned>(t.filterMode) > CU_TR_FILTER_MODE_LINEAR, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "static_cast<unsigned>(t.filterMode) > CU_TR_FILTER_MODE_LINEAR");
+    D4R_CPU_REFUSE_IF(static_cast<unsigned>(t.filterMode) > CU_TR_FILTER_MODE_LINEAR, CUDA_ERROR_INVALID_VALUE);
     out.filter = t.filterMode == CU_TR_FILTER_MODE_LINEAR ? ptxsim::FilterMode::Linear : ptxsim::FilterMode::Point;
     // Without CU_TRSF_READ_AS_INTEGER, 8- and 16-bit integer texels read as normalised floats (CUDA's rule).
     bool as_integer = t.flags & CU_TRSF_READ_AS_INTEGER;
@@ -77,7 +77,7 @@ CUresult cu_tex_object_create(CUtexObject* out, const CUDA_RESOURCE_DESC* res, c
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    D4R_CU_INVALID_IF(!out || !res || !tex, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || !res || !tex");
+    D4R_CPU_REFUSE_IF(!out || !res || !tex, CUDA_ERROR_INVALID_VALUE);
     if (view) {
         log::warn("cpu backend: cuTexObjectCreate: resource views are not supported");
         return CUDA_ERROR_NOT_SUPPORTED;
@@ -87,7 +87,7 @@ CUresult cu_tex_object_create(CUtexObject* out, const CUDA_RESOURCE_DESC* res, c
     ptxsim::ChannelFormat format = rd.format;
     if (rd.kind == ptxsim::ResourceDesc::Kind::Array) {
         auto desc = ptxsim::array_desc(state().device, rd.array);
-        D4R_CU_INVALID_IF(!desc, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!desc");
+        D4R_CPU_REFUSE_IF(!desc, CUDA_ERROR_INVALID_HANDLE);
         format = desc->format;
     }
     ptxsim::TextureDesc td;
@@ -107,7 +107,7 @@ CUresult cu_tex_object_destroy(CUtexObject h) {
     if (CUresult r = check_init()) return r;
     {
         std::lock_guard lock(g_mutex);
-        D4R_CU_INVALID_IF(!g_textures.erase(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!g_textures.erase(h)");
+        D4R_CPU_REFUSE_IF(!g_textures.erase(h), CUDA_ERROR_INVALID_HANDLE);
     }
     // Launches already queued keep the object (ptxsim's table is copy-on-write per launch).
     (void)ptxsim::destroy_texture_object(state().device, h);
@@ -116,12 +116,12 @@ CUresult cu_tex_object_destroy(CUtexObject h) {
 
 CUresult get_desc(std::unordered_map<uint64_t, CUDA_RESOURCE_DESC>& map, CUDA_RESOURCE_DESC* out, uint64_t h) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!out, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out");
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
     std::lock_guard lock(g_mutex);
     auto it = map.find(h);
     // An unknown or destroyed object is an invalid value, not an invalid handle: NVIDIA's driver (580,
     // H200) answers so for texture and surface objects alike.
-    D4R_CU_INVALID_IF(it == map.end(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "it == map.end()");
+    D4R_CPU_REFUSE_IF(it == map.end(), CUDA_ERROR_INVALID_VALUE);
     *out = it->second;
     return CUDA_SUCCESS;
 }
@@ -132,10 +132,10 @@ CUresult cu_surf_object_create(CUsurfObject* out, const CUDA_RESOURCE_DESC* res)
     if (CUresult r = check_init()) return r;
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
-    D4R_CU_INVALID_IF(!out || !res || res->resType != CU_RESOURCE_TYPE_ARRAY, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!out || !res || res->resType != CU_RESOURCE_TYPE_ARRAY");
+    D4R_CPU_REFUSE_IF(!out || !res || res->resType != CU_RESOURCE_TYPE_ARRAY, CUDA_ERROR_INVALID_VALUE);
     auto a = find_array(res->res.array.hArray);
-    D4R_CU_INVALID_IF(!a, CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!a");
-    D4R_CU_INVALID_IF(!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST)");
+    D4R_CPU_REFUSE_IF(!a, CUDA_ERROR_INVALID_HANDLE);
+    D4R_CPU_REFUSE_IF(!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST), CUDA_ERROR_INVALID_VALUE);
     if (!a->sim) {
         log::warn("cpu backend: surface objects over 3D or layered arrays are not supported");
         return CUDA_ERROR_NOT_SUPPORTED;
@@ -155,7 +155,7 @@ CUresult cu_surf_object_destroy(CUsurfObject h) {
     if (CUresult r = check_init()) return r;
     {
         std::lock_guard lock(g_mutex);
-        D4R_CU_INVALID_IF(!g_surfaces.erase(h), CUDA_ERROR_INVALID_HANDLE, "cpu backend: {}: refused: {}", __func__, "!g_surfaces.erase(h)");
+        D4R_CPU_REFUSE_IF(!g_surfaces.erase(h), CUDA_ERROR_INVALID_HANDLE);
     }
     (void)ptxsim::destroy_surface_object(state().device, h);
     return CUDA_SUCCESS;

@@ -110,7 +110,7 @@ const Mapping* mapping_at(Vmm& v, uint64_t p) {
 bool device_location(const CUmemLocation& loc) { return loc.type == CU_MEM_LOCATION_TYPE_DEVICE && loc.id == 0; }
 
 CUresult check_prop(const CUmemAllocationProp* prop) {
-    D4R_CU_INVALID_IF(!prop, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!prop");
+    D4R_CPU_REFUSE_IF(!prop, CUDA_ERROR_INVALID_VALUE);
     if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED) {
         return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: VMM: allocation type {} (only CU_MEM_ALLOCATION_TYPE_PINNED is supported)",
                    static_cast<int>(prop->type));
@@ -119,7 +119,7 @@ CUresult check_prop(const CUmemAllocationProp* prop) {
         return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: VMM: location type {} (only CU_MEM_LOCATION_TYPE_DEVICE is supported)",
                    static_cast<int>(prop->location.type));
     }
-    D4R_CU_INVALID_IF(prop->location.id != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "prop->location.id != 0");
+    D4R_CPU_REFUSE_IF(prop->location.id != 0, CUDA_ERROR_INVALID_DEVICE);
     return CUDA_SUCCESS;
 }
 
@@ -127,7 +127,7 @@ CUresult cu_mem_get_allocation_granularity(size_t* granularity, const CUmemAlloc
                                            CUmemAllocationGranularity_flags option) {
     if (granularity) *granularity = 0;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!granularity, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!granularity");
+    D4R_CPU_REFUSE_IF(!granularity, CUDA_ERROR_INVALID_VALUE);
     if (CUresult r = check_prop(prop)) return r;
     if (option == CU_MEM_ALLOC_GRANULARITY_MINIMUM)
         *granularity = page_size();
@@ -153,21 +153,21 @@ CUresult cu_mem_create(CUmemGenericAllocationHandle* handle, size_t size, const 
                        unsigned long long flags) {
     if (handle) *handle = 0;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!handle || size == 0 || flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!handle || size == 0 || flags != 0");
+    D4R_CPU_REFUSE_IF(!handle || size == 0 || flags != 0, CUDA_ERROR_INVALID_VALUE);
     if (CUresult r = check_prop(prop)) return r;
     if (size % page_size()) {
         return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemCreate: {} bytes is not a multiple of the granularity ({})", size, page_size());
     }
     unsigned types = static_cast<unsigned>(prop->requestedHandleTypes);
-    D4R_CU_INVALID_IF(types & ~kHandleTypes, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "types & ~kHandleTypes");
+    D4R_CPU_REFUSE_IF(types & ~kHandleTypes, CUDA_ERROR_INVALID_VALUE);
     if (types & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
         return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemCreate: only POSIX file descriptor handles can be requested (asked 0x{:x})", types);
     }
     int fd = memfd_create("d4r-cuMemCreate", MFD_CLOEXEC);
-    D4R_CU_INVALID_IF(fd < 0, CUDA_ERROR_OUT_OF_MEMORY, "cpu backend: {}: refused: {}", __func__, "fd < 0");
+    D4R_CPU_REFUSE_IF(fd < 0, CUDA_ERROR_OUT_OF_MEMORY);
     auto a = std::make_shared<Allocation>();
     a->fd = fd;
-    D4R_CU_INVALID_IF(ftruncate(fd, static_cast<off_t>(size)) != 0, CUDA_ERROR_OUT_OF_MEMORY, "cpu backend: {}: refused: {}", __func__, "ftruncate(fd, static_cast<off_t>(size)) != 0");
+    D4R_CPU_REFUSE_IF(ftruncate(fd, static_cast<off_t>(size)) != 0, CUDA_ERROR_OUT_OF_MEMORY);
     a->size = size;
     a->prop = *prop;
     a->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_NONE; // never granted here
@@ -199,11 +199,11 @@ CUresult cu_mem_address_reserve(CUdeviceptr* ptr, size_t size, size_t alignment,
     }
     alignment = std::max<uint64_t>(alignment, page_size());
     uint64_t span = size + alignment - page_size();
-    D4R_CU_INVALID_IF(span < size, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "span < size");
+    D4R_CPU_REFUSE_IF(span < size, CUDA_ERROR_INVALID_VALUE);
     // A hint is honoured when the kernel can place the range there (no MAP_FIXED: never replace mappings).
     void* hint = addr && addr % alignment == 0 ? reinterpret_cast<void*>(addr) : nullptr;
     void* p = mmap(hint, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    D4R_CU_INVALID_IF(p == MAP_FAILED, CUDA_ERROR_OUT_OF_MEMORY, "cpu backend: {}: refused: {}", __func__, "p == MAP_FAILED");
+    D4R_CPU_REFUSE_IF(p == MAP_FAILED, CUDA_ERROR_OUT_OF_MEMORY);
     uint64_t start = reinterpret_cast<uint64_t>(p);
     uint64_t base = (start + alignment - 1) / alignment * alignment;
     if (base > start) munmap(p, base - start);
@@ -258,7 +258,7 @@ CUresult cu_mem_map(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAll
     // Inaccessible until cuMemSetAccess, as on a GPU.
     void* p = mmap(reinterpret_cast<void*>(ptr), size, PROT_NONE, MAP_SHARED | MAP_FIXED, a->fd,
                    static_cast<off_t>(offset));
-    D4R_CU_INVALID_IF(p == MAP_FAILED, CUDA_ERROR_OUT_OF_MEMORY, "cpu backend: {}: refused: {}", __func__, "p == MAP_FAILED");
+    D4R_CPU_REFUSE_IF(p == MAP_FAILED, CUDA_ERROR_OUT_OF_MEMORY);
     v.mappings[ptr] = Mapping{ptr, size, offset, a, CU_MEM_ACCESS_FLAGS_PROT_NONE};
     return CUDA_SUCCESS;
 }
@@ -283,7 +283,7 @@ void drain_all_contexts() {
 
 CUresult cu_mem_unmap(CUdeviceptr ptr, size_t size) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(size == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "size == 0");
+    D4R_CPU_REFUSE_IF(size == 0, CUDA_ERROR_INVALID_VALUE);
     drain_all_contexts();
     Vmm& v = vmm();
     std::lock_guard lock(v.mutex);
@@ -304,11 +304,11 @@ CUresult cu_mem_unmap(CUdeviceptr ptr, size_t size) {
 
 CUresult cu_mem_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc* desc, size_t count) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!desc || count == 0 || size == 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!desc || count == 0 || size == 0");
+    D4R_CPU_REFUSE_IF(!desc || count == 0 || size == 0, CUDA_ERROR_INVALID_VALUE);
     unsigned long long access = CU_MEM_ACCESS_FLAGS_PROT_NONE;
     for (size_t i = 0; i < count; ++i) {
-        D4R_CU_INVALID_IF(desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE");
-        D4R_CU_INVALID_IF(desc[i].location.id != 0, CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "desc[i].location.id != 0");
+        D4R_CPU_REFUSE_IF(desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE, CUDA_ERROR_INVALID_VALUE);
+        D4R_CPU_REFUSE_IF(desc[i].location.id != 0, CUDA_ERROR_INVALID_DEVICE);
         int f = static_cast<int>(desc[i].flags);
         if (f != CU_MEM_ACCESS_FLAGS_PROT_NONE && f != CU_MEM_ACCESS_FLAGS_PROT_READ &&
             f != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
@@ -325,7 +325,7 @@ CUresult cu_mem_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc* 
     for (Mapping* m : tiles) {
         // READ maps read-write too (a stray write must not kill the process); NONE takes the range away.
         int prot = access == CU_MEM_ACCESS_FLAGS_PROT_NONE ? PROT_NONE : PROT_READ | PROT_WRITE;
-        D4R_CU_INVALID_IF(mprotect(reinterpret_cast<void*>(m->base), m->size, prot) != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "mprotect(reinterpret_cast<void*>(m->base), m->size, prot) != 0");
+        D4R_CPU_REFUSE_IF(mprotect(reinterpret_cast<void*>(m->base), m->size, prot) != 0, CUDA_ERROR_INVALID_VALUE);
         if (access == CU_MEM_ACCESS_FLAGS_PROT_NONE) {
             withdraw(*m);
         } else if (m->access == CU_MEM_ACCESS_FLAGS_PROT_NONE) {
@@ -340,9 +340,9 @@ CUresult cu_mem_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc* 
 CUresult cu_mem_get_access(unsigned long long* flags, const CUmemLocation* location, CUdeviceptr ptr) {
     if (flags) *flags = 0;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!flags || !location, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!flags || !location");
-    D4R_CU_INVALID_IF(location->type != CU_MEM_LOCATION_TYPE_DEVICE, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "location->type != CU_MEM_LOCATION_TYPE_DEVICE");
-    D4R_CU_INVALID_IF(!device_location(*location), CUDA_ERROR_INVALID_DEVICE, "cpu backend: {}: refused: {}", __func__, "!device_location(*location)");
+    D4R_CPU_REFUSE_IF(!flags || !location, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(location->type != CU_MEM_LOCATION_TYPE_DEVICE, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(!device_location(*location), CUDA_ERROR_INVALID_DEVICE);
     Vmm& v = vmm();
     std::lock_guard lock(v.mutex);
     const Mapping* m = mapping_at(v, ptr);
@@ -356,11 +356,11 @@ CUresult cu_mem_get_access(unsigned long long* flags, const CUmemLocation* locat
 CUresult cu_mem_get_allocation_properties_from_handle(CUmemAllocationProp* prop, CUmemGenericAllocationHandle handle) {
     if (prop) std::memset(prop, 0, sizeof *prop);
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!prop, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!prop");
+    D4R_CPU_REFUSE_IF(!prop, CUDA_ERROR_INVALID_VALUE);
     Vmm& v = vmm();
     std::lock_guard lock(v.mutex);
     auto it = v.handles.find(handle);
-    D4R_CU_INVALID_IF(it == v.handles.end(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "it == v.handles.end()");
+    D4R_CPU_REFUSE_IF(it == v.handles.end(), CUDA_ERROR_INVALID_VALUE);
     *prop = it->second.first->prop;
     return CUDA_SUCCESS;
 }
@@ -368,7 +368,7 @@ CUresult cu_mem_get_allocation_properties_from_handle(CUmemAllocationProp* prop,
 CUresult cu_mem_retain_allocation_handle(CUmemGenericAllocationHandle* handle, void* addr) {
     if (handle) *handle = 0;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!handle || !addr, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!handle || !addr");
+    D4R_CPU_REFUSE_IF(!handle || !addr, CUDA_ERROR_INVALID_VALUE);
     Vmm& v = vmm();
     std::lock_guard lock(v.mutex);
     const Mapping* m = mapping_at(v, reinterpret_cast<uint64_t>(addr));
@@ -382,11 +382,11 @@ CUresult cu_mem_retain_allocation_handle(CUmemGenericAllocationHandle* handle, v
 CUresult cu_mem_export_to_shareable_handle(void* shareable, CUmemGenericAllocationHandle handle,
                                            CUmemAllocationHandleType type, unsigned long long flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!shareable || flags != 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!shareable || flags != 0");
+    D4R_CPU_REFUSE_IF(!shareable || flags != 0, CUDA_ERROR_INVALID_VALUE);
     Vmm& v = vmm();
     std::lock_guard lock(v.mutex);
     auto it = v.handles.find(handle);
-    D4R_CU_INVALID_IF(it == v.handles.end(), CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "it == v.handles.end()");
+    D4R_CPU_REFUSE_IF(it == v.handles.end(), CUDA_ERROR_INVALID_VALUE);
     const Allocation& a = *it->second.first;
     if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
         return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemExportToShareableHandle: handle type {} is not supported (POSIX file "
@@ -397,7 +397,7 @@ CUresult cu_mem_export_to_shareable_handle(void* shareable, CUmemGenericAllocati
                    "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR in requestedHandleTypes");
     }
     int fd = fcntl(a.fd, F_DUPFD_CLOEXEC, 0);
-    D4R_CU_INVALID_IF(fd < 0, CUDA_ERROR_OUT_OF_MEMORY, "cpu backend: {}: refused: {}", __func__, "fd < 0");
+    D4R_CPU_REFUSE_IF(fd < 0, CUDA_ERROR_OUT_OF_MEMORY);
     std::memcpy(shareable, &fd, sizeof fd);
     return CUDA_SUCCESS;
 }
@@ -406,8 +406,8 @@ CUresult cu_mem_import_from_shareable_handle(CUmemGenericAllocationHandle* handl
                                              CUmemAllocationHandleType type) {
     if (handle) *handle = 0;
     if (CUresult r = check_init()) return r;
-    D4R_CU_INVALID_IF(!handle, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "!handle");
-    D4R_CU_INVALID_IF(type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, CUDA_ERROR_NOT_SUPPORTED, "cpu backend: {}: refused: {}", __func__, "type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
+    D4R_CPU_REFUSE_IF(!handle, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, CUDA_ERROR_NOT_SUPPORTED);
     // The descriptor is passed as the pointer's value, as NVIDIA documents for POSIX handles.
     int given = static_cast<int>(reinterpret_cast<intptr_t>(os_handle));
     struct stat st {};
@@ -415,7 +415,7 @@ CUresult cu_mem_import_from_shareable_handle(CUmemGenericAllocationHandle* handl
         return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemImportFromShareableHandle: {} is not a shareable allocation descriptor", given);
     }
     int fd = fcntl(given, F_DUPFD_CLOEXEC, 0);
-    D4R_CU_INVALID_IF(fd < 0, CUDA_ERROR_INVALID_VALUE, "cpu backend: {}: refused: {}", __func__, "fd < 0");
+    D4R_CPU_REFUSE_IF(fd < 0, CUDA_ERROR_INVALID_VALUE);
     auto a = std::make_shared<Allocation>();
     a->fd = fd;
     a->size = uint64_t(st.st_size);
