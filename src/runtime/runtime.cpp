@@ -15,6 +15,7 @@
 #include "runtime/module_registry.h"
 #include "runtime/native/hip_runtime.h"
 #include "runtime/native/native_target.h"
+#include "runtime/legacy_launch.h"
 #include "runtime/native/override_layer.h"
 #include "runtime/observe/observe_layer.h"
 
@@ -261,7 +262,7 @@ std::optional<NativeChoice> choose_native(const Backend& backend, const Environm
 
 // The layers between the backend and the trace: the module registry when the overrides or the observe
 // layer need it, the overrides, d4r's own cuGetProcAddress, the observe layer. Returns the top table.
-const ApiTable* install_layers(RuntimeState& s, const Environment& env) {
+ApiTable* install_layers(RuntimeState& s, const Environment& env) {
     std::optional<NativeChoice> native = choose_native(*s.backend, env);
     ObserveConfig observe = observe_config_from_env(env);
     const ApiTable* below = &s.backend->table();
@@ -300,12 +301,14 @@ const ApiTable& init_dispatch() {
         if (!choice) return std::move(choice).error();
         return open_backend(*choice, env, &reason);
     }();
-    const ApiTable* top = nullptr;
+    ApiTable* top = nullptr;
     if (backend) {
         s.backend = std::move(*backend);
         s.backend_name = s.backend->name();
         log::info("libd4rcuda: backend {} ({})", s.backend_name, reason);
         top = install_layers(s, env);
+        // The CUDA 1.0 launches become cuLaunchKernel calls of the finished table, so every layer sees them.
+        install_legacy_launch(*top, s.backend->table(), &s.dispatch);
     } else {
         s.backend_name = "none: " + backend.error().text();
         s.layered = make_unavailable_table();

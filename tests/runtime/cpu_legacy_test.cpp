@@ -1,5 +1,5 @@
 // cpu backend: the unversioned and legacy entry points (device properties, PCI ids, context attach,
-// 32-bit memory calls, array copies, the CUDA 1.0 execution-control API).
+// 32-bit memory calls, array copies; the CUDA 1.0 execution-control API is a layer: legacy_launch_test).
 #include <climits>
 #include <cstring>
 #include <numeric>
@@ -126,41 +126,6 @@ TEST_F(CpuLegacyTest, ArrayCopiesAndPeerCopy) {
     EXPECT_EQ(api().cuArrayDestroy(b), CUDA_SUCCESS);
     api().cuMemFree_v2(d);
     api().cuMemFree_v2(e);
-}
-
-TEST_F(CpuLegacyTest, ExecutionControlOfCuda1) {
-    CUmodule m = load_test_module();
-    CUfunction f = function(m, "add_one");
-    CUdeviceptr p = 0;
-    ASSERT_EQ(api().cuMemAlloc_v2(&p, 4 * 200), CUDA_SUCCESS);
-    ASSERT_EQ(api().cuMemsetD32_v2(p, 9, 200), CUDA_SUCCESS);
-    // add_one(.u64 p, .u32 n): p at 0, n at 8.
-    EXPECT_EQ(api().cuParamSetv(f, 0, &p, sizeof p), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuParamSeti(f, 8, 150), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuParamSetSize(f, 12), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuFuncSetBlockShape(f, 64, 1, 1), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuFuncSetSharedSize(f, 0), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuLaunchGrid(f, 3, 1), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuLaunchGridAsync(f, 3, 1, nullptr), CUDA_SUCCESS);
-    ASSERT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
-    std::vector<uint32_t> out(200);
-    ASSERT_EQ(api().cuMemcpyDtoH_v2(out.data(), p, 800), CUDA_SUCCESS);
-    EXPECT_EQ(out[0], 11u);
-    EXPECT_EQ(out[149], 11u);
-    EXPECT_EQ(out[150], 9u);
-    EXPECT_EQ(api().cuLaunch(f), CUDA_SUCCESS); // one block of 64
-    ASSERT_EQ(api().cuMemcpyDtoH_v2(out.data(), p, 800), CUDA_SUCCESS);
-    EXPECT_EQ(out[63], 12u);
-    EXPECT_EQ(out[64], 11u);
-
-    EXPECT_EQ(api().cuFuncSetBlockShape(f, 0, 1, 1), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuParamSetv(f, -4, &p, sizeof p), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuParamSetv(f, 0, nullptr, 8), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuLaunchGrid(f, 0, 1), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuParamSeti(reinterpret_cast<CUfunction>(0x10), 0, 1), CUDA_ERROR_INVALID_HANDLE);
-    float x = 1.5f;
-    EXPECT_EQ(api().cuParamSetf(f, 8, x), CUDA_SUCCESS);
-    api().cuMemFree_v2(p);
 }
 
 TEST_F(CpuLegacyTest, TextureReferencesAreNotSupported) {

@@ -4,12 +4,11 @@
 // Promise: a legacy name whose ABI equals its versioned successor's (cuCtxDestroy, cuCtxPushCurrent,
 // cuStreamDestroy, cuMemHostRegister, ...) runs the same implementation. The pre-3.2 entry points with
 // 32-bit sizes and device pointers (cuMemAlloc, cuMemFree, cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoDAsync,
-// cuMemGetInfo)
-// convert faithfully: sizes widen, pointers zero-extend, results that do not fit 32 bits are refused
-// (an allocation above 4 GiB of address space: CUDA_ERROR_OUT_OF_MEMORY, as no 32-bit pointer can name
-// it; free and total memory saturate). The execution-control API of CUDA 1.0-3.2 (cuFuncSetBlockShape,
-// cuFuncSetSharedSize, cuParamSet*, cuLaunch, cuLaunchGrid[Async]) keeps each function's block shape,
-// shared size and parameter buffer and launches through cuLaunchKernel's `extra` buffer. Texture and
+// cuMemGetInfo) convert faithfully: sizes widen, pointers zero-extend, results that do not fit 32 bits
+// are refused (an allocation above 4 GiB of address space: CUDA_ERROR_OUT_OF_MEMORY, as no 32-bit
+// pointer can name it; free and total memory saturate). The execution-control API of CUDA 1.0-3.2
+// (cuFuncSetBlockShape, cuParamSet*, cuLaunchGrid, ...) is not here: it is a layer over every backend
+// (runtime/legacy_launch.h), so its launches reach overrides, profiles and dumps as cuLaunchKernel. Texture and
 // surface references, graphics interoperability and IPC are not implemented (their entries answer
 // CUDA_ERROR_NOT_SUPPORTED, logged once): ptxsim binds textures through texture objects only.
 #include <climits>
@@ -180,91 +179,6 @@ CUresult cu_memcpy_atoh_async(void* dst, CUarray src, size_t offset, size_t byte
     return g_table.cuMemcpy2DAsync_v2(&c, stream);
 }
 
-// ---- Execution control of CUDA 1.0-3.2 -----------------------------------------------------------------
-
-struct LegacyLaunch {
-    int block[3] = {1, 1, 1};
-    unsigned shared = 0;
-    std::vector<uint8_t> params;
-    size_t param_size = 0;
-};
-
-constexpr size_t kMaxParamBytes = 32764; // what cuLaunchKernel accepts since sm_70 (4 KiB before)
-
-std::mutex g_launch_mutex;
-std::map<CUfunction, LegacyLaunch> g_launch;
-
-// Runs F on the legacy state of a function handle after checking it.
-template <typename F>
-CUresult with_legacy(CUfunction h, F&& f) {
-    if (CUresult r = check_init()) return r;
-    D4R_CPU_REFUSE_IF(!h || !find_function(h), CUDA_ERROR_INVALID_HANDLE);
-    std::lock_guard lock(g_launch_mutex);
-    return f(g_launch[h]);
-}
-
-CUresult cu_func_set_block_shape(CUfunction h, int x, int y, int z) {
-    return with_legacy(h, [&](LegacyLaunch& l) {
-        D4R_CPU_REFUSE_IF(x <= 0 || y <= 0 || z <= 0, CUDA_ERROR_INVALID_VALUE);
-        l.block[0] = x;
-        l.block[1] = y;
-        l.block[2] = z;
-        return CUDA_SUCCESS;
-    });
-}
-
-CUresult cu_func_set_shared_size(CUfunction h, unsigned int bytes) {
-    return with_legacy(h, [&](LegacyLaunch& l) {
-        l.shared = bytes;
-        return CUDA_SUCCESS;
-    });
-}
-
-CUresult cu_param_set_size(CUfunction h, unsigned int bytes) {
-    return with_legacy(h, [&](LegacyLaunch& l) {
-        D4R_CPU_REFUSE_IF(bytes > kMaxParamBytes, CUDA_ERROR_INVALID_VALUE);
-        l.param_size = bytes;
-        if (l.params.size() < bytes) l.params.resize(bytes);
-        return CUDA_SUCCESS;
-    });
-}
-
-CUresult set_param(CUfunction h, int offset, const void* value, size_t bytes) {
-    return with_legacy(h, [&](LegacyLaunch& l) {
-        D4R_CPU_REFUSE_IF(offset < 0 || !value || size_t(offset) + bytes > kMaxParamBytes, CUDA_ERROR_INVALID_VALUE);
-        if (l.params.size() < size_t(offset) + bytes) l.params.resize(size_t(offset) + bytes);
-        std::memcpy(l.params.data() + offset, value, bytes);
-        return CUDA_SUCCESS;
-    });
-}
-
-CUresult cu_param_seti(CUfunction h, int offset, unsigned int value) { return set_param(h, offset, &value, sizeof value); }
-CUresult cu_param_setf(CUfunction h, int offset, float value) { return set_param(h, offset, &value, sizeof value); }
-CUresult cu_param_setv(CUfunction h, int offset, void* ptr, unsigned int bytes) { return set_param(h, offset, ptr, bytes); }
-
-CUresult launch_grid(CUfunction h, int width, int height, CUstream stream) {
-    if (CUresult r = check_init()) return r;
-    D4R_CPU_REFUSE_IF(width <= 0 || height <= 0, CUDA_ERROR_INVALID_VALUE);
-    LegacyLaunch l;
-    if (CUresult r = with_legacy(h, [&](LegacyLaunch& state) {
-            l = state;
-            return CUDA_SUCCESS;
-        }))
-        return r;
-    std::vector<uint8_t> buffer(l.params.begin(), l.params.begin() + std::min(l.param_size, l.params.size()));
-    size_t size = buffer.size();
-    void* extra[] = {D4R_CU_LAUNCH_PARAM_BUFFER_POINTER, buffer.data(), D4R_CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
-                     D4R_CU_LAUNCH_PARAM_END};
-    return g_table.cuLaunchKernel(h, unsigned(width), unsigned(height), 1, unsigned(l.block[0]), unsigned(l.block[1]),
-                                  unsigned(l.block[2]), l.shared, stream, nullptr, extra);
-}
-
-CUresult cu_launch(CUfunction h) { return launch_grid(h, 1, 1, nullptr); }
-CUresult cu_launch_grid(CUfunction h, int width, int height) { return launch_grid(h, width, height, nullptr); }
-CUresult cu_launch_grid_async(CUfunction h, int width, int height, CUstream stream) {
-    return launch_grid(h, width, height, stream);
-}
-
 } // namespace
 
 void fill_legacy(ApiTable& t) {
@@ -292,15 +206,6 @@ void fill_legacy(ApiTable& t) {
     t.cuMemcpyAtoA_v2 = cu_memcpy_atoa;
     t.cuMemcpyHtoAAsync_v2 = cu_memcpy_htoa_async;
     t.cuMemcpyAtoHAsync_v2 = cu_memcpy_atoh_async;
-    t.cuFuncSetBlockShape = cu_func_set_block_shape;
-    t.cuFuncSetSharedSize = cu_func_set_shared_size;
-    t.cuParamSetSize = cu_param_set_size;
-    t.cuParamSeti = cu_param_seti;
-    t.cuParamSetf = cu_param_setf;
-    t.cuParamSetv = cu_param_setv;
-    t.cuLaunch = cu_launch;
-    t.cuLaunchGrid = cu_launch_grid;
-    t.cuLaunchGridAsync = cu_launch_grid_async;
 }
 
 } // namespace d4r::runtime::cpu
