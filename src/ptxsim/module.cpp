@@ -215,6 +215,7 @@ Expected<std::shared_ptr<Module>> Module::load(std::string_view text, std::strin
     D4R_TRY(validate_module(owned, module->m_index, m.ast, mname));
     m.ctx.ast = &m.ast;
     m.ctx.name = mname;
+    m.ctx.target = module->m_index.sm();
     for (uint32_t i = 0; i < m.ast.functions.size(); ++i) {
         const ast::Function& f = m.ast.functions[i];
         auto it = m.ctx.functions.find(f.name);

@@ -30,6 +30,7 @@ namespace d4r::ptxsim {
 struct ModuleContext {
     const ast::Module* ast = nullptr;
     std::string_view name;
+    std::string target; // the first .target architecture ("sm_80", "compute_75"), "" when none is named
     std::unordered_map<std::string_view, Symbol> globals; // .global / .const variables at their host addresses
     std::unordered_map<std::string_view, uint32_t> shared; // module-scope .shared: index into ast->variables
     std::unordered_map<std::string_view, uint32_t> functions; // name -> index into ast->functions

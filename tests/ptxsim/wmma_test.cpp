@@ -217,7 +217,8 @@ TEST(PtxsimWmma, IntegerSaturationAndRejectedForms) {
     auto body = [](const std::string& in) {
         return ptx(".visible .entry k()\n{\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<2>;\n  " + in + "\n  ret;\n}\n");
     };
-    EXPECT_NE(load_error(body("wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1];")).find("shape"), std::string::npos);
+    // m16n8k16 is an mma.sync shape, not a wmma one (the sub-byte forms: wmma_subbyte_test.cpp).
+    EXPECT_NE(load_error(body("wmma.load.a.sync.aligned.row.m16n8k16.f16 {%r1}, [%rd1];")).find("shape"), std::string::npos);
     EXPECT_NE(load_error(body("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2}, [%rd1];")).find("8 registers"),
               std::string::npos);
     EXPECT_NE(load_error(body("wmma.load.a.sync.aligned.row.m16n16k8.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1];"))
