@@ -8,9 +8,8 @@
 //   * Host callbacks (cuLaunchHostFunc, cuStreamAddCallback, graph host nodes) run on a thread Wine
 //     created, with the Windows convention, while the stream that queued them waits, as CUDA orders them.
 //     cuOccupancyMaxPotentialBlockSize's size callback runs on the calling (Wine) thread.
-//   * cuGetExportTable is refused (CUDA_ERROR_NOT_SUPPORTED, said once with the table's id): cudart's
-//     private tables hold System V pointers, which Windows code cannot call; bridging them is the next
-//     step.
+//   * cuGetExportTable hands out cudart's private tables as tables of Windows entry points
+//     (export_tables.h), never libd4rcuda's System V function pointers.
 #include <dlfcn.h>
 
 #include <condition_variable>
@@ -24,6 +23,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "bridge/callback_thread.h"
+#include "bridge/export_tables.h"
 #include "bridge/linux_api.h"
 #include "bridge/special_exports.h"
 #include "bridge/wine_thread.h"
@@ -69,6 +70,13 @@ LinuxApi* load() {
 }
 
 } // namespace
+
+namespace {
+thread_local bool t_on_wine_thread = false;
+} // namespace
+
+__attribute__((noinline)) void note_wine_thread() { t_on_wine_thread = true; }
+__attribute__((noinline)) bool on_wine_thread() { return t_on_wine_thread; }
 
 const LinuxApi* linux_api() {
     static const LinuxApi* api = load();
@@ -148,6 +156,7 @@ private:
     };
     static void run(void* self) { static_cast<WineDispatcher*>(self)->loop(); }
     void loop() {
+        note_wine_thread();
         std::unique_lock lock(m_mutex);
         for (;;) {
             m_wake.wait(lock, [&] { return !m_queue.empty(); });
@@ -205,6 +214,9 @@ size_t b2d_trampoline(int block_size) { return t_b2d ? t_b2d(block_size) : 0; }
 std::unordered_map<std::string, void*> special_entry_points();
 
 } // namespace
+
+bool d4r::bridge::start_callback_thread() { return WineDispatcher::get().ensure_started(); }
+void d4r::bridge::run_on_callback_thread(const std::function<void()>& job) { WineDispatcher::get().run_and_wait(job); }
 
 #define D4R_BRIDGE_DECLARE_THUNK(exp, base, since, params, args)                                             \
     extern "C" __attribute__((ms_abi)) CUresult d4r_thunk_##exp params;
@@ -266,16 +278,8 @@ D4R_BRIDGE_API d4r_special_cuGetProcAddress_v2(const char* symbol, void** pfn, i
 }
 
 D4R_BRIDGE_API d4r_special_cuGetExportTable(const void** table, const CUuuid* id) {
-    if (table) *table = nullptr;
-    if (!table || !id) return CUDA_ERROR_INVALID_VALUE;
-    char text[64];
-    const unsigned char* b = reinterpret_cast<const unsigned char*>(id->bytes);
-    std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-                  b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-    log_once(std::string("export-table ") + text,
-             std::string("cuGetExportTable(") + text +
-                 "): refused (CUDA_ERROR_NOT_SUPPORTED): private export tables are not bridged to Windows yet");
-    return CUDA_ERROR_NOT_SUPPORTED;
+    note_wine_thread();
+    return windows_export_table(table, id);
 }
 
 D4R_BRIDGE_API d4r_special_cuLaunchHostFunc(CUstream stream, CUhostFn fn, void* data) {

@@ -23,6 +23,15 @@ const LinuxApi* linux_api();
 const std::string& load_error();
 // A refused call: logs once per entry point why (the library or the entry point is missing).
 CUresult not_available(const char* name);
+// Marks the calling thread as one that entered the bridge from Windows code (the generated entry points,
+// cuGetExportTable and the export tables' slots call it; so does the callback thread): a thread Wine
+// knows, on which the bridge may call the application's Windows code directly. on_wine_thread() reads
+// the mark. Out-of-line functions, not a thread_local variable the entry points touch: GCC 12 moves an
+// ms_abi function's arguments into rdi/rsi and then overwrites rdi with the general-dynamic TLS
+// sequence's __tls_get_addr argument, so ms_abi code must reach thread-local data through a call.
+void note_wine_thread();
+bool on_wine_thread();
+
 // One line on stderr, once per KEY: the bridge runs before libd4rcuda's log exists.
 void log_once(const std::string& key, const std::string& line);
 // One line on stderr when D4R_LOG asks for debug (or trace): why a helper refused its arguments.

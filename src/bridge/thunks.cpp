@@ -10,6 +10,7 @@ using namespace d4r::bridge;
 
 #define D4R_BRIDGE_THUNK(exp, base, since, params, args)                                                     \
     extern "C" __attribute__((ms_abi, visibility("default"))) CUresult d4r_thunk_##exp params {             \
+        note_wine_thread();                                                                                  \
         const LinuxApi* api = linux_api();                                                                   \
         if (!api || !api->exp) return not_available(#exp);                                                  \
         return api->exp args;                                                                                \

@@ -32,4 +32,7 @@ bool start_wine_thread(void (*body)(void*), void* arg) {
     return true;
 }
 
+uint32_t windows_process_id() { return GetCurrentProcessId(); }
+uint32_t windows_thread_id() { return GetCurrentThreadId(); }
+
 } // namespace d4r::bridge
