@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include <fmt/format.h>
@@ -99,6 +100,12 @@ struct HostPath::Staging {
 // CUDA buffers and the host copies of one evaluation; a task abandoned by the watchdog still owns them.
 struct HostPath::Cuda {
     const upscaler::CudaFunctions* cuda = nullptr;
+    bool blocking_sync = false;
+    PFN_d4r_EventWait event_wait = nullptr;
+    CUevent event = nullptr; // the blocking-sync event, made on first use
+    std::mutex mutex;        // busy and orphaned
+    bool busy = false;       // an evaluation task holds it
+    bool orphaned = false;   // the path has gone on with new buffers: the task frees these when it ends
     std::array<std::vector<uint8_t>, kInputPlanes> host; // canonical inputs
     std::vector<uint8_t> output;                         // canonical output, RGBA16F
     std::array<CUdeviceptr, kInputPlanes + 1> buffers{}; // inputs, then output
@@ -119,29 +126,80 @@ struct HostPath::Cuda {
             if (buffers[i]) cuda->cuMemFree_v2(buffers[i]);
         buffers = {};
         sizes = {};
+        if (event) cuda->cuEventDestroy_v2(event);
+        event = nullptr;
+    }
+    // Waits until the core's work on the null stream is done.
+    Status wait_for_core() {
+        if (blocking_sync && !event) {
+            CUresult r = cuda->cuEventCreate(&event, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING);
+            if (r != CUDA_SUCCESS) {
+                event = nullptr;
+                blocking_sync = false;
+                log::warn("shim: D4R_SHIM_BLOCKING_SYNC: cuEventCreate(CU_EVENT_BLOCKING_SYNC) failed ({}); waiting "
+                          "with cuCtxSynchronize instead", upscaler::cuda_error(*cuda, "cuEventCreate", r).text());
+            }
+        }
+        if (!blocking_sync) {
+            CUresult r = cuda->cuCtxSynchronize();
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuCtxSynchronize after the evaluation", r);
+            return {};
+        }
+        CUresult r = cuda->cuEventRecord(event, nullptr);
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuEventRecord after the evaluation", r);
+        if (event_wait) {
+            r = event_wait(event, D4R_WAIT_FOREVER);
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "d4r_EventWait after the evaluation", r);
+            return {};
+        }
+        if (log::once("shim-blocking-sync-fallback"))
+            log::warn("shim: D4R_SHIM_BLOCKING_SYNC: nvcuda.dll has no d4r_EventWait (not d4r's bridge); waiting with "
+                      "cuEventSynchronize on a blocking-sync event instead");
+        r = cuda->cuEventSynchronize(event);
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuEventSynchronize after the evaluation", r);
+        return {};
     }
 };
 
-HostPath::HostPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda)
-    : m_submitter(submitter), m_worker(worker), m_cuda(cuda), m_staging(std::make_unique<Staging>()),
-      m_device(std::make_shared<Cuda>()) {
-    m_device->cuda = &m_cuda;
+HostPath::HostPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda, bool blocking_sync,
+                   PFN_d4r_EventWait event_wait)
+    : m_submitter(submitter), m_worker(worker), m_cuda(cuda), m_blocking_sync(blocking_sync), m_event_wait(event_wait),
+      m_staging(std::make_unique<Staging>()), m_device(fresh_cuda()) {}
+
+std::shared_ptr<HostPath::Cuda> HostPath::fresh_cuda() const {
+    auto d = std::make_shared<Cuda>();
+    d->cuda = &m_cuda;
+    d->blocking_sync = m_blocking_sync;
+    d->event_wait = m_event_wait;
+    return d;
 }
 
 HostPath::~HostPath() {
     std::shared_ptr<Cuda> device = m_device;
-    Status freed = m_worker.run("freeing the host path's CUDA buffers", [device]() -> Status {
+    auto task = [device]() -> Status {
         device->free_all();
         return {};
-    });
+    };
+    if (m_worker.stuck()) { // queued behind the stalled task: never waited for
+        m_worker.post("freeing the host path's CUDA buffers", task);
+        return;
+    }
+    Status freed = m_worker.run("freeing the host path's CUDA buffers", task);
     if (!freed) log::warn("shim: {}", freed.error().text());
 }
 
 Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& frame, const CoreCall& core) {
     ID3D12Device* device = m_submitter.device();
-    // An evaluation the watchdog gave up on still owns the host copies until it ends.
-    if (m_worker.pending() != 0)
-        return make_error(ErrorCode::Io, "an earlier evaluation of this feature has not finished yet");
+    // An evaluation the watchdog gave up on still owns its buffers and host copies until it ends: this frame
+    // gets new ones, and that task frees the old ones.
+    {
+        std::lock_guard lock(m_device->mutex);
+        if (m_device->busy) m_device->orphaned = true;
+    }
+    if (m_device->orphaned) {
+        log::info("shim: host path: an earlier evaluation still owns its buffers; this frame uses new ones");
+        m_device = fresh_cuda();
+    }
     // 1. Copies of the inputs into readback buffers, recorded into the game's list.
     std::array<D3D12_RESOURCE_BARRIER, kInputPlanes> to_copy{}, back{};
     int n = 0;
@@ -200,8 +258,20 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
     device_state->output.resize(size_t(out.width) * out.height * 8);
 
     // 3. Upload, evaluate, download: on the CUDA worker.
+    {
+        std::lock_guard lock(device_state->mutex);
+        device_state->busy = true;
+    }
     D4R_TRY(m_worker.run("the evaluation", [device_state, core]() -> Status {
         Cuda& d = *device_state;
+        struct Done { // however the task ends
+            Cuda& d;
+            ~Done() {
+                std::lock_guard lock(d.mutex);
+                d.busy = false;
+                if (d.orphaned) d.free_all();
+            }
+        } done{d};
         const upscaler::CudaFunctions& cuda = *d.cuda;
         for (int i = 0; i < kInputPlanes; ++i) {
             D4R_TRY(d.ensure(i, d.host[i].size()));
@@ -217,9 +287,8 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
         cf.exposure = d.host[3].empty() ? 0 : d.buffers[3];
         cf.output = d.buffers[kInputPlanes];
         D4R_TRY(core(cf));
-        CUresult r = cuda.cuCtxSynchronize();
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(cuda, "cuCtxSynchronize after the evaluation", r);
-        r = cuda.cuMemcpyDtoH_v2(d.output.data(), cf.output, d.output.size());
+        D4R_TRY(d.wait_for_core());
+        CUresult r = cuda.cuMemcpyDtoH_v2(d.output.data(), cf.output, d.output.size());
         if (r != CUDA_SUCCESS) return upscaler::cuda_error(cuda, "cuMemcpyDtoH (output)", r);
         return {};
     }));

@@ -8,11 +8,16 @@
 // so everything the game records afterwards sees the result in the same frame. Inputs are expected in the
 // shader-resource states (NON_PIXEL_SHADER_RESOURCE | PIXEL_SHADER_RESOURCE) and the output in
 // UNORDERED_ACCESS, as for DLSS; each is put back in that state. Staging buffers (D3D12 and CUDA) are kept
-// for the next frame and grown when a frame needs more.
+// for the next frame and grown when a frame needs more; while an evaluation the stall watchdog gave up on
+// still owns the CUDA ones, the next frame gets new ones (the old are freed on the worker when it ends).
+// With BLOCKING_SYNC the worker waits for the core's work with a CU_EVENT_BLOCKING_SYNC event (through the
+// bridge's d4r_EventWait, which is never elided; without it cuEventSynchronize, said once) instead of
+// cuCtxSynchronize. Either way `evaluate` returns only after the output is in the game's texture.
 #pragma once
 
 #include <memory>
 
+#include "bridge/d4r_helpers.h"
 #include "shim/cuda_worker.h"
 #include "shim/d3d12_submit.h"
 #include "shim/data_path.h"
@@ -26,7 +31,8 @@ inline constexpr D3D12_RESOURCE_STATES kOutputState = D3D12_RESOURCE_STATE_UNORD
 
 class HostPath final : public DataPath {
 public:
-    HostPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda);
+    HostPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda, bool blocking_sync,
+             abi::PFN_d4r_EventWait event_wait);
     ~HostPath() override;
     const char* name() const override { return "host"; }
     Status evaluate(ID3D12GraphicsCommandList* list, const GameFrame& frame, const CoreCall& core) override;
@@ -38,8 +44,11 @@ private:
     Submitter& m_submitter;
     CudaWorker& m_worker;
     const upscaler::CudaFunctions& m_cuda;
+    bool m_blocking_sync;
+    abi::PFN_d4r_EventWait m_event_wait;
     std::unique_ptr<Staging> m_staging;
     std::shared_ptr<Cuda> m_device;
+    std::shared_ptr<Cuda> fresh_cuda() const;
 };
 
 } // namespace d4r::shim

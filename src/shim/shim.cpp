@@ -143,12 +143,16 @@ NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar
         log::info("shim: CUDA driver {} ({})", cuda_path, why);
         m_cuda = std::move(*cuda);
         watchdog_default(cuda_path);
+        if (auto library = upscaler::platform::open_library(cuda_path))
+            m_event_wait = reinterpret_cast<PFN_d4r_EventWait>(upscaler::platform::find_symbol(*library, "d4r_EventWait"));
     }
     NVSDK_NGX_Result r = init_cuda_and_core(data_path ? std::wstring(data_path) : std::wstring(L"."));
     if (NVSDK_NGX_FAILED(r)) return r;
     m_submitter = std::make_unique<Submitter>(device);
+    m_settings = read_settings(process_environment());
     m_initialized = true;
-    log::info("shim: {}: ready (data path: host)", entry);
+    log::info("shim: {}: ready (data path: host, at most {} evaluations in flight, output wait: {})", entry,
+              m_settings.max_in_flight, m_settings.blocking_sync ? "blocking event" : "context synchronisation");
     return NVSDK_NGX_Result_Success;
 }
 
@@ -201,17 +205,23 @@ NVSDK_NGX_Result Shim::shutdown() {
         log::debug("shim: Shutdown without Init");
         return NVSDK_NGX_Result_FAIL_NotInitialized;
     }
-    for (auto& [handle, feature] : m_features) release_core_feature(feature);
+    for (auto& [handle, feature] : m_features) release_core(feature);
     m_features.clear();
     const upscaler::CudaFunctions& cuda = *m_cuda;
     const CoreFunctions& core = *m_core;
-    Status s = m_worker.run("NGX core shutdown", [&cuda, &core, device = m_device]() -> Status {
+    auto task = [&cuda, &core, device = m_device]() -> Status {
         NVSDK_NGX_Result r = core.NVSDK_NGX_CUDA_Shutdown();
         cuda.cuDevicePrimaryCtxRelease_v2(device);
         if (NVSDK_NGX_FAILED(r)) return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_Shutdown gave {:#x}", unsigned(r));
         return {};
-    });
-    if (!s) log::warn("shim: {}", s.error().text());
+    };
+    if (m_worker.stuck()) {
+        log::warn("shim: Shutdown: the CUDA worker is stuck in a stalled task; the core's shutdown is queued behind "
+                  "it and not waited for");
+        m_worker.post("NGX core shutdown", task);
+    } else if (Status s = m_worker.run("NGX core shutdown", task); !s) {
+        log::warn("shim: {}", s.error().text());
+    }
     m_core_initialized = false;
     m_submitter.reset();
     m_initialized = false;
@@ -251,62 +261,56 @@ NVSDK_NGX_Result Shim::destroy_parameters(NVSDK_NGX_Parameter* params) {
     return NVSDK_NGX_Result_Success;
 }
 
-NVSDK_NGX_Result Shim::create_core_feature(Feature& feature) {
-    struct State {
-        CreateInfo info;
-        NVSDK_NGX_Parameter* params = nullptr;
-        NVSDK_NGX_Handle* handle = nullptr;
+NVSDK_NGX_Result Shim::create_core(Feature& feature) {
+    struct Answer {
         NVSDK_NGX_Result result = NVSDK_NGX_Result_Fail;
     };
-    auto st = std::make_shared<State>();
-    st->info = feature.info;
-    st->params = feature.core_params;
+    auto answer = std::make_shared<Answer>();
+    std::shared_ptr<CoreFeature> cf = feature.core;
     const CoreFunctions* core = &*m_core;
-    Status s = m_worker.run("NGX core CreateFeature", [st, core]() -> Status {
-        if (!st->params) {
-            st->result = core->NVSDK_NGX_CUDA_AllocateParameters(&st->params);
-            if (NVSDK_NGX_FAILED(st->result) || !st->params)
-                return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_AllocateParameters gave {:#x}", unsigned(st->result));
-        }
-        NVSDK_NGX_Parameter& p = *st->params;
-        const CreateInfo& c = st->info;
-        p.Set(NVSDK_NGX_Parameter_Width, c.width);
-        p.Set(NVSDK_NGX_Parameter_Height, c.height);
-        p.Set(NVSDK_NGX_Parameter_OutWidth, c.out_width);
-        p.Set(NVSDK_NGX_Parameter_OutHeight, c.out_height);
-        p.Set(NVSDK_NGX_Parameter_PerfQualityValue, c.perf_quality);
-        p.Set(NVSDK_NGX_Parameter_DLSS_Feature_Create_Flags, c.flags);
-        for (int k = 0; k < 6; ++k) p.Set(kPresetNames[k], c.presets[k]);
-        st->result = core->NVSDK_NGX_CUDA_CreateFeature(NVSDK_NGX_Feature_SuperSampling, &p, &st->handle);
-        if (NVSDK_NGX_FAILED(st->result))
-            return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_CreateFeature gave {:#x}", unsigned(st->result));
+    Status s = m_worker.run("NGX core CreateFeature", [answer, cf, core]() -> Status {
+        answer->result = create_core_feature(*core, *cf);
+        if (NVSDK_NGX_FAILED(answer->result))
+            return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_CreateFeature gave {:#x}", unsigned(answer->result));
         return {};
     }, kSetupTimeoutMs);
     if (!s) {
-        log::warn("shim: CreateFeature {}x{} -> {}x{}: {}", feature.info.width, feature.info.height,
-                  feature.info.out_width, feature.info.out_height, s.error().text());
-        if (!is_timeout(s.error())) feature.core_params = st->params; // not abandoned: freed by the caller
-        return NVSDK_NGX_FAILED(st->result) && st->result != NVSDK_NGX_Result_Fail ? st->result : NVSDK_NGX_Result_Fail;
+        const CreateInfo& c = feature.core->info;
+        log::warn("shim: CreateFeature {}x{} -> {}x{}: {}", c.width, c.height, c.out_width, c.out_height,
+                  s.error().text());
+        if (is_timeout(s.error())) return NVSDK_NGX_Result_Fail;
+        return NVSDK_NGX_FAILED(answer->result) ? answer->result : NVSDK_NGX_Result_Fail;
     }
-    feature.core_params = st->params;
-    feature.core_handle = st->handle;
     return NVSDK_NGX_Result_Success;
 }
 
-void Shim::release_core_feature(Feature& feature) {
+void Shim::release_core(Feature& feature) {
     feature.path.reset(); // frees its CUDA buffers on the worker
-    const CoreFunctions& core = *m_core;
-    NVSDK_NGX_Handle* handle = feature.core_handle;
-    NVSDK_NGX_Parameter* params = feature.core_params;
-    feature.core_handle = nullptr;
-    feature.core_params = nullptr;
-    // Copies only: a release the watchdog gives up on must not touch the feature later.
-    Status s = m_worker.run("NGX core ReleaseFeature", [&core, handle, params]() -> Status {
-        if (handle) core.NVSDK_NGX_CUDA_ReleaseFeature(handle);
-        if (params) core.NVSDK_NGX_CUDA_DestroyParameters(params);
+    const CoreFunctions* core = &*m_core;
+    std::shared_ptr<CoreFeature> cf = feature.core;
+    // The task owns what it frees: a release the watchdog gives up on must not touch the Feature later.
+    auto task = [core, cf]() -> Status {
+        release_core_feature(*core, *cf);
         return {};
-    });
+    };
+    if (m_worker.stuck()) {
+        log::warn("shim: ReleaseFeature: the CUDA worker is stuck in a stalled task; the core's ReleaseFeature is "
+                  "queued behind it and not waited for");
+        m_worker.post("NGX core ReleaseFeature", task);
+        return;
+    }
+    Status s = m_worker.run("NGX core ReleaseFeature", task);
     if (!s) log::warn("shim: {}", s.error().text());
+}
+
+bool Shim::wait_for_in_flight_slot() {
+    const size_t limit = m_settings.max_in_flight;
+    if (m_worker.pending() < limit) return true;
+    if (log::once("shim-in-flight-limit"))
+        log::warn("shim: {} evaluations are outstanding on the CUDA worker ({}={}): the game's thread waits up to "
+                  "{} ms for one to finish, else the frame is dropped (said once)",
+                  m_worker.pending(), kMaxInFlightVariable, limit, kGiveUpMs);
+    return m_worker.wait_below(limit, kGiveUpMs);
 }
 
 NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX_Feature feature_id,
@@ -318,7 +322,7 @@ NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX
         return NVSDK_NGX_Result_FAIL_FeatureNotSupported;
     }
     Feature feature;
-    CreateInfo& c = feature.info;
+    CreateInfo& c = feature.core->info;
     c.width = read<unsigned int>(*params, NVSDK_NGX_Parameter_Width).value_or(0);
     c.height = read<unsigned int>(*params, NVSDK_NGX_Parameter_Height).value_or(0);
     c.out_width = read<unsigned int>(*params, NVSDK_NGX_Parameter_OutWidth).value_or(0);
@@ -334,12 +338,12 @@ NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX
             log::warn("shim: D4R_DLSS_PRESET={}: not a preset number 1-13 or letter A-M; the game's hints kept", *text);
         }
     }
-    NVSDK_NGX_Result r = create_core_feature(feature);
+    NVSDK_NGX_Result r = create_core(feature);
     if (NVSDK_NGX_FAILED(r)) {
-        release_core_feature(feature);
+        release_core(feature);
         return r;
     }
-    feature.path = std::make_unique<HostPath>(*m_submitter, m_worker, *m_cuda);
+    feature.path = std::make_unique<HostPath>(*m_submitter, m_worker, *m_cuda, m_settings.blocking_sync, m_event_wait);
     m_handles.push_back(NVSDK_NGX_Handle{m_next_id++});
     NVSDK_NGX_Handle* handle = &m_handles.back();
     log::info("shim: CreateFeature {}: {}x{} -> {}x{}, flags {:#x}, quality {}, data path {}", handle->Id, c.width,
@@ -360,7 +364,7 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
     }
     Feature& feature = it->second;
     const NVSDK_NGX_Parameter& p = *params;
-    const CreateInfo& c = feature.info;
+    const CreateInfo& c = feature.core->info;
 
     // The resources.
     GameFrame frame;
@@ -435,12 +439,19 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
     v.render_w = render_w;
     v.render_h = render_h;
 
+    if (!wait_for_in_flight_slot()) {
+        log_rejection(fmt::format("feature {}: frame dropped: {} tasks still outstanding on the CUDA worker after {} ms "
+                                  "({}={})", handle->Id, m_worker.pending(), kGiveUpMs, kMaxInFlightVariable,
+                                  m_settings.max_in_flight));
+        return NVSDK_NGX_Result_Fail;
+    }
+
     const CoreFunctions& core = *m_core;
-    NVSDK_NGX_Parameter* core_params = feature.core_params;
-    NVSDK_NGX_Handle* core_handle = feature.core_handle;
-    auto core_result = std::make_shared<NVSDK_NGX_Result>(NVSDK_NGX_Result_Success);
-    CoreCall call = [&core, core_params, core_handle, v, core_result](const CudaFrame& f) -> Status {
-        NVSDK_NGX_Parameter& q = *core_params;
+    std::shared_ptr<CoreFeature> cf = feature.core;
+    auto outcome = std::make_shared<CoreOutcome>();
+    CoreCall call = [&core, cf, v, outcome](const CudaFrame& f) -> Status {
+        if (!cf->params) return make_error(ErrorCode::Invalid, "the core's feature has no parameter map");
+        NVSDK_NGX_Parameter& q = *cf->params;
         auto ptr = [](CUdeviceptr d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d)); };
         q.Set(NVSDK_NGX_Parameter_Color, ptr(f.color));
         q.Set(NVSDK_NGX_Parameter_Depth, ptr(f.depth));
@@ -458,15 +469,27 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
         q.Set(NVSDK_NGX_Parameter_Reset, v.reset);
         q.Set(NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Width, v.render_w);
         q.Set(NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Height, v.render_h);
-        *core_result = core.NVSDK_NGX_CUDA_EvaluateFeature(core_handle, core_params, nullptr);
-        if (NVSDK_NGX_FAILED(*core_result))
-            return make_error(ErrorCode::Invalid, "the core's EvaluateFeature gave {:#x}", unsigned(*core_result));
+        *outcome = evaluate_core(core, *cf);
+        if (NVSDK_NGX_FAILED(outcome->result))
+            return make_error(ErrorCode::Invalid, "the core's EvaluateFeature gave {:#x}", unsigned(outcome->result));
         return {};
     };
     Status s = feature.path->evaluate(list, frame, call);
+    const bool timed_out = !s && is_timeout(s.error());
+    if (!timed_out && outcome->recreated) { // read only when the task has ended
+        if (NVSDK_NGX_SUCCEED(outcome->result))
+            log::warn("shim: feature {}: the core answered invalid parameter ({:#x}); the core's feature was recreated "
+                      "with the same creation parameters and the frame evaluated again: ok",
+                      handle->Id, unsigned(outcome->first));
+        else
+            log::error("shim: feature {}: the core answered invalid parameter ({:#x}); recreated (CreateFeature {:#x}), "
+                       "the frame failed again: {:#x} returned to the game",
+                       handle->Id, unsigned(outcome->first), unsigned(outcome->recreate), unsigned(outcome->result));
+    }
     if (!s) {
         log_rejection(fmt::format("feature {}: {}", handle->Id, s.error().text()));
-        if (NVSDK_NGX_FAILED(*core_result)) return *core_result;
+        if (timed_out) return NVSDK_NGX_Result_Fail;
+        if (NVSDK_NGX_FAILED(outcome->result)) return outcome->result;
         return s.error().code() == ErrorCode::Unsupported ? NVSDK_NGX_Result_FAIL_UnsupportedFormat
                                                            : NVSDK_NGX_Result_Fail;
     }
@@ -485,7 +508,7 @@ NVSDK_NGX_Result Shim::release_feature(NVSDK_NGX_Handle* handle) {
         log::debug("shim: ReleaseFeature: unknown feature handle {}", static_cast<const void*>(handle));
         return NVSDK_NGX_Result_FAIL_FeatureNotFound;
     }
-    release_core_feature(it->second);
+    release_core(it->second);
     log::info("shim: ReleaseFeature {} after {} evaluations", handle->Id, it->second.evaluations);
     m_features.erase(it);
     return NVSDK_NGX_Result_Success;

@@ -11,7 +11,13 @@
 //   * unsupported formats give FAIL_UnsupportedFormat and a log line naming plane, size and format (the
 //     first 3, then every 120th); missing resources FAIL_MissingInput; regions outside a resource or a
 //     render size above the created one FAIL_InvalidParameter; refusals of bad arguments at debug level;
-//   * handles are checked by identity (an unknown or released one gives FAIL_FeatureNotFound unread).
+//   * handles are checked by identity (an unknown or released one gives FAIL_FeatureNotFound unread);
+//   * an "invalid parameter" answer of the core's EvaluateFeature recreates the core's feature with the same
+//     creation parameters and evaluates the frame once more (core_feature.h); a second failure is returned;
+//   * at most D4R_SHIM_MAX_IN_FLIGHT tasks are outstanding on the worker (settings.h): beyond that the game's
+//     thread waits up to kGiveUpMs for one to end, else the frame is dropped (NVSDK_NGX_Result_Fail);
+//   * an evaluation the worker does not finish within kGiveUpMs gives NVSDK_NGX_Result_Fail for that frame;
+//     ReleaseFeature and Shutdown on a worker stuck in such a task queue their work behind it and return.
 #pragma once
 
 #include <d3d12.h>
@@ -25,10 +31,13 @@
 #include <unordered_set>
 
 #include "abi/ngx.h"
+#include "bridge/d4r_helpers.h"
+#include "shim/core_feature.h"
 #include "shim/cuda_worker.h"
 #include "shim/d3d12_submit.h"
 #include "shim/data_path.h"
 #include "shim/ngx_core.h"
+#include "shim/settings.h"
 #include "upscaler/cuda_functions.h"
 #include "upscaler/ngx/parameters.h"
 
@@ -38,14 +47,6 @@ using abi::NVSDK_NGX_Feature;
 using abi::NVSDK_NGX_Handle;
 using abi::NVSDK_NGX_Parameter;
 using abi::NVSDK_NGX_Result;
-
-// The creation parameters the shim reads and passes on to the core.
-struct CreateInfo {
-    unsigned int width = 0, height = 0, out_width = 0, out_height = 0;
-    int perf_quality = 0;
-    int flags = 0;
-    unsigned int presets[6] = {};
-};
 
 // D4R_DLSS_PRESET's value ("11", "K", "k") as a preset number; empty for anything else.
 std::optional<unsigned int> parse_preset(const std::string& text);
@@ -69,9 +70,7 @@ public:
 
 private:
     struct Feature {
-        CreateInfo info;
-        NVSDK_NGX_Handle* core_handle = nullptr;
-        NVSDK_NGX_Parameter* core_params = nullptr;
+        std::shared_ptr<CoreFeature> core = std::make_shared<CoreFeature>(); // used on the worker only
         std::unique_ptr<DataPath> path;
         unsigned long long evaluations = 0;
     };
@@ -83,8 +82,11 @@ private:
     // The cpu backend's launch watchdog, on by default in a game (docs/proton.md).
     static constexpr const char* kWatchdogVariable = "D4R_CPU_WATCHDOG_MS";
     static constexpr unsigned kWatchdogDefaultMs = 10000;
-    NVSDK_NGX_Result create_core_feature(Feature& feature);
-    void release_core_feature(Feature& feature);
+    NVSDK_NGX_Result create_core(Feature& feature);
+    // Releases the core's feature; on a stuck worker it is queued behind the stalled task, not waited for.
+    void release_core(Feature& feature);
+    // Waits (bounded) while Settings::max_in_flight tasks are outstanding on the worker; false: drop the frame.
+    bool wait_for_in_flight_slot();
     // Logs a rejected evaluation: the first 3, then every 120th.
     void log_rejection(const std::string& message);
 
@@ -103,6 +105,8 @@ private:
     std::unordered_set<NVSDK_NGX_Parameter*> m_parameter_objects;
     std::unique_ptr<upscaler::ngx::ParameterObject> m_shared_parameters;
     unsigned long long m_rejections = 0;
+    Settings m_settings;
+    abi::PFN_d4r_EventWait m_event_wait = nullptr; // the bridge's blocking event wait, if nvcuda.dll is d4r's
 };
 
 } // namespace d4r::shim

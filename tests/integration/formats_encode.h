@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,76 @@ inline std::vector<uint16_t> decode_color(const Format& f, const uint8_t* in, si
                    for (int c = 0; c < 3; ++c) h[c] = float_to_half(std::ldexp(static_cast<float>((w >> (9 * c)) & 511), e));
                    h[3] = one; break; }
         default: break;
+        }
+    }
+    return out;
+}
+
+// Depth and motion-vector formats (the harness's --depth and --motion): what a game's texture holds for the
+// scene's R32F depth and RG16F motion, and the canonical values the shim must make of it.
+inline const Format kDepthFormats[] = {{"r32f", 41, 4}, {"d32f", 40, 4}, {"d24s8", 45, 4}};
+inline const Format kMotionFormats[] = {{"rg16f", 34, 4}, {"rg32f", 16, 8}};
+
+inline const Format* find_in(const Format* begin, const Format* end, const std::string& name) {
+    for (const Format* f = begin; f != end; ++f)
+        if (name == f->name) return f;
+    return nullptr;
+}
+inline const Format* find_depth(const std::string& name) { return find_in(std::begin(kDepthFormats), std::end(kDepthFormats), name); }
+inline const Format* find_motion(const std::string& name) { return find_in(std::begin(kMotionFormats), std::end(kMotionFormats), name); }
+
+// N depths (R32F) → FORMAT. D24S8: the depth clamped to [0, 1] as 24-bit UNORM rounded to nearest, and a
+// stencil byte of 0x5A that the shim must ignore.
+inline std::vector<uint8_t> encode_depth(const Format& f, const float* depth, size_t n) {
+    std::vector<uint8_t> out(n * f.bytes);
+    for (size_t i = 0; i < n; ++i) {
+        if (f.dxgi != 45) {
+            std::memcpy(out.data() + 4 * i, depth + i, 4);
+            continue;
+        }
+        double d = std::isnan(depth[i]) ? 0.0 : std::clamp(static_cast<double>(depth[i]), 0.0, 1.0);
+        uint32_t word = static_cast<uint32_t>(std::lround(d * 16777215.0)) | (0x5Au << 24);
+        std::memcpy(out.data() + 4 * i, &word, 4);
+    }
+    return out;
+}
+
+// N texels of FORMAT → R32F depth, independently of the shim (D24: the value over 2^24 - 1 in double).
+inline std::vector<float> decode_depth(const Format& f, const uint8_t* in, size_t n) {
+    std::vector<float> out(n);
+    for (size_t i = 0; i < n; ++i) {
+        uint32_t word;
+        std::memcpy(&word, in + 4 * i, 4);
+        if (f.dxgi == 45) out[i] = static_cast<float>(static_cast<double>(word & 0xFFFFFFu) / 16777215.0);
+        else std::memcpy(&out[i], &word, 4);
+    }
+    return out;
+}
+
+// N motion vectors (RG16F) → FORMAT (RG32F holds every half exactly).
+inline std::vector<uint8_t> encode_motion(const Format& f, const uint16_t* halves, size_t n) {
+    std::vector<uint8_t> out(n * f.bytes);
+    for (size_t i = 0; i < 2 * n; ++i) {
+        if (f.dxgi == 16) {
+            float v = half_to_float(halves[i]);
+            std::memcpy(out.data() + 4 * i, &v, 4);
+        } else {
+            std::memcpy(out.data() + 2 * i, halves + i, 2);
+        }
+    }
+    return out;
+}
+
+// N texels of FORMAT → RG16F, independently of the shim (floats rounded to the nearest half, ties to even).
+inline std::vector<uint16_t> decode_motion(const Format& f, const uint8_t* in, size_t n) {
+    std::vector<uint16_t> out(2 * n);
+    for (size_t i = 0; i < 2 * n; ++i) {
+        if (f.dxgi == 16) {
+            float v;
+            std::memcpy(&v, in + 4 * i, 4);
+            out[i] = float_to_half(v);
+        } else {
+            std::memcpy(&out[i], in + 2 * i, 2);
         }
     }
     return out;

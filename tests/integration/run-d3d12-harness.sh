@@ -2,19 +2,22 @@
 # Runs the D3D12 harness (d3d12_harness.exe) under Wine with Xvfb and Mesa's lavapipe through d4r's NGX shim,
 # the open core as a Windows DLL and the bridge on libd4rcuda's cpu backend, and compares its outputs with the
 # open core on Linux (ngx_frames with libd4r_ngx.so) on the same frames, byte for byte.
-#   run-d3d12-harness.sh --setup --wine WINE64 --prefix DIR --scene-frames EXE --frames DIR
-#       makes the Wine prefix and writes 8 frames of the city scene (32x18 -> 64x36)
+#   run-d3d12-harness.sh --setup --wine WINE64 --prefix DIR --scene-frames EXE --frames DIR [--frames-b DIR]
+#       makes the Wine prefix and writes 8 frames of the city scene (32x18 -> 64x36) [and 4 at 40x24 -> 60x36]
 #   run-d3d12-harness.sh --wine WINE64 --prefix DIR --bridge NVCUDA.DLL.SO --lib DIR --shim D4R_NVNGX.DLL
-#                        --core D4R_NGX.DLL --linux-core NGX_FRAMES --reference-tool SHIM_REFERENCE
-#                        --frames DIR HARNESS.EXE [HARNESS ARGS: --scenario S --color F --output F]
-#       scenarios frames and recreate: every output file must equal the Linux reference (colour formats
-#       other than RGBA16F: the reference frames carry the colour through the format and back, computed by
-#       shim_reference independently of the shim; output formats: the reference outputs converted likewise);
-#       refusals and no-core: the harness checks the NGX results itself, this script the shim's log lines
+#                        --core D4R_NGX.DLL --test-core D4R_TEST_CORE.DLL --linux-core NGX_FRAMES
+#                        --reference-tool SHIM_REFERENCE --frames DIR HARNESS.EXE
+#                        [HARNESS ARGS: --scenario S --color F --output F --depth F --motion F --subrect]
+#       scenarios frames, recreate, core-invalid and blocking: every output file must equal the Linux
+#       reference (colour, depth and motion formats other than the canonical ones: the reference frames carry
+#       those planes through the format and back, computed by shim_reference independently of the shim;
+#       output formats: the reference outputs converted likewise; recreate and core-invalid: the frames
+#       before and after the recreation each start from a reset); refusals, invalid, stall and no-core: the
+#       harness checks the NGX results (and for stall the times) itself, this script the shim's log lines
 #   run-d3d12-harness.sh --skip REASON      (exit 77: ctest reports the test skipped)
 set -euo pipefail
 
-wine= prefix= bridge= lib= shim= core= linux_core= ref_tool= frames= scene_frames= setup=0
+wine= prefix= bridge= lib= shim= core= test_core= linux_core= ref_tool= frames= frames_b= scene_frames= setup=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --skip) echo "SKIPPED: $2"; exit 77 ;;
@@ -25,11 +28,13 @@ while [ $# -gt 0 ]; do
         --lib) lib=$2; shift 2 ;;
         --shim) shim=$2; shift 2 ;;
         --core) core=$2; shift 2 ;;
+        --test-core) test_core=$2; shift 2 ;;
+        --frames-b) frames_b=$2; shift 2 ;;
         --linux-core) linux_core=$2; shift 2 ;;
         --reference-tool) ref_tool=$2; shift 2 ;;
         --frames) frames=$2; shift 2 ;;
         --scene-frames) scene_frames=$2; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) break ;;
     esac
 done
@@ -41,6 +46,7 @@ export VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
 
 if [ "$setup" = 1 ]; then
     "$scene_frames" "$frames" city 8 32 18 64 36
+    [ -z "$frames_b" ] || "$scene_frames" "$frames_b" city 4 40 24 60 36
     if [ -f "$prefix/system.reg" ] && [ -d "$prefix/drive_c/windows" ]; then
         echo "Wine prefix ready (kept): $prefix"; exit 0
     fi
@@ -55,26 +61,38 @@ fi
 [ $# -ge 1 ] || { echo "run-d3d12-harness.sh: expected HARNESS.EXE (see --help)" >&2; exit 2; }
 harness=$1
 shift
-scenario=frames color=rgba16f output=rgba16f
+scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f
 args=("$@")
 while [ $# -gt 0 ]; do
     case "$1" in
         --scenario) scenario=$2; shift 2 ;;
         --color) color=$2; shift 2 ;;
         --output) output=$2; shift 2 ;;
+        --depth) depth=$2; shift 2 ;;
+        --motion) motion=$2; shift 2 ;;
         *) shift ;;
     esac
 done
+read -r _ _ _ _ count <"$frames/frames.txt"
+half=$((count / 2))
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/win" "$work/out-windows" "$work/out-linux"
 cp "$harness" "$shim" "$core" "$work/win/"
+[ -z "$test_core" ] || cp "$test_core" "$work/win/"
 ln -s "$bridge" "$work/win/nvcuda.dll"
 
 # The Windows run: one X server for it, and Wine's processes gone before that server is.
 extra_env=()
-[ "$scenario" = no-core ] && extra_env=(D4R_SHIM_NGX_CORE=no_such_core.dll)
+case "$scenario" in
+    no-core) extra_env=(D4R_SHIM_NGX_CORE=no_such_core.dll) ;;
+    # Invalid parameter at the middle frame (the shim recreates and evaluates again), then twice in a row on
+    # the extra frame after the last (calls count the retry).
+    core-invalid) extra_env=(D4R_SHIM_NGX_CORE=d4r_test_core.dll "D4R_TEST_CORE_FAIL=$half,$((count + 1)),$((count + 2))") ;;
+    stall) extra_env=(D4R_SHIM_NGX_CORE=d4r_test_core.dll D4R_TEST_CORE_STALL=1 D4R_SHIM_MAX_IN_FLIGHT=1) ;;
+    blocking) extra_env=(D4R_SHIM_BLOCKING_SYNC=1) ;;
+esac
 status=0
 xvfb-run -a bash -c '"$@"; s=$?; "'"$wineserver"'" -w; exit $s' run \
     env -u LD_LIBRARY_PATH D4R_RUNTIME_DIR="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info PROGRAM_OUT="$work/out-windows" \
@@ -94,6 +112,39 @@ if [ "$scenario" != no-core ]; then
         { echo "the kernel watchdog was not turned on by the shim:"; cat "$work/windows.err"; exit 1; }
 fi
 
+expect_lines() { # PATTERN...: each must be in the shim's log
+    local line
+    for line in "$@"; do
+        grep -q -- "$line" "$work/windows.err" || { echo "no log line matching '$line':"; cat "$work/windows.err"; exit 1; }
+    done
+}
+case "$scenario" in
+    invalid)
+        expect_lines "evaluation refused: Color .*only single-sample 2D textures are accepted (refusal 1)" \
+            "evaluation refused: Depth 32x18 R8G8B8A8_UNORM (28): unsupported format (refusal 2)" \
+            "evaluation refused: Output is missing (refusal 3)"
+        if grep -q "refusal 4)" "$work/windows.err"; then
+            echo "the fourth refusal was logged (only the first 3, then every 120th, should be):"; cat "$work/windows.err"; exit 1
+        fi
+        echo "invalid: NGX errors and log lines as expected (the 4th refusal not logged), no crash"; exit 0 ;;
+    stall)
+        expect_lines "shim: the evaluation has not finished after 200 ms" \
+            "shim: the evaluation did not finish within 5000 ms: given up" \
+            "evaluations are outstanding on the CUDA worker (D4R_SHIM_MAX_IN_FLIGHT=1)" \
+            "frame dropped: 1 tasks still outstanding" \
+            "ReleaseFeature: the CUDA worker is stuck in a stalled task" \
+            "Shutdown: the CUDA worker is stuck in a stalled task"
+        echo "stall: the stalled evaluation was reported and given up, the next frame dropped, release and shutdown did not wait"
+        exit 0 ;;
+    core-invalid)
+        expect_lines "the core answered invalid parameter (0xbad00005); the core's feature was recreated with the same creation parameters and the frame evaluated again: ok" \
+            "the frame failed again: 0xbad00005 returned to the game" ;;
+    blocking)
+        expect_lines "output wait: blocking event"
+        if grep -q "D4R_SHIM_BLOCKING_SYNC: " "$work/windows.err"; then
+            echo "the blocking output wait fell back:"; cat "$work/windows.err"; exit 1
+        fi ;;
+esac
 case "$scenario" in
     refusals)
         for line in "evaluation refused: Color 32x18 DXGI format 61: unsupported format" \
@@ -110,8 +161,8 @@ esac
 # The Linux reference: the open core on the same frames (colour through the format and back when it is not
 # RGBA16F); for recreate, two runs (the frames before and after the recreation each start from a reset).
 ref_frames=$frames
-if [ "$color" != rgba16f ]; then
-    "$ref_tool" frames "$frames" "$work/ref-frames" "$color" >/dev/null
+if [ "$color" != rgba16f ] || [ "$depth" != r32f ] || [ "$motion" != rg16f ]; then
+    "$ref_tool" frames "$frames" "$work/ref-frames" "$color" "$depth" "$motion" >/dev/null
     ref_frames=$work/ref-frames
 fi
 run_linux() { # FRAMES_DIR OUT_DIR
@@ -119,8 +170,7 @@ run_linux() { # FRAMES_DIR OUT_DIR
         { echo "the Linux reference exited with an error:"; cat "$work/linux.txt" "$work/linux.err"; exit 1; }
 }
 read -r rw rh ow oh count <"$ref_frames/frames.txt"
-if [ "$scenario" = recreate ]; then
-    half=$((count / 2))
+if [ "$scenario" = recreate ] || [ "$scenario" = core-invalid ]; then
     mkdir -p "$work/part0" "$work/part1" "$work/out0" "$work/out1"
     echo "$rw $rh $ow $oh $half" >"$work/part0/frames.txt"
     echo "$rw $rh $ow $oh $((count - half))" >"$work/part1/frames.txt"
@@ -147,4 +197,4 @@ if [ "$n" != "$count" ]; then echo "expected $count output files from the harnes
 if ! diff -r "$expected" "$work/out-windows"; then
     echo "the shim's outputs differ from the open core's on Linux (colour $color, output $output)"; exit 1
 fi
-echo "$scenario: $count frames through the shim under Wine (colour $color, output $output) equal the Linux core byte for byte"
+echo "$scenario: $count frames ${rw}x${rh} -> ${ow}x${oh} through the shim under Wine (colour $color, depth $depth, motion $motion, output $output) equal the Linux core byte for byte"

@@ -125,3 +125,46 @@ TEST(ShimFormats, RefusesWhatAPlaneDoesNotAccept) {
     EXPECT_EQ(format_name(26), "R11G11B10_FLOAT (26)");
     EXPECT_EQ(format_name(61), "DXGI format 61");
 }
+
+// The harness's depth and motion formats (--depth, --motion): the shim's conversion of what the harness
+// uploads equals the independent decoding the Linux reference uses, bit for bit.
+TEST(ShimFormats, HarnessDepthFormatsDecodeAsTheIndependentConversion) {
+    std::vector<float> depth;
+    for (uint32_t i = 0; i <= 4096; ++i) depth.push_back(static_cast<float>(i) / 4096.0f);
+    depth.insert(depth.end(), {-1.0f, 2.0f, 1e-9f, 0.999999f, 0.5000001f, 123.0f});
+    for (const enc::Format& f : enc::kDepthFormats) {
+        SCOPED_TRACE(f.name);
+        std::vector<uint8_t> encoded = enc::encode_depth(f, depth.data(), depth.size());
+        std::vector<float> expected = enc::decode_depth(f, encoded.data(), depth.size());
+        std::vector<float> got(depth.size());
+        ASSERT_TRUE(convert_to_canonical(Plane::Depth, f.dxgi, encoded.data(), encoded.size(),
+                                         static_cast<uint32_t>(depth.size()), 1, got.data()));
+        EXPECT_EQ(std::memcmp(got.data(), expected.data(), 4 * got.size()), 0);
+        if (f.dxgi != 45) { // R32F and D32F are exact
+            EXPECT_EQ(std::memcmp(got.data(), depth.data(), 4 * got.size()), 0);
+        }
+    }
+    const enc::Format& d24 = *enc::find_depth("d24s8");
+    std::vector<uint8_t> one = enc::encode_depth(d24, depth.data() + 4096, 1); // 1.0
+    EXPECT_EQ(one[3], 0x5A);                                                     // the stencil byte is there
+    EXPECT_EQ(enc::decode_depth(d24, one.data(), 1)[0], 1.0f);                   // and ignored
+}
+
+TEST(ShimFormats, HarnessMotionFormatsDecodeAsTheIndependentConversion) {
+    const std::vector<uint16_t> halves = all_halves(); // RGBA: read as 2 vectors per texel
+    const size_t n = halves.size() / 2;
+    for (const enc::Format& f : enc::kMotionFormats) {
+        SCOPED_TRACE(f.name);
+        std::vector<uint8_t> encoded = enc::encode_motion(f, halves.data(), n);
+        std::vector<uint16_t> expected = enc::decode_motion(f, encoded.data(), n);
+        std::vector<uint16_t> got(2 * n);
+        ASSERT_TRUE(convert_to_canonical(Plane::Motion, f.dxgi, encoded.data(), encoded.size(),
+                                         static_cast<uint32_t>(n), 1, got.data()));
+        EXPECT_EQ(got, expected);
+        // Both carry every half through unchanged except NaN payloads, so the Linux reference needs no change.
+        size_t differ = 0;
+        for (size_t i = 0; i < 2 * n; ++i)
+            if (got[i] != halves[i] && !((halves[i] & 0x7C00) == 0x7C00 && (halves[i] & 0x3FF))) ++differ;
+        EXPECT_EQ(differ, 0u);
+    }
+}

@@ -1,0 +1,28 @@
+// d4r NGX shim: the environment variables that tune how the shim evaluates.
+//
+// Promise: `read_settings` reads them once (at Init) from ENV and never fails: a value it cannot use is
+// reported (one warning naming the variable, the value and what is accepted) and the default is kept.
+//   D4R_SHIM_MAX_IN_FLIGHT  evaluations allowed outstanding on the CUDA worker before the game's thread
+//                           waits for one to finish (1-16, default 3; d4r.ini's [Latency] FrameAge sets it)
+//   D4R_SHIM_BLOCKING_SYNC  wait for the core's output with a blocking event instead of a context
+//                           synchronisation (true/false, on/off, yes/no, 1/0; default false)
+// Pure code with no Windows dependency (unit-tested on Linux).
+#pragma once
+
+#include "core/env.h"
+
+namespace d4r::shim {
+
+inline constexpr const char* kMaxInFlightVariable = "D4R_SHIM_MAX_IN_FLIGHT";
+inline constexpr const char* kBlockingSyncVariable = "D4R_SHIM_BLOCKING_SYNC";
+inline constexpr unsigned kDefaultMaxInFlight = 3;
+inline constexpr unsigned kMaxMaxInFlight = 16;
+
+struct Settings {
+    unsigned max_in_flight = kDefaultMaxInFlight;
+    bool blocking_sync = false;
+};
+
+Settings read_settings(const Environment& env);
+
+} // namespace d4r::shim

@@ -1,0 +1,28 @@
+// The shim's settings (src/shim/settings.h): D4R_SHIM_MAX_IN_FLIGHT and D4R_SHIM_BLOCKING_SYNC, their
+// defaults, accepted spellings, and bad values keeping the default.
+#include <gtest/gtest.h>
+
+#include "shim/settings.h"
+
+using namespace d4r;
+using namespace d4r::shim;
+
+TEST(ShimSettings, Defaults) {
+    Settings s = read_settings(MapEnvironment{});
+    EXPECT_EQ(s.max_in_flight, 3u);
+    EXPECT_FALSE(s.blocking_sync);
+}
+
+TEST(ShimSettings, MaxInFlight) {
+    EXPECT_EQ(read_settings(MapEnvironment{{"D4R_SHIM_MAX_IN_FLIGHT", "1"}}).max_in_flight, 1u);
+    EXPECT_EQ(read_settings(MapEnvironment{{"D4R_SHIM_MAX_IN_FLIGHT", "16"}}).max_in_flight, 16u);
+    for (const char* bad : {"0", "17", "-1", "two", "", "1000", "3 "})
+        EXPECT_EQ(read_settings(MapEnvironment{{"D4R_SHIM_MAX_IN_FLIGHT", bad}}).max_in_flight, 3u) << bad;
+}
+
+TEST(ShimSettings, BlockingSync) {
+    for (const char* on : {"1", "true", "ON", "Yes"})
+        EXPECT_TRUE(read_settings(MapEnvironment{{"D4R_SHIM_BLOCKING_SYNC", on}}).blocking_sync) << on;
+    for (const char* off : {"0", "false", "Off", "no", "", "maybe"})
+        EXPECT_FALSE(read_settings(MapEnvironment{{"D4R_SHIM_BLOCKING_SYNC", off}}).blocking_sync) << off;
+}
