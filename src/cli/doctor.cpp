@@ -10,6 +10,7 @@
 #include "core/process.h"
 #include "core/strings.h"
 #include "doctor_probes.h"
+#include "doctor_windows.h"
 #include "kernelset/accuracy_policy.h"
 #include "kernelset/gpu_topology.h"
 #include "kernelset/kernel_set.h"
@@ -232,21 +233,25 @@ void check_hip(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out) {
                        "AMD native kernels need ROCm's HIP runtime; set [Paths] RocmDir"));
 }
 
-void check_wine(std::vector<CheckLine>& out) {
-    for (const char* name : {"wine64", "wine"}) {
-        std::string path = find_in_path(name);
-        if (path.empty()) continue;
+void check_wine(const DoctorOptions& o, std::vector<CheckLine>& out) {
+    std::vector<std::string> found;
+    for (const char* name : {"wine64", "wine"})
+        if (std::string path = find_in_path(name); !path.empty()) found.push_back(path);
+    for (const std::filesystem::path& p : o.wine_fallbacks)
+        if (is_file(p)) found.push_back(p.string());
+    for (const std::string& path : found) {
         auto r = run_process({path, "--version"}, 20s);
         if (r && r->exit_code == 0) {
             out.push_back(line(CheckStatus::Ok, "wine", fmt::format("{} ({})", std::string(trim(r->output)), path)));
         } else {
             out.push_back(line(CheckStatus::Warn, "wine",
                                fmt::format("{} does not run: {}", path,
-                                           r ? fmt::format("exit status {}", r->exit_code) : r.error().text())));
+                                           r ? fmt::format("exit status {}", r->exit_code) : r.error().text()),
+                               "reinstall Wine (apt-get install wine64)"));
         }
         return;
     }
-    out.push_back(line(CheckStatus::Warn, "wine", "Wine not found in PATH",
+    out.push_back(line(CheckStatus::Warn, "wine", "Wine not found (wine64 or wine in PATH, /usr/lib/wine/wine64)",
                        "games run under Proton; for d4r's Windows-side tests install wine64 (apt-get install wine64)"));
 }
 
@@ -290,7 +295,8 @@ std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environmen
     check_nvidia(out);
     check_zluda(cfg, out);
     check_hip(cfg, out);
-    check_wine(out);
+    check_wine(options, out);
+    check_windows_side(env, options.lib_dir, out);
     check_proton(cfg, out);
     return out;
 }

@@ -2,7 +2,9 @@
 //
 // Promise: run_doctor() checks, in a fixed order, the configuration file, the GPU (KFD), the kernel
 // root and the set the runtime would select, the backends (NVIDIA's libcuda with a device, ZLUDA at
-// the configured path, HIP for AMD code objects), Wine and the configured Proton folders. Each check
+// the configured path, HIP for AMD code objects), Wine (wine64 or wine in PATH, else /usr/lib/wine/wine64),
+// the Windows side (doctor_windows.h: bridge, D4R_RUNTIME_DIR, shim, open core, libd4rcuda as the bridge
+// loads it) and the configured Proton folders. Each check
 // gives one line: ok, warn or fail, and a hint where there is something to do. Nothing here fails
 // hard on a machine without a GPU: a missing GPU or driver is a warning saying what is missing.
 // Driver probes run in a child process, so a crashing or hanging driver cannot take d4r down.
@@ -22,7 +24,8 @@ const char* check_status_name(CheckStatus status);
 
 struct CheckLine {
     CheckStatus status = CheckStatus::Ok;
-    std::string check;   // short name: config, gpu, kernels, nvidia, zluda, hip, wine, proton
+    std::string check;   // short name: config, gpu, kernels, nvidia, zluda, hip, wine, bridge, runtime, shim,
+                         // ngxcore, d4rcuda, proton
     std::string message;
     std::string hint;    // empty when there is nothing to do
 };
@@ -31,6 +34,8 @@ struct DoctorOptions {
     std::optional<std::filesystem::path> config;  // --config
     std::filesystem::path kfd_root;
     std::filesystem::path cwd;
+    std::filesystem::path lib_dir;  // d4r's lib folder (beside the binary's bin/): the bridge's default place
+    std::vector<std::filesystem::path> wine_fallbacks = {"/usr/lib/wine/wine64"};  // when PATH has no Wine
 };
 
 std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environment& env);

@@ -110,4 +110,22 @@ Expected<std::string> probe_library(const std::string& name) {
     return make_error(ErrorCode::Io, "probe of {} gave no answer", name);
 }
 
+Expected<std::string> probe_library_symbol(const std::string& name, const std::string& symbol) {
+    std::string report = D4R_TRY(run_isolated(
+        [&]() -> std::string {
+            void* handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (!handle) {
+                const char* e = ::dlerror();
+                return "error=" + clean(e ? e : "dlopen failed");
+            }
+            std::string path = loaded_path(handle, name);
+            if (!::dlsym(handle, symbol.c_str())) return "error=" + clean(path) + " has no " + symbol;
+            return "library=" + clean(path);
+        },
+        20s));
+    if (starts_with(report, "library=")) return report.substr(8);
+    if (starts_with(report, "error=")) return make_error(ErrorCode::NotFound, "{}", report.substr(6));
+    return make_error(ErrorCode::Io, "probe of {} gave no answer", name);
+}
+
 } // namespace d4r::cli

@@ -23,4 +23,7 @@ CudaProbe probe_cuda_driver(const std::string& library = "libcuda.so.1");
 // The path a library NAME resolves to with dlopen (in a child process), or an error saying why not.
 Expected<std::string> probe_library(const std::string& name);
 
+// dlopen(NAME) with RTLD_NOW in a child process and dlsym(SYMBOL): the path it resolved to, or why not.
+Expected<std::string> probe_library_symbol(const std::string& name, const std::string& symbol);
+
 } // namespace d4r::cli

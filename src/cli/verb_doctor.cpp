@@ -2,8 +2,10 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli_common.h"
+#include "core/process.h"
 #include "doctor.h"
 #include "kernelset/gpu_topology.h"
 #include "verbs.h"
@@ -15,6 +17,7 @@ namespace {
 struct DoctorCliOptions {
     std::string config;
     std::string kfd_root = kernels::kDefaultKfdTopology;
+    bool json = false;
 };
 
 int run(const DoctorCliOptions& o) {
@@ -23,14 +26,29 @@ int run(const DoctorCliOptions& o) {
     options.kfd_root = o.kfd_root;
     std::error_code ec;
     options.cwd = std::filesystem::current_path(ec);
+    if (std::string exe = executable_path(); !exe.empty())
+        options.lib_dir = std::filesystem::path(exe).parent_path().parent_path() / "lib"; // build/bin/d4r -> build/lib
     std::vector<CheckLine> lines = run_doctor(options, process_environment());
     int counts[3] = {0, 0, 0};
+    nlohmann::json checks = nlohmann::json::array();
     for (const CheckLine& l : lines) {
         ++counts[static_cast<int>(l.status)];
+        if (o.json) {
+            checks.push_back({{"status", check_status_name(l.status)}, {"check", l.check}, {"message", l.message},
+                              {"hint", l.hint}});
+            continue;
+        }
         fmt::print("{:<5} {:<8} {}{}\n", check_status_name(l.status), l.check, l.message,
                    l.hint.empty() ? "" : " (hint: " + l.hint + ")");
     }
-    fmt::print("doctor: {} ok, {} warn, {} fail\n", counts[0], counts[1], counts[2]);
+    if (o.json)
+        fmt::print("{}\n", nlohmann::json{{"checks", std::move(checks)},
+                                           {"ok", counts[0]},
+                                           {"warn", counts[1]},
+                                           {"fail", counts[2]}}
+                               .dump(2));
+    else
+        fmt::print("doctor: {} ok, {} warn, {} fail\n", counts[0], counts[1], counts[2]);
     return counts[2] > 0 ? kExitFailed : kExitOk;
 }
 
@@ -39,10 +57,12 @@ int run(const DoctorCliOptions& o) {
 void register_doctor_verb(CLI::App& root) {
     auto o = std::make_shared<DoctorCliOptions>();
     CLI::App* sub = root.add_subcommand(
-        "doctor", "check this machine for d4r: config, GPU, kernel set, backends (NVIDIA, ZLUDA, HIP), Wine, Proton; "
-                  "one line per check (ok/warn/fail with a hint); exit 1 if any check failed");
+        "doctor", "check this machine for d4r: config, GPU, kernel set, backends (NVIDIA, ZLUDA, HIP), Wine, the "
+                  "Windows side (bridge nvcuda.dll, D4R_RUNTIME_DIR, shim and open core DLLs, libd4rcuda as the bridge "
+                  "loads it), Proton; one line per check (ok/warn/fail with a hint); exit 1 if any check failed");
     sub->add_option("--config", o->config, "the d4r.ini to check (default: D4R_CONFIG, ./d4r.ini, ~/.config/d4r/d4r.ini)");
     sub->add_option("--kfd-root", o->kfd_root, "KFD topology folder")->capture_default_str();
+    sub->add_flag("--json", o->json, "print the checks as JSON ({checks: [{status, check, message, hint}], ok, warn, fail})");
     set_action(sub, [o] { return run(*o); });
 }
 

@@ -74,7 +74,13 @@ TEST(DoctorCli, BareMachineWarnsButDoesNotFail) {
     EXPECT_TRUE(has_line(r.out, "ok", "config", "built-in defaults")) << r.out;
     EXPECT_TRUE(has_line(r.out, "warn", "gpu", "no AMD GPU found")) << r.out;
     EXPECT_TRUE(has_line(r.out, "warn", "nvidia", "not found")) << r.out;
-    EXPECT_TRUE(has_line(r.out, "warn", "wine", "not found")) << r.out;
+    // Without Wine in PATH, doctor still finds Debian's /usr/lib/wine/wine64 where it is installed.
+    if (fs::exists("/usr/lib/wine/wine64"))
+        EXPECT_TRUE(has_line(r.out, "ok", "wine", "/usr/lib/wine/wine64") ||
+                    has_line(r.out, "warn", "wine", "/usr/lib/wine/wine64 does not run"))
+            << r.out;
+    else
+        EXPECT_TRUE(has_line(r.out, "warn", "wine", "not found")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "kernels", "native kernels off")) << r.out;
     // Every line carries a status and a check name.
     for (std::string_view line : {std::string_view(r.out)}) EXPECT_FALSE(line.empty());
@@ -124,6 +130,141 @@ TEST(DoctorCli, AccuracyModeWithoutAccuracySetWarns) {
     EXPECT_EQ(r.exit_code, 0) << r.out;
     EXPECT_TRUE(has_line(r.out, "warn", "kernels", "accuracy mode")) << r.out;
     EXPECT_TRUE(has_line(r.out, "warn", "gpu", "using gfx1101 from D4R_GPU_ARCH")) << r.out;
+}
+
+// ---- The Windows side: the bridge, D4R_RUNTIME_DIR, the shim and core DLLs, libd4rcuda as the bridge loads it
+
+// The start of an x86-64 ELF shared library made by winegcc: the header fields doctor reads and the
+// marker symbol's name.
+std::string fake_wine_builtin() {
+    std::string b(64, '\0');
+    b.replace(0, 4, "\x7f" "ELF");
+    b[4] = 2;  // 64-bit
+    b[5] = 1;  // little-endian
+    b[16] = 3; // ET_DYN
+    b[18] = 62; // x86-64
+    return b + std::string("\0__wine_spec_nt_header\0", 23);
+}
+
+// A PE header: MZ, e_lfanew = 0x40, "PE\0\0", MACHINE, CHARACTERISTICS.
+std::string fake_pe(uint16_t machine, uint16_t characteristics) {
+    std::string b(0x40 + 24, '\0');
+    b[0] = 'M';
+    b[1] = 'Z';
+    b[0x3c] = 0x40;
+    b.replace(0x40, 4, std::string("PE\0\0", 4));
+    b[0x44] = char(machine & 0xff);
+    b[0x45] = char(machine >> 8);
+    b[0x40 + 22] = char(characteristics & 0xff);
+    b[0x40 + 23] = char(characteristics >> 8);
+    return b;
+}
+const std::string kPeDll = fake_pe(0x8664, 0x2022);
+
+// A libd4rcuda stand-in with cuInit: the fake NVIDIA driver.
+void copy_fake_runtime(const TempDir& t, const std::string& relative) {
+    fs::path to = t.path() / relative;
+    fs::create_directories(to.parent_path());
+    fs::copy_file(kFakeCuda + "/fake-cuda-ok/libcuda.so.1", to, fs::copy_options::overwrite_existing);
+}
+
+RunResult doctor_with(const TempDir& t, std::map<std::string, std::string> env, const std::vector<std::string>& extra = {}) {
+    env.emplace("PATH", (t.path() / "bin").string() + ":/usr/bin:/bin");
+    env.emplace("D4R_NO_CONFIG", "1");
+    std::vector<std::string> args = {"doctor", "--kfd-root", (t.path() / "no-kfd").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_d4r(args, env, t.path());
+}
+
+TEST(DoctorCli, WindowsSideOfABuild) {
+    TempDir t;
+    make_fake_wine(t);
+    copy_fake_runtime(t, "build/lib/libd4rcuda.so");
+    t.write("build/lib/nvcuda.dll.so", fake_wine_builtin());
+    t.write("build/win/d4r_nvngx.dll", kPeDll);
+    t.write("build/win/d4r_ngx.dll", kPeDll);
+    t.write("build/lib/zluda/libcuda.so", ""); // D4R_RUNTIME_DIR is also [Paths] RuntimeDir, where ZLUDA is looked for
+    std::string lib = (t.path() / "build/lib").string();
+    RunResult r = doctor_with(t, {{"D4R_RUNTIME_DIR", lib}});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_TRUE(has_line(r.out, "ok", "wine", "wine-8.0")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "bridge", lib + "/nvcuda.dll.so: a Wine builtin")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "runtime", "D4R_RUNTIME_DIR=" + lib + " holds libd4rcuda.so")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "shim", "build/win/d4r_nvngx.dll: PE x64 DLL")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "ngxcore", "build/win/d4r_ngx.dll: PE x64 DLL")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "d4rcuda", "the bridge would load " + lib + "/libd4rcuda.so (cuInit found)"))
+        << r.out;
+
+    // The same as JSON: one object per check with its status, message and hint.
+    r = doctor_with(t, {{"D4R_RUNTIME_DIR", lib}}, {"--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("\"check\": \"bridge\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"check\": \"d4rcuda\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"fail\": 0"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("ok    bridge"), std::string::npos) << "no text lines with --json: " << r.out;
+}
+
+TEST(DoctorCli, WindowsSideOfAReleaseFolder) {
+    // A release's d4r/ folder: nvcuda.dll (the builtin, renamed), nvngx.dll (the shim, renamed), the
+    // core, and a libd4rcuda.so that is not a library.
+    TempDir t;
+    t.write("game/d4r/nvcuda.dll", fake_wine_builtin());
+    t.write("game/d4r/nvngx.dll", kPeDll);
+    t.write("game/d4r/d4r_ngx.dll", kPeDll);
+    t.write("game/d4r/libd4rcuda.so", "not a library\n");
+    std::string dir = (t.path() / "game/d4r").string();
+    RunResult r = doctor_with(t, {{"D4R_RUNTIME_DIR", dir}, {"LD_LIBRARY_PATH", ""}});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_TRUE(has_line(r.out, "ok", "bridge", dir + "/nvcuda.dll: a Wine builtin")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "shim", dir + "/nvngx.dll: PE x64 DLL")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "ngxcore", dir + "/d4r_ngx.dll")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "d4rcuda", "the bridge could not load libd4rcuda.so")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "d4rcuda", "hint: set D4R_RUNTIME_DIR")) << r.out;
+}
+
+TEST(DoctorCli, WrongWindowsFilesFail) {
+    TempDir t;
+    t.write("bin/wine64", "#!/bin/sh\nexit 3\n"); // a Wine that does not run (first in PATH)
+    ::chmod((t.path() / "bin/wine64").c_str(), 0755);
+    copy_fake_runtime(t, "rt/lib/libd4rcuda.so");
+    t.write("rt/lib/nvcuda.dll.so", "#!/bin/sh\n");                  // not an ELF file
+    t.write("rt/win/d4r_nvngx.dll", "just text, long enough to be read as a header..........................\n");
+    t.write("rt/win/d4r_ngx.dll", fake_pe(0x14c, 0x2102));              // a 32-bit DLL
+    std::string lib = (t.path() / "rt/lib").string();
+    RunResult r = doctor_with(t, {{"D4R_RUNTIME_DIR", lib}}, {});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_TRUE(has_line(r.out, "warn", "wine", "bin/wine64 does not run: exit status 3")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "bridge", "nvcuda.dll.so: not an ELF file")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "shim", "d4r_nvngx.dll: not a PE file (no MZ header)")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "ngxcore", "a PE file for machine 0x014c, not x86-64")) << r.out;
+    // libd4rcuda itself loads: the bridge file is what is wrong.
+    EXPECT_TRUE(has_line(r.out, "ok", "d4rcuda", "cuInit found")) << r.out;
+
+    // A PE program where the shim should be, and an ELF library that is not a Wine builtin.
+    t.write("rt/win/d4r_nvngx.dll", fake_pe(0x8664, 0x0022));
+    fs::copy_file(kFakeCuda + "/fake-cuda-ok/libcuda.so.1", t.path() / "rt/lib/nvcuda.dll.so",
+                  fs::copy_options::overwrite_existing);
+    r = doctor_with(t, {{"D4R_RUNTIME_DIR", lib}});
+    EXPECT_TRUE(has_line(r.out, "fail", "shim", "a PE x64 program, not a DLL")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "bridge", "not a Wine builtin (no __wine_spec_nt_header)")) << r.out;
+}
+
+TEST(DoctorCli, MissingWindowsFilesWarnAndABadRuntimeDirFails) {
+    TempDir t;
+    make_fake_wine(t);
+    t.mkdir("empty/lib");
+    std::string dir = (t.path() / "empty/lib").string();
+    RunResult r = doctor_with(t, {{"D4R_RUNTIME_DIR", dir}, {"LD_LIBRARY_PATH", ""}});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_TRUE(has_line(r.out, "warn", "bridge", "nvcuda.dll (the Wine bridge) not found")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "runtime", "D4R_RUNTIME_DIR=" + dir + " holds no libd4rcuda.so")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "warn", "shim", "d4r_nvngx.dll (the NGX shim) not found")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "warn", "ngxcore", "not found")) << r.out;
+    // No bridge: that libd4rcuda cannot be found is a warning, not a failure.
+    EXPECT_TRUE(has_line(r.out, "warn", "d4rcuda", "could not load libd4rcuda.so")) << r.out;
+
+    r = doctor_with(t, {{"D4R_RUNTIME_DIR", (t.path() / "nowhere").string()}});
+    EXPECT_TRUE(has_line(r.out, "fail", "runtime", "nowhere is not a folder")) << r.out;
 }
 
 TEST(DoctorCli, Help) {
