@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
         --reference-tool) ref_tool=$2; shift 2 ;;
         --frames) frames=$2; shift 2 ;;
         --scene-frames) scene_frames=$2; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) break ;;
     esac
 done
