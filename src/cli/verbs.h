@@ -16,5 +16,6 @@ void register_compare_verb(CLI::App& root);            // d4r compare           
 void register_replay_verb(CLI::App& root);             // d4r replay                  (verb_replay.cpp)
 void register_kprof_verb(CLI::App& root);              // d4r kprof                   (verb_kprof.cpp)
 void register_demo_verb(CLI::App& root);               // d4r demo                    (verb_demo.cpp)
+void register_elf_verbs(CLI::App& root);               // d4r elf glibc               (verb_elf.cpp)
 
 } // namespace d4r::cli

@@ -28,10 +28,11 @@ struct RawSection {
     uint64_t offset = 0;
     uint64_t size = 0;
     uint32_t link = 0;
+    uint32_t info = 0;
 };
 
 RawSection raw_section(const uint8_t* p) {
-    return {le32(p), le32(p + 4), le64(p + 0x18), le64(p + 0x20), le32(p + 0x28)};
+    return {le32(p), le32(p + 4), le64(p + 0x18), le64(p + 0x20), le32(p + 0x28), le32(p + 0x2c)};
 }
 
 } // namespace
@@ -89,6 +90,8 @@ Expected<ElfImage> read_elf_sections(std::span<const uint8_t> file) {
         section.type = raw.type;
         section.offset = raw.offset;
         section.size = raw.size;
+        section.link = raw.link;
+        section.info = raw.info;
         if (have_names) {
             if (raw.name >= names.size && !(raw.name == 0 && names.size == 0))
                 return make_error(ErrorCode::Invalid,

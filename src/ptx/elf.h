@@ -24,6 +24,8 @@ struct ElfSection {
     uint32_t type = 0;
     uint64_t offset = 0;
     uint64_t size = 0;
+    uint32_t link = 0; // sh_link: e.g. the string table of a symbol or version section
+    uint32_t info = 0; // sh_info: e.g. the entry count of a version-needs section
 };
 
 struct ElfImage {

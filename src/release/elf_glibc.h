@@ -1,0 +1,45 @@
+// d4r release tools: which GLIBC an ELF file needs.
+//
+// Promise: read_glibc_needs() reads a little-endian ELF64 file's version-needs section
+// (.gnu.version_r, SHT_GNU_verneed) through its linked string table and returns every version it asks
+// of every library, and the highest GLIBC_x.y[.z] among them (compared numerically: 2.10 > 2.9). A
+// file with no version needs (a static executable, a library using no versioned symbol) has none and
+// no highest. Offsets and counts are checked against the file: a malformed table is an Error naming
+// the offset, never a read outside the bytes. Not ELF64 little-endian: ErrorCode::Unsupported.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace d4r::release {
+
+// A version such as GLIBC_2.34: its numbers (2, 34), compared element by element.
+struct GlibcVersion {
+    std::vector<unsigned> numbers;
+    std::string text() const; // "2.34"
+    auto operator<=>(const GlibcVersion&) const = default;
+};
+
+// "2.41" or "GLIBC_2.41" -> {2, 41}; anything else -> Error naming TEXT.
+Expected<GlibcVersion> parse_glibc_version(std::string_view text);
+
+struct VersionNeed {
+    std::string library; // "libc.so.6"
+    std::string version; // "GLIBC_2.34"
+};
+
+struct GlibcNeeds {
+    std::vector<VersionNeed> needs;    // in file order
+    std::optional<GlibcVersion> highest; // the highest GLIBC_ version asked, if any
+    std::string highest_library;       // the library it is asked of
+};
+
+Expected<GlibcNeeds> read_glibc_needs(std::span<const uint8_t> file);
+
+} // namespace d4r::release
