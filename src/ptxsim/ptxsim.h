@@ -70,6 +70,11 @@ struct LaunchConfig {
     // A watchdog like a display GPU's: a launch still running after this many milliseconds of wall time
     // is stopped with FaultKind::BudgetExceeded (CUDA_ERROR_LAUNCH_TIMEOUT); 0 = off.
     uint32_t watchdog_ms = 0;
+    // The per-thread stack of a recursive kernel in bytes (the context's CU_LIMIT_STACK_SIZE): every
+    // activation of a recursive function takes 16 bytes of it, as a frame whose variables live in registers
+    // does on the H200, and a call past it stops the launch with FaultKind::IllegalAddress (recursion.h).
+    // 0 = the most a thread can have (512 KiB).
+    uint64_t stack_bytes = 0;
     unsigned worker_threads = 0;     // 0 = every core
     // A cooperative launch (cuLaunchCooperativeKernel): every block is resident until the grid ends, so
     // blocks may wait for each other (cooperative groups' grid.sync(), through the grid workspace that

@@ -69,6 +69,7 @@ void RecursionStack::attach(Warp& w, uint32_t depth) {
     frames.assign(size_t(depth) * 32, 0);
     for (std::vector<uint8_t>& s : saved) s.clear();
     std::fill(std::begin(charged), std::end(charged), 0);
+    std::fill(std::begin(stack), std::end(stack), 0);
     w.ret_stack = ret.data();
     w.frame_stack = frames.data();
     w.max_depth = depth;
@@ -87,24 +88,32 @@ bool grow_call_stack(Warp& w) {
     return true;
 }
 
+uint64_t stack_limit(const Warp& w) {
+    const uint64_t limit = w.launch->config.stack_bytes;
+    return limit ? std::min(limit, kRecursionStackBytes) : kRecursionStackBytes;
+}
+
 Flow stack_overflow(Warp& w, unsigned lane, uint32_t frame_bytes) {
     // The address past the thread's stack, as a GPU faults on the first access beyond it.
-    return fault(w, FaultKind::IllegalAddress, lane, kLocalWindow + w.block->local_stride + kRecursionStackBytes,
-                 frame_bytes,
-                 fmt::format("stack overflow: a recursive call past {} KiB of saved frames or {} nested calls per "
-                             "thread",
-                             kRecursionStackBytes / 1024, kMaxCallDepth));
+    const uint64_t limit = stack_limit(w);
+    return fault(w, FaultKind::IllegalAddress, lane, kLocalWindow + w.block->local_stride + limit, frame_bytes,
+                 fmt::format("stack overflow: a recursive call past the thread's stack of {} bytes "
+                             "(CU_LIMIT_STACK_SIZE, {} bytes per call), {} KiB of saved frames or {} nested calls",
+                             limit, kFrameOverheadBytes, kRecursionStackBytes / 1024, kMaxCallDepth));
 }
 
 Flow save_frames(Warp& w, const CallSite& cs, const uint32_t (&targets)[32], uint32_t mask) {
     RecursionStack& rs = *w.recursion;
     const Program& prog = *w.launch->program;
+    const uint64_t limit = stack_limit(w);
     for (uint32_t m = mask; m; m &= m - 1) {
         const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
         const CallTarget& t = cs.targets[targets[l]];
         if (t.frame < 0) continue;
         const uint32_t bytes = prog.frames[size_t(t.frame)].bytes;
-        if (rs.charged[l] + bytes + kFrameOverheadBytes > kRecursionStackBytes) return stack_overflow(w, l, bytes);
+        if (rs.charged[l] + bytes + kFrameOverheadBytes > kRecursionStackBytes ||
+            rs.stack[l] + kFrameOverheadBytes > limit)
+            return stack_overflow(w, l, bytes);
     }
     for (uint32_t m = mask; m; m &= m - 1) {
         const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
@@ -116,6 +125,7 @@ Flow save_frames(Warp& w, const CallSite& cs, const uint32_t (&targets)[32], uin
         s.resize(at + f.bytes);
         save_lane(w, l, f, s.data() + at);
         rs.charged[l] += f.bytes + kFrameOverheadBytes;
+        rs.stack[l] += kFrameOverheadBytes;
     }
     return Flow::Next;
 }
@@ -138,6 +148,7 @@ void restore_frame(Warp& w, unsigned lane, const CallTarget& t) {
     restore_lane(w, lane, f, s.data() + s.size() - f.bytes);
     s.resize(s.size() - f.bytes);
     rs.charged[lane] -= f.bytes + kFrameOverheadBytes;
+    rs.stack[lane] -= kFrameOverheadBytes;
     at = 0;
     for (const CallTarget::Copy& c : t.rets) {
         std::memcpy(fp + c.to, rs.rets.data() + at, c.bytes);

@@ -1,6 +1,8 @@
 // cpu backend: a recursive device function runs, and recursion past the stack stops the launch with
 // CUDA_ERROR_ILLEGAL_ADDRESS, as on the H200 with driver 580 (issue 14, item 18;
-// tests/device/hostile_cases.c, case recursion_10).
+// tests/device/hostile_cases.c, case recursion_10). The stack is the context's CU_LIMIT_STACK_SIZE, 16 bytes
+// per activation: on the H200 this kernel (whose .local array ptxas keeps in registers) runs L / 16 - 1 deep
+// under a limit of L bytes (63 under 1 KiB, 15 under 256 bytes, 255 under 4 KiB) and faults one deeper.
 #include "cpu_test_util.h"
 
 namespace d4r::runtime::cpu_test {
@@ -82,6 +84,43 @@ TEST_F(CpuRecursionTest, DepthTenRunsUnderTheDefaultAndA64KiBStack) {
     EXPECT_EQ(run_rec(f, out, 10, sync), 55u);
     EXPECT_EQ(sync, CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemFree_v2(out), CUDA_SUCCESS);
+}
+
+TEST_F(CpuRecursionTest, SmallStackLimitStopsWhatALargerOneRuns) {
+    size_t limit = 0;
+    ASSERT_EQ(api().cuCtxGetLimit(&limit, CU_LIMIT_STACK_SIZE), CUDA_SUCCESS);
+    EXPECT_EQ(limit, 1024u); // the H200's default
+    CUmodule m = nullptr;
+    ASSERT_EQ(api().cuModuleLoadData(&m, kRecursionPtx), CUDA_SUCCESS);
+    CUfunction f = function(m, "rec");
+    CUdeviceptr out = 0;
+    ASSERT_EQ(api().cuMemAlloc_v2(&out, 4), CUDA_SUCCESS);
+    CUresult sync = CUDA_ERROR_UNKNOWN;
+    EXPECT_EQ(run_rec(f, out, 63, sync), 63u * 64 / 2); // 64 activations of 16 bytes: the whole default stack
+    EXPECT_EQ(sync, CUDA_SUCCESS);
+    ASSERT_EQ(api().cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 4096), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuCtxGetLimit(&limit, CU_LIMIT_STACK_SIZE), CUDA_SUCCESS);
+    EXPECT_EQ(limit, 4096u);
+    EXPECT_EQ(run_rec(f, out, 255, sync), 255u * 256 / 2);
+    EXPECT_EQ(sync, CUDA_SUCCESS);
+    ASSERT_EQ(api().cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 256), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuCtxGetLimit(&limit, CU_LIMIT_STACK_SIZE), CUDA_SUCCESS);
+    EXPECT_EQ(limit, 256u);
+    EXPECT_EQ(run_rec(f, out, 15, sync), 15u * 16 / 2);
+    EXPECT_EQ(sync, CUDA_SUCCESS);
+    run_rec(f, out, 16, sync); // one activation past 256 bytes
+    EXPECT_EQ(sync, CUDA_ERROR_ILLEGAL_ADDRESS);
+}
+
+TEST_F(CpuRecursionTest, OneCallPastTheDefaultStackFaults) {
+    CUmodule m = nullptr;
+    ASSERT_EQ(api().cuModuleLoadData(&m, kRecursionPtx), CUDA_SUCCESS);
+    CUfunction f = function(m, "rec");
+    CUdeviceptr out = 0;
+    ASSERT_EQ(api().cuMemAlloc_v2(&out, 4), CUDA_SUCCESS);
+    CUresult sync = CUDA_SUCCESS;
+    run_rec(f, out, 64, sync); // 65 activations: 1040 bytes of a 1024-byte stack
+    EXPECT_EQ(sync, CUDA_ERROR_ILLEGAL_ADDRESS);
 }
 
 TEST_F(CpuRecursionTest, OverflowIsIllegalAddress) {

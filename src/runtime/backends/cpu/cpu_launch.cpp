@@ -143,6 +143,7 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     config.dynamic_shared_bytes = shared;
     config.instruction_budget = instruction_budget();
     config.watchdog_ms = watchdog_ms();
+    config.stack_bytes = std::max<uint64_t>(ref.ctx->limits[CU_LIMIT_STACK_SIZE], 1); // 0 would mean the maximum
     config.cooperative = cooperative;
     Context* ctx = ref.ctx.get();
     ref.ctx->submit(ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {
