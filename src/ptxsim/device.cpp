@@ -1,5 +1,12 @@
-// Device memory (a bounds-checked allocation table over aligned host memory), the registry of arrays,
-// texture and surface objects (ptxsim_texture.h), and the worker pool.
+// Device memory (a bounds-checked allocation table over host memory mapped for each allocation), the
+// registry of arrays, texture and surface objects (ptxsim_texture.h), and the worker pool.
+//
+// Every allocation is a mapping of its own (mmap), unmapped again by free(): a freed device pointer then
+// points at no memory, so a copy that takes it for host memory is refused by the host-memory probe of the
+// cpu backend (cpu_host_memory.h) instead of reading or writing a block the heap has handed to someone else.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -20,6 +27,17 @@ constexpr uint64_t kAlign = 256;
 // one allocation is never inside the next one.
 constexpr uint64_t kGuard = 256;
 constexpr uint64_t kMaxAllocation = 1ull << 40;
+
+// The bytes mapped for an allocation of BYTES: the allocation and its guard, in whole pages.
+uint64_t mapped_bytes(uint64_t bytes) {
+    static const uint64_t page = [] {
+        long v = sysconf(_SC_PAGESIZE);
+        return v > 0 ? uint64_t(v) : uint64_t(4096);
+    }();
+    return (bytes + kGuard + page - 1) / page * page;
+}
+
+void unmap(uint64_t base, uint64_t bytes) { munmap(reinterpret_cast<void*>(base), mapped_bytes(bytes)); }
 
 } // namespace
 
@@ -92,15 +110,15 @@ Device::Device() : m_impl(std::make_unique<Impl>()) {}
 
 Device::~Device() {
     for (auto& [base, size] : m_impl->allocations)
-        if (!m_impl->foreign.count(base)) std::free(reinterpret_cast<void*>(base));
+        if (!m_impl->foreign.count(base)) unmap(base, size);
 }
 
 Expected<DevicePtr> Device::alloc(uint64_t bytes) {
     if (bytes > kMaxAllocation) return make_error(ErrorCode::Invalid, "allocation of {} bytes is too large", bytes);
-    uint64_t total = (bytes + kGuard + kAlign - 1) / kAlign * kAlign;
-    void* p = std::aligned_alloc(kAlign, total);
-    if (!p) return make_error(ErrorCode::Io, "out of host memory allocating {} bytes of device memory", bytes);
-    std::memset(p, 0, total);
+    // Fresh anonymous pages are zero and page aligned (kAlign divides every page size).
+    static_assert(kAlign <= 4096);
+    void* p = mmap(nullptr, mapped_bytes(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return make_error(ErrorCode::Io, "out of host memory allocating {} bytes of device memory", bytes);
     std::unique_lock lock(m_impl->mutex);
     m_impl->allocations[reinterpret_cast<uint64_t>(p)] = bytes;
     m_impl->bytes += bytes;
@@ -112,10 +130,11 @@ Status Device::free(DevicePtr ptr) {
     auto it = m_impl->allocations.find(ptr);
     if (it == m_impl->allocations.end() || m_impl->foreign.count(ptr))
         return make_error(ErrorCode::Invalid, "free: 0x{:x} is not the start of a live device allocation", ptr);
-    m_impl->bytes -= it->second;
+    const uint64_t bytes = it->second;
+    m_impl->bytes -= bytes;
     m_impl->allocations.erase(it);
     lock.unlock();
-    std::free(reinterpret_cast<void*>(ptr));
+    unmap(ptr, bytes);
     return ok_status();
 }
 

@@ -25,18 +25,10 @@ CUdeviceptr freed_block() {
     return p + (1 << 20);
 }
 
-// AddressSanitizer keeps freed blocks mapped (its quarantine), so there a freed block is still real memory
-// and the probe rightly accepts it: that case only means something without it.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kFreedMemoryIsUnmapped = false;
-#else
-constexpr bool kFreedMemoryIsUnmapped = true;
-#endif
-
 TEST_F(CpuWildCopyTest, UnifiedCopiesRefuseAddressesThatAreNoMemory) {
     CUdeviceptr dev = 0;
     ASSERT_EQ(api().cuMemAlloc_v2(&dev, 1 << 16), CUDA_SUCCESS);
-    const CUdeviceptr freed = kFreedMemoryIsUnmapped ? freed_block() : 0x20;
+    const CUdeviceptr freed = freed_block();
     const CUdeviceptr wild[] = {0x10, freed, 0x123456789ab0ull, 0x7ffffffff000ull, ~0ull - 64};
     CUstream s = nullptr;
     ASSERT_EQ(api().cuStreamCreate(&s, 0), CUDA_SUCCESS);
@@ -65,6 +57,37 @@ TEST_F(CpuWildCopyTest, UnifiedCopiesRefuseAddressesThatAreNoMemory) {
     }
     // Nothing was queued that could fail later: the context is healthy.
     EXPECT_EQ(api().cuStreamSynchronize(s), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemFree_v2(dev), CUDA_SUCCESS);
+}
+
+// A device pointer that was freed, given as the host side of a copy (issue 14, hardening): device memory is
+// unmapped by cuMemFree whatever its size (and under AddressSanitizer too), so the host-memory probe refuses
+// it with CUDA_ERROR_INVALID_VALUE instead of reading or writing memory the heap may have handed out again.
+TEST_F(CpuWildCopyTest, FreedDevicePointersAreNoHostMemory) {
+    CUdeviceptr dev = 0;
+    ASSERT_EQ(api().cuMemAlloc_v2(&dev, 1 << 16), CUDA_SUCCESS);
+    CUstream s = nullptr;
+    ASSERT_EQ(api().cuStreamCreate(&s, 0), CUDA_SUCCESS);
+    for (size_t bytes : {size_t(64), size_t(4096), size_t(100000), size_t(1) << 20}) {
+        SCOPED_TRACE(bytes);
+        CUdeviceptr p = 0;
+        ASSERT_EQ(api().cuMemAlloc_v2(&p, bytes), CUDA_SUCCESS);
+        // While it lives it is a device operand (every copy direction accepts it).
+        ASSERT_EQ(api().cuMemcpyDtoH_v2(reinterpret_cast<void*>(p), dev, 64), CUDA_SUCCESS);
+        ASSERT_EQ(api().cuMemFree_v2(p), CUDA_SUCCESS);
+        void* host = reinterpret_cast<void*>(p);
+        EXPECT_EQ(api().cuMemcpyHtoD_v2(dev, host, 64), CUDA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(api().cuMemcpyDtoH_v2(host, dev, 64), CUDA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(api().cuMemcpyHtoDAsync_v2(dev, host, 64, s), CUDA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(api().cuMemcpyDtoHAsync_v2(host, dev, 64, s), CUDA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(api().cuMemcpy(dev, p, 64), CUDA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(api().cuMemcpy(p, dev, 64), CUDA_ERROR_INVALID_VALUE);
+        // As a device operand it is no allocation either.
+        EXPECT_EQ(api().cuMemcpyDtoD_v2(dev, p, 64), CUDA_ERROR_INVALID_VALUE);
+        EXPECT_EQ(api().cuMemsetD8_v2(p, 0, 64), CUDA_ERROR_INVALID_VALUE);
+    }
     EXPECT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
     EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemFree_v2(dev), CUDA_SUCCESS);
