@@ -1,19 +1,24 @@
 // libd4rcuda's exported CUDA driver API: one extern "C" function per entry of abi/cuda_api.h, each
-// forwarding to the runtime's dispatch table (runtime.h) behind an exception barrier (entry_guard.h);
+// clearing its out-parameters (out_params.h) and forwarding to the runtime's dispatch table (runtime.h)
+// behind an exception barrier (entry_guard.h);
 // the per-thread default stream variants of those functions; and every other entry point NVIDIA's libcuda
 // exports (abi/cuda_unimplemented.h), answering CUDA_ERROR_NOT_SUPPORTED. Built only into the shared
 // library (build/lib/libd4rcuda.so, loadable as libcuda.so.1); everything else of the library is hidden.
 #include "abi/cuda_unimplemented.h"
 #include "runtime/entry_guard.h"
+#include "runtime/out_params.h"
 #include "runtime/runtime.h"
 
 using namespace d4r::abi;
 
 extern "C" {
 
+// Out-parameters are cleared before anything can refuse the call (out_params.h), whichever backend or
+// layer answers.
 #define D4R_EXPORT_FN(exp, base, since, params, args)                                                         \
     __attribute__((visibility("default"))) CUresult exp params {                                            \
         try {                                                                                                \
+            d4r::runtime::clear_out_params<d4r::runtime::out_param_mask<CUresult(*) params>(#exp, #args)> args; \
             return d4r::runtime::dispatch().exp args;                                                        \
         } catch (...) {                                                                                      \
             return d4r::runtime::exception_result(#exp);                                                     \

@@ -1,5 +1,9 @@
 // cpu backend: the outermost layer over the whole table (fill_entry_layer runs last). It holds no lock of
-// the backend's, which makes it the place for the two rules that concern every entry point:
+// the backend's, which makes it the place for the three rules that concern every entry point:
+//
+// * Out-parameters. A refused call leaves no stale value: every plain out-parameter (out_params.h) is
+//   cleared to NULL / 0 before anything can refuse the call, however the entry point was reached (linked,
+//   through cuGetProcAddress, or by a layer of d4r's own).
 //
 // * Sticky errors. After a kernel fault a GPU context is unusable, and NVIDIA's driver answers the
 //   fault's error (ILLEGAL_ADDRESS, ...) from every call made while that context is current, cuMemAlloc,
@@ -14,6 +18,7 @@
 #include <string_view>
 
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/out_params.h"
 
 namespace d4r::runtime::cpu {
 
@@ -31,11 +36,12 @@ CUresult current_sticky() {
     return ctx ? ctx->sticky.load() : CUDA_SUCCESS;
 }
 
-template <auto Slot, bool Sticky>
+template <auto Slot, bool Sticky, uint32_t Outputs>
 struct Entry;
-template <typename... A, CUresult (*ApiTable::*Slot)(A...), bool Sticky>
-struct Entry<Slot, Sticky> {
+template <typename... A, CUresult (*ApiTable::*Slot)(A...), bool Sticky, uint32_t Outputs>
+struct Entry<Slot, Sticky, Outputs> {
     static CUresult call(A... args) {
+        clear_out_params<Outputs>(args...);
         if constexpr (Sticky)
             if (CUresult r = current_sticky()) return r;
         CUresult r = (g_inner.*Slot)(args...);
@@ -63,8 +69,11 @@ bool exempt_from_sticky(std::string_view name) {
 void fill_entry_layer(ApiTable& t) {
     g_inner = t;
 #define D4R_ENTRY_WRAP(exp, base, since, params, args)                                                        \
-    if (t.exp)                                                                                                \
-        t.exp = exempt_from_sticky(#exp) ? Entry<&ApiTable::exp, false>::call : Entry<&ApiTable::exp, true>::call;
+    if (t.exp) {                                                                                              \
+        constexpr uint32_t outputs = out_param_mask<CUresult(*) params>(#exp, #args);                         \
+        t.exp = exempt_from_sticky(#exp) ? Entry<&ApiTable::exp, false, outputs>::call                        \
+                                         : Entry<&ApiTable::exp, true, outputs>::call;                        \
+    }
     D4R_CUDA_API(D4R_ENTRY_WRAP)
 #undef D4R_ENTRY_WRAP
 }
