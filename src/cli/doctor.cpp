@@ -210,8 +210,14 @@ void check_zluda(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out)
             return;
         }
     }
-    out.push_back(line(CheckStatus::Fail, "zluda", fmt::format("no libcuda.so in {} (from {})", *dir, source),
-                       "point [Paths] ZludaDir at the folder with ZLUDA's libcuda.so"));
+    // Only a folder the user named is wrong when it has no ZLUDA; RuntimeDir/zluda is just where a
+    // release keeps it, and a development build's RuntimeDir (D4R_RUNTIME_DIR for the bridge) has none.
+    const bool named = source == "[Paths] ZludaDir";
+    out.push_back(line(named ? CheckStatus::Fail : CheckStatus::Warn, "zluda",
+                       fmt::format("no libcuda.so in {} (from {})", *dir, source),
+                       named ? "point [Paths] ZludaDir at the folder with ZLUDA's libcuda.so"
+                             : "without ZLUDA d4r runs on the cpu backend or NVIDIA's driver; to use an AMD GPU, "
+                               "put ZLUDA's libcuda.so there or set [Paths] ZludaDir"));
 }
 
 void check_hip(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out) {
