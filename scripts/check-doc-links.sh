@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Checks that the repository's Markdown stands alone: every relative link `](target)` names a file or
-# folder that exists (relative to the Markdown file, `#fragment` ignored), no link is an absolute path or
-# leaves the repository, and no page cites private notes that a clone does not have.
+# folder that exists (relative to the Markdown file), no link is an absolute path or
+# leaves the repository, a `#fragment` into a Markdown file names one of its headings (as GitHub makes
+# anchors: lower case, punctuation dropped, spaces to hyphens), and no page cites private notes that a
+# clone does not have.
 #
 # Usage: scripts/check-doc-links.sh [ROOT]     (ROOT: the repository, default: this script's parent)
 #        scripts/check-doc-links.sh --self-test  (runs the check on a made-up tree with known faults)
 # Exit 0 when every file is clean; 1 naming each FILE:LINE and the problem; 2 for a bad ROOT.
 # Files: the *.md git tracks or would track (not ignored), else every *.md outside build*/ and out/.
-# Links to web pages (http, https, mailto) and in-page anchors (#...) are not checked.
+# Links to web pages (http, https, mailto) are not checked.
 set -uo pipefail
 
 if [[ "${1:-}" == "-h" || "${1:-}" == "--help" ]]; then
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 0
 fi
 if [[ "${1:-}" == "--self-test" ]]; then
@@ -22,8 +24,8 @@ if [[ "${1:-}" == "--self-test" ]]; then
     mkdir -p "$tmp/docs" "$tmp/build/deps"
     {
         echo '# t'
-        echo '[a](docs/b.md) [b](docs/b.md#part) [c](docs) [d](https://example.org/x.md) [e](#t) [f](<docs/b.md>)'
-        echo '[g](docs/missing.md#part)'
+        echo '[a](docs/b.md) [b](docs/b.md#the-part-srcx) [c](docs) [d](https://example.org/x.md) [e](#t) [f](<docs/b.md>)'
+        echo '[g](docs/missing.md#part) [g2](docs/b.md#no-such-part) [g3](#t-1)'
         echo '[h](../shared/SPEC.md)'
         echo '[i](/etc/hostname)'
         echo 'As SPEC § 4 says.'
@@ -31,14 +33,16 @@ if [[ "${1:-}" == "--self-test" ]]; then
         echo '[j](not-checked-in-code.md)'
         echo '```'
     } >"$tmp/README.md"
-    echo '[up](../README.md) [titled](b.md "title")' >"$tmp/docs/b.md"
+    printf '%s\n' '## The part (`src/x`)' '[up](../README.md#t) [titled](b.md "title")' >"$tmp/docs/b.md"
     echo '[k](not-checked-in-build.md)' >"$tmp/build/deps/c.md"
     expected="README.md:3: link 'docs/missing.md#part' names docs/missing.md, which does not exist
+README.md:3: link 'docs/b.md#no-such-part': no heading of docs/b.md has that anchor
+README.md:3: link '#t-1': no heading of README.md has that anchor
 README.md:4: cites private notes outside the repository (say it here instead)
 README.md:4: link '../shared/SPEC.md' leaves the repository
 README.md:5: link '/etc/hostname' is an absolute path (use a path relative to README.md)
 README.md:6: cites private notes outside the repository (say it here instead)
-check-doc-links: 5 problem(s) in 2 Markdown file(s)"
+check-doc-links: 7 problem(s) in 2 Markdown file(s)"
     got=$("$0" "$tmp")
     rc=$?
     if [[ $rc -ne 1 || "$got" != "$expected" ]]; then
@@ -48,7 +52,7 @@ check-doc-links: 5 problem(s) in 2 Markdown file(s)"
         echo "$expected"
         exit 1
     fi
-    echo "check-doc-links --self-test: the 5 planted faults found, nothing else"
+    echo "check-doc-links --self-test: the 7 planted faults found, nothing else"
     exit 0
 fi
 root=${1:-"$(cd "$(dirname "$0")/.." && pwd)"}
@@ -65,6 +69,26 @@ list_markdown() {
         (cd "$root" && find . \( -path './build*' -o -path './out' -o -path './.git' \) -prune -o -name '*.md' -print |
             sed 's|^\./||' | sort)
     fi
+}
+
+# The anchors of a Markdown file's headings, one a line (outside code blocks; a repeated heading gets -1,
+# -2, ... as on GitHub).
+anchors_of() {
+    awk '
+        /^[[:space:]]*(```|~~~)/ { fence = !fence; next }
+        fence || !/^#+[[:space:]]/ { next }
+        {
+            h = $0
+            sub(/^#+[[:space:]]+/, "", h); sub(/[[:space:]]+#*[[:space:]]*$/, "", h)
+            h = tolower(h)
+            gsub(/[^a-z0-9 _-]/, "", h)
+            gsub(/ /, "-", h)
+            n = seen[h]++
+            print (n ? h "-" n : h)
+        }' "$1"
+}
+has_anchor() { # FILE ANCHOR
+    anchors_of "$1" | grep -qxF -- "$2"
 }
 
 problems=0
@@ -101,7 +125,12 @@ while IFS= read -r md; do
             target=${target#<}
             target=${target%>}
             case "$target" in
-            http://* | https://* | mailto:* | '#'* | '') continue ;;
+            http://* | https://* | mailto:* | '') continue ;;
+            '#'*)
+                has_anchor "$root/$md" "${target#\#}" ||
+                    report "$md" "$lineno" "link '$target': no heading of $md has that anchor"
+                continue
+                ;;
             esac
             path=${target%%#*}
             if [[ "$path" == /* || "$path" == ~* || "$path" =~ ^[A-Za-z]:[/\\] || "$path" == file:* ]]; then
@@ -113,6 +142,9 @@ while IFS= read -r md; do
                 report "$md" "$lineno" "link '$target' leaves the repository"
             elif [[ ! -e "$resolved" ]]; then
                 report "$md" "$lineno" "link '$target' names ${resolved#"$root"/}, which does not exist"
+            elif [[ "$target" == *'#'* && "$resolved" == *.md && -f "$resolved" ]] &&
+                ! has_anchor "$resolved" "${target#*#}"; then
+                report "$md" "$lineno" "link '$target': no heading of ${resolved#"$root"/} has that anchor"
             fi
         done
     done <"$root/$md"
