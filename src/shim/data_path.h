@@ -3,9 +3,11 @@
 //
 // Promise: a DataPath is one way of doing that for one feature. The feature hands it the game's command list,
 // the frame's resources and regions (GameFrame, already validated: non-null resources of accepted formats,
-// regions inside them) and a CoreCall; the path makes the inputs available in CUDA memory (CudaFrame,
-// rows packed: colour RGBA16F and depth R32F at the render size, motion RG16F at the render size or the
-// output size, exposure one R32F, output RGBA16F at the output size), calls CORE on the CUDA worker, and
+// regions inside them) and a CoreCall; the path makes the inputs available in CUDA memory (CudaFrame:
+// colour RGBA16F and depth R32F at the render size, motion RG16F at the render size or the output size,
+// exposure one R32F, output RGBA16F at the output size; each region at the buffer's start, in rows of
+// GameResource::row_texels texels — the created size, where an NGX core expects them when the render size
+// is smaller), calls CORE on the CUDA worker, and
 // puts the output into the game's texture so that what the game records after the evaluation sees it.
 // The host path (host_path.h) reads back and uploads through the CPU and works on any D3D12; a VRAM path
 // (memory shared between D3D12 and CUDA) implements the same interface beside it.
@@ -29,6 +31,7 @@ struct GameResource {
     ID3D12Resource* resource = nullptr;
     uint32_t format = 0; // DXGI_FORMAT of the resource
     Region region;       // the texels the core reads (inputs) or the shim writes (output)
+    uint32_t row_texels = 0; // texels per row of its CUDA buffer (at least region.width; 0: region.width)
 };
 
 struct GameFrame {

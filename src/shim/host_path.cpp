@@ -1,6 +1,7 @@
 // The host data path (host_path.h).
 #include "shim/host_path.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <mutex>
@@ -241,7 +242,9 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
         }
         const Plane plane = kPlanes[i];
         const Region& r = in.region;
-        host.resize(size_t(r.width) * r.height * canonical_texel_bytes(plane));
+        const size_t texel = canonical_texel_bytes(plane);
+        const size_t row = std::max<size_t>(in.row_texels, r.width);
+        host.assign(row * r.height * texel, 0);
         const UINT pitch = m_staging->footprints[i].placed.Footprint.RowPitch;
         D3D12_RANGE read{0, static_cast<SIZE_T>(m_staging->footprints[i].bytes)};
         void* mapped = nullptr;
@@ -249,7 +252,10 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
         if (FAILED(hr)) return make_error(ErrorCode::Io, "mapping the {} readback buffer: {}", plane_name(plane), hresult_text(hr));
         const uint8_t* at = static_cast<const uint8_t*>(mapped) + m_staging->footprints[i].placed.Offset +
                             size_t(r.y) * pitch + size_t(r.x) * texel_bytes(in.format);
-        bool converted = convert_to_canonical(plane, in.format, at, pitch, r.width, r.height, host.data());
+        bool converted = true;
+        for (uint32_t y = 0; y < r.height && converted; ++y)
+            converted = convert_to_canonical(plane, in.format, at + size_t(y) * pitch, pitch, r.width, 1,
+                                             host.data() + size_t(y) * row * texel);
         D3D12_RANGE none{0, 0};
         m_staging->readback[i].buffer->Unmap(0, &none);
         if (!converted) return make_error(ErrorCode::Unsupported, "{}: cannot convert {}", plane_name(plane), format_name(in.format));

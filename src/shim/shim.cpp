@@ -404,6 +404,10 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
     frame.motion.region.height = mv_low_res ? render_h : c.out_height;
     frame.output.region.width = c.out_width;
     frame.output.region.height = c.out_height;
+    // The core reads its inputs in rows as wide as the created sizes, whatever this frame's render size.
+    frame.color.row_texels = frame.depth.row_texels = c.width;
+    frame.motion.row_texels = mv_low_res ? c.width : c.out_width;
+    frame.output.row_texels = c.out_width;
     frame.exposure.region = Region{0, 0, 1, 1};
 
     const Plane planes[5] = {Plane::Color, Plane::Depth, Plane::Motion, Plane::Output, Plane::Exposure};

@@ -390,6 +390,7 @@ struct Placement {
 constexpr Placement kColorAt{5, 3}, kDepthAt{3, 1}, kMotionAt{1, 4}, kOutputAt{7, 2};
 constexpr uint32_t kInputMarginX = 8, kInputMarginY = 6, kOutputMarginX = 12, kOutputMarginY = 5;
 constexpr uint8_t kOutputSentinel = 0xAB;
+constexpr uint32_t kCreateMarginX = 4, kCreateMarginY = 2; // the created render size's excess with --subrect
 
 // Everything one run of the frames needs.
 struct Session {
@@ -465,8 +466,10 @@ struct Session {
 
     void create_feature() {
         NVSDK_NGX_Parameter* p = params;
-        p->Set(NVSDK_NGX_Parameter_Width, frames.rw);
-        p->Set(NVSDK_NGX_Parameter_Height, frames.rh);
+        // With --subrect the feature is created for a larger render size than the frames have (a game with
+        // dynamic resolution); each frame's size comes as DLSS.Render.Subrect.Dimensions.
+        p->Set(NVSDK_NGX_Parameter_Width, frames.rw + (options.subrect ? kCreateMarginX : 0));
+        p->Set(NVSDK_NGX_Parameter_Height, frames.rh + (options.subrect ? kCreateMarginY : 0));
         p->Set(NVSDK_NGX_Parameter_OutWidth, frames.ow);
         p->Set(NVSDK_NGX_Parameter_OutHeight, frames.oh);
         p->Set(NVSDK_NGX_Parameter_PerfQualityValue, int(NVSDK_NGX_PerfQuality_Value_MaxQuality));
