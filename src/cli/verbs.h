@@ -17,5 +17,6 @@ void register_replay_verb(CLI::App& root);             // d4r replay            
 void register_kprof_verb(CLI::App& root);              // d4r kprof                   (verb_kprof.cpp)
 void register_demo_verb(CLI::App& root);               // d4r demo                    (verb_demo.cpp)
 void register_elf_verbs(CLI::App& root);               // d4r elf glibc               (verb_elf.cpp)
+void register_install_verbs(CLI::App& root);           // d4r install, d4r uninstall  (verb_install.cpp)
 
 } // namespace d4r::cli
