@@ -85,7 +85,7 @@ template <typename F>
 struct Params;
 template <typename... A>
 struct Params<d4r::abi::CUresult (*)(A...)> {
-    static constexpr bool is_out[] = {out_param_type<A>()..., false};
+    static constexpr bool is_out[sizeof...(A) + 1] = {out_param_type<A>()..., false};
     static constexpr unsigned count = sizeof...(A);
 };
 
