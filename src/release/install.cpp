@@ -205,6 +205,19 @@ Expected<fs::path> resolve_release(const std::optional<fs::path>& given) {
     return release;
 }
 
+// True when TEXT is valid UTF-8 (the manifest is JSON, which holds only UTF-8 text).
+bool is_utf8(std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        if (n == 0 || i + n > text.size()) return false;
+        for (size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return false;
+        i += n;
+    }
+    return true;
+}
+
 Expected<InstallPlan> make_plan(const fs::path& folder, const fs::path& release, const std::vector<NvidiaFile>& nvidia,
                                 const InstallOptions& options, const std::string& reason) {
     InstallPlan plan;
@@ -219,6 +232,9 @@ Expected<InstallPlan> make_plan(const fs::path& folder, const fs::path& release,
     }
     std::set<std::string> created;
     for (const auto& [rel, source] : sources) {
+        if (!is_utf8(rel) || !is_utf8(source.string()))
+            return make_error(ErrorCode::Invalid, "{}: the name is not UTF-8 text, which the install manifest cannot "
+                              "record; rename it", source.string());
         PlannedFile f;
         f.path = rel;
         f.source = source.string();
@@ -324,15 +340,19 @@ Expected<std::optional<fs::path>> find_install_folder(const fs::path& game_dir_i
     return std::optional<fs::path>(*found.begin());
 }
 
-Expected<bool> repair(const fs::path& game_dir, const Say& say) {
+namespace {
+
+Expected<bool> repair_impl(const fs::path& game_dir, const Say& say) {
     const std::optional<fs::path> folder = D4R_TRY(find_install_folder(game_dir));
     if (!folder || !path_exists(*folder / kJournalName)) return false;
     D4R_TRY(recover(*folder, say));
     return true;
 }
 
-Status install(const InstallOptions& options, const Say& say) {
-    if (!options.dry_run) D4R_TRY(repair(options.game_dir, say));
+Status uninstall_impl(const fs::path& game_dir, bool purge, bool dry_run, const Say& say);
+
+Status install_impl(const InstallOptions& options, const Say& say) {
+    if (!options.dry_run) D4R_TRY(repair_impl(options.game_dir, say));
     if (const std::optional<fs::path> existing = D4R_TRY(find_install_folder(options.game_dir))) {
         const fs::path manifest = *existing / kManifestName;
         if (!options.force)
@@ -344,7 +364,7 @@ Status install(const InstallOptions& options, const Say& say) {
             say(fmt::format("would uninstall the install in {} first (--force)", existing->string()));
         } else {
             say(fmt::format("--force: uninstalling the install in {} first", existing->string()));
-            D4R_TRY(uninstall(options.game_dir, false, false, say));
+            D4R_TRY(uninstall_impl(options.game_dir, false, false, say));
         }
     }
     const ExeFolderChoice choice = D4R_TRY(find_exe_folder(options.game_dir));
@@ -391,9 +411,9 @@ Status install(const InstallOptions& options, const Say& say) {
     return ok_status();
 }
 
-Status uninstall(const fs::path& game_dir, bool purge, bool dry_run, const Say& say) {
+Status uninstall_impl(const fs::path& game_dir, bool purge, bool dry_run, const Say& say) {
     bool repaired = false;
-    if (!dry_run) repaired = D4R_TRY(repair(game_dir, say));
+    if (!dry_run) repaired = D4R_TRY(repair_impl(game_dir, say));
     const std::optional<fs::path> folder = D4R_TRY(find_install_folder(game_dir));
     if (repaired && !folder) {
         say("the game folder is back to its state before the install");
@@ -433,6 +453,39 @@ Status uninstall(const fs::path& game_dir, bool purge, bool dry_run, const Say& 
                     dry_run ? "would remove" : "removed", removed, dry_run ? "would restore" : "restored", restored,
                     kBackupFolder, dry_run ? "" : "; the folders it created are gone where empty"));
     return ok_status();
+}
+
+} // namespace
+
+// The entry points: no exception escapes (a bad_alloc, or a path the JSON writer cannot hold).
+Expected<bool> repair(const fs::path& game_dir, const Say& say) {
+    try {
+        return repair_impl(game_dir, say);
+    } catch (const std::exception& e) {
+        return make_error(ErrorCode::Internal, "{}: repair failed: {}", game_dir.string(), e.what());
+    }
+}
+
+Status install(const InstallOptions& options, const Say& say) {
+    try {
+        Status s = install_impl(options, say);
+        if (!s) log::debug("install: refused or failed: {}", s.error().text());
+        return s;
+    } catch (const std::exception& e) {
+        return make_error(ErrorCode::Internal, "{}: install failed: {} (run d4r install --repair \"{}\")",
+                          options.game_dir.string(), e.what(), options.game_dir.string());
+    }
+}
+
+Status uninstall(const fs::path& game_dir, bool purge, bool dry_run, const Say& say) {
+    try {
+        Status s = uninstall_impl(game_dir, purge, dry_run, say);
+        if (!s) log::debug("uninstall: refused or failed: {}", s.error().text());
+        return s;
+    } catch (const std::exception& e) {
+        return make_error(ErrorCode::Internal, "{}: uninstall failed: {} (run d4r install --repair \"{}\")",
+                          game_dir.string(), e.what(), game_dir.string());
+    }
 }
 
 } // namespace d4r::release

@@ -198,6 +198,26 @@ TEST(InstallCli, KilledUninstallIsCompleted) {
     }
 }
 
+TEST(InstallCli, UninstallAfterAKilledInstallRestoresTheTree) {
+    Fixture f;
+    const auto before = snapshot(f.game);
+    ASSERT_EQ(f.install({}, {{"D4R_TEST_INSTALL_STOP_AFTER", "4"}}).exit_code, 128 + 9);
+    RunResult r = f.uninstall();
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("rolling back"), std::string::npos) << r.out;
+    EXPECT_EQ(snapshot(f.game), before);
+}
+
+TEST(InstallCli, NonUtf8NameRefusedBeforeAnyChange) {
+    Fixture f;
+    const auto before = snapshot(f.game);
+    f.t.write("rel/d4r/bad\xff.dll", "x");
+    RunResult r = f.install();
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("not UTF-8"), std::string::npos) << r.err;
+    EXPECT_EQ(snapshot(f.game), before);
+}
+
 TEST(InstallCli, ReleaseErrors) {
     Fixture f;
     RunResult zip = run_d4r({"install", f.game.string(), "--release", (f.t.path() / "d4r-1.0.zip").string()});
