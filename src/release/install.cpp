@@ -379,7 +379,9 @@ Status install_impl(const InstallOptions& options, const Say& say) {
     std::vector<NvidiaFile> nvidia;
     if (options.nvidia) {
         const NvidiaCheck check = D4R_TRY(check_nvidia_files(*options.nvidia, release));
-        for (const NvidiaFile& n : check.files) say(fmt::format("NVIDIA file: {} -> {}", n.source.string(), n.target));
+        for (const NvidiaFile& n : check.files)
+            say(fmt::format("NVIDIA file: {} ({}) -> {}", n.source.string(),
+                            n.version.empty() ? "declares no version" : "version " + n.version, n.target));
         for (const KernelSetMatch& m : check.sets)
             say(fmt::format("kernel set {}: {} of {} kernels match {}'s {} PTX modules", m.set, m.matched, m.kernels,
                             kDlssName, check.modules));

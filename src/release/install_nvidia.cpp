@@ -11,6 +11,7 @@
 #include "ptx/container.h"
 #include "ptx/manifest.h"
 #include "ptx/module_index.h"
+#include "pe_version.h"
 
 namespace d4r::release {
 
@@ -20,11 +21,12 @@ namespace {
 
 constexpr uint64_t kMaxDllBytes = 4ull << 30;
 
-Status require_pe(const fs::path& path) {
+// The DLL's file version ("" when it declares none); an error when PATH is not a PE file.
+Expected<std::string> require_pe(const fs::path& path) {
     const std::vector<uint8_t> bytes = D4R_TRY(read_file(path, kMaxDllBytes));
     if (ptx::detect_container(bytes) != ptx::ContainerKind::Pe)
         return make_error(ErrorCode::Invalid, "{}: not a Windows DLL (no PE header)", path.string());
-    return ok_status();
+    return pe_file_version(bytes).value_or("");
 }
 
 } // namespace
@@ -38,12 +40,11 @@ Expected<NvidiaCheck> check_nvidia_files(const fs::path& nvidia_dir, const fs::p
     if (!is_file(dlss))
         return make_error(ErrorCode::NotFound, "--nvidia {}: no {} there (d4r never downloads it: copy it from a game "
                           "or NVIDIA's DLSS SDK)", nvidia_dir.string(), kDlssName);
-    D4R_TRY(require_pe(dlss));
-    out.files.push_back({dlss, kDlssName});
+    out.files.push_back({dlss, kDlssName, D4R_TRY(require_pe(dlss))});
     const fs::path core = nvidia_dir / kNvidiaCoreName;
     if (is_file(core)) {
-        D4R_TRY(require_pe(core));
-        out.files.push_back({core, std::string("d4r/") + kNvidiaCoreName}); // beside the shim, where it looks
+        // Beside the shim, where it looks for NVIDIA's core.
+        out.files.push_back({core, std::string("d4r/") + kNvidiaCoreName, D4R_TRY(require_pe(core))});
     }
 
     std::set<uint64_t> hashes;

@@ -1,7 +1,7 @@
 // d4r release: the user's NVIDIA files for an install (`d4r install --nvidia DIR`).
 //
 // Promise: finds nvngx_dlss.dll (required) and _nvngx.dll (optional) in the user's folder, refuses
-// anything that is not a PE file, and checks the PTX modules of nvngx_dlss.dll against every kernel
+// anything that is not a PE file, reads their file versions (version resource), and checks the PTX modules of nvngx_dlss.dll against every kernel
 // manifest (d4r-kernels.txt) of the release: how many kernels of each set the DLL's module hashes
 // match. No match, no manifest or unreadable PTX is a warning (native kernels will be refused and
 // DLSS runs slower), never an error. d4r never downloads these files.
@@ -21,6 +21,7 @@ inline constexpr const char* kNvidiaCoreName = "_nvngx.dll";
 struct NvidiaFile {
     std::filesystem::path source; // in the user's folder
     std::string target;           // relative to the install folder
+    std::string version;          // the DLL's file version ("310.2.1.0"), "" when it declares none
 };
 
 struct KernelSetMatch {

@@ -245,6 +245,12 @@ TEST(InstallCli, NvidiaFilesCheckedAgainstKernelManifests) {
 
     Fixture f;
     f.t.write("nv/nvngx_dlss.dll", read_file_text(dll));
+    // A stand-in _nvngx.dll: MZ, then a version resource block declaring 1.2.3.4.
+    std::string core = std::string("MZ", 2) + std::string("\x34\x03\x34\x00\x00\x00", 6);
+    for (char c : std::string("VS_VERSION_INFO")) core += std::string{c, '\0'};
+    core += std::string(4, '\0'); // the key's NUL, then padding to 4 bytes
+    core += std::string("\xbd\x04\xef\xfe\x00\x00\x01\x00\x02\x00\x01\x00\x04\x00\x03\x00", 16);
+    f.t.write("nv/_nvngx.dll", core);
     const std::string nv = (f.t.path() / "nv").string();
 
     f.t.write("rel/d4r/kernels/gfx1101/d4r-kernels.txt", entry + " " + hash + "\n");
@@ -252,6 +258,8 @@ TEST(InstallCli, NvidiaFilesCheckedAgainstKernelManifests) {
     ASSERT_EQ(match.exit_code, 0) << match.out << match.err;
     EXPECT_NE(match.out.find("kernel set d4r/kernels/gfx1101: 1 of 1 kernels match"), std::string::npos) << match.out;
     EXPECT_EQ(match.out.find("warning"), std::string::npos) << match.out;
+    EXPECT_NE(match.out.find("nvngx_dlss.dll (declares no version) -> nvngx_dlss.dll"), std::string::npos) << match.out;
+    EXPECT_NE(match.out.find("_nvngx.dll (version 1.2.3.4) -> d4r/_nvngx.dll"), std::string::npos) << match.out;
 
     f.t.write("rel/d4r/kernels/gfx1101/d4r-kernels.txt", entry + " 0123456789abcdef\n");
     RunResult r = f.install({"--nvidia", nv});
@@ -259,6 +267,7 @@ TEST(InstallCli, NvidiaFilesCheckedAgainstKernelManifests) {
     EXPECT_NE(r.out.find("0 of 1 kernels match"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("native kernels will be refused"), std::string::npos) << r.out;
     EXPECT_EQ(read_file_text(f.exe_dir / "nvngx_dlss.dll"), read_file_text(dll));
+    EXPECT_EQ(read_file_text(f.exe_dir / "d4r/_nvngx.dll"), core);
     ASSERT_EQ(f.uninstall().exit_code, 0);
     EXPECT_FALSE(fs::exists(f.exe_dir / "nvngx_dlss.dll"));
 
