@@ -110,7 +110,7 @@ std::string write_object(const DumpObject& o) {
 } // namespace
 
 std::string write_dump_manifest(const DumpManifest& m) {
-    std::string out = "# d4r replay dump (SPEC 7)\n";
+    std::string out = "# d4r replay dump (format: docs/runtime.md, Observability)\n";
     out += fmt::format("kernel {}\n", m.kernel);
     out += fmt::format("launch {} {} {} {} {} {} {}\n", m.grid[0], m.grid[1], m.grid[2], m.block[0], m.block[1],
                        m.block[2], m.shared);
