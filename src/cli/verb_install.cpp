@@ -30,7 +30,9 @@ struct UninstallArgs {
     bool dry_run = false;
 };
 
-void say(std::string_view line) { fmt::print("{}\n", line); }
+void say(std::string_view line) {
+    fmt::print("{}\n", line);
+}
 
 int run_install(const InstallArgs& a) {
     if (a.repair) {
@@ -80,8 +82,9 @@ void register_install_verbs(CLI::App& root) {
 
     auto u = std::make_shared<UninstallArgs>();
     CLI::App* uninstall = root.add_subcommand(
-        "uninstall", "undo d4r install: remove the files it created, restore the files it replaced, remove the "
-                     "folders it created; a d4r.ini you edited is kept unless --purge. Exit 2 when there is no install");
+        "uninstall",
+        "undo d4r install: remove the files it created, restore the files it replaced, remove the "
+        "folders it created; a d4r.ini you edited is kept unless --purge. Exit 2 when there is no install");
     uninstall->add_option("GAME_DIR", u->game_dir, "the game folder given to d4r install")->required();
     uninstall->add_flag("--purge", u->purge, "also remove a d4r.ini edited since the install");
     uninstall->add_flag("--dry-run", u->dry_run, "print what it would remove and restore; change nothing");

@@ -25,8 +25,9 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 // Folders never searched: d4r's own and redistributable / anti-cheat folders.
 bool is_skipped_folder(const std::string& name) {
-    static const char* const kSkipped[] = {"d4r", "d4r-backup", "_commonredist", "redist", "redistributables",
-                                           "directx", "easyanticheat", "battleye", "__installer", "support"};
+    static const char* const kSkipped[] = {
+        "d4r",     "d4r-backup",    "_commonredist", "redist",      "redistributables",
+        "directx", "easyanticheat", "battleye",      "__installer", "support"};
     const std::string n = lower(name);
     return std::any_of(std::begin(kSkipped), std::end(kSkipped), [&](const char* s) { return n == s; });
 }
@@ -44,9 +45,9 @@ std::string describe(const fs::path& folder_rel, const Exe& exe) {
 } // namespace
 
 bool is_helper_exe(const fs::path& relative) {
-    static const char* const kHelpers[] = {"crashreport", "crashhandler", "crashpad", "unins", "setup",
-                                           "vc_redist", "vcredist", "dxsetup", "prereq", "easyanticheat",
-                                           "battleye", "dotnet", "uninstall", "cleanup", "installer"};
+    static const char* const kHelpers[] = {"crashreport", "crashhandler", "crashpad",  "unins",   "setup",
+                                           "vc_redist",   "vcredist",     "dxsetup",   "prereq",  "easyanticheat",
+                                           "battleye",    "dotnet",       "uninstall", "cleanup", "installer"};
     const std::string name = lower(relative.filename().string());
     return std::any_of(std::begin(kHelpers), std::end(kHelpers),
                        [&](const char* h) { return name.find(h) != std::string::npos; });
@@ -55,7 +56,8 @@ bool is_helper_exe(const fs::path& relative) {
 Expected<ExeFolderChoice> find_exe_folder(const fs::path& game_dir_in) {
     std::error_code ec;
     if (!fs::is_directory(game_dir_in, ec))
-        return make_error(ErrorCode::NotFound, "{}: not a folder (give the game's install folder)", game_dir_in.string());
+        return make_error(ErrorCode::NotFound, "{}: not a folder (give the game's install folder)",
+                          game_dir_in.string());
     fs::path game_dir = fs::absolute(game_dir_in, ec).lexically_normal();
     if (!game_dir.has_filename()) game_dir = game_dir.parent_path(); // "Game/" -> "Game"
 
@@ -65,7 +67,8 @@ Expected<ExeFolderChoice> find_exe_folder(const fs::path& game_dir_in) {
         const fs::directory_entry& e = *it;
         std::error_code e2;
         if (e.is_directory(e2)) {
-            if (e.is_symlink(e2) || is_skipped_folder(e.path().filename().string()) || it.depth() + 1 >= kMaxSearchDepth)
+            if (e.is_symlink(e2) || is_skipped_folder(e.path().filename().string()) ||
+                it.depth() + 1 >= kMaxSearchDepth)
                 it.disable_recursion_pending();
             continue;
         }
@@ -92,8 +95,8 @@ Expected<ExeFolderChoice> find_exe_folder(const fs::path& game_dir_in) {
         if (!inserted && x.size > pos->second.size) pos->second = x;
     }
     auto choose = [&](const fs::path& rel, std::string reason) {
-        return ExeFolderChoice{rel.empty() ? game_dir : (game_dir / rel).lexically_normal(), largest.at(rel).relative.filename().string(),
-                               std::move(reason)};
+        return ExeFolderChoice{rel.empty() ? game_dir : (game_dir / rel).lexically_normal(),
+                               largest.at(rel).relative.filename().string(), std::move(reason)};
     };
 
     // 1. Unreal Engine: <Project>/Binaries/Win64 with <Project> other than Engine.
@@ -109,7 +112,8 @@ Expected<ExeFolderChoice> find_exe_folder(const fs::path& game_dir_in) {
         std::vector<fs::path> shipping;
         for (const fs::path& f : unreal)
             for (const Exe& x : exes)
-                if (x.relative.parent_path() == f && ends_with(lower(x.relative.filename().string()), "-shipping.exe")) {
+                if (x.relative.parent_path() == f &&
+                    ends_with(lower(x.relative.filename().string()), "-shipping.exe")) {
                     shipping.push_back(f);
                     break;
                 }
@@ -127,25 +131,26 @@ Expected<ExeFolderChoice> find_exe_folder(const fs::path& game_dir_in) {
     }
     if (unreal.empty()) {
         // 2. An exe directly in the game folder.
-        if (largest.count(fs::path()))
-            return choose(fs::path(), "the game folder itself holds an .exe");
+        if (largest.count(fs::path())) return choose(fs::path(), "the game folder itself holds an .exe");
         // 3. Only one folder.
-        if (largest.size() == 1)
-            return choose(largest.begin()->first, "the only folder holding an .exe");
+        if (largest.size() == 1) return choose(largest.begin()->first, "the only folder holding an .exe");
         // 4. A clearly largest exe.
         std::vector<std::pair<fs::path, Exe>> by_size(largest.begin(), largest.end());
         std::stable_sort(by_size.begin(), by_size.end(),
                          [](const auto& a, const auto& b) { return a.second.size > b.second.size; });
         if (by_size[0].second.size > 2 * by_size[1].second.size)
-            return choose(by_size[0].first,
-                          fmt::format("its {} is more than twice as large as any other folder's largest .exe (next: {})",
-                                      by_size[0].second.relative.filename().string(), describe(by_size[1].first, by_size[1].second)));
+            return choose(
+                by_size[0].first,
+                fmt::format("its {} is more than twice as large as any other folder's largest .exe (next: {})",
+                            by_size[0].second.relative.filename().string(),
+                            describe(by_size[1].first, by_size[1].second)));
     }
     std::string list;
     const std::vector<fs::path> candidates =
         unreal.empty() ? [&] { std::vector<fs::path> v; for (const auto& [f, e] : largest) v.push_back(f); return v; }()
                        : unreal;
-    for (const fs::path& f : candidates) list += "\n  " + describe(f, largest.at(f));
+    for (const fs::path& f : candidates)
+        list += "\n  " + describe(f, largest.at(f));
     return make_error(ErrorCode::Invalid,
                       "{}: cannot tell which folder holds the game's exe; candidates:{}\ngive the folder that holds "
                       "the game's exe instead (e.g. d4r install \"{}\")",

@@ -90,7 +90,8 @@ void prune_backup_folder(const fs::path& folder) {
          it.increment(ec))
         if (it->is_directory(ec) && !it->is_symlink(ec)) dirs.push_back(it->path());
     std::sort(dirs.begin(), dirs.end(), [](const fs::path& a, const fs::path& b) { return a.string() > b.string(); });
-    for (const fs::path& d : dirs) remove_if_empty(d);
+    for (const fs::path& d : dirs)
+        remove_if_empty(d);
     remove_if_empty(backup);
 }
 
@@ -100,7 +101,9 @@ Status write_text(const fs::path& path, const std::string& text) {
     return ok_status();
 }
 
-bool same_plan(const InstallPlan& a, const InstallPlan& b) { return plan_to_json(a) == plan_to_json(b); }
+bool same_plan(const InstallPlan& a, const InstallPlan& b) {
+    return plan_to_json(a) == plan_to_json(b);
+}
 
 bool is_d4r_ini(const std::string& relative) {
     std::string name = fs::path(relative).filename().string();
@@ -126,7 +129,8 @@ Status undo_files(const fs::path& folder, const InstallPlan& plan, const std::se
             D4R_TRY(remove_file(target));
         }
     }
-    for (auto d = plan.created_folders.rbegin(); d != plan.created_folders.rend(); ++d) remove_if_empty(folder / *d);
+    for (auto d = plan.created_folders.rbegin(); d != plan.created_folders.rend(); ++d)
+        remove_if_empty(folder / *d);
     prune_backup_folder(folder);
     return ok_status();
 }
@@ -188,7 +192,8 @@ Expected<fs::path> resolve_release(const std::optional<fs::path>& given) {
         std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
         if (ext == ".zip" && !is_dir(release))
             return make_error(ErrorCode::Unsupported,
-                              "--release {}: zip files are not read; unpack it first and give the folder", release.string());
+                              "--release {}: zip files are not read; unpack it first and give the folder",
+                              release.string());
         if (!is_dir(release)) return make_error(ErrorCode::NotFound, "--release {}: not a folder", release.string());
     } else {
         release = D4R_TRY(default_release_dir());
@@ -225,7 +230,8 @@ Expected<InstallPlan> make_plan(const fs::path& folder, const fs::path& release,
     plan.release = release.string();
     plan.exe_reason = reason;
     std::vector<std::pair<std::string, fs::path>> sources; // target (relative), source
-    for (const std::string& rel : D4R_TRY(release_files(release))) sources.emplace_back(rel, release / rel);
+    for (const std::string& rel : D4R_TRY(release_files(release)))
+        sources.emplace_back(rel, release / rel);
     for (const NvidiaFile& n : nvidia) {
         std::erase_if(sources, [&](const auto& s) { return s.first == n.target; }); // the user's copy wins
         sources.emplace_back(n.target, n.source);
@@ -233,8 +239,10 @@ Expected<InstallPlan> make_plan(const fs::path& folder, const fs::path& release,
     std::set<std::string> created;
     for (const auto& [rel, source] : sources) {
         if (!is_utf8(rel) || !is_utf8(source.string()))
-            return make_error(ErrorCode::Invalid, "{}: the name is not UTF-8 text, which the install manifest cannot "
-                              "record; rename it", source.string());
+            return make_error(ErrorCode::Invalid,
+                              "{}: the name is not UTF-8 text, which the install manifest cannot "
+                              "record; rename it",
+                              source.string());
         PlannedFile f;
         f.path = rel;
         f.source = source.string();
@@ -246,7 +254,8 @@ Expected<InstallPlan> make_plan(const fs::path& folder, const fs::path& release,
             partial /= part;
             const fs::path p = folder / partial;
             if (path_exists(p) && !is_dir(p))
-                return make_error(ErrorCode::Invalid, "{}: is a file, but the release needs a folder there", p.string());
+                return make_error(ErrorCode::Invalid, "{}: is a file, but the release needs a folder there",
+                                  p.string());
             if (!path_exists(p) && created.insert(partial.generic_string()).second)
                 plan.created_folders.push_back(partial.generic_string());
         }
@@ -266,7 +275,8 @@ Status execute_install(const fs::path& folder, const InstallPlan& plan) {
     for (const std::string& d : plan.created_folders) {
         std::error_code ec;
         fs::create_directory(folder / d, ec);
-        if (ec) return make_error(ErrorCode::Io, "cannot create the folder {}: {}", (folder / d).string(), ec.message());
+        if (ec)
+            return make_error(ErrorCode::Io, "cannot create the folder {}: {}", (folder / d).string(), ec.message());
     }
     for (const PlannedFile& f : plan.files) {
         const fs::path target = folder / f.path;
@@ -309,7 +319,8 @@ Expected<fs::path> default_release_dir() {
         if (p.filename() == "d4r") return p.parent_path();
     return make_error(ErrorCode::NotFound,
                       "no --release given and the running d4r ({}) is not inside a release folder (RELEASE/d4r/...): "
-                      "give the unpacked release with --release DIR", self.string());
+                      "give the unpacked release with --release DIR",
+                      self.string());
 }
 
 Expected<std::optional<fs::path>> find_install_folder(const fs::path& game_dir_in) {
@@ -333,7 +344,8 @@ Expected<std::optional<fs::path>> find_install_folder(const fs::path& game_dir_i
     if (found.empty()) return std::optional<fs::path>();
     if (found.size() > 1) {
         std::string list;
-        for (const fs::path& f : found) list += "\n  " + f.string();
+        for (const fs::path& f : found)
+            list += "\n  " + f.string();
         return make_error(ErrorCode::Invalid, "{}: several d4r installs found; give one of these folders:{}",
                           game_dir.string(), list);
     }
@@ -373,8 +385,10 @@ Status install_impl(const InstallOptions& options, const Say& say) {
     say(fmt::format("release: {}", release.string()));
     std::error_code ec;
     if (fs::equivalent(release, choice.folder, ec))
-        return make_error(ErrorCode::Invalid, "{}: the release is unpacked in the game folder itself; unpack it "
-                          "elsewhere and give it with --release", release.string());
+        return make_error(ErrorCode::Invalid,
+                          "{}: the release is unpacked in the game folder itself; unpack it "
+                          "elsewhere and give it with --release",
+                          release.string());
 
     std::vector<NvidiaFile> nvidia;
     if (options.nvidia) {
@@ -385,7 +399,8 @@ Status install_impl(const InstallOptions& options, const Say& say) {
         for (const KernelSetMatch& m : check.sets)
             say(fmt::format("kernel set {}: {} of {} kernels match {}'s {} PTX modules", m.set, m.matched, m.kernels,
                             kDlssName, check.modules));
-        for (const std::string& w : check.warnings) say("warning: " + w);
+        for (const std::string& w : check.warnings)
+            say("warning: " + w);
         nvidia = check.files;
     }
 
@@ -400,7 +415,8 @@ Status install_impl(const InstallOptions& options, const Say& say) {
         // Roll back now; should that fail too, the journal stays for the next run.
         Say quiet = [](std::string_view) {};
         if (Status r = recover(choice.folder, quiet); !r)
-            s.error().add_context(fmt::format("(rolling back failed too: {}; run d4r install --repair)", r.error().text()));
+            s.error().add_context(
+                fmt::format("(rolling back failed too: {}; run d4r install --repair)", r.error().text()));
         else
             s.error().add_context("install rolled back");
         return s;
@@ -434,9 +450,9 @@ Status uninstall_impl(const fs::path& game_dir, bool purge, bool dry_run, const 
         if (purge) {
             say(fmt::format("{}: edited since the install; removed (--purge)", target.string()));
         } else {
-            say(fmt::format("{}: edited since the install; kept (--purge removes it){}", target.string(),
-                            f.action == FileAction::Replace ? fmt::format("; the file it replaced stays in {}", f.backup)
-                                                            : ""));
+            say(fmt::format(
+                "{}: edited since the install; kept (--purge removes it){}", target.string(),
+                f.action == FileAction::Replace ? fmt::format("; the file it replaced stays in {}", f.backup) : ""));
             journal.keep.push_back(f.path);
         }
     }
@@ -444,8 +460,7 @@ Status uninstall_impl(const fs::path& game_dir, bool purge, bool dry_run, const 
     for (const PlannedFile& f : plan.files) {
         if (std::find(journal.keep.begin(), journal.keep.end(), f.path) != journal.keep.end()) continue;
         (f.action == FileAction::Replace ? restored : removed)++;
-        if (dry_run)
-            say(fmt::format("  {} {}", f.action == FileAction::Replace ? "restore" : "remove ", f.path));
+        if (dry_run) say(fmt::format("  {} {}", f.action == FileAction::Replace ? "restore" : "remove ", f.path));
     }
     if (!dry_run) {
         D4R_TRY(write_text(*folder / kJournalName, journal_to_json(journal)));

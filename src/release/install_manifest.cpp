@@ -17,7 +17,9 @@ constexpr uint64_t kMaxBytes = 64ull << 20;
 json plan_json(const InstallPlan& plan) {
     json files = json::array();
     for (const PlannedFile& f : plan.files) {
-        json j = {{"path", f.path}, {"source", f.source}, {"sha256", f.sha256},
+        json j = {{"path", f.path},
+                  {"source", f.source},
+                  {"sha256", f.sha256},
                   {"action", f.action == FileAction::Create ? "create" : "replace"}};
         if (f.action == FileAction::Replace) {
             j["backup"] = f.backup;
@@ -25,9 +27,9 @@ json plan_json(const InstallPlan& plan) {
         }
         files.push_back(std::move(j));
     }
-    return {{"format", kFormat},          {"d4r_version", plan.d4r_version}, {"release", plan.release},
-            {"exe_folder_reason", plan.exe_reason}, {"files", std::move(files)},
-            {"created_folders", plan.created_folders}};
+    return {{"format", kFormat},         {"d4r_version", plan.d4r_version},
+            {"release", plan.release},   {"exe_folder_reason", plan.exe_reason},
+            {"files", std::move(files)}, {"created_folders", plan.created_folders}};
 }
 
 // A relative path inside the install folder: not empty, not absolute, no "..".
@@ -93,7 +95,9 @@ Expected<json> parse(std::string_view text, std::string_view source) {
 
 } // namespace
 
-std::string plan_to_json(const InstallPlan& plan) { return plan_json(plan).dump(2) + "\n"; }
+std::string plan_to_json(const InstallPlan& plan) {
+    return plan_json(plan).dump(2) + "\n";
+}
 
 Expected<InstallPlan> plan_from_json(std::string_view text, std::string_view source) {
     const json j = D4R_TRY(parse(text, source));
@@ -114,7 +118,8 @@ Expected<Journal> journal_from_json(std::string_view text, std::string_view sour
         return make_error(ErrorCode::Invalid, "{}: not a d4r install journal of format {}", source, kFormat);
     Journal out;
     const std::string op = D4R_TRY(string_field(j, "operation", source, false));
-    if (op == "uninstall") out.op = JournalOp::Uninstall;
+    if (op == "uninstall")
+        out.op = JournalOp::Uninstall;
     else if (op != "install")
         return make_error(ErrorCode::Invalid, "{}: 'operation' is '{}'; accepted: install, uninstall", source, op);
     if (!j.contains("plan")) return make_error(ErrorCode::Invalid, "{}: 'plan' missing", source);

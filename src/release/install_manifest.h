@@ -23,9 +23,9 @@ inline constexpr const char* kBackupFolder = "d4r-backup";
 enum class FileAction { Create, Replace };
 
 struct PlannedFile {
-    std::string path;            // relative to the install folder, '/' separators
-    std::string source;          // absolute path of the file copied in
-    std::string sha256;          // of the file written
+    std::string path;   // relative to the install folder, '/' separators
+    std::string source; // absolute path of the file copied in
+    std::string sha256; // of the file written
     FileAction action = FileAction::Create;
     std::string backup;          // Replace: relative path of the original's copy (under d4r-backup/)
     std::string original_sha256; // Replace: of the original
@@ -33,8 +33,8 @@ struct PlannedFile {
 
 struct InstallPlan {
     std::string d4r_version;
-    std::string release;      // the release folder installed from
-    std::string exe_reason;   // why this folder was chosen
+    std::string release;    // the release folder installed from
+    std::string exe_reason; // why this folder was chosen
     std::vector<PlannedFile> files;
     std::vector<std::string> created_folders; // relative, parents before children
 };

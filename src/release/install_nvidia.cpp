@@ -8,10 +8,10 @@
 
 #include "core/files.h"
 #include "core/log.h"
+#include "pe_version.h"
 #include "ptx/container.h"
 #include "ptx/manifest.h"
 #include "ptx/module_index.h"
-#include "pe_version.h"
 
 namespace d4r::release {
 
@@ -38,8 +38,10 @@ Expected<NvidiaCheck> check_nvidia_files(const fs::path& nvidia_dir, const fs::p
     NvidiaCheck out;
     const fs::path dlss = nvidia_dir / kDlssName;
     if (!is_file(dlss))
-        return make_error(ErrorCode::NotFound, "--nvidia {}: no {} there (d4r never downloads it: copy it from a game "
-                          "or NVIDIA's DLSS SDK)", nvidia_dir.string(), kDlssName);
+        return make_error(ErrorCode::NotFound,
+                          "--nvidia {}: no {} there (d4r never downloads it: copy it from a game "
+                          "or NVIDIA's DLSS SDK)",
+                          nvidia_dir.string(), kDlssName);
     out.files.push_back({dlss, kDlssName, D4R_TRY(require_pe(dlss))});
     const fs::path core = nvidia_dir / kNvidiaCoreName;
     if (is_file(core)) {
@@ -55,7 +57,8 @@ Expected<NvidiaCheck> check_nvidia_files(const fs::path& nvidia_dir, const fs::p
                                            dlss.string(), indexed.error().text()));
         return out;
     }
-    for (const ptx::IndexedModule& m : indexed->modules) hashes.insert(m.hash);
+    for (const ptx::IndexedModule& m : indexed->modules)
+        hashes.insert(m.hash);
     out.modules = indexed->modules.size();
 
     std::error_code ec;
@@ -78,7 +81,8 @@ Expected<NvidiaCheck> check_nvidia_files(const fs::path& nvidia_dir, const fs::p
             out.warnings.push_back(fmt::format("skipping a malformed kernel manifest: {}", manifest.error().text()));
             continue;
         }
-        KernelSetMatch match{path.parent_path().lexically_relative(release).generic_string(), manifest->kernel_count(), 0};
+        KernelSetMatch match{path.parent_path().lexically_relative(release).generic_string(), manifest->kernel_count(),
+                             0};
         for (const std::string& name : manifest->names()) {
             const std::vector<uint64_t> listed = manifest->hashes_for(name);
             if (std::any_of(listed.begin(), listed.end(), [&](uint64_t h) { return hashes.count(h) != 0; }))

@@ -22,7 +22,8 @@ std::optional<std::string> pe_file_version(std::span<const uint8_t> bytes) {
     if (bytes.size() < 2 || bytes[0] != 'M' || bytes[1] != 'Z') return std::nullopt;
     static constexpr std::string_view kKey = "VS_VERSION_INFO"; // written as UTF-16LE, then a NUL
     std::string key16;
-    for (char c : kKey) key16 += std::string{c, '\0'};
+    for (char c : kKey)
+        key16 += std::string{c, '\0'};
     key16 += std::string(2, '\0');
     const auto* begin = bytes.data();
     const auto* end = bytes.data() + bytes.size();

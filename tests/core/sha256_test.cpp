@@ -16,16 +16,19 @@ TEST(Sha256, KnownDigests) {
     EXPECT_EQ(sha256_hex(std::string_view("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     EXPECT_EQ(sha256_hex(std::string_view("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
               "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    EXPECT_EQ(sha256_hex(std::string(1000000, 'a')), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
+              "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
 TEST(Sha256, ChunkingDoesNotMatter) {
     std::string text;
-    for (int i = 0; i < 300; ++i) text += char('a' + i % 26);
+    for (int i = 0; i < 300; ++i)
+        text += char('a' + i % 26);
     const std::string whole = sha256_hex(text);
     for (size_t step : {1u, 3u, 55u, 56u, 63u, 64u, 65u}) {
         Sha256 h;
-        for (size_t i = 0; i < text.size(); i += step) h.update(std::string_view(text).substr(i, step));
+        for (size_t i = 0; i < text.size(); i += step)
+            h.update(std::string_view(text).substr(i, step));
         EXPECT_EQ(h.finish_hex(), whole) << "step " << step;
     }
 }

@@ -24,8 +24,10 @@ std::map<std::string, std::string> snapshot(const fs::path& root) {
     std::map<std::string, std::string> out;
     for (const auto& e : fs::recursive_directory_iterator(root)) {
         const std::string rel = e.path().lexically_relative(root).generic_string();
-        if (e.is_directory()) out[rel + "/"] = "";
-        else out[rel] = read_file_text(e.path());
+        if (e.is_directory())
+            out[rel + "/"] = "";
+        else
+            out[rel] = read_file_text(e.path());
     }
     return out;
 }
@@ -247,7 +249,8 @@ TEST(InstallCli, NvidiaFilesCheckedAgainstKernelManifests) {
     f.t.write("nv/nvngx_dlss.dll", read_file_text(dll));
     // A stand-in _nvngx.dll: MZ, then a version resource block declaring 1.2.3.4.
     std::string core = std::string("MZ", 2) + std::string("\x34\x03\x34\x00\x00\x00", 6);
-    for (char c : std::string("VS_VERSION_INFO")) core += std::string{c, '\0'};
+    for (char c : std::string("VS_VERSION_INFO"))
+        core += std::string{c, '\0'};
     core += std::string(4, '\0'); // the key's NUL, then padding to 4 bytes
     core += std::string("\xbd\x04\xef\xfe\x00\x00\x01\x00\x02\x00\x01\x00\x04\x00\x03\x00", 16);
     f.t.write("nv/_nvngx.dll", core);
