@@ -113,7 +113,7 @@ bool is_d4r_ini(const std::string& relative) {
 
 // Puts every file of the plan back as it was before the install (also half-done ones) and removes
 // the folders the install created. Idempotent: a second run after a kill finishes the job.
-Status undo_files(const fs::path& folder, const InstallPlan& plan, const std::set<std::string>& keep) {
+Status undo_files(const fs::path& folder, const InstallPlan& plan, const std::set<std::string>& keep, const Say& say) {
     for (auto f = plan.files.rbegin(); f != plan.files.rend(); ++f) {
         const fs::path target = folder / f->path;
         std::error_code ec;
@@ -122,7 +122,15 @@ Status undo_files(const fs::path& folder, const InstallPlan& plan, const std::se
         if (keep.count(f->path)) continue;
         if (f->action == FileAction::Replace) {
             const fs::path backup = folder / f->backup;
-            if (!path_exists(backup)) continue; // not backed up yet, so the original was never touched
+            if (!path_exists(backup)) {
+                // Not backed up yet (the original was never touched) or already restored: either way the
+                // target holds the original. Anything else means the backup was deleted by someone.
+                auto now = sha256_file_hex(target);
+                if (!now || *now != f->original_sha256)
+                    say(fmt::format("warning: {}: its backup {} is missing; the file stays as it is", target.string(),
+                                    (folder / f->backup).string()));
+                continue;
+            }
             D4R_TRY(copy_atomic(backup, target));
             D4R_TRY(remove_file(backup));
         } else {
@@ -136,10 +144,9 @@ Status undo_files(const fs::path& folder, const InstallPlan& plan, const std::se
 }
 
 // Runs the uninstall recorded in JOURNAL (from the start, or again after a kill).
-Status run_uninstall(const fs::path& folder, const Journal& journal) {
+Status run_uninstall(const fs::path& folder, const Journal& journal, const Say& say) {
     const std::set<std::string> keep(journal.keep.begin(), journal.keep.end());
-    D4R_TRY(undo_files(folder, journal.plan, keep));
-    std::error_code ec;
+    D4R_TRY(undo_files(folder, journal.plan, keep, say));
     if (path_exists(folder / kManifestName)) D4R_TRY(remove_file(folder / kManifestName));
     D4R_TRY(remove_file(folder / kJournalName));
     return ok_status();
@@ -150,7 +157,7 @@ Status recover(const fs::path& folder, const Say& say) {
     const Journal journal = D4R_TRY(load_journal(folder / kJournalName));
     if (journal.op == JournalOp::Uninstall) {
         say(fmt::format("completing an interrupted uninstall in {}", folder.string()));
-        return run_uninstall(folder, journal);
+        return run_uninstall(folder, journal, say);
     }
     const fs::path manifest = folder / kManifestName;
     if (path_exists(manifest)) {
@@ -161,7 +168,7 @@ Status recover(const fs::path& folder, const Say& say) {
         }
     }
     say(fmt::format("rolling back an interrupted install in {}", folder.string()));
-    D4R_TRY(undo_files(folder, journal.plan, {}));
+    D4R_TRY(undo_files(folder, journal.plan, {}, say));
     if (path_exists(manifest)) D4R_TRY(remove_file(manifest));
     return remove_file(folder / kJournalName);
 }
@@ -464,7 +471,7 @@ Status uninstall_impl(const fs::path& game_dir, bool purge, bool dry_run, const 
     }
     if (!dry_run) {
         D4R_TRY(write_text(*folder / kJournalName, journal_to_json(journal)));
-        D4R_TRY(run_uninstall(*folder, journal));
+        D4R_TRY(run_uninstall(*folder, journal, say));
     }
     say(fmt::format("{}: {} {} files d4r created and {} {} files it replaced (from {}/){}", folder->string(),
                     dry_run ? "would remove" : "removed", removed, dry_run ? "would restore" : "restored", restored,

@@ -139,6 +139,18 @@ TEST(InstallCli, UneditedIniRemoved) {
     EXPECT_FALSE(fs::exists(f.exe_dir / "d4r"));
 }
 
+TEST(InstallCli, MissingBackupIsAWarning) {
+    Fixture f;
+    ASSERT_EQ(f.install().exit_code, 0);
+    fs::remove(f.exe_dir / "d4r-backup/dxgi.dll");
+    RunResult r = f.uninstall();
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("d4r-backup/dxgi.dll is missing"), std::string::npos) << r.out;
+    EXPECT_EQ(read_file_text(f.exe_dir / "dxgi.dll"), "optiscaler dxgi");
+    EXPECT_FALSE(fs::exists(f.exe_dir / "d4r-install.json"));
+    EXPECT_FALSE(fs::exists(f.exe_dir / "d4r-backup"));
+}
+
 TEST(InstallCli, UninstallWithoutInstallIsExit2) {
     Fixture f;
     RunResult r = f.uninstall();
