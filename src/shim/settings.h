@@ -6,8 +6,16 @@
 //                           waits for one to finish (1-16, default 3; d4r.ini's [Latency] FrameAge sets it)
 //   D4R_SHIM_BLOCKING_SYNC  wait for the core's output with a blocking event instead of a context
 //                           synchronisation (true/false, on/off, yes/no, 1/0; default false)
+// and two that ask for what this shim does not do yet, so `notices` says, for the log, what happens
+// instead (never a silent fallback):
+//   D4R_SHIM_SPLIT_FRAME=0  pipelined results (d4r.ini [Latency] FrameAge N > 0): every frame still gets
+//                           its own result, as with FrameAge 0
+//   D4R_SHIM_VRAM_INTEROP   the VRAM data path (default on in d4r.ini): the host path is used
 // Pure code with no Windows dependency (unit-tested on Linux).
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "core/env.h"
 
@@ -21,6 +29,7 @@ inline constexpr unsigned kMaxMaxInFlight = 16;
 struct Settings {
     unsigned max_in_flight = kDefaultMaxInFlight;
     bool blocking_sync = false;
+    std::vector<std::string> notices; // what was asked for and is not done, and what is done instead
 };
 
 Settings read_settings(const Environment& env);

@@ -151,6 +151,7 @@ NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar
     m_submitter = std::make_unique<Submitter>(device);
     m_settings = read_settings(process_environment());
     m_initialized = true;
+    for (const std::string& notice : m_settings.notices) log::warn("shim: {}", notice);
     log::info("shim: {}: ready (data path: host, at most {} evaluations in flight, output wait: {})", entry,
               m_settings.max_in_flight, m_settings.blocking_sync ? "blocking event" : "context synchronisation");
     return NVSDK_NGX_Result_Success;
