@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
     d4r::cli::register_demo_verb(app);
     d4r::cli::register_elf_verbs(app);
     d4r::cli::register_install_verbs(app);
+    d4r::cli::register_package_verb(app);
     d4r::cli::register_play_verbs(app);
 
     try {

@@ -18,6 +18,7 @@ void register_kprof_verb(CLI::App& root);              // d4r kprof             
 void register_demo_verb(CLI::App& root);               // d4r demo                    (verb_demo.cpp)
 void register_elf_verbs(CLI::App& root);               // d4r elf glibc               (verb_elf.cpp)
 void register_install_verbs(CLI::App& root);           // d4r install, d4r uninstall  (verb_install.cpp)
+void register_package_verb(CLI::App& root);           // d4r package                 (verb_package.cpp)
 void register_play_verbs(CLI::App& root);              // d4r play, d4r restore       (verb_play.cpp)
 
 } // namespace d4r::cli
