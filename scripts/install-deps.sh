@@ -24,7 +24,7 @@ done
 
 demo_packages=(
     build-essential cmake ninja-build pkg-config ccache
-    libfmt-dev libcli11-dev nlohmann-json3-dev liblz4-dev libzstd-dev libpng-dev
+    libfmt-dev libcli11-dev nlohmann-json3-dev liblz4-dev libzstd-dev libpng-dev zlib1g-dev
     libgtest-dev libgmock-dev libbenchmark-dev
 )
 test_packages=(

@@ -9,85 +9,17 @@
 #include <vector>
 
 #include "core/files.h"
+#include "elf_builder.h"
 #include "release/elf_glibc.h"
 #include "test_support.h"
 
 namespace d4r::release {
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-void put16(Bytes& b, size_t at, uint16_t v) { std::memcpy(b.data() + at, &v, 2); }
-void put32(Bytes& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
-void put64(Bytes& b, size_t at, uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
-
-struct Library {
-    std::string name;
-    std::vector<std::string> versions;
-};
-
-// A minimal little-endian ELF64 shared object with sections [0] null, [1] .dynstr, [2] .gnu.version_r
-// (linked to 1) and [3] .shstrtab, asking LIBS for their versions. EDIT may damage it before return.
-Bytes make_elf(const std::vector<Library>& libs) {
-    std::string dynstr(1, '\0');
-    auto add_string = [&](const std::string& s) {
-        uint32_t at = uint32_t(dynstr.size());
-        dynstr += s;
-        dynstr += '\0';
-        return at;
-    };
-    Bytes verneed;
-    for (size_t i = 0; i < libs.size(); ++i) {
-        size_t vn = verneed.size();
-        verneed.resize(vn + 16 + 16 * libs[i].versions.size());
-        put16(verneed, vn, 1);
-        put16(verneed, vn + 2, uint16_t(libs[i].versions.size()));
-        put32(verneed, vn + 4, add_string(libs[i].name));
-        put32(verneed, vn + 8, 16);
-        put32(verneed, vn + 12, i + 1 < libs.size() ? uint32_t(16 + 16 * libs[i].versions.size()) : 0);
-        for (size_t k = 0; k < libs[i].versions.size(); ++k) {
-            size_t va = vn + 16 + 16 * k;
-            put32(verneed, va, 0x0d696910); // the hash is not read
-            put32(verneed, va + 8, add_string(libs[i].versions[k]));
-            put32(verneed, va + 12, k + 1 < libs[i].versions.size() ? 16 : 0);
-        }
-    }
-    const std::string shstrtab = std::string("\0.dynstr\0.gnu.version_r\0.shstrtab\0", 34);
-    Bytes f(64);
-    std::memcpy(f.data(), "\x7f" "ELF", 4);
-    f[4] = 2; // ELFCLASS64
-    f[5] = 1; // little-endian
-    f[6] = 1;
-    put16(f, 16, 3);    // ET_DYN
-    put16(f, 18, 0x3e); // x86-64
-    auto append = [&](const void* data, size_t n) {
-        size_t at = f.size();
-        f.insert(f.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + n);
-        return at;
-    };
-    const size_t dynstr_at = append(dynstr.data(), dynstr.size());
-    const size_t verneed_at = append(verneed.data(), verneed.size());
-    const size_t shstrtab_at = append(shstrtab.data(), shstrtab.size());
-    const size_t shoff = f.size();
-    f.resize(shoff + 4 * 64);
-    auto section = [&](int i, uint32_t name, uint32_t type, size_t offset, size_t size, uint32_t link, uint32_t info) {
-        size_t h = shoff + 64 * i;
-        put32(f, h, name);
-        put32(f, h + 4, type);
-        put64(f, h + 0x18, offset);
-        put64(f, h + 0x20, size);
-        put32(f, h + 0x28, link);
-        put32(f, h + 0x2c, info);
-    };
-    section(1, 1, 3, dynstr_at, dynstr.size(), 0, 0);
-    section(2, 9, 0x6ffffffe, verneed_at, verneed.size(), 1, uint32_t(libs.size()));
-    section(3, 24, 3, shstrtab_at, shstrtab.size(), 0, 0);
-    put64(f, 0x28, shoff);
-    put16(f, 0x3a, 64);
-    put16(f, 0x3c, 4);
-    put16(f, 0x3e, 3);
-    return f;
-}
+using test_elf::Bytes;
+using test_elf::Library;
+using test_elf::make_elf;
+using test_elf::put32;
 
 const std::vector<Library> kTypical = {
     {"libstdc++.so.6", {"GLIBCXX_3.4.30", "CXXABI_1.3"}},
@@ -140,7 +72,7 @@ TEST(GlibcNeeds, MalformedTablesAreErrorsNotCrashes) {
     const Case cases[] = {
         {"string table link out of range", shoff + 2 * 64 + 0x28, 9},
         {"version section past the end", shoff + 2 * 64 + 0x18, 0xfffffff0},
-        {"first item offset past the section", 0, 0},  // vn_aux of entry 0, set below
+        {"first item offset past the section", 0, 0}, // vn_aux of entry 0, set below
         {"library name past the string table", 0, 0}, // vn_file of entry 0, set below
     };
     uint64_t verneed_at = 0;
@@ -166,7 +98,8 @@ TEST(GlibcNeeds, MalformedTablesAreErrorsNotCrashes) {
     f[dynstr_at + dynstr_size - 1] = 'x';
     EXPECT_FALSE(read_glibc_needs(f));
     // Truncations at every length: an error or a result, never a read past the bytes (ASan watches).
-    for (size_t n = 0; n < good.size(); n += 7) (void)read_glibc_needs(std::span(good.data(), n));
+    for (size_t n = 0; n < good.size(); n += 7)
+        (void)read_glibc_needs(std::span(good.data(), n));
     EXPECT_EQ(read_glibc_needs(Bytes{'M', 'Z', 0, 0}).error().code(), ErrorCode::Unsupported);
 }
 
