@@ -1,12 +1,294 @@
 // d4r play / d4r restore: start a game with the configuration applied, and put the Proton prefix back
 // (docs/play.md).
+//
+// This file turns the configuration into a release::LaunchPlan (environment, prefix, the ini keys to
+// write, where logs and the restore journal go); release/launcher.cpp runs it.
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
 #include "cli_common.h"
+#include "config/config_file.h"
+#include "config/locate.h"
+#include "config/resolve.h"
+#include "core/env.h"
+#include "core/files.h"
+#include "core/log.h"
+#include "core/process.h"
+#include "release/launcher.h"
+#include "release/restore_journal.h"
 #include "verbs.h"
 
 namespace d4r::cli {
 
+namespace {
+
+namespace fs = std::filesystem;
+using namespace d4r::config;
+
+struct PlayArgs {
+    std::string config;
+    std::string prefix;
+    bool dry_run = false;
+    std::vector<std::string> command;
+};
+
+struct RestoreArgs {
+    bool dry_run = false;
+};
+
+void say(std::string_view line) {
+    fmt::print("d4r: {}\n", line);
+    std::fflush(stdout);
+}
+
+// The folder a prefix is in: X/pfx when X holds one (a compatdata folder), else X.
+fs::path prefix_in(const fs::path& dir) {
+    return is_dir(dir / "pfx") ? dir / "pfx" : dir;
+}
+
+fs::path cache_root(const Environment& env) {
+    if (auto xdg = env.get("XDG_CACHE_HOME"); xdg && !xdg->empty() && (*xdg)[0] == '/') return fs::path(*xdg) / "d4r";
+    return fs::path(env.get("HOME").value_or("/tmp")) / ".cache" / "d4r";
+}
+
+// Windows path of a Linux file under Wine (its Z: drive).
+std::string wine_path(const fs::path& p) {
+    std::string s = "Z:" + p.string();
+    for (char& c : s)
+        if (c == '/') c = '\\';
+    return s;
+}
+
+std::string value_of(const ResolvedConfig& r, KeyId id) {
+    const ResolvedValue& v = r.get(id);
+    return v.is_auto() ? std::string() : v.value;
+}
+
+// OptiScaler's keys: d4r's [OptiScaler] section and the routing that makes OptiScaler load d4r's shim.
+std::vector<release::IniSetting> optiscaler_settings(const ResolvedConfig& r, const fs::path& game_dir) {
+    std::vector<release::IniSetting> s;
+    for (const char* shim : {"d4r/nvngx.dll", "d4r/d4r_nvngx.dll", "d4r_nvngx.dll"}) {
+        if (is_file(game_dir / shim)) {
+            s.push_back({"DLSS", "NvngxPath", wine_path(game_dir / shim)});
+            break;
+        }
+    }
+    if (s.empty())
+        say(fmt::format("no d4r shim (d4r/nvngx.dll or d4r_nvngx.dll) in {}: OptiScaler's NvngxPath left as it is",
+                        game_dir.string()));
+    s.push_back({"Upscalers", "Dx12Upscaler", "dlss"});
+    s.push_back({"DLSS", "HookOriginalNvngxOnly", "true"});
+    const ResolvedValue& fps = r.get(KeyId::OptiScalerFpsOverlay);
+    s.push_back({"Menu", "ShowFps", fps.as_bool().value_or(true) ? "true" : "false"});
+    s.push_back({"Log", "LogLevel", r.get(KeyId::OptiScalerLogLevel).value});
+    const std::pair<KeyId, const char*> ratios[] = {
+        {KeyId::OptiScalerQualityRatioUltraQuality, "QualityRatioUltraQuality"},
+        {KeyId::OptiScalerQualityRatioQuality, "QualityRatioQuality"},
+        {KeyId::OptiScalerQualityRatioBalanced, "QualityRatioBalanced"},
+        {KeyId::OptiScalerQualityRatioPerformance, "QualityRatioPerformance"},
+        {KeyId::OptiScalerQualityRatioUltraPerformance, "QualityRatioUltraPerformance"},
+    };
+    bool any_ratio = false;
+    for (const auto& [id, name] : ratios) {
+        std::string v = value_of(r, id);
+        if (v.empty()) continue;
+        if (!any_ratio) s.push_back({"QualityOverrides", "QualityRatioOverrideEnabled", "true"});
+        any_ratio = true;
+        s.push_back({"QualityOverrides", name, v});
+    }
+    return s;
+}
+
+// `d4r config show` for the located file, as that verb prints it.
+std::string config_show_text(const ConfigLocation& location) {
+    const std::string self = executable_path();
+    if (self.empty()) return "d4r config show: cannot find the running d4r\n";
+    std::vector<std::string> argv;
+    if (location.path)
+        argv = {self, "config", "show", "--config", location.path->string()};
+    else
+        argv = {"env", "D4R_NO_CONFIG=1", self, "config", "show"};
+    Expected<ProcessResult> r = run_process(argv, std::chrono::seconds(20));
+    if (!r) return fmt::format("d4r config show failed: {}\n", r.error().text());
+    return r->output;
+}
+
+int run_play(const PlayArgs& a) {
+    const Environment& env = process_environment();
+    release::LaunchPlan plan;
+    plan.command = a.command;
+    plan.dry_run = a.dry_run;
+    if (plan.command.empty())
+        return report_error(Error(ErrorCode::Invalid, "no command: d4r play [OPTIONS] -- COMMAND... "
+                                                      "(in Steam's launch options: d4r play -- %command%)"));
+
+    // The game's exe and folder, from the command (its d4r.ini is the game folder's).
+    std::error_code ec;
+    const fs::path cwd = fs::current_path(ec);
+    std::optional<std::string> exe = release::find_game_exe(plan.command);
+    fs::path game_dir = exe ? fs::absolute(fs::path(*exe), ec).parent_path() : cwd;
+
+    // The configuration.
+    std::optional<fs::path> explicit_path;
+    std::string found_reason;
+    if (!a.config.empty()) {
+        explicit_path = a.config;
+    } else if (!env.has("D4R_CONFIG") && !env.has("D4R_NO_CONFIG")) {
+        for (const fs::path& candidate : {game_dir / "d4r.ini", game_dir / "d4r" / "d4r.ini"}) {
+            if (is_file(candidate)) {
+                explicit_path = candidate;
+                found_reason = "found in the game folder";
+                break;
+            }
+        }
+    }
+    Expected<ConfigLocation> location = locate_config_file(env, explicit_path, cwd);
+    if (!location) return report_error(location.error());
+    if (!found_reason.empty()) location->reason = found_reason;
+    Expected<ConfigSource> source = read_config_source(*location);
+    if (!source) return report_error(source.error());
+    ParsedConfig parsed = parse_config(*source);
+    for (const Diagnostic& d : parsed.diagnostics)
+        fmt::print(stderr, "d4r: {}: {}\n", d.severity == Severity::Error ? "error" : "warning", d.text());
+    Expected<ResolvedConfig> resolved_or = resolve_parsed(parsed, env);
+    if (!resolved_or) return kExitUsage;
+    const ResolvedConfig& r = *resolved_or;
+    say(fmt::format("config: {}", location->describe()));
+
+    if (std::string game_exe = value_of(r, KeyId::LaunchGameExe); !game_exe.empty()) {
+        exe = game_exe;
+        game_dir = fs::path(game_exe).parent_path();
+    }
+    plan.exe_name = exe ? fs::path(*exe).stem().string() : fs::path(plan.command[0]).filename().string();
+
+    // The environment: the configuration's exports, then the NVAPI variables Proton needs for DLSS.
+    for (const EnvExport& e : compute_exports(r))
+        plan.env.push_back({e.name, e.value, "configuration"});
+    auto exported = [&](std::string_view name) {
+        for (const release::EnvChange& c : plan.env)
+            if (c.name == name) return true;
+        return false;
+    };
+    for (const auto& [name, value] : {std::pair<const char*, const char*>{"PROTON_ENABLE_NVAPI", "1"},
+                                      {"PROTON_FORCE_NVAPI", "1"},
+                                      {"DXVK_NVAPI_GPU_ARCH", "AD100"}}) {
+        if (env.has(name) || exported(name)) continue;
+        plan.env.push_back({name, std::string(value), "Proton offers DLSS only with NVAPI"});
+    }
+
+    // The prefix.
+    if (!a.prefix.empty()) {
+        if (!is_dir(a.prefix))
+            return report_error(Error(ErrorCode::NotFound, fmt::format("--prefix {}: no such folder", a.prefix)));
+        plan.prefix = prefix_in(fs::absolute(a.prefix, ec));
+        plan.prefix_reason = "--prefix";
+    } else if (auto compat = env.get("STEAM_COMPAT_DATA_PATH"); compat && !compat->empty()) {
+        plan.prefix = fs::path(*compat) / "pfx";
+        plan.prefix_reason = "STEAM_COMPAT_DATA_PATH";
+    } else if (std::string dir = value_of(r, KeyId::LaunchCompatDataDir); !dir.empty()) {
+        plan.prefix = prefix_in(dir);
+        plan.prefix_reason = fmt::format("[Launch] CompatDataDir ({})", r.get(KeyId::LaunchCompatDataDir).origin_text);
+    } else if (auto wp = env.get("WINEPREFIX"); wp && !wp->empty()) {
+        plan.prefix = fs::path(*wp);
+        plan.prefix_reason = "WINEPREFIX";
+    } else {
+        plan.prefix_reason = "no --prefix, STEAM_COMPAT_DATA_PATH, [Launch] CompatDataDir or WINEPREFIX";
+    }
+    plan.target = plan.prefix ? *plan.prefix : game_dir;
+
+    // OptiScaler.ini beside the exe (d4r never creates one: OptiScaler is not installed without it).
+    for (const char* name : {"OptiScaler.ini", "optiscaler.ini"}) {
+        if (is_file(game_dir / name)) {
+            plan.optiscaler_ini = game_dir / name;
+            plan.optiscaler_settings = optiscaler_settings(r, game_dir);
+            break;
+        }
+    }
+    if (!plan.optiscaler_ini)
+        say(fmt::format("no OptiScaler.ini in {}: OptiScaler keys not written", game_dir.string()));
+
+    // Engine.ini when cvars are configured.
+    if (std::string cvars = value_of(r, KeyId::GameCvars); !cvars.empty()) {
+        std::string ini = value_of(r, KeyId::GameEngineIni);
+        if (ini.empty())
+            return report_error(Error(ErrorCode::Invalid,
+                                      fmt::format("[Game] Cvars is set ({}) but [Game] EngineIni is empty: give the "
+                                                  "path of the game's Engine.ini",
+                                                  r.get(KeyId::GameCvars).origin_text)));
+        Expected<std::vector<release::IniSetting>> settings = release::parse_cvars(cvars);
+        if (!settings) return report_error(settings.error());
+        fs::path path = ini;
+        if (path.is_relative()) path = game_dir / path;
+        plan.engine_ini = path;
+        plan.engine_settings = std::move(*settings);
+    }
+
+    Expected<fs::path> journal_dir = release::journal_dir(env);
+    if (!journal_dir) return report_error(journal_dir.error());
+    plan.journal_dir = *journal_dir;
+    std::string log_dir = value_of(r, KeyId::DebugLogDir);
+    plan.log_root = log_dir.empty() ? cache_root(env) / "logs" : fs::path(log_dir);
+    if (!plan.dry_run) plan.config_text = config_show_text(*location);
+    return release::run_game(plan, say);
+}
+
+int run_restore(const RestoreArgs& a) {
+    Expected<fs::path> dir = release::journal_dir(process_environment());
+    if (!dir) return report_error(dir.error());
+    Expected<std::vector<fs::path>> journals = release::list_journals(*dir);
+    if (!journals) return report_error(journals.error());
+    int done = 0;
+    for (const fs::path& path : *journals) {
+        Expected<release::RestoreJournal> j = release::read_journal(path);
+        if (!j) return report_error(j.error());
+        if (release::journal_owner_alive(*j)) {
+            say(fmt::format("{}: d4r play (pid {}) still runs for {}; it restores when the game exits", path.string(),
+                            j->pid, j->target));
+            continue;
+        }
+        if (a.dry_run) {
+            say(fmt::format("would restore {} (left by d4r pid {}):", j->target, j->pid));
+            for (const release::TrackedFile& f : j->files)
+                say(fmt::format("  {} ({}): {}", f.path, f.what,
+                                f.existed ? "back to the copy " + f.backup
+                                          : (f.remove_if_new ? "removed if present" : "left alone")));
+            continue;
+        }
+        say(fmt::format("restoring {} (left by d4r pid {})", j->target, j->pid));
+        if (Status s = release::restore_journal(path, say); !s) return report_error(s.error());
+        ++done;
+    }
+    if (done == 0 && !a.dry_run) say(fmt::format("nothing to restore ({})", dir->string()));
+    return kExitOk;
+}
+
+} // namespace
+
 void register_play_verbs(CLI::App& root) {
-    (void)root;
+    auto p = std::make_shared<PlayArgs>();
+    CLI::App* play = root.add_subcommand(
+        "play", "run a game with d4r's configuration (Steam launch option: d4r play -- %command%): sets the "
+                "environment (with Proton's NVAPI variables), writes d4r's OptiScaler.ini keys and Engine.ini "
+                "cvars after backing up what it touches, and restores it all when the game exits (docs/play.md)");
+    play->add_option("--config", p->config,
+                     "read this d4r.ini (default: D4R_CONFIG, else d4r.ini or d4r/d4r.ini in the game exe's folder, "
+                     "else as `d4r config` looks for it)");
+    play->add_option("--prefix", p->prefix,
+                     "the Wine prefix (or a compatdata folder holding pfx/); default: $STEAM_COMPAT_DATA_PATH/pfx, "
+                     "else [Launch] CompatDataDir, else WINEPREFIX");
+    play->add_flag("--dry-run", p->dry_run, "print what would be set, backed up, written and run; change nothing");
+    play->add_option("COMMAND", p->command, "the game's command line, after --")->required();
+    set_action(play, [p] { return run_play(*p); });
+
+    auto r = std::make_shared<RestoreArgs>();
+    CLI::App* restore = root.add_subcommand(
+        "restore", "put back what a d4r play that was killed left changed (its restore journal under "
+                   "~/.cache/d4r/restore); a journal whose d4r still runs is left alone");
+    restore->add_flag("--dry-run", r->dry_run, "print what would be restored; change nothing");
+    set_action(restore, [r] { return run_restore(*r); });
 }
 
 } // namespace d4r::cli
