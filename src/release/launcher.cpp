@@ -347,6 +347,8 @@ int run_game(const LaunchPlan& plan, const Say& say) {
         return 1;
     }
     g_child = child->pid;
+    // A signal that came while the child was being started was not forwarded yet.
+    if (g_signal != 0) ::kill(child->pid, g_signal);
     note(fmt::format("started pid {}: {}", child->pid, command_text));
 
     bool out_open = true, err_open = true;
