@@ -113,7 +113,12 @@ std::string config_show_text(const ConfigLocation& location) {
         argv = {"env", "D4R_NO_CONFIG=1", self, "config", "show"};
     Expected<ProcessResult> r = run_process(argv, std::chrono::seconds(20));
     if (!r) return fmt::format("d4r config show failed: {}\n", r.error().text());
-    return r->output;
+    // Its first line names the file the way it was given to it; say why play chose it instead.
+    std::string text = r->output;
+    const std::string first = "config file: ";
+    if (size_t eol = text.find('\n'); text.starts_with(first) && eol != std::string::npos)
+        text = first + location.describe() + text.substr(eol);
+    return text;
 }
 
 int run_play(const PlayArgs& a) {

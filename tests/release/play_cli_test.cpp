@@ -12,6 +12,8 @@
 #include <map>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "release/wineserver.h"
 #include "test_support.h"
 
@@ -106,13 +108,16 @@ TEST(Play, WritesKeysAndCvarsWhileRunningAndRestoresAfterANormalExit) {
     g.expect_restored();
 }
 
-TEST(Play, RestoresAfterSigtermToD4r) {
-    Game g(kTouch + "echo started\nexec sleep 20\n");
-    RunResult r = run_command({"/bin/sh", "-c", g.play_then_signal("TERM")}, g.env());
-    EXPECT_NE(r.out.find("started"), std::string::npos) << r.out << r.err;
-    EXPECT_NE(r.out.find("got signal 15"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("rc=143"), std::string::npos) << r.out;
-    g.expect_restored();
+TEST(Play, RestoresAfterSigtermOrSigintToD4r) {
+    for (const auto& [name, number] : {std::pair<std::string, int>{"TERM", 15}, {"INT", 2}}) {
+        SCOPED_TRACE(name);
+        Game g(kTouch + "echo started\nexec sleep 20\n");
+        RunResult r = run_command({"/bin/sh", "-c", g.play_then_signal(name)}, g.env());
+        EXPECT_NE(r.out.find("started"), std::string::npos) << r.out << r.err;
+        EXPECT_NE(r.out.find(fmt::format("got signal {}", number)), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find(fmt::format("rc={}", 128 + number)), std::string::npos) << r.out;
+        g.expect_restored();
+    }
 }
 
 // d4r is SIGKILLed while the game runs: the files stay changed and the journal stays behind.
@@ -171,9 +176,11 @@ TEST(Play, RefusesWhileAWineserverRunsForThePrefix) {
     const fs::path prefix = g.compat / "pfx";
     auto socket_path = wineserver_socket_path(prefix);
     ASSERT_TRUE(socket_path) << socket_path.error().text();
+    // Wine refuses a /tmp/.wine-<uid> that others can read: create it as Wine does, and remove it if it is ours.
     std::error_code ec;
-    fs::create_directories(socket_path->parent_path(), ec);
-    ASSERT_FALSE(ec) << ec.message();
+    const fs::path wine_dir = socket_path->parent_path().parent_path();
+    const bool made_wine_dir = ::mkdir(wine_dir.c_str(), 0700) == 0;
+    ASSERT_EQ(::mkdir(socket_path->parent_path().c_str(), 0700), 0) << std::strerror(errno);
     int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
@@ -184,6 +191,7 @@ TEST(Play, RefusesWhileAWineserverRunsForThePrefix) {
     RunResult r = run_d4r(g.play(), g.env());
     ::close(fd);
     fs::remove_all(socket_path->parent_path(), ec);
+    if (made_wine_dir) fs::remove(wine_dir, ec);
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("wineserver (pid " + std::to_string(::getpid()) + ")"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(prefix.string()), std::string::npos) << r.err;
@@ -204,7 +212,8 @@ TEST(Play, LogsFolderStartsWithTheEffectiveConfiguration) {
     EXPECT_TRUE(name.starts_with("game-Game-")) << name;
     EXPECT_EQ(name.size(), std::string("game-Game-YYYYmmdd-HHMMSS").size()) << name;
     const std::string config = read_file_text(folders[0] / "config.txt");
-    EXPECT_TRUE(config.starts_with("config file: " + (g.game / "d4r.ini").string())) << config;
+    EXPECT_TRUE(config.starts_with("config file: " + (g.game / "d4r.ini").string() + " (found in the game folder)\n"))
+        << config;
     EXPECT_NE(config.find("[Game] Cvars = r.A=1; r.B=2"), std::string::npos) << config;
     EXPECT_EQ(read_file_text(folders[0] / "game-stdout.log"), "to-stdout\n");
     EXPECT_EQ(read_file_text(folders[0] / "game-stderr.log"), "to-stderr\n");
