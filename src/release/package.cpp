@@ -334,8 +334,15 @@ std::string build_info(const PackageOptions& o, int64_t timestamp) {
     out += fmt::format("date: {} (SOURCE_DATE_EPOCH={})\n", utc_date(timestamp), timestamp);
     out += fmt::format("glibc target: {}\n", o.glibc_max);
     out += fmt::format("c++ compiler ({}): {}\n", cxx, tool_version(shell_quote(cxx)));
-    out += fmt::format("mingw g++ (x86_64-w64-mingw32-g++-posix): {}\n", tool_version("x86_64-w64-mingw32-g++-posix"));
-    out += fmt::format("winegcc: {}\n", tool_version("winegcc"));
+    // The tools the build used, from its CMakeCache.txt; without one, the names on PATH.
+    auto cached = [&](const char* key, const char* fallback) {
+        std::string v = cmake_cache_value(o.build_dir, key);
+        return v.empty() || v.find("NOTFOUND") != std::string::npos ? std::string(fallback) : v;
+    };
+    const std::string mingw = cached("D4R_MINGW_CXX", "x86_64-w64-mingw32-g++-posix");
+    const std::string wine = cached("D4R_WINEGXX", "winegcc");
+    out += fmt::format("mingw g++ ({}): {}\n", mingw, tool_version(shell_quote(mingw)));
+    out += fmt::format("winegcc ({}): {}\n", wine, tool_version(shell_quote(wine)));
     if (lower(cxx).find("clang") == std::string::npos &&
         lower(cmake_cache_value(o.build_dir, "CMAKE_C_COMPILER")).find("clang") == std::string::npos)
         out += "clang: not used\n";

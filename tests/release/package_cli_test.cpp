@@ -149,7 +149,7 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
     for (const char* line : {"variant: full\n", "git commit: unknown (the source folder is not a git checkout)\n",
                              "date: 2023-11-14T22:13:20Z (SOURCE_DATE_EPOCH=1700000000)\n", "glibc target: 2.41\n",
                              "d4r version: ", "c++ compiler (g++): ", "mingw g++ (x86_64-w64-mingw32-g++-posix): ",
-                             "winegcc: ", "cmake (cmake): ", "clang: not used\n"})
+                             "winegcc (winegcc): ", "cmake (cmake): ", "clang: not used\n"})
         EXPECT_NE(info.find(line), std::string::npos) << line << "\n" << info;
 
     // d4r install takes the packaged folder as it is.
