@@ -190,22 +190,6 @@ std::optional<std::string> find_game_exe(const std::vector<std::string>& command
     return std::nullopt;
 }
 
-Expected<int> restore_pending(const fs::path& dir, const Say& say) {
-    int done = 0;
-    for (const fs::path& path : D4R_TRY(list_journals(dir))) {
-        Expected<RestoreJournal> j = read_journal(path);
-        if (!j) return std::move(j).error();
-        if (journal_owner_alive(*j)) {
-            log::debug("restore journal {}: its d4r (pid {}) still runs; left alone", path.string(), j->pid);
-            continue;
-        }
-        say(fmt::format("completing the restore of {} left by d4r pid {} ({})", j->target, j->pid, path.string()));
-        D4R_TRY(restore_journal(path, say));
-        ++done;
-    }
-    return done;
-}
-
 int run_game(const LaunchPlan& plan, const Say& say) {
     auto refuse = [](const std::string& why) {
         log::debug("play refused: {}", why);

@@ -48,9 +48,6 @@ struct LaunchPlan {
     bool dry_run = false;
 };
 
-// Completes every pending journal in DIR (its owner is gone). Returns how many were completed.
-Expected<int> restore_pending(const fs::path& dir, const Say& say);
-
 // Runs the plan; the result is the exit status for d4r (the child's, or 2 when refused).
 int run_game(const LaunchPlan& plan, const Say& say);
 

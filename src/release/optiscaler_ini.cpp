@@ -95,6 +95,26 @@ std::string_view detect_ending(const std::vector<Line>& lines) {
     return "\n";
 }
 
+// The lines that carry S's key: those in S's section when it has the key there (another section may use
+// the same name for something else), else every line with the key (the file keeps it elsewhere).
+template <typename Text>
+std::vector<size_t> key_lines(const std::vector<Text>& lines, const IniSetting& s, auto text_of) {
+    std::vector<size_t> in_section, anywhere;
+    bool in_preferred = false;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::string_view line = text_of(lines[i]);
+        if (std::optional<std::string_view> sec = section_of(line)) {
+            in_preferred = iequal(*sec, s.section);
+            continue;
+        }
+        std::optional<KeyLine> k = key_of(line);
+        if (!k || !iequal(k->key, s.key)) continue;
+        anywhere.push_back(i);
+        if (in_preferred) in_section.push_back(i);
+    }
+    return in_section.empty() ? anywhere : in_section;
+}
+
 } // namespace
 
 std::string apply_ini_settings(std::string_view text, const std::vector<IniSetting>& settings) {
@@ -107,14 +127,12 @@ std::string apply_ini_settings(std::string_view text, const std::vector<IniSetti
     }
     const std::string eol(detect_ending(lines));
     for (const IniSetting& s : settings) {
-        bool found = false;
-        for (std::string& line : out) {
-            std::optional<KeyLine> k = key_of(line);
-            if (!k || !iequal(k->key, s.key)) continue;
-            line = line.substr(0, k->value_begin) + s.value + line.substr(k->value_end);
-            found = true;
+        std::vector<size_t> found = key_lines(out, s, [](const std::string& l) { return std::string_view(l); });
+        for (size_t i : found) {
+            std::optional<KeyLine> k = key_of(out[i]);
+            out[i] = out[i].substr(0, k->value_begin) + s.value + out[i].substr(k->value_end);
         }
-        if (found) continue;
+        if (!found.empty()) continue;
         // The end of the preferred section: after its last non-blank line.
         std::optional<size_t> insert_at;
         bool in_section = false;
@@ -154,14 +172,10 @@ std::string apply_ini_settings(std::string_view text, const std::vector<IniSetti
 bool ini_settings_hold(std::string_view text, const std::vector<IniSetting>& settings) {
     std::vector<Line> lines = split_lines(text);
     for (const IniSetting& s : settings) {
-        bool found = false;
-        for (const Line& l : lines) {
-            std::optional<KeyLine> k = key_of(l.text);
-            if (!k || !iequal(k->key, s.key)) continue;
-            if (k->value != s.value) return false;
-            found = true;
-        }
-        if (!found) return false;
+        std::vector<size_t> found = key_lines(lines, s, [](const Line& l) { return l.text; });
+        if (found.empty()) return false;
+        for (size_t i : found)
+            if (key_of(lines[i].text)->value != s.value) return false;
     }
     return true;
 }

@@ -2,8 +2,9 @@
 //
 // Promise: apply_ini_settings() sets each KEY = VALUE while keeping every other byte of the file:
 // comments, blank lines, other keys and their order, the line endings. A key already present (compared
-// case-insensitively, in any section) gets its value replaced on that line; a missing key is added at the
-// end of its preferred section, and a missing section is appended. ini_settings_hold() says whether a
+// case-insensitively) gets its value replaced where it is: in its preferred section when it is there (the
+// same name elsewhere is left alone), else wherever the file has it; a missing key is added at the end of
+// its preferred section, and a missing section is appended. ini_settings_hold() says whether a
 // text already carries every setting, which is how the launcher notices that OptiScaler's "Save INI"
 // rewrote the file. Nothing here touches the disk.
 #pragma once

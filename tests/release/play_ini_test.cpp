@@ -38,6 +38,14 @@ TEST(PlayIni, ReplacesKeysWhereTheyAreAndKeepsEverythingElse) {
     EXPECT_EQ(apply_ini_settings(after, kRouting), after);
 }
 
+TEST(PlayIni, AKeyInItsOwnSectionLeavesTheSameNameElsewhereAlone) {
+    const std::string before = "[FrameGen]\nLogLevel=0\n[Log]\nLogLevel=4\n";
+    const std::vector<IniSetting> level = {{"Log", "LogLevel", "2"}};
+    EXPECT_EQ(apply_ini_settings(before, level), "[FrameGen]\nLogLevel=0\n[Log]\nLogLevel=2\n");
+    EXPECT_TRUE(ini_settings_hold("[FrameGen]\nLogLevel=0\n[Log]\nLogLevel=2\n", level));
+    EXPECT_FALSE(ini_settings_hold(before, level));
+}
+
 TEST(PlayIni, AddsMissingKeysToTheirSectionOrANewOne) {
     const std::string before = "[Upscalers]\r\nDx11Upscaler=fsr22\r\n\r\n[Other]\r\nA=1";
     const std::string after = apply_ini_settings(before, kRouting);
