@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "core/log.h"
+#include "ptxsim/ptxsim_texture.h"
 #include "runtime/refusal.h"
 
 
@@ -265,6 +266,7 @@ void release_context_regions(Context* ctx) {
 
 void release_context_objects(Context* ctx) {
     State& s = state();
+    std::vector<uint64_t> sim_arrays; // ptxsim keeps their texels until told (cuArrayDestroy does the same)
     {
         std::lock_guard lock(s.mutex);
         std::erase_if(s.streams, [&](const auto& kv) { return kv.second->ctx == ctx; });
@@ -272,8 +274,13 @@ void release_context_objects(Context* ctx) {
         std::erase_if(s.functions, [&](const auto& kv) { return kv.second->module->ctx == ctx; });
         for (auto& [h, library] : s.libraries) library->modules.erase(ctx); // loaded again when used
         std::erase_if(s.modules, [&](const auto& kv) { return kv.second->ctx == ctx; });
-        std::erase_if(s.arrays, [&](const auto& kv) { return kv.second->ctx == ctx; });
+        std::erase_if(s.arrays, [&](const auto& kv) {
+            if (kv.second->ctx != ctx) return false;
+            if (kv.second->sim) sim_arrays.push_back(kv.second->sim);
+            return true;
+        });
     }
+    for (uint64_t id : sim_arrays) (void)ptxsim::destroy_array(s.device, id);
     release_context_regions(ctx);
 }
 
