@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "doctor_probes.h"
 
@@ -154,7 +155,7 @@ std::string wine_builtin_problem(const std::vector<uint8_t>& b) {
 }
 
 void check_windows_side(const Environment& env, const fs::path& lib_dir, std::vector<CheckLine>& out) {
-    const std::string runtime_env = env.get("D4R_RUNTIME_DIR").value_or("");
+    const std::string runtime_env = env_text(env, EnvVar::RuntimeDir).value_or("");
     std::optional<std::string> runtime_dir;
     if (!runtime_env.empty()) runtime_dir = runtime_env;
     fs::path dir = runtime_env.empty() ? lib_dir : fs::path(runtime_env);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/process.h"
 #include "runtime/backend.h"
@@ -48,10 +49,11 @@ int run_replay(const ReplayOptions& o) {
         return report_error(make_error(ErrorCode::NotFound, "--native {}: no such folder", o.native));
     // The library reads its configuration at its first call: set it before loading.
     setenv("D4R_CUDA_BACKEND", o.backend.c_str(), 1);
-    if (!o.native.empty()) setenv("D4R_ZLUDA_NATIVE_DIR", o.native.c_str(), 1);
-    else unsetenv("D4R_ZLUDA_NATIVE_DIR");
+    unsetenv("D4R_ZLUDA_NATIVE_DIR"); // the deprecated alias: only --native decides
+    if (!o.native.empty()) setenv("D4R_NATIVE_KERNEL_DIR", o.native.c_str(), 1);
+    else unsetenv("D4R_NATIVE_KERNEL_DIR");
     unsetenv("D4R_CUDA_REPLAY_DUMP_DIR"); // never dump the replay itself
-    if (!getenv("D4R_LOG")) setenv("D4R_LOG", "info", 1);
+    if (!env_raw(process_environment(), EnvVar::Log)) setenv("D4R_LOG", "info", 1);
     std::string library = o.library.empty() ? default_library() : o.library;
     auto lib = runtime::make_driver_backend(library);
     if (!lib) return report_error(lib.error());

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "values.h"
 
@@ -32,11 +33,10 @@ Expected<ConfigLocation> locate_config_file(const Environment& env, const std::o
         return ConfigLocation{full, explicit_path->string(), "--config"};
     }
 
-    if (std::optional<std::string> no_config = env.get(kNoConfigVar);
-        no_config && parse_bool(*no_config).value_or(false))
-        return ConfigLocation{std::nullopt, "", fmt::format("{}={}", kNoConfigVar, *no_config)};
+    if (env_bool(env, EnvVar::NoConfig))
+        return ConfigLocation{std::nullopt, "", fmt::format("{}={}", kNoConfigVar, env.get(kNoConfigVar).value_or(""))};
 
-    if (std::optional<std::string> chosen = env.get(kConfigVar); chosen && !chosen->empty()) {
+    if (std::optional<std::string> chosen = env_text(env, EnvVar::Config)) {
         fs::path full = under(cwd, *chosen);
         if (!path_exists(full))
             return make_error(ErrorCode::NotFound, "{}: no such config file ({}={})", *chosen, kConfigVar, *chosen);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/strings.h"
 
 namespace d4r::config {
@@ -34,9 +35,6 @@ constexpr std::array<ModelAlias, 5> kAliases{{
     {"TRANSFORMER", "K"},
     {"DLSS4.5", "M"},
 }};
-
-constexpr std::array<std::string_view, 4> kTrue{"true", "on", "yes", "1"};
-constexpr std::array<std::string_view, 4> kFalse{"false", "off", "no", "0"};
 
 // A plain decimal: digits with at most one '.', at least one digit before it (no sign, exponent, inf, nan).
 std::optional<double> parse_plain_decimal(std::string_view text) {
@@ -69,13 +67,7 @@ std::string join_model_values() {
 } // namespace
 
 std::optional<bool> parse_bool(std::string_view text) {
-    for (std::string_view t : kTrue) {
-        if (iequals(text, t)) return true;
-    }
-    for (std::string_view f : kFalse) {
-        if (iequals(text, f)) return false;
-    }
-    return std::nullopt;
+    return parse_bool_word(text); // d4r's one boolean rule, shared with the environment readers
 }
 
 bool is_auto(std::string_view text) {

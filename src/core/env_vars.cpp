@@ -24,7 +24,7 @@ constexpr std::string_view kNotYet = "nothing yet; d4r.ini exports it for the sh
 
 // THE table, in EnvVar order. Help texts land in markdown cells: plain sentences, no '|'.
 constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
-    {EnvVar::Log, "D4R_LOG", Enum, "warn", 0, 0, "off,error,warn,info,debug,trace,0,1,2,3,4,5", "logging (every component)",
+    {EnvVar::Log, "D4R_LOG", Enum, "warn", 0, 0, "off,error,warn,warning,info,debug,trace,0,1,2,3,4,5", "logging (every component)",
      "How much d4r logs."},
     {EnvVar::LogFile, "D4R_LOG_FILE", Path, "", 0, 0, "", "logging (every component)",
      "Append the log to this file instead of stderr."},
@@ -265,6 +265,15 @@ std::optional<int64_t> env_int_if_set(const Environment& env, EnvVar id) {
 int64_t env_int(const Environment& env, EnvVar id) {
     if (auto n = env_int_if_set(env, id)) return *n;
     return parse_i64(env_var_info(id).default_value).value_or(0);
+}
+
+std::optional<std::string> AliasedEnvironment::get(std::string_view name) const {
+    if (auto value = m_env.get(name)) return value;
+    const EnvVarInfo* v = find_env_var(name);
+    if (!v || v->name != name || v->alias.empty()) return std::nullopt;
+    auto raw = env_raw(m_env, v->id);
+    if (!raw) return std::nullopt;
+    return std::move(raw->text);
 }
 
 } // namespace d4r

@@ -149,4 +149,15 @@ int64_t env_int(const Environment& env, EnvVar id);
 // Like env_int, but nullopt when unset, empty or invalid.
 std::optional<int64_t> env_int_if_set(const Environment& env, EnvVar id);
 
+// ENV as the readers see it: get(NAME) falls back to NAME's deprecated alias (which warns once), so code
+// that asks "is this variable set?" by name (the d4r.ini resolver) agrees with the readers.
+class AliasedEnvironment final : public Environment {
+public:
+    explicit AliasedEnvironment(const Environment& env) : m_env(env) {}
+    std::optional<std::string> get(std::string_view name) const override;
+
+private:
+    const Environment& m_env;
+};
+
 } // namespace d4r

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "env.h"
+#include "env_vars.h"
 #include "strings.h"
 
 namespace d4r::log {
@@ -53,15 +54,16 @@ Expected<Level> parse_level(std::string_view text) {
 }
 
 void init_from_env() {
-    if (auto value = get_env("D4R_LOG")) {
-        auto parsed = parse_level(*value);
+    // D4R_LOG keeps its own message (parse_level's), so it is read raw rather than through env_text.
+    if (auto value = env_raw(process_environment(), EnvVar::Log)) {
+        auto parsed = parse_level(value->text);
         if (parsed) {
             set_level(*parsed);
         } else if (once("bad D4R_LOG")) {
             write(Level::Warn, "D4R_LOG: " + parsed.error().text());
         }
     }
-    if (auto path = get_env("D4R_LOG_FILE"); path && !path->empty()) {
+    if (auto path = env_text(process_environment(), EnvVar::LogFile)) {
         auto status = set_file(*path);
         if (!status && once("bad D4R_LOG_FILE")) write(Level::Warn, "D4R_LOG_FILE: " + status.error().text());
     }

@@ -98,8 +98,9 @@ image::Image color_image(const scene::FrameInputs& in) {
 void set_environment(const DemoOptions& o, const std::string& native_root) {
     // libd4rcuda reads these at its first call; the NGX core and the demo share one libd4rcuda.
     setenv("D4R_CUDA_BACKEND", o.backend.c_str(), 1);
-    if (o.native && !native_root.empty()) setenv("D4R_ZLUDA_NATIVE_DIR", native_root.c_str(), 1);
-    else unsetenv("D4R_ZLUDA_NATIVE_DIR");
+    unsetenv("D4R_ZLUDA_NATIVE_DIR"); // the deprecated alias: only --native decides
+    if (o.native && !native_root.empty()) setenv("D4R_NATIVE_KERNEL_DIR", native_root.c_str(), 1);
+    else unsetenv("D4R_NATIVE_KERNEL_DIR");
 }
 
 // A second d4r process with native kernels off, for the translated/native ratio.

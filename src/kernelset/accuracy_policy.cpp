@@ -1,5 +1,6 @@
 #include "accuracy_policy.h"
 
+#include "core/env_vars.h"
 #include "core/log.h"
 
 namespace d4r::kernels {
@@ -28,7 +29,7 @@ std::optional<std::string> non_empty(const Environment& env, const char* name) {
 
 } // namespace
 
-bool accuracy_preferred(const Environment& env) { return env.get(kPreferAccuracyVar) == std::optional<std::string>("1"); }
+bool accuracy_preferred(const Environment& env) { return env_bool(env, EnvVar::PreferAccuracy); }
 
 std::vector<EnvOverride> accuracy_policy_overrides(const Environment& env) {
     std::vector<EnvOverride> overrides;
@@ -53,7 +54,7 @@ std::vector<EnvOverride> apply_accuracy_policy() {
 Expected<std::filesystem::path> accuracy_cache_dir(const Environment& env) {
     std::filesystem::path base;
     std::string source;
-    if (auto configured = non_empty(env, "D4R_ZLUDA_CACHE_HOME")) {
+    if (auto configured = env_text(env, EnvVar::ZludaCacheHome)) {
         base = *configured;
         source = "D4R_ZLUDA_CACHE_HOME";
     } else if (auto xdg = non_empty(env, "XDG_CACHE_HOME"); xdg && std::filesystem::path(*xdg).is_absolute()) {

@@ -1,6 +1,6 @@
 // d4r kernel sets: the accuracy policy (docs/kernel-sets.md).
 //
-// Promise: when D4R_PREFER_ACCURACY is exactly "1", the runtime forces the variables below before it
+// Promise: when D4R_PREFER_ACCURACY is true (the one boolean rule: true/on/yes/1), the runtime forces the variables below before it
 // loads a backend, whatever they were set to; when it is unset or anything else, nothing changes.
 // Accuracy mode also keeps its JIT cache apart, in `d4r-accuracy` under the cache base, so code
 // compiled with fast-math settings is never reused for an accuracy run.

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/log.h"
 #include "core/strings.h"
+#include "core/env_vars.h"
 
 namespace d4r::kernels {
 
@@ -14,6 +16,31 @@ std::string arch_from_target_version(uint64_t version) {
     uint64_t stepping = version % 100;
     if (major == 0 || minor > 15 || stepping > 15) return "";
     return fmt::format("gfx{}{:x}{:x}", major, minor, stepping);
+}
+
+bool is_valid_sm_name(std::string_view arch) {
+    if (!starts_with(arch, "sm_")) return false;
+    std::string_view digits = arch.substr(3);
+    if (digits.size() < 2 || digits.size() > 3) return false;
+    for (char c : digits) {
+        if (c < '0' || c > '9') return false;
+    }
+    return true;
+}
+
+ForcedArch forced_gpu_arch(const Environment& env, GpuVendor vendor) {
+    ForcedArch out;
+    auto forced = env_text(env, EnvVar::GpuArch);
+    if (!forced) return out;
+    const bool amd = vendor == GpuVendor::Amd;
+    if (amd ? is_valid_arch_name(*forced) : is_valid_sm_name(*forced)) {
+        out.arch = *forced;
+        return out;
+    }
+    out.warning = fmt::format("ignoring {}='{}': expected {}", kGpuArchVar, *forced,
+                              amd ? "a gfx target like gfx1101 (this GPU is AMD's)"
+                                  : "an sm_XY target like sm_86 (this GPU is NVIDIA's)");
+    return out;
 }
 
 bool is_valid_arch_name(std::string_view arch) {
@@ -91,14 +118,13 @@ Expected<ArchDecision> decide_gpu_arch(const Environment& env, const std::filesy
         decision.source = "--arch";
         return decision;
     }
-    if (auto forced = env.get(kGpuArchVar); forced && !forced->empty()) {
-        if (is_valid_arch_name(*forced)) {
-            decision.arch = *forced;
-            decision.source = kGpuArchVar;
-            return decision;
-        }
-        decision.warnings.push_back(fmt::format("ignoring {}='{}': expected a gfx target like gfx1101", kGpuArchVar, *forced));
+    ForcedArch forced = forced_gpu_arch(env, GpuVendor::Amd);
+    if (forced.arch) {
+        decision.arch = *forced.arch;
+        decision.source = kGpuArchVar;
+        return decision;
     }
+    if (!forced.warning.empty()) decision.warnings.push_back(forced.warning);
     if (decision.chosen) {
         decision.arch = decision.chosen->arch;
         decision.source = fmt::format("KFD node {}", decision.chosen->node);

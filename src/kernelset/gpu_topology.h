@@ -3,7 +3,8 @@
 // Promise: reads ROOT/nodes/<N>/properties for N = 0..15, skips CPU nodes (simd_count or
 // gfx_target_version 0), names each GPU from gfx_target_version (110001 → gfx1101) and picks the one
 // with the most SIMDs (a discrete GPU beats an integrated one; ties go to the lowest node). A valid
-// D4R_GPU_ARCH overrides detection; an invalid one is reported and ignored.
+// D4R_GPU_ARCH overrides detection; an invalid one is reported and ignored. forced_gpu_arch() is the one
+// place that reads and validates D4R_GPU_ARCH, for AMD (gfx targets) and NVIDIA (sm_XY) alike.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "core/env.h"
+#include "core/env_vars.h"
 #include "core/status.h"
 
 namespace d4r::kernels {
@@ -35,6 +37,16 @@ std::string arch_from_target_version(uint64_t version);
 
 // True for names like gfx1101, gfx90a (gfx followed by 3 or 4 lowercase hex digits).
 bool is_valid_arch_name(std::string_view arch);
+// True for NVIDIA names like sm_86, sm_120 (sm_ followed by 2 or 3 digits).
+bool is_valid_sm_name(std::string_view arch);
+
+enum class GpuVendor { Amd, Nvidia };
+struct ForcedArch {
+    std::optional<std::string> arch; // D4R_GPU_ARCH when set and valid for the vendor
+    std::string warning;             // why a set value is ignored; empty otherwise
+};
+// D4R_GPU_ARCH, validated for VENDOR: gfx targets for AMD, sm_XY for NVIDIA. Unset: neither field.
+ForcedArch forced_gpu_arch(const Environment& env, GpuVendor vendor);
 
 // GPU nodes found under ROOT (CPU nodes skipped), in node order. A missing ROOT is not an error
 // (empty list): most machines have no KFD. Unreadable node folders are skipped.

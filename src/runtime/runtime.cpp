@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/log.h"
 #include "core/strings.h"
@@ -124,11 +125,6 @@ CUresult d4r_cuGetProcAddress_v2(const char* symbol, void** pfn, int cuda_versio
     return get_proc_address_common(symbol, pfn, cuda_version, flags, status);
 }
 
-bool env_flag(const Environment& env, std::string_view name) {
-    auto v = env.get(name);
-    return v && !v->empty() && *v != "0";
-}
-
 } // namespace
 
 Expected<BackendChoice> parse_backend_choice(std::string_view text) {
@@ -230,7 +226,7 @@ struct NativeChoice {
 };
 
 std::optional<NativeChoice> choose_native(const Backend& backend, const Environment& env) {
-    if (!env.get("D4R_ZLUDA_NATIVE_DIR")) return std::nullopt;
+    if (!env_text(env, EnvVar::NativeKernelDir)) return std::nullopt;
     NativeTarget target = native_target_for(backend, env, kernels::kDefaultKfdTopology);
     log::debug("native kernels: {}", target.why);
     auto set = load_native_set(env, target.extension, target.arch);
@@ -241,7 +237,7 @@ std::optional<NativeChoice> choose_native(const Backend& backend, const Environm
     for (const std::string& note : set->notes) log::debug("native kernels: {}", note);
     if (!set->active()) {
         log::info("native kernels: no kernel set qualifies under {} ({}): every kernel runs from PTX",
-                  env.get("D4R_ZLUDA_NATIVE_DIR").value_or(""), target.why);
+                  env_text(env, EnvVar::NativeKernelDir).value_or(""), target.why);
         return std::nullopt;
     }
     NativeChoice choice{std::move(*set), nullptr};
@@ -297,7 +293,7 @@ const ApiTable& init_dispatch() {
     ProcessEnvironment env;
     std::string reason;
     Expected<std::unique_ptr<Backend>> backend = [&]() -> Expected<std::unique_ptr<Backend>> {
-        auto choice = parse_backend_choice(env.get("D4R_CUDA_BACKEND").value_or(""));
+        auto choice = parse_backend_choice(env_text(env, EnvVar::CudaBackend).value_or(""));
         if (!choice) return std::move(choice).error();
         return open_backend(*choice, env, &reason);
     }();
@@ -317,7 +313,7 @@ const ApiTable& init_dispatch() {
         log::error("libd4rcuda: no CUDA backend: {}", backend.error().text());
         top = &s.layered;
     }
-    if (env_flag(env, "D4R_CUDA_TRACE")) {
+    if (env_bool(env, EnvVar::CudaTrace)) {
         s.traced = make_trace_table(*top);
         s.dispatch = s.traced;
     } else {

@@ -1,12 +1,13 @@
 // Choosing and loading the NGX core (ngx_core.h).
 #include "shim/ngx_core.h"
 
+#include "core/env_vars.h"
 #include "upscaler/platform.h"
 
 namespace d4r::shim {
 
 CoreChoice choose_core(const Environment& env, const std::string& shim_dir, bool (*exists)(const std::string&)) {
-    std::string wanted = env.get("D4R_SHIM_NGX_CORE").value_or("");
+    std::string wanted = env_text(env, EnvVar::ShimNgxCore).value_or("");
     const char* what = "d4r's open core";
     std::string name = kOpenCoreName;
     if (wanted == "nvidia" || wanted == "NVIDIA") {

@@ -21,8 +21,9 @@
 
 namespace d4r::shim {
 
+// The names, ranges and defaults live in the table of variables (core/env_vars.h); these repeat two of them
+// for the shim's messages (a test checks they agree).
 inline constexpr const char* kMaxInFlightVariable = "D4R_SHIM_MAX_IN_FLIGHT";
-inline constexpr const char* kBlockingSyncVariable = "D4R_SHIM_BLOCKING_SYNC";
 inline constexpr unsigned kDefaultMaxInFlight = 3;
 inline constexpr unsigned kMaxMaxInFlight = 16;
 

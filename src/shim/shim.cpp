@@ -8,6 +8,7 @@
 #include <fmt/xchar.h>
 
 #include "core/env.h"
+#include "core/env_vars.h"
 #include "core/log.h"
 #include "bridge/d4r_helpers.h"
 #include "shim/formats.h"
@@ -98,7 +99,7 @@ void Shim::log_rejection(const std::string& message) {
 // (D4R_CPU_WATCHDOG_MS set, e.g. from d4r.ini's [Interop] WatchdogMs by the launcher), the shim turns the
 // cpu backend's launch watchdog on, through the bridge's d4r_SetEnvironment, before CUDA starts.
 void Shim::watchdog_default(const std::string& cuda_path) {
-    if (process_environment().get(kWatchdogVariable)) return;
+    if (env_raw(process_environment(), EnvVar::CpuWatchdogMs)) return;
     auto library = upscaler::platform::open_library(cuda_path);
     auto set_env = library ? reinterpret_cast<PFN_d4r_SetEnvironment>(
                                  upscaler::platform::find_symbol(*library, "d4r_SetEnvironment"))
@@ -331,7 +332,7 @@ NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX
     c.perf_quality = read<int>(*params, NVSDK_NGX_Parameter_PerfQualityValue).value_or(0);
     c.flags = read<int>(*params, NVSDK_NGX_Parameter_DLSS_Feature_Create_Flags).value_or(0);
     for (int k = 0; k < 6; ++k) c.presets[k] = read<unsigned int>(*params, kPresetNames[k]).value_or(0);
-    if (auto text = get_env("D4R_DLSS_PRESET")) {
+    if (auto text = env_text(process_environment(), EnvVar::DlssPreset)) {
         if (auto preset = parse_preset(*text)) {
             for (unsigned int& p : c.presets) p = *preset;
             log::info("shim: D4R_DLSS_PRESET={}: preset {} for every quality mode", *text, *preset);

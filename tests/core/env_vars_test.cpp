@@ -121,3 +121,17 @@ TEST(EnvVars, EmptyPathIsUnset) {
 
 } // namespace
 } // namespace d4r
+
+namespace d4r {
+namespace {
+
+TEST(EnvVars, AliasedEnvironmentAnswersForTheNewName) {
+    MapEnvironment old{{"D4R_ZLUDA_NATIVE_DIR", "/k"}, {"OTHER", "x"}};
+    AliasedEnvironment env(old);
+    EXPECT_EQ(env.get("D4R_NATIVE_KERNEL_DIR"), "/k");
+    EXPECT_EQ(env.get("OTHER"), "x");
+    EXPECT_EQ(env.get("D4R_CUDA_TRACE"), std::nullopt);
+}
+
+} // namespace
+} // namespace d4r

@@ -66,7 +66,7 @@ done
 echo "== 2. native .cubin override"
 mkdir -p /tmp/native-set
 nvcc -cubin -arch=sm_90 -o /tmp/native-set/vector_add.cubin tests/runtime/programs/kernels/vector_ops.cu || fail "nvcc -cubin"
-LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=driver D4R_LOG=info D4R_ZLUDA_NATIVE_DIR=/tmp/native-set \
+LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND=driver D4R_LOG=info D4R_NATIVE_KERNEL_DIR=/tmp/native-set \
     "$BIN/prog_nv_vector_add" "$PTX" > /tmp/native.log 2>&1 || fail "vector_add with the native set: $(tail -5 /tmp/native.log)"
 grep -h "native kernels" /tmp/native.log | head -5
 grep -q "serving vector_add" /tmp/native.log && echo "vector_add: served from the .cubin, results ok" \
@@ -79,7 +79,7 @@ mkdir -p /tmp/nomatch-set && cp /tmp/native-set/vector_add.cubin /tmp/nomatch-se
 gcc -O2 -I/usr/local/cuda/include -o /tmp/launch_overhead tests/device/launch_overhead.c -ldl || fail "build launch_overhead"
 # libd4rcuda's own dependencies without the libcuda.so.1 link, so that dlopen("libcuda.so.1") finds NVIDIA's.
 mkdir -p /tmp/deps && cp "$LIB"/libfmt* "$LIB"/liblz4* "$LIB"/libzstd* /tmp/deps/ 2>/dev/null
-D4R_CUDA_BACKEND=driver D4R_ZLUDA_NATIVE_DIR=/tmp/nomatch-set LD_LIBRARY_PATH=/tmp/deps \
+D4R_CUDA_BACKEND=driver D4R_NATIVE_KERNEL_DIR=/tmp/nomatch-set LD_LIBRARY_PATH=/tmp/deps \
     /tmp/launch_overhead "$LIB/libd4rcuda.so" 200000 15 || fail "launch_overhead"
 echo "== 4. the ZLUDA path: .hsaco through a stand-in HIP runtime, NVIDIA's libcuda standing in for ZLUDA"
 # A driver library under D4R_ZLUDA_DIR is taken for ZLUDA: libd4rcuda then runs .hsaco code objects
@@ -92,7 +92,7 @@ gcc -O2 -shared -fPIC -Isrc -Itests/runtime -o /tmp/fake-rocm/lib/libamdhip64.so
     tests/runtime/fake_hip/fake_amdhip64.c -ldl -lpthread || fail "build the stand-in HIP"
 { printf '// d4r fake hsaco\n'; cat "$KERNELS/hip_standin.ptx"; } > /tmp/hsaco-set/saxpy.hsaco
 LD_LIBRARY_PATH="$LIB" D4R_CUDA_BACKEND="driver:$NV" D4R_ZLUDA_DIR="$(dirname "$NV")" D4R_GPU_ARCH=gfx1101 \
-    D4R_ROCM_DIR=/tmp/fake-rocm D4R_ZLUDA_NATIVE_DIR=/tmp/hsaco-set D4R_LOG=info \
+    D4R_ROCM_DIR=/tmp/fake-rocm D4R_NATIVE_KERNEL_DIR=/tmp/hsaco-set D4R_LOG=info \
     FAKE_HIP_CUDA_LIBRARY="$NV" FAKE_HIP_LOG=/tmp/fakehip.log PROGRAM_OUT=/tmp/zluda-out/prog_nv_vector_add \
     "$BIN/prog_nv_vector_add" "$PTX" > /tmp/zluda.log 2>&1 || fail "vector_add on the ZLUDA path: $(tail -5 /tmp/zluda.log)"
 grep -h "native kernels\|backend" /tmp/zluda.log | head -8

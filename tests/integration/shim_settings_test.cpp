@@ -2,6 +2,7 @@
 // defaults, accepted spellings, and bad values keeping the default.
 #include <gtest/gtest.h>
 
+#include "core/env_vars.h"
 #include "shim/settings.h"
 
 using namespace d4r;
@@ -34,4 +35,11 @@ TEST(ShimSettings, WhatIsNotDoneYetIsSaidWithWhatHappensInstead) {
     ASSERT_EQ(s.notices.size(), 2u);
     EXPECT_NE(s.notices[0].find("every frame gets its own result"), std::string::npos) << s.notices[0];
     EXPECT_NE(s.notices[1].find("through the host path"), std::string::npos) << s.notices[1];
+}
+
+TEST(ShimSettings, ConstantsAgreeWithTheTableOfVariables) {
+    const EnvVarInfo& v = env_var_info(EnvVar::ShimMaxInFlight);
+    EXPECT_EQ(v.name, kMaxInFlightVariable);
+    EXPECT_EQ(v.default_value, std::to_string(kDefaultMaxInFlight));
+    EXPECT_EQ(v.max, static_cast<int64_t>(kMaxMaxInFlight));
 }

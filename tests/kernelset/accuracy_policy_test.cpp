@@ -37,8 +37,17 @@ TEST(AccuracyPolicy, OnSetsUnsetVariablesToo) {
     EXPECT_FALSE(overrides[2].changes()); // already 0
 }
 
-TEST(AccuracyPolicy, OffOrAnythingButOneChangesNothing) {
-    for (const char* value : {"0", "", "true", "yes", "on", " 1", "1 ", "01", "2"}) {
+// D4R_PREFER_ACCURACY follows d4r's one boolean rule (true/on/yes/1, any case); anything else is off.
+TEST(AccuracyPolicy, TrueSpellingsTurnItOn) {
+    for (const char* value : {"1", "true", "YES", "on", " 1"}) {
+        MapEnvironment env{{"D4R_PREFER_ACCURACY", value}, {"D4R_ZLUDA_FAST_MATH", "1"}};
+        EXPECT_TRUE(accuracy_preferred(env)) << "'" << value << "'";
+        EXPECT_FALSE(accuracy_policy_overrides(env).empty()) << "'" << value << "'";
+    }
+}
+
+TEST(AccuracyPolicy, OffOrNotABooleanChangesNothing) {
+    for (const char* value : {"0", "", "false", "off", "no", "01", "2"}) {
         MapEnvironment env{{"D4R_PREFER_ACCURACY", value}, {"D4R_ZLUDA_FAST_MATH", "1"}};
         EXPECT_TRUE(accuracy_policy_overrides(env).empty()) << "'" << value << "'";
         EXPECT_FALSE(accuracy_preferred(env));

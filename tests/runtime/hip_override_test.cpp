@@ -194,7 +194,7 @@ protected:
 
 TEST_F(HipOverrides, EveryPhaseRunsThroughHipOnTheApplicationsStream) {
     write_developer_set(standin());
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     ASSERT_TRUE(is_native_function(m_saxpy));
     for (long long n : {256, 256, 100, 7}) launch(n, false, true);
     expect_results();
@@ -242,7 +242,7 @@ TEST_F(HipOverrides, EveryPhaseRunsThroughHipOnTheApplicationsStream) {
 
 TEST_F(HipOverrides, ExtraIsRewrittenWithHipKeys) {
     write_developer_set(standin());
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     launch(300, true, true);
     launch(64, true, true);
     expect_results();
@@ -259,7 +259,7 @@ TEST_F(HipOverrides, ReleaseSetServesOnlyTheManifestsHash) {
     for (const auto& m : *mods)
         if (m.index.find_entry("saxpy")) hash = m.hash;
     write_text(m_dir.path() / "d4r-kernels.txt", fmt::format("saxpy {:016x}\n", hash ^ 1));
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     EXPECT_FALSE(is_native_function(m_saxpy));
     launch(300, false, false); // from PTX on ptxsim
     expect_results();
@@ -270,7 +270,7 @@ TEST_F(HipOverrides, ReleaseSetServesOnlyTheManifestsHash) {
 
 TEST_F(HipOverrides, ACodeObjectHipRefusesRunsFromPtx) {
     write_developer_set(program_ptx("hip_standin.ptx")); // PTX is not a code object HIP loads
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     EXPECT_FALSE(is_native_function(m_saxpy));
     launch(300, false, false);
     expect_results();

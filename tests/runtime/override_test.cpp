@@ -184,7 +184,7 @@ protected:
 TEST_F(Overrides, DeveloperSetServesWithoutHashCheck) {
     register_test_kernels(0);
     write_text(m_dir.path() / "vector_add.cpu", "1\n");
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     ASSERT_TRUE(m_set_active);
     run_vector_add();
     EXPECT_EQ(g_seen.calls, std::vector<std::string>{"main"});
@@ -197,7 +197,7 @@ TEST_F(Overrides, ReleaseSetServesOnHashMatch) {
     write_text(m_dir.path() / "vector_add.cpu", "1\n");
     write_text(m_dir.path() / "d4r-kernels.txt",
                fmt::format("vector_add {:016x}\n", ptx_hash_of(m_ptx, "vector_add")));
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     run_vector_add();
     EXPECT_EQ(g_seen.calls, std::vector<std::string>{"main"});
     EXPECT_EQ(override_stats().refused_functions, 0u);
@@ -208,7 +208,7 @@ TEST_F(Overrides, ReleaseSetRefusesOnHashMismatchAndThePtxPathStaysCorrect) {
     write_text(m_dir.path() / "vector_add.cpu", "1\n");
     write_text(m_dir.path() / "d4r-kernels.txt",
                fmt::format("vector_add {:016x}\n", ptx_hash_of(m_ptx, "vector_add") ^ 1));
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     run_vector_add(); // computed by ptxsim from the PTX
     EXPECT_TRUE(g_seen.calls.empty());
     EXPECT_EQ(override_stats().refused_functions, 1u);
@@ -218,7 +218,7 @@ TEST_F(Overrides, ReleaseSetRefusesOnHashMismatchAndThePtxPathStaysCorrect) {
 TEST_F(Overrides, AccuracyModeNeverServesFastKernels) {
     register_test_kernels(0);
     write_text(m_dir.path() / "vector_add.cpu", "1\n");
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}, {"D4R_PREFER_ACCURACY", "1"}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}, {"D4R_PREFER_ACCURACY", "1"}});
     EXPECT_FALSE(m_set_active);
     run_vector_add();
     EXPECT_TRUE(g_seen.calls.empty());
@@ -227,7 +227,7 @@ TEST_F(Overrides, AccuracyModeNeverServesFastKernels) {
 TEST_F(Overrides, PrepRunsOncePerKeyAndShapesFollowTheSymbols) {
     register_test_kernels(0);
     write_text(m_dir.path() / "saxpy.cpu", "1\n");
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     CUfunction f;
     ASSERT_EQ(m_table.cuModuleGetFunction(&f, m_module, "saxpy"), CUDA_SUCCESS);
     std::vector<float> x(64, 1.0f), y(64, 0.5f);
@@ -262,7 +262,7 @@ TEST_F(Overrides, PrepRunsOncePerKeyAndShapesFollowTheSymbols) {
 TEST_F(Overrides, PrepSlotsKeepOneImagePerKeyAndShareAnOverflowSlot) {
     register_test_kernels(2);
     write_text(m_dir.path() / "saxpy.cpu", "1\n");
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     CUfunction f;
     ASSERT_EQ(m_table.cuModuleGetFunction(&f, m_module, "saxpy"), CUDA_SUCCESS);
     CUdeviceptr dx, dy;
@@ -288,7 +288,7 @@ TEST_F(Overrides, PrepSlotsKeepOneImagePerKeyAndShareAnOverflowSlot) {
 TEST_F(Overrides, KernelsWithoutACodeObjectRunFromPtx) {
     register_test_kernels(0);
     write_text(m_dir.path() / "saxpy.cpu", "1\n"); // only saxpy has one
-    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}});
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     run_vector_add();
     EXPECT_TRUE(g_seen.calls.empty());
     EXPECT_EQ(override_stats().served_functions, 0u);

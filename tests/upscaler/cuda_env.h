@@ -13,7 +13,8 @@ inline const CudaFunctions* cpu_backend_cuda(std::string* why = nullptr) {
     static std::string reason;
     static const CudaFunctions* table = []() -> const CudaFunctions* {
         setenv("D4R_CUDA_BACKEND", "cpu", 1);
-        unsetenv("D4R_ZLUDA_NATIVE_DIR");
+        unsetenv("D4R_NATIVE_KERNEL_DIR");
+        unsetenv("D4R_ZLUDA_NATIVE_DIR"); // the deprecated alias
         auto f = load_cuda_functions(std::string(D4R_TEST_LIB_DIR) + "/libcuda.so.1");
         if (!f) {
             reason = f.error().text();

@@ -1,4 +1,4 @@
-// Native CPU kernels (src/native_cpu, linked into libd4rcuda): with D4R_ZLUDA_NATIVE_DIR naming the
+// Native CPU kernels (src/native_cpu, linked into libd4rcuda): with D4R_NATIVE_KERNEL_DIR naming the
 // upscaler's kernel root, libd4rcuda's cpu backend serves d4r_up_* natively and the outputs equal the
 // PTX path's (ptxsim) and the reference's bit for bit; a manifest that does not vouch for the PTX gets
 // them refused and the PTX path still agrees. Runs upscaler_probe as a child process because the
@@ -61,7 +61,7 @@ TEST(UpscalerNative, ServedKernelsEqualThePtxPathAndTheReference) {
     ASSERT_EQ(ptx.run.exit_code, 0) << ptx.run.err;
     EXPECT_EQ(ptx.run.err.find("native kernels: serving"), std::string::npos) << ptx.run.err;
 
-    Probe native = run_probe({{"D4R_ZLUDA_NATIVE_DIR", source_native_kernel_root().string()}}, dir.path() / "native.bin");
+    Probe native = run_probe({{"D4R_NATIVE_KERNEL_DIR", source_native_kernel_root().string()}}, dir.path() / "native.bin");
     ASSERT_EQ(native.run.exit_code, 0) << native.run.err;
     for (const char* k : {"d4r_up_prepare", "d4r_up_accumulate", "d4r_up_sharpen"})
         EXPECT_NE(native.run.err.find(fmt::format("native kernels: serving {} ", k)), std::string::npos)
@@ -85,7 +85,7 @@ TEST(UpscalerNative, AManifestForOtherPtxIsRefusedAndThePtxPathStillAgrees) {
         manifest += fmt::format("{} {:016x}\n", kernel_name(k), wrong);
     }
     dir.write("root/cpu/d4r-kernels.txt", manifest);
-    Probe p = run_probe({{"D4R_ZLUDA_NATIVE_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin");
+    Probe p = run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin");
     ASSERT_EQ(p.run.exit_code, 0) << p.run.err;
     EXPECT_NE(p.run.err.find("native kernels: not serving d4r_up_accumulate"), std::string::npos) << p.run.err;
     EXPECT_EQ(p.run.err.find("native kernels: serving"), std::string::npos) << p.run.err;

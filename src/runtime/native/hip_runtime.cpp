@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 
 namespace d4r::runtime {
@@ -68,7 +69,7 @@ Expected<HipRuntime> find_hip_runtime(const Environment& env) {
         std::string file = loaded_file(h, "hipModuleLoadData");
         return bind(h, file.empty() ? path : file, source);
     };
-    if (auto rocm = env.get("D4R_ROCM_DIR"); rocm && !rocm->empty()) {
+    if (auto rocm = env_text(env, EnvVar::RocmDir)) {
         std::filesystem::path p = std::filesystem::path(*rocm) / "lib" / "libamdhip64.so";
         if (is_file(p)) {
             if (auto r = attempt(p.string(), "D4R_ROCM_DIR")) return std::move(*r);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "kernelset/accuracy_policy.h"
 
@@ -26,18 +27,17 @@ bool NativeSet::allowed(std::string_view name, const std::vector<uint64_t>& hash
 Expected<NativeSet> load_native_set(const Environment& env, std::string extension, std::string arch) {
     NativeSet set;
     set.extension = std::move(extension);
-    auto root = env.get("D4R_ZLUDA_NATIVE_DIR");
-    if (!root || root->empty()) {
-        set.notes.push_back("D4R_ZLUDA_NATIVE_DIR is not set: native kernels are off");
+    auto root = env_text(env, EnvVar::NativeKernelDir);
+    if (!root) {
+        set.notes.push_back("D4R_NATIVE_KERNEL_DIR is not set: native kernels are off");
         return set;
     }
-    if (auto forced = env.get("D4R_GPU_ARCH"); forced && !forced->empty()) arch = *forced;
+    // ARCH comes from native_target_for(), which applies a valid D4R_GPU_ARCH (kernels::forced_gpu_arch).
     kernels::SelectionRequest request;
     request.root = *root;
     request.arch = arch;
     request.accuracy = kernels::accuracy_preferred(env);
-    auto fp8 = env.get("D4R_ZLUDA_WMMA_FP8_NATIVE");
-    request.fp8 = !(fp8 && *fp8 == "0");
+    request.fp8 = env_bool(env, EnvVar::ZludaWmmaFp8Native);
     kernels::Selection selection = kernels::select_kernel_set(request);
     set.kind = selection.kind;
     set.path = selection.path;

@@ -1,6 +1,6 @@
 // libd4rcuda: the native kernel set the process uses, and the code objects in it.
 //
-// Promise: load_native_set() applies docs/kernel-sets.md once (root from D4R_ZLUDA_NATIVE_DIR, architecture,
+// Promise: load_native_set() applies docs/kernel-sets.md once (root from D4R_NATIVE_KERNEL_DIR, architecture,
 // accuracy, fp8) and explains the outcome in its notes; `lookup(NAME)` says whether NAME.<ext> exists
 // for the backend's code-object kind, and `allowed(NAME, hashes)` applies docs/runtime.md's hash rule (a
 // developer set serves every kernel; a release set only those whose module hash its manifest lists).
@@ -33,7 +33,8 @@ struct NativeSet {
 };
 
 // EXTENSION: the code objects the backend runs; ARCH: the device architecture ("sm_90", "gfx1101",
-// "cpu"), overridden by D4R_GPU_ARCH. Without D4R_ZLUDA_NATIVE_DIR the set is inactive (not an error).
+// "cpu"), as native_target_for() chose it (with a valid D4R_GPU_ARCH applied there). Without
+// D4R_NATIVE_KERNEL_DIR (or its deprecated alias D4R_ZLUDA_NATIVE_DIR) the set is inactive (not an error).
 Expected<NativeSet> load_native_set(const Environment& env, std::string extension, std::string arch);
 
 } // namespace d4r::runtime

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
+#include "core/log.h"
 #include "core/strings.h"
 #include "kernelset/gpu_topology.h"
 
@@ -14,8 +16,8 @@ bool is_zluda_backend(const std::string& name, const Environment& env) {
     if (name.rfind("driver:", 0) != 0) return false;
     std::string path = name.substr(7);
     if (to_lower(path).find("zluda") != std::string::npos) return true;
-    auto dir = env.get("D4R_ZLUDA_DIR");
-    if (!dir || dir->empty()) return false;
+    auto dir = env_text(env, EnvVar::ZludaDir);
+    if (!dir) return false;
     std::error_code ec;
     std::filesystem::path root = std::filesystem::weakly_canonical(*dir, ec);
     if (ec) return false;
@@ -45,6 +47,11 @@ NativeTarget native_target_for(const Backend& backend, const Environment& env, c
         t.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0) == CUDA_SUCCESS &&
         t.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0) == CUDA_SUCCESS) {
         std::string arch = fmt::format("sm_{}{}", major, minor);
+        kernels::ForcedArch forced = kernels::forced_gpu_arch(env, kernels::GpuVendor::Nvidia);
+        if (!forced.warning.empty() && log::once("native:forced-arch")) log::warn("native kernels: {}", forced.warning);
+        if (forced.arch)
+            return {"cubin", *forced.arch, fmt::format("NVIDIA code objects; {} from D4R_GPU_ARCH (device 0 is {})",
+                                                       *forced.arch, arch)};
         return {"cubin", arch, fmt::format("NVIDIA code objects for device 0 ({})", arch)};
     }
     return {"cubin", "", "NVIDIA code objects; device 0's compute capability is unknown"};

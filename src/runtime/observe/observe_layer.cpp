@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/log.h"
 #include "core/strings.h"
@@ -459,18 +460,13 @@ CUresult ob_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, un
         true);
 }
 
-std::optional<LaunchSelector> selector_from_env(const Environment& env, const std::string& prefix, uint64_t limit) {
+// Which launches to profile or dump: FILTER, SKIP and LIMIT variables of the table (core/env_vars.h),
+// whose defaults (skip 0; limit 3000 for profiles, 1 for dumps) live there.
+std::optional<LaunchSelector> selector_from_env(const Environment& env, EnvVar filter, EnvVar skip, EnvVar limit) {
     LaunchSelector s;
-    s.limit = limit;
-    s.filter = env.get(prefix + "_FILTER").value_or("");
-    for (auto [suffix, target] : {std::pair<const char*, uint64_t*>{"_SKIP", &s.skip}, {"_LIMIT", &s.limit}}) {
-        auto text = env.get(prefix + suffix);
-        if (!text || text->empty()) continue;
-        auto v = parse_u64(*text);
-        if (v) *target = *v;
-        else if (log::once(prefix + suffix))
-            log::warn("{}{}={} is not a number; using {}", prefix, suffix, *text, *target);
-    }
+    s.filter = env_text(env, filter).value_or("");
+    s.skip = static_cast<uint64_t>(env_int(env, skip));
+    s.limit = static_cast<uint64_t>(env_int(env, limit));
     return s;
 }
 
@@ -482,11 +478,12 @@ std::string format_profile_line(uint64_t launch, bool eligible, double gpu_ms, s
 
 ObserveConfig observe_config_from_env(const Environment& env) {
     ObserveConfig c;
-    auto flag = env.get("D4R_CUDA_KERNEL_PROFILE");
-    if (flag && *flag == "1") c.profile = selector_from_env(env, "D4R_CUDA_KERNEL_PROFILE", 3000);
-    auto dir = env.get("D4R_CUDA_REPLAY_DUMP_DIR");
-    if (dir && !dir->empty()) {
-        c.dump = selector_from_env(env, "D4R_CUDA_REPLAY_DUMP", 1);
+    if (env_bool(env, EnvVar::CudaKernelProfile))
+        c.profile = selector_from_env(env, EnvVar::CudaKernelProfileFilter, EnvVar::CudaKernelProfileSkip,
+                                      EnvVar::CudaKernelProfileLimit);
+    if (auto dir = env_text(env, EnvVar::CudaReplayDumpDir)) {
+        c.dump = selector_from_env(env, EnvVar::CudaReplayDumpFilter, EnvVar::CudaReplayDumpSkip,
+                                   EnvVar::CudaReplayDumpLimit);
         c.dump_dir = *dir;
     }
     return c;

@@ -1,7 +1,7 @@
 // upscaler_probe LIBCUDA OUT RW RH OW OH FRAMES: runs probe_options() frames through the upscaler Pipeline on
 // the libcuda at LIBCUDA (whatever backend and native kernel set its environment selects), writes every
 // frame's output (RGBA16F, packed) to OUT and prints "frame_ms T0 T1 ..." (launch to completion).
-// A separate process because libd4rcuda reads D4R_ZLUDA_NATIVE_DIR once, at its first call.
+// A separate process because libd4rcuda reads D4R_NATIVE_KERNEL_DIR once, at its first call.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/env_vars.h"
 #include "core/log.h"
 #include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_state.h"
@@ -73,27 +74,18 @@ CUresult fault_result(ptxsim::FaultKind kind) {
 // D4R_CPU_INSTRUCTION_BUDGET: warp instructions one launch may execute before it is stopped with
 // CUDA_ERROR_LAUNCH_TIMEOUT (a watchdog for runaway kernels); unset or 0 = unlimited.
 uint64_t instruction_budget() {
-    static const uint64_t budget = [] {
-        const char* v = std::getenv("D4R_CPU_INSTRUCTION_BUDGET");
-        return v ? std::strtoull(v, nullptr, 10) : 0ull;
-    }();
+    static const uint64_t budget =
+        static_cast<uint64_t>(env_int(process_environment(), EnvVar::CpuInstructionBudget));
     return budget;
 }
 
 // D4R_CPU_WATCHDOG_MS: milliseconds of wall time one launch may run before it is stopped with
 // CUDA_ERROR_LAUNCH_TIMEOUT, as a display GPU's watchdog stops a kernel (the game chain turns it on:
-// d4r.ini's [Kernels] WatchdogMs); unset or 0 = off, the default for plain CUDA programs, whose kernels
-// may legitimately run for minutes on this backend. A bad value is refused once with a warning (off).
+// d4r.ini's [Interop] WatchdogMs); unset or 0 = off, the default for plain CUDA programs, whose kernels
+// may legitimately run for minutes on this backend. A bad value warns once (core/env_vars.h) and means off.
 uint32_t watchdog_ms() {
     static const uint32_t ms = [] {
-        const char* v = std::getenv("D4R_CPU_WATCHDOG_MS");
-        if (!v || !*v) return 0u;
-        char* end = nullptr;
-        unsigned long long n = std::strtoull(v, &end, 10);
-        if (*end || n > 3600000ull || v[0] == '-') {
-            log::warn("D4R_CPU_WATCHDOG_MS={}: not a number of milliseconds from 0 to 3600000; the watchdog is off", v);
-            return 0u;
-        }
+        const int64_t n = env_int(process_environment(), EnvVar::CpuWatchdogMs);
         if (n) log::info("cpu backend: watchdog on: a launch running longer than {} ms stops with CUDA_ERROR_LAUNCH_TIMEOUT", n);
         return static_cast<uint32_t>(n);
     }();

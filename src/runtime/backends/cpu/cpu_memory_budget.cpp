@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/env.h"
+#include "core/env_vars.h"
 #include "core/log.h"
 #include "runtime/refusal.h"
 
@@ -81,8 +82,9 @@ CgroupLimit cgroup_limit() {
 }
 
 std::optional<uint64_t> env_cap() {
-    auto text = get_env("D4R_CPU_MEMORY_LIMIT");
-    if (!text || text->empty()) return std::nullopt;
+    // A Size in the table of variables; the K/M/G/T parsing is parse_memory_size's.
+    auto text = env_text(process_environment(), EnvVar::CpuMemoryLimit);
+    if (!text) return std::nullopt;
     auto cap = parse_memory_size(*text);
     if (!cap && log::once("cpu:D4R_CPU_MEMORY_LIMIT"))
         log::warn("cpu backend: D4R_CPU_MEMORY_LIMIT='{}' is not a size in bytes (a number, optionally followed by K, "
