@@ -1,4 +1,4 @@
-// d4r config env|check|show|schema|template: the d4r.ini as the rest of d4r sees it (docs/configuration.md).
+// d4r config env|check|show|schema|vars|template: the d4r.ini as the rest of d4r sees it (docs/configuration.md).
 //
 // Diagnostics go to stderr and stdout carries only the verb's result, so that
 // `eval "$(d4r config env)"` stays safe when the file has warnings.
@@ -10,10 +10,12 @@
 
 #include "cli_common.h"
 #include "config/config_file.h"
+#include "config/env_table.h"
 #include "config/locate.h"
 #include "config/render.h"
 #include "config/resolve.h"
 #include "core/env.h"
+#include "core/env_vars.h"
 #include "core/strings.h"
 #include "verbs.h"
 
@@ -117,6 +119,21 @@ void print_entry(const std::string& assignment, const std::string& origin) {
     fmt::print("{:<48} ({})\n", assignment, origin);
 }
 
+// Every variable of the table (core/env_vars.h), as a process the launcher starts would see it.
+void print_variables(const Environment& env, const ResolvedConfig* resolved) {
+    fmt::print("environment variables (every one d4r reads; 'd4r config vars' explains them):\n");
+    for (const EnvVarInfo& v : env_vars()) {
+        VariableSource s = variable_source(v, env, resolved);
+        std::string assignment = s.set ? fmt::format("{}={}", v.name, shell_quote(s.value))
+                                       : fmt::format("{} unset", v.name);
+        if (!s.set) {
+            assignment += v.default_value.empty() ? std::string(" (nothing)") : fmt::format(" (= {})", v.default_value);
+        }
+        if (v.test_only) s.source += ", tests only";
+        fmt::print("    {:<52} ({})\n", assignment, s.source);
+    }
+}
+
 int run_show(const ConfigOptions& o) {
     int status = kExitOk;
     Loaded loaded;
@@ -145,6 +162,7 @@ int run_show(const ConfigOptions& o) {
             fmt::print("    {}={}\n", l.line.name, shell_quote(l.line.value));
         }
     }
+    print_variables(process_environment(), &*resolved);
     return kExitOk;
 }
 
@@ -181,7 +199,8 @@ void register_config_verbs(CLI::App& root) {
 
     CLI::App* show = add_verb(*config, options, "show",
                               "show which file is used, every key's effective value and where it came from "
-                              "(default, FILE:LINE or environment), and the variables it maps to",
+                              "(default, FILE:LINE or environment), the variables it maps to, then every "
+                              "environment variable d4r reads with its value and source",
                               true);
     set_action(show, [options] { return run_show(*options); });
 
@@ -191,6 +210,15 @@ void register_config_verbs(CLI::App& root) {
                                 false);
     set_action(schema, [] {
         fmt::print("{}", schema_markdown());
+        return kExitOk;
+    });
+
+    CLI::App* vars = add_verb(*config, options, "vars",
+                              "print the table of every environment variable d4r reads (variable, values, default, "
+                              "component that reads it, d4r.ini key, meaning) as markdown",
+                              false);
+    set_action(vars, [] {
+        fmt::print("{}", env_vars_markdown());
         return kExitOk;
     });
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/strings.h"
 #include "values.h"
 
@@ -164,7 +165,9 @@ std::optional<std::string> ResolvedConfig::kernel_root() const {
     return kernel_root_of(m_values);
 }
 
-Expected<ResolvedConfig> resolve_parsed(const ParsedConfig& parsed, const Environment& env) {
+Expected<ResolvedConfig> resolve_parsed(const ParsedConfig& parsed, const Environment& process_env) {
+    // A deprecated alias in the environment (D4R_ZLUDA_NATIVE_DIR) counts as its variable being set.
+    const AliasedEnvironment env(process_env);
     if (parsed.has_errors()) {
         std::vector<std::string> errors;
         for (const Diagnostic& d : parsed.diagnostics) {

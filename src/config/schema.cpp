@@ -28,7 +28,7 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      "Accuracy mode: the runtime turns off denormal flushing, fast math, F32-accumulate and wave64 shortcuts "
      "and NGX sync elision, uses the accuracy kernel sets and a separate JIT cache. Slower. Always exported."},
     {KeyId::KernelsNativeKernels, "Kernels", "NativeKernels", NativeKernels, "off", KernelSwitch,
-     "D4R_ZLUDA_NATIVE_DIR", "", 0, 0,
+     "D4R_NATIVE_KERNEL_DIR", "", 0, 0,
      "Hand-written native kernels instead of kernels compiled from PTX. on (alias fast): the fast set; "
      "exact: the accuracy set, which also forces PreferAccuracy = true; off: every kernel compiles from PTX. "
      "The kernel root is [Paths] NativeKernelDir, else RuntimeDir/kernels."},
@@ -78,7 +78,7 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      "Folder of the ROCm runtime libraries ZLUDA loads."},
     {KeyId::PathsVkD3DDir, "Paths", "VkD3DDir", Path, "auto", Verbatim, "D4R_VKD3D_DIR", "", 0, 0,
      "Folder with the patched vkd3d-proton d3d12.dll and d3d12core.dll."},
-    {KeyId::PathsNativeKernelDir, "Paths", "NativeKernelDir", Path, "auto", KernelRoot, "D4R_ZLUDA_NATIVE_DIR", "", 0,
+    {KeyId::PathsNativeKernelDir, "Paths", "NativeKernelDir", Path, "auto", KernelRoot, "D4R_NATIVE_KERNEL_DIR", "", 0,
      0,
      "Kernel root (one folder per GPU target). auto: RuntimeDir/kernels. Exported only through "
      "[Kernels] NativeKernels."},
@@ -117,8 +117,9 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      Verbatim, "D4R_OPTISCALER_QUALITY_RATIO_ULTRA_PERFORMANCE", "", 1.0, 3.0,
      "Output-to-render size ratio of the Ultra Performance mode. auto: OptiScaler's default."},
 
-    {KeyId::DebugProfile, "Debug", "Profile", Bool, "false", Flag, "D4R_PROFILE", "", 0, 0,
-     "Record a per-kernel profile of the session."},
+    {KeyId::DebugProfile, "Debug", "Profile", Bool, "false", Flag, "D4R_CUDA_KERNEL_PROFILE", "", 0, 0,
+     "Time the session's kernel launches: the runtime logs a KERNEL_PROFILE line for each of the first 3000 "
+     "(at info level, so also set D4R_LOG=info)."},
     {KeyId::DebugLogDir, "Debug", "LogDir", Path, "auto", Verbatim, "D4R_GAME_LOG_DIR", "", 0, 0,
      "Folder for the game session's logs. auto: ~/.cache/d4r/logs/game-EXE-TIME/."},
 }};

@@ -92,7 +92,7 @@ TEST(ConfigCli, EnvPrintsExportsInSchemaOrder) {
     EXPECT_TRUE(r.err.empty()) << r.err;
     EXPECT_EQ(r.out.rfind("export D4R_DLSS_PRESET=13\nexport D4R_SHIM_WATERMARK=0\nexport D4R_SHIM_SPLIT_FRAME=0\n"
                           "export D4R_SHIM_MAX_IN_FLIGHT=2\nexport D4R_PREFER_ACCURACY=0\n"
-                          "export D4R_ZLUDA_NATIVE_DIR=/opt/d4r/kernels\n",
+                          "export D4R_NATIVE_KERNEL_DIR=/opt/d4r/kernels\n",
                           0),
               0u)
         << r.out;
@@ -107,14 +107,14 @@ TEST(ConfigCli, EnvOmitsVariablesAlreadySet) {
     TempDir dir;
     fs::path file = dir.write("g.ini", "[DLSS]\nShowWatermark = true\n[Kernels]\nNativeKernels = off\n");
     RunResult r = run_d4r({"config", "env", "--config", file.string()},
-                          {{"D4R_SHIM_WATERMARK", "0"}, {"D4R_ZLUDA_NATIVE_DIR", "/mine"}});
+                          {{"D4R_SHIM_WATERMARK", "0"}, {"D4R_NATIVE_KERNEL_DIR", "/mine"}});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_FALSE(contains(r.out, "D4R_SHIM_WATERMARK"));
-    EXPECT_FALSE(contains(r.out, "D4R_ZLUDA_NATIVE_DIR")); // neither exported nor unset
+    EXPECT_FALSE(contains(r.out, "D4R_NATIVE_KERNEL_DIR")); // neither exported nor unset
     EXPECT_TRUE(contains(r.out, "export D4R_DLSS_PRESET=11\n"));
 
     RunResult off = run_d4r({"config", "env", "--config", file.string()});
-    EXPECT_TRUE(contains(off.out, "unset D4R_ZLUDA_NATIVE_DIR\n"));
+    EXPECT_TRUE(contains(off.out, "unset D4R_NATIVE_KERNEL_DIR\n"));
     EXPECT_TRUE(contains(off.out, "export D4R_SHIM_WATERMARK=1\n"));
 }
 
@@ -137,7 +137,7 @@ TEST(ConfigCli, EnvOutputEvaluatesInSh) {
     std::string script =
         "eval \"$('" + d4r + "' config env --config '" + file.string() +
         "')\" || exit 9; printf '%s|%s|%s|%s|%s|%s\\n' \"$D4R_DLSS_PRESET\" \"$D4R_UE_CVARS\" "
-        "\"$D4R_ZLUDA_NATIVE_DIR\" \"$D4R_PREFER_ACCURACY\" \"$EXTRA\" \"${D4R_SHIM_MAX_IN_FLIGHT-unset}\"";
+        "\"$D4R_NATIVE_KERNEL_DIR\" \"$D4R_PREFER_ACCURACY\" \"$EXTRA\" \"${D4R_SHIM_MAX_IN_FLIGHT-unset}\"";
     RunResult r = run_command({"/bin/sh", "-c", script});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "5|r.A=1; r.B='x' $HOME `id`|/k dir|1|a\"b|unset\n");
@@ -148,8 +148,8 @@ TEST(ConfigCli, EnvUnsetWorksInSh) {
     fs::path file = dir.write("g.ini", "[Kernels]\nNativeKernels = off\n");
     // Set it inside the shell (not in d4r's environment), then eval: the unset removes it.
     std::string script = "X=$('" + d4r_binary().string() + "' config env --config '" + file.string() +
-                         "'); D4R_ZLUDA_NATIVE_DIR=/old; export D4R_ZLUDA_NATIVE_DIR; eval \"$X\"; "
-                         "echo \"${D4R_ZLUDA_NATIVE_DIR-gone}\"";
+                         "'); D4R_NATIVE_KERNEL_DIR=/old; export D4R_NATIVE_KERNEL_DIR; eval \"$X\"; "
+                         "echo \"${D4R_NATIVE_KERNEL_DIR-gone}\"";
     RunResult r = run_command({"/bin/sh", "-c", script});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "gone\n");
@@ -202,7 +202,7 @@ TEST(ConfigCli, ShowNamesTheFileAndEveryKeysOrigin) {
     EXPECT_TRUE(contains(r.out, "(environment D4R_SHIM_WATERMARK)"));
     EXPECT_TRUE(contains(r.out, "[Kernels] PreferAccuracy = true"));
     EXPECT_TRUE(contains(r.out, "(forced by [Kernels] NativeKernels = exact (d4r.ini:4))"));
-    EXPECT_TRUE(contains(r.out, "D4R_ZLUDA_NATIVE_DIR not exported: no kernel root"));
+    EXPECT_TRUE(contains(r.out, "D4R_NATIVE_KERNEL_DIR not exported: no kernel root"));
     EXPECT_TRUE(contains(r.out, "[Paths] ZludaDir = auto"));
     EXPECT_TRUE(contains(r.out, "(default)"));
     EXPECT_TRUE(contains(r.out, "[Env] FOO = env"));

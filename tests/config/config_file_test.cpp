@@ -155,7 +155,7 @@ TEST(ConfigFile, EnvDuplicatesAreCaseSensitiveAndWarn) {
 }
 
 TEST(ConfigFile, EnvLineShadowingASchemaVariableWarns) {
-    ParsedConfig parsed = parse_text("[Env]\nD4R_PROFILE = 1\n");
+    ParsedConfig parsed = parse_text("[Env]\nD4R_CUDA_KERNEL_PROFILE = 1\n");
     std::vector<std::string> warnings = diagnostic_texts(parsed, Severity::Warning);
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find("[Debug] Profile"), std::string::npos);

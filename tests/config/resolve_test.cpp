@@ -48,10 +48,10 @@ TEST(Resolve, DefaultsWithoutAFile) {
     EXPECT_EQ(ex["D4R_MOTION_DILATION"], "0");
     EXPECT_EQ(ex["D4R_OPTISCALER_FPS_OVERLAY"], "1");
     EXPECT_EQ(ex["D4R_OPTISCALER_LOG_LEVEL"], "2");
-    EXPECT_EQ(ex["D4R_PROFILE"], "0");
+    EXPECT_EQ(ex["D4R_CUDA_KERNEL_PROFILE"], "0");
     // Native kernels default off (developer default): an unset, never a value.
-    ASSERT_TRUE(ex.count("D4R_ZLUDA_NATIVE_DIR"));
-    EXPECT_FALSE(ex["D4R_ZLUDA_NATIVE_DIR"].has_value());
+    ASSERT_TRUE(ex.count("D4R_NATIVE_KERNEL_DIR"));
+    EXPECT_FALSE(ex["D4R_NATIVE_KERNEL_DIR"].has_value());
     // auto / empty / NativeFp8-not-false / FrameAge 0: not exported at all.
     for (const char* absent :
          {"D4R_SHIM_MAX_IN_FLIGHT", "D4R_ZLUDA_WMMA_FP8_NATIVE", "D4R_RUNTIME_DIR", "D4R_ZLUDA_DIR", "D4R_ROCM_DIR",
@@ -109,19 +109,19 @@ TEST(Resolve, PreferAccuracyIsAlwaysExported) {
 TEST(Resolve, NativeKernelsOnUsesNativeKernelDirElseRuntimeDir) {
     Exports dir =
         export_map(resolve_text("[Kernels]\nNativeKernels = on\n[Paths]\nRuntimeDir = /rt\nNativeKernelDir = /k\n"));
-    EXPECT_EQ(dir["D4R_ZLUDA_NATIVE_DIR"], "/k");
+    EXPECT_EQ(dir["D4R_NATIVE_KERNEL_DIR"], "/k");
     EXPECT_EQ(dir["D4R_RUNTIME_DIR"], "/rt");
     EXPECT_EQ(dir["D4R_PREFER_ACCURACY"], "0");
 
     Exports runtime = export_map(resolve_text("[Kernels]\nNativeKernels = fast\n[Paths]\nRuntimeDir = /opt/d4r/\n"));
-    EXPECT_EQ(runtime["D4R_ZLUDA_NATIVE_DIR"], "/opt/d4r/kernels");
+    EXPECT_EQ(runtime["D4R_NATIVE_KERNEL_DIR"], "/opt/d4r/kernels");
     Exports runtime2 = export_map(resolve_text("[Kernels]\nNativeKernels = on\n[Paths]\nRuntimeDir = rel/d4r\n"));
-    EXPECT_EQ(runtime2["D4R_ZLUDA_NATIVE_DIR"], "rel/d4r/kernels");
+    EXPECT_EQ(runtime2["D4R_NATIVE_KERNEL_DIR"], "rel/d4r/kernels");
 }
 
 TEST(Resolve, NativeKernelsOnWithoutARootExportsNothingAndSaysSo) {
     ResolvedConfig r = resolve_text("[Kernels]\nNativeKernels = on\n");
-    EXPECT_EQ(export_map(r).count("D4R_ZLUDA_NATIVE_DIR"), 0u);
+    EXPECT_EQ(export_map(r).count("D4R_NATIVE_KERNEL_DIR"), 0u);
     EXPECT_FALSE(r.kernel_root().has_value());
     const auto& plans = r.variables(KeyId::KernelsNativeKernels);
     ASSERT_EQ(plans.size(), 1u);
@@ -133,7 +133,7 @@ TEST(Resolve, NativeKernelsExactForcesAccuracy) {
     ResolvedConfig r =
         resolve_text("[Kernels]\nPreferAccuracy = false\nNativeKernels = exact\n[Paths]\nNativeKernelDir = /k\n");
     Exports ex = export_map(r);
-    EXPECT_EQ(ex["D4R_ZLUDA_NATIVE_DIR"], "/k");
+    EXPECT_EQ(ex["D4R_NATIVE_KERNEL_DIR"], "/k");
     EXPECT_EQ(ex["D4R_PREFER_ACCURACY"], "1");
     const ResolvedValue& accuracy = r.get(KeyId::KernelsPreferAccuracy);
     EXPECT_EQ(accuracy.value, "true");
@@ -146,10 +146,10 @@ TEST(Resolve, NativeKernelsOffUnsetsTheVariable) {
     ResolvedConfig r = resolve_text("[Kernels]\nNativeKernels = OFF\n[Paths]\nNativeKernelDir = /k\n");
     std::vector<EnvExport> exports = compute_exports(r);
     auto it = std::find_if(exports.begin(), exports.end(),
-                           [](const EnvExport& e) { return e.name == "D4R_ZLUDA_NATIVE_DIR"; });
+                           [](const EnvExport& e) { return e.name == "D4R_NATIVE_KERNEL_DIR"; });
     ASSERT_NE(it, exports.end());
     EXPECT_FALSE(it->value.has_value());
-    EXPECT_EQ(it->shell(), "unset D4R_ZLUDA_NATIVE_DIR");
+    EXPECT_EQ(it->shell(), "unset D4R_NATIVE_KERNEL_DIR");
 }
 
 TEST(Resolve, NativeFp8OnlyExportedWhenExplicitlyFalse) {
@@ -188,7 +188,7 @@ TEST(Resolve, ExportsAreInSchemaOrderThenEnvInFileOrder) {
     std::vector<std::string> names = export_names(r);
     ASSERT_GE(names.size(), 3u);
     EXPECT_EQ(names.front(), "D4R_DLSS_PRESET");
-    EXPECT_EQ(names[names.size() - 3], "D4R_PROFILE"); // the last schema variable
+    EXPECT_EQ(names[names.size() - 3], "D4R_CUDA_KERNEL_PROFILE"); // the last schema variable
     EXPECT_EQ(names[names.size() - 2], "ZZZ");
     EXPECT_EQ(names[names.size() - 1], "AAA");
     // Schema order: the position of each variable follows its key's row.
@@ -207,11 +207,11 @@ TEST(Resolve, ExportsAreInSchemaOrderThenEnvInFileOrder) {
 }
 
 TEST(Resolve, EnvLineReplacesTheSchemaExport) {
-    ResolvedConfig r = resolve_text("[Debug]\nProfile = false\n[Env]\nD4R_PROFILE = 1\n");
+    ResolvedConfig r = resolve_text("[Debug]\nProfile = false\n[Env]\nD4R_CUDA_KERNEL_PROFILE = 1\n");
     std::vector<EnvExport> exports = compute_exports(r);
-    EXPECT_EQ(std::count_if(exports.begin(), exports.end(), [](const EnvExport& e) { return e.name == "D4R_PROFILE"; }),
+    EXPECT_EQ(std::count_if(exports.begin(), exports.end(), [](const EnvExport& e) { return e.name == "D4R_CUDA_KERNEL_PROFILE"; }),
               1);
-    EXPECT_EQ(export_map(r)["D4R_PROFILE"], "1");
+    EXPECT_EQ(export_map(r)["D4R_CUDA_KERNEL_PROFILE"], "1");
     EXPECT_EQ(r.variables(KeyId::DebugProfile)[0].state, VariableState::ReplacedByEnv);
 }
 
@@ -269,11 +269,22 @@ TEST(Precedence, FrameAgeSaysWhichVariableIsSet) {
     EXPECT_EQ(both.get(KeyId::LatencyFrameAge).origin_text, "environment D4R_SHIM_SPLIT_FRAME, D4R_SHIM_MAX_IN_FLIGHT");
 }
 
+// The deprecated name still counts as set: the file neither exports nor unsets the new one, so the runtime
+// (which reads the alias) and `d4r config` agree.
+TEST(Precedence, DeprecatedNativeKernelDirAliasInTheEnvironment) {
+    ResolvedConfig r = resolve_text("[Kernels]\nNativeKernels = off\n", {{"D4R_ZLUDA_NATIVE_DIR", "/old/k"}});
+    Exports ex = export_map(r);
+    EXPECT_EQ(ex.count("D4R_NATIVE_KERNEL_DIR"), 0u);
+    EXPECT_EQ(ex.count("D4R_ZLUDA_NATIVE_DIR"), 0u);
+    EXPECT_EQ(r.get(KeyId::KernelsNativeKernels).value, "on");
+    EXPECT_EQ(r.kernel_root(), "/old/k");
+}
+
 TEST(Precedence, NativeKernelDirInTheEnvironment) {
-    ResolvedConfig r = resolve_text("[Kernels]\nNativeKernels = off\n", {{"D4R_ZLUDA_NATIVE_DIR", "/env/k"}});
+    ResolvedConfig r = resolve_text("[Kernels]\nNativeKernels = off\n", {{"D4R_NATIVE_KERNEL_DIR", "/env/k"}});
     // The environment's root wins: no unset, no export.
     Exports ex = export_map(r);
-    EXPECT_EQ(ex.count("D4R_ZLUDA_NATIVE_DIR"), 0u);
+    EXPECT_EQ(ex.count("D4R_NATIVE_KERNEL_DIR"), 0u);
     EXPECT_EQ(r.get(KeyId::KernelsNativeKernels).origin, Origin::Environment);
     EXPECT_EQ(r.get(KeyId::KernelsNativeKernels).value, "on");
     EXPECT_EQ(r.get(KeyId::PathsNativeKernelDir).value, "/env/k");

@@ -23,7 +23,7 @@ const SpecRow kSpec[] = {
     {"DLSS", "ShowWatermark", "D4R_SHIM_WATERMARK", "false"},
     {"Latency", "FrameAge", "D4R_SHIM_SPLIT_FRAME D4R_SHIM_MAX_IN_FLIGHT", "0"},
     {"Kernels", "PreferAccuracy", "D4R_PREFER_ACCURACY", "false"},
-    {"Kernels", "NativeKernels", "D4R_ZLUDA_NATIVE_DIR", "off"},
+    {"Kernels", "NativeKernels", "D4R_NATIVE_KERNEL_DIR", "off"},
     {"Kernels", "NativeSwinEncoders", "D4R_NATIVE_SWIN_ENCODERS", "true"},
     {"Kernels", "Wmma", "D4R_ZLUDA_WMMA", "true"},
     {"Kernels", "Fp8Wmma", "D4R_ZLUDA_WMMA_FP8", "true"},
@@ -43,7 +43,7 @@ const SpecRow kSpec[] = {
     {"Paths", "ZludaDir", "D4R_ZLUDA_DIR", "auto"},
     {"Paths", "RocmDir", "D4R_ROCM_DIR", "auto"},
     {"Paths", "VkD3DDir", "D4R_VKD3D_DIR", "auto"},
-    {"Paths", "NativeKernelDir", "D4R_ZLUDA_NATIVE_DIR", "auto"},
+    {"Paths", "NativeKernelDir", "D4R_NATIVE_KERNEL_DIR", "auto"},
     {"Paths", "CacheDir", "D4R_ZLUDA_CACHE_HOME", "auto"},
     {"Launch", "ProtonDir", "", ""},
     {"Launch", "CompatDataDir", "", ""},
@@ -57,7 +57,7 @@ const SpecRow kSpec[] = {
     {"OptiScaler", "QualityRatioBalanced", "D4R_OPTISCALER_QUALITY_RATIO_BALANCED", "auto"},
     {"OptiScaler", "QualityRatioPerformance", "D4R_OPTISCALER_QUALITY_RATIO_PERFORMANCE", "auto"},
     {"OptiScaler", "QualityRatioUltraPerformance", "D4R_OPTISCALER_QUALITY_RATIO_ULTRA_PERFORMANCE", "auto"},
-    {"Debug", "Profile", "D4R_PROFILE", "false"},
+    {"Debug", "Profile", "D4R_CUDA_KERNEL_PROFILE", "false"},
     {"Debug", "LogDir", "D4R_GAME_LOG_DIR", "auto"},
 };
 
