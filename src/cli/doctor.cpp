@@ -6,6 +6,7 @@
 
 #include "config/locate.h"
 #include "config/resolve.h"
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/process.h"
 #include "core/strings.h"
@@ -118,9 +119,9 @@ kernels::ArchDecision check_gpu(const DoctorOptions& o, const Environment& env, 
 void check_kernels(const config::ResolvedConfig* cfg, const Environment& env, const kernels::ArchDecision& gpu,
                    std::vector<CheckLine>& out) {
     std::string mode = cfg ? cfg->get(KeyId::KernelsNativeKernels).value : "off";
-    std::optional<std::string> root = env.get("D4R_ZLUDA_NATIVE_DIR");
-    std::string root_source = "D4R_ZLUDA_NATIVE_DIR";
-    if (!root || root->empty()) {
+    std::optional<std::string> root = env_text(env, EnvVar::NativeKernelDir);
+    std::string root_source = "D4R_NATIVE_KERNEL_DIR";
+    if (!root) {
         if (mode == "off") {
             out.push_back(line(CheckStatus::Ok, "kernels", "native kernels off ([Kernels] NativeKernels = off): every "
                                                            "kernel compiles from PTX"));
