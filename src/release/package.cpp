@@ -125,8 +125,8 @@ struct Collector {
 void collect_build(Collector& c) {
     const fs::path& b = c.o.build_dir;
     const std::pair<const char*, const char*> outputs[] = {
-        {"bin/d4r", "d4r/bin/d4r"},
-        {"lib/libd4rcuda.so", "d4r/lib/libd4rcuda.so"},
+        {"bin/d4r", "d4r/d4r"},
+        {"lib/libd4rcuda.so", "d4r/libd4rcuda.so"},
         {"lib/nvcuda.dll.so", "d4r/nvcuda.dll"},
         {"win/d4r_nvngx.dll", "d4r/nvngx.dll"},
         {"win/d4r_ngx.dll", "d4r/d4r_ngx.dll"},

@@ -111,8 +111,8 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
                           "OptiScaler.ini",
                           "d3d12.dll",
                           "d3d12core.dll",
-                          "d4r/bin/d4r",
-                          "d4r/lib/libd4rcuda.so",
+                          "d4r/d4r",
+                          "d4r/libd4rcuda.so",
                           "d4r/nvcuda.dll",
                           "d4r/nvngx.dll",
                           "d4r/d4r_ngx.dll",
@@ -133,7 +133,7 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
     EXPECT_EQ(read_file_text(rel / "dxgi.dll"), "MZ optiscaler");
     EXPECT_EQ(read_file_text(rel / "d4r/d4r.ini"), read_file_text(test::source_dir() / "packaging/d4r.ini"));
     EXPECT_EQ(fs::status(rel / "d4r/check.sh").permissions(), fs::perms(0755));
-    EXPECT_EQ(fs::status(rel / "d4r/bin/d4r").permissions(), fs::perms(0755));
+    EXPECT_EQ(fs::status(rel / "d4r/d4r").permissions(), fs::perms(0755));
     EXPECT_EQ(fs::status(rel / "dxgi.dll").permissions(), fs::perms(0644));
 
     const std::string sources = read_file_text(rel / "d4r/source/SOURCES.txt");
@@ -143,7 +143,7 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
               std::string::npos)
         << sources;
     EXPECT_NE(sources.find("d4r/rocm/libamdhip64.so.6\t--rocm\t"), std::string::npos) << sources;
-    EXPECT_EQ(sources.find("d4r/bin/d4r"), std::string::npos) << "d4r's own files are not third-party";
+    EXPECT_EQ(sources.find("d4r/d4r\t"), std::string::npos) << "d4r's own files are not third-party";
 
     const std::string info = read_file_text(rel / "d4r/BUILD_INFO.txt");
     for (const char* line : {"variant: full\n", "git commit: unknown (the source folder is not a git checkout)\n",
@@ -158,7 +158,7 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
     ASSERT_EQ(inst.exit_code, 0) << inst.out << inst.err;
     const fs::path exe_dir = f.t.path() / "Game/MyGame/Binaries/Win64";
     EXPECT_EQ(read_file_text(exe_dir / "dxgi.dll"), "MZ optiscaler");
-    EXPECT_TRUE(is_file(exe_dir / "d4r/bin/d4r"));
+    EXPECT_TRUE(is_file(exe_dir / "d4r/d4r"));
     EXPECT_TRUE(is_file(exe_dir / "d4r/nvngx.dll"));
 }
 
