@@ -4,6 +4,7 @@
 // This file turns the configuration into a release::LaunchPlan (environment, prefix, the ini keys to
 // write, where logs and the restore journal go); release/launcher.cpp runs it.
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -270,6 +271,15 @@ int run_restore(const RestoreArgs& a) {
     return kExitOk;
 }
 
+// Nothing below main may end d4r with an exception: one that escapes anyway is reported as an error.
+int guarded(const char* verb, const std::function<int()>& run) {
+    try {
+        return run();
+    } catch (const std::exception& e) {
+        return report_error(Error(ErrorCode::Internal, fmt::format("d4r {}: {}", verb, e.what())));
+    }
+}
+
 } // namespace
 
 void register_play_verbs(CLI::App& root) {
@@ -286,14 +296,14 @@ void register_play_verbs(CLI::App& root) {
                      "else [Launch] CompatDataDir, else WINEPREFIX");
     play->add_flag("--dry-run", p->dry_run, "print what would be set, backed up, written and run; change nothing");
     play->add_option("COMMAND", p->command, "the game's command line, after --")->required();
-    set_action(play, [p] { return run_play(*p); });
+    set_action(play, [p] { return guarded("play", [&] { return run_play(*p); }); });
 
     auto r = std::make_shared<RestoreArgs>();
     CLI::App* restore = root.add_subcommand(
         "restore", "put back what a d4r play that was killed left changed (its restore journal under "
                    "~/.cache/d4r/restore); a journal whose d4r still runs is left alone");
     restore->add_flag("--dry-run", r->dry_run, "print what would be restored; change nothing");
-    set_action(restore, [r] { return run_restore(*r); });
+    set_action(restore, [r] { return guarded("restore", [&] { return run_restore(*r); }); });
 }
 
 } // namespace d4r::cli

@@ -190,7 +190,24 @@ std::optional<std::string> find_game_exe(const std::vector<std::string>& command
     return std::nullopt;
 }
 
+namespace {
+int run_game_impl(const LaunchPlan& plan, const Say& say);
+}
+
 int run_game(const LaunchPlan& plan, const Say& say) {
+    try {
+        return run_game_impl(plan, say);
+    } catch (const std::exception& e) {
+        // Not expected (allocation failure, a filesystem error thrown by the library); the journal, if
+        // written, stays for d4r restore.
+        fmt::print(stderr, "d4r: error: d4r play stopped: {}; run d4r restore to put back what it changed\n", e.what());
+        return 1;
+    }
+}
+
+namespace {
+
+int run_game_impl(const LaunchPlan& plan, const Say& say) {
     auto refuse = [](const std::string& why) {
         log::debug("play refused: {}", why);
         fmt::print(stderr, "d4r: error: {}\n", why);
@@ -380,5 +397,7 @@ int run_game(const LaunchPlan& plan, const Say& say) {
     restore();
     return code;
 }
+
+} // namespace
 
 } // namespace d4r::release

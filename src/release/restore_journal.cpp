@@ -110,7 +110,15 @@ Expected<RestoreJournal> begin_journal(const fs::path& dir, const std::string& t
         f.sha256 = D4R_TRY(sha256_file_hex(f.backup));
     }
     j.files = std::move(files);
-    D4R_TRY(write_file_atomic(journal_path(dir, j.key), std::string_view(to_json(j).dump(2) + "\n")));
+    std::string text;
+    try {
+        // Paths that are not UTF-8 are written with replacement characters rather than failing the launch;
+        // such a file cannot be restored from the journal, which read_journal then reports.
+        text = to_json(j).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    } catch (const std::exception& e) {
+        return make_error(ErrorCode::Internal, "cannot write the restore journal for {}: {}", target, e.what());
+    }
+    D4R_TRY(write_file_atomic(journal_path(dir, j.key), std::string_view(text)));
     return j;
 }
 
