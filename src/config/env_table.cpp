@@ -59,7 +59,12 @@ std::string env_vars_markdown() {
 }
 
 VariableSource variable_source(const EnvVarInfo& variable, const Environment& env, const ResolvedConfig* resolved) {
-    if (auto raw = env.get(variable.name)) return {*raw, true, "environment"};
+    if (auto raw = env.get(variable.name)) {
+        if (!env_value_valid(variable, *raw))
+            return {*raw, true, fmt::format("environment; not valid: expected {}, so the default is used",
+                                            variable.accepted_text())};
+        return {*raw, true, "environment"};
+    }
     if (!variable.alias.empty()) {
         if (auto raw = env.get(variable.alias))
             return {*raw, true, fmt::format("environment, deprecated alias {}", variable.alias)};

@@ -220,6 +220,22 @@ std::optional<bool> parse_bool_word(std::string_view text) {
     return std::nullopt;
 }
 
+bool env_value_valid(const EnvVarInfo& v, std::string_view text) {
+    if (trim(text).empty()) return true;
+    switch (v.type) {
+    case Bool: return parse_bool_word(text).has_value();
+    case Integer: {
+        auto n = parse_i64(trim(text));
+        return n && *n >= v.min && *n <= v.max;
+    }
+    case Enum: return enum_accepts(v, text);
+    case Size:
+    case Path:
+    case String: return true; // Size is parsed by its reader (the cpu backend's parse_memory_size)
+    }
+    return true;
+}
+
 std::optional<EnvValue> env_raw(const Environment& env, EnvVar id) {
     const EnvVarInfo& v = env_var_info(id);
     if (auto value = env.get(v.name)) return EnvValue{std::move(*value), v.name};

@@ -135,6 +135,9 @@ struct EnvValue {
     std::string_view source; // the name it was read under (the alias when only that is set)
 };
 
+// Whether TEXT is a value the readers of V accept (an empty value always is: it means unset).
+bool env_value_valid(const EnvVarInfo& v, std::string_view text);
+
 // The raw value, or nullopt when unset. Reading the deprecated alias warns once. An empty value counts
 // as set (readers of paths treat it as unset).
 std::optional<EnvValue> env_raw(const Environment& env, EnvVar id);

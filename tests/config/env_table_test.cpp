@@ -72,6 +72,9 @@ TEST(EnvTable, SourcesInOrderOfPrecedence) {
     EXPECT_EQ(from_env.value, "7");
     EXPECT_EQ(from_env.source, "environment");
 
+    VariableSource bad = variable_source(watchdog, MapEnvironment{{"D4R_CPU_WATCHDOG_MS", "soon"}}, &r);
+    EXPECT_EQ(bad.source, "environment; not valid: expected an integer from 0 to 3600000, so the default is used");
+
     VariableSource none = variable_source(env_var_info(EnvVar::CudaTrace), MapEnvironment{}, &r);
     EXPECT_FALSE(none.set);
     EXPECT_EQ(none.source, "default");

@@ -114,6 +114,15 @@ TEST(EnvVars, DeprecatedAliasStillWorksAndWarnsOnce) {
     EXPECT_EQ(text.find(warning, text.find(warning) + 1), std::string::npos) << "warned twice: " << text;
 }
 
+TEST(EnvVars, ValueValidity) {
+    EXPECT_TRUE(env_value_valid(env_var_info(EnvVar::CudaTrace), "Yes"));
+    EXPECT_FALSE(env_value_valid(env_var_info(EnvVar::CudaTrace), "maybe"));
+    EXPECT_TRUE(env_value_valid(env_var_info(EnvVar::CudaTrace), ""));
+    EXPECT_FALSE(env_value_valid(env_var_info(EnvVar::ShimMaxInFlight), "0"));
+    EXPECT_TRUE(env_value_valid(env_var_info(EnvVar::Log), "TRACE"));
+    EXPECT_FALSE(env_value_valid(env_var_info(EnvVar::Log), "loud"));
+}
+
 TEST(EnvVars, EmptyPathIsUnset) {
     EXPECT_EQ(env_text(MapEnvironment{{"D4R_LOG_FILE", ""}}, EnvVar::LogFile), std::nullopt);
     EXPECT_EQ(env_text(MapEnvironment{{"D4R_LOG_FILE", "/x"}}, EnvVar::LogFile), "/x");
