@@ -96,6 +96,18 @@ TEST(PackageZip, RefusesLinksAndDuplicateNames) {
     EXPECT_FALSE(path_exists(t.path() / "d.zip"));
 }
 
+TEST(PackageZip, RefusesAFileAbove4GiBNamingIt) {
+    TempDir t;
+    const fs::path big = t.write("tree/big.bin", "");
+    fs::resize_file(big, (uint64_t(1) << 32) + 1); // sparse: nothing is written or read
+    Status s = write_zip(t.path() / "big.zip", *zip_entries_of_tree(t.path() / "tree", ""), 0);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code(), ErrorCode::Unsupported);
+    EXPECT_NE(s.error().text().find("big.bin: 4294967297 bytes"), std::string::npos) << s.error().text();
+    EXPECT_NE(s.error().text().find("ZIP64"), std::string::npos) << s.error().text();
+    EXPECT_FALSE(path_exists(t.path() / "big.zip"));
+}
+
 TEST(PackagePeStrings, ReadsStringFileInfoValues) {
     const auto dll = test_pe::version_dll({{"CompanyName", "NVIDIA Corporation"}, {"ProductName", "Thing"}});
     EXPECT_EQ(pe_version_string(dll, "CompanyName").value_or("?"), "NVIDIA Corporation");
