@@ -112,9 +112,8 @@ Expected<RestoreJournal> begin_journal(const fs::path& dir, const std::string& t
     j.files = std::move(files);
     std::string text;
     try {
-        // Paths that are not UTF-8 are written with replacement characters rather than failing the launch;
-        // such a file cannot be restored from the journal, which read_journal then reports.
-        text = to_json(j).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+        // A path that is not UTF-8 cannot go into the JSON journal: the launch is refused before any change.
+        text = to_json(j).dump(2) + "\n";
     } catch (const std::exception& e) {
         return make_error(ErrorCode::Internal, "cannot write the restore journal for {}: {}", target, e.what());
     }
