@@ -100,7 +100,6 @@ InstrDecoder::InstrDecoder(ProgramBuilder& builder, const ast::Instruction& in, 
     : m_builder(builder), m_in(in), m_mods(in.opcode), m_guard(guard), m_guard_negated(guard_negated) {}
 
 bool InstrDecoder::in_entry() const { return m_builder.in_entry(); }
-uint32_t InstrDecoder::address_bits() const { return m_builder.ctx().ast->address_size; }
 
 Error InstrDecoder::error(std::string_view message) const {
     return Error(ErrorCode::Unsupported,
@@ -178,16 +177,51 @@ uint32_t InstrDecoder::scratch(bool wide) { return m_builder.scratch(wide); }
 
 uint32_t InstrDecoder::operand_scratch(bool wide, int which) { return m_builder.operand_scratch(wide, which); }
 
-void InstrDecoder::negate_fused_operands(uint32_t (&sources)[3], ExecFn neg, bool wide) {
+Status InstrDecoder::emit_op(ExecFn fn, Type dt, std::initializer_list<Type> sources) {
+    if (!fn) return error("unsupported type");
+    D4R_TRY(expect_operands(1 + sources.size()));
+    uint32_t s[4];
+    size_t k = 0;
+    for (Type st : sources) {
+        s[k] = D4R_TRY(src(k + 1, st));
+        ++k;
+    }
+    const uint32_t d = D4R_TRY(dst(0, dt));
+    Instr& in = emit(fn);
+    in.d[0] = d;
+    for (size_t i = 0; i < k; ++i) in.s[i] = s[i];
+    return ok_status();
+}
+
+Status InstrDecoder::emit_op(ExecFn fn, Type t, size_t sources) {
+    switch (sources) {
+    case 0: return emit_op(fn, t, std::initializer_list<Type>{});
+    case 1: return emit_op(fn, t, {t});
+    case 2: return emit_op(fn, t, {t, t});
+    default: return emit_op(fn, t, {t, t, t});
+    }
+}
+
+Status InstrDecoder::emit_fma(ExecFn fma, ExecFn neg, Type t) {
+    if (!(m_in.contracted & (kNegateProduct | kNegateAddend))) return emit_op(fma, t, 3);
+    D4R_TRY(expect_operands(4));
+    uint32_t s[3];
+    for (size_t i = 0; i < 3; ++i) s[i] = D4R_TRY(src(i + 1, t));
+    const uint32_t d = D4R_TRY(dst(0, t));
+    const bool wide = type_bits(t) == 64;
     for (int k = 0; k < 2; ++k) {
         if (!(m_in.contracted & (k == 0 ? kNegateProduct : kNegateAddend))) continue;
         const size_t i = k == 0 ? 0 : 2;
         const uint32_t slot = operand_scratch(wide, k);
         Instr& in = emit(neg);
         in.d[0] = slot;
-        in.s[0] = sources[i];
-        sources[i] = slot;
+        in.s[0] = s[i];
+        s[i] = slot;
     }
+    Instr& in = emit(fma);
+    in.d[0] = d;
+    for (size_t i = 0; i < 3; ++i) in.s[i] = s[i];
+    return ok_status();
 }
 
 Expected<uint32_t> InstrDecoder::src(const ast::Operand& o, Type t) {

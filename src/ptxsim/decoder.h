@@ -1,7 +1,8 @@
 // ptxsim internals: the decoder. Turns the syntax tree of a kernel (and the .func it calls) into a
 // Program (ir.h). Instruction families live in ops_*.cpp; each registers a decode function per base
 // opcode ("add", "ld", "shfl") in the opcode table. A family decoder consumes the modifiers it
-// understands from Modifiers, resolves operands through InstrDecoder, picks the handler and emits.
+// understands from Modifiers, picks the handler (dispatch.h: from the type suffix and modifiers to the
+// executor), and resolves operands and emits through InstrDecoder (emit_op for "d, a, b, ...").
 // Anything left unconsumed or not understood is a load-time error naming module, line and text.
 #pragma once
 
@@ -73,7 +74,6 @@ public:
     size_t operand_count() const { return m_in.operands.size(); }
     const ast::Operand& operand(size_t i) const { return m_in.operands[i]; }
     bool in_entry() const;
-    uint32_t address_bits() const;
 
     // "kernels.ptx:12: MESSAGE in 'add.foo.s32 %r1, %r2, %r3'". error(): what ptxsim does not implement
     // (Unsupported: only the kernels that use it become unavailable); malformed(): PTX no assembler
@@ -121,11 +121,18 @@ public:
     uint32_t scratch(bool wide);
     // A register for a value the instruction prepares for itself (ProgramBuilder::operand_scratch).
     uint32_t operand_scratch(bool wide, int which);
-    // For an fma that fuses a mul with a sub (contract.h): emits NEG into a register of its own for each
-    // operand the fusion negates (operand 1, the product; operand 3, the addend) and points SOURCES
-    // (the fma's three source slots) at those registers. Negation is exact, so the fma's result is
-    // the fused one.
-    void negate_fused_operands(uint32_t (&sources)[3], ExecFn neg, bool wide);
+    // The common shape "d, a, b, ...": checks there are 1 + SOURCES.size() operands (at most 4 sources), resolves
+    // operands 1.. as sources of the types in SOURCES (s[0..]), then operand 0 as a destination of
+    // type DT (d[0]), and emits FN. A null FN (dispatch.h: a type outside what the decoder picked from)
+    // is an "unsupported type" error.
+    Status emit_op(ExecFn fn, Type dt, std::initializer_list<Type> sources);
+    // The same with the destination and all SOURCES (0 to 3) of type T.
+    Status emit_op(ExecFn fn, Type t, size_t sources);
+    // fma d, a, b, c with every operand of type T. For an fma that fuses a mul with a sub (contract.h),
+    // first emits NEG into a register of its own for each operand the fusion negates (operand 1, the
+    // product; operand 3, the addend) and points the fma there. Negation is exact, so the fma's result
+    // is the fused one.
+    Status emit_fma(ExecFn fma, ExecFn neg, Type t);
     // Appends an instruction with the guard set; the reference is valid until the next emit.
     Instr& emit(ExecFn fn);
     // The instruction emitted last.
@@ -147,16 +154,16 @@ using OpcodeTable = std::unordered_map<std::string_view, DecodeFn>;
 
 // One registration function per family file (ops_*.cpp).
 void add_move_ops(OpcodeTable& table);    // mov, cvta, isspacep
-void add_int_ops(OpcodeTable& table);     // integer arithmetic and bit operations
+void add_int_ops(OpcodeTable& table);     // integer arithmetic and bit operations; dp4a, dp2a (ops_simd.cpp)
 void add_compare_ops(OpcodeTable& table); // setp, set, selp, slct, predicate logic
 void add_float_ops(OpcodeTable& table);   // f32/f64 arithmetic and .approx functions
 void add_cvt_ops(OpcodeTable& table);     // cvt
-void add_memory_ops(OpcodeTable& table);  // ld, st, ldu, prefetch
+void add_memory_ops(OpcodeTable& table);  // ld, st, ldu, prefetch, prefetchu
 void add_atomic_ops(OpcodeTable& table);  // atom, red
-void add_control_ops(OpcodeTable& table); // bra, call, ret, exit, bar, membar, fence, trap
-void add_warp_ops(OpcodeTable& table);    // shfl, vote, activemask
-void add_mma_ops(OpcodeTable& table);     // mma, ldmatrix, cp.async (ops_mma.cpp, ops_async.cpp)
-void add_texture_ops(OpcodeTable& table); // tex, tld4, suld, sust, txq, suq (ops_texture.cpp)
+void add_control_ops(OpcodeTable& table); // bra, brx, call, ret, exit, bar, barrier, membar, fence, trap, brkpt, nanosleep
+void add_warp_ops(OpcodeTable& table);    // shfl, vote, activemask, match, redux
+void add_mma_ops(OpcodeTable& table);     // mma, ldmatrix, cp.async, wmma (ops_mma.cpp, ops_async.cpp, ops_wmma.cpp)
+void add_texture_ops(OpcodeTable& table); // tex, tld4, suld, sust (ops_texture.cpp)
 void add_mbarrier_ops(OpcodeTable& table); // mbarrier (ops_mbarrier.cpp)
 
 const OpcodeTable& opcode_table();

@@ -21,19 +21,6 @@ enum class BoolOp : uint8_t { None, And, Or, Xor };
 constexpr std::string_view kCmpNames[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
                                           "hs",  "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
 
-// Integer comparisons: lo/ls/hi/hs are the unsigned forms (the caller passes unsigned T for them).
-template <class T>
-D4R_INLINE bool compare_int(Cmp c, T a, T b) {
-    switch (c) {
-    case Cmp::Eq: return a == b;
-    case Cmp::Ne: return a != b;
-    case Cmp::Lt: case Cmp::Lo: return a < b;
-    case Cmp::Le: case Cmp::Ls: return a <= b;
-    case Cmp::Gt: case Cmp::Hi: return a > b;
-    default: return a >= b;
-    }
-}
-
 // Fills r[i] (0 or all ones) with the comparison of every lane; one loop per comparison so each vectorises.
 template <class T>
 D4R_INLINE void compare_lanes(Cmp c, const T (&a)[32], const T (&b)[32], uint32_t (&r)[32]) {

@@ -10,14 +10,15 @@
 // for them; sin/cos reduce their argument as the hardware does, div.approx gives 0 for huge divisors
 // and rcp.approx.ftz.f64 works on the high word (see docs/ptxsim.md, "Approximate instructions").
 //
-// Instr use: d[0] result; s[0..2] sources in operand order; flags = TestpOp for testp.
+// Instr use: d[0] result; s[0..2] sources in operand order; testp: pd[0] result, flags = TestpOp.
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include <fmt/format.h>
 
-#include "ptxsim/contract.h"
+#include "ptxsim/dispatch.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
@@ -285,41 +286,57 @@ Flow exec_testp(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-// ----- handler selection: runtime modifiers to template instantiations -----
+// ----- handler selection: type suffix and runtime modifiers to template instantiations (dispatch.h) -----
+// f64 has no .ftz or .sat (the decoders reject them, check_f64_mods), so only its plain forms are
+// instantiated.
 
-template <class T, class Op>
-struct BinSel {
-    template <Round R, bool F, bool S>
-    static ExecFn get() { return &exec_fbin<T, Op, R, F, S>; }
-};
-template <class T, bool Hw>
-struct FmaSel {
-    template <Round R, bool F, bool S>
-    static ExecFn get() { return &exec_fma<T, R, F, S, Hw>; }
-};
-
-template <class Sel, Round R, bool F>
-ExecFn pick_s(bool sat) { return sat ? Sel::template get<R, F, true>() : Sel::template get<R, F, false>(); }
-template <class Sel, Round R>
-ExecFn pick_fs(bool ftz, bool sat) { return ftz ? pick_s<Sel, R, true>(sat) : pick_s<Sel, R, false>(sat); }
-template <class Sel>
-ExecFn pick_rfs(Round r, bool ftz, bool sat) {
-    switch (r) {
-    case Round::Rz: return pick_fs<Sel, Round::Rz>(ftz, sat);
-    case Round::Rm: return pick_fs<Sel, Round::Rm>(ftz, sat);
-    case Round::Rp: return pick_fs<Sel, Round::Rp>(ftz, sat);
-    default: return pick_fs<Sel, Round::Rn>(ftz, sat);
-    }
+template <class Op>
+ExecFn fbin_fn(Type t, Round r, bool ftz, bool sat) {
+    return by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
+        return select_round(r, [&]<Round R>() {
+            if constexpr (std::is_same_v<T, double>) return &exec_fbin<T, Op, R, false, false>;
+            else return select_flags<2>({ftz, sat}, []<bool F, bool S>() { return &exec_fbin<T, Op, R, F, S>; });
+        });
+    });
 }
 
-template <class T, Unary U>
-ExecFn pick_unary(Round r, bool ftz) {
-    switch (r) {
-    case Round::Rz: return ftz ? &exec_funary<T, U, Round::Rz, true> : &exec_funary<T, U, Round::Rz, false>;
-    case Round::Rm: return ftz ? &exec_funary<T, U, Round::Rm, true> : &exec_funary<T, U, Round::Rm, false>;
-    case Round::Rp: return ftz ? &exec_funary<T, U, Round::Rp, true> : &exec_funary<T, U, Round::Rp, false>;
-    default: return ftz ? &exec_funary<T, U, Round::Rn, true> : &exec_funary<T, U, Round::Rn, false>;
-    }
+ExecFn fma_fn(Type t, Round r, bool ftz, bool sat) {
+    return by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
+        return select_round(r, [&]<Round R>() {
+            if constexpr (std::is_same_v<T, double>)
+                return select_flags<1>({cpu_has_fma()}, []<bool Hw>() { return &exec_fma<T, R, false, false, Hw>; });
+            else
+                return select_flags<3>({ftz, sat, cpu_has_fma()},
+                                       []<bool F, bool S, bool Hw>() { return &exec_fma<T, R, F, S, Hw>; });
+        });
+    });
+}
+
+// sqrt and rcp: every rounding mode.
+template <Unary U>
+ExecFn unary_fn(Type t, Round r, bool ftz) {
+    return by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
+        return select_round(r, [&]<Round R>() {
+            if constexpr (std::is_same_v<T, double>) return &exec_funary<T, U, R, false>;
+            else return select_flags<1>({ftz}, []<bool F>() { return &exec_funary<T, U, R, F>; });
+        });
+    });
+}
+
+// abs, neg and the .approx functions: round to nearest only. F64_FTZ: the f64 form takes .ftz
+// (rsqrt.approx.ftz.f64).
+template <Unary U, bool F64Ftz = false>
+ExecFn unary_rn_fn(Type t, bool ftz) {
+    return by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
+        if constexpr (std::is_same_v<T, double> && !F64Ftz) return &exec_funary<T, U, Round::Rn, false>;
+        else return select_flags<1>({ftz}, []<bool F>() { return &exec_funary<T, U, Round::Rn, F>; });
+    });
+}
+
+// sin cos lg2 ex2 .approx, which have an .f32 form only.
+template <Unary U>
+ExecFn unary_f32_fn(bool ftz) {
+    return select_flags<1>({ftz}, []<bool F>() { return &exec_funary<float, U, Round::Rn, F>; });
 }
 
 struct FloatMods {
@@ -343,18 +360,6 @@ FloatMods float_mods(Modifiers& m) {
     return f;
 }
 
-Status emit_float(InstrDecoder& d, ExecFn fn, Type t, size_t sources) {
-    if (!fn) return d.error("unsupported form");
-    D4R_TRY(d.expect_operands(1 + sources));
-    uint32_t s[3];
-    for (size_t i = 0; i < sources; ++i) s[i] = D4R_TRY(d.src(i + 1, t));
-    uint32_t dd = D4R_TRY(d.dst(0, t));
-    Instr& in = d.emit(fn);
-    in.d[0] = dd;
-    for (size_t i = 0; i < sources; ++i) in.s[i] = s[i];
-    return ok_status();
-}
-
 Status check_f64_mods(InstrDecoder& d, Type t, const FloatMods& f, bool ftz_ok = false) {
     if (t == Type::F64 && ((f.ftz && !ftz_ok) || f.sat)) return d.error(".ftz and .sat apply to .f32 only");
     return ok_status();
@@ -363,41 +368,17 @@ Status check_f64_mods(InstrDecoder& d, Type t, const FloatMods& f, bool ftz_ok =
 Status decode_binary(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
     D4R_TRY(check_f64_mods(d, t, f));
     if (f.approx || f.full) return d.error(fmt::format("{} has no .approx/.full form", base));
-    ExecFn fn = nullptr;
-    if (t == Type::F32) {
-        if (base == "add") fn = pick_rfs<BinSel<float, FAdd>>(f.round, f.ftz, f.sat);
-        else if (base == "sub") fn = pick_rfs<BinSel<float, FSub>>(f.round, f.ftz, f.sat);
-        else fn = pick_rfs<BinSel<float, FMul>>(f.round, f.ftz, f.sat);
-    } else {
-        if (base == "add") fn = pick_rfs<BinSel<double, FAdd>>(f.round, false, false);
-        else if (base == "sub") fn = pick_rfs<BinSel<double, FSub>>(f.round, false, false);
-        else fn = pick_rfs<BinSel<double, FMul>>(f.round, false, false);
-    }
-    return emit_float(d, fn, t, 2);
+    ExecFn fn = base == "add"   ? fbin_fn<FAdd>(t, f.round, f.ftz, f.sat)
+                : base == "sub" ? fbin_fn<FSub>(t, f.round, f.ftz, f.sat)
+                                : fbin_fn<FMul>(t, f.round, f.ftz, f.sat);
+    return d.emit_op(fn, t, 2);
 }
 
 Status decode_fma(InstrDecoder& d, Type t, const FloatMods& f, bool is_mad) {
     D4R_TRY(check_f64_mods(d, t, f));
     if (!f.has_round && !is_mad) return d.error("fma needs a rounding modifier");
-    bool hw = cpu_has_fma();
-    ExecFn fn;
-    if (t == Type::F32) fn = hw ? pick_rfs<FmaSel<float, true>>(f.round, f.ftz, f.sat) : pick_rfs<FmaSel<float, false>>(f.round, f.ftz, f.sat);
-    else fn = hw ? pick_rfs<FmaSel<double, true>>(f.round, false, false) : pick_rfs<FmaSel<double, false>>(f.round, false, false);
-    const uint8_t contracted = d.ast().contracted;
-    if (!(contracted & (kNegateProduct | kNegateAddend))) return emit_float(d, fn, t, 3);
-    // A fused mul/sub (contract.h): each negated operand goes through a register of its own first
-    // (negation is exact, so fma(-a, b, -c) is the fused result).
-    D4R_TRY(d.expect_operands(4));
-    uint32_t s[3];
-    for (size_t i = 0; i < 3; ++i) s[i] = D4R_TRY(d.src(i + 1, t));
-    const uint32_t dd = D4R_TRY(d.dst(0, t));
-    d.negate_fused_operands(s, t == Type::F32 ? pick_unary<float, Unary::Neg>(Round::Rn, false)
-                                              : pick_unary<double, Unary::Neg>(Round::Rn, false),
-                            t == Type::F64);
-    Instr& in = d.emit(fn);
-    in.d[0] = dd;
-    for (size_t i = 0; i < 3; ++i) in.s[i] = s[i];
-    return ok_status();
+    // A fma fused from a mul and a sub (contract.h) negates its operands with neg first (emit_fma).
+    return d.emit_fma(fma_fn(t, f.round, f.ftz, f.sat), unary_rn_fn<Unary::Neg>(t, false), t);
 }
 
 Status decode_div(InstrDecoder& d, Type t, const FloatMods& f) {
@@ -407,26 +388,10 @@ Status decode_div(InstrDecoder& d, Type t, const FloatMods& f) {
     if (t == Type::F32 && !f.has_round && !f.approx && !f.full) return d.error("div.f32 needs .approx, .full or a rounding modifier");
     // .approx (for |b| <= 2^126) and .full are within 2 ulp on hardware; the exact quotient is within
     // that bound. div.approx by |b| > 2^126 gives 0 (FDivApprox).
-    ExecFn fn = t == Type::F32 ? (f.approx ? pick_rfs<BinSel<float, FDivApprox>>(Round::Rn, f.ftz, false)
-                                           : pick_rfs<BinSel<float, FDiv>>(f.round, f.ftz, false))
-                               : pick_rfs<BinSel<double, FDiv>>(f.round, false, false);
-    return emit_float(d, fn, t, 2);
-}
-
-template <class T>
-ExecFn pick_minmax(bool is_max, bool ftz, bool nan, bool xorsign) {
-#define D4R_MM(M, F, N, X) &exec_fminmax<T, M, F, N, X>
-    if (xorsign) {
-        if (is_max) return ftz ? (nan ? D4R_MM(true, true, true, true) : D4R_MM(true, true, false, true))
-                               : (nan ? D4R_MM(true, false, true, true) : D4R_MM(true, false, false, true));
-        return ftz ? (nan ? D4R_MM(false, true, true, true) : D4R_MM(false, true, false, true))
-                   : (nan ? D4R_MM(false, false, true, true) : D4R_MM(false, false, false, true));
-    }
-    if (is_max) return ftz ? (nan ? D4R_MM(true, true, true, false) : D4R_MM(true, true, false, false))
-                           : (nan ? D4R_MM(true, false, true, false) : D4R_MM(true, false, false, false));
-    return ftz ? (nan ? D4R_MM(false, true, true, false) : D4R_MM(false, true, false, false))
-               : (nan ? D4R_MM(false, false, true, false) : D4R_MM(false, false, false, false));
-#undef D4R_MM
+    ExecFn fn = t == Type::F32 && f.approx
+                    ? select_flags<1>({f.ftz}, []<bool F>() { return &exec_fbin<float, FDivApprox, Round::Rn, F, false>; })
+                    : fbin_fn<FDiv>(t, f.round, f.ftz, false);
+    return d.emit_op(fn, t, 2);
 }
 
 Status decode_minmax(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
@@ -439,10 +404,15 @@ Status decode_minmax(InstrDecoder& d, Type t, std::string_view base, const Float
     if (f.has_round || f.sat || f.approx || f.full) return d.error("min/max take no rounding or saturation");
     if (t == Type::F64 && (f.ftz || nan || xorsign)) return d.error("min/max.f64 take no modifiers");
     bool is_max = base == "max";
-    ExecFn fn = t == Type::F32 ? pick_minmax<float>(is_max, f.ftz, nan, xorsign)
-                               : pick_minmax<double>(is_max, false, false, false);
+    ExecFn fn = by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
+        if constexpr (std::is_same_v<T, double>) // no modifiers on f64
+            return select_flags<1>({is_max}, []<bool M>() { return &exec_fminmax<T, M, false, false, false>; });
+        else
+            return select_flags<4>({is_max, f.ftz, nan, xorsign},
+                                   []<bool M, bool F, bool N, bool X>() { return &exec_fminmax<T, M, F, N, X>; });
+    });
     if (d.operand_count() == 4) return d.error("three-input min/max is not supported yet");
-    return emit_float(d, fn, t, 2);
+    return d.emit_op(fn, t, 2);
 }
 
 Status decode_unary(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
@@ -457,10 +427,7 @@ Status decode_unary(InstrDecoder& d, Type t, std::string_view base, const FloatM
     bool f32 = t == Type::F32;
     if (base == "abs" || base == "neg") {
         D4R_TRY(need(!f.has_round && !f.approx, "no rounding modifier"));
-        if (base == "abs") fn = f32 ? (f.ftz ? &exec_funary<float, Unary::Abs, Round::Rn, true> : &exec_funary<float, Unary::Abs, Round::Rn, false>)
-                                    : &exec_funary<double, Unary::Abs, Round::Rn, false>;
-        else fn = f32 ? (f.ftz ? &exec_funary<float, Unary::Neg, Round::Rn, true> : &exec_funary<float, Unary::Neg, Round::Rn, false>)
-                      : &exec_funary<double, Unary::Neg, Round::Rn, false>;
+        fn = base == "abs" ? unary_rn_fn<Unary::Abs>(t, f.ftz) : unary_rn_fn<Unary::Neg>(t, f.ftz);
     } else if (base == "sqrt" || base == "rcp") {
         Unary u = base == "sqrt" ? Unary::Sqrt : Unary::Rcp;
         if (f.approx) {
@@ -470,30 +437,27 @@ Status decode_unary(InstrDecoder& d, Type t, std::string_view base, const FloatM
         } else {
             D4R_TRY(need(f.has_round, ".approx or a rounding modifier"));
         }
-        bool ftz = f.ftz;
-        if (f32) fn = u == Unary::Sqrt ? pick_unary<float, Unary::Sqrt>(f.round, ftz) : pick_unary<float, Unary::Rcp>(f.round, ftz);
-        else if (u == Unary::Rcp && f.approx) fn = &exec_rcp_approx_f64;
-        else fn = u == Unary::Sqrt ? pick_unary<double, Unary::Sqrt>(f.round, false) : pick_unary<double, Unary::Rcp>(f.round, false);
+        if (!f32 && u == Unary::Rcp && f.approx) fn = &exec_rcp_approx_f64;
+        else fn = u == Unary::Sqrt ? unary_fn<Unary::Sqrt>(t, f.round, f.ftz) : unary_fn<Unary::Rcp>(t, f.round, f.ftz);
     } else {
         D4R_TRY(need(f.approx && !f.has_round, ".approx"));
         if (base == "rsqrt") {
-            if (f32) fn = f.ftz ? &exec_funary<float, Unary::Rsqrt, Round::Rn, true> : &exec_funary<float, Unary::Rsqrt, Round::Rn, false>;
-            else fn = f.ftz ? &exec_funary<double, Unary::Rsqrt, Round::Rn, true> : &exec_funary<double, Unary::Rsqrt, Round::Rn, false>;
+            fn = unary_rn_fn<Unary::Rsqrt, true>(t, f.ftz);
         } else {
             D4R_TRY(need(f32, ".f32"));
             Unary u = base == "sin" ? Unary::Sin : base == "cos" ? Unary::Cos : base == "lg2" ? Unary::Lg2
                     : base == "ex2" ? Unary::Ex2 : Unary::Tanh;
             if (u == Unary::Tanh && f.ftz) return d.error("tanh has no .ftz");
             switch (u) {
-            case Unary::Sin: fn = f.ftz ? &exec_funary<float, Unary::Sin, Round::Rn, true> : &exec_funary<float, Unary::Sin, Round::Rn, false>; break;
-            case Unary::Cos: fn = f.ftz ? &exec_funary<float, Unary::Cos, Round::Rn, true> : &exec_funary<float, Unary::Cos, Round::Rn, false>; break;
-            case Unary::Lg2: fn = f.ftz ? &exec_funary<float, Unary::Lg2, Round::Rn, true> : &exec_funary<float, Unary::Lg2, Round::Rn, false>; break;
-            case Unary::Ex2: fn = f.ftz ? &exec_funary<float, Unary::Ex2, Round::Rn, true> : &exec_funary<float, Unary::Ex2, Round::Rn, false>; break;
+            case Unary::Sin: fn = unary_f32_fn<Unary::Sin>(f.ftz); break;
+            case Unary::Cos: fn = unary_f32_fn<Unary::Cos>(f.ftz); break;
+            case Unary::Lg2: fn = unary_f32_fn<Unary::Lg2>(f.ftz); break;
+            case Unary::Ex2: fn = unary_f32_fn<Unary::Ex2>(f.ftz); break;
             default: fn = &exec_funary<float, Unary::Tanh, Round::Rn, false>; break;
             }
         }
     }
-    return emit_float(d, fn, t, 1);
+    return d.emit_op(fn, t, 1);
 }
 
 Status decode_float_unary_entry(InstrDecoder& d) {
@@ -512,7 +476,7 @@ Status decode_copysign(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (t != Type::F32 && t != Type::F64) return d.error("copysign needs .f32 or .f64");
-    return emit_float(d, t == Type::F32 ? &exec_copysign<float> : &exec_copysign<double>, t, 2);
+    return d.emit_op(by_type<kFloatTypes>(t, []<class T>(TypeTag<T>) { return &exec_copysign<T>; }), t, 2);
 }
 
 Status decode_testp(InstrDecoder& d) {
@@ -524,7 +488,7 @@ Status decode_testp(InstrDecoder& d) {
     D4R_TRY(d.expect_operands(2));
     int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
     uint32_t a = D4R_TRY(d.src(1, t));
-    Instr& in = d.emit(t == Type::F32 ? &exec_testp<float> : &exec_testp<double>);
+    Instr& in = d.emit(by_type<kFloatTypes>(t, []<class T>(TypeTag<T>) { return &exec_testp<T>; }));
     in.pd[0] = p;
     in.s[0] = a;
     constexpr std::string_view ops[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};

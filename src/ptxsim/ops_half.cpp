@@ -12,13 +12,11 @@
 // to [0, 1] (NaN gives +0), .relu makes negative results +0 (NaN stays the canonical NaN).
 //
 // Instr use: d[0] result; s[0..2] sources in operand order.
-#include <array>
-#include <bit>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "ptxsim/contract.h"
+#include "ptxsim/dispatch.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
@@ -140,27 +138,31 @@ template <class E, bool Packed> Flow exec_half(Warp& w, const Instr& in, uint32_
     return Flow::Next;
 }
 
-// Runtime flags to a template instantiation: select<Sel, N>(flags) returns Sel<flags[0], ...>::fn.
-template <template <bool...> class Sel, size_t N, bool... B> ExecFn select(const std::array<bool, N>& f) {
-    if constexpr (sizeof...(B) == N)
-        return Sel<B...>::fn;
-    else
-        return f[sizeof...(B)] ? select<Sel, N, B..., true>(f) : select<Sel, N, B..., false>(f);
+// ----- handler selection: type suffix and runtime modifiers to template instantiations (dispatch.h) -----
+
+template <HOp Op>
+ExecFn arith_fn(Type t, bool ftz, bool sat, bool relu) {
+    return by_type<kHalfTypes>(t, [&]<class H>(TypeTag<H>) {
+        return select_flags<3>({ftz, sat, relu}, []<bool F, bool S, bool R>() {
+            return &exec_half<ArithElem<Op, H::kBF, F, S && !R, R>, H::kPacked>;
+        });
+    });
 }
 
-template <HOp Op> struct ArithSel {
-    template <bool BF, bool Packed, bool Ftz, bool Sat, bool Relu> struct S {
-        static constexpr ExecFn fn = &exec_half<ArithElem<Op, BF, Ftz, Sat && !Relu, Relu>, Packed>;
-    };
-};
-template <bool BF, bool Packed, bool IsMax, bool Ftz, bool NaNMode, bool XorSign> struct MinMaxSel {
-    static constexpr ExecFn fn = &exec_half<MinMaxElem<BF, IsMax, Ftz, NaNMode, XorSign>, Packed>;
-};
-template <HUnary U> struct UnarySel {
-    template <bool BF, bool Packed, bool Ftz> struct S {
-        static constexpr ExecFn fn = &exec_half<UnaryElem<BF, U, Ftz>, Packed>;
-    };
-};
+ExecFn minmax_fn(Type t, bool is_max, bool ftz, bool nan, bool xorsign) {
+    return by_type<kHalfTypes>(t, [&]<class H>(TypeTag<H>) {
+        return select_flags<4>({is_max, ftz, nan, xorsign}, []<bool M, bool F, bool N, bool X>() {
+            return &exec_half<MinMaxElem<H::kBF, M, F, N, X>, H::kPacked>;
+        });
+    });
+}
+
+template <HUnary U>
+ExecFn unary_fn(Type t, bool ftz) {
+    return by_type<kHalfTypes>(t, [&]<class H>(TypeTag<H>) {
+        return select_flags<1>({ftz}, []<bool F>() { return &exec_half<UnaryElem<H::kBF, U, F>, H::kPacked>; });
+    });
+}
 
 struct HalfType {
     bool bf = false;
@@ -170,37 +172,8 @@ HalfType half_type(Type t) {
     return {t == Type::BF16 || t == Type::BF16x2, t == Type::F16x2 || t == Type::BF16x2};
 }
 
-Status emit_half(InstrDecoder& d, ExecFn fn, Type t, size_t sources) {
-    D4R_TRY(d.expect_operands(1 + sources));
-    // f16/bf16 values live in .b16 (or .f16) registers, the packed forms in 32-bit registers.
-    const Type rt = half_type(t).packed ? Type::B32 : Type::B16;
-    uint32_t s[3];
-    for (size_t i = 0; i < sources; ++i)
-        s[i] = D4R_TRY(d.src(i + 1, rt));
-    uint32_t dd = D4R_TRY(d.dst(0, rt));
-    Instr& in = d.emit(fn);
-    in.d[0] = dd;
-    for (size_t i = 0; i < sources; ++i)
-        in.s[i] = s[i];
-    return ok_status();
-}
-
-// A fused mul/sub (contract.h): each negated operand goes through a register of its own first (negation
-// is exact: neg flips sign bits, and a NaN operand gives the canonical NaN either way).
-Status emit_fused_sub(InstrDecoder& d, ExecFn fma, Type t) {
-    D4R_TRY(d.expect_operands(4));
-    const HalfType ht = half_type(t);
-    const Type rt = ht.packed ? Type::B32 : Type::B16;
-    uint32_t s[3];
-    for (size_t i = 0; i < 3; ++i) s[i] = D4R_TRY(d.src(i + 1, rt));
-    const uint32_t dd = D4R_TRY(d.dst(0, rt));
-    const std::array<bool, 3> nf{ht.bf, ht.packed, false};
-    d.negate_fused_operands(s, select<UnarySel<HUnary::Neg>::S, 3>(nf), false);
-    Instr& in = d.emit(fma);
-    in.d[0] = dd;
-    for (size_t i = 0; i < 3; ++i) in.s[i] = s[i];
-    return ok_status();
-}
+// f16/bf16 values live in .b16 (or .f16) registers, the packed forms in 32-bit registers.
+Type register_type(Type t) { return half_type(t).packed ? Type::B32 : Type::B16; }
 
 } // namespace
 
@@ -225,28 +198,24 @@ Status decode_half_arith(InstrDecoder& d) {
         if (nan || xorsign || abs) return d.error(fmt::format("{} takes no .NaN/.xorsign/.abs", what));
         if (relu && base != "fma") return d.error(".relu applies to fma");
         if (base == "fma" && rnd.empty()) return d.error("fma needs .rn");
-        const std::array<bool, 5> f{ht.bf, ht.packed, ftz, sat, relu};
-        ExecFn fn = base == "add"   ? select<ArithSel<HOp::Add>::S, 5>(f)
-                    : base == "sub" ? select<ArithSel<HOp::Sub>::S, 5>(f)
-                    : base == "mul" ? select<ArithSel<HOp::Mul>::S, 5>(f)
-                                    : select<ArithSel<HOp::Fma>::S, 5>(f);
-        if (base == "fma" && (d.ast().contracted & (kNegateProduct | kNegateAddend)))
-            return emit_fused_sub(d, fn, t);
-        return emit_half(d, fn, t, base == "fma" ? 3 : 2);
+        if (base == "fma") // a fma fused from a mul and a sub (contract.h) negates its operands first
+            return d.emit_fma(arith_fn<HOp::Fma>(t, ftz, sat, relu), unary_fn<HUnary::Neg>(t, false), register_type(t));
+        ExecFn fn = base == "add"   ? arith_fn<HOp::Add>(t, ftz, sat, relu)
+                    : base == "sub" ? arith_fn<HOp::Sub>(t, ftz, sat, relu)
+                                    : arith_fn<HOp::Mul>(t, ftz, sat, relu);
+        return d.emit_op(fn, register_type(t), 2);
     }
     if (base == "min" || base == "max") {
         if (!rnd.empty() || sat || relu) return d.error(fmt::format("{} takes no rounding, .sat or .relu", what));
         if (xorsign != abs) return d.error(".xorsign needs .abs");
         if (d.operand_count() == 4) return d.error("three-input min/max is not supported yet");
-        const std::array<bool, 6> f{ht.bf, ht.packed, base == "max", ftz, nan, xorsign};
-        return emit_half(d, select<MinMaxSel, 6>(f), t, 2);
+        return d.emit_op(minmax_fn(t, base == "max", ftz, nan, xorsign), register_type(t), 2);
     }
     if (base == "neg" || base == "abs") {
         if (!rnd.empty() || sat || relu || nan || xorsign || abs)
             return d.error(fmt::format("{} takes no modifiers but .ftz", what));
-        const std::array<bool, 3> f{ht.bf, ht.packed, ftz};
-        ExecFn fn = base == "neg" ? select<UnarySel<HUnary::Neg>::S, 3>(f) : select<UnarySel<HUnary::Abs>::S, 3>(f);
-        return emit_half(d, fn, t, 1);
+        ExecFn fn = base == "neg" ? unary_fn<HUnary::Neg>(t, ftz) : unary_fn<HUnary::Abs>(t, ftz);
+        return d.emit_op(fn, register_type(t), 1);
     }
     return d.error(fmt::format("{} is not a PTX instruction", what));
 }
@@ -267,9 +236,8 @@ Status decode_half_unary(InstrDecoder& d) {
     if (base == "ex2" && ftz != ht.bf)
         return d.error(ht.bf ? "ex2.approx.bf16 needs .ftz" : "ex2.approx.f16 takes no .ftz");
     if (base == "tanh" && ftz) return d.error("tanh.approx takes no .ftz");
-    const std::array<bool, 3> f{ht.bf, ht.packed, ftz};
-    ExecFn fn = base == "ex2" ? select<UnarySel<HUnary::Ex2>::S, 3>(f) : select<UnarySel<HUnary::Tanh>::S, 3>(f);
-    return emit_half(d, fn, t, 1);
+    ExecFn fn = base == "ex2" ? unary_fn<HUnary::Ex2>(t, ftz) : unary_fn<HUnary::Tanh>(t, ftz);
+    return d.emit_op(fn, register_type(t), 1);
 }
 
 } // namespace d4r::ptxsim

@@ -4,14 +4,14 @@
 // ops_simd.cpp. Semantics follow the PTX ISA pseudo-code; where the ISA leaves a
 // result open (division by zero) the values are those documented in docs/ptxsim.md.
 //
-// Instr use: d[0] destination; s[0..3] sources in operand order; aux = lop3 LUT / prmt mode;
-// flags = ShfMode / mode bits as noted.
+// Instr use: d[0] destination; s[0..3] sources in operand order; aux = lop3 LUT / prmt mode (0 generic,
+// 1.. f4e b4e rc8 ecl ecr rc16); imm = the count of a shift by an immediate; flags = CarryFlags (.cc,
+// addc subc madc), 1 for max and 0 for min (read by .relu).
+#include <algorithm>
 #include <bit>
-#include <limits>
 #include <type_traits>
 
-#include <fmt/format.h>
-
+#include "ptxsim/dispatch.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
 #include "ptxsim/ops_simd.h"
@@ -74,23 +74,15 @@ Flow exec_bin(Warp& w, const Instr& in, uint32_t mask) {
 // zero divisors would defeat vectorisation anyway.
 template <class Op>
 ExecFn pick_bin(Type t) {
-    switch (t) {
-    case Type::S16: return &exec_bin<Op, int16_t>;
-    case Type::U16: case Type::B16: return &exec_bin<Op, uint16_t>;
-    case Type::S32: return &exec_bin<Op, int32_t>;
-    case Type::U32: case Type::B32: return &exec_bin<Op, uint32_t>;
-    case Type::S64: return &exec_bin<Op, int64_t>;
-    case Type::U64: case Type::B64: return &exec_bin<Op, uint64_t>;
-    default: return nullptr;
-    }
+    return by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bin<Op, T>; });
 }
 
-template <class T, bool Relu>
+// min/max.relu.s32: negative results become 0.
 Flow exec_minmax_relu(Warp& w, const Instr& in, uint32_t mask) {
-    bool is_max = in.flags != 0;
-    map2<T, T, T>(w, in, mask, [is_max](T a, T b) {
-        T r = is_max ? (a > b ? a : b) : (a < b ? a : b);
-        return Relu && r < 0 ? T(0) : r;
+    const bool is_max = in.flags != 0;
+    map2<int32_t, int32_t, int32_t>(w, in, mask, [is_max](int32_t a, int32_t b) {
+        int32_t r = is_max ? (a > b ? a : b) : (a < b ? a : b);
+        return r < 0 ? int32_t(0) : r;
     });
     return Flow::Next;
 }
@@ -143,11 +135,6 @@ Flow exec_carry(Warp& w, const Instr& in, uint32_t mask) {
     write_lanes(w, in.d[0], r, mask);
     if (f & kCarryOut) w.carry = (w.carry & ~mask) | (cout & mask);
     return Flow::Next;
-}
-
-template <class T>
-ExecFn pick_carry(Type t) {
-    return &exec_carry<T>;
 }
 
 ExecFn carry_fn(Type t) {
@@ -432,35 +419,6 @@ Flow exec_fns(Warp& w, const Instr& in, uint32_t mask) {
 
 // ----- decoders -----
 
-template <template <class> class H>
-ExecFn by_type(Type t) {
-    switch (t) {
-    case Type::S16: return &H<int16_t>::run;
-    case Type::U16: case Type::B16: return &H<uint16_t>::run;
-    case Type::S32: return &H<int32_t>::run;
-    case Type::U32: case Type::B32: return &H<uint32_t>::run;
-    case Type::S64: return &H<int64_t>::run;
-    case Type::U64: case Type::B64: return &H<uint64_t>::run;
-    default: return nullptr;
-    }
-}
-
-Status emit_n(InstrDecoder& d, ExecFn fn, Type dt, std::initializer_list<Type> src_types) {
-    if (!fn) return d.error("unsupported type");
-    D4R_TRY(d.expect_operands(1 + src_types.size()));
-    uint32_t srcs[4];
-    size_t k = 0;
-    for (Type st : src_types) {
-        srcs[k] = D4R_TRY(d.src(k + 1, st));
-        ++k;
-    }
-    uint32_t dd = D4R_TRY(d.dst(0, dt));
-    Instr& in = d.emit(fn);
-    in.d[0] = dd;
-    for (size_t i = 0; i < k; ++i) in.s[i] = srcs[i];
-    return ok_status();
-}
-
 Status decode_addsub(InstrDecoder& d, bool sub) {
     Modifiers& m = d.mods();
     if (is_float(m.peek_type())) return decode_float_arith(d);
@@ -471,15 +429,15 @@ Status decode_addsub(InstrDecoder& d, bool sub) {
     if (cc) {
         ExecFn fn = carry_fn(t);
         if (!fn) return d.error(".cc needs .u32, .s32, .u64 or .s64");
-        D4R_TRY(emit_n(d, fn, t, {t, t}));
+        D4R_TRY(d.emit_op(fn, t, {t, t}));
         d.last().flags = kCarryOut | (sub ? kSubtract : 0);
         return ok_status();
     }
     if (sat) {
         if (t != Type::S32) return d.error(".sat needs .s32");
-        return emit_n(d, sub ? &exec_addsub_sat<int32_t, true> : &exec_addsub_sat<int32_t, false>, t, {t, t});
+        return d.emit_op(sub ? &exec_addsub_sat<int32_t, true> : &exec_addsub_sat<int32_t, false>, t, {t, t});
     }
-    return emit_n(d, sub ? pick_bin<Sub>(t) : pick_bin<Add>(t), t, {t, t});
+    return d.emit_op(sub ? pick_bin<Sub>(t) : pick_bin<Add>(t), t, {t, t});
 }
 
 Status decode_add(InstrDecoder& d) { return decode_addsub(d, false); }
@@ -492,27 +450,12 @@ Status decode_addc_subc(InstrDecoder& d, bool sub) {
     D4R_TRY(d.finish());
     ExecFn fn = carry_fn(t);
     if (!fn) return d.error("needs .u32, .s32, .u64 or .s64");
-    D4R_TRY(emit_n(d, fn, t, {t, t}));
+    D4R_TRY(d.emit_op(fn, t, {t, t}));
     d.last().flags = kCarryIn | (cc ? kCarryOut : 0) | (sub ? kSubtract : 0);
     return ok_status();
 }
 Status decode_addc(InstrDecoder& d) { return decode_addc_subc(d, false); }
 Status decode_subc(InstrDecoder& d) { return decode_addc_subc(d, true); }
-
-template <class T> struct MulWideH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_mul_wide<T>(w, in, m); } };
-template <class T> struct MadWideH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_mad_wide<T>(w, in, m); } };
-template <class T> struct MadLoH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_mad_lo<T>(w, in, m); } };
-template <class T> struct MadHiH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_mad_hi<T>(w, in, m); } };
-template <class T> struct SadH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_sad<T>(w, in, m); } };
-template <class T> struct NotH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_not<T>(w, in, m); } };
-template <class T> struct CnotH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_cnot<T>(w, in, m); } };
-template <class T> struct PopcH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_popc<T>(w, in, m); } };
-template <class T> struct ClzH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_clz<T>(w, in, m); } };
-template <class T> struct BrevH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_brev<T>(w, in, m); } };
-template <class T> struct BfeH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_bfe<T>(w, in, m); } };
-template <class T> struct BfiH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_bfi<T>(w, in, m); } };
-template <class T> struct AbsH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_absneg<T, false>(w, in, m); } };
-template <class T> struct NegH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_absneg<T, true>(w, in, m); } };
 
 Type wide_of(Type t) {
     switch (t) {
@@ -534,10 +477,10 @@ Status decode_mul(InstrDecoder& d) {
     if (mode == "wide") {
         Type wt = wide_of(t);
         if (wt == Type::None) return d.error(".wide needs a 16- or 32-bit type");
-        return emit_n(d, by_type<MulWideH>(t), wt, {t, t});
+        return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mul_wide<T>; }), wt, {t, t});
     }
     if (is_bits(t)) return d.error("mul needs a signed or unsigned type");
-    return emit_n(d, mode == "lo" ? pick_bin<MulLo>(t) : pick_bin<MulHi>(t), t, {t, t});
+    return d.emit_op(mode == "lo" ? pick_bin<MulLo>(t) : pick_bin<MulHi>(t), t, {t, t});
 }
 
 Status decode_mad(InstrDecoder& d) {
@@ -553,20 +496,20 @@ Status decode_mad(InstrDecoder& d) {
     if (mode == "wide") {
         Type wt = wide_of(t);
         if (wt == Type::None || cc || sat) return d.error(".wide needs a 16- or 32-bit type (no .cc or .sat)");
-        return emit_n(d, by_type<MadWideH>(t), wt, {t, t, wt});
+        return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_wide<T>; }), wt, {t, t, wt});
     }
     if (sat) {
         if (mode != "hi" || t != Type::S32 || cc) return d.error(".sat needs mad.hi.s32");
-        return emit_n(d, &exec_mad_hi_sat, t, {t, t, t});
+        return d.emit_op(&exec_mad_hi_sat, t, {t, t, t});
     }
     if (cc) {
         ExecFn fn = carry_fn(t);
         if (!fn) return d.error(".cc needs .u32, .s32, .u64 or .s64");
-        D4R_TRY(emit_n(d, fn, t, {t, t, t}));
+        D4R_TRY(d.emit_op(fn, t, {t, t, t}));
         d.last().flags = kCarryOut | kMad | (mode == "hi" ? kMadHi : 0);
         return ok_status();
     }
-    return emit_n(d, mode == "lo" ? by_type<MadLoH>(t) : by_type<MadHiH>(t), t, {t, t, t});
+    return d.emit_op(mode == "lo" ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_lo<T>; }) : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_hi<T>; }), t, {t, t, t});
 }
 
 Status decode_madc(InstrDecoder& d) {
@@ -577,7 +520,7 @@ Status decode_madc(InstrDecoder& d) {
     D4R_TRY(d.finish());
     ExecFn fn = carry_fn(t);
     if (!fn || mode.empty()) return d.error("madc needs .lo or .hi and .u32, .s32, .u64 or .s64");
-    D4R_TRY(emit_n(d, fn, t, {t, t, t}));
+    D4R_TRY(d.emit_op(fn, t, {t, t, t}));
     d.last().flags = kCarryIn | kMad | (cc ? kCarryOut : 0) | (mode == "hi" ? kMadHi : 0);
     return ok_status();
 }
@@ -594,8 +537,8 @@ Status decode_24(InstrDecoder& d, bool mad) {
                                 : (mad ? &exec_24<int32_t, false, true> : &exec_24<int32_t, false, false>);
     else fn = hi ? (mad ? &exec_24<uint32_t, true, true> : &exec_24<uint32_t, true, false>)
                  : (mad ? &exec_24<uint32_t, false, true> : &exec_24<uint32_t, false, false>);
-    if (mad) return emit_n(d, fn, t, {t, t, t});
-    return emit_n(d, fn, t, {t, t});
+    if (mad) return d.emit_op(fn, t, {t, t, t});
+    return d.emit_op(fn, t, {t, t});
 }
 Status decode_mul24(InstrDecoder& d) { return decode_24(d, false); }
 Status decode_mad24(InstrDecoder& d) { return decode_24(d, true); }
@@ -604,7 +547,7 @@ Status decode_sad(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (is_bits(t)) return d.error("sad needs a signed or unsigned type");
-    return emit_n(d, by_type<SadH>(t), t, {t, t, t});
+    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_sad<T>; }), t, {t, t, t});
 }
 
 Status decode_divrem(InstrDecoder& d, bool rem) {
@@ -613,7 +556,7 @@ Status decode_divrem(InstrDecoder& d, bool rem) {
     Type t = m.take_type();
     D4R_TRY(d.finish());
     if (is_bits(t)) return d.error("needs a signed or unsigned type");
-    return emit_n(d, rem ? pick_bin<Rem>(t) : pick_bin<Div>(t), t, {t, t});
+    return d.emit_op(rem ? pick_bin<Rem>(t) : pick_bin<Div>(t), t, {t, t});
 }
 Status decode_div(InstrDecoder& d) { return decode_divrem(d, false); }
 Status decode_rem(InstrDecoder& d) { return decode_divrem(d, true); }
@@ -624,7 +567,7 @@ Status decode_absneg(InstrDecoder& d, bool neg) {
     Type t = m.take_type();
     D4R_TRY(d.finish());
     if (!is_signed(t) || t == Type::S8) return d.error("needs .s16, .s32 or .s64");
-    return emit_n(d, neg ? by_type<NegH>(t) : by_type<AbsH>(t), t, {t});
+    return d.emit_op(neg ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, true>; }) : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, false>; }), t, {t});
 }
 Status decode_abs(InstrDecoder& d) { return decode_absneg(d, false); }
 Status decode_neg(InstrDecoder& d) { return decode_absneg(d, true); }
@@ -640,11 +583,11 @@ Status decode_minmax(InstrDecoder& d, bool is_max) {
     ExecFn fn;
     if (relu) {
         if (t != Type::S32) return d.error(".relu needs .s32 or .s16x2");
-        fn = &exec_minmax_relu<int32_t, true>;
+        fn = &exec_minmax_relu;
     } else {
         fn = is_max ? pick_bin<Max>(t) : pick_bin<Min>(t);
     }
-    D4R_TRY(emit_n(d, fn, t, {t, t}));
+    D4R_TRY(d.emit_op(fn, t, {t, t}));
     d.last().flags = is_max ? 1 : 0;
     return ok_status();
 }
@@ -658,7 +601,7 @@ Status decode_bitwise(InstrDecoder& d, int op) {
     D4R_TRY(d.finish());
     if (type_bits(t) < 16 || type_bits(t) > 64 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
     ExecFn fn = op == 0 ? pick_bin<And>(t) : op == 1 ? pick_bin<Or>(t) : pick_bin<Xor>(t);
-    return emit_n(d, fn, t, {t, t});
+    return d.emit_op(fn, t, {t, t});
 }
 Status decode_and(InstrDecoder& d) { return decode_bitwise(d, 0); }
 Status decode_or(InstrDecoder& d) { return decode_bitwise(d, 1); }
@@ -670,14 +613,14 @@ Status decode_not(InstrDecoder& d) {
     Type t = m.take_type();
     D4R_TRY(d.finish());
     if (type_bits(t) < 16 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
-    return emit_n(d, by_type<NotH>(t), t, {t});
+    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_not<T>; }), t, {t});
 }
 
 Status decode_cnot(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (type_bits(t) < 16 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
-    return emit_n(d, by_type<CnotH>(t), t, {t});
+    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_cnot<T>; }), t, {t});
 }
 
 template <ShiftKind K>
@@ -713,7 +656,7 @@ Status emit_shift(InstrDecoder& d, Type t) {
         in.imm = static_cast<int64_t>(std::min<uint64_t>(amount.integer & 0xffffffffu, 64));
         return ok_status();
     }
-    return emit_n(d, shift_fn<K>(t), t, {t, Type::U32});
+    return d.emit_op(shift_fn<K>(t), t, {t, Type::U32});
 }
 
 Status decode_shl(InstrDecoder& d) {
@@ -736,7 +679,7 @@ Status decode_count(InstrDecoder& d, bool popc) {
     if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
     ExecFn fn = t == Type::B32 ? (popc ? &exec_popc<uint32_t> : &exec_clz<uint32_t>)
                                : (popc ? &exec_popc<uint64_t> : &exec_clz<uint64_t>);
-    return emit_n(d, fn, Type::U32, {t});
+    return d.emit_op(fn, Type::U32, {t});
 }
 Status decode_popc(InstrDecoder& d) { return decode_count(d, true); }
 Status decode_clz(InstrDecoder& d) { return decode_count(d, false); }
@@ -745,7 +688,7 @@ Status decode_brev(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
-    return emit_n(d, by_type<BrevH>(t), t, {t});
+    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_brev<T>; }), t, {t});
 }
 
 Status decode_bfind(InstrDecoder& d) {
@@ -761,21 +704,21 @@ Status decode_bfind(InstrDecoder& d) {
     case Type::S64: fn = shiftamt ? &exec_bfind<int64_t, true> : &exec_bfind<int64_t, false>; break;
     default: return d.error("needs .u32, .s32, .u64 or .s64");
     }
-    return emit_n(d, fn, Type::U32, {t});
+    return d.emit_op(fn, Type::U32, {t});
 }
 
 Status decode_bfe(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (type_bits(t) < 32 || is_bits(t) || is_float(t)) return d.error("needs .u32, .s32, .u64 or .s64");
-    return emit_n(d, by_type<BfeH>(t), t, {t, Type::U32, Type::U32});
+    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfe<T>; }), t, {t, Type::U32, Type::U32});
 }
 
 Status decode_bfi(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
-    return emit_n(d, by_type<BfiH>(t), t, {t, t, Type::U32, Type::U32});
+    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfi<T>; }), t, {t, t, Type::U32, Type::U32});
 }
 
 Status decode_prmt(InstrDecoder& d) {
@@ -784,7 +727,7 @@ Status decode_prmt(InstrDecoder& d) {
     Type t = m.take_type();
     D4R_TRY(d.finish());
     if (t != Type::B32) return d.error("prmt needs .b32");
-    D4R_TRY(emit_n(d, &exec_prmt, t, {t, t, t}));
+    D4R_TRY(d.emit_op(&exec_prmt, t, {t, t, t}));
     constexpr std::string_view modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
     uint64_t code = 0;
     for (size_t i = 0; i < 6; ++i)
@@ -821,14 +764,14 @@ Status decode_shf(InstrDecoder& d) {
     bool left = dir == "l", clamp = mode == "clamp";
     ExecFn fn = left ? (clamp ? &exec_shf<true, true> : &exec_shf<true, false>)
                      : (clamp ? &exec_shf<false, true> : &exec_shf<false, false>);
-    return emit_n(d, fn, t, {t, t, Type::U32});
+    return d.emit_op(fn, t, {t, t, Type::U32});
 }
 
 Status decode_fns(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (t != Type::B32) return d.error("fns needs .b32");
-    return emit_n(d, &exec_fns, t, {Type::B32, Type::B32, Type::S32});
+    return d.emit_op(&exec_fns, t, {Type::B32, Type::B32, Type::S32});
 }
 
 } // namespace

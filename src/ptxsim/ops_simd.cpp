@@ -65,17 +65,6 @@ Flow exec_dp2a(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-Status emit3(InstrDecoder& d, ExecFn fn, size_t sources) {
-    D4R_TRY(d.expect_operands(1 + sources));
-    uint32_t s[3];
-    for (size_t i = 0; i < sources; ++i) s[i] = D4R_TRY(d.src(i + 1, Type::B32));
-    uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
-    Instr& in = d.emit(fn);
-    in.d[0] = dd;
-    for (size_t i = 0; i < sources; ++i) in.s[i] = s[i];
-    return ok_status();
-}
-
 // The two .u32/.s32 type modifiers of dp4a/dp2a, in written order (atype, btype).
 Status dot_types(InstrDecoder& d, bool& sa, bool& sb) {
     Type ta = d.mods().take_type();
@@ -99,7 +88,7 @@ Status decode_dp4a(InstrDecoder& d) {
     D4R_TRY(d.finish());
     ExecFn fn = sa ? (sb ? &exec_dp4a<true, true> : &exec_dp4a<true, false>)
                    : (sb ? &exec_dp4a<false, true> : &exec_dp4a<false, false>);
-    return emit3(d, fn, 3);
+    return d.emit_op(fn, Type::B32, 3);
 }
 
 Status decode_dp2a(InstrDecoder& d) {
@@ -108,7 +97,7 @@ Status decode_dp2a(InstrDecoder& d) {
     D4R_TRY(dot_types(d, sa, sb));
     D4R_TRY(d.finish());
     if (mode.empty()) return d.error("dp2a needs .lo or .hi");
-    return emit3(d, mode == "hi" ? dp2a_fn<true>(sa, sb) : dp2a_fn<false>(sa, sb), 3);
+    return d.emit_op(mode == "hi" ? dp2a_fn<true>(sa, sb) : dp2a_fn<false>(sa, sb), Type::B32, 3);
 }
 
 template <bool Signed, bool IsMax>
@@ -130,7 +119,7 @@ Status decode_simd_minmax(InstrDecoder& d) {
     if (relu && !is_signed) return d.error(".relu needs a signed type (.s16x2)");
     ExecFn fn = is_signed ? (is_max ? minmax_fn<true, true>(relu) : minmax_fn<true, false>(relu))
                           : (is_max ? minmax_fn<false, true>(false) : minmax_fn<false, false>(false));
-    return emit3(d, fn, 2);
+    return d.emit_op(fn, Type::B32, 2);
 }
 
 void add_simd_ops(OpcodeTable& t) {

@@ -433,8 +433,6 @@ private:
         return a.is_punct(":") && b.is_punct(":") && a.text.data() + 1 == b.text.data();
     }
 
-    static bool touches(const Token& a, const Token& b) { return a.text.data() + a.text.size() == b.text.data(); }
-
     Expected<ast::Instruction> instruction() {
         ast::Instruction in;
         const char* start = nullptr;
