@@ -4,6 +4,10 @@
 
 #include <sys/stat.h>
 
+#include <regex>
+#include <sstream>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "test_support.h"
@@ -82,8 +86,20 @@ TEST(DoctorCli, BareMachineWarnsButDoesNotFail) {
     else
         EXPECT_TRUE(has_line(r.out, "warn", "wine", "not found")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "kernels", "native kernels off")) << r.out;
-    // Every line carries a status and a check name.
-    for (std::string_view line : {std::string_view(r.out)}) EXPECT_FALSE(line.empty());
+    // Every line but the closing count carries a status (ok, warn or fail) and a check name.
+    std::istringstream lines(r.out);
+    std::string line, last;
+    size_t checks = 0;
+    while (std::getline(lines, line)) {
+        if (line.rfind("doctor: ", 0) == 0) {
+            last = line;
+            continue;
+        }
+        EXPECT_TRUE(std::regex_search(line, std::regex("^(ok   |warn |fail ) [a-z0-9_-]+ +\\S"))) << "line: " << line;
+        ++checks;
+    }
+    EXPECT_GE(checks, 5u) << r.out;
+    EXPECT_TRUE(std::regex_search(last, std::regex("^doctor: [0-9]+ ok, [0-9]+ warn, 0 fail$"))) << r.out;
 }
 
 TEST(DoctorCli, CrashingDriverIsAWarningNotACrash) {

@@ -41,7 +41,14 @@ TEST(Log, FileSinkLevelFilterAndOnce) {
 }
 
 TEST(Log, UnwritableFileIsAnErrorAndKeepsStderr) {
+    log::set_stderr();
+    log::set_level(log::Level::Warn);
     EXPECT_FALSE(log::set_file("/nonexistent/dir/d4r.log").ok());
+    // The failed set_file left stderr as the destination: the next message is written there.
+    testing::internal::CaptureStderr();
+    log::warn("still on stderr {}", 7);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("d4r: warn: still on stderr 7"), std::string::npos) << err;
 }
 
 TEST(Environment, MapAndProcess) {
