@@ -1,6 +1,9 @@
-// d4r config env|check|show|schema|template, end to end through build/bin/d4r.
+// d4r config env|check|show|schema|vars|template, end to end through build/bin/d4r.
+#include <regex>
+
 #include <gtest/gtest.h>
 
+#include "core/env_vars.h"
 #include "test_support.h"
 
 namespace d4r::test {
@@ -23,6 +26,7 @@ TEST(ConfigCli, HelpWorksForEveryVerb) {
                                           {"config", "check", "--help"},
                                           {"config", "show", "--help"},
                                           {"config", "schema", "--help"},
+                                          {"config", "vars", "--help"},
                                           {"config", "template", "--help"}}) {
         RunResult r = run_d4r(args);
         EXPECT_EQ(r.exit_code, 0) << args[1];
@@ -34,6 +38,25 @@ TEST(ConfigCli, HelpWorksForEveryVerb) {
     RunResult top = run_d4r({"config", "--help"});
     for (const char* verb : {"env", "check", "show", "schema", "template"})
         EXPECT_TRUE(contains(top.out, verb));
+}
+
+// The acceptance rule: `show` lists every variable d4r reads (the table; a scan of src/ keeps the table
+// complete, tests/core/env_vars_source_test.cpp), each with its value or default and its source.
+TEST(ConfigCli, ShowListsEveryVariableOfTheTable) {
+    RunResult r = run_d4r({"config", "show"}, {{"D4R_NO_CONFIG", "1"}, {"D4R_CPU_WATCHDOG_MS", "250"}});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const size_t section = r.out.find("environment variables (every one d4r reads");
+    ASSERT_NE(section, std::string::npos) << r.out;
+    const std::string listing = r.out.substr(section);
+    for (const EnvVarInfo& v : env_vars())
+        EXPECT_TRUE(contains(listing, "    " + std::string(v.name) + (v.name == "D4R_NO_CONFIG" ? "=1" : "")))
+            << v.name << " missing from:\n" << listing;
+    EXPECT_TRUE(std::regex_search(listing, std::regex(R"(D4R_CPU_WATCHDOG_MS=250 +\(environment\))"))) << listing;
+    EXPECT_TRUE(std::regex_search(listing, std::regex(R"(D4R_CUDA_BACKEND unset \(= auto\) +\(default\))")))
+        << listing;
+    RunResult vars = run_d4r({"config", "vars"});
+    ASSERT_EQ(vars.exit_code, 0) << vars.err;
+    EXPECT_TRUE(contains(vars.out, "| `D4R_CUDA_TRACE` | true or false")) << vars.out;
 }
 
 TEST(ConfigCli, CheckReportsTheInvalidValueWithFileAndLineAndExits2) {
