@@ -122,5 +122,24 @@ TEST(GpuTopology, InvalidEnvironmentArchIsAWarningAndIgnored) {
     EXPECT_NE(decision->warnings[0].find("navi32"), std::string::npos);
 }
 
+// D4R_GPU_ARCH is validated in one place for both vendors: the wrong kind of name is refused with a reason.
+TEST(GpuTopology, ForcedArchIsCheckedForTheVendor) {
+    EXPECT_EQ(forced_gpu_arch(MapEnvironment{}, GpuVendor::Amd).arch, std::nullopt);
+    EXPECT_TRUE(forced_gpu_arch(MapEnvironment{}, GpuVendor::Amd).warning.empty());
+    EXPECT_EQ(forced_gpu_arch(MapEnvironment{{"D4R_GPU_ARCH", "gfx1101"}}, GpuVendor::Amd).arch, "gfx1101");
+    EXPECT_EQ(forced_gpu_arch(MapEnvironment{{"D4R_GPU_ARCH", "sm_86"}}, GpuVendor::Nvidia).arch, "sm_86");
+    EXPECT_EQ(forced_gpu_arch(MapEnvironment{{"D4R_GPU_ARCH", "sm_120"}}, GpuVendor::Nvidia).arch, "sm_120");
+    ForcedArch wrong = forced_gpu_arch(MapEnvironment{{"D4R_GPU_ARCH", "gfx1101"}}, GpuVendor::Nvidia);
+    EXPECT_EQ(wrong.arch, std::nullopt);
+    EXPECT_NE(wrong.warning.find("ignoring D4R_GPU_ARCH='gfx1101': expected an sm_XY target"), std::string::npos)
+        << wrong.warning;
+    ForcedArch amd_wrong = forced_gpu_arch(MapEnvironment{{"D4R_GPU_ARCH", "sm_86"}}, GpuVendor::Amd);
+    EXPECT_EQ(amd_wrong.arch, std::nullopt);
+    EXPECT_NE(amd_wrong.warning.find("expected a gfx target"), std::string::npos) << amd_wrong.warning;
+    EXPECT_FALSE(is_valid_sm_name("sm_8"));
+    EXPECT_FALSE(is_valid_sm_name("sm_8x"));
+    EXPECT_FALSE(is_valid_sm_name("compute_86"));
+}
+
 } // namespace
 } // namespace d4r::kernels

@@ -192,6 +192,17 @@ TEST_F(Overrides, DeveloperSetServesWithoutHashCheck) {
     EXPECT_EQ(override_stats().served_functions, 1u);
 }
 
+// The former name of the kernel root still works (warned), and D4R_GPU_ARCH, a GPU's architecture, does not
+// redirect the cpu backend's set (native_target_for decides the architecture; it applies only to GPUs).
+TEST_F(Overrides, DeprecatedRootNameWorksAndGpuArchLeavesTheCpuSetAlone) {
+    register_test_kernels(0);
+    write_text(m_dir.path() / "vector_add.cpu", "1\n");
+    make_layer(MapEnvironment{{"D4R_ZLUDA_NATIVE_DIR", m_dir.path().string()}, {"D4R_GPU_ARCH", "gfx1101"}});
+    ASSERT_TRUE(m_set_active);
+    run_vector_add();
+    EXPECT_EQ(override_stats().native_launches, 1u);
+}
+
 TEST_F(Overrides, ReleaseSetServesOnHashMatch) {
     register_test_kernels(0);
     write_text(m_dir.path() / "vector_add.cpu", "1\n");
