@@ -6,7 +6,9 @@ namespace d4r::config {
 
 namespace {
 
-std::string key_name(const KeyInfo& key) { return fmt::format("[{}] {}", key.section, key.name); }
+std::string key_name(const KeyInfo& key) {
+    return fmt::format("[{}] {}", key.section, key.name);
+}
 
 std::string type_cell(const EnvVarInfo& v) {
     if (v.type == EnvType::Path) return "a path";
@@ -61,8 +63,9 @@ std::string env_vars_markdown() {
 VariableSource variable_source(const EnvVarInfo& variable, const Environment& env, const ResolvedConfig* resolved) {
     if (auto raw = env.get(variable.name)) {
         if (!env_value_valid(variable, *raw))
-            return {*raw, true, fmt::format("environment; not valid: expected {}, so the default is used",
-                                            variable.accepted_text())};
+            return {
+                *raw, true,
+                fmt::format("environment; not valid: expected {}, so the default is used", variable.accepted_text())};
         return {*raw, true, "environment"};
     }
     if (!variable.alias.empty()) {
@@ -72,8 +75,8 @@ VariableSource variable_source(const EnvVarInfo& variable, const Environment& en
     if (resolved) {
         for (const ResolvedEnvLine& l : resolved->env_lines()) {
             if (l.line.name == variable.name)
-                return {l.line.value, true, fmt::format("d4r.ini [{}] ({}:{})", kEnvSection, resolved->file_name(),
-                                                        l.line.line)};
+                return {l.line.value, true,
+                        fmt::format("d4r.ini [{}] ({}:{})", kEnvSection, resolved->file_name(), l.line.line)};
         }
         for (const KeyInfo& key : schema_keys()) {
             for (const VariablePlan& p : resolved->variables(key.id)) {
@@ -82,8 +85,9 @@ VariableSource variable_source(const EnvVarInfo& variable, const Environment& en
                 if (p.state == VariableState::Export)
                     return {p.value, true, fmt::format("d4r.ini {} = {} ({})", key_name(key), r.value, r.origin_text)};
                 if (p.state == VariableState::Unset)
-                    return {"", false, fmt::format("unset by d4r.ini {} = {} ({}); default", key_name(key), r.value,
-                                                   r.origin_text)};
+                    return {
+                        "", false,
+                        fmt::format("unset by d4r.ini {} = {} ({}); default", key_name(key), r.value, r.origin_text)};
             }
         }
     }

@@ -24,8 +24,8 @@ constexpr std::string_view kNotYet = "nothing yet; d4r.ini exports it for the sh
 
 // THE table, in EnvVar order. Help texts land in markdown cells: plain sentences, no '|'.
 constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
-    {EnvVar::Log, "D4R_LOG", Enum, "warn", 0, 0, "off,error,warn,warning,info,debug,trace,0,1,2,3,4,5", "logging (every component)",
-     "How much d4r logs."},
+    {EnvVar::Log, "D4R_LOG", Enum, "warn", 0, 0, "off,error,warn,warning,info,debug,trace,0,1,2,3,4,5",
+     "logging (every component)", "How much d4r logs."},
     {EnvVar::LogFile, "D4R_LOG_FILE", Path, "", 0, 0, "", "logging (every component)",
      "Append the log to this file instead of stderr."},
     {EnvVar::Config, "D4R_CONFIG", Path, "", 0, 0, "", "config (d4r CLI, launcher)",
@@ -33,15 +33,14 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
     {EnvVar::NoConfig, "D4R_NO_CONFIG", Bool, "false", 0, 0, "", "config (d4r CLI, launcher)",
      "Read no d4r.ini: the built-in defaults."},
 
-    {EnvVar::CudaBackend, "D4R_CUDA_BACKEND", String, "auto", 0, 0,
-     "auto, cpu, driver or driver:/path/to/libcuda.so", kRuntime,
-     "Which backend runs CUDA calls: the PTX simulator (cpu), NVIDIA's libcuda (driver), or auto."},
+    {EnvVar::CudaBackend, "D4R_CUDA_BACKEND", String, "auto", 0, 0, "auto, cpu, driver or driver:/path/to/libcuda.so",
+     kRuntime, "Which backend runs CUDA calls: the PTX simulator (cpu), NVIDIA's libcuda (driver), or auto."},
     {EnvVar::CudaTrace, "D4R_CUDA_TRACE", Bool, "false", 0, 0, "", kRuntime,
      "Log every CUDA call with its arguments and result (at info level)."},
     {EnvVar::CudaKernelProfile, "D4R_CUDA_KERNEL_PROFILE", Bool, "false", 0, 0, "", kRuntime,
      "Time kernel launches and log one KERNEL_PROFILE line per launch."},
-    {EnvVar::CudaKernelProfileFilter, "D4R_CUDA_KERNEL_PROFILE_FILTER", String, "", 0, 0,
-     "a substring of kernel names", kRuntime, "Profile only kernels whose name contains this text."},
+    {EnvVar::CudaKernelProfileFilter, "D4R_CUDA_KERNEL_PROFILE_FILTER", String, "", 0, 0, "a substring of kernel names",
+     kRuntime, "Profile only kernels whose name contains this text."},
     {EnvVar::CudaKernelProfileSkip, "D4R_CUDA_KERNEL_PROFILE_SKIP", Integer, "0", 0, kMax, "", kRuntime,
      "Launches to let pass before profiling starts."},
     {EnvVar::CudaKernelProfileLimit, "D4R_CUDA_KERNEL_PROFILE_LIMIT", Integer, "3000", 0, kMax, "", kRuntime,
@@ -115,8 +114,7 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
      "Each frame gets its own result; false asks for pipelined results, which the shim does not do yet (noted)."},
     {EnvVar::ShimVramInterop, "D4R_SHIM_VRAM_INTEROP", Bool, "false", 0, 0, "", kShim,
      "Share textures in VRAM; the shim has only the host path yet, and says so when this is on."},
-    {EnvVar::ShimWatermark, "D4R_SHIM_WATERMARK", Bool, "false", 0, 0, "", kNotYet,
-     "Draw an on-screen watermark."},
+    {EnvVar::ShimWatermark, "D4R_SHIM_WATERMARK", Bool, "false", 0, 0, "", kNotYet, "Draw an on-screen watermark."},
     {EnvVar::ShimInputSync, "D4R_SHIM_INPUT_SYNC", Bool, "true", 0, 0, "", kNotYet,
      "Wait until the game's inputs are complete before reading them."},
     {EnvVar::ShimLinearInputs, "D4R_SHIM_LINEAR_INPUTS", Bool, "true", 0, 0, "", kNotYet,
@@ -130,8 +128,7 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
     {EnvVar::MotionDilation, "D4R_MOTION_DILATION", Integer, "0", 0, 8, "", kNotYet,
      "Dilate motion vectors over this radius in pixels; 0 = off."},
 
-    {EnvVar::VkD3DDir, "D4R_VKD3D_DIR", Path, "", 0, 0, "", kLauncher,
-     "Folder with the patched vkd3d-proton DLLs."},
+    {EnvVar::VkD3DDir, "D4R_VKD3D_DIR", Path, "", 0, 0, "", kLauncher, "Folder with the patched vkd3d-proton DLLs."},
     {EnvVar::UeEngineIni, "D4R_UE_ENGINE_INI", Path, "", 0, 0, "", kLauncher,
      "Unreal Engine games: the Engine.ini to add the console variables to."},
     {EnvVar::UeCvars, "D4R_UE_CVARS", String, "", 0, 0, "console variables", kLauncher,
@@ -148,12 +145,21 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
      "a number from 1.0 to 3.0", kLauncher, "Output-to-render ratio of the Balanced mode."},
     {EnvVar::OptiScalerQualityRatioPerformance, "D4R_OPTISCALER_QUALITY_RATIO_PERFORMANCE", String, "", 0, 0,
      "a number from 1.0 to 3.0", kLauncher, "Output-to-render ratio of the Performance mode."},
-    {EnvVar::OptiScalerQualityRatioUltraPerformance, "D4R_OPTISCALER_QUALITY_RATIO_ULTRA_PERFORMANCE", String, "", 0,
-     0, "a number from 1.0 to 3.0", kLauncher, "Output-to-render ratio of the Ultra Performance mode."},
+    {EnvVar::OptiScalerQualityRatioUltraPerformance, "D4R_OPTISCALER_QUALITY_RATIO_ULTRA_PERFORMANCE", String, "", 0, 0,
+     "a number from 1.0 to 3.0", kLauncher, "Output-to-render ratio of the Ultra Performance mode."},
     {EnvVar::GameLogDir, "D4R_GAME_LOG_DIR", Path, "", 0, 0, "", kLauncher, "Folder for the game session's logs."},
 
-    {EnvVar::TestInstallStopAfter, "D4R_TEST_INSTALL_STOP_AFTER", Integer, "0", 0, kMax, "", "d4r install (tests)",
-     "Stop the install after this many file operations, to test recovery; 0 = never.", {}, true},
+    {EnvVar::TestInstallStopAfter,
+     "D4R_TEST_INSTALL_STOP_AFTER",
+     Integer,
+     "0",
+     0,
+     kMax,
+     "",
+     "d4r install (tests)",
+     "Stop the install after this many file operations, to test recovery; 0 = never.",
+     {},
+     true},
 }};
 
 constexpr bool rows_in_id_order() {
@@ -166,8 +172,8 @@ static_assert(rows_in_id_order(), "kVars rows must follow the EnvVar order");
 
 void warn_invalid(const EnvVarInfo& v, const EnvValue& value) {
     if (!log::once(fmt::format("env:invalid:{}", v.name))) return;
-    std::string fallback = v.default_value.empty() ? std::string("it is ignored")
-                                                   : fmt::format("the default {} is used", v.default_value);
+    std::string fallback =
+        v.default_value.empty() ? std::string("it is ignored") : fmt::format("the default {} is used", v.default_value);
     log::warn("{}={}: expected {}; {}", value.source, value.text, v.accepted_text(), fallback);
 }
 
@@ -181,12 +187,15 @@ bool enum_accepts(const EnvVarInfo& v, std::string_view text) {
 
 std::string EnvVarInfo::accepted_text() const {
     switch (type) {
-    case Bool: return fmt::format("true or false ({})", kBoolWords);
+    case Bool:
+        return fmt::format("true or false ({})", kBoolWords);
     case Integer:
         if (max == kMax) return fmt::format("an integer from {} up", min);
         return fmt::format("an integer from {} to {}", min, max);
-    case Size: return "a size in bytes: a number, optionally followed by K, M, G or T";
-    case Path: return "a path";
+    case Size:
+        return "a size in bytes: a number, optionally followed by K, M, G or T";
+    case Path:
+        return "a path";
     case Enum: {
         std::string out = "one of ";
         auto words = split(accepted, ',');
@@ -196,14 +205,19 @@ std::string EnvVarInfo::accepted_text() const {
         }
         return out;
     }
-    case String: return accepted.empty() ? std::string("any text") : std::string(accepted);
+    case String:
+        return accepted.empty() ? std::string("any text") : std::string(accepted);
     }
     return "?";
 }
 
-std::span<const EnvVarInfo> env_vars() { return kVars; }
+std::span<const EnvVarInfo> env_vars() {
+    return kVars;
+}
 
-const EnvVarInfo& env_var_info(EnvVar id) { return kVars[static_cast<size_t>(id)]; }
+const EnvVarInfo& env_var_info(EnvVar id) {
+    return kVars[static_cast<size_t>(id)];
+}
 
 const EnvVarInfo* find_env_var(std::string_view name) {
     for (const EnvVarInfo& v : kVars)
@@ -223,15 +237,18 @@ std::optional<bool> parse_bool_word(std::string_view text) {
 bool env_value_valid(const EnvVarInfo& v, std::string_view text) {
     if (trim(text).empty()) return true;
     switch (v.type) {
-    case Bool: return parse_bool_word(text).has_value();
+    case Bool:
+        return parse_bool_word(text).has_value();
     case Integer: {
         auto n = parse_i64(trim(text));
         return n && *n >= v.min && *n <= v.max;
     }
-    case Enum: return enum_accepts(v, text);
+    case Enum:
+        return enum_accepts(v, text);
     case Size:
     case Path:
-    case String: return true; // Size is parsed by its reader (the cpu backend's parse_memory_size)
+    case String:
+        return true; // Size is parsed by its reader (the cpu backend's parse_memory_size)
     }
     return true;
 }

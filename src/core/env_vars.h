@@ -109,11 +109,11 @@ struct EnvVarInfo {
     std::string_view default_value; // as the reader takes it when unset; empty = unset, nothing
     int64_t min = 0;                // Integer range, inclusive
     int64_t max = 0;
-    std::string_view accepted;      // Enum: comma-separated words; String: what is meant
-    std::string_view reader;        // the component that reads it
-    std::string_view help;          // one sentence; no '|' (it lands in a markdown table)
-    std::string_view alias = {};    // a deprecated old name that still works (warns once)
-    bool test_only = false;         // a hook for the test suite, not for users
+    std::string_view accepted;   // Enum: comma-separated words; String: what is meant
+    std::string_view reader;     // the component that reads it
+    std::string_view help;       // one sentence; no '|' (it lands in a markdown table)
+    std::string_view alias = {}; // a deprecated old name that still works (warns once)
+    bool test_only = false;      // a hook for the test suite, not for users
 
     size_t index() const { return static_cast<size_t>(id); }
     // What a value must look like ("true or false (...)", "an integer from 1 to 8", ...).

@@ -51,9 +51,12 @@ TEST(EnvVars, TableIsComplete) {
 }
 
 TEST(EnvVars, OneBooleanRule) {
-    for (const char* t : {"1", "true", "TRUE", "On", "yes", " yes "}) EXPECT_EQ(parse_bool_word(t), true) << t;
-    for (const char* f : {"0", "false", "Off", "NO"}) EXPECT_EQ(parse_bool_word(f), false) << f;
-    for (const char* x : {"", "2", "maybe", "enabled"}) EXPECT_EQ(parse_bool_word(x), std::nullopt) << x;
+    for (const char* t : {"1", "true", "TRUE", "On", "yes", " yes "})
+        EXPECT_EQ(parse_bool_word(t), true) << t;
+    for (const char* f : {"0", "false", "Off", "NO"})
+        EXPECT_EQ(parse_bool_word(f), false) << f;
+    for (const char* x : {"", "2", "maybe", "enabled"})
+        EXPECT_EQ(parse_bool_word(x), std::nullopt) << x;
 }
 
 TEST(EnvVars, BoolReaderUsesTheDefaultAndWarnsOnceOnABadValue) {
