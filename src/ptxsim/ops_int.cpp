@@ -623,24 +623,14 @@ Status decode_cnot(InstrDecoder& d) {
     return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_cnot<T>; }), t, {t});
 }
 
+// The shift executor for T's width: signed for the arithmetic right shift, unsigned otherwise; IMM: the
+// shift by an immediate count.
 template <ShiftKind K>
-ExecFn shift_fn(Type t) {
-    switch (type_bits(t)) {
-    case 16: return K == ShiftKind::RightArith ? &exec_shift<int16_t, K> : &exec_shift<uint16_t, K>;
-    case 32: return K == ShiftKind::RightArith ? &exec_shift<int32_t, K> : &exec_shift<uint32_t, K>;
-    case 64: return K == ShiftKind::RightArith ? &exec_shift<int64_t, K> : &exec_shift<uint64_t, K>;
-    default: return nullptr;
-    }
-}
-
-template <ShiftKind K>
-ExecFn shift_imm_fn(Type t) {
-    switch (type_bits(t)) {
-    case 16: return K == ShiftKind::RightArith ? &exec_shift_imm<int16_t, K> : &exec_shift_imm<uint16_t, K>;
-    case 32: return K == ShiftKind::RightArith ? &exec_shift_imm<int32_t, K> : &exec_shift_imm<uint32_t, K>;
-    case 64: return K == ShiftKind::RightArith ? &exec_shift_imm<int64_t, K> : &exec_shift_imm<uint64_t, K>;
-    default: return nullptr;
-    }
+ExecFn shift_fn(Type t, bool imm) {
+    return by_type<kIntTypes>(t, [imm]<class T>(TypeTag<T>) {
+        using S = std::conditional_t<K == ShiftKind::RightArith, std::make_signed_t<T>, std::make_unsigned_t<T>>;
+        return imm ? &exec_shift_imm<S, K> : &exec_shift<S, K>;
+    });
 }
 
 template <ShiftKind K>
@@ -650,13 +640,13 @@ Status emit_shift(InstrDecoder& d, Type t) {
     if (amount.kind == ast::OperandKind::Integer) {
         uint32_t a = D4R_TRY(d.src(1, t));
         uint32_t dd = D4R_TRY(d.dst(0, t));
-        Instr& in = d.emit(shift_imm_fn<K>(t));
+        Instr& in = d.emit(shift_fn<K>(t, true));
         in.d[0] = dd;
         in.s[0] = a;
         in.imm = static_cast<int64_t>(std::min<uint64_t>(amount.integer & 0xffffffffu, 64));
         return ok_status();
     }
-    return d.emit_op(shift_fn<K>(t), t, {t, Type::U32});
+    return d.emit_op(shift_fn<K>(t, false), t, {t, Type::U32});
 }
 
 Status decode_shl(InstrDecoder& d) {
