@@ -4,9 +4,11 @@
 // Instr use: s[0], s[1] compared values (set/setp), s[2] slct's selector; pd[0], pd[1] setp's results;
 // ps[0] the combining predicate (setp/set) or selp's selector; flags = comparison | bool op << 8.
 #include <cmath>
+#include <type_traits>
 
 #include <fmt/format.h>
 
+#include "ptxsim/dispatch.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
@@ -162,44 +164,35 @@ Flow exec_set_half(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-template <template <bool, bool, bool> class H>
-ExecFn by_half_type(Type t, bool ftz) {
-    switch (t) {
-    case Type::F16: return ftz ? &H<false, false, true>::run : &H<false, false, false>::run;
-    case Type::F16x2: return ftz ? &H<false, true, true>::run : &H<false, true, false>::run;
-    case Type::BF16: return &H<true, false, false>::run;
-    case Type::BF16x2: return &H<true, true, false>::run;
-    default: return nullptr;
-    }
-}
-template <bool BF, bool P, bool F>
-struct SetpHalfH {
-    static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_setp_half<BF, P, F>(w, in, m); }
-};
-template <bool BF, bool P, bool F>
-struct SetHalfH {
-    static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_set_half<BF, P, F>(w, in, m); }
-};
+// ----- handler selection: type suffix and modifiers to template instantiations (dispatch.h) -----
 
-template <template <class, bool> class H>
-ExecFn by_cmp_type(Type t, bool ftz, Cmp c) {
-    bool unsigned_cmp = c == Cmp::Lo || c == Cmp::Ls || c == Cmp::Hi || c == Cmp::Hs;
-    switch (t) {
-    case Type::S16: return unsigned_cmp ? &H<uint16_t, false>::run : &H<int16_t, false>::run;
-    case Type::U16: case Type::B16: return &H<uint16_t, false>::run;
-    case Type::S32: return unsigned_cmp ? &H<uint32_t, false>::run : &H<int32_t, false>::run;
-    case Type::U32: case Type::B32: return &H<uint32_t, false>::run;
-    case Type::S64: return unsigned_cmp ? &H<uint64_t, false>::run : &H<int64_t, false>::run;
-    case Type::U64: case Type::B64: return &H<uint64_t, false>::run;
-    case Type::F32: return ftz ? &H<float, true>::run : &H<float, false>::run;
-    case Type::F64: return &H<double, false>::run;
-    default: return nullptr;
-    }
+// PICK.operator()<T, Ftz>() for the comparison's type: signed types compare as unsigned under lo/ls/hi/hs;
+// .ftz applies to .f32 only.
+template <class Pick>
+ExecFn cmp_fn(Type t, bool ftz, Cmp c, const Pick& pick) {
+    const bool unsigned_cmp = c == Cmp::Lo || c == Cmp::Ls || c == Cmp::Hi || c == Cmp::Hs;
+    return by_type<kIntTypes | kFloatTypes>(t, [&]<class T>(TypeTag<T>) -> ExecFn {
+        if constexpr (std::is_same_v<T, float>)
+            return ftz ? pick.template operator()<T, true>() : pick.template operator()<T, false>();
+        else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+            return unsigned_cmp ? pick.template operator()<std::make_unsigned_t<T>, false>()
+                                : pick.template operator()<T, false>();
+        else
+            return pick.template operator()<T, false>();
+    });
 }
 
-template <class T, bool Ftz> struct SetpH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_setp<T, Ftz>(w, in, m); } };
-template <class T, bool Ftz> struct SetIntH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_set<T, Ftz, false>(w, in, m); } };
-template <class T, bool Ftz> struct SetFloatH { static Flow run(Warp& w, const Instr& in, uint32_t m) { return exec_set<T, Ftz, true>(w, in, m); } };
+// PICK.operator()<BF, Packed, Ftz>() for a half-precision type; .ftz applies to .f16 and .f16x2 only.
+template <class Pick>
+ExecFn half_cmp_fn(Type t, bool ftz, const Pick& pick) {
+    return by_type<kHalfTypes>(t, [&]<class H>(TypeTag<H>) -> ExecFn {
+        if constexpr (H::kBF)
+            return pick.template operator()<true, H::kPacked, false>();
+        else
+            return ftz ? pick.template operator()<false, H::kPacked, true>()
+                       : pick.template operator()<false, H::kPacked, false>();
+    });
+}
 
 struct CompareMods {
     Cmp cmp = Cmp::Eq;
@@ -240,7 +233,8 @@ Status decode_setp(InstrDecoder& d) {
     m.take_type();
     D4R_TRY(d.finish());
     const bool half = is_half_type(t);
-    ExecFn fn = half ? by_half_type<SetpHalfH>(t, cm.ftz) : by_cmp_type<SetpH>(t, cm.ftz, cm.cmp);
+    ExecFn fn = half ? half_cmp_fn(t, cm.ftz, []<bool BF, bool P, bool F>() { return &exec_setp_half<BF, P, F>; })
+                     : cmp_fn(t, cm.ftz, cm.cmp, []<class T, bool F>() { return &exec_setp<T, F>; });
     if (!fn) return d.error(fmt::format("setp.{} is not supported", type_name(t)));
     if (half) t = (t == Type::F16x2 || t == Type::BF16x2) ? Type::B32 : Type::B16; // the registers' width
     D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
@@ -289,7 +283,7 @@ Status decode_set_half(InstrDecoder& d, Type dt, Type st, const CompareMods& cm)
     const bool dst_packed = dt == Type::F16x2 || dt == Type::BF16x2;
     const bool ok = one != 0 && (packed ? (dst_packed || dt == Type::U32 || dt == Type::S32) : !dst_packed);
     if (!ok) return d.error(fmt::format("set.{}.{} is not a PTX form", type_name(dt), type_name(st)));
-    ExecFn fn = by_half_type<SetHalfH>(st, cm.ftz);
+    ExecFn fn = half_cmp_fn(st, cm.ftz, []<bool BF, bool P, bool F>() { return &exec_set_half<BF, P, F>; });
     D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
     const Type sreg = packed ? Type::B32 : Type::B16;
     uint32_t a = D4R_TRY(d.src(1, sreg)), b = D4R_TRY(d.src(2, sreg));
@@ -318,7 +312,8 @@ Status decode_set(InstrDecoder& d) {
     D4R_TRY(d.finish());
     if (is_half_type(st)) return decode_set_half(d, dt, st, cm);
     if (dt != Type::U32 && dt != Type::S32 && dt != Type::F32) return d.error("set writes .u32, .s32 or .f32");
-    ExecFn fn = dt == Type::F32 ? by_cmp_type<SetFloatH>(st, cm.ftz, cm.cmp) : by_cmp_type<SetIntH>(st, cm.ftz, cm.cmp);
+    ExecFn fn = dt == Type::F32 ? cmp_fn(st, cm.ftz, cm.cmp, []<class T, bool F>() { return &exec_set<T, F, true>; })
+                                : cmp_fn(st, cm.ftz, cm.cmp, []<class T, bool F>() { return &exec_set<T, F, false>; });
     if (!fn) return d.error(fmt::format("set with source .{} is not supported", type_name(st)));
     D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
     uint32_t a = D4R_TRY(d.src(1, st)), b = D4R_TRY(d.src(2, st));
