@@ -10,6 +10,7 @@
 #include "core/files.h"
 #include "core/process.h"
 #include "core/strings.h"
+#include "doctor_install.h"
 #include "doctor_probes.h"
 #include "doctor_windows.h"
 #include "kernelset/accuracy_policy.h"
@@ -305,6 +306,7 @@ std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environmen
     check_wine(options, out);
     check_windows_side(env, options.lib_dir, out);
     check_proton(cfg, out);
+    check_install({options.game_dir, options.prefix, options.system_glibc}, cfg, env, out);
     return out;
 }
 

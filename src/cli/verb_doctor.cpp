@@ -17,6 +17,9 @@ namespace {
 struct DoctorCliOptions {
     std::string config;
     std::string kfd_root = kernels::kDefaultKfdTopology;
+    std::string game;
+    std::string prefix;
+    std::string glibc;
     bool json = false;
 };
 
@@ -24,6 +27,9 @@ int run(const DoctorCliOptions& o) {
     DoctorOptions options;
     if (!o.config.empty()) options.config = o.config;
     options.kfd_root = o.kfd_root;
+    if (!o.game.empty()) options.game_dir = o.game;
+    if (!o.prefix.empty()) options.prefix = o.prefix;
+    if (!o.glibc.empty()) options.system_glibc = o.glibc;
     std::error_code ec;
     options.cwd = std::filesystem::current_path(ec);
     if (std::string exe = executable_path(); !exe.empty())
@@ -59,9 +65,18 @@ void register_doctor_verb(CLI::App& root) {
     CLI::App* sub = root.add_subcommand(
         "doctor", "check this machine for d4r: config, GPU, kernel set, backends (NVIDIA, ZLUDA, HIP), Wine, the "
                   "Windows side (bridge nvcuda.dll, D4R_RUNTIME_DIR, shim and open core DLLs, libd4rcuda as the bridge "
-                  "loads it), Proton; one line per check (ok/warn/fail with a hint); exit 1 if any check failed");
+                  "loads it), Proton, and with --game an install (files, NVIDIA DLL and kernel sets, OptiScaler), the prefix, the kernel cache, GLIBC needs; one line per check (ok/warn/fail with a hint); exit 1 if any check failed");
     sub->add_option("--config", o->config, "the d4r.ini to check (default: D4R_CONFIG, ./d4r.ini, ~/.config/d4r/d4r.ini)");
     sub->add_option("--kfd-root", o->kfd_root, "KFD topology folder")->capture_default_str();
+    sub->add_option("--game", o->game,
+                    "a game folder d4r was installed into: check the install, the NVIDIA files and kernel sets, "
+                    "OptiScaler's routing");
+    sub->add_option("--prefix", o->prefix,
+                    "the game's Steam compatdata/<appid> folder (default: STEAM_COMPAT_DATA_PATH): the Proton "
+                    "prefix and its version");
+    sub->add_option("--glibc", o->glibc,
+                    "compare ZLUDA's and ROCm's libraries with this GLIBC version instead of this system's (e.g. "
+                    "the oldest distribution you support)");
     sub->add_flag("--json", o->json, "print the checks as JSON ({checks: [{status, check, message, hint}], ok, warn, fail})");
     set_action(sub, [o] { return run(*o); });
 }

@@ -47,7 +47,9 @@ TEST(DoctorCli, WellSetUpMachine) {
     t.write("kfd/nodes/2/properties", "simd_count 60\ngfx_target_version 110001\n");
     t.write("kernels/gfx1101/conv.hsaco", "x");
     t.write("kernels/gfx1101/d4r-kernels.txt", "conv 0123456789abcdef\n");
-    t.write("zluda/libcuda.so", "");
+    // A real ELF library stands in for ZLUDA's: doctor reads its GLIBC needs.
+    fs::create_directories(t.path() / "zluda");
+    fs::copy_file(kFakeCuda + "/fake-cuda-ok/libcuda.so.1", t.path() / "zluda/libcuda.so");
     t.write("proton/proton", "#!/bin/sh\n");
     t.mkdir("compat/pfx");
     fs::path ini = t.write("d4r.ini", fmt::format("[Kernels]\nNativeKernels = on\n[Paths]\nNativeKernelDir = {0}/kernels\n"

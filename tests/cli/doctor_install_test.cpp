@@ -1,0 +1,163 @@
+// d4r doctor --game/--prefix on synthetic installs (src/cli/doctor_install.h): an install made by
+// `d4r install` checks clean; a missing or changed file, an interrupted install, a missing NVIDIA DLL,
+// OptiScaler keys that do not route to the shim, a prefix with its Proton version, leftover restore
+// journals, the kernel cache, and a ZLUDA library that needs a newer GLIBC than the system.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+
+#include "core/files.h"
+#include "test_support.h"
+
+namespace d4r::cli {
+namespace {
+
+using test::run_d4r;
+using test::RunResult;
+using test::TempDir;
+namespace fs = std::filesystem;
+
+// True when OUT has a line "<status> <check> ...MESSAGE...".
+bool has_line(const std::string& out, const std::string& status, const std::string& check, const std::string& text) {
+    size_t start = 0;
+    while (start < out.size()) {
+        size_t end = out.find('\n', start);
+        if (end == std::string::npos) end = out.size();
+        const std::string l = out.substr(start, end - start);
+        if (l.rfind(status, 0) == 0 && l.find(" " + check + " ") != std::string::npos &&
+            l.find(text) != std::string::npos)
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+// A release (with OptiScaler routed to the shim) installed into an Unreal game tree.
+struct Installed {
+    TempDir t;
+    fs::path game = t.path() / "Game";
+    fs::path exe_dir = game / "MyGame/Binaries/Win64";
+    Installed() {
+        t.write("rel/dxgi.dll", "optiscaler dxgi");
+        t.write("rel/OptiScaler.ini",
+                "; OptiScaler's own comments\n[Upscalers]\nDx12Upscaler=dlss\n[DLSS]\nNvngxPath=d4r\\nvngx.dll\n"
+                "[Hooks]\nHookOriginalNvngxOnly=true\n");
+        t.write("rel/d4r/nvngx.dll", "shim");
+        t.write("rel/d4r/d4r.ini", "[DLSS]\nModel = K\n");
+        t.write("Game/Launcher.exe", "launcher");
+        t.write("Game/MyGame/Binaries/Win64/MyGame-Win64-Shipping.exe", "game");
+        RunResult r = run_d4r({"install", game.string(), "--release", (t.path() / "rel").string()});
+        EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    }
+    RunResult doctor(std::vector<std::string> extra = {}, std::map<std::string, std::string> env = {}) const {
+        env.emplace("D4R_NO_CONFIG", "1");
+        env.emplace("HOME", (t.path() / "home").string());
+        std::vector<std::string> args = {"doctor", "--kfd-root", (t.path() / "no-kfd").string(), "--game",
+                                         game.string()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run_d4r(args, env, t.path());
+    }
+};
+
+TEST(DoctorInstall, AFreshInstallChecksCleanAndNamesWhatIsMissing) {
+    Installed g;
+    RunResult r = g.doctor();
+    EXPECT_TRUE(has_line(r.out, "ok", "install", "Binaries/Win64: 4 files as installed")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "optiscaler", "DLSS routed to d4r\\nvngx.dll")) << r.out;
+    // No NVIDIA DLL was given to the install.
+    EXPECT_TRUE(has_line(r.out, "warn", "nvidia", "no nvngx_dlss.dll beside the game's exe")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "prefix", "no unfinished restores")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "cache", "writable, cold")) << r.out;
+
+    // The user's edit of d4r.ini is theirs; a changed dxgi.dll is a warning; a missing shim a failure.
+    g.t.write("Game/MyGame/Binaries/Win64/d4r/d4r.ini", "[DLSS]\nModel = M\n");
+    r = g.doctor();
+    EXPECT_TRUE(has_line(r.out, "ok", "install", "d4r.ini edited by you")) << r.out;
+    g.t.write("Game/MyGame/Binaries/Win64/dxgi.dll", "a game update");
+    r = g.doctor();
+    EXPECT_TRUE(has_line(r.out, "warn", "install", "1 of 4 installed files changed since the install, first dxgi.dll"))
+        << r.out;
+    fs::remove(g.exe_dir / "d4r/nvngx.dll");
+    r = g.doctor();
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(has_line(r.out, "fail", "install", "1 of 4 installed files are missing, first d4r/nvngx.dll")) << r.out;
+    // The shim OptiScaler is routed to is gone too.
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "NvngxPath d4r\\nvngx.dll names no file")) << r.out;
+}
+
+TEST(DoctorInstall, InterruptedInstallsAndUnroutedOptiScalerFail) {
+    Installed g;
+    g.t.write("Game/MyGame/Binaries/Win64/d4r-install.journal", "{}");
+    g.t.write("Game/MyGame/Binaries/Win64/OptiScaler.ini", "[Upscalers]\nDx12Upscaler=auto\n");
+    RunResult r = g.doctor();
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(has_line(r.out, "fail", "install", "an install or uninstall was interrupted")) << r.out;
+    EXPECT_NE(r.out.find("d4r install --repair GAME_DIR"), std::string::npos) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "Dx12Upscaler is auto, not dlss")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "HookOriginalNvngxOnly is unset, not true")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "NvngxPath is not set")) << r.out;
+
+    TempDir other;
+    other.write("NoInstall/game.exe", "x");
+    r = run_d4r({"doctor", "--kfd-root", (other.path() / "no-kfd").string(), "--game",
+                 (other.path() / "NoInstall").string()},
+                {{"D4R_NO_CONFIG", "1"}, {"HOME", other.path().string()}});
+    EXPECT_TRUE(has_line(r.out, "fail", "install", "no d4r install in")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "warn", "optiscaler", "no OptiScaler.ini in")) << r.out;
+}
+
+TEST(DoctorInstall, PrefixProtonVersionAndLeftoverRestores) {
+    Installed g;
+    g.t.write("compat/1234/version", "1712345678 proton-9.0-4\n");
+    g.t.mkdir("compat/1234/pfx/drive_c");
+    RunResult r = g.doctor({}, {{"STEAM_COMPAT_DATA_PATH", (g.t.path() / "compat/1234").string()}});
+    EXPECT_TRUE(has_line(r.out, "ok", "prefix", "(STEAM_COMPAT_DATA_PATH), made by Proton 1712345678 proton-9.0-4"))
+        << r.out;
+    r = g.doctor({"--prefix", (g.t.path() / "compat/999").string()});
+    EXPECT_TRUE(has_line(r.out, "warn", "prefix", "compat/999 (--prefix) has no pfx/ prefix yet")) << r.out;
+    // A `d4r play` killed before it could restore the prefix leaves its journal behind.
+    g.t.write("home/.cache/d4r/restore/abc.json", "{}");
+    r = g.doctor();
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(has_line(r.out, "fail", "prefix", "restore journal")) << r.out;
+    EXPECT_NE(r.out.find("run 'd4r restore'"), std::string::npos) << r.out;
+}
+
+TEST(DoctorInstall, KernelCacheWarmOrNotWritable) {
+    Installed g;
+    g.t.write("cache/ZLUDA/kernel-1.bin", "compiled");
+    RunResult r = g.doctor({}, {{"D4R_ZLUDA_CACHE_HOME", (g.t.path() / "cache").string()}});
+    EXPECT_TRUE(has_line(r.out, "ok", "cache", "(D4R_ZLUDA_CACHE_HOME): writable, warm (1 files)")) << r.out;
+    if (::geteuid() != 0) { // root writes anywhere
+        g.t.mkdir("ro");
+        fs::permissions(g.t.path() / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+        r = g.doctor({}, {{"D4R_ZLUDA_CACHE_HOME", (g.t.path() / "ro").string()}});
+        EXPECT_TRUE(has_line(r.out, "fail", "cache", "is not writable")) << r.out;
+    }
+    r = g.doctor({}, {{"D4R_ZLUDA_CACHE_HOME", "/proc/d4r-cannot-be-here"}});
+    EXPECT_TRUE(has_line(r.out, "fail", "cache", "/proc/d4r-cannot-be-here (D4R_ZLUDA_CACHE_HOME) is not writable"))
+        << r.out;
+}
+
+TEST(DoctorInstall, LibrariesNeedingANewerGlibcFail) {
+    // This build's own libd4rcuda stands in for ZLUDA's libcuda.so: a real ELF with real GLIBC needs.
+    Installed g;
+    const fs::path zluda = g.t.path() / "zluda";
+    fs::create_directories(zluda);
+    fs::copy_file(fs::path(D4R_TEST_BIN_DIR) / ".." / "lib" / "libd4rcuda.so", zluda / "libcuda.so");
+    g.t.write("d4r.ini", "[Paths]\nZludaDir = " + zluda.string() + "\n");
+    auto doctor = [&](std::string system) {
+        return run_d4r({"doctor", "--config", (g.t.path() / "d4r.ini").string(), "--kfd-root",
+                        (g.t.path() / "no-kfd").string(), "--glibc", system},
+                       {{"HOME", (g.t.path() / "home").string()}}, g.t.path());
+    };
+    RunResult r = doctor("99.0");
+    EXPECT_TRUE(has_line(r.out, "ok", "glibc", "ZLUDA " + (zluda / "libcuda.so").string() + " needs GLIBC 2.")) << r.out;
+    r = doctor("2.0");
+    EXPECT_TRUE(has_line(r.out, "fail", "glibc", "; this system has 2.0")) << r.out;
+}
+
+} // namespace
+} // namespace d4r::cli
