@@ -55,22 +55,6 @@ int main(int argc, char** argv) {
     for (int i = 0; i < N; ++i) EXPECT(c[i] == a[i] + b[i]);
     dump_output("vector_add", c, sizeof c);
 
-    /* The same launch through the CUDA 1.0 execution-control API: block shape, parameter buffer
-     * (vector_add(u64 a, u64 b, u64 c, u32 n) at offsets 0, 8, 16, 24), grid. */
-    CHECK(cuMemsetD32(dc, 0x7fc00001u, N));
-    CHECK(cuFuncSetBlockShape(add, 128, 1, 1));
-    CHECK(cuFuncSetSharedSize(add, 0));
-    CHECK(cuParamSetv(add, 0, &da, sizeof da));
-    CHECK(cuParamSetv(add, 8, &db, sizeof db));
-    CHECK(cuParamSetv(add, 16, &dc, sizeof dc));
-    CHECK(cuParamSeti(add, 24, (unsigned int)N));
-    CHECK(cuParamSetSize(add, 28));
-    CHECK(cuLaunchGrid(add, (N + 127) / 128, 1));
-    CHECK(cuCtxSynchronize());
-    float legacy[N];
-    CHECK(cuMemcpyDtoH(legacy, dc, sizeof legacy));
-    EXPECT(memcmp(legacy, c, sizeof c) == 0);
-
     /* saxpy through `extra` (a packed parameter block), on a stream, timed by events. */
     struct {
         long long n;
@@ -120,6 +104,27 @@ int main(int argc, char** argv) {
     /* Bad launch shapes are refused before anything runs. */
     EXPECT_RESULT(cuLaunchKernel(add, 1, 1, 1, 2048, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
     EXPECT_RESULT(cuLaunchKernel(add, 0, 1, 1, 32, 1, 1, 0, NULL, params, NULL), CUDA_ERROR_INVALID_VALUE);
+
+    /* Last, so that the launches before keep their numbers in profiles and dumps: the first launch
+     * again, through the CUDA 1.0 execution-control API: block shape, parameter buffer
+     * (vector_add(u64 a, u64 b, u64 c, u32 n) at offsets 0, 8, 16, 24), grid. NVIDIA's cuda.h marks
+     * these deprecated, which is the point: old programs still call them. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    CHECK(cuMemsetD32(dc, 0x7fc00001u, N));
+    CHECK(cuFuncSetBlockShape(add, 128, 1, 1));
+    CHECK(cuFuncSetSharedSize(add, 0));
+    CHECK(cuParamSetv(add, 0, &da, sizeof da));
+    CHECK(cuParamSetv(add, 8, &db, sizeof db));
+    CHECK(cuParamSetv(add, 16, &dc, sizeof dc));
+    CHECK(cuParamSeti(add, 24, (unsigned int)N));
+    CHECK(cuParamSetSize(add, 28));
+    CHECK(cuLaunchGrid(add, (N + 127) / 128, 1));
+#pragma GCC diagnostic pop
+    CHECK(cuCtxSynchronize());
+    float legacy[N];
+    CHECK(cuMemcpyDtoH(legacy, dc, sizeof legacy));
+    EXPECT(memcmp(legacy, c, sizeof c) == 0);
 
     CHECK(cuEventDestroy(start));
     CHECK(cuEventDestroy(stop));
