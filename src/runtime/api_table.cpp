@@ -1,6 +1,7 @@
 // The API table helpers: function names and versions, missing-entry stubs, cuGetProcAddress lookup,
 // error texts.
 #include "runtime/api_table.h"
+#include "runtime/out_params.h"
 
 #include <array>
 #include <atomic>
@@ -28,8 +29,11 @@ void report_missing(ApiId id, std::atomic<bool>& reported) {
                   g_missing_backend.load(), api_info(id).export_name);
 }
 
+// A stub still clears its out-parameters (out_params.h): cuGetProcAddress hands it out directly, past the
+// exported entry points that clear them otherwise.
 #define D4R_API_MISSING(exp, base, since, params, args)                                                      \
     CUresult missing_##exp params {                                                                          \
+        clear_out_params<out_param_mask<CUresult(*) params>(#exp, #args)> args;                              \
         static std::atomic<bool> reported{false};                                                            \
         report_missing(ApiId::exp, reported);                                                                \
         return CUDA_ERROR_NOT_SUPPORTED;                                                                     \

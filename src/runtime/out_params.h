@@ -107,7 +107,7 @@ constexpr uint32_t out_param_mask(std::string_view function, std::string_view ar
 template <uint32_t Mask, typename... A>
 inline void clear_out_params(A... args) {
     unsigned i = 0;
-    auto clear = [&i](auto p) {
+    [[maybe_unused]] auto clear = [&i](auto p) { // unused for a function without parameters
         if constexpr (out_param_type<decltype(p)>())
             if ((Mask >> i) & 1u && p) *p = {};
         ++i;

@@ -17,6 +17,7 @@
 #include "runtime/native/hip_runtime.h"
 #include "runtime/native/native_target.h"
 #include "runtime/legacy_launch.h"
+#include "runtime/refusal.h"
 #include "runtime/native/override_layer.h"
 #include "runtime/observe/observe_layer.h"
 
@@ -91,8 +92,10 @@ ApiTable make_unavailable_table() {
 
 CUresult get_proc_address_common(const char* symbol, void** pfn, int cuda_version, cuuint64_t flags,
                                  CUdriverProcAddressQueryResult* status) {
-    if (!symbol || !pfn) return CUDA_ERROR_INVALID_VALUE;
-    *pfn = nullptr;
+    // Cleared before any refusal, as every entry point does (the exported symbol clears them too).
+    if (pfn) *pfn = nullptr;
+    if (status) *status = CU_GET_PROC_ADDRESS_SUCCESS;
+    if (!symbol || !pfn) return refuse(CUDA_ERROR_INVALID_VALUE, "cuGetProcAddress: symbol or pfn is null");
     if (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) {
         if (log::once("runtime.ptds"))
             log::info("per-thread default stream entry points requested: d4r serves the legacy-stream ones "
@@ -101,7 +104,11 @@ CUresult get_proc_address_common(const char* symbol, void** pfn, int cuda_versio
     bool too_low = false;
     ApiId id = find_proc(symbol, cuda_version, &too_low);
     if (id == ApiId::Count) {
-        if (log::once(fmt::format("runtime.proc.{}", symbol)))
+        // One line per unknown name, for the first names only: a program may ask for any number of them,
+        // and log::once remembers every key it was given.
+        static std::atomic<int> named{0};
+        if (named.load(std::memory_order_relaxed) < 256 && log::once(fmt::format("runtime.proc.{}", symbol)) &&
+            named.fetch_add(1, std::memory_order_relaxed) < 256)
             log::debug("cuGetProcAddress({}, {}): {}", symbol, cuda_version, too_low ? "version not sufficient" : "not found");
         // With a status to fill, NVIDIA's driver (580) reports a missing symbol there and returns success;
         // without one the result says it.

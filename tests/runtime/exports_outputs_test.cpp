@@ -155,9 +155,8 @@ protected:
     }
     // Calls every entry point once with failing arguments, with CTX current before each call (NULL: none):
     // the exported symbols, or (PROC) the functions cuGetProcAddress hands out for the same names and
-    // versions, which are the backend's own. Through cuGetProcAddress an entry point the cpu backend does
-    // not implement is the runtime's stub, which answers CUDA_ERROR_NOT_SUPPORTED without clearing
-    // anything; those answers are not counted.
+    // versions, which are the backend's own (an entry point the cpu backend does not implement is the
+    // runtime's stub, which clears its out-parameters too).
     static Sweep sweep(CUcontext ctx, bool proc = false) {
         auto set_current = sym<CUresult (*)(CUcontext)>("cuCtxSetCurrent");
         auto get_proc = sym<CUresult (*)(const char*, void**, int, cuuint64_t)>("cuGetProcAddress");
@@ -167,15 +166,11 @@ protected:
             void* f = nullptr;
             return get_proc(base, &f, since, 0) == CUDA_SUCCESS ? f : nullptr;
         };
-        // cuGetProcAddress hands out the runtime's own cuGetProcAddress (runtime.cpp), which checks its
-        // arguments before clearing *pfn and leaves *symbolStatus alone on a refusal; the exported symbol
-        // clears both (the sweep of exports checks it).
-        auto skipped = [&](std::string_view exp) { return proc && exp.starts_with("cuGetProcAddress"); };
 #define D4R_OUTPUTS_ONE(exp, base, since, params, args)                                                      \
-    if (auto f = skipped(#exp) ? nullptr : reinterpret_cast<CUresult(*) params>(resolve(#exp, #base, since))) { \
+    if (auto f = reinterpret_cast<CUresult(*) params>(resolve(#exp, #base, since))) {                         \
         set_current(ctx);                                                                                   \
         std::fprintf(stderr, "%s\n", #exp);                                                                 \
-        call_failing(f, #exp, #args, out, proc ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS);                  \
+        call_failing(f, #exp, #args, out);                                                                  \
     }
         D4R_CUDA_API(D4R_OUTPUTS_ONE)
 #undef D4R_OUTPUTS_ONE
