@@ -25,6 +25,7 @@
 // pickers) and tests/fuzz/cuda_api/fuzz_api_<family>.cpp (one op_<family> each); this file holds the
 // program loop and the cleanup after each program.
 #include "fuzz_api.h"
+#include "runtime/legacy_launch.h"
 
 namespace fuzz_api {
 
@@ -184,7 +185,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
         CHECK(b.ok());
         return std::move(*b);
     }();
-    T = &backend->table();
+    // The CUDA 1.0 execution-control calls (cuParamSet*, cuLaunchGrid) are a runtime layer over every
+    // backend, not part of the cpu backend's table: fuzz them through that layer.
+    static d4r::runtime::ApiTable with_legacy = backend->table();
+    d4r::runtime::install_legacy_launch(with_legacy, backend->table(), &with_legacy);
+    T = &with_legacy;
     CHECK(T->cuInit(0) == CUDA_SUCCESS);
     CHECK(T->cuCtxCreate_v2(&g_home, 0, 0) == CUDA_SUCCESS);
     void* flag = nullptr;
