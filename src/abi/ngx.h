@@ -158,6 +158,79 @@ typedef struct NVSDK_NGX_FeatureCommonInfo {
     NGSDK_NGX_LoggingInfo LoggingInfo; /* read only when the SDK version is 0x14 or later */
 } NVSDK_NGX_FeatureCommonInfo;
 
+/* ---- Feature discovery (GetFeatureRequirements) --------------------------------------------------- */
+
+/* Which member of NVSDK_NGX_Application_Identifier's union is set. */
+typedef enum NVSDK_NGX_Application_Identifier_Type D4R_NGX_ENUM_I32 {
+    NVSDK_NGX_Application_Identifier_Type_Application_Id = 0,
+    NVSDK_NGX_Application_Identifier_Type_Project_Id = 1,
+} NVSDK_NGX_Application_Identifier_Type;
+
+typedef struct NVSDK_NGX_ProjectIdDescription {
+    const char* ProjectId;
+    NVSDK_NGX_EngineType EngineType;
+    const char* EngineVersion;
+} NVSDK_NGX_ProjectIdDescription;
+
+typedef struct NVSDK_NGX_Application_Identifier {
+    NVSDK_NGX_Application_Identifier_Type IdentifierType;
+    union {
+        NVSDK_NGX_ProjectIdDescription ProjectDesc;
+        unsigned long long ApplicationId;
+    } v;
+} NVSDK_NGX_Application_Identifier;
+
+/* What a game asks about before it creates a feature. */
+typedef struct NVSDK_NGX_FeatureDiscoveryInfo {
+    NVSDK_NGX_Version SDKVersion;
+    NVSDK_NGX_Feature FeatureID;
+    NVSDK_NGX_Application_Identifier Identifier;
+    const wchar_t* ApplicationDataPath;
+    const NVSDK_NGX_FeatureCommonInfo* FeatureInfo;
+} NVSDK_NGX_FeatureDiscoveryInfo;
+
+/* FeatureRequirement.FeatureSupported: 0, or a bit set of the reasons a feature cannot run. */
+typedef enum NVSDK_NGX_Feature_Support_Result D4R_NGX_ENUM_I32 {
+    NVSDK_NGX_FeatureSupportResult_Supported = 0,
+    NVSDK_NGX_FeatureSupportResult_CheckNotPresent = 1,
+    NVSDK_NGX_FeatureSupportResult_DriverVersionUnsupported = 2,
+    NVSDK_NGX_FeatureSupportResult_AdapterUnsupported = 4,
+    NVSDK_NGX_FeatureSupportResult_OSVersionBelowMinimumSupported = 8,
+    NVSDK_NGX_FeatureSupportResult_NotImplemented = 16,
+} NVSDK_NGX_Feature_Support_Result;
+
+/* The answer: whether the feature runs, the oldest GPU architecture it needs (an NVAPI architecture id)
+ * and the oldest OS version it needs (a NUL-terminated string, "" when there is no minimum). */
+typedef struct NVSDK_NGX_FeatureRequirement {
+    NVSDK_NGX_Feature_Support_Result FeatureSupported;
+    unsigned int MinHWArchitecture;
+    char MinOSVersion[255];
+} NVSDK_NGX_FeatureRequirement;
+
+/* The x86-64 layouts as an MSVC-compiled game passes them; the same under the System V convention (no
+ * wchar_t or long by value inside, pointers are 8 bytes in both), so the Linux and mingw builds check them. */
+#ifdef __cplusplus
+#define D4R_NGX_LAYOUT(expr) static_assert(expr, #expr)
+#else
+#define D4R_NGX_LAYOUT(expr) _Static_assert(expr, #expr)
+#endif
+D4R_NGX_LAYOUT(sizeof(NVSDK_NGX_ProjectIdDescription) == 24);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_ProjectIdDescription, EngineType) == 8);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_ProjectIdDescription, EngineVersion) == 16);
+D4R_NGX_LAYOUT(sizeof(NVSDK_NGX_Application_Identifier) == 32);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_Application_Identifier, v) == 8);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_FeatureDiscoveryInfo, SDKVersion) == 0);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_FeatureDiscoveryInfo, FeatureID) == 4);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_FeatureDiscoveryInfo, Identifier) == 8);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_FeatureDiscoveryInfo, ApplicationDataPath) == 40);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_FeatureDiscoveryInfo, FeatureInfo) == 48);
+D4R_NGX_LAYOUT(sizeof(NVSDK_NGX_FeatureDiscoveryInfo) == 56);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_FeatureRequirement, FeatureSupported) == 0);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_FeatureRequirement, MinHWArchitecture) == 4);
+D4R_NGX_LAYOUT(offsetof(NVSDK_NGX_FeatureRequirement, MinOSVersion) == 8);
+D4R_NGX_LAYOUT(sizeof(NVSDK_NGX_FeatureRequirement) == 264); /* 8 + 255, padded to 4 */
+#undef D4R_NGX_LAYOUT
+
 /* ---- The parameter object ------------------------------------------------------------------------- */
 
 /* NGX's parameter map is a C++ object with one vtable pointer at offset 0. Its interface declares, in

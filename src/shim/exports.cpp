@@ -189,6 +189,31 @@ D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_GetScratchBufferSize(NVSDK_NGX_
     });
 }
 
+// Answers from what the shim implements, without Init and without touching the adapter (under Wine it is
+// vkd3d's, not an NVIDIA GPU): DLSS Super Resolution runs on any adapter and OS (architecture 0, no minimum
+// OS version); every other feature is not implemented.
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_GetFeatureRequirements(
+    IDXGIAdapter* InAdapter, const NVSDK_NGX_FeatureDiscoveryInfo* InFeatureDiscoveryInfo,
+    NVSDK_NGX_FeatureRequirement* OutSupported) {
+    constexpr const char* entry = "NVSDK_NGX_D3D12_GetFeatureRequirements";
+    if (OutSupported != nullptr) *OutSupported = NVSDK_NGX_FeatureRequirement{};
+    return guarded(entry, [&] {
+        if (OutSupported == nullptr) return refuse(entry, "OutSupported is null");
+        if (InFeatureDiscoveryInfo == nullptr) return refuse(entry, "InFeatureDiscoveryInfo is null");
+        const NVSDK_NGX_Feature feature = InFeatureDiscoveryInfo->FeatureID;
+        if (feature != NVSDK_NGX_Feature_SuperSampling) {
+            OutSupported->FeatureSupported = NVSDK_NGX_FeatureSupportResult_NotImplemented;
+            dlog::debug("shim: {}: feature {} is not implemented (only 1, SuperSampling, is): NotImplemented", entry,
+                        static_cast<int>(feature));
+            return NVSDK_NGX_Result_FAIL_FeatureNotSupported;
+        }
+        dlog::info("shim: {}: SuperSampling supported (SDK version {:#x})", entry,
+                   static_cast<int>(InFeatureDiscoveryInfo->SDKVersion));
+        OutSupported->FeatureSupported = NVSDK_NGX_FeatureSupportResult_Supported;
+        return NVSDK_NGX_Result_Success;
+    });
+}
+
 D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_CreateFeature(ID3D12GraphicsCommandList* InCmdList,
                                                                NVSDK_NGX_Feature InFeatureID,
                                                                NVSDK_NGX_Parameter* InParameters,

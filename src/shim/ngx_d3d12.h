@@ -19,6 +19,8 @@ using d4r::abi::NGSDK_NGX_LoggingInfo;
 using d4r::abi::NVSDK_NGX_EngineType;
 using d4r::abi::NVSDK_NGX_Feature;
 using d4r::abi::NVSDK_NGX_FeatureCommonInfo;
+using d4r::abi::NVSDK_NGX_FeatureDiscoveryInfo;
+using d4r::abi::NVSDK_NGX_FeatureRequirement;
 using d4r::abi::NVSDK_NGX_Handle;
 using d4r::abi::NVSDK_NGX_Parameter;
 using d4r::abi::NVSDK_NGX_Result;
@@ -49,6 +51,10 @@ NVSDK_NGX_Result NVSDK_NGX_D3D12_GetCapabilityParameters(NVSDK_NGX_Parameter** O
 NVSDK_NGX_Result NVSDK_NGX_D3D12_DestroyParameters(NVSDK_NGX_Parameter* InParameters);
 NVSDK_NGX_Result NVSDK_NGX_D3D12_GetScratchBufferSize(NVSDK_NGX_Feature InFeatureId,
                                                       const NVSDK_NGX_Parameter* InParameters, size_t* OutSizeInBytes);
+/* Whether InFeatureDiscoveryInfo->FeatureID can run on InAdapter, asked before Init or CreateFeature. */
+NVSDK_NGX_Result NVSDK_NGX_D3D12_GetFeatureRequirements(IDXGIAdapter* InAdapter,
+                                                        const NVSDK_NGX_FeatureDiscoveryInfo* InFeatureDiscoveryInfo,
+                                                        NVSDK_NGX_FeatureRequirement* OutSupported);
 NVSDK_NGX_Result NVSDK_NGX_D3D12_CreateFeature(ID3D12GraphicsCommandList* InCmdList, NVSDK_NGX_Feature InFeatureID,
                                                NVSDK_NGX_Parameter* InParameters, NVSDK_NGX_Handle** OutHandle);
 NVSDK_NGX_Result NVSDK_NGX_D3D12_ReleaseFeature(NVSDK_NGX_Handle* InHandle);

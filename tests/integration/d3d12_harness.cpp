@@ -24,7 +24,10 @@
 //                  and Shutdown return within 2 s;
 //                blocking — the frames, each output read back right after EvaluateFeature on a second queue
 //                  of the harness (nothing waits for the shim's own fence);
-//                no-core — D4R_SHIM_NGX_CORE names a missing DLL: Init must fail cleanly
+//                no-core — D4R_SHIM_NGX_CORE names a missing DLL: Init must fail cleanly;
+//                requirements — GetFeatureRequirements before Init: SuperSampling supported (architecture 0, no
+//                  OS minimum), another feature not implemented, null pointers refused; then the frames'
+//                  first frame still evaluates
 // Exit status 0 when every check held, 77 (with a SKIPPED line) when the D3D12 implementation cannot create a
 // texture of the colour format asked for.
 #include <windows.h>
@@ -100,7 +103,8 @@ float from_bits(const uint8_t* p) {
     X(NVSDK_NGX_D3D12_Init) X(NVSDK_NGX_D3D12_Shutdown1) X(NVSDK_NGX_D3D12_GetCapabilityParameters)                   \
     X(NVSDK_NGX_D3D12_AllocateParameters) X(NVSDK_NGX_D3D12_DestroyParameters) X(NVSDK_NGX_D3D12_CreateFeature)       \
     X(NVSDK_NGX_D3D12_EvaluateFeature_C) X(NVSDK_NGX_D3D12_ReleaseFeature) X(NVSDK_NGX_D3D12_GetScratchBufferSize)    \
-    X(NVSDK_NGX_D3D12_GetParameters) X(NVSDK_NGX_Parameter_SetUI) X(NVSDK_NGX_Parameter_GetUI)
+    X(NVSDK_NGX_D3D12_GetParameters) X(NVSDK_NGX_Parameter_SetUI) X(NVSDK_NGX_Parameter_GetUI)                        \
+    X(NVSDK_NGX_D3D12_GetFeatureRequirements)
 
 struct Shim {
 #define SHIM_MEMBER(name) decltype(&::name) name = nullptr;
@@ -697,6 +701,50 @@ void scenario_stall(Session& s) {
     expect_within(elapsed_ms(t), 0, 2000, "Shutdown1 on a stuck worker");
 }
 
+// GetFeatureRequirements, as a game asks before Init: an adapter that is never touched (a bogus pointer),
+// SuperSampling, another feature, null pointers. Every answer starts from a poisoned output.
+void scenario_requirements(Shim& shim) {
+    NVSDK_NGX_FeatureDiscoveryInfo info{};
+    info.SDKVersion = NVSDK_NGX_Version_API;
+    info.FeatureID = NVSDK_NGX_Feature_SuperSampling;
+    info.Identifier.IdentifierType = NVSDK_NGX_Application_Identifier_Type_Application_Id;
+    info.Identifier.v.ApplicationId = 0xd4d4;
+    info.ApplicationDataPath = L".";
+    IDXGIAdapter* adapter = reinterpret_cast<IDXGIAdapter*>(uintptr_t{0x10}); // crashes if dereferenced
+    NVSDK_NGX_FeatureRequirement req;
+    auto poison = [&] { std::memset(&req, 0x5A, sizeof req); };
+
+    poison();
+    expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(adapter, &info, &req), NVSDK_NGX_Result_Success,
+           "GetFeatureRequirements(SuperSampling)");
+    if (req.FeatureSupported != NVSDK_NGX_FeatureSupportResult_Supported)
+        fail("SuperSampling: FeatureSupported " + hex(unsigned(req.FeatureSupported)) + ", expected 0 (Supported)");
+    if (req.MinHWArchitecture != 0) fail("SuperSampling: MinHWArchitecture " + hex(req.MinHWArchitecture) + ", expected 0");
+    for (char c : req.MinOSVersion)
+        if (c != 0) fail("SuperSampling: MinOSVersion is not all zero bytes");
+    std::printf("SuperSampling: FeatureSupported %d, MinHWArchitecture %u, MinOSVersion \"%s\"\n",
+                int(req.FeatureSupported), req.MinHWArchitecture, req.MinOSVersion);
+
+    info.FeatureID = NVSDK_NGX_Feature_DeepResolve;
+    poison();
+    expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(nullptr, &info, &req), NVSDK_NGX_Result_FAIL_FeatureNotSupported,
+           "GetFeatureRequirements(DeepResolve)");
+    if (req.FeatureSupported != NVSDK_NGX_FeatureSupportResult_NotImplemented)
+        fail("DeepResolve: FeatureSupported " + hex(unsigned(req.FeatureSupported)) + ", expected 0x10 (NotImplemented)");
+    if (req.MinHWArchitecture != 0 || req.MinOSVersion[0] != 0) fail("DeepResolve: the rest of the answer is not zeroed");
+
+    poison();
+    expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(adapter, nullptr, &req), NVSDK_NGX_Result_FAIL_InvalidParameter,
+           "GetFeatureRequirements(null discovery info)");
+    if (req.FeatureSupported != 0 || req.MinHWArchitecture != 0 || req.MinOSVersion[254] != 0)
+        fail("GetFeatureRequirements(null discovery info) did not zero its out-parameter");
+    info.FeatureID = NVSDK_NGX_Feature_SuperSampling;
+    expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(adapter, &info, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter,
+           "GetFeatureRequirements(null out)");
+    expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(nullptr, nullptr, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter,
+           "GetFeatureRequirements(all null)");
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -717,6 +765,7 @@ int main(int argc, char** argv) {
         return 0;
     }
 
+    if (s.options.scenario == "requirements") scenario_requirements(s.shim);
     check_ngx(s.shim.NVSDK_NGX_D3D12_Init(0xd4d4, L".", s.gpu.device, nullptr, NVSDK_NGX_Version_API), "NVSDK_NGX_D3D12_Init");
     NVSDK_NGX_Parameter* caps = nullptr;
     check_ngx(s.shim.NVSDK_NGX_D3D12_GetCapabilityParameters(&caps), "NVSDK_NGX_D3D12_GetCapabilityParameters");
@@ -730,7 +779,12 @@ int main(int argc, char** argv) {
     s.create_feature();
 
     const std::string& scenario = s.options.scenario;
-    if (scenario == "refusals") {
+    if (scenario == "requirements") {
+        std::vector<uint8_t> out = s.run_frame(0, true);
+        std::printf("evaluation after the requirements: fnv1a %016llx\n",
+                    static_cast<unsigned long long>(fnv1a(out.data(), out.size())));
+        check_ngx(s.shim.NVSDK_NGX_D3D12_ReleaseFeature(s.feature), "NVSDK_NGX_D3D12_ReleaseFeature");
+    } else if (scenario == "refusals") {
         scenario_refusals(s);
     } else if (scenario == "invalid") {
         scenario_invalid(s);

@@ -12,8 +12,9 @@
 #       reference (colour, depth and motion formats other than the canonical ones: the reference frames carry
 #       those planes through the format and back, computed by shim_reference independently of the shim;
 #       output formats: the reference outputs converted likewise; recreate and core-invalid: the frames
-#       before and after the recreation each start from a reset); refusals, invalid, stall and no-core: the
-#       harness checks the NGX results (and for stall the times) itself, this script the shim's log lines
+#       before and after the recreation each start from a reset); refusals, invalid, stall, requirements and
+#       no-core: the harness checks the NGX results (and for stall the times) itself, this script the shim's
+#       log lines
 #   run-d3d12-harness.sh --skip REASON      (exit 77: ctest reports the test skipped)
 set -euo pipefail
 
@@ -152,6 +153,10 @@ case "$scenario" in
             grep -q "$line" "$work/windows.err" || { echo "no log line matching '$line':"; cat "$work/windows.err"; exit 1; }
         done
         echo "refusals: NGX errors and log lines as expected, no crash"; exit 0 ;;
+    requirements)
+        expect_lines "shim: NVSDK_NGX_D3D12_GetFeatureRequirements: SuperSampling supported (SDK version 0x15)"
+        echo "requirements: SuperSampling supported, another feature not implemented, null pointers refused, no crash"
+        exit 0 ;;
     no-core)
         grep -q "loading the NGX core: cannot load no_such_core.dll" "$work/windows.err" ||
             { echo "no log line saying the core could not be loaded:"; cat "$work/windows.err"; exit 1; }
