@@ -7,6 +7,7 @@
 #include "cli_common.h"
 #include "core/process.h"
 #include "doctor.h"
+#include "doctor_report.h"
 #include "kernelset/gpu_topology.h"
 #include "verbs.h"
 
@@ -20,6 +21,7 @@ struct DoctorCliOptions {
     std::string game;
     std::string prefix;
     std::string glibc;
+    std::string report;
     bool json = false;
 };
 
@@ -37,24 +39,30 @@ int run(const DoctorCliOptions& o) {
     std::vector<CheckLine> lines = run_doctor(options, process_environment());
     int counts[3] = {0, 0, 0};
     nlohmann::json checks = nlohmann::json::array();
+    std::string text;
     for (const CheckLine& l : lines) {
         ++counts[static_cast<int>(l.status)];
-        if (o.json) {
-            checks.push_back({{"status", check_status_name(l.status)}, {"check", l.check}, {"message", l.message},
-                              {"hint", l.hint}});
-            continue;
-        }
-        fmt::print("{:<5} {:<8} {}{}\n", check_status_name(l.status), l.check, l.message,
-                   l.hint.empty() ? "" : " (hint: " + l.hint + ")");
+        checks.push_back({{"status", check_status_name(l.status)}, {"check", l.check}, {"message", l.message},
+                          {"hint", l.hint}});
+        text += fmt::format("{:<5} {:<8} {}{}\n", check_status_name(l.status), l.check, l.message,
+                            l.hint.empty() ? "" : " (hint: " + l.hint + ")");
     }
-    if (o.json)
-        fmt::print("{}\n", nlohmann::json{{"checks", std::move(checks)},
-                                           {"ok", counts[0]},
-                                           {"warn", counts[1]},
-                                           {"fail", counts[2]}}
-                               .dump(2));
-    else
-        fmt::print("doctor: {} ok, {} warn, {} fail\n", counts[0], counts[1], counts[2]);
+    text += fmt::format("doctor: {} ok, {} warn, {} fail\n", counts[0], counts[1], counts[2]);
+    const std::string json =
+        nlohmann::json{{"checks", std::move(checks)}, {"ok", counts[0]}, {"warn", counts[1]}, {"fail", counts[2]}}
+            .dump(2) +
+        "\n";
+    fmt::print("{}", o.json ? json : text);
+    if (!o.report.empty()) {
+        std::string command = "d4r doctor";
+        for (auto [flag, value] : {std::pair{"--config", &o.config}, {"--game", &o.game}, {"--prefix", &o.prefix},
+                                   {"--glibc", &o.glibc}, {"--kfd-root", &o.kfd_root}})
+            if (!value->empty()) command += fmt::format(" {} {}", flag, *value);
+        ReportInputs in{text, json, o.config.empty() ? std::nullopt : std::optional<std::string>(o.config), command};
+        if (Status s = write_doctor_report(o.report, in, process_environment()); !s) return report_error(s.error());
+        fmt::print(stderr, "d4r: report written to {} (read it before you send it: it holds paths and settings)\n",
+                   o.report);
+    }
     return counts[2] > 0 ? kExitFailed : kExitOk;
 }
 
@@ -77,6 +85,9 @@ void register_doctor_verb(CLI::App& root) {
     sub->add_option("--glibc", o->glibc,
                     "compare ZLUDA's and ROCm's libraries with this GLIBC version instead of this system's (e.g. "
                     "the oldest distribution you support)");
+    sub->add_option("--report", o->report,
+                    "also write FILE.zip for a bug report: this report (text and JSON), d4r config show, the newest "
+                    "game log folder of d4r play, the system's versions");
     sub->add_flag("--json", o->json, "print the checks as JSON ({checks: [{status, check, message, hint}], ok, warn, fail})");
     set_action(sub, [o] { return run(*o); });
 }

@@ -15,6 +15,7 @@ namespace d4r::cli {
 namespace {
 
 using test::run_d4r;
+using test::run_command;
 using test::RunResult;
 using test::TempDir;
 namespace fs = std::filesystem;
@@ -157,6 +158,59 @@ TEST(DoctorInstall, LibrariesNeedingANewerGlibcFail) {
     EXPECT_TRUE(has_line(r.out, "ok", "glibc", "ZLUDA " + (zluda / "libcuda.so").string() + " needs GLIBC 2.")) << r.out;
     r = doctor("2.0");
     EXPECT_TRUE(has_line(r.out, "fail", "glibc", "; this system has 2.0")) << r.out;
+}
+
+} // namespace
+} // namespace d4r::cli
+
+namespace d4r::cli {
+namespace {
+
+// The names of the entries of ZIP (python3's zipfile), or "" when python3 is missing.
+std::string zip_names(const fs::path& zip) {
+    RunResult r = run_command({"/usr/bin/env", "python3", "-c",
+                               "import sys, zipfile\n"
+                               "z = zipfile.ZipFile(sys.argv[1])\n"
+                               "assert z.testzip() is None\n"
+                               "print('\\n'.join(z.namelist()))\n"
+                               "print('MANIFEST:' + z.read('d4r-report/MANIFEST.txt').decode())\n"
+                               "print('LOG:' + z.read('d4r-report/logs/game-Game-20261201-101010/d4r.log').decode())",
+                               zip.string()},
+                              {{"PATH", "/usr/bin:/bin"}});
+    return r.exit_code == 0 ? r.out : "python3 failed: " + r.out + r.err;
+}
+
+TEST(DoctorReport, ZipHoldsTheReportConfigSystemAndNewestGameLogs) {
+    Installed g;
+    g.t.write("home/.cache/d4r/logs/game-Game-20261130-090000/d4r.log", "older run\n");
+    g.t.write("home/.cache/d4r/logs/game-Game-20261201-101010/d4r.log", "newest run\n");
+    g.t.write("home/.cache/d4r/logs/game-Game-20261201-101010/config.txt", "config of the run\n");
+    const fs::path zip = g.t.path() / "report.zip";
+    RunResult r = g.doctor({"--report", zip.string()});
+    EXPECT_NE(r.err.find("report written to " + zip.string()), std::string::npos) << r.err;
+    ASSERT_TRUE(fs::is_regular_file(zip)) << r.out << r.err;
+    if (run_command({"/usr/bin/env", "python3", "-c", "pass"}, {{"PATH", "/usr/bin:/bin"}}).exit_code != 0)
+        GTEST_SKIP() << "python3 is not installed: the zip's contents are not read back";
+    const std::string names = zip_names(zip);
+    for (const char* entry : {"d4r-report/doctor.txt", "d4r-report/doctor.json", "d4r-report/config.txt",
+                              "d4r-report/system.txt", "d4r-report/MANIFEST.txt",
+                              "d4r-report/logs/game-Game-20261201-101010/d4r.log",
+                              "d4r-report/logs/game-Game-20261201-101010/config.txt"})
+        EXPECT_NE(names.find(entry), std::string::npos) << entry << "\n" << names;
+    EXPECT_EQ(names.find("20261130"), std::string::npos) << "only the newest game's logs\n" << names;
+    EXPECT_NE(names.find("LOG:newest run"), std::string::npos) << names;
+    EXPECT_NE(names.find("config.txt: d4r config show (exit status"), std::string::npos) << names;
+    // Nothing is left beside the zip.
+    size_t entries = 0;
+    for (const auto& e : fs::directory_iterator(g.t.path())) entries += e.path().filename().string().starts_with(".d4r-report");
+    EXPECT_EQ(entries, 0u);
+}
+
+TEST(DoctorReport, AMissingFolderIsNamed) {
+    Installed g;
+    RunResult r = g.doctor({"--report", (g.t.path() / "no/such/dir/report.zip").string()});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("no/such/dir does not exist"), std::string::npos) << r.err;
 }
 
 } // namespace
