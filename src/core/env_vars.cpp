@@ -226,7 +226,6 @@ const EnvVarInfo* find_env_var(std::string_view name) {
 }
 
 std::optional<bool> parse_bool_word(std::string_view text) {
-    text = trim(text);
     for (std::string_view t : {"true", "on", "yes", "1"})
         if (iequals(text, t)) return true;
     for (std::string_view f : {"false", "off", "no", "0"})
@@ -238,7 +237,7 @@ bool env_value_valid(const EnvVarInfo& v, std::string_view text) {
     if (trim(text).empty()) return true;
     switch (v.type) {
     case Bool:
-        return parse_bool_word(text).has_value();
+        return parse_bool_word(trim(text)).has_value();
     case Integer: {
         auto n = parse_i64(trim(text));
         return n && *n >= v.min && *n <= v.max;
@@ -280,7 +279,7 @@ bool env_bool(const Environment& env, EnvVar id) {
     const bool fallback = parse_bool_word(v.default_value).value_or(false);
     auto value = env_raw(env, id);
     if (!value || trim(value->text).empty()) return fallback;
-    if (auto b = parse_bool_word(value->text)) return *b;
+    if (auto b = parse_bool_word(trim(value->text))) return *b; // spaces around an environment value are forgiven
     warn_invalid(v, *value);
     return fallback;
 }

@@ -125,7 +125,8 @@ const EnvVarInfo& env_var_info(EnvVar id);
 // By name or by deprecated alias; nullptr when unknown.
 const EnvVarInfo* find_env_var(std::string_view name);
 
-// The one boolean rule (d4r.ini's): true/on/yes/1, false/off/no/0, any case; nullopt otherwise.
+// The one boolean rule (d4r.ini's): true/on/yes/1, false/off/no/0, any case, nothing around them;
+// nullopt otherwise. The ini parser trims values first, and so does env_bool.
 std::optional<bool> parse_bool_word(std::string_view text);
 inline constexpr std::string_view kBoolWords = "true/on/yes/1, false/off/no/0";
 
