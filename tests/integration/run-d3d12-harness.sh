@@ -94,11 +94,24 @@ case "$scenario" in
     stall) extra_env=(D4R_SHIM_NGX_CORE=d4r_test_core.dll D4R_TEST_CORE_STALL=1 D4R_SHIM_MAX_IN_FLIGHT=1) ;;
     blocking) extra_env=(D4R_SHIM_BLOCKING_SYNC=1) ;;
 esac
-status=0
-xvfb-run -a bash -c '"$@"; s=$?; "'"$wineserver"'" -w; exit $s' run \
-    env -u LD_LIBRARY_PATH D4R_RUNTIME_DIR="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info PROGRAM_OUT="$work/out-windows" \
-    "${extra_env[@]}" "$wine" "$work/win/$(basename "$harness")" "$frames" "${args[@]}" \
-    >"$work/windows.raw" 2>"$work/windows.err" || status=$?
+run_harness() {
+    status=0
+    xvfb-run -a -e "$work/xvfb.err" bash -c '"$@"; s=$?; "'"$wineserver"'" -w; exit $s' run \
+        env -u LD_LIBRARY_PATH D4R_RUNTIME_DIR="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info PROGRAM_OUT="$work/out-windows" \
+        "${extra_env[@]}" "$wine" "$work/win/$(basename "$harness")" "$frames" "${args[@]}" \
+        >"$work/windows.raw" 2>"$work/windows.err" || status=$?
+}
+run_harness
+# A run that failed before the harness printed or logged anything did not start (seen once in CI: exit 1
+# after 0.13 s with no output at all, e.g. two `xvfb-run -a` picking the same display): say so, with
+# Xvfb's log, and run it once more. A harness that ran and failed is never retried.
+if [ "$status" != 0 ] && [ "$status" != 77 ] && [ ! -s "$work/windows.raw" ] && [ ! -s "$work/windows.err" ]; then
+    echo "the run under Xvfb and Wine exited with $status before the harness wrote anything; Xvfb's log:"
+    cat "$work/xvfb.err" 2>/dev/null
+    echo "starting it once more"
+    sleep 1
+    run_harness
+fi
 tr -d '\r' <"$work/windows.raw" >"$work/windows.txt"
 cat "$work/windows.txt"
 if [ "$status" = 77 ]; then exit 77; fi # the harness said SKIPPED and why
