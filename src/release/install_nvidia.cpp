@@ -42,11 +42,15 @@ Expected<NvidiaCheck> check_nvidia_files(const fs::path& nvidia_dir, const fs::p
                           "--nvidia {}: no {} there (d4r never downloads it: copy it from a game "
                           "or NVIDIA's DLSS SDK)",
                           nvidia_dir.string(), kDlssName);
-    out.files.push_back({dlss, kDlssName, D4R_TRY(require_pe(dlss))});
+    // D4R_TRY returns from inside a statement expression: never inside a braced initializer, where GCC
+    // would not destroy the members built before it (AddressSanitizer found that leak here).
+    std::string dlss_version = D4R_TRY(require_pe(dlss));
+    out.files.push_back({dlss, kDlssName, std::move(dlss_version)});
     const fs::path core = nvidia_dir / kNvidiaCoreName;
     if (is_file(core)) {
         // Beside the shim, where it looks for NVIDIA's core.
-        out.files.push_back({core, std::string("d4r/") + kNvidiaCoreName, D4R_TRY(require_pe(core))});
+        std::string core_version = D4R_TRY(require_pe(core));
+        out.files.push_back({core, std::string("d4r/") + kNvidiaCoreName, std::move(core_version)});
     }
 
     std::set<uint64_t> hashes;

@@ -466,8 +466,10 @@ Expected<PackageResult> package_release(const PackageOptions& o, const PackageSa
     }
     fs::create_directories(stage / "d4r/source", ec);
     if (ec) return make_error(ErrorCode::Io, "{}: cannot create: {}", (stage / "d4r/source").string(), ec.message());
-    D4R_TRY(
-        write_file_atomic(stage / "d4r/source/SOURCES.txt", std::string_view(D4R_TRY(sources_text(stage, c.items)))));
+    // D4R_TRY returns from a statement expression: not inside another call's arguments, where the
+    // temporaries built before it would not be destroyed.
+    const std::string sources = D4R_TRY(sources_text(stage, c.items));
+    D4R_TRY(write_file_atomic(stage / "d4r/source/SOURCES.txt", std::string_view(sources)));
     D4R_TRY(write_file_atomic(stage / "d4r/BUILD_INFO.txt", std::string_view(build_info(o, timestamp))));
     for (const char* f : {"d4r/source/SOURCES.txt", "d4r/BUILD_INFO.txt"}) {
         fs::permissions(stage / f, fs::perms(0644), ec);
