@@ -31,6 +31,11 @@ struct CheckLine {
     std::string hint;    // empty when there is nothing to do
 };
 
+// One line of the report (every check file builds them the same way).
+inline CheckLine check_line(CheckStatus status, std::string check, std::string message, std::string hint = "") {
+    return {status, std::move(check), std::move(message), std::move(hint)};
+}
+
 struct DoctorOptions {
     std::optional<std::filesystem::path> config;  // --config
     std::filesystem::path kfd_root;

@@ -32,10 +32,6 @@ using config::KeyId;
 constexpr uint64_t kMaxIniBytes = 1 << 20;
 constexpr uint64_t kMaxLibraryBytes = uint64_t(2) << 30;
 
-CheckLine line(CheckStatus status, std::string check, std::string message, std::string hint = "") {
-    return {status, std::move(check), std::move(message), std::move(hint)};
-}
-
 std::optional<std::string> configured(const config::ResolvedConfig* cfg, KeyId id) {
     if (!cfg) return std::nullopt;
     const config::ResolvedValue& v = cfg->get(id);
@@ -50,7 +46,7 @@ std::string lower(std::string_view text) { return to_lower(text); }
 void check_manifest(const fs::path& folder, std::vector<CheckLine>& out) {
     const std::string game = folder.string();
     if (is_file(folder / release::kJournalName)) {
-        out.push_back(line(CheckStatus::Fail, "install",
+        out.push_back(check_line(CheckStatus::Fail, "install",
                            fmt::format("{}: an install or uninstall was interrupted ({} is there)", game,
                                        release::kJournalName),
                            "run 'd4r install --repair GAME_DIR' to finish or undo it"));
@@ -59,10 +55,10 @@ void check_manifest(const fs::path& folder, std::vector<CheckLine>& out) {
     auto plan = release::load_manifest(folder / release::kManifestName);
     if (!plan) {
         if (!is_file(folder / release::kManifestName))
-            out.push_back(line(CheckStatus::Fail, "install", fmt::format("no d4r install in {}", game),
+            out.push_back(check_line(CheckStatus::Fail, "install", fmt::format("no d4r install in {}", game),
                                "install with 'd4r install GAME_DIR'"));
         else
-            out.push_back(line(CheckStatus::Fail, "install", plan.error().text(),
+            out.push_back(check_line(CheckStatus::Fail, "install", plan.error().text(),
                                "reinstall with 'd4r install --force GAME_DIR'"));
         return;
     }
@@ -85,18 +81,18 @@ void check_manifest(const fs::path& folder, std::vector<CheckLine>& out) {
     }
     const std::string version = plan->d4r_version.empty() ? "" : " (d4r " + plan->d4r_version + ")";
     if (missing)
-        out.push_back(line(CheckStatus::Fail, "install",
+        out.push_back(check_line(CheckStatus::Fail, "install",
                            fmt::format("{}: {} of {} installed files are missing, first {}", game, missing,
                                        plan->files.size(), first_missing),
                            "reinstall with 'd4r install --force GAME_DIR' (a game update may have removed them)"));
     else if (changed)
-        out.push_back(line(CheckStatus::Warn, "install",
+        out.push_back(check_line(CheckStatus::Warn, "install",
                            fmt::format("{}: {} of {} installed files changed since the install, first {}", game,
                                        changed, plan->files.size(), first_changed),
                            "a game update or another mod may have replaced them; 'd4r install --force GAME_DIR' "
                            "puts d4r's back"));
     else
-        out.push_back(line(CheckStatus::Ok, "install",
+        out.push_back(check_line(CheckStatus::Ok, "install",
                            fmt::format("{}: {} files as installed{}{}", game, plan->files.size(), version,
                                        ini_edited ? ", d4r.ini edited by you" : "")));
 }
@@ -104,14 +100,14 @@ void check_manifest(const fs::path& folder, std::vector<CheckLine>& out) {
 void check_nvidia_files(const fs::path& folder, std::vector<CheckLine>& out) {
     const fs::path dlss = folder / release::kDlssName;
     if (!is_file(dlss)) {
-        out.push_back(line(CheckStatus::Warn, "nvidia",
+        out.push_back(check_line(CheckStatus::Warn, "nvidia",
                            fmt::format("no {} beside the game's exe in {}", release::kDlssName, folder.string()),
                            "DLSS needs your own copy of NVIDIA's DLL: 'd4r install --force --nvidia DIR GAME_DIR'"));
         return;
     }
     auto check = release::check_nvidia_files(folder, folder);
     if (!check) {
-        out.push_back(line(CheckStatus::Fail, "nvidia", check.error().text(),
+        out.push_back(check_line(CheckStatus::Fail, "nvidia", check.error().text(),
                            "replace it with a genuine nvngx_dlss.dll: 'd4r install --force --nvidia DIR GAME_DIR'"));
         return;
     }
@@ -127,11 +123,11 @@ void check_nvidia_files(const fs::path& folder, std::vector<CheckLine>& out) {
             best_set = s.set;
         }
     if (best > 0)
-        out.push_back(line(CheckStatus::Ok, "nvidia",
+        out.push_back(check_line(CheckStatus::Ok, "nvidia",
                            fmt::format("{}{}: {} PTX modules; {} of {} native kernels of {} would be served",
                                        release::kDlssName, version, check->modules, best, best_total, best_set)));
     else
-        out.push_back(line(CheckStatus::Warn, "nvidia",
+        out.push_back(check_line(CheckStatus::Warn, "nvidia",
                            fmt::format("{}{}: {} PTX modules; no kernel set matches them", release::kDlssName, version,
                                        check->modules),
                            check->warnings.empty() ? "native kernels will be refused and DLSS runs slower"
@@ -142,7 +138,7 @@ void check_optiscaler(const fs::path& folder, std::vector<CheckLine>& out) {
     const fs::path ini_path = folder / "OptiScaler.ini";
     auto text = read_text_file(ini_path, kMaxIniBytes);
     if (!text) {
-        out.push_back(line(CheckStatus::Warn, "optiscaler", fmt::format("no OptiScaler.ini in {}", folder.string()),
+        out.push_back(check_line(CheckStatus::Warn, "optiscaler", fmt::format("no OptiScaler.ini in {}", folder.string()),
                            "without OptiScaler the game's DLSS calls do not reach d4r's shim; install the full "
                            "release ('d4r install')"));
         return;
@@ -174,10 +170,10 @@ void check_optiscaler(const fs::path& folder, std::vector<CheckLine>& out) {
         if (!unix_path.empty() && !is_file(unix_path)) wrong.push_back("NvngxPath " + *nvngx + " names no file");
     }
     if (wrong.empty())
-        out.push_back(line(CheckStatus::Ok, "optiscaler",
+        out.push_back(check_line(CheckStatus::Ok, "optiscaler",
                            fmt::format("{}: DLSS routed to {}", ini_path.string(), nvngx.value_or(""))));
     else
-        out.push_back(line(CheckStatus::Fail, "optiscaler", fmt::format("{}: {}", ini_path.string(), fmt::join(wrong, "; ")),
+        out.push_back(check_line(CheckStatus::Fail, "optiscaler", fmt::format("{}: {}", ini_path.string(), fmt::join(wrong, "; ")),
                            "'d4r play' writes d4r's OptiScaler keys; or set them by hand in OptiScaler.ini"));
 }
 
@@ -205,7 +201,7 @@ void check_prefix(const InstallCheckOptions& o, const Environment& env, std::vec
         journals = dir->string();
         auto found = release::list_journals(*dir);
         if (!found) {
-            out.push_back(line(CheckStatus::Fail, "prefix", "restore journals: " + found.error().text(),
+            out.push_back(check_line(CheckStatus::Fail, "prefix", "restore journals: " + found.error().text(),
                                "run 'd4r restore' before starting the game"));
             return;
         }
@@ -215,26 +211,26 @@ void check_prefix(const InstallCheckOptions& o, const Environment& env, std::vec
         }
     }
     if (leftovers)
-        out.push_back(line(CheckStatus::Fail, "prefix",
+        out.push_back(check_line(CheckStatus::Fail, "prefix",
                            fmt::format("{} restore journal(s) in {}: 'd4r play' was stopped before it could put the "
                                        "prefix back",
                                        leftovers, journals),
                            "run 'd4r restore' before starting the game"));
     if (!compat) {
         if (!leftovers)
-            out.push_back(line(CheckStatus::Ok, "prefix",
+            out.push_back(check_line(CheckStatus::Ok, "prefix",
                                "not checked (no --prefix, no STEAM_COMPAT_DATA_PATH); no unfinished restores"));
         return;
     }
     if (!is_dir(*compat / "pfx")) {
-        out.push_back(line(CheckStatus::Warn, "prefix",
+        out.push_back(check_line(CheckStatus::Warn, "prefix",
                            fmt::format("{} ({}) has no pfx/ prefix yet", compat->string(), source),
                            "start the game once with Proton to create it"));
         return;
     }
     std::string proton = "unknown Proton";
     if (auto v = read_text_file(*compat / "version", 4096)) proton = "Proton " + std::string(trim(*v));
-    out.push_back(line(CheckStatus::Ok, "prefix",
+    out.push_back(check_line(CheckStatus::Ok, "prefix",
                        fmt::format("{} ({}), made by {}{}", (*compat / "pfx").string(), source, proton,
                                    leftovers ? "" : "; no unfinished restores")));
 }
@@ -256,7 +252,7 @@ void check_cache(const Environment& env, std::vector<CheckLine>& out) {
     }
     fs::remove(probe, ec);
     if (!writable) {
-        out.push_back(line(CheckStatus::Fail, "cache", fmt::format("{} ({}) is not writable", base.string(), source),
+        out.push_back(check_line(CheckStatus::Fail, "cache", fmt::format("{} ({}) is not writable", base.string(), source),
                            "compiled kernels cannot be kept: every start compiles them again (a long first frame); "
                            "fix the folder's permissions or set [Paths] CacheDir"));
         return;
@@ -269,10 +265,10 @@ void check_cache(const Environment& env, std::vector<CheckLine>& out) {
         ec.clear();
     }
     if (files)
-        out.push_back(line(CheckStatus::Ok, "cache", fmt::format("{} ({}): writable, warm ({} files)", base.string(),
+        out.push_back(check_line(CheckStatus::Ok, "cache", fmt::format("{} ({}): writable, warm ({} files)", base.string(),
                                                                  source, files)));
     else
-        out.push_back(line(CheckStatus::Ok, "cache",
+        out.push_back(check_line(CheckStatus::Ok, "cache",
                            fmt::format("{} ({}): writable, cold: the first start compiles the kernels (it may pause "
                                        "for a while)",
                                        base.string(), source)));
@@ -285,15 +281,15 @@ void check_library_glibc(const std::string& what, const std::vector<fs::path>& c
         auto bytes = read_file(lib, kMaxLibraryBytes);
         auto needs = bytes ? release::read_glibc_needs(*bytes) : Expected<release::GlibcNeeds>(bytes.error());
         if (!needs) {
-            out.push_back(line(CheckStatus::Fail, "glibc", fmt::format("{} {}: {}", what, lib.string(), needs.error().text()),
+            out.push_back(check_line(CheckStatus::Fail, "glibc", fmt::format("{} {}: {}", what, lib.string(), needs.error().text()),
                                "replace it with a Linux x86-64 build"));
         } else if (needs->highest && *needs->highest > system) {
-            out.push_back(line(CheckStatus::Fail, "glibc",
+            out.push_back(check_line(CheckStatus::Fail, "glibc",
                                fmt::format("{} {} needs GLIBC {}; this system has {}", what, lib.string(),
                                            needs->highest->text(), system.text()),
                                "use a build made for an older distribution, or update this system"));
         } else {
-            out.push_back(line(CheckStatus::Ok, "glibc",
+            out.push_back(check_line(CheckStatus::Ok, "glibc",
                                fmt::format("{} {} needs GLIBC {} (this system has {})", what, lib.string(),
                                            needs->highest ? needs->highest->text() : "none", system.text())));
         }
@@ -304,7 +300,7 @@ void check_library_glibc(const std::string& what, const std::vector<fs::path>& c
 void check_glibc(const InstallCheckOptions& o, const config::ResolvedConfig* cfg, std::vector<CheckLine>& out) {
     auto system = release::parse_glibc_version(o.system_glibc.value_or(gnu_get_libc_version()));
     if (!system) {
-        out.push_back(line(CheckStatus::Fail, "glibc", "--glibc: " + system.error().text()));
+        out.push_back(check_line(CheckStatus::Fail, "glibc", "--glibc: " + system.error().text()));
         return;
     }
     std::vector<fs::path> zluda;
@@ -324,7 +320,7 @@ void check_install(const InstallCheckOptions& options, const config::ResolvedCon
     if (options.game_dir) {
         auto folder = release::find_exe_folder(*options.game_dir);
         if (!folder) {
-            out.push_back(line(CheckStatus::Fail, "install", folder.error().text(),
+            out.push_back(check_line(CheckStatus::Fail, "install", folder.error().text(),
                                "give the folder that holds the game's exe as --game"));
         } else {
             check_manifest(folder->folder, out);

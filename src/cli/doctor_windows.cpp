@@ -17,10 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-CheckLine line(CheckStatus status, std::string check, std::string message, std::string hint = "") {
-    return {status, std::move(check), std::move(message), std::move(hint)};
-}
-
 uint32_t le32(const std::vector<uint8_t>& b, size_t at) {
     return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
 }
@@ -49,18 +45,18 @@ std::optional<fs::path> check_bridge(const fs::path& dir, std::vector<CheckLine>
     std::vector<fs::path> candidates = {dir / "nvcuda.dll.so", dir / "nvcuda.dll"};
     std::optional<fs::path> found = first_file(candidates);
     if (!found) {
-        out.push_back(line(CheckStatus::Warn, "bridge", "nvcuda.dll (the Wine bridge) not found: looked for " + join(candidates),
+        out.push_back(check_line(CheckStatus::Warn, "bridge", "nvcuda.dll (the Wine bridge) not found: looked for " + join(candidates),
                            std::string("only Windows programs need it; ") + kBuildHint));
         return std::nullopt;
     }
     auto bytes = read_file(*found, kMaxRead);
     std::string problem = bytes ? wine_builtin_problem(*bytes) : bytes.error().text();
     if (!problem.empty()) {
-        out.push_back(line(CheckStatus::Fail, "bridge", fmt::format("{}: {}", found->string(), problem),
+        out.push_back(check_line(CheckStatus::Fail, "bridge", fmt::format("{}: {}", found->string(), problem),
                            "use build/lib/nvcuda.dll.so as built by wineg++ (src/bridge); " + std::string(kBuildHint)));
         return std::nullopt;
     }
-    out.push_back(line(CheckStatus::Ok, "bridge", found->string() + ": a Wine builtin nvcuda.dll",
+    out.push_back(check_line(CheckStatus::Ok, "bridge", found->string() + ": a Wine builtin nvcuda.dll",
                        "link it as nvcuda.dll beside the program's .exe (docs/bridge.md)"));
     return found;
 }
@@ -68,20 +64,20 @@ std::optional<fs::path> check_bridge(const fs::path& dir, std::vector<CheckLine>
 // runtime: D4R_RUNTIME_DIR, where the bridge looks for libd4rcuda first.
 void check_runtime_dir(const std::optional<std::string>& runtime_dir, std::vector<CheckLine>& out) {
     if (!runtime_dir) {
-        out.push_back(line(CheckStatus::Ok, "runtime",
+        out.push_back(check_line(CheckStatus::Ok, "runtime",
                            "D4R_RUNTIME_DIR not set: the bridge looks for libd4rcuda.so beside its own file, then on "
                            "the loader's path"));
         return;
     }
     if (!is_dir(*runtime_dir)) {
-        out.push_back(line(CheckStatus::Fail, "runtime", fmt::format("D4R_RUNTIME_DIR={} is not a folder", *runtime_dir),
+        out.push_back(check_line(CheckStatus::Fail, "runtime", fmt::format("D4R_RUNTIME_DIR={} is not a folder", *runtime_dir),
                            "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
     } else if (!is_file(fs::path(*runtime_dir) / "libd4rcuda.so")) {
-        out.push_back(line(CheckStatus::Fail, "runtime",
+        out.push_back(check_line(CheckStatus::Fail, "runtime",
                            fmt::format("D4R_RUNTIME_DIR={} holds no libd4rcuda.so", *runtime_dir),
                            "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
     } else {
-        out.push_back(line(CheckStatus::Ok, "runtime", fmt::format("D4R_RUNTIME_DIR={} holds libd4rcuda.so", *runtime_dir)));
+        out.push_back(check_line(CheckStatus::Ok, "runtime", fmt::format("D4R_RUNTIME_DIR={} holds libd4rcuda.so", *runtime_dir)));
     }
 }
 
@@ -89,18 +85,18 @@ void check_runtime_dir(const std::optional<std::string>& runtime_dir, std::vecto
 void check_dll(const char* check, const char* what, const std::vector<fs::path>& candidates, std::vector<CheckLine>& out) {
     std::optional<fs::path> found = first_file(candidates);
     if (!found) {
-        out.push_back(line(CheckStatus::Warn, check, fmt::format("{} not found: looked for {}", what, join(candidates)),
+        out.push_back(check_line(CheckStatus::Warn, check, fmt::format("{} not found: looked for {}", what, join(candidates)),
                            "only games under Proton need it; build it with mingw-w64 (x86_64-w64-mingw32-g++-posix)"));
         return;
     }
     auto bytes = read_file(*found, kMaxRead);
     std::string problem = bytes ? pe_x64_dll_problem(*bytes) : bytes.error().text();
     if (!problem.empty()) {
-        out.push_back(line(CheckStatus::Fail, check, fmt::format("{}: {}", found->string(), problem),
+        out.push_back(check_line(CheckStatus::Fail, check, fmt::format("{}: {}", found->string(), problem),
                            "replace it with the DLL the build makes (build/win)"));
         return;
     }
-    out.push_back(line(CheckStatus::Ok, check, found->string() + ": PE x64 DLL"));
+    out.push_back(check_line(CheckStatus::Ok, check, found->string() + ": PE x64 DLL"));
 }
 
 // d4rcuda: libd4rcuda as the bridge resolves it (D4R_RUNTIME_DIR, beside the bridge's file with links
@@ -115,12 +111,12 @@ void check_bridge_load(const std::optional<std::string>& runtime_dir, const std:
     for (const std::string& c : candidates) {
         auto loaded = probe_library_symbol(c, "cuInit");
         if (loaded) {
-            out.push_back(line(CheckStatus::Ok, "d4rcuda", fmt::format("the bridge would load {} (cuInit found)", *loaded)));
+            out.push_back(check_line(CheckStatus::Ok, "d4rcuda", fmt::format("the bridge would load {} (cuInit found)", *loaded)));
             return;
         }
         tried += (tried.empty() ? "" : "; ") + loaded.error().text();
     }
-    out.push_back(line(bridge ? CheckStatus::Fail : CheckStatus::Warn, "d4rcuda",
+    out.push_back(check_line(bridge ? CheckStatus::Fail : CheckStatus::Warn, "d4rcuda",
                        "the bridge could not load libd4rcuda.so: " + tried,
                        "set D4R_RUNTIME_DIR to the folder holding libd4rcuda.so (build/lib), or keep it beside "
                        "nvcuda.dll.so"));

@@ -5,17 +5,6 @@ namespace d4r::shim {
 
 using namespace abi;
 
-namespace {
-
-const char* const kPresetNames[6] = {NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_DLAA,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Quality,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Balanced,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Performance,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraPerformance,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraQuality};
-
-} // namespace
-
 NVSDK_NGX_Result create_core_feature(const CoreFunctions& core, CoreFeature& feature) {
     if (!feature.params) {
         NVSDK_NGX_Result r = core.NVSDK_NGX_CUDA_AllocateParameters(&feature.params);

@@ -14,6 +14,15 @@
 
 namespace d4r::shim {
 
+// The six preset hint parameters, in the order of CreateInfo::presets (DLAA, Quality, Balanced,
+// Performance, UltraPerformance, UltraQuality).
+inline const char* const kPresetNames[6] = {NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_DLAA,
+                                            NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Quality,
+                                            NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Balanced,
+                                            NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Performance,
+                                            NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraPerformance,
+                                            NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraQuality};
+
 // The creation parameters the shim reads and passes on to the core.
 struct CreateInfo {
     unsigned int width = 0, height = 0, out_width = 0, out_height = 0;

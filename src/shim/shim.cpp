@@ -32,13 +32,6 @@ template <typename T> std::optional<T> read(const NVSDK_NGX_Parameter& p, const 
     return value;
 }
 
-const char* const kPresetNames[6] = {NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_DLAA,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Quality,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Balanced,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Performance,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraPerformance,
-                                     NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraQuality};
-
 // One input or output of an evaluation, checked: a 2D single-sample texture of a format the plane accepts,
 // large enough for REGION.
 struct Checked {
