@@ -32,10 +32,10 @@ done
     echo ""
     echo "// clang-format off"
     echo "#define D4R_CUDA_UNIMPLEMENTED(X) \\"
-    for n in "${names[@]}"; do echo "    X($n) \\"; done
+    for n in "${names[@]}"; do echo "    X($n) \\"; done | sed '$ s/ \\$//'
     echo ""
     echo "#define D4R_CUDA_PER_THREAD(X) \\"
-    for pair in "${per_thread[@]}"; do set -- $pair; echo "    X($1, $2) \\"; done
+    for pair in "${per_thread[@]}"; do set -- $pair; echo "    X($1, $2) \\"; done | sed '$ s/ \\$//'
     echo ""
     echo "// clang-format on"
 } > "$out.tmp"

@@ -369,7 +369,9 @@ typedef enum d4r_CUmem_range_attribute_enum D4R_ENUM_BASE {
     CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8
 } CUmem_range_attribute;
 
-typedef enum d4r_CUlibraryOption_enum D4R_ENUM_BASE { CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0 } CUlibraryOption;
+typedef enum d4r_CUlibraryOption_enum D4R_ENUM_BASE {
+    CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE = 0
+} CUlibraryOption;
 
 typedef enum d4r_CUfunc_cache_enum D4R_ENUM_BASE {
     CU_FUNC_CACHE_PREFER_NONE = 0x00,
@@ -641,7 +643,9 @@ typedef enum d4r_CUexternalMemoryHandleType_enum D4R_ENUM_BASE {
     CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD = 9
 } CUexternalMemoryHandleType;
 
-typedef enum d4r_CUexternalMemoryFlags_enum D4R_ENUM_BASE { CUDA_EXTERNAL_MEMORY_DEDICATED = 0x1 } d4r_CUexternalMemoryFlags;
+typedef enum d4r_CUexternalMemoryFlags_enum D4R_ENUM_BASE {
+    CUDA_EXTERNAL_MEMORY_DEDICATED = 0x1
+} d4r_CUexternalMemoryFlags;
 
 typedef struct d4r_CUDA_EXTERNAL_MEMORY_HANDLE_DESC_st {
     CUexternalMemoryHandleType type;

@@ -218,7 +218,7 @@
     X(cuTexRefSetMipmappedArray) \
     X(cuUserObjectCreate) \
     X(cuUserObjectRelease) \
-    X(cuUserObjectRetain) \
+    X(cuUserObjectRetain)
 
 #define D4R_CUDA_PER_THREAD(X) \
     X(cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz) \
@@ -302,6 +302,6 @@
     X(cuStreamWriteValue32_v2, cuStreamWriteValue32_v2_ptsz) \
     X(cuStreamWriteValue64, cuStreamWriteValue64_ptsz) \
     X(cuStreamWriteValue64_v2, cuStreamWriteValue64_v2_ptsz) \
-    X(cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync_ptsz) \
+    X(cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync_ptsz)
 
 // clang-format on

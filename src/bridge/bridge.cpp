@@ -62,7 +62,7 @@ LinuxApi* load() {
         return nullptr;
     }
     auto* api = new LinuxApi();
-#define D4R_BRIDGE_RESOLVE(exp, base, since, params, args)                                                   \
+#define D4R_BRIDGE_RESOLVE(exp, base, since, params, args) \
     api->exp = reinterpret_cast<decltype(api->exp)>(dlsym(lib, #exp));
     D4R_CUDA_API(D4R_BRIDGE_RESOLVE)
 #undef D4R_BRIDGE_RESOLVE
@@ -218,7 +218,7 @@ std::unordered_map<std::string, void*> special_entry_points();
 bool d4r::bridge::start_callback_thread() { return WineDispatcher::get().ensure_started(); }
 void d4r::bridge::run_on_callback_thread(const std::function<void()>& job) { WineDispatcher::get().run_and_wait(job); }
 
-#define D4R_BRIDGE_DECLARE_THUNK(exp, base, since, params, args)                                             \
+#define D4R_BRIDGE_DECLARE_THUNK(exp, base, since, params, args) \
     extern "C" __attribute__((ms_abi)) CUresult d4r_thunk_##exp params;
 D4R_CUDA_API(D4R_BRIDGE_DECLARE_THUNK)
 #undef D4R_BRIDGE_DECLARE_THUNK
@@ -245,12 +245,17 @@ CUresult to_windows_entry_point(CUresult r, const char* symbol, int version, voi
     static const std::unordered_map<std::string, void*> special = special_entry_points();
     int best = -1;
     void* entry = nullptr;
-#define D4R_BRIDGE_PICK(exp, base, since, params, args)                                                          if (since <= version && since > best && std::strcmp(#base, symbol) == 0) {                                       best = since;                                                                                                auto s = special.find(#exp);                                                                                 entry = s != special.end() ? s->second : reinterpret_cast<void*>(&d4r_thunk_##exp);                      }
+#define D4R_BRIDGE_PICK(exp, base, since, params, args)                                     \
+    if (since <= version && since > best && std::strcmp(#base, symbol) == 0) {              \
+        best = since;                                                                       \
+        auto s = special.find(#exp);                                                        \
+        entry = s != special.end() ? s->second : reinterpret_cast<void*>(&d4r_thunk_##exp); \
+    }
     D4R_CUDA_API(D4R_BRIDGE_PICK)
 #undef D4R_BRIDGE_PICK
     if (!entry) {
-        log_once(std::string("proc ") + symbol, std::string("cuGetProcAddress(") + symbol +
-                                                     "): libd4rcuda has it but the bridge does not; NOT_FOUND");
+        log_once(std::string("proc ") + symbol,
+                 std::string("cuGetProcAddress(") + symbol + "): libd4rcuda has it but the bridge does not; NOT_FOUND");
         return CUDA_ERROR_NOT_FOUND;
     }
     *pfn = entry;
@@ -352,8 +357,8 @@ D4R_BRIDGE_API d4r_special_cuGraphHostNodeGetParams(CUgraphNode node, CUDA_HOST_
     return r;
 }
 
-D4R_BRIDGE_API d4r_special_cuOccupancyMaxPotentialBlockSize(int* min_grid, int* block, CUfunction f, CUoccupancyB2DSize cb,
-                                                            size_t smem, int limit) {
+D4R_BRIDGE_API d4r_special_cuOccupancyMaxPotentialBlockSize(int* min_grid, int* block, CUfunction f,
+                                                            CUoccupancyB2DSize cb, size_t smem, int limit) {
     const LinuxApi* api = linux_api();
     if (!api || !api->cuOccupancyMaxPotentialBlockSize) return not_available("cuOccupancyMaxPotentialBlockSize");
     t_b2d = reinterpret_cast<WinB2DSize>(cb);

@@ -58,15 +58,14 @@ CUresult D4R_HELPER_CALL d4r_EventWait(CUevent event, unsigned int timeout_ms);
 /* cudaMemcpy2DAsync's shape over the driver API: HEIGHT rows of WIDTH bytes from SRC (rows SRC_PITCH
  * bytes apart) to DST (rows DST_PITCH apart), queued on STREAM. A device address is passed as a pointer
  * ((void*)(uintptr_t)CUdeviceptr). CUDA_ERROR_INVALID_VALUE for an unknown KIND or a WIDTH above a pitch. */
-CUresult D4R_HELPER_CALL d4r_Memcpy2DAsync(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
-                                           size_t width, size_t height, d4r_memcpy_kind kind, CUstream stream);
+CUresult D4R_HELPER_CALL d4r_Memcpy2DAsync(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
+                                           size_t height, d4r_memcpy_kind kind, CUstream stream);
 
 /* In stream order on the device: wait until the 32-bit value at ADDR satisfies FLAGS (CU_STREAM_WAIT_VALUE_*)
  * against VALUE, or write VALUE there (FLAGS: CU_STREAM_WRITE_VALUE_*). ADDR must be 4-byte aligned
  * device memory or mapped host memory (cuMemHostGetDevicePointer). The backend's own stream memory
  * operations do the work; a backend without them answers CUDA_ERROR_NOT_SUPPORTED. */
-CUresult D4R_HELPER_CALL d4r_StreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value,
-                                               unsigned int flags);
+CUresult D4R_HELPER_CALL d4r_StreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);
 CUresult D4R_HELPER_CALL d4r_StreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value,
                                                 unsigned int flags);
 

@@ -55,16 +55,16 @@ constexpr size_t kMaxSlots = 64;
 
 struct Layout {
     ExportTableId id;
-    bool sized;          // slot 0 holds the table's size in bytes
-    size_t fixed_slots;  // the slot count of a table without a size
+    bool sized;         // slot 0 holds the table's size in bytes
+    size_t fixed_slots; // the slot count of a table without a size
 };
 
 // The tables libd4rcuda serves (own_tables.h), as own_tables.cpp lays them out.
 constexpr Layout kLayouts[] = {
-    {ExportTableId::CudartInterface, true, 0},      {ExportTableId::ToolsTls, true, 0},
-    {ExportTableId::ToolsRuntimeHooks, true, 0},    {ExportTableId::ContextLocalStorage, false, 4},
-    {ExportTableId::CtxCreateBypass, true, 0},      {ExportTableId::DeviceExtendedRt, true, 0},
-    {ExportTableId::IntegrityCheck, true, 0},       {ExportTableId::ContextChecks, true, 0},
+    {ExportTableId::CudartInterface, true, 0},   {ExportTableId::ToolsTls, true, 0},
+    {ExportTableId::ToolsRuntimeHooks, true, 0}, {ExportTableId::ContextLocalStorage, false, 4},
+    {ExportTableId::CtxCreateBypass, true, 0},   {ExportTableId::DeviceExtendedRt, true, 0},
+    {ExportTableId::IntegrityCheck, true, 0},    {ExportTableId::ContextChecks, true, 0},
 };
 constexpr size_t kTables = std::size(kLayouts);
 
@@ -278,9 +278,11 @@ D4R_WIN CUresult win_integrity_check(uint32_t version, uint64_t unix_seconds, ui
         for (int dev = 0; dev < count; ++dev) {
             runtime::IntegrityDevice dv;
             if (CUresult r = get_uuid(&dv.uuid, dev)) return r;
-            if (CUresult r = api->cuDeviceGetAttribute(&dv.pci_domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, dev)) return r;
+            if (CUresult r = api->cuDeviceGetAttribute(&dv.pci_domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, dev))
+                return r;
             if (CUresult r = api->cuDeviceGetAttribute(&dv.pci_bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, dev)) return r;
-            if (CUresult r = api->cuDeviceGetAttribute(&dv.pci_device, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, dev)) return r;
+            if (CUresult r = api->cuDeviceGetAttribute(&dv.pci_device, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, dev))
+                return r;
             in.devices.push_back(dv);
         }
         auto words = runtime::integrity_hash(in);

@@ -14,7 +14,7 @@ namespace d4r::bridge {
 using namespace d4r::abi;
 
 struct LinuxApi {
-#define D4R_BRIDGE_FIELD(exp, base, since, params, args) CUresult (*exp) params = nullptr;
+#define D4R_BRIDGE_FIELD(exp, base, since, params, args) CUresult(*exp) params = nullptr;
     D4R_CUDA_API(D4R_BRIDGE_FIELD)
 #undef D4R_BRIDGE_FIELD
 };

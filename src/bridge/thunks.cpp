@@ -8,12 +8,12 @@
 
 using namespace d4r::bridge;
 
-#define D4R_BRIDGE_THUNK(exp, base, since, params, args)                                                     \
-    extern "C" __attribute__((ms_abi, visibility("default"))) CUresult d4r_thunk_##exp params {             \
-        note_wine_thread();                                                                                  \
-        const LinuxApi* api = linux_api();                                                                   \
-        if (!api || !api->exp) return not_available(#exp);                                                  \
-        return api->exp args;                                                                                \
+#define D4R_BRIDGE_THUNK(exp, base, since, params, args)                                        \
+    extern "C" __attribute__((ms_abi, visibility("default"))) CUresult d4r_thunk_##exp params { \
+        note_wine_thread();                                                                     \
+        const LinuxApi* api = linux_api();                                                      \
+        if (!api || !api->exp) return not_available(#exp);                                      \
+        return api->exp args;                                                                   \
     }
 D4R_CUDA_API(D4R_BRIDGE_THUNK)
 #undef D4R_BRIDGE_THUNK
@@ -21,10 +21,10 @@ D4R_CUDA_API(D4R_BRIDGE_THUNK)
 // The entry points NVIDIA's driver exports and d4r does not implement (abi/cuda_unimplemented.h): a
 // Windows program importing one of them loads, and the call answers CUDA_ERROR_NOT_SUPPORTED. Callers'
 // arguments are ignored (the caller owns them under the Windows x64 convention too).
-#define D4R_BRIDGE_UNIMPLEMENTED(name)                                                                       \
-    extern "C" __attribute__((ms_abi, visibility("default"))) CUresult d4r_unimplemented_##name() {          \
+#define D4R_BRIDGE_UNIMPLEMENTED(name)                                                                             \
+    extern "C" __attribute__((ms_abi, visibility("default"))) CUresult d4r_unimplemented_##name() {                \
         log_once("unimplemented." #name, #name " is not implemented by d4r: it answers CUDA_ERROR_NOT_SUPPORTED"); \
-        return CUDA_ERROR_NOT_SUPPORTED;                                                                     \
+        return CUDA_ERROR_NOT_SUPPORTED;                                                                           \
     }
 D4R_CUDA_UNIMPLEMENTED(D4R_BRIDGE_UNIMPLEMENTED)
 #undef D4R_BRIDGE_UNIMPLEMENTED

@@ -19,9 +19,11 @@ int report_error(const Error& error) {
     switch (error.code()) {
     case ErrorCode::Invalid:
     case ErrorCode::NotFound:
-    case ErrorCode::Unsupported: return kExitUsage;
+    case ErrorCode::Unsupported:
+        return kExitUsage;
     case ErrorCode::Io:
-    case ErrorCode::Internal: return kExitFailed;
+    case ErrorCode::Internal:
+        return kExitFailed;
     }
     return kExitFailed;
 }

@@ -21,9 +21,12 @@ namespace d4r::cli {
 
 const char* check_status_name(CheckStatus status) {
     switch (status) {
-    case CheckStatus::Ok: return "ok";
-    case CheckStatus::Warn: return "warn";
-    case CheckStatus::Fail: return "fail";
+    case CheckStatus::Ok:
+        return "ok";
+    case CheckStatus::Warn:
+        return "warn";
+    case CheckStatus::Fail:
+        return "fail";
     }
     return "?";
 }
@@ -52,7 +55,8 @@ void check_config(const DoctorOptions& o, const Environment& env, std::vector<Ch
                   std::optional<config::ResolvedConfig>& resolved) {
     auto location = config::locate_config_file(env, o.config, o.cwd);
     if (!location) {
-        out.push_back(check_line(CheckStatus::Fail, "config", location.error().text(), "fix the path or unset D4R_CONFIG"));
+        out.push_back(
+            check_line(CheckStatus::Fail, "config", location.error().text(), "fix the path or unset D4R_CONFIG"));
         return;
     }
     auto source = config::read_config_source(*location);
@@ -65,8 +69,8 @@ void check_config(const DoctorOptions& o, const Environment& env, std::vector<Ch
         std::string text = cfg.error().text();
         size_t count = static_cast<size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
         out.push_back(check_line(CheckStatus::Fail, "config",
-                           count > 1 ? fmt::format("{} (and {} more errors)", first_line(text), count - 1) : text,
-                           "run 'd4r config check' for every error"));
+                                 count > 1 ? fmt::format("{} (and {} more errors)", first_line(text), count - 1) : text,
+                                 "run 'd4r config check' for every error"));
         // Go on with built-in defaults so the other checks still say something useful.
         if (auto defaults = config::resolve_config(config::ConfigSource::none(), env)) resolved = std::move(*defaults);
         return;
@@ -74,12 +78,12 @@ void check_config(const DoctorOptions& o, const Environment& env, std::vector<Ch
     std::string where = location->describe();
     if (!cfg->warnings().empty()) {
         out.push_back(check_line(CheckStatus::Warn, "config",
-                           fmt::format("{}: valid, {} warning(s): {}", where, cfg->warnings().size(),
-                                       first_line(cfg->warnings().front().text())),
-                           "run 'd4r config check' to see them all"));
+                                 fmt::format("{}: valid, {} warning(s): {}", where, cfg->warnings().size(),
+                                             first_line(cfg->warnings().front().text())),
+                                 "run 'd4r config check' to see them all"));
     } else if (!location->path) {
         out.push_back(check_line(CheckStatus::Ok, "config", where,
-                           "copy config/d4r.ini.default to ~/.config/d4r/d4r.ini to change settings"));
+                                 "copy config/d4r.ini.default to ~/.config/d4r/d4r.ini to change settings"));
     } else {
         out.push_back(check_line(CheckStatus::Ok, "config", where + ": valid"));
     }
@@ -93,12 +97,13 @@ kernels::ArchDecision check_gpu(const DoctorOptions& o, const Environment& env, 
     if (d.gpus.empty()) {
         std::string hint = "d4r runs DLSS on AMD Radeon RDNA3/RDNA4 GPUs through the amdgpu driver's KFD";
         if (d.arch.empty()) {
-            out.push_back(check_line(CheckStatus::Warn, "gpu", fmt::format("no AMD GPU found in {}", o.kfd_root.string()),
-                               hint + "; set D4R_GPU_ARCH=gfx… to choose kernels for another machine"));
-        } else {
             out.push_back(check_line(CheckStatus::Warn, "gpu",
-                               fmt::format("no AMD GPU found in {}; using {} from {}", o.kfd_root.string(), d.arch,
-                                           d.source)));
+                                     fmt::format("no AMD GPU found in {}", o.kfd_root.string()),
+                                     hint + "; set D4R_GPU_ARCH=gfx… to choose kernels for another machine"));
+        } else {
+            out.push_back(check_line(
+                CheckStatus::Warn, "gpu",
+                fmt::format("no AMD GPU found in {}; using {} from {}", o.kfd_root.string(), d.arch, d.source)));
         }
         return d;
     }
@@ -107,9 +112,10 @@ kernels::ArchDecision check_gpu(const DoctorOptions& o, const Environment& env, 
         seen += fmt::format("{}node {} {} ({} SIMDs)", seen.empty() ? "" : ", ", g.node, g.arch, g.simd_count);
     }
     bool supported = starts_with(d.arch, "gfx110") || starts_with(d.arch, "gfx120");
-    out.push_back(check_line(supported ? CheckStatus::Ok : CheckStatus::Warn, "gpu",
-                       fmt::format("using {} (from {}); seen: {}", d.arch, d.source, seen),
-                       supported ? "" : "d4r's native kernels target RDNA3 (gfx1100-gfx1103) and RDNA4 (gfx1200, gfx1201)"));
+    out.push_back(check_line(
+        supported ? CheckStatus::Ok : CheckStatus::Warn, "gpu",
+        fmt::format("using {} (from {}); seen: {}", d.arch, d.source, seen),
+        supported ? "" : "d4r's native kernels target RDNA3 (gfx1100-gfx1103) and RDNA4 (gfx1200, gfx1201)"));
     return d;
 }
 
@@ -120,22 +126,24 @@ void check_kernels(const config::ResolvedConfig* cfg, const Environment& env, co
     std::string root_source = "D4R_NATIVE_KERNEL_DIR";
     if (!root) {
         if (mode == "off") {
-            out.push_back(check_line(CheckStatus::Ok, "kernels", "native kernels off ([Kernels] NativeKernels = off): every "
-                                                           "kernel compiles from PTX"));
+            out.push_back(check_line(CheckStatus::Ok, "kernels",
+                                     "native kernels off ([Kernels] NativeKernels = off): every "
+                                     "kernel compiles from PTX"));
             return;
         }
         root = cfg ? cfg->kernel_root() : std::nullopt;
         root_source = "[Paths] NativeKernelDir";
         if (!root) {
             out.push_back(check_line(CheckStatus::Warn, "kernels",
-                               fmt::format("NativeKernels = {} but no kernel root is configured", mode),
-                               "set [Paths] NativeKernelDir (or RuntimeDir) in d4r.ini"));
+                                     fmt::format("NativeKernels = {} but no kernel root is configured", mode),
+                                     "set [Paths] NativeKernelDir (or RuntimeDir) in d4r.ini"));
             return;
         }
     }
     if (!is_dir(*root)) {
-        out.push_back(check_line(CheckStatus::Fail, "kernels", fmt::format("kernel root {} (from {}) does not exist", *root, root_source),
-                           "install a release's d4r/kernels folder or fix the path"));
+        out.push_back(check_line(CheckStatus::Fail, "kernels",
+                                 fmt::format("kernel root {} (from {}) does not exist", *root, root_source),
+                                 "install a release's d4r/kernels folder or fix the path"));
         return;
     }
     bool accuracy = kernels::accuracy_preferred(env) || configured_bool(cfg, KeyId::KernelsPreferAccuracy, false);
@@ -143,20 +151,21 @@ void check_kernels(const config::ResolvedConfig* cfg, const Environment& env, co
     kernels::Selection s = kernels::select_kernel_set({*root, gpu.arch, accuracy, fp8});
     std::string mode_text = accuracy ? "accuracy mode" : "fast mode";
     if (s.kind == kernels::KernelSetKind::None) {
-        out.push_back(check_line(CheckStatus::Warn, "kernels",
-                           fmt::format("{} ({}): no kernel set for {}: every kernel compiles from PTX (slower, still correct)",
-                                       *root, mode_text, gpu.arch.empty() ? "an unknown GPU" : gpu.arch),
-                           "run 'd4r kernels select --root " + shell_quote(*root) + " --explain' to see why"));
+        out.push_back(check_line(
+            CheckStatus::Warn, "kernels",
+            fmt::format("{} ({}): no kernel set for {}: every kernel compiles from PTX (slower, still correct)", *root,
+                        mode_text, gpu.arch.empty() ? "an unknown GPU" : gpu.arch),
+            "run 'd4r kernels select --root " + shell_quote(*root) + " --explain' to see why"));
     } else {
         out.push_back(check_line(CheckStatus::Ok, "kernels",
-                           fmt::format("{} ({}): {} set {}", *root, mode_text, kernels::kernel_set_kind_name(s.kind),
-                                       s.path.string())));
+                                 fmt::format("{} ({}): {} set {}", *root, mode_text,
+                                             kernels::kernel_set_kind_name(s.kind), s.path.string())));
     }
     if (accuracy) {
         auto cache = kernels::accuracy_cache_dir(env);
         if (!cache) {
             out.push_back(check_line(CheckStatus::Fail, "kernels", "accuracy JIT cache: " + cache.error().text(),
-                               "set [Paths] CacheDir to a short absolute path"));
+                                     "set [Paths] CacheDir to a short absolute path"));
         } else {
             out.push_back(check_line(CheckStatus::Ok, "kernels", "accuracy JIT cache: " + cache->string()));
         }
@@ -167,23 +176,26 @@ void check_nvidia(std::vector<CheckLine>& out) {
     CudaProbe p = probe_cuda_driver();
     if (!p.loaded) {
         out.push_back(check_line(CheckStatus::Warn, "nvidia", "NVIDIA driver (libcuda.so.1) not found: " + p.error,
-                           "only needed to run d4r on an NVIDIA GPU; the cpu backend and ZLUDA do not need it"));
+                                 "only needed to run d4r on an NVIDIA GPU; the cpu backend and ZLUDA do not need it"));
         return;
     }
-    std::string version = p.driver_version ? fmt::format("CUDA {}.{}", p.driver_version / 1000, (p.driver_version % 1000) / 10)
-                                           : "unknown version";
+    std::string version = p.driver_version
+                              ? fmt::format("CUDA {}.{}", p.driver_version / 1000, (p.driver_version % 1000) / 10)
+                              : "unknown version";
     if (!p.error.empty()) {
         out.push_back(check_line(CheckStatus::Warn, "nvidia", fmt::format("{}: {}", p.library, p.error)));
     } else if (p.init_result != 0) {
         out.push_back(check_line(CheckStatus::Warn, "nvidia",
-                           fmt::format("{} ({}) loaded but cuInit failed with CUresult {}{}", p.library, version, p.init_result,
-                                       p.init_result == 100 ? " (no device)" : ""),
-                           "the driver backend needs an NVIDIA GPU; d4r falls back to the cpu backend"));
+                                 fmt::format("{} ({}) loaded but cuInit failed with CUresult {}{}", p.library, version,
+                                             p.init_result, p.init_result == 100 ? " (no device)" : ""),
+                                 "the driver backend needs an NVIDIA GPU; d4r falls back to the cpu backend"));
     } else if (p.device_count == 0) {
-        out.push_back(check_line(CheckStatus::Warn, "nvidia", fmt::format("{} ({}) sees no device", p.library, version)));
+        out.push_back(
+            check_line(CheckStatus::Warn, "nvidia", fmt::format("{} ({}) sees no device", p.library, version)));
     } else {
-        out.push_back(check_line(CheckStatus::Ok, "nvidia",
-                           fmt::format("{} ({}), {} device(s): {}", p.library, version, p.device_count, p.first_device)));
+        out.push_back(
+            check_line(CheckStatus::Ok, "nvidia",
+                       fmt::format("{} ({}), {} device(s): {}", p.library, version, p.device_count, p.first_device)));
     }
 }
 
@@ -197,8 +209,9 @@ void check_zluda(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out)
         }
     }
     if (!dir) {
-        out.push_back(check_line(CheckStatus::Warn, "zluda", "ZLUDA not configured ([Paths] ZludaDir and RuntimeDir are auto)",
-                           "set [Paths] ZludaDir to the folder holding ZLUDA's libcuda.so to run on an AMD GPU"));
+        out.push_back(check_line(CheckStatus::Warn, "zluda",
+                                 "ZLUDA not configured ([Paths] ZludaDir and RuntimeDir are auto)",
+                                 "set [Paths] ZludaDir to the folder holding ZLUDA's libcuda.so to run on an AMD GPU"));
         return;
     }
     for (const char* name : {"libcuda.so", "libcuda.so.1"}) {
@@ -212,10 +225,10 @@ void check_zluda(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out)
     // release keeps it, and a development build's RuntimeDir (D4R_RUNTIME_DIR for the bridge) has none.
     const bool named = source == "[Paths] ZludaDir";
     out.push_back(check_line(named ? CheckStatus::Fail : CheckStatus::Warn, "zluda",
-                       fmt::format("no libcuda.so in {} (from {})", *dir, source),
-                       named ? "point [Paths] ZludaDir at the folder with ZLUDA's libcuda.so"
-                             : "without ZLUDA d4r runs on the cpu backend or NVIDIA's driver; to use an AMD GPU, "
-                               "put ZLUDA's libcuda.so there or set [Paths] ZludaDir"));
+                             fmt::format("no libcuda.so in {} (from {})", *dir, source),
+                             named ? "point [Paths] ZludaDir at the folder with ZLUDA's libcuda.so"
+                                   : "without ZLUDA d4r runs on the cpu backend or NVIDIA's driver; to use an AMD GPU, "
+                                     "put ZLUDA's libcuda.so there or set [Paths] ZludaDir"));
 }
 
 void check_hip(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out) {
@@ -228,13 +241,14 @@ void check_hip(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out) {
     for (const std::string& c : candidates) {
         auto found = probe_library(c);
         if (found) {
-            out.push_back(check_line(CheckStatus::Ok, "hip", "HIP runtime " + *found + " (runs .hsaco native kernels)"));
+            out.push_back(
+                check_line(CheckStatus::Ok, "hip", "HIP runtime " + *found + " (runs .hsaco native kernels)"));
             return;
         }
         last_error = found.error().text();
     }
     out.push_back(check_line(CheckStatus::Warn, "hip", "HIP runtime (libamdhip64.so) not found: " + last_error,
-                       "AMD native kernels need ROCm's HIP runtime; set [Paths] RocmDir"));
+                             "AMD native kernels need ROCm's HIP runtime; set [Paths] RocmDir"));
 }
 
 void check_wine(const DoctorOptions& o, std::vector<CheckLine>& out) {
@@ -246,44 +260,52 @@ void check_wine(const DoctorOptions& o, std::vector<CheckLine>& out) {
     for (const std::string& path : found) {
         auto r = run_process({path, "--version"}, 20s);
         if (r && r->exit_code == 0) {
-            out.push_back(check_line(CheckStatus::Ok, "wine", fmt::format("{} ({})", std::string(trim(r->output)), path)));
+            out.push_back(
+                check_line(CheckStatus::Ok, "wine", fmt::format("{} ({})", std::string(trim(r->output)), path)));
         } else {
             out.push_back(check_line(CheckStatus::Warn, "wine",
-                               fmt::format("{} does not run: {}", path,
-                                           r ? fmt::format("exit status {}", r->exit_code) : r.error().text()),
-                               "reinstall Wine (apt-get install wine64)"));
+                                     fmt::format("{} does not run: {}", path,
+                                                 r ? fmt::format("exit status {}", r->exit_code) : r.error().text()),
+                                     "reinstall Wine (apt-get install wine64)"));
         }
         return;
     }
-    out.push_back(check_line(CheckStatus::Warn, "wine", "Wine not found (wine64 or wine in PATH, /usr/lib/wine/wine64)",
-                       "games run under Proton; for d4r's Windows-side tests install wine64 (apt-get install wine64)"));
+    out.push_back(
+        check_line(CheckStatus::Warn, "wine", "Wine not found (wine64 or wine in PATH, /usr/lib/wine/wine64)",
+                   "games run under Proton; for d4r's Windows-side tests install wine64 (apt-get install wine64)"));
 }
 
 void check_proton(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out) {
     std::optional<std::string> proton = configured(cfg, KeyId::LaunchProtonDir);
     std::optional<std::string> compat = configured(cfg, KeyId::LaunchCompatDataDir);
     if (!proton && !compat) {
-        out.push_back(check_line(CheckStatus::Ok, "proton", "not configured ([Launch] ProtonDir, CompatDataDir): only 'd4r play' needs them"));
+        out.push_back(check_line(CheckStatus::Ok, "proton",
+                                 "not configured ([Launch] ProtonDir, CompatDataDir): only 'd4r play' needs them"));
         return;
     }
     if (proton) {
         std::filesystem::path script = std::filesystem::path(*proton) / "proton";
         if (!is_dir(*proton))
-            out.push_back(check_line(CheckStatus::Fail, "proton", fmt::format("[Launch] ProtonDir {} does not exist", *proton)));
+            out.push_back(
+                check_line(CheckStatus::Fail, "proton", fmt::format("[Launch] ProtonDir {} does not exist", *proton)));
         else if (!is_file(script))
-            out.push_back(check_line(CheckStatus::Fail, "proton", fmt::format("[Launch] ProtonDir {} has no 'proton' script", *proton),
-                               "point it at a Proton install, e.g. .../steamapps/common/Proton 9.0"));
+            out.push_back(check_line(CheckStatus::Fail, "proton",
+                                     fmt::format("[Launch] ProtonDir {} has no 'proton' script", *proton),
+                                     "point it at a Proton install, e.g. .../steamapps/common/Proton 9.0"));
         else
             out.push_back(check_line(CheckStatus::Ok, "proton", "Proton " + *proton));
     }
     if (compat) {
         if (!is_dir(*compat))
-            out.push_back(check_line(CheckStatus::Fail, "proton", fmt::format("[Launch] CompatDataDir {} does not exist", *compat)));
+            out.push_back(check_line(CheckStatus::Fail, "proton",
+                                     fmt::format("[Launch] CompatDataDir {} does not exist", *compat)));
         else if (!is_dir(std::filesystem::path(*compat) / "pfx"))
-            out.push_back(check_line(CheckStatus::Warn, "proton", fmt::format("[Launch] CompatDataDir {} has no pfx/ prefix yet", *compat),
-                               "start the game once with Proton to create it"));
+            out.push_back(check_line(CheckStatus::Warn, "proton",
+                                     fmt::format("[Launch] CompatDataDir {} has no pfx/ prefix yet", *compat),
+                                     "start the game once with Proton to create it"));
         else
-            out.push_back(check_line(CheckStatus::Ok, "proton", "prefix " + (std::filesystem::path(*compat) / "pfx").string()));
+            out.push_back(
+                check_line(CheckStatus::Ok, "proton", "prefix " + (std::filesystem::path(*compat) / "pfx").string()));
     }
 }
 

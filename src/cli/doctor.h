@@ -25,10 +25,10 @@ const char* check_status_name(CheckStatus status);
 
 struct CheckLine {
     CheckStatus status = CheckStatus::Ok;
-    std::string check;   // short name: config, gpu, kernels, nvidia, zluda, hip, wine, bridge, runtime, shim,
-                         // ngxcore, d4rcuda, proton, install, optiscaler, prefix, cache, glibc
+    std::string check; // short name: config, gpu, kernels, nvidia, zluda, hip, wine, bridge, runtime, shim,
+                       // ngxcore, d4rcuda, proton, install, optiscaler, prefix, cache, glibc
     std::string message;
-    std::string hint;    // empty when there is nothing to do
+    std::string hint; // empty when there is nothing to do
 };
 
 // One line of the report (every check file builds them the same way).
@@ -37,11 +37,11 @@ inline CheckLine check_line(CheckStatus status, std::string check, std::string m
 }
 
 struct DoctorOptions {
-    std::optional<std::filesystem::path> config;  // --config
+    std::optional<std::filesystem::path> config; // --config
     std::filesystem::path kfd_root;
     std::filesystem::path cwd;
-    std::filesystem::path lib_dir;  // d4r's lib folder (beside the binary's bin/): the bridge's default place
-    std::vector<std::filesystem::path> wine_fallbacks = {"/usr/lib/wine/wine64"};  // when PATH has no Wine
+    std::filesystem::path lib_dir; // d4r's lib folder (beside the binary's bin/): the bridge's default place
+    std::vector<std::filesystem::path> wine_fallbacks = {"/usr/lib/wine/wine64"}; // when PATH has no Wine
     std::optional<std::filesystem::path> game_dir; // --game: check an install (doctor_install.h)
     std::optional<std::filesystem::path> prefix;   // --prefix: a Steam compatdata/<appid> folder
     std::optional<std::string> system_glibc;       // --glibc: the GLIBC version to compare libraries with

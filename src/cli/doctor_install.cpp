@@ -46,20 +46,20 @@ std::string lower(std::string_view text) { return to_lower(text); }
 void check_manifest(const fs::path& folder, std::vector<CheckLine>& out) {
     const std::string game = folder.string();
     if (is_file(folder / release::kJournalName)) {
-        out.push_back(check_line(CheckStatus::Fail, "install",
-                           fmt::format("{}: an install or uninstall was interrupted ({} is there)", game,
-                                       release::kJournalName),
-                           "run 'd4r install --repair GAME_DIR' to finish or undo it"));
+        out.push_back(check_line(
+            CheckStatus::Fail, "install",
+            fmt::format("{}: an install or uninstall was interrupted ({} is there)", game, release::kJournalName),
+            "run 'd4r install --repair GAME_DIR' to finish or undo it"));
         return;
     }
     auto plan = release::load_manifest(folder / release::kManifestName);
     if (!plan) {
         if (!is_file(folder / release::kManifestName))
             out.push_back(check_line(CheckStatus::Fail, "install", fmt::format("no d4r install in {}", game),
-                               "install with 'd4r install GAME_DIR'"));
+                                     "install with 'd4r install GAME_DIR'"));
         else
             out.push_back(check_line(CheckStatus::Fail, "install", plan.error().text(),
-                               "reinstall with 'd4r install --force GAME_DIR'"));
+                                     "reinstall with 'd4r install --force GAME_DIR'"));
         return;
     }
     size_t missing = 0, changed = 0;
@@ -81,34 +81,37 @@ void check_manifest(const fs::path& folder, std::vector<CheckLine>& out) {
     }
     const std::string version = plan->d4r_version.empty() ? "" : " (d4r " + plan->d4r_version + ")";
     if (missing)
-        out.push_back(check_line(CheckStatus::Fail, "install",
-                           fmt::format("{}: {} of {} installed files are missing, first {}", game, missing,
-                                       plan->files.size(), first_missing),
-                           "reinstall with 'd4r install --force GAME_DIR' (a game update may have removed them)"));
+        out.push_back(
+            check_line(CheckStatus::Fail, "install",
+                       fmt::format("{}: {} of {} installed files are missing, first {}", game, missing,
+                                   plan->files.size(), first_missing),
+                       "reinstall with 'd4r install --force GAME_DIR' (a game update may have removed them)"));
     else if (changed)
         out.push_back(check_line(CheckStatus::Warn, "install",
-                           fmt::format("{}: {} of {} installed files changed since the install, first {}", game,
-                                       changed, plan->files.size(), first_changed),
-                           "a game update or another mod may have replaced them; 'd4r install --force GAME_DIR' "
-                           "puts d4r's back"));
+                                 fmt::format("{}: {} of {} installed files changed since the install, first {}", game,
+                                             changed, plan->files.size(), first_changed),
+                                 "a game update or another mod may have replaced them; 'd4r install --force GAME_DIR' "
+                                 "puts d4r's back"));
     else
         out.push_back(check_line(CheckStatus::Ok, "install",
-                           fmt::format("{}: {} files as installed{}{}", game, plan->files.size(), version,
-                                       ini_edited ? ", d4r.ini edited by you" : "")));
+                                 fmt::format("{}: {} files as installed{}{}", game, plan->files.size(), version,
+                                             ini_edited ? ", d4r.ini edited by you" : "")));
 }
 
 void check_nvidia_files(const fs::path& folder, std::vector<CheckLine>& out) {
     const fs::path dlss = folder / release::kDlssName;
     if (!is_file(dlss)) {
-        out.push_back(check_line(CheckStatus::Warn, "nvidia",
-                           fmt::format("no {} beside the game's exe in {}", release::kDlssName, folder.string()),
-                           "DLSS needs your own copy of NVIDIA's DLL: 'd4r install --force --nvidia DIR GAME_DIR'"));
+        out.push_back(
+            check_line(CheckStatus::Warn, "nvidia",
+                       fmt::format("no {} beside the game's exe in {}", release::kDlssName, folder.string()),
+                       "DLSS needs your own copy of NVIDIA's DLL: 'd4r install --force --nvidia DIR GAME_DIR'"));
         return;
     }
     auto check = release::check_nvidia_files(folder, folder);
     if (!check) {
-        out.push_back(check_line(CheckStatus::Fail, "nvidia", check.error().text(),
-                           "replace it with a genuine nvngx_dlss.dll: 'd4r install --force --nvidia DIR GAME_DIR'"));
+        out.push_back(
+            check_line(CheckStatus::Fail, "nvidia", check.error().text(),
+                       "replace it with a genuine nvngx_dlss.dll: 'd4r install --force --nvidia DIR GAME_DIR'"));
         return;
     }
     std::string version;
@@ -124,23 +127,24 @@ void check_nvidia_files(const fs::path& folder, std::vector<CheckLine>& out) {
         }
     if (best > 0)
         out.push_back(check_line(CheckStatus::Ok, "nvidia",
-                           fmt::format("{}{}: {} PTX modules; {} of {} native kernels of {} would be served",
-                                       release::kDlssName, version, check->modules, best, best_total, best_set)));
+                                 fmt::format("{}{}: {} PTX modules; {} of {} native kernels of {} would be served",
+                                             release::kDlssName, version, check->modules, best, best_total, best_set)));
     else
         out.push_back(check_line(CheckStatus::Warn, "nvidia",
-                           fmt::format("{}{}: {} PTX modules; no kernel set matches them", release::kDlssName, version,
-                                       check->modules),
-                           check->warnings.empty() ? "native kernels will be refused and DLSS runs slower"
-                                                   : check->warnings.front()));
+                                 fmt::format("{}{}: {} PTX modules; no kernel set matches them", release::kDlssName,
+                                             version, check->modules),
+                                 check->warnings.empty() ? "native kernels will be refused and DLSS runs slower"
+                                                         : check->warnings.front()));
 }
 
 void check_optiscaler(const fs::path& folder, std::vector<CheckLine>& out) {
     const fs::path ini_path = folder / "OptiScaler.ini";
     auto text = read_text_file(ini_path, kMaxIniBytes);
     if (!text) {
-        out.push_back(check_line(CheckStatus::Warn, "optiscaler", fmt::format("no OptiScaler.ini in {}", folder.string()),
-                           "without OptiScaler the game's DLSS calls do not reach d4r's shim; install the full "
-                           "release ('d4r install')"));
+        out.push_back(check_line(CheckStatus::Warn, "optiscaler",
+                                 fmt::format("no OptiScaler.ini in {}", folder.string()),
+                                 "without OptiScaler the game's DLSS calls do not reach d4r's shim; install the full "
+                                 "release ('d4r install')"));
         return;
     }
     config::IniDocument ini = config::parse_ini(*text, ini_path.string());
@@ -152,9 +156,11 @@ void check_optiscaler(const fs::path& folder, std::vector<CheckLine>& out) {
     };
     std::vector<std::string> wrong;
     auto upscaler = value("Dx12Upscaler");
-    if (!upscaler || lower(*upscaler) != "dlss") wrong.push_back("Dx12Upscaler is " + upscaler.value_or("unset") + ", not dlss");
+    if (!upscaler || lower(*upscaler) != "dlss")
+        wrong.push_back("Dx12Upscaler is " + upscaler.value_or("unset") + ", not dlss");
     auto hook = value("HookOriginalNvngxOnly");
-    if (!hook || lower(*hook) != "true") wrong.push_back("HookOriginalNvngxOnly is " + hook.value_or("unset") + ", not true");
+    if (!hook || lower(*hook) != "true")
+        wrong.push_back("HookOriginalNvngxOnly is " + hook.value_or("unset") + ", not true");
     auto nvngx = value("NvngxPath");
     if (!nvngx || nvngx->empty() || lower(*nvngx) == "auto") {
         wrong.push_back("NvngxPath is not set");
@@ -171,10 +177,11 @@ void check_optiscaler(const fs::path& folder, std::vector<CheckLine>& out) {
     }
     if (wrong.empty())
         out.push_back(check_line(CheckStatus::Ok, "optiscaler",
-                           fmt::format("{}: DLSS routed to {}", ini_path.string(), nvngx.value_or(""))));
+                                 fmt::format("{}: DLSS routed to {}", ini_path.string(), nvngx.value_or(""))));
     else
-        out.push_back(check_line(CheckStatus::Fail, "optiscaler", fmt::format("{}: {}", ini_path.string(), fmt::join(wrong, "; ")),
-                           "'d4r play' writes d4r's OptiScaler keys; or set them by hand in OptiScaler.ini"));
+        out.push_back(check_line(CheckStatus::Fail, "optiscaler",
+                                 fmt::format("{}: {}", ini_path.string(), fmt::join(wrong, "; ")),
+                                 "'d4r play' writes d4r's OptiScaler keys; or set them by hand in OptiScaler.ini"));
 }
 
 // ---- prefix, cache, glibc ----------------------------------------------------------------------------
@@ -202,7 +209,7 @@ void check_prefix(const InstallCheckOptions& o, const Environment& env, std::vec
         auto found = release::list_journals(*dir);
         if (!found) {
             out.push_back(check_line(CheckStatus::Fail, "prefix", "restore journals: " + found.error().text(),
-                               "run 'd4r restore' before starting the game"));
+                                     "run 'd4r restore' before starting the game"));
             return;
         }
         for (const fs::path& p : *found) {
@@ -211,28 +218,29 @@ void check_prefix(const InstallCheckOptions& o, const Environment& env, std::vec
         }
     }
     if (leftovers)
-        out.push_back(check_line(CheckStatus::Fail, "prefix",
-                           fmt::format("{} restore journal(s) in {}: 'd4r play' was stopped before it could put the "
-                                       "prefix back",
-                                       leftovers, journals),
-                           "run 'd4r restore' before starting the game"));
+        out.push_back(
+            check_line(CheckStatus::Fail, "prefix",
+                       fmt::format("{} restore journal(s) in {}: 'd4r play' was stopped before it could put the "
+                                   "prefix back",
+                                   leftovers, journals),
+                       "run 'd4r restore' before starting the game"));
     if (!compat) {
         if (!leftovers)
             out.push_back(check_line(CheckStatus::Ok, "prefix",
-                               "not checked (no --prefix, no STEAM_COMPAT_DATA_PATH); no unfinished restores"));
+                                     "not checked (no --prefix, no STEAM_COMPAT_DATA_PATH); no unfinished restores"));
         return;
     }
     if (!is_dir(*compat / "pfx")) {
         out.push_back(check_line(CheckStatus::Warn, "prefix",
-                           fmt::format("{} ({}) has no pfx/ prefix yet", compat->string(), source),
-                           "start the game once with Proton to create it"));
+                                 fmt::format("{} ({}) has no pfx/ prefix yet", compat->string(), source),
+                                 "start the game once with Proton to create it"));
         return;
     }
     std::string proton = "unknown Proton";
     if (auto v = read_text_file(*compat / "version", 4096)) proton = "Proton " + std::string(trim(*v));
     out.push_back(check_line(CheckStatus::Ok, "prefix",
-                       fmt::format("{} ({}), made by {}{}", (*compat / "pfx").string(), source, proton,
-                                   leftovers ? "" : "; no unfinished restores")));
+                             fmt::format("{} ({}), made by {}{}", (*compat / "pfx").string(), source, proton,
+                                         leftovers ? "" : "; no unfinished restores")));
 }
 
 void check_cache(const Environment& env, std::vector<CheckLine>& out) {
@@ -252,26 +260,28 @@ void check_cache(const Environment& env, std::vector<CheckLine>& out) {
     }
     fs::remove(probe, ec);
     if (!writable) {
-        out.push_back(check_line(CheckStatus::Fail, "cache", fmt::format("{} ({}) is not writable", base.string(), source),
-                           "compiled kernels cannot be kept: every start compiles them again (a long first frame); "
-                           "fix the folder's permissions or set [Paths] CacheDir"));
+        out.push_back(
+            check_line(CheckStatus::Fail, "cache", fmt::format("{} ({}) is not writable", base.string(), source),
+                       "compiled kernels cannot be kept: every start compiles them again (a long first frame); "
+                       "fix the folder's permissions or set [Paths] CacheDir"));
         return;
     }
     size_t files = 0;
     for (const char* sub : {"ZLUDA", "d4r-accuracy"}) {
-        for (auto it = fs::recursive_directory_iterator(base / sub, ec); !ec && it != fs::recursive_directory_iterator();
-             it.increment(ec))
+        for (auto it = fs::recursive_directory_iterator(base / sub, ec);
+             !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
             files += it->is_regular_file(ec);
         ec.clear();
     }
     if (files)
-        out.push_back(check_line(CheckStatus::Ok, "cache", fmt::format("{} ({}): writable, warm ({} files)", base.string(),
-                                                                 source, files)));
-    else
         out.push_back(check_line(CheckStatus::Ok, "cache",
-                           fmt::format("{} ({}): writable, cold: the first start compiles the kernels (it may pause "
-                                       "for a while)",
-                                       base.string(), source)));
+                                 fmt::format("{} ({}): writable, warm ({} files)", base.string(), source, files)));
+    else
+        out.push_back(
+            check_line(CheckStatus::Ok, "cache",
+                       fmt::format("{} ({}): writable, cold: the first start compiles the kernels (it may pause "
+                                   "for a while)",
+                                   base.string(), source)));
 }
 
 void check_library_glibc(const std::string& what, const std::vector<fs::path>& candidates,
@@ -281,17 +291,18 @@ void check_library_glibc(const std::string& what, const std::vector<fs::path>& c
         auto bytes = read_file(lib, kMaxLibraryBytes);
         auto needs = bytes ? release::read_glibc_needs(*bytes) : Expected<release::GlibcNeeds>(bytes.error());
         if (!needs) {
-            out.push_back(check_line(CheckStatus::Fail, "glibc", fmt::format("{} {}: {}", what, lib.string(), needs.error().text()),
-                               "replace it with a Linux x86-64 build"));
+            out.push_back(check_line(CheckStatus::Fail, "glibc",
+                                     fmt::format("{} {}: {}", what, lib.string(), needs.error().text()),
+                                     "replace it with a Linux x86-64 build"));
         } else if (needs->highest && *needs->highest > system) {
             out.push_back(check_line(CheckStatus::Fail, "glibc",
-                               fmt::format("{} {} needs GLIBC {}; this system has {}", what, lib.string(),
-                                           needs->highest->text(), system.text()),
-                               "use a build made for an older distribution, or update this system"));
+                                     fmt::format("{} {} needs GLIBC {}; this system has {}", what, lib.string(),
+                                                 needs->highest->text(), system.text()),
+                                     "use a build made for an older distribution, or update this system"));
         } else {
             out.push_back(check_line(CheckStatus::Ok, "glibc",
-                               fmt::format("{} {} needs GLIBC {} (this system has {})", what, lib.string(),
-                                           needs->highest ? needs->highest->text() : "none", system.text())));
+                                     fmt::format("{} {} needs GLIBC {} (this system has {})", what, lib.string(),
+                                                 needs->highest ? needs->highest->text() : "none", system.text())));
         }
         return;
     }
@@ -304,7 +315,8 @@ void check_glibc(const InstallCheckOptions& o, const config::ResolvedConfig* cfg
         return;
     }
     std::vector<fs::path> zluda;
-    if (auto dir = configured(cfg, KeyId::PathsZludaDir)) zluda = {fs::path(*dir) / "libcuda.so", fs::path(*dir) / "libcuda.so.1"};
+    if (auto dir = configured(cfg, KeyId::PathsZludaDir))
+        zluda = {fs::path(*dir) / "libcuda.so", fs::path(*dir) / "libcuda.so.1"};
     else if (auto rt = configured(cfg, KeyId::PathsRuntimeDir))
         zluda = {fs::path(*rt) / "zluda" / "libcuda.so", fs::path(*rt) / "zluda" / "libcuda.so.1"};
     check_library_glibc("ZLUDA", zluda, *system, out);
@@ -321,7 +333,7 @@ void check_install(const InstallCheckOptions& options, const config::ResolvedCon
         auto folder = release::find_exe_folder(*options.game_dir);
         if (!folder) {
             out.push_back(check_line(CheckStatus::Fail, "install", folder.error().text(),
-                               "give the folder that holds the game's exe as --game"));
+                                     "give the folder that holds the game's exe as --game"));
         } else {
             check_manifest(folder->folder, out);
             check_nvidia_files(folder->folder, out);

@@ -9,12 +9,12 @@ namespace d4r::cli {
 
 struct CudaProbe {
     bool loaded = false;
-    std::string library;     // the file dlopen found
-    int driver_version = 0;  // e.g. 13000
-    int init_result = -1;    // cuInit's CUresult
+    std::string library;    // the file dlopen found
+    int driver_version = 0; // e.g. 13000
+    int init_result = -1;   // cuInit's CUresult
     int device_count = 0;
     std::string first_device;
-    std::string error;       // why it could not be loaded or used
+    std::string error; // why it could not be loaded or used
 };
 
 // dlopen(LIBRARY) and cuInit/cuDeviceGetCount, in a child process with a time limit.

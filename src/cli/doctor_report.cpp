@@ -67,7 +67,7 @@ Expected<std::string> copy_log(const fs::path& from, const fs::path& to) {
 
 std::string system_text(const ReportInputs& in) {
     std::string out = fmt::format("d4r {}\n", D4R_VERSION);
-    struct utsname u {};
+    struct utsname u{};
     if (uname(&u) == 0) out += fmt::format("kernel: {} {} {} {}\n", u.sysname, u.release, u.version, u.machine);
     out += fmt::format("C library: glibc {}\n", gnu_get_libc_version());
     out += fmt::format("command: {}\n", in.command_line);
@@ -79,7 +79,9 @@ std::string system_text(const ReportInputs& in) {
 Status write_doctor_report(const fs::path& out, const ReportInputs& in, const Environment& env) {
     std::error_code ec;
     const fs::path parent = fs::absolute(out, ec).parent_path();
-    if (!is_dir(parent)) return make_error(ErrorCode::NotFound, "--report {}: the folder {} does not exist", out.string(), parent.string());
+    if (!is_dir(parent))
+        return make_error(ErrorCode::NotFound, "--report {}: the folder {} does not exist", out.string(),
+                          parent.string());
     // Assembled in a folder of its own beside the zip, removed afterwards whatever happens.
     const fs::path work = parent / fmt::format(".d4r-report-{}", ::getpid());
     fs::remove_all(work, ec);
@@ -118,9 +120,9 @@ Status write_doctor_report(const fs::path& out, const ReportInputs& in, const En
             if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
             const std::string name = it->path().filename().string();
             auto done = copy_log(it->path(), to / name);
-            manifest.push_back(done ? fmt::format("logs/{}/{}: {}", folder->filename().string(), name, *done)
-                                    : fmt::format("logs/{}/{}: left out: {}", folder->filename().string(), name,
-                                                  done.error().text()));
+            manifest.push_back(
+                done ? fmt::format("logs/{}/{}: {}", folder->filename().string(), name, *done)
+                     : fmt::format("logs/{}/{}: left out: {}", folder->filename().string(), name, done.error().text()));
         }
     } else {
         manifest.push_back(fmt::format("logs: none (no game-* folder in {}: 'd4r play' writes them)", logs.string()));

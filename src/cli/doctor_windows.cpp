@@ -45,55 +45,62 @@ std::optional<fs::path> check_bridge(const fs::path& dir, std::vector<CheckLine>
     std::vector<fs::path> candidates = {dir / "nvcuda.dll.so", dir / "nvcuda.dll"};
     std::optional<fs::path> found = first_file(candidates);
     if (!found) {
-        out.push_back(check_line(CheckStatus::Warn, "bridge", "nvcuda.dll (the Wine bridge) not found: looked for " + join(candidates),
-                           std::string("only Windows programs need it; ") + kBuildHint));
+        out.push_back(check_line(CheckStatus::Warn, "bridge",
+                                 "nvcuda.dll (the Wine bridge) not found: looked for " + join(candidates),
+                                 std::string("only Windows programs need it; ") + kBuildHint));
         return std::nullopt;
     }
     auto bytes = read_file(*found, kMaxRead);
     std::string problem = bytes ? wine_builtin_problem(*bytes) : bytes.error().text();
     if (!problem.empty()) {
-        out.push_back(check_line(CheckStatus::Fail, "bridge", fmt::format("{}: {}", found->string(), problem),
-                           "use build/lib/nvcuda.dll.so as built by wineg++ (src/bridge); " + std::string(kBuildHint)));
+        out.push_back(
+            check_line(CheckStatus::Fail, "bridge", fmt::format("{}: {}", found->string(), problem),
+                       "use build/lib/nvcuda.dll.so as built by wineg++ (src/bridge); " + std::string(kBuildHint)));
         return std::nullopt;
     }
     out.push_back(check_line(CheckStatus::Ok, "bridge", found->string() + ": a Wine builtin nvcuda.dll",
-                       "link it as nvcuda.dll beside the program's .exe (docs/bridge.md)"));
+                             "link it as nvcuda.dll beside the program's .exe (docs/bridge.md)"));
     return found;
 }
 
 // runtime: D4R_RUNTIME_DIR, where the bridge looks for libd4rcuda first.
 void check_runtime_dir(const std::optional<std::string>& runtime_dir, std::vector<CheckLine>& out) {
     if (!runtime_dir) {
-        out.push_back(check_line(CheckStatus::Ok, "runtime",
-                           "D4R_RUNTIME_DIR not set: the bridge looks for libd4rcuda.so beside its own file, then on "
-                           "the loader's path"));
+        out.push_back(
+            check_line(CheckStatus::Ok, "runtime",
+                       "D4R_RUNTIME_DIR not set: the bridge looks for libd4rcuda.so beside its own file, then on "
+                       "the loader's path"));
         return;
     }
     if (!is_dir(*runtime_dir)) {
-        out.push_back(check_line(CheckStatus::Fail, "runtime", fmt::format("D4R_RUNTIME_DIR={} is not a folder", *runtime_dir),
-                           "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
+        out.push_back(check_line(CheckStatus::Fail, "runtime",
+                                 fmt::format("D4R_RUNTIME_DIR={} is not a folder", *runtime_dir),
+                                 "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
     } else if (!is_file(fs::path(*runtime_dir) / "libd4rcuda.so")) {
         out.push_back(check_line(CheckStatus::Fail, "runtime",
-                           fmt::format("D4R_RUNTIME_DIR={} holds no libd4rcuda.so", *runtime_dir),
-                           "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
+                                 fmt::format("D4R_RUNTIME_DIR={} holds no libd4rcuda.so", *runtime_dir),
+                                 "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
     } else {
-        out.push_back(check_line(CheckStatus::Ok, "runtime", fmt::format("D4R_RUNTIME_DIR={} holds libd4rcuda.so", *runtime_dir)));
+        out.push_back(check_line(CheckStatus::Ok, "runtime",
+                                 fmt::format("D4R_RUNTIME_DIR={} holds libd4rcuda.so", *runtime_dir)));
     }
 }
 
 // shim / ngxcore: a PE x64 DLL in the build layout (../win) or beside the runtime (a release folder).
-void check_dll(const char* check, const char* what, const std::vector<fs::path>& candidates, std::vector<CheckLine>& out) {
+void check_dll(const char* check, const char* what, const std::vector<fs::path>& candidates,
+               std::vector<CheckLine>& out) {
     std::optional<fs::path> found = first_file(candidates);
     if (!found) {
-        out.push_back(check_line(CheckStatus::Warn, check, fmt::format("{} not found: looked for {}", what, join(candidates)),
-                           "only games under Proton need it; build it with mingw-w64 (x86_64-w64-mingw32-g++-posix)"));
+        out.push_back(
+            check_line(CheckStatus::Warn, check, fmt::format("{} not found: looked for {}", what, join(candidates)),
+                       "only games under Proton need it; build it with mingw-w64 (x86_64-w64-mingw32-g++-posix)"));
         return;
     }
     auto bytes = read_file(*found, kMaxRead);
     std::string problem = bytes ? pe_x64_dll_problem(*bytes) : bytes.error().text();
     if (!problem.empty()) {
         out.push_back(check_line(CheckStatus::Fail, check, fmt::format("{}: {}", found->string(), problem),
-                           "replace it with the DLL the build makes (build/win)"));
+                                 "replace it with the DLL the build makes (build/win)"));
         return;
     }
     out.push_back(check_line(CheckStatus::Ok, check, found->string() + ": PE x64 DLL"));
@@ -105,21 +112,24 @@ void check_bridge_load(const std::optional<std::string>& runtime_dir, const std:
                        std::vector<CheckLine>& out) {
     std::vector<std::string> candidates;
     if (runtime_dir) candidates.push_back((fs::path(*runtime_dir) / "libd4rcuda.so").string());
-    if (bridge) candidates.push_back((fs::path(resolved_path_or_same(bridge->string())).parent_path() / "libd4rcuda.so").string());
+    if (bridge)
+        candidates.push_back(
+            (fs::path(resolved_path_or_same(bridge->string())).parent_path() / "libd4rcuda.so").string());
     candidates.push_back("libd4rcuda.so");
     std::string tried;
     for (const std::string& c : candidates) {
         auto loaded = probe_library_symbol(c, "cuInit");
         if (loaded) {
-            out.push_back(check_line(CheckStatus::Ok, "d4rcuda", fmt::format("the bridge would load {} (cuInit found)", *loaded)));
+            out.push_back(check_line(CheckStatus::Ok, "d4rcuda",
+                                     fmt::format("the bridge would load {} (cuInit found)", *loaded)));
             return;
         }
         tried += (tried.empty() ? "" : "; ") + loaded.error().text();
     }
     out.push_back(check_line(bridge ? CheckStatus::Fail : CheckStatus::Warn, "d4rcuda",
-                       "the bridge could not load libd4rcuda.so: " + tried,
-                       "set D4R_RUNTIME_DIR to the folder holding libd4rcuda.so (build/lib), or keep it beside "
-                       "nvcuda.dll.so"));
+                             "the bridge could not load libd4rcuda.so: " + tried,
+                             "set D4R_RUNTIME_DIR to the folder holding libd4rcuda.so (build/lib), or keep it beside "
+                             "nvcuda.dll.so"));
 }
 
 } // namespace
@@ -137,7 +147,10 @@ std::string pe_x64_dll_problem(const std::vector<uint8_t>& b) {
 }
 
 std::string wine_builtin_problem(const std::vector<uint8_t>& b) {
-    if (b.size() < 64 || std::memcmp(b.data(), "\x7f" "ELF", 4) != 0) {
+    if (b.size() < 64 || std::memcmp(b.data(),
+                                     "\x7f"
+                                     "ELF",
+                                     4) != 0) {
         if (b.size() >= 2 && b[0] == 'M' && b[1] == 'Z')
             return "a PE file, not d4r's bridge (NVIDIA's nvcuda.dll, or another Windows DLL?)";
         return "not an ELF file";
@@ -160,8 +173,8 @@ void check_windows_side(const Environment& env, const fs::path& lib_dir, std::ve
     check_runtime_dir(runtime_dir, out);
     check_dll("shim", "d4r_nvngx.dll (the NGX shim)",
               {dir.parent_path() / "win" / "d4r_nvngx.dll", dir / "d4r_nvngx.dll", dir / "nvngx.dll"}, out);
-    check_dll("ngxcore", "d4r_ngx.dll (the open NGX core)", {dir.parent_path() / "win" / "d4r_ngx.dll", dir / "d4r_ngx.dll"},
-              out);
+    check_dll("ngxcore", "d4r_ngx.dll (the open NGX core)",
+              {dir.parent_path() / "win" / "d4r_ngx.dll", dir / "d4r_ngx.dll"}, out);
     check_bridge_load(runtime_dir, bridge, out);
 }
 

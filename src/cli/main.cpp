@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("d4r ") + D4R_VERSION);
     app.require_subcommand(1);
     std::string log_level;
-    app.add_option("--log", log_level, "log level for this run: off, error, warn, info, debug, trace (default: D4R_LOG or warn)")
+    app.add_option("--log", log_level,
+                   "log level for this run: off, error, warn, info, debug, trace (default: D4R_LOG or warn)")
         ->each([](const std::string& value) {
             auto level = d4r::log::parse_level(value);
             if (!level) throw CLI::ValidationError("--log", level.error().text());

@@ -37,8 +37,10 @@ struct CompareOptions {
 Expected<uint64_t> parse_tolerance(const std::string& text) {
     auto v = parse_u64(text);
     if (!v)
-        return make_error(ErrorCode::Invalid, "--tolerance '{}': expected a whole number 0 or more (ulps for f16/f32, "
-                                              "units for u8)", text);
+        return make_error(ErrorCode::Invalid,
+                          "--tolerance '{}': expected a whole number 0 or more (ulps for f16/f32, "
+                          "units for u8)",
+                          text);
     return *v;
 }
 
@@ -89,8 +91,10 @@ int run_compare(CompareOptions o) {
     o.peak = *peak;
     bool dir_a = is_dir(o.a), dir_b = is_dir(o.b);
     if (dir_a != dir_b)
-        return report_error(make_error(ErrorCode::Invalid, "{} is a folder but {} is not: compare two files or two "
-                                                           "folders", dir_a ? o.a : o.b, dir_a ? o.b : o.a));
+        return report_error(make_error(ErrorCode::Invalid,
+                                       "{} is a folder but {} is not: compare two files or two "
+                                       "folders",
+                                       dir_a ? o.a : o.b, dir_a ? o.b : o.a));
     if (!dir_a) {
         auto ok = compare_files(o.a, o.b, *type, o, fmt::format("{} vs {}", o.a, o.b));
         if (!ok) return report_error(ok.error());
@@ -154,8 +158,7 @@ void register_compare_verb(CLI::App& root) {
                    "differ, 2 on bad input.");
     sub->add_option("A", o->a, "First file or folder")->required();
     sub->add_option("B", o->b, "Second file or folder")->required();
-    sub->add_option("--type", o->type, "Element type: bytes (identical or not), u8, f16 or f32")
-        ->capture_default_str();
+    sub->add_option("--type", o->type, "Element type: bytes (identical or not), u8, f16 or f32")->capture_default_str();
     sub->add_option("--tolerance", o->tolerance_text,
                     "Largest distance accepted, a whole number 0 or more: ulps for f16/f32, units for u8 (bytes: "
                     "must be identical; trailing bytes short of a whole element must always be identical)")

@@ -74,8 +74,7 @@ int run_env(const ConfigOptions& o) {
     int status = kExitOk;
     std::optional<ResolvedConfig> resolved = load_resolved(o.file, status);
     if (!resolved) return status;
-    for (const EnvExport& e : compute_exports(*resolved))
-        fmt::print("{}\n", e.shell());
+    for (const EnvExport& e : compute_exports(*resolved)) fmt::print("{}\n", e.shell());
     return kExitOk;
 }
 
@@ -90,8 +89,7 @@ int run_check(const ConfigOptions& o) {
     }
     if (parsed.has_errors()) {
         size_t errors = 0;
-        for (const Diagnostic& d : parsed.diagnostics)
-            errors += d.severity == Severity::Error;
+        for (const Diagnostic& d : parsed.diagnostics) errors += d.severity == Severity::Error;
         fmt::print(stderr, "d4r: {}: {} error{}\n", parsed.file_name, errors, errors == 1 ? "" : "s");
         return kExitUsage;
     }
@@ -124,8 +122,8 @@ void print_variables(const Environment& env, const ResolvedConfig* resolved) {
     fmt::print("environment variables (every one d4r reads; 'd4r config vars' explains them):\n");
     for (const EnvVarInfo& v : env_vars()) {
         VariableSource s = variable_source(v, env, resolved);
-        std::string assignment = s.set ? fmt::format("{}={}", v.name, shell_quote(s.value))
-                                       : fmt::format("{} unset", v.name);
+        std::string assignment =
+            s.set ? fmt::format("{}={}", v.name, shell_quote(s.value)) : fmt::format("{} unset", v.name);
         if (!s.set) {
             assignment += v.default_value.empty() ? std::string(" (nothing)") : fmt::format(" (= {})", v.default_value);
         }
@@ -147,8 +145,7 @@ int run_show(const ConfigOptions& o) {
         print_entry(assignment, v.origin_text);
         const std::vector<VariablePlan>& plans = resolved->variables(key.id);
         if (plans.empty()) fmt::print("    (no variable: read by the launcher)\n");
-        for (const VariablePlan& p : plans)
-            fmt::print("    {}\n", describe_variable(p));
+        for (const VariablePlan& p : plans) fmt::print("    {}\n", describe_variable(p));
     }
     for (const ResolvedEnvLine& l : resolved->env_lines()) {
         std::string file_origin = fmt::format("{}:{}", resolved->file_name(), l.line.line);

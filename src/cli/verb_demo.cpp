@@ -40,11 +40,15 @@ int run_demo_verb(DemoCliOptions& o) {
         }
         return kExitOk;
     }
-    if (Status s = parse_size(o.render, "--render", o.demo.render_width, o.demo.render_height); !s) return report_error(s.error());
-    if (Status s = parse_size(o.output, "--output", o.demo.output_width, o.demo.output_height); !s) return report_error(s.error());
+    if (Status s = parse_size(o.render, "--render", o.demo.render_width, o.demo.render_height); !s)
+        return report_error(s.error());
+    if (Status s = parse_size(o.output, "--output", o.demo.output_width, o.demo.output_height); !s)
+        return report_error(s.error());
     if (o.demo.output_width < o.demo.render_width || o.demo.output_height < o.demo.render_height)
-        return report_error(make_error(ErrorCode::Invalid, "--output {} is smaller than --render {}: the output must be at "
-                                                           "least the render size", o.output, o.render));
+        return report_error(make_error(ErrorCode::Invalid,
+                                       "--output {} is smaller than --render {}: the output must be at "
+                                       "least the render size",
+                                       o.output, o.render));
     if (o.demo.frames == 0) return report_error(make_error(ErrorCode::Invalid, "--frames must be at least 1"));
     if (o.native != "on" && o.native != "off")
         return report_error(make_error(ErrorCode::Invalid, "--native '{}': expected on or off", o.native));
@@ -65,7 +69,8 @@ int run_demo_verb(DemoCliOptions& o) {
     }
     if (!quiet) {
         fmt::print("{}", demo::report_table(*report));
-        fmt::print("wrote {}/report.json{}\n", o.demo.out_dir, report->images.empty() ? "" : " and the PNGs of the last frame");
+        fmt::print("wrote {}/report.json{}\n", o.demo.out_dir,
+                   report->images.empty() ? "" : " and the PNGs of the last frame");
     }
     return kExitOk;
 }
@@ -91,7 +96,8 @@ void register_demo_verb(CLI::App& root) {
     sub->add_option("--translated-frames", o->demo.translated_frames,
                     "Frames of a second run with native kernels off, for the translated/native ratio (0 = skip)")
         ->capture_default_str();
-    sub->add_option("--lib-dir", o->demo.lib_dir, "Folder with libd4r_ngx.so and libcuda.so.1 (default ../lib beside d4r)");
+    sub->add_option("--lib-dir", o->demo.lib_dir,
+                    "Folder with libd4r_ngx.so and libcuda.so.1 (default ../lib beside d4r)");
     sub->add_flag("--quiet", o->quiet, "Print nothing but errors");
     set_action(sub, [o] { return run_demo_verb(*o); });
 }

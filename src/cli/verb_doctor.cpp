@@ -42,21 +42,24 @@ int run(const DoctorCliOptions& o) {
     std::string text;
     for (const CheckLine& l : lines) {
         ++counts[static_cast<int>(l.status)];
-        checks.push_back({{"status", check_status_name(l.status)}, {"check", l.check}, {"message", l.message},
-                          {"hint", l.hint}});
+        checks.push_back(
+            {{"status", check_status_name(l.status)}, {"check", l.check}, {"message", l.message}, {"hint", l.hint}});
         text += fmt::format("{:<5} {:<8} {}{}\n", check_status_name(l.status), l.check, l.message,
                             l.hint.empty() ? "" : " (hint: " + l.hint + ")");
     }
     text += fmt::format("doctor: {} ok, {} warn, {} fail\n", counts[0], counts[1], counts[2]);
     const std::string json =
-        nlohmann::json{{"checks", std::move(checks)}, {"ok", counts[0]}, {"warn", counts[1]}, {"fail", counts[2]}}
-            .dump(2) +
+        nlohmann::json{{"checks", std::move(checks)}, {"ok", counts[0]}, {"warn", counts[1]}, {"fail", counts[2]}}.dump(
+            2) +
         "\n";
     fmt::print("{}", o.json ? json : text);
     if (!o.report.empty()) {
         std::string command = "d4r doctor";
-        for (auto [flag, value] : {std::pair{"--config", &o.config}, {"--game", &o.game}, {"--prefix", &o.prefix},
-                                   {"--glibc", &o.glibc}, {"--kfd-root", &o.kfd_root}})
+        for (auto [flag, value] : {std::pair{"--config", &o.config},
+                                   {"--game", &o.game},
+                                   {"--prefix", &o.prefix},
+                                   {"--glibc", &o.glibc},
+                                   {"--kfd-root", &o.kfd_root}})
             if (!value->empty()) command += fmt::format(" {} {}", flag, *value);
         ReportInputs in{text, json, o.config.empty() ? std::nullopt : std::optional<std::string>(o.config), command};
         if (Status s = write_doctor_report(o.report, in, process_environment()); !s) return report_error(s.error());
@@ -71,10 +74,12 @@ int run(const DoctorCliOptions& o) {
 void register_doctor_verb(CLI::App& root) {
     auto o = std::make_shared<DoctorCliOptions>();
     CLI::App* sub = root.add_subcommand(
-        "doctor", "check this machine for d4r: config, GPU, kernel set, backends (NVIDIA, ZLUDA, HIP), Wine, the "
-                  "Windows side (bridge nvcuda.dll, D4R_RUNTIME_DIR, shim and open core DLLs, libd4rcuda as the bridge "
-                  "loads it), Proton, and with --game an install (files, NVIDIA DLL and kernel sets, OptiScaler), the prefix, the kernel cache, GLIBC needs; one line per check (ok/warn/fail with a hint); exit 1 if any check failed");
-    sub->add_option("--config", o->config, "the d4r.ini to check (default: D4R_CONFIG, ./d4r.ini, ~/.config/d4r/d4r.ini)");
+        "doctor",
+        "check this machine for d4r: config, GPU, kernel set, backends (NVIDIA, ZLUDA, HIP), Wine, the "
+        "Windows side (bridge nvcuda.dll, D4R_RUNTIME_DIR, shim and open core DLLs, libd4rcuda as the bridge "
+        "loads it), Proton, and with --game an install (files, NVIDIA DLL and kernel sets, OptiScaler), the prefix, the kernel cache, GLIBC needs; one line per check (ok/warn/fail with a hint); exit 1 if any check failed");
+    sub->add_option("--config", o->config,
+                    "the d4r.ini to check (default: D4R_CONFIG, ./d4r.ini, ~/.config/d4r/d4r.ini)");
     sub->add_option("--kfd-root", o->kfd_root, "KFD topology folder")->capture_default_str();
     sub->add_option("--game", o->game,
                     "a game folder d4r was installed into: check the install, the NVIDIA files and kernel sets, "
@@ -88,7 +93,8 @@ void register_doctor_verb(CLI::App& root) {
     sub->add_option("--report", o->report,
                     "also write FILE.zip for a bug report: this report (text and JSON), d4r config show, the newest "
                     "game log folder of d4r play, the system's versions");
-    sub->add_flag("--json", o->json, "print the checks as JSON ({checks: [{status, check, message, hint}], ok, warn, fail})");
+    sub->add_flag("--json", o->json,
+                  "print the checks as JSON ({checks: [{status, check, message, hint}], ok, warn, fail})");
     set_action(sub, [o] { return run(*o); });
 }
 

@@ -26,7 +26,10 @@ struct GlibcOptions {
 bool starts_with_elf_magic(const fs::path& path) {
     char head[4] = {};
     std::ifstream in(path, std::ios::binary);
-    return in.read(head, 4) && std::memcmp(head, "\x7f" "ELF", 4) == 0;
+    return in.read(head, 4) && std::memcmp(head,
+                                           "\x7f"
+                                           "ELF",
+                                           4) == 0;
 }
 
 // The files to check: named files as they are, folders walked for regular files that start with the

@@ -30,9 +30,7 @@ struct UninstallArgs {
     bool dry_run = false;
 };
 
-void say(std::string_view line) {
-    fmt::print("{}\n", line);
-}
+void say(std::string_view line) { fmt::print("{}\n", line); }
 
 int run_install(const InstallArgs& a) {
     if (a.repair) {

@@ -1,5 +1,6 @@
 // d4r kernels manifest DIR FILE...: writes DIR/d4r-kernels.txt, the list of PTX module hashes each native
-// kernel of DIR may replace (docs/runtime.md, "Native-kernel overrides"), from the libraries the kernels were written against.
+// kernel of DIR may replace (docs/runtime.md, "Native-kernel overrides"), from the libraries the kernels were written
+// against.
 //
 // Every code object NAME.<ext> of DIR (extensions: kernelset/code_objects.h) must be an .entry of some
 // module of the given FILEs; the manifest lists, for each NAME, the hash of every such module. A code
@@ -61,8 +62,10 @@ int run_manifest(const ManifestOptions& o) {
         std::optional<std::string> name = kernels::code_object_kernel_name(path);
         if (!name || !is_file(path)) continue;
         if (!ptx::is_kernel_name(*name)) {
-            status = report_error(make_error(ErrorCode::Invalid, "{}: '{}' cannot be a kernel name (.entry names are PTX "
-                                                                 "identifiers)", path.string(), *name));
+            status = report_error(make_error(ErrorCode::Invalid,
+                                             "{}: '{}' cannot be a kernel name (.entry names are PTX "
+                                             "identifiers)",
+                                             path.string(), *name));
             continue;
         }
         kernels[*name].push_back(path.filename().string());
@@ -137,8 +140,9 @@ int run_manifest(const ManifestOptions& o) {
 void register_kernels_manifest_verb(CLI::App& kernels) {
     auto options = std::make_shared<ManifestOptions>();
     CLI::App* sub = kernels.add_subcommand(
-        "manifest", "write DIR/d4r-kernels.txt: for every native kernel NAME.<ext> in DIR, the hash of every PTX module "
-                    "of the given FILEs that defines '.entry NAME' (what makes DIR a hash-checked release set)");
+        "manifest",
+        "write DIR/d4r-kernels.txt: for every native kernel NAME.<ext> in DIR, the hash of every PTX module "
+        "of the given FILEs that defines '.entry NAME' (what makes DIR a hash-checked release set)");
     sub->add_option("DIR", options->dir, "kernel folder holding code objects (" + code_object_extensions() + ")")
         ->required();
     sub->add_option("FILE", options->files,

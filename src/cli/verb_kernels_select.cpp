@@ -31,7 +31,8 @@ int run_select(const SelectOptions& o) {
     kernels::SelectionRequest request{o.root, decision->arch, o.accuracy, o.fp8};
     kernels::Selection selection = kernels::select_kernel_set(request);
     if (o.explain || log::enabled(log::Level::Info)) {
-        fmt::print(stderr, "arch: {} (from {})\n", decision->arch.empty() ? "unknown" : decision->arch, decision->source);
+        fmt::print(stderr, "arch: {} (from {})\n", decision->arch.empty() ? "unknown" : decision->arch,
+                   decision->source);
         for (const std::string& note : selection.notes) fmt::print(stderr, "  {}\n", note);
     }
     // "KIND PATH"; for kind 0 the path is empty and the line is just "0".
@@ -49,16 +50,19 @@ void register_kernels_select_verb(CLI::App& kernels) {
     CLI::App* sub = kernels.add_subcommand(
         "select", "print the kernel set the runtime would use, as 'KIND PATH' (KIND 1 = hash-checked release set, "
                   "2 = developer set, 0 = none: PATH empty, every kernel compiles from PTX)");
-    sub->add_option("--root", options->root, "the kernel root (the folder with gfx*/ and accuracy/ folders, or a flat set)")
+    sub->add_option("--root", options->root,
+                    "the kernel root (the folder with gfx*/ and accuracy/ folders, or a flat set)")
         ->required();
-    sub->add_option("--arch", options->arch,
-                    "GPU architecture, e.g. gfx1101 (default: D4R_GPU_ARCH, else the GPU with the most SIMDs in the KFD topology)");
+    sub->add_option(
+        "--arch", options->arch,
+        "GPU architecture, e.g. gfx1101 (default: D4R_GPU_ARCH, else the GPU with the most SIMDs in the KFD topology)");
     sub->add_option("--kfd-root", options->kfd_root, "KFD topology folder to detect the GPU from")
         ->capture_default_str();
     sub->add_flag("--accuracy", options->accuracy,
                   "accuracy mode: only marked accuracy sets (ROOT/accuracy/...), never fast kernels");
     sub->add_flag("--fp8", options->fp8, "prefer native FP8 WMMA folders (<arch>-fp8, gfx12 only)");
-    sub->add_flag("--explain", options->explain, "print the detected architecture and every candidate considered to stderr");
+    sub->add_flag("--explain", options->explain,
+                  "print the detected architecture and every candidate considered to stderr");
     set_action(sub, [options] { return run_select(*options); });
 }
 

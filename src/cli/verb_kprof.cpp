@@ -22,9 +22,11 @@ int run_kprof(const KprofOptions& o) {
     auto lines = runtime::parse_profile_log(text, o.log);
     if (!lines) return report_error(lines.error());
     if (lines->empty())
-        return report_error(make_error(ErrorCode::Invalid,
-                                       "{}: no KERNEL_PROFILE lines (run the program with D4R_CUDA_KERNEL_PROFILE=1 and "
-                                       "D4R_LOG_FILE=PATH, or capture its stderr)", o.log));
+        return report_error(
+            make_error(ErrorCode::Invalid,
+                       "{}: no KERNEL_PROFILE lines (run the program with D4R_CUDA_KERNEL_PROFILE=1 and "
+                       "D4R_LOG_FILE=PATH, or capture its stderr)",
+                       o.log));
     runtime::ProfileSummary s = runtime::summarise_profile(*lines, o.frame_start);
     fmt::print("{}", runtime::format_profile_summary(s));
     return kExitOk;
@@ -35,8 +37,9 @@ int run_kprof(const KprofOptions& o) {
 void register_kprof_verb(CLI::App& root) {
     auto o = std::make_shared<KprofOptions>();
     CLI::App* sub = root.add_subcommand(
-        "kprof", "Summarise a kernel profile log (D4R_CUDA_KERNEL_PROFILE=1): per kernel launches, median/min/max/total "
-                 "GPU ms and share; per frame median/min/max GPU ms.");
+        "kprof",
+        "Summarise a kernel profile log (D4R_CUDA_KERNEL_PROFILE=1): per kernel launches, median/min/max/total "
+        "GPU ms and share; per frame median/min/max GPU ms.");
     sub->add_option("LOG", o->log, "A log file holding KERNEL_PROFILE lines")->required();
     sub->add_option("--frame-start", o->frame_start,
                     "Kernel that starts each frame (default: the first kernel of the log)");

@@ -46,9 +46,7 @@ void say(std::string_view line) {
 }
 
 // The folder a prefix is in: X/pfx when X holds one (a compatdata folder), else X.
-fs::path prefix_in(const fs::path& dir) {
-    return is_dir(dir / "pfx") ? dir / "pfx" : dir;
-}
+fs::path prefix_in(const fs::path& dir) { return is_dir(dir / "pfx") ? dir / "pfx" : dir; }
 
 fs::path cache_root(const Environment& env) {
     if (auto xdg = env.get("XDG_CACHE_HOME"); xdg && !xdg->empty() && (*xdg)[0] == '/') return fs::path(*xdg) / "d4r";
@@ -171,8 +169,7 @@ int run_play(const PlayArgs& a) {
     plan.exe_name = exe ? fs::path(*exe).stem().string() : fs::path(plan.command[0]).filename().string();
 
     // The environment: the configuration's exports, then the NVAPI variables Proton needs for DLSS.
-    for (const EnvExport& e : compute_exports(r))
-        plan.env.push_back({e.name, e.value, "configuration"});
+    for (const EnvExport& e : compute_exports(r)) plan.env.push_back({e.name, e.value, "configuration"});
     auto exported = [&](std::string_view name) {
         for (const release::EnvChange& c : plan.env)
             if (c.name == name) return true;

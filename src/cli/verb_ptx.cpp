@@ -1,5 +1,6 @@
 // d4r ptx list|extract|show: the PTX modules inside NVIDIA files (PTX text, fatbins, ELF and PE
-// libraries) — which kernels they define, under which module hash (docs/runtime.md, "Native-kernel overrides"), with which parameters.
+// libraries) — which kernels they define, under which module hash (docs/runtime.md, "Native-kernel overrides"), with
+// which parameters.
 //
 // stdout carries only results (scriptable); diagnostics go to stderr. Exit statuses, for every verb:
 // 0 done; 1 a FILE holds no PTX at all; 2 bad usage or a FILE that cannot be read or is malformed
@@ -93,9 +94,8 @@ int run_list(const ListOptions& o) {
         if (o.json) {
             json modules = json::array();
             for (const IndexedModule& m : file->modules) modules.push_back(module_json(m));
-            files.push_back({{"path", path},
-                             {"container", ptx::container_kind_name(file->kind)},
-                             {"modules", std::move(modules)}});
+            files.push_back(
+                {{"path", path}, {"container", ptx::container_kind_name(file->kind)}, {"modules", std::move(modules)}});
             continue;
         }
         std::string lead = prefix ? path + ": " : "";
@@ -105,7 +105,8 @@ int run_list(const ListOptions& o) {
                            m.blob.origin);
                 continue;
             }
-            for (const ptx::EntryInfo& e : m.index.entries) fmt::print("{}{} {} {}\n", lead, hex64(m.hash), sm_or_dash(m), e.name);
+            for (const ptx::EntryInfo& e : m.index.entries)
+                fmt::print("{}{} {} {}\n", lead, hex64(m.hash), sm_or_dash(m), e.name);
         }
     }
     if (o.json) fmt::print("{}\n", json{{"files", std::move(files)}}.dump(2));
@@ -234,9 +235,9 @@ std::string describe_directives(const ptx::KernelDirectives& d) {
 json entry_json(const IndexedModule& m, const ptx::EntryInfo& e) {
     json params = json::array();
     for (const ptx::ParamInfo& p : e.params) {
-        json jp = {{"name", p.name},   {"type", p.type},     {"vector", p.vector},        {"dims", p.dims},
-                   {"offset", p.offset}, {"size", p.size},   {"align", p.align},          {"line", p.line},
-                   {"declaration", p.describe()}};
+        json jp = {{"name", p.name},   {"type", p.type},     {"vector", p.vector},
+                   {"dims", p.dims},   {"offset", p.offset}, {"size", p.size},
+                   {"align", p.align}, {"line", p.line},     {"declaration", p.describe()}};
         if (p.is_pointer) jp["pointer"] = {{"space", p.pointer_space}, {"align", p.pointer_align}};
         params.push_back(std::move(jp));
     }

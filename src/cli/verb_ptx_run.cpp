@@ -201,7 +201,8 @@ int run(const RunOptions& o) {
     auto block = parse_dim3(o.block, "block");
     if (!block) return report_error(block.error());
     const ScalarType* print_type = scalar_type(o.print_type);
-    if (!print_type) return report_error(make_error(ErrorCode::Invalid, "--print '{}': not an element type", o.print_type));
+    if (!print_type)
+        return report_error(make_error(ErrorCode::Invalid, "--print '{}': not an element type", o.print_type));
     if (o.args.size() != info.params.size())
         return report_error(make_error(ErrorCode::Invalid, "kernel '{}' takes {} parameters, {} --arg given", o.kernel,
                                        info.params.size(), o.args.size()));
@@ -216,8 +217,9 @@ int run(const RunOptions& o) {
         const ptx::ParamInfo& p = info.params[i];
         if (a->buffer) {
             if (p.size != 8)
-                return report_error(make_error(ErrorCode::Invalid, "--arg '{}': parameter {} ('{}', {}) is not a pointer",
-                                               a->spec, i, p.name, p.describe()));
+                return report_error(make_error(ErrorCode::Invalid,
+                                               "--arg '{}': parameter {} ('{}', {}) is not a pointer", a->spec, i,
+                                               p.name, p.describe()));
             auto ptr = dev.alloc(a->bytes.size());
             if (!ptr) return report_error(ptr.error());
             if (auto s = dev.copy_to_device(*ptr, a->bytes.data(), a->bytes.size()); !s) return report_error(s.error());
@@ -243,8 +245,8 @@ int run(const RunOptions& o) {
         fmt::print(stderr, "d4r: error: {}\n", result.error().text());
         return result.error().code() == ErrorCode::Unsupported ? kExitUsage : kExitFailed;
     }
-    fmt::print("ran {} on {} x {} threads: {} warp instructions, {} lane instructions\n", o.kernel,
-               grid->count(), block->count(), result->warp_instructions, result->lane_instructions);
+    fmt::print("ran {} on {} x {} threads: {} warp instructions, {} lane instructions\n", o.kernel, grid->count(),
+               block->count(), result->warp_instructions, result->lane_instructions);
     if (!o.out_dir.empty()) {
         std::error_code ec;
         fs::create_directories(o.out_dir, ec);

@@ -1,5 +1,5 @@
-// d4r replay: re-run a replay dump (D4R_CUDA_REPLAY_DUMP_DIR, docs/runtime.md, "Observability") on any backend, optionally with a
-// native kernel set, and save the allocations and arrays after the launch for `d4r compare`.
+// d4r replay: re-run a replay dump (D4R_CUDA_REPLAY_DUMP_DIR, docs/runtime.md, "Observability") on any backend,
+// optionally with a native kernel set, and save the allocations and arrays after the launch for `d4r compare`.
 //
 // The dump runs through libd4rcuda (build/lib/libd4rcuda.so beside this binary, or --library), loaded
 // exactly as an application loads it, so the backend choice, native overrides, trace and profile
@@ -41,8 +41,10 @@ std::string default_library() {
 
 int run_replay(const ReplayOptions& o) {
     if (!is_dir(o.dump))
-        return report_error(make_error(ErrorCode::NotFound, "{}: not a dump folder (expected a replay-<seq>-<kernel>/ "
-                                                            "folder written by D4R_CUDA_REPLAY_DUMP_DIR)", o.dump));
+        return report_error(make_error(ErrorCode::NotFound,
+                                       "{}: not a dump folder (expected a replay-<seq>-<kernel>/ "
+                                       "folder written by D4R_CUDA_REPLAY_DUMP_DIR)",
+                                       o.dump));
     auto choice = runtime::parse_backend_choice(o.backend);
     if (!choice) return report_error(choice.error());
     if (!o.native.empty() && !is_dir(o.native))
@@ -50,16 +52,18 @@ int run_replay(const ReplayOptions& o) {
     // The library reads its configuration at its first call: set it before loading.
     setenv("D4R_CUDA_BACKEND", o.backend.c_str(), 1);
     unsetenv("D4R_ZLUDA_NATIVE_DIR"); // the deprecated alias: only --native decides
-    if (!o.native.empty()) setenv("D4R_NATIVE_KERNEL_DIR", o.native.c_str(), 1);
-    else unsetenv("D4R_NATIVE_KERNEL_DIR");
+    if (!o.native.empty())
+        setenv("D4R_NATIVE_KERNEL_DIR", o.native.c_str(), 1);
+    else
+        unsetenv("D4R_NATIVE_KERNEL_DIR");
     unsetenv("D4R_CUDA_REPLAY_DUMP_DIR"); // never dump the replay itself
     if (!env_raw(process_environment(), EnvVar::Log)) setenv("D4R_LOG", "info", 1);
     std::string library = o.library.empty() ? default_library() : o.library;
     auto lib = runtime::make_driver_backend(library);
     if (!lib) return report_error(lib.error());
     fs::path out = o.out.empty() ? fs::path(o.dump) / "replay" : fs::path(o.out);
-    auto result = runtime::replay_dump((*lib)->table(), o.dump, out,
-                                       [](const std::string& line) { fmt::print("{}\n", line); });
+    auto result =
+        runtime::replay_dump((*lib)->table(), o.dump, out, [](const std::string& line) { fmt::print("{}\n", line); });
     if (!result) {
         Error e = std::move(result).error();
         e.add_context(fmt::format("replaying {}", o.dump));

@@ -76,19 +76,26 @@ Expected<ElementType> parse_element_type(std::string_view text) {
 
 const char* element_type_name(ElementType type) {
     switch (type) {
-    case ElementType::Bytes: return "bytes";
-    case ElementType::U8: return "u8";
-    case ElementType::F16: return "f16";
-    case ElementType::F32: return "f32";
+    case ElementType::Bytes:
+        return "bytes";
+    case ElementType::U8:
+        return "u8";
+    case ElementType::F16:
+        return "f16";
+    case ElementType::F32:
+        return "f32";
     }
     return "?";
 }
 
 size_t element_size(ElementType type) {
     switch (type) {
-    case ElementType::F16: return 2;
-    case ElementType::F32: return 4;
-    default: return 1;
+    case ElementType::F16:
+        return 2;
+    case ElementType::F32:
+        return 4;
+    default:
+        return 1;
     }
 }
 
@@ -107,8 +114,8 @@ Comparison compare_buffers(std::span<const uint8_t> a, std::span<const uint8_t> 
     c.elements = std::min(a.size(), b.size()) / size;
     if (a.size() == b.size()) {
         c.tail_bytes = a.size() - c.elements * size;
-        c.tail_differs = c.tail_bytes && std::memcmp(a.data() + c.elements * size, b.data() + c.elements * size,
-                                                     c.tail_bytes) != 0;
+        c.tail_differs =
+            c.tail_bytes && std::memcmp(a.data() + c.elements * size, b.data() + c.elements * size, c.tail_bytes) != 0;
     }
     double sum_sq = 0, max_abs = 0;
     uint64_t finite = 0;
@@ -148,8 +155,9 @@ Comparison compare_buffers(std::span<const uint8_t> a, std::span<const uint8_t> 
 std::string format_comparison(const Comparison& c, ElementType type) {
     std::string out;
     if (c.identical) return fmt::format("identical ({} bytes)\n", c.bytes_a);
-    if (c.bytes_a != c.bytes_b) out += fmt::format("sizes differ: {} and {} bytes (compared the first {})\n", c.bytes_a,
-                                                   c.bytes_b, c.elements * element_size(type));
+    if (c.bytes_a != c.bytes_b)
+        out += fmt::format("sizes differ: {} and {} bytes (compared the first {})\n", c.bytes_a, c.bytes_b,
+                           c.elements * element_size(type));
     const char* unit = type == ElementType::F16 || type == ElementType::F32 ? "ulp" : "units";
     out += fmt::format("{} of {} {} elements differ", c.differing, c.elements, element_type_name(type));
     if (c.differing) out += fmt::format(" (first at element {})", c.first_difference);
@@ -157,8 +165,8 @@ std::string format_comparison(const Comparison& c, ElementType type) {
     out += fmt::format("max distance: {} {}", c.max_distance, unit);
     if (c.nan_mismatches) out += fmt::format("; {} elements are NaN on one side only", c.nan_mismatches);
     if (c.tail_differs)
-        out += fmt::format("\nthe last {} bytes (less than one {} element) differ", c.tail_bytes,
-                           element_type_name(type));
+        out +=
+            fmt::format("\nthe last {} bytes (less than one {} element) differ", c.tail_bytes, element_type_name(type));
     out += "\nhistogram:";
     for (size_t i = 0; i < kBucketNames.size(); ++i)
         if (c.histogram[i]) out += fmt::format(" {}:{}", kBucketNames[i], c.histogram[i]);

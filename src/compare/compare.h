@@ -1,5 +1,5 @@
-// d4r compare: how far apart two output buffers are (docs/runtime.md, "Observability": identical bytes, f16/f32 ulp statistics,
-// PSNR), for replay outputs and any kernel result.
+// d4r compare: how far apart two output buffers are (docs/runtime.md, "Observability": identical bytes, f16/f32 ulp
+// statistics, PSNR), for replay outputs and any kernel result.
 //
 // Promise: compare_buffers() is exact and total: every element is classified (equal, N ulps apart, or a
 // NaN on one side only), ±0 count as equal, two NaNs count as equal values (the bytes may still differ:
@@ -29,16 +29,16 @@ inline constexpr std::array<const char*, 7> kBucketNames = {"0", "1", "2-3", "4-
 
 struct Comparison {
     uint64_t bytes_a = 0, bytes_b = 0;
-    bool identical = false;          // same size and same bytes
-    uint64_t elements = 0;           // compared (the shorter buffer's whole elements)
-    uint64_t differing = 0;          // elements whose values differ
-    uint64_t nan_mismatches = 0;     // a NaN on one side only
-    uint64_t max_distance = 0;       // largest distance among elements that are not NaN mismatches
-    uint64_t first_difference = 0;   // index of the first differing element (valid when differing > 0)
-    uint64_t tail_bytes = 0;         // bytes after the last whole element (equal sizes only)
-    bool tail_differs = false;       //   and whether they differ
+    bool identical = false;        // same size and same bytes
+    uint64_t elements = 0;         // compared (the shorter buffer's whole elements)
+    uint64_t differing = 0;        // elements whose values differ
+    uint64_t nan_mismatches = 0;   // a NaN on one side only
+    uint64_t max_distance = 0;     // largest distance among elements that are not NaN mismatches
+    uint64_t first_difference = 0; // index of the first differing element (valid when differing > 0)
+    uint64_t tail_bytes = 0;       // bytes after the last whole element (equal sizes only)
+    bool tail_differs = false;     //   and whether they differ
     std::array<uint64_t, kBucketNames.size()> histogram{};
-    double psnr_db = 0;              // +inf when no finite element differs
+    double psnr_db = 0; // +inf when no finite element differs
     double peak = 0;
 
     // Within TOLERANCE: same size, same trailing bytes, no NaN mismatch, every distance <= TOLERANCE (for

@@ -23,8 +23,7 @@ public:
             if (!canonical_section(s.name).empty()) continue;
             std::string message = fmt::format("unknown section [{}] (its keys are ignored)", s.name);
             std::vector<std::string> known;
-            for (std::string_view k : schema_sections())
-                known.emplace_back(k);
+            for (std::string_view k : schema_sections()) known.emplace_back(k);
             if (auto near = closest_match(s.name, known))
                 message += fmt::format("; did you mean [{}]?", *near);
             else
@@ -145,19 +144,16 @@ ParsedConfig parse_config(const ConfigSource& source) {
     parsed.diagnostics = std::move(doc.diagnostics);
     Checker checker(parsed);
     checker.check_sections(doc.sections);
-    for (const IniEntry& e : doc.entries)
-        checker.check_entry(e);
+    for (const IniEntry& e : doc.entries) checker.check_entry(e);
 
     // Read top to bottom, whichever pass found them; same-line messages keep their order. (Sorting
     // indices rather than std::stable_sort, whose libstdc++ 12 buffer clang 19 flags as deprecated.)
     std::vector<std::pair<int, size_t>> order;
-    for (size_t i = 0; i < parsed.diagnostics.size(); ++i)
-        order.emplace_back(parsed.diagnostics[i].line, i);
+    for (size_t i = 0; i < parsed.diagnostics.size(); ++i) order.emplace_back(parsed.diagnostics[i].line, i);
     std::sort(order.begin(), order.end());
     std::vector<Diagnostic> sorted;
     sorted.reserve(order.size());
-    for (const auto& [line, i] : order)
-        sorted.push_back(std::move(parsed.diagnostics[i]));
+    for (const auto& [line, i] : order) sorted.push_back(std::move(parsed.diagnostics[i]));
     parsed.diagnostics = std::move(sorted);
     return parsed;
 }

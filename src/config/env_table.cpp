@@ -6,9 +6,7 @@ namespace d4r::config {
 
 namespace {
 
-std::string key_name(const KeyInfo& key) {
-    return fmt::format("[{}] {}", key.section, key.name);
-}
+std::string key_name(const KeyInfo& key) { return fmt::format("[{}] {}", key.section, key.name); }
 
 std::string type_cell(const EnvVarInfo& v) {
     if (v.type == EnvType::Path) return "a path";

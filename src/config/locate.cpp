@@ -13,9 +13,7 @@ namespace {
 // A d4r.ini is a page of text; anything this large is the wrong file.
 constexpr uint64_t kMaxConfigBytes = 1 << 20;
 
-fs::path under(const fs::path& cwd, const fs::path& path) {
-    return path.is_absolute() ? path : cwd / path;
-}
+fs::path under(const fs::path& cwd, const fs::path& path) { return path.is_absolute() ? path : cwd / path; }
 
 } // namespace
 

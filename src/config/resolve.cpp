@@ -15,12 +15,8 @@ namespace {
 
 using Values = std::array<ResolvedValue, kKeyCount>;
 
-const ResolvedValue& at(const Values& values, KeyId id) {
-    return values[static_cast<size_t>(id)];
-}
-ResolvedValue& at(Values& values, KeyId id) {
-    return values[static_cast<size_t>(id)];
-}
+const ResolvedValue& at(const Values& values, KeyId id) { return values[static_cast<size_t>(id)]; }
+ResolvedValue& at(Values& values, KeyId id) { return values[static_cast<size_t>(id)]; }
 
 std::optional<std::string> kernel_root_of(const Values& values) {
     const ResolvedValue& dir = at(values, KeyId::PathsNativeKernelDir);
@@ -141,15 +137,9 @@ decode_environment(const KeyInfo& key, const ResolvedValue& base,
 
 } // namespace
 
-bool ResolvedValue::is_auto() const {
-    return decoded && config::is_auto(value);
-}
-std::optional<bool> ResolvedValue::as_bool() const {
-    return decoded ? parse_bool(value) : std::nullopt;
-}
-std::optional<int64_t> ResolvedValue::as_int() const {
-    return decoded ? parse_i64(value) : std::nullopt;
-}
+bool ResolvedValue::is_auto() const { return decoded && config::is_auto(value); }
+std::optional<bool> ResolvedValue::as_bool() const { return decoded ? parse_bool(value) : std::nullopt; }
+std::optional<int64_t> ResolvedValue::as_int() const { return decoded ? parse_i64(value) : std::nullopt; }
 
 std::string EnvExport::shell() const {
     if (!value) return fmt::format("unset {}", name);
@@ -161,9 +151,7 @@ const ResolvedValue* ResolvedConfig::find(std::string_view section, std::string_
     return info ? &m_values[info->index()] : nullptr;
 }
 
-std::optional<std::string> ResolvedConfig::kernel_root() const {
-    return kernel_root_of(m_values);
-}
+std::optional<std::string> ResolvedConfig::kernel_root() const { return kernel_root_of(m_values); }
 
 Expected<ResolvedConfig> resolve_parsed(const ParsedConfig& parsed, const Environment& process_env) {
     // A deprecated alias in the environment (D4R_ZLUDA_NATIVE_DIR) counts as its variable being set.
@@ -214,8 +202,7 @@ Expected<ResolvedConfig> resolve_parsed(const ParsedConfig& parsed, const Enviro
         };
         std::optional<std::string> decoded = decode_environment(key, r, effective);
         std::vector<std::string> assignments;
-        for (const std::string& name : set)
-            assignments.push_back(fmt::format("{}={}", name, *env.get(name)));
+        for (const std::string& name : set) assignments.push_back(fmt::format("{}={}", name, *env.get(name)));
         r.decoded = decoded.has_value();
         r.value = decoded ? *decoded : fmt::format("{}", fmt::join(assignments, " "));
         r.origin = Origin::Environment;
@@ -235,8 +222,7 @@ Expected<ResolvedConfig> resolve_parsed(const ParsedConfig& parsed, const Enviro
     }
 
     // 4. What each key exports, less what the environment or an [Env] line already sets.
-    for (const EnvLine& line : parsed.env)
-        resolved.m_env_lines.push_back({line, env.get(line.name)});
+    for (const EnvLine& line : parsed.env) resolved.m_env_lines.push_back({line, env.get(line.name)});
     for (const KeyInfo& key : schema_keys()) {
         std::vector<VariablePlan> plans = plan_key(key, values);
         for (VariablePlan& p : plans) {

@@ -64,8 +64,7 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      1000000, "How often, in microseconds, the shim polls for a completed frame marker."},
     {KeyId::InteropMotionVectorDilation, "Interop", "MotionVectorDilation", Integer, "0", Number, "D4R_MOTION_DILATION",
      "", 0, 8, "Dilate motion vectors over this radius in pixels before upscaling; 0 = off."},
-    {KeyId::InteropWatchdogMs, "Interop", "WatchdogMs", Integer, "10000", Number, "D4R_CPU_WATCHDOG_MS", "", 0,
-     3600000,
+    {KeyId::InteropWatchdogMs, "Interop", "WatchdogMs", Integer, "10000", Number, "D4R_CPU_WATCHDOG_MS", "", 0, 3600000,
      "Stop a CUDA kernel of the cpu backend that runs longer than this many milliseconds with "
      "CUDA_ERROR_LAUNCH_TIMEOUT, as a display GPU's watchdog does, instead of freezing the game; 0 = off. "
      "Plain CUDA programs, which do not read d4r.ini, run without it."},
@@ -142,13 +141,9 @@ std::vector<std::string_view> KeyInfo::variables() const {
     return names;
 }
 
-std::span<const KeyInfo> schema_keys() {
-    return kKeys;
-}
+std::span<const KeyInfo> schema_keys() { return kKeys; }
 
-const KeyInfo& key_info(KeyId id) {
-    return kKeys[static_cast<size_t>(id)];
-}
+const KeyInfo& key_info(KeyId id) { return kKeys[static_cast<size_t>(id)]; }
 
 const KeyInfo* find_key(std::string_view section, std::string_view name) {
     for (const KeyInfo& key : kKeys) {

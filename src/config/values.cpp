@@ -55,8 +55,7 @@ std::optional<double> parse_plain_decimal(std::string_view text) {
 
 std::string join_model_values() {
     std::string out;
-    for (const ModelPreset& p : kPresets)
-        out += fmt::format("{}, ", p.letter);
+    for (const ModelPreset& p : kPresets) out += fmt::format("{}, ", p.letter);
     for (size_t i = 0; i < kAliases.size(); ++i) {
         out += kAliases[i].alias;
         out += i + 2 < kAliases.size() ? ", " : (i + 1 < kAliases.size() ? " or " : "");
@@ -70,16 +69,10 @@ std::optional<bool> parse_bool(std::string_view text) {
     return parse_bool_word(text); // d4r's one boolean rule, shared with the environment readers
 }
 
-bool is_auto(std::string_view text) {
-    return text.empty() || iequals(text, "auto");
-}
+bool is_auto(std::string_view text) { return text.empty() || iequals(text, "auto"); }
 
-std::span<const ModelPreset> model_presets() {
-    return kPresets;
-}
-std::span<const ModelAlias> model_aliases() {
-    return kAliases;
-}
+std::span<const ModelPreset> model_presets() { return kPresets; }
+std::span<const ModelAlias> model_aliases() { return kAliases; }
 
 std::optional<std::string> parse_model(std::string_view text) {
     for (const ModelPreset& p : kPresets) {

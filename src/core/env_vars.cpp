@@ -211,13 +211,9 @@ std::string EnvVarInfo::accepted_text() const {
     return "?";
 }
 
-std::span<const EnvVarInfo> env_vars() {
-    return kVars;
-}
+std::span<const EnvVarInfo> env_vars() { return kVars; }
 
-const EnvVarInfo& env_var_info(EnvVar id) {
-    return kVars[static_cast<size_t>(id)];
-}
+const EnvVarInfo& env_var_info(EnvVar id) { return kVars[static_cast<size_t>(id)]; }
 
 const EnvVarInfo* find_env_var(std::string_view name) {
     for (const EnvVarInfo& v : kVars)

@@ -39,7 +39,7 @@ Expected<std::vector<uint8_t>> read_file(const fs::path& path, uint64_t max_byte
     }
     // Only regular files: a device (/dev/zero), pipe or socket could feed bytes without end, and a
     // folder has none. A file's size is checked before anything is allocated.
-    struct stat st {};
+    struct stat st{};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         const bool folder = S_ISDIR(st.st_mode);
         ::close(fd);
@@ -64,7 +64,8 @@ Expected<std::vector<uint8_t>> read_file(const fs::path& path, uint64_t max_byte
         if (n == 0) break;
         if (bytes.size() + static_cast<uint64_t>(n) > max_bytes) {
             ::close(fd);
-            return make_error(ErrorCode::Invalid, "'{}' is larger than the {} bytes accepted", path.string(), max_bytes);
+            return make_error(ErrorCode::Invalid, "'{}' is larger than the {} bytes accepted", path.string(),
+                              max_bytes);
         }
         bytes.insert(bytes.end(), buffer, buffer + n);
     }
@@ -82,12 +83,13 @@ Status write_file_atomic(const fs::path& path, std::span<const uint8_t> bytes) {
     if (dir.empty()) dir = ".";
     std::string temp = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
     int fd = ::mkstemp(temp.data());
-    if (fd < 0) return make_error(ErrorCode::Io, "cannot create a temporary file in '{}': {}", dir.string(), errno_text());
+    if (fd < 0)
+        return make_error(ErrorCode::Io, "cannot create a temporary file in '{}': {}", dir.string(), errno_text());
     Status status = write_all(fd, bytes.data(), bytes.size(), temp);
     if (status && ::fsync(fd) != 0) status = make_error(ErrorCode::Io, "cannot flush '{}': {}", temp, errno_text());
     // mkstemp makes 0600 files; keep the mode of the file being replaced, else make it 0644.
     if (status) {
-        struct stat existing {};
+        struct stat existing{};
         mode_t mode = ::stat(path.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
         ::fchmod(fd, mode);
     }

@@ -1,4 +1,5 @@
-// d4r core: FNV-1a 64, the hash that names PTX modules in kernel manifests (docs/runtime.md, "Native-kernel overrides").
+// d4r core: FNV-1a 64, the hash that names PTX modules in kernel manifests (docs/runtime.md, "Native-kernel
+// overrides").
 #pragma once
 
 #include <cstddef>

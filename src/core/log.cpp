@@ -32,12 +32,18 @@ std::atomic<int> g_level{static_cast<int>(Level::Warn)};
 
 const char* level_name(Level level) {
     switch (level) {
-    case Level::Off: return "off";
-    case Level::Error: return "error";
-    case Level::Warn: return "warn";
-    case Level::Info: return "info";
-    case Level::Debug: return "debug";
-    case Level::Trace: return "trace";
+    case Level::Off:
+        return "off";
+    case Level::Error:
+        return "error";
+    case Level::Warn:
+        return "warn";
+    case Level::Info:
+        return "info";
+    case Level::Debug:
+        return "debug";
+    case Level::Trace:
+        return "trace";
     }
     return "?";
 }
@@ -49,8 +55,8 @@ Expected<Level> parse_level(std::string_view text) {
         if (t == level_name(l) || t == std::to_string(static_cast<int>(l))) return l;
     }
     if (t == "warning") return Level::Warn;
-    return make_error(ErrorCode::Invalid, "log level must be one of off, error, warn, info, debug, trace or 0-5, not '{}'",
-                      text);
+    return make_error(ErrorCode::Invalid,
+                      "log level must be one of off, error, warn, info, debug, trace or 0-5, not '{}'", text);
 }
 
 void init_from_env() {
@@ -94,7 +100,8 @@ void write(Level level, std::string_view message) {
     if (s.file) {
         auto now = std::chrono::system_clock::now().time_since_epoch();
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
-        fmt::print(s.file, "{}.{:03d} d4r {}: {}\n", ms / 1000, static_cast<int>(ms % 1000), level_name(level), message);
+        fmt::print(s.file, "{}.{:03d} d4r {}: {}\n", ms / 1000, static_cast<int>(ms % 1000), level_name(level),
+                   message);
         std::fflush(s.file);
     } else {
         fmt::print(stderr, "d4r: {}: {}\n", level_name(level), message);

@@ -16,8 +16,8 @@
 namespace d4r {
 
 struct ProcessResult {
-    int exit_code = -1;  // 128 + signal when killed by a signal
-    std::string output;  // stdout and stderr together, at most max_output bytes
+    int exit_code = -1; // 128 + signal when killed by a signal
+    std::string output; // stdout and stderr together, at most max_output bytes
 };
 
 // ARGV[0] is looked up in PATH when it has no slash.

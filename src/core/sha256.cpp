@@ -24,9 +24,7 @@ constexpr uint32_t kRound[64] = {
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
-constexpr uint32_t rotr(uint32_t x, unsigned n) {
-    return (x >> n) | (x << (32 - n));
-}
+constexpr uint32_t rotr(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
 } // namespace
 
@@ -70,8 +68,7 @@ void Sha256::update(std::span<const uint8_t> bytes) {
         block(m_buffer.data());
         m_buffered = 0;
     }
-    for (; i + 64 <= bytes.size(); i += 64)
-        block(bytes.data() + i);
+    for (; i + 64 <= bytes.size(); i += 64) block(bytes.data() + i);
     if (i < bytes.size()) {
         std::memcpy(m_buffer.data(), bytes.data() + i, bytes.size() - i);
         m_buffered = bytes.size() - i;
@@ -89,20 +86,17 @@ std::array<uint8_t, 32> Sha256::finish() {
     const uint8_t zero[64] = {};
     update(std::span<const uint8_t>(zero, (m_buffered <= 56 ? 56 - m_buffered : 120 - m_buffered)));
     uint8_t length[8];
-    for (int i = 0; i < 8; ++i)
-        length[i] = uint8_t(bits >> (56 - 8 * i));
+    for (int i = 0; i < 8; ++i) length[i] = uint8_t(bits >> (56 - 8 * i));
     update(std::span<const uint8_t>(length, 8));
     std::array<uint8_t, 32> out{};
     for (int i = 0; i < 8; ++i)
-        for (int j = 0; j < 4; ++j)
-            out[4 * i + j] = uint8_t(m_h[i] >> (24 - 8 * j));
+        for (int j = 0; j < 4; ++j) out[4 * i + j] = uint8_t(m_h[i] >> (24 - 8 * j));
     return out;
 }
 
 std::string Sha256::finish_hex() {
     std::string out;
-    for (uint8_t b : finish())
-        out += fmt::format("{:02x}", b);
+    for (uint8_t b : finish()) out += fmt::format("{:02x}", b);
     return out;
 }
 

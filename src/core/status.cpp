@@ -4,11 +4,16 @@ namespace d4r {
 
 const char* error_code_name(ErrorCode code) {
     switch (code) {
-    case ErrorCode::Invalid: return "invalid";
-    case ErrorCode::NotFound: return "not found";
-    case ErrorCode::Io: return "i/o";
-    case ErrorCode::Unsupported: return "unsupported";
-    case ErrorCode::Internal: return "internal";
+    case ErrorCode::Invalid:
+        return "invalid";
+    case ErrorCode::NotFound:
+        return "not found";
+    case ErrorCode::Io:
+        return "i/o";
+    case ErrorCode::Unsupported:
+        return "unsupported";
+    case ErrorCode::Internal:
+        return "internal";
     }
     return "unknown";
 }

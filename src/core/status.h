@@ -110,21 +110,21 @@ inline Status ok_status() { return Status(); }
 
 // D4R_TRY(expr): evaluates an Expected; on error returns it from the enclosing function, else yields
 // the value (a statement expression: GCC and Clang, which build every d4r target).
-#define D4R_TRY(expr)                                                                                                  \
-    ({                                                                                                                 \
-        auto&& d4r_try_result_ = (expr);                                                                               \
-        if (!d4r_try_result_.ok()) return std::move(d4r_try_result_).error();                                         \
-        std::move(d4r_try_result_).value();                                                                            \
+#define D4R_TRY(expr)                                                         \
+    ({                                                                        \
+        auto&& d4r_try_result_ = (expr);                                      \
+        if (!d4r_try_result_.ok()) return std::move(d4r_try_result_).error(); \
+        std::move(d4r_try_result_).value();                                   \
     })
 
 // D4R_TRY_CTX(expr, format, args...): as D4R_TRY, adding a context entry to the error on the way up.
-#define D4R_TRY_CTX(expr, ...)                                                                                         \
-    ({                                                                                                                 \
-        auto&& d4r_try_result_ = (expr);                                                                               \
-        if (!d4r_try_result_.ok()) {                                                                                   \
-            ::d4r::Error d4r_try_error_ = std::move(d4r_try_result_).error();                                         \
-            d4r_try_error_.add_context(fmt::format(__VA_ARGS__));                                                      \
-            return d4r_try_error_;                                                                                     \
-        }                                                                                                              \
-        std::move(d4r_try_result_).value();                                                                            \
+#define D4R_TRY_CTX(expr, ...)                                                \
+    ({                                                                        \
+        auto&& d4r_try_result_ = (expr);                                      \
+        if (!d4r_try_result_.ok()) {                                          \
+            ::d4r::Error d4r_try_error_ = std::move(d4r_try_result_).error(); \
+            d4r_try_error_.add_context(fmt::format(__VA_ARGS__));             \
+            return d4r_try_error_;                                            \
+        }                                                                     \
+        std::move(d4r_try_result_).value();                                   \
     })

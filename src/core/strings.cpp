@@ -78,7 +78,8 @@ std::optional<uint64_t> parse_u64_any_base(std::string_view text) {
 
 std::string shell_quote(std::string_view value) {
     bool plain = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_-./:,+=@%").find(c) != std::string_view::npos;
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               std::string_view("_-./:,+=@%").find(c) != std::string_view::npos;
     });
     if (plain) return std::string(value);
     std::string out = "'";
@@ -98,7 +99,8 @@ size_t edit_distance(std::string_view a, std::string_view b) {
     for (size_t i = 1; i <= a.size(); ++i) {
         cur[0] = i;
         for (size_t j = 1; j <= b.size(); ++j) {
-            bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
+            bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
             cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
         }
         std::swap(prev, cur);

@@ -86,34 +86,41 @@ Status ngx_check(const char* call, NVSDK_NGX_Result r) {
     return make_error(ErrorCode::Invalid, "{} failed: {}", call, ngx_result_name(r));
 }
 
-#define D4R_DEMO_CU(call)                                                                                              \
-    do {                                                                                                               \
-        if (CUresult r_ = (call)) return upscaler::cuda_error(cuda, #call, r_);                                       \
+#define D4R_DEMO_CU(call)                                                       \
+    do {                                                                        \
+        if (CUresult r_ = (call)) return upscaler::cuda_error(cuda, #call, r_); \
     } while (0)
 
-image::Image color_image(const scene::FrameInputs& in) {
-    return image::Image(in.width, in.height, 4, in.color);
-}
+image::Image color_image(const scene::FrameInputs& in) { return image::Image(in.width, in.height, 4, in.color); }
 
 void set_environment(const DemoOptions& o, const std::string& native_root) {
     // libd4rcuda reads these at its first call; the NGX core and the demo share one libd4rcuda.
     setenv("D4R_CUDA_BACKEND", o.backend.c_str(), 1);
     unsetenv("D4R_ZLUDA_NATIVE_DIR"); // the deprecated alias: only --native decides
-    if (o.native && !native_root.empty()) setenv("D4R_NATIVE_KERNEL_DIR", native_root.c_str(), 1);
-    else unsetenv("D4R_NATIVE_KERNEL_DIR");
+    if (o.native && !native_root.empty())
+        setenv("D4R_NATIVE_KERNEL_DIR", native_root.c_str(), 1);
+    else
+        unsetenv("D4R_NATIVE_KERNEL_DIR");
 }
 
 // A second d4r process with native kernels off, for the translated/native ratio.
-Status measure_translated(const DemoOptions& o, const std::string& scene, DemoReport& report, const Progress& progress) {
+Status measure_translated(const DemoOptions& o, const std::string& scene, DemoReport& report,
+                          const Progress& progress) {
     std::string exe = o.self_exe.empty() ? executable_path() : o.self_exe;
     fs::path dir = fs::path(o.out_dir) / "translated";
-    std::vector<std::string> argv = {exe, "demo", "--scene", scene, "--frames", std::to_string(o.translated_frames),
-                                     "--render", fmt::format("{}x{}", o.render_width, o.render_height),
-                                     "--output", fmt::format("{}x{}", o.output_width, o.output_height),
-                                     "--backend", o.backend, "--native", "off", "--no-images", "--translated-frames", "0",
-                                     "--out", dir.string()};
+    std::vector<std::string> argv = {exe,           "demo",
+                                     "--scene",     scene,
+                                     "--frames",    std::to_string(o.translated_frames),
+                                     "--render",    fmt::format("{}x{}", o.render_width, o.render_height),
+                                     "--output",    fmt::format("{}x{}", o.output_width, o.output_height),
+                                     "--backend",   o.backend,
+                                     "--native",    "off",
+                                     "--no-images", "--translated-frames",
+                                     "0",           "--out",
+                                     dir.string()};
     if (!o.lib_dir.empty()) argv.insert(argv.end(), {"--lib-dir", o.lib_dir});
-    progress(fmt::format("translated run: {} frames with native kernels off (PTX on the backend)...", o.translated_frames));
+    progress(
+        fmt::format("translated run: {} frames with native kernels off (PTX on the backend)...", o.translated_frames));
     auto r = run_process(argv, std::chrono::minutes(30));
     if (!r) return std::move(r).error();
     if (r->exit_code != 0)
@@ -131,8 +138,10 @@ Status measure_translated(const DemoOptions& o, const std::string& scene, DemoRe
 Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     auto t_start = Clock::now();
     if (o.frames == 0) return make_error(ErrorCode::Invalid, "--frames must be at least 1");
-    if (o.render_width == 0 || o.render_height == 0 || o.output_width < o.render_width || o.output_height < o.render_height)
-        return make_error(ErrorCode::Invalid, "render size {}x{} and output size {}x{}: the output must be at least the render size",
+    if (o.render_width == 0 || o.render_height == 0 || o.output_width < o.render_width ||
+        o.output_height < o.render_height)
+        return make_error(ErrorCode::Invalid,
+                          "render size {}x{} and output size {}x{}: the output must be at least the render size",
                           o.render_width, o.render_height, o.output_width, o.output_height);
     std::string scene_name = o.scene.empty() ? scene::scene_names().front() : o.scene;
     std::unique_ptr<scene::Scene> scene = D4R_TRY(scene::make_scene(scene_name));
@@ -179,16 +188,18 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         // The committed set holds CPU kernels only (native_root/cpu); on a GPU the upscaler runs from PTX.
         report.native = false;
         report.native_root.clear();
-        report.translated_note = "not measured (the native kernel set has CPU kernels only; " + report.device + " runs the PTX)";
+        report.translated_note =
+            "not measured (the native kernel set has CPU kernels only; " + report.device + " runs the PTX)";
     }
     progress(fmt::format("d4r demo: scene '{}', {} frames, {}x{} -> {}x{}, device {}, native kernels {}", scene_name,
                          o.frames, o.render_width, o.render_height, o.output_width, o.output_height, report.device,
-                         report.native ? "on (" + native_root + ")" : cpu_device || !o.native ? "off" : "off (CPU kernels only)"));
+                         report.native             ? "on (" + native_root + ")"
+                         : cpu_device || !o.native ? "off"
+                                                   : "off (CPU kernels only)"));
 
     NgxSession session;
     session.ngx = &ngx;
-    D4R_TRY(ngx_check("NVSDK_NGX_CUDA_Init",
-                      ngx.NVSDK_NGX_CUDA_Init(0xd4d4, L"/tmp", nullptr, NVSDK_NGX_Version_API)));
+    D4R_TRY(ngx_check("NVSDK_NGX_CUDA_Init", ngx.NVSDK_NGX_CUDA_Init(0xd4d4, L"/tmp", nullptr, NVSDK_NGX_Version_API)));
     session.initialized = true;
     D4R_TRY(ngx_check("NVSDK_NGX_CUDA_AllocateParameters", ngx.NVSDK_NGX_CUDA_AllocateParameters(&session.params)));
     NVSDK_NGX_Parameter* p = session.params;
@@ -261,18 +272,20 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         st.ssim_d4r = D4R_TRY(image::ssim(out_d, truth_d));
         st.psnr_bicubic = D4R_TRY(image::psnr(bicubic_d, truth_d));
         st.ssim_bicubic = D4R_TRY(image::ssim(bicubic_d, truth_d));
-        progress(fmt::format("frame {:>3}/{}: GPU {:8.2f} ms  PSNR d4r {:6.2f} dB, bicubic {:6.2f} dB  SSIM d4r {:.4f}, "
-                             "bicubic {:.4f}  (scene {:.0f} ms)",
-                             i + 1, o.frames, st.gpu_ms, st.psnr_d4r, st.psnr_bicubic, st.ssim_d4r, st.ssim_bicubic,
-                             st.render_ms));
+        progress(fmt::format(
+            "frame {:>3}/{}: GPU {:8.2f} ms  PSNR d4r {:6.2f} dB, bicubic {:6.2f} dB  SSIM d4r {:.4f}, "
+            "bicubic {:.4f}  (scene {:.0f} ms)",
+            i + 1, o.frames, st.gpu_ms, st.psnr_d4r, st.psnr_bicubic, st.ssim_d4r, st.ssim_bicubic, st.render_ms));
         report.frames.push_back(st);
 
         if (i + 1 == o.frames && o.write_images) {
             image::Image bilinear = image::resize_bilinear(input, o.output_width, o.output_height);
             image::Image err = D4R_TRY(image::error_map(out_d, truth_d));
-            std::pair<const char*, const image::Image*> files[] = {
-                {"input_bilinear.png", nullptr}, {"d4r.png", &out_d}, {"bicubic.png", &bicubic_d},
-                {"truth.png", &truth_d}, {"error_d4r.png", &err}};
+            std::pair<const char*, const image::Image*> files[] = {{"input_bilinear.png", nullptr},
+                                                                   {"d4r.png", &out_d},
+                                                                   {"bicubic.png", &bicubic_d},
+                                                                   {"truth.png", &truth_d},
+                                                                   {"error_d4r.png", &err}};
             image::Image bilinear_d = image::tonemap(bilinear, in.exposure);
             files[0].second = &bilinear_d;
             for (auto [name, img] : files) {

@@ -21,7 +21,7 @@
 namespace d4r::demo {
 
 struct DemoOptions {
-    std::string scene;            // "" = the first scene
+    std::string scene; // "" = the first scene
     uint32_t frames = 16;
     uint32_t render_width = 640, render_height = 360;
     uint32_t output_width = 1280, output_height = 720;
@@ -32,16 +32,16 @@ struct DemoOptions {
     // Frames of a second run with native kernels off (PTX on the backend) for the translated/native
     // ratio; 0 = no second run. Only meaningful when native kernels exist for the backend (cpu).
     uint32_t translated_frames = 3;
-    std::string lib_dir;          // holds libd4r_ngx.so and libcuda.so.1 ("" = ../lib beside the binary)
-    std::string native_root;      // "" = the committed CPU kernel set
-    std::string self_exe;         // the d4r binary, for the translated run ("" = /proc/self/exe)
+    std::string lib_dir;     // holds libd4r_ngx.so and libcuda.so.1 ("" = ../lib beside the binary)
+    std::string native_root; // "" = the committed CPU kernel set
+    std::string self_exe;    // the d4r binary, for the translated run ("" = /proc/self/exe)
 };
 
 struct FrameStats {
     uint32_t index = 0;
-    double render_ms = 0;   // scene rendering on the CPU (not part of the upscaler's cost)
-    double gpu_ms = 0;      // the evaluation between two events on the NGX stream
-    double wall_ms = 0;     // the evaluation call plus waiting for it
+    double render_ms = 0; // scene rendering on the CPU (not part of the upscaler's cost)
+    double gpu_ms = 0;    // the evaluation between two events on the NGX stream
+    double wall_ms = 0;   // the evaluation call plus waiting for it
     double psnr_d4r = 0, ssim_d4r = 0;
     double psnr_bicubic = 0, ssim_bicubic = 0;
 };
@@ -59,7 +59,7 @@ struct DemoReport {
     double translated_native_ratio = 0;  // translated / native GPU ms, 0 when not measured
     std::string translated_note;         // why it was not measured, or how
     double total_seconds = 0;
-    std::vector<std::string> images;     // written files
+    std::vector<std::string> images; // written files
 };
 
 using Progress = std::function<void(const std::string&)>;

@@ -25,9 +25,14 @@ std::string report_json(const DemoReport& r) {
     j["output"] = {{"width", r.output_width}, {"height", r.output_height}};
     j["frames"] = nlohmann::json::array();
     for (const FrameStats& f : r.frames)
-        j["frames"].push_back({{"index", f.index}, {"render_ms", f.render_ms}, {"gpu_ms", f.gpu_ms}, {"wall_ms", f.wall_ms},
-                               {"psnr_d4r", finite(f.psnr_d4r)}, {"ssim_d4r", f.ssim_d4r},
-                               {"psnr_bicubic", finite(f.psnr_bicubic)}, {"ssim_bicubic", f.ssim_bicubic}});
+        j["frames"].push_back({{"index", f.index},
+                               {"render_ms", f.render_ms},
+                               {"gpu_ms", f.gpu_ms},
+                               {"wall_ms", f.wall_ms},
+                               {"psnr_d4r", finite(f.psnr_d4r)},
+                               {"ssim_d4r", f.ssim_d4r},
+                               {"psnr_bicubic", finite(f.psnr_bicubic)},
+                               {"ssim_bicubic", f.ssim_bicubic}});
     j["summary"] = {{"quality_frames", r.quality_frames},
                     {"median_gpu_ms", r.median_gpu_ms},
                     {"median_wall_ms", r.median_wall_ms},
@@ -56,11 +61,13 @@ std::string report_table(const DemoReport& r) {
                        r.mean_ssim_bicubic, "-");
     out += fmt::format("quality: mean of the last {} frames; d4r {:+.2f} dB PSNR, {:+.4f} SSIM vs bicubic\n",
                        r.quality_frames, r.mean_psnr_d4r - r.mean_psnr_bicubic, r.mean_ssim_d4r - r.mean_ssim_bicubic);
-    out += fmt::format("time: median per frame {:.2f} GPU ms ({:.2f} ms wall), scene rendering {:.1f} ms (CPU, not counted)\n",
-                       r.median_gpu_ms, r.median_wall_ms, r.median_render_ms);
+    out += fmt::format(
+        "time: median per frame {:.2f} GPU ms ({:.2f} ms wall), scene rendering {:.1f} ms (CPU, not counted)\n",
+        r.median_gpu_ms, r.median_wall_ms, r.median_render_ms);
     if (r.translated_native_ratio > 0)
-        out += fmt::format("translated PTX vs native kernels: {:.2f} GPU ms vs {:.2f} GPU ms per frame = {:.1f}x ({})\n",
-                           r.translated_median_gpu_ms, r.median_gpu_ms, r.translated_native_ratio, r.translated_note);
+        out +=
+            fmt::format("translated PTX vs native kernels: {:.2f} GPU ms vs {:.2f} GPU ms per frame = {:.1f}x ({})\n",
+                        r.translated_median_gpu_ms, r.median_gpu_ms, r.translated_native_ratio, r.translated_note);
     else
         out += fmt::format("translated PTX vs native kernels: {}\n", r.translated_note);
     out += fmt::format("total {:.1f} s\n", r.total_seconds);

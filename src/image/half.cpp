@@ -27,8 +27,8 @@ uint16_t float_to_half(float value) {
         return uint16_t(sign | 0x7c00u);
     }
     if (magnitude >= 0x477ff000u) return uint16_t(sign | 0x7c00u); // >= 65520: rounds past 65504
-    if (magnitude < 0x38800000u) {                                // below 2^-14: a subnormal half
-        if (magnitude <= 0x33000000u) return sign;                  // <= 2^-25 rounds to zero (tie -> even 0)
+    if (magnitude < 0x38800000u) {                                 // below 2^-14: a subnormal half
+        if (magnitude <= 0x33000000u) return sign;                 // <= 2^-25 rounds to zero (tie -> even 0)
         uint32_t exponent = magnitude >> 23;
         uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
         // value = mantissa * 2^(exponent - 150); in units of 2^-24 that is mantissa >> (126 - exponent).

@@ -118,7 +118,8 @@ Expected<Image> error_map(const Image& a, const Image& b, float scale) {
     size_t pixels = size_t(a.width) * a.height;
     for (size_t i = 0; i < pixels; ++i) {
         float sum = 0.0f;
-        for (uint32_t c = 0; c < channels; ++c) sum += std::fabs(a.data[i * a.channels + c] - b.data[i * b.channels + c]);
+        for (uint32_t c = 0; c < channels; ++c)
+            sum += std::fabs(a.data[i * a.channels + c] - b.data[i * b.channels + c]);
         heat_color(sum / float(channels) * scale, &out.data[i * 3]);
     }
     return out;

@@ -16,8 +16,8 @@
 
 namespace d4r::image {
 
-float srgb_encode(float linear);     // [0,1] -> [0,1]
-float reinhard(float x);             // x / (1 + x), x >= 0
+float srgb_encode(float linear); // [0,1] -> [0,1]
+float reinhard(float x);         // x / (1 + x), x >= 0
 float tonemap_value(float linear, float exposure);
 
 // Display image (3 channels, [0,1]) of a linear image with at least 3 channels (1-channel images

@@ -1,7 +1,7 @@
 // d4r kernel sets: the accuracy policy (docs/kernel-sets.md).
 //
-// Promise: when D4R_PREFER_ACCURACY is true (the one boolean rule: true/on/yes/1), the runtime forces the variables below before it
-// loads a backend, whatever they were set to; when it is unset or anything else, nothing changes.
+// Promise: when D4R_PREFER_ACCURACY is true (the one boolean rule: true/on/yes/1), the runtime forces the variables
+// below before it loads a backend, whatever they were set to; when it is unset or anything else, nothing changes.
 // Accuracy mode also keeps its JIT cache apart, in `d4r-accuracy` under the cache base, so code
 // compiled with fast-math settings is never reused for an accuracy run.
 #pragma once
@@ -23,8 +23,8 @@ inline constexpr size_t kMaxCachePathBytes = 4095;
 
 struct EnvOverride {
     std::string name;
-    std::string value;                  // what the policy sets
-    std::optional<std::string> before;  // what it was (nullopt: unset)
+    std::string value;                 // what the policy sets
+    std::optional<std::string> before; // what it was (nullopt: unset)
     bool changes() const { return !before || *before != value; }
 };
 

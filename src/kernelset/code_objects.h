@@ -1,8 +1,8 @@
 // d4r kernel sets: what a native code object file is called.
 //
 // Promise: the one list of file extensions that make a file in a kernel folder a native kernel
-// (`NAME.<ext>` replaces `.entry NAME`, docs/runtime.md, "Native-kernel overrides"). Every tool that scans kernel folders (selection,
-// manifest writer, accuracy builder check, runtime) asks here.
+// (`NAME.<ext>` replaces `.entry NAME`, docs/runtime.md, "Native-kernel overrides"). Every tool that scans kernel
+// folders (selection, manifest writer, accuracy builder check, runtime) asks here.
 #pragma once
 
 #include <array>

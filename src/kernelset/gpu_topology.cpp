@@ -6,7 +6,6 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/strings.h"
-#include "core/env_vars.h"
 
 namespace d4r::kernels {
 
@@ -68,9 +67,12 @@ std::optional<GpuNode> parse_properties(int node, std::string_view text) {
         if (parts.size() != 2) continue;
         auto value = parse_u64(parts[1]);
         if (!value) continue;
-        if (parts[0] == "simd_count") gpu.simd_count = *value;
-        else if (parts[0] == "gfx_target_version") gpu.gfx_target_version = *value;
-        else if (parts[0] == "device_id") gpu.device_id = *value;
+        if (parts[0] == "simd_count")
+            gpu.simd_count = *value;
+        else if (parts[0] == "gfx_target_version")
+            gpu.gfx_target_version = *value;
+        else if (parts[0] == "device_id")
+            gpu.device_id = *value;
     }
     if (gpu.simd_count == 0 || gpu.gfx_target_version == 0) return std::nullopt;
     gpu.arch = arch_from_target_version(gpu.gfx_target_version);
@@ -106,7 +108,8 @@ Expected<ArchDecision> decide_gpu_arch(const Environment& env, const std::filesy
     decision.chosen = choose_gpu(decision.gpus);
     if (decision.gpus.size() > 1) {
         std::string seen;
-        for (const GpuNode& g : decision.gpus) seen += fmt::format(" node {} {} ({} SIMDs);", g.node, g.arch, g.simd_count);
+        for (const GpuNode& g : decision.gpus)
+            seen += fmt::format(" node {} {} ({} SIMDs);", g.node, g.arch, g.simd_count);
         log::info("several GPUs:{} using node {} ({})", seen, decision.chosen->node, decision.chosen->arch);
     }
     if (explicit_arch) {

@@ -27,8 +27,8 @@ struct GpuNode {
     int node = 0;
     uint64_t gfx_target_version = 0;
     uint64_t simd_count = 0;
-    uint64_t device_id = 0;       // PCI device id, when the properties file has one
-    std::string arch;             // gfx name from gfx_target_version
+    uint64_t device_id = 0; // PCI device id, when the properties file has one
+    std::string arch;       // gfx name from gfx_target_version
 };
 
 // "gfx" + v/10000 (decimal) + (v/100)%100 and v%100 (one hex digit each): 110001 → gfx1101,
@@ -56,10 +56,10 @@ std::vector<GpuNode> read_kfd_topology(const std::filesystem::path& root);
 std::optional<GpuNode> choose_gpu(const std::vector<GpuNode>& nodes);
 
 struct ArchDecision {
-    std::string arch;               // empty: unknown
-    std::string source;             // "--arch", "D4R_GPU_ARCH", "KFD node 1", or "none"
-    std::vector<GpuNode> gpus;      // every GPU seen in the topology
-    std::optional<GpuNode> chosen;  // the detected GPU d4r would use (even when overridden)
+    std::string arch;              // empty: unknown
+    std::string source;            // "--arch", "D4R_GPU_ARCH", "KFD node 1", or "none"
+    std::vector<GpuNode> gpus;     // every GPU seen in the topology
+    std::optional<GpuNode> chosen; // the detected GPU d4r would use (even when overridden)
     std::vector<std::string> warnings;
 };
 

@@ -10,9 +10,12 @@ namespace d4r::kernels {
 
 const char* kernel_set_kind_name(KernelSetKind kind) {
     switch (kind) {
-    case KernelSetKind::None: return "none";
-    case KernelSetKind::HashChecked: return "hash-checked";
-    case KernelSetKind::Developer: return "developer";
+    case KernelSetKind::None:
+        return "none";
+    case KernelSetKind::HashChecked:
+        return "hash-checked";
+    case KernelSetKind::Developer:
+        return "developer";
     }
     return "?";
 }

@@ -30,9 +30,7 @@ const char* container_kind_name(ContainerKind kind) {
 
 namespace {
 
-bool is_space(uint8_t c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // Offset of the first byte that is neither whitespace nor inside a // or /* */ comment.
 size_t skip_space_and_comments(std::span<const uint8_t> bytes, size_t i) {
@@ -54,20 +52,16 @@ size_t skip_space_and_comments(std::span<const uint8_t> bytes, size_t i) {
     return i;
 }
 
-bool is_ident(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+bool is_ident(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
 // "sm_89" from the first ".target sm_89[, ...]" directive, or "".
 std::string target_of(std::string_view text) {
     for (size_t at = text.find(".target"); at != std::string_view::npos; at = text.find(".target", at + 1)) {
         size_t i = at + 7;
         if (i >= text.size() || (text[i] != ' ' && text[i] != '\t')) continue;
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
-            ++i;
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
         size_t end = i;
-        while (end < text.size() && is_ident(text[end]))
-            ++end;
+        while (end < text.size() && is_ident(text[end])) ++end;
         if (end > i) return std::string(text.substr(i, end - i));
     }
     return {};

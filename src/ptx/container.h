@@ -23,16 +23,16 @@ const char* container_kind_name(ContainerKind kind);
 ContainerKind detect_container(std::span<const uint8_t> bytes);
 
 struct ContainerLimits {
-    uint64_t max_module_bytes = 256ull << 20;  // one decompressed PTX module
-    uint64_t max_total_bytes = 1024ull << 20;  // all modules of one file together
+    uint64_t max_module_bytes = 256ull << 20; // one decompressed PTX module
+    uint64_t max_total_bytes = 1024ull << 20; // all modules of one file together
     uint32_t max_modules = 65536;
 };
 
 struct PtxModuleBlob {
-    std::string text;     // the module text exactly as stored (trailing NULs included if present)
-    std::string sm;       // target architecture, e.g. "sm_89" (from the fatbin entry, else .target)
-    uint64_t offset = 0;  // where the module (or its compressed form) starts in the file
-    std::string origin;   // human-readable place: "fatbin 0 @0x1a40, entry 2 (sm_89 PTX, zstd)"
+    std::string text;    // the module text exactly as stored (trailing NULs included if present)
+    std::string sm;      // target architecture, e.g. "sm_89" (from the fatbin entry, else .target)
+    uint64_t offset = 0; // where the module (or its compressed form) starts in the file
+    std::string origin;  // human-readable place: "fatbin 0 @0x1a40, entry 2 (sm_89 PTX, zstd)"
 };
 
 // All PTX modules in BYTES, in file order. A file with no PTX at all is not an error (empty vector);

@@ -178,8 +178,7 @@ Status read_fatbin_sequence(std::span<const uint8_t> file, uint64_t begin, uint6
     uint64_t pos = begin;
     while (pos < end) {
         // Linkers align each object's fatbin; the gap is zeros (a magic never starts with 0).
-        while (pos < end && file[pos] == 0)
-            ++pos;
+        while (pos < end && file[pos] == 0) ++pos;
         if (pos == end) break;
         pos = D4R_TRY(read_fatbin(file, pos, end, place, out));
     }

@@ -14,9 +14,21 @@ namespace d4r::ptx {
 
 namespace {
 
-uint16_t rd16(const uint8_t* p) { uint16_t v; std::memcpy(&v, p, 2); return v; }
-uint32_t rd32(const uint8_t* p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
-uint64_t rd64(const uint8_t* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+uint16_t rd16(const uint8_t* p) {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+}
+uint32_t rd32(const uint8_t* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+uint64_t rd64(const uint8_t* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
 
 // Whether every page of [P, P + BYTES) is mapped (mincore fails with ENOMEM on an unmapped page), so
 // that headers which promise more than the caller's memory holds give an error instead of a fault.
@@ -63,7 +75,10 @@ Expected<std::span<const uint8_t>> image_extent(const void* image) {
             return make_error(ErrorCode::Invalid, "fatbin of {} bytes runs past the readable memory", header + size);
         return std::span<const uint8_t>(p, header + size);
     }
-    if (std::memcmp(p, "\x7f" "ELF", 4) == 0) {
+    if (std::memcmp(p,
+                    "\x7f"
+                    "ELF",
+                    4) == 0) {
         if (!mapped(p, 0x40)) return make_error(ErrorCode::Invalid, "ELF header is not readable");
         if (p[4] != 2) return make_error(ErrorCode::Unsupported, "32-bit ELF images are not supported");
         constexpr uint64_t kLimit = 1ull << 34;
@@ -76,7 +91,8 @@ Expected<std::span<const uint8_t>> image_extent(const void* image) {
             (phnum && phentsize != 0x38))
             return make_error(ErrorCode::Invalid,
                               "ELF header is not plausible (section table at {} with {} entries of {} bytes, "
-                              "program headers at {} with {} of {})", shoff, shnum, shentsize, phoff, phnum, phentsize);
+                              "program headers at {} with {} of {})",
+                              shoff, shnum, shentsize, phoff, phnum, phentsize);
         uint64_t end = std::max<uint64_t>(shoff + uint64_t(shentsize) * shnum, phoff + uint64_t(phentsize) * phnum);
         if (!mapped(p + shoff, uint64_t(shentsize) * shnum))
             return make_error(ErrorCode::Invalid, "ELF section table (offset {}, {} entries) is not readable", shoff,

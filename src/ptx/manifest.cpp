@@ -18,8 +18,10 @@ std::string quoted(std::string_view text) {
     std::string out;
     for (size_t i = 0; i < text.size() && i < kMax; ++i) {
         unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c < 0x7f) out += static_cast<char>(c);
-        else out += fmt::format("\\x{:02x}", c);
+        if (c >= 0x20 && c < 0x7f)
+            out += static_cast<char>(c);
+        else
+            out += fmt::format("\\x{:02x}", c);
     }
     if (text.size() > kMax) out += "...";
     return out;

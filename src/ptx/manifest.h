@@ -1,4 +1,5 @@
-// d4r PTX toolkit: the kernel manifest `d4r-kernels.txt` of a release kernel set (docs/runtime.md, "Native-kernel overrides").
+// d4r PTX toolkit: the kernel manifest `d4r-kernels.txt` of a release kernel set (docs/runtime.md, "Native-kernel
+// overrides").
 //
 // Promise: reads and writes the manifest format — lines `NAME HASH` (HASH exactly 16 hex digits,
 // either case on read, lowercase on write), `#` comments (whole line or after the fields), blank
@@ -41,7 +42,7 @@ public:
 
     // True when the manifest lists HASH for NAME.
     bool allows(std::string_view name, uint64_t hash) const;
-    std::vector<std::string> names() const;                  // sorted
+    std::vector<std::string> names() const;                        // sorted
     std::vector<uint64_t> hashes_for(std::string_view name) const; // sorted; empty when NAME is absent
     size_t kernel_count() const { return m_hashes.size(); }
     size_t entry_count() const; // NAME HASH pairs

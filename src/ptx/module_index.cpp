@@ -24,10 +24,10 @@ struct TypeSize {
     unsigned bytes;
 };
 constexpr TypeSize kTypeSizes[] = {
-    {".b8", 1},     {".u8", 1},      {".s8", 1},         {".b16", 2},      {".u16", 2},     {".s16", 2},
-    {".f16", 2},    {".bf16", 2},    {".b32", 4},        {".u32", 4},      {".s32", 4},     {".f32", 4},
-    {".f16x2", 4},  {".bf16x2", 4},  {".tf32", 4},       {".b64", 8},      {".u64", 8},     {".s64", 8},
-    {".f64", 8},    {".b128", 16},   {".texref", 8},     {".samplerref", 8}, {".surfref", 8},
+    {".b8", 1},    {".u8", 1},     {".s8", 1},     {".b16", 2},        {".u16", 2},     {".s16", 2},
+    {".f16", 2},   {".bf16", 2},   {".b32", 4},    {".u32", 4},        {".s32", 4},     {".f32", 4},
+    {".f16x2", 4}, {".bf16x2", 4}, {".tf32", 4},   {".b64", 8},        {".u64", 8},     {".s64", 8},
+    {".f64", 8},   {".b128", 16},  {".texref", 8}, {".samplerref", 8}, {".surfref", 8},
 };
 
 bool is_linkage(const Token& t) {
@@ -77,8 +77,10 @@ private:
         return Error(ErrorCode::Invalid, fmt::format("line {}: {}", line, message));
     }
     void note(std::string text) {
-        if (m_index.notes.size() < m_limits.max_notes) m_index.notes.push_back(std::move(text));
-        else ++m_dropped_notes;
+        if (m_index.notes.size() < m_limits.max_notes)
+            m_index.notes.push_back(std::move(text));
+        else
+            ++m_dropped_notes;
     }
 
     Expected<uint64_t> expect_integer(std::string_view what) {
@@ -107,7 +109,8 @@ private:
         if (t.kind == TokenKind::Error) return expected(t, "a directive");
         if (t.kind != TokenKind::Directive)
             return error_at(t.line, fmt::format("unexpected {} at module scope (expected a directive such as "
-                                                "'.entry' or '.global')", describe_token(t)));
+                                                "'.entry' or '.global')",
+                                                describe_token(t)));
         std::string linkage;
         while (is_linkage(m_ts.peek())) linkage = std::string(m_ts.next().text);
         Token d = m_ts.next();
@@ -116,8 +119,7 @@ private:
         if (d.is_directive(".global") || d.is_directive(".const") || d.is_directive(".shared") ||
             d.is_directive(".local") || d.is_directive(".tex"))
             return parse_variable(linkage, d);
-        if (!linkage.empty())
-            return expected(d, fmt::format("'.entry', '.func' or a variable after '{}'", linkage));
+        if (!linkage.empty()) return expected(d, fmt::format("'.entry', '.func' or a variable after '{}'", linkage));
         if (d.is_directive(".version")) return parse_version(d);
         if (d.is_directive(".target")) return parse_target();
         if (d.is_directive(".address_size")) {
@@ -208,8 +210,10 @@ private:
             if (t.kind == TokenKind::End)
                 return error_at(open_line, fmt::format("'{{' opening the body of {} is never closed", what));
             if (t.kind == TokenKind::Error) return expected(t, "a token");
-            if (t.is_punct("{")) ++depth;
-            else if (t.is_punct("}") && --depth == 0) return ok_status();
+            if (t.is_punct("{"))
+                ++depth;
+            else if (t.is_punct("}") && --depth == 0)
+                return ok_status();
         }
     }
 
@@ -387,7 +391,8 @@ private:
         }
         auto [first, inserted] = m_entry_lines.emplace(e.name, e.line);
         if (!inserted)
-            return error_at(e.line, fmt::format("entry '{}' is defined twice (first at line {})", e.name, first->second));
+            return error_at(e.line,
+                            fmt::format("entry '{}' is defined twice (first at line {})", e.name, first->second));
         m_index.entries.push_back(std::move(e));
         return ok_status();
     }
@@ -400,8 +405,10 @@ private:
             if (t.kind == TokenKind::End) return error_at(open.line, "'(' is never closed");
             if (t.kind == TokenKind::Error) return expected(t, "a token");
             if (saw && t.is_directive(wanted)) *saw = true;
-            if (t.is_punct("(")) ++depth;
-            else if (t.is_punct(")") && --depth == 0) return ok_status();
+            if (t.is_punct("("))
+                ++depth;
+            else if (t.is_punct(")") && --depth == 0)
+                return ok_status();
         }
     }
 
@@ -458,13 +465,16 @@ private:
                 continue;
             }
             if (taken.is_punct("}") || taken.is_punct(")")) {
-                if (depth == 0) return error_at(taken.line, fmt::format("unbalanced {} in initializer of '{}'",
-                                                                        describe_token(taken), name));
+                if (depth == 0)
+                    return error_at(taken.line,
+                                    fmt::format("unbalanced {} in initializer of '{}'", describe_token(taken), name));
                 --depth;
                 continue;
             }
-            if (depth == 1 && taken.is_punct(",")) ++items;
-            else if (depth >= 1) empty_list = false;
+            if (depth == 1 && taken.is_punct(","))
+                ++items;
+            else if (depth >= 1)
+                empty_list = false;
         }
         return list && !empty_list ? items + 1 : 0;
     }
@@ -489,7 +499,8 @@ private:
         }
         for (;;) {
             Token name = m_ts.next();
-            if (name.kind != TokenKind::Identifier) return expected(name, fmt::format("a variable name in a {} declaration", space.text));
+            if (name.kind != TokenKind::Identifier)
+                return expected(name, fmt::format("a variable name in a {} declaration", space.text));
             if (spec.type.empty()) return error_at(name.line, fmt::format("variable '{}' has no type", name.text));
             VariableInfo v;
             v.name = std::string(name.text);

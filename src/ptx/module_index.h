@@ -30,16 +30,16 @@ unsigned ptx_type_size(std::string_view type);
 
 struct ParamInfo {
     std::string name;
-    std::string type;          // element type: ".u32", ".b8", ".f64", ".texref", ...
-    unsigned vector = 1;       // 2, 4 or 8 for ".v2"/".v4"/".v8"
+    std::string type;           // element type: ".u32", ".b8", ".f64", ".texref", ...
+    unsigned vector = 1;        // 2, 4 or 8 for ".v2"/".v4"/".v8"
     std::vector<uint64_t> dims; // array dimensions, outermost first ("p[24]" -> {24}); empty for a scalar
-    uint64_t size = 0;         // bytes: element size x vector x dims
-    uint64_t align = 1;        // bytes: ".align N" when given, else the element size x vector
-    uint64_t offset = 0;       // byte offset in the parameter block
+    uint64_t size = 0;          // bytes: element size x vector x dims
+    uint64_t align = 1;         // bytes: ".align N" when given, else the element size x vector
+    uint64_t offset = 0;        // byte offset in the parameter block
     bool explicit_align = false;
-    bool is_pointer = false;     // ".ptr" attribute
-    std::string pointer_space;   // ".global", ".const", ".local", ".shared" or "" (generic) when is_pointer
-    uint64_t pointer_align = 0;  // ".ptr ... .align N" (alignment of what it points to), 0 when absent
+    bool is_pointer = false;    // ".ptr" attribute
+    std::string pointer_space;  // ".global", ".const", ".local", ".shared" or "" (generic) when is_pointer
+    uint64_t pointer_align = 0; // ".ptr ... .align N" (alignment of what it points to), 0 when absent
     uint32_t line = 0;
 
     // ".u64 .ptr .global .align 16", ".align 8 .b8 [24]": the declaration as PTX writes it, minus the name.
@@ -56,12 +56,12 @@ struct KernelDirectives {
 
 struct EntryInfo {
     std::string name;
-    std::string linkage;                // ".visible", ".weak", ".extern" or ""
+    std::string linkage; // ".visible", ".weak", ".extern" or ""
     std::vector<ParamInfo> params;
-    uint64_t param_block_size = 0;      // end of the last parameter (0 without parameters)
-    uint64_t param_block_align = 1;     // the largest parameter alignment
+    uint64_t param_block_size = 0;  // end of the last parameter (0 without parameters)
+    uint64_t param_block_align = 1; // the largest parameter alignment
     KernelDirectives directives;
-    uint32_t line = 0;                  // line of '.entry'
+    uint32_t line = 0; // line of '.entry'
 };
 
 struct FuncInfo {
@@ -73,26 +73,26 @@ struct FuncInfo {
 
 struct VariableInfo {
     std::string name;
-    std::string space;           // ".global" or ".const"
+    std::string space; // ".global" or ".const"
     std::string linkage;
-    std::string type;            // element type
+    std::string type; // element type
     unsigned vector = 1;
-    std::vector<uint64_t> dims;  // an unsized dimension ("x[]") is 0 unless a flat initializer gives it
-    uint64_t size = 0;           // bytes (0 while a dimension is unknown)
+    std::vector<uint64_t> dims; // an unsized dimension ("x[]") is 0 unless a flat initializer gives it
+    uint64_t size = 0;          // bytes (0 while a dimension is unknown)
     uint64_t align = 1;
     bool has_initializer = false;
-    bool managed = false;        // .attribute(.managed): managed memory the host may use directly
+    bool managed = false; // .attribute(.managed): managed memory the host may use directly
     uint32_t line = 0;
 };
 
 struct ModuleIndex {
     std::optional<std::pair<uint32_t, uint32_t>> version; // .version major.minor
-    std::vector<std::string> targets;                      // .target list in order: "sm_89", "debug", ...
+    std::vector<std::string> targets;                     // .target list in order: "sm_89", "debug", ...
     std::optional<uint32_t> address_size;
-    std::vector<EntryInfo> entries;                        // in module order
+    std::vector<EntryInfo> entries; // in module order
     std::vector<FuncInfo> funcs;
-    std::vector<VariableInfo> variables;                   // .global and .const, in module order
-    std::vector<std::string> notes;                        // "line 40: skipped unknown directive '.foo'"
+    std::vector<VariableInfo> variables; // .global and .const, in module order
+    std::vector<std::string> notes;      // "line 40: skipped unknown directive '.foo'"
 
     // The first .target naming an architecture ("sm_89", "sm_90a", "compute_80"), else "".
     std::string sm() const;
@@ -114,7 +114,7 @@ struct IndexedModule {
     size_t number = 0;  // position among the file's PTX modules, from 0
     PtxModuleBlob blob; // as the container holds it
     uint64_t hash = 0;
-    std::string sm;     // the container's architecture, else the first .target architecture, else ""
+    std::string sm; // the container's architecture, else the first .target architecture, else ""
     ModuleIndex index;
 
     std::string_view text() const; // blob.text without trailing NULs (what the hash covers)

@@ -26,8 +26,10 @@ std::string printable(std::string_view text, size_t max_chars = 40) {
     std::string out;
     for (size_t i = 0; i < text.size() && i < max_chars; ++i) {
         unsigned char c = static_cast<unsigned char>(text[i]);
-        if (c >= 0x20 && c < 0x7f) out += static_cast<char>(c);
-        else out += fmt::format("\\x{:02x}", c);
+        if (c >= 0x20 && c < 0x7f)
+            out += static_cast<char>(c);
+        else
+            out += fmt::format("\\x{:02x}", c);
     }
     if (text.size() > max_chars) out += "...";
     return out;
@@ -40,14 +42,22 @@ constexpr std::string_view kOneCharPuncts = ",;:()[]{}<>=+-*/%@!~&|^?.";
 
 const char* token_kind_name(TokenKind kind) {
     switch (kind) {
-    case TokenKind::End: return "end of input";
-    case TokenKind::Error: return "error";
-    case TokenKind::Identifier: return "identifier";
-    case TokenKind::Directive: return "directive";
-    case TokenKind::Integer: return "integer";
-    case TokenKind::Float: return "float";
-    case TokenKind::String: return "string";
-    case TokenKind::Punct: return "punctuation";
+    case TokenKind::End:
+        return "end of input";
+    case TokenKind::Error:
+        return "error";
+    case TokenKind::Identifier:
+        return "identifier";
+    case TokenKind::Directive:
+        return "directive";
+    case TokenKind::Integer:
+        return "integer";
+    case TokenKind::Float:
+        return "float";
+    case TokenKind::String:
+        return "string";
+    case TokenKind::Punct:
+        return "punctuation";
     }
     return "token";
 }
@@ -65,8 +75,9 @@ void Lexer::advance_line() {
 Token Lexer::fail(uint32_t line, uint32_t column, size_t start, std::string message) {
     m_error = Error(ErrorCode::Invalid, fmt::format("line {}: {}", line, message));
     size_t end = std::min(m_text.size(), std::max(start + 1, m_pos));
-    m_error_token = Token{TokenKind::Error, m_text.substr(std::min(start, m_text.size()), end - std::min(start, m_text.size())),
-                          line, column};
+    m_error_token =
+        Token{TokenKind::Error, m_text.substr(std::min(start, m_text.size()), end - std::min(start, m_text.size())),
+              line, column};
     return m_error_token;
 }
 
@@ -164,8 +175,9 @@ Token Lexer::lex_number(size_t start, uint32_t column) {
     if (at(q) == '.') {
         // "1.5", "1.", "1.e3" are floats; the dot must not start a directive or a dotted name.
         char after = at(q + 1);
-        bool exponent_follows = (after == 'e' || after == 'E') &&
-                                (is_digit(at(q + 2)) || ((at(q + 2) == '+' || at(q + 2) == '-') && is_digit(at(q + 3))));
+        bool exponent_follows =
+            (after == 'e' || after == 'E') &&
+            (is_digit(at(q + 2)) || ((at(q + 2) == '+' || at(q + 2) == '-') && is_digit(at(q + 3))));
         if (is_digit(after) || exponent_follows || !(is_follow(after) || after == '.')) {
             is_float = true;
             ++q;
@@ -193,7 +205,8 @@ Token Lexer::next() {
     if (m_error) return m_error_token;
     if (!skip_space_and_comments()) return m_error_token;
     const size_t n = m_text.size();
-    if (m_pos >= n) return Token{TokenKind::End, m_text.substr(n, 0), m_line, static_cast<uint32_t>(m_pos - m_line_start + 1)};
+    if (m_pos >= n)
+        return Token{TokenKind::End, m_text.substr(n, 0), m_line, static_cast<uint32_t>(m_pos - m_line_start + 1)};
 
     const size_t start = m_pos;
     const uint32_t column = static_cast<uint32_t>(std::min<size_t>(m_pos - m_line_start + 1, UINT32_MAX));
@@ -333,9 +346,12 @@ std::optional<uint64_t> parse_integer_literal(std::string_view text) {
     uint64_t value = 0;
     for (char c : text) {
         unsigned digit;
-        if (is_digit(c)) digit = static_cast<unsigned>(c - '0');
-        else if (is_hex_digit(c)) digit = static_cast<unsigned>(hex_value(c));
-        else return std::nullopt;
+        if (is_digit(c))
+            digit = static_cast<unsigned>(c - '0');
+        else if (is_hex_digit(c))
+            digit = static_cast<unsigned>(hex_value(c));
+        else
+            return std::nullopt;
         if (digit >= base) return std::nullopt;
         if (value > (UINT64_MAX - digit) / base) return std::nullopt;
         value = value * base + digit;

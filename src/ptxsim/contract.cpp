@@ -20,7 +20,7 @@ struct OpInfo {
     bool rounding = false; // .rn .rz .rm .rp
     bool ftz = false;
     bool sat = false;
-    bool other = false;    // any other modifier (.approx, .relu, .lo, ...)
+    bool other = false; // any other modifier (.approx, .relu, .lo, ...)
 };
 
 OpInfo parse_op(std::string_view opcode) {
@@ -30,11 +30,16 @@ OpInfo parse_op(std::string_view opcode) {
     o.base = parts[0];
     for (size_t i = 1; i < parts.size(); ++i) {
         std::string_view p = parts[i];
-        if (p == "rn" || p == "rz" || p == "rm" || p == "rp") o.rounding = true;
-        else if (p == "ftz") o.ftz = true;
-        else if (p == "sat") o.sat = true;
-        else if (std::find(kTypes.begin(), kTypes.end(), p) != kTypes.end()) o.type = p;
-        else o.other = true;
+        if (p == "rn" || p == "rz" || p == "rm" || p == "rp")
+            o.rounding = true;
+        else if (p == "ftz")
+            o.ftz = true;
+        else if (p == "sat")
+            o.sat = true;
+        else if (std::find(kTypes.begin(), kTypes.end(), p) != kTypes.end())
+            o.type = p;
+        else
+            o.other = true;
     }
     return o;
 }
@@ -61,8 +66,10 @@ public:
             m_names.back()[v.name] = 0; // shadows an outer register of that name
             return;
         }
-        if (v.range >= 0) m_ranges.back()[v.name] = {base, uint64_t(v.range)};
-        else m_names.back()[v.name] = base;
+        if (v.range >= 0)
+            m_ranges.back()[v.name] = {base, uint64_t(v.range)};
+        else
+            m_names.back()[v.name] = base;
     }
     uint64_t resolve(std::string_view name) const {
         for (auto it = m_names.rbegin(); it != m_names.rend(); ++it) {
@@ -105,7 +112,7 @@ struct Rec {
     std::vector<Read> reads;
     uint64_t op_key[3] = {0, 0, 0}; // operands 0..2 when each is a plain register name
     size_t operands = 0;
-    int64_t jumps_to = -1;          // a bra: the block its label starts (-2: unknown, e.g. brx.idx)
+    int64_t jumps_to = -1; // a bra: the block its label starts (-2: unknown, e.g. brx.idx)
 };
 
 void collect(const ast::Operand& o, const Resolver& r, uint8_t operand, std::vector<Read>& out) {
@@ -114,7 +121,9 @@ void collect(const ast::Operand& o, const Resolver& r, uint8_t operand, std::vec
     };
     switch (o.kind) {
     case ast::OperandKind::Name:
-    case ast::OperandKind::Address: add(o.name); break;
+    case ast::OperandKind::Address:
+        add(o.name);
+        break;
     case ast::OperandKind::Pair:
         add(o.name);
         add(o.name2);
@@ -123,7 +132,8 @@ void collect(const ast::Operand& o, const Resolver& r, uint8_t operand, std::vec
     case ast::OperandKind::List:
         for (const ast::Operand& e : o.elements) collect(e, r, operand, out);
         break;
-    default: break;
+    default:
+        break;
     }
 }
 
@@ -137,9 +147,15 @@ std::vector<Rec> scan(const ast::Function& f) {
     std::vector<std::pair<size_t, std::string_view>> branches;  // rec -> target label
     for (const ast::Statement& st : f.body) {
         switch (st.kind) {
-        case ast::Statement::Kind::BlockOpen: r.open(); break;
-        case ast::Statement::Kind::BlockClose: r.close(); break;
-        case ast::Statement::Kind::Declaration: r.declare(f.declarations[st.index], st.index); break;
+        case ast::Statement::Kind::BlockOpen:
+            r.open();
+            break;
+        case ast::Statement::Kind::BlockClose:
+            r.close();
+            break;
+        case ast::Statement::Kind::Declaration:
+            r.declare(f.declarations[st.index], st.index);
+            break;
         case ast::Statement::Kind::Label:
             if (!split) {
                 split = true;
@@ -174,7 +190,8 @@ std::vector<Rec> scan(const ast::Function& f) {
             const Rec& last = recs.back();
             if (last.op.base == "bra" && !in.operands.empty() && in.operands[0].kind == ast::OperandKind::Name)
                 branches.emplace_back(recs.size() - 1, in.operands[0].name);
-            else if (last.op.base == "brx") recs.back().jumps_to = -2;
+            else if (last.op.base == "brx")
+                recs.back().jumps_to = -2;
             if (ends_block(last.op.base) && !split) {
                 split = true;
                 ++block;
@@ -210,9 +227,9 @@ bool is_fusable_add(const Rec& a, const Rec& m) {
 }
 
 struct Use {
-    uint32_t rec;     // the add
-    uint8_t operand;  // 1 or 2
-    int sign;         // +1, or -1 through a neg
+    uint32_t rec;    // the add
+    uint8_t operand; // 1 or 2
+    int sign;        // +1, or -1 through a neg
 };
 
 // The uses of mul RECS[M]'s product when every one is a fusable add (else empty).
@@ -234,8 +251,8 @@ std::vector<Use> product_uses(const std::vector<Rec>& recs, uint32_t m,
                 if (other != 0 && alias.count(other)) return {}; // the product added to itself
                 uses.push_back({p, rd.operand, a->second});
             } else if (plain && rd.operand == 1 && !r.guarded && r.op_key[0] != 0 && r.reads.size() == 1 &&
-                       (r.op.base == "mov" || (r.op.base == "neg" && r.op.type == mul.op.type &&
-                                               !r.op.rounding && !r.op.other && !r.op.sat))) {
+                       (r.op.base == "mov" || (r.op.base == "neg" && r.op.type == mul.op.type && !r.op.rounding &&
+                                               !r.op.other && !r.op.sat))) {
                 born.push_back({r.op_key[0], r.op.base == "neg" ? -a->second : a->second});
             } else {
                 return {};
@@ -320,7 +337,8 @@ ast::Instruction fused_instruction(const ast::Instruction& add, const ast::Instr
     fma.line = add.line;
     fma.text = add.text;
     fma.operands = {add.operands[0], mul.operands[1], mul.operands[2], add.operands[x.product_operand == 1 ? 2 : 1]};
-    fma.contracted = uint8_t(kContracted | (x.negate_product ? kNegateProduct : 0) | (x.negate_addend ? kNegateAddend : 0));
+    fma.contracted =
+        uint8_t(kContracted | (x.negate_product ? kNegateProduct : 0) | (x.negate_addend ? kNegateAddend : 0));
     return fma;
 }
 

@@ -27,16 +27,16 @@
 namespace d4r::ptxsim {
 
 struct Contraction {
-    uint32_t mul = 0;             // index into Function::instructions of the mul
-    uint8_t product_operand = 1;  // the add's operand (1 or 2) that carries the product
-    bool negate_product = false;  // fma(-a, b, c)
-    bool negate_addend = false;   // fma(a, b, -c)
+    uint32_t mul = 0;                // index into Function::instructions of the mul
+    uint8_t product_operand = 1;     // the add's operand (1 or 2) that carries the product
+    bool negate_product = false;     // fma(-a, b, c)
+    bool negate_addend = false;      // fma(a, b, -c)
     bool save_multiplicands = false; // a multiplicand register changes between the mul and the add
 };
 
 struct Contractions {
     std::unordered_map<uint32_t, Contraction> fused; // add/sub instruction index -> its mul
-    std::vector<uint32_t> saved_muls;                 // muls whose register multiplicands must be copied
+    std::vector<uint32_t> saved_muls;                // muls whose register multiplicands must be copied
 };
 
 Contractions find_contractions(const ast::Function& f);

@@ -144,7 +144,8 @@ Expected<uint32_t> InstrDecoder::dst(const ast::Operand& o, Type t) {
     if (s->kind != Symbol::Kind::Reg) return error(fmt::format("'{}' is not a register that can be written", o.name));
     if (type_bits(t) > 64) return error(fmt::format("type .{} is not supported", type_name(t)));
     if (!slot_matches(*s, t))
-        return malformed(fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
+        return malformed(
+            fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
     return static_cast<uint32_t>(s->value);
 }
 
@@ -164,7 +165,9 @@ Expected<uint64_t> immediate_bits(const ast::Operand& o, Type t) {
         }
         if (t == Type::F64 || (bits == 64 && o.float_bits == 64)) {
             if (o.float_bits == 64) return o.raw_bits;
-            if (o.float_bits == 32) return std::bit_cast<uint64_t>(static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(o.raw_bits))));
+            if (o.float_bits == 32)
+                return std::bit_cast<uint64_t>(
+                    static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(o.raw_bits))));
             return std::bit_cast<uint64_t>(o.real);
         }
         return make_error(ErrorCode::Unsupported, "a floating-point literal for type .{}", type_name(t));
@@ -195,10 +198,14 @@ Status InstrDecoder::emit_op(ExecFn fn, Type dt, std::initializer_list<Type> sou
 
 Status InstrDecoder::emit_op(ExecFn fn, Type t, size_t sources) {
     switch (sources) {
-    case 0: return emit_op(fn, t, std::initializer_list<Type>{});
-    case 1: return emit_op(fn, t, {t});
-    case 2: return emit_op(fn, t, {t, t});
-    default: return emit_op(fn, t, {t, t, t});
+    case 0:
+        return emit_op(fn, t, std::initializer_list<Type>{});
+    case 1:
+        return emit_op(fn, t, {t});
+    case 2:
+        return emit_op(fn, t, {t, t});
+    default:
+        return emit_op(fn, t, {t, t, t});
     }
 }
 
@@ -253,7 +260,8 @@ Expected<uint32_t> InstrDecoder::src(const ast::Operand& o, Type t) {
     }
     if (s->kind != Symbol::Kind::Reg) return error(fmt::format("'{}' is not a register", o.name));
     if (!slot_matches(*s, t))
-        return malformed(fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
+        return malformed(
+            fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
     return static_cast<uint32_t>(s->value);
 }
 
@@ -299,10 +307,14 @@ namespace {
 // The generic address of an address in SPACE.
 uint64_t to_generic(uint64_t address, Space space) {
     switch (space) {
-    case Space::Shared: return kSharedWindow + address;
-    case Space::Local: return kLocalWindow + address;
-    case Space::KernelParam: return kParamWindow + address;
-    default: return address;
+    case Space::Shared:
+        return kSharedWindow + address;
+    case Space::Local:
+        return kLocalWindow + address;
+    case Space::KernelParam:
+        return kParamWindow + address;
+    default:
+        return address;
     }
 }
 
@@ -363,18 +375,33 @@ Status InstrDecoder::branch_target(std::string_view label) {
 
 bool is_ptx_opcode(std::string_view base) {
     static constexpr std::string_view kOpcodes[] = {
-        "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar", "barrier", "bfe", "bfi",
-        "bfind", "bmsk", "bra", "brev", "brkpt", "brx", "call", "clusterlaunchcontrol", "clz", "cnot", "copysign",
-        "cos", "cp", "createpolicy", "cvt", "cvta", "discard", "div", "dp2a", "dp4a", "elect", "ex2", "exit", "fence",
-        "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "istypeof", "ld", "ldmatrix", "ldu", "lg2", "lop3",
-        "mad", "mad24", "madc", "mapa", "match", "max", "mbarrier", "membar", "min", "mma", "mov", "movmatrix", "mul",
-        "mul24", "multimem", "nanosleep", "neg", "not", "or", "pmevent", "popc", "prefetch", "prefetchu", "prmt",
-        "rcp", "red", "redux", "rem", "ret", "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl",
-        "shl", "shr", "sin", "slct", "sqrt", "st", "stackrestore", "stacksave", "stmatrix", "sub", "subc", "suld",
-        "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4", "trap", "txq",
-        "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad", "vmax", "vmax2",
-        "vmax4", "vmin", "vmin2", "vmin4", "vote", "vset", "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4",
-        "wgmma", "wmma", "xor"};
+        "abs",          "activemask",    "add",       "addc",       "alloca",
+        "and",          "applypriority", "atom",      "bar",        "barrier",
+        "bfe",          "bfi",           "bfind",     "bmsk",       "bra",
+        "brev",         "brkpt",         "brx",       "call",       "clusterlaunchcontrol",
+        "clz",          "cnot",          "copysign",  "cos",        "cp",
+        "createpolicy", "cvt",           "cvta",      "discard",    "div",
+        "dp2a",         "dp4a",          "elect",     "ex2",        "exit",
+        "fence",        "fma",           "fns",       "getctarank", "griddepcontrol",
+        "isspacep",     "istypeof",      "ld",        "ldmatrix",   "ldu",
+        "lg2",          "lop3",          "mad",       "mad24",      "madc",
+        "mapa",         "match",         "max",       "mbarrier",   "membar",
+        "min",          "mma",           "mov",       "movmatrix",  "mul",
+        "mul24",        "multimem",      "nanosleep", "neg",        "not",
+        "or",           "pmevent",       "popc",      "prefetch",   "prefetchu",
+        "prmt",         "rcp",           "red",       "redux",      "rem",
+        "ret",          "rsqrt",         "sad",       "selp",       "set",
+        "setmaxnreg",   "setp",          "shf",       "shfl",       "shl",
+        "shr",          "sin",           "slct",      "sqrt",       "st",
+        "stackrestore", "stacksave",     "stmatrix",  "sub",        "subc",
+        "suld",         "suq",           "sured",     "sust",       "szext",
+        "tanh",         "tcgen05",       "tensormap", "testp",      "tex",
+        "tld4",         "trap",          "txq",       "vabsdiff",   "vabsdiff2",
+        "vabsdiff4",    "vadd",          "vadd2",     "vadd4",      "vavrg2",
+        "vavrg4",       "vmad",          "vmax",      "vmax2",      "vmax4",
+        "vmin",         "vmin2",         "vmin4",     "vote",       "vset",
+        "vset2",        "vset4",         "vshl",      "vshr",       "vsub",
+        "vsub2",        "vsub4",         "wgmma",     "wmma",       "xor"};
     for (std::string_view op : kOpcodes)
         if (op == base) return true;
     return false;

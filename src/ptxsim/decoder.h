@@ -109,7 +109,7 @@ public:
         Space space = Space::Generic;
         uint32_t base = kNoReg; // register slot, or kNoReg for an absolute address
         bool base_wide = true;
-        int64_t imm = 0;        // offset, or the whole address in SPACE when base == kNoReg
+        int64_t imm = 0; // offset, or the whole address in SPACE when base == kNoReg
     };
     // [reg+imm], [symbol+imm] or [imm] for an access declared in SPACE (Generic when no space was
     // written). A symbol of another space than SPACE is an error; in Generic its generic address is used.
@@ -160,10 +160,11 @@ void add_float_ops(OpcodeTable& table);   // f32/f64 arithmetic and .approx func
 void add_cvt_ops(OpcodeTable& table);     // cvt
 void add_memory_ops(OpcodeTable& table);  // ld, st, ldu, prefetch, prefetchu
 void add_atomic_ops(OpcodeTable& table);  // atom, red
-void add_control_ops(OpcodeTable& table); // bra, brx, call, ret, exit, bar, barrier, membar, fence, trap, brkpt, nanosleep
-void add_warp_ops(OpcodeTable& table);    // shfl, vote, activemask, match, redux
-void add_mma_ops(OpcodeTable& table);     // mma, ldmatrix, cp.async, wmma (ops_mma.cpp, ops_async.cpp, ops_wmma.cpp)
-void add_texture_ops(OpcodeTable& table); // tex, tld4, suld, sust (ops_texture.cpp)
+void add_control_ops(
+    OpcodeTable& table);               // bra, brx, call, ret, exit, bar, barrier, membar, fence, trap, brkpt, nanosleep
+void add_warp_ops(OpcodeTable& table); // shfl, vote, activemask, match, redux
+void add_mma_ops(OpcodeTable& table);  // mma, ldmatrix, cp.async, wmma (ops_mma.cpp, ops_async.cpp, ops_wmma.cpp)
+void add_texture_ops(OpcodeTable& table);  // tex, tld4, suld, sust (ops_texture.cpp)
 void add_mbarrier_ops(OpcodeTable& table); // mbarrier (ops_mbarrier.cpp)
 
 const OpcodeTable& opcode_table();

@@ -118,7 +118,8 @@ Expected<DevicePtr> Device::alloc(uint64_t bytes) {
     // Fresh anonymous pages are zero and page aligned (kAlign divides every page size).
     static_assert(kAlign <= 4096);
     void* p = mmap(nullptr, mapped_bytes(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return make_error(ErrorCode::Io, "out of host memory allocating {} bytes of device memory", bytes);
+    if (p == MAP_FAILED)
+        return make_error(ErrorCode::Io, "out of host memory allocating {} bytes of device memory", bytes);
     std::unique_lock lock(m_impl->mutex);
     m_impl->allocations[reinterpret_cast<uint64_t>(p)] = bytes;
     m_impl->bytes += bytes;
@@ -195,33 +196,58 @@ Status Device::remove_foreign(DevicePtr base) {
 
 const char* channel_format_name(ChannelFormat f) {
     switch (f) {
-    case ChannelFormat::U8: return "u8";
-    case ChannelFormat::U16: return "u16";
-    case ChannelFormat::U32: return "u32";
-    case ChannelFormat::S8: return "s8";
-    case ChannelFormat::S16: return "s16";
-    case ChannelFormat::S32: return "s32";
-    case ChannelFormat::F16: return "f16";
-    case ChannelFormat::F32: return "f32";
-    case ChannelFormat::RGB10A2: return "rgb10a2";
-    case ChannelFormat::R11G11B10F: return "r11g11b10f";
+    case ChannelFormat::U8:
+        return "u8";
+    case ChannelFormat::U16:
+        return "u16";
+    case ChannelFormat::U32:
+        return "u32";
+    case ChannelFormat::S8:
+        return "s8";
+    case ChannelFormat::S16:
+        return "s16";
+    case ChannelFormat::S32:
+        return "s32";
+    case ChannelFormat::F16:
+        return "f16";
+    case ChannelFormat::F32:
+        return "f32";
+    case ChannelFormat::RGB10A2:
+        return "rgb10a2";
+    case ChannelFormat::R11G11B10F:
+        return "r11g11b10f";
     }
     return "?";
 }
 
 uint32_t texel_bytes(ChannelFormat f, uint32_t channels) {
     switch (f) {
-    case ChannelFormat::RGB10A2: return channels == 4 || channels == 0 ? 4 : 0;
-    case ChannelFormat::R11G11B10F: return channels == 3 || channels == 0 ? 4 : 0;
-    default: break;
+    case ChannelFormat::RGB10A2:
+        return channels == 4 || channels == 0 ? 4 : 0;
+    case ChannelFormat::R11G11B10F:
+        return channels == 3 || channels == 0 ? 4 : 0;
+    default:
+        break;
     }
     if (channels != 1 && channels != 2 && channels != 4) return 0;
     uint32_t bytes = 0;
     switch (f) {
-    case ChannelFormat::U8: case ChannelFormat::S8: bytes = 1; break;
-    case ChannelFormat::U16: case ChannelFormat::S16: case ChannelFormat::F16: bytes = 2; break;
-    case ChannelFormat::U32: case ChannelFormat::S32: case ChannelFormat::F32: bytes = 4; break;
-    default: return 0;
+    case ChannelFormat::U8:
+    case ChannelFormat::S8:
+        bytes = 1;
+        break;
+    case ChannelFormat::U16:
+    case ChannelFormat::S16:
+    case ChannelFormat::F16:
+        bytes = 2;
+        break;
+    case ChannelFormat::U32:
+    case ChannelFormat::S32:
+    case ChannelFormat::F32:
+        bytes = 4;
+        break;
+    default:
+        return 0;
     }
     return bytes * channels;
 }
@@ -236,7 +262,9 @@ uint32_t format_channels(ChannelFormat f, uint32_t channels) {
     return channels;
 }
 
-bool valid_format(ChannelFormat f) { return static_cast<uint8_t>(f) <= static_cast<uint8_t>(ChannelFormat::R11G11B10F); }
+bool valid_format(ChannelFormat f) {
+    return static_cast<uint8_t>(f) <= static_cast<uint8_t>(ChannelFormat::R11G11B10F);
+}
 
 } // namespace
 
@@ -254,7 +282,8 @@ Expected<ArrayId> ImageRegistry::create_array(const ArrayDesc& desc) {
         return make_error(ErrorCode::Invalid, "array: {} channels of {} are not a texel format", desc.channels,
                           channel_format_name(desc.format));
     if (desc.width == 0 || desc.height == 0 || desc.width > kMaxImageDim || desc.height > kMaxImageDim)
-        return make_error(ErrorCode::Invalid, "array: size {}x{} is outside 1..{}", desc.width, desc.height, kMaxImageDim);
+        return make_error(ErrorCode::Invalid, "array: size {}x{} is outside 1..{}", desc.width, desc.height,
+                          kMaxImageDim);
     auto store = std::make_shared<ArrayStore>();
     store->desc = desc;
     store->desc.channels = format_channels(desc.format, desc.channels);
@@ -302,7 +331,9 @@ Status ImageRegistry::remove(uint64_t handle, ImageObject::Kind kind) {
     return ok_status();
 }
 
-Expected<ArrayId> create_array(Device& device, const ArrayDesc& desc) { return device.impl().images.create_array(desc); }
+Expected<ArrayId> create_array(Device& device, const ArrayDesc& desc) {
+    return device.impl().images.create_array(desc);
+}
 
 Status destroy_array(Device& device, ArrayId array) { return device.impl().images.destroy_array(array); }
 
@@ -321,7 +352,8 @@ Expected<std::shared_ptr<ArrayStore>> array_rect(const Device& device, ArrayId i
         return make_error(ErrorCode::Invalid, "{}: {}x{} bytes at ({}, {}) do not fit array {} ({} x {} bytes)", what,
                           width_bytes, height, x_bytes, y, id, a->pitch, a->desc.height);
     if (height > 1 && pitch < width_bytes)
-        return make_error(ErrorCode::Invalid, "{}: pitch {} is smaller than the row of {} bytes", what, pitch, width_bytes);
+        return make_error(ErrorCode::Invalid, "{}: pitch {} is smaller than the row of {} bytes", what, pitch,
+                          width_bytes);
     return a;
 }
 
@@ -329,7 +361,8 @@ Expected<std::shared_ptr<ArrayStore>> array_rect(const Device& device, ArrayId i
 
 Status copy_to_array(Device& device, ArrayId dst, uint64_t x_bytes, uint32_t y, const void* src, uint64_t src_pitch,
                      uint64_t width_bytes, uint32_t height) {
-    std::shared_ptr<ArrayStore> a = D4R_TRY(array_rect(device, dst, x_bytes, y, width_bytes, height, src_pitch, "copy to array"));
+    std::shared_ptr<ArrayStore> a =
+        D4R_TRY(array_rect(device, dst, x_bytes, y, width_bytes, height, src_pitch, "copy to array"));
     for (uint32_t r = 0; r < height; ++r)
         std::memcpy(a->data.get() + (y + r) * a->pitch + x_bytes, static_cast<const uint8_t*>(src) + r * src_pitch,
                     width_bytes);
@@ -338,7 +371,8 @@ Status copy_to_array(Device& device, ArrayId dst, uint64_t x_bytes, uint32_t y, 
 
 Status copy_from_array(const Device& device, ArrayId src, uint64_t x_bytes, uint32_t y, void* dst, uint64_t dst_pitch,
                        uint64_t width_bytes, uint32_t height) {
-    std::shared_ptr<ArrayStore> a = D4R_TRY(array_rect(device, src, x_bytes, y, width_bytes, height, dst_pitch, "copy from array"));
+    std::shared_ptr<ArrayStore> a =
+        D4R_TRY(array_rect(device, src, x_bytes, y, width_bytes, height, dst_pitch, "copy from array"));
     for (uint32_t r = 0; r < height; ++r)
         std::memcpy(static_cast<uint8_t*>(dst) + r * dst_pitch, a->data.get() + (y + r) * a->pitch + x_bytes,
                     width_bytes);
@@ -350,13 +384,24 @@ namespace {
 Expected<FilterClass> filter_class(ChannelFormat f, ReadMode read) {
     const bool norm = read == ReadMode::NormalizedFloat;
     switch (f) {
-    case ChannelFormat::F16: case ChannelFormat::R11G11B10F: return FilterClass::Half;
-    case ChannelFormat::F32: return FilterClass::Single;
-    case ChannelFormat::RGB10A2: return FilterClass::Unorm16;
-    case ChannelFormat::U8: case ChannelFormat::U16: return norm ? FilterClass::Unorm16 : FilterClass::Integer;
-    case ChannelFormat::S8: case ChannelFormat::S16: return norm ? FilterClass::Single : FilterClass::Integer;
-    case ChannelFormat::U32: case ChannelFormat::S32:
-        if (norm) return make_error(ErrorCode::Invalid, "texture: 32-bit integer formats cannot be read as normalised floats");
+    case ChannelFormat::F16:
+    case ChannelFormat::R11G11B10F:
+        return FilterClass::Half;
+    case ChannelFormat::F32:
+        return FilterClass::Single;
+    case ChannelFormat::RGB10A2:
+        return FilterClass::Unorm16;
+    case ChannelFormat::U8:
+    case ChannelFormat::U16:
+        return norm ? FilterClass::Unorm16 : FilterClass::Integer;
+    case ChannelFormat::S8:
+    case ChannelFormat::S16:
+        return norm ? FilterClass::Single : FilterClass::Integer;
+    case ChannelFormat::U32:
+    case ChannelFormat::S32:
+        if (norm)
+            return make_error(ErrorCode::Invalid,
+                              "texture: 32-bit integer formats cannot be read as normalised floats");
         return FilterClass::Integer;
     }
     return make_error(ErrorCode::Invalid, "texture: invalid channel format");
@@ -409,15 +454,18 @@ Expected<TexObject> create_texture_object(Device& device, const ResourceDesc& re
         o->texel_bytes = tb;
         if (res.kind == ResourceDesc::Kind::Linear) {
             if (res.bytes < tb || res.bytes / tb > (1ull << 27))
-                return make_error(ErrorCode::Invalid, "texture: linear memory of {} bytes holds no or too many texels", res.bytes);
+                return make_error(ErrorCode::Invalid, "texture: linear memory of {} bytes holds no or too many texels",
+                                  res.bytes);
             o->width = static_cast<uint32_t>(res.bytes / tb);
             o->height = 1;
             o->pitch = uint64_t(o->width) * tb;
         } else {
             if (res.width == 0 || res.height == 0 || res.width > kMaxImageDim || res.height > kMaxImageDim)
-                return make_error(ErrorCode::Invalid, "texture: size {}x{} is outside 1..{}", res.width, res.height, kMaxImageDim);
+                return make_error(ErrorCode::Invalid, "texture: size {}x{} is outside 1..{}", res.width, res.height,
+                                  kMaxImageDim);
             if (res.pitch < uint64_t(res.width) * tb)
-                return make_error(ErrorCode::Invalid, "texture: pitch {} is smaller than a row of {} texels", res.pitch, res.width);
+                return make_error(ErrorCode::Invalid, "texture: pitch {} is smaller than a row of {} texels", res.pitch,
+                                  res.width);
             o->width = res.width;
             o->height = res.height;
             o->pitch = res.pitch;
@@ -430,7 +478,8 @@ Expected<TexObject> create_texture_object(Device& device, const ResourceDesc& re
         o->device_memory = true;
         break;
     }
-    default: return make_error(ErrorCode::Invalid, "texture: invalid resource kind");
+    default:
+        return make_error(ErrorCode::Invalid, "texture: invalid resource kind");
     }
     o->filter_class = D4R_TRY(filter_class(o->format, desc.read));
     if (o->filter_class == FilterClass::Integer && desc.filter == FilterMode::Linear)

@@ -41,13 +41,23 @@ template <unsigned Kinds, class Pick>
 ExecFn by_type(Type t, const Pick& pick) {
     if constexpr ((Kinds & kIntTypes) != 0) {
         switch (t) {
-        case Type::S16: return pick(TypeTag<int16_t>{});
-        case Type::U16: case Type::B16: return pick(TypeTag<uint16_t>{});
-        case Type::S32: return pick(TypeTag<int32_t>{});
-        case Type::U32: case Type::B32: return pick(TypeTag<uint32_t>{});
-        case Type::S64: return pick(TypeTag<int64_t>{});
-        case Type::U64: case Type::B64: return pick(TypeTag<uint64_t>{});
-        default: break;
+        case Type::S16:
+            return pick(TypeTag<int16_t>{});
+        case Type::U16:
+        case Type::B16:
+            return pick(TypeTag<uint16_t>{});
+        case Type::S32:
+            return pick(TypeTag<int32_t>{});
+        case Type::U32:
+        case Type::B32:
+            return pick(TypeTag<uint32_t>{});
+        case Type::S64:
+            return pick(TypeTag<int64_t>{});
+        case Type::U64:
+        case Type::B64:
+            return pick(TypeTag<uint64_t>{});
+        default:
+            break;
         }
     }
     if constexpr ((Kinds & kFloatTypes) != 0) {
@@ -56,11 +66,16 @@ ExecFn by_type(Type t, const Pick& pick) {
     }
     if constexpr ((Kinds & kHalfTypes) != 0) {
         switch (t) {
-        case Type::F16: return pick(TypeTag<HalfFormat<false, false>>{});
-        case Type::F16x2: return pick(TypeTag<HalfFormat<false, true>>{});
-        case Type::BF16: return pick(TypeTag<HalfFormat<true, false>>{});
-        case Type::BF16x2: return pick(TypeTag<HalfFormat<true, true>>{});
-        default: break;
+        case Type::F16:
+            return pick(TypeTag<HalfFormat<false, false>>{});
+        case Type::F16x2:
+            return pick(TypeTag<HalfFormat<false, true>>{});
+        case Type::BF16:
+            return pick(TypeTag<HalfFormat<true, false>>{});
+        case Type::BF16x2:
+            return pick(TypeTag<HalfFormat<true, true>>{});
+        default:
+            break;
         }
     }
     return nullptr;
@@ -70,10 +85,14 @@ ExecFn by_type(Type t, const Pick& pick) {
 template <class Pick>
 ExecFn select_round(Round r, const Pick& pick) {
     switch (r) {
-    case Round::Rz: return pick.template operator()<Round::Rz>();
-    case Round::Rm: return pick.template operator()<Round::Rm>();
-    case Round::Rp: return pick.template operator()<Round::Rp>();
-    default: return pick.template operator()<Round::Rn>();
+    case Round::Rz:
+        return pick.template operator()<Round::Rz>();
+    case Round::Rm:
+        return pick.template operator()<Round::Rm>();
+    case Round::Rp:
+        return pick.template operator()<Round::Rp>();
+    default:
+        return pick.template operator()<Round::Rn>();
     }
 }
 

@@ -34,7 +34,7 @@ struct MemRange {
     uint64_t base = 0, size = 0;
 };
 
-struct ImageTable; // texture and surface objects (texture.h)
+struct ImageTable;     // texture and surface objects (texture.h)
 struct RecursionStack; // recursion.h
 
 // A kernel launch made by a kernel (CUDA dynamic parallelism, ops_device_launch.cpp).
@@ -43,7 +43,7 @@ struct DeviceLaunch {
     uint32_t function = UINT32_MAX; // the child kernel: index of its function in the module
     Dim3 grid, block;
     uint32_t shared_bytes = 0;
-    uint64_t buffer = 0;            // its parameter buffer (in DeviceLaunchQueue::arena)
+    uint64_t buffer = 0; // its parameter buffer (in DeviceLaunchQueue::arena)
     uint64_t buffer_bytes = 0;
     bool launched = false;
 };
@@ -53,7 +53,7 @@ struct DeviceLaunch {
 struct DeviceLaunchQueue {
     std::vector<uint8_t> arena;
     std::atomic<uint64_t> used{0};
-    std::mutex mutex; // guards buffers
+    std::mutex mutex;                         // guards buffers
     std::map<uint64_t, DeviceLaunch> buffers; // by buffer address
 };
 
@@ -62,20 +62,20 @@ struct LaunchState {
     const Program* program = nullptr;
     const Kernel* kernel = nullptr;
     LaunchConfig config;
-    std::vector<uint8_t> params; // the kernel parameter block (16-byte aligned copy)
-    std::vector<MemRange> ranges; // sorted by base: allocations and module segments
+    std::vector<uint8_t> params;              // the kernel parameter block (16-byte aligned copy)
+    std::vector<MemRange> ranges;             // sorted by base: allocations and module segments
     std::shared_ptr<const ImageTable> images; // the device's texture/surface objects when the launch started
-    uint32_t shared_bytes = 0;    // static + dynamic
+    uint32_t shared_bytes = 0;                // static + dynamic
     // The reserved shared region (kReservedSharedBytes) starts at `reserved_shared`, at least 128 bytes
     // after the block's own shared memory, so small overruns still fault.
     uint32_t reserved_shared = 0;
-    uint32_t shared_window = 0;   // reserved_shared + kReservedSharedBytes
-    uint64_t grid_workspace = 0;  // %envreg1:%envreg2 of a cooperative launch (0 otherwise)
+    uint32_t shared_window = 0;  // reserved_shared + kReservedSharedBytes
+    uint64_t grid_workspace = 0; // %envreg1:%envreg2 of a cooperative launch (0 otherwise)
     uint32_t warps_per_block = 0;
-    std::atomic<int64_t> budget{0};    // warp instructions not yet handed to a worker (when the budget is on)
+    std::atomic<int64_t> budget{0}; // warp instructions not yet handed to a worker (when the budget is on)
     bool budget_on = false;
-    std::atomic<int> running_workers{0}; // workers still running blocks
-    std::atomic<int> starved_workers{0}; // workers waiting for budget another worker may give back
+    std::atomic<int> running_workers{0};          // workers still running blocks
+    std::atomic<int> starved_workers{0};          // workers waiting for budget another worker may give back
     std::atomic<uint64_t> stop_block{UINT64_MAX}; // lowest faulting block: later blocks are not started
     DeviceLaunchQueue* device_launches = nullptr; // when the kernel may launch kernels
     uint32_t nesting = 0;                         // 0: launched by the host; 1: by a kernel, ...
@@ -91,7 +91,7 @@ struct BlockState {
     uint8_t* shared = nullptr;
     uint32_t shared_bytes = 0;    // the block's own shared memory (static + dynamic) at offset 0
     uint32_t reserved_shared = 0; // offset of the reserved region (kReservedSharedBytes), past a gap
-    uint8_t* local = nullptr;  // per-thread local memory, thread t at local + t * local_stride
+    uint8_t* local = nullptr;     // per-thread local memory, thread t at local + t * local_stride
     uint32_t local_stride = 0;
     uint8_t* fparam = nullptr; // per-thread function-parameter area
     uint32_t fparam_stride = 0;
@@ -99,52 +99,52 @@ struct BlockState {
     uint32_t bar_arrivals[16] = {}; // warps that passed bar.arrive per barrier since it last completed
     // bar.red accumulators per barrier (reset when the barrier completes).
     uint32_t red_popc[16] = {};
-    uint32_t red_false[16] = {}; // lanes whose predicate was false (for .and)
-    uint32_t red_true[16] = {};  // lanes whose predicate was true (for .or)
+    uint32_t red_false[16] = {};  // lanes whose predicate was false (for .and)
+    uint32_t red_true[16] = {};   // lanes whose predicate was true (for .or)
     uint32_t device_launches = 0; // kernels this block launched so far (their order)
 };
 
 struct Warp {
     // Hot fields first: the warp loop and every handler touch these.
-    uint8_t* regs = nullptr;    // the register arena (Program::arena_image layout)
-    uint32_t* preds = nullptr;  // predicate masks
+    uint8_t* regs = nullptr;   // the register arena (Program::arena_image layout)
+    uint32_t* preds = nullptr; // predicate masks
     LaunchState* launch = nullptr;
     BlockState* block = nullptr;
-    uint32_t cur_pc = 0;        // the pc of the active lanes
-    uint32_t active = 0;        // lanes executing now (all at cur_pc)
-    uint32_t next_min = kNoPc;  // lowest pc of runnable lanes outside `active`
-    uint32_t live = 0;          // lanes not exited
-    uint64_t instructions = 0;  // warp instructions executed (also %clock)
-    uint32_t bar_wait = 0;      // lanes blocked at a block barrier
-    uint32_t sync_wait = 0;     // lanes waiting for the rest of a collective's member mask
-    uint32_t carry = 0;         // .cc carry flag per lane
-    bool forced = false;        // only waiting lanes were left: a collective must complete or fault
+    uint32_t cur_pc = 0;       // the pc of the active lanes
+    uint32_t active = 0;       // lanes executing now (all at cur_pc)
+    uint32_t next_min = kNoPc; // lowest pc of runnable lanes outside `active`
+    uint32_t live = 0;         // lanes not exited
+    uint64_t instructions = 0; // warp instructions executed (also %clock)
+    uint32_t bar_wait = 0;     // lanes blocked at a block barrier
+    uint32_t sync_wait = 0;    // lanes waiting for the rest of a collective's member mask
+    uint32_t carry = 0;        // .cc carry flag per lane
+    bool forced = false;       // only waiting lanes were left: a collective must complete or fault
 
     // Lane-instruction accounting: popcount(active) is added lazily, when `active` changes.
     uint32_t active_count = 0;
-    uint64_t epoch_start = 0;   // `instructions` when active_count was last set
+    uint64_t epoch_start = 0; // `instructions` when active_count was last set
     uint64_t lane_instructions = 0;
 
     uint32_t* ret_stack = nullptr;   // [depth][32] return pcs
     uint64_t* frame_stack = nullptr; // [depth][32] call site << 32 | target
     uint32_t max_depth = 0;
     RecursionStack* recursion = nullptr; // save stacks, in a kernel with recursion (recursion.h)
-    uint32_t index = 0;         // warp index in the block
-    uint32_t first_thread = 0;  // linear thread index of lane 0
+    uint32_t index = 0;                  // warp index in the block
+    uint32_t first_thread = 0;           // linear thread index of lane 0
 
     // Barrier the warp waits at (when bar_wait covers all live lanes).
     uint32_t bar_id = 0;
     uint32_t bar_count = 0; // 0: every thread of the block
     // A pending bar.red result: written to `red_dst` (u32 slot or predicate) of `red_lanes` on release.
-    uint8_t red_op = 0;     // 0 none, 1 popc, 2 and, 3 or
+    uint8_t red_op = 0; // 0 none, 1 popc, 2 and, 3 or
     uint32_t red_dst = 0;
     uint32_t red_lanes = 0;
 
     // Last global range hit, for the bounds-check fast path.
     uint64_t cache_base = 1, cache_size = 0;
 
-    uint32_t pc[32] = {};       // per-lane pc; authoritative for lanes outside `active`
-    uint16_t depth[32] = {};    // call depth per lane
+    uint32_t pc[32] = {};    // per-lane pc; authoritative for lanes outside `active`
+    uint16_t depth[32] = {}; // call depth per lane
 
     // Set by a handler that faults (returned Flow::Stop).
     FaultKind fault = FaultKind::None;
@@ -258,9 +258,9 @@ D4R_INLINE uint32_t pack_mask(const uint32_t (&b)[32]) {
 // the members need not be at the same instruction, only at one with the same qualifiers and member
 // mask: lanes waiting at such an instruction join the group (`others`, each with its own instruction).
 struct CollectiveGroup {
-    uint32_t lanes = 0;            // every participating lane
-    uint32_t others = 0;           // participants waiting at other instructions
-    const Instr* instr[32] = {};   // each participant's instruction
+    uint32_t lanes = 0;          // every participating lane
+    uint32_t others = 0;         // participants waiting at other instructions
+    const Instr* instr[32] = {}; // each participant's instruction
 };
 enum class SyncResult : uint8_t { Go, Wait, Fault };
 // MEMBER_SLOT: the index in Instr::s of the member mask operand. On Wait the handler returns

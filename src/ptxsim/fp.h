@@ -40,8 +40,10 @@ D4R_INLINE double flush(double x) {
 }
 template <bool Ftz, class T>
 D4R_INLINE T maybe_flush(T x) {
-    if constexpr (Ftz) return flush(x);
-    else return x;
+    if constexpr (Ftz)
+        return flush(x);
+    else
+        return x;
 }
 
 // .ftz on a result: subnormals flush to signed zero, and so does a result that rounding carried up to
@@ -55,10 +57,15 @@ D4R_INLINE float flush_result(float r, double exact) {
     double s = std::fabs(exact) * 0x1p150; // 2^-126 is 2^24 in units of the 24-bit grid below it
     bool neg = exact < 0;
     double q;
-    if constexpr (R == Round::Rz) q = std::trunc(s);
-    else if constexpr (R == Round::Rp) q = neg ? std::floor(s) : std::ceil(s);
-    else if constexpr (R == Round::Rm) q = neg ? std::ceil(s) : std::floor(s);
-    else q = std::floor(s) + ((s - std::floor(s) > 0.5 || (s - std::floor(s) == 0.5 && std::fmod(std::floor(s), 2.0) != 0)) ? 1 : 0);
+    if constexpr (R == Round::Rz)
+        q = std::trunc(s);
+    else if constexpr (R == Round::Rp)
+        q = neg ? std::floor(s) : std::ceil(s);
+    else if constexpr (R == Round::Rm)
+        q = neg ? std::ceil(s) : std::floor(s);
+    else
+        q = std::floor(s) +
+            ((s - std::floor(s) > 0.5 || (s - std::floor(s) == 0.5 && std::fmod(std::floor(s), 2.0) != 0)) ? 1 : 0);
     return q < 0x1p24 ? std::copysign(0.0f, r) : r;
 }
 
@@ -113,10 +120,12 @@ D4R_INLINE uint64_t round_magnitude(double x, SmallFormat f, Round r, bool neg) 
     int e = static_cast<int>(b >> 52);
     uint64_t sig = b & 0x000fffffffffffffull;
     int exp = e - 1023; // x = sig * 2^(exp - 52)
-    if (e == 0) exp = -1022;
-    else sig |= 1ull << 52;
+    if (e == 0)
+        exp = -1022;
+    else
+        sig |= 1ull << 52;
     const int qexp = (exp > emin ? exp : emin) - mb; // exponent of the result's quantum
-    const int shift = qexp - (exp - 52);              // >= 52 - mb > 1
+    const int shift = qexp - (exp - 52);             // >= 52 - mb > 1
     uint64_t kept, rem, half;
     if (shift >= 64) {
         kept = 0;
@@ -129,11 +138,21 @@ D4R_INLINE uint64_t round_magnitude(double x, SmallFormat f, Round r, bool neg) 
     }
     bool up = false;
     switch (r) {
-    case Round::Rn: up = rem > half || (rem == half && (kept & 1)); break;
-    case Round::Rna: up = rem >= half; break;
-    case Round::Rz: up = false; break;
-    case Round::Rp: up = !neg && rem != 0; break;
-    case Round::Rm: up = neg && rem != 0; break;
+    case Round::Rn:
+        up = rem > half || (rem == half && (kept & 1));
+        break;
+    case Round::Rna:
+        up = rem >= half;
+        break;
+    case Round::Rz:
+        up = false;
+        break;
+    case Round::Rp:
+        up = !neg && rem != 0;
+        break;
+    case Round::Rm:
+        up = neg && rem != 0;
+        break;
     }
     const uint64_t n = kept + (up ? 1 : 0);
     // Normal: ((exp + bias) << mb) + n - 2^mb; subnormal: n (a carry into 2^mb is the smallest normal).
@@ -250,18 +269,26 @@ double s64_to_double_odd(int64_t v);
 // .rzi, .rmi, .rpi).
 D4R_INLINE double round_integer(double x, Round r) {
     switch (r) {
-    case Round::Rz: return std::trunc(x);
-    case Round::Rm: return std::floor(x);
-    case Round::Rp: return std::ceil(x);
-    default: return std::nearbyint(x); // the workers run in round-to-nearest-even
+    case Round::Rz:
+        return std::trunc(x);
+    case Round::Rm:
+        return std::floor(x);
+    case Round::Rp:
+        return std::ceil(x);
+    default:
+        return std::nearbyint(x); // the workers run in round-to-nearest-even
     }
 }
 D4R_INLINE float round_integer(float x, Round r) {
     switch (r) {
-    case Round::Rz: return std::trunc(x);
-    case Round::Rm: return std::floor(x);
-    case Round::Rp: return std::ceil(x);
-    default: return std::nearbyint(x);
+    case Round::Rz:
+        return std::trunc(x);
+    case Round::Rm:
+        return std::floor(x);
+    case Round::Rp:
+        return std::ceil(x);
+    default:
+        return std::nearbyint(x);
     }
 }
 

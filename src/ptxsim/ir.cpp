@@ -12,11 +12,11 @@ struct TypeInfo {
 };
 
 constexpr TypeInfo kTypes[] = {
-    {Type::Pred, "pred", 1},   {Type::B8, "b8", 8},        {Type::B16, "b16", 16},     {Type::B32, "b32", 32},
-    {Type::B64, "b64", 64},    {Type::B128, "b128", 128},  {Type::U8, "u8", 8},        {Type::U16, "u16", 16},
-    {Type::U32, "u32", 32},    {Type::U64, "u64", 64},     {Type::S8, "s8", 8},        {Type::S16, "s16", 16},
-    {Type::S32, "s32", 32},    {Type::S64, "s64", 64},     {Type::F16, "f16", 16},     {Type::F16x2, "f16x2", 32},
-    {Type::BF16, "bf16", 16},  {Type::BF16x2, "bf16x2", 32}, {Type::F32, "f32", 32},   {Type::F64, "f64", 64},
+    {Type::Pred, "pred", 1},  {Type::B8, "b8", 8},          {Type::B16, "b16", 16}, {Type::B32, "b32", 32},
+    {Type::B64, "b64", 64},   {Type::B128, "b128", 128},    {Type::U8, "u8", 8},    {Type::U16, "u16", 16},
+    {Type::U32, "u32", 32},   {Type::U64, "u64", 64},       {Type::S8, "s8", 8},    {Type::S16, "s16", 16},
+    {Type::S32, "s32", 32},   {Type::S64, "s64", 64},       {Type::F16, "f16", 16}, {Type::F16x2, "f16x2", 32},
+    {Type::BF16, "bf16", 16}, {Type::BF16x2, "bf16x2", 32}, {Type::F32, "f32", 32}, {Type::F64, "f64", 64},
     {Type::TF32, "tf32", 32},
 };
 
@@ -42,13 +42,20 @@ unsigned type_bits(Type t) {
 
 const char* space_name(Space s) {
     switch (s) {
-    case Space::Generic: return "generic";
-    case Space::Global: return "global";
-    case Space::Shared: return "shared";
-    case Space::Local: return "local";
-    case Space::Const: return "const";
-    case Space::KernelParam: return "param";
-    case Space::FuncParam: return "param";
+    case Space::Generic:
+        return "generic";
+    case Space::Global:
+        return "global";
+    case Space::Shared:
+        return "shared";
+    case Space::Local:
+        return "local";
+    case Space::Const:
+        return "const";
+    case Space::KernelParam:
+        return "param";
+    case Space::FuncParam:
+        return "param";
     }
     return "?";
 }

@@ -38,11 +38,28 @@ inline constexpr uint32_t kSlot32 = 128; // bytes of a 32-bit register slot
 inline constexpr uint32_t kSlot64 = 256;
 
 enum class Type : uint8_t {
-    None, Pred,
-    B8, B16, B32, B64, B128,
-    U8, U16, U32, U64,
-    S8, S16, S32, S64,
-    F16, F16x2, BF16, BF16x2, F32, F64, TF32,
+    None,
+    Pred,
+    B8,
+    B16,
+    B32,
+    B64,
+    B128,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    F16,
+    F16x2,
+    BF16,
+    BF16x2,
+    F32,
+    F64,
+    TF32,
 };
 
 // "u32" (no dot) -> Type::U32; Type::None when NAME is not a type.
@@ -51,9 +68,14 @@ const char* type_name(Type t); // "u32"
 unsigned type_bits(Type t);    // 0 for None, 1 for Pred
 inline bool is_signed(Type t) { return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64; }
 inline bool is_unsigned(Type t) { return t == Type::U8 || t == Type::U16 || t == Type::U32 || t == Type::U64; }
-inline bool is_bits(Type t) { return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128; }
+inline bool is_bits(Type t) {
+    return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128;
+}
 inline bool is_integer(Type t) { return is_signed(t) || is_unsigned(t) || is_bits(t); }
-inline bool is_float(Type t) { return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2 || t == Type::F32 || t == Type::F64 || t == Type::TF32; }
+inline bool is_float(Type t) {
+    return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2 || t == Type::F32 ||
+           t == Type::F64 || t == Type::TF32;
+}
 inline bool is_wide(Type t) { return type_bits(t) == 64; } // lives in a 64-bit slot
 
 // The state space an address refers to, after the decoder resolved it.
@@ -62,14 +84,41 @@ const char* space_name(Space s);
 
 // Special registers materialised as 32-bit slots at the start of every arena (filled per block).
 enum class Special : uint8_t {
-    TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
-    LaneId, WarpId, NWarpId, SmId, NSmId, DynamicSmemSize, TotalSmemSize,
-    LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
+    TidX,
+    TidY,
+    TidZ,
+    NtidX,
+    NtidY,
+    NtidZ,
+    CtaidX,
+    CtaidY,
+    CtaidZ,
+    NctaidX,
+    NctaidY,
+    NctaidZ,
+    LaneId,
+    WarpId,
+    NWarpId,
+    SmId,
+    NSmId,
+    DynamicSmemSize,
+    TotalSmemSize,
+    LanemaskEq,
+    LanemaskLe,
+    LanemaskLt,
+    LanemaskGe,
+    LanemaskGt,
     // The block's reserved shared memory (cooperative groups keep multi-warp scratch there).
-    ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, ReservedSmemOffset0, ReservedSmemOffset1,
+    ReservedSmemBegin,
+    ReservedSmemEnd,
+    ReservedSmemCap,
+    ReservedSmemOffset0,
+    ReservedSmemOffset1,
     // Driver-set environment registers: %envreg1/%envreg2 hold the grid workspace of a cooperative
     // launch (high and low half, as cooperative groups read them); every other %envregN reads 0.
-    EnvReg1, EnvReg2, EnvRegZero,
+    EnvReg1,
+    EnvReg2,
+    EnvRegZero,
     Count,
 };
 inline constexpr uint32_t special_offset(Special s) { return static_cast<uint32_t>(s) * kSlot32; }
@@ -82,19 +131,19 @@ struct Instr {
     uint32_t base = kNoReg;                           // address register slot
     int16_t guard = -1;                               // @p predicate index, -1 unguarded
     uint8_t guard_neg = 0;
-    uint8_t count = 0;                                // vector length and similar small counts
-    int16_t pd[2] = {-1, -1};                         // predicate destinations
-    int16_t ps[2] = {-1, -1};                         // predicate sources
+    uint8_t count = 0;        // vector length and similar small counts
+    int16_t pd[2] = {-1, -1}; // predicate destinations
+    int16_t ps[2] = {-1, -1}; // predicate sources
     uint8_t ps_neg[2] = {0, 0};
-    uint16_t flags = 0;                               // handler-specific modifiers
-    int64_t imm = 0;                                  // address offset / absolute address / small immediate
-    uint64_t aux = 0;                                 // branch target, call-site index, LUT, ...
+    uint16_t flags = 0; // handler-specific modifiers
+    int64_t imm = 0;    // address offset / absolute address / small immediate
+    uint64_t aux = 0;   // branch target, call-site index, LUT, ...
 };
 
 // Where an instruction came from, for error messages.
 struct SourceRef {
     uint32_t line = 0;
-    std::string_view text;     // points into the module text
+    std::string_view text; // points into the module text
     std::string_view function;
 };
 
@@ -107,7 +156,7 @@ struct CallTarget {
     };
     uint32_t function = 0; // index of the callee in the module
     uint32_t pc = 0;
-    int32_t frame = -1;    // the callee is recursive: the index of its frame in Program::frames
+    int32_t frame = -1; // the callee is recursive: the index of its frame in Program::frames
     std::vector<Copy> args;
     std::vector<Copy> rets;
 };
@@ -142,7 +191,7 @@ struct Program {
     std::vector<std::vector<uint32_t>> branch_tables; // brx.idx targets (pcs)
     uint32_t entry_pc = 0;
 
-    std::vector<uint8_t> arena_image; // initial register arena (constants in place, zero elsewhere)
+    std::vector<uint8_t> arena_image;      // initial register arena (constants in place, zero elsewhere)
     uint32_t regs_begin = 0, regs_end = 0; // the registers (zeroed for every block); constants follow
     uint32_t pred_count = 0;
 
@@ -153,8 +202,8 @@ struct Program {
     uint32_t max_call_depth = 0;        // without recursion; the initial depth of the growing stacks with it
     bool recursive = false;             // the call graph has a cycle: calls save frames (recursion.h)
     std::vector<FrameLayout> frames;    // of the functions on a cycle
-    std::string unsupported; // non-empty: launching fails with this
-    bool device_launches = false; // calls cudaGetParameterBuffer*/cudaLaunchDevice* (launch() queues them)
+    std::string unsupported;            // non-empty: launching fails with this
+    bool device_launches = false;       // calls cudaGetParameterBuffer*/cudaLaunchDevice* (launch() queues them)
 
     // Module segments the kernel may address (module .global and .const variables).
     uint64_t global_segment = 0, global_segment_bytes = 0;

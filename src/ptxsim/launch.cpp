@@ -67,19 +67,20 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
 
 // Runs the launches the grid of PARENT queued, in order (each after its own descendants). Adds their
 // instruction counts to RESULT.
-Status run_device_launches(Device& device, const Kernel& parent, const LaunchConfig& config,
-                           DeviceLaunchQueue& queue, uint32_t nesting, LaunchResult& result, LaunchFault* fault_out) {
+Status run_device_launches(Device& device, const Kernel& parent, const LaunchConfig& config, DeviceLaunchQueue& queue,
+                           uint32_t nesting, LaunchResult& result, LaunchFault* fault_out) {
     std::vector<const DeviceLaunch*> queued;
     for (const auto& [address, rec] : queue.buffers)
         if (rec.launched) queued.push_back(&rec);
-    std::sort(queued.begin(), queued.end(), [](const DeviceLaunch* a, const DeviceLaunch* b) { return a->order < b->order; });
+    std::sort(queued.begin(), queued.end(),
+              [](const DeviceLaunch* a, const DeviceLaunch* b) { return a->order < b->order; });
     for (const DeviceLaunch* rec : queued) {
         const std::string name(parent.module().impl().ast.functions[rec->function].name);
         auto child = parent.module().kernel(name);
         if (!child)
-            return launch_error(FaultKind::Unsupported, fault_out,
-                                fmt::format("kernel '{}' launched kernel '{}': {}", parent.name(), name,
-                                            child.error().message()));
+            return launch_error(
+                FaultKind::Unsupported, fault_out,
+                fmt::format("kernel '{}' launched kernel '{}': {}", parent.name(), name, child.error().message()));
         LaunchConfig cc = config;
         cc.grid = rec->grid;
         cc.block = rec->block;
@@ -113,7 +114,8 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     const Program& program = kernel.program();
     const std::string& name = kernel.name();
     if (!program.unsupported.empty())
-        return launch_error(FaultKind::Unsupported, fault_out, fmt::format("kernel '{}': {}", name, program.unsupported));
+        return launch_error(FaultKind::Unsupported, fault_out,
+                            fmt::format("kernel '{}': {}", name, program.unsupported));
     const Dim3& g = config.grid;
     const Dim3& b = config.block;
     if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0)
@@ -121,13 +123,13 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
                             fmt::format("kernel '{}': grid ({},{},{}) and block ({},{},{}) must not be empty", name,
                                         g.x, g.y, g.z, b.x, b.y, b.z));
     if (b.count() > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64)
-        return launch_error(FaultKind::InvalidLaunch, fault_out,
-                            fmt::format("kernel '{}': block ({},{},{}) exceeds 1024 threads or (1024,1024,64)", name,
-                                        b.x, b.y, b.z));
+        return launch_error(
+            FaultKind::InvalidLaunch, fault_out,
+            fmt::format("kernel '{}': block ({},{},{}) exceeds 1024 threads or (1024,1024,64)", name, b.x, b.y, b.z));
     if (g.x > 0x7fffffffu || g.y > 65535 || g.z > 65535)
-        return launch_error(FaultKind::InvalidLaunch, fault_out,
-                            fmt::format("kernel '{}': grid ({},{},{}) exceeds (2^31-1,65535,65535)", name, g.x, g.y,
-                                        g.z));
+        return launch_error(
+            FaultKind::InvalidLaunch, fault_out,
+            fmt::format("kernel '{}': grid ({},{},{}) exceeds (2^31-1,65535,65535)", name, g.x, g.y, g.z));
     const ptx::EntryInfo& info = kernel.info();
     // The kernel's launch-bound directives, which the driver enforces.
     if (const auto& req = info.directives.reqntid; req && ((*req)[0] != b.x || (*req)[1] != b.y || (*req)[2] != b.z))
@@ -145,9 +147,9 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     uint64_t shared = uint64_t(program.static_shared_bytes) + config.dynamic_shared_bytes;
     if (config.dynamic_shared_bytes) shared = uint64_t(program.dynamic_shared_offset) + config.dynamic_shared_bytes;
     if (shared > kMaxSharedBytes)
-        return launch_error(FaultKind::InvalidLaunch, fault_out,
-                            fmt::format("kernel '{}': {} bytes of shared memory exceed {}", name, shared,
-                                        kMaxSharedBytes));
+        return launch_error(
+            FaultKind::InvalidLaunch, fault_out,
+            fmt::format("kernel '{}': {} bytes of shared memory exceed {}", name, shared, kMaxSharedBytes));
 
     LaunchState state;
     state.program = &program;
@@ -175,16 +177,19 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
         device_launches->arena.resize(device_launch_arena_bytes(kernel));
         state.device_launches = device_launches.get();
         state.nesting = nesting;
-        state.ranges.push_back({reinterpret_cast<uint64_t>(device_launches->arena.data()), device_launches->arena.size()});
+        state.ranges.push_back(
+            {reinterpret_cast<uint64_t>(device_launches->arena.data()), device_launches->arena.size()});
     }
-    std::sort(state.ranges.begin(), state.ranges.end(), [](const MemRange& x, const MemRange& y) { return x.base < y.base; });
+    std::sort(state.ranges.begin(), state.ranges.end(),
+              [](const MemRange& x, const MemRange& y) { return x.base < y.base; });
     state.budget_on = config.instruction_budget != 0 || config.watchdog_ms != 0;
     if (config.watchdog_ms != 0 && config.instruction_budget == 0)
         state.config.instruction_budget = uint64_t(1) << 62; // the watchdog stops it by emptying the budget
     state.budget = static_cast<int64_t>(std::min<uint64_t>(state.config.instruction_budget, INT64_MAX));
 
     uint64_t blocks = g.count();
-    unsigned workers = config.worker_threads ? config.worker_threads : std::max(1u, std::thread::hardware_concurrency());
+    unsigned workers =
+        config.worker_threads ? config.worker_threads : std::max(1u, std::thread::hardware_concurrency());
     workers = static_cast<unsigned>(std::min<uint64_t>(workers, blocks));
 
     state.running_workers = static_cast<int>(workers);
@@ -195,7 +200,7 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     bool faulted = false;
     BlockRunner::FaultInfo first_fault;
     std::map<uint64_t, std::string> printed; // block -> its printf text (blocks that printed)
-    std::atomic<bool> abort{false}; // cooperative: a block faulted, the others may wait for it forever
+    std::atomic<bool> abort{false};          // cooperative: a block faulted, the others may wait for it forever
     auto note_fault = [&](const BlockRunner& runner, uint64_t id) {
         std::lock_guard lock(result_mutex);
         if (!faulted || runner.fault().block < first_fault.block) first_fault = runner.fault();
@@ -277,7 +282,8 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     if (config.watchdog_ms != 0) {
         watchdog = std::thread([&] {
             std::unique_lock lock(watchdog_mutex);
-            if (!watchdog_cv.wait_for(lock, std::chrono::milliseconds(config.watchdog_ms), [&] { return launch_over; })) {
+            if (!watchdog_cv.wait_for(lock, std::chrono::milliseconds(config.watchdog_ms),
+                                      [&] { return launch_over; })) {
                 timed_out = true;
                 state.budget.store(INT64_MIN / 2);
             }
@@ -297,7 +303,8 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     }
     deliver_printf(config, printed, faulted ? first_fault.block : UINT64_MAX);
     if (!faulted) {
-        if (device_launches) D4R_TRY(run_device_launches(device, kernel, config, *device_launches, nesting, result, fault_out));
+        if (device_launches)
+            D4R_TRY(run_device_launches(device, kernel, config, *device_launches, nesting, result, fault_out));
         return result;
     }
 

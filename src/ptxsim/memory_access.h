@@ -22,8 +22,8 @@ D4R_INLINE bool range_holds(uint64_t base, uint64_t size, uint64_t addr, uint64_
 
 inline uint8_t* global_slow(Warp& w, uint64_t addr, uint32_t bytes) {
     const std::vector<MemRange>& ranges = w.launch->ranges;
-    auto it = std::upper_bound(ranges.begin(), ranges.end(), addr,
-                               [](uint64_t a, const MemRange& r) { return a < r.base; });
+    auto it =
+        std::upper_bound(ranges.begin(), ranges.end(), addr, [](uint64_t a, const MemRange& r) { return a < r.base; });
     if (it == ranges.begin()) return nullptr;
     --it;
     if (!range_holds(it->base, it->size, addr, bytes)) return nullptr;
@@ -44,7 +44,8 @@ D4R_INLINE uint32_t thread_of(const Warp& w, uint32_t lane) { return w.first_thr
 template <Space S>
 D4R_INLINE uint8_t* translate(Warp& w, uint32_t lane, uint64_t addr, uint32_t bytes, bool write) {
     if ((addr & (bytes - 1)) != 0 && S != Space::KernelParam && S != Space::FuncParam) {
-        fault(w, FaultKind::MisalignedAddress, lane, addr, bytes, fmt::format("{}-byte {} access", bytes, space_name(S)));
+        fault(w, FaultKind::MisalignedAddress, lane, addr, bytes,
+              fmt::format("{}-byte {} access", bytes, space_name(S)));
         return nullptr;
     }
     uint8_t* p = nullptr;
@@ -67,9 +68,12 @@ D4R_INLINE uint8_t* translate(Warp& w, uint32_t lane, uint64_t addr, uint32_t by
         if (!write && range_holds(prog.const_segment, prog.const_segment_bytes, addr, bytes))
             p = reinterpret_cast<uint8_t*>(addr);
     } else { // generic
-        if (addr - kSharedWindow < kWindowBytes) return translate<Space::Shared>(w, lane, addr - kSharedWindow, bytes, write);
-        if (addr - kLocalWindow < kWindowBytes) return translate<Space::Local>(w, lane, addr - kLocalWindow, bytes, write);
-        if (addr - kParamWindow < kWindowBytes) return translate<Space::KernelParam>(w, lane, addr - kParamWindow, bytes, write);
+        if (addr - kSharedWindow < kWindowBytes)
+            return translate<Space::Shared>(w, lane, addr - kSharedWindow, bytes, write);
+        if (addr - kLocalWindow < kWindowBytes)
+            return translate<Space::Local>(w, lane, addr - kLocalWindow, bytes, write);
+        if (addr - kParamWindow < kWindowBytes)
+            return translate<Space::KernelParam>(w, lane, addr - kParamWindow, bytes, write);
         p = global_ptr(w, addr, bytes);
         if (p && write) {
             const Program& prog = *w.launch->program;

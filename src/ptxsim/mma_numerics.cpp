@@ -119,9 +119,12 @@ uint32_t special_dot(const Elem* a, const Elem* b, int n, const Elem& c, bool f1
         if (a[k].cls == 2 || b[k].cls == 2) {
             nan = true;
         } else if (a[k].cls == 1 || b[k].cls == 1) {
-            if (a[k].m == 0 || b[k].m == 0) nan = true; // inf * 0
-            else if ((a[k].m < 0) != (b[k].m < 0)) neg = true;
-            else pos = true;
+            if (a[k].m == 0 || b[k].m == 0)
+                nan = true; // inf * 0
+            else if ((a[k].m < 0) != (b[k].m < 0))
+                neg = true;
+            else
+                pos = true;
         }
     }
     if (nan || (pos && neg)) return nan_bits(f16);
@@ -130,17 +133,20 @@ uint32_t special_dot(const Elem* a, const Elem* b, int n, const Elem& c, bool f1
 
 } // namespace
 
-uint16_t fp8_to_f16(uint8_t bits, bool e5m2) {
-    return e5m2 ? static_cast<uint16_t>(bits << 8) : kE4M3ToF16[bits];
-}
+uint16_t fp8_to_f16(uint8_t bits, bool e5m2) { return e5m2 ? static_cast<uint16_t>(bits << 8) : kE4M3ToF16[bits]; }
 
 Elem decode(uint32_t bits, Format f) {
     switch (f) {
-    case Format::F16: return decode_ieee(bits & 0xffff, 10, 5);
-    case Format::BF16: return decode_ieee(bits & 0xffff, 7, 8);
-    case Format::E4M3: return decode_ieee(fp8_to_f16(static_cast<uint8_t>(bits), false), 10, 5);
-    case Format::E5M2: return decode_ieee(fp8_to_f16(static_cast<uint8_t>(bits), true), 10, 5);
-    case Format::F32: return decode_ieee(bits, 23, 8);
+    case Format::F16:
+        return decode_ieee(bits & 0xffff, 10, 5);
+    case Format::BF16:
+        return decode_ieee(bits & 0xffff, 7, 8);
+    case Format::E4M3:
+        return decode_ieee(fp8_to_f16(static_cast<uint8_t>(bits), false), 10, 5);
+    case Format::E5M2:
+        return decode_ieee(fp8_to_f16(static_cast<uint8_t>(bits), true), 10, 5);
+    case Format::F32:
+        return decode_ieee(bits, 23, 8);
     }
     return {};
 }

@@ -18,9 +18,9 @@ enum class Format : uint8_t { F16, BF16, E4M3, E5M2, F32 };
 
 // One input or accumulator value: signed integer significand M, value M * 2^(ref - mantissa bits).
 struct Elem {
-    int32_t m = 0;    // signed significand (0 for zeros and NaN; +-1 for infinities)
-    int16_t ref = 0;  // unbiased exponent field (1 - bias for denormals)
-    uint8_t cls = 0;  // 0 finite, 1 infinity, 2 NaN
+    int32_t m = 0;   // signed significand (0 for zeros and NaN; +-1 for infinities)
+    int16_t ref = 0; // unbiased exponent field (1 - bias for denormals)
+    uint8_t cls = 0; // 0 finite, 1 infinity, 2 NaN
 };
 
 // Decodes raw bits of F. FP8 values are converted to f16 first (exact), as sm_90 does, so they carry

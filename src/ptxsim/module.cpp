@@ -42,14 +42,19 @@ Status write_initializer(const ast::Variable& v, uint8_t* dst, uint64_t size, co
             if (fn != ctx.functions.end()) {
                 bits = kFunctionWindow + 16 * uint64_t(fn->second) + static_cast<uint64_t>(item.offset);
             } else if (it == ctx.globals.end())
-                return make_error(ErrorCode::Unsupported, "{}:{}: initializer symbol '{}' is not a .global or .const "
-                                  "variable", module, v.line, item.symbol);
+                return make_error(ErrorCode::Unsupported,
+                                  "{}:{}: initializer symbol '{}' is not a .global or .const "
+                                  "variable",
+                                  module, v.line, item.symbol);
             else
                 bits = it->second.value + static_cast<uint64_t>(item.offset);
         } else if (item.kind == ast::Initializer::Kind::Integer) {
-            if (t == Type::F32) bits = std::bit_cast<uint32_t>(static_cast<float>(static_cast<int64_t>(item.integer)));
-            else if (t == Type::F64) bits = std::bit_cast<uint64_t>(static_cast<double>(static_cast<int64_t>(item.integer)));
-            else bits = item.integer;
+            if (t == Type::F32)
+                bits = std::bit_cast<uint32_t>(static_cast<float>(static_cast<int64_t>(item.integer)));
+            else if (t == Type::F64)
+                bits = std::bit_cast<uint64_t>(static_cast<double>(static_cast<int64_t>(item.integer)));
+            else
+                bits = item.integer;
         } else {
             ast::Operand o;
             o.kind = ast::OperandKind::Float;
@@ -71,14 +76,22 @@ Status write_initializer(const ast::Variable& v, uint8_t* dst, uint64_t size, co
 
 const char* fault_kind_name(FaultKind kind) {
     switch (kind) {
-    case FaultKind::None: return "none";
-    case FaultKind::IllegalAddress: return "illegal address";
-    case FaultKind::MisalignedAddress: return "misaligned address";
-    case FaultKind::IllegalInstruction: return "illegal instruction";
-    case FaultKind::InvalidLaunch: return "invalid launch";
-    case FaultKind::BudgetExceeded: return "instruction budget exceeded";
-    case FaultKind::Unsupported: return "unsupported";
-    case FaultKind::Assert: return "device-side assert";
+    case FaultKind::None:
+        return "none";
+    case FaultKind::IllegalAddress:
+        return "illegal address";
+    case FaultKind::MisalignedAddress:
+        return "misaligned address";
+    case FaultKind::IllegalInstruction:
+        return "illegal instruction";
+    case FaultKind::InvalidLaunch:
+        return "invalid launch";
+    case FaultKind::BudgetExceeded:
+        return "instruction budget exceeded";
+    case FaultKind::Unsupported:
+        return "unsupported";
+    case FaultKind::Assert:
+        return "device-side assert";
     }
     return "fault";
 }
@@ -112,8 +125,8 @@ Status layout_variables(Module::Impl& m, std::string_view name) {
                               name, v.line, v.name);
         uint64_t element = ptx::ptx_type_size(v.type.type) * std::max(1u, v.type.vector);
         if (element == 0)
-            return make_error(ErrorCode::Unsupported, "{}:{}: variable '{}' of type {} is not supported", name,
-                              v.line, v.name, v.type.type);
+            return make_error(ErrorCode::Unsupported, "{}:{}: variable '{}' of type {} is not supported", name, v.line,
+                              v.name, v.type.type);
         // An unsized first dimension takes its size from the initializer ("x[] = {1, 2, 3}").
         uint64_t scalar = ptx::ptx_type_size(v.type.type);
         uint64_t inner = element;

@@ -42,8 +42,10 @@ Flow exec_cp_async(Warp& w, const Instr& in, uint32_t mask) {
         for (int i = 0; i < 32; ++i) src[i] += in.aux;
     }
     uint32_t size[32];
-    if (in.s[1] != kNoReg) read_lanes(w, in.s[1], size);
-    else for (int i = 0; i < 32; ++i) size[i] = Bytes;
+    if (in.s[1] != kNoReg)
+        read_lanes(w, in.s[1], size);
+    else
+        for (int i = 0; i < 32; ++i) size[i] = Bytes;
     const uint32_t ignore = in.ps[0] >= 0 ? read_pred(w, in.ps[0], in.ps_neg[0]) : 0u;
     // Lanes copy in lane order (overlapping destinations: the highest lane's bytes stay).
     uint32_t m = mask;
@@ -122,8 +124,10 @@ Status decode_cp(InstrDecoder& d) {
     if (extra == 1) {
         const ast::Operand& o = d.operand(3);
         std::optional<Symbol> s = o.kind == ast::OperandKind::Name ? d.lookup(o.name) : std::nullopt;
-        if (o.negated || (s && s->kind == Symbol::Kind::Pred)) ignore = D4R_TRY(d.pred_src(o));
-        else size_reg = D4R_TRY(d.src(o, Type::U32));
+        if (o.negated || (s && s->kind == Symbol::Kind::Pred))
+            ignore = D4R_TRY(d.pred_src(o));
+        else
+            size_reg = D4R_TRY(d.src(o, Type::U32));
     }
     ExecFn fn = bytes == 4 ? &exec_cp_async<4> : bytes == 8 ? &exec_cp_async<8> : &exec_cp_async<16>;
     Instr& in = d.emit(fn);

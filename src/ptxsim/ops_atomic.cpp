@@ -28,16 +28,26 @@ enum AtomFlags : uint16_t { kHasResult = 0x100 };
 template <class T>
 D4R_INLINE T apply_op(AtomOp op, T old, T b, T c, bool flush_f32) {
     switch (op) {
-    case AtomOp::And: return old & b;
-    case AtomOp::Or: return old | b;
-    case AtomOp::Xor: return old ^ b;
-    case AtomOp::Cas: return old == b ? c : old;
-    case AtomOp::Exch: return b;
-    case AtomOp::Add: return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
-    case AtomOp::Inc: return old >= b ? T(0) : T(old + 1);
-    case AtomOp::Dec: return (old == 0 || old > b) ? b : T(old - 1);
-    case AtomOp::Min: return old < b ? old : b;
-    case AtomOp::Max: return old > b ? old : b;
+    case AtomOp::And:
+        return old & b;
+    case AtomOp::Or:
+        return old | b;
+    case AtomOp::Xor:
+        return old ^ b;
+    case AtomOp::Cas:
+        return old == b ? c : old;
+    case AtomOp::Exch:
+        return b;
+    case AtomOp::Add:
+        return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
+    case AtomOp::Inc:
+        return old >= b ? T(0) : T(old + 1);
+    case AtomOp::Dec:
+        return (old == 0 || old > b) ? b : T(old - 1);
+    case AtomOp::Min:
+        return old < b ? old : b;
+    case AtomOp::Max:
+        return old > b ? old : b;
     case AtomOp::FAdd:
         if constexpr (sizeof(T) == 4) {
             float x = std::bit_cast<float>(uint32_t(old)), y = std::bit_cast<float>(uint32_t(b));
@@ -71,10 +81,12 @@ Flow exec_atom(Warp& w, const Instr& in, uint32_t mask) {
         bool shared = S == Space::Shared;
         if constexpr (S == Space::Generic) shared = a - kSharedWindow < kWindowBytes;
         if (S == Space::Generic && !shared && (a - kLocalWindow < kWindowBytes || a - kParamWindow < kWindowBytes)) {
-            return fault(w, FaultKind::IllegalAddress, lane, a, sizeof(T), "atomic operation outside global and shared memory");
+            return fault(w, FaultKind::IllegalAddress, lane, a, sizeof(T),
+                         "atomic operation outside global and shared memory");
         }
-        uint8_t* p = shared ? translate<Space::Shared>(w, lane, S == Space::Generic ? a - kSharedWindow : a, sizeof(T), true)
-                            : translate<Space::Global>(w, lane, a, sizeof(T), true);
+        uint8_t* p =
+            shared ? translate<Space::Shared>(w, lane, S == Space::Generic ? a - kSharedWindow : a, sizeof(T), true)
+                   : translate<Space::Global>(w, lane, a, sizeof(T), true);
         if (!p) return Flow::Stop;
         if (shared) {
             T old;
@@ -82,16 +94,27 @@ Flow exec_atom(Warp& w, const Instr& in, uint32_t mask) {
             T v = apply_op<T>(op, old, b[lane], c[lane], false);
             std::memcpy(p, &v, sizeof v);
             result[lane] = old;
-        } else if (op == AtomOp::Exch || op == AtomOp::Add || op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor) {
+        } else if (op == AtomOp::Exch || op == AtomOp::Add || op == AtomOp::And || op == AtomOp::Or ||
+                   op == AtomOp::Xor) {
             std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
             U bv = U(b[lane]);
             U old;
             switch (op) {
-            case AtomOp::Exch: old = ref.exchange(bv); break;
-            case AtomOp::Add: old = ref.fetch_add(bv); break;
-            case AtomOp::And: old = ref.fetch_and(bv); break;
-            case AtomOp::Or: old = ref.fetch_or(bv); break;
-            default: old = ref.fetch_xor(bv); break;
+            case AtomOp::Exch:
+                old = ref.exchange(bv);
+                break;
+            case AtomOp::Add:
+                old = ref.fetch_add(bv);
+                break;
+            case AtomOp::And:
+                old = ref.fetch_and(bv);
+                break;
+            case AtomOp::Or:
+                old = ref.fetch_or(bv);
+                break;
+            default:
+                old = ref.fetch_xor(bv);
+                break;
             }
             result[lane] = T(old);
         } else {
@@ -121,8 +144,10 @@ D4R_INLINE uint32_t half_add(uint32_t old, uint32_t b) {
     auto add = [](uint32_t x, uint32_t y) {
         return round_to_small(H::value(x & 0xffffu) + H::value(y & 0xffffu), H::kFormat, Round::Rn);
     };
-    if constexpr (Packed) return add(old, b) | (add(old >> 16, b >> 16) << 16);
-    else return add(old, b);
+    if constexpr (Packed)
+        return add(old, b) | (add(old >> 16, b >> 16) << 16);
+    else
+        return add(old, b);
 }
 
 template <bool BF, bool Packed, Space S>
@@ -170,19 +195,23 @@ Flow exec_atom_half(Warp& w, const Instr& in, uint32_t mask) {
 template <bool BF, bool Packed>
 ExecFn atom_half_fn(Space s) {
     switch (s) {
-    case Space::Global: return &exec_atom_half<BF, Packed, Space::Global>;
-    case Space::Shared: return &exec_atom_half<BF, Packed, Space::Shared>;
-    case Space::Generic: return &exec_atom_half<BF, Packed, Space::Generic>;
-    default: return nullptr;
+    case Space::Global:
+        return &exec_atom_half<BF, Packed, Space::Global>;
+    case Space::Shared:
+        return &exec_atom_half<BF, Packed, Space::Shared>;
+    case Space::Generic:
+        return &exec_atom_half<BF, Packed, Space::Generic>;
+    default:
+        return nullptr;
     }
 }
 
 // atom/red{.sem}{.scope}{.space}.add.noftz.{f16,bf16,f16x2,bf16x2}.
 Status decode_atom_half(InstrDecoder& d, bool has_result, Space space, Type t) {
-    ExecFn fn = t == Type::F16      ? atom_half_fn<false, false>(space)
-                : t == Type::BF16   ? atom_half_fn<true, false>(space)
-                : t == Type::F16x2  ? atom_half_fn<false, true>(space)
-                                    : atom_half_fn<true, true>(space);
+    ExecFn fn = t == Type::F16     ? atom_half_fn<false, false>(space)
+                : t == Type::BF16  ? atom_half_fn<true, false>(space)
+                : t == Type::F16x2 ? atom_half_fn<false, true>(space)
+                                   : atom_half_fn<true, true>(space);
     const Type vt = (t == Type::F16x2 || t == Type::BF16x2) ? Type::B32 : Type::B16;
     size_t first = has_result ? 1 : 0;
     D4R_TRY(d.expect_operands(first + 2, first + 3)); // an optional cache policy
@@ -194,18 +223,22 @@ Status decode_atom_half(InstrDecoder& d, bool has_result, Space space, Type t) {
     in.s[0] = b;
     in.base = addr.base;
     in.imm = addr.imm;
-    in.flags = static_cast<uint16_t>((has_result ? kHasResult : 0) |
-                                     (addr.base != kNoReg && !addr.base_wide ? kAddr32 : 0));
+    in.flags =
+        static_cast<uint16_t>((has_result ? kHasResult : 0) | (addr.base != kNoReg && !addr.base_wide ? kAddr32 : 0));
     return ok_status();
 }
 
 template <class T>
 ExecFn atom_fn(Space s) {
     switch (s) {
-    case Space::Global: return &exec_atom<T, Space::Global>;
-    case Space::Shared: return &exec_atom<T, Space::Shared>;
-    case Space::Generic: return &exec_atom<T, Space::Generic>;
-    default: return nullptr;
+    case Space::Global:
+        return &exec_atom<T, Space::Global>;
+    case Space::Shared:
+        return &exec_atom<T, Space::Shared>;
+    case Space::Generic:
+        return &exec_atom<T, Space::Generic>;
+    default:
+        return nullptr;
     }
 }
 
@@ -228,11 +261,19 @@ Status decode_atom_red(InstrDecoder& d, bool has_result) {
             return d.error("half-precision atomics are .add.noftz on .f16, .bf16, .f16x2, .bf16x2");
         return decode_atom_half(d, has_result, space, t);
     }
-    AtomOp op = ops == "and" ? AtomOp::And : ops == "or" ? AtomOp::Or : ops == "xor" ? AtomOp::Xor
-              : ops == "cas" ? AtomOp::Cas : ops == "exch" ? AtomOp::Exch : ops == "add" ? AtomOp::Add
-              : ops == "inc" ? AtomOp::Inc : ops == "dec" ? AtomOp::Dec : ops == "min" ? AtomOp::Min : AtomOp::Max;
+    AtomOp op = ops == "and"    ? AtomOp::And
+                : ops == "or"   ? AtomOp::Or
+                : ops == "xor"  ? AtomOp::Xor
+                : ops == "cas"  ? AtomOp::Cas
+                : ops == "exch" ? AtomOp::Exch
+                : ops == "add"  ? AtomOp::Add
+                : ops == "inc"  ? AtomOp::Inc
+                : ops == "dec"  ? AtomOp::Dec
+                : ops == "min"  ? AtomOp::Min
+                                : AtomOp::Max;
     unsigned bits = type_bits(t);
-    bool bitwise = op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor || op == AtomOp::Cas || op == AtomOp::Exch;
+    bool bitwise =
+        op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor || op == AtomOp::Cas || op == AtomOp::Exch;
     if (bits != 32 && bits != 64) return d.error(fmt::format("atomics on .{} are not supported yet", type_name(t)));
     if (is_float(t)) {
         if (op != AtomOp::Add) return d.error("floating-point atomics support .add only");
@@ -246,8 +287,10 @@ Status decode_atom_red(InstrDecoder& d, bool has_result) {
     if (op == AtomOp::Add && bits == 64 && is_signed(t)) t = Type::U64; // same bits
     ExecFn fn;
     bool sign = is_signed(t) && (op == AtomOp::Min || op == AtomOp::Max);
-    if (bits == 32) fn = sign ? atom_fn<int32_t>(space) : atom_fn<uint32_t>(space);
-    else fn = sign ? atom_fn<int64_t>(space) : atom_fn<uint64_t>(space);
+    if (bits == 32)
+        fn = sign ? atom_fn<int32_t>(space) : atom_fn<uint32_t>(space);
+    else
+        fn = sign ? atom_fn<int64_t>(space) : atom_fn<uint64_t>(space);
     size_t first = has_result ? 1 : 0;
     size_t values = op == AtomOp::Cas ? 2 : 1;
     D4R_TRY(d.expect_operands(first + 1 + values, first + 2 + values)); // an optional cache policy

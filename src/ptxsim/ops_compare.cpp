@@ -20,46 +20,69 @@ namespace {
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 
-constexpr std::string_view kCmpNames[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
-                                          "hs",  "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+constexpr std::string_view kCmpNames[] = {"eq", "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
+                                          "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
 
 // Fills r[i] (0 or all ones) with the comparison of every lane; one loop per comparison so each vectorises.
 template <class T>
 D4R_INLINE void compare_lanes(Cmp c, const T (&a)[32], const T (&b)[32], uint32_t (&r)[32]) {
-#define D4R_CMP_LOOP(expr)                                                                                             \
-    for (int i = 0; i < 32; ++i) {                                                                                     \
-        T x = a[i], y = b[i];                                                                                          \
-        r[i] = (expr) ? 0xffffffffu : 0u;                                                                                       \
-    }                                                                                                                  \
+#define D4R_CMP_LOOP(expr)                \
+    for (int i = 0; i < 32; ++i) {        \
+        T x = a[i], y = b[i];             \
+        r[i] = (expr) ? 0xffffffffu : 0u; \
+    }                                     \
     break;
     if constexpr (std::is_floating_point_v<T>) {
         switch (c) {
-        case Cmp::Eq: D4R_CMP_LOOP(x == y)
-        case Cmp::Ne: D4R_CMP_LOOP(x < y || x > y)
-        case Cmp::Lt: D4R_CMP_LOOP(x < y)
-        case Cmp::Le: D4R_CMP_LOOP(x <= y)
-        case Cmp::Gt: D4R_CMP_LOOP(x > y)
-        case Cmp::Ge: D4R_CMP_LOOP(x >= y)
-        case Cmp::Equ: D4R_CMP_LOOP(!(x < y || x > y))
-        case Cmp::Neu: D4R_CMP_LOOP(!(x == y))
-        case Cmp::Ltu: D4R_CMP_LOOP(!(x >= y))
-        case Cmp::Leu: D4R_CMP_LOOP(!(x > y))
-        case Cmp::Gtu: D4R_CMP_LOOP(!(x <= y))
-        case Cmp::Geu: D4R_CMP_LOOP(!(x < y))
-        case Cmp::Num: D4R_CMP_LOOP(x == x && y == y)
-        case Cmp::Nan: D4R_CMP_LOOP(x != x || y != y)
+        case Cmp::Eq:
+            D4R_CMP_LOOP(x == y)
+        case Cmp::Ne:
+            D4R_CMP_LOOP(x < y || x > y)
+        case Cmp::Lt:
+            D4R_CMP_LOOP(x < y)
+        case Cmp::Le:
+            D4R_CMP_LOOP(x <= y)
+        case Cmp::Gt:
+            D4R_CMP_LOOP(x > y)
+        case Cmp::Ge:
+            D4R_CMP_LOOP(x >= y)
+        case Cmp::Equ:
+            D4R_CMP_LOOP(!(x < y || x > y))
+        case Cmp::Neu:
+            D4R_CMP_LOOP(!(x == y))
+        case Cmp::Ltu:
+            D4R_CMP_LOOP(!(x >= y))
+        case Cmp::Leu:
+            D4R_CMP_LOOP(!(x > y))
+        case Cmp::Gtu:
+            D4R_CMP_LOOP(!(x <= y))
+        case Cmp::Geu:
+            D4R_CMP_LOOP(!(x < y))
+        case Cmp::Num:
+            D4R_CMP_LOOP(x == x && y == y)
+        case Cmp::Nan:
+            D4R_CMP_LOOP(x != x || y != y)
         default:
             for (int i = 0; i < 32; ++i) r[i] = 0;
             break;
         }
     } else {
         switch (c) {
-        case Cmp::Eq: D4R_CMP_LOOP(x == y)
-        case Cmp::Ne: D4R_CMP_LOOP(x != y)
-        case Cmp::Lt: case Cmp::Lo: D4R_CMP_LOOP(x < y)
-        case Cmp::Le: case Cmp::Ls: D4R_CMP_LOOP(x <= y)
-        case Cmp::Gt: case Cmp::Hi: D4R_CMP_LOOP(x > y)
-        default: D4R_CMP_LOOP(x >= y)
+        case Cmp::Eq:
+            D4R_CMP_LOOP(x == y)
+        case Cmp::Ne:
+            D4R_CMP_LOOP(x != y)
+        case Cmp::Lt:
+        case Cmp::Lo:
+            D4R_CMP_LOOP(x < y)
+        case Cmp::Le:
+        case Cmp::Ls:
+            D4R_CMP_LOOP(x <= y)
+        case Cmp::Gt:
+        case Cmp::Hi:
+            D4R_CMP_LOOP(x > y)
+        default:
+            D4R_CMP_LOOP(x >= y)
         }
     }
 #undef D4R_CMP_LOOP
@@ -157,8 +180,10 @@ Flow exec_set_half(Warp& w, const Instr& in, uint32_t mask) {
     if constexpr (Packed) hi = combine(compare_half_mask<BF, Ftz>(in, a, b, 16), w, in);
     for (int i = 0; i < 32; ++i) {
         const uint32_t l = (lo & lane_bit(i)) ? one : 0u;
-        if constexpr (Packed) r[i] = (l & 0xffffu) | ((hi & lane_bit(i)) ? one & 0xffff0000u : 0u);
-        else r[i] = l;
+        if constexpr (Packed)
+            r[i] = (l & 0xffffu) | ((hi & lane_bit(i)) ? one & 0xffff0000u : 0u);
+        else
+            r[i] = l;
     }
     write_lanes(w, in.d[0], r, mask);
     return Flow::Next;
@@ -171,15 +196,16 @@ Flow exec_set_half(Warp& w, const Instr& in, uint32_t mask) {
 template <class Pick>
 ExecFn cmp_fn(Type t, bool ftz, Cmp c, const Pick& pick) {
     const bool unsigned_cmp = c == Cmp::Lo || c == Cmp::Ls || c == Cmp::Hi || c == Cmp::Hs;
-    return by_type<kIntTypes | kFloatTypes>(t, [&]<class T>(TypeTag<T>) -> ExecFn {
-        if constexpr (std::is_same_v<T, float>)
-            return ftz ? pick.template operator()<T, true>() : pick.template operator()<T, false>();
-        else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
-            return unsigned_cmp ? pick.template operator()<std::make_unsigned_t<T>, false>()
-                                : pick.template operator()<T, false>();
-        else
-            return pick.template operator()<T, false>();
-    });
+    return by_type < kIntTypes |
+           kFloatTypes > (t, [&]<class T>(TypeTag<T>) -> ExecFn {
+               if constexpr (std::is_same_v<T, float>)
+                   return ftz ? pick.template operator()<T, true>() : pick.template operator()<T, false>();
+               else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+                   return unsigned_cmp ? pick.template operator()<std::make_unsigned_t<T>, false>()
+                                       : pick.template operator()<T, false>();
+               else
+                   return pick.template operator()<T, false>();
+           });
 }
 
 // PICK.operator()<BF, Packed, Ftz>() for a half-precision type; .ftz applies to .f16 and .f16x2 only.
@@ -271,14 +297,34 @@ Status decode_set_half(InstrDecoder& d, Type dt, Type st, const CompareMods& cm)
     uint64_t one = 0;
     Type reg = Type::B32;
     switch (dt) {
-    case Type::U32: case Type::S32: one = 0xffffffffu; break;
-    case Type::U16: case Type::S16: one = 0xffffu; reg = Type::B16; break;
-    case Type::F32: one = 0x3f800000u; break;
-    case Type::F16: one = 0x3c00u; reg = Type::B16; break;
-    case Type::BF16: one = 0x3f80u; reg = Type::B16; break;
-    case Type::F16x2: one = 0x3c003c00u; break;
-    case Type::BF16x2: one = 0x3f803f80u; break;
-    default: break;
+    case Type::U32:
+    case Type::S32:
+        one = 0xffffffffu;
+        break;
+    case Type::U16:
+    case Type::S16:
+        one = 0xffffu;
+        reg = Type::B16;
+        break;
+    case Type::F32:
+        one = 0x3f800000u;
+        break;
+    case Type::F16:
+        one = 0x3c00u;
+        reg = Type::B16;
+        break;
+    case Type::BF16:
+        one = 0x3f80u;
+        reg = Type::B16;
+        break;
+    case Type::F16x2:
+        one = 0x3c003c00u;
+        break;
+    case Type::BF16x2:
+        one = 0x3f803f80u;
+        break;
+    default:
+        break;
     }
     const bool dst_packed = dt == Type::F16x2 || dt == Type::BF16x2;
     const bool ok = one != 0 && (packed ? (dst_packed || dt == Type::U32 || dt == Type::S32) : !dst_packed);
@@ -387,9 +433,12 @@ Status decode_slct(InstrDecoder& d) {
     D4R_TRY(d.expect_operands(4));
     bool wide = type_bits(dt) == 64;
     ExecFn fn;
-    if (ct == Type::S32) fn = wide ? &exec_slct<uint64_t, int32_t, false> : &exec_slct<uint32_t, int32_t, false>;
-    else if (ftz) fn = wide ? &exec_slct<uint64_t, float, true> : &exec_slct<uint32_t, float, true>;
-    else fn = wide ? &exec_slct<uint64_t, float, false> : &exec_slct<uint32_t, float, false>;
+    if (ct == Type::S32)
+        fn = wide ? &exec_slct<uint64_t, int32_t, false> : &exec_slct<uint32_t, int32_t, false>;
+    else if (ftz)
+        fn = wide ? &exec_slct<uint64_t, float, true> : &exec_slct<uint32_t, float, true>;
+    else
+        fn = wide ? &exec_slct<uint64_t, float, false> : &exec_slct<uint32_t, float, false>;
     uint32_t a = D4R_TRY(d.src(1, dt)), b = D4R_TRY(d.src(2, dt)), c = D4R_TRY(d.src(3, ct));
     uint32_t dd = D4R_TRY(d.dst(0, dt));
     Instr& in = d.emit(fn);
@@ -404,10 +453,18 @@ Flow exec_pred_logic(Warp& w, const Instr& in, uint32_t mask) {
     uint32_t a = read_pred(w, in.ps[0], in.ps_neg[0]);
     uint32_t r;
     switch (in.flags) {
-    case 0: r = a & read_pred(w, in.ps[1], in.ps_neg[1]); break;
-    case 1: r = a | read_pred(w, in.ps[1], in.ps_neg[1]); break;
-    case 2: r = a ^ read_pred(w, in.ps[1], in.ps_neg[1]); break;
-    default: r = ~a; break;
+    case 0:
+        r = a & read_pred(w, in.ps[1], in.ps_neg[1]);
+        break;
+    case 1:
+        r = a | read_pred(w, in.ps[1], in.ps_neg[1]);
+        break;
+    case 2:
+        r = a ^ read_pred(w, in.ps[1], in.ps_neg[1]);
+        break;
+    default:
+        r = ~a;
+        break;
     }
     write_pred(w, in.pd[0], r, mask);
     return Flow::Next;

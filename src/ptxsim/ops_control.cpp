@@ -19,8 +19,8 @@
 
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
-#include "ptxsim/ops.h"
 #include "ptxsim/memory_access.h"
+#include "ptxsim/ops.h"
 #include "ptxsim/program_builder.h"
 #include "ptxsim/recursion.h"
 #include "ptxsim/vprintf.h"
@@ -177,12 +177,14 @@ Flow exec_assertfail(Warp& w, const Instr& in, uint32_t mask) {
         const Dim3 b = w.block->ctaid;
         const std::string what = text(message);
         if (first_message.empty()) first_message = what;
-        out += fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n", text(file),
-                           line, text(function), b.x, b.y, b.z, tid % dim.x, tid / dim.x % dim.y, tid / (dim.x * dim.y),
-                           what);
+        out +=
+            fmt::format("{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n", text(file), line,
+                        text(function), b.x, b.y, b.z, tid % dim.x, tid / dim.x % dim.y, tid / (dim.x * dim.y), what);
     });
-    if (t_block_printf) *t_block_printf += out;
-    else std::fwrite(out.data(), 1, out.size(), stdout);
+    if (t_block_printf)
+        *t_block_printf += out;
+    else
+        std::fwrite(out.data(), 1, out.size(), stdout);
     return fault(w, FaultKind::Assert, static_cast<uint32_t>(__builtin_ctz(mask)), 0, 0,
                  fmt::format("Assertion `{}` failed", first_message));
 }
@@ -209,8 +211,9 @@ Flow exec_call(Warp& w, const Instr& in, uint32_t mask) {
     });
     if (bad_target) {
         unsigned l = static_cast<unsigned>(__builtin_ctz(bad_target));
-        return fault(w, FaultKind::IllegalInstruction, l, fptr[l], 0,
-                     fmt::format("indirect call to 0x{:x}, which is no function of this kernel with this prototype", fptr[l]));
+        return fault(
+            w, FaultKind::IllegalInstruction, l, fptr[l], 0,
+            fmt::format("indirect call to 0x{:x}, which is no function of this kernel with this prototype", fptr[l]));
     }
     if (deep && w.recursion) { // the stacks of a recursive kernel grow as needed, up to a limit
         if (!grow_call_stack(w)) return stack_overflow(w, static_cast<unsigned>(__builtin_ctz(deep)), 0);
@@ -283,9 +286,12 @@ Flow exec_bar(Warp& w, const Instr& in, uint32_t mask) {
 Flow exec_warp_sync(Warp& w, const Instr& in, uint32_t mask) {
     CollectiveGroup g;
     switch (collective_ready(w, in, mask, 0, g)) {
-    case SyncResult::Go: return g.others ? finish_collective(w, g) : Flow::Next;
-    case SyncResult::Wait: return Flow::Resched;
-    default: return Flow::Stop;
+    case SyncResult::Go:
+        return g.others ? finish_collective(w, g) : Flow::Next;
+    case SyncResult::Wait:
+        return Flow::Resched;
+    default:
+        return Flow::Stop;
     }
 }
 
@@ -385,9 +391,12 @@ Status decode_call(InstrDecoder& d) {
     for (size_t i = 0; i < d.operand_count(); ++i) {
         const ast::Operand& o = d.operand(i);
         if (o.kind == ast::OperandKind::List) {
-            if (!func) rets = &o;
-            else if (!args) args = &o;
-            else return d.error("unexpected operand list in call");
+            if (!func)
+                rets = &o;
+            else if (!args)
+                args = &o;
+            else
+                return d.error("unexpected operand list in call");
         } else if (o.kind == ast::OperandKind::Name && !func) {
             func = &o;
         } else if (o.kind == ast::OperandKind::Name && func) {
@@ -437,9 +446,11 @@ Status decode_call(InstrDecoder& d) {
         auto v = d.lookup(o.name);
         if (!v || v->kind != Symbol::Kind::Var || v->space != Space::FuncParam)
             return d.error(fmt::format("call argument '{}' is not a .param variable (register arguments are not "
-                                       "supported)", o.name));
+                                       "supported)",
+                                       o.name));
         uint32_t bytes = static_cast<uint32_t>(std::min(v->size, formal.size));
-        if (to_callee) return CallTarget::Copy{static_cast<uint32_t>(v->value), static_cast<uint32_t>(formal.value), bytes};
+        if (to_callee)
+            return CallTarget::Copy{static_cast<uint32_t>(v->value), static_cast<uint32_t>(formal.value), bytes};
         return CallTarget::Copy{static_cast<uint32_t>(formal.value), static_cast<uint32_t>(v->value), bytes};
     };
     std::vector<std::pair<std::vector<CallTarget::Copy>, std::vector<CallTarget::Copy>>> copies;
@@ -500,8 +511,10 @@ Status decode_bar(InstrDecoder& d) {
         auto c = D4R_TRY(d.pred_src(d.operand(d.operand_count() - 1)));
         tmp.ps[0] = c.first;
         tmp.ps_neg[0] = c.second;
-        if (red_op == "popc") tmp.d[0] = D4R_TRY(d.dst(0, Type::U32));
-        else tmp.pd[0] = D4R_TRY(d.pred_dst(d.operand(0)));
+        if (red_op == "popc")
+            tmp.d[0] = D4R_TRY(d.dst(0, Type::U32));
+        else
+            tmp.pd[0] = D4R_TRY(d.pred_dst(d.operand(0)));
     }
     Instr& in = d.emit(&exec_bar);
     in.s[0] = id;
@@ -510,7 +523,11 @@ Status decode_bar(InstrDecoder& d) {
     in.pd[0] = tmp.pd[0];
     in.ps[0] = tmp.ps[0];
     in.ps_neg[0] = tmp.ps_neg[0];
-    in.flags = arrive ? kArriveOnly : red_op == "popc" ? kRedPopc : red_op == "and" ? kRedAnd : red_op == "or" ? kRedOr : 0;
+    in.flags = arrive             ? kArriveOnly
+               : red_op == "popc" ? kRedPopc
+               : red_op == "and"  ? kRedAnd
+               : red_op == "or"   ? kRedOr
+                                  : 0;
     return ok_status();
 }
 

@@ -48,19 +48,56 @@ D4R_INLINE uint32_t narrow_nan(uint64_t bits, SmallFormat f) {
     return sign | inf | payload | (1u << (mb - 1));
 }
 
-template <Type T> struct Repr;
-template <> struct Repr<Type::U8> { using type = uint8_t; };
-template <> struct Repr<Type::U16> { using type = uint16_t; };
-template <> struct Repr<Type::U32> { using type = uint32_t; };
-template <> struct Repr<Type::U64> { using type = uint64_t; };
-template <> struct Repr<Type::S8> { using type = int8_t; };
-template <> struct Repr<Type::S16> { using type = int16_t; };
-template <> struct Repr<Type::S32> { using type = int32_t; };
-template <> struct Repr<Type::S64> { using type = int64_t; };
-template <> struct Repr<Type::F16> { using type = uint16_t; };
-template <> struct Repr<Type::BF16> { using type = uint16_t; };
-template <> struct Repr<Type::F32> { using type = float; };
-template <> struct Repr<Type::F64> { using type = double; };
+template <Type T>
+struct Repr;
+template <>
+struct Repr<Type::U8> {
+    using type = uint8_t;
+};
+template <>
+struct Repr<Type::U16> {
+    using type = uint16_t;
+};
+template <>
+struct Repr<Type::U32> {
+    using type = uint32_t;
+};
+template <>
+struct Repr<Type::U64> {
+    using type = uint64_t;
+};
+template <>
+struct Repr<Type::S8> {
+    using type = int8_t;
+};
+template <>
+struct Repr<Type::S16> {
+    using type = int16_t;
+};
+template <>
+struct Repr<Type::S32> {
+    using type = int32_t;
+};
+template <>
+struct Repr<Type::S64> {
+    using type = int64_t;
+};
+template <>
+struct Repr<Type::F16> {
+    using type = uint16_t;
+};
+template <>
+struct Repr<Type::BF16> {
+    using type = uint16_t;
+};
+template <>
+struct Repr<Type::F32> {
+    using type = float;
+};
+template <>
+struct Repr<Type::F64> {
+    using type = double;
+};
 
 constexpr bool int_type(Type t) { return t != Type::F16 && t != Type::BF16 && t != Type::F32 && t != Type::F64; }
 constexpr bool small_type(Type t) { return t == Type::F16 || t == Type::BF16; }
@@ -69,9 +106,12 @@ constexpr SmallFormat small_format(Type t) { return t == Type::F16 ? kF16 : kBF1
 // The exact value of a floating-point source as a double (f32 inputs flushed under .ftz).
 template <Type AT>
 D4R_INLINE double float_value(typename Repr<AT>::type a, bool ftz) {
-    if constexpr (AT == Type::F32) return static_cast<double>(ftz ? flush(a) : a);
-    else if constexpr (AT == Type::F64) return a;
-    else return small_to_double(a, small_format(AT));
+    if constexpr (AT == Type::F32)
+        return static_cast<double>(ftz ? flush(a) : a);
+    else if constexpr (AT == Type::F64)
+        return a;
+    else
+        return small_to_double(a, small_format(AT));
 }
 
 template <class D>
@@ -79,7 +119,8 @@ D4R_INLINE D float_to_int(double x) {
     if (x != x) return D(0);
     constexpr double lo = static_cast<double>(std::numeric_limits<D>::min());
     // 2^N as a double: the first value above the range (max itself may not be representable).
-    constexpr double hi = std::is_signed_v<D> ? -lo : 2.0 * (static_cast<double>(std::numeric_limits<D>::max() / 2) + 1.0);
+    constexpr double hi =
+        std::is_signed_v<D> ? -lo : 2.0 * (static_cast<double>(std::numeric_limits<D>::max() / 2) + 1.0);
     if (x <= lo) return std::numeric_limits<D>::min();
     if (x >= hi) return std::numeric_limits<D>::max();
     return static_cast<D>(x);
@@ -126,9 +167,12 @@ D4R_INLINE typename Repr<DT>::type convert(typename Repr<AT>::type a, Round fr, 
         if (x != x) {
             // NaN (H200, corpus cvt_f2i/cvt_d2i): a 64-bit destination, or an f64 source, gives the
             // "integer indefinite" pattern (sign bit only), signed or unsigned; f32/f16 -> 32 bits gives 0.
-            if constexpr (sizeof(D) == 8) return D(0x8000000000000000ull);
-            else if constexpr (AT == Type::F64 && sizeof(D) == 4) return D(0x80000000u);
-            else return D(0);
+            if constexpr (sizeof(D) == 8)
+                return D(0x8000000000000000ull);
+            else if constexpr (AT == Type::F64 && sizeof(D) == 4)
+                return D(0x80000000u);
+            else
+                return D(0);
         }
         return float_to_int<D>(x);
     } else {
@@ -156,7 +200,8 @@ D4R_INLINE typename Repr<DT>::type convert(typename Repr<AT>::type a, Round fr, 
             if (x != x) {
                 if constexpr (AT == Type::F64)
                     return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | 0x0008000000000000ull);
-                else if (AT != Type::F32 || ftz) return std::bit_cast<double>(0x7fffffffe0000000ull);
+                else if (AT != Type::F32 || ftz)
+                    return std::bit_cast<double>(0x7fffffffe0000000ull);
             }
             return x;
         } else if constexpr (DT == Type::F32) {
@@ -211,8 +256,10 @@ template <Round R, bool SatFinite>
 Flow exec_cvt_tf32(Warp& w, const Instr& in, uint32_t mask) {
     map1<uint32_t, uint32_t>(w, in, mask, [](uint32_t a) -> uint32_t {
         uint32_t r;
-        if ((a & 0x7fffffffu) > 0x7f800000u) r = R == Round::Rna ? a & 0xffffe000u : 0x7fffe000u;
-        else r = round_to_small(static_cast<double>(std::bit_cast<float>(a)), kTF32, R) << 13;
+        if ((a & 0x7fffffffu) > 0x7f800000u)
+            r = R == Round::Rna ? a & 0xffffe000u : 0x7fffe000u;
+        else
+            r = round_to_small(static_cast<double>(std::bit_cast<float>(a)), kTF32, R) << 13;
         if (SatFinite && (r & 0x7f800000u) == 0x7f800000u) r -= 0x2000u;
         return r;
     });
@@ -256,9 +303,8 @@ D4R_INLINE uint32_t fp8_to_f16(uint32_t v, bool e5m2, bool relu) {
 template <bool E5M2>
 Flow exec_cvt_f32_fp8x2(Warp& w, const Instr& in, uint32_t mask) {
     const bool relu = in.flags & kRelu;
-    map2<uint32_t, float, float>(w, in, mask, [relu](float a, float b) {
-        return (to_fp8(a, E5M2, relu) << 8) | to_fp8(b, E5M2, relu);
-    });
+    map2<uint32_t, float, float>(
+        w, in, mask, [relu](float a, float b) { return (to_fp8(a, E5M2, relu) << 8) | to_fp8(b, E5M2, relu); });
     return Flow::Next;
 }
 
@@ -278,9 +324,8 @@ Flow exec_cvt_f16x2_fp8x2(Warp& w, const Instr& in, uint32_t mask) {
 template <bool E5M2>
 Flow exec_cvt_fp8x2_f16x2(Warp& w, const Instr& in, uint32_t mask) {
     const bool relu = in.flags & kRelu;
-    map1<uint32_t, uint32_t>(w, in, mask, [relu](uint32_t a) {
-        return (fp8_to_f16(a >> 8, E5M2, relu) << 16) | fp8_to_f16(a, E5M2, relu);
-    });
+    map1<uint32_t, uint32_t>(
+        w, in, mask, [relu](uint32_t a) { return (fp8_to_f16(a >> 8, E5M2, relu) << 16) | fp8_to_f16(a, E5M2, relu); });
     return Flow::Next;
 }
 
@@ -301,7 +346,7 @@ Flow exec_extend(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-constexpr Type kCvtTypes[] = {Type::U8,  Type::U16, Type::U32, Type::U64, Type::S8,  Type::S16,
+constexpr Type kCvtTypes[] = {Type::U8,  Type::U16, Type::U32, Type::U64,  Type::S8,  Type::S16,
                               Type::S32, Type::S64, Type::F16, Type::BF16, Type::F32, Type::F64};
 
 template <Type DT, size_t... I>
@@ -321,11 +366,16 @@ ExecFn pick_cvt(Type dt, Type at, std::index_sequence<I...> seq) {
 Type storage_type(Type t) {
     // .b types convert like the unsigned type of the same size.
     switch (t) {
-    case Type::B8: return Type::U8;
-    case Type::B16: return Type::U16;
-    case Type::B32: return Type::U32;
-    case Type::B64: return Type::U64;
-    default: return t;
+    case Type::B8:
+        return Type::U8;
+    case Type::B16:
+        return Type::U16;
+    case Type::B32:
+        return Type::U32;
+    case Type::B64:
+        return Type::U64;
+    default:
+        return t;
     }
 }
 
@@ -410,8 +460,10 @@ Status decode_cvt(InstrDecoder& d) {
         return d.error(".relu and .satfinite apply to f16, bf16, tf32 and FP8 results");
     const uint16_t half_flags = static_cast<uint16_t>((relu ? kRelu : 0) | (satfinite ? kSatFinite : 0));
     auto round_of = [](std::string_view r) {
-        return (r == "rz" || r == "rzi") ? Round::Rz : (r == "rm" || r == "rmi") ? Round::Rm
-             : (r == "rp" || r == "rpi") ? Round::Rp : Round::Rn;
+        return (r == "rz" || r == "rzi")   ? Round::Rz
+               : (r == "rm" || r == "rmi") ? Round::Rm
+               : (r == "rp" || r == "rpi") ? Round::Rp
+                                           : Round::Rn;
     };
     Round fr = round_of(frnd);
     Round ir = round_of(irnd);

@@ -27,10 +27,30 @@ namespace d4r::ptxsim {
 
 namespace {
 
-struct FAdd { template <class T> static T apply(T a, T b) { return a + b; } };
-struct FSub { template <class T> static T apply(T a, T b) { return a - b; } };
-struct FMul { template <class T> static T apply(T a, T b) { return a * b; } };
-struct FDiv { template <class T> static T apply(T a, T b) { return a / b; } };
+struct FAdd {
+    template <class T>
+    static T apply(T a, T b) {
+        return a + b;
+    }
+};
+struct FSub {
+    template <class T>
+    static T apply(T a, T b) {
+        return a - b;
+    }
+};
+struct FMul {
+    template <class T>
+    static T apply(T a, T b) {
+        return a * b;
+    }
+};
+struct FDiv {
+    template <class T>
+    static T apply(T a, T b) {
+        return a / b;
+    }
+};
 
 // f64 NaN results (measured on the H200, docs/ptxsim.md): an invalid operation gives 0xfff8000000000000
 // (as x86 does); otherwise the result is a NaN operand, quieted with its sign and payload kept, chosen
@@ -43,15 +63,18 @@ D4R_INLINE double f64_nan(double first, double second, double r) {
 
 template <class Op>
 D4R_INLINE double f64_nan_rule(double a, double b, double r) {
-    if constexpr (std::is_same_v<Op, FDiv>) return f64_nan(a, b, r);
-    else return f64_nan(b, a, r);
+    if constexpr (std::is_same_v<Op, FDiv>)
+        return f64_nan(a, b, r);
+    else
+        return f64_nan(b, a, r);
 }
 
 // div.approx.f32 (ISA): for 2^126 < |b| < 2^128 the result is 0 with the sign of a/b, NaN when a is
 // infinite or NaN (the hardware multiplies by a reciprocal that underflows); elsewhere the exact
 // quotient is within the ISA's 2 ulp.
 struct FDivApprox {
-    template <class T> static T apply(T a, T b) {
+    template <class T>
+    static T apply(T a, T b) {
         const T m = std::fabs(b);
         if (m > T(0x1p126) && m <= std::numeric_limits<T>::max()) return a * std::copysign(T(0), b);
         return a / b;
@@ -98,8 +121,10 @@ Flow exec_fma(Warp& w, const Instr& in, uint32_t mask) {
             c[i] = flush(c[i]);
         }
     }
-    if constexpr (Hw) fma_lanes_hw(a, b, c, r);
-    else fma_lanes_sw(a, b, c, r);
+    if constexpr (Hw)
+        fma_lanes_hw(a, b, c, r);
+    else
+        fma_lanes_sw(a, b, c, r);
     for (int i = 0; i < 32; ++i) {
         T v = canonical(r[i]);
         if constexpr (std::is_same_v<T, double>) v = f64_nan(b[i], c[i], f64_nan(c[i], a[i], v));
@@ -127,8 +152,8 @@ enum class Unary : uint8_t { Sqrt, Rcp, Rsqrt, Sin, Cos, Lg2, Ex2, Tanh, Abs, Ne
 // then evaluated in double precision by quadrant, so quarter revolutions give exact zeros and ones. This
 // matches the H200 goldens of corpus case f32_approx within 2^-21.5 everywhere (docs/ptxsim.md).
 D4R_INLINE float mul_rz(float a, float b) {
-    const double p = double(a) * double(b); // exact: 24 x 24 significant bits
-    float r = static_cast<float>(p);        // round to nearest (the workers' mode) ...
+    const double p = double(a) * double(b);                               // exact: 24 x 24 significant bits
+    float r = static_cast<float>(p);                                      // round to nearest (the workers' mode) ...
     if (std::fabs(double(r)) > std::fabs(p)) r = std::nextafter(r, 0.0f); // ... then toward zero
     return r;
 }
@@ -138,8 +163,8 @@ D4R_INLINE float sincos_revolutions(float x) {
     const float t = mul_rz(x, 0x1.45f306p-3f); // 1/(2 pi) as an f32 (0x3e22f983)
     if (!std::isfinite(t)) return std::bit_cast<float>(kCanonicalNaN32);
     const double at = std::fabs(double(t));
-    const double frac = at - std::floor(at);    // exact
-    const double q4 = frac * 4;                  // exact
+    const double frac = at - std::floor(at); // exact
+    const double q4 = frac * 4;              // exact
     const int quadrant = static_cast<int>(q4);
     const double r = (q4 - quadrant) * (M_PI / 2);
     const double s = std::sin(r), c = std::cos(r);
@@ -155,14 +180,22 @@ D4R_INLINE float sincos_revolutions(float x) {
 
 template <class T, Unary U>
 D4R_INLINE T unary_value(T x) {
-    if constexpr (U == Unary::Sqrt) return std::sqrt(x);
-    else if constexpr (U == Unary::Rcp) return T(1) / x;
-    else if constexpr (U == Unary::Rsqrt) return static_cast<T>(1.0 / std::sqrt(static_cast<double>(x)));
-    else if constexpr (U == Unary::Sin) return sincos_revolutions<false>(x);
-    else if constexpr (U == Unary::Cos) return sincos_revolutions<true>(x);
-    else if constexpr (U == Unary::Lg2) return static_cast<T>(std::log2(static_cast<double>(x)));
-    else if constexpr (U == Unary::Ex2) return static_cast<T>(std::exp2(static_cast<double>(x)));
-    else if constexpr (U == Unary::Tanh) return static_cast<T>(std::tanh(static_cast<double>(x)));
+    if constexpr (U == Unary::Sqrt)
+        return std::sqrt(x);
+    else if constexpr (U == Unary::Rcp)
+        return T(1) / x;
+    else if constexpr (U == Unary::Rsqrt)
+        return static_cast<T>(1.0 / std::sqrt(static_cast<double>(x)));
+    else if constexpr (U == Unary::Sin)
+        return sincos_revolutions<false>(x);
+    else if constexpr (U == Unary::Cos)
+        return sincos_revolutions<true>(x);
+    else if constexpr (U == Unary::Lg2)
+        return static_cast<T>(std::log2(static_cast<double>(x)));
+    else if constexpr (U == Unary::Ex2)
+        return static_cast<T>(std::exp2(static_cast<double>(x)));
+    else if constexpr (U == Unary::Tanh)
+        return static_cast<T>(std::tanh(static_cast<double>(x)));
     else if constexpr (U == Unary::Abs || U == Unary::Neg) {
         // f64 abs/neg leave a NaN as it is (measured: neg.f64 keeps the sign of a NaN); f32 NaNs become
         // canonical like every f32 result.
@@ -181,8 +214,10 @@ Flow exec_funary(Warp& w, const Instr& in, uint32_t mask) {
     for (int i = 0; i < 32; ++i) {
         T x = maybe_flush<Ftz>(a[i]);
         T v = canonical(unary_value<T, U>(x));
-        if constexpr (Ftz && U == Unary::Rcp && std::is_same_v<T, float>) v = flush_result<R>(v, 1.0 / double(x));
-        else v = maybe_flush<Ftz>(v);
+        if constexpr (Ftz && U == Unary::Rcp && std::is_same_v<T, float>)
+            v = flush_result<R>(v, 1.0 / double(x));
+        else
+            v = maybe_flush<Ftz>(v);
         r[i] = v;
     }
     write_lanes(w, in.d[0], r, mask);
@@ -207,8 +242,8 @@ D4R_INLINE double rcp_approx_ftz_f64(double a) {
     const double r = 1.0 / std::bit_cast<double>(hi);
     uint64_t bits = std::bit_cast<uint64_t>(r);
     if (((bits >> 52) & 0x7ff) == 0) return std::bit_cast<double>(sign); // subnormal result: flushed
-    bits += 1ull << 27;                  // round to 24 significant bits (52 - 24 = 28 bits dropped) ...
-    bits &= 0xffffffff00000000ull;       // ... then keep 20 (the carry may step into the exponent)
+    bits += 1ull << 27;            // round to 24 significant bits (52 - 24 = 28 bits dropped) ...
+    bits &= 0xffffffff00000000ull; // ... then keep 20 (the carry may step into the exponent)
     return std::bit_cast<double>(bits);
 }
 
@@ -218,8 +253,9 @@ Flow exec_rcp_approx_f64(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 // min/max: a NaN operand yields the other operand (both NaN: f32 gives the canonical NaN 0x7fffffff, as
-// the H200 goldens of corpus case f32_minmax show; f64 gives the second operand, quieted); .NaN makes any NaN operand give the canonical NaN; -0.0 is below +0.0; .xorsign.abs compares
-// magnitudes and gives the result the XOR of the operands' signs.
+// the H200 goldens of corpus case f32_minmax show; f64 gives the second operand, quieted); .NaN makes any NaN operand
+// give the canonical NaN; -0.0 is below +0.0; .xorsign.abs compares magnitudes and gives the result the XOR of the
+// operands' signs.
 template <class T, bool IsMax, bool Ftz, bool NaNMode, bool XorSignAbs>
 Flow exec_fminmax(Warp& w, const Instr& in, uint32_t mask) {
     using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
@@ -242,12 +278,16 @@ Flow exec_fminmax(Warp& w, const Instr& in, uint32_t mask) {
             if constexpr (sizeof(T) == 4) return std::bit_cast<T>(Bits(~Bits(0) >> 1));
             return std::bit_cast<T>(Bits(std::bit_cast<Bits>(b) | (Bits(1) << (std::numeric_limits<T>::digits - 2))));
         }
-        if (an) r = b;
-        else if (bn) r = a;
+        if (an)
+            r = b;
+        else if (bn)
+            r = a;
         else {
             bool a_neg = std::bit_cast<Bits>(a) & kSign;
-            if constexpr (IsMax) r = (a > b || (a == b && !a_neg)) ? a : b;
-            else r = (a < b || (a == b && a_neg)) ? a : b;
+            if constexpr (IsMax)
+                r = (a > b || (a == b && !a_neg)) ? a : b;
+            else
+                r = (a < b || (a == b && a_neg)) ? a : b;
         }
         if constexpr (XorSignAbs) r = std::bit_cast<T>(Bits((std::bit_cast<Bits>(r) & ~kSign) | sign));
         return r;
@@ -273,12 +313,24 @@ Flow exec_testp(Warp& w, const Instr& in, uint32_t mask) {
         T x = a[i];
         bool v = false;
         switch (op) {
-        case TestpOp::Finite: v = std::isfinite(x); break;
-        case TestpOp::Infinite: v = std::isinf(x); break;
-        case TestpOp::Number: v = !std::isnan(x); break;
-        case TestpOp::NotANumber: v = std::isnan(x); break;
-        case TestpOp::Normal: v = std::isnormal(x) || x == T(0); break; // zero counts as normal (ISA)
-        case TestpOp::Subnormal: v = std::fpclassify(x) == FP_SUBNORMAL; break;
+        case TestpOp::Finite:
+            v = std::isfinite(x);
+            break;
+        case TestpOp::Infinite:
+            v = std::isinf(x);
+            break;
+        case TestpOp::Number:
+            v = !std::isnan(x);
+            break;
+        case TestpOp::NotANumber:
+            v = std::isnan(x);
+            break;
+        case TestpOp::Normal:
+            v = std::isnormal(x) || x == T(0);
+            break; // zero counts as normal (ISA)
+        case TestpOp::Subnormal:
+            v = std::fpclassify(x) == FP_SUBNORMAL;
+            break;
         }
         r |= v ? lane_bit(i) : 0u;
     }
@@ -294,8 +346,10 @@ template <class Op>
 ExecFn fbin_fn(Type t, Round r, bool ftz, bool sat) {
     return by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
         return select_round(r, [&]<Round R>() {
-            if constexpr (std::is_same_v<T, double>) return &exec_fbin<T, Op, R, false, false>;
-            else return select_flags<2>({ftz, sat}, []<bool F, bool S>() { return &exec_fbin<T, Op, R, F, S>; });
+            if constexpr (std::is_same_v<T, double>)
+                return &exec_fbin<T, Op, R, false, false>;
+            else
+                return select_flags<2>({ftz, sat}, []<bool F, bool S>() { return &exec_fbin<T, Op, R, F, S>; });
         });
     });
 }
@@ -317,8 +371,10 @@ template <Unary U>
 ExecFn unary_fn(Type t, Round r, bool ftz) {
     return by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
         return select_round(r, [&]<Round R>() {
-            if constexpr (std::is_same_v<T, double>) return &exec_funary<T, U, R, false>;
-            else return select_flags<1>({ftz}, []<bool F>() { return &exec_funary<T, U, R, F>; });
+            if constexpr (std::is_same_v<T, double>)
+                return &exec_funary<T, U, R, false>;
+            else
+                return select_flags<1>({ftz}, []<bool F>() { return &exec_funary<T, U, R, F>; });
         });
     });
 }
@@ -328,8 +384,10 @@ ExecFn unary_fn(Type t, Round r, bool ftz) {
 template <Unary U, bool F64Ftz = false>
 ExecFn unary_rn_fn(Type t, bool ftz) {
     return by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
-        if constexpr (std::is_same_v<T, double> && !F64Ftz) return &exec_funary<T, U, Round::Rn, false>;
-        else return select_flags<1>({ftz}, []<bool F>() { return &exec_funary<T, U, Round::Rn, F>; });
+        if constexpr (std::is_same_v<T, double> && !F64Ftz)
+            return &exec_funary<T, U, Round::Rn, false>;
+        else
+            return select_flags<1>({ftz}, []<bool F>() { return &exec_funary<T, U, Round::Rn, F>; });
     });
 }
 
@@ -385,12 +443,14 @@ Status decode_div(InstrDecoder& d, Type t, const FloatMods& f) {
     D4R_TRY(check_f64_mods(d, t, f));
     if (f.sat) return d.error("div has no .sat");
     if (t == Type::F64 && !f.has_round) return d.error("div.f64 needs a rounding modifier");
-    if (t == Type::F32 && !f.has_round && !f.approx && !f.full) return d.error("div.f32 needs .approx, .full or a rounding modifier");
+    if (t == Type::F32 && !f.has_round && !f.approx && !f.full)
+        return d.error("div.f32 needs .approx, .full or a rounding modifier");
     // .approx (for |b| <= 2^126) and .full are within 2 ulp on hardware; the exact quotient is within
     // that bound. div.approx by |b| > 2^126 gives 0 (FDivApprox).
-    ExecFn fn = t == Type::F32 && f.approx
-                    ? select_flags<1>({f.ftz}, []<bool F>() { return &exec_fbin<float, FDivApprox, Round::Rn, F, false>; })
-                    : fbin_fn<FDiv>(t, f.round, f.ftz, false);
+    ExecFn fn =
+        t == Type::F32 && f.approx
+            ? select_flags<1>({f.ftz}, []<bool F>() { return &exec_fbin<float, FDivApprox, Round::Rn, F, false>; })
+            : fbin_fn<FDiv>(t, f.round, f.ftz, false);
     return d.emit_op(fn, t, 2);
 }
 
@@ -433,27 +493,43 @@ Status decode_unary(InstrDecoder& d, Type t, std::string_view base, const FloatM
         if (f.approx) {
             // .approx is within 1 ulp (rcp) / 2^-23 relative (sqrt): the exact result satisfies both.
             D4R_TRY(need(!f.has_round, ".approx or a rounding modifier, not both"));
-            if (!f32 && !(u == Unary::Rcp && f.ftz)) return d.error(fmt::format("{}.approx.f64 is not a PTX form", base));
+            if (!f32 && !(u == Unary::Rcp && f.ftz))
+                return d.error(fmt::format("{}.approx.f64 is not a PTX form", base));
         } else {
             D4R_TRY(need(f.has_round, ".approx or a rounding modifier"));
         }
-        if (!f32 && u == Unary::Rcp && f.approx) fn = &exec_rcp_approx_f64;
-        else fn = u == Unary::Sqrt ? unary_fn<Unary::Sqrt>(t, f.round, f.ftz) : unary_fn<Unary::Rcp>(t, f.round, f.ftz);
+        if (!f32 && u == Unary::Rcp && f.approx)
+            fn = &exec_rcp_approx_f64;
+        else
+            fn = u == Unary::Sqrt ? unary_fn<Unary::Sqrt>(t, f.round, f.ftz) : unary_fn<Unary::Rcp>(t, f.round, f.ftz);
     } else {
         D4R_TRY(need(f.approx && !f.has_round, ".approx"));
         if (base == "rsqrt") {
             fn = unary_rn_fn<Unary::Rsqrt, true>(t, f.ftz);
         } else {
             D4R_TRY(need(f32, ".f32"));
-            Unary u = base == "sin" ? Unary::Sin : base == "cos" ? Unary::Cos : base == "lg2" ? Unary::Lg2
-                    : base == "ex2" ? Unary::Ex2 : Unary::Tanh;
+            Unary u = base == "sin"   ? Unary::Sin
+                      : base == "cos" ? Unary::Cos
+                      : base == "lg2" ? Unary::Lg2
+                      : base == "ex2" ? Unary::Ex2
+                                      : Unary::Tanh;
             if (u == Unary::Tanh && f.ftz) return d.error("tanh has no .ftz");
             switch (u) {
-            case Unary::Sin: fn = unary_f32_fn<Unary::Sin>(f.ftz); break;
-            case Unary::Cos: fn = unary_f32_fn<Unary::Cos>(f.ftz); break;
-            case Unary::Lg2: fn = unary_f32_fn<Unary::Lg2>(f.ftz); break;
-            case Unary::Ex2: fn = unary_f32_fn<Unary::Ex2>(f.ftz); break;
-            default: fn = &exec_funary<float, Unary::Tanh, Round::Rn, false>; break;
+            case Unary::Sin:
+                fn = unary_f32_fn<Unary::Sin>(f.ftz);
+                break;
+            case Unary::Cos:
+                fn = unary_f32_fn<Unary::Cos>(f.ftz);
+                break;
+            case Unary::Lg2:
+                fn = unary_f32_fn<Unary::Lg2>(f.ftz);
+                break;
+            case Unary::Ex2:
+                fn = unary_f32_fn<Unary::Ex2>(f.ftz);
+                break;
+            default:
+                fn = &exec_funary<float, Unary::Tanh, Round::Rn, false>;
+                break;
             }
         }
     }
@@ -467,8 +543,7 @@ Status decode_float_unary_entry(InstrDecoder& d) {
     FloatMods f = float_mods(m);
     Type t = m.take_type();
     D4R_TRY(d.finish());
-    if (t != Type::F32 && t != Type::F64)
-        return d.error(fmt::format("{}.{} is not supported yet", base, type_name(t)));
+    if (t != Type::F32 && t != Type::F64) return d.error(fmt::format("{}.{} is not supported yet", base, type_name(t)));
     return decode_unary(d, t, base, f);
 }
 
@@ -505,8 +580,7 @@ Status decode_float_arith(InstrDecoder& d) {
     if (is_half_type(m.peek_type())) return decode_half_arith(d);
     FloatMods f = float_mods(m);
     Type t = m.take_type();
-    if (t != Type::F32 && t != Type::F64)
-        return d.error(fmt::format("{}.{} is not supported yet", base, type_name(t)));
+    if (t != Type::F32 && t != Type::F64) return d.error(fmt::format("{}.{} is not supported yet", base, type_name(t)));
     if (base == "min" || base == "max") return decode_minmax(d, t, base, f);
     D4R_TRY(d.finish());
     if (base == "add" || base == "sub" || base == "mul") return decode_binary(d, t, base, f);
@@ -518,7 +592,8 @@ Status decode_float_arith(InstrDecoder& d) {
 
 void add_float_ops(OpcodeTable& t) {
     t["fma"] = &decode_float_arith;
-    for (const char* name : {"sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh"}) t[name] = &decode_float_unary_entry;
+    for (const char* name : {"sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh"})
+        t[name] = &decode_float_unary_entry;
     t["copysign"] = &decode_copysign;
     t["testp"] = &decode_testp;
 }

@@ -27,13 +27,15 @@ namespace {
 
 enum class HOp : uint8_t { Add, Sub, Mul, Fma };
 
-template <bool BF> D4R_INLINE uint32_t sat_half(uint32_t r) {
+template <bool BF>
+D4R_INLINE uint32_t sat_half(uint32_t r) {
     using H = HalfTraits<BF>;
     if (H::is_nan(r) || (r & 0x8000u) || r == 0) return 0; // NaN, negatives and -0 become +0
     return r > H::kOne ? H::kOne : r;
 }
 
-template <HOp Op, bool BF, bool Ftz, bool Sat, bool Relu> struct ArithElem {
+template <HOp Op, bool BF, bool Ftz, bool Sat, bool Relu>
+struct ArithElem {
     static constexpr int kSources = Op == HOp::Fma ? 3 : 2;
     D4R_INLINE static uint32_t apply(uint32_t a, uint32_t b, uint32_t c) {
         using H = HalfTraits<BF>;
@@ -64,7 +66,8 @@ template <HOp Op, bool BF, bool Ftz, bool Sat, bool Relu> struct ArithElem {
 
 // min/max: a NaN operand yields the other operand; two NaNs, or any NaN under .NaN, give the canonical
 // NaN; -0 is below +0. .xorsign.abs compares magnitudes and gives the result the XOR of the signs.
-template <bool BF, bool IsMax, bool Ftz, bool NaNMode, bool XorSign> struct MinMaxElem {
+template <bool BF, bool IsMax, bool Ftz, bool NaNMode, bool XorSign>
+struct MinMaxElem {
     static constexpr int kSources = 2;
     D4R_INLINE static uint32_t apply(uint32_t a, uint32_t b, uint32_t) {
         using H = HalfTraits<BF>;
@@ -100,7 +103,8 @@ template <bool BF, bool IsMax, bool Ftz, bool NaNMode, bool XorSign> struct MinM
 
 enum class HUnary : uint8_t { Neg, Abs, Ex2, Tanh };
 
-template <bool BF, HUnary U, bool Ftz> struct UnaryElem {
+template <bool BF, HUnary U, bool Ftz>
+struct UnaryElem {
     static constexpr int kSources = 1;
     D4R_INLINE static uint32_t apply(uint32_t a, uint32_t, uint32_t) {
         using H = HalfTraits<BF>;
@@ -122,7 +126,8 @@ template <bool BF, HUnary U, bool Ftz> struct UnaryElem {
     }
 };
 
-template <class E, bool Packed> Flow exec_half(Warp& w, const Instr& in, uint32_t mask) {
+template <class E, bool Packed>
+Flow exec_half(Warp& w, const Instr& in, uint32_t mask) {
     uint32_t a[32], b[32] = {}, c[32] = {}, r[32];
     read_lanes(w, in.s[0], a);
     if constexpr (E::kSources > 1) read_lanes(w, in.s[1], b);
@@ -168,9 +173,7 @@ struct HalfType {
     bool bf = false;
     bool packed = false;
 };
-HalfType half_type(Type t) {
-    return {t == Type::BF16 || t == Type::BF16x2, t == Type::F16x2 || t == Type::BF16x2};
-}
+HalfType half_type(Type t) { return {t == Type::BF16 || t == Type::BF16x2, t == Type::F16x2 || t == Type::BF16x2}; }
 
 // f16/bf16 values live in .b16 (or .f16) registers, the packed forms in 32-bit registers.
 Type register_type(Type t) { return half_type(t).packed ? Type::B32 : Type::B16; }

@@ -31,24 +31,69 @@ constexpr unsigned kBits = sizeof(T) * 8;
 
 template <class T>
 using Wider = std::conditional_t<
-    std::is_signed_v<T>, std::conditional_t<sizeof(T) == 2, int32_t, std::conditional_t<sizeof(T) == 4, int64_t, __int128>>,
+    std::is_signed_v<T>,
+    std::conditional_t<sizeof(T) == 2, int32_t, std::conditional_t<sizeof(T) == 4, int64_t, __int128>>,
     std::conditional_t<sizeof(T) == 2, uint32_t, std::conditional_t<sizeof(T) == 4, uint64_t, unsigned __int128>>>;
 
-struct Add { template <class T> static T apply(T a, T b) { return T(UA<T>(a) + UA<T>(b)); } };
-struct Sub { template <class T> static T apply(T a, T b) { return T(UA<T>(a) - UA<T>(b)); } };
-struct MulLo { template <class T> static T apply(T a, T b) { return T(UA<T>(a) * UA<T>(b)); } };
-struct MulHi {
-    template <class T> static T apply(T a, T b) { return T((Wider<T>(a) * Wider<T>(b)) >> kBits<T>); }
+struct Add {
+    template <class T>
+    static T apply(T a, T b) {
+        return T(UA<T>(a) + UA<T>(b));
+    }
 };
-struct Min { template <class T> static T apply(T a, T b) { return a < b ? a : b; } };
-struct Max { template <class T> static T apply(T a, T b) { return a > b ? a : b; } };
-struct And { template <class T> static T apply(T a, T b) { return a & b; } };
-struct Or { template <class T> static T apply(T a, T b) { return a | b; } };
-struct Xor { template <class T> static T apply(T a, T b) { return a ^ b; } };
+struct Sub {
+    template <class T>
+    static T apply(T a, T b) {
+        return T(UA<T>(a) - UA<T>(b));
+    }
+};
+struct MulLo {
+    template <class T>
+    static T apply(T a, T b) {
+        return T(UA<T>(a) * UA<T>(b));
+    }
+};
+struct MulHi {
+    template <class T>
+    static T apply(T a, T b) {
+        return T((Wider<T>(a) * Wider<T>(b)) >> kBits<T>);
+    }
+};
+struct Min {
+    template <class T>
+    static T apply(T a, T b) {
+        return a < b ? a : b;
+    }
+};
+struct Max {
+    template <class T>
+    static T apply(T a, T b) {
+        return a > b ? a : b;
+    }
+};
+struct And {
+    template <class T>
+    static T apply(T a, T b) {
+        return a & b;
+    }
+};
+struct Or {
+    template <class T>
+    static T apply(T a, T b) {
+        return a | b;
+    }
+};
+struct Xor {
+    template <class T>
+    static T apply(T a, T b) {
+        return a ^ b;
+    }
+};
 // Division and remainder by zero give all ones for every type, signed or not (measured on the H200,
 // docs/ptxsim.md); INT_MIN / -1 wraps to INT_MIN and INT_MIN % -1 is 0 (also measured).
 struct Div {
-    template <class T> static T apply(T a, T b) {
+    template <class T>
+    static T apply(T a, T b) {
         if (b == 0) return T(~Unsigned<T>(0));
         if constexpr (std::is_signed_v<T>)
             if (b == T(-1)) return T(UA<T>(0) - UA<T>(a));
@@ -56,7 +101,8 @@ struct Div {
     }
 };
 struct Rem {
-    template <class T> static T apply(T a, T b) {
+    template <class T>
+    static T apply(T a, T b) {
         if (b == 0) return T(~Unsigned<T>(0));
         if constexpr (std::is_signed_v<T>)
             if (b == T(-1)) return T(0);
@@ -139,9 +185,14 @@ Flow exec_carry(Warp& w, const Instr& in, uint32_t mask) {
 
 ExecFn carry_fn(Type t) {
     switch (t) {
-    case Type::U32: case Type::S32: return &exec_carry<uint32_t>;
-    case Type::U64: case Type::S64: return &exec_carry<uint64_t>;
-    default: return nullptr;
+    case Type::U32:
+    case Type::S32:
+        return &exec_carry<uint32_t>;
+    case Type::U64:
+    case Type::S64:
+        return &exec_carry<uint64_t>;
+    default:
+        return nullptr;
     }
 }
 
@@ -197,15 +248,18 @@ Flow exec_24(Warp& w, const Instr& in, uint32_t mask) {
         uint32_t r = Hi ? uint32_t(p >> 16) : uint32_t(p);
         return T(Mad ? r + uint32_t(c) : r);
     };
-    if constexpr (Mad) map3<T, T, T, T>(w, in, mask, op);
-    else map2<T, T, T>(w, in, mask, [op](T a, T b) { return op(a, b, T(0)); });
+    if constexpr (Mad)
+        map3<T, T, T, T>(w, in, mask, op);
+    else
+        map2<T, T, T>(w, in, mask, [op](T a, T b) { return op(a, b, T(0)); });
     return Flow::Next;
 }
 
 template <class T>
 Flow exec_sad(Warp& w, const Instr& in, uint32_t mask) {
     map3<T, T, T, T>(w, in, mask, [](T a, T b, T c) {
-        Unsigned<T> diff = a < b ? Unsigned<T>(Unsigned<T>(b) - Unsigned<T>(a)) : Unsigned<T>(Unsigned<T>(a) - Unsigned<T>(b));
+        Unsigned<T> diff =
+            a < b ? Unsigned<T>(Unsigned<T>(b) - Unsigned<T>(a)) : Unsigned<T>(Unsigned<T>(a) - Unsigned<T>(b));
         return T(UA<T>(c) + UA<T>(diff));
     });
     return Flow::Next;
@@ -235,9 +289,12 @@ template <class T, ShiftKind K>
 Flow exec_shift(Warp& w, const Instr& in, uint32_t mask) {
     map2<T, T, uint32_t>(w, in, mask, [](T a, uint32_t b) {
         // Shift amounts beyond the width clamp to the width (the ISA's rule, not C's undefined behaviour).
-        if constexpr (K == ShiftKind::Left) return b >= kBits<T> ? T(0) : T(Unsigned<T>(a) << b);
-        else if constexpr (K == ShiftKind::RightLogical) return b >= kBits<T> ? T(0) : T(Unsigned<T>(a) >> b);
-        else return b >= kBits<T> ? T(a < 0 ? -1 : 0) : T(a >> b);
+        if constexpr (K == ShiftKind::Left)
+            return b >= kBits<T> ? T(0) : T(Unsigned<T>(a) << b);
+        else if constexpr (K == ShiftKind::RightLogical)
+            return b >= kBits<T> ? T(0) : T(Unsigned<T>(a) >> b);
+        else
+            return b >= kBits<T> ? T(a < 0 ? -1 : 0) : T(a >> b);
     });
     return Flow::Next;
 }
@@ -411,9 +468,8 @@ D4R_INLINE uint32_t find_nth_set(uint32_t mask, uint32_t base, int32_t offset) {
 }
 
 Flow exec_fns(Warp& w, const Instr& in, uint32_t mask) {
-    map3<uint32_t, uint32_t, uint32_t, int32_t>(w, in, mask, [](uint32_t m, uint32_t base, int32_t off) {
-        return find_nth_set(m, base, off);
-    });
+    map3<uint32_t, uint32_t, uint32_t, int32_t>(
+        w, in, mask, [](uint32_t m, uint32_t base, int32_t off) { return find_nth_set(m, base, off); });
     return Flow::Next;
 }
 
@@ -459,11 +515,16 @@ Status decode_subc(InstrDecoder& d) { return decode_addc_subc(d, true); }
 
 Type wide_of(Type t) {
     switch (t) {
-    case Type::S16: return Type::S32;
-    case Type::U16: return Type::U32;
-    case Type::S32: return Type::S64;
-    case Type::U32: return Type::U64;
-    default: return Type::None;
+    case Type::S16:
+        return Type::S32;
+    case Type::U16:
+        return Type::U32;
+    case Type::S32:
+        return Type::S64;
+    case Type::U32:
+        return Type::U64;
+    default:
+        return Type::None;
     }
 }
 
@@ -509,7 +570,9 @@ Status decode_mad(InstrDecoder& d) {
         d.last().flags = kCarryOut | kMad | (mode == "hi" ? kMadHi : 0);
         return ok_status();
     }
-    return d.emit_op(mode == "lo" ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_lo<T>; }) : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_hi<T>; }), t, {t, t, t});
+    return d.emit_op(mode == "lo" ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_lo<T>; })
+                                  : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_hi<T>; }),
+                     t, {t, t, t});
 }
 
 Status decode_madc(InstrDecoder& d) {
@@ -533,10 +596,12 @@ Status decode_24(InstrDecoder& d, bool mad) {
     if (mode.empty() || (t != Type::U32 && t != Type::S32)) return d.error("needs .lo or .hi and .u32 or .s32");
     bool hi = mode == "hi";
     ExecFn fn;
-    if (t == Type::S32) fn = hi ? (mad ? &exec_24<int32_t, true, true> : &exec_24<int32_t, true, false>)
-                                : (mad ? &exec_24<int32_t, false, true> : &exec_24<int32_t, false, false>);
-    else fn = hi ? (mad ? &exec_24<uint32_t, true, true> : &exec_24<uint32_t, true, false>)
-                 : (mad ? &exec_24<uint32_t, false, true> : &exec_24<uint32_t, false, false>);
+    if (t == Type::S32)
+        fn = hi ? (mad ? &exec_24<int32_t, true, true> : &exec_24<int32_t, true, false>)
+                : (mad ? &exec_24<int32_t, false, true> : &exec_24<int32_t, false, false>);
+    else
+        fn = hi ? (mad ? &exec_24<uint32_t, true, true> : &exec_24<uint32_t, true, false>)
+                : (mad ? &exec_24<uint32_t, false, true> : &exec_24<uint32_t, false, false>);
     if (mad) return d.emit_op(fn, t, {t, t, t});
     return d.emit_op(fn, t, {t, t});
 }
@@ -567,7 +632,9 @@ Status decode_absneg(InstrDecoder& d, bool neg) {
     Type t = m.take_type();
     D4R_TRY(d.finish());
     if (!is_signed(t) || t == Type::S8) return d.error("needs .s16, .s32 or .s64");
-    return d.emit_op(neg ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, true>; }) : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, false>; }), t, {t});
+    return d.emit_op(neg ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, true>; })
+                         : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, false>; }),
+                     t, {t});
 }
 Status decode_abs(InstrDecoder& d) { return decode_absneg(d, false); }
 Status decode_neg(InstrDecoder& d) { return decode_absneg(d, true); }
@@ -688,11 +755,20 @@ Status decode_bfind(InstrDecoder& d) {
     D4R_TRY(d.finish());
     ExecFn fn = nullptr;
     switch (t) {
-    case Type::U32: fn = shiftamt ? &exec_bfind<uint32_t, true> : &exec_bfind<uint32_t, false>; break;
-    case Type::S32: fn = shiftamt ? &exec_bfind<int32_t, true> : &exec_bfind<int32_t, false>; break;
-    case Type::U64: fn = shiftamt ? &exec_bfind<uint64_t, true> : &exec_bfind<uint64_t, false>; break;
-    case Type::S64: fn = shiftamt ? &exec_bfind<int64_t, true> : &exec_bfind<int64_t, false>; break;
-    default: return d.error("needs .u32, .s32, .u64 or .s64");
+    case Type::U32:
+        fn = shiftamt ? &exec_bfind<uint32_t, true> : &exec_bfind<uint32_t, false>;
+        break;
+    case Type::S32:
+        fn = shiftamt ? &exec_bfind<int32_t, true> : &exec_bfind<int32_t, false>;
+        break;
+    case Type::U64:
+        fn = shiftamt ? &exec_bfind<uint64_t, true> : &exec_bfind<uint64_t, false>;
+        break;
+    case Type::S64:
+        fn = shiftamt ? &exec_bfind<int64_t, true> : &exec_bfind<int64_t, false>;
+        break;
+    default:
+        return d.error("needs .u32, .s32, .u64 or .s64");
     }
     return d.emit_op(fn, Type::U32, {t});
 }
@@ -701,14 +777,16 @@ Status decode_bfe(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (type_bits(t) < 32 || is_bits(t) || is_float(t)) return d.error("needs .u32, .s32, .u64 or .s64");
-    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfe<T>; }), t, {t, Type::U32, Type::U32});
+    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfe<T>; }), t,
+                     {t, Type::U32, Type::U32});
 }
 
 Status decode_bfi(InstrDecoder& d) {
     Type t = d.mods().take_type();
     D4R_TRY(d.finish());
     if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
-    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfi<T>; }), t, {t, t, Type::U32, Type::U32});
+    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfi<T>; }), t,
+                     {t, t, Type::U32, Type::U32});
 }
 
 Status decode_prmt(InstrDecoder& d) {

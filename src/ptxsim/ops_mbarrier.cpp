@@ -28,8 +28,18 @@ namespace d4r::ptxsim {
 
 namespace {
 
-enum class Op : uint8_t { Init, Inval, Arrive, ArriveDrop, ExpectTx, CompleteTx, ArriveExpectTx, TestWait, TestParity,
-                          CpAsyncArrive };
+enum class Op : uint8_t {
+    Init,
+    Inval,
+    Arrive,
+    ArriveDrop,
+    ExpectTx,
+    CompleteTx,
+    ArriveExpectTx,
+    TestWait,
+    TestParity,
+    CpAsyncArrive
+};
 
 constexpr uint16_t kShared = 1;
 constexpr uint16_t kNoComplete = 2;
@@ -123,18 +133,34 @@ Flow exec_mbarrier(Warp& w, const Instr& in, uint32_t mask) {
             v = pack(count, count, 0, false);
             break;
         }
-        case Op::Inval: v = 0; break;
-        case Op::Arrive: ok = update(v, static_cast<uint32_t>(operand[lane]), 0, 0, in.flags & kNoComplete, why); break;
+        case Op::Inval:
+            v = 0;
+            break;
+        case Op::Arrive:
+            ok = update(v, static_cast<uint32_t>(operand[lane]), 0, 0, in.flags & kNoComplete, why);
+            break;
         case Op::ArriveDrop:
             ok = update(v, static_cast<uint32_t>(operand[lane]), static_cast<uint32_t>(operand[lane]), 0,
                         in.flags & kNoComplete, why);
             break;
-        case Op::ArriveExpectTx: ok = update(v, 1, 0, int64_t(operand[lane]), false, why); break;
-        case Op::ExpectTx: ok = update(v, 0, 0, int64_t(operand[lane]), false, why); break;
-        case Op::CompleteTx: ok = update(v, 0, 0, -int64_t(operand[lane]), false, why); break;
-        case Op::CpAsyncArrive: ok = update(v, in.flags & kNoInc ? 1 : 0, 0, 0, false, why); break;
-        case Op::TestWait: done |= ((v ^ operand[lane]) & kParityBit) ? lane_bit(lane) : 0u; break;
-        case Op::TestParity: done |= (((v >> 63) ^ operand[lane]) & 1) ? lane_bit(lane) : 0u; break;
+        case Op::ArriveExpectTx:
+            ok = update(v, 1, 0, int64_t(operand[lane]), false, why);
+            break;
+        case Op::ExpectTx:
+            ok = update(v, 0, 0, int64_t(operand[lane]), false, why);
+            break;
+        case Op::CompleteTx:
+            ok = update(v, 0, 0, -int64_t(operand[lane]), false, why);
+            break;
+        case Op::CpAsyncArrive:
+            ok = update(v, in.flags & kNoInc ? 1 : 0, 0, 0, false, why);
+            break;
+        case Op::TestWait:
+            done |= ((v ^ operand[lane]) & kParityBit) ? lane_bit(lane) : 0u;
+            break;
+        case Op::TestParity:
+            done |= (((v >> 63) ^ operand[lane]) & 1) ? lane_bit(lane) : 0u;
+            break;
         }
         if (!ok) return fault(w, FaultKind::IllegalInstruction, lane, addr[lane], 8, why);
         if (op != Op::TestWait && op != Op::TestParity) __builtin_memcpy(p, &v, 8);

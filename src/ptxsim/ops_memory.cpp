@@ -18,7 +18,9 @@ namespace {
 enum MemFlags : uint16_t { kSignExtend = 1, kWideSlot = 2 };
 
 template <unsigned Bytes>
-using Raw = std::conditional_t<Bytes == 1, uint8_t, std::conditional_t<Bytes == 2, uint16_t, std::conditional_t<Bytes == 4, uint32_t, uint64_t>>>;
+using Raw =
+    std::conditional_t<Bytes == 1, uint8_t,
+                       std::conditional_t<Bytes == 2, uint16_t, std::conditional_t<Bytes == 4, uint32_t, uint64_t>>>;
 
 template <unsigned Bytes>
 D4R_INLINE uint64_t extend(uint64_t v, bool sign) {
@@ -202,34 +204,50 @@ Flow exec_st(Warp& w, const Instr& in, uint32_t mask) {
 template <bool Store, Space S, unsigned Bytes>
 ExecFn mem_fn_n(unsigned n) {
     switch (n) {
-    case 1: return Store ? &exec_st<S, Bytes, 1> : &exec_ld<S, Bytes, 1>;
-    case 2: return Store ? &exec_st<S, Bytes, 2> : &exec_ld<S, Bytes, 2>;
-    case 4: return Store ? &exec_st<S, Bytes, 4> : &exec_ld<S, Bytes, 4>;
-    default: return nullptr;
+    case 1:
+        return Store ? &exec_st<S, Bytes, 1> : &exec_ld<S, Bytes, 1>;
+    case 2:
+        return Store ? &exec_st<S, Bytes, 2> : &exec_ld<S, Bytes, 2>;
+    case 4:
+        return Store ? &exec_st<S, Bytes, 4> : &exec_ld<S, Bytes, 4>;
+    default:
+        return nullptr;
     }
 }
 
 template <bool Store, Space S>
 ExecFn mem_fn_b(unsigned bytes, unsigned n) {
     switch (bytes) {
-    case 1: return mem_fn_n<Store, S, 1>(n);
-    case 2: return mem_fn_n<Store, S, 2>(n);
-    case 4: return mem_fn_n<Store, S, 4>(n);
-    case 8: return mem_fn_n<Store, S, 8>(n);
-    default: return nullptr;
+    case 1:
+        return mem_fn_n<Store, S, 1>(n);
+    case 2:
+        return mem_fn_n<Store, S, 2>(n);
+    case 4:
+        return mem_fn_n<Store, S, 4>(n);
+    case 8:
+        return mem_fn_n<Store, S, 8>(n);
+    default:
+        return nullptr;
     }
 }
 
 template <bool Store>
 ExecFn mem_fn(Space s, unsigned bytes, unsigned n) {
     switch (s) {
-    case Space::Global: return mem_fn_b<Store, Space::Global>(bytes, n);
-    case Space::Shared: return mem_fn_b<Store, Space::Shared>(bytes, n);
-    case Space::Local: return mem_fn_b<Store, Space::Local>(bytes, n);
-    case Space::Const: return mem_fn_b<Store, Space::Const>(bytes, n);
-    case Space::KernelParam: return mem_fn_b<Store, Space::KernelParam>(bytes, n);
-    case Space::FuncParam: return mem_fn_b<Store, Space::FuncParam>(bytes, n);
-    case Space::Generic: return mem_fn_b<Store, Space::Generic>(bytes, n);
+    case Space::Global:
+        return mem_fn_b<Store, Space::Global>(bytes, n);
+    case Space::Shared:
+        return mem_fn_b<Store, Space::Shared>(bytes, n);
+    case Space::Local:
+        return mem_fn_b<Store, Space::Local>(bytes, n);
+    case Space::Const:
+        return mem_fn_b<Store, Space::Const>(bytes, n);
+    case Space::KernelParam:
+        return mem_fn_b<Store, Space::KernelParam>(bytes, n);
+    case Space::FuncParam:
+        return mem_fn_b<Store, Space::FuncParam>(bytes, n);
+    case Space::Generic:
+        return mem_fn_b<Store, Space::Generic>(bytes, n);
     }
     return nullptr;
 }
@@ -245,9 +263,12 @@ Expected<MemMods> mem_mods(InstrDecoder& d) {
     MemMods r;
     std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
     if (sp.empty()) {
-        if (m.take("shared::cta")) sp = "shared";
-        else if (m.take("param::entry")) sp = "param";
-        else if (m.take("param::func")) sp = "param";
+        if (m.take("shared::cta"))
+            sp = "shared";
+        else if (m.take("param::entry"))
+            sp = "param";
+        else if (m.take("param::func"))
+            sp = "param";
     }
     if (sp == "shared") m.take_prefixed("shared::");
     m.take_memory_hints();
@@ -259,8 +280,12 @@ Expected<MemMods> mem_mods(InstrDecoder& d) {
     if (r.type == Type::None || r.type == Type::Pred) return d.error("missing or invalid type");
     if (type_bits(r.type) > 64) return d.error(fmt::format(".{} accesses are not supported yet", type_name(r.type)));
     if (r.vector == 8) return d.error(".v8 accesses are not supported yet");
-    r.space = sp == "global" ? Space::Global : sp == "shared" ? Space::Shared : sp == "local" ? Space::Local
-            : sp == "const" ? Space::Const : sp == "param" ? Space::KernelParam : Space::Generic;
+    r.space = sp == "global"   ? Space::Global
+              : sp == "shared" ? Space::Shared
+              : sp == "local"  ? Space::Local
+              : sp == "const"  ? Space::Const
+              : sp == "param"  ? Space::KernelParam
+                               : Space::Generic;
     return r;
 }
 
@@ -301,7 +326,8 @@ Status decode_ld(InstrDecoder& d) {
             continue;
         }
         InstrDecoder::Reg r = D4R_TRY(d.reg(o));
-        if (bytes == 8 && !r.wide) return d.malformed(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
+        if (bytes == 8 && !r.wide)
+            return d.malformed(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
         if (k > 0 && r.wide != wide) return d.error("destination registers differ in width");
         wide = r.wide;
         regs[k] = r.offset;
@@ -331,7 +357,8 @@ Status decode_st(InstrDecoder& d) {
         const ast::Operand& o = *srcs[k];
         if (o.kind == ast::OperandKind::Name) {
             InstrDecoder::Reg r = D4R_TRY(d.reg(o));
-            if (bytes == 8 && !r.wide) return d.malformed(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
+            if (bytes == 8 && !r.wide)
+                return d.malformed(fmt::format("register '{}' is narrower than .{}", o.name, type_name(mm.type)));
             if (!first && r.wide != wide) return d.error("source registers differ in width");
             wide = r.wide;
             first = false;

@@ -113,8 +113,10 @@ Flow exec_mma(Warp& w, const Instr& in, uint32_t mask) {
         const unsigned gr = l >> 2, t = l & 3;
         for (unsigned r = 0; r < nc; ++r) {
             uint32_t v;
-            if constexpr (Acc16) v = d[gr + 8 * r][2 * t] | (d[gr + 8 * r][2 * t + 1] << 16);
-            else v = d[gr + 8 * (r >> 1)][2 * t + (r & 1)];
+            if constexpr (Acc16)
+                v = d[gr + 8 * r][2 * t] | (d[gr + 8 * r][2 * t + 1] << 16);
+            else
+                v = d[gr + 8 * (r >> 1)][2 * t + (r & 1)];
             lane_slot32(w, dst[r], l) = v;
         }
     }
@@ -169,9 +171,9 @@ Status decode_mma(InstrDecoder& d) {
     D4R_TRY(reg_list(d, d.operand(1), na, ops, "mma A fragment"));
     D4R_TRY(reg_list(d, d.operand(2), nb, ops, "mma B fragment"));
     D4R_TRY(reg_list(d, d.operand(3), nc, ops, "mma C fragment"));
-    ExecFn fn = k == 8 ? (acc16 ? &exec_mma<8, true> : &exec_mma<8, false>)
-              : k == 16 ? (acc16 ? &exec_mma<16, true> : &exec_mma<16, false>)
-              : (acc16 ? &exec_mma<32, true> : &exec_mma<32, false>);
+    ExecFn fn = k == 8    ? (acc16 ? &exec_mma<8, true> : &exec_mma<8, false>)
+                : k == 16 ? (acc16 ? &exec_mma<16, true> : &exec_mma<16, false>)
+                          : (acc16 ? &exec_mma<32, true> : &exec_mma<32, false>);
     const uint32_t member = d.constant(kFullMask, false);
     auto& tables = d.builder().program().branch_tables;
     const uint64_t index = tables.size();
@@ -202,8 +204,10 @@ Flow exec_ldmatrix(Warp& w, const Instr& in, uint32_t mask) {
         const unsigned r = l >> 2, c = 2 * (l & 3);
         for (unsigned i = 0; i < N; ++i) {
             uint32_t v;
-            if constexpr (Trans) v = rows[i][c][r] | (uint32_t(rows[i][c + 1][r]) << 16);
-            else v = rows[i][r][c] | (uint32_t(rows[i][r][c + 1]) << 16);
+            if constexpr (Trans)
+                v = rows[i][c][r] | (uint32_t(rows[i][c + 1][r]) << 16);
+            else
+                v = rows[i][r][c] | (uint32_t(rows[i][r][c + 1]) << 16);
             lane_slot32(w, li.d[i], l) = v;
         }
     }

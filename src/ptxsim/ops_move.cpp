@@ -37,7 +37,8 @@ Flow exec_clock(Warp& w, const Instr& in, uint32_t mask) {
 
 Flow exec_globaltimer(Warp& w, const Instr& in, uint32_t mask) {
     uint64_t ns = static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
     uint64_t v[32];
     for (int i = 0; i < 32; ++i) v[i] = ns;
     write_lanes(w, in.d[0], v, mask);
@@ -92,13 +93,20 @@ Status decode_pack(InstrDecoder& d, Type t, bool pack) {
     if (n < 2 || n > 4 || bits % n != 0) return d.error("unsupported vector form of mov");
     unsigned w = bits / n;
     ExecFn fn = nullptr;
-    if (n == 2 && w == 32) fn = pack_fn<2, 32>(pack);
-    else if (n == 2 && w == 16) fn = pack_fn<2, 16>(pack);
-    else if (n == 2 && w == 8) fn = pack_fn<2, 8>(pack);
-    else if (n == 4 && w == 16) fn = pack_fn<4, 16>(pack);
-    else if (n == 4 && w == 8) fn = pack_fn<4, 8>(pack);
-    else if (n == 2 && w == 64) return d.error("mov.b128 is not supported yet");
-    else return d.error("unsupported vector form of mov");
+    if (n == 2 && w == 32)
+        fn = pack_fn<2, 32>(pack);
+    else if (n == 2 && w == 16)
+        fn = pack_fn<2, 16>(pack);
+    else if (n == 2 && w == 8)
+        fn = pack_fn<2, 8>(pack);
+    else if (n == 4 && w == 16)
+        fn = pack_fn<4, 16>(pack);
+    else if (n == 4 && w == 8)
+        fn = pack_fn<4, 8>(pack);
+    else if (n == 2 && w == 64)
+        return d.error("mov.b128 is not supported yet");
+    else
+        return d.error("unsupported vector form of mov");
     Type elem = w == 8 ? Type::B8 : w == 16 ? Type::B16 : Type::B32;
     Instr in;
     if (pack) {
@@ -190,10 +198,14 @@ Space parse_space(std::string_view s) {
 
 uint64_t window_of(Space s) {
     switch (s) {
-    case Space::Shared: return kSharedWindow;
-    case Space::Local: return kLocalWindow;
-    case Space::KernelParam: return kParamWindow;
-    default: return 0;
+    case Space::Shared:
+        return kSharedWindow;
+    case Space::Local:
+        return kLocalWindow;
+    case Space::KernelParam:
+        return kParamWindow;
+    default:
+        return 0;
     }
 }
 
@@ -233,11 +245,21 @@ Flow exec_isspacep(Warp& w, const Instr& in, uint32_t mask) {
              param = in_window(a[i], kParamWindow);
         bool r = false;
         switch (s) {
-        case Space::Shared: r = shared; break;
-        case Space::Local: r = local; break;
-        case Space::KernelParam: r = param; break;
-        case Space::Const: r = a[i] - p.const_segment < p.const_segment_bytes; break;
-        default: r = !shared && !local && !param; break;
+        case Space::Shared:
+            r = shared;
+            break;
+        case Space::Local:
+            r = local;
+            break;
+        case Space::KernelParam:
+            r = param;
+            break;
+        case Space::Const:
+            r = a[i] - p.const_segment < p.const_segment_bytes;
+            break;
+        default:
+            r = !shared && !local && !param;
+            break;
         }
         res |= r ? lane_bit(i) : 0u;
     }

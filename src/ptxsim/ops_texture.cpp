@@ -33,8 +33,10 @@ D4R_INLINE uint32_t coord_slot(const Instr& in, int dim) { return static_cast<ui
 
 void read_coords(const Warp& w, const Instr& in, uint32_t (&x)[32], uint32_t (&y)[32]) {
     read_lanes(w, coord_slot(in, 0), x);
-    if (coord_slot(in, 1) != kNoReg) read_lanes(w, coord_slot(in, 1), y);
-    else std::fill(std::begin(y), std::end(y), 0u);
+    if (coord_slot(in, 1) != kNoReg)
+        read_lanes(w, coord_slot(in, 1), y);
+    else
+        std::fill(std::begin(y), std::end(y), 0u);
 }
 
 // The object behind HANDLE for LANE, or nullptr after recording a fault.
@@ -60,7 +62,8 @@ const ImageObject* find_object(Warp& w, uint64_t handle, ImageObject::Kind kind,
         auto it = std::upper_bound(ranges.begin(), ranges.end(), base,
                                    [](uint64_t a, const MemRange& r) { return a < r.base; });
         if (it == ranges.begin() || !range_holds((it - 1)->base, (it - 1)->size, base, o->span)) {
-            fault(w, FaultKind::IllegalAddress, lane, base, static_cast<uint32_t>(std::min<uint64_t>(o->span, UINT32_MAX)),
+            fault(w, FaultKind::IllegalAddress, lane, base,
+                  static_cast<uint32_t>(std::min<uint64_t>(o->span, UINT32_MAX)),
                   fmt::format("texture object 0x{:x} reads memory that is not a live allocation", handle));
             return nullptr;
         }
@@ -111,8 +114,8 @@ Flow exec_tex(Warp& w, const Instr& in, uint32_t mask) {
 
 // Where a surface access of BYTES at (x bytes, y) goes: the texel row pointer, nullptr for a dropped /
 // zero access, or a fault (returns false).
-bool surface_target(Warp& w, const ImageObject& s, uint64_t handle, int64_t x, int64_t y, uint32_t bytes,
-                    SurfMode mode, unsigned lane, bool write, uint8_t** out) {
+bool surface_target(Warp& w, const ImageObject& s, uint64_t handle, int64_t x, int64_t y, uint32_t bytes, SurfMode mode,
+                    unsigned lane, bool write, uint8_t** out) {
     const int64_t row = int64_t(s.width) * s.texel_bytes;
     const int64_t rows = s.height;
     const bool inside = x >= 0 && x + bytes <= row && y >= 0 && y < rows;
@@ -121,8 +124,8 @@ bool surface_target(Warp& w, const ImageObject& s, uint64_t handle, int64_t x, i
         if (mode == kZero) return true;
         if (mode == kTrap || bytes > row) {
             fault(w, FaultKind::IllegalAddress, lane, handle, bytes,
-                  fmt::format("{}-byte surface {} at byte {} of row {} is outside surface 0x{:x} ({} x {} bytes)", bytes,
-                              write ? "store" : "load", x, y, handle, row, rows));
+                  fmt::format("{}-byte surface {} at byte {} of row {} is outside surface 0x{:x} ({} x {} bytes)",
+                              bytes, write ? "store" : "load", x, y, handle, row, rows));
             return false;
         }
         // .clamp: the nearest location, aligned to the access size.
@@ -212,21 +215,30 @@ Flow exec_sust(Warp& w, const Instr& in, uint32_t mask) {
 template <bool Store, unsigned Bytes>
 ExecFn surf_fn_n(unsigned n) {
     switch (n) {
-    case 1: return Store ? &exec_sust<Bytes, 1> : &exec_suld<Bytes, 1>;
-    case 2: return Store ? &exec_sust<Bytes, 2> : &exec_suld<Bytes, 2>;
-    case 4: return Store ? &exec_sust<Bytes, 4> : &exec_suld<Bytes, 4>;
-    default: return nullptr;
+    case 1:
+        return Store ? &exec_sust<Bytes, 1> : &exec_suld<Bytes, 1>;
+    case 2:
+        return Store ? &exec_sust<Bytes, 2> : &exec_suld<Bytes, 2>;
+    case 4:
+        return Store ? &exec_sust<Bytes, 4> : &exec_suld<Bytes, 4>;
+    default:
+        return nullptr;
     }
 }
 
 template <bool Store>
 ExecFn surf_fn(unsigned bytes, unsigned n) {
     switch (bytes) {
-    case 1: return surf_fn_n<Store, 1>(n);
-    case 2: return surf_fn_n<Store, 2>(n);
-    case 4: return surf_fn_n<Store, 4>(n);
-    case 8: return surf_fn_n<Store, 8>(n);
-    default: return nullptr;
+    case 1:
+        return surf_fn_n<Store, 1>(n);
+    case 2:
+        return surf_fn_n<Store, 2>(n);
+    case 4:
+        return surf_fn_n<Store, 4>(n);
+    case 8:
+        return surf_fn_n<Store, 8>(n);
+    default:
+        return nullptr;
     }
 }
 

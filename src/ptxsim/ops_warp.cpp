@@ -81,10 +81,22 @@ D4R_INLINE uint32_t shfl_source(ShflMode mode, unsigned lane, uint32_t b, uint32
     int min_lane = int(lane) & segmask;
     int j;
     switch (mode) {
-    case ShflMode::Up: j = int(lane) - bval; valid = j >= max_lane; break;
-    case ShflMode::Down: j = int(lane) + bval; valid = j <= max_lane; break;
-    case ShflMode::Bfly: j = int(lane) ^ bval; valid = j <= max_lane; break;
-    default: j = min_lane | (bval & ~segmask); valid = j <= max_lane; break;
+    case ShflMode::Up:
+        j = int(lane) - bval;
+        valid = j >= max_lane;
+        break;
+    case ShflMode::Down:
+        j = int(lane) + bval;
+        valid = j <= max_lane;
+        break;
+    case ShflMode::Bfly:
+        j = int(lane) ^ bval;
+        valid = j <= max_lane;
+        break;
+    default:
+        j = min_lane | (bval & ~segmask);
+        valid = j <= max_lane;
+        break;
     }
     return valid ? static_cast<uint32_t>(j) & 31 : lane;
 }
@@ -148,8 +160,10 @@ Status decode_shfl(InstrDecoder& d) {
     }
     uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, Type::U32)), c = D4R_TRY(d.src(3, Type::U32));
     uint32_t member = D4R_TRY(d.src(4, Type::U32));
-    ExecFn fn = mode == "up" ? &exec_shfl<ShflMode::Up> : mode == "down" ? &exec_shfl<ShflMode::Down>
-              : mode == "bfly" ? &exec_shfl<ShflMode::Bfly> : &exec_shfl<ShflMode::Idx>;
+    ExecFn fn = mode == "up"     ? &exec_shfl<ShflMode::Up>
+                : mode == "down" ? &exec_shfl<ShflMode::Down>
+                : mode == "bfly" ? &exec_shfl<ShflMode::Bfly>
+                                 : &exec_shfl<ShflMode::Idx>;
     Instr& in = d.emit(fn);
     in.d[0] = dd;
     in.pd[0] = p;
@@ -175,10 +189,18 @@ Flow exec_vote(Warp& w, const Instr& in, uint32_t mask) {
     });
     uint32_t result = 0;
     switch (static_cast<VoteMode>(in.flags)) {
-    case VoteMode::All: result = p == voters ? kFullMask : 0u; break;
-    case VoteMode::Any: result = p != 0 ? kFullMask : 0u; break;
-    case VoteMode::Uni: result = (p == 0 || p == voters) ? kFullMask : 0u; break;
-    case VoteMode::Ballot: result = p; break;
+    case VoteMode::All:
+        result = p == voters ? kFullMask : 0u;
+        break;
+    case VoteMode::Any:
+        result = p != 0 ? kFullMask : 0u;
+        break;
+    case VoteMode::Uni:
+        result = (p == 0 || p == voters) ? kFullMask : 0u;
+        break;
+    case VoteMode::Ballot:
+        result = p;
+        break;
     }
     if (static_cast<VoteMode>(in.flags) == VoteMode::Ballot) {
         if (g.others == 0) {
@@ -204,22 +226,27 @@ Status decode_vote(InstrDecoder& d) {
     D4R_TRY(d.finish());
     if (mode.empty()) return d.error("vote.sync needs .all, .any, .uni or .ballot");
     bool ballot = mode == "ballot";
-    if ((ballot && t != Type::B32) || (!ballot && t != Type::Pred)) return d.error("vote.sync type does not match its mode");
+    if ((ballot && t != Type::B32) || (!ballot && t != Type::Pred))
+        return d.error("vote.sync type does not match its mode");
     D4R_TRY(d.expect_operands(3));
     auto src = D4R_TRY(d.pred_src(d.operand(1)));
     uint32_t member = D4R_TRY(d.src(2, Type::U32));
     uint32_t dd = kNoReg;
     int16_t pd = -1;
-    if (ballot) dd = D4R_TRY(d.dst(0, Type::B32));
-    else pd = D4R_TRY(d.pred_dst(d.operand(0)));
+    if (ballot)
+        dd = D4R_TRY(d.dst(0, Type::B32));
+    else
+        pd = D4R_TRY(d.pred_dst(d.operand(0)));
     Instr& in = d.emit(&exec_vote);
     in.d[0] = dd;
     in.pd[0] = pd;
     in.ps[0] = src.first;
     in.ps_neg[0] = src.second;
     in.s[0] = member;
-    in.flags = static_cast<uint16_t>(mode == "all" ? VoteMode::All : mode == "any" ? VoteMode::Any
-                                     : mode == "uni" ? VoteMode::Uni : VoteMode::Ballot);
+    in.flags = static_cast<uint16_t>(mode == "all"   ? VoteMode::All
+                                     : mode == "any" ? VoteMode::Any
+                                     : mode == "uni" ? VoteMode::Uni
+                                                     : VoteMode::Ballot);
     return ok_status();
 }
 
@@ -307,14 +334,22 @@ enum class ReduxOp : uint8_t { Add, MinU, MinS, MaxU, MaxS, And, Or, Xor };
 
 template <ReduxOp Op>
 D4R_INLINE uint32_t redux_step(uint32_t acc, uint32_t v) {
-    if constexpr (Op == ReduxOp::Add) return acc + v; // truncated to 32 bits (ISA)
-    else if constexpr (Op == ReduxOp::MinU) return v < acc ? v : acc;
-    else if constexpr (Op == ReduxOp::MaxU) return v > acc ? v : acc;
-    else if constexpr (Op == ReduxOp::MinS) return int32_t(v) < int32_t(acc) ? v : acc;
-    else if constexpr (Op == ReduxOp::MaxS) return int32_t(v) > int32_t(acc) ? v : acc;
-    else if constexpr (Op == ReduxOp::And) return acc & v;
-    else if constexpr (Op == ReduxOp::Or) return acc | v;
-    else return acc ^ v;
+    if constexpr (Op == ReduxOp::Add)
+        return acc + v; // truncated to 32 bits (ISA)
+    else if constexpr (Op == ReduxOp::MinU)
+        return v < acc ? v : acc;
+    else if constexpr (Op == ReduxOp::MaxU)
+        return v > acc ? v : acc;
+    else if constexpr (Op == ReduxOp::MinS)
+        return int32_t(v) < int32_t(acc) ? v : acc;
+    else if constexpr (Op == ReduxOp::MaxS)
+        return int32_t(v) > int32_t(acc) ? v : acc;
+    else if constexpr (Op == ReduxOp::And)
+        return acc & v;
+    else if constexpr (Op == ReduxOp::Or)
+        return acc | v;
+    else
+        return acc ^ v;
 }
 
 // redux.sync: one reduction over the participants' values, written to every participant.
@@ -350,17 +385,26 @@ Status decode_redux(InstrDecoder& d) {
     D4R_TRY(d.finish());
     if (!sync || op.empty()) return d.error("redux needs .sync and an operation");
     ExecFn fn = nullptr;
-    if (op == "add" && (t == Type::U32 || t == Type::S32)) fn = &exec_redux<ReduxOp::Add>;
-    else if (op == "min" && t == Type::U32) fn = &exec_redux<ReduxOp::MinU>;
-    else if (op == "min" && t == Type::S32) fn = &exec_redux<ReduxOp::MinS>;
-    else if (op == "max" && t == Type::U32) fn = &exec_redux<ReduxOp::MaxU>;
-    else if (op == "max" && t == Type::S32) fn = &exec_redux<ReduxOp::MaxS>;
-    else if (op == "and" && t == Type::B32) fn = &exec_redux<ReduxOp::And>;
-    else if (op == "or" && t == Type::B32) fn = &exec_redux<ReduxOp::Or>;
-    else if (op == "xor" && t == Type::B32) fn = &exec_redux<ReduxOp::Xor>;
+    if (op == "add" && (t == Type::U32 || t == Type::S32))
+        fn = &exec_redux<ReduxOp::Add>;
+    else if (op == "min" && t == Type::U32)
+        fn = &exec_redux<ReduxOp::MinU>;
+    else if (op == "min" && t == Type::S32)
+        fn = &exec_redux<ReduxOp::MinS>;
+    else if (op == "max" && t == Type::U32)
+        fn = &exec_redux<ReduxOp::MaxU>;
+    else if (op == "max" && t == Type::S32)
+        fn = &exec_redux<ReduxOp::MaxS>;
+    else if (op == "and" && t == Type::B32)
+        fn = &exec_redux<ReduxOp::And>;
+    else if (op == "or" && t == Type::B32)
+        fn = &exec_redux<ReduxOp::Or>;
+    else if (op == "xor" && t == Type::B32)
+        fn = &exec_redux<ReduxOp::Xor>;
     if (!fn)
         return d.error(fmt::format("redux.sync.{}.{} is not supported (add/min/max take .u32/.s32, and/or/xor "
-                                   "take .b32)", op, type_name(t)));
+                                   "take .b32)",
+                                   op, type_name(t)));
     D4R_TRY(d.expect_operands(3));
     uint32_t a = D4R_TRY(d.src(1, t));
     uint32_t member = D4R_TRY(d.src(2, Type::B32));

@@ -23,9 +23,9 @@
 // Arithmetic: f16/bf16 dot products of K = 16 follow mma.sync's measured rule (mma_numerics.h);
 // tf32 inputs drop their 13 low mantissa bits and follow the same rule with 10-bit significands in two
 // passes of k = 4, the first pass's f32 result the second's accumulator (measured on the H200 with
-// tests/device/wmma_tf32_probe.cu: 512 of 512 results bit exact, against 402 for one pass of 8); s8/u8 products are exact and summed in 32 bits (wrapping, or clamped
-// with .satfinite), as are s4/u4 products; b1 is popc(row of A AND/XOR column of B) added to C (32-bit
-// wrapping); f64 is an IEEE fused multiply-add per k in k order.
+// tests/device/wmma_tf32_probe.cu: 512 of 512 results bit exact, against 402 for one pass of 8); s8/u8 products are
+// exact and summed in 32 bits (wrapping, or clamped with .satfinite), as are s4/u4 products; b1 is popc(row of A
+// AND/XOR column of B) added to C (32-bit wrapping); f64 is an IEEE fused multiply-add per k in k order.
 //
 // Instr use: flags = kAddr32 | fragment | col layout | shape | type (see pack_spec), count = registers,
 // aux = index of the register list in Program::branch_tables (mma: D, A, B, C), base/imm the address,
@@ -61,25 +61,41 @@ struct Dims {
 };
 constexpr Dims dims_of(WShape s) {
     switch (s) {
-    case WShape::M16N16K16: return {16, 16, 16};
-    case WShape::M32N8K16: return {32, 8, 16};
-    case WShape::M8N32K16: return {8, 32, 16};
-    case WShape::M16N16K8: return {16, 16, 8};
-    case WShape::M8N8K4: return {8, 8, 4};
-    case WShape::M8N8K32: return {8, 8, 32};
-    case WShape::M8N8K128: return {8, 8, 128};
+    case WShape::M16N16K16:
+        return {16, 16, 16};
+    case WShape::M32N8K16:
+        return {32, 8, 16};
+    case WShape::M8N32K16:
+        return {8, 32, 16};
+    case WShape::M16N16K8:
+        return {16, 16, 8};
+    case WShape::M8N8K4:
+        return {8, 8, 4};
+    case WShape::M8N8K32:
+        return {8, 8, 32};
+    case WShape::M8N8K128:
+        return {8, 8, 128};
     }
     return {16, 16, 16};
 }
 constexpr bool sub_byte(EType t) { return t == EType::S4 || t == EType::U4 || t == EType::B1; }
 constexpr unsigned bits_of(EType t) {
     switch (t) {
-    case EType::F16: case EType::BF16: return 16;
-    case EType::S8: case EType::U8: return 8;
-    case EType::S4: case EType::U4: return 4;
-    case EType::B1: return 1;
-    case EType::F64: return 64;
-    default: return 32;
+    case EType::F16:
+    case EType::BF16:
+        return 16;
+    case EType::S8:
+    case EType::U8:
+        return 8;
+    case EType::S4:
+    case EType::U4:
+        return 4;
+    case EType::B1:
+        return 1;
+    case EType::F64:
+        return 64;
+    default:
+        return 32;
     }
 }
 
@@ -224,9 +240,12 @@ Elem decode_tf32(uint32_t bits) {
 
 Elem decode_input(uint64_t bits, EType t) {
     switch (t) {
-    case EType::F16: return mma::decode(static_cast<uint32_t>(bits), Format::F16);
-    case EType::BF16: return mma::decode(static_cast<uint32_t>(bits), Format::BF16);
-    default: return decode_tf32(static_cast<uint32_t>(bits));
+    case EType::F16:
+        return mma::decode(static_cast<uint32_t>(bits), Format::F16);
+    case EType::BF16:
+        return mma::decode(static_cast<uint32_t>(bits), Format::BF16);
+    default:
+        return decode_tf32(static_cast<uint32_t>(bits));
     }
 }
 
@@ -321,8 +340,7 @@ Flow exec_wmma_mma(Warp& w, const Instr& in, uint32_t mask) {
     const EType dt = static_cast<EType>(in.count & 15);
     const bool satfinite = in.count & kSatfinite;
     const auto& tables = w.launch->program->branch_tables;
-    const unsigned nd = regs_of(Frag::C, Shape, dt), na = regs_of(Frag::A, Shape, ab),
-                   nb = regs_of(Frag::B, Shape, ab);
+    const unsigned nd = regs_of(Frag::C, Shape, dt), na = regs_of(Frag::A, Shape, ab), nb = regs_of(Frag::B, Shape, ab);
 
     uint64_t a[32][16], b[16][32], c[32][32];
     for (unsigned l = 0; l < 32; ++l) {
@@ -372,7 +390,8 @@ Flow exec_wmma_mma(Warp& w, const Instr& in, uint32_t mask) {
             for (unsigned k = 0; k < dm.k; ++k) arow[k] = decode_input(a[i][k], ab);
             for (unsigned j = 0; j < dm.n; ++j) {
                 const Elem* bcol = bcols[j];
-                const Elem ce = mma::decode(static_cast<uint32_t>(c[i][j]), ct == EType::F16 ? Format::F16 : Format::F32);
+                const Elem ce =
+                    mma::decode(static_cast<uint32_t>(c[i][j]), ct == EType::F16 ? Format::F16 : Format::F32);
                 if (ab == EType::TF32) {
                     // Two passes of k = 4 (as sm_80 and later issue tf32 MMAs), the first's f32 result
                     // the second's accumulator: measured on the H200.
@@ -400,8 +419,7 @@ Flow exec_wmma_mma(Warp& w, const Instr& in, uint32_t mask) {
 constexpr const char* kShapes = "m16n16k16, m32n8k16, m8n32k16, m16n16k8, m8n8k4, m8n8k32, m8n8k128 are";
 
 std::optional<WShape> take_shape(Modifiers& m) {
-    std::string_view s =
-        m.take_any({"m16n16k16", "m32n8k16", "m8n32k16", "m16n16k8", "m8n8k4", "m8n8k32", "m8n8k128"});
+    std::string_view s = m.take_any({"m16n16k16", "m32n8k16", "m8n32k16", "m16n16k8", "m8n8k4", "m8n8k32", "m8n8k128"});
     if (s == "m16n16k16") return WShape::M16N16K16;
     if (s == "m32n8k16") return WShape::M32N8K16;
     if (s == "m8n32k16") return WShape::M8N32K16;
@@ -435,11 +453,16 @@ std::string_view take_type_name(Modifiers& m) {
 // Which input types a shape takes.
 bool input_fits(WShape s, EType t) {
     switch (s) {
-    case WShape::M16N16K8: return t == EType::TF32;
-    case WShape::M8N8K4: return t == EType::F64;
-    case WShape::M8N8K32: return t == EType::S4 || t == EType::U4;
-    case WShape::M8N8K128: return t == EType::B1;
-    default: return t == EType::F16 || t == EType::BF16 || t == EType::S8 || t == EType::U8;
+    case WShape::M16N16K8:
+        return t == EType::TF32;
+    case WShape::M8N8K4:
+        return t == EType::F64;
+    case WShape::M8N8K32:
+        return t == EType::S4 || t == EType::U4;
+    case WShape::M8N8K128:
+        return t == EType::B1;
+    default:
+        return t == EType::F16 || t == EType::BF16 || t == EType::S8 || t == EType::U8;
     }
 }
 
@@ -475,7 +498,8 @@ Status frag_list(InstrDecoder& d, const ast::Operand& o, unsigned n, EType t, st
     if (o.kind != ast::OperandKind::Vector || o.elements.size() != n)
         return d.error(fmt::format("{} must be a list of {} registers", what, n));
     for (const ast::Operand& e : o.elements) {
-        if (e.kind != ast::OperandKind::Name || e.name == "_") return d.error(fmt::format("{}: expected registers", what));
+        if (e.kind != ast::OperandKind::Name || e.name == "_")
+            return d.error(fmt::format("{}: expected registers", what));
         InstrDecoder::Reg r = D4R_TRY(d.reg(e));
         if (r.wide != (t == EType::F64))
             return d.error(fmt::format("{}: register '{}' is not {} bits", what, e.name, t == EType::F64 ? 64 : 32));
@@ -500,8 +524,8 @@ Status decode_ldst(InstrDecoder& d, bool store) {
     if (!t) return d.error(fmt::format("wmma type '.{}' is not supported", tname));
     const Frag f = which == "a" ? Frag::A : which == "b" ? Frag::B : Frag::C;
     const bool acc = f == Frag::C;
-    const bool ok_type = acc ? (*t == EType::F16 || *t == EType::F32 || *t == EType::S32 || *t == EType::F64)
-                             : input_fits(*shape, *t);
+    const bool ok_type =
+        acc ? (*t == EType::F16 || *t == EType::F32 || *t == EType::S32 || *t == EType::F64) : input_fits(*shape, *t);
     const bool acc_fits = !acc || (*shape == WShape::M8N8K4     ? *t == EType::F64
                                    : *shape == WShape::M16N16K8 ? *t == EType::F32
                                    : sub_byte_shape(*shape)     ? *t == EType::S32
@@ -525,9 +549,12 @@ Status decode_ldst(InstrDecoder& d, bool store) {
     uint32_t stride = kNoReg;
     if (d.operand_count() == 3) stride = D4R_TRY(d.src(2, Type::U32));
     ExecFn fn;
-    if (addr.space == Space::Shared) fn = store ? &exec_wmma_ldst<Space::Shared, true> : &exec_wmma_ldst<Space::Shared, false>;
-    else if (addr.space == Space::Global) fn = store ? &exec_wmma_ldst<Space::Global, true> : &exec_wmma_ldst<Space::Global, false>;
-    else fn = store ? &exec_wmma_ldst<Space::Generic, true> : &exec_wmma_ldst<Space::Generic, false>;
+    if (addr.space == Space::Shared)
+        fn = store ? &exec_wmma_ldst<Space::Shared, true> : &exec_wmma_ldst<Space::Shared, false>;
+    else if (addr.space == Space::Global)
+        fn = store ? &exec_wmma_ldst<Space::Global, true> : &exec_wmma_ldst<Space::Global, false>;
+    else
+        fn = store ? &exec_wmma_ldst<Space::Generic, true> : &exec_wmma_ldst<Space::Generic, false>;
     auto& tables = d.builder().program().branch_tables;
     const uint64_t index = tables.size();
     tables.push_back(std::move(regs));
@@ -558,7 +585,8 @@ Status decode_mma_op(InstrDecoder& d) {
     for (std::string_view t; !(t = take_type_name(m)).empty();) names.push_back(t);
     D4R_TRY(d.finish());
     // .dtype.ctype (f16 inputs) or .dtype.atype.btype.ctype.
-    if (names.size() != 2 && names.size() != 4) return d.error("wmma.mma needs .dtype.ctype or .dtype.atype.btype.ctype");
+    if (names.size() != 2 && names.size() != 4)
+        return d.error("wmma.mma needs .dtype.ctype or .dtype.atype.btype.ctype");
     std::vector<EType> types;
     for (std::string_view n : names) {
         std::optional<EType> t = etype_of(n);
@@ -572,12 +600,13 @@ Status decode_mma_op(InstrDecoder& d) {
         return d.error(fmt::format("wmma.mma A and B types must be the same (.{} and .{} given)", names[1], names[2]));
     if (names.size() == 2 && (dt == EType::S32 || dt == EType::F64))
         return d.error("wmma.mma needs .dtype.atype.btype.ctype for these types");
-    if (!input_fits(*shape, ab)) return d.error(fmt::format("wmma.mma inputs .{} do not exist for this shape", names[1]));
+    if (!input_fits(*shape, ab))
+        return d.error(fmt::format("wmma.mma inputs .{} do not exist for this shape", names[1]));
     const bool is_int = ab == EType::S8 || ab == EType::U8 || sub_byte(ab);
     const bool float_acc = (dt == EType::F16 || dt == EType::F32) && (ct == EType::F16 || ct == EType::F32);
-    if (is_int ? (dt != EType::S32 || ct != EType::S32)
-               : ab == EType::F64 ? (dt != EType::F64 || ct != EType::F64)
-               : (ab == EType::F16 ? !float_acc : (dt != EType::F32 || ct != EType::F32)))
+    if (is_int             ? (dt != EType::S32 || ct != EType::S32)
+        : ab == EType::F64 ? (dt != EType::F64 || ct != EType::F64)
+                           : (ab == EType::F16 ? !float_acc : (dt != EType::F32 || ct != EType::F32)))
         return d.error("wmma.mma accumulator types do not fit its inputs");
     if (satfinite && (!is_int || ab == EType::B1))
         return d.error("wmma.mma .satfinite is supported for s8/u8/s4/u4 inputs only");
@@ -600,13 +629,27 @@ Status decode_mma_op(InstrDecoder& d) {
     D4R_TRY(frag_list(d, d.operand(3), regs_of(Frag::C, *shape, ct), ct, ops, "wmma.mma C"));
     ExecFn fn = nullptr;
     switch (*shape) {
-    case WShape::M16N16K16: fn = &exec_wmma_mma<WShape::M16N16K16>; break;
-    case WShape::M32N8K16: fn = &exec_wmma_mma<WShape::M32N8K16>; break;
-    case WShape::M8N32K16: fn = &exec_wmma_mma<WShape::M8N32K16>; break;
-    case WShape::M16N16K8: fn = &exec_wmma_mma<WShape::M16N16K8>; break;
-    case WShape::M8N8K4: fn = &exec_wmma_mma<WShape::M8N8K4>; break;
-    case WShape::M8N8K32: fn = &exec_wmma_mma_sub_byte<WShape::M8N8K32>; break;
-    case WShape::M8N8K128: fn = &exec_wmma_mma_sub_byte<WShape::M8N8K128>; break;
+    case WShape::M16N16K16:
+        fn = &exec_wmma_mma<WShape::M16N16K16>;
+        break;
+    case WShape::M32N8K16:
+        fn = &exec_wmma_mma<WShape::M32N8K16>;
+        break;
+    case WShape::M8N32K16:
+        fn = &exec_wmma_mma<WShape::M8N32K16>;
+        break;
+    case WShape::M16N16K8:
+        fn = &exec_wmma_mma<WShape::M16N16K8>;
+        break;
+    case WShape::M8N8K4:
+        fn = &exec_wmma_mma<WShape::M8N8K4>;
+        break;
+    case WShape::M8N8K32:
+        fn = &exec_wmma_mma_sub_byte<WShape::M8N8K32>;
+        break;
+    case WShape::M8N8K128:
+        fn = &exec_wmma_mma_sub_byte<WShape::M8N8K128>;
+        break;
     }
     const uint32_t member = d.constant(kFullMask, false);
     auto& tables = d.builder().program().branch_tables;
@@ -617,7 +660,9 @@ Status decode_mma_op(InstrDecoder& d) {
     in.aux = index;
     in.flags = static_cast<uint16_t>(pack_spec(Frag::C, false, *shape, ab) | static_cast<unsigned>(ct) << 10);
     in.count = static_cast<uint8_t>(static_cast<unsigned>(dt) | (satfinite ? kSatfinite : 0) |
-                                    (bit_op == "and" ? kAndPopc : bit_op == "xor" ? kXorPopc : 0));
+                                    (bit_op == "and"   ? kAndPopc
+                                     : bit_op == "xor" ? kXorPopc
+                                                       : 0));
     return ok_status();
 }
 

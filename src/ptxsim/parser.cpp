@@ -84,9 +84,12 @@ private:
             Token t = m_ts.next();
             if (t.kind == TokenKind::End) return ok_status();
             if (t.kind == TokenKind::Error) return lexer_error();
-            if (t.is_punct("{")) ++depth;
-            else if (t.is_punct("}") && depth > 0) --depth;
-            else if (t.is_punct(";") && depth == 0) return ok_status();
+            if (t.is_punct("{"))
+                ++depth;
+            else if (t.is_punct("}") && depth > 0)
+                --depth;
+            else if (t.is_punct(";") && depth == 0)
+                return ok_status();
         }
     }
 
@@ -107,8 +110,10 @@ private:
             Token t = m_ts.next();
             if (t.kind == TokenKind::End) return error_at(open_line, "'{' is never closed");
             if (t.kind == TokenKind::Error) return lexer_error();
-            if (t.is_punct("{")) ++depth;
-            else if (t.is_punct("}") && --depth == 0) return ok_status();
+            if (t.is_punct("{"))
+                ++depth;
+            else if (t.is_punct("}") && --depth == 0)
+                return ok_status();
         }
     }
 
@@ -173,7 +178,8 @@ private:
                 if (!open.is_punct("(")) return expected(open, "'(' after .attribute");
                 D4R_TRY(skip_parens(open.line));
             } else {
-                if (!spec.type.empty()) return error_at(d.line, fmt::format("two types in {}: {} and {}", what, spec.type, d.text));
+                if (!spec.type.empty())
+                    return error_at(d.line, fmt::format("two types in {}: {} and {}", what, spec.type, d.text));
                 spec.type = d.text;
             }
         }
@@ -186,8 +192,10 @@ private:
             Token t = m_ts.next();
             if (t.kind == TokenKind::End) return error_at(line, "'(' is never closed");
             if (t.kind == TokenKind::Error) return lexer_error();
-            if (t.is_punct("(")) ++depth;
-            else if (t.is_punct(")") && --depth == 0) return ok_status();
+            if (t.is_punct("("))
+                ++depth;
+            else if (t.is_punct(")") && --depth == 0)
+                return ok_status();
         }
     }
 
@@ -365,7 +373,8 @@ private:
         uint32_t depth = 1;
         for (;;) {
             const Token& t = m_ts.peek();
-            if (t.kind == TokenKind::End) return error_at(open_line, fmt::format("body of '{}' is never closed", f.name));
+            if (t.kind == TokenKind::End)
+                return error_at(open_line, fmt::format("body of '{}' is never closed", f.name));
             if (t.kind == TokenKind::Error) return lexer_error();
             if (t.is_punct("}")) {
                 m_ts.next();
@@ -388,11 +397,13 @@ private:
                 } else if (is_state_space(d.text)) {
                     std::vector<ast::Variable> vars = D4R_TRY(declaration(d, false));
                     for (auto& v : vars) {
-                        f.body.push_back({ast::Statement::Kind::Declaration, static_cast<uint32_t>(f.declarations.size())});
+                        f.body.push_back(
+                            {ast::Statement::Kind::Declaration, static_cast<uint32_t>(f.declarations.size())});
                         f.declarations.push_back(std::move(v));
                     }
                 } else {
-                    return error_at(d.line, fmt::format("unsupported directive '{}' in the body of '{}'", d.text, f.name));
+                    return error_at(d.line,
+                                    fmt::format("unsupported directive '{}' in the body of '{}'", d.text, f.name));
                 }
                 continue;
             }

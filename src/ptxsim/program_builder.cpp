@@ -21,18 +21,36 @@ struct SpecialName {
 };
 
 constexpr SpecialName kSpecials[] = {
-    {"%tid.x", Special::TidX},         {"%tid.y", Special::TidY},           {"%tid.z", Special::TidZ},
-    {"%ntid.x", Special::NtidX},       {"%ntid.y", Special::NtidY},         {"%ntid.z", Special::NtidZ},
-    {"%ctaid.x", Special::CtaidX},     {"%ctaid.y", Special::CtaidY},       {"%ctaid.z", Special::CtaidZ},
-    {"%nctaid.x", Special::NctaidX},   {"%nctaid.y", Special::NctaidY},     {"%nctaid.z", Special::NctaidZ},
-    {"%laneid", Special::LaneId},      {"%warpid", Special::WarpId},        {"%nwarpid", Special::NWarpId},
-    {"%smid", Special::SmId},          {"%nsmid", Special::NSmId},          {"%dynamic_smem_size", Special::DynamicSmemSize},
+    {"%tid.x", Special::TidX},
+    {"%tid.y", Special::TidY},
+    {"%tid.z", Special::TidZ},
+    {"%ntid.x", Special::NtidX},
+    {"%ntid.y", Special::NtidY},
+    {"%ntid.z", Special::NtidZ},
+    {"%ctaid.x", Special::CtaidX},
+    {"%ctaid.y", Special::CtaidY},
+    {"%ctaid.z", Special::CtaidZ},
+    {"%nctaid.x", Special::NctaidX},
+    {"%nctaid.y", Special::NctaidY},
+    {"%nctaid.z", Special::NctaidZ},
+    {"%laneid", Special::LaneId},
+    {"%warpid", Special::WarpId},
+    {"%nwarpid", Special::NWarpId},
+    {"%smid", Special::SmId},
+    {"%nsmid", Special::NSmId},
+    {"%dynamic_smem_size", Special::DynamicSmemSize},
     {"%total_smem_size", Special::TotalSmemSize},
-    {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_lt", Special::LanemaskLt},
-    {"%lanemask_ge", Special::LanemaskGe}, {"%lanemask_gt", Special::LanemaskGt},
-    {"%reserved_smem_offset_begin", Special::ReservedSmemBegin}, {"%reserved_smem_offset_end", Special::ReservedSmemEnd},
-    {"%reserved_smem_offset_cap", Special::ReservedSmemCap},     {"%reserved_smem_offset_0", Special::ReservedSmemOffset0},
-    {"%reserved_smem_offset_1", Special::ReservedSmemOffset1},   {"%envreg1", Special::EnvReg1},
+    {"%lanemask_eq", Special::LanemaskEq},
+    {"%lanemask_le", Special::LanemaskLe},
+    {"%lanemask_lt", Special::LanemaskLt},
+    {"%lanemask_ge", Special::LanemaskGe},
+    {"%lanemask_gt", Special::LanemaskGt},
+    {"%reserved_smem_offset_begin", Special::ReservedSmemBegin},
+    {"%reserved_smem_offset_end", Special::ReservedSmemEnd},
+    {"%reserved_smem_offset_cap", Special::ReservedSmemCap},
+    {"%reserved_smem_offset_0", Special::ReservedSmemOffset0},
+    {"%reserved_smem_offset_1", Special::ReservedSmemOffset1},
+    {"%envreg1", Special::EnvReg1},
     {"%envreg2", Special::EnvReg2},
 };
 
@@ -161,8 +179,10 @@ std::optional<Symbol> ProgramBuilder::range_lookup(std::string_view name) const 
         if (f == it->end()) continue;
         if (index >= f->second.count) return std::nullopt;
         Symbol found = f->second.first;
-        if (found.kind == Symbol::Kind::Pred) found.value += index;
-        else found.value += index * (found.wide ? kSlot64 : kSlot32);
+        if (found.kind == Symbol::Kind::Pred)
+            found.value += index;
+        else
+            found.value += index * (found.wide ? kSlot64 : kSlot32);
         return found;
     }
     return std::nullopt;
@@ -366,7 +386,8 @@ Status ProgramBuilder::declare(const ast::Variable& v, std::unordered_map<std::s
         Type t = parse_type(v.type.type.substr(1));
         if (t == Type::None) return error_at(v.line, fmt::format("unknown register type '{}'", v.type.type));
         if (v.type.vector != 1) return error_at(v.line, fmt::format("vector register '{}' is not supported", v.name));
-        if (type_bits(t) > 64) return error_at(v.line, fmt::format("register '{}' of type {} is not supported", v.name, v.type.type));
+        if (type_bits(t) > 64)
+            return error_at(v.line, fmt::format("register '{}' of type {} is not supported", v.name, v.type.type));
         Symbol s;
         s.type = t;
         uint64_t count = v.range >= 0 ? static_cast<uint64_t>(v.range) : 1;
@@ -374,8 +395,7 @@ Status ProgramBuilder::declare(const ast::Variable& v, std::unordered_map<std::s
         if (t == Type::Pred) {
             s.kind = Symbol::Kind::Pred;
             s.value = m_prog.pred_count;
-            if (m_prog.pred_count + count > 32000)
-                return error_at(v.line, "too many predicate registers");
+            if (m_prog.pred_count + count > 32000) return error_at(v.line, "too many predicate registers");
             m_prog.pred_count += static_cast<uint32_t>(count);
         } else {
             s.kind = Symbol::Kind::Reg;
@@ -425,7 +445,8 @@ Status ProgramBuilder::decode_instruction(const ast::Instruction& in) {
     if (!in.guard.empty()) {
         auto s = lookup(in.guard);
         if (!s || s->kind != Symbol::Kind::Pred)
-            return malformed_at(in.line, fmt::format("guard '{}' is not a predicate register in '{}'", in.guard, in.text));
+            return malformed_at(in.line,
+                                fmt::format("guard '{}' is not a predicate register in '{}'", in.guard, in.text));
         guard = static_cast<int16_t>(s->value);
     }
     InstrDecoder d(*this, in, guard, in.guard_negated);
@@ -556,7 +577,8 @@ Status ProgramBuilder::decode_function(uint32_t fi) {
     }
     for (auto& [table, entry, label] : m_table_fixups) {
         auto it = m_labels.find(label);
-        if (it == m_labels.end()) return malformed_at(f.line, fmt::format("unknown label '{}' in .branchtargets", label));
+        if (it == m_labels.end())
+            return malformed_at(f.line, fmt::format("unknown label '{}' in .branchtargets", label));
         m_prog.branch_tables[table][entry] = it->second;
     }
     m_scopes.pop_back();
@@ -574,7 +596,8 @@ Status ProgramBuilder::decode_function(uint32_t fi) {
         uint64_t bytes = 4ull * ((frame.pred_end - frame.pred_begin + 31) / 32) + (frame.local_end - frame.local_begin);
         for (const FrameLayout::Slots& r : frame.regs) bytes += uint64_t(r.count) * (r.wide ? 8 : 4);
         for (const auto& [begin, end] : frame.params) bytes += end - begin;
-        if (bytes > UINT32_MAX) return error_at(f.line, fmt::format("the frame of recursive '{}' is too large", f.name));
+        if (bytes > UINT32_MAX)
+            return error_at(f.line, fmt::format("the frame of recursive '{}' is too large", f.name));
         frame.bytes = static_cast<uint32_t>(bytes);
         m_frame_of[fi] = static_cast<int32_t>(m_prog.frames.size());
         m_prog.frames.push_back(std::move(frame));

@@ -9,9 +9,9 @@
 #include <deque>
 #include <map>
 #include <optional>
-#include <tuple>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -31,8 +31,8 @@ struct ModuleContext {
     const ast::Module* ast = nullptr;
     std::string_view name;
     std::string target; // the first .target architecture ("sm_80", "compute_75"), "" when none is named
-    std::unordered_map<std::string_view, Symbol> globals; // .global / .const variables at their host addresses
-    std::unordered_map<std::string_view, uint32_t> shared; // module-scope .shared: index into ast->variables
+    std::unordered_map<std::string_view, Symbol> globals;     // .global / .const variables at their host addresses
+    std::unordered_map<std::string_view, uint32_t> shared;    // module-scope .shared: index into ast->variables
     std::unordered_map<std::string_view, uint32_t> functions; // name -> index into ast->functions
     std::vector<uint32_t> address_taken; // defined .func whose address the module uses (indirect call targets)
     uint64_t global_segment = 0, global_bytes = 0, const_segment = 0, const_bytes = 0;
@@ -117,7 +117,7 @@ private:
     std::vector<std::unordered_map<std::string_view, RangeDecl>> m_ranges; // %r<N> declarations per scope
     std::unordered_map<std::string_view, Symbol> m_shared_symbols;         // module-scope .shared
     uint32_t m_arena = 0;
-    uint32_t m_const_arena = 0; // bytes of constants (placed after the registers by finish())
+    uint32_t m_const_arena = 0;                        // bytes of constants (placed after the registers by finish())
     static constexpr uint32_t kConstTag = 0x40000000u; // marks a constant offset until relocation
     uint32_t m_scratch32 = kNoReg, m_scratch64 = kNoReg;
     uint32_t m_operand_scratch[2][2] = {{kNoReg, kNoReg}, {kNoReg, kNoReg}};
@@ -126,9 +126,9 @@ private:
 
     std::unordered_map<std::string_view, uint32_t> m_labels; // of the current function
     std::vector<std::pair<uint32_t, std::string_view>> m_label_fixups;
-    std::unordered_map<std::string_view, uint32_t> m_tables; // of the current function
+    std::unordered_map<std::string_view, uint32_t> m_tables;                      // of the current function
     std::vector<std::tuple<uint32_t, uint32_t, std::string_view>> m_table_fixups; // table, entry, label
-    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> m_call_fixups; // site, target, function
+    std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> m_call_fixups;          // site, target, function
     std::unordered_map<uint32_t, uint32_t> m_function_pc;
     std::unordered_map<uint32_t, FunctionLayout> m_layouts;
 
@@ -141,7 +141,7 @@ private:
     // Recursion (recursion.h): the functions on a call-graph cycle and what a call into them saves.
     std::unordered_set<uint32_t> m_recursive;
     std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> m_formal_range; // [begin, end) of the formals
-    std::vector<FrameLayout::Slots> m_frame_regs; // register slots of the function being decoded
+    std::vector<FrameLayout::Slots> m_frame_regs;     // register slots of the function being decoded
     std::unordered_map<uint32_t, int32_t> m_frame_of; // recursive function -> index in Program::frames
     void record_slots(uint32_t offset, uint64_t count, bool wide);
 };

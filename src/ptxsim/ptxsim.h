@@ -40,21 +40,21 @@ struct Dim3 {
 using DevicePtr = uint64_t;
 
 inline constexpr uint64_t kWindowBytes = 1ull << 32;
-inline constexpr uint64_t kSharedWindow = 0xffff'a000'0000'0000ull; // generic = window + shared offset
-inline constexpr uint64_t kLocalWindow = 0xffff'b000'0000'0000ull;  // generic = window + local offset (per thread)
-inline constexpr uint64_t kParamWindow = 0xffff'c000'0000'0000ull;  // generic = window + kernel parameter offset
+inline constexpr uint64_t kSharedWindow = 0xffff'a000'0000'0000ull;   // generic = window + shared offset
+inline constexpr uint64_t kLocalWindow = 0xffff'b000'0000'0000ull;    // generic = window + local offset (per thread)
+inline constexpr uint64_t kParamWindow = 0xffff'c000'0000'0000ull;    // generic = window + kernel parameter offset
 inline constexpr uint64_t kFunctionWindow = 0xffff'd000'0000'0000ull; // address of .func i = window + 16 * i
 
 // Why a launch failed, so the runtime can map it to the CUresult a driver would give.
 enum class FaultKind {
     None,
-    IllegalAddress,      // CUDA_ERROR_ILLEGAL_ADDRESS
-    MisalignedAddress,   // CUDA_ERROR_MISALIGNED_ADDRESS
-    IllegalInstruction,  // CUDA_ERROR_ILLEGAL_INSTRUCTION (trap, brkpt, a deadlocked barrier or collective)
-    InvalidLaunch,       // CUDA_ERROR_INVALID_VALUE / LAUNCH_OUT_OF_RESOURCES (shape, shared size, parameters)
-    BudgetExceeded,      // the instruction budget ran out (CUDA_ERROR_LAUNCH_TIMEOUT)
-    Unsupported,         // the kernel needs what ptxsim does not do (recursion)
-    Assert,              // a device-side assert failed (__assertfail): CUDA_ERROR_ASSERT
+    IllegalAddress,     // CUDA_ERROR_ILLEGAL_ADDRESS
+    MisalignedAddress,  // CUDA_ERROR_MISALIGNED_ADDRESS
+    IllegalInstruction, // CUDA_ERROR_ILLEGAL_INSTRUCTION (trap, brkpt, a deadlocked barrier or collective)
+    InvalidLaunch,      // CUDA_ERROR_INVALID_VALUE / LAUNCH_OUT_OF_RESOURCES (shape, shared size, parameters)
+    BudgetExceeded,     // the instruction budget ran out (CUDA_ERROR_LAUNCH_TIMEOUT)
+    Unsupported,        // the kernel needs what ptxsim does not do (recursion)
+    Assert,             // a device-side assert failed (__assertfail): CUDA_ERROR_ASSERT
 };
 const char* fault_kind_name(FaultKind kind);
 
@@ -75,7 +75,7 @@ struct LaunchConfig {
     // does on the H200, and a call past it stops the launch with FaultKind::IllegalAddress (recursion.h).
     // 0 = the most a thread can have (512 KiB).
     uint64_t stack_bytes = 0;
-    unsigned worker_threads = 0;     // 0 = every core
+    unsigned worker_threads = 0; // 0 = every core
     // A cooperative launch (cuLaunchCooperativeKernel): every block is resident until the grid ends, so
     // blocks may wait for each other (cooperative groups' grid.sync(), through the grid workspace that
     // %envreg1/%envreg2 point at). The caller keeps the grid within what the device holds at once.
@@ -95,12 +95,12 @@ struct LaunchResult {
 // Where and why a launch stopped (filled when launch() returns an error and a LaunchFault was given).
 struct LaunchFault {
     FaultKind kind = FaultKind::None;
-    Dim3 block;          // block index (ctaid)
-    Dim3 thread;         // thread index in the block (tid)
+    Dim3 block;  // block index (ctaid)
+    Dim3 thread; // thread index in the block (tid)
     uint64_t address = 0;
     uint32_t access_bytes = 0;
-    uint32_t line = 0;     // PTX line of the instruction
-    std::string message;   // the full error text
+    uint32_t line = 0;   // PTX line of the instruction
+    std::string message; // the full error text
 };
 
 // Largest shared memory of one block (static + dynamic), as on sm_90 with the opt-in attribute.

@@ -27,9 +27,17 @@ namespace d4r::ptxsim {
 
 // Element format of an array or of texture memory (CUarray_format, plus the packed formats).
 enum class ChannelFormat : uint8_t {
-    U8, U16, U32, S8, S16, S32, F16, F32,
-    RGB10A2,     // one 32-bit word: R bits 0-9, G 10-19, B 20-29, A 30-31, unsigned normalised
-    R11G11B10F,  // one 32-bit word: R bits 0-10, G 11-21 (6-bit mantissa, 5-bit exponent), B 22-31 (5-bit mantissa), unsigned floats
+    U8,
+    U16,
+    U32,
+    S8,
+    S16,
+    S32,
+    F16,
+    F32,
+    RGB10A2,    // one 32-bit word: R bits 0-9, G 10-19, B 20-29, A 30-31, unsigned normalised
+    R11G11B10F, // one 32-bit word: R bits 0-10, G 11-21 (6-bit mantissa, 5-bit exponent), B 22-31 (5-bit mantissa),
+                // unsigned floats
 };
 const char* channel_format_name(ChannelFormat f);
 // Bytes of one texel; 0 when CHANNELS is not valid for F (1, 2 or 4 for the plain formats; 4 for RGB10A2,

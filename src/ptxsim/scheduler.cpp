@@ -371,7 +371,8 @@ BlockRunner::Step BlockRunner::step() {
         if (m_allowance <= 0) {
             int64_t got = 0;
             // Small budgets are handed out in small chunks so several workers share them.
-            int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(kBudgetChunk, int64_t(m_launch.config.instruction_budget / 64)));
+            int64_t chunk =
+                std::max<int64_t>(1, std::min<int64_t>(kBudgetChunk, int64_t(m_launch.config.instruction_budget / 64)));
             if (!take_budget(chunk, got)) {
                 w.fault_lane = static_cast<uint32_t>(std::countr_zero(w.active | w.live));
                 fail(w, FaultKind::BudgetExceeded,
@@ -391,10 +392,17 @@ BlockRunner::Step BlockRunner::step() {
         m_lane_instructions += w.lane_instructions - lanes_before;
         progressed = progressed || used > 0 || st != WarpStatus::Yield;
         switch (st) {
-        case WarpStatus::Fault: fail(w, w.fault, w.fault_detail); return Step::Failed;
-        case WarpStatus::Blocked: m_state[wi] = 1; break;
-        case WarpStatus::Done: m_state[wi] = 2; break;
-        case WarpStatus::Yield: break;
+        case WarpStatus::Fault:
+            fail(w, w.fault, w.fault_detail);
+            return Step::Failed;
+        case WarpStatus::Blocked:
+            m_state[wi] = 1;
+            break;
+        case WarpStatus::Done:
+            m_state[wi] = 2;
+            break;
+        case WarpStatus::Yield:
+            break;
         }
     }
     bool any_left = false;
@@ -413,7 +421,8 @@ BlockRunner::Step BlockRunner::step() {
                 w.cur_pc = w.pc[w.fault_lane] ? w.pc[w.fault_lane] - 1 : 0;
                 fail(w, FaultKind::IllegalInstruction,
                      fmt::format("barrier {} can never complete (deadlock: warps wait while the others "
-                                 "have exited or wait elsewhere)", w.bar_id));
+                                 "have exited or wait elsewhere)",
+                                 w.bar_id));
                 return Step::Failed;
             }
         }

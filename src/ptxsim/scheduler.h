@@ -69,11 +69,11 @@ private:
     LaunchState& m_launch;
     BlockState m_block;
     std::vector<Warp> m_warps;
-    std::vector<uint8_t> m_state;   // per warp: 0 runnable, 1 blocked at a barrier, 2 done
-    uint8_t* m_arenas = nullptr;    // warps x arena bytes (64-byte aligned)
-    std::vector<uint32_t> m_preds;  // warps x pred_count
-    std::vector<uint32_t> m_stacks; // warps x depth x 32
-    std::vector<uint64_t> m_frames; // warps x depth x 32
+    std::vector<uint8_t> m_state;            // per warp: 0 runnable, 1 blocked at a barrier, 2 done
+    uint8_t* m_arenas = nullptr;             // warps x arena bytes (64-byte aligned)
+    std::vector<uint32_t> m_preds;           // warps x pred_count
+    std::vector<uint32_t> m_stacks;          // warps x depth x 32
+    std::vector<uint64_t> m_frames;          // warps x depth x 32
     std::vector<RecursionStack> m_recursion; // per warp, in a kernel with recursion (replaces the two above)
     std::vector<uint8_t> m_shared;
     std::vector<uint8_t> m_local;

@@ -59,7 +59,8 @@ void decode(const ImageObject& t, const uint8_t* p, Texel& out) {
         out.f[2] = r11g11b10_channel(w >> 22, 5);
         return;
     }
-    default: break;
+    default:
+        break;
     }
     for (uint32_t k = 0; k < t.channels; ++k) {
         switch (t.format) {
@@ -69,8 +70,10 @@ void decode(const ImageObject& t, const uint8_t* p, Texel& out) {
             break;
         case ChannelFormat::S8: {
             int32_t v = static_cast<int8_t>(p[k]);
-            if (norm) out.f[k] = std::max(static_cast<float>(v) / 127.0f, -1.0f);
-            else out.u[k] = static_cast<uint32_t>(v);
+            if (norm)
+                out.f[k] = std::max(static_cast<float>(v) / 127.0f, -1.0f);
+            else
+                out.u[k] = static_cast<uint32_t>(v);
             break;
         }
         case ChannelFormat::U16: {
@@ -83,8 +86,10 @@ void decode(const ImageObject& t, const uint8_t* p, Texel& out) {
         case ChannelFormat::S16: {
             int16_t v;
             std::memcpy(&v, p + 2 * k, 2);
-            if (norm) out.f[k] = std::max(static_cast<float>(v) / 32767.0f, -1.0f);
-            else out.u[k] = static_cast<uint32_t>(int32_t(v));
+            if (norm)
+                out.f[k] = std::max(static_cast<float>(v) / 32767.0f, -1.0f);
+            else
+                out.u[k] = static_cast<uint32_t>(int32_t(v));
             break;
         }
         case ChannelFormat::U32:
@@ -103,7 +108,8 @@ void decode(const ImageObject& t, const uint8_t* p, Texel& out) {
             out.f[k] = v;
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
 }
@@ -118,8 +124,12 @@ TexResult result_of(const ImageObject& t, const Texel& x) {
         switch (t.filter_class) {
         case FilterClass::Half:
         case FilterClass::Single:
-        case FilterClass::Unorm16: r.v[k] = bits_of(x.f[k]); break;
-        case FilterClass::Integer: r.v[k] = x.u[k]; break;
+        case FilterClass::Unorm16:
+            r.v[k] = bits_of(x.f[k]);
+            break;
+        case FilterClass::Integer:
+            r.v[k] = x.u[k];
+            break;
         }
     }
     return r;
@@ -129,9 +139,12 @@ TexResult result_of(const ImageObject& t, const Texel& x) {
 int64_t address(int64_t i, uint32_t n, AddressMode mode) {
     if (i >= 0 && i < n) return i;
     switch (mode) {
-    case AddressMode::Clamp: return i < 0 ? 0 : n - 1;
-    case AddressMode::Border: return -1;
-    case AddressMode::Wrap: return ((i % n) + n) % n;
+    case AddressMode::Clamp:
+        return i < 0 ? 0 : n - 1;
+    case AddressMode::Border:
+        return -1;
+    case AddressMode::Wrap:
+        return ((i % n) + n) % n;
     case AddressMode::Mirror: {
         int64_t p = ((i % (2 * int64_t(n))) + 2 * int64_t(n)) % (2 * int64_t(n));
         return p < n ? p : 2 * int64_t(n) - 1 - p;
@@ -157,7 +170,8 @@ double texel_coord(float x, uint32_t size, AddressMode mode, bool normalized) {
     if (!normalized) return x;
     // Normalised coordinates keep 21 fractional bits (truncated): tex_rgba8_linear_wrap_norm has a sample
     // whose x weight lies just above a rounding tie only by its 22nd fractional bit; the H200 rounds it down.
-    const double xq = std::isinf(x) ? double(x) : std::floor(std::ldexp(double(x), kCoordFracBits)) / (1 << kCoordFracBits);
+    const double xq =
+        std::isinf(x) ? double(x) : std::floor(std::ldexp(double(x), kCoordFracBits)) / (1 << kCoordFracBits);
     if (mode == AddressMode::Wrap || mode == AddressMode::Mirror) {
         if (std::isinf(x)) return 0;
         double fl = std::floor(xq), frac = xq - fl;
@@ -192,7 +206,8 @@ Texel border_texel(const ImageObject& t) {
         b.u[k] = t.border_bits[k];
     }
     if (t.filter_class == FilterClass::Unorm16)
-        for (int k = 0; k < 4; ++k) b.u[k] = static_cast<uint32_t>(std::lround(std::clamp(double(b.f[k]), 0.0, 1.0) * 65535.0));
+        for (int k = 0; k < 4; ++k)
+            b.u[k] = static_cast<uint32_t>(std::lround(std::clamp(double(b.f[k]), 0.0, 1.0) * 65535.0));
     return b;
 }
 
@@ -221,9 +236,12 @@ uint32_t filter_float(const int (&w)[4], const double (&v)[4], int align_bits, b
     bool nan = false, pinf = false, ninf = false;
     for (int q = 0; q < 4; ++q) {
         if (!w[q]) continue;
-        if (std::isnan(v[q])) nan = true;
-        else if (std::isinf(v[q])) (v[q] > 0 ? pinf : ninf) = true;
-        else mx = std::max(mx, std::fabs(v[q]));
+        if (std::isnan(v[q]))
+            nan = true;
+        else if (std::isinf(v[q]))
+            (v[q] > 0 ? pinf : ninf) = true;
+        else
+            mx = std::max(mx, std::fabs(v[q]));
     }
     if (nan || (pinf && ninf)) return kCanonicalNaN32;
     if (pinf || ninf) return float_bits(pinf ? INFINITY : -INFINITY);

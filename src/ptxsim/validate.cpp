@@ -16,7 +16,7 @@ namespace d4r::ptxsim {
 namespace {
 
 constexpr uint32_t kNewestIsaMajor = kNewestPtxIsaMajor;
-constexpr int kNewestSm = 90;           // what the cpu backend reports (cuDeviceGetAttribute: 9.0)
+constexpr int kNewestSm = 90; // what the cpu backend reports (cuDeviceGetAttribute: 9.0)
 constexpr uint64_t kClassicParamLimit = 4096;
 constexpr uint64_t kLargeParamLimit = 32764; // PTX ISA 8.1+, sm_70+
 
@@ -84,7 +84,8 @@ Status check_entries(const ptx::ModuleIndex& index, std::string_view name) {
     const bool large = index.version && *index.version >= std::pair<uint32_t, uint32_t>(8, 1) && sm >= 70;
     const uint64_t limit = large ? kLargeParamLimit : kClassicParamLimit;
     for (const ptx::EntryInfo& e : index.entries) {
-        for (auto [directive, dims] : {std::pair{".maxntid", &e.directives.maxntid}, {".reqntid", &e.directives.reqntid}}) {
+        for (auto [directive, dims] :
+             {std::pair{".maxntid", &e.directives.maxntid}, {".reqntid", &e.directives.reqntid}}) {
             if (*dims && ((**dims)[0] == 0 || (**dims)[1] == 0 || (**dims)[2] == 0))
                 return error_at(name, e.line,
                                 fmt::format("{} {}, {}, {} of '{}': every dimension must be at least 1", directive,
@@ -111,7 +112,7 @@ std::optional<std::pair<std::string_view, uint64_t>> numbered(std::string_view n
 
 // The names declared in one scope: plain names, and %r<N> ranges by prefix.
 struct Scope {
-    std::unordered_map<std::string_view, uint32_t> names;  // name -> line
+    std::unordered_map<std::string_view, uint32_t> names;                       // name -> line
     std::unordered_map<std::string_view, std::pair<uint64_t, uint32_t>> ranges; // prefix -> (count, line)
     std::unordered_map<std::string_view, std::pair<uint64_t, uint32_t>> lowest; // "%r" -> (smallest N of %rN, line)
 
@@ -147,16 +148,18 @@ Status check_declarations(const ast::Function& f, std::string_view name) {
     for (const std::vector<ast::Variable>* list : {&f.returns, &f.params}) {
         for (const ast::Variable& p : *list) {
             if (uint32_t earlier = params.clash(p))
-                return error_at(name, p.line,
-                                fmt::format("parameter '{}' of '{}' is already declared (line {})", p.name, f.name,
-                                            earlier));
+                return error_at(
+                    name, p.line,
+                    fmt::format("parameter '{}' of '{}' is already declared (line {})", p.name, f.name, earlier));
             params.add(p);
         }
     }
     std::vector<Scope> scopes(1);
     for (const ast::Statement& s : f.body) {
-        if (s.kind == ast::Statement::Kind::BlockOpen) scopes.emplace_back();
-        else if (s.kind == ast::Statement::Kind::BlockClose && scopes.size() > 1) scopes.pop_back();
+        if (s.kind == ast::Statement::Kind::BlockOpen)
+            scopes.emplace_back();
+        else if (s.kind == ast::Statement::Kind::BlockClose && scopes.size() > 1)
+            scopes.pop_back();
         else if (s.kind == ast::Statement::Kind::Declaration) {
             const ast::Variable& v = f.declarations[s.index];
             if (uint32_t earlier = scopes.back().clash(v))

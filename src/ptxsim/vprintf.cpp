@@ -123,21 +123,36 @@ VprintfResult format_vprintf(VprintfMemory& mem, uint64_t fmt_addr, uint64_t arg
         case '%':
             out.push_back('%');
             break;
-        case 'd': case 'i':
+        case 'd':
+        case 'i':
             if (!reader.next(wide ? 8 : 4, v)) return fail();
-            if (wide) append_formatted(out, spec + "ll" + conv, static_cast<long long>(v));
-            else append_formatted(out, spec + length + conv, int32_t(uint32_t(v)));
+            if (wide)
+                append_formatted(out, spec + "ll" + conv, static_cast<long long>(v));
+            else
+                append_formatted(out, spec + length + conv, int32_t(uint32_t(v)));
             break;
-        case 'u': case 'o': case 'x': case 'X':
+        case 'u':
+        case 'o':
+        case 'x':
+        case 'X':
             if (!reader.next(wide ? 8 : 4, v)) return fail();
-            if (wide) append_formatted(out, spec + "ll" + conv, static_cast<unsigned long long>(v));
-            else append_formatted(out, spec + length + conv, uint32_t(v));
+            if (wide)
+                append_formatted(out, spec + "ll" + conv, static_cast<unsigned long long>(v));
+            else
+                append_formatted(out, spec + length + conv, uint32_t(v));
             break;
         case 'c':
             if (!reader.next(4, v)) return fail();
             append_formatted(out, spec + conv, int(int32_t(uint32_t(v))));
             break;
-        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+        case 'a':
+        case 'A': {
             if (!reader.next(8, v)) return fail();
             double d;
             std::memcpy(&d, &v, sizeof d);
@@ -147,8 +162,10 @@ VprintfResult format_vprintf(VprintfMemory& mem, uint64_t fmt_addr, uint64_t arg
         case 's': {
             if (!reader.next(8, v)) return fail();
             std::string s;
-            if (v == 0) s = "(null)";
-            else if (!read_string(mem, v, precision >= 0 ? uint32_t(precision) : kMaxDeviceString, s)) return fail();
+            if (v == 0)
+                s = "(null)";
+            else if (!read_string(mem, v, precision >= 0 ? uint32_t(precision) : kMaxDeviceString, s))
+                return fail();
             append_formatted(out, spec + 's', s.c_str());
             break;
         }

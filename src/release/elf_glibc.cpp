@@ -64,7 +64,10 @@ Expected<GlibcVersion> parse_glibc_version(std::string_view text) {
 }
 
 Expected<GlibcNeeds> read_glibc_needs(std::span<const uint8_t> file) {
-    if (file.size() < 4 || std::memcmp(file.data(), "\x7f" "ELF", 4) != 0)
+    if (file.size() < 4 || std::memcmp(file.data(),
+                                       "\x7f"
+                                       "ELF",
+                                       4) != 0)
         return make_error(ErrorCode::Unsupported, "not an ELF file (no \\x7fELF magic)");
     auto image = ptx::read_elf_sections(file);
     if (!image) return std::move(image).error();
@@ -72,8 +75,9 @@ Expected<GlibcNeeds> read_glibc_needs(std::span<const uint8_t> file) {
     for (const ptx::ElfSection& s : image->sections) {
         if (s.type != kShtGnuVerneed || s.size == 0) continue;
         if (!fits(s.offset, s.size, file.size()))
-            return make_error(ErrorCode::Invalid, "ELF: version-needs section [{}] at 0x{:x} ({} bytes) is past the end",
-                              s.index, s.offset, s.size);
+            return make_error(ErrorCode::Invalid,
+                              "ELF: version-needs section [{}] at 0x{:x} ({} bytes) is past the end", s.index, s.offset,
+                              s.size);
         if (s.link >= image->sections.size())
             return make_error(ErrorCode::Invalid, "ELF: version-needs section [{}] links to section {} of {}", s.index,
                               s.link, image->sections.size());

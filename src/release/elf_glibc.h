@@ -35,9 +35,9 @@ struct VersionNeed {
 };
 
 struct GlibcNeeds {
-    std::vector<VersionNeed> needs;    // in file order
+    std::vector<VersionNeed> needs;      // in file order
     std::optional<GlibcVersion> highest; // the highest GLIBC_ version asked, if any
-    std::string highest_library;       // the library it is asked of
+    std::string highest_library;         // the library it is asked of
 };
 
 Expected<GlibcNeeds> read_glibc_needs(std::span<const uint8_t> file);

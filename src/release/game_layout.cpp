@@ -146,11 +146,13 @@ Expected<ExeFolderChoice> find_exe_folder(const fs::path& game_dir_in) {
                             describe(by_size[1].first, by_size[1].second)));
     }
     std::string list;
-    const std::vector<fs::path> candidates =
-        unreal.empty() ? [&] { std::vector<fs::path> v; for (const auto& [f, e] : largest) v.push_back(f); return v; }()
-                       : unreal;
-    for (const fs::path& f : candidates)
-        list += "\n  " + describe(f, largest.at(f));
+    const std::vector<fs::path> candidates = unreal.empty() ? [&] {
+        std::vector<fs::path> v;
+        for (const auto& [f, e] : largest) v.push_back(f);
+        return v;
+    }()
+                                                            : unreal;
+    for (const fs::path& f : candidates) list += "\n  " + describe(f, largest.at(f));
     return make_error(ErrorCode::Invalid,
                       "{}: cannot tell which folder holds the game's exe; candidates:{}\ngive the folder that holds "
                       "the game's exe instead (e.g. d4r install \"{}\")",

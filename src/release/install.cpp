@@ -90,8 +90,7 @@ void prune_backup_folder(const fs::path& folder) {
          it.increment(ec))
         if (it->is_directory(ec) && !it->is_symlink(ec)) dirs.push_back(it->path());
     std::sort(dirs.begin(), dirs.end(), [](const fs::path& a, const fs::path& b) { return a.string() > b.string(); });
-    for (const fs::path& d : dirs)
-        remove_if_empty(d);
+    for (const fs::path& d : dirs) remove_if_empty(d);
     remove_if_empty(backup);
 }
 
@@ -101,9 +100,7 @@ Status write_text(const fs::path& path, const std::string& text) {
     return ok_status();
 }
 
-bool same_plan(const InstallPlan& a, const InstallPlan& b) {
-    return plan_to_json(a) == plan_to_json(b);
-}
+bool same_plan(const InstallPlan& a, const InstallPlan& b) { return plan_to_json(a) == plan_to_json(b); }
 
 bool is_d4r_ini(const std::string& relative) {
     std::string name = fs::path(relative).filename().string();
@@ -137,8 +134,7 @@ Status undo_files(const fs::path& folder, const InstallPlan& plan, const std::se
             D4R_TRY(remove_file(target));
         }
     }
-    for (auto d = plan.created_folders.rbegin(); d != plan.created_folders.rend(); ++d)
-        remove_if_empty(folder / *d);
+    for (auto d = plan.created_folders.rbegin(); d != plan.created_folders.rend(); ++d) remove_if_empty(folder / *d);
     prune_backup_folder(folder);
     return ok_status();
 }
@@ -237,8 +233,7 @@ Expected<InstallPlan> make_plan(const fs::path& folder, const fs::path& release,
     plan.release = release.string();
     plan.exe_reason = reason;
     std::vector<std::pair<std::string, fs::path>> sources; // target (relative), source
-    for (const std::string& rel : D4R_TRY(release_files(release)))
-        sources.emplace_back(rel, release / rel);
+    for (const std::string& rel : D4R_TRY(release_files(release))) sources.emplace_back(rel, release / rel);
     for (const NvidiaFile& n : nvidia) {
         std::erase_if(sources, [&](const auto& s) { return s.first == n.target; }); // the user's copy wins
         sources.emplace_back(n.target, n.source);
@@ -351,8 +346,7 @@ Expected<std::optional<fs::path>> find_install_folder(const fs::path& game_dir_i
     if (found.empty()) return std::optional<fs::path>();
     if (found.size() > 1) {
         std::string list;
-        for (const fs::path& f : found)
-            list += "\n  " + f.string();
+        for (const fs::path& f : found) list += "\n  " + f.string();
         return make_error(ErrorCode::Invalid, "{}: several d4r installs found; give one of these folders:{}",
                           game_dir.string(), list);
     }
@@ -406,8 +400,7 @@ Status install_impl(const InstallOptions& options, const Say& say) {
         for (const KernelSetMatch& m : check.sets)
             say(fmt::format("kernel set {}: {} of {} kernels match {}'s {} PTX modules", m.set, m.matched, m.kernels,
                             kDlssName, check.modules));
-        for (const std::string& w : check.warnings)
-            say("warning: " + w);
+        for (const std::string& w : check.warnings) say("warning: " + w);
         nvidia = check.files;
     }
 

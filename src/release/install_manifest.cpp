@@ -95,9 +95,7 @@ Expected<json> parse(std::string_view text, std::string_view source) {
 
 } // namespace
 
-std::string plan_to_json(const InstallPlan& plan) {
-    return plan_json(plan).dump(2) + "\n";
-}
+std::string plan_to_json(const InstallPlan& plan) { return plan_json(plan).dump(2) + "\n"; }
 
 Expected<InstallPlan> plan_from_json(std::string_view text, std::string_view source) {
     const json j = D4R_TRY(parse(text, source));

@@ -61,8 +61,7 @@ Expected<NvidiaCheck> check_nvidia_files(const fs::path& nvidia_dir, const fs::p
                                            dlss.string(), indexed.error().text()));
         return out;
     }
-    for (const ptx::IndexedModule& m : indexed->modules)
-        hashes.insert(m.hash);
+    for (const ptx::IndexedModule& m : indexed->modules) hashes.insert(m.hash);
     out.modules = indexed->modules.size();
 
     std::error_code ec;

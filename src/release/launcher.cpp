@@ -39,16 +39,14 @@ void forward_signal(int sig) {
 class SignalForwarding {
 public:
     SignalForwarding() {
-        struct sigaction sa {};
+        struct sigaction sa{};
         sa.sa_handler = forward_signal;
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = 0; // no SA_RESTART: poll() returns so the loop sees the signal
-        for (size_t i = 0; i < kSignals.size(); ++i)
-            ::sigaction(kSignals[i], &sa, &m_old[i]);
+        for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &sa, &m_old[i]);
     }
     ~SignalForwarding() {
-        for (size_t i = 0; i < kSignals.size(); ++i)
-            ::sigaction(kSignals[i], &m_old[i], nullptr);
+        for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &m_old[i], nullptr);
         g_child = 0;
     }
 
@@ -103,8 +101,7 @@ std::string describe_settings(const std::vector<IniSetting>& settings) {
 
 std::vector<std::string> child_environment(const std::vector<EnvChange>& changes) {
     std::vector<std::string> env;
-    for (char** e = environ; e && *e; ++e)
-        env.emplace_back(*e);
+    for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
     for (const EnvChange& c : changes) {
         const std::string prefix = c.name + "=";
         std::erase_if(env, [&](const std::string& s) { return s.starts_with(prefix); });
@@ -128,11 +125,9 @@ Expected<Child> start_child(const std::vector<std::string>& command, const std::
         return make_error(ErrorCode::Io, "pipe: {}", std::strerror(errno));
     }
     std::vector<char*> argv, envp;
-    for (const std::string& a : command)
-        argv.push_back(const_cast<char*>(a.c_str()));
+    for (const std::string& a : command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    for (const std::string& e : env)
-        envp.push_back(const_cast<char*>(e.c_str()));
+    for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
     envp.push_back(nullptr);
     pid_t pid = ::fork();
     if (pid < 0) return make_error(ErrorCode::Io, "fork: {}", std::strerror(errno));

@@ -31,10 +31,8 @@ std::vector<Line> split_lines(std::string_view text) {
 }
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
     return s;
 }
 
@@ -71,8 +69,7 @@ std::optional<KeyLine> key_of(std::string_view line) {
     k.key = trim(line.substr(0, eq));
     if (k.key.empty()) return std::nullopt;
     size_t begin = eq + 1;
-    while (begin < line.size() && (line[begin] == ' ' || line[begin] == '\t'))
-        ++begin;
+    while (begin < line.size() && (line[begin] == ' ' || line[begin] == '\t')) ++begin;
     size_t end = line.size();
     // A trailing "; comment" after the value stays where it is.
     for (size_t i = begin; i < line.size(); ++i) {
@@ -81,8 +78,7 @@ std::optional<KeyLine> key_of(std::string_view line) {
             break;
         }
     }
-    while (end > begin && (line[end - 1] == ' ' || line[end - 1] == '\t'))
-        --end;
+    while (end > begin && (line[end - 1] == ' ' || line[end - 1] == '\t')) --end;
     k.value_begin = begin;
     k.value_end = end;
     k.value = line.substr(begin, end - begin);
@@ -164,8 +160,7 @@ std::string apply_ini_settings(std::string_view text, const std::vector<IniSetti
         }
     }
     std::string result;
-    for (size_t i = 0; i < out.size(); ++i)
-        result += out[i] + endings[i];
+    for (size_t i = 0; i < out.size(); ++i) result += out[i] + endings[i];
     return result;
 }
 

@@ -35,8 +35,7 @@ std::string lower(std::string s) {
 
 std::string shell_quote(const std::string& s) {
     std::string out = "'";
-    for (char c : s)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + "'";
 }
 
@@ -46,13 +45,11 @@ std::string first_line_of(const std::string& command) {
     if (!p) return {};
     std::string out;
     std::array<char, 512> buf{};
-    while (size_t n = std::fread(buf.data(), 1, buf.size(), p))
-        out.append(buf.data(), n);
+    while (size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
     const int rc = ::pclose(p);
     if (rc != 0) return {};
     out = out.substr(0, out.find('\n'));
-    while (!out.empty() && (out.back() == '\r' || out.back() == ' '))
-        out.pop_back();
+    while (!out.empty() && (out.back() == '\r' || out.back() == ' ')) out.pop_back();
     return out;
 }
 
@@ -105,8 +102,7 @@ struct Collector {
                 if (f.rfind(prefix, 0) == 0) found.push_back(e.path());
         }
         std::sort(found.begin(), found.end());
-        for (const fs::path& p : found)
-            add("d4r/licenses/" + name + "/" + p.filename().string(), p, input);
+        for (const fs::path& p : found) add("d4r/licenses/" + name + "/" + p.filename().string(), p, input);
     }
     // Every regular file (or link to one) directly in DIR whose name starts with "lib" and holds ".so".
     std::vector<fs::path> shared_libraries(const fs::path& dir) {
@@ -203,8 +199,7 @@ void collect_inputs(Collector& c) {
         if (!hip) {
             c.lack(fmt::format("--rocm {}: must hold the HIP runtime libamdhip64.so*", o.rocm->string()));
         } else {
-            for (const fs::path& p : libs)
-                c.add("d4r/rocm/" + p.filename().string(), p, "--rocm");
+            for (const fs::path& p : libs) c.add("d4r/rocm/" + p.filename().string(), p, "--rocm");
             c.licences(*o.rocm, "ROCm", "--rocm");
         }
     }
@@ -378,9 +373,7 @@ Expected<Variant> parse_variant(std::string_view text) {
     return make_error(ErrorCode::Invalid, "--variant '{}': accepted values are full and nonvidia", text);
 }
 
-const char* variant_name(Variant v) {
-    return v == Variant::Full ? "full" : "nonvidia";
-}
+const char* variant_name(Variant v) { return v == Variant::Full ? "full" : "nonvidia"; }
 
 Expected<int64_t> resolve_timestamp(const std::optional<std::string>& source_date_epoch, const fs::path& source_dir) {
     auto parse = [](std::string_view s, int64_t& out) {
@@ -444,8 +437,7 @@ Expected<PackageResult> package_release(const PackageOptions& o, const PackageSa
         }
     } cleanup{stage};
 
-    for (const Item& item : c.items)
-        D4R_TRY(copy_item(item, stage / item.dest));
+    for (const Item& item : c.items) D4R_TRY(copy_item(item, stage / item.dest));
     D4R_TRY(check_glibc(stage, c.items, o.glibc_max));
     if (o.variant == Variant::NoNvidia) {
         const auto found = D4R_TRY(find_nvidia_content(stage));

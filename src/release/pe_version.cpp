@@ -17,14 +17,11 @@ uint32_t u32(std::span<const uint8_t> b, size_t at) {
     return uint32_t(b[at]) | uint32_t(b[at + 1]) << 8 | uint32_t(b[at + 2]) << 16 | uint32_t(b[at + 3]) << 24;
 }
 
-uint16_t u16(std::span<const uint8_t> b, size_t at) {
-    return uint16_t(b[at] | b[at + 1] << 8);
-}
+uint16_t u16(std::span<const uint8_t> b, size_t at) { return uint16_t(b[at] | b[at + 1] << 8); }
 
 std::string utf16_key(std::string_view key) {
     std::string key16;
-    for (char c : key)
-        key16 += std::string{c, '\0'};
+    for (char c : key) key16 += std::string{c, '\0'};
     key16 += std::string(2, '\0');
     return key16;
 }
@@ -87,8 +84,7 @@ std::optional<std::string> pe_file_version(std::span<const uint8_t> bytes) {
     if (bytes.size() < 2 || bytes[0] != 'M' || bytes[1] != 'Z') return std::nullopt;
     static constexpr std::string_view kKey = "VS_VERSION_INFO"; // written as UTF-16LE, then a NUL
     std::string key16;
-    for (char c : kKey)
-        key16 += std::string{c, '\0'};
+    for (char c : kKey) key16 += std::string{c, '\0'};
     key16 += std::string(2, '\0');
     const auto* begin = bytes.data();
     const auto* end = bytes.data() + bytes.size();

@@ -104,8 +104,7 @@ Expected<std::vector<GuardFinding>> find_nvidia_content(const fs::path& root) {
                       "a kernel of a release set whose manifest lists NVIDIA PTX modules");
     }
     std::vector<GuardFinding> out;
-    for (auto& [path, reason] : found)
-        out.push_back({path, reason});
+    for (auto& [path, reason] : found) out.push_back({path, reason});
     log::debug("redistribution guard: {}: {} finding(s)", root.string(), out.size());
     return out;
 }

@@ -52,13 +52,9 @@ Expected<fs::path> journal_dir(const Environment& env) {
     return make_error(ErrorCode::NotFound, "neither XDG_CACHE_HOME nor HOME is set: no folder for the restore journal");
 }
 
-std::string journal_key(const std::string& target) {
-    return sha256_hex(std::string_view(target)).substr(0, 16);
-}
+std::string journal_key(const std::string& target) { return sha256_hex(std::string_view(target)).substr(0, 16); }
 
-fs::path journal_path(const fs::path& dir, const std::string& key) {
-    return dir / (key + ".json");
-}
+fs::path journal_path(const fs::path& dir, const std::string& key) { return dir / (key + ".json"); }
 
 uint64_t process_start_time(int64_t pid) {
     if (pid <= 0) return 0;

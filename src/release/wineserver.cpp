@@ -14,7 +14,7 @@
 namespace d4r::release {
 
 Expected<fs::path> wineserver_socket_path(const fs::path& prefix, const fs::path& root) {
-    struct stat st {};
+    struct stat st{};
     if (::stat(prefix.c_str(), &st) != 0)
         return make_error(ErrorCode::NotFound, "cannot stat the prefix {}: {}", prefix.string(), std::strerror(errno));
     return root / fmt::format(".wine-{}", ::getuid()) /
@@ -26,7 +26,7 @@ Expected<fs::path> wineserver_socket_path(const fs::path& prefix, const fs::path
 std::optional<Wineserver> find_wineserver(const fs::path& prefix, const fs::path& root) {
     Expected<fs::path> path = wineserver_socket_path(prefix, root);
     if (!path) return std::nullopt;
-    struct stat st {};
+    struct stat st{};
     if (::stat(path->c_str(), &st) != 0 || !S_ISSOCK(st.st_mode)) return std::nullopt;
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;

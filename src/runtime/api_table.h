@@ -27,7 +27,7 @@ enum class ApiId : uint16_t {
 #define D4R_API_ID(exp, base, since, params, args) exp,
     D4R_CUDA_API(D4R_API_ID)
 #undef D4R_API_ID
-    Count
+        Count
 };
 
 struct ApiInfo {

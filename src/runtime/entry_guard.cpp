@@ -25,8 +25,8 @@ CUresult exception_result(const char* function) noexcept {
     }
     try {
         if (log::once(std::string("entry.exception.") + function))
-            log::error("{}: stopped by an internal exception: {}; it answers {} (logged once per function)",
-                       function, what, result == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" : "CUDA_ERROR_UNKNOWN");
+            log::error("{}: stopped by an internal exception: {}; it answers {} (logged once per function)", function,
+                       what, result == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY" : "CUDA_ERROR_UNKNOWN");
     } catch (...) {
     }
     return result;

@@ -21,8 +21,7 @@ constexpr size_t kMaxUnknownBlock = 32764;
 
 Expected<std::vector<uint8_t>> launch_param_block(const ptx::EntryInfo* info, std::string_view name, void** params,
                                                   void** extra) {
-    if (params && extra)
-        return make_error(ErrorCode::Invalid, "{}: both kernelParams and extra are given", name);
+    if (params && extra) return make_error(ErrorCode::Invalid, "{}: both kernelParams and extra are given", name);
     if (extra) {
         const void* buffer = nullptr;
         size_t size = 0;
@@ -34,7 +33,8 @@ Expected<std::vector<uint8_t>> launch_param_block(const ptx::EntryInfo* info, st
             if (extra[i] == D4R_CU_LAUNCH_PARAM_BUFFER_POINTER) {
                 buffer = extra[i + 1];
             } else if (extra[i] == D4R_CU_LAUNCH_PARAM_BUFFER_SIZE) {
-                if (!extra[i + 1]) return make_error(ErrorCode::Invalid, "{}: CU_LAUNCH_PARAM_BUFFER_SIZE is NULL", name);
+                if (!extra[i + 1])
+                    return make_error(ErrorCode::Invalid, "{}: CU_LAUNCH_PARAM_BUFFER_SIZE is NULL", name);
                 std::memcpy(&size, extra[i + 1], sizeof(size));
                 have_size = true;
             } else {
@@ -51,8 +51,9 @@ Expected<std::vector<uint8_t>> launch_param_block(const ptx::EntryInfo* info, st
                                   size, info->param_block_size);
             take = info->param_block_size;
         } else if (size > kMaxUnknownBlock) {
-            return make_error(ErrorCode::Invalid, "{}: extra's buffer of {} bytes exceeds CUDA's {}-byte parameter limit",
-                              name, size, kMaxUnknownBlock);
+            return make_error(ErrorCode::Invalid,
+                              "{}: extra's buffer of {} bytes exceeds CUDA's {}-byte parameter limit", name, size,
+                              kMaxUnknownBlock);
         }
         const auto* b = static_cast<const uint8_t*>(buffer);
         return std::vector<uint8_t>(b, b + take);

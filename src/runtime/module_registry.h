@@ -3,12 +3,12 @@
 //
 // Promise: the registry layer sits directly above the backend whenever a layer that reads it is
 // installed. On every successful cuModuleLoad/LoadData/LoadDataEx/LoadFatBinary it indexes the image's
-// PTX once (ptx/module_index.h: every PTX module, its docs/runtime.md, "Native-kernel overrides" hash, its entries' parameter layouts, and
-// the module text when asked to keep it); cuModuleGetFunction records the function's name, module and
-// entry; cuModuleUnload forgets both (cuLibraryUnload the functions named through the backend). registered_function() answers for any function the application
-// may launch: one obtained another way (cuLibrary*, cuKernelGetFunction) is named once through the
-// backend's cuFuncGetName and remembered. An image whose PTX cannot be indexed still loads (logged
-// once); its kernels have no entry.
+// PTX once (ptx/module_index.h: every PTX module, its docs/runtime.md, "Native-kernel overrides" hash, its entries'
+// parameter layouts, and the module text when asked to keep it); cuModuleGetFunction records the function's name,
+// module and entry; cuModuleUnload forgets both (cuLibraryUnload the functions named through the backend).
+// registered_function() answers for any function the application may launch: one obtained another way (cuLibrary*,
+// cuKernelGetFunction) is named once through the backend's cuFuncGetName and remembered. An image whose PTX cannot be
+// indexed still loads (logged once); its kernels have no entry.
 #pragma once
 
 #include <cstdint>

@@ -36,7 +36,7 @@ void clear_refusal() noexcept;
 } // namespace d4r::runtime
 
 // Returns CODE from the enclosing function, with the reason, when COND holds.
-#define D4R_CU_INVALID_IF(cond, code, ...)                                                                  \
-    do {                                                                                                     \
-        if (cond) return ::d4r::runtime::refuse((code), __VA_ARGS__);                                       \
+#define D4R_CU_INVALID_IF(cond, code, ...)                            \
+    do {                                                              \
+        if (cond) return ::d4r::runtime::refuse((code), __VA_ARGS__); \
     } while (0)

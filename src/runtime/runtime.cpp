@@ -13,13 +13,13 @@
 #include "core/strings.h"
 #include "kernelset/gpu_topology.h"
 #include "runtime/export_tables/export_tables.h"
+#include "runtime/legacy_launch.h"
 #include "runtime/module_registry.h"
 #include "runtime/native/hip_runtime.h"
 #include "runtime/native/native_target.h"
-#include "runtime/legacy_launch.h"
-#include "runtime/refusal.h"
 #include "runtime/native/override_layer.h"
 #include "runtime/observe/observe_layer.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime {
 
@@ -35,9 +35,9 @@ struct RuntimeState {
     std::string backend_name;
     ApiTable registered; // the module registry over the backend (when a layer reads it)
     ApiTable layered;    // backend + d4r layers, without the trace
-    ApiTable observed; // profile and dumps over `layered` (when asked for)
-    ApiTable traced;   // the trace over the top layer
-    ApiTable dispatch; // what the exports call
+    ApiTable observed;   // profile and dumps over `layered` (when asked for)
+    ApiTable traced;     // the trace over the top layer
+    ApiTable dispatch;   // what the exports call
 };
 
 RuntimeState& state() {
@@ -56,7 +56,7 @@ std::string own_library_path() {
 
 // ---- When no backend could be opened: every call fails, the reason was logged. ----
 
-#define D4R_UNAVAILABLE(exp, base, since, params, args)                                                       \
+#define D4R_UNAVAILABLE(exp, base, since, params, args) \
     CUresult unavailable_##exp params { return CUDA_ERROR_NOT_INITIALIZED; }
 D4R_CUDA_API(D4R_UNAVAILABLE)
 #undef D4R_UNAVAILABLE
@@ -109,7 +109,8 @@ CUresult get_proc_address_common(const char* symbol, void** pfn, int cuda_versio
         static std::atomic<int> named{0};
         if (named.load(std::memory_order_relaxed) < 256 && log::once(fmt::format("runtime.proc.{}", symbol)) &&
             named.fetch_add(1, std::memory_order_relaxed) < 256)
-            log::debug("cuGetProcAddress({}, {}): {}", symbol, cuda_version, too_low ? "version not sufficient" : "not found");
+            log::debug("cuGetProcAddress({}, {}): {}", symbol, cuda_version,
+                       too_low ? "version not sufficient" : "not found");
         // With a status to fill, NVIDIA's driver (580) reports a missing symbol there and returns success;
         // without one the result says it.
         if (status) {
@@ -160,8 +161,8 @@ std::vector<std::string> nvidia_driver_candidates(const Environment& env) {
     if (auto llp = env.get("LD_LIBRARY_PATH"))
         for (std::string_view d : split(*llp, ':'))
             if (!d.empty()) dirs.emplace_back(d);
-    for (const char* d : {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/nvidia/lib64",
-                          "/usr/lib/wsl/lib"})
+    for (const char* d :
+         {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/nvidia/lib64", "/usr/lib/wsl/lib"})
         dirs.push_back(d);
     std::string self = own_library_path();
     std::vector<std::string> out;

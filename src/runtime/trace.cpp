@@ -79,15 +79,15 @@ std::string format_call(const char* function, const char* names, CUresult r, con
     return out;
 }
 
-#define D4R_TRACE_FN(exp, base, since, params, args)                                                          \
-    CUresult trace_##exp params {                                                                             \
-        clear_refusal();                                                                                      \
-        CUresult r = g_inner->exp args;                                                                       \
-        std::string line = format_call(#exp, #args, r, std::make_tuple args);                                 \
-        if (r != CUDA_SUCCESS)                                                                                \
-            if (std::string why = take_refusal(); !why.empty()) line += " (" + why + ")";                    \
-        log::write(log::Level::Info, line);                                                                   \
-        return r;                                                                                             \
+#define D4R_TRACE_FN(exp, base, since, params, args)                                      \
+    CUresult trace_##exp params {                                                         \
+        clear_refusal();                                                                  \
+        CUresult r = g_inner->exp args;                                                   \
+        std::string line = format_call(#exp, #args, r, std::make_tuple args);             \
+        if (r != CUDA_SUCCESS)                                                            \
+            if (std::string why = take_refusal(); !why.empty()) line += " (" + why + ")"; \
+        log::write(log::Level::Info, line);                                               \
+        return r;                                                                         \
     }
 D4R_CUDA_API(D4R_TRACE_FN)
 #undef D4R_TRACE_FN

@@ -37,7 +37,8 @@ public:
             for (int i = 0; i < 12; ++i) // along the street, one span per pair of poles
                 m_objects.push_back(rod({x, 5.8f, 8.0f * i}, {x, 5.8f, 8.0f * (i + 1)}, 0.015f, wire));
         }
-        for (int i = 0; i <= 12; i += 2) m_objects.push_back(rod({-4.4f, 5.5f, 8.0f * i}, {4.4f, 5.5f, 8.0f * i}, 0.012f, wire));
+        for (int i = 0; i <= 12; i += 2)
+            m_objects.push_back(rod({-4.4f, 5.5f, 8.0f * i}, {4.4f, 5.5f, 8.0f * i}, 0.012f, wire));
 
         for (int side : {-1, 1})
             for (int i = 0; i < 7; ++i) {

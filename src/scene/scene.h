@@ -62,7 +62,7 @@ struct SurfaceProbe {
     float local[3] = {0, 0, 0}; // object-space hit point (sky: the unit world direction)
     float color[3] = {0, 0, 0}; // linear RGB
     float depth = 1;
-    float motion[2] = {0, 0};   // as FrameInputs::motion, in pixels of the probed size
+    float motion[2] = {0, 0}; // as FrameInputs::motion, in pixels of the probed size
 };
 
 class Scene {

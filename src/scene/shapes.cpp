@@ -108,33 +108,48 @@ bool hit_cylinder(float r, float h, Vec3 o, Vec3 d, float t_min, float t_max, Lo
 
 bool intersect(const ShapeDesc& shape, Vec3 o, Vec3 d, float t_min, float t_max, LocalHit& hit) {
     switch (shape.shape) {
-    case Shape::Plane: return hit_plane(o, d, t_min, t_max, nullptr, hit);
-    case Shape::Rect: return hit_plane(o, d, t_min, t_max, &shape, hit);
-    case Shape::Box: return hit_box(shape.size, o, d, t_min, t_max, hit);
-    case Shape::Sphere: return hit_sphere(shape.size.x, o, d, t_min, t_max, hit);
-    case Shape::Cylinder: return hit_cylinder(shape.size.x, shape.size.y, o, d, t_min, t_max, hit);
+    case Shape::Plane:
+        return hit_plane(o, d, t_min, t_max, nullptr, hit);
+    case Shape::Rect:
+        return hit_plane(o, d, t_min, t_max, &shape, hit);
+    case Shape::Box:
+        return hit_box(shape.size, o, d, t_min, t_max, hit);
+    case Shape::Sphere:
+        return hit_sphere(shape.size.x, o, d, t_min, t_max, hit);
+    case Shape::Cylinder:
+        return hit_cylinder(shape.size.x, shape.size.y, o, d, t_min, t_max, hit);
     }
     return false;
 }
 
 Vec3 bounding_half_extents(const ShapeDesc& shape) {
     switch (shape.shape) {
-    case Shape::Plane: return {INFINITY, 0, INFINITY};
-    case Shape::Rect: return {shape.size.x, 0, shape.size.z};
-    case Shape::Box: return shape.size;
-    case Shape::Sphere: return {shape.size.x, shape.size.x, shape.size.x};
-    case Shape::Cylinder: return {shape.size.x, shape.size.y, shape.size.x};
+    case Shape::Plane:
+        return {INFINITY, 0, INFINITY};
+    case Shape::Rect:
+        return {shape.size.x, 0, shape.size.z};
+    case Shape::Box:
+        return shape.size;
+    case Shape::Sphere:
+        return {shape.size.x, shape.size.x, shape.size.x};
+    case Shape::Cylinder:
+        return {shape.size.x, shape.size.y, shape.size.x};
     }
     return {INFINITY, INFINITY, INFINITY};
 }
 
 float bounding_radius(const ShapeDesc& shape) {
     switch (shape.shape) {
-    case Shape::Plane: return -1.0f;
-    case Shape::Rect: return std::sqrt(shape.size.x * shape.size.x + shape.size.z * shape.size.z);
-    case Shape::Box: return length(shape.size);
-    case Shape::Sphere: return shape.size.x;
-    case Shape::Cylinder: return std::sqrt(shape.size.x * shape.size.x + shape.size.y * shape.size.y);
+    case Shape::Plane:
+        return -1.0f;
+    case Shape::Rect:
+        return std::sqrt(shape.size.x * shape.size.x + shape.size.z * shape.size.z);
+    case Shape::Box:
+        return length(shape.size);
+    case Shape::Sphere:
+        return shape.size.x;
+    case Shape::Cylinder:
+        return std::sqrt(shape.size.x * shape.size.x + shape.size.y * shape.size.y);
     }
     return -1.0f;
 }

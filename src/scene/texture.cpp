@@ -56,9 +56,9 @@ SurfaceColor street(const Material& m, float x, float z) {
         if (fract(x / 0.6f) < 0.05f || fract(z / 0.6f) < 0.05f) return solid({0.22f, 0.22f, 0.24f});
         return solid({0.45f, 0.44f, 0.42f});
     }
-    if (ax < 0.07f && fract(z / 4.0f) < 0.5f) return solid(paint);              // dashed centre line
-    if (std::fabs(ax - 3.8f) < 0.06f) return solid({0.8f, 0.7f, 0.2f});       // edge lines
-    float block = fract((z - 5.0f) / 25.0f) * 25.0f;                            // painted text every 25 m
+    if (ax < 0.07f && fract(z / 4.0f) < 0.5f) return solid(paint);      // dashed centre line
+    if (std::fabs(ax - 3.8f) < 0.06f) return solid({0.8f, 0.7f, 0.2f}); // edge lines
+    float block = fract((z - 5.0f) / 25.0f) * 25.0f;                    // painted text every 25 m
     if (x > 0.8f && x < 3.4f && block < 1.6f && glyph_ink(x - 0.8f, block, 0.4f)) return solid(paint);
     return solid(checker(x, z, 8.0f) ? m.a : m.b); // fine asphalt checker, 12.5 cm cells
 }
@@ -89,14 +89,20 @@ bool glyph_ink(float u, float v, float line_height) {
 
 SurfaceColor texture_color(const Material& m, float u, float v) {
     switch (m.texture) {
-    case Texture::Solid: return solid(m.a);
-    case Texture::Checker: return solid(checker(u, v, m.scale) ? m.a : m.b);
+    case Texture::Solid:
+        return solid(m.a);
+    case Texture::Checker:
+        return solid(checker(u, v, m.scale) ? m.a : m.b);
     case Texture::Grid:
         return solid(fract(u * m.scale) < 0.1f || fract(v * m.scale) < 0.1f ? m.b : m.a);
-    case Texture::Text: return solid(glyph_ink(u, v, m.scale) ? m.b : m.a);
-    case Texture::Stripes: return solid(fract(u * m.scale) < 0.5f ? m.b : m.a);
-    case Texture::Facade: return facade(m, u, v);
-    case Texture::Street: return street(m, u, v);
+    case Texture::Text:
+        return solid(glyph_ink(u, v, m.scale) ? m.b : m.a);
+    case Texture::Stripes:
+        return solid(fract(u * m.scale) < 0.5f ? m.b : m.a);
+    case Texture::Facade:
+        return facade(m, u, v);
+    case Texture::Street:
+        return street(m, u, v);
     }
     return solid(m.a);
 }

@@ -21,7 +21,7 @@ struct Material {
     float scale = 1.0f;       // features per metre; for Text the line height in metres
     float specular = 0.04f;   // Blinn-Phong weight
     float shininess = 32.0f;
-    float emission = 0.0f;    // Facade: lit windows emit b * emission (HDR)
+    float emission = 0.0f; // Facade: lit windows emit b * emission (HDR)
 };
 
 struct SurfaceColor {

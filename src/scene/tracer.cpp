@@ -49,7 +49,9 @@ void tangent_bounds(const Camera& camera, const Vec3 corners[8], ObjectState& s)
 void surface_uv(const ShapeDesc& shape, Vec3 p, Vec3 n, float& u, float& v) {
     switch (shape.shape) {
     case Shape::Plane:
-    case Shape::Rect: u = p.x, v = p.z; return;
+    case Shape::Rect:
+        u = p.x, v = p.z;
+        return;
     case Shape::Sphere: {
         float r = shape.size.x;
         u = std::atan2(p.z, p.x) * r;
@@ -57,15 +59,20 @@ void surface_uv(const ShapeDesc& shape, Vec3 p, Vec3 n, float& u, float& v) {
         return;
     }
     case Shape::Cylinder:
-        if (std::fabs(n.y) > 0.5f) u = p.x, v = p.z;
-        else u = std::atan2(p.z, p.x) * shape.size.x, v = p.y;
+        if (std::fabs(n.y) > 0.5f)
+            u = p.x, v = p.z;
+        else
+            u = std::atan2(p.z, p.x) * shape.size.x, v = p.y;
         return;
     case Shape::Box: {
         float ax = std::fabs(n.x), ay = std::fabs(n.y);
         // u runs to the right as seen from outside the face (text reads correctly).
-        if (ax > 0.5f) u = n.x > 0 ? p.z : -p.z, v = p.y;
-        else if (ay > 0.5f) u = p.x, v = p.z;
-        else u = n.z > 0 ? -p.x : p.x, v = p.y;
+        if (ax > 0.5f)
+            u = n.x > 0 ? p.z : -p.z, v = p.y;
+        else if (ay > 0.5f)
+            u = p.x, v = p.z;
+        else
+            u = n.z > 0 ? -p.x : p.x, v = p.y;
         return;
     }
     }
@@ -76,7 +83,7 @@ Vec3 sky_color(const Lighting& light, Vec3 dir) {
     Vec3 base = dir.y > 0 ? lerp(light.sky_horizon, light.sky_zenith, std::sqrt(dir.y))
                           : lerp(light.sky_horizon, light.ground * 0.5f, std::min(1.0f, -dir.y * 4.0f));
     float c = dot(dir, light.sun_direction);
-    if (c > 0.99990f) base = base + light.sun_color * light.sun_disc; // ~0.8 degree disc
+    if (c > 0.99990f) base = base + light.sun_color * light.sun_disc;      // ~0.8 degree disc
     if (c > 0.95f) base = base + light.sun_color * (0.4f * power(c, 300)); // below: < 2e-7
     return base;
 }
@@ -183,8 +190,8 @@ FrameState make_frame_state(const std::vector<Object>& objects, const Lighting& 
     }
     if (!(lo_x < hi_x)) lo_x = -1, hi_x = 1;
     if (!(lo_y < hi_y)) lo_y = -1, hi_y = 1;
-    bool unbounded_caster = std::any_of(shadow_boxes.begin(), shadow_boxes.end(),
-                                        [](const Bounds2D& b) { return std::isinf(b.min_x); });
+    bool unbounded_caster =
+        std::any_of(shadow_boxes.begin(), shadow_boxes.end(), [](const Bounds2D& b) { return std::isinf(b.min_x); });
     if (unbounded_caster) lo_x = lo_y = -1e6f, hi_x = hi_y = 1e6f; // outside must not mean "unshadowed"
     state.shadow_grid.build(shadow_boxes, lo_x, hi_x, lo_y, hi_y, 128);
     return state;

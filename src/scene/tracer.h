@@ -27,8 +27,8 @@ struct FrameState {
     bool has_grids = false;
     std::vector<uint16_t> all_objects; // 0..n-1
     std::vector<uint16_t> casters;     // objects that cast shadows, ascending
-    Grid2D view_grid;   // over the tangent plane (x/z, y/z) of the current camera
-    Grid2D shadow_grid; // over the plane across the sun, coordinates (dot(p, sun_u), dot(p, sun_v))
+    Grid2D view_grid;                  // over the tangent plane (x/z, y/z) of the current camera
+    Grid2D shadow_grid;                // over the plane across the sun, coordinates (dot(p, sun_u), dot(p, sun_v))
     Vec3 sun_u, sun_v;
 };
 

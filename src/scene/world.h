@@ -61,7 +61,8 @@ struct Lighting {
 
 class RayScene : public Scene {
 public:
-    RayScene(std::string name, std::string description) : m_name(std::move(name)), m_description(std::move(description)) {}
+    RayScene(std::string name, std::string description)
+        : m_name(std::move(name)), m_description(std::move(description)) {}
     std::string name() const override { return m_name; }
     std::string description() const override { return m_description; }
     Frame render_frame(uint32_t frame_index, Size render, Size output, const RenderOptions& options) const override;

@@ -28,8 +28,9 @@ NVSDK_NGX_Result create_core_feature(const CoreFunctions& core, CoreFeature& fea
 
 CoreOutcome evaluate_core(const CoreFunctions& core, CoreFeature& feature) {
     CoreOutcome out;
-    out.first = out.result = feature.handle ? core.NVSDK_NGX_CUDA_EvaluateFeature(feature.handle, feature.params, nullptr)
-                                            : NVSDK_NGX_Result_FAIL_InvalidParameter;
+    out.first = out.result = feature.handle
+                                 ? core.NVSDK_NGX_CUDA_EvaluateFeature(feature.handle, feature.params, nullptr)
+                                 : NVSDK_NGX_Result_FAIL_InvalidParameter;
     if (out.first != NVSDK_NGX_Result_FAIL_InvalidParameter) return out;
     out.recreated = true;
     if (feature.handle) core.NVSDK_NGX_CUDA_ReleaseFeature(feature.handle);

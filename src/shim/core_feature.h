@@ -39,10 +39,10 @@ struct CoreFeature {
 
 // What `evaluate_core` did, for the shim's log.
 struct CoreOutcome {
-    abi::NVSDK_NGX_Result first = abi::NVSDK_NGX_Result_Success; // the core's first answer
-    bool recreated = false;                                       // the feature was created again
+    abi::NVSDK_NGX_Result first = abi::NVSDK_NGX_Result_Success;    // the core's first answer
+    bool recreated = false;                                         // the feature was created again
     abi::NVSDK_NGX_Result recreate = abi::NVSDK_NGX_Result_Success; // that CreateFeature's answer
-    abi::NVSDK_NGX_Result result = abi::NVSDK_NGX_Result_Success; // the answer that counts
+    abi::NVSDK_NGX_Result result = abi::NVSDK_NGX_Result_Success;   // the answer that counts
 };
 
 abi::NVSDK_NGX_Result create_core_feature(const CoreFunctions& core, CoreFeature& feature);

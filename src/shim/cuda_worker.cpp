@@ -18,7 +18,8 @@ CudaWorker::~CudaWorker() {
     std::unique_lock lock(m_state->mutex);
     m_state->stop = true;
     m_state->cv.notify_all();
-    bool exited = m_state->cv.wait_for(lock, std::chrono::milliseconds(kJoinTimeoutMs), [&] { return m_state->exited; });
+    bool exited =
+        m_state->cv.wait_for(lock, std::chrono::milliseconds(kJoinTimeoutMs), [&] { return m_state->exited; });
     lock.unlock();
     if (exited) {
         m_thread->join();
@@ -69,7 +70,8 @@ void CudaWorker::loop(std::shared_ptr<State> state) {
     state->cv.notify_all();
 }
 
-std::shared_ptr<CudaWorker::Job> CudaWorker::enqueue(const std::string& name, std::function<Status()> task, bool posted) {
+std::shared_ptr<CudaWorker::Job> CudaWorker::enqueue(const std::string& name, std::function<Status()> task,
+                                                     bool posted) {
     auto job = std::make_shared<Job>();
     job->name = name;
     job->task = std::move(task);
@@ -105,8 +107,7 @@ Status CudaWorker::run(const std::string& name, std::function<Status()> task, un
         // Counted before the job's lock is let go, so the worker's decrement always comes after.
         job->abandoned = true;
         ++m_state->abandoned;
-        log::error("shim: {} did not finish within {} ms: given up (it finishes in the background)", name,
-                   timeout_ms);
+        log::error("shim: {} did not finish within {} ms: given up (it finishes in the background)", name, timeout_ms);
         return make_error(ErrorCode::Io, "{}{}{} ms", name, kTimedOut, timeout_ms);
     }
     return std::move(job->result);

@@ -27,9 +27,9 @@
 
 namespace d4r::shim {
 
-inline constexpr unsigned kStallLogMs = 200;      // a task this slow is said in the log
-inline constexpr unsigned kGiveUpMs = 5000;       // and given up after this long
-inline constexpr unsigned kJoinTimeoutMs = 2000;  // the longest shutdown waits for the thread
+inline constexpr unsigned kStallLogMs = 200;     // a task this slow is said in the log
+inline constexpr unsigned kGiveUpMs = 5000;      // and given up after this long
+inline constexpr unsigned kJoinTimeoutMs = 2000; // the longest shutdown waits for the thread
 // Init and CreateFeature load and compile the core's kernels, which takes long on the cpu backend.
 inline constexpr unsigned kSetupTimeoutMs = 120000;
 

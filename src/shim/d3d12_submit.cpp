@@ -8,28 +8,40 @@ namespace d4r::shim {
 std::string hresult_text(HRESULT hr) {
     const char* name = nullptr;
     switch (static_cast<unsigned long>(hr)) {
-    case 0x80070057ul: name = "E_INVALIDARG"; break;
-    case 0x8007000Eul: name = "E_OUTOFMEMORY"; break;
-    case 0x80004005ul: name = "E_FAIL"; break;
-    case 0x80004001ul: name = "E_NOTIMPL"; break;
-    case 0x887A0005ul: name = "DXGI_ERROR_DEVICE_REMOVED"; break;
-    case 0x887A0001ul: name = "DXGI_ERROR_INVALID_CALL"; break;
-    default: break;
+    case 0x80070057ul:
+        name = "E_INVALIDARG";
+        break;
+    case 0x8007000Eul:
+        name = "E_OUTOFMEMORY";
+        break;
+    case 0x80004005ul:
+        name = "E_FAIL";
+        break;
+    case 0x80004001ul:
+        name = "E_NOTIMPL";
+        break;
+    case 0x887A0005ul:
+        name = "DXGI_ERROR_DEVICE_REMOVED";
+        break;
+    case 0x887A0001ul:
+        name = "DXGI_ERROR_INVALID_CALL";
+        break;
+    default:
+        break;
     }
     return name ? fmt::format("{} ({:#010x})", name, static_cast<unsigned long>(hr))
                 : fmt::format("HRESULT {:#010x}", static_cast<unsigned long>(hr));
 }
 
 namespace {
-template <typename T> void release(T*& p) {
+template <typename T>
+void release(T*& p) {
     if (p) p->Release();
     p = nullptr;
 }
 } // namespace
 
-Submitter::Submitter(ID3D12Device* device) : m_device(device) {
-    m_device->AddRef();
-}
+Submitter::Submitter(ID3D12Device* device) : m_device(device) { m_device->AddRef(); }
 
 Submitter::~Submitter() {
     for (Queue& q : m_queues) {
@@ -45,7 +57,8 @@ Submitter::~Submitter() {
 
 Expected<Submitter::Queue*> Submitter::queue(D3D12_COMMAND_LIST_TYPE type) {
     if (!m_fence) {
-        HRESULT hr = m_device->CreateFence(0, D3D12_FENCE_FLAG_NONE, __uuidof(ID3D12Fence), reinterpret_cast<void**>(&m_fence));
+        HRESULT hr =
+            m_device->CreateFence(0, D3D12_FENCE_FLAG_NONE, __uuidof(ID3D12Fence), reinterpret_cast<void**>(&m_fence));
         if (FAILED(hr)) return make_error(ErrorCode::Io, "CreateFence: {}", hresult_text(hr));
         m_event = CreateEventW(nullptr, FALSE, FALSE, nullptr);
         if (!m_event) return make_error(ErrorCode::Io, "CreateEvent: Windows error {}", GetLastError());
@@ -80,7 +93,8 @@ Status Submitter::split(ID3D12GraphicsCommandList* list, unsigned timeout_ms) {
     Queue* q = D4R_TRY(queue(list->GetType()));
     HRESULT hr = list->Close();
     if (FAILED(hr))
-        return make_error(ErrorCode::Invalid, "closing the game's command list: {} (was it recording?)", hresult_text(hr));
+        return make_error(ErrorCode::Invalid, "closing the game's command list: {} (was it recording?)",
+                          hresult_text(hr));
     Status ran = execute_and_wait(*q, list, timeout_ms);
 
     // Reopen the game's list in every case: it was recording when the game handed it over.
@@ -88,7 +102,8 @@ Status Submitter::split(ID3D12GraphicsCommandList* list, unsigned timeout_ms) {
     ID3D12CommandAllocator*& allocator = q->ring[q->next];
     q->next = (q->next + 1) % kAllocatorRing;
     if (!allocator) {
-        hr = m_device->CreateCommandAllocator(q->type, __uuidof(ID3D12CommandAllocator), reinterpret_cast<void**>(&allocator));
+        hr = m_device->CreateCommandAllocator(q->type, __uuidof(ID3D12CommandAllocator),
+                                              reinterpret_cast<void**>(&allocator));
         if (FAILED(hr)) return make_error(ErrorCode::Io, "CreateCommandAllocator: {}", hresult_text(hr));
     } else {
         allocator->Reset();

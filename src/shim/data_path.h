@@ -29,8 +29,8 @@ struct Region {
 
 struct GameResource {
     ID3D12Resource* resource = nullptr;
-    uint32_t format = 0; // DXGI_FORMAT of the resource
-    Region region;       // the texels the core reads (inputs) or the shim writes (output)
+    uint32_t format = 0;     // DXGI_FORMAT of the resource
+    Region region;           // the texels the core reads (inputs) or the shim writes (output)
     uint32_t row_texels = 0; // texels per row of its CUDA buffer (at least region.width; 0: region.width)
 };
 

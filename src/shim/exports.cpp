@@ -52,7 +52,8 @@ void init_logging() {
 }
 
 // Runs BODY; an exception becomes NVSDK_NGX_Result_Fail and one error line.
-template <typename F> NVSDK_NGX_Result guarded(const char* entry, F&& body) {
+template <typename F>
+NVSDK_NGX_Result guarded(const char* entry, F&& body) {
     try {
         init_logging();
         return body();
@@ -64,12 +65,14 @@ template <typename F> NVSDK_NGX_Result guarded(const char* entry, F&& body) {
     return NVSDK_NGX_Result_Fail;
 }
 
-NVSDK_NGX_Result refuse(const char* entry, const char* why, NVSDK_NGX_Result result = NVSDK_NGX_Result_FAIL_InvalidParameter) {
+NVSDK_NGX_Result refuse(const char* entry, const char* why,
+                        NVSDK_NGX_Result result = NVSDK_NGX_Result_FAIL_InvalidParameter) {
     dlog::debug("shim: {}: {}", entry, why);
     return result;
 }
 
-template <typename T> void null_out(T** out) {
+template <typename T>
+void null_out(T** out) {
     if (out != nullptr) *out = nullptr;
 }
 
@@ -118,24 +121,18 @@ D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_Ext(unsigned long long InA
     return init("NVSDK_NGX_D3D12_Init_Ext", InDevice, InApplicationDataPath, InSDKVersion);
 }
 
-D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_ProjectID(const char* InProjectId,
-                                                                NVSDK_NGX_EngineType InEngineType,
-                                                                const char* InEngineVersion,
-                                                                const wchar_t* InApplicationDataPath,
-                                                                ID3D12Device* InDevice,
-                                                                const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
-                                                                NVSDK_NGX_Version InSDKVersion) {
+D4R_SHIM_EXPORT NVSDK_NGX_Result
+NVSDK_NGX_D3D12_Init_ProjectID(const char* InProjectId, NVSDK_NGX_EngineType InEngineType, const char* InEngineVersion,
+                               const wchar_t* InApplicationDataPath, ID3D12Device* InDevice,
+                               const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo, NVSDK_NGX_Version InSDKVersion) {
     return init_project("NVSDK_NGX_D3D12_Init_ProjectID", InProjectId, InEngineVersion, InApplicationDataPath, InDevice,
                         InSDKVersion);
 }
 
-D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_with_ProjectID(const char* InProjectId,
-                                                                     NVSDK_NGX_EngineType InEngineType,
-                                                                     const char* InEngineVersion,
-                                                                     const wchar_t* InApplicationDataPath,
-                                                                     ID3D12Device* InDevice,
-                                                                     const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
-                                                                     NVSDK_NGX_Version InSDKVersion) {
+D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_with_ProjectID(
+    const char* InProjectId, NVSDK_NGX_EngineType InEngineType, const char* InEngineVersion,
+    const wchar_t* InApplicationDataPath, ID3D12Device* InDevice, const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
+    NVSDK_NGX_Version InSDKVersion) {
     return init_project("NVSDK_NGX_D3D12_Init_with_ProjectID", InProjectId, InEngineVersion, InApplicationDataPath,
                         InDevice, InSDKVersion);
 }
@@ -254,11 +251,11 @@ D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_EvaluateFeature_C(ID3D12Graphic
                                                          Type InValue) {                                               \
         if (InParameter != nullptr && InName != nullptr) InParameter->vtbl->Set##Suffix(InParameter, InName, InValue); \
     }
-#define D4R_SHIM_GETTER(Suffix, Type)                                                                                  \
-    D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_Parameter_Get##Suffix(NVSDK_NGX_Parameter* InParameter,                 \
-                                                                     const char* InName, Type* OutValue) {             \
-        if (InParameter == nullptr || InName == nullptr || OutValue == nullptr) return NVSDK_NGX_Result_Fail;          \
-        return InParameter->vtbl->Get##Suffix(InParameter, InName, OutValue);                                          \
+#define D4R_SHIM_GETTER(Suffix, Type)                                                                         \
+    D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_Parameter_Get##Suffix(NVSDK_NGX_Parameter* InParameter,        \
+                                                                     const char* InName, Type* OutValue) {    \
+        if (InParameter == nullptr || InName == nullptr || OutValue == nullptr) return NVSDK_NGX_Result_Fail; \
+        return InParameter->vtbl->Get##Suffix(InParameter, InName, OutValue);                                 \
     }
 
 D4R_SHIM_SETTER(ULL, unsigned long long)

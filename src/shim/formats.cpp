@@ -18,12 +18,16 @@ namespace {
 
 constexpr uint16_t kHalfOne = 0x3C00;
 
-template <typename T> T load(const uint8_t* p) {
+template <typename T>
+T load(const uint8_t* p) {
     T v;
     std::memcpy(&v, p, sizeof v);
     return v;
 }
-template <typename T> void store(uint8_t* p, T v) { std::memcpy(p, &v, sizeof v); }
+template <typename T>
+void store(uint8_t* p, T v) {
+    std::memcpy(p, &v, sizeof v);
+}
 
 struct FormatInfo {
     Dxgi format;
@@ -32,20 +36,34 @@ struct FormatInfo {
 };
 
 constexpr FormatInfo kFormats[] = {
-    {Dxgi::R32G32B32A32_Typeless, "R32G32B32A32_TYPELESS", 16}, {Dxgi::R32G32B32A32_Float, "R32G32B32A32_FLOAT", 16},
-    {Dxgi::R16G16B16A16_Typeless, "R16G16B16A16_TYPELESS", 8}, {Dxgi::R16G16B16A16_Float, "R16G16B16A16_FLOAT", 8},
-    {Dxgi::R32G32_Typeless, "R32G32_TYPELESS", 8},             {Dxgi::R32G32_Float, "R32G32_FLOAT", 8},
-    {Dxgi::R10G10B10A2_Typeless, "R10G10B10A2_TYPELESS", 4},   {Dxgi::R10G10B10A2_Unorm, "R10G10B10A2_UNORM", 4},
-    {Dxgi::R11G11B10_Float, "R11G11B10_FLOAT", 4},             {Dxgi::R8G8B8A8_Typeless, "R8G8B8A8_TYPELESS", 4},
-    {Dxgi::R8G8B8A8_Unorm, "R8G8B8A8_UNORM", 4},               {Dxgi::R8G8B8A8_Unorm_Srgb, "R8G8B8A8_UNORM_SRGB", 4},
-    {Dxgi::R16G16_Typeless, "R16G16_TYPELESS", 4},             {Dxgi::R16G16_Float, "R16G16_FLOAT", 4},
-    {Dxgi::R32_Typeless, "R32_TYPELESS", 4},                   {Dxgi::D32_Float, "D32_FLOAT", 4},
-    {Dxgi::R32_Float, "R32_FLOAT", 4},                         {Dxgi::R24G8_Typeless, "R24G8_TYPELESS", 4},
-    {Dxgi::D24_Unorm_S8_Uint, "D24_UNORM_S8_UINT", 4},         {Dxgi::R24_Unorm_X8_Typeless, "R24_UNORM_X8_TYPELESS", 4},
-    {Dxgi::R16_Typeless, "R16_TYPELESS", 2},                   {Dxgi::R16_Float, "R16_FLOAT", 2},
-    {Dxgi::D16_Unorm, "D16_UNORM", 2},                         {Dxgi::R16_Unorm, "R16_UNORM", 2},
-    {Dxgi::R9G9B9E5_SharedExp, "R9G9B9E5_SHAREDEXP", 4},       {Dxgi::B8G8R8A8_Unorm, "B8G8R8A8_UNORM", 4},
-    {Dxgi::B8G8R8A8_Typeless, "B8G8R8A8_TYPELESS", 4},         {Dxgi::B8G8R8A8_Unorm_Srgb, "B8G8R8A8_UNORM_SRGB", 4},
+    {Dxgi::R32G32B32A32_Typeless, "R32G32B32A32_TYPELESS", 16},
+    {Dxgi::R32G32B32A32_Float, "R32G32B32A32_FLOAT", 16},
+    {Dxgi::R16G16B16A16_Typeless, "R16G16B16A16_TYPELESS", 8},
+    {Dxgi::R16G16B16A16_Float, "R16G16B16A16_FLOAT", 8},
+    {Dxgi::R32G32_Typeless, "R32G32_TYPELESS", 8},
+    {Dxgi::R32G32_Float, "R32G32_FLOAT", 8},
+    {Dxgi::R10G10B10A2_Typeless, "R10G10B10A2_TYPELESS", 4},
+    {Dxgi::R10G10B10A2_Unorm, "R10G10B10A2_UNORM", 4},
+    {Dxgi::R11G11B10_Float, "R11G11B10_FLOAT", 4},
+    {Dxgi::R8G8B8A8_Typeless, "R8G8B8A8_TYPELESS", 4},
+    {Dxgi::R8G8B8A8_Unorm, "R8G8B8A8_UNORM", 4},
+    {Dxgi::R8G8B8A8_Unorm_Srgb, "R8G8B8A8_UNORM_SRGB", 4},
+    {Dxgi::R16G16_Typeless, "R16G16_TYPELESS", 4},
+    {Dxgi::R16G16_Float, "R16G16_FLOAT", 4},
+    {Dxgi::R32_Typeless, "R32_TYPELESS", 4},
+    {Dxgi::D32_Float, "D32_FLOAT", 4},
+    {Dxgi::R32_Float, "R32_FLOAT", 4},
+    {Dxgi::R24G8_Typeless, "R24G8_TYPELESS", 4},
+    {Dxgi::D24_Unorm_S8_Uint, "D24_UNORM_S8_UINT", 4},
+    {Dxgi::R24_Unorm_X8_Typeless, "R24_UNORM_X8_TYPELESS", 4},
+    {Dxgi::R16_Typeless, "R16_TYPELESS", 2},
+    {Dxgi::R16_Float, "R16_FLOAT", 2},
+    {Dxgi::D16_Unorm, "D16_UNORM", 2},
+    {Dxgi::R16_Unorm, "R16_UNORM", 2},
+    {Dxgi::R9G9B9E5_SharedExp, "R9G9B9E5_SHAREDEXP", 4},
+    {Dxgi::B8G8R8A8_Unorm, "B8G8R8A8_UNORM", 4},
+    {Dxgi::B8G8R8A8_Typeless, "B8G8R8A8_TYPELESS", 4},
+    {Dxgi::B8G8R8A8_Unorm_Srgb, "B8G8R8A8_UNORM_SRGB", 4},
 };
 
 const FormatInfo* info(uint32_t format) {
@@ -166,7 +184,8 @@ void color_texel(Dxgi f, const uint8_t* s, uint16_t* d) {
     case Dxgi::R9G9B9E5_SharedExp: {
         uint32_t v = load<uint32_t>(s);
         int exponent = static_cast<int>(v >> 27) - 15 - 9;
-        for (int c = 0; c < 3; ++c) d[c] = float_to_half(std::ldexp(static_cast<float>((v >> (9 * c)) & 511), exponent));
+        for (int c = 0; c < 3; ++c)
+            d[c] = float_to_half(std::ldexp(static_cast<float>((v >> (9 * c)) & 511), exponent));
         d[3] = kHalfOne;
         return;
     }
@@ -244,16 +263,14 @@ bool accepted(Plane plane, uint32_t format) {
     case Plane::Exposure:
         return is_one_of(format, {R32_Float, R32_Typeless, R16_Float});
     case Plane::Output:
-        return is_one_of(format, {R16G16B16A16_Float, R16G16B16A16_Typeless, R32G32B32A32_Float, R11G11B10_Float,
-                                  R10G10B10A2_Unorm, R8G8B8A8_Unorm, R8G8B8A8_Unorm_Srgb, B8G8R8A8_Unorm,
-                                  B8G8R8A8_Unorm_Srgb});
+        return is_one_of(format,
+                         {R16G16B16A16_Float, R16G16B16A16_Typeless, R32G32B32A32_Float, R11G11B10_Float,
+                          R10G10B10A2_Unorm, R8G8B8A8_Unorm, R8G8B8A8_Unorm_Srgb, B8G8R8A8_Unorm, B8G8R8A8_Unorm_Srgb});
     }
     return false;
 }
 
-size_t canonical_texel_bytes(Plane plane) {
-    return plane == Plane::Color || plane == Plane::Output ? 8 : 4;
-}
+size_t canonical_texel_bytes(Plane plane) { return plane == Plane::Color || plane == Plane::Output ? 8 : 4; }
 
 bool convert_to_canonical(Plane plane, uint32_t format, const void* src, size_t src_pitch, uint32_t width,
                           uint32_t height, void* dst) {
@@ -317,8 +334,8 @@ bool convert_from_canonical(uint32_t format, const void* src, uint32_t width, ui
                              (half_to_small_float(h[2], 5) << 22));
                 break;
             case Dxgi::R10G10B10A2_Unorm:
-                store(d, to_unorm10(v[0]) | (to_unorm10(v[1]) << 10) | (to_unorm10(v[2]) << 20) |
-                             (to_unorm2(v[3]) << 30));
+                store(d,
+                      to_unorm10(v[0]) | (to_unorm10(v[1]) << 10) | (to_unorm10(v[2]) << 20) | (to_unorm2(v[3]) << 30));
                 break;
             case Dxgi::R8G8B8A8_Unorm:
                 for (int c = 0; c < 4; ++c) d[c] = to_unorm8(v[c]);

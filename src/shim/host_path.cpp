@@ -23,10 +23,14 @@ constexpr Plane kPlanes[kInputPlanes] = {Plane::Color, Plane::Depth, Plane::Moti
 
 const GameResource& input(const GameFrame& frame, int i) {
     switch (i) {
-    case 0: return frame.color;
-    case 1: return frame.depth;
-    case 2: return frame.motion;
-    default: return frame.exposure;
+    case 0:
+        return frame.color;
+    case 1:
+        return frame.depth;
+    case 2:
+        return frame.motion;
+    default:
+        return frame.exposure;
     }
 }
 
@@ -118,7 +122,8 @@ struct HostPath::Cuda {
         buffers[i] = 0;
         sizes[i] = 0;
         CUresult r = cuda->cuMemAlloc_v2(&buffers[i], bytes);
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuMemAlloc", r).add_context(fmt::format("{} bytes", bytes));
+        if (r != CUDA_SUCCESS)
+            return upscaler::cuda_error(*cuda, "cuMemAlloc", r).add_context(fmt::format("{} bytes", bytes));
         sizes[i] = bytes;
         return {};
     }
@@ -138,7 +143,8 @@ struct HostPath::Cuda {
                 event = nullptr;
                 blocking_sync = false;
                 log::warn("shim: D4R_SHIM_BLOCKING_SYNC: cuEventCreate(CU_EVENT_BLOCKING_SYNC) failed ({}); waiting "
-                          "with cuCtxSynchronize instead", upscaler::cuda_error(*cuda, "cuEventCreate", r).text());
+                          "with cuCtxSynchronize instead",
+                          upscaler::cuda_error(*cuda, "cuEventCreate", r).text());
             }
         }
         if (!blocking_sync) {
@@ -249,7 +255,8 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
         D3D12_RANGE read{0, static_cast<SIZE_T>(m_staging->footprints[i].bytes)};
         void* mapped = nullptr;
         HRESULT hr = m_staging->readback[i].buffer->Map(0, &read, &mapped);
-        if (FAILED(hr)) return make_error(ErrorCode::Io, "mapping the {} readback buffer: {}", plane_name(plane), hresult_text(hr));
+        if (FAILED(hr))
+            return make_error(ErrorCode::Io, "mapping the {} readback buffer: {}", plane_name(plane), hresult_text(hr));
         const uint8_t* at = static_cast<const uint8_t*>(mapped) + m_staging->footprints[i].placed.Offset +
                             size_t(r.y) * pitch + size_t(r.x) * texel_bytes(in.format);
         bool converted = true;
@@ -258,7 +265,9 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
                                              host.data() + size_t(y) * row * texel);
         D3D12_RANGE none{0, 0};
         m_staging->readback[i].buffer->Unmap(0, &none);
-        if (!converted) return make_error(ErrorCode::Unsupported, "{}: cannot convert {}", plane_name(plane), format_name(in.format));
+        if (!converted)
+            return make_error(ErrorCode::Unsupported, "{}: cannot convert {}", plane_name(plane),
+                              format_name(in.format));
     }
     const Region& out = frame.output.region;
     device_state->output.resize(size_t(out.width) * out.height * 8);
@@ -311,10 +320,12 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
     D3D12_RANGE none{0, 0};
     HRESULT hr = m_staging->upload.buffer->Map(0, &none, &mapped);
     if (FAILED(hr)) return make_error(ErrorCode::Io, "mapping the output upload buffer: {}", hresult_text(hr));
-    bool converted = convert_from_canonical(frame.output.format, device_state->output.data(), out.width, out.height,
-                                            static_cast<uint8_t*>(mapped) + fp.placed.Offset, fp.placed.Footprint.RowPitch);
+    bool converted =
+        convert_from_canonical(frame.output.format, device_state->output.data(), out.width, out.height,
+                               static_cast<uint8_t*>(mapped) + fp.placed.Offset, fp.placed.Footprint.RowPitch);
     m_staging->upload.buffer->Unmap(0, nullptr);
-    if (!converted) return make_error(ErrorCode::Unsupported, "Output: cannot convert to {}", format_name(frame.output.format));
+    if (!converted)
+        return make_error(ErrorCode::Unsupported, "Output: cannot convert to {}", format_name(frame.output.format));
     ID3D12Resource* target = frame.output.resource;
     ID3D12Resource* upload = m_staging->upload.buffer;
     return m_submitter.run(

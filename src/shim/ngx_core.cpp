@@ -29,10 +29,10 @@ Expected<CoreFunctions> load_core(const CoreChoice& choice) {
     void* library = D4R_TRY_CTX(upscaler::platform::open_library(choice.path), "loading the NGX core");
     CoreFunctions f;
     f.path = choice.path;
-#define D4R_SHIM_RESOLVE_REQUIRED(name)                                                                                \
-    f.name = reinterpret_cast<decltype(f.name)>(upscaler::platform::find_symbol(library, #name));                      \
+#define D4R_SHIM_RESOLVE_REQUIRED(name)                                                           \
+    f.name = reinterpret_cast<decltype(f.name)>(upscaler::platform::find_symbol(library, #name)); \
     if (!f.name) return make_error(ErrorCode::NotFound, "the NGX core {} does not export {}", choice.path, #name);
-#define D4R_SHIM_RESOLVE_OPTIONAL(name)                                                                                \
+#define D4R_SHIM_RESOLVE_OPTIONAL(name) \
     f.name = reinterpret_cast<decltype(f.name)>(upscaler::platform::find_symbol(library, #name));
     D4R_SHIM_CORE_REQUIRED(D4R_SHIM_RESOLVE_REQUIRED)
     D4R_SHIM_CORE_OPTIONAL(D4R_SHIM_RESOLVE_OPTIONAL)

@@ -36,7 +36,8 @@ NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_Ext(unsigned long long InApplicationId, co
                                           const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo);
 NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_ProjectID(const char* InProjectId, NVSDK_NGX_EngineType InEngineType,
                                                 const char* InEngineVersion, const wchar_t* InApplicationDataPath,
-                                                ID3D12Device* InDevice, const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
+                                                ID3D12Device* InDevice,
+                                                const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
                                                 NVSDK_NGX_Version InSDKVersion);
 NVSDK_NGX_Result NVSDK_NGX_D3D12_Init_with_ProjectID(const char* InProjectId, NVSDK_NGX_EngineType InEngineType,
                                                      const char* InEngineVersion, const wchar_t* InApplicationDataPath,

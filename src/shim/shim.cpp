@@ -7,10 +7,10 @@
 #include <fmt/format.h>
 #include <fmt/xchar.h>
 
+#include "bridge/d4r_helpers.h"
 #include "core/env.h"
 #include "core/env_vars.h"
 #include "core/log.h"
-#include "bridge/d4r_helpers.h"
 #include "shim/formats.h"
 #include "shim/host_path.h"
 #include "upscaler/platform.h"
@@ -26,7 +26,8 @@ bool file_exists(const std::string& path) {
     return std::filesystem::is_regular_file(std::filesystem::u8path(path), ec);
 }
 
-template <typename T> std::optional<T> read(const NVSDK_NGX_Parameter& p, const char* name) {
+template <typename T>
+std::optional<T> read(const NVSDK_NGX_Parameter& p, const char* name) {
     T value{};
     if (p.Get(name, &value) != NVSDK_NGX_Result_Success) return std::nullopt;
     return value;
@@ -94,9 +95,10 @@ void Shim::log_rejection(const std::string& message) {
 void Shim::watchdog_default(const std::string& cuda_path) {
     if (env_raw(process_environment(), EnvVar::CpuWatchdogMs)) return;
     auto library = upscaler::platform::open_library(cuda_path);
-    auto set_env = library ? reinterpret_cast<PFN_d4r_SetEnvironment>(
-                                 upscaler::platform::find_symbol(*library, "d4r_SetEnvironment"))
-                           : nullptr;
+    auto set_env =
+        library
+            ? reinterpret_cast<PFN_d4r_SetEnvironment>(upscaler::platform::find_symbol(*library, "d4r_SetEnvironment"))
+            : nullptr;
     if (!set_env) {
         log::info("shim: {} has no d4r_SetEnvironment (not d4r's bridge): the kernel watchdog stays as it is",
                   cuda_path);
@@ -138,7 +140,8 @@ NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar
         m_cuda = std::move(*cuda);
         watchdog_default(cuda_path);
         if (auto library = upscaler::platform::open_library(cuda_path))
-            m_event_wait = reinterpret_cast<PFN_d4r_EventWait>(upscaler::platform::find_symbol(*library, "d4r_EventWait"));
+            m_event_wait =
+                reinterpret_cast<PFN_d4r_EventWait>(upscaler::platform::find_symbol(*library, "d4r_EventWait"));
     }
     NVSDK_NGX_Result r = init_cuda_and_core(data_path ? std::wstring(data_path) : std::wstring(L"."));
     if (NVSDK_NGX_FAILED(r)) return r;
@@ -163,30 +166,35 @@ NVSDK_NGX_Result Shim::init_cuda_and_core(const std::wstring& data_path) {
     st->data_path = data_path;
     const upscaler::CudaFunctions* cuda = &*m_cuda;
     const CoreFunctions* core = &*m_core;
-    Status s = m_worker.run("CUDA and NGX core initialisation", [st, cuda, core]() -> Status {
-        CUresult r = cuda->cuInit(0);
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuInit", r);
-        r = cuda->cuDeviceGet(&st->device, 0);
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuDeviceGet", r);
-        r = cuda->cuDevicePrimaryCtxRetain(&st->context, st->device);
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuDevicePrimaryCtxRetain", r);
-        r = cuda->cuCtxSetCurrent(st->context);
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuCtxSetCurrent", r);
-        // The core DLL's spelling (application id, data path, version) with the version repeated where
-        // the SDK's spelling has its FeatureCommonInfo pointer, which d4r's core reads as a version too
-        // (abi/ngx.h): both kinds of core get the version.
-        st->result = core->NVSDK_NGX_CUDA_Init(
-            0xd4d4, st->data_path.c_str(),
-            reinterpret_cast<const NVSDK_NGX_FeatureCommonInfo*>(static_cast<uintptr_t>(NVSDK_NGX_Version_API)),
-            NVSDK_NGX_Version_API);
-        if (NVSDK_NGX_FAILED(st->result))
-            return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_Init of {} gave {:#x}", core->path, unsigned(st->result));
-        return {};
-    }, kSetupTimeoutMs);
+    Status s = m_worker.run(
+        "CUDA and NGX core initialisation",
+        [st, cuda, core]() -> Status {
+            CUresult r = cuda->cuInit(0);
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuInit", r);
+            r = cuda->cuDeviceGet(&st->device, 0);
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuDeviceGet", r);
+            r = cuda->cuDevicePrimaryCtxRetain(&st->context, st->device);
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuDevicePrimaryCtxRetain", r);
+            r = cuda->cuCtxSetCurrent(st->context);
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuCtxSetCurrent", r);
+            // The core DLL's spelling (application id, data path, version) with the version repeated where
+            // the SDK's spelling has its FeatureCommonInfo pointer, which d4r's core reads as a version too
+            // (abi/ngx.h): both kinds of core get the version.
+            st->result = core->NVSDK_NGX_CUDA_Init(
+                0xd4d4, st->data_path.c_str(),
+                reinterpret_cast<const NVSDK_NGX_FeatureCommonInfo*>(static_cast<uintptr_t>(NVSDK_NGX_Version_API)),
+                NVSDK_NGX_Version_API);
+            if (NVSDK_NGX_FAILED(st->result))
+                return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_Init of {} gave {:#x}", core->path,
+                                  unsigned(st->result));
+            return {};
+        },
+        kSetupTimeoutMs);
     if (!s) {
         log::error("shim: {}", s.error().text());
-        return NVSDK_NGX_FAILED(st->result) && st->result != NVSDK_NGX_Result_Fail ? st->result
-                                                                                    : NVSDK_NGX_Result_FAIL_PlatformError;
+        return NVSDK_NGX_FAILED(st->result) && st->result != NVSDK_NGX_Result_Fail
+                   ? st->result
+                   : NVSDK_NGX_Result_FAIL_PlatformError;
     }
     m_device = st->device;
     m_context = st->context;
@@ -263,12 +271,15 @@ NVSDK_NGX_Result Shim::create_core(Feature& feature) {
     auto answer = std::make_shared<Answer>();
     std::shared_ptr<CoreFeature> cf = feature.core;
     const CoreFunctions* core = &*m_core;
-    Status s = m_worker.run("NGX core CreateFeature", [answer, cf, core]() -> Status {
-        answer->result = create_core_feature(*core, *cf);
-        if (NVSDK_NGX_FAILED(answer->result))
-            return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_CreateFeature gave {:#x}", unsigned(answer->result));
-        return {};
-    }, kSetupTimeoutMs);
+    Status s = m_worker.run(
+        "NGX core CreateFeature",
+        [answer, cf, core]() -> Status {
+            answer->result = create_core_feature(*core, *cf);
+            if (NVSDK_NGX_FAILED(answer->result))
+                return make_error(ErrorCode::Io, "NVSDK_NGX_CUDA_CreateFeature gave {:#x}", unsigned(answer->result));
+            return {};
+        },
+        kSetupTimeoutMs);
     if (!s) {
         const CreateInfo& c = feature.core->info;
         log::warn("shim: CreateFeature {}x{} -> {}x{}: {}", c.width, c.height, c.out_width, c.out_height,
@@ -364,8 +375,9 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
     // The resources.
     GameFrame frame;
     ID3D12Resource* resources[5] = {};
-    const char* const names[5] = {NVSDK_NGX_Parameter_Color, NVSDK_NGX_Parameter_Depth, NVSDK_NGX_Parameter_MotionVectors,
-                                  NVSDK_NGX_Parameter_Output, NVSDK_NGX_Parameter_ExposureTexture};
+    const char* const names[5] = {NVSDK_NGX_Parameter_Color, NVSDK_NGX_Parameter_Depth,
+                                  NVSDK_NGX_Parameter_MotionVectors, NVSDK_NGX_Parameter_Output,
+                                  NVSDK_NGX_Parameter_ExposureTexture};
     for (int i = 0; i < 5; ++i) {
         abi::ID3D12Resource* r = nullptr;
         if (p.Get(names[i], &r) != NVSDK_NGX_Result_Success) r = nullptr;
@@ -378,20 +390,26 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
 
     // This frame's render size and the regions.
     unsigned int render_w = read<unsigned int>(p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Width).value_or(0);
-    unsigned int render_h = read<unsigned int>(p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Height).value_or(0);
+    unsigned int render_h =
+        read<unsigned int>(p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Height).value_or(0);
     if (render_w == 0) render_w = c.width;
     if (render_h == 0) render_h = c.height;
     if (render_w > c.width || render_h > c.height) {
-        log_rejection(fmt::format("render size {}x{} exceeds the created size {}x{}", render_w, render_h, c.width, c.height));
+        log_rejection(
+            fmt::format("render size {}x{} exceeds the created size {}x{}", render_w, render_h, c.width, c.height));
         return NVSDK_NGX_Result_FAIL_InvalidParameter;
     }
     auto base = [&](const char* x, const char* y) {
         return Region{read<unsigned int>(p, x).value_or(0), read<unsigned int>(p, y).value_or(0), 0, 0};
     };
-    frame.color.region = base(NVSDK_NGX_Parameter_DLSS_Input_Color_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Input_Color_Subrect_Base_Y);
-    frame.depth.region = base(NVSDK_NGX_Parameter_DLSS_Input_Depth_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Input_Depth_Subrect_Base_Y);
-    frame.motion.region = base(NVSDK_NGX_Parameter_DLSS_Input_MV_SubrectBase_X, NVSDK_NGX_Parameter_DLSS_Input_MV_SubrectBase_Y);
-    frame.output.region = base(NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_Y);
+    frame.color.region =
+        base(NVSDK_NGX_Parameter_DLSS_Input_Color_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Input_Color_Subrect_Base_Y);
+    frame.depth.region =
+        base(NVSDK_NGX_Parameter_DLSS_Input_Depth_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Input_Depth_Subrect_Base_Y);
+    frame.motion.region =
+        base(NVSDK_NGX_Parameter_DLSS_Input_MV_SubrectBase_X, NVSDK_NGX_Parameter_DLSS_Input_MV_SubrectBase_Y);
+    frame.output.region =
+        base(NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_Y);
     const bool mv_low_res = c.flags & NVSDK_NGX_DLSS_Feature_Flags_MVLowRes;
     frame.color.region.width = frame.depth.region.width = render_w;
     frame.color.region.height = frame.depth.region.height = render_h;
@@ -439,9 +457,10 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
     v.render_h = render_h;
 
     if (!wait_for_in_flight_slot()) {
-        log_rejection(fmt::format("feature {}: frame dropped: {} tasks still outstanding on the CUDA worker after {} ms "
-                                  "({}={})", handle->Id, m_worker.pending(), kGiveUpMs, kMaxInFlightVariable,
-                                  m_settings.max_in_flight));
+        log_rejection(
+            fmt::format("feature {}: frame dropped: {} tasks still outstanding on the CUDA worker after {} ms "
+                        "({}={})",
+                        handle->Id, m_worker.pending(), kGiveUpMs, kMaxInFlightVariable, m_settings.max_in_flight));
         return NVSDK_NGX_Result_Fail;
     }
 
@@ -481,16 +500,17 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
                       "with the same creation parameters and the frame evaluated again: ok",
                       handle->Id, unsigned(outcome->first));
         else
-            log::error("shim: feature {}: the core answered invalid parameter ({:#x}); recreated (CreateFeature {:#x}), "
-                       "the frame failed again: {:#x} returned to the game",
-                       handle->Id, unsigned(outcome->first), unsigned(outcome->recreate), unsigned(outcome->result));
+            log::error(
+                "shim: feature {}: the core answered invalid parameter ({:#x}); recreated (CreateFeature {:#x}), "
+                "the frame failed again: {:#x} returned to the game",
+                handle->Id, unsigned(outcome->first), unsigned(outcome->recreate), unsigned(outcome->result));
     }
     if (!s) {
         log_rejection(fmt::format("feature {}: {}", handle->Id, s.error().text()));
         if (timed_out) return NVSDK_NGX_Result_Fail;
         if (NVSDK_NGX_FAILED(outcome->result)) return outcome->result;
         return s.error().code() == ErrorCode::Unsupported ? NVSDK_NGX_Result_FAIL_UnsupportedFormat
-                                                           : NVSDK_NGX_Result_Fail;
+                                                          : NVSDK_NGX_Result_Fail;
     }
     if (feature.evaluations == 0)
         log::info("shim: feature {}: first evaluation done (render {}x{}, colour {}, output {})", handle->Id, render_w,

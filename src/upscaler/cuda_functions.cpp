@@ -10,8 +10,8 @@ namespace d4r::upscaler {
 Expected<CudaFunctions> resolve_cuda_functions(void* library) {
     if (!library) return make_error(ErrorCode::Invalid, "resolving CUDA functions: no library handle");
     CudaFunctions f;
-#define D4R_UPSCALER_RESOLVE(name)                                                                                     \
-    f.name = reinterpret_cast<abi::PFN_##name>(platform::find_symbol(library, #name));                                 \
+#define D4R_UPSCALER_RESOLVE(name)                                                     \
+    f.name = reinterpret_cast<abi::PFN_##name>(platform::find_symbol(library, #name)); \
     if (!f.name) return make_error(ErrorCode::NotFound, "the CUDA library does not export {}", #name);
     D4R_UPSCALER_CUDA_FUNCTIONS(D4R_UPSCALER_RESOLVE)
 #undef D4R_UPSCALER_RESOLVE
@@ -30,9 +30,9 @@ Error cuda_error(const CudaFunctions& cuda, const char* call, abi::CUresult resu
     const char* name = nullptr;
     if (!cuda.cuGetErrorName || cuda.cuGetErrorName(result, &name) != abi::CUDA_SUCCESS || !name)
         name = "CUDA_ERROR_UNKNOWN_CODE";
-    ErrorCode code = result == abi::CUDA_ERROR_INVALID_VALUE ? ErrorCode::Invalid
+    ErrorCode code = result == abi::CUDA_ERROR_INVALID_VALUE   ? ErrorCode::Invalid
                      : result == abi::CUDA_ERROR_NOT_SUPPORTED ? ErrorCode::Unsupported
-                                                              : ErrorCode::Io;
+                                                               : ErrorCode::Io;
     return make_error(code, "{}: {} ({})", call, name, static_cast<int>(result));
 }
 

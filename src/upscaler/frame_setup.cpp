@@ -59,8 +59,9 @@ Status validate_config(const PipelineConfig& c) {
         return make_error(ErrorCode::Invalid, "upscaler: sizes must not be zero (render {}x{}, output {}x{})",
                           c.render_width, c.render_height, c.output_width, c.output_height);
     if (c.render_width > 16384 || c.render_height > 16384 || c.output_width > 16384 || c.output_height > 16384)
-        return make_error(ErrorCode::Invalid, "upscaler: sizes above 16384 are not supported (render {}x{}, output {}x{})",
-                          c.render_width, c.render_height, c.output_width, c.output_height);
+        return make_error(ErrorCode::Invalid,
+                          "upscaler: sizes above 16384 are not supported (render {}x{}, output {}x{})", c.render_width,
+                          c.render_height, c.output_width, c.output_height);
     return ok_status();
 }
 
@@ -74,9 +75,11 @@ Status validate_frame(const PipelineConfig& c, const FrameParams& f) {
                          c.mv_low_res ? f.render_width : c.output_width, 4));
     D4R_TRY(check_buffer("output", f.output, f.output_pitch, f.output_base.x, c.output_width, 8));
     if (!finite(f.jitter_x) || !finite(f.jitter_y) || std::fabs(f.jitter_x) > 1.0f || std::fabs(f.jitter_y) > 1.0f)
-        return make_error(ErrorCode::Invalid, "upscaler: jitter offset ({}, {}) is outside [-1, 1]", f.jitter_x, f.jitter_y);
+        return make_error(ErrorCode::Invalid, "upscaler: jitter offset ({}, {}) is outside [-1, 1]", f.jitter_x,
+                          f.jitter_y);
     if (!finite(f.mv_scale_x) || !finite(f.mv_scale_y))
-        return make_error(ErrorCode::Invalid, "upscaler: motion vector scale ({}, {}) is not finite", f.mv_scale_x, f.mv_scale_y);
+        return make_error(ErrorCode::Invalid, "upscaler: motion vector scale ({}, {}) is not finite", f.mv_scale_x,
+                          f.mv_scale_y);
     if (!finite(f.pre_exposure) || f.pre_exposure <= 0.0f)
         return make_error(ErrorCode::Invalid, "upscaler: pre-exposure {} must be positive", f.pre_exposure);
     if (!finite(f.exposure_scale) || f.exposure_scale < 0.0f)
@@ -103,8 +106,9 @@ std::vector<BufferExtent> buffer_extents(const PipelineConfig& c, const FramePar
                          f.depth_base, f.render_width, f.render_height, 4));
     out.push_back(extent("motion vectors", f.motion, pitch_of(f.motion_pitch, mv_cw, f.motion_base.x, mv_w, 4),
                          f.motion_base, mv_w, mv_h, 4));
-    out.push_back(extent("output", f.output, pitch_of(f.output_pitch, c.output_width, f.output_base.x, c.output_width, 8),
-                         f.output_base, c.output_width, c.output_height, 8));
+    out.push_back(extent("output", f.output,
+                         pitch_of(f.output_pitch, c.output_width, f.output_base.x, c.output_width, 8), f.output_base,
+                         c.output_width, c.output_height, 8));
     if (f.exposure && !c.auto_exposure) out.push_back(BufferExtent{"exposure", f.exposure, 4});
     return out;
 }
@@ -143,10 +147,11 @@ m::Params make_params(const PipelineConfig& c, const FrameParams& f, const Seque
     p.motion_h = mv_h;
 
     bool history = s.has_history && !f.reset;
-    p.flags = (c.hdr ? m::kFlagHdr : 0) | (c.depth_inverted ? m::kFlagDepthInverted : 0) |
-              (c.mv_low_res ? m::kFlagMvLowRes : 0) | (history ? m::kFlagHistory : 0) |
-              (history && s.prev_render_w == f.render_width && s.prev_render_h == f.render_height ? m::kFlagPrevDepth : 0) |
-              (c.sharpening && f.sharpness > 0.0f ? m::kFlagSharpen : 0);
+    p.flags =
+        (c.hdr ? m::kFlagHdr : 0) | (c.depth_inverted ? m::kFlagDepthInverted : 0) |
+        (c.mv_low_res ? m::kFlagMvLowRes : 0) | (history ? m::kFlagHistory : 0) |
+        (history && s.prev_render_w == f.render_width && s.prev_render_h == f.render_height ? m::kFlagPrevDepth : 0) |
+        (c.sharpening && f.sharpness > 0.0f ? m::kFlagSharpen : 0);
     p.exposure_mode = c.auto_exposure ? m::kExposureAuto : (f.exposure ? m::kExposureTexture : m::kExposureScale);
     // Output-resolution vectors are in output pixels: the kernels want render pixels.
     p.mv_mul_x = c.mv_low_res ? f.mv_scale_x : f.mv_scale_x * (float(f.render_width) / float(c.output_width));

@@ -39,10 +39,10 @@ struct SequenceState {
 
 // The upscaler's own buffers (device or host addresses), sized by buffer_layout().
 struct WorkBuffers {
-    uint64_t prep_color = 0;                 // float4, config render size
-    std::array<uint64_t, 2> motion{};        // float4, config render size (ping-pong)
-    std::array<uint64_t, 2> history{};       // float4, output size (ping-pong)
-    uint64_t exposure = 0;                   // float
+    uint64_t prep_color = 0;           // float4, config render size
+    std::array<uint64_t, 2> motion{};  // float4, config render size (ping-pong)
+    std::array<uint64_t, 2> history{}; // float4, output size (ping-pong)
+    uint64_t exposure = 0;             // float
 };
 
 // Offsets of each buffer inside one allocation of `total` bytes (256-byte aligned).

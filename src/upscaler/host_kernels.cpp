@@ -11,10 +11,14 @@ namespace m = math;
 
 const char* kernel_name(KernelId id) {
     switch (id) {
-    case KernelId::Exposure: return "d4r_up_exposure";
-    case KernelId::Prepare: return "d4r_up_prepare";
-    case KernelId::Accumulate: return "d4r_up_accumulate";
-    case KernelId::Sharpen: return "d4r_up_sharpen";
+    case KernelId::Exposure:
+        return "d4r_up_exposure";
+    case KernelId::Prepare:
+        return "d4r_up_prepare";
+    case KernelId::Accumulate:
+        return "d4r_up_accumulate";
+    case KernelId::Sharpen:
+        return "d4r_up_sharpen";
     }
     return "?";
 }

@@ -86,8 +86,8 @@ private:
             size_t size = 0;
             CUresult r = m_cuda.cuMemGetAddressRange_v2(&base, &size, e.start);
             if (r != CUDA_SUCCESS)
-                return make_error(ErrorCode::Invalid, "{}: 0x{:x} is not inside a CUDA allocation ({})", e.name, e.start,
-                                  cuda_error(m_cuda, "cuMemGetAddressRange_v2", r).message());
+                return make_error(ErrorCode::Invalid, "{}: 0x{:x} is not inside a CUDA allocation ({})", e.name,
+                                  e.start, cuda_error(m_cuda, "cuMemGetAddressRange_v2", r).message());
             if (e.start < base || e.bytes > size - (e.start - base))
                 return make_error(ErrorCode::Invalid,
                                   "{}: the frame uses {} bytes from 0x{:x}, past the end of its allocation "

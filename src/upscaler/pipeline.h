@@ -35,7 +35,7 @@ using abi::CUstream;
 
 // Fixed at creation (DLSS's create parameters).
 struct PipelineConfig {
-    uint32_t render_width = 0;   // the largest render size evaluate() will see
+    uint32_t render_width = 0; // the largest render size evaluate() will see
     uint32_t render_height = 0;
     uint32_t output_width = 0;
     uint32_t output_height = 0;
@@ -55,14 +55,14 @@ struct Subrect {
 struct FrameParams {
     CUdeviceptr color = 0, depth = 0, motion = 0, exposure = 0, output = 0;
     size_t color_pitch = 0, depth_pitch = 0, motion_pitch = 0, output_pitch = 0; // bytes; 0 = packed
-    uint32_t render_width = 0, render_height = 0; // this frame's render size (subrect dimensions)
+    uint32_t render_width = 0, render_height = 0;             // this frame's render size (subrect dimensions)
     Subrect color_base, depth_base, motion_base, output_base; // DLSS.Input.*.Subrect.Base, Output
-    float jitter_x = 0, jitter_y = 0;   // Jitter.Offset.X/Y, render pixels
-    float mv_scale_x = 1, mv_scale_y = 1; // MV.Scale.X/Y
-    float pre_exposure = 1;             // DLSS.Pre.Exposure (colour was multiplied by it)
-    float exposure_scale = 1;           // DLSS.Exposure.Scale
-    float sharpness = 0;                // Sharpness, [-1, 1]; used when config.sharpening
-    bool reset = false;                 // Reset: drop the history
+    float jitter_x = 0, jitter_y = 0;                         // Jitter.Offset.X/Y, render pixels
+    float mv_scale_x = 1, mv_scale_y = 1;                     // MV.Scale.X/Y
+    float pre_exposure = 1;                                   // DLSS.Pre.Exposure (colour was multiplied by it)
+    float exposure_scale = 1;                                 // DLSS.Exposure.Scale
+    float sharpness = 0;                                      // Sharpness, [-1, 1]; used when config.sharpening
+    bool reset = false;                                       // Reset: drop the history
 };
 
 class Pipeline {

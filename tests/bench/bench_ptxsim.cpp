@@ -102,20 +102,22 @@ std::shared_ptr<Module> module() {
 
 // The ALU kernel's per-thread work in C++ (the same operations, same rounding), compiled twice: with the
 // CPU's FMA instruction where it has one (the baseline x86-64 build would call libm's fmaf instead).
-#define D4R_ALU_BODY                                                                                                   \
-    for (uint32_t t = 0; t < out.size(); ++t) {                                                                        \
-        float f1 = float(int32_t(t)), f2 = 1.0f;                                                                       \
-        uint32_t r7 = t;                                                                                               \
-        for (uint32_t i = 0; i < iters; ++i) {                                                                         \
-            f2 = __builtin_fmaf(f2, 0.5f, f1);                                                                         \
-            float f3 = f2 * 0.25f;                                                                                     \
-            f2 = f2 - f3;                                                                                              \
-            r7 ^= i;                                                                                                   \
-            r7 = (r7 << 3) + r7;                                                                                       \
-        }                                                                                                              \
-        out[t] = uint32_t(int32_t(f2)) + r7;                                                                           \
+#define D4R_ALU_BODY                             \
+    for (uint32_t t = 0; t < out.size(); ++t) {  \
+        float f1 = float(int32_t(t)), f2 = 1.0f; \
+        uint32_t r7 = t;                         \
+        for (uint32_t i = 0; i < iters; ++i) {   \
+            f2 = __builtin_fmaf(f2, 0.5f, f1);   \
+            float f3 = f2 * 0.25f;               \
+            f2 = f2 - f3;                        \
+            r7 ^= i;                             \
+            r7 = (r7 << 3) + r7;                 \
+        }                                        \
+        out[t] = uint32_t(int32_t(f2)) + r7;     \
     }
-__attribute__((target("avx2,fma"), noinline)) void alu_native_fma(std::vector<uint32_t>& out, uint32_t iters) { D4R_ALU_BODY }
+__attribute__((target("avx2,fma"), noinline)) void alu_native_fma(std::vector<uint32_t>& out, uint32_t iters) {
+    D4R_ALU_BODY
+}
 __attribute__((noinline)) void alu_native_sw(std::vector<uint32_t>& out, uint32_t iters) { D4R_ALU_BODY }
 
 bool has_fma() {
@@ -124,16 +126,23 @@ bool has_fma() {
 }
 
 void alu_native(std::vector<uint32_t>& out, uint32_t iters) {
-    if (has_fma()) alu_native_fma(out, iters);
-    else alu_native_sw(out, iters);
+    if (has_fma())
+        alu_native_fma(out, iters);
+    else
+        alu_native_sw(out, iters);
 }
 
-#define D4R_SAXPY_BODY for (uint32_t i = 0; i < n; ++i) y[i] = __builtin_fmaf(a, x[i], y[i]);
-__attribute__((target("avx2,fma"), noinline)) void saxpy_native_fma(float* y, const float* x, float a, uint32_t n) { D4R_SAXPY_BODY }
+#define D4R_SAXPY_BODY \
+    for (uint32_t i = 0; i < n; ++i) y[i] = __builtin_fmaf(a, x[i], y[i]);
+__attribute__((target("avx2,fma"), noinline)) void saxpy_native_fma(float* y, const float* x, float a, uint32_t n) {
+    D4R_SAXPY_BODY
+}
 __attribute__((noinline)) void saxpy_native_sw(float* y, const float* x, float a, uint32_t n) { D4R_SAXPY_BODY }
 void saxpy_native(float* y, const float* x, float a, uint32_t n) {
-    if (has_fma()) saxpy_native_fma(y, x, a, n);
-    else saxpy_native_sw(y, x, a, n);
+    if (has_fma())
+        saxpy_native_fma(y, x, a, n);
+    else
+        saxpy_native_sw(y, x, a, n);
 }
 
 template <class F>
@@ -170,8 +179,10 @@ void BM_Alu(benchmark::State& state) {
     for (auto _ : state) {
         double s = seconds([&] {
             auto r = launch(dev, k, cfg, params);
-            if (!r.ok()) state.SkipWithError(r.error().text().c_str());
-            else lanes = r->lane_instructions;
+            if (!r.ok())
+                state.SkipWithError(r.error().text().c_str());
+            else
+                lanes = r->lane_instructions;
         });
         total += s;
         ++runs;
@@ -212,8 +223,10 @@ void BM_Saxpy(benchmark::State& state) {
     for (auto _ : state) {
         double s = seconds([&] {
             auto r = launch(dev, k, cfg, params);
-            if (!r.ok()) state.SkipWithError(r.error().text().c_str());
-            else lanes = r->lane_instructions;
+            if (!r.ok())
+                state.SkipWithError(r.error().text().c_str());
+            else
+                lanes = r->lane_instructions;
         });
         total += s;
         ++runs;
@@ -261,34 +274,36 @@ uint32_t lcg(uint32_t& s) {
 
 // gemm_tiled.cu in C++: the same 16x16 tiles copied to local arrays, each element accumulated with fmaf
 // over k in increasing order (the loops are ordered so that the compiler can vectorise over x).
-#define D4R_GEMM_TILED_BODY                                                                                            \
-    for (int by = 0; by < n; by += 16) {                                                                               \
-        for (int bx = 0; bx < n; bx += 16) {                                                                           \
-            float acc[16][16] = {}, as[16][16], bs[16][16];                                                            \
-            for (int t = 0; t < n; t += 16) {                                                                          \
-                for (int y = 0; y < 16; ++y)                                                                           \
-                    for (int x = 0; x < 16; ++x) {                                                                     \
-                        as[y][x] = a[(by + y) * n + t + x];                                                            \
-                        bs[y][x] = b[(t + y) * n + bx + x];                                                            \
-                    }                                                                                                  \
-                for (int y = 0; y < 16; ++y)                                                                           \
-                    for (int k = 0; k < 16; ++k)                                                                       \
-                        for (int x = 0; x < 16; ++x) acc[y][x] = __builtin_fmaf(as[y][k], bs[k][x], acc[y][x]);       \
-            }                                                                                                          \
-            for (int y = 0; y < 16; ++y)                                                                               \
-                for (int x = 0; x < 16; ++x) c[(by + y) * n + bx + x] = acc[y][x];                                     \
-        }                                                                                                              \
+#define D4R_GEMM_TILED_BODY                                                                                     \
+    for (int by = 0; by < n; by += 16) {                                                                        \
+        for (int bx = 0; bx < n; bx += 16) {                                                                    \
+            float acc[16][16] = {}, as[16][16], bs[16][16];                                                     \
+            for (int t = 0; t < n; t += 16) {                                                                   \
+                for (int y = 0; y < 16; ++y)                                                                    \
+                    for (int x = 0; x < 16; ++x) {                                                              \
+                        as[y][x] = a[(by + y) * n + t + x];                                                     \
+                        bs[y][x] = b[(t + y) * n + bx + x];                                                     \
+                    }                                                                                           \
+                for (int y = 0; y < 16; ++y)                                                                    \
+                    for (int k = 0; k < 16; ++k)                                                                \
+                        for (int x = 0; x < 16; ++x) acc[y][x] = __builtin_fmaf(as[y][k], bs[k][x], acc[y][x]); \
+            }                                                                                                   \
+            for (int y = 0; y < 16; ++y)                                                                        \
+                for (int x = 0; x < 16; ++x) c[(by + y) * n + bx + x] = acc[y][x];                              \
+        }                                                                                                       \
     }
 __attribute__((target("avx2,fma"), noinline)) void gemm_tiled_native_fma(const float* a, const float* b, float* c,
-                                                                           int n) {
+                                                                         int n) {
     D4R_GEMM_TILED_BODY
 }
 __attribute__((noinline)) void gemm_tiled_native_sw(const float* a, const float* b, float* c, int n) {
     D4R_GEMM_TILED_BODY
 }
 void gemm_tiled_native(const float* a, const float* b, float* c, int n) {
-    if (has_fma()) gemm_tiled_native_fma(a, b, c, n);
-    else gemm_tiled_native_sw(a, b, c, n);
+    if (has_fma())
+        gemm_tiled_native_fma(a, b, c, n);
+    else
+        gemm_tiled_native_sw(a, b, c, n);
 }
 
 void BM_GemmTiled(benchmark::State& state) {

@@ -34,8 +34,8 @@ void BM_PtxsimLaunchDirect(benchmark::State& state) {
         auto r = ptxsim::launch(device, k, config, params);
         if (!r) state.SkipWithError(r.error().text().c_str());
     }
-    state.counters["us_per_launch"] =
-        benchmark::Counter(double(state.iterations()) * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["us_per_launch"] = benchmark::Counter(double(state.iterations()) * 1e-6,
+                                                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 struct CpuRuntime {
@@ -74,8 +74,8 @@ void BM_RuntimeLaunchAndSync(benchmark::State& state) {
         if (r == CUDA_SUCCESS) r = t.cuStreamSynchronize(rt.s);
         if (r != CUDA_SUCCESS) state.SkipWithError("launch failed");
     }
-    state.counters["us_per_launch"] =
-        benchmark::Counter(double(state.iterations()) * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["us_per_launch"] = benchmark::Counter(double(state.iterations()) * 1e-6,
+                                                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void BM_RuntimeSubmitOnly(benchmark::State& state) {
@@ -95,8 +95,8 @@ void BM_RuntimeSubmitOnly(benchmark::State& state) {
         }
     }
     t.cuStreamSynchronize(rt.s);
-    state.counters["submit_us"] =
-        benchmark::Counter(double(state.iterations()) * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["submit_us"] = benchmark::Counter(double(state.iterations()) * 1e-6,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // Launches queued back to back (256, then one synchronize): the per-launch cost of a stream of work,

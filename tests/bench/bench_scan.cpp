@@ -17,23 +17,19 @@ namespace {
 constexpr size_t kFileSize = 64ull << 20;
 
 void put16(std::vector<uint8_t>& b, size_t at, uint16_t v) {
-    for (int i = 0; i < 2; ++i)
-        b[at + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 2; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
 void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-        b[at + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
 void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
-    for (int i = 0; i < 8; ++i)
-        b[at + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 8; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
 
 // A fatbin with one uncompressed PTX entry for sm_ARCH (layout: docs/ptx-containers.md).
 std::vector<uint8_t> make_fatbin(uint32_t arch) {
     std::string ptx = ".version 9.0\n.target sm_" + std::to_string(arch) + "\n.address_size 64\n";
-    for (int i = 0; i < 200; ++i)
-        ptx += ".visible .entry k" + std::to_string(i) + "()\n{\nret;\n}\n";
+    for (int i = 0; i < 200; ++i) ptx += ".visible .entry k" + std::to_string(i) + "()\n{\nret;\n}\n";
     ptx.resize((ptx.size() + 8) / 8 * 8, '\0');
     std::vector<uint8_t> f(16 + 64 + ptx.size(), 0);
     put32(f, 0, d4r::ptx::kFatbinMagic);
@@ -102,8 +98,7 @@ BENCHMARK(BM_FindPtxModules_SyntheticPe64MiB)->Unit(benchmark::kMillisecond);
 void BM_FindMagic(benchmark::State& state) {
     std::vector<uint8_t> data = make_pe();
     if (state.range(0) == 1) {
-        for (size_t i = 0; i < data.size(); ++i)
-            data[i] = (i % 2) ? 0xED : 0x50;
+        for (size_t i = 0; i < data.size(); ++i) data[i] = (i % 2) ? 0xED : 0x50;
     }
     for (auto _ : state)
         benchmark::DoNotOptimize(d4r::ptx::find_fatbin_magic(data, 0x1000000 - 1, 0x1000000 + (16 << 20)));

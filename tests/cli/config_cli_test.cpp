@@ -9,14 +9,11 @@
 namespace d4r::test {
 namespace {
 
-bool contains(const std::string& text, const std::string& part) {
-    return text.find(part) != std::string::npos;
-}
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::string lines_before(int n) {
     std::string text;
-    for (int i = 0; i < n; ++i)
-        text += "; filler\n";
+    for (int i = 0; i < n; ++i) text += "; filler\n";
     return text;
 }
 
@@ -36,8 +33,7 @@ TEST(ConfigCli, HelpWorksForEveryVerb) {
     EXPECT_TRUE(contains(env_help.out, "--config"));
     EXPECT_TRUE(contains(env_help.out, "export"));
     RunResult top = run_d4r({"config", "--help"});
-    for (const char* verb : {"env", "check", "show", "schema", "template"})
-        EXPECT_TRUE(contains(top.out, verb));
+    for (const char* verb : {"env", "check", "show", "schema", "template"}) EXPECT_TRUE(contains(top.out, verb));
 }
 
 // The acceptance rule: `show` lists every variable d4r reads (the table; a scan of src/ keeps the table
@@ -50,10 +46,10 @@ TEST(ConfigCli, ShowListsEveryVariableOfTheTable) {
     const std::string listing = r.out.substr(section);
     for (const EnvVarInfo& v : env_vars())
         EXPECT_TRUE(contains(listing, "    " + std::string(v.name) + (v.name == "D4R_NO_CONFIG" ? "=1" : "")))
-            << v.name << " missing from:\n" << listing;
+            << v.name << " missing from:\n"
+            << listing;
     EXPECT_TRUE(std::regex_search(listing, std::regex(R"(D4R_CPU_WATCHDOG_MS=250 +\(environment\))"))) << listing;
-    EXPECT_TRUE(std::regex_search(listing, std::regex(R"(D4R_CUDA_BACKEND unset \(= auto\) +\(default\))")))
-        << listing;
+    EXPECT_TRUE(std::regex_search(listing, std::regex(R"(D4R_CUDA_BACKEND unset \(= auto\) +\(default\))"))) << listing;
     RunResult vars = run_d4r({"config", "vars"});
     ASSERT_EQ(vars.exit_code, 0) << vars.err;
     EXPECT_TRUE(contains(vars.out, "| `D4R_CUDA_TRACE` | true or false")) << vars.out;

@@ -18,7 +18,8 @@ namespace {
 const std::string kFakeCuda = D4R_TEST_FAKE_CUDA_DIR;
 
 // The report line of CHECK with STATUS whose text contains NEEDLE, or "" when there is none.
-bool has_line(const std::string& report, const std::string& status, const std::string& check, const std::string& needle) {
+bool has_line(const std::string& report, const std::string& status, const std::string& check,
+              const std::string& needle) {
     std::string prefix = fmt::format("{:<5} {:<8} ", status, check);
     size_t pos = 0;
     while ((pos = report.find(prefix, pos)) != std::string::npos) {
@@ -52,16 +53,18 @@ TEST(DoctorCli, WellSetUpMachine) {
     fs::copy_file(kFakeCuda + "/fake-cuda-ok/libcuda.so.1", t.path() / "zluda/libcuda.so");
     t.write("proton/proton", "#!/bin/sh\n");
     t.mkdir("compat/pfx");
-    fs::path ini = t.write("d4r.ini", fmt::format("[Kernels]\nNativeKernels = on\n[Paths]\nNativeKernelDir = {0}/kernels\n"
-                                                  "ZludaDir = {0}/zluda\n[Launch]\nProtonDir = {0}/proton\n"
-                                                  "CompatDataDir = {0}/compat\n",
-                                                  t.path().string()));
+    fs::path ini =
+        t.write("d4r.ini", fmt::format("[Kernels]\nNativeKernels = on\n[Paths]\nNativeKernelDir = {0}/kernels\n"
+                                       "ZludaDir = {0}/zluda\n[Launch]\nProtonDir = {0}/proton\n"
+                                       "CompatDataDir = {0}/compat\n",
+                                       t.path().string()));
     RunResult r = run_d4r({"doctor", "--config", ini.string(), "--kfd-root", (t.path() / "kfd").string()},
                           env_with_path(t, "ok"));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_TRUE(has_line(r.out, "ok", "config", "valid")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "gpu", "using gfx1101 (from KFD node 2)")) << r.out;
-    EXPECT_TRUE(has_line(r.out, "ok", "kernels", "hash-checked set " + (t.path() / "kernels/gfx1101").string())) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "kernels", "hash-checked set " + (t.path() / "kernels/gfx1101").string()))
+        << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "nvidia", "1 device(s): d4r fake GPU")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "nvidia", "CUDA 13.0")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "zluda", (t.path() / "zluda/libcuda.so").string())) << r.out;
@@ -108,7 +111,8 @@ TEST(DoctorCli, CrashingDriverIsAWarningNotACrash) {
     TempDir t;
     t.mkdir("bin");
     RunResult r = run_d4r({"doctor", "--kfd-root", (t.path() / "no-kfd").string()},
-                          {{"PATH", (t.path() / "bin").string()}, {"D4R_NO_CONFIG", "1"},
+                          {{"PATH", (t.path() / "bin").string()},
+                           {"D4R_NO_CONFIG", "1"},
                            {"LD_LIBRARY_PATH", kFakeCuda + "/fake-cuda-crash"}});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_TRUE(has_line(r.out, "warn", "nvidia", "probe crashed")) << r.out;
@@ -124,9 +128,10 @@ TEST(DoctorCli, InvalidConfigAndMissingPathsFail) {
     EXPECT_TRUE(has_line(r.out, "fail", "config", "[Kernels] PreferAccuracy must be true or false")) << r.out;
     EXPECT_TRUE(has_line(r.out, "fail", "config", "not 'perhaps'")) << r.out;
 
-    fs::path ini2 = t.write("other.ini", fmt::format("[Kernels]\nNativeKernels = on\n[Paths]\nNativeKernelDir = {0}/nope\n"
-                                                     "ZludaDir = {0}/nozluda\n[Launch]\nProtonDir = {0}/noproton\n",
-                                                     t.path().string()));
+    fs::path ini2 =
+        t.write("other.ini", fmt::format("[Kernels]\nNativeKernels = on\n[Paths]\nNativeKernelDir = {0}/nope\n"
+                                         "ZludaDir = {0}/nozluda\n[Launch]\nProtonDir = {0}/noproton\n",
+                                         t.path().string()));
     r = run_d4r({"doctor", "--config", ini2.string(), "--kfd-root", (t.path() / "no-kfd").string()},
                 {{"PATH", (t.path() / "bin").string()}});
     EXPECT_EQ(r.exit_code, 1) << r.out;
@@ -156,10 +161,12 @@ TEST(DoctorCli, AccuracyModeWithoutAccuracySetWarns) {
 // marker symbol's name.
 std::string fake_wine_builtin() {
     std::string b(64, '\0');
-    b.replace(0, 4, "\x7f" "ELF");
-    b[4] = 2;  // 64-bit
-    b[5] = 1;  // little-endian
-    b[16] = 3; // ET_DYN
+    b.replace(0, 4,
+              "\x7f"
+              "ELF");
+    b[4] = 2;   // 64-bit
+    b[5] = 1;   // little-endian
+    b[16] = 3;  // ET_DYN
     b[18] = 62; // x86-64
     return b + std::string("\0__wine_spec_nt_header\0", 23);
 }
@@ -186,7 +193,8 @@ void copy_fake_runtime(const TempDir& t, const std::string& relative) {
     fs::copy_file(kFakeCuda + "/fake-cuda-ok/libcuda.so.1", to, fs::copy_options::overwrite_existing);
 }
 
-RunResult doctor_with(const TempDir& t, std::map<std::string, std::string> env, const std::vector<std::string>& extra = {}) {
+RunResult doctor_with(const TempDir& t, std::map<std::string, std::string> env,
+                      const std::vector<std::string>& extra = {}) {
     env.emplace("PATH", (t.path() / "bin").string() + ":/usr/bin:/bin");
     env.emplace("D4R_NO_CONFIG", "1");
     std::vector<std::string> args = {"doctor", "--kfd-root", (t.path() / "no-kfd").string()};
@@ -248,9 +256,9 @@ TEST(DoctorCli, WrongWindowsFilesFail) {
     t.write("bin/wine64", "#!/bin/sh\nexit 3\n"); // a Wine that does not run (first in PATH)
     ::chmod((t.path() / "bin/wine64").c_str(), 0755);
     copy_fake_runtime(t, "rt/lib/libd4rcuda.so");
-    t.write("rt/lib/nvcuda.dll.so", "#!/bin/sh\n");                  // not an ELF file
+    t.write("rt/lib/nvcuda.dll.so", "#!/bin/sh\n"); // not an ELF file
     t.write("rt/win/d4r_nvngx.dll", "just text, long enough to be read as a header..........................\n");
-    t.write("rt/win/d4r_ngx.dll", fake_pe(0x14c, 0x2102));              // a 32-bit DLL
+    t.write("rt/win/d4r_ngx.dll", fake_pe(0x14c, 0x2102)); // a 32-bit DLL
     std::string lib = (t.path() / "rt/lib").string();
     RunResult r = doctor_with(t, {{"D4R_RUNTIME_DIR", lib}}, {});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;

@@ -14,8 +14,8 @@
 namespace d4r::cli {
 namespace {
 
-using test::run_d4r;
 using test::run_command;
+using test::run_d4r;
 using test::RunResult;
 using test::TempDir;
 namespace fs = std::filesystem;
@@ -102,9 +102,9 @@ TEST(DoctorInstall, InterruptedInstallsAndUnroutedOptiScalerFail) {
 
     TempDir other;
     other.write("NoInstall/game.exe", "x");
-    r = run_d4r({"doctor", "--kfd-root", (other.path() / "no-kfd").string(), "--game",
-                 (other.path() / "NoInstall").string()},
-                {{"D4R_NO_CONFIG", "1"}, {"HOME", other.path().string()}});
+    r = run_d4r(
+        {"doctor", "--kfd-root", (other.path() / "no-kfd").string(), "--game", (other.path() / "NoInstall").string()},
+        {{"D4R_NO_CONFIG", "1"}, {"HOME", other.path().string()}});
     EXPECT_TRUE(has_line(r.out, "fail", "install", "no d4r install in")) << r.out;
     EXPECT_TRUE(has_line(r.out, "warn", "optiscaler", "no OptiScaler.ini in")) << r.out;
 }
@@ -155,7 +155,8 @@ TEST(DoctorInstall, LibrariesNeedingANewerGlibcFail) {
                        {{"HOME", (g.t.path() / "home").string()}}, g.t.path());
     };
     RunResult r = doctor("99.0");
-    EXPECT_TRUE(has_line(r.out, "ok", "glibc", "ZLUDA " + (zluda / "libcuda.so").string() + " needs GLIBC 2.")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "glibc", "ZLUDA " + (zluda / "libcuda.so").string() + " needs GLIBC 2."))
+        << r.out;
     r = doctor("2.0");
     EXPECT_TRUE(has_line(r.out, "fail", "glibc", "; this system has 2.0")) << r.out;
 }
@@ -192,17 +193,18 @@ TEST(DoctorReport, ZipHoldsTheReportConfigSystemAndNewestGameLogs) {
     if (run_command({"/usr/bin/env", "python3", "-c", "pass"}, {{"PATH", "/usr/bin:/bin"}}).exit_code != 0)
         GTEST_SKIP() << "python3 is not installed: the zip's contents are not read back";
     const std::string names = zip_names(zip);
-    for (const char* entry : {"d4r-report/doctor.txt", "d4r-report/doctor.json", "d4r-report/config.txt",
-                              "d4r-report/system.txt", "d4r-report/MANIFEST.txt",
-                              "d4r-report/logs/game-Game-20261201-101010/d4r.log",
-                              "d4r-report/logs/game-Game-20261201-101010/config.txt"})
+    for (const char* entry :
+         {"d4r-report/doctor.txt", "d4r-report/doctor.json", "d4r-report/config.txt", "d4r-report/system.txt",
+          "d4r-report/MANIFEST.txt", "d4r-report/logs/game-Game-20261201-101010/d4r.log",
+          "d4r-report/logs/game-Game-20261201-101010/config.txt"})
         EXPECT_NE(names.find(entry), std::string::npos) << entry << "\n" << names;
     EXPECT_EQ(names.find("20261130"), std::string::npos) << "only the newest game's logs\n" << names;
     EXPECT_NE(names.find("LOG:newest run"), std::string::npos) << names;
     EXPECT_NE(names.find("config.txt: d4r config show (exit status"), std::string::npos) << names;
     // Nothing is left beside the zip.
     size_t entries = 0;
-    for (const auto& e : fs::directory_iterator(g.t.path())) entries += e.path().filename().string().starts_with(".d4r-report");
+    for (const auto& e : fs::directory_iterator(g.t.path()))
+        entries += e.path().filename().string().starts_with(".d4r-report");
     EXPECT_EQ(entries, 0u);
 }
 

@@ -1,5 +1,6 @@
 // d4r kernels manifest DIR FILE..., end to end through build/bin/d4r: the written d4r-kernels.txt is
-// checked against hashes computed here independently from the PTX text (FNV-1a 64, docs/runtime.md, "Native-kernel overrides").
+// checked against hashes computed here independently from the PTX text (FNV-1a 64, docs/runtime.md, "Native-kernel
+// overrides").
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -67,7 +68,8 @@ TEST(KernelsManifestCli, WritesEveryHashOfEveryDefiningModule) {
     std::string text = read_file_text(dir / "d4r-kernels.txt");
     EXPECT_EQ(text.rfind("# ", 0), 0u);
     EXPECT_NE(text.find("d4r kernels manifest"), std::string::npos);
-    EXPECT_NE(r.out.find("wrote " + (dir / "d4r-kernels.txt").string() + ": 2 kernels, 3 hashes (from 2 files, 2 PTX modules)"),
+    EXPECT_NE(r.out.find("wrote " + (dir / "d4r-kernels.txt").string() +
+                         ": 2 kernels, 3 hashes (from 2 files, 2 PTX modules)"),
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("conv: 2 hashes (2 modules)"), std::string::npos) << r.out;
@@ -111,7 +113,8 @@ TEST(KernelsManifestCli, MalformedFileWritesNothing) {
     fs::path bad = t.write("bad.ptx", ".version 8.5\n.entry conv(.param .u64 p\n");
     RunResult r = run_d4r({"kernels", "manifest", dir.string(), good.string(), bad.string()});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("d4r: error: " + bad.string() + ": module 0 (PTX text): line 3: expected ')' after parameter "
+    EXPECT_NE(r.err.find("d4r: error: " + bad.string() +
+                         ": module 0 (PTX text): line 3: expected ')' after parameter "
                          "list, got end of input"),
               std::string::npos)
         << r.err;

@@ -55,7 +55,8 @@ TEST(KernelsSelectCli, ArchFromKfdTopologyPicksTheDiscreteGpu) {
     make_root(t);
     make_topology(t);
     std::string root = (t.path() / "kernels").string();
-    RunResult r = run_d4r({"kernels", "select", "--root", root, "--kfd-root", (t.path() / "kfd").string(), "--explain"});
+    RunResult r =
+        run_d4r({"kernels", "select", "--root", root, "--kfd-root", (t.path() / "kfd").string(), "--explain"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "1 " + root + "/gfx1101\n");
     EXPECT_NE(r.err.find("arch: gfx1101 (from KFD node 2)"), std::string::npos) << r.err;

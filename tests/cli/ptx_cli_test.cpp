@@ -16,7 +16,8 @@
 namespace d4r::test {
 namespace {
 
-// FNV-1a 64 (docs/runtime.md, "Native-kernel overrides"), written out independently of src/core/fnv1a.h, over TEXT minus trailing NULs.
+// FNV-1a 64 (docs/runtime.md, "Native-kernel overrides"), written out independently of src/core/fnv1a.h, over TEXT
+// minus trailing NULs.
 std::string reference_hash(std::string text) {
     while (!text.empty() && text.back() == '\0') text.pop_back();
     uint64_t h = 0xcbf29ce484222325ull;
@@ -60,11 +61,12 @@ const std::string kTwoEntries = R"(//
 }
 )";
 
-const std::string kOtherModule = ".version 8.0\n.target sm_80\n.address_size 64\n.entry third(.param .u32 n) { ret; }\n";
+const std::string kOtherModule =
+    ".version 8.0\n.target sm_80\n.address_size 64\n.entry third(.param .u32 n) { ret; }\n";
 
 fs::path ptx_fixtures() { return fixture_dir() / "ptx"; }
 
-#define SKIP_WITHOUT_PTX_FIXTURES()                                                                                    \
+#define SKIP_WITHOUT_PTX_FIXTURES() \
     if (!fs::exists(ptx_fixtures() / "kernels.multi.fatbin")) GTEST_SKIP() << "no tests/fixtures/ptx yet"
 
 TEST(PtxCli, ListText) {

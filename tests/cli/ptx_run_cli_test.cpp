@@ -45,8 +45,9 @@ DONE:
 TEST(PtxRunCli, RunsAKernelAndPrintsItsBuffers) {
     TempDir dir;
     fs::path ptx = dir.write("k.ptx", kPtx);
-    RunResult r = run_d4r({"ptx", "run", ptx.string(), "scale", "--grid", "2", "--block", "4", "--arg", "buf:32",
-                           "--arg", "iota:u32:8", "--arg", "f32:2.5", "--arg", "u32:6", "--print", "f32", "--workers", "1"});
+    RunResult r = run_d4r({"ptx",   "run",   ptx.string(), "scale", "--grid",     "2",     "--block",
+                           "4",     "--arg", "buf:32",     "--arg", "iota:u32:8", "--arg", "f32:2.5",
+                           "--arg", "u32:6", "--print",    "f32",   "--workers",  "1"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("ran scale on 2 x 4 threads"), std::string::npos) << r.out;
     // out[i] = i * 2.5 for i < 6, untouched (0) after.
@@ -86,8 +87,8 @@ TEST(PtxRunCli, FaultsAndBadUsage) {
     EXPECT_NE(fault.err.find("thread (8,0,0)"), std::string::npos) << fault.err;
     // Wrong argument count, a scalar for a pointer, an unknown kernel: exit status 2.
     EXPECT_EQ(run_d4r({"ptx", "run", ptx.string(), "scale", "--arg", "u32:1"}).exit_code, 2);
-    RunResult kind = run_d4r({"ptx", "run", ptx.string(), "scale", "--arg", "u32:1", "--arg", "buf:4", "--arg",
-                              "f32:1", "--arg", "u32:1"});
+    RunResult kind = run_d4r(
+        {"ptx", "run", ptx.string(), "scale", "--arg", "u32:1", "--arg", "buf:4", "--arg", "f32:1", "--arg", "u32:1"});
     EXPECT_EQ(kind.exit_code, 2);
     EXPECT_NE(kind.err.find("takes 8 bytes"), std::string::npos) << kind.err;
     EXPECT_EQ(run_d4r({"ptx", "run", ptx.string(), "nope"}).exit_code, 2);

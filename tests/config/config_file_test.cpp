@@ -11,8 +11,7 @@ using test::parse_text;
 
 std::string lines_before(int n) {
     std::string text;
-    for (int i = 0; i < n; ++i)
-        text += "; filler\n";
+    for (int i = 0; i < n; ++i) text += "; filler\n";
     return text;
 }
 
@@ -173,8 +172,7 @@ TEST(ConfigFile, NoFileMeansNoValuesAndNoDiagnostics) {
     ParsedConfig parsed = parse_config(ConfigSource::none());
     EXPECT_TRUE(parsed.diagnostics.empty());
     EXPECT_TRUE(parsed.file_name.empty());
-    for (const auto& v : parsed.values)
-        EXPECT_FALSE(v.has_value());
+    for (const auto& v : parsed.values) EXPECT_FALSE(v.has_value());
 }
 
 TEST(ConfigFile, FileNameAsGivenLabelsDiagnostics) {

@@ -27,8 +27,7 @@ inline ResolvedConfig resolve_text(const std::string& text, const std::map<std::
 
 inline std::map<std::string, std::optional<std::string>> export_map(const ResolvedConfig& resolved) {
     std::map<std::string, std::optional<std::string>> out;
-    for (const EnvExport& e : compute_exports(resolved))
-        out[e.name] = e.value;
+    for (const EnvExport& e : compute_exports(resolved)) out[e.name] = e.value;
     return out;
 }
 

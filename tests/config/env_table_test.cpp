@@ -27,8 +27,7 @@ TEST(EnvTable, EverySchemaVariableIsARow) {
 TEST(EnvTable, KeysAreDerivedFromTheSchema) {
     auto names = [](std::string_view variable) {
         std::vector<std::string> out;
-        for (const KeyInfo* k : keys_setting(variable))
-            out.push_back(fmt::format("[{}] {}", k->section, k->name));
+        for (const KeyInfo* k : keys_setting(variable)) out.push_back(fmt::format("[{}] {}", k->section, k->name));
         return out;
     };
     EXPECT_EQ(names("D4R_SHIM_MAX_IN_FLIGHT"), std::vector<std::string>{"[Latency] FrameAge"});
@@ -44,8 +43,7 @@ TEST(EnvTable, KeysAreDerivedFromTheSchema) {
 
 TEST(EnvTable, TableHasARowPerVariable) {
     std::string table = env_vars_markdown();
-    for (const EnvVarInfo& v : env_vars())
-        EXPECT_NE(table.find(fmt::format("| `{}`", v.name)), std::string::npos);
+    for (const EnvVarInfo& v : env_vars()) EXPECT_NE(table.find(fmt::format("| `{}`", v.name)), std::string::npos);
     EXPECT_EQ(static_cast<size_t>(std::count(table.begin(), table.end(), '\n')), env_vars().size() + 2);
 }
 

@@ -56,8 +56,7 @@ TEST(IniParser, NoFinalNewline) {
 TEST(IniParser, MalformedLinesAreErrorsWithTheirLine) {
     IniDocument doc = parse_ini("[DLSS\nModel K\n[Kernels]\n= value\n[]\n[a]b]\nok = 1\n", "my.ini");
     ASSERT_EQ(doc.diagnostics.size(), 5u);
-    for (const Diagnostic& d : doc.diagnostics)
-        EXPECT_EQ(d.severity, Severity::Error);
+    for (const Diagnostic& d : doc.diagnostics) EXPECT_EQ(d.severity, Severity::Error);
     EXPECT_EQ(doc.diagnostics[0].line, 1);
     EXPECT_EQ(doc.diagnostics[0].text(), "my.ini:1: unterminated section header '[DLSS' (expected '[Section]')");
     EXPECT_EQ(doc.diagnostics[1].line, 2);

@@ -13,8 +13,7 @@ using Exports = std::map<std::string, std::optional<std::string>>;
 
 std::vector<std::string> export_names(const ResolvedConfig& r) {
     std::vector<std::string> names;
-    for (const EnvExport& e : compute_exports(r))
-        names.push_back(e.name);
+    for (const EnvExport& e : compute_exports(r)) names.push_back(e.name);
     return names;
 }
 
@@ -179,8 +178,7 @@ TEST(Resolve, LaunchKeysHaveNoVariable) {
     ResolvedConfig r = resolve_text("[Launch]\nGameExe = Game.exe\nProtonDir = /p\n");
     EXPECT_EQ(r.get(KeyId::LaunchGameExe).value, "Game.exe");
     EXPECT_TRUE(r.variables(KeyId::LaunchGameExe).empty());
-    for (const EnvExport& e : compute_exports(r))
-        EXPECT_NE(e.value, std::optional<std::string>("Game.exe"));
+    for (const EnvExport& e : compute_exports(r)) EXPECT_NE(e.value, std::optional<std::string>("Game.exe"));
 }
 
 TEST(Resolve, ExportsAreInSchemaOrderThenEnvInFileOrder) {
@@ -194,8 +192,7 @@ TEST(Resolve, ExportsAreInSchemaOrderThenEnvInFileOrder) {
     // Schema order: the position of each variable follows its key's row.
     std::vector<std::string> schema_vars;
     for (const KeyInfo& k : schema_keys())
-        for (std::string_view v : k.variables())
-            schema_vars.emplace_back(v);
+        for (std::string_view v : k.variables()) schema_vars.emplace_back(v);
     size_t last = 0;
     for (size_t i = 0; i + 2 < names.size(); ++i) {
         auto pos =
@@ -209,7 +206,8 @@ TEST(Resolve, ExportsAreInSchemaOrderThenEnvInFileOrder) {
 TEST(Resolve, EnvLineReplacesTheSchemaExport) {
     ResolvedConfig r = resolve_text("[Debug]\nProfile = false\n[Env]\nD4R_CUDA_KERNEL_PROFILE = 1\n");
     std::vector<EnvExport> exports = compute_exports(r);
-    EXPECT_EQ(std::count_if(exports.begin(), exports.end(), [](const EnvExport& e) { return e.name == "D4R_CUDA_KERNEL_PROFILE"; }),
+    EXPECT_EQ(std::count_if(exports.begin(), exports.end(),
+                            [](const EnvExport& e) { return e.name == "D4R_CUDA_KERNEL_PROFILE"; }),
               1);
     EXPECT_EQ(export_map(r)["D4R_CUDA_KERNEL_PROFILE"], "1");
     EXPECT_EQ(r.variables(KeyId::DebugProfile)[0].state, VariableState::ReplacedByEnv);

@@ -70,8 +70,7 @@ TEST(Schema, MatchesSpecRowForRow) {
         EXPECT_EQ(k.name, s.key) << i;
         EXPECT_EQ(k.default_value, s.default_value) << s.key;
         std::string vars;
-        for (std::string_view v : k.variables())
-            vars += (vars.empty() ? "" : " ") + std::string(v);
+        for (std::string_view v : k.variables()) vars += (vars.empty() ? "" : " ") + std::string(v);
         EXPECT_EQ(vars, s.variables) << s.key;
         EXPECT_EQ(find_key(s.section, s.key), &k);
         EXPECT_EQ(&key_info(k.id), &k);
@@ -104,8 +103,7 @@ TEST(Schema, KeysUniqueSectionsContiguousVariablesOwnedOnce) {
         EXPECT_TRUE(keys.insert(to_lower(std::string(k.section) + "/" + std::string(k.name))).second) << k.name;
         // A variable is exported by exactly one key (NativeKernelDir only names NativeKernels' variable).
         if (k.mapping == Mapping::KernelRoot || k.mapping == Mapping::Launcher) continue;
-        for (std::string_view v : k.variables())
-            EXPECT_TRUE(exported_by.insert(std::string(v)).second) << v;
+        for (std::string_view v : k.variables()) EXPECT_TRUE(exported_by.insert(std::string(v)).second) << v;
     }
     EXPECT_TRUE(is_schema_variable("D4R_SHIM_MAX_IN_FLIGHT"));
     EXPECT_FALSE(is_schema_variable("D4R_CONFIG"));

@@ -71,8 +71,7 @@ TEST(Model, InvalidLettersAreErrorsListingTheAcceptedValues) {
 
 TEST(CanonicalValue, IntegerRanges) {
     const KeyInfo& frame_age = key_info(KeyId::LatencyFrameAge);
-    for (const char* ok : {"0", "1", "2", "3"})
-        EXPECT_EQ(*canonical_value(frame_age, ok), ok);
+    for (const char* ok : {"0", "1", "2", "3"}) EXPECT_EQ(*canonical_value(frame_age, ok), ok);
     EXPECT_EQ(*canonical_value(frame_age, "+2"), "2");
     for (const char* bad : {"4", "-1", "x", "", "1.5", "0x1", " 1"}) {
         auto v = canonical_value(frame_age, bad);

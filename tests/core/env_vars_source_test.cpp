@@ -47,8 +47,7 @@ TEST(EnvVarsSource, EveryVariableTheCodeNamesIsInTheTable) {
     for (const auto& [name, files] : found) {
         if (kNotReadVariables.count(name)) continue;
         std::string where;
-        for (const std::string& f : files)
-            where += " " + f;
+        for (const std::string& f : files) where += " " + f;
         EXPECT_NE(find_env_var(name), nullptr)
             << name << " (in" << where << ") is not in the table of variables: add a row to src/core/env_vars.cpp "
             << "(and regenerate docs/configuration.md), or list it in kNotReadVariables with the reason";

@@ -51,10 +51,8 @@ TEST(EnvVars, TableIsComplete) {
 }
 
 TEST(EnvVars, OneBooleanRule) {
-    for (const char* t : {"1", "true", "TRUE", "On", "yes"})
-        EXPECT_EQ(parse_bool_word(t), true) << t;
-    for (const char* f : {"0", "false", "Off", "NO"})
-        EXPECT_EQ(parse_bool_word(f), false) << f;
+    for (const char* t : {"1", "true", "TRUE", "On", "yes"}) EXPECT_EQ(parse_bool_word(t), true) << t;
+    for (const char* f : {"0", "false", "Off", "NO"}) EXPECT_EQ(parse_bool_word(f), false) << f;
     for (const char* x : {"", "2", "maybe", "enabled", " yes "}) // the callers trim
         EXPECT_EQ(parse_bool_word(x), std::nullopt) << x;
     EXPECT_TRUE(env_bool(MapEnvironment{{"D4R_CUDA_TRACE", " yes "}}, EnvVar::CudaTrace));

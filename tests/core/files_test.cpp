@@ -26,7 +26,7 @@ TEST(Files, AtomicWriteKeepsModeOfReplacedFile) {
     fs::path p = t.write("script.sh", "old");
     ::chmod(p.c_str(), 0755);
     ASSERT_TRUE(write_file_atomic(p, std::string_view("new")).ok());
-    struct stat st {};
+    struct stat st{};
     ASSERT_EQ(::stat(p.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0755u);
 }

@@ -22,13 +22,11 @@ TEST(Sha256, KnownDigests) {
 
 TEST(Sha256, ChunkingDoesNotMatter) {
     std::string text;
-    for (int i = 0; i < 300; ++i)
-        text += char('a' + i % 26);
+    for (int i = 0; i < 300; ++i) text += char('a' + i % 26);
     const std::string whole = sha256_hex(text);
     for (size_t step : {1u, 3u, 55u, 56u, 63u, 64u, 65u}) {
         Sha256 h;
-        for (size_t i = 0; i < text.size(); i += step)
-            h.update(std::string_view(text).substr(i, step));
+        for (size_t i = 0; i < text.size(); i += step) h.update(std::string_view(text).substr(i, step));
         EXPECT_EQ(h.finish_hex(), whole) << "step " << step;
     }
 }

@@ -15,7 +15,7 @@ using namespace d4r;
 TEST(Statistics, MedianOfOddEvenAndEmptyLists) {
     EXPECT_EQ(median({}), 0.0);
     EXPECT_EQ(median({4.0}), 4.0);
-    EXPECT_EQ(median({9.0, 1.0, 5.0}), 5.0);     // unsorted input
+    EXPECT_EQ(median({9.0, 1.0, 5.0}), 5.0);      // unsorted input
     EXPECT_EQ(median({8.0, 2.0, 4.0, 6.0}), 5.0); // mean of the middle two
     EXPECT_EQ(median({-1.0, -1.0, 3.0, 100.0, 2.0}), 2.0);
 }

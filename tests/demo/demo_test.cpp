@@ -45,7 +45,8 @@ INSTANTIATE_TEST_SUITE_P(EveryScene, DemoQuality, ::testing::ValuesIn(d4r::scene
 
 TEST(Demo, WritesImagesReportAndTheTranslatedRatio) {
     TempDir dir;
-    auto report = run_demo(dir, {"--frames", "3", "--render", "96x54", "--output", "192x108", "--translated-frames", "2"});
+    auto report =
+        run_demo(dir, {"--frames", "3", "--render", "96x54", "--output", "192x108", "--translated-frames", "2"});
     for (const char* png : {"input_bilinear.png", "d4r.png", "bicubic.png", "truth.png", "error_d4r.png"}) {
         fs::path p = dir.path() / "out" / png;
         ASSERT_TRUE(fs::exists(p)) << p;
@@ -59,8 +60,8 @@ TEST(Demo, WritesImagesReportAndTheTranslatedRatio) {
 
 TEST(Demo, NativeOffRunsThePtxAndSaysSo) {
     TempDir dir;
-    auto report = run_demo(dir, {"--frames", "2", "--render", "64x36", "--output", "128x72", "--native", "off",
-                                 "--no-images"});
+    auto report =
+        run_demo(dir, {"--frames", "2", "--render", "64x36", "--output", "128x72", "--native", "off", "--no-images"});
     EXPECT_FALSE(report["native"].get<bool>());
     EXPECT_NE(report["summary"]["translated_note"].get<std::string>().find("native kernels off"), std::string::npos);
 }

@@ -63,14 +63,14 @@ inline void* const CU_LAUNCH_PARAM_END = reinterpret_cast<void*>(0x00);
 inline void* const CU_LAUNCH_PARAM_BUFFER_POINTER = reinterpret_cast<void*>(0x01);
 inline void* const CU_LAUNCH_PARAM_BUFFER_SIZE = reinterpret_cast<void*>(0x02);
 
-struct CudaArray3DDescriptor {  // CUDA_ARRAY3D_DESCRIPTOR_v2
+struct CudaArray3DDescriptor { // CUDA_ARRAY3D_DESCRIPTOR_v2
     size_t Width, Height, Depth;
     int Format;
     unsigned NumChannels;
     unsigned Flags;
 };
 
-struct CudaMemcpy2D {  // CUDA_MEMCPY2D_v2
+struct CudaMemcpy2D { // CUDA_MEMCPY2D_v2
     size_t srcXInBytes, srcY;
     int srcMemoryType;
     const void* srcHost;
@@ -86,7 +86,7 @@ struct CudaMemcpy2D {  // CUDA_MEMCPY2D_v2
     size_t WidthInBytes, Height;
 };
 
-struct CudaResourceDesc {  // CUDA_RESOURCE_DESC_v1
+struct CudaResourceDesc { // CUDA_RESOURCE_DESC_v1
     int resType;
     union {
         struct {
@@ -103,7 +103,7 @@ struct CudaResourceDesc {  // CUDA_RESOURCE_DESC_v1
     unsigned flags;
 };
 
-struct CudaTextureDesc {  // CUDA_TEXTURE_DESC_v1
+struct CudaTextureDesc { // CUDA_TEXTURE_DESC_v1
     int addressMode[3];
     int filterMode;
     unsigned flags;
@@ -120,40 +120,40 @@ static_assert(sizeof(CudaResourceDesc) == 144, "CUDA_RESOURCE_DESC layout");
 static_assert(sizeof(CudaTextureDesc) == 104, "CUDA_TEXTURE_DESC layout");
 
 // X(name, exported symbol, signature)
-#define D4R_CUDA_DRIVER_FUNCS(X)                                                                            \
-    X(init, "cuInit", CUresult (*)(unsigned))                                                               \
-    X(driver_get_version, "cuDriverGetVersion", CUresult (*)(int*))                                         \
-    X(device_get, "cuDeviceGet", CUresult (*)(CUdevice*, int))                                              \
-    X(device_get_name, "cuDeviceGetName", CUresult (*)(char*, int, CUdevice))                               \
-    X(device_get_attribute, "cuDeviceGetAttribute", CUresult (*)(int*, int, CUdevice))                      \
-    X(primary_ctx_retain, "cuDevicePrimaryCtxRetain", CUresult (*)(CUcontext*, CUdevice))                   \
-    X(primary_ctx_release, "cuDevicePrimaryCtxRelease_v2", CUresult (*)(CUdevice))                          \
-    X(primary_ctx_reset, "cuDevicePrimaryCtxReset_v2", CUresult (*)(CUdevice))                              \
-    X(ctx_set_current, "cuCtxSetCurrent", CUresult (*)(CUcontext))                                          \
-    X(ctx_synchronize, "cuCtxSynchronize", CUresult (*)())                                                  \
-    X(module_load_data_ex, "cuModuleLoadDataEx", CUresult (*)(CUmodule*, const void*, unsigned, int*, void**)) \
-    X(module_unload, "cuModuleUnload", CUresult (*)(CUmodule))                                              \
-    X(module_get_function, "cuModuleGetFunction", CUresult (*)(CUfunction*, CUmodule, const char*))         \
-    X(launch_kernel, "cuLaunchKernel",                                                                      \
-      CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, \
-                   void**, void**))                                                                         \
-    X(mem_alloc, "cuMemAlloc_v2", CUresult (*)(CUdeviceptr*, size_t))                                       \
-    X(mem_free, "cuMemFree_v2", CUresult (*)(CUdeviceptr))                                                  \
-    X(memcpy_htod, "cuMemcpyHtoD_v2", CUresult (*)(CUdeviceptr, const void*, size_t))                       \
-    X(memcpy_dtoh, "cuMemcpyDtoH_v2", CUresult (*)(void*, CUdeviceptr, size_t))                             \
-    X(memcpy_2d, "cuMemcpy2D_v2", CUresult (*)(const CudaMemcpy2D*))                                        \
-    X(array_3d_create, "cuArray3DCreate_v2", CUresult (*)(CUarray*, const CudaArray3DDescriptor*))          \
-    X(array_destroy, "cuArrayDestroy", CUresult (*)(CUarray))                                               \
-    X(tex_object_create, "cuTexObjectCreate",                                                               \
-      CUresult (*)(CUtexObject*, const CudaResourceDesc*, const CudaTextureDesc*, const void*))             \
-    X(tex_object_destroy, "cuTexObjectDestroy", CUresult (*)(CUtexObject))                                  \
-    X(surf_object_create, "cuSurfObjectCreate", CUresult (*)(CUsurfObject*, const CudaResourceDesc*))       \
-    X(surf_object_destroy, "cuSurfObjectDestroy", CUresult (*)(CUsurfObject))                               \
-    X(get_error_name, "cuGetErrorName", CUresult (*)(CUresult, const char**))                               \
+#define D4R_CUDA_DRIVER_FUNCS(X)                                                                                       \
+    X(init, "cuInit", CUresult (*)(unsigned))                                                                          \
+    X(driver_get_version, "cuDriverGetVersion", CUresult (*)(int*))                                                    \
+    X(device_get, "cuDeviceGet", CUresult (*)(CUdevice*, int))                                                         \
+    X(device_get_name, "cuDeviceGetName", CUresult (*)(char*, int, CUdevice))                                          \
+    X(device_get_attribute, "cuDeviceGetAttribute", CUresult (*)(int*, int, CUdevice))                                 \
+    X(primary_ctx_retain, "cuDevicePrimaryCtxRetain", CUresult (*)(CUcontext*, CUdevice))                              \
+    X(primary_ctx_release, "cuDevicePrimaryCtxRelease_v2", CUresult (*)(CUdevice))                                     \
+    X(primary_ctx_reset, "cuDevicePrimaryCtxReset_v2", CUresult (*)(CUdevice))                                         \
+    X(ctx_set_current, "cuCtxSetCurrent", CUresult (*)(CUcontext))                                                     \
+    X(ctx_synchronize, "cuCtxSynchronize", CUresult (*)())                                                             \
+    X(module_load_data_ex, "cuModuleLoadDataEx", CUresult (*)(CUmodule*, const void*, unsigned, int*, void**))         \
+    X(module_unload, "cuModuleUnload", CUresult (*)(CUmodule))                                                         \
+    X(module_get_function, "cuModuleGetFunction", CUresult (*)(CUfunction*, CUmodule, const char*))                    \
+    X(launch_kernel, "cuLaunchKernel",                                                                                 \
+      CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void**, \
+                   void**))                                                                                            \
+    X(mem_alloc, "cuMemAlloc_v2", CUresult (*)(CUdeviceptr*, size_t))                                                  \
+    X(mem_free, "cuMemFree_v2", CUresult (*)(CUdeviceptr))                                                             \
+    X(memcpy_htod, "cuMemcpyHtoD_v2", CUresult (*)(CUdeviceptr, const void*, size_t))                                  \
+    X(memcpy_dtoh, "cuMemcpyDtoH_v2", CUresult (*)(void*, CUdeviceptr, size_t))                                        \
+    X(memcpy_2d, "cuMemcpy2D_v2", CUresult (*)(const CudaMemcpy2D*))                                                   \
+    X(array_3d_create, "cuArray3DCreate_v2", CUresult (*)(CUarray*, const CudaArray3DDescriptor*))                     \
+    X(array_destroy, "cuArrayDestroy", CUresult (*)(CUarray))                                                          \
+    X(tex_object_create, "cuTexObjectCreate",                                                                          \
+      CUresult (*)(CUtexObject*, const CudaResourceDesc*, const CudaTextureDesc*, const void*))                        \
+    X(tex_object_destroy, "cuTexObjectDestroy", CUresult (*)(CUtexObject))                                             \
+    X(surf_object_create, "cuSurfObjectCreate", CUresult (*)(CUsurfObject*, const CudaResourceDesc*))                  \
+    X(surf_object_destroy, "cuSurfObjectDestroy", CUresult (*)(CUsurfObject))                                          \
+    X(get_error_name, "cuGetErrorName", CUresult (*)(CUresult, const char**))                                          \
     X(get_error_string, "cuGetErrorString", CUresult (*)(CUresult, const char**))
 
 template <typename T>
-using FnPtr = T;  // lets a macro argument spelled `R (*)(Args...)` declare a variable
+using FnPtr = T; // lets a macro argument spelled `R (*)(Args...)` declare a variable
 
 struct CudaDriver {
 #define D4R_CUDA_FIELD(field, symbol, type) FnPtr<type> field = nullptr;
@@ -167,4 +167,4 @@ struct CudaDriver {
     std::string describe(const char* what, CUresult r) const;
 };
 
-}  // namespace d4r::device
+} // namespace d4r::device

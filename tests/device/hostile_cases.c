@@ -46,18 +46,28 @@ static void ptx_case(const char* text, int with_header) {
     CUmodule m = NULL;
     SAY("%s", name_of(load(&m, text, with_header)));
 }
-static void ptx_version_99(void) { ptx_case(".version 99.9\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n", 0); }
-static void ptx_target_sm100(void) { ptx_case(".version 8.0\n.target sm_100\n.address_size 64\n.visible .entry k() { ret; }\n", 0); }
-static void ptx_address_size_32(void) { ptx_case(".version 8.0\n.target sm_90\n.address_size 32\n.visible .entry k() { ret; }\n", 0); }
+static void ptx_version_99(void) {
+    ptx_case(".version 99.9\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n", 0);
+}
+static void ptx_target_sm100(void) {
+    ptx_case(".version 8.0\n.target sm_100\n.address_size 64\n.visible .entry k() { ret; }\n", 0);
+}
+static void ptx_address_size_32(void) {
+    ptx_case(".version 8.0\n.target sm_90\n.address_size 32\n.visible .entry k() { ret; }\n", 0);
+}
 static void ptx_maxntid_0(void) { ptx_case(".visible .entry k() .maxntid 0, 1, 1 { ret; }\n", 1); }
-static void ptx_duplicate_reg(void) { ptx_case(".visible .entry k() { .reg .b32 %r<2>; .reg .b32 %r<2>; mov.b32 %r1, 1; ret; }\n", 1); }
+static void ptx_duplicate_reg(void) {
+    ptx_case(".visible .entry k() { .reg .b32 %r<2>; .reg .b32 %r<2>; mov.b32 %r1, 1; ret; }\n", 1);
+}
 static void ptx_ld_size_mismatch(void) {
     ptx_case(".visible .entry k(.param .u64 p) { .reg .b32 %r<2>; .reg .b64 %rd<2>; ld.param.u64 %rd1, [p];"
-             " ld.global.u64 %r1, [%rd1]; st.global.u32 [%rd1], %r1; ret; }\n", 1);
+             " ld.global.u64 %r1, [%rd1]; st.global.u32 [%rd1], %r1; ret; }\n",
+             1);
 }
 static void ptx_cvt_size_mismatch(void) {
     ptx_case(".visible .entry k(.param .u64 p) { .reg .b32 %r<2>; .reg .b64 %rd<3>; ld.param.u64 %rd1, [p];"
-             " ld.global.u32 %r1, [%rd1]; cvt.rn.f32.s32 %rd2, %r1; st.global.u64 [%rd1], %rd2; ret; }\n", 1);
+             " ld.global.u32 %r1, [%rd1]; cvt.rn.f32.s32 %rd2, %r1; st.global.u64 [%rd1], %rd2; ret; }\n",
+             1);
 }
 static void ptx_params_over_limit(void) { ptx_case(".visible .entry k(.param .align 4 .b8 p[40000]) { ret; }\n", 1); }
 
@@ -73,7 +83,10 @@ static void memcpy2d_array_unaligned(void) {
     CUDA_ARRAY_DESCRIPTOR d = {16, 16, CU_AD_FORMAT_FLOAT, 1};
     CUarray a;
     CUresult r = cuArrayCreate(&a, &d);
-    if (r) { SAY("array: %s", name_of(r)); return; }
+    if (r) {
+        SAY("array: %s", name_of(r));
+        return;
+    }
     float host[256] = {0};
     CUDA_MEMCPY2D c;
     memset(&c, 0, sizeof c);
@@ -92,7 +105,10 @@ static void launch_cluster_not_dividing(void) {
     CUfunction f;
     CUresult r = load(&m, ".visible .entry k() { ret; }\n", 1);
     if (!r) r = cuModuleGetFunction(&f, m, "k");
-    if (r) { SAY("load: %s", name_of(r)); return; }
+    if (r) {
+        SAY("load: %s", name_of(r));
+        return;
+    }
     CUlaunchAttribute at;
     memset(&at, 0, sizeof at);
     at.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
@@ -101,8 +117,12 @@ static void launch_cluster_not_dividing(void) {
     at.value.clusterDim.z = 1;
     CUlaunchConfig cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.gridDimX = 3; cfg.gridDimY = 1; cfg.gridDimZ = 1;
-    cfg.blockDimX = 32; cfg.blockDimY = 1; cfg.blockDimZ = 1;
+    cfg.gridDimX = 3;
+    cfg.gridDimY = 1;
+    cfg.gridDimZ = 1;
+    cfg.blockDimX = 32;
+    cfg.blockDimY = 1;
+    cfg.blockDimZ = 1;
     cfg.attrs = &at;
     cfg.numAttrs = 1;
     r = cuLaunchKernelEx(&cfg, f, NULL, NULL);
@@ -127,10 +147,15 @@ static void recursion(unsigned depth, size_t stack) {
     CUfunction f;
     CUresult r = load(&m, kRecursion, 1);
     if (!r) r = cuModuleGetFunction(&f, m, "rec");
-    if (r) { SAY("load: %s", name_of(r)); return; }
+    if (r) {
+        SAY("load: %s", name_of(r));
+        return;
+    }
     if (stack) {
         r = cuCtxSetLimit(CU_LIMIT_STACK_SIZE, stack);
-        if (r) { SAY("limit: %s ", name_of(r)); }
+        if (r) {
+            SAY("limit: %s ", name_of(r));
+        }
     }
     CUdeviceptr out;
     cuMemAlloc(&out, 4);
@@ -149,10 +174,15 @@ static void recursion_10_64k_stack(void) { recursion(10, 65536); }
 static void sticky_after_fault(void) {
     CUmodule m;
     CUfunction f;
-    CUresult r = load(&m, ".visible .entry bad() { .reg .b64 %rd<2>; .reg .b32 %r<2>; mov.u64 %rd1, 16;"
-                          " mov.b32 %r1, 1; st.global.u32 [%rd1], %r1; ret; }\n", 1);
+    CUresult r = load(&m,
+                      ".visible .entry bad() { .reg .b64 %rd<2>; .reg .b32 %r<2>; mov.u64 %rd1, 16;"
+                      " mov.b32 %r1, 1; st.global.u32 [%rd1], %r1; ret; }\n",
+                      1);
     if (!r) r = cuModuleGetFunction(&f, m, "bad");
-    if (r) { SAY("load: %s", name_of(r)); return; }
+    if (r) {
+        SAY("load: %s", name_of(r));
+        return;
+    }
     CUevent e;
     cuEventCreate(&e, 0);
     r = cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL);
@@ -174,7 +204,10 @@ static void other_context(void) {
     CUfunction f;
     CUresult r = load(&m, ".visible .entry k() { ret; }\n", 1);
     if (!r) r = cuModuleGetFunction(&f, m, "k");
-    if (r) { SAY("load: %s", name_of(r)); return; }
+    if (r) {
+        SAY("load: %s", name_of(r));
+        return;
+    }
     CUevent e;
     CUstream sa;
     CUdeviceptr p;
@@ -185,7 +218,10 @@ static void other_context(void) {
     CUdevice dev;
     cuDeviceGet(&dev, 0);
     r = cuCtxCreate(&b, NULL, 0, dev);
-    if (r) { SAY("cuCtxCreate: %s", name_of(r)); return; }
+    if (r) {
+        SAY("cuCtxCreate: %s", name_of(r));
+        return;
+    }
     CUstream sb;
     cuStreamCreate(&sb, 0);
     CUresult l0 = cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL);

@@ -11,20 +11,19 @@
 #include <stdlib.h>
 #include <time.h>
 
-static const char kPtx[] =
-    ".version 7.0\n.target sm_52\n.address_size 64\n"
-    ".visible .entry empty(.param .u64 p)\n{\n\tret;\n}\n";
+static const char kPtx[] = ".version 7.0\n.target sm_52\n.address_size 64\n"
+                           ".visible .entry empty(.param .u64 p)\n{\n\tret;\n}\n";
 
 typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                               CUstream, void**, void**);
 
-#define CHECK(call)                                                                             \
-    do {                                                                                        \
-        CUresult r_ = (call);                                                                   \
-        if (r_ != CUDA_SUCCESS) {                                                               \
-            fprintf(stderr, "%s failed: %d\n", #call, (int)r_);                                 \
-            return 1;                                                                           \
-        }                                                                                       \
+#define CHECK(call)                                             \
+    do {                                                        \
+        CUresult r_ = (call);                                   \
+        if (r_ != CUDA_SUCCESS) {                               \
+            fprintf(stderr, "%s failed: %d\n", #call, (int)r_); \
+            return 1;                                           \
+        }                                                       \
     } while (0)
 
 static void* sym(void* lib, const char* name) {

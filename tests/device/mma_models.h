@@ -62,7 +62,7 @@ static uint32_t round_to(i128 S, int L, Fmt f, bool rn) {
     uint32_t sign = S < 0 ? 1u : 0u;
     u128 mag = S < 0 ? u128(-S) : u128(S);
     uint32_t sbit = sign << (f.exp_bits + f.man_bits);
-    if (mag == 0) return 0;  // exact zero: +0 (the sign of zero is probed separately)
+    if (mag == 0) return 0; // exact zero: +0 (the sign of zero is probed separately)
     int ue = L + bitlen(mag) - 1;
     int min_e = 1 - f.bias;
     int lsb = ue < min_e ? min_e - f.man_bits : ue - f.man_bits;
@@ -72,7 +72,7 @@ static uint32_t round_to(i128 S, int L, Fmt f, bool rn) {
         q = mag << (-shift);
     } else if (shift >= 127) {
         q = 0;
-        if (rn && shift == 127 && (mag >> 126)) q = 1;  // never happens for our ranges
+        if (rn && shift == 127 && (mag >> 126)) q = 1; // never happens for our ranges
     } else {
         q = mag >> shift;
         u128 rem = mag & ((u128(1) << shift) - 1), half = u128(1) << (shift - 1);
@@ -80,7 +80,7 @@ static uint32_t round_to(i128 S, int L, Fmt f, bool rn) {
     }
     int biased;
     if (ue < min_e) {
-        biased = 0;  // q < 2^man_bits, or exactly 2^man_bits after rounding (then the bit lands in the exponent)
+        biased = 0; // q < 2^man_bits, or exactly 2^man_bits after rounding (then the bit lands in the exponent)
         return sbit | uint32_t(q);
     }
     biased = ue + f.bias;
@@ -130,25 +130,26 @@ static i128 aligned_sum(const std::vector<Term>& ts, int F, bool floor_mode, boo
 }
 
 struct Model {
-    int F;          // bits kept below the largest exponent of a group (100 = exact)
-    int G;          // products per group (consecutive k)
-    bool floor;     // dropped bits: toward -inf (true) or toward zero (false)
-    bool rn;        // rounding of each group's sum: RN-even (true) or RZ (false)
-    bool c_last;    // C joins after all products (true) or is the initial accumulator (false)
-    bool mid_f16;   // f16-accumulator shapes: the accumulator is rounded to f16 between groups
-    bool expsum = false;     // align to the largest exponent sum (true) or the largest leading bit
-    bool split_fp8 = false;  // k32 FP8 as two k16 f16 passes (low, then high byte pair of every
-                             // register) from a zero accumulator, then C added by an IEEE RN add
-    bool via_f32 = false;    // f16 results: rounded toward zero to f32 first, then to f16
+    int F;                  // bits kept below the largest exponent of a group (100 = exact)
+    int G;                  // products per group (consecutive k)
+    bool floor;             // dropped bits: toward -inf (true) or toward zero (false)
+    bool rn;                // rounding of each group's sum: RN-even (true) or RZ (false)
+    bool c_last;            // C joins after all products (true) or is the initial accumulator (false)
+    bool mid_f16;           // f16-accumulator shapes: the accumulator is rounded to f16 between groups
+    bool expsum = false;    // align to the largest exponent sum (true) or the largest leading bit
+    bool split_fp8 = false; // k32 FP8 as two k16 f16 passes (low, then high byte pair of every
+                            // register) from a zero accumulator, then C added by an IEEE RN add
+    bool via_f32 = false;   // f16 results: rounded toward zero to f32 first, then to f16
 };
 static std::string describe(const Model& m, bool acc16) {
     char buf[300];
     std::string f = m.F >= 100 ? "exact" : std::to_string(m.F);
     if (m.split_fp8) {
-        std::snprintf(buf, sizeof buf, "fp8 as 2 x k16 f16 passes (low then high byte pairs) from 0, each: F=%s align=%s "
-                      "drop=%s round=%s to %s%s; then C added with IEEE RN", f.c_str(), m.expsum ? "expsum" : "lead",
-                      m.floor ? "floor" : "trunc", m.rn ? "RN" : "RZ", acc16 ? "f16" : "f32",
-                      m.via_f32 ? " via f32 (RZ)" : "");
+        std::snprintf(buf, sizeof buf,
+                      "fp8 as 2 x k16 f16 passes (low then high byte pairs) from 0, each: F=%s align=%s "
+                      "drop=%s round=%s to %s%s; then C added with IEEE RN",
+                      f.c_str(), m.expsum ? "expsum" : "lead", m.floor ? "floor" : "trunc", m.rn ? "RN" : "RZ",
+                      acc16 ? "f16" : "f32", m.via_f32 ? " via f32 (RZ)" : "");
         return buf;
     }
     std::snprintf(buf, sizeof buf, "F=%s align=%s G=%d drop=%s round=%s C=%s%s%s", f.c_str(),
@@ -163,7 +164,7 @@ static uint32_t ieee_add_rn(const Term& a, const Term& b, Fmt f) {
     if (!a.m && !b.m) return 0;
     if (a.m && b.m) {
         int gap = std::abs(lead(a) - lead(b));
-        if (gap > 60) {  // the smaller one is far below half an ulp of the larger
+        if (gap > 60) { // the smaller one is far below half an ulp of the larger
             const Term& big = lead(a) > lead(b) ? a : b;
             int L;
             i128 S = aligned_sum({big}, 64, false, false, &L);

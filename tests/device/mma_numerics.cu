@@ -30,13 +30,13 @@
 #include <string>
 #include <vector>
 
-#define CUDA_CHECK(x)                                                                          \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) {                                                               \
+#define CUDA_CHECK(x)                                                                                \
+    do {                                                                                             \
+        cudaError_t e_ = (x);                                                                        \
+        if (e_ != cudaSuccess) {                                                                     \
             std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                      \
-        }                                                                                      \
+            std::exit(1);                                                                            \
+        }                                                                                            \
     } while (0)
 
 // ---- shapes ----------------------------------------------------------------------------------
@@ -61,7 +61,7 @@ static int elem_bytes(InFmt f) { return (f == IN_F16 || f == IN_BF16) ? 2 : 1; }
 // One test = one mma: A 16xK (row-major), B stored transposed 8xK, C and D 16x8 (f32 bits, or f16
 // bits in the low half of each word). All as raw bits.
 struct Mma {
-    std::vector<uint32_t> a, b;  // element bits
+    std::vector<uint32_t> a, b; // element bits
     uint32_t c[128];
     uint32_t d[128];
 };
@@ -116,17 +116,17 @@ __global__ void mma_kernel(const uint8_t* A, const uint8_t* B, const uint32_t* C
         uint32_t h0 = (rc[0] & 0xffff) | rc[1] << 16, h1 = (rc[2] & 0xffff) | rc[3] << 16, d0 = 0, d1 = 0;
         if (SHAPE == F16_K16_F16)
             asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
-                         : "=r"(d0), "=r"(d1) : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
-                           "r"(h0), "r"(h1));
+                         : "=r"(d0), "=r"(d1)
+                         : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]), "r"(h0), "r"(h1));
         else
             asm volatile("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
-                         : "=r"(d0), "=r"(d1) : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]),
-                           "r"(h0), "r"(h1));
+                         : "=r"(d0), "=r"(d1)
+                         : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]), "r"(h0), "r"(h1));
         rd[0] = d0 & 0xffff, rd[1] = d0 >> 16, rd[2] = d1 & 0xffff, rd[3] = d1 >> 16;
     } else {
-#define MMA_F32(instr, NA, NB)                                                                                  \
-    asm volatile(instr " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"                              \
-                 : "=r"(rd[0]), "=r"(rd[1]), "=r"(rd[2]), "=r"(rd[3])                                            \
+#define MMA_F32(instr, NA, NB)                                                                                     \
+    asm volatile(instr " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"                                \
+                 : "=r"(rd[0]), "=r"(rd[1]), "=r"(rd[2]), "=r"(rd[3])                                              \
                  : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "r"(rb[0]), "r"(rb[1]), "r"(rc[0]), "r"(rc[1]), \
                    "r"(rc[2]), "r"(rc[3]))
         if (SHAPE == F16_K16_F32) MMA_F32("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2);
@@ -134,9 +134,10 @@ __global__ void mma_kernel(const uint8_t* A, const uint8_t* B, const uint32_t* C
         if (SHAPE == E4M3_K32_F32) MMA_F32("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", 4, 2);
         if (SHAPE == E5M2_K32_F32) MMA_F32("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", 4, 2);
         if (SHAPE == F16_K8_F32)
-            asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
-                         : "=r"(rd[0]), "=r"(rd[1]), "=r"(rd[2]), "=r"(rd[3])
-                         : "r"(ra[0]), "r"(ra[1]), "r"(rb[0]), "r"(rc[0]), "r"(rc[1]), "r"(rc[2]), "r"(rc[3]));
+            asm volatile(
+                "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
+                : "=r"(rd[0]), "=r"(rd[1]), "=r"(rd[2]), "=r"(rd[3])
+                : "r"(ra[0]), "r"(ra[1]), "r"(rb[0]), "r"(rc[0]), "r"(rc[1]), "r"(rc[2]), "r"(rc[3]));
     }
     uint32_t* d = D + size_t(t) * 128;
     for (int i = 0; i < 4; ++i) d[(g + 8 * (i >> 1)) * 8 + q * 2 + (i & 1)] = rd[i];
@@ -147,7 +148,7 @@ static void launch_shape(const uint8_t* A, const uint8_t* B, const uint32_t* C, 
     mma_kernel<SHAPE><<<(n + 3) / 4, 128>>>(A, B, C, D, n);
 }
 
-static bool emulate_mmas(Shape s, std::vector<Mma>& tests);  // --selftest: a known model instead of the GPU
+static bool emulate_mmas(Shape s, std::vector<Mma>& tests); // --selftest: a known model instead of the GPU
 
 // --dump FILE records every batch of results; --replay FILE answers the same batches from such a
 // file without a GPU, so models can be studied offline on exactly the measured data.
@@ -186,9 +187,11 @@ static void run_mmas_gpu(Shape s, std::vector<Mma>& tests) {
     std::vector<uint32_t> hc(size_t(n) * 128), hd(size_t(n) * 128);
     for (int t = 0; t < n; ++t) {
         for (int i = 0; i < 16 * si.k; ++i)
-            for (int byte = 0; byte < es; ++byte) ha[(size_t(t) * 16 * si.k + i) * es + byte] = uint8_t(tests[t].a[i] >> (8 * byte));
+            for (int byte = 0; byte < es; ++byte)
+                ha[(size_t(t) * 16 * si.k + i) * es + byte] = uint8_t(tests[t].a[i] >> (8 * byte));
         for (int i = 0; i < 8 * si.k; ++i)
-            for (int byte = 0; byte < es; ++byte) hb[(size_t(t) * 8 * si.k + i) * es + byte] = uint8_t(tests[t].b[i] >> (8 * byte));
+            for (int byte = 0; byte < es; ++byte)
+                hb[(size_t(t) * 8 * si.k + i) * es + byte] = uint8_t(tests[t].b[i] >> (8 * byte));
         std::memcpy(&hc[size_t(t) * 128], tests[t].c, sizeof tests[t].c);
     }
     uint8_t *da, *db;
@@ -202,14 +205,29 @@ static void run_mmas_gpu(Shape s, std::vector<Mma>& tests) {
     CUDA_CHECK(cudaMemcpy(dc, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(dd, 0xCD, hd.size() * 4));
     switch (s) {
-        case F16_K16_F32: launch_shape<F16_K16_F32>(da, db, dc, dd, n); break;
-        case F16_K16_F16: launch_shape<F16_K16_F16>(da, db, dc, dd, n); break;
-        case BF16_K16_F32: launch_shape<BF16_K16_F32>(da, db, dc, dd, n); break;
-        case F16_K8_F32: launch_shape<F16_K8_F32>(da, db, dc, dd, n); break;
-        case E4M3_K32_F32: launch_shape<E4M3_K32_F32>(da, db, dc, dd, n); break;
-        case E5M2_K32_F32: launch_shape<E5M2_K32_F32>(da, db, dc, dd, n); break;
-        case E4M3_K32_F16: launch_shape<E4M3_K32_F16>(da, db, dc, dd, n); break;
-        default: break;
+    case F16_K16_F32:
+        launch_shape<F16_K16_F32>(da, db, dc, dd, n);
+        break;
+    case F16_K16_F16:
+        launch_shape<F16_K16_F16>(da, db, dc, dd, n);
+        break;
+    case BF16_K16_F32:
+        launch_shape<BF16_K16_F32>(da, db, dc, dd, n);
+        break;
+    case F16_K8_F32:
+        launch_shape<F16_K8_F32>(da, db, dc, dd, n);
+        break;
+    case E4M3_K32_F32:
+        launch_shape<E4M3_K32_F32>(da, db, dc, dd, n);
+        break;
+    case E5M2_K32_F32:
+        launch_shape<E5M2_K32_F32>(da, db, dc, dd, n);
+        break;
+    case E4M3_K32_F16:
+        launch_shape<E4M3_K32_F16>(da, db, dc, dd, n);
+        break;
+    default:
+        break;
     }
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -247,7 +265,7 @@ static uint32_t rand_normal(Rng& r, Fmt f, int e) {
     uint32_t sign = uint32_t(r.next() & 1) << (f.exp_bits + f.man_bits);
     return sign | (uint32_t(e + f.bias) << f.man_bits) | man;
 }
-static uint32_t enc(double v, Fmt f) {  // exact values only (used for constructed probes)
+static uint32_t enc(double v, Fmt f) { // exact values only (used for constructed probes)
     if (v == 0) return std::signbit(v) ? 1u << (f.exp_bits + f.man_bits) : 0;
     int e;
     double m = std::frexp(std::fabs(v), &e);
@@ -294,10 +312,18 @@ static Mma random_mma(Shape s, Rng& r, bool cancel) {
     Mma t = blank(s);
     int lo, hi;
     switch (si.in) {
-        case IN_F16: lo = si.acc_f16 ? -6 : -10, hi = si.acc_f16 ? 3 : 8; break;
-        case IN_BF16: lo = -20, hi = 20; break;
-        case IN_E4M3: lo = -6, hi = si.acc_f16 ? 3 : 8; break;
-        default: lo = -14, hi = si.acc_f16 ? 3 : 15; break;
+    case IN_F16:
+        lo = si.acc_f16 ? -6 : -10, hi = si.acc_f16 ? 3 : 8;
+        break;
+    case IN_BF16:
+        lo = -20, hi = 20;
+        break;
+    case IN_E4M3:
+        lo = -6, hi = si.acc_f16 ? 3 : 8;
+        break;
+    default:
+        lo = -14, hi = si.acc_f16 ? 3 : 15;
+        break;
     }
     for (auto& v : t.a) v = (r.next() % 16 == 0) ? 0 : rand_normal(r, f, r.range(lo, hi));
     for (auto& v : t.b) v = (r.next() % 16 == 0) ? 0 : rand_normal(r, f, r.range(lo, hi));
@@ -347,11 +373,11 @@ static std::string show(uint32_t bits, bool f16) {
 // A probe is one dot product in row 0 of A / column 0 of B / C[0][0]; everything else is zero.
 struct Probe {
     std::string what;
-    std::vector<std::pair<int, double>> prods;  // (k, exact product value), split into a_k * b_k
+    std::vector<std::pair<int, double>> prods; // (k, exact product value), split into a_k * b_k
     double c = 0;
     bool use_c_bits = false;
     uint32_t c_bits = 0;
-    std::vector<std::pair<int, uint32_t>> a_bits, b_bits;  // raw input bits (specials, denormals)
+    std::vector<std::pair<int, uint32_t>> a_bits, b_bits; // raw input bits (specials, denormals)
 };
 
 static bool exact_in(double x, Fmt f, bool normal_only) {
@@ -405,7 +431,8 @@ static std::vector<Mma> run_probes(Shape s, const std::vector<Probe>& probes) {
 
 // Keeps the models that also predict every finite probe exactly (probes target corners that random
 // data rarely reaches, such as an f16 tie with a sticky bit far below it).
-static std::vector<Model> consistent_with_probes(Shape s, const std::vector<Model>& fits, const std::vector<Mma>& tests) {
+static std::vector<Model> consistent_with_probes(Shape s, const std::vector<Model>& fits,
+                                                 const std::vector<Mma>& tests) {
     const bool f16 = kShapeInfo[s].acc_f16;
     std::vector<Model> kept;
     for (const Model& m : fits) {
@@ -461,7 +488,8 @@ static bool layout_self_test(Shape s) {
         for (int i = 0; i < 16; ++i)
             for (int j = 0; j < 8; ++j) {
                 double want = to_double(t.c[i * 8 + j], cf);
-                for (int k = 0; k < si.k; ++k) want += to_double(t.a[i * si.k + k], f) * to_double(t.b[j * si.k + k], f);
+                for (int k = 0; k < si.k; ++k)
+                    want += to_double(t.a[i * si.k + k], f) * to_double(t.b[j * si.k + k], f);
                 if (to_double(t.d[i * 8 + j], cf) != want) ++bad;
             }
     return bad == 0;
@@ -486,7 +514,8 @@ static std::vector<Model> model_search(Shape s, int* points, int* specials_skipp
                         for (int G = 1; G <= si.k; G *= 2)
                             for (int cl = 0; cl < 2; ++cl)
                                 for (int mid = 0; mid < (si.acc_f16 ? 2 : 1); ++mid)
-                                    models.push_back({F, G, fl == 1, rn == 1, cl == 1, mid == 1, ex == 1, false, via == 1});
+                                    models.push_back(
+                                        {F, G, fl == 1, rn == 1, cl == 1, mid == 1, ex == 1, false, via == 1});
                     }
                 }
     std::vector<int> misses(models.size(), 0);
@@ -505,7 +534,7 @@ static std::vector<Model> model_search(Shape s, int* points, int* specials_skipp
                 uint32_t got = t.d[i * 8 + j] & (si.acc_f16 ? 0xffffu : 0xffffffffu);
                 uint32_t zero_mask = si.acc_f16 ? 0x7fffu : 0x7fffffffu;
                 for (size_t m = 0; m < models.size(); ++m) {
-                    if (misses[m] > 0) continue;  // already ruled out
+                    if (misses[m] > 0) continue; // already ruled out
                     uint32_t want = model_eval(models[m], prods, c, si.acc_f16);
                     bool both_zero = (want & zero_mask) == 0 && (got & zero_mask) == 0;
                     if (want != got && !both_zero) ++misses[m];
@@ -528,7 +557,7 @@ static std::vector<Probe> probes_for(Shape s) {
         v.push_back(products("1 + 2^-10 + 2^-11 (f16 tie: RN-even rounds up)", {{0, 1.0}, {1, p2(-10)}, {2, p2(-11)}}));
         v.push_back(products("-(1 + 2^-10 + 2^-11) (negative tie)", {{0, -1.0}, {1, -p2(-10)}, {2, -p2(-11)}}));
         v.push_back(products("1 + 2^-11 at k=1 and k=2 (same half of k)", {{0, 1.0}, {1, p2(-11)}, {2, p2(-11)}}));
-        if (si.in == IN_F16) {  // 2^-24 is a product of two normal inputs only for f16
+        if (si.in == IN_F16) { // 2^-24 is a product of two normal inputs only for f16
             v.push_back(products("1 + 2^-11 + 2^-24 (tie + sticky: direct RN 0x3c01, via f32 RZ 0x3c00)",
                                  {{0, 1.0}, {1, p2(-11)}, {2, p2(-24)}}));
             v.push_back(products("1 + 2^-11 - 2^-24 (just below the tie: 0x3c00 both ways)",
@@ -607,7 +636,8 @@ static std::vector<Probe> probes_for(Shape s) {
     const double small = std::ldexp(big, -std::min(28, max_j));
     for (int m : {2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 31}) {
         if (m >= K) continue;
-        v.push_back(products("+big, -big at k=0,1; small at k=" + std::to_string(m), {{0, big}, {1, -big}, {m, small}}));
+        v.push_back(
+            products("+big, -big at k=0,1; small at k=" + std::to_string(m), {{0, big}, {1, -big}, {m, small}}));
     }
     for (int m : {0, 1, 4, 8, 15, 16, 24, 29}) {
         if (m >= K - 2) continue;
@@ -734,16 +764,16 @@ static void order_matrix(Shape s) {
         }
     }
     auto survivors = [&](int P) { return int(std::count(rows[P].begin(), rows[P].end(), '1')); };
-    std::sort(groups.begin(), groups.end(), [&](const std::vector<int>& a, const std::vector<int>& b) {
-        return survivors(a[0]) > survivors(b[0]);
-    });
+    std::sort(groups.begin(), groups.end(),
+              [&](const std::vector<int>& a, const std::vector<int>& b) { return survivors(a[0]) > survivors(b[0]); });
     std::printf("- Groups in processing order implied by the matrix (%zu):", groups.size());
     for (auto& g : groups) {
         std::printf(" {");
         for (size_t i = 0; i < g.size(); ++i) std::printf("%s%d", i ? "," : "", g[i]);
         std::printf("}");
     }
-    std::printf("%s\n\n", odd ? " — some results were neither small nor 0 ('?'), so the group picture is incomplete" : "");
+    std::printf("%s\n\n",
+                odd ? " — some results were neither small nor 0 ('?'), so the group picture is incomplete" : "");
 }
 
 // The first fitting model in words.
@@ -756,9 +786,11 @@ static std::string reading(const Model& m, const ShapeInfo& si) {
                        ", lower bits " + (m.floor ? "floored (toward -inf)" : "truncated toward zero") +
                        ", the sum rounded " + (m.rn ? "to nearest-even" : "toward zero") + " to " + acc;
     if (m.split_fp8) {
-        std::snprintf(buf, sizeof buf, "computed as two k16 f16 tensor-core passes, the low byte pair of every "
+        std::snprintf(buf, sizeof buf,
+                      "computed as two k16 f16 tensor-core passes, the low byte pair of every "
                       "A/B register (k mod 4 in {0,1}) first, from a zero accumulator; each pass: %s; then C "
-                      "added by an IEEE add (round to nearest-even)", pass.c_str());
+                      "added by an IEEE add (round to nearest-even)",
+                      pass.c_str());
     } else if (m.G >= si.k) {
         std::snprintf(buf, sizeof buf, "one step for all %d products and C (C=%s): %s", si.k,
                       m.c_last ? "added after the products" : "inside the alignment", pass.c_str());
@@ -787,8 +819,10 @@ static bool emulate_mmas(Shape s, std::vector<Mma>& tests) {
 }
 
 static int selftest() {
-    const Model known[] = {{25, 4, false, false, false, false}, {100, 16, false, true, false, false},
-                           {24, 1, true, true, true, false}, {25, 16, false, false, false, false, true, false},
+    const Model known[] = {{25, 4, false, false, false, false},
+                           {100, 16, false, true, false, false},
+                           {24, 1, true, true, true, false},
+                           {25, 16, false, false, false, false, true, false},
                            {25, 16, false, false, false, false, true, true}};
     int failures = 0;
     for (const Model& m : known) {
@@ -853,9 +887,12 @@ int main(int argc, char** argv) {
         size_t random_fits = fits.size();
         fits = consistent_with_probes(s, fits, probe_results);
         std::printf("- Model search over %d dot products (random + cancellation-heavy): %zu model(s) fit them, "
-                    "**%zu also every probe below**", points, random_fits, fits.size());
-        if (fits.empty()) std::printf(" — none of the candidate models reproduces the hardware; see the probes.\n");
-        else std::printf(":\n");
+                    "**%zu also every probe below**",
+                    points, random_fits, fits.size());
+        if (fits.empty())
+            std::printf(" — none of the candidate models reproduces the hardware; see the probes.\n");
+        else
+            std::printf(":\n");
         for (size_t i = 0; i < fits.size() && i < 12; ++i)
             std::printf("  - `%s`\n", describe(fits[i], kShapeInfo[s].acc_f16).c_str());
         if (fits.size() > 12) std::printf("  - … and %zu more\n", fits.size() - 12);

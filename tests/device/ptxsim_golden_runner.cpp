@@ -36,8 +36,8 @@ std::string CudaDriver::load(const char* library) {
                "): this runner needs the NVIDIA driver";
     }
     std::string missing;
-#define D4R_CUDA_RESOLVE(field, symbol, type)                                   \
-    field = reinterpret_cast<FnPtr<type>>(dlsym(handle, symbol));               \
+#define D4R_CUDA_RESOLVE(field, symbol, type)                     \
+    field = reinterpret_cast<FnPtr<type>>(dlsym(handle, symbol)); \
     if (!field) missing += std::string(missing.empty() ? "" : ", ") + symbol;
     D4R_CUDA_DRIVER_FUNCS(D4R_CUDA_RESOLVE)
 #undef D4R_CUDA_RESOLVE
@@ -54,9 +54,9 @@ std::string CudaDriver::describe(const char* what, CUresult r) const {
            (text ? std::string(" (") + text + ")" : "");
 }
 
-#define D4R_CU(call)                                         \
-    do {                                                     \
-        CUresult r_ = (m_cu.call);                           \
+#define D4R_CU(call)                                             \
+    do {                                                         \
+        CUresult r_ = (m_cu.call);                               \
         if (r_ != CUDA_SUCCESS) return m_cu.describe(#call, r_); \
     } while (0)
 
@@ -231,8 +231,8 @@ public:
         size_t size = params.size();
         void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, params.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                          CU_LAUNCH_PARAM_END};
-        D4R_CU(launch_kernel(fn, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z, c.dynamic_smem,
-                             nullptr, nullptr, size ? extra : nullptr));
+        D4R_CU(launch_kernel(fn, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z, c.dynamic_smem, nullptr,
+                             nullptr, size ? extra : nullptr));
         D4R_CU(ctx_synchronize());
         return "";
     }
@@ -266,19 +266,33 @@ private:
 
     static void map_format(corpus::Format f, int* format, unsigned* channels) {
         switch (f) {
-            case corpus::Format::rgba16f: *format = CU_AD_FORMAT_HALF, *channels = 4; return;
-            case corpus::Format::rg16f: *format = CU_AD_FORMAT_HALF, *channels = 2; return;
-            case corpus::Format::r32f: *format = CU_AD_FORMAT_FLOAT, *channels = 1; return;
-            case corpus::Format::rgba8: *format = CU_AD_FORMAT_UNSIGNED_INT8, *channels = 4; return;
-            case corpus::Format::rgb10a2: *format = CU_AD_FORMAT_UNORM_INT_101010_2, *channels = 4; return;
+        case corpus::Format::rgba16f:
+            *format = CU_AD_FORMAT_HALF, *channels = 4;
+            return;
+        case corpus::Format::rg16f:
+            *format = CU_AD_FORMAT_HALF, *channels = 2;
+            return;
+        case corpus::Format::r32f:
+            *format = CU_AD_FORMAT_FLOAT, *channels = 1;
+            return;
+        case corpus::Format::rgba8:
+            *format = CU_AD_FORMAT_UNSIGNED_INT8, *channels = 4;
+            return;
+        case corpus::Format::rgb10a2:
+            *format = CU_AD_FORMAT_UNORM_INT_101010_2, *channels = 4;
+            return;
         }
     }
     static int map_address(corpus::Address a) {
         switch (a) {
-            case corpus::Address::wrap: return CU_TR_ADDRESS_MODE_WRAP;
-            case corpus::Address::clamp: return CU_TR_ADDRESS_MODE_CLAMP;
-            case corpus::Address::mirror: return CU_TR_ADDRESS_MODE_MIRROR;
-            case corpus::Address::border: return CU_TR_ADDRESS_MODE_BORDER;
+        case corpus::Address::wrap:
+            return CU_TR_ADDRESS_MODE_WRAP;
+        case corpus::Address::clamp:
+            return CU_TR_ADDRESS_MODE_CLAMP;
+        case corpus::Address::mirror:
+            return CU_TR_ADDRESS_MODE_MIRROR;
+        case corpus::Address::border:
+            return CU_TR_ADDRESS_MODE_BORDER;
         }
         return CU_TR_ADDRESS_MODE_CLAMP;
     }
@@ -494,6 +508,6 @@ static int run(int argc, char** argv) {
     return failures ? 1 : 0;
 }
 
-}  // namespace d4r::device
+} // namespace d4r::device
 
 int main(int argc, char** argv) { return d4r::device::run(argc, argv); }

@@ -1,10 +1,10 @@
 // Fuzzes the CUDA driver API of the cpu backend (issue 14): the input is a program of driver calls on
 // the backend's table (not through dlopen), each an opcode byte, a 16-bit length and the bytes its
-// arguments are drawn from (tests/fuzz/make_cuda_api_seeds.py writes the seed corpus). A pool of handles lets a call use what earlier calls made: contexts, streams, events,
-// device, pinned, managed and pool memory, arrays, texture and surface objects, modules and functions
-// (a few fixed kernels and fuzzed PTX), libraries, graphs and their nodes, memory pools, virtual memory.
-// Every argument mixes valid handles with hostile values: NULL, 0x10, destroyed handles, handles of
-// another kind, huge and wrapping sizes and pitches, unreadable or read-only host memory. Whatever the
+// arguments are drawn from (tests/fuzz/make_cuda_api_seeds.py writes the seed corpus). A pool of handles lets a call
+// use what earlier calls made: contexts, streams, events, device, pinned, managed and pool memory, arrays, texture and
+// surface objects, modules and functions (a few fixed kernels and fuzzed PTX), libraries, graphs and their nodes,
+// memory pools, virtual memory. Every argument mixes valid handles with hostile values: NULL, 0x10, destroyed handles,
+// handles of another kind, huge and wrapping sizes and pitches, unreadable or read-only host memory. Whatever the
 // program, d4r must answer with error codes: no crash, hang, sanitizer report, leak or OOM kill.
 //
 // What the harness itself must not do (a crash there is the caller's fault, as with NVIDIA's driver):
@@ -117,7 +117,8 @@ void reset() {
         CUdeviceptr base = 0;
         size_t size = 0;
         if (T->cuMemGetAddressRange_v2(&base, &size, d.p) == CUDA_SUCCESS && std::getenv("FUZZ_CUDA_API_VERBOSE"))
-            std::fprintf(stderr, "fuzz_cuda_api: 0x%llx (+%zu) outlived its program\n", (unsigned long long)d.p, d.size);
+            std::fprintf(stderr, "fuzz_cuda_api: 0x%llx (+%zu) outlived its program\n", (unsigned long long)d.p,
+                         d.size);
     }
     CHECK(T->cuCtxDestroy_v2(probe) == CUDA_SUCCESS);
     (void)T->cuCtxSetCurrent(nullptr);
@@ -126,30 +127,64 @@ void reset() {
 
 void run_op(uint8_t op, Input& in) {
     switch (op % 24) {
-    case 0: op_context(in); return;
-    case 1: op_device(in); return;
+    case 0:
+        op_context(in);
+        return;
+    case 1:
+        op_device(in);
+        return;
     case 2:
-    case 3: op_alloc(in); return;
-    case 4: op_free(in); return;
-    case 5: op_memset(in); return;
+    case 3:
+        op_alloc(in);
+        return;
+    case 4:
+        op_free(in);
+        return;
+    case 5:
+        op_memset(in);
+        return;
     case 6:
-    case 7: op_memcpy(in); return;
-    case 8: op_memory_info(in); return;
+    case 7:
+        op_memcpy(in);
+        return;
+    case 8:
+        op_memory_info(in);
+        return;
     case 9:
-    case 10: op_stream(in); return;
-    case 11: op_event(in); return;
+    case 10:
+        op_stream(in);
+        return;
+    case 11:
+        op_event(in);
+        return;
     case 12:
-    case 13: op_array(in); return;
+    case 13:
+        op_array(in);
+        return;
     case 14:
-    case 15: op_module(in); return;
+    case 15:
+        op_module(in);
+        return;
     case 16:
-    case 17: op_function(in); return;
+    case 17:
+        op_function(in);
+        return;
     case 18:
-    case 19: op_graph(in); return;
-    case 20: op_mempool(in); return;
-    case 21: op_vmm(in); return;
-    case 22: op_external(in); return;
-    default: op_context(in); return;
+    case 19:
+        op_graph(in);
+        return;
+    case 20:
+        op_mempool(in);
+        return;
+    case 21:
+        op_vmm(in);
+        return;
+    case 22:
+        op_external(in);
+        return;
+    default:
+        op_context(in);
+        return;
     }
 }
 

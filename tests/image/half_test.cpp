@@ -16,9 +16,9 @@ TEST(Half, KnownBitPatterns) {
     EXPECT_EQ(float_to_half(-2.0f), 0xC000);
     EXPECT_EQ(float_to_half(0.0f), 0x0000);
     EXPECT_EQ(float_to_half(-0.0f), 0x8000);
-    EXPECT_EQ(float_to_half(65504.0f), 0x7BFF);           // largest finite half
-    EXPECT_EQ(float_to_half(std::ldexp(1.0f, -14)), 0x0400); // smallest normal
-    EXPECT_EQ(float_to_half(std::ldexp(1.0f, -24)), 0x0001); // smallest subnormal
+    EXPECT_EQ(float_to_half(65504.0f), 0x7BFF);                 // largest finite half
+    EXPECT_EQ(float_to_half(std::ldexp(1.0f, -14)), 0x0400);    // smallest normal
+    EXPECT_EQ(float_to_half(std::ldexp(1.0f, -24)), 0x0001);    // smallest subnormal
     EXPECT_EQ(float_to_half(std::ldexp(1023.0f, -24)), 0x03FF); // largest subnormal
     EXPECT_EQ(float_to_half(0.1f), 0x2E66);
     EXPECT_EQ(float_to_half(std::numeric_limits<float>::infinity()), 0x7C00);

@@ -72,7 +72,9 @@ TEST(Ssim, ConstantImagesByHand) {
 
 TEST(ErrorMap, ZeroErrorIsBlackAndLargeErrorIsWhite) {
     Image a(4, 2, 3, 0.25f), b = a;
-    b.at(3, 1, 0) = 1.0f; b.at(3, 1, 1) = 1.0f; b.at(3, 1, 2) = 1.0f; // error 0.75 * 4 -> clamped to 1
+    b.at(3, 1, 0) = 1.0f;
+    b.at(3, 1, 1) = 1.0f;
+    b.at(3, 1, 2) = 1.0f; // error 0.75 * 4 -> clamped to 1
     auto map = error_map(a, b, 4.0f);
     ASSERT_TRUE(map.ok());
     ASSERT_EQ(map->channels, 3u);

@@ -99,12 +99,14 @@ float from_bits(const uint8_t* p) {
 
 // ---- The shim's API -------------------------------------------------------------------------------------
 
+// clang-format off
 #define SHIM_FUNCTIONS(X)                                                                                              \
     X(NVSDK_NGX_D3D12_Init) X(NVSDK_NGX_D3D12_Shutdown1) X(NVSDK_NGX_D3D12_GetCapabilityParameters)                   \
     X(NVSDK_NGX_D3D12_AllocateParameters) X(NVSDK_NGX_D3D12_DestroyParameters) X(NVSDK_NGX_D3D12_CreateFeature)       \
     X(NVSDK_NGX_D3D12_EvaluateFeature_C) X(NVSDK_NGX_D3D12_ReleaseFeature) X(NVSDK_NGX_D3D12_GetScratchBufferSize)    \
     X(NVSDK_NGX_D3D12_GetParameters) X(NVSDK_NGX_Parameter_SetUI) X(NVSDK_NGX_Parameter_GetUI)                        \
     X(NVSDK_NGX_D3D12_GetFeatureRequirements)
+// clang-format on
 
 struct Shim {
 #define SHIM_MEMBER(name) decltype(&::name) name = nullptr;
@@ -116,8 +118,8 @@ Shim load_shim() {
     HMODULE dll = LoadLibraryA("d4r_nvngx.dll");
     if (!dll) fail("cannot load d4r_nvngx.dll (Windows error " + std::to_string(GetLastError()) + ")");
     Shim s;
-#define SHIM_RESOLVE(name)                                                                                             \
-    s.name = reinterpret_cast<decltype(s.name)>(GetProcAddress(dll, #name));                                           \
+#define SHIM_RESOLVE(name)                                                   \
+    s.name = reinterpret_cast<decltype(s.name)>(GetProcAddress(dll, #name)); \
     if (!s.name) fail("d4r_nvngx.dll does not export " #name);
     SHIM_FUNCTIONS(SHIM_RESOLVE)
 #undef SHIM_RESOLVE
@@ -126,8 +128,8 @@ Shim load_shim() {
 
 // ---- D3D12 ------------------------------------------------------------------------------------------------
 
-constexpr D3D12_RESOURCE_STATES kInputState =
-    D3D12_RESOURCE_STATES(int(D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE) | int(D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE));
+constexpr D3D12_RESOURCE_STATES kInputState = D3D12_RESOURCE_STATES(
+    int(D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE) | int(D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE));
 
 struct Gpu {
     ID3D12Device* device = nullptr;
@@ -174,8 +176,9 @@ struct Gpu {
         if (!d3d12) fail("cannot load d3d12.dll");
         auto create_device = reinterpret_cast<PFN_D3D12_CREATE_DEVICE>(GetProcAddress(d3d12, "D3D12CreateDevice"));
         if (!create_device) fail("d3d12.dll has no D3D12CreateDevice");
-        check_hr(create_device(nullptr, D3D_FEATURE_LEVEL_11_0, __uuidof(ID3D12Device), reinterpret_cast<void**>(&device)),
-                 "D3D12CreateDevice");
+        check_hr(
+            create_device(nullptr, D3D_FEATURE_LEVEL_11_0, __uuidof(ID3D12Device), reinterpret_cast<void**>(&device)),
+            "D3D12CreateDevice");
         D3D12_COMMAND_QUEUE_DESC q{};
         q.Type = D3D12_COMMAND_LIST_TYPE_DIRECT;
         check_hr(device->CreateCommandQueue(&q, __uuidof(ID3D12CommandQueue), reinterpret_cast<void**>(&queue)),
@@ -226,7 +229,8 @@ struct Gpu {
         return r;
     }
 
-    bool can_create(uint32_t width, uint32_t height, DXGI_FORMAT format, D3D12_RESOURCE_FLAGS flags = D3D12_RESOURCE_FLAG_NONE) {
+    bool can_create(uint32_t width, uint32_t height, DXGI_FORMAT format,
+                    D3D12_RESOURCE_FLAGS flags = D3D12_RESOURCE_FLAG_NONE) {
         D3D12_HEAP_PROPERTIES heap{};
         heap.Type = D3D12_HEAP_TYPE_DEFAULT;
         D3D12_RESOURCE_DESC desc{};
@@ -266,7 +270,8 @@ struct Gpu {
     }
 };
 
-void barrier(ID3D12GraphicsCommandList* list, ID3D12Resource* r, D3D12_RESOURCE_STATES before, D3D12_RESOURCE_STATES after) {
+void barrier(ID3D12GraphicsCommandList* list, ID3D12Resource* r, D3D12_RESOURCE_STATES before,
+             D3D12_RESOURCE_STATES after) {
     D3D12_RESOURCE_BARRIER b{};
     b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
     b.Transition.pResource = r;
@@ -327,7 +332,8 @@ struct Frames {
         dir = d;
         std::vector<uint8_t> index = read_file(dir + "/frames.txt");
         index.push_back(0);
-        if (std::sscanf(reinterpret_cast<const char*>(index.data()), "%u %u %u %u %u", &rw, &rh, &ow, &oh, &count) != 5 ||
+        if (std::sscanf(reinterpret_cast<const char*>(index.data()), "%u %u %u %u %u", &rw, &rh, &ow, &oh, &count) !=
+                5 ||
             !rw || !rh || !ow || !oh || !count)
             fail("bad " + dir + "/frames.txt");
     }
@@ -383,7 +389,8 @@ Options parse(int argc, char** argv) {
         }
     }
     if (o.frames.empty())
-        fail("usage: d3d12_harness FRAMES_DIR [--color F] [--output F] [--depth F] [--motion F] [--subrect] [--scenario S]");
+        fail(
+            "usage: d3d12_harness FRAMES_DIR [--color F] [--output F] [--depth F] [--motion F] [--subrect] [--scenario S]");
     return o;
 }
 
@@ -412,7 +419,9 @@ struct Session {
     NVSDK_NGX_Parameter* params = nullptr;
     NVSDK_NGX_Handle* feature = nullptr;
 
-    static bool is_depth_stencil(const enc::Format& f) { return f.dxgi == DXGI_FORMAT_D32_FLOAT || f.dxgi == DXGI_FORMAT_D24_UNORM_S8_UINT; }
+    static bool is_depth_stencil(const enc::Format& f) {
+        return f.dxgi == DXGI_FORMAT_D32_FLOAT || f.dxgi == DXGI_FORMAT_D24_UNORM_S8_UINT;
+    }
 
     void create_resources() {
         const unsigned rw = frames.rw, rh = frames.rh;
@@ -440,8 +449,8 @@ struct Session {
         out_w = frames.ow + (sub ? kOutputMarginX : 0);
         out_h = frames.oh + (sub ? kOutputMarginY : 0);
         out_at = sub ? kOutputAt : Placement{};
-        output = gpu.texture(out_w, out_h, DXGI_FORMAT(options.output->dxgi), D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS,
-                             D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+        output = gpu.texture(out_w, out_h, DXGI_FORMAT(options.output->dxgi),
+                             D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
         D3D12_RESOURCE_DESC desc = output->GetDesc();
         UINT64& total = out_total;
         gpu.device->GetCopyableFootprints(&desc, 0, 1, 0, &out_footprint, nullptr, nullptr, &total);
@@ -528,8 +537,10 @@ struct Session {
         const size_t n = size_t(frames.rw) * frames.rh;
         const uint8_t* at = in.data() + 12;
         std::vector<uint8_t> encoded = enc::encode_color(*options.color, reinterpret_cast<const uint16_t*>(at), n);
-        std::vector<uint8_t> depth_bytes = enc::encode_depth(*options.depth, reinterpret_cast<const float*>(at + n * 8), n);
-        std::vector<uint8_t> motion_bytes = enc::encode_motion(*options.motion, reinterpret_cast<const uint16_t*>(at + n * 12), n);
+        std::vector<uint8_t> depth_bytes =
+            enc::encode_depth(*options.depth, reinterpret_cast<const float*>(at + n * 8), n);
+        std::vector<uint8_t> motion_bytes =
+            enc::encode_motion(*options.motion, reinterpret_cast<const uint16_t*>(at + n * 12), n);
         ID3D12GraphicsCommandList* list = gpu.list;
         color.record_upload(list, encoded.data());
         depth.record_upload(list, depth_bytes.data());
@@ -564,11 +575,13 @@ struct Session {
         const uint8_t* base = static_cast<uint8_t*>(mapped) + out_footprint.Offset;
         const size_t texel = options.output->bytes;
         for (unsigned y = 0; y < frames.oh; ++y)
-            std::memcpy(out.data() + y * row, base + size_t(y + out_at.y) * out_footprint.Footprint.RowPitch + out_at.x * texel, row);
+            std::memcpy(out.data() + y * row,
+                        base + size_t(y + out_at.y) * out_footprint.Footprint.RowPitch + out_at.x * texel, row);
         if (options.subrect) { // nothing outside the output subrect was written
             for (unsigned y = 0; y < out_h; ++y)
                 for (unsigned x = 0; x < out_w; ++x) {
-                    if (x >= out_at.x && x < out_at.x + frames.ow && y >= out_at.y && y < out_at.y + frames.oh) continue;
+                    if (x >= out_at.x && x < out_at.x + frames.ow && y >= out_at.y && y < out_at.y + frames.oh)
+                        continue;
                     const uint8_t* t = base + size_t(y) * out_footprint.Footprint.RowPitch + x * texel;
                     for (size_t b = 0; b < texel; ++b)
                         if (t[b] != kOutputSentinel)
@@ -624,7 +637,8 @@ void scenario_refusals(Session& s) {
     expect(s.shim.NVSDK_NGX_D3D12_EvaluateFeature_C(s.gpu.list, s.feature, s.params, nullptr),
            NVSDK_NGX_Result_FAIL_MissingInput, "EvaluateFeature(no colour)");
     // Unsupported formats: an R8 colour texture, an R8G8B8A8_UINT output.
-    ID3D12Resource* r8 = s.gpu.texture(s.frames.rw, s.frames.rh, DXGI_FORMAT_R8_UNORM, D3D12_RESOURCE_FLAG_NONE, kInputState);
+    ID3D12Resource* r8 =
+        s.gpu.texture(s.frames.rw, s.frames.rh, DXGI_FORMAT_R8_UNORM, D3D12_RESOURCE_FLAG_NONE, kInputState);
     s.set_resources(r8, s.depth.texture, s.motion.texture, s.exposure.texture, s.output);
     expect(s.shim.NVSDK_NGX_D3D12_EvaluateFeature_C(s.gpu.list, s.feature, s.params, nullptr),
            NVSDK_NGX_Result_FAIL_UnsupportedFormat, "EvaluateFeature(R8_UNORM colour)");
@@ -638,7 +652,8 @@ void scenario_refusals(Session& s) {
     small->Release();
     // The list is still usable, and a good evaluation still works after the refusals.
     std::vector<uint8_t> out = s.run_frame(0, true);
-    std::printf("evaluation after the refusals: fnv1a %016llx\n", static_cast<unsigned long long>(fnv1a(out.data(), out.size())));
+    std::printf("evaluation after the refusals: fnv1a %016llx\n",
+                static_cast<unsigned long long>(fnv1a(out.data(), out.size())));
     expect(s.shim.NVSDK_NGX_D3D12_ReleaseFeature(s.feature), NVSDK_NGX_Result_Success, "ReleaseFeature");
     expect(s.shim.NVSDK_NGX_D3D12_ReleaseFeature(s.feature), NVSDK_NGX_Result_FAIL_FeatureNotFound,
            "ReleaseFeature(released handle)");
@@ -652,14 +667,16 @@ void scenario_invalid(Session& s) {
     s.set_resources(buffer, s.depth.texture, s.motion.texture, s.exposure.texture, s.output);
     expect(s.shim.NVSDK_NGX_D3D12_EvaluateFeature_C(s.gpu.list, s.feature, s.params, nullptr),
            NVSDK_NGX_Result_FAIL_UnsupportedInputFormat, "EvaluateFeature(a buffer as colour)");
-    ID3D12Resource* rgba8 = s.gpu.texture(s.frames.rw, s.frames.rh, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_NONE, kInputState);
+    ID3D12Resource* rgba8 =
+        s.gpu.texture(s.frames.rw, s.frames.rh, DXGI_FORMAT_R8G8B8A8_UNORM, D3D12_RESOURCE_FLAG_NONE, kInputState);
     s.set_resources(s.color.texture, rgba8, s.motion.texture, s.exposure.texture, s.output);
     expect(s.shim.NVSDK_NGX_D3D12_EvaluateFeature_C(s.gpu.list, s.feature, s.params, nullptr),
            NVSDK_NGX_Result_FAIL_UnsupportedFormat, "EvaluateFeature(RGBA8 depth)");
     s.set_resources(s.color.texture, s.depth.texture, s.motion.texture, s.exposure.texture, nullptr);
     expect(s.shim.NVSDK_NGX_D3D12_EvaluateFeature_C(s.gpu.list, s.feature, s.params, nullptr),
            NVSDK_NGX_Result_FAIL_MissingInput, "EvaluateFeature(no output)");
-    ID3D12Resource* r32 = s.gpu.texture(s.frames.rw, s.frames.rh, DXGI_FORMAT_R32_FLOAT, D3D12_RESOURCE_FLAG_NONE, kInputState);
+    ID3D12Resource* r32 =
+        s.gpu.texture(s.frames.rw, s.frames.rh, DXGI_FORMAT_R32_FLOAT, D3D12_RESOURCE_FLAG_NONE, kInputState);
     s.set_resources(s.color.texture, s.depth.texture, r32, s.exposure.texture, s.output);
     expect(s.shim.NVSDK_NGX_D3D12_EvaluateFeature_C(s.gpu.list, s.feature, s.params, nullptr),
            NVSDK_NGX_Result_FAIL_UnsupportedFormat, "EvaluateFeature(R32F motion vectors)");
@@ -667,7 +684,8 @@ void scenario_invalid(Session& s) {
     rgba8->Release();
     r32->Release();
     std::vector<uint8_t> out = s.run_frame(0, true);
-    std::printf("evaluation after the invalid resources: fnv1a %016llx\n", static_cast<unsigned long long>(fnv1a(out.data(), out.size())));
+    std::printf("evaluation after the invalid resources: fnv1a %016llx\n",
+                static_cast<unsigned long long>(fnv1a(out.data(), out.size())));
 }
 
 unsigned long long elapsed_ms(ULONGLONG since) { return static_cast<unsigned long long>(GetTickCount64() - since); }
@@ -684,15 +702,18 @@ void expect_within(unsigned long long ms, unsigned long long low, unsigned long 
 // after another 5 s, and releases and shuts down without waiting for the stuck worker.
 void scenario_stall(Session& s) {
     std::vector<uint8_t> out = s.run_frame(0, true);
-    std::printf("frame 0 before the stall: fnv1a %016llx\n", static_cast<unsigned long long>(fnv1a(out.data(), out.size())));
+    std::printf("frame 0 before the stall: fnv1a %016llx\n",
+                static_cast<unsigned long long>(fnv1a(out.data(), out.size())));
     ULONGLONG t = GetTickCount64();
     s.run_frame(1, false, NVSDK_NGX_Result_Fail);
     expect_within(elapsed_ms(t), 4500, 15000, "stalled EvaluateFeature (given up, NVSDK_NGX_Result_Fail)");
     t = GetTickCount64();
     s.run_frame(2, false, NVSDK_NGX_Result_Fail);
-    expect_within(elapsed_ms(t), 4500, 15000, "EvaluateFeature at the in-flight limit (dropped, NVSDK_NGX_Result_Fail)");
+    expect_within(elapsed_ms(t), 4500, 15000,
+                  "EvaluateFeature at the in-flight limit (dropped, NVSDK_NGX_Result_Fail)");
     t = GetTickCount64();
-    expect(s.shim.NVSDK_NGX_D3D12_ReleaseFeature(s.feature), NVSDK_NGX_Result_Success, "ReleaseFeature on a stuck worker");
+    expect(s.shim.NVSDK_NGX_D3D12_ReleaseFeature(s.feature), NVSDK_NGX_Result_Success,
+           "ReleaseFeature on a stuck worker");
     expect_within(elapsed_ms(t), 0, 2000, "ReleaseFeature on a stuck worker");
     s.feature = nullptr;
     t = GetTickCount64();
@@ -719,7 +740,8 @@ void scenario_requirements(Shim& shim) {
            "GetFeatureRequirements(SuperSampling)");
     if (req.FeatureSupported != NVSDK_NGX_FeatureSupportResult_Supported)
         fail("SuperSampling: FeatureSupported " + hex(unsigned(req.FeatureSupported)) + ", expected 0 (Supported)");
-    if (req.MinHWArchitecture != 0) fail("SuperSampling: MinHWArchitecture " + hex(req.MinHWArchitecture) + ", expected 0");
+    if (req.MinHWArchitecture != 0)
+        fail("SuperSampling: MinHWArchitecture " + hex(req.MinHWArchitecture) + ", expected 0");
     for (char c : req.MinOSVersion)
         if (c != 0) fail("SuperSampling: MinOSVersion is not all zero bytes");
     std::printf("SuperSampling: FeatureSupported %d, MinHWArchitecture %u, MinOSVersion \"%s\"\n",
@@ -730,8 +752,10 @@ void scenario_requirements(Shim& shim) {
     expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(nullptr, &info, &req), NVSDK_NGX_Result_FAIL_FeatureNotSupported,
            "GetFeatureRequirements(DeepResolve)");
     if (req.FeatureSupported != NVSDK_NGX_FeatureSupportResult_NotImplemented)
-        fail("DeepResolve: FeatureSupported " + hex(unsigned(req.FeatureSupported)) + ", expected 0x10 (NotImplemented)");
-    if (req.MinHWArchitecture != 0 || req.MinOSVersion[0] != 0) fail("DeepResolve: the rest of the answer is not zeroed");
+        fail("DeepResolve: FeatureSupported " + hex(unsigned(req.FeatureSupported)) +
+             ", expected 0x10 (NotImplemented)");
+    if (req.MinHWArchitecture != 0 || req.MinOSVersion[0] != 0)
+        fail("DeepResolve: the rest of the answer is not zeroed");
 
     poison();
     expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(adapter, nullptr, &req), NVSDK_NGX_Result_FAIL_InvalidParameter,
@@ -741,8 +765,8 @@ void scenario_requirements(Shim& shim) {
     info.FeatureID = NVSDK_NGX_Feature_SuperSampling;
     expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(adapter, &info, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter,
            "GetFeatureRequirements(null out)");
-    expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(nullptr, nullptr, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter,
-           "GetFeatureRequirements(all null)");
+    expect(shim.NVSDK_NGX_D3D12_GetFeatureRequirements(nullptr, nullptr, nullptr),
+           NVSDK_NGX_Result_FAIL_InvalidParameter, "GetFeatureRequirements(all null)");
 }
 
 } // namespace
@@ -766,7 +790,8 @@ int main(int argc, char** argv) {
     }
 
     if (s.options.scenario == "requirements") scenario_requirements(s.shim);
-    check_ngx(s.shim.NVSDK_NGX_D3D12_Init(0xd4d4, L".", s.gpu.device, nullptr, NVSDK_NGX_Version_API), "NVSDK_NGX_D3D12_Init");
+    check_ngx(s.shim.NVSDK_NGX_D3D12_Init(0xd4d4, L".", s.gpu.device, nullptr, NVSDK_NGX_Version_API),
+              "NVSDK_NGX_D3D12_Init");
     NVSDK_NGX_Parameter* caps = nullptr;
     check_ngx(s.shim.NVSDK_NGX_D3D12_GetCapabilityParameters(&caps), "NVSDK_NGX_D3D12_GetCapabilityParameters");
     unsigned available = 0;

@@ -24,8 +24,8 @@ struct Format {
 };
 
 inline const Format kFormats[] = {
-    {"rgba16f", 10, 8},    {"rgba32f", 2, 16},      {"r11g11b10f", 26, 4}, {"rgb10a2", 24, 4},  {"rgba8", 28, 4},
-    {"rgba8srgb", 29, 4},  {"bgra8", 87, 4},        {"bgra8srgb", 91, 4},  {"rgb9e5", 67, 4},
+    {"rgba16f", 10, 8},   {"rgba32f", 2, 16}, {"r11g11b10f", 26, 4}, {"rgb10a2", 24, 4}, {"rgba8", 28, 4},
+    {"rgba8srgb", 29, 4}, {"bgra8", 87, 4},   {"bgra8srgb", 91, 4},  {"rgb9e5", 67, 4},
 };
 
 inline const Format* find(const std::string& name) {
@@ -38,9 +38,12 @@ inline const Format* find(const std::string& name) {
 inline float half_to_float(uint16_t h) {
     int sign = h >> 15, exponent = (h >> 10) & 31, mantissa = h & 1023;
     float v;
-    if (exponent == 0) v = std::ldexp(static_cast<float>(mantissa), -24);
-    else if (exponent == 31) v = mantissa ? NAN : INFINITY;
-    else v = std::ldexp(static_cast<float>(mantissa | 1024), exponent - 25);
+    if (exponent == 0)
+        v = std::ldexp(static_cast<float>(mantissa), -24);
+    else if (exponent == 31)
+        v = mantissa ? NAN : INFINITY;
+    else
+        v = std::ldexp(static_cast<float>(mantissa | 1024), exponent - 25);
     return sign ? -v : v;
 }
 
@@ -53,7 +56,7 @@ inline uint16_t float_to_half(float f) {
     if (magnitude >= 0x477FF000) return static_cast<uint16_t>(sign | 0x7C00); // rounds to infinity (65520 and up)
     if (magnitude < 0x38800000) { // below the smallest normal half: a subnormal (or zero)
         if (magnitude < 0x33000000) return static_cast<uint16_t>(sign); // at or below 2^-25
-        int shift = 126 - static_cast<int>(magnitude >> 23); // 14..
+        int shift = 126 - static_cast<int>(magnitude >> 23);            // 14..
         uint32_t m = (magnitude & 0x7FFFFF) | 0x800000;
         uint32_t result = m >> (shift);
         uint32_t rest = m & ((1u << shift) - 1), halfway = 1u << (shift - 1);
@@ -113,7 +116,8 @@ inline uint32_t encode_rgb9e5(float r, float g, float b) {
         denom *= 2;
         ++exp_shared;
     }
-    uint32_t rm = static_cast<uint32_t>(std::floor(r / denom + 0.5)), gm = static_cast<uint32_t>(std::floor(g / denom + 0.5)),
+    uint32_t rm = static_cast<uint32_t>(std::floor(r / denom + 0.5)),
+             gm = static_cast<uint32_t>(std::floor(g / denom + 0.5)),
              bm = static_cast<uint32_t>(std::floor(b / denom + 0.5));
     return rm | (gm << 9) | (bm << 18) | (static_cast<uint32_t>(exp_shared) << 27);
 }
@@ -128,18 +132,37 @@ inline std::vector<uint8_t> encode_color(const Format& f, const uint16_t* halves
         uint8_t* d = out.data() + i * f.bytes;
         uint32_t word = 0;
         switch (f.dxgi) {
-        case 10: std::memcpy(d, h, 8); continue;
-        case 2: std::memcpy(d, v, 16); continue;
-        case 26: word = half_to_small(h[0], 6) | (half_to_small(h[1], 6) << 11) | (half_to_small(h[2], 5) << 22); break;
-        case 24: word = unorm(v[0], 1023) | (unorm(v[1], 1023) << 10) | (unorm(v[2], 1023) << 20) | (unorm(v[3], 3) << 30); break;
-        case 28: for (int c = 0; c < 4; ++c) d[c] = static_cast<uint8_t>(unorm(v[c], 255)); continue;
-        case 87: d[0] = unorm(v[2], 255), d[1] = unorm(v[1], 255), d[2] = unorm(v[0], 255), d[3] = unorm(v[3], 255); continue;
-        case 29: for (int c = 0; c < 3; ++c) d[c] = static_cast<uint8_t>(unorm(srgb_encode(v[c]), 255));
-                 d[3] = static_cast<uint8_t>(unorm(v[3], 255)); continue;
-        case 91: for (int c = 0; c < 3; ++c) d[2 - c] = static_cast<uint8_t>(unorm(srgb_encode(v[c]), 255));
-                 d[3] = static_cast<uint8_t>(unorm(v[3], 255)); continue;
-        case 67: word = encode_rgb9e5(v[0], v[1], v[2]); break;
-        default: break;
+        case 10:
+            std::memcpy(d, h, 8);
+            continue;
+        case 2:
+            std::memcpy(d, v, 16);
+            continue;
+        case 26:
+            word = half_to_small(h[0], 6) | (half_to_small(h[1], 6) << 11) | (half_to_small(h[2], 5) << 22);
+            break;
+        case 24:
+            word = unorm(v[0], 1023) | (unorm(v[1], 1023) << 10) | (unorm(v[2], 1023) << 20) | (unorm(v[3], 3) << 30);
+            break;
+        case 28:
+            for (int c = 0; c < 4; ++c) d[c] = static_cast<uint8_t>(unorm(v[c], 255));
+            continue;
+        case 87:
+            d[0] = unorm(v[2], 255), d[1] = unorm(v[1], 255), d[2] = unorm(v[0], 255), d[3] = unorm(v[3], 255);
+            continue;
+        case 29:
+            for (int c = 0; c < 3; ++c) d[c] = static_cast<uint8_t>(unorm(srgb_encode(v[c]), 255));
+            d[3] = static_cast<uint8_t>(unorm(v[3], 255));
+            continue;
+        case 91:
+            for (int c = 0; c < 3; ++c) d[2 - c] = static_cast<uint8_t>(unorm(srgb_encode(v[c]), 255));
+            d[3] = static_cast<uint8_t>(unorm(v[3], 255));
+            continue;
+        case 67:
+            word = encode_rgb9e5(v[0], v[1], v[2]);
+            break;
+        default:
+            break;
         }
         std::memcpy(d, &word, 4);
     }
@@ -157,22 +180,48 @@ inline std::vector<uint16_t> decode_color(const Format& f, const uint8_t* in, si
         uint32_t w = 0;
         std::memcpy(&w, s, 4);
         switch (f.dxgi) {
-        case 10: std::memcpy(h, s, 8); break;
-        case 2: for (int c = 0; c < 4; ++c) { float v; std::memcpy(&v, s + 4 * c, 4); h[c] = float_to_half(v); } break;
-        case 26: h[0] = float_to_half(small_to_float(w & 0x7FF, 6)); h[1] = float_to_half(small_to_float((w >> 11) & 0x7FF, 6));
-                 h[2] = float_to_half(small_to_float(w >> 22, 5)); h[3] = one; break;
-        case 24: for (int c = 0; c < 3; ++c) h[c] = un((w >> (10 * c)) & 1023, 1023);
-                 h[3] = un(w >> 30, 3); break;
-        case 28: for (int c = 0; c < 4; ++c) h[c] = un(s[c], 255); break;
-        case 87: h[0] = un(s[2], 255), h[1] = un(s[1], 255), h[2] = un(s[0], 255), h[3] = un(s[3], 255); break;
-        case 29: for (int c = 0; c < 3; ++c) h[c] = srgb_decode_half(s[c]);
-                 h[3] = un(s[3], 255); break;
-        case 91: h[0] = srgb_decode_half(s[2]), h[1] = srgb_decode_half(s[1]), h[2] = srgb_decode_half(s[0]);
-                 h[3] = un(s[3], 255); break;
-        case 67: { int e = static_cast<int>(w >> 27) - 24;
-                   for (int c = 0; c < 3; ++c) h[c] = float_to_half(std::ldexp(static_cast<float>((w >> (9 * c)) & 511), e));
-                   h[3] = one; break; }
-        default: break;
+        case 10:
+            std::memcpy(h, s, 8);
+            break;
+        case 2:
+            for (int c = 0; c < 4; ++c) {
+                float v;
+                std::memcpy(&v, s + 4 * c, 4);
+                h[c] = float_to_half(v);
+            }
+            break;
+        case 26:
+            h[0] = float_to_half(small_to_float(w & 0x7FF, 6));
+            h[1] = float_to_half(small_to_float((w >> 11) & 0x7FF, 6));
+            h[2] = float_to_half(small_to_float(w >> 22, 5));
+            h[3] = one;
+            break;
+        case 24:
+            for (int c = 0; c < 3; ++c) h[c] = un((w >> (10 * c)) & 1023, 1023);
+            h[3] = un(w >> 30, 3);
+            break;
+        case 28:
+            for (int c = 0; c < 4; ++c) h[c] = un(s[c], 255);
+            break;
+        case 87:
+            h[0] = un(s[2], 255), h[1] = un(s[1], 255), h[2] = un(s[0], 255), h[3] = un(s[3], 255);
+            break;
+        case 29:
+            for (int c = 0; c < 3; ++c) h[c] = srgb_decode_half(s[c]);
+            h[3] = un(s[3], 255);
+            break;
+        case 91:
+            h[0] = srgb_decode_half(s[2]), h[1] = srgb_decode_half(s[1]), h[2] = srgb_decode_half(s[0]);
+            h[3] = un(s[3], 255);
+            break;
+        case 67: {
+            int e = static_cast<int>(w >> 27) - 24;
+            for (int c = 0; c < 3; ++c) h[c] = float_to_half(std::ldexp(static_cast<float>((w >> (9 * c)) & 511), e));
+            h[3] = one;
+            break;
+        }
+        default:
+            break;
         }
     }
     return out;
@@ -188,8 +237,12 @@ inline const Format* find_in(const Format* begin, const Format* end, const std::
         if (name == f->name) return f;
     return nullptr;
 }
-inline const Format* find_depth(const std::string& name) { return find_in(std::begin(kDepthFormats), std::end(kDepthFormats), name); }
-inline const Format* find_motion(const std::string& name) { return find_in(std::begin(kMotionFormats), std::end(kMotionFormats), name); }
+inline const Format* find_depth(const std::string& name) {
+    return find_in(std::begin(kDepthFormats), std::end(kDepthFormats), name);
+}
+inline const Format* find_motion(const std::string& name) {
+    return find_in(std::begin(kMotionFormats), std::end(kMotionFormats), name);
+}
 
 // N depths (R32F) → FORMAT. D24S8: the depth clamped to [0, 1] as 24-bit UNORM rounded to nearest, and a
 // stencil byte of 0x5A that the shim must ignore.
@@ -213,8 +266,10 @@ inline std::vector<float> decode_depth(const Format& f, const uint8_t* in, size_
     for (size_t i = 0; i < n; ++i) {
         uint32_t word;
         std::memcpy(&word, in + 4 * i, 4);
-        if (f.dxgi == 45) out[i] = static_cast<float>(static_cast<double>(word & 0xFFFFFFu) / 16777215.0);
-        else std::memcpy(&out[i], &word, 4);
+        if (f.dxgi == 45)
+            out[i] = static_cast<float>(static_cast<double>(word & 0xFFFFFFu) / 16777215.0);
+        else
+            std::memcpy(&out[i], &word, 4);
     }
     return out;
 }

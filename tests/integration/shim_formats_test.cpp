@@ -39,14 +39,16 @@ TEST(ShimFormats, EveryColourFormatDecodesAsTheIndependentConversion) {
         const uint32_t width = 256, height = static_cast<uint32_t>(n / width);
         const size_t pitch = width * f.bytes + 64;
         std::vector<uint8_t> padded(pitch * height, 0xCD);
-        for (uint32_t y = 0; y < height; ++y) std::memcpy(&padded[y * pitch], &encoded[y * width * f.bytes], width * f.bytes);
+        for (uint32_t y = 0; y < height; ++y)
+            std::memcpy(&padded[y * pitch], &encoded[y * width * f.bytes], width * f.bytes);
         ASSERT_TRUE(convert_to_canonical(Plane::Color, f.dxgi, padded.data(), pitch, width, height, got.data()));
         size_t differences = 0, first = 0;
         for (size_t i = 0; i < got.size(); ++i)
             if (got[i] != want[i] && !(enc::half_to_float(got[i]) != enc::half_to_float(got[i]) &&
                                        enc::half_to_float(want[i]) != enc::half_to_float(want[i])))
                 if (differences++ == 0) first = i;
-        EXPECT_EQ(differences, 0u) << "first at element " << first << ": got " << got[first] << ", want " << want[first];
+        EXPECT_EQ(differences, 0u) << "first at element " << first << ": got " << got[first] << ", want "
+                                   << want[first];
     }
 }
 
@@ -94,7 +96,8 @@ TEST(ShimFormats, DepthMotionAndExposure) {
 TEST(ShimFormats, OutputConversionsMatchTheTestsEncoder) {
     const std::vector<uint16_t> halves = all_halves();
     const size_t n = halves.size() / 4;
-    for (const char* name : {"rgba16f", "rgba32f", "r11g11b10f", "rgb10a2", "rgba8", "rgba8srgb", "bgra8", "bgra8srgb"}) {
+    for (const char* name :
+         {"rgba16f", "rgba32f", "r11g11b10f", "rgb10a2", "rgba8", "rgba8srgb", "bgra8", "bgra8srgb"}) {
         const enc::Format& f = *enc::find(name);
         SCOPED_TRACE(name);
         ASSERT_TRUE(accepted(Plane::Output, f.dxgi));
@@ -146,8 +149,8 @@ TEST(ShimFormats, HarnessDepthFormatsDecodeAsTheIndependentConversion) {
     }
     const enc::Format& d24 = *enc::find_depth("d24s8");
     std::vector<uint8_t> one = enc::encode_depth(d24, depth.data() + 4096, 1); // 1.0
-    EXPECT_EQ(one[3], 0x5A);                                                     // the stencil byte is there
-    EXPECT_EQ(enc::decode_depth(d24, one.data(), 1)[0], 1.0f);                   // and ignored
+    EXPECT_EQ(one[3], 0x5A);                                                   // the stencil byte is there
+    EXPECT_EQ(enc::decode_depth(d24, one.data(), 1)[0], 1.0f);                 // and ignored
 }
 
 TEST(ShimFormats, HarnessMotionFormatsDecodeAsTheIndependentConversion) {

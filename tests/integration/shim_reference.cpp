@@ -77,11 +77,13 @@ int main(int argc, char** argv) {
             std::copy(decoded.begin(), decoded.end(), colour);
             if (frame.size() != 12 + n * 16) fail(name + ": wrong size");
             uint8_t* depth = frame.data() + 12 + n * 8;
-            std::vector<uint8_t> depth_bytes = enc::encode_depth(*depth_format, reinterpret_cast<const float*>(depth), n);
+            std::vector<uint8_t> depth_bytes =
+                enc::encode_depth(*depth_format, reinterpret_cast<const float*>(depth), n);
             std::vector<float> depth_back = enc::decode_depth(*depth_format, depth_bytes.data(), n);
             std::memcpy(depth, depth_back.data(), n * 4);
             uint8_t* motion = frame.data() + 12 + n * 12;
-            std::vector<uint8_t> motion_bytes = enc::encode_motion(*motion_format, reinterpret_cast<const uint16_t*>(motion), n);
+            std::vector<uint8_t> motion_bytes =
+                enc::encode_motion(*motion_format, reinterpret_cast<const uint16_t*>(motion), n);
             std::vector<uint16_t> motion_back = enc::decode_motion(*motion_format, motion_bytes.data(), n);
             std::memcpy(motion, motion_back.data(), n * 4);
             write_file(out / name, frame.data(), frame.size());

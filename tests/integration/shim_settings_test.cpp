@@ -30,7 +30,8 @@ TEST(ShimSettings, BlockingSync) {
 
 TEST(ShimSettings, WhatIsNotDoneYetIsSaidWithWhatHappensInstead) {
     EXPECT_TRUE(read_settings(MapEnvironment{}).notices.empty());
-    EXPECT_TRUE(read_settings(MapEnvironment{{"D4R_SHIM_SPLIT_FRAME", "1"}, {"D4R_SHIM_VRAM_INTEROP", "0"}}).notices.empty());
+    EXPECT_TRUE(
+        read_settings(MapEnvironment{{"D4R_SHIM_SPLIT_FRAME", "1"}, {"D4R_SHIM_VRAM_INTEROP", "0"}}).notices.empty());
     Settings s = read_settings(MapEnvironment{{"D4R_SHIM_SPLIT_FRAME", "0"}, {"D4R_SHIM_VRAM_INTEROP", "true"}});
     ASSERT_EQ(s.notices.size(), 2u);
     EXPECT_NE(s.notices[0].find("every frame gets its own result"), std::string::npos) << s.notices[0];

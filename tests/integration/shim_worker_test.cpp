@@ -25,7 +25,8 @@ long long ms_since(std::chrono::steady_clock::time_point t) {
 TEST(ShimWorker, RunsTasksInOrderAndReturnsTheirResult) {
     CudaWorker worker;
     int order = 0;
-    EXPECT_TRUE(worker.run("first", [&] { return order++ == 0 ? Status{} : make_error(ErrorCode::Internal, "order"); }));
+    EXPECT_TRUE(
+        worker.run("first", [&] { return order++ == 0 ? Status{} : make_error(ErrorCode::Internal, "order"); }));
     Status s = worker.run("second", [&]() -> Status { return make_error(ErrorCode::Invalid, "refused {}", order); });
     ASSERT_FALSE(s);
     EXPECT_EQ(s.error().code(), ErrorCode::Invalid);
@@ -41,10 +42,13 @@ TEST(ShimWorker, AStuckTaskIsGivenUpAndNothingWaitsForItForever) {
     {
         CudaWorker worker;
         auto t = now();
-        Status s = worker.run("the stuck task", [released]() -> Status {
-            released.wait();
-            return {};
-        }, 100);
+        Status s = worker.run(
+            "the stuck task",
+            [released]() -> Status {
+                released.wait();
+                return {};
+            },
+            100);
         ASSERT_FALSE(s);
         EXPECT_TRUE(is_timeout(s.error()));
         EXPECT_GE(ms_since(t), 90);
@@ -80,10 +84,13 @@ TEST(ShimWorker, DestroyingAWorkerStuckForGoodReturns) {
     auto t = now();
     {
         CudaWorker worker;
-        Status s = worker.run("blocked", []() -> Status {
-            blocked.wait();
-            return {};
-        }, 50);
+        Status s = worker.run(
+            "blocked",
+            []() -> Status {
+                blocked.wait();
+                return {};
+            },
+            50);
         EXPECT_TRUE(!s && is_timeout(s.error()));
     }
     EXPECT_LT(ms_since(t), kJoinTimeoutMs + 2000);

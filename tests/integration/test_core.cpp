@@ -43,8 +43,9 @@ Forward& forward() {
         g.loaded = get(g.init, "NVSDK_NGX_CUDA_Init") && get(g.shutdown, "NVSDK_NGX_CUDA_Shutdown") &&
                    get(g.allocate, "NVSDK_NGX_CUDA_AllocateParameters") &&
                    get(g.capabilities, "NVSDK_NGX_CUDA_GetCapabilityParameters") &&
-                   get(g.destroy, "NVSDK_NGX_CUDA_DestroyParameters") && get(g.create, "NVSDK_NGX_CUDA_CreateFeature") &&
-                   get(g.evaluate, "NVSDK_NGX_CUDA_EvaluateFeature") && get(g.release, "NVSDK_NGX_CUDA_ReleaseFeature");
+                   get(g.destroy, "NVSDK_NGX_CUDA_DestroyParameters") &&
+                   get(g.create, "NVSDK_NGX_CUDA_CreateFeature") && get(g.evaluate, "NVSDK_NGX_CUDA_EvaluateFeature") &&
+                   get(g.release, "NVSDK_NGX_CUDA_ReleaseFeature");
         if (!g.loaded) std::fprintf(stderr, "d4r_test_core: d4r_ngx.dll lacks an NGX CUDA entry point\n");
         return g;
     }();
@@ -65,8 +66,8 @@ long g_evaluations = 0; // the shim calls the core from one thread only
 
 namespace d4r::abi {
 
-NVSDK_NGX_Result NVSDK_NGX_CUDA_Init(unsigned long long id, const wchar_t* path, const NVSDK_NGX_FeatureCommonInfo* info,
-                                     NVSDK_NGX_Version version) {
+NVSDK_NGX_Result NVSDK_NGX_CUDA_Init(unsigned long long id, const wchar_t* path,
+                                     const NVSDK_NGX_FeatureCommonInfo* info, NVSDK_NGX_Version version) {
     if (!forward().loaded) return NVSDK_NGX_Result_FAIL_PlatformError;
     return forward().init(id, path, info, version);
 }

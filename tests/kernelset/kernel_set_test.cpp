@@ -84,8 +84,8 @@ TEST(KernelSetSelection, Fp8WidensToThePlainFolderWhenNoFp8Set) {
 
 TEST(KernelSetSelection, MissingAccuracySetNeverFallsBackToFastOrAnotherGpu) {
     TempDir t;
-    make_release_set(t, "gfx1100");                          // fast set for this GPU
-    make_release_set(t, fs::path("accuracy") / "gfx1101");   // accuracy set for another GPU
+    make_release_set(t, "gfx1100");                        // fast set for this GPU
+    make_release_set(t, fs::path("accuracy") / "gfx1101"); // accuracy set for another GPU
     mark_accuracy(t, fs::path("accuracy") / "gfx1101");
     Selection s = select(t.path(), "gfx1100", true);
     EXPECT_EQ(s.kind, KernelSetKind::None);

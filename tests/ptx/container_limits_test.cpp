@@ -39,33 +39,15 @@ void* operator new(size_t size) {
     if (void* p = counted_malloc(size)) return p;
     throw std::bad_alloc();
 }
-void* operator new[](size_t size) {
-    return operator new(size);
-}
-void* operator new(size_t size, const std::nothrow_t&) noexcept {
-    return counted_malloc(size);
-}
-void* operator new[](size_t size, const std::nothrow_t&) noexcept {
-    return counted_malloc(size);
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, size_t) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, size_t) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, const std::nothrow_t&) noexcept {
-    std::free(p);
-}
-void operator delete[](void* p, const std::nothrow_t&) noexcept {
-    std::free(p);
-}
+void* operator new[](size_t size) { return operator new(size); }
+void* operator new(size_t size, const std::nothrow_t&) noexcept { return counted_malloc(size); }
+void* operator new[](size_t size, const std::nothrow_t&) noexcept { return counted_malloc(size); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace d4r::ptx {
 namespace {
@@ -73,7 +55,8 @@ namespace {
 using test::fixture_bytes;
 
 // Records the largest allocation made by FN.
-template <typename Fn> size_t largest_allocation(Fn&& fn) {
+template <typename Fn>
+size_t largest_allocation(Fn&& fn) {
     g_largest = 0;
     g_recording = true;
     fn();

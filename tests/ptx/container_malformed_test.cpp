@@ -20,9 +20,7 @@ struct MalformedCase {
 };
 
 // The zstd/LZ4 fixtures decompress to the expected text plus the NUL fatbinary appends.
-std::string decompressed_size() {
-    return std::to_string(fixture_text("expected/kernels.sm_89.ptx").size() + 1);
-}
+std::string decompressed_size() { return std::to_string(fixture_text("expected/kernels.sm_89.ptx").size() + 1); }
 
 std::vector<MalformedCase> malformed_cases() {
     const std::string usize = decompressed_size();
@@ -66,9 +64,7 @@ std::vector<MalformedCase> malformed_cases() {
     };
 }
 
-void PrintTo(const MalformedCase& c, std::ostream* os) {
-    *os << c.file;
-}
+void PrintTo(const MalformedCase& c, std::ostream* os) { *os << c.file; }
 
 class ContainerMalformedTest : public ::testing::TestWithParam<MalformedCase> {};
 
@@ -78,8 +74,7 @@ TEST_P(ContainerMalformedTest, IsAnInvalidErrorNamingTheDefect) {
     ASSERT_FALSE(modules.ok()) << c.file << " gave " << modules->size() << " modules";
     EXPECT_EQ(modules.error().code(), ErrorCode::Invalid);
     const std::string text = modules.error().text();
-    for (const std::string& phrase : c.phrases)
-        EXPECT_NE(text.find(phrase), std::string::npos) << text;
+    for (const std::string& phrase : c.phrases) EXPECT_NE(text.find(phrase), std::string::npos) << text;
 }
 
 INSTANTIATE_TEST_SUITE_P(Malformed, ContainerMalformedTest, ::testing::ValuesIn(malformed_cases()),

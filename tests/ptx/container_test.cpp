@@ -63,9 +63,7 @@ std::vector<FixtureCase> fixture_cases() {
     };
 }
 
-void PrintTo(const FixtureCase& c, std::ostream* os) {
-    *os << c.file;
-}
+void PrintTo(const FixtureCase& c, std::ostream* os) { *os << c.file; }
 
 class ContainerFixtureTest : public ::testing::TestWithParam<FixtureCase> {};
 
@@ -89,8 +87,7 @@ TEST_P(ContainerFixtureTest, FindsTheExpectedModules) {
         EXPECT_LT(got.offset, bytes.size());
         EXPECT_GE(got.offset, previous_offset) << "modules must come in file order";
         previous_offset = got.offset;
-        for (const std::string& word : c.origin_words)
-            EXPECT_NE(got.origin.find(word), std::string::npos) << word;
+        for (const std::string& word : c.origin_words) EXPECT_NE(got.origin.find(word), std::string::npos) << word;
     }
 }
 
@@ -179,8 +176,7 @@ TEST(ContainerTest, UnknownEntryKindsAreSkipped) {
 
 TEST(ContainerTest, FileWithoutPtxIsAnEmptyList) {
     std::vector<uint8_t> bytes(4096);
-    for (size_t i = 0; i < bytes.size(); ++i)
-        bytes[i] = static_cast<uint8_t>(i * 7 + 3);
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 7 + 3);
     auto modules = find_ptx_modules(bytes);
     ASSERT_TRUE(modules.ok()) << modules.error().text();
     EXPECT_TRUE(modules->empty());

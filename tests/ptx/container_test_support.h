@@ -19,8 +19,7 @@ inline std::string fixture_text(const std::string& relative) {
 }
 
 inline std::string without_trailing_nuls(std::string text) {
-    while (!text.empty() && text.back() == '\0')
-        text.pop_back();
+    while (!text.empty() && text.back() == '\0') text.pop_back();
     return text;
 }
 

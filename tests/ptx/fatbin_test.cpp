@@ -16,16 +16,13 @@ namespace d4r::ptx {
 namespace {
 
 void put16(std::vector<uint8_t>& b, size_t at, uint16_t v) {
-    for (int i = 0; i < 2; ++i)
-        b[at + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 2; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
 void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-        b[at + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
 void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) {
-    for (int i = 0; i < 8; ++i)
-        b[at + i] = uint8_t(v >> (8 * i));
+    for (int i = 0; i < 8; ++i) b[at + i] = uint8_t(v >> (8 * i));
 }
 
 // One PTX entry: the 64-byte fixed header (kind, header size, payload size, compressed size, arch, flags,
@@ -49,8 +46,7 @@ std::vector<uint8_t> ptx_entry(const std::vector<uint8_t>& payload, uint32_t arc
 
 std::vector<uint8_t> fatbin_of(const std::vector<std::vector<uint8_t>>& entries) {
     std::vector<uint8_t> f(16, 0);
-    for (const auto& e : entries)
-        f.insert(f.end(), e.begin(), e.end());
+    for (const auto& e : entries) f.insert(f.end(), e.begin(), e.end());
     put32(f, 0, kFatbinMagic);
     put16(f, 4, 1);
     put16(f, 6, 16);
@@ -58,17 +54,14 @@ std::vector<uint8_t> fatbin_of(const std::vector<std::vector<uint8_t>>& entries)
     return f;
 }
 
-std::vector<uint8_t> bytes_of(const std::string& s) {
-    return std::vector<uint8_t>(s.begin(), s.end());
-}
+std::vector<uint8_t> bytes_of(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }
 
 const std::string kPtx = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\nret;\n}\n";
 
 TEST(FatbinScanTest, FindsTheMagicAtEveryAlignmentAndNothingElse) {
     std::vector<uint8_t> noise(300);
     std::mt19937 rng(42);
-    for (auto& b : noise)
-        b = static_cast<uint8_t>(rng() % 0xED); // never 0xED: no accidental magic
+    for (auto& b : noise) b = static_cast<uint8_t>(rng() % 0xED); // never 0xED: no accidental magic
     for (size_t at = 0; at + 4 <= noise.size(); at += 1) {
         std::vector<uint8_t> b = noise;
         put32(b, at, kFatbinMagic);
@@ -127,8 +120,7 @@ TEST(FatbinReadTest, InMemoryFatbinWithAllThreeEncodings) {
     EXPECT_EQ((*modules)[0].sm, "sm_70");
     EXPECT_EQ((*modules)[1].sm, "sm_75");
     EXPECT_EQ((*modules)[2].sm, "sm_80");
-    for (const auto& m : *modules)
-        EXPECT_EQ(test::without_trailing_nuls(m.text), kPtx) << m.origin;
+    for (const auto& m : *modules) EXPECT_EQ(test::without_trailing_nuls(m.text), kPtx) << m.origin;
     EXPECT_EQ((*modules)[0].offset, 16u + 64u);
     EXPECT_EQ((*modules)[0].origin, "fatbin 0 @0x0, entry 0 (sm_70 PTX)");
     EXPECT_NE((*modules)[1].origin.find("entry 1 (sm_75 PTX, LZ4)"), std::string::npos) << (*modules)[1].origin;

@@ -25,10 +25,15 @@ protected:
     }
     void TearDown() override { munmap(m_base, m_page); }
     template <class T>
-    void put(size_t at, T v) { std::memcpy(m_base + at, &v, sizeof v); }
+    void put(size_t at, T v) {
+        std::memcpy(m_base + at, &v, sizeof v);
+    }
     // An ELF64 header with SHNUM section headers of SHENTSIZE bytes at SHOFF.
     void elf(uint64_t shoff, uint16_t shnum, uint16_t shentsize = 0x40) {
-        std::memcpy(m_base, "\x7f" "ELF", 4);
+        std::memcpy(m_base,
+                    "\x7f"
+                    "ELF",
+                    4);
         m_base[4] = 2; // ELF64
         m_base[5] = 1; // little endian
         put<uint64_t>(0x28, shoff);

@@ -31,9 +31,10 @@ TEST(PtxLexer, KindsOfAnEntryHeader) {
     auto tokens = lex_ok(".visible .entry _Z3fooPf(.param .u64 p)\n{ ret; }");
     std::vector<TokenKind> kinds;
     for (const Token& t : tokens) kinds.push_back(t.kind);
-    std::vector<TokenKind> expected{TokenKind::Directive, TokenKind::Directive, TokenKind::Identifier, TokenKind::Punct,
-                                    TokenKind::Directive, TokenKind::Directive, TokenKind::Identifier, TokenKind::Punct,
-                                    TokenKind::Punct,     TokenKind::Identifier, TokenKind::Punct,     TokenKind::Punct};
+    std::vector<TokenKind> expected{TokenKind::Directive,  TokenKind::Directive, TokenKind::Identifier,
+                                    TokenKind::Punct,      TokenKind::Directive, TokenKind::Directive,
+                                    TokenKind::Identifier, TokenKind::Punct,     TokenKind::Punct,
+                                    TokenKind::Identifier, TokenKind::Punct,     TokenKind::Punct};
     EXPECT_EQ(kinds, expected);
     EXPECT_EQ(texts(tokens), (std::vector<std::string>{".visible", ".entry", "_Z3fooPf", "(", ".param", ".u64", "p",
                                                        ")", "{", "ret", ";", "}"}));
@@ -45,8 +46,9 @@ TEST(PtxLexer, KindsOfAnEntryHeader) {
 TEST(PtxLexer, PrefixedAndDottedIdentifiers) {
     auto tokens = lex_ok("mov.u32 %r1, %tid.x; @%p1 bra $L__BB0_2; ld.global.nc.v4.u32 {%r1}, [x+4]; _ ");
     EXPECT_EQ(texts(tokens),
-              (std::vector<std::string>{"mov.u32", "%r1", ",", "%tid.x", ";", "@", "%p1", "bra", "$L__BB0_2", ";",
-                                        "ld.global.nc.v4.u32", "{", "%r1", "}", ",", "[", "x", "+", "4", "]", ";", "_"}));
+              (std::vector<std::string>{
+                  "mov.u32", "%r1", ",", "%tid.x", ";", "@", "%p1", "bra", "$L__BB0_2", ";", "ld.global.nc.v4.u32",
+                  "{",       "%r1", "}", ",",      "[", "x", "+",   "4",   "]",         ";", "_"}));
     for (size_t i : {0u, 1u, 3u, 6u, 8u, 10u, 21u}) EXPECT_EQ(tokens[i].kind, TokenKind::Identifier) << tokens[i].text;
     EXPECT_EQ(split_dotted("ld.global.nc.v4.u32"), (std::vector<std::string_view>{"ld", "global", "nc", "v4", "u32"}));
     EXPECT_EQ(split_dotted("%tid.x"), (std::vector<std::string_view>{"%tid", "x"}));
@@ -129,9 +131,9 @@ TEST(PtxLexer, DecimalFloatsAndIntegers) {
 
 TEST(PtxLexer, MultiCharacterPunctuation) {
     auto tokens = lex_ok("a<<2 b>>1 c<=d e>=f g==h i!=j k&&l m||n -1");
-    EXPECT_EQ(texts(tokens), (std::vector<std::string>{"a", "<<", "2", "b", ">>", "1", "c", "<=", "d", "e", ">=", "f",
-                                                       "g", "==", "h", "i", "!=", "j", "k", "&&", "l", "m", "||", "n",
-                                                       "-", "1"}));
+    EXPECT_EQ(texts(tokens),
+              (std::vector<std::string>{"a",  "<<", "2", "b",  ">>", "1", "c",  "<=", "d", "e",  ">=", "f", "g",
+                                        "==", "h",  "i", "!=", "j",  "k", "&&", "l",  "m", "||", "n",  "-", "1"}));
 }
 
 TEST(PtxLexer, ErrorsNameTheLine) {

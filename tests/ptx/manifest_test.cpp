@@ -1,5 +1,5 @@
-// The kernel manifest d4r-kernels.txt (docs/runtime.md, "Native-kernel overrides"): parsing with line-numbered errors, writing, round trip,
-// and the queries the runtime makes.
+// The kernel manifest d4r-kernels.txt (docs/runtime.md, "Native-kernel overrides"): parsing with line-numbered errors,
+// writing, round trip, and the queries the runtime makes.
 #include <gtest/gtest.h>
 
 #include "core/files.h"
@@ -61,7 +61,8 @@ TEST(PtxManifest, BadLinesNameTheLine) {
               "d4r-kernels.txt:1: expected 'NAME HASH' with HASH 16 hex digits, got 'k 0x00000000000001'");
     EXPECT_EQ(parse_error("k 000000000000000g\n"),
               "d4r-kernels.txt:1: expected 'NAME HASH' with HASH 16 hex digits, got 'k 000000000000000g'");
-    EXPECT_EQ(parse_error("a.b 0000000000000001\n"), "d4r-kernels.txt:1: 'a.b' is not a kernel name (a PTX identifier)");
+    EXPECT_EQ(parse_error("a.b 0000000000000001\n"),
+              "d4r-kernels.txt:1: 'a.b' is not a kernel name (a PTX identifier)");
     EXPECT_EQ(parse_error("9k 0000000000000001\n"), "d4r-kernels.txt:1: '9k' is not a kernel name (a PTX identifier)");
     EXPECT_EQ(parse_error("k\x01 0000000000000001\n"),
               "d4r-kernels.txt:1: 'k\\x01' is not a kernel name (a PTX identifier)");
@@ -105,7 +106,8 @@ TEST(PtxManifest, WritesSortedLowercaseWithAHeader) {
 }
 
 TEST(PtxManifest, RoundTrip) {
-    Manifest original = parse_ok("b 00000000000000AA\na FFFFFFFFFFFFFFFF\na 0000000000000000\n# x\n$k_1 1234567890abcdef\n");
+    Manifest original =
+        parse_ok("b 00000000000000AA\na FFFFFFFFFFFFFFFF\na 0000000000000000\n# x\n$k_1 1234567890abcdef\n");
     std::string text = original.to_text("test");
     Manifest again = parse_ok(text);
     EXPECT_TRUE(again == original);
@@ -128,8 +130,8 @@ TEST(PtxManifest, SaveAndLoad) {
     dir.write("bad.txt", "k 1\n");
     auto bad = Manifest::load(dir.path() / "bad.txt");
     ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().text(), (dir.path() / "bad.txt").string() +
-                                      ":1: expected 'NAME HASH' with HASH 16 hex digits, got 'k 1'");
+    EXPECT_EQ(bad.error().text(),
+              (dir.path() / "bad.txt").string() + ":1: expected 'NAME HASH' with HASH 16 hex digits, got 'k 1'");
     auto missing = Manifest::load(dir.path() / "none.txt");
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);

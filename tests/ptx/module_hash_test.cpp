@@ -1,5 +1,5 @@
-// The module hash (docs/runtime.md, "Native-kernel overrides"): FNV-1a 64 over the module text without trailing NULs, as 16 lowercase hex
-// digits. Checked against published FNV-1a test vectors and an independent byte loop written here.
+// The module hash (docs/runtime.md, "Native-kernel overrides"): FNV-1a 64 over the module text without trailing NULs,
+// as 16 lowercase hex digits. Checked against published FNV-1a test vectors and an independent byte loop written here.
 #include <gtest/gtest.h>
 
 #include <string>

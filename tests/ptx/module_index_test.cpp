@@ -74,9 +74,9 @@ TEST(PtxModuleIndex, MixedParameterOffsets) {
         const char* type;
         uint64_t offset, size, align;
     };
-    const Want want[] = {{"a", ".u8", 0, 1, 1},    {"b", ".u64", 8, 8, 8},   {"c", ".u16", 16, 2, 2},
-                         {"s", ".b8", 24, 24, 8},  {"d", ".f32", 48, 4, 4},  {"raw", ".b8", 52, 3, 1},
-                         {"e", ".f64", 56, 8, 8},  {"v", ".f32", 64, 8, 8},  {"last", ".s32", 72, 4, 4}};
+    const Want want[] = {{"a", ".u8", 0, 1, 1},   {"b", ".u64", 8, 8, 8},  {"c", ".u16", 16, 2, 2},
+                         {"s", ".b8", 24, 24, 8}, {"d", ".f32", 48, 4, 4}, {"raw", ".b8", 52, 3, 1},
+                         {"e", ".f64", 56, 8, 8}, {"v", ".f32", 64, 8, 8}, {"last", ".s32", 72, 4, 4}};
     ASSERT_EQ(e.params.size(), std::size(want));
     for (size_t i = 0; i < std::size(want); ++i) {
         SCOPED_TRACE(want[i].name);
@@ -182,10 +182,11 @@ TEST(PtxModuleIndex, GlobalAndConstVariables) {
         uint64_t size, align;
     };
     const Want want[] = {
-        {"coeffs", ".const", ".b8", 128, 4},   {"counters", ".global", ".u64", 64, 8}, {"$str", ".global", ".b8", 7, 1},
-        {"table", ".global", ".u32", 20, 4},   {"unknown", ".global", ".b8", 0, 16},   {"vec", ".global", ".f32", 16, 16},
-        {"one", ".const", ".f64", 8, 8},       {"two", ".const", ".f64", 8, 8},        {"managed", ".global", ".u32", 4, 4},
-        {"tex", ".global", ".texref", 8, 8},
+        {"coeffs", ".const", ".b8", 128, 4},  {"counters", ".global", ".u64", 64, 8},
+        {"$str", ".global", ".b8", 7, 1},     {"table", ".global", ".u32", 20, 4},
+        {"unknown", ".global", ".b8", 0, 16}, {"vec", ".global", ".f32", 16, 16},
+        {"one", ".const", ".f64", 8, 8},      {"two", ".const", ".f64", 8, 8},
+        {"managed", ".global", ".u32", 4, 4}, {"tex", ".global", ".texref", 8, 8},
     };
     ASSERT_EQ(m.variables.size(), std::size(want));
     for (size_t i = 0; i < std::size(want); ++i) {
@@ -296,7 +297,8 @@ TEST(PtxModuleIndex, ErrorsNameTheLine) {
     EXPECT_EQ(index_error(".global .u32 x = {1, 2;\n"), "line 1: initializer of 'x' never ends (expected ';')");
     EXPECT_EQ(index_error(".global .u32 x\n.global .u32 y;"), "line 2: expected ';' after variable 'x', got '.global'");
     EXPECT_EQ(index_error(".global .b8 big[1099511627776][2];"), "line 1: 'big' is too large");
-    EXPECT_EQ(index_error("}\n"), "line 1: unexpected '}' at module scope (expected a directive such as '.entry' or '.global')");
+    EXPECT_EQ(index_error("}\n"),
+              "line 1: unexpected '}' at module scope (expected a directive such as '.entry' or '.global')");
     // Lexer errors come through with their own line.
     EXPECT_EQ(index_error(".entry k() {\n mov.f32 %f1, 0f3F8;\n}"),
               "line 2: malformed hex float '0f3F8': 0f takes exactly 8 hex digits");

@@ -76,8 +76,16 @@ TEST(PtxsimAtomic, ManyBlocksManyWorkers) {
         p.set(0, cells).set(1, olds);
         run_ok(dev, *m, "k", config({blocks}, {threads}, workers), p);
         auto c = download<uint8_t>(dev, cells, 64);
-        auto get32 = [&](size_t off) { uint32_t v; std::memcpy(&v, c.data() + off, 4); return v; };
-        auto get64 = [&](size_t off) { uint64_t v; std::memcpy(&v, c.data() + off, 8); return v; };
+        auto get32 = [&](size_t off) {
+            uint32_t v;
+            std::memcpy(&v, c.data() + off, 4);
+            return v;
+        };
+        auto get64 = [&](size_t off) {
+            uint64_t v;
+            std::memcpy(&v, c.data() + off, 8);
+            return v;
+        };
         uint64_t sum = 0;
         uint32_t xr = 0;
         float fsum = 0;
@@ -180,7 +188,7 @@ TEST(PtxsimAtomic, FloatAddFlushesSubnormalsOnGlobalOnly) {
     run_ok(dev, *m, "k", config({1}, {1}), p);
     auto r = download<float>(dev, g, 2);
     EXPECT_EQ(std::bit_cast<uint32_t>(r[0]), 0u); // global: subnormal input and result flushed
-    EXPECT_EQ(r[1], sub);                          // shared: kept
+    EXPECT_EQ(r[1], sub);                         // shared: kept
 }
 
 } // namespace

@@ -23,7 +23,8 @@ void check_setp(const std::string& cmp, const std::string& type, const std::vect
             a.push_back(x);
             b.push_back(y);
         }
-    std::string body = "  setp." + cmp + "." + type + " %p0|%p1, %a, %b;\n  selp.b32 %r5, 1, 0, %p0;\n"
+    std::string body = "  setp." + cmp + "." + type +
+                       " %p0|%p1, %a, %b;\n  selp.b32 %r5, 1, 0, %p0;\n"
                        "  selp.b32 %r6, 2, 0, %p1;\n  or.b32 %d, %r5, %r6;";
     auto got = run_op<uint32_t, T, T>(body, a, b);
     for (size_t i = 0; i < a.size(); ++i) {
@@ -91,13 +92,15 @@ TEST(PtxsimCompare, CombiningPredicatesSetSelpSlct) {
   selp.b32 %r6, 2, 0, %p1;
   selp.b32 %r7, 4, 0, %p3;
   or.b32 %r5, %r5, %r6;
-  or.b32 %d, %r5, %r7;)", a, b, c);
+  or.b32 %d, %r5, %r7;)",
+                                                            a, b, c);
     auto set = run_op<uint32_t, int32_t, int32_t>("  set.lt.u32.s32 %d, %a, %b;", a, b);
     auto setf = run_op<float, int32_t, int32_t>("  set.ge.f32.s32 %d, %a, %b;", a, b);
     auto slct = run_op<uint32_t, int32_t, int32_t, int32_t>("  slct.b32.s32 %d, %a, %b, %c;", a, b, c);
     for (size_t i = 0; i < a.size(); ++i) {
         bool nz = c[i] != 0;
-        uint32_t e = ((a[i] < b[i]) && nz ? 1u : 0u) | ((a[i] >= b[i]) && nz ? 2u : 0u) | (((a[i] > b[i]) != !nz) ? 4u : 0u);
+        uint32_t e =
+            ((a[i] < b[i]) && nz ? 1u : 0u) | ((a[i] >= b[i]) && nz ? 2u : 0u) | (((a[i] > b[i]) != !nz) ? 4u : 0u);
         ASSERT_EQ(comb[i], e) << a[i] << " " << b[i] << " " << c[i];
         ASSERT_EQ(set[i], a[i] < b[i] ? 0xffffffffu : 0u);
         ASSERT_EQ(setf[i], a[i] >= b[i] ? 1.0f : 0.0f);
@@ -131,7 +134,8 @@ TEST(PtxsimCompare, PredicateLogic) {
   selp.b32 %r6, 8, 0, %q1;
   or.b32 %r5, %r5, %r6;
   selp.b32 %r6, 16, 0, %q2;
-  or.b32 %d, %r5, %r6;)", a, b);
+  or.b32 %d, %r5, %r6;)",
+                                                a, b);
     for (size_t i = 0; i < 4; ++i) {
         bool x = a[i], y = b[i];
         uint32_t e = (x && y ? 1 : 0) | (x || y ? 2 : 0) | (x != y ? 4 : 0) | (!x ? 8 : 0) | (y ? 16 : 0);

@@ -37,7 +37,8 @@ std::map<std::string, Expected> read_expected() {
         std::string name, first;
         s >> name >> first;
         Expected e;
-        if (first == "any") e.any = true;
+        if (first == "any")
+            e.any = true;
         else {
             e.fused = std::stoi(first);
             s >> e.negate_product >> e.negate_addend;
@@ -67,8 +68,8 @@ TEST(Contraction, FusesExactlyWhatPtxasFuses) {
         // ptxas fuses with the multiplicands' values at the mul: the probe that overwrites one in between
         // is fused from copies the decoder makes at the mul.
         const int found = static_cast<int>(c.fused.size());
-        const bool saves = name == "redefined" || name == "redefined_self" || name == "loop_carried_source" ||
-                           name == "h_redefined";
+        const bool saves =
+            name == "redefined" || name == "redefined_self" || name == "loop_carried_source" || name == "h_redefined";
         EXPECT_EQ(c.saved_muls.size(), saves ? 1u : 0u) << name;
         if (name == "loop_product_carried") {
             // The product feeds the next iteration's mul. ptxas unrolls and peels the loop and fuses only

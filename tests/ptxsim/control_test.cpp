@@ -194,7 +194,8 @@ L1: xor.b32 %d, %b, 0x1234;
 L2: shr.u32 %d, %b, 1;
   bra.uni END;
 L3: add.u32 %d, %b, 99;
-END:)", idx, v);
+END:)",
+                                                    idx, v);
     for (size_t i = 0; i < idx.size(); ++i) {
         uint32_t e = idx[i] == 0 ? v[i] * 3 : idx[i] == 1 ? v[i] ^ 0x1234 : idx[i] == 2 ? v[i] >> 1 : v[i] + 99;
         EXPECT_EQ(got[i], e) << i;

@@ -28,8 +28,9 @@ F round_q(Q q, Mode m) {
 }
 
 TEST(PtxsimCvt, FloatToIntegerRoundsAndSaturates) {
-    std::vector<float> x = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 2.7f, -2.7f, 1e10f, -1e10f, INFINITY, -INFINITY,
-                            NAN, 2147483520.0f, -2147483648.0f, 4294967040.0f, -0.0f, 1e-40f, 65535.5f, 255.9f};
+    std::vector<float> x = {0.5f,           1.5f,          2.5f,   -0.5f,    -1.5f,     -2.5f, 2.7f,
+                            -2.7f,          1e10f,         -1e10f, INFINITY, -INFINITY, NAN,   2147483520.0f,
+                            -2147483648.0f, 4294967040.0f, -0.0f,  1e-40f,   65535.5f,  255.9f};
     struct Case {
         const char* rnd;
         double (*f)(double);
@@ -60,7 +61,7 @@ TEST(PtxsimCvt, FloatToIntegerRoundsAndSaturates) {
     auto u64 = run_op<uint64_t, double>("  cvt.rzi.u64.f64 %d, %a;", d);
     auto s64 = run_op<int64_t, double>("  cvt.rni.s64.f64 %d, %a;", d);
     // NaN (index 5) gives the sign-bit pattern for 64-bit destinations, unsigned too (H200, corpus cvt_d2i).
-    std::vector<uint64_t> eu = {UINT64_MAX, 0, 9300000000000000000ull, 0, UINT64_MAX, 0x8000000000000000ull, 0,
+    std::vector<uint64_t> eu = {UINT64_MAX,   0, 9300000000000000000ull, 0, UINT64_MAX, 0x8000000000000000ull, 0,
                                 4294967295ull};
     std::vector<int64_t> es = {INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, -1, 4294967296ll};
     EXPECT_EQ(u64, eu);
@@ -117,10 +118,10 @@ TEST(PtxsimCvt, FloatToFloatIntegralAndWidening) {
         EXPECT_EQ(rmi[i], std::floor(x[i])) << x[i];
         EXPECT_EQ(wide[i], double(x[i]));
     }
-    EXPECT_EQ(bits_of(rni[7]), 0x7fffffffu);          // NaN -> canonical NaN
+    EXPECT_EQ(bits_of(rni[7]), 0x7fffffffu);            // NaN -> canonical NaN
     EXPECT_EQ(bits_of(wide[7]), 0x7ff8000000000000ull); // f32 -> f64 keeps the NaN (payload shifted)
-    EXPECT_EQ(wide[9], double(1e-40f));               // subnormal widened exactly
-    EXPECT_EQ(bits_of(wide_ftz[9]), bits_of(0.0));    // .ftz flushes the f32 input
+    EXPECT_EQ(wide[9], double(1e-40f));                 // subnormal widened exactly
+    EXPECT_EQ(bits_of(wide_ftz[9]), bits_of(0.0));      // .ftz flushes the f32 input
     EXPECT_EQ(sat[4], 1.0f);
     EXPECT_EQ(bits_of(sat[5]), bits_of(0.0f));
     EXPECT_EQ(bits_of(sat[7]), bits_of(0.0f));
@@ -128,10 +129,10 @@ TEST(PtxsimCvt, FloatToFloatIntegralAndWidening) {
 
 TEST(PtxsimCvt, IntegerNarrowingWideningAndSaturation) {
     std::vector<int32_t> v = {0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, 32768, -32769, INT32_MIN, INT32_MAX};
-    auto s8 = run_op<int32_t, int32_t>("  cvt.s32.s8 %d, %a;", v);          // sign-extend the low byte
-    auto u16 = run_op<uint32_t, int32_t>("  cvt.u32.u16 %d, %a;", v);       // zero-extend the low half
-    auto sat8 = run_op<uint16_t, int32_t>("  cvt.sat.s8.s32 %d, %a;", v);   // clamp to [-128, 127]
-    auto satu8 = run_op<uint16_t, int32_t>("  cvt.sat.u8.s32 %d, %a;", v);  // clamp to [0, 255]
+    auto s8 = run_op<int32_t, int32_t>("  cvt.s32.s8 %d, %a;", v);         // sign-extend the low byte
+    auto u16 = run_op<uint32_t, int32_t>("  cvt.u32.u16 %d, %a;", v);      // zero-extend the low half
+    auto sat8 = run_op<uint16_t, int32_t>("  cvt.sat.s8.s32 %d, %a;", v);  // clamp to [-128, 127]
+    auto satu8 = run_op<uint16_t, int32_t>("  cvt.sat.u8.s32 %d, %a;", v); // clamp to [0, 255]
     auto w = run_op<int64_t, int32_t>("  cvt.s64.s32 %d, %a;", v);
     auto uw = run_op<uint64_t, int32_t>("  cvt.u64.u32 %d, %a;", v);
     auto satu32 = run_op<uint32_t, int32_t>("  cvt.sat.u32.s32 %d, %a;", v);
@@ -175,16 +176,22 @@ struct HalfTable {
         auto it = std::lower_bound(positive.begin(), positive.end(), std::make_pair(a, uint16_t(0)));
         if (it != positive.end() && it->first == a) return sign | it->second;
         const double max = positive.back().first;
-        if (it == positive.end()) { // beyond the largest finite value
+        if (it == positive.end()) {                                     // beyond the largest finite value
             bool inf = mode == Mode::Rn ? a >= max + std::ldexp(1.0, 4) /* half ulp of 65504 */
                                         : (mode == Mode::Rp && !neg) || (mode == Mode::Rm && neg);
             return sign | (inf ? 0x7c00 : positive.back().second);
         }
         auto lo = it - 1, hi = it;
         switch (mode) {
-        case Mode::Rz: away = false; break;
-        case Mode::Rp: away = !neg; break;
-        case Mode::Rm: away = neg; break;
+        case Mode::Rz:
+            away = false;
+            break;
+        case Mode::Rp:
+            away = !neg;
+            break;
+        case Mode::Rm:
+            away = neg;
+            break;
         default: {
             double dl = a - lo->first, dh = hi->first - a;
             away = dh < dl || (dh == dl && (hi->second & 1) == 0);
@@ -196,8 +203,8 @@ struct HalfTable {
 
 TEST(PtxsimCvt, HalfPrecisionEveryRoundingModeAgainstTable) {
     static const HalfTable table;
-    std::vector<float> x = {0.0f, -0.0f, 1.0f, 65504.0f, 65519.0f, 65520.0f, 1e6f, -1e6f, INFINITY, NAN,
-                            5.96e-8f, 2.98e-8f, 2.99e-8f, -2.98e-8f, 1e-10f, 6.1e-5f, 0.1f, -0.3f, 3.14159f};
+    std::vector<float> x = {0.0f,     -0.0f,    1.0f,     65504.0f,  65519.0f, 65520.0f, 1e6f, -1e6f, INFINITY, NAN,
+                            5.96e-8f, 2.98e-8f, 2.99e-8f, -2.98e-8f, 1e-10f,   6.1e-5f,  0.1f, -0.3f, 3.14159f};
     TestRng rng(8);
     for (int i = 0; i < 2000; ++i) {
         float v = std::ldexp(float(rng.next() >> 40) / 16777216.0f, int(rng.next() % 44) - 28);

@@ -22,7 +22,8 @@ F round_q(Q q, Mode m) {
     if (q != q || static_cast<Q>(r) == q) return r;
     const F inf = std::numeric_limits<F>::infinity();
     switch (m) {
-    case Mode::Rn: break;
+    case Mode::Rn:
+        break;
     case Mode::Rz:
         if ((r > 0 && static_cast<Q>(r) > q) || (r < 0 && static_cast<Q>(r) < q)) r = std::nextafter(r, F(0));
         break;
@@ -108,8 +109,10 @@ TEST(PtxsimFloat, FusedMultiplyAddIsSinglyRounded) {
         }
     }
     auto mad = run_op<float, float, float, float>("  mad.rn.f32 %d, %a, %b, %c;", a, b, c);
-    for (size_t i = 100; i < a.size(); ++i) expect_same(mad[i], round_q<float>(Q(a[i]) * Q(b[i]) + Q(c[i]), Mode::Rn), "mad");
-    auto da = randoms<double>(200, -20, 20, 8), db = randoms<double>(200, -20, 20, 9), dc = randoms<double>(200, -20, 20, 10);
+    for (size_t i = 100; i < a.size(); ++i)
+        expect_same(mad[i], round_q<float>(Q(a[i]) * Q(b[i]) + Q(c[i]), Mode::Rn), "mad");
+    auto da = randoms<double>(200, -20, 20, 8), db = randoms<double>(200, -20, 20, 9),
+         dc = randoms<double>(200, -20, 20, 10);
     auto d = run_op<double, double, double, double>("  fma.rn.f64 %d, %a, %b, %c;", da, db, dc);
     for (size_t i = 0; i < da.size(); ++i) expect_same(d[i], std::fma(da[i], db[i], dc[i]), "fma.f64");
 }
@@ -149,7 +152,8 @@ TEST(PtxsimFloat, DivisionAndSquareRootEveryRoundingMode) {
     for (int m = 0; m < 4; ++m) {
         std::string mode = kModes[m];
         auto div = run_op<double, double, double>("  div." + mode + ".f64 %d, %a, %b;", da, db);
-        for (size_t i = 0; i < da.size(); ++i) expect_same(div[i], round_q<double>(Q(da[i]) / Q(db[i]), Mode(m)), "div.f64." + mode);
+        for (size_t i = 0; i < da.size(); ++i)
+            expect_same(div[i], round_q<double>(Q(da[i]) / Q(db[i]), Mode(m)), "div.f64." + mode);
     }
 }
 
@@ -295,7 +299,8 @@ TEST(PtxsimFloat, AbsNegCopysignTestp) {
   selp.b32 %r6, 16, 0, %q0;
   or.b32 %r5, %r5, %r6;
   selp.b32 %r6, 32, 0, %q1;
-  or.b32 %d, %r5, %r6;)", t);
+  or.b32 %d, %r5, %r6;)",
+                                      t);
     // zero counts as normal (ISA)
     std::vector<uint32_t> expect = {1 | 16 | 32, 1 | 16 | 32, 2 | 32, 4, 1 | 8 | 32, 1 | 16 | 32};
     EXPECT_EQ(tp, expect);
@@ -319,8 +324,10 @@ TEST(PtxsimFloat, ApproximateFunctionsWithinIsaBounds) {
         EXPECT_LE(std::fabs(sin[i] - std::sin(v)), std::exp2(-20.5)) << v; // ISA: 2^-20.5 absolute in [-2pi, 2pi]
         EXPECT_LE(std::fabs(cos[i] - std::cos(v)), std::exp2(-20.5)) << v;
         EXPECT_LE(std::fabs(ex2[i] - std::exp2(v)), 2 * std::ldexp(std::exp2(v), -23)) << v; // 2 ulp
-        EXPECT_LE(std::fabs(tanh[i] - std::tanh(v)), std::ldexp(std::fabs(std::tanh(v)), -11)) << v; // ISA: 2^-11 relative
-        EXPECT_LE(std::fabs(lg2[i] - std::log2(p)), std::ldexp(1.0, -22) * std::fmax(1.0, std::fabs(std::log2(p)))) << p; // ISA: 2^-22 abs / rel
+        EXPECT_LE(std::fabs(tanh[i] - std::tanh(v)), std::ldexp(std::fabs(std::tanh(v)), -11))
+            << v; // ISA: 2^-11 relative
+        EXPECT_LE(std::fabs(lg2[i] - std::log2(p)), std::ldexp(1.0, -22) * std::fmax(1.0, std::fabs(std::log2(p))))
+            << p; // ISA: 2^-22 abs / rel
         EXPECT_LE(std::fabs(rsqrt[i] - 1.0 / std::sqrt(p)), std::ldexp(1.0 / std::sqrt(p), -22)) << p;
         EXPECT_LE(std::fabs(rcp[i] - 1.0 / p), std::ldexp(1.0 / p, -23)) << p;
     }
@@ -350,10 +357,15 @@ TEST(PtxsimFloat, F64NaNOperandSelectionMeasuredOnTheH200) {
     auto mul = run_op<double, double, double>("  mul.rn.f64 %d, %a, %b;", a, b);
     auto div = run_op<double, double, double>("  div.rn.f64 %d, %a, %b;", a, b);
     auto mx = run_op<double, double, double>("  max.f64 %d, %a, %b;", a, b);
-    const uint64_t second[] = {qb, qa, qa, sa | 0x0008000000000000ull, qa, sb | 0x0008000000000000ull,
-                               sa | 0x0008000000000000ull};
-    const uint64_t first[] = {qa, qb, sa | 0x0008000000000000ull, sb | 0x0008000000000000ull, qa,
-                              sb | 0x0008000000000000ull, sa | 0x0008000000000000ull};
+    const uint64_t second[] = {
+        qb, qa, qa, sa | 0x0008000000000000ull, qa, sb | 0x0008000000000000ull, sa | 0x0008000000000000ull};
+    const uint64_t first[] = {qa,
+                              qb,
+                              sa | 0x0008000000000000ull,
+                              sb | 0x0008000000000000ull,
+                              qa,
+                              sb | 0x0008000000000000ull,
+                              sa | 0x0008000000000000ull};
     for (size_t i = 0; i < a.size(); ++i) {
         EXPECT_EQ(bits(add[i]), second[i]) << i;
         EXPECT_EQ(bits(sub[i]), second[i]) << i; // the NaN b is not negated
@@ -402,8 +414,10 @@ TEST(PtxsimFloat, DivApproxByHugeDivisors) {
 // sin/cos.approx.f32 reduce like the hardware: x * (1/2pi) as an f32 product rounded toward zero, then the
 // fraction of a revolution. Huge arguments keep no fraction (an integer number of revolutions).
 TEST(PtxsimFloat, SinCosReduceLikeTheHardware) {
-    std::vector<float> x = {-0x1p31f, 0x1p31f, 0x1p24f, std::bit_cast<float>(0x4b7fffffu), 0x1p24f + 2.0f,
-                            std::bit_cast<float>(0x7f7fffffu), -0.0f};
+    std::vector<float> x = {-0x1p31f,       0x1p31f,
+                            0x1p24f,        std::bit_cast<float>(0x4b7fffffu),
+                            0x1p24f + 2.0f, std::bit_cast<float>(0x7f7fffffu),
+                            -0.0f};
     auto sn = run_op<float, float>("  sin.approx.f32 %d, %a;", x);
     auto cs = run_op<float, float>("  cos.approx.f32 %d, %a;", x);
     // 2^31 / 2pi = 341782637.8...: above 2^24 every f32 is an integer, so 0 revolutions left over.
@@ -429,19 +443,28 @@ TEST(PtxsimFloat, SinCosReduceLikeTheHardware) {
 // subnormal inputs act as zero, NaN gives 0x7fffffff00000000.
 TEST(PtxsimFloat, RcpApproxFtzF64WorksOnTheHighWord) {
     auto d = [](uint64_t b) { return std::bit_cast<double>(b); };
-    std::vector<double> a = {1.0, d(0x3ff00000ffffffffull), 3.0, -0.5, 0.0, d(0x8000000000000001ull), INFINITY,
-                             d(0x7ff8000000012345ull), d(0x7ff0000000000001ull), d(0x7fefffffffffffffull), 0x1p-1022};
+    std::vector<double> a = {1.0,
+                             d(0x3ff00000ffffffffull),
+                             3.0,
+                             -0.5,
+                             0.0,
+                             d(0x8000000000000001ull),
+                             INFINITY,
+                             d(0x7ff8000000012345ull),
+                             d(0x7ff0000000000001ull),
+                             d(0x7fefffffffffffffull),
+                             0x1p-1022};
     auto r = run_op<double, double>("  rcp.approx.ftz.f64 %d, %a;", a);
     EXPECT_EQ(r[0], 1.0);
-    EXPECT_EQ(r[1], 1.0);                                  // the low word of a is ignored
-    EXPECT_EQ(bits(r[2]), 0x3fd5555500000000ull);          // 1/3 = 0x3fd55555|55555555: 20 bits kept
+    EXPECT_EQ(r[1], 1.0);                         // the low word of a is ignored
+    EXPECT_EQ(bits(r[2]), 0x3fd5555500000000ull); // 1/3 = 0x3fd55555|55555555: 20 bits kept
     EXPECT_EQ(r[3], -2.0);
     EXPECT_EQ(bits(r[4]), 0x7ff0000000000000ull);
-    EXPECT_EQ(bits(r[5]), 0xfff0000000000000ull);          // -subnormal -> -inf
+    EXPECT_EQ(bits(r[5]), 0xfff0000000000000ull); // -subnormal -> -inf
     EXPECT_EQ(bits(r[6]), 0u);
     EXPECT_EQ(bits(r[7]), 0x7fffffff00000000ull);
-    EXPECT_EQ(bits(r[8]), 0u);                             // high word 0x7ff00000: infinity
-    EXPECT_EQ(bits(r[9]), 0u);                             // 1/DBL_MAX is subnormal: flushed
+    EXPECT_EQ(bits(r[8]), 0u); // high word 0x7ff00000: infinity
+    EXPECT_EQ(bits(r[9]), 0u); // 1/DBL_MAX is subnormal: flushed
     EXPECT_EQ(r[10], 0x1p1022);
     for (double v : r) EXPECT_EQ(bits(v) & 0xffffffffull, 0u) << v; // the low word is always zero
 }

@@ -138,13 +138,11 @@ TEST(PtxsimHalf, CvtTf32Rounding) {
     std::vector<uint32_t> x = {0x3f801000u, 0x3f803000u, 0x3f801001u, 0xbf801000u, 0x7f7ff000u};
     auto bits = [](const std::vector<float>& v) {
         std::vector<uint32_t> r;
-        for (float f : v)
-            r.push_back(static_cast<uint32_t>(bits_of(f)));
+        for (float f : v) r.push_back(static_cast<uint32_t>(bits_of(f)));
         return r;
     };
     std::vector<float> xf;
-    for (uint32_t u : x)
-        xf.push_back(std::bit_cast<float>(u));
+    for (uint32_t u : x) xf.push_back(std::bit_cast<float>(u));
     // rna: ties away; rn: ties to even; rz: truncate. 0x7f7ff000 rounds up past the largest tf32 value:
     // inf, or the largest finite 0x7f7fe000 with .satfinite.
     EXPECT_EQ(bits(run_op<float, float>("  cvt.rna.tf32.f32 %d, %a;", xf)),

@@ -14,8 +14,19 @@ namespace {
 template <class T>
 void pairs(std::vector<T>& a, std::vector<T>& b, size_t random = 256) {
     using L = std::numeric_limits<T>;
-    std::vector<T> edges = {T(0), T(1), T(2), T(3), T(-1), T(-2), L::min(), L::max(), T(L::min() + 1), T(L::max() - 1),
-                            T(7), T(100), T(T(1) << (sizeof(T) * 8 - 2))};
+    std::vector<T> edges = {T(0),
+                            T(1),
+                            T(2),
+                            T(3),
+                            T(-1),
+                            T(-2),
+                            L::min(),
+                            L::max(),
+                            T(L::min() + 1),
+                            T(L::max() - 1),
+                            T(7),
+                            T(100),
+                            T(T(1) << (sizeof(T) * 8 - 2))};
     for (T x : edges)
         for (T y : edges) {
             a.push_back(x);
@@ -56,10 +67,10 @@ TEST(PtxsimInt, MultiplyLoHiWide) {
     check_binary<int32_t>("mul.lo.s32", [](int32_t x, int32_t y) { return int32_t(uint32_t(x) * uint32_t(y)); });
     check_binary<int32_t>("mul.hi.s32", [](int32_t x, int32_t y) { return int32_t((int64_t(x) * y) >> 32); });
     check_binary<uint32_t>("mul.hi.u32", [](uint32_t x, uint32_t y) { return uint32_t((uint64_t(x) * y) >> 32); });
-    check_binary<uint64_t>("mul.hi.u64", [](uint64_t x, uint64_t y) {
-        return uint64_t((static_cast<unsigned __int128>(x) * y) >> 64);
-    });
-    check_binary<int64_t>("mul.hi.s64", [](int64_t x, int64_t y) { return int64_t((static_cast<__int128>(x) * y) >> 64); });
+    check_binary<uint64_t>(
+        "mul.hi.u64", [](uint64_t x, uint64_t y) { return uint64_t((static_cast<unsigned __int128>(x) * y) >> 64); });
+    check_binary<int64_t>("mul.hi.s64",
+                          [](int64_t x, int64_t y) { return int64_t((static_cast<__int128>(x) * y) >> 64); });
     check_binary<uint16_t>("mul.lo.u16", [](uint16_t x, uint16_t y) { return uint16_t(uint32_t(x) * y); });
     check_binary<int16_t>("mul.hi.s16", [](int16_t x, int16_t y) { return int16_t((int32_t(x) * y) >> 16); });
 
@@ -125,12 +136,15 @@ TEST(PtxsimInt, DivisionAndRemainderIncludingZeroDivisors) {
     });
     check_binary<int32_t>("rem.s32", [](int32_t x, int32_t y) { return y == 0 ? -1 : y == -1 ? 0 : x % y; });
     check_binary<uint64_t>("div.u64", [](uint64_t x, uint64_t y) { return y == 0 ? ~0ull : x / y; });
-    check_binary<int64_t>("rem.s64", [](int64_t x, int64_t y) { return y == 0 ? int64_t(-1) : y == -1 ? int64_t(0) : x % y; });
+    check_binary<int64_t>("rem.s64", [](int64_t x, int64_t y) {
+        return y == 0 ? int64_t(-1) : y == -1 ? int64_t(0) : x % y;
+    });
     check_binary<int16_t>("div.s16", [](int16_t x, int16_t y) {
         if (y == 0) return int16_t(-1);
         return int16_t(int32_t(x) / y);
     });
-    check_binary<uint16_t>("rem.u16", [](uint16_t x, uint16_t y) { return y == 0 ? uint16_t(0xffff) : uint16_t(x % y); });
+    check_binary<uint16_t>("rem.u16",
+                           [](uint16_t x, uint16_t y) { return y == 0 ? uint16_t(0xffff) : uint16_t(x % y); });
 }
 
 TEST(PtxsimInt, MinMaxAbsNeg) {
@@ -293,14 +307,14 @@ TEST(PtxsimInt, BitFieldExtractAndInsert) {
     auto u64 = run_op<uint64_t, uint64_t, uint32_t, uint32_t>("  bfe.u64 %d, %a, %b, %c;", a64, pos, len);
     for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(u64[i], bfe_ref<uint64_t>(a64[i], pos[i], len[i], false));
     // The 64-bit forms by hand: position 256 is past the field (not position 0), length 256 the whole value.
-    auto big = run_op<uint64_t, uint64_t, uint32_t, uint32_t>("  bfe.s64 %d, %a, %b, %c;",
-                                                               {0x8000000000000001ull, 0x8000000000000001ull},
-                                                               {256u, 0u}, {1u, 256u});
-    EXPECT_EQ(big[0], ~0ull);                  // sign bit 63 fills
-    EXPECT_EQ(big[1], 0x8000000000000001ull);  // all 64 bits
+    auto big = run_op<uint64_t, uint64_t, uint32_t, uint32_t>(
+        "  bfe.s64 %d, %a, %b, %c;", {0x8000000000000001ull, 0x8000000000000001ull}, {256u, 0u}, {1u, 256u});
+    EXPECT_EQ(big[0], ~0ull);                 // sign bit 63 fills
+    EXPECT_EQ(big[1], 0x8000000000000001ull); // all 64 bits
     auto ins = run_op<uint64_t, uint64_t, uint64_t>("  bfi.b64 %d, %a, %b, 256, 8;\n  bfi.b64 %a, %a, %b, 0, 8;\n"
-                                                    "  xor.b64 %d, %d, %a;", {0xabull}, {0x1100ull});
-    EXPECT_EQ(ins[0], 0x1100ull ^ 0x11abull);  // pos 256 inserts nothing; pos 0 inserts the byte
+                                                    "  xor.b64 %d, %d, %a;",
+                                                    {0xabull}, {0x1100ull});
+    EXPECT_EQ(ins[0], 0x1100ull ^ 0x11abull); // pos 256 inserts nothing; pos 0 inserts the byte
     // bfi f, a, b, c, d: four sources; the harness has three, so position and length are immediates.
     for (uint32_t p : {0u, 5u, 31u, 32u, 250u})
         for (uint32_t l : {0u, 3u, 16u, 32u, 40u}) {
@@ -347,7 +361,8 @@ TEST(PtxsimInt, PermuteBytes) {
         {"rc16", {0x11001100u, 0x33223322u, 0x11001100u, 0x33223322u}},
     };
     for (const Mode& m : modes) {
-        auto got = run_op<uint32_t, uint32_t, uint32_t, uint32_t>(std::string("  prmt.b32.") + m.name + " %d, %a, %b, %c;", A, B, C);
+        auto got = run_op<uint32_t, uint32_t, uint32_t, uint32_t>(
+            std::string("  prmt.b32.") + m.name + " %d, %a, %b, %c;", A, B, C);
         for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i], m.expect[i]) << m.name << " c=" << i;
     }
 }
@@ -361,7 +376,8 @@ TEST(PtxsimInt, Lop3AndFunnelShift) {
         c.push_back(uint32_t(rng.next()));
     }
     for (uint32_t lut : {0x00u, 0xffu, 0x96u, 0xe8u, 0x80u, 0xf0u, 0xccu, 0xaau, 0x1bu}) {
-        auto r = run_op<uint32_t, uint32_t, uint32_t, uint32_t>("  lop3.b32 %d, %a, %b, %c, " + std::to_string(lut) + ";", a, b, c);
+        auto r = run_op<uint32_t, uint32_t, uint32_t, uint32_t>(
+            "  lop3.b32 %d, %a, %b, %c, " + std::to_string(lut) + ";", a, b, c);
         for (size_t i = 0; i < a.size(); ++i) {
             uint32_t e = 0;
             for (int k = 0; k < 32; ++k) {
@@ -433,8 +449,9 @@ uint32_t fns_ref(uint32_t mask, uint32_t base, int32_t offset) {
 
 TEST(PtxsimInt, FindNthSetBit) {
     // The ISA's examples.
-    auto ex = run_op<uint32_t, uint32_t, uint32_t, uint32_t>("  fns.b32 %d, %a, %b, %c;", {0xaaaaaaaau, 0xaaaaaaaau,
-        0xaaaaaaaau, 0xaaaaaaaau}, {3, 3, 2, 2}, {1, uint32_t(-1), 1, uint32_t(-1)});
+    auto ex = run_op<uint32_t, uint32_t, uint32_t, uint32_t>("  fns.b32 %d, %a, %b, %c;",
+                                                             {0xaaaaaaaau, 0xaaaaaaaau, 0xaaaaaaaau, 0xaaaaaaaau},
+                                                             {3, 3, 2, 2}, {1, uint32_t(-1), 1, uint32_t(-1)});
     EXPECT_EQ(ex, (std::vector<uint32_t>{3, 3, 3, 1}));
     std::vector<uint32_t> mask, base, off;
     TestRng rng(91);

@@ -75,7 +75,8 @@ TEST(PtxsimLoad, UnknownInstructionNamesModuleLineAndText) {
   frobnicate.b32 %r2, %r1;
   ret;
 }
-)"), "mine.ptx");
+)"),
+                                 "mine.ptx");
     EXPECT_NE(msg.find("mine.ptx:9:"), std::string::npos) << msg;
     EXPECT_NE(msg.find("'frobnicate' is not a PTX instruction"), std::string::npos) << msg;
     EXPECT_NE(msg.find("'frobnicate.b32 %r2, %r1'"), std::string::npos) << msg;
@@ -112,7 +113,8 @@ TEST(PtxsimLoad, UnknownModifiersAndBadOperandsAreErrors) {
 TEST(PtxsimLoad, SyntaxErrorsFailTheModule) {
     // What no assembler accepts fails the whole module (as ptxas fails it): unknown instructions,
     // registers and labels, wrong operand counts.
-    for (const char* body : {"frobnicate.b32 %r1;", "add.s32 %r1, %r2, %nope;", "bra.uni NOWHERE;", "add.s32 %r1, %r2;"}) {
+    for (const char* body :
+         {"frobnicate.b32 %r1;", "add.s32 %r1, %r2, %nope;", "bra.uni NOWHERE;", "add.s32 %r1, %r2;"}) {
         auto bad = Module::load(ptx(std::string(".visible .entry k()\n{\n  .reg .b32 %r<4>;\n  ") + body +
                                     "\n  ret;\n}\n.visible .entry fine()\n{\n  ret;\n}\n"),
                                 "test.ptx");
@@ -160,7 +162,8 @@ TEST(PtxsimLoad, UnsupportedInstructionMakesOnlyItsKernelsUnavailable) {
   st.global.u32 [%rd1], %r1;
   ret;
 }
-)"), "mixed.ptx");
+)"),
+                     "mixed.ptx");
     ASSERT_TRUE(m);
     EXPECT_EQ(m->kernel_names(), (std::vector<std::string>{"good"}));
     ASSERT_EQ(m->unavailable().size(), 1u);

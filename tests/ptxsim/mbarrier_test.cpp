@@ -197,8 +197,8 @@ TEST(PtxsimMbarrier, ForbiddenArrivalsFault) {
         LaunchFault fault;
         auto r = launch(dev, kernel_of(*m, k), config({1}, {1}), {}, &fault);
         ASSERT_FALSE(r.ok()) << k;
-        EXPECT_EQ(fault.kind, std::string(k) == "misaligned" ? FaultKind::MisalignedAddress
-                                                              : FaultKind::IllegalInstruction)
+        EXPECT_EQ(fault.kind,
+                  std::string(k) == "misaligned" ? FaultKind::MisalignedAddress : FaultKind::IllegalInstruction)
             << k << ": " << r.error().text();
     }
     EXPECT_NE(load_error(ptx(".visible .entry k()\n{\n  .shared .align 8 .b64 bar;\n"

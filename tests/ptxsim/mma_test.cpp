@@ -44,8 +44,10 @@ uint32_t random_bits(std::mt19937& rng, ::Fmt f, int spread) {
     const uint32_t sign = rng() & 1, man = rng() & ((1u << f.man_bits) - 1);
     const int r = int(rng() % 16);
     uint32_t ex;
-    if (r == 0) ex = 0;                                                     // zero or denormal
-    else ex = uint32_t(std::clamp(f.bias + int(rng() % (2 * spread + 1)) - spread, 1, (1 << f.exp_bits) - 2));
+    if (r == 0)
+        ex = 0; // zero or denormal
+    else
+        ex = uint32_t(std::clamp(f.bias + int(rng() % (2 * spread + 1)) - spread, 1, (1 << f.exp_bits) - 2));
     uint32_t bits = (sign << (f.exp_bits + f.man_bits)) | (ex << f.man_bits) | man;
     if (!f.ieee && ::is_special(bits, f)) bits &= ~1u; // e4m3: avoid the NaN encoding
     return bits;
@@ -60,7 +62,7 @@ struct ShapeCase {
 
 TEST(PtxsimMmaNumerics, MatchesTheMeasuredModelOnRandomDotProducts) {
     const ShapeCase cases[] = {
-        {mm::Format::F16, kF16, 16, false}, {mm::Format::F16, kF16, 16, true}, {mm::Format::F16, kF16, 8, false},
+        {mm::Format::F16, kF16, 16, false}, {mm::Format::F16, kF16, 16, true},    {mm::Format::F16, kF16, 8, false},
         {mm::Format::F16, kF16, 8, true},   {mm::Format::BF16, kBF16, 16, false}, {mm::Format::BF16, kBF16, 8, false},
     };
     std::mt19937 rng(12345);
@@ -86,8 +88,8 @@ TEST(PtxsimMmaNumerics, MatchesTheMeasuredModelOnRandomDotProducts) {
                 const uint32_t c = random_bits(rng, cf, spread + 4);
                 const uint32_t want = ::model_eval(measured_model(sc.acc16, false), prods, ::decode(c, cf), sc.acc16);
                 const mm::Elem ce = mm::decode(c, sc.acc16 ? mm::Format::F16 : mm::Format::F32);
-                const uint32_t got = mm::dot(ea.data(), eb.data(), sc.k, ce,
-                                             sc.in == mm::Format::BF16 ? 7 : 10, sc.acc16);
+                const uint32_t got =
+                    mm::dot(ea.data(), eb.data(), sc.k, ce, sc.in == mm::Format::BF16 ? 7 : 10, sc.acc16);
                 ASSERT_EQ(got, want) << "k" << sc.k << (sc.acc16 ? " f16" : " f32") << " acc, trial " << trial;
             }
         }
@@ -281,11 +283,17 @@ TEST(PtxsimMma, RejectsUnsupportedForms) {
         return ptx(".visible .entry k()\n{\n  .reg .b32 %r<8>;\n  .reg .f32 %f<9>;\n  " + instr + ";\n  ret;\n}\n");
     };
     EXPECT_NE(load_error(body("mma.sync.aligned.m16n8k16.row.row.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, "
-                              "{%r5,%r6}, {%f5,%f6,%f7,%f8}")).find("row.col"), std::string::npos);
+                              "{%r5,%r6}, {%f5,%f6,%f7,%f8}"))
+                  .find("row.col"),
+              std::string::npos);
     EXPECT_NE(load_error(body("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3}, {%r1,%r2,%r3,%r4}, "
-                              "{%r5,%r6}, {%f5,%f6,%f7,%f8}")).find("list of 4"), std::string::npos);
+                              "{%r5,%r6}, {%f5,%f6,%f7,%f8}"))
+                  .find("list of 4"),
+              std::string::npos);
     EXPECT_NE(load_error(body("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, "
-                              "{%r5,%r6}, {%f5,%f6,%f7,%f8}")).find("shape"), std::string::npos);
+                              "{%r5,%r6}, {%f5,%f6,%f7,%f8}"))
+                  .find("shape"),
+              std::string::npos);
     EXPECT_NE(load_error(body("cp.async.bulk.shared::cluster.global [%r1], [%r2], 16")).find("cp.async"),
               std::string::npos);
 }
@@ -319,7 +327,8 @@ std::string ldmatrix_kernel(const std::string& form, int n) {
   add.u32 %r15, %r7, 0x00060006;
   st.shared.v4.u32 [%r4], {%r7, %r8, %r9, %r15};
   bar.warp.sync -1;
-  ldmatrix.sync.aligned.m8n8.)" + form + ".shared.b16 {" + regs + R"(}, [%r4];
+  ldmatrix.sync.aligned.m8n8.)" +
+               form + ".shared.b16 {" + regs + R"(}, [%r4];
   mul.wide.u32 %rd2, %r1, 4;
   add.s64 %rd3, %rd1, %rd2;
 )" + stores + "  ret;\n}\n");

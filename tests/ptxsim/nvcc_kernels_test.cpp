@@ -12,9 +12,9 @@ namespace d4r::ptxsim::test {
 namespace {
 
 std::shared_ptr<Module> workloads() {
-    static std::shared_ptr<Module> m = load_ok(
-        d4r::test::read_file_text(d4r::test::source_dir() / "tests" / "ptxsim" / "kernels" / "workloads.ptx"),
-        "workloads.ptx");
+    static std::shared_ptr<Module> m =
+        load_ok(d4r::test::read_file_text(d4r::test::source_dir() / "tests" / "ptxsim" / "kernels" / "workloads.ptx"),
+                "workloads.ptx");
     return m;
 }
 
@@ -111,14 +111,30 @@ TEST(PtxsimNvcc, SwitchStatement) {
     for (uint32_t i = 0; i < 64; ++i) {
         uint32_t v = in[i], r;
         switch (v % 8) {
-        case 0: r = v * 3; break;
-        case 1: r = v ^ 0x5a5a; break;
-        case 2: r = v >> 2; break;
-        case 3: r = v + 1000; break;
-        case 4: r = ~v; break;
-        case 5: r = v * v; break;
-        case 6: r = v | 0xf0; break;
-        default: r = v - 7; break;
+        case 0:
+            r = v * 3;
+            break;
+        case 1:
+            r = v ^ 0x5a5a;
+            break;
+        case 2:
+            r = v >> 2;
+            break;
+        case 3:
+            r = v + 1000;
+            break;
+        case 4:
+            r = ~v;
+            break;
+        case 5:
+            r = v * v;
+            break;
+        case 6:
+            r = v | 0xf0;
+            break;
+        default:
+            r = v - 7;
+            break;
         }
         EXPECT_EQ(got[i], r) << i;
     }

@@ -53,8 +53,8 @@ TEST(PtxsimPrintf, IntegerConversionsFlagsWidthsInBlockOrder) {
     std::string expected;
     for (uint32_t t = 0; t < 8; ++t)
         expected += c_format("b%u t%d v=%d u=%u x=%x X=%#X o=%o c=%c s=%s [%5d|%-5d|%05d|%+d]\n", t / 4, int(t), v[t],
-                             unsigned(v[t]), unsigned(v[t]), unsigned(v[t]), unsigned(v[t]), 'A' + int(t), "dev", int(t),
-                             int(t), int(t), int(t));
+                             unsigned(v[t]), unsigned(v[t]), unsigned(v[t]), unsigned(v[t]), 'A' + int(t), "dev",
+                             int(t), int(t), int(t), int(t));
     for (unsigned workers : {1u, 4u}) {
         Device dev;
         DevicePtr pv = upload(dev, v), name = upload_string(dev, "dev");

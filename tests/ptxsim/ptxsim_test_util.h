@@ -6,8 +6,8 @@
 
 #include <cstring>
 #include <memory>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "ptxsim/ptxsim.h"
@@ -15,9 +15,7 @@
 namespace d4r::ptxsim::test {
 
 // A PTX module header for hand-written test kernels.
-inline std::string ptx(const std::string& body) {
-    return ".version 8.0\n.target sm_90\n.address_size 64\n" + body;
-}
+inline std::string ptx(const std::string& body) { return ".version 8.0\n.target sm_90\n.address_size 64\n" + body; }
 
 inline std::shared_ptr<Module> load_ok(const std::string& text, const std::string& name = "test.ptx") {
     auto m = Module::load(text, name);
@@ -108,24 +106,32 @@ inline const Kernel& kernel_of(const Module& m, const std::string& name) {
 
 template <class T>
 std::string reg_type() {
-    if constexpr (sizeof(T) == 1 || sizeof(T) == 2) return "b16";
-    else if constexpr (std::is_same_v<T, float>) return "f32";
-    else if constexpr (std::is_same_v<T, double>) return "f64";
-    else if constexpr (sizeof(T) == 4) return "b32";
-    else return "b64";
+    if constexpr (sizeof(T) == 1 || sizeof(T) == 2)
+        return "b16";
+    else if constexpr (std::is_same_v<T, float>)
+        return "f32";
+    else if constexpr (std::is_same_v<T, double>)
+        return "f64";
+    else if constexpr (sizeof(T) == 4)
+        return "b32";
+    else
+        return "b64";
 }
 template <class T>
 std::string mem_type() {
-    if constexpr (sizeof(T) == 1) return "b8";
-    else if constexpr (sizeof(T) == 2) return "b16";
-    else if constexpr (sizeof(T) == 4) return "b32";
-    else return "b64";
+    if constexpr (sizeof(T) == 1)
+        return "b8";
+    else if constexpr (sizeof(T) == 2)
+        return "b16";
+    else if constexpr (sizeof(T) == 4)
+        return "b32";
+    else
+        return "b64";
 }
 
 inline std::string op_kernel(const std::string& body, const std::string& ta, const std::string& tb,
-                             const std::string& tc, const std::string& td, const std::string& ma,
-                             const std::string& mb, const std::string& mc, const std::string& md, size_t sa,
-                             size_t sb, size_t sc, size_t sd) {
+                             const std::string& tc, const std::string& td, const std::string& ma, const std::string& mb,
+                             const std::string& mc, const std::string& md, size_t sa, size_t sb, size_t sc, size_t sd) {
     std::string k = ".visible .entry op(.param .u64 pd, .param .u64 pa, .param .u64 pb, .param .u64 pc)\n{\n";
     k += "  .reg .pred %p<4>;\n  .reg .pred %q<4>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<16>;\n";
     k += "  .reg ." + ta + " %a;\n  .reg ." + tb + " %b;\n  .reg ." + tc + " %c;\n  .reg ." + td + " %d;\n";
@@ -154,9 +160,9 @@ std::vector<D> run_op(const std::string& body, std::vector<A> a, std::vector<B> 
     a.resize(padded);
     b.resize(padded);
     c.resize(padded);
-    std::string text = op_kernel(body, reg_type<A>(), reg_type<B>(), reg_type<C>(), reg_type<D>(), mem_type<A>(),
-                                 mem_type<B>(), mem_type<C>(), mem_type<D>(), sizeof(A), sizeof(B), sizeof(C),
-                                 sizeof(D));
+    std::string text =
+        op_kernel(body, reg_type<A>(), reg_type<B>(), reg_type<C>(), reg_type<D>(), mem_type<A>(), mem_type<B>(),
+                  mem_type<C>(), mem_type<D>(), sizeof(A), sizeof(B), sizeof(C), sizeof(D));
     auto m = load_ok(text, "op.ptx");
     if (!m) return std::vector<D>(n);
     Device dev;

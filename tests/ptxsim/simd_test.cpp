@@ -20,8 +20,8 @@ int32_t byte(uint32_t v, int k, bool s) {
 }
 
 std::vector<uint32_t> inputs(uint64_t seed) {
-    std::vector<uint32_t> v = {0, 1, 0xffffffffu, 0x80008000u, 0x7fff7fffu, 0x00ff00ffu, 0xff00ff00u, 0x80000001u,
-                               0x12345678u, 0xfedcba98u, 0x7f80017fu, 0x01800080u};
+    std::vector<uint32_t> v = {0,           1,           0xffffffffu, 0x80008000u, 0x7fff7fffu, 0x00ff00ffu,
+                               0xff00ff00u, 0x80000001u, 0x12345678u, 0xfedcba98u, 0x7f80017fu, 0x01800080u};
     TestRng rng(seed);
     while (v.size() < 128) v.push_back(uint32_t(rng.next()));
     return v;
@@ -82,7 +82,8 @@ TEST(PtxsimSimd, Dp2aLowAndHighBytes) {
     for (bool hi : {false, true}) {
         for (bool sa : {false, true}) {
             for (bool sb : {false, true}) {
-                std::string op = std::string("dp2a.") + (hi ? "hi." : "lo.") + (sa ? "s32" : "u32") + (sb ? ".s32" : ".u32");
+                std::string op =
+                    std::string("dp2a.") + (hi ? "hi." : "lo.") + (sa ? "s32" : "u32") + (sb ? ".s32" : ".u32");
                 auto got = run_op<uint32_t, uint32_t>("  " + op + " %d, %a, %b, %c;", a, b, c);
                 for (size_t i = 0; i < a.size(); ++i) {
                     int64_t e = int64_t(int32_t(c[i]));

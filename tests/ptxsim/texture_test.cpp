@@ -264,7 +264,7 @@ TEST_F(TextureTest, CreationRejectsBadArguments) {
     ResourceDesc r;
     r.array = a;
     EXPECT_FALSE(create_texture_object(m_dev, r, lin).ok());
-    EXPECT_FALSE(create_surface_object(m_dev, a).ok()); // not created for surface load/store
+    EXPECT_FALSE(create_surface_object(m_dev, a).ok());            // not created for surface load/store
     EXPECT_FALSE(copy_to_array(m_dev, a, 2, 0, px, 4, 4, 1).ok()); // 4 bytes at byte 2 of a 4-byte row
     r.array = 12345;
     EXPECT_FALSE(create_texture_object(m_dev, r, {}).ok());
@@ -323,8 +323,8 @@ TEST_F(TextureTest, SurfaceOutOfRangeModes) {
     };
     // x is a byte offset: byte 4 of row 1 is texel (1, 1).
     EXPECT_EQ(surf(4, 1, 50), (std::array<uint32_t, 2>{5, 5}));
-    EXPECT_EQ(surf(-8, 0, 99), (std::array<uint32_t, 2>{1, 0}));   // clamp to byte 0; zero reads 0
-    EXPECT_EQ(surf(400, 7, 99), (std::array<uint32_t, 2>{6, 0}));  // clamp to the last texel
+    EXPECT_EQ(surf(-8, 0, 99), (std::array<uint32_t, 2>{1, 0}));  // clamp to byte 0; zero reads 0
+    EXPECT_EQ(surf(400, 7, 99), (std::array<uint32_t, 2>{6, 0})); // clamp to the last texel
     uint32_t back[6];
     ASSERT_TRUE(copy_from_array(m_dev, a, 0, 0, back, 12, 12, 2).ok());
     EXPECT_EQ(back[4], 50u); // the in-range .zero store landed; the out-of-range ones were dropped
@@ -348,7 +348,9 @@ TEST_F(TextureTest, UnsupportedFormsAreLoadErrors) {
     .reg .f32 %f<8>;
     tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tref, {%f5, %f6}];
     ret;
-})")).find("not supported"), std::string::npos);
+})"))
+                  .find("not supported"),
+              std::string::npos);
     EXPECT_NE(test::load_error(test::ptx(R"(
 .visible .entry k(.param .u64 t)
 {
@@ -357,7 +359,9 @@ TEST_F(TextureTest, UnsupportedFormsAreLoadErrors) {
     ld.param.u64 %rd1, [t];
     tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f7}];
     ret;
-})")).find(".3d is not supported"), std::string::npos);
+})"))
+                  .find(".3d is not supported"),
+              std::string::npos);
 }
 
 } // namespace

@@ -13,8 +13,8 @@ namespace {
 std::string module(const std::string& version = ".version 8.0", const std::string& target = ".target sm_90",
                    const std::string& address = ".address_size 64", const std::string& directives = "",
                    const std::string& params = ".param .u64 p", const std::string& decls = ".reg .b32 %r<4>;") {
-    return version + "\n" + target + "\n" + address + "\n.visible .entry k(" + params + ")" + directives +
-           "\n{\n  " + decls + "\n  mov.u32 %r1, 1;\n  ret;\n}\n";
+    return version + "\n" + target + "\n" + address + "\n.visible .entry k(" + params + ")" + directives + "\n{\n  " +
+           decls + "\n  mov.u32 %r1, 1;\n  ret;\n}\n";
 }
 
 std::string refused(const std::string& text) {
@@ -33,8 +33,10 @@ TEST(PtxsimValidate, TheUnmutatedModuleLoads) {
     EXPECT_TRUE(load_ok(module(".version 8.0", ".target sm_90", ".address_size 64", "", ".param .u64 p",
                                ".reg .b32 %r<4>;\n  { .reg .b32 %r<2>; .reg .b32 %r3; }")));
     // 4096 bytes of parameters classically; 32764 from PTX ISA 8.1 on sm_70+.
-    EXPECT_TRUE(load_ok(module(".version 8.0", ".target sm_90", ".address_size 64", "", ".param .align 4 .b8 p[4096]")));
-    EXPECT_TRUE(load_ok(module(".version 8.1", ".target sm_70", ".address_size 64", "", ".param .align 4 .b8 p[32764]")));
+    EXPECT_TRUE(
+        load_ok(module(".version 8.0", ".target sm_90", ".address_size 64", "", ".param .align 4 .b8 p[4096]")));
+    EXPECT_TRUE(
+        load_ok(module(".version 8.1", ".target sm_70", ".address_size 64", "", ".param .align 4 .b8 p[32764]")));
 }
 
 TEST(PtxsimValidate, WhatPtxasRefusesIsRefusedWithLineAndReason) {
@@ -47,7 +49,8 @@ TEST(PtxsimValidate, WhatPtxasRefusesIsRefusedWithLineAndReason) {
         {module(".version 10.0"), "test.ptx:1: .version 10.0"},
         {module(".version 8.0", ".target sm_100"), "test.ptx:2: .target sm_100: newer than the sm_90"},
         {module(".version 8.0", ".target compute_120"), "test.ptx:2: .target compute_120"},
-        {module(".version 8.0", ".target sm_90", ".address_size 32"), "test.ptx:3: .address_size 32: sm_90 code is 64-bit only"},
+        {module(".version 8.0", ".target sm_90", ".address_size 32"),
+         "test.ptx:3: .address_size 32: sm_90 code is 64-bit only"},
         {module(".version 8.0", ".target sm_90", ".address_size 64", "\n.maxntid 0, 1, 1"),
          "test.ptx:4: .maxntid 0, 1, 1 of 'k': every dimension must be at least 1"},
         {module(".version 8.0", ".target sm_90", ".address_size 64", "\n.reqntid 32, 0"), ".reqntid 32, 0, 1 of 'k'"},

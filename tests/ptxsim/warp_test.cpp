@@ -41,8 +41,10 @@ TEST(PtxsimWarp, ShuffleEveryModeClampAndSegments) {
             for (uint32_t c : {0x1fu, 0u, 0x1807u, 0x1c03u, 0x101fu}) {
                 std::vector<uint32_t> bs(n, b), cs(n, c);
                 auto got = run_op<uint32_t, uint32_t, uint32_t, uint32_t>(
-                    "  shfl.sync." + mode + ".b32 %r5|%p0, %a, %b, %c, 0xffffffff;\n  selp.b32 %r6, 0x80000000, 0, %p0;\n"
-                    "  or.b32 %d, %r5, %r6;", v, bs, cs);
+                    "  shfl.sync." + mode +
+                        ".b32 %r5|%p0, %a, %b, %c, 0xffffffff;\n  selp.b32 %r6, 0x80000000, 0, %p0;\n"
+                        "  or.b32 %d, %r5, %r6;",
+                    v, bs, cs);
                 for (uint32_t i = 0; i < n; ++i) {
                     auto [src, ok] = shfl_ref(mode, i % 32, b, c);
                     uint32_t e = v[(i / 32) * 32 + src] | (ok ? 0x80000000u : 0u);
@@ -67,7 +69,8 @@ TEST(PtxsimWarp, ButterflyReductionAndBallotVotes) {
   shfl.sync.bfly.b32 %r5, %d, 2, 31, -1;
   add.u32 %d, %d, %r5;
   shfl.sync.bfly.b32 %r5, %d, 1, 31, -1;
-  add.u32 %d, %d, %r5;)", v);
+  add.u32 %d, %d, %r5;)",
+                                          v);
     for (uint32_t w = 0; w < 3; ++w) {
         uint32_t s = 0;
         for (uint32_t l = 0; l < 32; ++l) s += v[w * 32 + l];
@@ -83,7 +86,8 @@ TEST(PtxsimWarp, ButterflyReductionAndBallotVotes) {
   or.b32 %r6, %r6, %r7;
   selp.b32 %r7, 4, 0, %p3;
   or.b32 %r6, %r6, %r7;
-  xor.b32 %d, %r5, %r6;)", v);
+  xor.b32 %d, %r5, %r6;)",
+                                            v);
     for (uint32_t w = 0; w < 3; ++w) {
         uint32_t ballot = 0;
         for (uint32_t l = 0; l < 32; ++l) ballot |= (v[w * 32 + l] > 500 ? 1u : 0u) << l;
@@ -116,7 +120,8 @@ JOIN:
   activemask.b32 %r6;
   xor.b32 %r5, %r5, %r6;
   shl.b32 %r5, %r5, 16;
-  add.u32 %d, %r7, %r5;)", v);
+  add.u32 %d, %r7, %r5;)",
+                                          v);
     for (uint32_t l = 0; l < 32; ++l) {
         uint32_t half = (l & 1) ? 0xaaaaaaaau : 0x55555555u; // the group active inside each branch
         EXPECT_EQ(got[l], v[l ^ 1] + ((half ^ 0xffffffffu) << 16)) << l;
@@ -170,7 +175,7 @@ SPIN:
 // every participant holds the same value, else 0 (and false). Participants: the non-exited member lanes.
 TEST(PtxsimWarp, MatchAnyAndAll) {
     std::vector<uint32_t> v(64);
-    for (uint32_t i = 0; i < 64; ++i) v[i] = (i * 7) % 5;  // five classes in each warp
+    for (uint32_t i = 0; i < 64; ++i) v[i] = (i * 7) % 5; // five classes in each warp
     auto any = run_op<uint32_t, uint32_t>("  match.any.sync.b32 %d, %a, 0xffffffff;", v);
     for (uint32_t i = 0; i < 64; ++i) {
         uint32_t e = 0;
@@ -186,7 +191,8 @@ TEST(PtxsimWarp, MatchAnyAndAll) {
     std::vector<uint32_t> same(64, 9);
     same[40] = 10;
     auto all = run_op<uint32_t, uint32_t>("  match.all.sync.b32 %r5|%p0, %a, 0xffffffff;\n"
-                                          "  selp.b32 %r6, 1, 0, %p0;\n  xor.b32 %d, %r5, %r6;", same);
+                                          "  selp.b32 %r6, 1, 0, %p0;\n  xor.b32 %d, %r5, %r6;",
+                                          same);
     for (uint32_t i = 0; i < 32; ++i) ASSERT_EQ(all[i], 0xffffffffu ^ 1u) << i;
     for (uint32_t i = 32; i < 64; ++i) ASSERT_EQ(all[i], 0u) << i;
 }
@@ -206,7 +212,8 @@ TEST(PtxsimWarp, MatchWithPartialMaskAndExitedLanes) {
 OTHER:
   match.any.sync.b32 %d, %a, 0xffffffff;
   or.b32 %d, %d, 0x80000000;
-DONE:)", v);
+DONE:)",
+                                          v);
     for (uint32_t i = 0; i < 24; ++i) {
         uint32_t e = 0;
         for (uint32_t k = 0; k < 24; ++k) e |= v[k] == v[i] ? 1u << k : 0u;
@@ -219,7 +226,7 @@ TEST(PtxsimWarp, ReduxEveryOperation) {
     std::vector<uint32_t> v(64);
     TestRng rng(17);
     for (auto& x : v) x = uint32_t(rng.next());
-    v[3] = 0x80000000u;  // INT_MIN in warp 0
+    v[3] = 0x80000000u; // INT_MIN in warp 0
     struct Form {
         const char* op;
         uint32_t (*f)(uint32_t, uint32_t);
@@ -257,7 +264,8 @@ TEST(PtxsimWarp, ReduxOverHalvesOnTwoPaths) {
   bra.uni JOIN;
 EVEN:
   redux.sync.add.u32 %d, %a, 0x55555555;
-JOIN:)", v);
+JOIN:)",
+                                          v);
     uint32_t odd = 0, even = 0;
     for (uint32_t i = 0; i < 32; ++i) (i & 1 ? odd : even) += v[i];
     for (uint32_t i = 0; i < 32; ++i) ASSERT_EQ(got[i], i & 1 ? odd : even) << i;

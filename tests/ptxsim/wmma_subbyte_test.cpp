@@ -17,12 +17,12 @@ namespace d4r::ptxsim::test {
 namespace {
 
 struct SubCase {
-    const char* type;   // s4, u4 or b1
-    const char* op;     // "" (s4/u4), "xor" or "and" (b1)
+    const char* type; // s4, u4 or b1
+    const char* op;   // "" (s4/u4), "xor" or "and" (b1)
     bool satfinite;
-    unsigned lda, ldb;  // strides of A (row-major) and B (column-major) in elements; 0: the default
-    bool c_col, d_col;  // accumulator layouts
-    bool generic;       // generic addressing instead of .global
+    unsigned lda, ldb; // strides of A (row-major) and B (column-major) in elements; 0: the default
+    bool c_col, d_col; // accumulator layouts
+    bool generic;      // generic addressing instead of .global
 };
 
 unsigned k_of(const std::string& type) { return type == "b1" ? 128 : 32; }
@@ -40,16 +40,20 @@ std::string sub_kernel(const SubCase& c) {
     t += ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd, .param .u32 sa, "
          ".param .u32 sb)\n{\n";
     t += "  .reg .b32 %r<20>;\n  .reg .b64 %rd<8>;\n";
-    t += "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [pc];\n  ld.param.u64 %rd4, [pd];\n";
+    t +=
+        "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [pc];\n  ld.param.u64 %rd4, [pd];\n";
     t += "  ld.param.u32 %r1, [sa];\n  ld.param.u32 %r2, [sb];\n";
-    t += fmt::format("  wmma.load.a.sync.aligned.row.{}{}.{} {{%r3}}, [%rd1]{};\n", shape, space, type, stride(c.lda, "%r1"));
-    t += fmt::format("  wmma.load.b.sync.aligned.col.{}{}.{} {{%r4}}, [%rd2]{};\n", shape, space, type, stride(c.ldb, "%r2"));
-    t += fmt::format("  wmma.load.c.sync.aligned.{}.{}{}.s32 {{%r5, %r6}}, [%rd3], {};\n", c.c_col ? "col" : "row", shape,
-                     space, kLdc);
-    t += fmt::format("  wmma.mma{}.sync.aligned.row.col.{}.s32.{}.{}.s32{} {{%r7, %r8}}, {{%r3}}, {{%r4}}, {{%r5, %r6}};\n",
-                     op, shape, type, type, c.satfinite ? ".satfinite" : "");
-    t += fmt::format("  wmma.store.d.sync.aligned.{}.{}{}.s32 [%rd4], {{%r7, %r8}}, {};\n", c.d_col ? "col" : "row", shape,
-                     space, kLdd);
+    t += fmt::format("  wmma.load.a.sync.aligned.row.{}{}.{} {{%r3}}, [%rd1]{};\n", shape, space, type,
+                     stride(c.lda, "%r1"));
+    t += fmt::format("  wmma.load.b.sync.aligned.col.{}{}.{} {{%r4}}, [%rd2]{};\n", shape, space, type,
+                     stride(c.ldb, "%r2"));
+    t += fmt::format("  wmma.load.c.sync.aligned.{}.{}{}.s32 {{%r5, %r6}}, [%rd3], {};\n", c.c_col ? "col" : "row",
+                     shape, space, kLdc);
+    t += fmt::format(
+        "  wmma.mma{}.sync.aligned.row.col.{}.s32.{}.{}.s32{} {{%r7, %r8}}, {{%r3}}, {{%r4}}, {{%r5, %r6}};\n", op,
+        shape, type, type, c.satfinite ? ".satfinite" : "");
+    t += fmt::format("  wmma.store.d.sync.aligned.{}.{}{}.s32 [%rd4], {{%r7, %r8}}, {};\n", c.d_col ? "col" : "row",
+                     shape, space, kLdd);
     t += "  ret;\n}\n";
     return t;
 }
@@ -118,7 +122,10 @@ unsigned run_sub_case(const SubCase& c, uint64_t seed, bool extreme_c) {
     for (unsigned i = 0; i < 8; ++i)
         for (unsigned j = 0; j < 8; ++j) {
             const int32_t small = static_cast<int32_t>(rng.next() % 20001) - 10000;
-            C.at(i, j) = !extreme_c ? small : (i + j) % 3 == 0 ? INT32_MAX - 40 - int32_t(j) : (i + j) % 3 == 1 ? INT32_MIN + 40 + int32_t(i) : small;
+            C.at(i, j) = !extreme_c         ? small
+                         : (i + j) % 3 == 0 ? INT32_MAX - 40 - int32_t(j)
+                         : (i + j) % 3 == 1 ? INT32_MIN + 40 + int32_t(i)
+                                            : small;
         }
     Device dev;
     DevicePtr pa = upload(dev, A.bytes), pb = upload(dev, B.bytes), pc = upload(dev, C.v), pd = upload(dev, D.v);
@@ -141,11 +148,10 @@ unsigned run_sub_case(const SubCase& c, uint64_t seed, bool extreme_c) {
 
 TEST(PtxsimWmmaSubByte, S4U4EveryStrideAndLayoutMatchTheReference) {
     const SubCase cases[] = {
-        {"s4", "", false, 0, 0, false, false, false},    // default strides (32 elements)
-        {"s4", "", false, 40, 56, true, false, false},   // padded rows and columns
-        {"s4", "", false, 64, 32, false, true, true},    // generic addressing
-        {"u4", "", false, 0, 0, false, false, false},
-        {"u4", "", false, 48, 72, true, true, false},
+        {"s4", "", false, 0, 0, false, false, false},  // default strides (32 elements)
+        {"s4", "", false, 40, 56, true, false, false}, // padded rows and columns
+        {"s4", "", false, 64, 32, false, true, true},  // generic addressing
+        {"u4", "", false, 0, 0, false, false, false},   {"u4", "", false, 48, 72, true, true, false},
         {"u4", "", false, 128, 40, false, false, true},
     };
     uint64_t seed = 1;
@@ -178,8 +184,10 @@ TEST(PtxsimWmmaSubByte, B1XorAndPopcMatchTheReference) {
 // Rows must start on the fragment's 4-byte boundary: a stride of 36 s4 elements (18 bytes) faults.
 TEST(PtxsimWmmaSubByte, MisalignedRowsFault) {
     for (const char* type : {"s4", "b1"}) {
-        SubCase c{type, std::string(type) == "b1" ? "xor" : "", false, std::string(type) == "b1" ? 136u : 36u, 0,
-                  false, false, false};
+        SubCase c{type,  std::string(type) == "b1" ? "xor" : "",
+                  false, std::string(type) == "b1" ? 136u : 36u,
+                  0,     false,
+                  false, false};
         auto m = load_ok(ptx(sub_kernel(c)));
         ASSERT_TRUE(m);
         Device dev;
@@ -195,8 +203,10 @@ TEST(PtxsimWmmaSubByte, MisalignedRowsFault) {
 }
 
 std::string body(const std::string& target, const std::string& in) {
-    return ".version 8.0\n.target " + target + "\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<40>;\n"
-           "  .reg .b64 %rd<2>;\n  " + in + "\n  ret;\n}\n";
+    return ".version 8.0\n.target " + target +
+           "\n.address_size 64\n.visible .entry k()\n{\n  .reg .b32 %r<40>;\n"
+           "  .reg .b64 %rd<2>;\n  " +
+           in + "\n  ret;\n}\n";
 }
 
 // The error names the module, the line (8: the instruction's) and why.
@@ -212,7 +222,8 @@ TEST(PtxsimWmmaSubByte, DecoderRefusesWhatTheIsaDoesNotHave) {
     expect_refused("sm_80", "wmma.load.a.sync.aligned.col.m8n8k32.s4 {%r1}, [%rd1];", "must be .row");
     expect_refused("sm_80", "wmma.load.b.sync.aligned.row.m8n8k128.b1 {%r1}, [%rd1];", "must be .col");
     expect_refused("sm_80", "wmma.mma.sync.aligned.row.row.m8n8k32.s32.s4.s4.s32 " + mma4, "must be .row.col");
-    expect_refused("sm_80", "wmma.mma.xor.popc.sync.aligned.col.col.m8n8k128.s32.b1.b1.s32 " + mma4, "must be .row.col");
+    expect_refused("sm_80", "wmma.mma.xor.popc.sync.aligned.col.col.m8n8k128.s32.b1.b1.s32 " + mma4,
+                   "must be .row.col");
     // Mixed signedness and types that do not belong to the shape.
     expect_refused("sm_80", "wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.u4.s32 " + mma4, "must be the same");
     expect_refused("sm_80", "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s4.s4.s32 " + mma4, "do not exist");
@@ -226,15 +237,18 @@ TEST(PtxsimWmmaSubByte, DecoderRefusesWhatTheIsaDoesNotHave) {
                    "2 registers");
     // Single-bit needs its operation; the operation and .satfinite belong to their own types.
     expect_refused("sm_80", "wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 " + mma4, ".xor.popc or .and.popc");
-    expect_refused("sm_80", "wmma.mma.xor.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 " + mma4, ".xor.popc or .and.popc");
-    expect_refused("sm_80", "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 " + mma4, "for .b1 inputs only");
+    expect_refused("sm_80", "wmma.mma.xor.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 " + mma4,
+                   ".xor.popc or .and.popc");
+    expect_refused("sm_80", "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 " + mma4,
+                   "for .b1 inputs only");
     expect_refused("sm_80", "wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32.satfinite " + mma4,
                    ".satfinite is supported for s8/u8/s4/u4");
     // Targets: .and.popc from sm_80, sub-byte wmma from sm_75.
     expect_refused("sm_75", "wmma.mma.and.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 " + mma4,
                    "needs .target sm_80 or later (the module targets sm_75)");
     expect_refused("sm_72", "wmma.load.a.sync.aligned.row.m8n8k32.s4 {%r1}, [%rd1];", "need .target sm_75 or later");
-    expect_refused("sm_72", "wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 " + mma4, "need .target sm_75 or later");
+    expect_refused("sm_72", "wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32 " + mma4,
+                   "need .target sm_75 or later");
     // ... and the same forms load for the targets that have them.
     for (const char* in : {"wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 ",
                            "wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32.satfinite "}) {

@@ -58,7 +58,8 @@ std::string kernel(const Case& c) {
     std::string t;
     t += ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n";
     t += "  .reg .b32 %r<100>;\n  .reg .b64 %rd<8>;\n  .reg .f64 %fd<100>;\n";
-    t += "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [pc];\n  ld.param.u64 %rd4, [pd];\n";
+    t +=
+        "  ld.param.u64 %rd1, [pa];\n  ld.param.u64 %rd2, [pb];\n  ld.param.u64 %rd3, [pc];\n  ld.param.u64 %rd4, [pd];\n";
     t += fmt::format("  wmma.load.a.sync.aligned.{}.{}.global.{} {}, [%rd1], {};\n", c.a_col ? "col" : "row", shape, ab,
                      reg_list(rp, 10, na), stride(c.a_col, c.m, c.k));
     t += fmt::format("  wmma.load.b.sync.aligned.{}.{}.global.{} {}, [%rd2], {};\n", c.b_col ? "col" : "row", shape, ab,
@@ -68,8 +69,8 @@ std::string kernel(const Case& c) {
     t += fmt::format("  wmma.mma.sync.aligned.{}.{}.{}{}{} {}, {}, {}, {};\n", c.a_col ? "col" : "row",
                      c.b_col ? "col" : "row", shape, ab == "f64" ? ".rn" : "", mma_types, reg_list(rp, 70, nc),
                      reg_list(rp, 10, na), reg_list(rp, 30, nb), reg_list(rp, 50, nc));
-    t += fmt::format("  wmma.store.d.sync.aligned.{}.{}.global.{} [%rd4], {}, {};\n", c.d_col ? "col" : "row", shape, acc,
-                     reg_list(rp, 70, nc), stride(c.d_col, c.m, c.n));
+    t += fmt::format("  wmma.store.d.sync.aligned.{}.{}.global.{} [%rd4], {}, {};\n", c.d_col ? "col" : "row", shape,
+                     acc, reg_list(rp, 70, nc), stride(c.d_col, c.m, c.n));
     t += "  ret;\n}\n";
     return t;
 }
@@ -125,7 +126,8 @@ void run_case(const Case& c) {
     for (unsigned i = 0; i < c.m; ++i)
         for (unsigned j = 0; j < c.n; ++j) C.put(i, j, encode(val_c(i, j), acc));
     Device dev;
-    DevicePtr pa = upload(dev, A.bytes), pb = upload(dev, B.bytes), pc = upload(dev, C.bytes), pd = upload(dev, D.bytes);
+    DevicePtr pa = upload(dev, A.bytes), pb = upload(dev, B.bytes), pc = upload(dev, C.bytes),
+              pd = upload(dev, D.bytes);
     Params p(kernel_of(*m, "k"));
     p.set(0, pa).set(1, pb).set(2, pc).set(3, pd);
     run_ok(dev, *m, "k", config({1}, {32}), p);
@@ -186,7 +188,8 @@ TEST(PtxsimWmma, AccumulatorElementsAreTheMatrix) {
     run_ok(dev, *m, "k", config({1}, {32}), params);
     auto out = download<float>(dev, p, 256);
     for (unsigned r = 0; r < 16; ++r)
-        for (unsigned c = 0; c < 16; ++c) ASSERT_EQ(out[c * 16 + r], 2.0f * in[r * 16 + c]) << r << "," << c; // transposed
+        for (unsigned c = 0; c < 16; ++c)
+            ASSERT_EQ(out[c * 16 + r], 2.0f * in[r * 16 + c]) << r << "," << c; // transposed
 }
 
 TEST(PtxsimWmma, IntegerSaturationAndRejectedForms) {
@@ -205,7 +208,8 @@ TEST(PtxsimWmma, IntegerSaturationAndRejectedForms) {
                 C.put(i, j, static_cast<uint32_t>(INT32_MAX - 10));
             }
         Device dev;
-        DevicePtr pa = upload(dev, A.bytes), pb = upload(dev, B.bytes), pc = upload(dev, C.bytes), pd = upload(dev, D.bytes);
+        DevicePtr pa = upload(dev, A.bytes), pb = upload(dev, B.bytes), pc = upload(dev, C.bytes),
+                  pd = upload(dev, D.bytes);
         Params p(kernel_of(*m, "k"));
         p.set(0, pa).set(1, pb).set(2, pc).set(3, pd);
         run_ok(dev, *m, "k", config({1}, {32}), p);
@@ -218,7 +222,8 @@ TEST(PtxsimWmma, IntegerSaturationAndRejectedForms) {
         return ptx(".visible .entry k()\n{\n  .reg .b32 %r<40>;\n  .reg .b64 %rd<2>;\n  " + in + "\n  ret;\n}\n");
     };
     // m16n8k16 is an mma.sync shape, not a wmma one (the sub-byte forms: wmma_subbyte_test.cpp).
-    EXPECT_NE(load_error(body("wmma.load.a.sync.aligned.row.m16n8k16.f16 {%r1}, [%rd1];")).find("shape"), std::string::npos);
+    EXPECT_NE(load_error(body("wmma.load.a.sync.aligned.row.m16n8k16.f16 {%r1}, [%rd1];")).find("shape"),
+              std::string::npos);
     EXPECT_NE(load_error(body("wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2}, [%rd1];")).find("8 registers"),
               std::string::npos);
     EXPECT_NE(load_error(body("wmma.load.a.sync.aligned.row.m16n16k8.f16 {%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}, [%rd1];"))

@@ -12,15 +12,9 @@ namespace d4r::release::test_elf {
 
 using Bytes = std::vector<uint8_t>;
 
-inline void put16(Bytes& b, size_t at, uint16_t v) {
-    std::memcpy(b.data() + at, &v, 2);
-}
-inline void put32(Bytes& b, size_t at, uint32_t v) {
-    std::memcpy(b.data() + at, &v, 4);
-}
-inline void put64(Bytes& b, size_t at, uint64_t v) {
-    std::memcpy(b.data() + at, &v, 8);
-}
+inline void put16(Bytes& b, size_t at, uint16_t v) { std::memcpy(b.data() + at, &v, 2); }
+inline void put32(Bytes& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
+inline void put64(Bytes& b, size_t at, uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
 
 struct Library {
     std::string name;

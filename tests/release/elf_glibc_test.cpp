@@ -98,8 +98,7 @@ TEST(GlibcNeeds, MalformedTablesAreErrorsNotCrashes) {
     f[dynstr_at + dynstr_size - 1] = 'x';
     EXPECT_FALSE(read_glibc_needs(f));
     // Truncations at every length: an error or a result, never a read past the bytes (ASan watches).
-    for (size_t n = 0; n < good.size(); n += 7)
-        (void)read_glibc_needs(std::span(good.data(), n));
+    for (size_t n = 0; n < good.size(); n += 7) (void)read_glibc_needs(std::span(good.data(), n));
     EXPECT_EQ(read_glibc_needs(Bytes{'M', 'Z', 0, 0}).error().code(), ErrorCode::Unsupported);
 }
 

@@ -261,8 +261,7 @@ TEST(InstallCli, NvidiaFilesCheckedAgainstKernelManifests) {
     f.t.write("nv/nvngx_dlss.dll", read_file_text(dll));
     // A stand-in _nvngx.dll: MZ, then a version resource block declaring 1.2.3.4.
     std::string core = std::string("MZ", 2) + std::string("\x34\x03\x34\x00\x00\x00", 6);
-    for (char c : std::string("VS_VERSION_INFO"))
-        core += std::string{c, '\0'};
+    for (char c : std::string("VS_VERSION_INFO")) core += std::string{c, '\0'};
     core += std::string(4, '\0'); // the key's NUL, then padding to 4 bytes
     core += std::string("\xbd\x04\xef\xfe\x00\x00\x01\x00\x02\x00\x01\x00\x04\x00\x03\x00", 16);
     f.t.write("nv/_nvngx.dll", core);

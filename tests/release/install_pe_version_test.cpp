@@ -11,8 +11,7 @@ namespace d4r::release {
 namespace {
 
 void put32(std::vector<uint8_t>& b, uint32_t v) {
-    for (int i = 0; i < 4; ++i)
-        b.push_back(uint8_t(v >> (8 * i)));
+    for (int i = 0; i < 4; ++i) b.push_back(uint8_t(v >> (8 * i)));
 }
 
 // MZ, PADDING bytes, then a VS_VERSIONINFO block: wLength, wValueLength, wType, the UTF-16 key, padding
@@ -21,11 +20,9 @@ std::vector<uint8_t> dll_with_version(uint32_t ms, uint32_t ls, size_t padding, 
     std::vector<uint8_t> b = {'M', 'Z'};
     b.resize(2 + padding, 0);
     b.insert(b.end(), {0x34, 0x03, 0x34, 0x00, 0x00, 0x00});
-    for (char c : std::string("VS_VERSION_INFO"))
-        b.insert(b.end(), {uint8_t(c), 0});
+    for (char c : std::string("VS_VERSION_INFO")) b.insert(b.end(), {uint8_t(c), 0});
     b.insert(b.end(), {0, 0});
-    while ((b.size() - (2 + padding)) % 4)
-        b.push_back(0);
+    while ((b.size() - (2 + padding)) % 4) b.push_back(0);
     put32(b, signature);
     put32(b, 0x00010000);
     put32(b, ms);

@@ -65,8 +65,7 @@ struct Fixture {
     RunResult package(const fs::path& to, std::vector<std::string> extra, bool with_inputs = true) const {
         std::vector<std::string> a = args(to, extra);
         if (with_inputs)
-            for (const std::string& s : inputs())
-                a.push_back(s);
+            for (const std::string& s : inputs()) a.push_back(s);
         return run_d4r(a, kEpoch);
     }
 };
@@ -243,8 +242,7 @@ TEST(PackageCli, BadValuesAreNamed) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--variant 'lite': accepted values are full and nonvidia"), std::string::npos) << r.err;
     std::vector<std::string> a = f.args(f.out);
-    for (const std::string& s : f.inputs())
-        a.push_back(s);
+    for (const std::string& s : f.inputs()) a.push_back(s);
     r = run_d4r(a, {{"SOURCE_DATE_EPOCH", "yesterday"}});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("SOURCE_DATE_EPOCH 'yesterday'"), std::string::npos) << r.err;

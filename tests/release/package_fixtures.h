@@ -14,14 +14,12 @@ namespace d4r::release::test_pe {
 
 inline std::string utf16z(std::string_view s) {
     std::string out;
-    for (char c : s)
-        out += std::string{c, '\0'};
+    for (char c : s) out += std::string{c, '\0'};
     return out + std::string(2, '\0');
 }
 
 inline void pad4(std::string& b) {
-    while (b.size() % 4)
-        b += '\0';
+    while (b.size() % 4) b += '\0';
 }
 
 // One version-resource block: wLength, wValueLength, wType, the key, padding, the value, padding, children.
@@ -54,8 +52,7 @@ inline std::vector<uint8_t> version_dll(const std::vector<std::pair<std::string,
     std::string fixed(52, '\0');
     const uint32_t words[] = {0xFEEF04BD, 0x00010000, (1u << 16) | 2u, (3u << 16) | 4u};
     for (int w = 0; w < 4; ++w)
-        for (int i = 0; i < 4; ++i)
-            fixed[size_t(4 * w + i)] = char(words[w] >> (8 * i));
+        for (int i = 0; i < 4; ++i) fixed[size_t(4 * w + i)] = char(words[w] >> (8 * i));
     const std::string version = block("VS_VERSION_INFO", 52, 0, fixed, info);
     std::string file = "MZ";
     file.resize(64, '\0');

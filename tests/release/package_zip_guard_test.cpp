@@ -136,8 +136,7 @@ TEST(PackageGuard, CatchesNvidiaContentWhateverItsName) {
     auto found = find_nvidia_content(t.path() / "rel");
     ASSERT_TRUE(found) << found.error().text();
     std::string all;
-    for (const GuardFinding& f : *found)
-        all += f.path + ": " + f.reason + "\n";
+    for (const GuardFinding& f : *found) all += f.path + ": " + f.reason + "\n";
     ASSERT_EQ(found->size(), 5u) << all;
     EXPECT_EQ((*found)[0].path, "d4r/kernels/gfx1101/d4r-kernels.txt");
     EXPECT_NE((*found)[0].reason.find("manifest listing 1 kernel"), std::string::npos) << all;

@@ -59,8 +59,7 @@ struct Game {
     // It sends SIGNAL to d4r once the game has changed the files (it touches ../started).
     std::string play_then_signal(const std::string& signal) const {
         std::string s = "'" + test::d4r_binary().string() + "'";
-        for (const std::string& a : play())
-            s += " '" + a + "'";
+        for (const std::string& a : play()) s += " '" + a + "'";
         return s + " & pid=$!; while [ ! -f '" + (t.path() / "started").string() + "' ]; do sleep 0.1; done; kill -" +
                signal + " $pid; wait $pid; echo \"rc=$?\"";
     }
@@ -205,8 +204,7 @@ TEST(Play, LogsFolderStartsWithTheEffectiveConfiguration) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const fs::path logs = g.home / ".cache/d4r/logs";
     std::vector<fs::path> folders;
-    for (const auto& e : fs::directory_iterator(logs))
-        folders.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(logs)) folders.push_back(e.path());
     ASSERT_EQ(folders.size(), 1u);
     const std::string name = folders[0].filename().string();
     EXPECT_TRUE(name.starts_with("game-Game-")) << name;

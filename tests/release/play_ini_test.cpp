@@ -128,7 +128,7 @@ TEST(PlayWineserver, SocketOfThePrefixIsFoundWithItsPid) {
     const fs::path prefix = t.mkdir("pfx");
     auto path = wineserver_socket_path(prefix, t.path());
     ASSERT_TRUE(path) << path.error().text();
-    struct stat st {};
+    struct stat st{};
     ASSERT_EQ(::stat(prefix.c_str(), &st), 0);
     char expected[128];
     std::snprintf(expected, sizeof(expected), ".wine-%u/server-%llx-%llx/socket", ::getuid(),

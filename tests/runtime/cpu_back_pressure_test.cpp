@@ -107,7 +107,8 @@ TEST_F(CpuBackPressureTest, LaunchesFromOneThreadRunAtFullSpeed) {
     ASSERT_EQ(api().cuMemAlloc_v2(&d, 4), CUDA_SUCCESS);
     uint32_t n = 1;
     void* params[] = {&d, &n};
-    for (int i = 0; i < 20000; ++i) ASSERT_EQ(api().cuLaunchKernel(add, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), CUDA_SUCCESS);
+    for (int i = 0; i < 20000; ++i)
+        ASSERT_EQ(api().cuLaunchKernel(add, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), CUDA_SUCCESS);
     EXPECT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
     uint32_t v = 0;
     ASSERT_EQ(api().cuMemcpyDtoH_v2(&v, d, 4), CUDA_SUCCESS);

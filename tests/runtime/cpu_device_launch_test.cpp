@@ -41,14 +41,16 @@ std::string get_buffer(const std::string& buf, const std::string& func, int gx =
            "    .param .align 4 .b8 a2[12];\n    st.param.b32 [a2], 1;\n    st.param.b32 [a2+4], 1;\n"
            "    st.param.b32 [a2+8], 1;\n    .param .b32 a3;\n    st.param.b32 [a3], 0;\n"
            "    .param .b64 r;\n    call.uni (r), __cudaCDP2GetParameterBufferV2, (a0, a1, a2, a3);\n"
-           "    ld.param.b64 " + buf + ", [r];\n    }\n";
+           "    ld.param.b64 " +
+           buf + ", [r];\n    }\n";
 }
 
 // %rERR = __cudaCDP2LaunchDeviceV2(BUF, 0)
 std::string launch(const std::string& err, const std::string& buf) {
     return "    {\n    .param .b64 a0;\n    st.param.b64 [a0], " + buf +
            ";\n    .param .b64 a1;\n    st.param.b64 [a1], 0;\n    .param .b32 r;\n"
-           "    call.uni (r), __cudaCDP2LaunchDeviceV2, (a0, a1);\n    ld.param.b32 " + err + ", [r];\n    }\n";
+           "    call.uni (r), __cudaCDP2LaunchDeviceV2, (a0, a1);\n    ld.param.b32 " +
+           err + ", [r];\n    }\n";
 }
 
 CUmodule load(const std::string& ptx) {
@@ -83,10 +85,12 @@ TEST_F(CpuDeviceLaunchTest, ChildrenRunAfterTheGridWithTheirArguments) {
     add.s64 %rd3, %rd1, %rd2;
     add.s32 %r2, %r1, 1000;
     mov.u64 %rd4, child_store;
-)PTX" + get_buffer("%rd5", "%rd4") + R"PTX(
+)PTX" + get_buffer("%rd5", "%rd4") +
+                      R"PTX(
     st.u64 [%rd5], %rd3;
     st.u32 [%rd5+8], %r2;
-)PTX" + launch("%r3", "%rd5") + R"PTX(
+)PTX" + launch("%r3", "%rd5") +
+                      R"PTX(
     ret;
 }
 )PTX";
@@ -110,19 +114,23 @@ TEST_F(CpuDeviceLaunchTest, BadBuffersAndFunctionsAreRefusedWithCudaErrors) {
     .reg .b64 %rd<10>;
     ld.param.u64 %rd1, [out];
     mov.u64 %rd2, 4660;
-)PTX" + launch("%r1", "%rd2") + R"PTX(
+)PTX" + launch("%r1", "%rd2") +
+                      R"PTX(
     st.global.u32 [%rd1], %r1;
     mov.u64 %rd4, child_store;
-)PTX" + get_buffer("%rd5", "%rd4") + R"PTX(
+)PTX" + get_buffer("%rd5", "%rd4") +
+                      R"PTX(
     add.s64 %rd6, %rd1, 16;
     st.u64 [%rd5], %rd6;
     mov.u32 %r7, 77;
     st.u32 [%rd5+8], %r7;
-)PTX" + launch("%r2", "%rd5") + launch("%r3", "%rd5") + R"PTX(
+)PTX" + launch("%r2", "%rd5") +
+                      launch("%r3", "%rd5") + R"PTX(
     st.global.u32 [%rd1+4], %r2;
     st.global.u32 [%rd1+8], %r3;
     mov.u64 %rd7, 12345;
-)PTX" + get_buffer("%rd8", "%rd7") + R"PTX(
+)PTX" + get_buffer("%rd8", "%rd7") +
+                      R"PTX(
     setp.eq.u64 %p1, %rd8, 0;
     selp.u32 %r4, 1, 0, %p1;
     st.global.u32 [%rd1+12], %r4;
@@ -156,13 +164,15 @@ TEST_F(CpuDeviceLaunchTest, NestingStopsAtCudasDepthLimit) {
     mov.u32 %r2, 1;
     st.global.u32 [%rd3], %r2;
     mov.u64 %rd4, deep;
-)PTX" + get_buffer("%rd5", "%rd4") + R"PTX(
+)PTX" + get_buffer("%rd5", "%rd4") +
+                      R"PTX(
     setp.eq.u64 %p1, %rd5, 0;
     @%p1 bra DONE;
     add.s32 %r3, %r1, 1;
     st.u64 [%rd5], %rd1;
     st.u32 [%rd5+8], %r3;
-)PTX" + launch("%r4", "%rd5") + R"PTX(
+)PTX" + launch("%r4", "%rd5") +
+                      R"PTX(
 DONE:
     ret;
 }
@@ -262,13 +272,16 @@ TEST_F(CpuDeviceLaunchTest, TheLinkerAcceptsCudasDeviceRuntimeOnly) {
                                      nullptr),
               CUDA_ERROR_NO_BINARY_FOR_GPU);
     // The program's PTX links with it, and its launches run.
-    std::string ptx = kHeader + ".visible .entry one(.param .u64 p)\n{\n    .reg .b64 %rd<4>;\n"
-                                "    .reg .b32 %r<2>;\n    ld.param.u64 %rd1, [p];\n    mov.u64 %rd2, child_store;\n" +
-                      get_buffer("%rd3", "%rd2") + "    st.u64 [%rd3], %rd1;\n    mov.u32 %r1, 9;\n"
-                                                   "    st.u32 [%rd3+8], %r1;\n" +
+    std::string ptx = kHeader +
+                      ".visible .entry one(.param .u64 p)\n{\n    .reg .b64 %rd<4>;\n"
+                      "    .reg .b32 %r<2>;\n    ld.param.u64 %rd1, [p];\n    mov.u64 %rd2, child_store;\n" +
+                      get_buffer("%rd3", "%rd2") +
+                      "    st.u64 [%rd3], %rd1;\n    mov.u32 %r1, 9;\n"
+                      "    st.u32 [%rd3+8], %r1;\n" +
                       launch("%r1", "%rd3") + "    ret;\n}\n";
-    ASSERT_EQ(api().cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, ptx.data(), ptx.size() + 1, "one.ptx", 0, nullptr, nullptr),
-              CUDA_SUCCESS);
+    ASSERT_EQ(
+        api().cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, ptx.data(), ptx.size() + 1, "one.ptx", 0, nullptr, nullptr),
+        CUDA_SUCCESS);
     void* image = nullptr;
     size_t size = 0;
     ASSERT_EQ(api().cuLinkComplete(link, &image, &size), CUDA_SUCCESS);

@@ -196,7 +196,8 @@ TEST_F(CpuGraphTest, BadInputIsRefused) {
     CUstream s = nullptr;
     ASSERT_EQ(api().cuStreamCreate(&s, 0), CUDA_SUCCESS);
     EXPECT_EQ(api().cuStreamEndCapture(s, &out), CUDA_ERROR_ILLEGAL_STATE);
-    EXPECT_EQ(api().cuStreamBeginCapture_v2(nullptr, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    EXPECT_EQ(api().cuStreamBeginCapture_v2(nullptr, CU_STREAM_CAPTURE_MODE_GLOBAL),
+              CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
     EXPECT_EQ(api().cuStreamBeginCapture_v2(s, static_cast<CUstreamCaptureMode>(7)), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuGraphDebugDotPrint(g, "/dev/null", 0), CUDA_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(api().cuGraphDestroy(g), CUDA_SUCCESS);

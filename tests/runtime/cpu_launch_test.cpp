@@ -46,8 +46,8 @@ TEST_F(CpuLaunchTest, KernelParamsAndExtraBuffer) {
     EXPECT_EQ(got[2], 0x3f800000u);
 
     size_t short_size = 20;
-    void* short_extra[] = {D4R_CU_LAUNCH_PARAM_BUFFER_POINTER, buffer, D4R_CU_LAUNCH_PARAM_BUFFER_SIZE,
-                           &short_size, D4R_CU_LAUNCH_PARAM_END};
+    void* short_extra[] = {D4R_CU_LAUNCH_PARAM_BUFFER_POINTER, buffer, D4R_CU_LAUNCH_PARAM_BUFFER_SIZE, &short_size,
+                           D4R_CU_LAUNCH_PARAM_END};
     EXPECT_EQ(api().cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, short_extra), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, extra), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
@@ -152,8 +152,10 @@ TEST_F(CpuLaunchTest, Occupancy) {
     EXPECT_EQ(api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, add, 32, 0), CUDA_SUCCESS);
     EXPECT_EQ(blocks, 32);
     // Shared memory: 1 KiB static + 100 KiB dynamic + 1 KiB reserved of 228 KiB: 2 blocks.
-    ASSERT_EQ(api().cuFuncSetAttribute(shared, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100 * 1024), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, shared, 256, 100 * 1024, 0), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuFuncSetAttribute(shared, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100 * 1024),
+              CUDA_SUCCESS);
+    EXPECT_EQ(api().cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, shared, 256, 100 * 1024, 0),
+              CUDA_SUCCESS);
     EXPECT_EQ(blocks, 2);
     EXPECT_EQ(api().cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, add, 2048, 0), CUDA_SUCCESS);
     EXPECT_EQ(blocks, 0);

@@ -44,7 +44,7 @@ TEST_F(CpuLegacyTest, ContextNamesAttachAndDetach) {
     EXPECT_EQ(c, m_ctx);
     CUcontext refused = m_ctx;
     EXPECT_EQ(api().cuCtxAttach(&refused, 1), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(refused, nullptr); // out-parameters are cleared first
+    EXPECT_EQ(refused, nullptr);                   // out-parameters are cleared first
     EXPECT_EQ(api().cuCtxDetach(c), CUDA_SUCCESS); // the attach reference
     CUsharedconfig config = CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE;
     EXPECT_EQ(api().cuCtxGetSharedMemConfig(&config), CUDA_SUCCESS);

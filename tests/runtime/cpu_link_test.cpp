@@ -121,7 +121,8 @@ TEST_F(CpuLinkTest, UnresolvedAndRefusedInputs) {
     EXPECT_EQ(image, nullptr);
 
     // Machine code and NVVM IR are refused with a reason in the error log.
-    char cubin[64] = "\x7f" "ELF";
+    char cubin[64] = "\x7f"
+                     "ELF";
     EXPECT_EQ(api().cuLinkAddData_v2(link, CU_JIT_INPUT_CUBIN, cubin, sizeof cubin, "k.cubin", 0, nullptr, nullptr),
               CUDA_ERROR_NO_BINARY_FOR_GPU);
     EXPECT_NE(std::string(logs.error).find("cubin"), std::string::npos) << logs.error;
@@ -131,8 +132,8 @@ TEST_F(CpuLinkTest, UnresolvedAndRefusedInputs) {
                                      nullptr),
               CUDA_ERROR_INVALID_VALUE);
     const char* broken = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k() { frobnicate; }\n";
-    EXPECT_EQ(api().cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, const_cast<char*>(broken), strlen(broken) + 1, "broken",
-                                     0, nullptr, nullptr),
+    EXPECT_EQ(api().cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, const_cast<char*>(broken), strlen(broken) + 1, "broken", 0,
+                                     nullptr, nullptr),
               CUDA_ERROR_INVALID_PTX);
     EXPECT_NE(std::string(logs.error), "");
     EXPECT_EQ(api().cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, nullptr, 10, nullptr, 0, nullptr, nullptr),
@@ -148,14 +149,14 @@ TEST_F(CpuLinkTest, UnresolvedAndRefusedInputs) {
     EXPECT_NE(std::string(logs.error).find("twice"), std::string::npos) << logs.error;
     EXPECT_EQ(api().cuLinkDestroy(link), CUDA_SUCCESS);
     EXPECT_EQ(api().cuLinkDestroy(link), CUDA_ERROR_INVALID_HANDLE);
-    EXPECT_EQ(api().cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCallerPtx), 10, nullptr, 0, nullptr,
-                                     nullptr),
-              CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(
+        api().cuLinkAddData_v2(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCallerPtx), 10, nullptr, 0, nullptr, nullptr),
+        CUDA_ERROR_INVALID_HANDLE);
 
     // The unversioned names of CUDA 5.5 are the same functions.
     ASSERT_EQ(api().cuLinkCreate(0, nullptr, nullptr, &link), CUDA_SUCCESS);
-    ASSERT_EQ(api().cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kTestPtx), strlen(kTestPtx) + 1, nullptr,
-                                  0, nullptr, nullptr),
+    ASSERT_EQ(api().cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kTestPtx), strlen(kTestPtx) + 1, nullptr, 0,
+                                  nullptr, nullptr),
               CUDA_SUCCESS);
     size_t size = 0;
     ASSERT_EQ(api().cuLinkComplete(link, &image, &size), CUDA_SUCCESS);

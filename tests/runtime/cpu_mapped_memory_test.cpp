@@ -33,8 +33,9 @@ TEST_F(CpuMappedMemoryTest, RegisteredHostMemoryIsUsedByKernels) {
     m = load_test_module();
     f = function(m, "add_one");
 
-    ASSERT_EQ(api().cuMemHostRegister_v2(words, sizeof words, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE),
-              CUDA_SUCCESS);
+    ASSERT_EQ(
+        api().cuMemHostRegister_v2(words, sizeof words, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE),
+        CUDA_SUCCESS);
     unsigned flags = 0;
     EXPECT_EQ(api().cuMemHostGetFlags(&flags, words + 10), CUDA_SUCCESS);
     EXPECT_EQ(flags, unsigned(CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE));
@@ -110,14 +111,17 @@ TEST_F(CpuMappedMemoryTest, ManagedMemory) {
 
     // Advice and prefetches are recorded and read back per range.
     int value = 0;
-    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, 4096), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, 4096),
+              CUDA_SUCCESS);
     EXPECT_EQ(value, -2); // CU_DEVICE_INVALID: never prefetched
     EXPECT_EQ(api().cuMemPrefetchAsync(p, 4096, 0, nullptr), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, 4096), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, 4096),
+              CUDA_SUCCESS);
     EXPECT_EQ(value, 0);
     CUmemLocation host_loc{CU_MEM_LOCATION_TYPE_HOST, 0};
     EXPECT_EQ(api().cuMemPrefetchAsync_v2(p, 1024, host_loc, 0, nullptr), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, 4096), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, p, 4096),
+              CUDA_SUCCESS);
     EXPECT_EQ(value, -1); // CU_DEVICE_CPU
     EXPECT_EQ(api().cuMemPrefetchAsync(p, 4096, 3, nullptr), CUDA_ERROR_INVALID_DEVICE);
     EXPECT_EQ(api().cuMemPrefetchAsync(p, 4097, 0, nullptr), CUDA_ERROR_INVALID_VALUE);
@@ -140,8 +144,10 @@ TEST_F(CpuMappedMemoryTest, ManagedMemory) {
     EXPECT_EQ(preferred, -1);
     EXPECT_EQ(accessed[0], 0);
     EXPECT_EQ(accessed[1], -2);
-    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 8, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 4096), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, d, 64), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 8, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 4096),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, d, 64),
+              CUDA_ERROR_INVALID_VALUE);
 
     CUstream s = nullptr;
     ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
@@ -154,7 +160,8 @@ TEST_F(CpuMappedMemoryTest, ManagedMemory) {
     EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
 
     EXPECT_EQ(api().cuMemFree_v2(p), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 4), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemRangeGetAttribute(&value, 4, CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 4),
+              CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemFree_v2(d), CUDA_SUCCESS);
 }
 
@@ -185,9 +192,9 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryTwoMappingsShareTheirBytes) {
     ASSERT_EQ(api().cuMemAddressReserve(&b, 2 * size, rec, 0, 0), CUDA_SUCCESS);
     EXPECT_EQ(b % rec, 0u);
     ASSERT_EQ(api().cuMemMap(a, size, 0, h, 0), CUDA_SUCCESS);
-    ASSERT_EQ(api().cuMemMap(b + size, size, 0, h, 0), CUDA_SUCCESS); // the same memory, a second address
+    ASSERT_EQ(api().cuMemMap(b + size, size, 0, h, 0), CUDA_SUCCESS);      // the same memory, a second address
     EXPECT_EQ(api().cuMemMap(a, size, 0, h, 0), CUDA_ERROR_INVALID_VALUE); // already mapped there
-    EXPECT_EQ(api().cuMemRelease(h), CUDA_SUCCESS); // the mappings keep the memory
+    EXPECT_EQ(api().cuMemRelease(h), CUDA_SUCCESS);                        // the mappings keep the memory
 
     // Mapped but not yet accessible: no copy may touch it.
     std::vector<uint32_t> src(size / 4);
@@ -231,7 +238,8 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryTwoMappingsShareTheirBytes) {
     EXPECT_EQ(got.location.type, CU_MEM_LOCATION_TYPE_DEVICE);
     EXPECT_EQ(got.requestedHandleTypes, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
     int fd = -1;
-    ASSERT_EQ(api().cuMemExportToShareableHandle(&fd, again, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemExportToShareableHandle(&fd, again, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+              CUDA_SUCCESS);
     EXPECT_GE(fd, 0);
     EXPECT_EQ(api().cuMemExportToShareableHandle(&fd, again, CU_MEM_HANDLE_TYPE_FABRIC, 0), CUDA_ERROR_NOT_SUPPORTED);
     CUmemGenericAllocationHandle imported = 0;
@@ -256,7 +264,7 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryTwoMappingsShareTheirBytes) {
     desc.flags = CU_MEM_ACCESS_FLAGS_PROT_NONE;
     EXPECT_EQ(api().cuMemSetAccess(b + size, size, &desc, 1), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemcpyDtoH_v2(back.data(), b + size, 4), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuMemUnmap(a, gran), CUDA_ERROR_INVALID_VALUE); // part of a mapping
+    EXPECT_EQ(api().cuMemUnmap(a, gran), CUDA_ERROR_INVALID_VALUE);       // part of a mapping
     EXPECT_EQ(api().cuMemAddressFree(a, size), CUDA_ERROR_INVALID_VALUE); // still mapped
     EXPECT_EQ(api().cuMemUnmap(a, size), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemUnmap(b + size, size), CUDA_SUCCESS);
@@ -290,7 +298,7 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryPiecesMappedBackToBackAreOneRange) {
     EXPECT_EQ(api().cuMemsetD8_v2(r, 0x5a, 3 * gran), CUDA_SUCCESS);
     EXPECT_EQ(reinterpret_cast<uint8_t*>(r)[3 * gran - 1], 0x5a);
     EXPECT_EQ(api().cuMemsetD8_v2(r, 0x5a, 3 * gran + 1), CUDA_ERROR_INVALID_VALUE); // past the last piece
-    EXPECT_EQ(api().cuMemUnmap(r, 3 * gran), CUDA_SUCCESS); // both pieces
+    EXPECT_EQ(api().cuMemUnmap(r, 3 * gran), CUDA_SUCCESS);                          // both pieces
     EXPECT_EQ(api().cuMemRelease(first), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemRelease(second), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemAddressFree(r, 4 * gran), CUDA_SUCCESS);
@@ -299,8 +307,10 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryPiecesMappedBackToBackAreOneRange) {
 TEST_F(CpuMappedMemoryTest, VirtualMemoryRefusals) {
     CUmemAllocationProp prop = device_prop();
     size_t gran = 0;
-    EXPECT_EQ(api().cuMemGetAllocationGranularity(nullptr, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuMemGetAllocationGranularity(&gran, nullptr, CU_MEM_ALLOC_GRANULARITY_MINIMUM), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemGetAllocationGranularity(nullptr, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemGetAllocationGranularity(&gran, nullptr, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+              CUDA_ERROR_INVALID_VALUE);
     ASSERT_EQ(api().cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM), CUDA_SUCCESS);
     CUmemGenericAllocationHandle h = 0;
     EXPECT_EQ(api().cuMemCreate(&h, gran + 1, &prop, 0), CUDA_ERROR_INVALID_VALUE);
@@ -322,14 +332,15 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryRefusals) {
     EXPECT_EQ(api().cuMemGetAllocationPropertiesFromHandle(&got, h), CUDA_SUCCESS);
     EXPECT_EQ(got.allocFlags.compressionType, CU_MEM_ALLOCATION_COMP_NONE);
     int fd = -1;
-    EXPECT_EQ(api().cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+              CUDA_ERROR_INVALID_VALUE);
 
     CUdeviceptr r = 0;
     EXPECT_EQ(api().cuMemAddressReserve(&r, gran + 1, 0, 0, 0), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemAddressReserve(&r, gran, 3, 0, 0), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemAddressReserve(nullptr, gran, 0, 0, 0), CUDA_ERROR_INVALID_VALUE);
     ASSERT_EQ(api().cuMemAddressReserve(&r, 2 * gran, 0, 0, 0), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuMemMap(r, 2 * gran, 0, h, 0), CUDA_ERROR_INVALID_VALUE);       // larger than the allocation
+    EXPECT_EQ(api().cuMemMap(r, 2 * gran, 0, h, 0), CUDA_ERROR_INVALID_VALUE);        // larger than the allocation
     EXPECT_EQ(api().cuMemMap(r + 2 * gran, gran, 0, h, 0), CUDA_ERROR_INVALID_VALUE); // outside the reservation
     EXPECT_EQ(api().cuMemMap(r, gran, 0, 0x1234, 0), CUDA_ERROR_INVALID_VALUE);       // no such handle
     EXPECT_EQ(api().cuMemMap(r, gran, 0, h, 0), CUDA_SUCCESS);

@@ -319,8 +319,9 @@ TEST_F(CpuMemoryTest, HostMemoryAndPointerAttributes) {
     EXPECT_EQ(api().cuPointerGetAttribute(&id2, CU_POINTER_ATTRIBUTE_BUFFER_ID, dh), CUDA_SUCCESS);
     EXPECT_NE(id1, id2);
     int local = 0;
-    EXPECT_EQ(api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(&local)),
-              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(
+        api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(&local)),
+        CUDA_ERROR_INVALID_VALUE);
     // The plural form answers for unknown pointers with zeros.
     CUpointer_attribute attrs[3] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_CONTEXT,
                                     CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
@@ -351,14 +352,16 @@ TEST_F(CpuMemoryTest, HostRegister) {
     EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), buf.size(), 0), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemHostRegister_v2(buf.data() + 100, 10, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
     unsigned type = 0;
-    EXPECT_EQ(api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(buf.data())),
-              CUDA_SUCCESS);
+    EXPECT_EQ(
+        api().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(buf.data())),
+        CUDA_SUCCESS);
     EXPECT_EQ(type, unsigned(CU_MEMORYTYPE_HOST));
     // Async copies read registered memory when the stream gets there.
     CUdeviceptr d = 0;
     ASSERT_EQ(api().cuMemAlloc_v2(&d, 8192), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemcpyHtoDAsync_v2(d, buf.data(), 8192, nullptr), CUDA_SUCCESS);
-    EXPECT_EQ(api().cuMemcpyHtoDAsync_v2(d, buf.data(), 8193, nullptr), CUDA_ERROR_INVALID_VALUE); // past the allocation
+    EXPECT_EQ(api().cuMemcpyHtoDAsync_v2(d, buf.data(), 8193, nullptr),
+              CUDA_ERROR_INVALID_VALUE); // past the allocation
     EXPECT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS);
     uint8_t b = 0;
     EXPECT_EQ(api().cuMemcpyDtoH_v2(&b, d + 8191, 1), CUDA_SUCCESS);
@@ -372,7 +375,8 @@ TEST_F(CpuMemoryTest, HostRegister) {
     EXPECT_EQ(api().cuMemHostUnregister(buf.data()), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
     EXPECT_EQ(api().cuMemHostGetDevicePointer_v2(&mapped, buf.data(), 0), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(mapped, 0u);
-    EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), buf.size(), CU_MEMHOSTREGISTER_IOMEMORY), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), buf.size(), CU_MEMHOSTREGISTER_IOMEMORY),
+              CUDA_ERROR_NOT_SUPPORTED);
     EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), buf.size(), 0x10), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemHostRegister_v2(nullptr, 16, 0), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemHostRegister_v2(buf.data(), 0, 0), CUDA_ERROR_INVALID_VALUE);

@@ -126,16 +126,19 @@ TEST_F(CpuModuleTest, ManagedModuleVariables) {
 // A PTX ISA newer than d4r knows is UNSUPPORTED_PTX_VERSION, as on NVIDIA's driver (H200, driver 580).
 TEST_F(CpuModuleTest, NewerPtxIsaIsAnUnsupportedVersion) {
     CUmodule m = nullptr;
-    EXPECT_EQ(api().cuModuleLoadData(&m, ".version 99.9\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n"),
-              CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
+    EXPECT_EQ(
+        api().cuModuleLoadData(&m, ".version 99.9\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n"),
+        CUDA_ERROR_UNSUPPORTED_PTX_VERSION);
     EXPECT_EQ(m, nullptr);
-    EXPECT_EQ(api().cuModuleLoadData(&m, ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n"),
-              CUDA_SUCCESS);
+    EXPECT_EQ(
+        api().cuModuleLoadData(&m, ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n"),
+        CUDA_SUCCESS);
     EXPECT_EQ(api().cuModuleUnload(m), CUDA_SUCCESS);
 }
 
 TEST_F(CpuModuleTest, InvalidPtxFillsTheErrorLog) {
-    const char* bad = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n    frobnicate.b32 %r1;\n    ret;\n}\n";
+    const char* bad =
+        ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n    frobnicate.b32 %r1;\n    ret;\n}\n";
     char error_log[512];
     std::memset(error_log, 'x', sizeof error_log);
     char info_log[64];
@@ -209,10 +212,10 @@ TEST_F(CpuModuleTest, CubinOnlyAndGarbage) {
     fb[16] = 2; // kind: ELF
     fb[18] = 1;
     fb[19] = 1;
-    put32(16 + 4, 64);       // entry header size
-    put64(16 + 8, 64);       // payload size
-    put32(16 + 0x1c, 90);    // arch
-    put64(16 + 0x28, 0x11);  // flags (64-bit, host linux)
+    put32(16 + 4, 64);      // entry header size
+    put64(16 + 8, 64);      // payload size
+    put32(16 + 0x1c, 90);   // arch
+    put64(16 + 0x28, 0x11); // flags (64-bit, host linux)
     const uint8_t elf_magic[] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
     std::memcpy(&fb[80], elf_magic, sizeof elf_magic);
     CUmodule m = nullptr;
@@ -297,18 +300,21 @@ TEST_F(CpuModuleTest, FunctionAttributes) {
     CUdeviceptr out = 0;
     ASSERT_EQ(api().cuMemAlloc_v2(&out, 4), CUDA_SUCCESS);
     void* params[] = {&out};
-    EXPECT_EQ(api().cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 48 * 1024, nullptr, params, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 48 * 1024, nullptr, params, nullptr),
+              CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100 * 1024), CUDA_SUCCESS);
     EXPECT_EQ(attr(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), 100 * 1024);
     EXPECT_EQ(api().cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 100 * 1024, nullptr, params, nullptr), CUDA_SUCCESS);
     uint32_t r = 0;
     EXPECT_EQ(api().cuMemcpyDtoH_v2(&r, out, 4), CUDA_SUCCESS);
     EXPECT_EQ(r, 7u);
-    EXPECT_EQ(api().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024),
+              CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 226 * 1024), CUDA_SUCCESS);
     EXPECT_EQ(api().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50), CUDA_SUCCESS);
     EXPECT_EQ(attr(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT), 50);
-    EXPECT_EQ(api().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 101), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 101),
+              CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_NUM_REGS, 3), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuFuncSetCacheConfig(f, CU_FUNC_CACHE_PREFER_SHARED), CUDA_SUCCESS);
     EXPECT_EQ(api().cuFuncSetSharedMemConfig(f, CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE), CUDA_SUCCESS);

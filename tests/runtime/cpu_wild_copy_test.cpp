@@ -100,7 +100,8 @@ TEST_F(CpuWildCopyTest, HostMemoryIsCheckedForItsProtection) {
     auto* none = static_cast<uint8_t*>(mmap(nullptr, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
     auto* ro = static_cast<uint8_t*>(mmap(nullptr, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
     // Two pages of which only the first stays mapped: a range that runs off the end of real memory.
-    auto* half = static_cast<uint8_t*>(mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    auto* half =
+        static_cast<uint8_t*>(mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
     ASSERT_NE(none, MAP_FAILED);
     ASSERT_NE(ro, MAP_FAILED);
     ASSERT_NE(half, MAP_FAILED);

@@ -24,8 +24,8 @@ TEST(DumpDescriptors, TextureDescriptorsRoundTripFieldByField) {
     std::memcpy(t.borderColor, border, sizeof border);
 
     DumpTextureDesc d = dump_texture_desc(t);
-    EXPECT_EQ(d.address, (std::array<uint32_t, 3>{CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_MIRROR,
-                                                  CU_TR_ADDRESS_MODE_BORDER}));
+    EXPECT_EQ(d.address,
+              (std::array<uint32_t, 3>{CU_TR_ADDRESS_MODE_WRAP, CU_TR_ADDRESS_MODE_MIRROR, CU_TR_ADDRESS_MODE_BORDER}));
     EXPECT_EQ(d.max_anisotropy, 7u);
     EXPECT_EQ(d.mipmap_bias, -0.375f);
     CUDA_TEXTURE_DESC back = cuda_texture_desc(d);

@@ -6,10 +6,10 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/export_tables/export_table_ids.h"
-#include "runtime/export_tables/integrity_hash.h"
 #include "core/files.h"
 #include "core/log.h"
+#include "runtime/export_tables/export_table_ids.h"
+#include "runtime/export_tables/integrity_hash.h"
 #include "runtime/runtime.h"
 #include "test_support.h"
 
@@ -23,9 +23,7 @@ std::string hex(const Digest16& d) {
     return out;
 }
 
-Digest16 md2_of(std::string_view text) {
-    return md2({reinterpret_cast<const uint8_t*>(text.data()), text.size()});
-}
+Digest16 md2_of(std::string_view text) { return md2({reinterpret_cast<const uint8_t*>(text.data()), text.size()}); }
 
 // The runtime on the cpu backend (each test runs in its own process under ctest).
 const ApiTable& cpu_runtime() {
@@ -81,8 +79,8 @@ TEST(IntegrityHash, HmacIsTheRfc2104Construction) {
     }
     Digest16 inner_digest = md2_of(inner + message);
     Digest16 expected = md2_of(outer + std::string(inner_digest.begin(), inner_digest.end()));
-    Digest16 got = hmac_md2(std::span<const uint8_t, 16>(key), {reinterpret_cast<const uint8_t*>(message.data()),
-                                                                 message.size()});
+    Digest16 got =
+        hmac_md2(std::span<const uint8_t, 16>(key), {reinterpret_cast<const uint8_t*>(message.data()), message.size()});
     EXPECT_EQ(hex(got), hex(expected));
 }
 

@@ -54,8 +54,8 @@ alignas(64) unsigned char g_no_object[4096];
 
 struct Slot {
     unsigned char bytes[kSlotBytes];
-    size_t size = 0;   // bytes of the out-parameter's type
-    int param = -1;    // index in the parameter list
+    size_t size = 0; // bytes of the out-parameter's type
+    int param = -1;  // index in the parameter list
 };
 
 struct Call {
@@ -119,8 +119,8 @@ std::vector<std::string> split_names(std::string_view args) {
 }
 
 struct Sweep {
-    int failed_calls = 0;    // calls that failed with at least one out-parameter checked
-    int checked_outputs = 0; // out-parameters checked after a failed call
+    int failed_calls = 0;           // calls that failed with at least one out-parameter checked
+    int checked_outputs = 0;        // out-parameters checked after a failed call
     std::vector<std::string> stale; // "function:parameter (CUresult)"
 };
 
@@ -139,7 +139,8 @@ void call_failing(CUresult (*f)(A...), const char* fn, const char* args, Sweep& 
         ++sweep.checked_outputs;
         bool pattern = true;
         for (size_t b = 0; b < s.size; ++b) pattern = pattern && s.bytes[b] == kPattern;
-        if (pattern) sweep.stale.push_back(std::string(fn) + ":" + names[size_t(s.param)] + " (" + std::to_string(r) + ")");
+        if (pattern)
+            sweep.stale.push_back(std::string(fn) + ":" + names[size_t(s.param)] + " (" + std::to_string(r) + ")");
     }
 }
 
@@ -166,11 +167,11 @@ protected:
             void* f = nullptr;
             return get_proc(base, &f, since, 0) == CUDA_SUCCESS ? f : nullptr;
         };
-#define D4R_OUTPUTS_ONE(exp, base, since, params, args)                                                      \
-    if (auto f = reinterpret_cast<CUresult(*) params>(resolve(#exp, #base, since))) {                         \
-        set_current(ctx);                                                                                   \
-        std::fprintf(stderr, "%s\n", #exp);                                                                 \
-        call_failing(f, #exp, #args, out);                                                                  \
+#define D4R_OUTPUTS_ONE(exp, base, since, params, args)                               \
+    if (auto f = reinterpret_cast<CUresult(*) params>(resolve(#exp, #base, since))) { \
+        set_current(ctx);                                                             \
+        std::fprintf(stderr, "%s\n", #exp);                                           \
+        call_failing(f, #exp, #args, out);                                            \
     }
         D4R_CUDA_API(D4R_OUTPUTS_ONE)
 #undef D4R_OUTPUTS_ONE

@@ -11,10 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "abi/cuda.h"
 #include "abi/cuda_api.h"
@@ -42,12 +42,12 @@ protected:
 TEST_F(Exports, EveryUnimplementedEntryPointAnswersNotSupported) {
     ASSERT_NE(s_lib, nullptr) << dlerror();
     int count = 0;
-#define D4R_CALL_UNIMPLEMENTED(name)                                                                         \
-    {                                                                                                        \
-        auto f = sym<CUresult (*)(void*, void*, void*, void*)>(#name);                                       \
-        ASSERT_NE(f, nullptr) << #name;                                                                      \
-        EXPECT_EQ(f(nullptr, nullptr, nullptr, nullptr), CUDA_ERROR_NOT_SUPPORTED) << #name;                 \
-        ++count;                                                                                             \
+#define D4R_CALL_UNIMPLEMENTED(name)                                                         \
+    {                                                                                        \
+        auto f = sym<CUresult (*)(void*, void*, void*, void*)>(#name);                       \
+        ASSERT_NE(f, nullptr) << #name;                                                      \
+        EXPECT_EQ(f(nullptr, nullptr, nullptr, nullptr), CUDA_ERROR_NOT_SUPPORTED) << #name; \
+        ++count;                                                                             \
     }
     D4R_CUDA_UNIMPLEMENTED(D4R_CALL_UNIMPLEMENTED)
 #undef D4R_CALL_UNIMPLEMENTED
@@ -115,15 +115,15 @@ int sweep_with_zeros(void* lib, const char* phase) {
         }
     });
     int count = 0;
-#define D4R_SWEEP_ONE(exp, base, since, params, args)                                                        \
-    if (std::strcmp(#exp, "cuDevicePrimaryCtxReset") && std::strcmp(#exp, "cuDevicePrimaryCtxReset_v2")) {   \
-        auto f = reinterpret_cast<CUresult(*) params>(dlsym(lib, #exp));                                      \
-        if (f) {                                                                                             \
-            current = #exp;                                                                                  \
-            (void)call_with_zeros(f);                                                                        \
-            ++calls;                                                                                         \
-            ++count;                                                                                         \
-        }                                                                                                    \
+#define D4R_SWEEP_ONE(exp, base, since, params, args)                                                      \
+    if (std::strcmp(#exp, "cuDevicePrimaryCtxReset") && std::strcmp(#exp, "cuDevicePrimaryCtxReset_v2")) { \
+        auto f = reinterpret_cast<CUresult(*) params>(dlsym(lib, #exp));                                   \
+        if (f) {                                                                                           \
+            current = #exp;                                                                                \
+            (void)call_with_zeros(f);                                                                      \
+            ++calls;                                                                                       \
+            ++count;                                                                                       \
+        }                                                                                                  \
     }
     D4R_CUDA_API(D4R_SWEEP_ONE)
 #undef D4R_SWEEP_ONE

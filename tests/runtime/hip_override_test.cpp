@@ -1,12 +1,11 @@
-// `.hsaco` native kernels through HIP (docs/runtime.md, "Native-kernel overrides", issue 5), tested with a stand-in HIP runtime
-// (fake_hip/) that behaves as HIP does under ZLUDA: its streams and device pointers are the CUDA
-// backend's. The override layer runs over the cpu backend with a `.hsaco` kernel set; the stand-in
-// code objects are PTX (kernels/hip_standin.cu) that the fake runs on ptxsim. What this proves: the
-// layer loads code objects with hipModuleLoadData, reads the d4r_* symbols with hipModuleGetGlobal,
-// launches every phase with hipModuleLaunchKernel on the application's stream with its parameters
-// (kernelParams as given, `extra` rewritten to HIP's keys), writes d4r_prep_slot with
-// hipMemsetD32Async in stream order, and falls back to PTX (with a log line) when HIP refuses.
-// What it cannot prove without an AMD GPU: that ROCm's real HIP accepts the same calls.
+// `.hsaco` native kernels through HIP (docs/runtime.md, "Native-kernel overrides", issue 5), tested with a stand-in HIP
+// runtime (fake_hip/) that behaves as HIP does under ZLUDA: its streams and device pointers are the CUDA backend's. The
+// override layer runs over the cpu backend with a `.hsaco` kernel set; the stand-in code objects are PTX
+// (kernels/hip_standin.cu) that the fake runs on ptxsim. What this proves: the layer loads code objects with
+// hipModuleLoadData, reads the d4r_* symbols with hipModuleGetGlobal, launches every phase with hipModuleLaunchKernel
+// on the application's stream with its parameters (kernelParams as given, `extra` rewritten to HIP's keys), writes
+// d4r_prep_slot with hipMemsetD32Async in stream order, and falls back to PTX (with a log line) when HIP refuses. What
+// it cannot prove without an AMD GPU: that ROCm's real HIP accepts the same calls.
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
@@ -15,8 +14,8 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -88,8 +87,8 @@ protected:
         resolve(h, m_fake.reset, "fake_hip_reset");
         // HIP under ZLUDA shares the backend's memory and streams: bind the fake to the backend itself.
         const ApiTable& t = m_backend->table();
-        FakeHipCuda cuda{t.cuModuleLoadData, t.cuModuleUnload, t.cuModuleGetFunction, t.cuModuleGetGlobal_v2,
-                         t.cuLaunchKernel, t.cuMemcpyDtoH_v2, t.cuMemsetD32Async};
+        FakeHipCuda cuda{t.cuModuleLoadData, t.cuModuleUnload,  t.cuModuleGetFunction, t.cuModuleGetGlobal_v2,
+                         t.cuLaunchKernel,   t.cuMemcpyDtoH_v2, t.cuMemsetD32Async};
         m_fake.bind(&cuda);
         m_fake.reset();
         m_ptx = program_ptx("vector_ops.ptx");
@@ -136,8 +135,8 @@ protected:
     // shape the code object's symbols rewrite (grid 5x3, block 32x2x4); PTX launches one thread per
     // element, as vector_ops.cu's saxpy expects.
     void launch(long long n, bool use_extra, bool native) {
-        std::array<unsigned, 6> s = native ? std::array<unsigned, 6>{5, 3, 1, 32, 2, 4}
-                                           : std::array<unsigned, 6>{10, 1, 1, 32, 1, 1};
+        std::array<unsigned, 6> s =
+            native ? std::array<unsigned, 6>{5, 3, 1, 32, 2, 4} : std::array<unsigned, 6>{10, 1, 1, 32, 1, 1};
         float a = 2.0f;
         if (use_extra) {
             struct {
@@ -149,14 +148,14 @@ protected:
             size_t bytes = sizeof block;
             void* extra[] = {D4R_CU_LAUNCH_PARAM_BUFFER_POINTER, &block, D4R_CU_LAUNCH_PARAM_BUFFER_SIZE, &bytes,
                              D4R_CU_LAUNCH_PARAM_END};
-            ASSERT_EQ(m_table.cuLaunchKernel(m_saxpy, s[0], s[1], s[2], s[3], s[4], s[5], 0, m_stream,
-                                             nullptr, extra), CUDA_SUCCESS);
+            ASSERT_EQ(m_table.cuLaunchKernel(m_saxpy, s[0], s[1], s[2], s[3], s[4], s[5], 0, m_stream, nullptr, extra),
+                      CUDA_SUCCESS);
             ASSERT_EQ(m_table.cuStreamSynchronize(m_stream), CUDA_SUCCESS); // `block` dies here
         } else {
             CUdeviceptr x = m_x, y = m_y;
             void* params[] = {&n, &a, &x, &y};
-            ASSERT_EQ(m_table.cuLaunchKernel(m_saxpy, s[0], s[1], s[2], s[3], s[4], s[5], 0, m_stream,
-                                             params, nullptr), CUDA_SUCCESS);
+            ASSERT_EQ(m_table.cuLaunchKernel(m_saxpy, s[0], s[1], s[2], s[3], s[4], s[5], 0, m_stream, params, nullptr),
+                      CUDA_SUCCESS);
         }
         for (long long i = 0; i < n; ++i) m_host_y[i] = std::fma(a, m_host_x[i], m_host_y[i]);
     }
@@ -199,9 +198,9 @@ TEST_F(HipOverrides, EveryPhaseRunsThroughHipOnTheApplicationsStream) {
     for (long long n : {256, 256, 100, 7}) launch(n, false, true);
     expect_results();
     // Keys 256 and 100 take slots 0 and 1 (prepared once each); 7 overflows into slot 2 (prepared).
-    std::vector<std::string> expected = {"saxpy_prep", "saxpy",      "saxpy_post1", "saxpy", "saxpy_post1",
-                                         "saxpy_prep", "saxpy",      "saxpy_post1", "saxpy_prep",
-                                         "saxpy",      "saxpy_post1"};
+    std::vector<std::string> expected = {"saxpy_prep",  "saxpy",      "saxpy_post1", "saxpy",
+                                         "saxpy_post1", "saxpy_prep", "saxpy",       "saxpy_post1",
+                                         "saxpy_prep",  "saxpy",      "saxpy_post1"};
     EXPECT_EQ(launched_names(), expected);
     for (int i = 0; i < m_fake.launch_count(); ++i) {
         const FakeHipLaunch* l = m_fake.launch(i);
@@ -210,9 +209,8 @@ TEST_F(HipOverrides, EveryPhaseRunsThroughHipOnTheApplicationsStream) {
         std::vector<unsigned> shape{l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]};
         // prep: d4r_prep_blocks x 128. main: d4r_grid_x = 4 replaces the grid, d4r_block_z = 1 the block's
         // z. post1: its own grid x and block x, the caller's grid y.
-        std::map<std::string, std::vector<unsigned>> expected_shape{{"saxpy_prep", {2, 1, 1, 128, 1, 1}},
-                                                                   {"saxpy", {4, 1, 1, 32, 2, 1}},
-                                                                   {"saxpy_post1", {1, 3, 1, 64, 1, 1}}};
+        std::map<std::string, std::vector<unsigned>> expected_shape{
+            {"saxpy_prep", {2, 1, 1, 128, 1, 1}}, {"saxpy", {4, 1, 1, 32, 2, 1}}, {"saxpy_post1", {1, 3, 1, 64, 1, 1}}};
         EXPECT_EQ(shape, expected_shape[l->name]) << l->name;
     }
     // The slot went to d4r_prep_slot before every launch, in stream order.
@@ -252,8 +250,8 @@ TEST_F(HipOverrides, ExtraIsRewrittenWithHipKeys) {
 
 TEST_F(HipOverrides, ReleaseSetServesOnlyTheManifestsHash) {
     write_developer_set(standin());
-    auto mods = ptx::index_ptx_modules(
-        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(m_ptx.data()), m_ptx.size()));
+    auto mods =
+        ptx::index_ptx_modules(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(m_ptx.data()), m_ptx.size()));
     ASSERT_TRUE(mods) << mods.error().text();
     uint64_t hash = 0;
     for (const auto& m : *mods)

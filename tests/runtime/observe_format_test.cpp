@@ -54,7 +54,8 @@ TEST(DumpManifest, InconsistentManifestsNameTheLine) {
     EXPECT_NE(err("kernel k\nlaunch 1 1 1 1 1 1 0\nargs 32\nalloc 0 0x10 4\npointer 16 0 0\nargs 16\n")
                   .find("m.txt:6: a second 'args' line"),
               std::string::npos);
-    EXPECT_NE(err("kernel k\nlaunch 1 1 1 1 1 1 0\nargs x\n").find("m.txt:3: args 'x' is not a number"), std::string::npos);
+    EXPECT_NE(err("kernel k\nlaunch 1 1 1 1 1 1 0\nargs x\n").find("m.txt:3: args 'x' is not a number"),
+              std::string::npos);
     EXPECT_NE(err("kernel k\nlaunch 1 1 1 1 1 1 0\nargs 8\nmodule ../x.ptx\n").find("file name in the dump folder"),
               std::string::npos);
     auto notes = parse_dump_manifest("kernel k\nlaunch 1 1 1 1 1 1 0\nargs 0\nsampler 8 whatever\n", "m.txt");
@@ -195,9 +196,11 @@ TEST(DumpManifest, ArraysTexturesAndSurfacesRoundTrip) {
         EXPECT_EQ(b.texture.mipmap_filter, a.texture.mipmap_filter) << i;
         // Bit for bit, not approximately.
         EXPECT_EQ(std::bit_cast<uint32_t>(b.texture.mipmap_bias), std::bit_cast<uint32_t>(a.texture.mipmap_bias)) << i;
-        EXPECT_EQ(std::bit_cast<uint32_t>(b.texture.min_mipmap_clamp), std::bit_cast<uint32_t>(a.texture.min_mipmap_clamp))
+        EXPECT_EQ(std::bit_cast<uint32_t>(b.texture.min_mipmap_clamp),
+                  std::bit_cast<uint32_t>(a.texture.min_mipmap_clamp))
             << i;
-        EXPECT_EQ(std::bit_cast<uint32_t>(b.texture.max_mipmap_clamp), std::bit_cast<uint32_t>(a.texture.max_mipmap_clamp))
+        EXPECT_EQ(std::bit_cast<uint32_t>(b.texture.max_mipmap_clamp),
+                  std::bit_cast<uint32_t>(a.texture.max_mipmap_clamp))
             << i;
         for (size_t k = 0; k < 4; ++k)
             EXPECT_EQ(std::bit_cast<uint32_t>(b.texture.border[k]), std::bit_cast<uint32_t>(a.texture.border[k])) << i;
@@ -248,7 +251,8 @@ TEST(DumpManifest, MalformedArrayTextureAndSurfaceLinesNameTheLine) {
     expect_error("texture 24 pitch2d 0 0 0x20 1 20 6 512", "texture 24 pitch2d 0 0 0x20 1 20 6",
                  "pitch 'address=0,0,0' is not a number");
     expect_error("texture 32 linear 1 16 0x10 2 240", "texture 32 linear 1 17 0x10 2 240", "memory ends past alloc 1");
-    expect_error("texture 32 linear 1 16 0x10 2 240", "texture 32 linear 1 300 0x10 2 240", "delta 300 is past the end");
+    expect_error("texture 32 linear 1 16 0x10 2 240", "texture 32 linear 1 300 0x10 2 240",
+                 "delta 300 is past the end");
     expect_error("texture 32 linear 1 16 0x10 2 240", "texture 32 linear 1 16 0x11 2 240", "format 0x11");
     expect_error("mipmap_bias=-0.25", "mipmap_bias=x", "mipmap_bias 'x' is not a number");
     expect_error("address=1,0,3", "address=1,0", "address takes 3 comma-separated values, found 2");
@@ -273,8 +277,8 @@ TEST(DumpManifest, ManifestsWithoutObjectLinesStillParse) {
     EXPECT_TRUE(m->notes.empty());
     EXPECT_EQ(m->pointers.size(), 2u);
     // A texture line with only the resource takes an all-zero descriptor (keys left out are 0).
-    auto bare = parse_dump_manifest("kernel k\nlaunch 1 1 1 1 1 1 0\nargs 8\narray 0 4 4 0 0x1 1 0\ntexture 0 array 0\n",
-                                    "m.txt");
+    auto bare = parse_dump_manifest(
+        "kernel k\nlaunch 1 1 1 1 1 1 0\nargs 8\narray 0 4 4 0 0x1 1 0\ntexture 0 array 0\n", "m.txt");
     ASSERT_TRUE(bare) << bare.error().text();
     ASSERT_EQ(bare->objects.size(), 1u);
     EXPECT_EQ(bare->objects[0].texture.address, (std::array<uint32_t, 3>{0, 0, 0}));
@@ -329,8 +333,10 @@ TEST(ProfileLog, MalformedLinesNameTheLine) {
 TEST(ObserveConfig, ReadsTheVariables) {
     d4r::MapEnvironment none;
     EXPECT_FALSE(observe_config_from_env(none).active());
-    d4r::MapEnvironment env{{"D4R_CUDA_KERNEL_PROFILE", "1"}, {"D4R_CUDA_KERNEL_PROFILE_SKIP", "5"},
-                             {"D4R_CUDA_REPLAY_DUMP_DIR", "/tmp/x"}, {"D4R_CUDA_REPLAY_DUMP_LIMIT", "bad"}};
+    d4r::MapEnvironment env{{"D4R_CUDA_KERNEL_PROFILE", "1"},
+                            {"D4R_CUDA_KERNEL_PROFILE_SKIP", "5"},
+                            {"D4R_CUDA_REPLAY_DUMP_DIR", "/tmp/x"},
+                            {"D4R_CUDA_REPLAY_DUMP_LIMIT", "bad"}};
     ObserveConfig c = observe_config_from_env(env);
     ASSERT_TRUE(c.profile);
     EXPECT_EQ(c.profile->skip, 5u);

@@ -1,6 +1,6 @@
-// Kernel profiles and replay dumps end to end (docs/runtime.md, "Observability"): a CUDA program runs on build/lib/libcuda.so.1 with
-// D4R_CUDA_KERNEL_PROFILE / D4R_CUDA_REPLAY_DUMP_DIR, then `d4r kprof` and `d4r replay` + `d4r compare`
-// run on what it wrote. Results are checked against values computed here from the dumped inputs.
+// Kernel profiles and replay dumps end to end (docs/runtime.md, "Observability"): a CUDA program runs on
+// build/lib/libcuda.so.1 with D4R_CUDA_KERNEL_PROFILE / D4R_CUDA_REPLAY_DUMP_DIR, then `d4r kprof` and `d4r replay` +
+// `d4r compare` run on what it wrote. Results are checked against values computed here from the dumped inputs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,7 +26,9 @@ using d4r::test::TempDir;
 namespace {
 
 fs::path vector_add() { return fs::path(D4R_TEST_BIN_DIR) / "prog_d4r_vector_add"; }
-std::string kernels_ptx() { return (d4r::test::source_dir() / "tests/runtime/programs/kernels/vector_ops.ptx").string(); }
+std::string kernels_ptx() {
+    return (d4r::test::source_dir() / "tests/runtime/programs/kernels/vector_ops.ptx").string();
+}
 
 std::vector<float> floats(const fs::path& p) {
     std::string s = read_file_text(p);
@@ -86,12 +88,11 @@ TEST(KernelProfile, OneLinePerLaunchInTheSpecFormatAndKprofSummarises) {
 TEST(KernelProfile, SkipLimitAndFilterSelectLaunches) {
     TempDir dir;
     fs::path log = dir.path() / "profile.log";
-    auto r = run_command({vector_add().string(), kernels_ptx()},
-                         env({{"D4R_CUDA_KERNEL_PROFILE", "1"},
-                              {"D4R_CUDA_KERNEL_PROFILE_FILTER", "shape"},
-                              {"D4R_CUDA_KERNEL_PROFILE_SKIP", "1"},
-                              {"D4R_CUDA_KERNEL_PROFILE_LIMIT", "5"},
-                              {"D4R_LOG_FILE", log.string()}}));
+    auto r = run_command({vector_add().string(), kernels_ptx()}, env({{"D4R_CUDA_KERNEL_PROFILE", "1"},
+                                                                      {"D4R_CUDA_KERNEL_PROFILE_FILTER", "shape"},
+                                                                      {"D4R_CUDA_KERNEL_PROFILE_SKIP", "1"},
+                                                                      {"D4R_CUDA_KERNEL_PROFILE_LIMIT", "5"},
+                                                                      {"D4R_LOG_FILE", log.string()}}));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::string text = read_file_text(log);
     EXPECT_EQ(text.find("name=vector_add"), std::string::npos) << text;
@@ -233,7 +234,7 @@ TEST(ReplayDump, TexturesOverArraysPitchAndLinearMemoryReplayAsTheOriginalRan) {
         EXPECT_EQ(m.arrays[0].channels, 4u);
         EXPECT_EQ(m.objects[0].resource.kind, d4r::runtime::DumpResource::Kind::Array);
         EXPECT_EQ(m.objects[0].texture.address, (std::array<uint32_t, 3>{1, 1, 1})); // CU_TR_ADDRESS_MODE_CLAMP
-        EXPECT_EQ(m.objects[0].texture.filter, 0u);                                 // point
+        EXPECT_EQ(m.objects[0].texture.filter, 0u);                                  // point
         EXPECT_EQ(m.objects[0].texture.flags, 0u);
         std::string texels = bytes_of(dump / "array-0.bin");
         ASSERT_EQ(texels.size(), 16u * 8 * 16);
@@ -268,7 +269,7 @@ TEST(ReplayDump, TexturesOverArraysPitchAndLinearMemoryReplayAsTheOriginalRan) {
     {
         auto m = manifest_of(dumps[2]);
         ASSERT_EQ(m.arrays.size(), 1u);
-        EXPECT_EQ(m.arrays[0].format, 0x01u); // CU_AD_FORMAT_UNSIGNED_INT8
+        EXPECT_EQ(m.arrays[0].format, 0x01u);      // CU_AD_FORMAT_UNSIGNED_INT8
         EXPECT_EQ(m.objects[0].texture.flags, 1u); // CU_TRSF_READ_AS_INTEGER
     }
     // Pitch-linear memory: the texel (clamped x, y) of the dumped allocation at the recorded pitch.
@@ -474,8 +475,8 @@ TEST(ReplayDump, AKernelReadingATextureAndWritingASurfaceReplaysAsTheOriginalRan
     std::string in_bytes = bytes_of(dump / "array-0.bin");
     ASSERT_EQ(in_bytes.size(), in.size() * 4);
     EXPECT_EQ(std::memcmp(in_bytes.data(), in.data(), in_bytes.size()), 0);
-    EXPECT_EQ(bytes_of(dump / "array-1.bin"), std::string(reinterpret_cast<const char*>(out_before.data()),
-                                                          out_before.size() * 4));
+    EXPECT_EQ(bytes_of(dump / "array-1.bin"),
+              std::string(reinterpret_cast<const char*>(out_before.data()), out_before.size() * 4));
     std::string args = bytes_of(dump / "args.bin");
     float dumped_scale = at<float>(args, 24);
     ASSERT_EQ(dumped_scale, 3.0f);

@@ -1,5 +1,5 @@
-// Native-kernel overrides (docs/kernel-sets.md and docs/runtime.md) over the cpu backend: served on a hash match or from a developer
-// set, refused on a mismatch with the PTX path still correct, prep once per key, slots and overflow,
+// Native-kernel overrides (docs/kernel-sets.md and docs/runtime.md) over the cpu backend: served on a hash match or
+// from a developer set, refused on a mismatch with the PTX path still correct, prep once per key, slots and overflow,
 // d4r_block_z / d4r_grid_x, post phases, accuracy mode never serving fast kernels.
 #include <gtest/gtest.h>
 
@@ -29,7 +29,8 @@ std::string kernels_ptx() {
 }
 
 uint64_t ptx_hash_of(const std::string& text, const std::string& kernel) {
-    auto mods = ptx::index_ptx_modules(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+    auto mods =
+        ptx::index_ptx_modules(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
     EXPECT_TRUE(mods) << mods.error().text();
     for (const auto& m : *mods)
         if (m.index.find_entry(kernel)) return m.hash;
@@ -206,8 +207,7 @@ TEST_F(Overrides, DeprecatedRootNameWorksAndGpuArchLeavesTheCpuSetAlone) {
 TEST_F(Overrides, ReleaseSetServesOnHashMatch) {
     register_test_kernels(0);
     write_text(m_dir.path() / "vector_add.cpu", "1\n");
-    write_text(m_dir.path() / "d4r-kernels.txt",
-               fmt::format("vector_add {:016x}\n", ptx_hash_of(m_ptx, "vector_add")));
+    write_text(m_dir.path() / "d4r-kernels.txt", fmt::format("vector_add {:016x}\n", ptx_hash_of(m_ptx, "vector_add")));
     make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
     run_vector_add();
     EXPECT_EQ(g_seen.calls, std::vector<std::string>{"main"});
@@ -251,8 +251,8 @@ TEST_F(Overrides, PrepRunsOncePerKeyAndShapesFollowTheSymbols) {
     launch_saxpy(f, 64, dx, dy); // same key: no prep
     launch_saxpy(f, 32, dx, dy); // new key: prep
     ASSERT_EQ(m_table.cuCtxSynchronize(), CUDA_SUCCESS);
-    std::vector<std::string> expected = {"prep", "main", "post1", "post2", "main", "post1", "post2",
-                                         "prep", "main", "post1", "post2"};
+    std::vector<std::string> expected = {"prep",  "main", "post1", "post2", "main", "post1",
+                                         "post2", "prep", "main",  "post1", "post2"};
     EXPECT_EQ(g_seen.calls, expected);
     // prep: d4r_prep_blocks x 128; main: grid_x replaces the grid, block_z the block's z;
     // post1: main's grid x/y, 32x1x1; post2: its own grid_x and block_x.

@@ -19,7 +19,9 @@ fs::path program(const std::string& flavour, const std::string& name) {
     return fs::path(D4R_TEST_BIN_DIR) / ("prog_" + flavour + "_" + name);
 }
 
-std::string kernels_ptx() { return (d4r::test::source_dir() / "tests/runtime/programs/kernels/vector_ops.ptx").string(); }
+std::string kernels_ptx() {
+    return (d4r::test::source_dir() / "tests/runtime/programs/kernels/vector_ops.ptx").string();
+}
 
 std::map<std::string, std::string> cpu_env() {
     return {{"LD_LIBRARY_PATH", D4R_TEST_LIB_DIR}, {"D4R_CUDA_BACKEND", "cpu"}};
@@ -120,14 +122,19 @@ TEST(RuntimePrograms, ResourcesDumpsEveryCheckedOutputForTheDeviceComparison) {
     env["PROGRAM_OUT"] = dir.path().string();
     auto r = run_command(resources_command("d4r"), env);
     expect_ok(r, "resources");
-    const std::map<std::string, uintmax_t> expected = {
-        {"float4_array_window", 6 * 12 * 16},   {"tex2d_point_clamp", 60 * 16},
-        {"tex2d_point_wrap_normalized", 60 * 16}, {"tex2d_uchar4_integer", 40 * 4},
-        {"tex2d_uchar4_normalized_float", 40 * 16}, {"tex2d_pitch2d", 28 * 4},
-        {"tex1d_fetch_linear", 128 * 4},         {"surf2d_write", 12 * 40 * 4},
-        {"array3d_box", 2 * 3 * 4 * 4},          {"array3d_to_device", 3 * 5 * 64},
-        {"block_reverse", 5 * 256 * 4},          {"dynamic_reverse_64k", 2 * 16384 * 4},
-        {"mapped_host_affine", 256 * 4}};
+    const std::map<std::string, uintmax_t> expected = {{"float4_array_window", 6 * 12 * 16},
+                                                       {"tex2d_point_clamp", 60 * 16},
+                                                       {"tex2d_point_wrap_normalized", 60 * 16},
+                                                       {"tex2d_uchar4_integer", 40 * 4},
+                                                       {"tex2d_uchar4_normalized_float", 40 * 16},
+                                                       {"tex2d_pitch2d", 28 * 4},
+                                                       {"tex1d_fetch_linear", 128 * 4},
+                                                       {"surf2d_write", 12 * 40 * 4},
+                                                       {"array3d_box", 2 * 3 * 4 * 4},
+                                                       {"array3d_to_device", 3 * 5 * 64},
+                                                       {"block_reverse", 5 * 256 * 4},
+                                                       {"dynamic_reverse_64k", 2 * 16384 * 4},
+                                                       {"mapped_host_affine", 256 * 4}};
     for (const auto& [name, bytes] : expected) {
         fs::path file = dir.path() / (name + ".bin");
         ASSERT_TRUE(fs::exists(file)) << file;

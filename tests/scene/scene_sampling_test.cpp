@@ -89,10 +89,11 @@ TEST_P(SceneSampling, MotionVectorsLeadToTheSameSurfacePointInThePreviousFrame) 
                 // surfaces stretch a pixel over a long distance), plus float noise.
                 SurfaceProbe step_x = s->probe(index - 1, size, qx + 0.01f, qy);
                 SurfaceProbe step_y = s->probe(index - 1, size, qx, qy + 0.01f);
-                float tolerance = 1e-4f + 2.0f * (distance3(step_x.local, before.local) +
-                                                  distance3(step_y.local, before.local));
+                float tolerance =
+                    1e-4f + 2.0f * (distance3(step_x.local, before.local) + distance3(step_y.local, before.local));
                 float error = distance3(now.local, before.local);
-                if (error <= tolerance) ++matched;
+                if (error <= tolerance)
+                    ++matched;
                 else
                     ADD_FAILURE() << GetParam() << " frame " << index << " pixel " << x << "," << y << " object "
                                   << now.object << ": object-space miss " << error << " > " << tolerance;

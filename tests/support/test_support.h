@@ -27,9 +27,9 @@ private:
     fs::path m_path;
 };
 
-fs::path fixture_dir();               // tests/fixtures
-fs::path source_dir();                // the repository root
-fs::path d4r_binary();                // build/bin/d4r of this build
+fs::path fixture_dir(); // tests/fixtures
+fs::path source_dir();  // the repository root
+fs::path d4r_binary();  // build/bin/d4r of this build
 std::string read_file_text(const fs::path& path);
 
 struct RunResult {

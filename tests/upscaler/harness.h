@@ -21,12 +21,12 @@ struct RunOptions {
     uint32_t frames = 3;
     uint32_t render_w = 0, render_h = 0; // this frame's render size (0 = the config's)
     Subrect color_base, depth_base, motion_base, output_base;
-    uint32_t pad = 0;      // extra pixels per row: explicit pitches when non-zero
+    uint32_t pad = 0; // extra pixels per row: explicit pitches when non-zero
     float sharpness = 0.0f;
     float pre_exposure = 1.0f;
     float exposure_texture = 0.0f; // 0: no exposure texture
     float exposure_scale = 1.0f;
-    float mv_scale = 1.0f;         // motion vectors are stored divided by this and MV.Scale undoes it
+    float mv_scale = 1.0f; // motion vectors are stored divided by this and MV.Scale undoes it
     int reset_frame = -1;
 };
 
@@ -58,7 +58,8 @@ inline Staged stage_frame(const RunOptions& o, uint32_t t) {
     place(s.depth, p.depth_pitch, o.depth_base, c.render_width, rw, rh, 4, f.depth.data());
     if (c.mv_low_res) {
         std::vector<uint16_t> mv(f.motion.size());
-        for (size_t i = 0; i < mv.size(); ++i) mv[i] = math::float_to_half(math::half_to_float(f.motion[i]) / o.mv_scale);
+        for (size_t i = 0; i < mv.size(); ++i)
+            mv[i] = math::float_to_half(math::half_to_float(f.motion[i]) / o.mv_scale);
         place(s.motion, p.motion_pitch, o.motion_base, c.render_width, rw, rh, 4, mv.data());
     } else { // at output resolution, in output pixels, sampled at output pixel centres
         std::vector<uint16_t> mv(size_t(c.output_width) * c.output_height * 2);
@@ -99,7 +100,8 @@ inline std::vector<uint16_t> extract_output(const RunOptions& o, const Staged& s
     std::vector<uint16_t> out(size_t(c.output_width) * c.output_height * 4);
     for (uint32_t y = 0; y < c.output_height; ++y)
         std::memcpy(out.data() + size_t(y) * c.output_width * 4,
-                    s.output.data() + (o.output_base.y + y) * row + size_t(o.output_base.x) * 8, size_t(c.output_width) * 8);
+                    s.output.data() + (o.output_base.y + y) * row + size_t(o.output_base.x) * 8,
+                    size_t(c.output_width) * 8);
     return out;
 }
 
@@ -161,7 +163,8 @@ inline Status run_pipeline(const CudaFunctions& cuda, const RunOptions& o, const
             D4R_TRY(pipeline->evaluate(p, nullptr));
             D4R_TRY(check("cuCtxSynchronize", cuda.cuCtxSynchronize()));
             if (frame_ms)
-                frame_ms->push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+                frame_ms->push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
             D4R_TRY(check("cuMemcpyDtoH", cuda.cuMemcpyDtoH_v2(s.output.data(), dout, s.output.size())));
             sink(t, extract_output(o, s));
             return ok_status();

@@ -8,11 +8,11 @@
 #include <fstream>
 
 #include "harness.h"
+#include "ptx/module_hash.h"
 #include "test_support.h"
 #include "upscaler/embedded_ptx.h"
 #include "upscaler/host_kernels.h"
 #include "upscaler/native_kernels.h"
-#include "ptx/module_hash.h"
 
 using namespace d4r;
 using namespace d4r::upscaler;
@@ -30,12 +30,13 @@ struct Probe {
 Probe run_probe(const std::map<std::string, std::string>& extra_env, const fs::path& out) {
     // LeakSanitizer's exit-time tracer crashes in this child under the asan build (the runtime's worker
     // threads are still running at exit); leaks are checked in the test process itself.
-    std::map<std::string, std::string> env{{"D4R_CUDA_BACKEND", "cpu"}, {"D4R_LOG", "info"}, {"ASAN_OPTIONS", "detect_leaks=0"}};
+    std::map<std::string, std::string> env{
+        {"D4R_CUDA_BACKEND", "cpu"}, {"D4R_LOG", "info"}, {"ASAN_OPTIONS", "detect_leaks=0"}};
     for (auto& [k, v] : extra_env) env[k] = v;
     Probe p;
-    p.run = d4r::test::run_command({D4R_TEST_UPSCALER_PROBE, std::string(D4R_TEST_LIB_DIR) + "/libcuda.so.1", out.string(),
-                                    std::to_string(kRw), std::to_string(kRh), std::to_string(kOw), std::to_string(kOh),
-                                    std::to_string(kFrames)},
+    p.run = d4r::test::run_command({D4R_TEST_UPSCALER_PROBE, std::string(D4R_TEST_LIB_DIR) + "/libcuda.so.1",
+                                    out.string(), std::to_string(kRw), std::to_string(kRh), std::to_string(kOw),
+                                    std::to_string(kOh), std::to_string(kFrames)},
                                    env);
     std::string bytes = d4r::test::read_file_text(out);
     p.output.resize(bytes.size() / 2);
@@ -45,10 +46,9 @@ Probe run_probe(const std::map<std::string, std::string>& extra_env, const fs::p
 
 std::vector<uint16_t> reference_output() {
     std::vector<uint16_t> all;
-    Status s = upscaler::test::run_reference(upscaler::test::probe_options(kRw, kRh, kOw, kOh, kFrames),
-                                             [&](uint32_t, const std::vector<uint16_t>& f) {
-                                                 all.insert(all.end(), f.begin(), f.end());
-                                             });
+    Status s = upscaler::test::run_reference(
+        upscaler::test::probe_options(kRw, kRh, kOw, kOh, kFrames),
+        [&](uint32_t, const std::vector<uint16_t>& f) { all.insert(all.end(), f.begin(), f.end()); });
     EXPECT_TRUE(s) << s.error().text();
     return all;
 }
@@ -61,11 +61,13 @@ TEST(UpscalerNative, ServedKernelsEqualThePtxPathAndTheReference) {
     ASSERT_EQ(ptx.run.exit_code, 0) << ptx.run.err;
     EXPECT_EQ(ptx.run.err.find("native kernels: serving"), std::string::npos) << ptx.run.err;
 
-    Probe native = run_probe({{"D4R_NATIVE_KERNEL_DIR", source_native_kernel_root().string()}}, dir.path() / "native.bin");
+    Probe native =
+        run_probe({{"D4R_NATIVE_KERNEL_DIR", source_native_kernel_root().string()}}, dir.path() / "native.bin");
     ASSERT_EQ(native.run.exit_code, 0) << native.run.err;
     for (const char* k : {"d4r_up_prepare", "d4r_up_accumulate", "d4r_up_sharpen"})
         EXPECT_NE(native.run.err.find(fmt::format("native kernels: serving {} ", k)), std::string::npos)
-            << k << " not served:\n" << native.run.err;
+            << k << " not served:\n"
+            << native.run.err;
 
     std::vector<uint16_t> ref = reference_output();
     ASSERT_EQ(ref.size(), size_t(kOw) * kOh * 4 * kFrames);

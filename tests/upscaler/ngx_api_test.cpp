@@ -133,8 +133,7 @@ TEST(NgxApiState, EveryInitFormSucceedsAndShutsDown) {
     auto saved_level = d4r::log::level();
     d4r::log::set_level(d4r::log::Level::Info);
     ASSERT_TRUE(d4r::log::set_file(log_path).ok());
-    EXPECT_EQ(NVSDK_NGX_CUDA_Init(7, L"/tmp", nullptr, static_cast<NVSDK_NGX_Version>(0x14)),
-              NVSDK_NGX_Result_Success);
+    EXPECT_EQ(NVSDK_NGX_CUDA_Init(7, L"/tmp", nullptr, static_cast<NVSDK_NGX_Version>(0x14)), NVSDK_NGX_Result_Success);
     EXPECT_EQ(NVSDK_NGX_CUDA_Shutdown(), NVSDK_NGX_Result_Success);
     using DriverInit = NVSDK_NGX_Result (*)(unsigned long long, const wchar_t*, int);
     auto driver_init = reinterpret_cast<DriverInit>(reinterpret_cast<void*>(&NVSDK_NGX_CUDA_Init));
@@ -288,8 +287,7 @@ TEST_F(NgxApi, CreateRejectsBadSizesAndNamesTheParameter) {
     }
     d4r::log::set_stderr();
     std::string text = d4r::test::read_file_text(log_path);
-    for (const Case& c : cases)
-        EXPECT_NE(text.find(c.logged), std::string::npos) << c.what << "\n" << text;
+    for (const Case& c : cases) EXPECT_NE(text.find(c.logged), std::string::npos) << c.what << "\n" << text;
     EXPECT_EQ(Core::instance().feature_count(), 0u);
 }
 
@@ -312,11 +310,13 @@ public:
     ~DeviceBuffer() {
         if (m_ptr) m_cuda.cuMemFree_v2(m_ptr);
     }
-    template <typename T> void fill(T value) {
+    template <typename T>
+    void fill(T value) {
         std::vector<T> host(m_bytes / sizeof(T), value);
         EXPECT_EQ(m_cuda.cuMemcpyHtoD_v2(m_ptr, host.data(), m_bytes), CUDA_SUCCESS);
     }
-    template <typename T> std::vector<T> read() const {
+    template <typename T>
+    std::vector<T> read() const {
         std::vector<T> host(m_bytes / sizeof(T));
         EXPECT_EQ(m_cuda.cuMemcpyDtoH_v2(host.data(), m_ptr, m_bytes), CUDA_SUCCESS);
         return host;
@@ -426,13 +426,11 @@ TEST_F(NgxFeature, LifecycleCreateEvaluateRelease) {
     set_inputs(&p, true);
     ASSERT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_Success);
     // A flat field upscales to the same flat field, whatever the jitter.
-    for (float v : output_rgb())
-        ASSERT_NEAR(v, 0.5f, 0.01f);
+    for (float v : output_rgb()) ASSERT_NEAR(v, 0.5f, 0.01f);
     // The C entry point is the same evaluation.
     set_inputs(&p, false);
     EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature_C(handle, &p, nullptr), NVSDK_NGX_Result_Success);
-    for (float v : output_rgb())
-        ASSERT_NEAR(v, 0.5f, 0.01f);
+    for (float v : output_rgb()) ASSERT_NEAR(v, 0.5f, 0.01f);
 
     EXPECT_EQ(NVSDK_NGX_CUDA_ReleaseFeature(handle), NVSDK_NGX_Result_Success);
     EXPECT_EQ(Core::instance().feature_count(), 0u);
@@ -451,14 +449,12 @@ TEST_F(NgxFeature, ResetDropsTheHistory) {
     ParameterObject p;
     set_inputs(&p, true);
     ASSERT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_Success);
-    for (float v : output_rgb())
-        ASSERT_NEAR(v, 0.5f, 0.01f);
+    for (float v : output_rgb()) ASSERT_NEAR(v, 0.5f, 0.01f);
     // The scene changes completely (a cut): with Reset the output is the new frame alone.
     m_color->fill<uint16_t>(to_half(0.875f));
     set_inputs(&p, true);
     ASSERT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_Success);
-    for (float v : output_rgb())
-        ASSERT_NEAR(v, 0.875f, 0.01f);
+    for (float v : output_rgb()) ASSERT_NEAR(v, 0.875f, 0.01f);
 }
 
 TEST_F(NgxFeature, HdrFlagKeepsValuesAboveOne) {
@@ -469,8 +465,7 @@ TEST_F(NgxFeature, HdrFlagKeepsValuesAboveOne) {
     ParameterObject p;
     set_inputs(&p, true);
     ASSERT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_Success);
-    for (float v : output_rgb())
-        ASSERT_NEAR(v, 4.0f, 0.05f);
+    for (float v : output_rgb()) ASSERT_NEAR(v, 4.0f, 0.05f);
 }
 
 TEST_F(NgxFeature, RenderSizeAboveTheCreatedSizeIsAnInvalidParameter) {
@@ -485,8 +480,7 @@ TEST_F(NgxFeature, RenderSizeAboveTheCreatedSizeIsAnInvalidParameter) {
     NVSDK_NGX_Parameter_SetUI(&p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Width, kW / 2);
     NVSDK_NGX_Parameter_SetUI(&p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Height, kH / 2);
     EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_Success);
-    for (float v : output_rgb())
-        ASSERT_NEAR(v, 0.5f, 0.01f);
+    for (float v : output_rgb()) ASSERT_NEAR(v, 0.5f, 0.01f);
 }
 
 // Unusable resources are refused before anything is queued, and the context stays usable (issue 14,
@@ -517,7 +511,8 @@ TEST_F(NgxFeature, UnusableResourcesAreInvalidAndLeaveTheContextUsable) {
         ParameterObject p;
         set_inputs(&p, true);
         NVSDK_NGX_Parameter_SetVoidPointer(&p, c.name, c.value);
-        EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter) << c.what;
+        EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &p, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter)
+            << c.what;
     }
     {
         ParameterObject p; // a pitch that runs the rows past the colour allocation
@@ -555,8 +550,7 @@ TEST_F(NgxFeature, MissingInputsAndBadValuesAreRejected) {
     EXPECT_EQ(NVSDK_NGX_CUDA_EvaluateFeature(handle, &nan_jitter, nullptr), NVSDK_NGX_Result_FAIL_InvalidParameter);
     // Nothing ran: the output still holds its sentinel.
     EXPECT_EQ(m_cuda->cuCtxSynchronize(), CUDA_SUCCESS);
-    for (uint16_t h : m_output->read<uint16_t>())
-        ASSERT_EQ(h, to_half(-7.0f));
+    for (uint16_t h : m_output->read<uint16_t>()) ASSERT_EQ(h, to_half(-7.0f));
     // Without an exposure texture the evaluation still runs (exposure scale 1).
     ParameterObject no_exposure;
     set_inputs(&no_exposure, true);
@@ -585,8 +579,7 @@ TEST_F(NgxFeature, EvaluatesInTheFeaturesContextWhenNoneIsCurrent) {
     EXPECT_EQ(m_cuda->cuCtxGetCurrent(&current), CUDA_SUCCESS);
     EXPECT_EQ(current, nullptr); // the core restored the caller's (empty) context
     ASSERT_EQ(m_cuda->cuCtxSetCurrent(m_context), CUDA_SUCCESS);
-    for (float v : output_rgb())
-        ASSERT_NEAR(v, 0.5f, 0.01f);
+    for (float v : output_rgb()) ASSERT_NEAR(v, 0.5f, 0.01f);
 }
 
 TEST_F(NgxFeature, ShutdownReleasesFeatures) {

@@ -18,9 +18,7 @@ using d4r::upscaler::ngx::ParameterObject;
 using d4r::upscaler::ngx::read_create;
 using d4r::upscaler::ngx::read_evaluate;
 
-void* fake_ptr(uintptr_t v) {
-    return reinterpret_cast<void*>(v);
-}
+void* fake_ptr(uintptr_t v) { return reinterpret_cast<void*>(v); }
 
 PipelineConfig config_32x16() {
     PipelineConfig c;

@@ -37,8 +37,8 @@ protected:
             size_t diffs = 0, first = 0;
             for (size_t i = 0; i < ref[t].size(); ++i)
                 if (ref[t][i] != dev[t][i] && diffs++ == 0) first = i;
-            EXPECT_EQ(diffs, 0u) << "frame " << t << ": first difference at half " << first << " (pixel "
-                                 << first / 4 << "): reference " << std::hex << ref[t][first] << " ptx " << dev[t][first];
+            EXPECT_EQ(diffs, 0u) << "frame " << t << ": first difference at half " << first << " (pixel " << first / 4
+                                 << "): reference " << std::hex << ref[t][first] << " ptx " << dev[t][first];
         }
         // Not trivially equal: the output has content.
         size_t non_zero = 0;

@@ -38,7 +38,8 @@ TEST(UpscalerPtx, EmbeddedPtxIsTheCommittedFile) {
 
 TEST(UpscalerPtx, DefinesEveryKernelWithTheParamsStruct) {
     std::string_view ptx = upscaler_ptx();
-    auto mods = ptx::index_ptx_modules(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(ptx.data()), ptx.size()));
+    auto mods =
+        ptx::index_ptx_modules(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(ptx.data()), ptx.size()));
     ASSERT_TRUE(mods) << mods.error().text();
     ASSERT_EQ(mods->size(), 1u);
     for (KernelId k : kAllKernels) {

@@ -33,7 +33,8 @@ double psnr(const std::vector<Rgb>& a, const std::vector<Rgb>& truth, const std:
 std::vector<Rgb> to_rgb(const std::vector<uint16_t>& half4) {
     std::vector<Rgb> out(half4.size() / 4);
     for (size_t i = 0; i < out.size(); ++i)
-        out[i] = {math::half_to_float(half4[i * 4]), math::half_to_float(half4[i * 4 + 1]), math::half_to_float(half4[i * 4 + 2])};
+        out[i] = {math::half_to_float(half4[i * 4]), math::half_to_float(half4[i * 4 + 1]),
+                  math::half_to_float(half4[i * 4 + 2])};
     return out;
 }
 
@@ -48,7 +49,8 @@ std::vector<Rgb> bicubic(const Frame& f, uint32_t ow, uint32_t oh) {
     std::vector<Rgb> out(size_t(ow) * oh);
     for (uint32_t y = 0; y < oh; ++y)
         for (uint32_t x = 0; x < ow; ++x) {
-            float u = (float(x) + 0.5f) * float(f.w) / float(ow) - 0.5f, v = (float(y) + 0.5f) * float(f.h) / float(oh) - 0.5f;
+            float u = (float(x) + 0.5f) * float(f.w) / float(ow) - 0.5f,
+                  v = (float(y) + 0.5f) * float(f.h) / float(oh) - 0.5f;
             int iu = int(std::floor(u)), iv = int(std::floor(v));
             Rgb acc{0, 0, 0};
             for (int j = -1; j <= 2; ++j)

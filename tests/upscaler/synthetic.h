@@ -33,14 +33,15 @@ struct Scene {
     float vx = 0.37f, vy = -0.21f; // background velocity, render pixels per frame
     bool object = false;           // a bright square moving right over the background
     float object_size = 9.0f, object_x0 = 4.0f, object_y0 = 6.0f, object_speed = 3.0f;
-    float hdr_gain = 1.0f;         // background scale (HDR scenes exceed 1)
+    float hdr_gain = 1.0f; // background scale (HDR scenes exceed 1)
 
     // Fine texture: sums of sines between render Nyquist/2 and render Nyquist, plus a sharp edge grid.
     Rgb background(float x, float y) const {
         constexpr float k = 6.28318530718f;
         float a = std::sin(k * (0.31f * x + 0.13f * y)), b = std::sin(k * (-0.17f * x + 0.41f * y));
         float c = std::fmod(std::floor(x / 3.0f) + std::floor(y / 5.0f), 2.0f) != 0.0f ? 0.15f : -0.15f;
-        return {hdr_gain * (0.5f + 0.25f * a + c), hdr_gain * (0.5f + 0.25f * b), hdr_gain * (0.45f + 0.2f * a * b - c)};
+        return {hdr_gain * (0.5f + 0.25f * a + c), hdr_gain * (0.5f + 0.25f * b),
+                hdr_gain * (0.45f + 0.2f * a * b - c)};
     }
     float object_left(uint32_t t) const { return object_x0 + object_speed * static_cast<float>(t); }
     bool in_object(float x, float y, uint32_t t) const {

@@ -17,18 +17,18 @@ namespace d4r::runtime {
 using abi::CUuuid;
 
 enum class ExportTableId {
-    CudartInterface,       // modules from fatbins, the primary context, compiler loading (fatal if refused)
-    ToolsTls,              // tools thread-local storage (size only)
-    ToolsRuntimeHooks,     // buffers the tools callbacks share with cudart
-    ContextLocalStorage,   // per-context key/value store cudart keeps its state in
-    CtxCreateBypass,       // cuCtxCreate without the tools callbacks
-    HeapAccess,            // driver heap records
-    DeviceExtendedRt,      // extra device attributes for the runtime
-    IntegrityCheck,        // a keyed hash cudart uses to check the driver it talks to
-    ContextChecks,         // context sanity bits
-    HybridCudart,          // Windows: nvcudart_hybrid64.dll loader
-    CudartEarlyProbe,      // f8cff951-...: asked by cudart 13 before cuInit; refused without harm
-    NvrtcProbe,            // da9151d3-...: asked by libnvrtc; refused without harm
+    CudartInterface,     // modules from fatbins, the primary context, compiler loading (fatal if refused)
+    ToolsTls,            // tools thread-local storage (size only)
+    ToolsRuntimeHooks,   // buffers the tools callbacks share with cudart
+    ContextLocalStorage, // per-context key/value store cudart keeps its state in
+    CtxCreateBypass,     // cuCtxCreate without the tools callbacks
+    HeapAccess,          // driver heap records
+    DeviceExtendedRt,    // extra device attributes for the runtime
+    IntegrityCheck,      // a keyed hash cudart uses to check the driver it talks to
+    ContextChecks,       // context sanity bits
+    HybridCudart,        // Windows: nvcudart_hybrid64.dll loader
+    CudartEarlyProbe,    // f8cff951-...: asked by cudart 13 before cuInit; refused without harm
+    NvrtcProbe,          // da9151d3-...: asked by libnvrtc; refused without harm
     Unknown,
 };
 

@@ -105,9 +105,12 @@ Digest16 hmac_md2(std::span<const uint8_t, 16> key, std::span<const uint8_t> mes
 
 std::array<uint64_t, 2> integrity_hash(const IntegrityInputs& in) {
     switch (in.version % 10) {
-    case 0: return {0x3341181C03CB675Cull, 0x8ED383AA1F4CD1E8ull};
-    case 1: return {0x1841181C03CB675Cull, 0x8ED383AA1F4CD1E8ull};
-    default: break;
+    case 0:
+        return {0x3341181C03CB675Cull, 0x8ED383AA1F4CD1E8ull};
+    case 1:
+        return {0x1841181C03CB675Cull, 0x8ED383AA1F4CD1E8ull};
+    default:
+        break;
     }
     // The record is the driver's in-memory struct: four u32, three pointers, a u64 (48 bytes, no
     // padding), then per device its uuid and three i32 (28 bytes, no padding).

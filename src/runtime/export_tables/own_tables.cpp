@@ -267,7 +267,8 @@ CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t* resu
     for (int dev = 0; dev < count; ++dev) {
         IntegrityDevice d;
         if (CUresult r = dispatch().cuDeviceGetUuid_v2(&d.uuid, dev)) return r;
-        if (CUresult r = dispatch().cuDeviceGetAttribute(&d.pci_domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, dev)) return r;
+        if (CUresult r = dispatch().cuDeviceGetAttribute(&d.pci_domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, dev))
+            return r;
         if (CUresult r = dispatch().cuDeviceGetAttribute(&d.pci_bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, dev)) return r;
         if (CUresult r = dispatch().cuDeviceGetAttribute(&d.pci_device, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, dev))
             return r;
@@ -322,15 +323,24 @@ OwnTables& tables() {
 const void* own_table_start(ExportTableId id) {
     OwnTables& t = tables();
     switch (id) {
-    case Id::CudartInterface: return t.cudart.data();
-    case Id::ToolsTls: return t.tools_tls.data();
-    case Id::ToolsRuntimeHooks: return t.tools_hooks.data();
-    case Id::ContextLocalStorage: return t.cls.data();
-    case Id::CtxCreateBypass: return t.bypass.data();
-    case Id::DeviceExtendedRt: return t.device_rt.data();
-    case Id::IntegrityCheck: return t.integrity.data();
-    case Id::ContextChecks: return t.checks.data();
-    default: return nullptr;
+    case Id::CudartInterface:
+        return t.cudart.data();
+    case Id::ToolsTls:
+        return t.tools_tls.data();
+    case Id::ToolsRuntimeHooks:
+        return t.tools_hooks.data();
+    case Id::ContextLocalStorage:
+        return t.cls.data();
+    case Id::CtxCreateBypass:
+        return t.bypass.data();
+    case Id::DeviceExtendedRt:
+        return t.device_rt.data();
+    case Id::IntegrityCheck:
+        return t.integrity.data();
+    case Id::ContextChecks:
+        return t.checks.data();
+    default:
+        return nullptr;
     }
 }
 

@@ -15,27 +15,26 @@ extern "C" {
 
 // Out-parameters are cleared before anything can refuse the call (out_params.h), whichever backend or
 // layer answers.
-#define D4R_EXPORT_FN(exp, base, since, params, args)                                                         \
-    __attribute__((visibility("default"))) CUresult exp params {                                            \
-        try {                                                                                                \
+#define D4R_EXPORT_FN(exp, base, since, params, args)                                                           \
+    __attribute__((visibility("default"))) CUresult exp params {                                                \
+        try {                                                                                                   \
             d4r::runtime::clear_out_params<d4r::runtime::out_param_mask<CUresult(*) params>(#exp, #args)> args; \
-            return d4r::runtime::dispatch().exp args;                                                        \
-        } catch (...) {                                                                                      \
-            return d4r::runtime::exception_result(#exp);                                                     \
-        }                                                                                                    \
+            return d4r::runtime::dispatch().exp args;                                                           \
+        } catch (...) {                                                                                         \
+            return d4r::runtime::exception_result(#exp);                                                        \
+        }                                                                                                       \
     }
 D4R_CUDA_API(D4R_EXPORT_FN)
 #undef D4R_EXPORT_FN
 
 // NAME_ptds / NAME_ptsz: the same function (d4r orders every stream as the legacy stream does).
-#define D4R_EXPORT_PER_THREAD(exp, variant)                                                                  \
-    __attribute__((visibility("default"), alias(#exp))) decltype(exp) variant;
+#define D4R_EXPORT_PER_THREAD(exp, variant) __attribute__((visibility("default"), alias(#exp))) decltype(exp) variant;
 D4R_CUDA_PER_THREAD(D4R_EXPORT_PER_THREAD)
 #undef D4R_EXPORT_PER_THREAD
 
 // Callers pass their arguments; a function without parameters ignores them (the SysV x86-64 calling
 // convention leaves them to the caller).
-#define D4R_EXPORT_UNIMPLEMENTED(name)                                                                       \
+#define D4R_EXPORT_UNIMPLEMENTED(name) \
     __attribute__((visibility("default"))) CUresult name() { return d4r::runtime::unimplemented(#name); }
 D4R_CUDA_UNIMPLEMENTED(D4R_EXPORT_UNIMPLEMENTED)
 #undef D4R_EXPORT_UNIMPLEMENTED

@@ -1,4 +1,5 @@
-// libd4rcuda: the registry of CPU native kernels (the `.cpu` code objects of docs/runtime.md, "Native-kernel overrides").
+// libd4rcuda: the registry of CPU native kernels (the `.cpu` code objects of docs/runtime.md, "Native-kernel
+// overrides").
 //
 // A CPU native kernel replaces `.entry NAME` on the cpu backend: a C++ function receiving the same
 // launch shape and parameter block as the PTX kernel (device pointers are host addresses on ptxsim).
@@ -23,8 +24,8 @@ struct CpuLaunch {
     std::array<uint32_t, 3> grid{1, 1, 1};
     std::array<uint32_t, 3> block{1, 1, 1};
     uint32_t shared_bytes = 0;
-    uint32_t slot = 0;                  // the prepared-image slot (d4r_prep_key_slots; 0 without slots)
-    std::span<const uint8_t> params;    // the parameter block, laid out as the PTX kernel's
+    uint32_t slot = 0;               // the prepared-image slot (d4r_prep_key_slots; 0 without slots)
+    std::span<const uint8_t> params; // the parameter block, laid out as the PTX kernel's
 };
 
 using CpuKernelFn = std::function<void(const CpuLaunch&)>;
@@ -46,7 +47,7 @@ struct NativeSymbols {
 struct CpuNativeKernel {
     std::string name;
     CpuKernelFn main;
-    CpuKernelFn prep;              // optional
+    CpuKernelFn prep;               // optional
     std::vector<CpuKernelFn> posts; // phases 1..N
     NativeSymbols symbols;
 };

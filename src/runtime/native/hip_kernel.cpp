@@ -57,8 +57,8 @@ Expected<std::shared_ptr<NativeKernel>> load_hip_kernel(const HipRuntime& hip, c
         phase.hip = f;
         k->posts.push_back(phase);
     }
-    k->symbols = read_native_symbols([&](const std::string& s) { return read_u32(hip, k->hip_module, s); },
-                                     k->posts.size());
+    k->symbols =
+        read_native_symbols([&](const std::string& s) { return read_u32(hip, k->hip_module, s); }, k->posts.size());
     abi::hipDeviceptr_t slot = nullptr;
     size_t slot_bytes = 0;
     if (hip.module_get_global(&slot, &slot_bytes, k->hip_module, "d4r_prep_slot") == D4R_HIP_SUCCESS && slot_bytes >= 4)

@@ -45,8 +45,8 @@ Expected<std::shared_ptr<NativeKernel>> load_cubin(const ApiTable& in, const std
         phase.function = f;
         k->posts.push_back(phase);
     }
-    k->symbols = read_native_symbols([&](const std::string& s) { return read_u32_global(in, k->module, s); },
-                                     k->posts.size());
+    k->symbols =
+        read_native_symbols([&](const std::string& s) { return read_u32_global(in, k->module, s); }, k->posts.size());
     CUdeviceptr slot = 0;
     size_t slot_bytes = 0;
     if (in.cuModuleGetGlobal_v2(&slot, &slot_bytes, k->module, "d4r_prep_slot") == CUDA_SUCCESS && slot_bytes >= 4)
@@ -83,11 +83,14 @@ CUresult launch_cpu_phase(const ApiTable& in, const NativePhase& phase, const Ph
     job->launch.block = {a.block[0], a.block[1], a.block[2]};
     job->launch.shared_bytes = a.shared;
     job->launch.slot = a.slot;
-    CUresult r = in.cuLaunchHostFunc(a.stream, [](void* p) {
-        std::unique_ptr<Job> j(static_cast<Job*>(p));
-        j->launch.params = j->params;
-        j->fn(j->launch);
-    }, job);
+    CUresult r = in.cuLaunchHostFunc(
+        a.stream,
+        [](void* p) {
+            std::unique_ptr<Job> j(static_cast<Job*>(p));
+            j->launch.params = j->params;
+            j->fn(j->launch);
+        },
+        job);
     if (r != CUDA_SUCCESS) delete job;
     return r;
 }
@@ -133,10 +136,12 @@ Expected<std::shared_ptr<NativeKernel>> load_native_kernel(const ApiTable& inner
 CUresult launch_native_phase(const ApiTable& inner, NativeKernel& k, const NativePhase& phase, const PhaseLaunch& a) {
     switch (k.kind) {
     case NativeKind::Backend:
-        return inner.cuLaunchKernel(phase.function, a.grid[0], a.grid[1], a.grid[2], a.block[0], a.block[1],
-                                    a.block[2], a.shared, a.stream, a.params, a.extra);
-    case NativeKind::Hip: return launch_hip_phase(k, phase, a);
-    case NativeKind::Cpu: return launch_cpu_phase(inner, phase, a);
+        return inner.cuLaunchKernel(phase.function, a.grid[0], a.grid[1], a.grid[2], a.block[0], a.block[1], a.block[2],
+                                    a.shared, a.stream, a.params, a.extra);
+    case NativeKind::Hip:
+        return launch_hip_phase(k, phase, a);
+    case NativeKind::Cpu:
+        return launch_cpu_phase(inner, phase, a);
     }
     return CUDA_ERROR_NOT_SUPPORTED;
 }

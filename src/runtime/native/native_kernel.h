@@ -1,5 +1,5 @@
-// libd4rcuda internals: one native kernel (docs/runtime.md, "Native-kernel overrides") loaded from its code object, and how its phases
-// are launched.
+// libd4rcuda internals: one native kernel (docs/runtime.md, "Native-kernel overrides") loaded from its code object, and
+// how its phases are launched.
 //
 // Promise: load_native_kernel() loads NAME.<ext> for the set's kind of code object (`cubin` through the
 // backend's own module API, `hsaco` through HIP, `cpu` from the registry), finds NAME, NAME_prep and
@@ -11,9 +11,9 @@
 
 #include <array>
 #include <functional>
-#include <optional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,7 +85,6 @@ CUresult write_prep_slot(const ApiTable& inner, NativeKernel& kernel, uint32_t s
 
 // The d4r_* shape symbols of a code object with POSTS post phases, read through READ (a u32 global by
 // name, or nullopt when the code object does not define it).
-NativeSymbols read_native_symbols(const std::function<std::optional<uint32_t>(const std::string&)>& read,
-                                  size_t posts);
+NativeSymbols read_native_symbols(const std::function<std::optional<uint32_t>(const std::string&)>& read, size_t posts);
 
 } // namespace d4r::runtime

@@ -21,14 +21,15 @@ namespace d4r::runtime {
 struct NativeSet {
     kernels::KernelSetKind kind = kernels::KernelSetKind::None;
     std::filesystem::path path;
-    std::string extension;               // "cubin", "hsaco" or "cpu"
+    std::string extension;                 // "cubin", "hsaco" or "cpu"
     std::optional<ptx::Manifest> manifest; // release sets
-    std::vector<std::string> notes;      // why this set (or none) was chosen
+    std::vector<std::string> notes;        // why this set (or none) was chosen
 
     bool active() const { return kind != kernels::KernelSetKind::None; }
     // PATH/NAME.EXT when it exists.
     std::optional<std::filesystem::path> lookup(std::string_view name) const;
-    // docs/runtime.md, "Native-kernel overrides": developer sets always; release sets when the manifest lists one of HASHES for NAME.
+    // docs/runtime.md, "Native-kernel overrides": developer sets always; release sets when the manifest lists one of
+    // HASHES for NAME.
     bool allowed(std::string_view name, const std::vector<uint64_t>& hashes) const;
 };
 

@@ -50,8 +50,8 @@ NativeTarget native_target_for(const Backend& backend, const Environment& env, c
         kernels::ForcedArch forced = kernels::forced_gpu_arch(env, kernels::GpuVendor::Nvidia);
         if (!forced.warning.empty() && log::once("native:forced-arch")) log::warn("native kernels: {}", forced.warning);
         if (forced.arch)
-            return {"cubin", *forced.arch, fmt::format("NVIDIA code objects; {} from D4R_GPU_ARCH (device 0 is {})",
-                                                       *forced.arch, arch)};
+            return {"cubin", *forced.arch,
+                    fmt::format("NVIDIA code objects; {} from D4R_GPU_ARCH (device 0 is {})", *forced.arch, arch)};
         return {"cubin", arch, fmt::format("NVIDIA code objects for device 0 ({})", arch)};
     }
     return {"cubin", "", "NVIDIA code objects; device 0's compute capability is unknown"};

@@ -46,7 +46,7 @@ struct LayerState {
     NativeSet set;
     std::shared_mutex mutex;
     std::unordered_map<CUfunction, std::shared_ptr<FunctionRecord>> functions; // served ones only
-    std::map<std::string, std::shared_ptr<NativeKernel>> natives; // by code object path
+    std::map<std::string, std::shared_ptr<NativeKernel>> natives;              // by code object path
     std::atomic<uint64_t> native_launches{0}, prep_launches{0}, post_launches{0}, served{0}, refused{0};
 };
 
@@ -117,8 +117,9 @@ CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const cha
             }
         } else {
             L.refused++;
-            std::string hash_text = hashes.empty() ? std::string("no PTX module was indexed for it")
-                                                   : fmt::format("module hash {:016x} is not in the manifest", hashes.front());
+            std::string hash_text = hashes.empty()
+                                        ? std::string("no PTX module was indexed for it")
+                                        : fmt::format("module hash {:016x} is not in the manifest", hashes.front());
             if (log::once(fmt::format("override.refused.{}.{}", name, hashes.empty() ? 0 : hashes.front())))
                 log::info("native kernels: not serving {} ({}): it runs from PTX", name, hash_text);
         }
@@ -172,8 +173,10 @@ CUresult launch_native(const FunctionRecord& f, NativeKernel& k, const LaunchArg
     uint32_t slot = 0;
     if (k.prep) {
         std::optional<uint32_t> key_offset;
-        if (s.prep_key_at && *s.prep_key_at > 0) key_offset = *s.prep_key_at - 1;
-        else if (s.prep_key_offset && *s.prep_key_offset > 0) key_offset = *s.prep_key_offset;
+        if (s.prep_key_at && *s.prep_key_at > 0)
+            key_offset = *s.prep_key_at - 1;
+        else if (s.prep_key_offset && *s.prep_key_offset > 0)
+            key_offset = *s.prep_key_offset;
         bool run_prep = true;
         if (key_offset) {
             uint64_t key = 0;
@@ -252,7 +255,8 @@ CUresult ov_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, 
 void cooperative_uses_ptx(const FunctionRecord& rec) {
     if (log::once("override.cooperative." + rec.name))
         log::info("native kernels: {} is launched cooperatively (grid-wide synchronisation); its PTX kernel runs, "
-                  "not the native one", rec.name);
+                  "not the native one",
+                  rec.name);
 }
 
 CUresult ov_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,

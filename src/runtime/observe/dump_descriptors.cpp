@@ -32,8 +32,14 @@ CUDA_TEXTURE_DESC cuda_texture_desc(const DumpTextureDesc& t) {
 }
 
 DumpViewDesc dump_view_desc(const CUDA_RESOURCE_VIEW_DESC& v) {
-    return DumpViewDesc{static_cast<uint32_t>(v.format), v.width, v.height, v.depth, v.firstMipmapLevel,
-                        v.lastMipmapLevel, v.firstLayer, v.lastLayer};
+    return DumpViewDesc{static_cast<uint32_t>(v.format),
+                        v.width,
+                        v.height,
+                        v.depth,
+                        v.firstMipmapLevel,
+                        v.lastMipmapLevel,
+                        v.firstLayer,
+                        v.lastLayer};
 }
 
 CUDA_RESOURCE_VIEW_DESC cuda_view_desc(const DumpViewDesc& v) {

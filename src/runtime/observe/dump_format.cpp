@@ -148,7 +148,10 @@ Expected<uint64_t> number(std::string_view word, std::string_view what, size_t l
     if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
         ok = true;
         for (char c : word.substr(2)) {
-            int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
             if (d < 0 || v >> 60) {
                 ok = false;
                 break;
@@ -162,7 +165,6 @@ Expected<uint64_t> number(std::string_view word, std::string_view what, size_t l
     if (!ok) return make_error(ErrorCode::Invalid, "{}:{}: {} '{}' is not a number", what, line, field, word);
     return v;
 }
-
 
 Expected<float> float_number(std::string_view word, std::string_view what, size_t line, std::string_view field) {
     float v = 0;
@@ -215,8 +217,10 @@ Expected<DumpObject> parse_object(const std::vector<std::string_view>& w, const 
         return make_error(ErrorCode::Invalid, "{}:{}: {} at offset {} is outside args ({} bytes)", what, line, w[0],
                           o.arg_offset, m.args_bytes);
     if (w.size() < 3)
-        return make_error(ErrorCode::Invalid, "{}:{}: {} line ends before its resource (array, pitch2d, linear or "
-                                              "mipmapped)", what, line, w[0]);
+        return make_error(ErrorCode::Invalid,
+                          "{}:{}: {} line ends before its resource (array, pitch2d, linear or "
+                          "mipmapped)",
+                          what, line, w[0]);
     DumpResource& r = o.resource;
     size_t next = 0;
     if (w[2] == "array") {
@@ -312,8 +316,8 @@ Expected<DumpManifest> parse_dump_manifest(std::string_view text, std::string_vi
         if (w.empty()) continue;
         auto expect = [&](size_t n) -> Status {
             if (w.size() != n)
-                return make_error(ErrorCode::Invalid, "{}:{}: '{}' takes {} values, found {}", what, line_no, w[0], n - 1,
-                                  w.size() - 1);
+                return make_error(ErrorCode::Invalid, "{}:{}: '{}' takes {} values, found {}", what, line_no, w[0],
+                                  n - 1, w.size() - 1);
             return {};
         };
         auto num = [&](size_t i, std::string_view field) { return number(w[i], what, line_no, field); };
@@ -327,12 +331,14 @@ Expected<DumpManifest> parse_dump_manifest(std::string_view text, std::string_vi
                 uint64_t g = D4R_TRY(num(1 + i, "grid"));
                 uint64_t b = D4R_TRY(num(4 + i, "block"));
                 if (g == 0 || g > 0xffffffffu || b == 0 || b > 1024)
-                    return make_error(ErrorCode::Invalid, "{}:{}: launch shape {} x {} is out of range", what, line_no, g, b);
+                    return make_error(ErrorCode::Invalid, "{}:{}: launch shape {} x {} is out of range", what, line_no,
+                                      g, b);
                 m.grid[i] = static_cast<uint32_t>(g);
                 m.block[i] = static_cast<uint32_t>(b);
             }
             uint64_t s = D4R_TRY(num(7, "shared"));
-            if (s > 0xffffffffu) return make_error(ErrorCode::Invalid, "{}:{}: shared bytes out of range", what, line_no);
+            if (s > 0xffffffffu)
+                return make_error(ErrorCode::Invalid, "{}:{}: shared bytes out of range", what, line_no);
             m.shared = static_cast<uint32_t>(s);
             have_launch = true;
         } else if (w[0] == "args") {
@@ -358,8 +364,9 @@ Expected<DumpManifest> parse_dump_manifest(std::string_view text, std::string_vi
             uint64_t a = D4R_TRY(num(2, "alloc index"));
             uint64_t delta = D4R_TRY(num(3, "delta"));
             if (a >= m.allocs.size())
-                return make_error(ErrorCode::Invalid, "{}:{}: pointer names alloc {} but only {} are declared before it",
-                                  what, line_no, a, m.allocs.size());
+                return make_error(ErrorCode::Invalid,
+                                  "{}:{}: pointer names alloc {} but only {} are declared before it", what, line_no, a,
+                                  m.allocs.size());
             if (delta > m.allocs[a].bytes)
                 return make_error(ErrorCode::Invalid, "{}:{}: delta {} is past the end of alloc {} ({} bytes)", what,
                                   line_no, delta, a, m.allocs[a].bytes);
@@ -399,7 +406,8 @@ Expected<DumpManifest> parse_dump_manifest(std::string_view text, std::string_vi
         } else if (w[0] == "module") {
             D4R_TRY(expect(2));
             if (w[1].find('/') != std::string_view::npos || w[1] == "..")
-                return make_error(ErrorCode::Invalid, "{}:{}: module must be a file name in the dump folder", what, line_no);
+                return make_error(ErrorCode::Invalid, "{}:{}: module must be a file name in the dump folder", what,
+                                  line_no);
             m.module = std::string(w[1]);
         } else {
             m.notes.push_back(fmt::format("{}:{}: '{}' skipped (not known to this version)", what, line_no, w[0]));
@@ -407,7 +415,9 @@ Expected<DumpManifest> parse_dump_manifest(std::string_view text, std::string_vi
     }
     if (!have_kernel || !have_launch || !have_args)
         return make_error(ErrorCode::Invalid, "{}: missing {}", what,
-                          !have_kernel ? "'kernel NAME'" : !have_launch ? "'launch GX GY GZ BX BY BZ SHARED'" : "'args BYTES'");
+                          !have_kernel   ? "'kernel NAME'"
+                          : !have_launch ? "'launch GX GY GZ BX BY BZ SHARED'"
+                                         : "'args BYTES'");
     return m;
 }
 

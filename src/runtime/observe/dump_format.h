@@ -1,4 +1,5 @@
-// libd4rcuda: the replay dump format (docs/runtime.md, "Observability"), written by the dump layer and read by `d4r replay`.
+// libd4rcuda: the replay dump format (docs/runtime.md, "Observability"), written by the dump layer and read by `d4r
+// replay`.
 //
 // A dump is a folder `replay-<seq>-<kernel>/` holding
 //   manifest.txt   the lines below, one fact each
@@ -83,11 +84,11 @@ struct DumpArray {
 struct DumpResource {
     enum class Kind { Array, Pitch2D, Linear, Mipmapped };
     Kind kind = Kind::Array;
-    uint32_t array = 0;    // Array: index into DumpManifest::arrays
-    uint32_t alloc = 0;    // Pitch2D, Linear: index into DumpManifest::allocs
-    uint64_t delta = 0;    //   and the offset of the memory in it
-    uint32_t format = 0;   // Pitch2D, Linear: CUarray_format
-    uint32_t channels = 0; // Pitch2D, Linear
+    uint32_t array = 0;                        // Array: index into DumpManifest::arrays
+    uint32_t alloc = 0;                        // Pitch2D, Linear: index into DumpManifest::allocs
+    uint64_t delta = 0;                        //   and the offset of the memory in it
+    uint32_t format = 0;                       // Pitch2D, Linear: CUarray_format
+    uint32_t channels = 0;                     // Pitch2D, Linear
     uint64_t width = 0, height = 0, pitch = 0; // Pitch2D: texels, rows, bytes between rows
     uint64_t bytes = 0;                        // Linear
 };

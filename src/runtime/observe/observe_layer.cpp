@@ -171,7 +171,8 @@ std::optional<DumpResource> capture_resource(const ApiTable& in, PendingDump& d,
             DumpArray da{a.Width, a.Height, a.Depth, static_cast<uint32_t>(a.Format), a.NumChannels, a.Flags};
             if (da.texel_bytes() == 0 || da.channels < 1 || da.channels > 4) {
                 log::warn("replay dump: {} object 0x{:x} is over an array of format 0x{:x} x {}, which dumps do not "
-                          "know; not dumped", kind, v, da.format, da.channels);
+                          "know; not dumped",
+                          kind, v, da.format, da.channels);
                 return std::nullopt;
             }
             d.arrays.push_back(rd.res.array.hArray);
@@ -183,7 +184,8 @@ std::optional<DumpResource> capture_resource(const ApiTable& in, PendingDump& d,
     case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
         if (log::once("observe.dump.mipmapped"))
             log::warn("replay dump: mipmapped arrays are not captured; a {} object over one keeps its dumped handle "
-                      "(the manifest says 'mipmapped'), so its replay reads whatever that handle names then", kind);
+                      "(the manifest says 'mipmapped'), so its replay reads whatever that handle names then",
+                      kind);
         r.kind = DumpResource::Kind::Mipmapped;
         return r;
     case CU_RESOURCE_TYPE_LINEAR:
@@ -244,7 +246,8 @@ void capture_objects(const ApiTable& in, const ptx::EntryInfo& info, const std::
             // NVIDIA's handles are small integers counted separately for textures and surfaces.
             if (is_surface)
                 log::warn("replay dump: 0x{:x} (argument offset {}) is a live texture and a live surface object; "
-                          "dumped as the texture", v, off);
+                          "dumped as the texture",
+                          v, off);
         } else if (is_surface) {
             rd = surface_rd;
             o.surface = true;
@@ -278,12 +281,12 @@ void capture_objects(const ApiTable& in, const ptx::EntryInfo& info, const std::
 // `extra`): the backend refuses such a launch with its own code, and the layer reads none of them.
 Expected<std::optional<PendingDump>> begin_dump(uint64_t seq, const FunctionInfo& f,
                                                 const std::array<unsigned, 3>& grid,
-                                                const std::array<unsigned, 3>& block, unsigned shared,
-                                                CUstream stream, void** params, void** extra) {
+                                                const std::array<unsigned, 3>& block, unsigned shared, CUstream stream,
+                                                void** params, void** extra) {
     const ApiTable& in = *layer().inner;
     if (!f.kernel || !f.kernel->ptx)
-        return make_error(ErrorCode::Unsupported, "the PTX of {} is unknown (not loaded with cuModuleLoad*, or not PTX)",
-                          f.name);
+        return make_error(ErrorCode::Unsupported,
+                          "the PTX of {} is unknown (not loaded with cuModuleLoad*, or not PTX)", f.name);
     auto block_bytes = launch_param_block(&f.kernel->info, f.name, params, extra);
     if (!block_bytes) {
         log::debug("replay dump: not dumping a refused launch: {}", block_bytes.error().text());
@@ -291,7 +294,9 @@ Expected<std::optional<PendingDump>> begin_dump(uint64_t seq, const FunctionInfo
     }
     std::vector<uint8_t> args = std::move(*block_bytes);
     CUresult r = in.cuStreamSynchronize(stream);
-    if (r != CUDA_SUCCESS) return make_error(ErrorCode::Io, "cuStreamSynchronize before the launch: {}", error_name(r) ? error_name(r) : "?");
+    if (r != CUDA_SUCCESS)
+        return make_error(ErrorCode::Io, "cuStreamSynchronize before the launch: {}",
+                          error_name(r) ? error_name(r) : "?");
     PendingDump d;
     d.manifest.kernel = f.name;
     d.manifest.grid = {grid[0], grid[1], grid[2]};
@@ -326,7 +331,9 @@ Expected<std::optional<PendingDump>> begin_dump(uint64_t seq, const FunctionInfo
 Status finish_dump(PendingDump& d, CUstream stream) {
     const ApiTable& in = *layer().inner;
     CUresult r = in.cuStreamSynchronize(stream);
-    if (r != CUDA_SUCCESS) return make_error(ErrorCode::Io, "cuStreamSynchronize after the launch: {}", error_name(r) ? error_name(r) : "?");
+    if (r != CUDA_SUCCESS)
+        return make_error(ErrorCode::Io, "cuStreamSynchronize after the launch: {}",
+                          error_name(r) ? error_name(r) : "?");
     D4R_TRY(save_contents(in, d.temp / "after", d));
     std::error_code ec;
     if (fs::exists(d.final, ec)) {
@@ -334,7 +341,8 @@ Status finish_dump(PendingDump& d, CUstream stream) {
         fs::remove_all(d.final, ec);
     }
     fs::rename(d.temp, d.final, ec);
-    if (ec) return make_error(ErrorCode::Io, "cannot rename {} to {}: {}", d.temp.string(), d.final.string(), ec.message());
+    if (ec)
+        return make_error(ErrorCode::Io, "cannot rename {} to {}: {}", d.temp.string(), d.final.string(), ec.message());
     return {};
 }
 
@@ -377,7 +385,8 @@ CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid,
     if (dump && cooperative) {
         if (log::once("observe.cooperative"))
             log::warn("replay dump: {} is a cooperative launch (grid-wide synchronisation), which d4r replay cannot "
-                      "reproduce; not dumped", rec->name);
+                      "reproduce; not dumped",
+                      rec->name);
         dump = false;
     }
     if (!profile && !dump) return launch();
@@ -387,12 +396,15 @@ CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid,
     if (dump) {
         auto d = without_exceptions<std::optional<PendingDump>>(
             "preparing the dump", [&] { return begin_dump(seq, *rec, grid, block, shared, stream, params, extra); });
-        if (d) pending = std::move(*d);
-        else abandon(nullptr, *rec, d.error());
+        if (d)
+            pending = std::move(*d);
+        else
+            abandon(nullptr, *rec, d.error());
     }
     CUevent start = nullptr, end = nullptr;
     if (profile) {
-        if (in.cuEventCreate(&start, CU_EVENT_DEFAULT) != CUDA_SUCCESS || in.cuEventCreate(&end, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+        if (in.cuEventCreate(&start, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+            in.cuEventCreate(&end, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
             in.cuEventRecord(start, stream) != CUDA_SUCCESS) {
             if (log::once("observe.events")) log::warn("kernel profile: cannot record events; launches are not timed");
             profile = false;
@@ -401,7 +413,8 @@ CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid,
     CUresult r = launch();
     if (profile) {
         float ms = -1;
-        if (r == CUDA_SUCCESS && in.cuEventRecord(end, stream) == CUDA_SUCCESS && in.cuEventSynchronize(end) == CUDA_SUCCESS)
+        if (r == CUDA_SUCCESS && in.cuEventRecord(end, stream) == CUDA_SUCCESS &&
+            in.cuEventSynchronize(end) == CUDA_SUCCESS)
             in.cuEventElapsedTime(&ms, start, end);
         if (r == CUDA_SUCCESS)
             log::write(log::Level::Info, format_profile_line(seq, is_native_function(f), ms, rec->name));
@@ -409,11 +422,14 @@ CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid,
     if (start) in.cuEventDestroy_v2(start);
     if (end) in.cuEventDestroy_v2(end);
     if (pending) {
-        Status s = r == CUDA_SUCCESS
-                       ? without_exceptions<void>("finishing the dump", [&] { return finish_dump(*pending, stream); })
-                       : Status(make_error(ErrorCode::Invalid, "the launch failed ({})", error_name(r) ? error_name(r) : "?"));
-        if (!s) abandon(&*pending, *rec, s.error());
-        else log::info("replay dump: {} written", pending->final.string());
+        Status s =
+            r == CUDA_SUCCESS
+                ? without_exceptions<void>("finishing the dump", [&] { return finish_dump(*pending, stream); })
+                : Status(make_error(ErrorCode::Invalid, "the launch failed ({})", error_name(r) ? error_name(r) : "?"));
+        if (!s)
+            abandon(&*pending, *rec, s.error());
+        else
+            log::info("replay dump: {} written", pending->final.string());
     }
     return r;
 }
@@ -432,7 +448,8 @@ CUresult observed_launch(CUfunction f, const std::array<unsigned, 3>& grid, cons
     try {
         return observed_launch_impl(f, grid, block, shared, stream, params, extra, once, cooperative);
     } catch (...) {
-        if (log::once("observe.exception")) log::warn("kernel profile / replay dump: an exception while observing a launch");
+        if (log::once("observe.exception"))
+            log::warn("kernel profile / replay dump: an exception while observing a launch");
     }
     if (result) return *result;
     return launched ? CUDA_ERROR_UNKNOWN : launch();
@@ -447,9 +464,10 @@ CUresult ob_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, 
 
 CUresult ob_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** params, void** extra) {
     if (!c) return layer().inner->cuLaunchKernelEx(c, f, params, extra);
-    return observed_launch(f, {c->gridDimX, c->gridDimY, c->gridDimZ}, {c->blockDimX, c->blockDimY, c->blockDimZ},
-                           c->sharedMemBytes, c->hStream, params, extra,
-                           [&] { return layer().inner->cuLaunchKernelEx(c, f, params, extra); }, is_cooperative(c));
+    return observed_launch(
+        f, {c->gridDimX, c->gridDimY, c->gridDimZ}, {c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes,
+        c->hStream, params, extra, [&] { return layer().inner->cuLaunchKernelEx(c, f, params, extra); },
+        is_cooperative(c));
 }
 
 CUresult ob_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
@@ -473,7 +491,8 @@ std::optional<LaunchSelector> selector_from_env(const Environment& env, EnvVar f
 } // namespace
 
 std::string format_profile_line(uint64_t launch, bool eligible, double gpu_ms, std::string_view name) {
-    return fmt::format("KERNEL_PROFILE launch={} eligible={} gpu_ms={:.4f} name={}", launch, eligible ? 1 : 0, gpu_ms, name);
+    return fmt::format("KERNEL_PROFILE launch={} eligible={} gpu_ms={:.4f} name={}", launch, eligible ? 1 : 0, gpu_ms,
+                       name);
 }
 
 ObserveConfig observe_config_from_env(const Environment& env) {

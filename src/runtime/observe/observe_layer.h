@@ -1,5 +1,5 @@
-// libd4rcuda: kernel profiling and replay dumps (docs/runtime.md, "Observability"), a layer above the native-kernel overrides,
-// so it sees every launch the application makes (served natively or not) on any backend.
+// libd4rcuda: kernel profiling and replay dumps (docs/runtime.md, "Observability"), a layer above the native-kernel
+// overrides, so it sees every launch the application makes (served natively or not) on any backend.
 //
 // D4R_CUDA_KERNEL_PROFILE=1 (_SKIP N: ignore the first N matching launches; _LIMIT N, default 3000:
 // profile at most N; _FILTER S: only kernels whose name contains S) writes for each profiled launch
@@ -14,9 +14,9 @@
 // renamed, so a folder that exists is complete. Failures to dump are logged and never change the
 // launch's result; nothing the layer does throws out of a launch entry point. A launch with arguments
 // the backend refuses (a NULL kernelParams entry, an `extra` without a buffer or size; launch_params.h)
-// is not dumped (a debug line says why) and gets the backend's own answer. Kernel names, parameter layouts and module text come from the module registry
-// (module_registry.h), which must be below the layer (with keep_ptx_text when dumping).
-// Promise: with neither variable set the layer is not installed (no cost).
+// is not dumped (a debug line says why) and gets the backend's own answer. Kernel names, parameter layouts and module
+// text come from the module registry (module_registry.h), which must be below the layer (with keep_ptx_text when
+// dumping). Promise: with neither variable set the layer is not installed (no cost).
 #pragma once
 
 #include <cstdint>

@@ -36,7 +36,7 @@ struct ProfileSummary {
     double total_ms = 0;
     uint64_t launches = 0;
     std::string frame_start;
-    std::vector<double> frame_ms;       // one per frame
+    std::vector<double> frame_ms; // one per frame
     double frame_median_ms = 0, frame_min_ms = 0, frame_max_ms = 0;
 };
 

@@ -17,7 +17,8 @@ constexpr uint64_t kMaxDumpFile = 16ull << 30;
 
 Error cuda_failure(const char* call, CUresult r) {
     const char* name = error_name(r);
-    return make_error(ErrorCode::Invalid, "{} failed: {}", call, name ? name : fmt::format("CUresult {}", static_cast<int>(r)));
+    return make_error(ErrorCode::Invalid, "{} failed: {}", call,
+                      name ? name : fmt::format("CUresult {}", static_cast<int>(r)));
 }
 
 // Frees what a replay allocated, whatever happens.
@@ -49,7 +50,8 @@ Expected<std::string> read_named(const fs::path& path, uint64_t expected) {
     std::vector<uint8_t> raw = D4R_TRY(read_file(path, kMaxDumpFile));
     std::string bytes(raw.begin(), raw.end());
     if (expected != UINT64_MAX && bytes.size() != expected)
-        return make_error(ErrorCode::Invalid, "{}: {} bytes, but the manifest says {}", path.string(), bytes.size(), expected);
+        return make_error(ErrorCode::Invalid, "{}: {} bytes, but the manifest says {}", path.string(), bytes.size(),
+                          expected);
     return bytes;
 }
 
@@ -108,10 +110,10 @@ CUresult copy_array(const ApiTable& cuda, CUarray array, const DumpArray& desc, 
     return cuda.cuMemcpy3D_v2(&c);
 }
 
-#define D4R_CU(call)                                                                                                   \
-    do {                                                                                                               \
-        CUresult r_ = (call);                                                                                          \
-        if (r_ != CUDA_SUCCESS) return cuda_failure(#call, r_);                                                        \
+#define D4R_CU(call)                                            \
+    do {                                                        \
+        CUresult r_ = (call);                                   \
+        if (r_ != CUDA_SUCCESS) return cuda_failure(#call, r_); \
     } while (0)
 
 Expected<ReplayResult> replay_dump(const ApiTable& cuda, const fs::path& dump, const fs::path& out,
@@ -128,8 +130,9 @@ Expected<ReplayResult> replay_dump(const ApiTable& cuda, const fs::path& dump, c
     for (size_t j = 0; j < m.arrays.size(); ++j)
         array_inputs.push_back(D4R_TRY(read_named(dump / dump_array_file(j), m.arrays[j].bytes())));
     progress(fmt::format("replaying {} ({} x {} x {} blocks of {} x {} x {}, {} allocations, {} arrays, {} texture or "
-                         "surface objects)", m.kernel, m.grid[0], m.grid[1], m.grid[2], m.block[0], m.block[1],
-                         m.block[2], m.allocs.size(), m.arrays.size(), m.objects.size()));
+                         "surface objects)",
+                         m.kernel, m.grid[0], m.grid[1], m.grid[2], m.block[0], m.block[1], m.block[2], m.allocs.size(),
+                         m.arrays.size(), m.objects.size()));
 
     ReplayResources res(cuda);
     D4R_CU(cuda.cuInit(0));
@@ -147,8 +150,8 @@ Expected<ReplayResult> replay_dump(const ApiTable& cuda, const fs::path& dump, c
     }
     for (size_t j = 0; j < m.arrays.size(); ++j) {
         const DumpArray& a = m.arrays[j];
-        CUDA_ARRAY3D_DESCRIPTOR d{a.width, a.height, a.depth, static_cast<CUarray_format>(a.format), a.channels,
-                                  a.flags};
+        CUDA_ARRAY3D_DESCRIPTOR d{a.width,    a.height, a.depth, static_cast<CUarray_format>(a.format),
+                                  a.channels, a.flags};
         CUarray array = nullptr;
         D4R_CU(cuda.cuArray3DCreate_v2(&array, &d));
         res.arrays.push_back(array);

@@ -44,7 +44,7 @@ inline constexpr uint32_t kExposureScale = 0u, kExposureTexture = 1u, kExposureA
 inline constexpr uint32_t kBlockX = 16, kBlockY = 16; // launch shape of the image kernels
 inline constexpr uint32_t kExposureThreads = 256;     // d4r_up_exposure: one block of this many
 inline constexpr float kMaxHistoryWeight = 12.0f;     // accumulated sample weight cap
-inline constexpr float kBlurPenalty = 8.0f;        // history weight cap / (1 + this * resampling blur)
+inline constexpr float kBlurPenalty = 8.0f;           // history weight cap / (1 + this * resampling blur)
 inline constexpr float kDepthTolerance = 0.01f;       // relative depth jump that means disocclusion
 inline constexpr float kClipGamma = 1.25f;            // variance box half-width in standard deviations
 inline constexpr float kAutoExposureKey = 0.25f;      // auto exposure: mean luminance maps to this
@@ -54,10 +54,10 @@ inline constexpr float kRcasLimit = 0.1875f;          // 0.25 - 1/16, as AMD's R
 // bytes). Caller pointers already include the subrect base offsets.
 struct alignas(8) Params {
     uint64_t color, depth, motion, exposure_tex, output; // caller buffers (RGBA16F, R32F, RG16F, R32F, RGBA16F)
-    uint64_t prep_color;                                  // float4 render res: Y Co Cg 0 (tone-mapped)
-    uint64_t motion_cur, motion_prev;                     // float4 render res: mv.x mv.y depth disocclusion
-    uint64_t history_in, history_out;                     // float4 output res: Y Co Cg weight
-    uint64_t exposure_auto;                               // float: d4r_up_exposure's result
+    uint64_t prep_color;                                 // float4 render res: Y Co Cg 0 (tone-mapped)
+    uint64_t motion_cur, motion_prev;                    // float4 render res: mv.x mv.y depth disocclusion
+    uint64_t history_in, history_out;                    // float4 output res: Y Co Cg weight
+    uint64_t exposure_auto;                              // float: d4r_up_exposure's result
     uint32_t color_pitch, depth_pitch, motion_pitch, output_pitch; // bytes
     uint32_t render_w, render_h, output_w, output_h;
     uint32_t render_stride, output_stride; // elements per row of the pipeline's own buffers
@@ -129,10 +129,10 @@ D4R_HD uint16_t float_to_half(float f) {
     std::memcpy(&x, &f, 4);
     uint32_t sign = (x >> 16) & 0x8000u;
     x &= 0x7fffffffu;
-    if (x > 0x7f800000u) return static_cast<uint16_t>(0x7fffu); // NaN: canonical, as cvt does
+    if (x > 0x7f800000u) return static_cast<uint16_t>(0x7fffu);         // NaN: canonical, as cvt does
     if (x >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u); // >= 65520 rounds to infinity
     if (x < 0x38800000u) {                                              // below 2^-14: subnormal or zero
-        if (x <= 0x33000000u) return static_cast<uint16_t>(sign);      // <= 2^-25 rounds to 0 (even)
+        if (x <= 0x33000000u) return static_cast<uint16_t>(sign);       // <= 2^-25 rounds to 0 (even)
         uint32_t e = x >> 23, m = (x & 0x7fffffu) | 0x800000u, shift = 126u - e;
         uint32_t r = m >> shift, rem = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
         if (rem > half || (rem == half && (r & 1u))) ++r;
@@ -173,8 +173,10 @@ D4R_HD F3 ycocg_to_rgb(F3 c) {
 D4R_HD float exposure_factor(const Params& p) {
     if (!(p.flags & kFlagHdr)) return 1.0f;
     float e = 1.0f;
-    if (p.exposure_mode == kExposureTexture) e = *at<float>(p.exposure_tex, 0);
-    else if (p.exposure_mode == kExposureAuto) e = *at<float>(p.exposure_auto, 0);
+    if (p.exposure_mode == kExposureTexture)
+        e = *at<float>(p.exposure_tex, 0);
+    else if (p.exposure_mode == kExposureAuto)
+        e = *at<float>(p.exposure_auto, 0);
     e = e * p.exposure_scale;
     if (!(e > 1.0e-8f)) e = 1.0e-8f; // also catches NaN
     return e / p.pre_exposure;
@@ -285,7 +287,8 @@ D4R_HD void prepare_pixel(const Params& p, int32_t x, int32_t y) {
         if (qx < 0.0f || qy < 0.0f || qx >= static_cast<float>(w + 1) || qy >= static_cast<float>(h + 1)) {
             disocc = 1.0f;
         } else {
-            float prev = load_f4(p.motion_prev, p.render_stride, clamp_i(floor_i(qx), 0, w), clamp_i(floor_i(qy), 0, h)).z;
+            float prev =
+                load_f4(p.motion_prev, p.render_stride, clamp_i(floor_i(qx), 0, w), clamp_i(floor_i(qy), 0, h)).z;
             if (own - prev > kDepthTolerance * own) disocc = 1.0f;
         }
     }
@@ -395,11 +398,13 @@ D4R_HD void accumulate_pixel(const Params& p, int32_t ox, int32_t oy) {
     float a = wmax / total;
     // Back into the RGB gamut: a history clipped onto a corner of the YCoCg box can leave it, and
     // would then drift further every frame.
-    F3 rgb = ycocg_to_rgb(F3{hist.x + (cur.x - hist.x) * a, hist.y + (cur.y - hist.y) * a, hist.z + (cur.z - hist.z) * a});
+    F3 rgb =
+        ycocg_to_rgb(F3{hist.x + (cur.x - hist.x) * a, hist.y + (cur.y - hist.y) * a, hist.z + (cur.z - hist.z) * a});
     F3 acc = rgb_to_ycocg(F3{clamp_f(rgb.x, 0.0f, 1.0f), clamp_f(rgb.y, 0.0f, 1.0f), clamp_f(rgb.z, 0.0f, 1.0f)});
     F4 out{acc.x, acc.y, acc.z, min_f(total, kMaxHistoryWeight)};
     store_f4(p.history_out, p.output_stride, ox, oy, out);
-    if (!(p.flags & kFlagSharpen)) store_output(p, ox, oy, from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p)));
+    if (!(p.flags & kFlagSharpen))
+        store_output(p, ox, oy, from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p)));
 }
 
 // ---- d4r_up_sharpen ----

@@ -87,8 +87,7 @@ NVSDK_NGX_Result Core::shutdown() {
     std::lock_guard lock(m_mutex);
     if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
     if (!m_features.empty()) log::info("ngx: Shutdown releases {} feature(s)", m_features.size());
-    for (auto& [handle, feature] : m_features)
-        destroy_feature(feature);
+    for (auto& [handle, feature] : m_features) destroy_feature(feature);
     m_features.clear();
     if (m_shared_parameters) {
         // Kept, not freed: games hold this map past Shutdown (issue 14, item 6); its table answers

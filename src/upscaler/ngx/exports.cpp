@@ -41,7 +41,8 @@ NVSDK_NGX_Result init(const char* entry, unsigned long long app_id, const char* 
 
 // The exception barrier of every export: nothing thrown below reaches the game. std::bad_alloc answers
 // FAIL_OutOfGPUMemory, anything else FAIL_PlatformError; each is logged once per entry point.
-template <typename F> NVSDK_NGX_Result guarded(const char* entry, F&& body) noexcept {
+template <typename F>
+NVSDK_NGX_Result guarded(const char* entry, F&& body) noexcept {
     NVSDK_NGX_Result result = NVSDK_NGX_Result_FAIL_PlatformError;
     std::string what = "an unknown exception";
     try {
@@ -62,7 +63,8 @@ template <typename F> NVSDK_NGX_Result guarded(const char* entry, F&& body) noex
     return result;
 }
 
-template <typename T> void null_out(T** out) {
+template <typename T>
+void null_out(T** out) {
     if (out != nullptr) *out = nullptr;
 }
 
@@ -108,15 +110,11 @@ D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Init_ProjectID(const char* InProj
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Shutdown(void) {
-    return guarded("NVSDK_NGX_CUDA_Shutdown", [&]() -> NVSDK_NGX_Result {
-        return Core::instance().shutdown();
-    });
+    return guarded("NVSDK_NGX_CUDA_Shutdown", [&]() -> NVSDK_NGX_Result { return Core::instance().shutdown(); });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_Shutdown1(NVSDK_NGX_CUDADevice* InDevice) {
-    return guarded("NVSDK_NGX_CUDA_Shutdown1", [&]() -> NVSDK_NGX_Result {
-        return Core::instance().shutdown();
-    });
+    return guarded("NVSDK_NGX_CUDA_Shutdown1", [&]() -> NVSDK_NGX_Result { return Core::instance().shutdown(); });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_GetParameters(NVSDK_NGX_Parameter** OutParameters) {
@@ -144,9 +142,8 @@ D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_GetCapabilityParameters(NVSDK_NGX
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_DestroyParameters(NVSDK_NGX_Parameter* InParameters) {
-    return guarded("NVSDK_NGX_CUDA_DestroyParameters", [&]() -> NVSDK_NGX_Result {
-        return Core::instance().destroy_parameters(InParameters);
-    });
+    return guarded("NVSDK_NGX_CUDA_DestroyParameters",
+                   [&]() -> NVSDK_NGX_Result { return Core::instance().destroy_parameters(InParameters); });
 }
 
 D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_GetScratchBufferSize(NVSDK_NGX_Feature InFeatureId,
@@ -203,20 +200,21 @@ D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_CUDA_EvaluateFeature_C(const NVSDK_NGX
 
 // ---- C accessors: through the object's table, so they work on any parameter object ----------------
 
-#define D4R_NGX_SETTER(Suffix, Type)                                                                                   \
-    D4R_NGX_EXPORT void NVSDK_NGX_Parameter_Set##Suffix(NVSDK_NGX_Parameter* InParameter, const char* InName,          \
-                                                        Type InValue) {                                                \
-        (void)guarded("NVSDK_NGX_Parameter_Set" #Suffix, [&] {                                                        \
-            if (InParameter != nullptr && InName != nullptr) InParameter->vtbl->Set##Suffix(InParameter, InName, InValue); \
-            return NVSDK_NGX_Result_Success;                                                                           \
-        });                                                                                                            \
+#define D4R_NGX_SETTER(Suffix, Type)                                                                          \
+    D4R_NGX_EXPORT void NVSDK_NGX_Parameter_Set##Suffix(NVSDK_NGX_Parameter* InParameter, const char* InName, \
+                                                        Type InValue) {                                       \
+        (void)guarded("NVSDK_NGX_Parameter_Set" #Suffix, [&] {                                                \
+            if (InParameter != nullptr && InName != nullptr)                                                  \
+                InParameter->vtbl->Set##Suffix(InParameter, InName, InValue);                                 \
+            return NVSDK_NGX_Result_Success;                                                                  \
+        });                                                                                                   \
     }
-#define D4R_NGX_GETTER(Suffix, Type)                                                                                   \
-    D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_Parameter_Get##Suffix(NVSDK_NGX_Parameter* InParameter,                  \
-                                                                    const char* InName, Type* OutValue) {              \
-        if (InParameter == nullptr || InName == nullptr || OutValue == nullptr) return NVSDK_NGX_Result_Fail;          \
-        return guarded("NVSDK_NGX_Parameter_Get" #Suffix,                                                              \
-                       [&] { return InParameter->vtbl->Get##Suffix(InParameter, InName, OutValue); });                \
+#define D4R_NGX_GETTER(Suffix, Type)                                                                          \
+    D4R_NGX_EXPORT NVSDK_NGX_Result NVSDK_NGX_Parameter_Get##Suffix(NVSDK_NGX_Parameter* InParameter,         \
+                                                                    const char* InName, Type* OutValue) {     \
+        if (InParameter == nullptr || InName == nullptr || OutValue == nullptr) return NVSDK_NGX_Result_Fail; \
+        return guarded("NVSDK_NGX_Parameter_Get" #Suffix,                                                     \
+                       [&] { return InParameter->vtbl->Get##Suffix(InParameter, InName, OutValue); });        \
     }
 
 D4R_NGX_SETTER(ULL, unsigned long long)

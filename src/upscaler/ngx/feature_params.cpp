@@ -12,15 +12,14 @@ using namespace abi;
 
 namespace {
 
-template <typename T> std::optional<T> read(const NVSDK_NGX_Parameter& p, const char* name) {
+template <typename T>
+std::optional<T> read(const NVSDK_NGX_Parameter& p, const char* name) {
     T value{};
     if (p.Get(name, &value) != NVSDK_NGX_Result_Success) return std::nullopt;
     return value;
 }
 
-Rejection reject(NVSDK_NGX_Result result, std::string message) {
-    return Rejection{result, std::move(message)};
-}
+Rejection reject(NVSDK_NGX_Result result, std::string message) { return Rejection{result, std::move(message)}; }
 
 // A required size in 1..kMaxDimension. Read as double, which holds every int and unsigned int exactly,
 // so that a negative int is reported as such instead of wrapping into a huge unsigned number.
@@ -74,10 +73,10 @@ Rejection read_pitch(const NVSDK_NGX_Parameter& p, const char* name, size_t& out
     return {};
 }
 
-#define D4R_NGX_CHECK(expr)                                                                                            \
-    do {                                                                                                               \
-        Rejection r_ = (expr);                                                                                         \
-        if (!r_.ok()) return r_;                                                                                       \
+#define D4R_NGX_CHECK(expr)      \
+    do {                         \
+        Rejection r_ = (expr);   \
+        if (!r_.ok()) return r_; \
     } while (0)
 
 constexpr unsigned int kKnownFlags =
@@ -120,8 +119,7 @@ Rejection read_create(const NVSDK_NGX_Parameter& p, CreateRequest& out) {
                                          NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_Performance,
                                          NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraPerformance,
                                          NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraQuality};
-    for (int k = 0; k < 6; ++k)
-        out.presets[k] = read<unsigned int>(p, preset_names[k]).value_or(0);
+    for (int k = 0; k < 6; ++k) out.presets[k] = read<unsigned int>(p, preset_names[k]).value_or(0);
     return {};
 }
 

@@ -47,12 +47,11 @@ const Value* ParameterStore::find(const char* name) const {
 
 namespace {
 
-bool is_pointer(ValueType t) {
-    return t == ValueType::Pointer || t == ValueType::D3D11 || t == ValueType::D3D12;
-}
+bool is_pointer(ValueType t) { return t == ValueType::Pointer || t == ValueType::D3D11 || t == ValueType::D3D12; }
 
 // Floating to integer without undefined behaviour: NaN is 0, out-of-range values clamp.
-template <typename I> I clamp_to(double v) {
+template <typename I>
+I clamp_to(double v) {
     if (std::isnan(v)) return 0;
     constexpr double lo = static_cast<double>(std::numeric_limits<I>::lowest());
     constexpr double hi = static_cast<double>(std::numeric_limits<I>::max());
@@ -61,7 +60,8 @@ template <typename I> I clamp_to(double v) {
     return static_cast<I>(v);
 }
 
-template <typename T> T number_as(const Value& v) {
+template <typename T>
+T number_as(const Value& v) {
     if constexpr (std::is_floating_point_v<T>) {
         switch (v.type) {
         case ValueType::ULL:
@@ -93,7 +93,8 @@ template <typename T> T number_as(const Value& v) {
 
 } // namespace
 
-template <typename T> std::optional<T> convert(const Value& v) {
+template <typename T>
+std::optional<T> convert(const Value& v) {
     if constexpr (std::is_pointer_v<T>) {
         if (is_pointer(v.type)) return static_cast<T>(v.p);
         if (v.type == ValueType::ULL) return reinterpret_cast<T>(static_cast<uintptr_t>(v.ull));
@@ -107,14 +108,15 @@ template <typename T> std::optional<T> convert(const Value& v) {
     }
 }
 
-template <typename T> std::optional<T> ParameterStore::get(const char* name) const {
+template <typename T>
+std::optional<T> ParameterStore::get(const char* name) const {
     const Value* v = find(name);
     if (v == nullptr) return std::nullopt;
     return convert<T>(*v);
 }
 
-#define D4R_NGX_INSTANTIATE(T)                                                                                         \
-    template std::optional<T> convert<T>(const Value&);                                                                \
+#define D4R_NGX_INSTANTIATE(T)                          \
+    template std::optional<T> convert<T>(const Value&); \
     template std::optional<T> ParameterStore::get<T>(const char*) const;
 D4R_NGX_INSTANTIATE(unsigned long long)
 D4R_NGX_INSTANTIATE(float)
@@ -128,14 +130,13 @@ D4R_NGX_INSTANTIATE(ID3D12Resource*)
 
 namespace {
 
-ParameterStore& store_of(NVSDK_NGX_Parameter* self) {
-    return static_cast<ParameterObject*>(self)->store;
-}
+ParameterStore& store_of(NVSDK_NGX_Parameter* self) { return static_cast<ParameterObject*>(self)->store; }
 const ParameterStore& store_of(const NVSDK_NGX_Parameter* self) {
     return static_cast<const ParameterObject*>(self)->store;
 }
 
-template <typename T> Value make_value(ValueType type, T x) {
+template <typename T>
+Value make_value(ValueType type, T x) {
     Value v;
     v.type = type;
     if constexpr (std::is_pointer_v<T>)
@@ -161,12 +162,14 @@ bool retired(const NVSDK_NGX_Parameter* self) {
     return true;
 }
 
-template <typename T, ValueType Type> void set_slot(NVSDK_NGX_Parameter* self, const char* name, T value) {
+template <typename T, ValueType Type>
+void set_slot(NVSDK_NGX_Parameter* self, const char* name, T value) {
     if (self == nullptr || retired(self)) return;
     store_of(self).set(name, make_value(Type, value));
 }
 
-template <typename T> NVSDK_NGX_Result get_slot(const NVSDK_NGX_Parameter* self, const char* name, T* out) {
+template <typename T>
+NVSDK_NGX_Result get_slot(const NVSDK_NGX_Parameter* self, const char* name, T* out) {
     if (self == nullptr || out == nullptr) return NVSDK_NGX_Result_Fail;
     if (retired(self)) return NVSDK_NGX_Result_FAIL_NotInitialized;
     auto value = store_of(self).get<T>(name);
@@ -204,13 +207,9 @@ static_assert(sizeof(NVSDK_NGX_Parameter_Vtbl) == D4R_NGX_PARAMETER_VTBL_SLOTS *
 
 } // namespace
 
-ParameterObject::ParameterObject() {
-    vtbl = &kVtbl;
-}
+ParameterObject::ParameterObject() { vtbl = &kVtbl; }
 
-const NVSDK_NGX_Parameter_Vtbl& parameter_vtbl() {
-    return kVtbl;
-}
+const NVSDK_NGX_Parameter_Vtbl& parameter_vtbl() { return kVtbl; }
 
 void set_capabilities(NVSDK_NGX_Parameter& p) {
     p.Set(NVSDK_NGX_Parameter_SuperSampling_Available, 1);

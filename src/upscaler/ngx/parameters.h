@@ -51,14 +51,16 @@ public:
     size_t size() const { return m_values.size(); }
 
     // Typed reads with the conversion rules above; empty when missing or not convertible.
-    template <typename T> std::optional<T> get(const char* name) const;
+    template <typename T>
+    std::optional<T> get(const char* name) const;
 
 private:
     std::unordered_map<std::string, Value> m_values;
 };
 
 // Converts a stored value to T by the rules above.
-template <typename T> std::optional<T> convert(const Value& value);
+template <typename T>
+std::optional<T> convert(const Value& value);
 
 // The parameter object handed out by the core. `vtbl` is the first member, as in abi/ngx.h.
 struct ParameterObject : NVSDK_NGX_Parameter {

@@ -3,8 +3,8 @@
 // increasing order, so a C++ loop with the same fmaf order reproduces it bit for bit.
 #define TILE 16
 
-extern "C" __global__ void gemm_tiled(const float* __restrict__ a, const float* __restrict__ b,
-                                      float* __restrict__ c, int n) {
+extern "C" __global__ void gemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                                      int n) {
     __shared__ float as[TILE][TILE];
     __shared__ float bs[TILE][TILE];
     const int tx = threadIdx.x, ty = threadIdx.y;

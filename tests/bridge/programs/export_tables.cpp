@@ -98,7 +98,8 @@ static void tables_and_sizes() {
             const void* again = NULL;
             CHECK(cuGetExportTable(&again, &uuid));
             EXPECT(again == table); /* built once */
-            if (c.sized) printf(", slot 0 says %zu bytes", (size_t)(uintptr_t)static_cast<const void* const*>(table)[0]);
+            if (c.sized)
+                printf(", slot 0 says %zu bytes", (size_t)(uintptr_t)static_cast<const void* const*>(table)[0]);
         }
         printf("\n");
     }
@@ -189,7 +190,8 @@ static void cudart_interface(CUdevice dev, const char* fatbin_path) {
     CHECK(cuModuleGetGlobal(&coeffs, &bytes, module, "coeffs"));
     printf("cudart-interface: module from a fatbin wrapper: coeffs is %zu bytes\n", bytes);
     CHECK(cuModuleUnload(module));
-    printf("cudart-interface: module from no wrapper: %s\n", name_of(slot<ModuleFromWrapper>(cudart, 1)(&module, NULL)));
+    printf("cudart-interface: module from no wrapper: %s\n",
+           name_of(slot<ModuleFromWrapper>(cudart, 1)(&module, NULL)));
     CHECK(slot<NoArguments>(cudart, 12)());
     printf("cudart-interface: slot 3 (not implemented): %s\n", name_of(slot<NoArguments>(cudart, 3)()));
     CHECK(cuDevicePrimaryCtxRelease(dev));

@@ -51,6 +51,7 @@ Fn need(void* library, const char* library_name, const char* name) {
     return fn;
 }
 
+// clang-format off
 #define CUDA_FUNCTIONS(X)                                                                                    \
     X(cuInit) X(cuDeviceGet) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease_v2) X(cuCtxSetCurrent)  \
     X(cuCtxSynchronize) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemcpyHtoD_v2) X(cuMemcpyDtoH_v2) X(cuMemsetD8_v2)
@@ -59,6 +60,7 @@ Fn need(void* library, const char* library_name, const char* name) {
     X(NVSDK_NGX_CUDA_DestroyParameters) X(NVSDK_NGX_CUDA_CreateFeature) X(NVSDK_NGX_CUDA_EvaluateFeature_C)   \
     X(NVSDK_NGX_CUDA_ReleaseFeature) X(NVSDK_NGX_Parameter_SetUI) X(NVSDK_NGX_Parameter_SetI)                 \
     X(NVSDK_NGX_Parameter_SetF) X(NVSDK_NGX_Parameter_SetVoidPointer)
+// clang-format on
 
 struct Api {
 #define CUDA_MEMBER(name) PFN_##name name = nullptr;
@@ -142,7 +144,8 @@ int main(int argc, char** argv) {
     {
         std::vector<uint8_t> index = read_file(dir + "/frames.txt");
         index.push_back(0);
-        if (std::sscanf(reinterpret_cast<const char*>(index.data()), "%u %u %u %u %u", &rw, &rh, &ow, &oh, &frames) != 5 ||
+        if (std::sscanf(reinterpret_cast<const char*>(index.data()), "%u %u %u %u %u", &rw, &rh, &ow, &oh, &frames) !=
+                5 ||
             !rw || !rh || !ow || !oh || !frames)
             fail("bad " + dir + "/frames.txt");
     }
@@ -168,7 +171,8 @@ int main(int argc, char** argv) {
     check_ngx(api.NVSDK_NGX_CUDA_CreateFeature(NVSDK_NGX_Feature_SuperSampling, p, &feature),
               "NVSDK_NGX_CUDA_CreateFeature");
 
-    const size_t color_bytes = size_t(rw) * rh * 8, depth_bytes = size_t(rw) * rh * 4, motion_bytes = size_t(rw) * rh * 4;
+    const size_t color_bytes = size_t(rw) * rh * 8, depth_bytes = size_t(rw) * rh * 4,
+                 motion_bytes = size_t(rw) * rh * 4;
     const size_t output_bytes = size_t(ow) * oh * 8;
     CUdeviceptr color, depth, motion, exposure, output;
     check_cuda(api.cuMemAlloc_v2(&color, color_bytes), "cuMemAlloc");
@@ -181,7 +185,8 @@ int main(int argc, char** argv) {
     std::vector<uint16_t> result(output_bytes / 2);
     for (unsigned i = 0; i < frames; ++i) {
         std::vector<uint8_t> in = read_file(dir + "/frame_" + std::to_string(i) + ".bin");
-        if (in.size() != 12 + color_bytes + depth_bytes + motion_bytes) fail("frame " + std::to_string(i) + ": wrong size");
+        if (in.size() != 12 + color_bytes + depth_bytes + motion_bytes)
+            fail("frame " + std::to_string(i) + ": wrong size");
         const uint8_t* at = in.data() + 12;
         check_cuda(api.cuMemcpyHtoD_v2(color, at, color_bytes), "cuMemcpyHtoD");
         check_cuda(api.cuMemcpyHtoD_v2(depth, at + color_bytes, depth_bytes), "cuMemcpyHtoD");
@@ -202,7 +207,8 @@ int main(int argc, char** argv) {
         check_cuda(api.cuMemcpyDtoH_v2(result.data(), output, output_bytes), "cuMemcpyDtoH");
         size_t unwritten = 0;
         for (uint16_t h : result) unwritten += h == 0xffff;
-        if (unwritten) fail("frame " + std::to_string(i) + ": " + std::to_string(unwritten) + " output halves never written");
+        if (unwritten)
+            fail("frame " + std::to_string(i) + ": " + std::to_string(unwritten) + " output halves never written");
         write_output(int(i), result);
         std::printf("frame %u: output %ux%u RGBA16F, fnv1a %016llx\n", i, ow, oh,
                     static_cast<unsigned long long>(fnv1a(result.data(), output_bytes)));

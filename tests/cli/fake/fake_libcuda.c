@@ -11,9 +11,18 @@ int cuInit(unsigned int flags) {
 #endif
     return 0;
 }
-int cuDriverGetVersion(int* version) { *version = 13000; return 0; }
-int cuDeviceGetCount(int* count) { *count = 1; return 0; }
-int cuDeviceGet(int* device, int ordinal) { *device = ordinal; return ordinal == 0 ? 0 : 101; }
+int cuDriverGetVersion(int* version) {
+    *version = 13000;
+    return 0;
+}
+int cuDeviceGetCount(int* count) {
+    *count = 1;
+    return 0;
+}
+int cuDeviceGet(int* device, int ordinal) {
+    *device = ordinal;
+    return ordinal == 0 ? 0 : 101;
+}
 int cuDeviceGetName(char* name, int length, int device) {
     (void)device;
     strncpy(name, "d4r fake GPU", (size_t)length);

@@ -17,8 +17,8 @@ __global__ void recurse(unsigned* out, int depth) {
 // Each thread of each block writes its own cell: cells[parent][blockIdx][threadIdx].
 __global__ void child(unsigned* cells, unsigned parent, char tag, double scale, short small) {
     unsigned i = (parent * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x;
-    cells[i] = parent * 10000 + blockIdx.x * 100 + threadIdx.x + unsigned(tag) * 1000000 +
-               unsigned(scale * 2.0) + unsigned(small);
+    cells[i] = parent * 10000 + blockIdx.x * 100 + threadIdx.x + unsigned(tag) * 1000000 + unsigned(scale * 2.0) +
+               unsigned(small);
 }
 
 __global__ void parent(unsigned* cells) {
@@ -76,7 +76,8 @@ int main() {
         for (unsigned b = 0; b < 3; ++b)
             for (unsigned t = 0; t < 4; ++t) {
                 unsigned v = h[(p * 3 + b) * 4 + t];
-                EXPECT(v == p * 10000 + b * 100 + t + 65000000 + 3 + 1, "child of block %u (%u,%u) wrote %u", p, b, t, v);
+                EXPECT(v == p * 10000 + b * 100 + t + 65000000 + 3 + 1, "child of block %u (%u,%u) wrote %u", p, b, t,
+                       v);
             }
     print_digest("children", h.data(), 5 * 3 * 4 * sizeof(unsigned));
 

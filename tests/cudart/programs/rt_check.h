@@ -10,24 +10,24 @@
 
 static int g_failures = 0;
 
-#define CHECK(call)                                                                                          \
-    do {                                                                                                     \
-        cudaError_t e_ = (call);                                                                             \
-        if (e_ != cudaSuccess) {                                                                             \
-            std::printf("FAIL %s:%d: %s = %d (%s)\n", __FILE__, __LINE__, #call, static_cast<int>(e_),       \
-                        cudaGetErrorName(e_));                                                               \
-            std::exit(1);                                                                                    \
-        }                                                                                                    \
+#define CHECK(call)                                                                                    \
+    do {                                                                                               \
+        cudaError_t e_ = (call);                                                                       \
+        if (e_ != cudaSuccess) {                                                                       \
+            std::printf("FAIL %s:%d: %s = %d (%s)\n", __FILE__, __LINE__, #call, static_cast<int>(e_), \
+                        cudaGetErrorName(e_));                                                         \
+            std::exit(1);                                                                              \
+        }                                                                                              \
     } while (0)
 
-#define EXPECT(cond, ...)                                                                                    \
-    do {                                                                                                     \
-        if (!(cond)) {                                                                                       \
-            std::printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                 \
-            std::printf(__VA_ARGS__);                                                                        \
-            std::printf("\n");                                                                               \
-            ++g_failures;                                                                                    \
-        }                                                                                                    \
+#define EXPECT(cond, ...)                                    \
+    do {                                                     \
+        if (!(cond)) {                                       \
+            std::printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+            std::printf(__VA_ARGS__);                        \
+            std::printf("\n");                               \
+            ++g_failures;                                    \
+        }                                                    \
     } while (0)
 
 static inline uint64_t fnv1a(const void* data, size_t bytes) {

@@ -40,13 +40,15 @@ __global__ void contract_f32(const float* v, float* o) {
     o[5] = t;
     // 6, 7: two adds of one product.
     asm("{ .reg .f32 t; mul.f32 t, %2, %3; add.f32 %0, t, %4; add.f32 %1, t, %5; }"
-        : "=f"(r), "=f"(r2) : "f"(a), "f"(b), "f"(c), "f"(c2));
+        : "=f"(r), "=f"(r2)
+        : "f"(a), "f"(b), "f"(c), "f"(c2));
     o[6] = r;
     o[7] = r2;
     // 8: a branch between the mul and the add (the mul's block dominates the add's).
     asm("{ .reg .f32 t, u; .reg .pred p; mul.f32 t, %1, %2; mov.f32 u, %3; setp.ne.f32 p, %3, 0f00000000;"
         " @p bra C8; add.f32 u, u, 0f3F800000; C8: add.f32 %0, t, u; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(c));
+        : "=f"(r)
+        : "f"(a), "f"(b), "f"(c));
     o[8] = r;
     // 9: mul.rn then add; 10: mul then add.rn; 11: both .ftz; 12: only the mul .ftz; 13: add.sat.
     asm("{ .reg .f32 t; mul.rn.f32 t, %1, %2; add.f32 %0, t, %3; }" : "=f"(r) : "f"(a), "f"(b), "f"(c));
@@ -60,11 +62,9 @@ __global__ void contract_f32(const float* v, float* o) {
     asm("{ .reg .f32 t; mul.f32 t, %1, %2; add.sat.f32 %0, t, %3; }" : "=f"(r) : "f"(a), "f"(b), "f"(c));
     o[13] = r;
     // 14: neg of the product, then add nc; 15: a mov between.
-    asm("{ .reg .f32 t, n; mul.f32 t, %1, %2; neg.f32 n, t; add.f32 %0, n, %3; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(nc));
+    asm("{ .reg .f32 t, n; mul.f32 t, %1, %2; neg.f32 n, t; add.f32 %0, n, %3; }" : "=f"(r) : "f"(a), "f"(b), "f"(nc));
     o[14] = r;
-    asm("{ .reg .f32 t, u; mul.f32 t, %1, %2; mov.f32 u, t; add.f32 %0, u, %3; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(c));
+    asm("{ .reg .f32 t, u; mul.f32 t, %1, %2; mov.f32 u, t; add.f32 %0, u, %3; }" : "=f"(r) : "f"(a), "f"(b), "f"(c));
     o[15] = r;
     // 16: separate asm statements, as intrinsics produce them.
     asm("mul.f32 %0, %1, %2;" : "=f"(t) : "f"(a), "f"(b));
@@ -72,21 +72,25 @@ __global__ void contract_f32(const float* v, float* o) {
     o[16] = r;
     // 17: a sum of two products (either could be contracted); 18: the second product is mul.rn.
     asm("{ .reg .f32 t, u; mul.f32 t, %1, %2; mul.f32 u, %3, %4; add.f32 %0, t, u; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(x), "f"(y));
+        : "=f"(r)
+        : "f"(a), "f"(b), "f"(x), "f"(y));
     o[17] = r;
     asm("{ .reg .f32 t, u; mul.f32 t, %1, %2; mul.rn.f32 u, %3, %4; add.f32 %0, t, u; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(x), "f"(y));
+        : "=f"(r)
+        : "f"(a), "f"(b), "f"(x), "f"(y));
     o[18] = r;
     // 19: a loop: acc = acc - nc; acc = acc + a*b, twice.
     asm("{ .reg .f32 t, acc; .reg .s32 i; .reg .pred p; mov.f32 acc, 0f00000000; mov.s32 i, 0;"
         " L19: sub.f32 acc, acc, %3; mul.f32 t, %1, %2; add.f32 acc, acc, t; add.s32 i, i, 1;"
         " setp.lt.s32 p, i, 2; @p bra L19; mov.f32 %0, acc; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(nc));
+        : "=f"(r)
+        : "f"(a), "f"(b), "f"(nc));
     o[19] = r;
     // 20: a predicated mul (predicate true at run time).
     asm("{ .reg .f32 t; .reg .pred p; mov.f32 t, 0f00000000; setp.ne.f32 p, %3, 0f00000000; @p mul.f32 t, %1, %2;"
         " add.f32 %0, t, %3; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(c));
+        : "=f"(r)
+        : "f"(a), "f"(b), "f"(c));
     o[20] = r;
     // 21: a multiplier that is an immediate (1 + 2^-12); 22: an addend that is one (-(1 + 2^-11)).
     asm("{ .reg .f32 t; mul.f32 t, %1, 0f3F800800; add.f32 %0, t, %2; }" : "=f"(r) : "f"(a), "f"(c));
@@ -95,12 +99,14 @@ __global__ void contract_f32(const float* v, float* o) {
     o[22] = r;
     // 23: bar.sync between.
     asm volatile("{ .reg .f32 t; mul.f32 t, %1, %2; bar.sync 0; add.f32 %0, t, %3; }"
-                 : "=f"(r) : "f"(a), "f"(b), "f"(c));
+                 : "=f"(r)
+                 : "f"(a), "f"(b), "f"(c));
     o[23] = r;
     // 24: a multiplicand register redefined between the mul and the add.
     asm("{ .reg .f32 t, q; mov.f32 q, %1; mul.f32 t, q, %2; mov.f32 q, 0f40000000; add.f32 %0, t, %3;"
         " mul.rn.f32 %0, %0, q; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(c));
+        : "=f"(r)
+        : "f"(a), "f"(b), "f"(c));
     o[24] = r;
     // 25: forty unrelated instructions between.
     asm("{ .reg .f32 t, u; mul.f32 t, %1, %2; mov.f32 u, %3;"
@@ -110,7 +116,8 @@ __global__ void contract_f32(const float* v, float* o) {
         " add.f32 u, u, 0fBF800000; add.f32 u, u, 0fBF800000; add.f32 u, u, 0fBF800000; add.f32 u, u, 0fBF800000;"
         " add.f32 u, u, 0fBF800000; add.f32 u, u, 0fBF800000; add.f32 u, u, 0fBF800000; add.f32 u, u, 0fBF800000;"
         " add.f32 %0, t, u; }"
-        : "=f"(r) : "f"(a), "f"(b), "f"(c));
+        : "=f"(r)
+        : "f"(a), "f"(b), "f"(c));
     o[25] = r;
     // 26: what nvcc writes for __fadd_rn(a * b, c) (a contractible mul, then add.rn); 27: for a * b + c.
     o[26] = __fadd_rn(a * b, c);
@@ -135,11 +142,13 @@ __global__ void contract_f64(const double* v, double* o) {
     asm("add.f64 %0, %1, %2;" : "=d"(r) : "d"(t), "d"(c));
     o[4] = r;
     asm("{ .reg .f64 t, u; mul.f64 t, %1, %2; mul.f64 u, %3, %4; add.f64 %0, t, u; }"
-        : "=d"(r) : "d"(a), "d"(b), "d"(x), "d"(y));
+        : "=d"(r)
+        : "d"(a), "d"(b), "d"(x), "d"(y));
     o[5] = r;
     asm("{ .reg .f64 t, u; .reg .pred p; mul.f64 t, %1, %2; mov.f64 u, %3; setp.ne.f64 p, %3, 0d0000000000000000;"
         " @p bra D6; add.f64 u, u, 0d3FF0000000000000; D6: add.f64 %0, t, u; }"
-        : "=d"(r) : "d"(a), "d"(b), "d"(c));
+        : "=d"(r)
+        : "d"(a), "d"(b), "d"(c));
     o[6] = r;
 }
 
@@ -252,10 +261,10 @@ static double add_rn(double a, double b) {
 // Prints one probe: bits and which candidate they are.
 static void report_f32(const char* name, float got, float fused, float separate, float other = NAN) {
     const char* kind = bits(fused) == bits(separate) ? (bits(got) == bits(fused) ? "expected" : "other")
-                       : bits(got) == bits(fused)      ? "fused"
-                       : bits(got) == bits(separate)   ? "separate"
-                       : bits(got) == bits(other)      ? "fused-other"
-                                                       : "other";
+                       : bits(got) == bits(fused)    ? "fused"
+                       : bits(got) == bits(separate) ? "separate"
+                       : bits(got) == bits(other)    ? "fused-other"
+                                                     : "other";
     std::printf("f32 %-34s %08x %s\n", name, bits(got), kind);
 }
 static void report_f64(const char* name, double got, double fused, double separate, double other = NAN) {

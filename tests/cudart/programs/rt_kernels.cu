@@ -70,7 +70,8 @@ __global__ void groups(const int* in, int* out) {
 __global__ void say_hello(int base) {
     // One thread prints, so that the order of the lines is the same on every device.
     if (blockIdx.x == 1 && threadIdx.x == 0)
-        for (int i = 0; i < 3; ++i) printf("hello from block %d thread %d value %d\n", blockIdx.x, threadIdx.x, base + i);
+        for (int i = 0; i < 3; ++i)
+            printf("hello from block %d thread %d value %d\n", blockIdx.x, threadIdx.x, base + i);
 }
 
 int main() {

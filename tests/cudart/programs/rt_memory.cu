@@ -78,8 +78,8 @@ int main() {
     EXPECT(pitch >= 37 * sizeof(float), "pitch");
     CHECK(cudaMemcpy2D(img, pitch, host.data(), 37 * sizeof(float), 37 * sizeof(float), 19, cudaMemcpyHostToDevice));
     std::vector<float> img_back(37 * 19);
-    CHECK(cudaMemcpy2D(img_back.data(), 37 * sizeof(float), img, pitch, 37 * sizeof(float), 19,
-                       cudaMemcpyDeviceToHost));
+    CHECK(
+        cudaMemcpy2D(img_back.data(), 37 * sizeof(float), img, pitch, 37 * sizeof(float), 19, cudaMemcpyDeviceToHost));
     EXPECT(img_back[37 * 18 + 36] == host[37 * 18 + 36], "memcpy2D");
     print_digest("memcpy2d", img_back.data(), img_back.size() * sizeof(float));
     CHECK(cudaFree(img));

@@ -3,9 +3,9 @@
 // phases, and cuda::memcpy_async with a pipeline (cp.async). Outputs depend only on CUDA semantics.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cstdio>
 #include <cuda/barrier>
 #include <cuda/pipeline>
-#include <cstdio>
 #include <vector>
 
 #include "rt_check.h"
@@ -124,8 +124,8 @@ int main() {
     }
     std::printf("grid total %d (second round %d)\n", totals[0], totals[blocks]);
     // A grid larger than the device holds at once is refused.
-    cudaError_t too_large = cudaLaunchCooperativeKernel(reinterpret_cast<void*>(grid_total), dim3(1 << 20), dim3(128),
-                                                        args, 0, nullptr);
+    cudaError_t too_large =
+        cudaLaunchCooperativeKernel(reinterpret_cast<void*>(grid_total), dim3(1 << 20), dim3(128), args, 0, nullptr);
     std::printf("huge cooperative grid: %s (last error %s)\n", cudaGetErrorName(too_large),
                 cudaGetErrorName(cudaGetLastError()));
     CHECK(cudaGetLastError());
@@ -142,8 +142,8 @@ int main() {
             s += values[t * 64 + i];
             m = values[t * 64 + i] > m ? values[t * 64 + i] : m;
         }
-        EXPECT(tiles[2 * t] == s && tiles[2 * t + 1] == m, "tile %d: %d %d != %d %d", t, tiles[2 * t],
-               tiles[2 * t + 1], s, m);
+        EXPECT(tiles[2 * t] == s && tiles[2 * t + 1] == m, "tile %d: %d %d != %d %d", t, tiles[2 * t], tiles[2 * t + 1],
+               s, m);
     }
     print_digest("wide_tiles", tiles.data(), tiles.size() * sizeof(int));
 

@@ -2,10 +2,10 @@
 // offers for sm_80: f16 with f32 and f16 accumulators, bf16, tf32, s8/u8 and f64, in each fragment
 // shape. Inputs are not exact in the products' sums, so the digests check the tensor cores' rounding
 // bit for bit against the H200.
-#include <mma.h>
+#include <cstdio>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <cstdio>
+#include <mma.h>
 #include <vector>
 
 #include "rt_check.h"
@@ -41,19 +41,33 @@ static float value(int i, int salt) {
 template <typename T>
 static T convert(float v);
 template <>
-__half convert<__half>(float v) { return __float2half_rn(v); }
+__half convert<__half>(float v) {
+    return __float2half_rn(v);
+}
 template <>
-__nv_bfloat16 convert<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__nv_bfloat16 convert<__nv_bfloat16>(float v) {
+    return __float2bfloat16_rn(v);
+}
 template <>
-float convert<float>(float v) { return v; }
+float convert<float>(float v) {
+    return v;
+}
 template <>
-double convert<double>(float v) { return static_cast<double>(v) * (1.0 + 1.0 / 3.0); }
+double convert<double>(float v) {
+    return static_cast<double>(v) * (1.0 + 1.0 / 3.0);
+}
 template <>
-signed char convert<signed char>(float v) { return static_cast<signed char>(static_cast<int>(v * 127.0f)); }
+signed char convert<signed char>(float v) {
+    return static_cast<signed char>(static_cast<int>(v * 127.0f));
+}
 template <>
-unsigned char convert<unsigned char>(float v) { return static_cast<unsigned char>(static_cast<int>((v + 1.0f) * 127.0f)); }
+unsigned char convert<unsigned char>(float v) {
+    return static_cast<unsigned char>(static_cast<int>((v + 1.0f) * 127.0f));
+}
 template <>
-int convert<int>(float v) { return static_cast<int>(v * 100000.0f); }
+int convert<int>(float v) {
+    return static_cast<int>(v * 100000.0f);
+}
 
 template <int M, int N, int K, typename In, typename Acc, typename Frag = In>
 static void run(const char* name) {

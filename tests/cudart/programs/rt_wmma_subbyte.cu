@@ -3,9 +3,9 @@
 // popcounts), with padded strides, a K loop over a wider matrix, and element-wise use of the accumulator
 // fragment. Every result is compared with an exact host computation, then printed as a digest and a
 // few values, so the golden holds the H200's answers.
-#include <mma.h>
 #include <climits>
 #include <cstdio>
+#include <mma.h>
 #include <vector>
 
 #include "rt_check.h"
@@ -32,8 +32,10 @@ __global__ void sub_mma(const unsigned char* a, const unsigned char* b, const in
         wmma::load_matrix_sync(fa, a + s * kStepBytes, lda);
         wmma::load_matrix_sync(fb, b + s * kStepBytes, ldb);
         if constexpr (KTILE == 128) {
-            if (op == 2) wmma::bmma_sync(fc, fa, fb, fc, wx::bmmaBitOpAND, wx::bmmaAccumulateOpPOPC);
-            else wmma::bmma_sync(fc, fa, fb, fc, wx::bmmaBitOpXOR, wx::bmmaAccumulateOpPOPC);
+            if (op == 2)
+                wmma::bmma_sync(fc, fa, fb, fc, wx::bmmaBitOpAND, wx::bmmaAccumulateOpPOPC);
+            else
+                wmma::bmma_sync(fc, fa, fb, fc, wx::bmmaBitOpXOR, wx::bmmaAccumulateOpPOPC);
         } else {
             wmma::mma_sync(fc, fa, fb, fc, op == 1);
         }
@@ -66,7 +68,7 @@ static int c_value(int i, int j, int salt, bool extreme) {
     const int small = static_cast<int>(byte_at(i * 8 + j, salt)) * 37 - 4000;
     if (!extreme) return small;
     if ((i + j) % 3 == 0) return INT_MAX / 3 - 20 + j; // times 3 in the kernel: within 62 of INT_MAX
-    if ((i + j) % 3 == 1) return INT_MIN / 3 + 20 - i;  // within 62 of INT_MIN
+    if ((i + j) % 3 == 1) return INT_MIN / 3 + 20 - i; // within 62 of INT_MIN
     return small;
 }
 
@@ -92,10 +94,18 @@ static void run(const char* name, Kind kind, unsigned lda, unsigned ldb, int k, 
     CHECK(cudaMemcpy(dc, c.data(), c.size() * sizeof(int), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dd, d.data(), d.size() * sizeof(int), cudaMemcpyHostToDevice));
     switch (kind) {
-    case Kind::S4: sub_mma<wx::precision::s4, 32><<<1, 32>>>(da, db, dc, dd, lda, ldb, k, satf ? 1 : 0); break;
-    case Kind::U4: sub_mma<wx::precision::u4, 32><<<1, 32>>>(da, db, dc, dd, lda, ldb, k, satf ? 1 : 0); break;
-    case Kind::B1Xor: sub_mma<wx::precision::b1, 128><<<1, 32>>>(da, db, dc, dd, lda, ldb, k, 1); break;
-    case Kind::B1And: sub_mma<wx::precision::b1, 128><<<1, 32>>>(da, db, dc, dd, lda, ldb, k, 2); break;
+    case Kind::S4:
+        sub_mma<wx::precision::s4, 32><<<1, 32>>>(da, db, dc, dd, lda, ldb, k, satf ? 1 : 0);
+        break;
+    case Kind::U4:
+        sub_mma<wx::precision::u4, 32><<<1, 32>>>(da, db, dc, dd, lda, ldb, k, satf ? 1 : 0);
+        break;
+    case Kind::B1Xor:
+        sub_mma<wx::precision::b1, 128><<<1, 32>>>(da, db, dc, dd, lda, ldb, k, 1);
+        break;
+    case Kind::B1And:
+        sub_mma<wx::precision::b1, 128><<<1, 32>>>(da, db, dc, dd, lda, ldb, k, 2);
+        break;
     }
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(d.data(), dd, d.size() * sizeof(int), cudaMemcpyDeviceToHost));

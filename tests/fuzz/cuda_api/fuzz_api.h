@@ -41,12 +41,12 @@ extern bool kFreedAsHost;
 // FUZZ_CUDA_API_REGISTER_UNMAPPED=0 turns it off.
 extern bool kRegisterUnmapped;
 
-#define CHECK(cond)                                                                                                    \
-    do {                                                                                                               \
-        if (!(cond)) {                                                                                                 \
-            std::fprintf(stderr, "fuzz_cuda_api: invariant failed at line %d: %s\n", __LINE__, #cond);               \
-            std::abort();                                                                                              \
-        }                                                                                                              \
+#define CHECK(cond)                                                                                    \
+    do {                                                                                               \
+        if (!(cond)) {                                                                                 \
+            std::fprintf(stderr, "fuzz_cuda_api: invariant failed at line %d: %s\n", __LINE__, #cond); \
+            std::abort();                                                                              \
+        }                                                                                              \
     } while (0)
 
 // ---- Input ------------------------------------------------------------------------------------------
@@ -136,11 +136,11 @@ struct Pool {
     Kind<CUtexref> texref;
     Kind<CUmemGenericAllocationHandle> vmm;
     Kind<CUexternalMemory> extmem;
-    std::vector<Ptr> reservations;  // cuMemAddressReserve
-    std::vector<Ptr> registered;    // cuMemHostRegister'd ranges of the arena
-    std::vector<Ptr> dev, dev_dead; // device, managed, pool, pitched and module-global memory
+    std::vector<Ptr> reservations;    // cuMemAddressReserve
+    std::vector<Ptr> registered;      // cuMemHostRegister'd ranges of the arena
+    std::vector<Ptr> dev, dev_dead;   // device, managed, pool, pitched and module-global memory
     std::vector<Ptr> host, host_dead; // cuMemAllocHost / cuMemHostAlloc
-    std::vector<Ptr> history; // every range d4r handed out (freed ones stay mapped under ASan, or get reused)
+    std::vector<Ptr> history;         // every range d4r handed out (freed ones stay mapped under ASan, or get reused)
 };
 
 extern Pool* P;
@@ -152,7 +152,8 @@ extern bool g_budget;    // whether D4R_CPU_MEMORY_LIMIT is honoured (cuMemGetIn
 
 template <typename H>
 H junk_handle(Input& in) {
-    static const uint64_t values[] = {0, 0x10, 0x1, 0x2, 0xdeadbeef, ~0ull, 0x00007fff00000000ull, 0xffff800000000000ull};
+    static const uint64_t values[] = {
+        0, 0x10, 0x1, 0x2, 0xdeadbeef, ~0ull, 0x00007fff00000000ull, 0xffff800000000000ull};
     return (H)(uintptr_t)values[in.below(std::size(values))];
 }
 
@@ -189,10 +190,9 @@ struct KernelInfo {
     const char* name;
     int params;
 };
-inline constexpr KernelInfo kKernels[] = {{"add_one", 2}, {"store_at", 2},    {"spin", 2},         {"trapper", 0},
+inline constexpr KernelInfo kKernels[] = {{"add_one", 2},     {"store_at", 2},     {"spin", 2},    {"trapper", 0},
                                           {"uses_shared", 1}, {"bump_counter", 0}, {"tex_read", 3}};
 inline constexpr int kMaxParams = 3;
-
 
 // Values kernelParams entries point at, and the extra buffer: big enough for any parameter of the
 // fixed kernels (fuzzed kernels are only launched with `extra`, whose buffer size d4r is told).

@@ -50,7 +50,8 @@ void op_array(Input& in) {
     }
     case 5: {
         CUarray level;
-        (void)T->cuMipmappedArrayGetLevel(in.flip() ? &level : nullptr, pick(in, P->mipmap), in.u8() % 4 ? in.below(4) : in.u32());
+        (void)T->cuMipmappedArrayGetLevel(in.flip() ? &level : nullptr, pick(in, P->mipmap),
+                                          in.u8() % 4 ? in.below(4) : in.u32());
         CUmipmappedArray m = pick(in, P->mipmap);
         if (in.u8() % 4 == 0 && T->cuMipmappedArrayDestroy(m) == CUDA_SUCCESS) P->mipmap.kill(m);
         return;
@@ -68,8 +69,8 @@ void op_array(Input& in) {
         CUDA_RESOURCE_VIEW_DESC vd;
         in.fill(&vd, sizeof vd);
         CUtexObject t = 0;
-        if (T->cuTexObjectCreate(in.u8() % 16 ? &t : nullptr, in.u8() % 16 ? &res : nullptr, in.u8() % 8 ? &td : nullptr,
-                                 in.u8() % 4 ? nullptr : &vd) == CUDA_SUCCESS) {
+        if (T->cuTexObjectCreate(in.u8() % 16 ? &t : nullptr, in.u8() % 16 ? &res : nullptr,
+                                 in.u8() % 8 ? &td : nullptr, in.u8() % 4 ? nullptr : &vd) == CUDA_SUCCESS) {
             CHECK(t != 0);
             P->tex.add(t);
         }

@@ -15,8 +15,12 @@ void op_context(Input& in) {
         CUdevice dev = in.u8() % 8 ? 0 : CUdevice(in.u32());
         CUresult r;
         switch (in.u8() % 3) {
-        case 0: r = T->cuCtxCreate_v2(&c, flags, dev); break;
-        case 1: r = T->cuCtxCreate(&c, flags, dev); break;
+        case 0:
+            r = T->cuCtxCreate_v2(&c, flags, dev);
+            break;
+        case 1:
+            r = T->cuCtxCreate(&c, flags, dev);
+            break;
         default: {
             CUctxCreateParams p;
             fill_ctx_params(in, p);
@@ -34,9 +38,15 @@ void op_context(Input& in) {
         if (T->cuCtxDestroy_v2(c) == CUDA_SUCCESS) P->ctx.kill(c);
         return;
     }
-    case 3: (void)T->cuCtxPushCurrent_v2(pick_ctx(in)); return;
-    case 4: (void)T->cuCtxPopCurrent_v2(in.flip() ? &c : nullptr); return;
-    case 5: (void)T->cuCtxSetCurrent(pick_ctx(in)); return;
+    case 3:
+        (void)T->cuCtxPushCurrent_v2(pick_ctx(in));
+        return;
+    case 4:
+        (void)T->cuCtxPopCurrent_v2(in.flip() ? &c : nullptr);
+        return;
+    case 5:
+        (void)T->cuCtxSetCurrent(pick_ctx(in));
+        return;
     case 6: {
         (void)T->cuCtxGetCurrent(in.flip() ? &c : nullptr);
         CUdevice d;
@@ -46,7 +56,9 @@ void op_context(Input& in) {
         (void)T->cuCtxGetApiVersion(pick_ctx(in), in.flip() ? &v : nullptr);
         return;
     }
-    case 7: (void)T->cuCtxSynchronize(); return;
+    case 7:
+        (void)T->cuCtxSynchronize();
+        return;
     case 8: {
         CUlimit limit = static_cast<CUlimit>(in.below(9));
         size_t value = in.flip() ? in.u16() : pick_size(in);
@@ -79,7 +91,9 @@ void op_context(Input& in) {
     case 11:
         if (T->cuDevicePrimaryCtxRelease_v2(in.u8() % 8 ? 0 : CUdevice(in.u32())) == CUDA_SUCCESS) --P->primary_refs;
         return;
-    case 12: (void)T->cuDevicePrimaryCtxReset_v2(in.u8() % 8 ? 0 : CUdevice(in.u32())); return;
+    case 12:
+        (void)T->cuDevicePrimaryCtxReset_v2(in.u8() % 8 ? 0 : CUdevice(in.u32()));
+        return;
     case 13: {
         unsigned flags;
         int active;
@@ -90,7 +104,8 @@ void op_context(Input& in) {
     }
     case 14: {
         if (P->ctx.live.size() >= 4) return;
-        if (T->cuCtxAttach(in.flip() ? &c : nullptr, in.u8() % 4 ? 0 : in.u32()) == CUDA_SUCCESS && c) (void)T->cuCtxDetach(c);
+        if (T->cuCtxAttach(in.flip() ? &c : nullptr, in.u8() % 4 ? 0 : in.u32()) == CUDA_SUCCESS && c)
+            (void)T->cuCtxDetach(c);
         (void)T->cuCtxDetach(pick_ctx(in));
         return;
     }
@@ -103,7 +118,8 @@ void op_context(Input& in) {
     }
     case 16:
         (void)T->cuMemcpyPeer(pick_dptr(in), pick_ctx(in), pick_dptr(in), pick_ctx(in), pick_size(in));
-        (void)T->cuMemcpyPeerAsync(pick_dptr(in), pick_ctx(in), pick_dptr(in), pick_ctx(in), pick_size(in), pick_stream(in));
+        (void)T->cuMemcpyPeerAsync(pick_dptr(in), pick_ctx(in), pick_dptr(in), pick_ctx(in), pick_size(in),
+                                   pick_stream(in));
         return;
     default: {
         // Push a context from the pool and pop it again: most programs keep one current context.
@@ -155,9 +171,14 @@ void op_device(Input& in) {
         (void)T->cuDeviceGetPCIBusId(in.flip() ? bus : nullptr, len, dev);
         std::string id;
         switch (in.u8() % 4) {
-        case 0: id = "0000:00:00.0"; break;
-        case 1: id = ""; break;
-        default: id.assign(in.below(32), char('0' + in.below(60)));
+        case 0:
+            id = "0000:00:00.0";
+            break;
+        case 1:
+            id = "";
+            break;
+        default:
+            id.assign(in.below(32), char('0' + in.below(60)));
         }
         CUdevice d;
         (void)T->cuDeviceGetByPCIBusId(in.flip() ? &d : nullptr, in.u8() % 8 ? id.c_str() : nullptr);
@@ -175,22 +196,29 @@ void op_device(Input& in) {
         std::string sym;
         const char* s = nullptr;
         switch (in.u8() % 4) {
-        case 0: s = "cuMemAlloc"; break;
-        case 1: s = "cuLaunchKernel"; break;
+        case 0:
+            s = "cuMemAlloc";
+            break;
+        case 1:
+            s = "cuLaunchKernel";
+            break;
         case 2: {
             sym.assign(in.below(48), 'c');
             for (char& ch : sym) ch = char(in.u8() | 1);
             s = sym.c_str();
             break;
         }
-        default: s = nullptr;
+        default:
+            s = nullptr;
         }
         void* fn;
         CUdriverProcAddressQueryResult status;
         int version = in.u8() % 4 ? 12000 : int(in.u32());
         cuuint64_t flags = in.u8() % 4 ? in.below(3) : in.u64();
-        if (in.flip()) (void)T->cuGetProcAddress_v2(s, in.flip() ? &fn : nullptr, version, flags, in.flip() ? &status : nullptr);
-        else (void)T->cuGetProcAddress(s, in.flip() ? &fn : nullptr, version, flags);
+        if (in.flip())
+            (void)T->cuGetProcAddress_v2(s, in.flip() ? &fn : nullptr, version, flags, in.flip() ? &status : nullptr);
+        else
+            (void)T->cuGetProcAddress(s, in.flip() ? &fn : nullptr, version, flags);
         return;
     }
     case 8: {

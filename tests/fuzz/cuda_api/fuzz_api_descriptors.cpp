@@ -24,16 +24,16 @@ CUarray_format pick_format(Input& in) {
 }
 
 size_t pick_extent(Input& in) {
-    static const uint64_t values[] = {0, 1, 2, 3, 16, 64, 100, 256, 1000, 4096, 65536, 1ull << 31, 1ull << 32,
-                                      (1ull << 33) + 1, ~0ull};
+    static const uint64_t values[] = {
+        0, 1, 2, 3, 16, 64, 100, 256, 1000, 4096, 65536, 1ull << 31, 1ull << 32, (1ull << 33) + 1, ~0ull};
     return values[in.below(std::size(values))];
 }
 
 // An array descriptor whose texels fit in 64 MiB, or whose size does not fit in 64 bits (the product must
 // be refused, not wrapped), never one in between that the machine would have to hold.
 void bound_extent(size_t& w, size_t& h, size_t& d, unsigned channels) {
-    unsigned __int128 total = (unsigned __int128)std::max<size_t>(w, 1) * std::max<size_t>(h, 1) * std::max<size_t>(d, 1) *
-                              std::max(channels, 1u) * 16;
+    unsigned __int128 total = (unsigned __int128)std::max<size_t>(w, 1) * std::max<size_t>(h, 1) *
+                              std::max<size_t>(d, 1) * std::max(channels, 1u) * 16;
     if (total > (64u << 20) && total < ((unsigned __int128)1 << 64) && !g_budget) {
         w = std::min<size_t>(w, 256);
         h = std::min<size_t>(h, 256);
@@ -53,7 +53,6 @@ void fill_array3d(Input& in, CUDA_ARRAY3D_DESCRIPTOR& d) {
 
 CUmemorytype pick_memtype(Input& in) { return static_cast<CUmemorytype>(in.below(6)); }
 
-
 CopySide pick_side(Input& in) {
     CopySide s{};
     s.type = pick_memtype(in);
@@ -62,24 +61,34 @@ CopySide pick_side(Input& in) {
     s.array = pick(in, P->array);
     auto small = [&]() -> size_t {
         switch (in.u8() % 8) {
-        case 0: return huge_size(in);
-        case 1: return in.u16();
-        default: return in.below(16);
+        case 0:
+            return huge_size(in);
+        case 1:
+            return in.u16();
+        default:
+            return in.below(16);
         }
     };
     s.x = small();
     s.y = small();
     s.z = in.u8() % 4 ? 0 : small();
     switch (in.u8() % 8) {
-    case 0: s.pitch = huge_size(in); break;
-    case 1: s.pitch = 0; break;
-    case 2: s.pitch = ~0ull - in.below(512); break; // (rows - 1) * pitch wraps
-    default: s.pitch = in.u16() % 2048; break;
+    case 0:
+        s.pitch = huge_size(in);
+        break;
+    case 1:
+        s.pitch = 0;
+        break;
+    case 2:
+        s.pitch = ~0ull - in.below(512);
+        break; // (rows - 1) * pitch wraps
+    default:
+        s.pitch = in.u16() % 2048;
+        break;
     }
     s.height = in.u8() % 4 ? in.below(64) : huge_size(in);
     return s;
 }
-
 
 void fill_copy2d(Input& in, CUDA_MEMCPY2D& c) {
     std::memset(&c, 0, sizeof c);
@@ -133,8 +142,12 @@ void fill_resource(Input& in, CUDA_RESOURCE_DESC& r) {
     std::memset(&r, 0, sizeof r);
     r.resType = static_cast<CUresourcetype>(in.below(5));
     switch (in.u8() % 4) {
-    case 0: r.res.array.hArray = pick(in, P->array); break;
-    case 1: r.res.mipmap.hMipmappedArray = pick(in, P->mipmap); break;
+    case 0:
+        r.res.array.hArray = pick(in, P->array);
+        break;
+    case 1:
+        r.res.mipmap.hMipmappedArray = pick(in, P->mipmap);
+        break;
     case 2:
         r.res.linear.devPtr = pick_dptr(in);
         r.res.linear.format = pick_format(in);

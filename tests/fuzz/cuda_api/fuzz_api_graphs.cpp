@@ -50,8 +50,10 @@ void op_graph(Input& in) {
         LaunchArgs a;
         fill_kernel_node(in, k, a);
         CUresult r;
-        if (in.flip()) r = T->cuGraphAddKernelNode_v2(&n, g, d.ptr, d.count, in.u8() % 16 ? &k : nullptr);
-        else r = T->cuGraphAddKernelNode(&n, g, d.ptr, d.count, reinterpret_cast<CUDA_KERNEL_NODE_PARAMS_v1*>(&k));
+        if (in.flip())
+            r = T->cuGraphAddKernelNode_v2(&n, g, d.ptr, d.count, in.u8() % 16 ? &k : nullptr);
+        else
+            r = T->cuGraphAddKernelNode(&n, g, d.ptr, d.count, reinterpret_cast<CUDA_KERNEL_NODE_PARAMS_v1*>(&k));
         if (r == CUDA_SUCCESS) add_node(n);
         return;
     }
@@ -59,14 +61,16 @@ void op_graph(Input& in) {
         if (P->node.live.size() >= 48) return;
         CUDA_MEMSET_NODE_PARAMS m;
         fill_memset_node(in, m);
-        if (T->cuGraphAddMemsetNode(&n, g, d.ptr, d.count, in.u8() % 16 ? &m : nullptr, pick_ctx(in)) == CUDA_SUCCESS) add_node(n);
+        if (T->cuGraphAddMemsetNode(&n, g, d.ptr, d.count, in.u8() % 16 ? &m : nullptr, pick_ctx(in)) == CUDA_SUCCESS)
+            add_node(n);
         return;
     }
     case 7: {
         if (P->node.live.size() >= 48) return;
         CUDA_MEMCPY3D c;
         fill_copy3d(in, c);
-        if (T->cuGraphAddMemcpyNode(&n, g, d.ptr, d.count, in.u8() % 16 ? &c : nullptr, pick_ctx(in)) == CUDA_SUCCESS) add_node(n);
+        if (T->cuGraphAddMemcpyNode(&n, g, d.ptr, d.count, in.u8() % 16 ? &c : nullptr, pick_ctx(in)) == CUDA_SUCCESS)
+            add_node(n);
         return;
     }
     case 8: {
@@ -107,8 +111,11 @@ void op_graph(Input& in) {
         (void)T->cuGraphGetRootNodes(g, in.flip() ? nodes : nullptr, in.u8() % 16 ? &c2 : nullptr);
         c2 = count;
         bool arrays = in.flip();
-        if (in.flip()) (void)T->cuGraphGetEdges(g, arrays ? nodes : nullptr, arrays ? to : nullptr, in.u8() % 16 ? &c2 : nullptr);
-        else (void)T->cuGraphGetEdges_v2(g, arrays ? nodes : nullptr, arrays ? to : nullptr, in.flip() ? edges : nullptr, &c2);
+        if (in.flip())
+            (void)T->cuGraphGetEdges(g, arrays ? nodes : nullptr, arrays ? to : nullptr, in.u8() % 16 ? &c2 : nullptr);
+        else
+            (void)T->cuGraphGetEdges_v2(g, arrays ? nodes : nullptr, arrays ? to : nullptr, in.flip() ? edges : nullptr,
+                                        &c2);
         return;
     }
     case 12: {
@@ -134,10 +141,18 @@ void op_graph(Input& in) {
             if (in.u8() % 8 == 0) edges[i].type = in.u8();
         }
         switch (in.u8() % 4) {
-        case 0: (void)T->cuGraphAddDependencies(g, in.u8() % 8 ? from : nullptr, to, count); return;
-        case 1: (void)T->cuGraphAddDependencies_v2(g, from, in.u8() % 8 ? to : nullptr, in.flip() ? edges : nullptr, count); return;
-        case 2: (void)T->cuGraphRemoveDependencies(g, from, to, count); return;
-        default: (void)T->cuGraphRemoveDependencies_v2(g, from, to, in.flip() ? edges : nullptr, count); return;
+        case 0:
+            (void)T->cuGraphAddDependencies(g, in.u8() % 8 ? from : nullptr, to, count);
+            return;
+        case 1:
+            (void)T->cuGraphAddDependencies_v2(g, from, in.u8() % 8 ? to : nullptr, in.flip() ? edges : nullptr, count);
+            return;
+        case 2:
+            (void)T->cuGraphRemoveDependencies(g, from, to, count);
+            return;
+        default:
+            (void)T->cuGraphRemoveDependencies_v2(g, from, to, in.flip() ? edges : nullptr, count);
+            return;
         }
     }
     case 14: {
@@ -152,9 +167,16 @@ void op_graph(Input& in) {
         char log[128];
         CUresult r;
         switch (in.u8() % 4) {
-        case 0: r = T->cuGraphInstantiate_v2(in.u8() % 16 ? &e : nullptr, g, in.flip() ? &err : nullptr, in.flip() ? log : nullptr, in.below(129)); break;
-        case 1: r = T->cuGraphInstantiate(&e, g, &err, log, sizeof log); break;
-        case 2: r = T->cuGraphInstantiateWithFlags(&e, g, in.u8() % 4 ? in.below(16) : in.u64()); break;
+        case 0:
+            r = T->cuGraphInstantiate_v2(in.u8() % 16 ? &e : nullptr, g, in.flip() ? &err : nullptr,
+                                         in.flip() ? log : nullptr, in.below(129));
+            break;
+        case 1:
+            r = T->cuGraphInstantiate(&e, g, &err, log, sizeof log);
+            break;
+        case 2:
+            r = T->cuGraphInstantiateWithFlags(&e, g, in.u8() % 4 ? in.below(16) : in.u64());
+            break;
         default: {
             CUDA_GRAPH_INSTANTIATE_PARAMS p{};
             p.flags = in.u8() % 4 ? in.below(16) : in.u64();
@@ -171,8 +193,12 @@ void op_graph(Input& in) {
     case 16: {
         CUgraphExec e = pick(in, P->exec);
         switch (in.u8() % 4) {
-        case 0: (void)T->cuGraphLaunch(e, pick_stream(in)); return;
-        case 1: (void)T->cuGraphUpload(e, pick_stream(in)); return;
+        case 0:
+            (void)T->cuGraphLaunch(e, pick_stream(in));
+            return;
+        case 1:
+            (void)T->cuGraphUpload(e, pick_stream(in));
+            return;
         case 2: {
             cuuint64_t flags;
             (void)T->cuGraphExecGetFlags(e, in.flip() ? &flags : nullptr);
@@ -219,8 +245,10 @@ void op_graph(Input& in) {
             CUgraphExecUpdateResultInfo info;
             CUgraphNode err;
             CUgraphExecUpdateResult res;
-            if (in.flip()) (void)T->cuGraphExecUpdate_v2(e, g, in.u8() % 16 ? &info : nullptr);
-            else (void)T->cuGraphExecUpdate(e, g, in.flip() ? &err : nullptr, in.flip() ? &res : nullptr);
+            if (in.flip())
+                (void)T->cuGraphExecUpdate_v2(e, g, in.u8() % 16 ? &info : nullptr);
+            else
+                (void)T->cuGraphExecUpdate(e, g, in.flip() ? &err : nullptr, in.flip() ? &res : nullptr);
             return;
         }
         default: {
@@ -236,20 +264,27 @@ void op_graph(Input& in) {
         }
         }
     }
-    case 18: (void)T->cuGraphDebugDotPrint(g, in.u8() % 8 ? "/dev/null" : nullptr, in.u32()); return;
+    case 18:
+        (void)T->cuGraphDebugDotPrint(g, in.u8() % 8 ? "/dev/null" : nullptr, in.u32());
+        return;
     default: {
         // Stream capture.
         CUstream s = pick_stream(in);
         switch (in.u8() % 6) {
         case 0:
-            if (in.flip()) (void)T->cuStreamBeginCapture(s);
-            else (void)T->cuStreamBeginCapture_v2(s, static_cast<CUstreamCaptureMode>(in.u8() % 4 ? in.below(3) : in.u32()));
+            if (in.flip())
+                (void)T->cuStreamBeginCapture(s);
+            else
+                (void)T->cuStreamBeginCapture_v2(
+                    s, static_cast<CUstreamCaptureMode>(in.u8() % 4 ? in.below(3) : in.u32()));
             return;
         case 1: {
             CUgraph out = nullptr;
             if (T->cuStreamEndCapture(s, in.u8() % 16 ? &out : nullptr) == CUDA_SUCCESS && out) {
-                if (P->graph.live.size() < 8) P->graph.add(out);
-                else (void)T->cuGraphDestroy(out);
+                if (P->graph.live.size() < 8)
+                    P->graph.add(out);
+                else
+                    (void)T->cuGraphDestroy(out);
             }
             return;
         }
@@ -261,18 +296,23 @@ void op_graph(Input& in) {
             const CUgraphEdgeData* edges;
             size_t count;
             (void)T->cuStreamGetCaptureInfo(s, in.flip() ? &st : nullptr, in.flip() ? &id : nullptr);
-            (void)T->cuStreamGetCaptureInfo_v2(s, in.flip() ? &st : nullptr, in.flip() ? &id : nullptr, in.flip() ? &cg : nullptr,
-                                               in.flip() ? &deps : nullptr, in.flip() ? &count : nullptr);
-            (void)T->cuStreamGetCaptureInfo_v3(s, &st, &id, &cg, in.flip() ? &deps : nullptr, in.flip() ? &edges : nullptr,
+            (void)T->cuStreamGetCaptureInfo_v2(s, in.flip() ? &st : nullptr, in.flip() ? &id : nullptr,
+                                               in.flip() ? &cg : nullptr, in.flip() ? &deps : nullptr,
                                                in.flip() ? &count : nullptr);
+            (void)T->cuStreamGetCaptureInfo_v3(s, &st, &id, &cg, in.flip() ? &deps : nullptr,
+                                               in.flip() ? &edges : nullptr, in.flip() ? &count : nullptr);
             return;
         }
         case 3: {
             CUgraphNode nodes[4];
             for (auto& x : nodes) x = pick(in, P->node);
             CUgraphEdgeData edges[4] = {};
-            if (in.flip()) (void)T->cuStreamUpdateCaptureDependencies(s, in.u8() % 8 ? nodes : nullptr, in.below(5), in.u8() % 4 ? in.below(2) : in.u32());
-            else (void)T->cuStreamUpdateCaptureDependencies_v2(s, nodes, in.flip() ? edges : nullptr, in.below(5), in.below(2));
+            if (in.flip())
+                (void)T->cuStreamUpdateCaptureDependencies(s, in.u8() % 8 ? nodes : nullptr, in.below(5),
+                                                           in.u8() % 4 ? in.below(2) : in.u32());
+            else
+                (void)T->cuStreamUpdateCaptureDependencies_v2(s, nodes, in.flip() ? edges : nullptr, in.below(5),
+                                                              in.below(2));
             return;
         }
         case 4: {

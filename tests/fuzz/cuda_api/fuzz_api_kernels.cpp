@@ -112,19 +112,23 @@ END:
 }
 )PTX";
 
-
 const char* pick_name(Input& in, std::string& scratch) {
     switch (in.u8() % 8) {
-    case 0: return nullptr;
-    case 1: return "";
-    case 2: return "counter";
-    case 3: return "table";
+    case 0:
+        return nullptr;
+    case 1:
+        return "";
+    case 2:
+        return "counter";
+    case 3:
+        return "table";
     case 4: {
         scratch.assign(in.below(40), 'x');
         for (char& ch : scratch) ch = char(in.u8() | 1);
         return scratch.c_str();
     }
-    default: return kKernels[in.below(std::size(kKernels))].name;
+    default:
+        return kKernels[in.below(std::size(kKernels))].name;
     }
 }
 
@@ -143,7 +147,8 @@ std::string fuzzed_ptx(Input& in) {
     // The fixed kernels' names belong to kPtx (is_fuzzed_function): a fuzzed entry of that name gets another.
     for (const KernelInfo& k : kKernels)
         for (size_t at = text.find(k.name); at != std::string::npos; at = text.find(k.name, at + 1)) text[at] = 'Z';
-    if (!text.empty() && (uint8_t(text[0]) == 0x7f || uint8_t(text[0]) == 0x50 || uint8_t(text[0]) == 0xb1 || uint8_t(text[0]) == 0xba))
+    if (!text.empty() &&
+        (uint8_t(text[0]) == 0x7f || uint8_t(text[0]) == 0x50 || uint8_t(text[0]) == 0xb1 || uint8_t(text[0]) == 0xba))
         text[0] = ' ';
     return text;
 }
@@ -164,9 +169,12 @@ size_t b2d(int) { return g_b2d_value; }
 
 CUhostFn pick_host_fn(Input& in) {
     switch (in.u8() % 4) {
-    case 0: return nullptr;
-    case 1: return host_fn_sync;
-    default: return host_fn;
+    case 0:
+        return nullptr;
+    case 1:
+        return host_fn_sync;
+    default:
+        return host_fn;
     }
 }
 
@@ -190,10 +198,18 @@ void build_args(Input& in, CUfunction f, LaunchArgs& a, void**& params, void**& 
     for (int i = 0; i < kMaxParams + 5; ++i) {
         uint64_t v;
         switch (in.u8() % 4) {
-        case 0: v = pick_dptr(in); break;
-        case 1: v = in.u32() % 64; break;
-        case 2: v = !P->tex.live.empty() ? P->tex.live[in.below(P->tex.live.size())] : in.u64(); break;
-        default: v = in.u64(); break;
+        case 0:
+            v = pick_dptr(in);
+            break;
+        case 1:
+            v = in.u32() % 64;
+            break;
+        case 2:
+            v = !P->tex.live.empty() ? P->tex.live[in.below(P->tex.live.size())] : in.u64();
+            break;
+        default:
+            v = in.u64();
+            break;
         }
         std::memcpy(a.values[i], &v, 8);
         a.params[i] = in.u8() % 16 == 0 ? nullptr : a.values[i];
@@ -202,10 +218,17 @@ void build_args(Input& in, CUfunction f, LaunchArgs& a, void**& params, void**& 
     a.buffer_size = sizeof a.buffer;
     size_t claimed = sizeof a.buffer;
     switch (in.u8() % 6) {
-    case 0: claimed = 0; break;
-    case 1: claimed = in.below(32); break;
-    case 2: claimed = 1ull << 40; break; // a lie about the buffer: d4r reads only the parameter block
-    default: break;
+    case 0:
+        claimed = 0;
+        break;
+    case 1:
+        claimed = in.below(32);
+        break;
+    case 2:
+        claimed = 1ull << 40;
+        break; // a lie about the buffer: d4r reads only the parameter block
+    default:
+        break;
     }
     if (is_fuzzed_function(f) && claimed > sizeof a.buffer) claimed = sizeof a.buffer;
     a.buffer_size = claimed;
@@ -226,9 +249,12 @@ void build_args(Input& in, CUfunction f, LaunchArgs& a, void**& params, void**& 
     a.extra[e] = D4R_CU_LAUNCH_PARAM_END;
     params = extra = nullptr;
     switch (in.u8() % 6) {
-    case 0: break;
+    case 0:
+        break;
     case 1:
-    case 2: extra = a.extra; break;
+    case 2:
+        extra = a.extra;
+        break;
     case 3:
         if (!is_fuzzed_function(f)) {
             params = a.params;
@@ -236,20 +262,29 @@ void build_args(Input& in, CUfunction f, LaunchArgs& a, void**& params, void**& 
         }
         break;
     default:
-        if (!is_fuzzed_function(f)) params = a.params;
-        else extra = a.extra;
+        if (!is_fuzzed_function(f))
+            params = a.params;
+        else
+            extra = a.extra;
     }
 }
 
 unsigned pick_dim(Input& in, bool grid) {
     switch (in.u8() % 12) {
-    case 0: return 0;
-    case 1: return grid ? 2147483648u : 1025;
-    case 2: return grid ? 65536 : 65;
-    case 3: return in.u32();
-    case 4: return grid ? 2147483647u : 1024;
-    case 5: return 32;
-    default: return 1 + in.below(4);
+    case 0:
+        return 0;
+    case 1:
+        return grid ? 2147483648u : 1025;
+    case 2:
+        return grid ? 65536 : 65;
+    case 3:
+        return in.u32();
+    case 4:
+        return grid ? 2147483647u : 1024;
+    case 5:
+        return 32;
+    default:
+        return 1 + in.below(4);
     }
 }
 

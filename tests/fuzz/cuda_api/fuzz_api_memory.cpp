@@ -24,7 +24,8 @@ void op_alloc(Input& in) {
         size_t width = in.u8() % 8 ? in.u16() : size;
         size_t height = in.u8() % 8 ? in.below(64) : pick_size(in);
         unsigned elem = in.u8() % 4 ? 4u << in.below(3) : in.u32();
-        if (width * std::max<size_t>(height, 1) > (64u << 20) && !g_budget && width < (1ull << 32) && height < (1ull << 32))
+        if (width * std::max<size_t>(height, 1) > (64u << 20) && !g_budget && width < (1ull << 32) &&
+            height < (1ull << 32))
             height = 1;
         if (T->cuMemAllocPitch_v2(&p, in.u8() % 16 ? &pitch : nullptr, width, height, elem) == CUDA_SUCCESS) {
             CHECK(p != 0 && pitch >= width);
@@ -95,7 +96,7 @@ void op_free(Input& in) {
     }
     default: {
         void* h = !P->host.empty() && in.u8() % 4 ? reinterpret_cast<void*>(P->host[in.below(P->host.size())].p)
-                                                   : reinterpret_cast<void*>(pick_dptr(in));
+                                                  : reinterpret_cast<void*>(pick_dptr(in));
         if (T->cuMemFreeHost(h) == CUDA_SUCCESS) forget(P->host, P->host_dead, reinterpret_cast<CUdeviceptr>(h));
         return;
     }
@@ -108,26 +109,57 @@ void op_memset(Input& in) {
     CUstream s = pick_stream(in);
     size_t pitch;
     switch (in.u8() % 8) {
-    case 0: pitch = ~0ull - in.below(1024); break; // (Height - 1) * pitch wraps (issue 14, item 1)
-    case 1: pitch = huge_size(in); break;
-    case 2: pitch = 0; break;
-    default: pitch = in.u16() % 4096;
+    case 0:
+        pitch = ~0ull - in.below(1024);
+        break; // (Height - 1) * pitch wraps (issue 14, item 1)
+    case 1:
+        pitch = huge_size(in);
+        break;
+    case 2:
+        pitch = 0;
+        break;
+    default:
+        pitch = in.u16() % 4096;
     }
     size_t w = in.u8() % 8 ? in.u16() % 1024 : pick_size(in);
     size_t h = in.u8() % 8 ? in.below(16) : pick_size(in);
     switch (in.u8() % 12) {
-    case 0: (void)T->cuMemsetD8_v2(p, in.u8(), n); return;
-    case 1: (void)T->cuMemsetD16_v2(p, in.u16(), n); return;
-    case 2: (void)T->cuMemsetD32_v2(p, in.u32(), n); return;
-    case 3: (void)T->cuMemsetD8Async(p, in.u8(), n, s); return;
-    case 4: (void)T->cuMemsetD16Async(p, in.u16(), n, s); return;
-    case 5: (void)T->cuMemsetD32Async(p, in.u32(), n, s); return;
-    case 6: (void)T->cuMemsetD2D8_v2(p, pitch, in.u8(), w, h); return;
-    case 7: (void)T->cuMemsetD2D16_v2(p, pitch, in.u16(), w, h); return;
-    case 8: (void)T->cuMemsetD2D32_v2(p, pitch, in.u32(), w, h); return;
-    case 9: (void)T->cuMemsetD2D8Async(p, pitch, in.u8(), w, h, s); return;
-    case 10: (void)T->cuMemsetD2D16Async(p, pitch, in.u16(), w, h, s); return;
-    default: (void)T->cuMemsetD2D32Async(p, pitch, in.u32(), w, h, s); return;
+    case 0:
+        (void)T->cuMemsetD8_v2(p, in.u8(), n);
+        return;
+    case 1:
+        (void)T->cuMemsetD16_v2(p, in.u16(), n);
+        return;
+    case 2:
+        (void)T->cuMemsetD32_v2(p, in.u32(), n);
+        return;
+    case 3:
+        (void)T->cuMemsetD8Async(p, in.u8(), n, s);
+        return;
+    case 4:
+        (void)T->cuMemsetD16Async(p, in.u16(), n, s);
+        return;
+    case 5:
+        (void)T->cuMemsetD32Async(p, in.u32(), n, s);
+        return;
+    case 6:
+        (void)T->cuMemsetD2D8_v2(p, pitch, in.u8(), w, h);
+        return;
+    case 7:
+        (void)T->cuMemsetD2D16_v2(p, pitch, in.u16(), w, h);
+        return;
+    case 8:
+        (void)T->cuMemsetD2D32_v2(p, pitch, in.u32(), w, h);
+        return;
+    case 9:
+        (void)T->cuMemsetD2D8Async(p, pitch, in.u8(), w, h, s);
+        return;
+    case 10:
+        (void)T->cuMemsetD2D16Async(p, pitch, in.u16(), w, h, s);
+        return;
+    default:
+        (void)T->cuMemsetD2D32Async(p, pitch, in.u32(), w, h, s);
+        return;
     }
 }
 
@@ -135,14 +167,30 @@ void op_memcpy(Input& in) {
     size_t n = pick_size(in);
     CUstream s = pick_stream(in);
     switch (in.u8() % 14) {
-    case 0: (void)T->cuMemcpyHtoD_v2(pick_dptr(in), pick_host(in), n); return;
-    case 1: (void)T->cuMemcpyDtoH_v2(pick_host(in), pick_dptr(in), n); return;
-    case 2: (void)T->cuMemcpyDtoD_v2(pick_dptr(in), pick_dptr(in), n); return;
-    case 3: (void)T->cuMemcpyHtoDAsync_v2(pick_dptr(in), pick_host(in), n, s); return;
-    case 4: (void)T->cuMemcpyDtoHAsync_v2(pick_host(in), pick_dptr(in), n, s); return;
-    case 5: (void)T->cuMemcpyDtoDAsync_v2(pick_dptr(in), pick_dptr(in), n, s); return;
-    case 6: (void)T->cuMemcpy(pick_unified(in), pick_unified(in), n); return;
-    case 7: (void)T->cuMemcpyAsync(pick_unified(in), pick_unified(in), n, s); return;
+    case 0:
+        (void)T->cuMemcpyHtoD_v2(pick_dptr(in), pick_host(in), n);
+        return;
+    case 1:
+        (void)T->cuMemcpyDtoH_v2(pick_host(in), pick_dptr(in), n);
+        return;
+    case 2:
+        (void)T->cuMemcpyDtoD_v2(pick_dptr(in), pick_dptr(in), n);
+        return;
+    case 3:
+        (void)T->cuMemcpyHtoDAsync_v2(pick_dptr(in), pick_host(in), n, s);
+        return;
+    case 4:
+        (void)T->cuMemcpyDtoHAsync_v2(pick_host(in), pick_dptr(in), n, s);
+        return;
+    case 5:
+        (void)T->cuMemcpyDtoDAsync_v2(pick_dptr(in), pick_dptr(in), n, s);
+        return;
+    case 6:
+        (void)T->cuMemcpy(pick_unified(in), pick_unified(in), n);
+        return;
+    case 7:
+        (void)T->cuMemcpyAsync(pick_unified(in), pick_unified(in), n, s);
+        return;
     case 8: {
         // The legacy 32-bit forms.
         (void)T->cuMemcpyHtoD(CUdeviceptr_v1(pick_dptr(in)), pick_host(in), unsigned(n));
@@ -154,16 +202,24 @@ void op_memcpy(Input& in) {
         CUDA_MEMCPY2D c;
         fill_copy2d(in, c);
         switch (in.u8() % 3) {
-        case 0: (void)T->cuMemcpy2D_v2(in.u8() % 16 ? &c : nullptr); return;
-        case 1: (void)T->cuMemcpy2DUnaligned_v2(&c); return;
-        default: (void)T->cuMemcpy2DAsync_v2(&c, s); return;
+        case 0:
+            (void)T->cuMemcpy2D_v2(in.u8() % 16 ? &c : nullptr);
+            return;
+        case 1:
+            (void)T->cuMemcpy2DUnaligned_v2(&c);
+            return;
+        default:
+            (void)T->cuMemcpy2DAsync_v2(&c, s);
+            return;
         }
     }
     case 10: {
         CUDA_MEMCPY3D c;
         fill_copy3d(in, c);
-        if (in.flip()) (void)T->cuMemcpy3D_v2(in.u8() % 16 ? &c : nullptr);
-        else (void)T->cuMemcpy3DAsync_v2(&c, s);
+        if (in.flip())
+            (void)T->cuMemcpy3D_v2(in.u8() % 16 ? &c : nullptr);
+        else
+            (void)T->cuMemcpy3DAsync_v2(&c, s);
         return;
     }
     case 11: {
@@ -184,13 +240,27 @@ void op_memcpy(Input& in) {
         CUarray a = pick(in, P->array);
         size_t off = in.flip() ? in.u16() % 512 : pick_size(in);
         switch (in.u8() % 7) {
-        case 0: (void)T->cuMemcpyHtoA_v2(a, off, pick_host(in), n); return;
-        case 1: (void)T->cuMemcpyAtoH_v2(pick_host(in), a, off, n); return;
-        case 2: (void)T->cuMemcpyHtoAAsync_v2(a, off, pick_host(in), n, s); return;
-        case 3: (void)T->cuMemcpyAtoHAsync_v2(pick_host(in), a, off, n, s); return;
-        case 4: (void)T->cuMemcpyDtoA_v2(a, off, pick_dptr(in), n); return;
-        case 5: (void)T->cuMemcpyAtoD_v2(pick_dptr(in), a, off, n); return;
-        default: (void)T->cuMemcpyAtoA_v2(a, off, pick(in, P->array), in.u16() % 512, n); return;
+        case 0:
+            (void)T->cuMemcpyHtoA_v2(a, off, pick_host(in), n);
+            return;
+        case 1:
+            (void)T->cuMemcpyAtoH_v2(pick_host(in), a, off, n);
+            return;
+        case 2:
+            (void)T->cuMemcpyHtoAAsync_v2(a, off, pick_host(in), n, s);
+            return;
+        case 3:
+            (void)T->cuMemcpyAtoHAsync_v2(pick_host(in), a, off, n, s);
+            return;
+        case 4:
+            (void)T->cuMemcpyDtoA_v2(a, off, pick_dptr(in), n);
+            return;
+        case 5:
+            (void)T->cuMemcpyAtoD_v2(pick_dptr(in), a, off, n);
+            return;
+        default:
+            (void)T->cuMemcpyAtoA_v2(a, off, pick(in, P->array), in.u16() % 512, n);
+            return;
         }
     }
     }
@@ -231,13 +301,14 @@ void op_memory_info(Input& in) {
         void* dd[2] = {d2[0], d2[1]};
         size_t sizes[2] = {4, in.below(65)};
         CUmem_range_attribute attrs[2] = {attr, static_cast<CUmem_range_attribute>(1 + in.below(4))};
-        (void)T->cuMemRangeGetAttributes(in.flip() ? dd : nullptr, in.flip() ? sizes : nullptr, in.flip() ? attrs : nullptr,
-                                         in.below(3), p, pick_size(in));
+        (void)T->cuMemRangeGetAttributes(in.flip() ? dd : nullptr, in.flip() ? sizes : nullptr,
+                                         in.flip() ? attrs : nullptr, in.below(3), p, pick_size(in));
         return;
     }
     case 4:
         (void)T->cuMemPrefetchAsync(p, pick_size(in), CUdevice(int(in.below(4)) - 2), pick_stream(in));
-        (void)T->cuMemPrefetchAsync_v2(p, pick_size(in), pick_location(in), in.u8() % 4 ? 0 : in.u32(), pick_stream(in));
+        (void)T->cuMemPrefetchAsync_v2(p, pick_size(in), pick_location(in), in.u8() % 4 ? 0 : in.u32(),
+                                       pick_stream(in));
         return;
     case 5:
         (void)T->cuMemAdvise(p, pick_size(in), static_cast<CUmem_advise>(in.below(8)), CUdevice(int(in.below(4)) - 2));
@@ -253,10 +324,22 @@ void op_memory_info(Input& in) {
         uint8_t which = in.u8() % 6;
         if (!kRegisterUnmapped && which < 4) which = 4;
         switch (which) {
-        case 0: h = guard(); bytes = kPage; break;
-        case 1: h = read_only(); bytes = kPage; break;
-        case 2: h = reinterpret_cast<void*>(0x10); bytes = kPage; break;
-        case 3: h = rw() + kRwBytes - kPage; bytes = 2 * kPage; break; // runs into the inaccessible page
+        case 0:
+            h = guard();
+            bytes = kPage;
+            break;
+        case 1:
+            h = read_only();
+            bytes = kPage;
+            break;
+        case 2:
+            h = reinterpret_cast<void*>(0x10);
+            bytes = kPage;
+            break;
+        case 3:
+            h = rw() + kRwBytes - kPage;
+            bytes = 2 * kPage;
+            break; // runs into the inaccessible page
         default: {
             size_t page = in.below(kRwBytes / kPage);
             h = rw() + kPage * page;
@@ -264,15 +347,19 @@ void op_memory_info(Input& in) {
             break;
         }
         }
-        if (in.u8() % 8 == 0) bytes = kRegisterUnmapped ? pick_size(in) : std::min(pick_size(in), kRwBytes - (static_cast<uint8_t*>(h) - rw()));
+        if (in.u8() % 8 == 0)
+            bytes = kRegisterUnmapped ? pick_size(in)
+                                      : std::min(pick_size(in), kRwBytes - (static_cast<uint8_t*>(h) - rw()));
         unsigned flags = in.u8() % 4 ? in.below(16) : in.u32();
         CUresult r = in.flip() ? T->cuMemHostRegister_v2(h, bytes, flags) : T->cuMemHostRegister(h, bytes, flags);
-        if (r == CUDA_SUCCESS && P->registered.size() < 16) P->registered.push_back({reinterpret_cast<CUdeviceptr>(h), bytes});
+        if (r == CUDA_SUCCESS && P->registered.size() < 16)
+            P->registered.push_back({reinterpret_cast<CUdeviceptr>(h), bytes});
         return;
     }
     case 8: {
-        void* h = !P->registered.empty() && in.flip() ? reinterpret_cast<void*>(P->registered[in.below(P->registered.size())].p)
-                                                      : pick_host(in);
+        void* h = !P->registered.empty() && in.flip()
+                      ? reinterpret_cast<void*>(P->registered[in.below(P->registered.size())].p)
+                      : pick_host(in);
         if (T->cuMemHostUnregister(h) == CUDA_SUCCESS) {
             auto it = std::find_if(P->registered.begin(), P->registered.end(),
                                    [&](const Ptr& r) { return r.p == reinterpret_cast<CUdeviceptr>(h); });

@@ -18,13 +18,22 @@ void fill_jit(Input& in, JitOptions& j) {
         unsigned o = in.u8() % 8 ? unsigned(in.below(15)) : in.u32();
         j.opts[i] = static_cast<CUjit_option>(o);
         switch (o) {
-        case CU_JIT_INFO_LOG_BUFFER: j.values[i] = in.u8() % 4 ? j.info : nullptr; break;
-        case CU_JIT_ERROR_LOG_BUFFER: j.values[i] = in.u8() % 4 ? j.error : nullptr; break;
+        case CU_JIT_INFO_LOG_BUFFER:
+            j.values[i] = in.u8() % 4 ? j.info : nullptr;
+            break;
+        case CU_JIT_ERROR_LOG_BUFFER:
+            j.values[i] = in.u8() % 4 ? j.error : nullptr;
+            break;
         case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
-        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: j.values[i] = reinterpret_cast<void*>(uintptr_t(in.below(257))); break;
+        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
+            j.values[i] = reinterpret_cast<void*>(uintptr_t(in.below(257)));
+            break;
         // Options past CU_JIT_CACHE_MODE (14) include pointers to arrays (global symbol names and
         // addresses): NULL for those, a number for the rest.
-        default: j.values[i] = o > CU_JIT_CACHE_MODE ? nullptr : reinterpret_cast<void*>(uintptr_t(in.u8() % 4 ? in.below(8) : in.u64()));
+        default:
+            j.values[i] = o > CU_JIT_CACHE_MODE
+                              ? nullptr
+                              : reinterpret_cast<void*>(uintptr_t(in.u8() % 4 ? in.below(8) : in.u64()));
         }
     }
     // A buffer without its size, or a size larger than the buffer, would be the caller's lie: make sure
@@ -32,7 +41,8 @@ void fill_jit(Input& in, JitOptions& j) {
     for (unsigned i = 0; i < j.n; ++i) {
         if (j.opts[i] == CU_JIT_INFO_LOG_BUFFER || j.opts[i] == CU_JIT_ERROR_LOG_BUFFER) {
             bool sized = false;
-            auto want = j.opts[i] == CU_JIT_INFO_LOG_BUFFER ? CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES : CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
+            auto want = j.opts[i] == CU_JIT_INFO_LOG_BUFFER ? CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES
+                                                            : CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES;
             for (unsigned k = 0; k < j.n; ++k) sized |= j.opts[k] == want;
             if (!sized) j.values[i] = nullptr;
         }
@@ -70,12 +80,17 @@ void op_module(Input& in) {
         JitOptions j;
         CUresult r;
         switch (in.u8() % 3) {
-        case 0: r = T->cuModuleLoadData(in.u8() % 16 ? &m : nullptr, in.u8() % 16 ? text.c_str() : nullptr); break;
+        case 0:
+            r = T->cuModuleLoadData(in.u8() % 16 ? &m : nullptr, in.u8() % 16 ? text.c_str() : nullptr);
+            break;
         case 1:
             fill_jit(in, j);
-            r = T->cuModuleLoadDataEx(&m, text.c_str(), j.n, in.u8() % 8 ? j.opts : nullptr, in.u8() % 8 ? j.values : nullptr);
+            r = T->cuModuleLoadDataEx(&m, text.c_str(), j.n, in.u8() % 8 ? j.opts : nullptr,
+                                      in.u8() % 8 ? j.values : nullptr);
             break;
-        default: r = T->cuModuleLoadFatBinary(&m, text.c_str()); break;
+        default:
+            r = T->cuModuleLoadFatBinary(&m, text.c_str());
+            break;
         }
         if (r == CUDA_SUCCESS) {
             CHECK(m != nullptr);
@@ -124,8 +139,9 @@ void op_module(Input& in) {
         CUlibraryOption lopts[2] = {static_cast<CUlibraryOption>(in.below(3)), static_cast<CUlibraryOption>(in.u32())};
         void* lvalues[2] = {nullptr, reinterpret_cast<void*>(uintptr_t(in.below(2)))};
         CUlibrary l = nullptr;
-        if (T->cuLibraryLoadData(in.u8() % 16 ? &l : nullptr, in.u8() % 16 ? text.c_str() : nullptr, j.opts, j.values, j.n,
-                                 in.flip() ? lopts : nullptr, in.flip() ? lvalues : nullptr, unsigned(in.below(3))) == CUDA_SUCCESS) {
+        if (T->cuLibraryLoadData(in.u8() % 16 ? &l : nullptr, in.u8() % 16 ? text.c_str() : nullptr, j.opts, j.values,
+                                 j.n, in.flip() ? lopts : nullptr, in.flip() ? lvalues : nullptr,
+                                 unsigned(in.below(3))) == CUDA_SUCCESS) {
             CHECK(l != nullptr);
             P->library.add(l);
             for (const KernelInfo& k : kKernels) {
@@ -157,7 +173,8 @@ void op_module(Input& in) {
         size_t bytes = 0;
         (void)T->cuLibraryGetKernel(in.flip() ? &k : nullptr, l, pick_name(in, scratch));
         (void)T->cuLibraryGetModule(in.flip() ? &m : nullptr, l);
-        if (T->cuLibraryGetGlobal(&p, &bytes, l, pick_name(in, scratch)) == CUDA_SUCCESS && p && bytes) remember_dev(p, bytes);
+        if (T->cuLibraryGetGlobal(&p, &bytes, l, pick_name(in, scratch)) == CUDA_SUCCESS && p && bytes)
+            remember_dev(p, bytes);
         return;
     }
     case 10: {
@@ -166,7 +183,8 @@ void op_module(Input& in) {
         int v;
         const char* name;
         CUlibrary l;
-        if (T->cuKernelGetFunction(in.u8() % 16 ? &f : nullptr, k) == CUDA_SUCCESS && !P->function.has(f) && !P->fuzzed_function.has(f))
+        if (T->cuKernelGetFunction(in.u8() % 16 ? &f : nullptr, k) == CUDA_SUCCESS && !P->function.has(f) &&
+            !P->fuzzed_function.has(f))
             P->function.add(f); // a library kernel of kPtx (fuzzed libraries' kernels are not in the pool)
         auto attr = static_cast<CUfunction_attribute>(in.u8() % 4 ? in.below(20) : int(in.u32()));
         CUdevice dev = in.u8() % 8 ? 0 : CUdevice(in.u32());
@@ -191,14 +209,16 @@ void op_module(Input& in) {
             auto type = static_cast<CUjitInputType>(in.u8() % 4 ? 1 : in.below(7));
             // d4r is told the size: a type other than PTX reads within it.
             size_t size = in.u8() % 8 ? text.size() + 1 : in.below(text.size() + 1);
-            (void)T->cuLinkAddData_v2(st, type, in.u8() % 16 ? text.data() : nullptr, size, in.flip() ? "fuzz.ptx" : nullptr,
-                                      0, nullptr, nullptr);
+            (void)T->cuLinkAddData_v2(st, type, in.u8() % 16 ? text.data() : nullptr, size,
+                                      in.flip() ? "fuzz.ptx" : nullptr, 0, nullptr, nullptr);
         }
-        if (in.u8() % 4 == 0) (void)T->cuLinkAddFile_v2(st, CU_JIT_INPUT_PTX, in.flip() ? "/nonexistent.ptx" : "/dev/null", 0, nullptr, nullptr);
+        if (in.u8() % 4 == 0)
+            (void)T->cuLinkAddFile_v2(st, CU_JIT_INPUT_PTX, in.flip() ? "/nonexistent.ptx" : "/dev/null", 0, nullptr,
+                                      nullptr);
         void* cubin = nullptr;
         size_t size = 0;
-        if (T->cuLinkComplete(st, in.u8() % 8 ? &cubin : nullptr, in.u8() % 8 ? &size : nullptr) == CUDA_SUCCESS && cubin &&
-            in.flip() && P->module.live.size() < 8) {
+        if (T->cuLinkComplete(st, in.u8() % 8 ? &cubin : nullptr, in.u8() % 8 ? &size : nullptr) == CUDA_SUCCESS &&
+            cubin && in.flip() && P->module.live.size() < 8) {
             CUmodule m = nullptr;
             if (T->cuModuleLoadData(&m, cubin) == CUDA_SUCCESS) {
                 P->module.add(m);
@@ -234,16 +254,18 @@ void op_function(Input& in) {
     case 2: {
         int n;
         g_b2d_value = in.u8() % 4 ? in.u16() : pick_size(in);
-        (void)T->cuOccupancyMaxActiveBlocksPerMultiprocessor(in.flip() ? &n : nullptr, f, int(pick_dim(in, false)), pick_size(in));
+        (void)T->cuOccupancyMaxActiveBlocksPerMultiprocessor(in.flip() ? &n : nullptr, f, int(pick_dim(in, false)),
+                                                             pick_size(in));
         (void)T->cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&n, f, int(in.u32()), in.u16(), in.below(3));
         int grid, block;
         (void)T->cuOccupancyMaxPotentialBlockSize(in.flip() ? &grid : nullptr, &block, f, in.flip() ? b2d : nullptr,
                                                   in.u16(), int(in.u8() % 4 ? in.below(1100) : in.u32()));
-        (void)T->cuOccupancyMaxPotentialBlockSizeWithFlags(&grid, in.flip() ? &block : nullptr, f, in.flip() ? b2d : nullptr,
-                                                           pick_size(in), int(in.u32()), in.below(3));
+        (void)T->cuOccupancyMaxPotentialBlockSizeWithFlags(&grid, in.flip() ? &block : nullptr, f,
+                                                           in.flip() ? b2d : nullptr, pick_size(in), int(in.u32()),
+                                                           in.below(3));
         size_t smem;
-        (void)T->cuOccupancyAvailableDynamicSMemPerBlock(in.flip() ? &smem : nullptr, f, int(in.u8() % 4 ? in.below(40) : in.u32()),
-                                                         int(pick_dim(in, false)));
+        (void)T->cuOccupancyAvailableDynamicSMemPerBlock(
+            in.flip() ? &smem : nullptr, f, int(in.u8() % 4 ? in.below(40) : in.u32()), int(pick_dim(in, false)));
         return;
     }
     case 3: {
@@ -260,21 +282,28 @@ void op_function(Input& in) {
         return;
     }
     case 4:
-        if (in.flip()) (void)T->cuLaunch(f);
-        else if (in.flip()) (void)T->cuLaunchGrid(f, int(pick_dim(in, true)), int(in.below(3)));
-        else (void)T->cuLaunchGridAsync(f, int(pick_dim(in, true)), int(in.below(3)), pick_stream(in));
+        if (in.flip())
+            (void)T->cuLaunch(f);
+        else if (in.flip())
+            (void)T->cuLaunchGrid(f, int(pick_dim(in, true)), int(in.below(3)));
+        else
+            (void)T->cuLaunchGridAsync(f, int(pick_dim(in, true)), int(in.below(3)), pick_stream(in));
         return;
     default: {
         LaunchArgs a;
         void** params;
         void** extra;
-        unsigned gx = pick_dim(in, true), gy = in.u8() % 8 ? 1 : pick_dim(in, true), gz = in.u8() % 8 ? 1 : pick_dim(in, true);
-        unsigned bx = pick_dim(in, false), by = in.u8() % 8 ? 1 : pick_dim(in, false), bz = in.u8() % 8 ? 1 : pick_dim(in, false);
+        unsigned gx = pick_dim(in, true), gy = in.u8() % 8 ? 1 : pick_dim(in, true),
+                 gz = in.u8() % 8 ? 1 : pick_dim(in, true);
+        unsigned bx = pick_dim(in, false), by = in.u8() % 8 ? 1 : pick_dim(in, false),
+                 bz = in.u8() % 8 ? 1 : pick_dim(in, false);
         unsigned shared = pick_shared(in);
         CUstream s = pick_stream(in);
         build_args(in, f, a, params, extra);
         switch (in.u8() % 4) {
-        case 0: (void)T->cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, s, extra ? nullptr : params); return;
+        case 0:
+            (void)T->cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, s, extra ? nullptr : params);
+            return;
         case 1: {
             CUlaunchAttribute attrs[3];
             std::memset(attrs, 0, sizeof attrs);
@@ -282,12 +311,23 @@ void op_function(Input& in) {
                 at.id = static_cast<CUlaunchAttributeID>(in.u8() % 4 ? in.below(12) : int(in.u32()));
                 in.fill(&at.value, 16);
             }
-            CUlaunchConfig cfg{gx, gy, gz, bx, by, bz, shared, s, in.u8() % 8 ? attrs : nullptr, unsigned(in.u8() % 8 ? in.below(4) : in.u32())};
+            CUlaunchConfig cfg{gx,
+                               gy,
+                               gz,
+                               bx,
+                               by,
+                               bz,
+                               shared,
+                               s,
+                               in.u8() % 8 ? attrs : nullptr,
+                               unsigned(in.u8() % 8 ? in.below(4) : in.u32())};
             if (cfg.attrs && cfg.numAttrs > 3) cfg.numAttrs = 3;
             (void)T->cuLaunchKernelEx(in.u8() % 16 ? &cfg : nullptr, f, params, extra);
             return;
         }
-        default: (void)T->cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, s, params, extra); return;
+        default:
+            (void)T->cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, s, params, extra);
+            return;
         }
     }
     }

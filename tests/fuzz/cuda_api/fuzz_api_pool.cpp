@@ -16,37 +16,53 @@ CUcontext pick_ctx(Input& in) { return pick(in, P->ctx); }
 
 CUstream pick_stream(Input& in) {
     switch (in.u8() % 8) {
-    case 0: return nullptr;
-    case 1: return D4R_CU_STREAM_LEGACY;
-    case 2: return D4R_CU_STREAM_PER_THREAD;
-    case 3: return reinterpret_cast<CUstream>(pick(in, P->event)); // a handle of another kind
-    default: return pick(in, P->stream);
+    case 0:
+        return nullptr;
+    case 1:
+        return D4R_CU_STREAM_LEGACY;
+    case 2:
+        return D4R_CU_STREAM_PER_THREAD;
+    case 3:
+        return reinterpret_cast<CUstream>(pick(in, P->event)); // a handle of another kind
+    default:
+        return pick(in, P->stream);
     }
 }
 
 CUfunction pick_function(Input& in) {
     switch (in.u8() % 8) {
-    case 0: return pick(in, P->fuzzed_function);
-    case 1: return reinterpret_cast<CUfunction>(pick(in, P->kernel)); // a CUkernel stands in for a function
-    case 2: return reinterpret_cast<CUfunction>(pick(in, P->module));
-    default: return pick(in, P->function);
+    case 0:
+        return pick(in, P->fuzzed_function);
+    case 1:
+        return reinterpret_cast<CUfunction>(pick(in, P->kernel)); // a CUkernel stands in for a function
+    case 2:
+        return reinterpret_cast<CUfunction>(pick(in, P->module));
+    default:
+        return pick(in, P->function);
     }
 }
 
 size_t huge_size(Input& in) {
-    static const uint64_t values[] = {~0ull, ~0ull - 7, 1ull << 63, 1ull << 44, 1ull << 40, (1ull << 32) + 1, 1ull << 32};
+    static const uint64_t values[] = {~0ull,      ~0ull - 7,        1ull << 63, 1ull << 44,
+                                      1ull << 40, (1ull << 32) + 1, 1ull << 32};
     return values[in.below(std::size(values))];
 }
 
 // A byte count for a copy or memset: mostly small, sometimes huge or wrapping.
 size_t pick_size(Input& in) {
     switch (in.u8() % 12) {
-    case 0: return 0;
-    case 1: return huge_size(in);
-    case 2: return in.u64();
-    case 3: return in.u32() % (4u << 20);
-    case 4: return size_t(1) << in.below(24);
-    default: return in.u16() % 4096;
+    case 0:
+        return 0;
+    case 1:
+        return huge_size(in);
+    case 2:
+        return in.u64();
+    case 3:
+        return in.u32() % (4u << 20);
+    case 4:
+        return size_t(1) << in.below(24);
+    default:
+        return in.u16() % 4096;
     }
 }
 
@@ -64,11 +80,16 @@ CUdeviceptr pick_dptr(Input& in) {
     uint8_t c = in.u8() % 16;
     auto off = [&](const Ptr& p) -> CUdeviceptr {
         switch (in.u8() % 8) {
-        case 0: return p.p + p.size;
-        case 1: return p.p + in.u16();
-        case 2: return p.p - 1 - in.below(16);
-        case 3: return p.p + (p.size ? in.u32() % p.size : 0);
-        default: return p.p + (p.size ? (in.u8() * 4) % p.size : 0);
+        case 0:
+            return p.p + p.size;
+        case 1:
+            return p.p + in.u16();
+        case 2:
+            return p.p - 1 - in.below(16);
+        case 3:
+            return p.p + (p.size ? in.u32() % p.size : 0);
+        default:
+            return p.p + (p.size ? (in.u8() * 4) % p.size : 0);
         }
     };
     if (c < 9 && !P->dev.empty()) return off(P->dev[in.below(P->dev.size())]);
@@ -76,7 +97,8 @@ CUdeviceptr pick_dptr(Input& in) {
     if (c == 11 && !P->dev_dead.empty()) return P->dev_dead[in.below(P->dev_dead.size())].p;
     if (c == 12 && !P->registered.empty()) return off(P->registered[in.below(P->registered.size())]);
     if (c == 13) return 0;
-    static const uint64_t values[] = {0x10, 0x1000, ~0ull, ~0ull - 3, 1ull << 47, 0xffff800000000000ull, 0x7fffffffffffull};
+    static const uint64_t values[] = {
+        0x10, 0x1000, ~0ull, ~0ull - 3, 1ull << 47, 0xffff800000000000ull, 0x7fffffffffffull};
     return values[in.below(std::size(values))];
 }
 
@@ -99,12 +121,18 @@ bool known_to_d4r(uint64_t p) {
 
 void* pick_host(Input& in) {
     switch (in.u8() % 16) {
-    case 0: return nullptr;
-    case 1: return reinterpret_cast<void*>(0x10);
-    case 2: return guard();
-    case 3: return read_only() + in.below(64);
-    case 4: return reinterpret_cast<void*>(0xffff800000001000ull);
-    case 5: return rw() + kRwBytes - in.below(256); // runs into the inaccessible page
+    case 0:
+        return nullptr;
+    case 1:
+        return reinterpret_cast<void*>(0x10);
+    case 2:
+        return guard();
+    case 3:
+        return read_only() + in.below(64);
+    case 4:
+        return reinterpret_cast<void*>(0xffff800000001000ull);
+    case 5:
+        return rw() + kRwBytes - in.below(256); // runs into the inaccessible page
     case 6:
     case 7:
         if (!P->host.empty()) {
@@ -116,7 +144,8 @@ void* pick_host(Input& in) {
     case 8:
         if (kFreedAsHost && !P->host_dead.empty()) return reinterpret_cast<void*>(P->host_dead[0].p);
         [[fallthrough]];
-    default: return rw() + (in.u16() % kRwBytes);
+    default:
+        return rw() + (in.u16() % kRwBytes);
     }
 }
 

@@ -10,8 +10,9 @@ void op_stream(Input& in) {
     case 1: {
         if (P->stream.live.size() >= 16) return;
         CUstream n = nullptr;
-        CUresult r = in.flip() ? T->cuStreamCreate(in.u8() % 16 ? &n : nullptr, in.u8() % 4 ? in.below(2) : in.u32())
-                               : T->cuStreamCreateWithPriority(&n, in.below(3), in.u8() % 4 ? -int(in.below(6)) : int(in.u32()));
+        CUresult r =
+            in.flip() ? T->cuStreamCreate(in.u8() % 16 ? &n : nullptr, in.u8() % 4 ? in.below(2) : in.u32())
+                      : T->cuStreamCreateWithPriority(&n, in.below(3), in.u8() % 4 ? -int(in.below(6)) : int(in.u32()));
         if (r == CUDA_SUCCESS) {
             CHECK(n != nullptr);
             P->stream.add(n);
@@ -21,9 +22,15 @@ void op_stream(Input& in) {
     case 2:
         if ((in.flip() ? T->cuStreamDestroy_v2(s) : T->cuStreamDestroy(s)) == CUDA_SUCCESS) P->stream.kill(s);
         return;
-    case 3: (void)T->cuStreamQuery(s); return;
-    case 4: (void)T->cuStreamSynchronize(s); return;
-    case 5: (void)T->cuStreamWaitEvent(s, pick(in, P->event), in.u8() % 4 ? 0 : in.u32()); return;
+    case 3:
+        (void)T->cuStreamQuery(s);
+        return;
+    case 4:
+        (void)T->cuStreamSynchronize(s);
+        return;
+    case 5:
+        (void)T->cuStreamWaitEvent(s, pick(in, P->event), in.u8() % 4 ? 0 : in.u32());
+        return;
     case 6: {
         int prio;
         unsigned flags;
@@ -34,8 +41,10 @@ void op_stream(Input& in) {
         return;
     }
     case 7:
-        if (in.flip()) (void)T->cuStreamAddCallback(s, in.u8() % 8 ? stream_cb : nullptr, nullptr, in.u8() % 4 ? 0 : in.u32());
-        else (void)T->cuLaunchHostFunc(s, pick_host_fn(in), s);
+        if (in.flip())
+            (void)T->cuStreamAddCallback(s, in.u8() % 8 ? stream_cb : nullptr, nullptr, in.u8() % 4 ? 0 : in.u32());
+        else
+            (void)T->cuLaunchHostFunc(s, pick_host_fn(in), s);
         return;
     case 8: {
         CUstreamAttrValue v;
@@ -53,23 +62,32 @@ void op_stream(Input& in) {
         CUdeviceptr flag = reinterpret_cast<CUdeviceptr>(g_flag);
         CUdeviceptr addr;
         switch (in.u8() % 4) {
-        case 0: addr = flag + 1 + in.below(3); break; // misaligned
-        case 1: addr = in.flip() ? 0 : 0x10; break;
-        default: addr = flag;
+        case 0:
+            addr = flag + 1 + in.below(3);
+            break; // misaligned
+        case 1:
+            addr = in.flip() ? 0 : 0x10;
+            break;
+        default:
+            addr = flag;
         }
         static const unsigned modes[] = {0 /*GEQ*/, 1 /*EQ*/, 2 /*AND*/, 3 /*NOR*/};
         unsigned mode = modes[in.below(4)], flags = mode | (in.flip() ? (1u << 30) : 0);
         cuuint64_t value = mode == 0 ? in.below(2) : mode == 1 ? 1 : mode == 2 ? (in.u32() | 1) : 0;
         if (in.u8() % 8 == 0) flags = in.u32() | 4; // an unknown mode: refused
-        if (in.flip()) (void)T->cuStreamWaitValue32_v2(s, addr, cuuint32_t(value), flags);
-        else (void)T->cuStreamWaitValue64_v2(s, addr, value, flags); // the 64-bit word is 1 too
+        if (in.flip())
+            (void)T->cuStreamWaitValue32_v2(s, addr, cuuint32_t(value), flags);
+        else
+            (void)T->cuStreamWaitValue64_v2(s, addr, value, flags); // the 64-bit word is 1 too
         return;
     }
     case 10: {
         CUdeviceptr addr = pick_dptr(in);
         if (addr == reinterpret_cast<CUdeviceptr>(g_flag)) return;
-        if (in.flip()) (void)T->cuStreamWriteValue32_v2(s, addr, in.u32(), in.u8() % 4 ? in.below(2) : in.u32());
-        else (void)T->cuStreamWriteValue64_v2(s, addr, in.u64(), in.u8() % 4 ? in.below(2) : in.u32());
+        if (in.flip())
+            (void)T->cuStreamWriteValue32_v2(s, addr, in.u32(), in.u8() % 4 ? in.below(2) : in.u32());
+        else
+            (void)T->cuStreamWriteValue64_v2(s, addr, in.u64(), in.u8() % 4 ? in.below(2) : in.u32());
         return;
     }
     case 11: {
@@ -79,7 +97,8 @@ void op_stream(Input& in) {
         for (auto& op : ops) {
             unsigned kind = unsigned(in.below(7));
             op.operation = static_cast<CUstreamBatchMemOpType>(kind);
-            if (kind == CU_STREAM_MEM_OP_WAIT_VALUE_32 || kind == CU_STREAM_MEM_OP_WAIT_VALUE_64) { // on the flag word, which holds
+            if (kind == CU_STREAM_MEM_OP_WAIT_VALUE_32 ||
+                kind == CU_STREAM_MEM_OP_WAIT_VALUE_64) { // on the flag word, which holds
                 op.waitValue.address = reinterpret_cast<CUdeviceptr>(g_flag);
                 op.waitValue.value64 = 1;
                 op.waitValue.flags = 1; // EQ
@@ -90,7 +109,8 @@ void op_stream(Input& in) {
                 op.writeValue.flags = in.u8() % 4 ? 0 : in.u32();
             }
         }
-        (void)T->cuStreamBatchMemOp_v2(s, in.u8() % 8 ? count : ~0u, in.u8() % 8 ? ops : nullptr, in.u8() % 4 ? 0 : in.u32());
+        (void)T->cuStreamBatchMemOp_v2(s, in.u8() % 8 ? count : ~0u, in.u8() % 8 ? ops : nullptr,
+                                       in.u8() % 4 ? 0 : in.u32());
         return;
     }
     default: {
@@ -118,11 +138,17 @@ void op_event(Input& in) {
         if ((in.flip() ? T->cuEventDestroy_v2(e) : T->cuEventDestroy(e)) == CUDA_SUCCESS) P->event.kill(e);
         return;
     case 3:
-        if (in.flip()) (void)T->cuEventRecord(e, pick_stream(in));
-        else (void)T->cuEventRecordWithFlags(e, pick_stream(in), in.u8() % 4 ? in.below(2) : in.u32());
+        if (in.flip())
+            (void)T->cuEventRecord(e, pick_stream(in));
+        else
+            (void)T->cuEventRecordWithFlags(e, pick_stream(in), in.u8() % 4 ? in.below(2) : in.u32());
         return;
-    case 4: (void)T->cuEventQuery(e); return;
-    case 5: (void)T->cuEventSynchronize(e); return;
+    case 4:
+        (void)T->cuEventQuery(e);
+        return;
+    case 5:
+        (void)T->cuEventSynchronize(e);
+        return;
     default: {
         float ms;
         (void)T->cuEventElapsedTime(in.flip() ? &ms : nullptr, e, pick(in, P->event));

@@ -26,11 +26,15 @@ void op_mempool(Input& in) {
         // Every attribute is an int or a cuuint64_t: 8 bytes hold either.
         alignas(8) uint64_t value = in.u8() % 4 ? in.below(2) : in.u64();
         auto attr = static_cast<CUmemPool_attribute>(in.u8() % 4 ? 1 + in.below(8) : int(in.u32()));
-        if (in.flip()) (void)T->cuMemPoolSetAttribute(p, attr, in.u8() % 16 ? &value : nullptr);
-        else (void)T->cuMemPoolGetAttribute(p, attr, in.u8() % 16 ? &value : nullptr);
+        if (in.flip())
+            (void)T->cuMemPoolSetAttribute(p, attr, in.u8() % 16 ? &value : nullptr);
+        else
+            (void)T->cuMemPoolGetAttribute(p, attr, in.u8() % 16 ? &value : nullptr);
         return;
     }
-    case 4: (void)T->cuMemPoolTrimTo(p, pick_size(in)); return;
+    case 4:
+        (void)T->cuMemPoolTrimTo(p, pick_size(in));
+        return;
     case 5: {
         CUmemAccessDesc map[2];
         for (auto& m : map) {
@@ -69,7 +73,8 @@ void op_vmm(Input& in) {
     case 1: {
         if (P->vmm.live.size() >= 8) return;
         CUmemGenericAllocationHandle h = 0;
-        if (T->cuMemCreate(in.u8() % 16 ? &h : nullptr, size, in.u8() % 16 ? &prop : nullptr, in.u8() % 8 ? 0 : in.u64()) == CUDA_SUCCESS) {
+        if (T->cuMemCreate(in.u8() % 16 ? &h : nullptr, size, in.u8() % 16 ? &prop : nullptr,
+                           in.u8() % 8 ? 0 : in.u64()) == CUDA_SUCCESS) {
             CHECK(h != 0);
             P->vmm.add(h);
         }
@@ -88,7 +93,8 @@ void op_vmm(Input& in) {
         size_t align = in.u8() % 4 ? 0 : size_t(1) << in.below(40);
         CUdeviceptr hint = in.u8() % 4 ? 0 : pick_dptr(in);
         size_t rsize = in.u8() % 4 ? (size_t(1) + in.below(64)) << 21 : pick_size(in);
-        if (T->cuMemAddressReserve(in.u8() % 16 ? &p : nullptr, rsize, align, hint, in.u8() % 8 ? 0 : in.u64()) == CUDA_SUCCESS) {
+        if (T->cuMemAddressReserve(in.u8() % 16 ? &p : nullptr, rsize, align, hint, in.u8() % 8 ? 0 : in.u64()) ==
+            CUDA_SUCCESS) {
             CHECK(p != 0);
             P->reservations.push_back({p, rsize});
             remember_range(p, rsize);
@@ -96,28 +102,33 @@ void op_vmm(Input& in) {
         return;
     }
     case 4: {
-        Ptr r = !P->reservations.empty() && in.u8() % 4 ? P->reservations[in.below(P->reservations.size())] : Ptr{pick_dptr(in), pick_size(in)};
+        Ptr r = !P->reservations.empty() && in.u8() % 4 ? P->reservations[in.below(P->reservations.size())]
+                                                        : Ptr{pick_dptr(in), pick_size(in)};
         if (in.u8() % 4 == 0) r.size = pick_size(in);
         if (T->cuMemAddressFree(r.p, r.size) == CUDA_SUCCESS) {
-            auto it = std::find_if(P->reservations.begin(), P->reservations.end(), [&](const Ptr& x) { return x.p == r.p; });
+            auto it =
+                std::find_if(P->reservations.begin(), P->reservations.end(), [&](const Ptr& x) { return x.p == r.p; });
             if (it != P->reservations.end()) P->reservations.erase(it);
         }
         return;
     }
     case 5: {
-        Ptr r = !P->reservations.empty() && in.u8() % 4 ? P->reservations[in.below(P->reservations.size())] : Ptr{pick_dptr(in), pick_size(in)};
+        Ptr r = !P->reservations.empty() && in.u8() % 4 ? P->reservations[in.below(P->reservations.size())]
+                                                        : Ptr{pick_dptr(in), pick_size(in)};
         size_t offset = in.u8() % 4 ? 0 : pick_size(in);
         size_t msize = in.u8() % 2 ? size_t(2) << 20 : pick_size(in);
         CUdeviceptr at = r.p + (in.u8() % 4 ? 0 : (in.below(8) << 21));
         if (T->cuMemMap(at, msize, offset, pick(in, P->vmm), in.u8() % 8 ? 0 : in.u64()) == CUDA_SUCCESS) {
             CUmemAccessDesc desc{pick_location(in), static_cast<CUmemAccess_flags>(in.u8() % 4 ? 3 : in.below(5))};
-            if (T->cuMemSetAccess(at, msize, in.u8() % 16 ? &desc : nullptr, in.u8() % 8 ? 1 : in.below(3)) == CUDA_SUCCESS)
+            if (T->cuMemSetAccess(at, msize, in.u8() % 16 ? &desc : nullptr, in.u8() % 8 ? 1 : in.below(3)) ==
+                CUDA_SUCCESS)
                 remember_dev(at, msize);
         }
         return;
     }
     case 6: {
-        Ptr r = !P->reservations.empty() && in.u8() % 4 ? P->reservations[in.below(P->reservations.size())] : Ptr{pick_dptr(in), pick_size(in)};
+        Ptr r = !P->reservations.empty() && in.u8() % 4 ? P->reservations[in.below(P->reservations.size())]
+                                                        : Ptr{pick_dptr(in), pick_size(in)};
         size_t usize = in.u8() % 2 ? size_t(2) << 20 : pick_size(in);
         if (T->cuMemUnmap(r.p, usize) == CUDA_SUCCESS) {
             for (size_t i = 0; i < P->dev.size();) {
@@ -137,16 +148,20 @@ void op_vmm(Input& in) {
     default: {
         CUmemGenericAllocationHandle h = 0;
         void* addr = in.flip() ? reinterpret_cast<void*>(pick_dptr(in)) : pick_host(in);
-        if (T->cuMemRetainAllocationHandle(in.u8() % 16 ? &h : nullptr, addr) == CUDA_SUCCESS && h) (void)T->cuMemRelease(h);
+        if (T->cuMemRetainAllocationHandle(in.u8() % 16 ? &h : nullptr, addr) == CUDA_SUCCESS && h)
+            (void)T->cuMemRelease(h);
         // Export: only the none handle type (a real descriptor would have to be closed again).
         alignas(8) uint8_t shareable[64] = {};
-        (void)T->cuMemExportToShareableHandle(in.flip() ? shareable : nullptr, pick(in, P->vmm), static_cast<CUmemAllocationHandleType>(0), 0);
+        (void)T->cuMemExportToShareableHandle(in.flip() ? shareable : nullptr, pick(in, P->vmm),
+                                              static_cast<CUmemAllocationHandleType>(0), 0);
         CUmemGenericAllocationHandle imported = 0;
         // An OS handle of -1 or junk: importing a real descriptor would take it from the fuzzer.
         // Types whose handle is a value (descriptor, Windows HANDLE), not a pointer to a fabric handle.
         static const unsigned types[] = {0, 1, 2, 4, 0x10};
         if (T->cuMemImportFromShareableHandle(&imported, reinterpret_cast<void*>(intptr_t(in.flip() ? -1 : 1 << 20)),
-                                              static_cast<CUmemAllocationHandleType>(types[in.below(5)])) == CUDA_SUCCESS && imported)
+                                              static_cast<CUmemAllocationHandleType>(types[in.below(5)])) ==
+                CUDA_SUCCESS &&
+            imported)
             (void)T->cuMemRelease(imported);
         return;
     }
@@ -189,7 +204,8 @@ void op_external(Input& in) {
         b.size = in.u8() % 4 ? (size_t(1) + in.below(16)) << 12 : pick_size(in);
         b.flags = in.u8() % 8 ? 0 : in.u32();
         CUdeviceptr p = 0;
-        if (T->cuExternalMemoryGetMappedBuffer(in.u8() % 16 ? &p : nullptr, pick(in, P->extmem), in.u8() % 16 ? &b : nullptr) == CUDA_SUCCESS) {
+        if (T->cuExternalMemoryGetMappedBuffer(in.u8() % 16 ? &p : nullptr, pick(in, P->extmem),
+                                               in.u8() % 16 ? &b : nullptr) == CUDA_SUCCESS) {
             CHECK(p != 0);
             remember_dev(p, b.size);
         }
@@ -198,7 +214,8 @@ void op_external(Input& in) {
         fill_array3d(in, md.arrayDesc);
         md.numLevels = in.below(4);
         CUmipmappedArray mm = nullptr;
-        if (T->cuExternalMemoryGetMappedMipmappedArray(&mm, pick(in, P->extmem), &md) == CUDA_SUCCESS && mm) P->mipmap.add(mm);
+        if (T->cuExternalMemoryGetMappedMipmappedArray(&mm, pick(in, P->extmem), &md) == CUDA_SUCCESS && mm)
+            P->mipmap.add(mm);
         return;
     }
     case 2: {
@@ -215,7 +232,8 @@ void op_external(Input& in) {
         d.type = static_cast<CUexternalSemaphoreHandleType>(in.below(11));
         d.handle.fd = -1;
         CUexternalSemaphore sem = nullptr;
-        if (T->cuImportExternalSemaphore(in.flip() ? &sem : nullptr, in.u8() % 16 ? &d : nullptr) == CUDA_SUCCESS && sem)
+        if (T->cuImportExternalSemaphore(in.flip() ? &sem : nullptr, in.u8() % 16 ? &d : nullptr) == CUDA_SUCCESS &&
+            sem)
             (void)T->cuDestroyExternalSemaphore(sem);
         CUexternalSemaphore sems[2] = {junk_handle<CUexternalSemaphore>(in), sem};
         CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp[2];
@@ -223,8 +241,10 @@ void op_external(Input& in) {
         std::memset(sp, 0, sizeof sp);
         std::memset(wp, 0, sizeof wp);
         unsigned n = unsigned(in.below(3));
-        (void)T->cuSignalExternalSemaphoresAsync(in.u8() % 8 ? sems : nullptr, in.u8() % 8 ? sp : nullptr, n, pick_stream(in));
-        (void)T->cuWaitExternalSemaphoresAsync(in.u8() % 8 ? sems : nullptr, in.u8() % 8 ? wp : nullptr, n, pick_stream(in));
+        (void)T->cuSignalExternalSemaphoresAsync(in.u8() % 8 ? sems : nullptr, in.u8() % 8 ? sp : nullptr, n,
+                                                 pick_stream(in));
+        (void)T->cuWaitExternalSemaphoresAsync(in.u8() % 8 ? sems : nullptr, in.u8() % 8 ? wp : nullptr, n,
+                                               pick_stream(in));
         (void)T->cuDestroyExternalSemaphore(sems[0]);
         return;
     }

@@ -11,43 +11,63 @@ namespace d4r::corpus {
 
 const char* format_name(Format f) {
     switch (f) {
-        case Format::rgba16f: return "rgba16f";
-        case Format::rg16f: return "rg16f";
-        case Format::r32f: return "r32f";
-        case Format::rgba8: return "rgba8";
-        case Format::rgb10a2: return "rgb10a2";
+    case Format::rgba16f:
+        return "rgba16f";
+    case Format::rg16f:
+        return "rg16f";
+    case Format::r32f:
+        return "r32f";
+    case Format::rgba8:
+        return "rgba8";
+    case Format::rgb10a2:
+        return "rgb10a2";
     }
     return "?";
 }
 
 size_t texel_bytes(Format f) {
     switch (f) {
-        case Format::rgba16f: return 8;
-        case Format::rg16f: return 4;
-        case Format::r32f: return 4;
-        case Format::rgba8: return 4;
-        case Format::rgb10a2: return 4;
+    case Format::rgba16f:
+        return 8;
+    case Format::rg16f:
+        return 4;
+    case Format::r32f:
+        return 4;
+    case Format::rgba8:
+        return 4;
+    case Format::rgb10a2:
+        return 4;
     }
     return 0;
 }
 
 uint32_t format_channels(Format f) {
     switch (f) {
-        case Format::rgba16f: return 4;
-        case Format::rg16f: return 2;
-        case Format::r32f: return 1;
-        case Format::rgba8: return 4;
-        case Format::rgb10a2: return 4;
+    case Format::rgba16f:
+        return 4;
+    case Format::rg16f:
+        return 2;
+    case Format::r32f:
+        return 1;
+    case Format::rgba8:
+        return 4;
+    case Format::rgb10a2:
+        return 4;
     }
     return 0;
 }
 
 Elem format_elem(Format f) {
     switch (f) {
-        case Format::rgba16f: case Format::rg16f: return Elem::f16;
-        case Format::r32f: return Elem::f32;
-        case Format::rgba8: return Elem::u8;
-        case Format::rgb10a2: return Elem::u32;
+    case Format::rgba16f:
+    case Format::rg16f:
+        return Elem::f16;
+    case Format::r32f:
+        return Elem::f32;
+    case Format::rgba8:
+        return Elem::u8;
+    case Format::rgb10a2:
+        return Elem::u32;
     }
     return Elem::u8;
 }
@@ -106,7 +126,7 @@ std::vector<uint8_t> initial_bytes(const Case& c, size_t index) {
 
 static uint32_t param_size(const Param& p) {
     if (p.kind == ParamKind::scalar) return uint32_t(elem_size(p.scalar.elem));
-    return 8;  // device pointers and texture/surface object handles
+    return 8; // device pointers and texture/surface object handles
 }
 
 std::vector<ParamSlot> param_layout(const Case& c) {
@@ -182,7 +202,7 @@ bool parse_entry_params(const std::string& ptx_text, const std::string& entry, s
     const std::string ptx = strip_comments(ptx_text);
     size_t pos = 0;
     bool found = false;
-    size_t open = std::string::npos;  // the '(' of the parameter list; npos for an entry without one
+    size_t open = std::string::npos; // the '(' of the parameter list; npos for an entry without one
     while (!found && (pos = ptx.find(".entry", pos)) != std::string::npos) {
         size_t p = pos + 6;
         while (p < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[p]))) ++p;
@@ -230,7 +250,7 @@ bool parse_entry_params(const std::string& ptx_text, const std::string& entry, s
                 after_ptr = true;
             } else if (tok == ".align" && t + 1 < tokens.size()) {
                 uint32_t a = uint32_t(std::strtoul(tokens[t + 1].c_str(), nullptr, 10));
-                if (!after_ptr) explicit_align = a;  // after .ptr it is the pointee's alignment
+                if (!after_ptr) explicit_align = a; // after .ptr it is the pointee's alignment
                 ++t;
             } else if (ptx_type_size(tok) != 0) {
                 type_size = ptx_type_size(tok);
@@ -262,8 +282,7 @@ std::string check_case_against_ptx(const Case& c, const std::string& ptx) {
         if (params[i].size != slots[i].size || params[i].align != slots[i].align)
             return ".entry " + c.entry + " parameter " + std::to_string(i) + " (" + c.params[i].name + "): PTX says " +
                    "size " + std::to_string(params[i].size) + " align " + std::to_string(params[i].align) +
-                   ", the case says size " + std::to_string(slots[i].size) + " align " +
-                   std::to_string(slots[i].align);
+                   ", the case says size " + std::to_string(slots[i].size) + " align " + std::to_string(slots[i].align);
     }
     return "";
 }
@@ -275,7 +294,7 @@ struct ReleaseGuard {
     Launcher& launcher;
     ~ReleaseGuard() { launcher.release(); }
 };
-}  // namespace
+} // namespace
 
 std::string run_case(const Case& c, const std::string& ptx, Launcher& launcher, CaseResult* result) {
     *result = CaseResult{};
@@ -345,4 +364,4 @@ std::string run_case(const Case& c, const std::string& ptx, Launcher& launcher, 
     return "";
 }
 
-}  // namespace d4r::corpus
+} // namespace d4r::corpus

@@ -34,24 +34,24 @@ const char* elem_name(Elem e);
 bool elem_is_float(Elem e);
 
 enum class GenKind : uint8_t {
-    full,     // integers: random bits with edge values sprinkled in; floats: same as special
-    special,  // floats: moderate and full-range normals, denormals, and the edge table (NaN with
-              // payloads, +-inf, +-0, limits, ties, integer boundaries); integers: same as full
-    edges,    // only values from the type's edge table (so equal operands and +-0 pairs are common)
-    range,    // integers: uniform in [lo, hi] (signed types signed); floats: uniform in [lo, hi],
-              // half of them snapped to a multiple of `step` when step > 0
-    exp,      // floats: sign * 2^e * 1.m with e uniform in [lo, hi] (denormal where e is below the
-              // normal range), random mantissa bits
-    ints,     // floats: a uniform integer in [lo, hi] times `step` (a power of two: sums stay exact)
-    index,    // integers: lo + i * hi, wrapped to the type's width
-    fill,     // every element has the value lo
+    full,    // integers: random bits with edge values sprinkled in; floats: same as special
+    special, // floats: moderate and full-range normals, denormals, and the edge table (NaN with
+             // payloads, +-inf, +-0, limits, ties, integer boundaries); integers: same as full
+    edges,   // only values from the type's edge table (so equal operands and +-0 pairs are common)
+    range,   // integers: uniform in [lo, hi] (signed types signed); floats: uniform in [lo, hi],
+             // half of them snapped to a multiple of `step` when step > 0
+    exp,     // floats: sign * 2^e * 1.m with e uniform in [lo, hi] (denormal where e is below the
+             // normal range), random mantissa bits
+    ints,    // floats: a uniform integer in [lo, hi] times `step` (a power of two: sums stay exact)
+    index,   // integers: lo + i * hi, wrapped to the type's width
+    fill,    // every element has the value lo
 };
 
 struct Gen {
     GenKind kind = GenKind::full;
     double lo = 0, hi = 0;
-    double special = 0;  // range/exp: fraction of elements taken from the edge table instead
-    double step = 0;     // range: snapping quantum; ints: scale
+    double special = 0; // range/exp: fraction of elements taken from the edge table instead
+    double step = 0;    // range: snapping quantum; ints: scale
 };
 
 namespace gen {
@@ -63,15 +63,15 @@ Gen exp(int lo, int hi, double special = 0);
 Gen ints(int64_t lo, int64_t hi, double scale = 1.0);
 Gen index(int64_t start, int64_t stride);
 Gen fill(double value);
-}  // namespace gen
+} // namespace gen
 
 // Deterministic PRNG (xoshiro256** seeded through splitmix64).
 class Rng {
 public:
     explicit Rng(uint64_t seed);
     uint64_t next();
-    uint64_t below(uint64_t n);  // uniform in [0, n), n > 0
-    double unit();               // uniform in [0, 1)
+    uint64_t below(uint64_t n); // uniform in [0, n), n > 0
+    double unit();              // uniform in [0, 1)
 private:
     uint64_t m_s[4];
 };
@@ -91,7 +91,7 @@ struct BufferParam {
     size_t count = 0;
     Gen gen;
     Dir dir = Dir::in;
-    std::string compare;  // "" = bit-exact; otherwise the .approx instruction whose ISA bound applies
+    std::string compare; // "" = bit-exact; otherwise the .approx instruction whose ISA bound applies
 };
 
 struct ScalarParam {
@@ -106,8 +106,8 @@ enum class ImageKind : uint8_t { texture_array, texture_pitch2d, surface };
 
 const char* format_name(Format f);
 size_t texel_bytes(Format f);
-uint32_t format_channels(Format f);  // channels as the texture unit sees them
-Elem format_elem(Format f);          // element type the texel generator works in
+uint32_t format_channels(Format f); // channels as the texture unit sees them
+Elem format_elem(Format f);         // element type the texel generator works in
 size_t format_elems_per_texel(Format f);
 
 // A 2D image bound as a texture object (CUDA array or pitch-linear memory) or as a surface object
@@ -117,7 +117,7 @@ struct ImageParam {
     Format format = Format::rgba16f;
     uint32_t width = 0, height = 0;
     Gen gen;
-    Dir dir = Dir::in;  // surfaces may be out/inout; textures are always in
+    Dir dir = Dir::in; // surfaces may be out/inout; textures are always in
     Address address = Address::clamp;
     Filter filter = Filter::point;
     bool normalized = false;
@@ -133,7 +133,7 @@ struct Param {
     ScalarParam scalar;
     ImageParam image;
     bool is_output() const;
-    size_t output_bytes() const;  // bytes this parameter contributes to the golden (0 for inputs)
+    size_t output_bytes() const; // bytes this parameter contributes to the golden (0 for inputs)
 };
 
 struct Dim3 {
@@ -142,13 +142,13 @@ struct Dim3 {
 };
 
 struct Case {
-    std::string name;    // unique; golden file is golden/<name>.out.zst
-    std::string module;  // ptx/<module>.ptx
+    std::string name;   // unique; golden file is golden/<name>.out.zst
+    std::string module; // ptx/<module>.ptx
     std::string entry;
     Dim3 grid, block;
     uint32_t dynamic_smem = 0;
     std::vector<Param> params;
-    std::string summary;  // one line: what the case covers
+    std::string summary; // one line: what the case covers
     size_t output_bytes() const;
 };
 
@@ -194,8 +194,7 @@ public:
     virtual std::string download(uint64_t address, void* data, size_t bytes) = 0;
     // Creates the image with `texels` (tightly packed rows) and returns the 64-bit texture or
     // surface object handle the kernel receives.
-    virtual std::string create_image(const ImageParam& image, const std::vector<uint8_t>& texels,
-                                     uint64_t* handle) = 0;
+    virtual std::string create_image(const ImageParam& image, const std::vector<uint8_t>& texels, uint64_t* handle) = 0;
     // Reads an image created by create_image back as tightly packed rows.
     virtual std::string read_image(uint64_t handle, std::vector<uint8_t>* texels) = 0;
     // Loads `ptx` and launches c.entry with c.grid/c.block/c.dynamic_smem and the parameter block;
@@ -206,17 +205,17 @@ public:
 
 struct OutputSlice {
     size_t param = 0, offset = 0, bytes = 0;
-    std::string compare;  // copied from the buffer parameter
+    std::string compare; // copied from the buffer parameter
     Elem elem = Elem::u8;
 };
 
 struct CaseResult {
-    std::vector<uint8_t> output;  // every output parameter's bytes, in parameter order
+    std::vector<uint8_t> output; // every output parameter's bytes, in parameter order
     std::vector<OutputSlice> slices;
-    size_t poison_words = 0;  // aligned 4-byte words of output still equal to the poison pattern
+    size_t poison_words = 0; // aligned 4-byte words of output still equal to the poison pattern
 };
 
 // Generates inputs, poisons outputs, launches and collects the outputs. "" on success.
 std::string run_case(const Case& c, const std::string& ptx, Launcher& launcher, CaseResult* result);
 
-}  // namespace d4r::corpus
+} // namespace d4r::corpus

@@ -9,36 +9,67 @@ namespace d4r::corpus {
 
 size_t elem_size(Elem e) {
     switch (e) {
-        case Elem::u8: case Elem::e4m3: case Elem::e5m2: return 1;
-        case Elem::u16: case Elem::f16: case Elem::bf16: return 2;
-        case Elem::u32: case Elem::s32: case Elem::f32: return 4;
-        case Elem::u64: case Elem::s64: case Elem::f64: return 8;
+    case Elem::u8:
+    case Elem::e4m3:
+    case Elem::e5m2:
+        return 1;
+    case Elem::u16:
+    case Elem::f16:
+    case Elem::bf16:
+        return 2;
+    case Elem::u32:
+    case Elem::s32:
+    case Elem::f32:
+        return 4;
+    case Elem::u64:
+    case Elem::s64:
+    case Elem::f64:
+        return 8;
     }
     return 0;
 }
 
 const char* elem_name(Elem e) {
     switch (e) {
-        case Elem::u8: return "u8";
-        case Elem::u16: return "u16";
-        case Elem::u32: return "u32";
-        case Elem::u64: return "u64";
-        case Elem::s32: return "s32";
-        case Elem::s64: return "s64";
-        case Elem::f16: return "f16";
-        case Elem::bf16: return "bf16";
-        case Elem::f32: return "f32";
-        case Elem::f64: return "f64";
-        case Elem::e4m3: return "e4m3";
-        case Elem::e5m2: return "e5m2";
+    case Elem::u8:
+        return "u8";
+    case Elem::u16:
+        return "u16";
+    case Elem::u32:
+        return "u32";
+    case Elem::u64:
+        return "u64";
+    case Elem::s32:
+        return "s32";
+    case Elem::s64:
+        return "s64";
+    case Elem::f16:
+        return "f16";
+    case Elem::bf16:
+        return "bf16";
+    case Elem::f32:
+        return "f32";
+    case Elem::f64:
+        return "f64";
+    case Elem::e4m3:
+        return "e4m3";
+    case Elem::e5m2:
+        return "e5m2";
     }
     return "?";
 }
 
 bool elem_is_float(Elem e) {
     switch (e) {
-        case Elem::f16: case Elem::bf16: case Elem::f32: case Elem::f64: case Elem::e4m3: case Elem::e5m2: return true;
-        default: return false;
+    case Elem::f16:
+    case Elem::bf16:
+    case Elem::f32:
+    case Elem::f64:
+    case Elem::e4m3:
+    case Elem::e5m2:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -95,19 +126,26 @@ namespace {
 
 struct FloatFmt {
     int exp_bits, man_bits, bias;
-    bool ieee;             // all-ones exponent is inf/NaN (false for e4m3: only S.1111.111 is NaN)
-    int moderate_exp;      // |exponent| bound of the "moderate" category of the special mix
+    bool ieee;        // all-ones exponent is inf/NaN (false for e4m3: only S.1111.111 is NaN)
+    int moderate_exp; // |exponent| bound of the "moderate" category of the special mix
 };
 
 FloatFmt float_fmt(Elem e) {
     switch (e) {
-        case Elem::f16: return {5, 10, 15, true, 8};
-        case Elem::bf16: return {8, 7, 127, true, 12};
-        case Elem::f32: return {8, 23, 127, true, 12};
-        case Elem::f64: return {11, 52, 1023, true, 12};
-        case Elem::e4m3: return {4, 3, 7, false, 4};
-        case Elem::e5m2: return {5, 2, 15, true, 6};
-        default: return {0, 0, 0, true, 0};
+    case Elem::f16:
+        return {5, 10, 15, true, 8};
+    case Elem::bf16:
+        return {8, 7, 127, true, 12};
+    case Elem::f32:
+        return {8, 23, 127, true, 12};
+    case Elem::f64:
+        return {11, 52, 1023, true, 12};
+    case Elem::e4m3:
+        return {4, 3, 7, false, 4};
+    case Elem::e5m2:
+        return {5, 2, 15, true, 6};
+    default:
+        return {0, 0, 0, true, 0};
     }
 }
 
@@ -145,7 +183,7 @@ uint64_t encode(double v, Elem e) {
     if (a == 0) return sign << (f.exp_bits + f.man_bits);
     int ex = 0;
     std::frexp(a, &ex);
-    int ue = ex - 1;  // a = 1.xxx * 2^ue
+    int ue = ex - 1; // a = 1.xxx * 2^ue
     const int min_exp = 1 - f.bias;
     bool denormal = ue < min_exp;
     double scaled = denormal ? std::ldexp(a, f.man_bits - min_exp) : std::ldexp(a, f.man_bits - ue);
@@ -199,32 +237,47 @@ uint64_t random_with_exp(Rng& rng, Elem e, int ex) {
 const std::vector<uint64_t>& edge_table(Elem e) {
     static const std::vector<uint64_t> u8 = {0, 1, 2, 0x7f, 0x80, 0x81, 0xfe, 0xff};
     static const std::vector<uint64_t> u16 = {0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff};
-    static const std::vector<uint64_t> u32 = {
-        0, 1, 2, 3, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0x80000001,
-        0xfffffffe, 0xffffffff, 0xffffff80, 0xffff8000, 0x00ffffff, 0x01000000, 0x01000001, 0xaaaaaaaa, 0x55555555};
-    static const std::vector<uint64_t> u64 = {
-        0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ull, 0xffffffff80000000ull, 0xffffffff7fffffffull,
-        0x7fffffffffffffffull, 0x8000000000000000ull, 0x8000000000000001ull, 0xffffffffffffffffull,
-        0xfffffffffffffffeull, 0x0020000000000000ull, 0x0020000000000001ull, 0x0100000000000001ull,
-        0x0000000001000001ull, 0x0000000001000003ull, 0xaaaaaaaaaaaaaaaaull};
+    static const std::vector<uint64_t> u32 = {0,          1,          2,          3,          0x7f,       0x80,
+                                              0xff,       0x100,      0x7fff,     0x8000,     0xffff,     0x10000,
+                                              0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff, 0xffffff80,
+                                              0xffff8000, 0x00ffffff, 0x01000000, 0x01000001, 0xaaaaaaaa, 0x55555555};
+    static const std::vector<uint64_t> u64 = {0,
+                                              1,
+                                              2,
+                                              0x7fffffff,
+                                              0x80000000,
+                                              0xffffffff,
+                                              0x100000000ull,
+                                              0xffffffff80000000ull,
+                                              0xffffffff7fffffffull,
+                                              0x7fffffffffffffffull,
+                                              0x8000000000000000ull,
+                                              0x8000000000000001ull,
+                                              0xffffffffffffffffull,
+                                              0xfffffffffffffffeull,
+                                              0x0020000000000000ull,
+                                              0x0020000000000001ull,
+                                              0x0100000000000001ull,
+                                              0x0000000001000001ull,
+                                              0x0000000001000003ull,
+                                              0xaaaaaaaaaaaaaaaaull};
     static const std::vector<uint64_t> f16 = {
         0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7e01, 0x7c01, 0xfd55, 0x7bff, 0xfbff, 0x7bfe, 0x0400,
         0x8400, 0x03ff, 0x83ff, 0x0001, 0x8001, 0x0200, 0x3c00, 0xbc00, 0x3800, 0xb800, 0x3e00, 0xbe00, 0x4100,
         0xc100, 0x3bff, 0x3c01, 0x7800, 0x5bf8, 0x5c00, 0x5f00, 0x5f40, 0x7b00, 0x1800, 0x0100, 0x3555, 0x57f0};
-    static const std::vector<uint64_t> bf16 = {
-        0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7fc1, 0x7f81, 0xffa5, 0x7f7f, 0xff7f, 0x0080, 0x8080,
-        0x007f, 0x807f, 0x0001, 0x8001, 0x3f80, 0xbf80, 0x3f00, 0x3fc0, 0xbfc0, 0x4020, 0x3f7f, 0x3f81, 0x4f00,
-        0xcf00, 0x5f00, 0x43e0, 0x4760, 0x477f, 0x4780, 0x3eab};
+    static const std::vector<uint64_t> bf16 = {0x0000, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc0, 0x7fc1, 0x7f81, 0xffa5,
+                                               0x7f7f, 0xff7f, 0x0080, 0x8080, 0x007f, 0x807f, 0x0001, 0x8001, 0x3f80,
+                                               0xbf80, 0x3f00, 0x3fc0, 0xbfc0, 0x4020, 0x3f7f, 0x3f81, 0x4f00, 0xcf00,
+                                               0x5f00, 0x43e0, 0x4760, 0x477f, 0x4780, 0x3eab};
     static const std::vector<uint64_t> f32 = {
-        0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7fc12345, 0x7f800001,
-        0xffa5a5a5, 0x7fffffff, 0x7f7fffff, 0xff7fffff, 0x7f7ffffe, 0x00800000, 0x80800000, 0x007fffff,
-        0x807fffff, 0x00000001, 0x80000001, 0x00400000, 0x3f800000, 0xbf800000, 0x3f000000, 0xbf000000,
-        0x3fc00000, 0xbfc00000, 0x40200000, 0xc0200000, 0x3effffff, 0x3f000001, 0x4b000000, 0x4b7fffff,
-        0x4b800000, 0x4b800001, 0x4effffff, 0x4f000000, 0xcf000000, 0xcf000001, 0x4f800000, 0x4f7fffff,
-        0x5effffff, 0x5f000000, 0xdf000000, 0xdf000001, 0x5f800000, 0x477fe000, 0x477ff000, 0x477fefff,
-        0x43e00000, 0x43e80000, 0x43f00000, 0x47600000, 0x47700000, 0x33800000, 0x33000000, 0x387fc000,
-        0x38800000, 0x3b000000, 0x37800000, 0x42fe0000, 0x43000000, 0xc3010000, 0x437f0000, 0x43800000,
-        0x46fffe00, 0x47000000, 0xc7000100, 0x477fff00, 0x40490fdb, 0x3fc90fdb, 0x42c80000, 0x3f7fffff};
+        0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7fc12345, 0x7f800001, 0xffa5a5a5,
+        0x7fffffff, 0x7f7fffff, 0xff7fffff, 0x7f7ffffe, 0x00800000, 0x80800000, 0x007fffff, 0x807fffff, 0x00000001,
+        0x80000001, 0x00400000, 0x3f800000, 0xbf800000, 0x3f000000, 0xbf000000, 0x3fc00000, 0xbfc00000, 0x40200000,
+        0xc0200000, 0x3effffff, 0x3f000001, 0x4b000000, 0x4b7fffff, 0x4b800000, 0x4b800001, 0x4effffff, 0x4f000000,
+        0xcf000000, 0xcf000001, 0x4f800000, 0x4f7fffff, 0x5effffff, 0x5f000000, 0xdf000000, 0xdf000001, 0x5f800000,
+        0x477fe000, 0x477ff000, 0x477fefff, 0x43e00000, 0x43e80000, 0x43f00000, 0x47600000, 0x47700000, 0x33800000,
+        0x33000000, 0x387fc000, 0x38800000, 0x3b000000, 0x37800000, 0x42fe0000, 0x43000000, 0xc3010000, 0x437f0000,
+        0x43800000, 0x46fffe00, 0x47000000, 0xc7000100, 0x477fff00, 0x40490fdb, 0x3fc90fdb, 0x42c80000, 0x3f7fffff};
     static const std::vector<uint64_t> f64 = {
         0x0000000000000000ull, 0x8000000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
         0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff8000000012345ull, 0x7ff0000000000001ull,
@@ -240,19 +293,31 @@ const std::vector<uint64_t>& edge_table(Elem e) {
         0x3ff0000010000000ull, 0x3ff0000030000000ull, 0x3ff0000010000001ull, 0x400921fb54442d18ull};
     static const std::vector<uint64_t> e4m3 = {0x00, 0x80, 0x7f, 0xff, 0x7e, 0xfe, 0x01, 0x81,
                                                0x07, 0x08, 0x38, 0xb8, 0x30, 0x3c, 0x7d, 0x06};
-    static const std::vector<uint64_t> e5m2 = {0x00, 0x80, 0x7c, 0xfc, 0x7e, 0x7d, 0xff, 0x7b,
-                                               0xfb, 0x01, 0x81, 0x03, 0x04, 0x3c, 0xbc, 0x38, 0x3e};
+    static const std::vector<uint64_t> e5m2 = {0x00, 0x80, 0x7c, 0xfc, 0x7e, 0x7d, 0xff, 0x7b, 0xfb,
+                                               0x01, 0x81, 0x03, 0x04, 0x3c, 0xbc, 0x38, 0x3e};
     switch (e) {
-        case Elem::u8: return u8;
-        case Elem::u16: return u16;
-        case Elem::u32: case Elem::s32: return u32;
-        case Elem::u64: case Elem::s64: return u64;
-        case Elem::f16: return f16;
-        case Elem::bf16: return bf16;
-        case Elem::f32: return f32;
-        case Elem::f64: return f64;
-        case Elem::e4m3: return e4m3;
-        case Elem::e5m2: return e5m2;
+    case Elem::u8:
+        return u8;
+    case Elem::u16:
+        return u16;
+    case Elem::u32:
+    case Elem::s32:
+        return u32;
+    case Elem::u64:
+    case Elem::s64:
+        return u64;
+    case Elem::f16:
+        return f16;
+    case Elem::bf16:
+        return bf16;
+    case Elem::f32:
+        return f32;
+    case Elem::f64:
+        return f64;
+    case Elem::e4m3:
+        return e4m3;
+    case Elem::e5m2:
+        return e5m2;
     }
     return u8;
 }
@@ -286,7 +351,7 @@ uint64_t gen_float_special(Rng& rng, Elem e) {
         int lo = 1 - f.bias, hi = max_biased_exp(f) - f.bias;
         return random_with_exp(rng, e, lo + int(rng.below(uint64_t(hi - lo + 1))));
     }
-    if (r < 70) return random_with_exp(rng, e, -f.bias - 1);  // denormal
+    if (r < 70) return random_with_exp(rng, e, -f.bias - 1); // denormal
     if (r < 75 && f.man_bits >= 7) {
         // Halves of small integers: rounding ties for the round-to-integer conversions.
         return encode((double(int64_t(rng.below(401)) - 200)) * 0.5, e);
@@ -297,44 +362,44 @@ uint64_t gen_float_special(Rng& rng, Elem e) {
 uint64_t gen_one(const Gen& g, Elem e, Rng& rng, size_t index) {
     const bool is_float = elem_is_float(e);
     switch (g.kind) {
-        case GenKind::full:
-        case GenKind::special:
-            return is_float ? gen_float_special(rng, e) : gen_integer_full(rng, e);
-        case GenKind::edges:
-            return pick_edge(rng, e);
-        case GenKind::range: {
-            if (g.special > 0 && rng.unit() < g.special) return pick_edge(rng, e);
-            if (!is_float) {
-                int64_t lo = int64_t(g.lo), hi = int64_t(g.hi);
-                int64_t v = lo + int64_t(rng.below(uint64_t(hi - lo) + 1));
-                return uint64_t(v) & width_mask(e);
-            }
-            double v = g.lo + (g.hi - g.lo) * rng.unit();
-            if (g.step > 0 && (rng.next() & 1)) v = std::round(v / g.step) * g.step;
-            return encode(v, e);
-        }
-        case GenKind::exp: {
-            if (g.special > 0 && rng.unit() < g.special) return pick_edge(rng, e);
-            int lo = int(g.lo), hi = int(g.hi);
-            return random_with_exp(rng, e, lo + int(rng.below(uint64_t(hi - lo + 1))));
-        }
-        case GenKind::ints: {
+    case GenKind::full:
+    case GenKind::special:
+        return is_float ? gen_float_special(rng, e) : gen_integer_full(rng, e);
+    case GenKind::edges:
+        return pick_edge(rng, e);
+    case GenKind::range: {
+        if (g.special > 0 && rng.unit() < g.special) return pick_edge(rng, e);
+        if (!is_float) {
             int64_t lo = int64_t(g.lo), hi = int64_t(g.hi);
-            int64_t k = lo + int64_t(rng.below(uint64_t(hi - lo) + 1));
-            if (!is_float) return uint64_t(k) & width_mask(e);
-            return encode(double(k) * (g.step > 0 ? g.step : 1.0), e);
+            int64_t v = lo + int64_t(rng.below(uint64_t(hi - lo) + 1));
+            return uint64_t(v) & width_mask(e);
         }
-        case GenKind::index: {
-            int64_t v = int64_t(g.lo) + int64_t(index) * int64_t(g.hi);
-            return is_float ? encode(double(v), e) : uint64_t(v) & width_mask(e);
-        }
-        case GenKind::fill:
-            return is_float ? encode(g.lo, e) : uint64_t(int64_t(g.lo)) & width_mask(e);
+        double v = g.lo + (g.hi - g.lo) * rng.unit();
+        if (g.step > 0 && (rng.next() & 1)) v = std::round(v / g.step) * g.step;
+        return encode(v, e);
+    }
+    case GenKind::exp: {
+        if (g.special > 0 && rng.unit() < g.special) return pick_edge(rng, e);
+        int lo = int(g.lo), hi = int(g.hi);
+        return random_with_exp(rng, e, lo + int(rng.below(uint64_t(hi - lo + 1))));
+    }
+    case GenKind::ints: {
+        int64_t lo = int64_t(g.lo), hi = int64_t(g.hi);
+        int64_t k = lo + int64_t(rng.below(uint64_t(hi - lo) + 1));
+        if (!is_float) return uint64_t(k) & width_mask(e);
+        return encode(double(k) * (g.step > 0 ? g.step : 1.0), e);
+    }
+    case GenKind::index: {
+        int64_t v = int64_t(g.lo) + int64_t(index) * int64_t(g.hi);
+        return is_float ? encode(double(v), e) : uint64_t(v) & width_mask(e);
+    }
+    case GenKind::fill:
+        return is_float ? encode(g.lo, e) : uint64_t(int64_t(g.lo)) & width_mask(e);
     }
     return 0;
 }
 
-}  // namespace
+} // namespace
 
 namespace gen {
 Gen full() { return Gen{GenKind::full}; }
@@ -345,7 +410,7 @@ Gen exp(int lo, int hi, double special) { return Gen{GenKind::exp, double(lo), d
 Gen ints(int64_t lo, int64_t hi, double scale) { return Gen{GenKind::ints, double(lo), double(hi), 0, scale}; }
 Gen index(int64_t start, int64_t stride) { return Gen{GenKind::index, double(start), double(stride), 0, 0}; }
 Gen fill(double value) { return Gen{GenKind::fill, value, 0, 0, 0}; }
-}  // namespace gen
+} // namespace gen
 
 std::vector<uint8_t> generate(const Gen& g, Elem elem, size_t count, uint64_t seed) {
     const size_t size = elem_size(elem);
@@ -358,4 +423,4 @@ std::vector<uint8_t> generate(const Gen& g, Elem elem, size_t count, uint64_t se
     return out;
 }
 
-}  // namespace d4r::corpus
+} // namespace d4r::corpus

@@ -56,7 +56,7 @@ std::vector<std::string> case_names() {
 }
 
 struct Outcome {
-    std::string failure;  // "" = the case matches its golden
+    std::string failure; // "" = the case matches its golden
     FailureStage stage = FailureStage::none;
     std::vector<ApproxStats> approx;
     double seconds = 0;
@@ -88,10 +88,9 @@ Outcome run_on_ptxsim(const Case& c) {
     CompareReport report = compare_with_golden(c, result, *golden);
     o.approx = report.approx;
     if (!report.ok)
-        o.failure = report.mismatched_elements
-                        ? fmt::format("{} mismatching elements; first: {}", report.mismatched_elements,
-                                      report.first_mismatch)
-                        : report.first_mismatch;
+        o.failure = report.mismatched_elements ? fmt::format("{} mismatching elements; first: {}",
+                                                             report.mismatched_elements, report.first_mismatch)
+                                               : report.first_mismatch;
     for (const std::string& m : report.more_mismatches) o.failure += "\n    also " + m;
     return o;
 }
@@ -122,8 +121,8 @@ TEST_P(CorpusOnPtxsim, MatchesH200Golden) {
         std::string hist;
         for (size_t b = 0; b < kUlpBuckets; ++b)
             if (s.histogram[b]) hist += fmt::format(" {}:{}", ulp_bucket_name(b), s.histogram[b]);
-        const std::string line = fmt::format("{} '{}' {}: {} values, max {} ulp from the H200; histogram{}{}",
-                                             c->name, s.param, s.instruction, s.values, s.max_ulp, hist,
+        const std::string line = fmt::format("{} '{}' {}: {} values, max {} ulp from the H200; histogram{}{}", c->name,
+                                             s.param, s.instruction, s.values, s.max_ulp, hist,
                                              s.out_of_bound ? fmt::format("; {} OUT OF BOUND", s.out_of_bound) : "");
         std::printf("[ ulp      ] %s\n", line.c_str());
         RecordProperty("ulp_" + s.param, line);
@@ -170,5 +169,5 @@ TEST(CorpusStatus, ParsesListLines) {
     EXPECT_EQ(m.at("b"), "wrong");
 }
 
-}  // namespace
-}  // namespace d4r::corpus
+} // namespace
+} // namespace d4r::corpus

@@ -64,14 +64,14 @@ TEST(CorpusGen, SameSeedSameSequenceAndBoundedDraws) {
 TEST(CorpusGen, FillEncodesWithRoundToNearestEven) {
     EXPECT_EQ(bits_of(gen::fill(1.0), Elem::f16), 0x3c00u);
     EXPECT_EQ(bits_of(gen::fill(65504.0), Elem::f16), 0x7bffu);
-    EXPECT_EQ(bits_of(gen::fill(1.0 + std::ldexp(1, -11)), Elem::f16), 0x3c00u);      // tie -> even
-    EXPECT_EQ(bits_of(gen::fill(1.0 + 3 * std::ldexp(1, -11)), Elem::f16), 0x3c02u);  // tie -> even (up)
-    EXPECT_EQ(bits_of(gen::fill(std::ldexp(1, -24)), Elem::f16), 0x0001u);            // smallest denormal
+    EXPECT_EQ(bits_of(gen::fill(1.0 + std::ldexp(1, -11)), Elem::f16), 0x3c00u);     // tie -> even
+    EXPECT_EQ(bits_of(gen::fill(1.0 + 3 * std::ldexp(1, -11)), Elem::f16), 0x3c02u); // tie -> even (up)
+    EXPECT_EQ(bits_of(gen::fill(std::ldexp(1, -24)), Elem::f16), 0x0001u);           // smallest denormal
     EXPECT_EQ(bits_of(gen::fill(-2.0), Elem::bf16), 0xc000u);
-    EXPECT_EQ(bits_of(gen::fill(1.0 + std::ldexp(1, -8)), Elem::bf16), 0x3f80u);  // tie -> even
-    EXPECT_EQ(bits_of(gen::fill(448.0), Elem::e4m3), 0x7eu);                      // largest finite e4m3
-    EXPECT_EQ(bits_of(gen::fill(1000.0), Elem::e4m3), 0x7eu);                     // saturates, never NaN
-    EXPECT_EQ(bits_of(gen::fill(std::ldexp(1, -9)), Elem::e4m3), 0x01u);          // smallest denormal
+    EXPECT_EQ(bits_of(gen::fill(1.0 + std::ldexp(1, -8)), Elem::bf16), 0x3f80u); // tie -> even
+    EXPECT_EQ(bits_of(gen::fill(448.0), Elem::e4m3), 0x7eu);                     // largest finite e4m3
+    EXPECT_EQ(bits_of(gen::fill(1000.0), Elem::e4m3), 0x7eu);                    // saturates, never NaN
+    EXPECT_EQ(bits_of(gen::fill(std::ldexp(1, -9)), Elem::e4m3), 0x01u);         // smallest denormal
     EXPECT_EQ(bits_of(gen::fill(57344.0), Elem::e5m2), 0x7bu);
     EXPECT_EQ(bits_of(gen::fill(-0.5), Elem::f32), 0xbf000000u);
     EXPECT_EQ(bits_of(gen::fill(-7.0), Elem::s32), 0xfffffff9u);
@@ -90,7 +90,7 @@ TEST(CorpusGen, RangesIntsAndIndexStayInBounds) {
         EXPECT_LE(std::fabs(f), 8.0f);
         seen.insert(f);
     }
-    EXPECT_EQ(seen.size(), 17u);  // every integer of the range occurs
+    EXPECT_EQ(seen.size(), 17u); // every integer of the range occurs
     auto idx = values(gen::index(5, 3), Elem::u16, 10);
     for (size_t i = 0; i < idx.size(); ++i) EXPECT_EQ(idx[i], 5 + 3 * i);
     for (uint64_t v : values(gen::exp(-3, 3), Elem::f32, 2000)) {
@@ -104,17 +104,22 @@ TEST(CorpusGen, SpecialMixCoversEveryCategory) {
     std::map<std::string, int> seen;
     for (uint64_t v : values(gen::special(), Elem::f32, 4000)) {
         float f = f32(v);
-        if (std::isnan(f)) seen["nan"]++;
-        else if (std::isinf(f)) seen["inf"]++;
-        else if (f == 0) seen["zero"]++;
-        else if (std::fpclassify(f) == FP_SUBNORMAL) seen["denormal"]++;
-        else seen["normal"]++;
+        if (std::isnan(f))
+            seen["nan"]++;
+        else if (std::isinf(f))
+            seen["inf"]++;
+        else if (f == 0)
+            seen["zero"]++;
+        else if (std::fpclassify(f) == FP_SUBNORMAL)
+            seen["denormal"]++;
+        else
+            seen["normal"]++;
     }
     for (const char* k : {"nan", "inf", "zero", "denormal", "normal"}) EXPECT_GT(seen[k], 10) << k;
     std::set<uint64_t> nan_payloads;
     for (uint64_t v : values(gen::special(), Elem::f16, 4000))
         if ((v & 0x7c00) == 0x7c00 && (v & 0x3ff)) nan_payloads.insert(v);
-    EXPECT_GT(nan_payloads.size(), 2u);  // quiet, signalling and payload-carrying NaNs
+    EXPECT_GT(nan_payloads.size(), 2u); // quiet, signalling and payload-carrying NaNs
 }
 
 TEST(CorpusGen, SeedsDependOnCaseNameAndIndexOnly) {
@@ -126,7 +131,7 @@ TEST(CorpusGen, SeedsDependOnCaseNameAndIndexOnly) {
     copy.name = "int_addsub2";
     EXPECT_NE(param_seed(*c, 0), param_seed(copy, 0));
     EXPECT_EQ(initial_bytes(*c, 0), initial_bytes(*c, 0));
-    auto out = initial_bytes(*c, 5);  // out32: poison
+    auto out = initial_bytes(*c, 5); // out32: poison
     ASSERT_FALSE(out.empty());
     for (uint8_t b : out) ASSERT_EQ(b, kPoison);
 }
@@ -176,7 +181,7 @@ TEST(CorpusPtx, ParsesEntryParameterLists) {
     EXPECT_EQ(params[0].size, 16u);
     EXPECT_EQ(params[0].align, 8u);
     EXPECT_EQ(params[1].size, 8u);
-    EXPECT_EQ(params[1].align, 8u);  // .align after .ptr is the pointee's
+    EXPECT_EQ(params[1].align, 8u); // .align after .ptr is the pointee's
     EXPECT_EQ(params[2].size, 4u);
     ASSERT_TRUE(parse_entry_params(ptx, "k2", &params, &error));
     EXPECT_TRUE(params.empty());
@@ -291,7 +296,7 @@ TEST(CorpusRun, WritesPastTheEndAreDetected) {
     CaseResult result;
     std::string err = run_case(*c, ptx, fake, &result);
     EXPECT_NE(err.find("past the end"), std::string::npos) << err;
-    EXPECT_EQ(fake.releases, 1);  // released on the error path too
+    EXPECT_EQ(fake.releases, 1); // released on the error path too
 }
 
 TEST(CorpusRun, SurfaceOutputsAreReadBack) {
@@ -301,10 +306,10 @@ TEST(CorpusRun, SurfaceOutputsAreReadBack) {
     FakeLauncher fake;
     CaseResult result;
     ASSERT_EQ(run_case(*c, ptx, fake, &result), "");
-    ASSERT_EQ(result.slices.size(), 2u);  // dst surface, then the out buffer
+    ASSERT_EQ(result.slices.size(), 2u); // dst surface, then the out buffer
     EXPECT_EQ(result.slices[0].bytes, 32u * 16u * 4u);
     EXPECT_EQ(fake.images.size(), 2u);
 }
 
-}  // namespace
-}  // namespace d4r::corpus
+} // namespace
+} // namespace d4r::corpus

@@ -79,22 +79,35 @@ bool approx_bound(const std::string& instruction, ApproxBound* b) {
     } else {
         b->elem = f64 ? Elem::f64 : Elem::f32;
     }
-    if (is("rcp.approx") && !f64) b->ulps = 1, b->source = "rcp.approx.f32: 1 ulp";
-    else if (is("div.approx") || is("div.full")) b->ulps = 2, b->source = instruction + ": 2 ulp";
-    else if (is("sqrt.approx")) b->rel = std::ldexp(1.0, -23), b->source = "sqrt.approx.f32: rel 2^-23";
-    else if (is("rsqrt.approx") && !f64) b->rel = std::exp2(-22.9), b->source = "rsqrt.approx.f32: rel 2^-22.9";
-    else if (is("rcp.approx") && f64) b->rel = std::ldexp(1.0, -20), b->source = "rcp.approx.ftz.f64: 1.11.20 result, rel 2^-20";
-    else if (is("rsqrt.approx") && f64) b->rel = std::ldexp(1.0, -22), b->source = "rsqrt.approx.f64: rel 2^-22";
+    if (is("rcp.approx") && !f64)
+        b->ulps = 1, b->source = "rcp.approx.f32: 1 ulp";
+    else if (is("div.approx") || is("div.full"))
+        b->ulps = 2, b->source = instruction + ": 2 ulp";
+    else if (is("sqrt.approx"))
+        b->rel = std::ldexp(1.0, -23), b->source = "sqrt.approx.f32: rel 2^-23";
+    else if (is("rsqrt.approx") && !f64)
+        b->rel = std::exp2(-22.9), b->source = "rsqrt.approx.f32: rel 2^-22.9";
+    else if (is("rcp.approx") && f64)
+        b->rel = std::ldexp(1.0, -20), b->source = "rcp.approx.ftz.f64: 1.11.20 result, rel 2^-20";
+    else if (is("rsqrt.approx") && f64)
+        b->rel = std::ldexp(1.0, -22), b->source = "rsqrt.approx.f64: rel 2^-22";
     else if (is("sin.approx") || is("cos.approx"))
         b->abs = std::exp2(-14.7), b->source = "sin/cos.approx.f32: abs 2^-14.7 over [-100pi, 100pi]";
-    else if (is("lg2.approx")) b->abs = std::ldexp(1.0, -22), b->rel = std::ldexp(1.0, -22), b->source = "lg2.approx.f32: abs 2^-22 + rel 2^-22";
-    else if (is("ex2.approx") && b->elem == Elem::f32) b->ulps = 2, b->source = "ex2.approx.f32: 2 ulp";
-    else if (is("ex2.approx") && b->elem == Elem::f16) b->rel = std::exp2(-9.9), b->source = "ex2.approx.f16: rel 2^-9.9";
-    else if (is("ex2.approx") && b->elem == Elem::bf16) b->rel = std::ldexp(1.0, -7), b->source = "ex2.approx.bf16: rel 2^-7";
-    else if (is("tanh.approx") && b->elem == Elem::f32) b->rel = std::ldexp(1.0, -11), b->source = "tanh.approx.f32: rel 2^-11";
+    else if (is("lg2.approx"))
+        b->abs = std::ldexp(1.0, -22), b->rel = std::ldexp(1.0, -22),
+        b->source = "lg2.approx.f32: abs 2^-22 + rel 2^-22";
+    else if (is("ex2.approx") && b->elem == Elem::f32)
+        b->ulps = 2, b->source = "ex2.approx.f32: 2 ulp";
+    else if (is("ex2.approx") && b->elem == Elem::f16)
+        b->rel = std::exp2(-9.9), b->source = "ex2.approx.f16: rel 2^-9.9";
+    else if (is("ex2.approx") && b->elem == Elem::bf16)
+        b->rel = std::ldexp(1.0, -7), b->source = "ex2.approx.bf16: rel 2^-7";
+    else if (is("tanh.approx") && b->elem == Elem::f32)
+        b->rel = std::ldexp(1.0, -11), b->source = "tanh.approx.f32: rel 2^-11";
     else if (is("tanh.approx") && b->elem == Elem::f16)
         b->rel = std::exp2(-10.987), b->ulps = 1, b->source = "tanh.approx.f16: rel 2^-10.987 + 1 ulp";
-    else return false;
+    else
+        return false;
     return true;
 }
 
@@ -115,21 +128,25 @@ size_t ulp_bucket(uint64_t ulps) {
 }
 
 struct FloatFormat {
-    int bits, mantissa, min_exp;  // min_exp: exponent of the smallest normal
+    int bits, mantissa, min_exp; // min_exp: exponent of the smallest normal
 };
 
 FloatFormat float_format(Elem e) {
     switch (e) {
-        case Elem::f16: return {16, 10, -14};
-        case Elem::bf16: return {16, 7, -126};
-        case Elem::f64: return {64, 52, -1022};
-        default: return {32, 23, -126};
+    case Elem::f16:
+        return {16, 10, -14};
+    case Elem::bf16:
+        return {16, 7, -126};
+    case Elem::f64:
+        return {64, 52, -1022};
+    default:
+        return {32, 23, -126};
     }
 }
 
 uint64_t load_bits(const uint8_t* p, int bits) {
     uint64_t v = 0;
-    std::memcpy(&v, p, size_t(bits / 8));  // little-endian host, as the goldens are
+    std::memcpy(&v, p, size_t(bits / 8)); // little-endian host, as the goldens are
     return v;
 }
 
@@ -155,9 +172,12 @@ double to_double(uint64_t bits, Elem e) {
     // f16
     const uint32_t sign = (bits >> 15) & 1, exp = (bits >> 10) & 0x1f, man = bits & 0x3ff;
     double v;
-    if (exp == 0x1f) v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-    else if (exp == 0) v = std::ldexp(double(man), -24);
-    else v = std::ldexp(double(man | 0x400), int(exp) - 25);
+    if (exp == 0x1f)
+        v = man ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    else if (exp == 0)
+        v = std::ldexp(double(man), -24);
+    else
+        v = std::ldexp(double(man | 0x400), int(exp) - 25);
     return sign ? -v : v;
 }
 
@@ -200,18 +220,24 @@ std::string check_value(uint64_t h_bits, uint64_t p_bits, const ApproxBound& b, 
     return fmt::format("|diff| {:.6g} > allowed {:.6g} ({})", diff, allowed, b.source);
 }
 
-}  // namespace
+} // namespace
 
 std::string format_element(Elem elem, const uint8_t* p) {
     const size_t size = elem_size(elem);
     const uint64_t bits = load_bits(p, int(size * 8));
     const std::string hex = fmt::format("0x{:0{}x}", bits, size * 2);
     switch (elem) {
-        case Elem::f16: case Elem::bf16: case Elem::f32: case Elem::f64:
-            return fmt::format("{:.9g} ({})", to_double(bits, elem), hex);
-        case Elem::s32: return fmt::format("{} ({})", int32_t(uint32_t(bits)), hex);
-        case Elem::s64: return fmt::format("{} ({})", int64_t(bits), hex);
-        default: return fmt::format("{} ({})", bits, hex);
+    case Elem::f16:
+    case Elem::bf16:
+    case Elem::f32:
+    case Elem::f64:
+        return fmt::format("{:.9g} ({})", to_double(bits, elem), hex);
+    case Elem::s32:
+        return fmt::format("{} ({})", int32_t(uint32_t(bits)), hex);
+    case Elem::s64:
+        return fmt::format("{} ({})", int64_t(bits), hex);
+    default:
+        return fmt::format("{} ({})", bits, hex);
     }
 }
 
@@ -274,4 +300,4 @@ CompareReport compare_with_golden(const Case& c, const CaseResult& result, const
     return report;
 }
 
-}  // namespace d4r::corpus
+} // namespace d4r::corpus

@@ -9,11 +9,16 @@ namespace d4r::corpus {
 
 const char* failure_stage_name(FailureStage stage) {
     switch (stage) {
-        case FailureStage::none: return "none";
-        case FailureStage::memory: return "memory";
-        case FailureStage::image: return "image";
-        case FailureStage::load: return "load";
-        case FailureStage::launch: return "launch";
+    case FailureStage::none:
+        return "none";
+    case FailureStage::memory:
+        return "memory";
+    case FailureStage::image:
+        return "image";
+    case FailureStage::load:
+        return "load";
+    case FailureStage::launch:
+        return "launch";
     }
     return "?";
 }
@@ -50,25 +55,39 @@ namespace {
 
 void map_format(Format f, ptxsim::ChannelFormat* format, uint32_t* channels) {
     switch (f) {
-        case Format::rgba16f: *format = ptxsim::ChannelFormat::F16, *channels = 4; return;
-        case Format::rg16f: *format = ptxsim::ChannelFormat::F16, *channels = 2; return;
-        case Format::r32f: *format = ptxsim::ChannelFormat::F32, *channels = 1; return;
-        case Format::rgba8: *format = ptxsim::ChannelFormat::U8, *channels = 4; return;
-        case Format::rgb10a2: *format = ptxsim::ChannelFormat::RGB10A2, *channels = 4; return;
+    case Format::rgba16f:
+        *format = ptxsim::ChannelFormat::F16, *channels = 4;
+        return;
+    case Format::rg16f:
+        *format = ptxsim::ChannelFormat::F16, *channels = 2;
+        return;
+    case Format::r32f:
+        *format = ptxsim::ChannelFormat::F32, *channels = 1;
+        return;
+    case Format::rgba8:
+        *format = ptxsim::ChannelFormat::U8, *channels = 4;
+        return;
+    case Format::rgb10a2:
+        *format = ptxsim::ChannelFormat::RGB10A2, *channels = 4;
+        return;
     }
 }
 
 ptxsim::AddressMode map_address(Address a) {
     switch (a) {
-        case Address::wrap: return ptxsim::AddressMode::Wrap;
-        case Address::clamp: return ptxsim::AddressMode::Clamp;
-        case Address::mirror: return ptxsim::AddressMode::Mirror;
-        case Address::border: return ptxsim::AddressMode::Border;
+    case Address::wrap:
+        return ptxsim::AddressMode::Wrap;
+    case Address::clamp:
+        return ptxsim::AddressMode::Clamp;
+    case Address::mirror:
+        return ptxsim::AddressMode::Mirror;
+    case Address::border:
+        return ptxsim::AddressMode::Border;
     }
     return ptxsim::AddressMode::Clamp;
 }
 
-}  // namespace
+} // namespace
 
 // Mirrors the H200 runner: arrays (with surface load/store for surfaces) or 32-byte-pitched device memory.
 std::string PtxsimLauncher::create_image(const ImageParam& im, const std::vector<uint8_t>& texels, uint64_t* handle) {
@@ -130,8 +149,8 @@ std::string PtxsimLauncher::create_image(const ImageParam& im, const std::vector
     }
     if (!object) {
         if (image.array) (void)ptxsim::destroy_array(m_device, image.array);
-        return fail(FailureStage::image, fmt::format("create {} object: {}", image.surface ? "surface" : "texture",
-                                                     object.error().text()));
+        return fail(FailureStage::image,
+                    fmt::format("create {} object: {}", image.surface ? "surface" : "texture", object.error().text()));
     }
     *handle = *object;
     m_images[*object] = image;
@@ -140,7 +159,8 @@ std::string PtxsimLauncher::create_image(const ImageParam& im, const std::vector
 
 std::string PtxsimLauncher::read_image(uint64_t handle, std::vector<uint8_t>* texels) {
     auto it = m_images.find(handle);
-    if (it == m_images.end()) return fail(FailureStage::image, fmt::format("read image: unknown handle 0x{:x}", handle));
+    if (it == m_images.end())
+        return fail(FailureStage::image, fmt::format("read image: unknown handle 0x{:x}", handle));
     const Image& image = it->second;
     texels->assign(image.width_bytes * image.height, 0);
     if (image.array) {
@@ -150,7 +170,8 @@ std::string PtxsimLauncher::read_image(uint64_t handle, std::vector<uint8_t>* te
         return "";
     }
     for (uint32_t r = 0; r < image.height; ++r) {
-        std::string err = download(image.ptr + r * image.pitch, texels->data() + r * image.width_bytes, image.width_bytes);
+        std::string err =
+            download(image.ptr + r * image.pitch, texels->data() + r * image.width_bytes, image.width_bytes);
         if (!err.empty()) return err;
     }
     return "";
@@ -182,8 +203,10 @@ std::string PtxsimLauncher::launch(const std::string& ptx, const Case& c, const 
 
 void PtxsimLauncher::release() {
     for (const auto& [handle, image] : m_images) {
-        if (image.surface) (void)ptxsim::destroy_surface_object(m_device, handle);
-        else (void)ptxsim::destroy_texture_object(m_device, handle);
+        if (image.surface)
+            (void)ptxsim::destroy_surface_object(m_device, handle);
+        else
+            (void)ptxsim::destroy_texture_object(m_device, handle);
         if (image.array) (void)ptxsim::destroy_array(m_device, image.array);
     }
     m_images.clear();
@@ -191,4 +214,4 @@ void PtxsimLauncher::release() {
     m_allocations.clear();
 }
 
-}  // namespace d4r::corpus
+} // namespace d4r::corpus

@@ -51,7 +51,7 @@ private:
     std::string fail(FailureStage stage, std::string message);
 
     struct Image {
-        ptxsim::ArrayId array = 0;  // 0 for pitch-linear memory
+        ptxsim::ArrayId array = 0; // 0 for pitch-linear memory
         ptxsim::DevicePtr ptr = 0;
         uint64_t pitch = 0, width_bytes = 0;
         uint32_t height = 0;
@@ -68,4 +68,4 @@ private:
     ptxsim::LaunchFault m_fault;
 };
 
-}  // namespace d4r::corpus
+} // namespace d4r::corpus

@@ -22,9 +22,14 @@ extern "C" __global__ void printf_wide(long long a, unsigned long long b, const 
 
 extern "C" __global__ void printf_string(const char* s) { printf("s=%s\n", s); }
 
-extern "C" __global__ void printf_plain() { printf("hello from %s\n", "ptxsim"); printf("no arguments\n"); }
+extern "C" __global__ void printf_plain() {
+    printf("hello from %s\n", "ptxsim");
+    printf("no arguments\n");
+}
 
 extern "C" __global__ void printf_divergent() {
-    if (threadIdx.x & 1) printf("odd %d\n", threadIdx.x);
-    else printf("even %d\n", threadIdx.x);
+    if (threadIdx.x & 1)
+        printf("odd %d\n", threadIdx.x);
+    else
+        printf("even %d\n", threadIdx.x);
 }

@@ -66,14 +66,30 @@ extern "C" __global__ void switch_ops(const unsigned* in, unsigned* out) {
     unsigned v = in[threadIdx.x];
     unsigned r;
     switch (v % 8) {
-    case 0: r = v * 3; break;
-    case 1: r = v ^ 0x5a5a; break;
-    case 2: r = v >> 2; break;
-    case 3: r = v + 1000; break;
-    case 4: r = ~v; break;
-    case 5: r = v * v; break;
-    case 6: r = v | 0xf0; break;
-    default: r = v - 7; break;
+    case 0:
+        r = v * 3;
+        break;
+    case 1:
+        r = v ^ 0x5a5a;
+        break;
+    case 2:
+        r = v >> 2;
+        break;
+    case 3:
+        r = v + 1000;
+        break;
+    case 4:
+        r = ~v;
+        break;
+    case 5:
+        r = v * v;
+        break;
+    case 6:
+        r = v | 0xf0;
+        break;
+    default:
+        r = v - 7;
+        break;
     }
     out[threadIdx.x] = r;
 }

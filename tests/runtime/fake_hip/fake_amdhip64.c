@@ -87,8 +87,9 @@ EXPORT int fake_hip_global_u32(const char* name, unsigned index, unsigned* value
 }
 
 static hipError_t from_cuda(CUresult r) {
-    return r == CUDA_SUCCESS ? D4R_HIP_SUCCESS : r == CUDA_ERROR_NOT_FOUND ? D4R_HIP_ERROR_NOT_FOUND
-                                                                           : D4R_HIP_ERROR_INVALID_VALUE;
+    return r == CUDA_SUCCESS           ? D4R_HIP_SUCCESS
+           : r == CUDA_ERROR_NOT_FOUND ? D4R_HIP_ERROR_NOT_FOUND
+                                       : D4R_HIP_ERROR_INVALID_VALUE;
 }
 
 EXPORT hipError_t hipModuleLoadData(hipModule_t* module, const void* image) {
@@ -138,8 +139,8 @@ EXPORT hipError_t hipModuleGetGlobal(hipDeviceptr_t* address, size_t* bytes, hip
 }
 
 EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                                        unsigned by, unsigned bz, unsigned shared, hipStream_t stream,
-                                        void** params, void** extra) {
+                                        unsigned by, unsigned bz, unsigned shared, hipStream_t stream, void** params,
+                                        void** extra) {
     if (!f) return D4R_HIP_ERROR_INVALID_VALUE;
     void* cuda_extra[5] = {0};
     int n = 0;
@@ -147,8 +148,8 @@ EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned gx, unsigned g
         /* HIP's keys only: a CUDA END (0) before HIP's END is a bad key, as it is to HIP. */
         for (int i = 0;; i += 2) {
             if (extra[i] == D4R_HIP_LAUNCH_PARAM_END) break;
-            if (i >= 4 || (extra[i] != D4R_HIP_LAUNCH_PARAM_BUFFER_POINTER &&
-                           extra[i] != D4R_HIP_LAUNCH_PARAM_BUFFER_SIZE))
+            if (i >= 4 ||
+                (extra[i] != D4R_HIP_LAUNCH_PARAM_BUFFER_POINTER && extra[i] != D4R_HIP_LAUNCH_PARAM_BUFFER_SIZE))
                 return D4R_HIP_ERROR_INVALID_VALUE;
             cuda_extra[n++] = extra[i];
             cuda_extra[n++] = extra[i + 1];
@@ -189,10 +190,15 @@ EXPORT hipError_t hipMemsetD32Async(hipDeviceptr_t destination, int value, size_
 
 EXPORT const char* hipGetErrorName(hipError_t e) {
     switch (e) {
-    case D4R_HIP_SUCCESS: return "hipSuccess";
-    case D4R_HIP_ERROR_INVALID_VALUE: return "hipErrorInvalidValue";
-    case D4R_HIP_ERROR_INVALID_IMAGE: return "hipErrorInvalidImage";
-    case D4R_HIP_ERROR_NOT_FOUND: return "hipErrorNotFound";
-    default: return "hipErrorUnknown";
+    case D4R_HIP_SUCCESS:
+        return "hipSuccess";
+    case D4R_HIP_ERROR_INVALID_VALUE:
+        return "hipErrorInvalidValue";
+    case D4R_HIP_ERROR_INVALID_IMAGE:
+        return "hipErrorInvalidImage";
+    case D4R_HIP_ERROR_NOT_FOUND:
+        return "hipErrorNotFound";
+    default:
+        return "hipErrorUnknown";
     }
 }

@@ -5,34 +5,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(call)                                                                                   \
-    do {                                                                                              \
-        CUresult check_r_ = (call);                                                                   \
-        if (check_r_ != CUDA_SUCCESS) {                                                               \
-            const char* check_name_ = NULL;                                                           \
-            cuGetErrorName(check_r_, &check_name_);                                                   \
-            fprintf(stderr, "%s:%d: %s failed: %s (%d)\n", __FILE__, __LINE__, #call,                 \
-                    check_name_ ? check_name_ : "?", (int)check_r_);                                  \
-            exit(1);                                                                                  \
-        }                                                                                             \
+#define CHECK(call)                                                                                                    \
+    do {                                                                                                               \
+        CUresult check_r_ = (call);                                                                                    \
+        if (check_r_ != CUDA_SUCCESS) {                                                                                \
+            const char* check_name_ = NULL;                                                                            \
+            cuGetErrorName(check_r_, &check_name_);                                                                    \
+            fprintf(stderr, "%s:%d: %s failed: %s (%d)\n", __FILE__, __LINE__, #call, check_name_ ? check_name_ : "?", \
+                    (int)check_r_);                                                                                    \
+            exit(1);                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
-#define EXPECT(cond)                                                                                  \
-    do {                                                                                              \
-        if (!(cond)) {                                                                                \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                       \
-            exit(1);                                                                                  \
-        }                                                                                             \
+#define EXPECT(cond)                                                            \
+    do {                                                                        \
+        if (!(cond)) {                                                          \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+            exit(1);                                                            \
+        }                                                                       \
     } while (0)
 
-#define EXPECT_RESULT(call, expected)                                                                 \
-    do {                                                                                              \
-        CUresult expect_r_ = (call);                                                                  \
-        if (expect_r_ != (expected)) {                                                                \
-            fprintf(stderr, "%s:%d: %s gave %d, expected %s\n", __FILE__, __LINE__, #call,            \
-                    (int)expect_r_, #expected);                                                       \
-            exit(1);                                                                                  \
-        }                                                                                             \
+#define EXPECT_RESULT(call, expected)                                                                                  \
+    do {                                                                                                               \
+        CUresult expect_r_ = (call);                                                                                   \
+        if (expect_r_ != (expected)) {                                                                                 \
+            fprintf(stderr, "%s:%d: %s gave %d, expected %s\n", __FILE__, __LINE__, #call, (int)expect_r_, #expected); \
+            exit(1);                                                                                                   \
+        }                                                                                                              \
     } while (0)
 
 /* BYTES of page-aligned (4096) memory, NULL on failure; freed with page_aligned_free. The programs build

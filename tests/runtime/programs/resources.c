@@ -709,7 +709,8 @@ static void functions(void) {
     CHECK(cuLaunchKernelEx(&config, dynamic, dparams, NULL));
     CHECK(cuMemcpyDtoHAsync(dout_host, dyn_out, sizeof dout_host, stream));
     CHECK(cuStreamSynchronize(stream));
-    for (int i = 0; i < DN; ++i) EXPECT(dout_host[i] == din_host[(i / PER_BLOCK) * PER_BLOCK + PER_BLOCK - 1 - i % PER_BLOCK]);
+    for (int i = 0; i < DN; ++i)
+        EXPECT(dout_host[i] == din_host[(i / PER_BLOCK) * PER_BLOCK + PER_BLOCK - 1 - i % PER_BLOCK]);
     dump_output("dynamic_reverse_64k", dout_host, sizeof dout_host);
 
     /* A small dynamic launch through cuLaunchKernel: 3 blocks of 1000 ints. */

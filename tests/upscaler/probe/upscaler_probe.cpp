@@ -30,9 +30,12 @@ int main(int argc, char** argv) {
     }
     std::ofstream out(argv[2], std::ios::binary);
     std::vector<double> ms;
-    Status s = test::run_pipeline(*cuda, o, [&](uint32_t, const std::vector<uint16_t>& frame) {
-        out.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(frame.size() * 2));
-    }, &ms);
+    Status s = test::run_pipeline(
+        *cuda, o,
+        [&](uint32_t, const std::vector<uint16_t>& frame) {
+            out.write(reinterpret_cast<const char*>(frame.data()), static_cast<std::streamsize>(frame.size() * 2));
+        },
+        &ms);
     if (!s) {
         std::fprintf(stderr, "upscaler_probe: %s\n", s.error().text().c_str());
         return 1;

@@ -1,9 +1,9 @@
 // cpu backend: CUDA arrays. 1D and 2D arrays are ptxsim arrays (ptxsim_texture.h), which texture and surface
 // objects can use; 3D, layered and cubemap arrays (which ptxsim cannot sample) are packed texels in device
 // memory that only copies reach.
+#include "runtime/backends/cpu/cpu_array.h"
 #include "core/log.h"
 #include "ptxsim/ptxsim_texture.h"
-#include "runtime/backends/cpu/cpu_array.h"
 #include "runtime/backends/cpu/cpu_memory_budget.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 #include "runtime/refusal.h"
@@ -14,10 +14,19 @@ namespace {
 
 uint64_t format_bytes_plain(CUarray_format f) {
     switch (f) {
-    case CU_AD_FORMAT_UNSIGNED_INT8: case CU_AD_FORMAT_SIGNED_INT8: return 1;
-    case CU_AD_FORMAT_UNSIGNED_INT16: case CU_AD_FORMAT_SIGNED_INT16: case CU_AD_FORMAT_HALF: return 2;
-    case CU_AD_FORMAT_UNSIGNED_INT32: case CU_AD_FORMAT_SIGNED_INT32: case CU_AD_FORMAT_FLOAT: return 4;
-    default: return 0;
+    case CU_AD_FORMAT_UNSIGNED_INT8:
+    case CU_AD_FORMAT_SIGNED_INT8:
+        return 1;
+    case CU_AD_FORMAT_UNSIGNED_INT16:
+    case CU_AD_FORMAT_SIGNED_INT16:
+    case CU_AD_FORMAT_HALF:
+        return 2;
+    case CU_AD_FORMAT_UNSIGNED_INT32:
+    case CU_AD_FORMAT_SIGNED_INT32:
+    case CU_AD_FORMAT_FLOAT:
+        return 4;
+    default:
+        return 0;
     }
 }
 
@@ -26,23 +35,42 @@ uint64_t format_bytes_plain(CUarray_format f) {
 bool to_channel_format(CUarray_format f, ptxsim::ChannelFormat& out) {
     using F = ptxsim::ChannelFormat;
     switch (f) {
-    case CU_AD_FORMAT_UNSIGNED_INT8: out = F::U8; return true;
-    case CU_AD_FORMAT_UNSIGNED_INT16: out = F::U16; return true;
-    case CU_AD_FORMAT_UNSIGNED_INT32: out = F::U32; return true;
-    case CU_AD_FORMAT_SIGNED_INT8: out = F::S8; return true;
-    case CU_AD_FORMAT_SIGNED_INT16: out = F::S16; return true;
-    case CU_AD_FORMAT_SIGNED_INT32: out = F::S32; return true;
-    case CU_AD_FORMAT_HALF: out = F::F16; return true;
-    case CU_AD_FORMAT_FLOAT: out = F::F32; return true;
-    case CU_AD_FORMAT_UNORM_INT_101010_2: out = F::RGB10A2; return true;
-    default: return false;
+    case CU_AD_FORMAT_UNSIGNED_INT8:
+        out = F::U8;
+        return true;
+    case CU_AD_FORMAT_UNSIGNED_INT16:
+        out = F::U16;
+        return true;
+    case CU_AD_FORMAT_UNSIGNED_INT32:
+        out = F::U32;
+        return true;
+    case CU_AD_FORMAT_SIGNED_INT8:
+        out = F::S8;
+        return true;
+    case CU_AD_FORMAT_SIGNED_INT16:
+        out = F::S16;
+        return true;
+    case CU_AD_FORMAT_SIGNED_INT32:
+        out = F::S32;
+        return true;
+    case CU_AD_FORMAT_HALF:
+        out = F::F16;
+        return true;
+    case CU_AD_FORMAT_FLOAT:
+        out = F::F32;
+        return true;
+    case CU_AD_FORMAT_UNORM_INT_101010_2:
+        out = F::RGB10A2;
+        return true;
+    default:
+        return false;
     }
 }
 
 namespace {
 
-constexpr unsigned kArrayFlags = CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_CUBEMAP |
-                                 CUDA_ARRAY3D_TEXTURE_GATHER;
+constexpr unsigned kArrayFlags =
+    CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_TEXTURE_GATHER;
 
 CUresult create_array(CUarray* ph, const CUDA_ARRAY3D_DESCRIPTOR& d, bool created_3d) {
     if (CUresult r = check_init()) return r;

@@ -45,7 +45,7 @@ const ApiTable& cpu_table() {
         t.cuGetExportTable = cu_get_export_table;
         t.cuProfilerStart = cu_profiler_start;
         t.cuProfilerStop = cu_profiler_stop;
-        cpu::fill_capture(t); // wraps the entries above
+        cpu::fill_capture(t);     // wraps the entries above
         cpu::fill_entry_layer(t); // last: sticky errors and launch back-pressure
         fill_missing(t, "cpu");
         return t;

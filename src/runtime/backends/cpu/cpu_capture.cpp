@@ -100,7 +100,8 @@ CUresult check_unsafe(const char* what) {
         }
     }
     if (!forbidden) return CUDA_SUCCESS;
-    return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: {} refused during stream capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
+    return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                  "cpu backend: {} refused during stream capture (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
 }
 
 template <auto Slot>
@@ -142,8 +143,8 @@ CUresult capturable(CUstream h, Make make, Direct direct) {
 
 // ---- Capturable calls ------------------------------------------------------------------------------------
 
-CUresult kernel_node(Node& n, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                     unsigned shared, void** params, void** extra) {
+CUresult kernel_node(Node& n, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                     unsigned bz, unsigned shared, void** params, void** extra) {
     n.type = CU_GRAPH_NODE_TYPE_KERNEL;
     CUDA_KERNEL_NODE_PARAMS p{};
     p.func = f;
@@ -196,7 +197,14 @@ CUDA_MEMCPY3D linear_copy(unsigned dst_type, CUdeviceptr dst, void* dst_host, un
 template <typename Direct>
 CUresult capture_copy(CUstream h, const CUDA_MEMCPY3D& p, Direct direct) {
     // A zero-byte copy is no work: nothing is captured (NVIDIA adds no node either).
-    if (p.WidthInBytes == 0) return capturable(h, [](Node& n) { n.type = CU_GRAPH_NODE_TYPE_EMPTY; return CUDA_SUCCESS; }, direct);
+    if (p.WidthInBytes == 0)
+        return capturable(
+            h,
+            [](Node& n) {
+                n.type = CU_GRAPH_NODE_TYPE_EMPTY;
+                return CUDA_SUCCESS;
+            },
+            direct);
     return capturable(h, [&](Node& n) { return copy_node(n, p); }, direct);
 }
 
@@ -236,8 +244,8 @@ CUresult cap_memcpy_3d_async(const CUDA_MEMCPY3D* p, CUstream h) {
 }
 
 template <typename Direct>
-CUresult capture_memset(CUstream h, CUdeviceptr dst, size_t pitch, unsigned value, unsigned element, size_t w, size_t hgt,
-                        Direct direct) {
+CUresult capture_memset(CUstream h, CUdeviceptr dst, size_t pitch, unsigned value, unsigned element, size_t w,
+                        size_t hgt, Direct direct) {
     return capturable(
         h,
         [&](Node& n) {
@@ -257,13 +265,16 @@ CUresult cap_memset_d32_async(CUdeviceptr d, unsigned int v, size_t n, CUstream 
     return capture_memset(h, d, 4 * n, v, 4, n, 1, [&] { return g_direct.cuMemsetD32Async(d, v, n, h); });
 }
 CUresult cap_memset_d2d8_async(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size_t hgt, CUstream h) {
-    return capture_memset(h, d, pitch, v, 1, w, hgt, [&] { return g_direct.cuMemsetD2D8Async(d, pitch, v, w, hgt, h); });
+    return capture_memset(h, d, pitch, v, 1, w, hgt,
+                          [&] { return g_direct.cuMemsetD2D8Async(d, pitch, v, w, hgt, h); });
 }
 CUresult cap_memset_d2d16_async(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t hgt, CUstream h) {
-    return capture_memset(h, d, pitch, v, 2, w, hgt, [&] { return g_direct.cuMemsetD2D16Async(d, pitch, v, w, hgt, h); });
+    return capture_memset(h, d, pitch, v, 2, w, hgt,
+                          [&] { return g_direct.cuMemsetD2D16Async(d, pitch, v, w, hgt, h); });
 }
 CUresult cap_memset_d2d32_async(CUdeviceptr d, size_t pitch, unsigned int v, size_t w, size_t hgt, CUstream h) {
-    return capture_memset(h, d, pitch, v, 4, w, hgt, [&] { return g_direct.cuMemsetD2D32Async(d, pitch, v, w, hgt, h); });
+    return capture_memset(h, d, pitch, v, 4, w, hgt,
+                          [&] { return g_direct.cuMemsetD2D32Async(d, pitch, v, w, hgt, h); });
 }
 
 CUresult cap_launch_host_func(CUstream h, CUhostFn fn, void* user) {
@@ -482,7 +493,8 @@ CUresult refuse_in_capture(CUstream h, const char* what) {
     std::lock_guard lock(graph_mutex());
     if (StreamCapture* sc = capturing(ref.stream)) {
         invalidate(*sc->capture, what);
-        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: {} cannot be captured (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
+        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                      "cpu backend: {} cannot be captured (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED)", what);
     }
     D4R_CPU_REFUSE_IF(legacy_conflict(h, ref.ctx.get()), CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
     return CUDA_SUCCESS;
@@ -491,10 +503,10 @@ CUresult cap_stream_add_callback(CUstream h, CUstreamCallback cb, void* user, un
     if (CUresult r = refuse_in_capture(h, "cuStreamAddCallback")) return r;
     return g_direct.cuStreamAddCallback(h, cb, user, flags);
 }
-#define D4R_MEMOP_WRAPPER(name, type)                                                                          \
-    CUresult cap_##name(CUstream h, CUdeviceptr addr, type value, unsigned int flags) {                        \
-        if (CUresult r = refuse_in_capture(h, #name)) return r;                                                \
-        return g_direct.name(h, addr, value, flags);                                                           \
+#define D4R_MEMOP_WRAPPER(name, type)                                                   \
+    CUresult cap_##name(CUstream h, CUdeviceptr addr, type value, unsigned int flags) { \
+        if (CUresult r = refuse_in_capture(h, #name)) return r;                         \
+        return g_direct.name(h, addr, value, flags);                                    \
     }
 D4R_MEMOP_WRAPPER(cuStreamWaitValue32, cuuint32_t)
 D4R_MEMOP_WRAPPER(cuStreamWaitValue32_v2, cuuint32_t)
@@ -531,7 +543,8 @@ CUresult cu_stream_begin_capture_v2(CUstream h, CUstreamCaptureMode mode) {
     if (CUresult r = resolve_stream(h, ref)) return r;
     D4R_CPU_REFUSE_IF(static_cast<unsigned>(mode) > CU_STREAM_CAPTURE_MODE_RELAXED, CUDA_ERROR_INVALID_VALUE);
     if (is_special_stream(h)) {
-        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu backend: the null, legacy or per-thread stream cannot be captured");
+        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                      "cpu backend: the null, legacy or per-thread stream cannot be captured");
     }
     std::lock_guard lock(graph_mutex());
     D4R_CPU_REFUSE_IF(capturing(ref.stream), CUDA_ERROR_ILLEGAL_STATE);
@@ -590,7 +603,8 @@ CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
     }
     D4R_CPU_REFUSE_IF(c->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
     if (unjoined) {
-        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNJOINED, "cpu backend: stream capture {} has work on another stream that was not joined", c->id);
+        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNJOINED,
+                      "cpu backend: stream capture {} has work on another stream that was not joined", c->id);
     }
     // Memory the graph allocates and frees itself is the graph's: returned when the last copy goes.
     std::set<CUdeviceptr> allocated;

@@ -1,7 +1,7 @@
 // cpu backend: primary and ordinary contexts, the per-thread context stack, limits and cache config.
 #include "core/log.h"
-#include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -235,7 +235,8 @@ CUresult cu_ctx_set_limit(CUlimit limit, size_t value) {
     // 1 TiB stack; it accepts a SIZE_MAX malloc heap or printf FIFO, so those stay unchecked).
     D4R_CU_INVALID_IF(limit == CU_LIMIT_STACK_SIZE && value > kMaxStackBytes, CUDA_ERROR_INVALID_VALUE,
                       "cpu backend: cuCtxSetLimit: a stack of {} bytes per thread exceeds the {} a thread's local "
-                      "memory can hold", value, kMaxStackBytes);
+                      "memory can hold",
+                      value, kMaxStackBytes);
     ctx->limits[i] = value;
     return CUDA_SUCCESS;
 }

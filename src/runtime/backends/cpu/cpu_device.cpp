@@ -101,89 +101,262 @@ CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
 // for a device whose memory is the host's: managed memory is coherent and concurrently accessible from
 // host and kernels (83, 89, 101), page-locked and registered host memory is used at its host address
 // (19, 91, 99, 113), virtual memory management works with POSIX file descriptor handles (102, 103). Plain
-// pageable memory is NOT device-accessible (88 and 100 read 0): kernels only reach ranges the API knows. Numbers are the
-// CUdevice_attribute values; every value from 1 to 147 is known (unknown ones read 0, as for a driver
-// that reports an unsupported feature), anything else is CUDA_ERROR_INVALID_VALUE.
+// pageable memory is NOT device-accessible (88 and 100 read 0): kernels only reach ranges the API knows. Numbers are
+// the CUdevice_attribute values; every value from 1 to 147 is known (unknown ones read 0, as for a driver that reports
+// an unsupported feature), anything else is CUDA_ERROR_INVALID_VALUE.
 bool attribute_value(int attr, int* out) {
     switch (attr) {
-    case 1: *out = kMaxThreadsPerBlock; return true;
-    case 2: case 3: *out = 1024; return true;
-    case 4: *out = 64; return true;
-    case 5: *out = 2147483647; return true;
-    case 6: case 7: *out = 65535; return true;
-    case 8: *out = kDefaultSharedPerBlock; return true;
-    case 9: *out = 65536; return true;
-    case 10: *out = 32; return true;
-    case 11: *out = 2147483647; return true;
-    case 12: *out = kRegistersPerSm; return true;
-    case 13: *out = 1755000; return true;   // kHz
-    case 14: *out = 512; return true;
-    case 15: *out = 1; return true;
-    case 16: *out = sm_count(); return true;
-    case 17: *out = 0; return true;
-    case 18: *out = 0; return true;
-    case 19: *out = 1; return true;
-    case 20: *out = 0; return true;         // CU_COMPUTEMODE_DEFAULT
-    case 21: *out = 131072; return true;
-    case 22: *out = 131072; return true;
-    case 23: *out = 65536; return true;
-    case 24: case 25: case 26: *out = 16384; return true;
-    case 27: case 28: *out = 32768; return true;
-    case 29: *out = 2048; return true;
-    case 30: *out = 512; return true;
-    case 31: *out = 1; return true;
-    case 36: *out = 2619000; return true;   // kHz
-    case 37: *out = 5120; return true;
-    case 38: *out = 52428800; return true;
-    case 39: *out = kMaxThreadsPerSm; return true;
-    case 40: *out = 1; return true;         // one worker per context does the copies
-    case 41: *out = 1; return true;
-    case 42: *out = 32768; return true;
-    case 43: *out = 2048; return true;
-    case 44: *out = 1; return true;
-    case 45: case 46: *out = 32768; return true;
-    case 47: case 48: *out = 8192; return true;
-    case 49: *out = 32768; return true;
-    case 51: *out = 32; return true;
-    case 52: case 53: *out = 32768; return true;
-    case 54: *out = 2046; return true;
-    case 55: *out = 32768; return true;
-    case 56: *out = 131072; return true;
-    case 57: *out = 65536; return true;
-    case 58: case 59: case 60: *out = 16384; return true;
-    case 61: *out = 32768; return true;
-    case 62: *out = 2048; return true;
-    case 63: case 64: *out = 32768; return true;
-    case 65: *out = 2048; return true;
-    case 66: case 67: *out = 32768; return true;
-    case 68: *out = 2046; return true;
-    case 69: *out = 268435456; return true;
-    case 70: *out = 131072; return true;
-    case 71: *out = 65000; return true;
-    case 72: *out = 2097120; return true;
-    case 73: case 74: case 77: *out = 32768; return true;
-    case 75: *out = 9; return true;
-    case 76: *out = 0; return true;
-    case 78: case 79: case 80: *out = 1; return true;
-    case 81: *out = kSharedPerSm; return true;
-    case 82: *out = kRegistersPerSm; return true;
-    case 83: *out = 1; return true;         // managed memory (cuMemAllocManaged)
-    case 87: *out = 2; return true;         // single-to-double performance ratio
-    case 89: *out = 1; return true;         // concurrent managed access (no migration: one memory)
-    case 90: *out = 1; return true;
-    case 91: *out = 1; return true;         // registered host memory at its host address
-    case 95: *out = 1; return true;         // cuLaunchCooperativeKernel: every block resident (ptxsim)
-    case 97: *out = kOptinSharedPerBlock; return true;
-    case 99: *out = 1; return true;
-    case 101: *out = 1; return true;        // host accesses managed memory directly
-    case 102: *out = 1; return true;        // virtual memory management (cpu_vmm.cpp)
-    case 103: *out = 1; return true;        // POSIX file descriptor handles for cuMemCreate allocations
-    case 106: *out = kMaxBlocksPerSm; return true;
-    case 111: *out = kReservedSharedPerBlock; return true;
-    case 113: *out = 1; return true;        // CU_MEMHOSTREGISTER_READ_ONLY accepted (not enforced)
-    case 115: *out = 1; return true;        // cuMemAllocAsync / cuMemFreeAsync work
-    case 126: *out = 1; return true;        // memory sync domains
-    case 131: case 134: *out = -1; return true; // NUMA ids: none
+    case 1:
+        *out = kMaxThreadsPerBlock;
+        return true;
+    case 2:
+    case 3:
+        *out = 1024;
+        return true;
+    case 4:
+        *out = 64;
+        return true;
+    case 5:
+        *out = 2147483647;
+        return true;
+    case 6:
+    case 7:
+        *out = 65535;
+        return true;
+    case 8:
+        *out = kDefaultSharedPerBlock;
+        return true;
+    case 9:
+        *out = 65536;
+        return true;
+    case 10:
+        *out = 32;
+        return true;
+    case 11:
+        *out = 2147483647;
+        return true;
+    case 12:
+        *out = kRegistersPerSm;
+        return true;
+    case 13:
+        *out = 1755000;
+        return true; // kHz
+    case 14:
+        *out = 512;
+        return true;
+    case 15:
+        *out = 1;
+        return true;
+    case 16:
+        *out = sm_count();
+        return true;
+    case 17:
+        *out = 0;
+        return true;
+    case 18:
+        *out = 0;
+        return true;
+    case 19:
+        *out = 1;
+        return true;
+    case 20:
+        *out = 0;
+        return true; // CU_COMPUTEMODE_DEFAULT
+    case 21:
+        *out = 131072;
+        return true;
+    case 22:
+        *out = 131072;
+        return true;
+    case 23:
+        *out = 65536;
+        return true;
+    case 24:
+    case 25:
+    case 26:
+        *out = 16384;
+        return true;
+    case 27:
+    case 28:
+        *out = 32768;
+        return true;
+    case 29:
+        *out = 2048;
+        return true;
+    case 30:
+        *out = 512;
+        return true;
+    case 31:
+        *out = 1;
+        return true;
+    case 36:
+        *out = 2619000;
+        return true; // kHz
+    case 37:
+        *out = 5120;
+        return true;
+    case 38:
+        *out = 52428800;
+        return true;
+    case 39:
+        *out = kMaxThreadsPerSm;
+        return true;
+    case 40:
+        *out = 1;
+        return true; // one worker per context does the copies
+    case 41:
+        *out = 1;
+        return true;
+    case 42:
+        *out = 32768;
+        return true;
+    case 43:
+        *out = 2048;
+        return true;
+    case 44:
+        *out = 1;
+        return true;
+    case 45:
+    case 46:
+        *out = 32768;
+        return true;
+    case 47:
+    case 48:
+        *out = 8192;
+        return true;
+    case 49:
+        *out = 32768;
+        return true;
+    case 51:
+        *out = 32;
+        return true;
+    case 52:
+    case 53:
+        *out = 32768;
+        return true;
+    case 54:
+        *out = 2046;
+        return true;
+    case 55:
+        *out = 32768;
+        return true;
+    case 56:
+        *out = 131072;
+        return true;
+    case 57:
+        *out = 65536;
+        return true;
+    case 58:
+    case 59:
+    case 60:
+        *out = 16384;
+        return true;
+    case 61:
+        *out = 32768;
+        return true;
+    case 62:
+        *out = 2048;
+        return true;
+    case 63:
+    case 64:
+        *out = 32768;
+        return true;
+    case 65:
+        *out = 2048;
+        return true;
+    case 66:
+    case 67:
+        *out = 32768;
+        return true;
+    case 68:
+        *out = 2046;
+        return true;
+    case 69:
+        *out = 268435456;
+        return true;
+    case 70:
+        *out = 131072;
+        return true;
+    case 71:
+        *out = 65000;
+        return true;
+    case 72:
+        *out = 2097120;
+        return true;
+    case 73:
+    case 74:
+    case 77:
+        *out = 32768;
+        return true;
+    case 75:
+        *out = 9;
+        return true;
+    case 76:
+        *out = 0;
+        return true;
+    case 78:
+    case 79:
+    case 80:
+        *out = 1;
+        return true;
+    case 81:
+        *out = kSharedPerSm;
+        return true;
+    case 82:
+        *out = kRegistersPerSm;
+        return true;
+    case 83:
+        *out = 1;
+        return true; // managed memory (cuMemAllocManaged)
+    case 87:
+        *out = 2;
+        return true; // single-to-double performance ratio
+    case 89:
+        *out = 1;
+        return true; // concurrent managed access (no migration: one memory)
+    case 90:
+        *out = 1;
+        return true;
+    case 91:
+        *out = 1;
+        return true; // registered host memory at its host address
+    case 95:
+        *out = 1;
+        return true; // cuLaunchCooperativeKernel: every block resident (ptxsim)
+    case 97:
+        *out = kOptinSharedPerBlock;
+        return true;
+    case 99:
+        *out = 1;
+        return true;
+    case 101:
+        *out = 1;
+        return true; // host accesses managed memory directly
+    case 102:
+        *out = 1;
+        return true; // virtual memory management (cpu_vmm.cpp)
+    case 103:
+        *out = 1;
+        return true; // POSIX file descriptor handles for cuMemCreate allocations
+    case 106:
+        *out = kMaxBlocksPerSm;
+        return true;
+    case 111:
+        *out = kReservedSharedPerBlock;
+        return true;
+    case 113:
+        *out = 1;
+        return true; // CU_MEMHOSTREGISTER_READ_ONLY accepted (not enforced)
+    case 115:
+        *out = 1;
+        return true; // cuMemAllocAsync / cuMemFreeAsync work
+    case 126:
+        *out = 1;
+        return true; // memory sync domains
+    case 131:
+    case 134:
+        *out = -1;
+        return true; // NUMA ids: none
     default:
         if (attr >= 1 && attr <= 147) {
             *out = 0;
@@ -262,7 +435,8 @@ CUresult cu_device_get_by_pci_bus_id(CUdevice* dev, const char* bus_id) {
     if (std::sscanf(bus_id, "%x:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) != 4) {
         domain = 0;
         if (std::sscanf(bus_id, "%x:%x.%x%c", &bus, &device, &function, &tail) != 3) {
-            return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuDeviceGetByPCIBusId: '{}' is not a PCI bus id", bus_id);
+            return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuDeviceGetByPCIBusId: '{}' is not a PCI bus id",
+                          bus_id);
         }
     }
     D4R_CPU_REFUSE_IF(domain != 0 || bus != 0 || device != 0, CUDA_ERROR_INVALID_DEVICE);

@@ -53,11 +53,14 @@ struct Entry<Slot, Sticky, Outputs> {
 bool exempt_from_sticky(std::string_view name) {
     if (name.starts_with("cuDevice")) return true; // device queries and primary contexts
     constexpr std::string_view kExempt[] = {
-        "cuInit", "cuDriverGetVersion", "cuGetErrorName", "cuGetErrorString", "cuGetProcAddress",
-        "cuGetProcAddress_v2", "cuGetExportTable", "cuCtxCreate", "cuCtxCreate_v2", "cuCtxCreate_v3",
-        "cuCtxCreate_v4", "cuCtxDestroy", "cuCtxDestroy_v2", "cuCtxPushCurrent", "cuCtxPushCurrent_v2",
-        "cuCtxPopCurrent", "cuCtxPopCurrent_v2", "cuCtxSetCurrent", "cuCtxGetCurrent", "cuCtxAttach",
-        "cuCtxDetach", "cuCtxGetDevice", "cuCtxGetApiVersion",
+        "cuInit",           "cuDriverGetVersion", "cuGetErrorName",
+        "cuGetErrorString", "cuGetProcAddress",   "cuGetProcAddress_v2",
+        "cuGetExportTable", "cuCtxCreate",        "cuCtxCreate_v2",
+        "cuCtxCreate_v3",   "cuCtxCreate_v4",     "cuCtxDestroy",
+        "cuCtxDestroy_v2",  "cuCtxPushCurrent",   "cuCtxPushCurrent_v2",
+        "cuCtxPopCurrent",  "cuCtxPopCurrent_v2", "cuCtxSetCurrent",
+        "cuCtxGetCurrent",  "cuCtxAttach",        "cuCtxDetach",
+        "cuCtxGetDevice",   "cuCtxGetApiVersion",
     };
     for (std::string_view e : kExempt)
         if (name == e) return true;
@@ -68,11 +71,11 @@ bool exempt_from_sticky(std::string_view name) {
 
 void fill_entry_layer(ApiTable& t) {
     g_inner = t;
-#define D4R_ENTRY_WRAP(exp, base, since, params, args)                                                        \
-    if (t.exp) {                                                                                              \
-        constexpr uint32_t outputs = out_param_mask<CUresult(*) params>(#exp, #args);                         \
-        t.exp = exempt_from_sticky(#exp) ? Entry<&ApiTable::exp, false, outputs>::call                        \
-                                         : Entry<&ApiTable::exp, true, outputs>::call;                        \
+#define D4R_ENTRY_WRAP(exp, base, since, params, args)                                 \
+    if (t.exp) {                                                                       \
+        constexpr uint32_t outputs = out_param_mask<CUresult(*) params>(#exp, #args);  \
+        t.exp = exempt_from_sticky(#exp) ? Entry<&ApiTable::exp, false, outputs>::call \
+                                         : Entry<&ApiTable::exp, true, outputs>::call; \
     }
     D4R_CUDA_API(D4R_ENTRY_WRAP)
 #undef D4R_ENTRY_WRAP

@@ -3,8 +3,8 @@
 #include <chrono>
 
 #include "core/log.h"
-#include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 

@@ -53,15 +53,24 @@ void log_once(const char* what) {
 
 const char* memory_type_name(CUexternalMemoryHandleType t) {
     switch (t) {
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD: return "OPAQUE_FD";
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32: return "OPAQUE_WIN32";
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT: return "OPAQUE_WIN32_KMT";
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP: return "D3D12_HEAP";
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE: return "D3D12_RESOURCE";
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE: return "D3D11_RESOURCE";
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT: return "D3D11_RESOURCE_KMT";
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF: return "NVSCIBUF";
-    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD: return "DMABUF_FD";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD:
+        return "OPAQUE_FD";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32:
+        return "OPAQUE_WIN32";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT:
+        return "OPAQUE_WIN32_KMT";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP:
+        return "D3D12_HEAP";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE:
+        return "D3D12_RESOURCE";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE:
+        return "D3D11_RESOURCE";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT:
+        return "D3D11_RESOURCE_KMT";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF:
+        return "NVSCIBUF";
+    case CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD:
+        return "DMABUF_FD";
     }
     return nullptr;
 }
@@ -82,31 +91,37 @@ CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_ME
     if (CUresult r = current_stream(ref)) return r;
     if (!out || !desc || desc->size == 0 || (desc->flags & ~CUDA_EXTERNAL_MEMORY_DEDICATED) ||
         !all_zero(desc->reserved, 16)) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: missing output or descriptor, size 0, unknown "
-                   "flags or non-zero reserved words");
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuImportExternalMemory: refused: missing output or descriptor, size 0, unknown "
+                      "flags or non-zero reserved words");
     }
     const char* type = memory_type_name(desc->type);
     if (!type) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: unknown handle type {}", int(desc->type));
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: unknown handle type {}",
+                      int(desc->type));
     }
-    if (desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD && desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD) {
+    if (desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD &&
+        desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD) {
         log_once("cuImportExternalMemory: only file-descriptor handles (OPAQUE_FD, DMABUF_FD) can be imported on "
                  "the cpu backend; Win32, D3D and NvSciBuf handles are CUDA_ERROR_NOT_SUPPORTED");
         return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuImportExternalMemory: refused handle type {}", type);
     }
     const int fd = desc->handle.fd;
-    struct stat st {};
+    struct stat st{};
     if (fd < 0 || ::fstat(fd, &st) != 0) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: {} is not an open file descriptor", fd);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuImportExternalMemory: refused: {} is not an open file descriptor", fd);
     }
     if (S_ISREG(st.st_mode) && uint64_t(st.st_size) < desc->size) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: size {} exceeds the descriptor's {} bytes", desc->size,
-                   uint64_t(st.st_size));
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuImportExternalMemory: refused: size {} exceeds the descriptor's {} bytes",
+                      desc->size, uint64_t(st.st_size));
     }
     void* p = ::mmap(nullptr, desc->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: mmap of descriptor {} ({} bytes) failed: {}", fd,
-                   desc->size, std::strerror(errno));
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuImportExternalMemory: refused: mmap of descriptor {} ({} bytes) failed: {}", fd,
+                      desc->size, std::strerror(errno));
     }
     ::close(fd); // the driver owns the descriptor after a successful import
     auto m = std::make_shared<ExternalMemory>();
@@ -129,8 +144,10 @@ CUresult cu_external_memory_get_mapped_buffer(CUdeviceptr* out, CUexternalMemory
     D4R_CPU_REFUSE_IF(!m, CUDA_ERROR_INVALID_HANDLE);
     if (desc->flags != 0 || !all_zero(desc->reserved, 16) || desc->size == 0 || desc->offset > m->size ||
         desc->size > m->size - desc->offset) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuExternalMemoryGetMappedBuffer: refused: offset {} + size {} outside the {} bytes "
-                   "imported, size 0, or flags/reserved not zero", desc->offset, desc->size, m->size);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuExternalMemoryGetMappedBuffer: refused: offset {} + size {} outside the {} bytes "
+                      "imported, size 0, or flags/reserved not zero",
+                      desc->offset, desc->size, m->size);
     }
     const uint64_t begin = reinterpret_cast<uint64_t>(m->base) + desc->offset, end = begin + desc->size;
     {
@@ -231,8 +248,7 @@ CUresult free_external_buffer(CUdeviceptr p) {
         D4R_CPU_REFUSE_IF(!remove_region(p), CUDA_ERROR_INVALID_VALUE);
         hide_from_kernels(p);
         std::lock_guard lock(g_mutex);
-        for (auto& [h, m] : g_memories)
-            std::erase_if(m->buffers, [&](const auto& b) { return b.first == p; });
+        for (auto& [h, m] : g_memories) std::erase_if(m->buffers, [&](const auto& b) { return b.first == p; });
         return CUDA_SUCCESS;
     }
     std::lock_guard lock(g_mutex);

@@ -251,7 +251,8 @@ CUresult cu_graph_memset_node_set_params(CUgraphNode h, const CUDA_MEMSET_NODE_P
     return with_node(h, CU_GRAPH_NODE_TYPE_MEMSET, [&](Node& n) { return set_memset_params(n, *p); });
 }
 
-CUresult cu_graph_add_host_node(CUgraphNode* ph, CUgraph g, const CUgraphNode* deps, size_t n, const CUDA_HOST_NODE_PARAMS* p) {
+CUresult cu_graph_add_host_node(CUgraphNode* ph, CUgraph g, const CUgraphNode* deps, size_t n,
+                                const CUDA_HOST_NODE_PARAMS* p) {
     return add_typed(ph, g, deps, n, CU_GRAPH_NODE_TYPE_HOST, [&](Node& node) {
         D4R_CPU_REFUSE_IF(!p || !p->fn, CUDA_ERROR_INVALID_VALUE);
         node.host = *p;
@@ -305,7 +306,8 @@ CUresult cu_graph_add_empty_node(CUgraphNode* ph, CUgraph g, const CUgraphNode* 
     return add_typed(ph, g, deps, n, CU_GRAPH_NODE_TYPE_EMPTY, [](Node&) { return CUDA_SUCCESS; });
 }
 
-CUresult add_event_node(CUgraphNode* ph, CUgraph g, const CUgraphNode* deps, size_t n, CUevent ev, CUgraphNodeType type) {
+CUresult add_event_node(CUgraphNode* ph, CUgraph g, const CUgraphNode* deps, size_t n, CUevent ev,
+                        CUgraphNodeType type) {
     return add_typed(ph, g, deps, n, type, [&](Node& node) {
         D4R_CPU_REFUSE_IF(!find_event(ev), CUDA_ERROR_INVALID_HANDLE);
         node.event = ev;
@@ -434,7 +436,9 @@ CUresult cu_graph_add_dependencies_v2(CUgraph h, const CUgraphNode* from, const 
     if (CUresult r = check_init()) return r;
     D4R_CPU_REFUSE_IF(n && (!from || !to), CUDA_ERROR_INVALID_VALUE);
     if (!default_edges(data, n)) {
-        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuGraphAddDependencies refuses edge data other than the default (ports, programmatic)");
+        return refuse(
+            CUDA_ERROR_NOT_SUPPORTED,
+            "cpu backend: cuGraphAddDependencies refuses edge data other than the default (ports, programmatic)");
     }
     std::lock_guard lock(graph_mutex());
     Graph* g = find_graph(h);
@@ -445,9 +449,9 @@ CUresult cu_graph_add_dependencies_v2(CUgraph h, const CUgraphNode* from, const 
         Node* a = find_node(from[i]);
         Node* b = find_node(to[i]);
         D4R_CPU_REFUSE_IF(!a || !b || a->graph != g || b->graph != g || a == b, CUDA_ERROR_INVALID_VALUE);
-        D4R_CPU_REFUSE_IF(std::find(a->dependents.begin(), a->dependents.end(), b) != a->dependents.end(), CUDA_ERROR_INVALID_VALUE);
-        for (auto& e : edges)
-            D4R_CPU_REFUSE_IF(e.first == a && e.second == b, CUDA_ERROR_INVALID_VALUE);
+        D4R_CPU_REFUSE_IF(std::find(a->dependents.begin(), a->dependents.end(), b) != a->dependents.end(),
+                          CUDA_ERROR_INVALID_VALUE);
+        for (auto& e : edges) D4R_CPU_REFUSE_IF(e.first == a && e.second == b, CUDA_ERROR_INVALID_VALUE);
         edges.emplace_back(a, b);
     }
     for (auto& [a, b] : edges) {
@@ -474,7 +478,8 @@ CUresult cu_graph_remove_dependencies_v2(CUgraph h, const CUgraphNode* from, con
         Node* a = find_node(from[i]);
         Node* b = find_node(to[i]);
         D4R_CPU_REFUSE_IF(!a || !b || a->graph != g || b->graph != g, CUDA_ERROR_INVALID_VALUE);
-        D4R_CPU_REFUSE_IF(std::find(a->dependents.begin(), a->dependents.end(), b) == a->dependents.end(), CUDA_ERROR_INVALID_VALUE);
+        D4R_CPU_REFUSE_IF(std::find(a->dependents.begin(), a->dependents.end(), b) == a->dependents.end(),
+                          CUDA_ERROR_INVALID_VALUE);
         edges.emplace_back(a, b);
     }
     for (auto& [a, b] : edges) {
@@ -520,7 +525,8 @@ CUresult cu_graph_debug_dot_print(CUgraph, const char*, unsigned int) {
 
 // ---- Instantiation and launch ----------------------------------------------------------------------------
 
-constexpr uint64_t kInstantiateFlags = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH | CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD |
+constexpr uint64_t kInstantiateFlags = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |
+                                       CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD |
                                        CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
 
 CUresult instantiate(CUgraphExec* ph, CUgraph hg, uint64_t flags, CUgraphInstantiateResult* result) {
@@ -529,7 +535,8 @@ CUresult instantiate(CUgraphExec* ph, CUgraph hg, uint64_t flags, CUgraphInstant
     *ph = nullptr;
     if (result) *result = CUDA_GRAPH_INSTANTIATE_ERROR;
     if (flags & ~kInstantiateFlags) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: graph instantiation flags 0x{:x} refused (device launch is not supported)", flags);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: graph instantiation flags 0x{:x} refused (device launch is not supported)", flags);
     }
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
@@ -571,11 +578,13 @@ CUresult cu_graph_instantiate_with_params(CUgraphExec* ph, CUgraph g, CUDA_GRAPH
     return r;
 }
 
-CUresult cu_graph_instantiate_legacy(CUgraphExec* ph, CUgraph g, CUgraphNode* error_node, char* log_buffer, size_t size) {
+CUresult cu_graph_instantiate_legacy(CUgraphExec* ph, CUgraph g, CUgraphNode* error_node, char* log_buffer,
+                                     size_t size) {
     if (error_node) *error_node = nullptr;
     if (log_buffer && size) log_buffer[0] = '\0';
     CUresult r = instantiate(ph, g, 0, nullptr);
-    if (r != CUDA_SUCCESS && log_buffer && size) std::snprintf(log_buffer, size, "graph has a cycle or an invalid handle");
+    if (r != CUDA_SUCCESS && log_buffer && size)
+        std::snprintf(log_buffer, size, "graph has a cycle or an invalid handle");
     return r;
 }
 
@@ -644,7 +653,8 @@ CUresult cu_graph_exec_memcpy_node_set_params(CUgraphExec he, CUgraphNode hn, co
     return with_exec_node(he, hn, CU_GRAPH_NODE_TYPE_MEMCPY, [&](Node& n) { return set_memcpy_params(n, *p); });
 }
 
-CUresult cu_graph_exec_memset_node_set_params(CUgraphExec he, CUgraphNode hn, const CUDA_MEMSET_NODE_PARAMS* p, CUcontext) {
+CUresult cu_graph_exec_memset_node_set_params(CUgraphExec he, CUgraphNode hn, const CUDA_MEMSET_NODE_PARAMS* p,
+                                              CUcontext) {
     D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_exec_node(he, hn, CU_GRAPH_NODE_TYPE_MEMSET, [&](Node& n) { return set_memset_params(n, *p); });
 }
@@ -683,7 +693,8 @@ CUresult exec_update(CUgraphExec he, CUgraph hg, CUgraphExecUpdateResult* result
     auto fail = [&](CUgraphExecUpdateResult why, Node* node) {
         *result = why;
         if (error_node) *error_node = reinterpret_cast<CUgraphNode>(node);
-        return refuse(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "cpu backend: cuGraphExecUpdate refused the update (result {})", static_cast<int>(why));
+        return refuse(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+                      "cpu backend: cuGraphExecUpdate refused the update (result {})", static_cast<int>(why));
     };
     if (g->nodes.size() != mine.nodes.size()) return fail(CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, nullptr);
     for (size_t i = 0; i < g->nodes.size(); ++i) {
@@ -706,16 +717,28 @@ CUresult exec_update(CUgraphExec he, CUgraph hg, CUgraphExecUpdateResult* result
             b.kernel = a.kernel;
             b.block = a.block;
             b.pointers.clear();
-            for (void* p : a.pointers) b.pointers.push_back(b.block.data() + (static_cast<uint8_t*>(p) - a.block.data()));
+            for (void* p : a.pointers)
+                b.pointers.push_back(b.block.data() + (static_cast<uint8_t*>(p) - a.block.data()));
             b.kernel.kernelParams = b.pointers.empty() ? nullptr : b.pointers.data();
             break;
-        case CU_GRAPH_NODE_TYPE_MEMCPY: b.copy = a.copy; break;
-        case CU_GRAPH_NODE_TYPE_MEMSET: b.memset = a.memset; break;
-        case CU_GRAPH_NODE_TYPE_HOST: b.host = a.host; break;
+        case CU_GRAPH_NODE_TYPE_MEMCPY:
+            b.copy = a.copy;
+            break;
+        case CU_GRAPH_NODE_TYPE_MEMSET:
+            b.memset = a.memset;
+            break;
+        case CU_GRAPH_NODE_TYPE_HOST:
+            b.host = a.host;
+            break;
         case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
-        case CU_GRAPH_NODE_TYPE_WAIT_EVENT: b.event = a.event; break;
-        case CU_GRAPH_NODE_TYPE_GRAPH: b.child = clone_graph(*a.child); break;
-        default: break;
+        case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+            b.event = a.event;
+            break;
+        case CU_GRAPH_NODE_TYPE_GRAPH:
+            b.child = clone_graph(*a.child);
+            break;
+        default:
+            break;
         }
         e->from[&a] = &b;
     }
@@ -793,8 +816,7 @@ void destroy_graph(CUgraph h) {
 CUresult add_node(Graph& g, std::unique_ptr<Node> node, const std::vector<Node*>& deps, Node** out) {
     for (size_t i = 0; i < deps.size(); ++i) {
         D4R_CPU_REFUSE_IF(deps[i]->graph != &g, CUDA_ERROR_INVALID_VALUE);
-        for (size_t j = 0; j < i; ++j)
-            D4R_CPU_REFUSE_IF(deps[j] == deps[i], CUDA_ERROR_INVALID_VALUE);
+        for (size_t j = 0; j < i; ++j) D4R_CPU_REFUSE_IF(deps[j] == deps[i], CUDA_ERROR_INVALID_VALUE);
     }
     Node* n = node.get();
     n->graph = &g;
@@ -881,7 +903,9 @@ CUresult launch_graph_nodes(const Graph& g, CUstream stream) {
                                  k.sharedMemBytes, stream, k.kernelParams, nullptr);
             break;
         }
-        case CU_GRAPH_NODE_TYPE_MEMCPY: r = t.cuMemcpy3DAsync_v2(&n->copy, stream); break;
+        case CU_GRAPH_NODE_TYPE_MEMCPY:
+            r = t.cuMemcpy3DAsync_v2(&n->copy, stream);
+            break;
         case CU_GRAPH_NODE_TYPE_MEMSET: {
             const CUDA_MEMSET_NODE_PARAMS& m = n->memset;
             size_t pitch = m.height > 1 ? m.pitch : m.width * m.elementSize;
@@ -893,14 +917,24 @@ CUresult launch_graph_nodes(const Graph& g, CUstream stream) {
                 r = t.cuMemsetD2D32Async(m.dst, pitch, m.value, m.width, m.height, stream);
             break;
         }
-        case CU_GRAPH_NODE_TYPE_HOST: r = t.cuLaunchHostFunc(stream, n->host.fn, n->host.userData); break;
-        case CU_GRAPH_NODE_TYPE_GRAPH: r = launch_graph_nodes(*n->child, stream); break;
-        case CU_GRAPH_NODE_TYPE_EVENT_RECORD: r = t.cuEventRecord(n->event, stream); break;
-        case CU_GRAPH_NODE_TYPE_WAIT_EVENT: r = t.cuStreamWaitEvent(stream, n->event, 0); break;
-        default: break; // EMPTY; MEM_ALLOC and MEM_FREE: the memory was allocated at capture (docs/runtime.md)
+        case CU_GRAPH_NODE_TYPE_HOST:
+            r = t.cuLaunchHostFunc(stream, n->host.fn, n->host.userData);
+            break;
+        case CU_GRAPH_NODE_TYPE_GRAPH:
+            r = launch_graph_nodes(*n->child, stream);
+            break;
+        case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+            r = t.cuEventRecord(n->event, stream);
+            break;
+        case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+            r = t.cuStreamWaitEvent(stream, n->event, 0);
+            break;
+        default:
+            break; // EMPTY; MEM_ALLOC and MEM_FREE: the memory was allocated at capture (docs/runtime.md)
         }
         if (r != CUDA_SUCCESS) {
-            log::debug("cpu backend: graph launch: node of type {} failed with {}", static_cast<int>(n->type), static_cast<int>(r));
+            log::debug("cpu backend: graph launch: node of type {} failed with {}", static_cast<int>(n->type),
+                       static_cast<int>(r));
             return r;
         }
     }

@@ -46,7 +46,7 @@ struct GraphMemory {
 };
 
 struct Graph {
-    std::vector<std::unique_ptr<Node>> nodes;       // in creation order
+    std::vector<std::unique_ptr<Node>> nodes;        // in creation order
     std::unordered_map<const Node*, Node*> clone_of; // for a clone: original node -> its copy here
     std::shared_ptr<GraphMemory> memory;             // shared by every copy; null when it owns none
 };

@@ -97,7 +97,8 @@ bool probe(uint64_t address, uint64_t bytes, bool write) {
     if (unavailable) {
         if (log::once("cpu:host-probe"))
             log::debug("cpu backend: process_vm_readv/writev unavailable (errno {}): unknown host memory is checked "
-                       "for being mapped only", unavailable);
+                       "for being mapped only",
+                       unavailable);
         return true; // mapped, which is all mincore can say
     }
     return ok;

@@ -45,7 +45,8 @@ CUresult find_ptx_text(const void* image, size_t size, const std::string& name, 
             std::string from, why;
             if (relocatable_ptx_for(origin ? origin : image, text_out, from, why)) {
                 log::info("cpu backend: {}: the {} holds only cubins (device-linked code, nvcc -rdc); running the "
-                          "{} instead, joined into one module", name, ptx::container_kind_name(kind), from);
+                          "{} instead, joined into one module",
+                          name, ptx::container_kind_name(kind), from);
                 if (module_name) *module_name = fmt::format("{} ({})", name, from);
                 return CUDA_SUCCESS;
             }
@@ -74,8 +75,9 @@ CUresult find_ptx_text(const void* image, size_t size, const std::string& name, 
     }
     text_out = std::string(ptx::strip_trailing_nuls(chosen->text));
     if (module_name)
-        *module_name = blobs.size() == 1 && kind == ptx::ContainerKind::PtxText ? name
-                                                                                : fmt::format("{} ({})", name, chosen->origin);
+        *module_name = blobs.size() == 1 && kind == ptx::ContainerKind::PtxText
+                           ? name
+                           : fmt::format("{} ({})", name, chosen->origin);
     return CUDA_SUCCESS;
 }
 
@@ -96,8 +98,8 @@ CUresult load_image(const void* image, size_t size, const std::string& name, std
         uint64_t bytes = 0;
         for (const ptx::VariableInfo& v : index->variables) bytes += v.size;
         if (CUresult r = budget_check(bytes, "module load")) {
-            error_log = fmt::format("{}: its variables take {} bytes, more than the memory budget has free", module_name,
-                                    bytes);
+            error_log = fmt::format("{}: its variables take {} bytes, more than the memory budget has free",
+                                    module_name, bytes);
             return r;
         }
     }

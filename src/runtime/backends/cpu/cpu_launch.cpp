@@ -9,8 +9,8 @@
 
 #include "core/env_vars.h"
 #include "core/log.h"
-#include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -61,21 +61,27 @@ namespace {
 
 CUresult fault_result(ptxsim::FaultKind kind) {
     switch (kind) {
-    case ptxsim::FaultKind::IllegalAddress: return CUDA_ERROR_ILLEGAL_ADDRESS;
-    case ptxsim::FaultKind::MisalignedAddress: return CUDA_ERROR_MISALIGNED_ADDRESS;
-    case ptxsim::FaultKind::IllegalInstruction: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
-    case ptxsim::FaultKind::InvalidLaunch: return CUDA_ERROR_INVALID_VALUE;
-    case ptxsim::FaultKind::BudgetExceeded: return CUDA_ERROR_LAUNCH_TIMEOUT;
-    case ptxsim::FaultKind::Assert: return CUDA_ERROR_ASSERT;
-    default: return CUDA_ERROR_LAUNCH_FAILED;
+    case ptxsim::FaultKind::IllegalAddress:
+        return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case ptxsim::FaultKind::MisalignedAddress:
+        return CUDA_ERROR_MISALIGNED_ADDRESS;
+    case ptxsim::FaultKind::IllegalInstruction:
+        return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+    case ptxsim::FaultKind::InvalidLaunch:
+        return CUDA_ERROR_INVALID_VALUE;
+    case ptxsim::FaultKind::BudgetExceeded:
+        return CUDA_ERROR_LAUNCH_TIMEOUT;
+    case ptxsim::FaultKind::Assert:
+        return CUDA_ERROR_ASSERT;
+    default:
+        return CUDA_ERROR_LAUNCH_FAILED;
     }
 }
 
 // D4R_CPU_INSTRUCTION_BUDGET: warp instructions one launch may execute before it is stopped with
 // CUDA_ERROR_LAUNCH_TIMEOUT (a watchdog for runaway kernels); unset or 0 = unlimited.
 uint64_t instruction_budget() {
-    static const uint64_t budget =
-        static_cast<uint64_t>(env_int(process_environment(), EnvVar::CpuInstructionBudget));
+    static const uint64_t budget = static_cast<uint64_t>(env_int(process_environment(), EnvVar::CpuInstructionBudget));
     return budget;
 }
 
@@ -86,7 +92,9 @@ uint64_t instruction_budget() {
 uint32_t watchdog_ms() {
     static const uint32_t ms = [] {
         const int64_t n = env_int(process_environment(), EnvVar::CpuWatchdogMs);
-        if (n) log::info("cpu backend: watchdog on: a launch running longer than {} ms stops with CUDA_ERROR_LAUNCH_TIMEOUT", n);
+        if (n)
+            log::info(
+                "cpu backend: watchdog on: a launch running longer than {} ms stops with CUDA_ERROR_LAUNCH_TIMEOUT", n);
         return static_cast<uint32_t>(n);
     }();
     return ms;
@@ -138,16 +146,17 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     config.stack_bytes = std::max<uint64_t>(ref.ctx->limits[CU_LIMIT_STACK_SIZE], 1); // 0 would mean the maximum
     config.cooperative = cooperative;
     Context* ctx = ref.ctx.get();
-    ref.ctx->submit(ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {
-        if (status != CUDA_SUCCESS) return;
-        ptxsim::LaunchFault fault;
-        auto result = ptxsim::launch(state().device, *kernel, config, block, &fault);
-        if (!result) {
-            CUresult r = fault_result(fault.kind);
-            log::error("cpu backend: kernel launch failed ({}): {}", error_name(r), result.error().text());
-            ctx->fail(r);
-        }
-    });
+    ref.ctx->submit(
+        ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {
+            if (status != CUDA_SUCCESS) return;
+            ptxsim::LaunchFault fault;
+            auto result = ptxsim::launch(state().device, *kernel, config, block, &fault);
+            if (!result) {
+                CUresult r = fault_result(fault.kind);
+                log::error("cpu backend: kernel launch failed ({}): {}", error_name(r), result.error().text());
+                ctx->fail(r);
+            }
+        });
     return CUDA_SUCCESS;
 }
 
@@ -176,8 +185,10 @@ CUresult cu_launch_kernel_ex(const CUlaunchConfig* config, CUfunction f, void** 
     D4R_CPU_REFUSE_IF(config->numAttrs && !config->attrs, CUDA_ERROR_INVALID_VALUE);
     bool cooperative = false, ignored = false;
     for (unsigned i = 0; i < config->numAttrs; ++i) {
-        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) cooperative = config->attrs[i].value.cooperative != 0;
-        else if (config->attrs[i].id != CU_LAUNCH_ATTRIBUTE_IGNORE) ignored = true;
+        if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE)
+            cooperative = config->attrs[i].value.cooperative != 0;
+        else if (config->attrs[i].id != CU_LAUNCH_ATTRIBUTE_IGNORE)
+            ignored = true;
         if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
             if (CUresult r = check_cluster(*config, config->attrs[i].value)) return r;
     }
@@ -222,7 +233,8 @@ CUresult cu_occupancy(int* blocks, CUfunction h, int block_size, size_t dynamic_
 CUresult cu_potential_block_size_flags(int* min_grid, int* block_size, CUfunction h, CUoccupancyB2DSize b2d,
                                        size_t dynamic_shared, int limit, unsigned flags) {
     if (CUresult r = check_init()) return r;
-    D4R_CPU_REFUSE_IF(!min_grid || !block_size || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(!min_grid || !block_size || flags > CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE,
+                      CUDA_ERROR_INVALID_VALUE);
     auto f = find_function(h);
     D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     int max = function_max_threads(*f);

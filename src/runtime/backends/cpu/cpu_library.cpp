@@ -44,7 +44,7 @@ CUresult library_module(const std::shared_ptr<Library>& library, CUmodule& out) 
     }
     CUmodule module = nullptr;
     if (CUresult r = load_module(&module, library->image.data(), library->image.size(), "", 0, nullptr, nullptr,
-                                     library->origin))
+                                 library->origin))
         return r;
     std::lock_guard lock(s.mutex);
     auto [it, inserted] = library->modules.try_emplace(ctx.get(), module);

@@ -7,12 +7,12 @@
 // .version/.target/.address_size header is kept (with the highest .version of all inputs). Inputs that
 // are machine code (cubin, relocatable object, library) or NVVM IR are refused: ptxsim runs PTX only.
 // Logs go where the options of cuLinkCreate (and of each cuLinkAdd*) say, as the driver writes them.
-#include <chrono>
-#include <cstring>
-#include <fstream>
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <sstream>
 
 #include <fmt/ranges.h>
@@ -114,17 +114,22 @@ CUresult add_input(LinkState& st, CUjitInputType type, const void* data, size_t 
     case CU_JIT_INPUT_LIBRARY:
         if (is_device_runtime_library(data, size)) {
             write_info(st, fmt::format("{}: CUDA's device runtime; the cpu backend provides kernel launches from "
-                                       "kernels itself, so nothing of it is linked\n", name));
+                                       "kernels itself, so nothing of it is linked\n",
+                                       name));
             if (log::once("cpu-link-cudadevrt"))
                 log::info("cpu backend: cuLinkAdd*: {} is CUDA's device runtime (machine code); ptxsim implements "
-                          "device-side launches itself, so it is not linked", name);
+                          "device-side launches itself, so it is not linked",
+                          name);
             return CUDA_SUCCESS;
         }
         [[fallthrough]];
     case CU_JIT_INPUT_CUBIN:
     case CU_JIT_INPUT_OBJECT:
-        error = fmt::format("{}: the cpu backend links PTX only; a {} holds machine code (SASS) ptxsim cannot run", name,
-                            type == CU_JIT_INPUT_CUBIN ? "cubin" : type == CU_JIT_INPUT_OBJECT ? "relocatable object" : "library");
+        error =
+            fmt::format("{}: the cpu backend links PTX only; a {} holds machine code (SASS) ptxsim cannot run", name,
+                        type == CU_JIT_INPUT_CUBIN    ? "cubin"
+                        : type == CU_JIT_INPUT_OBJECT ? "relocatable object"
+                                                      : "library");
         write_error(st, error);
         return refuse(CUDA_ERROR_NO_BINARY_FOR_GPU, "cpu backend: cuLinkAddData: {}", error);
     case CU_JIT_INPUT_NVVM:
@@ -132,7 +137,8 @@ CUresult add_input(LinkState& st, CUjitInputType type, const void* data, size_t 
         write_error(st, error);
         return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuLinkAddData: {}", error);
     default:
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuLinkAddData: unknown input type {}", static_cast<int>(type));
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuLinkAddData: unknown input type {}",
+                      static_cast<int>(type));
     }
     // Checked now, as the driver compiles each PTX input when it is added; a module that only fails
     // because it calls functions other inputs define is checked again at cuLinkComplete.
@@ -251,7 +257,9 @@ std::vector<FuncMention> func_mentions(std::string_view text) {
         size_t back = text.find_last_not_of(" \t\r\n", at == 0 ? 0 : at - 1);
         m.is_extern = back != std::string_view::npos && back >= 6 && text.substr(back - 6, 7) == ".extern";
         size_t i = at + 5;
-        auto skip_space = [&] { while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+        auto skip_space = [&] {
+            while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        };
         auto skip_parens = [&] {
             if (i < text.size() && text[i] == '(') {
                 size_t close = text.find(')', i);
@@ -284,7 +292,8 @@ std::vector<FuncMention> func_mentions(std::string_view text) {
 std::vector<std::string> unresolved(const std::vector<LinkInput>& inputs) {
     std::vector<std::string> externs, defined;
     for (const LinkInput& in : inputs)
-        for (FuncMention& m : func_mentions(in.ptx)) (m.defined ? defined : m.is_extern ? externs : defined).push_back(m.name);
+        for (FuncMention& m : func_mentions(in.ptx))
+            (m.defined ? defined : m.is_extern ? externs : defined).push_back(m.name);
     std::vector<std::string> out;
     for (const std::string& name : externs)
         if (!ptxsim::is_builtin_function(name) && std::find(defined.begin(), defined.end(), name) == defined.end() &&

@@ -36,7 +36,8 @@ std::map<uint64_t, Advice> g_advice; // region id -> advice
 // The managed allocation holding [P, P + COUNT).
 CUresult managed_range(CUdeviceptr p, size_t count, Region& out) {
     if (count == 0 || !find_region(p, count, &out) || !is_managed(out)) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: [0x{:x}, +{}) is not inside one managed allocation", p, count);
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: [0x{:x}, +{}) is not inside one managed allocation", p,
+                      count);
     }
     return CUDA_SUCCESS;
 }
@@ -50,20 +51,27 @@ CUresult location_device(const CUmemLocation& loc, int& out) {
         return CUDA_SUCCESS;
     case CU_MEM_LOCATION_TYPE_HOST:
     case CU_MEM_LOCATION_TYPE_HOST_NUMA:
-    case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT: out = kDeviceCpu; return CUDA_SUCCESS;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+        out = kDeviceCpu;
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
     }
 }
 
-CUresult check_device_or_cpu(int dev) { return dev == 0 || dev == kDeviceCpu ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+CUresult check_device_or_cpu(int dev) {
+    return dev == 0 || dev == kDeviceCpu ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
 
 CUresult cu_mem_alloc_managed(CUdeviceptr* dptr, size_t bytes, unsigned int flags) {
     if (dptr) *dptr = 0;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
     if (!dptr || bytes == 0 || (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAllocManaged({} bytes, flags 0x{:x}): invalid (flags must be "
-                   "CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST)", bytes, flags);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemAllocManaged({} bytes, flags 0x{:x}): invalid (flags must be "
+                      "CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST)",
+                      bytes, flags);
     }
     uint64_t ptr = 0;
     if (CUresult r = budget_alloc(bytes, "cuMemAllocManaged", ptr)) return r;
@@ -105,18 +113,31 @@ CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device) {
     Region region;
     if (CUresult r = managed_range(p, count, region)) return r;
     int a = static_cast<int>(advice);
-    D4R_CPU_REFUSE_IF(a < CU_MEM_ADVISE_SET_READ_MOSTLY || a > CU_MEM_ADVISE_UNSET_ACCESSED_BY, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(a < CU_MEM_ADVISE_SET_READ_MOSTLY || a > CU_MEM_ADVISE_UNSET_ACCESSED_BY,
+                      CUDA_ERROR_INVALID_VALUE);
     if (a != CU_MEM_ADVISE_SET_READ_MOSTLY && a != CU_MEM_ADVISE_UNSET_READ_MOSTLY)
         if (CUresult r = check_device_or_cpu(device)) return r;
     std::lock_guard lock(g_mutex);
     Advice& entry = g_advice[region.id];
     switch (a) {
-    case CU_MEM_ADVISE_SET_READ_MOSTLY: entry.read_mostly = true; break;
-    case CU_MEM_ADVISE_UNSET_READ_MOSTLY: entry.read_mostly = false; break;
-    case CU_MEM_ADVISE_SET_PREFERRED_LOCATION: entry.preferred = device; break;
-    case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION: entry.preferred = kDeviceInvalid; break;
-    case CU_MEM_ADVISE_SET_ACCESSED_BY: entry.accessed_by.insert(device); break;
-    case CU_MEM_ADVISE_UNSET_ACCESSED_BY: entry.accessed_by.erase(device); break;
+    case CU_MEM_ADVISE_SET_READ_MOSTLY:
+        entry.read_mostly = true;
+        break;
+    case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
+        entry.read_mostly = false;
+        break;
+    case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
+        entry.preferred = device;
+        break;
+    case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+        entry.preferred = kDeviceInvalid;
+        break;
+    case CU_MEM_ADVISE_SET_ACCESSED_BY:
+        entry.accessed_by.insert(device);
+        break;
+    case CU_MEM_ADVISE_UNSET_ACCESSED_BY:
+        entry.accessed_by.erase(device);
+        break;
     }
     return CUDA_SUCCESS;
 }
@@ -139,8 +160,8 @@ void put_int(void* data, int v) { std::memcpy(data, &v, sizeof v); }
 // CU_MEM_RANGE_ATTRIBUTE_*_TYPE / _ID of a device number.
 int location_type(int device) {
     return device == kDeviceInvalid ? CU_MEM_LOCATION_TYPE_INVALID
-           : device == kDeviceCpu    ? CU_MEM_LOCATION_TYPE_HOST
-                                     : CU_MEM_LOCATION_TYPE_DEVICE;
+           : device == kDeviceCpu   ? CU_MEM_LOCATION_TYPE_HOST
+                                    : CU_MEM_LOCATION_TYPE_DEVICE;
 }
 
 CUresult range_attribute(void* data, size_t size, CUmem_range_attribute attr, CUdeviceptr p, size_t count) {
@@ -163,16 +184,29 @@ CUresult range_attribute(void* data, size_t size, CUmem_range_attribute attr, CU
     }
     D4R_CPU_REFUSE_IF(size != 4, CUDA_ERROR_INVALID_VALUE);
     switch (kind) {
-    case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: put_int(data, a.read_mostly ? 1 : 0); return CUDA_SUCCESS;
-    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: put_int(data, a.preferred); return CUDA_SUCCESS;
-    case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: put_int(data, a.last_prefetch); return CUDA_SUCCESS;
-    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE: put_int(data, location_type(a.preferred)); return CUDA_SUCCESS;
-    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID: put_int(data, a.preferred == 0 ? 0 : -1); return CUDA_SUCCESS;
+    case CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+        put_int(data, a.read_mostly ? 1 : 0);
+        return CUDA_SUCCESS;
+    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+        put_int(data, a.preferred);
+        return CUDA_SUCCESS;
+    case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+        put_int(data, a.last_prefetch);
+        return CUDA_SUCCESS;
+    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+        put_int(data, location_type(a.preferred));
+        return CUDA_SUCCESS;
+    case CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+        put_int(data, a.preferred == 0 ? 0 : -1);
+        return CUDA_SUCCESS;
     case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
         put_int(data, location_type(a.last_prefetch));
         return CUDA_SUCCESS;
-    case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID: put_int(data, a.last_prefetch == 0 ? 0 : -1); return CUDA_SUCCESS;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    case CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID:
+        put_int(data, a.last_prefetch == 0 ? 0 : -1);
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
     }
 }
 
@@ -199,7 +233,9 @@ CUresult cu_stream_attach_mem_async(CUstream stream, CUdeviceptr p, size_t lengt
     Region region;
     if (!find_region(p, 0, &region) || region.kind != RegionKind::Managed || region.base != p ||
         (length != 0 && length != region.size)) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuStreamAttachMemAsync: [0x{:x}, +{}) is not a whole managed allocation", p, length);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuStreamAttachMemAsync: [0x{:x}, +{}) is not a whole managed allocation", p,
+                      length);
     }
     // One memory: the attachment only orders; it is queued so that it takes effect in stream order.
     ref.ctx->submit(ref.stream, [](CUresult) {});

@@ -9,8 +9,8 @@
 #include "core/log.h"
 #include "ptxsim/ptxsim_texture.h"
 #include "runtime/backends/cpu/cpu_host_memory.h"
-#include "runtime/refusal.h"
 #include "runtime/backends/cpu/cpu_ops.h"
+#include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
@@ -19,11 +19,13 @@ namespace {
 struct Side {
     uint64_t base = 0;
     uint64_t x = 0, y = 0, z = 0;
-    uint64_t pitch = 0;  // bytes per row
-    uint64_t height = 0; // rows per slice
+    uint64_t pitch = 0;          // bytes per row
+    uint64_t height = 0;         // rows per slice
     bool unchecked_host = false; // host memory unknown to the API (pageable)
     uint64_t sim_array = 0;      // a ptxsim array (2D): X, Y and the box address its texels
-    uint64_t address(uint64_t row, uint64_t slice) const { return base + (z + slice) * pitch * height + (y + row) * pitch + x; }
+    uint64_t address(uint64_t row, uint64_t slice) const {
+        return base + (z + slice) * pitch * height + (y + row) * pitch + x;
+    }
 };
 
 struct Box {
@@ -42,8 +44,8 @@ unsigned raw(const E& field) {
     return v;
 }
 
-CUresult resolve_side(unsigned type, const void* host, CUdeviceptr dev, CUarray array, uint64_t pitch,
-                      uint64_t height, uint64_t x, uint64_t y, uint64_t z, const Box& box, Side& out) {
+CUresult resolve_side(unsigned type, const void* host, CUdeviceptr dev, CUarray array, uint64_t pitch, uint64_t height,
+                      uint64_t x, uint64_t y, uint64_t z, const Box& box, Side& out) {
     out.x = x;
     out.y = y;
     out.z = z;
@@ -94,7 +96,8 @@ CUresult resolve_side(unsigned type, const void* host, CUdeviceptr dev, CUarray 
     } else if (out.height < y + box.height) {
         out.height = y + box.height;
     }
-    D4R_CPU_REFUSE_IF(out.pitch > kHuge || out.height > kHuge || out.x > kHuge || out.y > kHuge || out.z > kHuge, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(out.pitch > kHuge || out.height > kHuge || out.x > kHuge || out.y > kHuge || out.z > kHuge,
+                      CUDA_ERROR_INVALID_VALUE);
     return CUDA_SUCCESS;
 }
 
@@ -116,8 +119,10 @@ CUresult check_host_side(const Side& s, const Box& box, bool write) {
     uint64_t first = s.address(0, 0);
     uint64_t bytes = s.address(box.height - 1, box.depth - 1) + box.width - first;
     if (write ? host_writable(first, bytes) : host_readable(first, bytes)) return CUDA_SUCCESS;
-    return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemcpy: the {} [0x{:x}, +{}) is inside no allocation and is "
-                  "not {} host memory", write ? "destination" : "source", first, bytes, write ? "writable" : "readable");
+    return refuse(CUDA_ERROR_INVALID_VALUE,
+                  "cpu backend: cuMemcpy: the {} [0x{:x}, +{}) is inside no allocation and is "
+                  "not {} host memory",
+                  write ? "destination" : "source", first, bytes, write ? "writable" : "readable");
 }
 
 CUresult copy_box(const Side& dst, const Side& src, const Box& box) {
@@ -126,10 +131,11 @@ CUresult copy_box(const Side& dst, const Side& src, const Box& box) {
     uint32_t rows = static_cast<uint32_t>(box.height);
     if (dst.sim_array && src.sim_array) {
         std::vector<uint8_t> tmp(box.width * box.height);
-        if (CUresult r = ok(ptxsim::copy_from_array(device, src.sim_array, src.x, uint32_t(src.y), tmp.data(), box.width,
-                                                    box.width, rows)))
+        if (CUresult r = ok(ptxsim::copy_from_array(device, src.sim_array, src.x, uint32_t(src.y), tmp.data(),
+                                                    box.width, box.width, rows)))
             return r;
-        return ok(ptxsim::copy_to_array(device, dst.sim_array, dst.x, uint32_t(dst.y), tmp.data(), box.width, box.width, rows));
+        return ok(ptxsim::copy_to_array(device, dst.sim_array, dst.x, uint32_t(dst.y), tmp.data(), box.width, box.width,
+                                        rows));
     }
     if (dst.sim_array)
         return ok(ptxsim::copy_to_array(device, dst.sim_array, dst.x, uint32_t(dst.y),
@@ -244,7 +250,8 @@ CUresult array_linear(CUarray array, size_t offset, void* host, size_t bytes, bo
     D4R_CPU_REFUSE_IF(bytes && !host, CUDA_ERROR_INVALID_VALUE);
     if (!a.sim) {
         Side arr = device_side(a.base + offset);
-        return to_array ? linear(arr, host_side(host), bytes, nullptr, false) : linear(host_side(host), arr, bytes, nullptr, false);
+        return to_array ? linear(arr, host_side(host), bytes, nullptr, false)
+                        : linear(host_side(host), arr, bytes, nullptr, false);
     }
     // A ptxsim array is reached row by row through its own copy functions.
     auto* h = static_cast<uint8_t*>(host);
@@ -271,7 +278,9 @@ CUresult cu_memcpy_htoa(CUarray dst, size_t offset, const void* src, size_t n) {
     return array_linear(dst, offset, const_cast<void*>(src), n, true);
 }
 
-CUresult cu_memcpy_atoh(void* dst, CUarray src, size_t offset, size_t n) { return array_linear(src, offset, dst, n, false); }
+CUresult cu_memcpy_atoh(void* dst, CUarray src, size_t offset, size_t n) {
+    return array_linear(src, offset, dst, n, false);
+}
 
 CUresult memcpy_2d(const CUDA_MEMCPY2D* p, CUstream stream, bool async) {
     if (CUresult r = check_init()) return r;
@@ -298,11 +307,11 @@ CUresult memcpy_3d(const CUDA_MEMCPY3D* p, CUstream stream, bool async) {
     Box box{p->WidthInBytes, p->Height, p->Depth};
     if (box.width == 0 || box.height == 0 || box.depth == 0) return CUDA_SUCCESS;
     Side src, dst;
-    if (CUresult r = resolve_side(raw(p->srcMemoryType), p->srcHost, p->srcDevice, p->srcArray, p->srcPitch, p->srcHeight,
-                                  p->srcXInBytes, p->srcY, p->srcZ, box, src))
+    if (CUresult r = resolve_side(raw(p->srcMemoryType), p->srcHost, p->srcDevice, p->srcArray, p->srcPitch,
+                                  p->srcHeight, p->srcXInBytes, p->srcY, p->srcZ, box, src))
         return r;
-    if (CUresult r = resolve_side(raw(p->dstMemoryType), p->dstHost, p->dstDevice, p->dstArray, p->dstPitch, p->dstHeight,
-                                  p->dstXInBytes, p->dstY, p->dstZ, box, dst))
+    if (CUresult r = resolve_side(raw(p->dstMemoryType), p->dstHost, p->dstDevice, p->dstArray, p->dstPitch,
+                                  p->dstHeight, p->dstXInBytes, p->dstY, p->dstZ, box, dst))
         return r;
     return copy(dst, src, box, stream, async);
 }

@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "core/log.h"
+#include "runtime/backends/cpu/cpu_host_memory.h"
 #include "runtime/backends/cpu/cpu_memory_budget.h"
 #include "runtime/backends/cpu/cpu_ops.h"
-#include "runtime/backends/cpu/cpu_host_memory.h"
 #include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
@@ -24,7 +24,8 @@ constexpr uint64_t kPitchAlignment = 512;
 // OOM kill while it is zero-filled.
 CUresult allocate(Context* ctx, uint64_t bytes, RegionKind kind, unsigned flags, CUdeviceptr* out) {
     uint64_t ptr = 0;
-    if (CUresult r = budget_alloc(bytes, kind == RegionKind::HostAlloc ? "cuMemHostAlloc" : "cuMemAlloc", ptr)) return r;
+    if (CUresult r = budget_alloc(bytes, kind == RegionKind::HostAlloc ? "cuMemHostAlloc" : "cuMemAlloc", ptr))
+        return r;
     add_region(Region{ptr, bytes, kind, ctx, flags, 0});
     *out = ptr;
     return CUDA_SUCCESS;
@@ -93,7 +94,8 @@ CUresult cu_mem_get_address_range(CUdeviceptr* base, size_t* size, CUdeviceptr d
     return CUDA_SUCCESS;
 }
 
-constexpr unsigned kHostAllocFlags = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
+constexpr unsigned kHostAllocFlags =
+    CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED;
 
 CUresult cu_mem_host_alloc(void** pp, size_t bytes, unsigned int flags) {
     StreamRef ref;
@@ -171,7 +173,7 @@ CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
     if (CUresult r = current_stream(ref)) return r;
     if (!p || bytes == 0 || (flags & ~kRegisterFlags)) {
         log::debug("cpu backend: cuMemHostRegister({}, {}, 0x{:x}): null pointer, empty range or unknown flag", p,
-                    bytes, flags);
+                   bytes, flags);
         return CUDA_ERROR_INVALID_VALUE;
     }
     uint64_t base = reinterpret_cast<uint64_t>(p);
@@ -179,7 +181,7 @@ CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
     if (flags & CU_MEMHOSTREGISTER_IOMEMORY) {
         // I/O memory is a third-party device's PCIe space; the cpu backend has no such space to map.
         log::debug("cpu backend: cuMemHostRegister: CU_MEMHOSTREGISTER_IOMEMORY is not supported (no I/O memory "
-                    "space reaches the CPU device)");
+                   "space reaches the CPU device)");
         return CUDA_ERROR_NOT_SUPPORTED;
     }
     // Only real memory: kernels and copies will read (and unless READ_ONLY, write) it. NVIDIA's driver refuses
@@ -189,7 +191,8 @@ CUresult cu_mem_host_register(void* p, size_t bytes, unsigned int flags) {
     D4R_CU_INVALID_IF(!(flags & CU_MEMHOSTREGISTER_READ_ONLY) && !host_mapped_writable(base, bytes),
                       CUDA_ERROR_INVALID_VALUE,
                       "cpu backend: cuMemHostRegister: [{}, +{}) is not writable memory (and not registered "
-                      "CU_MEMHOSTREGISTER_READ_ONLY)", p, bytes);
+                      "CU_MEMHOSTREGISTER_READ_ONLY)",
+                      p, bytes);
     if (overlaps_region(base, bytes)) {
         log::debug("cpu backend: cuMemHostRegister: [{}, +{}) overlaps memory the API already tracks", p, bytes);
         return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
@@ -253,9 +256,15 @@ CUresult memset_2d(CUstream stream, bool async, CUdeviceptr dst, size_t pitch, T
     });
 }
 
-CUresult cu_memset_d8(CUdeviceptr d, unsigned char v, size_t n) { return memset_2d<uint8_t>(nullptr, false, d, n, v, n, 1); }
-CUresult cu_memset_d16(CUdeviceptr d, unsigned short v, size_t n) { return memset_2d<uint16_t>(nullptr, false, d, 2 * n, v, n, 1); }
-CUresult cu_memset_d32(CUdeviceptr d, unsigned int v, size_t n) { return memset_2d<uint32_t>(nullptr, false, d, 4 * n, v, n, 1); }
+CUresult cu_memset_d8(CUdeviceptr d, unsigned char v, size_t n) {
+    return memset_2d<uint8_t>(nullptr, false, d, n, v, n, 1);
+}
+CUresult cu_memset_d16(CUdeviceptr d, unsigned short v, size_t n) {
+    return memset_2d<uint16_t>(nullptr, false, d, 2 * n, v, n, 1);
+}
+CUresult cu_memset_d32(CUdeviceptr d, unsigned int v, size_t n) {
+    return memset_2d<uint32_t>(nullptr, false, d, 4 * n, v, n, 1);
+}
 CUresult cu_memset_d8_async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
     return memset_2d<uint8_t>(s, true, d, n, v, n, 1);
 }
@@ -289,18 +298,38 @@ CUresult cu_memset_d2d32_async(CUdeviceptr d, size_t pitch, unsigned int v, size
 // Bytes of the value each attribute writes (0: unknown attribute).
 size_t attribute_bytes(int attr) {
     switch (attr) {
-    case 1: return sizeof(CUcontext);
-    case 2: return sizeof(unsigned int);
-    case 3: return sizeof(CUdeviceptr);
-    case 4: return sizeof(void*);
-    case 6: case 8: case 10: case 13: case 15: return sizeof(bool);
-    case 7: case 14: case 20: return sizeof(unsigned long long);
-    case 9: return sizeof(int);
-    case 11: case 19: return sizeof(CUdeviceptr);
-    case 12: case 18: return sizeof(size_t);
-    case 16: return sizeof(unsigned int);
-    case 17: return sizeof(void*);
-    default: return 0;
+    case 1:
+        return sizeof(CUcontext);
+    case 2:
+        return sizeof(unsigned int);
+    case 3:
+        return sizeof(CUdeviceptr);
+    case 4:
+        return sizeof(void*);
+    case 6:
+    case 8:
+    case 10:
+    case 13:
+    case 15:
+        return sizeof(bool);
+    case 7:
+    case 14:
+    case 20:
+        return sizeof(unsigned long long);
+    case 9:
+        return sizeof(int);
+    case 11:
+    case 19:
+        return sizeof(CUdeviceptr);
+    case 12:
+    case 18:
+        return sizeof(size_t);
+    case 16:
+        return sizeof(unsigned int);
+    case 17:
+        return sizeof(void*);
+    default:
+        return 0;
     }
 }
 
@@ -313,8 +342,12 @@ CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) 
     bool host = r.kind == RegionKind::HostAlloc || r.kind == RegionKind::HostRegistered;
     bool managed = is_managed(r);
     switch (attr) {
-    case 1: put(data, reinterpret_cast<CUcontext>(r.ctx)); return CUDA_SUCCESS;
-    case 2: put(data, static_cast<unsigned>(host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE)); return CUDA_SUCCESS;
+    case 1:
+        put(data, reinterpret_cast<CUcontext>(r.ctx));
+        return CUDA_SUCCESS;
+    case 2:
+        put(data, static_cast<unsigned>(host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE));
+        return CUDA_SUCCESS;
     case 3:
         put(data, CUdeviceptr(ptr));
         return CUDA_SUCCESS;
@@ -322,17 +355,43 @@ CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) 
         D4R_CPU_REFUSE_IF(!host && !managed, CUDA_ERROR_INVALID_VALUE);
         put(data, reinterpret_cast<void*>(ptr));
         return CUDA_SUCCESS;
-    case 8: put(data, managed); return CUDA_SUCCESS;
-    case 6: case 10: case 15: put(data, false); return CUDA_SUCCESS;
-    case 13: put(data, true); return CUDA_SUCCESS;
-    case 7: case 20: put(data, static_cast<unsigned long long>(r.id)); return CUDA_SUCCESS;
-    case 9: put(data, 0); return CUDA_SUCCESS;
-    case 11: case 19: put(data, CUdeviceptr(r.base)); return CUDA_SUCCESS;
-    case 12: case 18: put(data, size_t(r.size)); return CUDA_SUCCESS;
-    case 14: put(data, 0ull); return CUDA_SUCCESS;
-    case 16: put(data, 3u); return CUDA_SUCCESS; // CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
-    case 17: put(data, static_cast<void*>(nullptr)); return CUDA_SUCCESS;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    case 8:
+        put(data, managed);
+        return CUDA_SUCCESS;
+    case 6:
+    case 10:
+    case 15:
+        put(data, false);
+        return CUDA_SUCCESS;
+    case 13:
+        put(data, true);
+        return CUDA_SUCCESS;
+    case 7:
+    case 20:
+        put(data, static_cast<unsigned long long>(r.id));
+        return CUDA_SUCCESS;
+    case 9:
+        put(data, 0);
+        return CUDA_SUCCESS;
+    case 11:
+    case 19:
+        put(data, CUdeviceptr(r.base));
+        return CUDA_SUCCESS;
+    case 12:
+    case 18:
+        put(data, size_t(r.size));
+        return CUDA_SUCCESS;
+    case 14:
+        put(data, 0ull);
+        return CUDA_SUCCESS;
+    case 16:
+        put(data, 3u);
+        return CUDA_SUCCESS; // CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE
+    case 17:
+        put(data, static_cast<void*>(nullptr));
+        return CUDA_SUCCESS;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
     }
 }
 

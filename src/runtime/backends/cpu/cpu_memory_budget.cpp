@@ -88,17 +88,18 @@ std::optional<uint64_t> env_cap() {
     auto cap = parse_memory_size(*text);
     if (!cap && log::once("cpu:D4R_CPU_MEMORY_LIMIT"))
         log::warn("cpu backend: D4R_CPU_MEMORY_LIMIT='{}' is not a size in bytes (a number, optionally followed by K, "
-                  "M, G or T): ignored", *text);
+                  "M, G or T): ignored",
+                  *text);
     return cap;
 }
 
-uint64_t held_bytes() {
-    return state().device.allocated_bytes() + g_module_bytes.load() + g_pending_bytes.load();
-}
+uint64_t held_bytes() { return state().device.allocated_bytes() + g_module_bytes.load() + g_pending_bytes.load(); }
 
 CUresult refuse_oom(uint64_t bytes, const char* what, const MemoryBudget& b) {
-    return refuse(CUDA_ERROR_OUT_OF_MEMORY, "cpu backend: {}: {} bytes exceed the {} bytes free of the memory budget ({} "
-                  "in all: physical memory, cgroup memory.max, D4R_CPU_MEMORY_LIMIT)", what, bytes, b.free, b.total);
+    return refuse(CUDA_ERROR_OUT_OF_MEMORY,
+                  "cpu backend: {}: {} bytes exceed the {} bytes free of the memory budget ({} "
+                  "in all: physical memory, cgroup memory.max, D4R_CPU_MEMORY_LIMIT)",
+                  what, bytes, b.free, b.total);
 }
 
 } // namespace
@@ -114,12 +115,18 @@ std::optional<uint64_t> parse_memory_size(std::string_view text) {
     std::string suffix;
     for (; i < text.size(); ++i) suffix += char(std::toupper(static_cast<unsigned char>(text[i])));
     unsigned shift = 0;
-    if (suffix.empty() || suffix == "B") shift = 0;
-    else if (suffix == "K" || suffix == "KB" || suffix == "KIB") shift = 10;
-    else if (suffix == "M" || suffix == "MB" || suffix == "MIB") shift = 20;
-    else if (suffix == "G" || suffix == "GB" || suffix == "GIB") shift = 30;
-    else if (suffix == "T" || suffix == "TB" || suffix == "TIB") shift = 40;
-    else return std::nullopt;
+    if (suffix.empty() || suffix == "B")
+        shift = 0;
+    else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
+        shift = 10;
+    else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
+        shift = 20;
+    else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
+        shift = 30;
+    else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
+        shift = 40;
+    else
+        return std::nullopt;
     if (value == 0 || value > (kUnlimited >> shift)) return std::nullopt;
     return value << shift;
 }

@@ -81,7 +81,8 @@ void trim(Pool& pool, uint64_t keep) {
 CUresult alloc_from(const std::shared_ptr<Pool>& pool, Context* ctx, CUdeviceptr* dptr, size_t bytes) {
     uint64_t size = (bytes + kPoolGranularity - 1) / kPoolGranularity * kPoolGranularity;
     std::lock_guard lock(pools().mutex);
-    if (pool->props.maxSize && pool->reserved + size > pool->props.maxSize && pool->free_blocks.find(size) == pool->free_blocks.end())
+    if (pool->props.maxSize && pool->reserved + size > pool->props.maxSize &&
+        pool->free_blocks.find(size) == pool->free_blocks.end())
         return CUDA_ERROR_OUT_OF_MEMORY;
     uint64_t base = 0;
     auto it = pool->free_blocks.find(size);
@@ -179,7 +180,8 @@ CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
     StreamRef ref;
     if (CUresult r = resolve_stream(stream, ref)) return r;
     Region r;
-    D4R_CPU_REFUSE_IF(!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device,
+                      CUDA_ERROR_INVALID_VALUE);
     {
         std::lock_guard lock(pools().mutex);
         if (!pools().pending_free.insert(dptr).second) return CUDA_ERROR_INVALID_VALUE; // freed twice
@@ -225,8 +227,9 @@ CUresult cu_mem_pool_create(CUmemoryPool* out, const CUmemPoolProps* props) {
     }
     D4R_CPU_REFUSE_IF(props->location.id != 0, CUDA_ERROR_INVALID_DEVICE);
     if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE) {
-        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemPoolCreate: exportable pools (handle types 0x{:x}) are not supported",
-                   static_cast<unsigned>(props->handleTypes));
+        return refuse(CUDA_ERROR_NOT_SUPPORTED,
+                      "cpu backend: cuMemPoolCreate: exportable pools (handle types 0x{:x}) are not supported",
+                      static_cast<unsigned>(props->handleTypes));
     }
     auto pool = std::make_shared<Pool>();
     pool->props = *props;
@@ -283,10 +286,18 @@ CUresult cu_mem_pool_set_attribute(CUmemoryPool h, CUmemPool_attribute attr, voi
     auto pool = find_pool(h);
     D4R_CPU_REFUSE_IF(!pool, CUDA_ERROR_INVALID_VALUE);
     switch (attr) {
-    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: std::memcpy(&pool->follow_event_dependencies, value, sizeof(int)); return CUDA_SUCCESS;
-    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: std::memcpy(&pool->allow_opportunistic, value, sizeof(int)); return CUDA_SUCCESS;
-    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: std::memcpy(&pool->allow_internal_dependencies, value, sizeof(int)); return CUDA_SUCCESS;
-    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: std::memcpy(&pool->release_threshold, value, sizeof(uint64_t)); return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+        std::memcpy(&pool->follow_event_dependencies, value, sizeof(int));
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+        std::memcpy(&pool->allow_opportunistic, value, sizeof(int));
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+        std::memcpy(&pool->allow_internal_dependencies, value, sizeof(int));
+        return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+        std::memcpy(&pool->release_threshold, value, sizeof(uint64_t));
+        return CUDA_SUCCESS;
     case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
     case CU_MEMPOOL_ATTR_USED_MEM_HIGH: {
         uint64_t v = 0;
@@ -295,7 +306,8 @@ CUresult cu_mem_pool_set_attribute(CUmemoryPool h, CUmemPool_attribute attr, voi
         (attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH ? pool->used_high = pool->used : pool->reserved_high = pool->reserved);
         return CUDA_SUCCESS;
     }
-    default: return CUDA_ERROR_INVALID_VALUE; // the current sizes are read-only
+    default:
+        return CUDA_ERROR_INVALID_VALUE; // the current sizes are read-only
     }
 }
 
@@ -307,15 +319,32 @@ CUresult cu_mem_pool_get_attribute(CUmemoryPool h, CUmemPool_attribute attr, voi
     D4R_CPU_REFUSE_IF(!pool, CUDA_ERROR_INVALID_VALUE);
     auto put64 = [&](uint64_t v) { std::memcpy(value, &v, sizeof v); };
     switch (attr) {
-    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: std::memcpy(value, &pool->follow_event_dependencies, sizeof(int)); break;
-    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: std::memcpy(value, &pool->allow_opportunistic, sizeof(int)); break;
-    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: std::memcpy(value, &pool->allow_internal_dependencies, sizeof(int)); break;
-    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: put64(pool->release_threshold); break;
-    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: put64(pool->reserved); break;
-    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: put64(pool->reserved_high); break;
-    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT: put64(pool->used); break;
-    case CU_MEMPOOL_ATTR_USED_MEM_HIGH: put64(pool->used_high); break;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+        std::memcpy(value, &pool->follow_event_dependencies, sizeof(int));
+        break;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+        std::memcpy(value, &pool->allow_opportunistic, sizeof(int));
+        break;
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+        std::memcpy(value, &pool->allow_internal_dependencies, sizeof(int));
+        break;
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+        put64(pool->release_threshold);
+        break;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+        put64(pool->reserved);
+        break;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+        put64(pool->reserved_high);
+        break;
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+        put64(pool->used);
+        break;
+    case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+        put64(pool->used_high);
+        break;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
     }
     return CUDA_SUCCESS;
 }

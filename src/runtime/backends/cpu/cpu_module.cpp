@@ -23,17 +23,22 @@ CUresult parse_jit_options(unsigned n, CUjit_option* options, void** values, Jit
     D4R_CPU_REFUSE_IF(!options || !values, CUDA_ERROR_INVALID_VALUE);
     for (unsigned i = 0; i < n; ++i) {
         switch (options[i]) {
-        case CU_JIT_ERROR_LOG_BUFFER: logs.error_buffer = static_cast<char*>(values[i]); break;
+        case CU_JIT_ERROR_LOG_BUFFER:
+            logs.error_buffer = static_cast<char*>(values[i]);
+            break;
         case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
             logs.error_size = reinterpret_cast<uintptr_t>(values[i]);
             logs.error_size_index = static_cast<int>(i);
             break;
-        case CU_JIT_INFO_LOG_BUFFER: logs.info_buffer = static_cast<char*>(values[i]); break;
+        case CU_JIT_INFO_LOG_BUFFER:
+            logs.info_buffer = static_cast<char*>(values[i]);
+            break;
         case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
             logs.info_size = reinterpret_cast<uintptr_t>(values[i]);
             logs.info_size_index = static_cast<int>(i);
             break;
-        default: break; // optimisation level, registers, targets...: nothing to tune in ptxsim
+        default:
+            break; // optimisation level, registers, targets...: nothing to tune in ptxsim
         }
     }
     return CUDA_SUCCESS;
@@ -77,15 +82,16 @@ CUresult load_module(CUmodule* module, const void* image, size_t size, std::stri
     }
     if (!sim->unavailable().empty())
         log::info("cpu backend: module {} loaded without {} of its kernels (ptxsim cannot run them; "
-                  "cuModuleGetFunction refuses them with CUDA_ERROR_NOT_SUPPORTED): {}", name,
-                  sim->unavailable().size(), info_log);
+                  "cuModuleGetFunction refuses them with CUDA_ERROR_NOT_SUPPORTED): {}",
+                  name, sim->unavailable().size(), info_log);
     auto m = std::make_shared<Module>();
     m->ctx = ctx.get();
     m->sim = sim;
     for (const ptx::VariableInfo& v : sim->index().variables) {
         auto g = sim->global(v.name);
         if (!g || g->size == 0) continue;
-        add_region(Region{g->address, g->size, RegionKind::ModuleGlobal, ctx.get(), v.managed ? kManagedModuleGlobal : 0, 0});
+        add_region(
+            Region{g->address, g->size, RegionKind::ModuleGlobal, ctx.get(), v.managed ? kManagedModuleGlobal : 0, 0});
         m->globals.push_back(g->address);
         m->global_bytes += g->size;
     }
@@ -182,8 +188,9 @@ CUresult get_function(CUfunction* out, CUmodule h, const char* name) {
     f->module = &m;
     f->sim = m.sim;
     f->kernel = *kernel;
-    f->max_dynamic_shared = kDefaultSharedPerBlock - static_cast<int>(std::min<uint32_t>((*kernel)->static_shared_bytes(),
-                                                                                        kDefaultSharedPerBlock));
+    f->max_dynamic_shared =
+        kDefaultSharedPerBlock -
+        static_cast<int>(std::min<uint32_t>((*kernel)->static_shared_bytes(), kDefaultSharedPerBlock));
     m.functions.emplace(name, f.get());
     s.functions[f.get()] = f;
     *out = reinterpret_cast<CUfunction>(f.get());
@@ -219,21 +226,46 @@ CUresult cu_func_get_attribute(int* pi, CUfunction_attribute attrib, CUfunction 
     auto f = find_function(h);
     D4R_CPU_REFUSE_IF(!f, CUDA_ERROR_INVALID_HANDLE);
     switch (static_cast<int>(attrib)) {
-    case 0: *pi = function_max_threads(*f); return CUDA_SUCCESS;
-    case 1: *pi = static_cast<int>(f->kernel->static_shared_bytes()); return CUDA_SUCCESS;
-    case 2: *pi = const_bytes(*f); return CUDA_SUCCESS;
-    case 3: *pi = static_cast<int>(f->kernel->local_bytes_per_thread()); return CUDA_SUCCESS;
+    case 0:
+        *pi = function_max_threads(*f);
+        return CUDA_SUCCESS;
+    case 1:
+        *pi = static_cast<int>(f->kernel->static_shared_bytes());
+        return CUDA_SUCCESS;
+    case 2:
+        *pi = const_bytes(*f);
+        return CUDA_SUCCESS;
+    case 3:
+        *pi = static_cast<int>(f->kernel->local_bytes_per_thread());
+        return CUDA_SUCCESS;
     case 4: {
         const auto& maxnreg = f->kernel->info().directives.maxnreg;
         *pi = maxnreg ? std::min<int>(kReportedRegsPerThread, static_cast<int>(*maxnreg)) : kReportedRegsPerThread;
         return CUDA_SUCCESS;
     }
-    case 5: case 6: *pi = 90; return CUDA_SUCCESS; // JIT-compiled for the modelled sm_90
-    case 7: *pi = 0; return CUDA_SUCCESS;
-    case 8: *pi = f->max_dynamic_shared; return CUDA_SUCCESS;
-    case 9: *pi = f->carveout; return CUDA_SUCCESS;
-    case 10: case 11: case 12: case 13: case 14: case 15: *pi = 0; return CUDA_SUCCESS; // clusters: none
-    default: return CUDA_ERROR_INVALID_VALUE;
+    case 5:
+    case 6:
+        *pi = 90;
+        return CUDA_SUCCESS; // JIT-compiled for the modelled sm_90
+    case 7:
+        *pi = 0;
+        return CUDA_SUCCESS;
+    case 8:
+        *pi = f->max_dynamic_shared;
+        return CUDA_SUCCESS;
+    case 9:
+        *pi = f->carveout;
+        return CUDA_SUCCESS;
+    case 10:
+    case 11:
+    case 12:
+    case 13:
+    case 14:
+    case 15:
+        *pi = 0;
+        return CUDA_SUCCESS; // clusters: none
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
     }
 }
 
@@ -252,7 +284,8 @@ CUresult cu_func_set_attribute(CUfunction h, CUfunction_attribute attrib, int va
         D4R_CPU_REFUSE_IF(value < -1 || value > 100, CUDA_ERROR_INVALID_VALUE);
         f->carveout = value;
         return CUDA_SUCCESS;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    default:
+        return CUDA_ERROR_INVALID_VALUE;
     }
 }
 

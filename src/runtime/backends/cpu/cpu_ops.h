@@ -24,7 +24,6 @@ CUresult run_memory_op(StreamRef& ref, bool async, std::function<CUresult()> wor
 // The current context's null stream (synchronous entry points).
 CUresult current_stream(StreamRef& ref);
 
-
 } // namespace d4r::runtime::cpu
 
 namespace d4r::runtime::cpu {

@@ -25,7 +25,8 @@ CUresult check_peer_context(CUcontext peer) {
 CUresult cu_ctx_enable_peer_access(CUcontext peer, unsigned int flags) {
     if (CUresult r = check_peer_context(peer)) return r;
     D4R_CPU_REFUSE_IF(flags != 0, CUDA_ERROR_INVALID_VALUE);
-    return refuse(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "cpu backend: cuCtxEnablePeerAccess: one device, which is not its own peer");
+    return refuse(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
+                  "cpu backend: cuCtxEnablePeerAccess: one device, which is not its own peer");
 }
 
 CUresult cu_ctx_disable_peer_access(CUcontext peer) {
@@ -52,7 +53,9 @@ CUresult cu_memcpy_peer_async(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, 
 CUresult ipc_unsupported(const char* what) {
     if (CUresult r = check_init()) return r;
     if (log::once("cpu:ipc"))
-        log::info("cpu backend: {} (and every IPC call) returns CUDA_ERROR_NOT_SUPPORTED: device memory lives in this process only", what);
+        log::info(
+            "cpu backend: {} (and every IPC call) returns CUDA_ERROR_NOT_SUPPORTED: device memory lives in this process only",
+            what);
     return CUDA_ERROR_NOT_SUPPORTED;
 }
 

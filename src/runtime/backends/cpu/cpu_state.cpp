@@ -7,7 +7,6 @@
 #include "ptxsim/ptxsim_texture.h"
 #include "runtime/refusal.h"
 
-
 namespace d4r::runtime::cpu {
 
 State& state() {
@@ -21,7 +20,7 @@ State& state() {
 
 namespace {
 
-thread_local bool t_is_worker = false;       // this thread is some context's worker
+thread_local bool t_is_worker = false;           // this thread is some context's worker
 thread_local Context* t_back_pressure = nullptr; // the context whose full queue this thread must wait for
 
 } // namespace

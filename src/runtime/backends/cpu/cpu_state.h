@@ -33,8 +33,7 @@
 
 // Returns CODE from the enclosing function when COND holds, giving the function and the condition's text
 // as the reason (refusal.h: logged at debug level, shown by the trace).
-#define D4R_CPU_REFUSE_IF(cond, code)                                                                        \
-    D4R_CU_INVALID_IF(cond, code, "cpu backend: {}: refused: {}", __func__, #cond)
+#define D4R_CPU_REFUSE_IF(cond, code) D4R_CU_INVALID_IF(cond, code, "cpu backend: {}: refused: {}", __func__, #cond)
 
 namespace d4r::runtime::cpu {
 
@@ -177,8 +176,8 @@ struct Array {
     Context* ctx = nullptr;
     CUDA_ARRAY3D_DESCRIPTOR desc{}; // Height/Depth as given (0 for fewer dimensions)
     bool created_3d = false;        // by cuArray3DCreate
-    uint64_t base = 0;       // own packed storage (3D and layered arrays), or
-    uint64_t sim = 0;        // a ptxsim array (1D and 2D arrays: what texture and surface objects can use)
+    uint64_t base = 0;              // own packed storage (3D and layered arrays), or
+    uint64_t sim = 0;               // a ptxsim array (1D and 2D arrays: what texture and surface objects can use)
     uint64_t element_bytes = 0;
     uint64_t row_bytes() const { return desc.Width * element_bytes; }
     uint64_t height() const { return desc.Height ? desc.Height : 1; }
@@ -189,7 +188,7 @@ struct Array {
 // into a context the first time it is used there (cpu_library.cpp).
 struct Library {
     std::vector<uint8_t> image;
-    const void* origin = nullptr; // where the caller's image was (device-linked code is found from it)
+    const void* origin = nullptr;         // where the caller's image was (device-linked code is found from it)
     std::map<Context*, CUmodule> modules; // guarded by State::mutex
 };
 
@@ -273,7 +272,9 @@ struct StreamRef {
 // H may be the null stream, CU_STREAM_LEGACY or CU_STREAM_PER_THREAD (the current context's null
 // stream) or a stream handle. A stream whose context was destroyed is INVALID_HANDLE.
 CUresult resolve_stream(CUstream h, StreamRef& out);
-inline bool is_special_stream(CUstream h) { return h == nullptr || h == D4R_CU_STREAM_LEGACY || h == D4R_CU_STREAM_PER_THREAD; }
+inline bool is_special_stream(CUstream h) {
+    return h == nullptr || h == D4R_CU_STREAM_LEGACY || h == D4R_CU_STREAM_PER_THREAD;
+}
 std::shared_ptr<Event> find_event(CUevent h);
 // A function handle, or a CUkernel (resolved in the current context, its library loaded there if needed).
 std::shared_ptr<Function> find_function(CUfunction h);

@@ -45,7 +45,8 @@ CUresult cu_stream_query(CUstream h) {
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     if (CUresult r = ref.ctx->sticky.load()) return r;
-    bool done = is_special_stream(h) ? ref.ctx->idle() : ref.ctx->done(ref.stream->last_seq.load(std::memory_order_acquire));
+    bool done =
+        is_special_stream(h) ? ref.ctx->idle() : ref.ctx->done(ref.stream->last_seq.load(std::memory_order_acquire));
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 

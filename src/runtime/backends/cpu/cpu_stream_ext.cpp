@@ -22,8 +22,10 @@ bool known_attribute(int attr) {
     case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
     case CU_LAUNCH_ATTRIBUTE_PRIORITY:
     case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
-    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN: return true;
-    default: return false;
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -93,11 +95,16 @@ template <typename T>
 bool condition_holds(const T* p, T value, unsigned mode) {
     T v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
     switch (mode) {
-    case CU_STREAM_WAIT_VALUE_GEQ: return static_cast<std::make_signed_t<T>>(v - value) >= 0; // cyclic, as documented
-    case CU_STREAM_WAIT_VALUE_EQ: return v == value;
-    case CU_STREAM_WAIT_VALUE_AND: return (v & value) != 0;
-    case CU_STREAM_WAIT_VALUE_NOR: return ~(v | value) != 0;
-    default: return true;
+    case CU_STREAM_WAIT_VALUE_GEQ:
+        return static_cast<std::make_signed_t<T>>(v - value) >= 0; // cyclic, as documented
+    case CU_STREAM_WAIT_VALUE_EQ:
+        return v == value;
+    case CU_STREAM_WAIT_VALUE_AND:
+        return (v & value) != 0;
+    case CU_STREAM_WAIT_VALUE_NOR:
+        return ~(v | value) != 0;
+    default:
+        return true;
     }
 }
 
@@ -111,7 +118,8 @@ CUresult wait_value(CUstream h, CUdeviceptr addr, T value, unsigned flags) {
     if (CUresult r = check_range(addr, sizeof(T))) return r;
     if (CUresult r = ref.ctx->sticky.load()) return r;
     if (log::once("cpu:wait-value"))
-        log::info("cpu backend: cuStreamWaitValue runs on the context's worker; only the host or another context can satisfy it");
+        log::info(
+            "cpu backend: cuStreamWaitValue runs on the context's worker; only the host or another context can satisfy it");
     ref.ctx->submit(ref.stream, [addr, value, mode](CUresult status) {
         if (status != CUDA_SUCCESS || !find_region(addr, sizeof(T))) return;
         const T* p = reinterpret_cast<const T*>(addr);
@@ -150,26 +158,39 @@ CUresult cu_batch_mem_op(CUstream h, unsigned int count, CUstreamBatchMemOpParam
         switch (op.operation) {
         case CU_STREAM_MEM_OP_WAIT_VALUE_32:
         case CU_STREAM_MEM_OP_WRITE_VALUE_32:
-            D4R_CPU_REFUSE_IF(op.waitValue.address % 4 || check_range(op.waitValue.address, 4), CUDA_ERROR_INVALID_VALUE);
+            D4R_CPU_REFUSE_IF(op.waitValue.address % 4 || check_range(op.waitValue.address, 4),
+                              CUDA_ERROR_INVALID_VALUE);
             break;
         case CU_STREAM_MEM_OP_WAIT_VALUE_64:
         case CU_STREAM_MEM_OP_WRITE_VALUE_64:
-            D4R_CPU_REFUSE_IF(op.waitValue.address % 8 || check_range(op.waitValue.address, 8), CUDA_ERROR_INVALID_VALUE);
+            D4R_CPU_REFUSE_IF(op.waitValue.address % 8 || check_range(op.waitValue.address, 8),
+                              CUDA_ERROR_INVALID_VALUE);
             break;
         case CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES:
-        case CU_STREAM_MEM_OP_BARRIER: break;
-        default: return CUDA_ERROR_INVALID_VALUE;
+        case CU_STREAM_MEM_OP_BARRIER:
+            break;
+        default:
+            return CUDA_ERROR_INVALID_VALUE;
         }
     }
     for (unsigned i = 0; i < count; ++i) {
         const CUstreamBatchMemOpParams& op = ops[i];
         CUresult r = CUDA_SUCCESS;
         switch (op.operation) {
-        case CU_STREAM_MEM_OP_WAIT_VALUE_32: r = cu_wait32(h, op.waitValue.address, op.waitValue.value, op.waitValue.flags); break;
-        case CU_STREAM_MEM_OP_WAIT_VALUE_64: r = cu_wait64(h, op.waitValue.address, op.waitValue.value64, op.waitValue.flags); break;
-        case CU_STREAM_MEM_OP_WRITE_VALUE_32: r = cu_write32(h, op.writeValue.address, op.writeValue.value, op.writeValue.flags); break;
-        case CU_STREAM_MEM_OP_WRITE_VALUE_64: r = cu_write64(h, op.writeValue.address, op.writeValue.value64, op.writeValue.flags); break;
-        default: break; // flushes and barriers: the worker already runs everything in order
+        case CU_STREAM_MEM_OP_WAIT_VALUE_32:
+            r = cu_wait32(h, op.waitValue.address, op.waitValue.value, op.waitValue.flags);
+            break;
+        case CU_STREAM_MEM_OP_WAIT_VALUE_64:
+            r = cu_wait64(h, op.waitValue.address, op.waitValue.value64, op.waitValue.flags);
+            break;
+        case CU_STREAM_MEM_OP_WRITE_VALUE_32:
+            r = cu_write32(h, op.writeValue.address, op.writeValue.value, op.writeValue.flags);
+            break;
+        case CU_STREAM_MEM_OP_WRITE_VALUE_64:
+            r = cu_write64(h, op.writeValue.address, op.writeValue.value64, op.writeValue.flags);
+            break;
+        default:
+            break; // flushes and barriers: the worker already runs everything in order
         }
         if (r != CUDA_SUCCESS) return r;
     }

@@ -57,7 +57,8 @@ bool small_integer(ptxsim::ChannelFormat f) {
 
 CUresult map_texture(const CUDA_TEXTURE_DESC& t, ptxsim::ChannelFormat format, ptxsim::TextureDesc& out) {
     for (int i = 0; i < 2; ++i) {
-        D4R_CPU_REFUSE_IF(static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER, CUDA_ERROR_INVALID_VALUE);
+        D4R_CPU_REFUSE_IF(static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER,
+                          CUDA_ERROR_INVALID_VALUE);
         out.address[i] = static_cast<ptxsim::AddressMode>(t.addressMode[i]); // same order as CUaddress_mode
     }
     D4R_CPU_REFUSE_IF(static_cast<unsigned>(t.filterMode) > CU_TR_FILTER_MODE_LINEAR, CUDA_ERROR_INVALID_VALUE);
@@ -126,7 +127,9 @@ CUresult get_desc(std::unordered_map<uint64_t, CUDA_RESOURCE_DESC>& map, CUDA_RE
     return CUDA_SUCCESS;
 }
 
-CUresult cu_tex_object_get_resource_desc(CUDA_RESOURCE_DESC* out, CUtexObject h) { return get_desc(g_textures, out, h); }
+CUresult cu_tex_object_get_resource_desc(CUDA_RESOURCE_DESC* out, CUtexObject h) {
+    return get_desc(g_textures, out, h);
+}
 
 CUresult cu_surf_object_create(CUsurfObject* out, const CUDA_RESOURCE_DESC* res) {
     if (CUresult r = check_init()) return r;
@@ -161,7 +164,9 @@ CUresult cu_surf_object_destroy(CUsurfObject h) {
     return CUDA_SUCCESS;
 }
 
-CUresult cu_surf_object_get_resource_desc(CUDA_RESOURCE_DESC* out, CUsurfObject h) { return get_desc(g_surfaces, out, h); }
+CUresult cu_surf_object_get_resource_desc(CUDA_RESOURCE_DESC* out, CUsurfObject h) {
+    return get_desc(g_surfaces, out, h);
+}
 
 } // namespace
 

@@ -112,12 +112,14 @@ bool device_location(const CUmemLocation& loc) { return loc.type == CU_MEM_LOCAT
 CUresult check_prop(const CUmemAllocationProp* prop) {
     D4R_CPU_REFUSE_IF(!prop, CUDA_ERROR_INVALID_VALUE);
     if (prop->type != CU_MEM_ALLOCATION_TYPE_PINNED) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: VMM: allocation type {} (only CU_MEM_ALLOCATION_TYPE_PINNED is supported)",
-                   static_cast<int>(prop->type));
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: VMM: allocation type {} (only CU_MEM_ALLOCATION_TYPE_PINNED is supported)",
+                      static_cast<int>(prop->type));
     }
     if (prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: VMM: location type {} (only CU_MEM_LOCATION_TYPE_DEVICE is supported)",
-                   static_cast<int>(prop->location.type));
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: VMM: location type {} (only CU_MEM_LOCATION_TYPE_DEVICE is supported)",
+                      static_cast<int>(prop->location.type));
     }
     D4R_CPU_REFUSE_IF(prop->location.id != 0, CUDA_ERROR_INVALID_DEVICE);
     return CUDA_SUCCESS;
@@ -156,12 +158,16 @@ CUresult cu_mem_create(CUmemGenericAllocationHandle* handle, size_t size, const 
     D4R_CPU_REFUSE_IF(!handle || size == 0 || flags != 0, CUDA_ERROR_INVALID_VALUE);
     if (CUresult r = check_prop(prop)) return r;
     if (size % page_size()) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemCreate: {} bytes is not a multiple of the granularity ({})", size, page_size());
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemCreate: {} bytes is not a multiple of the granularity ({})", size,
+                      page_size());
     }
     unsigned types = static_cast<unsigned>(prop->requestedHandleTypes);
     D4R_CPU_REFUSE_IF(types & ~kHandleTypes, CUDA_ERROR_INVALID_VALUE);
     if (types & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
-        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemCreate: only POSIX file descriptor handles can be requested (asked 0x{:x})", types);
+        return refuse(CUDA_ERROR_NOT_SUPPORTED,
+                      "cpu backend: cuMemCreate: only POSIX file descriptor handles can be requested (asked 0x{:x})",
+                      types);
     }
     int fd = memfd_create("d4r-cuMemCreate", MFD_CLOEXEC);
     D4R_CPU_REFUSE_IF(fd < 0, CUDA_ERROR_OUT_OF_MEMORY);
@@ -184,7 +190,8 @@ CUresult cu_mem_release(CUmemGenericAllocationHandle handle) {
     std::lock_guard lock(v.mutex);
     auto it = v.handles.find(handle);
     if (it == v.handles.end()) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemRelease: 0x{:x} is not a live allocation handle", handle);
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemRelease: 0x{:x} is not a live allocation handle",
+                      handle);
     }
     if (--it->second.second == 0) v.handles.erase(it); // mappings keep the memory until unmapped
     return CUDA_SUCCESS;
@@ -195,7 +202,9 @@ CUresult cu_mem_address_reserve(CUdeviceptr* ptr, size_t size, size_t alignment,
     if (ptr) *ptr = 0;
     if (CUresult r = check_init()) return r;
     if (!ptr || size == 0 || flags != 0 || size % page_size() || (alignment & (alignment - 1))) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAddressReserve(size {}, alignment {}, flags 0x{:x}): invalid", size, alignment, flags);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemAddressReserve(size {}, alignment {}, flags 0x{:x}): invalid", size, alignment,
+                      flags);
     }
     alignment = std::max<uint64_t>(alignment, page_size());
     uint64_t span = size + alignment - page_size();
@@ -221,11 +230,14 @@ CUresult cu_mem_address_free(CUdeviceptr ptr, size_t size) {
     std::lock_guard lock(v.mutex);
     auto it = v.reservations.find(ptr);
     if (it == v.reservations.end() || it->second.size != size) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAddressFree: [0x{:x}, +{}) is not a reservation", ptr, size);
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAddressFree: [0x{:x}, +{}) is not a reservation",
+                      ptr, size);
     }
     auto m = v.mappings.lower_bound(ptr);
     if (m != v.mappings.end() && m->first < ptr + size) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemAddressFree: [0x{:x}, +{}) still has mappings (cuMemUnmap them first)", ptr, size);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemAddressFree: [0x{:x}, +{}) still has mappings (cuMemUnmap them first)", ptr,
+                      size);
     }
     munmap(reinterpret_cast<void*>(ptr), size);
     v.reservations.erase(it);
@@ -241,23 +253,27 @@ CUresult cu_mem_map(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAll
     std::lock_guard lock(v.mutex);
     auto h = v.handles.find(handle);
     if (h == v.handles.end()) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: 0x{:x} is not a live allocation handle", handle);
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: 0x{:x} is not a live allocation handle",
+                      handle);
     }
     const std::shared_ptr<Allocation>& a = h->second.first;
     if (offset > a->size || size > a->size - offset) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [{}, +{}) exceeds the allocation's {} bytes", offset, size, a->size);
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [{}, +{}) exceeds the allocation's {} bytes",
+                      offset, size, a->size);
     }
     if (!reservation_of(v, ptr, size)) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [0x{:x}, +{}) is not inside a reserved range", ptr, size);
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [0x{:x}, +{}) is not inside a reserved range",
+                      ptr, size);
     }
     auto next = v.mappings.lower_bound(ptr);
     bool overlaps = (next != v.mappings.end() && next->first < ptr + size) || mapping_at(v, ptr);
     if (overlaps) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [0x{:x}, +{}) overlaps an existing mapping", ptr, size);
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemMap: [0x{:x}, +{}) overlaps an existing mapping",
+                      ptr, size);
     }
     // Inaccessible until cuMemSetAccess, as on a GPU.
-    void* p = mmap(reinterpret_cast<void*>(ptr), size, PROT_NONE, MAP_SHARED | MAP_FIXED, a->fd,
-                   static_cast<off_t>(offset));
+    void* p =
+        mmap(reinterpret_cast<void*>(ptr), size, PROT_NONE, MAP_SHARED | MAP_FIXED, a->fd, static_cast<off_t>(offset));
     D4R_CPU_REFUSE_IF(p == MAP_FAILED, CUDA_ERROR_OUT_OF_MEMORY);
     v.mappings[ptr] = Mapping{ptr, size, offset, a, CU_MEM_ACCESS_FLAGS_PROT_NONE};
     return CUDA_SUCCESS;
@@ -289,7 +305,8 @@ CUresult cu_mem_unmap(CUdeviceptr ptr, size_t size) {
     std::lock_guard lock(v.mutex);
     std::vector<Mapping*> tiles = mappings_tiling(v, ptr, size);
     if (tiles.empty()) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemUnmap: [0x{:x}, +{}) is not made of whole mappings", ptr, size);
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemUnmap: [0x{:x}, +{}) is not made of whole mappings",
+                      ptr, size);
     }
     std::vector<uint64_t> bases;
     for (Mapping* m : tiles) {
@@ -320,7 +337,8 @@ CUresult cu_mem_set_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc* 
     std::lock_guard lock(v.mutex);
     std::vector<Mapping*> tiles = mappings_tiling(v, ptr, size);
     if (tiles.empty()) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemSetAccess: [0x{:x}, +{}) is not made of whole mappings", ptr, size);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemSetAccess: [0x{:x}, +{}) is not made of whole mappings", ptr, size);
     }
     for (Mapping* m : tiles) {
         // READ maps read-write too (a stray write must not kill the process); NONE takes the range away.
@@ -389,12 +407,15 @@ CUresult cu_mem_export_to_shareable_handle(void* shareable, CUmemGenericAllocati
     D4R_CPU_REFUSE_IF(it == v.handles.end(), CUDA_ERROR_INVALID_VALUE);
     const Allocation& a = *it->second.first;
     if (type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) {
-        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuMemExportToShareableHandle: handle type {} is not supported (POSIX file "
-                   "descriptors are)", static_cast<int>(type));
+        return refuse(CUDA_ERROR_NOT_SUPPORTED,
+                      "cpu backend: cuMemExportToShareableHandle: handle type {} is not supported (POSIX file "
+                      "descriptors are)",
+                      static_cast<int>(type));
     }
     if (!(static_cast<unsigned>(a.prop.requestedHandleTypes) & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemExportToShareableHandle: the allocation was not created with "
-                   "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR in requestedHandleTypes");
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemExportToShareableHandle: the allocation was not created with "
+                      "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR in requestedHandleTypes");
     }
     int fd = fcntl(a.fd, F_DUPFD_CLOEXEC, 0);
     D4R_CPU_REFUSE_IF(fd < 0, CUDA_ERROR_OUT_OF_MEMORY);
@@ -410,9 +431,11 @@ CUresult cu_mem_import_from_shareable_handle(CUmemGenericAllocationHandle* handl
     D4R_CPU_REFUSE_IF(type != CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, CUDA_ERROR_NOT_SUPPORTED);
     // The descriptor is passed as the pointer's value, as NVIDIA documents for POSIX handles.
     int given = static_cast<int>(reinterpret_cast<intptr_t>(os_handle));
-    struct stat st {};
+    struct stat st{};
     if (given < 0 || fstat(given, &st) != 0 || st.st_size <= 0 || uint64_t(st.st_size) % page_size()) {
-        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuMemImportFromShareableHandle: {} is not a shareable allocation descriptor", given);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuMemImportFromShareableHandle: {} is not a shareable allocation descriptor",
+                      given);
     }
     int fd = fcntl(given, F_DUPFD_CLOEXEC, 0);
     D4R_CPU_REFUSE_IF(fd < 0, CUDA_ERROR_INVALID_VALUE);

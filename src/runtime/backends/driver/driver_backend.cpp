@@ -47,7 +47,8 @@ Expected<std::unique_ptr<Backend>> make_driver_backend(const std::string& path) 
         return make_error(ErrorCode::NotFound, "driver backend: cannot load {}: {}", path, e ? e : "dlopen failed");
     }
     void* init = dlsym(handle, "cuInit");
-    if (!init) return make_error(ErrorCode::Invalid, "driver backend: {} has no cuInit: not a CUDA driver library", path);
+    if (!init)
+        return make_error(ErrorCode::Invalid, "driver backend: {} has no cuInit: not a CUDA driver library", path);
     std::string self = file_of(reinterpret_cast<const void*>(&make_driver_backend));
     std::string lib = file_of(init);
     if (!self.empty() && lib == self)

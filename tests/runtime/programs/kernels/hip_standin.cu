@@ -1,8 +1,9 @@
 // Stand-in native kernels for the `.hsaco` path tests (tests/runtime/hip_override_test.cpp and
 // tests/device/runtime.sh): the fake HIP runtime (tests/runtime/fake_hip) runs them on ptxsim or, on the
 // device, on NVIDIA's driver. They replace vector_ops.cu's saxpy with the
-// same parameters and exercise every part of the protocol of docs/runtime.md, "Native-kernel overrides": a prep phase keyed on the u64 at
-// offset 0 with two slots, d4r_grid_x / d4r_block_z, a post phase with its own shape, d4r_prep_slot.
+// same parameters and exercise every part of the protocol of docs/runtime.md, "Native-kernel overrides": a prep phase
+// keyed on the u64 at offset 0 with two slots, d4r_grid_x / d4r_block_z, a post phase with its own shape,
+// d4r_prep_slot.
 
 __device__ unsigned int d4r_prep_blocks = 2;
 __device__ unsigned int d4r_prep_key_at = 1; // the u64 at offset 0 (n)
@@ -28,7 +29,8 @@ extern "C" __global__ void saxpy_prep(long long n, float a, const float* x, floa
 }
 
 // Counts its runs (the results stay those of the PTX saxpy, so a program's own checks and output dumps
-// hold with the stand-in served). Its grid keeps the caller's y extent (docs/runtime.md, "Native-kernel overrides"): one thread counts.
+// hold with the stand-in served). Its grid keeps the caller's y extent (docs/runtime.md, "Native-kernel overrides"):
+// one thread counts.
 extern "C" __global__ void saxpy_post1(long long n, float a, const float* x, float* y) {
     if (blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0) post_runs += 1;
 }
