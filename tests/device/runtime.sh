@@ -5,6 +5,10 @@
 # against NVIDIA's cuda.h). Writes $OUT/runtime-device.txt:
 #   1. every test program directly on NVIDIA's libcuda, through libd4rcuda (driver backend) and on
 #      libd4rcuda's cpu backend, and the outputs compared byte for byte with NVIDIA's (PROGRAM_OUT dumps);
+#      then the committed goldens (tests/runtime/programs/goldens: stdout and the sha256 of each dump) checked
+#      against the direct run, and the driver backend under every option set of d4r's layers that CI runs on
+#      the cpu backend (none, trace, profile-dump, overrides-empty), each compared with the same golden by
+#      tests/cudart/run-program.sh, as ctest does;
 #   2. a native .cubin override: vector_add compiled here with nvcc -cubin for sm_90 in a developer set,
 #      served (log line) with correct results;
 #   3. launch overhead: 200000 empty launches directly and through libd4rcuda (overrides enabled, none
@@ -21,6 +25,8 @@ LIB="$ROOT/build-device/lib"
 BIN="$ROOT/build-device/bin"
 status=0
 fail() { echo "FAIL: $*"; status=1; }
+RUN="$ROOT/tests/cudart/run-program.sh"
+GOLDENS="$ROOT/tests/runtime/programs/goldens"
 
 ln -sf libd4rcuda.so "$LIB/libcuda.so.1"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
@@ -61,6 +67,21 @@ for prog in "$BIN"/prog_nv_*; do
     else
         fail "$name: outputs differ between NVIDIA's libcuda and the cpu backend"
     fi
+    # The committed golden, and the driver backend under each option set of d4r's layers against it.
+    base=${name#prog_nv_}
+    # shellcheck disable=SC2086
+    "$RUN" --backend direct --outputs "$prog" "$GOLDENS/$base.txt" $args \
+        || fail "$name directly on NVIDIA's libcuda: the committed golden differs"
+    for set in none trace profile-dump overrides-empty; do
+        # The profile-dump run checks what tests/runtime/CMakeLists.txt has it check.
+        extra=()
+        if [ "$set" = profile-dump ]; then
+            case "$base" in api_groups) extra=(--no-launches) ;; *) extra=(--expect-dumps) ;; esac
+        fi
+        # shellcheck disable=SC2086
+        "$RUN" --backend driver --options "$set" "${extra[@]}" --lib "$LIB" --outputs "$prog" "$GOLDENS/$base.txt" $args \
+            || fail "$name through the driver backend with options $set"
+    done
 done
 
 echo "== 2. native .cubin override"
