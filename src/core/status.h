@@ -110,6 +110,9 @@ inline Status ok_status() { return Status(); }
 
 // D4R_TRY(expr): evaluates an Expected; on error returns it from the enclosing function, else yields
 // the value (a statement expression: GCC and Clang, which build every d4r target).
+// Use it only as a statement or to initialise a variable (`auto x = D4R_TRY(f());`), never inside a braced
+// initializer or another call's arguments: GCC does not destroy what the enclosing expression had already
+// built when the statement expression returns, and that leaks (AddressSanitizer found two such sites).
 #define D4R_TRY(expr)                                                         \
     ({                                                                        \
         auto&& d4r_try_result_ = (expr);                                      \

@@ -81,8 +81,9 @@ TEST(CompareCli, NegativeToleranceAndBadPeakAreUsageErrors) {
         auto r = run_d4r({"compare", a.string(), b.string(), "--type", "f32", "--tolerance", tolerance});
         EXPECT_EQ(r.exit_code, 2) << tolerance << ": " << r.out << r.err;
         EXPECT_NE(r.err.find("--tolerance"), std::string::npos) << tolerance << ": " << r.err;
-        if (*tolerance && *tolerance != '-')
+        if (*tolerance && *tolerance != '-') {
             EXPECT_NE(r.err.find("expected a whole number 0 or more"), std::string::npos) << r.err;
+        }
     }
     for (const char* peak : {"nan", "inf", "0", "-3", "x"}) {
         auto r = run_d4r({"compare", a.string(), b.string(), "--type", "f32", "--peak", peak});

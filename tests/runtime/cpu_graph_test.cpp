@@ -109,7 +109,7 @@ TEST_F(CpuGraphTest, CapturedSequenceReplays) {
 // An explicit diamond a -> (b, c) -> d, added in an order that is not topological: d runs last, a first.
 TEST_F(CpuGraphTest, DiamondRunsInDependencyOrder) {
     Log log;
-    Tag ta{&log, 0}, tb{&log, 1}, tc{&log, 2}, td{&log, 3};
+    Tag ta{&log, 0, nullptr, {}}, tb{&log, 1, nullptr, {}}, tc{&log, 2, nullptr, {}}, td{&log, 3, nullptr, {}};
     CUgraph g = nullptr;
     ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
     CUgraphNode d = nullptr, b = nullptr, c = nullptr, a = nullptr;

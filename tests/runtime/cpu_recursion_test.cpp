@@ -67,7 +67,9 @@ uint32_t run_rec(CUfunction f, CUdeviceptr out, uint32_t n, CUresult& sync) {
     void* params[] = {&out, &n};
     EXPECT_EQ(api().cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), CUDA_SUCCESS);
     sync = api().cuCtxSynchronize();
-    if (sync == CUDA_SUCCESS) EXPECT_EQ(api().cuMemcpyDtoH_v2(&result, out, 4), CUDA_SUCCESS);
+    if (sync == CUDA_SUCCESS) {
+        EXPECT_EQ(api().cuMemcpyDtoH_v2(&result, out, 4), CUDA_SUCCESS);
+    }
     return result;
 }
 

@@ -91,7 +91,7 @@ ptxsim::AddressMode map_address(Address a) {
 
 // Mirrors the H200 runner: arrays (with surface load/store for surfaces) or 32-byte-pitched device memory.
 std::string PtxsimLauncher::create_image(const ImageParam& im, const std::vector<uint8_t>& texels, uint64_t* handle) {
-    ptxsim::ChannelFormat format;
+    ptxsim::ChannelFormat format = ptxsim::ChannelFormat::U8;
     uint32_t channels = 0;
     map_format(im.format, &format, &channels);
     Image image;
