@@ -25,3 +25,28 @@ function(d4r_add_gtest name)
         PROPERTIES LABELS "${ARG_LABELS}"
         DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# d4r_add_program_runs(NAME name COMMAND runner-args... [PROFILE_ARGS args...] [LABELS ...] [TIMEOUT s])
+# A program run on libd4rcuda as an application loads it (tests/cudart/run-program.sh) under each option set of
+# d4r's layers, every one compared with the same golden: NAME (none: the backend alone), NAME@trace,
+# NAME@profile-dump and NAME@overrides-empty (run-program.sh --help says what each sets and checks). Each test
+# carries LABELS and option-SET, so `ctest -L option-trace` or `-LE option-profile-dump` steer a run.
+# PROFILE_ARGS are passed to the profile-dump run only.
+function(d4r_add_program_runs)
+    cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "COMMAND;PROFILE_ARGS;LABELS" ${ARGN})
+    if(NOT ARG_TIMEOUT)
+        set(ARG_TIMEOUT 300)
+    endif()
+    foreach(set none trace profile-dump overrides-empty)
+        set(test ${ARG_NAME}@${set})
+        set(extra)
+        if(set STREQUAL "none")
+            set(test ${ARG_NAME})
+        elseif(set STREQUAL "profile-dump")
+            set(extra ${ARG_PROFILE_ARGS})
+        endif()
+        add_test(NAME ${test} COMMAND ${PROJECT_SOURCE_DIR}/tests/cudart/run-program.sh --options ${set} ${extra}
+                                      ${ARG_COMMAND})
+        set_tests_properties(${test} PROPERTIES LABELS "${ARG_LABELS};option-${set}" TIMEOUT ${ARG_TIMEOUT})
+    endforeach()
+endfunction()
