@@ -74,6 +74,8 @@ trap 'rm -rf "$tmp"' EXIT
 log="$tmp/d4r.log" dumps="$tmp/dumps"
 env=()
 if [ "$backend" = direct ]; then
+    # NVIDIA's libcuda.so.1 from the system folders: an inherited LD_LIBRARY_PATH might name libd4rcuda's.
+    env=(-u LD_LIBRARY_PATH)
     [ -n "$cudart_lib" ] && env+=(LD_LIBRARY_PATH="$cudart_lib")
 else
     env+=(LD_LIBRARY_PATH="$lib${cudart_lib:+:$cudart_lib}" D4R_CUDA_BACKEND="$backend")
