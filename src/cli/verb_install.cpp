@@ -65,9 +65,12 @@ void register_install_verbs(CLI::App& root) {
         "install", "write a release into the folder of a game's exe (backing up every file it replaces) and record it "
                    "in d4r-install.json; an interrupted install or uninstall is completed or rolled back first");
     install->add_option("GAME_DIR", i->game_dir, "the game's install folder (or the folder of its exe)")->required();
-    install->add_option("--release", i->release,
-                        "the unpacked release folder (default: the release the running d4r belongs to, the parent of "
-                        "its d4r/ folder); a .zip is refused: unpack it first");
+    install
+        ->add_option("--release", i->release,
+                     "the release zip (as d4r package writes it; unpacked into a temporary folder that is removed "
+                     "afterwards, its SHA-256 recorded in the manifest) or the unpacked release folder (default: "
+                     "the release the running d4r belongs to, the parent of its d4r/ folder)")
+        ->type_name("ZIP_OR_DIR");
     install->add_option("--nvidia", i->nvidia,
                         "a folder with your nvngx_dlss.dll (and _nvngx.dll if you have it) to copy in; checked against "
                         "the release's kernel manifests. d4r never downloads NVIDIA files");

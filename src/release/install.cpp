@@ -16,6 +16,7 @@
 #include "core/sha256.h"
 #include "game_layout.h"
 #include "install_nvidia.h"
+#include "install_zip.h"
 
 namespace d4r::release {
 
@@ -187,20 +188,16 @@ Expected<std::vector<std::string>> release_files(const fs::path& release) {
     return out;
 }
 
-Expected<fs::path> resolve_release(const std::optional<fs::path>& given) {
-    fs::path release;
-    if (given) {
-        release = *given;
-        std::string ext = release.extension().string();
-        std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        if (ext == ".zip" && !is_dir(release))
-            return make_error(ErrorCode::Unsupported,
-                              "--release {}: zip files are not read; unpack it first and give the folder",
-                              release.string());
-        if (!is_dir(release)) return make_error(ErrorCode::NotFound, "--release {}: not a folder", release.string());
-    } else {
-        release = D4R_TRY(default_release_dir());
-    }
+// Where the release's files come from: a folder, or a zip unpacked into a temporary folder.
+struct ReleaseInput {
+    fs::path folder;        // the files to copy
+    std::string recorded;   // the release the manifest names: the folder, or the zip
+    std::string sha256;     // the zip's; empty for a folder
+    std::string zip_prefix; // a zip's "ZIP!/TOP/": the manifest names a file's source ZIP!/TOP/RELATIVE
+};
+
+// The checks every release folder passes, unpacked from a zip or not.
+Expected<fs::path> check_release_folder(fs::path release) {
     std::error_code ec;
     release = fs::canonical(release, ec);
     if (ec) return make_error(ErrorCode::Io, "{}: {}", release.string(), ec.message());
@@ -212,6 +209,22 @@ Expected<fs::path> resolve_release(const std::optional<fs::path>& given) {
                               release.string(), reserved);
     return release;
 }
+
+// GIVEN as a folder (or the release around the running d4r without it); a zip is unpacked by the caller.
+Expected<fs::path> resolve_release_folder(const std::optional<fs::path>& given) {
+    fs::path release;
+    if (given) {
+        release = *given;
+        if (!is_dir(release))
+            return make_error(ErrorCode::NotFound, "--release {}: no such folder or zip file", release.string());
+    } else {
+        release = D4R_TRY(default_release_dir());
+    }
+    return check_release_folder(release);
+}
+
+// A release given as a file is a zip (the reader says so when it is not one).
+bool is_release_zip(const std::optional<fs::path>& given) { return given && !is_dir(*given) && is_file(*given); }
 
 // True when TEXT is valid UTF-8 (the manifest is JSON, which holds only UTF-8 text).
 bool is_utf8(std::string_view text) {
@@ -226,28 +239,41 @@ bool is_utf8(std::string_view text) {
     return true;
 }
 
-Expected<InstallPlan> make_plan(const fs::path& folder, const fs::path& release, const std::vector<NvidiaFile>& nvidia,
-                                const InstallOptions& options, const std::string& reason) {
+// The plan, and in COPY_FROM the file to copy for each of its files (a zip's are in the unpacked folder).
+Expected<InstallPlan> make_plan(const fs::path& folder, const ReleaseInput& release,
+                                const std::vector<NvidiaFile>& nvidia, const InstallOptions& options,
+                                const std::string& reason, std::vector<fs::path>& copy_from) {
+    copy_from.clear();
     InstallPlan plan;
     plan.d4r_version = options.d4r_version;
-    plan.release = release.string();
+    plan.release = release.recorded;
+    plan.release_sha256 = release.sha256;
     plan.exe_reason = reason;
-    std::vector<std::pair<std::string, fs::path>> sources; // target (relative), source
-    for (const std::string& rel : D4R_TRY(release_files(release))) sources.emplace_back(rel, release / rel);
+    struct Source {
+        std::string target; // relative
+        fs::path file;      // what is copied
+        std::string named;  // what the manifest records
+    };
+    std::vector<Source> sources;
+    const std::vector<std::string> files = D4R_TRY(release_files(release.folder));
+    for (const std::string& rel : files) {
+        const fs::path file = release.folder / rel;
+        sources.push_back({rel, file, release.zip_prefix.empty() ? file.string() : release.zip_prefix + rel});
+    }
     for (const NvidiaFile& n : nvidia) {
-        std::erase_if(sources, [&](const auto& s) { return s.first == n.target; }); // the user's copy wins
-        sources.emplace_back(n.target, n.source);
+        std::erase_if(sources, [&](const Source& s) { return s.target == n.target; }); // the user's copy wins
+        sources.push_back({n.target, n.source, n.source.string()});
     }
     std::set<std::string> created;
-    for (const auto& [rel, source] : sources) {
-        if (!is_utf8(rel) || !is_utf8(source.string()))
+    for (const auto& [rel, source, named] : sources) {
+        if (!is_utf8(rel) || !is_utf8(named))
             return make_error(ErrorCode::Invalid,
                               "{}: the name is not UTF-8 text, which the install manifest cannot "
                               "record; rename it",
-                              source.string());
+                              named);
         PlannedFile f;
         f.path = rel;
-        f.source = source.string();
+        f.source = named;
         f.sha256 = D4R_TRY(sha256_file_hex(source));
         const fs::path target = folder / rel;
         // Folders to create, parents first.
@@ -269,18 +295,23 @@ Expected<InstallPlan> make_plan(const fs::path& folder, const fs::path& release,
             f.original_sha256 = D4R_TRY(sha256_file_hex(target));
         }
         plan.files.push_back(std::move(f));
+        copy_from.push_back(source);
     }
     return plan;
 }
 
-Status execute_install(const fs::path& folder, const InstallPlan& plan) {
+Status execute_install(const fs::path& folder, const InstallPlan& plan, const std::vector<fs::path>& copy_from) {
+    if (copy_from.size() != plan.files.size())
+        return make_error(ErrorCode::Internal, "install: {} files planned but {} to copy", plan.files.size(),
+                          copy_from.size());
     for (const std::string& d : plan.created_folders) {
         std::error_code ec;
         fs::create_directory(folder / d, ec);
         if (ec)
             return make_error(ErrorCode::Io, "cannot create the folder {}: {}", (folder / d).string(), ec.message());
     }
-    for (const PlannedFile& f : plan.files) {
+    for (size_t i = 0; i < plan.files.size(); ++i) {
+        const PlannedFile& f = plan.files[i];
         const fs::path target = folder / f.path;
         if (f.action == FileAction::Replace) {
             const fs::path backup = folder / f.backup;
@@ -293,7 +324,7 @@ Status execute_install(const fs::path& folder, const InstallPlan& plan) {
                 D4R_TRY(copy_atomic(target, backup));
             }
         }
-        D4R_TRY(copy_atomic(f.source, target));
+        D4R_TRY(copy_atomic(copy_from[i], target));
     }
     return ok_status();
 }
@@ -321,7 +352,7 @@ Expected<fs::path> default_release_dir() {
         if (p.filename() == "d4r") return p.parent_path();
     return make_error(ErrorCode::NotFound,
                       "no --release given and the running d4r ({}) is not inside a release folder (RELEASE/d4r/...): "
-                      "give the unpacked release with --release DIR",
+                      "give the release (its folder or its zip) with --release",
                       self.string());
 }
 
@@ -366,13 +397,40 @@ Status uninstall_impl(const fs::path& game_dir, bool purge, bool dry_run, const 
 
 Status install_impl(const InstallOptions& options, const Say& say) {
     if (!options.dry_run) D4R_TRY(repair_impl(options.game_dir, say));
-    if (const std::optional<fs::path> existing = D4R_TRY(find_install_folder(options.game_dir))) {
-        const fs::path manifest = *existing / kManifestName;
-        if (!options.force)
+    const std::optional<fs::path> existing = D4R_TRY(find_install_folder(options.game_dir));
+    if (existing && !options.force)
+        return make_error(ErrorCode::Invalid,
+                          "{}: d4r is already installed here ({}); run d4r uninstall \"{}\" first, or d4r install "
+                          "--force to re-install (the original backups are kept)",
+                          existing->string(), (*existing / kManifestName).string(), options.game_dir.string());
+    const ExeFolderChoice choice = D4R_TRY(find_exe_folder(options.game_dir));
+    say(fmt::format("game folder: {} ({}; {})", choice.folder.string(), choice.exe, choice.reason));
+
+    // The release is read (a zip unpacked and checked) before anything in the game folder changes, --force's
+    // uninstall included. The unpacked zip's folder is removed when this function returns, whatever happens.
+    std::optional<UnpackedRelease> unpacked;
+    ReleaseInput input;
+    if (is_release_zip(options.release)) {
+        UnpackedRelease zip = D4R_TRY(unpack_release_zip(*options.release, say));
+        unpacked.emplace(std::move(zip));
+        input.folder = D4R_TRY_CTX(check_release_folder(unpacked->release()), "--release {}", unpacked->zip().string());
+        input.recorded = unpacked->zip().string();
+        input.sha256 = unpacked->sha256();
+        input.zip_prefix = input.recorded + "!/" + unpacked->entry_name("");
+    } else {
+        input.folder = D4R_TRY(resolve_release_folder(options.release));
+        input.recorded = input.folder.string();
+        say(fmt::format("release: {}", input.folder.string()));
+        std::error_code ec;
+        if (fs::equivalent(input.folder, choice.folder, ec))
             return make_error(ErrorCode::Invalid,
-                              "{}: d4r is already installed here ({}); run d4r uninstall \"{}\" first, or d4r install "
-                              "--force to re-install (the original backups are kept)",
-                              existing->string(), manifest.string(), options.game_dir.string());
+                              "{}: the release is unpacked in the game folder itself; unpack it "
+                              "elsewhere and give it with --release",
+                              input.folder.string());
+    }
+    const fs::path& release = input.folder;
+
+    if (existing) {
         if (options.dry_run) {
             say(fmt::format("would uninstall the install in {} first (--force)", existing->string()));
         } else {
@@ -380,16 +438,6 @@ Status install_impl(const InstallOptions& options, const Say& say) {
             D4R_TRY(uninstall_impl(options.game_dir, false, false, say));
         }
     }
-    const ExeFolderChoice choice = D4R_TRY(find_exe_folder(options.game_dir));
-    say(fmt::format("game folder: {} ({}; {})", choice.folder.string(), choice.exe, choice.reason));
-    const fs::path release = D4R_TRY(resolve_release(options.release));
-    say(fmt::format("release: {}", release.string()));
-    std::error_code ec;
-    if (fs::equivalent(release, choice.folder, ec))
-        return make_error(ErrorCode::Invalid,
-                          "{}: the release is unpacked in the game folder itself; unpack it "
-                          "elsewhere and give it with --release",
-                          release.string());
 
     std::vector<NvidiaFile> nvidia;
     if (options.nvidia) {
@@ -404,14 +452,15 @@ Status install_impl(const InstallOptions& options, const Say& say) {
         nvidia = check.files;
     }
 
-    const InstallPlan plan = D4R_TRY(make_plan(choice.folder, release, nvidia, options, choice.reason));
+    std::vector<fs::path> copy_from;
+    const InstallPlan plan = D4R_TRY(make_plan(choice.folder, input, nvidia, options, choice.reason, copy_from));
     if (options.dry_run) {
         say_plan(plan, say, true);
         return ok_status();
     }
     Journal journal{JournalOp::Install, plan, {}};
     D4R_TRY(write_text(choice.folder / kJournalName, journal_to_json(journal)));
-    if (Status s = execute_install(choice.folder, plan); !s) {
+    if (Status s = execute_install(choice.folder, plan, copy_from); !s) {
         // Roll back now; should that fail too, the journal stays for the next run.
         Say quiet = [](std::string_view) {};
         if (Status r = recover(choice.folder, quiet); !r)

@@ -1,6 +1,7 @@
 // d4r release: installing a release into a game folder and undoing it (`d4r install`, `d4r uninstall`).
 //
-// Promise: install writes every file of the release folder (and the user's NVIDIA files) into the
+// Promise: install writes every file of the release (a folder, or a zip unpacked into a temporary folder
+// that is removed whatever happens; install_zip.h) and the user's NVIDIA files into the
 // folder holding the game's exe, backs up each file it replaces under d4r-backup/, and records what it
 // did in d4r-install.json (every file with its SHA-256, the backups, the folders it created, the d4r
 // version). Before changing anything it writes the whole plan to d4r-install.journal; the journal is
@@ -27,7 +28,7 @@ using Say = std::function<void(std::string_view)>;
 
 struct InstallOptions {
     std::filesystem::path game_dir;
-    std::optional<std::filesystem::path> release; // else the release around the running d4r
+    std::optional<std::filesystem::path> release; // a folder or a zip; else the release around the running d4r
     std::optional<std::filesystem::path> nvidia;
     bool dry_run = false;
     bool force = false; // re-install over an existing install (uninstalled first, so backups stay the originals)

@@ -27,9 +27,11 @@ json plan_json(const InstallPlan& plan) {
         }
         files.push_back(std::move(j));
     }
-    return {{"format", kFormat},         {"d4r_version", plan.d4r_version},
-            {"release", plan.release},   {"exe_folder_reason", plan.exe_reason},
-            {"files", std::move(files)}, {"created_folders", plan.created_folders}};
+    json j = {{"format", kFormat},         {"d4r_version", plan.d4r_version},
+              {"release", plan.release},   {"exe_folder_reason", plan.exe_reason},
+              {"files", std::move(files)}, {"created_folders", plan.created_folders}};
+    if (!plan.release_sha256.empty()) j["release_sha256"] = plan.release_sha256;
+    return j;
 }
 
 // A relative path inside the install folder: not empty, not absolute, no "..".
@@ -56,6 +58,7 @@ Expected<InstallPlan> plan_from(const json& j, std::string_view source) {
     plan.d4r_version = D4R_TRY(string_field(j, "d4r_version", source, false));
     plan.release = D4R_TRY(string_field(j, "release", source, false));
     plan.exe_reason = D4R_TRY(string_field(j, "exe_folder_reason", source, false));
+    if (j.contains("release_sha256")) plan.release_sha256 = D4R_TRY(string_field(j, "release_sha256", source, false));
     if (!j.contains("files") || !j["files"].is_array())
         return make_error(ErrorCode::Invalid, "{}: 'files' missing or not an array", source);
     for (size_t i = 0; i < j["files"].size(); ++i) {

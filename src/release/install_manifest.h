@@ -1,11 +1,11 @@
 // d4r release: the install manifest (d4r-install.json) and the install journal (d4r-install.journal).
 //
 // Promise: an InstallPlan — every file an install writes (relative path, SHA-256, whether it was
-// created or replaced an existing file, where the original was backed up) and every folder it
-// created — written as JSON and read back to an equal plan. The same plan, with the operation in
-// progress and the files to keep, is the journal written before anything changes. Reading rejects
-// anything malformed with an Error naming the file and the field, and every path that is absolute
-// or leaves the install folder ("..").
+// created or replaced an existing file, where the original was backed up), every folder it created,
+// and for a release zip the zip and its SHA-256 — written as JSON and read back to an equal plan. The
+// same plan, with the operation in progress and the files to keep, is the journal written before
+// anything changes. Reading rejects anything malformed with an Error naming the file and the field,
+// and every path that is absolute or leaves the install folder ("..").
 #pragma once
 
 #include <filesystem>
@@ -33,8 +33,9 @@ struct PlannedFile {
 
 struct InstallPlan {
     std::string d4r_version;
-    std::string release;    // the release folder installed from
-    std::string exe_reason; // why this folder was chosen
+    std::string release;        // the release folder, or the release zip, installed from
+    std::string release_sha256; // the release zip's SHA-256 (empty for a folder; the key is then left out)
+    std::string exe_reason;     // why this folder was chosen
     std::vector<PlannedFile> files;
     std::vector<std::string> created_folders; // relative, parents before children
 };
