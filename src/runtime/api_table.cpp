@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "core/log.h"
+#include "runtime/runtime_object.h"
 
 namespace d4r::runtime {
 
@@ -20,13 +21,12 @@ constexpr std::array<ApiInfo, kApiCount> kInfos = {{
 #undef D4R_API_INFO
 }};
 
-// The backend name the stubs report (set by the last fill_missing; there is one backend per process).
-std::atomic<const char*> g_missing_backend{"backend"};
-
+// The stubs are shared by every backend's table: they name the installed runtime's backend.
 void report_missing(ApiId id, std::atomic<bool>& reported) {
-    if (!reported.exchange(true))
-        log::warn("{} does not implement {}: returning CUDA_ERROR_NOT_SUPPORTED", g_missing_backend.load(),
-                  api_info(id).export_name);
+    if (reported.exchange(true)) return;
+    const Runtime* runtime = Runtime::current();
+    log::warn("{} does not implement {}: returning CUDA_ERROR_NOT_SUPPORTED",
+              runtime ? "backend " + runtime->backend_name() : std::string("the backend"), api_info(id).export_name);
 }
 
 // A stub still clears its out-parameters (out_params.h): cuGetProcAddress hands it out directly, past the
@@ -57,8 +57,7 @@ void* table_slot(const ApiTable& table, ApiId id) {
     return reinterpret_cast<void* const*>(&table)[static_cast<size_t>(id)];
 }
 
-void fill_missing(ApiTable& table, const char* backend) {
-    g_missing_backend.store(backend);
+void fill_missing(ApiTable& table) {
     for (size_t i = 0; i < kApiCount; ++i) {
         ApiId id = static_cast<ApiId>(i);
         if (!table_slot(table, id)) table_slot(table, id) = table_slot(kMissing, id);

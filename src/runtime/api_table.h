@@ -44,9 +44,10 @@ constexpr size_t kApiCount = static_cast<size_t>(ApiId::Count);
 void*& table_slot(ApiTable& table, ApiId id);
 void* table_slot(const ApiTable& table, ApiId id);
 
-// Fills every empty entry of TABLE with a stub that logs once "BACKEND does not implement cuX" and
-// returns CUDA_ERROR_NOT_SUPPORTED (what a driver without the entry point effectively gives).
-void fill_missing(ApiTable& table, const char* backend);
+// Fills every empty entry of TABLE with a stub that logs once "backend NAME does not implement cuX" (NAME:
+// the installed runtime's backend, runtime_object.h) and returns CUDA_ERROR_NOT_SUPPORTED (what a driver
+// without the entry point effectively gives).
+void fill_missing(ApiTable& table);
 
 // cuGetProcAddress's lookup: the function with base name SYMBOL for CUDA_VERSION (the entry with the
 // largest `since` not above it). Returns Count and sets *version_too_low when SYMBOL exists only in

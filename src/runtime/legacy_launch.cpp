@@ -25,7 +25,7 @@ struct LegacyLaunch {
 // What cuLaunchKernel accepts since sm_70 (4 KiB before).
 constexpr size_t kMaxParamBytes = 32764;
 
-struct Layer {
+struct Layer final : LayerState {
     const ApiTable* inner = nullptr;
     const ApiTable* launcher = nullptr;
     decltype(ApiTable::cuModuleUnload) module_unload = nullptr;
@@ -34,10 +34,7 @@ struct Layer {
     std::map<CUfunction, LegacyLaunch> state;
 };
 
-Layer& layer() {
-    static Layer l;
-    return l;
-}
+Layer& layer() { return *Runtime::current()->layer<Layer>(LayerSlot::LegacyLaunch); }
 
 // The backend's answer for H (INVALID_HANDLE for a stale or foreign handle, NOT_INITIALIZED, ...).
 CUresult check_function(CUfunction h) {
@@ -155,12 +152,8 @@ CUresult cu_library_unload(CUlibrary library) {
 
 } // namespace
 
-void install_legacy_launch(ApiTable& table, const ApiTable& inner, const ApiTable* launcher) {
-    Layer& l = layer();
-    {
-        std::lock_guard lock(l.mutex);
-        l.state.clear();
-    }
+void install_legacy_launch(Runtime& runtime, ApiTable& table, const ApiTable& inner, const ApiTable* launcher) {
+    Layer& l = runtime.emplace_layer<Layer>(LayerSlot::LegacyLaunch);
     l.inner = &inner;
     l.launcher = launcher;
     l.module_unload = table.cuModuleUnload;

@@ -1,5 +1,6 @@
-// The module registry layer (see module_registry.h). State is process-wide because the table holds plain
-// C function pointers; the maps are guarded by one shared mutex.
+// The module registry layer (see module_registry.h). Its state lives in the Runtime that built it; the
+// table holds plain C function pointers, which reach it through the installed runtime. The maps are
+// guarded by one shared mutex.
 #include "runtime/module_registry.h"
 
 #include <map>
@@ -19,7 +20,7 @@ namespace {
 
 using ModuleKernels = std::map<std::string, std::shared_ptr<const KernelEntry>, std::less<>>;
 
-struct RegistryState {
+struct RegistryState final : LayerState {
     const ApiTable* inner = nullptr;
     RegistryOptions options;
     std::shared_mutex mutex;
@@ -27,8 +28,13 @@ struct RegistryState {
     std::unordered_map<CUfunction, std::shared_ptr<const FunctionInfo>> functions;
 };
 
-RegistryState* g_registry = nullptr;
-RegistryState& registry() { return *g_registry; }
+// The installed runtime's registry, or null.
+RegistryState* find_registry() {
+    Runtime* runtime = Runtime::current();
+    return runtime ? runtime->layer<RegistryState>(LayerSlot::Registry) : nullptr;
+}
+// The layer's entry points run only while the runtime that built them is installed.
+RegistryState& registry() { return *find_registry(); }
 
 std::shared_ptr<const ModuleKernels> index_image(std::span<const uint8_t> bytes, std::string_view what) {
     auto modules = ptx::index_ptx_modules(bytes);
@@ -136,14 +142,10 @@ CUresult reg_cuLibraryUnload(CUlibrary library) {
 
 } // namespace
 
-ApiTable make_module_registry_table(const ApiTable& inner, RegistryOptions options) {
-    // Registries live for the process (calls may be in flight at exit); a replaced one stays reachable.
-    static auto* registries = new std::vector<std::unique_ptr<RegistryState>>();
-    registries->push_back(std::make_unique<RegistryState>());
-    RegistryState* state = registries->back().get();
-    state->inner = &inner;
-    state->options = options;
-    g_registry = state;
+ApiTable make_module_registry_table(Runtime& runtime, const ApiTable& inner, RegistryOptions options) {
+    RegistryState& state = runtime.emplace_layer<RegistryState>(LayerSlot::Registry);
+    state.inner = &inner;
+    state.options = options;
     ApiTable t = inner;
     t.cuModuleLoad = &reg_cuModuleLoad;
     t.cuModuleLoadData = &reg_cuModuleLoadData;
@@ -156,8 +158,9 @@ ApiTable make_module_registry_table(const ApiTable& inner, RegistryOptions optio
 }
 
 std::shared_ptr<const FunctionInfo> registered_function(CUfunction f) {
-    if (!g_registry) return nullptr;
-    RegistryState& R = registry();
+    RegistryState* found = find_registry();
+    if (!found) return nullptr;
+    RegistryState& R = *found;
     {
         std::shared_lock lock(R.mutex);
         if (auto it = R.functions.find(f); it != R.functions.end()) return it->second;
@@ -177,17 +180,18 @@ std::shared_ptr<const FunctionInfo> registered_function(CUfunction f) {
     return it->second;
 }
 
-bool registry_active() { return g_registry != nullptr; }
+bool registry_active() { return find_registry() != nullptr; }
 
 void note_loaded_module(CUmodule module, const void* image) {
-    if (g_registry && module && image) remember_image(module, image);
+    if (find_registry() && module && image) remember_image(module, image);
 }
 
 std::shared_ptr<const KernelEntry> registered_kernel(CUmodule module, std::string_view name) {
-    if (!g_registry) return nullptr;
-    std::shared_lock lock(registry().mutex);
-    auto it = registry().modules.find(module);
-    if (it == registry().modules.end()) return nullptr;
+    RegistryState* R = find_registry();
+    if (!R) return nullptr;
+    std::shared_lock lock(R->mutex);
+    auto it = R->modules.find(module);
+    if (it == R->modules.end()) return nullptr;
     auto k = it->second->find(name);
     return k != it->second->end() ? k->second : nullptr;
 }

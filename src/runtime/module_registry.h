@@ -19,6 +19,7 @@
 
 #include "ptx/module_index.h"
 #include "runtime/api_table.h"
+#include "runtime/runtime_object.h"
 
 namespace d4r::runtime {
 
@@ -38,22 +39,24 @@ struct RegistryOptions {
     bool keep_ptx_text = false; // replay dumps need the module text
 };
 
-// Builds the registry layer over INNER (which must outlive it). One registry per process: building a
-// new one replaces the previous one's state (tests do this).
-ApiTable make_module_registry_table(const ApiTable& inner, RegistryOptions options = {});
+// Builds the registry layer over INNER (which must outlive it), its state in RUNTIME (one registry per
+// runtime: building a new one replaces the previous one's state).
+ApiTable make_module_registry_table(Runtime& runtime, const ApiTable& inner, RegistryOptions options = {});
+
+// The functions below read the installed runtime's registry (Runtime::current()).
 
 // The function F as the registry knows it (never null while a registry exists; "?" as the name when
 // even the backend cannot name it). Null without a registry.
 std::shared_ptr<const FunctionInfo> registered_function(CUfunction f);
 
-// Whether a registry layer is installed.
+// Whether the installed runtime has a registry layer.
 bool registry_active();
 
 // Indexes IMAGE as the module MODULE, for a module the backend loaded outside the driver API (cudart's
 // export table on NVIDIA's driver). Does nothing without a registry.
 void note_loaded_module(CUmodule module, const void* image);
 
-// The entry NAME of MODULE, or null (unknown module, no PTX, or no such entry).
+// The entry NAME of MODULE, or null (no registry, unknown module, no PTX, or no such entry).
 std::shared_ptr<const KernelEntry> registered_kernel(CUmodule module, std::string_view name);
 
 } // namespace d4r::runtime

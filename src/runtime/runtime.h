@@ -1,10 +1,12 @@
 // libd4rcuda: the process-wide CUDA runtime.
 //
-// Promise: the first CUDA call of the process (any entry point, from any thread) picks the backend
-// once, from D4R_CUDA_BACKEND = auto | cpu | driver | driver:/path/libcuda.so (auto: NVIDIA's driver
-// when it is installed and sees a device, else cpu; the choice and its reason are logged once), and
-// builds the dispatch table every exported entry point calls: the backend's functions, wrapped by
-// d4r's layers (cuGetProcAddress resolving to d4r's own entry points, the D4R_CUDA_TRACE trace).
+// Promise: the first CUDA call of the process (any entry point, from any thread) builds the process
+// Runtime (runtime_object.h) once from the process environment and installs it; it is never destroyed
+// (entry points may run during exit). Its backend comes from D4R_CUDA_BACKEND = auto | cpu | driver |
+// driver:/path/libcuda.so (auto: NVIDIA's driver when it is installed and sees a device, else cpu; the
+// choice and its reason are logged once); its dispatch table is the table every exported entry point
+// calls: the backend's functions, wrapped by d4r's layers (cuGetProcAddress resolving to d4r's own entry
+// points, the D4R_CUDA_TRACE trace, ...). dispatch() costs one acquire load once a runtime is installed.
 // When no backend can be loaded every call fails with a CUDA error and the reason is logged once;
 // nothing aborts.
 #pragma once
@@ -16,6 +18,7 @@
 #include "core/status.h"
 #include "runtime/api_table.h"
 #include "runtime/backend.h"
+#include "runtime/runtime_object.h"
 
 namespace d4r::runtime {
 
@@ -36,23 +39,24 @@ Expected<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice, con
                                                 std::string* reason);
 
 namespace detail {
-extern std::atomic<const ApiTable*> g_dispatch;
+// Installs the process runtime (building it at the first call) when none is installed.
 const ApiTable& init_dispatch();
 } // namespace detail
 
-// The table the exported entry points call. The first call initialises the runtime.
+// The table the exported entry points call: the installed runtime's. The first call initialises the
+// process runtime.
 inline const ApiTable& dispatch() {
-    const ApiTable* t = detail::g_dispatch.load(std::memory_order_acquire);
-    if (t) [[likely]]
-        return *t;
+    if (const Runtime* r = Runtime::current()) [[likely]]
+        return r->table();
     return detail::init_dispatch();
 }
 
-// The name of the backend in use ("cpu", "driver:/usr/lib/.../libcuda.so.1", or "none: <why>").
+// The name of the installed runtime's backend ("cpu", "driver:/usr/lib/.../libcuda.so.1", or
+// "none: <why>"), installing the process runtime when none is.
 std::string backend_name();
 
-// The wrapper layers, each a table built over INNER (kept alive by the caller).
-// trace: logs every call with its arguments and result (D4R_CUDA_TRACE=1).
-ApiTable make_trace_table(const ApiTable& inner);
+// The trace layer over INNER (kept alive by the caller), its state in RUNTIME: logs every call with its
+// arguments and result (D4R_CUDA_TRACE=1).
+ApiTable make_trace_table(Runtime& runtime, const ApiTable& inner);
 
 } // namespace d4r::runtime

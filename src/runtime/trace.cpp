@@ -20,7 +20,11 @@ namespace d4r::runtime {
 
 namespace {
 
-const ApiTable* g_inner = nullptr;
+struct TraceState final : LayerState {
+    const ApiTable* inner = nullptr;
+};
+
+const ApiTable& inner() { return *Runtime::current()->layer<TraceState>(LayerSlot::Trace)->inner; }
 
 template <typename T>
 void append_value(std::string& out, const T& v) {
@@ -82,7 +86,7 @@ std::string format_call(const char* function, const char* names, CUresult r, con
 #define D4R_TRACE_FN(exp, base, since, params, args)                                      \
     CUresult trace_##exp params {                                                         \
         clear_refusal();                                                                  \
-        CUresult r = g_inner->exp args;                                                   \
+        CUresult r = inner().exp args;                                                    \
         std::string line = format_call(#exp, #args, r, std::make_tuple args);             \
         if (r != CUDA_SUCCESS)                                                            \
             if (std::string why = take_refusal(); !why.empty()) line += " (" + why + ")"; \
@@ -94,8 +98,8 @@ D4R_CUDA_API(D4R_TRACE_FN)
 
 } // namespace
 
-ApiTable make_trace_table(const ApiTable& inner) {
-    g_inner = &inner;
+ApiTable make_trace_table(Runtime& runtime, const ApiTable& inner) {
+    runtime.emplace_layer<TraceState>(LayerSlot::Trace).inner = &inner;
     return ApiTable{
 #define D4R_TRACE_REF(exp, base, since, params, args) &trace_##exp,
         D4R_CUDA_API(D4R_TRACE_REF)

@@ -221,9 +221,12 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
         return std::move(*b);
     }();
     // The CUDA 1.0 execution-control calls (cuParamSet*, cuLaunchGrid) are a runtime layer over every
-    // backend, not part of the cpu backend's table: fuzz them through that layer.
+    // backend, not part of the cpu backend's table: fuzz them through that layer. Its state lives in a
+    // runtime that stays installed for the process.
+    static auto* runtime = new d4r::runtime::Runtime(d4r::MapEnvironment{{"D4R_CUDA_BACKEND", "cpu"}});
+    runtime->install();
     static d4r::runtime::ApiTable with_legacy = backend->table();
-    d4r::runtime::install_legacy_launch(with_legacy, backend->table(), &with_legacy);
+    d4r::runtime::install_legacy_launch(*runtime, with_legacy, backend->table(), &with_legacy);
     T = &with_legacy;
     CHECK(T->cuInit(0) == CUDA_SUCCESS);
     CHECK(T->cuCtxCreate_v2(&g_home, 0, 0) == CUDA_SUCCESS);

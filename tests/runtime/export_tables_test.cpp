@@ -11,6 +11,7 @@
 #include "runtime/export_tables/export_table_ids.h"
 #include "runtime/export_tables/integrity_hash.h"
 #include "runtime/runtime.h"
+#include "runtime_fixture.h"
 #include "test_support.h"
 
 using namespace d4r::runtime;
@@ -249,7 +250,8 @@ TEST(ExportTables, TraceNamesTheIdByItsBytes) {
         *t = nullptr;
         return CUDA_ERROR_INVALID_VALUE;
     };
-    ApiTable traced = make_trace_table(inner);
+    auto runtime = rt_test::install_fresh_runtime();
+    ApiTable traced = make_trace_table(*runtime, inner);
     d4r::test::TempDir dir;
     std::string log_path = (dir.path() / "trace.log").string();
     ASSERT_TRUE(d4r::log::set_file(log_path));

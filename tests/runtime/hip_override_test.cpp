@@ -27,6 +27,7 @@
 #include "runtime/native/hip_runtime.h"
 #include "runtime/native/native_target.h"
 #include "runtime/native/override_layer.h"
+#include "runtime_fixture.h"
 #include "test_support.h"
 
 using namespace d4r;
@@ -98,8 +99,9 @@ protected:
         auto set = load_native_set(env, "hsaco", "gfx1101");
         ASSERT_TRUE(set) << set.error().text();
         ASSERT_TRUE(set->active());
-        m_registry = make_module_registry_table(m_backend->table());
-        m_table = make_override_table(m_registry, std::move(*set), m_hip);
+        m_runtime = rt_test::install_fresh_runtime();
+        m_registry = make_module_registry_table(*m_runtime, m_backend->table());
+        m_table = make_override_table(*m_runtime, m_registry, std::move(*set), m_hip);
         ASSERT_EQ(m_table.cuInit(0), CUDA_SUCCESS);
         CUdevice dev;
         ASSERT_EQ(m_table.cuDeviceGet(&dev, 0), CUDA_SUCCESS);
@@ -176,6 +178,7 @@ protected:
     static constexpr int kCount = 300;
     d4r::test::TempDir m_dir;
     std::unique_ptr<Backend> m_backend;
+    std::unique_ptr<Runtime> m_runtime; // holds the layers' state
     const HipRuntime* m_hip = nullptr;
     Fake m_fake;
     ApiTable m_registry; // the module registry over the backend, below the layer

@@ -10,6 +10,7 @@
 #include "runtime/legacy_launch.h"
 #include "runtime/module_registry.h"
 #include "runtime/observe/observe_layer.h"
+#include "runtime_fixture.h"
 #include "test_support.h"
 
 namespace d4r::runtime::cpu_test {
@@ -30,16 +31,18 @@ protected:
     // launching through the dump layer (as the runtime installs it under its trace).
     void SetUp() override {
         CpuBackendTest::SetUp();
-        registry = make_module_registry_table(api(), RegistryOptions{.keep_ptx_text = true});
+        runtime = rt_test::install_fresh_runtime();
+        registry = make_module_registry_table(*runtime, api(), RegistryOptions{.keep_ptx_text = true});
         ObserveConfig config;
         config.dump = LaunchSelector{"", 0, 1000};
         config.dump_dir = dumps.path().string();
-        observed = make_observe_table(registry, config);
+        observed = make_observe_table(*runtime, registry, config);
         top = observed;
-        install_legacy_launch(top, api(), &observed);
+        install_legacy_launch(*runtime, top, api(), &observed);
     }
 
     d4r::test::TempDir dumps;
+    std::unique_ptr<Runtime> runtime; // holds the layers' state
     ApiTable registry, observed, top;
 };
 

@@ -9,6 +9,7 @@
 #include "ptx/module_index.h"
 #include "runtime/backend.h"
 #include "runtime/module_registry.h"
+#include "runtime_fixture.h"
 #include "test_support.h"
 
 using namespace d4r;
@@ -22,7 +23,8 @@ protected:
         auto b = make_cpu_backend();
         ASSERT_TRUE(b) << b.error().text();
         m_backend = std::move(*b);
-        m_table = make_module_registry_table(m_backend->table(), options);
+        m_runtime = rt_test::install_fresh_runtime();
+        m_table = make_module_registry_table(*m_runtime, m_backend->table(), options);
         ASSERT_EQ(m_table.cuInit(0), CUDA_SUCCESS);
         ASSERT_EQ(m_table.cuDevicePrimaryCtxRetain(&m_ctx, 0), CUDA_SUCCESS);
         ASSERT_EQ(m_table.cuCtxSetCurrent(m_ctx), CUDA_SUCCESS);
@@ -43,6 +45,7 @@ protected:
     }
 
     std::unique_ptr<Backend> m_backend;
+    std::unique_ptr<Runtime> m_runtime; // holds the registry's state
     ApiTable m_table;
     CUcontext m_ctx = nullptr;
     std::string m_ptx;

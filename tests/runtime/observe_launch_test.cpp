@@ -9,6 +9,7 @@
 #include "cpu_test_util.h"
 #include "runtime/module_registry.h"
 #include "runtime/observe/observe_layer.h"
+#include "runtime_fixture.h"
 #include "test_support.h"
 
 namespace d4r::runtime::cpu_test {
@@ -27,13 +28,12 @@ class ObserveLaunch : public CpuBackendTest {};
 
 TEST_F(ObserveLaunch, InvalidArgumentsGetTheBackendsAnswerAndNoDump) {
     d4r::test::TempDir dir;
-    static ApiTable registry;
-    static ApiTable observed;
-    registry = make_module_registry_table(api(), RegistryOptions{.keep_ptx_text = true});
+    auto runtime = rt_test::install_fresh_runtime();
+    ApiTable registry = make_module_registry_table(*runtime, api(), RegistryOptions{.keep_ptx_text = true});
     ObserveConfig config;
     config.dump = LaunchSelector{"", 0, 1000};
     config.dump_dir = dir.path().string();
-    observed = make_observe_table(registry, config);
+    ApiTable observed = make_observe_table(*runtime, registry, config);
 
     CUmodule module = nullptr;
     ASSERT_EQ(observed.cuModuleLoadData(&module, kTestPtx), CUDA_SUCCESS);

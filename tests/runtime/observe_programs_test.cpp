@@ -13,6 +13,7 @@
 #include "runtime/module_registry.h"
 #include "runtime/observe/dump_format.h"
 #include "runtime/observe/observe_layer.h"
+#include "runtime_fixture.h"
 #include "test_support.h"
 
 #include <fmt/format.h>
@@ -394,8 +395,9 @@ TEST(ReplayDump, AKernelReadingATextureAndWritingASurfaceReplaysAsTheOriginalRan
     ObserveConfig config;
     config.dump = LaunchSelector{"tex_to_surf", 0, 1};
     config.dump_dir = dumps.string();
-    ApiTable registry = make_module_registry_table(cpu_test::api(), RegistryOptions{true});
-    ApiTable cuda = make_observe_table(registry, config);
+    auto runtime = rt_test::install_fresh_runtime();
+    ApiTable registry = make_module_registry_table(*runtime, cpu_test::api(), RegistryOptions{true});
+    ApiTable cuda = make_observe_table(*runtime, registry, config);
 
     enum { W = 13, H = 7 };
     ASSERT_EQ(cuda.cuInit(0), CUDA_SUCCESS);

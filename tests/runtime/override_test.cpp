@@ -16,6 +16,7 @@
 #include "runtime/module_registry.h"
 #include "runtime/native/cpu_registry.h"
 #include "runtime/native/override_layer.h"
+#include "runtime_fixture.h"
 #include "test_support.h"
 
 using namespace d4r;
@@ -121,8 +122,9 @@ protected:
         auto set = load_native_set(env, "cpu", "cpu");
         ASSERT_TRUE(set) << set.error().text();
         m_set_active = set->active();
-        m_registry = make_module_registry_table(m_backend->table());
-        m_table = make_override_table(m_registry, std::move(*set));
+        m_runtime = rt_test::install_fresh_runtime();
+        m_registry = make_module_registry_table(*m_runtime, m_backend->table());
+        m_table = make_override_table(*m_runtime, m_registry, std::move(*set));
         ASSERT_EQ(m_table.cuInit(0), CUDA_SUCCESS);
         CUdevice dev;
         ASSERT_EQ(m_table.cuDeviceGet(&dev, 0), CUDA_SUCCESS);
@@ -172,7 +174,8 @@ protected:
 
     d4r::test::TempDir m_dir;
     std::unique_ptr<Backend> m_backend;
-    ApiTable m_registry; // the module registry over the backend, below the layer
+    std::unique_ptr<Runtime> m_runtime; // holds the layers' state
+    ApiTable m_registry;                // the module registry over the backend, below the layer
     ApiTable m_table;
     std::string m_ptx;
     bool m_set_active = false;

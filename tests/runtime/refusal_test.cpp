@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "runtime/refusal.h"
 #include "runtime/runtime.h"
+#include "runtime_fixture.h"
 
 namespace d4r::runtime {
 namespace {
@@ -36,7 +37,8 @@ TEST(Refusal, TheReasonIsTakenOncePerThread) {
 TEST(Refusal, TheTracePrintsItBesideTheResult) {
     ApiTable inner{};
     inner.cuInit = &refusing_init;
-    ApiTable traced = make_trace_table(inner);
+    auto runtime = rt_test::install_fresh_runtime();
+    ApiTable traced = make_trace_table(*runtime, inner);
     const std::string path = ::testing::TempDir() + "d4r_refusal_trace.log";
     std::remove(path.c_str());
     ASSERT_TRUE(log::set_file(path));

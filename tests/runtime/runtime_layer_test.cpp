@@ -50,7 +50,7 @@ TEST(ApiTable, InfoMatchesTheList) {
 
 TEST(ApiTable, MissingEntriesReturnNotSupported) {
     ApiTable t;
-    fill_missing(t, "test backend");
+    fill_missing(t);
     for (size_t i = 0; i < kApiCount; ++i) EXPECT_NE(table_slot(t, static_cast<ApiId>(i)), nullptr);
     CUdeviceptr p = 0;
     EXPECT_EQ(t.cuMemAlloc_v2(&p, 16), CUDA_ERROR_NOT_SUPPORTED);

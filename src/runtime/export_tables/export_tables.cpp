@@ -16,8 +16,6 @@ namespace d4r::runtime {
 
 namespace {
 
-const ApiTable* g_backend = nullptr;
-
 // ---- The backend's cudart-interface table, with module loading seen by the registry --------------------
 
 struct WrappedCudart {
@@ -25,10 +23,17 @@ struct WrappedCudart {
     const void* original = nullptr;
     std::array<const void*, 64> slots{}; // a copy of the backend's table (its size says how many slots)
 };
-WrappedCudart& wrapped_cudart() {
-    static WrappedCudart* w = new WrappedCudart();
-    return *w;
-}
+
+// The layer's state, in the runtime that installed it (layer_state.h).
+struct ExportTablesState final : LayerState {
+    const ApiTable* backend = nullptr;
+    WrappedCudart wrapped;
+};
+
+// The layer's entry points (and the copy's slots, handed out by them) run only while the runtime that
+// built them is installed.
+ExportTablesState& state() { return *Runtime::current()->layer<ExportTablesState>(LayerSlot::ExportTables); }
+WrappedCudart& wrapped_cudart() { return state().wrapped; }
 
 template <typename F>
 F original_slot(size_t index) {
@@ -97,7 +102,7 @@ CUresult d4r_cuGetExportTable(const void** table, const CUuuid* uuid) {
     if (!uuid) return CUDA_ERROR_INVALID_VALUE;
     ExportTableId id = export_table_id(*uuid);
     const void* theirs = nullptr;
-    if (g_backend->cuGetExportTable(&theirs, uuid) == CUDA_SUCCESS && theirs) {
+    if (state().backend->cuGetExportTable(&theirs, uuid) == CUDA_SUCCESS && theirs) {
         // cudart hashes the address of the cudart-interface table it was given into the integrity
         // check: once d4r hands out a copy, the backend's check no longer matches, so d4r answers it
         // with the same computation over the copy's address.
@@ -123,10 +128,10 @@ CUresult d4r_cuGetExportTable(const void** table, const CUuuid* uuid) {
 
 } // namespace
 
-void install_export_tables(ApiTable& layer, const ApiTable& backend) {
-    g_backend = &backend;
+void install_export_tables(Runtime& runtime, ApiTable& layer, const ApiTable& backend) {
+    runtime.emplace_layer<ExportTablesState>(LayerSlot::ExportTables).backend = &backend;
     layer.cuGetExportTable = &d4r_cuGetExportTable;
-    wrap_for_own_tables(layer);
+    wrap_for_own_tables(runtime, layer);
 }
 
 } // namespace d4r::runtime

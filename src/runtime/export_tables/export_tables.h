@@ -14,10 +14,12 @@
 #pragma once
 
 #include "runtime/api_table.h"
+#include "runtime/runtime_object.h"
 
 namespace d4r::runtime {
 
-// BACKEND is asked first (it must outlive the layer); d4r's own tables call the exported API.
-void install_export_tables(ApiTable& layer, const ApiTable& backend);
+// BACKEND is asked first (it must outlive the layer); d4r's own tables call the exported API. The layer's
+// state (and the copy of the backend's cudart-interface table handed out) lives in RUNTIME.
+void install_export_tables(Runtime& runtime, ApiTable& layer, const ApiTable& backend);
 
 } // namespace d4r::runtime

@@ -100,10 +100,7 @@ struct PrimaryRefs {
     std::mutex mutex;
     std::map<CUdevice, CUcontext> held;
 };
-PrimaryRefs& primary_refs() {
-    static PrimaryRefs* p = new PrimaryRefs();
-    return *p;
-}
+PrimaryRefs* primary_refs(); // the installed runtime's (null without one)
 
 // cudart asks for the device's primary context through this slot before it retains it itself. NVIDIA's
 // driver hands out the context without activating it; d4r's backends destroy an inactive primary
@@ -112,15 +109,17 @@ PrimaryRefs& primary_refs() {
 CUresult primary_context(CUcontext* pctx, CUdevice dev) {
     if (!pctx) return CUDA_ERROR_INVALID_VALUE;
     *pctx = nullptr;
-    PrimaryRefs& p = primary_refs();
-    std::lock_guard lock(p.mutex);
-    if (auto it = p.held.find(dev); it != p.held.end()) {
+    const ApiTable& api = dispatch(); // installs the process runtime when none is
+    PrimaryRefs* p = primary_refs();
+    if (!p) return CUDA_ERROR_NOT_INITIALIZED;
+    std::lock_guard lock(p->mutex);
+    if (auto it = p->held.find(dev); it != p->held.end()) {
         *pctx = it->second;
         return CUDA_SUCCESS;
     }
     CUcontext ctx = nullptr;
-    if (CUresult r = dispatch().cuDevicePrimaryCtxRetain(&ctx, dev)) return r;
-    p.held[dev] = ctx;
+    if (CUresult r = api.cuDevicePrimaryCtxRetain(&ctx, dev)) return r;
+    p->held[dev] = ctx;
     *pctx = ctx;
     return CUDA_SUCCESS;
 }
@@ -160,9 +159,27 @@ struct ContextStorage {
     std::mutex mutex;
     std::map<std::pair<CUcontext, void*>, ClsEntry> entries;
 };
-ContextStorage& storage() {
-    static ContextStorage* s = new ContextStorage();
-    return *s;
+// The state of d4r's own tables, in the runtime that installed them (layer_state.h).
+struct OwnTablesState final : LayerState {
+    ApiTable below; // the layer's table before wrap_for_own_tables
+    PrimaryRefs primary;
+    ContextStorage storage;
+    std::atomic<const void*> handed_out_cudart{nullptr};
+};
+
+OwnTablesState* own_state() {
+    Runtime* runtime = Runtime::current();
+    return runtime ? runtime->layer<OwnTablesState>(LayerSlot::OwnTables) : nullptr;
+}
+
+PrimaryRefs* primary_refs() {
+    OwnTablesState* S = own_state();
+    return S ? &S->primary : nullptr;
+}
+
+ContextStorage* storage() {
+    OwnTablesState* S = own_state();
+    return S ? &S->storage : nullptr;
 }
 
 // CTX, or the current context when CTX is null; the handle must be a live context.
@@ -177,17 +194,19 @@ CUresult resolve_context(CUcontext& ctx) {
 
 CUresult cls_put(CUcontext ctx, void* key, void* value, ClsDestructor destructor) {
     if (CUresult r = resolve_context(ctx)) return r;
-    ContextStorage& s = storage();
-    std::lock_guard lock(s.mutex);
-    s.entries[{ctx, key}] = ClsEntry{value, destructor};
+    ContextStorage* s = storage();
+    if (!s) return CUDA_ERROR_NOT_INITIALIZED;
+    std::lock_guard lock(s->mutex);
+    s->entries[{ctx, key}] = ClsEntry{value, destructor};
     return CUDA_SUCCESS;
 }
 
 CUresult cls_delete(CUcontext ctx, void* key) {
     if (CUresult r = resolve_context(ctx)) return r;
-    ContextStorage& s = storage();
-    std::lock_guard lock(s.mutex);
-    s.entries.erase({ctx, key});
+    ContextStorage* s = storage();
+    if (!s) return CUDA_ERROR_NOT_INITIALIZED;
+    std::lock_guard lock(s->mutex);
+    s->entries.erase({ctx, key});
     return CUDA_SUCCESS;
 }
 
@@ -195,10 +214,11 @@ CUresult cls_get(void** value, CUcontext ctx, void* key) {
     if (!value) return CUDA_ERROR_INVALID_VALUE;
     *value = nullptr;
     if (CUresult r = resolve_context(ctx)) return r;
-    ContextStorage& s = storage();
-    std::lock_guard lock(s.mutex);
-    auto it = s.entries.find({ctx, key});
-    if (it == s.entries.end()) return CUDA_ERROR_INVALID_HANDLE;
+    ContextStorage* s = storage();
+    if (!s) return CUDA_ERROR_NOT_INITIALIZED;
+    std::lock_guard lock(s->mutex);
+    auto it = s->entries.find({ctx, key});
+    if (it == s->entries.end()) return CUDA_ERROR_INVALID_HANDLE;
     *value = it->second.value;
     return CUDA_SUCCESS;
 }
@@ -206,12 +226,11 @@ CUresult cls_get(void** value, CUcontext ctx, void* key) {
 // Runs and forgets the destructors of CTX's entries (outside the lock: they may call back into CUDA).
 void destroy_context_storage(CUcontext ctx) {
     std::vector<std::pair<void*, ClsEntry>> dying;
-    {
-        ContextStorage& s = storage();
-        std::lock_guard lock(s.mutex);
-        for (auto it = s.entries.lower_bound({ctx, nullptr}); it != s.entries.end() && it->first.first == ctx;) {
+    if (ContextStorage* s = storage()) {
+        std::lock_guard lock(s->mutex);
+        for (auto it = s->entries.lower_bound({ctx, nullptr}); it != s->entries.end() && it->first.first == ctx;) {
             dying.emplace_back(it->first.second, it->second);
-            it = s.entries.erase(it);
+            it = s->entries.erase(it);
         }
     }
     for (auto& [key, entry] : dying)
@@ -245,8 +264,6 @@ uint32_t context_check_bits() { return 0; }
 
 const void* own_table_start(ExportTableId id);
 
-std::atomic<const void*> g_handed_out_cudart{nullptr};
-
 CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t* result) {
     if (!result) return CUDA_ERROR_INVALID_VALUE;
     result[0] = result[1] = 0;
@@ -257,7 +274,8 @@ CUresult integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t* resu
     in.version = version;
     in.process = static_cast<uint32_t>(getpid());
     in.thread = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(reinterpret_cast<void*>(pthread_self())));
-    const void* cudart = g_handed_out_cudart.load();
+    OwnTablesState* S = own_state();
+    const void* cudart = S ? S->handed_out_cudart.load() : nullptr;
     in.cudart_table = cudart ? cudart : own_table_start(ExportTableId::CudartInterface);
     in.integrity_table = own_table_start(ExportTableId::IntegrityCheck);
     in.function = fn(&integrity_check);
@@ -346,27 +364,27 @@ const void* own_table_start(ExportTableId id) {
 
 // ---- Entry points the tables follow ---------------------------------------------------------------------
 
-const ApiTable* g_below = nullptr;
+// The layer's entry points run only while the runtime that built them is installed.
+const ApiTable& below() { return own_state()->below; }
 
 CUresult own_cuCtxDestroy_v2(CUcontext ctx) {
     if (ctx) destroy_context_storage(ctx);
-    return g_below->cuCtxDestroy_v2(ctx);
+    return below().cuCtxDestroy_v2(ctx);
 }
 
 CUresult own_cuCtxDestroy(CUcontext ctx) { // the pre-4.0 name (dlsym'd by old programs): same contract
     if (ctx) destroy_context_storage(ctx);
-    return g_below->cuCtxDestroy(ctx);
+    return below().cuCtxDestroy(ctx);
 }
 
 // Reset destroys the primary context: its storage goes, and so does the reference kept for cudart.
 void forget_primary(CUdevice dev) {
     CUcontext held = nullptr;
-    {
-        PrimaryRefs& p = primary_refs();
-        std::lock_guard lock(p.mutex);
-        if (auto it = p.held.find(dev); it != p.held.end()) {
+    if (PrimaryRefs* p = primary_refs()) {
+        std::lock_guard lock(p->mutex);
+        if (auto it = p->held.find(dev); it != p->held.end()) {
             held = it->second;
-            p.held.erase(it);
+            p->held.erase(it);
         }
     }
     if (held) destroy_context_storage(held);
@@ -374,24 +392,24 @@ void forget_primary(CUdevice dev) {
 
 CUresult own_cuDevicePrimaryCtxReset_v2(CUdevice dev) {
     forget_primary(dev);
-    return g_below->cuDevicePrimaryCtxReset_v2(dev);
+    return below().cuDevicePrimaryCtxReset_v2(dev);
 }
 
 CUresult own_cuDevicePrimaryCtxReset(CUdevice dev) {
     forget_primary(dev);
-    return g_below->cuDevicePrimaryCtxReset(dev);
+    return below().cuDevicePrimaryCtxReset(dev);
 }
 
 } // namespace
 
 const void* own_export_table(ExportTableId id) { return own_table_start(id); }
 
-void set_handed_out_cudart_table(const void* table) { g_handed_out_cudart.store(table); }
+void set_handed_out_cudart_table(const void* table) {
+    if (OwnTablesState* S = own_state()) S->handed_out_cudart.store(table);
+}
 
-void wrap_for_own_tables(ApiTable& layer) {
-    static ApiTable below;
-    below = layer;
-    g_below = &below;
+void wrap_for_own_tables(Runtime& runtime, ApiTable& layer) {
+    runtime.emplace_layer<OwnTablesState>(LayerSlot::OwnTables).below = layer;
     layer.cuCtxDestroy_v2 = &own_cuCtxDestroy_v2;
     layer.cuCtxDestroy = &own_cuCtxDestroy;
     layer.cuDevicePrimaryCtxReset_v2 = &own_cuDevicePrimaryCtxReset_v2;

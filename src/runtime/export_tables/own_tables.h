@@ -11,18 +11,21 @@
 
 #include "runtime/api_table.h"
 #include "runtime/export_tables/export_table_ids.h"
+#include "runtime/runtime_object.h"
 
 namespace d4r::runtime {
 
-// The table for ID, or null when d4r has none. Valid for the process' lifetime.
+// The table for ID, or null when d4r has none. Valid for the process' lifetime; its functions keep their
+// state (context-local storage, the primary contexts held for cudart) in the installed runtime.
 const void* own_export_table(ExportTableId id);
 
 // The cudart-interface table d4r handed to the application (d4r's own, or a copy of the backend's): the
-// integrity check hashes its address, as cudart does with the table it was given.
+// integrity check hashes its address, as cudart does with the table it was given. Kept in the installed
+// runtime.
 void set_handed_out_cudart_table(const void* table);
 
 // Wraps the entry points whose effects the own tables must follow (context destruction and primary
-// context reset run context-local-storage destructors).
-void wrap_for_own_tables(ApiTable& layer);
+// context reset run context-local-storage destructors); the state of d4r's tables lives in RUNTIME.
+void wrap_for_own_tables(Runtime& runtime, ApiTable& layer);
 
 } // namespace d4r::runtime

@@ -1,5 +1,6 @@
-// Native-kernel overrides (see override_layer.h). State is process-wide because the table holds plain C
-// function pointers; every map is guarded, launches take a shared lock only.
+// Native-kernel overrides (see override_layer.h). The state lives in the Runtime that built the layer; the
+// table holds plain C function pointers, which reach it through the installed runtime. Every map is
+// guarded, launches take a shared lock only.
 #include "runtime/native/override_layer.h"
 
 #include <algorithm>
@@ -38,7 +39,7 @@ struct NativeIndex {
     std::vector<std::pair<CUfunction, std::shared_ptr<FunctionRecord>>> entries;
 };
 
-struct LayerState {
+struct OverrideState final : LayerState {
     const ApiTable* inner = nullptr;
     const HipRuntime* hip = nullptr; // for .hsaco sets
     std::atomic<const NativeIndex*> native_index{nullptr};
@@ -50,12 +51,16 @@ struct LayerState {
     std::atomic<uint64_t> native_launches{0}, prep_launches{0}, post_launches{0}, served{0}, refused{0};
 };
 
-LayerState* g_layer = nullptr;
-
-LayerState& layer() { return *g_layer; }
+// The installed runtime's layer, or null.
+OverrideState* find_layer() {
+    Runtime* runtime = Runtime::current();
+    return runtime ? runtime->layer<OverrideState>(LayerSlot::Overrides) : nullptr;
+}
+// The layer's entry points run only while the runtime that built them is installed.
+OverrideState& layer() { return *find_layer(); }
 
 // Publishes the index of the functions that have a native kernel. Called with the layer's mutex held.
-void publish_native_index(LayerState& L) {
+void publish_native_index(OverrideState& L) {
     auto index = std::make_unique<NativeIndex>();
     for (const auto& [f, rec] : L.functions)
         if (rec->native) index->entries.emplace_back(f, rec);
@@ -98,7 +103,7 @@ std::shared_ptr<NativeKernel> native_for(const std::string& name, const std::str
 }
 
 CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
-    LayerState& L = layer();
+    OverrideState& L = layer();
     CUresult r = L.inner->cuModuleGetFunction(function, module, name);
     if (r != CUDA_SUCCESS) return r;
     auto rec = std::make_shared<FunctionRecord>();
@@ -159,7 +164,7 @@ CUresult launch_phase(NativeKernel& k, const NativePhase& phase, const std::arra
 }
 
 CUresult launch_native(const FunctionRecord& f, NativeKernel& k, const LaunchArgs& a) {
-    LayerState& L = layer();
+    OverrideState& L = layer();
     const NativeSymbols& s = k.symbols;
     std::vector<uint8_t> params;
     if (k.needs_param_block()) {
@@ -232,8 +237,8 @@ CUresult launch_native(const FunctionRecord& f, NativeKernel& k, const LaunchArg
 }
 
 // The record of F when it has a native kernel, else nullptr. Lock-free (see NativeIndex).
-const FunctionRecord* find_native(CUfunction f) {
-    const NativeIndex* index = layer().native_index.load(std::memory_order_acquire);
+const FunctionRecord* find_native(const OverrideState& L, CUfunction f) {
+    const NativeIndex* index = L.native_index.load(std::memory_order_acquire);
     if (!index || index->entries.empty()) return nullptr;
     auto it = std::lower_bound(index->entries.begin(), index->entries.end(), f,
                                [](const auto& e, CUfunction key) { return std::less<CUfunction>()(e.first, key); });
@@ -242,9 +247,10 @@ const FunctionRecord* find_native(CUfunction f) {
 
 CUresult ov_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                            unsigned shared, CUstream stream, void** params, void** extra) {
-    const FunctionRecord* rec = find_native(f);
+    const OverrideState& L = layer();
+    const FunctionRecord* rec = find_native(L, f);
     if (!rec) [[likely]]
-        return layer().inner->cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
+        return L.inner->cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
     if (gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0 || uint64_t(bx) * by * bz > 1024)
         return CUDA_ERROR_INVALID_VALUE;
     return launch_native(*rec, *rec->native, LaunchArgs{{gx, gy, gz}, {bx, by, bz}, shared, stream, params, extra});
@@ -261,17 +267,19 @@ void cooperative_uses_ptx(const FunctionRecord& rec) {
 
 CUresult ov_cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                       unsigned bz, unsigned shared, CUstream stream, void** params) {
-    if (const FunctionRecord* rec = find_native(f)) cooperative_uses_ptx(*rec);
-    return layer().inner->cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params);
+    const OverrideState& L = layer();
+    if (const FunctionRecord* rec = find_native(L, f)) cooperative_uses_ptx(*rec);
+    return L.inner->cuLaunchCooperativeKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params);
 }
 
 CUresult ov_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** params, void** extra) {
     if (!c) return CUDA_ERROR_INVALID_VALUE;
-    const FunctionRecord* rec = find_native(f);
-    if (!rec) return layer().inner->cuLaunchKernelEx(c, f, params, extra);
+    const OverrideState& L = layer();
+    const FunctionRecord* rec = find_native(L, f);
+    if (!rec) return L.inner->cuLaunchKernelEx(c, f, params, extra);
     if (is_cooperative(c)) {
         cooperative_uses_ptx(*rec);
-        return layer().inner->cuLaunchKernelEx(c, f, params, extra);
+        return L.inner->cuLaunchKernelEx(c, f, params, extra);
     }
     return ov_cuLaunchKernel(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
                              c->sharedMemBytes, c->hStream, params, extra);
@@ -279,16 +287,11 @@ CUresult ov_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** param
 
 } // namespace
 
-ApiTable make_override_table(const ApiTable& inner, NativeSet set, const HipRuntime* hip) {
-    // Layers live for the process (launches may still be in flight at exit); a replaced one stays
-    // reachable here rather than leaking.
-    static std::vector<std::unique_ptr<LayerState>>* layers = new std::vector<std::unique_ptr<LayerState>>();
-    layers->push_back(std::make_unique<LayerState>());
-    LayerState* state = layers->back().get();
-    state->inner = &inner;
-    state->set = std::move(set);
-    state->hip = hip;
-    g_layer = state;
+ApiTable make_override_table(Runtime& runtime, const ApiTable& inner, NativeSet set, const HipRuntime* hip) {
+    OverrideState& state = runtime.emplace_layer<OverrideState>(LayerSlot::Overrides);
+    state.inner = &inner;
+    state.set = std::move(set);
+    state.hip = hip;
     ApiTable t = inner;
     t.cuModuleUnload = &ov_cuModuleUnload;
     t.cuModuleGetFunction = &ov_cuModuleGetFunction;
@@ -298,16 +301,20 @@ ApiTable make_override_table(const ApiTable& inner, NativeSet set, const HipRunt
     return t;
 }
 
-bool is_native_function(CUfunction f) { return g_layer && find_native(f) != nullptr; }
+bool is_native_function(CUfunction f) {
+    const OverrideState* L = find_layer();
+    return L && find_native(*L, f) != nullptr;
+}
 
 OverrideStats override_stats() {
     OverrideStats s;
-    if (!g_layer) return s;
-    s.native_launches = g_layer->native_launches;
-    s.prep_launches = g_layer->prep_launches;
-    s.post_launches = g_layer->post_launches;
-    s.served_functions = g_layer->served;
-    s.refused_functions = g_layer->refused;
+    const OverrideState* L = find_layer();
+    if (!L) return s;
+    s.native_launches = L->native_launches;
+    s.prep_launches = L->prep_launches;
+    s.post_launches = L->post_launches;
+    s.served_functions = L->served;
+    s.refused_functions = L->refused;
     return s;
 }
 

@@ -17,16 +17,19 @@
 
 #include "runtime/api_table.h"
 #include "runtime/native/native_set.h"
+#include "runtime/runtime_object.h"
 
 namespace d4r::runtime {
 
 struct HipRuntime;
 
 // Builds the layer over INNER (which must outlive it and be a module registry table,
-// make_module_registry_table). One layer per process: building a new one replaces the previous one's
-// state (tests do this).
+// make_module_registry_table), its state in RUNTIME (one layer per runtime: building a new one replaces
+// the previous one's state).
 // HIP runs the set's code objects when they are `.hsaco` (it must then be non-null and outlive the layer).
-ApiTable make_override_table(const ApiTable& inner, NativeSet set, const HipRuntime* hip = nullptr);
+ApiTable make_override_table(Runtime& runtime, const ApiTable& inner, NativeSet set, const HipRuntime* hip = nullptr);
+
+// override_stats() and is_native_function() read the installed runtime's layer (Runtime::current()).
 
 struct OverrideStats {
     uint64_t native_launches = 0; // main kernels launched natively
@@ -35,7 +38,7 @@ struct OverrideStats {
     uint64_t served_functions = 0;  // functions bound to a native kernel
     uint64_t refused_functions = 0; // functions with a code object that was not allowed
 };
-OverrideStats override_stats();
+OverrideStats override_stats(); // zeros without a layer
 
 // True when launches of F are served by a native kernel (false without a layer).
 bool is_native_function(CUfunction f);

@@ -1,5 +1,6 @@
-// Kernel profiling and replay dumps (see observe_layer.h). State is process-wide because the table holds
-// plain C function pointers; maps are guarded by a shared mutex, launch counting is atomic.
+// Kernel profiling and replay dumps (see observe_layer.h). The state lives in the Runtime that built the
+// layer; the table holds plain C function pointers, which reach it through the installed runtime. Maps are
+// guarded by a shared mutex, launch counting is atomic.
 #include "runtime/observe/observe_layer.h"
 
 #include <unistd.h>
@@ -55,7 +56,7 @@ struct ObjectRecord {
     std::optional<CUDA_RESOURCE_VIEW_DESC> view;
 };
 
-struct LayerState {
+struct ObserveState final : LayerState {
     const ApiTable* inner = nullptr;
     ObserveConfig config;
     std::unique_ptr<Selector> profile, dump;
@@ -64,8 +65,8 @@ struct LayerState {
     std::unordered_map<CUtexObject, ObjectRecord> textures; // only while dumping
 };
 
-LayerState* g_layer = nullptr;
-LayerState& layer() { return *g_layer; }
+// The layer's entry points run only while the runtime that built them is installed.
+ObserveState& layer() { return *Runtime::current()->layer<ObserveState>(LayerSlot::Observe); }
 
 // ---- Texture and surface objects (recorded while dumping) ----
 
@@ -376,7 +377,7 @@ Expected<T> without_exceptions(std::string_view what, Work&& work) {
 CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid, const std::array<unsigned, 3>& block,
                               unsigned shared, CUstream stream, void** params, void** extra,
                               const std::function<CUresult()>& launch, bool cooperative) {
-    LayerState& L = layer();
+    ObserveState& L = layer();
     uint64_t seq = L.launches.fetch_add(1, std::memory_order_relaxed) + 1;
     auto rec = registered_function(f);
     if (!rec) return launch(); // no registry below (a wiring mistake): nothing to name the kernel by
@@ -508,10 +509,8 @@ ObserveConfig observe_config_from_env(const Environment& env) {
     return c;
 }
 
-ApiTable make_observe_table(const ApiTable& inner, ObserveConfig config) {
-    static auto* layers = new std::vector<std::unique_ptr<LayerState>>();
-    layers->push_back(std::make_unique<LayerState>());
-    LayerState* s = layers->back().get();
+ApiTable make_observe_table(Runtime& runtime, const ApiTable& inner, ObserveConfig config) {
+    ObserveState* s = &runtime.emplace_layer<ObserveState>(LayerSlot::Observe);
     s->inner = &inner;
     s->config = std::move(config);
     if (s->config.profile) {
@@ -522,7 +521,6 @@ ApiTable make_observe_table(const ApiTable& inner, ObserveConfig config) {
         s->dump = std::make_unique<Selector>();
         s->dump->config = *s->config.dump;
     }
-    g_layer = s;
     ApiTable t = inner;
     t.cuLaunchKernel = &ob_cuLaunchKernel;
     t.cuLaunchKernelEx = &ob_cuLaunchKernelEx;

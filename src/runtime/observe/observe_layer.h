@@ -25,6 +25,7 @@
 
 #include "core/env.h"
 #include "runtime/api_table.h"
+#include "runtime/runtime_object.h"
 
 namespace d4r::runtime {
 
@@ -44,9 +45,9 @@ struct ObserveConfig {
 // Reads the variables above; a malformed number is logged once and its default used.
 ObserveConfig observe_config_from_env(const Environment& env);
 
-// Builds the layer over INNER (which must outlive it and have a module registry below it); the previous
-// layer's state is replaced (tests).
-ApiTable make_observe_table(const ApiTable& inner, ObserveConfig config);
+// Builds the layer over INNER (which must outlive it and have a module registry below it), its state in
+// RUNTIME (one layer per runtime: building a new one replaces the previous one's state).
+ApiTable make_observe_table(Runtime& runtime, const ApiTable& inner, ObserveConfig config);
 
 // "KERNEL_PROFILE launch=12 eligible=0 gpu_ms=0.0123 name=k"
 std::string format_profile_line(uint64_t launch, bool eligible, double gpu_ms, std::string_view name);

@@ -47,7 +47,7 @@ const ApiTable& cpu_table() {
         t.cuProfilerStop = cu_profiler_stop;
         cpu::fill_capture(t);     // wraps the entries above
         cpu::fill_entry_layer(t); // last: sticky errors and launch back-pressure
-        fill_missing(t, "cpu");
+        fill_missing(t);
         return t;
     }();
     return table;

@@ -68,7 +68,7 @@ Expected<std::unique_ptr<Backend>> make_driver_backend(const std::string& path) 
     if (missing)
         log::info("{}: {} of {} entry points are missing (they return CUDA_ERROR_NOT_SUPPORTED)", name, missing,
                   kApiCount);
-    fill_missing(table, "the driver backend");
+    fill_missing(table);
     return std::unique_ptr<Backend>(new DriverBackend(handle, name, table));
 }
 
