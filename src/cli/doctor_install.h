@@ -7,8 +7,10 @@
 //               (a changed d4r.ini is the user's edit, fine; other changed files warn; missing ones fail)
 //   nvidia      nvngx_dlss.dll beside the exe, its version, and how many native kernels of each kernel set
 //               its PTX modules match (none: native kernels are refused, DLSS runs slower)
-//   optiscaler  OptiScaler.ini beside the exe, with the keys that route DLSS to d4r's shim
-//               (Dx12Upscaler = dlss, NvngxPath naming an existing file, HookOriginalNvngxOnly = true)
+//   optiscaler  OptiScaler.ini beside the exe, read as OptiScaler reads it, with the keys that route DLSS
+//               to d4r's shim ([Upscalers] Dx12Upscaler = dlss, [DLSS] LibraryPath naming an existing
+//               file, [Hooks] HookOriginalNvngxOnly = true, [DLSS] Enabled not false); a warning when
+//               [Spoofing] Dxgi = false
 //   prefix      the Proton prefix (--prefix, else $STEAM_COMPAT_DATA_PATH): pfx/ present, the Proton
 //               version that made it, and restore journals `d4r play` left behind after a crash
 //   cache       the kernel cache folder: writable, and warm (holds compiled kernels) or cold

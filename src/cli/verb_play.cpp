@@ -19,6 +19,7 @@
 #include "core/log.h"
 #include "core/process.h"
 #include "release/launcher.h"
+#include "release/optiscaler_keys.h"
 #include "release/restore_journal.h"
 #include "verbs.h"
 
@@ -66,23 +67,26 @@ std::string value_of(const ResolvedConfig& r, KeyId id) {
     return v.is_auto() ? std::string() : v.value;
 }
 
-// OptiScaler's keys: d4r's [OptiScaler] section and the routing that makes OptiScaler load d4r's shim.
+// OptiScaler's keys (release/optiscaler_keys.h): d4r's [OptiScaler] section and the routing that makes
+// OptiScaler's DLSS backend load d4r's shim.
 std::vector<release::IniSetting> optiscaler_settings(const ResolvedConfig& r, const fs::path& game_dir) {
-    std::vector<release::IniSetting> s;
+    using namespace release;
+    std::vector<IniSetting> s;
     for (const char* shim : {"d4r/nvngx.dll", "d4r/d4r_nvngx.dll", "d4r_nvngx.dll"}) {
         if (is_file(game_dir / shim)) {
-            s.push_back({"DLSS", "NvngxPath", wine_path(game_dir / shim)});
+            s.push_back(optiscaler_setting(kDlssLibraryPath, wine_path(game_dir / shim)));
             break;
         }
     }
     if (s.empty())
-        say(fmt::format("no d4r shim (d4r/nvngx.dll or d4r_nvngx.dll) in {}: OptiScaler's NvngxPath left as it is",
+        say(fmt::format("no d4r shim (d4r/nvngx.dll or d4r_nvngx.dll) in {}: OptiScaler's [DLSS] LibraryPath left "
+                        "as it is",
                         game_dir.string()));
-    s.push_back({"Upscalers", "Dx12Upscaler", "dlss"});
-    s.push_back({"DLSS", "HookOriginalNvngxOnly", "true"});
+    s.push_back(optiscaler_setting(kDx12Upscaler, kDx12UpscalerDlss));
+    s.push_back(optiscaler_setting(kHookOriginalNvngxOnly, "true"));
     const ResolvedValue& fps = r.get(KeyId::OptiScalerFpsOverlay);
-    s.push_back({"Menu", "ShowFps", fps.as_bool().value_or(true) ? "true" : "false"});
-    s.push_back({"Log", "LogLevel", r.get(KeyId::OptiScalerLogLevel).value});
+    s.push_back(optiscaler_setting(kShowFps, fps.as_bool().value_or(true) ? "true" : "false"));
+    s.push_back(optiscaler_setting(kLogLevel, r.get(KeyId::OptiScalerLogLevel).value));
     const std::pair<KeyId, const char*> ratios[] = {
         {KeyId::OptiScalerQualityRatioUltraQuality, "QualityRatioUltraQuality"},
         {KeyId::OptiScalerQualityRatioQuality, "QualityRatioQuality"},
@@ -94,9 +98,9 @@ std::vector<release::IniSetting> optiscaler_settings(const ResolvedConfig& r, co
     for (const auto& [id, name] : ratios) {
         std::string v = value_of(r, id);
         if (v.empty()) continue;
-        if (!any_ratio) s.push_back({"QualityOverrides", "QualityRatioOverrideEnabled", "true"});
+        if (!any_ratio) s.push_back(optiscaler_setting(kQualityRatioOverrideEnabled, "true"));
         any_ratio = true;
-        s.push_back({"QualityOverrides", name, v});
+        s.push_back({kQualityOverridesSection, name, v});
     }
     return s;
 }
@@ -203,7 +207,7 @@ int run_play(const PlayArgs& a) {
     plan.target = plan.prefix ? *plan.prefix : game_dir;
 
     // OptiScaler.ini beside the exe (d4r never creates one: OptiScaler is not installed without it).
-    for (const char* name : {"OptiScaler.ini", "optiscaler.ini"}) {
+    for (const char* name : {release::kOptiScalerIniName, "optiscaler.ini"}) {
         if (is_file(game_dir / name)) {
             plan.optiscaler_ini = game_dir / name;
             plan.optiscaler_settings = optiscaler_settings(r, game_dir);

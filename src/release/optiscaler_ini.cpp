@@ -60,6 +60,7 @@ struct KeyLine {
     size_t value_end = 0;
 };
 
+// "KEY = VALUE": the value runs to the end of the line, as in SimpleIni (a ';' after it is part of it).
 std::optional<KeyLine> key_of(std::string_view line) {
     std::string_view t = trim(line);
     if (t.empty() || t.front() == ';' || t.front() == '#' || t.front() == '[') return std::nullopt;
@@ -71,14 +72,7 @@ std::optional<KeyLine> key_of(std::string_view line) {
     size_t begin = eq + 1;
     while (begin < line.size() && (line[begin] == ' ' || line[begin] == '\t')) ++begin;
     size_t end = line.size();
-    // A trailing "; comment" after the value stays where it is.
-    for (size_t i = begin; i < line.size(); ++i) {
-        if (line[i] == ';' && i > begin && (line[i - 1] == ' ' || line[i - 1] == '\t')) {
-            end = i;
-            break;
-        }
-    }
-    while (end > begin && (line[end - 1] == ' ' || line[end - 1] == '\t')) --end;
+    while (end > begin && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r')) --end;
     k.value_begin = begin;
     k.value_end = end;
     k.value = line.substr(begin, end - begin);
@@ -91,30 +85,48 @@ std::string_view detect_ending(const std::vector<Line>& lines) {
     return "\n";
 }
 
-// The lines that carry S's key: those in S's section when it has the key there (another section may use
-// the same name for something else), else every line with the key (the file keeps it elsewhere).
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// TEXT without a leading UTF-8 byte-order mark (SimpleIni skips it too).
+std::string_view without_bom(std::string_view text) {
+    if (text.starts_with(kUtf8Bom)) text.remove_prefix(kUtf8Bom.size());
+    return text;
+}
+
+// Where SECTION's KEY is in LINES: every line carrying it (in each copy of the section), and the line after
+// which a missing key goes (the section's last key, else its header; nullopt when there is no such section).
+struct KeyPlace {
+    std::vector<size_t> lines;
+    std::optional<size_t> insert_after;
+};
+
 template <typename Text>
-std::vector<size_t> key_lines(const std::vector<Text>& lines, const IniSetting& s, auto text_of) {
-    std::vector<size_t> in_section, anywhere;
-    bool in_preferred = false;
+KeyPlace find_key(const std::vector<Text>& lines, std::string_view section, std::string_view key, auto text_of) {
+    KeyPlace place;
+    std::string_view current; // keys before the first header belong to the unnamed section
     for (size_t i = 0; i < lines.size(); ++i) {
         std::string_view line = text_of(lines[i]);
         if (std::optional<std::string_view> sec = section_of(line)) {
-            in_preferred = iequal(*sec, s.section);
+            current = *sec;
+            if (iequal(current, section)) place.insert_after = i;
             continue;
         }
+        if (!iequal(current, section)) continue;
         std::optional<KeyLine> k = key_of(line);
-        if (!k || !iequal(k->key, s.key)) continue;
-        anywhere.push_back(i);
-        if (in_preferred) in_section.push_back(i);
+        if (!k) continue;
+        place.insert_after = i;
+        if (iequal(k->key, key)) place.lines.push_back(i);
     }
-    return in_section.empty() ? anywhere : in_section;
+    return place;
 }
+
+std::string_view line_text(const Line& l) { return l.text; }
 
 } // namespace
 
 std::string apply_ini_settings(std::string_view text, const std::vector<IniSetting>& settings) {
-    std::vector<Line> lines = split_lines(text);
+    const std::string_view body = without_bom(text);
+    std::vector<Line> lines = split_lines(body);
     std::vector<std::string> out;
     std::vector<std::string> endings;
     for (const Line& l : lines) {
@@ -123,30 +135,19 @@ std::string apply_ini_settings(std::string_view text, const std::vector<IniSetti
     }
     const std::string eol(detect_ending(lines));
     for (const IniSetting& s : settings) {
-        std::vector<size_t> found = key_lines(out, s, [](const std::string& l) { return std::string_view(l); });
-        for (size_t i : found) {
+        KeyPlace place = find_key(out, s.section, s.key, [](const std::string& l) { return std::string_view(l); });
+        for (size_t i : place.lines) {
             std::optional<KeyLine> k = key_of(out[i]);
             out[i] = out[i].substr(0, k->value_begin) + s.value + out[i].substr(k->value_end);
         }
-        if (!found.empty()) continue;
-        // The end of the preferred section: after its last non-blank line.
-        std::optional<size_t> insert_at;
-        bool in_section = false;
-        for (size_t i = 0; i < out.size(); ++i) {
-            if (std::optional<std::string_view> sec = section_of(out[i])) {
-                in_section = iequal(*sec, s.section);
-                if (in_section) insert_at = i + 1;
-                continue;
-            }
-            if (in_section && !trim(out[i]).empty()) insert_at = i + 1;
-        }
+        if (!place.lines.empty()) continue;
         std::string line = s.key + "=" + s.value;
-        if (insert_at) {
-            out.insert(out.begin() + static_cast<std::ptrdiff_t>(*insert_at), line);
-            endings.insert(endings.begin() + static_cast<std::ptrdiff_t>(*insert_at), eol);
+        if (place.insert_after) {
+            const size_t at = *place.insert_after + 1;
             // The line before may have been the last one, without an ending.
-            if (*insert_at > 0 && endings[*insert_at - 1].empty()) endings[*insert_at - 1] = eol;
-            if (*insert_at + 1 == out.size()) endings.back() = eol;
+            if (endings[at - 1].empty()) endings[at - 1] = eol;
+            out.insert(out.begin() + static_cast<std::ptrdiff_t>(at), line);
+            endings.insert(endings.begin() + static_cast<std::ptrdiff_t>(at), eol);
         } else {
             if (!endings.empty() && endings.back().empty()) endings.back() = eol;
             if (!out.empty()) {
@@ -159,20 +160,27 @@ std::string apply_ini_settings(std::string_view text, const std::vector<IniSetti
             endings.push_back(eol);
         }
     }
-    std::string result;
+    std::string result(text.substr(0, text.size() - body.size()));
     for (size_t i = 0; i < out.size(); ++i) result += out[i] + endings[i];
     return result;
 }
 
 bool ini_settings_hold(std::string_view text, const std::vector<IniSetting>& settings) {
-    std::vector<Line> lines = split_lines(text);
+    std::vector<Line> lines = split_lines(without_bom(text));
     for (const IniSetting& s : settings) {
-        std::vector<size_t> found = key_lines(lines, s, [](const Line& l) { return l.text; });
-        if (found.empty()) return false;
-        for (size_t i : found)
+        KeyPlace place = find_key(lines, s.section, s.key, line_text);
+        if (place.lines.empty()) return false;
+        for (size_t i : place.lines)
             if (key_of(lines[i].text)->value != s.value) return false;
     }
     return true;
+}
+
+std::optional<std::string> ini_value(std::string_view text, std::string_view section, std::string_view key) {
+    std::vector<Line> lines = split_lines(without_bom(text));
+    KeyPlace place = find_key(lines, section, key, line_text);
+    if (place.lines.empty()) return std::nullopt;
+    return std::string(key_of(lines[place.lines.back()].text)->value);
 }
 
 Expected<std::vector<IniSetting>> parse_cvars(std::string_view cvars) {

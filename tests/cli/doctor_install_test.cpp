@@ -43,7 +43,7 @@ struct Installed {
     Installed() {
         t.write("rel/dxgi.dll", "optiscaler dxgi");
         t.write("rel/OptiScaler.ini",
-                "; OptiScaler's own comments\n[Upscalers]\nDx12Upscaler=dlss\n[DLSS]\nNvngxPath=d4r\\nvngx.dll\n"
+                "; OptiScaler's own comments\n[Upscalers]\nDx12Upscaler=dlss\n[DLSS]\nLibraryPath=d4r\\nvngx.dll\n"
                 "[Hooks]\nHookOriginalNvngxOnly=true\n");
         t.write("rel/d4r/nvngx.dll", "shim");
         t.write("rel/d4r/d4r.ini", "[DLSS]\nModel = K\n");
@@ -85,7 +85,7 @@ TEST(DoctorInstall, AFreshInstallChecksCleanAndNamesWhatIsMissing) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_TRUE(has_line(r.out, "fail", "install", "1 of 4 installed files are missing, first d4r/nvngx.dll")) << r.out;
     // The shim OptiScaler is routed to is gone too.
-    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "NvngxPath d4r\\nvngx.dll names no file")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[DLSS] LibraryPath d4r\\nvngx.dll names no file")) << r.out;
 }
 
 TEST(DoctorInstall, InterruptedInstallsAndUnroutedOptiScalerFail) {
@@ -96,9 +96,9 @@ TEST(DoctorInstall, InterruptedInstallsAndUnroutedOptiScalerFail) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_TRUE(has_line(r.out, "fail", "install", "an install or uninstall was interrupted")) << r.out;
     EXPECT_NE(r.out.find("d4r install --repair GAME_DIR"), std::string::npos) << r.out;
-    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "Dx12Upscaler is auto, not dlss")) << r.out;
-    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "HookOriginalNvngxOnly is unset, not true")) << r.out;
-    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "NvngxPath is not set")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[Upscalers] Dx12Upscaler is auto, not dlss")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[Hooks] HookOriginalNvngxOnly is unset, not true")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[DLSS] LibraryPath is not set")) << r.out;
 
     TempDir other;
     other.write("NoInstall/game.exe", "x");
@@ -107,6 +107,55 @@ TEST(DoctorInstall, InterruptedInstallsAndUnroutedOptiScalerFail) {
         {{"D4R_NO_CONFIG", "1"}, {"HOME", other.path().string()}});
     EXPECT_TRUE(has_line(r.out, "fail", "install", "no d4r install in")) << r.out;
     EXPECT_TRUE(has_line(r.out, "warn", "optiscaler", "no OptiScaler.ini in")) << r.out;
+}
+
+TEST(DoctorInstall, OptiScalerKeysCountOnlyInTheSectionsOptiScalerReadsThem) {
+    Installed g;
+    const std::string ini = "Game/MyGame/Binaries/Win64/OptiScaler.ini";
+    auto doctor_with = [&](const std::string& text) {
+        g.t.write(ini, text);
+        return g.doctor();
+    };
+    // The keys an older d4r wrote: right names in the wrong sections, and a key OptiScaler has not.
+    RunResult r = doctor_with("[Upscalers]\nDx12Upscaler=dlss\n[DLSS]\nNvngxPath=d4r\\nvngx.dll\n"
+                              "HookOriginalNvngxOnly=true\n[XeSS]\nLibraryPath=d4r\\nvngx.dll\n");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[Hooks] HookOriginalNvngxOnly is unset, not true")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[DLSS] LibraryPath is not set")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[DLSS] NvngxPath is not an OptiScaler key")) << r.out;
+    EXPECT_FALSE(has_line(r.out, "fail", "optiscaler", "Dx12Upscaler")) << r.out;
+
+    // As OptiScaler reads it: names without case, the last line wins, a ';' after a value is part of it.
+    const std::string routed = "[upscalers]\ndx12upscaler=DLSS\n[DLSS]\nLibraryPath=d4r\\nvngx.dll\n"
+                               "[Hooks]\nHookOriginalNvngxOnly=false\nHookOriginalNvngxOnly=true\n";
+    r = doctor_with(routed);
+    EXPECT_TRUE(has_line(r.out, "ok", "optiscaler", "DLSS routed to d4r\\nvngx.dll")) << r.out;
+    r = doctor_with("[Upscalers]\nDx12Upscaler=dlss ; d4r\n[DLSS]\nLibraryPath=d4r\\nvngx.dll\n"
+                    "[Hooks]\nHookOriginalNvngxOnly=true\n");
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[Upscalers] Dx12Upscaler is dlss ; d4r, not dlss")) << r.out;
+
+    // DLSS backend off, or a folder where OptiScaler would take NVIDIA's _nvngx.dll before the shim.
+    r = doctor_with(routed + "[DLSS]\nEnabled=false\n");
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler", "[DLSS] Enabled is false")) << r.out;
+    g.t.write("Game/MyGame/Binaries/Win64/d4r/_nvngx.dll", "nvidia core");
+    r = doctor_with("[Upscalers]\nDx12Upscaler=dlss\n[DLSS]\nLibraryPath=d4r\\\n[Hooks]\nHookOriginalNvngxOnly=true\n");
+    EXPECT_TRUE(has_line(r.out, "fail", "optiscaler",
+                         "[DLSS] LibraryPath d4r\\ is a folder: OptiScaler loads its "
+                         "_nvngx.dll"))
+        << r.out;
+    fs::remove(g.exe_dir / "d4r/_nvngx.dll");
+    r = doctor_with("[Upscalers]\nDx12Upscaler=dlss\n[DLSS]\nLibraryPath=d4r\\\n[Hooks]\nHookOriginalNvngxOnly=true\n");
+    EXPECT_TRUE(has_line(r.out, "ok", "optiscaler", "DLSS routed to d4r\\")) << r.out;
+
+    // Routed, but the game is told the real GPU vendor.
+    r = doctor_with(routed + "[Spoofing]\nDxgi=false\n");
+    EXPECT_TRUE(has_line(r.out, "warn", "optiscaler", "but [Spoofing] Dxgi is false")) << r.out;
+
+    // OptiScaler 0.7.7 and older read nvngx.ini.
+    fs::remove(g.exe_dir / "OptiScaler.ini");
+    g.t.write("Game/MyGame/Binaries/Win64/nvngx.ini", "[Upscalers]\n");
+    r = g.doctor();
+    EXPECT_TRUE(has_line(r.out, "warn", "optiscaler", "an nvngx.ini is there")) << r.out;
 }
 
 TEST(DoctorInstall, PrefixProtonVersionAndLeftoverRestores) {

@@ -8,6 +8,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -107,6 +108,25 @@ TEST(Play, WritesKeysAndCvarsWhileRunningAndRestoresAfterANormalExit) {
     g.expect_restored();
 }
 
+TEST(Play, RoutesOptiScalersDlssBackendToTheShimInOptiScalersOwnSections) {
+    Game g("cat OptiScaler.ini\n");
+    g.t.write("game/d4r/nvngx.dll", "MZ shim\n");
+    RunResult r = run_d4r(g.play(), g.env());
+    ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+    std::string shim = "Z:" + (g.game / "d4r/nvngx.dll").string();
+    std::replace(shim.begin(), shim.end(), '/', '\\');
+    // Keys the file has are set where they are; the others go to the sections OptiScaler reads them from.
+    EXPECT_NE(r.out.find("[Upscalers]\n; which upscaler\nDx12Upscaler=dlss\n\n[Log]\nLogLevel=2\nOther=1\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\n[DLSS]\nLibraryPath=" + shim + "\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\n[Hooks]\nHookOriginalNvngxOnly=true\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\n[Menu]\nShowFps=true\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("NvngxPath"), std::string::npos) << r.out;
+    g.expect_restored();
+    EXPECT_EQ(read_file_text(g.game / "d4r/nvngx.dll"), "MZ shim\n");
+}
+
 TEST(Play, RestoresAfterSigtermOrSigintToD4r) {
     for (const auto& [name, number] : {std::pair<std::string, int>{"TERM", 15}, {"INT", 2}}) {
         SCOPED_TRACE(name);
@@ -165,7 +185,7 @@ TEST(Play, ReappliesOptiScalerKeysAfterTheIniIsRewritten) {
     EXPECT_EQ(r.exit_code, 0) << r.err << r.out;
     EXPECT_NE(r.out.find("rewritten"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("[Upscalers]\nDx12Upscaler=dlss\n"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("[DLSS]\nHookOriginalNvngxOnly=true\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("[Hooks]\nHookOriginalNvngxOnly=true\n"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("fsr31"), std::string::npos) << r.out;
     g.expect_restored();
 }
