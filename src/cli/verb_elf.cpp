@@ -8,6 +8,7 @@
 
 #include "cli_common.h"
 #include "core/files.h"
+#include "release/elf_dependencies.h"
 #include "release/elf_glibc.h"
 #include "verbs.h"
 
@@ -21,6 +22,7 @@ struct GlibcOptions {
     std::vector<std::string> paths;
     std::string max = "2.41";
     bool all = false;
+    bool needed = false;
 };
 
 bool starts_with_elf_magic(const fs::path& path) {
@@ -55,6 +57,18 @@ Expected<std::vector<fs::path>> files_to_check(const std::vector<std::string>& p
     return out;
 }
 
+// --needed: the libraries the loader must find, each marked against the base system a release may
+// rely on (docs/packaging.md), and the highest libstdc++ versions asked.
+void print_needed(const release::GlibcNeeds& needs) {
+    for (const std::string& library : needs.needed)
+        fmt::print("  needs {}{}\n", library,
+                   release::is_base_system_library(library) ? " (base system)" : " (not in the base system)");
+    for (const char* prefix : {"GLIBCXX_", "CXXABI_"})
+        if (auto v = release::highest_version(needs, prefix))
+            fmt::print("  highest {}: {} (of {})\n", std::string_view(prefix).substr(0, std::strlen(prefix) - 1),
+                       v->name, v->library);
+}
+
 int run_glibc(const GlibcOptions& o) {
     auto target = release::parse_glibc_version(o.max);
     if (!target) return report_error(Error(ErrorCode::Invalid, "--max: " + target.error().text()));
@@ -83,6 +97,7 @@ int run_glibc(const GlibcOptions& o) {
                        too_new ? fmt::format(" is above the target {}", target->text()) : "");
             if (too_new) ++above;
         }
+        if (o.needed) print_needed(*needs);
         if (o.all)
             for (const release::VersionNeed& n : needs->needs) fmt::print("  {} {}\n", n.library, n.version);
     }
@@ -98,7 +113,7 @@ int run_glibc(const GlibcOptions& o) {
 } // namespace
 
 void register_elf_verbs(CLI::App& root) {
-    CLI::App* elf = root.add_subcommand("elf", "Linux ELF files a release bundles: their GLIBC needs");
+    CLI::App* elf = root.add_subcommand("elf", "Linux ELF files a release bundles: their GLIBC and library needs");
     elf->require_subcommand(1);
     auto o = std::make_shared<GlibcOptions>();
     CLI::App* glibc = elf->add_subcommand(
@@ -107,6 +122,9 @@ void register_elf_verbs(CLI::App& root) {
     glibc->add_option("FILE", o->paths, "ELF files or folders")->required();
     glibc->add_option("--max", o->max, "the oldest GLIBC the files must load on")->capture_default_str();
     glibc->add_flag("--all", o->all, "also list every version each file asks of each library");
+    glibc->add_flag("--needed", o->needed,
+                    "also list the libraries each file needs (DT_NEEDED), marked against the base system a release may "
+                    "rely on, and the highest GLIBCXX_ and CXXABI_ versions asked");
     set_action(glibc, [o] { return run_glibc(*o); });
 }
 

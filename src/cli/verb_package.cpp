@@ -80,9 +80,11 @@ int run_package(const PackageArgs& a) {
 void register_package_verb(CLI::App& root) {
     auto a = std::make_shared<PackageArgs>();
     CLI::App* p = root.add_subcommand(
-        "package", "build a release: OUT_DIR/d4r-VERSION-VARIANT/, its reproducible .zip and .zip.sha256 (maintainers; "
-                   "docs/packaging.md). Exit 2 on a missing input, a GLIBC need above --glibc-max or NVIDIA content "
-                   "in the nonvidia variant; nothing is written then");
+        "package",
+        "build a release: OUT_DIR/d4r-VERSION-VARIANT/, its reproducible .zip and .zip.sha256 (maintainers; "
+        "docs/packaging.md). Exit 2 on a missing input, a GLIBC need above --glibc-max, an ELF file needing a "
+        "library that is neither bundled nor part of the base system, or NVIDIA content in the nonvidia "
+        "variant; nothing is written then");
     p->add_option("OUT_DIR", a->out_dir, "folder to write the release folder, zip and .sha256 into")->required();
     p->add_option("--variant", a->variant, "full, or nonvidia (no NVIDIA file, PTX or kernel built from NVIDIA code)")
         ->capture_default_str();

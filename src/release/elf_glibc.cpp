@@ -1,5 +1,6 @@
-// The GLIBC versions an ELF64 file needs, from its version-needs section (elf_glibc.h). Field layouts
-// are the ELF gABI's symbol-versioning extension (Elf64_Verneed, Elf64_Vernaux).
+// The libraries and GLIBC versions an ELF64 file needs, from its dynamic and version-needs sections
+// (elf_glibc.h). Field layouts are the ELF gABI's (Elf64_Dyn) and its symbol-versioning extension
+// (Elf64_Verneed, Elf64_Vernaux).
 #include "release/elf_glibc.h"
 
 #include <charconv>
@@ -15,10 +16,15 @@ namespace d4r::release {
 using ptx::bytes::fits;
 using ptx::bytes::le16;
 using ptx::bytes::le32;
+using ptx::bytes::le64;
 
 namespace {
 
+constexpr uint32_t kShtDynamic = 6;
 constexpr uint32_t kShtGnuVerneed = 0x6ffffffe;
+constexpr uint64_t kDynSize = 16; // d_tag, d_val
+constexpr uint64_t kDtNull = 0;
+constexpr uint64_t kDtNeeded = 1;
 constexpr uint64_t kVerneedSize = 16; // vn_version, vn_cnt, vn_file, vn_aux, vn_next
 constexpr uint64_t kVernauxSize = 16; // vna_hash, vna_flags, vna_other, vna_name, vna_next
 constexpr uint64_t kMaxEntries = 1u << 16;
@@ -45,9 +51,10 @@ std::string GlibcVersion::text() const {
     return out;
 }
 
-Expected<GlibcVersion> parse_glibc_version(std::string_view text) {
-    std::string_view rest = text;
-    if (rest.starts_with(kGlibcPrefix)) rest.remove_prefix(kGlibcPrefix.size());
+namespace {
+
+// "2.41" -> {2, 41}: one to four dot-separated numbers, nothing else.
+std::optional<GlibcVersion> parse_numbers(std::string_view rest) {
     GlibcVersion v;
     while (!rest.empty()) {
         unsigned n = 0;
@@ -60,7 +67,51 @@ Expected<GlibcVersion> parse_glibc_version(std::string_view text) {
         rest.remove_prefix(1);
         if (rest.empty()) break;
     }
+    return std::nullopt;
+}
+
+// The libraries the dynamic section SECTION names (DT_NEEDED), appended to OUT.
+Status read_needed(std::span<const uint8_t> file, const ptx::ElfImage& image, const ptx::ElfSection& s,
+                   std::vector<std::string>& out) {
+    if (!fits(s.offset, s.size, file.size()))
+        return make_error(ErrorCode::Invalid, "ELF: dynamic section [{}] at 0x{:x} ({} bytes) is past the end", s.index,
+                          s.offset, s.size);
+    if (s.link >= image.sections.size())
+        return make_error(ErrorCode::Invalid, "ELF: dynamic section [{}] links to section {} of {}", s.index, s.link,
+                          image.sections.size());
+    const ptx::ElfSection& strings = image.sections[s.link];
+    if (!fits(strings.offset, strings.size, file.size()))
+        return make_error(ErrorCode::Invalid, "ELF: string table [{}] at 0x{:x} ({} bytes) is past the end",
+                          strings.index, strings.offset, strings.size);
+    for (uint64_t at = 0; at + kDynSize <= s.size; at += kDynSize) {
+        const uint8_t* d = file.data() + s.offset + at;
+        const uint64_t tag = le64(d);
+        if (tag == kDtNull) break;
+        if (tag != kDtNeeded) continue;
+        auto library = string_at(file, strings, le64(d + 8));
+        if (!library) return std::move(library).error();
+        out.push_back(std::move(*library));
+    }
+    return ok_status();
+}
+
+} // namespace
+
+Expected<GlibcVersion> parse_glibc_version(std::string_view text) {
+    std::string_view rest = text;
+    if (rest.starts_with(kGlibcPrefix)) rest.remove_prefix(kGlibcPrefix.size());
+    if (auto v = parse_numbers(rest)) return *v;
     return make_error(ErrorCode::Invalid, "'{}' is not a GLIBC version (accepted: 2.41, GLIBC_2.41, 2.2.5)", text);
+}
+
+std::optional<HighestVersion> highest_version(const GlibcNeeds& needs, std::string_view prefix) {
+    std::optional<HighestVersion> out;
+    for (const VersionNeed& n : needs.needs) {
+        if (!std::string_view(n.version).starts_with(prefix)) continue;
+        auto v = parse_numbers(std::string_view(n.version).substr(prefix.size()));
+        if (v && (!out || *v > out->version)) out = HighestVersion{std::move(*v), n.version, n.library};
+    }
+    return out;
 }
 
 Expected<GlibcNeeds> read_glibc_needs(std::span<const uint8_t> file) {
@@ -73,6 +124,10 @@ Expected<GlibcNeeds> read_glibc_needs(std::span<const uint8_t> file) {
     if (!image) return std::move(image).error();
     GlibcNeeds out;
     for (const ptx::ElfSection& s : image->sections) {
+        if (s.type == kShtDynamic && s.size != 0) {
+            D4R_TRY(read_needed(file, *image, s, out.needed));
+            continue;
+        }
         if (s.type != kShtGnuVerneed || s.size == 0) continue;
         if (!fits(s.offset, s.size, file.size()))
             return make_error(ErrorCode::Invalid,

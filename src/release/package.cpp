@@ -8,6 +8,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/sha256.h"
+#include "elf_dependencies.h"
 #include "elf_glibc.h"
 #include "pe_version.h"
 #include "redistribution_guard.h"
@@ -260,11 +262,18 @@ Status fix_folder_modes(const fs::path& root) {
     return ok_status();
 }
 
-Status check_glibc(const fs::path& root, const std::vector<Item>& items, const std::string& max) {
+// Every ELF file of the release: its GLIBC needs against the target, and its DT_NEEDED libraries
+// against the base system and the bundled files (elf_dependencies.h). Both kinds of problem are
+// reported together, one line per file and library.
+Expected<DependencyAudit> check_elf_files(const fs::path& root, const std::vector<Item>& items,
+                                          const std::string& max) {
     auto target = parse_glibc_version(max);
     if (!target) return Error(ErrorCode::Invalid, "--glibc-max: " + target.error().text());
     std::vector<std::string> above;
+    std::vector<ReleaseElf> elfs;
+    std::set<std::string> release_files;
     for (const Item& item : items) {
+        release_files.insert(item.dest);
         const fs::path p = root / item.dest;
         if (!starts_with_elf(p)) continue;
         auto bytes = read_file(p);
@@ -276,13 +285,34 @@ Status check_glibc(const fs::path& root, const std::vector<Item>& items, const s
         if (needs->highest && *needs->highest > *target)
             above.push_back(fmt::format("{} (from {}) needs GLIBC {} (of {})", item.dest, item.source.string(),
                                         needs->highest->text(), needs->highest_library));
+        elfs.push_back({item.dest, item.input, item.source.string(), std::move(*needs)});
     }
-    if (above.empty()) return ok_status();
-    return make_error(ErrorCode::Invalid,
-                      "{} file{} need{} a GLIBC above the target {} (--glibc-max), so {} not load "
-                      "on a system with GLIBC {}:\n  {}",
-                      above.size(), above.size() == 1 ? "" : "s", above.size() == 1 ? "s" : "", target->text(),
-                      above.size() == 1 ? "it would" : "they would", target->text(), fmt::join(above, "\n  "));
+    DependencyAudit audit = audit_elf_dependencies(elfs, release_files);
+    std::string problems;
+    if (!above.empty())
+        problems +=
+            fmt::format("{} file{} need{} a GLIBC above the target {} (--glibc-max), so {} not load "
+                        "on a system with GLIBC {}:\n  {}",
+                        above.size(), above.size() == 1 ? "" : "s", above.size() == 1 ? "s" : "", target->text(),
+                        above.size() == 1 ? "it would" : "they would", target->text(), fmt::join(above, "\n  "));
+    if (!audit.outside.empty()) {
+        std::vector<std::string> lines;
+        for (const DependencyFinding& f : audit.outside) lines.push_back(f.message);
+        problems += fmt::format("{}{} librar{} needed by the release's ELF files would be missing on a system "
+                                "that has only the base system ({}):\n  {}",
+                                problems.empty() ? "" : "\n", lines.size(), lines.size() == 1 ? "y" : "ies",
+                                fmt::join(base_system_libraries(), ", "), fmt::join(lines, "\n  "));
+    }
+    if (!problems.empty()) return Error(ErrorCode::Invalid, problems);
+    return audit;
+}
+
+// "GLIBCXX_3.4.30 (d4r/d4r), CXXABI_1.3.9 (d4r/d4r)", or "none" when no file uses libstdc++.
+std::string libstdcxx_text(const DependencyAudit& audit) {
+    std::vector<std::string> parts;
+    for (const auto* need : {&audit.glibcxx, &audit.cxxabi})
+        if (*need) parts.push_back(fmt::format("{} ({})", (*need)->highest.name, (*need)->path));
+    return parts.empty() ? std::string("none") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 std::string utc_date(int64_t t) {
@@ -315,7 +345,7 @@ std::string tool_version(const std::string& command) {
     return v.empty() ? "not found" : v;
 }
 
-std::string build_info(const PackageOptions& o, int64_t timestamp) {
+std::string build_info(const PackageOptions& o, int64_t timestamp, const DependencyAudit& audit) {
     std::string commit = first_line_of("git -C " + shell_quote(o.source_dir.string()) + " rev-parse HEAD");
     if (commit.empty()) commit = "unknown (the source folder is not a git checkout)";
     std::string cxx = cmake_cache_value(o.build_dir, "CMAKE_CXX_COMPILER");
@@ -328,6 +358,7 @@ std::string build_info(const PackageOptions& o, int64_t timestamp) {
     out += fmt::format("git commit: {}\n", commit);
     out += fmt::format("date: {} (SOURCE_DATE_EPOCH={})\n", utc_date(timestamp), timestamp);
     out += fmt::format("glibc target: {}\n", o.glibc_max);
+    out += fmt::format("libstdc++ needed: {}\n", libstdcxx_text(audit));
     out += fmt::format("c++ compiler ({}): {}\n", cxx, tool_version(shell_quote(cxx)));
     // The tools the build used, from its CMakeCache.txt; without one, the names on PATH.
     auto cached = [&](const char* key, const char* fallback) {
@@ -438,7 +469,9 @@ Expected<PackageResult> package_release(const PackageOptions& o, const PackageSa
     } cleanup{stage};
 
     for (const Item& item : c.items) D4R_TRY(copy_item(item, stage / item.dest));
-    D4R_TRY(check_glibc(stage, c.items, o.glibc_max));
+    const DependencyAudit audit = D4R_TRY(check_elf_files(stage, c.items, o.glibc_max));
+    for (const DependencyFinding& f : audit.from_rocm) say("note: " + f.message);
+    say("libstdc++: the release needs " + libstdcxx_text(audit));
     if (o.variant == Variant::NoNvidia) {
         const auto found = D4R_TRY(find_nvidia_content(stage));
         if (!found.empty()) {
@@ -462,7 +495,8 @@ Expected<PackageResult> package_release(const PackageOptions& o, const PackageSa
     // temporaries built before it would not be destroyed.
     const std::string sources = D4R_TRY(sources_text(stage, c.items));
     D4R_TRY(write_file_atomic(stage / "d4r/source/SOURCES.txt", std::string_view(sources)));
-    D4R_TRY(write_file_atomic(stage / "d4r/BUILD_INFO.txt", std::string_view(build_info(o, timestamp))));
+    const std::string info = build_info(o, timestamp, audit);
+    D4R_TRY(write_file_atomic(stage / "d4r/BUILD_INFO.txt", std::string_view(info)));
     for (const char* f : {"d4r/source/SOURCES.txt", "d4r/BUILD_INFO.txt"}) {
         fs::permissions(stage / f, fs::perms(0644), ec);
         if (ec) return make_error(ErrorCode::Io, "{}: cannot set its mode: {}", (stage / f).string(), ec.message());

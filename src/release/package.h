@@ -2,13 +2,16 @@
 //
 // Promise: package_release() assembles the release layout (docs/packaging.md, "Layout") from a d4r
 // build folder, the source's packaging/ folder and the third-party inputs, in a temporary folder
-// inside OUT_DIR; checks every ELF file's GLIBC needs against the target and, for the nonvidia variant,
-// runs the redistribution guard (redistribution_guard.h); writes d4r/source/SOURCES.txt (every
-// third-party file: release path, input, source path, version when its version resource declares one,
-// SHA-256) and d4r/BUILD_INFO.txt (d4r version, git commit, toolchain versions, the date); then the zip
-// (zip_writer.h) OUT_DIR/d4r-<version>-<variant>.zip, its .sha256 (sha256sum -c format) and, renamed
-// from the temporary last, the folder OUT_DIR/d4r-<version>-<variant>/. Any error (a missing input
-// without dev, a GLIBC need above the target, NVIDIA content in nonvidia, a failed read or write)
+// inside OUT_DIR; checks every ELF file's GLIBC needs against the target and its DT_NEEDED libraries
+// against the base system and the bundled files (elf_dependencies.h; needs met by the system's ROCm and
+// the highest libstdc++ versions are said through SAY) and, for the nonvidia variant, runs the
+// redistribution guard (redistribution_guard.h); writes d4r/source/SOURCES.txt (every third-party
+// file: release path, input, source path, version when its version resource declares one, SHA-256)
+// and d4r/BUILD_INFO.txt (d4r version, git commit, toolchain versions, libstdc++ needed, the date);
+// then the zip (zip_writer.h) OUT_DIR/d4r-<version>-<variant>.zip, its .sha256 (sha256sum -c format)
+// and, renamed from the temporary last, the folder OUT_DIR/d4r-<version>-<variant>/. Any error (a
+// missing input without dev, a GLIBC need above the target, a library outside the base system and the
+// release, NVIDIA content in nonvidia, a failed read or write)
 // names the option, file or version, and leaves nothing new in OUT_DIR. With dev a missing input is
 // left out with one warning line through SAY naming the option. Files get mode 0644, ELF files and the
 // check script 0755, folders 0755; symbolic links among the inputs are copied as the files they name.

@@ -1,6 +1,7 @@
-// Test helper: minimal ELF64 files with chosen version needs (GLIBC_x.y), for the GLIBC check and the
-// packager's tests. Promise: make_elf() returns a little-endian ELF64 shared object whose .gnu.version_r
-// asks each library for the given versions; nothing else in it is meant to load.
+// Test helper: minimal ELF64 files with chosen version needs (GLIBC_x.y) and needed libraries, for the
+// GLIBC and dependency checks and the packager's tests. Promise: make_elf() returns a little-endian
+// ELF64 shared object whose .gnu.version_r asks each library for the given versions and, when NEEDED is
+// not empty, whose .dynamic names those libraries (DT_NEEDED); nothing else in it is meant to load.
 #pragma once
 
 #include <cstdint>
@@ -22,8 +23,9 @@ struct Library {
 };
 
 // A minimal little-endian ELF64 shared object with sections [0] null, [1] .dynstr, [2] .gnu.version_r
-// (linked to 1) and [3] .shstrtab, asking LIBS for their versions.
-inline Bytes make_elf(const std::vector<Library>& libs) {
+// (linked to 1) and [3] .shstrtab, asking LIBS for their versions; with NEEDED also [4] .dynamic (linked
+// to 1: DT_NEEDED for each, then DT_NULL). The section headers come last.
+inline Bytes make_elf(const std::vector<Library>& libs, const std::vector<std::string>& needed = {}) {
     std::string dynstr(1, '\0');
     auto add_string = [&](const std::string& s) {
         uint32_t at = uint32_t(dynstr.size());
@@ -47,7 +49,16 @@ inline Bytes make_elf(const std::vector<Library>& libs) {
             put32(verneed, va + 12, k + 1 < libs[i].versions.size() ? 16 : 0);
         }
     }
-    const std::string shstrtab = std::string("\0.dynstr\0.gnu.version_r\0.shstrtab\0", 34);
+    Bytes dynamic;
+    for (const std::string& library : needed) {
+        const size_t d = dynamic.size();
+        dynamic.resize(d + 16);
+        put64(dynamic, d, 1); // DT_NEEDED
+        put64(dynamic, d + 8, add_string(library));
+    }
+    if (!needed.empty()) dynamic.resize(dynamic.size() + 16); // DT_NULL
+    const std::string shstrtab = std::string("\0.dynstr\0.gnu.version_r\0.shstrtab\0.dynamic\0", 43);
+    const int sections = needed.empty() ? 4 : 5;
     Bytes f(64);
     std::memcpy(f.data(),
                 "\x7f"
@@ -66,8 +77,9 @@ inline Bytes make_elf(const std::vector<Library>& libs) {
     const size_t dynstr_at = append(dynstr.data(), dynstr.size());
     const size_t verneed_at = append(verneed.data(), verneed.size());
     const size_t shstrtab_at = append(shstrtab.data(), shstrtab.size());
+    const size_t dynamic_at = append(dynamic.data(), dynamic.size());
     const size_t shoff = f.size();
-    f.resize(shoff + 4 * 64);
+    f.resize(shoff + size_t(sections) * 64);
     auto section = [&](int i, uint32_t name, uint32_t type, size_t offset, size_t size, uint32_t link, uint32_t info) {
         size_t h = shoff + 64 * i;
         put32(f, h, name);
@@ -80,9 +92,10 @@ inline Bytes make_elf(const std::vector<Library>& libs) {
     section(1, 1, 3, dynstr_at, dynstr.size(), 0, 0);
     section(2, 9, 0x6ffffffe, verneed_at, verneed.size(), 1, uint32_t(libs.size()));
     section(3, 24, 3, shstrtab_at, shstrtab.size(), 0, 0);
+    if (!needed.empty()) section(4, 34, 6, dynamic_at, dynamic.size(), 1, 0);
     put64(f, 0x28, shoff);
     put16(f, 0x3a, 64);
-    put16(f, 0x3c, 4);
+    put16(f, 0x3c, uint16_t(sections));
     put16(f, 0x3e, 3);
     return f;
 }

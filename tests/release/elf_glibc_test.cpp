@@ -114,6 +114,60 @@ TEST(GlibcNeeds, ThisBuildsOwnBinaryNeedsAtMostTheRunningGlibc) {
     EXPECT_GE(*needs->highest, *parse_glibc_version("2.2.5"));
 }
 
+TEST(ElfNeeded, DynamicSectionLibrariesInFileOrder) {
+    auto needs = read_glibc_needs(make_elf(kTypical, {"libfmt.so.9", "libstdc++.so.6", "libc.so.6"}));
+    ASSERT_TRUE(needs) << needs.error().text();
+    EXPECT_EQ(needs->needed, (std::vector<std::string>{"libfmt.so.9", "libstdc++.so.6", "libc.so.6"}));
+    EXPECT_EQ(needs->highest->text(), "2.34"); // the version needs are read as before
+    auto none = read_glibc_needs(make_elf(kTypical));
+    ASSERT_TRUE(none) << none.error().text();
+    EXPECT_TRUE(none->needed.empty());
+}
+
+TEST(ElfNeeded, MalformedDynamicSectionIsAnErrorNotACrash) {
+    const Bytes good = make_elf(kTypical, {"libz.so.1"});
+    const size_t shoff = good.size() - 5 * 64;
+    uint64_t dynamic_at = 0;
+    std::memcpy(&dynamic_at, good.data() + shoff + 4 * 64 + 0x18, 8);
+    Bytes f = good;
+    put32(f, dynamic_at + 8, 0x10000); // the name's offset, past .dynstr
+    auto past = read_glibc_needs(f);
+    ASSERT_FALSE(past);
+    EXPECT_NE(past.error().text().find("past the string table"), std::string::npos) << past.error().text();
+    f = good;
+    put32(f, shoff + 4 * 64 + 0x28, 9); // linked to a section that does not exist
+    auto link = read_glibc_needs(f);
+    ASSERT_FALSE(link);
+    EXPECT_NE(link.error().text().find("dynamic section [4] links to section 9"), std::string::npos)
+        << link.error().text();
+    f = good;
+    put32(f, shoff + 4 * 64 + 0x18, 0xfffffff0); // the section past the end of the file
+    EXPECT_FALSE(read_glibc_needs(f));
+    for (size_t n = 0; n < good.size(); n += 5) (void)read_glibc_needs(std::span(good.data(), n));
+}
+
+TEST(HighestVersion, PerFamilyComparedNumerically) {
+    auto needs = read_glibc_needs(make_elf({
+        {"libstdc++.so.6", {"GLIBCXX_3.4.9", "GLIBCXX_3.4.30", "GLIBCXX_3.4.21", "CXXABI_1.3.9", "CXXABI_1.3"}},
+        {"libc.so.6", {"GLIBC_2.34", "GLIBC_PRIVATE"}},
+        {"libgcc_s.so.1", {"GCC_3.0", "GCC_4.2.0"}},
+    }));
+    ASSERT_TRUE(needs) << needs.error().text();
+    auto glibcxx = highest_version(*needs, "GLIBCXX_");
+    ASSERT_TRUE(glibcxx);
+    EXPECT_EQ(glibcxx->name, "GLIBCXX_3.4.30"); // not 3.4.9, which sorts last as text
+    EXPECT_EQ(glibcxx->library, "libstdc++.so.6");
+    EXPECT_EQ(glibcxx->version.text(), "3.4.30");
+    auto cxxabi = highest_version(*needs, "CXXABI_");
+    ASSERT_TRUE(cxxabi);
+    EXPECT_EQ(cxxabi->name, "CXXABI_1.3.9");
+    auto glibc = highest_version(*needs, "GLIBC_");
+    ASSERT_TRUE(glibc);
+    EXPECT_EQ(glibc->name, "GLIBC_2.34"); // GLIBC_PRIVATE is no version
+    EXPECT_EQ(highest_version(*needs, "GCC_")->name, "GCC_4.2.0");
+    EXPECT_FALSE(highest_version(*needs, "LIBFOO_"));
+}
+
 // ---- d4r elf glibc -----------------------------------------------------------------------------------
 
 TEST(ElfGlibcCli, PassesAtOrBelowTheTargetAndFailsAboveNamingFileAndVersion) {
@@ -142,6 +196,20 @@ TEST(ElfGlibcCli, PassesAtOrBelowTheTargetAndFailsAboveNamingFileAndVersion) {
 
     auto lowered = d4r::test::run_d4r({"elf", "glibc", "--max", "2.31", old_lib.string()});
     EXPECT_EQ(lowered.exit_code, 1);
+}
+
+TEST(ElfGlibcCli, NeededListsLibrariesAgainstTheBaseSystem) {
+    d4r::test::TempDir dir;
+    const fs::path lib = dir.path() / "libwith.so";
+    ASSERT_TRUE(write_file_atomic(lib, make_elf(kTypical, {"libfmt.so.9", "libstdc++.so.6"})).ok());
+    auto r = d4r::test::run_d4r({"elf", "glibc", "--needed", lib.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("  needs libfmt.so.9 (not in the base system)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  needs libstdc++.so.6 (base system)\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  highest GLIBCXX: GLIBCXX_3.4.30 (of libstdc++.so.6)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("  highest CXXABI: CXXABI_1.3 (of libstdc++.so.6)"), std::string::npos) << r.out;
+    auto plain = d4r::test::run_d4r({"elf", "glibc", lib.string()});
+    EXPECT_EQ(plain.out.find("needs "), std::string::npos) << plain.out;
 }
 
 TEST(ElfGlibcCli, BadInputIsExitTwoNamingIt) {

@@ -1,5 +1,6 @@
 // d4r package on a synthetic build folder and synthetic third-party inputs: the layout, missing inputs
-// named (and --dev warnings), two runs giving identical bytes, the GLIBC check, the nonvidia guard,
+// named (and --dev warnings), two runs giving identical bytes, the GLIBC check, the libraries the ELF
+// files need (base system, bundled, the system's ROCm), the nonvidia guard,
 // SOURCES.txt and BUILD_INFO.txt, and d4r install accepting the packaged folder.
 #include <gtest/gtest.h>
 
@@ -148,7 +149,7 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
     for (const char* line : {"variant: full\n", "git commit: unknown (the source folder is not a git checkout)\n",
                              "date: 2023-11-14T22:13:20Z (SOURCE_DATE_EPOCH=1700000000)\n", "glibc target: 2.41\n",
                              "d4r version: ", "c++ compiler (g++): ", "mingw g++ (x86_64-w64-mingw32-g++-posix): ",
-                             "winegcc (winegcc): ", "cmake (cmake): ", "clang: not used\n"})
+                             "winegcc (winegcc): ", "cmake (cmake): ", "clang: not used\n", "libstdc++ needed: none\n"})
         EXPECT_NE(info.find(line), std::string::npos) << line << "\n" << info;
 
     // d4r install takes the packaged folder as it is.
@@ -203,6 +204,48 @@ TEST(PackageCli, GlibcAboveTheTargetFailsNamingFileAndVersion) {
     EXPECT_EQ(entries_in(f.out), 0u);
     r = f.package(f.out, {"--glibc-max", "2.42"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+std::string elf_with(const std::vector<test_elf::Library>& versions, const std::vector<std::string>& needed) {
+    const auto b = test_elf::make_elf(versions, needed);
+    return std::string(b.begin(), b.end());
+}
+
+TEST(PackageCli, LibrariesOutsideTheBaseSystemFailNamingFileLibraryAndFix) {
+    Fixture f;
+    const std::vector<test_elf::Library> cxx = {{"libstdc++.so.6", {"GLIBCXX_3.4.30", "CXXABI_1.3.9"}},
+                                                {"libc.so.6", {"GLIBC_2.34"}}};
+    f.t.write("build/bin/d4r", elf_with(cxx, {"libfmt.so.9", "libstdc++.so.6", "libc.so.6"}));
+    f.t.write("zluda/libcuda.so", elf_with({}, {"libamdhip64.so.6", "libc.so.6"}));
+    f.t.write("rocm/libamdhip64.so.6", elf_with({}, {"libhsa-runtime64.so.1", "libbundled.so.1", "libz.so.1"}));
+    f.t.write("rocm/libbundled.so.1", elf_with({}, {"libm.so.6"}));
+    RunResult r = f.package(f.out, {});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("d4r/d4r (from " + (f.t.path() / "build/bin/d4r").string() + ") needs libfmt.so.9"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("link libfmt.so.9 statically"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("1 library needed by the release's ELF files would be missing"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("libbundled"), std::string::npos) << "bundled beside the file that needs it: " << r.err;
+    EXPECT_EQ(entries_in(f.out), 0u);
+
+    f.t.write("build/bin/d4r", elf_with(cxx, {"libstdc++.so.6", "libc.so.6"}));
+    r = f.package(f.out, {});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("note: d4r/zluda/libcuda.so (from " + (f.t.path() / "zluda/libcuda.so").string() +
+                         ") needs libamdhip64.so.6 from the system's ROCm"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("note: d4r/rocm/libamdhip64.so.6 (from " + (f.t.path() / "rocm/libamdhip64.so.6").string() +
+                         ") needs libhsa-runtime64.so.1 from the system's ROCm"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("libstdc++: the release needs GLIBCXX_3.4.30 (d4r/d4r), CXXABI_1.3.9 (d4r/d4r)\n"),
+              std::string::npos)
+        << r.err;
+    const std::string info = read_file_text(entry_ending(f.out, "-full") / "d4r/BUILD_INFO.txt");
+    EXPECT_NE(info.find("libstdc++ needed: GLIBCXX_3.4.30 (d4r/d4r), CXXABI_1.3.9 (d4r/d4r)\n"), std::string::npos)
+        << info;
 }
 
 TEST(PackageCli, NonvidiaGuardCatchesContentFullAllowsIt) {
