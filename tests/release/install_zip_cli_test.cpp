@@ -157,6 +157,25 @@ TEST(InstallZipCli, PythonDeflatedZipWithTheReleaseAtItsTop) {
     EXPECT_EQ(snapshot(f.game), before);
 }
 
+// --force reads the new release before it uninstalls the old one: a refused zip leaves the install as it was.
+TEST(InstallZipCli, ForceWithARefusedZipKeepsTheExistingInstall) {
+    using namespace test_zip;
+    Fixture f;
+    const fs::path good = f.t.write("good.zip", raw_zip({stored("d4r/nvngx.dll", "shim"), stored("dxgi.dll", "ours")}));
+    ASSERT_EQ(f.install(good).exit_code, 0);
+    const auto installed = snapshot(f.game);
+    ASSERT_EQ(read_file_text(f.exe_dir / "dxgi.dll"), "ours");
+    RawEntry bad = deflate_entry("d4r/nvngx.dll", "shim v2 shim v2");
+    bad.crc ^= 1;
+    const fs::path broken = f.t.write("broken.zip", raw_zip({bad, stored("dxgi.dll", "ours v2")}));
+    RunResult r = f.install(broken, {"--force"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("entry 'd4r/nvngx.dll': corrupt: CRC-32"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("uninstalling"), std::string::npos) << r.out;
+    EXPECT_EQ(snapshot(f.game), installed);
+    EXPECT_TRUE(f.tmp_is_empty());
+}
+
 TEST(InstallZipCli, HostileZipsAreRefusedAndNothingIsWritten) {
     using namespace test_zip;
     const RawEntry ok = stored("rel/d4r/nvngx.dll", "shim");
