@@ -67,9 +67,8 @@ public:
     // The whole entry in memory (at most ZipLimits::max_entry_bytes).
     Expected<std::string> read_all(const ZipItem& item) const;
 
-    struct Impl;
-
 private:
+    struct Impl;
     explicit ZipReader(std::shared_ptr<const Impl> impl);
     std::shared_ptr<const Impl> m_impl;
 };
