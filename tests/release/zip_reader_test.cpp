@@ -204,6 +204,13 @@ TEST(ZipReader, RefusesCorruptAndTruncatedZips) {
     damaged[30 + 2] = 'X'; // the local header's name ("d4r/a.txt" at 30) no longer matches the central directory
     EXPECT_NE(refusal(damaged).find("entry 'd4r/a.txt': corrupt: its local header"), std::string::npos);
 
+    // Entry a's sizes patched to cover entry b's local header and data: one byte range read as two entries.
+    std::string overlap = raw_zip({stored("a", "aaaa"), stored("b", "bbbb")});
+    const size_t cd = 2 * (30 + 1 + 4);
+    const uint32_t cover = 4 + 30 + 1 + 4;
+    for (size_t k = 0; k < 4; ++k) overlap[cd + 20 + k] = overlap[cd + 24 + k] = char(cover >> (8 * k));
+    EXPECT_NE(refusal(overlap).find("hostile.zip: refused: entries overlap"), std::string::npos) << refusal(overlap);
+
     std::string zip64 = raw_zip({stored("a", "a")});
     for (size_t i = 6; i > 2; --i) zip64[zip64.size() - i] = '\xff'; // the directory's offset: 0xFFFFFFFF, see ZIP64
     EXPECT_NE(refusal(zip64).find("a ZIP64 archive"), std::string::npos);
