@@ -26,6 +26,10 @@ struct RegistryState final : LayerState {
     std::shared_mutex mutex;
     std::unordered_map<CUmodule, std::shared_ptr<const ModuleKernels>> modules;
     std::unordered_map<CUfunction, std::shared_ptr<const FunctionInfo>> functions;
+    // Libraries (cuLibraryLoadData) by handle: the entries of their image (null when it could not be
+    // indexed: the library is still known, so its handles are recorded with their names).
+    std::unordered_map<CUlibrary, std::shared_ptr<const ModuleKernels>> libraries;
+    std::unordered_map<CUmodule, CUlibrary> library_modules; // from cuLibraryGetModule
 };
 
 // The installed runtime's registry, or null.
@@ -68,15 +72,20 @@ void remember(CUmodule module, std::shared_ptr<const ModuleKernels> kernels) {
     registry().modules[module] = std::move(kernels);
 }
 
-void remember_image(CUmodule module, const void* image) {
+// The entries of the image at IMAGE (WHAT names it in the log), or null.
+std::shared_ptr<const ModuleKernels> index_loaded_image(const void* image, std::string_view what) {
     auto bytes = ptx::image_extent(image);
     if (!bytes) {
         if (log::once("registry.extent"))
-            log::warn("libd4rcuda: cannot tell the size of a module image ({}); its kernels are not indexed",
+            log::warn("libd4rcuda: cannot tell the size of {} ({}); its kernels are not indexed", what,
                       bytes.error().text());
-        return;
+        return nullptr;
     }
-    remember(module, index_image(*bytes, "a module image"));
+    return index_image(*bytes, what);
+}
+
+void remember_image(CUmodule module, const void* image) {
+    remember(module, index_loaded_image(image, "a module image"));
 }
 
 CUresult reg_cuModuleLoadData(CUmodule* module, const void* image) {
@@ -111,6 +120,7 @@ CUresult reg_cuModuleUnload(CUmodule module) {
     if (r == CUDA_SUCCESS) {
         std::unique_lock lock(registry().mutex);
         registry().modules.erase(module);
+        registry().library_modules.erase(module);
         // Function handles die with their module; a later module may reuse their values.
         std::erase_if(registry().functions, [&](const auto& f) { return f.second->module == module; });
     }
@@ -126,6 +136,66 @@ CUresult reg_cuModuleGetFunction(CUfunction* function, CUmodule module, const ch
     std::unique_lock lock(registry().mutex);
     if (auto it = registry().modules.find(module); it != registry().modules.end())
         if (auto k = it->second->find(std::string_view(name)); k != it->second->end()) info->kernel = k->second;
+    if (auto it = registry().library_modules.find(module); it != registry().library_modules.end())
+        info->library = it->second; // a library's module (cuLibraryGetModule): it dies with the library
+    registry().functions[*function] = std::move(info);
+    return r;
+}
+
+// ---- Libraries (cuLibrary*, cuKernel*): cudart 12/13 loads every kernel this way ----
+
+CUresult reg_cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jit_options, void** jit_values,
+                               unsigned n_jit, CUlibraryOption* lib_options, void** lib_values, unsigned n_lib) {
+    CUresult r = registry().inner->cuLibraryLoadData(library, code, jit_options, jit_values, n_jit, lib_options,
+                                                     lib_values, n_lib);
+    if (r != CUDA_SUCCESS || !*library) return r;
+    auto kernels = index_loaded_image(code, "a library image");
+    std::unique_lock lock(registry().mutex);
+    registry().libraries[*library] = std::move(kernels);
+    return r;
+}
+
+// The entry NAME of LIBRARY's image, or null. Called with the mutex held.
+std::shared_ptr<const KernelEntry> library_entry(const RegistryState& R, CUlibrary library, std::string_view name) {
+    auto it = R.libraries.find(library);
+    if (it == R.libraries.end() || !it->second) return nullptr;
+    auto k = it->second->find(name);
+    return k != it->second->end() ? k->second : nullptr;
+}
+
+CUresult reg_cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name) {
+    CUresult r = registry().inner->cuLibraryGetKernel(kernel, library, name);
+    if (r != CUDA_SUCCESS || !*kernel) return r;
+    auto info = std::make_shared<FunctionInfo>();
+    info->name = name;
+    info->library = library;
+    std::unique_lock lock(registry().mutex);
+    info->kernel = library_entry(registry(), library, name);
+    // A CUkernel is launched as a CUfunction (cudart 12/13 does): it is recorded as one.
+    registry().functions[reinterpret_cast<CUfunction>(*kernel)] = std::move(info);
+    return r;
+}
+
+CUresult reg_cuLibraryGetModule(CUmodule* module, CUlibrary library) {
+    CUresult r = registry().inner->cuLibraryGetModule(module, library);
+    if (r != CUDA_SUCCESS || !*module) return r;
+    std::unique_lock lock(registry().mutex);
+    auto it = registry().libraries.find(library);
+    if (it == registry().libraries.end()) return r;
+    // cuModuleGetFunction on it finds the library's entries.
+    if (it->second) registry().modules[*module] = it->second;
+    registry().library_modules[*module] = library;
+    return r;
+}
+
+CUresult reg_cuKernelGetFunction(CUfunction* function, CUkernel kernel) {
+    CUresult r = registry().inner->cuKernelGetFunction(function, kernel);
+    if (r != CUDA_SUCCESS || !*function) return r;
+    // The function is the kernel's in the current context: the same name, library and entry.
+    std::shared_ptr<const FunctionInfo> known = registered_function(reinterpret_cast<CUfunction>(kernel));
+    if (!known || known->name == "?") return r;
+    auto info = std::make_shared<FunctionInfo>(*known);
+    std::unique_lock lock(registry().mutex);
     registry().functions[*function] = std::move(info);
     return r;
 }
@@ -133,9 +203,22 @@ CUresult reg_cuModuleGetFunction(CUfunction* function, CUmodule module, const ch
 CUresult reg_cuLibraryUnload(CUlibrary library) {
     CUresult r = registry().inner->cuLibraryUnload(library);
     if (r == CUDA_SUCCESS) {
-        // Functions named through cuFuncGetName may have belonged to it: they are named again when seen.
-        std::unique_lock lock(registry().mutex);
-        std::erase_if(registry().functions, [](const auto& f) { return f.second->module == nullptr; });
+        RegistryState& R = registry();
+        std::unique_lock lock(R.mutex);
+        R.libraries.erase(library);
+        std::vector<CUmodule> modules;
+        for (const auto& [m, lib] : R.library_modules)
+            if (lib == library) modules.push_back(m);
+        for (CUmodule m : modules) {
+            R.library_modules.erase(m);
+            R.modules.erase(m);
+        }
+        // Its kernels, the functions they and its modules gave; functions named through cuFuncGetName
+        // may have belonged to it too: they are named again when seen.
+        std::erase_if(R.functions, [&](const auto& f) {
+            const FunctionInfo& info = *f.second;
+            return info.library == library || (info.module == nullptr && info.library == nullptr);
+        });
     }
     return r;
 }
@@ -153,6 +236,10 @@ ApiTable make_module_registry_table(Runtime& runtime, const ApiTable& inner, Reg
     t.cuModuleLoadFatBinary = &reg_cuModuleLoadFatBinary;
     t.cuModuleUnload = &reg_cuModuleUnload;
     t.cuModuleGetFunction = &reg_cuModuleGetFunction;
+    t.cuLibraryLoadData = &reg_cuLibraryLoadData;
+    t.cuLibraryGetKernel = &reg_cuLibraryGetKernel;
+    t.cuLibraryGetModule = &reg_cuLibraryGetModule;
+    t.cuKernelGetFunction = &reg_cuKernelGetFunction;
     t.cuLibraryUnload = &reg_cuLibraryUnload;
     return t;
 }
@@ -165,7 +252,8 @@ std::shared_ptr<const FunctionInfo> registered_function(CUfunction f) {
         std::shared_lock lock(R.mutex);
         if (auto it = R.functions.find(f); it != R.functions.end()) return it->second;
     }
-    // A function obtained another way (cuLibrary*, cuKernelGetFunction): named once by the backend.
+    // A function the registry did not see handed out (obtained before it existed, or through a call it
+    // does not intercept): named once by the backend.
     auto info = std::make_shared<FunctionInfo>();
     const char* name = nullptr;
     // cudart 13 launches CUkernel handles, which NVIDIA's cuFuncGetName does not name: cuKernelGetName does.

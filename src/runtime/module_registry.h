@@ -2,13 +2,18 @@
 // layers that need it (native-kernel overrides, profile and dumps).
 //
 // Promise: the registry layer sits directly above the backend whenever a layer that reads it is
-// installed. On every successful cuModuleLoad/LoadData/LoadDataEx/LoadFatBinary it indexes the image's
-// PTX once (ptx/module_index.h: every PTX module, its docs/runtime.md, "Native-kernel overrides" hash, its entries'
-// parameter layouts, and the module text when asked to keep it); cuModuleGetFunction records the function's name,
-// module and entry; cuModuleUnload forgets both (cuLibraryUnload the functions named through the backend).
-// registered_function() answers for any function the application may launch: one obtained another way (cuLibrary*,
-// cuKernelGetFunction) is named once through the backend's cuFuncGetName and remembered. An image whose PTX cannot be
-// indexed still loads (logged once); its kernels have no entry.
+// installed. On every successful cuModuleLoad/LoadData/LoadDataEx/LoadFatBinary and cuLibraryLoadData it
+// indexes the image's PTX once, fatbins included (ptx/module_index.h: every PTX module, its docs/runtime.md,
+// "Native-kernel overrides" hash, its entries' parameter layouts, and the module text when asked to keep it),
+// keyed by CUmodule or CUlibrary. cuModuleGetFunction records the function's name, module and entry;
+// cuLibraryGetKernel the CUkernel's name, library and entry (as a CUfunction: cudart 12/13 launches CUkernel
+// handles); cuKernelGetFunction gives the function its kernel's record; cuLibraryGetModule makes the module's
+// functions find the library's entries. cuModuleUnload forgets a module and its functions, cuLibraryUnload a
+// library, its kernels, their functions, its modules' functions and the functions named through the backend.
+// registered_function() answers for any function the application may launch: one the registry did not see
+// handed out is named once through the backend (cuFuncGetName, else cuKernelGetName) and remembered, without
+// an entry. An image whose PTX cannot be indexed still loads (logged once); its
+// kernels have no entry. cuLibraryLoadFromFile is not a d4r entry point (it answers CUDA_ERROR_NOT_SUPPORTED).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +37,7 @@ struct KernelEntry {
 struct FunctionInfo {
     std::string name;
     CUmodule module = nullptr;                 // null for functions not obtained with cuModuleGetFunction
+    CUlibrary library = nullptr;               // the library of a CUkernel, or of its cuKernelGetFunction
     std::shared_ptr<const KernelEntry> kernel; // null when the PTX defining it is unknown
 };
 

@@ -1,7 +1,7 @@
 // The module registry layer (runtime/module_registry.h) over the cpu backend: every PTX module of an
 // image indexed and hashed once at load, functions named with their module and entry, the PTX text kept
-// only when asked, unloads forgetting modules and functions, and functions from cuLibrary* named once
-// through the backend.
+// only when asked, unloads forgetting modules and functions, library images (cuLibraryLoadData) indexed
+// the same way for their CUkernels, the functions cuKernelGetFunction gives and their modules' functions.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -87,22 +87,51 @@ TEST_F(Registry, KeepsThePtxTextForDumps) {
     EXPECT_EQ(m_table.cuModuleUnload(module), CUDA_SUCCESS);
 }
 
-TEST_F(Registry, LibraryFunctionsAreNamedThroughTheBackend) {
-    make({});
+// cudart 12/13 loads its kernels with cuLibraryLoadData and launches the CUkernel handles as CUfunctions:
+// the CUkernel, the function cuKernelGetFunction gives and the function of the library's module all carry
+// the library's entry and hash; cuLibraryUnload forgets them.
+TEST_F(Registry, LibraryKernelsCarryTheirLibraryEntryAndHash) {
+    make(RegistryOptions{true});
     CUlibrary library;
     ASSERT_EQ(m_table.cuLibraryLoadData(&library, m_ptx.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
               CUDA_SUCCESS);
     CUkernel kernel;
     ASSERT_EQ(m_table.cuLibraryGetKernel(&kernel, library, "vector_add"), CUDA_SUCCESS);
+    auto k = registered_function(reinterpret_cast<CUfunction>(kernel));
+    ASSERT_TRUE(k);
+    EXPECT_EQ(k->name, "vector_add");
+    EXPECT_EQ(k->library, library);
+    EXPECT_EQ(k->module, nullptr);
+    ASSERT_TRUE(k->kernel);
+    EXPECT_EQ(k->kernel->hashes, std::vector<uint64_t>{expected_hash("vector_add")});
+    EXPECT_EQ(k->kernel->info.params.size(), 4u); // vector_add(a, b, c, n)
+    ASSERT_TRUE(k->kernel->ptx);
+    EXPECT_NE(k->kernel->ptx->find(".entry vector_add"), std::string::npos);
+
     CUfunction f;
     ASSERT_EQ(m_table.cuKernelGetFunction(&f, kernel), CUDA_SUCCESS);
     auto info = registered_function(f);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->name, "vector_add");
-    EXPECT_EQ(info->module, nullptr);
+    EXPECT_EQ(info->library, library);
+    EXPECT_EQ(info->kernel, k->kernel);
     EXPECT_EQ(registered_function(f), info); // remembered, not asked again
+
+    CUmodule module;
+    ASSERT_EQ(m_table.cuLibraryGetModule(&module, library), CUDA_SUCCESS);
+    CUfunction saxpy;
+    ASSERT_EQ(m_table.cuModuleGetFunction(&saxpy, module, "saxpy"), CUDA_SUCCESS);
+    auto s = registered_function(saxpy);
+    ASSERT_TRUE(s && s->kernel);
+    EXPECT_EQ(s->kernel->hashes, std::vector<uint64_t>{expected_hash("saxpy")});
+    EXPECT_EQ(registered_kernel(module, "saxpy"), s->kernel);
+
     ASSERT_EQ(m_table.cuLibraryUnload(library), CUDA_SUCCESS);
-    EXPECT_NE(registered_function(f), info); // forgotten with the library
+    EXPECT_FALSE(registered_kernel(module, "saxpy"));
+    // The handles are dead: the backend cannot name them any more, and the registry says so.
+    EXPECT_EQ(registered_function(reinterpret_cast<CUfunction>(kernel))->name, "?");
+    EXPECT_EQ(registered_function(f)->name, "?");
+    EXPECT_EQ(registered_function(saxpy)->name, "?");
 }
 
 TEST_F(Registry, ARefusedImageRegistersNothing) {

@@ -1,6 +1,7 @@
 // Native-kernel overrides (docs/kernel-sets.md and docs/runtime.md) over the cpu backend: served on a hash match or
 // from a developer set, refused on a mismatch with the PTX path still correct, prep once per key, slots and overflow,
-// d4r_block_z / d4r_grid_x, post phases, accuracy mode never serving fast kernels.
+// d4r_block_z / d4r_grid_x, post phases, accuracy mode never serving fast kernels; kernels loaded with
+// cuLibraryLoadData (as cudart 12/13 loads them) served through their CUkernel and cuKernelGetFunction.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -142,6 +143,10 @@ protected:
     void run_vector_add() {
         CUfunction f;
         ASSERT_EQ(m_table.cuModuleGetFunction(&f, m_module, "vector_add"), CUDA_SUCCESS);
+        run_vector_add(f);
+    }
+    // The same with F, a vector_add however obtained.
+    void run_vector_add(CUfunction f) {
         constexpr int n = 300;
         std::vector<float> a(n), b(n), c(n, -1.0f);
         for (int i = 0; i < n; ++i) {
@@ -306,4 +311,82 @@ TEST_F(Overrides, KernelsWithoutACodeObjectRunFromPtx) {
     run_vector_add();
     EXPECT_TRUE(g_seen.calls.empty());
     EXPECT_EQ(override_stats().served_functions, 0u);
+}
+
+// cudart 12/13 loads its kernels with cuLibraryLoadData and launches the CUkernel handles as CUfunctions.
+class LibraryOverrides : public Overrides {
+protected:
+    // A release set serving vector_add on the hash of the library's PTX, the library loaded.
+    void make_release_layer(uint64_t hash_xor = 0) {
+        register_test_kernels(0);
+        write_text(m_dir.path() / "vector_add.cpu", "1\n");
+        write_text(m_dir.path() / "d4r-kernels.txt",
+                   fmt::format("vector_add {:016x}\n", ptx_hash_of(m_ptx, "vector_add") ^ hash_xor));
+        make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}});
+        ASSERT_EQ(m_table.cuLibraryLoadData(&m_library, m_ptx.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+                  CUDA_SUCCESS);
+    }
+    void TearDown() override {
+        if (m_library) m_table.cuLibraryUnload(m_library);
+        Overrides::TearDown();
+    }
+    CUlibrary m_library = nullptr;
+};
+
+TEST_F(LibraryOverrides, ReleaseSetServesTheCUkernelLaunchedAsAFunction) {
+    make_release_layer();
+    CUkernel kernel;
+    ASSERT_EQ(m_table.cuLibraryGetKernel(&kernel, m_library, "vector_add"), CUDA_SUCCESS);
+    EXPECT_TRUE(is_native_function(reinterpret_cast<CUfunction>(kernel)));
+    run_vector_add(reinterpret_cast<CUfunction>(kernel));
+    EXPECT_EQ(g_seen.calls, std::vector<std::string>{"main"});
+    EXPECT_EQ(override_stats().native_launches, 1u);
+    EXPECT_EQ(override_stats().served_functions, 1u);
+    EXPECT_EQ(override_stats().refused_functions, 0u);
+}
+
+TEST_F(LibraryOverrides, ReleaseSetServesTheFunctionOfCuKernelGetFunction) {
+    make_release_layer();
+    CUkernel kernel;
+    ASSERT_EQ(m_table.cuLibraryGetKernel(&kernel, m_library, "vector_add"), CUDA_SUCCESS);
+    CUfunction f;
+    ASSERT_EQ(m_table.cuKernelGetFunction(&f, kernel), CUDA_SUCCESS);
+    ASSERT_NE(f, reinterpret_cast<CUfunction>(kernel)); // a function of the library's module, not the handle
+    run_vector_add(f);
+    EXPECT_EQ(g_seen.calls, std::vector<std::string>{"main"});
+    EXPECT_EQ(override_stats().native_launches, 1u);
+}
+
+TEST_F(LibraryOverrides, TheLibrarysModuleFunctionsAreServedToo) {
+    make_release_layer();
+    CUmodule module;
+    ASSERT_EQ(m_table.cuLibraryGetModule(&module, m_library), CUDA_SUCCESS);
+    CUfunction f;
+    ASSERT_EQ(m_table.cuModuleGetFunction(&f, module, "vector_add"), CUDA_SUCCESS);
+    run_vector_add(f);
+    EXPECT_EQ(g_seen.calls, std::vector<std::string>{"main"});
+}
+
+TEST_F(LibraryOverrides, AHashMismatchRunsThePtx) {
+    make_release_layer(1);
+    CUkernel kernel;
+    ASSERT_EQ(m_table.cuLibraryGetKernel(&kernel, m_library, "vector_add"), CUDA_SUCCESS);
+    EXPECT_FALSE(is_native_function(reinterpret_cast<CUfunction>(kernel)));
+    run_vector_add(reinterpret_cast<CUfunction>(kernel)); // computed by ptxsim from the PTX
+    EXPECT_TRUE(g_seen.calls.empty());
+    EXPECT_EQ(override_stats().refused_functions, 1u);
+}
+
+TEST_F(LibraryOverrides, UnloadingTheLibraryDropsItsServedKernels) {
+    make_release_layer();
+    CUkernel kernel;
+    ASSERT_EQ(m_table.cuLibraryGetKernel(&kernel, m_library, "vector_add"), CUDA_SUCCESS);
+    CUfunction f;
+    ASSERT_EQ(m_table.cuKernelGetFunction(&f, kernel), CUDA_SUCCESS);
+    EXPECT_TRUE(is_native_function(reinterpret_cast<CUfunction>(kernel)));
+    EXPECT_TRUE(is_native_function(f));
+    ASSERT_EQ(m_table.cuLibraryUnload(m_library), CUDA_SUCCESS);
+    m_library = nullptr;
+    EXPECT_FALSE(is_native_function(reinterpret_cast<CUfunction>(kernel)));
+    EXPECT_FALSE(is_native_function(f));
 }

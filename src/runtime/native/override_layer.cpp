@@ -27,6 +27,7 @@ namespace {
 struct FunctionRecord {
     std::string name;
     CUmodule module = nullptr;
+    CUlibrary library = nullptr;               // a CUkernel's library, or that of the function cuKernelGetFunction gave
     std::shared_ptr<const KernelEntry> kernel; // from the module registry; null when its PTX is unknown
     std::shared_ptr<NativeKernel> native;
 };
@@ -102,14 +103,16 @@ std::shared_ptr<NativeKernel> native_for(const std::string& name, const std::str
     return it->second;
 }
 
-CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
-    OverrideState& L = layer();
-    CUresult r = L.inner->cuModuleGetFunction(function, module, name);
-    if (r != CUDA_SUCCESS) return r;
+// Decides whether the function HANDLE (whose registry record is INFO) is served by a native kernel, and
+// remembers the decision for its launches. The same decision for every way a kernel is obtained:
+// cuModuleGetFunction, cuLibraryGetKernel (the CUkernel launched as a CUfunction), cuKernelGetFunction.
+void bind_function(OverrideState& L, CUfunction handle, const FunctionInfo& info) {
     auto rec = std::make_shared<FunctionRecord>();
-    rec->name = name;
-    rec->module = module;
-    rec->kernel = registered_kernel(module, name);
+    rec->name = info.name;
+    rec->module = info.module;
+    rec->library = info.library;
+    rec->kernel = info.kernel;
+    const std::string& name = rec->name;
     if (auto file = L.set.lookup(name)) {
         std::vector<uint64_t> hashes = rec->kernel ? rec->kernel->hashes : std::vector<uint64_t>{};
         if (L.set.allowed(name, hashes)) {
@@ -133,10 +136,57 @@ CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const cha
     std::unique_lock lock(L.mutex);
     bool changed = true;
     if (rec->native)
-        L.functions[*function] = std::move(rec);
+        L.functions[handle] = std::move(rec);
     else
-        changed = L.functions.erase(*function) > 0;
+        changed = L.functions.erase(handle) > 0;
     if (changed) publish_native_index(L);
+}
+
+// The registry's record of HANDLE (the registry sits below this layer and has just seen it handed out).
+void bind_registered(OverrideState& L, CUfunction handle) {
+    std::shared_ptr<const FunctionInfo> info = registered_function(handle);
+    if (!info) {
+        if (log::once("override.no-registry"))
+            log::warn("native kernels: no module registry below the override layer; kernels are not served");
+        return;
+    }
+    bind_function(L, handle, *info);
+}
+
+CUresult ov_cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name) {
+    OverrideState& L = layer();
+    CUresult r = L.inner->cuModuleGetFunction(function, module, name);
+    if (r != CUDA_SUCCESS) return r;
+    bind_registered(L, *function);
+    return r;
+}
+
+// ---- Libraries: cudart 12/13 launches the CUkernel handles of cuLibraryGetKernel as CUfunctions ----
+
+CUresult ov_cuLibraryGetKernel(CUkernel* kernel, CUlibrary library, const char* name) {
+    OverrideState& L = layer();
+    CUresult r = L.inner->cuLibraryGetKernel(kernel, library, name);
+    if (r != CUDA_SUCCESS || !*kernel) return r;
+    bind_registered(L, reinterpret_cast<CUfunction>(*kernel));
+    return r;
+}
+
+CUresult ov_cuKernelGetFunction(CUfunction* function, CUkernel kernel) {
+    OverrideState& L = layer();
+    CUresult r = L.inner->cuKernelGetFunction(function, kernel);
+    if (r != CUDA_SUCCESS || !*function) return r;
+    bind_registered(L, *function);
+    return r;
+}
+
+CUresult ov_cuLibraryUnload(CUlibrary library) {
+    CUresult r = layer().inner->cuLibraryUnload(library);
+    if (r == CUDA_SUCCESS) {
+        std::unique_lock lock(layer().mutex);
+        // Its kernels and their functions die with it; a later library may reuse their values.
+        if (std::erase_if(layer().functions, [&](const auto& f) { return f.second->library == library; }))
+            publish_native_index(layer());
+    }
     return r;
 }
 
@@ -295,6 +345,9 @@ ApiTable make_override_table(Runtime& runtime, const ApiTable& inner, NativeSet 
     ApiTable t = inner;
     t.cuModuleUnload = &ov_cuModuleUnload;
     t.cuModuleGetFunction = &ov_cuModuleGetFunction;
+    t.cuLibraryGetKernel = &ov_cuLibraryGetKernel;
+    t.cuKernelGetFunction = &ov_cuKernelGetFunction;
+    t.cuLibraryUnload = &ov_cuLibraryUnload;
     t.cuLaunchKernel = &ov_cuLaunchKernel;
     t.cuLaunchKernelEx = &ov_cuLaunchKernelEx;
     t.cuLaunchCooperativeKernel = &ov_cuLaunchCooperativeKernel;

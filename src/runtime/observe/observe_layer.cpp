@@ -287,7 +287,8 @@ Expected<std::optional<PendingDump>> begin_dump(uint64_t seq, const FunctionInfo
     const ApiTable& in = *layer().inner;
     if (!f.kernel || !f.kernel->ptx)
         return make_error(ErrorCode::Unsupported,
-                          "the PTX of {} is unknown (not loaded with cuModuleLoad*, or not PTX)", f.name);
+                          "the PTX of {} is unknown (not loaded with cuModuleLoad* or cuLibraryLoadData, or not PTX)",
+                          f.name);
     auto block_bytes = launch_param_block(&f.kernel->info, f.name, params, extra);
     if (!block_bytes) {
         log::debug("replay dump: not dumping a refused launch: {}", block_bytes.error().text());
