@@ -1,6 +1,7 @@
 // Replay dumps and profiles of kernels loaded with cuLibraryLoadData, as cudart 12/13 loads them: a
 // launch of the CUkernel handle (cudart's way) and of the function cuKernelGetFunction gives each leave a
-// dump holding the kernel's PTX module, as a kernel loaded with cuModuleLoadData does.
+// dump holding the kernel's PTX module, as a kernel loaded with cuModuleLoadData does; a launch into a
+// stream being captured into a graph (rt_graphs does that) is not dumped and leaves the capture valid.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -73,6 +74,49 @@ TEST_F(ObserveLibrary, LaunchesOfLibraryKernelsAreDumped) {
     std::vector<uint32_t> host(64);
     ASSERT_EQ(api().cuMemcpyDtoH_v2(host.data(), p, 64 * 4), CUDA_SUCCESS);
     for (uint32_t v : host) EXPECT_EQ(v, 9u);
+    EXPECT_EQ(api().cuMemFree_v2(p), CUDA_SUCCESS);
+    EXPECT_EQ(observed.cuLibraryUnload(library), CUDA_SUCCESS);
+}
+
+// A launch into a stream being captured into a graph is recorded, not run: it is not dumped, and the
+// capture survives (the synchronisation a dump needs would invalidate it). The next launch is dumped.
+TEST_F(ObserveLibrary, ALaunchIntoACapturingStreamIsNotDumped) {
+    d4r::test::TempDir dir;
+    auto runtime = rt_test::install_fresh_runtime();
+    ApiTable registry = make_module_registry_table(*runtime, api(), RegistryOptions{.keep_ptx_text = true});
+    ObserveConfig config;
+    config.dump = LaunchSelector{"", 0, 1000};
+    config.dump_dir = dir.path().string();
+    ApiTable observed = make_observe_table(*runtime, registry, config);
+
+    CUlibrary library = nullptr;
+    ASSERT_EQ(observed.cuLibraryLoadData(&library, kTestPtx, nullptr, nullptr, 0, nullptr, nullptr, 0), CUDA_SUCCESS);
+    CUkernel kernel = nullptr;
+    ASSERT_EQ(observed.cuLibraryGetKernel(&kernel, library, "add_one"), CUDA_SUCCESS);
+    CUdeviceptr p = 0;
+    ASSERT_EQ(api().cuMemAlloc_v2(&p, 64 * 4), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuMemsetD32_v2(p, 1, 64), CUDA_SUCCESS);
+    CUstream s = nullptr;
+    ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    unsigned n = 64;
+    void* params[] = {&p, &n};
+    auto f = reinterpret_cast<CUfunction>(kernel);
+
+    ASSERT_EQ(observed.cuStreamBeginCapture_v2(s, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+    ASSERT_EQ(observed.cuLaunchKernel(f, 2, 1, 1, 32, 1, 1, 0, s, params, nullptr), CUDA_SUCCESS);
+    CUgraph graph = nullptr;
+    ASSERT_EQ(observed.cuStreamEndCapture(s, &graph), CUDA_SUCCESS);
+    ASSERT_NE(graph, nullptr);
+    EXPECT_TRUE(dumps_in(dir.path()).empty());
+
+    ASSERT_EQ(observed.cuLaunchKernel(f, 2, 1, 1, 32, 1, 1, 0, s, params, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(observed.cuStreamSynchronize(s), CUDA_SUCCESS);
+    EXPECT_EQ(dumps_in(dir.path()).size(), 1u);
+    std::vector<uint32_t> host(64);
+    ASSERT_EQ(api().cuMemcpyDtoH_v2(host.data(), p, 64 * 4), CUDA_SUCCESS);
+    EXPECT_EQ(host[0], 2u); // the captured launch did not run, the second did
+    EXPECT_EQ(observed.cuGraphDestroy(graph), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemFree_v2(p), CUDA_SUCCESS);
     EXPECT_EQ(observed.cuLibraryUnload(library), CUDA_SUCCESS);
 }

@@ -373,6 +373,13 @@ Expected<T> without_exceptions(std::string_view what, Work&& work) {
     }
 }
 
+// Whether STREAM is capturing into a graph (cudaStreamBeginCapture). A backend that cannot say is taken
+// as not capturing.
+bool is_capturing(const ApiTable& in, CUstream stream) {
+    CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+    return in.cuStreamIsCapturing(stream, &status) == CUDA_SUCCESS && status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 // COOPERATIVE: a launch with grid-wide synchronisation. It is profiled but not dumped: `d4r replay`
 // launches a dump without the cooperative guarantee (every block resident), which grid.sync() needs.
 CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid, const std::array<unsigned, 3>& block,
@@ -389,6 +396,13 @@ CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid,
             log::warn("replay dump: {} is a cooperative launch (grid-wide synchronisation), which d4r replay cannot "
                       "reproduce; not dumped",
                       rec->name);
+        dump = false;
+    }
+    if (dump && is_capturing(*L.inner, stream)) {
+        // A launch into a capturing stream is recorded into a graph, not run: there is nothing to dump,
+        // and the synchronisation a dump needs would invalidate the capture.
+        if (log::once("observe.capture." + rec->name))
+            log::info("replay dump: {} is launched into a stream being captured into a graph; not dumped", rec->name);
         dump = false;
     }
     if (!profile && !dump) return launch();
