@@ -34,6 +34,23 @@ TEST(Refusal, TheReasonIsTakenOncePerThread) {
     EXPECT_EQ(take_refusal(), "");
 }
 
+// The reason lives in a fixed per-thread buffer (usable while the process exits): a longer one is cut and
+// says so; a shorter one after it is whole again.
+TEST(Refusal, ALongReasonIsCutAndMarked) {
+    clear_refusal();
+    const std::string lng(2000, 'x');
+    EXPECT_EQ(refuse_text(CUDA_ERROR_INVALID_VALUE, lng), CUDA_ERROR_INVALID_VALUE);
+    const std::string got = take_refusal();
+    ASSERT_EQ(got.size(), 511u);
+    EXPECT_EQ(got.substr(0, 508), lng.substr(0, 508));
+    EXPECT_EQ(got.substr(508), "...");
+    EXPECT_EQ(refuse_text(CUDA_ERROR_INVALID_HANDLE, std::string(511, 'y')), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(take_refusal(), std::string(511, 'y'));
+    refuse_text(CUDA_ERROR_INVALID_VALUE, "short");
+    clear_refusal();
+    EXPECT_EQ(take_refusal(), "");
+}
+
 TEST(Refusal, TheTracePrintsItBesideTheResult) {
     ApiTable inner{};
     inner.cuInit = &refusing_init;

@@ -1,6 +1,7 @@
 // cpu backend: the singleton state, the per-context worker, handle lookups and the address regions.
 #include "runtime/backends/cpu/cpu_state.h"
 
+#include <pthread.h>
 #include <thread>
 
 #include "core/log.h"
@@ -129,9 +130,31 @@ void Context::loop() {
 
 // ---- Lookups ---------------------------------------------------------------------------------------------
 
+// The calling thread's context stack. Not a thread_local std::vector: that is destroyed when the thread
+// (for the main thread: the process) exits, and entry points still run after that (cudart's exit
+// handlers call cuCtx* and cuModuleUnload), which would use a destroyed vector. The thread_local is a
+// plain pointer; a pthread key frees the vector when a thread other than the main one ends (and forgets
+// it, so a later call on that thread starts a new one), and the main thread's lives as long as the process.
+namespace {
+thread_local std::vector<CUcontext>* t_context_stack = nullptr;
+
+void free_context_stack(void* p) {
+    if (t_context_stack == p) t_context_stack = nullptr;
+    delete static_cast<std::vector<CUcontext>*>(p);
+}
+} // namespace
+
 std::vector<CUcontext>& context_stack() {
-    thread_local std::vector<CUcontext> stack;
-    return stack;
+    static const pthread_key_t key = [] {
+        pthread_key_t k;
+        pthread_key_create(&k, &free_context_stack);
+        return k;
+    }();
+    if (!t_context_stack) {
+        t_context_stack = new std::vector<CUcontext>();
+        pthread_setspecific(key, t_context_stack);
+    }
+    return *t_context_stack;
 }
 
 std::shared_ptr<Context> find_context(CUcontext h) {
