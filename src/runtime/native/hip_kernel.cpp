@@ -42,12 +42,13 @@ Expected<std::shared_ptr<NativeKernel>> load_hip_kernel(const HipRuntime& hip, c
     k->path = path;
     k->kind = NativeKind::Hip;
     k->hip_runtime = &hip;
-    if (abi::hipError_t e = hip.module_load_data(&k->hip_module, bytes->data()); e != D4R_HIP_SUCCESS)
+    if (abi::hipError_t e = hip.module_load_data(&k->hip_module, bytes->data()); e != D4R_HIP_SUCCESS) {
+        k->hip_module = nullptr; // nothing to unload
         return make_error(ErrorCode::Invalid, "{}: HIP refused the code object ({})", path, hip.error_text(e));
-    if (hip.module_get_function(&k->main.hip, k->hip_module, name.c_str()) != D4R_HIP_SUCCESS) {
-        hip.module_unload(k->hip_module);
-        return make_error(ErrorCode::Invalid, "{}: defines no kernel {}", path, name);
     }
+    // From here on the NativeKernel unloads the module when it goes (a refusal below included).
+    if (hip.module_get_function(&k->main.hip, k->hip_module, name.c_str()) != D4R_HIP_SUCCESS)
+        return make_error(ErrorCode::Invalid, "{}: defines no kernel {}", path, name);
     abi::hipFunction_t f = nullptr;
     if (hip.module_get_function(&f, k->hip_module, (name + "_prep").c_str()) == D4R_HIP_SUCCESS) k->prep.hip = f;
     for (int i = 1; i <= 8; ++i) {

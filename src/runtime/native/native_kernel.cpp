@@ -6,6 +6,7 @@
 
 #include "core/files.h"
 #include "runtime/native/hip_kernel.h"
+#include "runtime/native/hip_runtime.h"
 
 namespace d4r::runtime {
 
@@ -99,6 +100,11 @@ CUresult launch_cpu_phase(const ApiTable& in, const NativePhase& phase, const Ph
 
 bool NativeKernel::needs_param_block() const {
     return kind == NativeKind::Cpu || (prep && (symbols.prep_key_offset || symbols.prep_key_at));
+}
+
+NativeKernel::~NativeKernel() {
+    if (kind == NativeKind::Hip && hip_module && hip_runtime && hip_runtime->module_unload)
+        hip_runtime->module_unload(hip_module);
 }
 
 NativeSymbols read_native_symbols(const std::function<std::optional<uint32_t>(const std::string&)>& read,

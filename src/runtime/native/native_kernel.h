@@ -60,6 +60,13 @@ struct NativeKernel {
 
     // Whether launches need the parameter block as bytes (CPU kernels, or a prep key to read).
     bool needs_param_block() const;
+
+    // Unloads a .hsaco code object from HIP (a destroyed runtime's override layer releases what it loaded).
+    // A .cubin module stays with its context, which frees it when it is destroyed.
+    NativeKernel() = default;
+    NativeKernel(const NativeKernel&) = delete;
+    NativeKernel& operator=(const NativeKernel&) = delete;
+    ~NativeKernel();
 };
 
 // EXTENSION is the set's ("cubin", "hsaco", "cpu"); HIP must be non-null for "hsaco".

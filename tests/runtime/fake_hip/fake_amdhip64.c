@@ -12,12 +12,14 @@
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_RECORDS 4096
 
-struct d4r_hip_module {
-    CUmodule module;
-};
 struct d4r_hip_function {
     CUfunction function;
     char name[64];
+    struct d4r_hip_function* next; /* the module's functions, freed with it */
+};
+struct d4r_hip_module {
+    CUmodule module;
+    struct d4r_hip_function* functions;
 };
 
 static FakeHipCuda g_cuda;
@@ -113,6 +115,11 @@ EXPORT hipError_t hipModuleLoadData(hipModule_t* module, const void* image) {
 EXPORT hipError_t hipModuleUnload(hipModule_t module) {
     if (!module) return D4R_HIP_ERROR_INVALID_VALUE;
     hipError_t e = from_cuda(g_cuda.module_unload(module->module));
+    while (module->functions) {
+        struct d4r_hip_function* next = module->functions->next;
+        free(module->functions);
+        module->functions = next;
+    }
     free(module);
     return e;
 }
@@ -124,7 +131,9 @@ EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t modu
     struct d4r_hip_function* record = calloc(1, sizeof *record);
     record->function = f;
     strcpy(record->name, name);
-    *function = record; /* leaked on purpose: functions live as long as their module, which tests keep */
+    record->next = module->functions; /* functions live as long as their module (hipModuleUnload frees them) */
+    module->functions = record;
+    *function = record;
     return D4R_HIP_SUCCESS;
 }
 
