@@ -149,6 +149,14 @@ void collect_build(Collector& c) {
         else
             c.lack(fmt::format("--source {}: has no {}", s.string(), from));
     }
+    for (const BuiltInLibrary& lib : kBuiltInLibraries) {
+        const fs::path copyright = c.o.system_doc_dir / lib.debian_package / "copyright";
+        if (is_file(copyright))
+            c.add(fmt::format("d4r/licenses/{}/copyright", lib.name), copyright, "");
+        else
+            c.lack(fmt::format("{} is compiled into d4r, and its licence {} is missing (install Debian's {})", lib.name,
+                               copyright.string(), lib.debian_package));
+    }
 }
 
 void collect_inputs(Collector& c) {

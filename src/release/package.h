@@ -43,6 +43,21 @@ struct PackageOptions {
     std::string glibc_max = "2.41";
     std::string d4r_version;
     std::optional<std::string> source_date_epoch; // SOURCE_DATE_EPOCH as given, if set
+    // Where the licences of the libraries compiled into d4r's own files are (kBuiltInLibraries).
+    std::filesystem::path system_doc_dir = "/usr/share/doc";
+};
+
+// The third-party libraries compiled into d4r's own release files (fmt's implementation, the header-only
+// CLI11 and nlohmann-json, and lz4, zstd and libpng linked statically; docs/packaging.md, "Dependencies of
+// the release files"). Their licences go into d4r/licenses/NAME/copyright, copied from the Debian package
+// the build used (SYSTEM_DOC_DIR/PACKAGE/copyright); a missing one is a missing input.
+struct BuiltInLibrary {
+    const char* name;
+    const char* debian_package;
+};
+inline constexpr BuiltInLibrary kBuiltInLibraries[] = {
+    {"fmt", "libfmt-dev"}, {"CLI11", "libcli11-dev"}, {"nlohmann-json", "nlohmann-json3-dev"},
+    {"lz4", "liblz4-dev"}, {"zstd", "libzstd-dev"},   {"libpng", "libpng-dev"},
 };
 
 struct PackageResult {

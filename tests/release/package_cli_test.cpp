@@ -126,6 +126,12 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
                           "d4r/licenses/d4r/LICENSE",
                           "d4r/licenses/d4r/NOTICE",
                           "d4r/licenses/OptiScaler/LICENSE",
+                          "d4r/licenses/fmt/copyright",
+                          "d4r/licenses/CLI11/copyright",
+                          "d4r/licenses/nlohmann-json/copyright",
+                          "d4r/licenses/lz4/copyright",
+                          "d4r/licenses/zstd/copyright",
+                          "d4r/licenses/libpng/copyright",
                           "d4r/source/SOURCES.txt",
                           "d4r/BUILD_INFO.txt"})
         EXPECT_TRUE(is_file(rel / p)) << p;
