@@ -6,12 +6,14 @@
 // (launches queued without waiting); BM_RuntimeLaunchStream the per-launch cost of 256 queued launches.
 // Goal (issue 5): at most 2 us per launch outside ptxsim. Run:
 //   build/bin/bench_runtime --benchmark_min_time=1
+#include <cstdlib>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
 #include "ptxsim/ptxsim.h"
 #include "runtime/backend.h"
+#include "runtime/runtime.h"
 
 namespace {
 
@@ -117,10 +119,71 @@ void BM_RuntimeLaunchStream(benchmark::State& state) {
                                                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// The process runtime's dispatch table (what every exported entry point calls, runtime.h) on the cpu
+// backend with no layer asked for: the cost of dispatch() and the table around the backend's call.
+// BM_DispatchCall: cuCtxGetCurrent (the backend answers from a thread-local); BM_DispatchSubmitOnly:
+// BM_RuntimeSubmitOnly through dispatch().
+struct DispatchRuntime {
+    CUfunction f = nullptr;
+    CUstream s = nullptr;
+    DispatchRuntime() {
+        setenv("D4R_CUDA_BACKEND", "cpu", 1);
+        const ApiTable& t = dispatch();
+        CUdevice dev;
+        CUcontext ctx;
+        CUmodule mod;
+        t.cuInit(0);
+        t.cuDeviceGet(&dev, 0);
+        t.cuDevicePrimaryCtxRetain(&ctx, dev);
+        t.cuCtxSetCurrent(ctx);
+        t.cuModuleLoadData(&mod, kPtx);
+        t.cuModuleGetFunction(&f, mod, "empty");
+        t.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING);
+    }
+};
+
+DispatchRuntime& dispatch_runtime() {
+    static DispatchRuntime r;
+    return r;
+}
+
+void BM_DispatchCall(benchmark::State& state) {
+    dispatch_runtime();
+    CUcontext ctx = nullptr;
+    for (auto _ : state) {
+        if (dispatch().cuCtxGetCurrent(&ctx) != CUDA_SUCCESS) state.SkipWithError("cuCtxGetCurrent failed");
+        benchmark::DoNotOptimize(ctx);
+    }
+    state.counters["ns_per_call"] = benchmark::Counter(double(state.iterations()) * 1e-9,
+                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_DispatchSubmitOnly(benchmark::State& state) {
+    DispatchRuntime& rt = dispatch_runtime();
+    CUdeviceptr arg = 0;
+    void* params[] = {&arg};
+    int64_t queued = 0;
+    for (auto _ : state) {
+        if (dispatch().cuLaunchKernel(rt.f, 1, 1, 1, 32, 1, 1, 0, rt.s, params, nullptr) != CUDA_SUCCESS)
+            state.SkipWithError("launch failed");
+        if (++queued == 256) {
+            state.PauseTiming();
+            dispatch().cuStreamSynchronize(rt.s);
+            state.ResumeTiming();
+            queued = 0;
+        }
+    }
+    dispatch().cuStreamSynchronize(rt.s);
+    state.counters["submit_us"] = benchmark::Counter(double(state.iterations()) * 1e-6,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 } // namespace
 
 BENCHMARK(BM_PtxsimLaunchDirect)->UseRealTime();
 BENCHMARK(BM_RuntimeLaunchStream)->UseRealTime();
 BENCHMARK(BM_RuntimeLaunchAndSync)->UseRealTime();
 BENCHMARK(BM_RuntimeSubmitOnly)->UseRealTime();
+BENCHMARK(BM_DispatchCall)->UseRealTime();
+BENCHMARK(BM_DispatchSubmitOnly)->UseRealTime();
 BENCHMARK_MAIN();
