@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages d4r needs, and only those that are missing.
 #   scripts/install-deps.sh [--for demo|test] [--print]
 #     --for demo   what building and running the demo needs
-#     --for test   everything `make test` needs (default): + clang-19, libFuzzer and clang-format-19, Wine's tools,
+#     --for test   everything `make test` needs (default): + clang-19, libFuzzer, clang-format-19 and
+#                  clang-tidy-19, Wine's tools,
 #                  Wine and mingw-w64 for the Wine bridge (nvcuda.dll) and its Windows test programs, and
 #                  Xvfb and Mesa's Vulkan drivers (lavapipe) for the NGX shim's D3D12 harness under Wine
 #     --print      print the package list and exit
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
         --for) purpose=${2:-}; shift 2 ;;
         --for=*) purpose=${1#--for=}; shift ;;
         --print) print_only=1; shift ;;
-        -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install-deps: unknown argument '$1' (accepted: --for demo|test, --print, --help)" >&2; exit 2 ;;
     esac
 done
@@ -28,7 +29,7 @@ demo_packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
 )
 test_packages=(
-    clang-19 libclang-rt-19-dev lld-19 clang-format-19
+    clang-19 libclang-rt-19-dev lld-19 clang-format-19 clang-tidy-19
     wine64 wine64-tools mingw-w64
     xvfb xauth mesa-vulkan-drivers libvulkan1
 )

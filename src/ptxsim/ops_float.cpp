@@ -200,7 +200,7 @@ D4R_INLINE T unary_value(T x) {
         // f64 abs/neg leave a NaN as it is (measured: neg.f64 keeps the sign of a NaN); f32 NaNs become
         // canonical like every f32 result.
         if constexpr (std::is_same_v<T, double>)
-            if (x != x) return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | 0x0008000000000000ull);
+            if (std::isnan(x)) return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | 0x0008000000000000ull);
         return U == Unary::Abs ? std::fabs(x) : -x;
     }
 }
@@ -269,7 +269,7 @@ Flow exec_fminmax(Warp& w, const Instr& in, uint32_t mask) {
             a = std::fabs(a);
             b = std::fabs(b);
         }
-        bool an = a != a, bn = b != b;
+        bool an = std::isnan(a), bn = std::isnan(b);
         T r;
         if (NaNMode && (an || bn)) return std::bit_cast<T>(Bits(~Bits(0) >> 1));
         if (an && bn) {

@@ -105,7 +105,7 @@ Error ProgramBuilder::malformed_at(uint32_t line, std::string message) const {
 
 uint32_t ProgramBuilder::alloc_slot(bool wide) {
     uint32_t size = wide ? kSlot64 : kSlot32;
-    uint32_t off = static_cast<uint32_t>(align_up(m_arena, size == kSlot64 ? 64 : 64));
+    uint32_t off = static_cast<uint32_t>(align_up(m_arena, 64)); // every slot starts on a 64-byte boundary
     m_arena = off + size;
     return off;
 }

@@ -54,7 +54,7 @@ NVSDK_NGX_Result Core::load_cuda() {
         log::error("ngx: {}", cuda_error(*cuda, "cuInit", r).text());
         return NVSDK_NGX_Result_FAIL_PlatformError;
     }
-    m_cuda = std::move(*cuda);
+    m_cuda = *cuda;
     return NVSDK_NGX_Result_Success;
 }
 

@@ -335,7 +335,8 @@ size_t attribute_bytes(int attr) {
 
 template <typename T>
 void put(void* data, T value) {
-    std::memcpy(data, &value, sizeof(T));
+    // T may be a pointer type: its value is what is written.
+    std::memcpy(data, &value, sizeof(T)); // NOLINT(bugprone-sizeof-expression)
 }
 
 CUresult pointer_attribute(void* data, int attr, const Region& r, uint64_t ptr) {

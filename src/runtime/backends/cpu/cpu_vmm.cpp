@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
 #include "core/log.h"
@@ -314,7 +315,10 @@ CUresult cu_mem_unmap(CUdeviceptr ptr, size_t size) {
         bases.push_back(m->base);
     }
     // Back to reserved, inaccessible address space (the reservation stays whole).
-    mmap(reinterpret_cast<void*>(ptr), size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    if (mmap(reinterpret_cast<void*>(ptr), size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1,
+             0) == MAP_FAILED)
+        log::warn("cuMemUnmap: could not make {:#x} (+{} bytes) inaccessible again ({}): the range stays readable", ptr,
+                  size, std::strerror(errno));
     for (uint64_t b : bases) v.mappings.erase(b);
     return CUDA_SUCCESS;
 }

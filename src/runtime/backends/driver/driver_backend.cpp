@@ -22,15 +22,14 @@ std::string file_of(const void* address) {
 
 class DriverBackend final : public Backend {
 public:
-    DriverBackend(void* handle, std::string name, const ApiTable& table)
-        : m_handle(handle), m_name(std::move(name)), m_table(table) {}
-    // The library stays loaded: CUDA calls may still be in flight in other threads at exit.
+    // The library stays loaded (its handle is never closed): CUDA calls may still be in flight in other
+    // threads at exit.
+    DriverBackend(std::string name, const ApiTable& table) : m_name(std::move(name)), m_table(table) {}
     ~DriverBackend() override = default;
     const std::string& name() const override { return m_name; }
     const ApiTable& table() const override { return m_table; }
 
 private:
-    void* m_handle;
     std::string m_name;
     ApiTable m_table;
 };
@@ -69,7 +68,7 @@ Expected<std::unique_ptr<Backend>> make_driver_backend(const std::string& path) 
         log::info("{}: {} of {} entry points are missing (they return CUDA_ERROR_NOT_SUPPORTED)", name, missing,
                   kApiCount);
     fill_missing(table);
-    return std::unique_ptr<Backend>(new DriverBackend(handle, name, table));
+    return std::unique_ptr<Backend>(new DriverBackend(name, table));
 }
 
 } // namespace d4r::runtime
