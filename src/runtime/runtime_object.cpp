@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "kernelset/gpu_topology.h"
 #include "runtime/export_tables/export_tables.h"
+#include "runtime/init_gate.h"
 #include "runtime/legacy_launch.h"
 #include "runtime/module_registry.h"
 #include "runtime/native/hip_runtime.h"
@@ -116,9 +117,11 @@ struct NativeChoice {
     const HipRuntime* hip = nullptr;
 };
 
-std::optional<NativeChoice> choose_native(const Backend& backend, const Environment& env) {
+// *INITIALISED_BACKEND becomes true when learning the target called the backend's cuInit (NVIDIA code objects).
+std::optional<NativeChoice> choose_native(const Backend& backend, const Environment& env, bool* initialised_backend) {
     if (!env_text(env, EnvVar::NativeKernelDir)) return std::nullopt;
     NativeTarget target = native_target_for(backend, env, kernels::kDefaultKfdTopology);
+    if (target.extension == "cubin") *initialised_backend = true;
     log::debug("native kernels: {}", target.why);
     auto set = load_native_set(env, target.extension, target.arch);
     if (!set) {
@@ -153,7 +156,7 @@ std::optional<NativeChoice> choose_native(const Backend& backend, const Environm
 // layer need it, the overrides, d4r's own cuGetProcAddress and export tables, the observe layer. Returns
 // the top table.
 ApiTable* Runtime::build_layers(const Environment& env) {
-    std::optional<NativeChoice> native = choose_native(*m_backend, env);
+    std::optional<NativeChoice> native = choose_native(*m_backend, env, &m_initialised_backend);
     ObserveConfig observe = observe_config_from_env(env);
     const ApiTable* below = &m_backend->table();
     if (native || observe.active()) {
@@ -178,11 +181,14 @@ Runtime::Runtime(const Environment& env, std::unique_ptr<Backend> backend) {
     std::string reason = "given by the caller";
     if (!backend) {
         auto choice = parse_backend_choice(env_text(env, EnvVar::CudaBackend).value_or(""));
+        // Auto chose a driver only after its cuInit succeeded.
+        const bool probed = choice && choice->kind == BackendChoice::Kind::Auto;
         Expected<std::unique_ptr<Backend>> opened = choice
                                                         ? open_backend(*choice, env, &reason)
                                                         : Expected<std::unique_ptr<Backend>>(std::move(choice).error());
         if (opened) {
             backend = std::move(*opened);
+            m_initialised_backend = probed && backend->name().rfind("driver:", 0) == 0;
         } else {
             m_backend_name = "none: " + opened.error().text();
             log::error("libd4rcuda: no CUDA backend: {}", opened.error().text());
@@ -196,6 +202,12 @@ Runtime::Runtime(const Environment& env, std::unique_ptr<Backend> backend) {
         top = build_layers(env);
         // The CUDA 1.0 launches become cuLaunchKernel calls of the finished table, so every layer sees them.
         install_legacy_launch(*this, *top, m_backend->table(), &m_dispatch);
+        if (m_initialised_backend) {
+            log::debug("libd4rcuda: d4r initialised the backend itself; calls before the application's cuInit "
+                       "answer CUDA_ERROR_NOT_INITIALIZED, as without d4r (init gate)");
+            m_gated = make_init_gate_table(*this, *top);
+            top = &m_gated;
+        }
     } else {
         m_layered = make_unavailable_table();
         set_own_entries(m_layered);

@@ -78,10 +78,12 @@ private:
 
     std::unique_ptr<Backend> m_backend;
     std::string m_backend_name;
+    bool m_initialised_backend = false; // d4r called the backend's cuInit before the application could
     std::array<std::unique_ptr<LayerState>, kLayerSlotCount> m_layers;
     ApiTable m_registered; // the module registry over the backend (when a layer reads it)
     ApiTable m_layered;    // backend + d4r layers, without the observe layer and the trace
     ApiTable m_observed;   // profile and dumps over m_layered (when asked for)
+    ApiTable m_gated;      // the init gate over the layers (when d4r initialised the backend: init_gate.h)
     ApiTable m_traced;     // the trace over the top layer
     ApiTable m_dispatch;   // what the exports call
 };

@@ -398,7 +398,13 @@ CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid,
                       rec->name);
         dump = false;
     }
-    if (dump && is_capturing(*L.inner, stream)) {
+    // A launch into a capturing stream is recorded into a graph, not run: events recorded and waited for
+    // around it would invalidate the capture (NVIDIA's driver answers the graph's end with
+    // STREAM_CAPTURE_INVALIDATED), so it is neither timed nor dumped.
+    const bool capturing = (profile || dump) && is_capturing(*L.inner, stream);
+    if (profile && capturing && log::once("observe.profile.capture." + rec->name))
+        log::info("kernel profile: {} is launched into a stream being captured into a graph; not timed", rec->name);
+    if (dump && capturing) {
         // A launch into a capturing stream is recorded into a graph, not run: there is nothing to dump,
         // and the synchronisation a dump needs would invalidate the capture.
         if (log::once("observe.capture." + rec->name))
@@ -418,18 +424,20 @@ CUresult observed_launch_impl(CUfunction f, const std::array<unsigned, 3>& grid,
             abandon(nullptr, *rec, d.error());
     }
     CUevent start = nullptr, end = nullptr;
-    if (profile) {
+    bool timed = profile && !capturing;
+    if (timed) {
         if (in.cuEventCreate(&start, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
             in.cuEventCreate(&end, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
             in.cuEventRecord(start, stream) != CUDA_SUCCESS) {
             if (log::once("observe.events")) log::warn("kernel profile: cannot record events; launches are not timed");
             profile = false;
+            timed = false;
         }
     }
     CUresult r = launch();
     if (profile) {
         float ms = -1;
-        if (r == CUDA_SUCCESS && in.cuEventRecord(end, stream) == CUDA_SUCCESS &&
+        if (timed && r == CUDA_SUCCESS && in.cuEventRecord(end, stream) == CUDA_SUCCESS &&
             in.cuEventSynchronize(end) == CUDA_SUCCESS)
             in.cuEventElapsedTime(&ms, start, end);
         if (r == CUDA_SUCCESS)
