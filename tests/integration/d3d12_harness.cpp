@@ -118,8 +118,8 @@ Shim load_shim() {
     HMODULE dll = LoadLibraryA("d4r_nvngx.dll");
     if (!dll) fail("cannot load d4r_nvngx.dll (Windows error " + std::to_string(GetLastError()) + ")");
     Shim s;
-#define SHIM_RESOLVE(name)                                                   \
-    s.name = reinterpret_cast<decltype(s.name)>(GetProcAddress(dll, #name)); \
+#define SHIM_RESOLVE(name)                                                                            \
+    s.name = reinterpret_cast<decltype(s.name)>(reinterpret_cast<void*>(GetProcAddress(dll, #name))); \
     if (!s.name) fail("d4r_nvngx.dll does not export " #name);
     SHIM_FUNCTIONS(SHIM_RESOLVE)
 #undef SHIM_RESOLVE
@@ -174,7 +174,8 @@ struct Gpu {
     void create() {
         HMODULE d3d12 = LoadLibraryA("d3d12.dll");
         if (!d3d12) fail("cannot load d3d12.dll");
-        auto create_device = reinterpret_cast<PFN_D3D12_CREATE_DEVICE>(GetProcAddress(d3d12, "D3D12CreateDevice"));
+        auto create_device = reinterpret_cast<PFN_D3D12_CREATE_DEVICE>(
+            reinterpret_cast<void*>(GetProcAddress(d3d12, "D3D12CreateDevice")));
         if (!create_device) fail("d3d12.dll has no D3D12CreateDevice");
         check_hr(
             create_device(nullptr, D3D_FEATURE_LEVEL_11_0, __uuidof(ID3D12Device), reinterpret_cast<void**>(&device)),

@@ -37,7 +37,8 @@ Forward& forward() {
             return g;
         }
         auto get = [&](auto& member, const char* name) {
-            member = reinterpret_cast<std::remove_reference_t<decltype(member)>>(GetProcAddress(dll, name));
+            member = reinterpret_cast<std::remove_reference_t<decltype(member)>>(
+                reinterpret_cast<void*>(GetProcAddress(dll, name)));
             return member != nullptr;
         };
         g.loaded = get(g.init, "NVSDK_NGX_CUDA_Init") && get(g.shutdown, "NVSDK_NGX_CUDA_Shutdown") &&
