@@ -8,6 +8,7 @@
 
 #include "core/files.h"
 #include "ptx/module_index.h"
+#include "release_test_util.h"
 #include "test_support.h"
 
 namespace d4r::release {
@@ -18,19 +19,7 @@ using test::run_d4r;
 using test::RunResult;
 using test::TempDir;
 namespace fs = std::filesystem;
-
-// Every file (path -> content) and folder (path/ -> "") under ROOT.
-std::map<std::string, std::string> snapshot(const fs::path& root) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(root)) {
-        const std::string rel = e.path().lexically_relative(root).generic_string();
-        if (e.is_directory())
-            out[rel + "/"] = "";
-        else
-            out[rel] = read_file_text(e.path());
-    }
-    return out;
-}
+using test_release::snapshot;
 
 // A release folder (REL) and an Unreal game tree (GAME) whose exe folder already holds a dxgi.dll.
 struct Fixture {

@@ -9,6 +9,7 @@
 #include "core/files.h"
 #include "core/sha256.h"
 #include "elf_builder.h"
+#include "release_test_util.h"
 #include "test_support.h"
 #include "zip_fixtures.h"
 
@@ -21,20 +22,8 @@ using test::run_d4r;
 using test::RunResult;
 using test::TempDir;
 namespace fs = std::filesystem;
-
-std::map<std::string, std::string> snapshot(const fs::path& root) {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(root)) {
-        const std::string rel = e.path().lexically_relative(root).generic_string();
-        out[e.is_directory() ? rel + "/" : rel] = e.is_directory() ? "" : read_file_text(e.path());
-    }
-    return out;
-}
-
-std::string elf_needing(const std::string& glibc) {
-    const auto b = test_elf::make_elf({{"libc.so.6", {"GLIBC_2.2.5", "GLIBC_" + glibc}}});
-    return std::string(b.begin(), b.end());
-}
+using test_release::elf_needing;
+using test_release::snapshot;
 
 // A game tree (an Unreal exe folder holding its own dxgi.dll) and a private $TMPDIR for d4r.
 struct Fixture {

@@ -11,6 +11,7 @@
 #include "core/sha256.h"
 #include "elf_builder.h"
 #include "package_fixtures.h"
+#include "release_test_util.h"
 #include "test_support.h"
 
 namespace d4r::release {
@@ -22,13 +23,9 @@ using test::run_d4r;
 using test::RunResult;
 using test::TempDir;
 namespace fs = std::filesystem;
+using test_release::elf_needing;
 
 const std::map<std::string, std::string> kEpoch = {{"SOURCE_DATE_EPOCH", "1700000000"}};
-
-std::string elf_needing(const std::string& glibc) {
-    const auto b = test_elf::make_elf({{"libc.so.6", {"GLIBC_2.2.5", "GLIBC_" + glibc}}});
-    return std::string(b.begin(), b.end());
-}
 
 struct Fixture {
     TempDir t;
