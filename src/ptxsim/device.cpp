@@ -1,9 +1,12 @@
 // Device memory (a bounds-checked allocation table over host memory mapped for each allocation), the
 // registry of arrays, texture and surface objects (ptxsim_texture.h), and the worker pool.
 //
-// Every allocation is a mapping of its own (mmap), unmapped again by free(): a freed device pointer then
-// points at no memory, so a copy that takes it for host memory is refused by the host-memory probe of the
-// cpu backend (cpu_host_memory.h) instead of reading or writing a block the heap has handed to someone else.
+// Every allocation is a mapping of its own (mmap). free() gives its memory back to the system but keeps its
+// addresses reserved as an inaccessible (PROT_NONE) mapping for a while (a bounded quarantine, oldest
+// released first): a freed device pointer then points at no memory, so a copy that takes it for host memory
+// is refused by the host-memory probe of the cpu backend (cpu_host_memory.h) instead of reading or writing
+// a block the heap has handed to someone else. Plainly unmapping it is not enough: the next mmap of the
+// process (a thread stack, the allocator growing) is placed in the hole at once.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -38,6 +41,19 @@ uint64_t mapped_bytes(uint64_t bytes) {
 }
 
 void unmap(uint64_t base, uint64_t bytes) { munmap(reinterpret_cast<void*>(base), mapped_bytes(bytes)); }
+
+// The quarantine's bounds: reserved address space costs no memory, but every range is a kernel mapping
+// (vm.max_map_count is 65530 by default) and the address space is finite.
+constexpr size_t kQuarantineRanges = 4096;
+constexpr uint64_t kQuarantineBytes = 1ull << 40;
+
+// Replaces the pages of [BASE, BASE + MAPPED) with an inaccessible reservation, giving their memory back.
+// False when the kernel refused (then the range is still mapped and accessible).
+bool reserve_only(uint64_t base, uint64_t mapped) {
+    void* p = mmap(reinterpret_cast<void*>(base), mapped, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    return p != MAP_FAILED;
+}
 
 } // namespace
 
@@ -111,6 +127,7 @@ Device::Device() : m_impl(std::make_unique<Impl>()) {}
 Device::~Device() {
     for (auto& [base, size] : m_impl->allocations)
         if (!m_impl->foreign.count(base)) unmap(base, size);
+    for (auto& [base, mapped] : m_impl->quarantine) munmap(reinterpret_cast<void*>(base), mapped);
 }
 
 Expected<DevicePtr> Device::alloc(uint64_t bytes) {
@@ -134,8 +151,19 @@ Status Device::free(DevicePtr ptr) {
     const uint64_t bytes = it->second;
     m_impl->bytes -= bytes;
     m_impl->allocations.erase(it);
-    lock.unlock();
-    unmap(ptr, bytes);
+    const uint64_t mapped = mapped_bytes(bytes);
+    if (!reserve_only(ptr, mapped)) {
+        munmap(reinterpret_cast<void*>(ptr), mapped);
+        return ok_status();
+    }
+    m_impl->quarantine.emplace_back(ptr, mapped);
+    m_impl->quarantine_bytes += mapped;
+    while (m_impl->quarantine.size() > kQuarantineRanges || m_impl->quarantine_bytes > kQuarantineBytes) {
+        auto [base, size] = m_impl->quarantine.front();
+        m_impl->quarantine.pop_front();
+        m_impl->quarantine_bytes -= size;
+        munmap(reinterpret_cast<void*>(base), size);
+    }
     return ok_status();
 }
 

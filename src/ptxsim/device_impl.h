@@ -3,6 +3,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -43,6 +44,10 @@ struct Device::Impl {
     std::map<uint64_t, uint64_t> allocations; // base -> size: owned allocations and foreign ranges
     std::set<uint64_t> foreign;               // bases in `allocations` the device does not own
     uint64_t bytes = 0;
+    // Freed allocations whose addresses stay reserved (PROT_NONE, no memory behind them), oldest first:
+    // base -> mapped bytes. See Device::free.
+    std::deque<std::pair<uint64_t, uint64_t>> quarantine;
+    uint64_t quarantine_bytes = 0;
     std::mutex launch_mutex; // one launch at a time per device
     WorkerPool pool;
     ImageRegistry images; // arrays, texture and surface objects (texture.h)

@@ -3,8 +3,12 @@
 // addressing with cvta / isspacep; bounds, alignment and budget errors naming kernel, block, thread
 // and address.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "ptxsim_test_util.h"
 
@@ -420,6 +424,64 @@ LOOP:
     cfg.instruction_budget = 15;
     cfg.worker_threads = 1;
     EXPECT_FALSE(launch(dev, kernel_of(*m2, "small"), cfg, {}).ok());
+}
+
+// The kernel's view of one page: mapped (mincore succeeds) or not (ENOMEM), without touching it.
+bool page_mapped(DevicePtr p) {
+    unsigned char v = 0;
+    return mincore(reinterpret_cast<void*>(p), 1, &v) == 0;
+}
+
+// A freed allocation's addresses stay reserved and inaccessible, so that the next mapping of the process
+// does not land there and make the freed device pointer host memory again; the quarantine is bounded
+// (4096 ranges, src/ptxsim/device.cpp), its oldest range released first, and all of it with the device.
+TEST(PtxsimMemory, FreedAllocationsStayReservedForABoundedTime) {
+    const size_t page = size_t(sysconf(_SC_PAGESIZE));
+    DevicePtr first = 0, last = 0;
+    {
+        Device dev;
+        auto p = dev.alloc(64);
+        ASSERT_TRUE(p.ok());
+        first = *p;
+        ASSERT_TRUE(dev.free(first).ok());
+        EXPECT_TRUE(page_mapped(first));
+        // New mappings go elsewhere, and the freed page is mapped without access (the maps say so; a
+        // store would fault).
+        std::vector<void*> others;
+        for (int i = 0; i < 16; ++i) {
+            void* m = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            ASSERT_NE(m, MAP_FAILED);
+            EXPECT_NE(reinterpret_cast<DevicePtr>(m), first);
+            others.push_back(m);
+        }
+        for (void* m : others) munmap(m, page);
+        FILE* maps = fopen("/proc/self/maps", "r");
+        ASSERT_NE(maps, nullptr);
+        char line[512];
+        bool found = false;
+        while (fgets(line, sizeof line, maps)) {
+            unsigned long lo = 0, hi = 0;
+            char perms[5] = {};
+            if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 && first >= lo && first < hi) {
+                EXPECT_STREQ(perms, "---p") << line;
+                found = true;
+            }
+        }
+        fclose(maps);
+        EXPECT_TRUE(found);
+        // 4096 more freed allocations: the first one leaves the quarantine at the last of them.
+        for (int i = 0; i < 4096; ++i) {
+            auto q = dev.alloc(64);
+            ASSERT_TRUE(q.ok());
+            ASSERT_NE(*q, first);
+            ASSERT_TRUE(page_mapped(first)) << "released after " << i << " more frees";
+            ASSERT_TRUE(dev.free(*q).ok());
+            last = *q;
+        }
+        EXPECT_FALSE(page_mapped(first));
+        EXPECT_TRUE(page_mapped(last));
+    }
+    EXPECT_FALSE(page_mapped(last));
 }
 
 TEST(PtxsimMemory, DeviceCopiesAreBoundsChecked) {
