@@ -226,11 +226,7 @@ void check_optiscaler(const fs::path& folder, std::vector<CheckLine>& out) {
 
 // ---- prefix, cache, glibc ----------------------------------------------------------------------------
 
-fs::path cache_base(const Environment& env) {
-    if (auto v = env.get("XDG_CACHE_HOME"); v && !v->empty() && fs::path(*v).is_absolute()) return *v;
-    if (auto home = env.get("HOME"); home && !home->empty()) return fs::path(*home) / ".cache";
-    return "/tmp";
-}
+fs::path cache_base(const Environment& env) { return user_cache_dir(env).value_or("/tmp"); }
 
 void check_prefix(const InstallCheckOptions& o, const Environment& env, std::vector<CheckLine>& out) {
     std::optional<fs::path> compat = o.prefix;

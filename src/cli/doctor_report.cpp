@@ -28,12 +28,11 @@ namespace fs = std::filesystem;
 
 constexpr uintmax_t kMaxLogBytes = uintmax_t(16) << 20;
 
-// Where `d4r play` puts its game logs: [Debug] LogDir (D4R_GAME_LOG_DIR), else the user's cache folder.
+// Where `d4r play` puts its game logs (verb_play.cpp): [Debug] LogDir (D4R_GAME_LOG_DIR), else d4r/logs in the
+// user's cache folder (/tmp/d4r/logs without one).
 fs::path log_root(const Environment& env) {
     if (auto dir = env_text(env, EnvVar::GameLogDir)) return *dir;
-    if (auto xdg = env.get("XDG_CACHE_HOME"); xdg && !xdg->empty() && (*xdg)[0] == '/')
-        return fs::path(*xdg) / "d4r" / "logs";
-    return fs::path(env.get("HOME").value_or("/tmp")) / ".cache" / "d4r" / "logs";
+    return fs::path(user_cache_dir(env).value_or("/tmp")) / "d4r" / "logs";
 }
 
 // The newest game-* folder under ROOT (the names end with a sortable time stamp).

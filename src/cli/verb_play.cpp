@@ -49,10 +49,8 @@ void say(std::string_view line) {
 // The folder a prefix is in: X/pfx when X holds one (a compatdata folder), else X.
 fs::path prefix_in(const fs::path& dir) { return is_dir(dir / "pfx") ? dir / "pfx" : dir; }
 
-fs::path cache_root(const Environment& env) {
-    if (auto xdg = env.get("XDG_CACHE_HOME"); xdg && !xdg->empty() && (*xdg)[0] == '/') return fs::path(*xdg) / "d4r";
-    return fs::path(env.get("HOME").value_or("/tmp")) / ".cache" / "d4r";
-}
+// d4r's folder in the user's cache (/tmp/d4r without one); doctor_report.cpp reads the logs from the same place.
+fs::path cache_root(const Environment& env) { return fs::path(user_cache_dir(env).value_or("/tmp")) / "d4r"; }
 
 // Windows path of a Linux file under Wine (its Z: drive).
 std::string wine_path(const fs::path& p) {

@@ -21,6 +21,12 @@ const Environment& process_environment() {
     return env;
 }
 
+std::optional<std::string> user_cache_dir(const Environment& env) {
+    if (auto xdg = env.get("XDG_CACHE_HOME"); xdg && !xdg->empty() && (*xdg)[0] == '/') return *xdg;
+    if (auto home = env.get("HOME"); home && !home->empty()) return *home + "/.cache";
+    return std::nullopt;
+}
+
 std::optional<std::string> get_env(std::string_view name) { return process_environment().get(name); }
 
 void set_env(const std::string& name, const std::string& value) { ::setenv(name.c_str(), value.c_str(), 1); }

@@ -42,6 +42,12 @@ private:
 
 const Environment& process_environment();
 
+// The user's cache folder as the XDG base-directory rules give it: $XDG_CACHE_HOME when it is an absolute
+// path (a relative one is invalid and ignored), else $HOME/.cache when HOME is set and not empty; nothing
+// when neither. Every d4r folder under it (d4r/logs, d4r/restore, the JIT and accuracy caches) starts
+// here; each caller says what it does without one (a folder under /tmp, or an error).
+std::optional<std::string> user_cache_dir(const Environment& env);
+
 std::optional<std::string> get_env(std::string_view name);
 // setenv/unsetenv on the process (used by the accuracy policy before a backend loads).
 void set_env(const std::string& name, const std::string& value);

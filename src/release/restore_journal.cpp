@@ -45,10 +45,7 @@ json to_json(const RestoreJournal& j) {
 } // namespace
 
 Expected<fs::path> journal_dir(const Environment& env) {
-    if (std::optional<std::string> xdg = env.get("XDG_CACHE_HOME"); xdg && !xdg->empty() && (*xdg)[0] == '/')
-        return fs::path(*xdg) / "d4r" / "restore";
-    if (std::optional<std::string> home = env.get("HOME"); home && !home->empty())
-        return fs::path(*home) / ".cache" / "d4r" / "restore";
+    if (std::optional<std::string> cache = user_cache_dir(env)) return fs::path(*cache) / "d4r" / "restore";
     return make_error(ErrorCode::NotFound, "neither XDG_CACHE_HOME nor HOME is set: no folder for the restore journal");
 }
 
