@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 
-.PHONY: all build demo test test-default test-asan test-fuzz deps deps-demo bench clean
+.PHONY: all build build-asan demo test test-default test-asan test-fuzz deps deps-demo bench clean
 
 all: build
 
@@ -32,15 +32,18 @@ test: deps
 test-default: build
 	ctest --preset default -j $(JOBS)
 
-test-asan:
+# The asan preset (clang-19, -O0, ASan + UBSan) builds the unit tests and the libFuzzer targets once;
+# make test runs both from it. For long fuzzing runs the fuzz preset builds the fuzzers at -O1:
+#   cmake --preset fuzz && cmake --build --preset fuzz && tests/fuzz/run-fuzzers.sh --build build-fuzz 600
+build-asan:
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan -j $(JOBS)
+
+test-asan: build-asan
 	ctest --preset asan -j $(JOBS)
 
-test-fuzz:
-	cmake --preset fuzz >/dev/null
-	cmake --build --preset fuzz -j $(JOBS)
-	tests/fuzz/run-fuzzers.sh $(FUZZ_SECONDS)
+test-fuzz: build-asan
+	tests/fuzz/run-fuzzers.sh --build build-asan $(FUZZ_SECONDS)
 
 bench: build
 	@for b in build/bin/bench_*; do echo "== $$b"; $$b; done

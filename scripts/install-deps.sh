@@ -2,8 +2,8 @@
 # Installs the Debian 12 packages d4r needs, and only those that are missing.
 #   scripts/install-deps.sh [--for demo|test] [--print]
 #     --for demo   what building and running the demo needs
-#     --for test   everything `make test` needs (default): + clang-19, libFuzzer, clang-format-19 and
-#                  clang-tidy-19, Wine's tools,
+#     --for test   everything `make test` needs (default): + clang-19, libFuzzer, llvm-19 (the sanitizers'
+#                  symbolizer), clang-format-19 and clang-tidy-19, Wine's tools,
 #                  Wine and mingw-w64 for the Wine bridge (nvcuda.dll) and its Windows test programs, and
 #                  Xvfb and Mesa's Vulkan drivers (lavapipe) for the NGX shim's D3D12 harness under Wine
 #     --print      print the package list and exit
@@ -29,7 +29,7 @@ demo_packages=(
     libgtest-dev libgmock-dev libbenchmark-dev
 )
 test_packages=(
-    clang-19 libclang-rt-19-dev lld-19 clang-format-19 clang-tidy-19
+    clang-19 libclang-rt-19-dev lld-19 llvm-19 clang-format-19 clang-tidy-19
     wine64 wine64-tools mingw-w64
     xvfb xauth mesa-vulkan-drivers libvulkan1
 )
