@@ -27,7 +27,7 @@ std::string loaded_file(void* handle, const char* symbol) {
     return {};
 }
 
-Expected<HipRuntime> bind(void* handle, std::string library, std::string source) {
+Expected<HipRuntime> bind_runtime(void* handle, std::string library, std::string source) {
     HipRuntime hip;
     hip.library = std::move(library);
     hip.source = std::move(source);
@@ -55,7 +55,7 @@ Expected<HipRuntime> find_hip_runtime(const Environment& env) {
     for (const char* name : kHipNames) {
         if (void* h = dlopen(name, RTLD_NOW | RTLD_NOLOAD)) {
             std::string file = loaded_file(h, "hipModuleLoadData");
-            return bind(h, file.empty() ? name : file, "already loaded by the process");
+            return bind_runtime(h, file.empty() ? name : file, "already loaded by the process");
         }
     }
     std::vector<std::string> tried;
@@ -67,7 +67,7 @@ Expected<HipRuntime> find_hip_runtime(const Environment& env) {
             return std::nullopt;
         }
         std::string file = loaded_file(h, "hipModuleLoadData");
-        return bind(h, file.empty() ? path : file, source);
+        return bind_runtime(h, file.empty() ? path : file, source);
     };
     if (auto rocm = env_text(env, EnvVar::RocmDir)) {
         std::filesystem::path p = std::filesystem::path(*rocm) / "lib" / "libamdhip64.so";
