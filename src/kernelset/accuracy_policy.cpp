@@ -21,12 +21,6 @@ constexpr Forced kForced[] = {
     {"D4R_ELIDE_NGX_SYNC", "0"},        // keep every synchronisation NGX asks for
 };
 
-std::optional<std::string> non_empty(const Environment& env, const char* name) {
-    auto value = env.get(name);
-    if (value && value->empty()) return std::nullopt;
-    return value;
-}
-
 } // namespace
 
 bool accuracy_preferred(const Environment& env) { return env_bool(env, EnvVar::PreferAccuracy); }
@@ -57,13 +51,9 @@ Expected<std::filesystem::path> accuracy_cache_dir(const Environment& env) {
     if (auto configured = env_text(env, EnvVar::ZludaCacheHome)) {
         base = *configured;
         source = "D4R_ZLUDA_CACHE_HOME";
-    } else if (auto xdg = non_empty(env, "XDG_CACHE_HOME"); xdg && std::filesystem::path(*xdg).is_absolute()) {
-        // The XDG base-directory rules say a relative value is invalid and is ignored.
-        base = *xdg;
-        source = "XDG_CACHE_HOME";
-    } else if (auto home = non_empty(env, "HOME")) {
-        base = std::filesystem::path(*home) / ".cache";
-        source = "HOME";
+    } else if (auto cache = user_cache_dir(env)) {
+        base = *cache;
+        source = "the user's cache folder (XDG_CACHE_HOME, else HOME)";
     } else {
         base = "/tmp";
         source = "the fallback /tmp";
