@@ -324,7 +324,7 @@ std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environmen
     check_wine(options, out);
     check_windows_side(env, options.lib_dir, out);
     check_proton(cfg, out);
-    check_install({options.game_dir, options.prefix, options.system_glibc}, cfg, env, out);
+    check_install({options.game_dir, options.prefix, options.system_glibc, options.launch_options}, cfg, env, out);
     return out;
 }
 

@@ -26,7 +26,7 @@ const char* check_status_name(CheckStatus status);
 struct CheckLine {
     CheckStatus status = CheckStatus::Ok;
     std::string check; // short name: config, gpu, kernels, nvidia, zluda, hip, wine, bridge, runtime, shim,
-                       // ngxcore, d4rcuda, proton, install, optiscaler, prefix, cache, glibc
+                       // ngxcore, d4rcuda, proton, install, optiscaler, nvapi, prefix, cache, glibc
     std::string message;
     std::string hint; // empty when there is nothing to do
 };
@@ -45,6 +45,7 @@ struct DoctorOptions {
     std::optional<std::filesystem::path> game_dir; // --game: check an install (doctor_install.h)
     std::optional<std::filesystem::path> prefix;   // --prefix: a Steam compatdata/<appid> folder
     std::optional<std::string> system_glibc;       // --glibc: the GLIBC version to compare libraries with
+    std::optional<std::string> launch_options;     // --launch-options: the game's Steam launch options
 };
 
 std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environment& env);

@@ -1,5 +1,6 @@
 // d4r doctor: the checks of a real install (doctor_install.h).
 #include "doctor_install.h"
+#include "doctor_optiscaler.h"
 
 #include <gnu/libc-version.h>
 #include <unistd.h>
@@ -18,8 +19,6 @@
 #include "release/game_layout.h"
 #include "release/install_manifest.h"
 #include "release/install_nvidia.h"
-#include "release/optiscaler_ini.h"
-#include "release/optiscaler_keys.h"
 #include "release/pe_version.h"
 #include "release/restore_journal.h"
 
@@ -30,7 +29,6 @@ namespace {
 namespace fs = std::filesystem;
 using config::KeyId;
 
-constexpr uint64_t kMaxIniBytes = 1 << 20;
 constexpr uint64_t kMaxLibraryBytes = uint64_t(2) << 30;
 
 std::optional<std::string> configured(const config::ResolvedConfig* cfg, KeyId id) {
@@ -74,10 +72,12 @@ void check_manifest(const fs::path& folder, std::vector<CheckLine>& out) {
         }
         auto hash = sha256_file_hex(path);
         if (hash && *hash == f.sha256) continue;
-        if (lower(fs::path(f.path).filename().string()) == "d4r.ini") {
+        const std::string name = lower(fs::path(f.path).filename().string());
+        if (name == "d4r.ini") {
             ini_edited = true;
             continue;
         }
+        if (name == "optiscaler.ini") continue; // OptiScaler's "Save INI" rewrites it; its keys are checked below
         if (changed++ == 0) first_changed = f.path;
     }
     const std::string version = plan->d4r_version.empty() ? "" : " (d4r " + plan->d4r_version + ")";
@@ -136,92 +136,6 @@ void check_nvidia_files(const fs::path& folder, std::vector<CheckLine>& out) {
                                              version, check->modules),
                                  check->warnings.empty() ? "native kernels will be refused and DLSS runs slower"
                                                          : check->warnings.front()));
-}
-
-// The file a Windows path in OptiScaler.ini names, seen from Linux: relative to the exe folder, or under
-// Z:\ (Wine's drive for the Unix root); empty for another drive, which d4r cannot map without the prefix.
-fs::path unix_path_of(const fs::path& folder, std::string p) {
-    std::replace(p.begin(), p.end(), '\\', '/');
-    const bool drive = p.size() > 1 && p[1] == ':';
-    if (drive && (p[0] == 'Z' || p[0] == 'z')) return fs::path(p.substr(2));
-    if (drive) return {};
-    return fs::path(p).is_absolute() ? fs::path(p) : folder / p;
-}
-
-// [DLSS] LibraryPath as OptiScaler uses it: a file is loaded as it is; a folder (ending in a slash) has its
-// _nvngx.dll tried before its nvngx.dll. Appends what is wrong with it to WRONG.
-void check_library_path(const fs::path& folder, const std::optional<std::string>& value,
-                        std::vector<std::string>& wrong) {
-    const std::string name = fmt::format("[{}] {}", release::kDlssLibraryPath.section, release::kDlssLibraryPath.key);
-    if (!value || value->empty() || lower(*value) == "auto") {
-        wrong.push_back(name + " is not set (auto loads the driver's NGX core, not d4r's shim)");
-        return;
-    }
-    const fs::path unix_path = unix_path_of(folder, *value);
-    if (unix_path.empty()) return; // not checked
-    const char last = value->back();
-    if (last != '\\' && last != '/') {
-        if (!is_file(unix_path)) wrong.push_back(fmt::format("{} {} names no file", name, *value));
-        return;
-    }
-    if (is_file(unix_path / "_nvngx.dll"))
-        wrong.push_back(fmt::format("{} {} is a folder: OptiScaler loads its _nvngx.dll (NVIDIA's NGX core), not "
-                                    "d4r's shim; name the shim's file",
-                                    name, *value));
-    else if (!is_file(unix_path / "nvngx.dll"))
-        wrong.push_back(fmt::format("{} {} is a folder without nvngx.dll or _nvngx.dll", name, *value));
-}
-
-void check_optiscaler(const fs::path& folder, std::vector<CheckLine>& out) {
-    using release::ini_value;
-    const fs::path ini_path = folder / release::kOptiScalerIniName;
-    auto text = read_text_file(ini_path, kMaxIniBytes);
-    if (!text) {
-        const bool old_name = is_file(folder / "nvngx.ini");
-        out.push_back(check_line(
-            CheckStatus::Warn, "optiscaler",
-            fmt::format("no OptiScaler.ini in {}{}", folder.string(),
-                        old_name ? " (an nvngx.ini is there: OptiScaler 0.7.7 and older read that name, d4r does not)"
-                                 : ""),
-            "without OptiScaler the game's DLSS calls do not reach d4r's shim; install the full release ('d4r install')"));
-        return;
-    }
-    // Each key as OptiScaler reads it: in its section, the last line winning (release/optiscaler_keys.h).
-    auto value = [&](const release::OptiScalerKey& k) { return ini_value(*text, k.section, k.key); };
-    auto named = [](const release::OptiScalerKey& k) { return fmt::format("[{}] {}", k.section, k.key); };
-    std::vector<std::string> wrong;
-    auto upscaler = value(release::kDx12Upscaler);
-    if (!upscaler || lower(*upscaler) != release::kDx12UpscalerDlss)
-        wrong.push_back(fmt::format("{} is {}, not {}", named(release::kDx12Upscaler), upscaler.value_or("unset"),
-                                    release::kDx12UpscalerDlss));
-    if (auto enabled = value(release::kDlssEnabled); enabled && lower(*enabled) == "false")
-        wrong.push_back(named(release::kDlssEnabled) + " is false (OptiScaler's DLSS backend is off)");
-    auto hook = value(release::kHookOriginalNvngxOnly);
-    if (!hook || lower(*hook) != "true")
-        wrong.push_back(
-            fmt::format("{} is {}, not true", named(release::kHookOriginalNvngxOnly), hook.value_or("unset")));
-    auto library = value(release::kDlssLibraryPath);
-    check_library_path(folder, library, wrong);
-    // Keys an older d4r wrote where OptiScaler never reads them.
-    if (ini_value(*text, "DLSS", "NvngxPath"))
-        wrong.push_back("[DLSS] NvngxPath is not an OptiScaler key (an older d4r wrote it; OptiScaler reads [DLSS] "
-                        "LibraryPath)");
-    if (!wrong.empty()) {
-        out.push_back(check_line(CheckStatus::Fail, "optiscaler",
-                                 fmt::format("{}: {}", ini_path.string(), fmt::join(wrong, "; ")),
-                                 "'d4r play' writes d4r's OptiScaler keys; or set them by hand in OptiScaler.ini "
-                                 "(docs/optiscaler.md)"));
-        return;
-    }
-    if (auto dxgi = value(release::kDxgiSpoofing); dxgi && lower(*dxgi) == "false") {
-        out.push_back(check_line(CheckStatus::Warn, "optiscaler",
-                                 fmt::format("{}: DLSS routed to {}, but {} is false", ini_path.string(), *library,
-                                             named(release::kDxgiSpoofing)),
-                                 "the game sees the real GPU vendor and may not offer DLSS; set it to auto"));
-        return;
-    }
-    out.push_back(
-        check_line(CheckStatus::Ok, "optiscaler", fmt::format("{}: DLSS routed to {}", ini_path.string(), *library)));
 }
 
 // ---- prefix, cache, glibc ----------------------------------------------------------------------------
@@ -373,9 +287,10 @@ void check_install(const InstallCheckOptions& options, const config::ResolvedCon
         } else {
             check_manifest(folder->folder, out);
             check_nvidia_files(folder->folder, out);
-            check_optiscaler(folder->folder, out);
+            check_optiscaler(folder->folder, folder->exe, env, out);
         }
     }
+    if (options.game_dir || options.prefix || options.launch_options) check_nvapi(options, env, out);
     check_prefix(options, env, out);
     check_cache(env, out);
     check_glibc(options, cfg, out);

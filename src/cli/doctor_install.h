@@ -7,10 +7,10 @@
 //               (a changed d4r.ini is the user's edit, fine; other changed files warn; missing ones fail)
 //   nvidia      nvngx_dlss.dll beside the exe, its version, and how many native kernels of each kernel set
 //               its PTX modules match (none: native kernels are refused, DLSS runs slower)
-//   optiscaler  OptiScaler.ini beside the exe, read as OptiScaler reads it, with the keys that route DLSS
-//               to d4r's shim ([Upscalers] Dx12Upscaler = dlss, [DLSS] LibraryPath naming an existing
-//               file, [Hooks] HookOriginalNvngxOnly = true, [DLSS] Enabled not false); a warning when
-//               [Spoofing] Dxgi = false
+//   optiscaler  OptiScaler's DLL and version, its OptiScaler.ini read as that version reads it, with the
+//               keys that route DLSS to d4r's shim, where it would find nvngx_dlss.dll, and what its last
+//               log says (doctor_optiscaler.h)
+//   nvapi       whether OptiScaler would see an NVIDIA GPU with this launch (doctor_optiscaler.h)
 //   prefix      the Proton prefix (--prefix, else $STEAM_COMPAT_DATA_PATH): pfx/ present, the Proton
 //               version that made it, and restore journals `d4r play` left behind after a crash
 //   cache       the kernel cache folder: writable, and warm (holds compiled kernels) or cold
@@ -32,6 +32,7 @@ struct InstallCheckOptions {
     std::optional<std::filesystem::path> game_dir; // --game
     std::optional<std::filesystem::path> prefix;   // --prefix: a Steam compatdata/<appid> folder
     std::optional<std::string> system_glibc;       // --glibc; else the running glibc's version
+    std::optional<std::string> launch_options;     // --launch-options: the game's Steam launch options
 };
 
 void check_install(const InstallCheckOptions& options, const config::ResolvedConfig* cfg, const Environment& env,

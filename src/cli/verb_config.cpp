@@ -17,6 +17,7 @@
 #include "core/env.h"
 #include "core/env_vars.h"
 #include "core/strings.h"
+#include "game_profile.h"
 #include "verbs.h"
 
 namespace d4r::cli {
@@ -28,6 +29,7 @@ using namespace d4r::config;
 
 struct ConfigOptions {
     std::string file;
+    std::string exe; // show --exe: apply this game's profile
     bool release = false;
 };
 
@@ -53,8 +55,11 @@ void print_diagnostics(const std::vector<Diagnostic>& diagnostics) {
 }
 
 // Loads, prints the diagnostics, and resolves; nullopt (after reporting) when the file is unusable.
-std::optional<ResolvedConfig> load_resolved(const std::string& explicit_file, int& status,
-                                            Loaded* loaded_out = nullptr) {
+// With EXE, the game's profile (game_profile.h) fills in what the file does not set, unless the file turns it
+// off; PROFILE_OUT receives it.
+std::optional<ResolvedConfig> load_resolved(const std::string& explicit_file, int& status, Loaded* loaded_out = nullptr,
+                                            const std::string& exe = "",
+                                            std::optional<release::GameProfile>* profile_out = nullptr) {
     Expected<Loaded> loaded = load(explicit_file);
     if (!loaded) {
         status = report_error(loaded.error());
@@ -65,6 +70,22 @@ std::optional<ResolvedConfig> load_resolved(const std::string& explicit_file, in
     if (!resolved) {
         status = kExitUsage;
         return std::nullopt;
+    }
+    if (!exe.empty() && resolved->get(KeyId::LaunchGameProfile).as_bool().value_or(true)) {
+        std::string why;
+        std::optional<release::GameProfile> profile = release::game_profile_for(process_environment(), exe, why);
+        if (profile) {
+            if (Status s = inject_game_profile(loaded->parsed, *profile); !s) {
+                status = report_error(s.error());
+                return std::nullopt;
+            }
+            resolved = resolve_parsed(loaded->parsed, process_environment());
+            if (!resolved) {
+                status = kExitUsage;
+                return std::nullopt;
+            }
+        }
+        if (profile_out) *profile_out = std::move(profile);
     }
     if (loaded_out) *loaded_out = std::move(*loaded);
     return std::move(*resolved);
@@ -135,9 +156,19 @@ void print_variables(const Environment& env, const ResolvedConfig* resolved) {
 int run_show(const ConfigOptions& o) {
     int status = kExitOk;
     Loaded loaded;
-    std::optional<ResolvedConfig> resolved = load_resolved(o.file, status, &loaded);
+    std::optional<release::GameProfile> profile;
+    std::optional<ResolvedConfig> resolved = load_resolved(o.file, status, &loaded, o.exe, &profile);
     if (!resolved) return status;
     fmt::print("config file: {}\n", loaded.location.describe());
+    if (!o.exe.empty()) {
+        const ResolvedValue& use = resolved->get(KeyId::LaunchGameProfile);
+        if (!use.as_bool().value_or(true))
+            fmt::print("game profile: off ([Launch] GameProfile = false, {})\n", use.origin_text);
+        else if (profile)
+            fmt::print("game profile: {}\n", profile->describe());
+        else
+            fmt::print("game profile: none for {}\n", fs::path(o.exe).filename().string());
+    }
     for (const KeyInfo& key : schema_keys()) {
         const ResolvedValue& v = resolved->get(key.id);
         std::string assignment = fmt::format("[{}] {} =", key.section, key.name);
@@ -159,6 +190,13 @@ int run_show(const ConfigOptions& o) {
             fmt::print("    {}={}\n", l.line.name, shell_quote(l.line.value));
         }
     }
+    if (profile)
+        for (const release::ProfileValue& v : profile->env) {
+            const std::optional<std::string> own = process_environment().get(v.key);
+            print_entry(fmt::format("{} = {}", v.key, v.value), profile->origin(v.line));
+            fmt::print("    {}\n", own ? fmt::format("{} not exported: the environment sets it", v.key)
+                                       : fmt::format("{}={} (for the game, by d4r play)", v.key, shell_quote(v.value)));
+        }
     print_variables(process_environment(), &*resolved);
     return kExitOk;
 }
@@ -199,6 +237,9 @@ void register_config_verbs(CLI::App& root) {
                               "(default, FILE:LINE or environment), the variables it maps to, then every "
                               "environment variable d4r reads with its value and source",
                               true);
+    show->add_option("--exe", options->exe,
+                     "also apply the game profile of this exe (as d4r play does): its d4r.ini values where the file "
+                     "sets none, shown with their origin, and its environment variables");
     set_action(show, [options] { return run_show(*options); });
 
     CLI::App* schema = add_verb(*config, options, "schema",

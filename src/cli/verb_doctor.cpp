@@ -20,6 +20,7 @@ struct DoctorCliOptions {
     std::string kfd_root = kernels::kDefaultKfdTopology;
     std::string game;
     std::string prefix;
+    std::string launch_options;
     std::string glibc;
     std::string report;
     bool json = false;
@@ -31,6 +32,7 @@ int run(const DoctorCliOptions& o) {
     options.kfd_root = o.kfd_root;
     if (!o.game.empty()) options.game_dir = o.game;
     if (!o.prefix.empty()) options.prefix = o.prefix;
+    if (!o.launch_options.empty()) options.launch_options = o.launch_options;
     if (!o.glibc.empty()) options.system_glibc = o.glibc;
     std::error_code ec;
     options.cwd = std::filesystem::current_path(ec);
@@ -58,6 +60,7 @@ int run(const DoctorCliOptions& o) {
         for (auto [flag, value] : {std::pair{"--config", &o.config},
                                    {"--game", &o.game},
                                    {"--prefix", &o.prefix},
+                                   {"--launch-options", &o.launch_options},
                                    {"--glibc", &o.glibc},
                                    {"--kfd-root", &o.kfd_root}})
             if (!value->empty()) command += fmt::format(" {} {}", flag, *value);
@@ -83,10 +86,13 @@ void register_doctor_verb(CLI::App& root) {
     sub->add_option("--kfd-root", o->kfd_root, "KFD topology folder")->capture_default_str();
     sub->add_option("--game", o->game,
                     "a game folder d4r was installed into: check the install, the NVIDIA files and kernel sets, "
-                    "OptiScaler's routing");
+                    "OptiScaler's version, routing, nvngx_dlss.dll and log");
     sub->add_option("--prefix", o->prefix,
                     "the game's Steam compatdata/<appid> folder (default: STEAM_COMPAT_DATA_PATH): the Proton "
                     "prefix and its version");
+    sub->add_option("--launch-options", o->launch_options,
+                    "the game's Steam launch options (e.g. 'd4r play -- %command%'): check that OptiScaler would "
+                    "see an NVIDIA GPU with them (PROTON_FORCE_NVAPI)");
     sub->add_option("--glibc", o->glibc,
                     "compare ZLUDA's and ROCm's libraries with this GLIBC version instead of this system's (e.g. "
                     "the oldest distribution you support)");

@@ -18,8 +18,10 @@
 #include "core/files.h"
 #include "core/log.h"
 #include "core/process.h"
+#include "game_profile.h"
 #include "release/launcher.h"
 #include "release/optiscaler_keys.h"
+#include "release/optiscaler_routing.h"
 #include "release/restore_journal.h"
 #include "verbs.h"
 
@@ -52,36 +54,15 @@ fs::path prefix_in(const fs::path& dir) { return is_dir(dir / "pfx") ? dir / "pf
 // d4r's folder in the user's cache (/tmp/d4r without one); doctor_report.cpp reads the logs from the same place.
 fs::path cache_root(const Environment& env) { return fs::path(user_cache_dir(env).value_or("/tmp")) / "d4r"; }
 
-// Windows path of a Linux file under Wine (its Z: drive).
-std::string wine_path(const fs::path& p) {
-    std::string s = "Z:" + p.string();
-    for (char& c : s)
-        if (c == '/') c = '\\';
-    return s;
-}
-
 std::string value_of(const ResolvedConfig& r, KeyId id) {
     const ResolvedValue& v = r.get(id);
     return v.is_auto() ? std::string() : v.value;
 }
 
-// OptiScaler's keys (release/optiscaler_keys.h): d4r's [OptiScaler] section and the routing that makes
-// OptiScaler's DLSS backend load d4r's shim.
-std::vector<release::IniSetting> optiscaler_settings(const ResolvedConfig& r, const fs::path& game_dir) {
+// d4r's [OptiScaler] settings of d4r.ini as OptiScaler keys (release/optiscaler_keys.h).
+std::vector<release::IniSetting> optiscaler_preferences(const ResolvedConfig& r) {
     using namespace release;
     std::vector<IniSetting> s;
-    for (const char* shim : {"d4r/nvngx.dll", "d4r/d4r_nvngx.dll", "d4r_nvngx.dll"}) {
-        if (is_file(game_dir / shim)) {
-            s.push_back(optiscaler_setting(kDlssLibraryPath, wine_path(game_dir / shim)));
-            break;
-        }
-    }
-    if (s.empty())
-        say(fmt::format("no d4r shim (d4r/nvngx.dll or d4r_nvngx.dll) in {}: OptiScaler's [DLSS] LibraryPath left "
-                        "as it is",
-                        game_dir.string()));
-    s.push_back(optiscaler_setting(kDx12Upscaler, kDx12UpscalerDlss));
-    s.push_back(optiscaler_setting(kHookOriginalNvngxOnly, "true"));
     const ResolvedValue& fps = r.get(KeyId::OptiScalerFpsOverlay);
     s.push_back(optiscaler_setting(kShowFps, fps.as_bool().value_or(true) ? "true" : "false"));
     s.push_back(optiscaler_setting(kLogLevel, r.get(KeyId::OptiScalerLogLevel).value));
@@ -103,8 +84,26 @@ std::vector<release::IniSetting> optiscaler_settings(const ResolvedConfig& r, co
     return s;
 }
 
+// The OptiScaler.ini edit for the game in GAME_DIR: the routing keys its OptiScaler version reads
+// (release/optiscaler_routing.h), then d4r's [OptiScaler] preferences.
+void plan_optiscaler(const ResolvedConfig& r, const fs::path& game_dir,
+                     const std::optional<release::GameProfile>& profile, release::LaunchPlan& plan) {
+    Expected<std::string> text = read_text_file(*plan.optiscaler_ini, 16 << 20);
+    release::GameRoutingInputs in;
+    in.exe_folder = game_dir;
+    in.ini_text = text ? *text : std::string();
+    in.dll = release::find_optiscaler_dll(game_dir);
+    in.shim = release::find_shim(game_dir);
+    if (profile) in.overrides = profile->optiscaler_settings();
+    release::GameRouting routing = release::plan_game_routing(in);
+    for (const std::string& note : routing.notes) say(note);
+    plan.optiscaler_settings = std::move(routing.edit.set);
+    plan.optiscaler_removals = std::move(routing.edit.remove);
+    for (release::IniSetting& s : optiscaler_preferences(r)) plan.optiscaler_settings.push_back(std::move(s));
+}
+
 // `d4r config show` for the located file, as that verb prints it.
-std::string config_show_text(const ConfigLocation& location) {
+std::string config_show_text(const ConfigLocation& location, const std::string& exe) {
     const std::string self = executable_path();
     if (self.empty()) return "d4r config show: cannot find the running d4r\n";
     std::vector<std::string> argv;
@@ -112,6 +111,7 @@ std::string config_show_text(const ConfigLocation& location) {
         argv = {self, "config", "show", "--config", location.path->string()};
     else
         argv = {"env", "D4R_NO_CONFIG=1", self, "config", "show"};
+    if (!exe.empty()) argv.insert(argv.end(), {"--exe", exe});
     Expected<ProcessResult> r = run_process(argv, std::chrono::seconds(20));
     if (!r) return fmt::format("d4r config show failed: {}\n", r.error().text());
     // Its first line names the file the way it was given to it; say why play chose it instead.
@@ -161,13 +161,31 @@ int run_play(const PlayArgs& a) {
         fmt::print(stderr, "d4r: {}: {}\n", d.severity == Severity::Error ? "error" : "warning", d.text());
     Expected<ResolvedConfig> resolved_or = resolve_parsed(parsed, env);
     if (!resolved_or) return kExitUsage;
-    const ResolvedConfig& r = *resolved_or;
     say(fmt::format("config: {}", location->describe()));
 
-    if (std::string game_exe = value_of(r, KeyId::LaunchGameExe); !game_exe.empty()) {
+    if (std::string game_exe = value_of(*resolved_or, KeyId::LaunchGameExe); !game_exe.empty()) {
         exe = game_exe;
         game_dir = fs::path(game_exe).parent_path();
     }
+
+    // The game's profile (packaging/game-profiles.ini): its d4r.ini values where the file sets none.
+    std::optional<release::GameProfile> profile;
+    const std::string exe_file =
+        exe ? fs::path(*exe).filename().string() : fs::path(plan.command[0]).filename().string();
+    if (const ResolvedValue& use = resolved_or->get(KeyId::LaunchGameProfile); !use.as_bool().value_or(true)) {
+        say(fmt::format("game profile: off ([Launch] GameProfile = false, {})", use.origin_text));
+    } else {
+        std::string why;
+        profile = release::game_profile_for(env, exe_file, why);
+        if (!profile && why.starts_with("error: ")) say("warning: " + why.substr(7));
+        if (profile) {
+            say("game profile: " + profile->describe());
+            if (Status s = inject_game_profile(parsed, *profile); !s) return report_error(s.error());
+            resolved_or = resolve_parsed(parsed, env);
+            if (!resolved_or) return kExitUsage;
+        }
+    }
+    const ResolvedConfig& r = *resolved_or;
     plan.exe_name = exe ? fs::path(*exe).stem().string() : fs::path(plan.command[0]).filename().string();
 
     // The environment: the configuration's exports, then the NVAPI variables Proton needs for DLSS.
@@ -177,12 +195,34 @@ int run_play(const PlayArgs& a) {
             if (c.name == name) return true;
         return false;
     };
-    for (const auto& [name, value] : {std::pair<const char*, const char*>{"PROTON_ENABLE_NVAPI", "1"},
-                                      {"PROTON_FORCE_NVAPI", "1"},
-                                      {"DXVK_NVAPI_GPU_ARCH", "AD100"}}) {
-        if (env.has(name) || exported(name)) continue;
-        plan.env.push_back({name, std::string(value), "Proton offers DLSS only with NVAPI"});
+    if (profile)
+        for (const release::ProfileValue& v : profile->env)
+            if (!env.has(v.key) && !exported(v.key)) plan.env.push_back({v.key, v.value, profile->origin(v.line)});
+
+    // Proton's NVIDIA identity (docs/proton.md): OptiScaler keeps its DLSS backend only when it sees an NVIDIA
+    // GPU, which under Proton means PROTON_FORCE_NVAPI=1 (Proton then hides the AMD GPU behind NVIDIA's vendor id).
+    struct NvapiVariable {
+        const char* name;
+        const char* value;
+        const char* why;
+    };
+    const NvapiVariable nvapi[] = {
+        {"PROTON_ENABLE_NVAPI", "1", "Proton loads dxvk-nvapi (nvapi64.dll), which DLSS needs"},
+        {"PROTON_FORCE_NVAPI", "1",
+         "Proton reports the GPU with NVIDIA's vendor id, so OptiScaler's NVIDIA check passes and its DLSS "
+         "backend stays on"},
+        {"DXVK_NVAPI_GPU_ARCH", "AD100", "dxvk-nvapi reports an Ada GPU, which the game's DLSS options expect"},
+    };
+    for (const NvapiVariable& v : nvapi) {
+        if (env.has(v.name) || exported(v.name)) continue;
+        plan.env.push_back({v.name, std::string(v.value), v.why});
     }
+    if (std::optional<std::string> force = env.get("PROTON_FORCE_NVAPI"); force && *force != "1")
+        say(fmt::format("warning: PROTON_FORCE_NVAPI={} is yours and kept: OptiScaler will see no NVIDIA GPU and turn "
+                        "its DLSS backend off",
+                        *force));
+    else
+        say("for OptiScaler: PROTON_FORCE_NVAPI=1, so Proton reports the GPU as NVIDIA's and OptiScaler keeps DLSS on");
 
     // The prefix.
     if (!a.prefix.empty()) {
@@ -208,7 +248,7 @@ int run_play(const PlayArgs& a) {
     for (const char* name : {release::kOptiScalerIniName, "optiscaler.ini"}) {
         if (is_file(game_dir / name)) {
             plan.optiscaler_ini = game_dir / name;
-            plan.optiscaler_settings = optiscaler_settings(r, game_dir);
+            plan_optiscaler(r, game_dir, profile, plan);
             break;
         }
     }
@@ -236,7 +276,7 @@ int run_play(const PlayArgs& a) {
     plan.journal_dir = *journal_dir;
     std::string log_dir = value_of(r, KeyId::DebugLogDir);
     plan.log_root = log_dir.empty() ? cache_root(env) / "logs" : fs::path(log_dir);
-    if (!plan.dry_run) plan.config_text = config_show_text(*location);
+    if (!plan.dry_run) plan.config_text = config_show_text(*location, exe_file);
     return release::run_game(plan, say);
 }
 

@@ -56,7 +56,7 @@ public:
                 message += " (comments must be on a line of their own)";
             return error(e.line, std::move(message));
         }
-        m_parsed.values[key->index()] = FileValue{std::move(*value), e.value, e.line};
+        m_parsed.values[key->index()] = FileValue{std::move(*value), e.value, e.line, {}};
     }
 
 private:

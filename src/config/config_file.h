@@ -31,6 +31,7 @@ struct FileValue {
     std::string value; // canonical (values.h)
     std::string raw;   // as written
     int line = 0;
+    std::string origin; // set when the value is not the file's (a game profile): where it comes from
 };
 
 struct EnvLine {

@@ -177,7 +177,7 @@ Expected<ResolvedConfig> resolve_parsed(const ParsedConfig& parsed, const Enviro
             r.value = f->value;
             r.origin = Origin::File;
             r.line = f->line;
-            r.origin_text = fmt::format("{}:{}", parsed.file_name, f->line);
+            r.origin_text = f->origin.empty() ? fmt::format("{}:{}", parsed.file_name, f->line) : f->origin;
         } else {
             r.value = std::string(key.default_value);
             r.origin_text = "default";

@@ -90,6 +90,8 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      "The game's Proton prefix (its compatdata folder). Empty: the launcher's choice."},
     {KeyId::LaunchGameExe, "Launch", "GameExe", Path, "", Launcher, "", "", 0, 0,
      "The game's executable. Empty: the launcher's choice."},
+    {KeyId::LaunchGameProfile, "Launch", "GameProfile", Bool, "true", Launcher, "", "", 0, 0,
+     "Apply d4r's profile for this game's exe (packaging/game-profiles.ini), if it has one."},
 
     {KeyId::GameEngineIni, "Game", "EngineIni", Path, "", Verbatim, "D4R_UE_ENGINE_INI", "", 0, 0,
      "Unreal Engine games: the game's Engine.ini, to which Cvars are added for the session."},

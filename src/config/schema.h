@@ -68,6 +68,7 @@ enum class KeyId {
     LaunchProtonDir,
     LaunchCompatDataDir,
     LaunchGameExe,
+    LaunchGameProfile,
     GameEngineIni,
     GameCvars,
     OptiScalerFpsOverlay,

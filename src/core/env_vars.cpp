@@ -32,6 +32,8 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
      "The d4r.ini to read instead of searching ./d4r.ini and ~/.config/d4r/d4r.ini."},
     {EnvVar::NoConfig, "D4R_NO_CONFIG", Bool, "false", 0, 0, "", "config (d4r CLI, launcher)",
      "Read no d4r.ini: the built-in defaults."},
+    {EnvVar::GameProfiles, "D4R_GAME_PROFILES", Path, "", 0, 0, "", "config (d4r CLI, launcher)",
+     "A game-profiles.ini to use instead of the per-game profiles built into d4r (to try a profile)."},
 
     {EnvVar::CudaBackend, "D4R_CUDA_BACKEND", String, "auto", 0, 0, "auto, cpu, driver or driver:/path/to/libcuda.so",
      kRuntime, "Which backend runs CUDA calls: the PTX simulator (cpu), NVIDIA's libcuda (driver), or auto."},

@@ -35,6 +35,7 @@ enum class EnvVar {
     LogFile,
     Config,
     NoConfig,
+    GameProfiles,
     // The CUDA runtime (libd4rcuda).
     CudaBackend,
     CudaTrace,

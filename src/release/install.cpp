@@ -16,6 +16,7 @@
 #include "core/sha256.h"
 #include "game_layout.h"
 #include "install_nvidia.h"
+#include "install_optiscaler.h"
 #include "install_zip.h"
 
 namespace d4r::release {
@@ -453,7 +454,9 @@ Status install_impl(const InstallOptions& options, const Say& say) {
     }
 
     std::vector<fs::path> copy_from;
-    const InstallPlan plan = D4R_TRY(make_plan(choice.folder, input, nvidia, options, choice.reason, copy_from));
+    InstallPlan plan = D4R_TRY(make_plan(choice.folder, input, nvidia, options, choice.reason, copy_from));
+    StagingFolder staging; // the edited OptiScaler.ini, until it is copied
+    D4R_TRY(route_installed_optiscaler(choice.folder, choice.exe, release, plan, copy_from, staging, say));
     if (options.dry_run) {
         say_plan(plan, say, true);
         return ok_status();

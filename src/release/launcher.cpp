@@ -84,11 +84,12 @@ Expected<fs::path> make_log_folder(const fs::path& root, const std::string& exe)
 }
 
 // Applies SETTINGS to the ini at PATH (created when missing); true when the file changed.
-Expected<bool> apply_ini_file(const fs::path& path, const std::vector<IniSetting>& settings) {
+Expected<bool> apply_ini_file(const fs::path& path, const std::vector<IniSetting>& settings,
+                              const std::vector<IniRemoval>& removals = {}) {
     std::string text;
     if (path_exists(path)) text = D4R_TRY(read_text_file(path, 16 << 20));
-    if (path_exists(path) && ini_settings_hold(text, settings)) return false;
-    D4R_TRY(write_file_atomic(path, std::string_view(apply_ini_settings(text, settings))));
+    if (path_exists(path) && ini_settings_hold(text, settings) && ini_removals_hold(text, removals)) return false;
+    D4R_TRY(write_file_atomic(path, std::string_view(apply_ini_settings(remove_ini_keys(text, removals), settings))));
     return true;
 }
 
@@ -310,7 +311,8 @@ int run_game_impl(const LaunchPlan& plan, const Say& say) {
 
     auto apply_optiscaler = [&](bool watching) {
         if (!plan.optiscaler_ini || !path_exists(*plan.optiscaler_ini)) return;
-        Expected<bool> changed = apply_ini_file(*plan.optiscaler_ini, plan.optiscaler_settings);
+        Expected<bool> changed =
+            apply_ini_file(*plan.optiscaler_ini, plan.optiscaler_settings, plan.optiscaler_removals);
         if (!changed)
             note(fmt::format("cannot write d4r's keys into {}: {}", plan.optiscaler_ini->string(),
                              changed.error().text()));

@@ -38,6 +38,7 @@ struct LaunchPlan {
     std::string exe_name; // for the log folder name
     std::optional<fs::path> optiscaler_ini;
     std::vector<IniSetting> optiscaler_settings;
+    std::vector<IniRemoval> optiscaler_removals; // keys d4r wrote for another OptiScaler version
     std::optional<fs::path> engine_ini;
     std::vector<IniSetting> engine_settings;
     fs::path journal_dir;

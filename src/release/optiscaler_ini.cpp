@@ -183,6 +183,52 @@ std::optional<std::string> ini_value(std::string_view text, std::string_view sec
     return std::string(key_of(lines[place.lines.back()].text)->value);
 }
 
+namespace {
+
+// The lines of TEXT that REMOVALS accept.
+std::vector<bool> removed_lines(const std::vector<Line>& lines, const std::vector<IniRemoval>& removals) {
+    std::vector<bool> removed(lines.size(), false);
+    for (const IniRemoval& r : removals) {
+        KeyPlace place = find_key(lines, r.section, r.key, line_text);
+        for (size_t i : place.lines)
+            if (!r.matches || r.matches(key_of(lines[i].text)->value)) removed[i] = true;
+    }
+    return removed;
+}
+
+} // namespace
+
+std::vector<IniSetting> ini_settings_in(std::string_view text) {
+    std::vector<IniSetting> out;
+    std::string section;
+    for (const Line& l : split_lines(without_bom(text))) {
+        if (std::optional<std::string_view> sec = section_of(l.text)) {
+            section = std::string(*sec);
+            continue;
+        }
+        if (std::optional<KeyLine> k = key_of(l.text))
+            out.push_back({section, std::string(k->key), std::string(k->value)});
+    }
+    return out;
+}
+
+std::string remove_ini_keys(std::string_view text, const std::vector<IniRemoval>& removals) {
+    const std::string_view body = without_bom(text);
+    std::vector<Line> lines = split_lines(body);
+    std::vector<bool> removed = removed_lines(lines, removals);
+    std::string result(text.substr(0, text.size() - body.size()));
+    for (size_t i = 0; i < lines.size(); ++i)
+        if (!removed[i]) result += std::string(lines[i].text) + std::string(lines[i].ending);
+    return result;
+}
+
+bool ini_removals_hold(std::string_view text, const std::vector<IniRemoval>& removals) {
+    std::vector<Line> lines = split_lines(without_bom(text));
+    for (bool r : removed_lines(lines, removals))
+        if (r) return false;
+    return true;
+}
+
 Expected<std::vector<IniSetting>> parse_cvars(std::string_view cvars) {
     std::vector<IniSetting> result;
     size_t pos = 0;

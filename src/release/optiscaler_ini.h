@@ -10,9 +10,11 @@
 // alone; a missing key is added after the last key of its section, and a missing section is appended.
 // ini_settings_hold() says whether a text already carries every setting, which is how the launcher notices
 // that OptiScaler's "Save INI" rewrote the file; ini_value() is the value OptiScaler reads (the last line
-// of the key in its section wins). Nothing here touches the disk.
+// of the key in its section wins). remove_ini_keys() takes out every line of a key in its section whose
+// value a removal accepts (line ending included), every other byte kept. Nothing here touches the disk.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,8 +31,21 @@ struct IniSetting {
     bool operator==(const IniSetting&) const = default;
 };
 
+// A key to take out: every line of SECTION's KEY whose value MATCHES accepts.
+struct IniRemoval {
+    std::string section;
+    std::string key;
+    std::function<bool(std::string_view value)> matches;
+};
+
 // TEXT with every setting applied.
 std::string apply_ini_settings(std::string_view text, const std::vector<IniSetting>& settings);
+// TEXT without the lines REMOVALS accept.
+std::string remove_ini_keys(std::string_view text, const std::vector<IniRemoval>& removals);
+// True when no line of TEXT is one REMOVALS accept.
+bool ini_removals_hold(std::string_view text, const std::vector<IniRemoval>& removals);
+// Every KEY = VALUE line of TEXT with its section, in file order.
+std::vector<IniSetting> ini_settings_in(std::string_view text);
 // True when every setting's key is present in its section with exactly its value.
 bool ini_settings_hold(std::string_view text, const std::vector<IniSetting>& settings);
 // The value of SECTION's KEY as OptiScaler reads it (the last line wins); nullopt when the section has no such key.

@@ -20,6 +20,7 @@
 #include "core/sha256.h"
 #include "elf_dependencies.h"
 #include "elf_glibc.h"
+#include "optiscaler_ini.h"
 #include "pe_version.h"
 #include "redistribution_guard.h"
 #include "zip_writer.h"
@@ -143,6 +144,8 @@ void collect_build(Collector& c) {
         {"packaging/check.sh", "d4r/check.sh"}, {"LICENSE", "d4r/licenses/d4r/LICENSE"},
         {"NOTICE", "d4r/licenses/d4r/NOTICE"},
     };
+    if (!is_file(s / "packaging" / kOptiScalerKeysFile))
+        c.lack(fmt::format("--source {}: has no packaging/{}", s.string(), kOptiScalerKeysFile));
     for (const auto& [from, to] : sources) {
         if (is_file(s / from))
             c.add(to, s / from, "");
@@ -241,6 +244,17 @@ void collect_inputs(Collector& c) {
             if (is_file(*o.nvidia / "_nvngx.dll")) c.add("d4r/_nvngx.dll", *o.nvidia / "_nvngx.dll", "--nvidia");
         }
     }
+}
+
+// The release's OptiScaler.ini with d4r's routing keys (packaging/OptiScaler-d4r.ini) written into it, every
+// other byte of OptiScaler's own file kept.
+Status route_release_optiscaler(const fs::path& stage, const fs::path& source_dir) {
+    const fs::path ini = stage / "OptiScaler.ini";
+    if (!is_file(ini)) return ok_status(); // --dev without --optiscaler
+    const fs::path keys_file = source_dir / "packaging" / kOptiScalerKeysFile;
+    const std::string keys = D4R_TRY_CTX(read_text_file(keys_file, 1 << 20), "--source {}", source_dir.string());
+    const std::string text = D4R_TRY(read_text_file(ini, 16 << 20));
+    return write_file_atomic(ini, std::string_view(apply_ini_settings(text, ini_settings_in(keys))));
 }
 
 Status copy_item(const Item& item, const fs::path& dest) {
@@ -477,6 +491,7 @@ Expected<PackageResult> package_release(const PackageOptions& o, const PackageSa
     } cleanup{stage};
 
     for (const Item& item : c.items) D4R_TRY(copy_item(item, stage / item.dest));
+    D4R_TRY(route_release_optiscaler(stage, o.source_dir));
     const DependencyAudit audit = D4R_TRY(check_elf_files(stage, c.items, o.glibc_max));
     for (const DependencyFinding& f : audit.from_rocm) say("note: " + f.message);
     say("libstdc++: the release needs " + libstdcxx_text(audit));

@@ -33,6 +33,10 @@ enum class Variant { Full, NoNvidia };
 Expected<Variant> parse_variant(std::string_view text); // "full" or "nonvidia"
 const char* variant_name(Variant v);
 
+// d4r's routing keys for the OptiScaler a release ships, in SOURCE_DIR/packaging/; written into the release's
+// OptiScaler.ini (docs/optiscaler.md).
+inline constexpr const char* kOptiScalerKeysFile = "OptiScaler-d4r.ini";
+
 struct PackageOptions {
     std::filesystem::path out_dir;
     Variant variant = Variant::Full;

@@ -48,6 +48,7 @@ const SpecRow kSpec[] = {
     {"Launch", "ProtonDir", "", ""},
     {"Launch", "CompatDataDir", "", ""},
     {"Launch", "GameExe", "", ""},
+    {"Launch", "GameProfile", "", "true"},
     {"Game", "EngineIni", "D4R_UE_ENGINE_INI", ""},
     {"Game", "Cvars", "D4R_UE_CVARS", ""},
     {"OptiScaler", "FpsOverlay", "D4R_OPTISCALER_FPS_OVERLAY", "true"},

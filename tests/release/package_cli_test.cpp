@@ -36,7 +36,8 @@ struct Fixture {
         t.write("build/lib/nvcuda.dll.so", elf_needing("2.17"));
         t.write("build/win/d4r_nvngx.dll", "MZ shim");
         t.write("build/win/d4r_ngx.dll", "MZ core");
-        for (const char* f : {"packaging/d4r.ini", "packaging/README.txt", "packaging/check.sh", "LICENSE", "NOTICE"})
+        for (const char* f : {"packaging/d4r.ini", "packaging/README.txt", "packaging/check.sh",
+                              "packaging/OptiScaler-d4r.ini", "LICENSE", "NOTICE"})
             t.write(fs::path("src") / f, read_file_text(test::source_dir() / f));
         t.write("optiscaler/OptiScaler.dll", "MZ optiscaler");
         t.write("optiscaler/OptiScaler.ini", "[Upscalers]\n");
@@ -135,6 +136,10 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
     EXPECT_FALSE(path_exists(rel / "d4r/rocm/README"));
     EXPECT_EQ(read_file_text(rel / "dxgi.dll"), "MZ optiscaler");
     EXPECT_EQ(read_file_text(rel / "d4r/d4r.ini"), read_file_text(test::source_dir() / "packaging/d4r.ini"));
+    // OptiScaler's own ini, with d4r's routing keys (packaging/OptiScaler-d4r.ini) written into it.
+    const std::string opti = read_file_text(rel / "OptiScaler.ini");
+    EXPECT_TRUE(opti.starts_with("[Upscalers]\nDx12Upscaler=dlss\n")) << opti;
+    EXPECT_NE(opti.find("[Libraries]\nNvngxPath=d4r\\nvngx.dll\n"), std::string::npos) << opti;
     EXPECT_EQ(fs::status(rel / "d4r/check.sh").permissions(), fs::perms(0755));
     EXPECT_EQ(fs::status(rel / "d4r/d4r").permissions(), fs::perms(0755));
     EXPECT_EQ(fs::status(rel / "dxgi.dll").permissions(), fs::perms(0644));
