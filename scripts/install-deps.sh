@@ -5,7 +5,8 @@
 #     --for test   everything `make test` needs (default): + clang-19, libFuzzer, llvm-19 (the sanitizers'
 #                  symbolizer), clang-format-19 and clang-tidy-19, Wine's tools,
 #                  Wine and mingw-w64 for the Wine bridge (nvcuda.dll) and its Windows test programs, and
-#                  Xvfb and Mesa's Vulkan drivers (lavapipe) for the NGX shim's D3D12 harness under Wine
+#                  Xvfb and Mesa's Vulkan drivers (lavapipe) for the NGX shim's D3D12 harness under Wine,
+#                  and python3 (tests read zips back with its zipfile)
 #     --print      print the package list and exit
 # As root: runs apt-get (update first, once) for missing packages. Otherwise: prints the exact
 # apt-get line to run and exits 2. Exits 0 when nothing is missing.
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
         --for) purpose=${2:-}; shift 2 ;;
         --for=*) purpose=${1#--for=}; shift ;;
         --print) print_only=1; shift ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install-deps: unknown argument '$1' (accepted: --for demo|test, --print, --help)" >&2; exit 2 ;;
     esac
 done
@@ -32,6 +33,7 @@ test_packages=(
     clang-19 libclang-rt-19-dev lld-19 llvm-19 clang-format-19 clang-tidy-19
     wine64 wine64-tools mingw-w64
     xvfb xauth mesa-vulkan-drivers libvulkan1
+    python3
 )
 case "$purpose" in
     demo) packages=("${demo_packages[@]}") ;;

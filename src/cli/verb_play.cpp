@@ -217,10 +217,18 @@ int run_play(const PlayArgs& a) {
         if (env.has(v.name) || exported(v.name)) continue;
         plan.env.push_back({v.name, std::string(v.value), v.why});
     }
-    if (std::optional<std::string> force = env.get("PROTON_FORCE_NVAPI"); force && *force != "1")
-        say(fmt::format("warning: PROTON_FORCE_NVAPI={} is yours and kept: OptiScaler will see no NVIDIA GPU and turn "
-                        "its DLSS backend off",
-                        *force));
+    // The value the game gets: the environment's, else what the configuration or the profile sets.
+    std::optional<std::string> force = env.get("PROTON_FORCE_NVAPI");
+    std::string force_from = "the environment";
+    for (const release::EnvChange& c : plan.env)
+        if (!force && c.name == "PROTON_FORCE_NVAPI" && c.value && c.why != nvapi[1].why) {
+            force = c.value;
+            force_from = c.why;
+        }
+    if (force && *force != "1")
+        say(fmt::format("warning: PROTON_FORCE_NVAPI={} ({}) is kept: OptiScaler will see no NVIDIA GPU and turn its "
+                        "DLSS backend off",
+                        *force, force_from));
     else
         say("for OptiScaler: PROTON_FORCE_NVAPI=1, so Proton reports the GPU as NVIDIA's and OptiScaler keeps DLSS on");
 

@@ -183,12 +183,22 @@ TEST(DoctorInstall, KernelCacheWarmOrNotWritable) {
     g.t.write("cache/ZLUDA/kernel-1.bin", "compiled");
     RunResult r = g.doctor({}, {{"D4R_ZLUDA_CACHE_HOME", (g.t.path() / "cache").string()}});
     EXPECT_TRUE(has_line(r.out, "ok", "cache", "(D4R_ZLUDA_CACHE_HOME): writable, warm (1 files)")) << r.out;
-    if (::geteuid() != 0) { // root writes anywhere
-        g.t.mkdir("ro");
-        fs::permissions(g.t.path() / "ro", fs::perms::owner_read | fs::perms::owner_exec);
-        r = g.doctor({}, {{"D4R_ZLUDA_CACHE_HOME", (g.t.path() / "ro").string()}});
-        EXPECT_TRUE(has_line(r.out, "fail", "cache", "is not writable")) << r.out;
+    const fs::path ro = g.t.mkdir("ro");
+    if (::geteuid() != 0) {
+        fs::permissions(ro, fs::perms::owner_read | fs::perms::owner_exec);
+        r = g.doctor({}, {{"D4R_ZLUDA_CACHE_HOME", ro.string()}});
+    } else {
+        // Root writes through any permission, but not onto a read-only mount: doctor runs in a mount namespace
+        // of its own where the folder is bound read-only (CI runs as root).
+        std::string command = "mount --bind -o ro '" + ro.string() + "' '" + ro.string() + "' && exec '" +
+                              test::d4r_binary().string() + "' doctor --kfd-root '" + (g.t.path() / "no-kfd").string() +
+                              "' --game '" + g.game.string() + "'";
+        r = run_command(
+            {"/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", command},
+            {{"D4R_NO_CONFIG", "1"}, {"HOME", (g.t.path() / "home").string()}, {"D4R_ZLUDA_CACHE_HOME", ro.string()}});
+        ASSERT_NE(r.out.find("doctor: "), std::string::npos) << "unshare/mount failed: " << r.out << r.err;
     }
+    EXPECT_TRUE(has_line(r.out, "fail", "cache", ro.string() + " (D4R_ZLUDA_CACHE_HOME) is not writable")) << r.out;
     r = g.doctor({}, {{"D4R_ZLUDA_CACHE_HOME", "/proc/d4r-cannot-be-here"}});
     EXPECT_TRUE(has_line(r.out, "fail", "cache", "/proc/d4r-cannot-be-here (D4R_ZLUDA_CACHE_HOME) is not writable"))
         << r.out;

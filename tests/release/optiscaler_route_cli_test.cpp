@@ -131,6 +131,18 @@ TEST(GameRouteCli, PlayRemovesTheKeysAnOlderD4rWroteForAnotherVersion) {
     EXPECT_NE(r.out.find("NvngxPath=" + g.shim()), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("PROTON_FORCE_NVAPI=1, so Proton reports the GPU as NVIDIA's"), std::string::npos) << r.out;
     EXPECT_EQ(read_file_text(g.ini), g.original + stale); // restored after the game
+
+    // A PROTON_FORCE_NVAPI of the user's own is kept, with a warning saying what it costs.
+    auto env = g.env();
+    env["PROTON_FORCE_NVAPI"] = "0";
+    r = run_d4r({"play", "--", (g.game / "fake.sh").string(), (g.game / "Game.exe").string()}, env, g.t.path());
+    EXPECT_NE(r.out.find("warning: PROTON_FORCE_NVAPI=0 (the environment) is kept: OptiScaler will see no NVIDIA GPU"),
+              std::string::npos)
+        << r.out;
+    g.t.write("Game/d4r.ini", "[Env]\nPROTON_FORCE_NVAPI = 0\n");
+    r = run_d4r({"play", "--", (g.game / "fake.sh").string(), (g.game / "Game.exe").string()},
+                {{"HOME", (g.t.path() / "home").string()}}, g.t.path());
+    EXPECT_NE(r.out.find("warning: PROTON_FORCE_NVAPI=0 (configuration) is kept"), std::string::npos) << r.out;
 }
 
 TEST(GameRouteCli, AnUnrealGamesNvngxDlssOutsideTheExeFolderIsNamedInNvngxDlssPath) {

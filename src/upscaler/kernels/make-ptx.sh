@@ -8,9 +8,26 @@
 #
 # --fmad=false keeps nvcc from contracting a*b+c into fma: the CPU reference and the native kernels
 # compute the same expressions without fma, so the three agree bit for bit. Run it after editing
-# upscaler.cu or upscaler_math.h; the tests fail while the committed PTX is stale (where nvcc exists).
+# upscaler.cu or upscaler_math.h: upscaler.ptx.sources records the SHA-256 of the sources the PTX was made
+# from, of this script and of the PTX itself, and the nvcc that made it; the tests fail while a source differs
+# from its record (no nvcc needed), and, where the same nvcc is installed, while the PTX differs from a fresh one.
+#   make-ptx.sh --record-only      rewrites only upscaler.ptx.sources for the committed PTX (no nvcc)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+
+# upscaler.ptx.sources for the PTX in $1: "SHA256  FILE" per input and for the PTX, then the nvcc that made it.
+write_record() {
+    (cd "$here" && sha256sum upscaler.cu upscaler_math.h make-ptx.sh) > "$1/upscaler.ptx.sources.tmp"
+    (cd "$1" && sha256sum upscaler.ptx) >> "$1/upscaler.ptx.sources.tmp"
+    grep -m1 'Cuda compilation tools' "$1/upscaler.ptx" | sed 's|^//|nvcc:|' >> "$1/upscaler.ptx.sources.tmp"
+    mv "$1/upscaler.ptx.sources.tmp" "$1/upscaler.ptx.sources"
+}
+if [ "${1:-}" = "--record-only" ]; then
+    write_record "$here"
+    echo "make-ptx.sh: $here/upscaler.ptx.sources"
+    exit 0
+fi
+
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 ptx_dir=${1:-$here}
 set_dir=${2:-$here/../native/cpu}
@@ -20,6 +37,7 @@ mkdir -p "$ptx_dir" "$set_dir"
 # Compile from this folder with a relative name so the output does not depend on where the tree lives.
 (cd "$here" && "$nvcc" -arch=compute_80 --fmad=false -std=c++17 -ptx -o "$ptx_dir/upscaler.ptx.tmp" upscaler.cu)
 mv "$ptx_dir/upscaler.ptx.tmp" "$ptx_dir/upscaler.ptx"
+write_record "$ptx_dir"
 
 # FNV-1a 64 of the module text without trailing NULs (docs/runtime.md, "Native-kernel overrides", src/ptx/module_hash.h).
 hash=$(python3 - "$ptx_dir/upscaler.ptx" <<'PY'
