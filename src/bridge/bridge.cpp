@@ -54,6 +54,9 @@ LinuxApi* load() {
         lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!lib) tried += (tried.empty() ? "" : "; ") + std::string(dlerror());
     };
+    // The bridge is built by wineg++ from its own few files and links nothing of d4r's core, so it cannot read
+    // the table of variables (core/env_vars.h): its two names are spelled here (allowed in
+    // tests/core/env_vars_source_test.cpp, which checks that both are still rows of the table).
     if (const char* dir = std::getenv("D4R_RUNTIME_DIR"); dir && *dir) attempt(std::string(dir) + "/libd4rcuda.so");
     if (std::string here = folder_of_this_library(); !here.empty()) attempt(here + "/libd4rcuda.so");
     attempt("libd4rcuda.so");

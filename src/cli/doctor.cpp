@@ -123,7 +123,7 @@ void check_kernels(const config::ResolvedConfig* cfg, const Environment& env, co
                    std::vector<CheckLine>& out) {
     std::string mode = cfg ? cfg->get(KeyId::KernelsNativeKernels).value : "off";
     std::optional<std::string> root = env_text(env, EnvVar::NativeKernelDir);
-    std::string root_source = "D4R_NATIVE_KERNEL_DIR";
+    std::string root_source = env_name(EnvVar::NativeKernelDir);
     if (!root) {
         if (mode == "off") {
             out.push_back(check_line(CheckStatus::Ok, "kernels",

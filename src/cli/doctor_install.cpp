@@ -198,7 +198,7 @@ void check_cache(const Environment& env, std::vector<CheckLine>& out) {
     std::string source = "the user's cache folder";
     if (auto v = env_text(env, EnvVar::ZludaCacheHome)) {
         base = *v;
-        source = "D4R_ZLUDA_CACHE_HOME";
+        source = env_name(EnvVar::ZludaCacheHome);
     }
     std::error_code ec;
     fs::create_directories(base, ec);

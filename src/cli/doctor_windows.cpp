@@ -68,21 +68,23 @@ void check_runtime_dir(const std::optional<std::string>& runtime_dir, std::vecto
     if (!runtime_dir) {
         out.push_back(
             check_line(CheckStatus::Ok, "runtime",
-                       "D4R_RUNTIME_DIR not set: the bridge looks for libd4rcuda.so beside its own file, then on "
-                       "the loader's path"));
+                       fmt::format("{} not set: the bridge looks for libd4rcuda.so beside its own file, then on "
+                                   "the loader's path",
+                                   env_name(EnvVar::RuntimeDir))));
         return;
     }
     if (!is_dir(*runtime_dir)) {
         out.push_back(check_line(CheckStatus::Fail, "runtime",
-                                 fmt::format("D4R_RUNTIME_DIR={} is not a folder", *runtime_dir),
+                                 fmt::format("{}={} is not a folder", env_name(EnvVar::RuntimeDir), *runtime_dir),
                                  "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
     } else if (!is_file(fs::path(*runtime_dir) / "libd4rcuda.so")) {
-        out.push_back(check_line(CheckStatus::Fail, "runtime",
-                                 fmt::format("D4R_RUNTIME_DIR={} holds no libd4rcuda.so", *runtime_dir),
-                                 "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
+        out.push_back(
+            check_line(CheckStatus::Fail, "runtime",
+                       fmt::format("{}={} holds no libd4rcuda.so", env_name(EnvVar::RuntimeDir), *runtime_dir),
+                       "set it to the folder holding libd4rcuda.so (build/lib) or unset it"));
     } else {
         out.push_back(check_line(CheckStatus::Ok, "runtime",
-                                 fmt::format("D4R_RUNTIME_DIR={} holds libd4rcuda.so", *runtime_dir)));
+                                 fmt::format("{}={} holds libd4rcuda.so", env_name(EnvVar::RuntimeDir), *runtime_dir)));
     }
 }
 

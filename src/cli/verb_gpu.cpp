@@ -3,6 +3,7 @@
 
 #include "cli_common.h"
 #include "core/env.h"
+#include "core/env_vars.h"
 #include "kernelset/gpu_topology.h"
 #include "verbs.h"
 
@@ -26,7 +27,7 @@ int run_gpu(const std::string& kfd_root) {
         }
     }
     if (decision->arch.empty()) {
-        fmt::print("d4r would use: none (set {} to force an architecture)\n", kernels::kGpuArchVar);
+        fmt::print("d4r would use: none (set {} to force an architecture)\n", env_name(EnvVar::GpuArch));
         return kExitFailed;
     }
     fmt::print("d4r would use: {} (from {})\n", decision->arch, decision->source);

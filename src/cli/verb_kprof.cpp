@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "runtime/observe/profile_summary.h"
 #include "verbs.h"
@@ -24,9 +25,8 @@ int run_kprof(const KprofOptions& o) {
     if (lines->empty())
         return report_error(
             make_error(ErrorCode::Invalid,
-                       "{}: no KERNEL_PROFILE lines (run the program with D4R_CUDA_KERNEL_PROFILE=1 and "
-                       "D4R_LOG_FILE=PATH, or capture its stderr)",
-                       o.log));
+                       "{}: no KERNEL_PROFILE lines (run the program with {}=1 and {}=PATH, or capture its stderr)",
+                       o.log, env_name(EnvVar::CudaKernelProfile), env_name(EnvVar::LogFile)));
     runtime::ProfileSummary s = runtime::summarise_profile(*lines, o.frame_start);
     fmt::print("{}", runtime::format_profile_summary(s));
     return kExitOk;

@@ -15,6 +15,7 @@
 #include "config/locate.h"
 #include "config/resolve.h"
 #include "core/env.h"
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/log.h"
 #include "core/process.h"
@@ -110,7 +111,7 @@ std::string config_show_text(const ConfigLocation& location, const std::string& 
     if (location.path)
         argv = {self, "config", "show", "--config", location.path->string()};
     else
-        argv = {"env", "D4R_NO_CONFIG=1", self, "config", "show"};
+        argv = {"env", fmt::format("{}=1", env_name(EnvVar::NoConfig)), self, "config", "show"};
     if (!exe.empty()) argv.insert(argv.end(), {"--exe", exe});
     Expected<ProcessResult> r = run_process(argv, std::chrono::seconds(20));
     if (!r) return fmt::format("d4r config show failed: {}\n", r.error().text());
@@ -142,7 +143,7 @@ int run_play(const PlayArgs& a) {
     std::string found_reason;
     if (!a.config.empty()) {
         explicit_path = a.config;
-    } else if (!env.has("D4R_CONFIG") && !env.has("D4R_NO_CONFIG")) {
+    } else if (!env.has(env_name(EnvVar::Config)) && !env.has(env_name(EnvVar::NoConfig))) {
         for (const fs::path& candidate : {game_dir / "d4r.ini", game_dir / "d4r" / "d4r.ini"}) {
             if (is_file(candidate)) {
                 explicit_path = candidate;

@@ -50,14 +50,14 @@ int run_replay(const ReplayOptions& o) {
     if (!o.native.empty() && !is_dir(o.native))
         return report_error(make_error(ErrorCode::NotFound, "--native {}: no such folder", o.native));
     // The library reads its configuration at its first call: set it before loading.
-    setenv("D4R_CUDA_BACKEND", o.backend.c_str(), 1);
-    unsetenv("D4R_ZLUDA_NATIVE_DIR"); // the deprecated alias: only --native decides
+    setenv(env_name(EnvVar::CudaBackend), o.backend.c_str(), 1);
+    unsetenv(env_var_info(EnvVar::NativeKernelDir).alias.data()); // the deprecated alias: only --native decides
     if (!o.native.empty())
-        setenv("D4R_NATIVE_KERNEL_DIR", o.native.c_str(), 1);
+        setenv(env_name(EnvVar::NativeKernelDir), o.native.c_str(), 1);
     else
-        unsetenv("D4R_NATIVE_KERNEL_DIR");
-    unsetenv("D4R_CUDA_REPLAY_DUMP_DIR"); // never dump the replay itself
-    if (!env_raw(process_environment(), EnvVar::Log)) setenv("D4R_LOG", "info", 1);
+        unsetenv(env_name(EnvVar::NativeKernelDir));
+    unsetenv(env_name(EnvVar::CudaReplayDumpDir)); // never dump the replay itself
+    if (!env_raw(process_environment(), EnvVar::Log)) setenv(env_name(EnvVar::Log), "info", 1);
     std::string library = o.library.empty() ? default_library() : o.library;
     auto lib = runtime::make_driver_backend(library);
     if (!lib) return report_error(lib.error());

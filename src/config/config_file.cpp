@@ -8,6 +8,7 @@
 
 #include "core/strings.h"
 #include "ini_parser.h"
+#include "retired_keys.h"
 #include "values.h"
 
 namespace d4r::config {
@@ -39,7 +40,12 @@ public:
         if (section == kEnvSection) return env_line(e);
 
         const KeyInfo* key = find_key(section, e.key);
-        if (!key) return unknown_key(section, e);
+        if (!key) {
+            if (const RetiredKey* retired = find_retired_key(section, e.key))
+                return warn(e.line, fmt::format("[{}] {} was removed and has no effect ({}); delete the line",
+                                                retired->section, retired->name, retired->why));
+            return unknown_key(section, e);
+        }
 
         std::string where = fmt::format("[{}] {}", key->section, key->name);
         int& seen = m_seen_line[key->index()];
@@ -110,6 +116,10 @@ private:
             return;
         }
         m_env_index.emplace(e.key, m_parsed.env.size());
+        if (const RetiredKey* retired = find_retired_variable(e.key))
+            warn(e.line, fmt::format("[{}] {} has no effect: nothing in d4r reads it (the key [{}] {} that exported it "
+                                     "was removed)",
+                                     kEnvSection, e.key, retired->section, retired->name));
         if (is_schema_variable(e.key)) {
             auto owner = std::find_if(schema_keys().begin(), schema_keys().end(), [&](const KeyInfo& k) {
                 return k.variable == e.key || k.second_variable == e.key;

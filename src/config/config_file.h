@@ -3,8 +3,9 @@
 // Promise: parse_config() turns any text into the typed values of the keys it sets (canonical
 // spelling, line number) and the [Env] lines, with every problem as a Diagnostic: invalid values,
 // malformed lines, entries outside a section and bad [Env] names are errors (all of them reported,
-// not just the first); unknown sections and keys (with the closest known name), repeated keys (the
-// last one wins) and [Env] lines that shadow a schema variable are warnings.
+// not just the first); unknown sections and keys (with the closest known name), retired keys (removed,
+// no effect: retired_keys.h), repeated keys (the last one wins) and [Env] lines that shadow a schema
+// variable or set a retired key's variable are warnings.
 #pragma once
 
 #include <array>

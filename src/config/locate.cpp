@@ -32,13 +32,16 @@ Expected<ConfigLocation> locate_config_file(const Environment& env, const std::o
     }
 
     if (env_bool(env, EnvVar::NoConfig))
-        return ConfigLocation{std::nullopt, "", fmt::format("{}={}", kNoConfigVar, env.get(kNoConfigVar).value_or(""))};
+        return ConfigLocation{
+            std::nullopt, "",
+            fmt::format("{}={}", env_name(EnvVar::NoConfig), env.get(env_name(EnvVar::NoConfig)).value_or(""))};
 
     if (std::optional<std::string> chosen = env_text(env, EnvVar::Config)) {
         fs::path full = under(cwd, *chosen);
         if (!path_exists(full))
-            return make_error(ErrorCode::NotFound, "{}: no such config file ({}={})", *chosen, kConfigVar, *chosen);
-        return ConfigLocation{full, *chosen, fmt::format("from {}", kConfigVar)};
+            return make_error(ErrorCode::NotFound, "{}: no such config file ({}={})", *chosen, env_name(EnvVar::Config),
+                              *chosen);
+        return ConfigLocation{full, *chosen, fmt::format("from {}", env_name(EnvVar::Config))};
     }
 
     std::vector<std::string> searched;

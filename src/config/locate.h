@@ -22,8 +22,6 @@ namespace d4r::config {
 
 namespace fs = std::filesystem;
 
-inline constexpr std::string_view kConfigVar = "D4R_CONFIG";
-inline constexpr std::string_view kNoConfigVar = "D4R_NO_CONFIG";
 inline constexpr std::string_view kConfigFileName = "d4r.ini";
 
 struct ConfigLocation {

@@ -17,7 +17,8 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
     {KeyId::DlssModel, "DLSS", "Model", Model, "K", Preset, "D4R_DLSS_PRESET", "", 0, 0,
      "DLSS model (render preset) the shim requests from the NGX core. Exported as the preset number."},
     {KeyId::DlssShowWatermark, "DLSS", "ShowWatermark", Bool, "false", Flag, "D4R_SHIM_WATERMARK", "", 0, 0,
-     "Draw the shim's on-screen watermark (shows that d4r, not NVIDIA's driver, produced the frame)."},
+     "Draw a small d4r mark into the top-left corner of every upscaled frame (the shim draws it after the NGX "
+     "core, whichever core that is), so you can see that d4r produced the frame."},
 
     {KeyId::LatencyFrameAge, "Latency", "FrameAge", Integer, "0", FrameAge, "D4R_SHIM_SPLIT_FRAME",
      "D4R_SHIM_MAX_IN_FLIGHT", 0, 3,
@@ -32,8 +33,6 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      "Hand-written native kernels instead of kernels compiled from PTX. on (alias fast): the fast set; "
      "exact: the accuracy set, which also forces PreferAccuracy = true; off: every kernel compiles from PTX. "
      "The kernel root is [Paths] NativeKernelDir, else RuntimeDir/kernels."},
-    {KeyId::KernelsNativeSwinEncoders, "Kernels", "NativeSwinEncoders", Bool, "true", Flag, "D4R_NATIVE_SWIN_ENCODERS",
-     "", 0, 0, "Use the native kernels for the transformer model's Swin encoder blocks."},
     {KeyId::KernelsWmma, "Kernels", "Wmma", Bool, "true", Flag, "D4R_ZLUDA_WMMA", "", 0, 0,
      "Let ZLUDA compile matrix operations to WMMA (matrix core) instructions."},
     {KeyId::KernelsFp8Wmma, "Kernels", "Fp8Wmma", Bool, "true", Flag, "D4R_ZLUDA_WMMA_FP8", "", 0, 0,
@@ -50,20 +49,12 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
 
     {KeyId::InteropVramInterop, "Interop", "VramInterop", Bool, "true", Flag, "D4R_SHIM_VRAM_INTEROP", "", 0, 0,
      "Share the game's textures with the CUDA side in VRAM instead of copying them through host memory."},
-    {KeyId::InteropInputSync, "Interop", "InputSync", Bool, "true", Flag, "D4R_SHIM_INPUT_SYNC", "", 0, 0,
-     "Wait until the game's input textures are complete before the upscaler reads them."},
-    {KeyId::InteropLinearInputs, "Interop", "LinearInputs", Bool, "true", Flag, "D4R_SHIM_LINEAR_INPUTS", "", 0, 0,
-     "Hand the inputs to CUDA in linear (untiled) layout."},
-    {KeyId::InteropDirectOutput, "Interop", "DirectOutput", Bool, "true", Flag, "D4R_SHIM_OUTPUT_DIRECT", "", 0, 0,
-     "Write the upscaled image straight into the game's output texture, without an intermediate copy."},
     {KeyId::InteropElideNgxSync, "Interop", "ElideNgxSync", Bool, "true", Flag, "D4R_ELIDE_NGX_SYNC", "", 0, 0,
      "Skip synchronisations NGX asks for that the shim knows to be redundant (accuracy mode turns it off)."},
-    {KeyId::InteropEvalSync, "Interop", "EvalSync", Bool, "false", Flag, "D4R_SHIM_EVAL_SYNC", "", 0, 0,
-     "Wait for every evaluation to finish before returning to the game (for debugging; costs frame rate)."},
-    {KeyId::InteropMarkerPollUs, "Interop", "MarkerPollUs", Integer, "200", Number, "D4R_SHIM_MARKER_POLL_US", "", 1,
-     1000000, "How often, in microseconds, the shim polls for a completed frame marker."},
     {KeyId::InteropMotionVectorDilation, "Interop", "MotionVectorDilation", Integer, "0", Number, "D4R_MOTION_DILATION",
-     "", 0, 8, "Dilate motion vectors over this radius in pixels before upscaling; 0 = off."},
+     "", 0, 8,
+     "Before the upscaler sees them, replace each motion vector by the one of the front-most (nearest depth) pixel "
+     "within this radius in pixels, which keeps thin foreground edges moving with their object; 0 = off."},
     {KeyId::InteropWatchdogMs, "Interop", "WatchdogMs", Integer, "10000", Number, "D4R_CPU_WATCHDOG_MS", "", 0, 3600000,
      "Stop a CUDA kernel of the cpu backend that runs longer than this many milliseconds with "
      "CUDA_ERROR_LAUNCH_TIMEOUT, as a display GPU's watchdog does, instead of freezing the game; 0 = off. "

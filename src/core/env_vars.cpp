@@ -20,7 +20,6 @@ constexpr std::string_view kCpu = "cpu backend (libd4rcuda)";
 constexpr std::string_view kShim = "NGX shim (d4r_nvngx.dll)";
 constexpr std::string_view kZluda = "ZLUDA (outside d4r); d4r only sets it";
 constexpr std::string_view kLauncher = "the game launcher (outside d4r's code); d4r.ini exports it";
-constexpr std::string_view kNotYet = "nothing yet; d4r.ini exports it for the shim";
 
 // THE table, in EnvVar order. Help texts land in markdown cells: plain sentences, no '|'.
 constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
@@ -59,8 +58,6 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
      "Kernel root of the native kernel sets (one folder per GPU target), on every backend; unset = native kernels "
      "off.",
      "D4R_ZLUDA_NATIVE_DIR"},
-    {EnvVar::NativeSwinEncoders, "D4R_NATIVE_SWIN_ENCODERS", Bool, "true", 0, 0, "", kNotYet,
-     "Use the native kernels for the transformer model's Swin encoder blocks."},
     {EnvVar::GpuArch, "D4R_GPU_ARCH", String, "", 0, 0, "a gfx target such as gfx1101",
      "kernel sets (runtime, d4r gpu, d4r doctor)", "Force the GPU architecture instead of asking the kernel driver."},
     {EnvVar::ZludaDir, "D4R_ZLUDA_DIR", Path, "", 0, 0, "", "runtime (native kernels), ZLUDA",
@@ -116,19 +113,11 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
      "Each frame gets its own result; false asks for pipelined results, which the shim does not do yet (noted)."},
     {EnvVar::ShimVramInterop, "D4R_SHIM_VRAM_INTEROP", Bool, "false", 0, 0, "", kShim,
      "Share textures in VRAM; the shim has only the host path yet, and says so when this is on."},
-    {EnvVar::ShimWatermark, "D4R_SHIM_WATERMARK", Bool, "false", 0, 0, "", kNotYet, "Draw an on-screen watermark."},
-    {EnvVar::ShimInputSync, "D4R_SHIM_INPUT_SYNC", Bool, "true", 0, 0, "", kNotYet,
-     "Wait until the game's inputs are complete before reading them."},
-    {EnvVar::ShimLinearInputs, "D4R_SHIM_LINEAR_INPUTS", Bool, "true", 0, 0, "", kNotYet,
-     "Hand the inputs to CUDA in linear layout."},
-    {EnvVar::ShimOutputDirect, "D4R_SHIM_OUTPUT_DIRECT", Bool, "true", 0, 0, "", kNotYet,
-     "Write the result straight into the game's output texture."},
-    {EnvVar::ShimEvalSync, "D4R_SHIM_EVAL_SYNC", Bool, "false", 0, 0, "", kNotYet,
-     "Wait for every evaluation before returning to the game."},
-    {EnvVar::ShimMarkerPollUs, "D4R_SHIM_MARKER_POLL_US", Integer, "200", 1, 1000000, "", kNotYet,
-     "How often, in microseconds, to poll for a completed frame marker."},
-    {EnvVar::MotionDilation, "D4R_MOTION_DILATION", Integer, "0", 0, 8, "", kNotYet,
-     "Dilate motion vectors over this radius in pixels; 0 = off."},
+    {EnvVar::ShimWatermark, "D4R_SHIM_WATERMARK", Bool, "false", 0, 0, "", kShim,
+     "Draw a small d4r mark into the top-left corner of every upscaled frame, whichever NGX core produced it."},
+    {EnvVar::MotionDilation, "D4R_MOTION_DILATION", Integer, "0", 0, 8, "", kShim,
+     "Before the core sees them, replace each motion vector by the front-most pixel's within this radius in "
+     "pixels; 0 = off."},
 
     {EnvVar::VkD3DDir, "D4R_VKD3D_DIR", Path, "", 0, 0, "", kLauncher, "Folder with the patched vkd3d-proton DLLs."},
     {EnvVar::UeEngineIni, "D4R_UE_ENGINE_INI", Path, "", 0, 0, "", kLauncher,
@@ -216,6 +205,8 @@ std::string EnvVarInfo::accepted_text() const {
 std::span<const EnvVarInfo> env_vars() { return kVars; }
 
 const EnvVarInfo& env_var_info(EnvVar id) { return kVars[static_cast<size_t>(id)]; }
+
+const char* env_name(EnvVar id) { return env_var_info(id).name.data(); } // string_views of literals: NUL-terminated
 
 const EnvVarInfo* find_env_var(std::string_view name) {
     for (const EnvVarInfo& v : kVars)

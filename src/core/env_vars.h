@@ -48,7 +48,6 @@ enum class EnvVar {
     CudaReplayDumpSkip,
     CudaReplayDumpLimit,
     NativeKernelDir,
-    NativeSwinEncoders,
     GpuArch,
     ZludaDir,
     RocmDir,
@@ -80,11 +79,6 @@ enum class EnvVar {
     ShimSplitFrame,
     ShimVramInterop,
     ShimWatermark,
-    ShimInputSync,
-    ShimLinearInputs,
-    ShimOutputDirect,
-    ShimEvalSync,
-    ShimMarkerPollUs,
     MotionDilation,
     // For the game launcher (outside d4r's code): d4r.ini exports them.
     VkD3DDir,
@@ -123,6 +117,9 @@ struct EnvVarInfo {
 
 std::span<const EnvVarInfo> env_vars();
 const EnvVarInfo& env_var_info(EnvVar id);
+// The variable's name ("D4R_LOG"): how code outside the table spells one, for reading, setting and messages
+// (a test fails when a "D4R_..." literal appears elsewhere in src/). NUL-terminated: every name is a literal.
+const char* env_name(EnvVar id);
 // By name or by deprecated alias; nullptr when unknown.
 const EnvVarInfo* find_env_var(std::string_view name);
 

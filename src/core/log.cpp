@@ -65,13 +65,14 @@ void init_from_env() {
         auto parsed = parse_level(value->text);
         if (parsed) {
             set_level(*parsed);
-        } else if (once("bad D4R_LOG")) {
-            write(Level::Warn, "D4R_LOG: " + parsed.error().text());
+        } else if (once("bad log level")) {
+            write(Level::Warn, std::string(env_name(EnvVar::Log)) + ": " + parsed.error().text());
         }
     }
     if (auto path = env_text(process_environment(), EnvVar::LogFile)) {
         auto status = set_file(*path);
-        if (!status && once("bad D4R_LOG_FILE")) write(Level::Warn, "D4R_LOG_FILE: " + status.error().text());
+        if (!status && once("bad log file"))
+            write(Level::Warn, std::string(env_name(EnvVar::LogFile)) + ": " + status.error().text());
     }
 }
 

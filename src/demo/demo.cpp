@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/process.h"
 #include "core/statistics.h"
@@ -95,12 +96,12 @@ image::Image color_image(const scene::FrameInputs& in) { return image::Image(in.
 
 void set_environment(const DemoOptions& o, const std::string& native_root) {
     // libd4rcuda reads these at its first call; the NGX core and the demo share one libd4rcuda.
-    setenv("D4R_CUDA_BACKEND", o.backend.c_str(), 1);
-    unsetenv("D4R_ZLUDA_NATIVE_DIR"); // the deprecated alias: only --native decides
+    setenv(env_name(EnvVar::CudaBackend), o.backend.c_str(), 1);
+    unsetenv(env_var_info(EnvVar::NativeKernelDir).alias.data()); // the deprecated alias: only --native decides
     if (o.native && !native_root.empty())
-        setenv("D4R_NATIVE_KERNEL_DIR", native_root.c_str(), 1);
+        setenv(env_name(EnvVar::NativeKernelDir), native_root.c_str(), 1);
     else
-        unsetenv("D4R_NATIVE_KERNEL_DIR");
+        unsetenv(env_name(EnvVar::NativeKernelDir));
 }
 
 // A second d4r process with native kernels off, for the translated/native ratio.
@@ -167,7 +168,7 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
 
     set_environment(o, native_root);
     std::string cuda_path = (lib_dir / "libcuda.so.1").string();
-    setenv("D4R_NGX_CUDA_LIBRARY", cuda_path.c_str(), 1);
+    setenv(env_name(EnvVar::NgxCudaLibrary), cuda_path.c_str(), 1);
     upscaler::CudaFunctions cuda = D4R_TRY_CTX(upscaler::load_cuda_functions(cuda_path), "the CUDA runtime");
     NgxClient ngx = D4R_TRY(NgxClient::load((lib_dir / "libd4r_ngx.so").string()));
 

@@ -8,17 +8,17 @@ namespace d4r::kernels {
 namespace {
 
 struct Forced {
-    const char* name;
+    EnvVar variable;
     const char* value;
 };
 
 // Each of these trades accuracy for speed in the backend (ZLUDA) or the NGX sync path.
 constexpr Forced kForced[] = {
-    {"D4R_ZLUDA_IGNORE_DENORMAL", "0"}, // keep f32 denormals instead of flushing them
-    {"D4R_ZLUDA_WMMA_F32ACC", "0"},     // round f16 accumulators after every MMA step as NVIDIA does
-    {"D4R_ZLUDA_FAST_MATH", "0"},       // no approximate math beyond what the PTX asks for
-    {"D4R_ZLUDA_WAVE64", "0"},          // wave32: same reduction order as a 32-lane warp
-    {"D4R_ELIDE_NGX_SYNC", "0"},        // keep every synchronisation NGX asks for
+    {EnvVar::ZludaIgnoreDenormal, "0"}, // keep f32 denormals instead of flushing them
+    {EnvVar::ZludaWmmaF32Acc, "0"},     // round f16 accumulators after every MMA step as NVIDIA does
+    {EnvVar::ZludaFastMath, "0"},       // no approximate math beyond what the PTX asks for
+    {EnvVar::ZludaWave64, "0"},         // wave32: same reduction order as a 32-lane warp
+    {EnvVar::ElideNgxSync, "0"},        // keep every synchronisation NGX asks for
 };
 
 } // namespace
@@ -28,7 +28,10 @@ bool accuracy_preferred(const Environment& env) { return env_bool(env, EnvVar::P
 std::vector<EnvOverride> accuracy_policy_overrides(const Environment& env) {
     std::vector<EnvOverride> overrides;
     if (!accuracy_preferred(env)) return overrides;
-    for (const Forced& forced : kForced) overrides.push_back({forced.name, forced.value, env.get(forced.name)});
+    for (const Forced& forced : kForced) {
+        const char* name = env_name(forced.variable);
+        overrides.push_back({name, forced.value, env.get(name)});
+    }
     return overrides;
 }
 
@@ -36,9 +39,9 @@ std::vector<EnvOverride> apply_accuracy_policy() {
     std::vector<EnvOverride> overrides = accuracy_policy_overrides(process_environment());
     for (const EnvOverride& o : overrides) {
         if (o.before && *o.before != o.value && log::once("accuracy overrides " + o.name)) {
-            log::warn("{}=1 overrides {}={} with {}", kPreferAccuracyVar, o.name, *o.before, o.value);
+            log::warn("{}=1 overrides {}={} with {}", env_name(EnvVar::PreferAccuracy), o.name, *o.before, o.value);
         } else if (o.changes()) {
-            log::info("{}=1 sets {}={}", kPreferAccuracyVar, o.name, o.value);
+            log::info("{}=1 sets {}={}", env_name(EnvVar::PreferAccuracy), o.name, o.value);
         }
         set_env(o.name, o.value);
     }
@@ -50,7 +53,7 @@ Expected<std::filesystem::path> accuracy_cache_dir(const Environment& env) {
     std::string source;
     if (auto configured = env_text(env, EnvVar::ZludaCacheHome)) {
         base = *configured;
-        source = "D4R_ZLUDA_CACHE_HOME";
+        source = env_name(EnvVar::ZludaCacheHome);
     } else if (auto cache = user_cache_dir(env)) {
         base = *cache;
         source = "the user's cache folder (XDG_CACHE_HOME, else HOME)";

@@ -16,7 +16,6 @@
 
 namespace d4r::kernels {
 
-inline constexpr const char* kPreferAccuracyVar = "D4R_PREFER_ACCURACY";
 inline constexpr const char* kAccuracyCacheFolder = "d4r-accuracy";
 // PATH_MAX including the terminating NUL: longer cache paths are refused, never truncated.
 inline constexpr size_t kMaxCachePathBytes = 4095;

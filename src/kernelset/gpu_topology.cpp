@@ -36,7 +36,7 @@ ForcedArch forced_gpu_arch(const Environment& env, GpuVendor vendor) {
         out.arch = *forced;
         return out;
     }
-    out.warning = fmt::format("ignoring {}='{}': expected {}", kGpuArchVar, *forced,
+    out.warning = fmt::format("ignoring {}='{}': expected {}", env_name(EnvVar::GpuArch), *forced,
                               amd ? "a gfx target like gfx1101 (this GPU is AMD's)"
                                   : "an sm_XY target like sm_86 (this GPU is NVIDIA's)");
     return out;
@@ -124,7 +124,7 @@ Expected<ArchDecision> decide_gpu_arch(const Environment& env, const std::filesy
     ForcedArch forced = forced_gpu_arch(env, GpuVendor::Amd);
     if (forced.arch) {
         decision.arch = *forced.arch;
-        decision.source = kGpuArchVar;
+        decision.source = env_name(EnvVar::GpuArch);
         return decision;
     }
     if (!forced.warning.empty()) decision.warnings.push_back(forced.warning);

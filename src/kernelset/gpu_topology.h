@@ -20,7 +20,6 @@
 namespace d4r::kernels {
 
 inline constexpr const char* kDefaultKfdTopology = "/sys/class/kfd/kfd/topology";
-inline constexpr const char* kGpuArchVar = "D4R_GPU_ARCH";
 inline constexpr int kMaxKfdNodes = 16;
 
 struct GpuNode {

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/log.h"
 #include "core/sha256.h"
@@ -27,10 +28,10 @@ namespace {
 
 constexpr const char* kTempSuffix = ".d4r-tmp";
 
-// Counts file operations for the test hook (kStopAfterVariable).
+// Counts file operations for the test hook (EnvVar::TestInstallStopAfter).
 void count_operation() {
     static long remaining = [] {
-        const char* v = std::getenv(kStopAfterVariable);
+        const char* v = std::getenv(env_name(EnvVar::TestInstallStopAfter));
         return v && *v ? std::strtol(v, nullptr, 10) : -1L;
     }();
     if (remaining < 0) return;

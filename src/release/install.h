@@ -35,9 +35,9 @@ struct InstallOptions {
     std::string d4r_version;
 };
 
-// Test hook, documented as test-only in docs/install.md: with D4R_TEST_INSTALL_STOP_AFTER=N the
-// process kills itself (SIGKILL) after N file operations of an install or uninstall.
-inline constexpr const char* kStopAfterVariable = "D4R_TEST_INSTALL_STOP_AFTER";
+// Test hook, documented as test-only in docs/install.md: with D4R_TEST_INSTALL_STOP_AFTER=N
+// (EnvVar::TestInstallStopAfter) the process kills itself (SIGKILL) after N file operations of an install or
+// uninstall.
 
 // The release folder around the running d4r: the parent of the nearest ancestor folder named "d4r".
 Expected<std::filesystem::path> default_release_dir();

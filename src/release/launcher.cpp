@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/log.h"
 #include "core/strings.h"
@@ -287,8 +288,8 @@ int run_game_impl(const LaunchPlan& plan, const Say& say) {
         d4r_log.flush();
     };
     note(fmt::format("logs: {}", log_dir->string()));
-    if (!get_env("D4R_LOG_FILE"))
-        env.push_back({"D4R_LOG_FILE", (*log_dir / "runtime.log").string(), "the log folder"});
+    if (!get_env(env_name(EnvVar::LogFile)))
+        env.push_back({env_name(EnvVar::LogFile), (*log_dir / "runtime.log").string(), "the log folder"});
     for (const EnvChange& c : env)
         d4r_log << (c.value ? fmt::format("env {}={} ({})\n", c.name, shell_quote(*c.value), c.why)
                             : fmt::format("env unset {} ({})\n", c.name, c.why));

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/files.h"
 #include "core/log.h"
 #include "core/strings.h"
@@ -43,8 +44,8 @@ Expected<BackendChoice> parse_backend_choice(std::string_view text) {
         c.path = t.substr(7);
         return c;
     }
-    return make_error(ErrorCode::Invalid,
-                      "D4R_CUDA_BACKEND='{}': expected auto, cpu, driver or driver:/path/to/libcuda.so", t);
+    return make_error(ErrorCode::Invalid, "{}='{}': expected auto, cpu, driver or driver:/path/to/libcuda.so",
+                      env_name(EnvVar::CudaBackend), t);
 }
 
 std::vector<std::string> nvidia_driver_candidates(const Environment& env) {
@@ -73,20 +74,21 @@ Expected<std::unique_ptr<Backend>> open_backend(const BackendChoice& choice, con
                                                 std::string* reason) {
     using Kind = BackendChoice::Kind;
     if (choice.kind == Kind::Cpu) {
-        if (reason) *reason = "D4R_CUDA_BACKEND=cpu";
+        if (reason) *reason = fmt::format("{}=cpu", env_name(EnvVar::CudaBackend));
         return make_cpu_backend();
     }
     if (choice.kind == Kind::Driver) {
         if (!choice.path.empty()) {
-            if (reason) *reason = "D4R_CUDA_BACKEND=driver:" + choice.path;
+            if (reason) *reason = fmt::format("{}=driver:{}", env_name(EnvVar::CudaBackend), choice.path);
             return make_driver_backend(choice.path);
         }
         std::vector<std::string> found = nvidia_driver_candidates(env);
         if (found.empty())
             return make_error(ErrorCode::NotFound,
-                              "D4R_CUDA_BACKEND=driver: NVIDIA's libcuda.so.1 was not found (looked in "
-                              "LD_LIBRARY_PATH and the system library folders); give a path with driver:/path");
-        if (reason) *reason = "D4R_CUDA_BACKEND=driver";
+                              "{}=driver: NVIDIA's libcuda.so.1 was not found (looked in LD_LIBRARY_PATH and the "
+                              "system library folders); give a path with driver:/path",
+                              env_name(EnvVar::CudaBackend));
+        if (reason) *reason = fmt::format("{}=driver", env_name(EnvVar::CudaBackend));
         return make_driver_backend(found.front());
     }
     // Auto: NVIDIA's driver when it loads and sees a device, else the CPU.

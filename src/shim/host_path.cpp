@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env_vars.h"
 #include "core/log.h"
 #include "shim/formats.h"
 
@@ -142,9 +143,9 @@ struct HostPath::Cuda {
             if (r != CUDA_SUCCESS) {
                 event = nullptr;
                 blocking_sync = false;
-                log::warn("shim: D4R_SHIM_BLOCKING_SYNC: cuEventCreate(CU_EVENT_BLOCKING_SYNC) failed ({}); waiting "
-                          "with cuCtxSynchronize instead",
-                          upscaler::cuda_error(*cuda, "cuEventCreate", r).text());
+                log::warn("shim: {}: cuEventCreate(CU_EVENT_BLOCKING_SYNC) failed ({}); waiting with "
+                          "cuCtxSynchronize instead",
+                          env_name(EnvVar::ShimBlockingSync), upscaler::cuda_error(*cuda, "cuEventCreate", r).text());
             }
         }
         if (!blocking_sync) {
@@ -160,8 +161,9 @@ struct HostPath::Cuda {
             return {};
         }
         if (log::once("shim-blocking-sync-fallback"))
-            log::warn("shim: D4R_SHIM_BLOCKING_SYNC: nvcuda.dll has no d4r_EventWait (not d4r's bridge); waiting with "
-                      "cuEventSynchronize on a blocking-sync event instead");
+            log::warn("shim: {}: nvcuda.dll has no d4r_EventWait (not d4r's bridge); waiting with "
+                      "cuEventSynchronize on a blocking-sync event instead",
+                      env_name(EnvVar::ShimBlockingSync));
         r = cuda->cuEventSynchronize(event);
         if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuEventSynchronize after the evaluation", r);
         return {};
@@ -169,9 +171,9 @@ struct HostPath::Cuda {
 };
 
 HostPath::HostPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda, bool blocking_sync,
-                   PFN_d4r_EventWait event_wait)
+                   PFN_d4r_EventWait event_wait, HostPasses passes)
     : m_submitter(submitter), m_worker(worker), m_cuda(cuda), m_blocking_sync(blocking_sync), m_event_wait(event_wait),
-      m_staging(std::make_unique<Staging>()), m_device(fresh_cuda()) {}
+      m_passes(passes), m_staging(std::make_unique<Staging>()), m_device(fresh_cuda()) {}
 
 std::shared_ptr<HostPath::Cuda> HostPath::fresh_cuda() const {
     auto d = std::make_shared<Cuda>();
@@ -269,6 +271,15 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
             return make_error(ErrorCode::Unsupported, "{}: cannot convert {}", plane_name(plane),
                               format_name(in.format));
     }
+    // Motion-vector dilation, on the canonical planes (motion RG16F, depth R32F), before the core sees them.
+    if (m_passes.motion_dilation && !device_state->host[2].empty() && !device_state->host[1].empty()) {
+        const GameResource& mv = frame.motion;
+        const GameResource& depth = frame.depth;
+        dilate_motion(
+            PlaneView{device_state->host[2].data(), mv.region.width, mv.region.height, mv.row_texels},
+            ConstPlaneView{device_state->host[1].data(), depth.region.width, depth.region.height, depth.row_texels},
+            m_passes.motion_dilation, m_passes.depth_inverted, &m_dilation);
+    }
     const Region& out = frame.output.region;
     device_state->output.resize(size_t(out.width) * out.height * 8);
 
@@ -320,6 +331,8 @@ Status HostPath::evaluate(ID3D12GraphicsCommandList* list, const GameFrame& fram
     D3D12_RANGE none{0, 0};
     HRESULT hr = m_staging->upload.buffer->Map(0, &none, &mapped);
     if (FAILED(hr)) return make_error(ErrorCode::Io, "mapping the output upload buffer: {}", hresult_text(hr));
+    // The watermark goes into the core's output here, after any core (d4r's or NVIDIA's) has written it.
+    if (m_passes.watermark) draw_watermark(PlaneView{device_state->output.data(), out.width, out.height, out.width});
     bool converted =
         convert_from_canonical(frame.output.format, device_state->output.data(), out.width, out.height,
                                static_cast<uint8_t*>(mapped) + fp.placed.Offset, fp.placed.Footprint.RowPitch);

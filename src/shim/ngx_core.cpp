@@ -1,6 +1,8 @@
 // Choosing and loading the NGX core (ngx_core.h).
 #include "shim/ngx_core.h"
 
+#include <fmt/format.h>
+
 #include "core/env_vars.h"
 #include "upscaler/platform.h"
 
@@ -8,15 +10,16 @@ namespace d4r::shim {
 
 CoreChoice choose_core(const Environment& env, const std::string& shim_dir, bool (*exists)(const std::string&)) {
     std::string wanted = env_text(env, EnvVar::ShimNgxCore).value_or("");
-    const char* what = "d4r's open core";
+    const char* variable = env_name(EnvVar::ShimNgxCore);
+    std::string what = "d4r's open core";
     std::string name = kOpenCoreName;
     if (wanted == "nvidia" || wanted == "NVIDIA") {
         name = kNvidiaCoreName;
-        what = "NVIDIA's core (D4R_SHIM_NGX_CORE=nvidia)";
+        what = fmt::format("NVIDIA's core ({}=nvidia)", variable);
     } else if (!wanted.empty() && wanted != "d4r") {
-        return {wanted, "D4R_SHIM_NGX_CORE"};
+        return {wanted, variable};
     } else if (!wanted.empty()) {
-        what = "d4r's open core (D4R_SHIM_NGX_CORE=d4r)";
+        what = fmt::format("d4r's open core ({}=d4r)", variable);
     }
     if (!shim_dir.empty()) {
         std::string beside = shim_dir + "\\" + name;

@@ -9,17 +9,19 @@
 namespace d4r::shim {
 
 // Every variable is read through the table (core/env_vars.h): a bad value warns once there, naming the
-// variable, the value and what is accepted, and the default (3 evaluations; false) is kept.
+// variable, the value and what is accepted, and the default (3 evaluations; false; no dilation; no watermark) is kept.
 Settings read_settings(const Environment& env) {
     Settings s;
     s.max_in_flight = static_cast<unsigned>(env_int(env, EnvVar::ShimMaxInFlight));
     s.blocking_sync = env_bool(env, EnvVar::ShimBlockingSync);
+    s.motion_dilation = static_cast<unsigned>(env_int(env, EnvVar::MotionDilation));
+    s.watermark = env_bool(env, EnvVar::ShimWatermark);
     if (auto split = env_raw(env, EnvVar::ShimSplitFrame); split && !env_bool(env, EnvVar::ShimSplitFrame))
-        s.notices.push_back("D4R_SHIM_SPLIT_FRAME=" + split->text +
+        s.notices.push_back(std::string(env_name(EnvVar::ShimSplitFrame)) + "=" + split->text +
                             " asks for pipelined results (d4r.ini [Latency] FrameAge above 0), which this shim does "
                             "not do yet: every frame gets its own result, as with FrameAge 0");
     if (auto vram = env_raw(env, EnvVar::ShimVramInterop); vram && env_bool(env, EnvVar::ShimVramInterop))
-        s.notices.push_back("D4R_SHIM_VRAM_INTEROP=" + vram->text +
+        s.notices.push_back(std::string(env_name(EnvVar::ShimVramInterop)) + "=" + vram->text +
                             " asks for the VRAM data path, which this shim does not have yet: inputs and output go "
                             "through the host path (readback, CPU conversion, upload)");
     return s;

@@ -6,6 +6,9 @@
 //                           waits for one to finish (1-16, default 3; d4r.ini's [Latency] FrameAge sets it)
 //   D4R_SHIM_BLOCKING_SYNC  wait for the core's output with a blocking event instead of a context
 //                           synchronisation (true/false, on/off, yes/no, 1/0; default false)
+//   D4R_MOTION_DILATION     dilate the motion vectors over this radius before the core sees them (0-8, default
+//                           0 = off; d4r.ini [Interop] MotionVectorDilation; frame_passes.h)
+//   D4R_SHIM_WATERMARK      draw d4r's watermark into every output (default false; d4r.ini [DLSS] ShowWatermark)
 // and two that ask for what this shim does not do yet, so `notices` says, for the log, what happens
 // instead (never a silent fallback):
 //   D4R_SHIM_SPLIT_FRAME=0  pipelined results (d4r.ini [Latency] FrameAge N > 0): every frame still gets
@@ -22,14 +25,15 @@
 namespace d4r::shim {
 
 // The names, ranges and defaults live in the table of variables (core/env_vars.h); these repeat two of them
-// for the shim's messages (a test checks they agree).
-inline constexpr const char* kMaxInFlightVariable = "D4R_SHIM_MAX_IN_FLIGHT";
+// (a test checks they agree).
 inline constexpr unsigned kDefaultMaxInFlight = 3;
 inline constexpr unsigned kMaxMaxInFlight = 16;
 
 struct Settings {
     unsigned max_in_flight = kDefaultMaxInFlight;
     bool blocking_sync = false;
+    unsigned motion_dilation = 0; // 0: off
+    bool watermark = false;
     std::vector<std::string> notices; // what was asked for and is not done, and what is done instead
 };
 

@@ -105,9 +105,9 @@ void Shim::watchdog_default(const std::string& cuda_path) {
         return;
     }
     const std::string ms = std::to_string(kWatchdogDefaultMs);
-    if (set_env(kWatchdogVariable, ms.c_str()) == CUDA_SUCCESS)
+    if (set_env(env_name(EnvVar::CpuWatchdogMs), ms.c_str()) == CUDA_SUCCESS)
         log::info("shim: kernel watchdog on: {}={} (a kernel running longer stops with CUDA_ERROR_LAUNCH_TIMEOUT)",
-                  kWatchdogVariable, ms);
+                  env_name(EnvVar::CpuWatchdogMs), ms);
 }
 
 NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar_t* data_path) {
@@ -149,6 +149,14 @@ NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar
     m_settings = read_settings(process_environment());
     m_initialized = true;
     for (const std::string& notice : m_settings.notices) log::warn("shim: {}", notice);
+    if (m_settings.motion_dilation)
+        log::info("shim: motion-vector dilation on: {}={}: each motion vector takes the front-most pixel's in its "
+                  "{}x{} neighbourhood before the core sees it",
+                  env_name(EnvVar::MotionDilation), m_settings.motion_dilation, 2 * m_settings.motion_dilation + 1,
+                  2 * m_settings.motion_dilation + 1);
+    if (m_settings.watermark)
+        log::info("shim: watermark on ({}): d4r's mark is drawn into the top-left corner of every output",
+                  env_name(EnvVar::ShimWatermark));
     log::info("shim: {}: ready (data path: host, at most {} evaluations in flight, output wait: {})", entry,
               m_settings.max_in_flight, m_settings.blocking_sync ? "blocking event" : "context synchronisation");
     return NVSDK_NGX_Result_Success;
@@ -315,7 +323,7 @@ bool Shim::wait_for_in_flight_slot() {
     if (log::once("shim-in-flight-limit"))
         log::warn("shim: {} evaluations are outstanding on the CUDA worker ({}={}): the game's thread waits up to "
                   "{} ms for one to finish, else the frame is dropped (said once)",
-                  m_worker.pending(), kMaxInFlightVariable, limit, kGiveUpMs);
+                  m_worker.pending(), env_name(EnvVar::ShimMaxInFlight), limit, kGiveUpMs);
     return m_worker.wait_below(limit, kGiveUpMs);
 }
 
@@ -339,9 +347,10 @@ NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX
     if (auto text = env_text(process_environment(), EnvVar::DlssPreset)) {
         if (auto preset = parse_preset(*text)) {
             for (unsigned int& p : c.presets) p = *preset;
-            log::info("shim: D4R_DLSS_PRESET={}: preset {} for every quality mode", *text, *preset);
+            log::info("shim: {}={}: preset {} for every quality mode", env_name(EnvVar::DlssPreset), *text, *preset);
         } else if (log::once("shim-bad-preset")) {
-            log::warn("shim: D4R_DLSS_PRESET={}: not a preset number 1-13 or letter A-M; the game's hints kept", *text);
+            log::warn("shim: {}={}: not a preset number 1-13 or letter A-M; the game's hints kept",
+                      env_name(EnvVar::DlssPreset), *text);
         }
     }
     NVSDK_NGX_Result r = create_core(feature);
@@ -349,7 +358,12 @@ NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX
         release_core(feature);
         return r;
     }
-    feature.path = std::make_unique<HostPath>(*m_submitter, m_worker, *m_cuda, m_settings.blocking_sync, m_event_wait);
+    HostPasses passes;
+    passes.motion_dilation = m_settings.motion_dilation;
+    passes.depth_inverted = (unsigned(c.flags) & NVSDK_NGX_DLSS_Feature_Flags_DepthInverted) != 0;
+    passes.watermark = m_settings.watermark;
+    feature.path =
+        std::make_unique<HostPath>(*m_submitter, m_worker, *m_cuda, m_settings.blocking_sync, m_event_wait, passes);
     m_handles.push_back(NVSDK_NGX_Handle{m_next_id++});
     NVSDK_NGX_Handle* handle = &m_handles.back();
     log::info("shim: CreateFeature {}: {}x{} -> {}x{}, flags {:#x}, quality {}, data path {}", handle->Id, c.width,
@@ -457,10 +471,10 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
     v.render_h = render_h;
 
     if (!wait_for_in_flight_slot()) {
-        log_rejection(
-            fmt::format("feature {}: frame dropped: {} tasks still outstanding on the CUDA worker after {} ms "
-                        "({}={})",
-                        handle->Id, m_worker.pending(), kGiveUpMs, kMaxInFlightVariable, m_settings.max_in_flight));
+        log_rejection(fmt::format(
+            "feature {}: frame dropped: {} tasks still outstanding on the CUDA worker after {} ms "
+            "({}={})",
+            handle->Id, m_worker.pending(), kGiveUpMs, env_name(EnvVar::ShimMaxInFlight), m_settings.max_in_flight));
         return NVSDK_NGX_Result_Fail;
     }
 

@@ -79,8 +79,7 @@ private:
     NVSDK_NGX_Result init_cuda_and_core(const std::wstring& data_path);
     void watchdog_default(const std::string& cuda_path);
 
-    // The cpu backend's launch watchdog, on by default in a game (docs/proton.md).
-    static constexpr const char* kWatchdogVariable = "D4R_CPU_WATCHDOG_MS";
+    // The cpu backend's launch watchdog (EnvVar::CpuWatchdogMs), on by default in a game (docs/proton.md).
     static constexpr unsigned kWatchdogDefaultMs = 10000;
     NVSDK_NGX_Result create_core(Feature& feature);
     // Releases the core's feature; on a stuck worker it is queued behind the stalled task, not waited for.

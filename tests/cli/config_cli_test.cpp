@@ -137,6 +137,24 @@ TEST(ConfigCli, EnvOmitsVariablesAlreadySet) {
     EXPECT_TRUE(contains(off.out, "export D4R_SHIM_WATERMARK=1\n"));
 }
 
+TEST(ConfigCli, ARemovedKeyIsNamedAsRemovedAndExportsNothing) {
+    TempDir dir;
+    fs::path file = dir.write("old.ini", "[Kernels]\nNativeSwinEncoders = true\n[Interop]\nEvalSync = true\n");
+    RunResult check = run_d4r({"config", "check", "--config", file.string()});
+    EXPECT_EQ(check.exit_code, 0) << check.err; // still a valid file
+    EXPECT_TRUE(contains(check.err, "old.ini:2: [Kernels] NativeSwinEncoders was removed and has no effect"))
+        << check.err;
+    EXPECT_TRUE(contains(check.err, "old.ini:4: [Interop] EvalSync was removed and has no effect")) << check.err;
+    EXPECT_FALSE(contains(check.err, "unknown key")) << check.err;
+    RunResult env = run_d4r({"config", "env", "--config", file.string()});
+    EXPECT_EQ(env.exit_code, 0);
+    EXPECT_FALSE(contains(env.out, "D4R_NATIVE_SWIN_ENCODERS")) << env.out;
+    EXPECT_FALSE(contains(env.out, "D4R_SHIM_EVAL_SYNC")) << env.out;
+    RunResult show = run_d4r({"config", "show", "--config", file.string()});
+    EXPECT_EQ(show.exit_code, 0);
+    EXPECT_FALSE(contains(show.out, "EvalSync")) << show.out;
+}
+
 TEST(ConfigCli, EnvInvalidFileExits2WithCleanStdout) {
     TempDir dir;
     fs::path file = dir.write("bad.ini", "[DLSS]\nModel = N\nShowWatermak = on\n");

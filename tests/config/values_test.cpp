@@ -83,12 +83,12 @@ TEST(CanonicalValue, IntegerRanges) {
     EXPECT_TRUE(canonical_value(block, "1024").ok());
     EXPECT_FALSE(canonical_value(block, "31").ok());
     EXPECT_FALSE(canonical_value(block, "1025").ok());
-    const KeyInfo& poll = key_info(KeyId::InteropMarkerPollUs);
-    EXPECT_FALSE(canonical_value(poll, "0").ok());
-    EXPECT_TRUE(canonical_value(poll, "1").ok());
-    EXPECT_TRUE(canonical_value(poll, "1000000").ok());
-    EXPECT_FALSE(canonical_value(poll, "1000001").ok());
+    const KeyInfo& watchdog = key_info(KeyId::InteropWatchdogMs);
+    EXPECT_TRUE(canonical_value(watchdog, "0").ok());
+    EXPECT_TRUE(canonical_value(watchdog, "3600000").ok());
+    EXPECT_FALSE(canonical_value(watchdog, "3600001").ok());
     const KeyInfo& dilation = key_info(KeyId::InteropMotionVectorDilation);
+    EXPECT_TRUE(canonical_value(dilation, "0").ok());
     EXPECT_TRUE(canonical_value(dilation, "8").ok());
     EXPECT_FALSE(canonical_value(dilation, "9").ok());
     const KeyInfo& log_level = key_info(KeyId::OptiScalerLogLevel);

@@ -8,6 +8,8 @@
 #                        --core D4R_NGX.DLL --test-core D4R_TEST_CORE.DLL --linux-core NGX_FRAMES
 #                        --reference-tool SHIM_REFERENCE --frames DIR HARNESS.EXE
 #                        [HARNESS ARGS: --scenario S --color F --output F --depth F --motion F --subrect]
+#                        [--watermark] [--dilation N]   (this script's: D4R_SHIM_WATERMARK=1, D4R_MOTION_DILATION=N
+#                        for the shim, and the reference with the watermark drawn or the motion vectors dilated)
 #       scenarios frames, recreate, core-invalid and blocking: every output file must equal the Linux
 #       reference (colour, depth and motion formats other than the canonical ones: the reference frames carry
 #       those planes through the format and back, computed by shim_reference independently of the shim;
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
         --reference-tool) ref_tool=$2; shift 2 ;;
         --frames) frames=$2; shift 2 ;;
         --scene-frames) scene_frames=$2; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) break ;;
     esac
 done
@@ -62,15 +64,20 @@ fi
 [ $# -ge 1 ] || { echo "run-d3d12-harness.sh: expected HARNESS.EXE (see --help)" >&2; exit 2; }
 harness=$1
 shift
-scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f
-args=("$@")
+scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f watermark=0 dilation=0
+args=() # for the harness: all but this script's own --watermark and --dilation
 while [ $# -gt 0 ]; do
     case "$1" in
-        --scenario) scenario=$2; shift 2 ;;
-        --color) color=$2; shift 2 ;;
-        --output) output=$2; shift 2 ;;
-        --depth) depth=$2; shift 2 ;;
-        --motion) motion=$2; shift 2 ;;
+        --watermark) watermark=1; shift; continue ;;
+        --dilation) dilation=$2; shift 2; continue ;;
+    esac
+    args+=("$1")
+    case "$1" in
+        --scenario) scenario=$2; args+=("$2"); shift 2 ;;
+        --color) color=$2; args+=("$2"); shift 2 ;;
+        --output) output=$2; args+=("$2"); shift 2 ;;
+        --depth) depth=$2; args+=("$2"); shift 2 ;;
+        --motion) motion=$2; args+=("$2"); shift 2 ;;
         *) shift ;;
     esac
 done
@@ -94,6 +101,8 @@ case "$scenario" in
     stall) extra_env=(D4R_SHIM_NGX_CORE=d4r_test_core.dll D4R_TEST_CORE_STALL=1 D4R_SHIM_MAX_IN_FLIGHT=1) ;;
     blocking) extra_env=(D4R_SHIM_BLOCKING_SYNC=1) ;;
 esac
+[ "$watermark" = 0 ] || extra_env+=(D4R_SHIM_WATERMARK=1)
+[ "$dilation" = 0 ] || extra_env+=("D4R_MOTION_DILATION=$dilation")
 run_harness() {
     status=0
     xvfb-run -a -e "$work/xvfb.err" bash -c '"$@"; s=$?; "'"$wineserver"'" -w; exit $s' run \
@@ -159,6 +168,14 @@ case "$scenario" in
             echo "the blocking output wait fell back:"; cat "$work/windows.err"; exit 1
         fi ;;
 esac
+# The shim's own passes say once that they are on, and only then.
+if [ "$watermark" = 1 ]; then expect_lines "shim: watermark on (D4R_SHIM_WATERMARK)"
+elif grep -q "shim: watermark on" "$work/windows.err"; then echo "the watermark is on unasked:"; cat "$work/windows.err"; exit 1; fi
+if [ "$dilation" != 0 ]; then
+    expect_lines "shim: motion-vector dilation on: D4R_MOTION_DILATION=$dilation"
+    [ "$(grep -c "motion-vector dilation on" "$work/windows.err")" = 1 ] ||
+        { echo "the dilation was logged more than once:"; cat "$work/windows.err"; exit 1; }
+elif grep -q "motion-vector dilation on" "$work/windows.err"; then echo "dilation is on unasked:"; cat "$work/windows.err"; exit 1; fi
 case "$scenario" in
     refusals)
         for line in "evaluation refused: Color 32x18 DXGI format 61: unsupported format" \
@@ -187,6 +204,11 @@ run_linux() { # FRAMES_DIR OUT_DIR
     LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu PROGRAM_OUT="$2" "$linux_core" "$1" >"$work/linux.txt" 2>"$work/linux.err" ||
         { echo "the Linux reference exited with an error:"; cat "$work/linux.txt" "$work/linux.err"; exit 1; }
 }
+if [ "$dilation" != 0 ]; then # what the core must see: the motion vectors dilated (and the dilation must matter)
+    "$ref_tool" dilate "$ref_frames" "$work/ref-dilated" "$dilation" | tee "$work/dilate.txt"
+    if grep -q ": 0 vectors changed" "$work/dilate.txt"; then echo "the dilation changes nothing on these frames"; exit 1; fi
+    ref_frames=$work/ref-dilated
+fi
 read -r rw rh ow oh count <"$ref_frames/frames.txt"
 if [ "$scenario" = recreate ] || [ "$scenario" = core-invalid ]; then
     mkdir -p "$work/part0" "$work/part1" "$work/out0" "$work/out1"
@@ -206,6 +228,8 @@ else
     run_linux "$ref_frames" "$work/out-linux"
 fi
 expected=$work/out-linux
+# With the watermark the shim draws it into the core's RGBA16F output before converting it to the output format.
+[ "$watermark" = 0 ] || "$ref_tool" watermark "$work/out-linux" "$ow" "$oh"
 if [ "$output" != rgba16f ]; then
     "$ref_tool" output "$work/out-linux" "$work/out-linux-$output" "$output" >/dev/null
     expected=$work/out-linux-$output

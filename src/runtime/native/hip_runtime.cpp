@@ -72,9 +72,9 @@ Expected<HipRuntime> find_hip_runtime(const Environment& env) {
     if (auto rocm = env_text(env, EnvVar::RocmDir)) {
         std::filesystem::path p = std::filesystem::path(*rocm) / "lib" / "libamdhip64.so";
         if (is_file(p)) {
-            if (auto r = attempt(p.string(), "D4R_ROCM_DIR")) return std::move(*r);
+            if (auto r = attempt(p.string(), env_name(EnvVar::RocmDir))) return std::move(*r);
         } else {
-            tried.push_back(fmt::format("{} does not exist (D4R_ROCM_DIR)", p.string()));
+            tried.push_back(fmt::format("{} does not exist ({})", p.string(), env_name(EnvVar::RocmDir)));
         }
     }
     for (const char* name : kHipNames)

@@ -29,7 +29,7 @@ Expected<NativeSet> load_native_set(const Environment& env, std::string extensio
     set.extension = std::move(extension);
     auto root = env_text(env, EnvVar::NativeKernelDir);
     if (!root) {
-        set.notes.emplace_back("D4R_NATIVE_KERNEL_DIR is not set: native kernels are off");
+        set.notes.push_back(fmt::format("{} is not set: native kernels are off", env_name(EnvVar::NativeKernelDir)));
         return set;
     }
     // ARCH comes from native_target_for(), which applies a valid D4R_GPU_ARCH (kernels::forced_gpu_arch).

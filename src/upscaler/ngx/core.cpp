@@ -17,7 +17,7 @@ using namespace abi;
 namespace fs = std::filesystem;
 
 CudaLibraryChoice choose_cuda_library(const Environment& env, const std::string& core_dir) {
-    if (auto path = env_text(env, EnvVar::NgxCudaLibrary)) return {*path, "D4R_NGX_CUDA_LIBRARY"};
+    if (auto path = env_text(env, EnvVar::NgxCudaLibrary)) return {*path, env_name(EnvVar::NgxCudaLibrary)};
     if (!core_dir.empty()) {
         std::error_code ec;
         fs::path beside = fs::path(core_dir) / platform::kCudaLibraryName;
