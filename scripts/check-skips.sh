@@ -71,6 +71,10 @@ if [ "$1" = --self-test ]; then
     printf '%s\n' 'bridge_vector_add|notrun|SKIP_RETURN_CODE=77|SKIPPED: x' | junit "$tmp/partial"
     echo 'bridge_vector|a prefix is not a match' | allow "$tmp/partial"
     expect partial 1 'bridge_vector_add'
+    # A test ctest did not run (its executable missing) is not a skip, and not a pass either.
+    printf '%s\n' 'ok_test|run||' 'lost_test|notrun|Unable to find executable|' | junit "$tmp/notrun"
+    allow "$tmp/notrun" < /dev/null
+    expect notrun 1 '0 skipped, 1 not run' 'NOT RUN  lost_test: Unable to find executable'
     # No skip at all: passes and says so.
     printf '%s\n' 'ok_test|run||' | junit "$tmp/none"
     allow "$tmp/none" < /dev/null
@@ -99,15 +103,16 @@ allow=$build/d4r-allowed-skips.tsv
 [ -f "$junit" ] || { echo "check-skips: $junit not found (run ctest with --output-junit $junit first)" >&2; exit 2; }
 [ -f "$allow" ] || { echo "check-skips: $allow not found (configure $build first: cmake/D4rTesting.cmake writes it)" >&2; exit 2; }
 # Where each test is defined (its add_test), for the message; only when BUILD_DIR is a configured ctest folder.
-defined=
+defined=$(mktemp) || exit 2
+trap 'rm -f "$defined"' EXIT
 if [ -f "$build/CTestTestfile.cmake" ]; then
-    defined=$(ctest --test-dir "$build" --show-only=json-v1 2>/dev/null)
+    ctest --test-dir "$build" --show-only=json-v1 > "$defined" 2>/dev/null
 fi
-D4R_DEFINED=$defined python3 - "$junit" "$allow" "$build" <<'PY'
+python3 - "$junit" "$allow" "$build" "$defined" <<'PY'
 import json, os, re, sys
 import xml.etree.ElementTree as ET
 
-junit_path, allow_path, build = sys.argv[1:4]
+junit_path, allow_path, build, defined_path = sys.argv[1:5]
 try:
     root = ET.parse(junit_path).getroot()
 except (ET.ParseError, OSError) as e:
@@ -132,7 +137,7 @@ for n, line in enumerate(open(allow_path, encoding="utf-8"), 1):
 # The file and line of each test's add_test, from ctest --show-only=json-v1.
 where = {}
 try:
-    info = json.loads(os.environ.get("D4R_DEFINED") or "{}")
+    info = json.loads(open(defined_path).read() or "{}")
     graph = info.get("backtraceGraph", {})
     for t in info.get("tests", []):
         node = graph["nodes"][t["backtrace"]]
@@ -152,31 +157,37 @@ def skip_message(case):
     s = case.find("skipped")
     return (s.get("message") if s is not None else "") or "(no message)"
 
-cases = root.iter("testcase")
+# ctest marks a skip (SKIP_RETURN_CODE=N, SKIP_REGULAR_EXPRESSION_MATCHED) and a test it did not run (its
+# executable missing, a fixture that failed, DISABLED) alike with <skipped message=...>; only the former are
+# skips. A test that did not run has not passed either: it is named too.
 total = 0
-skipped = []
-for case in cases:
+skipped, not_run = [], []
+for case in root.iter("testcase"):
     total += 1
-    if case.find("skipped") is not None:
-        skipped.append(case)
+    s = case.find("skipped")
+    if s is not None:
+        (skipped if (s.get("message") or "").startswith("SKIP_") else not_run).append(case)
 ok, bad = [], []
 for case in skipped:
     name = case.get("name")
     rule = next((a for a in allowed if a[0].fullmatch(name)), None)
     (ok if rule else bad).append((name, rule, case))
-if not skipped:
-    print(f"check-skips: {total} tests in the run, 0 skipped")
-    sys.exit(0)
-state = "all allowed" if not bad else f"{len(bad)} of them not allowed"
-print(f"check-skips: {total} tests in the run, {len(skipped)} skipped, {state}")
+state = ("" if not skipped else ", all allowed" if not bad else f", {len(bad)} of them not allowed")
+state += f", {len(not_run)} not run" if not_run else ""
+print(f"check-skips: {total} tests in the run, {len(skipped)} skipped{state}")
 for name, rule, case in ok:
     print(f"  allowed  {name}: {rule[2]} (d4r_allow_skip(\"{rule[1]}\") in {rule[3]})")
 for name, rule, case in bad:
     at = where.get(name)
     print(f"  SKIPPED  {name}: {skip_message(case)}" + (f" (defined at {at})" if at else ""))
+for case in not_run:
+    print(f"  NOT RUN  {case.get('name')}: {case.find('skipped').get('message') or '(no reason)'}")
+if not_run:
+    print(f"check-skips: {len(not_run)} tests did not run (ctest counts them as failed)")
 if bad:
     print(f"check-skips: {len(bad)} skipped tests are not on the allow-list of {build}: make them run (install what"
           " they miss: scripts/install-deps.sh --for test), or, when the skip is expected, declare it where the test"
           ' is defined: d4r_allow_skip(NAME_OR_PATTERN "reason") (cmake/D4rTesting.cmake)')
     sys.exit(1)
+sys.exit(1 if not_run else 0)
 PY
