@@ -67,7 +67,7 @@ grep -q "^SCRATCH_TOOL:FILEPATH=$tmp/tools/d4r-scratch-tool" "$tmp/build/CMakeCa
 
 # 2. The Makefile's configure step runs every time, though build/build.ninja is newer than every input.
 for target in build demo test-default; do
-    plan=$(make -n -C "$root" "$target" 2>&1)
+    plan=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$root" "$target" 2>&1) # not the make running ctest
     grep -q '^cmake --preset default' <<< "$plan" ||
         fail "2: make -n $target does not configure again (a tool installed since would stay NOTFOUND):"$'\n'"$plan"
 done
