@@ -94,7 +94,7 @@ while IFS= read -r -d '' f; do
     fi
     if [ $rc -gt 128 ]; then why="crashed (signal $((rc - 128)))"; else why="exited $rc without a formatting violation"; fi
     echo "check-format: $tool $why on $f:" >&2
-    printf '%s\n' "${err:-(no output)}" | tail -3 | sed 's/^/    | /' >&2
+    printf '%s\n' "${err:-(no output)}" | tail -n 3 | sed 's/^/    | /' >&2
     broken=$((broken + 1))
 done < <(printf '%s\0' "${files[@]}")
 if [ $broken -gt 0 ]; then
