@@ -6,20 +6,34 @@
 # Usage: scripts/check-tidy.sh BUILD_DIR [FILE...]  (BUILD_DIR: a configured build with compile_commands.json;
 #                                                    FILE...: only these, else every src/**/*.cpp in it)
 #        scripts/check-tidy.sh --self-test          (checks that a planted use-after-move is caught)
-# Exit 0 when clean; 1 naming each finding (file:line: message [check]); 2 when clang-tidy-19 is missing
-# or BUILD_DIR has no compile_commands.json.
+# Clean results are cached by content: a file is not checked again while the sha256 of its compile command,
+# the contents of the source and of every header it includes (from ninja's dependency log of BUILD_DIR, so
+# the build must have compiled it), .clang-tidy and clang-tidy's --version are those of a clean run. Paths of
+# the repository and the build folder are left out of the key, so another clone shares it. The cache is
+# $D4R_TIDY_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/d4r-tidy; D4R_TIDY_CACHE=off checks every file.
+# Exit 0 when clean; 1 naming each finding (file:line: message [check]); 2 when clang-tidy-19 is missing,
+# BUILD_DIR has no compile_commands.json, or clang-tidy failed without a finding to show for it (a non-zero
+# exit with no finding, a crash, no version line from --version): a file it could not check is not clean.
 set -uo pipefail
 
 tool=${CLANG_TIDY:-clang-tidy-19}
 here=$(cd "$(dirname "$0")/.." && pwd -P)
 case "${1:-}" in
-    -h|--help|"") sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
+    -h|--help|"") sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
 esac
 command -v "$tool" >/dev/null || { echo "check-tidy: $tool not found (scripts/install-deps.sh installs it)" >&2; exit 2; }
+# The tool must answer as clang-tidy does before its silence can mean "clean".
+version=$("$tool" --version 2>&1); vrc=$?
+if [ $vrc -ne 0 ] || ! grep -q 'LLVM version' <<< "$version"; then
+    echo "check-tidy: '$tool --version' exited $vrc without an 'LLVM version' line; is it clang-tidy? It printed:" >&2
+    printf '%s\n' "${version:-(nothing)}" | head -5 | sed 's/^/    /' >&2
+    exit 2
+fi
 
 if [ "$1" = --self-test ]; then
     tmp=$(mktemp -d) || exit 2
     trap 'rm -rf "$tmp"' EXIT
+    export D4R_TIDY_CACHE=$tmp/cache # the self-test's own cache
     mkdir -p "$tmp/src" "$tmp/build"
     cp "$here/.clang-tidy" "$tmp/"
     cat > "$tmp/src/moved.cpp" <<'CPP'
@@ -41,6 +55,50 @@ CPP
         echo "$out"
         exit 1
     fi
+    out=$(D4R_TIDY_ROOT="$tmp" "$0" "$tmp/build" "$tmp/src/fine.cpp" 2>&1); rc=$?
+    if [ $rc -ne 0 ] || ! grep -q '1 files clean' <<< "$out"; then
+        echo "check-tidy self-test: expected exit 0 for fine.cpp alone; got exit $rc:"; echo "$out"; exit 1
+    fi
+    # A tool that fails or crashes must fail the check, never pass it as clean. Fakes: /bin/false; a tool that
+    # answers --version and then dies of SIGSEGV on every file; one that exits 1 without a finding (as clang-tidy
+    # does for an unreadable config); one that prints no version.
+    printf '#!/bin/sh\ncase "$1" in --version) echo "LLVM version 19.1.7"; exit 0 ;; esac\nkill -SEGV $$\n' > "$tmp/crash"
+    printf '#!/bin/sh\ncase "$1" in --version) echo "LLVM version 19.1.7"; exit 0 ;; esac\necho "Error: no checks" >&2; exit 1\n' > "$tmp/fails"
+    printf '#!/bin/sh\nexit 0\n' > "$tmp/silent"
+    chmod +x "$tmp/crash" "$tmp/fails" "$tmp/silent"
+    for fake in /bin/false:"exited 1 without an 'LLVM version' line" "$tmp/crash:crashed (signal 11)" \
+                "$tmp/fails:exited 1 without a finding" "$tmp/silent:exited 0 without an 'LLVM version' line"; do
+        out=$(CLANG_TIDY=${fake%%:*} D4R_TIDY_ROOT="$tmp" "$0" "$tmp/build" 2>&1); rc=$?
+        if [ $rc -ne 2 ] || ! grep -qF "${fake#*:}" <<< "$out" || grep -q clean <<< "$out"; then
+            echo "check-tidy self-test: with CLANG_TIDY=${fake%%:*} expected exit 2 saying '${fake#*:}'; got exit $rc:"
+            echo "$out"
+            exit 1
+        fi
+    done
+    # The cache: on a Ninja build (its dependency log names the headers), a clean file is checked once; a change
+    # to a header it includes checks it again; a file with a finding is never cached.
+    mkdir -p "$tmp/proj/src"
+    cp "$here/.clang-tidy" "$tmp/src/moved.cpp" "$tmp/proj/"
+    mv "$tmp/proj/moved.cpp" "$tmp/proj/src/"
+    printf 'inline int twice(int a) { return 2 * a; }\n' > "$tmp/proj/src/a.h"
+    printf '#include "a.h"\nint four() { return twice(2); }\n' > "$tmp/proj/src/a.cpp"
+    printf 'cmake_minimum_required(VERSION 3.25)\nproject(p CXX)\nset(CMAKE_EXPORT_COMPILE_COMMANDS ON)\nadd_library(p STATIC src/a.cpp src/moved.cpp)\n' > "$tmp/proj/CMakeLists.txt"
+    if ! { cmake -S "$tmp/proj" -B "$tmp/proj/build" -G Ninja && cmake --build "$tmp/proj/build"; } > "$tmp/proj.log" 2>&1; then
+        echo "check-tidy self-test: the scratch Ninja project for the cache does not build:"; cat "$tmp/proj.log"; exit 1
+    fi
+    tidy_cached() { # tidy_cached WANT_RC PATTERN: one run over the scratch project
+        out=$(D4R_TIDY_ROOT="$tmp/proj" "$0" "$tmp/proj/build" 2>&1); rc=$?
+        if [ $rc -ne "$1" ] || ! grep -qE -- "$2" <<< "$out"; then
+            echo "check-tidy self-test: cache: expected exit $1 and /$2/; got exit $rc:"; echo "$out"; exit 1
+        fi
+    }
+    tidy_cached 1 'moved.cpp:7:.*bugprone-use-after-move'
+    tidy_cached 1 'moved.cpp:7:.*bugprone-use-after-move' # not cached: checked again
+    rm "$tmp/proj/src/moved.cpp" && touch "$tmp/proj/src/moved.cpp" # now clean: two clean files
+    tidy_cached 0 '2 files clean \(1 checked, 1 from the cache'
+    tidy_cached 0 '2 files clean \(0 checked, 2 from the cache'
+    printf '// changed\ninline int twice(int a) { return 2 * a; }\n' > "$tmp/proj/src/a.h"
+    tidy_cached 0 '2 files clean \(1 checked, 1 from the cache'
     echo "check-tidy self-test: ok"
     exit 0
 fi
@@ -66,15 +124,130 @@ PY
 fi
 [ ${#files[@]} -gt 0 ] || { echo "check-tidy: no sources under $root/src in $build/compile_commands.json" >&2; exit 2; }
 
-log=$(mktemp) || exit 2
-trap 'rm -f "$log"' EXIT
+work=$(mktemp -d) || exit 2
+trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
-printf '%s\0' "${files[@]}" |
-    xargs -0 -n 4 -P "$(nproc)" "$tool" -p "$build" --quiet --config-file="$root/.clang-tidy" > "$log" 2>/dev/null
-findings=$(grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error): ' "$log" | sort -u)
+cache=${D4R_TIDY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/d4r-tidy}
+# The cache key of each file ("-": none, no dependency log for it), one "KEY<TAB>FILE" line each.
+if [ "$cache" != off ]; then
+    mkdir -p "$cache" || { echo "check-tidy: cannot make the cache folder $cache (D4R_TIDY_CACHE=off checks without)" >&2; exit 2; }
+    printf '%s\0' "${files[@]}" | python3 -c '
+import hashlib, json, os, re, shlex, subprocess, sys
+build, root, config, version = sys.argv[1:5]
+build, root = os.path.realpath(build), os.path.realpath(root)
+files = [f for f in sys.stdin.read().split("\0") if f]
+commands = {}
+for e in json.load(open(os.path.join(build, "compile_commands.json"))):
+    commands.setdefault(os.path.realpath(os.path.join(e["directory"], e["file"])), e)
+# ninja dependency log: every header each object included when the build compiled it.
+deps, current = {}, None
+try:
+    log = subprocess.run(["ninja", "-C", build, "-t", "deps"], capture_output=True, text=True, timeout=120).stdout
+except (OSError, subprocess.SubprocessError):
+    log = ""
+for line in log.splitlines():
+    m = re.match(r"^(\S.*): #deps \d+, deps mtime \d+ \((\w+)\)$", line)
+    if m:
+        current = deps.setdefault(m.group(1), []) if m.group(2) == "VALID" else None
+    elif line.startswith("    ") and current is not None:
+        current.append(line.strip())
+content = {}
+def file_hash(path):
+    if path not in content:
+        try:
+            content[path] = hashlib.sha256(open(path, "rb").read()).hexdigest()
+        except OSError:
+            content[path] = "missing"
+    return content[path]
+def neutral(text):  # the key must not depend on where the clone or the build folder is
+    return text.replace(build, "@BUILD@").replace(root, "@ROOT@")
+common = hashlib.sha256((version + "\0" + file_hash(config)).encode()).hexdigest()
+for f in files:
+    e = commands.get(os.path.realpath(f))
+    args = (e.get("arguments") or shlex.split(e.get("command", ""))) if e else []
+    out = args[args.index("-o") + 1] if "-o" in args[:-1] else None
+    dep_list = deps.get(out) if out else None
+    if not dep_list:
+        print(f"-\t{f}")
+        continue
+    h = hashlib.sha256((common + "\0" + neutral(" ".join(args))).encode())
+    for d in dep_list:
+        path = os.path.normpath(os.path.join(e["directory"], d))
+        h.update(f"\0{neutral(path)}\0{file_hash(path)}".encode())
+    print(f"{h.hexdigest()}\t{f}")
+' "$build" "$root" "$root/.clang-tidy" "$version" > "$work/keys" ||
+        { echo "check-tidy: computing the cache keys failed (D4R_TIDY_CACHE=off checks without the cache)" >&2; exit 2; }
+else
+    printf -- '-\t%s\n' "${files[@]}" > "$work/keys"
+fi
+to_check=()
+from_cache=0
+while IFS=$'\t' read -r key f; do
+    if [ "$key" != - ] && [ -e "$cache/$key" ]; then
+        from_cache=$((from_cache + 1))
+    else
+        to_check+=("$f")
+    fi
+done < "$work/keys"
+# The libraries with a precompiled header (d4r_library_pch) compile with GCC's cmake_pch.hxx.gch, which clang
+# cannot read: it reads cmake_pch.hxx instead and warns (clang-diagnostic-ignored-gch, an error through
+# WarningsAsErrors, with no file:line), so that warning is off.
+# One file per clang-tidy run, one run per core; each run leaves its output (NAME.out, NAME.err) and its exit
+# status with its file (NAME.rc), so that a run that failed or crashed is known and named, and a clean file
+# can be cached.
+export D4R_TIDY_TOOL=$tool D4R_TIDY_BUILD=$build D4R_TIDY_CONFIG=$root/.clang-tidy D4R_TIDY_WORK=$work
+[ ${#to_check[@]} -eq 0 ] || printf '%s\0' "${to_check[@]}" | xargs -0 -n 1 -P "$(nproc)" bash -c '
+    run=$(mktemp "$D4R_TIDY_WORK/run.XXXXXX") || exit 255
+    "$D4R_TIDY_TOOL" -p "$D4R_TIDY_BUILD" --quiet --config-file="$D4R_TIDY_CONFIG" --extra-arg=-Wno-ignored-gch \
+        "$@" > "$run.out" 2> "$run.err"
+    rc=$?
+    { echo "$rc"; printf "%s\n" "$@"; } > "$run.rc"' check-tidy
+xrc=$?
+if [ $xrc -ne 0 ]; then
+    echo "check-tidy: xargs exited $xrc: a clang-tidy run could not be started or its wrapper failed" >&2
+    exit 2
+fi
+finding_re='^[^ ].*:[0-9]+:[0-9]+: (warning|error): '
+failed=0 runs=0 checked=0
+for rcfile in "$work"/run.*.rc; do
+    [ -e "$rcfile" ] || continue
+    run=${rcfile%.rc}
+    runs=$((runs + 1))
+    rc=$(head -1 "$rcfile")
+    checked=$((checked + $(tail -n +2 "$rcfile" | wc -l)))
+    [ "$rc" = 0 ] && continue
+    if [ "$rc" -gt 128 ]; then
+        why="crashed (signal $((rc - 128)))"
+    elif grep -qE "$finding_re" "$run.out"; then
+        continue # findings: reported below
+    else
+        why="exited $rc without a finding"
+    fi
+    failed=$((failed + 1))
+    echo "check-tidy: $tool $why on:" >&2
+    tail -n +2 "$rcfile" | sed 's/^/    /' >&2
+    tail -n 5 "$run.err" "$run.out" 2>/dev/null | grep -v '^$' | grep -v '^==>' | sed 's/^/    | /' >&2
+done
+if [ $failed -gt 0 ] || [ $checked -ne ${#to_check[@]} ]; then
+    echo "check-tidy: $failed of $runs clang-tidy runs failed; $checked of ${#to_check[@]} files reported: not checked" >&2
+    exit 2
+fi
+# Cache each file whose run was clean: exit 0, no finding.
+if [ "$cache" != off ]; then
+    for rcfile in "$work"/run.*.rc; do
+        [ -e "$rcfile" ] && [ "$(head -1 "$rcfile")" = 0 ] || continue
+        grep -qE "$finding_re" "${rcfile%.rc}.out" && continue
+        f=$(sed -n 2p "$rcfile")
+        key=$(awk -F'\t' -v f="$f" '$2 == f { print $1; exit }' "$work/keys")
+        if [ -n "$key" ] && [ "$key" != - ]; then : > "$cache/$key"; fi
+    done
+fi
+findings=$(cat "$work"/run.*.out 2>/dev/null | grep -E "$finding_re" | sort -u)
 if [ -n "$findings" ]; then
     echo "check-tidy: $(wc -l <<< "$findings") findings in ${#files[@]} files:"
     echo "$findings"
     exit 1
 fi
-echo "check-tidy: ${#files[@]} files clean ($(( $(date +%s) - start )) s)"
+where=" from the cache $cache"
+[ "$cache" != off ] || where=" (cache off)"
+echo "check-tidy: ${#files[@]} files clean (${#to_check[@]} checked, $from_cache$where; $(( $(date +%s) - start )) s)"
