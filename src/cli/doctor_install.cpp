@@ -186,8 +186,7 @@ void check_prefix(const InstallCheckOptions& o, const Environment& env, std::vec
                                  "start the game once with Proton to create it"));
         return;
     }
-    std::string proton = "unknown Proton";
-    if (auto v = read_text_file(*compat / "version", 4096)) proton = "Proton " + std::string(trim(*v));
+    const std::string proton = proton_version_text(*compat);
     out.push_back(check_line(CheckStatus::Ok, "prefix",
                              fmt::format("{} ({}), made by {}{}", (*compat / "pfx").string(), source, proton,
                                          leftovers ? "" : "; no unfinished restores")));
@@ -276,6 +275,11 @@ void check_glibc(const InstallCheckOptions& o, const config::ResolvedConfig* cfg
 }
 
 } // namespace
+
+std::string proton_version_text(const fs::path& compat) {
+    if (auto v = read_text_file(compat / "version", 4096)) return "Proton " + std::string(trim(*v));
+    return "unknown Proton";
+}
 
 void check_install(const InstallCheckOptions& options, const config::ResolvedConfig* cfg, const Environment& env,
                    std::vector<CheckLine>& out) {

@@ -35,6 +35,9 @@ struct InstallCheckOptions {
     std::optional<std::string> launch_options;     // --launch-options: the game's Steam launch options
 };
 
+// "Proton <the compatdata folder's version file>", or "unknown Proton" without one.
+std::string proton_version_text(const std::filesystem::path& compat);
+
 void check_install(const InstallCheckOptions& options, const config::ResolvedConfig* cfg, const Environment& env,
                    std::vector<CheckLine>& out);
 

@@ -331,8 +331,7 @@ void check_nvapi(const InstallCheckOptions& options, const Environment& env, std
         if (auto v = env.get("STEAM_COMPAT_DATA_PATH"); v && !v->empty()) compat = fs::path(*v);
     std::string prefix_text = "prefix not given";
     if (compat) {
-        std::string proton = "unknown Proton";
-        if (auto v = read_text_file(*compat / "version", 4096)) proton = "Proton " + std::string(trim(*v));
+        const std::string proton = proton_version_text(*compat);
         const bool nvapi = is_file(*compat / "pfx/drive_c/windows/system32/nvapi64.dll");
         prefix_text = fmt::format("{}; {}", proton,
                                   nvapi ? "dxvk-nvapi (nvapi64.dll) is in the prefix"

@@ -15,12 +15,6 @@ extern const char* const kGameProfilesText; // game_profiles_data.cpp, made by t
 
 namespace {
 
-std::string_view trim_view(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
-
 Error line_error(std::string_view file, int line, std::string_view what) {
     return Error(ErrorCode::Invalid, fmt::format("{}:{}: {}", file, line, what));
 }
@@ -59,7 +53,7 @@ Expected<std::vector<GameProfile>> parse_game_profiles(std::string_view text, st
     while (pos <= text.size()) {
         size_t end = text.find('\n', pos);
         if (end == std::string_view::npos) end = text.size();
-        const std::string_view line = trim_view(text.substr(pos, end - pos));
+        const std::string_view line = trim(text.substr(pos, end - pos));
         pos = end + 1;
         ++line_no;
         if (line.empty() || line.front() == ';' || line.front() == '#') {
@@ -69,7 +63,7 @@ Expected<std::vector<GameProfile>> parse_game_profiles(std::string_view text, st
         if (line.front() == '[') {
             if (line.back() != ']' || line.size() < 3) return line_error(file, line_no, "a section is [EXE NAME]");
             D4R_TRY(finish());
-            const std::string exe(trim_view(line.substr(1, line.size() - 2)));
+            const std::string exe(trim(line.substr(1, line.size() - 2)));
             for (const GameProfile& p : out)
                 if (iequals(p.exe, exe))
                     return line_error(file, line_no, fmt::format("[{}] is already a profile (line {})", exe, p.line));
@@ -78,8 +72,8 @@ Expected<std::vector<GameProfile>> parse_game_profiles(std::string_view text, st
             const size_t eq = line.find('=');
             if (eq == std::string_view::npos) return line_error(file, line_no, "expected KEY = VALUE");
             if (out.empty()) return line_error(file, line_no, "a value before the first [EXE NAME] section");
-            const std::string key(trim_view(line.substr(0, eq)));
-            const std::string value(trim_view(line.substr(eq + 1)));
+            const std::string key(trim(line.substr(0, eq)));
+            const std::string value(trim(line.substr(eq + 1)));
             GameProfile& p = out.back();
             if (iequals(key, "source")) {
                 p.source = value;

@@ -55,7 +55,7 @@ Status route_installed_optiscaler(const fs::path& folder, const std::string& exe
         const std::string& p = plan.files[i].path;
         if (iequals(p, kOptiScalerIniName)) ini = i;
         dlss |= iequals(p, "nvngx_dlss.dll");
-        for (const char* s : {"d4r/nvngx.dll", "d4r/d4r_nvngx.dll", "d4r_nvngx.dll"})
+        for (const char* s : shim_paths())
             if (!shim && p == s) shim = folder / p;
     }
     if (!shim) shim = find_shim(folder);

@@ -244,8 +244,13 @@ fs::path unix_path_of(const fs::path& folder, std::string p) {
     return fs::path(p).is_absolute() ? fs::path(p) : folder / p;
 }
 
+std::span<const char* const> shim_paths() {
+    static constexpr std::array<const char*, 3> kShims = {"d4r/nvngx.dll", "d4r/d4r_nvngx.dll", "d4r_nvngx.dll"};
+    return kShims;
+}
+
 std::optional<fs::path> find_shim(const fs::path& exe_folder) {
-    for (const char* shim : {"d4r/nvngx.dll", "d4r/d4r_nvngx.dll", "d4r_nvngx.dll"})
+    for (const char* shim : shim_paths())
         if (is_file(exe_folder / shim)) return exe_folder / shim;
     return std::nullopt;
 }

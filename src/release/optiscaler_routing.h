@@ -101,7 +101,9 @@ std::string windows_path(const std::filesystem::path& path);
 // the working folder, which for a game is its exe folder), or under Z:\; empty for another drive.
 std::filesystem::path unix_path_of(const std::filesystem::path& folder, std::string value);
 
-// The shim d4r installs in an exe folder (d4r/nvngx.dll, d4r/d4r_nvngx.dll, d4r_nvngx.dll); nullopt when none.
+// Where d4r's shim is in an exe folder, in the order d4r looks: d4r/nvngx.dll, d4r/d4r_nvngx.dll, d4r_nvngx.dll.
+std::span<const char* const> shim_paths();
+// The first of shim_paths() in EXE_FOLDER; nullopt when none.
 std::optional<std::filesystem::path> find_shim(const std::filesystem::path& exe_folder);
 
 // Where OptiScaler 0.9.1 and later find nvngx_dlss.dll, given its ini TEXT: [Libraries] NvngxDlssPath when it
