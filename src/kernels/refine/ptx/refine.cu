@@ -1,0 +1,163 @@
+// d4r refine network (docs/network.md): its CUDA kernels. The scalar math lives in refine_math.h (shared with
+// the C++ reference and the CPU kernels); the matrix products are mma.sync.m16n8k16 with f16 operands and an
+// f16 accumulator, chained over K in steps of 16. Compiled to refine.ptx by make-ptx.sh (committed).
+#include "refine_math.h"
+
+using namespace d4r::refine::math;
+
+namespace {
+
+__device__ __forceinline__ uint32_t pack(uint16_t lo, uint16_t hi) {
+    return static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16);
+}
+__device__ __forceinline__ uint32_t load_pair(const uint16_t* p) { return *reinterpret_cast<const uint32_t*>(p); }
+
+// d = a * b + c for one m16n8k16 tile (A row-major 16x16, B "col" 16x8, C/D 16x8, all f16).
+__device__ __forceinline__ void mma(uint32_t (&c)[2], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    uint32_t d0, d1;
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7}, {%8, %9};"
+                 : "=r"(d0), "=r"(d1)
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]));
+    c[0] = d0;
+    c[1] = d1;
+}
+
+// The linear's epilogue for one value: relu, then the residual.
+__device__ __forceinline__ uint16_t finish(const LinearParams& p, uint16_t v, uint64_t index) {
+    if (p.flags & kRelu) v = relu_h(v);
+    if (p.flags & kResidual) v = add_h(v, reinterpret_cast<const uint16_t*>(p.residual)[index]);
+    return v;
+}
+
+} // namespace
+
+extern "C" __global__ void d4r_nn_patchify(PatchParams p) {
+    uint32_t token = blockIdx.x * blockDim.x + threadIdx.x;
+    if (token < p.grid_w * p.grid_h) patchify_token(p, token);
+}
+
+extern "C" __global__ void d4r_nn_unpatchify(PatchParams p) {
+    uint32_t x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < p.width && y < p.height) unpatchify_pixel(p, x, y);
+}
+
+extern "C" __global__ void d4r_nn_layernorm(NormParams p) {
+    uint32_t token = blockIdx.x * blockDim.x + threadIdx.x;
+    if (token >= p.tokens) return;
+    uint64_t at = static_cast<uint64_t>(token) * p.channels;
+    layernorm_token(reinterpret_cast<const uint16_t*>(p.in) + at, reinterpret_cast<const uint16_t*>(p.gamma),
+                    reinterpret_cast<const uint16_t*>(p.beta), reinterpret_cast<uint16_t*>(p.out) + at, p.channels);
+}
+
+extern "C" __global__ void d4r_nn_merge(RegroupParams p) {
+    uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
+    if (index < p.grid_w * p.grid_h * p.channels) merge_element(p, index);
+}
+
+extern "C" __global__ void d4r_nn_expand(RegroupParams p) {
+    uint32_t index = blockIdx.x * blockDim.x + threadIdx.x;
+    if (index < p.grid_w * p.grid_h * p.channels) expand_element(p, index);
+}
+
+// One warp per 16 tokens, every output column: for each tile of 8 outputs the accumulator starts at the bias
+// and takes the K steps in order.
+extern "C" __global__ void d4r_nn_linear(LinearParams p) {
+    const uint32_t lane = threadIdx.x & 31u, g = lane >> 2, t = lane & 3u;
+    const uint32_t row0 = (blockIdx.x * kLinearWarps + (threadIdx.x >> 5)) * 16u;
+    if (row0 >= p.tokens) return; // the whole warp
+    const uint16_t* in = reinterpret_cast<const uint16_t*>(p.in);
+    const uint16_t* w = reinterpret_cast<const uint16_t*>(p.weight);
+    const uint16_t* bias = reinterpret_cast<const uint16_t*>(p.bias);
+    uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
+    const uint32_t ra = row0 + g, rb = ra + 8;
+    const bool va = ra < p.tokens, vb = rb < p.tokens;
+    const uint16_t* in_a = in + static_cast<uint64_t>(va ? ra : row0) * p.in_ch;
+    const uint16_t* in_b = in + static_cast<uint64_t>(vb ? rb : row0) * p.in_ch;
+    for (uint32_t n0 = 0; n0 < p.out_ch; n0 += 8) {
+        uint32_t c[2];
+        c[0] = c[1] = pack(bias[n0 + 2 * t], bias[n0 + 2 * t + 1]);
+        const uint16_t* w_row = w + static_cast<uint64_t>(n0 + g) * p.in_ch;
+        for (uint32_t k = 2 * t; k < p.in_ch; k += 16) {
+            uint32_t a[4] = {va ? load_pair(in_a + k) : 0u, vb ? load_pair(in_b + k) : 0u,
+                             va ? load_pair(in_a + k + 8) : 0u, vb ? load_pair(in_b + k + 8) : 0u};
+            uint32_t b[2] = {load_pair(w_row + k), load_pair(w_row + k + 8)};
+            mma(c, a, b);
+        }
+        const uint32_t col = n0 + 2 * t;
+        if (va) {
+            uint64_t i = static_cast<uint64_t>(ra) * p.out_ch + col;
+            out[i] = finish(p, static_cast<uint16_t>(c[0] & 0xffffu), i);
+            out[i + 1] = finish(p, static_cast<uint16_t>(c[0] >> 16), i + 1);
+        }
+        if (vb) {
+            uint64_t i = static_cast<uint64_t>(rb) * p.out_ch + col;
+            out[i] = finish(p, static_cast<uint16_t>(c[1] & 0xffffu), i);
+            out[i + 1] = finish(p, static_cast<uint16_t>(c[1] >> 16), i + 1);
+        }
+    }
+}
+
+// One warp per (window, head): S = Q K^T (two K steps), the softmax row by row, O = P V (four K steps).
+extern "C" __global__ void d4r_nn_attention(AttnParams p) {
+    __shared__ uint16_t sp[kWindowTokens * kWindowTokens];
+    __shared__ uint32_t tokens[kWindowTokens];
+    const uint32_t lane = threadIdx.x, g = lane >> 2, t = lane & 3u;
+    const uint32_t window = blockIdx.x, head = blockIdx.y, stride = 3 * p.channels;
+    const uint16_t* qkv = reinterpret_cast<const uint16_t*>(p.qkv);
+    uint64_t present = 0;
+    for (uint32_t i = 0; i < kWindowTokens; ++i) {
+        uint32_t token;
+        if (window_token(p, window, i, token)) present |= uint64_t(1) << i;
+        if (i % 32 == lane) tokens[i] = token;
+    }
+    __syncwarp();
+    // Row i's q (or k, v: offset) pair at dims d, d+1; zero for an absent token.
+    auto pair = [&](uint32_t i, uint32_t offset, uint32_t d) -> uint32_t {
+        if (!((present >> i) & 1u)) return 0u;
+        return load_pair(qkv + static_cast<uint64_t>(tokens[i]) * stride + offset + head * kHeadDim + d);
+    };
+    auto value = [&](uint32_t i, uint32_t d) -> uint16_t {
+        if (!((present >> i) & 1u)) return 0;
+        return qkv[static_cast<uint64_t>(tokens[i]) * stride + 2 * p.channels + head * kHeadDim + d];
+    };
+    for (uint32_t mt = 0; mt < 4; ++mt)
+        for (uint32_t nt = 0; nt < 8; ++nt) {
+            uint32_t c[2] = {0u, 0u};
+            for (uint32_t k = 0; k < kHeadDim; k += 16) {
+                uint32_t a[4] = {pair(mt * 16 + g, 0, k + 2 * t), pair(mt * 16 + g + 8, 0, k + 2 * t),
+                                 pair(mt * 16 + g, 0, k + 2 * t + 8), pair(mt * 16 + g + 8, 0, k + 2 * t + 8)};
+                uint32_t b[2] = {pair(nt * 8 + g, p.channels, k + 2 * t), pair(nt * 8 + g, p.channels, k + 2 * t + 8)};
+                mma(c, a, b);
+            }
+            uint32_t* row_a = reinterpret_cast<uint32_t*>(sp + (mt * 16 + g) * kWindowTokens + nt * 8 + 2 * t);
+            uint32_t* row_b = reinterpret_cast<uint32_t*>(sp + (mt * 16 + g + 8) * kWindowTokens + nt * 8 + 2 * t);
+            *row_a = c[0];
+            *row_b = c[1];
+        }
+    __syncwarp();
+    const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias) + head * kRelBiasSize;
+    softmax_row(sp + lane * kWindowTokens, relbias, lane, present);
+    softmax_row(sp + (lane + 32) * kWindowTokens, relbias, lane + 32, present);
+    __syncwarp();
+    uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
+    for (uint32_t mt = 0; mt < 4; ++mt)
+        for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
+            uint32_t c[2] = {0u, 0u};
+            for (uint32_t k = 0; k < kWindowTokens; k += 16) {
+                const uint16_t* pa = sp + (mt * 16 + g) * kWindowTokens + k + 2 * t;
+                const uint16_t* pb = sp + (mt * 16 + g + 8) * kWindowTokens + k + 2 * t;
+                uint32_t a[4] = {load_pair(pa), load_pair(pb), load_pair(pa + 8), load_pair(pb + 8)};
+                uint32_t d = nt * 8 + g;
+                uint32_t b[2] = {pack(value(k + 2 * t, d), value(k + 2 * t + 1, d)),
+                                 pack(value(k + 2 * t + 8, d), value(k + 2 * t + 9, d))};
+                mma(c, a, b);
+            }
+            for (uint32_t half = 0; half < 2; ++half) {
+                uint32_t i = mt * 16 + g + 8 * half;
+                if (!((present >> i) & 1u)) continue;
+                uint16_t* o = out + static_cast<uint64_t>(tokens[i]) * p.channels + head * kHeadDim + nt * 8 + 2 * t;
+                o[0] = static_cast<uint16_t>(c[half] & 0xffffu);
+                o[1] = static_cast<uint16_t>(c[half] >> 16);
+            }
+        }
+}

@@ -1,0 +1,220 @@
+// d4r refine network (docs/network.md): the kernels' parameter blocks and the scalar math shared by the CUDA
+// kernels (refine.cu, shipped as PTX), the C++ reference (src/network/reference.h) and the CPU native kernels.
+//
+// Promise: every function here compiles identically under nvcc and a host C++ compiler and uses only
+// IEEE-exact operations (+ - * /, sqrt, floor, comparisons as selects, f16<->f32 round-to-nearest-even), so
+// with nvcc's --fmad=false and the host's -ffp-contract=off the implementations agree bit for bit. The
+// matrix products are not here: the kernels use mma.sync, the host the measured tensor-core rule
+// (ptxsim/mma_numerics.h); docs/network.md defines both.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/common/f16.h"
+
+namespace d4r::refine::math {
+
+using kernels::float_to_half;
+using kernels::half_to_float;
+
+inline constexpr uint32_t kWindow = 8;                                          // window side in tokens
+inline constexpr uint32_t kWindowTokens = kWindow * kWindow;                    // 64
+inline constexpr uint32_t kHeadDim = 32;                                        // channels per attention head
+inline constexpr uint32_t kRelBiasSize = (2 * kWindow - 1) * (2 * kWindow - 1); // 225 per head
+inline constexpr uint32_t kPatch = 4;                                           // pixels per token side (fine grid)
+inline constexpr uint32_t kPatchChannels = kPatch * kPatch * 3;                 // 48
+inline constexpr uint32_t kMaxChannels = 128;                                   // the widest tensor a linear reads
+inline constexpr float kToneMax = 0.999f;                                       // untone keeps pixels at or above this
+inline constexpr float kMaxHalf = 65504.0f;
+inline constexpr float kNormEps = 1.0e-5f;
+
+// Launch shapes.
+inline constexpr uint32_t kLinearWarps = 4; // d4r_nn_linear: 16 tokens per warp
+inline constexpr uint32_t kLinearTokensPerBlock = kLinearWarps * 16;
+inline constexpr uint32_t kThreads = 128;   // token-per-thread kernels
+inline constexpr uint32_t kImageBlock = 16; // d4r_nn_unpatchify: 16x16 pixels
+
+// LinearParams::flags
+inline constexpr uint32_t kRelu = 1u, kResidual = 2u;
+
+// Parameter blocks (each kernel's only parameter, passed by value). Pointers are device addresses (host
+// addresses on the cpu backend); tensors are f16, tokens row-major, channels innermost.
+struct alignas(8) PatchParams {    // d4r_nn_patchify, d4r_nn_unpatchify
+    uint64_t image;                // RGBA16F, the core's output: read by patchify, rewritten by unpatchify
+    uint64_t tokens;               // T1 x 48: patchify writes the patches, unpatchify reads the head's residuals
+    uint32_t width, height, pitch; // image size in pixels, row pitch in bytes
+    uint32_t grid_w, grid_h;       // the fine token grid (W8 / 4, H8 / 4)
+    uint32_t reserved;
+};
+static_assert(sizeof(PatchParams) == 40);
+
+struct alignas(8) LinearParams { // d4r_nn_linear: out = [residual +] [relu] (in * weight^T + bias)
+    uint64_t in, weight, bias, residual, out;
+    uint32_t tokens, in_ch, out_ch, flags; // in_ch a multiple of 16 (<= kMaxChannels), out_ch of 8
+};
+static_assert(sizeof(LinearParams) == 56);
+
+struct alignas(8) NormParams { // d4r_nn_layernorm
+    uint64_t in, gamma, beta, out;
+    uint32_t tokens, channels;
+};
+static_assert(sizeof(NormParams) == 40);
+
+struct alignas(8) AttnParams { // d4r_nn_attention: one warp per (window, head)
+    uint64_t qkv;              // T x 3C: [q | k | v]
+    uint64_t relbias;          // heads x 225
+    uint64_t out;              // T x C
+    uint32_t grid_w, grid_h, channels, heads;
+};
+static_assert(sizeof(AttnParams) == 40);
+
+struct alignas(8) RegroupParams { // d4r_nn_merge (fine -> coarse), d4r_nn_expand (coarse -> fine, + skip)
+    uint64_t in, skip, out;
+    uint32_t grid_w, grid_h; // the fine grid (even sizes); the coarse grid is half of it
+    uint32_t channels;       // fine channels; the coarse tensor has 4x
+    uint32_t reserved;
+};
+static_assert(sizeof(RegroupParams) == 40);
+
+// ---- scalar helpers (selects: their NaN handling is the same everywhere) ----
+D4R_HD float min_f(float a, float b) { return a < b ? a : b; }
+D4R_HD float max_f(float a, float b) { return a > b ? a : b; }
+D4R_HD float clamp_f(float v, float lo, float hi) { return min_f(max_f(v, lo), hi); }
+D4R_HD uint32_t div_up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// Linear HDR value -> [0, 1): c / (1 + c), c = max(0, v) (NaN -> 0), capped at the largest half.
+D4R_HD float tone(float v) {
+    float c = min_f(max_f(v, 0.0f), kMaxHalf);
+    return c / (1.0f + c);
+}
+// The refined value of a pixel whose value is v (x = tone(v)) and residual r; a zero residual keeps v exactly.
+D4R_HD float untone(float v, float x, float r) {
+    if (!(x < kToneMax) || r == 0.0f) return v;
+    float y = clamp_f(x + r, 0.0f, kToneMax);
+    return y / (1.0f - y);
+}
+
+// exp(x) for x <= 0 from exact operations (docs/network.md): 2^t with t = x log2(e), a degree-6 polynomial
+// for the fraction and the integer part built from bits.
+D4R_HD float exp_neg(float x) {
+    x = clamp_f(x, -80.0f, 0.0f);
+    float t = x * 1.44269504f;
+    float n = floorf(t);
+    float f = t - n;
+    float p = 1.54035304e-4f;
+    p = p * f + 1.33335581e-3f;
+    p = p * f + 9.61812911e-3f;
+    p = p * f + 5.55041087e-2f;
+    p = p * f + 2.40226507e-1f;
+    p = p * f + 6.93147181e-1f;
+    p = p * f + 1.0f;
+    uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23;
+    float scale;
+    std::memcpy(&scale, &bits, 4);
+    return p * scale;
+}
+
+// f16 helpers of the epilogues.
+D4R_HD uint16_t relu_h(uint16_t h) { return (h & 0x8000u) ? uint16_t(0) : h; }
+D4R_HD uint16_t add_h(uint16_t a, uint16_t b) { return float_to_half(half_to_float(a) + half_to_float(b)); }
+
+// One token's layernorm (f32, channel order; docs/network.md).
+D4R_HD void layernorm_token(const uint16_t* x, const uint16_t* gamma, const uint16_t* beta, uint16_t* out,
+                            uint32_t channels) {
+    float sum = 0.0f;
+    for (uint32_t c = 0; c < channels; ++c) sum = sum + half_to_float(x[c]);
+    float mean = sum / static_cast<float>(channels);
+    float var = 0.0f;
+    for (uint32_t c = 0; c < channels; ++c) {
+        float d = half_to_float(x[c]) - mean;
+        var = var + d * d;
+    }
+    var = var / static_cast<float>(channels);
+    float inv = 1.0f / sqrtf(var + kNormEps);
+    for (uint32_t c = 0; c < channels; ++c) {
+        float d = half_to_float(x[c]) - mean;
+        out[c] = float_to_half((d * inv) * half_to_float(gamma[c]) + half_to_float(beta[c]));
+    }
+}
+
+// The pixel (x, y) of an RGBA16F image, clamped to the image (the padding rule).
+D4R_HD const uint16_t* pixel_at(uint64_t image, uint32_t pitch, uint32_t width, uint32_t height, uint32_t x,
+                                uint32_t y) {
+    x = x < width ? x : width - 1;
+    y = y < height ? y : height - 1;
+    return reinterpret_cast<const uint16_t*>(image + static_cast<uint64_t>(y) * pitch) + 4u * x;
+}
+
+// patchify of one token: its 48 channels (dy*4 + dx)*3 + c.
+D4R_HD void patchify_token(const PatchParams& p, uint32_t token) {
+    uint32_t tx = token % p.grid_w, ty = token / p.grid_w;
+    uint16_t* out = reinterpret_cast<uint16_t*>(p.tokens) + static_cast<uint64_t>(token) * kPatchChannels;
+    for (uint32_t dy = 0; dy < kPatch; ++dy)
+        for (uint32_t dx = 0; dx < kPatch; ++dx) {
+            const uint16_t* px = pixel_at(p.image, p.pitch, p.width, p.height, tx * kPatch + dx, ty * kPatch + dy);
+            for (uint32_t c = 0; c < 3; ++c)
+                out[(dy * kPatch + dx) * 3 + c] = float_to_half(tone(half_to_float(px[c])));
+        }
+}
+
+// unpatchify of one pixel inside the image: untone(tone(v) + residual); alpha kept.
+D4R_HD void unpatchify_pixel(const PatchParams& p, uint32_t x, uint32_t y) {
+    uint16_t* px = reinterpret_cast<uint16_t*>(p.image + static_cast<uint64_t>(y) * p.pitch) + 4u * x;
+    uint32_t token = (y / kPatch) * p.grid_w + x / kPatch;
+    const uint16_t* r = reinterpret_cast<const uint16_t*>(p.tokens) + static_cast<uint64_t>(token) * kPatchChannels +
+                        ((y % kPatch) * kPatch + x % kPatch) * 3;
+    for (uint32_t c = 0; c < 3; ++c) {
+        float v = half_to_float(px[c]);
+        px[c] = float_to_half(untone(v, tone(v), half_to_float(r[c])));
+    }
+}
+
+// merge: coarse element (t2, (dy*2 + dx)*C + c) = fine (2tx + dx, 2ty + dy) channel c.
+D4R_HD void merge_element(const RegroupParams& p, uint32_t index) {
+    uint32_t wide = 4 * p.channels, t2 = index / wide, j = index % wide;
+    uint32_t q = j / p.channels, c = j % p.channels, cw = p.grid_w / 2;
+    uint32_t fx = (t2 % cw) * 2 + (q & 1), fy = (t2 / cw) * 2 + (q >> 1);
+    reinterpret_cast<uint16_t*>(p.out)[index] =
+        reinterpret_cast<const uint16_t*>(p.in)[(static_cast<uint64_t>(fy) * p.grid_w + fx) * p.channels + c];
+}
+
+// expand: fine element (t1, c) = coarse (t1 / 2, (dy*2 + dx)*C + c) + skip (t1, c).
+D4R_HD void expand_element(const RegroupParams& p, uint32_t index) {
+    uint32_t t1 = index / p.channels, c = index % p.channels;
+    uint32_t fx = t1 % p.grid_w, fy = t1 / p.grid_w, cw = p.grid_w / 2;
+    uint32_t t2 = (fy / 2) * cw + fx / 2, q = (fy & 1) * 2 + (fx & 1);
+    uint16_t v =
+        reinterpret_cast<const uint16_t*>(p.in)[static_cast<uint64_t>(t2) * 4 * p.channels + q * p.channels + c];
+    reinterpret_cast<uint16_t*>(p.out)[index] = add_h(v, reinterpret_cast<const uint16_t*>(p.skip)[index]);
+}
+
+// The token of window position i (row-major in the window), or false outside the grid.
+D4R_HD bool window_token(const AttnParams& p, uint32_t window, uint32_t i, uint32_t& token) {
+    uint32_t wins_x = div_up(p.grid_w, kWindow);
+    uint32_t x = (window % wins_x) * kWindow + (i % kWindow), y = (window / wins_x) * kWindow + (i / kWindow);
+    token = y * p.grid_w + x;
+    return x < p.grid_w && y < p.grid_h;
+}
+
+// Softmax of one query row of the window (docs/network.md): `s` holds the 64 raw scores (f16) and receives
+// the 64 probabilities (f16; 0 for absent keys). `present` is a bit per key.
+D4R_HD void softmax_row(uint16_t* s, const uint16_t* relbias, uint32_t query, uint64_t present) {
+    int32_t xi = static_cast<int32_t>(query % kWindow), yi = static_cast<int32_t>(query / kWindow);
+    auto logit = [&](uint32_t j) {
+        int32_t xj = static_cast<int32_t>(j % kWindow), yj = static_cast<int32_t>(j / kWindow);
+        return half_to_float(s[j]) + half_to_float(relbias[(yi - yj + 7) * 15 + (xi - xj + 7)]);
+    };
+    float m = -3.0e38f;
+    for (uint32_t j = 0; j < kWindowTokens; ++j)
+        if ((present >> j) & 1u) m = max_f(m, logit(j));
+    float sum = 0.0f;
+    for (uint32_t j = 0; j < kWindowTokens; ++j)
+        if ((present >> j) & 1u) sum = sum + exp_neg(logit(j) - m);
+    uint16_t probs[kWindowTokens];
+    for (uint32_t j = 0; j < kWindowTokens; ++j)
+        probs[j] = ((present >> j) & 1u) ? float_to_half(exp_neg(logit(j) - m) / sum) : uint16_t(0);
+    for (uint32_t j = 0; j < kWindowTokens; ++j) s[j] = probs[j];
+}
+
+} // namespace d4r::refine::math

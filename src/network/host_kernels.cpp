@@ -1,0 +1,175 @@
+// The refine kernels on the host: the per-block work of each d4r_nn_* kernel, blocks spread over threads.
+#include "network/host_kernels.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "kernels/refine/ptx/refine_math.h"
+#include "ptxsim/mma_numerics.h"
+
+namespace d4r::network {
+
+using namespace refine::math;
+namespace mma = ptxsim::mma;
+
+namespace {
+
+mma::Elem decode(uint16_t h) { return mma::decode(h, mma::Format::F16); }
+
+// acc after the K steps of 16 (a[k * a_stride], b[k * b_stride]), as a chain of mma.sync f16 steps.
+uint16_t chain(const mma::Elem* a, const mma::Elem* b, uint32_t k_total, uint16_t acc) {
+    for (uint32_t k = 0; k < k_total; k += 16)
+        acc = static_cast<uint16_t>(mma::dot(a + k, b + k, 16, decode(acc), 10, true));
+    return acc;
+}
+
+template <typename T>
+const T* ptr(uint64_t address) {
+    return reinterpret_cast<const T*>(address);
+}
+template <typename T>
+T* mut(uint64_t address) {
+    return reinterpret_cast<T*>(address);
+}
+
+void linear_block(const LinearParams& p, uint32_t block) {
+    const uint32_t first = block * kLinearTokensPerBlock;
+    const uint32_t last = std::min(p.tokens, first + kLinearTokensPerBlock);
+    std::vector<mma::Elem> w(size_t(p.out_ch) * p.in_ch), x(p.in_ch);
+    const uint16_t* weight = ptr<uint16_t>(p.weight);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = decode(weight[i]);
+    const uint16_t* bias = ptr<uint16_t>(p.bias);
+    uint16_t* out = mut<uint16_t>(p.out);
+    for (uint32_t token = first; token < last; ++token) {
+        const uint16_t* in = ptr<uint16_t>(p.in) + uint64_t(token) * p.in_ch;
+        for (uint32_t k = 0; k < p.in_ch; ++k) x[k] = decode(in[k]);
+        for (uint32_t o = 0; o < p.out_ch; ++o) {
+            uint16_t v = chain(x.data(), w.data() + size_t(o) * p.in_ch, p.in_ch, bias[o]);
+            uint64_t i = uint64_t(token) * p.out_ch + o;
+            if (p.flags & kRelu) v = relu_h(v);
+            if (p.flags & kResidual) v = add_h(v, ptr<uint16_t>(p.residual)[i]);
+            out[i] = v;
+        }
+    }
+}
+
+void attention_block(const AttnParams& p, uint32_t window, uint32_t head) {
+    const uint32_t stride = 3 * p.channels;
+    const uint16_t* qkv = ptr<uint16_t>(p.qkv);
+    uint64_t present = 0;
+    uint32_t tokens[kWindowTokens];
+    for (uint32_t i = 0; i < kWindowTokens; ++i)
+        if (window_token(p, window, i, tokens[i])) present |= uint64_t(1) << i;
+    // q, k (rows) and v (transposed: one row per dim) of the window's tokens; absent tokens are zeros.
+    std::vector<mma::Elem> q(kWindowTokens * kHeadDim), k(kWindowTokens * kHeadDim), vt(kHeadDim * kWindowTokens);
+    for (uint32_t i = 0; i < kWindowTokens; ++i)
+        for (uint32_t d = 0; d < kHeadDim; ++d) {
+            bool here = (present >> i) & 1u;
+            const uint16_t* row = qkv + uint64_t(tokens[i]) * stride + head * kHeadDim + d;
+            q[i * kHeadDim + d] = decode(here ? row[0] : 0);
+            k[i * kHeadDim + d] = decode(here ? row[p.channels] : 0);
+            vt[d * kWindowTokens + i] = decode(here ? row[2 * p.channels] : 0);
+        }
+    uint16_t s[kWindowTokens * kWindowTokens];
+    for (uint32_t i = 0; i < kWindowTokens; ++i)
+        for (uint32_t j = 0; j < kWindowTokens; ++j)
+            s[i * kWindowTokens + j] = chain(q.data() + i * kHeadDim, k.data() + j * kHeadDim, kHeadDim, 0);
+    const uint16_t* relbias = ptr<uint16_t>(p.relbias) + head * kRelBiasSize;
+    uint16_t* out = mut<uint16_t>(p.out);
+    std::vector<mma::Elem> prob(kWindowTokens);
+    for (uint32_t i = 0; i < kWindowTokens; ++i) {
+        softmax_row(s + i * kWindowTokens, relbias, i, present);
+        if (!((present >> i) & 1u)) continue;
+        for (uint32_t j = 0; j < kWindowTokens; ++j) prob[j] = decode(s[i * kWindowTokens + j]);
+        for (uint32_t d = 0; d < kHeadDim; ++d)
+            out[uint64_t(tokens[i]) * p.channels + head * kHeadDim + d] =
+                chain(prob.data(), vt.data() + d * kWindowTokens, kWindowTokens, 0);
+    }
+}
+
+// Runs body(x, y) for every block of the grid, blocks handed out dynamically to `threads` threads.
+template <typename Body>
+void for_blocks(const std::array<uint32_t, 3>& grid, unsigned threads, const Body& body) {
+    const uint64_t count = uint64_t(grid[0]) * grid[1] * grid[2];
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<uint64_t>(threads, std::max<uint64_t>(count, 1)));
+    std::atomic<uint64_t> next{0};
+    auto worker = [&] {
+        for (uint64_t b = next.fetch_add(1); b < count; b = next.fetch_add(1))
+            body(static_cast<uint32_t>(b % grid[0]), static_cast<uint32_t>(b / grid[0] % grid[1]));
+    };
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+}
+
+template <typename P>
+P params_as(std::span<const uint8_t> bytes) {
+    P p{};
+    std::memcpy(&p, bytes.data(), std::min(bytes.size(), sizeof(P)));
+    return p;
+}
+
+} // namespace
+
+void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array<uint32_t, 3>& grid, unsigned threads) {
+    switch (kernel) {
+    case Kernel::Patchify: {
+        auto p = params_as<PatchParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) {
+            for (uint32_t t = bx * kThreads; t < std::min(p.grid_w * p.grid_h, (bx + 1) * kThreads); ++t)
+                patchify_token(p, t);
+        });
+        return;
+    }
+    case Kernel::Unpatchify: {
+        auto p = params_as<PatchParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t by) {
+            for (uint32_t y = by * kImageBlock; y < std::min(p.height, (by + 1) * kImageBlock); ++y)
+                for (uint32_t x = bx * kImageBlock; x < std::min(p.width, (bx + 1) * kImageBlock); ++x)
+                    unpatchify_pixel(p, x, y);
+        });
+        return;
+    }
+    case Kernel::LayerNorm: {
+        auto p = params_as<NormParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) {
+            for (uint32_t t = bx * kThreads; t < std::min(p.tokens, (bx + 1) * kThreads); ++t) {
+                uint64_t at = uint64_t(t) * p.channels;
+                layernorm_token(ptr<uint16_t>(p.in) + at, ptr<uint16_t>(p.gamma), ptr<uint16_t>(p.beta),
+                                mut<uint16_t>(p.out) + at, p.channels);
+            }
+        });
+        return;
+    }
+    case Kernel::Merge:
+    case Kernel::Expand: {
+        auto p = params_as<RegroupParams>(params);
+        const uint32_t n = p.grid_w * p.grid_h * p.channels;
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) {
+            for (uint32_t i = bx * kThreads; i < std::min(n, (bx + 1) * kThreads); ++i)
+                kernel == Kernel::Merge ? merge_element(p, i) : expand_element(p, i);
+        });
+        return;
+    }
+    case Kernel::Linear: {
+        auto p = params_as<LinearParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { linear_block(p, bx); });
+        return;
+    }
+    case Kernel::Attention: {
+        auto p = params_as<AttnParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t by) { attention_block(p, bx, by); });
+        return;
+    }
+    }
+}
+
+void run_launch(const Launch& launch, unsigned threads) {
+    run_kernel(launch.kernel, std::span<const uint8_t>(launch.params.data(), launch.param_bytes), launch.grid, threads);
+}
+
+} // namespace d4r::network

@@ -1,0 +1,60 @@
+// d4r refine network: the model file (docs/network.md, "The model file").
+//
+// Promise: parse_model() accepts exactly the documented format (magic, version 1, a known architecture,
+// records whose dtype, rank, dims and offsets are consistent and inside the file, the FNV-1a 64 trailer) and
+// checks every tensor the architecture needs is present with its shape and dtype; anything else is an Invalid
+// error naming the file, the record or tensor and what was expected. serialize_model() writes the same
+// format (for tests and tools); parse_model(serialize_model(m)) == m.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace d4r::network {
+
+inline constexpr char kModelMagic[8] = {'d', '4', 'r', 'n', 'e', 't', '\0', '\0'};
+inline constexpr uint32_t kModelVersion = 1;
+inline constexpr const char* kArchRefineV1 = "refine-v1";
+inline constexpr const char* kModelFileName = "refine-v1.d4rnet";
+
+enum class DType : uint32_t { F16 = 1, E4M3 = 2, F32 = 3 };
+
+struct Tensor {
+    std::string name;
+    DType dtype = DType::F16;
+    std::vector<uint32_t> dims; // rank 1..4
+    std::vector<uint8_t> data;  // packed row-major
+
+    uint64_t elements() const;
+    // The data as f16 bits (dtype F16 only).
+    std::span<const uint16_t> f16() const { return {reinterpret_cast<const uint16_t*>(data.data()), data.size() / 2}; }
+};
+
+struct Model {
+    std::string arch;
+    std::vector<Tensor> tensors;
+
+    // The tensor NAME, or nullptr.
+    const Tensor* find(std::string_view name) const;
+};
+
+// One tensor an architecture needs: its name and dims (f16).
+struct TensorSpec {
+    std::string name;
+    std::vector<uint32_t> dims;
+};
+// Every tensor of refine-v1, in file order.
+const std::vector<TensorSpec>& refine_v1_tensors();
+
+// `where` names the source in errors (a path, "embedded model").
+Expected<Model> parse_model(std::span<const uint8_t> bytes, const std::string& where);
+Expected<Model> read_model(const std::filesystem::path& path);
+std::vector<uint8_t> serialize_model(const Model& model);
+
+} // namespace d4r::network

@@ -1,0 +1,191 @@
+// The forward pass of refine-v1 as launches: the order of docs/network.md, the buffers of scratch_layout().
+#include "network/plan.h"
+
+#include <algorithm>
+
+#include "kernels/refine/ptx/refine_math.h"
+
+namespace d4r::network {
+
+using namespace refine::math;
+
+namespace {
+
+constexpr uint64_t kAlignment = 256;
+uint64_t align_up(uint64_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
+
+template <typename P>
+Launch make_launch(Kernel kernel, std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block, const P& params,
+                   std::string what) {
+    static_assert(sizeof(P) <= 64);
+    Launch l;
+    l.kernel = kernel;
+    l.grid = grid;
+    l.block = block;
+    std::memcpy(l.params.data(), &params, sizeof(P));
+    l.param_bytes = sizeof(P);
+    l.what = std::move(what);
+    return l;
+}
+
+class Planner {
+public:
+    Planner(const Geometry& g, uint64_t weights, uint64_t scratch) : m_g(g), m_weights(weights), m_scratch(scratch) {
+        m_layout = weight_layout();
+    }
+
+    uint64_t weight(const std::string& name) const {
+        const std::vector<TensorSpec>& specs = refine_v1_tensors();
+        for (size_t i = 0; i < specs.size(); ++i)
+            if (specs[i].name == name) return m_weights + m_layout.offsets[i];
+        return 0; // not reached: every name below is in the table (tested)
+    }
+
+    void linear(const std::string& name, uint64_t in, uint64_t out, uint64_t tokens, uint32_t in_ch, uint32_t out_ch,
+                uint32_t flags = 0, uint64_t residual = 0) {
+        LinearParams p{
+            in,   weight(name + ".w"), weight(name + ".b"), residual, out, static_cast<uint32_t>(tokens), in_ch, out_ch,
+            flags};
+        uint32_t blocks = static_cast<uint32_t>((tokens + kLinearTokensPerBlock - 1) / kLinearTokensPerBlock);
+        m_launches.push_back(make_launch(Kernel::Linear, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
+    }
+
+    void layernorm(const std::string& name, uint64_t in, uint64_t out, uint64_t tokens, uint32_t channels) {
+        NormParams p{in, weight(name + ".g"), weight(name + ".b"), out, static_cast<uint32_t>(tokens), channels};
+        m_launches.push_back(make_launch(Kernel::LayerNorm, {blocks_for(tokens), 1, 1}, {kThreads, 1, 1}, p, name));
+    }
+
+    // A transformer block updating `stream` (tokens x c) in place.
+    void block(const std::string& name, uint64_t stream, uint32_t grid_w, uint32_t grid_h, uint32_t c) {
+        const ScratchLayout s = scratch_layout(m_g);
+        uint64_t tokens = uint64_t(grid_w) * grid_h;
+        uint64_t norm = m_scratch + s.norm, qkv = m_scratch + s.qkv, attn = m_scratch + s.attn,
+                 hidden = m_scratch + s.hidden;
+        layernorm(name + ".ln1", stream, norm, tokens, c);
+        linear(name + ".qkv", norm, qkv, tokens, c, 3 * c);
+        AttnParams a{qkv, weight(name + ".relbias"), attn, grid_w, grid_h, c, c / kHeadDim};
+        uint32_t windows = div_up(grid_w, kWindow) * div_up(grid_h, kWindow);
+        m_launches.push_back(make_launch(Kernel::Attention, {windows, c / kHeadDim, 1}, {32, 1, 1}, a, name + ".attn"));
+        linear(name + ".proj", attn, stream, tokens, c, c, kResidual, stream);
+        layernorm(name + ".ln2", stream, norm, tokens, c);
+        linear(name + ".fc1", norm, hidden, tokens, c, 2 * c, kRelu);
+        linear(name + ".fc2", hidden, stream, tokens, 2 * c, c, kResidual, stream);
+    }
+
+    std::vector<Launch> forward(uint64_t image, uint32_t pitch) {
+        const ScratchLayout s = scratch_layout(m_g);
+        const uint64_t t1 = m_g.fine_tokens(), t2 = m_g.coarse_tokens();
+        const uint32_t cw = m_g.grid_w / 2, ch = m_g.grid_h / 2;
+        const uint64_t patches = m_scratch + s.patches, skip = m_scratch + s.skip, stream = m_scratch + s.stream,
+                       coarse = m_scratch + s.coarse, attn = m_scratch + s.attn, norm = m_scratch + s.norm;
+        PatchParams pp{image, patches, m_g.width, m_g.height, pitch, m_g.grid_w, m_g.grid_h, 0};
+        m_launches.push_back(make_launch(Kernel::Patchify, {blocks_for(t1), 1, 1}, {kThreads, 1, 1}, pp, "patchify"));
+        linear("embed", patches, skip, t1, kPatchChannels, 32);
+        block("enc1", skip, m_g.grid_w, m_g.grid_h, 32);
+        // merge: the 2x2 groups of enc1's output into `attn` (free between blocks), then the linear.
+        RegroupParams mp{skip, 0, attn, m_g.grid_w, m_g.grid_h, 32, 0};
+        m_launches.push_back(make_launch(Kernel::Merge, {blocks_for(t1 * 32), 1, 1}, {kThreads, 1, 1}, mp, "merge"));
+        linear("merge", attn, coarse, t2, 128, 64);
+        block("enc2", coarse, cw, ch, 64);
+        // expand: the linear into `norm` (free between blocks), then the regroup with the skip connection.
+        linear("expand", coarse, norm, t2, 64, 128);
+        RegroupParams ep{norm, skip, stream, m_g.grid_w, m_g.grid_h, 32, 0};
+        m_launches.push_back(make_launch(Kernel::Expand, {blocks_for(t1 * 32), 1, 1}, {kThreads, 1, 1}, ep, "expand"));
+        block("dec1", stream, m_g.grid_w, m_g.grid_h, 32);
+        linear("head", stream, patches, t1, 32, kPatchChannels);
+        m_launches.push_back(make_launch(Kernel::Unpatchify,
+                                         {div_up(m_g.width, kImageBlock), div_up(m_g.height, kImageBlock), 1},
+                                         {kImageBlock, kImageBlock, 1}, pp, "unpatchify"));
+        return std::move(m_launches);
+    }
+
+private:
+    static uint32_t blocks_for(uint64_t items) { return static_cast<uint32_t>((items + kThreads - 1) / kThreads); }
+
+    Geometry m_g;
+    uint64_t m_weights, m_scratch;
+    WeightLayout m_layout;
+    std::vector<Launch> m_launches;
+};
+
+} // namespace
+
+const char* kernel_name(Kernel kernel) {
+    switch (kernel) {
+    case Kernel::Patchify:
+        return "d4r_nn_patchify";
+    case Kernel::Linear:
+        return "d4r_nn_linear";
+    case Kernel::LayerNorm:
+        return "d4r_nn_layernorm";
+    case Kernel::Attention:
+        return "d4r_nn_attention";
+    case Kernel::Merge:
+        return "d4r_nn_merge";
+    case Kernel::Expand:
+        return "d4r_nn_expand";
+    case Kernel::Unpatchify:
+        return "d4r_nn_unpatchify";
+    }
+    return "?";
+}
+
+WeightLayout weight_layout() {
+    WeightLayout layout;
+    for (const TensorSpec& spec : refine_v1_tensors()) {
+        uint64_t elements = 1;
+        for (uint32_t d : spec.dims) elements *= d;
+        layout.offsets.push_back(layout.total);
+        layout.total = align_up(layout.total + elements * 2);
+    }
+    return layout;
+}
+
+std::vector<uint8_t> pack_weights(const Model& model) {
+    WeightLayout layout = weight_layout();
+    std::vector<uint8_t> out(layout.total, 0);
+    const std::vector<TensorSpec>& specs = refine_v1_tensors();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (const Tensor* t = model.find(specs[i].name))
+            std::memcpy(out.data() + layout.offsets[i], t->data.data(),
+                        std::min<size_t>(t->data.size(), layout.total - layout.offsets[i]));
+    return out;
+}
+
+Geometry geometry_for(uint32_t width, uint32_t height) {
+    Geometry g;
+    g.width = width;
+    g.height = height;
+    g.grid_w = div_up(width, 8) * 2;
+    g.grid_h = div_up(height, 8) * 2;
+    return g;
+}
+
+ScratchLayout scratch_layout(const Geometry& g) {
+    // Sizes in f16 elements per fine token (the coarse tensors have a quarter of the tokens).
+    const uint64_t t1 = g.fine_tokens();
+    ScratchLayout s;
+    uint64_t at = 0;
+    auto take = [&](uint64_t halves) {
+        uint64_t offset = at;
+        at = align_up(at + halves * 2);
+        return offset;
+    };
+    s.patches = take(t1 * kPatchChannels); // patches, later the head's residuals
+    s.skip = take(t1 * 32);                // enc1's stream, kept for the skip connection
+    s.stream = take(t1 * 32);              // dec1's stream
+    s.norm = take(t1 * 32);                // layernorm output (T2 x 64 fits: a quarter of the tokens); expand's linear
+    s.qkv = take(t1 * 96);
+    s.attn = take(t1 * 32);       // attention output; merge's regroup (T2 x 128)
+    s.hidden = take(t1 * 64);     // fc1 output
+    s.coarse = take(t1 / 4 * 64); // enc2's stream
+    s.total = at;
+    return s;
+}
+
+std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights,
+                                 uint64_t scratch) {
+    return Planner(g, weights, scratch).forward(image, pitch);
+}
+
+} // namespace d4r::network

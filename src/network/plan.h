@@ -1,0 +1,69 @@
+// d4r refine network: the forward pass as a list of kernel launches (docs/network.md, "Structure").
+//
+// Promise: plan_forward() is a pure function of the addresses and sizes it is given; the CUDA pipeline
+// (refine_pipeline.h) launches its entries with cuLaunchKernel and the host (host_kernels.h) runs the same
+// entries on host memory, so both compute the same steps on the same bytes. Addresses are device addresses
+// or host addresses alike.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "network/model_file.h"
+
+namespace d4r::network {
+
+enum class Kernel : uint8_t { Patchify, Linear, LayerNorm, Attention, Merge, Expand, Unpatchify };
+inline constexpr std::array<Kernel, 7> kAllKernels = {Kernel::Patchify,  Kernel::Linear, Kernel::LayerNorm,
+                                                      Kernel::Attention, Kernel::Merge,  Kernel::Expand,
+                                                      Kernel::Unpatchify};
+// The PTX entry name (d4r_nn_*).
+const char* kernel_name(Kernel kernel);
+
+struct Launch {
+    Kernel kernel = Kernel::Linear;
+    std::array<uint32_t, 3> grid{1, 1, 1};
+    std::array<uint32_t, 3> block{1, 1, 1};
+    std::array<uint8_t, 64> params{}; // the kernel's parameter block (refine_math.h), `param_bytes` long
+    uint32_t param_bytes = 0;
+    std::string what; // "enc1.qkv", for errors and traces
+
+    template <typename P>
+    P as() const {
+        P p;
+        std::memcpy(&p, params.data(), sizeof(P));
+        return p;
+    }
+};
+
+// The weights in one buffer: refine_v1_tensors() in order, each at a 256-byte aligned offset.
+struct WeightLayout {
+    std::vector<uint64_t> offsets; // per tensor of refine_v1_tensors()
+    uint64_t total = 0;
+};
+WeightLayout weight_layout();
+// The model's tensors packed as weight_layout() says (zero padding between).
+std::vector<uint8_t> pack_weights(const Model& model);
+
+// The token grids of an image and the work buffers the pass needs, as offsets in one allocation.
+struct Geometry {
+    uint32_t width = 0, height = 0;  // image
+    uint32_t grid_w = 0, grid_h = 0; // fine tokens: ceil(W / 8) * 2 x ceil(H / 8) * 2
+    uint64_t fine_tokens() const { return uint64_t(grid_w) * grid_h; }
+    uint64_t coarse_tokens() const { return fine_tokens() / 4; }
+};
+Geometry geometry_for(uint32_t width, uint32_t height);
+
+struct ScratchLayout {
+    uint64_t patches = 0, skip = 0, stream = 0, norm = 0, qkv = 0, attn = 0, hidden = 0, coarse = 0;
+    uint64_t total = 0;
+};
+ScratchLayout scratch_layout(const Geometry& g);
+
+// The launches of one forward pass over the RGBA16F image at `image` (row pitch in bytes), refined in place.
+std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights, uint64_t scratch);
+
+} // namespace d4r::network

@@ -1,0 +1,100 @@
+// The refine network over the CUDA driver API: one module, one allocation (weights, then work buffers).
+#include "network/refine_pipeline.h"
+
+#include "network/plan.h"
+
+namespace d4r::network {
+
+using namespace abi;
+using upscaler::cuda_error;
+
+namespace {
+
+class CudaRefinePipeline final : public RefinePipeline {
+public:
+    CudaRefinePipeline(const upscaler::CudaFunctions& cuda, uint32_t max_width, uint32_t max_height)
+        : m_cuda(cuda), m_max(geometry_for(max_width, max_height)) {}
+
+    ~CudaRefinePipeline() override {
+        bool pushed = m_context && m_cuda.cuCtxPushCurrent_v2(m_context) == CUDA_SUCCESS;
+        if (m_memory) m_cuda.cuMemFree_v2(m_memory);
+        if (m_module) m_cuda.cuModuleUnload(m_module);
+        if (pushed) {
+            CUcontext popped = nullptr;
+            m_cuda.cuCtxPopCurrent_v2(&popped);
+        }
+    }
+
+    Status init(const Model& model) {
+        CUresult r = m_cuda.cuCtxGetCurrent(&m_context);
+        if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuCtxGetCurrent", r);
+        if (!m_context) return make_error(ErrorCode::Invalid, "refine network: no current CUDA context");
+        r = m_cuda.cuModuleLoadData(&m_module, refine_ptx().data());
+        if (r != CUDA_SUCCESS) {
+            m_module = nullptr;
+            return cuda_error(m_cuda, "cuModuleLoadData(refine.ptx)", r);
+        }
+        for (Kernel k : kAllKernels) {
+            r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], m_module, kernel_name(k));
+            if (r != CUDA_SUCCESS) return cuda_error(m_cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
+        }
+        std::vector<uint8_t> weights = pack_weights(model);
+        m_weight_bytes = weights.size();
+        const uint64_t total = m_weight_bytes + scratch_layout(m_max).total;
+        r = m_cuda.cuMemAlloc_v2(&m_memory, total);
+        if (r != CUDA_SUCCESS) {
+            m_memory = 0;
+            return cuda_error(m_cuda, "cuMemAlloc_v2", r).add_context(fmt::format("{} bytes", total));
+        }
+        r = m_cuda.cuMemcpyHtoD_v2(m_memory, weights.data(), weights.size());
+        if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuMemcpyHtoD_v2", r).add_context("uploading the weights");
+        return ok_status();
+    }
+
+    Status refine(CUdeviceptr image, size_t pitch, uint32_t width, uint32_t height, CUstream stream) override {
+        if (!image || width == 0 || height == 0)
+            return make_error(ErrorCode::Invalid, "refine network: an empty image ({}x{} at 0x{:x})", width, height,
+                              image);
+        if (width > m_max.width || height > m_max.height)
+            return make_error(ErrorCode::Invalid, "refine network: image {}x{} is larger than {}x{}", width, height,
+                              m_max.width, m_max.height);
+        if (pitch == 0) pitch = size_t(width) * 8;
+        if (pitch < size_t(width) * 8 || pitch > UINT32_MAX)
+            return make_error(ErrorCode::Invalid, "refine network: row pitch {} for {} RGBA16F pixels", pitch, width);
+        const Geometry g = geometry_for(width, height);
+        for (const Launch& l :
+             plan_forward(g, image, static_cast<uint32_t>(pitch), m_memory, m_memory + m_weight_bytes)) {
+            void* args[] = {const_cast<uint8_t*>(l.params.data())};
+            CUresult r = m_cuda.cuLaunchKernel(m_functions[static_cast<size_t>(l.kernel)], l.grid[0], l.grid[1],
+                                               l.grid[2], l.block[0], l.block[1], l.block[2], 0, stream, args, nullptr);
+            if (r != CUDA_SUCCESS)
+                return cuda_error(m_cuda, "cuLaunchKernel", r)
+                    .add_context(fmt::format("{} ({})", kernel_name(l.kernel), l.what));
+        }
+        return ok_status();
+    }
+
+private:
+    upscaler::CudaFunctions m_cuda;
+    Geometry m_max;
+    CUcontext m_context = nullptr;
+    CUmodule m_module = nullptr;
+    std::array<CUfunction, kAllKernels.size()> m_functions{};
+    CUdeviceptr m_memory = 0;
+    uint64_t m_weight_bytes = 0;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<RefinePipeline>> RefinePipeline::create(const upscaler::CudaFunctions& cuda,
+                                                                 const Model& model, uint32_t max_width,
+                                                                 uint32_t max_height) {
+    if (max_width == 0 || max_height == 0 || max_width > 16384 || max_height > 16384)
+        return make_error(ErrorCode::Invalid, "refine network: image size {}x{} (accepted: 1..16384)", max_width,
+                          max_height);
+    auto p = std::make_unique<CudaRefinePipeline>(cuda, max_width, max_height);
+    D4R_TRY_CTX(p->init(model), "creating the refine network");
+    return std::unique_ptr<RefinePipeline>(std::move(p));
+}
+
+} // namespace d4r::network

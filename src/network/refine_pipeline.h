@@ -1,0 +1,29 @@
+// d4r refine network: the forward pass on a CUDA device, driven only through the CUDA driver API.
+//
+// Promise: a RefinePipeline owns its module (the refine kernels' PTX, embedded in the library), the model's
+// weights and its work buffers in the caller's current CUDA context, for images up to the size it was
+// created for. refine() enqueues the launches of plan_forward() on the caller's stream, refining an RGBA16F
+// image in place; it never synchronises the stream. Errors are values naming the CUDA call and its result.
+#pragma once
+
+#include <memory>
+
+#include "network/model_file.h"
+#include "upscaler/cuda_functions.h"
+
+namespace d4r::network {
+
+class RefinePipeline {
+public:
+    static Expected<std::unique_ptr<RefinePipeline>> create(const upscaler::CudaFunctions& cuda, const Model& model,
+                                                            uint32_t max_width, uint32_t max_height);
+    virtual ~RefinePipeline() = default;
+    // Refines the width x height RGBA16F image at `image` (row pitch in bytes; 0 = packed) in place.
+    virtual Status refine(abi::CUdeviceptr image, size_t pitch, uint32_t width, uint32_t height,
+                          abi::CUstream stream) = 0;
+};
+
+// The refine kernels' PTX (src/kernels/refine/ptx/refine.ptx), NUL-terminated in memory.
+std::string_view refine_ptx();
+
+} // namespace d4r::network

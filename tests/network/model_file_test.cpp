@@ -1,0 +1,128 @@
+// The model file (docs/network.md): a written model reads back identical; every malformed field is refused
+// with a message naming it.
+#include <gtest/gtest.h>
+
+#include "core/fnv1a.h"
+#include "network/model_file.h"
+#include "random_model.h"
+#include "test_support.h"
+
+using namespace d4r;
+using namespace d4r::network;
+
+namespace {
+
+std::string parse_error(const std::vector<uint8_t>& bytes) {
+    auto m = parse_model(bytes, "test.d4rnet");
+    return m ? std::string("(accepted)") : m.error().text();
+}
+
+// Rewrites the checksum after an edit, so the edit itself is what the parser sees.
+void reseal(std::vector<uint8_t>& bytes) {
+    uint64_t h = fnv1a64(std::span<const uint8_t>(bytes.data(), bytes.size() - 8));
+    std::memcpy(bytes.data() + bytes.size() - 8, &h, 8);
+}
+
+} // namespace
+
+TEST(ModelFile, RoundTripKeepsEveryTensor) {
+    Model m = nettest::random_model(1);
+    auto back = parse_model(serialize_model(m), "x");
+    ASSERT_TRUE(back) << back.error().text();
+    EXPECT_EQ(back->arch, "refine-v1");
+    ASSERT_EQ(back->tensors.size(), refine_v1_tensors().size());
+    for (const Tensor& t : m.tensors) {
+        const Tensor* b = back->find(t.name);
+        ASSERT_NE(b, nullptr) << t.name;
+        EXPECT_EQ(b->dims, t.dims) << t.name;
+        EXPECT_EQ(b->data, t.data) << t.name;
+    }
+}
+
+TEST(ModelFile, TheArchitectureTableHasTheDocumentedShapes) {
+    const auto& specs = refine_v1_tensors();
+    EXPECT_EQ(specs.size(), 4 * 2 + 3 * 13);
+    auto dims = [&](const std::string& name) {
+        for (const auto& s : specs)
+            if (s.name == name) return s.dims;
+        return std::vector<uint32_t>{};
+    };
+    EXPECT_EQ(dims("embed.w"), (std::vector<uint32_t>{32, 48}));
+    EXPECT_EQ(dims("enc2.qkv.w"), (std::vector<uint32_t>{192, 64}));
+    EXPECT_EQ(dims("enc2.relbias"), (std::vector<uint32_t>{2, 225}));
+    EXPECT_EQ(dims("dec1.fc2.w"), (std::vector<uint32_t>{32, 64}));
+    EXPECT_EQ(dims("head.b"), (std::vector<uint32_t>{48}));
+}
+
+TEST(ModelFile, DamageIsRefusedWithTheReason) {
+    const std::vector<uint8_t> good = serialize_model(nettest::random_model(2));
+    {
+        auto b = good;
+        b[100] ^= 1;
+        EXPECT_NE(parse_error(b).find("checksum mismatch"), std::string::npos) << parse_error(b);
+    }
+    {
+        auto b = good;
+        b[0] = 'X';
+        EXPECT_NE(parse_error(b).find("not a d4r model file"), std::string::npos);
+    }
+    {
+        auto b = good;
+        b[8] = 2;
+        reseal(b);
+        EXPECT_NE(parse_error(b).find("format version 2"), std::string::npos) << parse_error(b);
+    }
+    {
+        auto b = good;
+        std::memcpy(b.data() + 16, "refine-v9", 9);
+        reseal(b);
+        EXPECT_NE(parse_error(b).find("architecture 'refine-v9' is unknown"), std::string::npos) << parse_error(b);
+    }
+    {
+        auto b = std::vector<uint8_t>(good.begin(), good.begin() + 30);
+        EXPECT_NE(parse_error(b).find("too short"), std::string::npos);
+    }
+    {
+        auto b = good;
+        b.resize(b.size() - 200);
+        reseal(b);
+        EXPECT_NE(parse_error(b).find("model file test.d4rnet"), std::string::npos) << parse_error(b);
+    }
+}
+
+TEST(ModelFile, WrongOrMissingTensorsAreRefusedByName) {
+    {
+        Model m = nettest::random_model(3);
+        m.tensors.erase(m.tensors.begin() + 4);
+        std::string e = parse_error(serialize_model(m));
+        EXPECT_NE(e.find("tensor 'enc1.qkv.w' is missing"), std::string::npos) << e;
+    }
+    {
+        Model m = nettest::random_model(3);
+        m.tensors[0].dims = {48, 32};
+        std::string e = parse_error(serialize_model(m));
+        EXPECT_NE(e.find("'embed.w' has shape [48, 32], expected [32, 48]"), std::string::npos) << e;
+    }
+    {
+        Model m = nettest::random_model(3);
+        Tensor extra = m.tensors[1];
+        extra.name = "extra.b";
+        m.tensors.push_back(extra);
+        std::string e = parse_error(serialize_model(m));
+        EXPECT_NE(e.find("'extra.b' is not part of refine-v1"), std::string::npos) << e;
+    }
+    {
+        auto b = serialize_model(nettest::random_model(3));
+        b[48 + 48] = 7; // the first record's dtype
+        reseal(b);
+        std::string e = parse_error(b);
+        EXPECT_NE(e.find("tensor record 0"), std::string::npos) << e;
+        EXPECT_NE(e.find("dtype 7"), std::string::npos) << e;
+    }
+}
+
+TEST(ModelFile, AMissingFileIsAnErrorNamingIt) {
+    auto m = read_model("/nonexistent/refine-v1.d4rnet");
+    ASSERT_FALSE(m);
+    EXPECT_NE(m.error().text().find("/nonexistent/refine-v1.d4rnet"), std::string::npos) << m.error().text();
+}
