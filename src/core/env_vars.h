@@ -69,6 +69,8 @@ enum class EnvVar {
     ZludaImplicitMaxBlock,
     // The NGX core and the Windows side.
     NgxCudaLibrary,
+    Network,
+    NetworkModel,
     RuntimeDir,
     ElideNgxSync,
     // The NGX shim (d4r_nvngx.dll).

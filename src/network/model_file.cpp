@@ -2,10 +2,10 @@
 #include "network/model_file.h"
 
 #include <cstring>
+#include <fstream>
 
 #include <fmt/ranges.h>
 
-#include "core/files.h"
 #include "core/fnv1a.h"
 
 namespace d4r::network {
@@ -174,9 +174,18 @@ Expected<Model> parse_model(std::span<const uint8_t> bytes, const std::string& w
 }
 
 Expected<Model> read_model(const std::filesystem::path& path) {
-    auto bytes = read_file(path, kMaxModelBytes);
-    if (!bytes) return bytes.error();
-    return parse_model(*bytes, path.string());
+    // std::ifstream rather than core/files.h: the Windows NGX core compiles this file without the rest of core.
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error(ErrorCode::NotFound, "model file {}: cannot open it", path.string());
+    std::vector<uint8_t> bytes;
+    char chunk[65536];
+    while (in.read(chunk, sizeof(chunk)) || in.gcount() > 0) {
+        bytes.insert(bytes.end(), chunk, chunk + in.gcount());
+        if (bytes.size() > kMaxModelBytes)
+            return make_error(ErrorCode::Invalid, "model file {}: larger than {} bytes", path.string(), kMaxModelBytes);
+    }
+    if (in.bad()) return make_error(ErrorCode::Io, "model file {}: read error", path.string());
+    return parse_model(bytes, path.string());
 }
 
 std::vector<uint8_t> serialize_model(const Model& model) {

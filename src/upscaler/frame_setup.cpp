@@ -121,11 +121,11 @@ m::Params make_params(const PipelineConfig& c, const FrameParams& f, const Seque
     uint64_t cp = pitch_of(f.color_pitch, c.render_width, f.color_base.x, f.render_width, 8);
     uint64_t dp = pitch_of(f.depth_pitch, c.render_width, f.depth_base.x, f.render_width, 4);
     uint64_t mp = pitch_of(f.motion_pitch, mv_cw, f.motion_base.x, mv_w, 4);
-    uint64_t op = pitch_of(f.output_pitch, c.output_width, f.output_base.x, c.output_width, 8);
+    const OutputImage out = output_image(c, f);
     p.color = f.color + f.color_base.y * cp + f.color_base.x * 8ull;
     p.depth = f.depth + f.depth_base.y * dp + f.depth_base.x * 4ull;
     p.motion = f.motion + f.motion_base.y * mp + f.motion_base.x * 4ull;
-    p.output = f.output + f.output_base.y * op + f.output_base.x * 8ull;
+    p.output = out.address;
     p.exposure_tex = f.exposure;
     p.prep_color = b.prep_color;
     p.motion_cur = b.motion[s.parity];
@@ -136,7 +136,7 @@ m::Params make_params(const PipelineConfig& c, const FrameParams& f, const Seque
     p.color_pitch = static_cast<uint32_t>(cp);
     p.depth_pitch = static_cast<uint32_t>(dp);
     p.motion_pitch = static_cast<uint32_t>(mp);
-    p.output_pitch = static_cast<uint32_t>(op);
+    p.output_pitch = static_cast<uint32_t>(out.pitch);
     p.render_w = f.render_width;
     p.render_h = f.render_height;
     p.output_w = c.output_width;
@@ -167,6 +167,15 @@ m::Params make_params(const PipelineConfig& c, const FrameParams& f, const Seque
     p.exposure_scale = f.exposure_scale > 0.0f ? f.exposure_scale : 1.0f;
     p.sharpness = std::clamp(f.sharpness, 0.0f, 1.0f);
     return p;
+}
+
+OutputImage output_image(const PipelineConfig& c, const FrameParams& f) {
+    OutputImage o;
+    o.pitch = pitch_of(f.output_pitch, c.output_width, f.output_base.x, c.output_width, 8);
+    o.address = f.output + f.output_base.y * o.pitch + f.output_base.x * 8ull;
+    o.width = c.output_width;
+    o.height = c.output_height;
+    return o;
 }
 
 std::vector<PlannedLaunch> plan_launches(const m::Params& p) {

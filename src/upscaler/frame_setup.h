@@ -70,4 +70,12 @@ std::vector<PlannedLaunch> plan_launches(const math::Params& params);
 
 void advance(SequenceState& state, const FrameParams& frame);
 
+// The output image of a frame: its first pixel's address (subrect base applied), row pitch and size.
+struct OutputImage {
+    uint64_t address = 0;
+    uint64_t pitch = 0;
+    uint32_t width = 0, height = 0;
+};
+OutputImage output_image(const PipelineConfig& config, const FrameParams& frame);
+
 } // namespace d4r::upscaler

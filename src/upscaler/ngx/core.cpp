@@ -7,6 +7,7 @@
 
 #include "core/env_vars.h"
 #include "core/log.h"
+#include "upscaler/frame_setup.h"
 #include "upscaler/ngx/feature_params.h"
 #include "upscaler/platform.h"
 
@@ -27,6 +28,29 @@ CudaLibraryChoice choose_cuda_library(const Environment& env, const std::string&
 }
 
 std::string core_directory() { return platform::this_binary_directory(); }
+
+std::string choose_model_path(const Environment& env, const std::string& core_dir) {
+    if (auto path = env_text(env, EnvVar::NetworkModel)) return *path;
+    return (fs::path(core_dir) / ".." / "share" / "d4r" / "models" / network::kModelFileName).lexically_normal().string();
+}
+
+void Core::load_model() {
+    if (m_model_tried) return;
+    m_model_tried = true;
+    const Environment& env = process_environment();
+    if (!env_bool(env, EnvVar::Network)) {
+        log::info("ngx: the refinement network is off ({}=false)", env_name(EnvVar::Network));
+        return;
+    }
+    std::string path = choose_model_path(env, core_directory());
+    auto model = network::read_model(path);
+    if (!model) {
+        log::warn("ngx: the refinement network is not used: {}; the core runs without it", model.error().text());
+        return;
+    }
+    log::info("ngx: refinement network {} from {}", model->arch, path);
+    m_model = std::move(*model);
+}
 
 Core& Core::instance() {
     // Never destroyed: features still alive at exit must not call into a libcuda being torn down.
@@ -67,6 +91,7 @@ NVSDK_NGX_Result Core::init(const std::string& caller) {
     }
     NVSDK_NGX_Result r = load_cuda();
     if (r != NVSDK_NGX_Result_Success) return r;
+    load_model();
     m_initialized = true;
     log::info("ngx: {}: initialised", caller);
     return NVSDK_NGX_Result_Success;
@@ -75,6 +100,7 @@ NVSDK_NGX_Result Core::init(const std::string& caller) {
 void Core::destroy_feature(Feature& feature) {
     const CudaFunctions& cuda = *m_cuda;
     bool pushed = cuda.cuCtxPushCurrent_v2(feature.context) == CUDA_SUCCESS;
+    feature.refine.reset();
     feature.pipeline.reset();
     if (pushed) {
         CUcontext popped = nullptr;
@@ -197,6 +223,15 @@ NVSDK_NGX_Result Core::create_feature(NVSDK_NGX_Feature feature_id, const NVSDK_
     }
     feature.context = current;
     auto pipeline = Pipeline::create(cuda, request.config);
+    if (pipeline && m_model) {
+        auto refine = network::RefinePipeline::create(cuda, *m_model, request.config.output_width,
+                                                      request.config.output_height);
+        if (refine)
+            feature.refine = std::move(*refine);
+        else
+            log::warn("ngx: CreateFeature: the refinement network is not used for this feature: {}",
+                      refine.error().text());
+    }
     if (pushed) {
         CUcontext popped = nullptr;
         (void)cuda.cuCtxPopCurrent_v2(&popped);
@@ -208,13 +243,14 @@ NVSDK_NGX_Result Core::create_feature(NVSDK_NGX_Feature feature_id, const NVSDK_
     }
     feature.pipeline = std::move(*pipeline);
 
+    const bool feature_refines = feature.refine != nullptr;
     m_handles.push_back(NVSDK_NGX_Handle{m_next_id++});
     NVSDK_NGX_Handle* handle = &m_handles.back();
     const PipelineConfig& c = request.config;
     log::info("ngx: CreateFeature: handle {}: {}x{} -> {}x{}, flags {:#x}, quality {}, presets {} (not used by the "
-              "open core)",
+              "open core), refinement network {}",
               handle->Id, c.render_width, c.render_height, c.output_width, c.output_height, request.flags,
-              request.perf_quality, fmt::join(request.presets, ","));
+              request.perf_quality, fmt::join(request.presets, ","), feature_refines ? "on" : "off");
     m_features.emplace(handle, std::move(feature));
     *out = handle;
     return NVSDK_NGX_Result_Success;
@@ -254,6 +290,10 @@ NVSDK_NGX_Result Core::evaluate_feature(const NVSDK_NGX_Handle* handle, const NV
                       "feature's");
     }
     Status status = feature.pipeline->evaluate(frame, nullptr);
+    if (status && feature.refine) {
+        const OutputImage out = output_image(feature.pipeline->config(), frame);
+        status = feature.refine->refine(out.address, out.pitch, out.width, out.height, nullptr);
+    }
     if (pushed) {
         CUcontext popped = nullptr;
         (void)cuda.cuCtxPopCurrent_v2(&popped);

@@ -24,6 +24,7 @@
 
 #include "abi/ngx.h"
 #include "core/env.h"
+#include "network/refine_pipeline.h"
 #include "upscaler/cuda_functions.h"
 #include "upscaler/ngx/parameters.h"
 #include "upscaler/pipeline.h"
@@ -42,6 +43,9 @@ struct CudaLibraryChoice {
 CudaLibraryChoice choose_cuda_library(const Environment& env, const std::string& core_dir);
 // The folder holding the binary this code is linked into (platform::this_binary_directory), or "".
 std::string core_directory();
+// The refinement network's model file: D4R_NETWORK_MODEL if set, else
+// `<core_dir>/../share/d4r/models/refine-v1.d4rnet` (an installation's, or the build tree's).
+std::string choose_model_path(const Environment& env, const std::string& core_dir);
 
 class Core {
 public:
@@ -68,6 +72,7 @@ public:
 private:
     struct Feature {
         std::unique_ptr<Pipeline> pipeline;
+        std::unique_ptr<network::RefinePipeline> refine; // null: the network is off or did not load
         abi::CUcontext context = nullptr;
         bool owns_primary = false; // retained the primary context of device 0 at creation
         abi::CUdevice device = 0;
@@ -76,12 +81,15 @@ private:
 
     Core() = default;
     NVSDK_NGX_Result load_cuda();
+    void load_model();
     void destroy_feature(Feature& feature);
     void log_rejection(const char* call, const std::string& message);
 
     mutable std::mutex m_mutex;
     bool m_initialized = false;
     std::optional<CudaFunctions> m_cuda;
+    std::optional<network::Model> m_model; // loaded at the first Init when D4R_NETWORK allows
+    bool m_model_tried = false;
     std::deque<NVSDK_NGX_Handle> m_handles; // every handle ever issued: addresses stay valid and unique
     std::unordered_map<const NVSDK_NGX_Handle*, Feature> m_features;
     unsigned int m_next_id = 1;
