@@ -59,8 +59,8 @@ TEST(RefinePtxRecord, CommittedPtxIsFromTheCommittedSources) {
 TEST(RefinePtxRecord, TheSourcesCompileAndTheSameNvccGivesTheCommittedPtx) {
     if (!fs::exists(kNvcc)) GTEST_SKIP() << kNvcc << " is absent (NVIDIA's toolkit): the PTX is not regenerated";
     test::TempDir dir;
-    auto r = test::run_command({"/bin/sh", (ptx_dir() / "make-ptx.sh").string(), dir.path().string()},
-                               {{"NVCC", kNvcc}});
+    auto r =
+        test::run_command({"/bin/sh", (ptx_dir() / "make-ptx.sh").string(), dir.path().string()}, {{"NVCC", kNvcc}});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     std::string fresh = test::read_file_text(dir.path() / "refine.ptx");
     std::string committed = test::read_file_text(ptx_dir() / "refine.ptx");

@@ -55,9 +55,25 @@ Expected<std::shared_ptr<NativeKernel>> load_cubin(const ApiTable& in, const std
     return k;
 }
 
+// A `.cpu` file is a version line, `1`, optionally followed by a variant word (`1 fast`): the kernel served is
+// the registry's NAME, or NAME@VARIANT.
+Expected<std::string> cpu_registry_name(const std::string& name, const std::string& path) {
+    auto text = read_text_file(path, 4096);
+    if (!text) return text.error();
+    std::string line = text->substr(0, text->find('\n'));
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line == "1") return name;
+    if (line.starts_with("1 ") && line.size() > 2 && line.find(' ', 2) == std::string::npos)
+        return name + "@" + line.substr(2);
+    return make_error(ErrorCode::Invalid, "{}: the first line is '{}'; accepted: '1' or '1 VARIANT'", path, line);
+}
+
 Expected<std::shared_ptr<NativeKernel>> load_cpu(const std::string& name, const std::string& path) {
-    const CpuNativeKernel* reg = find_cpu_kernel(name);
-    if (!reg) return make_error(ErrorCode::NotFound, "{}: no CPU native kernel named {} is registered", path, name);
+    auto registry_name = cpu_registry_name(name, path);
+    if (!registry_name) return registry_name.error();
+    const CpuNativeKernel* reg = find_cpu_kernel(*registry_name);
+    if (!reg)
+        return make_error(ErrorCode::NotFound, "{}: no CPU native kernel named {} is registered", path, *registry_name);
     auto k = std::make_shared<NativeKernel>();
     k->name = name;
     k->path = path;

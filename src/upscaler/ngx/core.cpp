@@ -31,7 +31,9 @@ std::string core_directory() { return platform::this_binary_directory(); }
 
 std::string choose_model_path(const Environment& env, const std::string& core_dir) {
     if (auto path = env_text(env, EnvVar::NetworkModel)) return *path;
-    return (fs::path(core_dir) / ".." / "share" / "d4r" / "models" / network::kModelFileName).lexically_normal().string();
+    return (fs::path(core_dir) / ".." / "share" / "d4r" / "models" / network::kModelFileName)
+        .lexically_normal()
+        .string();
 }
 
 void Core::load_model() {
@@ -224,8 +226,8 @@ NVSDK_NGX_Result Core::create_feature(NVSDK_NGX_Feature feature_id, const NVSDK_
     feature.context = current;
     auto pipeline = Pipeline::create(cuda, request.config);
     if (pipeline && m_model) {
-        auto refine = network::RefinePipeline::create(cuda, *m_model, request.config.output_width,
-                                                      request.config.output_height);
+        auto refine =
+            network::RefinePipeline::create(cuda, *m_model, request.config.output_width, request.config.output_height);
         if (refine)
             feature.refine = std::move(*refine);
         else

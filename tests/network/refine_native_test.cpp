@@ -1,0 +1,124 @@
+// The refine network's CPU native kernels (src/kernels/refine/cpu, linked into libd4rcuda), served by PTX hash
+// from a kernel set: the accuracy set (`1`) gives the PTX path's bytes; the fast set (`1 fast` for the
+// linear and attention kernels: f32 accumulators) stays within 60 dB of it. Runs refine_probe as a child
+// process because the runtime reads D4R_NATIVE_KERNEL_DIR once per process.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kernels/common/f16.h"
+#include "network/plan.h"
+#include "network/reference.h"
+#include "network/refine_pipeline.h"
+#include "ptx/module_hash.h"
+#include "random_model.h"
+#include "test_support.h"
+
+using namespace d4r;
+using namespace d4r::network;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr uint32_t kW = 72, kH = 40, kSeed = 7;
+
+struct Probe {
+    d4r::test::RunResult run;
+    std::vector<uint16_t> image;
+};
+
+Probe run_probe(const std::map<std::string, std::string>& extra_env, const fs::path& out) {
+    std::map<std::string, std::string> env{
+        {"D4R_CUDA_BACKEND", "cpu"}, {"D4R_LOG", "info"}, {"ASAN_OPTIONS", "detect_leaks=0"}};
+    for (auto& [k, v] : extra_env) env[k] = v;
+    Probe p;
+    p.run = d4r::test::run_command({D4R_TEST_REFINE_PROBE, std::string(D4R_TEST_LIB_DIR) + "/libcuda.so.1",
+                                    out.string(), std::to_string(kW), std::to_string(kH), std::to_string(kSeed)},
+                                   env);
+    std::string bytes = d4r::test::read_file_text(out);
+    p.image.resize(bytes.size() / 2);
+    std::memcpy(p.image.data(), bytes.data(), p.image.size() * 2);
+    return p;
+}
+
+// A kernel set at ROOT/cpu vouching for the refine PTX; `fast` makes linear and attention the fast variants.
+void write_set(d4r::test::TempDir& dir, bool fast, uint64_t hash) {
+    dir.mkdir("root/cpu");
+    std::string manifest;
+    for (Kernel k : kAllKernels) {
+        bool variant = fast && (k == Kernel::Linear || k == Kernel::Attention);
+        dir.write(fs::path("root/cpu") / (std::string(kernel_name(k)) + ".cpu"), variant ? "1 fast\n" : "1\n");
+        manifest += fmt::format("{} {:016x}\n", kernel_name(k), hash);
+    }
+    dir.write("root/cpu/d4r-kernels.txt", manifest);
+}
+
+std::vector<uint16_t> reference_image() {
+    std::vector<uint16_t> img = nettest::test_image(kW, kH, kSeed);
+    Status s = refine_reference(nettest::random_model(kSeed), img.data(), kW, kH);
+    EXPECT_TRUE(s) << s.error().text();
+    return img;
+}
+
+// PSNR of the RGB channels in the tone-mapped domain the network works in (peak 1).
+double psnr(const std::vector<uint16_t>& a, const std::vector<uint16_t>& b) {
+    double se = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (i % 4 == 3) continue;
+        auto tone = [](uint16_t h) {
+            float v = std::max(0.0f, kernels::half_to_float(h));
+            return double(v / (1.0f + v));
+        };
+        double d = tone(a[i]) - tone(b[i]);
+        se += d * d;
+        ++n;
+    }
+    return se == 0 ? 1e9 : 10 * std::log10(double(n) / se);
+}
+
+} // namespace
+
+TEST(RefineNative, TheAccuracySetGivesThePtxPathsBytes) {
+    d4r::test::TempDir dir;
+    write_set(dir, false, ptx::module_hash(refine_ptx()));
+    Probe native = run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin");
+    ASSERT_EQ(native.run.exit_code, 0) << native.run.err;
+    for (Kernel k : kAllKernels)
+        EXPECT_NE(native.run.err.find(fmt::format("native kernels: serving {} ", kernel_name(k))), std::string::npos)
+            << kernel_name(k) << " not served:\n"
+            << native.run.err;
+    EXPECT_TRUE(native.image == reference_image());
+}
+
+TEST(RefineNative, TheFastSetStaysWithin60DbOfThePtxPath) {
+    d4r::test::TempDir dir;
+    write_set(dir, true, ptx::module_hash(refine_ptx()));
+    Probe fast = run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin");
+    ASSERT_EQ(fast.run.exit_code, 0) << fast.run.err;
+    EXPECT_NE(fast.run.err.find("native kernels: serving d4r_nn_linear "), std::string::npos) << fast.run.err;
+    const std::vector<uint16_t> ref = reference_image();
+    ASSERT_EQ(fast.image.size(), ref.size());
+    EXPECT_NE(fast.image, ref) << "the fast set should not be the accuracy set";
+    EXPECT_GE(psnr(fast.image, ref), 60.0);
+}
+
+TEST(RefineNative, ASetForOtherPtxIsRefusedAndThePtxPathRuns) {
+    d4r::test::TempDir dir;
+    write_set(dir, false, ptx::module_hash(refine_ptx()) ^ 1);
+    Probe p = run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin");
+    ASSERT_EQ(p.run.exit_code, 0) << p.run.err;
+    EXPECT_NE(p.run.err.find("native kernels: not serving d4r_nn_linear"), std::string::npos) << p.run.err;
+    EXPECT_EQ(p.run.err.find("native kernels: serving"), std::string::npos) << p.run.err;
+    EXPECT_TRUE(p.image == reference_image());
+}
+
+TEST(RefineNative, ABadCpuFileIsRefusedWithItsLine) {
+    d4r::test::TempDir dir;
+    write_set(dir, false, ptx::module_hash(refine_ptx()));
+    dir.write("root/cpu/d4r_nn_linear.cpu", "2 turbo\n");
+    Probe p = run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin");
+    ASSERT_EQ(p.run.exit_code, 0) << p.run.err;
+    EXPECT_NE(p.run.err.find("the first line is '2 turbo'"), std::string::npos) << p.run.err;
+    EXPECT_TRUE(p.image == reference_image()); // linear from the PTX, the rest native: still the same bytes
+}
