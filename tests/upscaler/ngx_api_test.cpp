@@ -608,6 +608,18 @@ TEST(NgxCudaLibrary, ChoosesEnvironmentThenBesideTheCoreThenTheSystem) {
     EXPECT_EQ(choose_cuda_library(empty, "").path, "libcuda.so.1");
 }
 
+TEST(NgxNetworkModel, ChoosesEnvironmentThenBesideTheCoreThenShare) {
+    using d4r::upscaler::ngx::choose_model_path;
+    d4r::test::TempDir dir;
+    const std::string lib = dir.mkdir("prefix/lib").string();
+    d4r::MapEnvironment env{{"D4R_NETWORK_MODEL", "/opt/m.d4rnet"}};
+    EXPECT_EQ(choose_model_path(env, lib), "/opt/m.d4rnet");
+    d4r::MapEnvironment empty;
+    EXPECT_EQ(choose_model_path(empty, lib), (dir.path() / "prefix/share/d4r/models/refine-v1.d4rnet").string());
+    dir.write("prefix/lib/refine-v1.d4rnet", "");
+    EXPECT_EQ(choose_model_path(empty, lib), (dir.path() / "prefix/lib/refine-v1.d4rnet").string());
+}
+
 TEST(NgxSharedLibrary, ExportsTheApiAndFindsLibcudaBesideItself) {
     ASSERT_NE(cuda_or_null(), nullptr); // cpu backend selected for the process
     std::string path = kLibDir + "/libd4r_ngx.so";

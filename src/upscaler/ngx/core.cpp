@@ -31,6 +31,9 @@ std::string core_directory() { return platform::this_binary_directory(); }
 
 std::string choose_model_path(const Environment& env, const std::string& core_dir) {
     if (auto path = env_text(env, EnvVar::NetworkModel)) return *path;
+    const fs::path beside = fs::path(core_dir) / network::kModelFileName;
+    std::error_code ec;
+    if (!core_dir.empty() && fs::exists(beside, ec)) return beside.string();
     return (fs::path(core_dir) / ".." / "share" / "d4r" / "models" / network::kModelFileName)
         .lexically_normal()
         .string();
