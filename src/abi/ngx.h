@@ -402,6 +402,10 @@ typedef NVSDK_NGX_Result (*PFN_NVSDK_NGX_DLSS_GetStatsCallback)(NVSDK_NGX_Parame
 #define D4R_NGX_Parameter_MotionVectors_Pitch "D4R.MotionVectors.Pitch"
 #define D4R_NGX_Parameter_Output_Pitch "D4R.Output.Pitch"
 
+/* d4r's own create parameter: 0 creates the feature without the refinement network even when its model is
+ * loaded (the demo's baseline); absent or non-zero follows D4R_NETWORK. */
+#define D4R_NGX_Parameter_Network "D4R.Network"
+
 /* ---- The CUDA entry points ------------------------------------------------------------------------ */
 
 /* Two spellings of NVSDK_NGX_CUDA_Init exist with the same exported name: the SDK's

@@ -228,7 +228,7 @@ NVSDK_NGX_Result Core::create_feature(NVSDK_NGX_Feature feature_id, const NVSDK_
     }
     feature.context = current;
     auto pipeline = Pipeline::create(cuda, request.config);
-    if (pipeline && m_model) {
+    if (pipeline && m_model && request.network) {
         auto refine =
             network::RefinePipeline::create(cuda, *m_model, request.config.output_width, request.config.output_height);
         if (refine)

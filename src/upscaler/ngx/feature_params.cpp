@@ -120,6 +120,7 @@ Rejection read_create(const NVSDK_NGX_Parameter& p, CreateRequest& out) {
                                          NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraPerformance,
                                          NVSDK_NGX_Parameter_DLSS_Hint_Render_Preset_UltraQuality};
     for (int k = 0; k < 6; ++k) out.presets[k] = read<unsigned int>(p, preset_names[k]).value_or(0);
+    out.network = read<int>(p, D4R_NGX_Parameter_Network).value_or(1) != 0;
     return {};
 }
 

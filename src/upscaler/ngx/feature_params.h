@@ -29,6 +29,7 @@ struct CreateRequest {
     // DLSS.Hint.Render.Preset.{DLAA,Quality,Balanced,Performance,UltraPerformance,UltraQuality}: read
     // and logged; the open core has one model, so they change nothing.
     unsigned int presets[6] = {};
+    bool network = true; // D4R.Network: false = no refinement network for this feature
 };
 
 // Width/Height (render), OutWidth/OutHeight (output), DLSS.Feature.Create.Flags, PerfQualityValue.
