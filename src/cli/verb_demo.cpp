@@ -83,7 +83,9 @@ void register_demo_verb(CLI::App& root) {
         "demo", "Upscale a synthetic game-like scene with d4r's open NGX core through d4r's CUDA runtime: per-frame "
                 "progress, PNGs of the last frame, report.json, and a table of time, PSNR and SSIM against ground "
                 "truth next to a bicubic upscale (and, with native kernels, the translated/native time ratio).");
-    sub->add_option("--scene", o->demo.scene, "Scene to render (default: the first; --list-scenes shows them)");
+    sub->add_option("--scene", o->demo.scene,
+                    "Scene to render (default: the first; --list-scenes shows them; train-<seed> is a generated "
+                    "training scene, never listed)");
     sub->add_flag("--list-scenes", o->list_scenes, "List the scenes and exit");
     sub->add_option("--frames", o->demo.frames, "Frames to upscale")->capture_default_str();
     sub->add_option("--render", o->render, "Render (input) size WxH")->capture_default_str();
@@ -98,6 +100,11 @@ void register_demo_verb(CLI::App& root) {
         ->capture_default_str();
     sub->add_option("--lib-dir", o->demo.lib_dir,
                     "Folder with libd4r_ngx.so and libcuda.so.1 (default ../lib beside d4r)");
+    sub->add_option("--dump-frames", o->demo.dump_dir,
+                    "Write every frame's output and ground truth (RGB f16, linear) to DIR/SCENE-fNNN.d4rframe, for "
+                    "training (docs/demo.md)");
+    sub->add_option("--scene-threads", o->demo.scene_threads, "Threads rendering the scene (0 = every core)")
+        ->capture_default_str();
     sub->add_flag("--quiet", o->quiet, "Print nothing but errors");
     set_action(sub, [o] { return run_demo_verb(*o); });
 }

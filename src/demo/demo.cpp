@@ -15,6 +15,7 @@
 #include "core/files.h"
 #include "core/process.h"
 #include "core/statistics.h"
+#include "demo/frame_dump.h"
 #include "demo/ngx_client.h"
 #include "image/half.h"
 #include "image/metrics.h"
@@ -165,6 +166,10 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     std::error_code ec;
     fs::create_directories(o.out_dir, ec);
     if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", o.out_dir, ec.message());
+    if (!o.dump_dir.empty()) {
+        fs::create_directories(o.dump_dir, ec);
+        if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", o.dump_dir, ec.message());
+    }
 
     set_environment(o, native_root);
     std::string cuda_path = (lib_dir / "libcuda.so.1").string();
@@ -229,7 +234,8 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         FrameStats st;
         st.index = i;
         auto t0 = Clock::now();
-        scene::Frame frame = scene->render(i, {o.render_width, o.render_height}, {o.output_width, o.output_height});
+        scene::Frame frame = scene->render_frame(i, {o.render_width, o.render_height},
+                                                 {o.output_width, o.output_height}, {o.scene_threads});
         st.render_ms = ms_since(t0);
         const scene::FrameInputs& in = frame.inputs;
         std::vector<uint16_t> color = image::floats_to_halves(in.color);
@@ -262,6 +268,15 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         D4R_DEMO_CU(cuda.cuEventElapsedTime(&gpu, dev.start, dev.end));
         st.gpu_ms = gpu;
         D4R_DEMO_CU(cuda.cuMemcpyDtoH_v2(output_bits.data(), d_output, output_bits.size() * 2));
+        if (!o.dump_dir.empty()) {
+            FrameDump dump{.width = o.output_width,
+                           .height = o.output_height,
+                           .exposure = in.exposure,
+                           .frame_index = i,
+                           .output = rgb_of_rgba_halves(output_bits),
+                           .truth = rgb_halves(frame.truth)};
+            D4R_TRY(write_file_atomic(fs::path(o.dump_dir) / frame_dump_name(scene_name, i), encode_frame_dump(dump)));
+        }
 
         image::Image out(o.output_width, o.output_height, 4, image::halves_to_floats(output_bits));
         image::Image input = color_image(in);
@@ -326,6 +341,8 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         report.translated_note = "failed: " + s.error().text();
         progress("translated run " + report.translated_note);
     }
+    if (!o.dump_dir.empty())
+        progress(fmt::format("wrote {} frame dumps to {} ({}-fNNN.d4rframe)", o.frames, o.dump_dir, scene_name));
     report.total_seconds = ms_since(t_start) / 1000;
     D4R_TRY(write_file_atomic(fs::path(o.out_dir) / "report.json", report_json(report)));
     return report;

@@ -6,7 +6,8 @@
 // Promise: run_demo configures the runtime (D4R_CUDA_BACKEND, D4R_ZLUDA_NATIVE_DIR) before loading
 // it, renders, uploads, evaluates and downloads every frame, reports progress per frame, writes the
 // PNGs of the last frame (display-mapped: bilinear input, d4r output, bicubic, ground truth, error map)
-// and report.json into the output folder (each file written atomically), and returns the report.
+// and report.json into the output folder, with dump_dir a frame dump per frame there (frame_dump.h;
+// each file written atomically), and returns the report.
 // Every failure is an error naming the step (CUDA call, NGX call with its result, file). Quality is
 // summarised over the last half of the frames, at most the last 8 (the first frames have no history).
 #pragma once
@@ -35,6 +36,9 @@ struct DemoOptions {
     std::string lib_dir;     // holds libd4r_ngx.so and libcuda.so.1 ("" = ../lib beside the binary)
     std::string native_root; // "" = the committed CPU kernel set
     std::string self_exe;    // the d4r binary, for the translated run ("" = /proc/self/exe)
+    // A folder for a frame dump of every frame (frame_dump.h: the core's output and the truth, f16), "" = none.
+    std::string dump_dir;
+    unsigned scene_threads = 0; // threads rendering the scene, 0 = every core
 };
 
 struct FrameStats {

@@ -1,3 +1,5 @@
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "core/strings.h"
@@ -45,10 +47,22 @@ std::vector<std::string> scene_names() {
 Expected<std::unique_ptr<Scene>> make_scene(std::string_view name) {
     for (const Entry& entry : kScenes)
         if (name == entry.name) return entry.make();
+    if (name.starts_with(kTrainingScenePrefix)) {
+        std::string_view digits = name.substr(kTrainingScenePrefix.size());
+        auto seed = parse_u64(digits);
+        // One spelling per seed (no sign, no leading zeros), so that the scene's name is the name asked for.
+        if (!seed || *seed > UINT32_MAX || std::to_string(*seed) != digits)
+            return make_error(ErrorCode::Invalid,
+                              "training scene '{}': expected train-<seed> with a decimal seed from 0 to {} (no "
+                              "leading zeros)",
+                              name, UINT32_MAX);
+        return make_training_scene(uint32_t(*seed));
+    }
     std::vector<std::string> names = scene_names();
     std::string hint;
     if (auto close = closest_match(name, names)) hint = fmt::format(" (did you mean '{}'?)", *close);
-    return make_error(ErrorCode::Invalid, "unknown scene '{}'{}; the scenes are: {}", name, hint,
+    return make_error(ErrorCode::Invalid,
+                      "unknown scene '{}'{}; the scenes are: {} (and train-<seed>, generated for training)", name, hint,
                       fmt::join(names, ", "));
 }
 

@@ -81,11 +81,20 @@ public:
     virtual SurfaceProbe probe(uint32_t frame_index, Size size, float px, float py) const = 0;
 };
 
-// The scenes, in the order the demo lists them; the first is the default.
+// The scenes, in the order the demo lists them; the first is the default. They are the evaluation
+// scenes: the generated training scenes below are never listed.
 std::vector<std::string> scene_names();
 
-// Unknown names give Invalid, listing the accepted names.
+// A listed scene, or "train-<seed>" (make_training_scene(seed), seed decimal, 0 .. 2^32 - 1). Unknown
+// names and malformed seeds give Invalid, listing the accepted names.
 Expected<std::unique_ptr<Scene>> make_scene(std::string_view name);
+
+// The training scene "train-<seed>": a world generated from `seed` (random sun, sky, exposure, camera
+// path, textured ground and 10-30 moving or still items), for training networks on pairs of upscaled
+// frames and truth without ever showing them the evaluation scenes. The same seed gives the same scene
+// (its own PRNG: the same on every standard library).
+constexpr std::string_view kTrainingScenePrefix = "train-";
+std::unique_ptr<Scene> make_training_scene(uint32_t seed);
 
 // The radical inverse of `index` in `base` (index 1, base 2 -> 0.5), in [0, 1).
 float halton(uint32_t index, uint32_t base);

@@ -58,33 +58,41 @@ bool hit_box(Vec3 h, Vec3 o, Vec3 d, float t_min, float t_max, LocalHit& hit) {
     return false;
 }
 
+// Quadrics are solved from the ray's point nearest the centre (or axis), t_mid: there the constant term
+// |p|^2 - r^2 is small, whereas |o|^2 - r^2 from a distant origin cancels catastrophically for a thin
+// shape (a 1 cm wire 20 m away: r^2 is below float's resolution of |o|^2) and the hits come out noisy,
+// off the surface, with normals far from unit length. Normals are normalised for the same reason.
 bool hit_sphere(float r, Vec3 o, Vec3 d, float t_min, float t_max, LocalHit& hit) {
-    float a = dot(d, d), b = dot(o, d), c = dot(o, o) - r * r;
-    float disc = b * b - a * c;
-    if (disc < 0) return false;
-    float root = std::sqrt(disc);
-    float t = (-b - root) / a;
-    if (!(t > t_min)) t = (-b + root) / a;
+    float a = dot(d, d);
+    float t_mid = -dot(o, d) / a;
+    Vec3 m = o + d * t_mid;
+    float c = dot(m, m) - r * r;
+    if (c > 0) return false;
+    float half = std::sqrt(-c / a);
+    float t = t_mid - half;
+    if (!(t > t_min)) t = t_mid + half;
     if (!(t > t_min && t < t_max)) return false;
     hit.t = t;
-    hit.normal = (o + d * t) * (1.0f / r);
+    hit.normal = normalize(o + d * t);
     return true;
 }
 
 bool hit_cylinder(float r, float h, Vec3 o, Vec3 d, float t_min, float t_max, LocalHit& hit) {
     bool found = false;
     float best = t_max;
-    float a = d.x * d.x + d.z * d.z, b = o.x * d.x + o.z * d.z, c = o.x * o.x + o.z * o.z - r * r;
+    float a = d.x * d.x + d.z * d.z;
     if (a > 1e-20f) {
-        float disc = b * b - a * c;
-        if (disc >= 0) {
-            float root = std::sqrt(disc);
-            for (float t : {(-b - root) / a, (-b + root) / a}) {
+        float t_mid = -(o.x * d.x + o.z * d.z) / a; // nearest the axis (see hit_sphere)
+        float mx = o.x + d.x * t_mid, mz = o.z + d.z * t_mid;
+        float c = mx * mx + mz * mz - r * r;
+        if (c <= 0) {
+            float half = std::sqrt(-c / a);
+            for (float t : {t_mid - half, t_mid + half}) {
                 if (t > t_min && t < best && std::fabs(o.y + d.y * t) <= h) {
                     best = t;
                     found = true;
                     Vec3 p = o + d * t;
-                    hit.normal = Vec3{p.x, 0, p.z} * (1.0f / r);
+                    hit.normal = normalize(Vec3{p.x, 0, p.z});
                 }
             }
         }

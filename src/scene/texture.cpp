@@ -88,17 +88,19 @@ bool glyph_ink(float u, float v, float line_height) {
 }
 
 SurfaceColor texture_color(const Material& m, float u, float v) {
+    // The pattern colour b (ink, lines) glows with b * emission; 0 emission adds nothing.
+    auto pattern = [&m](bool ink) { return ink ? SurfaceColor{m.b, m.b * m.emission} : solid(m.a); };
     switch (m.texture) {
     case Texture::Solid:
-        return solid(m.a);
+        return {m.a, m.a * m.emission};
     case Texture::Checker:
-        return solid(checker(u, v, m.scale) ? m.a : m.b);
+        return pattern(checker(u, v, m.scale));
     case Texture::Grid:
-        return solid(fract(u * m.scale) < 0.1f || fract(v * m.scale) < 0.1f ? m.b : m.a);
+        return pattern(fract(u * m.scale) < 0.1f || fract(v * m.scale) < 0.1f);
     case Texture::Text:
-        return solid(glyph_ink(u, v, m.scale) ? m.b : m.a);
+        return pattern(glyph_ink(u, v, m.scale));
     case Texture::Stripes:
-        return solid(fract(u * m.scale) < 0.5f ? m.b : m.a);
+        return pattern(fract(u * m.scale) < 0.5f);
     case Texture::Facade:
         return facade(m, u, v);
     case Texture::Street:

@@ -21,7 +21,9 @@ struct Material {
     float scale = 1.0f;       // features per metre; for Text the line height in metres
     float specular = 0.04f;   // Blinn-Phong weight
     float shininess = 32.0f;
-    float emission = 0.0f; // Facade: lit windows emit b * emission (HDR)
+    // HDR glow: Facade's lit windows emit b * emission; Solid emits a * emission (a lamp); Checker,
+    // Grid, Text and Stripes emit b * emission where the pattern colour b is (an LED sign).
+    float emission = 0.0f;
 };
 
 struct SurfaceColor {

@@ -19,8 +19,9 @@ namespace d4r::scene {
 constexpr float kFrameSeconds = 1.0f / 30.0f;
 
 // pose(t): rotation R = rotation(spin_axis, spin_rate t) applied to orientation, at
-// position + velocity t + swing sin(swing_rate t + phase); with spin_about_origin the position is
-// rotated by R too (the object turns about the world origin, as part of a rotating assembly).
+// position + velocity t + swing sin(swing_rate t + phase) + pivot; with spin_about_origin the
+// position is rotated by R too (the object turns about the pivot, by default the world origin, as
+// part of a rotating assembly).
 struct Motion {
     Vec3 position;
     Vec3 velocity;
@@ -30,13 +31,14 @@ struct Motion {
     Vec3 spin_axis{0, 1, 0};
     float spin_rate = 0; // radians per second
     bool spin_about_origin = false;
+    Vec3 pivot; // added last: the centre a spin_about_origin assembly turns about
 
     Pose at(float t) const {
         Pose pose;
         Mat3 spin = rotation(spin_axis, spin_rate * t);
         pose.rot = spin * orientation;
         pose.pos = (spin_about_origin ? spin * position : position) + velocity * t +
-                   swing * std::sin(swing_rate * t + swing_phase);
+                   swing * std::sin(swing_rate * t + swing_phase) + pivot;
         return pose;
     }
 };

@@ -162,5 +162,9 @@ TEST_P(EveryScene, AnimatesOverFrames) {
 INSTANTIATE_TEST_SUITE_P(Scenes, EveryScene, ::testing::ValuesIn(scene_names()),
                          [](const auto& info) { return info.param; });
 
+// The generated training scenes keep the same contract (a few seeds: every camera path kind among them).
+INSTANTIATE_TEST_SUITE_P(TrainingScenes, EveryScene, ::testing::Values("train-1", "train-2", "train-3", "train-4"),
+                         [](const auto& info) { return "seed" + info.param.substr(6); });
+
 } // namespace
 } // namespace d4r::scene

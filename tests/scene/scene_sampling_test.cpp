@@ -125,8 +125,8 @@ TEST_P(SceneSampling, SkyMotionFollowsTheCameraRotationOnly) {
 
 TEST(SceneSampling, ScenesHaveDisocclusions) {
     // The fast movers must uncover background somewhere in the first frames (the upscaler's
-    // disocclusion handling needs something to do).
-    for (const char* name : {"city", "text"}) {
+    // disocclusion handling needs something to do). Every training scene has such a mover.
+    for (const char* name : {"city", "text", "train-1", "train-2", "train-3", "train-4"}) {
         auto s = make_scene(name).value();
         const Size size{160, 90};
         int lost = 0;
@@ -148,6 +148,11 @@ TEST(SceneSampling, ScenesHaveDisocclusions) {
 
 INSTANTIATE_TEST_SUITE_P(Scenes, SceneSampling, ::testing::ValuesIn(scene_names()),
                          [](const auto& info) { return info.param; });
+
+// Seeds whose probed frames have no item uncovering its own faces, which the motion vector test above
+// cannot tell from a wrong vector; training_scene_test.cpp checks more seeds with that case recognised.
+INSTANTIATE_TEST_SUITE_P(TrainingScenes, SceneSampling, ::testing::Values("train-1", "train-2", "train-3", "train-4"),
+                         [](const auto& info) { return "seed" + info.param.substr(6); });
 
 } // namespace
 } // namespace d4r::scene
