@@ -9,6 +9,8 @@
 #   4. training (tools/network/train.py) for MINUTES, writing $OUT/refine-v1.d4rnet and summary.json;
 #   5. the demo on the evaluation scenes with the trained model, network on and off, at 640x360 -> 1280x720,
 #      and the GPU time of core + network at 1920x1080 -> 3840x2160.
+# $OUT gets at most 8 files: the goldens, the model, summary.json and results.tar (demo reports, the cubin's
+# resource usage, the training checkpoint).
 # CARRY holds bin/{d4r,refine_probe} and lib/{libd4rcuda.so,libcuda.so.1,libd4r_ngx.so} built on the
 # development machine (stripped; see docs/network.md, "Training").
 set -uo pipefail
@@ -17,7 +19,7 @@ seeds=${2:-24}
 frames=${3:-24}
 minutes=${4:-5}
 out=${OUT:-/tmp/out}
-mkdir -p "$out"
+mkdir -p "$out" /tmp/results
 log() { echo "== $(date +%T) $*"; }
 nvlib=$(ldconfig -p | awk '/libcuda.so.1 /{print $NF; exit}')
 [ -n "$nvlib" ] || nvlib=/usr/local/nvidia/lib64/libcuda.so.1
@@ -35,8 +37,35 @@ for size in "1280 720" "3840 2160"; do
     echo "refine PTX $1x$2: $("$carry/bin/refine_probe" "$nvlib" /tmp/t.bin "$1" "$2" 3 30)"
 done
 
+log "2b. the sm_90 accuracy set (refine.cu compiled to a cubin) through d4r's driver backend"
+if [ -f "$carry/native/refine_sm90.cubin" ]; then
+    hash=$(python3 -c "
+import sys
+d = open('src/kernels/refine/ptx/refine.ptx', 'rb').read().rstrip(b'\\0')
+h = 0xcbf29ce484222325
+for b in d: h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print('%016x' % h)")
+    mkdir -p /tmp/native/sm_90
+    for k in patchify linear layernorm attention merge expand unpatchify; do
+        cp "$carry/native/refine_sm90.cubin" "/tmp/native/sm_90/d4r_nn_$k.cubin"
+        echo "d4r_nn_$k $hash" >> /tmp/native/sm_90/d4r-kernels.txt
+    done
+    mkdir -p /tmp/results
+    cuobjdump -res-usage "$carry/native/refine_sm90.cubin" > /tmp/results/refine-sm90-resources.txt 2>&1
+    grep -E "Function|REG" /tmp/results/refine-sm90-resources.txt | head -20
+    D4R_CUDA_BACKEND=driver D4R_NATIVE_KERNEL_DIR=/tmp/native D4R_LOG=info "$carry/bin/refine_probe" \
+        "$carry/lib/libcuda.so.1" /tmp/native.bin 72 40 7 2> /tmp/native.log
+    grep -c "native kernels: serving" /tmp/native.log
+    cmp /tmp/native.bin "$out/refine-h200-72x40-s7.bin" && echo "sm_90 accuracy set: identical to the PTX path"
+    for size in "1280 720" "3840 2160"; do
+        set -- $size
+        echo "refine d4r driver, PTX $1x$2: $(D4R_CUDA_BACKEND=driver "$carry/bin/refine_probe" "$carry/lib/libcuda.so.1" /tmp/t.bin "$1" "$2" 3 30)"
+        echo "refine d4r driver, sm_90 set $1x$2: $(D4R_CUDA_BACKEND=driver D4R_NATIVE_KERNEL_DIR=/tmp/native "$carry/bin/refine_probe" "$carry/lib/libcuda.so.1" /tmp/t.bin "$1" "$2" 3 30)"
+    done
+fi
+
 log "3. training data"
-D4R_BIN="$carry/bin" bash tests/device/make-training-data.sh /tmp/frames "$seeds" "$frames"
+D4R_NETWORK=false D4R_BIN="$carry/bin" bash tests/device/make-training-data.sh /tmp/frames "$seeds" "$frames"
 du -sh /tmp/frames; ls /tmp/frames | head -3
 
 log "4. training ($minutes min)"
@@ -51,13 +80,15 @@ for scene in city orbit text; do
         D4R_NETWORK=$net D4R_NETWORK_MODEL=/tmp/train/refine-v1.d4rnet "$carry/bin/d4r" demo --scene "$scene" \
             --backend driver --native off --frames 16 --translated-frames 0 --no-images --out "/tmp/demo-$scene-$net" \
             2>&1 | sed -n '/PSNR (dB)/,/^time:/p'
-        cp "/tmp/demo-$scene-$net/report.json" "$out/demo-$scene-network-$net.json" 2>/dev/null
+        cp "/tmp/demo-$scene-$net/report.json" "/tmp/results/demo-$scene-network-$net.json" 2>/dev/null
     done
 done
 for net in false true; do
     D4R_NETWORK=$net D4R_NETWORK_MODEL=/tmp/train/refine-v1.d4rnet "$carry/bin/d4r" demo --scene city --backend driver \
         --native off --render 1920x1080 --output 3840x2160 --frames 8 --translated-frames 0 --no-images \
         --out "/tmp/demo-4k-$net" 2>&1 | grep -E "^(time|d4r)" 
-    cp "/tmp/demo-4k-$net/report.json" "$out/demo-4k-network-$net.json" 2>/dev/null
+    cp "/tmp/demo-4k-$net/report.json" "/tmp/results/demo-4k-network-$net.json" 2>/dev/null
 done
+cp /tmp/train/checkpoint.pt /tmp/results/ 2>/dev/null
+tar -C /tmp/results -cf "$out/results.tar" .
 log "done"
