@@ -14,7 +14,7 @@ namespace {
 
 struct DemoCliOptions {
     demo::DemoOptions demo;
-    std::string render = "640x360", output = "1280x720", native = "on";
+    std::string render = "640x360", output = "1280x720", native = "on", network = "off";
     bool no_images = false, list_scenes = false, quiet = false;
 };
 
@@ -53,6 +53,9 @@ int run_demo_verb(DemoCliOptions& o) {
     if (o.native != "on" && o.native != "off")
         return report_error(make_error(ErrorCode::Invalid, "--native '{}': expected on or off", o.native));
     o.demo.native = o.native == "on";
+    if (o.network != "on" && o.network != "off")
+        return report_error(make_error(ErrorCode::Invalid, "--network '{}': expected on or off", o.network));
+    o.demo.network = o.network == "on";
     o.demo.write_images = !o.no_images;
     if (!o.demo.scene.empty()) {
         auto s = scene::make_scene(o.demo.scene);
@@ -93,6 +96,9 @@ void register_demo_verb(CLI::App& root) {
     sub->add_option("--backend", o->demo.backend, "CUDA backend: auto, cpu, driver or driver:/path/libcuda.so")
         ->capture_default_str();
     sub->add_option("--native", o->native, "Serve the upscaler's native kernels (on|off)")->capture_default_str();
+    sub->add_option("--network", o->network,
+                    "Refine with the network (on|off); on adds the core-alone row of the same frames to the table")
+        ->capture_default_str();
     sub->add_option("--out", o->demo.out_dir, "Folder for the PNGs and report.json")->capture_default_str();
     sub->add_flag("--no-images", o->no_images, "Write report.json only");
     sub->add_option("--translated-frames", o->demo.translated_frames,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -75,9 +76,11 @@ struct NgxSession {
     bool initialized = false;
     NVSDK_NGX_Parameter* params = nullptr;
     NVSDK_NGX_Handle* feature = nullptr;
+    NVSDK_NGX_Handle* baseline = nullptr;
     ~NgxSession() {
         if (!ngx) return;
         if (feature) ngx->NVSDK_NGX_CUDA_ReleaseFeature(feature);
+        if (baseline) ngx->NVSDK_NGX_CUDA_ReleaseFeature(baseline);
         if (params) ngx->NVSDK_NGX_CUDA_DestroyParameters(params);
         if (initialized) ngx->NVSDK_NGX_CUDA_Shutdown();
     }
@@ -103,6 +106,21 @@ void set_environment(const DemoOptions& o, const std::string& native_root) {
         setenv(env_name(EnvVar::NativeKernelDir), native_root.c_str(), 1);
     else
         unsetenv(env_name(EnvVar::NativeKernelDir));
+    setenv(env_name(EnvVar::Network), o.network ? "true" : "false", 1);
+}
+
+// PSNR of the frame-to-frame change of `out` against the truth's own change (display values, peak 1).
+double temporal_psnr(const image::Image& out, const image::Image& prev_out, const image::Image& truth,
+                     const image::Image& prev_truth) {
+    double se = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < out.data.size(); ++i) {
+        if (out.channels == 4 && i % 4 == 3) continue;
+        double d = (double(out.data[i]) - prev_out.data[i]) - (double(truth.data[i]) - prev_truth.data[i]);
+        se += d * d;
+        ++n;
+    }
+    return se == 0 ? 999.0 : 10.0 * std::log10(double(n) / se);
 }
 
 // A second d4r process with native kernels off, for the translated/native ratio.
@@ -117,6 +135,7 @@ Status measure_translated(const DemoOptions& o, const std::string& scene, DemoRe
                                      "--output",    fmt::format("{}x{}", o.output_width, o.output_height),
                                      "--backend",   o.backend,
                                      "--native",    "off",
+                                     "--network",   o.network ? "on" : "off",
                                      "--no-images", "--translated-frames",
                                      "0",           "--out",
                                      dir.string()};
@@ -218,6 +237,15 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
                                  NVSDK_NGX_DLSS_Feature_Flags_IsHDR | NVSDK_NGX_DLSS_Feature_Flags_MVLowRes);
     D4R_TRY(ngx_check("NVSDK_NGX_CUDA_CreateFeature",
                       ngx.NVSDK_NGX_CUDA_CreateFeature(NVSDK_NGX_Feature_SuperSampling, p, &session.feature)));
+    // With the network: the same frames through a feature without it, for the core-alone row.
+    NVSDK_NGX_Handle* baseline = nullptr;
+    if (o.network) {
+        ngx.NVSDK_NGX_Parameter_SetI(p, D4R_NGX_Parameter_Network, 0);
+        D4R_TRY(ngx_check("NVSDK_NGX_CUDA_CreateFeature (without the network)",
+                          ngx.NVSDK_NGX_CUDA_CreateFeature(NVSDK_NGX_Feature_SuperSampling, p, &baseline)));
+        session.baseline = baseline;
+    }
+    report.network = o.network;
 
     const size_t rw = o.render_width, rh = o.render_height, ow = o.output_width, oh = o.output_height;
     CUdeviceptr d_color = D4R_TRY(dev.alloc(rw * rh * 8));
@@ -226,10 +254,16 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     CUdeviceptr d_exposure = D4R_TRY(dev.alloc(4));
     CUdeviceptr d_output = D4R_TRY(dev.alloc(ow * oh * 8));
     D4R_DEMO_CU(cuda.cuMemsetD8_v2(d_output, 0xff, ow * oh * 8)); // poison: NaN halves if never written
+    CUdeviceptr d_core = 0;
+    if (o.network) {
+        d_core = D4R_TRY(dev.alloc(ow * oh * 8));
+        D4R_DEMO_CU(cuda.cuMemsetD8_v2(d_core, 0xff, ow * oh * 8));
+    }
+    image::Image prev_out_d, prev_core_d, prev_truth_d;
     D4R_DEMO_CU(cuda.cuEventCreate(&dev.start, 0));
     D4R_DEMO_CU(cuda.cuEventCreate(&dev.end, 0));
 
-    std::vector<uint16_t> output_bits(ow * oh * 4);
+    std::vector<uint16_t> output_bits(ow * oh * 4), core_bits;
     for (uint32_t i = 0; i < o.frames; ++i) {
         FrameStats st;
         st.index = i;
@@ -268,12 +302,21 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         D4R_DEMO_CU(cuda.cuEventElapsedTime(&gpu, dev.start, dev.end));
         st.gpu_ms = gpu;
         D4R_DEMO_CU(cuda.cuMemcpyDtoH_v2(output_bits.data(), d_output, output_bits.size() * 2));
-        if (!o.dump_dir.empty()) {
+        if (baseline) {
+            ngx.NVSDK_NGX_Parameter_SetVoidPointer(p, NVSDK_NGX_Parameter_Output, as_ptr(d_core));
+            D4R_TRY(ngx_check("NVSDK_NGX_CUDA_EvaluateFeature_C (without the network)",
+                              ngx.NVSDK_NGX_CUDA_EvaluateFeature_C(baseline, p, nullptr)));
+            D4R_DEMO_CU(cuda.cuCtxSynchronize());
+            core_bits.resize(output_bits.size());
+            D4R_DEMO_CU(cuda.cuMemcpyDtoH_v2(core_bits.data(), d_core, core_bits.size() * 2));
+            report.network_active = report.network_active || core_bits != output_bits;
+        }
+        if (!o.dump_dir.empty()) { // training pairs: the core's own output (docs/network.md, "Training")
             FrameDump dump{.width = o.output_width,
                            .height = o.output_height,
                            .exposure = in.exposure,
                            .frame_index = i,
-                           .output = rgb_of_rgba_halves(output_bits),
+                           .output = rgb_of_rgba_halves(baseline ? core_bits : output_bits),
                            .truth = rgb_halves(frame.truth)};
             D4R_TRY(write_file_atomic(fs::path(o.dump_dir) / frame_dump_name(scene_name, i), encode_frame_dump(dump)));
         }
@@ -288,6 +331,20 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         st.ssim_d4r = D4R_TRY(image::ssim(out_d, truth_d));
         st.psnr_bicubic = D4R_TRY(image::psnr(bicubic_d, truth_d));
         st.ssim_bicubic = D4R_TRY(image::ssim(bicubic_d, truth_d));
+        image::Image core_d;
+        if (baseline) {
+            core_d = image::tonemap(
+                image::Image(o.output_width, o.output_height, 4, image::halves_to_floats(core_bits)), in.exposure);
+            st.psnr_core = D4R_TRY(image::psnr(core_d, truth_d));
+            st.ssim_core = D4R_TRY(image::ssim(core_d, truth_d));
+        }
+        if (i > 0) {
+            st.tpsnr_d4r = temporal_psnr(out_d, prev_out_d, truth_d, prev_truth_d);
+            if (baseline) st.tpsnr_core = temporal_psnr(core_d, prev_core_d, truth_d, prev_truth_d);
+        }
+        prev_out_d = out_d;
+        prev_core_d = std::move(core_d);
+        prev_truth_d = truth_d;
         progress(fmt::format(
             "frame {:>3}/{}: GPU {:8.2f} ms  PSNR d4r {:6.2f} dB, bicubic {:6.2f} dB  SSIM d4r {:.4f}, "
             "bicubic {:.4f}  (scene {:.0f} ms)",
@@ -329,6 +386,10 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         report.mean_ssim_d4r += f.ssim_d4r / n;
         report.mean_psnr_bicubic += f.psnr_bicubic / n;
         report.mean_ssim_bicubic += f.ssim_bicubic / n;
+        report.mean_psnr_core += f.psnr_core / n;
+        report.mean_ssim_core += f.ssim_core / n;
+        report.mean_tpsnr_d4r += f.tpsnr_d4r / n;
+        report.mean_tpsnr_core += f.tpsnr_core / n;
     }
 
     if (!report.translated_note.empty()) {

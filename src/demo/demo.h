@@ -36,6 +36,9 @@ struct DemoOptions {
     std::string lib_dir;     // holds libd4r_ngx.so and libcuda.so.1 ("" = ../lib beside the binary)
     std::string native_root; // "" = the committed CPU kernel set
     std::string self_exe;    // the d4r binary, for the translated run ("" = /proc/self/exe)
+    // The refinement network (docs/network.md): on = the d4r row is core + network, and a second feature
+    // without it (D4R.Network = 0) gives the core-alone row of the same frames.
+    bool network = false;
     // A folder for a frame dump of every frame (frame_dump.h: the core's output and the truth, f16), "" = none.
     std::string dump_dir;
     unsigned scene_threads = 0; // threads rendering the scene, 0 = every core
@@ -48,6 +51,10 @@ struct FrameStats {
     double wall_ms = 0;   // the evaluation call plus waiting for it
     double psnr_d4r = 0, ssim_d4r = 0;
     double psnr_bicubic = 0, ssim_bicubic = 0;
+    double psnr_core = 0, ssim_core = 0; // the core alone (network on only)
+    // Temporal stability: PSNR of the frame-to-frame change against the truth's own change (display domain;
+    // higher is steadier). 0 for the first frame.
+    double tpsnr_d4r = 0, tpsnr_core = 0;
 };
 
 struct DemoReport {
@@ -59,6 +66,9 @@ struct DemoReport {
     uint32_t quality_frames = 0; // how many of the last frames the means cover
     double median_gpu_ms = 0, median_wall_ms = 0, median_render_ms = 0;
     double mean_psnr_d4r = 0, mean_ssim_d4r = 0, mean_psnr_bicubic = 0, mean_ssim_bicubic = 0;
+    bool network = false;        // the d4r row includes the refinement network
+    bool network_active = false; // its output differed from the core alone in some frame
+    double mean_psnr_core = 0, mean_ssim_core = 0, mean_tpsnr_d4r = 0, mean_tpsnr_core = 0;
     double translated_median_gpu_ms = 0; // 0 when not measured
     double translated_native_ratio = 0;  // translated / native GPU ms, 0 when not measured
     std::string translated_note;         // why it was not measured, or how

@@ -32,7 +32,11 @@ std::string report_json(const DemoReport& r) {
                                {"psnr_d4r", finite(f.psnr_d4r)},
                                {"ssim_d4r", f.ssim_d4r},
                                {"psnr_bicubic", finite(f.psnr_bicubic)},
-                               {"ssim_bicubic", f.ssim_bicubic}});
+                               {"ssim_bicubic", f.ssim_bicubic},
+                               {"psnr_core", finite(f.psnr_core)},
+                               {"ssim_core", f.ssim_core},
+                               {"tpsnr_d4r", finite(f.tpsnr_d4r)},
+                               {"tpsnr_core", finite(f.tpsnr_core)}});
     j["summary"] = {{"quality_frames", r.quality_frames},
                     {"median_gpu_ms", r.median_gpu_ms},
                     {"median_wall_ms", r.median_wall_ms},
@@ -42,6 +46,12 @@ std::string report_json(const DemoReport& r) {
                     {"mean_psnr_bicubic", finite(r.mean_psnr_bicubic)},
                     {"mean_ssim_bicubic", r.mean_ssim_bicubic},
                     {"psnr_gain_db", finite(r.mean_psnr_d4r) - finite(r.mean_psnr_bicubic)},
+                    {"network", r.network},
+                    {"network_active", r.network_active},
+                    {"mean_psnr_core", finite(r.mean_psnr_core)},
+                    {"mean_ssim_core", r.mean_ssim_core},
+                    {"mean_tpsnr_d4r", finite(r.mean_tpsnr_d4r)},
+                    {"mean_tpsnr_core", finite(r.mean_tpsnr_core)},
                     {"translated_median_gpu_ms", r.translated_median_gpu_ms},
                     {"translated_native_ratio", r.translated_native_ratio},
                     {"translated_note", r.translated_note},
@@ -54,13 +64,23 @@ std::string report_table(const DemoReport& r) {
     std::string out;
     out += fmt::format("\nscene {} | {}x{} -> {}x{} | device {} | native kernels {}\n", r.scene, r.render_width,
                        r.render_height, r.output_width, r.output_height, r.device, r.native ? "on" : "off");
-    out += fmt::format("{:<22} {:>12} {:>12} {:>10}\n", "", "PSNR (dB)", "SSIM", "GPU ms");
-    out += fmt::format("{:<22} {:>12.2f} {:>12.4f} {:>10.2f}\n", "d4r (temporal)", r.mean_psnr_d4r, r.mean_ssim_d4r,
-                       r.median_gpu_ms);
-    out += fmt::format("{:<22} {:>12.2f} {:>12.4f} {:>10}\n", "bicubic (spatial)", r.mean_psnr_bicubic,
-                       r.mean_ssim_bicubic, "-");
+    out += fmt::format("{:<22} {:>12} {:>12} {:>12} {:>10}\n", "", "PSNR (dB)", "SSIM", "tPSNR (dB)", "GPU ms");
+    out +=
+        fmt::format("{:<22} {:>12.2f} {:>12.4f} {:>12.2f} {:>10.2f}\n", r.network ? "d4r + network" : "d4r (temporal)",
+                    r.mean_psnr_d4r, r.mean_ssim_d4r, r.mean_tpsnr_d4r, r.median_gpu_ms);
+    if (r.network)
+        out += fmt::format("{:<22} {:>12.2f} {:>12.4f} {:>12.2f} {:>10}\n", "d4r (temporal)", r.mean_psnr_core,
+                           r.mean_ssim_core, r.mean_tpsnr_core, "-");
+    out += fmt::format("{:<22} {:>12.2f} {:>12.4f} {:>12} {:>10}\n", "bicubic (spatial)", r.mean_psnr_bicubic,
+                       r.mean_ssim_bicubic, "-", "-");
     out += fmt::format("quality: mean of the last {} frames; d4r {:+.2f} dB PSNR, {:+.4f} SSIM vs bicubic\n",
                        r.quality_frames, r.mean_psnr_d4r - r.mean_psnr_bicubic, r.mean_ssim_d4r - r.mean_ssim_bicubic);
+    if (r.network)
+        out += r.network_active
+                   ? fmt::format("network: {:+.2f} dB PSNR, {:+.4f} SSIM, {:+.2f} dB tPSNR vs the core alone\n",
+                                 r.mean_psnr_d4r - r.mean_psnr_core, r.mean_ssim_d4r - r.mean_ssim_core,
+                                 r.mean_tpsnr_d4r - r.mean_tpsnr_core)
+                   : std::string("network: not active (the model did not load: see the log)\n");
     out += fmt::format(
         "time: median per frame {:.2f} GPU ms ({:.2f} ms wall), scene rendering {:.1f} ms (CPU, not counted)\n",
         r.median_gpu_ms, r.median_wall_ms, r.median_render_ms);

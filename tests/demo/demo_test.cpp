@@ -83,3 +83,49 @@ TEST(Demo, BadOptionsAreUsageErrorsNamingTheOption) {
     EXPECT_EQ(smaller.exit_code, 2) << smaller.err;
     EXPECT_NE(smaller.err.find("at least the render size"), std::string::npos) << smaller.err;
 }
+
+// --network on: the d4r row is core + network (the committed model, build/share/d4r/models), the core-alone
+// row comes from a second feature without it on the same frames and equals a --network off run's d4r row;
+// a model that does not load leaves the network inactive and the table says so.
+TEST(DemoNetwork, TheCoreAloneRowIsTheNetworkOffRunAndTheNetworkChangesTheImage) {
+    const std::vector<std::string> common = {"--scene", "orbit",    "--frames", "4",           "--render",
+                                             "64x48",   "--output", "128x96",   "--no-images", "--translated-frames",
+                                             "0"};
+    TempDir on_dir, off_dir;
+    std::vector<std::string> on = common, off = common;
+    on.insert(on.end(), {"--network", "on"});
+    off.insert(off.end(), {"--network", "off"});
+    auto with = run_demo(on_dir, on), without = run_demo(off_dir, off);
+    ASSERT_TRUE(with["summary"]["network"].get<bool>());
+    EXPECT_TRUE(with["summary"]["network_active"].get<bool>()) << with.dump(1);
+    EXPECT_FALSE(without["summary"]["network"].get<bool>());
+    for (size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(with["frames"][i]["psnr_core"].get<double>(), without["frames"][i]["psnr_d4r"].get<double>()) << i;
+        EXPECT_NE(with["frames"][i]["psnr_d4r"].get<double>(), with["frames"][i]["psnr_core"].get<double>()) << i;
+    }
+    EXPECT_GT(with["summary"]["mean_tpsnr_d4r"].get<double>(), 0.0);
+}
+
+TEST(DemoNetwork, AMissingModelLeavesTheNetworkInactiveAndSaysSo) {
+    TempDir dir;
+    std::vector<std::string> args = {"demo",
+                                     "--backend",
+                                     "cpu",
+                                     "--out",
+                                     (dir.path() / "out").string(),
+                                     "--frames",
+                                     "2",
+                                     "--render",
+                                     "32x24",
+                                     "--output",
+                                     "64x48",
+                                     "--no-images",
+                                     "--translated-frames",
+                                     "0",
+                                     "--network",
+                                     "on"};
+    auto r = run_d4r(args, {{"D4R_NETWORK_MODEL", (dir.path() / "absent.d4rnet").string()}, {"D4R_LOG", "info"}});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("network: not active"), std::string::npos) << r.out;
+    EXPECT_NE((r.out + r.err).find("absent.d4rnet"), std::string::npos) << r.out << r.err;
+}
