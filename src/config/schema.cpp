@@ -20,6 +20,10 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      "Draw a small d4r mark into the top-left corner of every upscaled frame (the shim draws it after the NGX "
      "core, whichever core that is), so you can see that d4r produced the frame."},
 
+    {KeyId::DlssNetwork, "DLSS", "Network", Bool, "false", Flag, "D4R_NETWORK", "", 0, 0,
+     "d4r's open NGX core only: refine its output with d4r's own transformer network (docs/network.md). Off until "
+     "the shipped model reaches its quality goal; NVIDIA's DLSS is not affected."},
+
     {KeyId::LatencyFrameAge, "Latency", "FrameAge", Integer, "0", FrameAge, "D4R_SHIM_SPLIT_FRAME",
      "D4R_SHIM_MAX_IN_FLIGHT", 0, 3,
      "How many frames the upscaler may lag behind the game. 0 splits each frame (lowest latency); "
@@ -74,6 +78,8 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      "[Kernels] NativeKernels."},
     {KeyId::PathsCacheDir, "Paths", "CacheDir", Path, "auto", Verbatim, "D4R_ZLUDA_CACHE_HOME", "", 0, 0,
      "Base folder of the JIT cache. auto: $XDG_CACHE_HOME, else ~/.cache, else /tmp."},
+    {KeyId::PathsNetworkModel, "Paths", "NetworkModel", Path, "auto", Verbatim, "D4R_NETWORK_MODEL", "", 0, 0,
+     "The refinement network's model file. auto: refine-v1.d4rnet beside the NGX core, else share/d4r/models."},
 
     {KeyId::LaunchProtonDir, "Launch", "ProtonDir", Path, "", Launcher, "", "", 0, 0,
      "Proton installation the launcher runs the game with. Empty: the launcher's choice."},

@@ -41,6 +41,7 @@ enum class Mapping {
 enum class KeyId {
     DlssModel,
     DlssShowWatermark,
+    DlssNetwork,
     LatencyFrameAge,
     KernelsPreferAccuracy,
     KernelsNativeKernels,
@@ -59,6 +60,7 @@ enum class KeyId {
     PathsVkD3DDir,
     PathsNativeKernelDir,
     PathsCacheDir,
+    PathsNetworkModel,
     LaunchProtonDir,
     LaunchCompatDataDir,
     LaunchGameExe,

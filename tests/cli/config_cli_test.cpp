@@ -109,7 +109,8 @@ TEST(ConfigCli, EnvPrintsExportsInSchemaOrder) {
     RunResult r = run_d4r({"config", "env", "--config", file.string()});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
-    EXPECT_EQ(r.out.rfind("export D4R_DLSS_PRESET=13\nexport D4R_SHIM_WATERMARK=0\nexport D4R_SHIM_SPLIT_FRAME=0\n"
+    EXPECT_EQ(r.out.rfind("export D4R_DLSS_PRESET=13\nexport D4R_SHIM_WATERMARK=0\nexport D4R_NETWORK=0\n"
+                          "export D4R_SHIM_SPLIT_FRAME=0\n"
                           "export D4R_SHIM_MAX_IN_FLIGHT=2\nexport D4R_PREFER_ACCURACY=0\n"
                           "export D4R_NATIVE_KERNEL_DIR=/opt/d4r/kernels\n",
                           0),

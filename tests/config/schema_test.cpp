@@ -21,6 +21,7 @@ struct SpecRow {
 const SpecRow kSpec[] = {
     {"DLSS", "Model", "D4R_DLSS_PRESET", "K"},
     {"DLSS", "ShowWatermark", "D4R_SHIM_WATERMARK", "false"},
+    {"DLSS", "Network", "D4R_NETWORK", "false"},
     {"Latency", "FrameAge", "D4R_SHIM_SPLIT_FRAME D4R_SHIM_MAX_IN_FLIGHT", "0"},
     {"Kernels", "PreferAccuracy", "D4R_PREFER_ACCURACY", "false"},
     {"Kernels", "NativeKernels", "D4R_NATIVE_KERNEL_DIR", "off"},
@@ -39,6 +40,7 @@ const SpecRow kSpec[] = {
     {"Paths", "VkD3DDir", "D4R_VKD3D_DIR", "auto"},
     {"Paths", "NativeKernelDir", "D4R_NATIVE_KERNEL_DIR", "auto"},
     {"Paths", "CacheDir", "D4R_ZLUDA_CACHE_HOME", "auto"},
+    {"Paths", "NetworkModel", "D4R_NETWORK_MODEL", "auto"},
     {"Launch", "ProtonDir", "", ""},
     {"Launch", "CompatDataDir", "", ""},
     {"Launch", "GameExe", "", ""},
