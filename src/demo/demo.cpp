@@ -25,6 +25,7 @@
 #include "image/tonemap.h"
 #include "scene/scene.h"
 #include "upscaler/cuda_functions.h"
+#include "upscaler/native_kernels.h"
 
 namespace d4r::demo {
 
@@ -37,14 +38,12 @@ namespace {
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 std::string default_native_root(const std::string& exe) {
-    // An installed layout first (share/d4r/native beside bin/, see upscaler/native_kernels.h), then the source tree
-    // the binary was built from.
-    fs::path installed = fs::path(exe).parent_path().parent_path() / "share" / "d4r" / "native";
+    // An installed layout first (share/d4r/native beside bin/, see upscaler/native_kernels.h; a build tree has
+    // the same layout), then the build tree this binary was built in.
+    fs::path installed = upscaler::installed_native_kernel_root(fs::path(exe).parent_path());
     if (is_dir(installed / "cpu")) return installed.string();
-#ifdef D4R_DEMO_SOURCE_DIR
-    fs::path source = fs::path(D4R_DEMO_SOURCE_DIR) / "src" / "upscaler" / "native";
-    if (is_dir(source / "cpu")) return source.string();
-#endif
+    fs::path build = upscaler::build_native_kernel_root();
+    if (is_dir(build / "cpu")) return build.string();
     return {};
 }
 
@@ -170,7 +169,8 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     fs::path lib_dir = o.lib_dir.empty() ? fs::path(exe).parent_path().parent_path() / "lib" : fs::path(o.lib_dir);
     std::string native_root = o.native_root.empty() ? default_native_root(exe) : o.native_root;
     if (o.native && native_root.empty())
-        progress("native kernels: no CPU kernel set found (share/d4r/native or the source tree); PTX only");
+        progress(
+            "native kernels: no CPU kernel set found (share/d4r/native beside bin/ or in the build tree); PTX only");
 
     DemoReport report;
     report.scene = scene_name;
@@ -210,7 +210,7 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     }
     bool cpu_device = report.device.find("ptxsim") != std::string::npos;
     if (report.native && !cpu_device) {
-        // The committed set holds CPU kernels only (native_root/cpu); on a GPU the upscaler runs from PTX.
+        // The set holds CPU kernels only (native_root/cpu); on a GPU the upscaler runs from PTX.
         report.native = false;
         report.native_root.clear();
         report.translated_note =

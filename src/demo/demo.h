@@ -3,7 +3,7 @@
 // the upscaler's native CPU kernels; the temporally upscaled result is measured against ground truth
 // next to a bicubic spatial upscale of the same input.
 //
-// Promise: run_demo configures the runtime (D4R_CUDA_BACKEND, D4R_ZLUDA_NATIVE_DIR) before loading
+// Promise: run_demo configures the runtime (D4R_CUDA_BACKEND, D4R_NATIVE_KERNEL_DIR) before loading
 // it, renders, uploads, evaluates and downloads every frame, reports progress per frame, writes the
 // PNGs of the last frame (display-mapped: bilinear input, d4r output, bicubic, ground truth, error map)
 // and report.json into the output folder, with dump_dir a frame dump per frame there (frame_dump.h;
@@ -34,7 +34,7 @@ struct DemoOptions {
     // ratio; 0 = no second run. Only meaningful when native kernels exist for the backend (cpu).
     uint32_t translated_frames = 3;
     std::string lib_dir;     // holds libd4r_ngx.so and libcuda.so.1 ("" = ../lib beside the binary)
-    std::string native_root; // "" = the committed CPU kernel set
+    std::string native_root; // "" = the CPU kernel set beside bin/ (installed or built), else the build tree's
     std::string self_exe;    // the d4r binary, for the translated run ("" = /proc/self/exe)
     // The refinement network (docs/network.md): on = the d4r row is core + network, and a second feature
     // without it (D4R.Network = 0) gives the core-alone row of the same frames.

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/status.h"
+#include "kernels/upscaler/ptx/upscaler_math.h"
 #include "upscaler/host_kernels.h"
-#include "upscaler/kernels/upscaler_math.h"
 #include "upscaler/pipeline.h"
 
 namespace d4r::upscaler {

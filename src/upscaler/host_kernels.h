@@ -2,7 +2,7 @@
 //
 // Promise: run_host_kernel() computes exactly what the PTX kernel of the same name computes for the
 // same launch shape and parameter block (same math, same per-thread order), whatever the number of
-// threads; it is what the CPU reference and the native CPU kernels (src/native_cpu) run.
+// threads; it is what the CPU reference and the native CPU kernels (src/kernels/upscaler/cpu) run.
 #pragma once
 
 #include <array>
@@ -10,7 +10,7 @@
 #include <optional>
 #include <string_view>
 
-#include "upscaler/kernels/upscaler_math.h"
+#include "kernels/upscaler/ptx/upscaler_math.h"
 
 namespace d4r::upscaler {
 

@@ -5,7 +5,7 @@
 // evaluate() on the caller's stream. It never synchronises the stream itself and never touches the
 // caller's buffers other than reading the inputs and writing the output. All errors come back as
 // values naming the CUDA call and its CUresult. The same algorithm exists on the host
-// (reference.h) and as native CPU kernels (src/native_cpu); the three agree within the tolerances
+// (reference.h) and as native CPU kernels (src/kernels/upscaler/cpu); the three agree within the tolerances
 // their tests state.
 //
 // Buffer conventions (the canonical formats the NGX shim converts every accepted format to), all linear

@@ -1,7 +1,7 @@
 // d4r open NGX core: the CPU reference of the upscaler, for tests and comparisons.
 //
 // Promise: ReferenceUpscaler runs the same algorithm as Pipeline (the same parameter block, launch plan
-// and per-pixel math, see kernels/upscaler_math.h) over host memory, with its own history, and gives
+// and per-pixel math, see src/kernels/upscaler/ptx/upscaler_math.h) over host memory, with its own history, and gives
 // bit-identical outputs to the PTX kernels for the same frames. FrameParams' buffer fields hold host
 // addresses here (reinterpret_cast<uintptr_t>(pointer)), laid out in the canonical formats of pipeline.h.
 #pragma once

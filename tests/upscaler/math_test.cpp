@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "upscaler/kernels/upscaler_math.h"
+#include "kernels/upscaler/ptx/upscaler_math.h"
 
 using namespace d4r::upscaler::math;
 

@@ -1,7 +1,7 @@
-// Native CPU kernels (src/native_cpu, linked into libd4rcuda): with D4R_NATIVE_KERNEL_DIR naming the
-// upscaler's kernel root, libd4rcuda's cpu backend serves d4r_up_* natively and the outputs equal the
-// PTX path's (ptxsim) and the reference's bit for bit; a manifest that does not vouch for the PTX gets
-// them refused and the PTX path still agrees. Runs upscaler_probe as a child process because the
+// Native CPU kernels (src/kernels/upscaler/cpu, linked into libd4rcuda): with D4R_NATIVE_KERNEL_DIR naming the
+// kernel root the build generates (build/share/d4r/native), libd4rcuda's cpu backend serves d4r_up_* natively
+// and the outputs equal the PTX path's (ptxsim) and the reference's bit for bit; a manifest that does not vouch
+// for the PTX gets them refused and the PTX path still agrees. Runs upscaler_probe as a child process because the
 // runtime reads its environment once per process.
 #include <gtest/gtest.h>
 
@@ -62,7 +62,7 @@ TEST(UpscalerNative, ServedKernelsEqualThePtxPathAndTheReference) {
     EXPECT_EQ(ptx.run.err.find("native kernels: serving"), std::string::npos) << ptx.run.err;
 
     Probe native =
-        run_probe({{"D4R_NATIVE_KERNEL_DIR", source_native_kernel_root().string()}}, dir.path() / "native.bin");
+        run_probe({{"D4R_NATIVE_KERNEL_DIR", build_native_kernel_root().string()}}, dir.path() / "native.bin");
     ASSERT_EQ(native.run.exit_code, 0) << native.run.err;
     for (const char* k : {"d4r_up_prepare", "d4r_up_accumulate", "d4r_up_sharpen"})
         EXPECT_NE(native.run.err.find(fmt::format("native kernels: serving {} ", k)), std::string::npos)

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "upscaler/kernels/upscaler_math.h"
+#include "kernels/upscaler/ptx/upscaler_math.h"
 
 namespace d4r::upscaler::test {
 

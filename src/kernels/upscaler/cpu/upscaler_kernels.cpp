@@ -1,8 +1,8 @@
 // Native CPU kernels for the upscaler's PTX kernels (d4r_up_*): registered in libd4rcuda's CPU registry at
-// static initialisation and served by the override layer when the kernel set src/upscaler/native/cpu
-// vouches for the upscaler's PTX. Each receives the PTX kernel's parameter block (the bytes of
-// math::Params) and runs the same per-pixel math as the PTX over the launch's grid, rows spread over
-// every core, so its results are bit-identical to ptxsim's.
+// static initialisation and served by the override layer when the cpu kernel set the build generates
+// (build/share/d4r/native/cpu, src/kernels/upscaler/CMakeLists.txt) vouches for the upscaler's PTX. Each receives the
+// PTX kernel's parameter block (the bytes of math::Params) and runs the same per-pixel math as the PTX over the
+// launch's grid, rows spread over every core, so its results are bit-identical to ptxsim's.
 #include <cstring>
 
 #include "core/log.h"

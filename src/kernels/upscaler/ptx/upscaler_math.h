@@ -1,5 +1,5 @@
 // d4r open NGX core: the upscaler's per-pixel math, shared by the CUDA kernels (upscaler.cu, shipped as
-// PTX), the CPU reference (reference.h) and the native CPU kernels (src/native_cpu).
+// PTX), the CPU reference (src/upscaler/reference.h) and the native CPU kernels (src/kernels/upscaler/cpu).
 //
 // Promise: every function here compiles identically under nvcc and a host C++ compiler and uses only
 // IEEE-exact operations (+ - * /, sqrt, comparisons, floor, f16<->f32 round-to-nearest-even), so with

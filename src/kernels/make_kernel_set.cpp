@@ -1,0 +1,149 @@
+// Build-time tool: writes the native kernel set that the kernel families of src/kernels generate
+// (cmake/D4rKernels.cmake; docs/kernel-sets.md, "Where kernels live"). Run by the build, not installed.
+//
+//   d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX KERNEL... [--family ...]...
+//
+// Promise: SET_DIR/d4r-kernels.txt lists, for every KERNEL of every family, the hash (FNV-1a 64 of the module
+// text without trailing NULs, ptx/module_hash.h) of each PTX module of that family's PTX file that defines
+// `.entry KERNEL`, and SET_DIR/KERNEL.cpu exists for every KERNEL: "1", or "1 VARIANT" for a KERNEL given as
+// NAME:VARIANT (the fast set serves the registry's NAME@VARIANT). With --accuracy, ACCURACY_DIR gets the same
+// manifest, "1" for every kernel (the exact kernels) and, last, the accuracy marker d4r-accuracy.txt.
+// Every other *.cpu of a set folder is removed: the folder is the build's, and a kernel dropped from a family
+// must not stay behind.
+// Refused (exit 1, nothing written): a KERNEL that its PTX does not define, a KERNEL named twice (the set
+// has one NAME.cpu per name), a PTX file that cannot be read or indexed. Bad usage: exit 2.
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/files.h"
+#include "ptx/manifest.h"
+#include "ptx/module_index.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace d4r;
+
+struct Family {
+    std::string name;
+    fs::path ptx;
+    std::vector<std::string> kernels;
+    std::map<std::string, std::string> variants; // kernel -> the fast set's variant
+};
+
+constexpr const char* kUsage = "usage: d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX "
+                               "KERNEL[:VARIANT]... [--family NAME PTX KERNEL[:VARIANT]...]...\n";
+
+int fail(const std::string& what) {
+    fmt::print(stderr, "d4r_make_kernel_set: {}\n", what);
+    return 1;
+}
+
+// The families of ARGS (from the first --family on); empty on bad usage.
+std::vector<Family> parse_families(const std::vector<std::string_view>& args) {
+    std::vector<Family> families;
+    for (size_t i = 0; i < args.size();) {
+        if (args[i] != "--family" || i + 2 >= args.size()) return {};
+        Family f{std::string(args[i + 1]), fs::path(args[i + 2]), {}, {}};
+        for (i += 3; i < args.size() && args[i] != "--family"; ++i) {
+            std::string_view token = args[i];
+            size_t colon = token.find(':');
+            f.kernels.emplace_back(token.substr(0, colon));
+            if (colon != std::string_view::npos) {
+                if (colon + 1 == token.size()) return {};
+                f.variants[f.kernels.back()] = std::string(token.substr(colon + 1));
+            }
+        }
+        if (f.kernels.empty()) return {};
+        families.push_back(std::move(f));
+    }
+    return families;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string_view> args(argv + 1, argv + argc);
+    if (args.size() < 2 || args[0] != "cpu") {
+        fmt::print(stderr, "{}", kUsage);
+        return 2;
+    }
+    const fs::path set_dir(args[1]);
+    size_t first = 2;
+    fs::path accuracy_dir;
+    if (args.size() > 3 && args[2] == "--accuracy") {
+        accuracy_dir = fs::path(args[3]);
+        first = 4;
+    }
+    std::vector<Family> families = parse_families({args.begin() + static_cast<ptrdiff_t>(first), args.end()});
+    if (families.empty()) {
+        fmt::print(stderr, "{}", kUsage);
+        return 2;
+    }
+
+    ptx::Manifest manifest;
+    std::map<std::string, std::string> family_of;  // kernel -> the family that named it first
+    std::map<std::string, std::string> variant_of; // kernel -> its fast variant
+    std::string names;
+    for (const Family& f : families) {
+        names += (names.empty() ? "" : ", ") + f.name;
+        Expected<ptx::PtxFile> file = ptx::index_ptx_file(f.ptx);
+        if (!file) return fail(fmt::format("family {}: {}", f.name, file.error().text()));
+        for (const auto& [kernel, variant] : f.variants) variant_of[kernel] = variant;
+        for (const std::string& kernel : f.kernels) {
+            if (auto [it, fresh] = family_of.emplace(kernel, f.name); !fresh)
+                return fail(
+                    fmt::format("kernel {} is named by family {} and by family {}", kernel, it->second, f.name));
+            size_t defined = 0;
+            for (const ptx::IndexedModule& m : file->modules) {
+                if (!m.index.find_entry(kernel)) continue;
+                Status added = manifest.add(kernel, m.hash);
+                if (!added) return fail(fmt::format("family {}: {}", f.name, added.error().text()));
+                ++defined;
+            }
+            if (defined == 0)
+                return fail(fmt::format("family {}: {} defines no '.entry {}': a set must never vouch for a kernel "
+                                        "its PTX does not have",
+                                        f.name, f.ptx.string(), kernel));
+        }
+    }
+
+    const std::string origin =
+        fmt::format("the build (d4r_make_kernel_set; kernel families of src/kernels: {})", names);
+    // One set folder: the manifest, NAME.cpu per kernel (with or without the variants), no stale .cpu.
+    auto write_set = [&](const fs::path& dir, bool variants) -> int {
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        if (ec) return fail(fmt::format("{}: {}", dir.string(), ec.message()));
+        Expected<std::vector<fs::path>> listing = list_directory(dir);
+        if (!listing) return fail(listing.error().text());
+        for (const fs::path& p : *listing) {
+            if (p.extension() != ".cpu" || family_of.count(p.stem().string()) != 0) continue;
+            if (!fs::remove(p, ec) || ec) return fail(fmt::format("{}: cannot remove: {}", p.string(), ec.message()));
+        }
+        for (const auto& [kernel, family] : family_of) {
+            auto v = variant_of.find(kernel);
+            std::string line = variants && v != variant_of.end() ? "1 " + v->second + "\n" : std::string("1\n");
+            Status written = write_file_atomic(dir / (kernel + ".cpu"), std::string_view(line));
+            if (!written) return fail(written.error().text());
+        }
+        Status saved = manifest.save(dir / std::string(ptx::kManifestFileName), origin);
+        if (!saved) return fail(saved.error().text());
+        return 0;
+    };
+    if (int r = write_set(set_dir, true)) return r;
+    if (!accuracy_dir.empty()) {
+        if (int r = write_set(accuracy_dir, false)) return r;
+        // The marker last: a half-written accuracy set is never used (docs/kernel-sets.md).
+        Status marked = write_file_atomic(accuracy_dir / "d4r-accuracy.txt", std::string_view("1\n"));
+        if (!marked) return fail(marked.error().text());
+    }
+    return 0;
+}
