@@ -140,9 +140,13 @@ void collect_build(Collector& c) {
     }
     const fs::path& s = c.o.source_dir;
     const std::pair<const char*, const char*> sources[] = {
-        {"packaging/d4r.ini", "d4r/d4r.ini"},   {"packaging/README.txt", "d4r/README.txt"},
-        {"packaging/check.sh", "d4r/check.sh"}, {"LICENSE", "d4r/licenses/d4r/LICENSE"},
+        {"packaging/d4r.ini", "d4r/d4r.ini"},
+        {"packaging/README.txt", "d4r/README.txt"},
+        {"packaging/check.sh", "d4r/check.sh"},
+        {"LICENSE", "d4r/licenses/d4r/LICENSE"},
         {"NOTICE", "d4r/licenses/d4r/NOTICE"},
+        // The refinement network's model, beside the Windows NGX core that looks for it there (docs/network.md).
+        {"models/refine-v1.d4rnet", "d4r/refine-v1.d4rnet"},
     };
     if (!is_file(s / "packaging" / kOptiScalerKeysFile))
         c.lack(fmt::format("--source {}: has no packaging/{}", s.string(), kOptiScalerKeysFile));
