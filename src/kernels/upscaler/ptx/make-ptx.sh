@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # upscaler.ptx.sources for the PTX in $1: "SHA256  FILE" per input and for the PTX, then the nvcc that made it.
 write_record() {
-    (cd "$here" && sha256sum upscaler.cu upscaler_math.h make-ptx.sh) > "$1/upscaler.ptx.sources.tmp"
+    (cd "$here" && sha256sum upscaler.cu upscaler_math.h ../../common/f16.h make-ptx.sh) > "$1/upscaler.ptx.sources.tmp"
     (cd "$1" && sha256sum upscaler.ptx) >> "$1/upscaler.ptx.sources.tmp"
     grep -m1 'Cuda compilation tools' "$1/upscaler.ptx" | sed 's|^//|nvcc:|' >> "$1/upscaler.ptx.sources.tmp"
     mv "$1/upscaler.ptx.sources.tmp" "$1/upscaler.ptx.sources"
