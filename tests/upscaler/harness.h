@@ -146,7 +146,7 @@ inline Status run_pipeline(const CudaFunctions& cuda, const RunOptions& o, const
     D4R_TRY(check("cuMemAlloc", cuda.cuMemAlloc_v2(&de, 4)));
     Status result;
     for (uint32_t t = 0; t < o.frames && result; ++t) {
-        Staged s = t == 0 ? std::move(first) : stage_frame(o, t);
+        Staged s = t == 0 ? first : stage_frame(o, t); // a copy: 'first' sized the buffers above
         result = [&]() -> Status {
             D4R_TRY(check("cuMemcpyHtoD", cuda.cuMemcpyHtoD_v2(dc, s.color.data(), s.color.size())));
             D4R_TRY(check("cuMemcpyHtoD", cuda.cuMemcpyHtoD_v2(dd, s.depth.data(), s.depth.size())));
