@@ -37,10 +37,11 @@ int main(int argc, char** argv) {
         });
 
     d4r::cli::register_config_verbs(app);
-    CLI::App* kernels = app.add_subcommand("kernels", "native kernel sets: selection and manifests");
+    CLI::App* kernels = app.add_subcommand("kernels", "native kernel sets: selection, manifests, checks");
     kernels->require_subcommand(1);
     d4r::cli::register_kernels_select_verb(*kernels);
     d4r::cli::register_kernels_manifest_verb(*kernels);
+    d4r::cli::register_kernels_check_verb(*kernels);
     d4r::cli::register_ptx_verbs(app);
     d4r::cli::register_ptx_run_verb(*app.get_subcommand("ptx"));
     d4r::cli::register_gpu_verb(app);

@@ -8,6 +8,7 @@ namespace d4r::cli {
 void register_config_verbs(CLI::App& root);             // d4r config env|check|show   (verb_config.cpp)
 void register_kernels_select_verb(CLI::App& kernels);   // d4r kernels select          (verb_kernels_select.cpp)
 void register_kernels_manifest_verb(CLI::App& kernels); // d4r kernels manifest        (verb_kernels_manifest.cpp)
+void register_kernels_check_verb(CLI::App& kernels);    // d4r kernels check           (verb_kernels_check.cpp)
 void register_ptx_verbs(CLI::App& root);                // d4r ptx list|extract|show   (verb_ptx.cpp)
 void register_ptx_run_verb(CLI::App& ptx);              // d4r ptx run                 (verb_ptx_run.cpp)
 void register_gpu_verb(CLI::App& root);                 // d4r gpu                     (verb_gpu.cpp)

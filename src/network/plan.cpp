@@ -48,11 +48,13 @@ public:
             flags};
         uint32_t blocks = static_cast<uint32_t>((tokens + kLinearTokensPerBlock - 1) / kLinearTokensPerBlock);
         m_launches.push_back(make_launch(Kernel::Linear, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
+        writes(out, tokens * out_ch * 2);
     }
 
     void layernorm(const std::string& name, uint64_t in, uint64_t out, uint64_t tokens, uint32_t channels) {
         NormParams p{in, weight(name + ".g"), weight(name + ".b"), out, static_cast<uint32_t>(tokens), channels};
         m_launches.push_back(make_launch(Kernel::LayerNorm, {blocks_for(tokens), 1, 1}, {kThreads, 1, 1}, p, name));
+        writes(out, tokens * channels * 2);
     }
 
     // A transformer block updating `stream` (tokens x c) in place.
@@ -66,6 +68,7 @@ public:
         AttnParams a{qkv, weight(name + ".relbias"), attn, grid_w, grid_h, c, c / kHeadDim};
         uint32_t windows = div_up(grid_w, kWindow) * div_up(grid_h, kWindow);
         m_launches.push_back(make_launch(Kernel::Attention, {windows, c / kHeadDim, 1}, {32, 1, 1}, a, name + ".attn"));
+        writes(attn, tokens * c * 2);
         linear(name + ".proj", attn, stream, tokens, c, c, kResidual, stream);
         layernorm(name + ".ln2", stream, norm, tokens, c);
         linear(name + ".fc1", norm, hidden, tokens, c, 2 * c, kRelu);
@@ -80,26 +83,34 @@ public:
                        coarse = m_scratch + s.coarse, attn = m_scratch + s.attn, norm = m_scratch + s.norm;
         PatchParams pp{image, patches, m_g.width, m_g.height, pitch, m_g.grid_w, m_g.grid_h, 0};
         m_launches.push_back(make_launch(Kernel::Patchify, {blocks_for(t1), 1, 1}, {kThreads, 1, 1}, pp, "patchify"));
+        writes(patches, t1 * kPatchChannels * 2);
         linear("embed", patches, skip, t1, kPatchChannels, 32);
         block("enc1", skip, m_g.grid_w, m_g.grid_h, 32);
         // merge: the 2x2 groups of enc1's output into `attn` (free between blocks), then the linear.
         RegroupParams mp{skip, 0, attn, m_g.grid_w, m_g.grid_h, 32, 0};
         m_launches.push_back(make_launch(Kernel::Merge, {blocks_for(t1 * 32), 1, 1}, {kThreads, 1, 1}, mp, "merge"));
+        writes(attn, t1 * 32 * 2);
         linear("merge", attn, coarse, t2, 128, 64);
         block("enc2", coarse, cw, ch, 64);
         // expand: the linear into `norm` (free between blocks), then the regroup with the skip connection.
         linear("expand", coarse, norm, t2, 64, 128);
         RegroupParams ep{norm, skip, stream, m_g.grid_w, m_g.grid_h, 32, 0};
         m_launches.push_back(make_launch(Kernel::Expand, {blocks_for(t1 * 32), 1, 1}, {kThreads, 1, 1}, ep, "expand"));
+        writes(stream, t1 * 32 * 2);
         block("dec1", stream, m_g.grid_w, m_g.grid_h, 32);
         linear("head", stream, patches, t1, 32, kPatchChannels);
         m_launches.push_back(make_launch(Kernel::Unpatchify,
                                          {div_up(m_g.width, kImageBlock), div_up(m_g.height, kImageBlock), 1},
                                          {kImageBlock, kImageBlock, 1}, pp, "unpatchify"));
+        writes(image, uint64_t(pitch) * (m_g.height - 1) + uint64_t(m_g.width) * 8);
         return std::move(m_launches);
     }
 
 private:
+    void writes(uint64_t out, uint64_t bytes) {
+        m_launches.back().out = out;
+        m_launches.back().out_bytes = bytes;
+    }
     static uint32_t blocks_for(uint64_t items) { return static_cast<uint32_t>((items + kThreads - 1) / kThreads); }
 
     Geometry m_g;

@@ -30,6 +30,9 @@ struct Launch {
     std::array<uint8_t, 64> params{}; // the kernel's parameter block (refine_math.h), `param_bytes` long
     uint32_t param_bytes = 0;
     std::string what; // "enc1.qkv", for errors and traces
+    // What the launch writes: `out_bytes` bytes from `out` (for the image: its first `out_bytes` bytes of rows,
+    // pitch included), so a trace can compare each layer's output.
+    uint64_t out = 0, out_bytes = 0;
 
     template <typename P>
     P as() const {

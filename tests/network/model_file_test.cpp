@@ -4,7 +4,7 @@
 
 #include "core/fnv1a.h"
 #include "network/model_file.h"
-#include "random_model.h"
+#include "network/test_model.h"
 #include "test_support.h"
 
 using namespace d4r;

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "network/reference.h"
-#include "random_model.h"
+#include "network/test_model.h"
 #include "test_support.h"
 
 using namespace d4r;

@@ -10,8 +10,8 @@
 #include "network/plan.h"
 #include "network/reference.h"
 #include "network/refine_pipeline.h"
+#include "network/test_model.h"
 #include "ptx/module_hash.h"
-#include "random_model.h"
 #include "test_support.h"
 
 using namespace d4r;

@@ -9,7 +9,7 @@
 #include "network/plan.h"
 #include "network/reference.h"
 #include "network/refine_pipeline.h"
-#include "random_model.h"
+#include "network/test_model.h"
 
 using namespace d4r;
 using namespace d4r::network;

@@ -11,7 +11,7 @@
 
 #include "harness.h"
 #include "network/refine_pipeline.h"
-#include "random_model.h"
+#include "network/test_model.h"
 
 using namespace d4r;
 

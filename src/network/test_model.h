@@ -1,9 +1,11 @@
-// A refine-v1 model with deterministic pseudo-random weights of realistic magnitude (tests and probes), and a
-// deterministic test image. Header-only.
+// d4r refine network: a refine-v1 model with deterministic pseudo-random weights of realistic magnitude, and a
+// deterministic test image, for tests, probes and `d4r kernels check` (the same inputs on every machine).
+// Header-only.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "kernels/common/f16.h"

@@ -1,0 +1,182 @@
+// d4r kernels check: a kernel family's PTX and its native kernels on the same inputs, layer by layer
+// (docs/network.md, "Checking native kernels").
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "cli_common.h"
+#include "core/env_vars.h"
+#include "core/files.h"
+#include "core/process.h"
+#include "network/layer_trace.h"
+#include "network/test_model.h"
+#include "upscaler/cuda_functions.h"
+#include "upscaler/native_kernels.h"
+#include "verbs.h"
+
+namespace d4r::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CheckOptions {
+    std::string family = "refine";
+    std::string native_root;
+    std::string backend = "cpu";
+    std::string size = "72x40";
+    uint64_t seed = 7;
+    std::string model;
+    std::string lib_dir;
+    bool accuracy = false;
+    bool require_identical = false;
+    double min_psnr = 0;
+    std::string trace_out; // child mode (hidden)
+};
+
+fs::path self_exe() { return fs::read_symlink("/proc/self/exe"); }
+
+Expected<network::Model> model_for(const CheckOptions& o) {
+    if (o.model.empty()) return network::nettest::random_model(o.seed);
+    return network::read_model(o.model);
+}
+
+// The child: one traced forward pass on the libcuda of lib_dir, whatever its environment selects.
+int run_child(const CheckOptions& o, uint32_t w, uint32_t h) {
+    auto model = model_for(o);
+    if (!model) return report_error(model.error());
+    fs::path lib = o.lib_dir.empty() ? self_exe().parent_path().parent_path() / "lib" : fs::path(o.lib_dir);
+    auto cuda = upscaler::load_cuda_functions((lib / "libcuda.so.1").string());
+    if (!cuda) return report_error(cuda.error());
+    abi::CUdevice dev = 0;
+    abi::CUcontext ctx = nullptr;
+    if (cuda->cuInit(0) != abi::CUDA_SUCCESS || cuda->cuDeviceGet(&dev, 0) != abi::CUDA_SUCCESS ||
+        cuda->cuDevicePrimaryCtxRetain(&ctx, dev) != abi::CUDA_SUCCESS ||
+        cuda->cuCtxSetCurrent(ctx) != abi::CUDA_SUCCESS)
+        return report_error(make_error(ErrorCode::NotFound, "no CUDA device on backend {}", o.backend));
+    auto trace = network::trace_forward(*cuda, *model, network::nettest::test_image(w, h, o.seed), w, h);
+    if (!trace) return report_error(trace.error());
+    if (Status s = network::write_trace(o.trace_out, *trace); !s) return report_error(s.error());
+    return kExitOk;
+}
+
+// Runs this binary as a child with the native kernel root `root` ("" = none: the PTX path).
+Expected<network::LayerTrace> traced_run(const CheckOptions& o, const fs::path& out, const std::string& root,
+                                         std::string& log) {
+    setenv(env_name(EnvVar::CudaBackend), o.backend.c_str(), 1);
+    setenv(env_name(EnvVar::Log), "info", 1);
+    setenv(env_name(EnvVar::PreferAccuracy), o.accuracy ? "1" : "0", 1);
+    if (root.empty())
+        unsetenv(env_name(EnvVar::NativeKernelDir));
+    else
+        setenv(env_name(EnvVar::NativeKernelDir), root.c_str(), 1);
+    std::vector<std::string> argv = {self_exe().string(),   "kernels", "check",  "--trace-out", out.string(),
+                                     "--backend",           o.backend, "--size", o.size,        "--seed",
+                                     std::to_string(o.seed)};
+    if (!o.model.empty()) argv.insert(argv.end(), {"--model", o.model});
+    if (!o.lib_dir.empty()) argv.insert(argv.end(), {"--lib-dir", o.lib_dir});
+    auto r = run_process(argv, std::chrono::minutes(30));
+    if (!r) return std::move(r).error();
+    log = r->output;
+    if (r->exit_code != 0)
+        return make_error(ErrorCode::Invalid, "the {} run exited with {}: {}", root.empty() ? "PTX" : "native",
+                          r->exit_code, r->output.substr(r->output.size() > 2000 ? r->output.size() - 2000 : 0));
+    return network::read_trace(out);
+}
+
+int run_check(const CheckOptions& o) {
+    if (o.family != "refine")
+        return report_error(
+            make_error(ErrorCode::Invalid, "--family '{}': the families with a layer trace are: refine", o.family));
+    uint32_t w = 0, h = 0;
+    if (std::sscanf(o.size.c_str(), "%ux%u", &w, &h) != 2 || w < 8 || h < 8 || w > 4096 || h > 4096)
+        return report_error(make_error(ErrorCode::Invalid, "--size '{}': expected WxH, 8..4096 each", o.size));
+    if (!o.trace_out.empty()) return run_child(o, w, h);
+
+    std::string root = o.native_root;
+    if (root.empty()) {
+        fs::path installed = upscaler::installed_native_kernel_root(self_exe().parent_path());
+        root = (is_dir(installed) ? installed : upscaler::build_native_kernel_root()).string();
+    }
+    if (!is_dir(root)) return report_error(make_error(ErrorCode::NotFound, "--native-root {}: no such folder", root));
+    // The two traces live in a private temporary folder, removed on every path out.
+    std::string pattern = (fs::temp_directory_path() / "d4r-kernels-check-XXXXXX").string();
+    if (!mkdtemp(pattern.data()))
+        return report_error(make_error(ErrorCode::Io, "cannot create a temporary folder {}", pattern));
+    struct Cleanup {
+        fs::path dir;
+        ~Cleanup() {
+            std::error_code ec;
+            fs::remove_all(dir, ec);
+        }
+    } cleanup{pattern};
+    std::string ptx_log, native_log;
+    auto ptx = traced_run(o, cleanup.dir / "ptx.trace", "", ptx_log);
+    if (!ptx) return report_error(ptx.error());
+    auto native = traced_run(o, cleanup.dir / "native.trace", root, native_log);
+    if (!native) return report_error(native.error());
+    auto rows = network::compare_traces(*ptx, *native);
+    if (!rows) return report_error(rows.error());
+
+    size_t served = 0;
+    for (const char* k : {"d4r_nn_patchify", "d4r_nn_linear", "d4r_nn_layernorm", "d4r_nn_attention", "d4r_nn_merge",
+                          "d4r_nn_expand", "d4r_nn_unpatchify"})
+        served += native_log.find(fmt::format("native kernels: serving {} ", k)) != std::string::npos;
+    fmt::print("d4r kernels check: family {}, {} on backend {}, {} set of {}, {}x{}, {} (seed {})\n", o.family,
+               "PTX against native kernels", o.backend, o.accuracy ? "accuracy" : "fast", root, w, h,
+               o.model.empty() ? "test model" : o.model, o.seed);
+    fmt::print("native kernels served: {} of 7\n", served);
+    fmt::print("{:>3}  {:<18} {:<14} {}\n", "#", "kernel", "layer", "result");
+    size_t differing = 0;
+    for (size_t i = 0; i < rows->size(); ++i) {
+        const network::LayerComparison& c = (*rows)[i];
+        std::string result = "identical";
+        if (c.differ) {
+            ++differing;
+            result =
+                fmt::format("{} of {} values differ, max {} ulp (1: {}, 2-3: {}, 4-15: {}, 16+: {}), PSNR {:.1f} dB",
+                            c.differ, c.values, c.max_ulp, c.ulps_1, c.ulps_2_3, c.ulps_4_15, c.ulps_16, c.psnr_db);
+        }
+        fmt::print("{:>3}  {:<18} {:<14} {}\n", i, c.kernel, c.layer, result);
+    }
+    const network::LayerComparison& last = rows->back();
+    fmt::print("result: {} of {} launches identical; the image: {}\n", rows->size() - differing, rows->size(),
+               last.differ ? fmt::format("PSNR {:.1f} dB", last.psnr_db) : std::string("identical"));
+    if (served == 0) {
+        fmt::print(stderr,
+                   "d4r: error: the native run served no kernel of the family: nothing was compared "
+                   "(is {} a set for backend {}?)\n",
+                   root, o.backend);
+        return kExitFailed;
+    }
+    if (o.require_identical && differing) return kExitFailed;
+    if (o.min_psnr > 0 && last.differ && last.psnr_db < o.min_psnr) return kExitFailed;
+    return kExitOk;
+}
+
+} // namespace
+
+void register_kernels_check_verb(CLI::App& kernels) {
+    auto o = std::make_shared<CheckOptions>();
+    CLI::App* sub = kernels.add_subcommand(
+        "check", "run a kernel family's PTX and its native kernels on the same inputs, layer by layer, and report "
+                 "identical bytes or the ulp histogram and PSNR of each layer");
+    sub->add_option("--family", o->family, "kernel family (refine)")->capture_default_str();
+    sub->add_option("--native-root", o->native_root,
+                    "kernel root of the native set (default: share/d4r/native beside bin/, else the build's)");
+    sub->add_flag("--accuracy", o->accuracy, "accuracy mode: the root's accuracy set (D4R_PREFER_ACCURACY=1)");
+    sub->add_option("--backend", o->backend, "CUDA backend of both runs (cpu, driver, driver:/path/libcuda.so)")
+        ->capture_default_str();
+    sub->add_option("--size", o->size, "image size WxH")->capture_default_str();
+    sub->add_option("--seed", o->seed, "seed of the test model and image")->capture_default_str();
+    sub->add_option("--model", o->model, "a model file instead of the test model");
+    sub->add_option("--lib-dir", o->lib_dir, "folder with libcuda.so.1 (default ../lib beside d4r)");
+    sub->add_flag("--require-identical", o->require_identical, "exit 1 unless every layer is identical");
+    sub->add_option("--min-psnr", o->min_psnr, "exit 1 if the image's PSNR is below this (dB; 0 = off)");
+    sub->add_option("--trace-out", o->trace_out, "(internal) write one run's trace to this file")->group("");
+    set_action(sub, [o] { return run_check(*o); });
+}
+
+} // namespace d4r::cli

@@ -1,0 +1,149 @@
+// A forward pass launch by launch, its trace file, and the comparison of two traces.
+#include "network/layer_trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+
+#include "kernels/common/f16.h"
+#include "network/plan.h"
+#include "network/refine_pipeline.h"
+
+namespace d4r::network {
+
+using namespace abi;
+using upscaler::cuda_error;
+
+namespace {
+
+// The device memory of one traced pass: weights | scratch | image.
+struct DeviceMemory {
+    const upscaler::CudaFunctions& cuda;
+    CUdeviceptr base = 0;
+    CUmodule module = nullptr;
+    ~DeviceMemory() {
+        if (base) cuda.cuMemFree_v2(base);
+        if (module) cuda.cuModuleUnload(module);
+    }
+};
+
+// f16 bits on a line where neighbours differ by one ulp (-0 and +0 are 0 apart).
+int32_t ordered(uint16_t h) { return (h & 0x8000u) ? -int32_t(h & 0x7fffu) : int32_t(h); }
+bool is_nan(uint16_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu); }
+
+} // namespace
+
+Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
+                                   const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height) {
+    if (rgba.size() != size_t(width) * height * 4)
+        return make_error(ErrorCode::Invalid, "trace: {} values for a {}x{} RGBA image", rgba.size(), width, height);
+    const Geometry g = geometry_for(width, height);
+    const std::vector<uint8_t> weights = pack_weights(model);
+    const uint64_t scratch = weights.size(), image = scratch + scratch_layout(g).total, total = image + rgba.size() * 2;
+    DeviceMemory mem{cuda};
+    CUresult r = cuda.cuModuleLoadData(&mem.module, refine_ptx().data());
+    if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuModuleLoadData(refine.ptx)", r);
+    std::array<CUfunction, kAllKernels.size()> fn{};
+    for (Kernel k : kAllKernels)
+        if ((r = cuda.cuModuleGetFunction(&fn[size_t(k)], mem.module, kernel_name(k))) != CUDA_SUCCESS)
+            return cuda_error(cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
+    if ((r = cuda.cuMemAlloc_v2(&mem.base, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemAlloc_v2", r);
+    if ((r = cuda.cuMemsetD8_v2(mem.base, 0, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemsetD8_v2", r);
+    if ((r = cuda.cuMemcpyHtoD_v2(mem.base, weights.data(), weights.size())) != CUDA_SUCCESS ||
+        (r = cuda.cuMemcpyHtoD_v2(mem.base + image, rgba.data(), rgba.size() * 2)) != CUDA_SUCCESS)
+        return cuda_error(cuda, "cuMemcpyHtoD_v2", r);
+    LayerTrace trace;
+    for (const Launch& l : plan_forward(g, mem.base + image, width * 8, mem.base, mem.base + scratch)) {
+        void* args[] = {const_cast<uint8_t*>(l.params.data())};
+        r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
+                                l.block[2], 0, nullptr, args, nullptr);
+        if (r == CUDA_SUCCESS) r = cuda.cuCtxSynchronize();
+        if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuLaunchKernel", r).add_context(l.what);
+        TraceEntry e{kernel_name(l.kernel), l.what, std::vector<uint8_t>(l.out_bytes)};
+        if ((r = cuda.cuMemcpyDtoH_v2(e.bytes.data(), l.out, l.out_bytes)) != CUDA_SUCCESS)
+            return cuda_error(cuda, "cuMemcpyDtoH_v2", r).add_context(l.what);
+        trace.push_back(std::move(e));
+    }
+    return trace;
+}
+
+Status write_trace(const std::filesystem::path& path, const LayerTrace& trace) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    auto u32 = [&](uint32_t v) { out.write(reinterpret_cast<const char*>(&v), 4); };
+    auto text = [&](const std::string& s) {
+        u32(static_cast<uint32_t>(s.size()));
+        out.write(s.data(), std::streamsize(s.size()));
+    };
+    u32(static_cast<uint32_t>(trace.size()));
+    for (const TraceEntry& e : trace) {
+        text(e.kernel);
+        text(e.layer);
+        uint64_t n = e.bytes.size();
+        out.write(reinterpret_cast<const char*>(&n), 8);
+        out.write(reinterpret_cast<const char*>(e.bytes.data()), std::streamsize(n));
+    }
+    out.close();
+    if (!out) return make_error(ErrorCode::Io, "cannot write the trace {}", path.string());
+    return ok_status();
+}
+
+Expected<LayerTrace> read_trace(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error(ErrorCode::NotFound, "trace {}: cannot open it", path.string());
+    auto bad = [&] { return make_error(ErrorCode::Invalid, "trace {}: truncated or malformed", path.string()); };
+    auto u32 = [&](uint32_t& v) { return bool(in.read(reinterpret_cast<char*>(&v), 4)); };
+    auto text = [&](std::string& s) {
+        uint32_t n = 0;
+        if (!u32(n) || n > 4096) return false;
+        s.resize(n);
+        return bool(in.read(s.data(), n));
+    };
+    uint32_t count = 0;
+    if (!u32(count) || count > 4096) return bad();
+    LayerTrace trace(count);
+    for (TraceEntry& e : trace) {
+        uint64_t n = 0;
+        if (!text(e.kernel) || !text(e.layer) || !in.read(reinterpret_cast<char*>(&n), 8) || n > (1ull << 32))
+            return bad();
+        e.bytes.resize(n);
+        if (!in.read(reinterpret_cast<char*>(e.bytes.data()), std::streamsize(n))) return bad();
+    }
+    return trace;
+}
+
+Expected<std::vector<LayerComparison>> compare_traces(const LayerTrace& reference, const LayerTrace& other) {
+    if (reference.size() != other.size())
+        return make_error(ErrorCode::Invalid, "the traces have {} and {} launches", reference.size(), other.size());
+    std::vector<LayerComparison> out;
+    for (size_t i = 0; i < reference.size(); ++i) {
+        const TraceEntry &a = reference[i], &b = other[i];
+        if (a.layer != b.layer || a.bytes.size() != b.bytes.size())
+            return make_error(ErrorCode::Invalid, "launch {}: {} ({} bytes) against {} ({} bytes)", i, a.layer,
+                              a.bytes.size(), b.layer, b.bytes.size());
+        LayerComparison c{a.kernel, a.layer};
+        c.values = a.bytes.size() / 2;
+        double se = 0, peak = 0;
+        for (uint64_t v = 0; v < c.values; ++v) {
+            uint16_t x, y;
+            std::memcpy(&x, a.bytes.data() + 2 * v, 2);
+            std::memcpy(&y, b.bytes.data() + 2 * v, 2);
+            const float fx = kernels::half_to_float(x), fy = kernels::half_to_float(y);
+            if (std::isfinite(fx)) peak = std::max(peak, double(std::fabs(fx)));
+            if (x == y) continue;
+            ++c.differ;
+            uint32_t ulp = is_nan(x) || is_nan(y) ? 0xffffu : static_cast<uint32_t>(std::abs(ordered(x) - ordered(y)));
+            c.max_ulp = std::max(c.max_ulp, ulp);
+            (ulp <= 1 ? c.ulps_1 : ulp <= 3 ? c.ulps_2_3 : ulp <= 15 ? c.ulps_4_15 : c.ulps_16)++;
+            const double d = double(fx) - double(fy);
+            se += std::isfinite(d) ? d * d : 1e30;
+        }
+        c.psnr_db = c.differ == 0 || peak == 0 ? std::numeric_limits<double>::infinity()
+                                               : 10.0 * std::log10(peak * peak * double(c.values) / se);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+} // namespace d4r::network

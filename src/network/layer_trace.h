@@ -1,0 +1,44 @@
+// d4r refine network: a forward pass launch by launch, keeping what each launch wrote (`d4r kernels check`).
+//
+// Promise: trace_forward() runs plan_forward() on the CUDA library `cuda` (whatever backend and native kernel
+// set its process selected) one launch at a time, synchronising after each, and returns every launch's
+// output bytes (Launch::out, out_bytes). compare_traces() reports, per launch, identical bytes or how many
+// f16 values differ, their ulp histogram and the PSNR against the reference trace.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "network/model_file.h"
+#include "upscaler/cuda_functions.h"
+
+namespace d4r::network {
+
+struct TraceEntry {
+    std::string kernel, layer;
+    std::vector<uint8_t> bytes;
+};
+using LayerTrace = std::vector<TraceEntry>;
+
+Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
+                                   const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height);
+
+// A trace as a file (little endian: u32 count, then per entry u32 kernel length, kernel, u32 layer length,
+// layer, u64 byte count, bytes).
+Status write_trace(const std::filesystem::path& path, const LayerTrace& trace);
+Expected<LayerTrace> read_trace(const std::filesystem::path& path);
+
+struct LayerComparison {
+    std::string kernel, layer;
+    uint64_t values = 0, differ = 0;
+    uint32_t max_ulp = 0;
+    uint64_t ulps_1 = 0, ulps_2_3 = 0, ulps_4_15 = 0, ulps_16 = 0; // histogram of the differing values
+    double psnr_db = 0; // over the whole output, peak = its largest magnitude in the reference; inf if identical
+};
+// Entry by entry; a different length or layer name is an Invalid error.
+Expected<std::vector<LayerComparison>> compare_traces(const LayerTrace& reference, const LayerTrace& other);
+
+} // namespace d4r::network
