@@ -21,11 +21,12 @@ configure:
 build: configure
 	cmake --build --preset default -j $(JOBS)
 
-# The main job on its defaults: a synthetic scene upscaled by the open NGX core (out/demo/). Builds only
+# The main job on its defaults: a synthetic scene upscaled by the open NGX core (out/demo/), with and without
+# its refinement network (off by default elsewhere: docs/network.md). Builds only
 # what the demo runs (the `demo` build preset: d4r, libd4rcuda, libd4r_ngx), not the tests.
 demo: deps-demo configure
 	cmake --build --preset demo -j $(JOBS)
-	build/bin/d4r demo --out out/demo
+	build/bin/d4r demo --out out/demo --network on
 
 test: deps
 	$(MAKE) test-default
