@@ -89,28 +89,12 @@ void attention_block(const AttnParams& p, uint32_t window, uint32_t head) {
     }
 }
 
-// Runs body(x, y) for every block of the grid, blocks handed out dynamically to `threads` threads.
+// Runs body(x, y) for every block of the grid.
 template <typename Body>
 void for_blocks(const std::array<uint32_t, 3>& grid, unsigned threads, const Body& body) {
-    const uint64_t count = uint64_t(grid[0]) * grid[1] * grid[2];
-    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<uint64_t>(threads, std::max<uint64_t>(count, 1)));
-    std::atomic<uint64_t> next{0};
-    auto worker = [&] {
-        for (uint64_t b = next.fetch_add(1); b < count; b = next.fetch_add(1))
-            body(static_cast<uint32_t>(b % grid[0]), static_cast<uint32_t>(b / grid[0] % grid[1]));
-    };
-    std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
-}
-
-template <typename P>
-P params_as(std::span<const uint8_t> bytes) {
-    P p{};
-    std::memcpy(&p, bytes.data(), std::min(bytes.size(), sizeof(P)));
-    return p;
+    parallel_for(uint64_t(grid[0]) * grid[1] * grid[2], threads, [&](uint64_t b) {
+        body(static_cast<uint32_t>(b % grid[0]), static_cast<uint32_t>(b / grid[0] % grid[1]));
+    });
 }
 
 } // namespace
@@ -166,6 +150,19 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
         return;
     }
     }
+}
+
+void parallel_for(uint64_t count, unsigned threads, const std::function<void(uint64_t)>& body) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<uint64_t>(threads, std::max<uint64_t>(count, 1)));
+    std::atomic<uint64_t> next{0};
+    auto worker = [&] {
+        for (uint64_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) body(i);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
 }
 
 void run_launch(const Launch& launch, unsigned threads) {

@@ -7,7 +7,10 @@
 // not depend on the thread count.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <span>
 
 #include "network/plan.h"
@@ -15,6 +18,17 @@
 namespace d4r::network {
 
 void run_launch(const Launch& launch, unsigned threads = 0);
+
+// Runs body(i) for every i in [0, count), handed out dynamically to `threads` threads (0: every core).
+void parallel_for(uint64_t count, unsigned threads, const std::function<void(uint64_t)>& body);
+
+// A kernel's parameter block as P (a shorter block leaves the rest zero).
+template <typename P>
+P params_as(std::span<const uint8_t> bytes) {
+    P p{};
+    std::memcpy(&p, bytes.data(), std::min(bytes.size(), sizeof(P)));
+    return p;
+}
 // The same from a kernel's parameter block as the runtime hands it to a CPU native kernel.
 void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array<uint32_t, 3>& grid,
                 unsigned threads = 0);

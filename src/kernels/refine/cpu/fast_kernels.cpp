@@ -7,12 +7,11 @@
 // by PSNR (tests/network).
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include "kernels/refine/ptx/refine_math.h"
+#include "network/host_kernels.h"
 #include "runtime/native/cpu_registry.h"
 
 namespace d4r::refine_cpu {
@@ -20,26 +19,13 @@ namespace {
 
 using namespace refine::math;
 
-template <typename Body>
-void for_blocks(uint64_t count, const Body& body) {
-    unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<uint64_t>(threads, std::max<uint64_t>(count, 1)));
-    std::atomic<uint64_t> next{0};
-    auto worker = [&] {
-        for (uint64_t b = next.fetch_add(1); b < count; b = next.fetch_add(1)) body(b);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads; ++i) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
-}
-
 template <typename P>
 P params_of(const runtime::CpuLaunch& l) {
-    P p{};
-    std::memcpy(&p, l.params.data(), std::min(l.params.size(), sizeof(P)));
-    return p;
+    return network::params_as<P>(l.params);
 }
+
+// Every block on every core (network/host_kernels.h).
+void for_blocks(uint64_t count, const std::function<void(uint64_t)>& body) { network::parallel_for(count, 0, body); }
 
 const uint16_t* h16(uint64_t a) { return reinterpret_cast<const uint16_t*>(a); }
 
