@@ -141,9 +141,18 @@ int run_check(const CheckOptions& o) {
         }
         fmt::print("{:>3}  {:<18} {:<14} {}\n", i, c.kernel, c.layer, result);
     }
+    // The lowest PSNR of the layers before the image, and the image as displayed (layer_trace.h).
     const network::LayerComparison& last = rows->back();
-    fmt::print("result: {} of {} launches identical; the image: {}\n", rows->size() - differing, rows->size(),
-               last.differ ? fmt::format("PSNR {:.1f} dB", last.psnr_db) : std::string("identical"));
+    const network::LayerComparison* lowest = nullptr;
+    for (size_t i = 0; i + 1 < rows->size(); ++i)
+        if ((*rows)[i].differ && (!lowest || (*rows)[i].psnr_db < lowest->psnr_db)) lowest = &(*rows)[i];
+    const double displayed = network::displayed_psnr(ptx->back().bytes, native->back().bytes);
+    fmt::print("result: {} of {} launches identical; {}the image: {}\n", rows->size() - differing, rows->size(),
+               lowest ? fmt::format("lowest layer {} ({}) {:.1f} dB; ", lowest->layer, lowest->kernel, lowest->psnr_db)
+                      : std::string(),
+               last.differ
+                   ? fmt::format("PSNR {:.1f} dB as displayed (tone-mapped), {:.1f} dB linear", displayed, last.psnr_db)
+                   : std::string("identical"));
     if (served == 0) {
         fmt::print(stderr,
                    "d4r: error: the native run served no kernel of the family: nothing was compared "
@@ -152,7 +161,8 @@ int run_check(const CheckOptions& o) {
         return kExitFailed;
     }
     if (o.require_identical && differing) return kExitFailed;
-    if (o.min_psnr > 0 && last.differ && last.psnr_db < o.min_psnr) return kExitFailed;
+    if (o.min_psnr > 0 && ((lowest && lowest->psnr_db < o.min_psnr) || (last.differ && displayed < o.min_psnr)))
+        return kExitFailed;
     return kExitOk;
 }
 
@@ -174,7 +184,8 @@ void register_kernels_check_verb(CLI::App& kernels) {
     sub->add_option("--model", o->model, "a model file instead of the test model");
     sub->add_option("--lib-dir", o->lib_dir, "folder with libcuda.so.1 (default ../lib beside d4r)");
     sub->add_flag("--require-identical", o->require_identical, "exit 1 unless every layer is identical");
-    sub->add_option("--min-psnr", o->min_psnr, "exit 1 if the image's PSNR is below this (dB; 0 = off)");
+    sub->add_option("--min-psnr", o->min_psnr,
+                    "exit 1 if a layer's PSNR, or the image's as displayed (tone-mapped), is below this (dB; 0 = off)");
     sub->add_option("--trace-out", o->trace_out, "(internal) write one run's trace to this file")->group("");
     set_action(sub, [o] { return run_check(*o); });
 }

@@ -47,6 +47,17 @@ std::string default_native_root(const std::string& exe) {
     return {};
 }
 
+// Whether the kernel root holds code objects for GPUs (a `sm_*` or `gfx*` folder, docs/kernel-sets.md): the runtime
+// then picks the device's folder itself.
+bool has_gpu_sets(const std::string& root) {
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(root, ec)) {
+        const std::string name = e.path().filename().string();
+        if (e.is_directory(ec) && (name.starts_with("sm_") || name.starts_with("gfx"))) return true;
+    }
+    return false;
+}
+
 // Everything CUDA the demo owns, freed on every path out.
 struct DeviceState {
     const upscaler::CudaFunctions* cuda = nullptr;
@@ -209,12 +220,12 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         if (get_name && get_name(name, sizeof name, dev.device) == CUDA_SUCCESS) report.device = name;
     }
     bool cpu_device = report.device.find("ptxsim") != std::string::npos;
-    if (report.native && !cpu_device) {
-        // The set holds CPU kernels only (native_root/cpu); on a GPU the upscaler runs from PTX.
+    if (report.native && !cpu_device && !has_gpu_sets(native_root)) {
+        // The root holds CPU kernels only (native_root/cpu); on a GPU everything runs from PTX.
         report.native = false;
         report.native_root.clear();
         report.translated_note =
-            "not measured (the native kernel set has CPU kernels only; " + report.device + " runs the PTX)";
+            "not measured (the native kernel root has CPU kernels only; " + report.device + " runs the PTX)";
     }
     progress(fmt::format("d4r demo: scene '{}', {} frames, {}x{} -> {}x{}, device {}, native kernels {}", scene_name,
                          o.frames, o.render_width, o.render_height, o.output_width, o.output_height, report.device,

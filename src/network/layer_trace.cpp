@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "kernels/common/f16.h"
+#include "kernels/refine/ptx/refine_math.h"
 #include "network/plan.h"
 #include "network/refine_pipeline.h"
 
@@ -22,10 +23,10 @@ namespace {
 struct DeviceMemory {
     const upscaler::CudaFunctions& cuda;
     CUdeviceptr base = 0;
-    CUmodule module = nullptr;
+    std::vector<std::pair<const char*, CUmodule>> modules; // by the PTX text's address
     ~DeviceMemory() {
         if (base) cuda.cuMemFree_v2(base);
-        if (module) cuda.cuModuleUnload(module);
+        for (auto& [text, module] : modules) cuda.cuModuleUnload(module);
     }
 };
 
@@ -37,18 +38,33 @@ bool is_nan(uint16_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu); }
 
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height) {
+    return trace_forward(cuda, model, rgba, width, height, [](Kernel) { return refine_ptx(); });
+}
+
+Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
+                                   const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
+                                   const PtxForKernel& ptx_for) {
     if (rgba.size() != size_t(width) * height * 4)
         return make_error(ErrorCode::Invalid, "trace: {} values for a {}x{} RGBA image", rgba.size(), width, height);
     const Geometry g = geometry_for(width, height);
     const std::vector<uint8_t> weights = pack_weights(model);
     const uint64_t scratch = weights.size(), image = scratch + scratch_layout(g).total, total = image + rgba.size() * 2;
-    DeviceMemory mem{cuda};
-    CUresult r = cuda.cuModuleLoadData(&mem.module, refine_ptx().data());
-    if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuModuleLoadData(refine.ptx)", r);
+    DeviceMemory mem{cuda, 0, {}};
+    CUresult r = CUDA_SUCCESS;
     std::array<CUfunction, kAllKernels.size()> fn{};
-    for (Kernel k : kAllKernels)
-        if ((r = cuda.cuModuleGetFunction(&fn[size_t(k)], mem.module, kernel_name(k))) != CUDA_SUCCESS)
+    for (Kernel k : kAllKernels) {
+        const char* text = ptx_for(k).data();
+        auto loaded = std::find_if(mem.modules.begin(), mem.modules.end(), [&](auto& m) { return m.first == text; });
+        if (loaded == mem.modules.end()) {
+            CUmodule module = nullptr;
+            if ((r = cuda.cuModuleLoadData(&module, text)) != CUDA_SUCCESS)
+                return cuda_error(cuda, "cuModuleLoadData", r)
+                    .add_context(fmt::format("the PTX of {}", kernel_name(k)));
+            loaded = mem.modules.insert(mem.modules.end(), {text, module});
+        }
+        if ((r = cuda.cuModuleGetFunction(&fn[size_t(k)], loaded->second, kernel_name(k))) != CUDA_SUCCESS)
             return cuda_error(cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
+    }
     if ((r = cuda.cuMemAlloc_v2(&mem.base, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemAlloc_v2", r);
     if ((r = cuda.cuMemsetD8_v2(mem.base, 0, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemsetD8_v2", r);
     if ((r = cuda.cuMemcpyHtoD_v2(mem.base, weights.data(), weights.size())) != CUDA_SUCCESS ||
@@ -111,6 +127,23 @@ Expected<LayerTrace> read_trace(const std::filesystem::path& path) {
         if (!in.read(reinterpret_cast<char*>(e.bytes.data()), std::streamsize(n))) return bad();
     }
     return trace;
+}
+
+double displayed_psnr(const std::vector<uint8_t>& reference, const std::vector<uint8_t>& other) {
+    const size_t n = std::min(reference.size(), other.size()) / 2;
+    double sum = 0;
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (i % 4 == 3) continue; // alpha
+        uint16_t a, b;
+        std::memcpy(&a, reference.data() + 2 * i, 2);
+        std::memcpy(&b, other.data() + 2 * i, 2);
+        const double d = double(refine::math::tone(kernels::half_to_float(a))) -
+                         double(refine::math::tone(kernels::half_to_float(b)));
+        sum += d * d;
+        ++count;
+    }
+    return sum == 0 || count == 0 ? 200.0 : 10.0 * std::log10(double(count) / sum);
 }
 
 Expected<std::vector<LayerComparison>> compare_traces(const LayerTrace& reference, const LayerTrace& other) {

@@ -8,11 +8,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/status.h"
 #include "network/model_file.h"
+#include "network/plan.h"
 #include "upscaler/cuda_functions.h"
 
 namespace d4r::network {
@@ -25,6 +27,12 @@ using LayerTrace = std::vector<TraceEntry>;
 
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height);
+// The same with each kernel taken from the PTX module `ptx_for(kernel)` returns (NUL-terminated text defining
+// that .entry; the same text is loaded once): how the fast sm_90 kernels, compiled to PTX, run on ptxsim.
+using PtxForKernel = std::function<std::string_view(Kernel)>;
+Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
+                                   const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
+                                   const PtxForKernel& ptx_for);
 
 // A trace as a file (little endian: u32 count, then per entry u32 kernel length, kernel, u32 layer length,
 // layer, u64 byte count, bytes).
@@ -38,6 +46,11 @@ struct LayerComparison {
     uint64_t ulps_1 = 0, ulps_2_3 = 0, ulps_4_15 = 0, ulps_16 = 0; // histogram of the differing values
     double psnr_db = 0; // over the whole output, peak = its largest magnitude in the reference; inf if identical
 };
+// PSNR (peak 1) of two RGBA16F images' RGB after tone() (refine_math.h: v / (1 + v)), i.e. as displayed; 200 when
+// identical. The image's own PSNR is dominated by untone(), which magnifies a residual's error by up to
+// 1 / (1 - 0.999)^2 beside the brightest pixels.
+double displayed_psnr(const std::vector<uint8_t>& reference, const std::vector<uint8_t>& other);
+
 // Entry by entry; a different length or layer name is an Invalid error.
 Expected<std::vector<LayerComparison>> compare_traces(const LayerTrace& reference, const LayerTrace& other);
 

@@ -1,8 +1,10 @@
-// refine_probe LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS]: runs the refine network (RefinePipeline, the embedded
-// PTX) with the deterministic test model random_model(SEED) on test_image(WIDTH, HEIGHT, SEED) through the
-// libcuda at LIBCUDA (d4r's on any backend, or NVIDIA's driver), writes the refined RGBA16F image to OUT and,
-// with REPEATS > 0, prints "refine_ms MEDIAN MIN" over that many further passes (GPU time by events).
-// tests/device/refine-golden.sh runs it on the H200 to make the committed goldens.
+// refine_probe LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS [--layers]]: runs the refine network (RefinePipeline, the
+// embedded PTX) with the deterministic test model random_model(SEED) on test_image(WIDTH, HEIGHT, SEED) through
+// the libcuda at LIBCUDA (d4r's on any backend, or NVIDIA's driver), writes the refined RGBA16F image to OUT and,
+// with REPEATS > 0, prints "refine_ms MEDIAN MIN" over that many further passes (GPU time by events). With
+// --layers it then times every launch of the plan on its own (an event pair around each) and prints
+// "layer WHAT KERNEL MEDIAN_MS" per launch and "layers_sum_ms SUM" (the sum of the medians).
+// tests/device/refine-network.sh runs it on the H200 (goldens, timing).
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "network/plan.h"
 #include "network/refine_pipeline.h"
 #include "network/test_model.h"
 
@@ -22,16 +25,66 @@ int fail(const std::string& what) {
     return 1;
 }
 
+// Every launch of the plan timed on its own, with the module loaded here from the same PTX (a native kernel
+// set serves it as it serves the pipeline's).
+int profile_layers(const upscaler::CudaFunctions& cuda, const network::Model& model, abi::CUdeviceptr image, uint32_t w,
+                   uint32_t h, int repeats) {
+    using namespace network;
+    abi::CUmodule module = nullptr;
+    if (cuda.cuModuleLoadData(&module, refine_ptx().data()) != abi::CUDA_SUCCESS) return fail("cuModuleLoadData");
+    std::vector<abi::CUfunction> functions(kAllKernels.size());
+    for (Kernel k : kAllKernels)
+        if (cuda.cuModuleGetFunction(&functions[size_t(k)], module, kernel_name(k)) != abi::CUDA_SUCCESS)
+            return fail(std::string("cuModuleGetFunction ") + kernel_name(k));
+    const Geometry g = geometry_for(w, h);
+    const std::vector<uint8_t> weights = pack_weights(model);
+    abi::CUdeviceptr memory = 0;
+    if (cuda.cuMemAlloc_v2(&memory, weights.size() + scratch_layout(g).total) != abi::CUDA_SUCCESS)
+        return fail("cuMemAlloc_v2 (layers)");
+    cuda.cuMemcpyHtoD_v2(memory, weights.data(), weights.size());
+    const std::vector<Launch> plan = plan_forward(g, image, w * 8, memory, memory + weights.size());
+    std::vector<std::vector<float>> times(plan.size());
+    abi::CUevent start = nullptr, stop = nullptr;
+    cuda.cuEventCreate(&start, 0);
+    cuda.cuEventCreate(&stop, 0);
+    for (int r = 0; r < repeats; ++r)
+        for (size_t i = 0; i < plan.size(); ++i) {
+            const Launch& l = plan[i];
+            void* args[] = {const_cast<uint8_t*>(l.params.data())};
+            cuda.cuEventRecord(start, nullptr);
+            if (cuda.cuLaunchKernel(functions[size_t(l.kernel)], l.grid[0], l.grid[1], l.grid[2], l.block[0],
+                                    l.block[1], l.block[2], 0, nullptr, args, nullptr) != abi::CUDA_SUCCESS)
+                return fail("cuLaunchKernel " + l.what);
+            cuda.cuEventRecord(stop, nullptr);
+            cuda.cuEventSynchronize(stop);
+            float t = 0;
+            cuda.cuEventElapsedTime(&t, start, stop);
+            times[i].push_back(t);
+        }
+    double sum = 0;
+    for (size_t i = 0; i < plan.size(); ++i) {
+        std::sort(times[i].begin(), times[i].end());
+        const float median = times[i][times[i].size() / 2];
+        sum += median;
+        std::printf("layer %-12s %-18s %.4f\n", plan[i].what.c_str(), kernel_name(plan[i].kernel), median);
+    }
+    std::printf("layers_sum_ms %.4f\n", sum);
+    cuda.cuMemFree_v2(memory);
+    cuda.cuModuleUnload(module);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 6 && argc != 7) {
-        std::fprintf(stderr, "usage: refine_probe LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS]\n");
+    const bool layers = argc == 8 && std::string(argv[7]) == "--layers";
+    if (argc < 6 || argc > 8 || (argc == 8 && !layers)) {
+        std::fprintf(stderr, "usage: refine_probe LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS [--layers]]\n");
         return 2;
     }
     const uint32_t w = static_cast<uint32_t>(std::stoul(argv[3])), h = static_cast<uint32_t>(std::stoul(argv[4]));
     const uint64_t seed = std::stoull(argv[5]);
-    const int repeats = argc == 7 ? std::stoi(argv[6]) : 0;
+    const int repeats = argc >= 7 ? std::stoi(argv[6]) : 0;
     auto cuda = upscaler::load_cuda_functions(argv[1]);
     if (!cuda) return fail(cuda.error().text());
     if (Status s = upscaler::test::open_context(*cuda); !s) return fail(s.error().text());
@@ -64,6 +117,7 @@ int main(int argc, char** argv) {
         }
         std::sort(ms.begin(), ms.end());
         std::printf("refine_ms %.4f %.4f\n", ms[ms.size() / 2], ms[0]);
+        if (layers) return profile_layers(*cuda, model, dev, w, h, repeats);
     }
     return 0;
 }

@@ -146,16 +146,19 @@ D4R_HD const uint16_t* pixel_at(uint64_t image, uint32_t pitch, uint32_t width, 
     return reinterpret_cast<const uint16_t*>(image + static_cast<uint64_t>(y) * pitch) + 4u * x;
 }
 
-// patchify of one token: its 48 channels (dy*4 + dx)*3 + c.
-D4R_HD void patchify_token(const PatchParams& p, uint32_t token) {
+// patchify of one token into `out`: its 48 channels (dy*4 + dx)*3 + c.
+D4R_HD void patchify_into(const PatchParams& p, uint32_t token, uint16_t* out) {
     uint32_t tx = token % p.grid_w, ty = token / p.grid_w;
-    uint16_t* out = reinterpret_cast<uint16_t*>(p.tokens) + static_cast<uint64_t>(token) * kPatchChannels;
     for (uint32_t dy = 0; dy < kPatch; ++dy)
         for (uint32_t dx = 0; dx < kPatch; ++dx) {
             const uint16_t* px = pixel_at(p.image, p.pitch, p.width, p.height, tx * kPatch + dx, ty * kPatch + dy);
             for (uint32_t c = 0; c < 3; ++c)
                 out[(dy * kPatch + dx) * 3 + c] = float_to_half(tone(half_to_float(px[c])));
         }
+}
+// patchify of one token into the token tensor.
+D4R_HD void patchify_token(const PatchParams& p, uint32_t token) {
+    patchify_into(p, token, reinterpret_cast<uint16_t*>(p.tokens) + static_cast<uint64_t>(token) * kPatchChannels);
 }
 
 // unpatchify of one pixel inside the image: untone(tone(v) + residual); alpha kept.

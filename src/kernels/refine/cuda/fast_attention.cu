@@ -1,0 +1,120 @@
+// d4r refine network, fast sm_90 set: d4r_nn_attention with f32 scores. One warp per (window, head), the PTX's
+// launch shape. k and v of the window's 64 tokens are staged in shared memory (zero for absent tokens; rows of
+// 32 + 8 halves: no bank conflicts); q's A fragments come straight from global memory. Each 16-query tile keeps
+// its 16 x 64 scores in registers, adds the relative bias, masks absent keys, takes row maxima and sums across the
+// quad with shuffles, and reuses the accumulator tiles of S as the A operand of P V (unnormalised probabilities
+// in f16, the division by the row sum applied to the f32 result).
+#include "fast_common.cuh"
+
+using namespace d4r::refine::fast;
+
+extern "C" __global__ void __launch_bounds__(32) d4r_nn_attention(AttnParams p) {
+    constexpr uint32_t kRow = kHeadDim + 8;
+    __shared__ __align__(16) uint16_t k[kWindowTokens * kRow], v[kWindowTokens * kRow];
+    __shared__ float bias[kRelBiasSize];
+    const uint32_t lane = threadIdx.x, g = lane >> 2, t = lane & 3u;
+    const uint32_t window = blockIdx.x, head = blockIdx.y, stride = 3 * p.channels;
+    const uint16_t* qkv = reinterpret_cast<const uint16_t*>(p.qkv);
+    const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias) + head * kRelBiasSize;
+    for (uint32_t i = lane; i < kRelBiasSize; i += 32) bias[i] = half_to_float(relbias[i]);
+    // k and v: 4 pieces of 16 bytes per token each, 512 pieces, 16 per lane (loads first, then stores).
+    constexpr uint32_t kPieces = kWindowTokens * 8 / 32;
+    uint4 val[kPieces];
+#pragma unroll
+    for (uint32_t n = 0; n < kPieces; ++n) {
+        const uint32_t piece = n * 32 + lane, i = piece / 8, which = 1 + piece % 8 / 4, part = piece % 4;
+        uint32_t token;
+        val[n] = window_token(p, window, i, token)
+                     ? *reinterpret_cast<const uint4*>(qkv + static_cast<uint64_t>(token) * stride +
+                                                       which * p.channels + head * kHeadDim + part * 8)
+                     : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (uint32_t n = 0; n < kPieces; ++n) {
+        const uint32_t piece = n * 32 + lane, i = piece / 8, which = piece % 8 / 4, part = piece % 4;
+        *reinterpret_cast<uint4*>((which == 0 ? k : v) + i * kRow + part * 8) = val[n];
+    }
+    uint64_t present = 0;
+    for (uint32_t i = 0; i < kWindowTokens; ++i) {
+        uint32_t token;
+        if (window_token(p, window, i, token)) present |= uint64_t(1) << i;
+    }
+    __syncwarp();
+    uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
+    for (uint32_t mt = 0; mt < 4; ++mt) {
+        const uint32_t r0 = mt * 16 + g, r1 = r0 + 8;
+        uint32_t tok0, tok1;
+        const bool h0 = window_token(p, window, r0, tok0), h1 = window_token(p, window, r1, tok1);
+        const uint16_t* q0 = qkv + static_cast<uint64_t>(tok0) * stride + head * kHeadDim + 2 * t;
+        const uint16_t* q1 = qkv + static_cast<uint64_t>(tok1) * stride + head * kHeadDim + 2 * t;
+        uint32_t a[2][4];
+#pragma unroll
+        for (uint32_t s = 0; s < 2; ++s) {
+            a[s][0] = h0 ? load_pair(q0 + s * 16) : 0u;
+            a[s][1] = h1 ? load_pair(q1 + s * 16) : 0u;
+            a[s][2] = h0 ? load_pair(q0 + s * 16 + 8) : 0u;
+            a[s][3] = h1 ? load_pair(q1 + s * 16 + 8) : 0u;
+        }
+        float sc[8][4];
+#pragma unroll
+        for (uint32_t nt = 0; nt < 8; ++nt) {
+            sc[nt][0] = sc[nt][1] = sc[nt][2] = sc[nt][3] = 0.0f;
+            const uint16_t* kr = k + (nt * 8 + g) * kRow + 2 * t;
+#pragma unroll
+            for (uint32_t s = 0; s < 2; ++s) mma_f32(sc[nt], a[s], load_pair(kr + s * 16), load_pair(kr + s * 16 + 8));
+        }
+        const int32_t x0 = static_cast<int32_t>(r0 % kWindow), y0 = static_cast<int32_t>(r0 / kWindow);
+        const int32_t x1 = static_cast<int32_t>(r1 % kWindow), y1 = static_cast<int32_t>(r1 / kWindow);
+        float m0 = -3.0e38f, m1 = -3.0e38f;
+#pragma unroll
+        for (uint32_t nt = 0; nt < 8; ++nt)
+#pragma unroll
+            for (uint32_t e = 0; e < 2; ++e) {
+                const uint32_t j = nt * 8 + 2 * t + e;
+                const int32_t xj = static_cast<int32_t>(j % kWindow), yj = static_cast<int32_t>(j / kWindow);
+                const bool here = (present >> j) & 1u;
+                sc[nt][e] = here ? sc[nt][e] + bias[(y0 - yj + 7) * 15 + (x0 - xj + 7)] : -3.0e38f;
+                sc[nt][2 + e] = here ? sc[nt][2 + e] + bias[(y1 - yj + 7) * 15 + (x1 - xj + 7)] : -3.0e38f;
+                m0 = fmaxf(m0, sc[nt][e]);
+                m1 = fmaxf(m1, sc[nt][2 + e]);
+            }
+        m0 = fmaxf(m0, __shfl_xor_sync(0xffffffffu, m0, 1));
+        m0 = fmaxf(m0, __shfl_xor_sync(0xffffffffu, m0, 2));
+        m1 = fmaxf(m1, __shfl_xor_sync(0xffffffffu, m1, 1));
+        m1 = fmaxf(m1, __shfl_xor_sync(0xffffffffu, m1, 2));
+        float s0 = 0.0f, s1 = 0.0f;
+        uint32_t pa[4][4]; // the probabilities as A fragments: K steps of 16 keys
+#pragma unroll
+        for (uint32_t nt = 0; nt < 8; ++nt) {
+            const float e00 = __expf(sc[nt][0] - m0), e01 = __expf(sc[nt][1] - m0);
+            const float e10 = __expf(sc[nt][2] - m1), e11 = __expf(sc[nt][3] - m1);
+            s0 += e00 + e01;
+            s1 += e10 + e11;
+            pa[nt / 2][(nt % 2) * 2 + 0] = pack_f32(e00, e01);
+            pa[nt / 2][(nt % 2) * 2 + 1] = pack_f32(e10, e11);
+        }
+        s0 += __shfl_xor_sync(0xffffffffu, s0, 1);
+        s0 += __shfl_xor_sync(0xffffffffu, s0, 2);
+        s1 += __shfl_xor_sync(0xffffffffu, s1, 1);
+        s1 += __shfl_xor_sync(0xffffffffu, s1, 2);
+        const float inv0 = 1.0f / s0, inv1 = 1.0f / s1;
+#pragma unroll
+        for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
+            float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            const uint32_t d = nt * 8 + g;
+#pragma unroll
+            for (uint32_t s = 0; s < 4; ++s) {
+                const uint32_t j = s * 16 + 2 * t;
+                mma_f32(o, pa[s], pack(v[j * kRow + d], v[(j + 1) * kRow + d]),
+                        pack(v[(j + 8) * kRow + d], v[(j + 9) * kRow + d]));
+            }
+            const uint32_t col = head * kHeadDim + nt * 8 + 2 * t;
+            if (h0)
+                *reinterpret_cast<uint32_t*>(out + static_cast<uint64_t>(tok0) * p.channels + col) =
+                    pack_f32(o[0] * inv0, o[1] * inv0);
+            if (h1)
+                *reinterpret_cast<uint32_t*>(out + static_cast<uint64_t>(tok1) * p.channels + col) =
+                    pack_f32(o[2] * inv1, o[3] * inv1);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+// d4r refine network, fast sm_90 kernels: what every one of them uses (f16 pairs, the f32-accumulator mma).
+#pragma once
+
+#include "kernels/refine/ptx/refine_math.h"
+
+namespace d4r::refine::fast {
+
+using namespace math;
+
+__device__ __forceinline__ uint32_t pack(uint16_t lo, uint16_t hi) {
+    return static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16);
+}
+__device__ __forceinline__ uint32_t load_pair(const uint16_t* p) { return *reinterpret_cast<const uint32_t*>(p); }
+__device__ __forceinline__ uint32_t pack_f32(float lo, float hi) { return pack(float_to_half(lo), float_to_half(hi)); }
+__device__ __forceinline__ uint16_t low(uint32_t v) { return static_cast<uint16_t>(v & 0xffffu); }
+__device__ __forceinline__ uint16_t high(uint32_t v) { return static_cast<uint16_t>(v >> 16); }
+
+// d += a * b for one m16n8k16 tile: f16 operands, f32 accumulators (A row-major 16x16, B "col" 16x8).
+__device__ __forceinline__ void mma_f32(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+} // namespace d4r::refine::fast

@@ -1,0 +1,120 @@
+// d4r refine network, fast sm_90 set: d4r_nn_linear with f32 accumulators through the whole K chain (one f16
+// rounding per output, after the bias), so its results differ from the PTX path's (f16 accumulator per K step)
+// by a few ulp (docs/network.md, "Native kernels").
+//
+// Shape: a persistent grid. The code object's d4r_grid_x (docs/runtime.md, "Native-kernel overrides") launches
+// kBlocks blocks of kLinearWarps warps whatever the caller's grid; each block stages the weights in shared memory
+// once (rows padded by 8 halves: the B fragments load without bank conflicts) and walks the 64-token tiles
+// blockIdx.x, blockIdx.x + gridDim.x, ... Each warp loads its 16 tokens' A fragments once for every output
+// column, and writes its results through a per-warp staging tile so that stores (and the residual's loads) are
+// whole 16-byte pieces.
+#include "fast_common.cuh"
+
+using namespace d4r::refine::fast;
+
+// 8 blocks for each of the H200's 132 SMs: every SM busy, the weights loaded 1056 times per launch, not once per
+// tile.
+constexpr uint32_t kBlocks = 132 * 8;
+extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
+
+namespace {
+
+constexpr uint32_t kPad = 8;                        // halves of padding per weight row
+constexpr uint32_t kMaxWeights = 192 * (64 + kPad); // the largest linear (enc2.qkv: 64 -> 192), padded
+constexpr uint32_t kChunk = 32;                     // output columns staged at a time
+constexpr uint32_t kStageRow = kChunk + kPad;       // halves per staged row (80 bytes: 16-byte aligned)
+
+// relu (when asked) of a staged value pair; the residual is added when the pieces are written.
+template <uint32_t K>
+__device__ __forceinline__ void tile(const LinearParams& p, const uint16_t* ws, uint16_t* stage, uint32_t row0,
+                                     uint32_t lane) {
+    constexpr uint32_t kSteps = K / 16, kStride = K + kPad;
+    const uint32_t g = lane >> 2, t = lane & 3u;
+    const uint16_t* in = reinterpret_cast<const uint16_t*>(p.in);
+    const uint16_t* bias = reinterpret_cast<const uint16_t*>(p.bias);
+    const uint32_t ra = row0 + g, rb = ra + 8;
+    const bool va = ra < p.tokens, vb = rb < p.tokens;
+    const uint16_t* in_a = in + static_cast<uint64_t>(va ? ra : row0) * K;
+    const uint16_t* in_b = in + static_cast<uint64_t>(vb ? rb : row0) * K;
+    uint32_t a[kSteps][4];
+#pragma unroll
+    for (uint32_t s = 0; s < kSteps; ++s) {
+        const uint32_t k = s * 16 + 2 * t;
+        a[s][0] = va ? load_pair(in_a + k) : 0u;
+        a[s][1] = vb ? load_pair(in_b + k) : 0u;
+        a[s][2] = va ? load_pair(in_a + k + 8) : 0u;
+        a[s][3] = vb ? load_pair(in_b + k + 8) : 0u;
+    }
+    const bool relu = p.flags & kRelu, residual = p.flags & kResidual;
+    const uint32_t rows = min(16u, p.tokens - row0);
+    for (uint32_t n0 = 0; n0 < p.out_ch; n0 += kChunk) {
+        const uint32_t width = min(kChunk, p.out_ch - n0);
+#pragma unroll
+        for (uint32_t nt = 0; nt < kChunk / 8; ++nt) {
+            if (nt * 8 >= width) break;
+            const uint32_t col = n0 + nt * 8 + 2 * t;
+            const float b0 = half_to_float(bias[col]), b1 = half_to_float(bias[col + 1]);
+            float c[4] = {b0, b1, b0, b1};
+            const uint16_t* w_row = ws + (n0 + nt * 8 + g) * kStride + 2 * t;
+#pragma unroll
+            for (uint32_t s = 0; s < kSteps; ++s)
+                mma_f32(c, a[s], load_pair(w_row + s * 16), load_pair(w_row + s * 16 + 8));
+            uint16_t h[4] = {float_to_half(c[0]), float_to_half(c[1]), float_to_half(c[2]), float_to_half(c[3])};
+            if (relu)
+                for (uint16_t& v : h) v = relu_h(v);
+            *reinterpret_cast<uint32_t*>(stage + g * kStageRow + nt * 8 + 2 * t) = pack(h[0], h[1]);
+            *reinterpret_cast<uint32_t*>(stage + (g + 8) * kStageRow + nt * 8 + 2 * t) = pack(h[2], h[3]);
+        }
+        __syncwarp();
+        const uint32_t per_row = width / 8;
+        for (uint32_t i = lane; i < rows * per_row; i += 32) {
+            const uint32_t r = i / per_row, piece = i % per_row;
+            const uint32_t* src = reinterpret_cast<const uint32_t*>(stage + r * kStageRow + piece * 8);
+            uint4 v = make_uint4(src[0], src[1], src[2], src[3]);
+            const uint64_t at = static_cast<uint64_t>(row0 + r) * p.out_ch + n0 + piece * 8;
+            if (residual) {
+                const uint4 q = *reinterpret_cast<const uint4*>(reinterpret_cast<const uint16_t*>(p.residual) + at);
+                auto add2 = [](uint32_t x, uint32_t y) { return pack(add_h(low(x), low(y)), add_h(high(x), high(y))); };
+                v = make_uint4(add2(v.x, q.x), add2(v.y, q.y), add2(v.z, q.z), add2(v.w, q.w));
+            }
+            *reinterpret_cast<uint4*>(reinterpret_cast<uint16_t*>(p.out) + at) = v;
+        }
+        __syncwarp();
+    }
+}
+
+} // namespace
+
+extern "C" __global__ void __launch_bounds__(kLinearWarps * 32) d4r_nn_linear(LinearParams p) {
+    __shared__ __align__(16) uint16_t ws[kMaxWeights];
+    __shared__ __align__(16) uint16_t stage[kLinearWarps][16 * kStageRow];
+    const uint32_t tiles = div_up(p.tokens, kLinearTokensPerBlock);
+    if (blockIdx.x >= tiles) return;
+    const uint32_t in_ch = p.in_ch, stride = in_ch + kPad;
+    if (p.out_ch * stride > kMaxWeights) return; // not a shape of refine-v1: the plan never launches it
+    const uint4* w = reinterpret_cast<const uint4*>(p.weight);
+    for (uint32_t i = threadIdx.x; i < p.out_ch * in_ch / 8; i += blockDim.x)
+        *reinterpret_cast<uint4*>(ws + (i * 8 / in_ch) * stride + i * 8 % in_ch) = w[i];
+    __syncthreads();
+    const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const uint32_t row0 = t * kLinearTokensPerBlock + warp * 16;
+        if (row0 >= p.tokens) break;
+        switch (in_ch) {
+        case 32:
+            tile<32>(p, ws, stage[warp], row0, lane);
+            break;
+        case 48:
+            tile<48>(p, ws, stage[warp], row0, lane);
+            break;
+        case 64:
+            tile<64>(p, ws, stage[warp], row0, lane);
+            break;
+        case 128:
+            tile<128>(p, ws, stage[warp], row0, lane);
+            break;
+        default:
+            return; // not a shape of refine-v1
+        }
+    }
+}
