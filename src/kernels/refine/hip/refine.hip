@@ -1,7 +1,7 @@
 // d4r refine network (docs/network.md): its AMD native kernels for RDNA3 (gfx11) and RDNA4 (gfx12), one per
 // `.entry` of ../ptx/refine.ptx, with the PTX kernels' parameter blocks (refine_math.h, passed by value as the
 // only argument) and launch shapes (src/network/plan.cpp; a 32-thread warp is one wave32). Built by
-// cmake/D4rKernels.cmake with clang-19 (no HIP headers) once per set and target, -DD4R_REFINE_SET=:
+// cmake/D4rKernels.cmake with clang-19 (no HIP headers) once per set and target, -DD4R_KERNEL_SET=:
 //  0  fast: linear and attention on v_wmma_f32_16x16x16_f16, f32 accumulators through the whole K chain, f16
 //     once at the end (the CPU fast set's rule). d4r_nn_linear_prep turns each linear's weights into WMMA B
 //     operand images once per weight pointer (docs/runtime.md, "Code objects": d4r_prep_* globals).
@@ -16,10 +16,17 @@
 #include "kernels/refine/hip/wave.h"
 #include "kernels/refine/ptx/refine_math.h"
 
-#if !defined(D4R_REFINE_SET) || D4R_REFINE_SET < 0 || D4R_REFINE_SET > 2
-#error "define D4R_REFINE_SET: 0 fast, 1 accuracy, 2 wmmaf16"
+// D4R_KERNEL_ONLY=N keeps one kernel (the build makes one code object per kernel, NAME.hsaco): 1 patchify,
+// 2 unpatchify, 3 layernorm, 4 merge, 5 expand, 6 linear (with its prep kernel and globals), 7 attention; 0 all.
+#ifndef D4R_KERNEL_ONLY
+#define D4R_KERNEL_ONLY 0
 #endif
-#if D4R_REFINE_SET == 2 && !defined(__GFX11__)
+#define D4R_WANT_KERNEL(n) (D4R_KERNEL_ONLY == 0 || D4R_KERNEL_ONLY == (n))
+
+#if !defined(D4R_KERNEL_SET) || D4R_KERNEL_SET < 0 || D4R_KERNEL_SET > 2
+#error "define D4R_KERNEL_SET: 0 fast, 1 accuracy, 2 wmmaf16"
+#endif
+#if D4R_KERNEL_SET == 2 && !defined(__GFX11__)
 #error "the wmmaf16 measurement set uses gfx11's v_wmma_f16_16x16x16_f16"
 #endif
 
@@ -63,7 +70,7 @@ D4R_DEVICE uint64_t window_tokens(const AttnParams& p, uint32_t window, uint32_t
     return present;
 }
 
-#if D4R_REFINE_SET == 0
+#if D4R_KERNEL_SET == 0
 // An operand whose 16 K lie in a row at `row` (32-byte aligned: rows of 16 f16 multiples at 256-byte aligned
 // buffers), loaded unconditionally and zeroed when !valid, so the loads are vector loads.
 D4R_DEVICE Frag load_k_run(const uint16_t* row, bool valid) {
@@ -79,14 +86,14 @@ D4R_DEVICE Frag load_k_run(const uint16_t* row, bool valid) {
 }
 #endif
 
-#if D4R_REFINE_SET != 0
+#if D4R_KERNEL_SET != 0
 // One 16x16 tile D = A B + C of f16 values, K = 16 * ksteps: a(m, k), b(k, n), c(m, n) give raw f16 bits; out(m, n,
 // bits) receives this lane's 8 elements (kFrag's accumulator layout). Each step of 16 in K is rounded to f16: by
 // the tensor-core rule (accuracy) or by AMD's v_wmma_f16_16x16x16_f16 (wmmaf16).
 template <typename GA, typename GB, typename GC, typename Out>
 D4R_DEVICE void tile_f16(uint32_t ksteps, const GA& a, const GB& b, const GC& c, const Out& out) {
     const uint32_t lane = lane_id();
-#if D4R_REFINE_SET == 1
+#if D4R_KERNEL_SET == 1
 #pragma unroll 1
     for (uint32_t i = 0; i < wl::kAccSlots; ++i) {
         const wl::Coord d = wl::d_coord(kFrag, lane, i);
@@ -134,18 +141,23 @@ D4R_DEVICE void tile_f16(uint32_t ksteps, const GA& a, const GB& b, const GC& c,
 
 // ---- the element kernels: refine_math.h's code, one thread per token, pixel or element ----
 
+#if D4R_WANT_KERNEL(1)
 D4R_KERNEL(kThreads) void d4r_nn_patchify(PatchParams p) {
     const uint32_t token = global_x();
     if (token < p.grid_w * p.grid_h) patchify_token(p, token);
 }
+#endif
 
+#if D4R_WANT_KERNEL(2)
 D4R_KERNEL(kImageBlock* kImageBlock) void d4r_nn_unpatchify(PatchParams p) {
     const uint32_t x = global_x();
     const uint32_t y =
         __builtin_amdgcn_workgroup_id_y() * __builtin_amdgcn_workgroup_size_y() + __builtin_amdgcn_workitem_id_y();
     if (x < p.width && y < p.height) unpatchify_pixel(p, x, y);
 }
+#endif
 
+#if D4R_WANT_KERNEL(3)
 D4R_KERNEL(kThreads) void d4r_nn_layernorm(NormParams p) {
     const uint32_t token = global_x();
     if (token >= p.tokens) return;
@@ -153,18 +165,23 @@ D4R_KERNEL(kThreads) void d4r_nn_layernorm(NormParams p) {
     layernorm_token(cptr<uint16_t>(p.in) + at, cptr<uint16_t>(p.gamma), cptr<uint16_t>(p.beta),
                     reinterpret_cast<uint16_t*>(p.out) + at, p.channels);
 }
+#endif
 
+#if D4R_WANT_KERNEL(4)
 D4R_KERNEL(kThreads) void d4r_nn_merge(RegroupParams p) {
     const uint32_t index = global_x();
     if (index < p.grid_w * p.grid_h * p.channels) merge_element(p, index);
 }
+#endif
 
+#if D4R_WANT_KERNEL(5)
 D4R_KERNEL(kThreads) void d4r_nn_expand(RegroupParams p) {
     const uint32_t index = global_x();
     if (index < p.grid_w * p.grid_h * p.channels) expand_element(p, index);
 }
+#endif
 
-#if D4R_REFINE_SET == 0
+#if D4R_KERNEL_SET == 0
 // ---- fast: the prep protocol's globals (read by the runtime) and the B operand images ----
 
 namespace {
@@ -182,6 +199,7 @@ D4R_DEVICE bool fits_image(const LinearParams& p) {
 }
 } // namespace
 
+#if D4R_WANT_KERNEL(6)
 // The runtime reads these once (hipModuleGetGlobal) and writes d4r_prep_slot before the prep and the main kernel.
 __attribute__((device, used)) uint32_t d4r_prep_key_offset = 8; // LinearParams::weight: the key is the weight pointer
 __attribute__((device, used)) uint32_t d4r_prep_key_slots = kPrepKeySlots;
@@ -260,7 +278,9 @@ D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
         }
     }
 }
+#endif
 
+#if D4R_WANT_KERNEL(7)
 // One wave per (window, head). Per 16 queries: S^T = K Q^T stays in registers (a query's 64 keys are in its lane
 // and lane ^ 16), the softmax of refine_math.h's rule on the f16 scores with an f32 max and sum, P = f16, and
 // O = P V with P^T's accumulator turned into the A operand by one lane exchange; V^T is staged in LDS. f16
@@ -367,10 +387,12 @@ D4R_KERNEL(32) void d4r_nn_attention(AttnParams p) {
             }
     }
 }
+#endif
 
 #else
 // ---- accuracy (and wmmaf16): the PTX path's order; each step of 16 in K rounded to f16 by tile_f16 ----
 
+#if D4R_WANT_KERNEL(6)
 // One wave per 16 tokens, every output column: for each tile of 16 outputs the accumulator starts at the bias
 // (f16) and takes the K steps in order; then relu and the residual.
 D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
@@ -398,7 +420,9 @@ D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
             });
     }
 }
+#endif
 
+#if D4R_WANT_KERNEL(7)
 // One wave per (window, head): S = Q K^T (two K steps from +0) into LDS, the softmax row by row (refine_math.h,
 // lanes i and i + 32), O = P V (four K steps from +0).
 D4R_KERNEL(32) void d4r_nn_attention(AttnParams p) {
@@ -440,4 +464,5 @@ D4R_KERNEL(32) void d4r_nn_attention(AttnParams p) {
                         out[static_cast<uint64_t>(tokens[i]) * p.channels + head * kHeadDim + nt * 16 + n] = v;
                 });
 }
+#endif
 #endif
