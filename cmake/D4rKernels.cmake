@@ -53,8 +53,8 @@ endif()
 #    them into the cpu set: NAME.cpu each and a `NAME HASH` line in d4r-kernels.txt for the hash of the PTX
 #    (a name the PTX does not define fails the build), and the same into the accuracy set accuracy/cpu. A name
 #    given as NAME:VARIANT is served in the fast set by the registry's NAME@VARIANT (NAME.cpu says `1 VARIANT`)
-#    and in the accuracy set by NAME. KERNELS needs CPU_SOURCES: hip/ and cuda/ code objects
-#    (.hsaco, .cubin) are not built by the project yet.
+#    and in the accuracy set by NAME. KERNELS needs CPU_SOURCES; a family's AMD code objects come
+#    from d4r_amd_kernels (below), .cubin ones are not built by the project yet.
 # Relative paths are relative to the calling CMakeLists.txt.
 function(d4r_kernel_family)
     cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;PTX;EMBED" "KERNELS;CPU_SOURCES;CPU_LIBS")
