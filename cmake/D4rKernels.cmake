@@ -4,6 +4,43 @@
 # (build/share/d4r/native: the place an installation has it, <prefix>/share/d4r/native, relative to bin/).
 
 set(D4R_NATIVE_ROOT_IN_BUILD ${CMAKE_BINARY_DIR}/share/d4r/native)
+# Test-only code-object sets (never selected, installed or packaged): the gfx12 layout shim on gfx1100 and the
+# wmmaf16 measurement set.
+set(D4R_NATIVE_TEST_ROOT_IN_BUILD ${CMAKE_BINARY_DIR}/share/d4r/native-test)
+
+# AMD code objects (.hsaco) of the families' hip/ kernels, compiled by clang-19 without HIP's headers for these
+# targets. Built once, in the default preset: the asan and fuzz presets turn the option off (CMakePresets.json),
+# and it defaults off whenever D4R_SANITIZE or D4R_FUZZ is on.
+set(D4R_AMD_ARCHS gfx1100 gfx1101 gfx1102 gfx1103 gfx1200 gfx1201)
+find_program(D4R_AMD_CLANG NAMES clang-19 DOC "clang with the AMDGPU target, for the .hsaco kernel sets")
+set(amd_found OFF)
+if(D4R_AMD_CLANG)
+    set(probe ${CMAKE_BINARY_DIR}/CMakeFiles/d4r-amd-probe.hip)
+    file(WRITE ${probe} "extern \"C\" __attribute__((global)) void d4r_probe() {}\n")
+    execute_process(COMMAND ${D4R_AMD_CLANG} -x hip --offload-arch=gfx1100 --offload-device-only --no-gpu-bundle-output
+                            -nogpulib -nogpuinc -O1 ${probe} -o ${probe}.hsaco
+                    RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+    if(rc EQUAL 0)
+        set(amd_found ON)
+    endif()
+endif()
+set(amd_default OFF)
+if(amd_found AND NOT D4R_SANITIZE AND NOT D4R_FUZZ)
+    set(amd_default ON)
+endif()
+option(D4R_BUILD_AMD_KERNELS "Build the AMD (.hsaco) kernel sets with clang-19 (default: on when it compiles for gfx1100)"
+       ${amd_default})
+if(D4R_BUILD_AMD_KERNELS AND NOT amd_found)
+    message(FATAL_ERROR "D4R_BUILD_AMD_KERNELS is on, but ${D4R_AMD_CLANG} does not compile HIP for gfx1100 "
+                        "(clang-19 with the AMDGPU target: apt-get install clang-19)")
+elseif(D4R_BUILD_AMD_KERNELS)
+    message(STATUS "AMD kernel sets: ${D4R_AMD_ARCHS} with ${D4R_AMD_CLANG}")
+elseif(NOT amd_found)
+    message(STATUS "AMD kernel sets: not built: no clang-19 that compiles HIP for gfx1100 "
+                   "(apt-get install clang-19; then configure again)")
+else()
+    message(STATUS "AMD kernel sets: not built (D4R_BUILD_AMD_KERNELS=OFF)")
+endif()
 
 # d4r_kernel_family(NAME <family> PTX <file.ptx> [EMBED <template.cpp.in>]
 #                   [KERNELS <name>... CPU_SOURCES <file.cpp>... [CPU_LIBS <target>...]])
@@ -16,8 +53,8 @@ set(D4R_NATIVE_ROOT_IN_BUILD ${CMAKE_BINARY_DIR}/share/d4r/native)
 #    them into the cpu set: NAME.cpu each and a `NAME HASH` line in d4r-kernels.txt for the hash of the PTX
 #    (a name the PTX does not define fails the build), and the same into the accuracy set accuracy/cpu. A name
 #    given as NAME:VARIANT is served in the fast set by the registry's NAME@VARIANT (NAME.cpu says `1 VARIANT`)
-#    and in the accuracy set by NAME. KERNELS needs CPU_SOURCES: hip/ and cuda/ code objects
-#    (.hsaco, .cubin) are not built by the project yet.
+#    and in the accuracy set by NAME. KERNELS needs CPU_SOURCES; a family's AMD code objects come
+#    from d4r_amd_kernels (below), .cubin ones are not built by the project yet.
 # Relative paths are relative to the calling CMakeLists.txt.
 function(d4r_kernel_family)
     cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;PTX;EMBED" "KERNELS;CPU_SOURCES;CPU_LIBS")
@@ -33,6 +70,7 @@ function(d4r_kernel_family)
         message(FATAL_ERROR "d4r_kernel_family(${arg_NAME}): ${ptx} does not exist")
     endif()
     set_property(GLOBAL APPEND PROPERTY D4R_KERNEL_FAMILIES ${arg_NAME})
+    set_property(GLOBAL PROPERTY D4R_KERNEL_FAMILY_${arg_NAME}_PTX ${ptx})
 
     if(arg_EMBED)
         get_filename_component(template ${arg_EMBED} ABSOLUTE)
@@ -92,4 +130,97 @@ function(d4r_native_kernel_sets)
         COMMENT "native kernel set ${dir}" VERBATIM)
     add_custom_target(d4r_native_kernel_sets ALL DEPENDS ${outputs})
     add_dependencies(d4rcuda d4r_native_kernel_sets)
+endfunction()
+
+# d4r_amd_kernels(FAMILY <family> SOURCE <file.hip> KERNELS <name>... [DEPENDS <file>...])
+# The family's AMD kernels (after its d4r_kernel_family): SOURCE is compiled once per kernel, set and target with
+# -DD4R_KERNEL_SET=0 (fast) or 1 (accuracy) and -DD4R_KERNEL_ONLY=<the kernel's 1-based place in KERNELS> (the
+# source keeps that kernel alone), into build/src/kernels/<family>/hsaco/<set>/<arch>/NAME.hsaco; then
+# d4r_make_kernel_set hsaco writes the fast set ${D4R_NATIVE_ROOT_IN_BUILD}/<arch> and the accuracy set
+# accuracy/<arch> (manifest for the family's PTX, marker last) for every arch of D4R_AMD_ARCHS, the test-only sets
+# gfx1100-gfx12shim (fast, -DD4R_WMMA_GFX12_LAYOUT_SHIM=1) and gfx1100-wmmaf16 (-DD4R_KERNEL_SET=2) under
+# ${D4R_NATIVE_TEST_ROOT_IN_BUILD}, and scripts/amd-resources.sh the table ${D4R_NATIVE_ROOT_IN_BUILD}/amd-resources.txt.
+# Nothing when D4R_BUILD_AMD_KERNELS is off.
+function(d4r_amd_kernels)
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;SOURCE" "KERNELS;DEPENDS")
+    if(NOT arg_FAMILY OR NOT arg_SOURCE OR NOT arg_KERNELS OR arg_UNPARSED_ARGUMENTS)
+        message(FATAL_ERROR "d4r_amd_kernels: FAMILY, SOURCE and KERNELS are required")
+    endif()
+    if(NOT D4R_BUILD_AMD_KERNELS)
+        return()
+    endif()
+    get_property(ptx GLOBAL PROPERTY D4R_KERNEL_FAMILY_${arg_FAMILY}_PTX)
+    if(NOT ptx)
+        message(FATAL_ERROR "d4r_amd_kernels: family ${arg_FAMILY} has no d4r_kernel_family() before it")
+    endif()
+    get_filename_component(source ${arg_SOURCE} ABSOLUTE)
+    set(deps ${source})
+    foreach(d ${arg_DEPENDS})
+        get_filename_component(d ${d} ABSOLUTE)
+        list(APPEND deps ${d})
+    endforeach()
+    set(flags -x hip --offload-device-only --no-gpu-bundle-output -nogpulib -nogpuinc -O3 -std=c++20
+              -ffp-contract=off -fno-gpu-flush-denormals-to-zero -Werror -I${CMAKE_SOURCE_DIR}/src)
+    set(objects ${CMAKE_CURRENT_BINARY_DIR}/hsaco)
+    # Variants: set folder name, -D flags, targets.
+    string(REPLACE ";" "," every_arch "${D4R_AMD_ARCHS}")
+    set(variants "fast|-DD4R_KERNEL_SET=0|${every_arch}" "accuracy|-DD4R_KERNEL_SET=1|${every_arch}"
+                 "gfx12shim|-DD4R_KERNEL_SET=0 -DD4R_WMMA_GFX12_LAYOUT_SHIM=1|gfx1100"
+                 "wmmaf16|-DD4R_KERNEL_SET=2|gfx1100")
+    set(all_sets)
+    foreach(v ${variants})
+        string(REPLACE "|" ";" v "${v}")
+        list(GET v 0 set_name)
+        list(GET v 1 defs)
+        list(GET v 2 archs)
+        separate_arguments(defs)
+        string(REPLACE "," ";" archs "${archs}")
+        foreach(arch ${archs})
+            set(index 0)
+            set(outs)
+            foreach(k ${arg_KERNELS})
+                math(EXPR index "${index} + 1")
+                set(out ${objects}/${set_name}/${arch}/${k}.hsaco)
+                add_custom_command(OUTPUT ${out}
+                    COMMAND ${D4R_AMD_CLANG} ${flags} --offload-arch=${arch} ${defs} -DD4R_KERNEL_ONLY=${index}
+                            ${source} -o ${out}
+                    DEPENDS ${deps} COMMENT "AMD ${set_name} ${arch} ${k}.hsaco" VERBATIM)
+                list(APPEND outs ${out})
+            endforeach()
+            set(${set_name}_${arch}_objects ${outs})
+        endforeach()
+    endforeach()
+    set(family_args --family ${arg_FAMILY} ${ptx} ${arg_KERNELS})
+    set(outputs)
+    foreach(arch ${D4R_AMD_ARCHS})
+        set(fast ${D4R_NATIVE_ROOT_IN_BUILD}/${arch})
+        set(accuracy ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/${arch})
+        set(set_outputs ${fast}/d4r-kernels.txt ${accuracy}/d4r-kernels.txt ${accuracy}/d4r-accuracy.txt)
+        foreach(k ${arg_KERNELS})
+            list(APPEND set_outputs ${fast}/${k}.hsaco ${accuracy}/${k}.hsaco)
+        endforeach()
+        add_custom_command(OUTPUT ${set_outputs}
+            COMMAND d4r_make_kernel_set hsaco ${fast} ${objects}/fast/${arch} --accuracy ${accuracy}
+                    ${objects}/accuracy/${arch} ${family_args}
+            DEPENDS d4r_make_kernel_set ${ptx} ${fast_${arch}_objects} ${accuracy_${arch}_objects}
+            COMMENT "AMD kernel sets ${fast}, ${accuracy}" VERBATIM)
+        list(APPEND outputs ${set_outputs})
+    endforeach()
+    foreach(test_set gfx12shim wmmaf16)
+        set(dir ${D4R_NATIVE_TEST_ROOT_IN_BUILD}/gfx1100-${test_set})
+        add_custom_command(OUTPUT ${dir}/d4r-kernels.txt
+            COMMAND d4r_make_kernel_set hsaco ${dir} ${objects}/${test_set}/gfx1100 ${family_args}
+            DEPENDS d4r_make_kernel_set ${ptx} ${${test_set}_gfx1100_objects}
+            COMMENT "AMD test kernel set ${dir}" VERBATIM)
+        list(APPEND outputs ${dir}/d4r-kernels.txt)
+    endforeach()
+    set(table ${D4R_NATIVE_ROOT_IN_BUILD}/amd-resources.txt)
+    add_custom_command(OUTPUT ${table}
+        COMMAND ${CMAKE_SOURCE_DIR}/scripts/amd-resources.sh ${D4R_NATIVE_ROOT_IN_BUILD} ${D4R_NATIVE_TEST_ROOT_IN_BUILD}
+                > ${table}.tmp
+        COMMAND ${CMAKE_COMMAND} -E rename ${table}.tmp ${table}
+        DEPENDS ${outputs} ${CMAKE_SOURCE_DIR}/scripts/amd-resources.sh
+        COMMENT "AMD kernel resources ${table}" VERBATIM)
+    add_custom_target(d4r_amd_kernels_${arg_FAMILY} ALL DEPENDS ${outputs} ${table})
+    add_dependencies(d4r_native_kernel_sets_amd d4r_amd_kernels_${arg_FAMILY})
 endfunction()

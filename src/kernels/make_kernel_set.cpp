@@ -2,6 +2,7 @@
 // (cmake/D4rKernels.cmake; docs/kernel-sets.md, "Where kernels live"). Run by the build, not installed.
 //
 //   d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX KERNEL... [--family ...]...
+//   d4r_make_kernel_set hsaco SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] --family ...
 //
 // Promise: SET_DIR/d4r-kernels.txt lists, for every KERNEL of every family, the hash (FNV-1a 64 of the module
 // text without trailing NULs, ptx/module_hash.h) of each PTX module of that family's PTX file that defines
@@ -10,8 +11,13 @@
 // manifest, "1" for every kernel (the exact kernels) and, last, the accuracy marker d4r-accuracy.txt.
 // Every other *.cpu of a set folder is removed: the folder is the build's, and a kernel dropped from a family
 // must not stay behind.
+// hsaco: the same manifests, and SET_DIR/KERNEL.hsaco copied from OBJECT_DIR/KERNEL.hsaco (the AMD code objects
+// the build compiled, cmake/D4rKernels.cmake), each checked to be an AMDGPU ELF file, all read before anything is
+// written; variants do not apply. The accuracy folder must pass check_accuracy_build_output (kernelset/kernel_set.h)
+// first. Other *.hsaco of a set folder are removed.
 // Refused (exit 1, nothing written): a KERNEL that its PTX does not define, a KERNEL named twice (the set
 // has one NAME.cpu per name), a PTX file that cannot be read or indexed. Bad usage: exit 2.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -23,6 +29,7 @@
 #include <fmt/format.h>
 
 #include "core/files.h"
+#include "kernelset/kernel_set.h"
 #include "ptx/manifest.h"
 #include "ptx/module_index.h"
 
@@ -38,8 +45,20 @@ struct Family {
     std::map<std::string, std::string> variants; // kernel -> the fast set's variant
 };
 
-constexpr const char* kUsage = "usage: d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX "
-                               "KERNEL[:VARIANT]... [--family NAME PTX KERNEL[:VARIANT]...]...\n";
+constexpr const char* kUsage =
+    "usage: d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX "
+    "KERNEL[:VARIANT]... [--family NAME PTX KERNEL[:VARIANT]...]...\n"
+    "       d4r_make_kernel_set hsaco SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] --family NAME "
+    "PTX KERNEL... [--family ...]...\n";
+
+// An AMDGPU code object: ELF64, little-endian, e_machine EM_AMDGPU (224).
+bool is_amdgpu_elf(const std::string& bytes) {
+    return bytes.size() >= 20 &&
+           bytes.compare(0, 4,
+                         "\x7f"
+                         "ELF") == 0 &&
+           bytes[4] == 2 && bytes[5] == 1 && static_cast<uint8_t>(bytes[18]) == 224 && bytes[19] == 0;
+}
 
 int fail(const std::string& what) {
     fmt::print(stderr, "d4r_make_kernel_set: {}\n", what);
@@ -71,19 +90,29 @@ std::vector<Family> parse_families(const std::vector<std::string_view>& args) {
 
 int main(int argc, char** argv) {
     std::vector<std::string_view> args(argv + 1, argv + argc);
-    if (args.size() < 2 || args[0] != "cpu") {
+    const bool hsaco = !args.empty() && args[0] == "hsaco";
+    if (args.size() < (hsaco ? 3u : 2u) || (args[0] != "cpu" && !hsaco)) {
         fmt::print(stderr, "{}", kUsage);
         return 2;
     }
     const fs::path set_dir(args[1]);
     size_t first = 2;
-    fs::path accuracy_dir;
-    if (args.size() > 3 && args[2] == "--accuracy") {
-        accuracy_dir = fs::path(args[3]);
-        first = 4;
+    fs::path objects, accuracy_dir, accuracy_objects;
+    if (hsaco) objects = fs::path(args[first++]);
+    if (args.size() > first + 1 && args[first] == "--accuracy") {
+        accuracy_dir = fs::path(args[first + 1]);
+        first += 2;
+        if (hsaco) {
+            if (args.size() <= first) {
+                fmt::print(stderr, "{}", kUsage);
+                return 2;
+            }
+            accuracy_objects = fs::path(args[first++]);
+        }
     }
     std::vector<Family> families = parse_families({args.begin() + static_cast<ptrdiff_t>(first), args.end()});
-    if (families.empty()) {
+    if (families.empty() ||
+        (hsaco && std::any_of(families.begin(), families.end(), [](const Family& f) { return !f.variants.empty(); }))) {
         fmt::print(stderr, "{}", kUsage);
         return 2;
     }
@@ -117,30 +146,49 @@ int main(int argc, char** argv) {
 
     const std::string origin =
         fmt::format("the build (d4r_make_kernel_set; kernel families of src/kernels: {})", names);
-    // One set folder: the manifest, NAME.cpu per kernel (with or without the variants), no stale .cpu.
-    auto write_set = [&](const fs::path& dir, bool variants) -> int {
+    // One set folder: the manifest, NAME.cpu per kernel (with or without the variants) or NAME.hsaco copied from
+    // `from`, no stale code object of the set's kind.
+    const std::string ext = hsaco ? ".hsaco" : ".cpu";
+    auto write_set = [&](const fs::path& dir, bool variants, const fs::path& from) -> int {
+        std::map<std::string, std::string> contents;
+        for (const auto& [kernel, family] : family_of) {
+            if (hsaco) {
+                const fs::path object = from / (kernel + ext);
+                Expected<std::vector<uint8_t>> bytes = read_file(object);
+                if (!bytes) return fail(bytes.error().text());
+                std::string text(bytes->begin(), bytes->end());
+                if (!is_amdgpu_elf(text))
+                    return fail(fmt::format("{}: not an AMDGPU ELF code object", object.string()));
+                contents[kernel] = std::move(text);
+                continue;
+            }
+            auto v = variant_of.find(kernel);
+            contents[kernel] = variants && v != variant_of.end() ? "1 " + v->second + "\n" : std::string("1\n");
+        }
         std::error_code ec;
         fs::create_directories(dir, ec);
         if (ec) return fail(fmt::format("{}: {}", dir.string(), ec.message()));
         Expected<std::vector<fs::path>> listing = list_directory(dir);
         if (!listing) return fail(listing.error().text());
         for (const fs::path& p : *listing) {
-            if (p.extension() != ".cpu" || family_of.count(p.stem().string()) != 0) continue;
+            if (p.extension() != ext || family_of.count(p.stem().string()) != 0) continue;
             if (!fs::remove(p, ec) || ec) return fail(fmt::format("{}: cannot remove: {}", p.string(), ec.message()));
         }
-        for (const auto& [kernel, family] : family_of) {
-            auto v = variant_of.find(kernel);
-            std::string line = variants && v != variant_of.end() ? "1 " + v->second + "\n" : std::string("1\n");
-            Status written = write_file_atomic(dir / (kernel + ".cpu"), std::string_view(line));
+        for (const auto& [kernel, text] : contents) {
+            Status written = write_file_atomic(dir / (kernel + ext), std::string_view(text));
             if (!written) return fail(written.error().text());
         }
         Status saved = manifest.save(dir / std::string(ptx::kManifestFileName), origin);
         if (!saved) return fail(saved.error().text());
         return 0;
     };
-    if (int r = write_set(set_dir, true)) return r;
+    if (int r = write_set(set_dir, true, objects)) return r;
     if (!accuracy_dir.empty()) {
-        if (int r = write_set(accuracy_dir, false)) return r;
+        if (hsaco) {
+            Status allowed = kernels::check_accuracy_build_output(accuracy_dir);
+            if (!allowed) return fail(allowed.error().text());
+        }
+        if (int r = write_set(accuracy_dir, false, accuracy_objects)) return r;
         // The marker last: a half-written accuracy set is never used (docs/kernel-sets.md).
         Status marked = write_file_atomic(accuracy_dir / "d4r-accuracy.txt", std::string_view("1\n"));
         if (!marked) return fail(marked.error().text());

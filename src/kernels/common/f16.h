@@ -1,22 +1,63 @@
 // d4r kernels: the f16 <-> f32 conversions every kernel family shares, compiled identically by nvcc (device:
-// the cvt instructions) and a host C++ compiler (bit manipulation giving the same results).
+// the cvt instructions), a host C++ compiler and clang's HIP device compilation (both: bit manipulation giving
+// the same results), and the few libm calls the shared scalar code makes (floor_f, sqrt_f, bits_of).
 //
 // Promise: half_to_float is exact; float_to_half rounds to nearest-even as cvt.rn.f16.f32 does (NaN becomes
-// the canonical 0x7fff, overflow infinity, subnormals kept).
+// the canonical 0x7fff, overflow infinity, subnormals kept). On the HIP device floor_f and sqrt_f are
+// clang's builtins (v_floor_f32; the correctly rounded f32 square root clang emits for HIP by default), so
+// with -ffp-contract=off the AMD kernels give the bytes of the host and nvcc builds; the host and nvcc code
+// is unchanged (floorf, sqrtf, std::memcpy).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
 #ifndef D4R_HD
 #ifdef __CUDACC__
 #define D4R_HD __host__ __device__ __forceinline__
+#elif defined(__HIP__) // clang -x hip without HIP's headers: the attributes are spelled out
+#define D4R_HD __attribute__((host, device, always_inline)) inline
 #else
 #define D4R_HD inline
 #endif
 #endif
 
 namespace d4r::kernels {
+
+// The bits of a float, and a float of bits (std::memcpy has no HIP device version without HIP's headers).
+D4R_HD uint32_t bits_of(float f) {
+    uint32_t x;
+#ifdef __HIP_DEVICE_COMPILE__
+    __builtin_memcpy(&x, &f, 4);
+#else
+    std::memcpy(&x, &f, 4);
+#endif
+    return x;
+}
+D4R_HD float float_of(uint32_t x) {
+    float f;
+#ifdef __HIP_DEVICE_COMPILE__
+    __builtin_memcpy(&f, &x, 4);
+#else
+    std::memcpy(&f, &x, 4);
+#endif
+    return f;
+}
+D4R_HD float floor_f(float v) {
+#ifdef __HIP_DEVICE_COMPILE__
+    return __builtin_floorf(v);
+#else
+    return floorf(v);
+#endif
+}
+D4R_HD float sqrt_f(float v) {
+#ifdef __HIP_DEVICE_COMPILE__
+    return __builtin_sqrtf(v);
+#else
+    return sqrtf(v);
+#endif
+}
 
 D4R_HD float half_to_float(uint16_t h) {
 #ifdef __CUDA_ARCH__
@@ -42,9 +83,7 @@ D4R_HD float half_to_float(uint16_t h) {
     } else {
         bits = sign | ((e + 112u) << 23) | (m << 13);
     }
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
+    return float_of(bits);
 #endif
 }
 
@@ -54,8 +93,7 @@ D4R_HD uint16_t float_to_half(float f) {
     asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
     return h;
 #else
-    uint32_t x;
-    std::memcpy(&x, &f, 4);
+    uint32_t x = bits_of(f);
     uint32_t sign = (x >> 16) & 0x8000u;
     x &= 0x7fffffffu;
     if (x > 0x7f800000u) return static_cast<uint16_t>(0x7fffu);         // NaN: canonical, as cvt does

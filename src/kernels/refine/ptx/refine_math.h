@@ -1,7 +1,8 @@
 // d4r refine network (docs/network.md): the kernels' parameter blocks and the scalar math shared by the CUDA
 // kernels (refine.cu, shipped as PTX), the C++ reference (src/network/reference.h) and the CPU native kernels.
 //
-// Promise: every function here compiles identically under nvcc and a host C++ compiler and uses only
+// Promise: every function here compiles identically under nvcc, a host C++ compiler and clang's HIP device
+// compilation (the AMD kernels, src/kernels/refine/hip) and uses only
 // IEEE-exact operations (+ - * /, sqrt, floor, comparisons as selects, f16<->f32 round-to-nearest-even), so
 // with nvcc's --fmad=false and the host's -ffp-contract=off the implementations agree bit for bit. The
 // matrix products are not here: the kernels use mma.sync, the host the measured tensor-core rule
@@ -16,7 +17,9 @@
 namespace d4r::refine::math {
 
 using kernels::float_to_half;
+using kernels::floor_f;
 using kernels::half_to_float;
+using kernels::sqrt_f;
 
 inline constexpr uint32_t kWindow = 8;                                          // window side in tokens
 inline constexpr uint32_t kWindowTokens = kWindow * kWindow;                    // 64
@@ -100,7 +103,7 @@ D4R_HD float untone(float v, float x, float r) {
 D4R_HD float exp_neg(float x) {
     x = clamp_f(x, -80.0f, 0.0f);
     float t = x * 1.44269504f;
-    float n = floorf(t);
+    float n = floor_f(t);
     float f = t - n;
     float p = 1.54035304e-4f;
     p = p * f + 1.33335581e-3f;
@@ -110,9 +113,7 @@ D4R_HD float exp_neg(float x) {
     p = p * f + 6.93147181e-1f;
     p = p * f + 1.0f;
     uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(n) + 127) << 23;
-    float scale;
-    std::memcpy(&scale, &bits, 4);
-    return p * scale;
+    return p * kernels::float_of(bits);
 }
 
 // f16 helpers of the epilogues.
@@ -131,7 +132,7 @@ D4R_HD void layernorm_token(const uint16_t* x, const uint16_t* gamma, const uint
         var = var + d * d;
     }
     var = var / static_cast<float>(channels);
-    float inv = 1.0f / sqrtf(var + kNormEps);
+    float inv = 1.0f / sqrt_f(var + kNormEps);
     for (uint32_t c = 0; c < channels; ++c) {
         float d = half_to_float(x[c]) - mean;
         out[c] = float_to_half((d * inv) * half_to_float(gamma[c]) + half_to_float(beta[c]));
@@ -214,10 +215,17 @@ D4R_HD void softmax_row(uint16_t* s, const uint16_t* relbias, uint32_t query, ui
     float sum = 0.0f;
     for (uint32_t j = 0; j < kWindowTokens; ++j)
         if ((present >> j) & 1u) sum = sum + exp_neg(logit(j) - m);
+#ifdef __HIP_DEVICE_COMPILE__
+    // In place, the same values: logit(j) reads only s[j]. The AMD kernels would keep the 64-entry array of
+    // the other path in scratch memory; nvcc's and the host's code stay as the committed PTX was made.
+    for (uint32_t j = 0; j < kWindowTokens; ++j)
+        s[j] = ((present >> j) & 1u) ? float_to_half(exp_neg(logit(j) - m) / sum) : uint16_t(0);
+#else
     uint16_t probs[kWindowTokens];
     for (uint32_t j = 0; j < kWindowTokens; ++j)
         probs[j] = ((present >> j) & 1u) ? float_to_half(exp_neg(logit(j) - m) / sum) : uint16_t(0);
     for (uint32_t j = 0; j < kWindowTokens; ++j) s[j] = probs[j];
+#endif
 }
 
 } // namespace d4r::refine::math
