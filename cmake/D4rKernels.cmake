@@ -224,3 +224,84 @@ function(d4r_amd_kernels)
     add_custom_target(d4r_amd_kernels_${arg_FAMILY} ALL DEPENDS ${outputs} ${table})
     add_dependencies(d4r_native_kernel_sets_amd d4r_amd_kernels_${arg_FAMILY})
 endfunction()
+
+# d4r_cuda_kernels(FAMILY <family> ARCH <sm_XX> ACCURACY_SOURCE <file.cu> KERNELS <kernel>=<source.cu>...
+#                  [DEPENDS <file>...]): NVIDIA native kernels, built when nvcc is found (D4R_NVCC; not in sanitizer
+# builds). Each distinct source is compiled by nvcc (-arch=ARCH --fmad=false -O3) to a cubin and to PTX in
+# <binary dir>/<arch>/ (global property D4R_<FAMILY>_CUDA_DIR names that folder, for tests); the fast set
+# ${D4R_NATIVE_ROOT_IN_BUILD}/ARCH gets KERNEL.cubin = its source's cubin, the accuracy set
+# ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/ARCH gets KERNEL.cubin = ACCURACY_SOURCE's cubin for every kernel
+# (d4r_make_kernel_set cubin writes both, with the manifests and the marker). Target d4r_cuda_kernels_<family>.
+function(d4r_cuda_kernels)
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;ARCH;ACCURACY_SOURCE" "KERNELS;DEPENDS")
+    if(NOT arg_FAMILY OR NOT arg_ARCH OR NOT arg_ACCURACY_SOURCE OR NOT arg_KERNELS OR arg_UNPARSED_ARGUMENTS)
+        message(FATAL_ERROR "d4r_cuda_kernels: FAMILY, ARCH, ACCURACY_SOURCE and KERNELS are required")
+    endif()
+    find_program(D4R_NVCC nvcc HINTS /usr/local/cuda/bin)
+    if(NOT D4R_NVCC OR D4R_SANITIZE)
+        message(STATUS "d4r: ${arg_FAMILY}'s ${arg_ARCH} kernels are not built (nvcc not found, or a sanitizer build)")
+        return()
+    endif()
+    get_property(ptx GLOBAL PROPERTY D4R_KERNEL_FAMILY_${arg_FAMILY}_PTX)
+    if(NOT ptx)
+        message(FATAL_ERROR "d4r_cuda_kernels: family ${arg_FAMILY} has no d4r_kernel_family() before it")
+    endif()
+    set(deps)
+    foreach(d ${arg_DEPENDS})
+        get_filename_component(d ${d} ABSOLUTE)
+        list(APPEND deps ${d})
+    endforeach()
+    set(dir ${CMAKE_CURRENT_BINARY_DIR}/${arg_ARCH})
+    string(TOUPPER ${arg_FAMILY} upper)
+    set_property(GLOBAL PROPERTY D4R_${upper}_CUDA_DIR ${dir})
+    set(flags -arch=${arg_ARCH} --fmad=false -O3 -std=c++17 -I${CMAKE_SOURCE_DIR}/src)
+    # nvcc SOURCE -> dir/<stem>.cubin and .ptx, once per source.
+    set(compiled)
+    set(outputs)
+    function(d4r_nvcc_source source kinds)
+        get_filename_component(source ${source} ABSOLUTE)
+        get_filename_component(stem ${source} NAME_WE)
+        if(stem IN_LIST compiled)
+            return()
+        endif()
+        foreach(kind ${kinds})
+            add_custom_command(OUTPUT ${dir}/${stem}.${kind}
+                COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+                COMMAND ${D4R_NVCC} -${kind} ${flags} -o ${dir}/${stem}.${kind} ${source}
+                DEPENDS ${source} ${deps} COMMENT "nvcc ${stem} -> ${arg_ARCH} ${stem}.${kind}" VERBATIM)
+            list(APPEND outputs ${dir}/${stem}.${kind})
+        endforeach()
+        list(APPEND compiled ${stem})
+        set(compiled ${compiled} PARENT_SCOPE)
+        set(outputs ${outputs} PARENT_SCOPE)
+    endfunction()
+    d4r_nvcc_source(${arg_ACCURACY_SOURCE} "cubin")
+    get_filename_component(accuracy_stem ${arg_ACCURACY_SOURCE} NAME_WE)
+    set(names)
+    set(copies)
+    foreach(entry ${arg_KERNELS})
+        string(REPLACE "=" ";" pair ${entry})
+        list(GET pair 0 kernel)
+        list(GET pair 1 source)
+        d4r_nvcc_source(${source} "cubin;ptx")
+        get_filename_component(stem ${source} NAME_WE)
+        list(APPEND names ${kernel})
+        list(APPEND copies COMMAND ${CMAKE_COMMAND} -E copy ${dir}/${stem}.cubin ${dir}/fast/${kernel}.cubin
+                           COMMAND ${CMAKE_COMMAND} -E copy ${dir}/${accuracy_stem}.cubin
+                                   ${dir}/accuracy/${kernel}.cubin)
+    endforeach()
+    set(fast ${D4R_NATIVE_ROOT_IN_BUILD}/${arg_ARCH})
+    set(accuracy ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/${arg_ARCH})
+    set(set_outputs ${fast}/d4r-kernels.txt ${accuracy}/d4r-kernels.txt ${accuracy}/d4r-accuracy.txt)
+    foreach(k ${names})
+        list(APPEND set_outputs ${fast}/${k}.cubin ${accuracy}/${k}.cubin)
+    endforeach()
+    add_custom_command(OUTPUT ${set_outputs}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}/fast ${dir}/accuracy
+        ${copies}
+        COMMAND d4r_make_kernel_set cubin ${fast} ${dir}/fast --accuracy ${accuracy} ${dir}/accuracy
+                --family ${arg_FAMILY} ${ptx} ${names}
+        DEPENDS d4r_make_kernel_set ${ptx} ${outputs}
+        COMMENT "NVIDIA kernel sets ${fast}, ${accuracy}" VERBATIM)
+    add_custom_target(d4r_cuda_kernels_${arg_FAMILY} ALL DEPENDS ${set_outputs})
+endfunction()

@@ -3,6 +3,7 @@
 //
 //   d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX KERNEL... [--family ...]...
 //   d4r_make_kernel_set hsaco SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] --family ...
+//   d4r_make_kernel_set cubin SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] --family ...
 //
 // Promise: SET_DIR/d4r-kernels.txt lists, for every KERNEL of every family, the hash (FNV-1a 64 of the module
 // text without trailing NULs, ptx/module_hash.h) of each PTX module of that family's PTX file that defines
@@ -14,7 +15,8 @@
 // hsaco: the same manifests, and SET_DIR/KERNEL.hsaco copied from OBJECT_DIR/KERNEL.hsaco (the AMD code objects
 // the build compiled, cmake/D4rKernels.cmake), each checked to be an AMDGPU ELF file, all read before anything is
 // written; variants do not apply. The accuracy folder must pass check_accuracy_build_output (kernelset/kernel_set.h)
-// first. Other *.hsaco of a set folder are removed.
+// first. Other *.hsaco of a set folder are removed. cubin: the same with NVIDIA code objects (KERNEL.cubin, each
+// checked to be an ELF file for EM_CUDA).
 // Refused (exit 1, nothing written): a KERNEL that its PTX does not define, a KERNEL named twice (the set
 // has one NAME.cpu per name), a PTX file that cannot be read or indexed. Bad usage: exit 2.
 #include <algorithm>
@@ -48,8 +50,8 @@ struct Family {
 constexpr const char* kUsage =
     "usage: d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX "
     "KERNEL[:VARIANT]... [--family NAME PTX KERNEL[:VARIANT]...]...\n"
-    "       d4r_make_kernel_set hsaco SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] --family NAME "
-    "PTX KERNEL... [--family ...]...\n";
+    "       d4r_make_kernel_set hsaco|cubin SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] "
+    "--family NAME PTX KERNEL... [--family ...]...\n";
 
 // An AMDGPU code object: ELF64, little-endian, e_machine EM_AMDGPU (224).
 bool is_amdgpu_elf(const std::string& bytes) {
@@ -58,6 +60,15 @@ bool is_amdgpu_elf(const std::string& bytes) {
                          "\x7f"
                          "ELF") == 0 &&
            bytes[4] == 2 && bytes[5] == 1 && static_cast<uint8_t>(bytes[18]) == 224 && bytes[19] == 0;
+}
+
+// An NVIDIA code object: ELF64, little-endian, e_machine EM_CUDA (190).
+bool is_cuda_elf(const std::string& bytes) {
+    return bytes.size() >= 20 &&
+           bytes.compare(0, 4,
+                         "\x7f"
+                         "ELF") == 0 &&
+           bytes[4] == 2 && bytes[5] == 1 && static_cast<uint8_t>(bytes[18]) == 190 && bytes[19] == 0;
 }
 
 int fail(const std::string& what) {
@@ -90,19 +101,21 @@ std::vector<Family> parse_families(const std::vector<std::string_view>& args) {
 
 int main(int argc, char** argv) {
     std::vector<std::string_view> args(argv + 1, argv + argc);
-    const bool hsaco = !args.empty() && args[0] == "hsaco";
-    if (args.size() < (hsaco ? 3u : 2u) || (args[0] != "cpu" && !hsaco)) {
+    // hsaco and cubin sets copy code objects the build compiled (`copies`); a cpu set names the registry's kernels.
+    const bool cubin = !args.empty() && args[0] == "cubin";
+    const bool copies = !args.empty() && (args[0] == "hsaco" || cubin);
+    if (args.size() < (copies ? 3u : 2u) || (args[0] != "cpu" && !copies)) {
         fmt::print(stderr, "{}", kUsage);
         return 2;
     }
     const fs::path set_dir(args[1]);
     size_t first = 2;
     fs::path objects, accuracy_dir, accuracy_objects;
-    if (hsaco) objects = fs::path(args[first++]);
+    if (copies) objects = fs::path(args[first++]);
     if (args.size() > first + 1 && args[first] == "--accuracy") {
         accuracy_dir = fs::path(args[first + 1]);
         first += 2;
-        if (hsaco) {
+        if (copies) {
             if (args.size() <= first) {
                 fmt::print(stderr, "{}", kUsage);
                 return 2;
@@ -112,7 +125,7 @@ int main(int argc, char** argv) {
     }
     std::vector<Family> families = parse_families({args.begin() + static_cast<ptrdiff_t>(first), args.end()});
     if (families.empty() ||
-        (hsaco && std::any_of(families.begin(), families.end(), [](const Family& f) { return !f.variants.empty(); }))) {
+        (copies && std::any_of(families.begin(), families.end(), [](const Family& f) { return !f.variants.empty(); }))) {
         fmt::print(stderr, "{}", kUsage);
         return 2;
     }
@@ -148,17 +161,17 @@ int main(int argc, char** argv) {
         fmt::format("the build (d4r_make_kernel_set; kernel families of src/kernels: {})", names);
     // One set folder: the manifest, NAME.cpu per kernel (with or without the variants) or NAME.hsaco copied from
     // `from`, no stale code object of the set's kind.
-    const std::string ext = hsaco ? ".hsaco" : ".cpu";
+    const std::string ext = cubin ? ".cubin" : copies ? ".hsaco" : ".cpu";
     auto write_set = [&](const fs::path& dir, bool variants, const fs::path& from) -> int {
         std::map<std::string, std::string> contents;
         for (const auto& [kernel, family] : family_of) {
-            if (hsaco) {
+            if (copies) {
                 const fs::path object = from / (kernel + ext);
                 Expected<std::vector<uint8_t>> bytes = read_file(object);
                 if (!bytes) return fail(bytes.error().text());
                 std::string text(bytes->begin(), bytes->end());
-                if (!is_amdgpu_elf(text))
-                    return fail(fmt::format("{}: not an AMDGPU ELF code object", object.string()));
+                if (cubin ? !is_cuda_elf(text) : !is_amdgpu_elf(text))
+                    return fail(fmt::format("{}: not an {} ELF code object", object.string(), cubin ? "NVIDIA" : "AMDGPU"));
                 contents[kernel] = std::move(text);
                 continue;
             }
@@ -184,7 +197,7 @@ int main(int argc, char** argv) {
     };
     if (int r = write_set(set_dir, true, objects)) return r;
     if (!accuracy_dir.empty()) {
-        if (hsaco) {
+        if (copies) {
             Status allowed = kernels::check_accuracy_build_output(accuracy_dir);
             if (!allowed) return fail(allowed.error().text());
         }

@@ -21,7 +21,7 @@ using namespace d4r::network;
 namespace {
 
 struct FastPtx {
-    std::string elementwise, linear, attention; // NUL-terminated texts
+    std::string elementwise, unpatchify, regroup, linear, attention; // NUL-terminated texts
 };
 
 const FastPtx* fast_ptx(std::string* why) {
@@ -32,7 +32,8 @@ const FastPtx* fast_ptx(std::string* why) {
             text.push_back('\0');
             return text;
         };
-        return FastPtx{read("fast_elementwise.ptx"), read("fast_linear.ptx"), read("fast_attention.ptx")};
+        return FastPtx{read("fast_elementwise.ptx"), read("fast_unpatchify.ptx"), read("fast_regroup.ptx"),
+                       read("fast_linear.ptx"), read("fast_attention.ptx")};
     }();
     return &p;
 #else
@@ -44,6 +45,8 @@ const FastPtx* fast_ptx(std::string* why) {
 std::string_view pick(const FastPtx& f, Kernel k, bool matrix_too) {
     if (k == Kernel::Linear) return matrix_too ? std::string_view(f.linear) : refine_ptx();
     if (k == Kernel::Attention) return matrix_too ? std::string_view(f.attention) : refine_ptx();
+    if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;
+    if (k == Kernel::Unpatchify) return f.unpatchify;
     return f.elementwise;
 }
 

@@ -17,23 +17,24 @@ extern "C" __global__ void __launch_bounds__(32) d4r_nn_attention(AttnParams p) 
     const uint16_t* qkv = reinterpret_cast<const uint16_t*>(p.qkv);
     const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias) + head * kRelBiasSize;
     for (uint32_t i = lane; i < kRelBiasSize; i += 32) bias[i] = half_to_float(relbias[i]);
-    // k and v: 4 pieces of 16 bytes per token each, 512 pieces, 16 per lane (loads first, then stores).
+    // k and v: 4 pieces of 16 bytes per token each, 512 pieces, 16 per lane: lane l takes part l % 4 of tensor
+    // (l / 4) % 2 of tokens 4n + l / 8 (loads first, then stores).
+    const uint32_t wins_x = div_up(p.grid_w, kWindow);
+    const uint32_t x0 = (window % wins_x) * kWindow, y0 = (window / wins_x) * kWindow;
+    const uint32_t part = lane % 4, which = (lane / 4) % 2;
     constexpr uint32_t kPieces = kWindowTokens * 8 / 32;
     uint4 val[kPieces];
 #pragma unroll
     for (uint32_t n = 0; n < kPieces; ++n) {
-        const uint32_t piece = n * 32 + lane, i = piece / 8, which = 1 + piece % 8 / 4, part = piece % 4;
-        uint32_t token;
-        val[n] = window_token(p, window, i, token)
-                     ? *reinterpret_cast<const uint4*>(qkv + static_cast<uint64_t>(token) * stride +
-                                                       which * p.channels + head * kHeadDim + part * 8)
+        const uint32_t i = 4 * n + lane / 8, x = x0 + i % kWindow, y = y0 + i / kWindow;
+        val[n] = x < p.grid_w && y < p.grid_h
+                     ? *reinterpret_cast<const uint4*>(qkv + static_cast<uint64_t>(y * p.grid_w + x) * stride +
+                                                       (1 + which) * p.channels + head * kHeadDim + part * 8)
                      : make_uint4(0, 0, 0, 0);
     }
 #pragma unroll
-    for (uint32_t n = 0; n < kPieces; ++n) {
-        const uint32_t piece = n * 32 + lane, i = piece / 8, which = piece % 8 / 4, part = piece % 4;
-        *reinterpret_cast<uint4*>((which == 0 ? k : v) + i * kRow + part * 8) = val[n];
-    }
+    for (uint32_t n = 0; n < kPieces; ++n)
+        *reinterpret_cast<uint4*>((which == 0 ? k : v) + (4 * n + lane / 8) * kRow + part * 8) = val[n];
     uint64_t present = 0;
     for (uint32_t i = 0; i < kWindowTokens; ++i) {
         uint32_t token;

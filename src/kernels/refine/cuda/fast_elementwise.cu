@@ -1,7 +1,7 @@
-// d4r refine network, fast sm_90 set: the element-wise kernels and the layernorm. Their arithmetic is
-// refine_math.h's, in the same order as the PTX (built with --fmad=false: bit-exact with it); what changes is how
-// memory is touched: tokens staged through shared memory so that global loads and stores are coalesced 16-byte
-// pieces, and the regrouping kernels move 8 channels (16 bytes) per thread. Launch shapes are the PTX's.
+// d4r refine network, fast sm_90 set: patchify and the layernorm. Their arithmetic is refine_math.h's,
+// in the same order as the PTX (built with --fmad=false: bit-exact with it); what changes is how memory is touched:
+// tokens staged through shared memory so that global loads and stores are coalesced 16-byte pieces. Launch shapes
+// are the PTX's.
 #include "fast_common.cuh"
 
 using namespace d4r::refine::fast;
@@ -23,48 +23,38 @@ __device__ __forceinline__ void piece_to(uint16_t* rows, uint32_t row, uint32_t 
 
 } // namespace
 
-// One thread per token as in the PTX; the block's tokens are written from shared memory (rows of 48 + 2 halves).
+// The PTX's shape (128 tokens per block), the work spread by pixel row: item q reads one row of a token's four
+// pixels (two 16-byte pieces when they lie inside the image and the image and its pitch allow it; the padding
+// rule's clamped pixels one by one) and writes their twelve toned channels into the token's row in shared memory
+// (48 + 2 halves); the block's tokens then go out as coalesced 16-byte pieces.
 extern "C" __global__ void __launch_bounds__(kThreads) d4r_nn_patchify(PatchParams p) {
     constexpr uint32_t kRow = kPatchChannels + 2;
     __shared__ __align__(16) uint16_t rows[kThreads * kRow];
     const uint32_t first = blockIdx.x * kThreads, total = p.grid_w * p.grid_h;
     if (first >= total) return;
     const uint32_t count = min(kThreads, total - first);
-    if (threadIdx.x < count) patchify_into(p, first + threadIdx.x, rows + threadIdx.x * kRow);
+    const bool aligned = (p.image | p.pitch) % 16 == 0;
+    for (uint32_t q = threadIdx.x; q < count * kPatch; q += kThreads) {
+        const uint32_t local = q / kPatch, dy = q % kPatch, token = first + local;
+        const uint32_t x0 = (token % p.grid_w) * kPatch, y = (token / p.grid_w) * kPatch + dy;
+        uint16_t* out = rows + local * kRow + dy * kPatch * 3;
+        if (aligned && x0 + kPatch <= p.width && y < p.height) {
+            const uint4* row = reinterpret_cast<const uint4*>(p.image + static_cast<uint64_t>(y) * p.pitch + x0 * 8ull);
+            const uint4 a = row[0], b = row[1];
+            const uint16_t c[12] = {low(a.x), high(a.x), low(a.y), low(a.z), high(a.z), low(a.w),
+                                    low(b.x), high(b.x), low(b.y), low(b.z), high(b.z), low(b.w)};
+            for (uint32_t i = 0; i < 12; ++i) out[i] = float_to_half(tone(half_to_float(c[i])));
+            continue;
+        }
+        for (uint32_t dx = 0; dx < kPatch; ++dx) {
+            const uint16_t* px = pixel_at(p.image, p.pitch, p.width, p.height, x0 + dx, y);
+            for (uint32_t c = 0; c < 3; ++c) out[dx * 3 + c] = float_to_half(tone(half_to_float(px[c])));
+        }
+    }
     __syncthreads();
     uint4* out = reinterpret_cast<uint4*>(reinterpret_cast<uint16_t*>(p.tokens) + uint64_t(first) * kPatchChannels);
     for (uint32_t i = threadIdx.x; i < count * kPatchChannels / 8; i += kThreads)
         out[i] = piece_from(rows, kRow, kPatchChannels, i);
-}
-
-extern "C" __global__ void d4r_nn_unpatchify(PatchParams p) {
-    uint32_t x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x < p.width && y < p.height) unpatchify_pixel(p, x, y);
-}
-
-// Eight channels per thread (the threads of the first eighth of the PTX's grid).
-extern "C" __global__ void d4r_nn_merge(RegroupParams p) {
-    const uint32_t index = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
-    if (index >= p.grid_w * p.grid_h * p.channels) return;
-    const uint32_t wide = 4 * p.channels, t2 = index / wide, j = index % wide;
-    const uint32_t q = j / p.channels, c = j % p.channels, cw = p.grid_w / 2;
-    const uint32_t fx = (t2 % cw) * 2 + (q & 1), fy = (t2 / cw) * 2 + (q >> 1);
-    const uint16_t* in = reinterpret_cast<const uint16_t*>(p.in) + (uint64_t(fy) * p.grid_w + fx) * p.channels + c;
-    *reinterpret_cast<uint4*>(reinterpret_cast<uint16_t*>(p.out) + index) = *reinterpret_cast<const uint4*>(in);
-}
-
-extern "C" __global__ void d4r_nn_expand(RegroupParams p) {
-    const uint32_t index = (blockIdx.x * blockDim.x + threadIdx.x) * 8;
-    if (index >= p.grid_w * p.grid_h * p.channels) return;
-    const uint32_t t1 = index / p.channels, c = index % p.channels;
-    const uint32_t fx = t1 % p.grid_w, fy = t1 / p.grid_w, cw = p.grid_w / 2;
-    const uint32_t t2 = (fy / 2) * cw + fx / 2, q = (fy & 1) * 2 + (fx & 1);
-    const uint4 v = *reinterpret_cast<const uint4*>(reinterpret_cast<const uint16_t*>(p.in) +
-                                                    uint64_t(t2) * 4 * p.channels + q * p.channels + c);
-    const uint4 s = *reinterpret_cast<const uint4*>(reinterpret_cast<const uint16_t*>(p.skip) + index);
-    auto add2 = [](uint32_t a, uint32_t b) { return pack(add_h(low(a), low(b)), add_h(high(a), high(b))); };
-    *reinterpret_cast<uint4*>(reinterpret_cast<uint16_t*>(p.out) + index) =
-        make_uint4(add2(v.x, s.x), add2(v.y, s.y), add2(v.z, s.z), add2(v.w, s.w));
 }
 
 // One thread per token as in the PTX, each token's row staged in shared memory (rows padded by two halves: an
