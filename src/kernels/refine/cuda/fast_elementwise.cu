@@ -21,6 +21,38 @@ __device__ __forceinline__ void piece_to(uint16_t* rows, uint32_t row, uint32_t 
     dst[3] = v.w;
 }
 
+// layernorm_token's arithmetic in its order (bit-exact), the row read from shared memory once into registers (as
+// f16 pairs: the conversions are exact and cheap, the registers few).
+template <uint32_t C>
+__device__ __forceinline__ void layernorm_row(uint16_t* row, const NormParams& p) {
+    uint32_t x[C / 2];
+#pragma unroll
+    for (uint32_t i = 0; i < C / 2; ++i) x[i] = load_pair(row + 2 * i);
+    auto at = [&](uint32_t c) { return half_to_float(c % 2 ? high(x[c / 2]) : low(x[c / 2])); };
+    float sum = 0.0f;
+#pragma unroll
+    for (uint32_t c = 0; c < C; ++c) sum = sum + at(c);
+    const float mean = sum / static_cast<float>(C);
+    float var = 0.0f;
+#pragma unroll
+    for (uint32_t c = 0; c < C; ++c) {
+        const float d = at(c) - mean;
+        var = var + d * d;
+    }
+    var = var / static_cast<float>(C);
+    const float inv = 1.0f / sqrt_f(var + kNormEps);
+    const uint16_t* gamma = reinterpret_cast<const uint16_t*>(p.gamma);
+    const uint16_t* beta = reinterpret_cast<const uint16_t*>(p.beta);
+#pragma unroll
+    for (uint32_t c = 0; c < C; c += 2) {
+        const uint32_t g = load_pair(gamma + c), b = load_pair(beta + c);
+        const uint16_t lo = float_to_half(((at(c) - mean) * inv) * half_to_float(low(g)) + half_to_float(low(b)));
+        const uint16_t hi =
+            float_to_half(((at(c + 1) - mean) * inv) * half_to_float(high(g)) + half_to_float(high(b)));
+        *reinterpret_cast<uint32_t*>(row + c) = pack(lo, hi);
+    }
+}
+
 } // namespace
 
 // The PTX's shape (128 tokens per block), the work spread by pixel row: item q reads one row of a token's four
@@ -78,8 +110,13 @@ extern "C" __global__ void __launch_bounds__(kThreads) d4r_nn_layernorm(NormPara
     __syncthreads();
     if (threadIdx.x < count) {
         uint16_t* mine = rows + threadIdx.x * row;
-        layernorm_token(mine, reinterpret_cast<const uint16_t*>(p.gamma), reinterpret_cast<const uint16_t*>(p.beta),
-                        mine, c);
+        if (c == 32)
+            layernorm_row<32>(mine, p);
+        else if (c == 64)
+            layernorm_row<64>(mine, p);
+        else
+            layernorm_token(mine, reinterpret_cast<const uint16_t*>(p.gamma), reinterpret_cast<const uint16_t*>(p.beta),
+                            mine, c);
     }
     __syncthreads();
     uint4* out = reinterpret_cast<uint4*>(reinterpret_cast<uint16_t*>(p.out) + uint64_t(first) * c);
