@@ -28,6 +28,7 @@ struct CheckOptions {
     std::string backend = "cpu";
     std::string size = "72x40";
     uint64_t seed = 7;
+    bool fp8 = false; // the test model's refine-v1-fp8 variant
     std::string model;
     std::string lib_dir;
     bool accuracy = false;
@@ -39,7 +40,7 @@ struct CheckOptions {
 fs::path self_exe() { return fs::read_symlink("/proc/self/exe"); }
 
 Expected<network::Model> model_for(const CheckOptions& o) {
-    if (o.model.empty()) return network::nettest::random_model(o.seed);
+    if (o.model.empty()) return network::nettest::random_model(o.seed, o.fp8);
     return network::read_model(o.model);
 }
 
@@ -76,6 +77,7 @@ Expected<network::LayerTrace> traced_run(const CheckOptions& o, const fs::path& 
                                      "--backend",           o.backend, "--size", o.size,        "--seed",
                                      std::to_string(o.seed)};
     if (!o.model.empty()) argv.insert(argv.end(), {"--model", o.model});
+    if (o.fp8) argv.push_back("--fp8");
     if (!o.lib_dir.empty()) argv.insert(argv.end(), {"--lib-dir", o.lib_dir});
     auto r = run_process(argv, std::chrono::minutes(30));
     if (!r) return std::move(r).error();
@@ -94,6 +96,10 @@ int run_check(const CheckOptions& o) {
     if (std::sscanf(o.size.c_str(), "%ux%u", &w, &h) != 2 || w < 8 || h < 8 || w > 4096 || h > 4096)
         return report_error(make_error(ErrorCode::Invalid, "--size '{}': expected WxH, 8..4096 each", o.size));
     if (!o.trace_out.empty()) return run_child(o, w, h);
+    if (o.fp8 && !o.model.empty())
+        return report_error(make_error(ErrorCode::Invalid, "--fp8 is the test model's variant: not with --model"));
+    auto model = model_for(o); // for the kernels its plan launches
+    if (!model) return report_error(model.error());
 
     std::string root = o.native_root;
     if (root.empty()) {
@@ -120,14 +126,16 @@ int run_check(const CheckOptions& o) {
     auto rows = network::compare_traces(*ptx, *native);
     if (!rows) return report_error(rows.error());
 
+    // The kernels the model's plan launches (refine-v1: 7; refine-v1-fp8: 8, d4r_nn_linear_fp8 too).
+    const std::vector<network::Kernel> used = network::plan_kernels(model->arch);
     size_t served = 0;
-    for (const char* k : {"d4r_nn_patchify", "d4r_nn_linear", "d4r_nn_layernorm", "d4r_nn_attention", "d4r_nn_merge",
-                          "d4r_nn_expand", "d4r_nn_unpatchify"})
-        served += native_log.find(fmt::format("native kernels: serving {} ", k)) != std::string::npos;
+    for (network::Kernel k : used)
+        served += native_log.find(fmt::format("native kernels: serving {} ", network::kernel_name(k))) !=
+                  std::string::npos;
     fmt::print("d4r kernels check: family {}, {} on backend {}, {} set of {}, {}x{}, {} (seed {})\n", o.family,
                "PTX against native kernels", o.backend, o.accuracy ? "accuracy" : "fast", root, w, h,
-               o.model.empty() ? "test model" : o.model, o.seed);
-    fmt::print("native kernels served: {} of 7\n", served);
+               o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model, o.seed);
+    fmt::print("native kernels served: {} of {}\n", served, used.size());
     fmt::print("{:>3}  {:<18} {:<14} {}\n", "#", "kernel", "layer", "result");
     size_t differing = 0;
     for (size_t i = 0; i < rows->size(); ++i) {
@@ -182,6 +190,7 @@ void register_kernels_check_verb(CLI::App& kernels) {
     sub->add_option("--size", o->size, "image size WxH")->capture_default_str();
     sub->add_option("--seed", o->seed, "seed of the test model and image")->capture_default_str();
     sub->add_option("--model", o->model, "a model file instead of the test model");
+    sub->add_flag("--fp8", o->fp8, "the test model's refine-v1-fp8 variant (enc2's linears in e4m3)");
     sub->add_option("--lib-dir", o->lib_dir, "folder with libcuda.so.1 (default ../lib beside d4r)");
     sub->add_flag("--require-identical", o->require_identical, "exit 1 unless every layer is identical");
     sub->add_option("--min-psnr", o->min_psnr,

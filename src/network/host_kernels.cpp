@@ -55,6 +55,33 @@ void linear_block(const LinearParams& p, uint32_t block) {
     }
 }
 
+// d4r_nn_linear_fp8: the activations as e4m3 (half_to_e4m3), each output's f16 accumulator from +0 through the
+// m16n8k32 steps in K order (ptxsim's rule for the sm_90 FP8 mma), then scale, bias, relu, residual.
+void linear_fp8_block(const LinearFp8Params& p, uint32_t block) {
+    const uint32_t first = block * kLinearTokensPerBlock;
+    const uint32_t last = std::min(p.tokens, first + kLinearTokensPerBlock);
+    std::vector<mma::Elem> w(size_t(p.out_ch) * p.in_ch), x(p.in_ch);
+    const uint8_t* weight = ptr<uint8_t>(p.weight);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = mma::decode(weight[i], mma::Format::E4M3);
+    const uint16_t* bias = ptr<uint16_t>(p.bias);
+    const uint16_t scale = *ptr<uint16_t>(p.scale);
+    uint16_t* out = mut<uint16_t>(p.out);
+    for (uint32_t token = first; token < last; ++token) {
+        const uint16_t* in = ptr<uint16_t>(p.in) + uint64_t(token) * p.in_ch;
+        for (uint32_t k = 0; k < p.in_ch; ++k) x[k] = mma::decode(half_to_e4m3(in[k]), mma::Format::E4M3);
+        for (uint32_t o = 0; o < p.out_ch; ++o) {
+            uint32_t acc = 0;
+            for (uint32_t k = 0; k < p.in_ch; k += 32)
+                acc = mma::dot_fp8(x.data() + k, w.data() + size_t(o) * p.in_ch + k, acc, true);
+            uint16_t v = add_h(mul_h(static_cast<uint16_t>(acc), scale), bias[o]);
+            uint64_t i = uint64_t(token) * p.out_ch + o;
+            if (p.flags & kRelu) v = relu_h(v);
+            if (p.flags & kResidual) v = add_h(v, ptr<uint16_t>(p.residual)[i]);
+            out[i] = v;
+        }
+    }
+}
+
 void attention_block(const AttnParams& p, uint32_t window, uint32_t head) {
     const uint32_t stride = 3 * p.channels;
     const uint16_t* qkv = ptr<uint16_t>(p.qkv);
@@ -142,6 +169,11 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
     case Kernel::Linear: {
         auto p = params_as<LinearParams>(params);
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { linear_block(p, bx); });
+        return;
+    }
+    case Kernel::LinearFp8: {
+        auto p = params_as<LinearFp8Params>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { linear_fp8_block(p, bx); });
         return;
     }
     case Kernel::Attention: {

@@ -71,7 +71,7 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
         (r = cuda.cuMemcpyHtoD_v2(mem.base + image, rgba.data(), rgba.size() * 2)) != CUDA_SUCCESS)
         return cuda_error(cuda, "cuMemcpyHtoD_v2", r);
     LayerTrace trace;
-    for (const Launch& l : plan_forward(g, mem.base + image, width * 8, mem.base, mem.base + scratch)) {
+    for (const Launch& l : plan_forward(g, mem.base + image, width * 8, mem.base, mem.base + scratch, model.arch)) {
         void* args[] = {const_cast<uint8_t*>(l.params.data())};
         r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
                                 l.block[2], 0, nullptr, args, nullptr);

@@ -38,13 +38,13 @@ Expected<std::string> fixed_text(std::span<const uint8_t> bytes, size_t at, size
     return std::string(p, n);
 }
 
-Status check_tensors(const Model& model) {
-    const std::vector<TensorSpec>& specs = refine_v1_tensors();
+Status check_tensors(const Model& model, const std::vector<TensorSpec>& specs) {
     for (const TensorSpec& spec : specs) {
         const Tensor* t = model.find(spec.name);
         if (!t) return make_error(ErrorCode::Invalid, "tensor '{}' is missing", spec.name);
-        if (t->dtype != DType::F16)
-            return make_error(ErrorCode::Invalid, "tensor '{}' is {}, expected f16", spec.name, dtype_name(t->dtype));
+        if (t->dtype != spec.dtype)
+            return make_error(ErrorCode::Invalid, "tensor '{}' is {}, expected {}", spec.name, dtype_name(t->dtype),
+                              dtype_name(spec.dtype));
         if (t->dims != spec.dims)
             return make_error(ErrorCode::Invalid, "tensor '{}' has shape [{}], expected [{}]", spec.name,
                               fmt::join(t->dims, ", "), fmt::join(spec.dims, ", "));
@@ -71,34 +71,54 @@ const Tensor* Model::find(std::string_view name) const {
     return nullptr;
 }
 
+namespace {
+
+std::vector<TensorSpec> make_tensors(bool fp8) {
+    std::vector<TensorSpec> s;
+    auto linear = [&](const std::string& name, uint32_t out, uint32_t in) {
+        bool e4m3 = false;
+        for (const char* layer : kFp8Layers) e4m3 = e4m3 || (fp8 && name == layer);
+        s.push_back({name + ".w", {out, in}, e4m3 ? DType::E4M3 : DType::F16});
+        if (e4m3) s.push_back({name + ".scale", {1}});
+        s.push_back({name + ".b", {out}});
+    };
+    auto block = [&](const std::string& name, uint32_t c) {
+        s.push_back({name + ".ln1.g", {c}});
+        s.push_back({name + ".ln1.b", {c}});
+        linear(name + ".qkv", 3 * c, c);
+        s.push_back({name + ".relbias", {c / 32, 225}});
+        linear(name + ".proj", c, c);
+        s.push_back({name + ".ln2.g", {c}});
+        s.push_back({name + ".ln2.b", {c}});
+        linear(name + ".fc1", 2 * c, c);
+        linear(name + ".fc2", c, 2 * c);
+    };
+    linear("embed", 32, 48);
+    block("enc1", 32);
+    linear("merge", 64, 128);
+    block("enc2", 64);
+    linear("expand", 128, 64);
+    block("dec1", 32);
+    linear("head", 48, 32);
+    return s;
+}
+
+} // namespace
+
 const std::vector<TensorSpec>& refine_v1_tensors() {
-    static const std::vector<TensorSpec> specs = [] {
-        std::vector<TensorSpec> s;
-        auto linear = [&](const std::string& name, uint32_t out, uint32_t in) {
-            s.push_back({name + ".w", {out, in}});
-            s.push_back({name + ".b", {out}});
-        };
-        auto block = [&](const std::string& name, uint32_t c) {
-            s.push_back({name + ".ln1.g", {c}});
-            s.push_back({name + ".ln1.b", {c}});
-            linear(name + ".qkv", 3 * c, c);
-            s.push_back({name + ".relbias", {c / 32, 225}});
-            linear(name + ".proj", c, c);
-            s.push_back({name + ".ln2.g", {c}});
-            s.push_back({name + ".ln2.b", {c}});
-            linear(name + ".fc1", 2 * c, c);
-            linear(name + ".fc2", c, 2 * c);
-        };
-        linear("embed", 32, 48);
-        block("enc1", 32);
-        linear("merge", 64, 128);
-        block("enc2", 64);
-        linear("expand", 128, 64);
-        block("dec1", 32);
-        linear("head", 48, 32);
-        return s;
-    }();
+    static const std::vector<TensorSpec> specs = make_tensors(false);
     return specs;
+}
+
+const std::vector<TensorSpec>& refine_v1_fp8_tensors() {
+    static const std::vector<TensorSpec> specs = make_tensors(true);
+    return specs;
+}
+
+const std::vector<TensorSpec>* architecture_tensors(std::string_view arch) {
+    if (arch == kArchRefineV1) return &refine_v1_tensors();
+    if (arch == kArchRefineV1Fp8) return &refine_v1_fp8_tensors();
+    return nullptr;
 }
 
 Expected<Model> parse_model(std::span<const uint8_t> bytes, const std::string& where) {
@@ -122,9 +142,10 @@ Expected<Model> parse_model(std::span<const uint8_t> bytes, const std::string& w
     auto arch = fixed_text(bytes, 16, kArchBytes, "the architecture name");
     if (!arch) return fail(arch.error());
     model.arch = *arch;
-    if (model.arch != kArchRefineV1)
-        return fail(make_error(ErrorCode::Invalid, "architecture '{}' is unknown (this d4r runs '{}')", model.arch,
-                               kArchRefineV1));
+    const std::vector<TensorSpec>* specs = architecture_tensors(model.arch);
+    if (!specs)
+        return fail(make_error(ErrorCode::Invalid, "architecture '{}' is unknown (this d4r runs '{}' and '{}')",
+                               model.arch, kArchRefineV1, kArchRefineV1Fp8));
     if (count == 0 || count > kMaxTensors)
         return fail(make_error(ErrorCode::Invalid, "tensor count {} (accepted: 1..{})", count, kMaxTensors));
     const uint64_t data_end = bytes.size() - 8;
@@ -169,7 +190,7 @@ Expected<Model> parse_model(std::span<const uint8_t> bytes, const std::string& w
                       bytes.begin() + static_cast<ptrdiff_t>(offset + size));
         model.tensors.push_back(std::move(t));
     }
-    if (Status s = check_tensors(model); !s) return fail(s.error());
+    if (Status s = check_tensors(model, *specs); !s) return fail(s.error());
     return model;
 }
 

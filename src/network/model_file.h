@@ -21,7 +21,10 @@ namespace d4r::network {
 inline constexpr char kModelMagic[8] = {'d', '4', 'r', 'n', 'e', 't', '\0', '\0'};
 inline constexpr uint32_t kModelVersion = 1;
 inline constexpr const char* kArchRefineV1 = "refine-v1";
+// refine-v1 with enc2's four linear weights in e4m3 and a per-tensor f16 scale each (docs/network.md).
+inline constexpr const char* kArchRefineV1Fp8 = "refine-v1-fp8";
 inline constexpr const char* kModelFileName = "refine-v1.d4rnet";
+inline constexpr const char* kModelFileNameFp8 = "refine-v1-fp8.d4rnet";
 
 enum class DType : uint32_t { F16 = 1, E4M3 = 2, F32 = 3 };
 
@@ -44,13 +47,20 @@ struct Model {
     const Tensor* find(std::string_view name) const;
 };
 
-// One tensor an architecture needs: its name and dims (f16).
+// One tensor an architecture needs: its name, dims and dtype.
 struct TensorSpec {
     std::string name;
     std::vector<uint32_t> dims;
+    DType dtype = DType::F16;
 };
 // Every tensor of refine-v1, in file order.
 const std::vector<TensorSpec>& refine_v1_tensors();
+// Every tensor of refine-v1-fp8, in file order: refine-v1's, except that the weights of the layers in
+// kFp8Layers are E4M3, each followed by its `<layer>.scale` (f16, dims [1]).
+const std::vector<TensorSpec>& refine_v1_fp8_tensors();
+inline constexpr const char* kFp8Layers[] = {"enc2.qkv", "enc2.proj", "enc2.fc1", "enc2.fc2"};
+// The tensors of ARCH (refine-v1 or refine-v1-fp8), or nullptr for another name.
+const std::vector<TensorSpec>* architecture_tensors(std::string_view arch);
 
 // `where` names the source in errors (a path, "embedded model").
 Expected<Model> parse_model(std::span<const uint8_t> bytes, const std::string& where);

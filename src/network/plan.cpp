@@ -14,6 +14,12 @@ namespace {
 constexpr uint64_t kAlignment = 256;
 uint64_t align_up(uint64_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
 
+// The tensors of `arch`; an unknown name (not from parse_model) is refine-v1.
+const std::vector<TensorSpec>& tensors_of(std::string_view arch) {
+    const std::vector<TensorSpec>* specs = architecture_tensors(arch);
+    return specs ? *specs : refine_v1_tensors();
+}
+
 template <typename P>
 Launch make_launch(Kernel kernel, std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block, const P& params,
                    std::string what) {
@@ -30,24 +36,36 @@ Launch make_launch(Kernel kernel, std::array<uint32_t, 3> grid, std::array<uint3
 
 class Planner {
 public:
-    Planner(const Geometry& g, uint64_t weights, uint64_t scratch) : m_g(g), m_weights(weights), m_scratch(scratch) {
-        m_layout = weight_layout();
-    }
+    Planner(const Geometry& g, uint64_t weights, uint64_t scratch, std::string_view arch)
+        : m_g(g), m_weights(weights), m_scratch(scratch), m_specs(tensors_of(arch)), m_layout(weight_layout(arch)) {}
 
+    const TensorSpec* spec(const std::string& name, size_t* index = nullptr) const {
+        for (size_t i = 0; i < m_specs.size(); ++i)
+            if (m_specs[i].name == name) {
+                if (index) *index = i;
+                return &m_specs[i];
+            }
+        return nullptr;
+    }
     uint64_t weight(const std::string& name) const {
-        const std::vector<TensorSpec>& specs = refine_v1_tensors();
-        for (size_t i = 0; i < specs.size(); ++i)
-            if (specs[i].name == name) return m_weights + m_layout.offsets[i];
-        return 0; // not reached: every name below is in the table (tested)
+        size_t i = 0;
+        return spec(name, &i) ? m_weights + m_layout.offsets[i] : 0; // 0 not reached: every name is in the table
     }
 
+    // d4r_nn_linear, or d4r_nn_linear_fp8 where the architecture's weight of the layer is e4m3.
     void linear(const std::string& name, uint64_t in, uint64_t out, uint64_t tokens, uint32_t in_ch, uint32_t out_ch,
                 uint32_t flags = 0, uint64_t residual = 0) {
-        LinearParams p{
-            in,   weight(name + ".w"), weight(name + ".b"), residual, out, static_cast<uint32_t>(tokens), in_ch, out_ch,
-            flags};
-        uint32_t blocks = static_cast<uint32_t>((tokens + kLinearTokensPerBlock - 1) / kLinearTokensPerBlock);
-        m_launches.push_back(make_launch(Kernel::Linear, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
+        const uint32_t n = static_cast<uint32_t>(tokens);
+        const uint32_t blocks = static_cast<uint32_t>((tokens + kLinearTokensPerBlock - 1) / kLinearTokensPerBlock);
+        const TensorSpec* w = spec(name + ".w");
+        if (w && w->dtype == DType::E4M3) {
+            LinearFp8Params p{in,  weight(name + ".w"), weight(name + ".b"), residual, out, n, in_ch, out_ch,
+                              flags, weight(name + ".scale")};
+            m_launches.push_back(make_launch(Kernel::LinearFp8, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
+        } else {
+            LinearParams p{in, weight(name + ".w"), weight(name + ".b"), residual, out, n, in_ch, out_ch, flags};
+            m_launches.push_back(make_launch(Kernel::Linear, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
+        }
         writes(out, tokens * out_ch * 2);
     }
 
@@ -115,6 +133,7 @@ private:
 
     Geometry m_g;
     uint64_t m_weights, m_scratch;
+    const std::vector<TensorSpec>& m_specs;
     WeightLayout m_layout;
     std::vector<Launch> m_launches;
 };
@@ -137,25 +156,27 @@ const char* kernel_name(Kernel kernel) {
         return "d4r_nn_expand";
     case Kernel::Unpatchify:
         return "d4r_nn_unpatchify";
+    case Kernel::LinearFp8:
+        return "d4r_nn_linear_fp8";
     }
     return "?";
 }
 
-WeightLayout weight_layout() {
+WeightLayout weight_layout(std::string_view arch) {
     WeightLayout layout;
-    for (const TensorSpec& spec : refine_v1_tensors()) {
+    for (const TensorSpec& spec : tensors_of(arch)) {
         uint64_t elements = 1;
         for (uint32_t d : spec.dims) elements *= d;
         layout.offsets.push_back(layout.total);
-        layout.total = align_up(layout.total + elements * 2);
+        layout.total = align_up(layout.total + elements * (spec.dtype == DType::E4M3 ? 1 : 2));
     }
     return layout;
 }
 
 std::vector<uint8_t> pack_weights(const Model& model) {
-    WeightLayout layout = weight_layout();
+    WeightLayout layout = weight_layout(model.arch);
     std::vector<uint8_t> out(layout.total, 0);
-    const std::vector<TensorSpec>& specs = refine_v1_tensors();
+    const std::vector<TensorSpec>& specs = tensors_of(model.arch);
     for (size_t i = 0; i < specs.size(); ++i)
         if (const Tensor* t = model.find(specs[i].name))
             std::memcpy(out.data() + layout.offsets[i], t->data.data(),
@@ -194,9 +215,18 @@ ScratchLayout scratch_layout(const Geometry& g) {
     return s;
 }
 
-std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights,
-                                 uint64_t scratch) {
-    return Planner(g, weights, scratch).forward(image, pitch);
+std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights, uint64_t scratch,
+                                 std::string_view arch) {
+    return Planner(g, weights, scratch, arch).forward(image, pitch);
+}
+
+std::vector<Kernel> plan_kernels(std::string_view arch) {
+    const Geometry g = geometry_for(8, 8);
+    const std::vector<Launch> plan = plan_forward(g, 0, 64, 0, 0, arch);
+    std::vector<Kernel> used;
+    for (Kernel k : kAllKernels)
+        if (std::any_of(plan.begin(), plan.end(), [k](const Launch& l) { return l.kernel == k; })) used.push_back(k);
+    return used;
 }
 
 } // namespace d4r::network

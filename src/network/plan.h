@@ -16,10 +16,11 @@
 
 namespace d4r::network {
 
-enum class Kernel : uint8_t { Patchify, Linear, LayerNorm, Attention, Merge, Expand, Unpatchify };
-inline constexpr std::array<Kernel, 7> kAllKernels = {Kernel::Patchify,  Kernel::Linear, Kernel::LayerNorm,
-                                                      Kernel::Attention, Kernel::Merge,  Kernel::Expand,
-                                                      Kernel::Unpatchify};
+enum class Kernel : uint8_t { Patchify, Linear, LayerNorm, Attention, Merge, Expand, Unpatchify, LinearFp8 };
+// Every kernel of the PTX module (the plan of one architecture launches some of them: plan_kernels()).
+inline constexpr std::array<Kernel, 8> kAllKernels = {Kernel::Patchify,  Kernel::Linear,    Kernel::LayerNorm,
+                                                      Kernel::Attention, Kernel::Merge,     Kernel::Expand,
+                                                      Kernel::Unpatchify, Kernel::LinearFp8};
 // The PTX entry name (d4r_nn_*).
 const char* kernel_name(Kernel kernel);
 
@@ -42,13 +43,14 @@ struct Launch {
     }
 };
 
-// The weights in one buffer: refine_v1_tensors() in order, each at a 256-byte aligned offset.
+// The weights in one buffer: the architecture's tensors (architecture_tensors()) in order, each at a 256-byte
+// aligned offset (f16 2 bytes an element, e4m3 1). An unknown architecture is laid out as refine-v1.
 struct WeightLayout {
-    std::vector<uint64_t> offsets; // per tensor of refine_v1_tensors()
+    std::vector<uint64_t> offsets; // per tensor of architecture_tensors(arch)
     uint64_t total = 0;
 };
-WeightLayout weight_layout();
-// The model's tensors packed as weight_layout() says (zero padding between).
+WeightLayout weight_layout(std::string_view arch);
+// The model's tensors packed as weight_layout(model.arch) says (zero padding between).
 std::vector<uint8_t> pack_weights(const Model& model);
 
 // The token grids of an image and the work buffers the pass needs, as offsets in one allocation.
@@ -66,7 +68,12 @@ struct ScratchLayout {
 };
 ScratchLayout scratch_layout(const Geometry& g);
 
-// The launches of one forward pass over the RGBA16F image at `image` (row pitch in bytes), refined in place.
-std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights, uint64_t scratch);
+// The launches of one forward pass of architecture `arch` (refine-v1: every linear is d4r_nn_linear;
+// refine-v1-fp8: enc2's four are d4r_nn_linear_fp8) over the RGBA16F image at `image` (row pitch in bytes),
+// refined in place, with the weights packed at `weights` as weight_layout(arch) says.
+std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights, uint64_t scratch,
+                                 std::string_view arch);
+// The kernels the plan of `arch` launches, each once, in kAllKernels order.
+std::vector<Kernel> plan_kernels(std::string_view arch);
 
 } // namespace d4r::network

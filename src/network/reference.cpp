@@ -21,7 +21,7 @@ Status refine_reference(const Model& model, uint16_t* rgba, uint32_t width, uint
     std::vector<uint64_t> scratch(scratch_layout(g).total / 8 + 1, 0); // 8-byte aligned
     for (const Launch& l :
          plan_forward(g, reinterpret_cast<uint64_t>(rgba), static_cast<uint32_t>(pitch),
-                      reinterpret_cast<uint64_t>(weights.data()), reinterpret_cast<uint64_t>(scratch.data())))
+                      reinterpret_cast<uint64_t>(weights.data()), reinterpret_cast<uint64_t>(scratch.data()), model.arch))
         run_launch(l, threads);
     return ok_status();
 }

@@ -38,6 +38,7 @@ public:
             r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], m_module, kernel_name(k));
             if (r != CUDA_SUCCESS) return cuda_error(m_cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
         }
+        m_arch = model.arch;
         std::vector<uint8_t> weights = pack_weights(model);
         m_weight_bytes = weights.size();
         const uint64_t total = m_weight_bytes + scratch_layout(m_max).total;
@@ -63,7 +64,7 @@ public:
             return make_error(ErrorCode::Invalid, "refine network: row pitch {} for {} RGBA16F pixels", pitch, width);
         const Geometry g = geometry_for(width, height);
         for (const Launch& l :
-             plan_forward(g, image, static_cast<uint32_t>(pitch), m_memory, m_memory + m_weight_bytes)) {
+             plan_forward(g, image, static_cast<uint32_t>(pitch), m_memory, m_memory + m_weight_bytes, m_arch)) {
             void* args[] = {const_cast<uint8_t*>(l.params.data())};
             CUresult r = m_cuda.cuLaunchKernel(m_functions[static_cast<size_t>(l.kernel)], l.grid[0], l.grid[1],
                                                l.grid[2], l.block[0], l.block[1], l.block[2], 0, stream, args, nullptr);
@@ -82,6 +83,7 @@ private:
     std::array<CUfunction, kAllKernels.size()> m_functions{};
     CUdeviceptr m_memory = 0;
     uint64_t m_weight_bytes = 0;
+    std::string m_arch; // the model's architecture: which kernels the plan launches
 };
 
 } // namespace

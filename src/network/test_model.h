@@ -1,14 +1,16 @@
-// d4r refine network: a refine-v1 model with deterministic pseudo-random weights of realistic magnitude, and a
-// deterministic test image, for tests, probes and `d4r kernels check` (the same inputs on every machine).
+// d4r refine network: a refine-v1 (or refine-v1-fp8) model with deterministic pseudo-random weights of realistic
+// magnitude, and a deterministic test image, for tests, probes and `d4r kernels check` (the same inputs on every machine).
 // Header-only.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "kernels/common/f16.h"
+#include "kernels/refine/ptx/refine_math.h"
 #include "network/model_file.h"
 
 namespace d4r::network::nettest {
@@ -28,13 +30,17 @@ private:
     uint64_t m_state;
 };
 
-inline Model random_model(uint64_t seed) {
+// With `fp8`, a refine-v1-fp8 model: the same values (the same draws), except that enc2's linear weights are
+// quantised to e4m3 with a per-tensor scale (max |w| / 448, as tools/network/export.py --fp8 does).
+inline Model random_model(uint64_t seed, bool fp8 = false) {
     Rng rng(seed);
     Model m;
-    m.arch = kArchRefineV1;
-    for (const TensorSpec& spec : refine_v1_tensors()) {
+    m.arch = fp8 ? kArchRefineV1Fp8 : kArchRefineV1;
+    for (const TensorSpec& spec : fp8 ? refine_v1_fp8_tensors() : refine_v1_tensors()) {
+        if (spec.name.ends_with(".scale")) continue; // written with its weight
         Tensor t;
         t.name = spec.name;
+        t.dtype = spec.dtype;
         t.dims = spec.dims;
         uint64_t n = 1;
         for (uint32_t d : spec.dims) n *= d;
@@ -43,10 +49,26 @@ inline Model random_model(uint64_t seed) {
         float scale = spec.dims.size() == 2 && !spec.name.ends_with("relbias") ? 1.0f / std::sqrt(float(spec.dims[1]))
                       : gain                                                   ? 0.2f
                                                                                : 0.1f;
-        std::vector<uint16_t> v(n);
-        for (uint16_t& h : v) h = kernels::float_to_half((gain ? 1.0f : 0.0f) + rng.uniform(-scale, scale));
+        std::vector<float> v(n);
+        for (float& x : v) x = kernels::half_to_float(kernels::float_to_half((gain ? 1.0f : 0.0f) + rng.uniform(-scale, scale)));
+        if (spec.dtype == DType::E4M3) {
+            float top = 0.0f;
+            for (float x : v) top = std::max(top, std::fabs(x));
+            const uint16_t q = kernels::float_to_half(top / 448.0f);
+            t.data.resize(n);
+            for (uint64_t i = 0; i < n; ++i)
+                t.data[i] = refine::math::half_to_e4m3(kernels::float_to_half(v[i] / kernels::half_to_float(q)));
+            const std::string layer = spec.name.substr(0, spec.name.size() - 2);
+            Tensor s{layer + ".scale", DType::F16, {1}, {uint8_t(q & 0xffu), uint8_t(q >> 8)}};
+            m.tensors.push_back(std::move(t));
+            m.tensors.push_back(std::move(s));
+            continue;
+        }
         t.data.resize(n * 2);
-        std::memcpy(t.data.data(), v.data(), n * 2);
+        for (uint64_t i = 0; i < n; ++i) {
+            const uint16_t h = kernels::float_to_half(v[i]);
+            std::memcpy(t.data.data() + 2 * i, &h, 2);
+        }
         m.tensors.push_back(std::move(t));
     }
     return m;

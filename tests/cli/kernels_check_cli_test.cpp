@@ -18,6 +18,15 @@ TEST(KernelsCheckCli, TheAccuracySetIsIdenticalAtEveryLayer) {
     EXPECT_TRUE(contains(r.out, " 3  d4r_nn_linear      enc1.qkv       identical")) << r.out;
 }
 
+TEST(KernelsCheckCli, AnFp8ModelCountsTheFp8LinearAndIsIdenticalInTheAccuracySet) {
+    RunResult r = run_d4r({"kernels", "check", "--fp8", "--accuracy", "--require-identical", "--size", "40x24"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "native kernels served: 8 of 8")) << r.out;
+    EXPECT_TRUE(contains(r.out, "result: 29 of 29 launches identical; the image: identical")) << r.out;
+    EXPECT_TRUE(contains(r.out, "d4r_nn_linear_fp8  enc2.qkv       identical")) << r.out;
+    EXPECT_NE(run_d4r({"kernels", "check", "--fp8", "--model", "x.d4rnet"}).exit_code, 0);
+}
+
 TEST(KernelsCheckCli, TheFastSetReportsUlpsAndStaysAbove60Db) {
     RunResult r = run_d4r({"kernels", "check", "--size", "40x24", "--min-psnr", "60"});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;

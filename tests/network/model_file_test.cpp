@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/fnv1a.h"
+#include "kernels/common/f16.h"
 #include "network/model_file.h"
 #include "network/test_model.h"
 #include "test_support.h"
@@ -118,6 +119,64 @@ TEST(ModelFile, WrongOrMissingTensorsAreRefusedByName) {
         std::string e = parse_error(b);
         EXPECT_NE(e.find("tensor record 0"), std::string::npos) << e;
         EXPECT_NE(e.find("dtype 7"), std::string::npos) << e;
+    }
+}
+
+TEST(ModelFile, AnFp8ModelRoundTripsWithItsE4m3TensorsAndScales) {
+    Model m = nettest::random_model(1, true);
+    auto back = parse_model(serialize_model(m), "x");
+    ASSERT_TRUE(back) << back.error().text();
+    EXPECT_EQ(back->arch, "refine-v1-fp8");
+    ASSERT_EQ(back->tensors.size(), refine_v1_fp8_tensors().size());
+    EXPECT_EQ(refine_v1_fp8_tensors().size(), refine_v1_tensors().size() + 4);
+    for (const Tensor& t : m.tensors) {
+        const Tensor* b = back->find(t.name);
+        ASSERT_NE(b, nullptr) << t.name;
+        EXPECT_EQ(b->dtype, t.dtype) << t.name;
+        EXPECT_EQ(b->dims, t.dims) << t.name;
+        EXPECT_EQ(b->data, t.data) << t.name;
+    }
+    for (const char* layer : kFp8Layers) {
+        const Tensor* w = back->find(std::string(layer) + ".w");
+        ASSERT_NE(w, nullptr) << layer;
+        EXPECT_EQ(w->dtype, DType::E4M3) << layer;
+        EXPECT_EQ(w->data.size(), w->elements()) << layer; // one byte an element
+        const Tensor* s = back->find(std::string(layer) + ".scale");
+        ASSERT_NE(s, nullptr) << layer;
+        EXPECT_EQ(s->dims, std::vector<uint32_t>{1});
+        EXPECT_GT(kernels::half_to_float(s->f16()[0]), 0.0f) << layer;
+    }
+    // The other tensors are refine-v1's (the same draws of the same seed).
+    const Model f16 = nettest::random_model(1);
+    EXPECT_EQ(back->find("enc1.qkv.w")->data, f16.find("enc1.qkv.w")->data);
+    EXPECT_EQ(back->find("enc2.qkv.b")->data, f16.find("enc2.qkv.b")->data);
+}
+
+TEST(ModelFile, EachArchitecturesDtypesAreCheckedByName) {
+    {
+        Model m = nettest::random_model(3); // f16 weights under the fp8 name
+        m.arch = kArchRefineV1Fp8;
+        std::string e = parse_error(serialize_model(m));
+        EXPECT_NE(e.find("tensor 'enc2.qkv.w' is f16, expected e4m3"), std::string::npos) << e;
+    }
+    {
+        Model m = nettest::random_model(3, true); // e4m3 weights under the f16 name
+        m.arch = kArchRefineV1;
+        std::string e = parse_error(serialize_model(m));
+        EXPECT_NE(e.find("tensor 'enc2.qkv.w' is e4m3, expected f16"), std::string::npos) << e;
+    }
+    {
+        Model m = nettest::random_model(3, true);
+        std::erase_if(m.tensors, [](const Tensor& t) { return t.name == "enc2.fc1.scale"; });
+        std::string e = parse_error(serialize_model(m));
+        EXPECT_NE(e.find("tensor 'enc2.fc1.scale' is missing"), std::string::npos) << e;
+    }
+    {
+        Model m = nettest::random_model(3, true);
+        for (Tensor& t : m.tensors)
+            if (t.name == "enc2.proj.scale") t.dims = {2}, t.data.resize(4);
+        std::string e = parse_error(serialize_model(m));
+        EXPECT_NE(e.find("'enc2.proj.scale' has shape [2], expected [1]"), std::string::npos) << e;
     }
 }
 

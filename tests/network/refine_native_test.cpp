@@ -1,6 +1,7 @@
 // The refine network's CPU native kernels (src/kernels/refine/cpu, linked into libd4rcuda), served by PTX hash
 // from a kernel set: the accuracy set (`1`) gives the PTX path's bytes; the fast set (`1 fast` for the
-// linear and attention kernels: f32 accumulators) stays within 60 dB of it. Runs refine_probe as a child
+// linear and attention kernels: f32 accumulators) stays within 60 dB of it; both for refine-v1 and refine-v1-fp8
+// test models (d4r_nn_linear_fp8 and d4r_nn_linear_fp8@fast). Runs refine_probe as a child
 // process because the runtime reads D4R_NATIVE_KERNEL_DIR once per process.
 #include <gtest/gtest.h>
 
@@ -27,14 +28,15 @@ struct Probe {
     std::vector<uint16_t> image;
 };
 
-Probe run_probe(const std::map<std::string, std::string>& extra_env, const fs::path& out) {
+Probe run_probe(const std::map<std::string, std::string>& extra_env, const fs::path& out, bool fp8 = false) {
     std::map<std::string, std::string> env{
         {"D4R_CUDA_BACKEND", "cpu"}, {"D4R_LOG", "info"}, {"ASAN_OPTIONS", "detect_leaks=0"}};
     for (auto& [k, v] : extra_env) env[k] = v;
     Probe p;
-    p.run = d4r::test::run_command({D4R_TEST_REFINE_PROBE, std::string(D4R_TEST_LIB_DIR) + "/libcuda.so.1",
-                                    out.string(), std::to_string(kW), std::to_string(kH), std::to_string(kSeed)},
-                                   env);
+    std::vector<std::string> argv{D4R_TEST_REFINE_PROBE, std::string(D4R_TEST_LIB_DIR) + "/libcuda.so.1",
+                                  out.string(), std::to_string(kW), std::to_string(kH), std::to_string(kSeed)};
+    if (fp8) argv.insert(argv.begin() + 1, "--fp8");
+    p.run = d4r::test::run_command(argv, env);
     std::string bytes = d4r::test::read_file_text(out);
     p.image.resize(bytes.size() / 2);
     std::memcpy(p.image.data(), bytes.data(), p.image.size() * 2);
@@ -46,16 +48,16 @@ void write_set(d4r::test::TempDir& dir, bool fast, uint64_t hash) {
     dir.mkdir("root/cpu");
     std::string manifest;
     for (Kernel k : kAllKernels) {
-        bool variant = fast && (k == Kernel::Linear || k == Kernel::Attention);
+        bool variant = fast && (k == Kernel::Linear || k == Kernel::Attention || k == Kernel::LinearFp8);
         dir.write(fs::path("root/cpu") / (std::string(kernel_name(k)) + ".cpu"), variant ? "1 fast\n" : "1\n");
         manifest += fmt::format("{} {:016x}\n", kernel_name(k), hash);
     }
     dir.write("root/cpu/d4r-kernels.txt", manifest);
 }
 
-std::vector<uint16_t> reference_image() {
+std::vector<uint16_t> reference_image(bool fp8 = false) {
     std::vector<uint16_t> img = nettest::test_image(kW, kH, kSeed);
-    Status s = refine_reference(nettest::random_model(kSeed), img.data(), kW, kH);
+    Status s = refine_reference(nettest::random_model(kSeed, fp8), img.data(), kW, kH);
     EXPECT_TRUE(s) << s.error().text();
     return img;
 }
@@ -98,6 +100,30 @@ TEST(RefineNative, TheFastSetStaysWithin60DbOfThePtxPath) {
     ASSERT_EQ(fast.run.exit_code, 0) << fast.run.err;
     EXPECT_NE(fast.run.err.find("native kernels: serving d4r_nn_linear "), std::string::npos) << fast.run.err;
     const std::vector<uint16_t> ref = reference_image();
+    ASSERT_EQ(fast.image.size(), ref.size());
+    EXPECT_NE(fast.image, ref) << "the fast set should not be the accuracy set";
+    EXPECT_GE(psnr(fast.image, ref), 60.0);
+}
+
+TEST(RefineNative, TheAccuracySetGivesThePtxPathsBytesForAnFp8Model) {
+    d4r::test::TempDir dir;
+    write_set(dir, false, ptx::module_hash(refine_ptx()));
+    Probe native =
+        run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin", true);
+    ASSERT_EQ(native.run.exit_code, 0) << native.run.err;
+    EXPECT_NE(native.run.err.find("native kernels: serving d4r_nn_linear_fp8 "), std::string::npos) << native.run.err;
+    const std::vector<uint16_t> ref = reference_image(true);
+    EXPECT_TRUE(native.image == ref);
+    EXPECT_NE(ref, reference_image(false)) << "the fp8 layers should change the result";
+}
+
+TEST(RefineNative, TheFastSetStaysWithin60DbOfThePtxPathForAnFp8Model) {
+    d4r::test::TempDir dir;
+    write_set(dir, true, ptx::module_hash(refine_ptx()));
+    Probe fast = run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin", true);
+    ASSERT_EQ(fast.run.exit_code, 0) << fast.run.err;
+    EXPECT_NE(fast.run.err.find("native kernels: serving d4r_nn_linear_fp8 "), std::string::npos) << fast.run.err;
+    const std::vector<uint16_t> ref = reference_image(true);
     ASSERT_EQ(fast.image.size(), ref.size());
     EXPECT_NE(fast.image, ref) << "the fast set should not be the accuracy set";
     EXPECT_GE(psnr(fast.image, ref), 60.0);

@@ -1,7 +1,10 @@
 // The refine kernels' PTX on ptxsim (build/lib/libcuda.so.1, cpu backend, native kernels off) computes the C++
 // reference's bytes: launch by launch over a whole forward pass (so a difference names its layer), and the
-// RefinePipeline end to end. Images whose token grids end in partial windows.
+// RefinePipeline end to end, for refine-v1 and refine-v1-fp8 test models. Images whose token grids end in partial
+// windows.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "cuda_env.h"
 #include "harness.h"
@@ -31,16 +34,14 @@ Buffers buffers_for(const Geometry& g, uint64_t weight_bytes, uint64_t image_byt
 
 #define CU(call) ASSERT_EQ((call), d4r::abi::CUDA_SUCCESS) << #call
 
-} // namespace
-
-TEST(RefinePtx, EveryLaunchOfAForwardPassGivesTheReferenceBytes) {
+// Every launch of a forward pass of random_model(seed, fp8) over a w x h image on ptxsim and on the host.
+void check_every_launch(uint32_t w, uint32_t h, uint64_t seed, bool fp8) {
     std::string why;
     const CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
     ASSERT_NE(cuda, nullptr) << why;
     ASSERT_TRUE(upscaler::test::open_context(*cuda));
-    const uint32_t w = 72, h = 40; // fine grid 18 x 10: windows 3 x 2, the last column and row partial
     const Geometry g = geometry_for(w, h);
-    const Model model = nettest::random_model(7);
+    const Model model = nettest::random_model(seed, fp8);
     const std::vector<uint8_t> weights = pack_weights(model);
     const std::vector<uint16_t> image = nettest::test_image(w, h, 3);
     const Buffers b = buffers_for(g, weights.size(), image.size() * 2);
@@ -59,10 +60,14 @@ TEST(RefinePtx, EveryLaunchOfAForwardPassGivesTheReferenceBytes) {
 
     const uint32_t pitch = w * 8;
     const auto base = reinterpret_cast<uint64_t>(host);
-    std::vector<Launch> on_host = plan_forward(g, base + b.image, pitch, base + b.weights, base + b.scratch);
-    std::vector<Launch> on_dev = plan_forward(g, dev + b.image, pitch, dev + b.weights, dev + b.scratch);
+    std::vector<Launch> on_host =
+        plan_forward(g, base + b.image, pitch, base + b.weights, base + b.scratch, model.arch);
+    std::vector<Launch> on_dev = plan_forward(g, dev + b.image, pitch, dev + b.weights, dev + b.scratch, model.arch);
     ASSERT_EQ(on_host.size(), on_dev.size());
     EXPECT_EQ(on_host.size(), 2 + 3 * 7 + 2 + 2 + 2); // patchify+embed, 3 blocks, merge, expand, head+unpatchify
+    const auto fp8_launches = std::count_if(on_dev.begin(), on_dev.end(),
+                                            [](const Launch& l) { return l.kernel == Kernel::LinearFp8; });
+    EXPECT_EQ(fp8_launches, fp8 ? 4 : 0); // enc2's qkv, proj, fc1, fc2
     std::vector<uint8_t> back(b.total);
     for (size_t i = 0; i < on_dev.size(); ++i) {
         const Launch& l = on_dev[i];
@@ -91,13 +96,25 @@ TEST(RefinePtx, EveryLaunchOfAForwardPassGivesTheReferenceBytes) {
     cuda->cuMemFree_v2(dev);
 }
 
-TEST(RefinePtx, ThePipelineRefinesInPlaceAsTheReferenceDoes) {
+} // namespace
+
+// Fine grid 18 x 10: windows 3 x 2, the last column and row partial.
+TEST(RefinePtx, EveryLaunchOfAForwardPassGivesTheReferenceBytes) { check_every_launch(72, 40, 7, false); }
+// The refine-v1-fp8 test model: enc2's linears through d4r_nn_linear_fp8 (m16n8k32 e4m3) on ptxsim.
+TEST(RefinePtx, EveryLaunchOfAnFp8ForwardPassGivesTheReferenceBytes) { check_every_launch(72, 40, 7, true); }
+// Fine grid 12 x 6 (coarse 6 x 3): every window partial.
+TEST(RefinePtx, EveryLaunchOfAnFp8ForwardPassGivesTheReferenceBytes44x20) { check_every_launch(44, 20, 11, true); }
+
+namespace {
+
+// The pipeline on random_model(seed, fp8), against the reference.
+void check_pipeline(uint64_t seed, bool fp8) {
     std::string why;
     const CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
     ASSERT_NE(cuda, nullptr) << why;
     ASSERT_TRUE(upscaler::test::open_context(*cuda));
     const uint32_t w = 44, h = 20, pad = 3; // fine grid 12 x 6; rows with a pitch of 47 pixels
-    const Model model = nettest::random_model(11);
+    const Model model = nettest::random_model(seed, fp8);
     const std::vector<uint16_t> packed = nettest::test_image(w + pad, h, 5);
     auto pipeline = RefinePipeline::create(*cuda, model, 64, 64);
     ASSERT_TRUE(pipeline) << pipeline.error().text();
@@ -123,6 +140,11 @@ TEST(RefinePtx, ThePipelineRefinesInPlaceAsTheReferenceDoes) {
     EXPECT_FALSE((*pipeline)->refine(dev, pitch, 65, 10, nullptr)); // larger than created for
     cuda->cuMemFree_v2(dev);
 }
+
+} // namespace
+
+TEST(RefinePtx, ThePipelineRefinesInPlaceAsTheReferenceDoes) { check_pipeline(11, false); }
+TEST(RefinePtx, ThePipelineRunsAnFp8ModelAsTheReferenceDoes) { check_pipeline(11, true); }
 
 TEST(RefineReference, AHeadOfZerosIsTheIdentity) {
     Model model = nettest::random_model(5);

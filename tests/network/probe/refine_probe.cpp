@@ -1,5 +1,6 @@
-// refine_probe LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS [--layers]]: runs the refine network (RefinePipeline, the
-// embedded PTX) with the deterministic test model random_model(SEED) on test_image(WIDTH, HEIGHT, SEED) through
+// refine_probe [--fp8] LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS [--layers]]: runs the refine network
+// (RefinePipeline, the embedded PTX) with the deterministic test model random_model(SEED) (with --fp8 its
+// refine-v1-fp8 variant, random_model(SEED, true): the H200 goldens refine-h200-fp8-*.bin) on test_image(WIDTH, HEIGHT, SEED) through
 // the libcuda at LIBCUDA (d4r's on any backend, or NVIDIA's driver), writes the refined RGBA16F image to OUT and,
 // with REPEATS > 0, prints "refine_ms MEDIAN MIN" over that many further passes (GPU time by events). With
 // --layers it then times every launch of the plan on its own (an event pair around each) and prints
@@ -42,7 +43,7 @@ int profile_layers(const upscaler::CudaFunctions& cuda, const network::Model& mo
     if (cuda.cuMemAlloc_v2(&memory, weights.size() + scratch_layout(g).total) != abi::CUDA_SUCCESS)
         return fail("cuMemAlloc_v2 (layers)");
     cuda.cuMemcpyHtoD_v2(memory, weights.data(), weights.size());
-    const std::vector<Launch> plan = plan_forward(g, image, w * 8, memory, memory + weights.size());
+    const std::vector<Launch> plan = plan_forward(g, image, w * 8, memory, memory + weights.size(), model.arch);
     std::vector<std::vector<float>> times(plan.size());
     abi::CUevent start = nullptr, stop = nullptr;
     cuda.cuEventCreate(&start, 0);
@@ -77,9 +78,16 @@ int profile_layers(const upscaler::CudaFunctions& cuda, const network::Model& mo
 } // namespace
 
 int main(int argc, char** argv) {
+    // --fp8 first: the test model's refine-v1-fp8 variant.
+    const bool fp8 = argc > 1 && std::string(argv[1]) == "--fp8";
+    if (fp8) {
+        argv[1] = argv[0];
+        ++argv;
+        --argc;
+    }
     const bool layers = argc == 8 && std::string(argv[7]) == "--layers";
     if (argc < 6 || argc > 8 || (argc == 8 && !layers)) {
-        std::fprintf(stderr, "usage: refine_probe LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS [--layers]]\n");
+        std::fprintf(stderr, "usage: refine_probe [--fp8] LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS [--layers]]\n");
         return 2;
     }
     const uint32_t w = static_cast<uint32_t>(std::stoul(argv[3])), h = static_cast<uint32_t>(std::stoul(argv[4]));
@@ -88,7 +96,7 @@ int main(int argc, char** argv) {
     auto cuda = upscaler::load_cuda_functions(argv[1]);
     if (!cuda) return fail(cuda.error().text());
     if (Status s = upscaler::test::open_context(*cuda); !s) return fail(s.error().text());
-    const network::Model model = network::nettest::random_model(seed);
+    const network::Model model = network::nettest::random_model(seed, fp8);
     const std::vector<uint16_t> image = network::nettest::test_image(w, h, seed);
     auto pipeline = network::RefinePipeline::create(*cuda, model, w, h);
     if (!pipeline) return fail(pipeline.error().text());

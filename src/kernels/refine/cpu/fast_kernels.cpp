@@ -1,10 +1,12 @@
-// The fast CPU native kernels of the refine network: d4r_nn_linear@fast and d4r_nn_attention@fast, selected by
+// The fast CPU native kernels of the refine network: d4r_nn_linear@fast, d4r_nn_linear_fp8@fast and
+// d4r_nn_attention@fast, selected by
 // a kernel set whose NAME.cpu says `1 fast` (docs/runtime.md, "Native-kernel overrides"). They compute the
 // same layers as the PTX with f32 accumulators through the whole K chain instead of an f16 accumulator
 // rounded after every step of 16 (the fast set's rule, as on the GPUs' fast sets), written as outer products
 // over contiguous rows so the compiler vectorises them without reassociating any sum. Everything else
 // (softmax, epilogues, layouts) is the PTX path's code. Not bit-exact: checked against the accuracy kernels
-// by PSNR (tests/network).
+// by PSNR (tests/network). The FP8 linear's weights are dequantised once per launch (scale * e4m3, exact in f32)
+// and its activations rounded to e4m3 as the PTX rounds them, then it is the f32 linear.
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -12,6 +14,7 @@
 
 #include "kernels/refine/ptx/refine_math.h"
 #include "network/host_kernels.h"
+#include "ptxsim/mma_numerics.h"
 #include "runtime/native/cpu_registry.h"
 
 namespace d4r::refine_cpu {
@@ -47,16 +50,9 @@ D4R_SIMD_CLONES void outer_products(float* acc, const float* bias, const float* 
     }
 }
 
-void linear(const runtime::CpuLaunch& l) {
-    const LinearParams p = params_of<LinearParams>(l);
-    if (p.in_ch == 0 || p.out_ch == 0 || p.in_ch > kMaxChannels || p.out_ch > 4 * kMaxChannels) return;
-    // W transposed to K x out (f32), once per launch.
-    std::vector<float> wt(size_t(p.in_ch) * p.out_ch), bias(p.out_ch);
-    for (uint32_t o = 0; o < p.out_ch; ++o) {
-        bias[o] = half_to_float(h16(p.bias)[o]);
-        for (uint32_t k = 0; k < p.in_ch; ++k)
-            wt[size_t(k) * p.out_ch + o] = half_to_float(h16(p.weight)[size_t(o) * p.in_ch + k]);
-    }
+// out = [residual +] [relu] (x W^T + bias) over every token, W given transposed (K x out, f32); `quantise`
+// rounds each activation to e4m3 first (the FP8 linear).
+void linear_rows(const LinearParams& p, const std::vector<float>& wt, const std::vector<float>& bias, bool quantise) {
     const uint64_t blocks = (p.tokens + kLinearTokensPerBlock - 1) / kLinearTokensPerBlock;
     for_blocks(blocks, [&](uint64_t b) {
         std::array<float, 4 * kMaxChannels> acc;
@@ -65,7 +61,8 @@ void linear(const runtime::CpuLaunch& l) {
         const uint32_t last = std::min(p.tokens, first + kLinearTokensPerBlock);
         for (uint32_t t = first; t < last; ++t) {
             const uint16_t* in = h16(p.in) + uint64_t(t) * p.in_ch;
-            for (uint32_t k = 0; k < p.in_ch; ++k) x[k] = half_to_float(in[k]);
+            for (uint32_t k = 0; k < p.in_ch; ++k)
+                x[k] = half_to_float(quantise ? ptxsim::mma::fp8_to_f16(half_to_e4m3(in[k]), false) : in[k]);
             outer_products(acc.data(), bias.data(), x.data(), wt.data(), p.in_ch, p.out_ch);
             uint16_t* out = reinterpret_cast<uint16_t*>(p.out) + uint64_t(t) * p.out_ch;
             for (uint32_t o = 0; o < p.out_ch; ++o) {
@@ -76,6 +73,39 @@ void linear(const runtime::CpuLaunch& l) {
             }
         }
     });
+}
+
+bool shape_ok(uint32_t in_ch, uint32_t out_ch) {
+    return in_ch != 0 && out_ch != 0 && in_ch <= kMaxChannels && out_ch <= 4 * kMaxChannels;
+}
+
+void linear(const runtime::CpuLaunch& l) {
+    const LinearParams p = params_of<LinearParams>(l);
+    if (!shape_ok(p.in_ch, p.out_ch)) return;
+    // W transposed to K x out (f32), once per launch.
+    std::vector<float> wt(size_t(p.in_ch) * p.out_ch), bias(p.out_ch);
+    for (uint32_t o = 0; o < p.out_ch; ++o) {
+        bias[o] = half_to_float(h16(p.bias)[o]);
+        for (uint32_t k = 0; k < p.in_ch; ++k)
+            wt[size_t(k) * p.out_ch + o] = half_to_float(h16(p.weight)[size_t(o) * p.in_ch + k]);
+    }
+    linear_rows(p, wt, bias, false);
+}
+
+void linear_fp8(const runtime::CpuLaunch& l) {
+    const LinearFp8Params f = params_of<LinearFp8Params>(l);
+    if (!shape_ok(f.in_ch, f.out_ch)) return;
+    const LinearParams p{f.in, f.weight, f.bias, f.residual, f.out, f.tokens, f.in_ch, f.out_ch, f.flags};
+    const float scale = half_to_float(h16(f.scale)[0]);
+    const uint8_t* w = reinterpret_cast<const uint8_t*>(f.weight);
+    std::vector<float> wt(size_t(p.in_ch) * p.out_ch), bias(p.out_ch);
+    for (uint32_t o = 0; o < p.out_ch; ++o) {
+        bias[o] = half_to_float(h16(p.bias)[o]);
+        for (uint32_t k = 0; k < p.in_ch; ++k)
+            wt[size_t(k) * p.out_ch + o] =
+                scale * half_to_float(ptxsim::mma::fp8_to_f16(w[size_t(o) * p.in_ch + k], false));
+    }
+    linear_rows(p, wt, bias, true);
 }
 
 // s[j] = sum_d q[d] * kt[d][j] (64 keys), and o[d] = sum_j p[j] * v[j][d] (32 dims).
@@ -136,6 +166,9 @@ struct Registration {
         runtime::CpuNativeKernel k;
         k.name = "d4r_nn_linear@fast";
         k.main = linear;
+        runtime::register_cpu_kernel(k);
+        k.name = "d4r_nn_linear_fp8@fast";
+        k.main = linear_fp8;
         runtime::register_cpu_kernel(k);
         k.name = "d4r_nn_attention@fast";
         k.main = attention;

@@ -58,6 +58,16 @@ struct alignas(8) LinearParams { // d4r_nn_linear: out = [residual +] [relu] (in
 };
 static_assert(sizeof(LinearParams) == 56);
 
+// d4r_nn_linear_fp8: LinearParams' fields with `weight` pointing at e4m3 bytes (out_ch x in_ch, row-major),
+// plus `scale`, the address of the layer's f16 dequantisation factor (w ~ scale * w_e4m3). in_ch a multiple
+// of 32 (<= kMaxChannels), out_ch of 8.
+struct alignas(8) LinearFp8Params {
+    uint64_t in, weight, bias, residual, out;
+    uint32_t tokens, in_ch, out_ch, flags;
+    uint64_t scale;
+};
+static_assert(sizeof(LinearFp8Params) == 64);
+
 struct alignas(8) NormParams { // d4r_nn_layernorm
     uint64_t in, gamma, beta, out;
     uint32_t tokens, channels;
@@ -119,6 +129,33 @@ D4R_HD float exp_neg(float x) {
 // f16 helpers of the epilogues.
 D4R_HD uint16_t relu_h(uint16_t h) { return (h & 0x8000u) ? uint16_t(0) : h; }
 D4R_HD uint16_t add_h(uint16_t a, uint16_t b) { return float_to_half(half_to_float(a) + half_to_float(b)); }
+// f16 of the f32 product of two f16 (exact in f32: 11 x 11 significand bits), so one rounding.
+D4R_HD uint16_t mul_h(uint16_t a, uint16_t b) { return float_to_half(half_to_float(a) * half_to_float(b)); }
+
+// f16 -> OCP e4m3 (bias 7, max 448, NaN 0x7f/0xff, no infinities) in integer arithmetic: round to nearest
+// even, finite values and infinities beyond 448 saturate to +-448 (0x7e/0xfe), NaN becomes 0x7f. Zeros keep
+// their sign; f16 values below 2^-10 in magnitude (f16 denormals among them) round to a signed zero.
+D4R_HD uint8_t half_to_e4m3(uint16_t h) {
+    const uint32_t sign = (h >> 8) & 0x80u, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1fu) return m ? uint8_t(0x7fu) : uint8_t(sign | 0x7eu);
+    if (e == 0) return uint8_t(sign); // |h| < 2^-14: below half of e4m3's smallest denormal 2^-9
+    // |h| = s * 2^(exp - 10), s = 1024 + m; its e4m3 quantum is 2^(max(exp, -6) - 3), 2^-9 for denormals.
+    const int32_t exp = int32_t(e) - 15;
+    const uint32_t s = 1024u + m;
+    const int32_t shift = 7 + (exp < -6 ? -6 - exp : 0); // bits of s below the quantum
+    if (shift > 12) return uint8_t(sign);
+    uint32_t q = s >> shift;
+    const uint32_t rest = s & ((1u << shift) - 1u), half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (q & 1u))) ++q;
+    // q quanta of 2^(max(exp, -6) - 3): in units of 2^-9, n = q << (max(exp, -6) + 6) (at most 16 << 21).
+    const uint32_t n = q << (exp < -6 ? 0 : exp + 6);
+    if (n < 8u) return uint8_t(sign | n); // denormal (or zero)
+    uint32_t top = 3;                      // n in [2^top, 2^(top+1)): exponent field top - 2
+    while ((n >> (top + 1)) != 0u) ++top;
+    const uint32_t field = top - 2, mant = (n >> (top - 3)) & 7u;
+    if (field > 15u || (field == 15u && mant == 7u)) return uint8_t(sign | 0x7eu);
+    return uint8_t(sign | (field << 3) | mant);
+}
 
 // One token's layernorm (f32, channel order; docs/network.md).
 D4R_HD void layernorm_token(const uint16_t* x, const uint16_t* gamma, const uint16_t* beta, uint16_t* out,
