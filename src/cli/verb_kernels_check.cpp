@@ -130,8 +130,8 @@ int run_check(const CheckOptions& o) {
     const std::vector<network::Kernel> used = network::plan_kernels(model->arch);
     size_t served = 0;
     for (network::Kernel k : used)
-        served += native_log.find(fmt::format("native kernels: serving {} ", network::kernel_name(k))) !=
-                  std::string::npos;
+        served +=
+            native_log.find(fmt::format("native kernels: serving {} ", network::kernel_name(k))) != std::string::npos;
     fmt::print("d4r kernels check: family {}, {} on backend {}, {} set of {}, {}x{}, {} (seed {})\n", o.family,
                "PTX against native kernels", o.backend, o.accuracy ? "accuracy" : "fast", root, w, h,
                o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model, o.seed);

@@ -59,7 +59,7 @@ public:
         const uint32_t blocks = static_cast<uint32_t>((tokens + kLinearTokensPerBlock - 1) / kLinearTokensPerBlock);
         const TensorSpec* w = spec(name + ".w");
         if (w && w->dtype == DType::E4M3) {
-            LinearFp8Params p{in,  weight(name + ".w"), weight(name + ".b"), residual, out, n, in_ch, out_ch,
+            LinearFp8Params p{in,    weight(name + ".w"),    weight(name + ".b"), residual, out, n, in_ch, out_ch,
                               flags, weight(name + ".scale")};
             m_launches.push_back(make_launch(Kernel::LinearFp8, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
         } else {

@@ -18,8 +18,8 @@ namespace d4r::network {
 
 enum class Kernel : uint8_t { Patchify, Linear, LayerNorm, Attention, Merge, Expand, Unpatchify, LinearFp8 };
 // Every kernel of the PTX module (the plan of one architecture launches some of them: plan_kernels()).
-inline constexpr std::array<Kernel, 8> kAllKernels = {Kernel::Patchify,  Kernel::Linear,    Kernel::LayerNorm,
-                                                      Kernel::Attention, Kernel::Merge,     Kernel::Expand,
+inline constexpr std::array<Kernel, 8> kAllKernels = {Kernel::Patchify,   Kernel::Linear,   Kernel::LayerNorm,
+                                                      Kernel::Attention,  Kernel::Merge,    Kernel::Expand,
                                                       Kernel::Unpatchify, Kernel::LinearFp8};
 // The PTX entry name (d4r_nn_*).
 const char* kernel_name(Kernel kernel);

@@ -19,9 +19,9 @@ Status refine_reference(const Model& model, uint16_t* rgba, uint32_t width, uint
     const Geometry g = geometry_for(width, height);
     std::vector<uint8_t> weights = pack_weights(model);
     std::vector<uint64_t> scratch(scratch_layout(g).total / 8 + 1, 0); // 8-byte aligned
-    for (const Launch& l :
-         plan_forward(g, reinterpret_cast<uint64_t>(rgba), static_cast<uint32_t>(pitch),
-                      reinterpret_cast<uint64_t>(weights.data()), reinterpret_cast<uint64_t>(scratch.data()), model.arch))
+    for (const Launch& l : plan_forward(g, reinterpret_cast<uint64_t>(rgba), static_cast<uint32_t>(pitch),
+                                        reinterpret_cast<uint64_t>(weights.data()),
+                                        reinterpret_cast<uint64_t>(scratch.data()), model.arch))
         run_launch(l, threads);
     return ok_status();
 }

@@ -1,6 +1,6 @@
 // d4r refine network: a refine-v1 (or refine-v1-fp8) model with deterministic pseudo-random weights of realistic
-// magnitude, and a deterministic test image, for tests, probes and `d4r kernels check` (the same inputs on every machine).
-// Header-only.
+// magnitude, and a deterministic test image, for tests, probes and `d4r kernels check` (the same inputs on every
+// machine). Header-only.
 #pragma once
 
 #include <algorithm>
@@ -50,7 +50,8 @@ inline Model random_model(uint64_t seed, bool fp8 = false) {
                       : gain                                                   ? 0.2f
                                                                                : 0.1f;
         std::vector<float> v(n);
-        for (float& x : v) x = kernels::half_to_float(kernels::float_to_half((gain ? 1.0f : 0.0f) + rng.uniform(-scale, scale)));
+        for (float& x : v)
+            x = kernels::half_to_float(kernels::float_to_half((gain ? 1.0f : 0.0f) + rng.uniform(-scale, scale)));
         if (spec.dtype == DType::E4M3) {
             float top = 0.0f;
             for (float x : v) top = std::max(top, std::fabs(x));

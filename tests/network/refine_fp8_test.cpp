@@ -46,10 +46,10 @@ TEST(RefineFp8, HalfToE4m3RoundsEveryHalfToTheNearestEvenSaturating) {
     }
     EXPECT_EQ(wrong, 0u);
     // The documented corners.
-    EXPECT_EQ(refine::math::half_to_e4m3(0x7c00), 0x7e);          // +inf -> 448
-    EXPECT_EQ(refine::math::half_to_e4m3(0xfc00), 0xfe);          // -inf -> -448
-    EXPECT_EQ(refine::math::half_to_e4m3(0xfe00), 0x7f);          // NaN
-    EXPECT_EQ(refine::math::half_to_e4m3(0x8000), 0x80);          // -0
+    EXPECT_EQ(refine::math::half_to_e4m3(0x7c00), 0x7e);                                // +inf -> 448
+    EXPECT_EQ(refine::math::half_to_e4m3(0xfc00), 0xfe);                                // -inf -> -448
+    EXPECT_EQ(refine::math::half_to_e4m3(0xfe00), 0x7f);                                // NaN
+    EXPECT_EQ(refine::math::half_to_e4m3(0x8000), 0x80);                                // -0
     EXPECT_EQ(refine::math::half_to_e4m3(kernels::float_to_half(0.0009765625f)), 0x00); // 2^-10: tie to 0
     EXPECT_EQ(refine::math::half_to_e4m3(kernels::float_to_half(1.0f)), 0x38);
 }
@@ -120,13 +120,12 @@ TEST(RefineFp8, TheHostLinearScalesBiasesAndFinishes) {
                       out_ch,
                       refine::math::kRelu | refine::math::kResidual,
                       reinterpret_cast<uint64_t>(&scale)};
-    run_kernel(Kernel::LinearFp8, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&p), sizeof(p)),
-               {1, 1, 1}, 1);
+    run_kernel(Kernel::LinearFp8, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&p), sizeof(p)), {1, 1, 1},
+               1);
     for (uint32_t t = 0; t < tokens; ++t)
         for (uint32_t o = 0; o < out_ch; ++o) {
             double dot = 0;
-            for (uint32_t k = 0; k < in_ch; ++k)
-                dot += (double(int(k % 5) - 2) * 0.5) * double(int((k + o) % 7) - 3);
+            for (uint32_t k = 0; k < in_ch; ++k) dot += (double(int(k % 5) - 2) * 0.5) * double(int((k + o) % 7) - 3);
             const double v = std::max(0.0, 0.75 * dot + (double(o) - 2.0)) + 0.25 * double(t * out_ch + o);
             EXPECT_EQ(kernels::half_to_float(out[t * out_ch + o]), float(v)) << "token " << t << " output " << o;
         }

@@ -34,7 +34,8 @@ Probe run_probe(const std::map<std::string, std::string>& extra_env, const fs::p
     for (auto& [k, v] : extra_env) env[k] = v;
     Probe p;
     std::vector<std::string> argv{D4R_TEST_REFINE_PROBE, std::string(D4R_TEST_LIB_DIR) + "/libcuda.so.1",
-                                  out.string(), std::to_string(kW), std::to_string(kH), std::to_string(kSeed)};
+                                  out.string(),          std::to_string(kW),
+                                  std::to_string(kH),    std::to_string(kSeed)};
     if (fp8) argv.insert(argv.begin() + 1, "--fp8");
     p.run = d4r::test::run_command(argv, env);
     std::string bytes = d4r::test::read_file_text(out);
@@ -108,8 +109,7 @@ TEST(RefineNative, TheFastSetStaysWithin60DbOfThePtxPath) {
 TEST(RefineNative, TheAccuracySetGivesThePtxPathsBytesForAnFp8Model) {
     d4r::test::TempDir dir;
     write_set(dir, false, ptx::module_hash(refine_ptx()));
-    Probe native =
-        run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin", true);
+    Probe native = run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "out.bin", true);
     ASSERT_EQ(native.run.exit_code, 0) << native.run.err;
     EXPECT_NE(native.run.err.find("native kernels: serving d4r_nn_linear_fp8 "), std::string::npos) << native.run.err;
     const std::vector<uint16_t> ref = reference_image(true);

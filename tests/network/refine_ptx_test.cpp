@@ -65,8 +65,8 @@ void check_every_launch(uint32_t w, uint32_t h, uint64_t seed, bool fp8) {
     std::vector<Launch> on_dev = plan_forward(g, dev + b.image, pitch, dev + b.weights, dev + b.scratch, model.arch);
     ASSERT_EQ(on_host.size(), on_dev.size());
     EXPECT_EQ(on_host.size(), 2 + 3 * 7 + 2 + 2 + 2); // patchify+embed, 3 blocks, merge, expand, head+unpatchify
-    const auto fp8_launches = std::count_if(on_dev.begin(), on_dev.end(),
-                                            [](const Launch& l) { return l.kernel == Kernel::LinearFp8; });
+    const auto fp8_launches =
+        std::count_if(on_dev.begin(), on_dev.end(), [](const Launch& l) { return l.kernel == Kernel::LinearFp8; });
     EXPECT_EQ(fp8_launches, fp8 ? 4 : 0); // enc2's qkv, proj, fc1, fc2
     std::vector<uint8_t> back(b.total);
     for (size_t i = 0; i < on_dev.size(); ++i) {

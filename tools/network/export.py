@@ -20,9 +20,15 @@ Exporting refine-v1 (`model_tensors`) folds the model's logit scale (1/sqrt(32))
 holds the scaled values and the network multiplies by nothing. `load_model` builds a RefineNet from a
 file with logit_scale = 1, so it computes with exactly the file's values.
 
+refine-v1-fp8 (`fp8_tensors`, post-training quantisation) is refine-v1 with the weights of enc2's four
+linears (FP8_LAYERS) stored as OCP e4m3 bytes and a per-tensor f16 `<layer>.scale` after each: scale =
+f16(max|w| / 448), e4m3 = round to nearest even (ties to the even code, saturating at 448) of w / scale
+computed in float64 from the f16 weight. The network computes with scale * e4m3 (docs/network.md).
+
 Command line:
-    export.py --check FILE              print the tensors and validate them against refine-v1's table
+    export.py --check FILE              print the tensors and validate them (refine-v1 or refine-v1-fp8)
     export.py CHECKPOINT.pt OUT.d4rnet  export a checkpoint written by train.py
+    export.py --fp8 IN OUT.d4rnet       write refine-v1-fp8 from a checkpoint (.pt) or a refine-v1 file
 """
 
 import argparse
@@ -44,6 +50,9 @@ ALIGN = 64
 DTYPE_F16, DTYPE_E4M3, DTYPE_F32 = 1, 2, 3
 DTYPE_NAMES = {DTYPE_F16: "f16", DTYPE_E4M3: "e4m3", DTYPE_F32: "f32"}
 DTYPE_SIZES = {DTYPE_F16: 2, DTYPE_E4M3: 1, DTYPE_F32: 4}
+ARCH_FP8 = "refine-v1-fp8"
+FP8_LAYERS = ("enc2.qkv", "enc2.proj", "enc2.fc1", "enc2.fc2")
+E4M3_MAX = 448.0
 FNV_BASIS = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
 assert HEADER.size == 48 and RECORD.size == 80
@@ -80,13 +89,35 @@ def _e4m3_table():
     return table
 
 
+def quantize_e4m3(values):
+    """OCP e4m3 bytes (uint8 array) of float values: round to nearest even (a tie goes to the even code),
+    magnitudes beyond 448 (and infinities) saturate to +-448, NaN becomes 0x7f, zeros keep their sign."""
+    x = np.asarray(values, dtype=np.float64)
+    table = _e4m3_table()[:0x7F].astype(np.float64)  # the 127 non-negative finite codes, ascending
+    a = np.minimum(np.abs(x), E4M3_MAX)
+    a = np.where(np.isnan(x), 0.0, a)
+    hi = np.clip(np.searchsorted(table, a, side="left"), 0, 0x7E)  # first code >= a
+    lo = np.maximum(hi - 1, 0)
+    d_lo, d_hi = a - table[lo], table[hi] - a
+    pick_hi = (d_hi < d_lo) | ((d_hi == d_lo) & (hi % 2 == 0))
+    code = np.where(pick_hi, hi, lo).astype(np.uint8)
+    code = np.where(np.signbit(x), code | 0x80, code).astype(np.uint8)
+    return np.where(np.isnan(x), np.uint8(0x7F), code).astype(np.uint8)
+
+
+def dequantize_e4m3(codes, scale):
+    """float32 values scale * e4m3 of a uint8 array."""
+    return (_e4m3_table()[np.asarray(codes, dtype=np.uint8)] * np.float32(scale)).astype(np.float32)
+
+
 # ---------------------------------------------------------------------------------------------
 # the generic file
 
 
 def write_model(path, tensors, arch):
-    """Writes a model file. tensors: OrderedDict name -> numpy array of float16 (dtype 1) or
-    float32 (dtype 3), rank 1..4. Written atomically (a temporary file renamed over path)."""
+    """Writes a model file. tensors: OrderedDict name -> numpy array of float16 (dtype 1), uint8 (e4m3
+    bytes, dtype 2) or float32 (dtype 3), rank 1..4. Written atomically (a temporary file renamed over
+    path)."""
     if not 1 <= len(tensors) <= 256:
         raise ValueError(f"{len(tensors)} tensors: a model file holds 1..256")
     arch_bytes = arch.encode("ascii")
@@ -103,8 +134,10 @@ def write_model(path, tensors, arch):
             dtype = DTYPE_F16
         elif array.dtype == np.float32:
             dtype = DTYPE_F32
+        elif array.dtype == np.uint8:
+            dtype = DTYPE_E4M3
         else:
-            raise ValueError(f"{name}: dtype {array.dtype} (the writer takes float16 or float32)")
+            raise ValueError(f"{name}: dtype {array.dtype} (the writer takes float16, uint8 e4m3 or float32)")
         if not 1 <= array.ndim <= 4:
             raise ValueError(f"{name}: rank {array.ndim} (1..4)")
         dims = list(array.shape) + [1] * (4 - array.ndim)
@@ -221,28 +254,74 @@ def parse_model(blob, expect_arch="refine-v1", source="model", records=None):
 # refine-v1
 
 
-def check_refine_tensors(tensors):
-    """Validates a tensor dict against refine-v1's table: every name present, none extra, the shapes,
-    f16, finite values. Returns a list of problems (empty when valid)."""
+def expected_fp8_tensors():
+    """refine-v1-fp8's table: OrderedDict name -> (shape, dtype code), in file order (refine-v1's, with
+    `<layer>.scale` after each e4m3 `<layer>.w`)."""
+    from refine_model import expected_tensors
+
+    out = OrderedDict()
+    for name, shape in expected_tensors().items():
+        layer = name[:-2]
+        fp8 = name.endswith(".w") and layer in FP8_LAYERS
+        out[name] = (shape, DTYPE_E4M3 if fp8 else DTYPE_F16)
+        if fp8:
+            out[layer + ".scale"] = ((1,), DTYPE_F16)
+    return out
+
+
+def check_refine_tensors(tensors, arch="refine-v1", dtypes=None):
+    """Validates a tensor dict against refine-v1's (or refine-v1-fp8's) table: every name present, none
+    extra, the shapes, the dtypes (f16; e4m3 for the fp8 weights: `dtypes` maps names to the file's dtype
+    codes, else float16 arrays are f16 and others e4m3), finite values. Returns a list of problems (empty
+    when valid)."""
     from refine_model import expected_tensors
 
     problems = []
-    expected = expected_tensors()
-    for name, shape in expected.items():
+    if arch == ARCH_FP8:
+        expected = expected_fp8_tensors()
+    else:
+        expected = OrderedDict((n, (s, DTYPE_F16)) for n, s in expected_tensors().items())
+    for name, (shape, want) in expected.items():
         if name not in tensors:
             problems.append(f"{name}: missing")
             continue
         t = tensors[name]
         if tuple(t.shape) != tuple(shape):
             problems.append(f"{name}: shape {tuple(t.shape)}, expected {tuple(shape)}")
-        if t.dtype != np.float16:
-            problems.append(f"{name}: stored as {t.dtype} (or e4m3), expected f16")
+        if dtypes is not None:
+            got = dtypes.get(name)
+        else:
+            got = DTYPE_F16 if t.dtype == np.float16 else DTYPE_E4M3 if t.dtype in (np.uint8, np.float32) else None
+        if got != want:
+            problems.append(f"{name}: stored as {DTYPE_NAMES.get(got, t.dtype)}, expected {DTYPE_NAMES[want]}")
         if not np.all(np.isfinite(t)):
             problems.append(f"{name}: {int(np.sum(~np.isfinite(t)))} values are not finite")
     for name in tensors:
         if name not in expected:
-            problems.append(f"{name}: not a refine-v1 tensor")
+            problems.append(f"{name}: not a {arch} tensor")
     return problems
+
+
+def fp8_tensors(tensors):
+    """refine-v1-fp8's tensors from refine-v1's (OrderedDict name -> float16 array, e.g. model_tensors()
+    or read_model()): FP8_LAYERS' weights quantised to e4m3 bytes (uint8) with scale = f16(max|w| / 448)
+    (1 for an all-zero weight), the rest unchanged, in expected_fp8_tensors() order."""
+    out = OrderedDict()
+    for name, (shape, dtype) in expected_fp8_tensors().items():
+        if name.endswith(".scale"):
+            continue
+        value = tensors[name]
+        if dtype != DTYPE_E4M3:
+            out[name] = np.asarray(value, dtype=np.float16)
+            continue
+        w = np.asarray(value, dtype=np.float16).astype(np.float64)
+        top = float(np.max(np.abs(w)))
+        scale = np.float16(top / E4M3_MAX) if top > 0 else np.float16(1.0)
+        if scale == 0:  # a weight below 448 * 2^-25: the smallest f16 scale
+            scale = np.float16(2.0 ** -24)
+        out[name] = quantize_e4m3(w / float(scale))
+        out[name[:-2] + ".scale"] = np.array([scale], dtype=np.float16)
+    return out
 
 
 def model_tensors(model):
@@ -276,18 +355,25 @@ def export_model(model, path):
 
 
 def load_model(path):
-    """A RefineNet (float32, logit_scale 1) computing with a refine-v1 file's values."""
+    """A RefineNet (float32, logit_scale 1) computing with a refine-v1 file's values (of a refine-v1-fp8
+    file: the dequantised weights scale * e4m3; the network's e4m3 activations are not modelled)."""
     import torch
     from refine_model import RefineNet, file_name_to_parameter
 
-    tensors = read_model(path)
-    problems = check_refine_tensors(tensors)
+    arch = read_model_arch(path)
+    records = []
+    tensors = read_model(path, expect_arch=arch if arch == ARCH_FP8 else "refine-v1", records=records)
+    problems = check_refine_tensors(tensors, arch, {r[0]: r[1] for r in records})
     if problems:
         raise ModelFileError(f"{path}: " + "; ".join(problems))
     model = RefineNet(logit_scale=1.0)
     params = dict(model.named_parameters())
     with torch.no_grad():
         for name, value in tensors.items():
+            if name.endswith(".scale"):
+                continue
+            if name[:-2] + ".scale" in tensors:  # e4m3, read as float32: w = scale * e4m3
+                value = value * np.float32(tensors[name[:-2] + ".scale"][0])
             params[file_name_to_parameter(name)].copy_(torch.from_numpy(value.astype(np.float32)))
     return model
 
@@ -306,26 +392,62 @@ def check_file(path, out=sys.stdout):
     print(f"{path}: {size} bytes, version {VERSION}, architecture {arch}, {len(tensors)} tensors, "
           f"{params} parameters, checksum ok", file=out)
     for name, dtype, dims, offset in records:
-        f = tensors[name].astype(np.float32)
+        f = tensors[name].astype(np.float32)  # e4m3: the codes' values, before the scale
         shape = " x ".join(str(d) for d in dims)
         print(f"  {name:<16} {DTYPE_NAMES[dtype]:<4} {shape:<10} @{offset:<7} min {f.min():+.4g} max {f.max():+.4g} "
               f"mean|x| {np.mean(np.abs(f)):.4g}", file=out)
-    if arch != "refine-v1":
-        print(f"error: architecture {arch!r}, this tool checks refine-v1", file=sys.stderr)
+    if arch not in ("refine-v1", ARCH_FP8):
+        print(f"error: architecture {arch!r}, this tool checks refine-v1 and {ARCH_FP8}", file=sys.stderr)
         return 1
-    problems = check_refine_tensors(tensors)
+    problems = check_refine_tensors(tensors, arch, {r[0]: r[1] for r in records})
     for p in problems:
         print(f"error: {p}", file=sys.stderr)
     if problems:
         return 1
-    print("valid refine-v1 model", file=out)
+    print(f"valid {arch} model", file=out)
     return 0
+
+
+def _load_checkpoint(path):
+    import torch
+    from refine_model import RefineNet
+
+    ckpt = torch.load(path, map_location="cpu")
+    model = RefineNet(logit_scale=ckpt.get("logit_scale", RefineNet().logit_scale))
+    model.load_state_dict(ckpt["model"])
+    return model, ckpt
+
+
+def export_fp8(source, output, out=None):
+    """--fp8: refine-v1-fp8 from a refine-v1 file (its f16 values) or a checkpoint (exported to f16 first,
+    as export_model does); prints the per-layer quantisation error and checks the result."""
+    with open(source, "rb") as f:
+        is_model = f.read(8) == MAGIC
+    if is_model:
+        tensors = read_model(source)  # refine-v1 only
+        problems = check_refine_tensors(tensors)
+        if problems:
+            print(f"error: {source}: " + "; ".join(problems), file=sys.stderr)
+            return 1
+    else:
+        tensors = model_tensors(_load_checkpoint(source)[0])
+    q = fp8_tensors(tensors)
+    size = write_model(output, q, ARCH_FP8)
+    print(f"wrote {output} ({size} bytes, {ARCH_FP8}) from {source}", file=out)
+    for layer in FP8_LAYERS:
+        w = tensors[layer + ".w"].astype(np.float64)
+        d = dequantize_e4m3(q[layer + ".w"], q[layer + ".scale"][0]).astype(np.float64)
+        err = np.sqrt(np.mean((d - w) ** 2) / max(np.mean(w ** 2), 1e-30))
+        print(f"  {layer}.w: scale {float(q[layer + '.scale'][0]):.6g}, relative RMS error {err:.4f}", file=out)
+    return check_file(output, out=out)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", metavar="FILE", help="print and validate a model file")
+    ap.add_argument("--fp8", action="store_true",
+                    help="write refine-v1-fp8 (enc2's linears in e4m3) from a checkpoint or a refine-v1 file")
     ap.add_argument("checkpoint", nargs="?", help="a checkpoint written by train.py (.pt)")
     ap.add_argument("output", nargs="?", help="the model file to write (.d4rnet)")
     args = ap.parse_args(argv)
@@ -334,13 +456,10 @@ def main(argv=None):
             ap.error("--check takes no other arguments")
         return check_file(args.check)
     if not (args.checkpoint and args.output):
-        ap.error("give --check FILE, or CHECKPOINT OUT")
-    import torch
-    from refine_model import RefineNet
-
-    ckpt = torch.load(args.checkpoint, map_location="cpu")
-    model = RefineNet(logit_scale=ckpt.get("logit_scale", RefineNet().logit_scale))
-    model.load_state_dict(ckpt["model"])
+        ap.error("give --check FILE, CHECKPOINT OUT, or --fp8 IN OUT")
+    if args.fp8:
+        return export_fp8(args.checkpoint, args.output)
+    model, ckpt = _load_checkpoint(args.checkpoint)
     size = export_model(model, args.output)
     print(f"wrote {args.output} ({size} bytes) from {args.checkpoint} (step {ckpt.get('step', '?')})")
     return check_file(args.output)

@@ -334,6 +334,92 @@ class ModelFile(unittest.TestCase):
             self.assertEqual(export.check_file(bad, out=io.StringIO()), 1)
 
 
+class Fp8Export(unittest.TestCase):
+    """export.py --fp8: refine-v1-fp8 by post-training quantisation of enc2's linears."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.f16 = os.path.join(self.dir.name, "m.d4rnet")
+        self.fp8 = os.path.join(self.dir.name, "m-fp8.d4rnet")
+        export.export_model(randomize(RefineNet(), seed=7), self.f16)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_quantize_is_round_to_nearest_even_and_saturates(self):
+        table = export._e4m3_table()
+        finite = [c for c in range(256) if not np.isnan(table[c])]
+        rng = np.random.default_rng(3)
+        # every code's value, the midpoints between neighbours (ties), and random values of every scale
+        pos = np.sort(np.unique(table[[c for c in finite if c < 0x80]].astype(np.float64)))
+        mids = (pos[1:] + pos[:-1]) / 2
+        x = np.concatenate([pos, -pos, mids, -mids, rng.standard_normal(2000) * 10.0 ** rng.uniform(-4, 3, 2000),
+                            [449.0, 464.0, 1e6, -1e6, np.inf, -np.inf]])
+        got = export.quantize_e4m3(x)
+        for v, code in zip(x, got):
+            a = min(abs(v), 448.0)
+            best = min(range(0x7F), key=lambda c: (abs(float(table[c]) - a), c % 2))  # nearest, then even
+            want = best | (0x80 if np.signbit(v) else 0)
+            self.assertEqual(int(code), want, f"{v!r}")
+        self.assertEqual(int(export.quantize_e4m3([np.nan])[0]), 0x7F)
+        self.assertEqual(int(export.quantize_e4m3([-0.0])[0]), 0x80)
+        # midpoints go to the even code: 1.0 (0x38) and 1.125 (0x39): 1.0625 -> 0x38; 1.1875 -> 0x3a
+        self.assertEqual(list(export.quantize_e4m3([1.0625, 1.1875])), [0x38, 0x3A])
+
+    def test_from_a_model_file(self):
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(export.main(["--fp8", self.f16, self.fp8]), 0)
+        self.assertIn("valid refine-v1-fp8 model", out.getvalue())
+        self.assertEqual(export.read_model_arch(self.fp8), "refine-v1-fp8")
+        records = []
+        got = export.read_model(self.fp8, expect_arch="refine-v1-fp8", records=records)
+        dtypes = {r[0]: r[1] for r in records}
+        self.assertEqual(list(got), list(export.expected_fp8_tensors()))
+        src = export.read_model(self.f16)
+        blob = read_bytes(self.fp8)
+        for layer in export.FP8_LAYERS:
+            self.assertEqual(dtypes[layer + ".w"], export.DTYPE_E4M3)
+            self.assertEqual(dtypes[layer + ".scale"], export.DTYPE_F16)
+            w = src[layer + ".w"].astype(np.float64)
+            scale = got[layer + ".scale"]
+            self.assertEqual(scale.shape, (1,))
+            self.assertEqual(scale[0], np.float16(np.max(np.abs(w)) / 448.0))
+            # the stored bytes are the quantisation of w / scale, and scale * e4m3 is within e4m3's half step
+            off = [r[3] for r in records if r[0] == layer + ".w"][0]
+            codes = np.frombuffer(blob[off: off + w.size], dtype=np.uint8).reshape(w.shape)
+            self.assertTrue(np.array_equal(codes, export.quantize_e4m3(w / float(scale[0]))))
+            d = export.dequantize_e4m3(codes, scale[0]).astype(np.float64)
+            self.assertTrue(np.all(np.abs(d - w) <= np.abs(w) / 16 + float(scale[0]) * 2.0 ** -10), layer)
+            self.assertLess(np.sqrt(np.mean((d - w) ** 2) / np.mean(w ** 2)), 0.04, layer)
+        for name in src:
+            if name[:-2] not in export.FP8_LAYERS:
+                self.assertTrue(np.array_equal(got[name].view(np.uint16), src[name].view(np.uint16)), name)
+        # the dequantised model computes close to the f16 one
+        img = test_image(40, 24)
+        with torch.no_grad():
+            a = export.load_model(self.f16)(img)
+            b = export.load_model(self.fp8)(img)
+        np.testing.assert_allclose(refine_model.tone(b).numpy(), refine_model.tone(a).numpy(), rtol=0, atol=2e-2)
+
+    def test_from_a_checkpoint_is_the_file_of_its_export(self):
+        ckpt = os.path.join(self.dir.name, "c.pt")
+        model = randomize(RefineNet(), seed=7)
+        torch.save({"model": model.state_dict(), "logit_scale": model.logit_scale, "step": 1}, ckpt)
+        other = os.path.join(self.dir.name, "c-fp8.d4rnet")
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(export.main(["--fp8", ckpt, other]), 0)
+            self.assertEqual(export.main(["--fp8", self.f16, self.fp8]), 0)
+        self.assertEqual(read_bytes(other), read_bytes(self.fp8))
+
+    def test_check_names_wrong_dtypes(self):
+        tensors = export.read_model(self.f16)
+        self.assertEqual(export.check_refine_tensors(tensors, "refine-v1-fp8")[:2],
+                         ["enc2.qkv.w: stored as f16, expected e4m3", "enc2.qkv.scale: missing"])
+        q = export.fp8_tensors(tensors)
+        self.assertEqual(export.check_refine_tensors(q, "refine-v1-fp8"), [])
+        self.assertIn("enc2.fc2.w: stored as e4m3, expected f16", export.check_refine_tensors(q))
+
+
 # ---------------------------------------------------------------------------------------------
 # frames
 

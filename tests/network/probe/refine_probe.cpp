@@ -1,8 +1,8 @@
 // refine_probe [--fp8] LIBCUDA OUT WIDTH HEIGHT SEED [REPEATS [--layers]]: runs the refine network
 // (RefinePipeline, the embedded PTX) with the deterministic test model random_model(SEED) (with --fp8 its
-// refine-v1-fp8 variant, random_model(SEED, true): the H200 goldens refine-h200-fp8-*.bin) on test_image(WIDTH, HEIGHT, SEED) through
-// the libcuda at LIBCUDA (d4r's on any backend, or NVIDIA's driver), writes the refined RGBA16F image to OUT and,
-// with REPEATS > 0, prints "refine_ms MEDIAN MIN" over that many further passes (GPU time by events). With
+// refine-v1-fp8 variant, random_model(SEED, true): the H200 goldens refine-h200-fp8-*.bin) on test_image(WIDTH, HEIGHT,
+// SEED) through the libcuda at LIBCUDA (d4r's on any backend, or NVIDIA's driver), writes the refined RGBA16F image to
+// OUT and, with REPEATS > 0, prints "refine_ms MEDIAN MIN" over that many further passes (GPU time by events). With
 // --layers it then times every launch of the plan on its own (an event pair around each) and prints
 // "layer WHAT KERNEL MEDIAN_MS" per launch and "layers_sum_ms SUM" (the sum of the medians).
 // tests/device/refine-network.sh runs it on the H200 (goldens, timing).

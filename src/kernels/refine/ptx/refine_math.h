@@ -150,7 +150,7 @@ D4R_HD uint8_t half_to_e4m3(uint16_t h) {
     // q quanta of 2^(max(exp, -6) - 3): in units of 2^-9, n = q << (max(exp, -6) + 6) (at most 16 << 21).
     const uint32_t n = q << (exp < -6 ? 0 : exp + 6);
     if (n < 8u) return uint8_t(sign | n); // denormal (or zero)
-    uint32_t top = 3;                      // n in [2^top, 2^(top+1)): exponent field top - 2
+    uint32_t top = 3;                     // n in [2^top, 2^(top+1)): exponent field top - 2
     while ((n >> (top + 1)) != 0u) ++top;
     const uint32_t field = top - 2, mant = (n >> (top - 3)) & 7u;
     if (field > 15u || (field == 15u && mant == 7u)) return uint8_t(sign | 0x7eu);
