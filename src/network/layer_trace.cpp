@@ -52,7 +52,7 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
     DeviceMemory mem{cuda, 0, {}};
     CUresult r = CUDA_SUCCESS;
     std::array<CUfunction, kAllKernels.size()> fn{};
-    for (Kernel k : kAllKernels) {
+    for (Kernel k : plan_kernels(model.arch)) { // only those: ptx_for need not define the others
         const char* text = ptx_for(k).data();
         auto loaded = std::find_if(mem.modules.begin(), mem.modules.end(), [&](auto& m) { return m.first == text; });
         if (loaded == mem.modules.end()) {

@@ -27,8 +27,9 @@ using LayerTrace = std::vector<TraceEntry>;
 
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height);
-// The same with each kernel taken from the PTX module `ptx_for(kernel)` returns (NUL-terminated text defining
-// that .entry; the same text is loaded once): how the fast sm_90 kernels, compiled to PTX, run on ptxsim.
+// The same with each kernel the model's plan launches taken from the PTX module `ptx_for(kernel)` returns
+// (NUL-terminated text defining that .entry; the same text is loaded once): how the fast sm_90 kernels, compiled to
+// PTX, run on ptxsim.
 using PtxForKernel = std::function<std::string_view(Kernel)>;
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
