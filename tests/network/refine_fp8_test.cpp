@@ -71,8 +71,8 @@ TEST(RefineFp8, ThePlanRunsEnc2sLinearsInFp8WithTheirScales) {
             continue;
         }
         fp8.push_back(l.what);
-        const auto p = l.as<LinearFp8Params>();
-        EXPECT_EQ(l.param_bytes, sizeof(LinearFp8Params));
+        const auto p = l.as<refine::math::LinearFp8Params>();
+        EXPECT_EQ(l.param_bytes, sizeof(refine::math::LinearFp8Params));
         for (size_t i = 0; i < specs.size(); ++i) {
             const Tensor* t = model.find(specs[i].name);
             ASSERT_NE(t, nullptr) << specs[i].name;
@@ -85,7 +85,9 @@ TEST(RefineFp8, ThePlanRunsEnc2sLinearsInFp8WithTheirScales) {
                 EXPECT_EQ(p.scale, base + layout.offsets[i]);
                 EXPECT_EQ(0, std::memcmp(packed.data() + layout.offsets[i], t->data.data(), 2));
             }
-            if (specs[i].name == l.what + ".b") EXPECT_EQ(p.bias, base + layout.offsets[i]);
+            if (specs[i].name == l.what + ".b") {
+                EXPECT_EQ(p.bias, base + layout.offsets[i]);
+            }
         }
         EXPECT_EQ(p.in_ch % 32, 0u) << l.what;
     }
@@ -110,16 +112,16 @@ TEST(RefineFp8, TheHostLinearScalesBiasesAndFinishes) {
     }
     for (uint32_t i = 0; i < tokens * out_ch; ++i) residual[i] = kernels::float_to_half(0.25f * float(i));
     const uint16_t scale = kernels::float_to_half(0.75f);
-    LinearFp8Params p{reinterpret_cast<uint64_t>(x.data()),
-                      reinterpret_cast<uint64_t>(w.data()),
-                      reinterpret_cast<uint64_t>(bias.data()),
-                      reinterpret_cast<uint64_t>(residual.data()),
-                      reinterpret_cast<uint64_t>(out.data()),
-                      tokens,
-                      in_ch,
-                      out_ch,
-                      refine::math::kRelu | refine::math::kResidual,
-                      reinterpret_cast<uint64_t>(&scale)};
+    refine::math::LinearFp8Params p{reinterpret_cast<uint64_t>(x.data()),
+                                    reinterpret_cast<uint64_t>(w.data()),
+                                    reinterpret_cast<uint64_t>(bias.data()),
+                                    reinterpret_cast<uint64_t>(residual.data()),
+                                    reinterpret_cast<uint64_t>(out.data()),
+                                    tokens,
+                                    in_ch,
+                                    out_ch,
+                                    refine::math::kRelu | refine::math::kResidual,
+                                    reinterpret_cast<uint64_t>(&scale)};
     run_kernel(Kernel::LinearFp8, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&p), sizeof(p)), {1, 1, 1},
                1);
     for (uint32_t t = 0; t < tokens; ++t)
