@@ -124,8 +124,8 @@ int main(int argc, char** argv) {
         }
     }
     std::vector<Family> families = parse_families({args.begin() + static_cast<ptrdiff_t>(first), args.end()});
-    if (families.empty() ||
-        (copies && std::any_of(families.begin(), families.end(), [](const Family& f) { return !f.variants.empty(); }))) {
+    if (families.empty() || (copies && std::any_of(families.begin(), families.end(),
+                                                   [](const Family& f) { return !f.variants.empty(); }))) {
         fmt::print(stderr, "{}", kUsage);
         return 2;
     }
@@ -171,7 +171,8 @@ int main(int argc, char** argv) {
                 if (!bytes) return fail(bytes.error().text());
                 std::string text(bytes->begin(), bytes->end());
                 if (cubin ? !is_cuda_elf(text) : !is_amdgpu_elf(text))
-                    return fail(fmt::format("{}: not an {} ELF code object", object.string(), cubin ? "NVIDIA" : "AMDGPU"));
+                    return fail(
+                        fmt::format("{}: not an {} ELF code object", object.string(), cubin ? "NVIDIA" : "AMDGPU"));
                 contents[kernel] = std::move(text);
                 continue;
             }

@@ -1,15 +1,16 @@
 #!/bin/bash
 # tests/device/refine-network.sh [CARRY] [SEEDS] [FRAMES] [MINUTES]: the refine network's work on the H200
 # machine, in one call (device time is scarce):
-#   1. goldens: the refine PTX on NVIDIA's driver (refine_probe, deterministic test model and image) ->
-#      $OUT/refine-h200-*.bin, compared on CI with the C++ reference (tests/network/refine_golden_test.cpp);
+#   1. goldens: the refine PTX on NVIDIA's driver (refine_probe, deterministic test model and image, and its FP8
+#      variant with --fp8) -> $OUT/refine-h200-*.bin, compared on CI with the C++ reference
+#      (tests/network/refine_golden_test.cpp);
 #   2. timing of the PTX path at 1280x720 and 3840x2160 (refine_probe, GPU time by events);
 #   3. training data: d4r demo --dump-frames over training scenes train-1..SEEDS (tests/device/make-training-data.sh),
 #      the core on NVIDIA's driver through d4r's driver backend;
 #   4. training (tools/network/train.py) for MINUTES, writing $OUT/refine-v1.d4rnet and summary.json;
 #   5. the demo on the evaluation scenes with the trained model, network on and off, at 640x360 -> 1280x720,
 #      and the GPU time of core + network at 1920x1080 -> 3840x2160.
-# $OUT gets at most 8 files: the goldens, the model, summary.json and results.tar (demo reports, the cubin's
+# $OUT gets at most 8 files: goldens.tar (the six goldens), the model, summary.json and results.tar (demo reports, the cubin's
 # resource usage, the training checkpoint).
 # SKIP_GOLDENS=1 skips steps 1-2b; TRAIN_ARGS adds options to train.py.
 # CARRY holds bin/{d4r,refine_probe} and lib/{libd4rcuda.so,libcuda.so.1,libd4r_ngx.so} built on the
@@ -20,7 +21,7 @@ seeds=${2:-24}
 frames=${3:-24}
 minutes=${4:-5}
 out=${OUT:-/tmp/out}
-mkdir -p "$out" /tmp/results
+mkdir -p "$out" /tmp/results /tmp/goldens
 log() { echo "== $(date +%T) $*"; }
 nvlib=$(ldconfig -p | awk '/libcuda.so.1 /{print $NF; exit}')
 [ -n "$nvlib" ] || nvlib=/usr/local/nvidia/lib64/libcuda.so.1
@@ -31,8 +32,11 @@ if [ -z "${SKIP_GOLDENS:-}" ]; then
 log "1. goldens"
 for size in "72 40 7" "44 20 11" "136 72 3"; do
     set -- $size
-    "$carry/bin/refine_probe" "$nvlib" "$out/refine-h200-${1}x${2}-s${3}.bin" "$1" "$2" "$3" || log "probe $size failed"
+    "$carry/bin/refine_probe" "$nvlib" "/tmp/goldens/refine-h200-${1}x${2}-s${3}.bin" "$1" "$2" "$3" || log "probe $size failed"
+    "$carry/bin/refine_probe" --fp8 "$nvlib" "/tmp/goldens/refine-h200-fp8-${1}x${2}-s${3}.bin" "$1" "$2" "$3" ||
+        log "probe --fp8 $size failed"
 done
+tar -C /tmp/goldens -cf "$out/goldens.tar" .
 log "2. PTX path timing (median, min ms over 30 passes)"
 for size in "1280 720" "3840 2160"; do
     set -- $size
@@ -58,7 +62,7 @@ print('%016x' % h)")
     D4R_CUDA_BACKEND=driver D4R_NATIVE_KERNEL_DIR=/tmp/native D4R_LOG=info "$carry/bin/refine_probe" \
         "$carry/lib/libcuda.so.1" /tmp/native.bin 72 40 7 2> /tmp/native.log
     grep -c "native kernels: serving" /tmp/native.log
-    cmp /tmp/native.bin "$out/refine-h200-72x40-s7.bin" && echo "sm_90 accuracy set: identical to the PTX path"
+    cmp /tmp/native.bin /tmp/goldens/refine-h200-72x40-s7.bin && echo "sm_90 accuracy set: identical to the PTX path"
     for size in "1280 720" "3840 2160"; do
         set -- $size
         echo "refine d4r driver, PTX $1x$2: $(D4R_CUDA_BACKEND=driver "$carry/bin/refine_probe" "$carry/lib/libcuda.so.1" /tmp/t.bin "$1" "$2" 3 30)"

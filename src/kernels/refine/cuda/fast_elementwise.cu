@@ -47,8 +47,7 @@ __device__ __forceinline__ void layernorm_row(uint16_t* row, const NormParams& p
     for (uint32_t c = 0; c < C; c += 2) {
         const uint32_t g = load_pair(gamma + c), b = load_pair(beta + c);
         const uint16_t lo = float_to_half(((at(c) - mean) * inv) * half_to_float(low(g)) + half_to_float(low(b)));
-        const uint16_t hi =
-            float_to_half(((at(c + 1) - mean) * inv) * half_to_float(high(g)) + half_to_float(high(b)));
+        const uint16_t hi = float_to_half(((at(c + 1) - mean) * inv) * half_to_float(high(g)) + half_to_float(high(b)));
         *reinterpret_cast<uint32_t*>(row + c) = pack(lo, hi);
     }
 }

@@ -1,19 +1,25 @@
-// d4r refine network, fast sm_90 set: d4r_nn_linear with f32 accumulators through the whole K chain (one f16
-// rounding per output, after the bias), so its results differ from the PTX path's (f16 accumulator per K step)
-// by a few ulp (docs/network.md, "Native kernels").
+// d4r refine network, fast sm_90 set: d4r_nn_linear and d4r_nn_linear_fp8 with f32 accumulators through the whole
+// K chain (one f16 rounding per output), so their results differ from the PTX path's (an f16 accumulator per K
+// step) by a few ulp (docs/network.md, "Native kernels"):
+//  * d4r_nn_linear: the accumulator starts at the bias;
+//  * d4r_nn_linear_fp8: the inputs are rounded to e4m3 as the PTX rounds them (half_to_e4m3) and the e4m3 weights
+//    widened to f16 (both exact in f16), so the products are the PTX's; the accumulator starts at 0 and the output
+//    is acc * scale + bias in f32.
 //
 // Shape: a persistent grid. The code object's d4r_grid_x (docs/runtime.md, "Native-kernel overrides") launches
-// kBlocks blocks of kLinearWarps warps whatever the caller's grid; each block stages the weights in shared memory
-// once (rows padded by 8 halves: the B fragments load without bank conflicts) and walks the 64-token tiles
-// blockIdx.x, blockIdx.x + gridDim.x, ... Each warp loads its 16 tokens' A fragments once for every output
-// column, and writes its results through a per-warp staging tile so that stores (and the residual's loads) are
-// whole 16-byte pieces.
+// kBlocks blocks of kLinearWarps warps whatever the caller's grid; each block stages the weights (as f16) in shared
+// memory once (rows padded by 8 halves: the B fragments load without bank conflicts) and walks the 64-token tiles
+// blockIdx.x, blockIdx.x + gridDim.x, ... Each warp loads its 16 tokens' A fragments once for every output column
+// (the next tile's before computing the current one), and writes its results through a per-warp staging tile so
+// that stores (and the residual's loads) are whole 16-byte pieces.
+#include <type_traits>
+
 #include "fast_common.cuh"
 
 using namespace d4r::refine::fast;
 
 // 8 blocks for each of the H200's 132 SMs: every SM busy, the weights loaded 1056 times per launch, not once per
-// tile.
+// tile. Both entries want it (the override applies to every kernel of this code object).
 constexpr uint32_t kBlocks = 132 * 8;
 extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
 
@@ -24,14 +30,29 @@ constexpr uint32_t kMaxWeights = 192 * (64 + kPad); // the largest linear (enc2.
 constexpr uint32_t kChunk = 32;                     // output columns staged at a time
 constexpr uint32_t kStageRow = kChunk + kPad;       // halves per staged row (80 bytes: 16-byte aligned)
 
+template <bool kFp8>
+using Params = std::conditional_t<kFp8, LinearFp8Params, LinearParams>;
+
+// e4m3 -> f16, exact (every e4m3 value is an f16; NaN 0x7f/0xff -> the f16 NaN).
+__device__ __forceinline__ uint16_t e4m3_to_half(uint8_t b) {
+    const uint32_t sign = static_cast<uint32_t>(b & 0x80u) << 8, e = (b >> 3) & 0xfu, m = b & 7u;
+    if (e == 15 && m == 7) return static_cast<uint16_t>(sign | 0x7fffu);
+    if (e == 0) return static_cast<uint16_t>(sign | float_to_half(static_cast<float>(m) * 0.001953125f)); // m * 2^-9
+    return static_cast<uint16_t>(sign | ((e + 8) << 10) | (m << 7));
+}
+// An f16 input as the FP8 linear sees it: rounded to e4m3, widened back (exact).
+__device__ __forceinline__ uint32_t through_e4m3(uint32_t pair) {
+    return pack(e4m3_to_half(half_to_e4m3(low(pair))), e4m3_to_half(half_to_e4m3(high(pair))));
+}
+
 // The A fragments of a warp's 16 tokens (rows row0 .. row0 + 15; zero past the last token).
 template <uint32_t K>
 struct Fragments {
     uint32_t a[K / 16][4];
 };
 
-template <uint32_t K>
-__device__ __forceinline__ void load_fragments(const LinearParams& p, uint32_t row0, uint32_t lane, Fragments<K>& f) {
+template <uint32_t K, bool kFp8>
+__device__ __forceinline__ void load_fragments(const Params<kFp8>& p, uint32_t row0, uint32_t lane, Fragments<K>& f) {
     const uint32_t g = lane >> 2, t = lane & 3u;
     const uint16_t* in = reinterpret_cast<const uint16_t*>(p.in);
     const uint32_t ra = row0 + g, rb = ra + 8;
@@ -45,17 +66,23 @@ __device__ __forceinline__ void load_fragments(const LinearParams& p, uint32_t r
         f.a[s][1] = vb ? load_pair(in_b + k) : 0u;
         f.a[s][2] = va ? load_pair(in_a + k + 8) : 0u;
         f.a[s][3] = vb ? load_pair(in_b + k + 8) : 0u;
+        if constexpr (kFp8) {
+#pragma unroll
+            for (uint32_t r = 0; r < 4; ++r) f.a[s][r] = through_e4m3(f.a[s][r]);
+        }
     }
 }
 
-// The warp's 16 tokens times every output column: bias, the K chain, relu into the staging tile, then the
-// residual and the stores by 16-byte pieces.
-template <uint32_t K>
-__device__ __forceinline__ void tile(const LinearParams& p, const uint16_t* ws, uint16_t* stage, uint32_t row0,
+// The warp's 16 tokens times every output column: the K chain, relu into the staging tile, then the residual and
+// the stores by 16-byte pieces.
+template <uint32_t K, bool kFp8>
+__device__ __forceinline__ void tile(const Params<kFp8>& p, const uint16_t* ws, uint16_t* stage, uint32_t row0,
                                      uint32_t lane, const Fragments<K>& f) {
     constexpr uint32_t kSteps = K / 16, kStride = K + kPad;
     const uint32_t g = lane >> 2, t = lane & 3u;
     const uint16_t* bias = reinterpret_cast<const uint16_t*>(p.bias);
+    float scale = 1.0f;
+    if constexpr (kFp8) scale = half_to_float(*reinterpret_cast<const uint16_t*>(p.scale));
     const bool relu = p.flags & kRelu, residual = p.flags & kResidual;
     const uint32_t rows = min(16u, p.tokens - row0);
     for (uint32_t n0 = 0; n0 < p.out_ch; n0 += kChunk) {
@@ -66,10 +93,17 @@ __device__ __forceinline__ void tile(const LinearParams& p, const uint16_t* ws, 
             const uint32_t col = n0 + nt * 8 + 2 * t;
             const float b0 = half_to_float(bias[col]), b1 = half_to_float(bias[col + 1]);
             float c[4] = {b0, b1, b0, b1};
+            if constexpr (kFp8) c[0] = c[1] = c[2] = c[3] = 0.0f;
             const uint16_t* w_row = ws + (n0 + nt * 8 + g) * kStride + 2 * t;
 #pragma unroll
             for (uint32_t s = 0; s < kSteps; ++s)
                 mma_f32(c, f.a[s], load_pair(w_row + s * 16), load_pair(w_row + s * 16 + 8));
+            if constexpr (kFp8) {
+                c[0] = c[0] * scale + b0;
+                c[1] = c[1] * scale + b1;
+                c[2] = c[2] * scale + b0;
+                c[3] = c[3] * scale + b1;
+            }
             uint16_t h[4] = {float_to_half(c[0]), float_to_half(c[1]), float_to_half(c[2]), float_to_half(c[3])};
             if (relu)
                 for (uint16_t& v : h) v = relu_h(v);
@@ -96,50 +130,69 @@ __device__ __forceinline__ void tile(const LinearParams& p, const uint16_t* ws, 
 
 // The warp's tiles blockIdx.x, blockIdx.x + gridDim.x, ...: the next tile's fragments are loaded before the
 // current one is computed, so their latency hides behind its work.
-template <uint32_t K>
-__device__ __forceinline__ void warp_tiles(const LinearParams& p, const uint16_t* ws, uint16_t* stage, uint32_t tiles,
+template <uint32_t K, bool kFp8>
+__device__ __forceinline__ void warp_tiles(const Params<kFp8>& p, const uint16_t* ws, uint16_t* stage, uint32_t tiles,
                                            uint32_t warp, uint32_t lane) {
     uint32_t row0 = blockIdx.x * kLinearTokensPerBlock + warp * 16;
     Fragments<K> current;
-    if (row0 < p.tokens) load_fragments<K>(p, row0, lane, current);
+    if (row0 < p.tokens) load_fragments<K, kFp8>(p, row0, lane, current);
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const uint32_t next = (t + gridDim.x) * kLinearTokensPerBlock + warp * 16;
         Fragments<K> ahead;
-        if (t + gridDim.x < tiles && next < p.tokens) load_fragments<K>(p, next, lane, ahead);
-        if (row0 < p.tokens) tile<K>(p, ws, stage, row0, lane, current);
+        if (t + gridDim.x < tiles && next < p.tokens) load_fragments<K, kFp8>(p, next, lane, ahead);
+        if (row0 < p.tokens) tile<K, kFp8>(p, ws, stage, row0, lane, current);
         current = ahead;
         row0 = next;
     }
 }
 
-} // namespace
-
-extern "C" __global__ void __launch_bounds__(kLinearWarps * 32) d4r_nn_linear(LinearParams p) {
+template <bool kFp8>
+__device__ __forceinline__ void linear(const Params<kFp8>& p) {
     __shared__ __align__(16) uint16_t ws[kMaxWeights];
     __shared__ __align__(16) uint16_t stage[kLinearWarps][16 * kStageRow];
     const uint32_t tiles = div_up(p.tokens, kLinearTokensPerBlock);
     if (blockIdx.x >= tiles) return;
     const uint32_t in_ch = p.in_ch, stride = in_ch + kPad;
     if (p.out_ch * stride > kMaxWeights) return; // not a shape of refine-v1: the plan never launches it
-    const uint4* w = reinterpret_cast<const uint4*>(p.weight);
-    for (uint32_t i = threadIdx.x; i < p.out_ch * in_ch / 8; i += blockDim.x)
-        *reinterpret_cast<uint4*>(ws + (i * 8 / in_ch) * stride + i * 8 % in_ch) = w[i];
+    if constexpr (kFp8) {                        // e4m3 bytes, widened to f16 (8 per 8-byte piece)
+        const uint2* w = reinterpret_cast<const uint2*>(p.weight);
+        for (uint32_t i = threadIdx.x; i < p.out_ch * in_ch / 8; i += blockDim.x) {
+            const uint2 b = w[i];
+            uint16_t* dst = ws + (i * 8 / in_ch) * stride + i * 8 % in_ch;
+            for (uint32_t j = 0; j < 4; ++j) {
+                dst[j] = e4m3_to_half(static_cast<uint8_t>(b.x >> (8 * j)));
+                dst[4 + j] = e4m3_to_half(static_cast<uint8_t>(b.y >> (8 * j)));
+            }
+        }
+    } else {
+        const uint4* w = reinterpret_cast<const uint4*>(p.weight);
+        for (uint32_t i = threadIdx.x; i < p.out_ch * in_ch / 8; i += blockDim.x)
+            *reinterpret_cast<uint4*>(ws + (i * 8 / in_ch) * stride + i * 8 % in_ch) = w[i];
+    }
     __syncthreads();
     const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     switch (in_ch) {
     case 32:
-        warp_tiles<32>(p, ws, stage[warp], tiles, warp, lane);
+        warp_tiles<32, kFp8>(p, ws, stage[warp], tiles, warp, lane);
         break;
     case 48:
-        warp_tiles<48>(p, ws, stage[warp], tiles, warp, lane);
+        warp_tiles<48, kFp8>(p, ws, stage[warp], tiles, warp, lane);
         break;
     case 64:
-        warp_tiles<64>(p, ws, stage[warp], tiles, warp, lane);
+        warp_tiles<64, kFp8>(p, ws, stage[warp], tiles, warp, lane);
         break;
     case 128:
-        warp_tiles<128>(p, ws, stage[warp], tiles, warp, lane);
+        warp_tiles<128, kFp8>(p, ws, stage[warp], tiles, warp, lane);
         break;
     default:
         break; // not a shape of refine-v1: the plan never launches it
     }
+}
+
+} // namespace
+
+extern "C" __global__ void __launch_bounds__(kLinearWarps * 32) d4r_nn_linear(LinearParams p) { linear<false>(p); }
+
+extern "C" __global__ void __launch_bounds__(kLinearWarps * 32) d4r_nn_linear_fp8(LinearFp8Params p) {
+    linear<true>(p);
 }

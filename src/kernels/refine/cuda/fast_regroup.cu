@@ -15,8 +15,7 @@ extern "C" __global__ void d4r_nn_merge(RegroupParams p) {
          index += gridDim.x * blockDim.x * 8) {
         const uint32_t t2 = index / wide, j = index % wide, q = j / p.channels, c = j % p.channels;
         const uint32_t fx = (t2 % cw) * 2 + (q & 1), fy = (t2 / cw) * 2 + (q >> 1);
-        const uint16_t* in =
-            reinterpret_cast<const uint16_t*>(p.in) + (uint64_t(fy) * p.grid_w + fx) * p.channels + c;
+        const uint16_t* in = reinterpret_cast<const uint16_t*>(p.in) + (uint64_t(fy) * p.grid_w + fx) * p.channels + c;
         *reinterpret_cast<uint4*>(reinterpret_cast<uint16_t*>(p.out) + index) = *reinterpret_cast<const uint4*>(in);
     }
 }

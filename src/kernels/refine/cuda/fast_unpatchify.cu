@@ -19,10 +19,9 @@ __device__ __forceinline__ uint16_t refined(uint16_t h, uint16_t residual) {
 
 // Two pixels (one 16-byte half of the row) with residuals r[0..5]; alpha kept.
 __device__ __forceinline__ uint4 refine_pair(uint4 px, const uint16_t* r) {
-    return make_uint4(pack(refined(low(px.x), r[0]), refined(high(px.x), r[1])),
-                      pack(refined(low(px.y), r[2]), high(px.y)),
-                      pack(refined(low(px.z), r[3]), refined(high(px.z), r[4])),
-                      pack(refined(low(px.w), r[5]), high(px.w)));
+    return make_uint4(
+        pack(refined(low(px.x), r[0]), refined(high(px.x), r[1])), pack(refined(low(px.y), r[2]), high(px.y)),
+        pack(refined(low(px.z), r[3]), refined(high(px.z), r[4])), pack(refined(low(px.w), r[5]), high(px.w)));
 }
 
 } // namespace
