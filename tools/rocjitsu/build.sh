@@ -13,7 +13,8 @@
 # With libstdc++ < 13 (Debian 12) the C++ library has no <format>: a shim forwards std::format to {fmt}
 # (libfmt-dev) and the build uses clang-19 with -std=c++20 (CMAKE_CXX_EXTENSIONS=OFF: clang in gnu++20 mode
 # rejects libstdc++ 12's <experimental/simd>). With GCC >= 13 (Ubuntu 24.04) no shim is needed: --compiler gcc.
-# googletest comes from /usr/src/googletest when present (only configured, never built).
+# googletest comes from /usr/src/googletest when present (only configured, never built). libdrm-dev is needed
+# for one header.
 set -euo pipefail
 
 RJ_COMMIT=1cb5474cfad0a36b2776bd4483ffddb8fe1a40af # ROCm/rocm-systems, 2026-07-10, "rocjitsu: Rocjitsu DBT Guest Mode (#7383)"
@@ -100,6 +101,8 @@ else
     cmake_args+=(-DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ "-DCMAKE_CXX_FLAGS=$cxxflags")
 fi
 command -v ninja > /dev/null || die "ninja is missing (apt-get install ninja-build)"
+# rocjitsu's VM includes the KFD ioctl header, which includes <libdrm/drm.h>, even when no driver is simulated.
+[ -f /usr/include/libdrm/drm.h ] || die "<libdrm/drm.h> is missing (apt-get install libdrm-dev)"
 
 step "configuring ($compiler) in $dir/build"
 cmake -S "$dir/src" -B "$dir/build" "${cmake_args[@]}" > "$dir/configure.log" 2>&1 ||

@@ -34,7 +34,7 @@ struct Tally {
     void line(const std::string& target, const std::string& what, const std::string& result, bool as_expected) {
         ++cases;
         failed += !as_expected;
-        std::printf("%-8s %-34s %-40s %s\n", target.c_str(), what.c_str(), result.c_str(),
+        std::printf("%-8s %-38s %-40s %s\n", target.c_str(), what.c_str(), result.c_str(),
                     as_expected ? "as expected" : "UNEXPECTED");
     }
 };
@@ -180,6 +180,18 @@ void hidden_case(Tally& t, const Config& cfg, const CodeObject& code) {
     t.line(cfg.target, "k_hidden (3x2 grid, 32x2 block)", count(bad, int(8 * gx * gy)), bad == 0);
 }
 
+// Work-item ids of a 3D block: packed in v0 on gfx11 and gfx12 (vm.cpp's workaround).
+void tid_case(Tally& t, const Config& cfg, const CodeObject& code) {
+    const auto d = run(cfg, code, "k_tid", {1, 1, 1}, {16, 4, 2}, pack(kBufD), {}, {}, {}, 4 * 128);
+    int bad = 0;
+    for (uint32_t i = 0; i < 128; ++i) {
+        uint32_t v;
+        std::memcpy(&v, d.data() + 4 * i, 4);
+        bad += v != ((i % 16) | ((i / 16 % 4) << 8) | ((i / 64) << 16));
+    }
+    t.line(cfg.target, "k_tid (16x4x2 block)", count(bad, 128), bad == 0);
+}
+
 void gfx11_cases(Tally& t, const Config& cfg, const CodeObject& code, bool negative) {
     const Gemm g = make_gemm(false, 1);
     const auto d =
@@ -192,6 +204,7 @@ void gfx11_cases(Tally& t, const Config& cfg, const CodeObject& code, bool negat
     t.line(cfg.target, "wmma_f32_f16 f16", count(bad, 256), bad == 0);
     xlane_cases(t, cfg, code);
     hidden_case(t, cfg, code);
+    tid_case(t, cfg, code);
 }
 
 void gfx12_cases(Tally& t, const Config& cfg, const CodeObject& code) {
@@ -231,6 +244,7 @@ void gfx12_cases(Tally& t, const Config& cfg, const CodeObject& code) {
            d00 == 0.0f);
     xlane_cases(t, cfg, code);
     hidden_case(t, cfg, code);
+    tid_case(t, cfg, code);
 }
 
 } // namespace

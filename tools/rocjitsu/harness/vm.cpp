@@ -2,6 +2,8 @@
 #include "vm.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -20,8 +22,11 @@ namespace d4r::rj {
 
 namespace {
 
-// Below every job address (jobs start at 4 GiB): the kernel arguments; rocjitsu's test queue uses 0xF0000000+.
-constexpr uint64_t kKernargAddr = 0x0800'0000;
+// Below every job address (jobs start at 4 GiB): the kernel arguments and the completion signal (an
+// amd_signal_t: kind at 0, value at 8); rocjitsu's test queue uses 0xF0000000+.
+constexpr uint64_t kKernargAddr = 0x0800'0000, kSignalAddr = 0x0900'0000;
+// A dispatch that has not completed after this long is reported as hung.
+constexpr auto kDispatchTimeout = std::chrono::minutes(10);
 
 std::string read_text(const std::string& path) {
     std::ifstream f(path);
@@ -103,13 +108,20 @@ void run_dispatch(const Config& cfg, MemoryImage& image, const Dispatch& d) {
     if (uint64_t(d.block[0]) * d.block[1] * d.block[2] > 1024) throw std::runtime_error(d.kernel + ": block over 1024");
 
     rocjitsu::config::LoadedConfig loaded = rocjitsu::config::load_config(cfg.path, rocjitsu::kEmbeddedSchema);
-    loaded.engine_config.max_ticks = 0; // run to idle: a tick limit would end a long kernel silently
+    // No tick limit (it would end a long kernel silently): the dispatch's completion signal ends the run below.
+    loaded.engine_config.max_ticks = 0;
     rocjitsu::SoC* soc = loaded.soc();
     rocjitsu::amdgpu::GpuMemory* mem = loaded.memory();
     auto engine = std::make_unique<simdojo::SimulationEngine>(loaded.engine_config);
     engine->topology().set_root(loaded.take_root());
     loaded.wire_links(engine->topology());
     engine->build();
+    // Workaround: at the pinned commit rocjitsu's config loader turns on packed work-item IDs (v0 = x | y << 10
+    // | z << 20) only for CDNA3/4 and gfx1250, but gfx11 and gfx12 have them too (LLVM: FeaturePackedTID;
+    // clang's code for them reads y from v0[19:10]). Without this every thread of a 2D block gets y = 0.
+    // The self-test's k_tid probe fails without it (D4R_RJ_NO_PACKED_TID=1 leaves rocjitsu's setting, to show it).
+    if ((cfg.target.starts_with("gfx11") || cfg.target.starts_with("gfx12")) && !std::getenv("D4R_RJ_NO_PACKED_TID"))
+        for (uint32_t x = 0; x < soc->num_xcds(); ++x) soc->xcd(x)->command_processor()->set_packed_tid(true);
 
     const std::vector<uint8_t> guard(kGuardBytes, kGuardByte);
     for (const auto& [addr, bytes] : image.blocks) {
@@ -138,10 +150,21 @@ void run_dispatch(const Config& cfg, MemoryImage& image, const Dispatch& d) {
     pkt.private_segment_size = k->private_segment_fixed_size;
     pkt.kernel_object = d.code_base + k->descriptor;
     pkt.kernarg_address = reinterpret_cast<void*>(kKernargAddr);
+    const uint64_t signal[8] = {1 /* AMD_SIGNAL_KIND_USER */, 1 /* value: the CP decrements it */};
+    mem->load_image(reinterpret_cast<const uint8_t*>(signal), sizeof signal, kSignalAddr);
+    pkt.completion_signal.handle = kSignalAddr;
     queue.submit(pkt);
-    const simdojo::ExitStatus status = engine->run();
-    if (status.code != 0 || status.message.find("max ticks") != std::string::npos)
-        throw std::runtime_error(d.kernel + ": the simulation stopped: " + status.message);
+    // Step until the CP retires the dispatch (its signal reaches 0). engine->run() would not return: the CP stays
+    // a primary while its queue is registered, and the engine then waits for doorbells that never come.
+    const auto start = std::chrono::steady_clock::now();
+    uint64_t steps = 0;
+    while (mem->read64(kSignalAddr + 8) != 0) {
+        if (!engine->step())
+            throw std::runtime_error(
+                d.kernel + ": the simulation ended before the dispatch completed: " + engine->last_exit().message);
+        if (++steps % 4096 == 0 && std::chrono::steady_clock::now() - start > kDispatchTimeout)
+            throw std::runtime_error(d.kernel + ": no completion after 10 minutes (hung?)");
+    }
     if (cp->dispatched_count() != 1)
         throw std::runtime_error(d.kernel + ": the command processor dispatched " +
                                  std::to_string(cp->dispatched_count()) + " packets, not 1");

@@ -46,6 +46,14 @@ KERNEL void k_lds_2barriers(const int* in, int* out) {
     out[l] = s[63 - l] * 10;
 }
 
+// Every thread of a 16 x 4 x 2 block writes its work-item ids: out[t] = x | y << 8 | z << 16, t the linear id.
+// gfx11 and gfx12 pass them packed in v0 (x | y << 10 | z << 20).
+KERNEL void k_tid(int* out) {
+    u32 x = __builtin_amdgcn_workitem_id_x(), y = __builtin_amdgcn_workitem_id_y(),
+        z = __builtin_amdgcn_workitem_id_z();
+    out[(z * 4 + y) * 16 + x] = int(x | (y << 8) | (z << 16));
+}
+
 // The parameter block passed by value, as d4r's kernels take theirs.
 struct HiddenParams {
     u32* out;
