@@ -109,7 +109,7 @@ cmake -S "$dir/src" -B "$dir/build" "${cmake_args[@]}" > "$dir/configure.log" 2>
     { tail -30 "$dir/configure.log" >&2; die "configure failed (log: $dir/configure.log)"; }
 
 # 5. Build only the harness (and what it links); ninja prints [n/total] as it goes.
-step "building d4r-rj-run with $jobs jobs (a cold build is about 45 minutes on 2 cores)"
+step "building d4r-rj-run with $jobs jobs (cold, RDNA3/RDNA4 only: about 20-25 minutes on 2 busy cores)"
 start=$(date +%s)
 # Every tenth step and every error reach the terminal; the whole log is DIR/build.log.
 ninja -C "$dir/build" -j "$jobs" d4r-rj-run 2>&1 | tee "$dir/build.log" |
