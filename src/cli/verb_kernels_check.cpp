@@ -3,13 +3,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "cli_common.h"
 #include "core/env_vars.h"
 #include "core/files.h"
+#include "core/fnv1a.h"
 #include "core/process.h"
+#include "network/job_file.h"
 #include "network/layer_trace.h"
 #include "network/test_model.h"
 #include "upscaler/cuda_functions.h"
@@ -28,13 +31,16 @@ struct CheckOptions {
     std::string backend = "cpu";
     std::string size = "72x40";
     uint64_t seed = 7;
-    bool fp8 = false; // the test model's refine-v1-fp8 variant
     std::string model;
+    bool fp8 = false; // the test model's refine-v1-fp8 variant
     std::string lib_dir;
     bool accuracy = false;
     bool require_identical = false;
     double min_psnr = 0;
     std::string trace_out; // child mode (hidden)
+    std::string write_job; // write the job file of the pass and stop
+    std::string trace_in;  // compare this trace (made elsewhere) with the PTX path's
+    std::string summary;   // with trace_in: write the comparison as tests/fixtures/amd's summary lines
 };
 
 fs::path self_exe() { return fs::read_symlink("/proc/self/exe"); }
@@ -88,6 +94,118 @@ Expected<network::LayerTrace> traced_run(const CheckOptions& o, const fs::path& 
     return network::read_trace(out);
 }
 
+// A private temporary folder, removed with everything in it when it goes out of scope.
+struct TempFolder {
+    fs::path path;
+    TempFolder() = default;
+    TempFolder(const TempFolder&) = delete;
+    TempFolder& operator=(const TempFolder&) = delete;
+    ~TempFolder() {
+        std::error_code ec;
+        if (!path.empty()) fs::remove_all(path, ec);
+    }
+    static Expected<std::unique_ptr<TempFolder>> make() {
+        std::string pattern = (fs::temp_directory_path() / "d4r-kernels-check-XXXXXX").string();
+        if (!mkdtemp(pattern.data())) return make_error(ErrorCode::Io, "cannot create a temporary folder {}", pattern);
+        auto t = std::make_unique<TempFolder>();
+        t->path = pattern;
+        return t;
+    }
+};
+
+// One line per launch and a result line (the lowest layer PSNR before the image, and the image as displayed:
+// layer_trace.h); true when --require-identical or --min-psnr fails. PTX and OTHER are the compared traces.
+bool print_comparison(const CheckOptions& o, const std::vector<network::LayerComparison>& rows,
+                      const network::LayerTrace& ptx, const network::LayerTrace& other) {
+    fmt::print("{:>3}  {:<18} {:<14} {}\n", "#", "kernel", "layer", "result");
+    size_t differing = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const network::LayerComparison& c = rows[i];
+        std::string result = "identical";
+        if (c.differ) {
+            ++differing;
+            result =
+                fmt::format("{} of {} values differ, max {} ulp (1: {}, 2-3: {}, 4-15: {}, 16+: {}), PSNR {:.1f} dB",
+                            c.differ, c.values, c.max_ulp, c.ulps_1, c.ulps_2_3, c.ulps_4_15, c.ulps_16, c.psnr_db);
+        }
+        fmt::print("{:>3}  {:<18} {:<14} {}\n", i, c.kernel, c.layer, result);
+    }
+    if (rows.empty() || ptx.empty() || other.empty()) return false;
+    const network::LayerComparison& last = rows.back();
+    const network::LayerComparison* lowest = nullptr;
+    for (size_t i = 0; i + 1 < rows.size(); ++i)
+        if (rows[i].differ && (!lowest || rows[i].psnr_db < lowest->psnr_db)) lowest = &rows[i];
+    const double displayed = network::displayed_psnr(ptx.back().bytes, other.back().bytes);
+    fmt::print("result: {} of {} launches identical; {}the image: {}\n", rows.size() - differing, rows.size(),
+               lowest ? fmt::format("lowest layer {} ({}) {:.1f} dB; ", lowest->layer, lowest->kernel, lowest->psnr_db)
+                      : std::string(),
+               last.differ
+                   ? fmt::format("PSNR {:.1f} dB as displayed (tone-mapped), {:.1f} dB linear", displayed, last.psnr_db)
+                   : std::string("identical"));
+    return (o.require_identical && differing) ||
+           (o.min_psnr > 0 && ((lowest && lowest->psnr_db < o.min_psnr) || (last.differ && displayed < o.min_psnr)));
+}
+
+// --write-job: the pass as a job file for a runner outside d4r (tools/rocjitsu's d4r-rj-run).
+int write_job(const CheckOptions& o, uint32_t w, uint32_t h) {
+    auto model = model_for(o);
+    if (!model) return report_error(model.error());
+    const std::string note =
+        fmt::format("refine {}x{} seed {} {}", w, h, o.seed, o.model.empty() ? "test model" : o.model);
+    const network::Job job = network::refine_job(*model, network::nettest::test_image(w, h, o.seed), w, h, note);
+    if (Status s = network::write_job(o.write_job, job); !s) return report_error(s.error());
+    uint64_t bytes = 0;
+    for (const network::JobRegion& r : job.regions) bytes += r.size;
+    fmt::print("wrote {}: {}, {} regions ({} bytes), {} launches\n", o.write_job, note, job.regions.size(), bytes,
+               job.launches.size());
+    return kExitOk;
+}
+
+// The comparison as lines a test reads back (tests/fixtures/amd, tests/network/amd_results_test.cpp): the job's
+// parameters, per launch identical or its differences, and the FNV-1a 64 of the bytes of the compared trace.
+Status write_summary(const CheckOptions& o, uint32_t w, uint32_t h, const std::vector<network::LayerComparison>& rows,
+                     const network::LayerTrace& trace) {
+    std::string text = fmt::format("family {}\nsize {}x{}\nseed {}\nmodel {}\n", o.family, w, h, o.seed,
+                                   o.model.empty() ? "test" : o.model);
+    size_t identical = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const network::LayerComparison& c = rows[i];
+        identical += c.differ == 0;
+        const std::string result = c.differ == 0 ? std::string("identical")
+                                                 : fmt::format("differ {}/{} max_ulp {} psnr {:.2f}", c.differ,
+                                                               c.values, c.max_ulp, c.psnr_db);
+        text += fmt::format("launch {} {} {} {} fnv1a64 {:016x}\n", i, c.kernel, c.layer, result,
+                            fnv1a64(std::span<const uint8_t>(trace[i].bytes)));
+    }
+    const network::LayerComparison& last = rows.back();
+    text += fmt::format("result {}/{} image {}\n", identical, rows.size(),
+                        last.differ ? fmt::format("psnr {:.2f}", last.psnr_db) : std::string("identical"));
+    return write_file_atomic(o.summary, std::string_view(text));
+}
+
+// --trace: a trace made elsewhere (d4r-rj-run on rocjitsu) against the PTX path's trace computed here.
+int compare_trace_file(const CheckOptions& o, uint32_t w, uint32_t h) {
+    auto other = network::read_trace(o.trace_in);
+    if (!other) return report_error(other.error());
+    auto dir = TempFolder::make();
+    if (!dir) return report_error(dir.error());
+    std::string ptx_log;
+    auto ptx = traced_run(o, (*dir)->path / "ptx.trace", "", ptx_log);
+    if (!ptx) return report_error(ptx.error());
+    auto rows = network::compare_traces(*ptx, *other);
+    if (!rows) {
+        Error e = rows.error();
+        return report_error(e.add_context(o.trace_in));
+    }
+    fmt::print("d4r kernels check: family {}, PTX on backend {} against the trace {}, {}x{}, {} (seed {})\n", o.family,
+               o.backend, o.trace_in, w, h, o.model.empty() ? "test model" : o.model, o.seed);
+    const bool failed = print_comparison(o, *rows, *ptx, *other);
+    if (!o.summary.empty()) {
+        if (Status s = write_summary(o, w, h, *rows, *other); !s) return report_error(s.error());
+    }
+    return failed ? kExitFailed : kExitOk;
+}
+
 int run_check(const CheckOptions& o) {
     if (o.family != "refine")
         return report_error(
@@ -98,6 +216,10 @@ int run_check(const CheckOptions& o) {
     if (!o.trace_out.empty()) return run_child(o, w, h);
     if (o.fp8 && !o.model.empty())
         return report_error(make_error(ErrorCode::Invalid, "--fp8 is the test model's variant: not with --model"));
+    if (!o.write_job.empty() && !o.trace_in.empty())
+        return report_error(make_error(ErrorCode::Invalid, "--write-job and --trace: give one of them"));
+    if (!o.write_job.empty()) return write_job(o, w, h);
+    if (!o.trace_in.empty()) return compare_trace_file(o, w, h);
     auto model = model_for(o); // for the kernels its plan launches
     if (!model) return report_error(model.error());
 
@@ -108,20 +230,12 @@ int run_check(const CheckOptions& o) {
     }
     if (!is_dir(root)) return report_error(make_error(ErrorCode::NotFound, "--native-root {}: no such folder", root));
     // The two traces live in a private temporary folder, removed on every path out.
-    std::string pattern = (fs::temp_directory_path() / "d4r-kernels-check-XXXXXX").string();
-    if (!mkdtemp(pattern.data()))
-        return report_error(make_error(ErrorCode::Io, "cannot create a temporary folder {}", pattern));
-    struct Cleanup {
-        fs::path dir;
-        ~Cleanup() {
-            std::error_code ec;
-            fs::remove_all(dir, ec);
-        }
-    } cleanup{pattern};
+    auto dir = TempFolder::make();
+    if (!dir) return report_error(dir.error());
     std::string ptx_log, native_log;
-    auto ptx = traced_run(o, cleanup.dir / "ptx.trace", "", ptx_log);
+    auto ptx = traced_run(o, (*dir)->path / "ptx.trace", "", ptx_log);
     if (!ptx) return report_error(ptx.error());
-    auto native = traced_run(o, cleanup.dir / "native.trace", root, native_log);
+    auto native = traced_run(o, (*dir)->path / "native.trace", root, native_log);
     if (!native) return report_error(native.error());
     auto rows = network::compare_traces(*ptx, *native);
     if (!rows) return report_error(rows.error());
@@ -136,31 +250,7 @@ int run_check(const CheckOptions& o) {
                "PTX against native kernels", o.backend, o.accuracy ? "accuracy" : "fast", root, w, h,
                o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model, o.seed);
     fmt::print("native kernels served: {} of {}\n", served, used.size());
-    fmt::print("{:>3}  {:<18} {:<14} {}\n", "#", "kernel", "layer", "result");
-    size_t differing = 0;
-    for (size_t i = 0; i < rows->size(); ++i) {
-        const network::LayerComparison& c = (*rows)[i];
-        std::string result = "identical";
-        if (c.differ) {
-            ++differing;
-            result =
-                fmt::format("{} of {} values differ, max {} ulp (1: {}, 2-3: {}, 4-15: {}, 16+: {}), PSNR {:.1f} dB",
-                            c.differ, c.values, c.max_ulp, c.ulps_1, c.ulps_2_3, c.ulps_4_15, c.ulps_16, c.psnr_db);
-        }
-        fmt::print("{:>3}  {:<18} {:<14} {}\n", i, c.kernel, c.layer, result);
-    }
-    // The lowest PSNR of the layers before the image, and the image as displayed (layer_trace.h).
-    const network::LayerComparison& last = rows->back();
-    const network::LayerComparison* lowest = nullptr;
-    for (size_t i = 0; i + 1 < rows->size(); ++i)
-        if ((*rows)[i].differ && (!lowest || (*rows)[i].psnr_db < lowest->psnr_db)) lowest = &(*rows)[i];
-    const double displayed = network::displayed_psnr(ptx->back().bytes, native->back().bytes);
-    fmt::print("result: {} of {} launches identical; {}the image: {}\n", rows->size() - differing, rows->size(),
-               lowest ? fmt::format("lowest layer {} ({}) {:.1f} dB; ", lowest->layer, lowest->kernel, lowest->psnr_db)
-                      : std::string(),
-               last.differ
-                   ? fmt::format("PSNR {:.1f} dB as displayed (tone-mapped), {:.1f} dB linear", displayed, last.psnr_db)
-                   : std::string("identical"));
+    const bool failed = print_comparison(o, *rows, *ptx, *native);
     if (served == 0) {
         fmt::print(stderr,
                    "d4r: error: the native run served no kernel of the family: nothing was compared "
@@ -168,10 +258,7 @@ int run_check(const CheckOptions& o) {
                    root, o.backend);
         return kExitFailed;
     }
-    if (o.require_identical && differing) return kExitFailed;
-    if (o.min_psnr > 0 && ((lowest && lowest->psnr_db < o.min_psnr) || (last.differ && displayed < o.min_psnr)))
-        return kExitFailed;
-    return kExitOk;
+    return failed ? kExitFailed : kExitOk;
 }
 
 } // namespace
@@ -195,6 +282,15 @@ void register_kernels_check_verb(CLI::App& kernels) {
     sub->add_flag("--require-identical", o->require_identical, "exit 1 unless every layer is identical");
     sub->add_option("--min-psnr", o->min_psnr,
                     "exit 1 if a layer's PSNR, or the image's as displayed (tone-mapped), is below this (dB; 0 = off)");
+    sub->add_option("--write-job", o->write_job,
+                    "write the pass (model, image, launches at fixed addresses) as a job file for a runner outside "
+                    "d4r, such as tools/rocjitsu's d4r-rj-run, and stop");
+    sub->add_option("--trace", o->trace_in,
+                    "compare this trace file (one launch's output after another, from such a runner) with the PTX "
+                    "path's trace computed here, instead of running a native set");
+    sub->add_option("--summary", o->summary,
+                    "with --trace: also write the comparison as summary lines (job parameters, per launch the "
+                    "result and the FNV-1a 64 of its bytes), as tests/fixtures/amd holds them");
     sub->add_option("--trace-out", o->trace_out, "(internal) write one run's trace to this file")->group("");
     set_action(sub, [o] { return run_check(*o); });
 }

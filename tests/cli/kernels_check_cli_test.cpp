@@ -1,7 +1,11 @@
 // End to end: `d4r kernels check` on the cpu backend with the build's kernel sets (build/share/d4r/native):
 // the accuracy set gives the PTX path's bytes at every layer, the fast set stays above 60 dB, a root without
-// the family's kernels is an error (nothing compared), bad input is a usage error.
+// the family's kernels is an error (nothing compared), bad input is a usage error. --write-job writes the pass as
+// a job file; --trace compares a trace made elsewhere with the PTX path (identical, or the differing launch).
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
 
 #include "test_support.h"
 
@@ -54,6 +58,62 @@ TEST(KernelsCheckCli, BadInputIsAUsageErrorNamingIt) {
     RunResult root = run_d4r({"kernels", "check", "--native-root", "/nonexistent/root"});
     EXPECT_EQ(root.exit_code, 2);
     EXPECT_TRUE(contains(root.err, "/nonexistent/root")) << root.err;
+}
+
+std::vector<char> bytes_of(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(KernelsCheckCli, WriteJobWritesTheTestPassAsAJobFile) {
+    TempDir t;
+    const fs::path job = t.path() / "refine.job";
+    RunResult r = run_d4r({"kernels", "check", "--write-job", job.string(), "--size", "44x20"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "refine 44x20 seed 7 test model, 3 regions")) << r.out;
+    EXPECT_TRUE(contains(r.out, "29 launches")) << r.out;
+    const std::vector<char> b = bytes_of(job);
+    ASSERT_GT(b.size(), 16u);
+    EXPECT_EQ(std::string(b.data(), 6), "d4rjob");
+    // Both modes at once is a usage error.
+    RunResult both = run_d4r({"kernels", "check", "--write-job", job.string(), "--trace", job.string()});
+    EXPECT_EQ(both.exit_code, 2);
+}
+
+TEST(KernelsCheckCli, TraceComparesATraceMadeElsewhereWithThePtxPath) {
+    TempDir t;
+    const fs::path trace = t.path() / "other.trace";
+    // A trace of the PTX path itself, made by the tool's own child mode, stands in for one made elsewhere.
+    RunResult made =
+        run_d4r({"kernels", "check", "--trace-out", trace.string(), "--size", "16x16"}, {{"D4R_CUDA_BACKEND", "cpu"}});
+    ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
+    const fs::path summary = t.path() / "summary.txt";
+    RunResult same = run_d4r({"kernels", "check", "--trace", trace.string(), "--size", "16x16", "--require-identical",
+                              "--summary", summary.string()});
+    ASSERT_EQ(same.exit_code, 0) << same.out << same.err;
+    EXPECT_TRUE(contains(same.out, "result: 29 of 29 launches identical; the image: identical")) << same.out;
+    const std::string sum = read_file_text(summary);
+    EXPECT_TRUE(contains(sum, "size 16x16\nseed 7\nmodel test\n")) << sum;
+    EXPECT_TRUE(contains(sum, "launch 28 d4r_nn_unpatchify unpatchify identical fnv1a64 ")) << sum;
+    EXPECT_TRUE(contains(sum, "result 29/29 image identical")) << sum;
+
+    // One f16 value of the last launch (the image) changed by one ulp: the comparison names it.
+    std::vector<char> b = bytes_of(trace);
+    b[b.size() - 8] = char(b[b.size() - 8] ^ 1);
+    t.write("changed.trace", std::string(b.begin(), b.end()));
+    RunResult changed = run_d4r({"kernels", "check", "--trace", (t.path() / "changed.trace").string(), "--size",
+                                 "16x16", "--require-identical"});
+    EXPECT_EQ(changed.exit_code, 1) << changed.out << changed.err;
+    EXPECT_TRUE(contains(changed.out, "28  d4r_nn_unpatchify  unpatchify     1 of ")) << changed.out;
+    EXPECT_TRUE(contains(changed.out, "result: 28 of 29 launches identical")) << changed.out;
+
+    // A trace of another size does not match launch by launch: an error, not a comparison.
+    RunResult other = run_d4r({"kernels", "check", "--trace", trace.string(), "--size", "24x16"});
+    EXPECT_NE(other.exit_code, 0);
+    EXPECT_TRUE(contains(other.err, "other.trace")) << other.err;
+    RunResult missing = run_d4r({"kernels", "check", "--trace", (t.path() / "none.trace").string()});
+    EXPECT_NE(missing.exit_code, 0);
+    EXPECT_TRUE(contains(missing.err, "none.trace")) << missing.err;
 }
 
 } // namespace

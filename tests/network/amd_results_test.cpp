@@ -1,0 +1,174 @@
+// The committed results of d4r's AMD native kernels on rocjitsu (tests/fixtures/amd, made by
+// tools/rocjitsu/run-refine.sh; no AMD hardware and no emulator here) against the C++ reference recomputed on this
+// machine: the job of each result run on the host (network/job_host.h, the PTX path's bytes) gives, per launch, the
+// FNV-1a 64 that every launch recorded as identical must carry; an accuracy result must be identical at every
+// launch; a fast result's image must be at 60 dB or more. A result marked `known_failure` (listed in
+// tools/rocjitsu/known-failures.txt) must miss that bar, so a fixed kernel whose list entry stays is noticed; its
+// identical launches are checked all the same.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+#include <sstream>
+
+#include "core/fnv1a.h"
+#include "network/job_file.h"
+#include "network/job_host.h"
+#include "network/test_model.h"
+#include "test_support.h"
+
+using namespace d4r;
+using namespace d4r::network;
+
+namespace {
+
+struct LaunchResult {
+    std::string kernel, layer, result, hash;
+};
+
+struct AmdResult {
+    std::string file;
+    std::map<std::string, std::string> keys; // rocjitsu, target, set, size, seed, model, image, ...
+    std::vector<LaunchResult> launches;
+    double image_psnr = 0; // 0 when identical
+    bool image_identical = false;
+};
+
+AmdResult parse(const std::filesystem::path& path) {
+    AmdResult r;
+    r.file = path.filename().string();
+    std::istringstream in(test::read_file_text(path));
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream l(line);
+        std::string key;
+        l >> key;
+        if (key == "launch") {
+            LaunchResult x;
+            std::string index, word;
+            l >> index >> x.kernel >> x.layer >> x.result;
+            while (l >> word)
+                if (word == "fnv1a64") l >> x.hash;
+            r.launches.push_back(x);
+        } else if (key == "result") {
+            std::string count, image, what;
+            l >> count >> image >> what;
+            r.image_identical = what == "identical";
+            if (what == "psnr") l >> r.image_psnr;
+            r.keys["result"] = count;
+        } else {
+            std::string rest;
+            std::getline(l >> std::ws, rest);
+            r.keys[key] = rest;
+        }
+    }
+    return r;
+}
+
+std::vector<std::filesystem::path> result_files() {
+    std::vector<std::filesystem::path> files;
+    const std::filesystem::path dir = test::fixture_dir() / "amd";
+    if (std::filesystem::is_directory(dir))
+        for (const auto& e : std::filesystem::directory_iterator(dir))
+            if (e.path().extension() == ".txt" && e.path().filename() != "probes.txt") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// The reference hashes of a job (size, seed of the test model), computed once per job.
+const std::vector<std::string>& reference_hashes(uint32_t w, uint32_t h, uint64_t seed) {
+    static std::map<std::string, std::vector<std::string>> cache;
+    const std::string key = fmt::format("{}x{}/{}", w, h, seed);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    std::vector<std::string> hashes;
+    auto trace = run_job_on_host(refine_job(nettest::random_model(seed), nettest::test_image(w, h, seed), w, h, key));
+    EXPECT_TRUE(trace) << trace.error().text();
+    if (trace)
+        for (const TraceEntry& e : *trace)
+            hashes.push_back(fmt::format("{:016x}", fnv1a64(std::span<const uint8_t>(e.bytes))));
+    return cache.emplace(key, std::move(hashes)).first->second;
+}
+
+// What is wrong with a result, one line each; empty when it agrees with the reference.
+std::vector<std::string> problems(const AmdResult& r) {
+    std::vector<std::string> out;
+    for (const char* key : {"rocjitsu", "target", "set", "size", "seed", "model"})
+        if (!r.keys.count(key)) out.push_back(fmt::format("no '{}' line", key));
+    if (!out.empty()) return out;
+    if (r.keys.at("model") != "test") return {"only results on the test model are recomputed"};
+    uint32_t w = 0, h = 0;
+    if (std::sscanf(r.keys.at("size").c_str(), "%ux%u", &w, &h) != 2) return {"bad size"};
+    const std::vector<std::string>& ref = reference_hashes(w, h, std::stoull(r.keys.at("seed")));
+    if (r.launches.size() != ref.size())
+        return {fmt::format("{} launches, the reference has {}", r.launches.size(), ref.size())};
+    const std::string& set = r.keys.at("set");
+    if (set != "accuracy" && set != "fast") return {"set " + set};
+    std::vector<std::string> bar;
+    for (size_t i = 0; i < ref.size(); ++i) {
+        const LaunchResult& l = r.launches[i];
+        if (set == "accuracy" && l.result != "identical")
+            bar.push_back(fmt::format("launch {} ({}): accuracy result {}", i, l.layer, l.result));
+        // A launch recorded identical must carry the reference's bytes, whichever the set.
+        if (l.result == "identical" && l.hash != ref[i])
+            out.push_back(fmt::format("launch {} ({}): hash {}, the reference's {}", i, l.layer, l.hash, ref[i]));
+    }
+    if (set == "accuracy" && !r.image_identical) bar.push_back("accuracy image not identical");
+    if (set == "fast" && !r.image_identical && !(r.image_psnr >= 60.0))
+        bar.push_back(fmt::format("fast image at {:.2f} dB, under 60", r.image_psnr));
+    if (!r.keys.count("known_failure"))
+        out.insert(out.end(), bar.begin(), bar.end());
+    else if (bar.empty())
+        out.push_back("marked known_failure but it meets its bar: drop it from tools/rocjitsu/known-failures.txt");
+    return out;
+}
+
+} // namespace
+
+TEST(AmdResults, EveryCommittedResultAgreesWithTheReferenceRecomputedHere) {
+    const std::vector<std::filesystem::path> files = result_files();
+    for (const std::filesystem::path& path : files) {
+        const std::vector<std::string> p = problems(parse(path));
+        EXPECT_TRUE(p.empty()) << path.filename().string() << ": " << fmt::format("{}", fmt::join(p, "; "));
+    }
+}
+
+TEST(AmdResults, AWrongHashOrALowPsnrIsAProblem) {
+    test::TempDir t;
+    const std::vector<std::string>& ref = reference_hashes(44, 20, 7);
+    ASSERT_EQ(ref.size(), 29u);
+    auto result = [&](const std::string& set, size_t bad_hash_at, const std::string& image) {
+        std::string text = fmt::format("rocjitsu 0\ntarget gfx1100\nset {}\nsize 44x20\nseed 7\nmodel test\n", set);
+        for (size_t i = 0; i < ref.size(); ++i)
+            text += fmt::format("launch {} k l{} identical fnv1a64 {}\n", i, i,
+                                i == bad_hash_at ? std::string("0000000000000000") : ref[i]);
+        text += "result 29/29 image " + image + "\n";
+        t.write("r.txt", text);
+        return problems(parse(t.path() / "r.txt"));
+    };
+    EXPECT_TRUE(result("accuracy", 99, "identical").empty());
+    EXPECT_TRUE(result("fast", 99, "psnr 61.00").empty());
+    const std::vector<std::string> hash = result("accuracy", 3, "identical");
+    ASSERT_EQ(hash.size(), 1u);
+    EXPECT_NE(hash[0].find("launch 3"), std::string::npos) << hash[0];
+    const std::vector<std::string> psnr = result("fast", 99, "psnr 59.50");
+    ASSERT_EQ(psnr.size(), 1u);
+    EXPECT_NE(psnr[0].find("59.50"), std::string::npos) << psnr[0];
+    EXPECT_EQ(result("accuracy", 99, "psnr 80.00").size(), 1u);
+    // A known failure must miss its bar, and its identical launches still carry the reference's bytes.
+    auto known = [&](size_t bad_hash_at, const std::string& image) {
+        std::string text = fmt::format("rocjitsu 0\ntarget gfx1100\nset fast\nsize 44x20\nseed 7\nmodel test\n"
+                                       "known_failure a reason\n");
+        for (size_t i = 0; i < ref.size(); ++i)
+            text += fmt::format("launch {} k l{} identical fnv1a64 {}\n", i, i,
+                                i == bad_hash_at ? std::string("0000000000000000") : ref[i]);
+        text += "result 29/29 image " + image + "\n";
+        t.write("k.txt", text);
+        return problems(parse(t.path() / "k.txt"));
+    };
+    EXPECT_TRUE(known(99, "psnr 18.00").empty());
+    EXPECT_EQ(known(99, "psnr 61.00").size(), 1u);
+    EXPECT_EQ(known(5, "psnr 18.00").size(), 1u);
+}

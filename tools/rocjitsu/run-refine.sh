@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Runs d4r's refine network on rocjitsu with d4r's AMD native kernels, for every gfx target, both kernel sets
+# and several image sizes, compares each run with the PTX path (d4r kernels check --trace) and writes one
+# result per target, set and size: tests/fixtures/amd/<target>-<set>-<W>x<H>.txt (tests/network/amd_results_test
+# recomputes the reference and checks them). No AMD hardware: every result is rocjitsu's model of the GPU.
+#
+#   tools/rocjitsu/run-refine.sh --build DIR --kernels ROOT [--d4r BIN] [--out DIR] [--targets "gfx1100 ..."]
+#                                [--sets "accuracy fast"] [--sizes "72x40 44x20"] [--seed N]
+#                                [--known-failures FILE]
+#
+# DIR: build.sh's build folder. ROOT: a kernel root (ROOT/<target>/NAME.hsaco is the fast set,
+# ROOT/accuracy/<target>/ the accuracy set), e.g. a build's share/d4r/native. BIN: d4r (default build/bin/d4r of
+# this checkout). Exit 1 when a run fails or a result misses its bar (accuracy: identical at every launch;
+# fast: the image at 60 dB or more) and is not a known failure; every result is written anyway.
+# FILE (default tools/rocjitsu/known-failures.txt): lines "TARGET-SET REASON"; a result of that target and set
+# gets the line "known_failure REASON", and the test then expects it to miss its bar (and still checks its hashes).
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+repo=$(cd "$RJ_TOOLS/../.." && pwd)
+dir="" root="" d4r="$repo/build/bin/d4r" out="$repo/tests/fixtures/amd" targets=$RJ_TARGETS sets="accuracy fast"
+sizes="72x40 44x20" seed=7 known="$RJ_TOOLS/known-failures.txt"
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --build) dir=${2:?}; shift 2 ;;
+    --kernels) root=${2:?}; shift 2 ;;
+    --d4r) d4r=${2:?}; shift 2 ;;
+    --out) out=${2:?}; shift 2 ;;
+    --targets) targets=${2:?}; shift 2 ;;
+    --sets) sets=${2:?}; shift 2 ;;
+    --sizes) sizes=${2:?}; shift 2 ;;
+    --seed) seed=${2:?}; shift 2 ;;
+    --known-failures) known=${2:?}; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run-refine.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+[ -n "$dir" ] && [ -n "$root" ] || { echo "run-refine.sh: --build and --kernels are required" >&2; exit 2; }
+rj_check_build "$dir"
+[ -x "$d4r" ] || { echo "run-refine.sh: no d4r at $d4r" >&2; exit 2; }
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+kernels_rev=$(git -C "$root" rev-parse HEAD 2> /dev/null || echo unknown)
+git -C "$root" diff --quiet HEAD 2> /dev/null || kernels_rev="$kernels_rev (with uncommitted changes)"
+status=0
+for size in $sizes; do
+    job="$work/refine-$size.job"
+    "$d4r" kernels check --write-job "$job" --size "$size" --seed "$seed" || exit 1
+    for target in $targets; do
+        cfg=$(rj_config "$dir" "$target")
+        for set in $sets; do
+            kdir="$root/$target"
+            [ "$set" = accuracy ] && kdir="$root/accuracy/$target"
+            name="$target-$set-$size"
+            if [ ! -d "$kdir" ]; then
+                echo "run-refine.sh: $name: no kernel folder $kdir" >&2
+                status=1
+                continue
+            fi
+            echo "run-refine.sh: [$(date +%H:%M:%S)] $name"
+            start=$(date +%s)
+            if ! "$(rj_harness "$dir")" --config "$cfg" --kernels "$kdir" --job "$job" --trace "$work/$name.trace" \
+                > "$work/$name.run.log" 2>&1; then
+                tail -5 "$work/$name.run.log" >&2
+                echo "run-refine.sh: $name: d4r-rj-run failed" >&2
+                { echo "# FAILED on rocjitsu: $(tail -1 "$work/$name.run.log")"; } > "$out/$name.failed"
+                status=1
+                continue
+            fi
+            seconds=$(( $(date +%s) - start ))
+            bar=(--require-identical)
+            [ "$set" = fast ] && bar=(--min-psnr 60)
+            reason=$(awk -v k="$target-$set" '$1 == k {sub(/^[^ ]+ +/, ""); print; exit}' "$known" 2> /dev/null)
+            if ! "$d4r" kernels check --trace "$work/$name.trace" --size "$size" --seed "$seed" --summary "$work/$name.sum" \
+                "${bar[@]}" > "$work/$name.check.log" 2>&1; then
+                if [ -n "$reason" ]; then
+                    echo "run-refine.sh: $name: below its bar, a known failure: $reason"
+                else
+                    status=1
+                    echo "run-refine.sh: $name: below its bar" >&2
+                fi
+            fi
+            [ -f "$work/$name.sum" ] || { cat "$work/$name.check.log" >&2; status=1; continue; }
+            rm -f "$out/$name.failed"
+            {
+                echo "# d4r's $set kernels for $target on rocjitsu, AMD's emulator (no AMD hardware), against the PTX path"
+                echo "# made by tools/rocjitsu/run-refine.sh; checked by tests/network/amd_results_test.cpp"
+                echo "rocjitsu $RJ_COMMIT"
+                echo "config $(basename "$cfg")"
+                echo "target $target"
+                echo "set $set"
+                echo "kernels $kernels_rev"
+                (cd "$kdir" && sha256sum ./*.hsaco) | sed 's|  \./| |; s/^/code /'
+                echo "wall_seconds $seconds"
+                [ -z "$reason" ] || echo "known_failure $reason"
+                cat "$work/$name.sum"
+            } > "$out/$name.txt"
+            tail -1 "$work/$name.sum"
+        done
+    done
+done
+exit $status
