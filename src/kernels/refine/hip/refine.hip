@@ -16,6 +16,13 @@
 #include "kernels/refine/hip/wave.h"
 #include "kernels/refine/ptx/refine_math.h"
 
+// gfx11's fast attention computes P V without WMMA (see d4r_nn_attention); the gfx12-layout shim keeps WMMA.
+#if defined(__GFX11__) && !defined(D4R_WMMA_GFX12_LAYOUT_SHIM)
+#define D4R_GFX11_SCALAR_PV 1
+#else
+#define D4R_GFX11_SCALAR_PV 0
+#endif
+
 // D4R_KERNEL_ONLY=N keeps one kernel (the build makes one code object per kernel, NAME.hsaco): 1 patchify,
 // 2 unpatchify, 3 layernorm, 4 merge, 5 expand, 6 linear (with its prep kernel and globals), 7 attention; 0 all.
 #ifndef D4R_KERNEL_ONLY
@@ -288,6 +295,9 @@ D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
 D4R_KERNEL(32) void d4r_nn_attention(AttnParams p) {
     __attribute__((shared)) uint16_t vt[kHeadDim * kWindowTokens];
     __attribute__((shared)) uint32_t tokens[kWindowTokens];
+#if D4R_GFX11_SCALAR_PV
+    __attribute__((shared)) uint16_t p_tile[16 * 16]; // P of the query tile's 16 queries x the key tile's 16 keys
+#endif
     const uint32_t lane = lane_id(), r = lane % 16, upper = half_of_wave();
     const uint32_t window = __builtin_amdgcn_workgroup_id_x(), head = __builtin_amdgcn_workgroup_id_y();
     const uint32_t stride = 3 * p.channels;
@@ -358,6 +368,31 @@ D4R_KERNEL(32) void d4r_nn_attention(AttnParams p) {
             uint16_t ph[wl::kAccSlots], pp[wl::kAccSlots];
 #pragma unroll
             for (uint32_t i = 0; i < wl::kAccSlots; ++i) ph[i] = half_bits(static_cast<_Float16>(st[ks].v[i] / sum));
+#if D4R_GFX11_SCALAR_PV
+            // gfx11 without the shim: P V by the lanes themselves (f32 products and sums, as WMMA's f32 accumulator
+            // would), P through LDS. On rocjitsu this kernel's P V WMMA gives 15-20 dB against the PTX path while
+            // its S WMMA and the linear's are right, and the same kernel in the gfx12 layout (the shim) gives 68 dB;
+            // the cause is not found (docs/network.md, "Checking AMD kernels on rocjitsu"): until it is, gfx11 never
+            // runs the wrong product.
+            (void)pp;
+            (void)upper;
+#pragma unroll
+            for (uint32_t i = 0; i < wl::kAccSlots; ++i) p_tile[r * 16 + wl::d_coord(kFrag, lane, i).row] = ph[i];
+            sync_workgroup();
+#pragma unroll
+            for (uint32_t nd = 0; nd < kHeadDim / 16; ++nd)
+#pragma unroll
+                for (uint32_t i = 0; i < wl::kAccSlots; ++i) {
+                    const wl::Coord d = wl::d_coord(kFrag, lane, i);
+                    float acc = 0.0f;
+#pragma unroll 1
+                    for (uint32_t key = 0; key < 16; ++key)
+                        acc = acc + static_cast<float>(half_of(p_tile[d.row * 16 + key])) *
+                                        static_cast<float>(half_of(vt[(nd * 16 + d.col) * kWindowTokens + ks * 16 + key]));
+                    o[nd].v[i] = o[nd].v[i] + acc;
+                }
+            sync_workgroup();
+#else
             partner_halves(ph, pp);
             Frag a;
 #pragma unroll
@@ -374,6 +409,7 @@ D4R_KERNEL(32) void d4r_nn_attention(AttnParams p) {
                     b.v[s] = vt[(nd * 16 + r) * kWindowTokens + ks * 16 + wl::operand_k(kFrag, lane, s)];
                 o[nd] = wmma_f32(a, b, o[nd]);
             }
+#endif
         }
 #pragma unroll
         for (uint32_t nd = 0; nd < kHeadDim / 16; ++nd)
