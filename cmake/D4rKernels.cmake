@@ -140,6 +140,8 @@ endfunction()
 # accuracy/<arch> (manifest for the family's PTX, marker last) for every arch of D4R_AMD_ARCHS, the test-only sets
 # gfx1100-gfx12shim (fast, -DD4R_WMMA_GFX12_LAYOUT_SHIM=1) and gfx1100-wmmaf16 (-DD4R_KERNEL_SET=2) under
 # ${D4R_NATIVE_TEST_ROOT_IN_BUILD}, and scripts/amd-resources.sh the table ${D4R_NATIVE_ROOT_IN_BUILD}/amd-resources.txt.
+# For the gfx12 archs also the -fp8 sets: <arch>-fp8 (fast, -DD4R_KERNEL_SET=0 -DD4R_FP8_WMMA=1: native FP8 WMMA
+# where the source uses it) and accuracy/<arch>-fp8 (the accuracy set's objects).
 # Nothing when D4R_BUILD_AMD_KERNELS is off.
 function(d4r_amd_kernels)
     cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;SOURCE" "KERNELS;DEPENDS")
@@ -164,9 +166,16 @@ function(d4r_amd_kernels)
     set(objects ${CMAKE_CURRENT_BINARY_DIR}/hsaco)
     # Variants: set folder name, -D flags, targets.
     string(REPLACE ";" "," every_arch "${D4R_AMD_ARCHS}")
+    # gfx12 targets (native FP8 WMMA) also get the -fp8 sets.
+    set(fp8_archs ${D4R_AMD_ARCHS})
+    list(FILTER fp8_archs INCLUDE REGEX "^gfx12")
+    string(REPLACE ";" "," every_fp8_arch "${fp8_archs}")
     set(variants "fast|-DD4R_KERNEL_SET=0|${every_arch}" "accuracy|-DD4R_KERNEL_SET=1|${every_arch}"
                  "gfx12shim|-DD4R_KERNEL_SET=0 -DD4R_WMMA_GFX12_LAYOUT_SHIM=1|gfx1100"
                  "wmmaf16|-DD4R_KERNEL_SET=2|gfx1100")
+    if(fp8_archs)
+        list(APPEND variants "fp8|-DD4R_KERNEL_SET=0 -DD4R_FP8_WMMA=1|${every_fp8_arch}")
+    endif()
     set(all_sets)
     foreach(v ${variants})
         string(REPLACE "|" ";" v "${v}")
@@ -203,6 +212,21 @@ function(d4r_amd_kernels)
             COMMAND d4r_make_kernel_set hsaco ${fast} ${objects}/fast/${arch} --accuracy ${accuracy}
                     ${objects}/accuracy/${arch} ${family_args}
             DEPENDS d4r_make_kernel_set ${ptx} ${fast_${arch}_objects} ${accuracy_${arch}_objects}
+            COMMENT "AMD kernel sets ${fast}, ${accuracy}" VERBATIM)
+        list(APPEND outputs ${set_outputs})
+    endforeach()
+    # The -fp8 sets: the fast set built with -DD4R_FP8_WMMA=1, and the accuracy set's own objects (the exact code).
+    foreach(arch ${fp8_archs})
+        set(fast ${D4R_NATIVE_ROOT_IN_BUILD}/${arch}-fp8)
+        set(accuracy ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/${arch}-fp8)
+        set(set_outputs ${fast}/d4r-kernels.txt ${accuracy}/d4r-kernels.txt ${accuracy}/d4r-accuracy.txt)
+        foreach(k ${arg_KERNELS})
+            list(APPEND set_outputs ${fast}/${k}.hsaco ${accuracy}/${k}.hsaco)
+        endforeach()
+        add_custom_command(OUTPUT ${set_outputs}
+            COMMAND d4r_make_kernel_set hsaco ${fast} ${objects}/fp8/${arch} --accuracy ${accuracy}
+                    ${objects}/accuracy/${arch} ${family_args}
+            DEPENDS d4r_make_kernel_set ${ptx} ${fp8_${arch}_objects} ${accuracy_${arch}_objects}
             COMMENT "AMD kernel sets ${fast}, ${accuracy}" VERBATIM)
         list(APPEND outputs ${set_outputs})
     endforeach()

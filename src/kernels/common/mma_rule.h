@@ -9,6 +9,11 @@
 // 2^(E-25); the exact sum rounded to nearest-even f16 (overflow: infinity; an exact zero: +0). A NaN input,
 // inf*0 or inf-inf gives the canonical NaN 0x7fff; other infinities their sign's infinity. This is a second,
 // independent implementation; tests/kernels checks it against ptxsim's on many inputs.
+//
+// step_fp8(a, b, c) is one K step of 32 of mma.sync m16n8k32 e4m3 with an f16 accumulator as sm_90 computes it
+// (docs/numerics.md, "FP8: m16n8k32 e4m3/e5m2 on sm_90"): a and b hold the 32 values as f16 (e4m3_to_f16: exact);
+// P1 = step16 over the products with k mod 4 in {0, 1} from +0, P2 = step16 over the others onto P1, and the
+// result is c + P2 by an IEEE f16 add (add_f16). It returns the bits ptxsim::mma::dot_fp8(a, b, c, true) returns.
 #pragma once
 
 #include <cstdint>
@@ -108,6 +113,51 @@ D4R_HD uint16_t step16(const uint16_t* a, const uint16_t* b, uint16_t c) {
         if (prod[k] != 0) s += shift_toward_zero(prod[k], exp_sum[k] - 20 - l);
     if (tc.m != 0) s += shift_toward_zero(tc.m, tc.e - 10 - l);
     return round_to_f16(s, l);
+}
+
+// The f16 of an OCP e4m3 byte (exact: e4m3 denormals m * 2^-9 are f16 normals); NaN (0x7f, 0xff) gives 0x7fff.
+D4R_HD uint16_t e4m3_to_f16(uint8_t v) {
+    const uint32_t sign = static_cast<uint32_t>(v & 0x80u) << 8, e = (v >> 3) & 0xfu, m = v & 7u;
+    if (e == 15u && m == 7u) return 0x7fffu;
+    if (e == 0u) {
+        if (m == 0u) return static_cast<uint16_t>(sign);
+        const uint32_t top = m >= 4u ? 2u : (m >= 2u ? 1u : 0u); // m * 2^-9 = 1.f * 2^(top - 9)
+        return static_cast<uint16_t>(sign | ((top + 6u) << 10) | ((m << (10u - top)) & 0x3ffu));
+    }
+    return static_cast<uint16_t>(sign | ((e + 8u) << 10) | (m << 7));
+}
+
+// a + b of two f16 (raw bits), the exact sum rounded to nearest-even f16 (overflow: infinity). NaN, inf - inf:
+// 0x7fff; an exact zero sum is +0 unless both are -0.
+D4R_HD uint16_t add_f16(uint16_t a, uint16_t b) {
+    const Term x = decode(a), y = decode(b);
+    if (x.cls == 2 || y.cls == 2) return 0x7fffu;
+    if (x.cls == 1 || y.cls == 1) {
+        if (x.cls == 1 && y.cls == 1 && (x.m < 0) != (y.m < 0)) return 0x7fffu;
+        return x.cls == 1 ? a : b;
+    }
+    // Units of 2^-24 (the smallest f16 unit): |x| < 2^16 = 2^40 units.
+    const int64_t s = shift_toward_zero(x.m, x.e - 10 + 24) + shift_toward_zero(y.m, y.e - 10 + 24);
+    if (s == 0) return (a & b & 0x8000u) ? uint16_t(0x8000u) : uint16_t(0);
+    return round_to_f16(s, -24);
+}
+
+// One K step of 32 of sm_90's m16n8k32 e4m3 mma with an f16 accumulator (f16 bits of the e4m3 values in a, b).
+D4R_HD uint16_t step_fp8(const uint16_t* a, const uint16_t* b, uint16_t c) {
+    uint16_t alo[16], blo[16], ahi[16], bhi[16];
+    for (int k = 0; k < 32; ++k) {
+        const int i = (k >> 2) * 2 + (k & 1); // the place of k in its pass
+        if ((k & 3) < 2) {
+            alo[i] = a[k];
+            blo[i] = b[k];
+        } else {
+            ahi[i] = a[k];
+            bhi[i] = b[k];
+        }
+    }
+    const uint16_t p1 = step16(alo, blo, 0);
+    const uint16_t p2 = step16(ahi, bhi, p1);
+    return add_f16(c, p2);
 }
 
 } // namespace d4r::kernels::mma_rule

@@ -1,6 +1,7 @@
 // The AMD kernel sets the build writes (cmake/D4rKernels.cmake, d4r_amd_kernels): for every target, the fast set
 // <arch>/ and the accuracy set accuracy/<arch>/ hold exactly the refine family's NAME.hsaco, each an AMDGPU code
-// object for that target, and a manifest listing every kernel under the hash of the committed PTX; the accuracy
+// object for that target, and a manifest listing every kernel under the hash of the committed PTX module that defines
+// it; the gfx12 targets also have <arch>-fp8 and accuracy/<arch>-fp8 (the -fp8 sets); the accuracy
 // set is marked; the fast linear carries the prep kernel and globals; the test-only sets stay out of the root.
 #include <gtest/gtest.h>
 
@@ -19,7 +20,24 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::set<std::string> kKernels{"d4r_nn_patchify", "d4r_nn_unpatchify", "d4r_nn_layernorm", "d4r_nn_merge",
-                                     "d4r_nn_expand",   "d4r_nn_linear",     "d4r_nn_attention"};
+                                     "d4r_nn_expand",   "d4r_nn_linear",     "d4r_nn_attention", "d4r_nn_linear_fp8"};
+// The gfx12 targets, which also get the -fp8 sets (native FP8 WMMA).
+const std::set<std::string> kFp8Archs{"gfx1200", "gfx1201"};
+
+// The hash of the committed PTX module that defines `.entry kernel` (one of the family's ptx/*.ptx).
+uint64_t hash_of_module_defining(const std::string& kernel) {
+    uint64_t hash = 0;
+    int modules = 0;
+    for (const auto& e : fs::directory_iterator(test::source_dir() / "src/kernels/refine/ptx")) {
+        if (e.path().extension() != ".ptx") continue;
+        const std::string text = test::read_file_text(e.path());
+        if (text.find(".entry " + kernel + "(") == std::string::npos) continue;
+        hash = ptx::module_hash(text);
+        ++modules;
+    }
+    EXPECT_EQ(modules, 1) << kernel << ": PTX modules defining it";
+    return hash;
+}
 // ELF e_flags EF_AMDGPU_MACH of each target (LLVM's ELF.h).
 const std::map<std::string, uint32_t> kMach{{"gfx1100", 0x41}, {"gfx1101", 0x46}, {"gfx1102", 0x47},
                                             {"gfx1103", 0x44}, {"gfx1200", 0x48}, {"gfx1201", 0x4e}};
@@ -42,12 +60,10 @@ void check_set(const fs::path& dir, const std::string& arch, bool accuracy) {
     }
     auto manifest = ptx::Manifest::load(dir / ptx::kManifestFileName);
     ASSERT_TRUE(manifest) << manifest.error().text();
-    const uint64_t hash =
-        ptx::module_hash(test::read_file_text(test::source_dir() / "src/kernels/refine/ptx/refine.ptx"));
     const std::vector<std::string> names = manifest->names();
     EXPECT_EQ(std::set<std::string>(names.begin(), names.end()), kKernels);
     for (const std::string& k : kKernels) {
-        EXPECT_EQ(manifest->hashes_for(k), std::vector<uint64_t>{hash}) << k;
+        EXPECT_EQ(manifest->hashes_for(k), std::vector<uint64_t>{hash_of_module_defining(k)}) << k;
         const std::string elf = test::read_file_text(dir / (k + ".hsaco"));
         ASSERT_GT(elf.size(), 64u) << k;
         EXPECT_EQ(elf.substr(0, 4), "\x7f"
@@ -79,6 +95,31 @@ TEST(AmdKernelSets, EveryTargetHasItsFastAndMarkedAccuracySetWithExactlyTheRefin
     for (const auto& [arch, mach] : kMach) EXPECT_EQ(present.count(arch), 1u) << arch;
     for (const char* test_only : {"gfx1100-gfx12shim", "gfx1100-wmmaf16"})
         EXPECT_EQ(present.count(test_only), 0u) << test_only << ": the test-only sets must not be in the kernel root";
+}
+
+TEST(AmdKernelSets, Gfx12TargetsHaveFp8SetsWithTheAccuracyCodeAndTheirOwnFastFp8Linear) {
+    const fs::path root = D4R_TEST_NATIVE_ROOT;
+    const std::set<std::string> present = files_of(root), accuracy_present = files_of(root / "accuracy");
+    for (const auto& [arch, mach] : kMach) {
+        const std::string fp8 = arch + "-fp8";
+        if (!kFp8Archs.count(arch)) {
+            EXPECT_EQ(present.count(fp8), 0u) << fp8 << ": no native FP8 WMMA before gfx12";
+            EXPECT_EQ(accuracy_present.count(fp8), 0u) << fp8;
+            continue;
+        }
+        check_set(root / fp8, arch, false);
+        check_set(root / "accuracy" / fp8, arch, true);
+        for (const std::string& k : kKernels) {
+            SCOPED_TRACE(fp8 + "/" + k);
+            const std::string name = k + ".hsaco";
+            // The accuracy -fp8 set is the accuracy set's exact code.
+            EXPECT_EQ(test::read_file_text(root / "accuracy" / fp8 / name),
+                      test::read_file_text(root / "accuracy" / arch / name));
+        }
+        // The fast -fp8 set's d4r_nn_linear_fp8 is its own code (v_wmma_f32_16x16x16_fp8_fp8), not the fast set's.
+        EXPECT_NE(test::read_file_text(root / fp8 / "d4r_nn_linear_fp8.hsaco"),
+                  test::read_file_text(root / arch / "d4r_nn_linear_fp8.hsaco"));
+    }
 }
 
 TEST(AmdKernelSets, TheTestOnlySetsAreBuiltBesideTheRoot) {

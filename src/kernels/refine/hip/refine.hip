@@ -12,6 +12,12 @@
 //     rounding changes.
 // The element kernels (patchify, unpatchify, layernorm, merge, expand) are refine_math.h's scalar code, as the
 // PTX's, compiled with -ffp-contract=off, in every set.
+// d4r_nn_linear_fp8 (LinearFp8Params; docs/network.md, "The FP8 layers"): in the accuracy set (and wmmaf16) each K
+// step of 32 is sm_90's m16n8k32 e4m3 rule (mma_rule::step_fp8) on half_to_e4m3's bytes: the PTX's bytes. In the
+// fast set the inputs are rounded through e4m3 as the PTX rounds them and, with D4R_FP8_WMMA=1 (gfx12 only: the
+// `-fp8` sets), go into v_wmma_f32_16x16x16_fp8_fp8 as e4m3 bytes with the weights' bytes as they are; without it
+// both are widened to f16 (exact) for v_wmma_f32_16x16x16_f16. f32 accumulators from 0, then acc * scale + bias in
+// f32, f16 once, relu and the residual (the sm_90 fast set's rule).
 #include "kernels/common/mma_rule.h"
 #include "kernels/refine/hip/wave.h"
 #include "kernels/refine/ptx/refine_math.h"
@@ -24,7 +30,8 @@
 #endif
 
 // D4R_KERNEL_ONLY=N keeps one kernel (the build makes one code object per kernel, NAME.hsaco): 1 patchify,
-// 2 unpatchify, 3 layernorm, 4 merge, 5 expand, 6 linear (with its prep kernel and globals), 7 attention; 0 all.
+// 2 unpatchify, 3 layernorm, 4 merge, 5 expand, 6 linear (with its prep kernel and globals), 7 attention,
+// 8 linear_fp8; 0 all.
 #ifndef D4R_KERNEL_ONLY
 #define D4R_KERNEL_ONLY 0
 #endif
@@ -32,6 +39,12 @@
 
 #if !defined(D4R_KERNEL_SET) || D4R_KERNEL_SET < 0 || D4R_KERNEL_SET > 2
 #error "define D4R_KERNEL_SET: 0 fast, 1 accuracy, 2 wmmaf16"
+#endif
+#ifndef D4R_FP8_WMMA
+#define D4R_FP8_WMMA 0
+#endif
+#if D4R_FP8_WMMA && (D4R_KERNEL_SET != 0 || !defined(__GFX12__))
+#error "D4R_FP8_WMMA (v_wmma_f32_16x16x16_fp8_fp8) is for the fast set on gfx12 targets"
 #endif
 #if D4R_KERNEL_SET == 2 && !defined(__GFX11__)
 #error "the wmmaf16 measurement set uses gfx11's v_wmma_f16_16x16x16_f16"
@@ -52,8 +65,9 @@ D4R_DEVICE const T* cptr(uint64_t a) {
     return reinterpret_cast<const T*>(a);
 }
 
-// The linear's epilogue for one f16 value: relu, then the residual (refine.cu's finish).
-D4R_DEVICE uint16_t finish(const LinearParams& p, uint16_t v, uint64_t index) {
+// The linear's epilogue for one f16 value: relu, then the residual (refine.cu's finish and finish_fp8).
+template <typename P>
+D4R_DEVICE uint16_t finish(const P& p, uint16_t v, uint64_t index) {
     if (p.flags & kRelu) v = relu_h(v);
     if (p.flags & kResidual) v = add_h(v, cptr<uint16_t>(p.residual)[index]);
     return v;
@@ -61,6 +75,15 @@ D4R_DEVICE uint16_t finish(const LinearParams& p, uint16_t v, uint64_t index) {
 
 D4R_DEVICE bool linear_shape_ok(const LinearParams& p) {
     return p.in_ch != 0 && p.in_ch % 16 == 0 && p.in_ch <= kMaxChannels && p.out_ch != 0;
+}
+
+D4R_DEVICE bool linear_fp8_shape_ok(const LinearFp8Params& p) {
+    return p.in_ch != 0 && p.in_ch % 32 == 0 && p.in_ch <= kMaxChannels && p.out_ch != 0;
+}
+
+// An f16 activation as the FP8 linear sees it: its e4m3 byte (half_to_e4m3, the PTX's rounding).
+D4R_DEVICE uint8_t activation_e4m3(const uint16_t* row, uint32_t k, bool valid) {
+    return valid ? half_to_e4m3(row[k]) : uint8_t(0);
 }
 
 D4R_DEVICE bool has(uint64_t present, uint32_t i) { return ((present >> i) & 1u) != 0; }
@@ -287,6 +310,63 @@ D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
 }
 #endif
 
+#if D4R_WANT_KERNEL(8)
+// One wave per 16 tokens, every output column (no weight images: the weights are bytes, read directly). Per tile of
+// 16 outputs the f32 accumulator starts at 0 and takes every K step (16 K per instruction); then acc * scale + bias
+// in f32, f16 once, relu and the residual.
+D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear_fp8(LinearFp8Params p) {
+    const uint32_t lane = lane_id(), r = lane % 16;
+    const uint32_t row0 =
+        (__builtin_amdgcn_workgroup_id_x() * kLinearWarps + (__builtin_amdgcn_workitem_id_x() >> 5)) * 16u;
+    if (row0 >= p.tokens || !linear_fp8_shape_ok(p)) return; // the whole wave
+    const uint16_t* bias = cptr<uint16_t>(p.bias);
+    const uint8_t* w = cptr<uint8_t>(p.weight);
+    const float scale = half_to_float(*cptr<uint16_t>(p.scale));
+    uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
+    const uint32_t ksteps = p.in_ch / 16, ntiles = div_up(p.out_ch, 16);
+    const bool a_valid = row0 + r < p.tokens;
+    const uint16_t* a_row = cptr<uint16_t>(p.in) + static_cast<uint64_t>(a_valid ? row0 + r : row0) * p.in_ch;
+    for (uint32_t nt = 0; nt < ntiles; ++nt) {
+        Acc acc;
+#pragma unroll
+        for (uint32_t i = 0; i < wl::kAccSlots; ++i) acc.v[i] = 0.0f;
+        const uint32_t b_col = nt * 16 + r;
+        const bool b_valid = b_col < p.out_ch;
+        const uint8_t* b_row = w + static_cast<uint64_t>(b_valid ? b_col : 0) * p.in_ch;
+        for (uint32_t ks = 0; ks < ksteps; ++ks) {
+#if D4R_FP8_WMMA
+            Frag8 a, b;
+#pragma unroll
+            for (uint32_t s = 0; s < kSlots; ++s) {
+                const uint32_t k = ks * 16 + wl::operand_k(kFrag, lane, s);
+                a.v[s] = activation_e4m3(a_row, k, a_valid);
+                b.v[s] = b_valid ? b_row[k] : uint8_t(0);
+            }
+            acc = wmma_fp8_f32(a, b, acc);
+#else
+            Frag a, b;
+#pragma unroll
+            for (uint32_t s = 0; s < kSlots; ++s) {
+                const uint32_t k = ks * 16 + wl::operand_k(kFrag, lane, s);
+                a.v[s] = d4r::kernels::mma_rule::e4m3_to_f16(activation_e4m3(a_row, k, a_valid));
+                b.v[s] = d4r::kernels::mma_rule::e4m3_to_f16(b_valid ? b_row[k] : uint8_t(0));
+            }
+            acc = wmma_f32(a, b, acc);
+#endif
+        }
+#pragma unroll
+        for (uint32_t i = 0; i < wl::kAccSlots; ++i) {
+            const wl::Coord d = wl::d_coord(kFrag, lane, i);
+            const uint32_t row = row0 + d.row, col = nt * 16 + d.col;
+            if (row < p.tokens && col < p.out_ch) {
+                const uint64_t index = static_cast<uint64_t>(row) * p.out_ch + col;
+                out[index] = finish(p, float_to_half(acc.v[i] * scale + half_to_float(bias[col])), index);
+            }
+        }
+    }
+}
+#endif
+
 #if D4R_WANT_KERNEL(7)
 // One wave per (window, head). Per 16 queries: S^T = K Q^T stays in registers (a query's 64 keys are in its lane
 // and lane ^ 16), the softmax of refine_math.h's rule on the f16 scores with an f32 max and sum, P = f16, and
@@ -499,6 +579,45 @@ D4R_KERNEL(32) void d4r_nn_attention(AttnParams p) {
                     if (has(present, i))
                         out[static_cast<uint64_t>(tokens[i]) * p.channels + head * kHeadDim + nt * 16 + n] = v;
                 });
+}
+#endif
+#if D4R_WANT_KERNEL(8)
+// One wave per 16 tokens, every output column, each lane the 8 values WMMA's accumulator would give it: from +0,
+// the K steps of 32 in order by sm_90's FP8 rule (e4m3 values as f16: exact), then add_h(mul_h(acc, scale), bias),
+// relu and the residual (refine.cu's d4r_nn_linear_fp8).
+D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear_fp8(LinearFp8Params p) {
+    const uint32_t lane = lane_id();
+    const uint32_t row0 =
+        (__builtin_amdgcn_workgroup_id_x() * kLinearWarps + (__builtin_amdgcn_workitem_id_x() >> 5)) * 16u;
+    if (row0 >= p.tokens || !linear_fp8_shape_ok(p)) return; // the whole wave
+    const uint16_t* in = cptr<uint16_t>(p.in);
+    const uint8_t* w = cptr<uint8_t>(p.weight);
+    const uint16_t* bias = cptr<uint16_t>(p.bias);
+    const uint16_t scale = *cptr<uint16_t>(p.scale);
+    uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
+    for (uint32_t n0 = 0; n0 < p.out_ch; n0 += 16) {
+#pragma unroll 1
+        for (uint32_t i = 0; i < wl::kAccSlots; ++i) {
+            const wl::Coord d = wl::d_coord(kFrag, lane, i);
+            const uint32_t row = row0 + d.row, col = n0 + d.col;
+            if (row >= p.tokens || col >= p.out_ch) continue;
+            const uint16_t* x_row = in + static_cast<uint64_t>(row) * p.in_ch;
+            const uint8_t* w_row = w + static_cast<uint64_t>(col) * p.in_ch;
+            uint16_t acc = 0;
+#pragma unroll 1
+            for (uint32_t k0 = 0; k0 < p.in_ch; k0 += 32) {
+                uint16_t x[32], y[32];
+#pragma unroll
+                for (uint32_t k = 0; k < 32; ++k) {
+                    x[k] = d4r::kernels::mma_rule::e4m3_to_f16(half_to_e4m3(x_row[k0 + k]));
+                    y[k] = d4r::kernels::mma_rule::e4m3_to_f16(w_row[k0 + k]);
+                }
+                acc = d4r::kernels::mma_rule::step_fp8(x, y, acc);
+            }
+            const uint64_t index = static_cast<uint64_t>(row) * p.out_ch + col;
+            out[index] = finish(p, add_h(mul_h(acc, scale), bias[col]), index);
+        }
+    }
 }
 #endif
 #endif

@@ -44,6 +44,9 @@ typedef float float8_t __attribute__((ext_vector_type(8)));
 struct Frag { // an A or B operand in kFrag's layout: raw f16 bits per slot
     uint16_t v[kSlots];
 };
+struct Frag8 { // an 8-bit (e4m3) A or B operand in kFrag's layout: slot s holds the K of f16 slot s (gfx12 only)
+    uint8_t v[kSlots];
+};
 struct Acc { // an f32 accumulator in kFrag's layout
     float v[kernels::wmma::kAccSlots];
 };
@@ -141,5 +144,31 @@ D4R_DEVICE Acc wmma_f32(const Frag& a, const Frag& b, const Acc& c) {
 #endif
     return d;
 }
+
+#if defined(__GFX12__)
+typedef int int2_t __attribute__((ext_vector_type(2)));
+
+// D = A B + C of e4m3 operands (bytes, K = 16) with f32 accumulation (v_wmma_f32_16x16x16_fp8_fp8, gfx12). A lane's
+// 8 bytes, slot order low to high, are its two VGPRs; the K of each slot is the f16 operand's (operand_k): A and B
+// built alike pair equal K whichever of the published conventions the hardware follows (wmma_layout.h).
+D4R_DEVICE Acc wmma_fp8_f32(const Frag8& a, const Frag8& b, const Acc& c) {
+    int2_t va, vb;
+    for (uint32_t r = 0; r < 2; ++r) {
+        uint32_t x = 0, y = 0;
+        for (uint32_t j = 0; j < 4; ++j) {
+            x |= static_cast<uint32_t>(a.v[4 * r + j]) << (8 * j);
+            y |= static_cast<uint32_t>(b.v[4 * r + j]) << (8 * j);
+        }
+        va[r] = static_cast<int>(x);
+        vb[r] = static_cast<int>(y);
+    }
+    float8_t vc;
+    for (uint32_t s = 0; s < 8; ++s) vc[s] = c.v[s];
+    const float8_t vd = __builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12(va, vb, vc);
+    Acc d;
+    for (uint32_t s = 0; s < 8; ++s) d.v[s] = vd[s];
+    return d;
+}
+#endif
 
 } // namespace d4r::refine::hip
