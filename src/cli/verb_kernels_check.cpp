@@ -151,7 +151,7 @@ int write_job(const CheckOptions& o, uint32_t w, uint32_t h) {
     auto model = model_for(o);
     if (!model) return report_error(model.error());
     const std::string note =
-        fmt::format("refine {}x{} seed {} {}", w, h, o.seed, o.model.empty() ? "test model" : o.model);
+        fmt::format("refine {}x{} seed {} {}", w, h, o.seed, o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model);
     const network::Job job = network::refine_job(*model, network::nettest::test_image(w, h, o.seed), w, h, note);
     if (Status s = network::write_job(o.write_job, job); !s) return report_error(s.error());
     uint64_t bytes = 0;
@@ -166,7 +166,7 @@ int write_job(const CheckOptions& o, uint32_t w, uint32_t h) {
 Status write_summary(const CheckOptions& o, uint32_t w, uint32_t h, const std::vector<network::LayerComparison>& rows,
                      const network::LayerTrace& trace) {
     std::string text = fmt::format("family {}\nsize {}x{}\nseed {}\nmodel {}\n", o.family, w, h, o.seed,
-                                   o.model.empty() ? "test" : o.model);
+                                   o.model.empty() ? (o.fp8 ? "test-fp8" : "test") : o.model);
     size_t identical = 0;
     for (size_t i = 0; i < rows.size(); ++i) {
         const network::LayerComparison& c = rows[i];
@@ -198,7 +198,7 @@ int compare_trace_file(const CheckOptions& o, uint32_t w, uint32_t h) {
         return report_error(e.add_context(o.trace_in));
     }
     fmt::print("d4r kernels check: family {}, PTX on backend {} against the trace {}, {}x{}, {} (seed {})\n", o.family,
-               o.backend, o.trace_in, w, h, o.model.empty() ? "test model" : o.model, o.seed);
+               o.backend, o.trace_in, w, h, o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model, o.seed);
     const bool failed = print_comparison(o, *rows, *ptx, *other);
     if (!o.summary.empty()) {
         if (Status s = write_summary(o, w, h, *rows, *other); !s) return report_error(s.error());

@@ -77,14 +77,14 @@ std::vector<std::filesystem::path> result_files() {
     return files;
 }
 
-// The reference hashes of a job (size, seed of the test model), computed once per job.
-const std::vector<std::string>& reference_hashes(uint32_t w, uint32_t h, uint64_t seed) {
+// The reference hashes of a job (size, seed of the test model, its fp8 variant or not), computed once per job.
+const std::vector<std::string>& reference_hashes(uint32_t w, uint32_t h, uint64_t seed, bool fp8) {
     static std::map<std::string, std::vector<std::string>> cache;
-    const std::string key = fmt::format("{}x{}/{}", w, h, seed);
+    const std::string key = fmt::format("{}x{}/{}{}", w, h, seed, fp8 ? "/fp8" : "");
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> hashes;
-    auto trace = run_job_on_host(refine_job(nettest::random_model(seed), nettest::test_image(w, h, seed), w, h, key));
+    auto trace = run_job_on_host(refine_job(nettest::random_model(seed, fp8), nettest::test_image(w, h, seed), w, h, key));
     EXPECT_TRUE(trace) << trace.error().text();
     if (trace)
         for (const TraceEntry& e : *trace)
@@ -98,10 +98,12 @@ std::vector<std::string> problems(const AmdResult& r) {
     for (const char* key : {"rocjitsu", "target", "set", "size", "seed", "model"})
         if (!r.keys.count(key)) out.push_back(fmt::format("no '{}' line", key));
     if (!out.empty()) return out;
-    if (r.keys.at("model") != "test") return {"only results on the test model are recomputed"};
+    const std::string& model = r.keys.at("model");
+    if (model != "test" && model != "test-fp8")
+        return {"only results on the test model (test, test-fp8) are recomputed"};
     uint32_t w = 0, h = 0;
     if (std::sscanf(r.keys.at("size").c_str(), "%ux%u", &w, &h) != 2) return {"bad size"};
-    const std::vector<std::string>& ref = reference_hashes(w, h, std::stoull(r.keys.at("seed")));
+    const std::vector<std::string>& ref = reference_hashes(w, h, std::stoull(r.keys.at("seed")), model == "test-fp8");
     if (r.launches.size() != ref.size())
         return {fmt::format("{} launches, the reference has {}", r.launches.size(), ref.size())};
     const std::string& set = r.keys.at("set");
@@ -137,7 +139,7 @@ TEST(AmdResults, EveryCommittedResultAgreesWithTheReferenceRecomputedHere) {
 
 TEST(AmdResults, AWrongHashOrALowPsnrIsAProblem) {
     test::TempDir t;
-    const std::vector<std::string>& ref = reference_hashes(44, 20, 7);
+    const std::vector<std::string>& ref = reference_hashes(44, 20, 7, false);
     ASSERT_EQ(ref.size(), 29u);
     auto result = [&](const std::string& set, size_t bad_hash_at, const std::string& image) {
         std::string text = fmt::format("rocjitsu 0\ntarget gfx1100\nset {}\nsize 44x20\nseed 7\nmodel test\n", set);
