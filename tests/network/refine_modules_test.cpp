@@ -31,8 +31,8 @@ std::vector<std::string> entries(std::string_view ptx) {
 
 // What cuModuleLoadData was given, through the cpu backend's table: the embedded modules by name.
 std::vector<std::string> g_loaded;
-abi::PFN_cuModuleLoadData g_load = nullptr;
-abi::CUresult recording_load(abi::CUmodule* module, const void* image) {
+d4r::abi::PFN_cuModuleLoadData g_load = nullptr;
+d4r::abi::CUresult recording_load(d4r::abi::CUmodule* module, const void* image) {
     const char* text = static_cast<const char*>(image);
     g_loaded.emplace_back(text == refine_ptx().data()       ? "refine.ptx"
                           : text == refine_fp8_ptx().data() ? "refine_fp8.ptx"

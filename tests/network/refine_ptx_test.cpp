@@ -56,7 +56,9 @@ void check_every_launch(uint32_t w, uint32_t h, uint64_t seed, bool fp8) {
     // The modules of the plan's kernels (kernel_ptx): refine.ptx, and refine_fp8.ptx for the fp8 model.
     d4r::abi::CUmodule module = nullptr, fp8_module = nullptr;
     CU(cuda->cuModuleLoadData(&module, refine_ptx().data()));
-    if (fp8) CU(cuda->cuModuleLoadData(&fp8_module, refine_fp8_ptx().data()));
+    if (fp8) {
+        CU(cuda->cuModuleLoadData(&fp8_module, refine_fp8_ptx().data()));
+    }
     std::array<d4r::abi::CUfunction, kAllKernels.size()> fn{};
     for (Kernel k : plan_kernels(model.arch))
         CU(cuda->cuModuleGetFunction(&fn[size_t(k)], kernel_ptx(k) == refine_ptx() ? module : fp8_module,
