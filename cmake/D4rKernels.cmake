@@ -42,22 +42,26 @@ else()
     message(STATUS "AMD kernel sets: not built (D4R_BUILD_AMD_KERNELS=OFF)")
 endif()
 
-# d4r_kernel_family(NAME <family> PTX <file.ptx> [EMBED <template.cpp.in>]
+# d4r_kernel_family(NAME <family> PTX <file.ptx>... [EMBED <template.cpp.in>]
 #                   [KERNELS <name>... CPU_SOURCES <file.cpp>... [CPU_LIBS <target>...]])
-#  * EMBED: the PTX becomes a byte array in a generated source, configured from the template with
-#    @D4R_PTX_BYTES@ (the file's bytes as "0x2f,0x2f,..."); CMake configures again when the PTX or the template
-#    changes. The library that serves the PTX adds the source (d4r_kernel_family_embedded_source).
+#  * PTX: the family's PTX files, one or more (the refine family has two: a driver compiles a module whole, so
+#    an entry that needs a newer .target than the others is a file of its own). Each kernel's manifest lines
+#    carry the hash of every module, of any of these files, that defines it.
+#  * EMBED: each PTX file becomes a byte array in a generated source embedded_<stem>.cpp, configured from the
+#    template with @D4R_PTX_BYTES@ (the file's bytes as "0x2f,0x2f,...") and @D4R_PTX_NAME@ (the file's name
+#    without .ptx, e.g. for the accessor's name); CMake configures again when a PTX file or the template changes.
+#    The library that serves the PTX adds the sources (d4r_kernel_family_embedded_source).
 #  * CPU_SOURCES: the family's native CPU kernels (registered in runtime/native/cpu_registry.h at static
 #    initialisation), built as d4r_kernels_<family>_cpu and linked whole into libd4rcuda, with CPU_LIBS.
 #  * KERNELS: the .entry names of the PTX that the native kernels replace. d4r_native_kernel_sets() writes
 #    them into the cpu set: NAME.cpu each and a `NAME HASH` line in d4r-kernels.txt for the hash of the PTX
-#    (a name the PTX does not define fails the build), and the same into the accuracy set accuracy/cpu. A name
-#    given as NAME:VARIANT is served in the fast set by the registry's NAME@VARIANT (NAME.cpu says `1 VARIANT`)
-#    and in the accuracy set by NAME. KERNELS needs CPU_SOURCES; a family's AMD code objects come
-#    from d4r_amd_kernels (below), .cubin ones are not built by the project yet.
+#    (a name no PTX file of the family defines fails the build), and the same into the accuracy set
+#    accuracy/cpu. A name given as NAME:VARIANT is served in the fast set by the registry's NAME@VARIANT
+#    (NAME.cpu says `1 VARIANT`) and in the accuracy set by NAME. KERNELS needs CPU_SOURCES; a family's AMD and
+#    NVIDIA code objects come from d4r_amd_kernels and d4r_cuda_kernels (below).
 # Relative paths are relative to the calling CMakeLists.txt.
 function(d4r_kernel_family)
-    cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;PTX;EMBED" "KERNELS;CPU_SOURCES;CPU_LIBS")
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;EMBED" "PTX;KERNELS;CPU_SOURCES;CPU_LIBS")
     if(NOT arg_NAME OR NOT arg_PTX OR arg_UNPARSED_ARGUMENTS)
         message(FATAL_ERROR "d4r_kernel_family: NAME and PTX are required (unparsed: ${arg_UNPARSED_ARGUMENTS})")
     endif()
@@ -65,21 +69,30 @@ function(d4r_kernel_family)
         message(FATAL_ERROR "d4r_kernel_family(${arg_NAME}): KERNELS without CPU_SOURCES: only cpu sets are "
                             "generated so far")
     endif()
-    get_filename_component(ptx ${arg_PTX} ABSOLUTE)
-    if(NOT EXISTS ${ptx})
-        message(FATAL_ERROR "d4r_kernel_family(${arg_NAME}): ${ptx} does not exist")
-    endif()
+    set(ptx)
+    foreach(file ${arg_PTX})
+        get_filename_component(file ${file} ABSOLUTE)
+        if(NOT EXISTS ${file} OR NOT file MATCHES "\\.ptx$")
+            message(FATAL_ERROR "d4r_kernel_family(${arg_NAME}): ${file} does not exist or is not named *.ptx")
+        endif()
+        list(APPEND ptx ${file})
+    endforeach()
     set_property(GLOBAL APPEND PROPERTY D4R_KERNEL_FAMILIES ${arg_NAME})
     set_property(GLOBAL PROPERTY D4R_KERNEL_FAMILY_${arg_NAME}_PTX ${ptx})
 
     if(arg_EMBED)
         get_filename_component(template ${arg_EMBED} ABSOLUTE)
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ptx} ${template})
-        file(READ ${ptx} hex HEX)
-        string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," D4R_PTX_BYTES "${hex}")
-        set(embedded ${CMAKE_CURRENT_BINARY_DIR}/embedded_ptx.cpp)
-        configure_file(${template} ${embedded} @ONLY)
-        set_property(GLOBAL PROPERTY D4R_KERNEL_FAMILY_${arg_NAME}_EMBEDDED ${embedded})
+        set(sources)
+        foreach(file ${ptx})
+            get_filename_component(D4R_PTX_NAME ${file} NAME_WE)
+            file(READ ${file} hex HEX)
+            string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," D4R_PTX_BYTES "${hex}")
+            set(embedded ${CMAKE_CURRENT_BINARY_DIR}/embedded_${D4R_PTX_NAME}.cpp)
+            configure_file(${template} ${embedded} @ONLY)
+            list(APPEND sources ${embedded})
+        endforeach()
+        set_property(GLOBAL PROPERTY D4R_KERNEL_FAMILY_${arg_NAME}_EMBEDDED ${sources})
     endif()
 
     if(arg_CPU_SOURCES)
@@ -96,7 +109,8 @@ function(d4r_kernel_family)
     endif()
 endfunction()
 
-# d4r_kernel_family_embedded_source(<family> <var>): the generated source holding the family's PTX (EMBED).
+# d4r_kernel_family_embedded_source(<family> <var>): the generated sources holding the family's PTX (EMBED), one per
+# PTX file.
 function(d4r_kernel_family_embedded_source family var)
     get_property(embedded GLOBAL PROPERTY D4R_KERNEL_FAMILY_${family}_EMBEDDED)
     if(NOT embedded)
@@ -250,14 +264,17 @@ function(d4r_amd_kernels)
 endfunction()
 
 # d4r_cuda_kernels(FAMILY <family> ARCH <sm_XX> ACCURACY_SOURCE <file.cu> KERNELS <kernel>=<source.cu>...
-#                  [DEPENDS <file>...]): NVIDIA native kernels, built when nvcc is found (D4R_NVCC; a sanitizer
-# build makes only the sources' PTX, for the tests). Each distinct source is compiled by nvcc (-arch=ARCH --fmad=false -O3) to a cubin and to PTX in
-# <binary dir>/<arch>/ (global property D4R_<FAMILY>_CUDA_DIR names that folder, for tests); the fast set
-# ${D4R_NATIVE_ROOT_IN_BUILD}/ARCH gets KERNEL.cubin = its source's cubin, the accuracy set
-# ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/ARCH gets KERNEL.cubin = ACCURACY_SOURCE's cubin for every kernel
-# (d4r_make_kernel_set cubin writes both, with the manifests and the marker). Target d4r_cuda_kernels_<family>.
+#                  [ACCURACY <kernel>=<source.cu>...] [DEPENDS <file>...]): NVIDIA native kernels, built when nvcc is
+# found (D4R_NVCC; a sanitizer build makes only the fast sources' PTX, for the tests). Each distinct source is compiled by nvcc (-arch=ARCH --fmad=false -O3)
+# to a cubin (and a fast source also to PTX) in <binary dir>/<arch>/ (global property D4R_<FAMILY>_CUDA_DIR names
+# that folder, for tests); the fast set ${D4R_NATIVE_ROOT_IN_BUILD}/ARCH gets KERNEL.cubin = its KERNELS source's
+# cubin, the accuracy set ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/ARCH gets KERNEL.cubin = the cubin of the kernel's
+# ACCURACY source if it has one, else ACCURACY_SOURCE's (d4r_make_kernel_set cubin writes both, with the manifests
+# and the marker). ACCURACY is for a kernel whose PTX path lives in another source than the rest (the refine
+# family's d4r_nn_linear_fp8: ptx/refine_fp8.cu, a module of its own); every kernel it names must be in KERNELS.
+# Target d4r_cuda_kernels_<family>.
 function(d4r_cuda_kernels)
-    cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;ARCH;ACCURACY_SOURCE" "KERNELS;DEPENDS")
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;ARCH;ACCURACY_SOURCE" "KERNELS;ACCURACY;DEPENDS")
     if(NOT arg_FAMILY OR NOT arg_ARCH OR NOT arg_ACCURACY_SOURCE OR NOT arg_KERNELS OR arg_UNPARSED_ARGUMENTS)
         message(FATAL_ERROR "d4r_cuda_kernels: FAMILY, ARCH, ACCURACY_SOURCE and KERNELS are required")
     endif()
@@ -279,23 +296,23 @@ function(d4r_cuda_kernels)
     string(TOUPPER ${arg_FAMILY} upper)
     set_property(GLOBAL PROPERTY D4R_${upper}_CUDA_DIR ${dir})
     set(flags -arch=${arg_ARCH} --fmad=false -O3 -std=c++17 -I${CMAKE_SOURCE_DIR}/src)
-    # nvcc SOURCE -> dir/<stem>.cubin and .ptx, once per source.
+    # nvcc SOURCE -> dir/<stem>.cubin and .ptx, each once.
     set(compiled)
     set(outputs)
     function(d4r_nvcc_source source kinds)
         get_filename_component(source ${source} ABSOLUTE)
         get_filename_component(stem ${source} NAME_WE)
-        if(stem IN_LIST compiled)
-            return()
-        endif()
         foreach(kind ${kinds})
+            if(${stem}.${kind} IN_LIST compiled)
+                continue()
+            endif()
             add_custom_command(OUTPUT ${dir}/${stem}.${kind}
                 COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
                 COMMAND ${D4R_NVCC} -${kind} ${flags} -o ${dir}/${stem}.${kind} ${source}
                 DEPENDS ${source} ${deps} COMMENT "nvcc ${stem} -> ${arg_ARCH} ${stem}.${kind}" VERBATIM)
             list(APPEND outputs ${dir}/${stem}.${kind})
+            list(APPEND compiled ${stem}.${kind})
         endforeach()
-        list(APPEND compiled ${stem})
         set(compiled ${compiled} PARENT_SCOPE)
         set(outputs ${outputs} PARENT_SCOPE)
     endfunction()
@@ -310,17 +327,31 @@ function(d4r_cuda_kernels)
         add_custom_target(d4r_cuda_kernels_${arg_FAMILY} ALL DEPENDS ${outputs})
         return()
     endif()
-    d4r_nvcc_source(${arg_ACCURACY_SOURCE} "cubin")
-    get_filename_component(accuracy_stem ${arg_ACCURACY_SOURCE} NAME_WE)
     set(names)
+    foreach(entry ${arg_KERNELS})
+        string(REPLACE "=" ";" pair ${entry})
+        list(GET pair 0 kernel)
+        list(APPEND names ${kernel})
+        set(accuracy_of_${kernel} ${arg_ACCURACY_SOURCE})
+    endforeach()
+    foreach(entry ${arg_ACCURACY})
+        string(REPLACE "=" ";" pair ${entry})
+        list(GET pair 0 kernel)
+        list(GET pair 1 source)
+        if(NOT kernel IN_LIST names)
+            message(FATAL_ERROR "d4r_cuda_kernels(${arg_FAMILY}): ACCURACY names ${kernel}, which KERNELS does not")
+        endif()
+        set(accuracy_of_${kernel} ${source})
+    endforeach()
     set(copies)
     foreach(entry ${arg_KERNELS})
         string(REPLACE "=" ";" pair ${entry})
         list(GET pair 0 kernel)
         list(GET pair 1 source)
         d4r_nvcc_source(${source} "cubin;ptx")
+        d4r_nvcc_source(${accuracy_of_${kernel}} "cubin")
         get_filename_component(stem ${source} NAME_WE)
-        list(APPEND names ${kernel})
+        get_filename_component(accuracy_stem ${accuracy_of_${kernel}} NAME_WE)
         list(APPEND copies COMMAND ${CMAKE_COMMAND} -E copy ${dir}/${stem}.cubin ${dir}/fast/${kernel}.cubin
                            COMMAND ${CMAKE_COMMAND} -E copy ${dir}/${accuracy_stem}.cubin
                                    ${dir}/accuracy/${kernel}.cubin)

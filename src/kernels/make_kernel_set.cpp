@@ -1,15 +1,17 @@
 // Build-time tool: writes the native kernel set that the kernel families of src/kernels generate
 // (cmake/D4rKernels.cmake; docs/kernel-sets.md, "Where kernels live"). Run by the build, not installed.
 //
-//   d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX KERNEL... [--family ...]...
+//   d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX... KERNEL... [--family ...]...
 //   d4r_make_kernel_set hsaco SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] --family ...
 //   d4r_make_kernel_set cubin SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] --family ...
 //
 // Promise: SET_DIR/d4r-kernels.txt lists, for every KERNEL of every family, the hash (FNV-1a 64 of the module
-// text without trailing NULs, ptx/module_hash.h) of each PTX module of that family's PTX file that defines
-// `.entry KERNEL`, and SET_DIR/KERNEL.cpu exists for every KERNEL: "1", or "1 VARIANT" for a KERNEL given as
-// NAME:VARIANT (the fast set serves the registry's NAME@VARIANT). With --accuracy, ACCURACY_DIR gets the same
-// manifest, "1" for every kernel (the exact kernels) and, last, the accuracy marker d4r-accuracy.txt.
+// text without trailing NULs, ptx/module_hash.h) of each PTX module of that family's PTX files that defines
+// `.entry KERNEL` (a family's PTX files are the arguments after NAME whose names end in .ptx, one or more: a
+// kernel name never has a dot; the refine family has two, docs/network.md), and SET_DIR/KERNEL.cpu exists for
+// every KERNEL: "1", or "1 VARIANT" for a KERNEL given as NAME:VARIANT (the fast set serves the registry's
+// NAME@VARIANT). With --accuracy, ACCURACY_DIR gets the same manifest, "1" for every kernel (the exact kernels)
+// and, last, the accuracy marker d4r-accuracy.txt.
 // Every other *.cpu of a set folder is removed: the folder is the build's, and a kernel dropped from a family
 // must not stay behind.
 // hsaco: the same manifests, and SET_DIR/KERNEL.hsaco copied from OBJECT_DIR/KERNEL.hsaco (the AMD code objects
@@ -17,8 +19,8 @@
 // written; variants do not apply. The accuracy folder must pass check_accuracy_build_output (kernelset/kernel_set.h)
 // first. Other *.hsaco of a set folder are removed. cubin: the same with NVIDIA code objects (KERNEL.cubin, each
 // checked to be an ELF file for EM_CUDA).
-// Refused (exit 1, nothing written): a KERNEL that its PTX does not define, a KERNEL named twice (the set
-// has one NAME.cpu per name), a PTX file that cannot be read or indexed. Bad usage: exit 2.
+// Refused (exit 1, nothing written): a KERNEL that none of its family's PTX files defines, a KERNEL named twice
+// (the set has one NAME.cpu per name), a PTX file that cannot be read or indexed. Bad usage: exit 2.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -42,16 +44,17 @@ using namespace d4r;
 
 struct Family {
     std::string name;
-    fs::path ptx;
+    std::vector<fs::path> ptx;
     std::vector<std::string> kernels;
     std::map<std::string, std::string> variants; // kernel -> the fast set's variant
 };
 
 constexpr const char* kUsage =
-    "usage: d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX "
-    "KERNEL[:VARIANT]... [--family NAME PTX KERNEL[:VARIANT]...]...\n"
+    "usage: d4r_make_kernel_set cpu SET_DIR [--accuracy ACCURACY_DIR] --family NAME PTX... "
+    "KERNEL[:VARIANT]... [--family NAME PTX... KERNEL[:VARIANT]...]...\n"
     "       d4r_make_kernel_set hsaco|cubin SET_DIR OBJECT_DIR [--accuracy ACCURACY_DIR ACCURACY_OBJECT_DIR] "
-    "--family NAME PTX KERNEL... [--family ...]...\n";
+    "--family NAME PTX... KERNEL... [--family ...]...\n"
+    "  (PTX: one or more files named *.ptx)\n";
 
 // An AMDGPU code object: ELF64, little-endian, e_machine EM_AMDGPU (224).
 bool is_amdgpu_elf(const std::string& bytes) {
@@ -81,8 +84,10 @@ std::vector<Family> parse_families(const std::vector<std::string_view>& args) {
     std::vector<Family> families;
     for (size_t i = 0; i < args.size();) {
         if (args[i] != "--family" || i + 2 >= args.size()) return {};
-        Family f{std::string(args[i + 1]), fs::path(args[i + 2]), {}, {}};
-        for (i += 3; i < args.size() && args[i] != "--family"; ++i) {
+        Family f{std::string(args[i + 1]), {}, {}, {}};
+        for (i += 2; i < args.size() && args[i].ends_with(".ptx"); ++i) f.ptx.emplace_back(args[i]);
+        if (f.ptx.empty()) return {};
+        for (; i < args.size() && args[i] != "--family"; ++i) {
             std::string_view token = args[i];
             size_t colon = token.find(':');
             f.kernels.emplace_back(token.substr(0, colon));
@@ -136,24 +141,32 @@ int main(int argc, char** argv) {
     std::string names;
     for (const Family& f : families) {
         names += (names.empty() ? "" : ", ") + f.name;
-        Expected<ptx::PtxFile> file = ptx::index_ptx_file(f.ptx);
-        if (!file) return fail(fmt::format("family {}: {}", f.name, file.error().text()));
+        std::vector<ptx::PtxFile> files;
+        for (const fs::path& path : f.ptx) {
+            Expected<ptx::PtxFile> file = ptx::index_ptx_file(path);
+            if (!file) return fail(fmt::format("family {}: {}", f.name, file.error().text()));
+            files.push_back(std::move(*file));
+        }
         for (const auto& [kernel, variant] : f.variants) variant_of[kernel] = variant;
         for (const std::string& kernel : f.kernels) {
             if (auto [it, fresh] = family_of.emplace(kernel, f.name); !fresh)
                 return fail(
                     fmt::format("kernel {} is named by family {} and by family {}", kernel, it->second, f.name));
             size_t defined = 0;
-            for (const ptx::IndexedModule& m : file->modules) {
-                if (!m.index.find_entry(kernel)) continue;
-                Status added = manifest.add(kernel, m.hash);
-                if (!added) return fail(fmt::format("family {}: {}", f.name, added.error().text()));
-                ++defined;
-            }
-            if (defined == 0)
+            for (const ptx::PtxFile& file : files)
+                for (const ptx::IndexedModule& m : file.modules) {
+                    if (!m.index.find_entry(kernel)) continue;
+                    Status added = manifest.add(kernel, m.hash);
+                    if (!added) return fail(fmt::format("family {}: {}", f.name, added.error().text()));
+                    ++defined;
+                }
+            if (defined == 0) {
+                std::string paths;
+                for (const fs::path& path : f.ptx) paths += (paths.empty() ? "" : ", ") + path.string();
                 return fail(fmt::format("family {}: {} defines no '.entry {}': a set must never vouch for a kernel "
                                         "its PTX does not have",
-                                        f.name, f.ptx.string(), kernel));
+                                        f.name, paths, kernel));
+            }
         }
     }
 

@@ -38,7 +38,7 @@ bool is_nan(uint16_t h) { return (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu); }
 
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height) {
-    return trace_forward(cuda, model, rgba, width, height, [](Kernel) { return refine_ptx(); });
+    return trace_forward(cuda, model, rgba, width, height, kernel_ptx);
 }
 
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,

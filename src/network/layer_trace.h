@@ -25,6 +25,7 @@ struct TraceEntry {
 };
 using LayerTrace = std::vector<TraceEntry>;
 
+// The embedded PTX: each kernel from kernel_ptx() (refine_pipeline.h), so only the modules the plan needs load.
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height);
 // The same with each kernel the model's plan launches taken from the PTX module `ptx_for(kernel)` returns

@@ -1,5 +1,8 @@
-// The refine network over the CUDA driver API: one module, one allocation (weights, then work buffers).
+// The refine network over the CUDA driver API: the modules its plan needs, one allocation (weights, then work
+// buffers).
 #include "network/refine_pipeline.h"
+
+#include <algorithm>
 
 #include "network/plan.h"
 
@@ -10,6 +13,8 @@ using upscaler::cuda_error;
 
 namespace {
 
+const char* ptx_file_name(Kernel kernel) { return kernel == Kernel::LinearFp8 ? "refine_fp8.ptx" : "refine.ptx"; }
+
 class CudaRefinePipeline final : public RefinePipeline {
 public:
     CudaRefinePipeline(const upscaler::CudaFunctions& cuda, uint32_t max_width, uint32_t max_height)
@@ -18,7 +23,7 @@ public:
     ~CudaRefinePipeline() override {
         bool pushed = m_context && m_cuda.cuCtxPushCurrent_v2(m_context) == CUDA_SUCCESS;
         if (m_memory) m_cuda.cuMemFree_v2(m_memory);
-        if (m_module) m_cuda.cuModuleUnload(m_module);
+        for (auto& [text, module] : m_modules) m_cuda.cuModuleUnload(module);
         if (pushed) {
             CUcontext popped = nullptr;
             m_cuda.cuCtxPopCurrent_v2(&popped);
@@ -29,13 +34,19 @@ public:
         CUresult r = m_cuda.cuCtxGetCurrent(&m_context);
         if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuCtxGetCurrent", r);
         if (!m_context) return make_error(ErrorCode::Invalid, "refine network: no current CUDA context");
-        r = m_cuda.cuModuleLoadData(&m_module, refine_ptx().data());
-        if (r != CUDA_SUCCESS) {
-            m_module = nullptr;
-            return cuda_error(m_cuda, "cuModuleLoadData(refine.ptx)", r);
-        }
-        for (Kernel k : kAllKernels) {
-            r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], m_module, kernel_name(k));
+        // Only the modules of the kernels the plan launches: refine_fp8.ptx (sm_89) only for refine-v1-fp8.
+        for (Kernel k : plan_kernels(model.arch)) {
+            const char* text = kernel_ptx(k).data();
+            auto loaded = std::find_if(m_modules.begin(), m_modules.end(), [&](auto& m) { return m.first == text; });
+            if (loaded == m_modules.end()) {
+                CUmodule module = nullptr;
+                r = m_cuda.cuModuleLoadData(&module, text);
+                if (r != CUDA_SUCCESS)
+                    return cuda_error(m_cuda, "cuModuleLoadData", r)
+                        .add_context(fmt::format("the PTX of {} ({})", kernel_name(k), ptx_file_name(k)));
+                loaded = m_modules.insert(m_modules.end(), {text, module});
+            }
+            r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], loaded->second, kernel_name(k));
             if (r != CUDA_SUCCESS) return cuda_error(m_cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
         }
         m_arch = model.arch;
@@ -79,7 +90,7 @@ private:
     upscaler::CudaFunctions m_cuda;
     Geometry m_max;
     CUcontext m_context = nullptr;
-    CUmodule m_module = nullptr;
+    std::vector<std::pair<const char*, CUmodule>> m_modules; // by the PTX text's address
     std::array<CUfunction, kAllKernels.size()> m_functions{};
     CUdeviceptr m_memory = 0;
     uint64_t m_weight_bytes = 0;
@@ -87,6 +98,8 @@ private:
 };
 
 } // namespace
+
+std::string_view kernel_ptx(Kernel kernel) { return kernel == Kernel::LinearFp8 ? refine_fp8_ptx() : refine_ptx(); }
 
 Expected<std::unique_ptr<RefinePipeline>> RefinePipeline::create(const upscaler::CudaFunctions& cuda,
                                                                  const Model& model, uint32_t max_width,

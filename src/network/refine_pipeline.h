@@ -1,6 +1,7 @@
 // d4r refine network: the forward pass on a CUDA device, driven only through the CUDA driver API.
 //
-// Promise: a RefinePipeline owns its module (the refine kernels' PTX, embedded in the library), the model's
+// Promise: a RefinePipeline owns its modules (the refine kernels' PTX, embedded in the library: only the modules
+// that define a kernel the model's plan launches, so an f16 model never loads refine_fp8.ptx), the model's
 // weights and its work buffers in the caller's current CUDA context, for images up to the size it was
 // created for. refine() enqueues the launches of plan_forward() on the caller's stream, refining an RGBA16F
 // image in place; it never synchronises the stream. Errors are values naming the CUDA call and its result.
@@ -9,6 +10,7 @@
 #include <memory>
 
 #include "network/model_file.h"
+#include "network/plan.h"
 #include "upscaler/cuda_functions.h"
 
 namespace d4r::network {
@@ -23,7 +25,13 @@ public:
                           abi::CUstream stream) = 0;
 };
 
-// The refine kernels' PTX (src/kernels/refine/ptx/refine.ptx), NUL-terminated in memory.
+// The refine kernels' PTX modules, NUL-terminated in memory. Two, because a driver compiles a module whole and
+// d4r_nn_linear_fp8 needs sm_89 (docs/network.md, "The FP8 layers"):
+//  * refine_ptx(): src/kernels/refine/ptx/refine.ptx, .target sm_80: every kernel but d4r_nn_linear_fp8;
+//  * refine_fp8_ptx(): refine_fp8.ptx, .target sm_89: d4r_nn_linear_fp8 alone.
 std::string_view refine_ptx();
+std::string_view refine_fp8_ptx();
+// The module that defines `kernel` (one of the two above): what every loader of the refine kernels asks.
+std::string_view kernel_ptx(Kernel kernel);
 
 } // namespace d4r::network

@@ -47,6 +47,30 @@ TEST(KernelFamilies, OneManifestListsEveryFamilysKernelsUnderItsPtxHash) {
         EXPECT_EQ(test::read_file_text(set / (std::string(k) + ".cpu")), "1\n") << k;
 }
 
+// A family of two PTX files (as refine: refine.ptx and refine_fp8.ptx): each kernel under the hash of the module
+// that defines it; a kernel neither defines is refused, naming both files.
+TEST(KernelFamilies, AFamilyOfTwoPtxFilesListsEachKernelUnderItsOwnModulesHash) {
+    TempDir t;
+    fs::path other = t.write("other.ptx", kOtherPtx);
+    fs::path set = t.path() / "native/cpu";
+    auto r = make_set({"cpu", set.string(), "--family", "two", upscaler_ptx_path().string(), other.string(),
+                       "d4r_up_prepare", "d4r_other_k:fast"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto manifest = ptx::Manifest::load(set / ptx::kManifestFileName);
+    ASSERT_TRUE(manifest) << manifest.error().text();
+    EXPECT_EQ(manifest->names(), (std::vector<std::string>{"d4r_other_k", "d4r_up_prepare"}));
+    EXPECT_EQ(manifest->hashes_for("d4r_up_prepare"),
+              std::vector<uint64_t>{ptx::module_hash(test::read_file_text(upscaler_ptx_path()))});
+    EXPECT_EQ(manifest->hashes_for("d4r_other_k"), std::vector<uint64_t>{ptx::module_hash(kOtherPtx)});
+    EXPECT_EQ(test::read_file_text(set / "d4r_other_k.cpu"), "1 fast\n");
+
+    auto refused = make_set({"cpu", (t.path() / "refused").string(), "--family", "two", upscaler_ptx_path().string(),
+                             other.string(), "d4r_nowhere"});
+    EXPECT_EQ(refused.exit_code, 1) << refused.err;
+    EXPECT_NE(refused.err.find("other.ptx defines no '.entry d4r_nowhere'"), std::string::npos) << refused.err;
+    EXPECT_FALSE(fs::exists(t.path() / "refused"));
+}
+
 TEST(KernelFamilies, ACodeObjectOfAKernelNoLongerListedIsRemovedOtherFilesStay) {
     TempDir t;
     t.write("cpu/d4r_gone.cpu", "1\n");

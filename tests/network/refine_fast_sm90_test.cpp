@@ -43,8 +43,8 @@ const FastPtx* fast_ptx(std::string* why) {
 }
 
 std::string_view pick(const FastPtx& f, Kernel k, bool matrix_too) {
-    if (k == Kernel::Linear || k == Kernel::LinearFp8) return matrix_too ? std::string_view(f.linear) : refine_ptx();
-    if (k == Kernel::Attention) return matrix_too ? std::string_view(f.attention) : refine_ptx();
+    if (k == Kernel::Linear || k == Kernel::LinearFp8) return matrix_too ? std::string_view(f.linear) : kernel_ptx(k);
+    if (k == Kernel::Attention) return matrix_too ? std::string_view(f.attention) : kernel_ptx(k);
     if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;
     if (k == Kernel::Unpatchify) return f.unpatchify;
     return f.elementwise;

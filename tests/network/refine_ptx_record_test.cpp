@@ -1,8 +1,10 @@
-// The refine kernels' committed PTX: embedded byte for byte, defines every kernel of the plan, made from the
-// committed sources (refine.ptx.sources), and, with the nvcc that made it, regenerated identically.
+// The refine kernels' committed PTX, two modules (refine.ptx for sm_80, refine_fp8.ptx for sm_89): embedded byte for
+// byte, together defining every kernel of the plan, made from the committed sources (refine.ptx.sources: every
+// source of the folder and both modules), and, with the nvcc that made them, regenerated identically.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "core/sha256.h"
@@ -25,21 +27,27 @@ std::string first_line_with(const std::string& text, const std::string& what) {
 }
 } // namespace
 
-TEST(RefinePtxRecord, EmbeddedPtxIsTheCommittedFileAndDefinesEveryKernel) {
-    std::string committed = test::read_file_text(ptx_dir() / "refine.ptx");
+TEST(RefinePtxRecord, EmbeddedPtxIsTheCommittedFilesAndDefinesEveryKernel) {
+    const std::string committed = test::read_file_text(ptx_dir() / "refine.ptx");
+    const std::string fp8 = test::read_file_text(ptx_dir() / "refine_fp8.ptx");
     ASSERT_FALSE(committed.empty());
+    ASSERT_FALSE(fp8.empty());
     EXPECT_EQ(std::string(refine_ptx()), committed);
     EXPECT_EQ(refine_ptx().data()[refine_ptx().size()], '\0');
+    EXPECT_EQ(std::string(refine_fp8_ptx()), fp8);
+    EXPECT_EQ(refine_fp8_ptx().data()[refine_fp8_ptx().size()], '\0');
     for (Kernel k : kAllKernels)
-        EXPECT_NE(committed.find(std::string(".visible .entry ") + kernel_name(k) + "("), std::string::npos)
+        EXPECT_NE(std::string(kernel_ptx(k)).find(std::string(".visible .entry ") + kernel_name(k) + "("),
+                  std::string::npos)
             << kernel_name(k);
-    // The f16-accumulator tensor-core instruction the numerics are defined by.
+    // The tensor-core instructions the numerics are defined by.
     EXPECT_NE(committed.find("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"), std::string::npos);
+    EXPECT_NE(fp8.find("mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16"), std::string::npos);
 }
 
 TEST(RefinePtxRecord, CommittedPtxIsFromTheCommittedSources) {
     const std::string record = test::read_file_text(ptx_dir() / "refine.ptx.sources");
-    size_t checked = 0;
+    std::set<std::string> checked;
     std::istringstream lines(record);
     for (std::string line; std::getline(lines, line);) {
         if (line.starts_with("nvcc:")) continue;
@@ -51,9 +59,17 @@ TEST(RefinePtxRecord, CommittedPtxIsFromTheCommittedSources) {
         EXPECT_EQ(*now, line.substr(0, gap)) << "src/kernels/refine/ptx/" << file
                                              << " changed since refine.ptx was made: run "
                                                 "src/kernels/refine/ptx/make-ptx.sh (needs nvcc)";
-        ++checked;
+        checked.insert(file);
     }
-    EXPECT_EQ(checked, 5u) << record; // refine.cu, refine_math.h, f16.h, make-ptx.sh, refine.ptx
+    // Every source of the folder (a new .cu or .h must be added to make-ptx.sh's list), f16.h, and both modules.
+    std::set<std::string> want{"../../common/f16.h"};
+    for (const fs::directory_entry& e : fs::directory_iterator(ptx_dir())) {
+        const std::string name = e.path().filename().string();
+        if (name.ends_with(".cu") || name.ends_with(".h") || name.ends_with(".sh") || name.ends_with(".ptx"))
+            want.insert(name);
+    }
+    EXPECT_EQ(checked, want) << record;
+    EXPECT_TRUE(want.count("refine.ptx") && want.count("refine_fp8.ptx") && want.count("refine_fp8.cu"));
 }
 
 TEST(RefinePtxRecord, TheSourcesCompileAndTheSameNvccGivesTheCommittedPtx) {
@@ -62,9 +78,31 @@ TEST(RefinePtxRecord, TheSourcesCompileAndTheSameNvccGivesTheCommittedPtx) {
     auto r =
         test::run_command({"/bin/sh", (ptx_dir() / "make-ptx.sh").string(), dir.path().string()}, {{"NVCC", kNvcc}});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    std::string fresh = test::read_file_text(dir.path() / "refine.ptx");
-    std::string committed = test::read_file_text(ptx_dir() / "refine.ptx");
-    if (first_line_with(fresh, "Cuda compilation tools") != first_line_with(committed, "Cuda compilation tools"))
-        return; // compiled; the byte comparison needs the same nvcc (the record test covers staleness)
-    EXPECT_EQ(fresh, committed) << "src/kernels/refine/ptx/refine.ptx is stale: run its make-ptx.sh";
+    for (const char* name : {"refine.ptx", "refine_fp8.ptx"}) {
+        std::string fresh = test::read_file_text(dir.path() / name);
+        std::string committed = test::read_file_text(ptx_dir() / name);
+        ASSERT_FALSE(fresh.empty()) << name;
+        if (first_line_with(fresh, "Cuda compilation tools") != first_line_with(committed, "Cuda compilation tools"))
+            continue; // compiled; the byte comparison needs the same nvcc (the record test covers staleness)
+        EXPECT_EQ(fresh, committed) << "src/kernels/refine/ptx/" << name << " is stale: run its make-ptx.sh";
+    }
+    // The record written beside them names the same files as the committed one.
+    const std::string record = test::read_file_text(dir.path() / "refine.ptx.sources");
+    EXPECT_NE(record.find("  refine_fp8.ptx\n"), std::string::npos) << record;
+    EXPECT_NE(record.find("  refine_fp8.cu\n"), std::string::npos) << record;
+}
+
+// make-ptx.sh --record-only (no nvcc) on a copy of the folder rewrites the committed record byte for byte.
+TEST(RefinePtxRecord, RecordOnlyRewritesTheCommittedRecord) {
+    test::TempDir dir;
+    const fs::path copy = dir.mkdir("src/kernels/refine/ptx");
+    dir.write("src/kernels/common/f16.h", test::read_file_text(test::source_dir() / "src/kernels/common/f16.h"));
+    for (const fs::directory_entry& e : fs::directory_iterator(ptx_dir())) {
+        if (e.path().filename() == "refine.ptx.sources") continue;
+        fs::copy_file(e.path(), copy / e.path().filename());
+    }
+    auto r = test::run_command({"/bin/sh", (copy / "make-ptx.sh").string(), "--record-only"}, {});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(test::read_file_text(copy / "refine.ptx.sources"),
+              test::read_file_text(ptx_dir() / "refine.ptx.sources"));
 }

@@ -53,10 +53,16 @@ void check_every_launch(uint32_t w, uint32_t h, uint64_t seed, bool fp8) {
     d4r::abi::CUdeviceptr dev = 0;
     CU(cuda->cuMemAlloc_v2(&dev, b.total));
     CU(cuda->cuMemcpyHtoD_v2(dev, host, b.total));
-    d4r::abi::CUmodule module = nullptr;
+    // The modules of the plan's kernels (kernel_ptx): refine.ptx, and refine_fp8.ptx for the fp8 model.
+    d4r::abi::CUmodule module = nullptr, fp8_module = nullptr;
     CU(cuda->cuModuleLoadData(&module, refine_ptx().data()));
+    if (fp8) {
+        CU(cuda->cuModuleLoadData(&fp8_module, refine_fp8_ptx().data()));
+    }
     std::array<d4r::abi::CUfunction, kAllKernels.size()> fn{};
-    for (Kernel k : kAllKernels) CU(cuda->cuModuleGetFunction(&fn[size_t(k)], module, kernel_name(k)));
+    for (Kernel k : plan_kernels(model.arch))
+        CU(cuda->cuModuleGetFunction(&fn[size_t(k)], kernel_ptx(k) == refine_ptx() ? module : fp8_module,
+                                     kernel_name(k)));
 
     const uint32_t pitch = w * 8;
     const auto base = reinterpret_cast<uint64_t>(host);
@@ -93,6 +99,7 @@ void check_every_launch(uint32_t w, uint32_t h, uint64_t seed, bool fp8) {
     }
     EXPECT_GT(changed, out.size() / 2);
     cuda->cuModuleUnload(module);
+    if (fp8_module) cuda->cuModuleUnload(fp8_module);
     cuda->cuMemFree_v2(dev);
 }
 

@@ -26,17 +26,25 @@ int fail(const std::string& what) {
     return 1;
 }
 
-// Every launch of the plan timed on its own, with the module loaded here from the same PTX (a native kernel
-// set serves it as it serves the pipeline's).
+// Every launch of the plan timed on its own, with the modules loaded here from the same PTX (kernel_ptx(): only
+// those the plan needs; a native kernel set serves them as it serves the pipeline's).
 int profile_layers(const upscaler::CudaFunctions& cuda, const network::Model& model, abi::CUdeviceptr image, uint32_t w,
                    uint32_t h, int repeats) {
     using namespace network;
-    abi::CUmodule module = nullptr;
-    if (cuda.cuModuleLoadData(&module, refine_ptx().data()) != abi::CUDA_SUCCESS) return fail("cuModuleLoadData");
+    std::vector<std::pair<const char*, abi::CUmodule>> modules; // by the PTX text's address
     std::vector<abi::CUfunction> functions(kAllKernels.size());
-    for (Kernel k : kAllKernels)
-        if (cuda.cuModuleGetFunction(&functions[size_t(k)], module, kernel_name(k)) != abi::CUDA_SUCCESS)
+    for (Kernel k : plan_kernels(model.arch)) {
+        const char* text = kernel_ptx(k).data();
+        auto loaded = std::find_if(modules.begin(), modules.end(), [&](auto& m) { return m.first == text; });
+        if (loaded == modules.end()) {
+            abi::CUmodule module = nullptr;
+            if (cuda.cuModuleLoadData(&module, text) != abi::CUDA_SUCCESS)
+                return fail(std::string("cuModuleLoadData: the PTX of ") + kernel_name(k));
+            loaded = modules.insert(modules.end(), {text, module});
+        }
+        if (cuda.cuModuleGetFunction(&functions[size_t(k)], loaded->second, kernel_name(k)) != abi::CUDA_SUCCESS)
             return fail(std::string("cuModuleGetFunction ") + kernel_name(k));
+    }
     const Geometry g = geometry_for(w, h);
     const std::vector<uint8_t> weights = pack_weights(model);
     abi::CUdeviceptr memory = 0;
@@ -71,7 +79,7 @@ int profile_layers(const upscaler::CudaFunctions& cuda, const network::Model& mo
     }
     std::printf("layers_sum_ms %.4f\n", sum);
     cuda.cuMemFree_v2(memory);
-    cuda.cuModuleUnload(module);
+    for (auto& [text, module] : modules) cuda.cuModuleUnload(module);
     return 0;
 }
 

@@ -1,23 +1,27 @@
 #!/bin/sh
-# Regenerates the refine network's PTX (refine.ptx, committed beside this script) from refine.cu with nvcc,
-# and refine.ptx.sources: the SHA-256 of every source the PTX was made from, of this script and of the PTX,
-# and the nvcc that made it (the tests fail while a source differs from its record).
+# Regenerates the refine network's PTX modules (committed beside this script) from their sources with nvcc:
+#   refine.ptx      from refine.cu      for sm_80 (-arch=compute_80): every kernel but the FP8 linear;
+#   refine_fp8.ptx  from refine_fp8.cu  for sm_89 (-arch=compute_89): d4r_nn_linear_fp8 alone;
+# and refine.ptx.sources: the SHA-256 of every source the modules were made from, of this script and of both
+# modules, and the nvcc that made them (the tests fail while a source differs from its record).
 #
 #   make-ptx.sh [PTX_DIR]              default: this folder
 #   make-ptx.sh --record-only          rewrites only refine.ptx.sources for the committed PTX (no nvcc)
 #   NVCC=/path/to/nvcc make-ptx.sh     default /usr/local/cuda/bin/nvcc
 #
 # --fmad=false keeps nvcc from contracting a*b+c into fma: the C++ reference and the CPU kernels compute the
-# same expressions without fma (docs/network.md, "Numerics"). The target is sm_89 (Ada, Hopper and later): the
-# FP8 linear's mma.sync with e4m3 operands needs it, and a driver compiles a module whole, so the module
-# cannot run on an older GPU (sm_80/86: the network stays off there). The other entries' PTX is as for sm_80.
+# same expressions without fma (docs/network.md, "Numerics"). Two modules because a driver compiles a module
+# whole: the FP8 linear's mma.sync with e4m3 operands needs sm_89 (ptxas refuses it for an older .target), and
+# in refine.ptx it would keep the f16 network off sm_80/sm_86 GPUs (A100, RTX 30) and off any backend that cannot
+# compile that instruction. refine_fp8.ptx is loaded only for a refine-v1-fp8 model (docs/network.md).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-sources="refine.cu refine_math.h ../../common/f16.h make-ptx.sh"
+sources="refine.cu refine_fp8.cu refine_math.h ../../common/f16.h make-ptx.sh"
+outputs="refine.ptx refine_fp8.ptx"
 
 write_record() {
     (cd "$here" && sha256sum $sources) > "$1/refine.ptx.sources.tmp"
-    (cd "$1" && sha256sum refine.ptx) >> "$1/refine.ptx.sources.tmp"
+    (cd "$1" && sha256sum $outputs) >> "$1/refine.ptx.sources.tmp"
     grep -m1 'Cuda compilation tools' "$1/refine.ptx" | sed 's|^//|nvcc:|' >> "$1/refine.ptx.sources.tmp"
     mv "$1/refine.ptx.sources.tmp" "$1/refine.ptx.sources"
 }
@@ -30,8 +34,13 @@ fi
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 ptx_dir=${1:-$here}
 mkdir -p "$ptx_dir"
-# Compile from this folder with relative names so the output does not depend on where the tree lives.
-(cd "$here" && "$nvcc" -arch=compute_89 --fmad=false -std=c++17 -I../../.. -ptx -o "$ptx_dir/refine.ptx.tmp" refine.cu)
-mv "$ptx_dir/refine.ptx.tmp" "$ptx_dir/refine.ptx"
+# SOURCE ARCH: compiled from this folder with relative names so the output does not depend on where the tree lives.
+make_ptx() {
+    stem=$(basename "$1" .cu)
+    (cd "$here" && "$nvcc" -arch="$2" --fmad=false -std=c++17 -I../../.. -ptx -o "$ptx_dir/$stem.ptx.tmp" "$1")
+    mv "$ptx_dir/$stem.ptx.tmp" "$ptx_dir/$stem.ptx"
+    echo "make-ptx.sh: $ptx_dir/$stem.ptx"
+}
+make_ptx refine.cu compute_80
+make_ptx refine_fp8.cu compute_89
 write_record "$ptx_dir"
-echo "make-ptx.sh: $ptx_dir/refine.ptx"

@@ -1,0 +1,84 @@
+// The refine kernels' two PTX modules (docs/network.md, "The FP8 layers"): refine.ptx targets sm_80 and holds no
+// FP8, d4r_nn_linear_fp8 is alone in refine_fp8.ptx (sm_89), kernel_ptx() names the module of each kernel, and a
+// RefinePipeline loads only the modules its model's plan needs: an f16 model never loads refine_fp8.ptx, so it
+// still runs where FP8 mma does not compile (sm_80/sm_86, a backend without it).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cuda_env.h"
+#include "harness.h"
+#include "network/plan.h"
+#include "network/refine_pipeline.h"
+#include "network/test_model.h"
+
+using namespace d4r;
+using namespace d4r::network;
+
+namespace {
+
+std::vector<std::string> entries(std::string_view ptx) {
+    std::vector<std::string> names;
+    const std::string_view mark = ".visible .entry ";
+    for (size_t at = ptx.find(mark); at != std::string_view::npos; at = ptx.find(mark, at + 1)) {
+        const size_t begin = at + mark.size();
+        names.emplace_back(ptx.substr(begin, ptx.find('(', begin) - begin));
+    }
+    return names;
+}
+
+// What cuModuleLoadData was given, through the cpu backend's table: the embedded modules by name.
+std::vector<std::string> g_loaded;
+d4r::abi::PFN_cuModuleLoadData g_load = nullptr;
+d4r::abi::CUresult recording_load(d4r::abi::CUmodule* module, const void* image) {
+    const char* text = static_cast<const char*>(image);
+    g_loaded.emplace_back(text == refine_ptx().data()       ? "refine.ptx"
+                          : text == refine_fp8_ptx().data() ? "refine_fp8.ptx"
+                                                            : "another module");
+    return g_load(module, image);
+}
+
+std::vector<std::string> modules_loaded_by_a_pipeline(bool fp8) {
+    std::string why;
+    const upscaler::CudaFunctions* cpu = upscaler::test::cpu_backend_cuda(&why);
+    EXPECT_NE(cpu, nullptr) << why;
+    if (!cpu || !upscaler::test::open_context(*cpu)) return {};
+    upscaler::CudaFunctions cuda = *cpu;
+    g_load = cpu->cuModuleLoadData;
+    cuda.cuModuleLoadData = recording_load;
+    g_loaded.clear();
+    auto pipeline = RefinePipeline::create(cuda, nettest::random_model(7, fp8), 16, 16);
+    EXPECT_TRUE(pipeline) << pipeline.error().text();
+    return g_loaded;
+}
+
+} // namespace
+
+TEST(RefineModules, RefinePtxIsSm80WithoutFp8AndTheFp8EntryIsAloneInItsSm89Module) {
+    const std::string_view f16 = refine_ptx(), fp8 = refine_fp8_ptx();
+    EXPECT_NE(f16.find("\n.target sm_80\n"), std::string_view::npos);
+    EXPECT_EQ(f16.find("e4m3"), std::string_view::npos);
+    EXPECT_EQ(f16.find("d4r_nn_linear_fp8"), std::string_view::npos);
+    EXPECT_NE(fp8.find("\n.target sm_89\n"), std::string_view::npos);
+    EXPECT_NE(fp8.find("e4m3"), std::string_view::npos);
+    EXPECT_EQ(entries(fp8), std::vector<std::string>{"d4r_nn_linear_fp8"});
+    std::vector<std::string> rest;
+    for (Kernel k : kAllKernels) {
+        EXPECT_EQ(kernel_ptx(k).data(), k == Kernel::LinearFp8 ? fp8.data() : f16.data()) << kernel_name(k);
+        if (k != Kernel::LinearFp8) rest.emplace_back(kernel_name(k));
+    }
+    std::vector<std::string> defined = entries(f16);
+    std::sort(defined.begin(), defined.end());
+    std::sort(rest.begin(), rest.end());
+    EXPECT_EQ(defined, rest);
+}
+
+TEST(RefineModules, AnF16ModelsPipelineLoadsOnlyRefinePtx) {
+    EXPECT_EQ(modules_loaded_by_a_pipeline(false), std::vector<std::string>{"refine.ptx"});
+}
+
+TEST(RefineModules, AnFp8ModelsPipelineLoadsBothModules) {
+    EXPECT_EQ(modules_loaded_by_a_pipeline(true), (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx"}));
+}
