@@ -150,8 +150,8 @@ bool print_comparison(const CheckOptions& o, const std::vector<network::LayerCom
 int write_job(const CheckOptions& o, uint32_t w, uint32_t h) {
     auto model = model_for(o);
     if (!model) return report_error(model.error());
-    const std::string note =
-        fmt::format("refine {}x{} seed {} {}", w, h, o.seed, o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model);
+    const std::string note = fmt::format("refine {}x{} seed {} {}", w, h, o.seed,
+                                         o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model);
     const network::Job job = network::refine_job(*model, network::nettest::test_image(w, h, o.seed), w, h, note);
     if (Status s = network::write_job(o.write_job, job); !s) return report_error(s.error());
     uint64_t bytes = 0;
@@ -198,7 +198,8 @@ int compare_trace_file(const CheckOptions& o, uint32_t w, uint32_t h) {
         return report_error(e.add_context(o.trace_in));
     }
     fmt::print("d4r kernels check: family {}, PTX on backend {} against the trace {}, {}x{}, {} (seed {})\n", o.family,
-               o.backend, o.trace_in, w, h, o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model, o.seed);
+               o.backend, o.trace_in, w, h, o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model,
+               o.seed);
     const bool failed = print_comparison(o, *rows, *ptx, *other);
     if (!o.summary.empty()) {
         if (Status s = write_summary(o, w, h, *rows, *other); !s) return report_error(s.error());

@@ -84,7 +84,8 @@ const std::vector<std::string>& reference_hashes(uint32_t w, uint32_t h, uint64_
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> hashes;
-    auto trace = run_job_on_host(refine_job(nettest::random_model(seed, fp8), nettest::test_image(w, h, seed), w, h, key));
+    auto trace =
+        run_job_on_host(refine_job(nettest::random_model(seed, fp8), nettest::test_image(w, h, seed), w, h, key));
     EXPECT_TRUE(trace) << trace.error().text();
     if (trace)
         for (const TraceEntry& e : *trace)
