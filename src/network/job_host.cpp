@@ -39,7 +39,7 @@ Expected<LayerTrace> run_job_on_host(const Job& job, unsigned threads) {
         m.maps.emplace_back(p, bytes);
         if (p != want) // a kernel older than 4.17 ignores MAP_FIXED_NOREPLACE and maps elsewhere
             return make_error(ErrorCode::Io, "job region {:#x}: the kernel mapped it at {}", r.address, p);
-        std::memcpy(p, r.init.data(), r.init.size());
+        if (!r.init.empty()) std::memcpy(p, r.init.data(), r.init.size()); // the scratch region has none
     }
     auto inside = [&](uint64_t addr, uint64_t n) {
         for (const JobRegion& r : job.regions)
