@@ -264,17 +264,19 @@ function(d4r_amd_kernels)
 endfunction()
 
 # d4r_cuda_kernels(FAMILY <family> ARCH <sm_XX> ACCURACY_SOURCE <file.cu> KERNELS <kernel>=<source.cu>...
-#                  [ACCURACY <kernel>=<source.cu>...] [DEPENDS <file>...]): NVIDIA native kernels, built when nvcc is
-# found (D4R_NVCC; a sanitizer build makes only the fast sources' PTX, for the tests). Each distinct source is compiled by nvcc (-arch=ARCH --fmad=false -O3)
-# to a cubin (and a fast source also to PTX) in <binary dir>/<arch>/ (global property D4R_<FAMILY>_CUDA_DIR names
-# that folder, for tests); the fast set ${D4R_NATIVE_ROOT_IN_BUILD}/ARCH gets KERNEL.cubin = its KERNELS source's
-# cubin, the accuracy set ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/ARCH gets KERNEL.cubin = the cubin of the kernel's
-# ACCURACY source if it has one, else ACCURACY_SOURCE's (d4r_make_kernel_set cubin writes both, with the manifests
-# and the marker). ACCURACY is for a kernel whose PTX path lives in another source than the rest (the refine
-# family's d4r_nn_linear_fp8: ptx/refine_fp8.cu, a module of its own); every kernel it names must be in KERNELS.
-# Target d4r_cuda_kernels_<family>.
+#                  [ACCURACY <kernel>=<source.cu>...] [FAST_FLAGS <nvcc flag>...] [DEPENDS <file>...]): a family's NVIDIA
+# native kernels, built when nvcc is found (D4R_NVCC; a sanitizer build makes only the fast sources' PTX, for the
+# tests). Each distinct source is compiled by nvcc (-arch=ARCH -O3, and --fmad=false, or FAST_FLAGS for the fast
+# sources when given: the upscaler's fast kernel asks for -use_fast_math) to a cubin (and a fast source also to PTX) in
+# <binary dir>/<arch>/ (global property D4R_<FAMILY>_CUDA_DIR names that folder, for tests). The fast set gets
+# KERNEL.cubin = its KERNELS source's cubin, the accuracy set KERNEL.cubin = the cubin of the kernel's ACCURACY source
+# if it has one, else ACCURACY_SOURCE's. ACCURACY is for a kernel whose PTX path lives in another source than the rest
+# (the refine family's d4r_nn_linear_fp8: ptx/refine_fp8.cu, a module of its own); every kernel it names must be in
+# KERNELS. The code objects are copied to build/src/kernels/cubin/ARCH/{fast,accuracy}; d4r_cuda_kernel_sets() (after
+# every family) writes the sets ${D4R_NATIVE_ROOT_IN_BUILD}/ARCH and accuracy/ARCH of all families at once
+# (d4r_make_kernel_set cubin: one manifest per set). Target d4r_cuda_kernels_<family>: the family's code objects.
 function(d4r_cuda_kernels)
-    cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;ARCH;ACCURACY_SOURCE" "KERNELS;ACCURACY;DEPENDS")
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;ARCH;ACCURACY_SOURCE" "KERNELS;ACCURACY;FAST_FLAGS;DEPENDS")
     if(NOT arg_FAMILY OR NOT arg_ARCH OR NOT arg_ACCURACY_SOURCE OR NOT arg_KERNELS OR arg_UNPARSED_ARGUMENTS)
         message(FATAL_ERROR "d4r_cuda_kernels: FAMILY, ARCH, ACCURACY_SOURCE and KERNELS are required")
     endif()
@@ -295,13 +297,21 @@ function(d4r_cuda_kernels)
     set(dir ${CMAKE_CURRENT_BINARY_DIR}/${arg_ARCH})
     string(TOUPPER ${arg_FAMILY} upper)
     set_property(GLOBAL PROPERTY D4R_${upper}_CUDA_DIR ${dir})
-    set(flags -arch=${arg_ARCH} --fmad=false -O3 -std=c++17 -I${CMAKE_SOURCE_DIR}/src)
-    # nvcc SOURCE -> dir/<stem>.cubin and .ptx, each once.
+    set(base_flags -arch=${arg_ARCH} -O3 -std=c++17 -I${CMAKE_SOURCE_DIR}/src)
+    set(fast_flags --fmad=false)
+    if(arg_FAST_FLAGS)
+        set(fast_flags ${arg_FAST_FLAGS})
+    endif()
+    # nvcc SOURCE -> dir/<stem>.cubin and .ptx, each once; a source is a fast one or an accuracy one, never both.
     set(compiled)
     set(outputs)
-    function(d4r_nvcc_source source kinds)
+    function(d4r_nvcc_source source kinds role)
         get_filename_component(source ${source} ABSOLUTE)
         get_filename_component(stem ${source} NAME_WE)
+        set(flags ${base_flags} --fmad=false)
+        if(role STREQUAL "fast")
+            set(flags ${base_flags} ${fast_flags})
+        endif()
         foreach(kind ${kinds})
             if(${stem}.${kind} IN_LIST compiled)
                 continue()
@@ -322,7 +332,7 @@ function(d4r_cuda_kernels)
         foreach(entry ${arg_KERNELS})
             string(REPLACE "=" ";" pair ${entry})
             list(GET pair 1 source)
-            d4r_nvcc_source(${source} "ptx")
+            d4r_nvcc_source(${source} "ptx" fast)
         endforeach()
         add_custom_target(d4r_cuda_kernels_${arg_FAMILY} ALL DEPENDS ${outputs})
         return()
@@ -343,31 +353,62 @@ function(d4r_cuda_kernels)
         endif()
         set(accuracy_of_${kernel} ${source})
     endforeach()
-    set(copies)
+    set(objects ${CMAKE_BINARY_DIR}/src/kernels/cubin/${arg_ARCH})
+    set(copied)
     foreach(entry ${arg_KERNELS})
         string(REPLACE "=" ";" pair ${entry})
         list(GET pair 0 kernel)
         list(GET pair 1 source)
-        d4r_nvcc_source(${source} "cubin;ptx")
-        d4r_nvcc_source(${accuracy_of_${kernel}} "cubin")
+        d4r_nvcc_source(${source} "cubin;ptx" fast)
+        d4r_nvcc_source(${accuracy_of_${kernel}} "cubin" accuracy)
         get_filename_component(stem ${source} NAME_WE)
         get_filename_component(accuracy_stem ${accuracy_of_${kernel}} NAME_WE)
-        list(APPEND copies COMMAND ${CMAKE_COMMAND} -E copy ${dir}/${stem}.cubin ${dir}/fast/${kernel}.cubin
-                           COMMAND ${CMAKE_COMMAND} -E copy ${dir}/${accuracy_stem}.cubin
-                                   ${dir}/accuracy/${kernel}.cubin)
+        add_custom_command(OUTPUT ${objects}/fast/${kernel}.cubin ${objects}/accuracy/${kernel}.cubin
+            COMMAND ${CMAKE_COMMAND} -E make_directory ${objects}/fast ${objects}/accuracy
+            COMMAND ${CMAKE_COMMAND} -E copy ${dir}/${stem}.cubin ${objects}/fast/${kernel}.cubin
+            COMMAND ${CMAKE_COMMAND} -E copy ${dir}/${accuracy_stem}.cubin ${objects}/accuracy/${kernel}.cubin
+            DEPENDS ${dir}/${stem}.cubin ${dir}/${accuracy_stem}.cubin VERBATIM)
+        list(APPEND copied ${objects}/fast/${kernel}.cubin ${objects}/accuracy/${kernel}.cubin)
     endforeach()
-    set(fast ${D4R_NATIVE_ROOT_IN_BUILD}/${arg_ARCH})
-    set(accuracy ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/${arg_ARCH})
-    set(set_outputs ${fast}/d4r-kernels.txt ${accuracy}/d4r-kernels.txt ${accuracy}/d4r-accuracy.txt)
-    foreach(k ${names})
-        list(APPEND set_outputs ${fast}/${k}.cubin ${accuracy}/${k}.cubin)
+    add_custom_target(d4r_cuda_kernels_${arg_FAMILY} ALL DEPENDS ${outputs} ${copied})
+    get_property(archs GLOBAL PROPERTY D4R_CUDA_ARCHS)
+    if(NOT arg_ARCH IN_LIST archs)
+        set_property(GLOBAL APPEND PROPERTY D4R_CUDA_ARCHS ${arg_ARCH})
+    endif()
+    set_property(GLOBAL APPEND PROPERTY D4R_CUDA_${arg_ARCH}_ARGS --family ${arg_FAMILY} ${ptx} ${names})
+    set_property(GLOBAL APPEND PROPERTY D4R_CUDA_${arg_ARCH}_KERNELS ${names})
+    set_property(GLOBAL APPEND PROPERTY D4R_CUDA_${arg_ARCH}_DEPENDS ${ptx} ${copied})
+    set_property(GLOBAL APPEND PROPERTY D4R_CUDA_${arg_ARCH}_FAMILIES d4r_cuda_kernels_${arg_FAMILY})
+endfunction()
+
+# d4r_cuda_kernel_sets(): after every family's d4r_cuda_kernels, writes for each ARCH the fast set
+# ${D4R_NATIVE_ROOT_IN_BUILD}/ARCH and the accuracy set accuracy/ARCH (one manifest each, for every family's kernels,
+# marker last) from the code objects in build/src/kernels/cubin/ARCH. Target d4r_cuda_kernel_sets.
+function(d4r_cuda_kernel_sets)
+    get_property(archs GLOBAL PROPERTY D4R_CUDA_ARCHS)
+    set(targets)
+    foreach(arch ${archs})
+        get_property(args GLOBAL PROPERTY D4R_CUDA_${arch}_ARGS)
+        get_property(kernels GLOBAL PROPERTY D4R_CUDA_${arch}_KERNELS)
+        get_property(deps GLOBAL PROPERTY D4R_CUDA_${arch}_DEPENDS)
+        get_property(families GLOBAL PROPERTY D4R_CUDA_${arch}_FAMILIES)
+        set(objects ${CMAKE_BINARY_DIR}/src/kernels/cubin/${arch})
+        set(fast ${D4R_NATIVE_ROOT_IN_BUILD}/${arch})
+        set(accuracy ${D4R_NATIVE_ROOT_IN_BUILD}/accuracy/${arch})
+        set(set_outputs ${fast}/d4r-kernels.txt ${accuracy}/d4r-kernels.txt ${accuracy}/d4r-accuracy.txt)
+        foreach(k ${kernels})
+            list(APPEND set_outputs ${fast}/${k}.cubin ${accuracy}/${k}.cubin)
+        endforeach()
+        add_custom_command(OUTPUT ${set_outputs}
+            COMMAND d4r_make_kernel_set cubin ${fast} ${objects}/fast --accuracy ${accuracy} ${objects}/accuracy ${args}
+            DEPENDS d4r_make_kernel_set ${deps}
+            COMMENT "NVIDIA kernel sets ${fast}, ${accuracy}" VERBATIM)
+        add_custom_target(d4r_cuda_kernel_sets_${arch} ALL DEPENDS ${set_outputs})
+        add_dependencies(d4r_cuda_kernel_sets_${arch} ${families})
+        list(APPEND targets d4r_cuda_kernel_sets_${arch})
     endforeach()
-    add_custom_command(OUTPUT ${set_outputs}
-        COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}/fast ${dir}/accuracy
-        ${copies}
-        COMMAND d4r_make_kernel_set cubin ${fast} ${dir}/fast --accuracy ${accuracy} ${dir}/accuracy
-                --family ${arg_FAMILY} ${ptx} ${names}
-        DEPENDS d4r_make_kernel_set ${ptx} ${outputs}
-        COMMENT "NVIDIA kernel sets ${fast}, ${accuracy}" VERBATIM)
-    add_custom_target(d4r_cuda_kernels_${arg_FAMILY} ALL DEPENDS ${set_outputs})
+    add_custom_target(d4r_cuda_kernel_sets)
+    if(targets)
+        add_dependencies(d4r_cuda_kernel_sets ${targets})
+    endif()
 endfunction()

@@ -22,13 +22,14 @@ public:
         bool pushed = m_context && m_cuda.cuCtxPushCurrent_v2(m_context) == CUDA_SUCCESS;
         if (m_memory) m_cuda.cuMemFree_v2(m_memory);
         if (m_module) m_cuda.cuModuleUnload(m_module);
+        if (m_replacement) m_cuda.cuModuleUnload(m_replacement);
         if (pushed) {
             CUcontext popped = nullptr;
             m_cuda.cuCtxPopCurrent_v2(&popped);
         }
     }
 
-    Status init() {
+    Status init(std::string_view replacement_ptx) {
         CUresult r = m_cuda.cuCtxGetCurrent(&m_context);
         if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuCtxGetCurrent", r);
         if (!m_context) return make_error(ErrorCode::Invalid, "upscaler: no current CUDA context");
@@ -38,8 +39,18 @@ public:
             m_module = nullptr;
             return cuda_error(m_cuda, "cuModuleLoadData(upscaler.ptx)", r);
         }
+        if (!replacement_ptx.empty()) {
+            r = m_cuda.cuModuleLoadData(&m_replacement, replacement_ptx.data());
+            if (r != CUDA_SUCCESS) {
+                m_replacement = nullptr;
+                return cuda_error(m_cuda, "cuModuleLoadData(replacement PTX)", r);
+            }
+        }
         for (KernelId k : kAllKernels) {
-            r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], m_module, kernel_name(k));
+            CUfunction& f = m_functions[static_cast<size_t>(k)];
+            if (m_replacement && m_cuda.cuModuleGetFunction(&f, m_replacement, kernel_name(k)) == CUDA_SUCCESS)
+                continue;
+            r = m_cuda.cuModuleGetFunction(&f, m_module, kernel_name(k));
             if (r != CUDA_SUCCESS) return cuda_error(m_cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
         }
         m_layout = buffer_layout(m_config);
@@ -101,6 +112,7 @@ private:
     PipelineConfig m_config;
     CUcontext m_context = nullptr;
     CUmodule m_module = nullptr;
+    CUmodule m_replacement = nullptr; // Pipeline::create's replacement PTX, when given
     std::array<CUfunction, kAllKernels.size()> m_functions{};
     CUdeviceptr m_memory = 0;
     BufferLayout m_layout;
@@ -110,10 +122,11 @@ private:
 
 } // namespace
 
-Expected<std::unique_ptr<Pipeline>> Pipeline::create(const CudaFunctions& cuda, const PipelineConfig& config) {
+Expected<std::unique_ptr<Pipeline>> Pipeline::create(const CudaFunctions& cuda, const PipelineConfig& config,
+                                                     std::string_view replacement_ptx) {
     D4R_TRY(validate_config(config));
     auto p = std::make_unique<CudaPipeline>(cuda, config);
-    D4R_TRY_CTX(p->init(), "creating the upscaler pipeline");
+    D4R_TRY_CTX(p->init(replacement_ptx), "creating the upscaler pipeline");
     return std::unique_ptr<Pipeline>(std::move(p));
 }
 

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 #include "abi/cuda.h"
 #include "core/status.h"
@@ -68,7 +69,11 @@ struct FrameParams {
 class Pipeline {
 public:
     // Loads the module into the current context of `cuda` and allocates history at output size.
-    static Expected<std::unique_ptr<Pipeline>> create(const CudaFunctions& cuda, const PipelineConfig& config);
+    // REPLACEMENT_PTX (NUL-terminated when not empty) is a second PTX module whose kernels take the place of the
+    // embedded module's kernels of the same names (tests: a native set's fast kernel compiled to PTX, run on
+    // ptxsim against the PTX path; the kernels of a replacement must keep the PTX's parameter block).
+    static Expected<std::unique_ptr<Pipeline>> create(const CudaFunctions& cuda, const PipelineConfig& config,
+                                                      std::string_view replacement_ptx = {});
     virtual ~Pipeline() = default;
     // Enqueues one frame on `stream`. Invalid params (sizes beyond the config, null required
     // buffers) give Invalid without launching anything.

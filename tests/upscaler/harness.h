@@ -7,6 +7,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "synthetic.h"
@@ -28,6 +29,7 @@ struct RunOptions {
     float exposure_scale = 1.0f;
     float mv_scale = 1.0f; // motion vectors are stored divided by this and MV.Scale undoes it
     int reset_frame = -1;
+    std::string_view replacement_ptx; // run_pipeline: kernels replacing the embedded PTX's (Pipeline::create)
 };
 
 // One frame's buffers in host memory, laid out as the options say; FrameParams has offsets (not addresses).
@@ -134,7 +136,7 @@ inline Status run_pipeline(const CudaFunctions& cuda, const RunOptions& o, const
         if (r != abi::CUDA_SUCCESS) return cuda_error(cuda, what, r);
         return ok_status();
     };
-    auto created = Pipeline::create(cuda, o.config);
+    auto created = Pipeline::create(cuda, o.config, o.replacement_ptx);
     if (!created) return created.error();
     std::unique_ptr<Pipeline>& pipeline = *created;
     Staged first = stage_frame(o, 0);
