@@ -3,7 +3,8 @@
 # fast sm_90 set), on the H200:
 #   1. d4r demo, city 1920x1080 -> 3840x2160, network off and on: GPU time per frame (events around the frame), and
 #      the frames of the fast set (sm_90: the core's fast d4r_up_accumulate and the network's fast kernels) against
-#      the accuracy set's (D4R_PREFER_ACCURACY=1: the PTX's bytes), tone-mapped PSNR per frame;
+#      the accuracy set's (D4R_PREFER_ACCURACY=1), tone-mapped PSNR per frame, and the accuracy set's frames against
+#      the PTX path's (--native off): identical files;
 #   2. Nsight Compute: duration, DRAM and SM throughput and achieved occupancy of every kernel of the last frame.
 # SKIP_TIMING=1 runs step 2 alone.
 # CARRY as for refine-sm90.sh. Everything is printed; the raw reports go to $OUT when it is set.
@@ -27,9 +28,14 @@ for net in $nets; do
     echo "-- network $net: $(demo --network "$net" --frames 6 --out /tmp/p-$net 2>&1 | grep -E '^time')"
 done
 if [ -z "${SKIP_TIMING:-}" ]; then
-    echo "-- the fast set's frames against the accuracy set's (the core's d4r_up_accumulate and the network, 4K):"
     demo --network on --frames 6 --out /tmp/p-fast --dump-frames /tmp/f-fast > /dev/null 2>&1
     D4R_PREFER_ACCURACY=1 demo --network on --frames 6 --out /tmp/p-acc --dump-frames /tmp/f-acc 2>&1 | grep -E '^time' | sed 's/^/   accuracy set: /'
+    demo --network on --native off --frames 6 --out /tmp/p-ptx --dump-frames /tmp/f-ptx > /dev/null 2>&1
+    echo "-- the accuracy set's frames against the PTX path's (native kernels off): must be identical"
+    for f in /tmp/f-ptx/*.d4rframe; do
+        cmp -s "$f" "/tmp/f-acc/$(basename "$f")" && echo "   $(basename "$f"): identical" || echo "   $(basename "$f"): DIFFERENT"
+    done
+    echo "-- the fast set's frames against the accuracy set's"
     python3 - /tmp/f-acc /tmp/f-fast <<'PY'
 import sys, glob, numpy as np
 for fa in sorted(glob.glob(sys.argv[1] + "/*.d4rframe")):
