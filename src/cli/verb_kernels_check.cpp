@@ -162,9 +162,10 @@ int write_job(const CheckOptions& o, uint32_t w, uint32_t h) {
 }
 
 // The comparison as lines a test reads back (tests/fixtures/amd, tests/network/amd_results_test.cpp): the job's
-// parameters, per launch identical or its differences, and the FNV-1a 64 of the bytes of the compared trace.
+// parameters, per launch identical or its differences, and the FNV-1a 64 of the bytes of the compared trace; the
+// image's PSNR linear and as displayed (tone-mapped, what --min-psnr holds it to).
 Status write_summary(const CheckOptions& o, uint32_t w, uint32_t h, const std::vector<network::LayerComparison>& rows,
-                     const network::LayerTrace& trace) {
+                     const network::LayerTrace& ptx, const network::LayerTrace& trace) {
     std::string text = fmt::format("family {}\nsize {}x{}\nseed {}\nmodel {}\n", o.family, w, h, o.seed,
                                    o.model.empty() ? (o.fp8 ? "test-fp8" : "test") : o.model);
     size_t identical = 0;
@@ -179,7 +180,9 @@ Status write_summary(const CheckOptions& o, uint32_t w, uint32_t h, const std::v
     }
     const network::LayerComparison& last = rows.back();
     text += fmt::format("result {}/{} image {}\n", identical, rows.size(),
-                        last.differ ? fmt::format("psnr {:.2f}", last.psnr_db) : std::string("identical"));
+                        last.differ ? fmt::format("psnr {:.2f} displayed {:.2f}", last.psnr_db,
+                                                  network::displayed_psnr(ptx.back().bytes, trace.back().bytes))
+                                    : std::string("identical"));
     return write_file_atomic(o.summary, std::string_view(text));
 }
 
@@ -202,7 +205,7 @@ int compare_trace_file(const CheckOptions& o, uint32_t w, uint32_t h) {
                o.seed);
     const bool failed = print_comparison(o, *rows, *ptx, *other);
     if (!o.summary.empty()) {
-        if (Status s = write_summary(o, w, h, *rows, *other); !s) return report_error(s.error());
+        if (Status s = write_summary(o, w, h, *rows, *ptx, *other); !s) return report_error(s.error());
     }
     return failed ? kExitFailed : kExitOk;
 }

@@ -32,7 +32,8 @@ struct AmdResult {
     std::string file;
     std::map<std::string, std::string> keys; // rocjitsu, target, set, size, seed, model, image, ...
     std::vector<LaunchResult> launches;
-    double image_psnr = 0; // 0 when identical
+    double image_psnr = 0;      // 0 when identical
+    double image_displayed = 0; // as displayed (tone-mapped); 0 when identical or not recorded
     bool image_identical = false;
 };
 
@@ -57,6 +58,8 @@ AmdResult parse(const std::filesystem::path& path) {
             l >> count >> image >> what;
             r.image_identical = what == "identical";
             if (what == "psnr") l >> r.image_psnr;
+            std::string word;
+            if (l >> word && word == "displayed") l >> r.image_displayed;
             r.keys["result"] = count;
         } else {
             std::string rest;
@@ -119,8 +122,13 @@ std::vector<std::string> problems(const AmdResult& r) {
             out.push_back(fmt::format("launch {} ({}): hash {}, the reference's {}", i, l.layer, l.hash, ref[i]));
     }
     if (set == "accuracy" && !r.image_identical) bar.push_back("accuracy image not identical");
-    if (set == "fast" && !r.image_identical && !(r.image_psnr >= 60.0))
+    // The fast bar: the image at 60 dB linear; for the FP8 variant 40 dB as displayed, the bound of its fast sets on
+    // every backend (docs/network.md, "The FP8 layers": e4m3 rounding of enc2's inputs turns ulps upstream into e4m3
+    // steps), which is what `d4r kernels check --min-psnr` holds them to.
+    if (set == "fast" && !r.image_identical && model != "test-fp8" && !(r.image_psnr >= 60.0))
         bar.push_back(fmt::format("fast image at {:.2f} dB, under 60", r.image_psnr));
+    if (set == "fast" && !r.image_identical && model == "test-fp8" && !(r.image_displayed >= 40.0))
+        bar.push_back(fmt::format("fast FP8 image at {:.2f} dB as displayed, under 40", r.image_displayed));
     if (!r.keys.count("known_failure"))
         out.insert(out.end(), bar.begin(), bar.end());
     else if (bar.empty())
@@ -174,4 +182,24 @@ TEST(AmdResults, AWrongHashOrALowPsnrIsAProblem) {
     EXPECT_TRUE(known(99, "psnr 18.00").empty());
     EXPECT_EQ(known(99, "psnr 61.00").size(), 1u);
     EXPECT_EQ(known(5, "psnr 18.00").size(), 1u);
+}
+
+// The FP8 variant's fast results are held to 40 dB as displayed (their recorded "displayed" figure), not 60 linear.
+TEST(AmdResults, TheFp8FastBarIsFortyDecibelsAsDisplayed) {
+    test::TempDir t;
+    const std::vector<std::string>& ref = reference_hashes(44, 20, 7, true);
+    ASSERT_EQ(ref.size(), 29u);
+    auto result = [&](const std::string& image) {
+        std::string text = "rocjitsu 0\ntarget gfx1201\nset fast\nsize 44x20\nseed 7\nmodel test-fp8\n";
+        for (size_t i = 0; i < ref.size(); ++i)
+            text += fmt::format("launch {} k l{} identical fnv1a64 {}\n", i, i, ref[i]);
+        text += "result 29/29 image " + image + "\n";
+        t.write("f.txt", text);
+        return problems(parse(t.path() / "f.txt"));
+    };
+    EXPECT_TRUE(result("psnr 34.60 displayed 45.00").empty());
+    const std::vector<std::string> low = result("psnr 70.00 displayed 39.50");
+    ASSERT_EQ(low.size(), 1u);
+    EXPECT_NE(low[0].find("39.50"), std::string::npos) << low[0];
+    EXPECT_EQ(result("psnr 70.00").size(), 1u) << "a result without its displayed figure cannot show the FP8 bar";
 }

@@ -40,8 +40,12 @@ step() { echo "build.sh: [$(date +%H:%M:%S)] $*"; }
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
-# 1. rocjitsu's source at the pinned commit.
-if [ ! -f "$dir/src/.d4r-exported" ] || [ "$(cat "$dir/src/.d4r-exported")" != "$RJ_COMMIT" ]; then
+# 1. rocjitsu's source at the pinned commit, with d4r's fixes of emulator bugs (patches/*.patch, in name order; each
+#    says what it fixes and the self-test has a probe for it). The marker names the commit and the patches: a change
+#    of either exports afresh.
+patches_id=$(cd "$HERE/patches" && cat -- *.patch | sha256sum | cut -c1-16)
+want="$RJ_COMMIT patches $patches_id"
+if [ ! -f "$dir/src/.d4r-exported" ] || [ "$(cat "$dir/src/.d4r-exported")" != "$want" ]; then
     rm -rf "$dir/src"
     mkdir -p "$dir/src"
     if git -C "$src" rev-parse --git-dir > /dev/null 2>&1; then
@@ -56,7 +60,11 @@ if [ ! -f "$dir/src/.d4r-exported" ] || [ "$(cat "$dir/src/.d4r-exported")" != "
         die "$src is neither a git repository nor a rocjitsu source folder"
     fi
     [ -f "$dir/src/CMakeLists.txt" ] || die "the export of $src has no CMakeLists.txt"
-    echo "$RJ_COMMIT" > "$dir/src/.d4r-exported"
+    for p in "$HERE"/patches/*.patch; do
+        step "applying $(basename "$p")"
+        patch -d "$dir/src" -p1 --forward --quiet < "$p" || die "$(basename "$p") does not apply to $src"
+    done
+    echo "$want" > "$dir/src/.d4r-exported"
 fi
 
 # 2. d4r's harness as one more subfolder (always refreshed from this checkout).

@@ -17,6 +17,8 @@ rj_harness() { echo "$1/build/d4r_harness/d4r-rj-run"; }
 
 rj_check_build() {
     [ -x "$(rj_harness "$1")" ] || { echo "$0: no $(rj_harness "$1"): run tools/rocjitsu/build.sh first" >&2; exit 2; }
-    [ "$(cat "$1/src/.d4r-exported" 2> /dev/null)" = "$RJ_COMMIT" ] ||
-        echo "$0: warning: $1 was not built from rocjitsu $RJ_COMMIT" >&2
+    local patches_id
+    patches_id=$(cd "$RJ_TOOLS/patches" && cat -- *.patch | sha256sum | cut -c1-16)
+    [ "$(cat "$1/src/.d4r-exported" 2> /dev/null)" = "$RJ_COMMIT patches $patches_id" ] ||
+        echo "$0: warning: $1 was not built from rocjitsu $RJ_COMMIT with tools/rocjitsu/patches ($patches_id)" >&2
 }

@@ -6,19 +6,22 @@
 #
 #   tools/rocjitsu/run-refine.sh --build DIR --kernels ROOT [--d4r BIN] [--out DIR] [--targets "gfx1100 ..."]
 #                                [--sets "accuracy fast"] [--sizes "72x40 44x20"] [--seed N]
-#                                [--known-failures FILE]
+#                                [--known-failures FILE] [--fp8]
 #
 # DIR: build.sh's build folder. ROOT: a kernel root (ROOT/<target>/NAME.hsaco is the fast set,
 # ROOT/accuracy/<target>/ the accuracy set), e.g. a build's share/d4r/native. BIN: d4r (default build/bin/d4r of
 # this checkout). Exit 1 when a run fails or a result misses its bar (accuracy: identical at every launch;
 # fast: the image at 60 dB or more) and is not a known failure; every result is written anyway.
+# --fp8: the refine-v1-fp8 test model (enc2's linears in e4m3) on the gfx12 targets' -fp8 sets (ROOT/<target>-fp8,
+# ROOT/accuracy/<target>-fp8: native FP8 WMMA in the fast d4r_nn_linear_fp8), results <target>-fp8-<set>-<W>x<H>.txt;
+# the fast bar is then the FP8 variant's 40 dB (docs/network.md, "The FP8 layers"); gfx11 targets are skipped.
 # FILE (default tools/rocjitsu/known-failures.txt): lines "TARGET-SET REASON"; a result of that target and set
 # gets the line "known_failure REASON", and the test then expects it to miss its bar (and still checks its hashes).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 repo=$(cd "$RJ_TOOLS/../.." && pwd)
 dir="" root="" d4r="$repo/build/bin/d4r" out="$repo/tests/fixtures/amd" targets=$RJ_TARGETS sets="accuracy fast"
-sizes="72x40 44x20" seed=7 known="$RJ_TOOLS/known-failures.txt"
+sizes="72x40 44x20" seed=7 known="$RJ_TOOLS/known-failures.txt" fp8=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --build) dir=${2:?}; shift 2 ;;
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
     --sizes) sizes=${2:?}; shift 2 ;;
     --seed) seed=${2:?}; shift 2 ;;
     --known-failures) known=${2:?}; shift 2 ;;
+    --fp8) fp8=1; shift ;;
     -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run-refine.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -45,13 +49,18 @@ git -C "$root" diff --quiet HEAD 2> /dev/null || kernels_rev="$kernels_rev (with
 status=0
 for size in $sizes; do
     job="$work/refine-$size.job"
-    "$d4r" kernels check --write-job "$job" --size "$size" --seed "$seed" || exit 1
+    "$d4r" kernels check --write-job "$job" --size "$size" --seed "$seed" ${fp8:+--fp8} || exit 1
     for target in $targets; do
+        if [ -n "$fp8" ] && [ "${target#gfx12}" = "$target" ]; then
+            echo "run-refine.sh: $target: no -fp8 sets (gfx12 only), skipped"
+            continue
+        fi
         cfg=$(rj_config "$dir" "$target")
+        folder=$target${fp8:+-fp8}
         for set in $sets; do
-            kdir="$root/$target"
-            [ "$set" = accuracy ] && kdir="$root/accuracy/$target"
-            name="$target-$set-$size"
+            kdir="$root/$folder"
+            [ "$set" = accuracy ] && kdir="$root/accuracy/$folder"
+            name="$folder-$set-$size"
             if [ ! -d "$kdir" ]; then
                 echo "run-refine.sh: $name: no kernel folder $kdir" >&2
                 status=1
@@ -69,9 +78,11 @@ for size in $sizes; do
             fi
             seconds=$(( $(date +%s) - start ))
             bar=(--require-identical)
-            [ "$set" = fast ] && bar=(--min-psnr 60)
-            reason=$(awk -v k="$target-$set" '$1 == k {sub(/^[^ ]+ +/, ""); print; exit}' "$known" 2> /dev/null)
-            if ! "$d4r" kernels check --trace "$work/$name.trace" --size "$size" --seed "$seed" --summary "$work/$name.sum" \
+            fast_bar=60
+            [ -n "$fp8" ] && fast_bar=40
+            [ "$set" = fast ] && bar=(--min-psnr "$fast_bar")
+            reason=$(awk -v k="$folder-$set" '$1 == k {sub(/^[^ ]+ +/, ""); print; exit}' "$known" 2> /dev/null)
+            if ! "$d4r" kernels check --trace "$work/$name.trace" --size "$size" --seed "$seed" ${fp8:+--fp8} --summary "$work/$name.sum" \
                 "${bar[@]}" > "$work/$name.check.log" 2>&1; then
                 if [ -n "$reason" ]; then
                     echo "run-refine.sh: $name: below its bar, a known failure: $reason"
@@ -85,10 +96,11 @@ for size in $sizes; do
             {
                 echo "# d4r's $set kernels for $target on rocjitsu, AMD's emulator (no AMD hardware), against the PTX path"
                 echo "# made by tools/rocjitsu/run-refine.sh; checked by tests/network/amd_results_test.cpp"
-                echo "rocjitsu $RJ_COMMIT"
+                echo "rocjitsu $(cat "$dir/src/.d4r-exported")"
                 echo "config $(basename "$cfg")"
                 echo "target $target"
                 echo "set $set"
+                echo "kernel_set $folder"
                 echo "kernels $kernels_rev"
                 (cd "$kdir" && sha256sum ./*.hsaco) | sed 's|  \./| |; s/^/code /'
                 echo "wall_seconds $seconds"

@@ -146,6 +146,9 @@ void xlane_cases(Tally& t, const Config& cfg, const CodeObject& code) {
         {"k_permlanex16", 32, [](const std::vector<int>& in, int l) { return in[l ^ 16]; }},
         {"k_dpp_row_shr1", 32, [](const std::vector<int>& in, int l) { return l % 16 == 0 ? 0 : in[l - 1]; }},
         {"k_lds_2barriers", 64, [](const std::vector<int>& in, int l) { return (in[l] + 1) * 10; }},
+        {"k_usub_sat", 32, [](const std::vector<int>& in, int l) { return in[l] > 130 ? in[l] - 130 : 0; }},
+        {"k_sadd_sat", 32,
+         [](const std::vector<int>& in, int l) { return in[l] > 120 ? 0x7fffffff : in[l] + (0x7fffffff - 120); }},
     };
     std::vector<int> in(64);
     for (int i = 0; i < 64; ++i) in[i] = 100 + i;

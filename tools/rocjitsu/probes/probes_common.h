@@ -33,6 +33,17 @@ KERNEL void k_dpp_row_shr1(const int* in, int* out) {
     out[l] = __builtin_amdgcn_update_dpp(0, in[l], 0x111, 0xF, 0xF, true);
 }
 
+// Saturating integer arithmetic, which LLVM selects as VOP3 v_sub_nc_u32 / v_add_nc_i32 with the clamp bit (the
+// refine network's half_to_e4m3 gets one): out[l] = max(in[l] - 130, 0) and min(in[l] + (2^31 - 1 - 120), 2^31 - 1).
+KERNEL void k_usub_sat(const int* in, int* out) {
+    u32 l = __builtin_amdgcn_workitem_id_x();
+    out[l] = int(__builtin_elementwise_sub_sat(u32(in[l]), 130u));
+}
+KERNEL void k_sadd_sat(const int* in, int* out) {
+    u32 l = __builtin_amdgcn_workitem_id_x();
+    out[l] = __builtin_elementwise_add_sat(in[l], 0x7fffffff - 120);
+}
+
 // 64 threads (two waves) reverse the data twice through LDS with three barriers: out[l] = (in[l] + 1) * 10.
 KERNEL void k_lds_2barriers(const int* in, int* out) {
     __attribute__((shared)) static int s[64];
