@@ -33,7 +33,7 @@ for t in $RJ_TARGETS; do
     cp "$cfg" "$work/configs/"
 done
 {
-    echo "# d4r-rj-run --selftest: rocjitsu $RJ_COMMIT, probes compiled by $(clang-19 --version | head -1)"
+    echo "# d4r-rj-run --selftest: rocjitsu $(cat "$dir/src/.d4r-exported"), probes compiled by $(clang-19 --version | head -1)"
     echo "# (tools/rocjitsu/selftest.sh; no AMD hardware: every result is rocjitsu's model)"
     "$(rj_harness "$dir")" --selftest --configs "$work/configs" --probes "$work/probes"
 } > "$work/report.txt" 2>&1 && rc=0 || rc=$?
