@@ -287,7 +287,7 @@ Flow exec_warp_sync(Warp& w, const Instr& in, uint32_t mask) {
     CollectiveGroup g;
     switch (collective_ready(w, in, mask, 0, g)) {
     case SyncResult::Go:
-        return g.others ? finish_collective(w, g) : Flow::Next;
+        return g.simple() ? Flow::Next : finish_collective(w, g);
     case SyncResult::Wait:
         return Flow::Resched;
     default:

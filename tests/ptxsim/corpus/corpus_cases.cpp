@@ -499,6 +499,14 @@ void add_warp_and_atomic_cases(std::vector<Case>& v) {
                     .in("w", Elem::u64, N, full)
                     .out("out", Elem::u32, N * 12)
                     .build());
+    v.push_back(
+        CaseBuilder("warp_groups", "warp_groups")
+            .grid(8)
+            .block(128)
+            .summary("one redux/shfl/vote/match/bar.warp.sync run together by groups with different member masks")
+            .in("v", Elem::u32, N, full)
+            .out("out", Elem::u32, N * 8)
+            .build());
     v.push_back(CaseBuilder("atom_global", "atom_global")
                     .grid(8)
                     .block(128)
