@@ -114,7 +114,8 @@ struct Warp {
     uint32_t active = 0;       // lanes executing now (all at cur_pc)
     uint32_t next_min = kNoPc; // lowest pc of runnable lanes outside `active`
     uint32_t live = 0;         // lanes not exited
-    uint64_t instructions = 0; // warp instructions executed (also %clock)
+    uint64_t instructions = 0; // warp instructions executed
+    uint64_t last_clock = 0;   // the last %clock64 this warp read (it never reads the same one twice)
     uint32_t bar_wait = 0;     // lanes blocked at a block barrier
     uint32_t sync_wait = 0;    // lanes waiting for the rest of a collective's member mask
     uint32_t carry = 0;        // .cc carry flag per lane

@@ -107,6 +107,10 @@ struct LaunchFault {
     std::string message; // the full error text
 };
 
+// The SM clock (%clock64) advances at this rate of wall time: an H200's 1755 MHz, what the cpu backend reports
+// as CU_DEVICE_ATTRIBUTE_CLOCK_RATE, so a kernel spinning for N cycles spins N / rate seconds.
+inline constexpr uint32_t kClockRateKhz = 1'755'000;
+
 // Largest shared memory of one block (static + dynamic), as on sm_90 with the opt-in attribute.
 inline constexpr uint32_t kMaxSharedBytes = 227u * 1024;
 // Shared memory every block has beyond its own, reserved for system software as on sm_80 and later
