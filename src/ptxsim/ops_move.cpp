@@ -58,14 +58,22 @@ Flow exec_clock(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-// %globaltimer: nanoseconds of the host's real-time clock (the GPU's global timer counts ns too).
+// %globaltimer: nanoseconds of the host's real-time clock (the GPU's global timer counts ns too);
+// %globaltimer_lo / %globaltimer_hi: its halves.
+template <ClockPart P>
 Flow exec_globaltimer(Warp& w, const Instr& in, uint32_t mask) {
-    uint64_t ns = static_cast<uint64_t>(
+    const uint64_t ns = static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count());
-    uint64_t v[32];
-    for (int i = 0; i < 32; ++i) v[i] = ns;
-    write_lanes(w, in.d[0], v, mask);
+    if constexpr (P == ClockPart::Full) {
+        uint64_t v[32];
+        for (uint64_t& x : v) x = ns;
+        write_lanes(w, in.d[0], v, mask);
+    } else {
+        uint32_t v[32];
+        for (uint32_t& x : v) x = static_cast<uint32_t>(P == ClockPart::High ? ns >> 32 : ns);
+        write_lanes(w, in.d[0], v, mask);
+    }
     return Flow::Next;
 }
 
@@ -192,7 +200,15 @@ Status decode_mov(InstrDecoder& d) {
                 in.s[0] = d.constant(1, true);
                 return ok_status();
             }
-            Instr& in = d.emit(&exec_globaltimer);
+            Instr& in = d.emit(&exec_globaltimer<ClockPart::Full>);
+            in.d[0] = dd;
+            return ok_status();
+        }
+        if (src.name == "%globaltimer_lo" || src.name == "%globaltimer_hi") {
+            if (wide) return d.error(fmt::format("{} is a 32-bit register", src.name));
+            uint32_t dd = D4R_TRY(d.dst(dst, t));
+            Instr& in = d.emit(src.name == "%globaltimer_hi" ? &exec_globaltimer<ClockPart::High>
+                                                             : &exec_globaltimer<ClockPart::Low>);
             in.d[0] = dd;
             return ok_status();
         }

@@ -77,5 +77,35 @@ TEST(PtxsimClock, SpinOfNCyclesTakesNOverTheClockRate) {
     EXPECT_EQ(got[5], 1u) << "a %clock64 read was not larger than the one before";
 }
 
+TEST(PtxsimClock, GlobaltimerHalves) {
+    auto m = load_ok(ptx(R"(
+.visible .entry halves(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, %globaltimer;
+  mov.u32 %r1, %globaltimer_lo;
+  mov.u32 %r2, %globaltimer_hi;
+  st.global.u64 [%rd1], %rd2;
+  st.global.u32 [%rd1+8], %r1;
+  st.global.u32 [%rd1+12], %r2;
+  ret;
+}
+)"),
+                     "halves.ptx");
+    ASSERT_TRUE(m);
+    Device dev;
+    DevicePtr out = upload(dev, std::vector<uint32_t>(4, 0));
+    Params p(kernel_of(*m, "halves"));
+    p.set(0, out);
+    run_ok(dev, *m, "halves", config({1}, {1}), p);
+    auto got = download<uint32_t>(dev, out, 4);
+    const uint64_t full = got[0] | (uint64_t(got[1]) << 32);
+    EXPECT_EQ(got[3], uint32_t(full >> 32)); // read within nanoseconds: the high half is the same
+    EXPECT_LT(got[2] - uint32_t(full), 100'000'000u) << "%globaltimer_lo is not the low half, read just after";
+    EXPECT_NE(full, 0u);
+}
+
 } // namespace
 } // namespace d4r::ptxsim::test
