@@ -240,6 +240,13 @@ int run(const RunOptions& o) {
     cfg.dynamic_shared_bytes = o.shared;
     cfg.worker_threads = o.workers;
     cfg.instruction_budget = o.budget;
+    if ((*kernel)->module().uses_device_heap()) {
+        // malloc/free in the kernel: CUDA's default heap of 8 MiB.
+        constexpr uint64_t kHeapBytes = 8u << 20;
+        auto heap = dev.alloc(kHeapBytes);
+        if (!heap) return report_error(heap.error());
+        cfg.heap = std::make_shared<DeviceHeap>(*heap, kHeapBytes);
+    }
     auto result = launch(dev, **kernel, cfg, params);
     if (!result) {
         fmt::print(stderr, "d4r: error: {}\n", result.error().text());

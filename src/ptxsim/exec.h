@@ -114,7 +114,8 @@ struct Warp {
     uint32_t active = 0;       // lanes executing now (all at cur_pc)
     uint32_t next_min = kNoPc; // lowest pc of runnable lanes outside `active`
     uint32_t live = 0;         // lanes not exited
-    uint64_t instructions = 0; // warp instructions executed (also %clock)
+    uint64_t instructions = 0; // warp instructions executed
+    uint64_t last_clock = 0;   // the last %clock64 this warp read (it never reads the same one twice)
     uint32_t bar_wait = 0;     // lanes blocked at a block barrier
     uint32_t sync_wait = 0;    // lanes waiting for the rest of a collective's member mask
     uint32_t carry = 0;        // .cc carry flag per lane
@@ -257,16 +258,22 @@ D4R_INLINE uint32_t pack_mask(const uint32_t (&b)[32]) {
 // non-exited lane of its member mask executes it: lanes that arrive first wait (sync_wait). Per the ISA
 // the members need not be at the same instruction, only at one with the same qualifiers and member
 // mask: lanes waiting at such an instruction join the group (`others`, each with its own instruction).
+// Executing lanes that name another member mask form their own collective: they stay at the instruction
+// (`deferred`) and run it next.
 struct CollectiveGroup {
     uint32_t lanes = 0;          // every participating lane
     uint32_t others = 0;         // participants waiting at other instructions
+    uint32_t deferred = 0;       // executing lanes of other member masks
     const Instr* instr[32] = {}; // each participant's instruction
+    // Every executing lane (the handler's mask) takes part and nobody else: results go to MASK.
+    bool simple() const { return others == 0 && deferred == 0; }
 };
 enum class SyncResult : uint8_t { Go, Wait, Fault };
 // MEMBER_SLOT: the index in Instr::s of the member mask operand. On Wait the handler returns
 // Flow::Resched; on Fault, Flow::Stop.
 SyncResult collective_ready(Warp& w, const Instr& in, uint32_t mask, unsigned member_slot, CollectiveGroup& group);
-// After a collective with `others`: they move past their instructions, the active lanes past this one.
+// After a collective that is not simple(): `others` move past their instructions, the active lanes past
+// this one, deferred lanes stay.
 Flow finish_collective(Warp& w, const CollectiveGroup& group);
 
 D4R_INLINE uint32_t& lane_slot32(Warp& w, uint32_t off, unsigned lane) {

@@ -204,6 +204,7 @@ struct Program {
     std::vector<FrameLayout> frames;    // of the functions on a cycle
     std::string unsupported;            // non-empty: launching fails with this
     bool device_launches = false;       // calls cudaGetParameterBuffer*/cudaLaunchDevice* (launch() queues them)
+    bool device_heap = false;           // calls malloc/free (LaunchConfig::heap)
 
     // Module segments the kernel may address (module .global and .const variables).
     uint64_t global_segment = 0, global_segment_bytes = 0;

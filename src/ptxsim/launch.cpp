@@ -116,6 +116,9 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     if (!program.unsupported.empty())
         return launch_error(FaultKind::Unsupported, fault_out,
                             fmt::format("kernel '{}': {}", name, program.unsupported));
+    if (program.device_heap && !config.heap)
+        return launch_error(FaultKind::Unsupported, fault_out,
+                            fmt::format("kernel '{}' calls malloc/free but the launch has no device heap", name));
     const Dim3& g = config.grid;
     const Dim3& b = config.block;
     if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0)

@@ -259,6 +259,7 @@ Expected<std::shared_ptr<Module>> Module::load(std::string_view text, std::strin
             auto it = m.ctx.functions.find(s.function);
             if (it != m.ctx.functions.end()) reached.insert(it->second);
         }
+        module->m_device_heap = module->m_device_heap || program->device_heap;
         module->m_kernels.push_back(std::make_unique<Kernel>(module.get(), info, std::move(program)));
     }
     for (uint32_t i = 0; i < m.ast.functions.size(); ++i) {

@@ -26,4 +26,9 @@ bool is_device_runtime_function(std::string_view name);
 Status decode_device_runtime_call(InstrDecoder& d, std::string_view name, const ast::Operand* rets,
                                   const ast::Operand* args);
 
+// malloc, free and __cuda_syscall_aligned_malloc (what CUDA's __nv_aligned_device_malloc calls) on the launch's
+// device heap (ops_heap.cpp).
+bool is_heap_function(std::string_view name);
+Status decode_heap_call(InstrDecoder& d, std::string_view name, const ast::Operand* rets, const ast::Operand* args);
+
 } // namespace d4r::ptxsim

@@ -287,7 +287,7 @@ Flow exec_warp_sync(Warp& w, const Instr& in, uint32_t mask) {
     CollectiveGroup g;
     switch (collective_ready(w, in, mask, 0, g)) {
     case SyncResult::Go:
-        return g.others ? finish_collective(w, g) : Flow::Next;
+        return g.simple() ? Flow::Next : finish_collective(w, g);
     case SyncResult::Wait:
         return Flow::Resched;
     default:
@@ -421,6 +421,7 @@ Status decode_call(InstrDecoder& d) {
         if (!f.defined && f.name == "vprintf") return decode_vprintf(d, rets, args);
         if (!f.defined && f.name == "__assertfail") return decode_assertfail(d, rets, args);
         if (!f.defined && is_device_runtime_function(f.name)) return decode_device_runtime_call(d, f.name, rets, args);
+        if (!f.defined && is_heap_function(f.name)) return decode_heap_call(d, f.name, rets, args);
         if (!f.defined) return d.error(fmt::format("call to external function '{}' is not supported", func->name));
         candidates.push_back(static_cast<uint32_t>(sym->value));
     } else if (sym->kind == Symbol::Kind::Reg && sym->wide) {
@@ -585,7 +586,7 @@ void add_control_ops(OpcodeTable& t) {
 }
 
 bool is_builtin_function(std::string_view name) {
-    return name == "vprintf" || name == "__assertfail" || is_device_runtime_function(name);
+    return name == "vprintf" || name == "__assertfail" || is_device_runtime_function(name) || is_heap_function(name);
 }
 
 } // namespace d4r::ptxsim

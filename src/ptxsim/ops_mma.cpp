@@ -120,7 +120,7 @@ Flow exec_mma(Warp& w, const Instr& in, uint32_t mask) {
             lane_slot32(w, dst[r], l) = v;
         }
     }
-    return g.others ? finish_collective(w, g) : Flow::Next;
+    return g.simple() ? Flow::Next : finish_collective(w, g);
 }
 
 // Reads a register list {%r1, %r2, ...} of exactly N 32-bit registers (sources or destinations).
@@ -211,7 +211,7 @@ Flow exec_ldmatrix(Warp& w, const Instr& in, uint32_t mask) {
             lane_slot32(w, li.d[i], l) = v;
         }
     }
-    return g.others ? finish_collective(w, g) : Flow::Next;
+    return g.simple() ? Flow::Next : finish_collective(w, g);
 }
 
 template <Space S, bool Trans>

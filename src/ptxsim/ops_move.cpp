@@ -3,6 +3,7 @@
 //
 // Instr use: d[0] destination (pack: d[0]; unpack: d[0..n-1]); s[0] source (pack: s[0..n-1]);
 // count = number of pack/unpack elements; imm = window base for cvta; flags = space for isspacep.
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -26,22 +27,53 @@ Flow exec_mov_pred(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-// %clock / %clock64: the warp's executed instruction count, a deterministic monotonic clock.
-template <class S>
+// %clock64: the SM cycle counter, advancing at kClockRateKhz with wall time (a kernel spinning until N
+// cycles have passed spins N / rate seconds, as on the GPU), strictly increasing for each warp. %clock and
+// %clock_hi are its low and high 32 bits, as SR_CLOCKLO/SR_CLOCKHI are on NVIDIA's GPUs.
+enum class ClockPart : uint8_t { Low, High, Full };
+
+uint64_t clock_cycles(Warp& w) {
+    static const auto epoch = std::chrono::steady_clock::now();
+    const uint64_t ns = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - epoch).count());
+    // ns * rate / 10^6 without overflow for any process lifetime.
+    constexpr uint64_t kRate = kClockRateKhz;
+    const uint64_t cycles = ns / 1000000 * kRate + ns % 1000000 * kRate / 1000000;
+    w.last_clock = std::max(cycles, w.last_clock + 1);
+    return w.last_clock;
+}
+
+template <ClockPart P>
 Flow exec_clock(Warp& w, const Instr& in, uint32_t mask) {
-    S v[32];
-    for (int i = 0; i < 32; ++i) v[i] = static_cast<S>(w.instructions);
-    write_lanes(w, in.d[0], v, mask);
+    const uint64_t c = clock_cycles(w);
+    if constexpr (P == ClockPart::Full) {
+        uint64_t v[32];
+        for (uint64_t& x : v) x = c;
+        write_lanes(w, in.d[0], v, mask);
+    } else {
+        uint32_t v[32];
+        for (uint32_t& x : v) x = static_cast<uint32_t>(P == ClockPart::High ? c >> 32 : c);
+        write_lanes(w, in.d[0], v, mask);
+    }
     return Flow::Next;
 }
 
+// %globaltimer: nanoseconds of the host's real-time clock (the GPU's global timer counts ns too);
+// %globaltimer_lo / %globaltimer_hi: its halves.
+template <ClockPart P>
 Flow exec_globaltimer(Warp& w, const Instr& in, uint32_t mask) {
-    uint64_t ns = static_cast<uint64_t>(
+    const uint64_t ns = static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count());
-    uint64_t v[32];
-    for (int i = 0; i < 32; ++i) v[i] = ns;
-    write_lanes(w, in.d[0], v, mask);
+    if constexpr (P == ClockPart::Full) {
+        uint64_t v[32];
+        for (uint64_t& x : v) x = ns;
+        write_lanes(w, in.d[0], v, mask);
+    } else {
+        uint32_t v[32];
+        for (uint32_t& x : v) x = static_cast<uint32_t>(P == ClockPart::High ? ns >> 32 : ns);
+        write_lanes(w, in.d[0], v, mask);
+    }
     return Flow::Next;
 }
 
@@ -153,7 +185,9 @@ Status decode_mov(InstrDecoder& d) {
         if (src.name == "%clock" || src.name == "%clock64" || src.name == "%clock_hi") {
             if ((src.name == "%clock64") != wide) return d.error("width of the clock register does not match");
             uint32_t dd = D4R_TRY(d.dst(dst, t));
-            Instr& in = d.emit(wide ? &exec_clock<uint64_t> : &exec_clock<uint32_t>);
+            Instr& in = d.emit(wide                      ? &exec_clock<ClockPart::Full>
+                               : src.name == "%clock_hi" ? &exec_clock<ClockPart::High>
+                                                         : &exec_clock<ClockPart::Low>);
             in.d[0] = dd;
             return ok_status();
         }
@@ -166,7 +200,15 @@ Status decode_mov(InstrDecoder& d) {
                 in.s[0] = d.constant(1, true);
                 return ok_status();
             }
-            Instr& in = d.emit(&exec_globaltimer);
+            Instr& in = d.emit(&exec_globaltimer<ClockPart::Full>);
+            in.d[0] = dd;
+            return ok_status();
+        }
+        if (src.name == "%globaltimer_lo" || src.name == "%globaltimer_hi") {
+            if (wide) return d.error(fmt::format("{} is a 32-bit register", src.name));
+            uint32_t dd = D4R_TRY(d.dst(dst, t));
+            Instr& in = d.emit(src.name == "%globaltimer_hi" ? &exec_globaltimer<ClockPart::High>
+                                                             : &exec_globaltimer<ClockPart::Low>);
             in.d[0] = dd;
             return ok_status();
         }

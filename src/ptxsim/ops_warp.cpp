@@ -20,7 +20,17 @@
 namespace d4r::ptxsim {
 
 SyncResult collective_ready(Warp& w, const Instr& in, uint32_t mask, unsigned member_slot, CollectiveGroup& g) {
-    const uint32_t member = reinterpret_cast<const uint32_t*>(w.regs + in.s[member_slot])[__builtin_ctz(mask)];
+    const uint32_t* members = reinterpret_cast<const uint32_t*>(w.regs + in.s[member_slot]);
+    const uint32_t member = members[__builtin_ctz(mask)];
+    // Lanes executing together may name different member masks: disjoint groups of one warp, each its own
+    // collective (labeled_partition's groups reach one redux.sync, each lane with its group's mask). The
+    // group of the lowest lane runs now; the others stay at this instruction and run next (deferred).
+    const uint32_t all = mask;
+    for (uint32_t m = mask & (mask - 1); m; m &= m - 1) {
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+        if (members[l] != member) mask &= ~lane_bit(l);
+    }
+    g.deferred = all & ~mask;
     const uint32_t needed = member & w.live;
     g.lanes = mask;
     g.others = 0;
@@ -51,10 +61,11 @@ SyncResult collective_ready(Warp& w, const Instr& in, uint32_t mask, unsigned me
               fmt::format("member mask 0x{:08x}: lanes 0x{:08x} never reach this collective", member, missing));
         return SyncResult::Fault;
     }
+    // This group waits; deferred lanes stay here too (runnable: their own group runs next).
     w.sync_wait |= mask;
     const uint32_t next = w.cur_pc + 1;
     for (int i = 0; i < 32; ++i)
-        if (w.active & lane_bit(i)) w.pc[i] = (mask & lane_bit(i)) ? w.cur_pc : next;
+        if (w.active & lane_bit(i)) w.pc[i] = (all & lane_bit(i)) ? w.cur_pc : next;
     return SyncResult::Wait;
 }
 
@@ -63,7 +74,7 @@ Flow finish_collective(Warp& w, const CollectiveGroup& g) {
         if (g.others & lane_bit(l)) ++w.pc[l];
     const uint32_t next = w.cur_pc + 1;
     for (int i = 0; i < 32; ++i)
-        if (w.active & lane_bit(i)) w.pc[i] = next;
+        if (w.active & lane_bit(i)) w.pc[i] = (g.deferred & lane_bit(i)) ? w.cur_pc : next;
     return Flow::Resched;
 }
 
@@ -106,7 +117,7 @@ Flow exec_shfl(Warp& w, const Instr& in, uint32_t mask) {
     CollectiveGroup g;
     SyncResult ready = collective_ready(w, in, mask, 3, g);
     if (ready != SyncResult::Go) return sync_flow(ready);
-    if (g.others == 0) {
+    if (g.simple()) {
         uint32_t a[32], b[32], c[32], r[32];
         read_lanes(w, in.s[0], a);
         read_lanes(w, in.s[1], b);
@@ -203,19 +214,19 @@ Flow exec_vote(Warp& w, const Instr& in, uint32_t mask) {
         break;
     }
     if (static_cast<VoteMode>(in.flags) == VoteMode::Ballot) {
-        if (g.others == 0) {
+        if (g.simple()) {
             uint32_t r[32];
             for (int i = 0; i < 32; ++i) r[i] = result;
             write_lanes(w, in.d[0], r, mask);
         } else {
             for_lanes(g.lanes, [&](unsigned l) { lane_slot32(w, g.instr[l]->d[0], l) = result; });
         }
-    } else if (g.others == 0) {
+    } else if (g.simple()) {
         write_pred(w, in.pd[0], result, mask);
     } else {
         for_lanes(g.lanes, [&](unsigned l) { write_pred(w, g.instr[l]->pd[0], result, lane_bit(l)); });
     }
-    return g.others ? finish_collective(w, g) : Flow::Next;
+    return g.simple() ? Flow::Next : finish_collective(w, g);
 }
 
 Status decode_vote(InstrDecoder& d) {
@@ -276,7 +287,7 @@ Flow exec_match(Warp& w, const Instr& in, uint32_t mask) {
             r[l] = m;
         });
     }
-    if (g.others == 0) {
+    if (g.simple()) {
         write_lanes(w, in.d[0], r, mask);
         if (All) write_pred(w, in.pd[0], pred, mask);
         return Flow::Next;
@@ -367,7 +378,7 @@ Flow exec_redux(Warp& w, const Instr& in, uint32_t mask) {
         acc = first ? v : redux_step<Op>(acc, v);
         first = false;
     });
-    if (g.others == 0) {
+    if (g.simple()) {
         uint32_t r[32];
         for (int i = 0; i < 32; ++i) r[i] = acc;
         write_lanes(w, in.d[0], r, mask);

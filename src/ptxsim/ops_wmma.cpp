@@ -326,7 +326,7 @@ Flow exec_wmma_mma_sub_byte(Warp& w, const Instr& in, uint32_t mask) {
             dv.set(u, static_cast<uint32_t>(d[i / dm.n][i % dm.n]));
         }
     }
-    return g.others ? finish_collective(w, g) : Flow::Next;
+    return g.simple() ? Flow::Next : finish_collective(w, g);
 }
 
 template <WShape Shape>
@@ -411,7 +411,7 @@ Flow exec_wmma_mma(Warp& w, const Instr& in, uint32_t mask) {
             dv.set(u, d[i / dm.n][i % dm.n]);
         }
     }
-    return g.others ? finish_collective(w, g) : Flow::Next;
+    return g.simple() ? Flow::Next : finish_collective(w, g);
 }
 
 // ---- decoding ---------------------------------------------------------------------------------------

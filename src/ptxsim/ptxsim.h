@@ -25,6 +25,7 @@
 
 #include "core/status.h"
 #include "ptx/module_index.h"
+#include "ptxsim/device_heap.h"
 
 namespace d4r::ptxsim {
 
@@ -84,6 +85,9 @@ struct LaunchConfig {
     // in block order (within a block: warps in execution order, lanes in lane order), so the output of a
     // launch never depends on the worker count. Empty: the text goes to stdout.
     std::function<void(std::string_view)> printf_sink;
+    // The heap of malloc/free in kernels (device_heap.h). A kernel that calls them (Module::uses_device_heap())
+    // cannot launch without one: launch() refuses it, naming malloc.
+    std::shared_ptr<DeviceHeap> heap;
 };
 
 struct LaunchResult {
@@ -102,6 +106,10 @@ struct LaunchFault {
     uint32_t line = 0;   // PTX line of the instruction
     std::string message; // the full error text
 };
+
+// The SM clock (%clock64) advances at this rate of wall time: an H200's 1755 MHz, what the cpu backend reports
+// as CU_DEVICE_ATTRIBUTE_CLOCK_RATE, so a kernel spinning for N cycles spins N / rate seconds.
+inline constexpr uint32_t kClockRateKhz = 1'755'000;
 
 // Largest shared memory of one block (static + dynamic), as on sm_90 with the opt-in attribute.
 inline constexpr uint32_t kMaxSharedBytes = 227u * 1024;
@@ -196,6 +204,9 @@ public:
         std::string reason;
     };
     const std::vector<Unavailable>& unavailable() const { return m_unavailable; }
+    // Whether a kernel of the module calls malloc/free (C++ new/delete): its launches need
+    // LaunchConfig::heap (kernels it launches from device code get the same heap).
+    bool uses_device_heap() const { return m_device_heap; }
     // A module-scope .global or .const variable, like cuModuleGetGlobal.
     Expected<GlobalSymbol> global(std::string_view name) const;
 
@@ -209,6 +220,7 @@ private:
     std::unique_ptr<Impl> m_impl;
     std::vector<std::unique_ptr<Kernel>> m_kernels;
     std::vector<Unavailable> m_unavailable;
+    bool m_device_heap = false;
 };
 
 // The newest PTX ISA major version ptxsim knows (9.x: CUDA 13). A module with a newer `.version` fails to
@@ -216,7 +228,8 @@ private:
 inline constexpr uint32_t kNewestPtxIsaMajor = 9;
 
 // External functions ptxsim provides itself, which a module may declare (.extern .func) and call without
-// defining them: vprintf, __assertfail and the device runtime's kernel-launch calls.
+// defining them: vprintf, __assertfail, malloc/free/__cuda_syscall_aligned_malloc (the device heap) and the
+// device runtime's kernel-launch calls.
 bool is_builtin_function(std::string_view name);
 
 // Runs KERNEL over the grid and waits for it. PARAMS is the parameter block laid out as

@@ -271,6 +271,46 @@ JOIN:)",
     for (uint32_t i = 0; i < 32; ++i) ASSERT_EQ(got[i], i & 1 ? odd : even) << i;
 }
 
+TEST(PtxsimWarp, ConvergedLanesWithDifferentMemberMasksAreSeparateCollectives) {
+    // cooperative_groups::labeled_partition: match.any gives each lane the mask of the lanes sharing its
+    // label, and the whole converged warp then runs one redux/shfl/vote/match/bar.warp.sync, each lane
+    // naming its own group's mask. Each group is its own collective (the ISA: all threads of a member mask
+    // execute the instruction with that same mask), so every lane gets its group's result.
+    std::vector<uint32_t> v(64);
+    TestRng rng(29);
+    for (auto& x : v) x = uint32_t(rng.next());
+    auto label = [&](uint32_t i) { return (v[i] >> 7) % 5; };
+    auto group = [&](uint32_t i) {
+        uint32_t m = 0;
+        for (uint32_t k = 0; k < 32; ++k) m |= label((i & ~31u) + k) == label(i) ? 1u << k : 0u;
+        return m;
+    };
+    const std::string mask =
+        "  shr.u32 %r5, %a, 7;\n  rem.u32 %r5, %r5, 5;\n  match.any.sync.b32 %r6, %r5, 0xffffffff;\n";
+    auto max = run_op<uint32_t, uint32_t>(mask + "  redux.sync.max.s32 %d, %a, %r6;", v);
+    auto leader = run_op<uint32_t, uint32_t>(mask + "  brev.b32 %r7, %r6;\n  bfind.shiftamt.u32 %r7, %r7;\n"
+                                                    "  shfl.sync.idx.b32 %d, %a, %r7, 31, %r6;",
+                                             v);
+    auto ballot = run_op<uint32_t, uint32_t>(mask + "  setp.gt.u32 %p0, %a, 0x80000000;\n"
+                                                    "  vote.sync.ballot.b32 %d, %p0, %r6;",
+                                             v);
+    auto same = run_op<uint32_t, uint32_t>(mask + "  bar.warp.sync %r6;\n  match.any.sync.b32 %d, %r5, %r6;", v);
+    for (uint32_t i = 0; i < 64; ++i) {
+        const uint32_t g = group(i), base = i & ~31u;
+        int32_t m = INT32_MIN;
+        uint32_t b = 0;
+        for (uint32_t k = 0; k < 32; ++k) {
+            if (!(g & (1u << k))) continue;
+            m = std::max(m, int32_t(v[base + k]));
+            b |= v[base + k] > 0x80000000u ? 1u << k : 0u;
+        }
+        ASSERT_EQ(max[i], uint32_t(m)) << "lane " << i;
+        ASSERT_EQ(leader[i], v[base + uint32_t(__builtin_ctz(g))]) << "lane " << i;
+        ASSERT_EQ(ballot[i], b) << "lane " << i;
+        ASSERT_EQ(same[i], g) << "lane " << i;
+    }
+}
+
 TEST(PtxsimWarp, MatchAndReduxMalformedFormsAreLoadErrors) {
     auto k = [](const std::string& ins) {
         return ptx(".visible .entry k()\n{\n  .reg .b32 %r<4>;\n  .reg .pred %p;\n  " + ins + "\n  ret;\n}\n");

@@ -499,6 +499,22 @@ void add_warp_and_atomic_cases(std::vector<Case>& v) {
                     .in("w", Elem::u64, N, full)
                     .out("out", Elem::u32, N * 12)
                     .build());
+    v.push_back(
+        CaseBuilder("warp_groups", "warp_groups")
+            .grid(8)
+            .block(128)
+            .summary("one redux/shfl/vote/match/bar.warp.sync run together by groups with different member masks")
+            .in("v", Elem::u32, N, full)
+            .out("out", Elem::u32, N * 8)
+            .build());
+    v.push_back(CaseBuilder("clock_spin", "clock_spin")
+                    .grid(2)
+                    .block(64)
+                    .summary("spins on %clock64; flags: count reached, increasing reads, %clock/%clock_hi halves, "
+                             "%globaltimer advanced")
+                    .in("cycles", Elem::u32, 128, gen::ints(1000, 200000))
+                    .out("out", Elem::u32, 128 * 4)
+                    .build());
     v.push_back(CaseBuilder("atom_global", "atom_global")
                     .grid(8)
                     .block(128)

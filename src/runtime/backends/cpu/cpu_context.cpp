@@ -1,5 +1,6 @@
 // cpu backend: primary and ordinary contexts, the per-thread context stack, limits and cache config.
 #include "core/log.h"
+#include "runtime/backends/cpu/cpu_heap.h"
 #include "runtime/backends/cpu/cpu_state.h"
 #include "runtime/refusal.h"
 
@@ -237,6 +238,9 @@ CUresult cu_ctx_set_limit(CUlimit limit, size_t value) {
                       "cpu backend: cuCtxSetLimit: a stack of {} bytes per thread exceeds the {} a thread's local "
                       "memory can hold",
                       value, kMaxStackBytes);
+    D4R_CU_INVALID_IF(limit == CU_LIMIT_MALLOC_HEAP_SIZE && heap_reserved(*ctx), CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuCtxSetLimit: the device heap is in use (a kernel calling malloc/free ran): "
+                      "its size is fixed");
     ctx->limits[i] = value;
     return CUDA_SUCCESS;
 }

@@ -139,8 +139,8 @@ bool attribute_value(int attr, int* out) {
         *out = kRegistersPerSm;
         return true;
     case 13:
-        *out = 1755000;
-        return true; // kHz
+        *out = static_cast<int>(ptxsim::kClockRateKhz);
+        return true; // kHz, the rate ptxsim's %clock64 advances at
     case 14:
         *out = 512;
         return true;

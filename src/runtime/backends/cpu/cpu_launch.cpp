@@ -9,6 +9,7 @@
 
 #include "core/env_vars.h"
 #include "core/log.h"
+#include "runtime/backends/cpu/cpu_heap.h"
 #include "runtime/backends/cpu/cpu_state.h"
 #include "runtime/refusal.h"
 
@@ -145,6 +146,8 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     config.watchdog_ms = watchdog_ms();
     config.stack_bytes = std::max<uint64_t>(ref.ctx->limits[CU_LIMIT_STACK_SIZE], 1); // 0 would mean the maximum
     config.cooperative = cooperative;
+    if (f->sim->uses_device_heap())
+        if (CUresult r = context_heap(*ref.ctx, config.heap)) return r;
     Context* ctx = ref.ctx.get();
     ref.ctx->submit(
         ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {

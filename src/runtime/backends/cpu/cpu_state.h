@@ -85,6 +85,10 @@ struct Context {
     unsigned flags = 0;
     bool primary = false;
     size_t limits[7] = {1024, 1u << 20, 8u << 20, 2, 2048, 0, 0}; // CUlimit values, stored and returned
+    // The heap of malloc/free in kernels (cpu_heap.cpp): made at the first launch of a kernel whose module
+    // calls them, limits[CU_LIMIT_MALLOC_HEAP_SIZE] bytes of device memory; from then on that limit is fixed.
+    std::mutex heap_mutex;
+    std::shared_ptr<ptxsim::DeviceHeap> heap;
     CUfunc_cache cache_config = CU_FUNC_CACHE_PREFER_NONE;
     std::atomic<CUresult> sticky{CUDA_SUCCESS};
     Stream null_stream;
