@@ -30,7 +30,8 @@ done
 if [ -z "${SKIP_TIMING:-}" ]; then
     demo --network on --frames 6 --out /tmp/p-fast --dump-frames /tmp/f-fast > /dev/null 2>&1
     D4R_PREFER_ACCURACY=1 demo --network on --frames 6 --out /tmp/p-acc --dump-frames /tmp/f-acc 2>&1 | grep -E '^time' | sed 's/^/   accuracy set: /'
-    demo --network on --native off --frames 6 --out /tmp/p-ptx --dump-frames /tmp/f-ptx > /dev/null 2>&1
+    (unset D4R_NATIVE_KERNEL_DIR; demo --network on --native off --frames 6 --out /tmp/p-ptx --dump-frames /tmp/f-ptx \
+        2>&1 | grep -E '^time|error' | sed 's/^/   PTX path: /')
     echo "-- the accuracy set's frames against the PTX path's (native kernels off): must be identical"
     for f in /tmp/f-ptx/*.d4rframe; do
         cmp -s "$f" "/tmp/f-acc/$(basename "$f")" && echo "   $(basename "$f"): identical" || echo "   $(basename "$f"): DIFFERENT"
