@@ -16,7 +16,7 @@ out=${OUT:-/tmp/profile-4k}
 mkdir -p "$out"
 log() { echo "== $(date +%T) $*"; }
 demo() {
-    D4R_NETWORK_MODEL=models/refine-v1.d4rnet "$carry/bin/d4r" demo --scene city --backend driver --native on \
+    D4R_NETWORK_MODEL=models/refine-v1.d4rnet "$carry/bin/d4r" demo --scene city --backend driver --native "${NATIVE:-on}" \
         --render 1920x1080 --output 3840x2160 --translated-frames 0 --no-images --lib-dir "$carry/lib" "$@"
 }
 export D4R_CUDA_BACKEND=driver D4R_NATIVE_KERNEL_DIR="$root"
@@ -30,7 +30,7 @@ done
 if [ -z "${SKIP_TIMING:-}" ]; then
     demo --network on --frames 6 --out /tmp/p-fast --dump-frames /tmp/f-fast > /dev/null 2>&1
     D4R_PREFER_ACCURACY=1 demo --network on --frames 6 --out /tmp/p-acc --dump-frames /tmp/f-acc 2>&1 | grep -E '^time' | sed 's/^/   accuracy set: /'
-    (unset D4R_NATIVE_KERNEL_DIR; demo --network on --native off --frames 6 --out /tmp/p-ptx --dump-frames /tmp/f-ptx \
+    (unset D4R_NATIVE_KERNEL_DIR; NATIVE=off demo --network on --frames 6 --out /tmp/p-ptx --dump-frames /tmp/f-ptx \
         2>&1 | grep -E '^time|error' | sed 's/^/   PTX path: /')
     echo "-- the accuracy set's frames against the PTX path's (native kernels off): must be identical"
     for f in /tmp/f-ptx/*.d4rframe; do
