@@ -43,18 +43,23 @@ uint64_t clock_cycles(Warp& w) {
     return w.last_clock;
 }
 
+// Writes the 64-bit counter VALUE (or its low or high half) to every lane of MASK.
 template <ClockPart P>
-Flow exec_clock(Warp& w, const Instr& in, uint32_t mask) {
-    const uint64_t c = clock_cycles(w);
+void write_counter(Warp& w, const Instr& in, uint32_t mask, uint64_t value) {
     if constexpr (P == ClockPart::Full) {
         uint64_t v[32];
-        for (uint64_t& x : v) x = c;
+        for (uint64_t& x : v) x = value;
         write_lanes(w, in.d[0], v, mask);
     } else {
         uint32_t v[32];
-        for (uint32_t& x : v) x = static_cast<uint32_t>(P == ClockPart::High ? c >> 32 : c);
+        for (uint32_t& x : v) x = static_cast<uint32_t>(P == ClockPart::High ? value >> 32 : value);
         write_lanes(w, in.d[0], v, mask);
     }
+}
+
+template <ClockPart P>
+Flow exec_clock(Warp& w, const Instr& in, uint32_t mask) {
+    write_counter<P>(w, in, mask, clock_cycles(w));
     return Flow::Next;
 }
 
@@ -65,15 +70,7 @@ Flow exec_globaltimer(Warp& w, const Instr& in, uint32_t mask) {
     const uint64_t ns = static_cast<uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count());
-    if constexpr (P == ClockPart::Full) {
-        uint64_t v[32];
-        for (uint64_t& x : v) x = ns;
-        write_lanes(w, in.d[0], v, mask);
-    } else {
-        uint32_t v[32];
-        for (uint32_t& x : v) x = static_cast<uint32_t>(P == ClockPart::High ? ns >> 32 : ns);
-        write_lanes(w, in.d[0], v, mask);
-    }
+    write_counter<P>(w, in, mask, ns);
     return Flow::Next;
 }
 
