@@ -11,7 +11,10 @@
 //     TextureDesc (address mode per dimension, point/bilinear filtering, element-type or normalised-float
 //     reads, normalised coordinates, border colour) exactly as the texture unit of an NVIDIA H200 does
 //     (8-bit fixed-point filter weights, the unit's own accumulation precision: docs/ptxsim.md).
-//   - Surface objects give suld.b/sust.b access to arrays created with `surface = true`.
+//   - Volumes (3D, layered and cubemap images in device memory: ResourceDesc::Kind::Volume) are sampled
+//     the same way: point 3D, per-layer and per-face bilinear as the H200 does. Linear filtering of 3D
+//     textures (trilinear) is refused at creation: its weight rounding is not modelled yet.
+//   - Surface objects give suld.b/sust.b access to arrays created with `surface = true` and to volumes.
 //   - Object handles are non-zero 64-bit values the kernel receives as .u64 parameters; they are never
 //     reused by the Device that made them. Creating with bad arguments is an error value naming the
 //     argument. A kernel that uses an unknown or destroyed handle stops with a launch fault naming the
@@ -71,8 +74,19 @@ enum class AddressMode : uint8_t { Wrap, Clamp, Mirror, Border }; // Wrap/Mirror
 enum class FilterMode : uint8_t { Point, Linear };
 enum class ReadMode : uint8_t { ElementType, NormalizedFloat }; // NormalizedFloat: 8/16-bit integer formats
 
+// What a texture or surface object's image is, and so which instruction geometries may use it.
+enum class Geometry : uint8_t {
+    Plain,          // a 2D (or 1D: height 1) image: tex/tld4/suld/sust .1d and .2d
+    Volume3D,       // depth slices: .3d
+    Layered1D,      // depth layers of one row: .a1d
+    Layered2D,      // depth layers: .a2d
+    Cubemap,        // 6 square faces: tex.cube, surfaces .a2d (layer = face)
+    CubemapLayered, // depth = 6 x layers: tex.acube, surfaces .a2d (layer = 6 x cube + face)
+};
+const char* geometry_name(Geometry g);
+
 struct TextureDesc {
-    AddressMode address[2] = {AddressMode::Clamp, AddressMode::Clamp}; // x, y
+    AddressMode address[3] = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp}; // x, y, z
     FilterMode filter = FilterMode::Point;
     ReadMode read = ReadMode::ElementType;
     bool normalized_coords = false;
@@ -80,20 +94,25 @@ struct TextureDesc {
 };
 
 struct ResourceDesc {
-    enum class Kind : uint8_t { Array, Pitch2D, Linear };
+    enum class Kind : uint8_t { Array, Pitch2D, Linear, Volume };
     Kind kind = Kind::Array;
     ArrayId array = 0;                        // Array
-    DevicePtr ptr = 0;                        // Pitch2D, Linear: inside one live allocation
-    ChannelFormat format = ChannelFormat::U8; // Pitch2D, Linear
-    uint32_t channels = 1;                    // Pitch2D, Linear
-    uint32_t width = 0, height = 0;           // Pitch2D: texels and rows
-    uint64_t pitch = 0;                       // Pitch2D: bytes between rows
+    DevicePtr ptr = 0;                        // Pitch2D, Linear, Volume: inside one live allocation
+    ChannelFormat format = ChannelFormat::U8; // Pitch2D, Linear, Volume (plain formats only)
+    uint32_t channels = 1;                    // Pitch2D, Linear, Volume
+    uint32_t width = 0, height = 0;           // Pitch2D, Volume: texels and rows (1 for Layered1D)
+    uint64_t pitch = 0;                       // Pitch2D, Volume: bytes between rows
     uint64_t bytes = 0;                       // Linear: size (width = bytes / texel bytes)
+    uint32_t depth = 0;                       // Volume: slices, layers or faces (6 per cube)
+    uint64_t slice_pitch = 0;                 // Volume: bytes between slices
+    Geometry geometry = Geometry::Plain;      // Volume: any geometry but Plain
 };
 
 Expected<TexObject> create_texture_object(Device& device, const ResourceDesc& resource, const TextureDesc& desc);
 Status destroy_texture_object(Device& device, TexObject tex);
 Expected<SurfObject> create_surface_object(Device& device, ArrayId array);
+// A surface over a Volume resource (RESOURCE.kind must be Volume).
+Expected<SurfObject> create_surface_object(Device& device, const ResourceDesc& resource);
 Status destroy_surface_object(Device& device, SurfObject surf);
 
 } // namespace d4r::ptxsim

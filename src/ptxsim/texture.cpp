@@ -192,11 +192,13 @@ int64_t saturate(double v) {
 }
 
 // The 8.8 fixed-point coordinate of a bilinear footprint's first texel (coordinate - 0.5, rounded to
-// 1/256 of a texel).
-int64_t fixed_coord(double u) { return saturate(std::nearbyint((u - 0.5) * 256.0)); }
+// 1/256 of a texel, ties up: a coordinate of 1/512 texel gives the second texel 129/256, measured by
+// rt_texture_volume's layered cases on the H200).
+int64_t fixed_coord(double u) { return saturate(std::floor((u - 0.5) * 256.0 + 0.5)); }
 
-const uint8_t* texel_ptr(const ImageObject& t, int64_t i, int64_t j) {
-    return t.base + uint64_t(j) * t.pitch + uint64_t(i) * t.texel_bytes;
+// PLANE: texel (0, 0) of the slice, layer or face read (t.base for a Plain image).
+const uint8_t* texel_ptr(const ImageObject& t, const uint8_t* plane, int64_t i, int64_t j) {
+    return plane + uint64_t(j) * t.pitch + uint64_t(i) * t.texel_bytes;
 }
 
 Texel border_texel(const ImageObject& t) {
@@ -211,10 +213,10 @@ Texel border_texel(const ImageObject& t) {
     return b;
 }
 
-Texel load(const ImageObject& t, int64_t i, int64_t j) {
+Texel load(const ImageObject& t, const uint8_t* plane, int64_t i, int64_t j) {
     if (i < 0 || j < 0) return border_texel(t);
     Texel x;
-    decode(t, texel_ptr(t, i, j), x);
+    decode(t, texel_ptr(t, plane, i, j), x);
     return x;
 }
 
@@ -272,17 +274,12 @@ TexResult filter(const ImageObject& t, const int (&w)[4], const Texel (&x)[4]) {
     return r;
 }
 
-} // namespace
-
-TexResult sample(const ImageObject& t, float x, float y, bool one_d) {
-    const AddressMode mx = effective_mode(t, 0), my = effective_mode(t, 1);
-    const bool norm = t.desc.normalized_coords;
-    const double u = texel_coord(x, t.width, mx, norm);
-    const double v = one_d ? 0.5 : texel_coord(y, t.height, my, norm);
+// Point or bilinear filtering of one plane at texel coordinates (U, V) with address modes MX, MY.
+TexResult filter_plane(const ImageObject& t, const uint8_t* plane, double u, double v, AddressMode mx, AddressMode my) {
     if (t.desc.filter == FilterMode::Point || t.filter_class == FilterClass::Integer) {
         int64_t i = address(saturate(std::floor(u)), t.width, mx);
         int64_t j = address(saturate(std::floor(v)), t.height, my);
-        return result_of(t, load(t, i, j));
+        return result_of(t, load(t, plane, i, j));
     }
     const int64_t fu = fixed_coord(u), fv = fixed_coord(v);
     const int64_t i0 = fu >> 8, j0 = fv >> 8;
@@ -292,14 +289,90 @@ TexResult sample(const ImageObject& t, float x, float y, bool one_d) {
     const int w[4] = {256 - a - b + ab, a - ab, b - ab, ab};
     const int64_t ia = address(i0, t.width, mx), ib = address(i0 + 1, t.width, mx);
     const int64_t ja = address(j0, t.height, my), jb = address(j0 + 1, t.height, my);
-    const Texel x4[4] = {w[0] ? load(t, ia, ja) : Texel{}, w[1] ? load(t, ib, ja) : Texel{},
-                         w[2] ? load(t, ia, jb) : Texel{}, w[3] ? load(t, ib, jb) : Texel{}};
+    const Texel x4[4] = {w[0] ? load(t, plane, ia, ja) : Texel{}, w[1] ? load(t, plane, ib, ja) : Texel{},
+                         w[2] ? load(t, plane, ia, jb) : Texel{}, w[3] ? load(t, plane, ib, jb) : Texel{}};
     return filter(t, w, x4);
+}
+
+const uint8_t* plane_ptr(const ImageObject& t, uint64_t index) { return t.base + index * t.slice_pitch; }
+
+// A cubemap direction's face and the face coordinates in [0, 1] (measured on the H200: the largest
+// magnitude picks the axis, z winning ties and then y; s / |major| in single precision).
+struct CubeFace {
+    uint32_t face = 0;
+    double u = 0.5, v = 0.5;
+};
+
+CubeFace cube_face(float x, float y, float z) {
+    auto flush = [](float c) { return std::isnan(c) || std::fpclassify(c) == FP_SUBNORMAL ? 0.0f : c; };
+    x = flush(x);
+    y = flush(y);
+    z = flush(z);
+    const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+    CubeFace f;
+    float s, t, major;
+    if (az >= ax && az >= ay) {
+        f.face = std::signbit(z) ? 5 : 4;
+        major = az;
+        s = std::signbit(z) ? -x : x;
+        t = -y;
+    } else if (ay >= ax) {
+        f.face = std::signbit(y) ? 3 : 2;
+        major = ay;
+        s = x;
+        t = std::signbit(y) ? -z : z;
+    } else {
+        f.face = std::signbit(x) ? 1 : 0;
+        major = ax;
+        s = std::signbit(x) ? z : -z;
+        t = -y;
+    }
+    if (major == 0) return f; // the zero vector: the centre of face +z (measured)
+    f.u = (double(s / major) + 1.0) / 2.0;
+    f.v = (double(t / major) + 1.0) / 2.0;
+    return f;
+}
+
+} // namespace
+
+TexResult sample(const ImageObject& t, float x, float y, bool one_d) {
+    const AddressMode mx = effective_mode(t, 0), my = effective_mode(t, 1);
+    const bool norm = t.desc.normalized_coords;
+    const double u = texel_coord(x, t.width, mx, norm);
+    const double v = one_d ? 0.5 : texel_coord(y, t.height, my, norm);
+    return filter_plane(t, t.base, u, v, mx, my);
+}
+
+TexResult sample_layer(const ImageObject& t, uint32_t layer, float x, float y) {
+    const bool one_d = t.geometry == Geometry::Layered1D;
+    const uint8_t* plane = plane_ptr(t, std::min(layer, t.depth - 1));
+    const AddressMode mx = effective_mode(t, 0), my = effective_mode(t, 1);
+    const bool norm = t.desc.normalized_coords;
+    const double u = texel_coord(x, t.width, mx, norm);
+    const double v = one_d ? 0.5 : texel_coord(y, t.height, my, norm);
+    return filter_plane(t, plane, u, v, mx, my);
+}
+
+TexResult sample_3d(const ImageObject& t, float x, float y, float z) {
+    const AddressMode mx = effective_mode(t, 0), my = effective_mode(t, 1), mz = effective_mode(t, 2);
+    const bool norm = t.desc.normalized_coords;
+    const int64_t i = address(saturate(std::floor(texel_coord(x, t.width, mx, norm))), t.width, mx);
+    const int64_t j = address(saturate(std::floor(texel_coord(y, t.height, my, norm))), t.height, my);
+    const int64_t k = address(saturate(std::floor(texel_coord(z, t.depth, mz, norm))), t.depth, mz);
+    if (k < 0) return result_of(t, border_texel(t));
+    return result_of(t, load(t, plane_ptr(t, uint64_t(k)), i, j));
+}
+
+TexResult sample_cube(const ImageObject& t, uint32_t cube, float x, float y, float z) {
+    const CubeFace f = cube_face(x, y, z);
+    const uint32_t cubes = t.depth / 6;
+    const uint64_t plane = uint64_t(std::min(cube, cubes - 1)) * 6 + f.face;
+    return filter_plane(t, plane_ptr(t, plane), f.u * t.width, f.v * t.height, AddressMode::Clamp, AddressMode::Clamp);
 }
 
 TexResult fetch_texel(const ImageObject& t, int32_t x, int32_t y) {
     if (x < 0 || y < 0 || uint32_t(x) >= t.width || uint32_t(y) >= t.height) return {};
-    return result_of(t, load(t, x, y));
+    return result_of(t, load(t, t.base, x, y));
 }
 
 TexResult gather(const ImageObject& t, float x, float y, unsigned comp) {
@@ -311,7 +384,7 @@ TexResult gather(const ImageObject& t, float x, float y, unsigned comp) {
     const int64_t j0 = address(fv >> 8, t.height, my), j1 = address((fv >> 8) + 1, t.height, my);
     const int64_t order[4][2] = {{i0, j1}, {i1, j1}, {i1, j0}, {i0, j0}};
     TexResult r;
-    for (int q = 0; q < 4; ++q) r.v[q] = result_of(t, load(t, order[q][0], order[q][1])).v[comp & 3];
+    for (int q = 0; q < 4; ++q) r.v[q] = result_of(t, load(t, t.base, order[q][0], order[q][1])).v[comp & 3];
     return r;
 }
 

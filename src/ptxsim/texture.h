@@ -47,6 +47,9 @@ struct ImageObject {
     TextureDesc desc;
     FilterClass filter_class = FilterClass::Single;
     uint32_t border_bits[4] = {}; // border colour as the sampler returns it (missing channels 0)
+    Geometry geometry = Geometry::Plain;
+    uint32_t depth = 1;       // slices, layers or faces (Plain: 1)
+    uint64_t slice_pitch = 0; // bytes between slices / layers / faces
 };
 
 struct ImageTable {
@@ -82,8 +85,16 @@ private:
 struct TexResult {
     uint32_t v[4] = {0, 0, 0, 0};
 };
-// tex with float coordinates (Y ignored when ONE_D: 1D lookups filter in x only).
+// tex with float coordinates on a Plain image (Y ignored when ONE_D: 1D lookups filter in x only).
 TexResult sample(const ImageObject& t, float x, float y, bool one_d);
+// tex.a1d / tex.a2d: layer LAYER of a Layered1D / Layered2D image (a layer past the last reads the last,
+// as the H200 does; Y ignored for Layered1D).
+TexResult sample_layer(const ImageObject& t, uint32_t layer, float x, float y);
+// tex.3d with point filtering (linear filtering of a Volume3D is refused when the object is created).
+TexResult sample_3d(const ImageObject& t, float x, float y, float z);
+// tex.cube / tex.acube: the face direction (X, Y, Z) points at (z wins ties, then y), then a point or
+// bilinear lookup on that face of cube CUBE (past the last: the last) with its edges clamped.
+TexResult sample_cube(const ImageObject& t, uint32_t cube, float x, float y, float z);
 // tex with integer coordinates: the texel at (x, y) without filtering or addressing; zeros outside.
 TexResult fetch_texel(const ImageObject& t, int32_t x, int32_t y);
 // tld4: component COMP of the bilinear footprint, counter-clockwise from the lower left:

@@ -6,7 +6,7 @@
 #      the accuracy set's (D4R_PREFER_ACCURACY=1), tone-mapped PSNR per frame, and the accuracy set's frames against
 #      the PTX path's (--native off): identical files;
 #   2. Nsight Compute: duration, DRAM and SM throughput and achieved occupancy of every kernel of the last frame.
-# SKIP_TIMING=1 runs step 2 alone.
+# SKIP_TIMING=1 runs step 2 alone; SKIP_NCU=1 step 1 alone.
 # CARRY as for refine-sm90.sh. Everything is printed; the raw reports go to $OUT when it is set.
 set -uo pipefail
 carry=$(realpath "${1:-.carry}")
@@ -53,6 +53,7 @@ for fa in sorted(glob.glob(sys.argv[1] + "/*.d4rframe")):
 PY
 fi
 
+[ -n "${SKIP_NCU:-}" ] && { log "2. skipped (SKIP_NCU)"; exit 0; }
 log "2. per kernel (ncu, frame 3)"
 ncu --launch-skip 0 --kernel-name-base function --csv --page raw \
     --metrics gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,launch__block_size,launch__registers_per_thread \

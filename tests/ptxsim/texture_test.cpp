@@ -357,10 +357,22 @@ TEST_F(TextureTest, UnsupportedFormsAreLoadErrors) {
     .reg .u64 %rd<2>;
     .reg .f32 %f<8>;
     ld.param.u64 %rd1, [t];
-    tex.3d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f7}];
+    tex.a2dms.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6, %f7, %f7}];
     ret;
 })"))
-                  .find(".3d is not supported"),
+                  .find("multisample geometry .a2dms is not supported"),
+              std::string::npos);
+    EXPECT_NE(test::load_error(test::ptx(R"(
+.visible .entry k(.param .u64 t)
+{
+    .reg .u64 %rd<2>;
+    .reg .f32 %f<8>;
+    .reg .b32 %r<2>;
+    ld.param.u64 %rd1, [t];
+    tex.3d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1, %r1, %r1, %r1}];
+    ret;
+})"))
+                  .find("integer coordinates on .3d textures are not supported"),
               std::string::npos);
 }
 

@@ -15,16 +15,36 @@ std::mutex g_mutex;
 std::unordered_map<uint64_t, CUDA_RESOURCE_DESC> g_textures; // guarded by g_mutex
 std::unordered_map<uint64_t, CUDA_RESOURCE_DESC> g_surfaces;
 
+// A 3D, layered or cubemap array (its texels in its own device memory) as a ptxsim volume.
+CUresult map_volume(const Array& a, ptxsim::ResourceDesc& out) {
+    using G = ptxsim::Geometry;
+    const unsigned flags = a.desc.Flags;
+    const bool layered = flags & CUDA_ARRAY3D_LAYERED;
+    if (flags & CUDA_ARRAY3D_CUBEMAP)
+        out.geometry = layered ? G::CubemapLayered : G::Cubemap;
+    else if (layered)
+        out.geometry = a.desc.Height ? G::Layered2D : G::Layered1D;
+    else
+        out.geometry = G::Volume3D;
+    D4R_CPU_REFUSE_IF(!to_channel_format(a.desc.Format, out.format), CUDA_ERROR_INVALID_VALUE);
+    out.kind = ptxsim::ResourceDesc::Kind::Volume;
+    out.ptr = a.base;
+    out.channels = a.desc.NumChannels;
+    out.width = static_cast<uint32_t>(a.desc.Width);
+    out.height = static_cast<uint32_t>(a.height());
+    out.depth = static_cast<uint32_t>(a.depth());
+    out.pitch = a.row_bytes();
+    out.slice_pitch = a.row_bytes() * a.height();
+    return CUDA_SUCCESS;
+}
+
 CUresult map_resource(const CUDA_RESOURCE_DESC& r, ptxsim::ResourceDesc& out) {
     using Kind = ptxsim::ResourceDesc::Kind;
     switch (r.resType) {
     case CU_RESOURCE_TYPE_ARRAY: {
         auto a = find_array(r.res.array.hArray);
         D4R_CPU_REFUSE_IF(!a, CUDA_ERROR_INVALID_HANDLE);
-        if (!a->sim) {
-            log::warn("cpu backend: texture objects over 3D, layered or cubemap arrays are not supported");
-            return CUDA_ERROR_NOT_SUPPORTED;
-        }
+        if (!a->sim) return map_volume(*a, out);
         out.kind = Kind::Array;
         out.array = a->sim;
         return CUDA_SUCCESS;
@@ -56,7 +76,7 @@ bool small_integer(ptxsim::ChannelFormat f) {
 }
 
 CUresult map_texture(const CUDA_TEXTURE_DESC& t, ptxsim::ChannelFormat format, ptxsim::TextureDesc& out) {
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
         D4R_CPU_REFUSE_IF(static_cast<unsigned>(t.addressMode[i]) > CU_TR_ADDRESS_MODE_BORDER,
                           CUDA_ERROR_INVALID_VALUE);
         out.address[i] = static_cast<ptxsim::AddressMode>(t.addressMode[i]); // same order as CUaddress_mode
@@ -96,7 +116,7 @@ CUresult cu_tex_object_create(CUtexObject* out, const CUDA_RESOURCE_DESC* res, c
     auto handle = ptxsim::create_texture_object(state().device, rd, td);
     if (!handle) {
         log::warn("cpu backend: cuTexObjectCreate: {}", handle.error().text());
-        return CUDA_ERROR_INVALID_VALUE;
+        return handle.error().code() == ErrorCode::Unsupported ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
     }
     std::lock_guard lock(g_mutex);
     g_textures[*handle] = *res;
@@ -139,11 +159,14 @@ CUresult cu_surf_object_create(CUsurfObject* out, const CUDA_RESOURCE_DESC* res)
     auto a = find_array(res->res.array.hArray);
     D4R_CPU_REFUSE_IF(!a, CUDA_ERROR_INVALID_HANDLE);
     D4R_CPU_REFUSE_IF(!(a->desc.Flags & CUDA_ARRAY3D_SURFACE_LDST), CUDA_ERROR_INVALID_VALUE);
-    if (!a->sim) {
-        log::warn("cpu backend: surface objects over 3D or layered arrays are not supported");
-        return CUDA_ERROR_NOT_SUPPORTED;
+    Expected<ptxsim::SurfObject> handle = 0;
+    if (a->sim) {
+        handle = ptxsim::create_surface_object(state().device, a->sim);
+    } else {
+        ptxsim::ResourceDesc rd;
+        if (CUresult r = map_volume(*a, rd)) return r;
+        handle = ptxsim::create_surface_object(state().device, rd);
     }
-    auto handle = ptxsim::create_surface_object(state().device, a->sim);
     if (!handle) {
         log::warn("cpu backend: cuSurfObjectCreate: {}", handle.error().text());
         return CUDA_ERROR_INVALID_VALUE;
