@@ -2,7 +2,7 @@
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
 
-.PHONY: all configure build build-asan demo test test-default test-asan test-fuzz deps deps-demo bench clean
+.PHONY: all configure build build-asan demo test test-default test-asan test-fuzz deps deps-demo bench clean tidy-seed
 
 all: build
 
@@ -56,6 +56,11 @@ test-asan: build-asan
 
 test-fuzz: build-asan
 	tests/fuzz/run-fuzzers.sh --build build-asan $(FUZZ_SECONDS)
+
+# Records the clang-tidy seed (tests/core/tidy-clean.txt: the keys of a clean run of the whole tree), so that a
+# fresh clone (CI) checks only the files changed since. Fast after `make test` (every clean file is cached).
+tidy-seed: build
+	scripts/check-tidy.sh --record-seed build
 
 bench: build
 	@for b in build/bin/bench_*; do echo "== $$b"; $$b; done

@@ -5,12 +5,18 @@
 #
 # Usage: scripts/check-tidy.sh BUILD_DIR [FILE...]  (BUILD_DIR: a configured build with compile_commands.json;
 #                                                    FILE...: only these, else every src/**/*.cpp in it)
+#        scripts/check-tidy.sh --record-seed BUILD_DIR   (the whole tree; writes the seed when clean)
 #        scripts/check-tidy.sh --self-test          (checks that a planted use-after-move is caught)
 # Clean results are cached by content: a file is not checked again while the sha256 of its compile command,
 # the contents of the source and of every header it includes (from ninja's dependency log of BUILD_DIR, so
 # the build must have compiled it), .clang-tidy and clang-tidy's --version are those of a clean run. Paths of
 # the repository and the build folder are left out of the key, so another clone shares it. The cache is
-# $D4R_TIDY_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/d4r-tidy; D4R_TIDY_CACHE=off checks every file.
+# $D4R_TIDY_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/d4r-tidy; D4R_TIDY_CACHE=off checks every file (the seed
+# too). The committed seed tests/core/tidy-clean.txt holds the keys of a clean run of the whole tree (each key a
+# sha256 of everything that can change clang-tidy's answer), so a fresh clone on a machine with the same
+# packages (CI) checks only what changed since: a key found there counts as cached. D4R_TIDY_SEED=FILE reads
+# another, D4R_TIDY_SEED=off none. --record-seed (first argument; whole tree only) writes the seed after a
+# clean run: every file's key, sorted. Run it before committing (`make tidy-seed`).
 # Exit 0 when clean; 1 naming each finding (file:line: message [check]); 2 when clang-tidy-19 is missing,
 # BUILD_DIR has no compile_commands.json, or clang-tidy failed without a finding to show for it (a non-zero
 # exit with no finding, a crash, no version line from --version): a file it could not check is not clean.
@@ -19,7 +25,7 @@ set -uo pipefail
 tool=${CLANG_TIDY:-clang-tidy-19}
 here=$(cd "$(dirname "$0")/.." && pwd -P)
 case "${1:-}" in
-    -h|--help|"") sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
+    -h|--help|"") sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ]; exit $? ;;
 esac
 command -v "$tool" >/dev/null || { echo "check-tidy: $tool not found (scripts/install-deps.sh installs it)" >&2; exit 2; }
 # The tool must answer as clang-tidy does before its silence can mean "clean".
@@ -99,13 +105,29 @@ CPP
     tidy_cached 0 '2 files clean \(0 checked, 2 from the cache'
     printf '// changed\ninline int twice(int a) { return 2 * a; }\n' > "$tmp/proj/src/a.h"
     tidy_cached 0 '2 files clean \(1 checked, 1 from the cache'
+    # The seed: recorded from a clean run, it stands in for an empty cache (a fresh clone), file by file.
+    mkdir -p "$tmp/proj/tests/core"
+    out=$(D4R_TIDY_ROOT="$tmp/proj" "$0" --record-seed "$tmp/proj/build" 2>&1)
+    grep -q 'recorded 2 keys' <<< "$out" || { echo "check-tidy self-test: --record-seed:"; echo "$out"; exit 1; }
+    export D4R_TIDY_CACHE=$tmp/cache2
+    tidy_cached 0 '2 files clean \(0 checked, 0 from the cache .*, 2 from the seed'
+    printf '// changed again\ninline int twice(int a) { return 2 * a; }\n' > "$tmp/proj/src/a.h"
+    export D4R_TIDY_CACHE=$tmp/cache3
+    tidy_cached 0 '2 files clean \(1 checked, 0 from the cache .*, 1 from the seed'
     echo "check-tidy self-test: ok"
     exit 0
 fi
 
+record_seed=0
+if [ "$1" = --record-seed ]; then
+    record_seed=1
+    shift
+    [ $# -eq 1 ] || { echo "check-tidy: --record-seed takes BUILD_DIR only (the seed holds the whole tree)" >&2; exit 2; }
+fi
 build=$1
 shift
 root=${D4R_TIDY_ROOT:-$here}
+seed=${D4R_TIDY_SEED:-$root/tests/core/tidy-clean.txt}
 [ -f "$build/compile_commands.json" ] || { echo "check-tidy: $build/compile_commands.json not found (configure the build first)" >&2; exit 2; }
 if [ $# -gt 0 ]; then
     files=("$@")
@@ -181,10 +203,15 @@ else
     printf -- '-\t%s\n' "${files[@]}" > "$work/keys"
 fi
 to_check=()
-from_cache=0
+from_cache=0 from_seed=0
+seeded=$work/seeded
+: > "$seeded"
+if [ "$cache" != off ] && [ "$seed" != off ] && [ -f "$seed" ]; then grep -v '^#' "$seed" > "$seeded"; fi
 while IFS=$'\t' read -r key f; do
     if [ "$key" != - ] && [ -e "$cache/$key" ]; then
         from_cache=$((from_cache + 1))
+    elif [ "$key" != - ] && grep -qxF "$key" "$seeded"; then
+        from_seed=$((from_seed + 1))
     else
         to_check+=("$f")
     fi
@@ -248,6 +275,19 @@ if [ -n "$findings" ]; then
     echo "$findings"
     exit 1
 fi
-where=" from the cache $cache"
+where=" from the cache $cache, $from_seed from the seed"
 [ "$cache" != off ] || where=" (cache off)"
 echo "check-tidy: ${#files[@]} files clean (${#to_check[@]} checked, $from_cache$where; $(( $(date +%s) - start )) s)"
+if [ $record_seed = 1 ]; then
+    if grep -q $'^-\t' "$work/keys"; then
+        echo "check-tidy: not recording the seed: some files have no dependency log in $build (build it first):" >&2
+        grep $'^-\t' "$work/keys" | cut -f2 | sed 's/^/    /' >&2
+        exit 2
+    fi
+    tmp_seed=$(mktemp "$seed.XXXXXX") || exit 2
+    { echo "# clang-tidy-clean keys of d4r's sources (scripts/check-tidy.sh --record-seed; see its --help)."
+      echo "# $(grep -m1 'LLVM version' <<< "$version" | sed 's/^ *//')"
+      cut -f1 "$work/keys" | sort -u; } > "$tmp_seed" && mv "$tmp_seed" "$seed" ||
+        { rm -f "$tmp_seed"; echo "check-tidy: could not write the seed $seed" >&2; exit 2; }
+    echo "check-tidy: recorded $(grep -vc '^#' "$seed") keys in $seed"
+fi
