@@ -757,7 +757,8 @@ typedef enum d4r_CUgraphNodeType_enum D4R_ENUM_BASE {
     CU_GRAPH_NODE_TYPE_WAIT_EVENT = 6,
     CU_GRAPH_NODE_TYPE_EVENT_RECORD = 7,
     CU_GRAPH_NODE_TYPE_MEM_ALLOC = 10,
-    CU_GRAPH_NODE_TYPE_MEM_FREE = 11
+    CU_GRAPH_NODE_TYPE_MEM_FREE = 11,
+    CU_GRAPH_NODE_TYPE_CONDITIONAL = 13
 } CUgraphNodeType;
 
 typedef enum d4r_CUstreamCaptureStatus_enum D4R_ENUM_BASE {
@@ -928,6 +929,82 @@ typedef struct d4r_CUmemPoolProps_st {
     unsigned short usage;
     unsigned char reserved[54];
 } CUmemPoolProps;
+
+typedef struct d4r_CUDA_MEM_ALLOC_NODE_PARAMS_st {
+    CUmemPoolProps poolProps;
+    const CUmemAccessDesc* accessDescs;
+    size_t accessDescCount;
+    size_t bytesize;
+    CUdeviceptr dptr; // out
+} CUDA_MEM_ALLOC_NODE_PARAMS;
+
+typedef enum d4r_CUgraphMem_attribute_enum D4R_ENUM_BASE {
+    CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT = 0,
+    CU_GRAPH_MEM_ATTR_USED_MEM_HIGH = 1,
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT = 2,
+    CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH = 3
+} CUgraphMem_attribute;
+
+// Conditional nodes (CUDA 12.3): a handle's value, set by cudaGraphSetConditional in device code, decides
+// whether (IF; with two bodies, IF/ELSE), how often (WHILE) or which (SWITCH) body graph runs.
+typedef unsigned long long CUgraphConditionalHandle;
+enum { CU_GRAPH_COND_ASSIGN_DEFAULT = 1 };
+typedef enum d4r_CUgraphConditionalNodeType_enum D4R_ENUM_BASE {
+    CU_GRAPH_COND_TYPE_IF = 0,
+    CU_GRAPH_COND_TYPE_WHILE = 1,
+    CU_GRAPH_COND_TYPE_SWITCH = 2
+} CUgraphConditionalNodeType;
+
+typedef struct d4r_CUDA_CONDITIONAL_NODE_PARAMS_st {
+    CUgraphConditionalHandle handle;
+    CUgraphConditionalNodeType type;
+    unsigned int size;
+    CUgraph* phGraph_out; // out: the driver's array of SIZE body graphs
+    CUcontext ctx;
+} CUDA_CONDITIONAL_NODE_PARAMS;
+
+// cuGraphAddNode's parameters: the node type and the union member of that type (256 bytes in all).
+typedef struct d4r_CUgraphNodeParams_st {
+    CUgraphNodeType type;
+    int reserved0[3];
+    union {
+        long long reserved1[29];
+        CUDA_KERNEL_NODE_PARAMS_v2 kernel; // CUDA_KERNEL_NODE_PARAMS_v3 has the same layout
+        struct {
+            int flags;
+            int reserved;
+            CUcontext copyCtx;
+            CUDA_MEMCPY3D copyParams;
+        } memcpy;
+        struct {
+            CUdeviceptr dst;
+            size_t pitch;
+            unsigned int value;
+            unsigned int elementSize;
+            size_t width;
+            size_t height;
+            CUcontext ctx;
+        } memset;
+        CUDA_HOST_NODE_PARAMS host;
+        struct {
+            CUgraph graph;
+        } graph;
+        struct {
+            CUevent event;
+        } eventWait, eventRecord;
+        CUDA_MEM_ALLOC_NODE_PARAMS alloc;
+        struct {
+            CUdeviceptr dptr;
+        } free;
+        CUDA_CONDITIONAL_NODE_PARAMS conditional;
+    };
+    long long reserved2;
+} CUgraphNodeParams;
+#ifdef __cplusplus
+static_assert(sizeof(CUDA_MEM_ALLOC_NODE_PARAMS) == 120, "CUDA_MEM_ALLOC_NODE_PARAMS is 120 bytes in cuda.h");
+static_assert(sizeof(CUDA_CONDITIONAL_NODE_PARAMS) == 32, "CUDA_CONDITIONAL_NODE_PARAMS is 32 bytes in cuda.h");
+static_assert(sizeof(CUgraphNodeParams) == 256, "CUgraphNodeParams is 256 bytes in cuda.h");
+#endif
 
 typedef struct d4r_CUaccessPolicyWindow_st {
     void* base_ptr;

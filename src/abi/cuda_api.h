@@ -321,6 +321,16 @@
     X(cuGraphAddChildGraphNode, cuGraphAddChildGraphNode, 10000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUgraph childGraph), (phGraphNode, hGraph, dependencies, numDependencies, childGraph)) \
     X(cuGraphChildGraphNodeGetGraph, cuGraphChildGraphNodeGetGraph, 10000, (CUgraphNode hNode, CUgraph* phGraph), (hNode, phGraph)) \
     X(cuGraphAddEmptyNode, cuGraphAddEmptyNode, 10000, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies), (phGraphNode, hGraph, dependencies, numDependencies)) \
+    X(cuGraphAddNode, cuGraphAddNode, 12020, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUgraphNodeParams* nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams)) \
+    X(cuGraphAddNode_v2, cuGraphAddNode, 12030, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, const CUgraphEdgeData* dependencyData, size_t numDependencies, CUgraphNodeParams* nodeParams), (phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams)) \
+    X(cuGraphConditionalHandleCreate, cuGraphConditionalHandleCreate, 12030, (CUgraphConditionalHandle* pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags), (pHandle_out, hGraph, ctx, defaultLaunchValue, flags)) \
+    X(cuGraphAddMemAllocNode, cuGraphAddMemAllocNode, 11040, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUDA_MEM_ALLOC_NODE_PARAMS* nodeParams), (phGraphNode, hGraph, dependencies, numDependencies, nodeParams)) \
+    X(cuGraphMemAllocNodeGetParams, cuGraphMemAllocNodeGetParams, 11040, (CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS* params_out), (hNode, params_out)) \
+    X(cuGraphAddMemFreeNode, cuGraphAddMemFreeNode, 11040, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUdeviceptr dptr), (phGraphNode, hGraph, dependencies, numDependencies, dptr)) \
+    X(cuGraphMemFreeNodeGetParams, cuGraphMemFreeNodeGetParams, 11040, (CUgraphNode hNode, CUdeviceptr* dptr_out), (hNode, dptr_out)) \
+    X(cuDeviceGraphMemTrim, cuDeviceGraphMemTrim, 11040, (CUdevice device), (device)) \
+    X(cuDeviceGetGraphMemAttribute, cuDeviceGetGraphMemAttribute, 11040, (CUdevice device, CUgraphMem_attribute attr, void* value), (device, attr, value)) \
+    X(cuDeviceSetGraphMemAttribute, cuDeviceSetGraphMemAttribute, 11040, (CUdevice device, CUgraphMem_attribute attr, void* value), (device, attr, value)) \
     X(cuGraphAddEventRecordNode, cuGraphAddEventRecordNode, 11010, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event)) \
     X(cuGraphAddEventWaitNode, cuGraphAddEventWaitNode, 11010, (CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies, size_t numDependencies, CUevent event), (phGraphNode, hGraph, dependencies, numDependencies, event)) \
     X(cuGraphEventRecordNodeGetEvent, cuGraphEventRecordNodeGetEvent, 11010, (CUgraphNode hNode, CUevent* event_out), (hNode, event_out)) \

@@ -44,16 +44,13 @@
     X(cuDevSmResourceSplitByCount) \
     X(cuDeviceGetDevResource) \
     X(cuDeviceGetExecAffinitySupport) \
-    X(cuDeviceGetGraphMemAttribute) \
     X(cuDeviceGetHostAtomicCapabilities) \
     X(cuDeviceGetLuid) \
     X(cuDeviceGetNvSciSyncAttributes) \
     X(cuDeviceGetP2PAtomicCapabilities) \
     X(cuDeviceGetP2PAttribute) \
     X(cuDeviceGetTexture1DLinearMaxWidth) \
-    X(cuDeviceGraphMemTrim) \
     X(cuDeviceRegisterAsyncNotification) \
-    X(cuDeviceSetGraphMemAttribute) \
     X(cuDeviceTotalMem) \
     X(cuDeviceUnregisterAsyncNotification) \
     X(cuFlushGPUDirectRDMAWrites) \
@@ -63,13 +60,8 @@
     X(cuGraphAddBatchMemOpNode) \
     X(cuGraphAddExternalSemaphoresSignalNode) \
     X(cuGraphAddExternalSemaphoresWaitNode) \
-    X(cuGraphAddMemAllocNode) \
-    X(cuGraphAddMemFreeNode) \
-    X(cuGraphAddNode) \
-    X(cuGraphAddNode_v2) \
     X(cuGraphBatchMemOpNodeGetParams) \
     X(cuGraphBatchMemOpNodeSetParams) \
-    X(cuGraphConditionalHandleCreate) \
     X(cuGraphEventRecordNodeSetEvent) \
     X(cuGraphEventWaitNodeSetEvent) \
     X(cuGraphExecBatchMemOpNodeSetParams) \
@@ -86,8 +78,6 @@
     X(cuGraphKernelNodeCopyAttributes) \
     X(cuGraphKernelNodeGetAttribute) \
     X(cuGraphKernelNodeSetAttribute) \
-    X(cuGraphMemAllocNodeGetParams) \
-    X(cuGraphMemFreeNodeGetParams) \
     X(cuGraphNodeGetEnabled) \
     X(cuGraphNodeSetEnabled) \
     X(cuGraphNodeSetParams) \

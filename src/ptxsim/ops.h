@@ -31,4 +31,9 @@ Status decode_device_runtime_call(InstrDecoder& d, std::string_view name, const 
 bool is_heap_function(std::string_view name);
 Status decode_heap_call(InstrDecoder& d, std::string_view name, const ast::Operand* rets, const ast::Operand* args);
 
+// cudaGraphSetConditional: a graph's conditional value, through LaunchConfig::set_conditional
+// (ops_conditional.cpp).
+bool is_conditional_function(std::string_view name);
+Status decode_conditional_call(InstrDecoder& d, const ast::Operand* rets, const ast::Operand* args);
+
 } // namespace d4r::ptxsim

@@ -422,6 +422,7 @@ Status decode_call(InstrDecoder& d) {
         if (!f.defined && f.name == "__assertfail") return decode_assertfail(d, rets, args);
         if (!f.defined && is_device_runtime_function(f.name)) return decode_device_runtime_call(d, f.name, rets, args);
         if (!f.defined && is_heap_function(f.name)) return decode_heap_call(d, f.name, rets, args);
+        if (!f.defined && is_conditional_function(f.name)) return decode_conditional_call(d, rets, args);
         if (!f.defined) return d.error(fmt::format("call to external function '{}' is not supported", func->name));
         candidates.push_back(static_cast<uint32_t>(sym->value));
     } else if (sym->kind == Symbol::Kind::Reg && sym->wide) {
@@ -586,7 +587,8 @@ void add_control_ops(OpcodeTable& t) {
 }
 
 bool is_builtin_function(std::string_view name) {
-    return name == "vprintf" || name == "__assertfail" || is_device_runtime_function(name) || is_heap_function(name);
+    return name == "vprintf" || name == "__assertfail" || is_device_runtime_function(name) || is_heap_function(name) ||
+           is_conditional_function(name);
 }
 
 } // namespace d4r::ptxsim

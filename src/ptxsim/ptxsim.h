@@ -88,6 +88,9 @@ struct LaunchConfig {
     // The heap of malloc/free in kernels (device_heap.h). A kernel that calls them (Module::uses_device_heap())
     // cannot launch without one: launch() refuses it, naming malloc.
     std::shared_ptr<DeviceHeap> heap;
+    // cudaGraphSetConditional(handle, value) from the kernel, per lane in lane order: false for a handle the
+    // caller does not know (the launch stops naming it). Empty: every such call stops the launch.
+    std::function<bool(uint64_t handle, uint32_t value)> set_conditional;
 };
 
 struct LaunchResult {
@@ -228,8 +231,8 @@ private:
 inline constexpr uint32_t kNewestPtxIsaMajor = 9;
 
 // External functions ptxsim provides itself, which a module may declare (.extern .func) and call without
-// defining them: vprintf, __assertfail, malloc/free/__cuda_syscall_aligned_malloc (the device heap) and the
-// device runtime's kernel-launch calls.
+// defining them: vprintf, __assertfail, malloc/free/__cuda_syscall_aligned_malloc (the device heap), the
+// device runtime's kernel-launch calls and cudaGraphSetConditional.
 bool is_builtin_function(std::string_view name);
 
 // Runs KERNEL over the grid and waits for it. PARAMS is the parameter block laid out as

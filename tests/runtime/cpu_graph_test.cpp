@@ -204,6 +204,67 @@ TEST_F(CpuGraphTest, BadInputIsRefused) {
     EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
 }
 
+// Conditional and memory nodes: what is malformed is refused with NVIDIA's codes, what the backend lacks with
+// CUDA_ERROR_NOT_SUPPORTED (the working cases: tests/cudart/programs/rt_graph_nodes.cu against the H200).
+TEST_F(CpuGraphTest, ConditionalAndMemoryNodesRefuseWhatTheyCannotDo) {
+    CUgraph g = nullptr;
+    ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    CUgraphConditionalHandle h = 7;
+    EXPECT_EQ(api().cuGraphConditionalHandleCreate(&h, g, m_ctx, 0, 2), CUDA_ERROR_INVALID_VALUE); // bad flags
+    EXPECT_EQ(h, 0u);
+    EXPECT_EQ(api().cuGraphConditionalHandleCreate(&h, reinterpret_cast<CUgraph>(0x99), m_ctx, 0, 0),
+              CUDA_ERROR_INVALID_VALUE);
+    ASSERT_EQ(api().cuGraphConditionalHandleCreate(&h, g, m_ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT), CUDA_SUCCESS);
+    EXPECT_NE(h, 0u);
+
+    CUgraphNode n = nullptr;
+    CUgraphNodeParams p{};
+    p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    p.conditional.handle = h + 1; // no such handle
+    p.conditional.type = CU_GRAPH_COND_TYPE_IF;
+    p.conditional.size = 1;
+    EXPECT_EQ(api().cuGraphAddNode(&n, g, nullptr, 0, &p), CUDA_ERROR_INVALID_VALUE);
+    p.conditional.handle = h;
+    p.conditional.size = 3; // IF has one body, or two with an else
+    EXPECT_EQ(api().cuGraphAddNode(&n, g, nullptr, 0, &p), CUDA_ERROR_INVALID_VALUE);
+    p.conditional.type = CU_GRAPH_COND_TYPE_WHILE;
+    p.conditional.size = 1;
+    ASSERT_EQ(api().cuGraphAddNode(&n, g, nullptr, 0, &p), CUDA_SUCCESS);
+    ASSERT_NE(p.conditional.phGraph_out, nullptr);
+    CUgraph body = p.conditional.phGraph_out[0];
+    CUgraphNode inner = nullptr;
+    EXPECT_EQ(api().cuGraphAddEmptyNode(&inner, body, nullptr, 0), CUDA_SUCCESS); // the body takes nodes
+    CUgraphNodeType type{};
+    EXPECT_EQ(api().cuGraphNodeGetType(n, &type), CUDA_SUCCESS);
+    EXPECT_EQ(type, CU_GRAPH_NODE_TYPE_CONDITIONAL);
+
+    CUgraphNodeParams other{};
+    other.type = static_cast<CUgraphNodeType>(8); // external semaphore signal
+    EXPECT_EQ(api().cuGraphAddNode(&n, g, nullptr, 0, &other), CUDA_ERROR_NOT_SUPPORTED);
+    CUdeviceptr d = 0;
+    ASSERT_EQ(api().cuMemAlloc_v2(&d, 64), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphAddMemFreeNode(&n, g, nullptr, 0, d), CUDA_ERROR_NOT_SUPPORTED); // not the graph's
+    CUDA_MEM_ALLOC_NODE_PARAMS a{};
+    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    EXPECT_EQ(api().cuGraphAddMemAllocNode(&n, g, nullptr, 0, &a), CUDA_ERROR_INVALID_VALUE); // 0 bytes
+    a.bytesize = 256;
+    ASSERT_EQ(api().cuGraphAddMemAllocNode(&n, g, nullptr, 0, &a), CUDA_SUCCESS);
+    EXPECT_NE(a.dptr, 0u);
+    CUgraphNode freed = nullptr;
+    EXPECT_EQ(api().cuGraphAddMemFreeNode(&freed, g, &n, 1, a.dptr), CUDA_SUCCESS);
+
+    // A graph with a conditional node cannot be updated in place (yet).
+    CUgraphExec e = nullptr;
+    ASSERT_EQ(api().cuGraphInstantiateWithFlags(&e, g, 0), CUDA_SUCCESS);
+    CUgraphExecUpdateResultInfo info{};
+    EXPECT_EQ(api().cuGraphExecUpdate_v2(e, g, &info), CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE);
+    EXPECT_EQ(api().cuGraphExecDestroy(e), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphDestroy(g), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphAddEmptyNode(&inner, body, nullptr, 0), CUDA_ERROR_INVALID_VALUE); // gone with it
+    EXPECT_EQ(api().cuMemFree_v2(d), CUDA_SUCCESS);
+}
+
 // Synchronising a capturing stream, a synchronous copy in global mode and legacy-stream work all
 // invalidate the capture; the stream then ends capture with CUDA_ERROR_STREAM_CAPTURE_INVALIDATED.
 TEST_F(CpuGraphTest, CaptureInvalidation) {

@@ -37,6 +37,7 @@ const ApiTable& cpu_table() {
         cpu::fill_peer(t);
         cpu::fill_mempool(t);
         cpu::fill_graph(t);
+        cpu::fill_graph_nodes(t);
         cpu::fill_link(t);
         cpu::fill_vmm(t);
         cpu::fill_external(t);

@@ -69,8 +69,11 @@ bool topological_order(const Graph& g, std::vector<Node*>& out) {
 bool has_cycle(const Graph& g) {
     std::vector<Node*> order;
     if (!topological_order(g, order)) return true;
-    for (auto& n : g.nodes)
+    for (auto& n : g.nodes) {
         if (n->child && has_cycle(*n->child)) return true;
+        for (auto& body : n->bodies)
+            if (has_cycle(*body)) return true;
+    }
     return false;
 }
 
@@ -95,6 +98,14 @@ CUresult add_checked(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, size_
     *ph = reinterpret_cast<CUgraphNode>(added);
     return CUDA_SUCCESS;
 }
+
+} // namespace
+
+CUresult add_new_node(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, size_t n, std::unique_ptr<Node> node) {
+    return add_checked(ph, hg, deps, n, std::move(node));
+}
+
+namespace {
 
 template <typename Fill>
 CUresult add_typed(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, size_t n, CUgraphNodeType type, Fill fill) {
@@ -598,6 +609,19 @@ CUresult cu_graph_exec_get_flags(CUgraphExec h, cuuint64_t* flags) {
     return CUDA_SUCCESS;
 }
 
+} // namespace
+
+void register_bodies(Graph& g) {
+    for (auto& n : g.nodes)
+        for (auto& body : n->bodies) {
+            registry().graphs.emplace(body.get(), body);
+            register_nodes(*body);
+            register_bodies(*body);
+        }
+}
+
+namespace {
+
 CUresult cu_graph_exec_destroy(CUgraphExec h) {
     if (CUresult r = check_init()) return r;
     std::lock_guard lock(graph_mutex());
@@ -621,6 +645,8 @@ CUresult cu_graph_launch(CUgraphExec h, CUstream stream) {
     std::lock_guard lock(graph_mutex());
     Exec* e = find_exec(h);
     D4R_CPU_REFUSE_IF(!e, CUDA_ERROR_INVALID_VALUE);
+    if (has_conditional_nodes(*e->graph))
+        if (CUresult r = start_conditional_launch(*e->graph, stream)) return r;
     return launch_graph_nodes(*e->graph, stream);
 }
 
@@ -690,6 +716,11 @@ CUresult exec_update(CUgraphExec he, CUgraph hg, CUgraphExecUpdateResult* result
     Graph* g = find_graph(hg);
     D4R_CPU_REFUSE_IF(!e || !g, CUDA_ERROR_INVALID_VALUE);
     Graph& mine = *e->graph;
+    if (has_conditional_nodes(*g) || has_conditional_nodes(mine)) {
+        if (result) *result = CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED;
+        return refuse(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+                      "cpu backend: cuGraphExecUpdate of graphs with conditional nodes is not supported");
+    }
     auto fail = [&](CUgraphExecUpdateResult why, Node* node) {
         *result = why;
         if (error_node) *error_node = reinterpret_cast<CUgraphNode>(node);
@@ -808,6 +839,10 @@ void destroy_graph(CUgraph h) {
                 registry().graphs.erase(n->child.get());
                 stack.push_back(n->child.get());
             }
+            for (auto& body : n->bodies) { // a conditional node's bodies, registered when it was made
+                registry().graphs.erase(body.get());
+                stack.push_back(body.get());
+            }
         }
     }
     registry().graphs.erase(h);
@@ -831,6 +866,7 @@ CUresult add_node(Graph& g, std::unique_ptr<Node> node, const std::vector<Node*>
 std::shared_ptr<Graph> clone_graph(const Graph& g) {
     auto copy = std::make_shared<Graph>();
     copy->memory = g.memory;
+    copy->conditionals = g.conditionals; // the same handles: kernels of every copy name them
     for (auto& n : g.nodes) {
         auto c = std::make_unique<Node>(*n);
         c->graph = copy.get();
@@ -843,6 +879,10 @@ std::shared_ptr<Graph> clone_graph(const Graph& g) {
         if (c->child) {
             c->child = clone_graph(*n->child);
             c->child->clone_of.clear();
+        }
+        for (auto& body : c->bodies) {
+            body = clone_graph(*body);
+            body->clone_of.clear();
         }
         copy->clone_of[n.get()] = c.get();
         copy->nodes.push_back(std::move(c));
@@ -922,6 +962,9 @@ CUresult launch_graph_nodes(const Graph& g, CUstream stream) {
             break;
         case CU_GRAPH_NODE_TYPE_GRAPH:
             r = launch_graph_nodes(*n->child, stream);
+            break;
+        case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+            r = run_conditional_node(*n, stream);
             break;
         case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
             r = t.cuEventRecord(n->event, stream);

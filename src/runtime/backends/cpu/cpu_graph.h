@@ -10,11 +10,22 @@
 // them one after another, which respects every edge.
 #pragma once
 
+#include <atomic>
+
 #include "runtime/backends/cpu/cpu_state.h"
 
 namespace d4r::runtime::cpu {
 
 struct Graph;
+
+// A conditional handle (cuGraphConditionalHandleCreate; the handle is the object's address): its value, set
+// by cudaGraphSetConditional from kernels on any worker thread and read by the graph launch between nodes.
+// Shared by the graph it was made for and every copy of it (clones, executable graphs).
+struct Conditional {
+    std::atomic<uint32_t> value{0};
+    uint32_t default_value = 0;
+    bool assign_default = false; // CU_GRAPH_COND_ASSIGN_DEFAULT: the default again at each launch
+};
 
 struct Node {
     Graph* graph = nullptr;
@@ -25,13 +36,20 @@ struct Node {
     CUDA_KERNEL_NODE_PARAMS kernel{};
     std::vector<uint8_t> block;
     std::vector<void*> pointers;
-    CUDA_MEMCPY3D copy{};             // MEMCPY
-    CUDA_MEMSET_NODE_PARAMS memset{}; // MEMSET
-    CUDA_HOST_NODE_PARAMS host{};     // HOST
-    std::shared_ptr<Graph> child;     // GRAPH: the node's own copy of the child graph
-    CUevent event = nullptr;          // EVENT_RECORD, WAIT_EVENT
-    CUdeviceptr dptr = 0;             // MEM_ALLOC, MEM_FREE
-    size_t bytes = 0;                 // MEM_ALLOC
+    CUDA_MEMCPY3D copy{};               // MEMCPY
+    CUDA_MEMSET_NODE_PARAMS memset{};   // MEMSET
+    CUDA_HOST_NODE_PARAMS host{};       // HOST
+    std::shared_ptr<Graph> child;       // GRAPH: the node's own copy of the child graph
+    CUevent event = nullptr;            // EVENT_RECORD, WAIT_EVENT
+    CUdeviceptr dptr = 0;               // MEM_ALLOC, MEM_FREE
+    size_t bytes = 0;                   // MEM_ALLOC
+    CUDA_MEM_ALLOC_NODE_PARAMS alloc{}; // MEM_ALLOC made by cuGraphAddMemAllocNode: its parameters as given
+    // CONDITIONAL: the handle, the kind, and the node's own body graphs (1 for IF and WHILE, 1 or 2 for IF/ELSE,
+    // any number for SWITCH).
+    std::shared_ptr<Conditional> conditional;
+    CUgraphConditionalNodeType conditional_type = CU_GRAPH_COND_TYPE_IF;
+    std::vector<std::shared_ptr<Graph>> bodies;
+    std::vector<CUgraph> body_handles; // what cuGraphAddNode hands out as phGraph_out (the original node's)
 };
 
 // The allocations a captured graph makes and frees itself (a MEM_ALLOC node and a MEM_FREE node of the
@@ -46,9 +64,10 @@ struct GraphMemory {
 };
 
 struct Graph {
-    std::vector<std::unique_ptr<Node>> nodes;        // in creation order
-    std::unordered_map<const Node*, Node*> clone_of; // for a clone: original node -> its copy here
-    std::shared_ptr<GraphMemory> memory;             // shared by every copy; null when it owns none
+    std::vector<std::unique_ptr<Node>> nodes;               // in creation order
+    std::unordered_map<const Node*, Node*> clone_of;        // for a clone: original node -> its copy here
+    std::shared_ptr<GraphMemory> memory;                    // shared by every copy; null when it owns none
+    std::vector<std::shared_ptr<Conditional>> conditionals; // the handles made for this graph
 };
 
 // Guards every graph, node and executable graph, and the capture state.
@@ -56,6 +75,8 @@ std::mutex& graph_mutex();
 
 // ---- Under graph_mutex() ----------------------------------------------------------------------------
 
+// cuGraphAdd*Node's common part: the graph HG and the DEPS checked, NODE added, *PH its handle.
+CUresult add_new_node(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, size_t n, std::unique_ptr<Node> node);
 // Adds NODE to G after DEPS (each must be a node of G; duplicates are refused): INVALID_VALUE.
 CUresult add_node(Graph& g, std::unique_ptr<Node> node, const std::vector<Node*>& deps, Node** out);
 // A registered graph / node, or null.
@@ -81,5 +102,20 @@ const ApiTable& direct_table();
 
 // Issues G's nodes on STREAM in a topological order (under graph_mutex()).
 CUresult launch_graph_nodes(const Graph& g, CUstream stream);
+
+// ---- Conditional and memory nodes (cpu_graph_nodes.cpp) ----------------------------------------------------
+
+// Whether G or a graph inside it (child graphs, bodies) has a conditional node.
+bool has_conditional_nodes(const Graph& g);
+// A graph launch with conditional nodes: waits for STREAM, then assigns the default value of every handle of
+// G (and the graphs inside it) that asks for it (under graph_mutex()).
+CUresult start_conditional_launch(const Graph& g, CUstream stream);
+// A CONDITIONAL node of a launch: waits for STREAM (the condition is set by the nodes before it), then issues
+// the body graph(s) the value selects; WHILE waits again after each pass (under graph_mutex()).
+CUresult run_conditional_node(const Node& n, CUstream stream);
+// cudaGraphSetConditional from a kernel (LaunchConfig::set_conditional): false for an unknown handle.
+bool set_graph_conditional(uint64_t handle, uint32_t value);
+// Registers the bodies of conditional nodes in G (handles the application may add nodes to), recursively.
+void register_bodies(Graph& g);
 
 } // namespace d4r::runtime::cpu

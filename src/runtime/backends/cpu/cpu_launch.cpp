@@ -9,6 +9,7 @@
 
 #include "core/env_vars.h"
 #include "core/log.h"
+#include "runtime/backends/cpu/cpu_graph.h"
 #include "runtime/backends/cpu/cpu_heap.h"
 #include "runtime/backends/cpu/cpu_state.h"
 #include "runtime/refusal.h"
@@ -148,6 +149,7 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     config.cooperative = cooperative;
     if (f->sim->uses_device_heap())
         if (CUresult r = context_heap(*ref.ctx, config.heap)) return r;
+    config.set_conditional = set_graph_conditional;
     Context* ctx = ref.ctx.get();
     ref.ctx->submit(
         ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {

@@ -337,6 +337,7 @@ void fill_stream_ext(ApiTable& t); // stream attributes, stream memory operation
 void fill_peer(ApiTable& t);       // peers and IPC
 void fill_mempool(ApiTable& t);    // stream-ordered allocation and memory pools (wraps cuMemFree_v2)
 void fill_graph(ApiTable& t);
+void fill_graph_nodes(ApiTable& t); // conditional and memory nodes, cuGraphAddNode (cpu_graph_nodes.cpp)
 void fill_link(ApiTable& t);
 void fill_vmm(ApiTable& t);
 void fill_external(ApiTable& t);
