@@ -13,13 +13,11 @@
 #include <dlfcn.h>
 
 #include <condition_variable>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
 #include <mutex>
-#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -28,6 +26,7 @@
 #include "bridge/linux_api.h"
 #include "bridge/special_exports.h"
 #include "bridge/wine_thread.h"
+#include "core/log.h"
 
 namespace d4r::bridge {
 
@@ -91,20 +90,29 @@ const std::string& load_error() {
     return g_load_error;
 }
 
+// d4r_core's logger (D4R_LOG, D4R_LOG_FILE), read on first use and again when the shim changes either
+// through d4r_SetEnvironment (reread_log_settings).
+void ensure_logger() {
+    static const bool done = [] {
+        log::init_from_env();
+        return true;
+    }();
+    (void)done;
+}
+
 void log_once(const std::string& key, const std::string& line) {
-    static std::mutex m;
-    static std::set<std::string> said;
-    std::lock_guard lock(m);
-    if (said.insert(key).second) std::fprintf(stderr, "d4r bridge (nvcuda.dll): %s\n", line.c_str());
+    ensure_logger();
+    if (log::once("bridge " + key)) log::warn("bridge (nvcuda.dll): {}", line);
 }
 
 void log_debug(const std::string& line) {
-    // Read at each call: the shim may set D4R_LOG through d4r_SetEnvironment after the first line.
-    const char* level = std::getenv("D4R_LOG");
-    if (!level) return;
-    std::string l = level;
-    if (l == "debug" || l == "DEBUG" || l == "trace" || l == "TRACE" || l == "4" || l == "5")
-        std::fprintf(stderr, "d4r bridge (nvcuda.dll): %s\n", line.c_str());
+    ensure_logger();
+    log::debug("bridge (nvcuda.dll): {}", line);
+}
+
+void reread_log_settings() {
+    ensure_logger();
+    log::init_from_env();
 }
 
 CUresult not_available(const char* name) {

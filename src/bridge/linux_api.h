@@ -32,9 +32,11 @@ CUresult not_available(const char* name);
 void note_wine_thread();
 bool on_wine_thread();
 
-// One line on stderr, once per KEY: the bridge runs before libd4rcuda's log exists.
+// Through d4r_core's logger (core/log.h: D4R_LOG, D4R_LOG_FILE), prefixed "bridge (nvcuda.dll): ".
+// log_once: a warning, once per KEY. log_debug: at debug level (why a helper refused its arguments).
 void log_once(const std::string& key, const std::string& line);
-// One line on stderr when D4R_LOG asks for debug (or trace): why a helper refused its arguments.
 void log_debug(const std::string& line);
+// Reads D4R_LOG and D4R_LOG_FILE again (after d4r_SetEnvironment changed one of them).
+void reread_log_settings();
 
 } // namespace d4r::bridge

@@ -1,7 +1,9 @@
-// d4r NGX shim: how one evaluation's inputs get from the game's D3D12 resources into CUDA memory in the
-// core's canonical formats, and the core's output back into the game's output texture.
+// d4r NGX shim: how one evaluation's inputs get from the game's resources into CUDA memory in the core's
+// canonical formats, and the core's output back into the game's output texture.
 //
-// Promise: a DataPath is one way of doing that for one feature. The feature hands it the game's command list,
+// Promise: no graphics-API type appears here: resources and command lists are opaque handles that the API's
+// part (d3d12/, later vulkan/) gives meaning to. A DataPath is one way of doing that for one feature. The
+// feature hands it the game's command list,
 // the frame's resources and regions (GameFrame, already validated: non-null resources of accepted formats,
 // regions inside them) and a CoreCall; the path makes the inputs available in CUDA memory (CudaFrame:
 // colour RGBA16F and depth R32F at the render size, motion RG16F at the render size or the output size,
@@ -9,11 +11,10 @@
 // GameResource::row_texels texels — the created size, where an NGX core expects them when the render size
 // is smaller), calls CORE on the CUDA worker, and
 // puts the output into the game's texture so that what the game records after the evaluation sees it.
-// The host path (host_path.h) reads back and uploads through the CPU and works on any D3D12; a VRAM path
+// The host path (d3d12/host_path.h over host_staging.h) reads back and uploads through the CPU and works on any
+// D3D12; a VRAM path
 // (memory shared between D3D12 and CUDA) implements the same interface beside it.
 #pragma once
-
-#include <d3d12.h>
 
 #include <cstdint>
 #include <functional>
@@ -23,13 +24,19 @@
 
 namespace d4r::shim {
 
+// What the game passed: an ID3D12Resource* or ID3D12GraphicsCommandList* for D3D12 (d3d12/resources.h).
+struct OpaqueResource;
+struct OpaqueCommandList;
+using ResourceHandle = OpaqueResource*;
+using CommandListHandle = OpaqueCommandList*;
+
 struct Region {
     uint32_t x = 0, y = 0, width = 0, height = 0;
 };
 
 struct GameResource {
-    ID3D12Resource* resource = nullptr;
-    uint32_t format = 0;     // DXGI_FORMAT of the resource
+    ResourceHandle resource = nullptr;
+    uint32_t format = 0;     // the resource's format as a DXGI_FORMAT (formats.h)
     Region region;           // the texels the core reads (inputs) or the shim writes (output)
     uint32_t row_texels = 0; // texels per row of its CUDA buffer (at least region.width; 0: region.width)
 };
@@ -49,7 +56,7 @@ class DataPath {
 public:
     virtual ~DataPath() = default;
     virtual const char* name() const = 0;
-    virtual Status evaluate(ID3D12GraphicsCommandList* list, const GameFrame& frame, const CoreCall& core) = 0;
+    virtual Status evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) = 0;
 };
 
 } // namespace d4r::shim

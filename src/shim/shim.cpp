@@ -12,7 +12,6 @@
 #include "core/env_vars.h"
 #include "core/log.h"
 #include "shim/formats.h"
-#include "shim/host_path.h"
 #include "upscaler/platform.h"
 
 namespace d4r::shim {
@@ -31,32 +30,6 @@ std::optional<T> read(const NVSDK_NGX_Parameter& p, const char* name) {
     T value{};
     if (p.Get(name, &value) != NVSDK_NGX_Result_Success) return std::nullopt;
     return value;
-}
-
-// One input or output of an evaluation, checked: a 2D single-sample texture of a format the plane accepts,
-// large enough for REGION.
-struct Checked {
-    NVSDK_NGX_Result result = NVSDK_NGX_Result_Success;
-    std::string message;
-    bool unsupported_format = false;
-};
-
-Checked check_resource(Plane plane, ID3D12Resource* resource, GameResource& out) {
-    out.resource = resource;
-    D3D12_RESOURCE_DESC desc = resource->GetDesc();
-    out.format = static_cast<uint32_t>(desc.Format);
-    const std::string what =
-        fmt::format("{} {}x{} {}", plane_name(plane), desc.Width, desc.Height, format_name(out.format));
-    if (desc.Dimension != D3D12_RESOURCE_DIMENSION_TEXTURE2D || desc.SampleDesc.Count != 1)
-        return {NVSDK_NGX_Result_FAIL_UnsupportedInputFormat,
-                fmt::format("{}: only single-sample 2D textures are accepted", what), true};
-    if (!accepted(plane, out.format))
-        return {NVSDK_NGX_Result_FAIL_UnsupportedFormat, fmt::format("{}: unsupported format", what), true};
-    const Region& r = out.region;
-    if (uint64_t(r.x) + r.width > desc.Width || uint64_t(r.y) + r.height > desc.Height)
-        return {NVSDK_NGX_Result_FAIL_InvalidParameter,
-                fmt::format("{}: the region {}x{} at ({}, {}) lies outside it", what, r.width, r.height, r.x, r.y)};
-    return {};
 }
 
 } // namespace
@@ -110,7 +83,7 @@ void Shim::watchdog_default(const std::string& cuda_path) {
                   env_name(EnvVar::CpuWatchdogMs), ms);
 }
 
-NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar_t* data_path) {
+NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, const wchar_t* data_path) {
     std::lock_guard lock(m_mutex);
     if (m_initialized) {
         log::debug("shim: {}: already initialised", entry);
@@ -145,7 +118,7 @@ NVSDK_NGX_Result Shim::init(const char* entry, ID3D12Device* device, const wchar
     }
     NVSDK_NGX_Result r = init_cuda_and_core(data_path ? std::wstring(data_path) : std::wstring(L"."));
     if (NVSDK_NGX_FAILED(r)) return r;
-    m_submitter = std::make_unique<Submitter>(device);
+    m_api = make_api();
     m_settings = read_settings(process_environment());
     m_initialized = true;
     for (const std::string& notice : m_settings.notices) log::warn("shim: {}", notice);
@@ -234,7 +207,7 @@ NVSDK_NGX_Result Shim::shutdown() {
         log::warn("shim: {}", s.error().text());
     }
     m_core_initialized = false;
-    m_submitter.reset();
+    m_api.reset();
     m_initialized = false;
     log::info("shim: Shutdown");
     return NVSDK_NGX_Result_Success;
@@ -327,7 +300,7 @@ bool Shim::wait_for_in_flight_slot() {
     return m_worker.wait_below(limit, kGiveUpMs);
 }
 
-NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX_Feature feature_id,
+NVSDK_NGX_Result Shim::create_feature(CommandListHandle list, NVSDK_NGX_Feature feature_id,
                                       const NVSDK_NGX_Parameter* params, NVSDK_NGX_Handle** out) {
     std::lock_guard lock(m_mutex);
     if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
@@ -358,12 +331,13 @@ NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX
         release_core(feature);
         return r;
     }
-    HostPasses passes;
-    passes.motion_dilation = m_settings.motion_dilation;
-    passes.depth_inverted = (unsigned(c.flags) & NVSDK_NGX_DLSS_Feature_Flags_DepthInverted) != 0;
-    passes.watermark = m_settings.watermark;
-    feature.path =
-        std::make_unique<HostPath>(*m_submitter, m_worker, *m_cuda, m_settings.blocking_sync, m_event_wait, passes);
+    HostOptions options;
+    options.blocking_sync = m_settings.blocking_sync;
+    options.event_wait = m_event_wait;
+    options.passes.motion_dilation = m_settings.motion_dilation;
+    options.passes.depth_inverted = (unsigned(c.flags) & NVSDK_NGX_DLSS_Feature_Flags_DepthInverted) != 0;
+    options.passes.watermark = m_settings.watermark;
+    feature.path = m_api->make_data_path(m_worker, *m_cuda, options);
     m_handles.push_back(NVSDK_NGX_Handle{m_next_id++});
     NVSDK_NGX_Handle* handle = &m_handles.back();
     log::info("shim: CreateFeature {}: {}x{} -> {}x{}, flags {:#x}, quality {}, data path {}", handle->Id, c.width,
@@ -373,7 +347,46 @@ NVSDK_NGX_Result Shim::create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX
     return NVSDK_NGX_Result_Success;
 }
 
-NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const NVSDK_NGX_Handle* handle,
+CoreCall Shim::core_call(const std::shared_ptr<CoreFeature>& feature, const EvaluationRequest& request,
+                         std::shared_ptr<CoreOutcome> outcome) const {
+    const CoreFunctions& core = *m_core;
+    return [&core, cf = feature, request, outcome](const CudaFrame& f) -> Status {
+        if (!cf->params) return make_error(ErrorCode::Invalid, "the core's feature has no parameter map");
+        NVSDK_NGX_Parameter& q = *cf->params;
+        auto ptr = [](CUdeviceptr d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d)); };
+        q.Set(NVSDK_NGX_Parameter_Color, ptr(f.color));
+        q.Set(NVSDK_NGX_Parameter_Depth, ptr(f.depth));
+        q.Set(NVSDK_NGX_Parameter_MotionVectors, ptr(f.motion));
+        q.Set(NVSDK_NGX_Parameter_ExposureTexture, ptr(f.exposure));
+        q.Set(NVSDK_NGX_Parameter_Output, ptr(f.output));
+        apply_to_core(request, q);
+        *outcome = evaluate_core(core, *cf);
+        if (NVSDK_NGX_FAILED(outcome->result))
+            return make_error(ErrorCode::Invalid, "the core's EvaluateFeature gave {:#x}", unsigned(outcome->result));
+        return {};
+    };
+}
+
+void Shim::log_recreation(unsigned int id, const CoreOutcome& outcome) {
+    if (!outcome.recreated) return;
+    if (NVSDK_NGX_SUCCEED(outcome.result))
+        log::warn("shim: feature {}: the core answered invalid parameter ({:#x}); the core's feature was recreated "
+                  "with the same creation parameters and the frame evaluated again: ok",
+                  id, unsigned(outcome.first));
+    else
+        log::error("shim: feature {}: the core answered invalid parameter ({:#x}); recreated (CreateFeature {:#x}), "
+                   "the frame failed again: {:#x} returned to the game",
+                   id, unsigned(outcome.first), unsigned(outcome.recreate), unsigned(outcome.result));
+}
+
+NVSDK_NGX_Result Shim::evaluation_failed(unsigned int id, const Error& error, const CoreOutcome* outcome) {
+    log_rejection(fmt::format("feature {}: {}", id, error.text()));
+    if (!outcome) return NVSDK_NGX_Result_Fail; // timed out: the task may still write the outcome
+    if (NVSDK_NGX_FAILED(outcome->result)) return outcome->result;
+    return error.code() == ErrorCode::Unsupported ? NVSDK_NGX_Result_FAIL_UnsupportedFormat : NVSDK_NGX_Result_Fail;
+}
+
+NVSDK_NGX_Result Shim::evaluate_feature(CommandListHandle list, const NVSDK_NGX_Handle* handle,
                                         const NVSDK_NGX_Parameter* params) {
     std::lock_guard lock(m_mutex);
     if (!m_initialized) return NVSDK_NGX_Result_FAIL_NotInitialized;
@@ -383,93 +396,30 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
         return NVSDK_NGX_Result_FAIL_FeatureNotFound;
     }
     Feature& feature = it->second;
-    const NVSDK_NGX_Parameter& p = *params;
     const CreateInfo& c = feature.core->info;
 
-    // The resources.
-    GameFrame frame;
-    ID3D12Resource* resources[5] = {};
-    const char* const names[5] = {NVSDK_NGX_Parameter_Color, NVSDK_NGX_Parameter_Depth,
-                                  NVSDK_NGX_Parameter_MotionVectors, NVSDK_NGX_Parameter_Output,
-                                  NVSDK_NGX_Parameter_ExposureTexture};
-    for (int i = 0; i < 5; ++i) {
-        abi::ID3D12Resource* r = nullptr;
-        if (p.Get(names[i], &r) != NVSDK_NGX_Result_Success) r = nullptr;
-        resources[i] = reinterpret_cast<ID3D12Resource*>(r);
-        if (!resources[i] && i < 4) {
-            log_rejection(fmt::format("{} is missing", names[i]));
-            return NVSDK_NGX_Result_FAIL_MissingInput;
-        }
+    // 1. The NGX parameters, parsed (no API involved).
+    Expected<EvaluationRequest> request = parse_evaluation_request(*params, c);
+    if (!request) {
+        log_rejection(request.error().message());
+        return ngx_result_of(request.error());
     }
-
-    // This frame's render size and the regions.
-    unsigned int render_w = read<unsigned int>(p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Width).value_or(0);
-    unsigned int render_h =
-        read<unsigned int>(p, NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Height).value_or(0);
-    if (render_w == 0) render_w = c.width;
-    if (render_h == 0) render_h = c.height;
-    if (render_w > c.width || render_h > c.height) {
-        log_rejection(
-            fmt::format("render size {}x{} exceeds the created size {}x{}", render_w, render_h, c.width, c.height));
-        return NVSDK_NGX_Result_FAIL_InvalidParameter;
-    }
-    auto base = [&](const char* x, const char* y) {
-        return Region{read<unsigned int>(p, x).value_or(0), read<unsigned int>(p, y).value_or(0), 0, 0};
-    };
-    frame.color.region =
-        base(NVSDK_NGX_Parameter_DLSS_Input_Color_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Input_Color_Subrect_Base_Y);
-    frame.depth.region =
-        base(NVSDK_NGX_Parameter_DLSS_Input_Depth_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Input_Depth_Subrect_Base_Y);
-    frame.motion.region =
-        base(NVSDK_NGX_Parameter_DLSS_Input_MV_SubrectBase_X, NVSDK_NGX_Parameter_DLSS_Input_MV_SubrectBase_Y);
-    frame.output.region =
-        base(NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_X, NVSDK_NGX_Parameter_DLSS_Output_Subrect_Base_Y);
-    const bool mv_low_res = c.flags & NVSDK_NGX_DLSS_Feature_Flags_MVLowRes;
-    frame.color.region.width = frame.depth.region.width = render_w;
-    frame.color.region.height = frame.depth.region.height = render_h;
-    frame.motion.region.width = mv_low_res ? render_w : c.out_width;
-    frame.motion.region.height = mv_low_res ? render_h : c.out_height;
-    frame.output.region.width = c.out_width;
-    frame.output.region.height = c.out_height;
-    // The core reads its inputs in rows as wide as the created sizes, whatever this frame's render size.
-    frame.color.row_texels = frame.depth.row_texels = c.width;
-    frame.motion.row_texels = mv_low_res ? c.width : c.out_width;
-    frame.output.row_texels = c.out_width;
-    frame.exposure.region = Region{0, 0, 1, 1};
-
-    const Plane planes[5] = {Plane::Color, Plane::Depth, Plane::Motion, Plane::Output, Plane::Exposure};
-    GameResource* targets[5] = {&frame.color, &frame.depth, &frame.motion, &frame.output, &frame.exposure};
-    for (int i = 0; i < 5; ++i) {
-        if (!resources[i]) continue;
-        Checked checked = check_resource(planes[i], resources[i], *targets[i]);
-        if (checked.result != NVSDK_NGX_Result_Success) {
-            log_rejection(checked.message);
-            return checked.result;
-        }
-    }
-
-    // The evaluation parameters the core reads, set on the worker right before its EvaluateFeature.
-    struct Values {
-        float jitter_x, jitter_y, mv_x, mv_y, sharpness, pre_exposure, exposure_scale, frame_time;
-        int reset;
-        unsigned int render_w, render_h;
-    } v{};
-    v.jitter_x = read<float>(p, NVSDK_NGX_Parameter_Jitter_Offset_X).value_or(0);
-    v.jitter_y = read<float>(p, NVSDK_NGX_Parameter_Jitter_Offset_Y).value_or(0);
-    v.mv_x = read<float>(p, NVSDK_NGX_Parameter_MV_Scale_X).value_or(1);
-    v.mv_y = read<float>(p, NVSDK_NGX_Parameter_MV_Scale_Y).value_or(1);
-    v.sharpness = read<float>(p, NVSDK_NGX_Parameter_Sharpness).value_or(0);
-    v.pre_exposure = read<float>(p, NVSDK_NGX_Parameter_DLSS_Pre_Exposure).value_or(0);
-    v.exposure_scale = read<float>(p, NVSDK_NGX_Parameter_DLSS_Exposure_Scale).value_or(0);
-    v.frame_time = read<float>(p, NVSDK_NGX_Parameter_FrameTimeDeltaInMsec).value_or(0);
-    v.reset = read<int>(p, NVSDK_NGX_Parameter_Reset).value_or(0);
-    if (feature.evaluations == 0 && !v.reset) {
+    for (const std::string& name : request->defaulted)
+        if (log::once("shim-defaulted-" + name))
+            log::debug("shim: EvaluateFeature: {} cannot be read as its type; its default is used (said once)", name);
+    if (feature.evaluations == 0 && !request->reset) {
         log::debug("shim: feature {}: first evaluation: Reset forced", handle->Id);
-        v.reset = 1;
+        request->reset = 1;
     }
-    v.render_w = render_w;
-    v.render_h = render_h;
 
+    // 2. The frame, checked against the API's resources.
+    GameFrame frame = frame_geometry(*request, c);
+    if (std::optional<Refusal> refusal = m_api->validate(frame)) {
+        log_rejection(refusal->message);
+        return refusal->result;
+    }
+
+    // 3. Throttled, then the data path.
     if (!wait_for_in_flight_slot()) {
         log_rejection(fmt::format(
             "feature {}: frame dropped: {} tasks still outstanding on the CUDA worker after {} ms "
@@ -477,58 +427,15 @@ NVSDK_NGX_Result Shim::evaluate_feature(ID3D12GraphicsCommandList* list, const N
             handle->Id, m_worker.pending(), kGiveUpMs, env_name(EnvVar::ShimMaxInFlight), m_settings.max_in_flight));
         return NVSDK_NGX_Result_Fail;
     }
-
-    const CoreFunctions& core = *m_core;
-    std::shared_ptr<CoreFeature> cf = feature.core;
     auto outcome = std::make_shared<CoreOutcome>();
-    CoreCall call = [&core, cf, v, outcome](const CudaFrame& f) -> Status {
-        if (!cf->params) return make_error(ErrorCode::Invalid, "the core's feature has no parameter map");
-        NVSDK_NGX_Parameter& q = *cf->params;
-        auto ptr = [](CUdeviceptr d) { return reinterpret_cast<void*>(static_cast<uintptr_t>(d)); };
-        q.Set(NVSDK_NGX_Parameter_Color, ptr(f.color));
-        q.Set(NVSDK_NGX_Parameter_Depth, ptr(f.depth));
-        q.Set(NVSDK_NGX_Parameter_MotionVectors, ptr(f.motion));
-        q.Set(NVSDK_NGX_Parameter_ExposureTexture, ptr(f.exposure));
-        q.Set(NVSDK_NGX_Parameter_Output, ptr(f.output));
-        q.Set(NVSDK_NGX_Parameter_Jitter_Offset_X, v.jitter_x);
-        q.Set(NVSDK_NGX_Parameter_Jitter_Offset_Y, v.jitter_y);
-        q.Set(NVSDK_NGX_Parameter_MV_Scale_X, v.mv_x);
-        q.Set(NVSDK_NGX_Parameter_MV_Scale_Y, v.mv_y);
-        q.Set(NVSDK_NGX_Parameter_Sharpness, v.sharpness);
-        q.Set(NVSDK_NGX_Parameter_DLSS_Pre_Exposure, v.pre_exposure);
-        q.Set(NVSDK_NGX_Parameter_DLSS_Exposure_Scale, v.exposure_scale);
-        q.Set(NVSDK_NGX_Parameter_FrameTimeDeltaInMsec, v.frame_time);
-        q.Set(NVSDK_NGX_Parameter_Reset, v.reset);
-        q.Set(NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Width, v.render_w);
-        q.Set(NVSDK_NGX_Parameter_DLSS_Render_Subrect_Dimensions_Height, v.render_h);
-        *outcome = evaluate_core(core, *cf);
-        if (NVSDK_NGX_FAILED(outcome->result))
-            return make_error(ErrorCode::Invalid, "the core's EvaluateFeature gave {:#x}", unsigned(outcome->result));
-        return {};
-    };
-    Status s = feature.path->evaluate(list, frame, call);
+    Status s = feature.path->evaluate(list, frame, core_call(feature.core, *request, outcome));
     const bool timed_out = !s && is_timeout(s.error());
-    if (!timed_out && outcome->recreated) { // read only when the task has ended
-        if (NVSDK_NGX_SUCCEED(outcome->result))
-            log::warn("shim: feature {}: the core answered invalid parameter ({:#x}); the core's feature was recreated "
-                      "with the same creation parameters and the frame evaluated again: ok",
-                      handle->Id, unsigned(outcome->first));
-        else
-            log::error(
-                "shim: feature {}: the core answered invalid parameter ({:#x}); recreated (CreateFeature {:#x}), "
-                "the frame failed again: {:#x} returned to the game",
-                handle->Id, unsigned(outcome->first), unsigned(outcome->recreate), unsigned(outcome->result));
-    }
-    if (!s) {
-        log_rejection(fmt::format("feature {}: {}", handle->Id, s.error().text()));
-        if (timed_out) return NVSDK_NGX_Result_Fail;
-        if (NVSDK_NGX_FAILED(outcome->result)) return outcome->result;
-        return s.error().code() == ErrorCode::Unsupported ? NVSDK_NGX_Result_FAIL_UnsupportedFormat
-                                                          : NVSDK_NGX_Result_Fail;
-    }
+    if (!timed_out) log_recreation(handle->Id, *outcome);
+    if (!s) return evaluation_failed(handle->Id, s.error(), timed_out ? nullptr : outcome.get());
     if (feature.evaluations == 0)
-        log::info("shim: feature {}: first evaluation done (render {}x{}, colour {}, output {})", handle->Id, render_w,
-                  render_h, format_name(frame.color.format), format_name(frame.output.format));
+        log::info("shim: feature {}: first evaluation done (render {}x{}, colour {}, output {})", handle->Id,
+                  request->render_width, request->render_height, format_name(frame.color.format),
+                  format_name(frame.output.format));
     ++feature.evaluations;
     return NVSDK_NGX_Result_Success;
 }

@@ -1,11 +1,14 @@
-// d4r NGX shim: the state behind NGX's D3D12 entry points (exports.cpp).
+// d4r NGX shim: the state behind NGX's entry points (d3d12/exports.cpp), common to every graphics API.
 //
-// Promise: one Shim per process, thread-safe (one lock around the API; evaluations are serialised). Init
-// takes the game's ID3D12Device, loads the NGX core (ngx_core.h; which one and why is logged) and the CUDA
-// driver (nvcuda.dll beside the shim, else through the DLL search order), and on the CUDA worker initialises
-// CUDA (device 0's primary context) and the core. Every call into CUDA or the core runs on that one worker
-// (cuda_worker.h), and none waits for it without a limit. Features are Super Resolution; each owns a core
-// feature, a core parameter map and a data path (today the host path). Behaviour a game relies on:
+// Promise: one Shim per process, thread-safe (one lock around the API; evaluations are serialised). No
+// graphics-API type appears here: Init takes a maker of the API's part (api_device.h: for D3D12, the game's
+// ID3D12Device), command lists and resources are opaque handles. Init loads the NGX core (ngx_core.h; which one and why
+// is logged) and the CUDA driver (nvcuda.dll beside the shim, else through the DLL search order), and on the CUDA
+// worker initialises CUDA (device 0's primary context) and the core. Every call into CUDA or the core runs on that one
+// worker (cuda_worker.h), and none waits for it without a limit. Features are Super Resolution; each owns a core
+// feature, a core parameter map and a data path (today the host path). An evaluation is parsed
+// (evaluation_request.h), checked against the API's resources (ApiDevice::validate), throttled, then handed to
+// the feature's data path. Behaviour a game relies on:
 //   * the first evaluation of a feature always resets its history;
 //   * D4R_DLSS_PRESET (a preset number, or a letter A-M) replaces all six render-preset hints at creation;
 //   * unsupported formats give FAIL_UnsupportedFormat and a log line naming plane, size and format (the
@@ -20,9 +23,8 @@
 //     ReleaseFeature and Shutdown on a worker stuck in such a task queue their work behind it and return.
 #pragma once
 
-#include <d3d12.h>
-
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,10 +34,11 @@
 
 #include "abi/ngx.h"
 #include "bridge/d4r_helpers.h"
+#include "shim/api_device.h"
 #include "shim/core_feature.h"
 #include "shim/cuda_worker.h"
-#include "shim/d3d12_submit.h"
 #include "shim/data_path.h"
+#include "shim/evaluation_request.h"
 #include "shim/ngx_core.h"
 #include "shim/settings.h"
 #include "upscaler/cuda_functions.h"
@@ -55,16 +58,18 @@ class Shim {
 public:
     static Shim& instance();
 
-    NVSDK_NGX_Result init(const char* entry, ID3D12Device* device, const wchar_t* data_path);
+    // MAKE_API: the API's part, made once CUDA and the core are ready.
+    using ApiDeviceMaker = std::function<std::unique_ptr<ApiDevice>()>;
+    NVSDK_NGX_Result init(const char* entry, const ApiDeviceMaker& make_api, const wchar_t* data_path);
     NVSDK_NGX_Result shutdown();
 
     NVSDK_NGX_Result get_parameters(NVSDK_NGX_Parameter** out);
     NVSDK_NGX_Result allocate_parameters(NVSDK_NGX_Parameter** out, bool with_capabilities);
     NVSDK_NGX_Result destroy_parameters(NVSDK_NGX_Parameter* params);
 
-    NVSDK_NGX_Result create_feature(ID3D12GraphicsCommandList* list, NVSDK_NGX_Feature feature,
+    NVSDK_NGX_Result create_feature(CommandListHandle list, NVSDK_NGX_Feature feature,
                                     const NVSDK_NGX_Parameter* params, NVSDK_NGX_Handle** out);
-    NVSDK_NGX_Result evaluate_feature(ID3D12GraphicsCommandList* list, const NVSDK_NGX_Handle* handle,
+    NVSDK_NGX_Result evaluate_feature(CommandListHandle list, const NVSDK_NGX_Handle* handle,
                                       const NVSDK_NGX_Parameter* params);
     NVSDK_NGX_Result release_feature(NVSDK_NGX_Handle* handle);
 
@@ -88,10 +93,17 @@ private:
     bool wait_for_in_flight_slot();
     // Logs a rejected evaluation: the first 3, then every 120th.
     void log_rejection(const std::string& message);
+    // The request's values for the core's map, set on the worker right before its EvaluateFeature.
+    CoreCall core_call(const std::shared_ptr<CoreFeature>& feature, const EvaluationRequest& request,
+                       std::shared_ptr<CoreOutcome> outcome) const;
+    // Logs what the core's "invalid parameter" recreation did (read only once the task has ended).
+    static void log_recreation(unsigned int id, const CoreOutcome& outcome);
+    // The NGX result of a data path's failure.
+    NVSDK_NGX_Result evaluation_failed(unsigned int id, const Error& error, const CoreOutcome* outcome);
 
     std::mutex m_mutex;
     bool m_initialized = false;
-    std::unique_ptr<Submitter> m_submitter;
+    std::unique_ptr<ApiDevice> m_api;
     CudaWorker m_worker;
     std::optional<upscaler::CudaFunctions> m_cuda;
     std::optional<CoreFunctions> m_core;

@@ -95,7 +95,7 @@ if [ "$no_runtime" = 1 ]; then
     if [ "$status" = 0 ]; then
         echo "expected the program to fail without libd4rcuda; it succeeded"; cat "$work/stdout"; exit 1
     fi
-    if ! grep -q "d4r bridge (nvcuda.dll): cannot load libd4rcuda.so" "$work/stderr" ||
+    if ! grep -q "bridge (nvcuda.dll): cannot load libd4rcuda.so" "$work/stderr" ||
        ! grep -q "(303)" "$work/stderr"; then
         echo "expected the bridge's load error and CUDA_ERROR_SHARED_OBJECT_INIT_FAILED (303); stderr:"
         cat "$work/stderr"; exit 1

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "formats_encode.h"
-#include "shim/ngx_d3d12.h"
+#include "shim/d3d12/ngx_d3d12.h"
 
 using namespace d4r::abi;
 namespace enc = d4r::test::encode;

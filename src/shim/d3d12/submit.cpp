@@ -1,9 +1,9 @@
-// The shim's queues and the split of the game's command list (d3d12_submit.h).
-#include "shim/d3d12_submit.h"
+// The shim's queues and the split of the game's command list (d3d12/submit.h).
+#include "shim/d3d12/submit.h"
 
 #include <fmt/format.h>
 
-namespace d4r::shim {
+namespace d4r::shim::d3d12 {
 
 std::string hresult_text(HRESULT hr) {
     const char* name = nullptr;
@@ -135,4 +135,4 @@ Status Submitter::run(const std::function<void(ID3D12GraphicsCommandList*)>& rec
     return execute_and_wait(*q, q->own_list, timeout_ms);
 }
 
-} // namespace d4r::shim
+} // namespace d4r::shim::d3d12

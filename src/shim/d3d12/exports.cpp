@@ -1,12 +1,15 @@
-// NGX's D3D12 entry points and the parameter C accessors, exported by d4r_nvngx.dll (ngx_d3d12.h). Each
+// NGX's D3D12 entry points and the parameter C accessors, exported by d4r_nvngx.dll (d3d12/ngx_d3d12.h). Each
 // entry point nulls its out-parameters, checks its arguments (refusals at debug level), forwards to the Shim
 // and catches every exception: nothing a game does through this API may crash it.
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 
 #include "core/log.h"
-#include "shim/ngx_d3d12.h"
+#include "shim/d3d12/device.h"
+#include "shim/d3d12/ngx_d3d12.h"
+#include "shim/d3d12/resources.h"
 #include "shim/shim.h"
 
 #define D4R_SHIM_EXPORT __declspec(dllexport)
@@ -80,7 +83,8 @@ NVSDK_NGX_Result init(const char* entry, ID3D12Device* device, const wchar_t* da
     return guarded(entry, [&] {
         if (device == nullptr) return refuse(entry, "InDevice is null");
         dlog::info("shim: {}: SDK version {:#x}", entry, sdk_version);
-        return Shim::instance().init(entry, device, data_path);
+        return Shim::instance().init(
+            entry, [device] { return std::make_unique<d4r::shim::d3d12::Device>(device); }, data_path);
     });
 }
 
@@ -99,7 +103,7 @@ NVSDK_NGX_Result evaluate(const char* entry, ID3D12GraphicsCommandList* list, co
         if (list == nullptr) return refuse(entry, "InCmdList is null");
         if (handle == nullptr) return refuse(entry, "InFeatureHandle is null");
         if (params == nullptr) return refuse(entry, "InParameters is null");
-        return Shim::instance().evaluate_feature(list, handle, params);
+        return Shim::instance().evaluate_feature(d4r::shim::d3d12::handle(list), handle, params);
     });
 }
 
@@ -219,7 +223,8 @@ D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_CreateFeature(ID3D12GraphicsCom
     return guarded("NVSDK_NGX_D3D12_CreateFeature", [&] {
         if (OutHandle == nullptr) return refuse("NVSDK_NGX_D3D12_CreateFeature", "OutHandle is null");
         if (InParameters == nullptr) return refuse("NVSDK_NGX_D3D12_CreateFeature", "InParameters is null");
-        return Shim::instance().create_feature(InCmdList, InFeatureID, InParameters, OutHandle);
+        return Shim::instance().create_feature(d4r::shim::d3d12::handle(InCmdList), InFeatureID, InParameters,
+                                               OutHandle);
     });
 }
 

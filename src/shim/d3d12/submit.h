@@ -18,7 +18,7 @@
 
 #include "core/status.h"
 
-namespace d4r::shim {
+namespace d4r::shim::d3d12 {
 
 inline constexpr unsigned kAllocatorRing = 8;
 
@@ -57,4 +57,4 @@ private:
 // "E_INVALIDARG (0x80070057)"-style text of an HRESULT.
 std::string hresult_text(HRESULT hr);
 
-} // namespace d4r::shim
+} // namespace d4r::shim::d3d12

@@ -1,0 +1,219 @@
+// The host path's API-independent half (host_staging.h).
+#include "shim/host_staging.h"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/env_vars.h"
+#include "core/log.h"
+
+namespace d4r::shim {
+
+using namespace abi;
+
+namespace {
+
+constexpr int kInputPlanes = 4; // colour, depth, motion, exposure (indexes into the arrays below)
+
+int input_index(Plane plane) {
+    switch (plane) {
+    case Plane::Color:
+        return 0;
+    case Plane::Depth:
+        return 1;
+    case Plane::Motion:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+} // namespace
+
+// CUDA buffers and the host copies of one evaluation; a task abandoned by the watchdog still owns them.
+struct HostStaging::Buffers {
+    const upscaler::CudaFunctions* cuda = nullptr;
+    bool blocking_sync = false;
+    PFN_d4r_EventWait event_wait = nullptr;
+    CUevent event = nullptr; // the blocking-sync event, made on first use
+    std::mutex mutex;        // busy and orphaned
+    bool busy = false;       // an evaluation task holds it
+    bool orphaned = false;   // the path has gone on with new buffers: the task frees these when it ends
+    std::array<std::vector<uint8_t>, kInputPlanes> host; // canonical inputs
+    std::vector<uint8_t> output;                         // canonical output, RGBA16F
+    std::array<CUdeviceptr, kInputPlanes + 1> buffers{}; // inputs, then output
+    std::array<size_t, kInputPlanes + 1> sizes{};
+
+    Status ensure(int i, size_t bytes) {
+        if (bytes == 0 || sizes[i] >= bytes) return {};
+        if (buffers[i]) cuda->cuMemFree_v2(buffers[i]);
+        buffers[i] = 0;
+        sizes[i] = 0;
+        CUresult r = cuda->cuMemAlloc_v2(&buffers[i], bytes);
+        if (r != CUDA_SUCCESS)
+            return upscaler::cuda_error(*cuda, "cuMemAlloc", r).add_context(fmt::format("{} bytes", bytes));
+        sizes[i] = bytes;
+        return {};
+    }
+    void free_all() {
+        for (size_t i = 0; i < buffers.size(); ++i)
+            if (buffers[i]) cuda->cuMemFree_v2(buffers[i]);
+        buffers = {};
+        sizes = {};
+        if (event) cuda->cuEventDestroy_v2(event);
+        event = nullptr;
+    }
+    // Waits until the core's work on the null stream is done.
+    Status wait_for_core() {
+        if (blocking_sync && !event) {
+            CUresult r = cuda->cuEventCreate(&event, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING);
+            if (r != CUDA_SUCCESS) {
+                event = nullptr;
+                blocking_sync = false;
+                log::warn("shim: {}: cuEventCreate(CU_EVENT_BLOCKING_SYNC) failed ({}); waiting with "
+                          "cuCtxSynchronize instead",
+                          env_name(EnvVar::ShimBlockingSync), upscaler::cuda_error(*cuda, "cuEventCreate", r).text());
+            }
+        }
+        if (!blocking_sync) {
+            CUresult r = cuda->cuCtxSynchronize();
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuCtxSynchronize after the evaluation", r);
+            return {};
+        }
+        CUresult r = cuda->cuEventRecord(event, nullptr);
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuEventRecord after the evaluation", r);
+        if (event_wait) {
+            r = event_wait(event, D4R_WAIT_FOREVER);
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "d4r_EventWait after the evaluation", r);
+            return {};
+        }
+        if (log::once("shim-blocking-sync-fallback"))
+            log::warn("shim: {}: nvcuda.dll has no d4r_EventWait (not d4r's bridge); waiting with "
+                      "cuEventSynchronize on a blocking-sync event instead",
+                      env_name(EnvVar::ShimBlockingSync));
+        r = cuda->cuEventSynchronize(event);
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuEventSynchronize after the evaluation", r);
+        return {};
+    }
+};
+
+HostStaging::HostStaging(CudaWorker& worker, const upscaler::CudaFunctions& cuda, HostOptions options)
+    : m_worker(worker), m_cuda(cuda), m_options(options), m_buffers(fresh()) {}
+
+std::shared_ptr<HostStaging::Buffers> HostStaging::fresh() const {
+    auto d = std::make_shared<Buffers>();
+    d->cuda = &m_cuda;
+    d->blocking_sync = m_options.blocking_sync;
+    d->event_wait = m_options.event_wait;
+    return d;
+}
+
+HostStaging::~HostStaging() {
+    std::shared_ptr<Buffers> buffers = m_buffers;
+    auto task = [buffers]() -> Status {
+        buffers->free_all();
+        return {};
+    };
+    if (m_worker.stuck()) { // queued behind the stalled task: never waited for
+        m_worker.post("freeing the host path's CUDA buffers", task);
+        return;
+    }
+    Status freed = m_worker.run("freeing the host path's CUDA buffers", task);
+    if (!freed) log::warn("shim: {}", freed.error().text());
+}
+
+void HostStaging::begin_frame() {
+    // An evaluation the watchdog gave up on still owns its buffers and host copies until it ends: this frame
+    // gets new ones, and that task frees the old ones.
+    {
+        std::lock_guard lock(m_buffers->mutex);
+        if (m_buffers->busy) m_buffers->orphaned = true;
+    }
+    if (m_buffers->orphaned) {
+        log::info("shim: host path: an earlier evaluation still owns its buffers; this frame uses new ones");
+        m_buffers = fresh();
+    }
+}
+
+void HostStaging::clear_input(Plane plane) { m_buffers->host[input_index(plane)].clear(); }
+
+Status HostStaging::read_input(Plane plane, const GameResource& in, const uint8_t* first, size_t pitch) {
+    std::vector<uint8_t>& host = m_buffers->host[input_index(plane)];
+    const Region& r = in.region;
+    const size_t texel = canonical_texel_bytes(plane);
+    const size_t row = std::max<size_t>(in.row_texels, r.width);
+    host.assign(row * r.height * texel, 0);
+    bool converted = true;
+    for (uint32_t y = 0; y < r.height && converted; ++y)
+        converted = convert_to_canonical(plane, in.format, first + size_t(y) * pitch, pitch, r.width, 1,
+                                         host.data() + size_t(y) * row * texel);
+    if (!converted)
+        return make_error(ErrorCode::Unsupported, "{}: cannot convert {}", plane_name(plane), format_name(in.format));
+    return {};
+}
+
+Status HostStaging::evaluate(const GameFrame& frame, const CoreCall& core) {
+    std::shared_ptr<Buffers> buffers = m_buffers;
+    // Motion-vector dilation, on the canonical planes (motion RG16F, depth R32F), before the core sees them.
+    if (m_options.passes.motion_dilation && !buffers->host[2].empty() && !buffers->host[1].empty()) {
+        const GameResource& mv = frame.motion;
+        const GameResource& depth = frame.depth;
+        dilate_motion(
+            PlaneView{buffers->host[2].data(), mv.region.width, mv.region.height, mv.row_texels},
+            ConstPlaneView{buffers->host[1].data(), depth.region.width, depth.region.height, depth.row_texels},
+            m_options.passes.motion_dilation, m_options.passes.depth_inverted, &m_dilation);
+    }
+    const Region& out = frame.output.region;
+    buffers->output.resize(size_t(out.width) * out.height * 8);
+
+    {
+        std::lock_guard lock(buffers->mutex);
+        buffers->busy = true;
+    }
+    return m_worker.run("the evaluation", [buffers, core]() -> Status {
+        Buffers& d = *buffers;
+        struct Done { // however the task ends
+            Buffers& d;
+            ~Done() {
+                std::lock_guard lock(d.mutex);
+                d.busy = false;
+                if (d.orphaned) d.free_all();
+            }
+        } done{d};
+        const upscaler::CudaFunctions& cuda = *d.cuda;
+        for (int i = 0; i < kInputPlanes; ++i) {
+            D4R_TRY(d.ensure(i, d.host[i].size()));
+            if (d.host[i].empty()) continue;
+            CUresult r = cuda.cuMemcpyHtoD_v2(d.buffers[i], d.host[i].data(), d.host[i].size());
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(cuda, "cuMemcpyHtoD", r);
+        }
+        D4R_TRY(d.ensure(kInputPlanes, d.output.size()));
+        CudaFrame cf;
+        cf.color = d.buffers[0];
+        cf.depth = d.buffers[1];
+        cf.motion = d.buffers[2];
+        cf.exposure = d.host[3].empty() ? 0 : d.buffers[3];
+        cf.output = d.buffers[kInputPlanes];
+        D4R_TRY(core(cf));
+        D4R_TRY(d.wait_for_core());
+        CUresult r = cuda.cuMemcpyDtoH_v2(d.output.data(), cf.output, d.output.size());
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(cuda, "cuMemcpyDtoH (output)", r);
+        return {};
+    });
+}
+
+Status HostStaging::write_output(const GameResource& out, uint8_t* dst, size_t pitch) {
+    const Region& r = out.region;
+    std::vector<uint8_t>& output = m_buffers->output;
+    // The watermark goes into the core's output here, after any core (d4r's or NVIDIA's) has written it.
+    if (m_options.passes.watermark) draw_watermark(PlaneView{output.data(), r.width, r.height, r.width});
+    if (!convert_from_canonical(out.format, output.data(), r.width, r.height, dst, pitch))
+        return make_error(ErrorCode::Unsupported, "Output: cannot convert to {}", format_name(out.format));
+    return {};
+}
+
+} // namespace d4r::shim
