@@ -76,6 +76,17 @@ CUresult get_proc_address_common(const char* symbol, void** pfn, int cuda_versio
     bool too_low = false;
     ApiId id = find_proc(symbol, cuda_version, &too_low);
     if (id == ApiId::Count) {
+        // Not in d4r's list (or not at this version): the backend's library may have it (the driver backend).
+        const Runtime* runtime = Runtime::current();
+        const Backend* backend = runtime ? runtime->backend() : nullptr;
+        if (void* foreign = backend ? backend->foreign_proc(symbol, cuda_version, flags) : nullptr) {
+            if (log::once(fmt::format("runtime.foreign.{}.{}", symbol, cuda_version)))
+                log::debug("cuGetProcAddress({}, {}): the backend library's own entry point (d4r's layers do not "
+                           "see its calls)",
+                           symbol, cuda_version);
+            *pfn = foreign;
+            return CUDA_SUCCESS;
+        }
         // One line per unknown name, for the first names only: a program may ask for any number of them,
         // and log::once remembers every key it was given.
         static std::atomic<int> named{0};
@@ -223,7 +234,19 @@ Runtime::Runtime(const Environment& env, std::unique_ptr<Backend> backend) {
 
 Runtime::~Runtime() { uninstall(); }
 
-void Runtime::install() { detail::g_installed.store(this, std::memory_order_release); }
+namespace {
+std::atomic<ForeignExportBinder> g_export_binder{nullptr};
+} // namespace
+
+void set_foreign_export_binder(ForeignExportBinder binder) {
+    g_export_binder.store(binder, std::memory_order_release);
+    if (binder) binder(Runtime::current() ? Runtime::current()->backend() : nullptr);
+}
+
+void Runtime::install() {
+    detail::g_installed.store(this, std::memory_order_release);
+    if (ForeignExportBinder bind = g_export_binder.load(std::memory_order_acquire)) bind(m_backend.get());
+}
 
 void Runtime::uninstall() {
     Runtime* self = this;

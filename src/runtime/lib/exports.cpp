@@ -2,7 +2,8 @@
 // clearing its out-parameters (out_params.h) and forwarding to the runtime's dispatch table (runtime.h)
 // behind an exception barrier (entry_guard.h);
 // the per-thread default stream variants of those functions; and every other entry point NVIDIA's libcuda
-// exports (abi/cuda_unimplemented.h), answering CUDA_ERROR_NOT_SUPPORTED. Built only into the shared
+// exports (abi/cuda_unimplemented.h): the driver backend's library's own function of that name, or
+// CUDA_ERROR_NOT_SUPPORTED. Built only into the shared
 // library (build/lib/libd4rcuda.so, loadable as libcuda.so.1); everything else of the library is hidden.
 #include "abi/cuda_unimplemented.h"
 #include "runtime/entry_guard.h"
@@ -32,11 +33,54 @@ D4R_CUDA_API(D4R_EXPORT_FN)
 D4R_CUDA_PER_THREAD(D4R_EXPORT_PER_THREAD)
 #undef D4R_EXPORT_PER_THREAD
 
-// Callers pass their arguments; a function without parameters ignores them (the SysV x86-64 calling
-// convention leaves them to the caller).
+// The names d4r does not implement. Callers pass their arguments; a function without parameters ignores them
+// (the SysV x86-64 calling convention leaves them to the caller). On x86-64 each export is a jump through a
+// slot: the backend library's function of that name when the installed backend has one (the driver backend:
+// every entry point NVIDIA's libcuda exports reaches the application), else the NOT_SUPPORTED answer.
+#define D4R_UNIMPLEMENTED_ANSWER(name) \
+    CUresult d4r_unimplemented_##name() { return d4r::runtime::unimplemented(#name); }
+D4R_CUDA_UNIMPLEMENTED(D4R_UNIMPLEMENTED_ANSWER)
+#undef D4R_UNIMPLEMENTED_ANSWER
+
+#if defined(__x86_64__)
+#define D4R_EXPORT_SLOT(name) void* d4r_slot_##name = reinterpret_cast<void*>(&d4r_unimplemented_##name);
+D4R_CUDA_UNIMPLEMENTED(D4R_EXPORT_SLOT)
+#undef D4R_EXPORT_SLOT
+#define D4R_EXPORT_TRAMPOLINE(name)                                                                            \
+    asm(".text\n.globl " #name "\n.type " #name ", @function\n" #name ":\n    jmp *d4r_slot_" #name "(%rip)\n" \
+        ".size " #name ", .-" #name "\n");
+D4R_CUDA_UNIMPLEMENTED(D4R_EXPORT_TRAMPOLINE)
+#undef D4R_EXPORT_TRAMPOLINE
+#else
 #define D4R_EXPORT_UNIMPLEMENTED(name) \
-    __attribute__((visibility("default"))) CUresult name() { return d4r::runtime::unimplemented(#name); }
+    __attribute__((visibility("default"))) CUresult name() { return d4r_unimplemented_##name(); }
 D4R_CUDA_UNIMPLEMENTED(D4R_EXPORT_UNIMPLEMENTED)
 #undef D4R_EXPORT_UNIMPLEMENTED
+#endif
 
 } // extern "C"
+
+#if defined(__x86_64__)
+namespace {
+
+struct ForeignSlot {
+    const char* name;
+    void** slot;
+    void* answer;
+};
+
+#define D4R_SLOT_ENTRY(name) {#name, &d4r_slot_##name, reinterpret_cast<void*>(&d4r_unimplemented_##name)},
+const ForeignSlot kForeignSlots[] = {D4R_CUDA_UNIMPLEMENTED(D4R_SLOT_ENTRY)};
+#undef D4R_SLOT_ENTRY
+
+void bind_foreign_exports(const d4r::runtime::Backend* backend) {
+    for (const ForeignSlot& s : kForeignSlots) {
+        void* f = backend ? backend->foreign_export(s.name) : nullptr;
+        __atomic_store_n(s.slot, f ? f : s.answer, __ATOMIC_RELEASE);
+    }
+}
+
+const bool g_registered = (d4r::runtime::set_foreign_export_binder(&bind_foreign_exports), true);
+
+} // namespace
+#endif

@@ -1,6 +1,8 @@
 // The driver backend: a libcuda-compatible library (NVIDIA's driver, ZLUDA) loaded with dlopen. Its
 // entry points go into the table as they are, so a forwarded call costs one indirect call; entry
-// points the library lacks become NOT_SUPPORTED stubs that name themselves in the log once.
+// points the library lacks become NOT_SUPPORTED stubs that name themselves in the log once. Entry points
+// d4r's list does not have are the library's own, through its cuGetProcAddress and its exports
+// (foreign_proc, foreign_export): over NVIDIA's driver d4r is never less than NVIDIA's driver.
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -23,15 +25,34 @@ std::string file_of(const void* address) {
 class DriverBackend final : public Backend {
 public:
     // The library stays loaded (its handle is never closed): CUDA calls may still be in flight in other
-    // threads at exit.
-    DriverBackend(std::string name, const ApiTable& table) : m_name(std::move(name)), m_table(table) {}
+    // threads at exit. PROC, PROC_V2: the library's own cuGetProcAddress (null when it lacks one).
+    DriverBackend(std::string name, const ApiTable& table, void* handle, decltype(ApiTable::cuGetProcAddress) proc,
+                  decltype(ApiTable::cuGetProcAddress_v2) proc_v2)
+        : m_name(std::move(name)), m_table(table), m_handle(handle), m_proc(proc), m_proc_v2(proc_v2) {}
     ~DriverBackend() override = default;
     const std::string& name() const override { return m_name; }
     const ApiTable& table() const override { return m_table; }
 
+    void* foreign_proc(const char* symbol, int version, cuuint64_t flags) const override {
+        void* pfn = nullptr;
+        if (m_proc_v2) {
+            CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+            if (m_proc_v2(symbol, &pfn, version, flags, &status) != CUDA_SUCCESS ||
+                status != CU_GET_PROC_ADDRESS_SUCCESS)
+                return nullptr;
+        } else if (!m_proc || m_proc(symbol, &pfn, version, flags) != CUDA_SUCCESS) {
+            return nullptr;
+        }
+        return pfn;
+    }
+    void* foreign_export(const char* name) const override { return dlsym(m_handle, name); }
+
 private:
     std::string m_name;
     ApiTable m_table;
+    void* m_handle;
+    decltype(ApiTable::cuGetProcAddress) m_proc;
+    decltype(ApiTable::cuGetProcAddress_v2) m_proc_v2;
 };
 
 } // namespace
@@ -67,8 +88,10 @@ Expected<std::unique_ptr<Backend>> make_driver_backend(const std::string& path) 
     if (missing)
         log::info("{}: {} of {} entry points are missing (they return CUDA_ERROR_NOT_SUPPORTED)", name, missing,
                   kApiCount);
+    auto proc = table.cuGetProcAddress;
+    auto proc_v2 = table.cuGetProcAddress_v2;
     fill_missing(table);
-    return std::unique_ptr<Backend>(new DriverBackend(name, table));
+    return std::unique_ptr<Backend>(new DriverBackend(name, table, handle, proc, proc_v2));
 }
 
 } // namespace d4r::runtime
