@@ -40,7 +40,10 @@ reason() {
     cmake=$dir/CMakeLists.txt
     case "$dir" in 8_Platform_Specific/*) echo "platform-specific (${dir#8_Platform_Specific/})"; return ;; esac
     srcs=$(find "$dir" -type f \( -name '*.cu' -o -name '*.cuh' -o -name '*.cpp' -o -name '*.c' -o -name '*.h' -o -name '*.hpp' \) 2>/dev/null)
-    inc() { [ -n "$srcs" ] && echo "$srcs" | xargs grep -lE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($1)" 2>/dev/null | head -n 1; }
+    # The #include lines of every source, read once.
+    local includes=''
+    [ -z "$srcs" ] || includes=$(echo "$srcs" | xargs grep -hE '^[[:space:]]*#[[:space:]]*include' 2>/dev/null || true)
+    inc() { echo "$includes" | grep -E "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($1)" | head -n 1; }
     has() { grep -qiE "$1" "$cmake"; }
     if has 'd3d1[0-2]|d3dcompiler' || [ -n "$(inc 'd3d1[0-2]|dxgi')" ]; then echo "Direct3D (Windows)"; return; fi
     if has 'find_package\(Vulkan|glfw' || [ -n "$(inc 'vulkan/')" ]; then echo "Vulkan/GLFW graphics interop"; return; fi
