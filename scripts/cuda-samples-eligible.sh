@@ -60,8 +60,8 @@ reason() {
     if has 'NVSCI' || [ -n "$(inc 'nvsci')" ]; then echo "host library NvSci"; return; fi
     if has 'FreeImage' || [ -n "$(inc 'FreeImage')" ]; then echo "host library FreeImage"; return; fi
     if [[ "$name" =~ $second_gpu ]]; then echo "needs a second GPU (peer-to-peer)"; return; fi
-    # Calls, not declarations: matrixMulDynlinkJIT's own copy of cuda.h declares cuIpc* without using them.
-    if [ -n "$srcs" ] && echo "$srcs" | grep -E '\.(cu|cpp|c)$' | xargs grep -lE 'cudaIpc[A-Z]|cuIpc[A-Z]|ExportToShareableHandle' 2>/dev/null | grep -q .; then
+    # Calls, not declarations: matrixMulDynlinkJIT's dynamic loader names cuIpc* without calling them.
+    if [ -n "$srcs" ] && echo "$srcs" | grep -E '\.(cu|cpp|c)$' | xargs grep -lE '(cudaIpc[A-Za-z]+|cuIpc[A-Za-z]+|ExportToShareableHandle)[[:space:]]*\(' 2>/dev/null | grep -q .; then
         echo "IPC between processes"; return
     fi
     return 0
