@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds NVIDIA's cuda-samples with nvcc and runs them on libd4rcuda's cpu backend (ptxsim).
+# Builds NVIDIA's cuda-samples with nvcc and runs them on libd4rcuda's cpu backend (ptxsim), its driver
+# backend, or directly on NVIDIA's libcuda.
 #   scripts/cuda-samples-sweep.sh --samples DIR [options] [NAME...]
 #     --samples DIR     a checkout of github.com/NVIDIA/cuda-samples (holds Samples/ and Common/); required
 #     --lib DIR         the folder with d4r's libcuda.so.1 (default: build/lib of this repository)
@@ -8,11 +9,20 @@
 #     --timeout S       seconds each sample may run (default 120)
 #     --variants LIST   cudart variants: static, shared or static,shared (default static,shared)
 #     --cuda DIR        the CUDA toolkit (default /usr/local/cuda)
+#     --backend B       cpu (default: libd4rcuda, D4R_CUDA_BACKEND=cpu), driver (libd4rcuda over NVIDIA's
+#                       libcuda, D4R_CUDA_BACKEND=driver) or direct (NVIDIA's libcuda as installed, no d4r)
+#     --jobs N          samples built and run at once (default 1)
+#     --phase P         all (default), build (build only, run = -) or run (reuse OUT's builds, build none)
 #     --help            this text
-# Without --list or NAMEs the acceptance list of docs/compatibility.md is swept. Prints a table:
+# Without --list or NAMEs the acceptance list of docs/compatibility.md is swept (tests/samples/sweep-list.txt
+# is the wider list, from scripts/cuda-samples-eligible.sh). Prints a table:
 # sample, variant, build ok/fail, run pass/fail/waive/timeout, seconds, and for anything but a pass the
 # last meaningful line of the output. Also writes OUT/results.md and OUT/results.tsv (which adds the
 # first warning d4r logged in each unsuccessful run), and OUT/logs/SAMPLE.VARIANT.{build,run}.log.
+# Backends other than cpu name their run logs SAMPLE.VARIANT.BACKEND.run.log; every run also keeps the
+# sample's own output (no sweep or d4r log lines) in OUT/output/BACKEND/SAMPLE.VARIANT.txt, and the results
+# are copied to OUT/results-BACKEND.{md,tsv}, so that runs on several backends into one OUT can be compared
+# (scripts/cuda-samples-compare.sh OUT).
 # Exit status: 0 when the sweep ran (failures included), 1 when the toolkit is unusable, 2 on a usage error.
 set -euo pipefail
 
@@ -32,7 +42,7 @@ default_samples=(
     matrixMulDynlinkJIT vectorAddMMAP vectorAddDrv matrixMulDrv
 )
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,30p' "$0" | sed -n '/^set -euo/q;p' | sed 's/^# \{0,1\}//'; }
 
 usage_error() {
     echo "$prog: $*" >&2
@@ -44,7 +54,7 @@ usage_error() {
 # Arguments
 
 samples_dir='' lib_dir=$repo_root/build/lib out_dir=/tmp/d4r-sweep list_file='' timeout_s=120
-variants_arg=static,shared cuda_dir=/usr/local/cuda
+variants_arg=static,shared cuda_dir=/usr/local/cuda backend=cpu jobs=1 phase=all
 names=()
 
 need_value() {  # $1 option, $2 number of arguments left (the option included)
@@ -68,9 +78,15 @@ parse_args() {
             --variants=*) variants_arg=${1#*=}; shift ;;
             --cuda) need_value "$1" $#; cuda_dir=$2; shift 2 ;;
             --cuda=*) cuda_dir=${1#*=}; shift ;;
+            --backend) need_value "$1" $#; backend=$2; shift 2 ;;
+            --backend=*) backend=${1#*=}; shift ;;
+            --jobs) need_value "$1" $#; jobs=$2; shift 2 ;;
+            --jobs=*) jobs=${1#*=}; shift ;;
+            --phase) need_value "$1" $#; phase=$2; shift 2 ;;
+            --phase=*) phase=${1#*=}; shift ;;
             -h|--help) usage; exit 0 ;;
             --) shift; names+=("$@"); break ;;
-            -*) usage_error "unknown option '$1' (accepted: --samples DIR, --lib DIR, --out DIR, --list FILE, --timeout S, --variants LIST, --cuda DIR, --help)" ;;
+            -*) usage_error "unknown option '$1' (accepted: --samples DIR, --lib DIR, --out DIR, --list FILE, --timeout S, --variants LIST, --cuda DIR, --backend B, --jobs N, --phase P, --help)" ;;
             *) names+=("$1"); shift ;;
         esac
     done
@@ -81,9 +97,20 @@ parse_args() {
     fi
     samples_dir=$(cd "$samples_dir" && pwd)
 
-    [ -e "$lib_dir/libcuda.so.1" ] ||
-        usage_error "--lib '$lib_dir' holds no libcuda.so.1 (accepted: d4r's library folder, e.g. build/lib)"
-    lib_dir=$(cd "$lib_dir" && pwd)
+    case "$backend" in
+        cpu|driver|direct) ;;
+        *) usage_error "--backend '$backend' is not accepted (cpu, driver or direct)" ;;
+    esac
+    [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || usage_error "--jobs '$jobs' is not accepted (a whole number, 1 or more)"
+    case "$phase" in
+        all|build|run) ;;
+        *) usage_error "--phase '$phase' is not accepted (all, build or run)" ;;
+    esac
+    if [ "$backend" != direct ]; then
+        [ -e "$lib_dir/libcuda.so.1" ] ||
+            usage_error "--lib '$lib_dir' holds no libcuda.so.1 (accepted: d4r's library folder, e.g. build/lib)"
+        lib_dir=$(cd "$lib_dir" && pwd)
+    fi
 
     [[ "$timeout_s" =~ ^[1-9][0-9]*$ ]] || usage_error "--timeout '$timeout_s' is not accepted (a whole number of seconds, 1 or more)"
 
@@ -270,8 +297,11 @@ sweep_one() {
     local name=$1 variant=$2
     r_build=fail r_run=- r_secs=- r_note='' r_d4r=''
     local build_log=$out_dir/logs/$name.$variant.build.log run_log=$out_dir/logs/$name.$variant.run.log
-    : >"$build_log"
+    [ "$backend" = cpu ] || run_log=$out_dir/logs/$name.$variant.$backend.run.log
+    local output=$out_dir/output/$backend/$name.$variant.txt
+    [ "$phase" = run ] || : >"$build_log"
     : >"$run_log"
+    rm -f "$output"
 
     local dir
     dir=$(find_sample "$name")
@@ -284,6 +314,14 @@ sweep_one() {
     # samples their fatbin or PTX) relative to the working directory, and some write output files next
     # to their inputs; a copy keeps the checkout untouched.
     local run_dir=$out_dir/build/$name/$variant
+    if [ "$phase" = run ]; then
+        # A build made by an earlier --phase build (on this or another machine).
+        if [ ! -x "$run_dir/$name" ]; then
+            r_note="build: $(meaningful_line "$build_log" 2>/dev/null || true)"
+            [ -s "$build_log" ] || r_note="not built (run --phase build first)"
+            return 0
+        fi
+    else
     rm -rf "$run_dir"
     mkdir -p "$run_dir"
     cp -R "$dir/." "$run_dir/"
@@ -325,7 +363,9 @@ sweep_one() {
         r_note="build: $(meaningful_line "$build_log")"
         return 0
     fi
+    fi  # phase
     r_build=ok
+    [ "$phase" != build ] || return 0
 
     local args
     mapfile -t args < <(sample_args "$name")
@@ -340,12 +380,22 @@ sweep_one() {
     command -v stdbuf >/dev/null && linebuf=(stdbuf -oL -eL)
     local start rc=0
     start=$(now)
+    # direct: NVIDIA's libcuda as the system installs it (the toolkit's lib64 only for libnvrtc and the
+    # shared cudart); cpu and driver: d4r's libcuda.so.1 first on the path.
+    local ld=$cuda_dir/lib64 env=()
+    if [ "$backend" != direct ]; then
+        ld=$lib_dir:$ld
+        env=(D4R_CUDA_BACKEND="$backend")
+    fi
+    [ ! -d "$cuda_dir/nvvm/lib64" ] || ld=$ld:$cuda_dir/nvvm/lib64
     (
         cd "$run_dir"
-        echo "${mark}LD_LIBRARY_PATH=$lib_dir:$cuda_dir/lib64 D4R_CUDA_BACKEND=cpu ./$name ${args[*]}"
-        LD_LIBRARY_PATH="$lib_dir:$cuda_dir/lib64" D4R_CUDA_BACKEND=cpu \
+        echo "${mark}LD_LIBRARY_PATH=$ld ${env[*]} ./$name ${args[*]}"
+        env LD_LIBRARY_PATH="$ld" "${env[@]}" \
             timeout -k 10 "$timeout_s" "${linebuf[@]}" "./$name" "${args[@]}" </dev/null
     ) >>"$run_log" 2>&1 || rc=$?
+    mkdir -p "$(dirname "$output")"
+    grep -av "^$mark" "$run_log" | grep -av '^d4r: ' >"$output" || true
     r_secs=$(elapsed "$start" "$(now)")
 
     case "$rc" in
@@ -370,7 +420,7 @@ sweep_one() {
 main() {
     parse_args "$@"
     check_toolkit
-    mkdir -p "$out_dir/logs" "$out_dir/build"
+    mkdir -p "$out_dir/logs" "$out_dir/build" "$out_dir/rows"
 
     local tsv=$out_dir/results.tsv md=$out_dir/results.md
     printf 'sample\tvariant\tbuild\trun\tseconds\tnote\td4r_first_warning\n' >"$tsv"
@@ -379,16 +429,31 @@ main() {
         echo "|---|---|---|---|---:|---|"
     } >"$md"
 
-    echo "$prog: ${#names[@]} sample(s) x ${variants[*]}; lib $lib_dir; out $out_dir; timeout ${timeout_s} s" >&2
-    local total=$((${#names[@]} * ${#variants[@]})) i=0 name variant
+    echo "$prog: ${#names[@]} sample(s) x ${variants[*]}; backend $backend; phase $phase; $jobs job(s); lib $lib_dir; out $out_dir; timeout ${timeout_s} s" >&2
+    local total=$((${#names[@]} * ${#variants[@]})) i=0 name variant running=0
     local -A counts=()
     local rows=()
+    # Each sample runs in a subshell that leaves its result in OUT/rows/; the table keeps the list's order.
     for name in "${names[@]}"; do
         for variant in "${variants[@]}"; do
             i=$((i + 1))
-            sweep_one "$name" "$variant"
-            printf '[%d/%d] %s %s: build %s, run %s, %s s\n' "$i" "$total" "$name" "$variant" \
-                "$r_build" "$r_run" "$r_secs" >&2
+            rm -f "$out_dir/rows/$name.$variant.$backend"
+            (
+                sweep_one "$name" "$variant"
+                printf '[%d/%d] %s %s: build %s, run %s, %s s\n' "$i" "$total" "$name" "$variant" \
+                    "$r_build" "$r_run" "$r_secs" >&2
+                printf '%s\t%s\t%s\t%s\t%s\n' "$r_build" "$r_run" "$r_secs" "$r_note" "$r_d4r" >"$out_dir/rows/$name.$variant.$backend"
+            ) &
+            running=$((running + 1))
+            if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+        done
+    done
+    wait || true
+    for name in "${names[@]}"; do
+        for variant in "${variants[@]}"; do
+            r_build=fail r_run=- r_secs=- r_note='sweep lost this result' r_d4r=''
+            [ ! -f "$out_dir/rows/$name.$variant.$backend" ] ||
+                IFS=$'\t' read -r r_build r_run r_secs r_note r_d4r <"$out_dir/rows/$name.$variant.$backend" || true
             printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$variant" "$r_build" "$r_run" "$r_secs" "$r_note" "$r_d4r" >>"$tsv"
             printf '| %s | %s | %s | %s | %s | %s |\n' "$name" "$variant" "$r_build" "$r_run" "$r_secs" \
                 "${r_note:+\`$r_note\`}" >>"$md"
@@ -406,11 +471,13 @@ main() {
         printf "%-${w}s  %-7s  %-7s  %-7s  %7s  %s\n" "$name" "$variant" "$r_build" "$r_run" "$r_secs" "$r_note"
     done
     local summary='' key
-    for key in pass fail waive timeout skip build-fail build-missing; do
+    for key in pass fail waive timeout skip - build-fail build-missing; do
         [ -n "${counts[$key]:-}" ] && summary+="${summary:+, }${counts[$key]} $key"
     done
     echo
-    echo "$total run(s): $summary. Logs: $out_dir/logs; results: $tsv, $md"
+    cp "$tsv" "$out_dir/results-$backend.tsv"
+    cp "$md" "$out_dir/results-$backend.md"
+    echo "$total run(s) on $backend: $summary. Logs: $out_dir/logs; results: $tsv, $md (and results-$backend.*)"
 }
 
 main "$@"

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Development machine: packs build-samples/, the carry folder of tests/device/samples-sweep.sh: the
+# cuda-samples folders of tests/samples/sweep-list.txt, Common/ and test_args.json from a checkout
+# (the commit docs/compatibility.md names), and libd4rcuda.so from build/lib with the shared libraries
+# the device image lacks. Checks that it stays under 50 MiB (the carry limit is 64 MiB in all).
+# Usage: tests/device/prepare-samples.sh --samples DIR
+set -euo pipefail
+samples=
+case "${1:-}" in
+    --samples) samples=$(realpath "${2:?--samples needs a cuda-samples checkout}") ;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    *) echo "prepare-samples.sh: --samples DIR is required (a cuda-samples checkout)" >&2; exit 2 ;;
+esac
+if [ ! -d "$samples/Samples" ] || [ ! -d "$samples/Common" ]; then
+    echo "prepare-samples.sh: $samples holds no Samples/ and Common/" >&2; exit 2
+fi
+cd "$(dirname "$0")/../.."
+[ -f build/lib/libd4rcuda.so ] || { echo "prepare-samples.sh: build/lib/libd4rcuda.so missing (build target d4rcuda)" >&2; exit 1; }
+rm -rf build-samples
+mkdir -p build-samples/cuda-samples/Samples build-samples/lib
+cp -r "$samples/Common" build-samples/cuda-samples/
+cp "$samples/test_args.json" build-samples/cuda-samples/ 2>/dev/null || true
+missing=0
+while read -r name; do
+    name=${name%%#*}; name=$(echo "$name" | tr -d '[:space:]')
+    [ -n "$name" ] || continue
+    dir=$(cd "$samples/Samples" && find . -type d -name "$name" | sort | head -n 1)
+    if [ -z "$dir" ]; then echo "prepare-samples.sh: no folder for $name" >&2; missing=1; continue; fi
+    mkdir -p "build-samples/cuda-samples/Samples/$(dirname "$dir")"
+    cp -r "$samples/Samples/$dir" "build-samples/cuda-samples/Samples/$dir"
+done <tests/samples/sweep-list.txt
+cp build/lib/libd4rcuda.so build-samples/lib/
+strip --strip-debug build-samples/lib/libd4rcuda.so
+for dep in $(ldd build/lib/libd4rcuda.so | awk '/libfmt|liblz4|libzstd|libpng/ {print $3}' | sort -u); do
+    cp "$(readlink -f "$dep")" "build-samples/lib/$(basename "$dep")"
+done
+# Data files git-lfs left as pointers are reported: the samples that read them will fail on every backend.
+grep -rlI '^version https://git-lfs' build-samples/cuda-samples 2>/dev/null | sed 's/^/LFS pointer, not data: /' || true
+kib=$(du -sk build-samples | cut -f1)
+echo "build-samples: $((kib / 1024)) MiB ($kib KiB); largest:"
+du -ak build-samples | sort -rn | sed -n '2,9p'
+[ "$kib" -le $((50 * 1024)) ] || { echo "prepare-samples.sh: build-samples is over 50 MiB" >&2; exit 1; }
+exit $missing
