@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "bridge/d4r_helpers.h"
+#include "core/env_vars.h"
 #include "bridge/linux_api.h"
 
 using namespace d4r::bridge;
@@ -42,7 +43,9 @@ D4R_HELPER d4r_helper_SetEnvironment(const char* name, const char* value) {
         if (std::strchr(name, '=')) return refuse("d4r_SetEnvironment", std::string("'=' in the name ") + name);
         int r = value ? setenv(name, value, 1) : unsetenv(name);
         if (r != 0) return refuse("d4r_SetEnvironment", std::string(name) + ": " + std::strerror(errno));
-        if (std::strcmp(name, "D4R_LOG") == 0 || std::strcmp(name, "D4R_LOG_FILE") == 0) reread_log_settings();
+        if (std::strcmp(name, d4r::env_name(d4r::EnvVar::Log)) == 0 ||
+            std::strcmp(name, d4r::env_name(d4r::EnvVar::LogFile)) == 0)
+            reread_log_settings();
         log_debug(std::string("d4r_SetEnvironment: ") + name + (value ? "=" + std::string(value) : " removed"));
         return CUDA_SUCCESS;
     } catch (...) {
