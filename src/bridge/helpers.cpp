@@ -9,8 +9,8 @@
 #include <type_traits>
 
 #include "bridge/d4r_helpers.h"
-#include "core/env_vars.h"
 #include "bridge/linux_api.h"
+#include "core/env_vars.h"
 
 using namespace d4r::bridge;
 
