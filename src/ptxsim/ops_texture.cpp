@@ -131,6 +131,22 @@ struct ObjectCache {
     }
 };
 
+// The object behind a lane (its kind checked by ObjectCache), its geometry checked against the instruction's
+// once per object; nullptr after recording a fault.
+struct CheckedObjects {
+    ObjectCache cache;
+    const ImageObject* checked = nullptr;
+    const ImageObject* get(Warp& w, uint64_t h, ImageObject::Kind kind, Geo g, unsigned lane) {
+        const ImageObject* o = cache.get(w, h, kind, lane);
+        if (!o) return nullptr;
+        if (o != checked) {
+            if (!check_geometry(w, *o, h, g, lane)) return nullptr;
+            checked = o;
+        }
+        return o;
+    }
+};
+
 // tex (Mode 0) and tld4 (Mode 1).
 template <int Mode>
 Flow exec_tex(Warp& w, const Instr& in, uint32_t mask) {
@@ -140,18 +156,13 @@ Flow exec_tex(Warp& w, const Instr& in, uint32_t mask) {
     read_coords(w, in, c);
     const Geo g = geo_of(in);
     uint32_t out[4][32] = {};
-    ObjectCache cache;
-    const ImageObject* checked = nullptr;
+    CheckedObjects textures;
     uint32_t m = mask;
     while (m) {
         const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
         m &= m - 1;
-        const ImageObject* t = cache.get(w, h[lane], ImageObject::Kind::Texture, lane);
+        const ImageObject* t = textures.get(w, h[lane], ImageObject::Kind::Texture, g, lane);
         if (!t) return Flow::Stop;
-        if (t != checked) {
-            if (!check_geometry(w, *t, h[lane], g, lane)) return Flow::Stop;
-            checked = t;
-        }
         const float x = std::bit_cast<float>(c.x[lane]), y = std::bit_cast<float>(c.y[lane]);
         const float z = std::bit_cast<float>(c.z[lane]);
         TexResult r;
@@ -226,21 +237,6 @@ bool surface_target(Warp& w, const ImageObject& s, uint64_t handle, int64_t x, i
     return true;
 }
 
-// The surface (already checked for kind) behind a lane, with its geometry checked once per object.
-struct SurfaceLane {
-    ObjectCache cache;
-    const ImageObject* checked = nullptr;
-    const ImageObject* get(Warp& w, uint64_t h, Geo g, unsigned lane) {
-        const ImageObject* s = cache.get(w, h, ImageObject::Kind::Surface, lane);
-        if (!s) return nullptr;
-        if (s != checked) {
-            if (!check_geometry(w, *s, h, g, lane)) return nullptr;
-            checked = s;
-        }
-        return s;
-    }
-};
-
 // The plane index of a surface access: the z slice (.3d) or the layer (.a1d/.a2d); 0 otherwise.
 D4R_INLINE int64_t surface_plane(const Coords& c, Geo g, unsigned lane) {
     if (g == kG3D) return int32_t(c.z[lane]);
@@ -256,13 +252,13 @@ Flow exec_suld(Warp& w, const Instr& in, uint32_t mask) {
     read_coords(w, in, c);
     const Geo g = geo_of(in);
     uint64_t v[N][32] = {};
-    SurfaceLane surfaces;
+    CheckedObjects surfaces;
     const SurfMode mode = static_cast<SurfMode>((in.flags >> kModeShift) & 3);
     uint32_t m = mask;
     while (m) {
         const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
         m &= m - 1;
-        const ImageObject* s = surfaces.get(w, h[lane], g, lane);
+        const ImageObject* s = surfaces.get(w, h[lane], ImageObject::Kind::Surface, g, lane);
         if (!s) return Flow::Stop;
         uint8_t* p;
         if (!surface_target(w, *s, h[lane], int32_t(c.x[lane]), int32_t(c.y[lane]), surface_plane(c, g, lane), g,
@@ -304,13 +300,13 @@ Flow exec_sust(Warp& w, const Instr& in, uint32_t mask) {
             for (int i = 0; i < 32; ++i) v[k][i] = t[i];
         }
     }
-    SurfaceLane surfaces;
+    CheckedObjects surfaces;
     const SurfMode mode = static_cast<SurfMode>((in.flags >> kModeShift) & 3);
     uint32_t m = mask;
     while (m) { // lane order: the highest lane's value stays where lanes collide
         const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
         m &= m - 1;
-        const ImageObject* s = surfaces.get(w, h[lane], g, lane);
+        const ImageObject* s = surfaces.get(w, h[lane], ImageObject::Kind::Surface, g, lane);
         if (!s) return Flow::Stop;
         uint8_t* p;
         if (!surface_target(w, *s, h[lane], int32_t(c.x[lane]), int32_t(c.y[lane]), surface_plane(c, g, lane), g,

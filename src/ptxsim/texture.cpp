@@ -333,24 +333,21 @@ CubeFace cube_face(float x, float y, float z) {
     return f;
 }
 
-} // namespace
-
-TexResult sample(const ImageObject& t, float x, float y, bool one_d) {
-    const AddressMode mx = effective_mode(t, 0), my = effective_mode(t, 1);
-    const bool norm = t.desc.normalized_coords;
-    const double u = texel_coord(x, t.width, mx, norm);
-    const double v = one_d ? 0.5 : texel_coord(y, t.height, my, norm);
-    return filter_plane(t, t.base, u, v, mx, my);
-}
-
-TexResult sample_layer(const ImageObject& t, uint32_t layer, float x, float y) {
-    const bool one_d = t.geometry == Geometry::Layered1D;
-    const uint8_t* plane = plane_ptr(t, std::min(layer, t.depth - 1));
+// A lookup at float coordinates (X, Y) of one plane, with the object's address modes (Y ignored when ONE_D).
+TexResult sample_at(const ImageObject& t, const uint8_t* plane, float x, float y, bool one_d) {
     const AddressMode mx = effective_mode(t, 0), my = effective_mode(t, 1);
     const bool norm = t.desc.normalized_coords;
     const double u = texel_coord(x, t.width, mx, norm);
     const double v = one_d ? 0.5 : texel_coord(y, t.height, my, norm);
     return filter_plane(t, plane, u, v, mx, my);
+}
+
+} // namespace
+
+TexResult sample(const ImageObject& t, float x, float y, bool one_d) { return sample_at(t, t.base, x, y, one_d); }
+
+TexResult sample_layer(const ImageObject& t, uint32_t layer, float x, float y) {
+    return sample_at(t, plane_ptr(t, std::min(layer, t.depth - 1)), x, y, t.geometry == Geometry::Layered1D);
 }
 
 TexResult sample_3d(const ImageObject& t, float x, float y, float z) {

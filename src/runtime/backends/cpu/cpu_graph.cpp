@@ -188,15 +188,6 @@ CUresult cu_graph_add_kernel_node(CUgraphNode* ph, CUgraph g, const CUgraphNode*
     return cu_graph_add_kernel_node_v2(ph, g, deps, n, &v2);
 }
 
-template <typename Get>
-CUresult with_node(CUgraphNode h, CUgraphNodeType type, Get get) {
-    if (CUresult r = check_init()) return r;
-    std::lock_guard lock(graph_mutex());
-    Node* n = find_node(h);
-    D4R_CPU_REFUSE_IF(!n || n->type != type, CUDA_ERROR_INVALID_VALUE);
-    return get(*n);
-}
-
 CUresult cu_graph_kernel_node_get_params_v2(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS* p) {
     D4R_CPU_REFUSE_IF(!p, CUDA_ERROR_INVALID_VALUE);
     return with_node(h, CU_GRAPH_NODE_TYPE_KERNEL, [&](Node& n) {
@@ -436,12 +427,6 @@ CUresult cu_graph_node_get_dependent_nodes_v2(CUgraphNode h, CUgraphNode* out, C
     return node_edges(h, false, out, data, count);
 }
 
-bool default_edges(const CUgraphEdgeData* data, size_t n) {
-    for (size_t i = 0; data && i < n; ++i)
-        if (data[i].from_port || data[i].to_port || data[i].type) return false;
-    return true;
-}
-
 CUresult cu_graph_add_dependencies_v2(CUgraph h, const CUgraphNode* from, const CUgraphNode* to,
                                       const CUgraphEdgeData* data, size_t n) {
     if (CUresult r = check_init()) return r;
@@ -610,6 +595,12 @@ CUresult cu_graph_exec_get_flags(CUgraphExec h, cuuint64_t* flags) {
 }
 
 } // namespace
+
+bool default_edges(const CUgraphEdgeData* data, size_t n) {
+    for (size_t i = 0; data && i < n; ++i)
+        if (data[i].from_port || data[i].to_port || data[i].type) return false;
+    return true;
+}
 
 void register_bodies(Graph& g) {
     for (auto& n : g.nodes)

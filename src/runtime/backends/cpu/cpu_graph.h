@@ -91,6 +91,19 @@ std::shared_ptr<Graph> clone_graph(const Graph& g);
 // A copy of the executable graph H's graph (a graph launched into a capturing stream); null if unknown.
 std::shared_ptr<Graph> exec_graph_copy(CUgraphExec h);
 
+// Whether edge data DATA of N edges (may be null) is all default (no ports, no types): what the _v2 calls accept.
+bool default_edges(const CUgraphEdgeData* data, size_t n);
+
+// Runs GET on the node H under graph_mutex() when it exists and has TYPE (else INVALID_VALUE).
+template <typename Get>
+CUresult with_node(CUgraphNode h, CUgraphNodeType type, Get get) {
+    if (CUresult r = check_init()) return r;
+    std::lock_guard lock(graph_mutex());
+    Node* n = find_node(h);
+    D4R_CPU_REFUSE_IF(!n || n->type != type, CUDA_ERROR_INVALID_VALUE);
+    return get(*n);
+}
+
 // ---- Node parameters (validated; no lock needed: the node is not shared yet or the caller holds it) ----
 
 CUresult set_kernel_params(Node& n, const CUDA_KERNEL_NODE_PARAMS& p);

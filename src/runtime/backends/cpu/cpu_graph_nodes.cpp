@@ -31,12 +31,6 @@ ConditionalRegistry& conditionals() {
     return *r;
 }
 
-bool default_edges(const CUgraphEdgeData* data, size_t n) {
-    for (size_t i = 0; data && i < n; ++i)
-        if (data[i].from_port || data[i].to_port || data[i].type) return false;
-    return true;
-}
-
 CUresult cu_graph_conditional_handle_create(CUgraphConditionalHandle* out, CUgraph hg, CUcontext ctx,
                                             unsigned int default_value, unsigned int flags) {
     if (CUresult r = check_init()) return r;
@@ -237,29 +231,27 @@ CUresult cu_graph_add_mem_free_node(CUgraphNode* ph, CUgraph hg, const CUgraphNo
 CUresult cu_graph_mem_alloc_node_get_params(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS* out) {
     if (CUresult r = check_init()) return r;
     D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
-    std::lock_guard lock(graph_mutex());
-    Node* n = find_node(h);
-    D4R_CPU_REFUSE_IF(!n || n->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC, CUDA_ERROR_INVALID_VALUE);
-    if (n->alloc.bytesize) {
-        *out = n->alloc;
-    } else { // a captured cuMemAllocAsync
-        *out = CUDA_MEM_ALLOC_NODE_PARAMS{};
-        out->poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-        out->poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-        out->bytesize = n->bytes;
-        out->dptr = n->dptr;
-    }
-    return CUDA_SUCCESS;
+    return with_node(h, CU_GRAPH_NODE_TYPE_MEM_ALLOC, [&](Node& n) {
+        if (n.alloc.bytesize) {
+            *out = n.alloc;
+        } else { // a captured cuMemAllocAsync
+            *out = CUDA_MEM_ALLOC_NODE_PARAMS{};
+            out->poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+            out->poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+            out->bytesize = n.bytes;
+            out->dptr = n.dptr;
+        }
+        return CUDA_SUCCESS;
+    });
 }
 
 CUresult cu_graph_mem_free_node_get_params(CUgraphNode h, CUdeviceptr* out) {
     if (CUresult r = check_init()) return r;
     D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
-    std::lock_guard lock(graph_mutex());
-    Node* n = find_node(h);
-    D4R_CPU_REFUSE_IF(!n || n->type != CU_GRAPH_NODE_TYPE_MEM_FREE, CUDA_ERROR_INVALID_VALUE);
-    *out = n->dptr;
-    return CUDA_SUCCESS;
+    return with_node(h, CU_GRAPH_NODE_TYPE_MEM_FREE, [&](Node& n) {
+        *out = n.dptr;
+        return CUDA_SUCCESS;
+    });
 }
 
 // Graph memory is allocated when a node is made and returned with the graph: there is no reserve to trim.
