@@ -364,10 +364,12 @@ private:
         e.line = d.line;
         if (m_ts.accept_punct("(")) D4R_TRY(parse_params(&e.params, true));
         D4R_TRY(layout(e));
+        bool defined = false;
         for (;;) {
             Token t = m_ts.next();
             if (t.is_punct("{")) {
                 D4R_TRY(skip_body(fmt::format("entry '{}'", e.name), t.line));
+                defined = true;
                 break;
             }
             if (t.is_punct(";")) break; // a prototype
@@ -389,6 +391,9 @@ private:
                 return expected(t, fmt::format("'{{' to start the body of entry '{}'", e.name));
             }
         }
+        // A prototype (`.extern .entry k(...);` in a relocatable module that launches a kernel another
+        // module defines) declares no kernel of this module.
+        if (!defined) return ok_status();
         auto [first, inserted] = m_entry_lines.emplace(e.name, e.line);
         if (!inserted)
             return error_at(e.line,

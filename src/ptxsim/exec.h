@@ -37,7 +37,8 @@ struct MemRange {
 struct ImageTable;     // texture and surface objects (texture.h)
 struct RecursionStack; // recursion.h
 
-// A kernel launch made by a kernel (CUDA dynamic parallelism, ops_device_launch.cpp).
+// A kernel launch made by a kernel (CUDA dynamic parallelism, ops_device_launch.cpp), or a device-side
+// cudaMemcpyAsync (function UINT32_MAX, copy_bytes set), which is queued in the same order.
 struct DeviceLaunch {
     uint64_t order = 0;             // the launching block's linear id << 32 | its launch count so far
     uint32_t function = UINT32_MAX; // the child kernel: index of its function in the module
@@ -46,16 +47,27 @@ struct DeviceLaunch {
     uint64_t buffer = 0; // its parameter buffer (in DeviceLaunchQueue::arena)
     uint64_t buffer_bytes = 0;
     bool launched = false;
+    uint64_t copy_dst = 0, copy_src = 0, copy_bytes = 0; // a queued copy (both ranges checked when queued)
 };
 
 // The parameter buffers cudaGetParameterBuffer* hands out (one arena the kernels may address) and the
-// launches cudaLaunchDevice* queued; launch() runs the queued launches, in `order`, once the grid is over.
+// launches cudaLaunchDevice* queued; launch() runs the queued launches and copies, in `order`, once the
+// grid is over. Also each thread's last device-runtime error (cudaGetLastError in kernels) and the error
+// strings cudaGetErrorString returns (in `strings`, a range the kernels may read).
 struct DeviceLaunchQueue {
     std::vector<uint8_t> arena;
     std::atomic<uint64_t> used{0};
-    std::mutex mutex;                         // guards buffers
+    std::mutex mutex;                         // guards buffers, copies and last_errors
     std::map<uint64_t, DeviceLaunch> buffers; // by buffer address
+    std::vector<DeviceLaunch> copies;
+    std::map<uint64_t, uint32_t> last_errors; // by block linear id << 32 | thread; absent: cudaSuccess
+    std::atomic<uint64_t> streams{0};         // stream handles handed out
+    std::vector<char> strings;
 };
+
+// The text cudaGetErrorString returns in kernels for the codes the device runtime calls return, one after
+// the other, NUL-terminated (ops_device_launch.cpp).
+std::vector<char> device_runtime_error_strings();
 
 // Shared by every worker of one launch; read-only while blocks run except the atomics.
 struct LaunchState {

@@ -72,9 +72,15 @@ Status run_device_launches(Device& device, const Kernel& parent, const LaunchCon
     std::vector<const DeviceLaunch*> queued;
     for (const auto& [address, rec] : queue.buffers)
         if (rec.launched) queued.push_back(&rec);
+    for (const DeviceLaunch& rec : queue.copies) queued.push_back(&rec);
     std::sort(queued.begin(), queued.end(),
               [](const DeviceLaunch* a, const DeviceLaunch* b) { return a->order < b->order; });
     for (const DeviceLaunch* rec : queued) {
+        if (rec->function == UINT32_MAX) { // a cudaMemcpyAsync: its ranges were checked when it was queued
+            std::memmove(reinterpret_cast<void*>(rec->copy_dst), reinterpret_cast<const void*>(rec->copy_src),
+                         rec->copy_bytes);
+            continue;
+        }
         const std::string name(parent.module().impl().ast.functions[rec->function].name);
         auto child = parent.module().kernel(name);
         if (!child)
@@ -182,6 +188,9 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
         state.nesting = nesting;
         state.ranges.push_back(
             {reinterpret_cast<uint64_t>(device_launches->arena.data()), device_launches->arena.size()});
+        device_launches->strings = device_runtime_error_strings();
+        state.ranges.push_back(
+            {reinterpret_cast<uint64_t>(device_launches->strings.data()), device_launches->strings.size()});
     }
     std::sort(state.ranges.begin(), state.ranges.end(),
               [](const MemRange& x, const MemRange& y) { return x.base < y.base; });

@@ -20,8 +20,10 @@ Status decode_half_unary(InstrDecoder& d); // ex2 tanh rcp sqrt ... .approx
 // cp.async.mbarrier.arrive{.noinc} (ops_mbarrier.cpp), reached through the cp decoder (ops_async.cpp).
 Status decode_cp_async_mbarrier_arrive(InstrDecoder& d);
 
-// Calls of CUDA's device runtime for kernel launches from a kernel (ops_device_launch.cpp):
-// cudaGetParameterBuffer{,V2} and cudaLaunchDevice{,V2}, also under their __cudaCDP2 names.
+// Calls of CUDA's device runtime (ops_device_launch.cpp): cudaGetParameterBuffer{,V2} and
+// cudaLaunchDevice{,V2} for kernel launches from a kernel, cudaStreamCreateWithFlags, cudaStreamDestroy,
+// cudaMemcpyAsync, cudaGetLastError, cudaPeekAtLastError and cudaGetErrorString, also under their
+// __cudaCDP2 names.
 bool is_device_runtime_function(std::string_view name);
 Status decode_device_runtime_call(InstrDecoder& d, std::string_view name, const ast::Operand* rets,
                                   const ast::Operand* args);

@@ -4,6 +4,7 @@
 // Instr use: s[0], s[1] compared values (set/setp), s[2] slct's selector; pd[0], pd[1] setp's results;
 // ps[0] the combining predicate (setp/set) or selp's selector; flags = comparison | bool op << 8.
 #include <cmath>
+#include <optional>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -450,7 +451,7 @@ Status decode_slct(InstrDecoder& d) {
 }
 
 Flow exec_pred_logic(Warp& w, const Instr& in, uint32_t mask) {
-    uint32_t a = read_pred(w, in.ps[0], in.ps_neg[0]);
+    const uint32_t a = in.flags == 5 ? 0 : read_pred(w, in.ps[0], in.ps_neg[0]);
     uint32_t r;
     switch (in.flags) {
     case 0:
@@ -462,8 +463,14 @@ Flow exec_pred_logic(Warp& w, const Instr& in, uint32_t mask) {
     case 2:
         r = a ^ read_pred(w, in.ps[1], in.ps_neg[1]);
         break;
-    default:
+    case 3:
         r = ~a;
+        break;
+    case 4:
+        r = a;
+        break;
+    default: // 5: a constant, in imm
+        r = in.imm ? ~0u : 0u;
         break;
     }
     write_pred(w, in.pd[0], r, mask);
@@ -480,16 +487,48 @@ Status decode_pred_logic(InstrDecoder& d) {
     bool unary = base == "not";
     D4R_TRY(d.expect_operands(unary ? 2 : 3));
     int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
-    auto a = D4R_TRY(d.pred_src(d.operand(1)));
-    std::pair<int16_t, bool> b{-1, false};
-    if (!unary) b = D4R_TRY(d.pred_src(d.operand(2)));
+    uint16_t op = base == "and" ? 0 : base == "or" ? 1 : base == "xor" ? 2 : 3;
+    // A source may be an integer constant (nvcc writes `xor.pred %p1, %p2, -1` for a negation): nonzero is
+    // true. Such an operation folds to a copy, a negation (op 3) or a constant (op 5).
+    auto constant = [&](int i) -> std::optional<bool> {
+        const ast::Operand& o = d.operand(i);
+        if (o.kind != ast::OperandKind::Integer) return std::nullopt;
+        return o.integer != 0;
+    };
+    std::optional<bool> ca = constant(1), cb = unary ? std::nullopt : constant(2);
+    int reg = 1; // the operand that is a register when one of two is constant
+    if (ca && !unary && !cb) {
+        std::swap(ca, cb);
+        reg = 2;
+    }
+    std::pair<int16_t, bool> a{0, false}, b{0, false};
+    bool value = false;
+    if (ca) { // every source constant
+        value = unary ? !*ca : op == 0 ? (*ca && *cb) : op == 1 ? (*ca || *cb) : (*ca != *cb);
+        op = 5;
+    } else {
+        a = D4R_TRY(d.pred_src(d.operand(reg)));
+        if (cb) {
+            const bool c = *cb;
+            if (op == 0)
+                op = c ? 4 : 5; // a & true = a, a & false = false
+            else if (op == 1)
+                op = c ? 5 : 4; // a | true = true, a | false = a
+            else
+                op = c ? 3 : 4; // a ^ true = !a, a ^ false = a
+            value = op == 5 && c;
+        } else if (!unary) {
+            b = D4R_TRY(d.pred_src(d.operand(2)));
+        }
+    }
     Instr& in = d.emit(&exec_pred_logic);
     in.pd[0] = p;
     in.ps[0] = a.first;
     in.ps_neg[0] = a.second;
     in.ps[1] = b.first;
     in.ps_neg[1] = b.second;
-    in.flags = base == "and" ? 0 : base == "or" ? 1 : base == "xor" ? 2 : 3;
+    in.flags = op;
+    in.imm = value ? 1 : 0;
     return ok_status();
 }
 

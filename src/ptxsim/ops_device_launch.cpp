@@ -16,15 +16,27 @@
 //     runs children concurrently with their parent, but since CUDA 12 a parent can no longer wait for its
 //     children, so a kernel cannot tell the difference; the parent's launch completes only after all its
 //     descendants, as on the GPU.
+//   - cudaMemcpyAsync (device to device) is queued like a launch and runs in the same order, so it sees
+//     what the launches queued before it wrote and a later launch sees what it copied; both ranges must be
+//     in device memory when it is called (an illegal address otherwise). Other copy kinds are refused
+//     (cudaErrorInvalidValue).
+//   - streams: cudaStreamCreateWithFlags hands out a distinct non-null handle and cudaStreamDestroy accepts
+//     it; the queue's order is the same whatever stream a launch names (above).
+//   - cudaGetLastError/cudaPeekAtLastError: the calling thread's last failed call (cudaSuccess when none;
+//     GetLastError resets it); a NULL parameter buffer records cudaErrorLaunchPendingCountExceeded.
+//     cudaGetErrorString returns a string in memory the kernel may read.
 // Returned error codes are cudaError_t values: 0 success, 1 cudaErrorInvalidValue (an unknown buffer or
-// function, a buffer launched twice), 65 cudaErrorLaunchMaxDepthExceeded (nesting beyond 24 levels).
+// function, a buffer launched twice), 65 cudaErrorLaunchMaxDepthExceeded (nesting beyond 24 levels),
+// 69 cudaErrorLaunchPendingCountExceeded (no parameter buffer left).
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #include "ptxsim/decoder.h"
 #include "ptxsim/exec.h"
 #include "ptxsim/lanes.h"
+#include "ptxsim/memory_access.h"
 #include "ptxsim/module_impl.h"
 #include "ptxsim/ops.h"
 #include "ptxsim/program_builder.h"
@@ -36,9 +48,39 @@ namespace {
 constexpr uint32_t kCudaSuccess = 0;
 constexpr uint32_t kCudaErrorInvalidValue = 1;
 constexpr uint32_t kCudaErrorLaunchMaxDepthExceeded = 65;
-constexpr uint32_t kMaxNesting = 24; // CUDA's maximum launch nesting depth
+constexpr uint32_t kCudaErrorLaunchPendingCountExceeded = 69;
+constexpr uint32_t kMaxNesting = 24;          // CUDA's maximum launch nesting depth
+constexpr uint32_t kMemcpyDeviceToDevice = 3; // cudaMemcpyKind
+constexpr uint32_t kMemcpyDefault = 4;
+// Stream handles cudaStreamCreateWithFlags hands out in kernels (never dereferenced, never null).
+constexpr uint64_t kStreamHandleBase = 0xffff'e000'0000'0000ull;
 
-enum class Call : uint8_t { GetBufferV2, GetBuffer, LaunchV2, Launch };
+enum class Call : uint8_t {
+    GetBufferV2,
+    GetBuffer,
+    LaunchV2,
+    Launch,
+    StreamCreate,
+    StreamDestroy,
+    MemcpyAsync,
+    GetLastError,
+    PeekAtLastError,
+    GetErrorString
+};
+
+// cudaGetErrorString's texts for the codes these calls return (CUDA's runtime texts).
+struct ErrorText {
+    uint32_t code;
+    std::string_view text;
+};
+constexpr ErrorText kErrorTexts[] = {
+    {kCudaSuccess, "no error"},
+    {kCudaErrorInvalidValue, "invalid argument"},
+    {kCudaErrorLaunchMaxDepthExceeded, "launch would exceed maximum depth of nested launches"},
+    {kCudaErrorLaunchPendingCountExceeded,
+     "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"},
+};
+constexpr std::string_view kUnknownErrorText = "unrecognized error code";
 
 struct CallShape {
     std::string_view name;
@@ -57,7 +99,45 @@ constexpr CallShape kCalls[] = {
     {"__cudaCDP2LaunchDeviceV2", Call::LaunchV2, {8, 8}, 4},
     {"cudaLaunchDevice", Call::Launch, {8, 8, 12, 12, 4, 8}, 4},
     {"__cudaCDP2LaunchDevice", Call::Launch, {8, 8, 12, 12, 4, 8}, 4},
+    {"cudaStreamCreateWithFlags", Call::StreamCreate, {8, 4}, 4},
+    {"__cudaCDP2StreamCreateWithFlags", Call::StreamCreate, {8, 4}, 4},
+    {"cudaStreamDestroy", Call::StreamDestroy, {8}, 4},
+    {"__cudaCDP2StreamDestroy", Call::StreamDestroy, {8}, 4},
+    {"cudaMemcpyAsync", Call::MemcpyAsync, {8, 8, 8, 4, 8}, 4},
+    {"__cudaCDP2MemcpyAsync", Call::MemcpyAsync, {8, 8, 8, 4, 8}, 4},
+    {"cudaGetLastError", Call::GetLastError, {}, 4},
+    {"__cudaCDP2GetLastError", Call::GetLastError, {}, 4},
+    {"cudaPeekAtLastError", Call::PeekAtLastError, {}, 4},
+    {"__cudaCDP2PeekAtLastError", Call::PeekAtLastError, {}, 4},
+    {"cudaGetErrorString", Call::GetErrorString, {4}, 8},
+    {"__cudaCDP2GetErrorString", Call::GetErrorString, {4}, 8},
 };
+
+// The offset of CODE's text in DeviceLaunchQueue::strings (device_runtime_error_strings' layout).
+uint64_t error_text_offset(uint32_t code) {
+    uint64_t offset = 0;
+    for (const ErrorText& e : kErrorTexts) {
+        if (e.code == code) return offset;
+        offset += e.text.size() + 1;
+    }
+    return offset; // kUnknownErrorText comes last
+}
+
+// Whether [ADDR, ADDR + BYTES) lies in one range of device memory the launch may touch.
+bool in_device_memory(const Warp& w, uint64_t addr, uint64_t bytes) {
+    for (const MemRange& r : w.launch->ranges)
+        if (range_holds(r.base, r.size, addr, bytes)) return true;
+    return false;
+}
+
+uint64_t thread_key(const Warp& w, unsigned lane) { return (w.block->linear_id << 32) | thread_of(w, lane); }
+
+// Records ERR as the calling thread's last error (cudaSuccess records nothing). Takes q.mutex.
+void record_error(DeviceLaunchQueue& q, const Warp& w, unsigned lane, uint32_t err) {
+    if (err == kCudaSuccess) return;
+    std::lock_guard lock(q.mutex);
+    q.last_errors[thread_key(w, lane)] = err;
+}
 
 const CallShape* find_call(std::string_view name) {
     for (const CallShape& c : kCalls)
@@ -162,6 +242,10 @@ Flow exec_device_runtime(Warp& w, const Instr& in, uint32_t mask) {
                     if (bytes <= 32768) buffer = take_buffer(*q, bytes, align, rec);
                 }
             }
+            if (q && buffer == 0)
+                record_error(*q, w, l,
+                             launch.nesting + 1 < kMaxNesting ? kCudaErrorLaunchPendingCountExceeded
+                                                              : kCudaErrorLaunchMaxDepthExceeded);
             std::memcpy(fp + ret, &buffer, sizeof buffer);
             break;
         }
@@ -183,7 +267,74 @@ Flow exec_device_runtime(Warp& w, const Instr& in, uint32_t mask) {
                     return function != UINT32_MAX;
                 });
             }
+            if (q) record_error(*q, w, l, err);
             std::memcpy(fp + ret, &err, sizeof err);
+            break;
+        }
+        case Call::StreamCreate: {
+            uint8_t* p = translate<Space::Generic>(w, l, read_param<uint64_t>(fp, off[0]), 8, true);
+            if (!p) return; // the fault is recorded
+            const uint64_t handle = kStreamHandleBase + (q ? q->streams.fetch_add(1) : 0);
+            std::memcpy(p, &handle, sizeof handle);
+            const uint32_t err = kCudaSuccess;
+            std::memcpy(fp + ret, &err, sizeof err);
+            break;
+        }
+        case Call::StreamDestroy: {
+            const uint32_t err = kCudaSuccess;
+            std::memcpy(fp + ret, &err, sizeof err);
+            break;
+        }
+        case Call::MemcpyAsync: {
+            uint32_t err = kCudaErrorInvalidValue;
+            const uint64_t dst = read_param<uint64_t>(fp, off[0]);
+            const uint64_t src = read_param<uint64_t>(fp, off[1]);
+            const uint64_t bytes = read_param<uint64_t>(fp, off[2]);
+            const uint32_t kind = read_param<uint32_t>(fp, off[3]);
+            if (q && (kind == kMemcpyDeviceToDevice || kind == kMemcpyDefault)) {
+                if (bytes == 0) {
+                    err = kCudaSuccess;
+                } else if (!in_device_memory(w, dst, bytes) || !in_device_memory(w, src, bytes)) {
+                    fault(w, FaultKind::IllegalAddress, l, in_device_memory(w, dst, bytes) ? src : dst, 1,
+                          fmt::format("cudaMemcpyAsync in a kernel of {} bytes from 0x{:x} to 0x{:x} outside any "
+                                      "live allocation",
+                                      bytes, src, dst));
+                    return;
+                } else {
+                    DeviceLaunch rec;
+                    rec.copy_dst = dst;
+                    rec.copy_src = src;
+                    rec.copy_bytes = bytes;
+                    std::lock_guard lock(q->mutex);
+                    rec.order = (w.block->linear_id << 32) | w.block->device_launches++;
+                    q->copies.push_back(rec);
+                    err = kCudaSuccess;
+                }
+            }
+            if (q) record_error(*q, w, l, err);
+            std::memcpy(fp + ret, &err, sizeof err);
+            break;
+        }
+        case Call::GetLastError:
+        case Call::PeekAtLastError: {
+            uint32_t err = kCudaSuccess;
+            if (q) {
+                std::lock_guard lock(q->mutex);
+                auto it = q->last_errors.find(thread_key(w, l));
+                if (it != q->last_errors.end()) {
+                    err = it->second;
+                    if (call == Call::GetLastError) q->last_errors.erase(it);
+                }
+            }
+            std::memcpy(fp + ret, &err, sizeof err);
+            break;
+        }
+        case Call::GetErrorString: {
+            uint64_t text = 0;
+            if (q)
+                text =
+                    reinterpret_cast<uint64_t>(q->strings.data()) + error_text_offset(read_param<uint32_t>(fp, off[0]));
+            std::memcpy(fp + ret, &text, sizeof text);
             break;
         }
         }
@@ -193,13 +344,25 @@ Flow exec_device_runtime(Warp& w, const Instr& in, uint32_t mask) {
 
 } // namespace
 
+std::vector<char> device_runtime_error_strings() {
+    std::vector<char> out;
+    for (const ErrorText& e : kErrorTexts) {
+        out.insert(out.end(), e.text.begin(), e.text.end());
+        out.push_back('\0');
+    }
+    out.insert(out.end(), kUnknownErrorText.begin(), kUnknownErrorText.end());
+    out.push_back('\0');
+    return out;
+}
+
 bool is_device_runtime_function(std::string_view name) { return find_call(name) != nullptr; }
 
 Status decode_device_runtime_call(InstrDecoder& d, std::string_view name, const ast::Operand* rets,
                                   const ast::Operand* args) {
     const CallShape& shape = *find_call(name);
     const size_t nargs = shape.args.size();
-    if (!args || args->elements.size() != nargs || !rets || rets->elements.size() != 1)
+    const size_t given = args ? args->elements.size() : 0;
+    if (given != nargs || !rets || rets->elements.size() != 1)
         return d.error(fmt::format("{} takes {} arguments and returns a value", name, nargs));
     auto param = [&](const ast::Operand& o, uint32_t min_size) -> Expected<uint32_t> {
         auto v = o.kind == ast::OperandKind::Name ? d.lookup(o.name) : std::nullopt;
@@ -218,7 +381,7 @@ Status decode_device_runtime_call(InstrDecoder& d, std::string_view name, const 
     Instr& in = d.emit(&exec_device_runtime);
     in.flags = static_cast<uint16_t>(shape.call);
     for (size_t k = 0; k < 4 && k < nargs; ++k) in.s[k] = offsets[k];
-    if (nargs == 6) in.imm = static_cast<int64_t>((uint64_t(offsets[4]) << 32) | offsets[5]);
+    if (nargs >= 5) in.imm = static_cast<int64_t>((uint64_t(offsets[4]) << 32) | offsets[5]);
     in.aux = ret;
     return ok_status();
 }

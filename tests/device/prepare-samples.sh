@@ -1,8 +1,9 @@
 #!/bin/bash
 # Development machine: packs build-samples/, the carry folder of tests/device/samples-sweep.sh: the
 # cuda-samples folders of tests/samples/sweep-list.txt, Common/ and test_args.json from a checkout
-# (the commit docs/compatibility.md names), and libd4rcuda.so from build/lib with the shared libraries
-# the device image lacks. Checks that it stays under 50 MiB (the carry limit is 64 MiB in all).
+# (the commit docs/compatibility.md names), packed as cuda-samples.tar.xz (the samples' data files put them
+# over the carry limit of 64 MiB unpacked), and libd4rcuda.so from build/lib with the shared libraries the
+# device image lacks. Checks that it stays under 50 MiB. samples-sweep.sh unpacks it on the device.
 # Usage: tests/device/prepare-samples.sh --samples DIR
 set -euo pipefail
 samples=
@@ -36,8 +37,11 @@ for dep in $(ldd build/lib/libd4rcuda.so | awk '/libfmt|liblz4|libzstd|libpng/ {
 done
 # Data files git-lfs left as pointers are reported: the samples that read them will fail on every backend.
 grep -rlI '^version https://git-lfs' build-samples/cuda-samples 2>/dev/null | sed 's/^/LFS pointer, not data: /' || true
+echo "prepare-samples.sh: packing build-samples/cuda-samples.tar.xz"
+tar -C build-samples -cf - cuda-samples | xz -9 -T0 >build-samples/cuda-samples.tar.xz
+rm -rf build-samples/cuda-samples
 kib=$(du -sk build-samples | cut -f1)
 echo "build-samples: $((kib / 1024)) MiB ($kib KiB); largest:"
-du -ak build-samples | sort -rn | sed -n '2,9p'
+du -ak build-samples | sort -rn | sed -n '2,5p'
 [ "$kib" -le $((50 * 1024)) ] || { echo "prepare-samples.sh: build-samples is over 50 MiB" >&2; exit 1; }
 exit $missing

@@ -31,6 +31,9 @@ if ! [[ "$slice" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || [ "${BASH_REMATCH[1]}" -
     echo "samples-sweep.sh: --slice K/N with 1 <= K <= N" >&2; exit 2
 fi
 k=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]}
+if [ ! -d "$carry/cuda-samples/Samples" ] && [ -f "$carry/cuda-samples.tar.xz" ]; then
+    tar -C "$carry" -xJf "$carry/cuda-samples.tar.xz"
+fi
 [ -d "$carry/cuda-samples/Samples" ] || { echo "samples-sweep.sh: $carry holds no cuda-samples/ (prepare-samples.sh)" >&2; exit 2; }
 ROOT=$(pwd)
 OUT=${OUT:-out/device}

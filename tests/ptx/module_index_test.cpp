@@ -270,6 +270,27 @@ $L__func_begin0:
     EXPECT_EQ(m.notes[0], "line 18: skipped unknown directive '.shiny_new_directive'");
 }
 
+// nvcc -rdc=true declares a kernel another translation unit defines (and this one launches from the device)
+// as an `.extern .entry` prototype: it is no kernel of this module, and the linked module that also holds
+// the definition indexes the kernel once.
+TEST(PtxModuleIndex, EntryPrototypesAreNotKernels) {
+    ModuleIndex m = index_ok(R"(.version 9.0
+.target sm_80
+.address_size 64
+.extern .entry sorter(
+    .param .u64 sorter_param_0
+);
+.visible .entry launcher(.param .u64 p) { ret; }
+.visible .entry sorter(
+    .param .u64 sorter_param_0
+) { ret; }
+)");
+    ASSERT_EQ(m.entries.size(), 2u);
+    EXPECT_EQ(m.entries[0].name, "launcher");
+    EXPECT_EQ(m.entries[1].name, "sorter");
+    EXPECT_EQ(m.entries[1].line, 8u);
+}
+
 TEST(PtxModuleIndex, ErrorsNameTheLine) {
     EXPECT_EQ(index_error(".entry k(\n .param .u32 a\n .param .u32 b)\n{ }"),
               "line 3: expected ')' after parameter list, got '.param'");

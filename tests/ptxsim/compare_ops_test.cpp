@@ -143,5 +143,41 @@ TEST(PtxsimCompare, PredicateLogic) {
     }
 }
 
+// A predicate source may be an integer constant, nonzero true (nvcc writes `xor.pred %p1, %p2, -1` for a
+// negation): each operation with a constant on either side, and with constants only.
+TEST(PtxsimCompare, PredicateLogicWithConstants) {
+    std::vector<int32_t> a = {0, 1}, unused = {0, 0};
+    auto r = run_op<uint32_t, int32_t, int32_t>(R"(  setp.ne.s32 %p0, %a, 0;
+  xor.pred %p1, %p0, -1;
+  xor.pred %p2, 0, %p0;
+  and.pred %p3, 1, %p0;
+  and.pred %q0, %p0, 0;
+  or.pred %q1, %p0, 1;
+  or.pred %q2, 0, %p0;
+  xor.pred %q3, 1, 1;
+  selp.b32 %r5, 1, 0, %p1;
+  selp.b32 %r6, 2, 0, %p2;
+  or.b32 %r5, %r5, %r6;
+  selp.b32 %r6, 4, 0, %p3;
+  or.b32 %r5, %r5, %r6;
+  selp.b32 %r6, 8, 0, %q0;
+  or.b32 %r5, %r5, %r6;
+  selp.b32 %r6, 16, 0, %q1;
+  or.b32 %r5, %r5, %r6;
+  selp.b32 %r6, 32, 0, %q2;
+  or.b32 %r5, %r5, %r6;
+  selp.b32 %r6, 64, 0, %q3;
+  or.b32 %r5, %r5, %r6;
+  not.pred %p1, 0;
+  selp.b32 %r6, 128, 0, %p1;
+  or.b32 %d, %r5, %r6;)",
+                                                a, unused);
+    for (size_t i = 0; i < 2; ++i) {
+        const bool x = a[i];
+        const uint32_t e = (!x ? 1 : 0) | (x ? 2 : 0) | (x ? 4 : 0) | 0 | 16 | (x ? 32 : 0) | 0 | 128;
+        EXPECT_EQ(r[i], e) << i;
+    }
+}
+
 } // namespace
 } // namespace d4r::ptxsim::test
