@@ -9,12 +9,13 @@
 # Excluded, first rule that matches: platform-specific (8_Platform_Specific: Tegra, cuDLA, NvSci);
 # graphics interop (OpenGL/GLUT/GLES, EGL, Vulkan/GLFW, D3D, X11) from its CMakeLists or #includes;
 # a CUDA host library other than the runtime, driver and compilers (NPP, cuBLAS, cuFFT, cuSOLVER, cuRAND,
-# cuSPARSE, nvJPEG, NvSci) or FreeImage, from CUDA::<lib> targets, find_package or #includes; MPI; IPC
+# cuSPARSE, nvJPEG, NvSci), FreeImage or LLVM (cuda-c-linking builds its IR with LLVM's C++ API), from
+# CUDA::<lib> targets, find_package or #includes; MPI; IPC
 # between processes (cudaIpc*, cuIpc*, shareable handles); a second GPU (peer-to-peer samples).
 # nvrtc, nvJitLink and libNVVM are part of the toolkit and stay eligible; OpenMP is a compiler feature.
 set -euo pipefail
 prog=cuda-samples-eligible
-usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 samples_dir='' mode=eligible
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -59,6 +60,7 @@ reason() {
     done
     if has 'NVSCI' || [ -n "$(inc 'nvsci')" ]; then echo "host library NvSci"; return; fi
     if has 'FreeImage' || [ -n "$(inc 'FreeImage')" ]; then echo "host library FreeImage"; return; fi
+    if has 'find_package\(LLVM' || [ -n "$(inc 'llvm/')" ]; then echo "host library LLVM (development headers and libraries)"; return; fi
     if [[ "$name" =~ $second_gpu ]]; then echo "needs a second GPU (peer-to-peer)"; return; fi
     # Calls, not declarations: matrixMulDynlinkJIT's dynamic loader names cuIpc* without calling them.
     if [ -n "$srcs" ] && echo "$srcs" | grep -E '\.(cu|cpp|c)$' | xargs grep -lE '(cudaIpc[A-Za-z]+|cuIpc[A-Za-z]+|ExportToShareableHandle)[[:space:]]*\(' 2>/dev/null | grep -q .; then
@@ -72,6 +74,11 @@ find . -mindepth 3 -name CMakeLists.txt | sed 's|^\./||; s|/CMakeLists.txt$||' |
     [ -n "$(find "$dir" -maxdepth 1 -type f \( -name '*.cu' -o -name '*.cpp' -o -name '*.c' \) | head -n 1)" ] || continue
     r=$(reason "$dir")
     name=$(basename "$dir")
-    if [ "$mode" = eligible ]; then [ -z "$r" ] && echo "$name"; else [ -n "$r" ] && printf '%s\t%s\n' "$name" "$r"; fi
+    # if/elif rather than `[ ] && echo`: a false test as the loop's last command would fail the pipeline.
+    if [ "$mode" = eligible ]; then
+        if [ -z "$r" ]; then echo "$name"; fi
+    elif [ -n "$r" ]; then
+        printf '%s\t%s\n' "$name" "$r"
+    fi
 done | sort -f
 exit 0

@@ -121,6 +121,7 @@ parse_args() {
     esac
 
     [ -d "$cuda_dir" ] || usage_error "--cuda '$cuda_dir' is not a folder (accepted: a CUDA toolkit folder)"
+    cuda_dir=$(cd "$cuda_dir" && pwd)
 
     if [ -n "$list_file" ]; then
         [ -r "$list_file" ] || usage_error "--list '$list_file' cannot be read (accepted: a file of sample names, one a line)"
@@ -183,7 +184,14 @@ sample_sources() {
 #                       already puts the toolkit's stub folder on the link path, and at run time
 #                       libcuda.so.1 resolves to d4r's through LD_LIBRARY_PATH
 #   -l<lib>             any other CUDA::<lib> target (nvrtc, cublas, cufft, curand, npp*, ...)
-#   -lnvvm              libNVVM samples (found by find_library, not a CUDA:: target)
+#   -lnvvm              libNVVM samples (found by find_library, not a CUDA:: target), with
+#                       -I/-L for the toolkit's nvvm/{include,lib64} (the run puts nvvm/lib64 on
+#                       LD_LIBRARY_PATH)
+#   -D...               libNVVM samples: their category's add_definitions (libdevice version),
+#                       LIBNVVM_HOME and LIBCUDADEVRT as their CMakeLists define them
+#   -lnvJitLink         find_library(... NAME nvJitLink) (jitLto), not a CUDA:: target there
+#   -Xcompiler -fopenmp -lgomp
+#                       the CMakeLists links OpenMP::OpenMP_CXX (cudaOpenMP)
 #   -rdc=true           grid-wide synchronisation (this_grid/grid_group/cudaLaunchCooperativeKernel)
 #                       and dynamic parallelism (cdp*, with -lcudadevrt); other samples are compiled
 #                       whole-program although their CMakeLists turn on separable compilation, as a
@@ -201,8 +209,24 @@ sample_flags() {
             esac
         done < <(grep -oE 'CUDA::[A-Za-z0-9_]+' "$cmake" | sort -u)
         if grep -qiE 'nvvm' "$cmake"; then
+            [ -d "$cuda_dir/nvvm/include" ] && echo "-I$cuda_dir/nvvm/include"
             [ -d "$cuda_dir/nvvm/lib64" ] && echo "-L$cuda_dir/nvvm/lib64"
             echo -lnvvm
+            # What 7_libNVVM/CMakeLists.txt and the sample's own one define: the libdevice version
+            # (add_definitions), libNVVM's home (ptxgen finds libdevice there) and cudadevrt's path
+            # (device-side-launch links it at run time).
+            [ ! -f "$dir/../CMakeLists.txt" ] ||
+                sed -nE 's/^[[:space:]]*add_definitions\((-D[A-Za-z0-9_]+=[A-Za-z0-9_.]+)\).*/\1/p' "$dir/../CMakeLists.txt"
+            grep -q 'LIBNVVM_HOME=' "$cmake" && echo "-DLIBNVVM_HOME=$cuda_dir/nvvm"
+            grep -q 'LIBCUDADEVRT=' "$cmake" && echo "-DLIBCUDADEVRT=\"$cuda_dir/lib64/libcudadevrt.a\""
+        fi
+        # ${CUDA_LIB}: the driver library as 7_libNVVM's CMakeLists finds it (CUDA::cuda_driver elsewhere).
+        grep -qF '${CUDA_LIB}' "$cmake" && echo -lcuda
+        if grep -qE 'NAMES?[[:space:]]+nvJitLink' "$cmake" && ! grep -qE 'CUDA::nvJitLink' "$cmake"; then
+            echo -lnvJitLink
+        fi
+        if grep -qE 'OpenMP::OpenMP_(CXX|C)' "$cmake"; then
+            echo -Xcompiler; echo -fopenmp; echo -lgomp
         fi
         grep -qE 'target_link_libraries\([^)]*[[:space:]]dl[[:space:])]' "$cmake" && echo -ldl
     fi
@@ -227,6 +251,27 @@ sample_kernel_file() {
     if [ -n "$out" ]; then echo "fatbin $out $src"; return 0; fi
     out=$(sed -nE 's/.*set\(CUDA_PTX_FILE[[:space:]]+"[^"]*\/([^"/]+)"\).*/\1/p' "$cmake" | head -n 1)
     [ -n "$out" ] && echo "ptx $out $src"
+    return 0
+}
+
+# NVRTC samples compile their kernels at run time; Common/nvrtc_helper.h finds cooperative_groups.h
+# (for kernels that use it, e.g. matrixMul_nvrtc) with sdkFindFilePath, which looks in the working
+# directory and in folders relative to the cuda-samples tree, never in the toolkit, and passes the folder
+# it found to NVRTC as --include-path. A sample folder $1 whose sources include nvrtc_helper.h gets the
+# toolkit's cooperative_groups.h and cooperative_groups/ linked into its run folder $2, with what they
+# include (nv/ and cuda/, in include/ or, from CUDA 13 on, include/cccl/): symbolic links to --cuda DIR,
+# so a run on another machine (--phase run) needs the toolkit at the same path.
+link_nvrtc_headers() {
+    grep -qsE '#[[:space:]]*include[[:space:]]*[<"]nvrtc_helper\.h' "$1"/*.cu "$1"/*.cuh "$1"/*.cpp "$1"/*.h || return 0
+    local f inc
+    for f in cooperative_groups.h cooperative_groups nv cuda; do
+        for inc in "$cuda_dir/include" "$cuda_dir/include/cccl"; do
+            if [ -e "$inc/$f" ] && [ ! -e "$2/$f" ]; then
+                ln -s "$inc/$f" "$2/$f"
+                break
+            fi
+        done
+    done
     return 0
 }
 
@@ -325,6 +370,7 @@ sweep_one() {
     rm -rf "$run_dir"
     mkdir -p "$run_dir"
     cp -R "$dir/." "$run_dir/"
+    link_nvrtc_headers "$dir" "$run_dir"
 
     local sources flags kernel
     mapfile -t sources < <(sample_sources "$dir" "$name")
