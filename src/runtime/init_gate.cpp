@@ -11,11 +11,12 @@ namespace d4r::runtime {
 namespace {
 
 struct InitGateState final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::InitGate;
     const ApiTable* inner = nullptr;
     std::atomic<bool> open{false}; // the application's cuInit succeeded
 };
 
-InitGateState& gate() { return *Runtime::current()->layer<InitGateState>(LayerSlot::InitGate); }
+InitGateState& gate() { return *installed_layer<InitGateState>(); }
 
 #define D4R_GATE(exp, base, since, params, args)                                            \
     CUresult gate_##exp params {                                                            \
@@ -37,7 +38,7 @@ CUresult gate_init(unsigned int flags) {
 } // namespace
 
 ApiTable make_init_gate_table(Runtime& runtime, const ApiTable& inner) {
-    InitGateState& state = runtime.emplace_layer<InitGateState>(LayerSlot::InitGate);
+    InitGateState& state = runtime.emplace_layer<InitGateState>();
     state.inner = &inner;
     ApiTable t = {
 #define D4R_GATE_REF(exp, base, since, params, args) &gate_##exp,

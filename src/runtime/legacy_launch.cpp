@@ -26,6 +26,7 @@ struct LegacyLaunch {
 constexpr size_t kMaxParamBytes = 32764;
 
 struct Layer final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::LegacyLaunch;
     const ApiTable* inner = nullptr;
     const ApiTable* launcher = nullptr;
     decltype(ApiTable::cuModuleUnload) module_unload = nullptr;
@@ -34,7 +35,7 @@ struct Layer final : LayerState {
     std::map<CUfunction, LegacyLaunch> state;
 };
 
-Layer& layer() { return *Runtime::current()->layer<Layer>(LayerSlot::LegacyLaunch); }
+Layer& layer() { return *installed_layer<Layer>(); }
 
 // The backend's answer for H (INVALID_HANDLE for a stale or foreign handle, NOT_INITIALIZED, ...).
 CUresult check_function(CUfunction h) {
@@ -153,7 +154,7 @@ CUresult cu_library_unload(CUlibrary library) {
 } // namespace
 
 void install_legacy_launch(Runtime& runtime, ApiTable& table, const ApiTable& inner, const ApiTable* launcher) {
-    Layer& l = runtime.emplace_layer<Layer>(LayerSlot::LegacyLaunch);
+    Layer& l = runtime.emplace_layer<Layer>();
     l.inner = &inner;
     l.launcher = launcher;
     l.module_unload = table.cuModuleUnload;

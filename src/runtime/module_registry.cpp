@@ -21,6 +21,7 @@ namespace {
 using ModuleKernels = std::map<std::string, std::shared_ptr<const KernelEntry>, std::less<>>;
 
 struct RegistryState final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::Registry;
     const ApiTable* inner = nullptr;
     RegistryOptions options;
     std::shared_mutex mutex;
@@ -33,10 +34,7 @@ struct RegistryState final : LayerState {
 };
 
 // The installed runtime's registry, or null.
-RegistryState* find_registry() {
-    Runtime* runtime = Runtime::current();
-    return runtime ? runtime->layer<RegistryState>(LayerSlot::Registry) : nullptr;
-}
+RegistryState* find_registry() { return installed_layer<RegistryState>(); }
 // The layer's entry points run only while the runtime that built them is installed.
 RegistryState& registry() { return *find_registry(); }
 
@@ -226,7 +224,7 @@ CUresult reg_cuLibraryUnload(CUlibrary library) {
 } // namespace
 
 ApiTable make_module_registry_table(Runtime& runtime, const ApiTable& inner, RegistryOptions options) {
-    RegistryState& state = runtime.emplace_layer<RegistryState>(LayerSlot::Registry);
+    RegistryState& state = runtime.emplace_layer<RegistryState>();
     state.inner = &inner;
     state.options = options;
     ApiTable t = inner;

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <typeinfo>
 
 #include "core/env.h"
 #include "runtime/api_table.h"
@@ -59,17 +60,25 @@ public:
     // Null when no backend could be opened.
     const Backend* backend() const { return m_backend.get(); }
 
-    // The state of the layer in SLOT (null when that layer was not built on this runtime).
-    template <class T>
-    T* layer(LayerSlot slot) const {
-        return static_cast<T*>(m_layers[static_cast<size_t>(slot)].get());
+    // Whether the layer of SLOT was built on this runtime.
+    bool has_layer(LayerSlot slot) const { return m_layers[static_cast<size_t>(slot)] != nullptr; }
+    // The state of layer T (a LayerStateOf type: it names its slot), or null when that layer was not built
+    // on this runtime. Checked: the slot answers only for the type that filled it.
+    template <LayerStateOf T>
+    T* layer() const {
+        const size_t slot = static_cast<size_t>(T::kSlot);
+        if (!m_layers[slot] || *m_layer_types[slot] != typeid(T)) return nullptr;
+        return static_cast<T*>(m_layers[slot].get());
     }
-    // Puts a new state into SLOT, destroying the one there (a layer built again on the same runtime).
-    template <class T>
-    T& emplace_layer(LayerSlot slot) {
+    // Puts a new state of layer T into its slot, destroying the one there (a layer built again on the same
+    // runtime).
+    template <LayerStateOf T>
+    T& emplace_layer() {
+        const size_t slot = static_cast<size_t>(T::kSlot);
         auto state = std::make_unique<T>();
         T& ref = *state;
-        m_layers[static_cast<size_t>(slot)] = std::move(state);
+        m_layers[slot] = std::move(state);
+        m_layer_types[slot] = &typeid(T);
         return ref;
     }
 
@@ -80,6 +89,7 @@ private:
     std::string m_backend_name;
     bool m_initialised_backend = false; // d4r called the backend's cuInit before the application could
     std::array<std::unique_ptr<LayerState>, kLayerSlotCount> m_layers;
+    std::array<const std::type_info*, kLayerSlotCount> m_layer_types{}; // what emplace_layer put there
     ApiTable m_registered; // the module registry over the backend (when a layer reads it)
     ApiTable m_layered;    // backend + d4r layers, without the observe layer and the trace
     ApiTable m_observed;   // profile and dumps over m_layered (when asked for)
@@ -87,5 +97,13 @@ private:
     ApiTable m_traced;     // the trace over the top layer
     ApiTable m_dispatch;   // what the exports call
 };
+
+// The installed runtime's state of layer T: null when no runtime is installed or T's layer was not built
+// on it. The one way a layer's entry points reach their state.
+template <LayerStateOf T>
+T* installed_layer() {
+    Runtime* runtime = Runtime::current();
+    return runtime ? runtime->layer<T>() : nullptr;
+}
 
 } // namespace d4r::runtime

@@ -16,10 +16,11 @@ namespace d4r::runtime {
 namespace {
 
 struct TraceState final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::Trace;
     const ApiTable* inner = nullptr;
 };
 
-const ApiTable& inner() { return *Runtime::current()->layer<TraceState>(LayerSlot::Trace)->inner; }
+const ApiTable& inner() { return *installed_layer<TraceState>()->inner; }
 
 #define D4R_TRACE_FN(exp, base, since, params, args)                                        \
     CUresult trace_##exp params {                                                           \
@@ -38,7 +39,7 @@ D4R_CUDA_API(D4R_TRACE_FN)
 } // namespace
 
 ApiTable make_trace_table(Runtime& runtime, const ApiTable& inner) {
-    runtime.emplace_layer<TraceState>(LayerSlot::Trace).inner = &inner;
+    runtime.emplace_layer<TraceState>().inner = &inner;
     return ApiTable{
 #define D4R_TRACE_REF(exp, base, since, params, args) &trace_##exp,
         D4R_CUDA_API(D4R_TRACE_REF)

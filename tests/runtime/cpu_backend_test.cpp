@@ -45,15 +45,66 @@ TEST(CpuBackendInit, NameAndFlags) {
     auto b = make_cpu_backend();
     ASSERT_TRUE(b);
     EXPECT_EQ((*b)->name(), "cpu");
-    EXPECT_EQ(api().cuInit(1), CUDA_ERROR_INVALID_VALUE);
-    EXPECT_EQ(api().cuInit(0), CUDA_SUCCESS);
-    // Every entry is set (fill_missing), and two backend objects share one table's behaviour.
+    const ApiTable& t = (*b)->table();
+    EXPECT_EQ(t.cuInit(1), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(t.cuInit(0), CUDA_SUCCESS);
+    // Every entry is set (fill_missing), and two backend objects share one table, whose calls act on the
+    // State of the newest one alive (cpu_state.h): the second starts uninitialised.
     auto b2 = make_cpu_backend();
     ASSERT_TRUE(b2);
-    EXPECT_EQ((*b2)->table().cuInit, (*b)->table().cuInit);
+    EXPECT_EQ((*b2)->table().cuInit, t.cuInit);
     int count = 0;
+    EXPECT_EQ((*b2)->table().cuDeviceGetCount(&count), CUDA_ERROR_NOT_INITIALIZED);
+    EXPECT_EQ((*b2)->table().cuInit(0), CUDA_SUCCESS);
     EXPECT_EQ((*b2)->table().cuDeviceGetCount(&count), CUDA_SUCCESS);
     EXPECT_EQ(count, 1);
+}
+
+// Each backend object owns its state (issue 28, item 4): a backend made after another was destroyed shares
+// none of its contexts, graphs, streams or sticky faults.
+TEST(CpuBackendState, AFreshBackendSharesNothingWithADestroyedOne) {
+    CUcontext old_ctx = nullptr;
+    CUgraph old_graph = nullptr;
+    CUstream old_stream = nullptr;
+    {
+        auto b = make_cpu_backend();
+        ASSERT_TRUE(b);
+        const ApiTable& t = (*b)->table();
+        ASSERT_EQ(t.cuInit(0), CUDA_SUCCESS);
+        ASSERT_EQ(t.cuCtxCreate_v2(&old_ctx, 0, 0), CUDA_SUCCESS);
+        ASSERT_EQ(t.cuStreamCreate(&old_stream, 0), CUDA_SUCCESS);
+        ASSERT_EQ(t.cuGraphCreate(&old_graph, 0), CUDA_SUCCESS);
+        CUmodule m = nullptr;
+        ASSERT_EQ(t.cuModuleLoadData(&m, kTestPtx), CUDA_SUCCESS);
+        CUfunction f = nullptr;
+        ASSERT_EQ(t.cuModuleGetFunction(&f, m, "store_at"), CUDA_SUCCESS);
+        uint64_t target = 0x10; // nothing owns it: the launch faults and the context's error becomes sticky
+        uint32_t value = 1;
+        void* params[] = {&target, &value};
+        ASSERT_EQ(t.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), CUDA_SUCCESS);
+        EXPECT_EQ(t.cuCtxSynchronize(), CUDA_ERROR_ILLEGAL_ADDRESS);
+        CUdeviceptr p = 0;
+        EXPECT_EQ(t.cuMemAlloc_v2(&p, 16), CUDA_ERROR_ILLEGAL_ADDRESS);
+        CUcontext popped = nullptr;
+        ASSERT_EQ(t.cuCtxPopCurrent_v2(&popped), CUDA_SUCCESS); // left alive: the backend's end destroys it
+        EXPECT_EQ(popped, old_ctx);
+    }
+    auto b2 = make_cpu_backend();
+    ASSERT_TRUE(b2);
+    const ApiTable& t = (*b2)->table();
+    int count = 0;
+    EXPECT_EQ(t.cuDeviceGetCount(&count), CUDA_ERROR_NOT_INITIALIZED);
+    ASSERT_EQ(t.cuInit(0), CUDA_SUCCESS);
+    EXPECT_EQ(t.cuCtxPushCurrent_v2(old_ctx), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_EQ(t.cuGraphDestroy(old_graph), CUDA_ERROR_INVALID_VALUE);
+    CUcontext ctx = nullptr;
+    ASSERT_EQ(t.cuCtxCreate_v2(&ctx, 0, 0), CUDA_SUCCESS);
+    EXPECT_EQ(t.cuStreamQuery(old_stream), CUDA_ERROR_INVALID_HANDLE);
+    CUdeviceptr p = 0;
+    EXPECT_EQ(t.cuMemAlloc_v2(&p, 16), CUDA_SUCCESS); // no sticky fault carried over
+    EXPECT_EQ(t.cuCtxSynchronize(), CUDA_SUCCESS);
+    EXPECT_EQ(t.cuMemFree_v2(p), CUDA_SUCCESS);
+    EXPECT_EQ(t.cuCtxDestroy_v2(ctx), CUDA_SUCCESS);
 }
 
 TEST(CpuBackendInit, ErrorTexts) {

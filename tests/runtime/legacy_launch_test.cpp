@@ -31,7 +31,7 @@ protected:
     // launching through the dump layer (as the runtime installs it under its trace).
     void SetUp() override {
         CpuBackendTest::SetUp();
-        runtime = rt_test::install_fresh_runtime();
+        runtime = rt_test::install_runtime_over(api());
         registry = make_module_registry_table(*runtime, api(), RegistryOptions{.keep_ptx_text = true});
         ObserveConfig config;
         config.dump = LaunchSelector{"", 0, 1000};

@@ -28,7 +28,7 @@ class ObserveLaunch : public CpuBackendTest {};
 
 TEST_F(ObserveLaunch, InvalidArgumentsGetTheBackendsAnswerAndNoDump) {
     d4r::test::TempDir dir;
-    auto runtime = rt_test::install_fresh_runtime();
+    auto runtime = rt_test::install_runtime_over(api());
     ApiTable registry = make_module_registry_table(*runtime, api(), RegistryOptions{.keep_ptx_text = true});
     ObserveConfig config;
     config.dump = LaunchSelector{"", 0, 1000};

@@ -29,7 +29,7 @@ class ObserveLibrary : public CpuBackendTest {};
 
 TEST_F(ObserveLibrary, LaunchesOfLibraryKernelsAreDumped) {
     d4r::test::TempDir dir;
-    auto runtime = rt_test::install_fresh_runtime();
+    auto runtime = rt_test::install_runtime_over(api());
     ApiTable registry = make_module_registry_table(*runtime, api(), RegistryOptions{.keep_ptx_text = true});
     ObserveConfig config;
     config.dump = LaunchSelector{"", 0, 1000};
@@ -83,7 +83,7 @@ TEST_F(ObserveLibrary, LaunchesOfLibraryKernelsAreDumped) {
 // on NVIDIA's driver, seen with rt_graphs on the H200). The next launch is dumped.
 TEST_F(ObserveLibrary, ALaunchIntoACapturingStreamIsNotDumped) {
     d4r::test::TempDir dir;
-    auto runtime = rt_test::install_fresh_runtime();
+    auto runtime = rt_test::install_runtime_over(api());
     ApiTable registry = make_module_registry_table(*runtime, api(), RegistryOptions{.keep_ptx_text = true});
     ObserveConfig config;
     config.profile = LaunchSelector{"", 0, 1000};

@@ -24,7 +24,7 @@ using cpu_test::kTestPtx;
 using rt_test::cpu_backend;
 using rt_test::install_fresh_runtime;
 
-bool has_layer(const Runtime& rt, LayerSlot slot) { return rt.layer<LayerState>(slot) != nullptr; }
+bool has_layer(const Runtime& rt, LayerSlot slot) { return rt.has_layer(slot); }
 
 TEST(RuntimeObject, InstallingMakesItsTableTheDispatchTable) {
     auto backend = make_cpu_backend();

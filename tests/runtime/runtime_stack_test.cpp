@@ -111,7 +111,7 @@ protected:
     void expect_the_layer_saw_one_launch() {
         switch (GetParam()) {
         case Config::Plain:
-            EXPECT_EQ(m_runtime->layer<LayerState>(LayerSlot::Registry), nullptr);
+            EXPECT_FALSE(m_runtime->has_layer(LayerSlot::Registry));
             break;
         case Config::Trace:
             EXPECT_NE(log_text().find("CUDA_TRACE cuLaunchKernel(f="), std::string::npos) << log_text();
@@ -125,7 +125,7 @@ protected:
             break;
         }
         case Config::Overrides:
-            EXPECT_NE(m_runtime->layer<LayerState>(LayerSlot::Overrides), nullptr);
+            EXPECT_TRUE(m_runtime->has_layer(LayerSlot::Overrides));
             EXPECT_FALSE(is_native_function(m_add_one));
             EXPECT_EQ(override_stats().native_launches, 0u);
             break;

@@ -26,13 +26,14 @@ struct WrappedCudart {
 
 // The layer's state, in the runtime that installed it (layer_state.h).
 struct ExportTablesState final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::ExportTables;
     const ApiTable* backend = nullptr;
     WrappedCudart wrapped;
 };
 
 // The layer's entry points (and the copy's slots, handed out by them) run only while the runtime that
 // built them is installed.
-ExportTablesState& state() { return *Runtime::current()->layer<ExportTablesState>(LayerSlot::ExportTables); }
+ExportTablesState& state() { return *installed_layer<ExportTablesState>(); }
 WrappedCudart& wrapped_cudart() { return state().wrapped; }
 
 template <typename F>
@@ -129,7 +130,7 @@ CUresult d4r_cuGetExportTable(const void** table, const CUuuid* uuid) {
 } // namespace
 
 void install_export_tables(Runtime& runtime, ApiTable& layer, const ApiTable& backend) {
-    runtime.emplace_layer<ExportTablesState>(LayerSlot::ExportTables).backend = &backend;
+    runtime.emplace_layer<ExportTablesState>().backend = &backend;
     layer.cuGetExportTable = &d4r_cuGetExportTable;
     wrap_for_own_tables(runtime, layer);
 }

@@ -161,16 +161,14 @@ struct ContextStorage {
 };
 // The state of d4r's own tables, in the runtime that installed them (layer_state.h).
 struct OwnTablesState final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::OwnTables;
     ApiTable below; // the layer's table before wrap_for_own_tables
     PrimaryRefs primary;
     ContextStorage storage;
     std::atomic<const void*> handed_out_cudart{nullptr};
 };
 
-OwnTablesState* own_state() {
-    Runtime* runtime = Runtime::current();
-    return runtime ? runtime->layer<OwnTablesState>(LayerSlot::OwnTables) : nullptr;
-}
+OwnTablesState* own_state() { return installed_layer<OwnTablesState>(); }
 
 PrimaryRefs* primary_refs() {
     OwnTablesState* S = own_state();
@@ -409,7 +407,7 @@ void set_handed_out_cudart_table(const void* table) {
 }
 
 void wrap_for_own_tables(Runtime& runtime, ApiTable& layer) {
-    runtime.emplace_layer<OwnTablesState>(LayerSlot::OwnTables).below = layer;
+    runtime.emplace_layer<OwnTablesState>().below = layer;
     layer.cuCtxDestroy_v2 = &own_cuCtxDestroy_v2;
     layer.cuCtxDestroy = &own_cuCtxDestroy;
     layer.cuDevicePrimaryCtxReset_v2 = &own_cuDevicePrimaryCtxReset_v2;

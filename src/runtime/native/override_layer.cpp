@@ -41,6 +41,7 @@ struct NativeIndex {
 };
 
 struct OverrideState final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::Overrides;
     const ApiTable* inner = nullptr;
     const HipRuntime* hip = nullptr; // for .hsaco sets
     std::atomic<const NativeIndex*> native_index{nullptr};
@@ -53,10 +54,7 @@ struct OverrideState final : LayerState {
 };
 
 // The installed runtime's layer, or null.
-OverrideState* find_layer() {
-    Runtime* runtime = Runtime::current();
-    return runtime ? runtime->layer<OverrideState>(LayerSlot::Overrides) : nullptr;
-}
+OverrideState* find_layer() { return installed_layer<OverrideState>(); }
 // The layer's entry points run only while the runtime that built them is installed.
 OverrideState& layer() { return *find_layer(); }
 
@@ -338,7 +336,7 @@ CUresult ov_cuLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** param
 } // namespace
 
 ApiTable make_override_table(Runtime& runtime, const ApiTable& inner, NativeSet set, const HipRuntime* hip) {
-    OverrideState& state = runtime.emplace_layer<OverrideState>(LayerSlot::Overrides);
+    OverrideState& state = runtime.emplace_layer<OverrideState>();
     state.inner = &inner;
     state.set = std::move(set);
     state.hip = hip;

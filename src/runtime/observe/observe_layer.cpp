@@ -57,6 +57,7 @@ struct ObjectRecord {
 };
 
 struct ObserveState final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::Observe;
     const ApiTable* inner = nullptr;
     ObserveConfig config;
     std::unique_ptr<Selector> profile, dump;
@@ -66,7 +67,7 @@ struct ObserveState final : LayerState {
 };
 
 // The layer's entry points run only while the runtime that built them is installed.
-ObserveState& layer() { return *Runtime::current()->layer<ObserveState>(LayerSlot::Observe); }
+ObserveState& layer() { return *installed_layer<ObserveState>(); }
 
 // ---- Texture and surface objects (recorded while dumping) ----
 
@@ -533,7 +534,7 @@ ObserveConfig observe_config_from_env(const Environment& env) {
 }
 
 ApiTable make_observe_table(Runtime& runtime, const ApiTable& inner, ObserveConfig config) {
-    ObserveState* s = &runtime.emplace_layer<ObserveState>(LayerSlot::Observe);
+    ObserveState* s = &runtime.emplace_layer<ObserveState>();
     s->inner = &inner;
     s->config = std::move(config);
     if (s->config.profile) {

@@ -54,19 +54,36 @@ const ApiTable& cpu_table() {
     return table;
 }
 
+// Owns its State (cpu_state.h), which is the active one from its making until the next cpu backend is made
+// or it is destroyed.
 class CpuBackend final : public Backend {
 public:
+    CpuBackend() : m_state(std::make_unique<cpu::State>()) { cpu::activate(m_state.get()); }
+    ~CpuBackend() override {
+        {
+            // Destroyed as the state() of this thread: what its objects do on the way out (a graph's memory
+            // going back, a context's last sticky fault) reaches this State, whichever is active.
+            const cpu::BoundState bound(m_state.get());
+            m_state.reset();
+        }
+        cpu::retire(m_raw);
+    }
+    CpuBackend(const CpuBackend&) = delete;
+    CpuBackend& operator=(const CpuBackend&) = delete;
+
     const std::string& name() const override { return m_name; }
     const ApiTable& table() const override { return cpu_table(); }
 
 private:
+    std::unique_ptr<cpu::State> m_state;
+    cpu::State* const m_raw = m_state.get();
     std::string m_name = "cpu";
 };
 
 } // namespace
 
 Expected<std::unique_ptr<Backend>> make_cpu_backend() {
-    (void)cpu::state(); // the shared state lives for the whole process; every backend object uses it
+    (void)cpu_table(); // built once, before any state: every cpu backend object shares the constant table
     return std::unique_ptr<Backend>(new CpuBackend());
 }
 

@@ -47,7 +47,8 @@ struct EventCapture {
     std::vector<Node*> deps;
 };
 
-struct Captures {
+struct Captures final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Captures;
     std::unordered_map<Stream*, StreamCapture> streams;
     std::unordered_map<void*, EventCapture> events; // events last recorded in a capture
     std::vector<std::shared_ptr<Capture>> active;
@@ -55,10 +56,7 @@ struct Captures {
 };
 
 // Guarded by graph_mutex().
-Captures& captures() {
-    static Captures* c = new Captures;
-    return *c;
-}
+Captures& captures() { return state().part<Captures>(); }
 
 thread_local CUstreamCaptureMode t_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
 

@@ -12,6 +12,8 @@
 //   initialisation, versions and error strings, entry-point lookup, device queries and primary contexts
 //   (cuDevice*), and the context stack and lifetime (create, destroy, push, pop, set, get, attach,
 //   detach, and which device or API version a context has).
+// * A backend to answer. Every entry point answers CUDA_ERROR_DEINITIALIZED while no cpu backend object is
+//   alive (its State is gone: cpu_state.h).
 // * Launch back-pressure. A context's queue holds at most about a thousand operations, as a GPU's
 //   push buffer does: a call that left more queued waits, after its work is queued and its locks are
 //   released, until the worker has drained the queue below that (Context::submit, apply_back_pressure).
@@ -42,6 +44,7 @@ template <typename... A, CUresult (*ApiTable::*Slot)(A...), bool Sticky, uint32_
 struct Entry<Slot, Sticky, Outputs> {
     static CUresult call(A... args) {
         clear_out_params<Outputs>(args...);
+        if (!active_state()) return refuse(CUDA_ERROR_DEINITIALIZED, "cpu backend: no cpu backend object is alive");
         if constexpr (Sticky)
             if (CUresult r = current_sticky()) return r;
         CUresult r = (g_inner.*Slot)(args...);

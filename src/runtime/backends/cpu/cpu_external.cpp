@@ -43,9 +43,14 @@ struct ExternalMemory {
     std::vector<std::pair<uint64_t, uint64_t>> buffers; // mapped [begin, end) device ranges
 };
 
-std::mutex g_mutex;
-std::unordered_map<void*, std::shared_ptr<ExternalMemory>> g_memories;
-std::multiset<uint64_t> g_orphan_buffers; // buffers of destroyed memories, awaiting their cuMemFree
+struct Imports final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::External;
+    std::mutex mutex;
+    std::unordered_map<void*, std::shared_ptr<ExternalMemory>> memories;
+    std::multiset<uint64_t> orphan_buffers; // buffers of destroyed memories, awaiting their cuMemFree
+};
+
+Imports& imports() { return state().part<Imports>(); }
 
 void log_once(const char* what) {
     if (log::once(what)) log::info("cpu backend: {}", what);
@@ -76,9 +81,9 @@ const char* memory_type_name(CUexternalMemoryHandleType t) {
 }
 
 std::shared_ptr<ExternalMemory> find_memory(CUexternalMemory h) {
-    std::lock_guard lock(g_mutex);
-    auto it = g_memories.find(h);
-    return it == g_memories.end() ? nullptr : it->second;
+    std::lock_guard lock(imports().mutex);
+    auto it = imports().memories.find(h);
+    return it == imports().memories.end() ? nullptr : it->second;
 }
 
 bool all_zero(const unsigned int* words, size_t n) {
@@ -128,8 +133,8 @@ CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_ME
     m->base = static_cast<uint8_t*>(p);
     m->size = desc->size;
     m->ctx = ref.ctx.get();
-    std::lock_guard lock(g_mutex);
-    g_memories[m.get()] = m;
+    std::lock_guard lock(imports().mutex);
+    imports().memories[m.get()] = m;
     *out = reinterpret_cast<CUexternalMemory>(m.get());
     return CUDA_SUCCESS;
 }
@@ -151,7 +156,7 @@ CUresult cu_external_memory_get_mapped_buffer(CUdeviceptr* out, CUexternalMemory
     }
     const uint64_t begin = reinterpret_cast<uint64_t>(m->base) + desc->offset, end = begin + desc->size;
     {
-        std::lock_guard lock(g_mutex);
+        std::lock_guard lock(imports().mutex);
         for (auto& [b, e] : m->buffers) {
             if (begin < e && b < end) {
                 log_once("cuExternalMemoryGetMappedBuffer: buffers of one external memory may not overlap on the "
@@ -183,18 +188,18 @@ CUresult cu_destroy_external_memory(CUexternalMemory h) {
     if (CUresult r = check_init()) return r;
     std::shared_ptr<ExternalMemory> m;
     {
-        std::lock_guard lock(g_mutex);
-        auto it = g_memories.find(h);
-        D4R_CPU_REFUSE_IF(it == g_memories.end(), CUDA_ERROR_INVALID_HANDLE);
+        std::lock_guard lock(imports().mutex);
+        auto it = imports().memories.find(h);
+        D4R_CPU_REFUSE_IF(it == imports().memories.end(), CUDA_ERROR_INVALID_HANDLE);
         m = it->second;
-        g_memories.erase(it);
+        imports().memories.erase(it);
     }
     // Work queued before may still use the buffers: let it finish before the memory goes away.
     if (auto ctx = find_context(reinterpret_cast<CUcontext>(m->ctx))) ctx->drain();
     for (auto& [begin, end] : m->buffers) {
         if (remove_region(begin)) hide_from_kernels(begin);
-        std::lock_guard lock(g_mutex);
-        g_orphan_buffers.insert(begin);
+        std::lock_guard lock(imports().mutex);
+        imports().orphan_buffers.insert(begin);
     }
     ::munmap(m->base, m->size);
     return CUDA_SUCCESS;
@@ -247,22 +252,22 @@ CUresult free_external_buffer(CUdeviceptr p) {
         if (auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx))) ctx->drain();
         D4R_CPU_REFUSE_IF(!remove_region(p), CUDA_ERROR_INVALID_VALUE);
         hide_from_kernels(p);
-        std::lock_guard lock(g_mutex);
-        for (auto& [h, m] : g_memories) std::erase_if(m->buffers, [&](const auto& b) { return b.first == p; });
+        std::lock_guard lock(imports().mutex);
+        for (auto& [h, m] : imports().memories) std::erase_if(m->buffers, [&](const auto& b) { return b.first == p; });
         return CUDA_SUCCESS;
     }
-    std::lock_guard lock(g_mutex);
-    auto it = g_orphan_buffers.find(p);
-    D4R_CPU_REFUSE_IF(it == g_orphan_buffers.end(), CUDA_ERROR_INVALID_VALUE);
-    g_orphan_buffers.erase(it);
+    std::lock_guard lock(imports().mutex);
+    auto it = imports().orphan_buffers.find(p);
+    D4R_CPU_REFUSE_IF(it == imports().orphan_buffers.end(), CUDA_ERROR_INVALID_VALUE);
+    imports().orphan_buffers.erase(it);
     return CUDA_SUCCESS;
 }
 
 bool is_external_buffer(CUdeviceptr p) {
     Region r;
     if (find_region(p, 0, &r) && r.base == p && r.kind == RegionKind::External) return true;
-    std::lock_guard lock(g_mutex);
-    return g_orphan_buffers.count(p) != 0;
+    std::lock_guard lock(imports().mutex);
+    return imports().orphan_buffers.count(p) != 0;
 }
 
 void fill_external(ApiTable& t) {

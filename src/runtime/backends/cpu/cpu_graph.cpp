@@ -21,16 +21,14 @@ struct Exec {
     uint64_t flags = 0;
 };
 
-struct Registry {
+struct Registry final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Graphs;
     std::unordered_map<void*, std::shared_ptr<Graph>> graphs;
     std::unordered_map<void*, Graph*> nodes;
     std::unordered_map<void*, std::unique_ptr<Exec>> execs;
 };
 
-Registry& registry() {
-    static Registry* r = new Registry; // never destroyed, like State
-    return *r;
-}
+Registry& registry() { return state().part<Registry>(); }
 
 void register_nodes(Graph& g) {
     for (auto& n : g.nodes) registry().nodes[n.get()] = &g;
@@ -786,10 +784,7 @@ CUresult cu_graph_exec_update(CUgraphExec he, CUgraph hg, CUgraphNode* error_nod
 
 // ---- Shared with the capture layer ------------------------------------------------------------------------
 
-std::mutex& graph_mutex() {
-    static std::mutex* m = new std::mutex;
-    return *m;
-}
+std::mutex& graph_mutex() { return state().graph_mutex; }
 
 Graph* find_graph(CUgraph h) {
     auto it = registry().graphs.find(h);

@@ -21,15 +21,13 @@ namespace {
 
 // The live handles, for cudaGraphSetConditional from kernels. Its own lock: kernels set values while a graph
 // launch holds graph_mutex() and waits for them.
-struct ConditionalRegistry {
+struct ConditionalRegistry final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Conditionals;
     std::mutex mutex;
     std::unordered_map<uint64_t, std::weak_ptr<Conditional>> handles;
 };
 
-ConditionalRegistry& conditionals() {
-    static auto* r = new ConditionalRegistry; // never destroyed, like State
-    return *r;
-}
+ConditionalRegistry& conditionals() { return state().part<ConditionalRegistry>(); }
 
 CUresult cu_graph_conditional_handle_create(CUgraphConditionalHandle* out, CUgraph hg, CUcontext ctx,
                                             unsigned int default_value, unsigned int flags) {

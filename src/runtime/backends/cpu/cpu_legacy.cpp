@@ -27,8 +27,13 @@ ApiTable g_table;
 
 // ---- Contexts ---------------------------------------------------------------------------------------
 
-std::mutex g_attach_mutex;
-std::map<CUcontext, int> g_attach; // references added by cuCtxAttach (the creator's is implicit)
+struct Attachments final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Legacy;
+    std::mutex mutex;
+    std::map<CUcontext, int> counts; // references added by cuCtxAttach (the creator's is implicit)
+};
+
+Attachments& attachments() { return state().part<Attachments>(); }
 
 CUresult cu_ctx_attach(CUcontext* pctx, unsigned int flags) {
     if (pctx) *pctx = nullptr;
@@ -37,8 +42,8 @@ CUresult cu_ctx_attach(CUcontext* pctx, unsigned int flags) {
     std::shared_ptr<Context> ctx;
     if (CUresult r = current_context(ctx)) return r;
     CUcontext h = reinterpret_cast<CUcontext>(ctx.get());
-    std::lock_guard lock(g_attach_mutex);
-    ++g_attach[h];
+    std::lock_guard lock(attachments().mutex);
+    ++attachments().counts[h];
     *pctx = h;
     return CUDA_SUCCESS;
 }
@@ -50,10 +55,10 @@ CUresult cu_ctx_detach(CUcontext ctx) {
     if (current_context(current) != CUDA_SUCCESS || reinterpret_cast<CUcontext>(current.get()) != ctx)
         return CUDA_ERROR_INVALID_CONTEXT;
     {
-        std::lock_guard lock(g_attach_mutex);
-        auto it = g_attach.find(ctx);
-        if (it != g_attach.end()) {
-            if (--it->second == 0) g_attach.erase(it);
+        std::lock_guard lock(attachments().mutex);
+        auto it = attachments().counts.find(ctx);
+        if (it != attachments().counts.end()) {
+            if (--it->second == 0) attachments().counts.erase(it);
             return CUDA_SUCCESS;
         }
     }

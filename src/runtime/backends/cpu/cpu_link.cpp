@@ -38,13 +38,18 @@ struct LinkState {
     double seconds = 0;
 };
 
-std::mutex g_link_mutex;
-std::unordered_map<void*, std::shared_ptr<LinkState>> g_links;
+struct Links final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Links;
+    std::mutex mutex;
+    std::unordered_map<void*, std::shared_ptr<LinkState>> links;
+};
+
+Links& links() { return state().part<Links>(); }
 
 std::shared_ptr<LinkState> find_link(CUlinkState h) {
-    std::lock_guard lock(g_link_mutex);
-    auto it = g_links.find(h);
-    return it == g_links.end() ? nullptr : it->second;
+    std::lock_guard lock(links().mutex);
+    auto it = links().links.find(h);
+    return it == links().links.end() ? nullptr : it->second;
 }
 
 void write_error(LinkState& st, const std::string& text) {
@@ -79,8 +84,8 @@ CUresult cu_link_create(unsigned int n, CUjit_option* options, void** values, CU
     st->n = n;
     st->options = options;
     st->values = values;
-    std::lock_guard lock(g_link_mutex);
-    g_links[st.get()] = st;
+    std::lock_guard lock(links().mutex);
+    links().links[st.get()] = st;
     *out = reinterpret_cast<CUlinkState>(st.get());
     return CUDA_SUCCESS;
 }
@@ -343,8 +348,8 @@ CUresult cu_link_complete(CUlinkState h, void** cubin_out, size_t* size_out) {
 
 CUresult cu_link_destroy(CUlinkState h) {
     if (CUresult r = check_init()) return r;
-    std::lock_guard lock(g_link_mutex);
-    D4R_CPU_REFUSE_IF(!g_links.erase(h), CUDA_ERROR_INVALID_HANDLE);
+    std::lock_guard lock(links().mutex);
+    D4R_CPU_REFUSE_IF(!links().links.erase(h), CUDA_ERROR_INVALID_HANDLE);
     return CUDA_SUCCESS;
 }
 

@@ -30,8 +30,13 @@ struct Advice {
     int last_prefetch = kDeviceInvalid;
 };
 
-std::mutex g_mutex;
-std::map<uint64_t, Advice> g_advice; // region id -> advice
+struct Advices final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Managed;
+    std::mutex mutex;
+    std::map<uint64_t, Advice> advice; // region id -> advice
+};
+
+Advices& advices() { return state().part<Advices>(); }
 
 // The managed allocation holding [P, P + COUNT).
 CUresult managed_range(CUdeviceptr p, size_t count, Region& out) {
@@ -88,8 +93,8 @@ CUresult prefetch(CUdeviceptr p, size_t count, int device, CUstream stream) {
     if (CUresult r = managed_range(p, count, region)) return r;
     if (CUresult r = check_device_or_cpu(device)) return r;
     {
-        std::lock_guard lock(g_mutex);
-        g_advice[region.id].last_prefetch = device;
+        std::lock_guard lock(advices().mutex);
+        advices().advice[region.id].last_prefetch = device;
     }
     ref.ctx->submit(ref.stream, [](CUresult) {}); // ordered like the migration it stands for
     return CUDA_SUCCESS;
@@ -117,8 +122,8 @@ CUresult advise(CUdeviceptr p, size_t count, CUmem_advise advice, int device) {
                       CUDA_ERROR_INVALID_VALUE);
     if (a != CU_MEM_ADVISE_SET_READ_MOSTLY && a != CU_MEM_ADVISE_UNSET_READ_MOSTLY)
         if (CUresult r = check_device_or_cpu(device)) return r;
-    std::lock_guard lock(g_mutex);
-    Advice& entry = g_advice[region.id];
+    std::lock_guard lock(advices().mutex);
+    Advice& entry = advices().advice[region.id];
     switch (a) {
     case CU_MEM_ADVISE_SET_READ_MOSTLY:
         entry.read_mostly = true;
@@ -170,8 +175,8 @@ CUresult range_attribute(void* data, size_t size, CUmem_range_attribute attr, CU
     if (CUresult r = managed_range(p, count, region)) return r;
     Advice a;
     {
-        std::lock_guard lock(g_mutex);
-        if (auto it = g_advice.find(region.id); it != g_advice.end()) a = it->second;
+        std::lock_guard lock(advices().mutex);
+        if (auto it = advices().advice.find(region.id); it != advices().advice.end()) a = it->second;
     }
     int kind = static_cast<int>(attr);
     if (kind == CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY) {
@@ -245,8 +250,8 @@ CUresult cu_stream_attach_mem_async(CUstream stream, CUdeviceptr p, size_t lengt
 } // namespace
 
 void forget_managed(uint64_t region_id) {
-    std::lock_guard lock(g_mutex);
-    g_advice.erase(region_id);
+    std::lock_guard lock(advices().mutex);
+    advices().advice.erase(region_id);
 }
 
 void fill_managed(ApiTable& t) {

@@ -20,8 +20,13 @@ namespace {
 
 constexpr uint64_t kUnlimited = UINT64_MAX;
 
-std::atomic<uint64_t> g_module_bytes{0};  // module variables alive
-std::atomic<uint64_t> g_pending_bytes{0}; // allocations checked and under way
+struct Held final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Budget;
+    std::atomic<uint64_t> module_bytes{0};  // module variables alive
+    std::atomic<uint64_t> pending_bytes{0}; // allocations checked and under way
+};
+
+Held& held() { return state().part<Held>(); }
 
 uint64_t physical_bytes() {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
@@ -93,7 +98,9 @@ std::optional<uint64_t> env_cap() {
     return cap;
 }
 
-uint64_t held_bytes() { return state().device.allocated_bytes() + g_module_bytes.load() + g_pending_bytes.load(); }
+uint64_t held_bytes() {
+    return state().device.allocated_bytes() + held().module_bytes.load() + held().pending_bytes.load();
+}
 
 CUresult refuse_oom(uint64_t bytes, const char* what, const MemoryBudget& b) {
     return refuse(CUDA_ERROR_OUT_OF_MEMORY,
@@ -160,7 +167,7 @@ CUresult budget_check(uint64_t bytes, const char* what) {
 
 CUresult budget_alloc(uint64_t bytes, const char* what, uint64_t& out) {
     // Reserved while checked and filled, so that threads allocating at once count each other's memory.
-    g_pending_bytes.fetch_add(bytes);
+    held().pending_bytes.fetch_add(bytes);
     const Parts p = budget_parts();
     const uint64_t others = p.held - bytes; // what d4r holds besides this allocation
     const uint64_t free = std::min(p.total > others ? p.total - others : 0, p.available);
@@ -172,11 +179,11 @@ CUresult budget_alloc(uint64_t bytes, const char* what, uint64_t& out) {
     } else {
         r = CUDA_ERROR_OUT_OF_MEMORY;
     }
-    g_pending_bytes.fetch_sub(bytes);
+    held().pending_bytes.fetch_sub(bytes);
     return r;
 }
 
-void charge_module_memory(uint64_t bytes) { g_module_bytes.fetch_add(bytes); }
-void release_module_memory(uint64_t bytes) { g_module_bytes.fetch_sub(bytes); }
+void charge_module_memory(uint64_t bytes) { held().module_bytes.fetch_add(bytes); }
+void release_module_memory(uint64_t bytes) { held().module_bytes.fetch_sub(bytes); }
 
 } // namespace d4r::runtime::cpu

@@ -38,7 +38,15 @@ struct Block {
     uint64_t size = 0;
 };
 
-struct Pools {
+struct Pools final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Pools;
+    Pools() {
+        default_pool = std::make_shared<Pool>();
+        default_pool->props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+        default_pool->props.location = CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, 0};
+        pools[default_pool.get()] = default_pool;
+        current = default_pool;
+    }
     std::mutex mutex; // guards everything here and every Pool
     std::unordered_map<void*, std::shared_ptr<Pool>> pools;
     std::shared_ptr<Pool> default_pool;
@@ -47,18 +55,7 @@ struct Pools {
     std::set<uint64_t> pending_free;            // bases whose cuMemFreeAsync the stream has not reached
 };
 
-Pools& pools() {
-    static Pools* p = [] {
-        auto* p = new Pools;
-        p->default_pool = std::make_shared<Pool>();
-        p->default_pool->props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-        p->default_pool->props.location = CUmemLocation{CU_MEM_LOCATION_TYPE_DEVICE, 0};
-        p->pools[p->default_pool.get()] = p->default_pool;
-        p->current = p->default_pool;
-        return p;
-    }();
-    return *p;
-}
+Pools& pools() { return state().part<Pools>(); }
 
 std::shared_ptr<Pool> find_pool(CUmemoryPool h) {
     auto it = pools().pools.find(h);

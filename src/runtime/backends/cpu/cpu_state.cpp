@@ -1,4 +1,4 @@
-// cpu backend: the singleton state, the per-context worker, handle lookups and the address regions.
+// cpu backend: the active state, the per-context worker, handle lookups and the address regions.
 #include "runtime/backends/cpu/cpu_state.h"
 
 #include <pthread.h>
@@ -10,12 +10,75 @@
 
 namespace d4r::runtime::cpu {
 
-State& state() {
-    // Never destroyed: worker threads and late API calls (atexit handlers of applications) may still use
-    // it while static destructors run.
-    static State* s = new State;
-    return *s;
+namespace {
+
+thread_local State* t_bound = nullptr; // BoundState's: a worker's context's State, or one being destroyed
+
+// The live States, oldest first; the last is the active one. Never destroyed: API calls may run while
+// static destructors do (atexit handlers of applications).
+struct Live {
+    std::mutex mutex;
+    std::vector<State*> states;
+    std::atomic<State*> active{nullptr};
+};
+
+Live& live() {
+    static Live* l = new Live;
+    return *l;
 }
+
+} // namespace
+
+State* active_state() {
+    if (State* s = t_bound) return s;
+    return live().active.load(std::memory_order_acquire);
+}
+
+State& state() { return *active_state(); }
+
+void activate(State* s) {
+    Live& l = live();
+    std::lock_guard lock(l.mutex);
+    l.states.push_back(s);
+    l.active.store(s, std::memory_order_release);
+}
+
+void retire(State* s) {
+    Live& l = live();
+    std::lock_guard lock(l.mutex);
+    std::erase(l.states, s);
+    l.active.store(l.states.empty() ? nullptr : l.states.back(), std::memory_order_release);
+}
+
+State::~State() {
+    std::vector<std::shared_ptr<Context>> alive;
+    {
+        std::lock_guard lock(mutex);
+        for (auto& [h, c] : contexts) alive.push_back(c);
+    }
+    for (auto& c : alive) c->drain();
+    auto drop_parts = [&] {
+        for (auto& p : m_parts) p.store(nullptr);
+        while (!m_owned_parts.empty()) m_owned_parts.pop_back();
+    };
+    drop_parts();
+    // What these objects give back on the way out (a module's bytes to the budget, ...) may make a part
+    // again; it goes with the second drop.
+    kernels.clear();
+    libraries.clear();
+    functions.clear();
+    modules.clear();
+    arrays.clear();
+    events.clear();
+    streams.clear();
+    drop_parts();
+    primary = PrimaryState{};
+    alive.clear();
+    contexts.clear();
+}
+
+BoundState::BoundState(State* state) : m_previous(t_bound) { t_bound = state; }
+BoundState::~BoundState() { t_bound = m_previous; }
 
 // ---- Context worker --------------------------------------------------------------------------------------
 
@@ -26,13 +89,13 @@ thread_local Context* t_back_pressure = nullptr; // the context whose full queue
 
 } // namespace
 
-Context::Context() {
+Context::Context() : owner(&state()) {
     null_stream.ctx = this;
     m_thread = std::thread([this] { loop(); });
 }
 
 Context::~Context() {
-    if (sticky.load() != CUDA_SUCCESS) state().faulted_contexts.fetch_sub(1);
+    if (sticky.load() != CUDA_SUCCESS) owner->faulted_contexts.fetch_sub(1);
     {
         std::lock_guard lock(m_mutex);
         m_stop = true;
@@ -99,11 +162,12 @@ bool Context::idle() {
 
 void Context::fail(CUresult r) {
     CUresult expected = CUDA_SUCCESS;
-    if (r != CUDA_SUCCESS && sticky.compare_exchange_strong(expected, r)) state().faulted_contexts.fetch_add(1);
+    if (r != CUDA_SUCCESS && sticky.compare_exchange_strong(expected, r)) owner->faulted_contexts.fetch_add(1);
 }
 
 void Context::loop() {
     t_is_worker = true;
+    const BoundState bound(owner);
     for (;;) {
         std::pair<uint64_t, Task> item;
         bool room = false;

@@ -1,9 +1,15 @@
-// cpu backend internals: the process-wide state behind the ptxsim backend's C entry points.
+// cpu backend internals: the state behind the ptxsim backend's C entry points.
 //
-// The ApiTable holds plain C function pointers, so every object the API hands out lives in one
-// singleton (state()). Handles are the addresses of objects owned by registries; every entry point
-// looks its handles up (under State::mutex) and answers CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT /
-// INVALID_VALUE for anything unknown or destroyed, so a bad handle never reaches a dereference.
+// Every object the API hands out lives in one State, which the backend object owns (make_cpu_backend):
+// destroying the backend destroys its contexts (their workers stopped), modules, graphs, captures, pools
+// and sticky faults. The ApiTable holds plain C function pointers, so the entry points reach their State
+// through state(): on a context's worker thread the State of that context, elsewhere the State of the most
+// recently made cpu backend still alive (the active one; tests that make fresh backends get fresh state,
+// and when one is destroyed the one made before it is active again). A concept file that keeps state of
+// its own (graphs, captures, pools, ...) keeps it in a StatePart, reached through State::part<T>().
+// Handles are the addresses of objects owned by registries; every entry point looks its handles up (under
+// State::mutex) and answers CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT / INVALID_VALUE for anything
+// unknown or destroyed, so a bad handle never reaches a dereference.
 //
 // Execution model: each context has one worker thread that runs every queued operation (launch, async
 // copy, memset, event record, callback, stream wait) in submission order, whatever stream it was queued
@@ -12,6 +18,7 @@
 // operation so that queries and synchronisation can wait for exactly that much.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -24,6 +31,7 @@
 #include <shared_mutex>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -56,6 +64,7 @@ inline constexpr int kStreamPriorityLeast = 0;
 inline constexpr int kStreamPriorityGreatest = -5;
 
 struct Context;
+struct State;
 
 // Launch back-pressure: a context's queue holds about a thousand operations before the thread that queues
 // more waits (NVIDIA's driver blocks a launching thread at about a thousand pending launches); it goes on
@@ -78,9 +87,10 @@ struct Stream {
 };
 
 struct Context {
-    Context();
+    Context();  // owned by the calling thread's state()
     ~Context(); // stops the worker after the queue drains
 
+    State* const owner; // the State that holds it: its worker's state()
     CUdevice device = 0;
     unsigned flags = 0;
     bool primary = false;
@@ -233,7 +243,54 @@ struct PrimaryState {
     unsigned flags = 0;
 };
 
+// What one concept file keeps (the graph registry, the captures, the pools, ...): a type derived from
+// StatePart that names its slot, `static constexpr PartSlot kSlot`.
+struct StatePart {
+    virtual ~StatePart() = default;
+};
+enum class PartSlot : uint8_t {
+    Graphs,       // cpu_graph.cpp: graphs, nodes and executable graphs
+    Conditionals, // cpu_graph_nodes.cpp: conditional handles
+    Captures,     // cpu_capture.cpp
+    Pools,        // cpu_mempool.cpp
+    Vmm,          // cpu_vmm.cpp
+    Textures,     // cpu_texture.cpp: resource descriptors of texture and surface objects
+    External,     // cpu_external.cpp: imported memories
+    Links,        // cpu_link.cpp: link states
+    Managed,      // cpu_managed.cpp: advice on managed memory
+    Legacy,       // cpu_legacy.cpp: cuCtxAttach references
+    Budget,       // cpu_memory_budget.cpp: bytes held besides allocations
+    Count
+};
+
 struct State {
+    State() = default;
+    // Runs the work still queued, then destroys the parts (a graph's memory goes back through its
+    // context's worker, which still runs), the objects and last the contexts (their workers stopped).
+    ~State();
+    State(const State&) = delete;
+    State& operator=(const State&) = delete;
+
+    // The part T keeps, made on first use; the same object for the State's life. T names its slot, so
+    // the slot always holds a T.
+    template <class T>
+    T& part() {
+        static_assert(std::is_base_of_v<StatePart, T>, "a State part derives from StatePart");
+        std::atomic<StatePart*>& slot = m_parts[static_cast<size_t>(T::kSlot)];
+        StatePart* p = slot.load(std::memory_order_acquire);
+        if (!p) {
+            std::lock_guard lock(m_parts_mutex);
+            p = slot.load(std::memory_order_relaxed);
+            if (!p) {
+                auto made = std::make_unique<T>();
+                p = made.get();
+                m_owned_parts.push_back(std::move(made));
+                slot.store(p, std::memory_order_release);
+            }
+        }
+        return static_cast<T&>(*p);
+    }
+
     std::mutex mutex; // guards everything below except the device and the regions
     std::atomic<bool> initialized{false};
     // Contexts alive with a sticky error: while there is none, the entry layer costs one load per call.
@@ -253,9 +310,38 @@ struct State {
     mutable std::shared_mutex regions_mutex;
     std::map<uint64_t, Region> regions; // by base
     uint64_t next_buffer_id = 1;
+
+    // Graphs, captures and conditional handles (cpu_graph.h: graph_mutex()).
+    std::mutex graph_mutex;
+
+private:
+    std::mutex m_parts_mutex;
+    std::vector<std::unique_ptr<StatePart>> m_owned_parts; // destroyed in reverse order of making
+    std::array<std::atomic<StatePart*>, static_cast<size_t>(PartSlot::Count)> m_parts{};
 };
 
+// The calling thread's State (the header comment says which); null when no cpu backend is alive.
+State* active_state();
+// active_state(), for code that only runs while a backend is alive (every entry point below the entry
+// layer, which answers CUDA_ERROR_DEINITIALIZED when none is).
 State& state();
+
+// The backend object's side (cpu_backend.cpp): STATE becomes the active one while it lives.
+void activate(State* state);
+void retire(State* state); // no longer active; the one made before it (still alive) is
+
+// Makes STATE the calling thread's state() while the object lives (a context's worker, the destruction
+// of a State).
+class BoundState {
+public:
+    explicit BoundState(State* state);
+    ~BoundState();
+    BoundState(const BoundState&) = delete;
+    BoundState& operator=(const BoundState&) = delete;
+
+private:
+    State* m_previous;
+};
 
 // ---- Lookups and checks (take State::mutex themselves) ------------------------------------------------
 

@@ -11,9 +11,14 @@ namespace d4r::runtime::cpu {
 
 namespace {
 
-std::mutex g_mutex;
-std::unordered_map<uint64_t, CUDA_RESOURCE_DESC> g_textures; // guarded by g_mutex
-std::unordered_map<uint64_t, CUDA_RESOURCE_DESC> g_surfaces;
+struct Descs final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Textures;
+    std::mutex mutex;
+    std::unordered_map<uint64_t, CUDA_RESOURCE_DESC> textures; // guarded by mutex
+    std::unordered_map<uint64_t, CUDA_RESOURCE_DESC> surfaces;
+};
+
+Descs& descs() { return state().part<Descs>(); }
 
 // A 3D, layered or cubemap array (its texels in its own device memory) as a ptxsim volume.
 CUresult map_volume(const Array& a, ptxsim::ResourceDesc& out) {
@@ -118,8 +123,8 @@ CUresult cu_tex_object_create(CUtexObject* out, const CUDA_RESOURCE_DESC* res, c
         log::warn("cpu backend: cuTexObjectCreate: {}", handle.error().text());
         return handle.error().code() == ErrorCode::Unsupported ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
     }
-    std::lock_guard lock(g_mutex);
-    g_textures[*handle] = *res;
+    std::lock_guard lock(descs().mutex);
+    descs().textures[*handle] = *res;
     *out = *handle;
     return CUDA_SUCCESS;
 }
@@ -127,8 +132,8 @@ CUresult cu_tex_object_create(CUtexObject* out, const CUDA_RESOURCE_DESC* res, c
 CUresult cu_tex_object_destroy(CUtexObject h) {
     if (CUresult r = check_init()) return r;
     {
-        std::lock_guard lock(g_mutex);
-        D4R_CPU_REFUSE_IF(!g_textures.erase(h), CUDA_ERROR_INVALID_HANDLE);
+        std::lock_guard lock(descs().mutex);
+        D4R_CPU_REFUSE_IF(!descs().textures.erase(h), CUDA_ERROR_INVALID_HANDLE);
     }
     // Launches already queued keep the object (ptxsim's table is copy-on-write per launch).
     (void)ptxsim::destroy_texture_object(state().device, h);
@@ -138,7 +143,7 @@ CUresult cu_tex_object_destroy(CUtexObject h) {
 CUresult get_desc(std::unordered_map<uint64_t, CUDA_RESOURCE_DESC>& map, CUDA_RESOURCE_DESC* out, uint64_t h) {
     if (CUresult r = check_init()) return r;
     D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(descs().mutex);
     auto it = map.find(h);
     // An unknown or destroyed object is an invalid value, not an invalid handle: NVIDIA's driver (580,
     // H200) answers so for texture and surface objects alike.
@@ -148,7 +153,7 @@ CUresult get_desc(std::unordered_map<uint64_t, CUDA_RESOURCE_DESC>& map, CUDA_RE
 }
 
 CUresult cu_tex_object_get_resource_desc(CUDA_RESOURCE_DESC* out, CUtexObject h) {
-    return get_desc(g_textures, out, h);
+    return get_desc(descs().textures, out, h);
 }
 
 CUresult cu_surf_object_create(CUsurfObject* out, const CUDA_RESOURCE_DESC* res) {
@@ -171,8 +176,8 @@ CUresult cu_surf_object_create(CUsurfObject* out, const CUDA_RESOURCE_DESC* res)
         log::warn("cpu backend: cuSurfObjectCreate: {}", handle.error().text());
         return CUDA_ERROR_INVALID_VALUE;
     }
-    std::lock_guard lock(g_mutex);
-    g_surfaces[*handle] = *res;
+    std::lock_guard lock(descs().mutex);
+    descs().surfaces[*handle] = *res;
     *out = *handle;
     return CUDA_SUCCESS;
 }
@@ -180,15 +185,15 @@ CUresult cu_surf_object_create(CUsurfObject* out, const CUDA_RESOURCE_DESC* res)
 CUresult cu_surf_object_destroy(CUsurfObject h) {
     if (CUresult r = check_init()) return r;
     {
-        std::lock_guard lock(g_mutex);
-        D4R_CPU_REFUSE_IF(!g_surfaces.erase(h), CUDA_ERROR_INVALID_HANDLE);
+        std::lock_guard lock(descs().mutex);
+        D4R_CPU_REFUSE_IF(!descs().surfaces.erase(h), CUDA_ERROR_INVALID_HANDLE);
     }
     (void)ptxsim::destroy_surface_object(state().device, h);
     return CUDA_SUCCESS;
 }
 
 CUresult cu_surf_object_get_resource_desc(CUDA_RESOURCE_DESC* out, CUsurfObject h) {
-    return get_desc(g_surfaces, out, h);
+    return get_desc(descs().surfaces, out, h);
 }
 
 } // namespace

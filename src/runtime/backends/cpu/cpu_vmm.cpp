@@ -63,7 +63,8 @@ struct Reservation {
     uint64_t size = 0;
 };
 
-struct Vmm {
+struct Vmm final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::Vmm;
     std::mutex mutex;
     // Live handles: each cuMemCreate / import / retain adds one reference, cuMemRelease drops one.
     std::map<CUmemGenericAllocationHandle, std::pair<std::shared_ptr<Allocation>, int>> handles;
@@ -72,10 +73,7 @@ struct Vmm {
     CUmemGenericAllocationHandle next_handle = 0x1000;
 };
 
-Vmm& vmm() {
-    static Vmm* v = new Vmm; // never destroyed, as the rest of the backend state
-    return *v;
-}
+Vmm& vmm() { return state().part<Vmm>(); }
 
 // The reservation holding [P, P + SIZE), or null. Caller holds Vmm::mutex.
 const Reservation* reservation_of(Vmm& v, uint64_t p, uint64_t size) {
