@@ -590,6 +590,8 @@ Expected<TexObject> create_texture_object(Device& device, const ResourceDesc& re
     return device.impl().images.add(std::move(o));
 }
 
+std::shared_ptr<const ImageTable> image_snapshot(Device& device) { return device.impl().images.snapshot(); }
+
 Status destroy_texture_object(Device& device, TexObject tex) {
     return device.impl().images.remove(tex, ImageObject::Kind::Texture);
 }

@@ -170,7 +170,7 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     state.shared_window = state.reserved_shared + kReservedSharedBytes;
     state.warps_per_block = static_cast<uint32_t>((b.count() + 31) / 32);
     state.ranges = device.impl().snapshot();
-    state.images = device.impl().images.snapshot();
+    state.images = config.images ? config.images : device.impl().images.snapshot();
     if (program.global_segment_bytes) state.ranges.push_back({program.global_segment, program.global_segment_bytes});
     if (program.const_segment_bytes) state.ranges.push_back({program.const_segment, program.const_segment_bytes});
     // The grid workspace of a cooperative launch (cooperative groups' layout: a size, then the barrier

@@ -376,6 +376,21 @@ Flow exec_bfe(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
+// bmsk.{clamp,wrap}.b32 d, a, b: a mask of b bits from bit a. .wrap takes a and b modulo 32, .clamp
+// caps them at 32; bits at and past 32 are cut off.
+template <bool Clamp>
+Flow exec_bmsk(Warp& w, const Instr& in, uint32_t mask) {
+    map2<uint32_t, uint32_t, uint32_t>(w, in, mask, [](uint32_t a, uint32_t b) {
+        const uint64_t start = Clamp ? std::min<uint32_t>(a, 32) : (a & 31u);
+        const uint64_t width = Clamp ? std::min<uint32_t>(b, 32) : (b & 31u);
+        const uint64_t end = start + width;
+        const uint64_t low = start >= 32 ? 0 : (~uint64_t(0) << start);
+        const uint64_t high = end >= 32 ? 0 : (~uint64_t(0) << end);
+        return uint32_t(low & ~high);
+    });
+    return Flow::Next;
+}
+
 template <class T>
 Flow exec_bfi(Warp& w, const Instr& in, uint32_t mask) {
     using U = Unsigned<T>;
@@ -789,6 +804,16 @@ Status decode_bfi(InstrDecoder& d) {
                      {t, t, Type::U32, Type::U32});
 }
 
+Status decode_bmsk(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    std::string_view mode = m.take_any({"clamp", "wrap"});
+    Type t = m.take_type();
+    D4R_TRY(d.finish());
+    if (mode.empty()) return d.error("bmsk needs .clamp or .wrap");
+    if (t != Type::B32) return d.error("needs .b32");
+    return d.emit_op(mode == "clamp" ? &exec_bmsk<true> : &exec_bmsk<false>, Type::B32, {Type::U32, Type::U32});
+}
+
 Status decode_prmt(InstrDecoder& d) {
     Modifiers& m = d.mods();
     std::string_view mode = m.take_any({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"});
@@ -874,6 +899,7 @@ void add_int_ops(OpcodeTable& t) {
     t["bfind"] = &decode_bfind;
     t["bfe"] = &decode_bfe;
     t["bfi"] = &decode_bfi;
+    t["bmsk"] = &decode_bmsk;
     t["prmt"] = &decode_prmt;
     t["lop3"] = &decode_lop3;
     t["shf"] = &decode_shf;

@@ -4,6 +4,8 @@
 // type, and dp4a/dp2a accumulate into c with 32-bit wrap-around (c is .s32 unless both types are .u32,
 // which only matters for the extension of c, and a 32-bit sum wraps the same either way).
 //
+// Also vabsdiff4 in its reduction form (.add): d = c + the sum of the four byte lanes' |a - b|.
+//
 // Instr use: d[0] destination; s[0..2] sources in operand order.
 #include "ptxsim/ops_simd.h"
 
@@ -65,6 +67,19 @@ Flow exec_dp2a(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
+template <bool SA, bool SB>
+Flow exec_vabsdiff4_add(Warp& w, const Instr& in, uint32_t mask) {
+    map3<uint32_t, uint32_t, uint32_t, uint32_t>(w, in, mask, [](uint32_t a, uint32_t b, uint32_t c) {
+        uint32_t acc = c;
+        for (unsigned k = 0; k < 4; ++k) {
+            int32_t diff = byte_of<SA>(a, k) - byte_of<SB>(b, k);
+            acc += uint32_t(diff < 0 ? -diff : diff);
+        }
+        return acc;
+    });
+    return Flow::Next;
+}
+
 // The two .u32/.s32 type modifiers of dp4a/dp2a, in written order (atype, btype).
 Status dot_types(InstrDecoder& d, bool& sa, bool& sb) {
     Type ta = d.mods().take_type();
@@ -100,6 +115,22 @@ Status decode_dp2a(InstrDecoder& d) {
     return d.emit_op(mode == "hi" ? dp2a_fn<true>(sa, sb) : dp2a_fn<false>(sa, sb), Type::B32, 3);
 }
 
+// vabsdiff4.dtype.atype.btype.add d, a, b, c (dtype, atype, btype from .u32 and .s32). Only the
+// reduction form without byte selectors: the per-lane forms (.sat, merge masks) are refused.
+Status decode_vabsdiff4(InstrDecoder& d) {
+    Modifiers& m = d.mods();
+    const bool add = m.take("add");
+    Type td = m.take_type();
+    if (td != Type::U32 && td != Type::S32) return d.error("vabsdiff4 needs .u32 or .s32 types");
+    bool sa = false, sb = false;
+    D4R_TRY(dot_types(d, sa, sb));
+    D4R_TRY(d.finish());
+    if (!add) return d.error("vabsdiff4 is supported only in its reduction form (.add)");
+    ExecFn fn = sa ? (sb ? &exec_vabsdiff4_add<true, true> : &exec_vabsdiff4_add<true, false>)
+                   : (sb ? &exec_vabsdiff4_add<false, true> : &exec_vabsdiff4_add<false, false>);
+    return d.emit_op(fn, Type::B32, 3);
+}
+
 template <bool Signed, bool IsMax>
 ExecFn minmax_fn(bool relu) {
     return relu ? &exec_minmax16x2<Signed, IsMax, true> : &exec_minmax16x2<Signed, IsMax, false>;
@@ -125,6 +156,7 @@ Status decode_simd_minmax(InstrDecoder& d) {
 void add_simd_ops(OpcodeTable& t) {
     t["dp4a"] = &decode_dp4a;
     t["dp2a"] = &decode_dp2a;
+    t["vabsdiff4"] = &decode_vabsdiff4;
 }
 
 } // namespace d4r::ptxsim

@@ -62,6 +62,7 @@ const char* fault_kind_name(FaultKind kind);
 class Module;
 class Kernel;
 class Device;
+struct ImageTable; // texture and surface objects (texture.h)
 
 struct LaunchConfig {
     Dim3 grid;
@@ -91,7 +92,14 @@ struct LaunchConfig {
     // cudaGraphSetConditional(handle, value) from the kernel, per lane in lane order: false for a handle the
     // caller does not know (the launch stops naming it). Empty: every such call stops the launch.
     std::function<bool(uint64_t handle, uint32_t value)> set_conditional;
+    // The texture and surface objects the launch sees: image_snapshot() taken when the caller queued the
+    // launch, so that an object destroyed right after an asynchronous launch stays valid for it, as on a
+    // GPU (cudaDestroyTextureObject after <<<>>>). Empty: the device's objects when the launch starts.
+    std::shared_ptr<const ImageTable> images;
 };
+
+// The device's texture and surface objects now, for LaunchConfig::images.
+std::shared_ptr<const ImageTable> image_snapshot(Device& device);
 
 struct LaunchResult {
     uint64_t warp_instructions = 0; // decoded instructions issued (a guarded-off instruction counts)

@@ -476,5 +476,25 @@ TEST(PtxsimInt, FindNthSetBit) {
     EXPECT_EQ(imm, (std::vector<uint32_t>{29u, 0xffffffffu}));
 }
 
+// bmsk: a mask of b bits starting at bit a (CUB's radix sort); .clamp caps a and b at 32, .wrap takes them
+// modulo 32, and bits from 32 on are cut off.
+TEST(PtxsimInt, BmskClampAndWrap) {
+    const std::vector<uint32_t> a = {0, 0, 4, 28, 31, 32, 40, 3};
+    const std::vector<uint32_t> b = {0, 32, 8, 8, 1, 5, 3, 40};
+    auto clamp = run_op<uint32_t, uint32_t>("  bmsk.clamp.b32 %d, %a, %b;", a, b);
+    auto wrap = run_op<uint32_t, uint32_t>("  bmsk.wrap.b32 %d, %a, %b;", a, b);
+    auto mask = [](uint64_t start, uint64_t width) {
+        const uint64_t m = ((width >= 64 ? ~0ull : ((1ull << width) - 1)) << start) & 0xffffffffull;
+        return uint32_t(start >= 32 ? 0 : m);
+    };
+    for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(clamp[i], mask(std::min<uint32_t>(a[i], 32), std::min<uint32_t>(b[i], 32))) << i;
+        EXPECT_EQ(wrap[i], mask(a[i] & 31, b[i] & 31)) << i;
+    }
+    EXPECT_EQ(clamp[2], 0x00000ff0u);
+    EXPECT_EQ(clamp[3], 0xf0000000u);
+    EXPECT_EQ(clamp[1], 0xffffffffu);
+}
+
 } // namespace
 } // namespace d4r::ptxsim::test

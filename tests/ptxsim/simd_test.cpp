@@ -108,5 +108,29 @@ TEST(PtxsimSimd, MalformedFormsAreLoadErrors) {
     EXPECT_NE(load_error(k("dp4a.u32.u32.sat %r1, %r2, %r3, %r0;")).find("sat"), std::string::npos);
 }
 
+// vabsdiff4 in its reduction form: c plus the four byte lanes' absolute differences, bytes signed or
+// unsigned as the types say (stereoDisparity's sum of absolute differences).
+TEST(PtxsimSimd, Vabsdiff4AddsTheByteDifferences) {
+    const std::vector<uint32_t> a = {0x00000000u, 0x01020304u, 0xff00ff00u, 0x80807f7fu, 0x12345678u};
+    const std::vector<uint32_t> b = {0x00000000u, 0x04030201u, 0x00ff00ffu, 0x7f7f8080u, 0x87654321u};
+    auto ref = [](uint32_t x, uint32_t y, bool sx, bool sy) {
+        uint32_t sum = 100;
+        for (int k = 0; k < 4; ++k) {
+            const int bx = sx ? int(int8_t(x >> (8 * k))) : int((x >> (8 * k)) & 0xff);
+            const int by = sy ? int(int8_t(y >> (8 * k))) : int((y >> (8 * k)) & 0xff);
+            sum += uint32_t(bx > by ? bx - by : by - bx);
+        }
+        return sum;
+    };
+    const char* types[] = {"u32.u32", "s32.s32", "u32.s32", "s32.u32"};
+    for (int t = 0; t < 4; ++t) {
+        SCOPED_TRACE(types[t]);
+        auto got = run_op<uint32_t, uint32_t>(
+            std::string("  mov.u32 %r5, 100;\n  vabsdiff4.u32.") + types[t] + ".add %d, %a, %b, %r5;", a, b);
+        for (size_t i = 0; i < a.size(); ++i)
+            EXPECT_EQ(got[i], ref(a[i], b[i], t == 1 || t == 3, t == 1 || t == 2)) << i;
+    }
+}
+
 } // namespace
 } // namespace d4r::ptxsim::test

@@ -290,6 +290,17 @@ TEST_F(CpuModuleTest, FunctionAttributes) {
     EXPECT_EQ(attr(CU_FUNC_ATTRIBUTE_PTX_VERSION), 90);
     EXPECT_EQ(attr(CU_FUNC_ATTRIBUTE_BINARY_VERSION), 90);
     EXPECT_EQ(attr(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES), 48 * 1024 - 1024);
+    // The PTX version is the module's own .target (CUB checks it against the architectures it was built for
+    // and refuses with cudaErrorInvalidDeviceFunction otherwise); the binary is the modelled sm_90.
+    std::string sm80 = kTestPtx;
+    sm80.replace(sm80.find(".target sm_90"), 13, ".target sm_80");
+    CUmodule m80 = nullptr;
+    ASSERT_EQ(api().cuModuleLoadData(&m80, sm80.c_str()), CUDA_SUCCESS);
+    f = function(m80, "uses_shared");
+    EXPECT_EQ(attr(CU_FUNC_ATTRIBUTE_PTX_VERSION), 80);
+    EXPECT_EQ(attr(CU_FUNC_ATTRIBUTE_BINARY_VERSION), 90);
+    EXPECT_EQ(api().cuModuleUnload(m80), CUDA_SUCCESS);
+    f = function(m, "uses_shared");
     int v = 0;
     EXPECT_EQ(api().cuFuncGetAttribute(&v, static_cast<CUfunction_attribute>(20), f), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuFuncGetAttribute(nullptr, CU_FUNC_ATTRIBUTE_NUM_REGS, f), CUDA_ERROR_INVALID_VALUE);

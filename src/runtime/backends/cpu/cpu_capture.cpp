@@ -520,13 +520,31 @@ CUresult cap_batch_mem_op(CUstream h, unsigned int count, CUstreamBatchMemOpPara
     return g_direct.cuStreamBatchMemOp_v2(h, count, ops, flags);
 }
 
+// True when every node at the end of STREAM's part of its capture is followed by a node or is at the end of
+// another stream of the capture (the work was joined, e.g. the origin waited on an event recorded there).
+bool handed_on(Stream* stream, const StreamCapture& sc) {
+    for (Node* n : sc.deps) {
+        if (!n->dependents.empty()) continue;
+        bool held = false;
+        for (const auto& [other, osc] : captures().streams)
+            held = held || (other != stream && osc.capture == sc.capture &&
+                            std::find(osc.deps.begin(), osc.deps.end(), n) != osc.deps.end());
+        if (!held) return false;
+    }
+    return true;
+}
+
 CUresult cap_stream_destroy(CUstream h) {
     CUresult r = g_direct.cuStreamDestroy_v2(h);
     if (r == CUDA_SUCCESS) {
         std::lock_guard lock(graph_mutex());
-        auto it = captures().streams.find(reinterpret_cast<Stream*>(h));
+        auto* stream = reinterpret_cast<Stream*>(h);
+        auto it = captures().streams.find(stream);
         if (it != captures().streams.end()) {
-            invalidate(*it->second.capture, "a capturing stream was destroyed");
+            // A forked stream whose work was joined may go, as on NVIDIA's driver (graphMemoryNodes destroys
+            // its second stream before cudaStreamEndCapture); the origin or unjoined work may not.
+            if (it->second.capture->origin == stream || !handed_on(stream, it->second))
+                invalidate(*it->second.capture, "a capturing stream was destroyed");
             captures().streams.erase(it);
         }
     }

@@ -1,6 +1,8 @@
 // cpu backend: modules and functions with their attributes (libraries: cpu_library.cpp).
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "core/files.h"
 #include "core/log.h"
@@ -243,7 +245,16 @@ CUresult cu_func_get_attribute(int* pi, CUfunction_attribute attrib, CUfunction 
         *pi = maxnreg ? std::min<int>(kReportedRegsPerThread, static_cast<int>(*maxnreg)) : kReportedRegsPerThread;
         return CUDA_SUCCESS;
     }
-    case 5:
+    case 5: {
+        // The PTX's own .target (sm_80 -> 80), as NVIDIA's driver answers for JIT-compiled PTX: CUB
+        // dispatches on it and fails with cudaErrorInvalidDeviceFunction when it is not one of the
+        // architectures the program was compiled for.
+        const std::string sm = f->sim->index().sm();
+        const size_t digits = sm.find_first_of("0123456789");
+        *pi = digits == std::string::npos ? 90 : std::atoi(sm.c_str() + digits);
+        if (*pi <= 0) *pi = 90;
+        return CUDA_SUCCESS;
+    }
     case 6:
         *pi = 90;
         return CUDA_SUCCESS; // JIT-compiled for the modelled sm_90

@@ -135,7 +135,8 @@ CUresult cu_tex_object_destroy(CUtexObject h) {
         std::lock_guard lock(descs().mutex);
         D4R_CPU_REFUSE_IF(!descs().textures.erase(h), CUDA_ERROR_INVALID_HANDLE);
     }
-    // Launches already queued keep the object (ptxsim's table is copy-on-write per launch).
+    // Launches already queued keep the object (they hold the table of when they were queued:
+    // LaunchConfig::images).
     (void)ptxsim::destroy_texture_object(state().device, h);
     return CUDA_SUCCESS;
 }
