@@ -63,6 +63,7 @@
     X(cuCtxGetFlags, cuCtxGetFlags, 7000, (unsigned int* flags), (flags)) \
     X(cuCtxGetApiVersion, cuCtxGetApiVersion, 3020, (CUcontext ctx, unsigned int* version), (ctx, version)) \
     X(cuCtxSynchronize, cuCtxSynchronize, 2000, (void), ()) \
+    X(cuCtxResetPersistingL2Cache, cuCtxResetPersistingL2Cache, 11000, (void), ()) \
     X(cuCtxSetLimit, cuCtxSetLimit, 3010, (CUlimit limit, size_t value), (limit, value)) \
     X(cuCtxGetLimit, cuCtxGetLimit, 3010, (size_t* pvalue, CUlimit limit), (pvalue, limit)) \
     X(cuCtxGetCacheConfig, cuCtxGetCacheConfig, 3020, (CUfunc_cache* pconfig), (pconfig)) \

@@ -37,7 +37,6 @@
     X(cuCtxGetExecAffinity) \
     X(cuCtxGetId) \
     X(cuCtxRecordEvent) \
-    X(cuCtxResetPersistingL2Cache) \
     X(cuCtxSetFlags) \
     X(cuCtxSynchronize_v2) \
     X(cuCtxWaitEvent) \

@@ -265,6 +265,50 @@ TEST_F(CpuGraphTest, ConditionalAndMemoryNodesRefuseWhatTheyCannotDo) {
     EXPECT_EQ(api().cuMemFree_v2(d), CUDA_SUCCESS);
 }
 
+// Graph memory accounting: the bytes of the live allocations made for MEM_ALLOC nodes (allocated when the node
+// is made: reserved equals used), a high watermark that only a reset to 0 lowers, and an allocation freed by
+// the application no longer counted.
+TEST_F(CpuGraphTest, GraphMemoryAttributesCountLiveGraphAllocations) {
+    auto get = [](CUgraphMem_attribute attr) {
+        cuuint64_t v = ~0ull;
+        EXPECT_EQ(api().cuDeviceGetGraphMemAttribute(0, attr, &v), CUDA_SUCCESS);
+        return v;
+    };
+    cuuint64_t zero = 0;
+    ASSERT_EQ(api().cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &zero), CUDA_SUCCESS);
+    const cuuint64_t before = get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT);
+    CUgraph g = nullptr;
+    ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    CUDA_MEM_ALLOC_NODE_PARAMS a{};
+    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a.bytesize = 1 << 20;
+    CUgraphNode n = nullptr;
+    ASSERT_EQ(api().cuGraphAddMemAllocNode(&n, g, nullptr, 0, &a), CUDA_SUCCESS);
+    EXPECT_EQ(get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), before + (1 << 20));
+    EXPECT_EQ(get(CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT), before + (1 << 20));
+    EXPECT_EQ(get(CU_GRAPH_MEM_ATTR_USED_MEM_HIGH), before + (1 << 20));
+    // Freed by the application (it was never the graph's: no free node): no longer counted; the high stays.
+    EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_SUCCESS);
+    EXPECT_EQ(get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), before);
+    EXPECT_EQ(get(CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH), before + (1 << 20));
+    ASSERT_EQ(api().cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &zero), CUDA_SUCCESS);
+    EXPECT_EQ(get(CU_GRAPH_MEM_ATTR_USED_MEM_HIGH), before);
+    cuuint64_t one = 1;
+    EXPECT_EQ(api().cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &one), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &zero),
+              CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuGraphDestroy(g), CUDA_SUCCESS);
+    // Persisting L2 lines are a hint ptxsim has no cache for: a positive maximum (attribute 108) and window
+    // (109), and a reset that succeeds.
+    int persisting = 0, window = 0;
+    EXPECT_EQ(api().cuDeviceGetAttribute(&persisting, static_cast<CUdevice_attribute>(108), 0), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuDeviceGetAttribute(&window, static_cast<CUdevice_attribute>(109), 0), CUDA_SUCCESS);
+    EXPECT_GT(persisting, 0);
+    EXPECT_GT(window, 0);
+    EXPECT_EQ(api().cuCtxResetPersistingL2Cache(), CUDA_SUCCESS);
+}
+
 // Synchronising a capturing stream, a synchronous copy in global mode and legacy-stream work all
 // invalidate the capture; the stream then ends capture with CUDA_ERROR_STREAM_CAPTURE_INVALIDATED.
 TEST_F(CpuGraphTest, CaptureInvalidation) {

@@ -1,6 +1,6 @@
 /* A stand-in for a CUDA driver library with entry points d4r's API list does not have, for the driver
  * backend's forwarding tests (forwarding_probe.c): cuInit, its own cuGetProcAddress(_v2), and two functions
- * that count their calls: cuCtxResetPersistingL2Cache (a real driver entry point d4r does not implement) and
+ * that count their calls: cuCheckpointProcessGetState (a real driver entry point d4r does not implement) and
  * cuFutureEntryPoint (a name no CUDA release has; the fake serves it from version 14000 on). */
 #include <string.h>
 
@@ -15,7 +15,7 @@ FAKE_EXPORT int cuDriverGetVersion(int* version) {
     *version = 13000;
     return 0;
 }
-FAKE_EXPORT int cuCtxResetPersistingL2Cache(void) {
+FAKE_EXPORT int cuCheckpointProcessGetState(void) {
     ++g_reset_calls;
     return 0;
 }
@@ -38,8 +38,8 @@ FAKE_EXPORT int cuGetProcAddress_v2(const char* symbol, void** pfn, int version,
             *pfn = (void*)&cuFutureEntryPoint;
         else
             found = 2;
-    } else if (strcmp(symbol, "cuCtxResetPersistingL2Cache") == 0) {
-        *pfn = (void*)&cuCtxResetPersistingL2Cache;
+    } else if (strcmp(symbol, "cuCheckpointProcessGetState") == 0) {
+        *pfn = (void*)&cuCheckpointProcessGetState;
     } else if (strcmp(symbol, "cuInit") == 0) {
         *pfn = (void*)&cuInit;
     }

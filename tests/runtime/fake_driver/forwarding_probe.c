@@ -47,12 +47,12 @@ int main(int argc, char** argv) {
         check(r == 0 && status == 1 && !pfn, "the cpu backend has no such entry point");
     }
 
-    void_fn reset = (void_fn)dlsym(cuda, "cuCtxResetPersistingL2Cache");
-    check(reset != 0, "libd4rcuda exports cuCtxResetPersistingL2Cache");
+    void_fn reset = (void_fn)dlsym(cuda, "cuCheckpointProcessGetState");
+    check(reset != 0, "libd4rcuda exports cuCheckpointProcessGetState");
     if (reset) {
         r = reset();
         if (driver)
-            check(r == 0, "dlsym's cuCtxResetPersistingL2Cache reaches the library");
+            check(r == 0, "dlsym's cuCheckpointProcessGetState reaches the library");
         else
             check(r == 801, "on the cpu backend it answers CUDA_ERROR_NOT_SUPPORTED");
     }

@@ -307,6 +307,7 @@ CUresult cap_mem_alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream h) {
         h,
         [&](Node& n) {
             if (CUresult r = g_direct.cuMemAllocAsync(dptr, bytes, h)) return r;
+            note_graph_allocation(*dptr);
             n.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
             n.dptr = *dptr;
             n.bytes = bytes;
@@ -319,6 +320,7 @@ CUresult cap_mem_alloc_from_pool_async(CUdeviceptr* dptr, size_t bytes, CUmemory
         h,
         [&](Node& n) {
             if (CUresult r = g_direct.cuMemAllocFromPoolAsync(dptr, bytes, pool, h)) return r;
+            note_graph_allocation(*dptr);
             n.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
             n.dptr = *dptr;
             n.bytes = bytes;

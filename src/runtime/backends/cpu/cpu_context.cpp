@@ -283,9 +283,17 @@ CUresult cu_ctx_get_stream_priority_range(int* least, int* greatest) {
     return CUDA_SUCCESS;
 }
 
+// Persisting L2 lines are a hint to a cache ptxsim does not have: resetting them has nothing to do.
+CUresult cu_ctx_reset_persisting_l2_cache() {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<Context> ctx;
+    return current_context(ctx);
+}
+
 } // namespace
 
 void fill_context(ApiTable& t) {
+    t.cuCtxResetPersistingL2Cache = cu_ctx_reset_persisting_l2_cache;
     t.cuDevicePrimaryCtxRetain = cu_primary_retain;
     // The unversioned names (CUDA 7.0) behave as the _v2 ones on every device d4r serves.
     t.cuDevicePrimaryCtxRelease = t.cuDevicePrimaryCtxRelease_v2 = cu_primary_release;

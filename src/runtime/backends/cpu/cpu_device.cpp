@@ -104,6 +104,9 @@ CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
 // pageable memory is NOT device-accessible (88 and 100 read 0): kernels only reach ranges the API knows. Numbers are
 // the CUdevice_attribute values; every value from 1 to 147 is known (unknown ones read 0, as for a driver that reports
 // an unsupported feature), anything else is CUDA_ERROR_INVALID_VALUE.
+constexpr int kL2Bytes = 52428800; // an H100's 50 MiB
+constexpr int kMaxAccessPolicyWindowBytes = 134213632;
+
 bool attribute_value(int attr, int* out) {
     switch (attr) {
     case 1:
@@ -196,7 +199,7 @@ bool attribute_value(int attr, int* out) {
         *out = 5120;
         return true;
     case 38:
-        *out = 52428800;
+        *out = kL2Bytes;
         return true;
     case 39:
         *out = kMaxThreadsPerSm;
@@ -341,6 +344,12 @@ bool attribute_value(int attr, int* out) {
     case 106:
         *out = kMaxBlocksPerSm;
         return true;
+    case 108:
+        *out = kL2Bytes / 4 * 3;
+        return true; // persisting L2 lines: a hint without effect on results (ptxsim has no cache)
+    case 109:
+        *out = kMaxAccessPolicyWindowBytes;
+        return true; // the largest access policy window (a hint, kept and returned)
     case 111:
         *out = kReservedSharedPerBlock;
         return true;

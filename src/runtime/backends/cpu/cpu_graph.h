@@ -73,6 +73,10 @@ struct Graph {
 // Guards every graph, node and executable graph, and the capture state.
 std::mutex& graph_mutex();
 
+// Graph memory accounting (cuDeviceGetGraphMemAttribute): an allocation made for a MEM_ALLOC node, counted
+// while it lives (whoever frees it). Takes its own lock.
+void note_graph_allocation(CUdeviceptr dptr);
+
 // ---- Under graph_mutex() ----------------------------------------------------------------------------
 
 // cuGraphAdd*Node's common part: the graph HG and the DEPS checked, NODE added, *PH its handle.

@@ -9,7 +9,9 @@
 // Memory nodes: cuGraphAddMemAllocNode allocates at once, as a captured cuMemAllocAsync does (the address is
 // fixed for every launch); memory the graph frees itself (a MEM_FREE node of that address) is returned with the
 // graph's last copy (GraphMemory).
+#include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_graph.h"
@@ -28,6 +30,34 @@ struct ConditionalRegistry final : StatePart {
 };
 
 ConditionalRegistry& conditionals() { return state().part<ConditionalRegistry>(); }
+
+// The allocations made for MEM_ALLOC nodes (by base, with the buffer id, so that an address reused by
+// another allocation is not counted) and the high watermark of their bytes. Graph memory is allocated when
+// its node is made and has no reserve of its own: reserved equals used.
+struct GraphMemoryAccount final : StatePart {
+    static constexpr PartSlot kSlot = PartSlot::GraphMemory;
+    std::mutex mutex;
+    std::map<CUdeviceptr, uint64_t> allocations; // base -> buffer id
+    uint64_t high = 0;
+};
+
+GraphMemoryAccount& account() { return state().part<GraphMemoryAccount>(); }
+
+// The bytes of the live graph allocations, forgetting those that are gone (caller holds the account's mutex).
+uint64_t used_bytes(GraphMemoryAccount& a) {
+    uint64_t used = 0;
+    for (auto it = a.allocations.begin(); it != a.allocations.end();) {
+        Region r;
+        if (find_region(it->first, 0, &r) && r.base == it->first && r.id == it->second) {
+            used += r.size;
+            ++it;
+        } else {
+            it = a.allocations.erase(it);
+        }
+    }
+    a.high = std::max(a.high, used);
+    return used;
+}
 
 CUresult cu_graph_conditional_handle_create(CUgraphConditionalHandle* out, CUgraph hg, CUcontext ctx,
                                             unsigned int default_value, unsigned int flags) {
@@ -92,6 +122,7 @@ CUresult alloc_node(Node& node, CUDA_MEM_ALLOC_NODE_PARAMS& p) {
         D4R_CPU_REFUSE_IF(!p.accessDescs || p.accessDescs[i].location.id != 0, CUDA_ERROR_INVALID_DEVICE);
     CUdeviceptr dptr = 0;
     if (CUresult r = direct_table().cuMemAllocAsync(&dptr, p.bytesize, nullptr)) return r;
+    note_graph_allocation(dptr);
     node.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
     node.dptr = dptr;
     node.bytes = p.bytesize;
@@ -264,9 +295,12 @@ CUresult cu_device_get_graph_mem_attribute(CUdevice dev, CUgraphMem_attribute at
     D4R_CPU_REFUSE_IF(dev != 0, CUDA_ERROR_INVALID_DEVICE);
     D4R_CPU_REFUSE_IF(!value || static_cast<unsigned>(attr) > CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
                       CUDA_ERROR_INVALID_VALUE);
-    // Graph allocations come from the device's ordinary memory and are not counted apart.
-    return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuDeviceGetGraphMemAttribute: graph memory is not "
-                                            "accounted apart from other device memory");
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    const uint64_t used = used_bytes(a);
+    const bool high = attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH || attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH;
+    *static_cast<cuuint64_t*>(value) = high ? a.high : used;
+    return CUDA_SUCCESS;
 }
 
 CUresult cu_device_set_graph_mem_attribute(CUdevice dev, CUgraphMem_attribute attr, void* value) {
@@ -276,8 +310,12 @@ CUresult cu_device_set_graph_mem_attribute(CUdevice dev, CUgraphMem_attribute at
     // Only the high watermarks can be set (reset to 0), as on NVIDIA's driver.
     D4R_CPU_REFUSE_IF(attr != CU_GRAPH_MEM_ATTR_USED_MEM_HIGH && attr != CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH,
                       CUDA_ERROR_INVALID_VALUE);
-    return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuDeviceSetGraphMemAttribute: graph memory is not "
-                                            "accounted apart from other device memory");
+    D4R_CPU_REFUSE_IF(*static_cast<const cuuint64_t*>(value) != 0, CUDA_ERROR_INVALID_VALUE);
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    a.high = 0;
+    a.high = used_bytes(a); // the watermark starts again from what is in use
+    return CUDA_SUCCESS;
 }
 
 void collect_conditionals(const Graph& g, std::vector<Conditional*>& out) {
@@ -289,6 +327,15 @@ void collect_conditionals(const Graph& g, std::vector<Conditional*>& out) {
 }
 
 } // namespace
+
+void note_graph_allocation(CUdeviceptr dptr) {
+    Region r;
+    if (!find_region(dptr, 0, &r)) return;
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    a.allocations[dptr] = r.id;
+    used_bytes(a);
+}
 
 bool has_conditional_nodes(const Graph& g) {
     for (auto& n : g.nodes) {

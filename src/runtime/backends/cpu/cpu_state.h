@@ -251,6 +251,7 @@ struct StatePart {
 enum class PartSlot : uint8_t {
     Graphs,       // cpu_graph.cpp: graphs, nodes and executable graphs
     Conditionals, // cpu_graph_nodes.cpp: conditional handles
+    GraphMemory,  // cpu_graph_nodes.cpp: accounting of graph allocations
     Captures,     // cpu_capture.cpp
     Pools,        // cpu_mempool.cpp
     Vmm,          // cpu_vmm.cpp
