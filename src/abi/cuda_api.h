@@ -275,6 +275,7 @@
     /* Stream capture, stream attributes, stream memory operations */ \
     X(cuStreamBeginCapture, cuStreamBeginCapture, 10000, (CUstream hStream), (hStream)) \
     X(cuStreamBeginCapture_v2, cuStreamBeginCapture, 10010, (CUstream hStream, CUstreamCaptureMode mode), (hStream, mode)) \
+    X(cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph, 12030, (CUstream hStream, CUgraph hGraph, const CUgraphNode* dependencies, const CUgraphEdgeData* dependencyData, size_t numDependencies, CUstreamCaptureMode mode), (hStream, hGraph, dependencies, dependencyData, numDependencies, mode)) \
     X(cuStreamEndCapture, cuStreamEndCapture, 10000, (CUstream hStream, CUgraph* phGraph), (hStream, phGraph)) \
     X(cuStreamIsCapturing, cuStreamIsCapturing, 10000, (CUstream hStream, CUstreamCaptureStatus* captureStatus), (hStream, captureStatus)) \
     X(cuStreamGetCaptureInfo, cuStreamGetCaptureInfo, 10010, (CUstream hStream, CUstreamCaptureStatus* captureStatus_out, cuuint64_t* id_out), (hStream, captureStatus_out, id_out)) \

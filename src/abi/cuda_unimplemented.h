@@ -209,8 +209,6 @@
     X(cuOccupancyMaxPotentialClusterSize) \
     X(cuPointerSetAttribute) \
     X(cuProfilerInitialize) \
-    X(cuStreamBeginCaptureToGraph) \
-    X(cuStreamBeginCaptureToGraph_ptsz) \
     X(cuStreamGetCtx_v2) \
     X(cuStreamGetCtx_v2_ptsz) \
     X(cuStreamGetDevice) \
@@ -312,6 +310,7 @@
     X(cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz) \
     X(cuStreamBatchMemOp, cuStreamBatchMemOp_ptsz) \
     X(cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz) \
+    X(cuStreamBeginCaptureToGraph, cuStreamBeginCaptureToGraph_ptsz) \
     X(cuStreamBeginCapture, cuStreamBeginCapture_ptsz) \
     X(cuStreamBeginCapture_v2, cuStreamBeginCapture_v2_ptsz) \
     X(cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz) \

@@ -265,6 +265,65 @@ TEST_F(CpuGraphTest, ConditionalAndMemoryNodesRefuseWhatTheyCannotDo) {
     EXPECT_EQ(api().cuMemFree_v2(d), CUDA_SUCCESS);
 }
 
+// cuStreamBeginCaptureToGraph: the captured work is appended to the application's graph after the nodes
+// named, cuStreamEndCapture hands the same graph back (or takes a null out-parameter), and the graph runs it.
+TEST_F(CpuGraphTest, CaptureIntoAnExistingGraph) {
+    CUmodule m = load_test_module();
+    CUfunction add_one = function(m, "add_one");
+    CUdeviceptr d = 0;
+    ASSERT_EQ(api().cuMemAlloc_v2(&d, 4 * 64), CUDA_SUCCESS);
+    CUstream s = nullptr;
+    ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    CUgraph g = nullptr;
+    ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    CUDA_MEMSET_NODE_PARAMS ms{};
+    ms.dst = d;
+    ms.value = 5;
+    ms.elementSize = 4;
+    ms.width = 64;
+    ms.height = 1;
+    CUgraphNode set = nullptr;
+    CUcontext ctx = nullptr;
+    ASSERT_EQ(api().cuCtxGetCurrent(&ctx), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuGraphAddMemsetNode(&set, g, nullptr, 0, &ms, ctx), CUDA_SUCCESS);
+
+    EXPECT_EQ(api().cuStreamEndCapture(s, nullptr), CUDA_ERROR_INVALID_VALUE); // not capturing
+    CUgraph other = nullptr;
+    ASSERT_EQ(api().cuGraphCreate(&other, 0), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuStreamBeginCaptureToGraph(s, other, &set, nullptr, 1, CU_STREAM_CAPTURE_MODE_GLOBAL),
+              CUDA_ERROR_INVALID_VALUE); // SET is not a node of OTHER
+    ASSERT_EQ(api().cuStreamBeginCaptureToGraph(s, g, &set, nullptr, 1, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+    uint32_t n = 64;
+    void* params[] = {&d, &n};
+    ASSERT_EQ(api().cuLaunchKernel(add_one, 1, 1, 1, 64, 1, 1, 0, s, params, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuLaunchKernel(add_one, 1, 1, 1, 64, 1, 1, 0, s, params, nullptr), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuStreamEndCapture(s, nullptr), CUDA_SUCCESS);
+    size_t count = 0;
+    ASSERT_EQ(api().cuGraphGetNodes(g, nullptr, &count), CUDA_SUCCESS);
+    EXPECT_EQ(count, 3u);
+    std::vector<CUgraphNode> nodes(count);
+    ASSERT_EQ(api().cuGraphGetNodes(g, nodes.data(), &count), CUDA_SUCCESS);
+    size_t deps = 0;
+    ASSERT_EQ(api().cuGraphNodeGetDependencies(nodes[1], nullptr, &deps), CUDA_SUCCESS);
+    ASSERT_EQ(deps, 1u);
+    CUgraphNode first_dep = nullptr;
+    ASSERT_EQ(api().cuGraphNodeGetDependencies(nodes[1], &first_dep, &deps), CUDA_SUCCESS);
+    EXPECT_EQ(first_dep, set); // the first captured launch follows the memset
+
+    CUgraphExec e = nullptr;
+    ASSERT_EQ(api().cuGraphInstantiateWithFlags(&e, g, 0), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuGraphLaunch(e, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuStreamSynchronize(s), CUDA_SUCCESS);
+    std::vector<uint32_t> host(64, 0);
+    ASSERT_EQ(api().cuMemcpyDtoH_v2(host.data(), d, 4 * 64), CUDA_SUCCESS);
+    for (uint32_t v : host) ASSERT_EQ(v, 7u);
+    EXPECT_EQ(api().cuGraphExecDestroy(e), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphDestroy(g), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphDestroy(other), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemFree_v2(d), CUDA_SUCCESS);
+}
+
 // Graph memory accounting: the bytes of the live allocations made for MEM_ALLOC nodes (allocated when the node
 // is made: reserved equals used), a high watermark that only a reset to 0 lowers, and an allocation freed by
 // the application no longer counted.

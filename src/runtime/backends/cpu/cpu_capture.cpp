@@ -34,6 +34,7 @@ struct Capture {
     std::thread::id thread;
     bool invalidated = false;
     bool ended = false;
+    bool into_existing = false; // cuStreamBeginCaptureToGraph: GRAPH is the application's, HANDLE its handle
 };
 
 struct StreamCapture {
@@ -580,14 +581,54 @@ CUresult cu_stream_begin_capture_v2(CUstream h, CUstreamCaptureMode mode) {
 
 CUresult cu_stream_begin_capture(CUstream h) { return cu_stream_begin_capture_v2(h, CU_STREAM_CAPTURE_MODE_GLOBAL); }
 
+// Captures into the application's graph HG (a graph of its own or a conditional node's body), the first
+// captured work following DEPS (nodes of HG; default edges only). cuStreamEndCapture hands HG back.
+CUresult cu_stream_begin_capture_to_graph(CUstream h, CUgraph hg, const CUgraphNode* deps,
+                                          const CUgraphEdgeData* edge_data, size_t n, CUstreamCaptureMode mode) {
+    if (CUresult r = check_init()) return r;
+    StreamRef ref;
+    if (CUresult r = resolve_stream(h, ref)) return r;
+    D4R_CPU_REFUSE_IF(static_cast<unsigned>(mode) > CU_STREAM_CAPTURE_MODE_RELAXED, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(n && !deps, CUDA_ERROR_INVALID_VALUE);
+    if (!default_edges(edge_data, n))
+        return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuStreamBeginCaptureToGraph with edge data (ports)");
+    if (is_special_stream(h)) {
+        return refuse(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                      "cpu backend: the null, legacy or per-thread stream cannot be captured");
+    }
+    std::lock_guard lock(graph_mutex());
+    D4R_CPU_REFUSE_IF(capturing(ref.stream), CUDA_ERROR_ILLEGAL_STATE);
+    std::shared_ptr<Graph> g = find_graph_shared(hg);
+    D4R_CPU_REFUSE_IF(!g, CUDA_ERROR_INVALID_VALUE);
+    std::vector<Node*> first;
+    for (size_t i = 0; i < n; ++i) {
+        Node* d = find_node(deps[i]);
+        D4R_CPU_REFUSE_IF(!d || d->graph != g.get(), CUDA_ERROR_INVALID_VALUE);
+        first.push_back(d);
+    }
+    auto c = std::make_shared<Capture>();
+    c->id = captures().next_id++;
+    c->graph = std::move(g);
+    c->handle = hg;
+    c->into_existing = true;
+    c->origin = ref.stream;
+    c->ctx = ref.ctx.get();
+    c->mode = mode;
+    c->thread = std::this_thread::get_id();
+    captures().active.push_back(c);
+    captures().streams[ref.stream] = StreamCapture{c, first, std::vector<CUgraphEdgeData>(first.size())};
+    return CUDA_SUCCESS;
+}
+
+// OUT may be null for a capture into an existing graph (cuStreamBeginCaptureToGraph), which it gets back.
 CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
     if (CUresult r = check_init()) return r;
-    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
-    *out = nullptr;
+    if (out) *out = nullptr;
     StreamRef ref;
     if (CUresult r = resolve_stream(h, ref)) return r;
     std::lock_guard lock(graph_mutex());
     StreamCapture* sc = capturing(ref.stream);
+    D4R_CPU_REFUSE_IF(!out && !(sc && sc->capture->into_existing), CUDA_ERROR_INVALID_VALUE);
     D4R_CPU_REFUSE_IF(!sc, CUDA_ERROR_ILLEGAL_STATE);
     std::shared_ptr<Capture> c = sc->capture;
     if (c->origin != ref.stream) {
@@ -616,7 +657,7 @@ CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
     c->ended = true;
     auto& active = captures().active;
     active.erase(std::remove(active.begin(), active.end(), c), active.end());
-    if (c->invalidated || unjoined) {
+    if ((c->invalidated || unjoined) && !c->into_existing) {
         if (c->handle) destroy_graph(c->handle); // registered by cuStreamGetCaptureInfo
     }
     D4R_CPU_REFUSE_IF(c->invalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
@@ -633,7 +674,8 @@ CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
         if (!c->graph->memory) c->graph->memory = std::make_shared<GraphMemory>();
         c->graph->memory->owned.push_back(n->dptr);
     }
-    *out = register_graph(c->graph);
+    const CUgraph graph = register_graph(c->graph); // into an existing graph: registers the nodes captured
+    if (out) *out = graph;
     return CUDA_SUCCESS;
 }
 
@@ -797,6 +839,7 @@ void fill_capture(ApiTable& t) {
     t.cuMemsetD2D32_v2 = Unsafe<&ApiTable::cuMemsetD2D32_v2>::call;
     t.cuStreamBeginCapture = cu_stream_begin_capture;
     t.cuStreamBeginCapture_v2 = cu_stream_begin_capture_v2;
+    t.cuStreamBeginCaptureToGraph = cu_stream_begin_capture_to_graph;
     t.cuStreamEndCapture = cu_stream_end_capture;
     t.cuStreamIsCapturing = cu_stream_is_capturing;
     t.cuStreamGetCaptureInfo = cu_stream_get_capture_info;

@@ -804,6 +804,11 @@ std::shared_ptr<Graph> exec_graph_copy(CUgraphExec h) {
     return copy;
 }
 
+std::shared_ptr<Graph> find_graph_shared(CUgraph h) {
+    auto it = registry().graphs.find(h);
+    return it == registry().graphs.end() ? nullptr : it->second;
+}
+
 CUgraph register_graph(std::shared_ptr<Graph> g) {
     register_nodes(*g);
     Graph* raw = g.get();

@@ -86,7 +86,9 @@ CUresult add_node(Graph& g, std::unique_ptr<Node> node, const std::vector<Node*>
 // A registered graph / node, or null.
 Graph* find_graph(CUgraph h);
 Node* find_node(CUgraphNode h);
-// Registers G; its handle.
+// The registered graph H (shared), or null.
+std::shared_ptr<Graph> find_graph_shared(CUgraph h);
+// Registers G (again: its nodes added since are registered too); its handle.
 CUgraph register_graph(std::shared_ptr<Graph> g);
 // Unregisters and destroys the graph H (its nodes' handles become invalid).
 void destroy_graph(CUgraph h);
