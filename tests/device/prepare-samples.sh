@@ -29,6 +29,10 @@ while read -r name; do
     if [ -z "$dir" ]; then echo "prepare-samples.sh: no folder for $name" >&2; missing=1; continue; fi
     mkdir -p "build-samples/cuda-samples/Samples/$(dirname "$dir")"
     cp -r "$samples/Samples/$dir" "build-samples/cuda-samples/Samples/$dir"
+    # The category's CMakeLists.txt: the sweep reads definitions from it (7_libNVVM's libdevice version).
+    parent=$(dirname "$dir")
+    [ ! -f "$samples/Samples/$parent/CMakeLists.txt" ] ||
+        cp "$samples/Samples/$parent/CMakeLists.txt" "build-samples/cuda-samples/Samples/$parent/"
 done <tests/samples/sweep-list.txt
 cp build/lib/libd4rcuda.so build-samples/lib/
 strip --strip-debug build-samples/lib/libd4rcuda.so

@@ -105,7 +105,7 @@ CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
 // the CUdevice_attribute values; every value from 1 to 147 is known (unknown ones read 0, as for a driver that reports
 // an unsupported feature), anything else is CUDA_ERROR_INVALID_VALUE.
 constexpr int kL2Bytes = 52428800; // an H100's 50 MiB
-constexpr int kMaxAccessPolicyWindowBytes = 134213632;
+constexpr int kMaxAccessPolicyWindowBytes = 128 << 20; // the H200's (driver 580)
 
 bool attribute_value(int attr, int* out) {
     switch (attr) {
@@ -345,8 +345,8 @@ bool attribute_value(int attr, int* out) {
         *out = kMaxBlocksPerSm;
         return true;
     case 108:
-        *out = kL2Bytes / 4 * 3;
-        return true; // persisting L2 lines: a hint without effect on results (ptxsim has no cache)
+        *out = kL2Bytes / 8 * 5;
+        return true; // persisting L2 lines, 5/8 of the L2 as on the H200: a hint (ptxsim has no cache)
     case 109:
         *out = kMaxAccessPolicyWindowBytes;
         return true; // the largest access policy window (a hint, kept and returned)

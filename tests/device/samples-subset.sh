@@ -1,0 +1,37 @@
+#!/bin/bash
+# Device machine: some cuda-samples built and run directly on NVIDIA's libcuda, through libd4rcuda's driver
+# backend and on its cpu backend, then compared (scripts/cuda-samples-compare.sh), in one command: for
+# checking fixes without the whole sweep (tests/device/samples-sweep.sh).
+#   tests/device/samples-subset.sh TARBALL LIBDIR [--timeout S] [--cpu-timeout S] NAME...
+# TARBALL: cuda-samples.tar.xz from tests/device/prepare-samples.sh; LIBDIR: a folder with libd4rcuda.so
+# (and the shared libraries it needs). Writes $OUT/subset-cpu.txt (the cpu sweep's table) and
+# $OUT/subset-comparison.md (verdicts on the three backends, driver against direct).
+set -euo pipefail
+usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; }
+[ $# -ge 3 ] || { usage >&2; exit 2; }
+tarball=$(realpath "$1") lib=$(realpath "$2"); shift 2
+timeout_s=120 cpu_timeout_s=300
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --timeout) timeout_s=${2:?}; shift 2 ;;
+        --cpu-timeout) cpu_timeout_s=${2:?}; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) break ;;
+    esac
+done
+[ $# -ge 1 ] || { echo "samples-subset.sh: name at least one sample" >&2; exit 2; }
+OUT=${OUT:-out/device}
+mkdir -p "$OUT"
+work=$(mktemp -d)
+tar -C "$work" -xJf "$tarball"
+ln -sf libd4rcuda.so "$lib/libcuda.so.1"
+export PATH=/usr/local/cuda/bin:$PATH
+sweep=(scripts/cuda-samples-sweep.sh --samples "$work/cuda-samples" --lib "$lib" --out "$work/out" --variants static
+    --jobs "$(nproc)")
+"${sweep[@]}" --phase build "$@" >"$OUT/subset-build.txt" 2>&1
+"${sweep[@]}" --phase run --backend direct --timeout "$timeout_s" "$@" >/dev/null 2>&1
+"${sweep[@]}" --phase run --backend driver --timeout "$timeout_s" "$@" >/dev/null 2>&1
+"${sweep[@]}" --phase run --backend cpu --timeout "$cpu_timeout_s" "$@" >"$OUT/subset-cpu.txt" 2>&1
+scripts/cuda-samples-compare.sh "$work/out" >/dev/null 2>&1 || true
+cp "$work/out/comparison.md" "$OUT/subset-comparison.md"
+tail -n "$(( $# + 4 ))" "$OUT/subset-cpu.txt"
