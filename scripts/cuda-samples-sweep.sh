@@ -428,10 +428,12 @@ sweep_one() {
     start=$(now)
     # direct: NVIDIA's libcuda as the system installs it (the toolkit's lib64 only for libnvrtc and the
     # shared cudart); cpu and driver: d4r's libcuda.so.1 first on the path.
-    local ld=$cuda_dir/lib64 env=()
+    # NVIDIA's JIT cache is off: a run that hits it prints no ptxas log lines (ptxjit's linker output), so
+    # the direct and driver runs of one PTX would differ by which ran first.
+    local ld=$cuda_dir/lib64 env=(CUDA_CACHE_DISABLE=1)
     if [ "$backend" != direct ]; then
         ld=$lib_dir:$ld
-        env=(D4R_CUDA_BACKEND="$backend")
+        env+=(D4R_CUDA_BACKEND="$backend")
     fi
     [ ! -d "$cuda_dir/nvvm/lib64" ] || ld=$ld:$cuda_dir/nvvm/lib64
     (

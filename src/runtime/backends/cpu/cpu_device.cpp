@@ -104,7 +104,7 @@ CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
 // pageable memory is NOT device-accessible (88 and 100 read 0): kernels only reach ranges the API knows. Numbers are
 // the CUdevice_attribute values; every value from 1 to 147 is known (unknown ones read 0, as for a driver that reports
 // an unsupported feature), anything else is CUDA_ERROR_INVALID_VALUE.
-constexpr int kL2Bytes = 52428800; // an H100's 50 MiB
+constexpr int kL2Bytes = 52428800;                     // an H100's 50 MiB
 constexpr int kMaxAccessPolicyWindowBytes = 128 << 20; // the H200's (driver 580)
 
 bool attribute_value(int attr, int* out) {
