@@ -12,17 +12,14 @@ namespace d4r::runtime::cpu {
 
 namespace {
 
-// BoundState's: a worker's context's State, or one being destroyed. Initial-exec: read on every call.
-thread_local State* t_bound __attribute__((tls_model("initial-exec"))) = nullptr;
-
-// The active State: constant-initialised, so reading it needs no guard.
-constinit std::atomic<State*> g_active{nullptr};
+thread_local State* t_bound = nullptr; // BoundState's: a worker's context's State, or one being destroyed
 
 // The live States, oldest first; the last is the active one. Never destroyed: API calls may run while
 // static destructors do (atexit handlers of applications).
 struct Live {
     std::mutex mutex;
     std::vector<State*> states;
+    std::atomic<State*> active{nullptr};
 };
 
 Live& live() {
@@ -34,7 +31,7 @@ Live& live() {
 
 State* active_state() {
     if (State* s = t_bound) return s;
-    return g_active.load(std::memory_order_acquire);
+    return live().active.load(std::memory_order_acquire);
 }
 
 State& state() { return *active_state(); }
@@ -43,14 +40,14 @@ void activate(State* s) {
     Live& l = live();
     std::lock_guard lock(l.mutex);
     l.states.push_back(s);
-    g_active.store(s, std::memory_order_release);
+    l.active.store(s, std::memory_order_release);
 }
 
 void retire(State* s) {
     Live& l = live();
     std::lock_guard lock(l.mutex);
     std::erase(l.states, s);
-    g_active.store(l.states.empty() ? nullptr : l.states.back(), std::memory_order_release);
+    l.active.store(l.states.empty() ? nullptr : l.states.back(), std::memory_order_release);
 }
 
 State::~State() {
