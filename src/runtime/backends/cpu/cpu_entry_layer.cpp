@@ -28,9 +28,8 @@ namespace {
 
 ApiTable g_inner; // the table below this layer
 
-// The sticky error of the calling thread's current context (CUDA_SUCCESS when none is current).
-CUresult current_sticky() {
-    State& s = state();
+// The sticky error of the calling thread's current context in S (CUDA_SUCCESS when none is current).
+CUresult current_sticky(const State& s) {
     if (s.faulted_contexts.load(std::memory_order_relaxed) == 0) return CUDA_SUCCESS;
     auto& stack = context_stack();
     if (stack.empty()) return CUDA_SUCCESS;
@@ -44,9 +43,10 @@ template <typename... A, CUresult (*ApiTable::*Slot)(A...), bool Sticky, uint32_
 struct Entry<Slot, Sticky, Outputs> {
     static CUresult call(A... args) {
         clear_out_params<Outputs>(args...);
-        if (!active_state()) return refuse(CUDA_ERROR_DEINITIALIZED, "cpu backend: no cpu backend object is alive");
+        const State* s = active_state(); // once per call: the hot path of every entry point
+        if (!s) return refuse(CUDA_ERROR_DEINITIALIZED, "cpu backend: no cpu backend object is alive");
         if constexpr (Sticky)
-            if (CUresult r = current_sticky()) return r;
+            if (CUresult r = current_sticky(*s)) return r;
         CUresult r = (g_inner.*Slot)(args...);
         apply_back_pressure();
         return r;

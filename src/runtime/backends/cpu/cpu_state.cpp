@@ -10,16 +10,19 @@
 
 namespace d4r::runtime::cpu {
 
-namespace {
+namespace detail {
+// Default TLS model: the library is dlopen'ed (initial-exec would fail to load there).
+constinit thread_local State* t_bound = nullptr;
+constinit std::atomic<State*> g_active{nullptr};
+} // namespace detail
 
-thread_local State* t_bound = nullptr; // BoundState's: a worker's context's State, or one being destroyed
+namespace {
 
 // The live States, oldest first; the last is the active one. Never destroyed: API calls may run while
 // static destructors do (atexit handlers of applications).
 struct Live {
     std::mutex mutex;
     std::vector<State*> states;
-    std::atomic<State*> active{nullptr};
 };
 
 Live& live() {
@@ -29,25 +32,18 @@ Live& live() {
 
 } // namespace
 
-State* active_state() {
-    if (State* s = t_bound) return s;
-    return live().active.load(std::memory_order_acquire);
-}
-
-State& state() { return *active_state(); }
-
 void activate(State* s) {
     Live& l = live();
     std::lock_guard lock(l.mutex);
     l.states.push_back(s);
-    l.active.store(s, std::memory_order_release);
+    detail::g_active.store(s, std::memory_order_release);
 }
 
 void retire(State* s) {
     Live& l = live();
     std::lock_guard lock(l.mutex);
     std::erase(l.states, s);
-    l.active.store(l.states.empty() ? nullptr : l.states.back(), std::memory_order_release);
+    detail::g_active.store(l.states.empty() ? nullptr : l.states.back(), std::memory_order_release);
 }
 
 State::~State() {
@@ -77,8 +73,8 @@ State::~State() {
     contexts.clear();
 }
 
-BoundState::BoundState(State* state) : m_previous(t_bound) { t_bound = state; }
-BoundState::~BoundState() { t_bound = m_previous; }
+BoundState::BoundState(State* state) : m_previous(detail::t_bound) { detail::t_bound = state; }
+BoundState::~BoundState() { detail::t_bound = m_previous; }
 
 // ---- Context worker --------------------------------------------------------------------------------------
 

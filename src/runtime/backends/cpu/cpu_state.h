@@ -321,11 +321,21 @@ private:
     std::array<std::atomic<StatePart*>, static_cast<size_t>(PartSlot::Count)> m_parts{};
 };
 
+namespace detail {
+// BoundState's binding (a worker's context's State, or one being destroyed) and the newest live State.
+// Constant-initialised, so reading them needs no guard or TLS wrapper: they are read on every API call.
+extern constinit thread_local State* t_bound;
+extern constinit std::atomic<State*> g_active;
+} // namespace detail
+
 // The calling thread's State (the header comment says which); null when no cpu backend is alive.
-State* active_state();
+inline State* active_state() {
+    if (State* s = detail::t_bound) return s;
+    return detail::g_active.load(std::memory_order_acquire);
+}
 // active_state(), for code that only runs while a backend is alive (every entry point below the entry
 // layer, which answers CUDA_ERROR_DEINITIALIZED when none is).
-State& state();
+inline State& state() { return *active_state(); }
 
 // The backend object's side (cpu_backend.cpp): STATE becomes the active one while it lives.
 void activate(State* state);
