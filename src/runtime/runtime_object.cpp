@@ -17,6 +17,7 @@
 #include "runtime/observe/observe_layer.h"
 #include "runtime/refusal.h"
 #include "runtime/runtime.h"
+#include "runtime/twin_ptx/twin_ptx_layer.h"
 
 namespace d4r::runtime {
 
@@ -164,8 +165,9 @@ std::optional<NativeChoice> choose_native(const Backend& backend, const Environm
 } // namespace
 
 // The layers between the backend and the trace: the module registry when the overrides or the observe
-// layer need it, the overrides, d4r's own cuGetProcAddress and export tables, the observe layer. Returns
-// the top table.
+// layer need it, the twin-PTX layer over a backend that runs PTX only (above the registry, which so indexes
+// the PTX it substitutes), the overrides, d4r's own cuGetProcAddress and export tables, the observe layer.
+// Returns the top table.
 ApiTable* Runtime::build_layers(const Environment& env) {
     std::optional<NativeChoice> native = choose_native(*m_backend, env, &m_initialised_backend);
     ObserveConfig observe = observe_config_from_env(env);
@@ -173,6 +175,10 @@ ApiTable* Runtime::build_layers(const Environment& env) {
     if (native || observe.active()) {
         m_registered = make_module_registry_table(*this, *below, RegistryOptions{observe.dump.has_value()});
         below = &m_registered;
+    }
+    if (backend_runs_ptx_only(*m_backend, env)) {
+        m_twinned = make_twin_ptx_table(*this, *below);
+        below = &m_twinned;
     }
     m_layered = native ? make_override_table(*this, *below, std::move(native->set), native->hip) : *below;
     set_own_entries(m_layered);

@@ -91,6 +91,7 @@ private:
     std::array<std::unique_ptr<LayerState>, kLayerSlotCount> m_layers;
     std::array<const std::type_info*, kLayerSlotCount> m_layer_types{}; // what emplace_layer put there
     ApiTable m_registered; // the module registry over the backend (when a layer reads it)
+    ApiTable m_twinned;    // the twin-PTX layer over that (when the backend runs PTX only)
     ApiTable m_layered;    // backend + d4r layers, without the observe layer and the trace
     ApiTable m_observed;   // profile and dumps over m_layered (when asked for)
     ApiTable m_gated;      // the init gate over the layers (when d4r initialised the backend: init_gate.h)

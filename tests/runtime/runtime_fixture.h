@@ -30,13 +30,15 @@ inline std::unique_ptr<Runtime> install_fresh_runtime(const Environment& env = M
 // A backend that answers with another's table (which must outlive it) and owns nothing.
 class BorrowedBackend final : public Backend {
 public:
-    explicit BorrowedBackend(const ApiTable& table) : m_table(table) {}
+    // NAME: what the backend says it is ("cpu", or "driver:/path" for a backend that runs machine code).
+    explicit BorrowedBackend(const ApiTable& table, std::string name = "cpu")
+        : m_table(table), m_name(std::move(name)) {}
     const std::string& name() const override { return m_name; }
     const ApiTable& table() const override { return m_table; }
 
 private:
     const ApiTable& m_table;
-    std::string m_name = "cpu";
+    std::string m_name;
 };
 
 // A Runtime over TABLE (a backend's table that outlives it) with the layers ENV asks for, installed.

@@ -29,6 +29,7 @@ enum class ExportTableId {
     HybridCudart,        // Windows: nvcudart_hybrid64.dll loader
     CudartEarlyProbe,    // f8cff951-...: asked by cudart 13 before cuInit; refused without harm
     NvrtcProbe,          // da9151d3-...: asked by libnvrtc; refused without harm
+    D4rTwinPtx,          // d4r's own (abi/d4r_twin_ptx.h): its companion libraries register PTX twins
     Unknown,
 };
 

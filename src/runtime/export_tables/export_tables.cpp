@@ -11,6 +11,7 @@
 #include "runtime/export_tables/export_table_ids.h"
 #include "runtime/export_tables/own_tables.h"
 #include "runtime/module_registry.h"
+#include "runtime/twin_ptx/twin_ptx_layer.h"
 
 namespace d4r::runtime {
 
@@ -102,6 +103,12 @@ CUresult d4r_cuGetExportTable(const void** table, const CUuuid* uuid) {
     *table = nullptr;
     if (!uuid) return CUDA_ERROR_INVALID_VALUE;
     ExportTableId id = export_table_id(*uuid);
+    if (id == ExportTableId::D4rTwinPtx) {
+        // d4r's own id, never the backend's: handed out only where the twin-PTX layer was built.
+        *table = twin_ptx_table();
+        log_answer(*uuid, id, *table ? "d4r's own table" : "refused: the backend runs machine code");
+        return *table ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    }
     const void* theirs = nullptr;
     if (state().backend->cuGetExportTable(&theirs, uuid) == CUDA_SUCCESS && theirs) {
         // cudart hashes the address of the cudart-interface table it was given into the integrity
