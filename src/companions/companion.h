@@ -1,12 +1,12 @@
 // d4r's companion libraries: NVIDIA compiler libraries' names, d4r's code in between (docs/companions.md).
 //
-// A companion (libnvrtc.so.13, libnvJitLink.so.13 in build/lib, beside libd4rcuda's libcuda.so.1) is loaded
+// A companion (libnvrtc.so.13 in build/lib, beside libd4rcuda's libcuda.so.1) is loaded
 // instead of NVIDIA's library of the same name by a program run with d4r's library folder first in
 // LD_LIBRARY_PATH. It loads NVIDIA's library by path and forwards every call to it unchanged; the calls that
 // make machine code also ask NVIDIA's library for the same program's PTX and register it with libd4rcuda as
 // that image's twin (abi/d4r_twin_ptx.h), so a backend that runs PTX only can load the image.
 //
-// Promise (this file, what both companions share): open_real_library() finds NVIDIA's library and never the
+// Promise (this file, what every companion shares): open_real_library() finds NVIDIA's library and never the
 // companion itself; twin_table() asks the process' libcuda.so.1 once and is null where no twin is wanted
 // (NVIDIA's driver, libd4rcuda over it), so there the companion costs nothing but the forwarding;
 // register_twin() logs what it did.
