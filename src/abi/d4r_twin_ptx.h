@@ -2,9 +2,9 @@
 // images.
 //
 // NVRTC and nvJitLink can compile to machine code only (a cubin for sm_XY), which no backend but NVIDIA's
-// driver runs. d4r's companion libnvrtc.so.13 asks NVIDIA's library for the same program's PTX as well and
-// hands the pair to libd4rcuda through this table; loading that image later on a backend that runs PTX only
-// (cpu, ZLUDA) loads the twin PTX instead (runtime/twin_ptx/twin_ptx_layer.h).
+// driver runs. d4r's companions libnvrtc.so.13 and libnvJitLink.so.13 ask NVIDIA's library for the same
+// program's PTX as well and hand the pair to libd4rcuda through this table; loading that image later on a backend that
+// runs PTX only (cpu, ZLUDA) loads the twin PTX instead (runtime/twin_ptx/twin_ptx_layer.h).
 //
 // The table is asked for with cuGetExportTable(&table, &kD4rTwinPtxTableId). libd4rcuda hands it out only
 // when its backend runs PTX only; NVIDIA's driver, and libd4rcuda over it, refuse the id

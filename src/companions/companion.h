@@ -1,6 +1,6 @@
 // d4r's companion libraries: NVIDIA compiler libraries' names, d4r's code in between (docs/companions.md).
 //
-// A companion (libnvrtc.so.13 in build/lib, beside libd4rcuda's libcuda.so.1) is loaded
+// A companion (libnvrtc.so.13, libnvJitLink.so.13 in build/lib, beside libd4rcuda's libcuda.so.1) is loaded
 // instead of NVIDIA's library of the same name by a program run with d4r's library folder first in
 // LD_LIBRARY_PATH. It loads NVIDIA's library by path and forwards every call to it unchanged; the calls that
 // make machine code also ask NVIDIA's library for the same program's PTX and register it with libd4rcuda as

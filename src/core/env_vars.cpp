@@ -69,6 +69,8 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
     {EnvVar::NvrtcLibrary, "D4R_NVRTC_LIBRARY", Path, "", 0, 0, "", "companion libnvrtc.so.13",
      "NVIDIA's libnvrtc.so.13 for d4r's companion to load; unset = searched in LD_LIBRARY_PATH, the CUDA toolkit's "
      "lib64 and the system's library folders."},
+    {EnvVar::NvJitLinkLibrary, "D4R_NVJITLINK_LIBRARY", Path, "", 0, 0, "", "companion libnvJitLink.so.13",
+     "NVIDIA's libnvJitLink.so.13 for d4r's companion to load; unset = searched as for D4R_NVRTC_LIBRARY."},
 
     {EnvVar::CpuInstructionBudget, "D4R_CPU_INSTRUCTION_BUDGET", Integer, "0", 0, kMax, "", kCpu,
      "Warp instructions one launch may run before it stops with CUDA_ERROR_LAUNCH_TIMEOUT; 0 = unlimited."},

@@ -52,8 +52,9 @@ enum class EnvVar {
     ZludaDir,
     RocmDir,
     ZludaWmmaFp8Native,
-    // d4r's companion library libnvrtc.so.13 (beside libd4rcuda).
+    // d4r's companion libraries (libnvrtc.so.13, libnvJitLink.so.13 beside libd4rcuda).
     NvrtcLibrary,
+    NvJitLinkLibrary,
     // The cpu backend (ptxsim).
     CpuInstructionBudget,
     CpuMemoryLimit,

@@ -50,10 +50,10 @@ CUresult find_ptx_text(const void* image, size_t size, const std::string& name, 
                 if (module_name) *module_name = fmt::format("{} ({})", name, from);
                 return CUDA_SUCCESS;
             }
-            // NVRTC's output reaches here when d4r's companion library did not run beside it.
+            // NVRTC's and nvJitLink's output reaches here when d4r's companions did not run beside them.
             error_log = fmt::format("{}: the {} holds no PTX (only cubins, which the cpu backend cannot run; {}; a "
-                                    "cubin NVRTC made runs when d4r's libnvrtc.so.13 is loaded instead of NVIDIA's: "
-                                    "docs/companions.md)",
+                                    "cubin NVRTC or nvJitLink made runs when d4r's libnvrtc.so.13 or "
+                                    "libnvJitLink.so.13 is loaded instead of NVIDIA's: docs/companions.md)",
                                     name, ptx::container_kind_name(kind), why);
             return CUDA_ERROR_NO_BINARY_FOR_GPU;
         }
