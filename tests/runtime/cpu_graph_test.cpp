@@ -368,6 +368,95 @@ TEST_F(CpuGraphTest, GraphMemoryAttributesCountLiveGraphAllocations) {
     EXPECT_EQ(api().cuCtxResetPersistingL2Cache(), CUDA_SUCCESS);
 }
 
+// A graph allocation the application frees outside the graph (cuMemFree, cuMemFreeAsync, another graph's free
+// node) is allocated again, at the same address, by the graph's next launch (NVIDIA's graphMemoryNodes sample
+// does each); freeing it twice is an error; when the graph goes, memory that is free is returned and memory the
+// application holds stays valid until it frees it.
+TEST_F(CpuGraphTest, GraphAllocationsFreedOutsideAreAllocatedAgainByTheNextLaunch) {
+    CUstream s = nullptr;
+    ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    CUgraph g = nullptr;
+    ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    CUDA_MEM_ALLOC_NODE_PARAMS a{};
+    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a.bytesize = 64 * 4;
+    CUgraphNode alloc = nullptr, set = nullptr;
+    ASSERT_EQ(api().cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &a), CUDA_SUCCESS);
+    CUDA_MEMSET_NODE_PARAMS ms{};
+    ms.dst = a.dptr;
+    ms.value = 7;
+    ms.elementSize = 4;
+    ms.width = 64;
+    ms.height = 1;
+    CUcontext ctx = nullptr;
+    ASSERT_EQ(api().cuCtxGetCurrent(&ctx), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuGraphAddMemsetNode(&set, g, &alloc, 1, &ms, ctx), CUDA_SUCCESS);
+    CUgraphExec e = nullptr;
+    ASSERT_EQ(api().cuGraphInstantiateWithFlags(&e, g, 0), CUDA_SUCCESS);
+    // A graph that frees the first graph's allocation.
+    CUgraph freeing = nullptr;
+    ASSERT_EQ(api().cuGraphCreate(&freeing, 0), CUDA_SUCCESS);
+    CUgraphNode free_node = nullptr;
+    ASSERT_EQ(api().cuGraphAddMemFreeNode(&free_node, freeing, nullptr, 0, a.dptr), CUDA_SUCCESS);
+    CUgraphExec free_exec = nullptr;
+    ASSERT_EQ(api().cuGraphInstantiateWithFlags(&free_exec, freeing, 0), CUDA_SUCCESS);
+
+    auto launch_and_check = [&](uint32_t value) {
+        ms.value = value;
+        ASSERT_EQ(api().cuGraphExecMemsetNodeSetParams(e, set, &ms, ctx), CUDA_SUCCESS);
+        ASSERT_EQ(api().cuGraphLaunch(e, s), CUDA_SUCCESS);
+        std::vector<uint32_t> host(64, 0);
+        ASSERT_EQ(api().cuMemcpyDtoHAsync_v2(host.data(), a.dptr, 64 * 4, s), CUDA_SUCCESS);
+        ASSERT_EQ(api().cuStreamSynchronize(s), CUDA_SUCCESS);
+        EXPECT_EQ(host, std::vector<uint32_t>(64, value));
+    };
+    launch_and_check(7);
+    EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_ERROR_INVALID_VALUE); // twice
+    launch_and_check(8);
+    EXPECT_EQ(api().cuMemFreeAsync(a.dptr, s), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemFreeAsync(a.dptr, s), CUDA_ERROR_INVALID_VALUE);
+    launch_and_check(9);
+    ASSERT_EQ(api().cuGraphLaunch(free_exec, s), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuStreamSynchronize(s), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_ERROR_INVALID_VALUE); // the other graph freed it
+    launch_and_check(10);
+
+    // The graph and its copies go while the application holds the allocation: it stays valid until freed.
+    EXPECT_EQ(api().cuGraphExecDestroy(e), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphDestroy(g), CUDA_SUCCESS);
+    uint32_t first = 0;
+    EXPECT_EQ(api().cuMemcpyDtoH_v2(&first, a.dptr, 4), CUDA_SUCCESS);
+    EXPECT_EQ(first, 10u);
+    EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_SUCCESS);
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    EXPECT_EQ(api().cuMemGetAddressRange_v2(&base, &size, a.dptr), CUDA_ERROR_NOT_FOUND); // returned
+    EXPECT_EQ(api().cuGraphExecDestroy(free_exec), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphDestroy(freeing), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
+}
+
+// A graph destroyed while its allocation is free returns the memory.
+TEST_F(CpuGraphTest, AFreeGraphAllocationIsReturnedWithItsGraph) {
+    CUgraph g = nullptr;
+    ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    CUDA_MEM_ALLOC_NODE_PARAMS a{};
+    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a.bytesize = 4096;
+    CUgraphNode alloc = nullptr;
+    ASSERT_EQ(api().cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &a), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_SUCCESS); // kept mapped for the next launch
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    EXPECT_EQ(api().cuMemGetAddressRange_v2(&base, &size, a.dptr), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphDestroy(g), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuCtxSynchronize(), CUDA_SUCCESS); // returned after the work queued so far
+    EXPECT_EQ(api().cuMemGetAddressRange_v2(&base, &size, a.dptr), CUDA_ERROR_NOT_FOUND);
+}
+
 // Synchronising a capturing stream, a synchronous copy in global mode and legacy-stream work all
 // invalidate the capture; the stream then ends capture with CUDA_ERROR_STREAM_CAPTURE_INVALIDATED.
 TEST_F(CpuGraphTest, CaptureInvalidation) {

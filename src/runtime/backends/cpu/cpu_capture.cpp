@@ -301,8 +301,9 @@ CUresult cap_graph_launch(CUgraphExec e, CUstream h) {
 
 // A captured cuMemAllocAsync allocates at once (the address is fixed for every launch of the graph) and
 // records a MEM_ALLOC node; a captured cuMemFreeAsync records a MEM_FREE node and frees nothing then.
-// Memory the graph both allocates and frees is returned with the graph's last copy (GraphMemory);
-// memory it allocates and does not free stays the application's, to free after a launch.
+// Memory the graph allocates stays mapped while the graph lives; what it both allocates and frees is returned
+// with the graph's last copy (GraphMemory); what it allocates and does not free is the application's to free
+// after a launch (and the next launch allocates it again).
 CUresult cap_mem_alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream h) {
     return capturable(
         h,
@@ -665,10 +666,12 @@ CUresult cu_stream_end_capture(CUstream h, CUgraph* out) {
         return refuse(CUDA_ERROR_STREAM_CAPTURE_UNJOINED,
                       "cpu backend: stream capture {} has work on another stream that was not joined", c->id);
     }
-    // Memory the graph allocates and frees itself is the graph's: returned when the last copy goes.
+    // Memory the graph allocates is retained while it lives, and what it frees itself is the graph's: returned
+    // when the last copy goes (GraphMemory).
     std::set<CUdeviceptr> allocated;
     for (auto& n : c->graph->nodes)
-        if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) allocated.insert(n->dptr);
+        if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && allocated.insert(n->dptr).second)
+            retain_graph_allocation(*c->graph, n->dptr);
     for (auto& n : c->graph->nodes) {
         if (n->type != CU_GRAPH_NODE_TYPE_MEM_FREE || !allocated.count(n->dptr)) continue;
         if (!c->graph->memory) c->graph->memory = std::make_shared<GraphMemory>();

@@ -963,8 +963,14 @@ CUresult launch_graph_nodes(const Graph& g, CUstream stream) {
         case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
             r = t.cuStreamWaitEvent(stream, n->event, 0);
             break;
+        case CU_GRAPH_NODE_TYPE_MEM_ALLOC: // the memory was allocated when the node was made: live again
+            reallocate_retained_graph_allocation(n->dptr);
+            break;
+        case CU_GRAPH_NODE_TYPE_MEM_FREE: // kept mapped while its graph lives (GraphMemory), marked free
+            (void)free_retained_graph_allocation(n->dptr);
+            break;
         default:
-            break; // EMPTY; MEM_ALLOC and MEM_FREE: the memory was allocated at capture (docs/runtime.md)
+            break; // EMPTY
         }
         if (r != CUDA_SUCCESS) {
             log::debug("cpu backend: graph launch: node of type {} failed with {}", static_cast<int>(n->type),

@@ -52,11 +52,17 @@ struct Node {
     std::vector<CUgraph> body_handles; // what cuGraphAddNode hands out as phGraph_out (the original node's)
 };
 
-// The allocations a captured graph makes and frees itself (a MEM_ALLOC node and a MEM_FREE node of the
-// same pointer): allocated once at capture, reused by every launch, returned when the graph and every
-// copy of it (clones, executable graphs) are gone, after the work queued on their context so far.
+// The memory of a graph's MEM_ALLOC nodes (explicit or captured), shared by the graph and every copy of it
+// (clones, executable graphs, child graph nodes). Each allocation is made once, when its node is made, at
+// the address every launch gives it, and stays mapped while the graph lives (retain_graph_allocation):
+// freeing it (inside the graph, or outside with cuMemFree, cuMemFreeAsync or another graph's MEM_FREE node)
+// marks it free, and the next launch allocates it again at that address, as NVIDIA's driver hands a graph
+// allocation the same address at every launch. When the last copy goes, the allocations that are free (and
+// those the graph frees itself but never ran) are returned, after the work queued on their context so far;
+// one that is not free stays the application's, to free later as any allocation.
 struct GraphMemory {
-    std::vector<CUdeviceptr> owned;
+    std::vector<CUdeviceptr> owned;     // freed by the graph's own MEM_FREE nodes
+    std::vector<CUdeviceptr> allocated; // made by its MEM_ALLOC nodes (retained while it lives)
     GraphMemory() = default;
     GraphMemory(const GraphMemory&) = delete;
     GraphMemory& operator=(const GraphMemory&) = delete;
@@ -74,8 +80,21 @@ struct Graph {
 std::mutex& graph_mutex();
 
 // Graph memory accounting (cuDeviceGetGraphMemAttribute): an allocation made for a MEM_ALLOC node, counted
-// while it lives (whoever frees it). Takes its own lock.
+// while it lives and is not free. Takes its own lock.
 void note_graph_allocation(CUdeviceptr dptr);
+
+// Retention of graph allocations (GraphMemory). Each takes the accounting's lock.
+// DPTR, an allocation of G's MEM_ALLOC node, stays mapped while G lives (G.memory made when it has none).
+void retain_graph_allocation(Graph& g, CUdeviceptr dptr);
+enum class GraphFree { NotRetained, Freed, AlreadyFree };
+// A free of DPTR: NotRetained when it is not a retained graph allocation (free it as any allocation);
+// Freed when it was live and is now marked free; AlreadyFree when it was free (a second free: an error).
+GraphFree free_retained_graph_allocation(CUdeviceptr dptr);
+// A launch's MEM_ALLOC node: DPTR is live again.
+void reallocate_retained_graph_allocation(CUdeviceptr dptr);
+// The graph that retained DPTR is gone: true when DPTR was free (return it), false when the application holds
+// it (or it was not retained).
+bool forget_retained_graph_allocation(CUdeviceptr dptr);
 
 // ---- Under graph_mutex() ----------------------------------------------------------------------------
 

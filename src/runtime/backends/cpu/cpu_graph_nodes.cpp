@@ -7,8 +7,8 @@
 // issued its bodies; the nodes after it run asynchronously as usual). Logged once.
 //
 // Memory nodes: cuGraphAddMemAllocNode allocates at once, as a captured cuMemAllocAsync does (the address is
-// fixed for every launch); memory the graph frees itself (a MEM_FREE node of that address) is returned with the
-// graph's last copy (GraphMemory).
+// fixed for every launch), and the graph retains the allocation while it lives (GraphMemory in cpu_graph.h): a
+// free inside or outside the graph marks it free, the next launch allocates it again.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -38,6 +38,7 @@ struct GraphMemoryAccount final : StatePart {
     static constexpr PartSlot kSlot = PartSlot::GraphMemory;
     std::mutex mutex;
     std::map<CUdeviceptr, uint64_t> allocations; // base -> buffer id
+    std::map<CUdeviceptr, bool> retained;        // base -> free (retained by a graph that lives: GraphMemory)
     uint64_t high = 0;
 };
 
@@ -49,7 +50,8 @@ uint64_t used_bytes(GraphMemoryAccount& a) {
     for (auto it = a.allocations.begin(); it != a.allocations.end();) {
         Region r;
         if (find_region(it->first, 0, &r) && r.base == it->first && r.id == it->second) {
-            used += r.size;
+            auto kept = a.retained.find(it->first);
+            if (kept == a.retained.end() || !kept->second) used += r.size;
             ++it;
         } else {
             it = a.allocations.erase(it);
@@ -134,20 +136,29 @@ CUresult alloc_node(Node& node, CUDA_MEM_ALLOC_NODE_PARAMS& p) {
     return CUDA_SUCCESS;
 }
 
-// A MEM_FREE node of an allocation of this graph: the memory becomes the graph's (returned with its last copy).
+bool is_retained(CUdeviceptr dptr) {
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    return a.retained.count(dptr) != 0;
+}
+
+// A MEM_FREE node of an allocation of this graph (the memory becomes the graph's, returned with its last copy)
+// or of another graph that lives (its launches mark that allocation free).
 CUresult free_node(Node& node, Graph& g, CUdeviceptr dptr) {
     bool mine = false;
     for (auto& n : g.nodes) mine = mine || (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC && n->dptr == dptr);
-    if (!mine) {
+    if (!mine && !is_retained(dptr)) {
         return refuse(CUDA_ERROR_NOT_SUPPORTED,
-                      "cpu backend: a graph memory free node of 0x{:x}, which no allocation node of the same graph "
-                      "made (freeing another graph's or cuMemAllocAsync's memory in a graph)",
+                      "cpu backend: a graph memory free node of 0x{:x}, which no graph allocation node made "
+                      "(freeing cuMemAllocAsync's or cuMemAlloc's memory in a graph)",
                       dptr);
     }
     node.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
     node.dptr = dptr;
-    if (!g.memory) g.memory = std::make_shared<GraphMemory>();
-    g.memory->owned.push_back(dptr);
+    if (mine) {
+        if (!g.memory) g.memory = std::make_shared<GraphMemory>();
+        g.memory->owned.push_back(dptr);
+    }
     return CUDA_SUCCESS;
 }
 
@@ -205,6 +216,7 @@ CUresult add_from_params(CUgraphNode* ph, CUgraph hg, const CUgraphNode* deps, s
     if (r != CUDA_SUCCESS) return r;
     Node* raw = node.get();
     if (CUresult added = add_new_node(ph, hg, deps, n, std::move(node))) return added;
+    if (raw->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) retain_graph_allocation(*g, raw->dptr);
     if (raw->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
         register_bodies(*g);
         p.conditional.phGraph_out = raw->body_handles.data(); // owned by the node, as the driver's array is
@@ -335,6 +347,41 @@ void note_graph_allocation(CUdeviceptr dptr) {
     std::lock_guard lock(a.mutex);
     a.allocations[dptr] = r.id;
     used_bytes(a);
+}
+
+void retain_graph_allocation(Graph& g, CUdeviceptr dptr) {
+    if (!g.memory) g.memory = std::make_shared<GraphMemory>();
+    g.memory->allocated.push_back(dptr);
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    a.retained[dptr] = false;
+}
+
+GraphFree free_retained_graph_allocation(CUdeviceptr dptr) {
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    auto it = a.retained.find(dptr);
+    if (it == a.retained.end()) return GraphFree::NotRetained;
+    if (it->second) return GraphFree::AlreadyFree;
+    it->second = true;
+    return GraphFree::Freed;
+}
+
+void reallocate_retained_graph_allocation(CUdeviceptr dptr) {
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    if (auto it = a.retained.find(dptr); it != a.retained.end()) it->second = false;
+    used_bytes(a);
+}
+
+bool forget_retained_graph_allocation(CUdeviceptr dptr) {
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    auto it = a.retained.find(dptr);
+    if (it == a.retained.end()) return false;
+    const bool was_free = it->second;
+    a.retained.erase(it);
+    return was_free;
 }
 
 bool has_conditional_nodes(const Graph& g) {

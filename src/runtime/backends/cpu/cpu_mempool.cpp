@@ -10,6 +10,7 @@
 // cuDeviceSetMemPool). Pools are device memory only: no IPC export, access is always read-write.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include "core/log.h"
@@ -172,10 +173,25 @@ void release_now(CUdeviceptr dptr) {
         (void)state().device.free(dptr); // cuMemAlloc memory
 }
 
+// A free of a graph allocation its graph retains (GraphMemory): marked free, the memory kept mapped for the
+// graph's next launch. Nullopt when DPTR is not one.
+std::optional<CUresult> free_graph_allocation(CUdeviceptr dptr) {
+    switch (free_retained_graph_allocation(dptr)) {
+    case GraphFree::Freed:
+        return CUDA_SUCCESS;
+    case GraphFree::AlreadyFree:
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: graph allocation 0x{:x} freed twice", dptr);
+    case GraphFree::NotRetained:
+        break;
+    }
+    return std::nullopt;
+}
+
 CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
     if (CUresult r = check_init()) return r;
     StreamRef ref;
     if (CUresult r = resolve_stream(stream, ref)) return r;
+    if (auto graph = free_graph_allocation(dptr)) return *graph;
     Region r;
     D4R_CPU_REFUSE_IF(!find_region(dptr, 0, &r) || r.base != dptr || r.kind != RegionKind::Device,
                       CUDA_ERROR_INVALID_VALUE);
@@ -191,6 +207,8 @@ CUresult cu_mem_free_async(CUdeviceptr dptr, CUstream stream) {
 // cuMemFree of a pool allocation: after the context's work, as for any allocation, back to its pool.
 PFN_cuMemFree_v2 g_mem_free = nullptr;
 CUresult cu_mem_free(CUdeviceptr dptr) {
+    if (state().initialized.load())
+        if (auto graph = free_graph_allocation(dptr)) return *graph;
     {
         std::lock_guard lock(pools().mutex);
         if (pools().pending_free.count(dptr)) return CUDA_ERROR_INVALID_VALUE; // already freed
@@ -404,7 +422,11 @@ void fill_mempool(ApiTable& t) {
 }
 
 GraphMemory::~GraphMemory() {
-    for (CUdeviceptr dptr : owned) {
+    std::vector<CUdeviceptr> release = owned;
+    for (CUdeviceptr dptr : allocated)
+        if (forget_retained_graph_allocation(dptr) && std::find(owned.begin(), owned.end(), dptr) == owned.end())
+            release.push_back(dptr);
+    for (CUdeviceptr dptr : release) {
         Region r;
         if (!find_region(dptr, 0, &r) || r.base != dptr) continue; // its context is gone, and with it the memory
         auto ctx = find_context(reinterpret_cast<CUcontext>(r.ctx));
