@@ -326,11 +326,17 @@ TEST_F(CpuMappedMemoryTest, VirtualMemoryRefusals) {
     other.requestedHandleTypes = CU_MEM_HANDLE_TYPE_WIN32;
     EXPECT_EQ(api().cuMemCreate(&h, gran, &other, 0), CUDA_ERROR_NOT_SUPPORTED);
     other = prop;
-    other.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC; // asked, never granted
+    other.allocFlags.compressionType = 2; // neither none nor generic
+    EXPECT_EQ(api().cuMemCreate(&h, gran, &other, 0), CUDA_ERROR_INVALID_VALUE);
+    int compression = 0;
+    EXPECT_EQ(api().cuDeviceGetAttribute(&compression, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, 0),
+              CUDA_SUCCESS);
+    EXPECT_EQ(compression, 1);                                         // as the H200
+    other.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC; // granted, and said so
     ASSERT_EQ(api().cuMemCreate(&h, gran, &other, 0), CUDA_SUCCESS);
     CUmemAllocationProp got{};
     EXPECT_EQ(api().cuMemGetAllocationPropertiesFromHandle(&got, h), CUDA_SUCCESS);
-    EXPECT_EQ(got.allocFlags.compressionType, CU_MEM_ALLOCATION_COMP_NONE);
+    EXPECT_EQ(got.allocFlags.compressionType, CU_MEM_ALLOCATION_COMP_GENERIC);
     int fd = -1;
     EXPECT_EQ(api().cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
               CUDA_ERROR_INVALID_VALUE);

@@ -97,7 +97,7 @@ CUresult cu_device_total_mem(size_t* bytes, CUdevice dev) {
 }
 
 // Values of an H100/H200-class sm_90 device, except the SM count (host cores) and features ptxsim lacks
-// (cluster launches, IPC, compression: reported as 0). Memory features are what holds
+// (cluster launches, IPC: reported as 0). Memory features are what holds
 // for a device whose memory is the host's: managed memory is coherent and concurrently accessible from
 // host and kernels (83, 89, 101), page-locked and registered host memory is used at its host address
 // (19, 91, 99, 113), virtual memory management works with POSIX file descriptor handles (102, 103). Plain
@@ -344,6 +344,9 @@ bool attribute_value(int attr, int* out) {
     case 106:
         *out = kMaxBlocksPerSm;
         return true;
+    case 107:
+        *out = 1;
+        return true; // generic compression, as the H200: granted by cuMemCreate and invisible to data (cpu_vmm.cpp)
     case 108:
         *out = kL2Bytes / 8 * 5;
         return true; // persisting L2 lines, 5/8 of the L2 as on the H200: a hint (ptxsim has no cache)

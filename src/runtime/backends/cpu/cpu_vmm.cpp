@@ -10,10 +10,11 @@
 // (a dup of the memfd) and imported back. Every call validates its arguments and answers with the
 // CUresult NVIDIA's driver documents; nothing here can fault on bad input.
 //
+// Compression (CU_MEM_ALLOCATION_COMP_GENERIC) is granted, as on the H200, and kept in the allocation's
+// properties: it changes how a GPU stores bytes, never their values, so on the CPU it changes nothing else.
 // Not modelled: read-only access (CU_MEM_ACCESS_FLAGS_PROT_READ maps read-write: a kernel or copy
-// writing there is not trapped), compression (never granted: CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED
-// is 0), Win32 and fabric handles (CUDA_ERROR_NOT_SUPPORTED). Copies, memsets and kernels may cross
-// from one accessible piece to the next when they are mapped back to back (check_range's mapped_span).
+// writing there is not trapped), Win32 and fabric handles (CUDA_ERROR_NOT_SUPPORTED). Copies, memsets and kernels may
+// cross from one accessible piece to the next when they are mapped back to back (check_range's mapped_span).
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -121,6 +122,11 @@ CUresult check_prop(const CUmemAllocationProp* prop) {
                       static_cast<int>(prop->location.type));
     }
     D4R_CPU_REFUSE_IF(prop->location.id != 0, CUDA_ERROR_INVALID_DEVICE);
+    if (prop->allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_NONE &&
+        prop->allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_GENERIC) {
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: VMM: compression type {} (none or generic)",
+                      static_cast<int>(prop->allocFlags.compressionType));
+    }
     return CUDA_SUCCESS;
 }
 
@@ -175,7 +181,6 @@ CUresult cu_mem_create(CUmemGenericAllocationHandle* handle, size_t size, const 
     D4R_CPU_REFUSE_IF(ftruncate(fd, static_cast<off_t>(size)) != 0, CUDA_ERROR_OUT_OF_MEMORY);
     a->size = size;
     a->prop = *prop;
-    a->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_NONE; // never granted here
     a->prop.win32HandleMetaData = nullptr;
     Vmm& v = vmm();
     std::lock_guard lock(v.mutex);
