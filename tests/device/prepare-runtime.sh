@@ -14,13 +14,13 @@ case "${1:-}" in
     *) echo "prepare-runtime.sh: unknown argument '$1' (accepted: --samples DIR)" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/../.."
-cmake --build build --target d4rcuda d4r $(cd build && ninja -t targets all | sed -n 's/^\(prog_nv_[a-z_0-9]*\):.*/\1/p')
+cmake --build build --target d4rcuda d4r_nvrtc_companion d4r_nvjitlink_companion d4r $(cd build && ninja -t targets all | sed -n 's/^\(prog_nv_[a-z_0-9]*\):.*/\1/p')
 rm -rf build-device
 mkdir -p build-device/lib build-device/bin
-cp build/lib/libd4rcuda.so build-device/lib/
+cp build/lib/libd4rcuda.so build/lib/libnvrtc.so.13 build/lib/libnvJitLink.so.13 build-device/lib/
 cp build/bin/prog_nv_* build/bin/d4r build-device/bin/
 [ -f build/lib/libd4r_ngx.so ] && cp build/lib/libd4r_ngx.so build-device/lib/
-strip --strip-debug build-device/lib/*.so build-device/bin/*  # carried to the device: 64 MiB limit
+strip --strip-debug build-device/lib/*.so* build-device/bin/*  # carried to the device: 64 MiB limit
 for dep in $(ldd build/lib/libd4rcuda.so build/bin/d4r | awk '/libfmt|liblz4|libzstd|libpng/ {print $3}' | sort -u); do
     cp "$(readlink -f "$dep")" "build-device/lib/$(basename "$dep")"
 done

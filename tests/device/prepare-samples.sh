@@ -2,8 +2,8 @@
 # Development machine: packs build-samples/, the carry folder of tests/device/samples-sweep.sh: the
 # cuda-samples folders of tests/samples/sweep-list.txt, Common/ and test_args.json from a checkout
 # (the commit docs/compatibility.md names), packed as cuda-samples.tar.xz (the samples' data files put them
-# over the carry limit of 64 MiB unpacked), and libd4rcuda.so from build/lib with the shared libraries the
-# device image lacks. Checks that it stays under 50 MiB. samples-sweep.sh unpacks it on the device.
+# over the carry limit of 64 MiB unpacked), and libd4rcuda.so and the companions libnvrtc.so.13 and
+# libnvJitLink.so.13 (docs/companions.md) from build/lib with the shared libraries the device image lacks. Checks that it stays under 50 MiB. samples-sweep.sh unpacks it on the device.
 # Usage: tests/device/prepare-samples.sh --samples DIR
 set -euo pipefail
 samples=
@@ -16,7 +16,9 @@ if [ ! -d "$samples/Samples" ] || [ ! -d "$samples/Common" ]; then
     echo "prepare-samples.sh: $samples holds no Samples/ and Common/" >&2; exit 2
 fi
 cd "$(dirname "$0")/../.."
-[ -f build/lib/libd4rcuda.so ] || { echo "prepare-samples.sh: build/lib/libd4rcuda.so missing (build target d4rcuda)" >&2; exit 1; }
+for f in libd4rcuda.so libnvrtc.so.13 libnvJitLink.so.13; do
+    [ -f "build/lib/$f" ] || { echo "prepare-samples.sh: build/lib/$f missing (build the targets d4rcuda, d4r_nvrtc_companion, d4r_nvjitlink_companion)" >&2; exit 1; }
+done
 rm -rf build-samples
 mkdir -p build-samples/cuda-samples/Samples build-samples/lib
 cp -r "$samples/Common" build-samples/cuda-samples/
@@ -34,8 +36,8 @@ while read -r name; do
     [ ! -f "$samples/Samples/$parent/CMakeLists.txt" ] ||
         cp "$samples/Samples/$parent/CMakeLists.txt" "build-samples/cuda-samples/Samples/$parent/"
 done <tests/samples/sweep-list.txt
-cp build/lib/libd4rcuda.so build-samples/lib/
-strip --strip-debug build-samples/lib/libd4rcuda.so
+cp build/lib/libd4rcuda.so build/lib/libnvrtc.so.13 build/lib/libnvJitLink.so.13 build-samples/lib/
+strip --strip-debug build-samples/lib/*.so*
 for dep in $(ldd build/lib/libd4rcuda.so | awk '/libfmt|liblz4|libzstd|libpng/ {print $3}' | sort -u); do
     cp "$(readlink -f "$dep")" "build-samples/lib/$(basename "$dep")"
 done
