@@ -370,8 +370,8 @@ TEST_F(CpuGraphTest, GraphMemoryAttributesCountLiveGraphAllocations) {
 
 // A graph allocation the application frees outside the graph (cuMemFree, cuMemFreeAsync, another graph's free
 // node) is allocated again, at the same address, by the graph's next launch (NVIDIA's graphMemoryNodes sample
-// does each); freeing it twice is an error; when the graph goes, memory that is free is returned and memory the
-// application holds stays valid until it frees it.
+// does each); launching again before it is freed and freeing it twice are errors; when the graph goes, memory that is
+// free is returned and memory the application holds stays valid until it frees it.
 TEST_F(CpuGraphTest, GraphAllocationsFreedOutsideAreAllocatedAgainByTheNextLaunch) {
     CUstream s = nullptr;
     ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
@@ -412,6 +412,8 @@ TEST_F(CpuGraphTest, GraphAllocationsFreedOutsideAreAllocatedAgainByTheNextLaunc
         EXPECT_EQ(host, std::vector<uint32_t>(64, value));
     };
     launch_and_check(7);
+    // Launching again while the previous launch's allocation is not freed: refused, as NVIDIA's driver does.
+    EXPECT_EQ(api().cuGraphLaunch(e, s), CUDA_ERROR_INVALID_VALUE);
     EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_ERROR_INVALID_VALUE); // twice
     launch_and_check(8);
@@ -435,6 +437,30 @@ TEST_F(CpuGraphTest, GraphAllocationsFreedOutsideAreAllocatedAgainByTheNextLaunc
     EXPECT_EQ(api().cuMemGetAddressRange_v2(&base, &size, a.dptr), CUDA_ERROR_NOT_FOUND); // returned
     EXPECT_EQ(api().cuGraphExecDestroy(free_exec), CUDA_SUCCESS);
     EXPECT_EQ(api().cuGraphDestroy(freeing), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
+}
+
+// An executable graph instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH frees its previous
+// launch's allocations when it is launched again.
+TEST_F(CpuGraphTest, AutoFreeOnLaunchFreesThePreviousLaunchsAllocations) {
+    CUstream s = nullptr;
+    ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+    CUgraph g = nullptr;
+    ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
+    CUDA_MEM_ALLOC_NODE_PARAMS a{};
+    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a.bytesize = 4096;
+    CUgraphNode alloc = nullptr;
+    ASSERT_EQ(api().cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &a), CUDA_SUCCESS);
+    CUgraphExec e = nullptr;
+    ASSERT_EQ(api().cuGraphInstantiateWithFlags(&e, g, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH), CUDA_SUCCESS);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(api().cuGraphLaunch(e, s), CUDA_SUCCESS) << i;
+    ASSERT_EQ(api().cuStreamSynchronize(s), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMemsetD32_v2(a.dptr, 1, 1024), CUDA_SUCCESS); // the last launch's allocation is valid
+    EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphExecDestroy(e), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphDestroy(g), CUDA_SUCCESS);
     EXPECT_EQ(api().cuStreamDestroy_v2(s), CUDA_SUCCESS);
 }
 
@@ -576,7 +602,13 @@ TEST_F(CpuGraphTest, GraphAllocationsBelongToTheGraph) {
     CUgraph graph = nullptr;
     ASSERT_EQ(api().cuStreamEndCapture(s, &graph), CUDA_SUCCESS);
     CUgraphExec exec = nullptr;
+    // Relaunched while KEPT from the previous launch is not freed: only with auto-free (else INVALID_VALUE).
     ASSERT_EQ(api().cuGraphInstantiateWithFlags(&exec, graph, 0), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuGraphLaunch(exec, s), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuGraphLaunch(exec, s), CUDA_ERROR_INVALID_VALUE);
+    ASSERT_EQ(api().cuGraphExecDestroy(exec), CUDA_SUCCESS);
+    ASSERT_EQ(api().cuGraphInstantiateWithFlags(&exec, graph, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH),
+              CUDA_SUCCESS);
     for (int i = 0; i < 3; ++i) ASSERT_EQ(api().cuGraphLaunch(exec, s), CUDA_SUCCESS);
     ASSERT_EQ(api().cuStreamSynchronize(s), CUDA_SUCCESS);
     uint32_t back[64] = {};

@@ -634,6 +634,9 @@ CUresult cu_graph_launch(CUgraphExec h, CUstream stream) {
     std::lock_guard lock(graph_mutex());
     Exec* e = find_exec(h);
     D4R_CPU_REFUSE_IF(!e, CUDA_ERROR_INVALID_VALUE);
+    if (CUresult r =
+            check_graph_allocations_free(*e->graph, e->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH))
+        return r;
     if (has_conditional_nodes(*e->graph))
         if (CUresult r = start_conditional_launch(*e->graph, stream)) return r;
     return launch_graph_nodes(*e->graph, stream);

@@ -92,6 +92,10 @@ enum class GraphFree { NotRetained, Freed, AlreadyFree };
 GraphFree free_retained_graph_allocation(CUdeviceptr dptr);
 // A launch's MEM_ALLOC node: DPTR is live again.
 void reallocate_retained_graph_allocation(CUdeviceptr dptr);
+// Before a launch of G: CUDA_ERROR_INVALID_VALUE when an allocation of G's from a previous launch is not free
+// (as NVIDIA's cuGraphLaunch answers), unless AUTO_FREE (CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH), which
+// frees them.
+CUresult check_graph_allocations_free(const Graph& g, bool auto_free);
 // The graph that retained DPTR is gone: true when DPTR was free (return it), false when the application holds
 // it (or it was not retained).
 bool forget_retained_graph_allocation(CUdeviceptr dptr);

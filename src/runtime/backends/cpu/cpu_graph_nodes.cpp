@@ -34,11 +34,14 @@ ConditionalRegistry& conditionals() { return state().part<ConditionalRegistry>()
 // The allocations made for MEM_ALLOC nodes (by base, with the buffer id, so that an address reused by
 // another allocation is not counted) and the high watermark of their bytes. Graph memory is allocated when
 // its node is made and has no reserve of its own: reserved equals used.
+// A retained graph allocation: made with its node (before any launch), allocated by a launch, or free.
+enum class GraphAllocation { Made, Live, Free };
+
 struct GraphMemoryAccount final : StatePart {
     static constexpr PartSlot kSlot = PartSlot::GraphMemory;
     std::mutex mutex;
-    std::map<CUdeviceptr, uint64_t> allocations; // base -> buffer id
-    std::map<CUdeviceptr, bool> retained;        // base -> free (retained by a graph that lives: GraphMemory)
+    std::map<CUdeviceptr, uint64_t> allocations;     // base -> buffer id
+    std::map<CUdeviceptr, GraphAllocation> retained; // base -> state (retained by a graph that lives: GraphMemory)
     uint64_t high = 0;
 };
 
@@ -51,7 +54,7 @@ uint64_t used_bytes(GraphMemoryAccount& a) {
         Region r;
         if (find_region(it->first, 0, &r) && r.base == it->first && r.id == it->second) {
             auto kept = a.retained.find(it->first);
-            if (kept == a.retained.end() || !kept->second) used += r.size;
+            if (kept == a.retained.end() || kept->second != GraphAllocation::Free) used += r.size;
             ++it;
         } else {
             it = a.allocations.erase(it);
@@ -338,6 +341,15 @@ void collect_conditionals(const Graph& g, std::vector<Conditional*>& out) {
     }
 }
 
+// The allocations of G's MEM_ALLOC nodes, its child graphs' and its conditional bodies' included.
+void collect_allocations(const Graph& g, std::vector<CUdeviceptr>& out) {
+    for (auto& n : g.nodes) {
+        if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) out.push_back(n->dptr);
+        if (n->child) collect_allocations(*n->child, out);
+        for (auto& body : n->bodies) collect_allocations(*body, out);
+    }
+}
+
 } // namespace
 
 void note_graph_allocation(CUdeviceptr dptr) {
@@ -354,7 +366,7 @@ void retain_graph_allocation(Graph& g, CUdeviceptr dptr) {
     g.memory->allocated.push_back(dptr);
     GraphMemoryAccount& a = account();
     std::lock_guard lock(a.mutex);
-    a.retained[dptr] = false;
+    a.retained[dptr] = GraphAllocation::Made;
 }
 
 GraphFree free_retained_graph_allocation(CUdeviceptr dptr) {
@@ -362,16 +374,37 @@ GraphFree free_retained_graph_allocation(CUdeviceptr dptr) {
     std::lock_guard lock(a.mutex);
     auto it = a.retained.find(dptr);
     if (it == a.retained.end()) return GraphFree::NotRetained;
-    if (it->second) return GraphFree::AlreadyFree;
-    it->second = true;
+    if (it->second == GraphAllocation::Free) return GraphFree::AlreadyFree;
+    it->second = GraphAllocation::Free;
     return GraphFree::Freed;
 }
 
 void reallocate_retained_graph_allocation(CUdeviceptr dptr) {
     GraphMemoryAccount& a = account();
     std::lock_guard lock(a.mutex);
-    if (auto it = a.retained.find(dptr); it != a.retained.end()) it->second = false;
+    if (auto it = a.retained.find(dptr); it != a.retained.end()) it->second = GraphAllocation::Live;
     used_bytes(a);
+}
+
+CUresult check_graph_allocations_free(const Graph& g, bool auto_free) {
+    std::vector<CUdeviceptr> made;
+    collect_allocations(g, made);
+    GraphMemoryAccount& a = account();
+    std::lock_guard lock(a.mutex);
+    for (CUdeviceptr dptr : made) {
+        auto it = a.retained.find(dptr);
+        if (it == a.retained.end() || it->second != GraphAllocation::Live) continue;
+        if (!auto_free) {
+            return refuse(CUDA_ERROR_INVALID_VALUE,
+                          "cpu backend: cuGraphLaunch: the graph's allocation 0x{:x} from a previous launch is not "
+                          "freed (free it, or instantiate with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)",
+                          dptr);
+        }
+    }
+    if (auto_free)
+        for (CUdeviceptr dptr : made)
+            if (auto it = a.retained.find(dptr); it != a.retained.end()) it->second = GraphAllocation::Free;
+    return CUDA_SUCCESS;
 }
 
 bool forget_retained_graph_allocation(CUdeviceptr dptr) {
@@ -379,7 +412,7 @@ bool forget_retained_graph_allocation(CUdeviceptr dptr) {
     std::lock_guard lock(a.mutex);
     auto it = a.retained.find(dptr);
     if (it == a.retained.end()) return false;
-    const bool was_free = it->second;
+    const bool was_free = it->second == GraphAllocation::Free;
     a.retained.erase(it);
     return was_free;
 }
