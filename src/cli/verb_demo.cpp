@@ -50,6 +50,8 @@ int run_demo_verb(DemoCliOptions& o) {
                                        "least the render size",
                                        o.output, o.render));
     if (o.demo.frames == 0) return report_error(make_error(ErrorCode::Invalid, "--frames must be at least 1"));
+    if (o.demo.dump_inputs && o.demo.dump_dir.empty())
+        return report_error(make_error(ErrorCode::Invalid, "--dump-inputs needs --dump-frames DIR"));
     if (o.native != "on" && o.native != "off")
         return report_error(make_error(ErrorCode::Invalid, "--native '{}': expected on or off", o.native));
     o.demo.native = o.native == "on";
@@ -109,6 +111,10 @@ void register_demo_verb(CLI::App& root) {
     sub->add_option("--dump-frames", o->demo.dump_dir,
                     "Write every frame's output and ground truth (RGB f16, linear) to DIR/SCENE-fNNN.d4rframe, for "
                     "training (docs/demo.md)");
+    sub->add_flag("--dump-inputs", o->demo.dump_inputs,
+                  "With --dump-frames: also dump the core's inputs (colour, depth, motion, jitter) and its accumulate "
+                  "step's intermediates (history before the clamp, reconstruction, blend weight), version 2 dumps "
+                  "(docs/demo.md)");
     sub->add_option("--scene-threads", o->demo.scene_threads, "Threads rendering the scene (0 = every core)")
         ->capture_default_str();
     sub->add_flag("--quiet", o->quiet, "Print nothing but errors");

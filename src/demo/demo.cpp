@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -24,8 +25,10 @@
 #include "image/resample.h"
 #include "image/tonemap.h"
 #include "scene/scene.h"
+#include "upscaler/accumulate_terms.h"
 #include "upscaler/cuda_functions.h"
 #include "upscaler/native_kernels.h"
+#include "upscaler/reference.h"
 
 namespace d4r::demo {
 
@@ -196,6 +199,8 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     std::error_code ec;
     fs::create_directories(o.out_dir, ec);
     if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", o.out_dir, ec.message());
+    if (o.dump_inputs && o.dump_dir.empty())
+        return make_error(ErrorCode::Invalid, "--dump-inputs needs --dump-frames DIR");
     if (!o.dump_dir.empty()) {
         fs::create_directories(o.dump_dir, ec);
         if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", o.dump_dir, ec.message());
@@ -274,6 +279,22 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     D4R_DEMO_CU(cuda.cuEventCreate(&dev.start, 0));
     D4R_DEMO_CU(cuda.cuEventCreate(&dev.end, 0));
 
+    // --dump-inputs: the core's CPU reference on the same inputs, for the accumulate step's intermediates.
+    static_assert(upscaler::kAccumulateTermPlanes == kFrameDumpTermPlanes);
+    std::optional<upscaler::ReferenceUpscaler> reference;
+    if (o.dump_inputs) {
+        upscaler::PipelineConfig config;
+        config.render_width = o.render_width;
+        config.render_height = o.render_height;
+        config.output_width = o.output_width;
+        config.output_height = o.output_height;
+        config.hdr = true; // the feature's flags above: IsHDR | MVLowRes
+        config.mv_low_res = true;
+        upscaler::ReferenceUpscaler created = D4R_TRY(upscaler::ReferenceUpscaler::create(config));
+        reference.emplace(std::move(created));
+    }
+    bool reference_differs = false;
+
     std::vector<uint16_t> output_bits(ow * oh * 4), core_bits;
     for (uint32_t i = 0; i < o.frames; ++i) {
         FrameStats st;
@@ -323,13 +344,52 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
             report.network_active = report.network_active || core_bits != output_bits;
         }
         if (!o.dump_dir.empty()) { // training pairs: the core's own output (docs/network.md, "Training")
+            const std::vector<uint16_t>& core_out = baseline ? core_bits : output_bits;
             FrameDump dump{.width = o.output_width,
                            .height = o.output_height,
                            .exposure = in.exposure,
                            .frame_index = i,
-                           .output = rgb_of_rgba_halves(baseline ? core_bits : output_bits),
-                           .truth = rgb_halves(frame.truth)};
-            D4R_TRY(write_file_atomic(fs::path(o.dump_dir) / frame_dump_name(scene_name, i), encode_frame_dump(dump)));
+                           .output = rgb_of_rgba_halves(core_out),
+                           .truth = rgb_halves(frame.truth),
+                           .inputs = std::nullopt};
+            if (reference) {
+                std::vector<uint16_t> ref_out(ow * oh * 4);
+                float exposure = in.exposure;
+                upscaler::FrameParams f;
+                f.color = upscaler::host_address(color.data());
+                f.depth = upscaler::host_address(in.depth.data());
+                f.motion = upscaler::host_address(motion.data());
+                f.exposure = upscaler::host_address(&exposure);
+                f.output = upscaler::host_address(ref_out.data());
+                f.render_width = o.render_width;
+                f.render_height = o.render_height;
+                f.jitter_x = in.jitter_x;
+                f.jitter_y = in.jitter_y;
+                f.reset = i == 0;
+                std::vector<float> terms;
+                D4R_TRY_CTX(reference->evaluate(f, o.scene_threads, &terms),
+                            "the core's CPU reference (--dump-inputs)");
+                if (ref_out != core_out && !reference_differs) {
+                    reference_differs = true; // the fast native sets of a GPU are not the PTX's bytes
+                    progress(fmt::format("note: frame {}: the CPU reference's output differs from the core's; the "
+                                         "dumped terms are the reference's",
+                                         i));
+                }
+                FrameInputs dumped{.render_width = o.render_width,
+                                   .render_height = o.render_height,
+                                   .jitter_x = in.jitter_x,
+                                   .jitter_y = in.jitter_y,
+                                   .history = i > 0,
+                                   .depth = in.depth,
+                                   .color = rgb_of_rgba_halves(color),
+                                   .motion = motion,
+                                   .terms = {}};
+                dumped.terms.reserve(terms.size());
+                for (float v : terms) dumped.terms.push_back(image::float_to_half(v));
+                dump.inputs = std::move(dumped);
+            }
+            std::vector<uint8_t> bytes = D4R_TRY(encode_frame_dump(dump));
+            D4R_TRY(write_file_atomic(fs::path(o.dump_dir) / frame_dump_name(scene_name, i), bytes));
         }
 
         image::Image out(o.output_width, o.output_height, 4, image::halves_to_floats(output_bits));
@@ -414,7 +474,8 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         progress("translated run " + report.translated_note);
     }
     if (!o.dump_dir.empty())
-        progress(fmt::format("wrote {} frame dumps to {} ({}-fNNN.d4rframe)", o.frames, o.dump_dir, scene_name));
+        progress(fmt::format("wrote {} frame dumps to {} ({}-fNNN.d4rframe{})", o.frames, o.dump_dir, scene_name,
+                             o.dump_inputs ? ", version 2 with the core's inputs and accumulate terms" : ""));
     report.total_seconds = ms_since(t_start) / 1000;
     D4R_TRY(write_file_atomic(fs::path(o.out_dir) / "report.json", report_json(report)));
     return report;

@@ -41,6 +41,10 @@ struct DemoOptions {
     bool network = false;
     // A folder for a frame dump of every frame (frame_dump.h: the core's output and the truth, f16), "" = none.
     std::string dump_dir;
+    // With dump_dir: version 2 dumps that also hold the core's inputs (render colour, depth, motion, jitter) and
+    // the accumulate step's intermediates (history before the clamp ...), from the CPU reference of the core run
+    // beside it on the same inputs (upscaler/accumulate_terms.h).
+    bool dump_inputs = false;
     unsigned scene_threads = 0; // threads rendering the scene, 0 = every core
 };
 

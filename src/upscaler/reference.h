@@ -17,8 +17,9 @@ namespace d4r::upscaler {
 class ReferenceUpscaler {
 public:
     static Expected<ReferenceUpscaler> create(const PipelineConfig& config);
-    // Runs one frame synchronously; THREADS as run_host_kernel (the result does not depend on it).
-    Status evaluate(const FrameParams& host_frame, unsigned threads = 1);
+    // Runs one frame synchronously; THREADS as run_host_kernel (the result does not depend on it). With TERMS,
+    // also the accumulate step's intermediates of every output pixel (accumulate_term_planes, for frame dumps).
+    Status evaluate(const FrameParams& host_frame, unsigned threads = 1, std::vector<float>* terms = nullptr);
     const PipelineConfig& config() const { return m_config; }
 
 private:

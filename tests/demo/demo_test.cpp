@@ -82,6 +82,9 @@ TEST(Demo, BadOptionsAreUsageErrorsNamingTheOption) {
     auto smaller = run_d4r({"demo", "--render", "640x360", "--output", "320x180", "--out", dir.path().string()});
     EXPECT_EQ(smaller.exit_code, 2) << smaller.err;
     EXPECT_NE(smaller.err.find("at least the render size"), std::string::npos) << smaller.err;
+    auto inputs = run_d4r({"demo", "--dump-inputs", "--out", dir.path().string()});
+    EXPECT_EQ(inputs.exit_code, 2) << inputs.err;
+    EXPECT_NE(inputs.err.find("--dump-inputs needs --dump-frames"), std::string::npos) << inputs.err;
 }
 
 // --network on: the d4r row is core + network (the committed model, build/share/d4r/models), the core-alone

@@ -448,11 +448,57 @@ class FrameFiles(unittest.TestCase):
             self.assertEqual(read_bytes(path), read_bytes(os.path.join(d, "b.d4rframe")))
             self.assertEqual(frames.list_frames(d), [path, os.path.join(d, "b.d4rframe")])
             blob = read_bytes(path)
-            for bad in (b"d4rfrm2\0" + blob[8:], blob[:-2], blob + b"\0\0"):
+            for bad in (b"d4rfrm9\0" + blob[8:], b"d4rfrm2\0" + blob[8:], blob[:-2], blob + b"\0\0"):
                 with open(path, "wb") as f:
                     f.write(bad)
                 with self.assertRaises(frames.FrameError):
                     frames.read_frame(path)
+
+    def test_version_2_reads_a_file_written_with_struct(self):
+        w, h, rw, rh = 4, 2, 2, 1
+        rng = np.random.RandomState(1)
+        out, truth = (rng.uniform(0, 4, (h, w, 3)).astype(np.float16) for _ in range(2))
+        depth = rng.uniform(0, 1, (rh, rw)).astype(np.float32)
+        color = rng.uniform(0, 4, (rh, rw, 3)).astype(np.float16)
+        motion = rng.uniform(-2, 2, (rh, rw, 2)).astype(np.float16)
+        terms = rng.uniform(0, 1, (h, w, 13)).astype(np.float16)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "a.d4rframe")
+            with open(path, "wb") as f:
+                f.write(b"d4rfrm2\0" + struct.pack("<IIfIIIffII", w, h, 0.5, 3, rw, rh, -0.25, 0.125, 1, 13))
+                for a, fmt in ((out, "<e"), (truth, "<e"), (depth, "<f"), (color, "<e"), (motion, "<e"),
+                               (terms, "<e")):
+                    for v in a.reshape(-1):  # row-major, channels innermost
+                        f.write(struct.pack(fmt, float(v)))
+            for mmap in (True, False):
+                fr = frames.read_frame(path, mmap=mmap)
+                i = fr.inputs
+                self.assertEqual((fr.width, fr.height, fr.exposure, fr.index), (w, h, 0.5, 3))
+                self.assertEqual((i.render_width, i.render_height, i.jitter_x, i.jitter_y, i.history),
+                                 (rw, rh, -0.25, 0.125, True))
+                for got, want in ((fr.output, out), (fr.truth, truth), (i.depth, depth), (i.color, color),
+                                  (i.motion, motion), (i.terms, terms)):
+                    self.assertTrue(np.array_equal(got, want))
+            frames.write_frame(os.path.join(d, "b.d4rframe"), out, truth, 0.5, 3, fr.inputs)
+            self.assertEqual(read_bytes(path), read_bytes(os.path.join(d, "b.d4rframe")))
+            blob = read_bytes(path)
+            bad_planes = blob[:44] + struct.pack("<I", 12) + blob[48:]
+            bad_render = blob[:24] + struct.pack("<I", 5) + blob[28:]
+            for bad, says in ((bad_planes, "12 term planes"), (bad_render, "render size 5x1"), (blob[:-2], "bytes"),
+                              (blob[:40], "48-byte")):
+                with open(path, "wb") as f:
+                    f.write(bad)
+                with self.assertRaisesRegex(frames.FrameError, says):
+                    frames.read_frame(path)
+
+    def test_working_to_linear_inverts_the_core_tone_map(self):
+        rgb = np.array([[0.5, 2.0, 0.1]], dtype=np.float32)
+        exposure = 1.5
+        c = rgb * exposure
+        c = c / (1 + c.max())
+        ycocg = np.stack([c[:, 0] * 0.25 + c[:, 1] * 0.5 + c[:, 2] * 0.25, c[:, 0] * 0.5 - c[:, 2] * 0.5,
+                          c[:, 1] * 0.5 - c[:, 0] * 0.25 - c[:, 2] * 0.25], axis=-1)
+        self.assertTrue(np.allclose(frames.working_to_linear(ycocg, exposure), rgb, rtol=1e-5))
 
 
 # ---------------------------------------------------------------------------------------------

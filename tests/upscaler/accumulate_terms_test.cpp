@@ -1,0 +1,115 @@
+// accumulate_terms (src/upscaler/accumulate_terms.h): its copy of the accumulate step's arithmetic, blended
+// again, is the history the kernel stored, bit for bit at every pixel of frames with history, disocclusion
+// (a moving object) and clipping; and the reference hands out the same planes.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+
+#include "harness.h"
+#include "upscaler/accumulate_terms.h"
+#include "upscaler/frame_setup.h"
+
+namespace d4r::upscaler {
+namespace {
+
+test::RunOptions moving_object_options() {
+    test::RunOptions o;
+    o.config.render_width = 64;
+    o.config.render_height = 48;
+    o.config.output_width = 128;
+    o.config.output_height = 96;
+    o.config.hdr = true;
+    o.exposure_texture = 1.5f;
+    o.frames = 5;
+    o.scene.object = true;
+    o.scene.object_size = 10.0f;
+    o.scene.object_speed = 3.0f;
+    return o;
+}
+
+bool same_bits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
+
+} // namespace
+
+TEST(AccumulateTerms, BlendingTheTermsGivesTheStoredHistoryBitForBit) {
+    test::RunOptions o = moving_object_options();
+    BufferLayout layout = buffer_layout(o.config);
+    std::vector<float> work(layout.total / sizeof(float) + 64, 0.0f);
+    uint64_t base = (host_address(work.data()) + 255) & ~uint64_t(255);
+    WorkBuffers buffers = work_buffers_at(base, layout);
+    SequenceState state;
+    size_t reprojected = 0, dropped = 0, clipped = 0;
+    for (uint32_t t = 0; t < o.frames; ++t) {
+        test::Staged s = test::stage_frame(o, t);
+        FrameParams f = s.params;
+        f.color = host_address(s.color.data());
+        f.depth = host_address(s.depth.data());
+        f.motion = host_address(s.motion.data());
+        f.output = host_address(s.output.data());
+        f.exposure = host_address(&s.exposure);
+        ASSERT_TRUE(validate_frame(o.config, f));
+        math::Params p = make_params(o.config, f, state, buffers);
+        for (const PlannedLaunch& l : plan_launches(p)) run_host_kernel(l.kernel, p, l.shape, 1);
+        std::vector<float> planes = accumulate_term_planes(p);
+        ASSERT_EQ(planes.size(), size_t(p.output_w) * p.output_h * kAccumulateTermPlanes);
+        for (uint32_t y = 0; y < p.output_h; ++y)
+            for (uint32_t x = 0; x < p.output_w; ++x) {
+                AccumulateTerms terms = accumulate_terms(p, int32_t(x), int32_t(y));
+                math::F4 stored = math::load_f4(p.history_out, p.output_stride, int32_t(x), int32_t(y));
+                math::F4 again = blend_terms(terms);
+                ASSERT_TRUE(same_bits(stored.x, again.x) && same_bits(stored.y, again.y) &&
+                            same_bits(stored.z, again.z) && same_bits(stored.w, again.w))
+                    << "frame " << t << " pixel " << x << "," << y;
+                const float* v = &planes[(size_t(y) * p.output_w + x) * kAccumulateTermPlanes];
+                ASSERT_TRUE(same_bits(v[0], terms.history.x) && same_bits(v[3], terms.history.w) &&
+                            v[4] == (terms.reprojected ? 1.0f : 0.0f) && same_bits(v[5], terms.clamped.x) &&
+                            same_bits(v[8], terms.current.x) && same_bits(v[11], terms.coverage) &&
+                            same_bits(v[12], terms.alpha));
+                if (t == 0) {
+                    ASSERT_FALSE(terms.reprojected);
+                } else {
+                    (terms.reprojected ? reprojected : dropped)++;
+                }
+                if (terms.reprojected && !same_bits(terms.clamped.x, terms.history.x)) ++clipped;
+            }
+        advance(state, f);
+    }
+    EXPECT_GT(reprojected, 0u);
+    EXPECT_GT(dropped, 0u) << "the moving object should disocclude some pixels";
+    EXPECT_GT(clipped, 0u) << "some history should be clipped";
+}
+
+TEST(AccumulateTerms, TheReferenceHandsOutTheSamePlanesAndOutput) {
+    test::RunOptions o = moving_object_options();
+    o.frames = 3;
+    auto plain = ReferenceUpscaler::create(o.config);
+    auto probed = ReferenceUpscaler::create(o.config);
+    ASSERT_TRUE(plain && probed);
+    for (uint32_t t = 0; t < o.frames; ++t) {
+        test::Staged a = test::stage_frame(o, t), b = test::stage_frame(o, t);
+        auto address = [](test::Staged& s) {
+            FrameParams f = s.params;
+            f.color = host_address(s.color.data());
+            f.depth = host_address(s.depth.data());
+            f.motion = host_address(s.motion.data());
+            f.output = host_address(s.output.data());
+            f.exposure = host_address(&s.exposure);
+            return f;
+        };
+        std::vector<float> planes;
+        ASSERT_TRUE(plain->evaluate(address(a)));
+        ASSERT_TRUE(probed->evaluate(address(b), 2, &planes));
+        EXPECT_EQ(a.output, b.output) << "asking for the terms changed the output";
+        ASSERT_EQ(planes.size(), size_t(o.config.output_width) * o.config.output_height * kAccumulateTermPlanes);
+        size_t reprojected = 0;
+        for (size_t i = 4; i < planes.size(); i += kAccumulateTermPlanes) reprojected += planes[i] == 1.0f;
+        if (t == 0) {
+            EXPECT_EQ(reprojected, 0u);
+        } else {
+            EXPECT_GT(reprojected, planes.size() / kAccumulateTermPlanes / 2);
+        }
+    }
+}
+
+} // namespace d4r::upscaler
