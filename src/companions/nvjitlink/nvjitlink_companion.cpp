@@ -22,15 +22,25 @@ using namespace d4r;
 using namespace d4r::companion::nvjitlink;
 
 // The functions forwarded untouched.
-#define D4R_NVJITLINK_FORWARDED(X)                                                                     \
-    X(nvJitLinkVersion)                                                                                \
-    X(__nvJitLinkAPI)                                                                                  \
-    X(nvJitLinkGetLinkedCubinSize)                                                                     \
-    X(__nvJitLinkGetLinkedCubinSize_13_0)                                                              \
-    X(nvJitLinkGetLinkedPtxSize) X(__nvJitLinkGetLinkedPtxSize_13_0) X(nvJitLinkGetLinkedPtx)          \
-        X(__nvJitLinkGetLinkedPtx_13_0) X(nvJitLinkGetErrorLogSize) X(__nvJitLinkGetErrorLogSize_13_0) \
-            X(nvJitLinkGetErrorLog) X(__nvJitLinkGetErrorLog_13_0) X(nvJitLinkGetInfoLogSize)          \
-                X(__nvJitLinkGetInfoLogSize_13_0) X(nvJitLinkGetInfoLog) X(__nvJitLinkGetInfoLog_13_0)
+// clang-format off (one name a line; clang-format reflows this list differently at every pass)
+#define D4R_NVJITLINK_FORWARDED(X)        \
+    X(nvJitLinkVersion)                   \
+    X(__nvJitLinkAPI)                     \
+    X(nvJitLinkGetLinkedCubinSize)        \
+    X(__nvJitLinkGetLinkedCubinSize_13_0) \
+    X(nvJitLinkGetLinkedPtxSize)          \
+    X(__nvJitLinkGetLinkedPtxSize_13_0)   \
+    X(nvJitLinkGetLinkedPtx)              \
+    X(__nvJitLinkGetLinkedPtx_13_0)       \
+    X(nvJitLinkGetErrorLogSize)           \
+    X(__nvJitLinkGetErrorLogSize_13_0)    \
+    X(nvJitLinkGetErrorLog)               \
+    X(__nvJitLinkGetErrorLog_13_0)        \
+    X(nvJitLinkGetInfoLogSize)            \
+    X(__nvJitLinkGetInfoLogSize_13_0)     \
+    X(nvJitLinkGetInfoLog)                \
+    X(__nvJitLinkGetInfoLog_13_0)
+// clang-format on
 
 namespace {
 Result missing_function() { return kErrorInternal; }
