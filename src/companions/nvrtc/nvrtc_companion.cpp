@@ -21,7 +21,9 @@
 using namespace d4r;
 using namespace d4r::companion::nvrtc;
 
-// The functions forwarded untouched (NVRTC 13's exports but the intercepted five).
+// The functions forwarded untouched: NVRTC 13's exports but the intercepted five (__nvrtcCPEx is an undocumented
+// one; tests/companions/exports-match-nvidia.sh checks the list against NVIDIA's library).
+// clang-format off (one name a line; clang-format reflows such lists differently at every pass)
 #define D4R_NVRTC_FORWARDED(X)     \
     X(nvrtcGetErrorString)         \
     X(nvrtcVersion)                \
@@ -41,7 +43,9 @@ using namespace d4r::companion::nvrtc;
     X(nvrtcSetPCHHeapSize)         \
     X(nvrtcGetPCHCreateStatus)     \
     X(nvrtcGetPCHHeapSizeRequired) \
-    X(nvrtcSetFlowCallback)
+    X(nvrtcSetFlowCallback)        \
+    X(__nvrtcCPEx)
+// clang-format on
 
 namespace {
 
