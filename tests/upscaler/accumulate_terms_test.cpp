@@ -1,6 +1,7 @@
-// accumulate_terms (src/upscaler/accumulate_terms.h): its copy of the accumulate step's arithmetic, blended
-// again, is the history the kernel stored, bit for bit at every pixel of frames with history, disocclusion
-// (a moving object) and clipping; and the reference hands out the same planes.
+// accumulate_terms (src/upscaler/accumulate_terms.h): the accumulate step's terms, evaluated again over host
+// memory after the kernel ran and blended, are the history the kernel stored, bit for bit at every pixel of
+// frames with history, disocclusion (a moving object) and clipping; the frame-dump planes hold the same terms;
+// and the reference hands out the same planes.
 #include <gtest/gtest.h>
 
 #include <bit>

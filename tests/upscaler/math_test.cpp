@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "kernels/upscaler/ptx/upscaler_math.h"
 
@@ -102,4 +104,52 @@ TEST(UpscalerMath, HistoryIsClippedTowardTheMeanOntoTheBox) {
     F3 out = clip_to_box({0.9f, 0.2f, 0.0f}, mean, extent); // 4 box units in x: scaled by 1/4
     EXPECT_FLOAT_EQ(out.x, 0.6f);
     EXPECT_FLOAT_EQ(out.y, 0.05f);
+}
+
+// A pixel that no render sample reaches (the outer column and row when the jitter points away from them: every
+// sample beyond the reconstruction radius) and whose history holds no weight blends 0 of each. It must take the
+// current frame's colour, not 0/0 (which stored NaN and showed black pixels along the left edge during pans).
+TEST(UpscalerMath, APixelWithNoCoverageAndNoHistoryWeightKeepsTheCurrentColour) {
+    constexpr uint32_t kRw = 4, kRh = 4, kOw = 8, kOh = 8;
+    const F3 colour = rgb_to_ycocg(F3{0.5f, 0.25f, 0.125f});
+    std::vector<F4> prep(kRw * kRh, F4{colour.x, colour.y, colour.z, 0.0f});
+    std::vector<F4> motion(kRw * kRh, F4{0.0f, 0.0f, 0.0f, 0.0f});     // still, nothing disoccluded
+    std::vector<F4> history_in(kOw * kOh, F4{0.3f, 0.0f, 0.0f, 0.0f}); // kept no weight last frame
+    std::vector<F4> history_out(kOw * kOh, F4{-1.0f, -1.0f, -1.0f, -1.0f});
+    std::vector<uint16_t> output(kOw * kOh * 4, 0);
+    auto address = [](const void* p) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p)); };
+    Params p{};
+    p.prep_color = address(prep.data());
+    p.motion_cur = address(motion.data());
+    p.history_in = address(history_in.data());
+    p.history_out = address(history_out.data());
+    p.output = address(output.data());
+    p.output_pitch = kOw * 8;
+    p.render_w = kRw;
+    p.render_h = kRh;
+    p.output_w = kOw;
+    p.output_h = kOh;
+    p.render_stride = kRw;
+    p.output_stride = kOw;
+    p.flags = kFlagHistory;
+    p.jitter_x = 0.45f; // the nearest sample to output pixel 0's centre (0.25) sits at 0.95
+    p.jitter_y = 0.45f;
+
+    AccumulateTerms t = accumulate_terms(p, 0, 0);
+    ASSERT_EQ(t.coverage, 0.0f) << "the case under test: no sample within the reconstruction radius";
+    ASSERT_TRUE(t.reprojected);
+    ASSERT_EQ(t.history_weight, 0.0f);
+    EXPECT_EQ(t.alpha, 1.0f);
+    for (uint32_t y = 0; y < kOh; ++y)
+        for (uint32_t x = 0; x < kOw; ++x) {
+            accumulate_pixel(p, int32_t(x), int32_t(y));
+            F4 h = history_out[y * kOw + x];
+            ASSERT_TRUE(std::isfinite(h.x) && std::isfinite(h.y) && std::isfinite(h.z)) << x << "," << y;
+            // No history weight anywhere: every pixel takes its current reconstruction, the uniform colour.
+            EXPECT_NEAR(h.x, colour.x, 1e-6f) << x << "," << y;
+            EXPECT_NEAR(h.y, colour.y, 1e-6f) << x << "," << y;
+            EXPECT_NEAR(h.z, colour.z, 1e-6f) << x << "," << y;
+            EXPECT_NE(output[(y * kOw + x) * 4], 0) << "black output pixel at " << x << "," << y;
+        }
+    EXPECT_EQ(history_out[0].w, 0.0f) << "no weight to keep";
 }

@@ -98,24 +98,21 @@ extern "C" __global__ void d4r_up_accumulate(Params p) {
 
     const F4 mv = fetch(reinterpret_cast<const F4*>(p.motion_cur),
                         static_cast<uint32_t>(cy) * p.render_stride + static_cast<uint32_t>(cx));
-    float hist_w = 0.0f;
-    F3 hist{0.0f, 0.0f, 0.0f};
+    AccumulateTerms t;
+    t.current = cur;
+    t.coverage = wmax;
     if ((p.flags & kFlagHistory) && mv.w == 0.0f) {
         const float hx = static_cast<float>(ox) + 0.5f + mv.x / scale_x;
         const float hy = static_cast<float>(oy) + 0.5f + mv.y / scale_y;
         if (hx >= 0.0f && hy >= 0.0f && hx <= static_cast<float>(p.output_w) && hy <= static_cast<float>(p.output_h)) {
             float blur;
             const F4 hv = history(p, hx, hy, blur);
-            hist = clip_to_box(F3{hv.x, hv.y, hv.z}, mean, extent);
-            hist_w = clamp_f(hv.w, 0.0f, kMaxHistoryWeight / (1.0f + kBlurPenalty * blur));
+            t.clamped = clip_to_box(F3{hv.x, hv.y, hv.z}, mean, extent);
+            t.history_weight = clamp_f(hv.w, 0.0f, kMaxHistoryWeight / (1.0f + kBlurPenalty * blur));
         }
     }
-    const float total = hist_w + wmax;
-    const float a = wmax / total;
-    const F3 rgb =
-        ycocg_to_rgb(F3{hist.x + (cur.x - hist.x) * a, hist.y + (cur.y - hist.y) * a, hist.z + (cur.z - hist.z) * a});
-    const F3 acc = rgb_to_ycocg(F3{clamp_f(rgb.x, 0.0f, 1.0f), clamp_f(rgb.y, 0.0f, 1.0f), clamp_f(rgb.z, 0.0f, 1.0f)});
-    const F4 out{acc.x, acc.y, acc.z, min_f(total, kMaxHistoryWeight)};
+    t.alpha = blend_alpha(t.history_weight, t.coverage);
+    const F4 out = blend_terms(t);
     reinterpret_cast<F4*>(p.history_out)[uy * p.output_stride + ux] = out;
     if (!(p.flags & kFlagSharpen))
         store_output(p, ox, oy, from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p)));

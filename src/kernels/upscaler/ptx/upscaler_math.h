@@ -291,7 +291,28 @@ D4R_HD F3 clip_to_box(F3 hist, F3 mean, F3 extent) {
     return {mean.x + v.x * inv, mean.y + v.y * inv, mean.z + v.z * inv};
 }
 
-D4R_HD void accumulate_pixel(const Params& p, int32_t ox, int32_t oy) {
+// The accumulate step's values for one output pixel before the blend. accumulate_pixel stores
+// blend_terms(accumulate_terms(...)); frame dumps keep the terms themselves (src/upscaler/accumulate_terms.h).
+struct AccumulateTerms {
+    F4 history{0.0f, 0.0f, 0.0f, 0.0f}; // reprojected history before the clamp: Y Co Cg, weight as sampled
+    bool reprojected = false;           // history was used (history on, not disoccluded, on screen); else all 0
+    F3 clamped{0.0f, 0.0f, 0.0f};       // the history after variance clipping (what the blend uses)
+    float history_weight = 0.0f;        // its weight in the blend (capped, blur penalty applied)
+    F3 current{0.0f, 0.0f, 0.0f};       // this frame's jittered reconstruction (working space)
+    float coverage = 0.0f;              // the largest single reconstruction weight, 0..1 (the current frame's weight)
+    float alpha = 1.0f;                 // the current frame's share of the blend (blend_alpha)
+};
+
+// The current frame's share of the blend: coverage / (history weight + coverage). Where neither has any weight
+// (no history kept, and every render sample beyond the reconstruction radius: the outer columns and rows when
+// the jitter points away from them) the current reconstruction is all there is: 1, not 0/0.
+D4R_HD float blend_alpha(float history_weight, float coverage) {
+    float total = history_weight + coverage;
+    return total > 0.0f ? coverage / total : 1.0f;
+}
+
+D4R_HD AccumulateTerms accumulate_terms(const Params& p, int32_t ox, int32_t oy) {
+    AccumulateTerms t;
     float scale_x = static_cast<float>(p.render_w) / static_cast<float>(p.output_w);
     float scale_y = static_cast<float>(p.render_h) / static_cast<float>(p.output_h);
     // The output pixel's centre in render-pixel (scene) coordinates.
@@ -313,8 +334,8 @@ D4R_HD void accumulate_pixel(const Params& p, int32_t ox, int32_t oy) {
             if (dx == 0 && dy == 0) centre = c;
             float ddx = static_cast<float>(sx) + 0.5f + p.jitter_x - px;
             float ddy = static_cast<float>(sy) + 0.5f + p.jitter_y - py;
-            float t = max_f(1.0f - (ddx * ddx + ddy * ddy) * inv_r2, 0.0f);
-            float wt = t * t;
+            float tt = max_f(1.0f - (ddx * ddx + ddy * ddy) * inv_r2, 0.0f);
+            float wt = tt * tt;
             sum = {sum.x + c.x * wt, sum.y + c.y * wt, sum.z + c.z * wt};
             wsum = wsum + wt;
             wmax = max_f(wmax, wt);
@@ -322,7 +343,8 @@ D4R_HD void accumulate_pixel(const Params& p, int32_t ox, int32_t oy) {
             m2 = {m2.x + c.x * c.x, m2.y + c.y * c.y, m2.z + c.z * c.z};
         }
     float inv_w = 1.0f / wsum;
-    F3 cur = wsum > 1.0e-4f ? F3{sum.x * inv_w, sum.y * inv_w, sum.z * inv_w} : F3{centre.x, centre.y, centre.z};
+    t.current = wsum > 1.0e-4f ? F3{sum.x * inv_w, sum.y * inv_w, sum.z * inv_w} : F3{centre.x, centre.y, centre.z};
+    t.coverage = wmax;
     constexpr float kNinth = 1.0f / 9.0f;
     F3 mean{m1.x * kNinth, m1.y * kNinth, m1.z * kNinth};
     F3 extent{kClipGamma * sqrt_f(max_f(m2.x * kNinth - mean.x * mean.x, 0.0f)) + 1.0e-4f,
@@ -330,28 +352,38 @@ D4R_HD void accumulate_pixel(const Params& p, int32_t ox, int32_t oy) {
               kClipGamma * sqrt_f(max_f(m2.z * kNinth - mean.z * mean.z, 0.0f)) + 1.0e-4f};
 
     F4 mv = load_f4(p.motion_cur, p.render_stride, cx, cy);
-    float hist_w = 0.0f;
-    F3 hist{0.0f, 0.0f, 0.0f};
     if ((p.flags & kFlagHistory) && mv.w == 0.0f) {
         float hx = static_cast<float>(ox) + 0.5f + mv.x / scale_x;
         float hy = static_cast<float>(oy) + 0.5f + mv.y / scale_y;
         if (hx >= 0.0f && hy >= 0.0f && hx <= static_cast<float>(p.output_w) && hy <= static_cast<float>(p.output_h)) {
             float blur;
-            F4 hv = sample_history(p, hx, hy, blur);
-            hist = clip_to_box(F3{hv.x, hv.y, hv.z}, mean, extent);
+            t.history = sample_history(p, hx, hy, blur);
+            t.reprojected = true;
+            t.clamped = clip_to_box(F3{t.history.x, t.history.y, t.history.z}, mean, extent);
             // Every fractional resampling softens the history a little: keep less of it then, or moving
             // content blurs away.
-            hist_w = clamp_f(hv.w, 0.0f, kMaxHistoryWeight / (1.0f + kBlurPenalty * blur));
+            t.history_weight = clamp_f(t.history.w, 0.0f, kMaxHistoryWeight / (1.0f + kBlurPenalty * blur));
         }
     }
-    float total = hist_w + wmax;
-    float a = wmax / total;
+    t.alpha = blend_alpha(t.history_weight, t.coverage);
+    return t;
+}
+
+// The history value of the terms: Y Co Cg and the accumulated weight.
+D4R_HD F4 blend_terms(const AccumulateTerms& t) {
+    const F3& hist = t.clamped;
+    const F3& cur = t.current;
+    float a = t.alpha;
     // Back into the RGB gamut: a history clipped onto a corner of the YCoCg box can leave it, and
     // would then drift further every frame.
     F3 rgb =
         ycocg_to_rgb(F3{hist.x + (cur.x - hist.x) * a, hist.y + (cur.y - hist.y) * a, hist.z + (cur.z - hist.z) * a});
     F3 acc = rgb_to_ycocg(F3{clamp_f(rgb.x, 0.0f, 1.0f), clamp_f(rgb.y, 0.0f, 1.0f), clamp_f(rgb.z, 0.0f, 1.0f)});
-    F4 out{acc.x, acc.y, acc.z, min_f(total, kMaxHistoryWeight)};
+    return F4{acc.x, acc.y, acc.z, min_f(t.history_weight + t.coverage, kMaxHistoryWeight)};
+}
+
+D4R_HD void accumulate_pixel(const Params& p, int32_t ox, int32_t oy) {
+    F4 out = blend_terms(accumulate_terms(p, ox, oy));
     store_f4(p.history_out, p.output_stride, ox, oy, out);
     if (!(p.flags & kFlagSharpen))
         store_output(p, ox, oy, from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p)));
