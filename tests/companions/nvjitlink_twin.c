@@ -4,34 +4,12 @@
  * cpu backend it needs the companion libnvJitLink.so.13 (docs/companions.md). One unit calls a device function
  * the other defines, so the link is a real one. Prints "nvjitlink_twin: PASS" and exits 0, or names what failed
  * and exits 1. */
-#include <cuda.h>
 #include <nvJitLink.h>
-#include <nvrtc.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#define FAIL(...)                        \
-    do {                                 \
-        printf("nvjitlink_twin: FAIL "); \
-        printf(__VA_ARGS__);             \
-        printf("\n");                    \
-        exit(1);                         \
-    } while (0)
-#define CHECK_CU(call)                            \
-    do {                                          \
-        CUresult r_ = (call);                     \
-        if (r_ != CUDA_SUCCESS) {                 \
-            const char* s_ = NULL;                \
-            cuGetErrorName(r_, &s_);              \
-            FAIL("%s: %s", #call, s_ ? s_ : "?"); \
-        }                                         \
-    } while (0)
-#define CHECK_RTC(call)                                                          \
-    do {                                                                         \
-        nvrtcResult r_ = (call);                                                 \
-        if (r_ != NVRTC_SUCCESS) FAIL("%s: %s", #call, nvrtcGetErrorString(r_)); \
-    } while (0)
+#define TWIN_NAME "nvjitlink_twin"
+#include "twin_check.h"
+
 #define CHECK_LINK(h, call)                                                          \
     do {                                                                             \
         nvJitLinkResult r_ = (call);                                                 \

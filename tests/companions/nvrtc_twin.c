@@ -3,29 +3,8 @@
  * and nvrtc.h, unchanged; run on d4r's cpu backend it needs the companion libnvrtc.so.13 (docs/companions.md).
  * It uses a header given to NVRTC, a template kernel named through a name expression, and checks every result.
  * Prints "nvrtc_twin: PASS" and exits 0, or names what failed and exits 1. */
-#include <cuda.h>
-#include <nvrtc.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK_CU(call)                                                 \
-    do {                                                               \
-        CUresult r_ = (call);                                          \
-        if (r_ != CUDA_SUCCESS) {                                      \
-            const char* s_ = NULL;                                     \
-            cuGetErrorName(r_, &s_);                                   \
-            printf("nvrtc_twin: FAIL %s: %s\n", #call, s_ ? s_ : "?"); \
-            exit(1);                                                   \
-        }                                                              \
-    } while (0)
-#define CHECK_RTC(call)                                                          \
-    do {                                                                         \
-        nvrtcResult r_ = (call);                                                 \
-        if (r_ != NVRTC_SUCCESS) {                                               \
-            printf("nvrtc_twin: FAIL %s: %s\n", #call, nvrtcGetErrorString(r_)); \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#define TWIN_NAME "nvrtc_twin"
+#include "twin_check.h"
 
 static const char* kHeader = "#pragma once\n__device__ inline float twice(float v) { return 2.0f * v; }\n";
 static const char* kSource = "#include \"twice.h\"\n"
@@ -62,8 +41,7 @@ int main(void) {
         nvrtcGetProgramLogSize(prog, &n);
         char* log = malloc(n + 1);
         nvrtcGetProgramLog(prog, log);
-        printf("nvrtc_twin: FAIL compile (%s):\n%s\n", nvrtcGetErrorString(compiled), log);
-        return 1;
+        FAIL("compile (%s):\n%s", nvrtcGetErrorString(compiled), log);
     }
     size_t cubin_size = 0;
     CHECK_RTC(nvrtcGetCUBINSize(prog, &cubin_size));
@@ -96,9 +74,7 @@ int main(void) {
     CHECK_CU(cuMemcpyDtoH(host_i, di, sizeof host_i));
     for (int i = 0; i < N; ++i) {
         if (host_f[i] != (float)i + 1.0f || host_i[i] != 7 + i) {
-            printf("nvrtc_twin: FAIL at %d: scale %g (want %g), fill %d (want %d)\n", i, host_f[i], (float)i + 1.0f,
-                   host_i[i], 7 + i);
-            return 1;
+            FAIL("at %d: scale %g (want %g), fill %d (want %d)", i, host_f[i], (float)i + 1.0f, host_i[i], 7 + i);
         }
     }
     CHECK_CU(cuMemFree(df));
