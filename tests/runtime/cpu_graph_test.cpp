@@ -26,6 +26,15 @@ void record(void* user) {
     if (t->watch) t->seen.push_back(t->watch[0]);
 }
 
+// The parameters of a memory allocation node of BYTES bytes in device memory (pinned, as cudart asks).
+CUDA_MEM_ALLOC_NODE_PARAMS device_alloc_params(size_t bytes) {
+    CUDA_MEM_ALLOC_NODE_PARAMS a{};
+    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a.bytesize = bytes;
+    return a;
+}
+
 // A captured kernel -> copy -> host function, replayed three times: each replay adds one on the device,
 // copies back, and the host node sees the copied value.
 TEST_F(CpuGraphTest, CapturedSequenceReplays) {
@@ -244,9 +253,7 @@ TEST_F(CpuGraphTest, ConditionalAndMemoryNodesRefuseWhatTheyCannotDo) {
     CUdeviceptr d = 0;
     ASSERT_EQ(api().cuMemAlloc_v2(&d, 64), CUDA_SUCCESS);
     EXPECT_EQ(api().cuGraphAddMemFreeNode(&n, g, nullptr, 0, d), CUDA_ERROR_NOT_SUPPORTED); // not the graph's
-    CUDA_MEM_ALLOC_NODE_PARAMS a{};
-    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    CUDA_MEM_ALLOC_NODE_PARAMS a = device_alloc_params(0);
     EXPECT_EQ(api().cuGraphAddMemAllocNode(&n, g, nullptr, 0, &a), CUDA_ERROR_INVALID_VALUE); // 0 bytes
     a.bytesize = 256;
     ASSERT_EQ(api().cuGraphAddMemAllocNode(&n, g, nullptr, 0, &a), CUDA_SUCCESS);
@@ -338,10 +345,7 @@ TEST_F(CpuGraphTest, GraphMemoryAttributesCountLiveGraphAllocations) {
     const cuuint64_t before = get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT);
     CUgraph g = nullptr;
     ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
-    CUDA_MEM_ALLOC_NODE_PARAMS a{};
-    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    a.bytesize = 1 << 20;
+    CUDA_MEM_ALLOC_NODE_PARAMS a = device_alloc_params(1 << 20);
     CUgraphNode n = nullptr;
     ASSERT_EQ(api().cuGraphAddMemAllocNode(&n, g, nullptr, 0, &a), CUDA_SUCCESS);
     EXPECT_EQ(get(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), before + (1 << 20));
@@ -377,10 +381,7 @@ TEST_F(CpuGraphTest, GraphAllocationsFreedOutsideAreAllocatedAgainByTheNextLaunc
     ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
     CUgraph g = nullptr;
     ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
-    CUDA_MEM_ALLOC_NODE_PARAMS a{};
-    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    a.bytesize = 64 * 4;
+    CUDA_MEM_ALLOC_NODE_PARAMS a = device_alloc_params(64 * 4);
     CUgraphNode alloc = nullptr, set = nullptr;
     ASSERT_EQ(api().cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &a), CUDA_SUCCESS);
     CUDA_MEMSET_NODE_PARAMS ms{};
@@ -447,10 +448,7 @@ TEST_F(CpuGraphTest, AutoFreeOnLaunchFreesThePreviousLaunchsAllocations) {
     ASSERT_EQ(api().cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
     CUgraph g = nullptr;
     ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
-    CUDA_MEM_ALLOC_NODE_PARAMS a{};
-    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    a.bytesize = 4096;
+    CUDA_MEM_ALLOC_NODE_PARAMS a = device_alloc_params(4096);
     CUgraphNode alloc = nullptr;
     ASSERT_EQ(api().cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &a), CUDA_SUCCESS);
     CUgraphExec e = nullptr;
@@ -468,10 +466,7 @@ TEST_F(CpuGraphTest, AutoFreeOnLaunchFreesThePreviousLaunchsAllocations) {
 TEST_F(CpuGraphTest, AFreeGraphAllocationIsReturnedWithItsGraph) {
     CUgraph g = nullptr;
     ASSERT_EQ(api().cuGraphCreate(&g, 0), CUDA_SUCCESS);
-    CUDA_MEM_ALLOC_NODE_PARAMS a{};
-    a.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
-    a.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    a.bytesize = 4096;
+    CUDA_MEM_ALLOC_NODE_PARAMS a = device_alloc_params(4096);
     CUgraphNode alloc = nullptr;
     ASSERT_EQ(api().cuGraphAddMemAllocNode(&alloc, g, nullptr, 0, &a), CUDA_SUCCESS);
     EXPECT_EQ(api().cuMemFree_v2(a.dptr), CUDA_SUCCESS); // kept mapped for the next launch
