@@ -28,6 +28,7 @@ demo_packages=(
     build-essential cmake ninja-build pkg-config ccache
     libfmt-dev libcli11-dev nlohmann-json3-dev liblz4-dev libzstd-dev libpng-dev zlib1g-dev
     libgtest-dev libgmock-dev libbenchmark-dev
+    libvulkan-dev
 )
 test_packages=(
     clang-19 libclang-rt-19-dev lld-19 llvm-19 clang-format-19 clang-tidy-19

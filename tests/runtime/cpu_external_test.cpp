@@ -1,5 +1,6 @@
-// cpu backend: external memory (a file descriptor another API exported, here a memfd standing in for a
-// CPU Vulkan driver's exported allocation) and the external semaphores it refuses.
+// cpu backend: external memory (a file descriptor another API exported, here a memfd laid out as a Mesa CPU Vulkan
+// driver exports its allocations, or a plain one standing in for a dma-buf) and the external semaphores it refuses.
+// tests/interop/vulkan_cuda_buffer.c does the same with lavapipe's own exported memory.
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -16,32 +17,48 @@ using CpuExternalTest = CpuBackendTest;
 
 constexpr size_t kBytes = 64 * 1024;
 
-// A memfd of kBytes holding 0, 1, 2, ... as words, and the test's own view of it (what the other API
-// would see).
+// Where Mesa's CPU drivers put the data of memory they export: one page in, after their header (file size, data
+// offset, driver UUID) and the data offset repeated in the 8 bytes before the data.
+constexpr size_t kMesaDataOffset = 4096;
+enum class Layout { Mesa, Plain };
+
+// A memfd holding kBytes of 0, 1, 2, ... as words (after Mesa's header, or from byte 0), and the test's own view
+// of those words (what the other API would see).
 struct SharedFile {
     int fd = -1;
+    uint8_t* map = nullptr;
+    size_t file_size = 0;
     uint32_t* view = nullptr;
-    SharedFile() {
+    explicit SharedFile(Layout layout = Layout::Mesa) {
+        const size_t data = layout == Layout::Mesa ? kMesaDataOffset : 0;
+        file_size = data + kBytes;
         fd = memfd_create("d4r-external-test", MFD_CLOEXEC);
         EXPECT_GE(fd, 0);
-        EXPECT_EQ(ftruncate(fd, kBytes), 0);
-        void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        EXPECT_EQ(ftruncate(fd, off_t(file_size)), 0);
+        void* p = mmap(nullptr, file_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         EXPECT_NE(p, MAP_FAILED);
-        view = static_cast<uint32_t*>(p);
+        map = static_cast<uint8_t*>(p);
+        if (layout == Layout::Mesa) {
+            const uint64_t header[2] = {file_size, kMesaDataOffset};
+            std::memcpy(map, header, sizeof header);
+            std::memcpy(map + kMesaDataOffset - 8, &header[1], 8);
+        }
+        view = reinterpret_cast<uint32_t*>(map + data);
         std::iota(view, view + kBytes / 4, 0u);
     }
     ~SharedFile() {
-        munmap(view, kBytes);
+        munmap(map, file_size);
         if (fd >= 0) close(fd);
     }
     // A descriptor to hand to the import (which owns it on success).
     int handoff() const { return dup(fd); }
 };
 
-CUDA_EXTERNAL_MEMORY_HANDLE_DESC fd_desc(int fd, unsigned long long size) {
+CUDA_EXTERNAL_MEMORY_HANDLE_DESC fd_desc(int fd, unsigned long long size,
+                                         CUexternalMemoryHandleType type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD) {
     CUDA_EXTERNAL_MEMORY_HANDLE_DESC d;
     std::memset(&d, 0, sizeof d);
-    d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+    d.type = type;
     d.handle.fd = fd;
     d.size = size;
     return d;
@@ -127,6 +144,8 @@ TEST_F(CpuExternalTest, BadImportsAreRefusedAndKeepTheDescriptor) {
     EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
     desc = fd_desc(fd, kBytes * 2); // larger than the file
     EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    desc = fd_desc(fd, kBytes + 8); // fits the file, not the data after Mesa's header
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
     desc = fd_desc(fd, kBytes);
     desc.flags = 0x100;
     EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
@@ -169,6 +188,46 @@ TEST_F(CpuExternalTest, BadImportsAreRefusedAndKeepTheDescriptor) {
     EXPECT_EQ(array, nullptr);
     EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
     EXPECT_EQ(api().cuDestroyExternalMemory(nullptr), CUDA_ERROR_INVALID_HANDLE);
+}
+
+// OPAQUE_FD is memory a Mesa CPU Vulkan driver exported: a descriptor without its header, or with a damaged one,
+// is refused (its layout is unknown) and stays the caller's; DMABUF_FD maps any descriptor from its first byte.
+TEST_F(CpuExternalTest, OpaqueFdNeedsMesasHeaderDmabufIsTakenAsIs) {
+    CUexternalMemory mem = nullptr;
+    SharedFile plain(Layout::Plain);
+    int fd = plain.handoff();
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc = fd_desc(fd, kBytes);
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(mem, nullptr);
+    EXPECT_TRUE(is_open(fd)) << "a failed import leaves the descriptor to the caller";
+    desc = fd_desc(fd, kBytes, CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD);
+    ASSERT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_SUCCESS);
+    CUdeviceptr buf = 0;
+    CUDA_EXTERNAL_MEMORY_BUFFER_DESC bd = buffer_desc(0, 64);
+    ASSERT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, mem, &bd), CUDA_SUCCESS);
+    uint32_t first = 7;
+    ASSERT_EQ(api().cuMemcpyDtoH_v2(&first, buf, 4), CUDA_SUCCESS);
+    EXPECT_EQ(first, 0u) << "a dma-buf's memory starts at its first byte";
+    EXPECT_EQ(api().cuMemFree_v2(buf), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
+
+    SharedFile mesa;
+    uint64_t* header = reinterpret_cast<uint64_t*>(mesa.map);
+    fd = mesa.handoff();
+    header[1] = 100; // a data offset that is not a page
+    desc = fd_desc(fd, kBytes);
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    header[1] = kMesaDataOffset;
+    std::memset(mesa.map + kMesaDataOffset - 8, 0, 8); // the offset not repeated before the data
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    std::memcpy(mesa.map + kMesaDataOffset - 8, &header[1], 8);
+    header[0] = 12345; // not the file's size
+    EXPECT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_TRUE(is_open(fd));
+    header[0] = mesa.file_size;
+    ASSERT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_SUCCESS) << "the header mended";
+    EXPECT_FALSE(is_open(fd));
+    EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
 }
 
 TEST_F(CpuExternalTest, SemaphoresAreNotSupported) {

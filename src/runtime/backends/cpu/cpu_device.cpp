@@ -2,8 +2,10 @@
 // an sm_90 GPU so that programs choosing code paths by compute capability and limits take the sm_90 ones).
 #include <unistd.h>
 
+#include <array>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -11,6 +13,7 @@
 #include "core/fnv1a.h"
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/backends/cpu/cpu_vulkan_uuid.h"
 #include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
@@ -79,7 +82,13 @@ CUresult cu_device_get_name(char* name, int len, CUdevice dev) {
 CUresult cu_device_get_uuid(CUuuid* uuid, CUdevice dev) {
     if (CUresult r = check_device(dev)) return r;
     D4R_CPU_REFUSE_IF(!uuid, CUDA_ERROR_INVALID_VALUE);
-    // Stable across runs and machines: derived from the device name, version 4 / variant 1 bits set.
+    // A Vulkan program picks the CUDA device by its Vulkan device's UUID: the CPU Vulkan device's, once the
+    // process has loaded Vulkan (cpu_vulkan_uuid.h).
+    if (std::optional<std::array<uint8_t, 16>> vk = cpu_vulkan_device_uuid()) {
+        std::memcpy(uuid->bytes, vk->data(), vk->size());
+        return CUDA_SUCCESS;
+    }
+    // Otherwise stable across runs and machines: derived from the device name, version 4 / variant 1 bits set.
     uint64_t a = fnv1a64(kDeviceName);
     uint64_t b = fnv1a64(std::string_view("d4r-ptxsim-device-0"));
     std::memcpy(uuid->bytes, &a, 8);

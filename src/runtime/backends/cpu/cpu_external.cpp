@@ -1,8 +1,12 @@
 // cpu backend: external memory and semaphores (cuImportExternalMemory & co.).
 //
-// Promise: memory another API exported as a file descriptor (CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD or
-// DMABUF_FD: a memfd from a CPU Vulkan driver such as lavapipe, a dma-buf, any mappable fd) is mapped
-// MAP_SHARED once at import; cuExternalMemoryGetMappedBuffer hands out device pointers into that mapping
+// Promise: memory another API exported as a file descriptor is mapped MAP_SHARED once at import:
+//   * CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD: memory a Mesa CPU Vulkan driver (lavapipe) exported, a sealed
+//     memfd whose data follows Mesa's header (docs/runtime.md, "External memory"): the header is checked and the
+//     memory starts at its data, as the exporting Vulkan device sees it; any other descriptor is refused
+//     (CUDA_ERROR_INVALID_VALUE, with the reason at debug level): its layout is not known;
+//   * DMABUF_FD: any mappable descriptor, the memory starting at its first byte.
+// cuExternalMemoryGetMappedBuffer hands out device pointers into that mapping
 // that copies, memsets and kernels use like cuMemAlloc'd memory and that writes through to the other
 // API's memory. As NVIDIA's driver does, a successful import owns the descriptor (closed here: the
 // mapping keeps the memory), a buffer is freed with cuMemFree, and cuDestroyExternalMemory unmaps (a
@@ -24,8 +28,12 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <string>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "core/log.h"
 #include "runtime/backends/cpu/cpu_ops.h"
@@ -37,7 +45,9 @@ namespace d4r::runtime::cpu {
 namespace {
 
 struct ExternalMemory {
-    uint8_t* base = nullptr;
+    uint8_t* map = nullptr; // the whole file, as mapped
+    uint64_t map_size = 0;
+    uint8_t* base = nullptr; // the memory's first byte: past Mesa's header for OPAQUE_FD
     uint64_t size = 0;
     Context* ctx = nullptr;
     std::vector<std::pair<uint64_t, uint64_t>> buffers; // mapped [begin, end) device ranges
@@ -86,6 +96,46 @@ std::shared_ptr<ExternalMemory> find_memory(CUexternalMemory h) {
     return it == imports().memories.end() ? nullptr : it->second;
 }
 
+// What Mesa's CPU drivers put in front of the memory they export as OPAQUE_FD (a sealed memfd): the file's
+// size, the data's offset (a whole number of pages) and the driver's UUID; the offset is repeated in the 8 bytes
+// just before the data. Layout as Mesa's util/os_memory_fd.c writes it on a 64-bit system.
+struct MesaMemoryFdHeader {
+    uint64_t file_size;
+    uint64_t data_offset;
+    uint8_t driver_uuid[16];
+};
+
+// The offset of the data in MAP (the whole file, FILE_SIZE bytes) if it is memory a Mesa CPU driver exported and
+// holds SIZE bytes after its header; otherwise nothing, and WHY says what did not match.
+std::optional<uint64_t> mesa_data_offset(const uint8_t* map, uint64_t file_size, uint64_t size, std::string& why) {
+    MesaMemoryFdHeader h{};
+    if (file_size < sizeof h + sizeof(uint64_t)) {
+        why = fmt::format("{} bytes: too small for Mesa's header", file_size);
+        return std::nullopt;
+    }
+    std::memcpy(&h, map, sizeof h);
+    if (h.file_size != file_size) {
+        why =
+            fmt::format("the first 8 bytes ({}) are not the file's size ({}): no Mesa header", h.file_size, file_size);
+        return std::nullopt;
+    }
+    if (h.data_offset % 4096 != 0 || h.data_offset < sizeof h + sizeof(uint64_t) || h.data_offset > file_size) {
+        why = fmt::format("Mesa header's data offset {} is not a page inside the file", h.data_offset);
+        return std::nullopt;
+    }
+    uint64_t repeated = 0;
+    std::memcpy(&repeated, map + h.data_offset - sizeof repeated, sizeof repeated);
+    if (repeated != h.data_offset) {
+        why = fmt::format("the 8 bytes before the data ({}) do not repeat the data offset {}", repeated, h.data_offset);
+        return std::nullopt;
+    }
+    if (size > file_size - h.data_offset) {
+        why = fmt::format("size {} exceeds the {} bytes after Mesa's header", size, file_size - h.data_offset);
+        return std::nullopt;
+    }
+    return h.data_offset;
+}
+
 bool all_zero(const unsigned int* words, size_t n) {
     return std::all_of(words, words + n, [](unsigned w) { return w == 0; });
 }
@@ -122,15 +172,39 @@ CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_ME
                       "cpu backend: cuImportExternalMemory: refused: size {} exceeds the descriptor's {} bytes",
                       desc->size, uint64_t(st.st_size));
     }
-    void* p = ::mmap(nullptr, desc->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const bool opaque = desc->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+    if (opaque && !S_ISREG(st.st_mode)) {
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuImportExternalMemory: refused OPAQUE_FD {}: not a memory file a CPU Vulkan "
+                      "driver exported",
+                      fd);
+    }
+    // OPAQUE_FD: the whole file, header included; DMABUF_FD: the memory alone.
+    const uint64_t map_size = opaque ? uint64_t(st.st_size) : desc->size;
+    void* p = ::mmap(nullptr, map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
         return refuse(CUDA_ERROR_INVALID_VALUE,
                       "cpu backend: cuImportExternalMemory: refused: mmap of descriptor {} ({} bytes) failed: {}", fd,
-                      desc->size, std::strerror(errno));
+                      map_size, std::strerror(errno));
+    }
+    uint64_t data_offset = 0;
+    if (opaque) {
+        std::string why;
+        std::optional<uint64_t> offset = mesa_data_offset(static_cast<uint8_t*>(p), map_size, desc->size, why);
+        if (!offset) {
+            ::munmap(p, map_size);
+            log_once("cuImportExternalMemory: OPAQUE_FD is read as memory a Mesa CPU Vulkan driver (lavapipe) "
+                     "exported; other descriptors are refused (docs/runtime.md, \"External memory\")");
+            return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused OPAQUE_FD {}: {}", fd,
+                          why);
+        }
+        data_offset = *offset;
     }
     ::close(fd); // the driver owns the descriptor after a successful import
     auto m = std::make_shared<ExternalMemory>();
-    m->base = static_cast<uint8_t*>(p);
+    m->map = static_cast<uint8_t*>(p);
+    m->map_size = map_size;
+    m->base = m->map + data_offset;
     m->size = desc->size;
     m->ctx = ref.ctx.get();
     std::lock_guard lock(imports().mutex);
@@ -201,7 +275,7 @@ CUresult cu_destroy_external_memory(CUexternalMemory h) {
         std::lock_guard lock(imports().mutex);
         imports().orphan_buffers.insert(begin);
     }
-    ::munmap(m->base, m->size);
+    ::munmap(m->map, m->map_size);
     return CUDA_SUCCESS;
 }
 
