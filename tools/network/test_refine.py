@@ -9,11 +9,14 @@
   byte anywhere fails the checksum, q rows scaled by 1/sqrt(32), --check;
 - the .d4rframe reader on a file written here with struct;
 - train.py end to end on tiny synthetic frames (a few CPU steps), and that two runs with the same
-  seed write the same model file.
+  seed write the same model file;
+- train_blend.py (refine-v2 experiment): its torch planes equal headroom_v2.load_frame's, SSIM of an image with
+  itself is 1, and a few CPU steps end to end on synthetic version 2 frames give the same summary twice.
 """
 
 import contextlib
 import io
+import json
 import math
 import os
 import struct
@@ -532,6 +535,65 @@ class Training(unittest.TestCase):
             self.assertEqual(models[0], models[1], "same seed, same model file")
             # the head has left zero: training changed the identity network
             self.assertTrue(np.any(export.read_model(path)["head.w"] != 0))
+
+
+def synth_v2(path, index, w=24, h=16, seed=0):
+    """A synthetic version 2 dump: smooth-ish random colours, terms in the core's working-space ranges."""
+    rng = np.random.RandomState(seed * 100 + index)
+    rw, rh = w // 2, h // 2
+    truth = rng.uniform(0, 3, (h, w, 3))
+    out = truth * rng.uniform(0.8, 1.2, (h, w, 3))
+    terms = rng.uniform(0, 1, (h, w, 13))
+    terms[..., [1, 2, 6, 7, 9, 10]] = rng.uniform(-0.2, 0.2, (h, w, 6))  # Co, Cg
+    terms[..., 3] = rng.uniform(0, 16, (h, w))  # history weight
+    terms[..., 4] = rng.uniform(0, 1, (h, w)) > 0.2  # reprojected
+    inputs = frames.Inputs(rw, rh, 0.25, -0.125, index > 0, rng.uniform(0.1, 1, (rh, rw)),
+                           rng.uniform(0, 3, (rh, rw, 3)), rng.uniform(-3, 3, (rh, rw, 2)), terms)
+    frames.write_frame(path, out, truth, 1.5, index, inputs)
+
+
+class BlendExperiment(unittest.TestCase):
+    def test_planes_equal_headroom_v2(self):
+        import headroom_v2
+        import train_blend
+
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "train-1-f005.d4rframe")
+            synth_v2(path, 5)
+            ref = headroom_v2.load_frame(path)
+            mine = train_blend.frame_planes(frames.read_frame(path), torch.device("cpu"))
+            for name in ref:
+                diff = (mine[train_blend.SLICE[name]] - ref[name]).abs().max().item()
+                self.assertLess(diff, 1e-5, name)
+            self.assertAlmostEqual(train_blend.ssim(mine[None, :3], mine[None, :3]), 1.0, places=9)
+
+    def test_a_few_steps_end_to_end_are_reproducible(self):
+        import train_blend
+
+        with tempfile.TemporaryDirectory() as d:
+            for scene, count in (("train-1", 6), ("train-2", 6), ("city", 16)):
+                os.makedirs(os.path.join(d, scene))
+                for k in range(count):
+                    synth_v2(os.path.join(d, scene, f"{scene}-f{k:03d}.d4rframe"), k, seed=len(scene) + count)
+            summaries = []
+            for run in ("a", "b"):
+                out = os.path.join(d, f"{run}.json")
+                with contextlib.redirect_stdout(io.StringIO()) as log:
+                    rc = train_blend.main([d, "--variants", "blend32,blend64res,res64", "--train-frames", "4-5",
+                                           "--eval", "city", "--seconds", "0", "--steps", "3", "--batch", "2",
+                                           "--crop", "12", "--device", "cpu", "--io-threads", "1",
+                                           "--summary", out])
+                self.assertEqual(rc, 0, log.getvalue())
+                with open(out) as f:
+                    summary = json.load(f)
+                for v in summary["variants"].values():
+                    v.pop("seconds")
+                summaries.append(summary)
+            self.assertEqual(summaries[0], summaries[1], "same seed, same results")
+            self.assertEqual(summaries[0]["train_scenes"], ["train-1", "train-2"])
+            self.assertEqual(summaries[0]["variants"]["blend32"]["steps"], 3)
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                train_blend.main([d, "--train", "city", "--device", "cpu"])
 
 
 if __name__ == "__main__":
