@@ -321,7 +321,7 @@ std::shared_ptr<const ImageTable> ImageRegistry::snapshot() const {
     return m_table;
 }
 
-Expected<ArrayId> ImageRegistry::create_array(const ArrayDesc& desc) {
+Expected<ArrayId> ImageRegistry::create_array(const ArrayDesc& desc, uint8_t* external, uint64_t pitch) {
     if (!valid_format(desc.format)) return make_error(ErrorCode::Invalid, "array: invalid channel format");
     const uint32_t tb = texel_bytes(desc.format, desc.channels);
     if (tb == 0)
@@ -335,9 +335,17 @@ Expected<ArrayId> ImageRegistry::create_array(const ArrayDesc& desc) {
     store->desc.channels = format_channels(desc.format, desc.channels);
     store->texel_bytes = tb;
     store->pitch = uint64_t(desc.width) * tb;
-    const uint64_t bytes = store->pitch * desc.height;
-    store->data.reset(new (std::nothrow) uint8_t[bytes]());
-    if (!store->data) return make_error(ErrorCode::Io, "array: out of host memory allocating {} bytes", bytes);
+    if (external) {
+        if (pitch < store->pitch)
+            return make_error(ErrorCode::Invalid, "array: pitch {} is smaller than a row of {} bytes", pitch,
+                              store->pitch);
+        store->pitch = pitch;
+        store->external = external;
+    } else {
+        const uint64_t bytes = store->pitch * desc.height;
+        store->data.reset(new (std::nothrow) uint8_t[bytes]());
+        if (!store->data) return make_error(ErrorCode::Io, "array: out of host memory allocating {} bytes", bytes);
+    }
     std::lock_guard lock(m_mutex);
     ArrayId id = m_next_array++;
     m_arrays[id] = std::move(store);
@@ -381,6 +389,11 @@ Expected<ArrayId> create_array(Device& device, const ArrayDesc& desc) {
     return device.impl().images.create_array(desc);
 }
 
+Expected<ArrayId> create_array_over(Device& device, const ArrayDesc& desc, DevicePtr base, uint64_t pitch) {
+    if (base == 0) return make_error(ErrorCode::Invalid, "array: no storage given");
+    return device.impl().images.create_array(desc, reinterpret_cast<uint8_t*>(base), pitch);
+}
+
 Status destroy_array(Device& device, ArrayId array) { return device.impl().images.destroy_array(array); }
 
 Expected<ArrayDesc> array_desc(const Device& device, ArrayId array) {
@@ -394,9 +407,10 @@ Expected<std::shared_ptr<ArrayStore>> array_rect(const Device& device, ArrayId i
                                                  uint64_t width_bytes, uint32_t height, uint64_t pitch,
                                                  const char* what) {
     std::shared_ptr<ArrayStore> a = D4R_TRY(device.impl().images.array(id));
-    if (x_bytes > a->pitch || width_bytes > a->pitch - x_bytes || y > a->desc.height || height > a->desc.height - y)
+    const uint64_t row = uint64_t(a->desc.width) * a->texel_bytes;
+    if (x_bytes > row || width_bytes > row - x_bytes || y > a->desc.height || height > a->desc.height - y)
         return make_error(ErrorCode::Invalid, "{}: {}x{} bytes at ({}, {}) do not fit array {} ({} x {} bytes)", what,
-                          width_bytes, height, x_bytes, y, id, a->pitch, a->desc.height);
+                          width_bytes, height, x_bytes, y, id, row, a->desc.height);
     if (height > 1 && pitch < width_bytes)
         return make_error(ErrorCode::Invalid, "{}: pitch {} is smaller than the row of {} bytes", what, pitch,
                           width_bytes);
@@ -410,7 +424,7 @@ Status copy_to_array(Device& device, ArrayId dst, uint64_t x_bytes, uint32_t y, 
     std::shared_ptr<ArrayStore> a =
         D4R_TRY(array_rect(device, dst, x_bytes, y, width_bytes, height, src_pitch, "copy to array"));
     for (uint32_t r = 0; r < height; ++r)
-        std::memcpy(a->data.get() + (y + r) * a->pitch + x_bytes, static_cast<const uint8_t*>(src) + r * src_pitch,
+        std::memcpy(a->bytes() + (y + r) * a->pitch + x_bytes, static_cast<const uint8_t*>(src) + r * src_pitch,
                     width_bytes);
     return ok_status();
 }
@@ -420,8 +434,7 @@ Status copy_from_array(const Device& device, ArrayId src, uint64_t x_bytes, uint
     std::shared_ptr<ArrayStore> a =
         D4R_TRY(array_rect(device, src, x_bytes, y, width_bytes, height, dst_pitch, "copy from array"));
     for (uint32_t r = 0; r < height; ++r)
-        std::memcpy(static_cast<uint8_t*>(dst) + r * dst_pitch, a->data.get() + (y + r) * a->pitch + x_bytes,
-                    width_bytes);
+        std::memcpy(static_cast<uint8_t*>(dst) + r * dst_pitch, a->bytes() + (y + r) * a->pitch + x_bytes, width_bytes);
     return ok_status();
 }
 
@@ -527,7 +540,7 @@ Expected<TexObject> create_texture_object(Device& device, const ResourceDesc& re
     switch (res.kind) {
     case ResourceDesc::Kind::Array: {
         std::shared_ptr<ArrayStore> a = D4R_TRY(device.impl().images.array(res.array));
-        o->base = a->data.get();
+        o->base = a->bytes();
         o->pitch = a->pitch;
         o->width = a->desc.width;
         o->height = a->desc.height;
@@ -602,7 +615,7 @@ Expected<SurfObject> create_surface_object(Device& device, ArrayId array) {
         return make_error(ErrorCode::Invalid, "surface: array {} was not created for surface load/store", array);
     auto o = std::make_shared<ImageObject>();
     o->kind = ImageObject::Kind::Surface;
-    o->base = a->data.get();
+    o->base = a->bytes();
     o->pitch = a->pitch;
     o->width = a->desc.width;
     o->height = a->desc.height;

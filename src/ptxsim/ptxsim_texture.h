@@ -61,6 +61,9 @@ struct ArrayDesc {
 
 // A zero-filled array.
 Expected<ArrayId> create_array(Device& device, const ArrayDesc& desc);
+// An array whose texels are the caller's: row y starts at BASE + y * PITCH (PITCH at least a row's bytes). The
+// caller keeps that memory mapped while the array or any object over it exists (an external memory's image).
+Expected<ArrayId> create_array_over(Device& device, const ArrayDesc& desc, DevicePtr base, uint64_t pitch);
 Status destroy_array(Device& device, ArrayId array);
 Expected<ArrayDesc> array_desc(const Device& device, ArrayId array);
 // cuMemcpy2D with an array on one side: HEIGHT rows of WIDTH_BYTES starting at byte X_BYTES of row Y of

@@ -20,8 +20,10 @@ namespace d4r::ptxsim {
 struct ArrayStore {
     ArrayDesc desc;
     uint32_t texel_bytes = 0;
-    uint64_t pitch = 0;
-    std::unique_ptr<uint8_t[]> data;
+    uint64_t pitch = 0;              // bytes between rows: the row itself, or more over external storage
+    std::unique_ptr<uint8_t[]> data; // own storage, or
+    uint8_t* external = nullptr;     // storage its creator keeps (create_array_over)
+    uint8_t* bytes() const { return external ? external : data.get(); }
 };
 
 // How the texture unit holds a format's values while filtering (measured on the H200, docs/ptxsim.md).
@@ -65,7 +67,8 @@ public:
     ImageRegistry();
     std::shared_ptr<const ImageTable> snapshot() const;
 
-    Expected<ArrayId> create_array(const ArrayDesc& desc);
+    // Over EXTERNAL (rows PITCH bytes apart) when given; otherwise zero-filled storage of its own.
+    Expected<ArrayId> create_array(const ArrayDesc& desc, uint8_t* external = nullptr, uint64_t pitch = 0);
     Status destroy_array(ArrayId id);
     Expected<std::shared_ptr<ArrayStore>> array(ArrayId id) const;
     Expected<uint64_t> add(std::shared_ptr<const ImageObject> object);

@@ -18,6 +18,8 @@ constexpr long long ours_CUDA_ARRAY3D_CUBEMAP = static_cast<long long>(d4r::abi:
 constexpr long long ours_CUDA_ARRAY3D_LAYERED = static_cast<long long>(d4r::abi::CUDA_ARRAY3D_LAYERED);
 constexpr long long ours_CUDA_ARRAY3D_SURFACE_LDST = static_cast<long long>(d4r::abi::CUDA_ARRAY3D_SURFACE_LDST);
 constexpr long long ours_CUDA_ARRAY3D_TEXTURE_GATHER = static_cast<long long>(d4r::abi::CUDA_ARRAY3D_TEXTURE_GATHER);
+constexpr long long ours_CUDA_ARRAY3D_COLOR_ATTACHMENT =
+    static_cast<long long>(d4r::abi::CUDA_ARRAY3D_COLOR_ATTACHMENT);
 constexpr long long ours_CUDA_EXTERNAL_MEMORY_DEDICATED =
     static_cast<long long>(d4r::abi::CUDA_EXTERNAL_MEMORY_DEDICATED);
 constexpr long long ours_CUDA_ERROR_ASSERT = static_cast<long long>(d4r::abi::CUDA_ERROR_ASSERT);
@@ -591,6 +593,8 @@ static_assert(captured::ours_CUDA_ARRAY3D_SURFACE_LDST == static_cast<long long>
               "CUDA_ARRAY3D_SURFACE_LDST");
 static_assert(captured::ours_CUDA_ARRAY3D_TEXTURE_GATHER == static_cast<long long>(CUDA_ARRAY3D_TEXTURE_GATHER),
               "CUDA_ARRAY3D_TEXTURE_GATHER");
+static_assert(captured::ours_CUDA_ARRAY3D_COLOR_ATTACHMENT == static_cast<long long>(CUDA_ARRAY3D_COLOR_ATTACHMENT),
+              "CUDA_ARRAY3D_COLOR_ATTACHMENT");
 static_assert(captured::ours_CUDA_ERROR_ASSERT == static_cast<long long>(CUDA_ERROR_ASSERT), "CUDA_ERROR_ASSERT");
 static_assert(captured::ours_CUDA_ERROR_CONTEXT_IS_DESTROYED == static_cast<long long>(CUDA_ERROR_CONTEXT_IS_DESTROYED),
               "CUDA_ERROR_CONTEXT_IS_DESTROYED");

@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <vector>
 
 #include "ptxsim/ptxsim_texture.h"
 #include "ptxsim_test_util.h"
@@ -269,6 +270,34 @@ TEST_F(TextureTest, CreationRejectsBadArguments) {
     r.array = 12345;
     EXPECT_FALSE(create_texture_object(m_dev, r, {}).ok());
     EXPECT_FALSE(destroy_texture_object(m_dev, 0).ok());
+}
+
+// An array over the caller's storage (an external memory's image): texels at BASE + y * PITCH, the padding past
+// each row untouched by copies and invisible to fetches; a pitch shorter than a row, or no storage, is refused.
+TEST_F(TextureTest, ArrayOverExternalStorageUsesItsPitch) {
+    std::vector<uint32_t> storage(3 * 8, 0xdeadbeefu); // 3 rows of 2 texels, 8 words (32 bytes) apart
+    ArrayDesc d;
+    d.width = 2;
+    d.height = 3;
+    d.format = ChannelFormat::U32;
+    const auto base = static_cast<DevicePtr>(reinterpret_cast<uintptr_t>(storage.data()));
+    EXPECT_FALSE(create_array_over(m_dev, d, base, 4).ok()) << "pitch shorter than a row";
+    EXPECT_FALSE(create_array_over(m_dev, d, 0, 32).ok()) << "no storage";
+    auto a = create_array_over(m_dev, d, base, 32);
+    ASSERT_TRUE(a.ok()) << a.error().text();
+    const uint32_t rows[6] = {1, 2, 3, 4, 5, 6};
+    ASSERT_TRUE(copy_to_array(m_dev, *a, 0, 0, rows, 8, 8, 3).ok());
+    EXPECT_EQ(storage[8], 3u);
+    EXPECT_EQ(storage[17], 6u);
+    EXPECT_EQ(storage[2], 0xdeadbeefu) << "the padding after a row";
+    EXPECT_FALSE(copy_to_array(m_dev, *a, 8, 0, rows, 8, 4, 1).ok()) << "past the row, inside the pitch";
+    storage[16] = 50;
+    EXPECT_EQ(run("tex_i", texture(*a, {}), 0, 2)[0], 50u);
+    uint32_t back[6] = {};
+    ASSERT_TRUE(copy_from_array(m_dev, *a, 0, 0, back, 8, 8, 3).ok());
+    EXPECT_EQ(back[4], 50u);
+    EXPECT_TRUE(destroy_array(m_dev, *a).ok());
+    EXPECT_EQ(storage[16], 50u) << "the storage is the caller's";
 }
 
 TEST_F(TextureTest, UnknownAndDestroyedHandlesFaultTheLaunch) {

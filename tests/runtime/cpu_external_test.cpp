@@ -7,10 +7,14 @@
 
 #include <cstring>
 #include <numeric>
+#include <vector>
 
 #include "cpu_test_util.h"
+#include "runtime/backends/cpu/mesa_memory_fd.h"
 
 namespace d4r::runtime::cpu_test {
+
+namespace mesa = cpu::mesa;
 namespace {
 
 using CpuExternalTest = CpuBackendTest;
@@ -181,11 +185,6 @@ TEST_F(CpuExternalTest, BadImportsAreRefusedAndKeepTheDescriptor) {
     EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, reinterpret_cast<CUexternalMemory>(&buf), &bd),
               CUDA_ERROR_INVALID_HANDLE);
     EXPECT_EQ(api().cuExternalMemoryGetMappedBuffer(&buf, mem, nullptr), CUDA_ERROR_INVALID_VALUE);
-    CUmipmappedArray array = reinterpret_cast<CUmipmappedArray>(1);
-    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC ad;
-    std::memset(&ad, 0, sizeof ad);
-    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&array, mem, &ad), CUDA_ERROR_NOT_SUPPORTED);
-    EXPECT_EQ(array, nullptr);
     EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
     EXPECT_EQ(api().cuDestroyExternalMemory(nullptr), CUDA_ERROR_INVALID_HANDLE);
 }
@@ -228,6 +227,130 @@ TEST_F(CpuExternalTest, OpaqueFdNeedsMesasHeaderDmabufIsTakenAsIs) {
     ASSERT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_SUCCESS) << "the header mended";
     EXPECT_FALSE(is_open(fd));
     EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
+}
+
+// llvmpipe's image layout as measured (Mesa 22.3.6: rows of align(align(w, 4) x texel, 64) bytes, align(h, 4) rows a
+// level, levels back to back): a 67x45 RGBA8 image of 3 levels takes 20736 bytes, as lavapipe's
+// vkGetImageMemoryRequirements says (tests/interop/vulkan_cuda_image.c).
+TEST(MesaMemoryFd, LlvmpipeImageLevels) {
+    mesa::ImageLevel l0 = mesa::llvmpipe_image_level(67, 45, 4, 0);
+    EXPECT_EQ(l0.pitch, 320u);
+    EXPECT_EQ(l0.bytes, 320u * 48);
+    EXPECT_EQ(l0.offset, 0u);
+    mesa::ImageLevel l1 = mesa::llvmpipe_image_level(67, 45, 4, 1);
+    EXPECT_EQ(l1.width, 33u);
+    EXPECT_EQ(l1.height, 22u);
+    EXPECT_EQ(l1.pitch, 192u);
+    EXPECT_EQ(l1.offset, 15360u);
+    mesa::ImageLevel l2 = mesa::llvmpipe_image_level(67, 45, 4, 2);
+    EXPECT_EQ(l2.offset + l2.bytes, 20736u);
+    mesa::ImageLevel row = mesa::llvmpipe_image_level(3, 1, 4, 0);
+    EXPECT_EQ(row.pitch, 64u);
+    EXPECT_EQ(row.bytes, 256u);
+    mesa::ImageLevel tiny = mesa::llvmpipe_image_level(67, 45, 4, 6);
+    EXPECT_EQ(tiny.width, 1u);
+    EXPECT_EQ(tiny.height, 1u);
+}
+
+CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC image_desc(size_t width, size_t height, unsigned levels) {
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC d;
+    std::memset(&d, 0, sizeof d);
+    d.arrayDesc.Width = width;
+    d.arrayDesc.Height = height;
+    d.arrayDesc.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+    d.arrayDesc.NumChannels = 4;
+    d.arrayDesc.Flags = CUDA_ARRAY3D_SURFACE_LDST;
+    d.numLevels = levels;
+    return d;
+}
+
+// Mipmapped arrays over a Mesa export: one CUarray per level in llvmpipe's layout, row padding skipped; the levels
+// go with their mipmapped array (not cuArrayDestroy), which keeps the mapping after the memory is destroyed.
+TEST_F(CpuExternalTest, ImagesMapOverMesaMemoryInLlvmpipesLayout) {
+    SharedFile file;
+    const int fd = file.handoff();
+    CUexternalMemory mem = nullptr;
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc = fd_desc(fd, kBytes);
+    ASSERT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_SUCCESS);
+    CUmipmappedArray mm = nullptr;
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC id = image_desc(67, 45, 3);
+    id.offset = 4096;
+    ASSERT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_SUCCESS);
+    CUarray level1 = nullptr, none = reinterpret_cast<CUarray>(1);
+    ASSERT_EQ(api().cuMipmappedArrayGetLevel(&level1, mm, 1), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMipmappedArrayGetLevel(&none, mm, 3), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(none, nullptr);
+    CUDA_ARRAY3D_DESCRIPTOR ad{};
+    ASSERT_EQ(api().cuArray3DGetDescriptor_v2(&ad, level1), CUDA_SUCCESS);
+    EXPECT_EQ(ad.Width, 33u);
+    EXPECT_EQ(ad.Height, 22u);
+    EXPECT_EQ(ad.Flags, unsigned(CUDA_ARRAY3D_SURFACE_LDST));
+
+    // Level 1 starts 15360 bytes into the image, rows 192 bytes apart: texel (x, y) is word
+    // (4096 + 15360 + y * 192 + x * 4) / 4 of the memory.
+    auto word = [](uint32_t x, uint32_t y) { return (4096 + 15360 + y * 192 + x * 4) / 4; };
+    std::vector<uint32_t> texels(33 * 22);
+    CUDA_MEMCPY2D c{};
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = level1;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c.dstHost = texels.data();
+    c.dstPitch = 33 * 4;
+    c.WidthInBytes = 33 * 4;
+    c.Height = 22;
+    ASSERT_EQ(api().cuMemcpy2D_v2(&c), CUDA_SUCCESS);
+    EXPECT_EQ(texels[0], word(0, 0));
+    EXPECT_EQ(texels[7 * 33 + 5], word(5, 7));
+    EXPECT_EQ(texels[21 * 33 + 32], word(32, 21));
+    EXPECT_EQ(api().cuArrayDestroy(level1), CUDA_ERROR_INVALID_VALUE) << "a level goes with its mipmapped array";
+
+    // The memory destroyed first: the levels still reach it; then the mipmapped array goes, once.
+    ASSERT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
+    file.view[word(5, 7)] = 0xfeedu;
+    ASSERT_EQ(api().cuMemcpy2D_v2(&c), CUDA_SUCCESS);
+    EXPECT_EQ(texels[7 * 33 + 5], 0xfeedu);
+    EXPECT_EQ(api().cuMipmappedArrayDestroy(mm), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMipmappedArrayDestroy(mm), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuMipmappedArrayGetLevel(&level1, mm, 0), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuArray3DGetDescriptor_v2(&ad, level1), CUDA_ERROR_INVALID_HANDLE);
+}
+
+TEST_F(CpuExternalTest, BadImagesAreRefused) {
+    SharedFile file;
+    CUexternalMemory mem = nullptr;
+    CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc = fd_desc(file.handoff(), kBytes);
+    ASSERT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_SUCCESS);
+    CUmipmappedArray mm = reinterpret_cast<CUmipmappedArray>(1);
+    CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC id = image_desc(67, 45, 0);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(mm, nullptr);
+    id = image_desc(67, 45, 8); // 67 px has 7 levels
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_INVALID_VALUE);
+    id = image_desc(256, 256, 1); // 256 KiB do not fit the 64 KiB
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_INVALID_VALUE);
+    id = image_desc(67, 45, 1);
+    id.offset = kBytes - 1024;
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_INVALID_VALUE);
+    id = image_desc(67, 45, 1);
+    id.reserved[2] = 1;
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_INVALID_VALUE);
+    id = image_desc(16, 16, 1);
+    id.arrayDesc.Depth = 4; // a 3D image
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_NOT_SUPPORTED);
+    id = image_desc(16, 16, 1);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, reinterpret_cast<CUexternalMemory>(&id), &id),
+              CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
+
+    // A dma-buf's image layout is not known.
+    SharedFile plain(Layout::Plain);
+    desc = fd_desc(plain.handoff(), kBytes, CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD);
+    ASSERT_EQ(api().cuImportExternalMemory(&mem, &desc), CUDA_SUCCESS);
+    id = image_desc(16, 16, 1);
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT_EQ(api().cuDestroyExternalMemory(mem), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMipmappedArrayDestroy(nullptr), CUDA_ERROR_INVALID_HANDLE);
 }
 
 TEST_F(CpuExternalTest, SemaphoresAreNotSupported) {

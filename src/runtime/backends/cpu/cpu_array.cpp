@@ -168,6 +168,7 @@ CUresult cu_array_destroy(CUarray h) {
         std::lock_guard lock(s.mutex);
         auto it = s.arrays.find(h);
         D4R_CPU_REFUSE_IF(it == s.arrays.end(), CUDA_ERROR_INVALID_HANDLE);
+        D4R_CPU_REFUSE_IF(it->second->mipmap_level, CUDA_ERROR_INVALID_VALUE); // cuMipmappedArrayDestroy frees it
         a = it->second;
         s.arrays.erase(it);
     }

@@ -12,10 +12,13 @@
 // mapping keeps the memory), a buffer is freed with cuMemFree, and cuDestroyExternalMemory unmaps (a
 // buffer not yet freed stops being usable, and cuMemFree still accepts it once).
 //
+// cuExternalMemoryGetMappedMipmappedArray maps 1D and 2D images of a Mesa export: one CUarray per level over the
+// memory itself, in llvmpipe's layout (mesa_memory_fd.h), freed by cuMipmappedArrayDestroy, keeping the mapping.
+//
 // Deliberately unsupported on this backend, with CUDA_ERROR_NOT_SUPPORTED and one log line each:
 //   * Win32, D3D11/D3D12 and NvSciBuf handles (the Windows bridge passes Linux descriptors or host
 //     copies instead);
-//   * mipmapped arrays over external memory (cpu arrays own their storage);
+//   * images with depth, layers or cube faces, and images over a DMABUF_FD (whose layout is not known);
 //   * overlapping buffers of one external memory (each buffer is its own address range);
 //   * every external semaphore: the cpu backend runs a stream's work on the host in order and has no
 //     device queue to order against another API's queue; order through the host instead (wait for the
@@ -36,21 +39,39 @@
 #include <fmt/format.h>
 
 #include "core/log.h"
+#include "ptxsim/ptxsim_texture.h"
+#include "runtime/backends/cpu/cpu_array.h"
 #include "runtime/backends/cpu/cpu_ops.h"
 #include "runtime/backends/cpu/cpu_state.h"
+#include "runtime/backends/cpu/mesa_memory_fd.h"
 #include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
 
 namespace {
 
+// An import: the mapping lives as long as the import or a mipmapped array over it.
 struct ExternalMemory {
     uint8_t* map = nullptr; // the whole file, as mapped
     uint64_t map_size = 0;
     uint8_t* base = nullptr; // the memory's first byte: past Mesa's header for OPAQUE_FD
     uint64_t size = 0;
+    bool mesa = false; // a Mesa CPU driver's export (so llvmpipe's image layout applies)
     Context* ctx = nullptr;
     std::vector<std::pair<uint64_t, uint64_t>> buffers; // mapped [begin, end) device ranges
+    ExternalMemory() = default;
+    ExternalMemory(const ExternalMemory&) = delete;
+    ExternalMemory& operator=(const ExternalMemory&) = delete;
+    ~ExternalMemory() {
+        if (map) ::munmap(map, map_size);
+    }
+};
+
+// cuExternalMemoryGetMappedMipmappedArray's result: one CUarray per level over the memory (Array::mipmap_level).
+struct MipmappedArray {
+    std::shared_ptr<ExternalMemory> memory;
+    Context* ctx = nullptr;
+    std::vector<CUarray> levels;
 };
 
 struct Imports final : StatePart {
@@ -58,6 +79,7 @@ struct Imports final : StatePart {
     std::mutex mutex;
     std::unordered_map<void*, std::shared_ptr<ExternalMemory>> memories;
     std::multiset<uint64_t> orphan_buffers; // buffers of destroyed memories, awaiting their cuMemFree
+    std::unordered_map<void*, std::shared_ptr<MipmappedArray>> mipmapped;
 };
 
 Imports& imports() { return state().part<Imports>(); }
@@ -94,46 +116,6 @@ std::shared_ptr<ExternalMemory> find_memory(CUexternalMemory h) {
     std::lock_guard lock(imports().mutex);
     auto it = imports().memories.find(h);
     return it == imports().memories.end() ? nullptr : it->second;
-}
-
-// What Mesa's CPU drivers put in front of the memory they export as OPAQUE_FD (a sealed memfd): the file's
-// size, the data's offset (a whole number of pages) and the driver's UUID; the offset is repeated in the 8 bytes
-// just before the data. Layout as Mesa's util/os_memory_fd.c writes it on a 64-bit system.
-struct MesaMemoryFdHeader {
-    uint64_t file_size;
-    uint64_t data_offset;
-    uint8_t driver_uuid[16];
-};
-
-// The offset of the data in MAP (the whole file, FILE_SIZE bytes) if it is memory a Mesa CPU driver exported and
-// holds SIZE bytes after its header; otherwise nothing, and WHY says what did not match.
-std::optional<uint64_t> mesa_data_offset(const uint8_t* map, uint64_t file_size, uint64_t size, std::string& why) {
-    MesaMemoryFdHeader h{};
-    if (file_size < sizeof h + sizeof(uint64_t)) {
-        why = fmt::format("{} bytes: too small for Mesa's header", file_size);
-        return std::nullopt;
-    }
-    std::memcpy(&h, map, sizeof h);
-    if (h.file_size != file_size) {
-        why =
-            fmt::format("the first 8 bytes ({}) are not the file's size ({}): no Mesa header", h.file_size, file_size);
-        return std::nullopt;
-    }
-    if (h.data_offset % 4096 != 0 || h.data_offset < sizeof h + sizeof(uint64_t) || h.data_offset > file_size) {
-        why = fmt::format("Mesa header's data offset {} is not a page inside the file", h.data_offset);
-        return std::nullopt;
-    }
-    uint64_t repeated = 0;
-    std::memcpy(&repeated, map + h.data_offset - sizeof repeated, sizeof repeated);
-    if (repeated != h.data_offset) {
-        why = fmt::format("the 8 bytes before the data ({}) do not repeat the data offset {}", repeated, h.data_offset);
-        return std::nullopt;
-    }
-    if (size > file_size - h.data_offset) {
-        why = fmt::format("size {} exceeds the {} bytes after Mesa's header", size, file_size - h.data_offset);
-        return std::nullopt;
-    }
-    return h.data_offset;
 }
 
 bool all_zero(const unsigned int* words, size_t n) {
@@ -190,7 +172,7 @@ CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_ME
     uint64_t data_offset = 0;
     if (opaque) {
         std::string why;
-        std::optional<uint64_t> offset = mesa_data_offset(static_cast<uint8_t*>(p), map_size, desc->size, why);
+        std::optional<uint64_t> offset = mesa::data_offset(static_cast<uint8_t*>(p), map_size, desc->size, why);
         if (!offset) {
             ::munmap(p, map_size);
             log_once("cuImportExternalMemory: OPAQUE_FD is read as memory a Mesa CPU Vulkan driver (lavapipe) "
@@ -206,6 +188,7 @@ CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_ME
     m->map_size = map_size;
     m->base = m->map + data_offset;
     m->size = desc->size;
+    m->mesa = opaque;
     m->ctx = ref.ctx.get();
     std::lock_guard lock(imports().mutex);
     imports().memories[m.get()] = m;
@@ -246,16 +229,139 @@ CUresult cu_external_memory_get_mapped_buffer(CUdeviceptr* out, CUexternalMemory
     return CUDA_SUCCESS;
 }
 
+constexpr unsigned kImageFlags =
+    CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_TEXTURE_GATHER | CUDA_ARRAY3D_COLOR_ATTACHMENT;
+
+// Unregisters and frees the level arrays made so far.
+void destroy_levels(const std::vector<CUarray>& levels) {
+    State& s = state();
+    for (CUarray level : levels) {
+        std::shared_ptr<Array> a;
+        {
+            std::lock_guard lock(s.mutex);
+            auto it = s.arrays.find(level);
+            if (it == s.arrays.end()) continue;
+            a = it->second;
+            s.arrays.erase(it);
+        }
+        (void)ptxsim::destroy_array(s.device, a->sim);
+    }
+}
+
 CUresult cu_external_memory_get_mapped_mipmapped_array(CUmipmappedArray* out, CUexternalMemory h,
                                                        const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC* desc) {
     if (out) *out = nullptr;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
     D4R_CPU_REFUSE_IF(!out || !desc, CUDA_ERROR_INVALID_VALUE);
-    D4R_CPU_REFUSE_IF(!find_memory(h), CUDA_ERROR_INVALID_HANDLE);
-    log_once("cuExternalMemoryGetMappedMipmappedArray: arrays over external memory are not supported on the cpu "
-             "backend (CUDA_ERROR_NOT_SUPPORTED); map a buffer and copy into an array instead");
-    return CUDA_ERROR_NOT_SUPPORTED;
+    auto m = find_memory(h);
+    D4R_CPU_REFUSE_IF(!m, CUDA_ERROR_INVALID_HANDLE);
+    const CUDA_ARRAY3D_DESCRIPTOR& d = desc->arrayDesc;
+    ptxsim::ChannelFormat format;
+    const uint64_t texel = to_channel_format(d.Format, format) ? ptxsim::texel_bytes(format, d.NumChannels) : 0;
+    if (texel == 0 || d.Width == 0 || desc->numLevels == 0 || !all_zero(desc->reserved, 16) ||
+        (d.Flags & ~(kImageFlags | CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP)) || d.Width > 65536 ||
+        d.Height > 65536) {
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuExternalMemoryGetMappedMipmappedArray: refused: format {} x {} channels, "
+                      "{}x{}x{}, {} levels, flags {:#x} or non-zero reserved words",
+                      int(d.Format), d.NumChannels, d.Width, d.Height, d.Depth, desc->numLevels, d.Flags);
+    }
+    if (d.Depth != 0 || (d.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP))) {
+        log_once("cuExternalMemoryGetMappedMipmappedArray: only 1D and 2D images (no depth, layers or cube faces) "
+                 "are mapped on the cpu backend; others are CUDA_ERROR_NOT_SUPPORTED");
+        return refuse(CUDA_ERROR_NOT_SUPPORTED,
+                      "cpu backend: cuExternalMemoryGetMappedMipmappedArray: refused a {}x{}x{} image with flags "
+                      "{:#x}",
+                      d.Width, d.Height, d.Depth, d.Flags);
+    }
+    if (!m->mesa) {
+        log_once("cuExternalMemoryGetMappedMipmappedArray: images are mapped only over memory a Mesa CPU Vulkan "
+                 "driver exported (OPAQUE_FD), whose layout is known; a DMABUF_FD's is not "
+                 "(CUDA_ERROR_NOT_SUPPORTED)");
+        return refuse(CUDA_ERROR_NOT_SUPPORTED,
+                      "cpu backend: cuExternalMemoryGetMappedMipmappedArray: refused: the memory's image layout is "
+                      "not known (not a Mesa CPU driver's export)");
+    }
+    const auto width = static_cast<uint32_t>(d.Width), height = static_cast<uint32_t>(d.Height ? d.Height : 1);
+    uint32_t max_levels = 1;
+    while ((std::max(width, height) >> max_levels) != 0) ++max_levels;
+    D4R_CPU_REFUSE_IF(desc->numLevels > max_levels, CUDA_ERROR_INVALID_VALUE);
+    const mesa::ImageLevel last = mesa::llvmpipe_image_level(width, height, uint32_t(texel), desc->numLevels - 1);
+    if (desc->offset > m->size || last.offset + last.bytes > m->size - desc->offset) {
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuExternalMemoryGetMappedMipmappedArray: refused: {} levels of {}x{} take {} "
+                      "bytes from offset {}, outside the {} bytes imported",
+                      desc->numLevels, width, height, last.offset + last.bytes, desc->offset, m->size);
+    }
+    auto mm = std::make_shared<MipmappedArray>();
+    mm->memory = m;
+    mm->ctx = ref.ctx.get();
+    State& s = state();
+    for (uint32_t i = 0; i < desc->numLevels; ++i) {
+        const mesa::ImageLevel level = mesa::llvmpipe_image_level(width, height, uint32_t(texel), i);
+        ptxsim::ArrayDesc sd;
+        sd.width = level.width;
+        sd.height = level.height;
+        sd.format = format;
+        sd.channels = d.NumChannels;
+        sd.surface = d.Flags & CUDA_ARRAY3D_SURFACE_LDST;
+        auto id = ptxsim::create_array_over(
+            s.device, sd, reinterpret_cast<uint64_t>(m->base) + desc->offset + level.offset, level.pitch);
+        if (!id) {
+            destroy_levels(mm->levels);
+            return refuse(CUDA_ERROR_INVALID_VALUE,
+                          "cpu backend: cuExternalMemoryGetMappedMipmappedArray: level {}: {}", i, id.error().text());
+        }
+        auto a = std::make_shared<Array>();
+        a->ctx = ref.ctx.get();
+        a->desc = d;
+        a->desc.Width = level.width;
+        a->desc.Height = d.Height ? level.height : 0;
+        a->sim = *id;
+        a->element_bytes = texel;
+        a->mipmap_level = true;
+        std::lock_guard lock(s.mutex);
+        s.arrays[a.get()] = a;
+        mm->levels.push_back(reinterpret_cast<CUarray>(a.get()));
+    }
+    std::lock_guard lock(imports().mutex);
+    imports().mipmapped[mm.get()] = mm;
+    *out = reinterpret_cast<CUmipmappedArray>(mm.get());
+    return CUDA_SUCCESS;
+}
+
+std::shared_ptr<MipmappedArray> find_mipmapped(CUmipmappedArray h) {
+    std::lock_guard lock(imports().mutex);
+    auto it = imports().mipmapped.find(h);
+    return it == imports().mipmapped.end() ? nullptr : it->second;
+}
+
+CUresult cu_mipmapped_array_get_level(CUarray* out, CUmipmappedArray h, unsigned int level) {
+    if (out) *out = nullptr;
+    if (CUresult r = check_init()) return r;
+    D4R_CPU_REFUSE_IF(!out, CUDA_ERROR_INVALID_VALUE);
+    auto mm = find_mipmapped(h);
+    D4R_CPU_REFUSE_IF(!mm, CUDA_ERROR_INVALID_HANDLE);
+    D4R_CPU_REFUSE_IF(level >= mm->levels.size(), CUDA_ERROR_INVALID_VALUE);
+    *out = mm->levels[level];
+    return CUDA_SUCCESS;
+}
+
+CUresult cu_mipmapped_array_destroy(CUmipmappedArray h) {
+    if (CUresult r = check_init()) return r;
+    std::shared_ptr<MipmappedArray> mm;
+    {
+        std::lock_guard lock(imports().mutex);
+        auto it = imports().mipmapped.find(h);
+        D4R_CPU_REFUSE_IF(it == imports().mipmapped.end(), CUDA_ERROR_INVALID_HANDLE);
+        mm = it->second;
+        imports().mipmapped.erase(it);
+    }
+    // Work queued before may still use the levels: let it finish before they go.
+    if (auto ctx = find_context(reinterpret_cast<CUcontext>(mm->ctx))) ctx->drain();
+    destroy_levels(mm->levels);
+    return CUDA_SUCCESS;
 }
 
 CUresult cu_destroy_external_memory(CUexternalMemory h) {
@@ -275,7 +381,7 @@ CUresult cu_destroy_external_memory(CUexternalMemory h) {
         std::lock_guard lock(imports().mutex);
         imports().orphan_buffers.insert(begin);
     }
-    ::munmap(m->map, m->map_size);
+    // The mapping goes with the last holder: this import, or a mipmapped array over it.
     return CUDA_SUCCESS;
 }
 
@@ -349,6 +455,8 @@ void fill_external(ApiTable& t) {
     t.cuExternalMemoryGetMappedBuffer = cu_external_memory_get_mapped_buffer;
     t.cuExternalMemoryGetMappedMipmappedArray = cu_external_memory_get_mapped_mipmapped_array;
     t.cuDestroyExternalMemory = cu_destroy_external_memory;
+    t.cuMipmappedArrayGetLevel = cu_mipmapped_array_get_level;
+    t.cuMipmappedArrayDestroy = cu_mipmapped_array_destroy;
     t.cuImportExternalSemaphore = cu_import_external_semaphore;
     t.cuSignalExternalSemaphoresAsync = cu_signal_external_semaphores_async;
     t.cuWaitExternalSemaphoresAsync = cu_wait_external_semaphores_async;

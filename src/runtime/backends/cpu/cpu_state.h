@@ -193,6 +193,7 @@ struct Array {
     uint64_t base = 0;              // own packed storage (3D and layered arrays), or
     uint64_t sim = 0;               // a ptxsim array (1D and 2D arrays: what texture and surface objects can use)
     uint64_t element_bytes = 0;
+    bool mipmap_level = false; // a level of a mipmapped array (cpu_external.cpp): destroyed with it, not alone
     uint64_t row_bytes() const { return desc.Width * element_bytes; }
     uint64_t height() const { return desc.Height ? desc.Height : 1; }
     uint64_t depth() const { return desc.Depth ? desc.Depth : 1; }
