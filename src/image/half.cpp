@@ -43,7 +43,7 @@ float half_to_float(uint16_t bits) {
     uint32_t exponent = (bits >> 10) & 0x1fu;
     uint32_t mantissa = bits & 0x3ffu;
     if (exponent == 0) {
-        float magnitude = std::ldexp(float(mantissa), -24); // exact: at most 10 significant bits
+        float magnitude = float(mantissa) * 0x1p-24f; // exact: at most 10 significant bits, a power-of-two scale
         return std::bit_cast<float>(std::bit_cast<uint32_t>(magnitude) | sign);
     }
     if (exponent == 31) return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));

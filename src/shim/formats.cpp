@@ -272,11 +272,37 @@ bool accepted(Plane plane, uint32_t format) {
 
 size_t canonical_texel_bytes(Plane plane) { return plane == Plane::Color || plane == Plane::Output ? 8 : 4; }
 
+namespace {
+
+// True when F's texels are the plane's canonical texels bit for bit: converting a row is copying it.
+bool is_canonical(Plane plane, Dxgi f) {
+    using enum Dxgi;
+    switch (plane) {
+    case Plane::Color:
+    case Plane::Output:
+        return f == R16G16B16A16_Float || f == R16G16B16A16_Typeless;
+    case Plane::Depth:
+    case Plane::Exposure:
+        return f == D32_Float || f == R32_Float || f == R32_Typeless;
+    case Plane::Motion:
+        return f == R16G16_Float || f == R16G16_Typeless;
+    }
+    return false;
+}
+
+} // namespace
+
 bool convert_to_canonical(Plane plane, uint32_t format, const void* src, size_t src_pitch, uint32_t width,
                           uint32_t height, void* dst) {
     if (plane == Plane::Output || !accepted(plane, format)) return false;
     const Dxgi f = static_cast<Dxgi>(format);
     const size_t in_bytes = texel_bytes(format), out_bytes = canonical_texel_bytes(plane);
+    if (is_canonical(plane, f)) {
+        for (uint32_t y = 0; y < height; ++y)
+            std::memcpy(static_cast<uint8_t*>(dst) + size_t(y) * width * out_bytes,
+                        static_cast<const uint8_t*>(src) + y * src_pitch, size_t(width) * out_bytes);
+        return true;
+    }
     for (uint32_t y = 0; y < height; ++y) {
         const uint8_t* s = static_cast<const uint8_t*>(src) + y * src_pitch;
         uint8_t* d = static_cast<uint8_t*>(dst) + size_t(y) * width * out_bytes;
@@ -313,19 +339,23 @@ bool convert_from_canonical(uint32_t format, const void* src, uint32_t width, ui
     if (!accepted(Plane::Output, format)) return false;
     const Dxgi f = static_cast<Dxgi>(format);
     const size_t out_bytes = texel_bytes(format);
+    if (is_canonical(Plane::Output, f)) {
+        for (uint32_t y = 0; y < height; ++y)
+            std::memcpy(static_cast<uint8_t*>(dst) + y * dst_pitch,
+                        static_cast<const uint8_t*>(src) + size_t(y) * width * 8, size_t(width) * 8);
+        return true;
+    }
+    const bool floats = f != Dxgi::R11G11B10_Float; // it rounds the halves themselves
     for (uint32_t y = 0; y < height; ++y) {
         const uint8_t* s = static_cast<const uint8_t*>(src) + size_t(y) * width * 8;
         uint8_t* d = static_cast<uint8_t*>(dst) + y * dst_pitch;
         for (uint32_t x = 0; x < width; ++x, s += 8, d += out_bytes) {
             uint16_t h[4];
             std::memcpy(h, s, 8);
-            float v[4];
-            for (int c = 0; c < 4; ++c) v[c] = half_to_float(h[c]);
+            float v[4] = {};
+            if (floats)
+                for (int c = 0; c < 4; ++c) v[c] = half_to_float(h[c]);
             switch (f) {
-            case Dxgi::R16G16B16A16_Float:
-            case Dxgi::R16G16B16A16_Typeless:
-                std::memcpy(d, h, 8);
-                break;
             case Dxgi::R32G32B32A32_Float:
                 std::memcpy(d, v, 16);
                 break;

@@ -146,7 +146,11 @@ Status HostStaging::read_input(Plane plane, const GameResource& in, const uint8_
     const Region& r = in.region;
     const size_t texel = canonical_texel_bytes(plane);
     const size_t row = std::max<size_t>(in.row_texels, r.width);
-    host.assign(row * r.height * texel, 0);
+    // Every texel of the region is converted below: only the padding past it in each row needs zeroing.
+    if (row == r.width)
+        host.resize(row * r.height * texel);
+    else
+        host.assign(row * r.height * texel, 0);
     bool converted = true;
     for (uint32_t y = 0; y < r.height && converted; ++y)
         converted = convert_to_canonical(plane, in.format, first + size_t(y) * pitch, pitch, r.width, 1,
