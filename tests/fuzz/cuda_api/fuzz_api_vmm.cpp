@@ -172,14 +172,19 @@ void op_external(Input& in) {
     switch (in.u8() % 4) {
     case 0: {
         if (P->extmem.live.size() >= 4) return;
-        // A memfd of 64 KiB that d4r owns after a successful import; the size asked for may exceed it.
+        // A memfd of 64 KiB that d4r owns after a successful import; the size asked for may exceed it. Mostly laid out
+        // as a Mesa CPU Vulkan driver exports memory (a page of header first), which OPAQUE_FD imports need.
         CUDA_EXTERNAL_MEMORY_HANDLE_DESC d;
         std::memset(&d, 0, sizeof d);
         d.type = static_cast<CUexternalMemoryHandleType>(in.u8() % 4 ? 1 : in.below(10));
         int fd = -1;
         if (in.u8() % 4) {
+            const bool mesa = in.u8() % 4 != 0;
+            const uint64_t header[2] = {64 * 1024 + 4096, 4096};
             fd = memfd_create("fuzz_cuda_api", MFD_CLOEXEC);
-            if (fd >= 0 && ftruncate(fd, 64 * 1024) != 0) {
+            if (fd >= 0 && (ftruncate(fd, off_t(mesa ? header[0] : 64 * 1024)) != 0 ||
+                            (mesa && (pwrite(fd, header, sizeof header, 0) != sizeof header ||
+                                      pwrite(fd, &header[1], 8, 4096 - 8) != 8)))) {
                 close(fd);
                 fd = -1;
             }
