@@ -7,7 +7,7 @@
 #include <nvJitLink.h>
 #include <string.h>
 
-#define TWIN_NAME "nvjitlink_twin"
+#define PROGRAM "nvjitlink_twin"
 #include "twin_check.h"
 
 #define CHECK_LINK(h, call)                                                          \

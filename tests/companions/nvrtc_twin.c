@@ -3,7 +3,7 @@
  * and nvrtc.h, unchanged; run on d4r's cpu backend it needs the companion libnvrtc.so.13 (docs/companions.md).
  * It uses a header given to NVRTC, a template kernel named through a name expression, and checks every result.
  * Prints "nvrtc_twin: PASS" and exits 0, or names what failed and exits 1. */
-#define TWIN_NAME "nvrtc_twin"
+#define PROGRAM "nvrtc_twin"
 #include "twin_check.h"
 
 static const char* kHeader = "#pragma once\n__device__ inline float twice(float v) { return 2.0f * v; }\n";

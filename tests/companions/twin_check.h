@@ -1,29 +1,13 @@
-/* The checks of the companion test programs (nvrtc_twin.c, nvjitlink_twin.c): each failure prints
- * "TWIN_NAME: FAIL <what>" and exits 1, which run-twin-program.sh looks for. Define TWIN_NAME (a string) first. */
+/* The checks of the companion test programs (nvrtc_twin.c, nvjitlink_twin.c): cu_check.h's FAIL and CHECK_CU, and
+ * CHECK_RTC for NVRTC's calls; each failure prints "PROGRAM: FAIL <what>" and exits 1, which run-twin-program.sh
+ * looks for. Define PROGRAM (a string) first. */
 #ifndef D4R_TESTS_COMPANIONS_TWIN_CHECK_H
 #define D4R_TESTS_COMPANIONS_TWIN_CHECK_H
 
-#include <cuda.h>
 #include <nvrtc.h>
-#include <stdio.h>
-#include <stdlib.h>
 
-#define FAIL(...)                       \
-    do {                                \
-        printf("%s: FAIL ", TWIN_NAME); \
-        printf(__VA_ARGS__);            \
-        printf("\n");                   \
-        exit(1);                        \
-    } while (0)
-#define CHECK_CU(call)                            \
-    do {                                          \
-        CUresult r_ = (call);                     \
-        if (r_ != CUDA_SUCCESS) {                 \
-            const char* s_ = NULL;                \
-            cuGetErrorName(r_, &s_);              \
-            FAIL("%s: %s", #call, s_ ? s_ : "?"); \
-        }                                         \
-    } while (0)
+#include "cu_check.h"
+
 #define CHECK_RTC(call)                                                          \
     do {                                                                         \
         nvrtcResult r_ = (call);                                                 \

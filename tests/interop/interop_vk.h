@@ -1,33 +1,17 @@
-/* What the Vulkan interop programs (vulkan_cuda_buffer.c, vulkan_cuda_image.c) share: FAIL/CHECK_CU/CHECK_VK (print
- * "PROGRAM: FAIL <what>" and exit 1; define PROGRAM, a string, first), a Vulkan device picked as the CUDA programming
- * guide's recipe picks it (the physical device whose deviceUUID is a CUDA device's UUID) with
+/* What the Vulkan interop programs (vulkan_cuda_buffer.c, vulkan_cuda_image.c) share: cu_check.h's FAIL and CHECK_CU
+ * and CHECK_VK (print "PROGRAM: FAIL <what>" and exit 1; define PROGRAM, a string, first), a Vulkan device picked as
+ * the CUDA programming guide's recipe picks it (the physical device whose deviceUUID is a CUDA device's UUID) with
  * VK_KHR_external_memory_fd, buffers, memory types and one-shot command buffers. Written as any Vulkan program would
  * write them: nothing here knows d4r. */
 #ifndef D4R_TESTS_INTEROP_INTEROP_VK_H
 #define D4R_TESTS_INTEROP_INTEROP_VK_H
 
-#include <cuda.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <vulkan/vulkan.h>
 
-#define FAIL(...)                     \
-    do {                              \
-        printf("%s: FAIL ", PROGRAM); \
-        printf(__VA_ARGS__);          \
-        printf("\n");                 \
-        exit(1);                      \
-    } while (0)
-#define CHECK_CU(call)                            \
-    do {                                          \
-        CUresult r_ = (call);                     \
-        if (r_ != CUDA_SUCCESS) {                 \
-            const char* s_ = NULL;                \
-            cuGetErrorName(r_, &s_);              \
-            FAIL("%s: %s", #call, s_ ? s_ : "?"); \
-        }                                         \
-    } while (0)
+#include "cu_check.h"
+
 #define CHECK_VK(call)                                                 \
     do {                                                               \
         VkResult r_ = (call);                                          \
