@@ -107,11 +107,12 @@ uint16_t small_float_to_half(uint32_t bits, int mantissa_bits) {
 
 // Half → the small unsigned float, rounding to nearest even; negatives become 0, NaN stays NaN, values past
 // the largest finite one become infinity (as D3D's float-to-R11G11B10 conversion).
-uint32_t half_to_small_float(uint16_t h, int mantissa_bits) {
+template <int mantissa_bits>
+inline uint32_t half_to_small_float(uint16_t h) {
     uint32_t exponent = (h >> 10) & 31, mantissa = h & 0x3FF;
     if (exponent == 31 && mantissa != 0) return (31u << mantissa_bits) | 1u; // NaN
     if (h & 0x8000) return 0;
-    int drop = 10 - mantissa_bits;
+    constexpr int drop = 10 - mantissa_bits;
     uint32_t magnitude = h & 0x7FFF; // exponent and mantissa as one number: rounding carries into the exponent
     uint32_t half_way = 1u << (drop - 1), rest = magnitude & ((1u << drop) - 1);
     uint32_t rounded = magnitude >> drop;
@@ -360,8 +361,8 @@ bool convert_from_canonical(uint32_t format, const void* src, uint32_t width, ui
                 std::memcpy(d, v, 16);
                 break;
             case Dxgi::R11G11B10_Float:
-                store(d, half_to_small_float(h[0], 6) | (half_to_small_float(h[1], 6) << 11) |
-                             (half_to_small_float(h[2], 5) << 22));
+                store(d, half_to_small_float<6>(h[0]) | (half_to_small_float<6>(h[1]) << 11) |
+                             (half_to_small_float<5>(h[2]) << 22));
                 break;
             case Dxgi::R10G10B10A2_Unorm:
                 store(d,
