@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -32,6 +33,53 @@ int input_index(Plane plane) {
     }
 }
 
+// Host memory of one canonical plane: pinned (cuMemHostAlloc) when the CUDA library gives it, so that uploads
+// and downloads need no staging copy (and libd4rcuda's cpu backend no page probe of unknown memory), else an
+// ordinary vector (said once). It grows, never shrinks; `grow` and `release` run on the worker (they need the
+// context); the bytes are written and read outside it only while no task uses them.
+class HostPlane {
+public:
+    HostPlane() = default;
+    HostPlane(const HostPlane&) = delete;
+    HostPlane& operator=(const HostPlane&) = delete;
+    uint8_t* data() { return m_pinned ? m_pinned : m_fallback.data(); }
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    void clear() { m_size = 0; }
+    size_t capacity() const { return m_pinned ? m_capacity : m_fallback.size(); }
+    // Room for BYTES, which become the plane's size (their contents are undefined).
+    void resize_within(size_t bytes) { m_size = bytes; }
+    void grow(const upscaler::CudaFunctions& cuda, size_t bytes) {
+        release(cuda);
+        void* p = nullptr;
+        abi::CUresult r = cuda.cuMemHostAlloc(&p, bytes, 0);
+        if (r == CUDA_SUCCESS && p) {
+            m_pinned = static_cast<uint8_t*>(p);
+            m_capacity = bytes;
+        } else {
+            if (log::once("shim-host-path-pageable"))
+                log::warn("shim: host path: {} ({} bytes); its host copies use pageable memory, which costs a staging "
+                          "copy per upload and download",
+                          upscaler::cuda_error(cuda, "cuMemHostAlloc", r).text(), bytes);
+            m_fallback.resize(bytes);
+        }
+        m_size = bytes;
+    }
+    void release(const upscaler::CudaFunctions& cuda) {
+        if (m_pinned) cuda.cuMemFreeHost(m_pinned);
+        m_pinned = nullptr;
+        m_capacity = 0;
+        m_fallback = {};
+        m_size = 0;
+    }
+
+private:
+    uint8_t* m_pinned = nullptr;
+    size_t m_capacity = 0;
+    std::vector<uint8_t> m_fallback;
+    size_t m_size = 0;
+};
+
 } // namespace
 
 // CUDA buffers and the host copies of one evaluation; a task abandoned by the watchdog still owns them.
@@ -43,8 +91,8 @@ struct HostStaging::Buffers {
     std::mutex mutex;        // busy and orphaned
     bool busy = false;       // an evaluation task holds it
     bool orphaned = false;   // the path has gone on with new buffers: the task frees these when it ends
-    std::array<std::vector<uint8_t>, kInputPlanes> host; // canonical inputs
-    std::vector<uint8_t> output;                         // canonical output, RGBA16F
+    std::array<HostPlane, kInputPlanes> host;            // canonical inputs
+    HostPlane output;                                    // canonical output, RGBA16F
     std::array<CUdeviceptr, kInputPlanes + 1> buffers{}; // inputs, then output
     std::array<size_t, kInputPlanes + 1> sizes{};
 
@@ -59,7 +107,10 @@ struct HostStaging::Buffers {
         sizes[i] = bytes;
         return {};
     }
+    // On the worker.
     void free_all() {
+        for (HostPlane& plane : host) plane.release(*cuda);
+        output.release(*cuda);
         for (size_t i = 0; i < buffers.size(); ++i)
             if (buffers[i]) cuda->cuMemFree_v2(buffers[i]);
         buffers = {};
@@ -142,15 +193,22 @@ void HostStaging::begin_frame() {
 void HostStaging::clear_input(Plane plane) { m_buffers->host[input_index(plane)].clear(); }
 
 Status HostStaging::read_input(Plane plane, const GameResource& in, const uint8_t* first, size_t pitch) {
-    std::vector<uint8_t>& host = m_buffers->host[input_index(plane)];
+    const int index = input_index(plane);
+    HostPlane& host = m_buffers->host[index];
     const Region& r = in.region;
     const size_t texel = canonical_texel_bytes(plane);
     const size_t row = std::max<size_t>(in.row_texels, r.width);
+    const size_t bytes = row * r.height * texel;
+    if (host.capacity() < bytes) {
+        std::shared_ptr<Buffers> buffers = m_buffers;
+        D4R_TRY(m_worker.run("allocating the host path's memory", [buffers, index, bytes]() -> Status {
+            buffers->host[index].grow(*buffers->cuda, bytes);
+            return {};
+        }));
+    }
+    host.resize_within(bytes);
     // Every texel of the region is converted below: only the padding past it in each row needs zeroing.
-    if (row == r.width)
-        host.resize(row * r.height * texel);
-    else
-        host.assign(row * r.height * texel, 0);
+    if (row != r.width) std::memset(host.data(), 0, bytes);
     bool converted = true;
     for (uint32_t y = 0; y < r.height && converted; ++y)
         converted = convert_to_canonical(plane, in.format, first + size_t(y) * pitch, pitch, r.width, 1,
@@ -172,13 +230,13 @@ Status HostStaging::evaluate(const GameFrame& frame, const CoreCall& core) {
             m_options.passes.motion_dilation, m_options.passes.depth_inverted, &m_dilation);
     }
     const Region& out = frame.output.region;
-    buffers->output.resize(size_t(out.width) * out.height * 8);
+    const size_t output_bytes = size_t(out.width) * out.height * 8;
 
     {
         std::lock_guard lock(buffers->mutex);
         buffers->busy = true;
     }
-    return m_worker.run("the evaluation", [buffers, core]() -> Status {
+    return m_worker.run("the evaluation", [buffers, core, output_bytes]() -> Status {
         Buffers& d = *buffers;
         struct Done { // however the task ends
             Buffers& d;
@@ -189,6 +247,8 @@ Status HostStaging::evaluate(const GameFrame& frame, const CoreCall& core) {
             }
         } done{d};
         const upscaler::CudaFunctions& cuda = *d.cuda;
+        if (d.output.capacity() < output_bytes) d.output.grow(cuda, output_bytes);
+        d.output.resize_within(output_bytes);
         for (int i = 0; i < kInputPlanes; ++i) {
             D4R_TRY(d.ensure(i, d.host[i].size()));
             if (d.host[i].empty()) continue;
@@ -212,7 +272,10 @@ Status HostStaging::evaluate(const GameFrame& frame, const CoreCall& core) {
 
 Status HostStaging::write_output(const GameResource& out, uint8_t* dst, size_t pitch) {
     const Region& r = out.region;
-    std::vector<uint8_t>& output = m_buffers->output;
+    HostPlane& output = m_buffers->output;
+    if (output.size() < size_t(r.width) * r.height * 8)
+        return make_error(ErrorCode::Invalid, "Output: no result of {}x{} texels to write (the evaluation did not run)",
+                          r.width, r.height);
     // The watermark goes into the core's output here, after any core (d4r's or NVIDIA's) has written it.
     if (m_options.passes.watermark) draw_watermark(PlaneView{output.data(), r.width, r.height, r.width});
     if (!convert_from_canonical(out.format, output.data(), r.width, r.height, dst, pitch))

@@ -9,9 +9,11 @@
 // dilation to the canonical planes (HostPasses), uploads them, calls the core on the CUDA worker, waits for it
 // (BLOCKING_SYNC: a CU_EVENT_BLOCKING_SYNC event through the bridge's d4r_EventWait, else cuEventSynchronize,
 // said once; otherwise cuCtxSynchronize) and downloads the output; `write_output` draws the watermark
-// (HostPasses) and converts the output to the game's format. CUDA buffers are kept for the next frame and
-// grown when a frame needs more; while an evaluation the stall watchdog gave up on still owns them, the next
-// frame (`begin_frame`) gets new ones, and the abandoned task frees the old ones when it ends.
+// (HostPasses) and converts the output to the game's format. The canonical planes live in pinned host memory
+// (cuMemHostAlloc on the worker; pageable memory, said once, when the library refuses). CUDA buffers and host
+// planes are kept for the next frame and grown when a frame needs more; while an evaluation the stall watchdog gave up
+// on still owns them, the next frame (`begin_frame`) gets new ones, and the abandoned task frees the old ones when it
+// ends.
 #pragma once
 
 #include <cstdint>
