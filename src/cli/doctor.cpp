@@ -309,6 +309,19 @@ void check_proton(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out
     }
 }
 
+// Which data path a game's frames take through the shim, and why (docs/performance.md, "The shim's host data path").
+void check_data_path(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out) {
+    std::string d3d12 = "D3D12 games: the host path (the frames are read back, converted on the CPU and uploaded "
+                        "for CUDA, and the result goes back the same way); the VRAM path is not built yet";
+    if (configured_bool(cfg, KeyId::InteropVramInterop, false))
+        d3d12 += ", so [Interop] VramInterop = true (or D4R_SHIM_VRAM_INTEROP) changes nothing yet";
+    out.push_back(check_line(CheckStatus::Ok, "datapath", d3d12));
+    out.push_back(check_line(CheckStatus::Warn, "datapath",
+                             "Vulkan games: d4r has no NGX Vulkan front end yet, so DLSS in a native Vulkan game "
+                             "(or one run through DXVK's Vulkan NGX) is not reached",
+                             "D3D12 games are served; for Vulkan games nothing can be set up yet"));
+}
+
 } // namespace
 
 std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environment& env) {
@@ -324,6 +337,7 @@ std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environmen
     check_wine(options, out);
     check_windows_side(env, options.lib_dir, out);
     check_proton(cfg, out);
+    check_data_path(cfg, out);
     check_install({options.game_dir, options.prefix, options.system_glibc, options.launch_options}, cfg, env, out);
     return out;
 }

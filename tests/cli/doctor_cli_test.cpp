@@ -71,7 +71,25 @@ TEST(DoctorCli, WellSetUpMachine) {
     EXPECT_TRUE(has_line(r.out, "ok", "wine", "wine-8.0")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "proton", "Proton " + (t.path() / "proton").string())) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "proton", "prefix")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "D3D12 games: the host path")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "warn", "datapath", "Vulkan games: d4r has no NGX Vulkan front end")) << r.out;
     EXPECT_NE(r.out.find("0 fail"), std::string::npos);
+}
+
+// The data path line says when a configured wish for the VRAM path cannot be met yet.
+TEST(DoctorCli, DataPathSaysTheVramPathIsNotBuiltWhenAskedFor) {
+    TempDir t;
+    t.mkdir("bin");
+    fs::path ini = t.write("d4r.ini", "[Interop]\nVramInterop = true\n");
+    RunResult r = run_d4r({"doctor", "--config", ini.string(), "--kfd-root", (t.path() / "no-kfd").string()},
+                          env_with_path(t, "ok"));
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "VramInterop = true (or D4R_SHIM_VRAM_INTEROP) changes nothing yet"))
+        << r.out;
+    ini = t.write("d4r.ini", "[Interop]\nVramInterop = false\n");
+    r = run_d4r({"doctor", "--config", ini.string(), "--kfd-root", (t.path() / "no-kfd").string()},
+                env_with_path(t, "ok"));
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "the VRAM path is not built yet")) << r.out;
+    EXPECT_EQ(r.out.find("changes nothing yet"), std::string::npos) << r.out;
 }
 
 TEST(DoctorCli, BareMachineWarnsButDoesNotFail) {
