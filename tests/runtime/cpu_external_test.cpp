@@ -334,6 +334,11 @@ TEST_F(CpuExternalTest, BadImagesAreRefused) {
     id = image_desc(67, 45, 1);
     id.reserved[2] = 1;
     EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_INVALID_VALUE);
+    id = image_desc(16, 0, 2); // a 1D image's further levels: layout not measured
+    EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_NOT_SUPPORTED);
+    id = image_desc(16, 0, 1); // one level of a 1D image is one row: mapped
+    ASSERT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_SUCCESS);
+    EXPECT_EQ(api().cuMipmappedArrayDestroy(mm), CUDA_SUCCESS);
     id = image_desc(16, 16, 1);
     id.arrayDesc.Depth = 4; // a 3D image
     EXPECT_EQ(api().cuExternalMemoryGetMappedMipmappedArray(&mm, mem, &id), CUDA_ERROR_NOT_SUPPORTED);

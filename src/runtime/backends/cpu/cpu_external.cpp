@@ -18,7 +18,8 @@
 // Deliberately unsupported on this backend, with CUDA_ERROR_NOT_SUPPORTED and one log line each:
 //   * Win32, D3D11/D3D12 and NvSciBuf handles (the Windows bridge passes Linux descriptors or host
 //     copies instead);
-//   * images with depth, layers or cube faces, and images over a DMABUF_FD (whose layout is not known);
+//   * images with depth, layers or cube faces, 1D images of more than one level, and images over a DMABUF_FD
+//     (layouts not known);
 //   * overlapping buffers of one external memory (each buffer is its own address range);
 //   * every external semaphore: the cpu backend runs a stream's work on the host in order and has no
 //     device queue to order against another API's queue; order through the host instead (wait for the
@@ -266,6 +267,15 @@ CUresult cu_external_memory_get_mapped_mipmapped_array(CUmipmappedArray* out, CU
                       "cpu backend: cuExternalMemoryGetMappedMipmappedArray: refused: format {} x {} channels, "
                       "{}x{}x{}, {} levels, flags {:#x} or non-zero reserved words",
                       int(d.Format), d.NumChannels, d.Width, d.Height, d.Depth, desc->numLevels, d.Flags);
+    }
+    if (d.Height == 0 && desc->numLevels > 1) {
+        // Measured for 2D images only (a one-row 2D image included): where llvmpipe puts a 1D image's further
+        // levels is not known, and a guess could hand out the wrong texels.
+        log_once("cuExternalMemoryGetMappedMipmappedArray: 1D images with more than one level are not mapped on the "
+                 "cpu backend (llvmpipe's layout of their levels is not known; CUDA_ERROR_NOT_SUPPORTED)");
+        return refuse(CUDA_ERROR_NOT_SUPPORTED,
+                      "cpu backend: cuExternalMemoryGetMappedMipmappedArray: refused a 1D image of {} levels",
+                      desc->numLevels);
     }
     if (d.Depth != 0 || (d.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP))) {
         log_once("cuExternalMemoryGetMappedMipmappedArray: only 1D and 2D images (no depth, layers or cube faces) "
