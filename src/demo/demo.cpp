@@ -177,6 +177,8 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         return make_error(ErrorCode::Invalid,
                           "render size {}x{} and output size {}x{}: the output must be at least the render size",
                           o.render_width, o.render_height, o.output_width, o.output_height);
+    if (o.dump_inputs && o.dump_dir.empty())
+        return make_error(ErrorCode::Invalid, "--dump-inputs needs --dump-frames DIR");
     std::string scene_name = o.scene.empty() ? scene::scene_names().front() : o.scene;
     std::unique_ptr<scene::Scene> scene = D4R_TRY(scene::make_scene(scene_name));
     std::string exe = o.self_exe.empty() ? executable_path() : o.self_exe;
@@ -199,8 +201,6 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
     std::error_code ec;
     fs::create_directories(o.out_dir, ec);
     if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", o.out_dir, ec.message());
-    if (o.dump_inputs && o.dump_dir.empty())
-        return make_error(ErrorCode::Invalid, "--dump-inputs needs --dump-frames DIR");
     if (!o.dump_dir.empty()) {
         fs::create_directories(o.dump_dir, ec);
         if (ec) return make_error(ErrorCode::Io, "cannot create {}: {}", o.dump_dir, ec.message());
