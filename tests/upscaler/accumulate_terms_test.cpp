@@ -43,12 +43,7 @@ TEST(AccumulateTerms, BlendingTheTermsGivesTheStoredHistoryBitForBit) {
     size_t reprojected = 0, dropped = 0, clipped = 0;
     for (uint32_t t = 0; t < o.frames; ++t) {
         test::Staged s = test::stage_frame(o, t);
-        FrameParams f = s.params;
-        f.color = host_address(s.color.data());
-        f.depth = host_address(s.depth.data());
-        f.motion = host_address(s.motion.data());
-        f.output = host_address(s.output.data());
-        f.exposure = host_address(&s.exposure);
+        FrameParams f = test::host_frame(o, s);
         ASSERT_TRUE(validate_frame(o.config, f));
         math::Params p = make_params(o.config, f, state, buffers);
         for (const PlannedLaunch& l : plan_launches(p)) run_host_kernel(l.kernel, p, l.shape, 1);
@@ -89,18 +84,9 @@ TEST(AccumulateTerms, TheReferenceHandsOutTheSamePlanesAndOutput) {
     ASSERT_TRUE(plain && probed);
     for (uint32_t t = 0; t < o.frames; ++t) {
         test::Staged a = test::stage_frame(o, t), b = test::stage_frame(o, t);
-        auto address = [](test::Staged& s) {
-            FrameParams f = s.params;
-            f.color = host_address(s.color.data());
-            f.depth = host_address(s.depth.data());
-            f.motion = host_address(s.motion.data());
-            f.output = host_address(s.output.data());
-            f.exposure = host_address(&s.exposure);
-            return f;
-        };
         std::vector<float> planes;
-        ASSERT_TRUE(plain->evaluate(address(a)));
-        ASSERT_TRUE(probed->evaluate(address(b), 2, &planes));
+        ASSERT_TRUE(plain->evaluate(test::host_frame(o, a)));
+        ASSERT_TRUE(probed->evaluate(test::host_frame(o, b), 2, &planes));
         EXPECT_EQ(a.output, b.output) << "asking for the terms changed the output";
         ASSERT_EQ(planes.size(), size_t(o.config.output_width) * o.config.output_height * kAccumulateTermPlanes);
         size_t reprojected = 0;

@@ -107,6 +107,17 @@ inline std::vector<uint16_t> extract_output(const RunOptions& o, const Staged& s
     return out;
 }
 
+// S's parameters with its buffers' host addresses (the exposure texture's only when the options use one).
+inline FrameParams host_frame(const RunOptions& o, Staged& s) {
+    FrameParams p = s.params;
+    p.color = host_address(s.color.data());
+    p.depth = host_address(s.depth.data());
+    p.motion = host_address(s.motion.data());
+    p.output = host_address(s.output.data());
+    p.exposure = o.exposure_texture != 0.0f ? host_address(&s.exposure) : 0;
+    return p;
+}
+
 using FrameSink = std::function<void(uint32_t frame, const std::vector<uint16_t>& output)>;
 
 inline Status run_reference(const RunOptions& o, const FrameSink& sink, unsigned threads = 1) {
@@ -115,13 +126,7 @@ inline Status run_reference(const RunOptions& o, const FrameSink& sink, unsigned
     ReferenceUpscaler& ref = *created;
     for (uint32_t t = 0; t < o.frames; ++t) {
         Staged s = stage_frame(o, t);
-        FrameParams p = s.params;
-        p.color = host_address(s.color.data());
-        p.depth = host_address(s.depth.data());
-        p.motion = host_address(s.motion.data());
-        p.output = host_address(s.output.data());
-        p.exposure = o.exposure_texture != 0.0f ? host_address(&s.exposure) : 0;
-        D4R_TRY(ref.evaluate(p, threads));
+        D4R_TRY(ref.evaluate(host_frame(o, s), threads));
         sink(t, extract_output(o, s));
     }
     return ok_status();
