@@ -104,3 +104,16 @@ function(d4r_allow_skip pattern reason)
     file(RELATIVE_PATH where ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_LIST_FILE})
     file(APPEND ${D4R_ALLOWED_SKIPS_FILE} "${pattern}\t${reason}\t${where}\n")
 endfunction()
+
+# d4r_add_skipped_test(NAME LABEL REASON)
+# A test that stands for tests which cannot be built on this machine (what they need is not installed): it prints
+# REASON, reports itself skipped (exit 77) under LABEL, and the skip is allowed with that reason (d4r_allow_skip).
+# REASON goes into a double-quoted shell string: no double quotes, backslashes or dollar signs in it.
+function(d4r_add_skipped_test name label reason)
+    if("${reason}" MATCHES "[\"\\$]")
+        message(FATAL_ERROR "d4r_add_skipped_test(${name}): no double quotes, backslashes or dollar signs in the reason")
+    endif()
+    d4r_allow_skip(${name} "${reason}")
+    add_test(NAME ${name} COMMAND /bin/sh -c "echo \"skipped: ${reason}\"; exit 77")
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77 LABELS ${label})
+endfunction()

@@ -8,7 +8,9 @@
 #  3. d4r_discover_gtests keeps every label: a GoogleTest binary discovered with LABELS cli unit is selected by
 #     both `ctest -L cli` and `ctest -L unit` (gtest_discover_tests' PROPERTIES kept only `cli`);
 #  4. d4r_allow_skip writes the allow-list scripts/check-skips.sh reads, with the reason and the file, and
-#     refuses a call without a reason.
+#     refuses a call without a reason;
+#  5. d4r_add_skipped_test registers a test that ctest reports as skipped and the allow-list allows, with a reason
+#     that holds an apostrophe (NVIDIA's), and refuses a reason with a double quote.
 # Usage: tests/tools/cmake-helpers-test.sh [--keep]   (--keep: leave the scratch folder and print its path)
 # Exit 0 when every check holds; 1 naming each that does not.
 set -uo pipefail
@@ -46,6 +48,11 @@ add_test(NAME maybe_skipped COMMAND true)
 d4r_allow_skip(maybe_skipped "the scratch reason; with a semicolon")
 if(SCRATCH_NO_REASON)
     d4r_allow_skip(maybe_skipped "")
+endif()
+# 5
+d4r_add_skipped_test(stands_in unit "NVIDIA's toolkit is not installed (the scratch reason)")
+if(SCRATCH_QUOTED_REASON)
+    d4r_add_skipped_test(stands_in_quoted unit "a \\"quoted\\" reason")
 endif()
 CMAKE
 printf '#include <gtest/gtest.h>\nTEST(Labelled, Runs) { EXPECT_EQ(1 + 1, 2); }\n' > "$tmp/src/labelled_test.cpp"
@@ -90,8 +97,20 @@ elif ! grep -q 'give a test name or pattern and one reason' "$tmp/configure.log"
     fail "4: d4r_allow_skip without a reason failed without saying why: $(cat "$tmp/configure.log")"
 fi
 
+# 5. The stand-in test is skipped (not failed) and allowed; a double quote in the reason is refused.
+configure -DSCRATCH_NO_REASON=OFF || fail "5: the scratch project no longer configures"
+ctest --test-dir "$tmp/build" -R '^stands_in$' > "$tmp/skip.log" 2>&1 || fail "5: stands_in failed: $(cat "$tmp/skip.log")"
+grep -q 'Skipped' "$tmp/skip.log" || fail "5: stands_in was not reported skipped: $(cat "$tmp/skip.log")"
+grep -qP "^stands_in\tNVIDIA's toolkit is not installed \(the scratch reason\)\tCMakeLists.txt\$" "$list" ||
+    fail "5: $list lacks stands_in with its reason:"$'\n'"$(cat "$list")"
+if configure -DSCRATCH_NO_REASON=OFF -DSCRATCH_QUOTED_REASON=ON; then
+    fail "5: d4r_add_skipped_test accepted a reason with a double quote"
+elif ! grep -q 'no double quotes' "$tmp/configure.log"; then
+    fail "5: the quoted reason failed without saying why: $(cat "$tmp/configure.log")"
+fi
+
 if [ $fails -gt 0 ]; then
     echo "cmake-helpers-test: $fails checks failed"
     exit 1
 fi
-echo "cmake-helpers-test: ok (a tool installed later is found; make configures every time; both labels kept; allow-list written)"
+echo "cmake-helpers-test: ok (a tool installed later is found; make configures every time; both labels kept; allow-list written; stand-in skips allowed)"
