@@ -25,6 +25,9 @@ Variants (--variants, comma separated; names below) differ in size, receptive fi
   blend64noU   blend64geo without the render colour U: not as input, not as candidate (what the core's terms alone give)
   blend64noH   blend64geo without the pre-clamp history H (input and candidate): what the unclamped history is worth
   res64        control: blend64geo's body with a colour residual on O and no blend weights
+  winres       refine-v1's transformer (4x4 patches, 8x8-token windows, channels 32/64/32) on blend64res's inputs,
+               its head giving blend64res's outputs (weights over O, H, Hc, C, U and a residual) per patch pixel
+  win64res     winres with channels 64/128/64
 
     d4r demo --scene S --frames 16 --translated-frames 0 --no-images --dump-frames DIR --dump-inputs   # each S
     python3 tools/network/train_blend.py DIR [--variants blend32,blend64] [--seconds 60] [--summary out.json]
@@ -55,6 +58,7 @@ import torch.nn.functional as F  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from frames import TERMS, read_frame  # noqa: E402
 from headroom_v2 import oracle_simplex, psnr, tpsnr  # noqa: E402
+import refine_model as rm  # noqa: E402
 
 T = {name: i for i, name in enumerate(TERMS)}
 # read_frame(mmap=False) gives read-only arrays; they are only read (copied to the device or to float32).
@@ -85,6 +89,11 @@ VARIANTS = {
     "blend64noH": dict(width=64, layers=8, dilated=True, inputs=[n for n in GEO if n != "H"],
                        cands=["O", "Hc", "C", "U"], residual=False),
     "res64": dict(width=64, layers=8, dilated=True, inputs=GEO, cands=[], residual=True),
+    # refine-v1's window-attention transformer (refine_model.py) fed blend64res's inputs per 4x4 patch, its head
+    # giving blend64res's outputs per patch pixel: the transformer form of refine-v2 (c1/c2: the channels of the
+    # full- and half-resolution token grids, heads of 32 channels)
+    "winres": dict(kind="window", c1=32, c2=64, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True),
+    "win64res": dict(kind="window", c1=64, c2=128, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True),
 }
 DILATIONS = (1, 2, 4, 8, 4, 2, 1, 1, 1, 1, 1, 1)
 
@@ -223,17 +232,65 @@ class BlendNet(nn.Module):
         for conv in self.mid:
             y = F.relu(conv(x))
             x = x + y if self.dilated else y
-        z = self.head(x).float()
-        n = len(self.cands)
-        if n:
-            w = torch.softmax(z[:, :n], dim=1)
-            cands = torch.stack([batch[:, SLICE[c]].float() for c in self.cands], dim=1)  # (B, n, 3, h, w)
-            out = (w[:, :, None] * cands).sum(1)
-        else:
-            w, out = None, batch[:, SLICE["O"]].float()
-        if self.residual:
-            out = out + z[:, n:n + 3]
-        return out, w
+        return blend_output(self.head(x).float(), batch, self.cands, self.residual)
+
+
+def blend_output(z, batch, cands, residual):
+    """A head's per-pixel output z (B, len(cands) + 3 * residual, h, w) applied: softmax weights over the candidate
+    images of batch, then the colour residual. Returns (output, weights or None)."""
+    n = len(cands)
+    if n:
+        w = torch.softmax(z[:, :n], dim=1)
+        images = torch.stack([batch[:, SLICE[c]].float() for c in cands], dim=1)  # (B, n, 3, h, w)
+        out = (w[:, :, None] * images).sum(1)
+    else:
+        w, out = None, batch[:, SLICE["O"]].float()
+    if residual:
+        out = out + z[:, n:n + 3]
+    return out, w
+
+
+class WinBlendNet(nn.Module):
+    """refine-v1's structure (refine_model.py: 4x4 patches, window attention, merge, expand, skip) over the features
+    of INPUTS; the head gives, per patch pixel, blend logits over CANDS (starting near O alone) and a residual."""
+
+    def __init__(self, kind, c1, c2, inputs, cands, residual):
+        super().__init__()
+        assert kind == "window"
+        self.inputs, self.cands, self.residual, self.c1 = list(inputs), list(cands), residual, c1
+        self.nin = in_channels(inputs)
+        self.nout = len(cands) + (3 if residual else 0)
+        scale = rm.DEFAULT_LOGIT_SCALE
+        pp = rm.PATCH * rm.PATCH
+        self.embed = nn.Linear(pp * self.nin, c1)
+        self.enc1 = rm.Block(c1, c1 // rm.HEAD_DIM, scale)
+        self.merge = nn.Linear(4 * c1, c2)
+        self.enc2 = rm.Block(c2, c2 // rm.HEAD_DIM, scale)
+        self.expand = nn.Linear(c2, 4 * c1)
+        self.dec1 = rm.Block(c1, c1 // rm.HEAD_DIM, scale)
+        self.head = nn.Linear(c1, pp * self.nout)
+        for m in self.modules():
+            if isinstance(m, nn.Linear):
+                nn.init.trunc_normal_(m.weight, std=0.02, a=-0.04, b=0.04)
+                nn.init.zeros_(m.bias)
+        nn.init.zeros_(self.head.weight)
+        with torch.no_grad():
+            if cands:  # patch channel (dy*4 + dx) * nout + c: O first at every pixel
+                self.head.bias.view(pp, self.nout)[:, 0] = 4.0
+        # Attention reaches a window: 8 tokens of 4 px at full resolution, of 8 px after the merge.
+        self.receptive = rm.WINDOW * rm.PATCH * 2
+
+    def forward(self, batch):
+        x = features(batch, self.inputs)
+        h, w = x.shape[-2:]
+        ph, pw = (-h) % 8, (-w) % 8
+        if ph or pw:
+            x = F.pad(x, (0, pw, 0, ph), mode="replicate")
+        e1 = self.enc1(self.embed(rm.patchify(x)))
+        m = self.enc2(self.merge(rm.merge_tokens(e1)))
+        d = self.dec1(rm.expand_tokens(self.expand(m), self.c1) + e1)
+        z = rm.unpatchify(self.head(d).float(), self.nout)[:, :, :h, :w]
+        return blend_output(z, batch, self.cands, self.residual)
 
 
 def flip(batch):
@@ -247,7 +304,7 @@ def train_variant(name, train, a, device, log):
     cfg = VARIANTS[name]
     torch.manual_seed(a.seed)
     gen = torch.Generator(device="cpu").manual_seed(a.seed)
-    net = BlendNet(**cfg).to(device)
+    net = (WinBlendNet(**cfg) if cfg.get("kind") == "window" else BlendNet(**cfg)).to(device)
     params = sum(p.numel() for p in net.parameters())
     opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
     n, _, height, width = train.shape
