@@ -28,6 +28,8 @@ Variants (--variants, comma separated; names below) differ in size, receptive fi
   winres       refine-v1's transformer (4x4 patches, 8x8-token windows, channels 32/64/32) on blend64res's inputs,
                its head giving blend64res's outputs (weights over O, H, Hc, C, U and a residual) per patch pixel
   win64res     winres with channels 64/128/64
+  winrestone   winres with its colour inputs, candidates and residual in the tone domain (the sRGB curve undone),
+               the result sRGB-encoded for the loss and the scores
 
     d4r demo --scene S --frames 16 --translated-frames 0 --no-images --dump-frames DIR --dump-inputs   # each S
     python3 tools/network/train_blend.py DIR [--variants blend32,blend64] [--seconds 60] [--summary out.json]
@@ -94,6 +96,10 @@ VARIANTS = {
     # full- and half-resolution token grids, heads of 32 channels)
     "winres": dict(kind="window", c1=32, c2=64, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True),
     "win64res": dict(kind="window", c1=64, c2=128, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True),
+    # winres in the tone domain (reinhard x / (1 + x) of the exposed linear colour, without the sRGB curve): what a
+    # runtime that avoids pow() would compute
+    "winrestone": dict(kind="window", c1=32, c2=64, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True,
+                       domain="tone"),
 }
 DILATIONS = (1, 2, 4, 8, 4, 2, 1, 1, 1, 1, 1, 1)
 
@@ -250,13 +256,34 @@ def blend_output(z, batch, cands, residual):
     return out, w
 
 
+def srgb_decode_t(x):
+    """The inverse of display_t's sRGB curve on [0, 1]."""
+    x = x.clamp(0.0, 1.0)
+    return torch.where(x <= 0.04045, x / 12.92, torch.pow((x.clamp_min(0.04045) + 0.055) / 1.055, 2.4))
+
+
+def srgb_encode_t(x):
+    x = x.clamp(0.0, 1.0)
+    return torch.where(x <= 0.0031308, 12.92 * x, 1.055 * torch.pow(x.clamp_min(0.0031308), 1.0 / 2.4) - 0.055)
+
+
+def to_tone(batch):
+    """A batch with its colour planes (display values) taken to the tone domain; the other planes as they are."""
+    parts = []
+    for name, _ in PLANES:
+        v = batch[:, SLICE[name]]
+        parts.append(srgb_decode_t(v.float()).to(v.dtype) if name in COLOURS else v)
+    return torch.cat(parts, dim=1)
+
+
 class WinBlendNet(nn.Module):
     """refine-v1's structure (refine_model.py: 4x4 patches, window attention, merge, expand, skip) over the features
     of INPUTS; the head gives, per patch pixel, blend logits over CANDS (starting near O alone) and a residual."""
 
-    def __init__(self, kind, c1, c2, inputs, cands, residual):
+    def __init__(self, kind, c1, c2, inputs, cands, residual, domain="display"):
         super().__init__()
-        assert kind == "window"
+        assert kind == "window" and domain in ("display", "tone")
+        self.tone = domain == "tone"
         self.inputs, self.cands, self.residual, self.c1 = list(inputs), list(cands), residual, c1
         self.nin = in_channels(inputs)
         self.nout = len(cands) + (3 if residual else 0)
@@ -281,6 +308,8 @@ class WinBlendNet(nn.Module):
         self.receptive = rm.WINDOW * rm.PATCH * 2
 
     def forward(self, batch):
+        if self.tone:
+            batch = to_tone(batch)
         x = features(batch, self.inputs)
         h, w = x.shape[-2:]
         ph, pw = (-h) % 8, (-w) % 8
@@ -290,7 +319,8 @@ class WinBlendNet(nn.Module):
         m = self.enc2(self.merge(rm.merge_tokens(e1)))
         d = self.dec1(rm.expand_tokens(self.expand(m), self.c1) + e1)
         z = rm.unpatchify(self.head(d).float(), self.nout)[:, :, :h, :w]
-        return blend_output(z, batch, self.cands, self.residual)
+        out, weights = blend_output(z, batch, self.cands, self.residual)
+        return (srgb_encode_t(out) if self.tone else out), weights
 
 
 def flip(batch):
