@@ -14,5 +14,5 @@ libs="$carry/lib"
 lscpu | grep -E 'Model name|^CPU\(s\)'
 for backend in cpu "driver:$(readlink -f "$nvlib")"; do
     echo "== backend $backend"
-    D4R_CUDA_BACKEND=$backend LD_LIBRARY_PATH="$libs" "$carry/bin/bench_host_path" --benchmark_min_time=${MIN_TIME:-1}
+    D4R_CUDA_BACKEND=$backend LD_LIBRARY_PATH="$libs" "$carry/bin/bench_host_path" --lib "$carry/lib" --benchmark_min_time=${MIN_TIME:-1}
 done

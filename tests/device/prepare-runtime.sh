@@ -22,7 +22,8 @@ cp build/lib/libd4rcuda.so build/lib/libnvrtc.so.13 build/lib/libnvJitLink.so.13
 cp build/bin/prog_nv_* build/bin/d4r build/bin/vulkan_cuda_buffer build/bin/vulkan_cuda_image build-device/bin/
 [ -f build/lib/libd4r_ngx.so ] && cp build/lib/libd4r_ngx.so build-device/lib/
 strip --strip-debug build-device/lib/*.so* build-device/bin/*  # carried to the device: 64 MiB limit
-for dep in $(ldd build/lib/libd4rcuda.so build/bin/d4r | awk '/libfmt|liblz4|libzstd|libpng/ {print $3}' | sort -u); do
+for dep in $(ldd build/lib/libd4rcuda.so build/bin/d4r build/bin/vulkan_cuda_buffer |
+           awk '/libfmt|liblz4|libzstd|libpng|libvulkan/ {print $3}' | sort -u); do
     cp "$(readlink -f "$dep")" "build-device/lib/$(basename "$dep")"
 done
 # The runtime-API conformance programs (tests/cudart) and the shared cudart they may load.

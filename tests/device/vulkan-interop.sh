@@ -15,11 +15,23 @@ lib=$(readlink -f "$lib")
 echo "NVIDIA's library: $lib"
 command -v vulkaninfo >/dev/null && vulkaninfo --summary 2>&1 | sed -n '/Devices:/,$p' | head -20
 mkdir -p /tmp/nvidia-only && ln -sf "$lib" /tmp/nvidia-only/libcuda.so.1
+# The device image has NVIDIA's ICD (/usr/share/vulkan/icd.d/nvidia_icd.json) but no Vulkan loader:
+# prepare-runtime.sh carries the development machine's libvulkan.so.1 in build-device/lib.
+if ! ldconfig -p | grep -q 'libvulkan\.so\.1 '; then
+    [ -f build-device/lib/libvulkan.so.1 ] || { echo "vulkan-interop: no Vulkan loader here or in build-device/lib"; exit 2; }
+    cp build-device/lib/libvulkan.so.1 /tmp/nvidia-only/
+fi
+icd=$(ls /usr/share/vulkan/icd.d/nvidia_icd*.json /etc/vulkan/icd.d/nvidia_icd*.json 2>/dev/null | head -1)
+[ -n "$icd" ] && export VK_ICD_FILENAMES=$icd && echo "ICD: $icd ($(tr -d '\n ' < "$icd"))"
 ln -sf libd4rcuda.so build-device/lib/libcuda.so.1
 status=0
 for program in vulkan_cuda_buffer vulkan_cuda_image; do
     echo "== $program directly on NVIDIA's driver"
-    LD_LIBRARY_PATH=/tmp/nvidia-only "build-device/bin/$program" || status=1
+    if ! LD_LIBRARY_PATH=/tmp/nvidia-only "build-device/bin/$program"; then
+        status=1
+        echo "-- the loader's account of it (VK_LOADER_DEBUG=error,warn,driver):"
+        VK_LOADER_DEBUG=error,warn,driver LD_LIBRARY_PATH=/tmp/nvidia-only "build-device/bin/$program" 2>&1 | head -30
+    fi
     echo "== $program through libd4rcuda's driver backend"
     D4R_CUDA_BACKEND="driver:$lib" D4R_LOG=info LD_LIBRARY_PATH="$(pwd)/build-device/lib" \
         "build-device/bin/$program" || status=1

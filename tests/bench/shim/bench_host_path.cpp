@@ -9,7 +9,10 @@
 //   packed: colour R11G11B10_FLOAT, depth D24_UNORM_S8_UINT, motion R16G16_FLOAT, output R11G11B10_FLOAT.
 // The baseline in the same run, BM_Memcpy, copies the same bytes once each way (inputs in, output out): the least
 // any path through the CPU moves. `ratio` on each host-path row is its time over the baseline's at that size.
-//   build/bin/bench_host_path [--benchmark_min_time=1]
+//   build/bin/bench_host_path [--lib DIR] [--benchmark_min_time=1]
+// --lib DIR loads DIR/libcuda.so.1 instead of the build's (a copy of libd4rcuda carried elsewhere); D4R_CUDA_BACKEND,
+// when set, picks the backend instead of the cpu backend (tests/device/host-path-bench.sh: the driver backend).
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -114,14 +117,20 @@ struct Textures {
     }
 };
 
-// libd4rcuda (cpu backend) from the build, its primary context current on the worker.
+// The libcuda.so.1 the bench loads: the build's, or --lib's.
+std::string& lib_path() {
+    static std::string path = std::string(D4R_BENCH_LIB_DIR) + "/libcuda.so.1";
+    return path;
+}
+
+// libd4rcuda (cpu backend unless D4R_CUDA_BACKEND says otherwise), its primary context current on the worker.
 struct Cuda {
     upscaler::CudaFunctions cuda;
     CudaWorker worker;
     bool ok = false;
     Cuda() {
         setenv("D4R_CUDA_BACKEND", "cpu", 0);
-        auto loaded = upscaler::load_cuda_functions(std::string(D4R_BENCH_LIB_DIR) + "/libcuda.so.1");
+        auto loaded = upscaler::load_cuda_functions(lib_path());
         if (!loaded) return;
         cuda = *loaded;
         Status s = worker.run("context", [this]() -> Status {
@@ -143,7 +152,7 @@ Cuda& cuda() {
 void BM_HostPath(benchmark::State& state, Formats f) {
     Cuda& c = cuda();
     if (!c.ok) {
-        state.SkipWithError("libd4rcuda's cpu backend did not start (build/lib/libcuda.so.1)");
+        state.SkipWithError(("libd4rcuda did not start (" + lib_path() + ")").c_str());
         return;
     }
     const Size s = size_of(state.range(0));
@@ -230,6 +239,22 @@ private:
 } // namespace
 
 int main(int argc, char** argv) {
+    // --lib DIR, taken out of argv before the benchmark library reads it.
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--lib" || arg.rfind("--lib=", 0) == 0) {
+            std::string dir = arg == "--lib" ? (i + 1 < argc ? argv[++i] : "") : arg.substr(6);
+            if (dir.empty()) {
+                std::fprintf(stderr, "bench_host_path: --lib needs a folder holding libcuda.so.1\n");
+                return 2;
+            }
+            lib_path() = dir + "/libcuda.so.1";
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    argc = kept;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     RatioReporter reporter;
