@@ -579,7 +579,7 @@ class BlendExperiment(unittest.TestCase):
             for run in ("a", "b"):
                 out = os.path.join(d, f"{run}.json")
                 with contextlib.redirect_stdout(io.StringIO()) as log:
-                    rc = train_blend.main([d, "--variants", "blend32,blend64res,res64,winres,winrestone", "--train-frames", "4-5",
+                    rc = train_blend.main([d, "--variants", "blend32,blend64res,res64,winres,winrestone,winmlp", "--train-frames", "4-5",
                                            "--eval", "city", "--seconds", "0", "--steps", "3", "--batch", "2",
                                            "--crop", "12", "--device", "cpu", "--io-threads", "1",
                                            "--summary", out])

@@ -28,6 +28,9 @@ Variants (--variants, comma separated; names below) differ in size, receptive fi
   winres       refine-v1's transformer (4x4 patches, 8x8-token windows, channels 32/64/32) on blend64res's inputs,
                its head giving blend64res's outputs (weights over O, H, Hc, C, U and a residual) per patch pixel
   win64res     winres with channels 64/128/64
+  winmlp       winres whose head gives 16 context channels per pixel, then a per-pixel MLP (1x1 convolutions: the
+               pixel's own inputs and its context -> 32 -> 32 -> blend logits and residual)
+  win64mlp     winmlp with channels 64/128/64 and a per-pixel MLP of 48
   winrestone   winres with its colour inputs, candidates and residual in the tone domain (the sRGB curve undone),
                the result sRGB-encoded for the loss and the scores
 
@@ -96,6 +99,12 @@ VARIANTS = {
     # full- and half-resolution token grids, heads of 32 channels)
     "winres": dict(kind="window", c1=32, c2=64, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True),
     "win64res": dict(kind="window", c1=64, c2=128, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True),
+    # winres whose head gives 16 context channels per pixel, and a per-pixel MLP (the pixel's own features and that
+    # context -> hidden -> hidden -> blend logits and residual): the transformer with per-pixel capacity
+    "winmlp": dict(kind="window", c1=32, c2=64, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True,
+                   pixel=32),
+    "win64mlp": dict(kind="window", c1=64, c2=128, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True,
+                     pixel=48),
     # winres in the tone domain (reinhard x / (1 + x) of the exposed linear colour, without the sRGB curve): what a
     # runtime that avoids pow() would compute
     "winrestone": dict(kind="window", c1=32, c2=64, inputs=GEO, cands=["O", "H", "Hc", "C", "U"], residual=True,
@@ -280,7 +289,9 @@ class WinBlendNet(nn.Module):
     """refine-v1's structure (refine_model.py: 4x4 patches, window attention, merge, expand, skip) over the features
     of INPUTS; the head gives, per patch pixel, blend logits over CANDS (starting near O alone) and a residual."""
 
-    def __init__(self, kind, c1, c2, inputs, cands, residual, domain="display"):
+    CONTEXT = 16  # context channels per pixel from the head when there is a per-pixel MLP
+
+    def __init__(self, kind, c1, c2, inputs, cands, residual, domain="display", pixel=0):
         super().__init__()
         assert kind == "window" and domain in ("display", "tone")
         self.tone = domain == "tone"
@@ -295,15 +306,24 @@ class WinBlendNet(nn.Module):
         self.enc2 = rm.Block(c2, c2 // rm.HEAD_DIM, scale)
         self.expand = nn.Linear(c2, 4 * c1)
         self.dec1 = rm.Block(c1, c1 // rm.HEAD_DIM, scale)
-        self.head = nn.Linear(c1, pp * self.nout)
+        self.pixel = pixel
+        if pixel:
+            self.head = nn.Linear(c1, pp * self.CONTEXT)
+            self.mlp1 = nn.Conv2d(self.nin + self.CONTEXT, pixel, 1)
+            self.mlp2 = nn.Conv2d(pixel, pixel, 1)
+            self.out = nn.Conv2d(pixel, self.nout, 1)
+        else:
+            self.head = nn.Linear(c1, pp * self.nout)
         for m in self.modules():
             if isinstance(m, nn.Linear):
                 nn.init.trunc_normal_(m.weight, std=0.02, a=-0.04, b=0.04)
                 nn.init.zeros_(m.bias)
-        nn.init.zeros_(self.head.weight)
+        last = self.out if pixel else self.head
+        nn.init.zeros_(last.weight)
+        nn.init.zeros_(last.bias)
         with torch.no_grad():
-            if cands:  # patch channel (dy*4 + dx) * nout + c: O first at every pixel
-                self.head.bias.view(pp, self.nout)[:, 0] = 4.0
+            if cands:  # (patch channel (dy*4 + dx) * nout + c without the MLP): O first at every pixel
+                last.bias.view(-1, self.nout)[:, 0] = 4.0
         # Attention reaches a window: 8 tokens of 4 px at full resolution, of 8 px after the merge.
         self.receptive = rm.WINDOW * rm.PATCH * 2
 
@@ -318,7 +338,12 @@ class WinBlendNet(nn.Module):
         e1 = self.enc1(self.embed(rm.patchify(x)))
         m = self.enc2(self.merge(rm.merge_tokens(e1)))
         d = self.dec1(rm.expand_tokens(self.expand(m), self.c1) + e1)
-        z = rm.unpatchify(self.head(d).float(), self.nout)[:, :, :h, :w]
+        if self.pixel:
+            ctx = rm.unpatchify(self.head(d), self.CONTEXT)
+            y = F.relu(self.mlp1(torch.cat([x, ctx.to(x.dtype)], dim=1)))
+            z = self.out(F.relu(self.mlp2(y))).float()[:, :, :h, :w]
+        else:
+            z = rm.unpatchify(self.head(d).float(), self.nout)[:, :, :h, :w]
         out, weights = blend_output(z, batch, self.cands, self.residual)
         return (srgb_encode_t(out) if self.tone else out), weights
 
