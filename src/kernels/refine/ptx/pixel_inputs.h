@@ -1,0 +1,230 @@
+// d4r refine network, version 2 (docs/network.md, "refine-v2"): what the network sees of each output pixel and how
+// its answer becomes the pixel, shared by the CUDA kernels, the C++ reference and the CPU kernels.
+//
+// refine-v2 does not refine the core's output alone: it chooses, per pixel, between the core's own candidates
+// (the output O, the reprojected history before and after the neighbourhood clamp H and Hc, this frame's
+// reconstruction C, the render colour upsampled U) and adds a small residual. Its inputs per pixel are those
+// candidates as display values (the core's linear colour times its exposure, Reinhard x / (1 + x), the sRGB curve),
+// the accumulate step's weights and flags, and the geometry (depth, its gradient, motion) sampled at the pixel.
+// tools/network/train_blend.py (frame_planes, features) computes the same values from frame dumps in PyTorch;
+// tests/network/pixel_inputs_test.cpp holds the two together on a committed dump.
+//
+// Promise: like refine_math.h, only IEEE-exact operations (+ - * /, sqrt, comparisons, floor, f16 rounding), so a
+// host compiler with -ffp-contract=off and nvcc with --fmad=false give the same bits; the sRGB curve's powers are
+// Newton iterations of a fixed count, within a few ulp of powf.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/common/f16.h"
+#include "kernels/upscaler/ptx/upscaler_math.h"
+
+namespace d4r::refine::pixel {
+
+namespace up = upscaler::math;
+
+inline constexpr uint32_t kFeatures = 23;    // per pixel: pixel_features()
+inline constexpr uint32_t kCandidates = 5;   // O, H, Hc, C, U
+inline constexpr uint32_t kOutputs = 8;      // blend logits of the candidates, then the residual R G B
+inline constexpr float kDisplayMax = 0.999f; // a blended display value is capped here before it goes back to linear
+
+D4R_HD float min_f(float a, float b) { return a < b ? a : b; }
+D4R_HD float max_f(float a, float b) { return a > b ? a : b; }
+D4R_HD float clamp_f(float v, float lo, float hi) { return min_f(max_f(v, lo), hi); }
+
+// a^(1/3) for a in [0, 1]: Newton's iteration from 1 (from above, monotone), a fixed count.
+D4R_HD float cbrt_unit(float a) {
+    if (!(a > 0.0f)) return 0.0f;
+    float y = 1.0f;
+    for (int i = 0; i < 12; ++i) y = y - (y * y * y - a) / (3.0f * y * y);
+    return y;
+}
+// a^(1/5) for a in [0, 1], the same way.
+D4R_HD float fifth_root_unit(float a) {
+    if (!(a > 0.0f)) return 0.0f;
+    float y = 1.0f;
+    for (int i = 0; i < 14; ++i) {
+        float y2 = y * y;
+        y = y - (y2 * y2 * y - a) / (5.0f * y2 * y2);
+    }
+    return y;
+}
+// The sRGB transfer curve on [0, 1] (input clamped): 12.92 x below 0.0031308, else 1.055 x^(1/2.4) - 0.055, with
+// x^(1/2.4) = x^(1/4) x^(1/6) = sqrt(sqrt(x)) cbrt(sqrt(x)).
+D4R_HD float srgb_encode(float x) {
+    x = clamp_f(x, 0.0f, 1.0f);
+    if (x <= 0.0031308f) return 12.92f * x;
+    float s = up::sqrt_f(x);
+    return 1.055f * (up::sqrt_f(s) * cbrt_unit(s)) - 0.055f;
+}
+// Its inverse: x / 12.92 below 0.04045, else y^2.4 = y^2 (y^2)^(1/5) with y = (x + 0.055) / 1.055.
+D4R_HD float srgb_decode(float x) {
+    x = clamp_f(x, 0.0f, 1.0f);
+    if (x <= 0.04045f) return x / 12.92f;
+    float y = (x + 0.055f) / 1.055f;
+    float y2 = y * y;
+    return y2 * fifth_root_unit(y2);
+}
+// A linear colour value as displayed: srgb(r / (1 + r)), r = max(0, v k) (NaN counts as 0).
+D4R_HD float display(float v, float k) {
+    float r = v * k;
+    r = r > 0.0f ? min_f(r, 3.0e38f) : 0.0f;
+    return srgb_encode(clamp_f(r / (1.0f + r), 0.0f, 1.0f));
+}
+// Back to linear: the Reinhard value capped at kDisplayMax, divided by the exposure k.
+D4R_HD float linear_of_display(float d, float k) {
+    float t = min_f(srgb_decode(d), kDisplayMax);
+    return t / (1.0f - t) / k;
+}
+
+// The accumulate terms of one pixel as frame dumps hold them (f16, upscaler/accumulate_terms.h's planes): the
+// runtime rounds its own terms the same way, so the network sees what it was trained on.
+struct Terms {
+    float hist[3], hist_weight, reprojected, clamped[3], current[3], coverage, alpha;
+};
+D4R_HD float round_half(float v) { return kernels::half_to_float(kernels::float_to_half(v)); }
+D4R_HD Terms rounded_terms(const up::AccumulateTerms& t) {
+    Terms r{};
+    r.hist[0] = round_half(t.history.x);
+    r.hist[1] = round_half(t.history.y);
+    r.hist[2] = round_half(t.history.z);
+    r.hist_weight = round_half(t.history.w);
+    r.reprojected = t.reprojected ? 1.0f : 0.0f;
+    r.clamped[0] = round_half(t.clamped.x);
+    r.clamped[1] = round_half(t.clamped.y);
+    r.clamped[2] = round_half(t.clamped.z);
+    r.current[0] = round_half(t.current.x);
+    r.current[1] = round_half(t.current.y);
+    r.current[2] = round_half(t.current.z);
+    r.coverage = round_half(t.coverage);
+    r.alpha = round_half(t.alpha);
+    return r;
+}
+
+// A working-space colour (tone-mapped YCoCg) as displayed: the core's own way back to linear (from_working), then
+// display().
+D4R_HD void display_working(const up::Params& p, const float w[3], float k, float out[3]) {
+    up::F3 c = up::from_working(p, up::F3{w[0], w[1], w[2]}, k);
+    out[0] = display(c.x, k);
+    out[1] = display(c.y, k);
+    out[2] = display(c.z, k);
+}
+
+// Bilinear sampling of a render-resolution quantity at render-pixel coordinate (u, v), texel centres at integers,
+// the coordinate clamped to the image, as PyTorch's grid_sample computes it (align_corners=False, padding border):
+// weights (x0 + 1 - u)(y0 + 1 - v) and so on, a tap beyond the last row or column left out. FETCH(x, y, out)
+// writes N values of texel (x, y).
+template <int N, typename Fetch>
+D4R_HD void bilinear(const up::Params& p, float u, float v, Fetch fetch, float out[N]) {
+    const int32_t w = static_cast<int32_t>(p.render_w), h = static_cast<int32_t>(p.render_h);
+    u = clamp_f(u, 0.0f, static_cast<float>(w - 1));
+    v = clamp_f(v, 0.0f, static_cast<float>(h - 1));
+    const float fx = up::floor_f(u), fy = up::floor_f(v);
+    const int32_t x0 = static_cast<int32_t>(fx), y0 = static_cast<int32_t>(fy);
+    const float wx[2] = {(fx + 1.0f) - u, u - fx}, wy[2] = {(fy + 1.0f) - v, v - fy};
+    for (int i = 0; i < N; ++i) out[i] = 0.0f;
+    for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 2; ++i) {
+            if (x0 + i >= w || y0 + j >= h) continue;
+            float t[N];
+            fetch(x0 + i, y0 + j, t);
+            const float wt = wx[i] * wy[j];
+            for (int c = 0; c < N; ++c) out[c] = out[c] + t[c] * wt;
+        }
+}
+
+// The depth gradient feature of render pixel (x, y): |central difference| / depth, 0 on the border rows and
+// columns of each direction, capped at 1.
+D4R_HD float depth_gradient(const up::Params& p, int32_t x, int32_t y) {
+    const int32_t w = static_cast<int32_t>(p.render_w), h = static_cast<int32_t>(p.render_h);
+    float gx = 0.0f, gy = 0.0f;
+    if (x > 0 && x < w - 1) gx = (up::load_depth(p, x + 1, y) - up::load_depth(p, x - 1, y)) / 2.0f;
+    if (y > 0 && y < h - 1) gy = (up::load_depth(p, x, y + 1) - up::load_depth(p, x, y - 1)) / 2.0f;
+    return min_f(up::sqrt_f(gx * gx + gy * gy) / max_f(up::load_depth(p, x, y), 1.0e-6f), 1.0f);
+}
+
+// What pixel_features() gives besides the features: the candidates as display values (what the blend mixes).
+struct Candidates {
+    float c[kCandidates][3]; // O, H, Hc, C, U
+};
+
+// The 23 features of output pixel (x, y), in train_blend.py's order (features() with the GEO inputs):
+//   0-2 O - 0.5;  3-5 H - O;  6-8 Hc - O;  9-11 C - O;  12-14 U - O;  15 reprojected;  16 alpha;  17 coverage;
+//   18 history weight / 12 (capped at 1);  19 depth gradient;  20 depth;  21-22 motion / 8 (render pixels,
+//   capped at +-4)
+// O is the core's output at the pixel (linear RGB), T its rounded terms, K the frame's exposure factor
+// (up::exposure_factor). H and Hc are O where the history was not reprojected. U, the depth gradient, the depth
+// and the motion are bilinear samples of render-resolution values at the pixel's jittered render position
+// ((x + 0.5) render_w / output_w - 0.5 - jitter_x, likewise y). Non-finite values become 0.
+D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const float o_linear[3], const Terms& t, float k,
+                           float f[kFeatures], Candidates& cand) {
+    float* o = cand.c[0];
+    for (int i = 0; i < 3; ++i) o[i] = display(o_linear[i], k);
+    if (t.reprojected > 0.0f) {
+        display_working(p, t.hist, k, cand.c[1]);
+        display_working(p, t.clamped, k, cand.c[2]);
+    } else {
+        for (int i = 0; i < 3; ++i) cand.c[1][i] = cand.c[2][i] = o[i];
+    }
+    display_working(p, t.current, k, cand.c[3]);
+    const float sx = static_cast<float>(p.render_w) / static_cast<float>(p.output_w);
+    const float sy = static_cast<float>(p.render_h) / static_cast<float>(p.output_h);
+    const float u = (static_cast<float>(x) + 0.5f) * sx - 0.5f - p.jitter_x;
+    const float v = (static_cast<float>(y) + 0.5f) * sy - 0.5f - p.jitter_y;
+    float rgb[3];
+    bilinear<3>(
+        p, u, v,
+        [&p](int32_t px, int32_t py, float out[3]) {
+            const uint16_t* c =
+                up::at<uint16_t>(p.color, static_cast<uint64_t>(py) * p.color_pitch + static_cast<uint32_t>(px) * 8u);
+            out[0] = kernels::half_to_float(c[0]);
+            out[1] = kernels::half_to_float(c[1]);
+            out[2] = kernels::half_to_float(c[2]);
+        },
+        rgb);
+    for (int i = 0; i < 3; ++i) cand.c[4][i] = display(rgb[i], k);
+    float geo[4];
+    bilinear<4>(
+        p, u, v,
+        [&p](int32_t px, int32_t py, float out[4]) {
+            out[0] = depth_gradient(p, px, py);
+            out[1] = up::load_depth(p, px, py);
+            up::load_motion(p, px, py, out[2], out[3]);
+        },
+        geo);
+    for (int i = 0; i < 3; ++i) {
+        f[i] = o[i] - 0.5f;
+        for (int j = 1; j < 5; ++j) f[3 * j + i] = cand.c[j][i] - o[i];
+    }
+    f[15] = t.reprojected;
+    f[16] = t.alpha;
+    f[17] = t.coverage;
+    f[18] = min_f(t.hist_weight, 12.0f) / 12.0f;
+    f[19] = geo[0];
+    f[20] = geo[1];
+    f[21] = clamp_f(geo[2] / 8.0f, -4.0f, 4.0f);
+    f[22] = clamp_f(geo[3] / 8.0f, -4.0f, 4.0f);
+    for (uint32_t i = 0; i < kFeatures; ++i)
+        if (!(f[i] - f[i] == 0.0f)) f[i] = 0.0f; // NaN or infinite
+}
+
+// The network's answer for one pixel (kOutputs values: logits of O, H, Hc, C, U, then a display-space residual)
+// applied: the softmax-weighted mix of the candidates plus the residual, clamped to [0, 1], back to linear
+// (linear_of_display). exp by refine_math.h's exp_neg of (logit - largest logit).
+template <typename ExpNeg>
+D4R_HD void blend_pixel(const float z[kOutputs], const Candidates& cand, float k, ExpNeg exp_neg, float out[3]) {
+    float m = z[0];
+    for (uint32_t i = 1; i < kCandidates; ++i) m = max_f(m, z[i]);
+    float e[kCandidates], sum = 0.0f;
+    for (uint32_t i = 0; i < kCandidates; ++i) {
+        e[i] = exp_neg(z[i] - m);
+        sum = sum + e[i];
+    }
+    for (int c = 0; c < 3; ++c) {
+        float acc = 0.0f;
+        for (uint32_t i = 0; i < kCandidates; ++i) acc = acc + e[i] * cand.c[i][c];
+        out[c] = linear_of_display(clamp_f(acc / sum + z[kCandidates + c], 0.0f, 1.0f), k);
+    }
+}
+
+} // namespace d4r::refine::pixel
