@@ -6,12 +6,14 @@
 #include <thread>
 #include <vector>
 
+#include "kernels/refine/ptx/pixel_inputs.h"
 #include "kernels/refine/ptx/refine_math.h"
 #include "ptxsim/mma_numerics.h"
 
 namespace d4r::network {
 
 using namespace refine::math;
+namespace pixel = refine::pixel;
 namespace mma = ptxsim::mma;
 
 namespace {
@@ -179,6 +181,23 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
     case Kernel::Attention: {
         auto p = params_as<AttnParams>(params);
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t by) { attention_block(p, bx, by); });
+        return;
+    }
+    case Kernel::PixelFeatures: {
+        auto p = params_as<pixel::PixelFeatureParams>(params);
+        const uint32_t n = p.grid_w * p.grid_h * pixel::kPatchPixels;
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) {
+            for (uint32_t i = bx * kThreads; i < std::min(n, (bx + 1) * kThreads); ++i) pixel::features_at(p, i);
+        });
+        return;
+    }
+    case Kernel::PixelBlend: {
+        auto p = params_as<pixel::PixelBlendParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t by) {
+            for (uint32_t y = by * kImageBlock; y < std::min(p.core.output_h, (by + 1) * kImageBlock); ++y)
+                for (uint32_t x = bx * kImageBlock; x < std::min(p.core.output_w, (bx + 1) * kImageBlock); ++x)
+                    pixel::blend_at(p, x, y);
+        });
         return;
     }
     }

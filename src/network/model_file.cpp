@@ -73,7 +73,9 @@ const Tensor* Model::find(std::string_view name) const {
 
 namespace {
 
-std::vector<TensorSpec> make_tensors(bool fp8) {
+// C1, C2: the fine and coarse grids' channels; PATCH_IN: the embed's input (a patch's channels); HEAD_OUT: the
+// head's output.
+std::vector<TensorSpec> make_tensors(bool fp8, uint32_t c1, uint32_t c2, uint32_t patch_in, uint32_t head_out) {
     std::vector<TensorSpec> s;
     auto linear = [&](const std::string& name, uint32_t out, uint32_t in) {
         bool e4m3 = false;
@@ -93,31 +95,43 @@ std::vector<TensorSpec> make_tensors(bool fp8) {
         linear(name + ".fc1", 2 * c, c);
         linear(name + ".fc2", c, 2 * c);
     };
-    linear("embed", 32, 48);
-    block("enc1", 32);
-    linear("merge", 64, 128);
-    block("enc2", 64);
-    linear("expand", 128, 64);
-    block("dec1", 32);
-    linear("head", 48, 32);
+    linear("embed", c1, patch_in);
+    block("enc1", c1);
+    linear("merge", c2, 4 * c1);
+    block("enc2", c2);
+    linear("expand", 4 * c1, c2);
+    block("dec1", c1);
+    linear("head", head_out, c1);
     return s;
 }
 
 } // namespace
 
 const std::vector<TensorSpec>& refine_v1_tensors() {
-    static const std::vector<TensorSpec> specs = make_tensors(false);
+    static const std::vector<TensorSpec> specs = make_tensors(false, 32, 64, 48, 48);
     return specs;
 }
 
 const std::vector<TensorSpec>& refine_v1_fp8_tensors() {
-    static const std::vector<TensorSpec> specs = make_tensors(true);
+    static const std::vector<TensorSpec> specs = make_tensors(true, 32, 64, 48, 48);
     return specs;
+}
+
+const std::vector<TensorSpec>& refine_v2_tensors() {
+    static const std::vector<TensorSpec> specs =
+        make_tensors(false, kRefineV2.c1, kRefineV2.c2, kRefineV2.patch_in, kRefineV2.head_out);
+    return specs;
+}
+
+const ArchDims& architecture_dims(std::string_view arch) {
+    static constexpr ArchDims v1{32, 64, 48, 48};
+    return arch == kArchRefineV2 ? kRefineV2 : v1;
 }
 
 const std::vector<TensorSpec>* architecture_tensors(std::string_view arch) {
     if (arch == kArchRefineV1) return &refine_v1_tensors();
     if (arch == kArchRefineV1Fp8) return &refine_v1_fp8_tensors();
+    if (arch == kArchRefineV2) return &refine_v2_tensors();
     return nullptr;
 }
 
@@ -144,8 +158,8 @@ Expected<Model> parse_model(std::span<const uint8_t> bytes, const std::string& w
     model.arch = *arch;
     const std::vector<TensorSpec>* specs = architecture_tensors(model.arch);
     if (!specs)
-        return fail(make_error(ErrorCode::Invalid, "architecture '{}' is unknown (this d4r runs '{}' and '{}')",
-                               model.arch, kArchRefineV1, kArchRefineV1Fp8));
+        return fail(make_error(ErrorCode::Invalid, "architecture '{}' is unknown (this d4r runs '{}', '{}' and '{}')",
+                               model.arch, kArchRefineV1, kArchRefineV1Fp8, kArchRefineV2));
     if (count == 0 || count > kMaxTensors)
         return fail(make_error(ErrorCode::Invalid, "tensor count {} (accepted: 1..{})", count, kMaxTensors));
     const uint64_t data_end = bytes.size() - 8;

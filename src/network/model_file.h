@@ -23,6 +23,10 @@ inline constexpr uint32_t kModelVersion = 1;
 inline constexpr const char* kArchRefineV1 = "refine-v1";
 // refine-v1 with enc2's four linear weights in e4m3 and a per-tensor f16 scale each (docs/network.md).
 inline constexpr const char* kArchRefineV1Fp8 = "refine-v1-fp8";
+// refine-v2 (docs/network.md, "refine-v2"): refine-v1's structure, wider (kRefineV2), fed each pixel's features
+// (the core's candidates, its terms and the geometry: 23 a pixel, 368 a patch) and answering each pixel's blend
+// logits and residual (8 a pixel, 128 a patch).
+inline constexpr const char* kArchRefineV2 = "refine-v2";
 inline constexpr const char* kModelFileName = "refine-v1.d4rnet";
 inline constexpr const char* kModelFileNameFp8 = "refine-v1-fp8.d4rnet";
 
@@ -59,7 +63,16 @@ const std::vector<TensorSpec>& refine_v1_tensors();
 // kFp8Layers are E4M3, each followed by its `<layer>.scale` (f16, dims [1]).
 const std::vector<TensorSpec>& refine_v1_fp8_tensors();
 inline constexpr const char* kFp8Layers[] = {"enc2.qkv", "enc2.proj", "enc2.fc1", "enc2.fc2"};
-// The tensors of ARCH (refine-v1 or refine-v1-fp8), or nullptr for another name.
+// Every tensor of refine-v2, in file order: refine-v1's names, kRefineV2's shapes.
+const std::vector<TensorSpec>& refine_v2_tensors();
+// The channel counts of an architecture: the fine and coarse token grids', the embed's input and the head's output.
+struct ArchDims {
+    uint32_t c1, c2, patch_in, head_out;
+};
+inline constexpr ArchDims kRefineV2{64, 128, 16 * 23, 16 * 8};
+// refine-v1's for every name but refine-v2.
+const ArchDims& architecture_dims(std::string_view arch);
+// The tensors of ARCH (refine-v1, refine-v1-fp8 or refine-v2), or nullptr for another name.
 const std::vector<TensorSpec>* architecture_tensors(std::string_view arch);
 
 // `where` names the source in errors (a path, "embedded model").

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "kernels/refine/ptx/pixel_inputs.h"
 #include "kernels/refine/ptx/refine_math.h"
 
 namespace d4r::network {
@@ -23,7 +24,7 @@ const std::vector<TensorSpec>& tensors_of(std::string_view arch) {
 template <typename P>
 Launch make_launch(Kernel kernel, std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block, const P& params,
                    std::string what) {
-    static_assert(sizeof(P) <= 64);
+    static_assert(sizeof(P) <= sizeof(Launch::params));
     Launch l;
     l.kernel = kernel;
     l.grid = grid;
@@ -37,7 +38,8 @@ Launch make_launch(Kernel kernel, std::array<uint32_t, 3> grid, std::array<uint3
 class Planner {
 public:
     Planner(const Geometry& g, uint64_t weights, uint64_t scratch, std::string_view arch)
-        : m_g(g), m_weights(weights), m_scratch(scratch), m_specs(tensors_of(arch)), m_layout(weight_layout(arch)) {}
+        : m_g(g), m_weights(weights), m_scratch(scratch), m_specs(tensors_of(arch)), m_layout(weight_layout(arch)),
+          m_dims(architecture_dims(arch)), m_v2(arch == kArchRefineV2), m_s(scratch_layout(g, arch)) {}
 
     const TensorSpec* spec(const std::string& name, size_t* index = nullptr) const {
         for (size_t i = 0; i < m_specs.size(); ++i)
@@ -77,7 +79,7 @@ public:
 
     // A transformer block updating `stream` (tokens x c) in place.
     void block(const std::string& name, uint64_t stream, uint32_t grid_w, uint32_t grid_h, uint32_t c) {
-        const ScratchLayout s = scratch_layout(m_g);
+        const ScratchLayout& s = m_s;
         uint64_t tokens = uint64_t(grid_w) * grid_h;
         uint64_t norm = m_scratch + s.norm, qkv = m_scratch + s.qkv, attn = m_scratch + s.attn,
                  hidden = m_scratch + s.hidden;
@@ -93,33 +95,60 @@ public:
         linear(name + ".fc2", hidden, stream, tokens, 2 * c, c, kResidual, stream);
     }
 
-    std::vector<Launch> forward(uint64_t image, uint32_t pitch) {
-        const ScratchLayout s = scratch_layout(m_g);
+    std::vector<Launch> forward(uint64_t image, uint32_t pitch, const upscaler::math::Params* core) {
+        const ScratchLayout& s = m_s;
         const uint64_t t1 = m_g.fine_tokens(), t2 = m_g.coarse_tokens();
-        const uint32_t cw = m_g.grid_w / 2, ch = m_g.grid_h / 2;
+        const uint32_t cw = m_g.grid_w / 2, ch = m_g.grid_h / 2, c1 = m_dims.c1, c2 = m_dims.c2;
         const uint64_t patches = m_scratch + s.patches, skip = m_scratch + s.skip, stream = m_scratch + s.stream,
-                       coarse = m_scratch + s.coarse, attn = m_scratch + s.attn, norm = m_scratch + s.norm;
+                       coarse = m_scratch + s.coarse, attn = m_scratch + s.attn, norm = m_scratch + s.norm,
+                       candidates = m_scratch + s.candidates;
         PatchParams pp{image, patches, m_g.width, m_g.height, pitch, m_g.grid_w, m_g.grid_h, 0};
-        m_launches.push_back(make_launch(Kernel::Patchify, {blocks_for(t1), 1, 1}, {kThreads, 1, 1}, pp, "patchify"));
-        writes(patches, t1 * kPatchChannels * 2);
-        linear("embed", patches, skip, t1, kPatchChannels, 32);
-        block("enc1", skip, m_g.grid_w, m_g.grid_h, 32);
+        if (m_v2) {
+            // Each pixel's features (patch order: the patches themselves) and candidates from the core's buffers.
+            refine::pixel::PixelFeatureParams fp{};
+            if (core) fp.core = *core;
+            fp.features = patches;
+            fp.candidates = candidates;
+            fp.grid_w = m_g.grid_w;
+            fp.grid_h = m_g.grid_h;
+            m_launches.push_back(make_launch(Kernel::PixelFeatures,
+                                             {blocks_for(t1 * refine::pixel::kPatchPixels), 1, 1}, {kThreads, 1, 1}, fp,
+                                             "pixel_features"));
+            writes(patches, t1 * m_dims.patch_in * 2);
+        } else {
+            m_launches.push_back(
+                make_launch(Kernel::Patchify, {blocks_for(t1), 1, 1}, {kThreads, 1, 1}, pp, "patchify"));
+            writes(patches, t1 * kPatchChannels * 2);
+        }
+        linear("embed", patches, skip, t1, m_dims.patch_in, c1);
+        block("enc1", skip, m_g.grid_w, m_g.grid_h, c1);
         // merge: the 2x2 groups of enc1's output into `attn` (free between blocks), then the linear.
-        RegroupParams mp{skip, 0, attn, m_g.grid_w, m_g.grid_h, 32, 0};
-        m_launches.push_back(make_launch(Kernel::Merge, {blocks_for(t1 * 32), 1, 1}, {kThreads, 1, 1}, mp, "merge"));
-        writes(attn, t1 * 32 * 2);
-        linear("merge", attn, coarse, t2, 128, 64);
-        block("enc2", coarse, cw, ch, 64);
+        RegroupParams mp{skip, 0, attn, m_g.grid_w, m_g.grid_h, c1, 0};
+        m_launches.push_back(make_launch(Kernel::Merge, {blocks_for(t1 * c1), 1, 1}, {kThreads, 1, 1}, mp, "merge"));
+        writes(attn, t1 * c1 * 2);
+        linear("merge", attn, coarse, t2, 4 * c1, c2);
+        block("enc2", coarse, cw, ch, c2);
         // expand: the linear into `norm` (free between blocks), then the regroup with the skip connection.
-        linear("expand", coarse, norm, t2, 64, 128);
-        RegroupParams ep{norm, skip, stream, m_g.grid_w, m_g.grid_h, 32, 0};
-        m_launches.push_back(make_launch(Kernel::Expand, {blocks_for(t1 * 32), 1, 1}, {kThreads, 1, 1}, ep, "expand"));
-        writes(stream, t1 * 32 * 2);
-        block("dec1", stream, m_g.grid_w, m_g.grid_h, 32);
-        linear("head", stream, patches, t1, 32, kPatchChannels);
-        m_launches.push_back(make_launch(Kernel::Unpatchify,
-                                         {div_up(m_g.width, kImageBlock), div_up(m_g.height, kImageBlock), 1},
-                                         {kImageBlock, kImageBlock, 1}, pp, "unpatchify"));
+        linear("expand", coarse, norm, t2, c2, 4 * c1);
+        RegroupParams ep{norm, skip, stream, m_g.grid_w, m_g.grid_h, c1, 0};
+        m_launches.push_back(make_launch(Kernel::Expand, {blocks_for(t1 * c1), 1, 1}, {kThreads, 1, 1}, ep, "expand"));
+        writes(stream, t1 * c1 * 2);
+        block("dec1", stream, m_g.grid_w, m_g.grid_h, c1);
+        linear("head", stream, patches, t1, c1, m_dims.head_out);
+        const std::array<uint32_t, 3> image_grid{div_up(m_g.width, kImageBlock), div_up(m_g.height, kImageBlock), 1};
+        if (m_v2) {
+            refine::pixel::PixelBlendParams bp{};
+            if (core) bp.core = *core;
+            bp.answers = patches;
+            bp.candidates = candidates;
+            bp.grid_w = m_g.grid_w;
+            bp.grid_h = m_g.grid_h;
+            m_launches.push_back(
+                make_launch(Kernel::PixelBlend, image_grid, {kImageBlock, kImageBlock, 1}, bp, "pixel_blend"));
+        } else {
+            m_launches.push_back(
+                make_launch(Kernel::Unpatchify, image_grid, {kImageBlock, kImageBlock, 1}, pp, "unpatchify"));
+        }
         writes(image, uint64_t(pitch) * (m_g.height - 1) + uint64_t(m_g.width) * 8);
         return std::move(m_launches);
     }
@@ -135,6 +164,9 @@ private:
     uint64_t m_weights, m_scratch;
     const std::vector<TensorSpec>& m_specs;
     WeightLayout m_layout;
+    ArchDims m_dims;
+    bool m_v2;
+    ScratchLayout m_s;
     std::vector<Launch> m_launches;
 };
 
@@ -158,6 +190,10 @@ const char* kernel_name(Kernel kernel) {
         return "d4r_nn_unpatchify";
     case Kernel::LinearFp8:
         return "d4r_nn_linear_fp8";
+    case Kernel::PixelFeatures:
+        return "d4r_nn_pixel_features";
+    case Kernel::PixelBlend:
+        return "d4r_nn_pixel_blend";
     }
     return "?";
 }
@@ -193,9 +229,11 @@ Geometry geometry_for(uint32_t width, uint32_t height) {
     return g;
 }
 
-ScratchLayout scratch_layout(const Geometry& g) {
+ScratchLayout scratch_layout(const Geometry& g, std::string_view arch) {
     // Sizes in f16 elements per fine token (the coarse tensors have a quarter of the tokens).
     const uint64_t t1 = g.fine_tokens();
+    const ArchDims& d = architecture_dims(arch);
+    const uint64_t c1 = d.c1;
     ScratchLayout s;
     uint64_t at = 0;
     auto take = [&](uint64_t halves) {
@@ -203,21 +241,24 @@ ScratchLayout scratch_layout(const Geometry& g) {
         at = align_up(at + halves * 2);
         return offset;
     };
-    s.patches = take(t1 * kPatchChannels); // patches, later the head's residuals
-    s.skip = take(t1 * 32);                // enc1's stream, kept for the skip connection
-    s.stream = take(t1 * 32);              // dec1's stream
-    s.norm = take(t1 * 32);                // layernorm output (T2 x 64 fits: a quarter of the tokens); expand's linear
-    s.qkv = take(t1 * 96);
-    s.attn = take(t1 * 32);       // attention output; merge's regroup (T2 x 128)
-    s.hidden = take(t1 * 64);     // fc1 output
-    s.coarse = take(t1 / 4 * 64); // enc2's stream
+    // Every coarse tensor fits where its fine counterpart goes, because c2 <= 4 c1 (T2 = T1 / 4).
+    s.patches = take(t1 * std::max(d.patch_in, d.head_out)); // patches (refine-v2: features), later the head's output
+    s.skip = take(t1 * c1);                                  // enc1's stream, kept for the skip connection
+    s.stream = take(t1 * c1);                                // dec1's stream
+    s.norm = take(t1 * c1);         // layernorm output (T2 x c2 fits); expand's linear (T2 x 4 c1)
+    s.qkv = take(t1 * 3 * c1);      // (T2 x 3 c2 fits)
+    s.attn = take(t1 * c1);         // attention output; merge's regroup (T2 x 4 c1)
+    s.hidden = take(t1 * 2 * c1);   // fc1 output
+    s.coarse = take(t1 / 4 * d.c2); // enc2's stream
+    if (arch == kArchRefineV2)      // each pixel's candidates (refine-v2)
+        s.candidates = take(t1 * refine::pixel::kPatchPixels * refine::pixel::kCandidateValues);
     s.total = at;
     return s;
 }
 
 std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights, uint64_t scratch,
-                                 std::string_view arch) {
-    return Planner(g, weights, scratch, arch).forward(image, pitch);
+                                 std::string_view arch, const upscaler::math::Params* core) {
+    return Planner(g, weights, scratch, arch).forward(image, pitch, core);
 }
 
 std::vector<Kernel> plan_kernels(std::string_view arch) {

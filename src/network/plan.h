@@ -15,13 +15,28 @@
 
 #include "network/model_file.h"
 
+namespace d4r::upscaler::math {
+struct Params;
+}
+
 namespace d4r::network {
 
-enum class Kernel : uint8_t { Patchify, Linear, LayerNorm, Attention, Merge, Expand, Unpatchify, LinearFp8 };
-// Every kernel of the PTX module (the plan of one architecture launches some of them: plan_kernels()).
-inline constexpr std::array<Kernel, 8> kAllKernels = {Kernel::Patchify,   Kernel::Linear,   Kernel::LayerNorm,
-                                                      Kernel::Attention,  Kernel::Merge,    Kernel::Expand,
-                                                      Kernel::Unpatchify, Kernel::LinearFp8};
+enum class Kernel : uint8_t {
+    Patchify,
+    Linear,
+    LayerNorm,
+    Attention,
+    Merge,
+    Expand,
+    Unpatchify,
+    LinearFp8,
+    PixelFeatures, // refine-v2 (refine_v2.ptx)
+    PixelBlend,
+};
+// Every kernel of the PTX modules (the plan of one architecture launches some of them: plan_kernels()).
+inline constexpr std::array<Kernel, 10> kAllKernels = {
+    Kernel::Patchify, Kernel::Linear,     Kernel::LayerNorm, Kernel::Attention,     Kernel::Merge,
+    Kernel::Expand,   Kernel::Unpatchify, Kernel::LinearFp8, Kernel::PixelFeatures, Kernel::PixelBlend};
 // The PTX entry name (d4r_nn_*).
 const char* kernel_name(Kernel kernel);
 
@@ -29,7 +44,8 @@ struct Launch {
     Kernel kernel = Kernel::Linear;
     std::array<uint32_t, 3> grid{1, 1, 1};
     std::array<uint32_t, 3> block{1, 1, 1};
-    std::array<uint8_t, 64> params{}; // the kernel's parameter block (refine_math.h), `param_bytes` long
+    std::array<uint8_t, 256>
+        params{}; // the kernel's parameter block (refine_math.h, pixel_inputs.h), `param_bytes` long
     uint32_t param_bytes = 0;
     std::string what; // "enc1.qkv", for errors and traces
     // What the launch writes: `out_bytes` bytes from `out` (for the image: its first `out_bytes` bytes of rows,
@@ -65,15 +81,20 @@ Geometry geometry_for(uint32_t width, uint32_t height);
 
 struct ScratchLayout {
     uint64_t patches = 0, skip = 0, stream = 0, norm = 0, qkv = 0, attn = 0, hidden = 0, coarse = 0;
+    uint64_t candidates = 0; // refine-v2 only
     uint64_t total = 0;
 };
-ScratchLayout scratch_layout(const Geometry& g);
+// The work buffers of architecture `arch`'s pass (its channel counts: architecture_dims()).
+ScratchLayout scratch_layout(const Geometry& g, std::string_view arch = kArchRefineV1);
 
 // The launches of one forward pass of architecture `arch` (refine-v1: every linear is d4r_nn_linear;
 // refine-v1-fp8: enc2's four are d4r_nn_linear_fp8) over the RGBA16F image at `image` (row pitch in bytes),
-// refined in place, with the weights packed at `weights` as weight_layout(arch) says.
+// refined in place, with the weights packed at `weights` as weight_layout(arch) says. refine-v2 reads the core's
+// frame instead: CORE is the upscaler's parameter block of the frame just evaluated (its output is `image`; its
+// buffers must still hold the frame and the previous history), copied into the pixel kernels' parameters; without
+// it those kernels' parameters are zero (plans inspected, not run).
 std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights, uint64_t scratch,
-                                 std::string_view arch);
+                                 std::string_view arch, const upscaler::math::Params* core = nullptr);
 // The kernels the plan of `arch` launches, each once, in kAllKernels order.
 std::vector<Kernel> plan_kernels(std::string_view arch);
 

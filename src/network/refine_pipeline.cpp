@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "kernels/upscaler/ptx/upscaler_math.h"
 #include "network/plan.h"
 
 namespace d4r::network {
@@ -13,7 +14,11 @@ using upscaler::cuda_error;
 
 namespace {
 
-const char* ptx_file_name(Kernel kernel) { return kernel == Kernel::LinearFp8 ? "refine_fp8.ptx" : "refine.ptx"; }
+const char* ptx_file_name(Kernel kernel) {
+    if (kernel == Kernel::LinearFp8) return "refine_fp8.ptx";
+    if (kernel == Kernel::PixelFeatures || kernel == Kernel::PixelBlend) return "refine_v2.ptx";
+    return "refine.ptx";
+}
 
 class CudaRefinePipeline final : public RefinePipeline {
 public:
@@ -52,7 +57,7 @@ public:
         m_arch = model.arch;
         std::vector<uint8_t> weights = pack_weights(model);
         m_weight_bytes = weights.size();
-        const uint64_t total = m_weight_bytes + scratch_layout(m_max).total;
+        const uint64_t total = m_weight_bytes + scratch_layout(m_max, m_arch).total;
         r = m_cuda.cuMemAlloc_v2(&m_memory, total);
         if (r != CUDA_SUCCESS) {
             m_memory = 0;
@@ -63,7 +68,15 @@ public:
         return ok_status();
     }
 
-    Status refine(CUdeviceptr image, size_t pitch, uint32_t width, uint32_t height, CUstream stream) override {
+    Status refine(CUdeviceptr image, size_t pitch, uint32_t width, uint32_t height, CUstream stream,
+                  const upscaler::math::Params* core) override {
+        if (m_arch == kArchRefineV2 && !core)
+            return make_error(ErrorCode::Invalid, "refine network: {} needs the core's frame (its parameter block)",
+                              m_arch);
+        if (core && (core->output != image || core->output_w != width || core->output_h != height))
+            return make_error(ErrorCode::Invalid,
+                              "refine network: the core's frame wrote {}x{} at 0x{:x}, not the image {}x{} at 0x{:x}",
+                              core->output_w, core->output_h, core->output, width, height, image);
         if (!image || width == 0 || height == 0)
             return make_error(ErrorCode::Invalid, "refine network: an empty image ({}x{} at 0x{:x})", width, height,
                               image);
@@ -75,7 +88,7 @@ public:
             return make_error(ErrorCode::Invalid, "refine network: row pitch {} for {} RGBA16F pixels", pitch, width);
         const Geometry g = geometry_for(width, height);
         for (const Launch& l :
-             plan_forward(g, image, static_cast<uint32_t>(pitch), m_memory, m_memory + m_weight_bytes, m_arch)) {
+             plan_forward(g, image, static_cast<uint32_t>(pitch), m_memory, m_memory + m_weight_bytes, m_arch, core)) {
             void* args[] = {const_cast<uint8_t*>(l.params.data())};
             CUresult r = m_cuda.cuLaunchKernel(m_functions[static_cast<size_t>(l.kernel)], l.grid[0], l.grid[1],
                                                l.grid[2], l.block[0], l.block[1], l.block[2], 0, stream, args, nullptr);
@@ -99,7 +112,11 @@ private:
 
 } // namespace
 
-std::string_view kernel_ptx(Kernel kernel) { return kernel == Kernel::LinearFp8 ? refine_fp8_ptx() : refine_ptx(); }
+std::string_view kernel_ptx(Kernel kernel) {
+    if (kernel == Kernel::LinearFp8) return refine_fp8_ptx();
+    if (kernel == Kernel::PixelFeatures || kernel == Kernel::PixelBlend) return refine_v2_ptx();
+    return refine_ptx();
+}
 
 Expected<std::unique_ptr<RefinePipeline>> RefinePipeline::create(const upscaler::CudaFunctions& cuda,
                                                                  const Model& model, uint32_t max_width,

@@ -20,18 +20,23 @@ public:
     static Expected<std::unique_ptr<RefinePipeline>> create(const upscaler::CudaFunctions& cuda, const Model& model,
                                                             uint32_t max_width, uint32_t max_height);
     virtual ~RefinePipeline() = default;
-    // Refines the width x height RGBA16F image at `image` (row pitch in bytes; 0 = packed) in place.
-    virtual Status refine(abi::CUdeviceptr image, size_t pitch, uint32_t width, uint32_t height,
-                          abi::CUstream stream) = 0;
+    // Refines the width x height RGBA16F image at `image` (row pitch in bytes; 0 = packed) in place. CORE is the
+    // upscaler's parameter block of the frame that wrote `image` (upscaler::Pipeline::frame_params()), which
+    // refine-v2 needs (it reads the core's buffers: an Invalid error without it) and refine-v1 ignores.
+    virtual Status refine(abi::CUdeviceptr image, size_t pitch, uint32_t width, uint32_t height, abi::CUstream stream,
+                          const upscaler::math::Params* core = nullptr) = 0;
 };
 
-// The refine kernels' PTX modules, NUL-terminated in memory. Two, because a driver compiles a module whole and
+// The refine kernels' PTX modules, NUL-terminated in memory. Three: two, because a driver compiles a module whole and
 // d4r_nn_linear_fp8 needs sm_89 (docs/network.md, "The FP8 layers"):
 //  * refine_ptx(): src/kernels/refine/ptx/refine.ptx, .target sm_80: every kernel but d4r_nn_linear_fp8;
-//  * refine_fp8_ptx(): refine_fp8.ptx, .target sm_89: d4r_nn_linear_fp8 alone.
+//  * refine_fp8_ptx(): refine_fp8.ptx, .target sm_89: d4r_nn_linear_fp8 alone;
+// and refine-v2's, whose kernels no refine-v1 model needs:
+//  * refine_v2_ptx(): refine_v2.ptx, .target sm_80: refine-v2's pixel kernels (d4r_nn_pixel_features, _blend).
 std::string_view refine_ptx();
 std::string_view refine_fp8_ptx();
-// The module that defines `kernel` (one of the two above): what every loader of the refine kernels asks.
+std::string_view refine_v2_ptx();
+// The module that defines `kernel` (one of the three above): what every loader of the refine kernels asks.
 std::string_view kernel_ptx(Kernel kernel);
 
 } // namespace d4r::network

@@ -32,11 +32,12 @@ private:
 
 // With `fp8`, a refine-v1-fp8 model: the same values (the same draws), except that enc2's linear weights are
 // quantised to e4m3 with a per-tensor scale (max |w| / 448, as tools/network/export.py --fp8 does).
-inline Model random_model(uint64_t seed, bool fp8 = false) {
+// random_model_of(seed, arch): the same for any architecture of architecture_tensors().
+inline Model random_model_of(uint64_t seed, std::string_view arch) {
     Rng rng(seed);
     Model m;
-    m.arch = fp8 ? kArchRefineV1Fp8 : kArchRefineV1;
-    for (const TensorSpec& spec : fp8 ? refine_v1_fp8_tensors() : refine_v1_tensors()) {
+    m.arch = std::string(arch);
+    for (const TensorSpec& spec : *architecture_tensors(arch)) {
         if (spec.name.ends_with(".scale")) continue; // written with its weight
         Tensor t;
         t.name = spec.name;
@@ -73,6 +74,9 @@ inline Model random_model(uint64_t seed, bool fp8 = false) {
         m.tensors.push_back(std::move(t));
     }
     return m;
+}
+inline Model random_model(uint64_t seed, bool fp8 = false) {
+    return random_model_of(seed, fp8 ? kArchRefineV1Fp8 : kArchRefineV1);
 }
 
 // RGBA16F, packed: a smooth gradient with edges and some HDR values, alpha 1.

@@ -69,6 +69,8 @@ public:
         D4R_TRY(validate_frame(m_config, frame));
         D4R_TRY(check_buffers(frame));
         math::Params params = make_params(m_config, frame, m_state, m_buffers);
+        m_last = params;
+        m_evaluated = false;
         for (const PlannedLaunch& l : plan_launches(params)) {
             void* args[] = {&params};
             CUresult r = m_cuda.cuLaunchKernel(m_functions[static_cast<size_t>(l.kernel)], l.shape.grid[0],
@@ -77,10 +79,12 @@ public:
             if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuLaunchKernel", r).add_context(kernel_name(l.kernel));
         }
         advance(m_state, frame);
+        m_evaluated = true;
         return ok_status();
     }
 
     const PipelineConfig& config() const override { return m_config; }
+    const math::Params* frame_params() const override { return m_evaluated ? &m_last : nullptr; }
 
 private:
     // Every caller buffer the frame touches lies inside one live CUDA allocation, or nothing is queued: a
@@ -118,6 +122,8 @@ private:
     BufferLayout m_layout;
     WorkBuffers m_buffers;
     SequenceState m_state;
+    math::Params m_last{}; // the last evaluate()'s parameter block (valid when m_evaluated)
+    bool m_evaluated = false;
 };
 
 } // namespace

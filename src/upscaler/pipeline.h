@@ -31,6 +31,10 @@
 
 namespace d4r::upscaler {
 
+namespace math {
+struct Params;
+}
+
 using abi::CUdeviceptr;
 using abi::CUstream;
 
@@ -79,6 +83,9 @@ public:
     // buffers) give Invalid without launching anything.
     virtual Status evaluate(const FrameParams& frame, CUstream stream) = 0;
     virtual const PipelineConfig& config() const = 0;
+    // The kernels' parameter block of the last evaluate() (its buffers: the frame's prepared inputs, the history
+    // it read and the one it wrote, the output), or nullptr before the first: what refine-v2 reads after the core.
+    virtual const math::Params* frame_params() const = 0;
 };
 
 } // namespace d4r::upscaler

@@ -47,8 +47,6 @@ TEST(PixelInputs, DisplayAndBackToLinearRoundTrip) {
     EXPECT_TRUE(std::isfinite(linear_of_display(1.0f, 1.0f)));
 }
 
-float exp_neg(float x) { return math::exp_neg(x); }
-
 TEST(PixelInputs, TheBlendMixesTheCandidatesByTheSoftmaxOfTheLogitsAndAddsTheResidual) {
     Candidates cand{};
     for (uint32_t i = 0; i < kCandidates; ++i)
@@ -58,12 +56,12 @@ TEST(PixelInputs, TheBlendMixesTheCandidatesByTheSoftmaxOfTheLogitsAndAddsTheRes
     for (uint32_t pick = 0; pick < kCandidates; ++pick) {
         float z[kOutputs] = {};
         z[pick] = 40.0f;
-        blend_pixel(z, cand, 1.5f, exp_neg, out);
+        blend_pixel(z, cand, 1.5f, out);
         for (int c = 0; c < 3; ++c) EXPECT_FLOAT_EQ(out[c], linear_of_display(cand.c[pick][c], 1.5f));
     }
     // Equal logits: the mean; plus a residual.
     float z[kOutputs] = {0, 0, 0, 0, 0, 0.05f, 0.0f, -0.05f};
-    blend_pixel(z, cand, 1.0f, exp_neg, out);
+    blend_pixel(z, cand, 1.0f, out);
     for (int c = 0; c < 3; ++c) {
         float mean = 0;
         for (uint32_t i = 0; i < kCandidates; ++i) mean += cand.c[i][c] / kCandidates;
@@ -71,7 +69,7 @@ TEST(PixelInputs, TheBlendMixesTheCandidatesByTheSoftmaxOfTheLogitsAndAddsTheRes
     }
     // Clamped to [0, 1] before going back to linear.
     float big[kOutputs] = {0, 0, 0, 0, 0, 5.0f, -5.0f, 0.0f};
-    blend_pixel(big, cand, 1.0f, exp_neg, out);
+    blend_pixel(big, cand, 1.0f, out);
     EXPECT_EQ(out[0], linear_of_display(1.0f, 1.0f));
     EXPECT_EQ(out[1], 0.0f);
 }

@@ -36,11 +36,12 @@ d4r::abi::CUresult recording_load(d4r::abi::CUmodule* module, const void* image)
     const char* text = static_cast<const char*>(image);
     g_loaded.emplace_back(text == refine_ptx().data()       ? "refine.ptx"
                           : text == refine_fp8_ptx().data() ? "refine_fp8.ptx"
+                          : text == refine_v2_ptx().data()  ? "refine_v2.ptx"
                                                             : "another module");
     return g_load(module, image);
 }
 
-std::vector<std::string> modules_loaded_by_a_pipeline(bool fp8) {
+std::vector<std::string> modules_loaded_by_a_pipeline(std::string_view arch) {
     std::string why;
     const upscaler::CudaFunctions* cpu = upscaler::test::cpu_backend_cuda(&why);
     EXPECT_NE(cpu, nullptr) << why;
@@ -49,7 +50,7 @@ std::vector<std::string> modules_loaded_by_a_pipeline(bool fp8) {
     g_load = cpu->cuModuleLoadData;
     cuda.cuModuleLoadData = recording_load;
     g_loaded.clear();
-    auto pipeline = RefinePipeline::create(cuda, nettest::random_model(7, fp8), 16, 16);
+    auto pipeline = RefinePipeline::create(cuda, nettest::random_model_of(7, arch), 16, 16);
     EXPECT_TRUE(pipeline) << pipeline.error().text();
     return g_loaded;
 }
@@ -64,10 +65,17 @@ TEST(RefineModules, RefinePtxIsSm80WithoutFp8AndTheFp8EntryIsAloneInItsSm89Modul
     EXPECT_NE(fp8.find("\n.target sm_89\n"), std::string_view::npos);
     EXPECT_NE(fp8.find("e4m3"), std::string_view::npos);
     EXPECT_EQ(entries(fp8), std::vector<std::string>{"d4r_nn_linear_fp8"});
+    const std::string_view v2 = refine_v2_ptx();
+    EXPECT_NE(v2.find("\n.target sm_80\n"), std::string_view::npos);
+    EXPECT_EQ(entries(v2), (std::vector<std::string>{"d4r_nn_pixel_features", "d4r_nn_pixel_blend"}));
     std::vector<std::string> rest;
     for (Kernel k : kAllKernels) {
-        EXPECT_EQ(kernel_ptx(k).data(), k == Kernel::LinearFp8 ? fp8.data() : f16.data()) << kernel_name(k);
-        if (k != Kernel::LinearFp8) rest.emplace_back(kernel_name(k));
+        const bool pixel = k == Kernel::PixelFeatures || k == Kernel::PixelBlend;
+        EXPECT_EQ(kernel_ptx(k).data(), k == Kernel::LinearFp8 ? fp8.data()
+                                        : pixel                ? v2.data()
+                                                               : f16.data())
+            << kernel_name(k);
+        if (k != Kernel::LinearFp8 && !pixel) rest.emplace_back(kernel_name(k));
     }
     std::vector<std::string> defined = entries(f16);
     std::sort(defined.begin(), defined.end());
@@ -76,9 +84,14 @@ TEST(RefineModules, RefinePtxIsSm80WithoutFp8AndTheFp8EntryIsAloneInItsSm89Modul
 }
 
 TEST(RefineModules, AnF16ModelsPipelineLoadsOnlyRefinePtx) {
-    EXPECT_EQ(modules_loaded_by_a_pipeline(false), std::vector<std::string>{"refine.ptx"});
+    EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV1), std::vector<std::string>{"refine.ptx"});
 }
 
 TEST(RefineModules, AnFp8ModelsPipelineLoadsBothModules) {
-    EXPECT_EQ(modules_loaded_by_a_pipeline(true), (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx"}));
+    EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV1Fp8),
+              (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx"}));
+}
+
+TEST(RefineModules, ARefineV2ModelsPipelineLoadsRefinePtxAndItsPixelModule) {
+    EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV2), (std::vector<std::string>{"refine.ptx", "refine_v2.ptx"}));
 }

@@ -1,6 +1,7 @@
-// The refine kernels' committed PTX, two modules (refine.ptx for sm_80, refine_fp8.ptx for sm_89): embedded byte for
-// byte, together defining every kernel of the plan, made from the committed sources (refine.ptx.sources: every
-// source of the folder and both modules), and, with the nvcc that made them, regenerated identically.
+// The refine kernels' committed PTX, three modules (refine.ptx and refine_v2.ptx for sm_80, refine_fp8.ptx for
+// sm_89): embedded byte for byte, together defining every kernel of the plans, made from the committed sources
+// (refine.ptx.sources: every source of the folder, the headers they take from elsewhere and the modules), and, with
+// the nvcc that made them, regenerated identically.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -36,6 +37,8 @@ TEST(RefinePtxRecord, EmbeddedPtxIsTheCommittedFilesAndDefinesEveryKernel) {
     EXPECT_EQ(refine_ptx().data()[refine_ptx().size()], '\0');
     EXPECT_EQ(std::string(refine_fp8_ptx()), fp8);
     EXPECT_EQ(refine_fp8_ptx().data()[refine_fp8_ptx().size()], '\0');
+    EXPECT_EQ(std::string(refine_v2_ptx()), test::read_file_text(ptx_dir() / "refine_v2.ptx"));
+    EXPECT_EQ(refine_v2_ptx().data()[refine_v2_ptx().size()], '\0');
     for (Kernel k : kAllKernels)
         EXPECT_NE(std::string(kernel_ptx(k)).find(std::string(".visible .entry ") + kernel_name(k) + "("),
                   std::string::npos)
@@ -61,15 +64,17 @@ TEST(RefinePtxRecord, CommittedPtxIsFromTheCommittedSources) {
                                                 "src/kernels/refine/ptx/make-ptx.sh (needs nvcc)";
         checked.insert(file);
     }
-    // Every source of the folder (a new .cu or .h must be added to make-ptx.sh's list), f16.h, and both modules.
-    std::set<std::string> want{"../../common/f16.h"};
+    // Every source of the folder (a new .cu or .h must be added to make-ptx.sh's list), f16.h, the upscaler's math
+    // (refine_v2.cu computes the core's terms), and the three modules.
+    std::set<std::string> want{"../../common/f16.h", "../../upscaler/ptx/upscaler_math.h"};
     for (const fs::directory_entry& e : fs::directory_iterator(ptx_dir())) {
         const std::string name = e.path().filename().string();
         if (name.ends_with(".cu") || name.ends_with(".h") || name.ends_with(".sh") || name.ends_with(".ptx"))
             want.insert(name);
     }
     EXPECT_EQ(checked, want) << record;
-    EXPECT_TRUE(want.count("refine.ptx") && want.count("refine_fp8.ptx") && want.count("refine_fp8.cu"));
+    EXPECT_TRUE(want.count("refine.ptx") && want.count("refine_fp8.ptx") && want.count("refine_fp8.cu") &&
+                want.count("refine_v2.ptx") && want.count("refine_v2.cu"));
 }
 
 TEST(RefinePtxRecord, TheSourcesCompileAndTheSameNvccGivesTheCommittedPtx) {
@@ -78,7 +83,7 @@ TEST(RefinePtxRecord, TheSourcesCompileAndTheSameNvccGivesTheCommittedPtx) {
     auto r =
         test::run_command({"/bin/sh", (ptx_dir() / "make-ptx.sh").string(), dir.path().string()}, {{"NVCC", kNvcc}});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    for (const char* name : {"refine.ptx", "refine_fp8.ptx"}) {
+    for (const char* name : {"refine.ptx", "refine_fp8.ptx", "refine_v2.ptx"}) {
         std::string fresh = test::read_file_text(dir.path() / name);
         std::string committed = test::read_file_text(ptx_dir() / name);
         ASSERT_FALSE(fresh.empty()) << name;
@@ -96,7 +101,8 @@ TEST(RefinePtxRecord, TheSourcesCompileAndTheSameNvccGivesTheCommittedPtx) {
 TEST(RefinePtxRecord, RecordOnlyRewritesTheCommittedRecord) {
     test::TempDir dir;
     const fs::path copy = dir.mkdir("src/kernels/refine/ptx");
-    dir.write("src/kernels/common/f16.h", test::read_file_text(test::source_dir() / "src/kernels/common/f16.h"));
+    for (const char* file : {"src/kernels/common/f16.h", "src/kernels/upscaler/ptx/upscaler_math.h"})
+        dir.write(file, test::read_file_text(test::source_dir() / file));
     for (const fs::directory_entry& e : fs::directory_iterator(ptx_dir())) {
         if (e.path().filename() == "refine.ptx.sources") continue;
         fs::copy_file(e.path(), copy / e.path().filename());

@@ -132,10 +132,13 @@ inline Status run_reference(const RunOptions& o, const FrameSink& sink, unsigned
     return ok_status();
 }
 
+// Called after each frame's evaluate and synchronisation, before the output is read back (a network after the core).
+using AfterEvaluate = std::function<Status(uint32_t frame, const Pipeline& pipeline)>;
+
 // Runs the frames through a Pipeline in the current context of CUDA (synchronising after each frame).
-// FRAME_MS receives each evaluate's time from launch to completion.
+// FRAME_MS receives each evaluate's time from launch to completion; AFTER, when set, runs after each evaluate.
 inline Status run_pipeline(const CudaFunctions& cuda, const RunOptions& o, const FrameSink& sink,
-                           std::vector<double>* frame_ms = nullptr) {
+                           std::vector<double>* frame_ms = nullptr, const AfterEvaluate& after = {}) {
     using abi::CUdeviceptr;
     auto check = [&](const char* what, abi::CUresult r) -> Status {
         if (r != abi::CUDA_SUCCESS) return cuda_error(cuda, what, r);
@@ -172,6 +175,7 @@ inline Status run_pipeline(const CudaFunctions& cuda, const RunOptions& o, const
             if (frame_ms)
                 frame_ms->push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            if (after) D4R_TRY(after(t, *pipeline));
             D4R_TRY(check("cuMemcpyDtoH", cuda.cuMemcpyDtoH_v2(s.output.data(), dout, s.output.size())));
             sink(t, extract_output(o, s));
             return ok_status();

@@ -324,17 +324,18 @@ def fp8_tensors(tensors):
     return out
 
 
-def model_tensors(model):
+def model_tensors(model, table=None):
     """The file tensors of a RefineNet: OrderedDict name -> float16 numpy array in the table's order,
     with the model's logit scale folded into the q rows of every qkv (weight and bias) in float32
-    before the rounding to f16. Raises ValueError if a value does not fit in f16."""
+    before the rounding to f16. Raises ValueError if a value does not fit in f16. TABLE (name -> shape, refine-v1's
+    expected_tensors() when None) gives another architecture's shapes under the same names (refine-v2)."""
     import torch
     from refine_model import expected_tensors, file_name_to_parameter
 
     params = dict(model.named_parameters())
     scale = float(model.logit_scale)
     out = OrderedDict()
-    for name, shape in expected_tensors().items():
+    for name, shape in (table or expected_tensors()).items():
         value = params[file_name_to_parameter(name)].detach().to("cpu", torch.float32).numpy().copy()
         if tuple(value.shape) != tuple(shape):
             raise ValueError(f"{name}: the model's shape {value.shape}, the table's {shape}")

@@ -52,6 +52,7 @@ import re
 import sys
 import time
 import warnings
+from collections import OrderedDict
 
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS; before torch touches CUDA
 
@@ -465,6 +466,42 @@ def log(what):
     print(f"[{time.time() - START:6.0f} s] {what}", flush=True)
 
 
+# ---- export: a window variant's state_dict as a refine-v2 model file ----
+
+V2_ARCH = "refine-v2"
+V2_DIMS = dict(c1=64, c2=128)  # the C++ side's kRefineV2 (src/network/model_file.h)
+
+
+def v2_tensors(net):
+    """The file tensors of a WinBlendNet with refine-v2's shape (win64res): refine-v1's names in its order, the
+    logit scale folded into the q rows of every qkv (export.model_tensors' rule), f16."""
+    from export import model_tensors
+    if net.pixel or net.tone or (net.c1, net.enc2.ln1.weight.numel()) != (V2_DIMS["c1"], V2_DIMS["c2"]) \
+            or net.inputs != GEO or net.cands != ["O", "H", "Hc", "C", "U"] or not net.residual:
+        raise SystemExit("refine-v2 is win64res's shape (channels 64/128, GEO inputs, the five candidates and a "
+                         "residual, display domain, no per-pixel MLP)")
+
+    class Shaped:  # what model_tensors reads: named_parameters and logit_scale, with refine-v2's shapes
+        logit_scale = rm.DEFAULT_LOGIT_SCALE
+
+        def named_parameters(self):
+            return net.named_parameters()
+
+    shapes = OrderedDict()
+    params = dict(net.named_parameters())
+    for name in rm.expected_tensors():
+        shapes[name] = tuple(params[rm.file_name_to_parameter(name)].shape)
+    return model_tensors(Shaped(), shapes)
+
+
+def export_v2(checkpoint, variant, out):
+    """Writes VARIANT's state_dict CHECKPOINT as a refine-v2 model file OUT; returns its size."""
+    from export import write_model
+    net = WinBlendNet(**VARIANTS[variant])
+    net.load_state_dict(torch.load(checkpoint, map_location="cpu"))
+    return write_model(out, v2_tensors(net), V2_ARCH)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     ap.add_argument("frames", help="folder of version 2 dumps (SCENE-fNNN.d4rframe, flat or in SCENE/ folders)")
@@ -489,7 +526,16 @@ def main(argv=None):
     ap.add_argument("--log-every", type=int, default=1000)
     ap.add_argument("--summary", default="", help="write the results as JSON here")
     ap.add_argument("--save", default="", help="folder for each variant's state_dict (VARIANT.pt)")
+    ap.add_argument("--export", nargs=2, metavar=("CHECKPOINT", "OUT"),
+                    help="write the state_dict CHECKPOINT of the one variant --variants names (win64res's shape) as "
+                         "a refine-v2 model file OUT, and do nothing else")
     a = ap.parse_args(argv)
+    if a.export:
+        if "," in a.variants:
+            ap.error("--export needs the checkpoint's variant alone in --variants")
+        size = export_v2(a.export[0], a.variants, a.export[1])
+        print(f"{a.export[1]}: refine-v2, {size} bytes")
+        return 0
     for v in a.variants.split(","):
         if v not in VARIANTS:
             ap.error(f"unknown variant {v!r}")

@@ -297,7 +297,8 @@ NVSDK_NGX_Result Core::evaluate_feature(const NVSDK_NGX_Handle* handle, const NV
     Status status = feature.pipeline->evaluate(frame, nullptr);
     if (status && feature.refine) {
         const OutputImage out = output_image(feature.pipeline->config(), frame);
-        status = feature.refine->refine(out.address, out.pitch, out.width, out.height, nullptr);
+        status = feature.refine->refine(out.address, out.pitch, out.width, out.height, nullptr,
+                                        feature.pipeline->frame_params());
     }
     if (pushed) {
         CUcontext popped = nullptr;

@@ -17,20 +17,42 @@
 #include <cstdint>
 
 #include "kernels/common/f16.h"
+#include "kernels/refine/ptx/refine_math.h"
 #include "kernels/upscaler/ptx/upscaler_math.h"
 
 namespace d4r::refine::pixel {
 
 namespace up = upscaler::math;
 
-inline constexpr uint32_t kFeatures = 23;    // per pixel: pixel_features()
-inline constexpr uint32_t kCandidates = 5;   // O, H, Hc, C, U
-inline constexpr uint32_t kOutputs = 8;      // blend logits of the candidates, then the residual R G B
-inline constexpr float kDisplayMax = 0.999f; // a blended display value is capped here before it goes back to linear
+inline constexpr uint32_t kFeatures = 23;        // per pixel: pixel_features()
+inline constexpr uint32_t kCandidates = 5;       // O, H, Hc, C, U
+inline constexpr uint32_t kOutputs = 8;          // blend logits of the candidates, then the residual R G B
+inline constexpr float kDisplayMax = 0.999f;     // a blended display value is capped here before it goes back to linear
+inline constexpr uint32_t kCandidateValues = 16; // per pixel in memory: the candidates' 15 display values and a 0
+inline constexpr uint32_t kPatchPixels = 16;     // 4x4 pixels a fine token
+
+// d4r_nn_pixel_features: one thread per pixel of the padded token grid (grid_w x grid_h tokens of 4x4 pixels).
+// Pixels are stored in patch order (pixel (4 tx + dx, 4 ty + dy) is number (ty * grid_w + tx) * 16 + dy * 4 + dx),
+// so the features read as tokens of 16 * kFeatures channels are the network's patches; a pixel beyond the image
+// repeats the nearest edge pixel.
+struct alignas(8) PixelFeatureParams {
+    up::Params core;     // the frame's upscaler parameters: its buffers still hold this frame and the previous history
+    uint64_t features;   // out: f16, kFeatures a pixel
+    uint64_t candidates; // out: f16, kCandidateValues a pixel
+    uint32_t grid_w, grid_h;
+};
+// d4r_nn_pixel_blend: one thread per output pixel; writes the core's output image (core.output) in place.
+struct alignas(8) PixelBlendParams {
+    up::Params core;
+    uint64_t answers;    // f16, kOutputs a pixel (the network's head), patch order
+    uint64_t candidates; // as pixel_features wrote them
+    uint32_t grid_w, grid_h;
+};
 
 D4R_HD float min_f(float a, float b) { return a < b ? a : b; }
 D4R_HD float max_f(float a, float b) { return a > b ? a : b; }
 D4R_HD float clamp_f(float v, float lo, float hi) { return min_f(max_f(v, lo), hi); }
+D4R_HD uint32_t min_u(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 // a^(1/3) for a in [0, 1]: Newton's iteration from 1 (from above, monotone), a fixed count.
 D4R_HD float cbrt_unit(float a) {
@@ -211,13 +233,12 @@ D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const floa
 // The network's answer for one pixel (kOutputs values: logits of O, H, Hc, C, U, then a display-space residual)
 // applied: the softmax-weighted mix of the candidates plus the residual, clamped to [0, 1], back to linear
 // (linear_of_display). exp by refine_math.h's exp_neg of (logit - largest logit).
-template <typename ExpNeg>
-D4R_HD void blend_pixel(const float z[kOutputs], const Candidates& cand, float k, ExpNeg exp_neg, float out[3]) {
+D4R_HD void blend_pixel(const float z[kOutputs], const Candidates& cand, float k, float out[3]) {
     float m = z[0];
     for (uint32_t i = 1; i < kCandidates; ++i) m = max_f(m, z[i]);
     float e[kCandidates], sum = 0.0f;
     for (uint32_t i = 0; i < kCandidates; ++i) {
-        e[i] = exp_neg(z[i] - m);
+        e[i] = math::exp_neg(z[i] - m);
         sum = sum + e[i];
     }
     for (int c = 0; c < 3; ++c) {
@@ -225,6 +246,54 @@ D4R_HD void blend_pixel(const float z[kOutputs], const Candidates& cand, float k
         for (uint32_t i = 0; i < kCandidates; ++i) acc = acc + e[i] * cand.c[i][c];
         out[c] = linear_of_display(clamp_f(acc / sum + z[kCandidates + c], 0.0f, 1.0f), k);
     }
+}
+
+// Pixel number I of the patch order: its position in the padded grid.
+D4R_HD void patch_pixel(uint32_t grid_w, uint32_t i, uint32_t& x, uint32_t& y) {
+    const uint32_t token = i / kPatchPixels, sub = i % kPatchPixels;
+    x = (token % grid_w) * 4u + sub % 4u;
+    y = (token / grid_w) * 4u + sub / 4u;
+}
+D4R_HD uint32_t patch_index(uint32_t grid_w, uint32_t x, uint32_t y) {
+    return ((y / 4u) * grid_w + x / 4u) * kPatchPixels + (y % 4u) * 4u + x % 4u;
+}
+
+// The work of d4r_nn_pixel_features for pixel number I (patch order).
+D4R_HD void features_at(const PixelFeatureParams& p, uint32_t i) {
+    uint32_t px, py;
+    patch_pixel(p.grid_w, i, px, py);
+    const int32_t x = static_cast<int32_t>(min_u(px, p.core.output_w - 1u));
+    const int32_t y = static_cast<int32_t>(min_u(py, p.core.output_h - 1u));
+    const uint16_t* o =
+        up::at<uint16_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + static_cast<uint32_t>(x) * 8u);
+    const float o_linear[3] = {kernels::half_to_float(o[0]), kernels::half_to_float(o[1]),
+                               kernels::half_to_float(o[2])};
+    const Terms t = rounded_terms(up::accumulate_terms(p.core, x, y));
+    float f[kFeatures];
+    Candidates cand{};
+    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand);
+    uint16_t* fo = up::at_mut<uint16_t>(p.features, static_cast<uint64_t>(i) * kFeatures * 2u);
+    for (uint32_t j = 0; j < kFeatures; ++j) fo[j] = kernels::float_to_half(f[j]);
+    uint16_t* co = up::at_mut<uint16_t>(p.candidates, static_cast<uint64_t>(i) * kCandidateValues * 2u);
+    for (uint32_t j = 0; j < kCandidates; ++j)
+        for (uint32_t c = 0; c < 3; ++c) co[j * 3 + c] = kernels::float_to_half(cand.c[j][c]);
+    co[kCandidateValues - 1] = 0;
+}
+
+// The work of d4r_nn_pixel_blend for output pixel (x, y): alpha is kept.
+D4R_HD void blend_at(const PixelBlendParams& p, uint32_t x, uint32_t y) {
+    const uint32_t i = patch_index(p.grid_w, x, y);
+    const uint16_t* a = up::at<uint16_t>(p.answers, static_cast<uint64_t>(i) * kOutputs * 2u);
+    const uint16_t* c = up::at<uint16_t>(p.candidates, static_cast<uint64_t>(i) * kCandidateValues * 2u);
+    float z[kOutputs];
+    for (uint32_t j = 0; j < kOutputs; ++j) z[j] = kernels::half_to_float(a[j]);
+    Candidates cand{};
+    for (uint32_t j = 0; j < kCandidates; ++j)
+        for (uint32_t k = 0; k < 3; ++k) cand.c[j][k] = kernels::half_to_float(c[j * 3 + k]);
+    float out[3];
+    blend_pixel(z, cand, up::exposure_factor(p.core), out);
+    uint16_t* o = up::at_mut<uint16_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + x * 8u);
+    for (uint32_t k = 0; k < 3; ++k) o[k] = kernels::float_to_half(out[k]);
 }
 
 } // namespace d4r::refine::pixel

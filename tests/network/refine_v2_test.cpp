@@ -1,0 +1,123 @@
+// refine-v2 after the real core: the upscaler's pipeline and the network's on libd4rcuda's cpu backend (the PTX on
+// ptxsim), frame after frame; after each frame the network's plan also runs on the host kernels over the same core
+// buffers (the cpu backend's device memory is host memory), and the two images must be the same bytes.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "cuda_env.h"
+#include "harness.h"
+#include "kernels/refine/ptx/refine_math.h"
+#include "kernels/upscaler/ptx/upscaler_math.h"
+#include "network/host_kernels.h"
+#include "network/model_file.h"
+#include "network/plan.h"
+#include "network/refine_pipeline.h"
+#include "network/test_model.h"
+
+namespace d4r::network {
+namespace {
+
+namespace up = upscaler;
+using refine::math::LinearParams;
+
+TEST(RefineV2, AfterTheCoreThePtxPathGivesTheHostKernelsBytes) {
+    std::string why;
+    const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(up::test::open_context(*cuda));
+    up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 3);
+    o.exposure_texture = 1.25f; // the features use the exposure: a texture one too
+    const Model model = nettest::random_model_of(11, kArchRefineV2);
+    auto refine = RefinePipeline::create(*cuda, model, 48, 32);
+    ASSERT_TRUE(refine) << refine.error().text();
+    const std::vector<uint8_t> weights = pack_weights(model);
+    uint32_t changed = 0, frames = 0;
+    auto after = [&](uint32_t, const up::Pipeline& pipeline) -> Status {
+        const up::math::Params* core = pipeline.frame_params();
+        EXPECT_NE(core, nullptr);
+        if (!core) return make_error(ErrorCode::Internal, "no frame parameters after evaluate");
+        const uint32_t w = core->output_w, h = core->output_h, pitch = core->output_pitch;
+        const size_t bytes = size_t(pitch) * (h - 1) + size_t(w) * 8;
+        const auto* device_image = reinterpret_cast<const uint8_t*>(core->output); // host memory on the cpu backend
+        const std::vector<uint8_t> before(device_image, device_image + bytes);
+        // The host kernels on a copy of the core's output, every other buffer the core's own.
+        std::vector<uint8_t> host_image = before;
+        up::math::Params host_core = *core;
+        host_core.output = reinterpret_cast<uint64_t>(host_image.data());
+        const Geometry g = geometry_for(w, h);
+        std::vector<uint64_t> scratch(scratch_layout(g, kArchRefineV2).total / 8 + 1, 0);
+        for (const Launch& l : plan_forward(g, host_core.output, pitch, reinterpret_cast<uint64_t>(weights.data()),
+                                            reinterpret_cast<uint64_t>(scratch.data()), kArchRefineV2, &host_core))
+            run_launch(l, 1);
+        // The PTX path through libd4rcuda.
+        D4R_TRY((*refine)->refine(core->output, pitch, w, h, nullptr, core));
+        if (cuda->cuCtxSynchronize() != abi::CUDA_SUCCESS)
+            return make_error(ErrorCode::Internal, "cuCtxSynchronize after the network");
+        const std::vector<uint8_t> after_net(device_image, device_image + bytes);
+        for (uint32_t y = 0; y < h; ++y)
+            EXPECT_EQ(0, std::memcmp(after_net.data() + size_t(y) * pitch, host_image.data() + size_t(y) * pitch,
+                                     size_t(w) * 8))
+                << "row " << y;
+        for (uint32_t y = 0; y < h; ++y)
+            for (uint32_t x = 0; x < w * 4; ++x) {
+                const size_t at = size_t(y) * pitch + size_t(x) * 2;
+                changed += std::memcmp(after_net.data() + at, before.data() + at, 2) != 0;
+            }
+        ++frames;
+        return ok_status();
+    };
+    Status s = up::test::run_pipeline(*cuda, o, [](uint32_t, const std::vector<uint16_t>&) {}, nullptr, after);
+    ASSERT_TRUE(s) << s.error().text();
+    EXPECT_EQ(frames, 3u);
+    EXPECT_GT(changed, 1000u) << "the network left the core's output as it was";
+}
+
+TEST(RefineV2, WithoutTheCoresFrameTheNetworkRefusesAndNamesWhy) {
+    std::string why;
+    const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(up::test::open_context(*cuda));
+    auto refine = RefinePipeline::create(*cuda, nettest::random_model_of(3, kArchRefineV2), 16, 16);
+    ASSERT_TRUE(refine) << refine.error().text();
+    abi::CUdeviceptr image = 0;
+    ASSERT_EQ(cuda->cuMemAlloc_v2(&image, 16 * 16 * 8), abi::CUDA_SUCCESS);
+    Status s = (*refine)->refine(image, 0, 16, 16, nullptr);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().text().find("needs the core's frame"), std::string::npos) << s.error().text();
+    // A frame of another image is refused too.
+    up::math::Params core{};
+    core.output = image + 8;
+    core.output_w = core.output_h = 16;
+    s = (*refine)->refine(image, 0, 16, 16, nullptr, &core);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().text().find("not the image"), std::string::npos) << s.error().text();
+    cuda->cuMemFree_v2(image);
+}
+
+TEST(RefineV2, ItsPlanReadsThePixelsFeaturesAndBlendsThemBack) {
+    const std::vector<Kernel> kernels = plan_kernels(kArchRefineV2);
+    EXPECT_EQ(kernels, (std::vector<Kernel>{Kernel::Linear, Kernel::LayerNorm, Kernel::Attention, Kernel::Merge,
+                                            Kernel::Expand, Kernel::PixelFeatures, Kernel::PixelBlend}));
+    const Geometry g = geometry_for(40, 24);
+    const std::vector<Launch> plan = plan_forward(g, 0x1000, 40 * 8, 0x100000, 0x800000, kArchRefineV2);
+    ASSERT_GE(plan.size(), 3u);
+    EXPECT_EQ(plan.front().kernel, Kernel::PixelFeatures);
+    EXPECT_EQ(plan.back().kernel, Kernel::PixelBlend);
+    const LinearParams embed = plan[1].as<LinearParams>();
+    EXPECT_EQ(plan[1].what, "embed");
+    EXPECT_EQ(embed.in_ch, kRefineV2.patch_in);
+    EXPECT_EQ(embed.out_ch, kRefineV2.c1);
+    const Launch& head = plan[plan.size() - 2];
+    EXPECT_EQ(head.what, "head");
+    EXPECT_EQ(head.as<LinearParams>().out_ch, kRefineV2.head_out);
+    // The head's answers overwrite the features (no longer needed), the candidates have a buffer of their own.
+    const ScratchLayout s = scratch_layout(g, kArchRefineV2);
+    EXPECT_NE(s.candidates, 0u);
+    EXPECT_EQ(scratch_layout(g, kArchRefineV1).candidates, 0u);
+    EXPECT_GE(s.total, s.candidates + g.fine_tokens() * 16 * 16 * 2);
+}
+
+} // namespace
+} // namespace d4r::network
