@@ -168,7 +168,8 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
         });
         return;
     }
-    case Kernel::Linear: {
+    case Kernel::Linear:
+    case Kernel::LinearWide: {
         auto p = params_as<LinearParams>(params);
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { linear_block(p, bx); });
         return;

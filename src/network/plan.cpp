@@ -65,8 +65,11 @@ public:
                               flags, weight(name + ".scale")};
             m_launches.push_back(make_launch(Kernel::LinearFp8, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
         } else {
+            // The native sets' d4r_nn_linear takes refine-v1's shapes (at most kMaxChannels inputs): a wider layer
+            // is the same kernel under another name, which they do not serve.
             LinearParams p{in, weight(name + ".w"), weight(name + ".b"), residual, out, n, in_ch, out_ch, flags};
-            m_launches.push_back(make_launch(Kernel::Linear, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
+            const Kernel k = in_ch > kMaxChannels ? Kernel::LinearWide : Kernel::Linear;
+            m_launches.push_back(make_launch(k, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
         }
         writes(out, tokens * out_ch * 2);
     }
@@ -194,6 +197,8 @@ const char* kernel_name(Kernel kernel) {
         return "d4r_nn_pixel_features";
     case Kernel::PixelBlend:
         return "d4r_nn_pixel_blend";
+    case Kernel::LinearWide:
+        return "d4r_nn_linear_wide";
     }
     return "?";
 }

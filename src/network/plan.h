@@ -32,11 +32,12 @@ enum class Kernel : uint8_t {
     LinearFp8,
     PixelFeatures, // refine-v2 (refine_v2.ptx)
     PixelBlend,
+    LinearWide, // d4r_nn_linear for more than kMaxChannels inputs (refine_v2.ptx)
 };
 // Every kernel of the PTX modules (the plan of one architecture launches some of them: plan_kernels()).
-inline constexpr std::array<Kernel, 10> kAllKernels = {
-    Kernel::Patchify, Kernel::Linear,     Kernel::LayerNorm, Kernel::Attention,     Kernel::Merge,
-    Kernel::Expand,   Kernel::Unpatchify, Kernel::LinearFp8, Kernel::PixelFeatures, Kernel::PixelBlend};
+inline constexpr std::array<Kernel, 11> kAllKernels = {
+    Kernel::Patchify,   Kernel::Linear,    Kernel::LayerNorm,     Kernel::Attention,  Kernel::Merge,     Kernel::Expand,
+    Kernel::Unpatchify, Kernel::LinearFp8, Kernel::PixelFeatures, Kernel::PixelBlend, Kernel::LinearWide};
 // The PTX entry name (d4r_nn_*).
 const char* kernel_name(Kernel kernel);
 

@@ -16,7 +16,8 @@ namespace {
 
 const char* ptx_file_name(Kernel kernel) {
     if (kernel == Kernel::LinearFp8) return "refine_fp8.ptx";
-    if (kernel == Kernel::PixelFeatures || kernel == Kernel::PixelBlend) return "refine_v2.ptx";
+    if (kernel == Kernel::PixelFeatures || kernel == Kernel::PixelBlend || kernel == Kernel::LinearWide)
+        return "refine_v2.ptx";
     return "refine.ptx";
 }
 
@@ -114,7 +115,8 @@ private:
 
 std::string_view kernel_ptx(Kernel kernel) {
     if (kernel == Kernel::LinearFp8) return refine_fp8_ptx();
-    if (kernel == Kernel::PixelFeatures || kernel == Kernel::PixelBlend) return refine_v2_ptx();
+    if (kernel == Kernel::PixelFeatures || kernel == Kernel::PixelBlend || kernel == Kernel::LinearWide)
+        return refine_v2_ptx();
     return refine_ptx();
 }
 

@@ -67,10 +67,11 @@ TEST(RefineModules, RefinePtxIsSm80WithoutFp8AndTheFp8EntryIsAloneInItsSm89Modul
     EXPECT_EQ(entries(fp8), std::vector<std::string>{"d4r_nn_linear_fp8"});
     const std::string_view v2 = refine_v2_ptx();
     EXPECT_NE(v2.find("\n.target sm_80\n"), std::string_view::npos);
-    EXPECT_EQ(entries(v2), (std::vector<std::string>{"d4r_nn_pixel_features", "d4r_nn_pixel_blend"}));
+    EXPECT_EQ(entries(v2),
+              (std::vector<std::string>{"d4r_nn_pixel_features", "d4r_nn_linear_wide", "d4r_nn_pixel_blend"}));
     std::vector<std::string> rest;
     for (Kernel k : kAllKernels) {
-        const bool pixel = k == Kernel::PixelFeatures || k == Kernel::PixelBlend;
+        const bool pixel = k == Kernel::PixelFeatures || k == Kernel::PixelBlend || k == Kernel::LinearWide;
         EXPECT_EQ(kernel_ptx(k).data(), k == Kernel::LinearFp8 ? fp8.data()
                                         : pixel                ? v2.data()
                                                                : f16.data())

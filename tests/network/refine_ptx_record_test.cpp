@@ -69,7 +69,8 @@ TEST(RefinePtxRecord, CommittedPtxIsFromTheCommittedSources) {
     std::set<std::string> want{"../../common/f16.h", "../../upscaler/ptx/upscaler_math.h"};
     for (const fs::directory_entry& e : fs::directory_iterator(ptx_dir())) {
         const std::string name = e.path().filename().string();
-        if (name.ends_with(".cu") || name.ends_with(".h") || name.ends_with(".sh") || name.ends_with(".ptx"))
+        if (name.ends_with(".cu") || name.ends_with(".h") || name.ends_with(".cuh") || name.ends_with(".sh") ||
+            name.ends_with(".ptx"))
             want.insert(name);
     }
     EXPECT_EQ(checked, want) << record;

@@ -98,8 +98,9 @@ TEST(RefineV2, WithoutTheCoresFrameTheNetworkRefusesAndNamesWhy) {
 
 TEST(RefineV2, ItsPlanReadsThePixelsFeaturesAndBlendsThemBack) {
     const std::vector<Kernel> kernels = plan_kernels(kArchRefineV2);
-    EXPECT_EQ(kernels, (std::vector<Kernel>{Kernel::Linear, Kernel::LayerNorm, Kernel::Attention, Kernel::Merge,
-                                            Kernel::Expand, Kernel::PixelFeatures, Kernel::PixelBlend}));
+    EXPECT_EQ(kernels,
+              (std::vector<Kernel>{Kernel::Linear, Kernel::LayerNorm, Kernel::Attention, Kernel::Merge, Kernel::Expand,
+                                   Kernel::PixelFeatures, Kernel::PixelBlend, Kernel::LinearWide}));
     const Geometry g = geometry_for(40, 24);
     const std::vector<Launch> plan = plan_forward(g, 0x1000, 40 * 8, 0x100000, 0x800000, kArchRefineV2);
     ASSERT_GE(plan.size(), 3u);
@@ -107,6 +108,12 @@ TEST(RefineV2, ItsPlanReadsThePixelsFeaturesAndBlendsThemBack) {
     EXPECT_EQ(plan.back().kernel, Kernel::PixelBlend);
     const LinearParams embed = plan[1].as<LinearParams>();
     EXPECT_EQ(plan[1].what, "embed");
+    // Wider than the native sets' linears take (kMaxChannels): the wide kernel; every other linear is d4r_nn_linear.
+    for (const Launch& l : plan) {
+        if (l.kernel != Kernel::Linear && l.kernel != Kernel::LinearWide) continue;
+        EXPECT_EQ(l.kernel == Kernel::LinearWide, l.as<LinearParams>().in_ch > refine::math::kMaxChannels) << l.what;
+    }
+    EXPECT_EQ(plan[1].kernel, Kernel::LinearWide);
     EXPECT_EQ(embed.in_ch, kRefineV2.patch_in);
     EXPECT_EQ(embed.out_ch, kRefineV2.c1);
     const Launch& head = plan[plan.size() - 2];

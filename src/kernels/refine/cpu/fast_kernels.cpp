@@ -166,6 +166,9 @@ struct Registration {
         k.name = "d4r_nn_linear@fast";
         k.main = linear;
         runtime::register_cpu_kernel(k);
+        k.name = "d4r_nn_linear_wide@fast"; // the same layer, wider than refine-v1's (plan.h)
+        k.main = linear;
+        runtime::register_cpu_kernel(k);
         k.name = "d4r_nn_linear_fp8@fast";
         k.main = linear_fp8;
         runtime::register_cpu_kernel(k);

@@ -2,7 +2,8 @@
 # Regenerates the refine network's PTX modules (committed beside this script) from their sources with nvcc:
 #   refine.ptx      from refine.cu      for sm_80 (-arch=compute_80): every kernel but the FP8 linear;
 #   refine_fp8.ptx  from refine_fp8.cu  for sm_89 (-arch=compute_89): d4r_nn_linear_fp8 alone;
-#   refine_v2.ptx   from refine_v2.cu   for sm_80: refine-v2's pixel kernels (features and blend);
+#   refine_v2.ptx   from refine_v2.cu   for sm_80: refine-v2's pixel kernels (features and blend) and
+#                                       d4r_nn_linear_wide;
 # and refine.ptx.sources: the SHA-256 of every source the modules were made from, of this script and of both
 # modules, and the nvcc that made them (the tests fail while a source differs from its record).
 #
@@ -17,7 +18,7 @@
 # compile that instruction. refine_fp8.ptx is loaded only for a refine-v1-fp8 model (docs/network.md).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-sources="refine.cu refine_fp8.cu refine_v2.cu refine_math.h pixel_inputs.h ../../common/f16.h
+sources="refine.cu refine_fp8.cu refine_v2.cu linear_mma.cuh refine_math.h pixel_inputs.h ../../common/f16.h
          ../../upscaler/ptx/upscaler_math.h make-ptx.sh"
 outputs="refine.ptx refine_fp8.ptx refine_v2.ptx"
 
