@@ -47,7 +47,13 @@ fs::path self_exe() { return fs::read_symlink("/proc/self/exe"); }
 
 Expected<network::Model> model_for(const CheckOptions& o) {
     if (o.model.empty()) return network::nettest::random_model(o.seed, o.fp8);
-    return network::read_model(o.model);
+    auto model = network::read_model(o.model);
+    if (model && model->arch == network::kArchRefineV2)
+        return make_error(ErrorCode::Invalid,
+                          "--model {}: a {} model reads the core's frame, which kernels check does not make (it "
+                          "checks refine-v1 and refine-v1-fp8 models)",
+                          o.model, model->arch);
+    return model;
 }
 
 // The child: one traced forward pass on the libcuda of lib_dir, whatever its environment selects.

@@ -46,6 +46,11 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
                                    const PtxForKernel& ptx_for) {
     if (rgba.size() != size_t(width) * height * 4)
         return make_error(ErrorCode::Invalid, "trace: {} values for a {}x{} RGBA image", rgba.size(), width, height);
+    if (model.arch == kArchRefineV2)
+        return make_error(ErrorCode::Invalid,
+                          "trace: {} reads the core's frame, not an image (traces take refine-v1 "
+                          "models)",
+                          model.arch);
     const Geometry g = geometry_for(width, height);
     const std::vector<uint8_t> weights = pack_weights(model);
     const uint64_t scratch = weights.size(), image = scratch + scratch_layout(g).total, total = image + rgba.size() * 2;

@@ -16,6 +16,8 @@ Status refine_reference(const Model& model, uint16_t* rgba, uint32_t width, uint
     if (pitch == 0) pitch = size_t(width) * 8;
     if (pitch < size_t(width) * 8 || pitch > UINT32_MAX)
         return make_error(ErrorCode::Invalid, "refine reference: row pitch {} for {} RGBA16F pixels", pitch, width);
+    if (model.arch == kArchRefineV2)
+        return make_error(ErrorCode::Invalid, "refine reference: {} reads the core's frame, not an image", model.arch);
     const Geometry g = geometry_for(width, height);
     std::vector<uint8_t> weights = pack_weights(model);
     std::vector<uint64_t> scratch(scratch_layout(g).total / 8 + 1, 0); // 8-byte aligned

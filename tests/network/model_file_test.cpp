@@ -185,3 +185,37 @@ TEST(ModelFile, AMissingFileIsAnErrorNamingIt) {
     ASSERT_FALSE(m);
     EXPECT_NE(m.error().text().find("/nonexistent/refine-v1.d4rnet"), std::string::npos) << m.error().text();
 }
+
+TEST(ModelFile, RefineV2HasRefineV1sTensorsAtItsWidth) {
+    const auto& specs = refine_v2_tensors();
+    ASSERT_EQ(specs.size(), refine_v1_tensors().size());
+    for (size_t i = 0; i < specs.size(); ++i) EXPECT_EQ(specs[i].name, refine_v1_tensors()[i].name);
+    auto dims = [&](const std::string& name) {
+        for (const auto& s : specs)
+            if (s.name == name) return s.dims;
+        return std::vector<uint32_t>{};
+    };
+    EXPECT_EQ(dims("embed.w"), (std::vector<uint32_t>{64, 16 * 23}));
+    EXPECT_EQ(dims("merge.w"), (std::vector<uint32_t>{128, 256}));
+    EXPECT_EQ(dims("enc2.relbias"), (std::vector<uint32_t>{4, 225}));
+    EXPECT_EQ(dims("expand.w"), (std::vector<uint32_t>{256, 128}));
+    EXPECT_EQ(dims("head.w"), (std::vector<uint32_t>{16 * 8, 64}));
+    Model m = nettest::random_model_of(4, kArchRefineV2);
+    auto back = parse_model(serialize_model(m), "x");
+    ASSERT_TRUE(back) << back.error().text();
+    EXPECT_EQ(back->arch, "refine-v2");
+    // A refine-v1 file's tensors under the refine-v2 name are refused by shape.
+    Model wrong = nettest::random_model(4);
+    wrong.arch = kArchRefineV2;
+    auto refused = parse_model(serialize_model(wrong), "wrong.d4rnet");
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().text().find("embed.w"), std::string::npos) << refused.error().text();
+}
+
+TEST(ModelFile, TheShippedModelsParse) {
+    for (const char* name : {"refine-v1.d4rnet", "refine-v1-fp8.d4rnet", "refine-v2.d4rnet"}) {
+        auto m = read_model(test::source_dir() / "models" / name);
+        ASSERT_TRUE(m) << m.error().text();
+        EXPECT_EQ(m->arch, std::string(name).substr(0, std::string(name).size() - 7)) << name;
+    }
+}

@@ -13,6 +13,7 @@
 #include "network/host_kernels.h"
 #include "network/model_file.h"
 #include "network/plan.h"
+#include "network/reference.h"
 #include "network/refine_pipeline.h"
 #include "network/test_model.h"
 
@@ -94,6 +95,11 @@ TEST(RefineV2, WithoutTheCoresFrameTheNetworkRefusesAndNamesWhy) {
     ASSERT_FALSE(s);
     EXPECT_NE(s.error().text().find("not the image"), std::string::npos) << s.error().text();
     cuda->cuMemFree_v2(image);
+    // The tools that run a network on an image alone refuse it too.
+    std::vector<uint16_t> rgba(16 * 16 * 4, 0x3c00u);
+    Status r = refine_reference(nettest::random_model_of(3, kArchRefineV2), rgba.data(), 16, 16);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().text().find("reads the core's frame"), std::string::npos) << r.error().text();
 }
 
 TEST(RefineV2, ItsPlanReadsThePixelsFeaturesAndBlendsThemBack) {
