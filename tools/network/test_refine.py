@@ -596,5 +596,36 @@ class BlendExperiment(unittest.TestCase):
                 train_blend.main([d, "--train", "city", "--device", "cpu"])
 
 
+class RefineV2Export(unittest.TestCase):
+    def test_a_win64res_checkpoint_becomes_a_refine_v2_file(self):
+        import export
+        import train_blend
+
+        torch.manual_seed(3)
+        net = train_blend.WinBlendNet(**train_blend.VARIANTS["win64res"])
+        with tempfile.TemporaryDirectory() as d:
+            ckpt, out = os.path.join(d, "w.pt"), os.path.join(d, "v2.d4rnet")
+            torch.save(net.state_dict(), ckpt)
+            train_blend.export_v2(ckpt, "win64res", out)
+            tensors = export.read_model(out, expect_arch="refine-v2")
+        params = dict(net.named_parameters())
+        self.assertEqual(list(tensors), list(refine_model.expected_tensors()))
+        for name, value in tensors.items():
+            want = params[refine_model.file_name_to_parameter(name)].detach().numpy().astype(np.float32)
+            self.assertEqual(value.shape, want.shape, name)
+            if name.endswith(".qkv.w") or name.endswith(".qkv.b"):
+                want[: want.shape[0] // 3] *= refine_model.DEFAULT_LOGIT_SCALE
+            np.testing.assert_array_equal(value, want.astype(np.float16), err_msg=name)
+        self.assertEqual(tensors["embed.w"].shape, (64, 16 * 23))
+        self.assertEqual(tensors["head.w"].shape, (16 * 8, 64))
+
+    def test_other_shapes_are_refused(self):
+        import train_blend
+
+        net = train_blend.WinBlendNet(**train_blend.VARIANTS["winres"])
+        with self.assertRaises(SystemExit):
+            train_blend.v2_tensors(net)
+
+
 if __name__ == "__main__":
     unittest.main()
