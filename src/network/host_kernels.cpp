@@ -185,7 +185,7 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
         return;
     }
     case Kernel::PixelFeatures: {
-        auto p = params_as<pixel::PixelFeatureParams>(params);
+        auto p = params_as<pixel::PixelParams>(params);
         const uint32_t n = p.grid_w * p.grid_h * pixel::kPatchPixels;
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t) {
             for (uint32_t i = bx * kThreads; i < std::min(n, (bx + 1) * kThreads); ++i) pixel::features_at(p, i);
@@ -193,7 +193,7 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
         return;
     }
     case Kernel::PixelBlend: {
-        auto p = params_as<pixel::PixelBlendParams>(params);
+        auto p = params_as<pixel::PixelParams>(params);
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t by) {
             for (uint32_t y = by * kImageBlock; y < std::min(p.core.output_h, (by + 1) * kImageBlock); ++y)
                 for (uint32_t x = bx * kImageBlock; x < std::min(p.core.output_w, (bx + 1) * kImageBlock); ++x)

@@ -106,17 +106,17 @@ public:
                        coarse = m_scratch + s.coarse, attn = m_scratch + s.attn, norm = m_scratch + s.norm,
                        candidates = m_scratch + s.candidates;
         PatchParams pp{image, patches, m_g.width, m_g.height, pitch, m_g.grid_w, m_g.grid_h, 0};
+        // refine-v2's pixel kernels: features into the patches, the head's answers back from them (pixel_inputs.h).
+        refine::pixel::PixelParams pixels{};
+        if (core) pixels.core = *core;
+        pixels.tokens = patches;
+        pixels.candidates = candidates;
+        pixels.grid_w = m_g.grid_w;
+        pixels.grid_h = m_g.grid_h;
         if (m_v2) {
-            // Each pixel's features (patch order: the patches themselves) and candidates from the core's buffers.
-            refine::pixel::PixelFeatureParams fp{};
-            if (core) fp.core = *core;
-            fp.features = patches;
-            fp.candidates = candidates;
-            fp.grid_w = m_g.grid_w;
-            fp.grid_h = m_g.grid_h;
             m_launches.push_back(make_launch(Kernel::PixelFeatures,
-                                             {blocks_for(t1 * refine::pixel::kPatchPixels), 1, 1}, {kThreads, 1, 1}, fp,
-                                             "pixel_features"));
+                                             {blocks_for(t1 * refine::pixel::kPatchPixels), 1, 1}, {kThreads, 1, 1},
+                                             pixels, "pixel_features"));
             writes(patches, t1 * m_dims.patch_in * 2);
         } else {
             m_launches.push_back(
@@ -140,14 +140,8 @@ public:
         linear("head", stream, patches, t1, c1, m_dims.head_out);
         const std::array<uint32_t, 3> image_grid{div_up(m_g.width, kImageBlock), div_up(m_g.height, kImageBlock), 1};
         if (m_v2) {
-            refine::pixel::PixelBlendParams bp{};
-            if (core) bp.core = *core;
-            bp.answers = patches;
-            bp.candidates = candidates;
-            bp.grid_w = m_g.grid_w;
-            bp.grid_h = m_g.grid_h;
             m_launches.push_back(
-                make_launch(Kernel::PixelBlend, image_grid, {kImageBlock, kImageBlock, 1}, bp, "pixel_blend"));
+                make_launch(Kernel::PixelBlend, image_grid, {kImageBlock, kImageBlock, 1}, pixels, "pixel_blend"));
         } else {
             m_launches.push_back(
                 make_launch(Kernel::Unpatchify, image_grid, {kImageBlock, kImageBlock, 1}, pp, "unpatchify"));

@@ -31,21 +31,17 @@ inline constexpr float kDisplayMax = 0.999f;     // a blended display value is c
 inline constexpr uint32_t kCandidateValues = 16; // per pixel in memory: the candidates' 15 display values and a 0
 inline constexpr uint32_t kPatchPixels = 16;     // 4x4 pixels a fine token
 
-// d4r_nn_pixel_features: one thread per pixel of the padded token grid (grid_w x grid_h tokens of 4x4 pixels).
-// Pixels are stored in patch order (pixel (4 tx + dx, 4 ty + dy) is number (ty * grid_w + tx) * 16 + dy * 4 + dx),
-// so the features read as tokens of 16 * kFeatures channels are the network's patches; a pixel beyond the image
-// repeats the nearest edge pixel.
-struct alignas(8) PixelFeatureParams {
-    up::Params core;     // the frame's upscaler parameters: its buffers still hold this frame and the previous history
-    uint64_t features;   // out: f16, kFeatures a pixel
-    uint64_t candidates; // out: f16, kCandidateValues a pixel
-    uint32_t grid_w, grid_h;
-};
-// d4r_nn_pixel_blend: one thread per output pixel; writes the core's output image (core.output) in place.
-struct alignas(8) PixelBlendParams {
-    up::Params core;
-    uint64_t answers;    // f16, kOutputs a pixel (the network's head), patch order
-    uint64_t candidates; // as pixel_features wrote them
+// The parameter block of both pixel kernels. Pixels are stored in patch order (pixel (4 tx + dx, 4 ty + dy) of the
+// padded grid of grid_w x grid_h tokens is number (ty * grid_w + tx) * 16 + dy * 4 + dx), so the features read as
+// tokens of 16 * kFeatures channels are the network's patches, and the head's tokens of 16 * kOutputs are each
+// pixel's answers.
+//  * d4r_nn_pixel_features: one thread per pixel of the padded grid (beyond the image, the nearest edge pixel's
+//    values); writes `tokens` (f16, kFeatures a pixel) and `candidates` (f16, kCandidateValues a pixel).
+//  * d4r_nn_pixel_blend: one thread per output pixel; reads `tokens` (the head's answers, f16, kOutputs a pixel) and
+//    `candidates`, writes the core's output image (core.output) in place.
+struct alignas(8) PixelParams {
+    up::Params core; // the frame's upscaler parameters: its buffers still hold this frame and the previous history
+    uint64_t tokens, candidates;
     uint32_t grid_w, grid_h;
 };
 
@@ -259,7 +255,7 @@ D4R_HD uint32_t patch_index(uint32_t grid_w, uint32_t x, uint32_t y) {
 }
 
 // The work of d4r_nn_pixel_features for pixel number I (patch order).
-D4R_HD void features_at(const PixelFeatureParams& p, uint32_t i) {
+D4R_HD void features_at(const PixelParams& p, uint32_t i) {
     uint32_t px, py;
     patch_pixel(p.grid_w, i, px, py);
     const int32_t x = static_cast<int32_t>(min_u(px, p.core.output_w - 1u));
@@ -272,7 +268,7 @@ D4R_HD void features_at(const PixelFeatureParams& p, uint32_t i) {
     float f[kFeatures];
     Candidates cand{};
     pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand);
-    uint16_t* fo = up::at_mut<uint16_t>(p.features, static_cast<uint64_t>(i) * kFeatures * 2u);
+    uint16_t* fo = up::at_mut<uint16_t>(p.tokens, static_cast<uint64_t>(i) * kFeatures * 2u);
     for (uint32_t j = 0; j < kFeatures; ++j) fo[j] = kernels::float_to_half(f[j]);
     uint16_t* co = up::at_mut<uint16_t>(p.candidates, static_cast<uint64_t>(i) * kCandidateValues * 2u);
     for (uint32_t j = 0; j < kCandidates; ++j)
@@ -281,9 +277,9 @@ D4R_HD void features_at(const PixelFeatureParams& p, uint32_t i) {
 }
 
 // The work of d4r_nn_pixel_blend for output pixel (x, y): alpha is kept.
-D4R_HD void blend_at(const PixelBlendParams& p, uint32_t x, uint32_t y) {
+D4R_HD void blend_at(const PixelParams& p, uint32_t x, uint32_t y) {
     const uint32_t i = patch_index(p.grid_w, x, y);
-    const uint16_t* a = up::at<uint16_t>(p.answers, static_cast<uint64_t>(i) * kOutputs * 2u);
+    const uint16_t* a = up::at<uint16_t>(p.tokens, static_cast<uint64_t>(i) * kOutputs * 2u);
     const uint16_t* c = up::at<uint16_t>(p.candidates, static_cast<uint64_t>(i) * kCandidateValues * 2u);
     float z[kOutputs];
     for (uint32_t j = 0; j < kOutputs; ++j) z[j] = kernels::half_to_float(a[j]);

@@ -10,14 +10,14 @@
 
 using namespace d4r::refine::pixel;
 
-extern "C" __global__ void d4r_nn_pixel_features(PixelFeatureParams p) {
+extern "C" __global__ void d4r_nn_pixel_features(PixelParams p) {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < p.grid_w * p.grid_h * kPatchPixels) features_at(p, i);
 }
 
 extern "C" __global__ void d4r_nn_linear_wide(LinearParams p) { linear_warp(p); }
 
-extern "C" __global__ void d4r_nn_pixel_blend(PixelBlendParams p) {
+extern "C" __global__ void d4r_nn_pixel_blend(PixelParams p) {
     uint32_t x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x < p.core.output_w && y < p.core.output_h) blend_at(p, x, y);
 }
