@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "core/strings.h"
 #include "demo/demo.h"
+#include "network/model_file.h"
 #include "scene/scene.h"
 #include "verbs.h"
 
@@ -58,6 +59,13 @@ int run_demo_verb(DemoCliOptions& o) {
     if (o.network != "on" && o.network != "off")
         return report_error(make_error(ErrorCode::Invalid, "--network '{}': expected on or off", o.network));
     o.demo.network = o.network == "on";
+    if (!o.demo.network_model.empty()) {
+        if (!o.demo.network)
+            return report_error(
+                make_error(ErrorCode::Invalid, "--network-model {} needs --network on", o.demo.network_model));
+        auto model = network::read_model(o.demo.network_model);
+        if (!model) return report_error(model.error().add_context("--network-model"));
+    }
     o.demo.write_images = !o.no_images;
     if (!o.demo.scene.empty()) {
         auto s = scene::make_scene(o.demo.scene);
@@ -101,6 +109,9 @@ void register_demo_verb(CLI::App& root) {
     sub->add_option("--network", o->network,
                     "Refine with the network (on|off); on adds the core-alone row of the same frames to the table")
         ->capture_default_str();
+    sub->add_option("--network-model", o->demo.network_model,
+                    "With --network on: the model file (e.g. share/d4r/models/refine-v2.d4rnet; default: the core's, "
+                    "refine-v1.d4rnet unless D4R_NETWORK_MODEL says otherwise)");
     sub->add_option("--out", o->demo.out_dir, "Folder for the PNGs and report.json")->capture_default_str();
     sub->add_flag("--no-images", o->no_images, "Write report.json only");
     sub->add_option("--translated-frames", o->demo.translated_frames,

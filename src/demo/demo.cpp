@@ -120,6 +120,8 @@ void set_environment(const DemoOptions& o, const std::string& native_root) {
     else
         unsetenv(env_name(EnvVar::NativeKernelDir));
     setenv(env_name(EnvVar::Network), o.network ? "true" : "false", 1);
+    if (!o.network_model.empty())
+        setenv(env_name(EnvVar::NetworkModel), fs::absolute(o.network_model).string().c_str(), 1);
 }
 
 // PSNR of the frame-to-frame change of `out` against the truth's own change (display values, peak 1).
@@ -153,6 +155,7 @@ Status measure_translated(const DemoOptions& o, const std::string& scene, DemoRe
                                      "0",           "--out",
                                      dir.string()};
     if (!o.lib_dir.empty()) argv.insert(argv.end(), {"--lib-dir", o.lib_dir});
+    if (!o.network_model.empty()) argv.insert(argv.end(), {"--network-model", o.network_model});
     progress(
         fmt::format("translated run: {} frames with native kernels off (PTX on the backend)...", o.translated_frames));
     auto r = run_process(argv, std::chrono::minutes(30));
@@ -262,6 +265,7 @@ Expected<DemoReport> run_demo(const DemoOptions& o, const Progress& progress) {
         session.baseline = baseline;
     }
     report.network = o.network;
+    report.network_model = o.network_model;
 
     const size_t rw = o.render_width, rh = o.render_height, ow = o.output_width, oh = o.output_height;
     CUdeviceptr d_color = D4R_TRY(dev.alloc(rw * rh * 8));

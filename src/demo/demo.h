@@ -39,6 +39,9 @@ struct DemoOptions {
     // The refinement network (docs/network.md): on = the d4r row is core + network, and a second feature
     // without it (D4R.Network = 0) gives the core-alone row of the same frames.
     bool network = false;
+    // With network: the model file the core loads (D4R_NETWORK_MODEL for it), "" = the core's choice (the variable
+    // as set, else refine-v1.d4rnet); the caller has checked that it reads.
+    std::string network_model;
     // A folder for a frame dump of every frame (frame_dump.h: the core's output and the truth, f16), "" = none.
     std::string dump_dir;
     // With dump_dir: version 2 dumps that also hold the core's inputs (render colour, depth, motion, jitter) and
@@ -72,6 +75,7 @@ struct DemoReport {
     double mean_psnr_d4r = 0, mean_ssim_d4r = 0, mean_psnr_bicubic = 0, mean_ssim_bicubic = 0;
     bool network = false;        // the d4r row includes the refinement network
     bool network_active = false; // its output differed from the core alone in some frame
+    std::string network_model;   // DemoOptions::network_model, as given ("" = the core's choice)
     double mean_psnr_core = 0, mean_ssim_core = 0, mean_tpsnr_d4r = 0, mean_tpsnr_core = 0;
     double translated_median_gpu_ms = 0; // 0 when not measured
     double translated_native_ratio = 0;  // translated / native GPU ms, 0 when not measured

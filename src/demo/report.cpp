@@ -48,6 +48,7 @@ std::string report_json(const DemoReport& r) {
                     {"psnr_gain_db", finite(r.mean_psnr_d4r) - finite(r.mean_psnr_bicubic)},
                     {"network", r.network},
                     {"network_active", r.network_active},
+                    {"network_model", r.network_model},
                     {"mean_psnr_core", finite(r.mean_psnr_core)},
                     {"mean_ssim_core", r.mean_ssim_core},
                     {"mean_tpsnr_d4r", finite(r.mean_tpsnr_d4r)},
@@ -81,6 +82,7 @@ std::string report_table(const DemoReport& r) {
                                  r.mean_psnr_d4r - r.mean_psnr_core, r.mean_ssim_d4r - r.mean_ssim_core,
                                  r.mean_tpsnr_d4r - r.mean_tpsnr_core)
                    : std::string("network: not active (the model did not load: see the log)\n");
+    if (r.network && !r.network_model.empty()) out += fmt::format("network model: {}\n", r.network_model);
     out += fmt::format(
         "time: median per frame {:.2f} GPU ms ({:.2f} ms wall), scene rendering {:.1f} ms (CPU, not counted)\n",
         r.median_gpu_ms, r.median_wall_ms, r.median_render_ms);

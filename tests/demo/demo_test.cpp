@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -131,4 +132,24 @@ TEST(DemoNetwork, AMissingModelLeavesTheNetworkInactiveAndSaysSo) {
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("network: not active"), std::string::npos) << r.out;
     EXPECT_NE((r.out + r.err).find("absent.d4rnet"), std::string::npos) << r.out << r.err;
+}
+
+// --network-model: the shipped refine-v2 model, named on the command line, refines the frames (the table and the
+// report name it); a model file that does not read, or the option without the network, is a usage error.
+TEST(DemoNetwork, NetworkModelPicksTheModelAndIsChecked) {
+    const fs::path model = d4r::test::source_dir() / "models" / "refine-v2.d4rnet";
+    TempDir dir;
+    auto report =
+        run_demo(dir, {"--scene", "orbit", "--frames", "3", "--render", "64x48", "--output", "128x96", "--no-images",
+                       "--translated-frames", "0", "--network", "on", "--network-model", model.string()});
+    EXPECT_EQ(report["summary"]["network_model"].get<std::string>(), model.string());
+    EXPECT_TRUE(report["summary"]["network_active"].get<bool>()) << report.dump(1);
+    auto off = run_d4r({"demo", "--network-model", model.string(), "--out", dir.path().string()});
+    EXPECT_EQ(off.exit_code, 2) << off.err;
+    EXPECT_NE(off.err.find("needs --network on"), std::string::npos) << off.err;
+    const fs::path bad = dir.path() / "bad.d4rnet";
+    std::ofstream(bad) << "not a model";
+    auto damaged = run_d4r({"demo", "--network", "on", "--network-model", bad.string(), "--out", dir.path().string()});
+    EXPECT_EQ(damaged.exit_code, 2) << damaged.err;
+    EXPECT_NE(damaged.err.find("bad.d4rnet"), std::string::npos) << damaged.err;
 }
