@@ -1,0 +1,36 @@
+#!/bin/bash
+# tests/device/refine-v2-timing.sh [CARRY] [MODEL]: what refine-v2 costs on the H200 (models/README.md, refine-v2's
+# card: "On the H200 not measured"): d4r demo on NVIDIA's driver through d4r's driver backend with the native sets
+# (sm_90: the core's and refine-v1's layers; refine-v2's pixel kernels and wide linears run from PTX), city at
+# 640x360 -> 1280x720 (16 frames: the quality figures too) and 1920x1080 -> 3840x2160 (6 frames), the network off,
+# refine-v1 and MODEL (default models/refine-v2.d4rnet). Prints each run's table lines.
+# CARRY as for profile-4k.sh (bin/d4r, lib/{libd4rcuda.so,libcuda.so.1,libd4r_ngx.so}, share/d4r/native);
+# $BACKEND overrides the backend (e.g. cpu with SIZES="160x90:320x180" for a smoke test on the development machine).
+set -uo pipefail
+carry=$(realpath "${1:-.carry}")
+model=$(realpath "${2:-models/refine-v2.d4rnet}")
+backend=${BACKEND:-driver}
+sizes=${SIZES:-640x360:1280x720 1920x1080:3840x2160}
+[ -e "$carry/lib/libcuda.so.1" ] || ln -s libd4rcuda.so "$carry/lib/libcuda.so.1"
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+export D4R_NATIVE_KERNEL_DIR="$carry/share/d4r/native"
+status=0
+for size in $sizes; do
+    render=${size%%:*} output=${size##*:}
+    frames=16
+    [ "$output" = 3840x2160 ] && frames=6
+    for net in off v1 v2; do
+        args=(--network off)
+        [ $net = v1 ] && args=(--network on --network-model "$(realpath models/refine-v1.d4rnet)")
+        [ $net = v2 ] && args=(--network on --network-model "$model")
+        echo "== $render -> $output, network $net"
+        if ! "$carry/bin/d4r" demo --scene city --backend "$backend" --native on --render "$render" --output "$output" \
+            --frames "$frames" --translated-frames 0 --no-images --lib-dir "$carry/lib" --out "/tmp/r2t-$net" \
+            "${args[@]}" > "/tmp/r2t-$net.log" 2>&1; then
+            status=1
+            tail -5 "/tmp/r2t-$net.log"
+        fi
+        grep -E '^(d4r|network|time)' "/tmp/r2t-$net.log"
+    done
+done
+exit $status
