@@ -12,6 +12,9 @@
 # The call sends the checkout of the session that calls it: this script, train_blend.py and CARRY must be there.
 # $SIZE_ARGS is passed to every demo (e.g. "--render 160x90 --output 320x180" for a quick test on the CPU);
 # $VARIANTS (train_blend.py's names), $TRAIN_ARGS, $PYTHON, $JOBS/$THREADS (make-training-data.sh), $FRAMES_DIR.
+# Continuing the shipped refine-v2 (models/README.md): VARIANTS=win64res TRAIN_ARGS="--init
+# win64res=models/refine-v2.d4rnet"; then train_blend.py DIR --variants win64res --export models.tar's win64res.pt
+# refine-v2.d4rnet on the development machine.
 # Defaults: 24 seeds x 16 frames, deadline 500 s (for a call of timeout_s 540).
 set -uo pipefail
 start=$(date +%s)

@@ -619,6 +619,40 @@ class RefineV2Export(unittest.TestCase):
         self.assertEqual(tensors["embed.w"].shape, (64, 16 * 23))
         self.assertEqual(tensors["head.w"].shape, (16 * 8, 64))
 
+    def test_training_can_continue_from_a_saved_checkpoint(self):
+        import train_blend
+
+        with tempfile.TemporaryDirectory() as d:
+            for scene, count in (("train-1", 6), ("city", 16)):
+                os.makedirs(os.path.join(d, scene))
+                for k in range(count):
+                    synth_v2(os.path.join(d, scene, f"{scene}-f{k:03d}.d4rframe"), k, seed=3)
+            common = [d, "--variants", "winres", "--train-frames", "4-5", "--eval", "city", "--seconds", "0",
+                      "--batch", "2", "--crop", "16", "--device", "cpu", "--io-threads", "1"]
+            saved = os.path.join(d, "saved")
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.assertEqual(train_blend.main(common + ["--steps", "2", "--save", saved]), 0)
+            ckpt = os.path.join(saved, "winres.pt")
+            with contextlib.redirect_stdout(io.StringIO()) as log:
+                self.assertEqual(train_blend.main(common + ["--steps", "1", "--init", f"winres={ckpt}"]), 0)
+            self.assertIn(f"winres: starting from {ckpt}", log.getvalue())
+            with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+                train_blend.main(common + ["--init", "nope=x.pt"])
+
+    def test_a_refine_v2_file_loads_back_into_its_network(self):
+        import train_blend
+
+        torch.manual_seed(5)
+        net = train_blend.WinBlendNet(**train_blend.VARIANTS["win64res"])
+        with tempfile.TemporaryDirectory() as d:
+            ckpt, out = os.path.join(d, "w.pt"), os.path.join(d, "v2.d4rnet")
+            torch.save(net.state_dict(), ckpt)
+            train_blend.export_v2(ckpt, "win64res", out)
+            back = train_blend.WinBlendNet(**train_blend.VARIANTS["win64res"])
+            train_blend.load_v2(back, out)
+        for (name, p), q in zip(net.named_parameters(), back.parameters()):
+            np.testing.assert_allclose(q.detach().numpy(), p.detach().numpy(), rtol=2e-3, atol=1e-4, err_msg=name)
+
     def test_other_shapes_are_refused(self):
         import train_blend
 

@@ -361,6 +361,13 @@ def train_variant(name, train, a, device, log):
     torch.manual_seed(a.seed)
     gen = torch.Generator(device="cpu").manual_seed(a.seed)
     net = (WinBlendNet(**cfg) if cfg.get("kind") == "window" else BlendNet(**cfg)).to(device)
+    if name in a.init_from:  # continue from a saved state_dict or a refine-v2 file of this variant (--init)
+        path = a.init_from[name]
+        if path.endswith(".d4rnet"):
+            load_v2(net, path)
+        else:
+            net.load_state_dict(torch.load(path, map_location=device))
+        log(f"{name}: starting from {path}")
     params = sum(p.numel() for p in net.parameters())
     opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
     n, _, height, width = train.shape
@@ -494,6 +501,20 @@ def v2_tensors(net):
     return model_tensors(Shaped(), shapes)
 
 
+def load_v2(net, path):
+    """Sets a WinBlendNet of refine-v2's shape to a refine-v2 file's weights (the logit scale taken back out of the q
+    rows): the inverse of v2_tensors up to the f16 rounding."""
+    from export import read_model
+    tensors = read_model(path, expect_arch=V2_ARCH)
+    params = dict(net.named_parameters())
+    with torch.no_grad():
+        for name, value in tensors.items():
+            v = torch.from_numpy(value.astype(np.float32))
+            if name.endswith(".qkv.w") or name.endswith(".qkv.b"):
+                v[: v.shape[0] // 3] /= rm.DEFAULT_LOGIT_SCALE
+            params[rm.file_name_to_parameter(name)].copy_(v)
+
+
 def export_v2(checkpoint, variant, out):
     """Writes VARIANT's state_dict CHECKPOINT as a refine-v2 model file OUT; returns its size."""
     from export import write_model
@@ -526,10 +547,21 @@ def main(argv=None):
     ap.add_argument("--log-every", type=int, default=1000)
     ap.add_argument("--summary", default="", help="write the results as JSON here")
     ap.add_argument("--save", default="", help="folder for each variant's state_dict (VARIANT.pt)")
+    ap.add_argument("--init", action="append", default=[], metavar="VARIANT=CHECKPOINT",
+                    help="start VARIANT from a state_dict saved by --save, or (win64res) from a refine-v2 file, instead "
+                         "of its initialisation (repeatable)")
     ap.add_argument("--export", nargs=2, metavar=("CHECKPOINT", "OUT"),
                     help="write the state_dict CHECKPOINT of the one variant --variants names (win64res's shape) as "
                          "a refine-v2 model file OUT, and do nothing else")
     a = ap.parse_args(argv)
+    a.init_from = {}
+    for item in a.init:
+        variant, _, path = item.partition("=")
+        if variant not in VARIANTS or not path:
+            ap.error(f"--init {item!r}: expected VARIANT=CHECKPOINT with VARIANT one of {', '.join(VARIANTS)}")
+        if not os.path.exists(path):
+            ap.error(f"--init {item!r}: {path} does not exist")
+        a.init_from[variant] = path
     if a.export:
         if "," in a.variants:
             ap.error("--export needs the checkpoint's variant alone in --variants")
