@@ -126,6 +126,16 @@ void for_blocks(const std::array<uint32_t, 3>& grid, unsigned threads, const Bod
     });
 }
 
+// The pixels of a WIDTH x HEIGHT image, block by block of kImageBlock x kImageBlock (the image kernels' launches).
+template <typename Body>
+void for_image_pixels(const std::array<uint32_t, 3>& grid, unsigned threads, uint32_t width, uint32_t height,
+                      const Body& body) {
+    for_blocks(grid, threads, [&](uint32_t bx, uint32_t by) {
+        for (uint32_t y = by * kImageBlock; y < std::min(height, (by + 1) * kImageBlock); ++y)
+            for (uint32_t x = bx * kImageBlock; x < std::min(width, (bx + 1) * kImageBlock); ++x) body(x, y);
+    });
+}
+
 } // namespace
 
 void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array<uint32_t, 3>& grid, unsigned threads) {
@@ -140,11 +150,7 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
     }
     case Kernel::Unpatchify: {
         auto p = params_as<PatchParams>(params);
-        for_blocks(grid, threads, [&](uint32_t bx, uint32_t by) {
-            for (uint32_t y = by * kImageBlock; y < std::min(p.height, (by + 1) * kImageBlock); ++y)
-                for (uint32_t x = bx * kImageBlock; x < std::min(p.width, (bx + 1) * kImageBlock); ++x)
-                    unpatchify_pixel(p, x, y);
-        });
+        for_image_pixels(grid, threads, p.width, p.height, [&](uint32_t x, uint32_t y) { unpatchify_pixel(p, x, y); });
         return;
     }
     case Kernel::LayerNorm: {
@@ -194,11 +200,8 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
     }
     case Kernel::PixelBlend: {
         auto p = params_as<pixel::PixelParams>(params);
-        for_blocks(grid, threads, [&](uint32_t bx, uint32_t by) {
-            for (uint32_t y = by * kImageBlock; y < std::min(p.core.output_h, (by + 1) * kImageBlock); ++y)
-                for (uint32_t x = bx * kImageBlock; x < std::min(p.core.output_w, (bx + 1) * kImageBlock); ++x)
-                    pixel::blend_at(p, x, y);
-        });
+        for_image_pixels(grid, threads, p.core.output_w, p.core.output_h,
+                         [&](uint32_t x, uint32_t y) { pixel::blend_at(p, x, y); });
         return;
     }
     }

@@ -73,9 +73,8 @@ const Tensor* Model::find(std::string_view name) const {
 
 namespace {
 
-// C1, C2: the fine and coarse grids' channels; PATCH_IN: the embed's input (a patch's channels); HEAD_OUT: the
-// head's output.
-std::vector<TensorSpec> make_tensors(bool fp8, uint32_t c1, uint32_t c2, uint32_t patch_in, uint32_t head_out) {
+std::vector<TensorSpec> make_tensors(bool fp8, const ArchDims& d) {
+    const uint32_t c1 = d.c1, c2 = d.c2;
     std::vector<TensorSpec> s;
     auto linear = [&](const std::string& name, uint32_t out, uint32_t in) {
         bool e4m3 = false;
@@ -95,38 +94,34 @@ std::vector<TensorSpec> make_tensors(bool fp8, uint32_t c1, uint32_t c2, uint32_
         linear(name + ".fc1", 2 * c, c);
         linear(name + ".fc2", c, 2 * c);
     };
-    linear("embed", c1, patch_in);
+    linear("embed", c1, d.patch_in);
     block("enc1", c1);
     linear("merge", c2, 4 * c1);
     block("enc2", c2);
     linear("expand", 4 * c1, c2);
     block("dec1", c1);
-    linear("head", head_out, c1);
+    linear("head", d.head_out, c1);
     return s;
 }
 
 } // namespace
 
 const std::vector<TensorSpec>& refine_v1_tensors() {
-    static const std::vector<TensorSpec> specs = make_tensors(false, 32, 64, 48, 48);
+    static const std::vector<TensorSpec> specs = make_tensors(false, kRefineV1);
     return specs;
 }
 
 const std::vector<TensorSpec>& refine_v1_fp8_tensors() {
-    static const std::vector<TensorSpec> specs = make_tensors(true, 32, 64, 48, 48);
+    static const std::vector<TensorSpec> specs = make_tensors(true, kRefineV1);
     return specs;
 }
 
 const std::vector<TensorSpec>& refine_v2_tensors() {
-    static const std::vector<TensorSpec> specs =
-        make_tensors(false, kRefineV2.c1, kRefineV2.c2, kRefineV2.patch_in, kRefineV2.head_out);
+    static const std::vector<TensorSpec> specs = make_tensors(false, kRefineV2);
     return specs;
 }
 
-const ArchDims& architecture_dims(std::string_view arch) {
-    static constexpr ArchDims v1{32, 64, 48, 48};
-    return arch == kArchRefineV2 ? kRefineV2 : v1;
-}
+const ArchDims& architecture_dims(std::string_view arch) { return arch == kArchRefineV2 ? kRefineV2 : kRefineV1; }
 
 const std::vector<TensorSpec>* architecture_tensors(std::string_view arch) {
     if (arch == kArchRefineV1) return &refine_v1_tensors();

@@ -69,6 +69,7 @@ const std::vector<TensorSpec>& refine_v2_tensors();
 struct ArchDims {
     uint32_t c1, c2, patch_in, head_out;
 };
+inline constexpr ArchDims kRefineV1{32, 64, 16 * 3, 16 * 3}; // also refine-v1-fp8's
 inline constexpr ArchDims kRefineV2{64, 128, 16 * 23, 16 * 8};
 // refine-v1's for every name but refine-v2.
 const ArchDims& architecture_dims(std::string_view arch);

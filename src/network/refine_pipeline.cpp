@@ -14,11 +14,22 @@ using upscaler::cuda_error;
 
 namespace {
 
-const char* ptx_file_name(Kernel kernel) {
-    if (kernel == Kernel::LinearFp8) return "refine_fp8.ptx";
-    if (kernel == Kernel::PixelFeatures || kernel == Kernel::PixelBlend || kernel == Kernel::LinearWide)
-        return "refine_v2.ptx";
-    return "refine.ptx";
+// The module that defines a kernel: its embedded text and its file name (for errors).
+struct Module {
+    std::string_view (*ptx)();
+    const char* file;
+};
+Module module_of(Kernel kernel) {
+    switch (kernel) {
+    case Kernel::LinearFp8:
+        return {refine_fp8_ptx, "refine_fp8.ptx"};
+    case Kernel::PixelFeatures:
+    case Kernel::PixelBlend:
+    case Kernel::LinearWide:
+        return {refine_v2_ptx, "refine_v2.ptx"};
+    default:
+        return {refine_ptx, "refine.ptx"};
+    }
 }
 
 class CudaRefinePipeline final : public RefinePipeline {
@@ -49,7 +60,7 @@ public:
                 r = m_cuda.cuModuleLoadData(&module, text);
                 if (r != CUDA_SUCCESS)
                     return cuda_error(m_cuda, "cuModuleLoadData", r)
-                        .add_context(fmt::format("the PTX of {} ({})", kernel_name(k), ptx_file_name(k)));
+                        .add_context(fmt::format("the PTX of {} ({})", kernel_name(k), module_of(k).file));
                 loaded = m_modules.insert(m_modules.end(), {text, module});
             }
             r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], loaded->second, kernel_name(k));
@@ -113,12 +124,7 @@ private:
 
 } // namespace
 
-std::string_view kernel_ptx(Kernel kernel) {
-    if (kernel == Kernel::LinearFp8) return refine_fp8_ptx();
-    if (kernel == Kernel::PixelFeatures || kernel == Kernel::PixelBlend || kernel == Kernel::LinearWide)
-        return refine_v2_ptx();
-    return refine_ptx();
-}
+std::string_view kernel_ptx(Kernel kernel) { return module_of(kernel).ptx(); }
 
 Expected<std::unique_ptr<RefinePipeline>> RefinePipeline::create(const upscaler::CudaFunctions& cuda,
                                                                  const Model& model, uint32_t max_width,

@@ -596,17 +596,25 @@ class BlendExperiment(unittest.TestCase):
                 train_blend.main([d, "--train", "city", "--device", "cpu"])
 
 
+def exported_win64res(seed, folder):
+    """A freshly initialised win64res network (torch seed SEED) and the refine-v2 file train_blend.export_v2 writes
+    of it in FOLDER (through a saved checkpoint, as --export does)."""
+    import train_blend
+
+    torch.manual_seed(seed)
+    net = train_blend.WinBlendNet(**train_blend.VARIANTS["win64res"])
+    ckpt, out = os.path.join(folder, "w.pt"), os.path.join(folder, "v2.d4rnet")
+    torch.save(net.state_dict(), ckpt)
+    train_blend.export_v2(ckpt, "win64res", out)
+    return net, out
+
+
 class RefineV2Export(unittest.TestCase):
     def test_a_win64res_checkpoint_becomes_a_refine_v2_file(self):
         import export
-        import train_blend
 
-        torch.manual_seed(3)
-        net = train_blend.WinBlendNet(**train_blend.VARIANTS["win64res"])
         with tempfile.TemporaryDirectory() as d:
-            ckpt, out = os.path.join(d, "w.pt"), os.path.join(d, "v2.d4rnet")
-            torch.save(net.state_dict(), ckpt)
-            train_blend.export_v2(ckpt, "win64res", out)
+            net, out = exported_win64res(3, d)
             tensors = export.read_model(out, expect_arch="refine-v2")
         params = dict(net.named_parameters())
         self.assertEqual(list(tensors), list(refine_model.expected_tensors()))
@@ -642,12 +650,8 @@ class RefineV2Export(unittest.TestCase):
     def test_a_refine_v2_file_loads_back_into_its_network(self):
         import train_blend
 
-        torch.manual_seed(5)
-        net = train_blend.WinBlendNet(**train_blend.VARIANTS["win64res"])
         with tempfile.TemporaryDirectory() as d:
-            ckpt, out = os.path.join(d, "w.pt"), os.path.join(d, "v2.d4rnet")
-            torch.save(net.state_dict(), ckpt)
-            train_blend.export_v2(ckpt, "win64res", out)
+            net, out = exported_win64res(5, d)
             back = train_blend.WinBlendNet(**train_blend.VARIANTS["win64res"])
             train_blend.load_v2(back, out)
         for (name, p), q in zip(net.named_parameters(), back.parameters()):

@@ -45,9 +45,9 @@ struct alignas(8) PixelParams {
     uint32_t grid_w, grid_h;
 };
 
-D4R_HD float min_f(float a, float b) { return a < b ? a : b; }
-D4R_HD float max_f(float a, float b) { return a > b ? a : b; }
-D4R_HD float clamp_f(float v, float lo, float hi) { return min_f(max_f(v, lo), hi); }
+using up::clamp_f; // the core's selects (upscaler_math.h)
+using up::max_f;
+using up::min_f;
 D4R_HD uint32_t min_u(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 // a^(1/3) for a in [0, 1]: Newton's iteration from 1 (from above, monotone), a fixed count.
