@@ -21,6 +21,8 @@ Status ReferenceUpscaler::evaluate(const FrameParams& frame, unsigned threads, s
     for (const PlannedLaunch& l : plan_launches(params)) run_host_kernel(l.kernel, params, l.shape, threads);
     if (terms) *terms = accumulate_term_planes(params); // the previous history is still in history_in
     advance(m_state, frame);
+    m_last = params;
+    m_evaluated = true;
     return ok_status();
 }
 

@@ -21,6 +21,9 @@ public:
     // also the accumulate step's intermediates of every output pixel (accumulate_term_planes, for frame dumps).
     Status evaluate(const FrameParams& host_frame, unsigned threads = 1, std::vector<float>* terms = nullptr);
     const PipelineConfig& config() const { return m_config; }
+    // The last evaluated frame's parameter block (Pipeline::frame_params()), or nullptr before the first: its
+    // buffers still hold that frame and the history it read, so a network can run after the core.
+    const math::Params* frame_params() const { return m_evaluated ? &m_last : nullptr; }
 
 private:
     explicit ReferenceUpscaler(const PipelineConfig& config);
@@ -28,6 +31,8 @@ private:
     BufferLayout m_layout;
     std::vector<float> m_work; // every work buffer, as in the Pipeline's single allocation
     SequenceState m_state;
+    math::Params m_last{};
+    bool m_evaluated = false;
 };
 
 // Convenience for host buffers.

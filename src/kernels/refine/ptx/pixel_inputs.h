@@ -166,30 +166,16 @@ struct Candidates {
     float c[kCandidates][3]; // O, H, Hc, C, U
 };
 
-// The 23 features of output pixel (x, y), in train_blend.py's order (features() with the GEO inputs):
-//   0-2 O - 0.5;  3-5 H - O;  6-8 Hc - O;  9-11 C - O;  12-14 U - O;  15 reprojected;  16 alpha;  17 coverage;
-//   18 history weight / 12 (capped at 1);  19 depth gradient;  20 depth;  21-22 motion / 8 (render pixels,
-//   capped at +-4)
-// O is the core's output at the pixel (linear RGB), T its rounded terms, K the frame's exposure factor
-// (up::exposure_factor). H and Hc are O where the history was not reprojected. U, the depth gradient, the depth
-// and the motion are bilinear samples of render-resolution values at the pixel's jittered render position
-// ((x + 0.5) render_w / output_w - 0.5 - jitter_x, likewise y). Non-finite values become 0.
-D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const float o_linear[3], const Terms& t, float k,
-                           float f[kFeatures], Candidates& cand) {
-    float* o = cand.c[0];
-    for (int i = 0; i < 3; ++i) o[i] = display(o_linear[i], k);
-    if (t.reprojected > 0.0f) {
-        display_working(p, t.hist, k, cand.c[1]);
-        display_working(p, t.clamped, k, cand.c[2]);
-    } else {
-        for (int i = 0; i < 3; ++i) cand.c[1][i] = cand.c[2][i] = o[i];
-    }
-    display_working(p, t.current, k, cand.c[3]);
+// Output pixel (x, y)'s jittered position in render pixels: ((x + 0.5) render_w / output_w - 0.5 - jitter_x,
+// likewise y).
+D4R_HD void render_position(const up::Params& p, int32_t x, int32_t y, float& u, float& v) {
     const float sx = static_cast<float>(p.render_w) / static_cast<float>(p.output_w);
     const float sy = static_cast<float>(p.render_h) / static_cast<float>(p.output_h);
-    const float u = (static_cast<float>(x) + 0.5f) * sx - 0.5f - p.jitter_x;
-    const float v = (static_cast<float>(y) + 0.5f) * sy - 0.5f - p.jitter_y;
-    float rgb[3];
+    u = (static_cast<float>(x) + 0.5f) * sx - 0.5f - p.jitter_x;
+    v = (static_cast<float>(y) + 0.5f) * sy - 0.5f - p.jitter_y;
+}
+// The render colour (linear RGB) at render position (u, v), bilinear.
+D4R_HD void render_colour(const up::Params& p, float u, float v, float rgb[3]) {
     bilinear<3>(
         p, u, v,
         [&p](int32_t px, int32_t py, float out[3]) {
@@ -200,8 +186,9 @@ D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const floa
             out[2] = kernels::half_to_float(c[2]);
         },
         rgb);
-    for (int i = 0; i < 3; ++i) cand.c[4][i] = display(rgb[i], k);
-    float geo[4];
+}
+// The geometry at render position (u, v), bilinear: depth gradient, depth, motion x and y.
+D4R_HD void render_geometry(const up::Params& p, float u, float v, float geo[4]) {
     bilinear<4>(
         p, u, v,
         [&p](int32_t px, int32_t py, float out[4]) {
@@ -210,6 +197,11 @@ D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const floa
             up::load_motion(p, px, py, out[2], out[3]);
         },
         geo);
+}
+
+// The features from the candidates as display values, the rounded terms T and the samples GEO (pixel_features).
+D4R_HD void features_of(const Candidates& cand, const Terms& t, const float geo[4], float f[kFeatures]) {
+    const float* o = cand.c[0];
     for (int i = 0; i < 3; ++i) {
         f[i] = o[i] - 0.5f;
         for (int j = 1; j < 5; ++j) f[3 * j + i] = cand.c[j][i] - o[i];
@@ -224,6 +216,32 @@ D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const floa
     f[22] = clamp_f(geo[3] / 8.0f, -4.0f, 4.0f);
     for (uint32_t i = 0; i < kFeatures; ++i)
         if (!(f[i] - f[i] == 0.0f)) f[i] = 0.0f; // NaN or infinite
+}
+
+// The 23 features of output pixel (x, y), in train_blend.py's order (features() with the GEO inputs):
+//   0-2 O - 0.5;  3-5 H - O;  6-8 Hc - O;  9-11 C - O;  12-14 U - O;  15 reprojected;  16 alpha;  17 coverage;
+//   18 history weight / 12 (capped at 1);  19 depth gradient;  20 depth;  21-22 motion / 8 (render pixels,
+//   capped at +-4)
+// O is the core's output at the pixel (linear RGB), T its rounded terms, K the frame's exposure factor
+// (up::exposure_factor). H and Hc are O where the history was not reprojected. U, the depth gradient, the depth
+// and the motion are bilinear samples at the pixel's render_position(). Non-finite values become 0.
+D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const float o_linear[3], const Terms& t, float k,
+                           float f[kFeatures], Candidates& cand) {
+    float* o = cand.c[0];
+    for (int i = 0; i < 3; ++i) o[i] = display(o_linear[i], k);
+    if (t.reprojected > 0.0f) {
+        display_working(p, t.hist, k, cand.c[1]);
+        display_working(p, t.clamped, k, cand.c[2]);
+    } else {
+        for (int i = 0; i < 3; ++i) cand.c[1][i] = cand.c[2][i] = o[i];
+    }
+    display_working(p, t.current, k, cand.c[3]);
+    float u, v, rgb[3], geo[4];
+    render_position(p, x, y, u, v);
+    render_colour(p, u, v, rgb);
+    for (int i = 0; i < 3; ++i) cand.c[4][i] = display(rgb[i], k);
+    render_geometry(p, u, v, geo);
+    features_of(cand, t, geo, f);
 }
 
 // The network's answer for one pixel (kOutputs values: logits of O, H, Hc, C, U, then a display-space residual)

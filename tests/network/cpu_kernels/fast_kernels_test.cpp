@@ -1,0 +1,122 @@
+// The fast set's CPU linear and attention (d4r_nn_linear@fast, d4r_nn_attention@fast) against the fast set's
+// definition written out plainly here: f32 accumulators through the whole sum, in order (bias, then k = 0, 1, ...;
+// keys j = 0, 1, ...), the PTX path's softmax and epilogues. The kernels tile tokens, keep accumulators in
+// registers and run eight lanes at once (AVX2/F16C where the CPU has them); the bytes must not move.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "kernels/common/f16.h"
+#include "kernels/refine/ptx/refine_math.h"
+#include "runtime/native/cpu_registry.h"
+
+namespace d4r::refine_cpu {
+namespace {
+
+using namespace refine::math;
+
+std::vector<uint16_t> random_halves(size_t n, float lo, float hi, std::mt19937& rng) {
+    std::uniform_real_distribution<float> d(lo, hi);
+    std::vector<uint16_t> v(n);
+    for (auto& h : v) h = float_to_half(d(rng));
+    return v;
+}
+
+template <typename P>
+void run_registered(const char* name, const P& p, const std::array<uint32_t, 3>& grid) {
+    const runtime::CpuNativeKernel* k = runtime::find_cpu_kernel(name);
+    ASSERT_NE(k, nullptr) << name << " is not registered";
+    runtime::CpuLaunch l;
+    l.grid = grid;
+    l.params = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&p), sizeof(p));
+    k->main(l);
+}
+
+TEST(FastKernels, TheLinearIsTheInOrderF32SumWithThePtxEpilogue) {
+    std::mt19937 rng(3);
+    // Refine-v2's shapes (embed 368 -> 64, merge 256 -> 128) and refine-v1's; token counts not multiples of a tile.
+    const struct {
+        uint32_t tokens, in_ch, out_ch, flags;
+    } shapes[] = {{37, 368, 64, 0}, {70, 256, 128, kResidual}, {133, 64, 192, kRelu}, {9, 128, 40, kRelu | kResidual}};
+    for (const auto& s : shapes) {
+        const auto in = random_halves(size_t(s.tokens) * s.in_ch, -2.0f, 2.0f, rng);
+        const auto weight = random_halves(size_t(s.out_ch) * s.in_ch, -0.3f, 0.3f, rng);
+        const auto bias = random_halves(s.out_ch, -0.5f, 0.5f, rng);
+        const auto residual = random_halves(size_t(s.tokens) * s.out_ch, -1.0f, 1.0f, rng);
+        std::vector<uint16_t> out(size_t(s.tokens) * s.out_ch, 0xffffu), want(out.size());
+        for (uint32_t t = 0; t < s.tokens; ++t)
+            for (uint32_t o = 0; o < s.out_ch; ++o) {
+                float acc = half_to_float(bias[o]);
+                for (uint32_t k = 0; k < s.in_ch; ++k)
+                    acc = acc +
+                          half_to_float(in[size_t(t) * s.in_ch + k]) * half_to_float(weight[size_t(o) * s.in_ch + k]);
+                uint16_t v = float_to_half(acc);
+                if (s.flags & kRelu) v = relu_h(v);
+                if (s.flags & kResidual) v = add_h(v, residual[size_t(t) * s.out_ch + o]);
+                want[size_t(t) * s.out_ch + o] = v;
+            }
+        LinearParams p{};
+        p.in = reinterpret_cast<uint64_t>(in.data());
+        p.weight = reinterpret_cast<uint64_t>(weight.data());
+        p.bias = reinterpret_cast<uint64_t>(bias.data());
+        p.residual = reinterpret_cast<uint64_t>(residual.data());
+        p.out = reinterpret_cast<uint64_t>(out.data());
+        p.tokens = s.tokens;
+        p.in_ch = s.in_ch;
+        p.out_ch = s.out_ch;
+        p.flags = s.flags;
+        const uint32_t blocks = div_up(s.tokens, kLinearTokensPerBlock);
+        run_registered(s.in_ch > kMaxChannels ? "d4r_nn_linear_wide@fast" : "d4r_nn_linear@fast", p, {blocks, 1, 1});
+        EXPECT_TRUE(out == want) << s.tokens << " tokens " << s.in_ch << " -> " << s.out_ch;
+    }
+}
+
+TEST(FastKernels, TheAttentionIsTheInOrderF32SumsAroundThePtxSoftmax) {
+    std::mt19937 rng(4);
+    const uint32_t grid_w = 13, grid_h = 10, heads = 2, channels = heads * kHeadDim; // partial windows too
+    const uint32_t tokens = grid_w * grid_h;
+    const auto qkv = random_halves(size_t(tokens) * 3 * channels, -1.5f, 1.5f, rng);
+    const auto relbias = random_halves(size_t(heads) * kRelBiasSize, -1.0f, 1.0f, rng);
+    std::vector<uint16_t> out(size_t(tokens) * channels, 0xffffu), want(out.size(), 0xffffu);
+    AttnParams p{reinterpret_cast<uint64_t>(qkv.data()),
+                 reinterpret_cast<uint64_t>(relbias.data()),
+                 reinterpret_cast<uint64_t>(out.data()),
+                 grid_w,
+                 grid_h,
+                 channels,
+                 heads};
+    const uint32_t windows = div_up(grid_w, kWindow) * div_up(grid_h, kWindow);
+    for (uint32_t head = 0; head < heads; ++head)
+        for (uint32_t w = 0; w < windows; ++w) {
+            uint32_t tok[kWindowTokens];
+            uint64_t present = 0;
+            for (uint32_t i = 0; i < kWindowTokens; ++i)
+                if (window_token(p, w, i, tok[i])) present |= uint64_t(1) << i;
+            auto at = [&](uint32_t token, uint32_t part, uint32_t d) {
+                return half_to_float(qkv[size_t(token) * 3 * channels + part * channels + head * kHeadDim + d]);
+            };
+            for (uint32_t i = 0; i < kWindowTokens; ++i) {
+                if (!((present >> i) & 1u)) continue;
+                uint16_t s[kWindowTokens];
+                for (uint32_t j = 0; j < kWindowTokens; ++j) {
+                    float acc = 0.0f;
+                    for (uint32_t d = 0; d < kHeadDim; ++d)
+                        acc = acc + at(tok[i], 0, d) * (((present >> j) & 1u) ? at(tok[j], 1, d) : 0.0f);
+                    s[j] = float_to_half(acc);
+                }
+                softmax_row(s, relbias.data() + head * kRelBiasSize, i, present);
+                for (uint32_t d = 0; d < kHeadDim; ++d) {
+                    float acc = 0.0f;
+                    for (uint32_t j = 0; j < kWindowTokens; ++j)
+                        acc = acc + half_to_float(s[j]) * (((present >> j) & 1u) ? at(tok[j], 2, d) : 0.0f);
+                    want[size_t(tok[i]) * channels + head * kHeadDim + d] = float_to_half(acc);
+                }
+            }
+        }
+    run_registered("d4r_nn_attention@fast", p, {windows * heads, 1, 1});
+    EXPECT_TRUE(out == want);
+}
+
+} // namespace
+} // namespace d4r::refine_cpu
