@@ -1,12 +1,14 @@
-// The fast CPU native kernels of the refine network: d4r_nn_linear@fast, d4r_nn_linear_fp8@fast and
-// d4r_nn_attention@fast, selected by
-// a kernel set whose NAME.cpu says `1 fast` (docs/runtime.md, "Native-kernel overrides"). They compute the
-// same layers as the PTX with f32 accumulators through the whole K chain instead of an f16 accumulator
-// rounded after every step of 16 (the fast set's rule, as on the GPUs' fast sets), written as outer products
-// over contiguous rows so the compiler vectorises them without reassociating any sum. Everything else
-// (softmax, epilogues, layouts) is the PTX path's code. Not bit-exact: checked against the accuracy kernels
-// by PSNR (tests/network). The FP8 linear's weights are dequantised once per launch (scale * e4m3, exact in f32)
-// and its activations rounded to e4m3 as the PTX rounds them, then it is the f32 linear.
+// The fast CPU native kernels of the refine network: d4r_nn_linear@fast (and _wide), d4r_nn_linear_fp8@fast and
+// d4r_nn_attention@fast, selected by a kernel set whose NAME.cpu says `1 fast` (docs/runtime.md, "Native-kernel
+// overrides"). They compute the same layers as the PTX with f32 accumulators through the whole K chain instead of
+// an f16 accumulator rounded after every step of 16 (the fast set's rule, as on the GPUs' fast sets), each sum in
+// order (k = 0, 1, ...; keys j = 0, 1, ...) with separate multiplies and adds, whatever the vector width: the
+// linears keep a tile of tokens x outputs in registers, the attention's softmax runs eight keys at a time (AVX2 and
+// F16C where the CPU has them, the same operations one by one otherwise). Everything else (softmax, epilogues,
+// layouts) is the PTX path's arithmetic. Not bit-exact with the PTX: checked against the accuracy kernels by PSNR
+// (tests/network) and against the definition above bit for bit (tests/network/cpu_kernels). The FP8 linear's
+// weights are dequantised once per launch (scale * e4m3, exact in f32) and its activations rounded to e4m3 as the
+// PTX rounds them, then it is the f32 linear.
 #include <algorithm>
 #include <cstring>
 #include <vector>
