@@ -657,6 +657,33 @@ class RefineV2Export(unittest.TestCase):
         for (name, p), q in zip(net.named_parameters(), back.parameters()):
             np.testing.assert_allclose(q.detach().numpy(), p.detach().numpy(), rtol=2e-3, atol=1e-4, err_msg=name)
 
+    def test_win64mlp_starts_from_a_refine_v2_files_trunk(self):
+        import train_blend
+
+        with tempfile.TemporaryDirectory() as d:
+            net, out = exported_win64res(6, d)
+            torch.manual_seed(1)
+            mlp = train_blend.WinBlendNet(**train_blend.VARIANTS["win64mlp"])
+            fresh = {k: v.clone() for k, v in mlp.state_dict().items()}
+            left = train_blend.load_v2(mlp, out)
+            # The head (per pixel 16 context channels instead of the blend's 8 outputs) is not taken.
+            self.assertEqual(left, ["head.w", "head.b"])
+            # ... nor is a state_dict's: the same trunk from a checkpoint of win64res.
+            torch.manual_seed(1)
+            mlp2 = train_blend.WinBlendNet(**train_blend.VARIANTS["win64mlp"])
+            left2 = train_blend.load_matching(mlp2, net.state_dict())
+        self.assertEqual(sorted(left2), sorted(["head.weight", "head.bias", "mlp1.weight", "mlp1.bias", "mlp2.weight",
+                                                "mlp2.bias", "out.weight", "out.bias"]))
+        trunk = dict(net.named_parameters())
+        for name, p in mlp.named_parameters():
+            if name in trunk and trunk[name].shape == p.shape:
+                np.testing.assert_allclose(p.detach().numpy(), trunk[name].detach().numpy(), rtol=2e-3, atol=1e-4,
+                                           err_msg=name)
+                np.testing.assert_array_equal(mlp2.state_dict()[name].numpy(), trunk[name].detach().numpy(),
+                                              err_msg=name)
+            else:
+                np.testing.assert_array_equal(p.detach().numpy(), fresh[name].numpy(), err_msg=name)
+
     def test_other_shapes_are_refused(self):
         import train_blend
 

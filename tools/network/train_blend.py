@@ -364,10 +364,10 @@ def train_variant(name, train, a, device, log):
     if name in a.init_from:  # continue from a saved state_dict or a refine-v2 file of this variant (--init)
         path = a.init_from[name]
         if path.endswith(".d4rnet"):
-            load_v2(net, path)
+            left = load_v2(net, path)
         else:
-            net.load_state_dict(torch.load(path, map_location=device))
-        log(f"{name}: starting from {path}")
+            left = load_matching(net, torch.load(path, map_location=device))
+        log(f"{name}: starting from {path}" + (f" (not from it, initialised: {', '.join(left)})" if left else ""))
     params = sum(p.numel() for p in net.parameters())
     opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
     n, _, height, width = train.shape
@@ -502,17 +502,33 @@ def v2_tensors(net):
 
 
 def load_v2(net, path):
-    """Sets a WinBlendNet of refine-v2's shape to a refine-v2 file's weights (the logit scale taken back out of the q
-    rows): the inverse of v2_tensors up to the f16 rounding."""
+    """Sets a WinBlendNet to a refine-v2 file's weights (the logit scale taken back out of the q rows): the inverse of
+    v2_tensors up to the f16 rounding for win64res. A network of another shape with the same trunk (win64mlp) takes
+    the tensors whose shapes match; returns the names of those it did not take."""
     from export import read_model
     tensors = read_model(path, expect_arch=V2_ARCH)
     params = dict(net.named_parameters())
+    skipped = []
     with torch.no_grad():
         for name, value in tensors.items():
             v = torch.from_numpy(value.astype(np.float32))
             if name.endswith(".qkv.w") or name.endswith(".qkv.b"):
                 v[: v.shape[0] // 3] /= rm.DEFAULT_LOGIT_SCALE
-            params[rm.file_name_to_parameter(name)].copy_(v)
+            target = params.get(rm.file_name_to_parameter(name))
+            if target is None or target.shape != v.shape:
+                skipped.append(name)
+                continue
+            target.copy_(v)
+    return skipped
+
+
+def load_matching(net, state):
+    """Loads the entries of the state_dict STATE whose names and shapes NET has; returns those it did not take and
+    NET's own it did not find (a checkpoint of another variant with the same trunk)."""
+    own = net.state_dict()
+    taken = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+    net.load_state_dict(taken, strict=False)
+    return [k for k in state if k not in taken] + [k for k in own if k not in state]
 
 
 def export_v2(checkpoint, variant, out):
@@ -548,8 +564,9 @@ def main(argv=None):
     ap.add_argument("--summary", default="", help="write the results as JSON here")
     ap.add_argument("--save", default="", help="folder for each variant's state_dict (VARIANT.pt)")
     ap.add_argument("--init", action="append", default=[], metavar="VARIANT=CHECKPOINT",
-                    help="start VARIANT from a state_dict saved by --save, or (win64res) from a refine-v2 file, instead "
-                         "of its initialisation (repeatable)")
+                    help="start VARIANT from a state_dict saved by --save or a refine-v2 file, instead of its "
+                         "initialisation: every tensor whose name and shape VARIANT has (so win64mlp can start from "
+                         "win64res's trunk; the log names the rest) (repeatable)")
     ap.add_argument("--export", nargs=2, metavar=("CHECKPOINT", "OUT"),
                     help="write the state_dict CHECKPOINT of the one variant --variants names (win64res's shape) as "
                          "a refine-v2 model file OUT, and do nothing else")
