@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/common/f16.h"
+#include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/refine_math.h"
 #include "runtime/native/cpu_registry.h"
 
@@ -33,7 +34,16 @@ void run_registered(const char* name, const P& p, const std::array<uint32_t, 3>&
     k->main(l);
 }
 
-TEST(FastKernels, TheLinearIsTheInOrderF32SumWithThePtxEpilogue) {
+// With the explicit vector paths and without them (simd.h).
+class FastKernels : public testing::TestWithParam<bool> {
+protected:
+    void SetUp() override { set_simd_enabled(GetParam()); }
+    void TearDown() override { set_simd_enabled(true); }
+};
+INSTANTIATE_TEST_SUITE_P(Simd, FastKernels, testing::Bool(),
+                         [](const auto& i) { return i.param ? "Vector" : "Scalar"; });
+
+TEST_P(FastKernels, TheLinearIsTheInOrderF32SumWithThePtxEpilogue) {
     std::mt19937 rng(3);
     // Refine-v2's shapes (embed 368 -> 64, merge 256 -> 128) and refine-v1's; token counts not multiples of a tile.
     const struct {
@@ -72,7 +82,7 @@ TEST(FastKernels, TheLinearIsTheInOrderF32SumWithThePtxEpilogue) {
     }
 }
 
-TEST(FastKernels, TheAttentionIsTheInOrderF32SumsAroundThePtxSoftmax) {
+TEST_P(FastKernels, TheAttentionIsTheInOrderF32SumsAroundThePtxSoftmax) {
     std::mt19937 rng(4);
     const uint32_t grid_w = 13, grid_h = 10, heads = 2, channels = heads * kHeadDim; // partial windows too
     const uint32_t tokens = grid_w * grid_h;

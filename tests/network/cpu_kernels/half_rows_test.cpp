@@ -7,11 +7,19 @@
 
 #include "kernels/common/f16.h"
 #include "kernels/refine/cpu/half_rows.h"
+#include "kernels/refine/cpu/simd.h"
 
 namespace d4r::refine_cpu {
 namespace {
 
-TEST(HalfRows, EveryHalfBecomesTheScalarFunctionsFloat) {
+class HalfRows : public testing::TestWithParam<bool> {
+protected:
+    void SetUp() override { set_simd_enabled(GetParam()); }
+    void TearDown() override { set_simd_enabled(true); }
+};
+INSTANTIATE_TEST_SUITE_P(Simd, HalfRows, testing::Bool(), [](const auto& i) { return i.param ? "F16C" : "Scalar"; });
+
+TEST_P(HalfRows, EveryHalfBecomesTheScalarFunctionsFloat) {
     std::vector<uint16_t> halves(65536 + 5); // a count that is not a multiple of 8: the scalar tail too
     for (size_t i = 0; i < halves.size(); ++i) halves[i] = static_cast<uint16_t>(i);
     std::vector<float> floats(halves.size());
@@ -22,7 +30,7 @@ TEST(HalfRows, EveryHalfBecomesTheScalarFunctionsFloat) {
     }
 }
 
-TEST(HalfRows, FloatsOfEveryKindBecomeTheScalarFunctionsHalf) {
+TEST_P(HalfRows, FloatsOfEveryKindBecomeTheScalarFunctionsHalf) {
     std::vector<float> floats;
     for (uint64_t bits = 0; bits < (uint64_t(1) << 32); bits += 65521) { // every exponent, many mantissas
         const auto b = static_cast<uint32_t>(bits);

@@ -8,6 +8,7 @@
 
 #include "harness.h"
 #include "kernels/common/f16.h"
+#include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/pixel_inputs.h"
 #include "kernels/refine/ptx/refine_math.h"
 #include "network/host_kernels.h"
@@ -30,7 +31,15 @@ void run_registered(const char* name, const pixel::PixelParams& p, const std::ar
     k->main(l);
 }
 
-TEST(PixelFast, FeaturesAndBlendGiveTheAccuracyKernelsBytesAfterEachFrame) {
+// With the explicit vector paths and without them (simd.h).
+class PixelFast : public testing::TestWithParam<bool> {
+protected:
+    void SetUp() override { refine_cpu::set_simd_enabled(GetParam()); }
+    void TearDown() override { refine_cpu::set_simd_enabled(true); }
+};
+INSTANTIATE_TEST_SUITE_P(Simd, PixelFast, testing::Bool(), [](const auto& i) { return i.param ? "Avx" : "Scalar"; });
+
+TEST_P(PixelFast, FeaturesAndBlendGiveTheAccuracyKernelsBytesAfterEachFrame) {
     up::test::RunOptions o = up::test::probe_options(24, 16, 52, 36, 3); // not a multiple of the 4x4 patch
     o.exposure_texture = 1.25f;
     auto created = up::ReferenceUpscaler::create(o.config);

@@ -18,6 +18,7 @@
 #endif
 
 #include "kernels/refine/cpu/half_rows.h"
+#include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/refine_math.h"
 #include "network/host_kernels.h"
 #include "ptxsim/mma_numerics.h"
@@ -197,7 +198,8 @@ void softmax_probs(float* probs, const float* scores_f32, const float* bias, uin
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define D4R_AVX2 __attribute__((target("avx2,f16c")))
-const bool g_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+// __builtin_cpu_init first: static initialisers may run before libgcc has read the CPU.
+const bool g_avx2 = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"));
 
 // f32 -> f16 -> f32 (F16C: exact; a NaN's payload may differ from the scalar function's, which nothing after
 // it can tell: every later step treats any NaN alike).
@@ -252,7 +254,7 @@ D4R_AVX2 void softmax_probs_avx2(float* probs, const float* scores_f32, const fl
 
 void softmax(float* probs, const float* scores_f32, const float* bias, uint64_t present) {
 #ifdef D4R_AVX2
-    if (g_avx2) return softmax_probs_avx2(probs, scores_f32, bias, present);
+    if (g_avx2 && simd_enabled()) return softmax_probs_avx2(probs, scores_f32, bias, present);
 #endif
     softmax_probs(probs, scores_f32, bias, present);
 }

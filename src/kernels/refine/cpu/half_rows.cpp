@@ -1,6 +1,7 @@
 #include "kernels/refine/cpu/half_rows.h"
 
 #include "kernels/common/f16.h"
+#include "kernels/refine/cpu/simd.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -18,7 +19,8 @@ void floats_to_halves_scalar(const float* in, uint16_t* out, size_t count) {
 }
 
 #ifdef D4R_HALF_ROWS_F16C
-const bool g_f16c = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+// __builtin_cpu_init first: static initialisers may run before libgcc has read the CPU.
+const bool g_f16c = (__builtin_cpu_init(), __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c"));
 
 __attribute__((target("avx,f16c"))) void halves_to_floats_f16c(const uint16_t* in, float* out, size_t count) {
     size_t i = 0;
@@ -46,14 +48,14 @@ __attribute__((target("avx,f16c"))) void floats_to_halves_f16c(const float* in, 
 
 void halves_to_floats(const uint16_t* in, float* out, size_t count) {
 #ifdef D4R_HALF_ROWS_F16C
-    if (g_f16c) return halves_to_floats_f16c(in, out, count);
+    if (g_f16c && simd_enabled()) return halves_to_floats_f16c(in, out, count);
 #endif
     halves_to_floats_scalar(in, out, count);
 }
 
 void floats_to_halves(const float* in, uint16_t* out, size_t count) {
 #ifdef D4R_HALF_ROWS_F16C
-    if (g_f16c) return floats_to_halves_f16c(in, out, count);
+    if (g_f16c && simd_enabled()) return floats_to_halves_f16c(in, out, count);
 #endif
     floats_to_halves_scalar(in, out, count);
 }

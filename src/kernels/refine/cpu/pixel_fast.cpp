@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/pixel_inputs.h"
 #include "network/host_kernels.h"
 #include "runtime/native/cpu_registry.h"
@@ -28,7 +29,8 @@ constexpr uint32_t kShown = kCandidates * 3;         // display values a pixel's
 constexpr uint32_t kFeatureValues = kChunk * kShown; // a multiple of 8
 
 #ifdef D4R_PIXEL_AVX
-const bool g_avx = __builtin_cpu_supports("avx");
+// __builtin_cpu_init first: static initialisers may run before libgcc has read the CPU.
+const bool g_avx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
 
 // pixel_inputs.h's functions on eight values: min_f (a < b ? a : b), max_f (a > b ? a : b) and the rest written
 // with the same operands in the same order.
@@ -90,13 +92,13 @@ D4R_AVX void linear_of_display_avx(float* v, uint32_t count, float k) {
 
 void display_values(float* v, uint32_t count, float k) {
 #ifdef D4R_PIXEL_AVX
-    if (g_avx) return display_avx(v, count, k);
+    if (g_avx && simd_enabled()) return display_avx(v, count, k);
 #endif
     for (uint32_t i = 0; i < count; ++i) v[i] = display(v[i], k);
 }
 void linear_values(float* v, uint32_t count, float k) {
 #ifdef D4R_PIXEL_AVX
-    if (g_avx) return linear_of_display_avx(v, count, k);
+    if (g_avx && simd_enabled()) return linear_of_display_avx(v, count, k);
 #endif
     for (uint32_t i = 0; i < count; ++i) v[i] = linear_of_display(v[i], k);
 }
