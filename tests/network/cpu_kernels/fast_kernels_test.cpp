@@ -1,4 +1,5 @@
-// The fast set's CPU linear and attention (d4r_nn_linear@fast, d4r_nn_attention@fast) against the fast set's
+// The fast set's CPU linear, attention and layernorm (d4r_nn_linear@fast, d4r_nn_attention@fast,
+// d4r_nn_layernorm@fast: exact) against the fast set's
 // definition written out plainly here: f32 accumulators through the whole sum, in order (bias, then k = 0, 1, ...;
 // keys j = 0, 1, ...), the PTX path's softmax and epilogues. The kernels tile tokens, keep accumulators in
 // registers and run eight lanes at once (AVX2/F16C where the CPU has them); the bytes must not move.
@@ -126,6 +127,29 @@ TEST_P(FastKernels, TheAttentionIsTheInOrderF32SumsAroundThePtxSoftmax) {
         }
     run_registered("d4r_nn_attention@fast", p, {windows * heads, 1, 1});
     EXPECT_TRUE(out == want);
+}
+
+// The layernorm's fast kernel is exact: the accuracy kernel's bytes (each token's sums still in channel order).
+TEST_P(FastKernels, TheLayernormGivesTheAccuracyKernelsBytes) {
+    std::mt19937 rng(6);
+    for (uint32_t channels : {64u, 128u, 32u}) {
+        const uint32_t tokens = 203; // not a multiple of the eight lanes or of a block
+        auto in = random_halves(size_t(tokens) * channels, -3.0f, 3.0f, rng);
+        for (uint32_t c = 0; c < channels; ++c) in[c] = float_to_half(0.25f); // a constant token: variance 0
+        const auto gamma = random_halves(channels, 0.5f, 1.5f, rng), beta = random_halves(channels, -0.2f, 0.2f, rng);
+        std::vector<uint16_t> out(in.size(), 0xffffu), want(in.size());
+        for (uint32_t t = 0; t < tokens; ++t)
+            layernorm_token(in.data() + size_t(t) * channels, gamma.data(), beta.data(),
+                            want.data() + size_t(t) * channels, channels);
+        const NormParams p{reinterpret_cast<uint64_t>(in.data()),
+                           reinterpret_cast<uint64_t>(gamma.data()),
+                           reinterpret_cast<uint64_t>(beta.data()),
+                           reinterpret_cast<uint64_t>(out.data()),
+                           tokens,
+                           channels};
+        run_registered("d4r_nn_layernorm@fast", p, {div_up(tokens, kThreads), 1, 1});
+        EXPECT_TRUE(out == want) << channels << " channels";
+    }
 }
 
 } // namespace
