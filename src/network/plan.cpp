@@ -65,10 +65,10 @@ public:
                               flags, weight(name + ".scale")};
             m_launches.push_back(make_launch(Kernel::LinearFp8, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
         } else {
-            // The native sets' d4r_nn_linear takes refine-v1's shapes (at most kMaxChannels inputs): a wider layer
-            // is the same kernel under another name, which they do not serve.
+            // The native sets' d4r_nn_linear takes refine-v1's shapes (native_linear_shape): any other layer is the
+            // same kernel under another name, which no GPU set serves.
             LinearParams p{in, weight(name + ".w"), weight(name + ".b"), residual, out, n, in_ch, out_ch, flags};
-            const Kernel k = in_ch > kMaxChannels ? Kernel::LinearWide : Kernel::Linear;
+            const Kernel k = native_linear_shape(in_ch, out_ch) ? Kernel::Linear : Kernel::LinearWide;
             m_launches.push_back(make_launch(k, {blocks, 1, 1}, {kLinearWarps * 32, 1, 1}, p, name));
         }
         writes(out, tokens * out_ch * 2);

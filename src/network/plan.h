@@ -32,7 +32,7 @@ enum class Kernel : uint8_t {
     LinearFp8,
     PixelFeatures, // refine-v2 (refine_v2.ptx)
     PixelBlend,
-    LinearWide, // d4r_nn_linear for more than kMaxChannels inputs (refine_v2.ptx)
+    LinearWide, // d4r_nn_linear for the shapes native sets do not take (refine_math.h's native_linear_shape)
 };
 // Every kernel of the PTX modules (the plan of one architecture launches some of them: plan_kernels()).
 inline constexpr std::array<Kernel, 11> kAllKernels = {

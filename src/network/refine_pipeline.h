@@ -33,7 +33,7 @@ public:
 //  * refine_fp8_ptx(): refine_fp8.ptx, .target sm_89: d4r_nn_linear_fp8 alone;
 // and refine-v2's, whose kernels no refine-v1 model needs:
 //  * refine_v2_ptx(): refine_v2.ptx, .target sm_80: refine-v2's pixel kernels (d4r_nn_pixel_features, _blend) and
-//    d4r_nn_linear_wide (d4r_nn_linear for layers wider than the native sets' linears take).
+//    d4r_nn_linear_wide (d4r_nn_linear for the layer shapes the native sets' linears do not take).
 std::string_view refine_ptx();
 std::string_view refine_fp8_ptx();
 std::string_view refine_v2_ptx();

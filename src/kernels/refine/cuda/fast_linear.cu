@@ -25,10 +25,11 @@ extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
 
 namespace {
 
-constexpr uint32_t kPad = 8;                        // halves of padding per weight row
-constexpr uint32_t kMaxWeights = 192 * (64 + kPad); // the largest linear (enc2.qkv: 64 -> 192), padded
-constexpr uint32_t kChunk = 32;                     // output columns staged at a time
-constexpr uint32_t kStageRow = kChunk + kPad;       // halves per staged row (80 bytes: 16-byte aligned)
+constexpr uint32_t kPad = 8;                           // halves of padding per weight row
+constexpr uint32_t kMaxWeights = kNativeLinearWeights; // the largest linear (enc2.qkv: 64 -> 192), padded
+static_assert(kPad == 8, "refine_math.h's native_linear_shape counts rows padded by 8 halves");
+constexpr uint32_t kChunk = 32;               // output columns staged at a time
+constexpr uint32_t kStageRow = kChunk + kPad; // halves per staged row (80 bytes: 16-byte aligned)
 
 template <bool kFp8>
 using Params = std::conditional_t<kFp8, LinearFp8Params, LinearParams>;
@@ -153,8 +154,10 @@ __device__ __forceinline__ void linear(const Params<kFp8>& p) {
     const uint32_t tiles = div_up(p.tokens, kLinearTokensPerBlock);
     if (blockIdx.x >= tiles) return;
     const uint32_t in_ch = p.in_ch, stride = in_ch + kPad;
-    if (p.out_ch * stride > kMaxWeights) return; // not a shape of refine-v1: the plan never launches it
-    if constexpr (kFp8) {                        // e4m3 bytes, widened to f16 (8 per 8-byte piece)
+    // The plan launches only native_linear_shape's shapes here (others go to d4r_nn_linear_wide): any other is a
+    // bug that must not pass for a result.
+    if (!native_linear_shape(in_ch, p.out_ch)) __trap();
+    if constexpr (kFp8) { // e4m3 bytes, widened to f16 (8 per 8-byte piece)
         const uint2* w = reinterpret_cast<const uint2*>(p.weight);
         for (uint32_t i = threadIdx.x; i < p.out_ch * in_ch / 8; i += blockDim.x) {
             const uint2 b = w[i];
@@ -185,7 +188,7 @@ __device__ __forceinline__ void linear(const Params<kFp8>& p) {
         warp_tiles<128, kFp8>(p, ws, stage[warp], tiles, warp, lane);
         break;
     default:
-        break; // not a shape of refine-v1: the plan never launches it
+        __trap(); // not native_linear_shape's (checked above)
     }
 }
 
