@@ -8,10 +8,11 @@
 //
 // Shape: a persistent grid. The code object's d4r_grid_x (docs/runtime.md, "Native-kernel overrides") launches
 // kBlocks blocks of kLinearWarps warps whatever the caller's grid; each block stages the weights (as f16) in shared
-// memory once (rows padded by 8 halves: the B fragments load without bank conflicts) and walks the 64-token tiles
-// blockIdx.x, blockIdx.x + gridDim.x, ... Each warp loads its 16 tokens' A fragments once for every output column
-// (the next tile's before computing the current one), and writes its results through a per-warp staging tile so
-// that stores (and the residual's loads) are whole 16-byte pieces.
+// memory (rows padded by 8 halves: the B fragments load without bank conflicts) and walks the 64-token tiles
+// blockIdx.x, blockIdx.x + gridDim.x, ...; a layer whose weights do not fit (refine-v2's 128 -> 384) goes in groups
+// of output columns, the weights of one group at a time and every tile for each. Each warp loads its 16 tokens' A
+// fragments once for every output column (the next tile's before computing the current one), and writes its results
+// through a per-warp staging tile so that stores (and the residual's loads) are whole 16-byte pieces.
 #include <type_traits>
 
 #include "fast_common.cuh"
@@ -25,11 +26,10 @@ extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
 
 namespace {
 
-constexpr uint32_t kPad = 8;                           // halves of padding per weight row
-constexpr uint32_t kMaxWeights = kNativeLinearWeights; // the largest linear (enc2.qkv: 64 -> 192), padded
-static_assert(kPad == 8, "refine_math.h's native_linear_shape counts rows padded by 8 halves");
-constexpr uint32_t kChunk = 32;               // output columns staged at a time
-constexpr uint32_t kStageRow = kChunk + kPad; // halves per staged row (80 bytes: 16-byte aligned)
+constexpr uint32_t kPad = 8;                        // halves of padding per weight row
+constexpr uint32_t kMaxWeights = 192 * (64 + kPad); // refine-v1's largest linear (enc2.qkv: 64 -> 192), padded
+constexpr uint32_t kChunk = 32;                     // output columns staged at a time
+constexpr uint32_t kStageRow = kChunk + kPad;       // halves per staged row (80 bytes: 16-byte aligned)
 
 template <bool kFp8>
 using Params = std::conditional_t<kFp8, LinearFp8Params, LinearParams>;
@@ -76,9 +76,14 @@ __device__ __forceinline__ void load_fragments(const Params<kFp8>& p, uint32_t r
 
 // The warp's 16 tokens times every output column: the K chain, relu into the staging tile, then the residual and
 // the stores by 16-byte pieces.
+// Output columns [c0, c0 + cols): ws holds their weights from its first row.
+struct Columns {
+    uint32_t c0, cols;
+};
+
 template <uint32_t K, bool kFp8>
 __device__ __forceinline__ void tile(const Params<kFp8>& p, const uint16_t* ws, uint16_t* stage, uint32_t row0,
-                                     uint32_t lane, const Fragments<K>& f) {
+                                     uint32_t lane, const Fragments<K>& f, Columns cs) {
     constexpr uint32_t kSteps = K / 16, kStride = K + kPad;
     const uint32_t g = lane >> 2, t = lane & 3u;
     const uint16_t* bias = reinterpret_cast<const uint16_t*>(p.bias);
@@ -86,8 +91,8 @@ __device__ __forceinline__ void tile(const Params<kFp8>& p, const uint16_t* ws, 
     if constexpr (kFp8) scale = half_to_float(*reinterpret_cast<const uint16_t*>(p.scale));
     const bool relu = p.flags & kRelu, residual = p.flags & kResidual;
     const uint32_t rows = min(16u, p.tokens - row0);
-    for (uint32_t n0 = 0; n0 < p.out_ch; n0 += kChunk) {
-        const uint32_t width = min(kChunk, p.out_ch - n0);
+    for (uint32_t n0 = cs.c0; n0 < cs.c0 + cs.cols; n0 += kChunk) {
+        const uint32_t width = min(kChunk, cs.c0 + cs.cols - n0);
 #pragma unroll
         for (uint32_t nt = 0; nt < kChunk / 8; ++nt) {
             if (nt * 8 >= width) break;
@@ -95,7 +100,7 @@ __device__ __forceinline__ void tile(const Params<kFp8>& p, const uint16_t* ws, 
             const float b0 = half_to_float(bias[col]), b1 = half_to_float(bias[col + 1]);
             float c[4] = {b0, b1, b0, b1};
             if constexpr (kFp8) c[0] = c[1] = c[2] = c[3] = 0.0f;
-            const uint16_t* w_row = ws + (n0 + nt * 8 + g) * kStride + 2 * t;
+            const uint16_t* w_row = ws + (n0 - cs.c0 + nt * 8 + g) * kStride + 2 * t;
 #pragma unroll
             for (uint32_t s = 0; s < kSteps; ++s)
                 mma_f32(c, f.a[s], load_pair(w_row + s * 16), load_pair(w_row + s * 16 + 8));
@@ -133,7 +138,7 @@ __device__ __forceinline__ void tile(const Params<kFp8>& p, const uint16_t* ws, 
 // current one is computed, so their latency hides behind its work.
 template <uint32_t K, bool kFp8>
 __device__ __forceinline__ void warp_tiles(const Params<kFp8>& p, const uint16_t* ws, uint16_t* stage, uint32_t tiles,
-                                           uint32_t warp, uint32_t lane) {
+                                           uint32_t warp, uint32_t lane, Columns cs) {
     uint32_t row0 = blockIdx.x * kLinearTokensPerBlock + warp * 16;
     Fragments<K> current;
     if (row0 < p.tokens) load_fragments<K, kFp8>(p, row0, lane, current);
@@ -141,7 +146,7 @@ __device__ __forceinline__ void warp_tiles(const Params<kFp8>& p, const uint16_t
         const uint32_t next = (t + gridDim.x) * kLinearTokensPerBlock + warp * 16;
         Fragments<K> ahead;
         if (t + gridDim.x < tiles && next < p.tokens) load_fragments<K, kFp8>(p, next, lane, ahead);
-        if (row0 < p.tokens) tile<K, kFp8>(p, ws, stage, row0, lane, current);
+        if (row0 < p.tokens) tile<K, kFp8>(p, ws, stage, row0, lane, current, cs);
         current = ahead;
         row0 = next;
     }
@@ -157,38 +162,44 @@ __device__ __forceinline__ void linear(const Params<kFp8>& p) {
     // The plan launches only native_linear_shape's shapes here (others go to d4r_nn_linear_wide): any other is a
     // bug that must not pass for a result.
     if (!native_linear_shape(in_ch, p.out_ch)) __trap();
-    if constexpr (kFp8) { // e4m3 bytes, widened to f16 (8 per 8-byte piece)
-        const uint2* w = reinterpret_cast<const uint2*>(p.weight);
-        for (uint32_t i = threadIdx.x; i < p.out_ch * in_ch / 8; i += blockDim.x) {
-            const uint2 b = w[i];
-            uint16_t* dst = ws + (i * 8 / in_ch) * stride + i * 8 % in_ch;
-            for (uint32_t j = 0; j < 4; ++j) {
-                dst[j] = e4m3_to_half(static_cast<uint8_t>(b.x >> (8 * j)));
-                dst[4 + j] = e4m3_to_half(static_cast<uint8_t>(b.y >> (8 * j)));
-            }
-        }
-    } else {
-        const uint4* w = reinterpret_cast<const uint4*>(p.weight);
-        for (uint32_t i = threadIdx.x; i < p.out_ch * in_ch / 8; i += blockDim.x)
-            *reinterpret_cast<uint4*>(ws + (i * 8 / in_ch) * stride + i * 8 % in_ch) = w[i];
-    }
-    __syncthreads();
     const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
-    switch (in_ch) {
-    case 32:
-        warp_tiles<32, kFp8>(p, ws, stage[warp], tiles, warp, lane);
-        break;
-    case 48:
-        warp_tiles<48, kFp8>(p, ws, stage[warp], tiles, warp, lane);
-        break;
-    case 64:
-        warp_tiles<64, kFp8>(p, ws, stage[warp], tiles, warp, lane);
-        break;
-    case 128:
-        warp_tiles<128, kFp8>(p, ws, stage[warp], tiles, warp, lane);
-        break;
-    default:
-        __trap(); // not native_linear_shape's (checked above)
+    const uint32_t group = kMaxWeights / stride / kChunk * kChunk; // output columns whose weights fit at once
+    for (uint32_t c0 = 0; c0 < p.out_ch; c0 += group) {
+        const Columns cs{c0, min(group, p.out_ch - c0)};
+        const uint32_t pieces = cs.cols * in_ch / 8, first = c0 * in_ch / 8;
+        if (c0 != 0) __syncthreads(); // every warp is done with the previous group's weights
+        if constexpr (kFp8) {         // e4m3 bytes, widened to f16 (8 per 8-byte piece)
+            const uint2* w = reinterpret_cast<const uint2*>(p.weight) + first;
+            for (uint32_t i = threadIdx.x; i < pieces; i += blockDim.x) {
+                const uint2 b = w[i];
+                uint16_t* dst = ws + (i * 8 / in_ch) * stride + i * 8 % in_ch;
+                for (uint32_t j = 0; j < 4; ++j) {
+                    dst[j] = e4m3_to_half(static_cast<uint8_t>(b.x >> (8 * j)));
+                    dst[4 + j] = e4m3_to_half(static_cast<uint8_t>(b.y >> (8 * j)));
+                }
+            }
+        } else {
+            const uint4* w = reinterpret_cast<const uint4*>(p.weight) + first;
+            for (uint32_t i = threadIdx.x; i < pieces; i += blockDim.x)
+                *reinterpret_cast<uint4*>(ws + (i * 8 / in_ch) * stride + i * 8 % in_ch) = w[i];
+        }
+        __syncthreads();
+        switch (in_ch) {
+        case 32:
+            warp_tiles<32, kFp8>(p, ws, stage[warp], tiles, warp, lane, cs);
+            break;
+        case 48:
+            warp_tiles<48, kFp8>(p, ws, stage[warp], tiles, warp, lane, cs);
+            break;
+        case 64:
+            warp_tiles<64, kFp8>(p, ws, stage[warp], tiles, warp, lane, cs);
+            break;
+        case 128:
+            warp_tiles<128, kFp8>(p, ws, stage[warp], tiles, warp, lane, cs);
+            break;
+        default:
+            __trap(); // not native_linear_shape's (checked above)
+        }
     }
 }
 

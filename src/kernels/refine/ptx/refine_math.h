@@ -32,14 +32,13 @@ inline constexpr float kToneMax = 0.999f;                                       
 inline constexpr float kMaxHalf = 65504.0f;
 inline constexpr float kNormEps = 1.0e-5f;
 
-// The linear shapes every native set's d4r_nn_linear and d4r_nn_linear_fp8 take: refine-v1's. The sm_90 fast kernel
-// keeps a layer's whole weight matrix in shared memory (rows padded by 8 halves, kNativeLinearWeights halves at
-// most: enc2.qkv's 64 -> 192) and is written for these input widths. The plan launches every other shape as
-// d4r_nn_linear_wide, the same PTX under a name no GPU set serves (network/plan.cpp).
-inline constexpr uint32_t kNativeLinearWeights = 192 * (64 + 8);
+// The linear shapes every native set's d4r_nn_linear and d4r_nn_linear_fp8 take: the input widths the sm_90 fast
+// kernel is written for (refine-v1's, and refine-v2's but its embed, merge and enc2.fc2), any output width that is
+// a multiple of 8 (the AMD kernels take any input width up to kMaxChannels). The plan launches every other shape
+// as d4r_nn_linear_wide, the same PTX under a name no GPU set serves (network/plan.cpp).
 D4R_HD bool native_linear_shape(uint32_t in_ch, uint32_t out_ch) {
     const bool width = in_ch == 32 || in_ch == 48 || in_ch == 64 || in_ch == 128;
-    return width && out_ch != 0 && out_ch % 8 == 0 && out_ch * (in_ch + 8) <= kNativeLinearWeights;
+    return width && out_ch != 0 && out_ch % 8 == 0;
 }
 
 // Launch shapes.
