@@ -9,6 +9,7 @@
 
 #include "kernels/common/f16.h"
 #include "kernels/refine/ptx/refine_math.h"
+#include "kernels/upscaler/ptx/upscaler_math.h"
 #include "network/plan.h"
 #include "network/refine_pipeline.h"
 
@@ -41,19 +42,17 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
     return trace_forward(cuda, model, rgba, width, height, kernel_ptx);
 }
 
-Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
-                                   const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
-                                   const PtxForKernel& ptx_for) {
-    if (rgba.size() != size_t(width) * height * 4)
-        return make_error(ErrorCode::Invalid, "trace: {} values for a {}x{} RGBA image", rgba.size(), width, height);
-    if (model.arch == kArchRefineV2)
-        return make_error(ErrorCode::Invalid,
-                          "trace: {} reads the core's frame, not an image (traces take refine-v1 "
-                          "models)",
-                          model.arch);
+namespace {
+
+// The pass over IMAGE (device memory, PITCH bytes a row) or, when RGBA is given, over a copy of it made here; CORE as
+// plan_forward takes it.
+Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model& model,
+                                const std::vector<uint16_t>* rgba, CUdeviceptr image_at, uint32_t pitch, uint32_t width,
+                                uint32_t height, const upscaler::math::Params* core, const PtxForKernel& ptx_for) {
     const Geometry g = geometry_for(width, height);
     const std::vector<uint8_t> weights = pack_weights(model);
-    const uint64_t scratch = weights.size(), image = scratch + scratch_layout(g).total, total = image + rgba.size() * 2;
+    const uint64_t scratch = weights.size(), image = scratch + scratch_layout(g, model.arch).total;
+    const uint64_t total = image + (rgba ? rgba->size() * 2 : 0);
     DeviceMemory mem{cuda, 0, {}};
     CUresult r = CUDA_SUCCESS;
     std::array<CUfunction, kAllKernels.size()> fn{};
@@ -73,10 +72,11 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
     if ((r = cuda.cuMemAlloc_v2(&mem.base, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemAlloc_v2", r);
     if ((r = cuda.cuMemsetD8_v2(mem.base, 0, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemsetD8_v2", r);
     if ((r = cuda.cuMemcpyHtoD_v2(mem.base, weights.data(), weights.size())) != CUDA_SUCCESS ||
-        (r = cuda.cuMemcpyHtoD_v2(mem.base + image, rgba.data(), rgba.size() * 2)) != CUDA_SUCCESS)
+        (rgba && (r = cuda.cuMemcpyHtoD_v2(mem.base + image, rgba->data(), rgba->size() * 2)) != CUDA_SUCCESS))
         return cuda_error(cuda, "cuMemcpyHtoD_v2", r);
+    if (rgba) image_at = mem.base + image;
     LayerTrace trace;
-    for (const Launch& l : plan_forward(g, mem.base + image, width * 8, mem.base, mem.base + scratch, model.arch)) {
+    for (const Launch& l : plan_forward(g, image_at, pitch, mem.base, mem.base + scratch, model.arch, core)) {
         void* args[] = {const_cast<uint8_t*>(l.params.data())};
         r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
                                 l.block[2], 0, nullptr, args, nullptr);
@@ -88,6 +88,30 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
         trace.push_back(std::move(e));
     }
     return trace;
+}
+
+} // namespace
+
+Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
+                                   const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
+                                   const PtxForKernel& ptx_for) {
+    if (rgba.size() != size_t(width) * height * 4)
+        return make_error(ErrorCode::Invalid, "trace: {} values for a {}x{} RGBA image", rgba.size(), width, height);
+    if (model.arch == kArchRefineV2)
+        return make_error(ErrorCode::Invalid,
+                          "trace: {} reads the core's frame, not an image (traces take refine-v1 "
+                          "models)",
+                          model.arch);
+    return trace_pass(cuda, model, &rgba, 0, width * 8, width, height, nullptr, ptx_for);
+}
+
+Expected<LayerTrace> trace_forward_after_core(const upscaler::CudaFunctions& cuda, const Model& model,
+                                              const upscaler::math::Params& core, const PtxForKernel& ptx_for) {
+    if (model.arch != kArchRefineV2)
+        return make_error(ErrorCode::Invalid, "trace after the core: {} refines an image (traces of it take the image)",
+                          model.arch);
+    return trace_pass(cuda, model, nullptr, core.output, core.output_pitch, core.output_w, core.output_h, &core,
+                      ptx_for);
 }
 
 Status write_trace(const std::filesystem::path& path, const LayerTrace& trace) {

@@ -36,6 +36,11 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
                                    const PtxForKernel& ptx_for);
 
+// refine-v2 after the core: the pass over the frame CORE describes (Pipeline::frame_params(); device addresses of
+// the same context), writing the network's image into core.output as the pipeline does. Each kernel from PTX_FOR.
+Expected<LayerTrace> trace_forward_after_core(const upscaler::CudaFunctions& cuda, const Model& model,
+                                              const upscaler::math::Params& core, const PtxForKernel& ptx_for);
+
 // A trace as a file (little endian: u32 count, then per entry u32 kernel length, kernel, u32 layer length,
 // layer, u64 byte count, bytes).
 Status write_trace(const std::filesystem::path& path, const LayerTrace& trace);

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "cuda_env.h"
+#include "fast_sm90_ptx.h"
 #include "harness.h"
 #include "network/layer_trace.h"
 #include "network/refine_pipeline.h"
@@ -22,40 +23,6 @@
 
 using namespace d4r;
 using namespace d4r::network;
-
-namespace {
-
-struct FastPtx {
-    std::string elementwise, unpatchify, regroup, linear, attention; // NUL-terminated texts
-};
-
-const FastPtx* fast_ptx(std::string* why) {
-#ifdef D4R_TEST_FAST_SM90_PTX_DIR
-    static FastPtx p = [] {
-        auto read = [](const char* name) {
-            std::string text = d4r::test::read_file_text(std::string(D4R_TEST_FAST_SM90_PTX_DIR) + "/" + name);
-            text.push_back('\0');
-            return text;
-        };
-        return FastPtx{read("fast_elementwise.ptx"), read("fast_unpatchify.ptx"), read("fast_regroup.ptx"),
-                       read("fast_linear.ptx"), read("fast_attention.ptx")};
-    }();
-    return &p;
-#else
-    *why = "NVIDIA's nvcc was not found when the build was configured: the fast sm_90 kernels were not compiled";
-    return nullptr;
-#endif
-}
-
-std::string_view pick(const FastPtx& f, Kernel k, bool matrix_too) {
-    if (k == Kernel::Linear || k == Kernel::LinearFp8) return matrix_too ? std::string_view(f.linear) : kernel_ptx(k);
-    if (k == Kernel::Attention) return matrix_too ? std::string_view(f.attention) : kernel_ptx(k);
-    if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;
-    if (k == Kernel::Unpatchify) return f.unpatchify;
-    return f.elementwise;
-}
-
-} // namespace
 
 struct Case {
     uint32_t w, h;

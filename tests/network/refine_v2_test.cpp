@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "cuda_env.h"
+#include "fast_sm90_ptx.h"
 #include "harness.h"
 #include "kernels/refine/ptx/refine_math.h"
 #include "kernels/upscaler/ptx/upscaler_math.h"
 #include "network/host_kernels.h"
+#include "network/layer_trace.h"
 #include "network/model_file.h"
 #include "network/plan.h"
 #include "network/reference.h"
@@ -73,6 +75,46 @@ TEST(RefineV2, AfterTheCoreThePtxPathGivesTheHostKernelsBytes) {
     ASSERT_TRUE(s) << s.error().text();
     EXPECT_EQ(frames, 3u);
     EXPECT_GT(changed, 1000u) << "the network left the core's output as it was";
+}
+
+// The fast sm_90 kernels (compiled to PTX, on ptxsim) over refine-v2 after each of three core frames: every layer
+// within 60 dB of the PTX path's trace of the same frame, and the image as displayed (tone-mapped).
+// (The H200 showed -9 dB when its fast linear was sent shapes it did not take; refine-v1's passes are checked in
+// refine_fast_sm90_test.cpp.)
+TEST(RefineV2, TheFastSm90KernelsStayWithin60DbOfThePtxPath) {
+    std::string why;
+    const FastPtx* fast = fast_ptx(&why);
+    if (!fast) GTEST_SKIP() << why;
+    const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(up::test::open_context(*cuda));
+    up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 3);
+    o.exposure_texture = 1.25f;
+    const Model model = nettest::random_model_of(11, kArchRefineV2);
+    uint32_t frames = 0;
+    auto after = [&](uint32_t, const up::Pipeline& pipeline) -> Status {
+        const up::math::Params* core = pipeline.frame_params();
+        if (!core) return make_error(ErrorCode::Internal, "no frame parameters after evaluate");
+        // Both passes write the network's image over the core's output: each starts from the core's.
+        auto* image = reinterpret_cast<uint8_t*>(core->output); // host memory on the cpu backend
+        const size_t bytes = size_t(core->output_pitch) * (core->output_h - 1) + size_t(core->output_w) * 8;
+        const std::vector<uint8_t> before(image, image + bytes);
+        const LayerTrace reference = D4R_TRY(trace_forward_after_core(*cuda, model, *core, kernel_ptx));
+        std::memcpy(image, before.data(), bytes);
+        const LayerTrace fast_trace =
+            D4R_TRY(trace_forward_after_core(*cuda, model, *core, [&](Kernel k) { return pick(*fast, k, true); }));
+        const std::vector<LayerComparison> close = D4R_TRY(compare_traces(reference, fast_trace));
+        for (const LayerComparison& l : close) {
+            if (l.kernel == "d4r_nn_pixel_blend") continue; // the HDR image: compared as displayed (layer_trace.h)
+            EXPECT_GE(l.psnr_db, 60.0) << "frame " << frames << ": " << l.layer << " (" << l.kernel << ")";
+        }
+        EXPECT_GE(displayed_psnr(reference.back().bytes, fast_trace.back().bytes), 60.0) << "frame " << frames;
+        ++frames;
+        return ok_status();
+    };
+    Status s = up::test::run_pipeline(*cuda, o, [](uint32_t, const std::vector<uint16_t>&) {}, nullptr, after);
+    ASSERT_TRUE(s) << s.error().text();
+    EXPECT_EQ(frames, 3u);
 }
 
 TEST(RefineV2, WithoutTheCoresFrameTheNetworkRefusesAndNamesWhy) {
