@@ -8,10 +8,9 @@
 #include <random>
 #include <vector>
 
+#include "cpu_kernel_test.h"
 #include "kernels/common/f16.h"
-#include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/refine_math.h"
-#include "runtime/native/cpu_registry.h"
 
 namespace d4r::refine_cpu {
 namespace {
@@ -25,24 +24,9 @@ std::vector<uint16_t> random_halves(size_t n, float lo, float hi, std::mt19937& 
     return v;
 }
 
-template <typename P>
-void run_registered(const char* name, const P& p, const std::array<uint32_t, 3>& grid) {
-    const runtime::CpuNativeKernel* k = runtime::find_cpu_kernel(name);
-    ASSERT_NE(k, nullptr) << name << " is not registered";
-    runtime::CpuLaunch l;
-    l.grid = grid;
-    l.params = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&p), sizeof(p));
-    k->main(l);
-}
-
 // With the explicit vector paths and without them (simd.h).
-class FastKernels : public testing::TestWithParam<bool> {
-protected:
-    void SetUp() override { set_simd_enabled(GetParam()); }
-    void TearDown() override { set_simd_enabled(true); }
-};
-INSTANTIATE_TEST_SUITE_P(Simd, FastKernels, testing::Bool(),
-                         [](const auto& i) { return i.param ? "Vector" : "Scalar"; });
+class FastKernels : public test::SimdSwitch {};
+INSTANTIATE_TEST_SUITE_P(Simd, FastKernels, testing::Bool(), test::simd_name);
 
 TEST_P(FastKernels, TheLinearIsTheInOrderF32SumWithThePtxEpilogue) {
     std::mt19937 rng(3);
@@ -78,7 +62,8 @@ TEST_P(FastKernels, TheLinearIsTheInOrderF32SumWithThePtxEpilogue) {
         p.out_ch = s.out_ch;
         p.flags = s.flags;
         const uint32_t blocks = div_up(s.tokens, kLinearTokensPerBlock);
-        run_registered(s.in_ch > kMaxChannels ? "d4r_nn_linear_wide@fast" : "d4r_nn_linear@fast", p, {blocks, 1, 1});
+        test::run_registered(native_linear_shape(s.in_ch, s.out_ch) ? "d4r_nn_linear@fast" : "d4r_nn_linear_wide@fast",
+                             p, {blocks, 1, 1});
         EXPECT_TRUE(out == want) << s.tokens << " tokens " << s.in_ch << " -> " << s.out_ch;
     }
 }
@@ -125,7 +110,7 @@ TEST_P(FastKernels, TheAttentionIsTheInOrderF32SumsAroundThePtxSoftmax) {
                 }
             }
         }
-    run_registered("d4r_nn_attention@fast", p, {windows * heads, 1, 1});
+    test::run_registered("d4r_nn_attention@fast", p, {windows * heads, 1, 1});
     EXPECT_TRUE(out == want);
 }
 
@@ -147,7 +132,7 @@ TEST_P(FastKernels, TheLayernormGivesTheAccuracyKernelsBytes) {
                            reinterpret_cast<uint64_t>(out.data()),
                            tokens,
                            channels};
-        run_registered("d4r_nn_layernorm@fast", p, {div_up(tokens, kThreads), 1, 1});
+        test::run_registered("d4r_nn_layernorm@fast", p, {div_up(tokens, kThreads), 1, 1});
         EXPECT_TRUE(out == want) << channels << " channels";
     }
 }

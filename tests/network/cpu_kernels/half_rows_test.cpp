@@ -5,19 +5,15 @@
 #include <cstring>
 #include <vector>
 
+#include "cpu_kernel_test.h"
 #include "kernels/common/f16.h"
 #include "kernels/refine/cpu/half_rows.h"
-#include "kernels/refine/cpu/simd.h"
 
 namespace d4r::refine_cpu {
 namespace {
 
-class HalfRows : public testing::TestWithParam<bool> {
-protected:
-    void SetUp() override { set_simd_enabled(GetParam()); }
-    void TearDown() override { set_simd_enabled(true); }
-};
-INSTANTIATE_TEST_SUITE_P(Simd, HalfRows, testing::Bool(), [](const auto& i) { return i.param ? "F16C" : "Scalar"; });
+class HalfRows : public test::SimdSwitch {};
+INSTANTIATE_TEST_SUITE_P(Simd, HalfRows, testing::Bool(), test::simd_name);
 
 TEST_P(HalfRows, EveryHalfBecomesTheScalarFunctionsFloat) {
     std::vector<uint16_t> halves(65536 + 5); // a count that is not a multiple of 8: the scalar tail too

@@ -6,13 +6,12 @@
 #include <random>
 #include <vector>
 
+#include "cpu_kernel_test.h"
 #include "harness.h"
 #include "kernels/common/f16.h"
-#include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/pixel_inputs.h"
 #include "kernels/refine/ptx/refine_math.h"
 #include "network/host_kernels.h"
-#include "runtime/native/cpu_registry.h"
 #include "upscaler/reference.h"
 
 namespace d4r::network {
@@ -21,23 +20,9 @@ namespace {
 namespace up = upscaler;
 namespace pixel = refine::pixel;
 
-// Runs the registered CPU kernel NAME over GRID with the parameter block P.
-void run_registered(const char* name, const pixel::PixelParams& p, const std::array<uint32_t, 3>& grid) {
-    const runtime::CpuNativeKernel* k = runtime::find_cpu_kernel(name);
-    ASSERT_NE(k, nullptr) << name << " is not registered";
-    runtime::CpuLaunch l;
-    l.grid = grid;
-    l.params = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(&p), sizeof(p));
-    k->main(l);
-}
-
 // With the explicit vector paths and without them (simd.h).
-class PixelFast : public testing::TestWithParam<bool> {
-protected:
-    void SetUp() override { refine_cpu::set_simd_enabled(GetParam()); }
-    void TearDown() override { refine_cpu::set_simd_enabled(true); }
-};
-INSTANTIATE_TEST_SUITE_P(Simd, PixelFast, testing::Bool(), [](const auto& i) { return i.param ? "Avx" : "Scalar"; });
+class PixelFast : public refine_cpu::test::SimdSwitch {};
+INSTANTIATE_TEST_SUITE_P(Simd, PixelFast, testing::Bool(), refine_cpu::test::simd_name);
 
 TEST_P(PixelFast, FeaturesAndBlendGiveTheAccuracyKernelsBytesAfterEachFrame) {
     up::test::RunOptions o = up::test::probe_options(24, 16, 52, 36, 3); // not a multiple of the 4x4 patch
@@ -69,7 +54,7 @@ TEST_P(PixelFast, FeaturesAndBlendGiveTheAccuracyKernelsBytesAfterEachFrame) {
             if (i == 0) {
                 run_kernel(Kernel::PixelFeatures, {reinterpret_cast<const uint8_t*>(&p), sizeof(p)}, feature_grid, 2);
             } else {
-                run_registered("d4r_nn_pixel_features@fast", p, feature_grid);
+                refine_cpu::test::run_registered("d4r_nn_pixel_features@fast", p, feature_grid);
             }
         }
         EXPECT_TRUE(tokens[0] == tokens[1]) << "features of frame " << t;
@@ -97,7 +82,7 @@ TEST_P(PixelFast, FeaturesAndBlendGiveTheAccuracyKernelsBytesAfterEachFrame) {
             if (i == 0) {
                 run_kernel(Kernel::PixelBlend, {reinterpret_cast<const uint8_t*>(&b), sizeof(b)}, grid, 2);
             } else {
-                run_registered("d4r_nn_pixel_blend@fast", b, grid);
+                refine_cpu::test::run_registered("d4r_nn_pixel_blend@fast", b, grid);
             }
         }
         EXPECT_TRUE(blended[0] == blended[1]) << "blend of frame " << t;
