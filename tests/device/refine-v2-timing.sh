@@ -1,11 +1,14 @@
 #!/bin/bash
 # tests/device/refine-v2-timing.sh [CARRY] [MODEL]: what refine-v2 costs on the H200 (models/README.md, refine-v2's
-# card: "On the H200 not measured"): d4r demo on NVIDIA's driver through d4r's driver backend with the native sets
-# (sm_90: the core's and refine-v1's layers; refine-v2's pixel kernels and wide linears run from PTX), city at
+# card): d4r demo on NVIDIA's driver through d4r's driver backend with the native sets
+# (sm_90: the core's and both networks' layers; refine-v2's pixel kernels and wide linears run from PTX), city at
 # 640x360 -> 1280x720 (16 frames: the quality figures too) and 1920x1080 -> 3840x2160 (6 frames), the network off,
 # refine-v1 and MODEL (default models/refine-v2.d4rnet). Prints each run's table lines.
 # CARRY as for profile-4k.sh (bin/d4r, lib/{libd4rcuda.so,libcuda.so.1,libd4r_ngx.so}, share/d4r/native);
 # $BACKEND overrides the backend (e.g. cpu with SIZES="160x90:320x180" for a smoke test on the development machine).
+# A network that makes the image 0.5 dB or more worse than the core alone (the demo's "network: -X dB PSNR" line)
+# fails the script: the first run showed -9 dB from native kernels given shapes they did not take
+# (docs/performance.md).
 set -uo pipefail
 carry=$(realpath "${1:-.carry}")
 model=$(realpath "${2:-models/refine-v2.d4rnet}")
@@ -31,6 +34,10 @@ for size in $sizes; do
             tail -5 "/tmp/r2t-$net.log"
         fi
         grep -E '^(d4r|network|time)' "/tmp/r2t-$net.log"
+        if grep -qE '^network: -([1-9][0-9]*|0\.[5-9])[0-9.]* dB PSNR' "/tmp/r2t-$net.log"; then
+            echo "refine-v2-timing: network $net at $output makes the image worse than the core alone: a wrong answer"
+            status=1
+        fi
     done
 done
 exit $status

@@ -74,12 +74,13 @@ __device__ __forceinline__ void load_fragments(const Params<kFp8>& p, uint32_t r
     }
 }
 
-// The warp's 16 tokens times every output column: the K chain, relu into the staging tile, then the residual and
-// the stores by 16-byte pieces.
 // Output columns [c0, c0 + cols): ws holds their weights from its first row.
 struct Columns {
     uint32_t c0, cols;
 };
+
+// The warp's 16 tokens times the output columns CS: the K chain, relu into the staging tile, then the residual and
+// the stores by 16-byte pieces.
 
 template <uint32_t K, bool kFp8>
 __device__ __forceinline__ void tile(const Params<kFp8>& p, const uint16_t* ws, uint16_t* stage, uint32_t row0,
