@@ -17,6 +17,7 @@
 #include <immintrin.h>
 #endif
 
+#include "kernels/refine/cpu/fast_registration.h"
 #include "kernels/refine/cpu/half_rows.h"
 #include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/refine_math.h"
@@ -198,8 +199,6 @@ void softmax_probs(float* probs, const float* scores_f32, const float* bias, uin
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define D4R_AVX2 __attribute__((target("avx2,f16c")))
-// __builtin_cpu_init first: static initialisers may run before libgcc has read the CPU.
-const bool g_avx2 = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"));
 
 // f32 -> f16 -> f32 (F16C: exact; a NaN's payload may differ from the scalar function's, which nothing after
 // it can tell: every later step treats any NaN alike).
@@ -254,7 +253,7 @@ D4R_AVX2 void softmax_probs_avx2(float* probs, const float* scores_f32, const fl
 
 void softmax(float* probs, const float* scores_f32, const float* bias, uint64_t present) {
 #ifdef D4R_AVX2
-    if (g_avx2 && simd_enabled()) return softmax_probs_avx2(probs, scores_f32, bias, present);
+    if (use_avx2_f16c()) return softmax_probs_avx2(probs, scores_f32, bias, present);
 #endif
     softmax_probs(probs, scores_f32, bias, present);
 }
@@ -306,24 +305,12 @@ void attention(const runtime::CpuLaunch& l) {
     });
 }
 
-struct Registration {
-    Registration() {
-        runtime::CpuNativeKernel k;
-        k.name = "d4r_nn_linear@fast";
-        k.main = linear;
-        runtime::register_cpu_kernel(k);
-        k.name = "d4r_nn_linear_wide@fast"; // the same layer, wider than refine-v1's (plan.h)
-        k.main = linear;
-        runtime::register_cpu_kernel(k);
-        k.name = "d4r_nn_linear_fp8@fast";
-        k.main = linear_fp8;
-        runtime::register_cpu_kernel(k);
-        k.name = "d4r_nn_attention@fast";
-        k.main = attention;
-        runtime::register_cpu_kernel(k);
-    }
+const FastKernels g_kernels{
+    {"d4r_nn_linear@fast", linear},
+    {"d4r_nn_linear_wide@fast", linear}, // the same layer, for shapes outside native_linear_shape (plan.h)
+    {"d4r_nn_linear_fp8@fast", linear_fp8},
+    {"d4r_nn_attention@fast", attention},
 };
-const Registration g_registration;
 
 } // namespace
 } // namespace d4r::refine_cpu

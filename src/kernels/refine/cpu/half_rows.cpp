@@ -19,9 +19,6 @@ void floats_to_halves_scalar(const float* in, uint16_t* out, size_t count) {
 }
 
 #ifdef D4R_HALF_ROWS_F16C
-// __builtin_cpu_init first: static initialisers may run before libgcc has read the CPU.
-const bool g_f16c = (__builtin_cpu_init(), __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c"));
-
 __attribute__((target("avx,f16c"))) void halves_to_floats_f16c(const uint16_t* in, float* out, size_t count) {
     size_t i = 0;
     for (; i + 8 <= count; i += 8)
@@ -48,14 +45,14 @@ __attribute__((target("avx,f16c"))) void floats_to_halves_f16c(const float* in, 
 
 void halves_to_floats(const uint16_t* in, float* out, size_t count) {
 #ifdef D4R_HALF_ROWS_F16C
-    if (g_f16c && simd_enabled()) return halves_to_floats_f16c(in, out, count);
+    if (use_avx_f16c()) return halves_to_floats_f16c(in, out, count);
 #endif
     halves_to_floats_scalar(in, out, count);
 }
 
 void floats_to_halves(const float* in, uint16_t* out, size_t count) {
 #ifdef D4R_HALF_ROWS_F16C
-    if (g_f16c && simd_enabled()) return floats_to_halves_f16c(in, out, count);
+    if (use_avx_f16c()) return floats_to_halves_f16c(in, out, count);
 #endif
     floats_to_halves_scalar(in, out, count);
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "kernels/refine/cpu/fast_registration.h"
 #include "kernels/refine/cpu/half_rows.h"
 #include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/refine_math.h"
@@ -24,8 +25,6 @@ constexpr uint32_t kLanes = 8;
 constexpr uint32_t kBlockTokens = 64; // tokens a worker takes at a time
 
 #ifdef D4R_NORM_AVX
-// __builtin_cpu_init first: static initialisers may run before libgcc has read the CPU.
-const bool g_avx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
 
 // COLUMNS holds channel c of lane t at c * 8 + t (f32) and receives the normalised values there.
 __attribute__((target("avx"))) void norm_lanes(float* columns, const float* gamma, const float* beta,
@@ -57,7 +56,7 @@ void layernorm(const runtime::CpuLaunch& l) {
     uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
     const uint32_t c = p.channels;
 #ifdef D4R_NORM_AVX
-    const bool lanes = g_avx && simd_enabled();
+    const bool lanes = use_avx();
 #else
     const bool lanes = false;
 #endif
@@ -95,15 +94,7 @@ void layernorm(const runtime::CpuLaunch& l) {
 #endif
 }
 
-struct Registration {
-    Registration() {
-        runtime::CpuNativeKernel k;
-        k.name = "d4r_nn_layernorm@fast";
-        k.main = layernorm;
-        runtime::register_cpu_kernel(k);
-    }
-};
-const Registration g_registration;
+const FastKernels g_kernels{{"d4r_nn_layernorm@fast", layernorm}};
 
 } // namespace
 } // namespace d4r::refine_cpu

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/refine/cpu/fast_registration.h"
 #include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/pixel_inputs.h"
 #include "network/host_kernels.h"
@@ -29,8 +30,6 @@ constexpr uint32_t kShown = kCandidates * 3;         // display values a pixel's
 constexpr uint32_t kFeatureValues = kChunk * kShown; // a multiple of 8
 
 #ifdef D4R_PIXEL_AVX
-// __builtin_cpu_init first: static initialisers may run before libgcc has read the CPU.
-const bool g_avx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
 
 // pixel_inputs.h's functions on eight values: min_f (a < b ? a : b), max_f (a > b ? a : b) and the rest written
 // with the same operands in the same order.
@@ -92,13 +91,13 @@ D4R_AVX void linear_of_display_avx(float* v, uint32_t count, float k) {
 
 void display_values(float* v, uint32_t count, float k) {
 #ifdef D4R_PIXEL_AVX
-    if (g_avx && simd_enabled()) return display_avx(v, count, k);
+    if (use_avx()) return display_avx(v, count, k);
 #endif
     for (uint32_t i = 0; i < count; ++i) v[i] = display(v[i], k);
 }
 void linear_values(float* v, uint32_t count, float k) {
 #ifdef D4R_PIXEL_AVX
-    if (g_avx && simd_enabled()) return linear_of_display_avx(v, count, k);
+    if (use_avx()) return linear_of_display_avx(v, count, k);
 #endif
     for (uint32_t i = 0; i < count; ++i) v[i] = linear_of_display(v[i], k);
 }
@@ -206,18 +205,10 @@ void pixel_blend(const runtime::CpuLaunch& l) {
     });
 }
 
-struct Registration {
-    Registration() {
-        runtime::CpuNativeKernel k;
-        k.name = "d4r_nn_pixel_features@fast";
-        k.main = pixel_features;
-        runtime::register_cpu_kernel(k);
-        k.name = "d4r_nn_pixel_blend@fast";
-        k.main = pixel_blend;
-        runtime::register_cpu_kernel(k);
-    }
+const FastKernels g_kernels{
+    {"d4r_nn_pixel_features@fast", pixel_features},
+    {"d4r_nn_pixel_blend@fast", pixel_blend},
 };
-const Registration g_registration;
 
 } // namespace
 } // namespace d4r::refine_cpu
