@@ -56,6 +56,9 @@ class DataPath {
 public:
     virtual ~DataPath() = default;
     virtual const char* name() const = 0;
+    // True when `evaluate` only records and queues the work: the core runs later on the worker, so the caller learns
+    // nothing of its outcome (the CoreCall must log what it needs to say itself).
+    virtual bool asynchronous() const { return false; }
     virtual Status evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) = 0;
 };
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "bridge/d4r_helpers.h"
 #include "shim/cuda_worker.h"
@@ -41,6 +42,7 @@ struct HostOptions {
     bool blocking_sync = false;
     abi::PFN_d4r_EventWait event_wait = nullptr; // the bridge's, if nvcuda.dll is d4r's
     HostPasses passes;
+    std::string cuda_library; // the CUDA driver the shim loaded (for data paths that need more of its functions)
 };
 
 class HostStaging {

@@ -22,10 +22,10 @@ CoreChoice choose_core(const Environment& env, const std::string& shim_dir, bool
         what = fmt::format("d4r's open core ({}=d4r)", variable);
     }
     if (!shim_dir.empty()) {
-        std::string beside = shim_dir + "\\" + name;
+        std::string beside = shim_dir + upscaler::platform::kPathSeparator + name;
         if (exists(beside)) return {beside, std::string(what) + ", beside the shim"};
     }
-    return {name, std::string(what) + ", through the DLL search order"};
+    return {name, std::string(what) + ", through " + std::string(upscaler::platform::kLibrarySearchPath)};
 }
 
 Expected<CoreFunctions> load_core(const CoreChoice& choice) {

@@ -1,8 +1,10 @@
-// d4r NGX shim: the NGX core it evaluates through (NGX's CUDA API in a Windows DLL).
+// d4r NGX shim: the NGX core it evaluates through (NGX's CUDA API in a Windows DLL, or in a Linux library for the
+// shim's Linux build).
 //
-// Promise: `choose_core` decides which DLL from D4R_SHIM_NGX_CORE — unset, empty or "d4r": d4r's open core
-// `d4r_ngx.dll`; "nvidia": NVIDIA's `_nvngx.dll`; anything else: that path — looking beside the shim's own
-// file first and then through the Windows DLL search order, and says why in `reason`. `load_core` loads it
+// Promise: `choose_core` decides which library from D4R_SHIM_NGX_CORE — unset, empty or "d4r": d4r's open core
+// (`d4r_ngx.dll`; on Linux `libd4r_ngx.so`); "nvidia": NVIDIA's `_nvngx.dll` (Windows only: there is no NVIDIA core
+// for Linux, the name is then refused at load); anything else: that path — looking beside the shim's own file first
+// and then through the system's search order, and says why in `reason`. `load_core` loads it
 // and resolves its entry points by name into one table; a missing required entry point is an error naming
 // it, optional ones are null. The DLL is never unloaded (a core keeps CUDA state and threads).
 #pragma once
@@ -15,7 +17,11 @@
 
 namespace d4r::shim {
 
+#if defined(_WIN32)
 inline constexpr const char* kOpenCoreName = "d4r_ngx.dll";
+#else
+inline constexpr const char* kOpenCoreName = "libd4r_ngx.so";
+#endif
 inline constexpr const char* kNvidiaCoreName = "_nvngx.dll";
 
 struct CoreChoice {

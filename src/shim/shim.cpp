@@ -99,9 +99,10 @@ NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, c
     }
     m_core = std::move(*core);
     if (!m_cuda) {
-        std::string cuda_path = "nvcuda.dll", why = "through the DLL search order";
-        if (!shim_dir.empty() && file_exists(shim_dir + "\\nvcuda.dll")) {
-            cuda_path = shim_dir + "\\nvcuda.dll";
+        const std::string name = upscaler::platform::kCudaLibraryName;
+        std::string cuda_path = name, why = std::string("through ") + upscaler::platform::kLibrarySearchPath;
+        if (!shim_dir.empty() && file_exists(shim_dir + upscaler::platform::kPathSeparator + name)) {
+            cuda_path = shim_dir + upscaler::platform::kPathSeparator + name;
             why = "beside the shim";
         }
         auto cuda = upscaler::load_cuda_functions(cuda_path);
@@ -111,6 +112,7 @@ NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, c
         }
         log::info("shim: CUDA driver {} ({})", cuda_path, why);
         m_cuda = std::move(*cuda);
+        m_cuda_path = cuda_path;
         watchdog_default(cuda_path);
         if (auto library = upscaler::platform::open_library(cuda_path))
             m_event_wait =
@@ -130,8 +132,8 @@ NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, c
     if (m_settings.watermark)
         log::info("shim: watermark on ({}): d4r's mark is drawn into the top-left corner of every output",
                   env_name(EnvVar::ShimWatermark));
-    log::info("shim: {}: ready (data path: host, at most {} evaluations in flight, output wait: {})", entry,
-              m_settings.max_in_flight, m_settings.blocking_sync ? "blocking event" : "context synchronisation");
+    log::info("shim: {}: ready (at most {} evaluations in flight, output wait: {}; the data path is said per feature)",
+              entry, m_settings.max_in_flight, m_settings.blocking_sync ? "blocking event" : "context synchronisation");
     return NVSDK_NGX_Result_Success;
 }
 
@@ -337,6 +339,7 @@ NVSDK_NGX_Result Shim::create_feature(CommandListHandle list, NVSDK_NGX_Feature 
     options.passes.motion_dilation = m_settings.motion_dilation;
     options.passes.depth_inverted = (unsigned(c.flags) & NVSDK_NGX_DLSS_Feature_Flags_DepthInverted) != 0;
     options.passes.watermark = m_settings.watermark;
+    options.cuda_library = m_cuda_path;
     feature.path = m_api->make_data_path(m_worker, *m_cuda, options);
     m_handles.push_back(NVSDK_NGX_Handle{m_next_id++});
     NVSDK_NGX_Handle* handle = &m_handles.back();
@@ -428,7 +431,26 @@ NVSDK_NGX_Result Shim::evaluate_feature(CommandListHandle list, const NVSDK_NGX_
         return NVSDK_NGX_Result_Fail;
     }
     auto outcome = std::make_shared<CoreOutcome>();
-    Status s = feature.path->evaluate(list, frame, core_call(feature.core, *request, outcome));
+    CoreCall call = core_call(feature.core, *request, outcome);
+    if (feature.path->asynchronous()) {
+        // The core runs after this returns: the task says what happened, and the game learns only of refusals.
+        call = [call, outcome, id = handle->Id](const CudaFrame& f) -> Status {
+            Status r = call(f);
+            log_recreation(id, *outcome);
+            return r;
+        };
+        if (Status s = feature.path->evaluate(list, frame, call); !s) {
+            log_rejection(fmt::format("feature {}: {}", handle->Id, s.error().text()));
+            return s.error().code() == ErrorCode::Unsupported ? NVSDK_NGX_Result_FAIL_UnsupportedFormat
+                                                              : NVSDK_NGX_Result_Fail;
+        }
+        if (feature.evaluations == 0)
+            log::info("shim: feature {}: first evaluation recorded (render {}x{}, data path {})", handle->Id,
+                      request->render_width, request->render_height, feature.path->name());
+        ++feature.evaluations;
+        return NVSDK_NGX_Result_Success;
+    }
+    Status s = feature.path->evaluate(list, frame, call);
     const bool timed_out = !s && is_timeout(s.error());
     if (!timed_out) log_recreation(handle->Id, *outcome);
     if (!s) return evaluation_failed(handle->Id, s.error(), timed_out ? nullptr : outcome.get());

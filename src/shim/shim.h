@@ -118,6 +118,7 @@ private:
     unsigned long long m_rejections = 0;
     Settings m_settings;
     abi::PFN_d4r_EventWait m_event_wait = nullptr; // the bridge's blocking event wait, if nvcuda.dll is d4r's
+    std::string m_cuda_path;                       // the CUDA driver library loaded
 };
 
 } // namespace d4r::shim

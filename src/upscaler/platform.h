@@ -18,9 +18,11 @@ namespace d4r::upscaler::platform {
 // The CUDA driver of Windows; under Wine, d4r's bridge (docs/bridge.md).
 inline constexpr const char* kCudaLibraryName = "nvcuda.dll";
 inline constexpr const char* kLibrarySearchPath = "the system's (DLL search order)";
+inline constexpr char kPathSeparator = '\\';
 #else
 inline constexpr const char* kCudaLibraryName = "libcuda.so.1";
 inline constexpr const char* kLibrarySearchPath = "the system's (dynamic linker search path)";
+inline constexpr char kPathSeparator = '/';
 #endif
 
 Expected<void*> open_library(const std::string& path);

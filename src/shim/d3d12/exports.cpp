@@ -1,18 +1,16 @@
-// NGX's D3D12 entry points and the parameter C accessors, exported by d4r_nvngx.dll (d3d12/ngx_d3d12.h). Each
-// entry point nulls its out-parameters, checks its arguments (refusals at debug level), forwards to the Shim
-// and catches every exception: nothing a game does through this API may crash it.
+// NGX's D3D12 entry points, exported by d4r_nvngx.dll (d3d12/ngx_d3d12.h; the parameter C accessors are in
+// parameter_exports.cpp). Each entry point nulls its out-parameters, checks its arguments (refusals at debug level),
+// forwards to the Shim and catches every exception (entry.h): nothing a game does through this API may crash it.
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <memory>
 
 #include "core/log.h"
 #include "shim/d3d12/device.h"
 #include "shim/d3d12/ngx_d3d12.h"
 #include "shim/d3d12/resources.h"
+#include "shim/entry.h"
 #include "shim/shim.h"
-
-#define D4R_SHIM_EXPORT __declspec(dllexport)
 
 using namespace d4r::abi;
 using d4r::shim::Shim;
@@ -46,38 +44,9 @@ static_assert(offsetof(NVSDK_NGX_Parameter, vtbl) == 0);
 
 namespace {
 
-void init_logging() {
-    static bool done = [] {
-        dlog::init_from_env();
-        return true;
-    }();
-    (void)done;
-}
-
-// Runs BODY; an exception becomes NVSDK_NGX_Result_Fail and one error line.
-template <typename F>
-NVSDK_NGX_Result guarded(const char* entry, F&& body) {
-    try {
-        init_logging();
-        return body();
-    } catch (const std::exception& e) {
-        dlog::error("shim: {}: internal error: {}", entry, e.what());
-    } catch (...) {
-        dlog::error("shim: {}: internal error (unknown exception)", entry);
-    }
-    return NVSDK_NGX_Result_Fail;
-}
-
-NVSDK_NGX_Result refuse(const char* entry, const char* why,
-                        NVSDK_NGX_Result result = NVSDK_NGX_Result_FAIL_InvalidParameter) {
-    dlog::debug("shim: {}: {}", entry, why);
-    return result;
-}
-
-template <typename T>
-void null_out(T** out) {
-    if (out != nullptr) *out = nullptr;
-}
+using d4r::shim::entry::guarded;
+using d4r::shim::entry::null_out;
+using d4r::shim::entry::refuse;
 
 NVSDK_NGX_Result init(const char* entry, ID3D12Device* device, const wchar_t* data_path, int sdk_version) {
     return guarded(entry, [&] {
@@ -190,29 +159,12 @@ D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_GetScratchBufferSize(NVSDK_NGX_
     });
 }
 
-// Answers from what the shim implements, without Init and without touching the adapter (under Wine it is
-// vkd3d's, not an NVIDIA GPU): DLSS Super Resolution runs on any adapter and OS (architecture 0, no minimum
-// OS version); every other feature is not implemented.
+// Answered without Init and without touching the adapter (under Wine it is vkd3d's, not an NVIDIA GPU): entry.h.
 D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_GetFeatureRequirements(
     IDXGIAdapter* InAdapter, const NVSDK_NGX_FeatureDiscoveryInfo* InFeatureDiscoveryInfo,
     NVSDK_NGX_FeatureRequirement* OutSupported) {
-    constexpr const char* entry = "NVSDK_NGX_D3D12_GetFeatureRequirements";
-    if (OutSupported != nullptr) *OutSupported = NVSDK_NGX_FeatureRequirement{};
-    return guarded(entry, [&] {
-        if (OutSupported == nullptr) return refuse(entry, "OutSupported is null");
-        if (InFeatureDiscoveryInfo == nullptr) return refuse(entry, "InFeatureDiscoveryInfo is null");
-        const NVSDK_NGX_Feature feature = InFeatureDiscoveryInfo->FeatureID;
-        if (feature != NVSDK_NGX_Feature_SuperSampling) {
-            OutSupported->FeatureSupported = NVSDK_NGX_FeatureSupportResult_NotImplemented;
-            dlog::debug("shim: {}: feature {} is not implemented (only 1, SuperSampling, is): NotImplemented", entry,
-                        static_cast<int>(feature));
-            return NVSDK_NGX_Result_FAIL_FeatureNotSupported;
-        }
-        dlog::info("shim: {}: SuperSampling supported (SDK version {:#x})", entry,
-                   static_cast<int>(InFeatureDiscoveryInfo->SDKVersion));
-        OutSupported->FeatureSupported = NVSDK_NGX_FeatureSupportResult_Supported;
-        return NVSDK_NGX_Result_Success;
-    });
+    return d4r::shim::entry::feature_requirements("NVSDK_NGX_D3D12_GetFeatureRequirements", InFeatureDiscoveryInfo,
+                                                  OutSupported);
 }
 
 D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_CreateFeature(ID3D12GraphicsCommandList* InCmdList,
@@ -248,36 +200,5 @@ D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_D3D12_EvaluateFeature_C(ID3D12Graphic
                                                                    PFN_NVSDK_NGX_ProgressCallback_C InCallback) {
     return evaluate("NVSDK_NGX_D3D12_EvaluateFeature_C", InCmdList, InFeatureHandle, InParameters);
 }
-
-// ---- C accessors: through the object's table (abi/ngx.h), so they work on any parameter object -----
-
-#define D4R_SHIM_SETTER(Suffix, Type)                                                                                  \
-    D4R_SHIM_EXPORT void NVSDK_NGX_Parameter_Set##Suffix(NVSDK_NGX_Parameter* InParameter, const char* InName,         \
-                                                         Type InValue) {                                               \
-        if (InParameter != nullptr && InName != nullptr) InParameter->vtbl->Set##Suffix(InParameter, InName, InValue); \
-    }
-#define D4R_SHIM_GETTER(Suffix, Type)                                                                         \
-    D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_Parameter_Get##Suffix(NVSDK_NGX_Parameter* InParameter,        \
-                                                                     const char* InName, Type* OutValue) {    \
-        if (InParameter == nullptr || InName == nullptr || OutValue == nullptr) return NVSDK_NGX_Result_Fail; \
-        return InParameter->vtbl->Get##Suffix(InParameter, InName, OutValue);                                 \
-    }
-
-D4R_SHIM_SETTER(ULL, unsigned long long)
-D4R_SHIM_SETTER(F, float)
-D4R_SHIM_SETTER(D, double)
-D4R_SHIM_SETTER(UI, unsigned int)
-D4R_SHIM_SETTER(I, int)
-D4R_SHIM_SETTER(D3d11Resource, d4r::abi::ID3D11Resource*)
-D4R_SHIM_SETTER(D3d12Resource, d4r::abi::ID3D12Resource*)
-D4R_SHIM_SETTER(VoidPointer, void*)
-D4R_SHIM_GETTER(ULL, unsigned long long)
-D4R_SHIM_GETTER(F, float)
-D4R_SHIM_GETTER(D, double)
-D4R_SHIM_GETTER(UI, unsigned int)
-D4R_SHIM_GETTER(I, int)
-D4R_SHIM_GETTER(D3d11Resource, d4r::abi::ID3D11Resource*)
-D4R_SHIM_GETTER(D3d12Resource, d4r::abi::ID3D12Resource*)
-D4R_SHIM_GETTER(VoidPointer, void*)
 
 } // extern "C"

@@ -67,9 +67,10 @@ static_assert(sizeof(NVSDK_NGX_Resource_VK) == 56, "NVSDK_NGX_Resource_VK layout
 
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_RequiredExtensions(unsigned int* OutInstanceExtCount, const char*** OutInstanceExts,
                                                      unsigned int* OutDeviceExtCount, const char*** OutDeviceExts);
-NVSDK_NGX_Result NVSDK_NGX_VULKAN_GetFeatureInstanceExtensionRequirements(
-    const NVSDK_NGX_FeatureDiscoveryInfo* FeatureDiscoveryInfo, uint32_t* OutExtensionCount,
-    VkExtensionProperties** OutExtensionProperties);
+NVSDK_NGX_Result
+NVSDK_NGX_VULKAN_GetFeatureInstanceExtensionRequirements(const NVSDK_NGX_FeatureDiscoveryInfo* FeatureDiscoveryInfo,
+                                                         uint32_t* OutExtensionCount,
+                                                         VkExtensionProperties** OutExtensionProperties);
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_GetFeatureDeviceExtensionRequirements(
     VkInstance Instance, VkPhysicalDevice PhysicalDevice, const NVSDK_NGX_FeatureDiscoveryInfo* FeatureDiscoveryInfo,
     uint32_t* OutExtensionCount, VkExtensionProperties** OutExtensionProperties);
@@ -79,7 +80,8 @@ NVSDK_NGX_Result NVSDK_NGX_VULKAN_GetFeatureRequirements(VkInstance Instance, Vk
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_Init(unsigned long long InApplicationId, const wchar_t* InApplicationDataPath,
                                        VkInstance InInstance, VkPhysicalDevice InPD, VkDevice InDevice,
                                        PFN_vkGetInstanceProcAddr InGIPA, PFN_vkGetDeviceProcAddr InGDPA,
-                                       const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo, NVSDK_NGX_Version InSDKVersion);
+                                       const NVSDK_NGX_FeatureCommonInfo* InFeatureInfo,
+                                       NVSDK_NGX_Version InSDKVersion);
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_Init_with_ProjectID(const char* InProjectId, NVSDK_NGX_EngineType InEngineType,
                                                       const char* InEngineVersion, const wchar_t* InApplicationDataPath,
                                                       VkInstance InInstance, VkPhysicalDevice InPD, VkDevice InDevice,
@@ -93,8 +95,7 @@ NVSDK_NGX_Result NVSDK_NGX_VULKAN_AllocateParameters(NVSDK_NGX_Parameter** OutPa
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_GetCapabilityParameters(NVSDK_NGX_Parameter** OutParameters);
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_DestroyParameters(NVSDK_NGX_Parameter* InParameters);
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_GetScratchBufferSize(NVSDK_NGX_Feature InFeatureId,
-                                                       const NVSDK_NGX_Parameter* InParameters,
-                                                       size_t* OutSizeInBytes);
+                                                       const NVSDK_NGX_Parameter* InParameters, size_t* OutSizeInBytes);
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_CreateFeature(VkCommandBuffer InCmdBuffer, NVSDK_NGX_Feature InFeatureID,
                                                 NVSDK_NGX_Parameter* InParameters, NVSDK_NGX_Handle** OutHandle);
 NVSDK_NGX_Result NVSDK_NGX_VULKAN_CreateFeature1(VkDevice InDevice, VkCommandBuffer InCmdList,

@@ -1,0 +1,385 @@
+// The Vulkan VRAM data path (vulkan/vram_path.h).
+#include "shim/vulkan/vram_path.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <deque>
+#include <thread>
+#include <vector>
+
+#include "core/log.h"
+#include "shim/formats.h"
+#include "shim/vulkan/resources.h"
+#include "upscaler/platform.h"
+
+namespace d4r::shim::vulkan {
+
+using namespace abi;
+
+namespace {
+
+constexpr int kPlanes = 5;
+constexpr Plane kPlaneOrder[kPlanes] = {Plane::Color, Plane::Depth, Plane::Motion, Plane::Exposure, Plane::Output};
+
+struct ExternalFunctions {
+    PFN_cuImportExternalMemory import = nullptr;
+    PFN_cuExternalMemoryGetMappedBuffer map = nullptr;
+    PFN_cuDestroyExternalMemory destroy = nullptr;
+};
+
+// One plane: a VkBuffer over exportable memory, the same memory imported into CUDA.
+struct PlaneBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkDeviceSize bytes = 0; // what the buffer holds (the allocation may be larger)
+    CUexternalMemory external = nullptr;
+    CUdeviceptr pointer = 0;
+};
+
+struct EventPair {
+    VkEvent ready = VK_NULL_HANDLE;
+    VkEvent done = VK_NULL_HANDLE;
+};
+
+const GameResource& plane_of(const GameFrame& f, Plane p) {
+    switch (p) {
+    case Plane::Color:
+        return f.color;
+    case Plane::Depth:
+        return f.depth;
+    case Plane::Motion:
+        return f.motion;
+    case Plane::Exposure:
+        return f.exposure;
+    case Plane::Output:
+        return f.output;
+    }
+    return f.color;
+}
+
+VkDeviceSize plane_bytes(const GameFrame& f, Plane p) {
+    const GameResource& r = plane_of(f, p);
+    const uint64_t row = r.row_texels ? r.row_texels : r.region.width;
+    return std::max<VkDeviceSize>(VkDeviceSize(row) * std::max(r.region.height, 1u) * canonical_texel_bytes(p), 16);
+}
+
+} // namespace
+
+struct VramPath::Shared {
+    Context vk;
+    ExternalFunctions cu;
+    const upscaler::CudaFunctions* cuda = nullptr;
+    PlaneBuffer planes[kPlanes];
+    std::vector<PlaneBuffer> retired; // outgrown buffers, freed with the path (the GPU may still use them)
+    std::deque<EventPair> events;     // per evaluation, oldest first
+    bool passes_said = false;
+
+    void destroy_events(const EventPair& e) const {
+        if (e.ready) vk.vk.vkDestroyEvent(vk.device, e.ready, nullptr);
+        if (e.done) vk.vk.vkDestroyEvent(vk.device, e.done, nullptr);
+    }
+    // CUDA's side of B (on the worker), then Vulkan's.
+    void free_plane(PlaneBuffer& b) const {
+        if (b.pointer) cuda->cuMemFree_v2(b.pointer);
+        if (b.external) cu.destroy(b.external);
+        if (b.buffer) vk.vk.vkDestroyBuffer(vk.device, b.buffer, nullptr);
+        if (b.memory) vk.vk.vkFreeMemory(vk.device, b.memory, nullptr);
+        b = PlaneBuffer{};
+    }
+    void free_all() {
+        for (PlaneBuffer& b : planes) free_plane(b);
+        for (PlaneBuffer& b : retired) free_plane(b);
+        retired.clear();
+        for (const EventPair& e : events) destroy_events(e);
+        events.clear();
+    }
+};
+
+VramPath::VramPath(const Context& context, CudaWorker& worker, const upscaler::CudaFunctions& cuda, HostOptions options)
+    : m_worker(worker), m_cuda(cuda), m_shared(std::make_shared<Shared>()) {
+    m_shared->vk = context;
+    m_shared->cuda = &cuda;
+    if (auto library = upscaler::platform::open_library(options.cuda_library)) {
+        m_shared->cu.import = reinterpret_cast<PFN_cuImportExternalMemory>(
+            upscaler::platform::find_symbol(*library, "cuImportExternalMemory"));
+        m_shared->cu.map = reinterpret_cast<PFN_cuExternalMemoryGetMappedBuffer>(
+            upscaler::platform::find_symbol(*library, "cuExternalMemoryGetMappedBuffer"));
+        m_shared->cu.destroy = reinterpret_cast<PFN_cuDestroyExternalMemory>(
+            upscaler::platform::find_symbol(*library, "cuDestroyExternalMemory"));
+    }
+    const HostPasses& p = options.passes;
+    if ((p.motion_dilation || p.watermark) && log::once("shim-vram-no-passes"))
+        log::warn("shim: Vulkan VRAM path: the shim's CPU passes (motion dilation {}, watermark {}) do not run on this "
+                  "path; the frames go to the core without them (said once)",
+                  p.motion_dilation, p.watermark ? "on" : "off");
+}
+
+VramPath::~VramPath() {
+    auto shared = m_shared;
+    auto task = [shared]() -> Status {
+        shared->free_all();
+        return {};
+    };
+    if (m_worker.stuck()) {
+        m_worker.post("Vulkan VRAM path release", task);
+        return;
+    }
+    if (Status s = m_worker.run("Vulkan VRAM path release", task); !s) log::warn("shim: {}", s.error().text());
+}
+
+Status VramPath::ensure_planes(const GameFrame& frame) {
+    Shared& s = *m_shared;
+    if (!s.cu.import || !s.cu.map || !s.cu.destroy)
+        return make_error(ErrorCode::Unsupported,
+                          "the CUDA driver '{}' lacks cuImportExternalMemory, cuExternalMemoryGetMappedBuffer or "
+                          "cuDestroyExternalMemory: the Vulkan VRAM path cannot share memory with it",
+                          "libcuda");
+    const Functions& vk = s.vk.vk;
+    for (int i = 0; i < kPlanes; ++i) {
+        const VkDeviceSize need = plane_bytes(frame, kPlaneOrder[i]);
+        if (s.planes[i].buffer && s.planes[i].bytes >= need) continue;
+        if (s.planes[i].buffer) s.retired.push_back(s.planes[i]);
+        s.planes[i] = PlaneBuffer{};
+        PlaneBuffer b;
+        VkExternalMemoryBufferCreateInfo external{};
+        external.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO;
+        external.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkBufferCreateInfo info{};
+        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+        info.pNext = &external;
+        info.size = need;
+        info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+        VkResult r = vk.vkCreateBuffer(s.vk.device, &info, nullptr, &b.buffer);
+        if (r != VK_SUCCESS)
+            return make_error(ErrorCode::Io, "vkCreateBuffer of {} bytes for the {} plane: VkResult {}", need,
+                              plane_name(kPlaneOrder[i]), int(r));
+        b.bytes = need;
+        VkMemoryRequirements req{};
+        vk.vkGetBufferMemoryRequirements(s.vk.device, b.buffer, &req);
+        // Device-local memory where a type of the buffer's has it, else any of its types.
+        uint32_t type = UINT32_MAX;
+        for (uint32_t t = 0; t < s.vk.memory.memoryTypeCount && type == UINT32_MAX; ++t)
+            if ((req.memoryTypeBits & (1u << t)) &&
+                (s.vk.memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+                type = t;
+        for (uint32_t t = 0; t < s.vk.memory.memoryTypeCount && type == UINT32_MAX; ++t)
+            if (req.memoryTypeBits & (1u << t)) type = t;
+        VkExportMemoryAllocateInfo export_info{};
+        export_info.sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO;
+        export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+        VkMemoryAllocateInfo alloc{};
+        alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+        alloc.pNext = &export_info;
+        alloc.allocationSize = req.size;
+        alloc.memoryTypeIndex = type;
+        r = type == UINT32_MAX ? VK_ERROR_FEATURE_NOT_PRESENT
+                               : vk.vkAllocateMemory(s.vk.device, &alloc, nullptr, &b.memory);
+        if (r == VK_SUCCESS) r = vk.vkBindBufferMemory(s.vk.device, b.buffer, b.memory, 0);
+        int fd = -1;
+        if (r == VK_SUCCESS) {
+            VkMemoryGetFdInfoKHR fd_info{};
+            fd_info.sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR;
+            fd_info.memory = b.memory;
+            fd_info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+            r = vk.vkGetMemoryFdKHR(s.vk.device, &fd_info, &fd);
+        }
+        if (r != VK_SUCCESS) {
+            s.free_plane(b);
+            return make_error(ErrorCode::Io, "exportable memory of {} bytes for the {} plane: VkResult {}", req.size,
+                              plane_name(kPlaneOrder[i]), int(r));
+        }
+        // The import on the worker (CUDA's context is current there); CUDA owns the descriptor once it succeeds.
+        struct Import {
+            CUexternalMemory external = nullptr;
+            CUdeviceptr pointer = 0;
+        };
+        auto result = std::make_shared<Import>();
+        const ExternalFunctions cu = s.cu;
+        const upscaler::CudaFunctions* cuda = s.cuda;
+        const VkDeviceSize size = req.size;
+        Status st = m_worker.run(
+            "Vulkan memory import",
+            [result, cu, cuda, fd, size]() -> Status {
+                CUDA_EXTERNAL_MEMORY_HANDLE_DESC handle{};
+                handle.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+                handle.handle.fd = fd;
+                handle.size = size;
+                CUresult r = cu.import(&result->external, &handle);
+                if (r != CUDA_SUCCESS) {
+                    close(fd);
+                    return upscaler::cuda_error(*cuda, "cuImportExternalMemory", r);
+                }
+                CUDA_EXTERNAL_MEMORY_BUFFER_DESC buffer{};
+                buffer.offset = 0;
+                buffer.size = size;
+                r = cu.map(&result->pointer, result->external, &buffer);
+                if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuExternalMemoryGetMappedBuffer", r);
+                return {};
+            },
+            kSetupTimeoutMs);
+        b.external = result->external;
+        b.pointer = result->pointer;
+        if (!st) {
+            if (!is_timeout(st.error())) s.free_plane(b); // a task still running owns the descriptor
+            return make_error(ErrorCode::Io, "the {} plane's memory, imported into CUDA: {}",
+                              plane_name(kPlaneOrder[i]), st.error().text());
+        }
+        s.planes[i] = b;
+    }
+    return {};
+}
+
+Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) {
+    D4R_TRY(ensure_planes(frame));
+    Shared& s = *m_shared;
+    const Functions& vk = s.vk.vk;
+    VkCommandBuffer cmd = command_buffer(list);
+
+    EventPair events;
+    VkEventCreateInfo event_info{};
+    event_info.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO;
+    VkResult r = vk.vkCreateEvent(s.vk.device, &event_info, nullptr, &events.ready);
+    if (r == VK_SUCCESS) r = vk.vkCreateEvent(s.vk.device, &event_info, nullptr, &events.done);
+    if (r != VK_SUCCESS) {
+        s.destroy_events(events);
+        return make_error(ErrorCode::Io, "vkCreateEvent: VkResult {}", int(r));
+    }
+
+    // Inputs: SHADER_READ_ONLY_OPTIMAL -> TRANSFER_SRC_OPTIMAL, copied into their buffers, and back.
+    std::vector<VkImageMemoryBarrier> to_src, back;
+    for (int i = 0; i < kPlanes; ++i) {
+        const Plane p = kPlaneOrder[i];
+        const GameResource& g = plane_of(frame, p);
+        if (p == Plane::Output || !g.resource) continue;
+        const NVSDK_NGX_ImageViewInfo_VK& v = resource(g.resource)->Resource.ImageViewInfo;
+        VkImageMemoryBarrier b{};
+        b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+        b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
+        b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        b.oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b.image = v.Image;
+        b.subresourceRange = v.SubresourceRange;
+        to_src.push_back(b);
+        b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+        b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        std::swap(b.oldLayout, b.newLayout);
+        back.push_back(b);
+    }
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                            nullptr, uint32_t(to_src.size()), to_src.data());
+    for (int i = 0; i < kPlanes; ++i) {
+        const Plane p = kPlaneOrder[i];
+        const GameResource& g = plane_of(frame, p);
+        if (p == Plane::Output) continue;
+        if (!g.resource) continue; // absent (exposure): the core is given no pointer
+        const NVSDK_NGX_ImageViewInfo_VK& v = resource(g.resource)->Resource.ImageViewInfo;
+        VkBufferImageCopy c{};
+        c.bufferRowLength = g.row_texels ? g.row_texels : g.region.width;
+        c.imageSubresource.aspectMask =
+            v.Format == VK_FORMAT_D32_SFLOAT ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+        c.imageSubresource.mipLevel = v.SubresourceRange.baseMipLevel;
+        c.imageSubresource.baseArrayLayer = v.SubresourceRange.baseArrayLayer;
+        c.imageSubresource.layerCount = 1;
+        c.imageOffset = {int32_t(g.region.x), int32_t(g.region.y), 0};
+        c.imageExtent = {g.region.width, g.region.height, 1};
+        vk.vkCmdCopyImageToBuffer(cmd, v.Image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, s.planes[i].buffer, 1, &c);
+    }
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
+                            nullptr, uint32_t(back.size()), back.data());
+    // The copies made visible to the host (CUDA), then `ready`; the GPU waits for `done` before the output copy.
+    VkMemoryBarrier to_host{};
+    to_host.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr,
+                            0, nullptr);
+    vk.vkCmdSetEvent(cmd, events.ready, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    VkMemoryBarrier from_host{};
+    from_host.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    from_host.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
+    from_host.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    vk.vkCmdWaitEvents(cmd, 1, &events.done, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 1, &from_host,
+                       0, nullptr, 0, nullptr);
+
+    // The output: GENERAL throughout; earlier uses finished before the copy, the copy before later uses.
+    const GameResource& out = frame.output;
+    const NVSDK_NGX_ImageViewInfo_VK& ov = resource(out.resource)->Resource.ImageViewInfo;
+    VkImageMemoryBarrier ob{};
+    ob.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
+    ob.srcAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    ob.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    ob.oldLayout = ob.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+    ob.srcQueueFamilyIndex = ob.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    ob.image = ov.Image;
+    ob.subresourceRange = ov.SubresourceRange;
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                            nullptr, 1, &ob);
+    VkBufferImageCopy oc{};
+    oc.bufferRowLength = out.row_texels ? out.row_texels : out.region.width;
+    oc.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
+    oc.imageSubresource.mipLevel = ov.SubresourceRange.baseMipLevel;
+    oc.imageSubresource.baseArrayLayer = ov.SubresourceRange.baseArrayLayer;
+    oc.imageSubresource.layerCount = 1;
+    oc.imageOffset = {int32_t(out.region.x), int32_t(out.region.y), 0};
+    oc.imageExtent = {out.region.width, out.region.height, 1};
+    vk.vkCmdCopyBufferToImage(cmd, s.planes[4].buffer, ov.Image, VK_IMAGE_LAYOUT_GENERAL, 1, &oc);
+    ob.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    ob.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
+                            nullptr, 1, &ob);
+
+    // The evaluation, once the GPU has reached `ready`.
+    CudaFrame cf;
+    cf.color = s.planes[0].pointer;
+    cf.depth = s.planes[1].pointer;
+    cf.motion = s.planes[2].pointer;
+    cf.exposure = frame.exposure.resource ? s.planes[3].pointer : 0;
+    cf.output = s.planes[4].pointer;
+    s.events.push_back(events);
+    // Events two evaluations old are past: the GPU set this evaluation's `ready` after their waits.
+    std::vector<EventPair> old;
+    while (s.events.size() > 3) {
+        old.push_back(s.events.front());
+        s.events.pop_front();
+    }
+    auto shared = m_shared;
+    m_worker.post("Vulkan evaluation", [shared, events, cf, core, old]() -> Status {
+        const Functions& f = shared->vk.vk;
+        const VkDevice device = shared->vk.device;
+        const auto start = std::chrono::steady_clock::now();
+        auto waited_ms = [&] {
+            return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
+                .count();
+        };
+        VkResult status = VK_EVENT_RESET;
+        for (unsigned spin = 0; (status = f.vkGetEventStatus(device, events.ready)) == VK_EVENT_RESET; ++spin) {
+            if (waited_ms() > kGpuWaitMs) break;
+            std::this_thread::sleep_for(std::chrono::microseconds(spin < 100 ? 20 : 500));
+        }
+        Status result;
+        if (status != VK_EVENT_SET) {
+            result = make_error(ErrorCode::Io,
+                                "the command buffer the evaluation was recorded into did not reach it within {} ms "
+                                "(VkResult {}): the frame's output is left as it was",
+                                kGpuWaitMs, int(status));
+        } else {
+            result = core(cf);
+            if (result) {
+                CUresult r = shared->cuda->cuCtxSynchronize();
+                if (r != CUDA_SUCCESS) result = upscaler::cuda_error(*shared->cuda, "cuCtxSynchronize", r);
+            }
+        }
+        f.vkSetEvent(device, events.done); // always: the game's queue must never wait forever
+        // Without `ready` the GPU's progress is unknown: older events are then left alive (a few handles).
+        if (status == VK_EVENT_SET)
+            for (const EventPair& e : old) shared->destroy_events(e);
+        return result;
+    });
+    return {};
+}
+
+} // namespace d4r::shim::vulkan
