@@ -1,10 +1,10 @@
-// d4r NGX shim: what the common part (shim.h) needs from a graphics API's part (d3d12/, later vulkan/) for one
+// d4r NGX shim: what the common part (shim.h) needs from a graphics API's part (d3d12/, vulkan/) for one
 // NGX device: the frame's resources checked against the API, and a data path for a feature.
 //
 // Promise: an ApiDevice is made at Init (after CUDA and the core are ready) and lives until Shutdown; the
 // shim calls it under its lock. `validate` fills each present resource's format (formats.h) and refuses what
 // the data path cannot take, with the NGX result and a message for the log; `make_data_path` gives a feature
-// its data path (today the host path).
+// its data path (D3D12: the host path; Vulkan: the VRAM path).
 #pragma once
 
 #include <memory>

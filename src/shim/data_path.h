@@ -2,7 +2,7 @@
 // canonical formats, and the core's output back into the game's output texture.
 //
 // Promise: no graphics-API type appears here: resources and command lists are opaque handles that the API's
-// part (d3d12/, later vulkan/) gives meaning to. A DataPath is one way of doing that for one feature. The
+// part (d3d12/, vulkan/) gives meaning to. A DataPath is one way of doing that for one feature. The
 // feature hands it the game's command list,
 // the frame's resources and regions (GameFrame, already validated: non-null resources of accepted formats,
 // regions inside them) and a CoreCall; the path makes the inputs available in CUDA memory (CudaFrame:
@@ -12,8 +12,8 @@
 // is smaller), calls CORE on the CUDA worker, and
 // puts the output into the game's texture so that what the game records after the evaluation sees it.
 // The host path (d3d12/host_path.h over host_staging.h) reads back and uploads through the CPU and works on any
-// D3D12; a VRAM path
-// (memory shared between D3D12 and CUDA) implements the same interface beside it.
+// D3D12; the Vulkan VRAM path (vulkan/vram_path.h: memory shared between Vulkan and CUDA) implements the same
+// interface, asynchronously (it records, and the core runs once the game has submitted).
 #pragma once
 
 #include <cstdint>

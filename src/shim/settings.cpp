@@ -22,8 +22,9 @@ Settings read_settings(const Environment& env) {
                             "not do yet: every frame gets its own result, as with FrameAge 0");
     if (auto vram = env_raw(env, EnvVar::ShimVramInterop); vram && env_bool(env, EnvVar::ShimVramInterop))
         s.notices.push_back(std::string(env_name(EnvVar::ShimVramInterop)) + "=" + vram->text +
-                            " asks for the VRAM data path, which this shim does not have yet: inputs and output go "
-                            "through the host path (readback, CPU conversion, upload)");
+                            " asks for the VRAM data path, which the D3D12 front end does not have yet: its inputs "
+                            "and output go through the host path (readback, CPU conversion, upload); the Vulkan front "
+                            "end shares its frames with CUDA in VRAM either way");
     return s;
 }
 

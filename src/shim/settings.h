@@ -13,7 +13,8 @@
 // instead (never a silent fallback):
 //   D4R_SHIM_SPLIT_FRAME=0  pipelined results (d4r.ini [Latency] FrameAge N > 0): every frame still gets
 //                           its own result, as with FrameAge 0
-//   D4R_SHIM_VRAM_INTEROP   the VRAM data path (default on in d4r.ini): the host path is used
+//   D4R_SHIM_VRAM_INTEROP   the VRAM data path (default on in d4r.ini): the D3D12 front end uses the host path
+//                           (the Vulkan front end has only its VRAM path, on or off)
 // Pure code with no Windows dependency (unit-tested on Linux).
 #pragma once
 

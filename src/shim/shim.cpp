@@ -111,7 +111,7 @@ NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, c
             return NVSDK_NGX_Result_FAIL_PlatformError;
         }
         log::info("shim: CUDA driver {} ({})", cuda_path, why);
-        m_cuda = std::move(*cuda);
+        m_cuda = *cuda;
         m_cuda_path = cuda_path;
         watchdog_default(cuda_path);
         if (auto library = upscaler::platform::open_library(cuda_path))

@@ -6,9 +6,9 @@
 // is logged) and the CUDA driver (nvcuda.dll beside the shim, else through the DLL search order), and on the CUDA
 // worker initialises CUDA (device 0's primary context) and the core. Every call into CUDA or the core runs on that one
 // worker (cuda_worker.h), and none waits for it without a limit. Features are Super Resolution; each owns a core
-// feature, a core parameter map and a data path (today the host path). An evaluation is parsed
-// (evaluation_request.h), checked against the API's resources (ApiDevice::validate), throttled, then handed to
-// the feature's data path. Behaviour a game relies on:
+// feature, a core parameter map and a data path (D3D12: the host path; Vulkan: the VRAM path, vulkan/vram_path.h). An
+// evaluation is parsed (evaluation_request.h), checked against the API's resources (ApiDevice::validate), throttled,
+// then handed to the feature's data path. Behaviour a game relies on:
 //   * the first evaluation of a feature always resets its history;
 //   * D4R_DLSS_PRESET (a preset number, or a letter A-M) replaces all six render-preset hints at creation;
 //   * unsupported formats give FAIL_UnsupportedFormat and a log line naming plane, size and format (the

@@ -80,8 +80,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/out-vulkan" "$work/out-linux"
 
 status=0
-LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info VK_ICD_FILENAMES="$lavapipe" \
-    "$harness" --shim "$shim" "$frames" --out "$work/out-vulkan" "${args[@]}" \
+# D4R_CUDA_TRACE: every CUDA call the shim and the core make, in the log file, for the zero-copy check below.
+LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info D4R_CUDA_TRACE=1 D4R_LOG_FILE="$work/cuda.log" \
+    VK_ICD_FILENAMES="$lavapipe" "$harness" --shim "$shim" "$frames" --out "$work/out-vulkan" "${args[@]}" \
     >"$work/vulkan.txt" 2>"$work/vulkan.err" || status=$?
 cat "$work/vulkan.txt"
 if [ "$status" = 77 ]; then exit 77; fi # the harness said SKIPPED and why
@@ -106,5 +107,15 @@ for ((i = 0; i < expected; i++)); do
         echo "the harness's stderr (the shim's log):"; cat "$work/vulkan.err"; exit 1
     fi
 done
+# Zero copies on the CUDA side: the five planes are Vulkan memory imported and mapped into CUDA (the cpu backend maps
+# the very pages lavapipe exported), and no cuMemcpy* of any kind moves a frame.
+mapped=$(grep -c "CUDA_TRACE cuExternalMemoryGetMappedBuffer(.*= CUDA_SUCCESS" "$work/cuda.log" || true)
+copies=$(grep -c "CUDA_TRACE cuMemcpy" "$work/cuda.log" || true)
+if [ "$mapped" != 5 ] || [ "$copies" != 0 ]; then
+    echo "expected the 5 planes mapped from Vulkan memory and no cuMemcpy; the trace has $mapped mapped buffers" \
+        "and $copies copies"; grep "CUDA_TRACE cu\(Memcpy\|ExternalMemory\|Import\)" "$work/cuda.log" | head -20
+    exit 1
+fi
+echo "zero copies: 5 planes in Vulkan memory mapped into CUDA, no cuMemcpy (D4R_CUDA_TRACE)"
 echo "vulkan $scenario: $expected frames ${rw}x${rh} -> ${ow}x${oh} through the Vulkan front end" \
     "equal the Linux core byte for byte (depth $depth)"

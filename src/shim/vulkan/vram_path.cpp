@@ -97,7 +97,7 @@ struct VramPath::Shared {
 };
 
 VramPath::VramPath(const Context& context, CudaWorker& worker, const upscaler::CudaFunctions& cuda, HostOptions options)
-    : m_worker(worker), m_cuda(cuda), m_shared(std::make_shared<Shared>()) {
+    : m_worker(worker), m_shared(std::make_shared<Shared>()) {
     m_shared->vk = context;
     m_shared->cuda = &cuda;
     if (auto library = upscaler::platform::open_library(options.cuda_library)) {

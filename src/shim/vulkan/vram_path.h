@@ -44,7 +44,6 @@ private:
     Status ensure_planes(const GameFrame& frame);
 
     CudaWorker& m_worker;
-    const upscaler::CudaFunctions& m_cuda;
     std::shared_ptr<Shared> m_shared;
 };
 
