@@ -310,16 +310,29 @@ void check_proton(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out
 }
 
 // Which data path a game's frames take through the shim, and why (docs/performance.md, "The shim's host data path").
-void check_data_path(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out) {
+void check_data_path(const config::ResolvedConfig* cfg, const std::filesystem::path& lib_dir,
+                     std::vector<CheckLine>& out) {
     std::string d3d12 = "D3D12 games: the host path (the frames are read back, converted on the CPU and uploaded "
                         "for CUDA, and the result goes back the same way); the VRAM path is not built yet";
     if (configured_bool(cfg, KeyId::InteropVramInterop, false))
         d3d12 += ", so [Interop] VramInterop = true (or D4R_SHIM_VRAM_INTEROP) changes nothing yet";
     out.push_back(check_line(CheckStatus::Ok, "datapath", d3d12));
+    const std::filesystem::path front_end = lib_dir / "libd4r_nvngx.so";
+    std::error_code ec;
+    if (!lib_dir.empty() && std::filesystem::is_regular_file(front_end, ec))
+        out.push_back(check_line(CheckStatus::Ok, "datapath",
+                                 "native Linux Vulkan games: the VRAM path of " + front_end.string() +
+                                     " (the frames stay in memory Vulkan and CUDA share, the result lands in the same "
+                                     "frame; colour and output RGBA16F, depth R32F or D32F, motion RG16F)"));
+    else
+        out.push_back(check_line(CheckStatus::Warn, "datapath",
+                                 "native Linux Vulkan games: the Vulkan front end libd4r_nvngx.so is not in " +
+                                     (lib_dir.empty() ? std::string("d4r's lib folder") : lib_dir.string()),
+                                 "build it (cmake, with libvulkan-dev installed) or install d4r's lib folder"));
     out.push_back(check_line(CheckStatus::Warn, "datapath",
-                             "Vulkan games: d4r has no NGX Vulkan front end yet, so DLSS in a native Vulkan game "
-                             "(or one run through DXVK's Vulkan NGX) is not reached",
-                             "D3D12 games are served; for Vulkan games nothing can be set up yet"));
+                             "Windows Vulkan games under Proton: d4r_nvngx.dll has no NGX Vulkan entry points yet, "
+                             "so DLSS in them is not reached",
+                             "D3D12 games are served; for Windows Vulkan games nothing can be set up yet"));
 }
 
 } // namespace
@@ -337,7 +350,7 @@ std::vector<CheckLine> run_doctor(const DoctorOptions& options, const Environmen
     check_wine(options, out);
     check_windows_side(env, options.lib_dir, out);
     check_proton(cfg, out);
-    check_data_path(cfg, out);
+    check_data_path(cfg, options.lib_dir, out);
     check_install({options.game_dir, options.prefix, options.system_glibc, options.launch_options}, cfg, env, out);
     return out;
 }

@@ -72,7 +72,13 @@ TEST(DoctorCli, WellSetUpMachine) {
     EXPECT_TRUE(has_line(r.out, "ok", "proton", "Proton " + (t.path() / "proton").string())) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "proton", "prefix")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "datapath", "D3D12 games: the host path")) << r.out;
-    EXPECT_TRUE(has_line(r.out, "warn", "datapath", "Vulkan games: d4r has no NGX Vulkan front end")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "warn", "datapath", "Windows Vulkan games under Proton: d4r_nvngx.dll has no NGX"))
+        << r.out;
+    // The Linux Vulkan front end beside d4r (build/lib), when this build has it (Vulkan's headers were installed).
+    const bool front_end = fs::exists(d4r_binary().parent_path().parent_path() / "lib" / "libd4r_nvngx.so");
+    EXPECT_TRUE(front_end ? has_line(r.out, "ok", "datapath", "native Linux Vulkan games: the VRAM path of")
+                          : has_line(r.out, "warn", "datapath", "native Linux Vulkan games: the Vulkan front end"))
+        << r.out;
     EXPECT_NE(r.out.find("0 fail"), std::string::npos);
 }
 
