@@ -37,12 +37,13 @@ struct HostPasses {
     bool watermark = false;
 };
 
-// How a feature's host path waits for the core and which passes it applies.
+// How a feature's data path waits for the core, which passes it applies, and what it may use.
 struct HostOptions {
     bool blocking_sync = false;
     abi::PFN_d4r_EventWait event_wait = nullptr; // the bridge's, if nvcuda.dll is d4r's
     HostPasses passes;
     std::string cuda_library; // the CUDA driver the shim loaded (for data paths that need more of its functions)
+    bool vram_off = false;    // D4R_SHIM_VRAM_INTEROP=0: no data path that shares memory with CUDA
 };
 
 class HostStaging {

@@ -16,6 +16,7 @@ Settings read_settings(const Environment& env) {
     s.blocking_sync = env_bool(env, EnvVar::ShimBlockingSync);
     s.motion_dilation = static_cast<unsigned>(env_int(env, EnvVar::MotionDilation));
     s.watermark = env_bool(env, EnvVar::ShimWatermark);
+    s.vram_off = env_raw(env, EnvVar::ShimVramInterop) && !env_bool(env, EnvVar::ShimVramInterop);
     if (auto split = env_raw(env, EnvVar::ShimSplitFrame); split && !env_bool(env, EnvVar::ShimSplitFrame))
         s.notices.push_back(std::string(env_name(EnvVar::ShimSplitFrame)) + "=" + split->text +
                             " asks for pipelined results (d4r.ini [Latency] FrameAge above 0), which this shim does "
@@ -24,7 +25,7 @@ Settings read_settings(const Environment& env) {
         s.notices.push_back(std::string(env_name(EnvVar::ShimVramInterop)) + "=" + vram->text +
                             " asks for the VRAM data path, which the D3D12 front end does not have yet: its inputs "
                             "and output go through the host path (readback, CPU conversion, upload); the Vulkan front "
-                            "end shares its frames with CUDA in VRAM either way");
+                            "end has it");
     return s;
 }
 

@@ -14,7 +14,7 @@
 //   D4R_SHIM_SPLIT_FRAME=0  pipelined results (d4r.ini [Latency] FrameAge N > 0): every frame still gets
 //                           its own result, as with FrameAge 0
 //   D4R_SHIM_VRAM_INTEROP   the VRAM data path (default on in d4r.ini): the D3D12 front end uses the host path
-//                           (the Vulkan front end has only its VRAM path, on or off)
+//                           (the Vulkan front end has it; set to 0, `vram_off`, it uses its host path)
 // Pure code with no Windows dependency (unit-tested on Linux).
 #pragma once
 
@@ -35,6 +35,7 @@ struct Settings {
     bool blocking_sync = false;
     unsigned motion_dilation = 0; // 0: off
     bool watermark = false;
+    bool vram_off = false;            // D4R_SHIM_VRAM_INTEROP set and false: no VRAM data path, whatever the API
     std::vector<std::string> notices; // what was asked for and is not done, and what is done instead
 };
 

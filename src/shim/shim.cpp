@@ -340,6 +340,7 @@ NVSDK_NGX_Result Shim::create_feature(CommandListHandle list, NVSDK_NGX_Feature 
     options.passes.depth_inverted = (unsigned(c.flags) & NVSDK_NGX_DLSS_Feature_Flags_DepthInverted) != 0;
     options.passes.watermark = m_settings.watermark;
     options.cuda_library = m_cuda_path;
+    options.vram_off = m_settings.vram_off;
     feature.path = m_api->make_data_path(m_worker, *m_cuda, options);
     m_handles.push_back(NVSDK_NGX_Handle{m_next_id++});
     NVSDK_NGX_Handle* handle = &m_handles.back();

@@ -2,8 +2,8 @@
 #include "shim/vulkan/device.h"
 
 #include "core/log.h"
+#include "shim/vulkan/path_choice.h"
 #include "shim/vulkan/resources.h"
-#include "shim/vulkan/vram_path.h"
 
 namespace d4r::shim::vulkan {
 
@@ -11,12 +11,6 @@ Expected<std::unique_ptr<Device>> Device::open(VkInstance instance, VkPhysicalDe
                                                PFN_vkGetInstanceProcAddr gipa, PFN_vkGetDeviceProcAddr gdpa) {
     Context c;
     c.vk = D4R_TRY(load_functions(instance, device, gipa, gdpa));
-    if (!c.vk.vkGetMemoryFdKHR)
-        return make_error(ErrorCode::Unsupported,
-                          "the Vulkan device was created without {} (asked for by "
-                          "NVSDK_NGX_VULKAN_GetFeatureDeviceExtensionRequirements): the Vulkan front end shares the "
-                          "frame's memory with CUDA through it and has no other data path yet",
-                          VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
     c.instance = instance;
     c.physical = physical;
     c.device = device;
@@ -34,7 +28,7 @@ std::optional<Refusal> Device::validate(GameFrame& frame) const { return validat
 
 std::unique_ptr<DataPath> Device::make_data_path(CudaWorker& worker, const upscaler::CudaFunctions& cuda,
                                                  const HostOptions& options) {
-    return std::make_unique<VramPath>(m_context, worker, cuda, options);
+    return std::make_unique<ChosenPath>(m_context, worker, cuda, options);
 }
 
 } // namespace d4r::shim::vulkan

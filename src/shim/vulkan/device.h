@@ -1,10 +1,10 @@
 // d4r NGX shim, Vulkan: the Vulkan part of one NGX device (api_device.h) — the game's instance, physical device and
 // device with the functions the front end calls on them, validation of Vulkan resources (vulkan/resources.h) and
-// the VRAM data path (vulkan/vram_path.h).
+// the data paths (vulkan/path_choice.h).
 //
-// Promise: `Device::open` loads the functions (vulkan/functions.h) and refuses, naming what is missing, a device
-// without VK_KHR_external_memory_fd (the only data path the Vulkan front end has today shares memory with CUDA
-// through OPAQUE_FD handles); the game's objects are used, never destroyed.
+// Promise: `Device::open` loads the functions (vulkan/functions.h), naming the first one missing; a device without
+// VK_KHR_external_memory_fd is served by the host path only (vulkan/path_choice.h says so). Each feature's data
+// path is a ChosenPath. The game's objects are used, never destroyed.
 #pragma once
 
 #include <memory>

@@ -18,7 +18,7 @@ namespace d4r::shim::vulkan {
     X(vkGetPhysicalDeviceMemoryProperties) X(vkGetPhysicalDeviceProperties2) X(vkGetPhysicalDeviceFormatProperties)
 #define D4R_SHIM_VK_DEVICE_FUNCTIONS(X) \
     X(vkCreateBuffer) X(vkDestroyBuffer) X(vkGetBufferMemoryRequirements) X(vkAllocateMemory) X(vkFreeMemory) \
-    X(vkBindBufferMemory) X(vkCreateEvent) X(vkDestroyEvent) X(vkGetEventStatus) X(vkSetEvent) \
+    X(vkBindBufferMemory) X(vkMapMemory) X(vkUnmapMemory) X(vkCreateEvent) X(vkDestroyEvent) X(vkGetEventStatus) X(vkSetEvent) \
     X(vkCmdSetEvent) X(vkCmdWaitEvents) X(vkCmdResetEvent) X(vkCmdPipelineBarrier) X(vkCmdCopyImageToBuffer) \
     X(vkCmdCopyBufferToImage)
 #define D4R_SHIM_VK_OPTIONAL_DEVICE_FUNCTIONS(X) X(vkGetMemoryFdKHR)

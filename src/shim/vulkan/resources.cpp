@@ -82,12 +82,6 @@ std::optional<Refusal> check(Plane plane, GameResource& out) {
                                    v.SubresourceRange.levelCount, v.SubresourceRange.layerCount)};
     if (dxgi == Dxgi::Unknown || !accepted(plane, out.format))
         return Refusal{NVSDK_NGX_Result_FAIL_UnsupportedFormat, fmt::format("{}: unsupported format", what)};
-    if (!vram_accepts(plane, v.Format))
-        return Refusal{NVSDK_NGX_Result_FAIL_UnsupportedFormat,
-                       fmt::format("{}: the Vulkan front end takes this plane only in its canonical format today "
-                                   "(colour and output R16G16B16A16_SFLOAT, depth R32_SFLOAT or D32_SFLOAT, motion "
-                                   "R16G16_SFLOAT, exposure R32_SFLOAT)",
-                                   what)};
     const Region& g = out.region;
     if (uint64_t(g.x) + g.width > v.Width || uint64_t(g.y) + g.height > v.Height)
         return Refusal{

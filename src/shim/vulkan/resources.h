@@ -5,10 +5,10 @@
 // CommandListHandle its VkCommandBuffer. `dxgi_of` maps the VkFormats that have a DXGI twin the shim knows
 // (formats.h) and gives Dxgi::Unknown otherwise. `validate_frame` fills each present resource's format and refuses,
 // with a message naming the plane, its size and format: a buffer or anything but an image view of one mip level and
-// one layer (FAIL_UnsupportedInputFormat), a format the plane does not accept or the Vulkan data path cannot take
-// (FAIL_UnsupportedFormat), a region outside the resource's Width x Height (FAIL_InvalidParameter). Vulkan cannot
-// be asked an image's size or samples, so Width/Height are the game's word, as for NVIDIA's NGX. Planes are checked
-// in the order colour, depth, motion, output, exposure; the first refusal is returned.
+// one layer (FAIL_UnsupportedInputFormat), a format the plane does not accept (formats.h; FAIL_UnsupportedFormat), a
+// region outside the resource's Width x Height (FAIL_InvalidParameter). Vulkan cannot be asked an image's size or
+// samples, so Width/Height are the game's word, as for NVIDIA's NGX. Planes are checked in the order colour, depth,
+// motion, output, exposure; the first refusal is returned.
 #pragma once
 
 #include <optional>

@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "shim/formats.h"
 #include "shim/vulkan/resources.h"
+#include "shim/vulkan/round_trip.h"
 #include "upscaler/platform.h"
 
 namespace d4r::shim::vulkan {
@@ -35,11 +36,6 @@ struct PlaneBuffer {
     VkDeviceSize bytes = 0; // what the buffer holds (the allocation may be larger)
     CUexternalMemory external = nullptr;
     CUdeviceptr pointer = 0;
-};
-
-struct EventPair {
-    VkEvent ready = VK_NULL_HANDLE;
-    VkEvent done = VK_NULL_HANDLE;
 };
 
 const GameResource& plane_of(const GameFrame& f, Plane p) {
@@ -75,10 +71,6 @@ struct VramPath::Shared {
     std::deque<EventPair> events;     // per evaluation, oldest first
     bool passes_said = false;
 
-    void destroy_events(const EventPair& e) const {
-        if (e.ready) vk.vk.vkDestroyEvent(vk.device, e.ready, nullptr);
-        if (e.done) vk.vk.vkDestroyEvent(vk.device, e.done, nullptr);
-    }
     // CUDA's side of B (on the worker), then Vulkan's.
     void free_plane(PlaneBuffer& b) const {
         if (b.pointer) cuda->cuMemFree_v2(b.pointer);
@@ -91,10 +83,20 @@ struct VramPath::Shared {
         for (PlaneBuffer& b : planes) free_plane(b);
         for (PlaneBuffer& b : retired) free_plane(b);
         retired.clear();
-        for (const EventPair& e : events) destroy_events(e);
+        for (const EventPair& e : events) destroy_events(vk, e);
         events.clear();
     }
 };
+
+std::string vram_unavailable(const Context& context, const std::string& cuda_library) {
+    if (!context.vk.vkGetMemoryFdKHR)
+        return std::string("the Vulkan device was created without ") + VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME;
+    auto library = upscaler::platform::open_library(cuda_library);
+    if (!library) return "the CUDA driver cannot be opened again: " + library.error().text();
+    for (const char* name : {"cuImportExternalMemory", "cuExternalMemoryGetMappedBuffer", "cuDestroyExternalMemory"})
+        if (!upscaler::platform::find_symbol(*library, name)) return cuda_library + " has no " + name;
+    return {};
+}
 
 VramPath::VramPath(const Context& context, CudaWorker& worker, const upscaler::CudaFunctions& cuda, HostOptions options)
     : m_worker(worker), m_shared(std::make_shared<Shared>()) {
@@ -108,11 +110,6 @@ VramPath::VramPath(const Context& context, CudaWorker& worker, const upscaler::C
         m_shared->cu.destroy = reinterpret_cast<PFN_cuDestroyExternalMemory>(
             upscaler::platform::find_symbol(*library, "cuDestroyExternalMemory"));
     }
-    const HostPasses& p = options.passes;
-    if ((p.motion_dilation || p.watermark) && log::once("shim-vram-no-passes"))
-        log::warn("shim: Vulkan VRAM path: the shim's CPU passes (motion dilation {}, watermark {}) do not run on this "
-                  "path; the frames go to the core without them (said once)",
-                  p.motion_dilation, p.watermark ? "on" : "off");
 }
 
 VramPath::~VramPath() {
@@ -234,103 +231,14 @@ Status VramPath::ensure_planes(const GameFrame& frame) {
 Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) {
     D4R_TRY(ensure_planes(frame));
     Shared& s = *m_shared;
-    const Functions& vk = s.vk.vk;
-    VkCommandBuffer cmd = command_buffer(list);
-
-    EventPair events;
-    VkEventCreateInfo event_info{};
-    event_info.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO;
-    VkResult r = vk.vkCreateEvent(s.vk.device, &event_info, nullptr, &events.ready);
-    if (r == VK_SUCCESS) r = vk.vkCreateEvent(s.vk.device, &event_info, nullptr, &events.done);
-    if (r != VK_SUCCESS) {
-        s.destroy_events(events);
-        return make_error(ErrorCode::Io, "vkCreateEvent: VkResult {}", int(r));
+    const EventPair events = D4R_TRY(make_events(s.vk));
+    RoundTrip trip;
+    for (int i = 0; i < 4; ++i) {
+        trip.inputs[i].buffer = s.planes[i].buffer;
+        trip.inputs[i].row_texels = plane_of(frame, kPlaneOrder[i]).row_texels;
     }
-
-    // Inputs: SHADER_READ_ONLY_OPTIMAL -> TRANSFER_SRC_OPTIMAL, copied into their buffers, and back.
-    std::vector<VkImageMemoryBarrier> to_src, back;
-    for (int i = 0; i < kPlanes; ++i) {
-        const Plane p = kPlaneOrder[i];
-        const GameResource& g = plane_of(frame, p);
-        if (p == Plane::Output || !g.resource) continue;
-        const NVSDK_NGX_ImageViewInfo_VK& v = resource(g.resource)->Resource.ImageViewInfo;
-        VkImageMemoryBarrier b{};
-        b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-        b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
-        b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        b.image = v.Image;
-        b.subresourceRange = v.SubresourceRange;
-        to_src.push_back(b);
-        b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-        std::swap(b.oldLayout, b.newLayout);
-        back.push_back(b);
-    }
-    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                            nullptr, uint32_t(to_src.size()), to_src.data());
-    for (int i = 0; i < kPlanes; ++i) {
-        const Plane p = kPlaneOrder[i];
-        const GameResource& g = plane_of(frame, p);
-        if (p == Plane::Output) continue;
-        if (!g.resource) continue; // absent (exposure): the core is given no pointer
-        const NVSDK_NGX_ImageViewInfo_VK& v = resource(g.resource)->Resource.ImageViewInfo;
-        VkBufferImageCopy c{};
-        c.bufferRowLength = g.row_texels ? g.row_texels : g.region.width;
-        c.imageSubresource.aspectMask =
-            v.Format == VK_FORMAT_D32_SFLOAT ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
-        c.imageSubresource.mipLevel = v.SubresourceRange.baseMipLevel;
-        c.imageSubresource.baseArrayLayer = v.SubresourceRange.baseArrayLayer;
-        c.imageSubresource.layerCount = 1;
-        c.imageOffset = {int32_t(g.region.x), int32_t(g.region.y), 0};
-        c.imageExtent = {g.region.width, g.region.height, 1};
-        vk.vkCmdCopyImageToBuffer(cmd, v.Image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, s.planes[i].buffer, 1, &c);
-    }
-    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
-                            nullptr, uint32_t(back.size()), back.data());
-    // The copies made visible to the host (CUDA), then `ready`; the GPU waits for `done` before the output copy.
-    VkMemoryBarrier to_host{};
-    to_host.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr,
-                            0, nullptr);
-    vk.vkCmdSetEvent(cmd, events.ready, VK_PIPELINE_STAGE_TRANSFER_BIT);
-    VkMemoryBarrier from_host{};
-    from_host.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
-    from_host.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
-    from_host.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    vk.vkCmdWaitEvents(cmd, 1, &events.done, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 1, &from_host,
-                       0, nullptr, 0, nullptr);
-
-    // The output: GENERAL throughout; earlier uses finished before the copy, the copy before later uses.
-    const GameResource& out = frame.output;
-    const NVSDK_NGX_ImageViewInfo_VK& ov = resource(out.resource)->Resource.ImageViewInfo;
-    VkImageMemoryBarrier ob{};
-    ob.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
-    ob.srcAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-    ob.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    ob.oldLayout = ob.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-    ob.srcQueueFamilyIndex = ob.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    ob.image = ov.Image;
-    ob.subresourceRange = ov.SubresourceRange;
-    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                            nullptr, 1, &ob);
-    VkBufferImageCopy oc{};
-    oc.bufferRowLength = out.row_texels ? out.row_texels : out.region.width;
-    oc.imageSubresource.aspectMask = VK_IMAGE_ASPECT_COLOR_BIT;
-    oc.imageSubresource.mipLevel = ov.SubresourceRange.baseMipLevel;
-    oc.imageSubresource.baseArrayLayer = ov.SubresourceRange.baseArrayLayer;
-    oc.imageSubresource.layerCount = 1;
-    oc.imageOffset = {int32_t(out.region.x), int32_t(out.region.y), 0};
-    oc.imageExtent = {out.region.width, out.region.height, 1};
-    vk.vkCmdCopyBufferToImage(cmd, s.planes[4].buffer, ov.Image, VK_IMAGE_LAYOUT_GENERAL, 1, &oc);
-    ob.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    ob.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-    vk.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
-                            nullptr, 1, &ob);
+    trip.output = {s.planes[4].buffer, frame.output.row_texels};
+    record_round_trip(s.vk, command_buffer(list), frame, trip, events);
 
     // The evaluation, once the GPU has reached `ready`.
     CudaFrame cf;
@@ -348,24 +256,13 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
     }
     auto shared = m_shared;
     m_worker.post("Vulkan evaluation", [shared, events, cf, core, old]() -> Status {
-        const Functions& f = shared->vk.vk;
-        const VkDevice device = shared->vk.device;
-        const auto start = std::chrono::steady_clock::now();
-        auto waited_ms = [&] {
-            return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
-                .count();
-        };
-        VkResult status = VK_EVENT_RESET;
-        for (unsigned spin = 0; (status = f.vkGetEventStatus(device, events.ready)) == VK_EVENT_RESET; ++spin) {
-            if (waited_ms() > kGpuWaitMs) break;
-            std::this_thread::sleep_for(std::chrono::microseconds(spin < 100 ? 20 : 500));
-        }
+        const bool ready = wait_until_set(shared->vk, events.ready, kGpuWaitMs);
         Status result;
-        if (status != VK_EVENT_SET) {
+        if (!ready) {
             result = make_error(ErrorCode::Io,
                                 "the command buffer the evaluation was recorded into did not reach it within {} ms "
-                                "(VkResult {}): the frame's output is left as it was",
-                                kGpuWaitMs, int(status));
+                                "(not submitted, or the device was lost): the frame's output is left as it was",
+                                kGpuWaitMs);
         } else {
             result = core(cf);
             if (result) {
@@ -373,10 +270,10 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
                 if (r != CUDA_SUCCESS) result = upscaler::cuda_error(*shared->cuda, "cuCtxSynchronize", r);
             }
         }
-        f.vkSetEvent(device, events.done); // always: the game's queue must never wait forever
+        shared->vk.vk.vkSetEvent(shared->vk.device, events.done); // always: the queue must never wait forever
         // Without `ready` the GPU's progress is unknown: older events are then left alive (a few handles).
-        if (status == VK_EVENT_SET)
-            for (const EventPair& e : old) shared->destroy_events(e);
+        if (ready)
+            for (const EventPair& e : old) destroy_events(shared->vk, e);
         return result;
     });
     return {};

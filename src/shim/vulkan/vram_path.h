@@ -11,10 +11,11 @@
 // kGpuWaitMs) until the GPU has set `ready` (the game has submitted the command buffer and the copies are done),
 // evaluates the core, waits for CUDA, and sets `done`; it sets `done` on every failure too, so the game's queue
 // never waits forever (that frame's output is then left as it was, and the failure logged). Only formats whose
-// texels are the canonical bytes are taken (vulkan/resources.h); the shim's CPU passes (motion dilation, watermark)
-// do not run on this path (said once). Buffers are grown when a frame needs more; events are made per evaluation
-// and destroyed two evaluations later. The game must have finished every command buffer that used the feature
-// before it releases the feature (as NGX requires of every resource it was given).
+// texels are the canonical bytes are taken (vulkan/resources.h: vram_accepts); the shim's CPU passes (motion
+// dilation, watermark) do not run on this path (vulkan/path_choice.h sends such features to the host path). Buffers are
+// grown when a frame needs more; events are made per evaluation and destroyed two evaluations later. The game must have
+// finished every command buffer that used the feature before it releases the feature (as NGX requires of every resource
+// it was given).
 #pragma once
 
 #include <memory>
@@ -29,6 +30,10 @@ namespace d4r::shim::vulkan {
 
 // How long the worker waits for the game to submit the command buffer an evaluation was recorded into.
 inline constexpr unsigned kGpuWaitMs = kGiveUpMs;
+
+// Why the VRAM path cannot serve the device (no VK_KHR_external_memory_fd, a CUDA driver without external memory),
+// or empty.
+std::string vram_unavailable(const Context& context, const std::string& cuda_library);
 
 class VramPath final : public DataPath {
 public:

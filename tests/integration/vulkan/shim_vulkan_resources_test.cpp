@@ -2,6 +2,7 @@
 // path takes, and validate_frame's refusals (type, view, format, region), each with the NGX result a game gets.
 #include <gtest/gtest.h>
 
+#include "shim/vulkan/path_choice.h"
 #include "shim/vulkan/resources.h"
 
 using namespace d4r;
@@ -85,12 +86,19 @@ TEST(ShimVulkanResources, RefusalsNameThePlaneAndGiveTheirResult) {
     }
     {
         Frame f;
-        f.color.Resource.ImageViewInfo.Format = VK_FORMAT_R8G8B8A8_UNORM; // accepted by the shim, not by this path
+        f.color.Resource.ImageViewInfo.Format = VK_FORMAT_R8G8B8A8_UNORM; // a format the shim converts: accepted
+        GameFrame g = f.game();
+        EXPECT_FALSE(validate_frame(g).has_value());
+        EXPECT_EQ(g.color.format, uint32_t(Dxgi::R8G8B8A8_Unorm));
+    }
+    {
+        Frame f;
+        f.depth.Resource.ImageViewInfo.Format = VK_FORMAT_R8G8B8A8_UNORM; // not a depth format
         GameFrame g = f.game();
         auto r = validate_frame(g);
         ASSERT_TRUE(r.has_value());
         EXPECT_EQ(r->result, NVSDK_NGX_Result_FAIL_UnsupportedFormat);
-        EXPECT_NE(r->message.find("canonical"), std::string::npos) << r->message;
+        EXPECT_NE(r->message.find("Depth"), std::string::npos) << r->message;
     }
     {
         Frame f;
@@ -126,4 +134,19 @@ TEST(ShimVulkanResources, RefusalsNameThePlaneAndGiveTheirResult) {
         ASSERT_TRUE(r.has_value());
         EXPECT_EQ(r->result, NVSDK_NGX_Result_FAIL_InvalidParameter);
     }
+}
+
+// The per-frame half of the path choice: canonical formats may take the VRAM path; any other sends the frame to the
+// host path, and the reason names the plane and its format.
+TEST(ShimVulkanPathChoice, OnlyCanonicalFramesMayTakeTheVramPath) {
+    Frame f;
+    GameFrame g = f.game();
+    ASSERT_FALSE(validate_frame(g).has_value());
+    EXPECT_EQ(ChosenPath::frame_refuses_vram(g), "");
+    f.output.Resource.ImageViewInfo.Format = VK_FORMAT_R8G8B8A8_UNORM;
+    g = f.game();
+    ASSERT_FALSE(validate_frame(g).has_value());
+    const std::string why = ChosenPath::frame_refuses_vram(g);
+    EXPECT_NE(why.find("Output"), std::string::npos) << why;
+    EXPECT_NE(why.find("R8G8B8A8_UNORM"), std::string::npos) << why;
 }
