@@ -323,7 +323,11 @@ void check_data_path(const config::ResolvedConfig* cfg, const std::filesystem::p
         out.push_back(check_line(CheckStatus::Ok, "datapath",
                                  "native Linux Vulkan games: the VRAM path of " + front_end.string() +
                                      " (the frames stay in memory Vulkan and CUDA share, the result lands in the same "
-                                     "frame; colour and output RGBA16F, depth R32F or D32F, motion RG16F)"));
+                                     "frame) for colour and output RGBA16F, depth R32F or D32F, motion RG16F; its "
+                                     "host path (through host memory and the CPU) for the other formats" +
+                                     (configured_bool(cfg, KeyId::InteropVramInterop, true)
+                                          ? std::string()
+                                          : std::string(", and for every frame while [Interop] VramInterop = false"))));
     else
         out.push_back(check_line(CheckStatus::Warn, "datapath",
                                  "native Linux Vulkan games: the Vulkan front end libd4r_nvngx.so is not in " +
