@@ -3,20 +3,37 @@
 # end of d4r's NGX shim (libd4r_nvngx.so) with the open core and libd4rcuda's cpu backend, and compares its outputs
 # with the open core's own run on the same frames (ngx_frames with libd4r_ngx.so), byte for byte.
 #   run-vulkan-harness.sh --lib DIR --shim LIBD4R_NVNGX.SO --scene-frames EXE --frames DIR --ngx-frames EXE
-#                         HARNESS [HARNESS ARGS: --scenario frames|refusals --depth r32f|d32f]
+#                         --reference-tool SHIM_REFERENCE [--env NAME=VALUE]...
+#                         HARNESS [HARNESS ARGS: --scenario frames|refusals --color F --output F --depth F --motion F]
 #       --lib: libd4rcuda.so as libcuda.so.1 and libd4r_ngx.so (build/lib); the harness and the reference run with
 #              it as LD_LIBRARY_PATH, D4R_CUDA_BACKEND=cpu, and lavapipe as the only Vulkan driver
 #       --frames: the scene frames; when DIR has none, EXE (bridge_scene_frames) writes 8 frames of the city scene
 #              there (32x18 -> 64x36) first, one run at a time
 #       --ngx-frames: the Linux reference (bridge_ngx_frames), the open core through its NGX CUDA API
+#       --reference-tool: shim_reference, as for run-d3d12-harness.sh: colour, depth or motion formats other than
+#              the canonical ones make the reference frames carry those planes through the format and back, and
+#              an output format other than rgba16f converts the reference outputs into it (the bytes the shim
+#              must write)
+#       --env NAME=VALUE: added to the harness's environment (repeatable, also among the harness arguments), e.g.
+#              D4R_SHIM_VRAM_INTEROP=0 for the front end's CPU-staging path
 #       scenarios: frames — every frame_<i>.bin the harness wrote must equal the reference's; refusals — the harness
 #       checks the refusals itself, and its one good frame after them (frame 0, with Reset) must equal the
 #       reference's frame 0
+#       The CUDA trace (D4R_CUDA_TRACE) is checked too: with every format canonical (colour and output rgba16f,
+#       depth r32f or d32f, motion rg16f) and D4R_SHIM_VRAM_INTEROP not 0 the VRAM path must run with zero copies
+#       (the 5 planes mapped from Vulkan memory, no cuMemcpy); otherwise the CPU-staging path must show at least
+#       one cuMemcpy (the host uploads). The line printed says which check ran.
 #   run-vulkan-harness.sh --skip REASON      (exit 77: ctest reports the test skipped)
 # Exit 0 with a line saying what was compared, 77 when the harness says SKIPPED, 1 on any difference or failure.
 set -euo pipefail
 
-lib='' shim='' scene_frames='' frames='' ngx_frames=''
+lib='' shim='' scene_frames='' frames='' ngx_frames='' ref_tool=''
+harness_env=() # NAME=VALUE for the harness (--env)
+add_env() {
+    [[ "$1" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
+        { echo "run-vulkan-harness.sh: --env expects NAME=VALUE, got '$1'" >&2; exit 2; }
+    harness_env+=("$1")
+}
 while [ $# -gt 0 ]; do
     case "$1" in
         --skip) echo "SKIPPED: $2"; exit 77 ;;
@@ -25,32 +42,53 @@ while [ $# -gt 0 ]; do
         --scene-frames) scene_frames=$2; shift 2 ;;
         --frames) frames=$2; shift 2 ;;
         --ngx-frames) ngx_frames=$2; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --reference-tool) ref_tool=$2; shift 2 ;;
+        --env) add_env "$2"; shift 2 ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "run-vulkan-harness.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) break ;;
     esac
 done
-for need in lib shim scene_frames frames ngx_frames; do
+for need in lib shim scene_frames frames ngx_frames ref_tool; do
     [ -n "${!need}" ] || { echo "run-vulkan-harness.sh: --${need//_/-} is required (see --help)" >&2; exit 2; }
 done
 [ $# -ge 1 ] || { echo "run-vulkan-harness.sh: expected the harness program (see --help)" >&2; exit 2; }
 harness=$1
 shift
-args=("$@")
-scenario=frames depth=r32f
+scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f
+args=() # for the harness: all but this script's own --env
 while [ $# -gt 0 ]; do
+    if [ "$1" = --env ]; then add_env "${2-}"; shift 2; continue; fi
+    args+=("$1")
     case "$1" in
-        --scenario) scenario=$2; shift 2 ;;
-        --depth) depth=$2; shift 2 ;;
+        --scenario) scenario=$2; args+=("$2"); shift 2 ;;
+        --color) color=$2; args+=("$2"); shift 2 ;;
+        --output) output=$2; args+=("$2"); shift 2 ;;
+        --depth) depth=$2; args+=("$2"); shift 2 ;;
+        --motion) motion=$2; args+=("$2"); shift 2 ;;
         *) shift ;;
     esac
 done
+# The path the front end must take: the VRAM path (zero copies) only with every format canonical and
+# D4R_SHIM_VRAM_INTEROP not 0 (the last --env wins over the environment this script runs in).
+interop=${D4R_SHIM_VRAM_INTEROP-}
+for e in "${harness_env[@]}"; do
+    case "$e" in D4R_SHIM_VRAM_INTEROP=*) interop=${e#*=} ;; esac
+done
+vram=1
+case "$color/$output/$depth/$motion" in
+    rgba16f/rgba16f/r32f/rg16f | rgba16f/rgba16f/d32f/rg16f) ;;
+    *) vram=0 ;;
+esac
+[ "$interop" != 0 ] || vram=0
+formats="colour $color, depth $depth, motion $motion, output $output"
+[ ${#harness_env[@]} = 0 ] || formats+=", with ${harness_env[*]}"
 
 # lavapipe only, whatever other Vulkan drivers the machine has: the results must not depend on a GPU.
 lavapipe=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
 [ -f "$lavapipe" ] || { echo "Mesa's lavapipe is not installed: $lavapipe (install-deps.sh --for test)"; exit 1; }
 [ -f "$shim" ] || { echo "the Vulkan front end $shim is not built"; exit 1; }
-for program in "$harness" "$ngx_frames" "$scene_frames"; do
+for program in "$harness" "$ngx_frames" "$scene_frames" "$ref_tool"; do
     [ -x "$program" ] || { echo "$program is not built"; exit 1; }
 done
 
@@ -81,19 +119,40 @@ mkdir -p "$work/out-vulkan" "$work/out-linux"
 
 status=0
 # D4R_CUDA_TRACE: every CUDA call the shim and the core make, in the log file, for the zero-copy check below.
-LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info D4R_CUDA_TRACE=1 D4R_LOG_FILE="$work/cuda.log" \
-    VK_ICD_FILENAMES="$lavapipe" "$harness" --shim "$shim" "$frames" --out "$work/out-vulkan" "${args[@]}" \
+# The shim's log goes to the same file (D4R_LOG_FILE), so that file less the CUDA_TRACE lines is the shim's log.
+shim_log() {
+    echo "the harness's stderr:"; cat "$work/vulkan.err"
+    echo "the shim's log (D4R_LOG_FILE, CUDA_TRACE lines left out):"
+    grep -v "CUDA_TRACE" "$work/cuda.log" 2>/dev/null | tail -40 || true
+}
+env LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info D4R_CUDA_TRACE=1 D4R_LOG_FILE="$work/cuda.log" \
+    VK_ICD_FILENAMES="$lavapipe" "${harness_env[@]}" \
+    "$harness" --shim "$shim" "$frames" --out "$work/out-vulkan" "${args[@]}" \
     >"$work/vulkan.txt" 2>"$work/vulkan.err" || status=$?
 cat "$work/vulkan.txt"
 if [ "$status" = 77 ]; then exit 77; fi # the harness said SKIPPED and why
 if [ "$status" != 0 ]; then
-    echo "the harness exited with $status; its stderr (the shim's log):"; cat "$work/vulkan.err"; exit 1
+    echo "the harness exited with $status ($formats)"
+    grep -h "evaluation refused" "$work/cuda.log" 2>/dev/null | head -3 | sed 's/^/the front end: /' || true
+    shim_log
+    exit 1
 fi
 
-# The Linux reference: the open core on the same frames (depth R32F; D32_SFLOAT holds the same float bits).
-LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu PROGRAM_OUT="$work/out-linux" "$ngx_frames" "$frames" \
+# The Linux reference: the open core on the same frames, with colour, depth and motion through their formats and
+# back when they are not the canonical ones (D32_SFLOAT holds R32F's float bits: the same frames).
+ref_frames=$frames
+if [ "$color" != rgba16f ] || [ "$depth" != r32f ] || [ "$motion" != rg16f ]; then
+    "$ref_tool" frames "$frames" "$work/ref-frames" "$color" "$depth" "$motion" >/dev/null
+    ref_frames=$work/ref-frames
+fi
+LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu PROGRAM_OUT="$work/out-linux" "$ngx_frames" "$ref_frames" \
     >"$work/linux.txt" 2>"$work/linux.err" ||
     { echo "the Linux reference exited with an error:"; cat "$work/linux.txt" "$work/linux.err"; exit 1; }
+expected_dir=$work/out-linux
+if [ "$output" != rgba16f ]; then # the bytes the shim must write into an output image of that format
+    "$ref_tool" output "$work/out-linux" "$work/out-linux-$output" "$output" >/dev/null
+    expected_dir=$work/out-linux-$output
+fi
 
 expected=$count
 [ "$scenario" != refusals ] || expected=1
@@ -102,20 +161,34 @@ if [ "$n" != "$expected" ]; then
     echo "expected $expected output files from the harness, found $n"; ls -l "$work/out-vulkan"; exit 1
 fi
 for ((i = 0; i < expected; i++)); do
-    if ! cmp "$work/out-linux/frame_$i.bin" "$work/out-vulkan/frame_$i.bin"; then
-        echo "frame $i through the Vulkan front end differs from the open core's on Linux (depth $depth)"
-        echo "the harness's stderr (the shim's log):"; cat "$work/vulkan.err"; exit 1
+    if ! cmp "$expected_dir/frame_$i.bin" "$work/out-vulkan/frame_$i.bin"; then
+        echo "frame $i through the Vulkan front end differs from the open core's on Linux ($formats)"
+        shim_log; exit 1
     fi
 done
-# Zero copies on the CUDA side: the five planes are Vulkan memory imported and mapped into CUDA (the cpu backend maps
-# the very pages lavapipe exported), and no cuMemcpy* of any kind moves a frame.
 mapped=$(grep -c "CUDA_TRACE cuExternalMemoryGetMappedBuffer(.*= CUDA_SUCCESS" "$work/cuda.log" || true)
 copies=$(grep -c "CUDA_TRACE cuMemcpy" "$work/cuda.log" || true)
-if [ "$mapped" != 5 ] || [ "$copies" != 0 ]; then
-    echo "expected the 5 planes mapped from Vulkan memory and no cuMemcpy; the trace has $mapped mapped buffers" \
-        "and $copies copies"; grep "CUDA_TRACE cu\(Memcpy\|ExternalMemory\|Import\)" "$work/cuda.log" | head -20
-    exit 1
+if [ "$vram" = 1 ]; then
+    # Zero copies on the CUDA side: the five planes are Vulkan memory imported and mapped into CUDA (the cpu
+    # backend maps the very pages lavapipe exported), and no cuMemcpy* of any kind moves a frame.
+    if [ "$mapped" != 5 ] || [ "$copies" != 0 ]; then
+        echo "expected the 5 planes mapped from Vulkan memory and no cuMemcpy; the trace has $mapped mapped buffers" \
+            "and $copies copies"; grep "CUDA_TRACE cu\(Memcpy\|ExternalMemory\|Import\)" "$work/cuda.log" | head -20
+        exit 1
+    fi
+    echo "VRAM path check: zero copies, 5 planes in Vulkan memory mapped into CUDA, no cuMemcpy (D4R_CUDA_TRACE)"
+else
+    # The CPU-staging path: the planes reach CUDA through host copies.
+    if [ "$copies" = 0 ]; then
+        why="not every format canonical"
+        [ "$interop" != 0 ] || why="D4R_SHIM_VRAM_INTEROP=0"
+        echo "expected the CPU-staging path ($why: $formats): at least one cuMemcpy in the trace, found none" \
+            "($mapped mapped buffers)"
+        grep "CUDA_TRACE cu\(Memcpy\|ExternalMemory\|Import\)" "$work/cuda.log" | head -20
+        exit 1
+    fi
+    echo "CPU-staging path check: $copies cuMemcpy calls in the trace, host staging uploads ($mapped mapped" \
+        "buffers) (D4R_CUDA_TRACE)"
 fi
-echo "zero copies: 5 planes in Vulkan memory mapped into CUDA, no cuMemcpy (D4R_CUDA_TRACE)"
 echo "vulkan $scenario: $expected frames ${rw}x${rh} -> ${ow}x${oh} through the Vulkan front end" \
-    "equal the Linux core byte for byte (depth $depth)"
+    "equal the Linux core byte for byte ($formats)"

@@ -5,24 +5,36 @@
 // per frame the uploads, the layout transitions and EvaluateFeature in one command buffer followed by a copy of the
 // output image, then ReleaseFeature, DestroyParameters and Shutdown1. The shim is loaded with dlopen from --shim
 // (so this builds before the library does) and every NVSDK_NGX_VULKAN_* function is resolved by name.
-//   vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--depth r32f|d32f] [--scenario frames|refusals] [--out DIR]
-//     --depth: the depth image's format, VK_FORMAT_R32_SFLOAT (r32f, default) or VK_FORMAT_D32_SFLOAT (d32f, a
-//              depth-stencil attachment as a game's depth buffer is); the same float bits either way
+//   vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--color F] [--output F] [--depth F] [--motion F]
+//                  [--scenario frames|refusals] [--out DIR]
+//     --color, --output: a name of formats_encode.h, as the D3D12 harness takes them (default rgba16f): rgba16f
+//              R16G16B16A16_SFLOAT, rgba32f R32G32B32A32_SFLOAT, r11g11b10f B10G11R11_UFLOAT_PACK32, rgb10a2
+//              A2B10G10R10_UNORM_PACK32, rgba8 R8G8B8A8_UNORM, rgba8srgb R8G8B8A8_SRGB, bgra8 B8G8R8A8_UNORM,
+//              bgra8srgb B8G8R8A8_SRGB, rgb9e5 E5B9G9R9_UFLOAT_PACK32 (VK_FORMAT_*)
+//     --depth: r32f R32_SFLOAT (default), d32f D32_SFLOAT, d24s8 D24_UNORM_S8_UINT (the last two depth-stencil
+//              attachments, as a game's depth buffer is; D24S8 is uploaded by aspect: DEPTH from 4 bytes a
+//              texel, the depth in the low 24 bits, and STENCIL 0x5A, which the shim must ignore; its view and
+//              NGX resource are of the DEPTH aspect)
+//     --motion: rg16f R16G16_SFLOAT (default), rg32f R32G32_SFLOAT
+//              Each plane is encoded into its format with formats_encode.h exactly as the D3D12 harness does;
+//              run-vulkan-harness.sh makes the matching reference with shim_reference.
 //     --out: where frame_<i>.bin go (default $PROGRAM_OUT; none written when neither is set)
 //     scenarios: frames (default) — every frame, printing one line per frame as ngx_frames does and writing
-//                OUT/frame_<i>.bin (the RGBA16F output image's bytes, rows packed);
+//                OUT/frame_<i>.bin (the output image's raw bytes in its format, rows packed);
 //                refusals — null out-parameters, a null command buffer, a null and an unknown handle, a missing
 //                colour, an unsupported colour format and a colour image smaller than the render size must each
 //                give an NGX failure and not crash; then frame 0 evaluates (with Reset) and is written as
 //                OUT/frame_0.bin, the released handle is refused.
-// The images: colour VK_FORMAT_R16G16B16A16_SFLOAT, depth as --depth, motion vectors VK_FORMAT_R16G16_SFLOAT (all
-// at render size), exposure VK_FORMAT_R32_SFLOAT 1x1, usage TRANSFER_SRC|TRANSFER_DST|SAMPLED (depth also
-// DEPTH_STENCIL_ATTACHMENT), in VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL at EvaluateFeature; the output
-// VK_FORMAT_R16G16B16A16_SFLOAT at output size, usage TRANSFER_SRC|TRANSFER_DST|STORAGE|SAMPLED, in
-// VK_IMAGE_LAYOUT_GENERAL, filled with 0xFF bytes before each evaluation (a half never written is a failure).
+// The images: colour, depth and motion vectors at render size in the formats asked for, exposure
+// VK_FORMAT_R32_SFLOAT 1x1, usage TRANSFER_SRC|TRANSFER_DST|SAMPLED (depth-stencil formats also
+// DEPTH_STENCIL_ATTACHMENT), in VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL at EvaluateFeature; the output at output
+// size, usage TRANSFER_SRC|TRANSFER_DST|STORAGE|SAMPLED, in VK_IMAGE_LAYOUT_GENERAL, filled with 0xFF bytes before
+// each evaluation (an RGBA16F half or R11G11B10F texel never written is a failure; in RGBA8 and RGB10A2 0xFF bytes
+// are white, left to the comparison with the reference).
 // Each is passed as a pointer to an NVSDK_NGX_Resource_VK (an image view; the output ReadWrite).
-// Exit status 0 when every check held; 1 with "vulkan_harness: WHAT" on stderr otherwise; 77 (with a SKIPPED line)
-// when lavapipe cannot create an image of the depth format asked for.
+// Exit status 0 when every check held; 1 with "vulkan_harness: WHAT" on stderr otherwise (a refused evaluation
+// names the NGX result and the four formats); 77 (with a SKIPPED line) when the Vulkan device cannot create an
+// image of a format asked for with the usage above (vkGetPhysicalDeviceImageFormatProperties).
 #include <dlfcn.h>
 
 #include <vulkan/vulkan.h>
@@ -35,9 +47,11 @@
 #include <string>
 #include <vector>
 
+#include "formats_encode.h"
 #include "shim/vulkan/ngx_vulkan.h"
 
 using namespace d4r::abi;
+namespace enc = d4r::test::encode;
 
 namespace {
 
@@ -89,6 +103,58 @@ float from_bits(const uint8_t* p) {
     std::memcpy(&v, p, 4);
     return v;
 }
+
+const char* result_name(NVSDK_NGX_Result r) {
+    switch (r) {
+    case NVSDK_NGX_Result_FAIL_UnsupportedFormat:
+        return "FAIL_UnsupportedFormat";
+    case NVSDK_NGX_Result_FAIL_UnsupportedInputFormat:
+        return "FAIL_UnsupportedInputFormat";
+    case NVSDK_NGX_Result_FAIL_InvalidParameter:
+        return "FAIL_InvalidParameter";
+    case NVSDK_NGX_Result_FAIL_MissingInput:
+        return "FAIL_MissingInput";
+    case NVSDK_NGX_Result_FAIL_NotImplemented:
+        return "FAIL_NotImplemented";
+    case NVSDK_NGX_Result_Fail:
+        return "Fail";
+    default:
+        return "an NGX failure";
+    }
+}
+
+// ---- The formats of --color, --output, --depth and --motion (formats_encode.h's names) ----------------------
+
+struct VkFormatOf {
+    uint32_t dxgi; // formats_encode.h's Format::dxgi
+    VkFormat format;
+    const char* name;
+};
+constexpr VkFormatOf kVkFormats[] = {
+    {10, VK_FORMAT_R16G16B16A16_SFLOAT, "VK_FORMAT_R16G16B16A16_SFLOAT"},
+    {2, VK_FORMAT_R32G32B32A32_SFLOAT, "VK_FORMAT_R32G32B32A32_SFLOAT"},
+    {26, VK_FORMAT_B10G11R11_UFLOAT_PACK32, "VK_FORMAT_B10G11R11_UFLOAT_PACK32"},
+    {24, VK_FORMAT_A2B10G10R10_UNORM_PACK32, "VK_FORMAT_A2B10G10R10_UNORM_PACK32"},
+    {28, VK_FORMAT_R8G8B8A8_UNORM, "VK_FORMAT_R8G8B8A8_UNORM"},
+    {29, VK_FORMAT_R8G8B8A8_SRGB, "VK_FORMAT_R8G8B8A8_SRGB"},
+    {87, VK_FORMAT_B8G8R8A8_UNORM, "VK_FORMAT_B8G8R8A8_UNORM"},
+    {91, VK_FORMAT_B8G8R8A8_SRGB, "VK_FORMAT_B8G8R8A8_SRGB"},
+    {67, VK_FORMAT_E5B9G9R9_UFLOAT_PACK32, "VK_FORMAT_E5B9G9R9_UFLOAT_PACK32"},
+    {41, VK_FORMAT_R32_SFLOAT, "VK_FORMAT_R32_SFLOAT"},
+    {40, VK_FORMAT_D32_SFLOAT, "VK_FORMAT_D32_SFLOAT"},
+    {45, VK_FORMAT_D24_UNORM_S8_UINT, "VK_FORMAT_D24_UNORM_S8_UINT"},
+    {34, VK_FORMAT_R16G16_SFLOAT, "VK_FORMAT_R16G16_SFLOAT"},
+    {16, VK_FORMAT_R32G32_SFLOAT, "VK_FORMAT_R32G32_SFLOAT"},
+};
+
+const VkFormatOf& vk_of(const enc::Format& f) {
+    for (const VkFormatOf& v : kVkFormats)
+        if (v.dxgi == f.dxgi) return v;
+    fail(std::string("no VkFormat for the format ") + f.name);
+}
+
+// "rgba8 (VK_FORMAT_R8G8B8A8_UNORM)"
+std::string describe(const enc::Format& f) { return std::string(f.name) + " (" + vk_of(f).name + ")"; }
 
 // ---- The shim's API, resolved by name from --shim ----------------------------------------------------------
 
@@ -171,11 +237,13 @@ struct Image {
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
     VkFormat format = VK_FORMAT_UNDEFINED;
-    VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT;      // the view's (and what NGX is given)
+    VkImageAspectFlags all_aspects = VK_IMAGE_ASPECT_COLOR_BIT; // the image's: DEPTH|STENCIL for D24S8 (barriers)
     uint32_t width = 0, height = 0;
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED; // as of the last barrier recorded
 
     VkImageSubresourceRange range() const { return {aspect, 0, 1, 0, 1}; }
+    VkImageSubresourceRange whole_range() const { return {all_aspects, 0, 1, 0, 1}; }
 
     // What the game passes to NGX: this image's view at its full size.
     NVSDK_NGX_Resource_VK resource(bool read_write) const {
@@ -350,10 +418,13 @@ struct Gpu {
                                                         usage, 0, &p) == VK_SUCCESS;
     }
 
-    // An optimal-tiling 2D image of one mip level and layer in device-local memory, with a view of it all.
-    Image image(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect) {
+    // An optimal-tiling 2D image of one mip level and layer in device-local memory, with a view of ASPECT of it
+    // (ALL_ASPECTS: the image's aspects when it has more than the view's, as D24S8 has).
+    Image image(uint32_t width, uint32_t height, VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                VkImageAspectFlags all_aspects = 0) {
         Image im;
         im.format = format, im.aspect = aspect, im.width = width, im.height = height;
+        im.all_aspects = all_aspects ? all_aspects : aspect;
         auto info = make<VkImageCreateInfo>(VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO);
         info.imageType = VK_IMAGE_TYPE_2D;
         info.format = format;
@@ -409,36 +480,51 @@ void transition(VkCommandBuffer cmd, Image& image, VkImageLayout to) {
     b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.image = image.image;
-    b.subresourceRange = image.range();
+    b.subresourceRange = image.whole_range();
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
                          nullptr, 1, &b);
     image.layout = to;
 }
 
-VkBufferImageCopy whole_image(const Image& image) {
+// The copy of ASPECT (default: the view's) of the whole image from or to packed rows at OFFSET in a buffer.
+VkBufferImageCopy whole_image(const Image& image, VkImageAspectFlags aspect = 0, VkDeviceSize offset = 0) {
     VkBufferImageCopy c{};
-    c.imageSubresource = {image.aspect, 0, 0, 1}; // rows packed: bufferRowLength and bufferImageHeight 0
+    c.bufferOffset = offset;
+    c.imageSubresource = {aspect ? aspect : image.aspect, 0, 0, 1}; // rows packed: bufferRowLength, Height 0
     c.imageExtent = {image.width, image.height, 1};
     return c;
 }
 
-// An image the harness fills from the CPU each frame through a staging buffer of its own.
+// An image the harness fills from the CPU each frame through a staging buffer of its own. A D24S8 depth image
+// takes two copies: the DEPTH aspect from 4 bytes a texel (depth in the low 24 bits, the high 8 ignored), then
+// the STENCIL aspect from 1 byte a texel, packed after them.
 struct Input {
     Image image;
     Buffer staging;
+    std::vector<VkBufferImageCopy> copies;
 
     void create(Gpu& gpu, uint32_t w, uint32_t h, VkFormat format, size_t texel_bytes, VkImageUsageFlags usage,
                 VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT) {
-        image = gpu.image(w, h, format, usage, aspect);
-        staging = gpu.buffer(VkDeviceSize(w) * h * texel_bytes);
+        const VkDeviceSize n = VkDeviceSize(w) * h;
+        if (format == VK_FORMAT_D24_UNORM_S8_UINT) {
+            image = gpu.image(w, h, format, usage, VK_IMAGE_ASPECT_DEPTH_BIT,
+                              VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
+            staging = gpu.buffer(n * 4 + n);
+            copies = {whole_image(image, VK_IMAGE_ASPECT_DEPTH_BIT, 0),
+                      whole_image(image, VK_IMAGE_ASPECT_STENCIL_BIT, n * 4)};
+        } else {
+            image = gpu.image(w, h, format, usage, aspect);
+            staging = gpu.buffer(n * texel_bytes);
+            copies = {whole_image(image)};
+        }
     }
-    // Writes packed rows into the staging buffer and records their copy into the image, which ends in
-    // VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL (what NGX reads inputs in).
-    void record_upload(VkCommandBuffer cmd, const uint8_t* rows) {
-        std::memcpy(staging.mapped, rows, size_t(staging.bytes));
+    // Writes BYTES (packed rows, staging.bytes of them) into the staging buffer and records their copy into the
+    // image, which ends in VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL (what NGX reads inputs in).
+    void record_upload(VkCommandBuffer cmd, const uint8_t* bytes) {
+        std::memcpy(staging.mapped, bytes, size_t(staging.bytes));
         transition(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-        VkBufferImageCopy c = whole_image(image);
-        vkCmdCopyBufferToImage(cmd, staging.buffer, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &c);
+        vkCmdCopyBufferToImage(cmd, staging.buffer, image.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                               uint32_t(copies.size()), copies.data());
         transition(cmd, image, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     }
     void destroy(Gpu& gpu) {
@@ -470,12 +556,15 @@ struct Frames {
 };
 
 constexpr const char* kUsage =
-    "usage: vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--depth r32f|d32f] [--scenario frames|refusals] "
-    "[--out DIR]";
+    "usage: vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--color F] [--output F] [--depth r32f|d32f|d24s8] "
+    "[--motion rg16f|rg32f] [--scenario frames|refusals] [--out DIR]";
 
 struct Options {
     std::string shim, frames, out, scenario = "frames";
-    bool depth_d32f = false;
+    const enc::Format* color = enc::find("rgba16f");
+    const enc::Format* output = enc::find("rgba16f");
+    const enc::Format* depth = enc::find_depth("r32f");
+    const enc::Format* motion = enc::find_motion("rg16f");
 };
 
 Options parse(int argc, char** argv) {
@@ -492,10 +581,18 @@ Options parse(int argc, char** argv) {
             std::exit(0);
         } else if (a == "--shim") {
             o.shim = value();
+        } else if (a == "--color") {
+            std::string v = value();
+            if (!(o.color = enc::find(v))) fail("unknown colour format " + v);
+        } else if (a == "--output") {
+            std::string v = value();
+            if (!(o.output = enc::find(v))) fail("unknown output format " + v);
         } else if (a == "--depth") {
             std::string v = value();
-            if (v != "r32f" && v != "d32f") fail("unknown depth format " + v + " (r32f or d32f)");
-            o.depth_d32f = v == "d32f";
+            if (!(o.depth = enc::find_depth(v))) fail("unknown depth format " + v + " (r32f, d32f or d24s8)");
+        } else if (a == "--motion") {
+            std::string v = value();
+            if (!(o.motion = enc::find_motion(v))) fail("unknown motion format " + v + " (rg16f or rg32f)");
         } else if (a == "--scenario") {
             o.scenario = value();
             if (o.scenario != "frames" && o.scenario != "refusals")
@@ -568,24 +665,37 @@ struct Session {
         if (!params) fail("NVSDK_NGX_VULKAN_AllocateParameters gave no parameter object");
     }
 
+    bool depth_is_attachment() const {
+        const VkFormat f = vk_of(*options.depth).format;
+        return f == VK_FORMAT_D32_SFLOAT || f == VK_FORMAT_D24_UNORM_S8_UINT;
+    }
+
+    // Exits 77 with a SKIPPED line when the Vulkan device cannot make an image of F (the WHICH plane's) with USAGE.
+    void require_image(const enc::Format& f, const char* which, VkImageUsageFlags usage) const {
+        if (gpu.can_create(vk_of(f).format, usage)) return;
+        std::printf("SKIPPED: this Vulkan device cannot create a %s %s image with usage %s "
+                    "(vkGetPhysicalDeviceImageFormatProperties)\n",
+                    which, describe(f).c_str(), hex(unsigned(usage)).c_str());
+        std::exit(77);
+    }
+
     void create_resources() {
         const uint32_t rw = frames.rw, rh = frames.rh;
-        const VkFormat depth_format = options.depth_d32f ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_R32_SFLOAT;
         // A game's depth buffer is a depth-stencil attachment; the shim reads it as it is.
         const VkImageUsageFlags depth_usage =
-            kInputUsage | (options.depth_d32f ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : 0);
-        if (!gpu.can_create(depth_format, depth_usage)) {
-            std::printf("SKIPPED: this Vulkan device cannot create a VkFormat %d depth image\n", int(depth_format));
-            std::exit(77);
-        }
-        color.create(gpu, rw, rh, VK_FORMAT_R16G16B16A16_SFLOAT, 8, kInputUsage);
-        depth.create(gpu, rw, rh, depth_format, 4, depth_usage,
-                     options.depth_d32f ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT);
-        motion.create(gpu, rw, rh, VK_FORMAT_R16G16_SFLOAT, 4, kInputUsage);
+            kInputUsage | (depth_is_attachment() ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : 0);
+        require_image(*options.color, "colour", kInputUsage);
+        require_image(*options.depth, "depth", depth_usage);
+        require_image(*options.motion, "motion-vector", kInputUsage);
+        require_image(*options.output, "output", kOutputUsage);
+        color.create(gpu, rw, rh, vk_of(*options.color).format, options.color->bytes, kInputUsage);
+        depth.create(gpu, rw, rh, vk_of(*options.depth).format, options.depth->bytes, depth_usage,
+                     depth_is_attachment() ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT);
+        motion.create(gpu, rw, rh, vk_of(*options.motion).format, options.motion->bytes, kInputUsage);
         exposure.create(gpu, 1, 1, VK_FORMAT_R32_SFLOAT, 4, kInputUsage);
         output =
-            gpu.image(frames.ow, frames.oh, VK_FORMAT_R16G16B16A16_SFLOAT, kOutputUsage, VK_IMAGE_ASPECT_COLOR_BIT);
-        const VkDeviceSize out_bytes = VkDeviceSize(frames.ow) * frames.oh * 8;
+            gpu.image(frames.ow, frames.oh, vk_of(*options.output).format, kOutputUsage, VK_IMAGE_ASPECT_COLOR_BIT);
+        const VkDeviceSize out_bytes = VkDeviceSize(frames.ow) * frames.oh * options.output->bytes;
         poison = gpu.buffer(out_bytes);
         std::memset(poison.mapped, kOutputPoison, size_t(out_bytes));
         readback = gpu.buffer(out_bytes);
@@ -625,14 +735,26 @@ struct Session {
     void set_good_resources() { set_resources(&color_res, &depth_res, &motion_res, &exposure_res, &output_res); }
 
     // Frame I's uploads and per-frame parameters, recorded into the open command buffer: the inputs end in
-    // SHADER_READ_ONLY_OPTIMAL, the output (filled with 0xFF bytes) in GENERAL.
+    // SHADER_READ_ONLY_OPTIMAL, the output (filled with 0xFF bytes) in GENERAL. Each plane is encoded into its
+    // format by formats_encode.h as the D3D12 harness does (what a game would have rendered).
     void record_frame_inputs(unsigned i, bool reset) {
         std::vector<uint8_t> in = frames.frame(i);
         const size_t n = size_t(frames.rw) * frames.rh;
         const uint8_t* at = in.data() + 12;
-        color.record_upload(gpu.cmd, at);
-        depth.record_upload(gpu.cmd, at + n * 8);
-        motion.record_upload(gpu.cmd, at + n * 12);
+        std::vector<uint8_t> color_bytes = enc::encode_color(*options.color, reinterpret_cast<const uint16_t*>(at), n);
+        std::vector<uint8_t> depth_bytes =
+            enc::encode_depth(*options.depth, reinterpret_cast<const float*>(at + n * 8), n);
+        std::vector<uint8_t> motion_bytes =
+            enc::encode_motion(*options.motion, reinterpret_cast<const uint16_t*>(at + n * 12), n);
+        if (vk_of(*options.depth).format == VK_FORMAT_D24_UNORM_S8_UINT) {
+            // The stencil byte (the high 8 bits of each word, which the DEPTH aspect's copy ignores) as the
+            // STENCIL aspect's bytes after the words: the shim must ignore the stencil either way.
+            depth_bytes.resize(n * 5);
+            for (size_t t = 0; t < n; ++t) depth_bytes[n * 4 + t] = depth_bytes[t * 4 + 3];
+        }
+        color.record_upload(gpu.cmd, color_bytes.data());
+        depth.record_upload(gpu.cmd, depth_bytes.data());
+        motion.record_upload(gpu.cmd, motion_bytes.data());
         exposure.record_upload(gpu.cmd, in.data() + 8);
         transition(gpu.cmd, output, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         VkBufferImageCopy c = whole_image(output);
@@ -654,8 +776,7 @@ struct Session {
     std::vector<uint8_t> run_frame(unsigned i, bool reset) {
         record_frame_inputs(i, reset);
         NVSDK_NGX_Result r = shim.NVSDK_NGX_VULKAN_EvaluateFeature_C(gpu.cmd, feature, params, nullptr);
-        if (r != NVSDK_NGX_Result_Success)
-            fail("frame " + std::to_string(i) + ": NVSDK_NGX_VULKAN_EvaluateFeature_C gave " + hex(unsigned(r)));
+        if (r != NVSDK_NGX_Result_Success) fail("frame " + std::to_string(i) + ": " + evaluation_failure(r));
         transition(gpu.cmd, output, VK_IMAGE_LAYOUT_GENERAL); // the evaluation's writes before the copy
         VkBufferImageCopy c = whole_image(output);
         vkCmdCopyImageToBuffer(gpu.cmd, output.image, VK_IMAGE_LAYOUT_GENERAL, readback.buffer, 1, &c);
@@ -670,11 +791,20 @@ struct Session {
                              &host, 0, nullptr);
         gpu.submit_and_wait();
         std::vector<uint8_t> out(readback.mapped, readback.mapped + readback.bytes);
+        // Texels still all 0xFF bytes were never written where no output can be that: an RGBA16F half 0xFFFF
+        // (a NaN) or an R11G11B10F word 0xFFFFFFFF (NaNs the conversion never makes). In RGBA8 or RGB10A2 it is
+        // opaque white; there the comparison with the reference tells.
+        const VkFormat of = vk_of(*options.output).format;
+        const size_t unit = of == VK_FORMAT_R16G16B16A16_SFLOAT ? 2 : of == VK_FORMAT_B10G11R11_UFLOAT_PACK32 ? 4 : 0;
         size_t unwritten = 0;
-        for (size_t b = 0; b + 1 < out.size(); b += 2)
-            unwritten += out[b] == kOutputPoison && out[b + 1] == kOutputPoison;
+        for (size_t b = 0; unit && b + unit <= out.size(); b += unit) {
+            size_t poisoned = 0;
+            for (size_t k = 0; k < unit; ++k) poisoned += out[b + k] == kOutputPoison;
+            unwritten += poisoned == unit;
+        }
         if (unwritten)
-            fail("frame " + std::to_string(i) + ": " + std::to_string(unwritten) + " output halves never written");
+            fail("frame " + std::to_string(i) + ": " + std::to_string(unwritten) + " output " +
+                 (unit == 2 ? "halves" : "texels") + " never written");
         return out;
     }
 
@@ -687,8 +817,44 @@ struct Session {
     }
 
     void print_frame(unsigned i, const std::vector<uint8_t>& out) const {
-        std::printf("frame %u: output %ux%u RGBA16F, fnv1a %016llx\n", i, frames.ow, frames.oh,
+        const bool rgba16f = vk_of(*options.output).format == VK_FORMAT_R16G16B16A16_SFLOAT;
+        std::printf("frame %u: output %ux%u %s, fnv1a %016llx\n", i, frames.ow, frames.oh,
+                    rgba16f ? "RGBA16F" : options.output->name,
                     static_cast<unsigned long long>(fnv1a(out.data(), out.size())));
+    }
+
+    // "colour rgba8 (VK_FORMAT_R8G8B8A8_UNORM), depth ..., motion ..., output ..."
+    std::string formats() const {
+        return "colour " + describe(*options.color) + ", depth " + describe(*options.depth) + ", motion " +
+               describe(*options.motion) + ", output " + describe(*options.output);
+    }
+
+    // The planes not in the front end's canonical (VRAM path) formats: "colour rgba8 (VK_FORMAT_R8G8B8A8_UNORM)",
+    // empty when all are.
+    std::string noncanonical() const {
+        std::string list;
+        auto add = [&](const char* plane, const enc::Format& f, bool canonical) {
+            if (!canonical) list += (list.empty() ? "" : ", ") + std::string(plane) + " " + describe(f);
+        };
+        const VkFormat depth_format = vk_of(*options.depth).format;
+        add("colour", *options.color, vk_of(*options.color).format == VK_FORMAT_R16G16B16A16_SFLOAT);
+        add("depth", *options.depth, depth_format == VK_FORMAT_R32_SFLOAT || depth_format == VK_FORMAT_D32_SFLOAT);
+        add("motion", *options.motion, vk_of(*options.motion).format == VK_FORMAT_R16G16_SFLOAT);
+        add("output", *options.output, vk_of(*options.output).format == VK_FORMAT_R16G16B16A16_SFLOAT);
+        return list;
+    }
+
+    // What a failed evaluation (R) says: the result, and for FAIL_UnsupportedFormat the formats refused.
+    std::string evaluation_failure(NVSDK_NGX_Result r) const {
+        std::string what = "NVSDK_NGX_VULKAN_EvaluateFeature_C gave " + hex(unsigned(r)) + " (" + result_name(r) + ")";
+        const std::string odd = noncanonical();
+        if (r == NVSDK_NGX_Result_FAIL_UnsupportedFormat)
+            what += odd.empty() ? ": the Vulkan front end refused a format, though all are canonical"
+                                : ": the Vulkan front end refused " + odd;
+        what += " (formats: " + formats();
+        if (const char* interop = std::getenv("D4R_SHIM_VRAM_INTEROP"))
+            what += std::string("; D4R_SHIM_VRAM_INTEROP=") + interop;
+        return what + ")";
     }
 
     void close() {
@@ -799,8 +965,9 @@ int main(int argc, char** argv) {
         s.feature = nullptr;
     }
     s.close();
-    std::printf("vulkan_harness: %s, %u frames %ux%u -> %ux%u, depth %s, ok\n", s.options.scenario.c_str(),
-                s.options.scenario == "refusals" ? 1u : s.frames.count, s.frames.rw, s.frames.rh, s.frames.ow,
-                s.frames.oh, s.options.depth_d32f ? "d32f" : "r32f");
+    std::printf("vulkan_harness: %s, %u frames %ux%u -> %ux%u, colour %s, depth %s, motion %s, output %s, ok\n",
+                s.options.scenario.c_str(), s.options.scenario == "refusals" ? 1u : s.frames.count, s.frames.rw,
+                s.frames.rh, s.frames.ow, s.frames.oh, s.options.color->name, s.options.depth->name,
+                s.options.motion->name, s.options.output->name);
     return 0;
 }
