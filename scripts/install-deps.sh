@@ -6,6 +6,7 @@
 #                  symbolizer), clang-format-19 and clang-tidy-19, Wine's tools,
 #                  Wine and mingw-w64 for the Wine bridge (nvcuda.dll) and its Windows test programs, and
 #                  Xvfb and Mesa's Vulkan drivers (lavapipe) for the NGX shim's D3D12 harness under Wine,
+#                  Khronos's validation layer for the Vulkan front end's harness,
 #                  and python3 (tests read zips back with its zipfile)
 #     --print      print the package list and exit
 # As root: runs apt-get (update first, once) for missing packages. Otherwise: prints the exact
@@ -33,7 +34,7 @@ demo_packages=(
 test_packages=(
     clang-19 libclang-rt-19-dev lld-19 llvm-19 clang-format-19 clang-tidy-19
     wine64 wine64-tools mingw-w64
-    xvfb xauth mesa-vulkan-drivers libvulkan1
+    xvfb xauth mesa-vulkan-drivers libvulkan1 vulkan-validationlayers
     python3
 )
 case "$purpose" in

@@ -125,12 +125,25 @@ shim_log() {
     echo "the shim's log (D4R_LOG_FILE, CUDA_TRACE lines left out):"
     grep -v "CUDA_TRACE" "$work/cuda.log" 2>/dev/null | tail -40 || true
 }
+# Khronos's validation layer where it is installed (vulkan-validationlayers, scripts/install-deps.sh --for test):
+# every command the front end records into the program's command buffer is checked, and any error fails the case.
+layers=()
+if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
+    layers=(VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation)
+else
+    echo "note: Khronos's validation layer is not installed (vulkan-validationlayers): the commands are not validated"
+fi
 env LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info D4R_CUDA_TRACE=1 D4R_LOG_FILE="$work/cuda.log" \
-    VK_ICD_FILENAMES="$lavapipe" "${harness_env[@]}" \
+    VK_ICD_FILENAMES="$lavapipe" "${layers[@]}" "${harness_env[@]}" \
     "$harness" --shim "$shim" "$frames" --out "$work/out-vulkan" "${args[@]}" \
     >"$work/vulkan.txt" 2>"$work/vulkan.err" || status=$?
 cat "$work/vulkan.txt"
 if [ "$status" = 77 ]; then exit 77; fi # the harness said SKIPPED and why
+if grep -q "Validation Error" "$work/vulkan.txt" "$work/vulkan.err"; then
+    echo "the validation layer reported errors:"; grep -h -A3 "Validation Error" "$work/vulkan.txt" "$work/vulkan.err" | head -40
+    exit 1
+fi
+[ ${#layers[@]} = 0 ] || echo "validation layer: no errors"
 if [ "$status" != 0 ]; then
     echo "the harness exited with $status ($formats)"
     grep -h "evaluation refused" "$work/cuda.log" 2>/dev/null | head -3 | sed 's/^/the front end: /' || true

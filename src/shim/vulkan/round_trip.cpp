@@ -76,6 +76,10 @@ void record_round_trip(const Context& vk, VkCommandBuffer cmd, const GameFrame& 
         b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         b.image = v.Image;
         b.subresourceRange = v.SubresourceRange;
+        // A layout change of a depth-stencil image covers both aspects (without separateDepthStencilLayouts).
+        if (v.Format == VK_FORMAT_D24_UNORM_S8_UINT || v.Format == VK_FORMAT_D32_SFLOAT_S8_UINT ||
+            v.Format == VK_FORMAT_D16_UNORM_S8_UINT)
+            b.subresourceRange.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
         to_src.push_back(b);
         b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
         b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
