@@ -333,10 +333,11 @@ void check_data_path(const config::ResolvedConfig* cfg, const std::filesystem::p
                                  "native Linux Vulkan games: the Vulkan front end libd4r_nvngx.so is not in " +
                                      (lib_dir.empty() ? std::string("d4r's lib folder") : lib_dir.string()),
                                  "build it (cmake, with libvulkan-dev installed) or install d4r's lib folder"));
-    out.push_back(check_line(CheckStatus::Warn, "datapath",
-                             "Windows Vulkan games under Proton: d4r_nvngx.dll has no NGX Vulkan entry points yet, "
-                             "so DLSS in them is not reached",
-                             "D3D12 games are served; for Windows Vulkan games nothing can be set up yet"));
+    out.push_back(check_line(CheckStatus::Ok, "datapath",
+                             "Windows Vulkan games under Proton: d4r_nvngx.dll's NGX Vulkan entry points, through its "
+                             "host path (a Windows program's Vulkan memory cannot be shared with CUDA as a file "
+                             "descriptor; the frames are read back, converted on the CPU and uploaded, and the result "
+                             "lands in the same frame)"));
 }
 
 } // namespace

@@ -72,7 +72,7 @@ TEST(DoctorCli, WellSetUpMachine) {
     EXPECT_TRUE(has_line(r.out, "ok", "proton", "Proton " + (t.path() / "proton").string())) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "proton", "prefix")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "datapath", "D3D12 games: the host path")) << r.out;
-    EXPECT_TRUE(has_line(r.out, "warn", "datapath", "Windows Vulkan games under Proton: d4r_nvngx.dll has no NGX"))
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "Windows Vulkan games under Proton: d4r_nvngx.dll's NGX Vulkan"))
         << r.out;
     // The Linux Vulkan front end beside d4r (build/lib), when this build has it (Vulkan's headers were installed).
     const bool front_end = fs::exists(d4r_binary().parent_path().parent_path() / "lib" / "libd4r_nvngx.so");

@@ -3,7 +3,7 @@
 // tests/bridge/programs/scene_frames.cpp wrote (colour, depth, motion vectors, jitter, exposure) into images, and
 // calls the shim's NGX Vulkan API as a game does: Init, capability parameters, CreateFeature in a command buffer,
 // per frame the uploads, the layout transitions and EvaluateFeature in one command buffer followed by a copy of the
-// output image, then ReleaseFeature, DestroyParameters and Shutdown1. The shim is loaded with dlopen from --shim
+// output image, then ReleaseFeature, DestroyParameters and Shutdown1. The shim is loaded at run time from --shim
 // (so this builds before the library does) and every NVSDK_NGX_VULKAN_* function is resolved by name.
 //   vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--color F] [--output F] [--depth F] [--motion F]
 //                  [--scenario frames|refusals] [--out DIR]
@@ -35,9 +35,7 @@
 // Exit status 0 when every check held; 1 with "vulkan_harness: WHAT" on stderr otherwise (a refused evaluation
 // names the NGX result and the four formats); 77 (with a SKIPPED line) when the Vulkan device cannot create an
 // image of a format asked for with the usage above (vkGetPhysicalDeviceImageFormatProperties).
-#include <dlfcn.h>
-
-#include <vulkan/vulkan.h>
+#include "vulkan/harness_vulkan.h" // first: the Vulkan functions as loaded pointers (VK_NO_PROTOTYPES)
 
 #include <cstdint>
 #include <cstdio>
@@ -175,15 +173,14 @@ struct Shim {
 };
 
 Shim load_shim(const std::string& path) {
-    if (!std::filesystem::exists(path)) fail("the shim library " + path + " does not exist (--shim)");
+    const bool bare_name = path.find_first_of("/\\") == std::string::npos; // found by the system's search order
+    if (!bare_name && !std::filesystem::exists(path)) fail("the shim library " + path + " does not exist (--shim)");
     Shim s;
-    s.library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!s.library) {
-        const char* why = dlerror();
-        fail("cannot load the shim " + path + ": " + (why ? why : "dlopen failed"));
-    }
-#define SHIM_RESOLVE(name)                                                \
-    s.name = reinterpret_cast<decltype(s.name)>(dlsym(s.library, #name)); \
+    std::string why;
+    s.library = harness_open_library(path, why);
+    if (!s.library) fail("cannot load the shim " + path + ": " + why);
+#define SHIM_RESOLVE(name)                                                         \
+    s.name = reinterpret_cast<decltype(s.name)>(harness_symbol(s.library, #name)); \
     if (!s.name) fail("the shim " + path + " does not export " #name);
     SHIM_FUNCTIONS(SHIM_RESOLVE)
 #undef SHIM_RESOLVE
@@ -286,6 +283,7 @@ struct Gpu {
         info.enabledExtensionCount = uint32_t(names.size());
         info.ppEnabledExtensionNames = names.data();
         check_vk(vkCreateInstance(&info, nullptr, &instance), "vkCreateInstance (Vulkan 1.1)");
+        if (std::string why = harness_load_instance_functions(instance); !why.empty()) fail(why);
     }
 
     // Mesa's lavapipe: the CPU Vulkan device (VK_ICD_FILENAMES names only it in the tests).
@@ -607,6 +605,9 @@ Options parse(int argc, char** argv) {
             fail("unexpected argument " + a + " (" + kUsage + ")");
         }
     }
+#if defined(_WIN32)
+    if (o.shim.empty()) o.shim = "d4r_nvngx.dll"; // beside the program, as a game has it (the DLL search order)
+#endif
     if (o.shim.empty()) fail(std::string("--shim PATH is required (") + kUsage + ")");
     if (o.frames.empty()) fail(std::string("FRAMES_DIR is required (") + kUsage + ")");
     return o;
@@ -644,9 +645,15 @@ struct Session {
             shim.NVSDK_NGX_VULKAN_GetFeatureDeviceExtensionRequirements(gpu.instance, gpu.physical, &info, &n, &props),
             "NVSDK_NGX_VULKAN_GetFeatureDeviceExtensionRequirements");
         std::vector<std::string> device_extensions = extension_names(n, props, "device");
+        // On Linux the VRAM path needs it; a Windows program's front end has the host path only and asks for none.
         bool fd = false;
         for (const std::string& e : device_extensions) fd = fd || e == VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME;
+#if defined(_WIN32)
+        if (fd)
+            fail("the Windows front end asks for " VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME ", which it cannot use");
+#else
         if (!fd) fail("the shim's device extensions do not include " VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+#endif
         gpu.create_device(device_extensions);
 
         check_ngx(shim.NVSDK_NGX_VULKAN_Init(0xd4, data_path.c_str(), gpu.instance, gpu.physical, gpu.device,
@@ -948,6 +955,7 @@ void scenario_refusals(Session& s) {
 int main(int argc, char** argv) {
     Session s;
     s.options = parse(argc, argv);
+    if (std::string why = harness_load_vulkan(); !why.empty()) fail(why);
     s.frames.open(s.options.frames);
     s.shim = load_shim(s.options.shim);
     s.open();

@@ -2,7 +2,8 @@
 // are in parameter_exports.cpp). Each entry point nulls its out-parameters, checks its arguments (refusals at debug
 // level), forwards to the Shim and catches every exception (entry.h): nothing a game does through this API may crash
 // it. The extension queries answer what the VRAM data path needs: VK_KHR_external_memory_fd on the device (Vulkan 1.1
-// has the rest in its core), nothing on the instance.
+// has the rest in its core), nothing on the instance; the Windows DLL asks for nothing (a Windows program's memory
+// cannot be shared as a file descriptor: it has the host path only, docs/vulkan.md).
 #include <cstring>
 #include <memory>
 
@@ -24,6 +25,11 @@ namespace vk = d4r::shim::vulkan;
 namespace {
 
 const char* const kDeviceExtensionNames[] = {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME};
+#if defined(_WIN32)
+constexpr uint32_t kDeviceExtensionCount = 0;
+#else
+constexpr uint32_t kDeviceExtensionCount = 1;
+#endif
 
 NVSDK_NGX_Result init(const char* entry, VkInstance instance, VkPhysicalDevice physical, VkDevice device,
                       PFN_vkGetInstanceProcAddr gipa, PFN_vkGetDeviceProcAddr gdpa, const wchar_t* data_path,
@@ -75,8 +81,8 @@ NVSDK_NGX_Result extensions(const char* entry, bool device, uint32_t* count, VkE
                          VK_MAX_EXTENSION_NAME_SIZE - 1);
             device_list[0].specVersion = VK_KHR_EXTERNAL_MEMORY_FD_SPEC_VERSION;
         }
-        *count = device ? 1 : 0;
-        if (properties != nullptr) *properties = device ? device_list : nullptr;
+        *count = device ? kDeviceExtensionCount : 0;
+        if (properties != nullptr) *properties = device && kDeviceExtensionCount ? device_list : nullptr;
         return NVSDK_NGX_Result_Success;
     });
 }
@@ -97,8 +103,8 @@ D4R_SHIM_EXPORT NVSDK_NGX_Result NVSDK_NGX_VULKAN_RequiredExtensions(unsigned in
             return refuse(entry, "an out-parameter is null");
         static const char* device_names[1] = {kDeviceExtensionNames[0]};
         *OutInstanceExtCount = 0;
-        *OutDeviceExtCount = 1;
-        *OutDeviceExts = device_names;
+        *OutDeviceExtCount = kDeviceExtensionCount;
+        *OutDeviceExts = kDeviceExtensionCount ? device_names : nullptr;
         return NVSDK_NGX_Result_Success;
     });
 }
