@@ -7,6 +7,7 @@
 // its data path (D3D12: the host path; Vulkan: the VRAM path).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 #include "abi/ngx.h"
 #include "shim/cuda_worker.h"
 #include "shim/data_path.h"
+#include "shim/formats.h"
 #include "shim/host_staging.h"
 #include "upscaler/cuda_functions.h"
 
@@ -23,6 +25,19 @@ struct Refusal {
     abi::NVSDK_NGX_Result result = abi::NVSDK_NGX_Result_Fail;
     std::string message;
 };
+
+// Runs CHECK on each present resource of FRAME in the order colour, depth, motion, output, exposure (what every API's
+// `validate` does) and gives the first refusal.
+inline std::optional<Refusal> check_planes(GameFrame& frame,
+                                           const std::function<std::optional<Refusal>(Plane, GameResource&)>& check) {
+    const Plane planes[5] = {Plane::Color, Plane::Depth, Plane::Motion, Plane::Output, Plane::Exposure};
+    GameResource* targets[5] = {&frame.color, &frame.depth, &frame.motion, &frame.output, &frame.exposure};
+    for (int i = 0; i < 5; ++i) {
+        if (!targets[i]->resource) continue;
+        if (auto refusal = check(planes[i], *targets[i])) return refusal;
+    }
+    return std::nullopt;
+}
 
 class ApiDevice {
 public:

@@ -11,7 +11,6 @@
 #include "shim/formats.h"
 #include "shim/vulkan/resources.h"
 #include "shim/vulkan/round_trip.h"
-#include "shim/vulkan/vram_path.h"
 
 namespace d4r::shim::vulkan {
 
@@ -106,32 +105,21 @@ struct HostPath::State {
 
     // One job on the thread: the inputs converted, the core evaluated, the output converted, `done` set.
     void run(const Job& job) {
-        const bool ready = wait_until_set(vk, job.events.ready, kGpuWaitMs);
-        Status result;
-        if (!ready) {
-            result = make_error(ErrorCode::Io,
-                                "the command buffer the evaluation was recorded into did not reach it within {} ms "
-                                "(not submitted, or the device was lost): the frame's output is left as it was",
-                                kGpuWaitMs);
-        } else {
+        Status result = host_side(vk, job.events, job.old, [&]() -> Status {
             host.begin_frame();
-            for (int i = 0; i < 4 && result; ++i) {
+            for (int i = 0; i < 4; ++i) {
                 const GameResource& in = input_of(job.frame, i);
                 if (!in.resource) {
                     host.clear_input(kInputs[i]);
                     continue;
                 }
-                result =
-                    host.read_input(kInputs[i], in, inputs[i].mapped, size_t(in.region.width) * texel_bytes(in.format));
+                D4R_TRY(host.read_input(kInputs[i], in, inputs[i].mapped,
+                                        size_t(in.region.width) * texel_bytes(in.format)));
             }
-            if (result) result = host.evaluate(job.frame, job.core);
+            D4R_TRY(host.evaluate(job.frame, job.core));
             const GameResource& out = job.frame.output;
-            if (result)
-                result = host.write_output(out, output.mapped, size_t(out.region.width) * texel_bytes(out.format));
-        }
-        vk.vk.vkSetEvent(vk.device, job.events.done); // always: the queue must never wait forever
-        if (ready)
-            for (const EventPair& e : job.old) destroy_events(vk, e);
+            return host.write_output(out, output.mapped, size_t(out.region.width) * texel_bytes(out.format));
+        });
         if (!result) log::error("shim: Vulkan host path: {}", result.error().text());
     }
 

@@ -92,14 +92,6 @@ std::optional<Refusal> check(Plane plane, GameResource& out) {
 
 } // namespace
 
-std::optional<Refusal> validate_frame(GameFrame& frame) {
-    const Plane planes[5] = {Plane::Color, Plane::Depth, Plane::Motion, Plane::Output, Plane::Exposure};
-    GameResource* targets[5] = {&frame.color, &frame.depth, &frame.motion, &frame.output, &frame.exposure};
-    for (int i = 0; i < 5; ++i) {
-        if (!targets[i]->resource) continue;
-        if (auto refusal = check(planes[i], *targets[i])) return refusal;
-    }
-    return std::nullopt;
-}
+std::optional<Refusal> validate_frame(GameFrame& frame) { return check_planes(frame, check); }
 
 } // namespace d4r::shim::vulkan

@@ -133,6 +133,8 @@ void record_round_trip(const Context& vk, VkCommandBuffer cmd, const GameFrame& 
                            nullptr, 1, &ob);
 }
 
+namespace {
+
 bool wait_until_set(const Context& vk, VkEvent event, unsigned limit_ms) {
     const auto start = std::chrono::steady_clock::now();
     for (unsigned spin = 0;; ++spin) {
@@ -142,6 +144,23 @@ bool wait_until_set(const Context& vk, VkEvent event, unsigned limit_ms) {
         if (std::chrono::steady_clock::now() - start > std::chrono::milliseconds(limit_ms)) return false;
         std::this_thread::sleep_for(std::chrono::microseconds(spin < 100 ? 20 : 500));
     }
+}
+
+} // namespace
+
+Status host_side(const Context& vk, const EventPair& events, const std::vector<EventPair>& old,
+                 const std::function<Status()>& work) {
+    const bool ready = wait_until_set(vk, events.ready, kGpuWaitMs);
+    Status result = ready ? work()
+                          : make_error(ErrorCode::Io,
+                                       "the command buffer the evaluation was recorded into did not reach it within "
+                                       "{} ms (not submitted, or the device was lost): the frame's output is left as "
+                                       "it was",
+                                       kGpuWaitMs);
+    vk.vk.vkSetEvent(vk.device, events.done);
+    if (ready)
+        for (const EventPair& e : old) destroy_events(vk, e);
+    return result;
 }
 
 } // namespace d4r::shim::vulkan

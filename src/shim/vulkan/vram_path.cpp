@@ -256,25 +256,12 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
     }
     auto shared = m_shared;
     m_worker.post("Vulkan evaluation", [shared, events, cf, core, old]() -> Status {
-        const bool ready = wait_until_set(shared->vk, events.ready, kGpuWaitMs);
-        Status result;
-        if (!ready) {
-            result = make_error(ErrorCode::Io,
-                                "the command buffer the evaluation was recorded into did not reach it within {} ms "
-                                "(not submitted, or the device was lost): the frame's output is left as it was",
-                                kGpuWaitMs);
-        } else {
-            result = core(cf);
-            if (result) {
-                CUresult r = shared->cuda->cuCtxSynchronize();
-                if (r != CUDA_SUCCESS) result = upscaler::cuda_error(*shared->cuda, "cuCtxSynchronize", r);
-            }
-        }
-        shared->vk.vk.vkSetEvent(shared->vk.device, events.done); // always: the queue must never wait forever
-        // Without `ready` the GPU's progress is unknown: older events are then left alive (a few handles).
-        if (ready)
-            for (const EventPair& e : old) destroy_events(shared->vk, e);
-        return result;
+        return host_side(shared->vk, events, old, [&]() -> Status {
+            D4R_TRY(core(cf));
+            CUresult r = shared->cuda->cuCtxSynchronize();
+            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*shared->cuda, "cuCtxSynchronize", r);
+            return {};
+        });
     });
     return {};
 }

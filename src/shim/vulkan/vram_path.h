@@ -28,9 +28,6 @@
 
 namespace d4r::shim::vulkan {
 
-// How long the worker waits for the game to submit the command buffer an evaluation was recorded into.
-inline constexpr unsigned kGpuWaitMs = kGiveUpMs;
-
 // Why the VRAM path cannot serve the device (no VK_KHR_external_memory_fd, a CUDA driver without external memory),
 // or empty.
 std::string vram_unavailable(const Context& context, const std::string& cuda_library);
