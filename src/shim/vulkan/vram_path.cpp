@@ -69,7 +69,6 @@ struct VramPath::Shared {
     PlaneBuffer planes[kPlanes];
     std::vector<PlaneBuffer> retired; // outgrown buffers, freed with the path (the GPU may still use them)
     std::deque<EventPair> events;     // per evaluation, oldest first
-    bool passes_said = false;
 
     // CUDA's side of B (on the worker), then Vulkan's.
     void free_plane(PlaneBuffer& b) const {
@@ -127,11 +126,10 @@ VramPath::~VramPath() {
 
 Status VramPath::ensure_planes(const GameFrame& frame) {
     Shared& s = *m_shared;
-    if (!s.cu.import || !s.cu.map || !s.cu.destroy)
+    if (!s.cu.import || !s.cu.map || !s.cu.destroy) // vram_unavailable said so before this path was chosen
         return make_error(ErrorCode::Unsupported,
-                          "the CUDA driver '{}' lacks cuImportExternalMemory, cuExternalMemoryGetMappedBuffer or "
-                          "cuDestroyExternalMemory: the Vulkan VRAM path cannot share memory with it",
-                          "libcuda");
+                          "the CUDA driver lacks cuImportExternalMemory, cuExternalMemoryGetMappedBuffer or "
+                          "cuDestroyExternalMemory: the Vulkan VRAM path cannot share memory with it");
     const Functions& vk = s.vk.vk;
     for (int i = 0; i < kPlanes; ++i) {
         const VkDeviceSize need = plane_bytes(frame, kPlaneOrder[i]);
@@ -212,17 +210,22 @@ Status VramPath::ensure_planes(const GameFrame& frame) {
                 buffer.offset = 0;
                 buffer.size = size;
                 r = cu.map(&result->pointer, result->external, &buffer);
-                if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuExternalMemoryGetMappedBuffer", r);
+                if (r != CUDA_SUCCESS) {
+                    cu.destroy(result->external); // CUDA's side goes here, on the worker
+                    result->external = nullptr;
+                    return upscaler::cuda_error(*cuda, "cuExternalMemoryGetMappedBuffer", r);
+                }
                 return {};
             },
             kSetupTimeoutMs);
-        b.external = result->external;
-        b.pointer = result->pointer;
         if (!st) {
-            if (!is_timeout(st.error())) s.free_plane(b); // a task still running owns the descriptor
+            // Vulkan's side only: CUDA's was undone by the task, or is still the task's when it timed out.
+            if (!is_timeout(st.error())) s.free_plane(b);
             return make_error(ErrorCode::Io, "the {} plane's memory, imported into CUDA: {}",
                               plane_name(kPlaneOrder[i]), st.error().text());
         }
+        b.external = result->external; // the task has ended: its result is ours
+        b.pointer = result->pointer;
         s.planes[i] = b;
     }
     return {};
