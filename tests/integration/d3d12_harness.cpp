@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "formats_encode.h"
+#include "harness_util.h"
 #include "shim/d3d12/ngx_d3d12.h"
 
 using namespace d4r::abi;
@@ -75,27 +76,13 @@ void check_ngx(NVSDK_NGX_Result r, const char* what) {
 }
 
 std::vector<uint8_t> read_file(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) fail("cannot open " + path);
     std::vector<uint8_t> bytes;
-    uint8_t chunk[65536];
-    size_t n;
-    while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
-    std::fclose(f);
+    if (!harness::read_whole_file(path, bytes)) fail("cannot open " + path);
     return bytes;
 }
 
-uint64_t fnv1a(const void* data, size_t bytes) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < bytes; ++i) h = (h ^ static_cast<const uint8_t*>(data)[i]) * 0x100000001b3ull;
-    return h;
-}
-
-float from_bits(const uint8_t* p) {
-    float v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
+using harness::fnv1a;
+using harness::from_bits;
 
 // ---- The shim's API -------------------------------------------------------------------------------------
 
