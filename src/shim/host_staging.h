@@ -43,7 +43,7 @@ struct HostOptions {
     abi::PFN_d4r_EventWait event_wait = nullptr; // the bridge's, if nvcuda.dll is d4r's
     HostPasses passes;
     std::string cuda_library; // the CUDA driver the shim loaded (for data paths that need more of its functions)
-    bool vram_off = false;    // D4R_SHIM_VRAM_INTEROP=0: no data path that shares memory with CUDA
+    std::string no_vram; // why no data path may share memory with CUDA here (D4R_SHIM_VRAM_INTEROP=0, ...), or empty
 };
 
 class HostStaging {

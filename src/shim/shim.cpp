@@ -2,6 +2,7 @@
 #include "shim/shim.h"
 
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -30,6 +31,25 @@ std::optional<T> read(const NVSDK_NGX_Parameter& p, const char* name) {
     T value{};
     if (p.Get(name, &value) != NVSDK_NGX_Result_Success) return std::nullopt;
     return value;
+}
+
+// The CUDA device whose UUID is UUID (cuDeviceGetCount and cuDeviceGetUuid of the library at CUDA_PATH), if any.
+std::optional<CUdevice> device_with_uuid(const upscaler::CudaFunctions& cuda, const std::string& cuda_path,
+                                         const Shim::DeviceUuid& uuid) {
+    auto library = upscaler::platform::open_library(cuda_path);
+    if (!library) return std::nullopt;
+    auto count_of =
+        reinterpret_cast<PFN_cuDeviceGetCount>(upscaler::platform::find_symbol(*library, "cuDeviceGetCount"));
+    auto uuid_of = reinterpret_cast<PFN_cuDeviceGetUuid>(upscaler::platform::find_symbol(*library, "cuDeviceGetUuid"));
+    int count = 0;
+    if (!count_of || !uuid_of || count_of(&count) != CUDA_SUCCESS) return std::nullopt;
+    for (int d = 0; d < count; ++d) {
+        CUdevice device = 0;
+        CUuuid id{};
+        if (cuda.cuDeviceGet(&device, d) != CUDA_SUCCESS || uuid_of(&id, device) != CUDA_SUCCESS) continue;
+        if (std::memcmp(id.bytes, uuid.data(), uuid.size()) == 0) return device;
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -83,7 +103,8 @@ void Shim::watchdog_default(const std::string& cuda_path) {
                   env_name(EnvVar::CpuWatchdogMs), ms);
 }
 
-NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, const wchar_t* data_path) {
+NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, const wchar_t* data_path,
+                            std::optional<DeviceUuid> device_uuid) {
     std::lock_guard lock(m_mutex);
     if (m_initialized) {
         log::debug("shim: {}: already initialised", entry);
@@ -118,7 +139,7 @@ NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, c
             m_event_wait =
                 reinterpret_cast<PFN_d4r_EventWait>(upscaler::platform::find_symbol(*library, "d4r_EventWait"));
     }
-    NVSDK_NGX_Result r = init_cuda_and_core(data_path ? std::wstring(data_path) : std::wstring(L"."));
+    NVSDK_NGX_Result r = init_cuda_and_core(data_path ? std::wstring(data_path) : std::wstring(L"."), device_uuid);
     if (NVSDK_NGX_FAILED(r)) return r;
     m_api = make_api();
     m_settings = read_settings(process_environment());
@@ -137,16 +158,21 @@ NVSDK_NGX_Result Shim::init(const char* entry, const ApiDeviceMaker& make_api, c
     return NVSDK_NGX_Result_Success;
 }
 
-NVSDK_NGX_Result Shim::init_cuda_and_core(const std::wstring& data_path) {
+NVSDK_NGX_Result Shim::init_cuda_and_core(const std::wstring& data_path, std::optional<DeviceUuid> device_uuid) {
     // Shared with the task: one the watchdog gives up on must not write into this frame.
     struct State {
         std::wstring data_path;
+        std::optional<DeviceUuid> uuid;
+        std::string cuda_path;
+        std::string no_vram; // set when no CUDA device has the game's GPU's UUID
         CUdevice device = 0;
         CUcontext context = nullptr;
         NVSDK_NGX_Result result = NVSDK_NGX_Result_Fail;
     };
     auto st = std::make_shared<State>();
     st->data_path = data_path;
+    st->uuid = device_uuid;
+    st->cuda_path = m_cuda_path;
     const upscaler::CudaFunctions* cuda = &*m_cuda;
     const CoreFunctions* core = &*m_core;
     Status s = m_worker.run(
@@ -156,6 +182,15 @@ NVSDK_NGX_Result Shim::init_cuda_and_core(const std::wstring& data_path) {
             if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuInit", r);
             r = cuda->cuDeviceGet(&st->device, 0);
             if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuDeviceGet", r);
+            if (st->uuid) {
+                if (auto found = device_with_uuid(*cuda, st->cuda_path, *st->uuid)) {
+                    st->device = *found;
+                    log::info("shim: CUDA device {} is the game's GPU (the same UUID)", *found);
+                } else {
+                    st->no_vram = "no CUDA device has the UUID of the game's GPU";
+                    log::warn("shim: {}: CUDA device 0 evaluates, and no frame shares memory with it", st->no_vram);
+                }
+            }
             r = cuda->cuDevicePrimaryCtxRetain(&st->context, st->device);
             if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuDevicePrimaryCtxRetain", r);
             r = cuda->cuCtxSetCurrent(st->context);
@@ -181,6 +216,7 @@ NVSDK_NGX_Result Shim::init_cuda_and_core(const std::wstring& data_path) {
     }
     m_device = st->device;
     m_context = st->context;
+    m_no_vram = st->no_vram;
     m_core_initialized = true;
     return NVSDK_NGX_Result_Success;
 }
@@ -340,7 +376,8 @@ NVSDK_NGX_Result Shim::create_feature(CommandListHandle list, NVSDK_NGX_Feature 
     options.passes.depth_inverted = (unsigned(c.flags) & NVSDK_NGX_DLSS_Feature_Flags_DepthInverted) != 0;
     options.passes.watermark = m_settings.watermark;
     options.cuda_library = m_cuda_path;
-    options.vram_off = m_settings.vram_off;
+    options.no_vram =
+        m_settings.vram_off ? fmt::format("{}=0 asks for no VRAM path", env_name(EnvVar::ShimVramInterop)) : m_no_vram;
     feature.path = m_api->make_data_path(m_worker, *m_cuda, options);
     m_handles.push_back(NVSDK_NGX_Handle{m_next_id++});
     NVSDK_NGX_Handle* handle = &m_handles.back();

@@ -23,6 +23,8 @@
 //     ReleaseFeature and Shutdown on a worker stuck in such a task queue their work behind it and return.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -58,9 +60,13 @@ class Shim {
 public:
     static Shim& instance();
 
-    // MAKE_API: the API's part, made once CUDA and the core are ready.
+    // MAKE_API: the API's part, made once CUDA and the core are ready. DEVICE_UUID (Vulkan's deviceUUID of the
+    // game's GPU): the CUDA device with that UUID is used, and when none has it, device 0 and no VRAM path (said
+    // once); without it, device 0.
     using ApiDeviceMaker = std::function<std::unique_ptr<ApiDevice>()>;
-    NVSDK_NGX_Result init(const char* entry, const ApiDeviceMaker& make_api, const wchar_t* data_path);
+    using DeviceUuid = std::array<uint8_t, 16>;
+    NVSDK_NGX_Result init(const char* entry, const ApiDeviceMaker& make_api, const wchar_t* data_path,
+                          std::optional<DeviceUuid> device_uuid = std::nullopt);
     NVSDK_NGX_Result shutdown();
 
     NVSDK_NGX_Result get_parameters(NVSDK_NGX_Parameter** out);
@@ -81,7 +87,7 @@ private:
     };
 
     Shim() = default;
-    NVSDK_NGX_Result init_cuda_and_core(const std::wstring& data_path);
+    NVSDK_NGX_Result init_cuda_and_core(const std::wstring& data_path, std::optional<DeviceUuid> device_uuid);
     void watchdog_default(const std::string& cuda_path);
 
     // The cpu backend's launch watchdog (EnvVar::CpuWatchdogMs), on by default in a game (docs/proton.md).
@@ -119,6 +125,7 @@ private:
     Settings m_settings;
     abi::PFN_d4r_EventWait m_event_wait = nullptr; // the bridge's blocking event wait, if nvcuda.dll is d4r's
     std::string m_cuda_path;                       // the CUDA driver library loaded
+    std::string m_no_vram;                         // why no feature may share memory with CUDA, or empty
 };
 
 } // namespace d4r::shim

@@ -144,6 +144,10 @@ if grep -q "Validation Error" "$work/vulkan.txt" "$work/vulkan.err"; then
     exit 1
 fi
 [ ${#layers[@]} = 0 ] || echo "validation layer: no errors"
+# The front end evaluates on the CUDA device that is the program's GPU: the cpu backend reports lavapipe's UUID.
+if ! grep -q "shim: CUDA device [0-9]* is the game's GPU (the same UUID)" "$work/cuda.log"; then
+    echo "the shim did not find the CUDA device with the Vulkan device's UUID"; shim_log; exit 1
+fi
 if [ "$status" != 0 ]; then
     echo "the harness exited with $status ($formats)"
     grep -h "evaluation refused" "$work/cuda.log" 2>/dev/null | head -3 | sed 's/^/the front end: /' || true

@@ -1,6 +1,8 @@
 // The Vulkan part of an NGX device (vulkan/device.h).
 #include "shim/vulkan/device.h"
 
+#include <cstring>
+
 #include "core/log.h"
 #include "shim/vulkan/path_choice.h"
 #include "shim/vulkan/resources.h"
@@ -15,9 +17,13 @@ Expected<std::unique_ptr<Device>> Device::open(VkInstance instance, VkPhysicalDe
     c.physical = physical;
     c.device = device;
     c.vk.vkGetPhysicalDeviceMemoryProperties(physical, &c.memory);
+    VkPhysicalDeviceIDProperties id{};
+    id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
     VkPhysicalDeviceProperties2 properties{};
     properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+    properties.pNext = &id;
     c.vk.vkGetPhysicalDeviceProperties2(physical, &properties);
+    std::memcpy(c.uuid, id.deviceUUID, VK_UUID_SIZE);
     log::info("shim: Vulkan device '{}' (API {}.{})", properties.properties.deviceName,
               VK_API_VERSION_MAJOR(properties.properties.apiVersion),
               VK_API_VERSION_MINOR(properties.properties.apiVersion));

@@ -21,6 +21,7 @@ struct Context {
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     VkPhysicalDeviceMemoryProperties memory{};
+    uint8_t uuid[VK_UUID_SIZE] = {}; // the physical device's deviceUUID (what CUDA calls the device's UUID)
 };
 
 class Device final : public ApiDevice {

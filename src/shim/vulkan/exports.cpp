@@ -44,9 +44,11 @@ NVSDK_NGX_Result init(const char* entry, VkInstance instance, VkPhysicalDevice p
             dlog::error("shim: {}: {}", entry, opened.error().text());
             return NVSDK_NGX_Result_FAIL_PlatformError;
         }
+        Shim::DeviceUuid uuid{};
+        std::memcpy(uuid.data(), (*opened)->context().uuid, uuid.size());
         auto made = std::make_shared<std::unique_ptr<vk::Device>>(std::move(*opened));
         return Shim::instance().init(
-            entry, [made]() -> std::unique_ptr<d4r::shim::ApiDevice> { return std::move(*made); }, data_path);
+            entry, [made]() -> std::unique_ptr<d4r::shim::ApiDevice> { return std::move(*made); }, data_path, uuid);
     });
 }
 

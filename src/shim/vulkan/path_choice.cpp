@@ -15,8 +15,8 @@ namespace d4r::shim::vulkan {
 ChosenPath::ChosenPath(const Context& context, CudaWorker& worker, const upscaler::CudaFunctions& cuda,
                        HostOptions options)
     : m_context(context), m_worker(worker), m_cuda(cuda), m_options(std::move(options)) {
-    if (m_options.vram_off)
-        m_device_refusal = fmt::format("{}=0 asks for no VRAM path", env_name(EnvVar::ShimVramInterop));
+    if (!m_options.no_vram.empty())
+        m_device_refusal = m_options.no_vram;
     else if (std::string why = vram_unavailable(context, m_options.cuda_library); !why.empty())
         m_device_refusal = why;
     else if (m_options.passes.motion_dilation || m_options.passes.watermark)
