@@ -6,7 +6,8 @@
 // output image, then ReleaseFeature, DestroyParameters and Shutdown1. The shim is loaded at run time from --shim
 // (so this builds before the library does) and every NVSDK_NGX_VULKAN_* function is resolved by name.
 //   vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--color F] [--output F] [--depth F] [--motion F]
-//                  [--scenario frames|refusals] [--out DIR]
+//                  [--scenario frames|refusals] [--out DIR] [--gpu]
+//     --gpu: the first GPU with Vulkan 1.1 instead of Mesa's lavapipe (a device script on real hardware)
 //     --color, --output: a name of formats_encode.h, as the D3D12 harness takes them (default rgba16f): rgba16f
 //              R16G16B16A16_SFLOAT, rgba32f R32G32B32A32_SFLOAT, r11g11b10f B10G11R11_UFLOAT_PACK32, rgb10a2
 //              A2B10G10R10_UNORM_PACK32, rgba8 R8G8B8A8_UNORM, rgba8srgb R8G8B8A8_SRGB, bgra8 B8G8R8A8_UNORM,
@@ -274,7 +275,7 @@ struct Gpu {
     }
 
     // Mesa's lavapipe: the CPU Vulkan device (VK_ICD_FILENAMES names only it in the tests).
-    void pick_lavapipe() {
+    void pick_device(bool want_gpu) {
         uint32_t n = 0;
         check_vk(vkEnumeratePhysicalDevices(instance, &n, nullptr), "vkEnumeratePhysicalDevices");
         std::vector<VkPhysicalDevice> devices(n);
@@ -282,13 +283,15 @@ struct Gpu {
         for (VkPhysicalDevice d : devices) {
             VkPhysicalDeviceProperties p;
             vkGetPhysicalDeviceProperties(d, &p);
-            if (p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && p.apiVersion >= VK_API_VERSION_1_1) {
+            const bool cpu = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+            if (cpu != want_gpu && p.apiVersion >= VK_API_VERSION_1_1) {
                 physical = d;
                 std::printf("Vulkan device: %s\n", p.deviceName);
                 vkGetPhysicalDeviceMemoryProperties(physical, &memory);
                 return;
             }
         }
+        if (want_gpu) fail("no GPU with Vulkan 1.1 among " + std::to_string(n) + " devices (--gpu)");
         fail("no CPU Vulkan 1.1 device (Mesa's lavapipe) among " + std::to_string(n) +
              " devices; set VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json");
     }
@@ -542,10 +545,11 @@ struct Frames {
 
 constexpr const char* kUsage =
     "usage: vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--color F] [--output F] [--depth r32f|d32f|d24s8] "
-    "[--motion rg16f|rg32f] [--scenario frames|refusals] [--out DIR]";
+    "[--motion rg16f|rg32f] [--scenario frames|refusals] [--out DIR] [--gpu]";
 
 struct Options {
     std::string shim, frames, out, scenario = "frames";
+    bool gpu = false; // the first GPU (not lavapipe) with Vulkan 1.1
     const enc::Format* color = enc::find("rgba16f");
     const enc::Format* output = enc::find("rgba16f");
     const enc::Format* depth = enc::find_depth("r32f");
@@ -584,6 +588,8 @@ Options parse(int argc, char** argv) {
                 fail("unknown scenario " + o.scenario + " (frames or refusals)");
         } else if (a == "--out") {
             o.out = value();
+        } else if (a == "--gpu") {
+            o.gpu = true;
         } else if (!a.empty() && a[0] == '-') {
             fail("unknown option " + a + " (" + kUsage + ")");
         } else if (o.frames.empty()) {
@@ -626,7 +632,7 @@ struct Session {
         check_ngx(shim.NVSDK_NGX_VULKAN_GetFeatureInstanceExtensionRequirements(&info, &n, &props),
                   "NVSDK_NGX_VULKAN_GetFeatureInstanceExtensionRequirements");
         gpu.create_instance(extension_names(n, props, "instance"));
-        gpu.pick_lavapipe();
+        gpu.pick_device(options.gpu);
         n = 0, props = nullptr;
         check_ngx(
             shim.NVSDK_NGX_VULKAN_GetFeatureDeviceExtensionRequirements(gpu.instance, gpu.physical, &info, &n, &props),
