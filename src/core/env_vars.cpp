@@ -121,7 +121,7 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
     {EnvVar::ShimSplitFrame, "D4R_SHIM_SPLIT_FRAME", Bool, "true", 0, 0, "", kShim,
      "Each frame gets its own result; false asks for pipelined results, which the shim does not do yet (noted)."},
     {EnvVar::ShimVramInterop, "D4R_SHIM_VRAM_INTEROP", Bool, "false", 0, 0, "", kShim,
-     "Share textures in VRAM; the D3D12 front end has only the host path yet, and says so when this is on (the Vulkan front end always shares them)."},
+     "Share frames with the CUDA side: the Vulkan front end's VRAM path, D3D12's mapped path (no CPU copy) where a frame's layout allows; 0 sends every frame through the host path (CPU copies and conversions)."},
     {EnvVar::ShimWatermark, "D4R_SHIM_WATERMARK", Bool, "false", 0, 0, "", kShim,
      "Draw a small d4r mark into the top-left corner of every upscaled frame, whichever NGX core produced it."},
     {EnvVar::MotionDilation, "D4R_MOTION_DILATION", Integer, "0", 0, 8, "", kShim,

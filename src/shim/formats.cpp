@@ -273,6 +273,22 @@ bool accepted(Plane plane, uint32_t format) {
 
 size_t canonical_texel_bytes(Plane plane) { return plane == Plane::Color || plane == Plane::Output ? 8 : 4; }
 
+bool canonical(Plane plane, uint32_t format) {
+    using enum Dxgi;
+    switch (plane) {
+    case Plane::Color:
+    case Plane::Output:
+        return is_one_of(format, {R16G16B16A16_Float, R16G16B16A16_Typeless});
+    case Plane::Depth:
+        return is_one_of(format, {D32_Float, R32_Float, R32_Typeless});
+    case Plane::Motion:
+        return is_one_of(format, {R16G16_Float, R16G16_Typeless});
+    case Plane::Exposure:
+        return is_one_of(format, {R32_Float, R32_Typeless});
+    }
+    return false;
+}
+
 namespace {
 
 // True when F's texels are the plane's canonical texels bit for bit: converting a row is copying it.

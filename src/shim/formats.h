@@ -59,6 +59,10 @@ size_t texel_bytes(uint32_t format);
 bool accepted(Plane plane, uint32_t format);
 // Bytes per texel of the canonical layout of a plane (colour and output 8, depth 4, motion 4, exposure 4).
 size_t canonical_texel_bytes(Plane plane);
+// True when FORMAT's texels are the plane's canonical bytes (the conversion is a copy): colour and output
+// R16G16B16A16 FLOAT or TYPELESS, depth D32_FLOAT, R32_FLOAT or R32_TYPELESS, motion R16G16 FLOAT or TYPELESS,
+// exposure R32 FLOAT or TYPELESS.
+bool canonical(Plane plane, uint32_t format);
 
 // Converts WIDTH x HEIGHT texels of FORMAT (rows SRC_PITCH bytes apart) into the plane's canonical layout,
 // rows packed (WIDTH * canonical_texel_bytes apart). False for a format the plane does not accept.

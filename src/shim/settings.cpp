@@ -23,9 +23,10 @@ Settings read_settings(const Environment& env) {
                             "not do yet: every frame gets its own result, as with FrameAge 0");
     if (auto vram = env_raw(env, EnvVar::ShimVramInterop); vram && env_bool(env, EnvVar::ShimVramInterop))
         s.notices.push_back(std::string(env_name(EnvVar::ShimVramInterop)) + "=" + vram->text +
-                            " asks for the VRAM data path, which the D3D12 front end does not have yet: its inputs "
-                            "and output go through the host path (readback, CPU conversion, upload); the Vulkan front "
-                            "end has it");
+                            " asks for memory shared with CUDA: the Vulkan front end's VRAM path; in D3D12 the mapped "
+                            "path (CUDA reads and writes D3D12's readback and upload buffers, no CPU copy) where a "
+                            "frame's layout allows it, else the host path, said per feature (a D3D12 VRAM path through "
+                            "vkd3d-proton is not there yet)");
     return s;
 }
 

@@ -13,8 +13,9 @@
 // instead (never a silent fallback):
 //   D4R_SHIM_SPLIT_FRAME=0  pipelined results (d4r.ini [Latency] FrameAge N > 0): every frame still gets
 //                           its own result, as with FrameAge 0
-//   D4R_SHIM_VRAM_INTEROP   the VRAM data path (default on in d4r.ini): the D3D12 front end uses the host path
-//                           (the Vulkan front end has it; set to 0, `vram_off`, it uses its host path)
+//   D4R_SHIM_VRAM_INTEROP   memory shared with CUDA (default on in d4r.ini): the Vulkan front end's VRAM path,
+//                           D3D12's mapped path (no VRAM path through vkd3d-proton yet); set to 0, `vram_off`,
+//                           every frame takes the host path
 // Pure code with no Windows dependency (unit-tested on Linux).
 #pragma once
 

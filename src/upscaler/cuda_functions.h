@@ -21,7 +21,7 @@ namespace d4r::upscaler {
     X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel) \
     X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuStreamSynchronize) \
     X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) \
-    X(cuMemGetAddressRange_v2)
+    X(cuMemGetAddressRange_v2) X(cuPointerGetAttribute)
 // clang-format on
 
 struct CudaFunctions {

@@ -87,8 +87,10 @@ public:
     const math::Params* frame_params() const override { return m_evaluated ? &m_last : nullptr; }
 
 private:
-    // Every caller buffer the frame touches lies inside one live CUDA allocation, or nothing is queued: a
-    // kernel running off a too-small, freed or host buffer would fault and poison the game's context.
+    // Every caller buffer the frame touches lies inside one live CUDA allocation or one range of page-locked host
+    // memory mapped for the device (cuMemHostRegister or cuMemHostAlloc with DEVICEMAP: the NGX shim's D3D12 mapped
+    // path), or nothing is queued: a kernel running off a too-small, freed or unmapped host buffer would fault and
+    // poison the game's context.
     Status check_buffers(const FrameParams& frame) const {
         if (!m_cuda.cuMemGetAddressRange_v2) {
             if (log::once("upscaler-no-address-range"))
@@ -100,6 +102,7 @@ private:
             CUdeviceptr base = 0;
             size_t size = 0;
             CUresult r = m_cuda.cuMemGetAddressRange_v2(&base, &size, e.start);
+            if (r != CUDA_SUCCESS && mapped_host_range(e.start, base, size)) r = CUDA_SUCCESS;
             if (r != CUDA_SUCCESS)
                 return make_error(ErrorCode::Invalid, "{}: 0x{:x} is not inside a CUDA allocation ({})", e.name,
                                   e.start, cuda_error(m_cuda, "cuMemGetAddressRange_v2", r).message());
@@ -110,6 +113,17 @@ private:
                                   e.name, e.bytes, e.start, base, size);
         }
         return ok_status();
+    }
+
+    // The page-locked host range mapped for the device that holds PTR (cuMemGetAddressRange answers only for
+    // allocations): its memory type is host and CUDA knows its extent.
+    bool mapped_host_range(CUdeviceptr ptr, CUdeviceptr& base, size_t& size) const {
+        if (!m_cuda.cuPointerGetAttribute) return false;
+        unsigned type = 0;
+        return m_cuda.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr) == CUDA_SUCCESS &&
+               type == CU_MEMORYTYPE_HOST &&
+               m_cuda.cuPointerGetAttribute(&base, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, ptr) == CUDA_SUCCESS &&
+               m_cuda.cuPointerGetAttribute(&size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, ptr) == CUDA_SUCCESS;
     }
 
     CudaFunctions m_cuda;

@@ -4,15 +4,27 @@
 # backend on NVIDIA's libcuda, on the frames in CARRY/vkf (bridge_scene_frames city 8 32 18 64 36): once on the VRAM
 # path and once on the host path (D4R_SHIM_VRAM_INTEROP=0); both outputs must equal the open core's on the same GPU
 # (bin/bridge_ngx_frames). CARRY: bin/{vulkan_harness,bridge_ngx_frames}, lib/{libd4rcuda.so,libcuda.so.1 ->
-# libd4rcuda.so,libd4r_ngx.so,libd4r_nvngx.so,libvulkan.so.1 (Debian's loader: the device image has none)}, vkf/.
+# libd4rcuda.so,libd4r_ngx.so,libd4r_nvngx.so,libvulkan.so.1 (Debian's loader: the device image has none)}, vkf/;
+# with SIZE also bin/{bridge_scene_frames,d4r} and share/d4r/native.
 # BACKEND=cpu GPU= VK_ICD_FILENAMES=<lavapipe> runs it on the development machine (a smoke test of the script).
 # Prints the shim's log lines about the device, the path and the UUID; exits 1 on any difference or failure.
+# SIZE=RWxRH:OWxOH (e.g. 1920x1080:3840x2160) then times frames of that size (docs/performance.md, "The Vulkan front
+# end"): CARRY/bin/bridge_scene_frames writes 8 city frames, vulkan_harness --scenario timing evaluates them
+# $REPEAT times (default 40) on the VRAM path and on the host path (CPU staging), and d4r demo runs the same core
+# at the same size (the pure-CUDA demo, native sets from CARRY/share/d4r/native, network off); one line each.
 set -uo pipefail
 carry=$(realpath "${1:-.carry}")
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 [ -e "$carry/lib/libcuda.so.1" ] || ln -s libd4rcuda.so "$carry/lib/libcuda.so.1"
-ls /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>/dev/null
+# The ICDs and whether the library each names loads (NVIDIA's names libGLX_nvidia.so.0: a container given the driver's
+# compute part only has the JSON without it, and the loader then answers VK_ERROR_INCOMPATIBLE_DRIVER).
+for icd in /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json; do
+    [ -f "$icd" ] || continue
+    lib=$(sed -n 's/.*"library_path" *: *"\([^"]*\)".*/\1/p' "$icd")
+    found=$(ldconfig -p | grep -m1 " ${lib##*/} " | sed 's/.*=> //')
+    echo "ICD $icd: $lib -> ${found:-not found by ldconfig}"
+done
 status=0
 run() { # NAME ENV...
     local name=$1; shift
@@ -34,4 +46,25 @@ for path in vram host; do
     done
 done
 [ "$status" = 0 ] && echo "vulkan-front-end: VRAM and host paths equal the core's frames on this GPU"
+if [ -n "${SIZE:-}" ]; then
+    render=${SIZE%%:*} output=${SIZE##*:}
+    big=/tmp/vk-timing-frames
+    rm -rf "$big"
+    "$carry/bin/bridge_scene_frames" "$big" city 8 "${render%x*}" "${render#*x}" "${output%x*}" "${output#*x}" \
+        > "$out/timing-frames.txt" 2>&1 || { echo "== bridge_scene_frames failed"; tail -3 "$out/timing-frames.txt"; }
+    export D4R_NATIVE_KERNEL_DIR="$carry/share/d4r/native"
+    for path in vram host; do
+        interop=1
+        [ $path = host ] && interop=0
+        env LD_LIBRARY_PATH="$carry/lib" D4R_CUDA_BACKEND=${BACKEND:-driver} D4R_LOG=info \
+            D4R_LOG_FILE="$out/timing-$path.log" D4R_SHIM_VRAM_INTEROP=$interop "$carry/bin/vulkan_harness" \
+            ${GPU-"--gpu"} --shim "$carry/lib/libd4r_nvngx.so" "$big" --scenario timing --repeat "${REPEAT:-40}" \
+            > "$out/timing-$path.txt" 2>&1 || { echo "== timing on the $path path failed"; status=1; }
+        grep -E "^timing:|vulkan_harness:" "$out/timing-$path.txt"
+    done
+    "$carry/bin/d4r" demo --scene city --backend "${BACKEND:-driver}" --native on --render "$render" \
+        --output "$output" --frames 12 --translated-frames 0 --no-images --network off --lib-dir "$carry/lib" \
+        --out /tmp/vk-timing-demo > "$out/timing-demo.txt" 2>&1 || { echo "== the demo failed"; status=1; }
+    grep -E '^(d4r|time)' "$out/timing-demo.txt"
+fi
 exit "$status"

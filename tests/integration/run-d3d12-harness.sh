@@ -3,13 +3,18 @@
 # the open core as a Windows DLL and the bridge on libd4rcuda's cpu backend, and compares its outputs with the
 # open core on Linux (ngx_frames with libd4r_ngx.so) on the same frames, byte for byte.
 #   run-d3d12-harness.sh --setup --wine WINE64 --prefix DIR --scene-frames EXE --frames DIR [--frames-b DIR]
+#                        [--frames-c DIR]
 #       makes the Wine prefix and writes 8 frames of the city scene (32x18 -> 64x36) [and 4 at 40x24 -> 60x36]
+#       [and 4 at 64x36 -> 128x72: rows D3D12 places as the core reads them, for the mapped path]
 #   run-d3d12-harness.sh --wine WINE64 --prefix DIR --bridge NVCUDA.DLL.SO --lib DIR --shim D4R_NVNGX.DLL
 #                        --core D4R_NGX.DLL --test-core D4R_TEST_CORE.DLL --linux-core NGX_FRAMES
 #                        --reference-tool SHIM_REFERENCE --frames DIR HARNESS.EXE
 #                        [HARNESS ARGS: --scenario S --color F --output F --depth F --motion F --subrect]
 #                        [--watermark] [--dilation N]   (this script's: D4R_SHIM_WATERMARK=1, D4R_MOTION_DILATION=N
 #                        for the shim, and the reference with the watermark drawn or the motion vectors dilated)
+#                        [--env NAME=VALUE]... (for the harness) [--expect-path mapped|host] (with D4R_CUDA_TRACE:
+#                        mapped: the feature made on the mapped path, the planes registered with CUDA and not one
+#                        cuMemcpy; host: the host path taken, its reason logged, and cuMemcpy uploads)
 #       scenarios frames, recreate, core-invalid and blocking: every output file must equal the Linux
 #       reference (colour, depth and motion formats other than the canonical ones: the reference frames carry
 #       those planes through the format and back, computed by shim_reference independently of the shim;
@@ -20,7 +25,7 @@
 #   run-d3d12-harness.sh --skip REASON      (exit 77: ctest reports the test skipped)
 set -euo pipefail
 
-wine= prefix= bridge= lib= shim= core= test_core= linux_core= ref_tool= frames= frames_b= scene_frames= setup=0
+wine= prefix= bridge= lib= shim= core= test_core= linux_core= ref_tool= frames= frames_b= frames_c= scene_frames= setup=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --skip) echo "SKIPPED: $2"; exit 77 ;;
@@ -33,11 +38,12 @@ while [ $# -gt 0 ]; do
         --core) core=$2; shift 2 ;;
         --test-core) test_core=$2; shift 2 ;;
         --frames-b) frames_b=$2; shift 2 ;;
+        --frames-c) frames_c=$2; shift 2 ;;
         --linux-core) linux_core=$2; shift 2 ;;
         --reference-tool) ref_tool=$2; shift 2 ;;
         --frames) frames=$2; shift 2 ;;
         --scene-frames) scene_frames=$2; shift 2 ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) break ;;
     esac
 done
@@ -50,6 +56,7 @@ export VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
 if [ "$setup" = 1 ]; then
     "$scene_frames" "$frames" city 8 32 18 64 36
     [ -z "$frames_b" ] || "$scene_frames" "$frames_b" city 4 40 24 60 36
+    [ -z "$frames_c" ] || "$scene_frames" "$frames_c" city 4 64 36 128 72
     if [ -f "$prefix/system.reg" ] && [ -d "$prefix/drive_c/windows" ]; then
         echo "Wine prefix ready (kept): $prefix"; exit 0
     fi
@@ -64,12 +71,15 @@ fi
 [ $# -ge 1 ] || { echo "run-d3d12-harness.sh: expected HARNESS.EXE (see --help)" >&2; exit 2; }
 harness=$1
 shift
-scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f watermark=0 dilation=0
-args=() # for the harness: all but this script's own --watermark and --dilation
+scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f watermark=0 dilation=0 expect_path=
+args=() # for the harness: all but this script's own --watermark, --dilation, --env and --expect-path
+harness_env=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --watermark) watermark=1; shift; continue ;;
         --dilation) dilation=$2; shift 2; continue ;;
+        --env) harness_env+=("$2"); shift 2; continue ;;
+        --expect-path) expect_path=$2; shift 2; continue ;;
     esac
     args+=("$1")
     case "$1" in
@@ -103,6 +113,8 @@ case "$scenario" in
 esac
 [ "$watermark" = 0 ] || extra_env+=(D4R_SHIM_WATERMARK=1)
 [ "$dilation" = 0 ] || extra_env+=("D4R_MOTION_DILATION=$dilation")
+extra_env+=("${harness_env[@]}")
+[ -z "$expect_path" ] || extra_env+=(D4R_CUDA_TRACE=1)
 run_harness() {
     status=0
     xvfb-run -a -e "$work/xvfb.err" bash -c '"$@"; s=$?; "'"$wineserver"'" -w; exit $s' run \
@@ -176,6 +188,24 @@ if [ "$dilation" != 0 ]; then
     [ "$(grep -c "motion-vector dilation on" "$work/windows.err")" = 1 ] ||
         { echo "the dilation was logged more than once:"; cat "$work/windows.err"; exit 1; }
 elif grep -q "motion-vector dilation on" "$work/windows.err"; then echo "dilation is on unasked:"; cat "$work/windows.err"; exit 1; fi
+# The data path (D4R_CUDA_TRACE: every CUDA call the shim and the core made, in its log).
+copies=$(grep -c "CUDA_TRACE cuMemcpy" "$work/windows.err" || true)
+registered=$(grep -c "CUDA_TRACE cuMemHostRegister.*= CUDA_SUCCESS" "$work/windows.err" || true)
+case "$expect_path" in
+    mapped)
+        expect_lines "shim: CreateFeature .* data path mapped"
+        if [ "$copies" != 0 ] || [ "$registered" != 5 ]; then
+            echo "expected the 5 planes' D3D12 buffers registered with CUDA and no cuMemcpy; the trace has $registered" \
+                "registrations and $copies copies"; grep "CUDA_TRACE cuMem\(cpy\|Host\)" "$work/windows.err" | head -20; exit 1
+        fi
+        echo "mapped path check: zero copies, the 5 planes' D3D12 buffers registered with CUDA, no cuMemcpy (D4R_CUDA_TRACE)" ;;
+    host)
+        expect_lines "shim: D3D12: the host path (the frame's texels copied and converted by the CPU): "
+        [ "$copies" != 0 ] || { echo "expected the host path's cuMemcpy uploads in the trace, found none"; exit 1; }
+        echo "host path check: $copies cuMemcpy calls in the trace ($(grep -m1 -o "the host path (.*" "$work/windows.err"))" ;;
+    '') ;;
+    *) echo "run-d3d12-harness.sh: --expect-path mapped or host, not '$expect_path'" >&2; exit 2 ;;
+esac
 case "$scenario" in
     refusals)
         for line in "evaluation refused: Color 32x18 DXGI format 61: unsupported format" \

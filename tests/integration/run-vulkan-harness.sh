@@ -4,7 +4,8 @@
 # with the open core's own run on the same frames (ngx_frames with libd4r_ngx.so), byte for byte.
 #   run-vulkan-harness.sh --lib DIR --shim LIBD4R_NVNGX.SO --scene-frames EXE --frames DIR --ngx-frames EXE
 #                         --reference-tool SHIM_REFERENCE [--env NAME=VALUE]...
-#                         HARNESS [HARNESS ARGS: --scenario frames|refusals --color F --output F --depth F --motion F]
+#                         HARNESS [HARNESS ARGS: --scenario frames|refusals|timing --repeat N --color F --output F
+#                                  --depth F --motion F]
 #       --lib: libd4rcuda.so as libcuda.so.1 and libd4r_ngx.so (build/lib); the harness and the reference run with
 #              it as LD_LIBRARY_PATH, D4R_CUDA_BACKEND=cpu, and lavapipe as the only Vulkan driver
 #       --frames: the scene frames; when DIR has none, EXE (bridge_scene_frames) writes 8 frames of the city scene
@@ -18,7 +19,8 @@
 #              D4R_SHIM_VRAM_INTEROP=0 for the front end's CPU-staging path
 #       scenarios: frames — every frame_<i>.bin the harness wrote must equal the reference's; refusals — the harness
 #       checks the refusals itself, and its one good frame after them (frame 0, with Reset) must equal the
-#       reference's frame 0
+#       reference's frame 0; timing — the harness must print its timing line (the figures themselves are not
+#       judged: lavapipe and the cpu backend say nothing of a GPU's speed), and the path check below holds
 #       The CUDA trace (D4R_CUDA_TRACE) is checked too: with every format canonical (colour and output rgba16f,
 #       depth r32f or d32f, motion rg16f) and D4R_SHIM_VRAM_INTEROP not 0 the VRAM path must run with zero copies
 #       (the 5 planes mapped from Vulkan memory, no cuMemcpy); otherwise the CPU-staging path must show at least
@@ -173,6 +175,11 @@ fi
 
 expected=$count
 [ "$scenario" != refusals ] || expected=1
+if [ "$scenario" = timing ]; then
+    expected=0
+    grep -Eq "^timing: [0-9]+ evaluations .*: GPU ms median [0-9.]+ mean [0-9.]+, end to end ms median [0-9.]+ mean [0-9.]+$" \
+        "$work/vulkan.txt" || { echo "the harness printed no timing line"; exit 1; }
+fi
 n=$(find "$work/out-vulkan" -name 'frame_*.bin' | wc -l)
 if [ "$n" != "$expected" ]; then
     echo "expected $expected output files from the harness, found $n"; ls -l "$work/out-vulkan"; exit 1

@@ -171,3 +171,41 @@ TEST(ShimFormats, HarnessMotionFormatsDecodeAsTheIndependentConversion) {
         EXPECT_EQ(differ, 0u);
     }
 }
+
+// canonical(): exactly the formats whose conversion to the canonical layout is a copy of the bytes (the D3D12 mapped
+// path hands their texels to the core as they are). Every format of every plane, over texels of random bytes that
+// are finite values in every format (each byte below 0x70: no f16 or f32 NaN or infinity).
+TEST(ShimFormats, CanonicalIsExactlyTheFormatsWhoseConversionIsACopy) {
+    std::vector<uint8_t> src(64 * 16);
+    uint32_t x = 12345;
+    for (uint8_t& b : src) {
+        x = x * 1664525u + 1013904223u;
+        b = static_cast<uint8_t>((x >> 24) % 0x70);
+    }
+    int canonical_formats = 0;
+    for (Plane plane : {Plane::Color, Plane::Depth, Plane::Motion, Plane::Exposure, Plane::Output}) {
+        for (uint32_t format = 0; format < 120; ++format) {
+            if (!accepted(plane, format)) {
+                EXPECT_FALSE(canonical(plane, format)) << plane_name(plane) << " " << format_name(format);
+                continue;
+            }
+            const size_t texel = canonical_texel_bytes(plane);
+            if (texel_bytes(format) != texel) {
+                EXPECT_FALSE(canonical(plane, format)) << plane_name(plane) << " " << format_name(format);
+                continue;
+            }
+            std::vector<uint8_t> out(64 * texel);
+            bool copy = false;
+            if (plane == Plane::Output) {
+                ASSERT_TRUE(convert_from_canonical(format, src.data(), 64, 1, out.data(), out.size()));
+                copy = std::memcmp(out.data(), src.data(), out.size()) == 0;
+            } else {
+                ASSERT_TRUE(convert_to_canonical(plane, format, src.data(), 64 * texel, 64, 1, out.data()));
+                copy = std::memcmp(out.data(), src.data(), out.size()) == 0;
+            }
+            EXPECT_EQ(canonical(plane, format), copy) << plane_name(plane) << " " << format_name(format);
+            canonical_formats += canonical(plane, format);
+        }
+    }
+    EXPECT_EQ(canonical_formats, 11); // colour 2, depth 3, motion 2, exposure 2, output 2
+}

@@ -53,7 +53,7 @@ TEST(ShimSettings, WhatIsNotDoneYetIsSaidWithWhatHappensInstead) {
     Settings s = read_settings(MapEnvironment{{"D4R_SHIM_SPLIT_FRAME", "0"}, {"D4R_SHIM_VRAM_INTEROP", "true"}});
     ASSERT_EQ(s.notices.size(), 2u);
     EXPECT_NE(s.notices[0].find("every frame gets its own result"), std::string::npos) << s.notices[0];
-    EXPECT_NE(s.notices[1].find("through the host path"), std::string::npos) << s.notices[1];
+    EXPECT_NE(s.notices[1].find("the mapped path"), std::string::npos) << s.notices[1];
 }
 
 TEST(ShimSettings, ConstantsAgreeWithTheTableOfVariables) {

@@ -6,7 +6,7 @@
 // output image, then ReleaseFeature, DestroyParameters and Shutdown1. The shim is loaded at run time from --shim
 // (so this builds before the library does) and every NVSDK_NGX_VULKAN_* function is resolved by name.
 //   vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--color F] [--output F] [--depth F] [--motion F]
-//                  [--scenario frames|refusals] [--out DIR] [--gpu]
+//                  [--scenario frames|refusals|timing] [--repeat N] [--out DIR] [--gpu]
 //     --gpu: the first GPU with Vulkan 1.1 instead of Mesa's lavapipe (a device script on real hardware)
 //     --color, --output: a name of formats_encode.h, as the D3D12 harness takes them (default rgba16f): rgba16f
 //              R16G16B16A16_SFLOAT, rgba32f R32G32B32A32_SFLOAT, r11g11b10f B10G11R11_UFLOAT_PACK32, rgb10a2
@@ -25,7 +25,12 @@
 //                refusals — null out-parameters, a null command buffer, a null and an unknown handle, a missing
 //                colour, an unsupported colour format and a colour image smaller than the render size must each
 //                give an NGX failure and not crash; then frame 0 evaluates (with Reset) and is written as
-//                OUT/frame_0.bin, the released handle is refused.
+//                OUT/frame_0.bin, the released handle is refused;
+//                timing — N evaluations (--repeat, default 40) of the frames in turn, each frame's uploads submitted
+//                on their own first, then the evaluation alone between two timestamps in a command buffer of its
+//                own: prints the GPU time between the timestamps and the wall time from vkQueueSubmit to the
+//                fence (end to end: what the game's frame waits), median and mean over all but the first 4
+//                evaluations (the feature's first frames allocate). The numbers of docs/performance.md.
 // The images: colour, depth and motion vectors at render size in the formats asked for, exposure
 // VK_FORMAT_R32_SFLOAT 1x1, usage TRANSFER_SRC|TRANSFER_DST|SAMPLED (depth-stencil formats also
 // DEPTH_STENCIL_ATTACHMENT), in VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL at EvaluateFeature; the output at output
@@ -38,11 +43,14 @@
 // image of a format asked for with the usage above (vkGetPhysicalDeviceImageFormatProperties).
 #include "vulkan/harness_vulkan.h" // first: the Vulkan functions as loaded pointers (VK_NO_PROTOTYPES)
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -545,11 +553,12 @@ struct Frames {
 
 constexpr const char* kUsage =
     "usage: vulkan_harness --shim LIBD4R_NVNGX.SO FRAMES_DIR [--color F] [--output F] [--depth r32f|d32f|d24s8] "
-    "[--motion rg16f|rg32f] [--scenario frames|refusals] [--out DIR] [--gpu]";
+    "[--motion rg16f|rg32f] [--scenario frames|refusals|timing] [--repeat N] [--out DIR] [--gpu]";
 
 struct Options {
     std::string shim, frames, out, scenario = "frames";
-    bool gpu = false; // the first GPU (not lavapipe) with Vulkan 1.1
+    bool gpu = false;     // the first GPU (not lavapipe) with Vulkan 1.1
+    unsigned repeat = 40; // evaluations of the timing scenario
     const enc::Format* color = enc::find("rgba16f");
     const enc::Format* output = enc::find("rgba16f");
     const enc::Format* depth = enc::find_depth("r32f");
@@ -584,8 +593,14 @@ Options parse(int argc, char** argv) {
             if (!(o.motion = enc::find_motion(v))) fail("unknown motion format " + v + " (rg16f or rg32f)");
         } else if (a == "--scenario") {
             o.scenario = value();
-            if (o.scenario != "frames" && o.scenario != "refusals")
-                fail("unknown scenario " + o.scenario + " (frames or refusals)");
+            if (o.scenario != "frames" && o.scenario != "refusals" && o.scenario != "timing")
+                fail("unknown scenario " + o.scenario + " (frames, refusals or timing)");
+        } else if (a == "--repeat") {
+            const std::string v = value();
+            char* end = nullptr;
+            const unsigned long n = std::strtoul(v.c_str(), &end, 10);
+            if (v.empty() || *end || n < 5 || n > 100000) fail("--repeat " + v + ": a count from 5 to 100000");
+            o.repeat = unsigned(n);
         } else if (a == "--out") {
             o.out = value();
         } else if (a == "--gpu") {
@@ -943,6 +958,55 @@ void scenario_refusals(Session& s) {
     s.feature = nullptr;
 }
 
+// The timing scenario (see the top of this file).
+void scenario_timing(Session& s) {
+    Gpu& gpu = s.gpu;
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(gpu.physical, &props);
+    if (props.limits.timestampComputeAndGraphics != VK_TRUE) fail("this Vulkan device has no timestamps on its queues");
+    auto q = make<VkQueryPoolCreateInfo>(VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+    q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    q.queryCount = 2;
+    VkQueryPool pool = VK_NULL_HANDLE;
+    check_vk(vkCreateQueryPool(gpu.device, &q, nullptr, &pool), "vkCreateQueryPool");
+    std::vector<double> gpu_ms, wall_ms;
+    for (unsigned i = 0; i < s.options.repeat; ++i) {
+        const unsigned frame = i % s.frames.count;
+        s.record_frame_inputs(frame, i == 0);
+        gpu.submit_and_wait(); // the uploads: not timed
+        vkCmdResetQueryPool(gpu.cmd, pool, 0, 2);
+        vkCmdWriteTimestamp(gpu.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 0);
+        NVSDK_NGX_Result r = s.shim.NVSDK_NGX_VULKAN_EvaluateFeature_C(gpu.cmd, s.feature, s.params, nullptr);
+        if (r != NVSDK_NGX_Result_Success) fail("evaluation " + std::to_string(i) + ": " + s.evaluation_failure(r));
+        vkCmdWriteTimestamp(gpu.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, pool, 1);
+        const auto start = std::chrono::steady_clock::now();
+        gpu.submit_and_wait();
+        const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
+        uint64_t ts[2] = {};
+        check_vk(vkGetQueryPoolResults(gpu.device, pool, 0, 2, sizeof ts, ts, sizeof ts[0],
+                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                 "vkGetQueryPoolResults");
+        if (i < 4) continue;
+        gpu_ms.push_back(double(ts[1] - ts[0]) * double(props.limits.timestampPeriod) / 1.0e6);
+        wall_ms.push_back(wall.count());
+    }
+    vkDestroyQueryPool(gpu.device, pool, nullptr);
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    auto mean = [](const std::vector<double>& v) {
+        return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+    };
+    const char* path = std::getenv("D4R_SHIM_VRAM_INTEROP");
+    std::printf("timing: %zu evaluations %ux%u -> %ux%u (D4R_SHIM_VRAM_INTEROP=%s): GPU ms median %.3f mean %.3f, "
+                "end to end ms median %.3f mean %.3f\n",
+                gpu_ms.size(), s.frames.rw, s.frames.rh, s.frames.ow, s.frames.oh, path ? path : "unset",
+                median(gpu_ms), mean(gpu_ms), median(wall_ms), mean(wall_ms));
+    check_ngx(s.shim.NVSDK_NGX_VULKAN_ReleaseFeature(s.feature), "NVSDK_NGX_VULKAN_ReleaseFeature");
+    s.feature = nullptr;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -956,6 +1020,8 @@ int main(int argc, char** argv) {
     s.create_feature();
     if (s.options.scenario == "refusals") {
         scenario_refusals(s);
+    } else if (s.options.scenario == "timing") {
+        scenario_timing(s);
     } else {
         for (unsigned i = 0; i < s.frames.count; ++i) {
             std::vector<uint8_t> out = s.run_frame(i, i == 0);
@@ -967,8 +1033,11 @@ int main(int argc, char** argv) {
     }
     s.close();
     std::printf("vulkan_harness: %s, %u frames %ux%u -> %ux%u, colour %s, depth %s, motion %s, output %s, ok\n",
-                s.options.scenario.c_str(), s.options.scenario == "refusals" ? 1u : s.frames.count, s.frames.rw,
-                s.frames.rh, s.frames.ow, s.frames.oh, s.options.color->name, s.options.depth->name,
+                s.options.scenario.c_str(),
+                s.options.scenario == "refusals" ? 1u
+                : s.options.scenario == "timing" ? s.options.repeat
+                                                 : s.frames.count,
+                s.frames.rw, s.frames.rh, s.frames.ow, s.frames.oh, s.options.color->name, s.options.depth->name,
                 s.options.motion->name, s.options.output->name);
     return 0;
 }

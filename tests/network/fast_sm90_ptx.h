@@ -12,7 +12,7 @@
 namespace d4r::network {
 
 struct FastPtx {
-    std::string elementwise, unpatchify, regroup, linear, attention; // NUL-terminated texts
+    std::string elementwise, unpatchify, regroup, linear, attention, pixel; // NUL-terminated texts
 };
 
 inline const FastPtx* fast_ptx(std::string* why) {
@@ -24,7 +24,7 @@ inline const FastPtx* fast_ptx(std::string* why) {
             return text;
         };
         return FastPtx{read("fast_elementwise.ptx"), read("fast_unpatchify.ptx"), read("fast_regroup.ptx"),
-                       read("fast_linear.ptx"), read("fast_attention.ptx")};
+                       read("fast_linear.ptx"),      read("fast_attention.ptx"),  read("fast_pixel.ptx")};
     }();
     return &p;
 #else
@@ -33,11 +33,14 @@ inline const FastPtx* fast_ptx(std::string* why) {
 #endif
 }
 
-// The fast kernel of K (MATRIX_TOO: also the linears' and attention's; otherwise those from the embedded PTX); the
-// embedded PTX for every kernel the fast set has none of (refine-v2's pixel kernels and wide linear).
-inline std::string_view pick(const FastPtx& f, Kernel k, bool matrix_too) {
-    if (k == Kernel::Linear || k == Kernel::LinearFp8) return matrix_too ? std::string_view(f.linear) : kernel_ptx(k);
-    if (k == Kernel::Attention) return matrix_too ? std::string_view(f.attention) : kernel_ptx(k);
+// The fast kernel of K. INEXACT_TOO: also those that do not give the PTX path's bytes (the linears' and attention's
+// f32 accumulators, refine-v2's pixel kernels' powers); otherwise those from the embedded PTX. The embedded PTX for
+// every kernel the fast set has none of (refine-v2's wide linear).
+inline std::string_view pick(const FastPtx& f, Kernel k, bool inexact_too) {
+    auto inexact = [&](const std::string& fast) { return inexact_too ? std::string_view(fast) : kernel_ptx(k); };
+    if (k == Kernel::Linear || k == Kernel::LinearFp8) return inexact(f.linear);
+    if (k == Kernel::Attention) return inexact(f.attention);
+    if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend) return inexact(f.pixel);
     if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;
     if (k == Kernel::Unpatchify) return f.unpatchify;
     if (k == Kernel::Patchify || k == Kernel::LayerNorm) return f.elementwise;

@@ -1,5 +1,6 @@
 // d4r NGX shim: the D3D12 part of one NGX device (api_device.h) — the game's ID3D12Device, the shim's own
-// queues on it (d3d12/submit.h), validation of D3D12 resources (d3d12/resources.h) and the D3D12 host path.
+// queues on it (d3d12/submit.h), validation of D3D12 resources (d3d12/resources.h) and the D3D12 data paths
+// (d3d12/path_choice.h).
 #pragma once
 
 #include <d3d12.h>

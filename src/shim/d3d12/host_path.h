@@ -16,15 +16,12 @@
 
 #include <memory>
 
+#include "shim/d3d12/staging_buffers.h"
 #include "shim/d3d12/submit.h"
 #include "shim/data_path.h"
 #include "shim/host_staging.h"
 
 namespace d4r::shim::d3d12 {
-
-inline constexpr D3D12_RESOURCE_STATES kInputState = D3D12_RESOURCE_STATES(
-    int(D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE) | int(D3D12_RESOURCE_STATE_PIXEL_SHADER_RESOURCE));
-inline constexpr D3D12_RESOURCE_STATES kOutputState = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
 
 class HostPath final : public DataPath {
 public:

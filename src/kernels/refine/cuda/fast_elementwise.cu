@@ -91,12 +91,12 @@ extern "C" __global__ void __launch_bounds__(kThreads) d4r_nn_patchify(PatchPara
 // One thread per token as in the PTX, each token's row staged in shared memory (rows padded by two halves: an
 // odd number of words, so the threads walking their own rows hit different banks).
 extern "C" __global__ void __launch_bounds__(kThreads) d4r_nn_layernorm(NormParams p) {
-    constexpr uint32_t kMaxC = 64;
+    constexpr uint32_t kMaxC = 128; // refine-v2's widest (33 KB of rows)
     __shared__ __align__(16) uint16_t rows[kThreads * (kMaxC + 2)];
     const uint32_t c = p.channels, first = blockIdx.x * kThreads;
     if (first >= p.tokens) return;
     const uint32_t count = min(kThreads, p.tokens - first), row = c + 2;
-    if (c > kMaxC || (c & 7u) != 0) { // not a shape refine-v1 has: the PTX's way
+    if (c > kMaxC || (c & 7u) != 0) { // not a shape refine-v1 or v2 has: the PTX's way
         if (threadIdx.x >= count) return;
         const uint64_t at = uint64_t(first + threadIdx.x) * c;
         layernorm_token(reinterpret_cast<const uint16_t*>(p.in) + at, reinterpret_cast<const uint16_t*>(p.gamma),
@@ -113,6 +113,8 @@ extern "C" __global__ void __launch_bounds__(kThreads) d4r_nn_layernorm(NormPara
             layernorm_row<32>(mine, p);
         else if (c == 64)
             layernorm_row<64>(mine, p);
+        else if (c == 128)
+            layernorm_row<128>(mine, p);
         else
             layernorm_token(mine, reinterpret_cast<const uint16_t*>(p.gamma), reinterpret_cast<const uint16_t*>(p.beta),
                             mine, c);

@@ -67,21 +67,34 @@ D4R_HD float fifth_root_unit(float a) {
     }
     return y;
 }
-// The sRGB transfer curve on [0, 1] (input clamped): 12.92 x below 0.0031308, else 1.055 x^(1/2.4) - 0.055, with
-// x^(1/2.4) = x^(1/4) x^(1/6) = sqrt(sqrt(x)) cbrt(sqrt(x)).
+// The sRGB curve's powers for x in (0, 1]: x^(1/2.4) = x^(1/4) x^(1/6) = sqrt(sqrt(x)) cbrt(sqrt(x)), and
+// x^2.4 = x^2 (x^2)^(1/5). The fast sm_90 set (cuda/fast_pixel.cu defines D4R_REFINE_FAST_POWERS) takes them from
+// the special-function unit instead (ex2.approx of lg2.approx: a few ulp, not these bits; within the fast set's
+// 60 dB, tests/network/refine_v2_test.cpp); everything else, the host included, computes them as above.
+#if defined(__CUDA_ARCH__) && defined(D4R_REFINE_FAST_POWERS)
+D4R_HD float pow_inv_2_4(float x) { return __powf(x, 1.0f / 2.4f); }
+D4R_HD float pow_2_4(float x) { return __powf(x, 2.4f); }
+#else
+D4R_HD float pow_inv_2_4(float x) {
+    float s = up::sqrt_f(x);
+    return up::sqrt_f(s) * cbrt_unit(s);
+}
+D4R_HD float pow_2_4(float x) {
+    float x2 = x * x;
+    return x2 * fifth_root_unit(x2);
+}
+#endif
+// The sRGB transfer curve on [0, 1] (input clamped): 12.92 x below 0.0031308, else 1.055 x^(1/2.4) - 0.055.
 D4R_HD float srgb_encode(float x) {
     x = clamp_f(x, 0.0f, 1.0f);
     if (x <= 0.0031308f) return 12.92f * x;
-    float s = up::sqrt_f(x);
-    return 1.055f * (up::sqrt_f(s) * cbrt_unit(s)) - 0.055f;
+    return 1.055f * pow_inv_2_4(x) - 0.055f;
 }
-// Its inverse: x / 12.92 below 0.04045, else y^2.4 = y^2 (y^2)^(1/5) with y = (x + 0.055) / 1.055.
+// Its inverse: x / 12.92 below 0.04045, else ((x + 0.055) / 1.055)^2.4.
 D4R_HD float srgb_decode(float x) {
     x = clamp_f(x, 0.0f, 1.0f);
     if (x <= 0.04045f) return x / 12.92f;
-    float y = (x + 0.055f) / 1.055f;
-    float y2 = y * y;
-    return y2 * fifth_root_unit(y2);
+    return pow_2_4((x + 0.055f) / 1.055f);
 }
 // A linear colour value as displayed: srgb(r / (1 + r)), r = max(0, v k) (NaN counts as 0).
 D4R_HD float display(float v, float k) {

@@ -1,0 +1,219 @@
+// The D3D12 mapped data path (d3d12/mapped_path.h).
+#include "shim/d3d12/mapped_path.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "core/log.h"
+#include "shim/d3d12/resources.h"
+#include "shim/d3d12/staging_buffers.h"
+#include "shim/formats.h"
+#include "upscaler/platform.h"
+
+namespace d4r::shim::d3d12 {
+
+using namespace abi;
+
+namespace {
+
+constexpr int kOutput = kInputPlanes; // the output's buffer follows the inputs'
+
+struct HostFunctions {
+    PFN_cuMemHostRegister_v2 host_register = nullptr;
+    PFN_cuMemHostGetDevicePointer_v2 device_pointer = nullptr;
+    PFN_cuMemHostUnregister unregister = nullptr;
+};
+constexpr const char* kRegister = "cuMemHostRegister_v2";
+constexpr const char* kDevicePointer = "cuMemHostGetDevicePointer_v2";
+constexpr const char* kUnregister = "cuMemHostUnregister";
+
+// A readback (inputs) or upload (output) buffer, mapped for the CPU and registered with CUDA.
+struct MappedBuffer {
+    HeapBuffer heap;
+    void* mapped = nullptr;
+    CUdeviceptr device = 0;
+};
+
+Plane plane_at(int index) { return index == kOutput ? Plane::Output : kInputOrder[index]; }
+const GameResource& resource_at(const GameFrame& frame, int index) {
+    return index == kOutput ? frame.output : input_of(frame, index);
+}
+Footprint footprint_at(ID3D12Device* device, const GameFrame& frame, int index) {
+    return index == kOutput ? output_footprint(device, frame.output) : input_footprint(device, input_of(frame, index));
+}
+
+} // namespace
+
+struct MappedPath::Shared {
+    const upscaler::CudaFunctions* cuda = nullptr;
+    HostFunctions cu;
+    std::array<MappedBuffer, kInputPlanes + 1> buffers;
+
+    // On the worker (CUDA's context current): CUDA lets go of the memory, then it is unmapped and released.
+    void release(MappedBuffer& b) const {
+        if (b.device) cu.unregister(b.mapped);
+        if (b.mapped) b.heap.buffer->Unmap(0, nullptr);
+        b.device = 0;
+        b.mapped = nullptr;
+        b.heap.reset();
+    }
+    Status register_memory(MappedBuffer& b) const {
+        CUresult r = cu.host_register(b.mapped, size_t(b.heap.size), CU_MEMHOSTREGISTER_DEVICEMAP);
+        if (r != CUDA_SUCCESS)
+            return make_error(ErrorCode::Unsupported, "{}",
+                              upscaler::cuda_error(*cuda, "cuMemHostRegister of a mapped D3D12 buffer", r).text());
+        CUdeviceptr device = 0;
+        r = cu.device_pointer(&device, b.mapped, 0);
+        if (r != CUDA_SUCCESS) {
+            cu.unregister(b.mapped);
+            return make_error(ErrorCode::Unsupported, "{}",
+                              upscaler::cuda_error(*cuda, "cuMemHostGetDevicePointer", r).text());
+        }
+        b.device = device;
+        return {};
+    }
+};
+
+std::string mapped_unavailable(const std::string& cuda_library) {
+    auto library = upscaler::platform::open_library(cuda_library);
+    if (!library) return "the CUDA driver cannot be opened again: " + library.error().text();
+    for (const char* name : {kRegister, kDevicePointer, kUnregister})
+        if (!upscaler::platform::find_symbol(*library, name)) return cuda_library + " has no " + name;
+    return {};
+}
+
+MappedPath::MappedPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda,
+                       const std::string& cuda_library)
+    : m_submitter(submitter), m_worker(worker), m_shared(std::make_shared<Shared>()) {
+    m_shared->cuda = &cuda;
+    if (auto library = upscaler::platform::open_library(cuda_library)) {
+        m_shared->cu.host_register =
+            reinterpret_cast<PFN_cuMemHostRegister_v2>(upscaler::platform::find_symbol(*library, kRegister));
+        m_shared->cu.device_pointer = reinterpret_cast<PFN_cuMemHostGetDevicePointer_v2>(
+            upscaler::platform::find_symbol(*library, kDevicePointer));
+        m_shared->cu.unregister =
+            reinterpret_cast<PFN_cuMemHostUnregister>(upscaler::platform::find_symbol(*library, kUnregister));
+    }
+}
+
+MappedPath::~MappedPath() {
+    auto shared = m_shared;
+    auto task = [shared]() -> Status {
+        for (MappedBuffer& b : shared->buffers) shared->release(b);
+        return {};
+    };
+    if (m_worker.stuck()) { // behind the stalled task, which may still read the buffers
+        m_worker.post("releasing the mapped path's buffers", task);
+        return;
+    }
+    if (Status s = m_worker.run("releasing the mapped path's buffers", task); !s)
+        log::warn("shim: {}", s.error().text());
+}
+
+std::string MappedPath::refuses(ID3D12Device* device, const GameFrame& frame) {
+    for (int i = 0; i <= kOutput; ++i) {
+        const GameResource& r = resource_at(frame, i);
+        const Plane plane = plane_at(i);
+        if (!r.resource) continue;
+        if (!canonical(plane, r.format))
+            return fmt::format("the {} is {}, not a format whose texels are the core's", plane_name(plane),
+                               format_name(r.format));
+        if (plane == Plane::Exposure) continue; // one texel
+        const uint64_t pitch = footprint_at(device, frame, i).placed.Footprint.RowPitch;
+        const uint64_t core = uint64_t(r.row_texels ? r.row_texels : r.region.width) * canonical_texel_bytes(plane);
+        if (pitch != core)
+            return fmt::format("the {}'s rows are {} bytes apart in a D3D12 buffer and {} in the core's (D3D12 aligns "
+                               "them to {} bytes)",
+                               plane_name(plane), pitch, core, D3D12_TEXTURE_DATA_PITCH_ALIGNMENT);
+    }
+    return {};
+}
+
+Status MappedPath::prepare(const GameFrame& frame) {
+    Shared& s = *m_shared;
+    if (!s.cu.host_register || !s.cu.device_pointer || !s.cu.unregister) // mapped_unavailable said so first
+        return make_error(ErrorCode::Unsupported, "the CUDA driver lacks {}, {} or {}", kRegister, kDevicePointer,
+                          kUnregister);
+    ID3D12Device* device = m_submitter.device();
+    auto shared = m_shared;
+    for (int i = 0; i <= kOutput; ++i) {
+        if (!resource_at(frame, i).resource) continue;
+        const UINT64 need = footprint_at(device, frame, i).bytes;
+        MappedBuffer& b = s.buffers[i];
+        if (b.heap.buffer && b.heap.size >= need) continue;
+        if (b.heap.buffer)
+            D4R_TRY(m_worker.run("growing the mapped path's buffers", [shared, i]() -> Status {
+                shared->release(shared->buffers[i]);
+                return {};
+            }));
+        const bool output = i == kOutput;
+        D4R_TRY_CTX(b.heap.ensure(device, output ? D3D12_HEAP_TYPE_UPLOAD : D3D12_HEAP_TYPE_READBACK, need), "{}",
+                    plane_name(plane_at(i)));
+        D3D12_RANGE all{0, SIZE_T(need)}, none{0, 0};
+        HRESULT hr = b.heap.buffer->Map(0, output ? &none : &all, &b.mapped);
+        if (FAILED(hr)) {
+            b.mapped = nullptr;
+            b.heap.reset();
+            return make_error(ErrorCode::Io, "mapping the {} buffer: {}", plane_name(plane_at(i)), hresult_text(hr));
+        }
+        Status registered = m_worker.run("mapping D3D12 memory into CUDA", [shared, i]() -> Status {
+            return shared->register_memory(shared->buffers[i]);
+        });
+        if (!registered) {
+            // Released behind the registration, which may not have ended (a stuck worker).
+            m_worker.post("releasing a mapped buffer CUDA refused", [shared, i]() -> Status {
+                shared->release(shared->buffers[i]);
+                return {};
+            });
+            return registered;
+        }
+    }
+    return {};
+}
+
+Status MappedPath::evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) {
+    D4R_TRY(prepare(frame));
+    Shared& s = *m_shared;
+    ID3D12Device* device = m_submitter.device();
+    std::array<ID3D12Resource*, kInputPlanes> buffers{};
+    std::array<Footprint, kInputPlanes> footprints{};
+    for (int i = 0; i < kInputPlanes; ++i) {
+        if (!input_of(frame, i).resource) continue;
+        footprints[i] = input_footprint(device, input_of(frame, i));
+        buffers[i] = s.buffers[i].heap.buffer;
+    }
+    ID3D12GraphicsCommandList* game = command_list(list);
+    record_input_copies(game, frame, buffers, footprints);
+    D4R_TRY_CTX(m_submitter.split(game, kGiveUpMs), "copying the inputs into mapped memory");
+
+    // Each input's region where it landed: its first texel, rows as the core reads them (refuses() checked).
+    auto at = [&](int i) -> CUdeviceptr {
+        const GameResource& in = input_of(frame, i);
+        if (!in.resource) return 0;
+        const D3D12_PLACED_SUBRESOURCE_FOOTPRINT& p = footprints[i].placed;
+        return s.buffers[i].device + p.Offset + uint64_t(in.region.y) * p.Footprint.RowPitch +
+               uint64_t(in.region.x) * canonical_texel_bytes(kInputOrder[i]);
+    };
+    CudaFrame cf;
+    cf.color = at(0);
+    cf.depth = at(1);
+    cf.motion = at(2);
+    cf.exposure = at(3);
+    const Footprint out = output_footprint(device, frame.output);
+    cf.output = s.buffers[kOutput].device + out.placed.Offset;
+    auto shared = m_shared;
+    D4R_TRY(m_worker.run("the evaluation", [shared, core, cf]() -> Status {
+        D4R_TRY(core(cf));
+        CUresult r = shared->cuda->cuCtxSynchronize();
+        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*shared->cuda, "cuCtxSynchronize after the evaluation", r);
+        return {};
+    }));
+    ID3D12Resource* target = resource(frame.output.resource);
+    ID3D12Resource* upload = s.buffers[kOutput].heap.buffer;
+    return m_submitter.run(
+        [&](ID3D12GraphicsCommandList* own) { record_output_copy(own, target, frame.output.region, upload, out); },
+        kGiveUpMs);
+}
+
+} // namespace d4r::shim::d3d12

@@ -1,0 +1,55 @@
+// d4r NGX shim, D3D12: the mapped data path (data_path.h) — the frame's planes in D3D12 readback and upload buffers
+// that CUDA maps, so that no CPU copies or converts a texel.
+//
+// Promise: the inputs are copied by the GPU into readback buffers (recorded into the game's list, which is then split
+// as on the host path: d3d12/submit.h) and the core reads them where they landed; the core writes its output into an
+// upload buffer, which the shim's queue copies into the game's output texture before `evaluate` returns. Each buffer
+// stays mapped and registered with CUDA (cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP, then
+// cuMemHostGetDevicePointer) from frame to frame; a buffer that must grow is unregistered first. On d4r's cpu backend
+// under Wine the core's pointers are the very pages D3D12 mapped: zero copies, as Wine's vkd3d on lavapipe allows
+// (docs/proton.md, "Data paths"). A frame is taken only when `refuses` finds nothing: every plane in a format whose
+// texels are the canonical bytes (formats.h: canonical) and laid out in the buffer as the core reads it (a plane's row
+// pitch in the buffer, D3D12's placement, equal to the core's: GameResource::row_texels texels). `prepare` maps and
+// registers before anything is recorded, so a refusal there (a CUDA driver that cannot map that memory) leaves the
+// game's list untouched for the host path. Inputs are expected in the shader-resource states and the output in
+// UNORDERED_ACCESS, as on the host path; the shim's CPU passes do not run here (d3d12/path_choice.h).
+#pragma once
+
+#include <d3d12.h>
+
+#include <memory>
+#include <string>
+
+#include "shim/cuda_worker.h"
+#include "shim/d3d12/submit.h"
+#include "shim/data_path.h"
+#include "upscaler/cuda_functions.h"
+
+namespace d4r::shim::d3d12 {
+
+// Why CUDA_LIBRARY cannot map host memory for the core (it lacks the functions), or empty.
+std::string mapped_unavailable(const std::string& cuda_library);
+
+class MappedPath final : public DataPath {
+public:
+    MappedPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda,
+               const std::string& cuda_library);
+    ~MappedPath() override;
+    const char* name() const override { return "mapped"; }
+
+    // Why FRAME cannot take this path on DEVICE, or empty.
+    static std::string refuses(ID3D12Device* device, const GameFrame& frame);
+    // Maps and registers the buffers FRAME needs (nothing recorded yet): an error here leaves the game's list as it
+    // was. `evaluate` calls it too.
+    Status prepare(const GameFrame& frame);
+    Status evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) override;
+
+    struct Shared; // the buffers and their CUDA registrations, shared with the worker's tasks
+
+private:
+    Submitter& m_submitter;
+    CudaWorker& m_worker;
+    std::shared_ptr<Shared> m_shared;
+};
+
+} // namespace d4r::shim::d3d12
