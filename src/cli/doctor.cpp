@@ -312,11 +312,19 @@ void check_proton(const config::ResolvedConfig* cfg, std::vector<CheckLine>& out
 // Which data path a game's frames take through the shim, and why (docs/performance.md, "The shim's host data path").
 void check_data_path(const config::ResolvedConfig* cfg, const std::filesystem::path& lib_dir,
                      std::vector<CheckLine>& out) {
-    std::string d3d12 = "D3D12 games: the host path (the frames are read back, converted on the CPU and uploaded "
-                        "for CUDA, and the result goes back the same way); the VRAM path is not built yet";
-    if (configured_bool(cfg, KeyId::InteropVramInterop, false))
-        d3d12 += ", so [Interop] VramInterop = true (or D4R_SHIM_VRAM_INTEROP) changes nothing yet";
-    out.push_back(check_line(CheckStatus::Ok, "datapath", d3d12));
+    const std::string host = "the host path (the frames are read back, converted on the CPU and uploaded for CUDA, "
+                             "and the result goes back the same way)";
+    if (configured_bool(cfg, KeyId::InteropVramInterop, true))
+        out.push_back(check_line(
+            CheckStatus::Ok, "datapath",
+            "D3D12 games: the mapped path (CUDA reads the frames where the GPU copied them, in D3D12 buffers it maps, "
+            "and writes the result into one: no CPU copy; each frame still crosses the bus both ways) for colour and "
+            "output RGBA16F, depth R32F or D32F, motion RG16F at widths D3D12 lays out as the core reads them (a "
+            "multiple of 64 texels: 1280, 1920, 2560, 3840), else " +
+                host + "; a VRAM path through vkd3d-proton is not built yet"));
+    else
+        out.push_back(check_line(CheckStatus::Ok, "datapath",
+                                 "D3D12 games: " + host + " for every frame, as [Interop] VramInterop = false asks"));
     const std::filesystem::path front_end = lib_dir / "libd4r_nvngx.so";
     std::error_code ec;
     if (!lib_dir.empty() && std::filesystem::is_regular_file(front_end, ec))

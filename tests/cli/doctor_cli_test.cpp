@@ -71,7 +71,7 @@ TEST(DoctorCli, WellSetUpMachine) {
     EXPECT_TRUE(has_line(r.out, "ok", "wine", "wine-8.0")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "proton", "Proton " + (t.path() / "proton").string())) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "proton", "prefix")) << r.out;
-    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "D3D12 games: the host path")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "D3D12 games: the mapped path")) << r.out;
     EXPECT_TRUE(has_line(r.out, "ok", "datapath", "Windows Vulkan games under Proton: d4r_nvngx.dll's NGX Vulkan"))
         << r.out;
     // The Linux Vulkan front end beside d4r (build/lib), when this build has it (Vulkan's headers were installed).
@@ -82,20 +82,22 @@ TEST(DoctorCli, WellSetUpMachine) {
     EXPECT_NE(r.out.find("0 fail"), std::string::npos);
 }
 
-// The data path line says when a configured wish for the VRAM path cannot be met yet.
-TEST(DoctorCli, DataPathSaysTheVramPathIsNotBuiltWhenAskedFor) {
+// The D3D12 data path line: the mapped path where frames allow it (VramInterop on, its default), the host path for
+// every frame when VramInterop is off.
+TEST(DoctorCli, DataPathSaysWhichD3d12PathFramesTake) {
     TempDir t;
     t.mkdir("bin");
     fs::path ini = t.write("d4r.ini", "[Interop]\nVramInterop = true\n");
     RunResult r = run_d4r({"doctor", "--config", ini.string(), "--kfd-root", (t.path() / "no-kfd").string()},
                           env_with_path(t, "ok"));
-    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "VramInterop = true (or D4R_SHIM_VRAM_INTEROP) changes nothing yet"))
-        << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "D3D12 games: the mapped path")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "a VRAM path through vkd3d-proton is not built yet")) << r.out;
     ini = t.write("d4r.ini", "[Interop]\nVramInterop = false\n");
     r = run_d4r({"doctor", "--config", ini.string(), "--kfd-root", (t.path() / "no-kfd").string()},
                 env_with_path(t, "ok"));
-    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "the VRAM path is not built yet")) << r.out;
-    EXPECT_EQ(r.out.find("changes nothing yet"), std::string::npos) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "D3D12 games: the host path")) << r.out;
+    EXPECT_TRUE(has_line(r.out, "ok", "datapath", "as [Interop] VramInterop = false asks")) << r.out;
+    EXPECT_EQ(r.out.find("the mapped path"), std::string::npos) << r.out;
 }
 
 TEST(DoctorCli, BareMachineWarnsButDoesNotFail) {
