@@ -75,12 +75,6 @@ void check_ngx(NVSDK_NGX_Result r, const char* what) {
     if (r != NVSDK_NGX_Result_Success) fail(std::string(what) + " gave NGX result " + hex(unsigned(r)));
 }
 
-std::vector<uint8_t> read_file(const std::string& path) {
-    std::vector<uint8_t> bytes;
-    if (!harness::read_whole_file(path, bytes)) fail("cannot open " + path);
-    return bytes;
-}
-
 using harness::fnv1a;
 using harness::from_bits;
 
@@ -312,23 +306,14 @@ struct InputTexture {
     }
 };
 
-struct Frames {
-    std::string dir;
-    unsigned rw = 0, rh = 0, ow = 0, oh = 0, count = 0;
-
+struct Frames : harness::FrameSet {
     void open(const std::string& d) {
-        dir = d;
-        std::vector<uint8_t> index = read_file(dir + "/frames.txt");
-        index.push_back(0);
-        if (std::sscanf(reinterpret_cast<const char*>(index.data()), "%u %u %u %u %u", &rw, &rh, &ow, &oh, &count) !=
-                5 ||
-            !rw || !rh || !ow || !oh || !count)
-            fail("bad " + dir + "/frames.txt");
+        if (std::string why = FrameSet::open(d); !why.empty()) fail(why);
     }
     std::vector<uint8_t> frame(unsigned i) const {
-        std::vector<uint8_t> in = read_file(dir + "/frame_" + std::to_string(i) + ".bin");
-        if (in.size() != 12 + size_t(rw) * rh * 16) fail("frame " + std::to_string(i) + ": wrong size");
-        return in;
+        std::vector<uint8_t> bytes;
+        if (std::string why = read(i, bytes); !why.empty()) fail("frame " + std::to_string(i) + ": " + why);
+        return bytes;
     }
 };
 
