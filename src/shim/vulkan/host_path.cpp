@@ -9,6 +9,7 @@
 
 #include "core/log.h"
 #include "shim/formats.h"
+#include "shim/vulkan/buffers.h"
 #include "shim/vulkan/resources.h"
 #include "shim/vulkan/round_trip.h"
 
@@ -69,34 +70,19 @@ struct HostPath::State {
         if (s.buffer && s.bytes >= bytes) return {};
         if (s.buffer) retired.push_back(s);
         s = Staging{};
-        const Functions& f = vk.vk;
-        VkBufferCreateInfo info{};
-        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-        info.size = bytes;
-        info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-        VkResult r = f.vkCreateBuffer(vk.device, &info, nullptr, &s.buffer);
-        VkMemoryRequirements req{};
-        if (r == VK_SUCCESS) f.vkGetBufferMemoryRequirements(vk.device, s.buffer, &req);
-        const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        uint32_t type = UINT32_MAX;
-        for (uint32_t t = 0; r == VK_SUCCESS && t < vk.memory.memoryTypeCount && type == UINT32_MAX; ++t)
-            if ((req.memoryTypeBits & (1u << t)) && (vk.memory.memoryTypes[t].propertyFlags & want) == want) type = t;
-        if (r == VK_SUCCESS && type == UINT32_MAX) r = VK_ERROR_FEATURE_NOT_PRESENT;
-        if (r == VK_SUCCESS) {
-            VkMemoryAllocateInfo alloc{};
-            alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-            alloc.allocationSize = req.size;
-            alloc.memoryTypeIndex = type;
-            r = f.vkAllocateMemory(vk.device, &alloc, nullptr, &s.memory);
-        }
-        if (r == VK_SUCCESS) r = f.vkBindBufferMemory(vk.device, s.buffer, s.memory, 0);
+        auto made =
+            make_buffer(vk, bytes, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, 0, 0);
+        if (!made)
+            return make_error(ErrorCode::Io, "a host-visible, host-coherent staging buffer for {}: {}", what,
+                              made.error().text());
+        s.buffer = made->buffer;
+        s.memory = made->memory;
         void* mapped = nullptr;
-        if (r == VK_SUCCESS) r = f.vkMapMemory(vk.device, s.memory, 0, VK_WHOLE_SIZE, 0, &mapped);
+        const VkResult r = vk.vk.vkMapMemory(vk.device, s.memory, 0, VK_WHOLE_SIZE, 0, &mapped);
         if (r != VK_SUCCESS) {
             free(s);
-            return make_error(ErrorCode::Io, "a {} byte host-visible, host-coherent staging buffer for {}: VkResult {}",
-                              bytes, what, int(r));
+            return make_error(ErrorCode::Io, "vkMapMemory of a {} byte staging buffer for {}: VkResult {}", bytes, what,
+                              int(r));
         }
         s.mapped = static_cast<uint8_t*>(mapped);
         s.bytes = bytes;

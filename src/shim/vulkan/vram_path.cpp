@@ -10,6 +10,7 @@
 
 #include "core/log.h"
 #include "shim/formats.h"
+#include "shim/vulkan/buffers.h"
 #include "shim/vulkan/resources.h"
 #include "shim/vulkan/round_trip.h"
 #include "upscaler/platform.h"
@@ -137,43 +138,17 @@ Status VramPath::ensure_planes(const GameFrame& frame) {
         if (s.planes[i].buffer) s.retired.push_back(s.planes[i]);
         s.planes[i] = PlaneBuffer{};
         PlaneBuffer b;
-        VkExternalMemoryBufferCreateInfo external{};
-        external.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO;
-        external.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-        VkBufferCreateInfo info{};
-        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-        info.pNext = &external;
-        info.size = need;
-        info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-        VkResult r = vk.vkCreateBuffer(s.vk.device, &info, nullptr, &b.buffer);
-        if (r != VK_SUCCESS)
-            return make_error(ErrorCode::Io, "vkCreateBuffer of {} bytes for the {} plane: VkResult {}", need,
-                              plane_name(kPlaneOrder[i]), int(r));
-        b.bytes = need;
-        VkMemoryRequirements req{};
-        vk.vkGetBufferMemoryRequirements(s.vk.device, b.buffer, &req);
         // Device-local memory where a type of the buffer's has it, else any of its types.
-        uint32_t type = UINT32_MAX;
-        for (uint32_t t = 0; t < s.vk.memory.memoryTypeCount && type == UINT32_MAX; ++t)
-            if ((req.memoryTypeBits & (1u << t)) &&
-                (s.vk.memory.memoryTypes[t].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
-                type = t;
-        for (uint32_t t = 0; t < s.vk.memory.memoryTypeCount && type == UINT32_MAX; ++t)
-            if (req.memoryTypeBits & (1u << t)) type = t;
-        VkExportMemoryAllocateInfo export_info{};
-        export_info.sType = VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO;
-        export_info.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-        VkMemoryAllocateInfo alloc{};
-        alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-        alloc.pNext = &export_info;
-        alloc.allocationSize = req.size;
-        alloc.memoryTypeIndex = type;
-        r = type == UINT32_MAX ? VK_ERROR_FEATURE_NOT_PRESENT
-                               : vk.vkAllocateMemory(s.vk.device, &alloc, nullptr, &b.memory);
-        if (r == VK_SUCCESS) r = vk.vkBindBufferMemory(s.vk.device, b.buffer, b.memory, 0);
+        auto made = make_buffer(s.vk, need, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                                VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT);
+        if (!made)
+            return make_error(ErrorCode::Io, "the {} plane: {}", plane_name(kPlaneOrder[i]), made.error().text());
+        b.buffer = made->buffer;
+        b.memory = made->memory;
+        b.bytes = need;
+        VkResult r = VK_SUCCESS;
         int fd = -1;
-        if (r == VK_SUCCESS) {
+        {
             VkMemoryGetFdInfoKHR fd_info{};
             fd_info.sType = VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR;
             fd_info.memory = b.memory;
@@ -182,8 +157,8 @@ Status VramPath::ensure_planes(const GameFrame& frame) {
         }
         if (r != VK_SUCCESS) {
             s.free_plane(b);
-            return make_error(ErrorCode::Io, "exportable memory of {} bytes for the {} plane: VkResult {}", req.size,
-                              plane_name(kPlaneOrder[i]), int(r));
+            return make_error(ErrorCode::Io, "vkGetMemoryFdKHR of the {} plane's {} bytes: VkResult {}",
+                              plane_name(kPlaneOrder[i]), made->allocated, int(r));
         }
         // The import on the worker (CUDA's context is current there); CUDA owns the descriptor once it succeeds.
         struct Import {
@@ -193,7 +168,7 @@ Status VramPath::ensure_planes(const GameFrame& frame) {
         auto result = std::make_shared<Import>();
         const ExternalFunctions cu = s.cu;
         const upscaler::CudaFunctions* cuda = s.cuda;
-        const VkDeviceSize size = req.size;
+        const VkDeviceSize size = made->allocated;
         Status st = m_worker.run(
             "Vulkan memory import",
             [result, cu, cuda, fd, size]() -> Status {
