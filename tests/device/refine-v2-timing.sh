@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/device/refine-v2-timing.sh [CARRY] [MODEL]: what refine-v2 costs on the H200 (models/README.md, refine-v2's
 # card): d4r demo on NVIDIA's driver through d4r's driver backend with the native sets
-# (sm_90: the core's and both networks' layers; refine-v2's pixel kernels and wide linears run from PTX), city at
+# (sm_90: the core's and both networks' layers, refine-v2's pixel kernels too; its wide linears run from PTX), city at
 # 640x360 -> 1280x720 (16 frames: the quality figures too) and 1920x1080 -> 3840x2160 (6 frames), the network off,
 # refine-v1 and MODEL (default models/refine-v2.d4rnet). Prints each run's table lines.
 # CARRY as for profile-4k.sh (bin/d4r, lib/{libd4rcuda.so,libcuda.so.1,libd4r_ngx.so}, share/d4r/native);
