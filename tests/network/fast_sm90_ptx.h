@@ -35,10 +35,10 @@ inline const FastPtx* fast_ptx(std::string* why) {
 
 // The fast kernel of K. INEXACT_TOO: also those that do not give the PTX path's bytes (the linears' and attention's
 // f32 accumulators, refine-v2's pixel kernels' powers); otherwise those from the embedded PTX. The embedded PTX for
-// every kernel the fast set has none of (refine-v2's wide linear).
+// every kernel the fast set has none of.
 inline std::string_view pick(const FastPtx& f, Kernel k, bool inexact_too) {
     auto inexact = [&](const std::string& fast) { return inexact_too ? std::string_view(fast) : kernel_ptx(k); };
-    if (k == Kernel::Linear || k == Kernel::LinearFp8) return inexact(f.linear);
+    if (k == Kernel::Linear || k == Kernel::LinearFp8 || k == Kernel::LinearWide) return inexact(f.linear);
     if (k == Kernel::Attention) return inexact(f.attention);
     if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend) return inexact(f.pixel);
     if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;

@@ -81,9 +81,10 @@ INSTANTIATE_TEST_SUITE_P(PartialWindows, RefineFastSm90,
                              return fmt::format("{}x{}{}", info.param.w, info.param.h, info.param.fp8 ? "_fp8" : "");
                          });
 
-// Every linear shape either model's plan launches as d4r_nn_linear (native_linear_shape's: refine-v1's) is computed by
-// the fast sm_90 linear, within 60 dB of the PTX path's linear on the same inputs. The kernel once returned without
-// writing for refine-v2's enc2 shapes, which the plan sent it (-9 dB on the H200); every output here starts as NaN.
+// Every linear shape either model's plan launches, as d4r_nn_linear (native_linear_shape's) or d4r_nn_linear_wide
+// (refine-v2's embed, merge and enc2.fc2), is computed by the fast sm_90 kernel of that name, within 60 dB of the PTX
+// path's on the same inputs. The kernel once returned without writing for refine-v2's enc2 shapes, which the plan
+// sent it (-9 dB on the H200); every output here starts as NaN.
 TEST(RefineFastSm90Linear, EveryShapeThePlanSendsItIsComputed) {
     std::string why;
     const FastPtx* fast = fast_ptx(&why);
@@ -92,25 +93,28 @@ TEST(RefineFastSm90Linear, EveryShapeThePlanSendsItIsComputed) {
     ASSERT_NE(cuda, nullptr) << why;
     ASSERT_TRUE(upscaler::test::open_context(*cuda));
     using refine::math::LinearParams;
-    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> shapes; // in, out, flags
+    std::set<std::tuple<bool, uint32_t, uint32_t, uint32_t>> shapes; // wide, in, out, flags
     const Geometry g = geometry_for(40, 24);
     for (const char* arch : {kArchRefineV1, kArchRefineV2})
         for (const Launch& l : plan_forward(g, 0x1000, 40 * 8, 0x100000, 0x800000, arch, nullptr))
-            if (l.kernel == Kernel::Linear) {
+            if (l.kernel == Kernel::Linear || l.kernel == Kernel::LinearWide) {
                 const LinearParams p = l.as<LinearParams>();
-                shapes.insert({p.in_ch, p.out_ch, p.flags});
+                shapes.insert({l.kernel == Kernel::LinearWide, p.in_ch, p.out_ch, p.flags});
             }
-    ASSERT_GE(shapes.size(), 10u);
-    d4r::abi::CUmodule ptx_module = nullptr, fast_module = nullptr;
+    ASSERT_GE(shapes.size(), 13u);
+    d4r::abi::CUmodule ptx_module = nullptr, wide_module = nullptr, fast_module = nullptr;
     ASSERT_EQ(cuda->cuModuleLoadData(&ptx_module, kernel_ptx(Kernel::Linear).data()), d4r::abi::CUDA_SUCCESS);
+    ASSERT_EQ(cuda->cuModuleLoadData(&wide_module, kernel_ptx(Kernel::LinearWide).data()), d4r::abi::CUDA_SUCCESS);
     ASSERT_EQ(cuda->cuModuleLoadData(&fast_module, fast->linear.data()), d4r::abi::CUDA_SUCCESS);
-    d4r::abi::CUfunction ptx_fn = nullptr, fast_fn = nullptr;
-    ASSERT_EQ(cuda->cuModuleGetFunction(&ptx_fn, ptx_module, "d4r_nn_linear"), d4r::abi::CUDA_SUCCESS);
-    ASSERT_EQ(cuda->cuModuleGetFunction(&fast_fn, fast_module, "d4r_nn_linear"), d4r::abi::CUDA_SUCCESS);
+    d4r::abi::CUfunction ptx_fn[2] = {}, fast_fn[2] = {}; // d4r_nn_linear, d4r_nn_linear_wide
+    ASSERT_EQ(cuda->cuModuleGetFunction(&ptx_fn[0], ptx_module, "d4r_nn_linear"), d4r::abi::CUDA_SUCCESS);
+    ASSERT_EQ(cuda->cuModuleGetFunction(&ptx_fn[1], wide_module, "d4r_nn_linear_wide"), d4r::abi::CUDA_SUCCESS);
+    ASSERT_EQ(cuda->cuModuleGetFunction(&fast_fn[0], fast_module, "d4r_nn_linear"), d4r::abi::CUDA_SUCCESS);
+    ASSERT_EQ(cuda->cuModuleGetFunction(&fast_fn[1], fast_module, "d4r_nn_linear_wide"), d4r::abi::CUDA_SUCCESS);
     std::mt19937 rng(9);
     std::uniform_real_distribution<float> value(-1.0f, 1.0f);
     const uint32_t tokens = 70;
-    for (const auto& [in_ch, out_ch, flags] : shapes) {
+    for (const auto& [wide, in_ch, out_ch, flags] : shapes) {
         auto halves = [&](size_t n, float scale) {
             std::vector<uint16_t> v(n);
             for (auto& h : v) h = kernels::float_to_half(value(rng) * scale);
@@ -136,8 +140,8 @@ TEST(RefineFastSm90Linear, EveryShapeThePlanSendsItIsComputed) {
             LinearParams p{d_in, d_w, d_b, d_r, d_out, tokens, in_ch, out_ch, flags};
             void* args[] = {&p};
             const uint32_t blocks = refine::math::div_up(tokens, refine::math::kLinearTokensPerBlock);
-            ASSERT_EQ(cuda->cuLaunchKernel(which == 0 ? ptx_fn : fast_fn, blocks, 1, 1, refine::math::kLinearWarps * 32,
-                                           1, 1, 0, nullptr, args, nullptr),
+            ASSERT_EQ(cuda->cuLaunchKernel(which == 0 ? ptx_fn[wide] : fast_fn[wide], blocks, 1, 1,
+                                           refine::math::kLinearWarps * 32, 1, 1, 0, nullptr, args, nullptr),
                       d4r::abi::CUDA_SUCCESS);
             ASSERT_EQ(cuda->cuCtxSynchronize(), d4r::abi::CUDA_SUCCESS) << in_ch << " -> " << out_ch;
             outs[which].resize(out_bytes / 2);
@@ -157,5 +161,6 @@ TEST(RefineFastSm90Linear, EveryShapeThePlanSendsItIsComputed) {
         EXPECT_GE(psnr, 60.0) << in_ch << " -> " << out_ch << " flags " << flags;
     }
     cuda->cuModuleUnload(ptx_module);
+    cuda->cuModuleUnload(wide_module);
     cuda->cuModuleUnload(fast_module);
 }

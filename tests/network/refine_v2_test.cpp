@@ -163,9 +163,10 @@ TEST(RefineV2, ItsPlanReadsThePixelsFeaturesAndBlendsThemBack) {
     EXPECT_EQ(plan.back().kernel, Kernel::PixelBlend);
     const LinearParams embed = plan[1].as<LinearParams>();
     EXPECT_EQ(plan[1].what, "embed");
-    // A shape the native sets' linears do not take (native_linear_shape) goes to the wide kernel, which no GPU set
-    // serves. (On the H200 the sm_90 fast linear once wrote nothing for enc2's and expand's shapes, -9 dB: it takes
-    // them now, and RefineFastSm90Linear checks every shape sent to it.)
+    // A shape the native sets' linears do not take (native_linear_shape) goes to the wide kernel, which the sm_90
+    // fast set serves with a kernel of its own and the AMD sets do not. (On the H200 the sm_90 fast linear once wrote
+    // nothing for enc2's and expand's shapes, -9 dB: it takes them now, and RefineFastSm90Linear checks every shape
+    // sent to either name.)
     std::vector<std::string> wide;
     for (const Launch& l : plan) {
         if (l.kernel != Kernel::Linear && l.kernel != Kernel::LinearWide) continue;

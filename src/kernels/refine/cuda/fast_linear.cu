@@ -13,6 +13,9 @@
 // of output columns, the weights of one group at a time and every tile for each. Each warp loads its 16 tokens' A
 // fragments once for every output column (the next tile's before computing the current one), and writes its results
 // through a per-warp staging tile so that stores (and the residual's loads) are whole 16-byte pieces.
+// d4r_nn_linear_wide is the same kernel for refine-v2's layers with more inputs than kMaxChannels (embed 368, merge
+// 256, enc2.fc2 512: wide_linear_shape), which the plan sends to that name: a warp's A fragments then hold up to 128
+// registers, so the next tile's are not prefetched, and the weights go 32 output columns at a time.
 #include <type_traits>
 
 #include "fast_common.cuh"
@@ -26,10 +29,18 @@ extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
 
 namespace {
 
-constexpr uint32_t kPad = 8;                        // halves of padding per weight row
-constexpr uint32_t kMaxWeights = 192 * (64 + kPad); // refine-v1's largest linear (enc2.qkv: 64 -> 192), padded
-constexpr uint32_t kChunk = 32;                     // output columns staged at a time
-constexpr uint32_t kStageRow = kChunk + kPad;       // halves per staged row (80 bytes: 16-byte aligned)
+constexpr uint32_t kPad = 8;    // halves of padding per weight row
+constexpr uint32_t kChunk = 32; // output columns staged at a time
+// Weights staged at once: refine-v1's largest linear (enc2.qkv: 64 -> 192) whole, and a chunk of the widest
+// (enc2.fc2: 512 inputs), padded (33 KB of the 48 KB of static shared memory, the staging tiles 5 KB).
+constexpr uint32_t kMaxWeights = kChunk * (512 + kPad);
+static_assert(kMaxWeights >= 192 * (64 + kPad));
+
+// The shapes d4r_nn_linear_wide is written for (refine-v2's embed, merge and enc2.fc2).
+__device__ __forceinline__ bool wide_linear_shape(uint32_t in_ch, uint32_t out_ch) {
+    return (in_ch == 256 || in_ch == 368 || in_ch == 512) && out_ch != 0 && out_ch % 8 == 0;
+}
+constexpr uint32_t kStageRow = kChunk + kPad; // halves per staged row (80 bytes: 16-byte aligned)
 
 template <bool kFp8>
 using Params = std::conditional_t<kFp8, LinearFp8Params, LinearParams>;
@@ -142,6 +153,14 @@ __device__ __forceinline__ void warp_tiles(const Params<kFp8>& p, const uint16_t
                                            uint32_t warp, uint32_t lane, Columns cs) {
     uint32_t row0 = blockIdx.x * kLinearTokensPerBlock + warp * 16;
     Fragments<K> current;
+    if constexpr (K > kMaxChannels) { // wide: no room for the next tile's fragments
+        for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x, row0 += gridDim.x * kLinearTokensPerBlock) {
+            if (row0 >= p.tokens) continue;
+            load_fragments<K, kFp8>(p, row0, lane, current);
+            tile<K, kFp8>(p, ws, stage, row0, lane, current, cs);
+        }
+        return;
+    }
     if (row0 < p.tokens) load_fragments<K, kFp8>(p, row0, lane, current);
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const uint32_t next = (t + gridDim.x) * kLinearTokensPerBlock + warp * 16;
@@ -153,7 +172,7 @@ __device__ __forceinline__ void warp_tiles(const Params<kFp8>& p, const uint16_t
     }
 }
 
-template <bool kFp8>
+template <bool kFp8, bool kWide = false>
 __device__ __forceinline__ void linear(const Params<kFp8>& p) {
     __shared__ __align__(16) uint16_t ws[kMaxWeights];
     __shared__ __align__(16) uint16_t stage[kLinearWarps][16 * kStageRow];
@@ -162,7 +181,7 @@ __device__ __forceinline__ void linear(const Params<kFp8>& p) {
     const uint32_t in_ch = p.in_ch, stride = in_ch + kPad;
     // The plan launches only native_linear_shape's shapes here (others go to d4r_nn_linear_wide): any other is a
     // bug that must not pass for a result.
-    if (!native_linear_shape(in_ch, p.out_ch)) __trap();
+    if (kWide ? !wide_linear_shape(in_ch, p.out_ch) : !native_linear_shape(in_ch, p.out_ch)) __trap();
     const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     const uint32_t group = kMaxWeights / stride / kChunk * kChunk; // output columns whose weights fit at once
     for (uint32_t c0 = 0; c0 < p.out_ch; c0 += group) {
@@ -185,6 +204,15 @@ __device__ __forceinline__ void linear(const Params<kFp8>& p) {
                 *reinterpret_cast<uint4*>(ws + (i * 8 / in_ch) * stride + i * 8 % in_ch) = w[i];
         }
         __syncthreads();
+        if constexpr (kWide) {
+            if (in_ch == 256)
+                warp_tiles<256, kFp8>(p, ws, stage[warp], tiles, warp, lane, cs);
+            else if (in_ch == 368)
+                warp_tiles<368, kFp8>(p, ws, stage[warp], tiles, warp, lane, cs);
+            else
+                warp_tiles<512, kFp8>(p, ws, stage[warp], tiles, warp, lane, cs);
+            continue;
+        }
         switch (in_ch) {
         case 32:
             warp_tiles<32, kFp8>(p, ws, stage[warp], tiles, warp, lane, cs);
@@ -210,4 +238,8 @@ extern "C" __global__ void __launch_bounds__(kLinearWarps * 32) d4r_nn_linear(Li
 
 extern "C" __global__ void __launch_bounds__(kLinearWarps * 32) d4r_nn_linear_fp8(LinearFp8Params p) {
     linear<true>(p);
+}
+
+extern "C" __global__ void __launch_bounds__(kLinearWarps * 32) d4r_nn_linear_wide(LinearParams p) {
+    linear<false, true>(p);
 }

@@ -35,7 +35,7 @@ inline constexpr float kNormEps = 1.0e-5f;
 // The linear shapes every native set's d4r_nn_linear and d4r_nn_linear_fp8 take: the input widths the sm_90 fast
 // kernel is written for (refine-v1's, and refine-v2's but its embed, merge and enc2.fc2), any output width that is
 // a multiple of 8 (the AMD kernels take any input width up to kMaxChannels). The plan launches every other shape
-// as d4r_nn_linear_wide, the same PTX under a name no GPU set serves (network/plan.cpp).
+// as d4r_nn_linear_wide, the same PTX under a name of its own, which the AMD sets do not serve (network/plan.cpp).
 D4R_HD bool native_linear_shape(uint32_t in_ch, uint32_t out_ch) {
     const bool width = in_ch == 32 || in_ch == 48 || in_ch == 64 || in_ch == 128;
     return width && out_ch != 0 && out_ch % 8 == 0;
