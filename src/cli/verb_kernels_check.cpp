@@ -12,6 +12,7 @@
 #include "core/files.h"
 #include "core/fnv1a.h"
 #include "core/process.h"
+#include "kernels_check_core.h"
 #include "network/job_file.h"
 #include "network/layer_trace.h"
 #include "network/test_model.h"
@@ -47,14 +48,9 @@ fs::path self_exe() { return fs::read_symlink("/proc/self/exe"); }
 
 Expected<network::Model> model_for(const CheckOptions& o) {
     if (o.model.empty()) return network::nettest::random_model(o.seed, o.fp8);
-    auto model = network::read_model(o.model);
-    if (model && model->arch == network::kArchRefineV2)
-        return make_error(ErrorCode::Invalid,
-                          "--model {}: a {} model reads the core's frame, which kernels check does not make (it "
-                          "checks refine-v1 and refine-v1-fp8 models)",
-                          o.model, model->arch);
-    return model;
+    return network::read_model(o.model);
 }
+bool reads_core_frame(const network::Model& model) { return model.arch == network::kArchRefineV2; }
 
 // The child: one traced forward pass on the libcuda of lib_dir, whatever its environment selects.
 int run_child(const CheckOptions& o, uint32_t w, uint32_t h) {
@@ -69,7 +65,10 @@ int run_child(const CheckOptions& o, uint32_t w, uint32_t h) {
         cuda->cuDevicePrimaryCtxRetain(&ctx, dev) != abi::CUDA_SUCCESS ||
         cuda->cuCtxSetCurrent(ctx) != abi::CUDA_SUCCESS)
         return report_error(make_error(ErrorCode::NotFound, "no CUDA device on backend {}", o.backend));
-    auto trace = network::trace_forward(*cuda, *model, network::nettest::test_image(w, h, o.seed), w, h);
+    // refine-v2 reads the core's frame: the core runs first (kernels_check_core.h).
+    auto trace = reads_core_frame(*model)
+                     ? trace_after_core(*cuda, *model, w, h, o.seed)
+                     : network::trace_forward(*cuda, *model, network::nettest::test_image(w, h, o.seed), w, h);
     if (!trace) return report_error(trace.error());
     if (Status s = network::write_trace(o.trace_out, *trace); !s) return report_error(s.error());
     return kExitOk;
@@ -156,6 +155,11 @@ bool print_comparison(const CheckOptions& o, const std::vector<network::LayerCom
 int write_job(const CheckOptions& o, uint32_t w, uint32_t h) {
     auto model = model_for(o);
     if (!model) return report_error(model.error());
+    if (reads_core_frame(*model))
+        return report_error(make_error(ErrorCode::Invalid,
+                                       "--write-job with --model {}: a job holds the network's pass alone, and a {} "
+                                       "model reads the core's frame",
+                                       o.model, model->arch));
     const std::string note = fmt::format("refine {}x{} seed {} {}", w, h, o.seed,
                                          o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model);
     const network::Job job = network::refine_job(*model, network::nettest::test_image(w, h, o.seed), w, h, note);
@@ -245,7 +249,15 @@ int run_check(const CheckOptions& o) {
     std::string ptx_log, native_log;
     auto ptx = traced_run(o, (*dir)->path / "ptx.trace", "", ptx_log);
     if (!ptx) return report_error(ptx.error());
-    auto native = traced_run(o, (*dir)->path / "native.trace", root, native_log);
+    // A network after the core: the native run serves the network's kernels only, so that the core runs from PTX in
+    // both runs and both passes read the same frame.
+    std::string native_root = root;
+    if (reads_core_frame(*model)) {
+        const fs::path only = (*dir)->path / "network-kernels";
+        if (Status s = network_only_root(root, only); !s) return report_error(s.error());
+        native_root = only.string();
+    }
+    auto native = traced_run(o, (*dir)->path / "native.trace", native_root, native_log);
     if (!native) return report_error(native.error());
     auto rows = network::compare_traces(*ptx, *native);
     if (!rows) return report_error(rows.error());
@@ -256,8 +268,9 @@ int run_check(const CheckOptions& o) {
     for (network::Kernel k : used)
         served +=
             native_log.find(fmt::format("native kernels: serving {} ", network::kernel_name(k))) != std::string::npos;
-    fmt::print("d4r kernels check: family {}, {} on backend {}, {} set of {}, {}x{}, {} (seed {})\n", o.family,
+    fmt::print("d4r kernels check: family {}, {} on backend {}, {} set of {}, {}x{}{}, {} (seed {})\n", o.family,
                "PTX against native kernels", o.backend, o.accuracy ? "accuracy" : "fast", root, w, h,
+               reads_core_frame(*model) ? " after three frames of the core (from PTX in both runs)" : "",
                o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model, o.seed);
     fmt::print("native kernels served: {} of {}\n", served, used.size());
     const bool failed = print_comparison(o, *rows, *ptx, *native);

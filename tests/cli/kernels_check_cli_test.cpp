@@ -31,6 +31,27 @@ TEST(KernelsCheckCli, AnFp8ModelCountsTheFp8LinearAndIsIdenticalInTheAccuracySet
     EXPECT_NE(run_d4r({"kernels", "check", "--fp8", "--model", "x.d4rnet"}).exit_code, 0);
 }
 
+// refine-v2 reads the core's frame: the core runs three frames first (from PTX in both runs), then the network's pass
+// is compared; the shipped model's 29 launches and 8 kernels, the pixel kernels and the wide linear among them.
+TEST(KernelsCheckCli, ARefineV2ModelIsCheckedAfterTheCore) {
+    const std::string model = (source_dir() / "models/refine-v2.d4rnet").string();
+    RunResult exact =
+        run_d4r({"kernels", "check", "--model", model, "--accuracy", "--require-identical", "--size", "40x24"});
+    ASSERT_EQ(exact.exit_code, 0) << exact.out << exact.err;
+    EXPECT_TRUE(contains(exact.out, "after three frames of the core (from PTX in both runs)")) << exact.out;
+    EXPECT_TRUE(contains(exact.out, "native kernels served: 8 of 8")) << exact.out;
+    EXPECT_TRUE(contains(exact.out, "result: 29 of 29 launches identical; the image: identical")) << exact.out;
+    EXPECT_TRUE(contains(exact.out, " 0  d4r_nn_pixel_features pixel_features identical")) << exact.out;
+    RunResult fast = run_d4r({"kernels", "check", "--model", model, "--size", "40x24", "--min-psnr", "60"});
+    ASSERT_EQ(fast.exit_code, 0) << fast.out << fast.err;
+    EXPECT_TRUE(contains(fast.out, "d4r_nn_linear_wide embed          ")) << fast.out;
+    EXPECT_TRUE(contains(fast.out, "values differ, max")) << fast.out;
+    // A job file holds the network's pass alone: refused for a model that reads the core's frame.
+    RunResult job = run_d4r({"kernels", "check", "--model", model, "--write-job", "x.job"});
+    EXPECT_NE(job.exit_code, 0);
+    EXPECT_TRUE(contains(job.err, "reads the core's frame")) << job.err;
+}
+
 TEST(KernelsCheckCli, TheFastSetReportsUlpsAndStaysAbove60Db) {
     RunResult r = run_d4r({"kernels", "check", "--size", "40x24", "--min-psnr", "60"});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
