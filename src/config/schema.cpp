@@ -52,7 +52,7 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      "Threads per block ZLUDA assumes for kernels that declare no maximum block size."},
 
     {KeyId::InteropVramInterop, "Interop", "VramInterop", Bool, "true", Flag, "D4R_SHIM_VRAM_INTEROP", "", 0, 0,
-     "Share the game's textures with the CUDA side in VRAM instead of copying them through host memory."},
+     "Share frames with the CUDA side instead of copying them through the CPU (Vulkan: the VRAM path; D3D12: the mapped path)."},
     {KeyId::InteropElideNgxSync, "Interop", "ElideNgxSync", Bool, "true", Flag, "D4R_ELIDE_NGX_SYNC", "", 0, 0,
      "Skip synchronisations NGX asks for that the shim knows to be redundant (accuracy mode turns it off)."},
     {KeyId::InteropMotionVectorDilation, "Interop", "MotionVectorDilation", Integer, "0", Number, "D4R_MOTION_DILATION",
