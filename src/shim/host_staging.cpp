@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -85,12 +86,10 @@ private:
 // CUDA buffers and the host copies of one evaluation; a task abandoned by the watchdog still owns them.
 struct HostStaging::Buffers {
     const upscaler::CudaFunctions* cuda = nullptr;
-    bool blocking_sync = false;
-    PFN_d4r_EventWait event_wait = nullptr;
-    CUevent event = nullptr; // the blocking-sync event, made on first use
-    std::mutex mutex;        // busy and orphaned
-    bool busy = false;       // an evaluation task holds it
-    bool orphaned = false;   // the path has gone on with new buffers: the task frees these when it ends
+    std::unique_ptr<CoreWait> wait; // made with the buffers
+    std::mutex mutex;               // busy and orphaned
+    bool busy = false;              // an evaluation task holds it
+    bool orphaned = false;          // the path has gone on with new buffers: the task frees these when it ends
     std::array<HostPlane, kInputPlanes> host;            // canonical inputs
     HostPlane output;                                    // canonical output, RGBA16F
     std::array<CUdeviceptr, kInputPlanes + 1> buffers{}; // inputs, then output
@@ -115,40 +114,7 @@ struct HostStaging::Buffers {
             if (buffers[i]) cuda->cuMemFree_v2(buffers[i]);
         buffers = {};
         sizes = {};
-        if (event) cuda->cuEventDestroy_v2(event);
-        event = nullptr;
-    }
-    // Waits until the core's work on the null stream is done.
-    Status wait_for_core() {
-        if (blocking_sync && !event) {
-            CUresult r = cuda->cuEventCreate(&event, CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING);
-            if (r != CUDA_SUCCESS) {
-                event = nullptr;
-                blocking_sync = false;
-                log::warn("shim: {}: cuEventCreate(CU_EVENT_BLOCKING_SYNC) failed ({}); waiting with "
-                          "cuCtxSynchronize instead",
-                          env_name(EnvVar::ShimBlockingSync), upscaler::cuda_error(*cuda, "cuEventCreate", r).text());
-            }
-        }
-        if (!blocking_sync) {
-            CUresult r = cuda->cuCtxSynchronize();
-            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuCtxSynchronize after the evaluation", r);
-            return {};
-        }
-        CUresult r = cuda->cuEventRecord(event, nullptr);
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuEventRecord after the evaluation", r);
-        if (event_wait) {
-            r = event_wait(event, D4R_WAIT_FOREVER);
-            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "d4r_EventWait after the evaluation", r);
-            return {};
-        }
-        if (log::once("shim-blocking-sync-fallback"))
-            log::warn("shim: {}: nvcuda.dll has no d4r_EventWait (not d4r's bridge); waiting with "
-                      "cuEventSynchronize on a blocking-sync event instead",
-                      env_name(EnvVar::ShimBlockingSync));
-        r = cuda->cuEventSynchronize(event);
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*cuda, "cuEventSynchronize after the evaluation", r);
-        return {};
+        wait->release();
     }
 };
 
@@ -158,8 +124,7 @@ HostStaging::HostStaging(CudaWorker& worker, const upscaler::CudaFunctions& cuda
 std::shared_ptr<HostStaging::Buffers> HostStaging::fresh() const {
     auto d = std::make_shared<Buffers>();
     d->cuda = &m_cuda;
-    d->blocking_sync = m_options.blocking_sync;
-    d->event_wait = m_options.event_wait;
+    d->wait = std::make_unique<CoreWait>(m_cuda, m_options.blocking_sync, m_options.event_wait);
     return d;
 }
 
@@ -263,7 +228,7 @@ Status HostStaging::evaluate(const GameFrame& frame, const CoreCall& core) {
         cf.exposure = d.host[3].empty() ? 0 : d.buffers[3];
         cf.output = d.buffers[kInputPlanes];
         D4R_TRY(core(cf));
-        D4R_TRY(d.wait_for_core());
+        D4R_TRY(d.wait->wait());
         CUresult r = cuda.cuMemcpyDtoH_v2(d.output.data(), cf.output, d.output.size());
         if (r != CUDA_SUCCESS) return upscaler::cuda_error(cuda, "cuMemcpyDtoH (output)", r);
         return {};

@@ -7,8 +7,7 @@
 // `write_output` writes into its own upload memory back into the game's texture. `read_input` converts the
 // region into the canonical layout (rows GameResource::row_texels wide); `evaluate` applies motion-vector
 // dilation to the canonical planes (HostPasses), uploads them, calls the core on the CUDA worker, waits for it
-// (BLOCKING_SYNC: a CU_EVENT_BLOCKING_SYNC event through the bridge's d4r_EventWait, else cuEventSynchronize,
-// said once; otherwise cuCtxSynchronize) and downloads the output; `write_output` draws the watermark
+// (core_wait.h) and downloads the output; `write_output` draws the watermark
 // (HostPasses) and converts the output to the game's format. The canonical planes live in pinned host memory
 // (cuMemHostAlloc on the worker; pageable memory, said once, when the library refuses). CUDA buffers and host
 // planes are kept for the next frame and grown when a frame needs more; while an evaluation the stall watchdog gave up
@@ -21,6 +20,7 @@
 #include <string>
 
 #include "bridge/d4r_helpers.h"
+#include "shim/core_wait.h"
 #include "shim/cuda_worker.h"
 #include "shim/data_path.h"
 #include "shim/formats.h"

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <memory>
 
 #include "core/log.h"
 #include "shim/d3d12/resources.h"
@@ -48,6 +49,7 @@ Footprint footprint_at(ID3D12Device* device, const GameFrame& frame, int index) 
 struct MappedPath::Shared {
     const upscaler::CudaFunctions* cuda = nullptr;
     HostFunctions cu;
+    std::unique_ptr<CoreWait> wait;
     std::array<MappedBuffer, kInputPlanes + 1> buffers;
 
     // On the worker (CUDA's context current): CUDA lets go of the memory, then it is unmapped and released.
@@ -84,10 +86,11 @@ std::string mapped_unavailable(const std::string& cuda_library) {
 }
 
 MappedPath::MappedPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda,
-                       const std::string& cuda_library)
+                       const HostOptions& options)
     : m_submitter(submitter), m_worker(worker), m_shared(std::make_shared<Shared>()) {
     m_shared->cuda = &cuda;
-    if (auto library = upscaler::platform::open_library(cuda_library)) {
+    m_shared->wait = std::make_unique<CoreWait>(cuda, options.blocking_sync, options.event_wait);
+    if (auto library = upscaler::platform::open_library(options.cuda_library)) {
         m_shared->cu.host_register =
             reinterpret_cast<PFN_cuMemHostRegister_v2>(upscaler::platform::find_symbol(*library, kRegister));
         m_shared->cu.device_pointer = reinterpret_cast<PFN_cuMemHostGetDevicePointer_v2>(
@@ -101,6 +104,7 @@ MappedPath::~MappedPath() {
     auto shared = m_shared;
     auto task = [shared]() -> Status {
         for (MappedBuffer& b : shared->buffers) shared->release(b);
+        shared->wait->release();
         return {};
     };
     if (m_worker.stuck()) { // behind the stalled task, which may still read the buffers
@@ -205,9 +209,7 @@ Status MappedPath::evaluate(CommandListHandle list, const GameFrame& frame, cons
     auto shared = m_shared;
     D4R_TRY(m_worker.run("the evaluation", [shared, core, cf]() -> Status {
         D4R_TRY(core(cf));
-        CUresult r = shared->cuda->cuCtxSynchronize();
-        if (r != CUDA_SUCCESS) return upscaler::cuda_error(*shared->cuda, "cuCtxSynchronize after the evaluation", r);
-        return {};
+        return shared->wait->wait();
     }));
     ID3D12Resource* target = resource(frame.output.resource);
     ID3D12Resource* upload = s.buffers[kOutput].heap.buffer;

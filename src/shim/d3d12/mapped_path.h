@@ -12,7 +12,8 @@
 // pitch in the buffer, D3D12's placement, equal to the core's: GameResource::row_texels texels). `prepare` maps and
 // registers before anything is recorded, so a refusal there (a CUDA driver that cannot map that memory) leaves the
 // game's list untouched for the host path. Inputs are expected in the shader-resource states and the output in
-// UNORDERED_ACCESS, as on the host path; the shim's CPU passes do not run here (d3d12/path_choice.h).
+// UNORDERED_ACCESS, as on the host path, and the core waited for as there (core_wait.h); the shim's CPU passes do
+// not run here (d3d12/path_choice.h).
 #pragma once
 
 #include <d3d12.h>
@@ -23,6 +24,7 @@
 #include "shim/cuda_worker.h"
 #include "shim/d3d12/submit.h"
 #include "shim/data_path.h"
+#include "shim/host_staging.h"
 #include "upscaler/cuda_functions.h"
 
 namespace d4r::shim::d3d12 {
@@ -33,7 +35,7 @@ std::string mapped_unavailable(const std::string& cuda_library);
 class MappedPath final : public DataPath {
 public:
     MappedPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda,
-               const std::string& cuda_library);
+               const HostOptions& options);
     ~MappedPath() override;
     const char* name() const override { return "mapped"; }
 

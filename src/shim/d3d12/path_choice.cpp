@@ -25,7 +25,7 @@ Status ChosenPath::evaluate(CommandListHandle list, const GameFrame& frame, cons
     std::string why = m_feature_refusal;
     if (why.empty()) why = MappedPath::refuses(m_submitter.device(), frame);
     if (why.empty()) {
-        if (!m_mapped) m_mapped = std::make_unique<MappedPath>(m_submitter, m_worker, m_cuda, m_options.cuda_library);
+        if (!m_mapped) m_mapped = std::make_unique<MappedPath>(m_submitter, m_worker, m_cuda, m_options);
         Status prepared = m_mapped->prepare(frame);
         if (prepared) {
             m_last = "mapped";
