@@ -33,8 +33,8 @@ Status CoreWait::wait() {
         return {};
     }
     if (log::once("shim-blocking-sync-fallback"))
-        log::warn("shim: {}: nvcuda.dll has no d4r_EventWait (not d4r's bridge); waiting with cuEventSynchronize on a "
-                  "blocking-sync event instead",
+        log::warn("shim: {}: the CUDA driver has no d4r_EventWait (only d4r's Wine bridge has it); waiting with "
+                  "cuEventSynchronize on a blocking-sync event instead",
                   env_name(EnvVar::ShimBlockingSync));
     r = cuda.cuEventSynchronize(m_event);
     if (r != CUDA_SUCCESS) return upscaler::cuda_error(cuda, "cuEventSynchronize after the evaluation", r);

@@ -150,6 +150,14 @@ fi
 if ! grep -q "shim: CUDA device [0-9]* is the game's GPU (the same UUID)" "$work/cuda.log"; then
     echo "the shim did not find the CUDA device with the Vulkan device's UUID"; shim_log; exit 1
 fi
+# D4R_SHIM_BLOCKING_SYNC=1: the core waited for on a blocking-sync event (cuEventSynchronize: no Wine bridge here).
+case " ${harness_env[*]-} " in
+    *" D4R_SHIM_BLOCKING_SYNC=1 "*)
+        grep -q "waiting with cuEventSynchronize on a blocking-sync event" "$work/cuda.log" &&
+            grep -q "CUDA_TRACE cuEventSynchronize" "$work/cuda.log" ||
+            { echo "D4R_SHIM_BLOCKING_SYNC=1: no wait on a blocking-sync event in the log"; shim_log; exit 1; }
+        echo "blocking-sync check: the core waited for with cuEventSynchronize on a blocking-sync event" ;;
+esac
 if [ "$status" != 0 ]; then
     echo "the harness exited with $status ($formats)"
     grep -h "evaluation refused" "$work/cuda.log" 2>/dev/null | head -3 | sed 's/^/the front end: /' || true

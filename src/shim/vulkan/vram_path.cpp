@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -67,6 +68,7 @@ struct VramPath::Shared {
     Context vk;
     ExternalFunctions cu;
     const upscaler::CudaFunctions* cuda = nullptr;
+    std::unique_ptr<CoreWait> wait; // for the core, on the worker (core_wait.h)
     PlaneBuffer planes[kPlanes];
     std::vector<PlaneBuffer> retired; // outgrown buffers, freed with the path (the GPU may still use them)
     std::deque<EventPair> events;     // per evaluation, oldest first
@@ -85,6 +87,7 @@ struct VramPath::Shared {
         retired.clear();
         for (const EventPair& e : events) destroy_events(vk, e);
         events.clear();
+        if (wait) wait->release();
     }
 };
 
@@ -102,6 +105,7 @@ VramPath::VramPath(const Context& context, CudaWorker& worker, const upscaler::C
     : m_worker(worker), m_shared(std::make_shared<Shared>()) {
     m_shared->vk = context;
     m_shared->cuda = &cuda;
+    m_shared->wait = std::make_unique<CoreWait>(cuda, options.blocking_sync, options.event_wait);
     if (auto library = upscaler::platform::open_library(options.cuda_library)) {
         m_shared->cu.import = reinterpret_cast<PFN_cuImportExternalMemory>(
             upscaler::platform::find_symbol(*library, "cuImportExternalMemory"));
@@ -236,9 +240,7 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
     m_worker.post("Vulkan evaluation", [shared, events, cf, core, old]() -> Status {
         return host_side(shared->vk, events, old, [&]() -> Status {
             D4R_TRY(core(cf));
-            CUresult r = shared->cuda->cuCtxSynchronize();
-            if (r != CUDA_SUCCESS) return upscaler::cuda_error(*shared->cuda, "cuCtxSynchronize", r);
-            return {};
+            return shared->wait->wait();
         });
     });
     return {};

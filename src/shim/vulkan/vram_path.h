@@ -9,8 +9,8 @@
 // a `done` event that the host sets, and the output buffer copied into the output image's region (expected in
 // VK_IMAGE_LAYOUT_GENERAL, left there). It then posts a task on the CUDA worker and returns: the task waits (up to
 // kGpuWaitMs) until the GPU has set `ready` (the game has submitted the command buffer and the copies are done),
-// evaluates the core, waits for CUDA, and sets `done`; it sets `done` on every failure too, so the game's queue
-// never waits forever (that frame's output is then left as it was, and the failure logged). Only formats whose
+// evaluates the core, waits for CUDA (core_wait.h), and sets `done`; it sets `done` on every failure too, so the game's
+// queue never waits forever (that frame's output is then left as it was, and the failure logged). Only formats whose
 // texels are the canonical bytes are taken (vulkan/resources.h: vram_accepts); the shim's CPU passes (motion
 // dilation, watermark) do not run on this path (vulkan/path_choice.h sends such features to the host path). Buffers are
 // grown when a frame needs more; events are made per evaluation and destroyed two evaluations later. The game must have
