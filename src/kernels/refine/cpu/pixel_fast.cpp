@@ -4,9 +4,12 @@
 // the sRGB powers as Newton iterations of a fixed count with a division each, fifteen per pixel in the features and
 // three in the blend. Here a chunk of pixels first gathers the values to show, then the curve runs on eight values
 // at once with AVX's correctly rounded operations (the same operations in the same order as the scalar functions,
-// so the same bits; the scalar functions where the CPU has no AVX), then each pixel is finished.
+// so the same bits; the scalar functions where the CPU has no AVX), then each pixel is finished. The depth gradient,
+// which the bilinear geometry sample reads at four render pixels for every output pixel, is computed once per render
+// pixel first (depth_gradient's own arithmetic: the same values).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "kernels/refine/cpu/fast_registration.h"
 #include "kernels/refine/cpu/simd.h"
@@ -109,10 +112,22 @@ void set3(float* out, float a, float b, float c) {
 }
 void set3(float* out, up::F3 v) { set3(out, v.x, v.y, v.z); }
 
+// render_geometry() with the depth gradient of each render pixel from GRADIENT (row-major, render_w wide).
+void geometry_from(const up::Params& p, const std::vector<float>& gradient, float u, float v, float geo[4]) {
+    bilinear<4>(
+        p, u, v,
+        [&p, &gradient](int32_t px, int32_t py, float out[4]) {
+            out[0] = gradient[size_t(py) * p.render_w + size_t(px)];
+            out[1] = up::load_depth(p, px, py);
+            up::load_motion(p, px, py, out[2], out[3]);
+        },
+        geo);
+}
+
 // features_at() for pixels FIRST.. FIRST + COUNT - 1 (patch order), COUNT <= kChunk: the linear values of the
 // candidates (pixel_features() shows O again for H and Hc where nothing was reprojected: the same values), then
 // all of them through the curve, then the features.
-void features_chunk(const PixelParams& p, float k, uint32_t first, uint32_t count) {
+void features_chunk(const PixelParams& p, const std::vector<float>& gradient, float k, uint32_t first, uint32_t count) {
     float shown[kFeatureValues] = {};
     float geo[kChunk][4];
     Terms terms[kChunk];
@@ -137,7 +152,7 @@ void features_chunk(const PixelParams& p, float k, uint32_t first, uint32_t coun
         float u, v;
         render_position(p.core, x, y, u, v);
         render_colour(p.core, u, v, lin + 12);
-        render_geometry(p.core, u, v, geo[n]);
+        geometry_from(p.core, gradient, u, v, geo[n]);
     }
     display_values(shown, kFeatureValues, k);
     for (uint32_t n = 0; n < count; ++n) {
@@ -158,9 +173,14 @@ void pixel_features(const runtime::CpuLaunch& l) {
     const PixelParams p = network::params_as<PixelParams>(l.params);
     const uint32_t pixels = p.grid_w * p.grid_h * kPatchPixels;
     const float k = up::exposure_factor(p.core);
+    std::vector<float> gradient(size_t(p.core.render_w) * p.core.render_h);
+    network::parallel_for(p.core.render_h, 0, [&](uint64_t y) {
+        for (uint32_t x = 0; x < p.core.render_w; ++x)
+            gradient[y * p.core.render_w + x] = depth_gradient(p.core, int32_t(x), int32_t(y));
+    });
     network::parallel_for((pixels + kChunk - 1) / kChunk, 0, [&](uint64_t c) {
         const uint32_t first = static_cast<uint32_t>(c) * kChunk;
-        features_chunk(p, k, first, std::min(kChunk, pixels - first));
+        features_chunk(p, gradient, k, first, std::min(kChunk, pixels - first));
     });
 }
 
