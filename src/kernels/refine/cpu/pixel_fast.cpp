@@ -1,12 +1,13 @@
 // The fast set's CPU kernels of refine-v2's pixel stage (kernels/refine/ptx/pixel_inputs.h):
-// d4r_nn_pixel_features@fast and d4r_nn_pixel_blend@fast. They give the accuracy kernels' bits (tests/network's
-// PixelFast tests hold them to it) in less time. Nearly all of the accuracy kernels' time is the display curve,
-// the sRGB powers as Newton iterations of a fixed count with a division each, fifteen per pixel in the features and
-// three in the blend. Here a chunk of pixels first gathers the values to show, then the curve runs on eight values
-// at once with AVX's correctly rounded operations (the same operations in the same order as the scalar functions,
-// so the same bits; the scalar functions where the CPU has no AVX), then each pixel is finished. The depth gradient,
-// which the bilinear geometry sample reads at four render pixels for every output pixel, is computed once per render
-// pixel first (depth_gradient's own arithmetic: the same values).
+// d4r_nn_pixel_features@fast and d4r_nn_pixel_blend@fast. Nearly all of the accuracy kernels' time is the display
+// curve, the sRGB powers as Newton iterations from 1 of a fixed count (12 for the cube root, 14 for the fifth) with a
+// division each, fifteen per pixel in the features and three in the blend. Here a chunk of pixels first gathers the
+// values to show, then the curve runs on eight values at once with AVX, each power from a cubic fit to it (over the
+// inputs the curve gives it: the cube root above 0.0559, the fifth root above 0.0081) and then 3 and 5 Newton steps:
+// within 1 ulp of the accuracy kernels' powers (tests/network's PixelFast tests hold the kernels within 60 dB of the
+// accuracy kernels, and the AVX and scalar paths to the same bytes: the same operations in the same order). The
+// depth gradient, which the bilinear geometry sample reads at four render pixels for every output pixel, is computed
+// once per render pixel first (depth_gradient's own arithmetic: the same values).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -32,9 +33,57 @@ constexpr uint32_t kChunk = 128;                     // pixels a worker takes at
 constexpr uint32_t kShown = kCandidates * 3;         // display values a pixel's features need
 constexpr uint32_t kFeatureValues = kChunk * kShown; // a multiple of 8
 
+// The powers' starting points (cubic fits of a^(1/3) on [0.0559, 1] and a^(1/5) on [0.0081, 1], Horner's rule from
+// the highest coefficient) and the Newton steps from there.
+constexpr float kCbrtFit[4] = {0.64769446849823f, -1.4925742149353027f, 1.5262128114700317f, 0.32704538106918335f};
+constexpr float kFifthFit[4] = {0.9585604667663574f, -1.9671332836151123f, 1.5510896444320679f, 0.47518256306648254f};
+constexpr int kCbrtSteps = 3, kFifthSteps = 5;
+
+// The scalar curve, the AVX one's operations in its order (for CPUs without AVX).
+float cubic(float a, const float (&c)[4]) {
+    float y = c[0];
+    for (int i = 1; i < 4; ++i) y = y * a + c[i];
+    return y;
+}
+float cbrt_fast(float a) {
+    float y = cubic(a, kCbrtFit);
+    for (int i = 0; i < kCbrtSteps; ++i) y = y - (y * y * y - a) / (3.0f * y * y);
+    return a > 0.0f ? y : 0.0f;
+}
+float fifth_root_fast(float a) {
+    float y = cubic(a, kFifthFit);
+    for (int i = 0; i < kFifthSteps; ++i) {
+        const float y2 = y * y;
+        y = y - (y2 * y2 * y - a) / (5.0f * y2 * y2);
+    }
+    return a > 0.0f ? y : 0.0f;
+}
+float srgb_encode_fast(float x) {
+    x = clamp_f(x, 0.0f, 1.0f);
+    const float s = up::sqrt_f(x);
+    const float curve = 1.055f * (up::sqrt_f(s) * cbrt_fast(s)) - 0.055f;
+    return x <= 0.0031308f ? 12.92f * x : curve;
+}
+float srgb_decode_fast(float x) {
+    x = clamp_f(x, 0.0f, 1.0f);
+    const float y = (x + 0.055f) / 1.055f;
+    const float y2 = y * y;
+    const float curve = y2 * fifth_root_fast(y2);
+    return x <= 0.04045f ? x / 12.92f : curve;
+}
+float display_fast(float v, float k) {
+    float r = v * k;
+    r = r > 0.0f ? min_f(r, 3.0e38f) : 0.0f;
+    return srgb_encode_fast(clamp_f(r / (1.0f + r), 0.0f, 1.0f));
+}
+float linear_of_display_fast(float d, float k) {
+    const float t = min_f(srgb_decode_fast(d), kDisplayMax);
+    return t / (1.0f - t) / k;
+}
+
 #ifdef D4R_PIXEL_AVX
 
-// pixel_inputs.h's functions on eight values: min_f (a < b ? a : b), max_f (a > b ? a : b) and the rest written
+// The scalar functions above on eight values: min_f (a < b ? a : b), max_f (a > b ? a : b) and the rest written
 // with the same operands in the same order.
 D4R_AVX inline __m256 splat(float v) { return _mm256_set1_ps(v); }
 D4R_AVX inline __m256 select(__m256 mask, __m256 a, __m256 b) { return _mm256_blendv_ps(b, a, mask); }
@@ -42,9 +91,14 @@ D4R_AVX inline __m256 min8(__m256 a, __m256 b) { return select(_mm256_cmp_ps(a, 
 D4R_AVX inline __m256 max8(__m256 a, __m256 b) { return select(_mm256_cmp_ps(a, b, _CMP_GT_OQ), a, b); }
 D4R_AVX inline __m256 clamp8(__m256 v, float lo, float hi) { return min8(max8(v, splat(lo)), splat(hi)); }
 
+D4R_AVX inline __m256 cubic8(__m256 a, const float (&c)[4]) {
+    __m256 y = splat(c[0]);
+    for (int i = 1; i < 4; ++i) y = _mm256_add_ps(_mm256_mul_ps(y, a), splat(c[i]));
+    return y;
+}
 D4R_AVX inline __m256 cbrt_unit8(__m256 a) {
-    __m256 y = splat(1.0f);
-    for (int i = 0; i < 12; ++i) {
+    __m256 y = cubic8(a, kCbrtFit);
+    for (int i = 0; i < kCbrtSteps; ++i) {
         const __m256 num = _mm256_sub_ps(_mm256_mul_ps(_mm256_mul_ps(y, y), y), a);
         const __m256 den = _mm256_mul_ps(_mm256_mul_ps(splat(3.0f), y), y);
         y = _mm256_sub_ps(y, _mm256_div_ps(num, den));
@@ -52,8 +106,8 @@ D4R_AVX inline __m256 cbrt_unit8(__m256 a) {
     return select(_mm256_cmp_ps(a, splat(0.0f), _CMP_GT_OQ), y, splat(0.0f));
 }
 D4R_AVX inline __m256 fifth_root_unit8(__m256 a) {
-    __m256 y = splat(1.0f);
-    for (int i = 0; i < 14; ++i) {
+    __m256 y = cubic8(a, kFifthFit);
+    for (int i = 0; i < kFifthSteps; ++i) {
         const __m256 y2 = _mm256_mul_ps(y, y);
         const __m256 num = _mm256_sub_ps(_mm256_mul_ps(_mm256_mul_ps(y2, y2), y), a);
         const __m256 den = _mm256_mul_ps(_mm256_mul_ps(splat(5.0f), y2), y2);
@@ -96,13 +150,13 @@ void display_values(float* v, uint32_t count, float k) {
 #ifdef D4R_PIXEL_AVX
     if (use_avx()) return display_avx(v, count, k);
 #endif
-    for (uint32_t i = 0; i < count; ++i) v[i] = display(v[i], k);
+    for (uint32_t i = 0; i < count; ++i) v[i] = display_fast(v[i], k);
 }
 void linear_values(float* v, uint32_t count, float k) {
 #ifdef D4R_PIXEL_AVX
     if (use_avx()) return linear_of_display_avx(v, count, k);
 #endif
-    for (uint32_t i = 0; i < count; ++i) v[i] = linear_of_display(v[i], k);
+    for (uint32_t i = 0; i < count; ++i) v[i] = linear_of_display_fast(v[i], k);
 }
 
 void set3(float* out, float a, float b, float c) {
