@@ -5,6 +5,7 @@
 
 #include <array>
 #include <memory>
+#include <span>
 
 #include "core/log.h"
 #include "shim/d3d12/resources.h"
@@ -40,8 +41,21 @@ Plane plane_at(int index) { return index == kOutput ? Plane::Output : kInputOrde
 const GameResource& resource_at(const GameFrame& frame, int index) {
     return index == kOutput ? frame.output : input_of(frame, index);
 }
-Footprint footprint_at(ID3D12Device* device, const GameFrame& frame, int index) {
-    return index == kOutput ? output_footprint(device, frame.output) : input_footprint(device, input_of(frame, index));
+
+// The three functions from CUDA_LIBRARY into OUT: empty, or why not.
+std::string resolve(const std::string& cuda_library, HostFunctions& out) {
+    auto library = upscaler::platform::open_library(cuda_library);
+    if (!library) return "the CUDA driver cannot be opened again: " + library.error().text();
+    void* found[3] = {};
+    const char* names[3] = {kRegister, kDevicePointer, kUnregister};
+    for (int i = 0; i < 3; ++i) {
+        found[i] = upscaler::platform::find_symbol(*library, names[i]);
+        if (!found[i]) return cuda_library + " has no " + names[i];
+    }
+    out.host_register = reinterpret_cast<PFN_cuMemHostRegister_v2>(found[0]);
+    out.device_pointer = reinterpret_cast<PFN_cuMemHostGetDevicePointer_v2>(found[1]);
+    out.unregister = reinterpret_cast<PFN_cuMemHostUnregister>(found[2]);
+    return {};
 }
 
 } // namespace
@@ -78,11 +92,8 @@ struct MappedPath::Shared {
 };
 
 std::string mapped_unavailable(const std::string& cuda_library) {
-    auto library = upscaler::platform::open_library(cuda_library);
-    if (!library) return "the CUDA driver cannot be opened again: " + library.error().text();
-    for (const char* name : {kRegister, kDevicePointer, kUnregister})
-        if (!upscaler::platform::find_symbol(*library, name)) return cuda_library + " has no " + name;
-    return {};
+    HostFunctions unused;
+    return resolve(cuda_library, unused);
 }
 
 MappedPath::MappedPath(Submitter& submitter, CudaWorker& worker, const upscaler::CudaFunctions& cuda,
@@ -90,14 +101,7 @@ MappedPath::MappedPath(Submitter& submitter, CudaWorker& worker, const upscaler:
     : m_submitter(submitter), m_worker(worker), m_shared(std::make_shared<Shared>()) {
     m_shared->cuda = &cuda;
     m_shared->wait = std::make_unique<CoreWait>(cuda, options.blocking_sync, options.event_wait);
-    if (auto library = upscaler::platform::open_library(options.cuda_library)) {
-        m_shared->cu.host_register =
-            reinterpret_cast<PFN_cuMemHostRegister_v2>(upscaler::platform::find_symbol(*library, kRegister));
-        m_shared->cu.device_pointer = reinterpret_cast<PFN_cuMemHostGetDevicePointer_v2>(
-            upscaler::platform::find_symbol(*library, kDevicePointer));
-        m_shared->cu.unregister =
-            reinterpret_cast<PFN_cuMemHostUnregister>(upscaler::platform::find_symbol(*library, kUnregister));
-    }
+    resolve(options.cuda_library, m_shared->cu); // on failure none is set, and prepare refuses
 }
 
 MappedPath::~MappedPath() {
@@ -115,7 +119,15 @@ MappedPath::~MappedPath() {
         log::warn("shim: {}", s.error().text());
 }
 
-std::string MappedPath::refuses(ID3D12Device* device, const GameFrame& frame) {
+MappedPath::Layout MappedPath::layout_of(ID3D12Device* device, const GameFrame& frame) {
+    Layout layout{};
+    for (int i = 0; i < kInputPlanes; ++i)
+        if (input_of(frame, i).resource) layout[i] = input_footprint(device, input_of(frame, i));
+    if (frame.output.resource) layout[kOutput] = output_footprint(device, frame.output);
+    return layout;
+}
+
+std::string MappedPath::refuses(const GameFrame& frame, const Layout& layout) {
     for (int i = 0; i <= kOutput; ++i) {
         const GameResource& r = resource_at(frame, i);
         const Plane plane = plane_at(i);
@@ -124,7 +136,7 @@ std::string MappedPath::refuses(ID3D12Device* device, const GameFrame& frame) {
             return fmt::format("the {} is {}, not a format whose texels are the core's", plane_name(plane),
                                format_name(r.format));
         if (plane == Plane::Exposure) continue; // one texel
-        const uint64_t pitch = footprint_at(device, frame, i).placed.Footprint.RowPitch;
+        const uint64_t pitch = layout[i].placed.Footprint.RowPitch;
         const uint64_t core = uint64_t(r.row_texels ? r.row_texels : r.region.width) * canonical_texel_bytes(plane);
         if (pitch != core)
             return fmt::format("the {}'s rows are {} bytes apart in a D3D12 buffer and {} in the core's (D3D12 aligns "
@@ -134,7 +146,7 @@ std::string MappedPath::refuses(ID3D12Device* device, const GameFrame& frame) {
     return {};
 }
 
-Status MappedPath::prepare(const GameFrame& frame) {
+Status MappedPath::prepare(const GameFrame& frame, const Layout& layout) {
     Shared& s = *m_shared;
     if (!s.cu.host_register || !s.cu.device_pointer || !s.cu.unregister) // mapped_unavailable said so first
         return make_error(ErrorCode::Unsupported, "the CUDA driver lacks {}, {} or {}", kRegister, kDevicePointer,
@@ -143,7 +155,7 @@ Status MappedPath::prepare(const GameFrame& frame) {
     auto shared = m_shared;
     for (int i = 0; i <= kOutput; ++i) {
         if (!resource_at(frame, i).resource) continue;
-        const UINT64 need = footprint_at(device, frame, i).bytes;
+        const UINT64 need = layout[i].bytes;
         MappedBuffer& b = s.buffers[i];
         if (b.heap.buffer && b.heap.size >= need) continue;
         if (b.heap.buffer)
@@ -177,25 +189,24 @@ Status MappedPath::prepare(const GameFrame& frame) {
 }
 
 Status MappedPath::evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) {
-    D4R_TRY(prepare(frame));
+    const Layout layout = layout_of(m_submitter.device(), frame);
+    D4R_TRY(prepare(frame, layout));
+    return run(list, frame, layout, core);
+}
+
+Status MappedPath::run(CommandListHandle list, const GameFrame& frame, const Layout& layout, const CoreCall& core) {
     Shared& s = *m_shared;
-    ID3D12Device* device = m_submitter.device();
     std::array<ID3D12Resource*, kInputPlanes> buffers{};
-    std::array<Footprint, kInputPlanes> footprints{};
-    for (int i = 0; i < kInputPlanes; ++i) {
-        if (!input_of(frame, i).resource) continue;
-        footprints[i] = input_footprint(device, input_of(frame, i));
-        buffers[i] = s.buffers[i].heap.buffer;
-    }
+    for (int i = 0; i < kInputPlanes; ++i) buffers[i] = s.buffers[i].heap.buffer;
     ID3D12GraphicsCommandList* game = command_list(list);
-    record_input_copies(game, frame, buffers, footprints);
+    record_input_copies(game, frame, buffers, std::span<const Footprint, kInputPlanes>(layout.data(), kInputPlanes));
     D4R_TRY_CTX(m_submitter.split(game, kGiveUpMs), "copying the inputs into mapped memory");
 
     // Each input's region where it landed: its first texel, rows as the core reads them (refuses() checked).
     auto at = [&](int i) -> CUdeviceptr {
         const GameResource& in = input_of(frame, i);
         if (!in.resource) return 0;
-        const D3D12_PLACED_SUBRESOURCE_FOOTPRINT& p = footprints[i].placed;
+        const D3D12_PLACED_SUBRESOURCE_FOOTPRINT& p = layout[i].placed;
         return s.buffers[i].device + p.Offset + uint64_t(in.region.y) * p.Footprint.RowPitch +
                uint64_t(in.region.x) * canonical_texel_bytes(kInputOrder[i]);
     };
@@ -204,7 +215,7 @@ Status MappedPath::evaluate(CommandListHandle list, const GameFrame& frame, cons
     cf.depth = at(1);
     cf.motion = at(2);
     cf.exposure = at(3);
-    const Footprint out = output_footprint(device, frame.output);
+    const Footprint& out = layout[kOutput];
     cf.output = s.buffers[kOutput].device + out.placed.Offset;
     auto shared = m_shared;
     D4R_TRY(m_worker.run("the evaluation", [shared, core, cf]() -> Status {

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "shim/cuda_worker.h"
+#include "shim/d3d12/staging_buffers.h"
 #include "shim/d3d12/submit.h"
 #include "shim/data_path.h"
 #include "shim/host_staging.h"
@@ -39,11 +40,18 @@ public:
     ~MappedPath() override;
     const char* name() const override { return "mapped"; }
 
-    // Why FRAME cannot take this path on DEVICE, or empty.
-    static std::string refuses(ID3D12Device* device, const GameFrame& frame);
+    // Where each plane of FRAME lands in its buffer (colour, depth, motion, exposure: the whole subresource; the
+    // output: its region), D3D12's placement, made once per frame for the calls below.
+    using Layout = std::array<Footprint, kInputPlanes + 1>;
+    static Layout layout_of(ID3D12Device* device, const GameFrame& frame);
+    // Why FRAME, laid out as LAYOUT, cannot take this path, or empty.
+    static std::string refuses(const GameFrame& frame, const Layout& layout);
     // Maps and registers the buffers FRAME needs (nothing recorded yet): an error here leaves the game's list as it
-    // was. `evaluate` calls it too.
-    Status prepare(const GameFrame& frame);
+    // was.
+    Status prepare(const GameFrame& frame, const Layout& layout);
+    // After `prepare`: the copies, the core and the output copy.
+    Status run(CommandListHandle list, const GameFrame& frame, const Layout& layout, const CoreCall& core);
+    // All three of the above.
     Status evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) override;
 
     struct Shared; // the buffers and their CUDA registrations, shared with the worker's tasks

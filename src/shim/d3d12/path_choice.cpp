@@ -23,13 +23,17 @@ ChosenPath::~ChosenPath() = default;
 
 Status ChosenPath::evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) {
     std::string why = m_feature_refusal;
-    if (why.empty()) why = MappedPath::refuses(m_submitter.device(), frame);
+    MappedPath::Layout layout{};
+    if (why.empty()) {
+        layout = MappedPath::layout_of(m_submitter.device(), frame);
+        why = MappedPath::refuses(frame, layout);
+    }
     if (why.empty()) {
         if (!m_mapped) m_mapped = std::make_unique<MappedPath>(m_submitter, m_worker, m_cuda, m_options);
-        Status prepared = m_mapped->prepare(frame);
+        Status prepared = m_mapped->prepare(frame, layout);
         if (prepared) {
             m_last = "mapped";
-            return m_mapped->evaluate(list, frame, core);
+            return m_mapped->run(list, frame, layout, core);
         }
         if (prepared.error().code() != ErrorCode::Unsupported) return prepared;
         m_feature_refusal = why = prepared.error().text(); // CUDA cannot map this memory: not again

@@ -78,7 +78,7 @@ Footprint output_footprint(ID3D12Device* device, const GameResource& output) {
 
 void record_input_copies(ID3D12GraphicsCommandList* list, const GameFrame& frame,
                          const std::array<ID3D12Resource*, kInputPlanes>& buffers,
-                         const std::array<Footprint, kInputPlanes>& footprints) {
+                         std::span<const Footprint, kInputPlanes> footprints) {
     std::array<D3D12_RESOURCE_BARRIER, kInputPlanes> to_copy{}, back{};
     int n = 0;
     for (int i = 0; i < kInputPlanes; ++i) {

@@ -10,6 +10,7 @@
 #include <d3d12.h>
 
 #include <array>
+#include <span>
 
 #include "core/status.h"
 #include "shim/data_path.h"
@@ -60,7 +61,7 @@ Footprint output_footprint(ID3D12Device* device, const GameResource& output);
 // BUFFERS at FOOTPRINTS (input_footprint's; each buffer at least that large).
 void record_input_copies(ID3D12GraphicsCommandList* list, const GameFrame& frame,
                          const std::array<ID3D12Resource*, kInputPlanes>& buffers,
-                         const std::array<Footprint, kInputPlanes>& footprints);
+                         std::span<const Footprint, kInputPlanes> footprints);
 
 // Records into LIST the copy of UPLOAD (at FOOTPRINT) into the output's region of TARGET (kOutputState, put back).
 void record_output_copy(ID3D12GraphicsCommandList* list, ID3D12Resource* target, const Region& region,
