@@ -10,13 +10,11 @@
 #include <cstdio>
 #include <cstring>
 
+#include "probe_util.h"
+
 namespace {
 
-const char* name(CUresult r) {
-    const char* n = nullptr;
-    cuGetErrorName(r, &n);
-    return n ? n : "?";
-}
+using probe::name;
 
 int memfd(size_t bytes) {
     int fd = memfd_create("probe", 0);
@@ -44,13 +42,7 @@ void import_semaphore(const char* what, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DES
 } // namespace
 
 int main() {
-    CUdevice dev = 0;
-    CUcontext ctx = nullptr;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
-        cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS || cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
-        std::printf("no CUDA device\n");
-        return 1;
-    }
+    if (!probe::open_context()) return 1;
     CUexternalMemory m = nullptr;
     std::printf("cuImportExternalMemory(null descriptor) = %s\n", name(cuImportExternalMemory(&m, nullptr)));
     CUDA_EXTERNAL_MEMORY_HANDLE_DESC d{};

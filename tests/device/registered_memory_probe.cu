@@ -2,22 +2,20 @@
 // DEVICEMAP), as the NGX shim's D3D12 mapped path registers D3D12's mapped buffers and the open core checks the
 // pointers it is given (src/upscaler/pipeline.cpp: check_buffers): cuMemGetAddressRange and the pointer attributes
 // memory type, range start and range size, at an address inside the range. One line per query, so runs on NVIDIA's
-// driver, through libd4rcuda's driver backend and on its cpu backend can be diffed (registered-memory.sh).
+// driver, through libd4rcuda's driver backend and on its cpu backend can be diffed (compare-probe.sh).
 #include <cuda.h>
 #include <sys/mman.h>
 
 #include <cstdio>
 #include <cstdlib>
 
+#include "probe_util.h"
+
 namespace {
 
-const char* name(CUresult r) {
-    const char* n = nullptr;
-    cuGetErrorName(r, &n);
-    return n ? n : "?";
-}
+using probe::name;
 
-void probe(const char* what, void* p, size_t bytes) {
+void registered(const char* what, void* p, size_t bytes) {
     CUresult r = cuMemHostRegister(p, bytes, CU_MEMHOSTREGISTER_DEVICEMAP);
     std::printf("%s: cuMemHostRegister(%zu bytes, DEVICEMAP) = %s\n", what, bytes, name(r));
     if (r != CUDA_SUCCESS) return;
@@ -50,20 +48,14 @@ void probe(const char* what, void* p, size_t bytes) {
 } // namespace
 
 int main() {
-    CUdevice dev = 0;
-    CUcontext ctx = nullptr;
-    if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
-        cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS || cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
-        std::printf("no CUDA device\n");
-        return 1;
-    }
+    if (!probe::open_context()) return 1;
     const size_t bytes = size_t(1) << 20;
     void* heap = std::aligned_alloc(4096, bytes);
-    probe("aligned_alloc", heap, bytes);
+    registered("aligned_alloc", heap, bytes);
     void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    probe("mmap", mapped, bytes);
+    registered("mmap", mapped, bytes);
     // A D3D12 buffer is not page-aligned in size: a range of 65 KB + 256 bytes at an offset into the mapping.
-    probe("mmap+4096 (66 KB)", static_cast<char*>(mapped) + 4096, 65536 + 256);
+    registered("mmap+4096 (66 KB)", static_cast<char*>(mapped) + 4096, 65536 + 256);
     std::free(heap);
     munmap(mapped, bytes);
     return 0;
