@@ -1,9 +1,8 @@
 // d4r kernels check, refine-v2: what a network that reads the core's frame needs to be checked (docs/network.md,
 // "Checking native kernels").
 //
-// Promise: `trace_after_core` runs the open core (upscaler::Pipeline) in the current context for three frames of a
-// synthetic scene at half of WIDTH x HEIGHT (colour from nettest::test_image, a depth slope, a constant motion, a
-// jitter sequence; the same for any SEED) and traces MODEL's pass over the third (network::trace_forward_after_core).
+// Promise: `trace_after_core` traces MODEL's pass (network::trace_forward_after_core) over the core frame
+// network::with_core_frame makes in the current context (three frames of a synthetic scene at half of WIDTH x HEIGHT).
 // `network_only_root` copies the refine family's kernels of a kernel root, and nothing else, into DST with their
 // manifests (every set folder, accuracy sets with their markers), so that a native run serves the network's kernels
 // while the core runs from PTX as in the PTX run: both network passes read the same frame.

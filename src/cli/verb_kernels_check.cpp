@@ -13,6 +13,7 @@
 #include "core/fnv1a.h"
 #include "core/process.h"
 #include "kernels_check_core.h"
+#include "network/core_frame.h"
 #include "network/job_file.h"
 #include "network/layer_trace.h"
 #include "network/test_model.h"
@@ -52,19 +53,24 @@ Expected<network::Model> model_for(const CheckOptions& o) {
 }
 bool reads_core_frame(const network::Model& model) { return model.arch == network::kArchRefineV2; }
 
+// The libcuda of lib_dir (default ../lib beside d4r) in this process, its device 0's primary context current.
+Expected<upscaler::CudaFunctions> open_cuda(const CheckOptions& o) {
+    fs::path lib = o.lib_dir.empty() ? self_exe().parent_path().parent_path() / "lib" : fs::path(o.lib_dir);
+    auto cuda = D4R_TRY(upscaler::load_cuda_functions((lib / "libcuda.so.1").string()));
+    abi::CUdevice dev = 0;
+    abi::CUcontext ctx = nullptr;
+    if (cuda.cuInit(0) != abi::CUDA_SUCCESS || cuda.cuDeviceGet(&dev, 0) != abi::CUDA_SUCCESS ||
+        cuda.cuDevicePrimaryCtxRetain(&ctx, dev) != abi::CUDA_SUCCESS || cuda.cuCtxSetCurrent(ctx) != abi::CUDA_SUCCESS)
+        return make_error(ErrorCode::NotFound, "no CUDA device on backend {} ({})", o.backend, lib.string());
+    return cuda;
+}
+
 // The child: one traced forward pass on the libcuda of lib_dir, whatever its environment selects.
 int run_child(const CheckOptions& o, uint32_t w, uint32_t h) {
     auto model = model_for(o);
     if (!model) return report_error(model.error());
-    fs::path lib = o.lib_dir.empty() ? self_exe().parent_path().parent_path() / "lib" : fs::path(o.lib_dir);
-    auto cuda = upscaler::load_cuda_functions((lib / "libcuda.so.1").string());
+    auto cuda = open_cuda(o);
     if (!cuda) return report_error(cuda.error());
-    abi::CUdevice dev = 0;
-    abi::CUcontext ctx = nullptr;
-    if (cuda->cuInit(0) != abi::CUDA_SUCCESS || cuda->cuDeviceGet(&dev, 0) != abi::CUDA_SUCCESS ||
-        cuda->cuDevicePrimaryCtxRetain(&ctx, dev) != abi::CUDA_SUCCESS ||
-        cuda->cuCtxSetCurrent(ctx) != abi::CUDA_SUCCESS)
-        return report_error(make_error(ErrorCode::NotFound, "no CUDA device on backend {}", o.backend));
     // refine-v2 reads the core's frame: the core runs first (kernels_check_core.h).
     auto trace = reads_core_frame(*model)
                      ? trace_after_core(*cuda, *model, w, h, o.seed)
@@ -152,22 +158,35 @@ bool print_comparison(const CheckOptions& o, const std::vector<network::LayerCom
 }
 
 // --write-job: the pass as a job file for a runner outside d4r (tools/rocjitsu's d4r-rj-run).
+// The job of MODEL's pass: over the test image, or for refine-v2 over the core's frame, which the core's PTX makes
+// here on the chosen backend as the PTX run of --trace makes it (network/core_frame.h).
+Expected<network::Job> job_for(const CheckOptions& o, const network::Model& model, uint32_t w, uint32_t h,
+                               const std::string& note) {
+    if (!reads_core_frame(model))
+        return network::refine_job(model, network::nettest::test_image(w, h, o.seed), w, h, note);
+    setenv(env_name(EnvVar::CudaBackend), o.backend.c_str(), 1);
+    unsetenv(env_name(EnvVar::NativeKernelDir));
+    const upscaler::CudaFunctions cuda = D4R_TRY(open_cuda(o));
+    network::CoreFrame frame;
+    D4R_TRY(network::with_core_frame(cuda, w, h, o.seed, [&](const upscaler::math::Params& core) -> Status {
+        frame = D4R_TRY(network::copy_core_frame(cuda, core));
+        return ok_status();
+    }));
+    return network::refine_job_after_core(model, frame, note);
+}
+
 int write_job(const CheckOptions& o, uint32_t w, uint32_t h) {
     auto model = model_for(o);
     if (!model) return report_error(model.error());
-    if (reads_core_frame(*model))
-        return report_error(make_error(ErrorCode::Invalid,
-                                       "--write-job with --model {}: a job holds the network's pass alone, and a {} "
-                                       "model reads the core's frame",
-                                       o.model, model->arch));
     const std::string note = fmt::format("refine {}x{} seed {} {}", w, h, o.seed,
                                          o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model);
-    const network::Job job = network::refine_job(*model, network::nettest::test_image(w, h, o.seed), w, h, note);
-    if (Status s = network::write_job(o.write_job, job); !s) return report_error(s.error());
+    auto job = job_for(o, *model, w, h, note);
+    if (!job) return report_error(job.error());
+    if (Status s = network::write_job(o.write_job, *job); !s) return report_error(s.error());
     uint64_t bytes = 0;
-    for (const network::JobRegion& r : job.regions) bytes += r.size;
-    fmt::print("wrote {}: {}, {} regions ({} bytes), {} launches\n", o.write_job, note, job.regions.size(), bytes,
-               job.launches.size());
+    for (const network::JobRegion& r : job->regions) bytes += r.size;
+    fmt::print("wrote {}: {}, {} regions ({} bytes), {} launches\n", o.write_job, note, job->regions.size(), bytes,
+               job->launches.size());
     return kExitOk;
 }
 

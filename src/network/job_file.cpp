@@ -64,6 +64,13 @@ private:
     size_t m_at = 0;
 };
 
+void append_launches(Job& job, const std::vector<Launch>& launches) {
+    for (const Launch& l : launches)
+        job.launches.push_back({kernel_name(l.kernel), l.what, l.grid, l.block, 0,
+                                std::vector<uint8_t>(l.params.begin(), l.params.begin() + l.param_bytes), l.out,
+                                l.out_bytes});
+}
+
 } // namespace
 
 Job refine_job(const Model& model, const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
@@ -78,18 +85,47 @@ Job refine_job(const Model& model, const std::vector<uint16_t>& rgba, uint32_t w
     std::vector<uint8_t> image(rgba.size() * 2);
     std::memcpy(image.data(), rgba.data(), image.size());
     job.regions.push_back({kJobImageAddress, image.size(), std::move(image)});
-    for (const Launch& l :
-         plan_forward(g, kJobImageAddress, width * 8, kJobWeightsAddress, kJobScratchAddress, model.arch)) {
-        JobLaunch j{kernel_name(l.kernel),
-                    l.what,
-                    l.grid,
-                    l.block,
-                    0,
-                    std::vector<uint8_t>(l.params.begin(), l.params.begin() + l.param_bytes),
-                    l.out,
-                    l.out_bytes};
-        job.launches.push_back(std::move(j));
+    append_launches(job,
+                    plan_forward(g, kJobImageAddress, width * 8, kJobWeightsAddress, kJobScratchAddress, model.arch));
+    return job;
+}
+
+Expected<Job> refine_job_after_core(const Model& model, const CoreFrame& core, std::string note) {
+    if (model.arch != kArchRefineV2)
+        return make_error(ErrorCode::Invalid, "a job after the core: {} does not read the core's frame", model.arch);
+    upscaler::math::Params params = core.params;
+    std::vector<uint8_t> bytes;
+    std::vector<uint64_t> offsets;
+    for (const CoreFrame::Buffer& b : core.buffers) {
+        bytes.resize((bytes.size() + 255) / 256 * 256);
+        offsets.push_back(bytes.size());
+        bytes.insert(bytes.end(), b.bytes.begin(), b.bytes.end());
     }
+    for (uint64_t upscaler::math::Params::* field : kCoreBufferFields) {
+        uint64_t& p = params.*field;
+        if (p == 0) continue;
+        size_t i = 0;
+        while (i < core.buffers.size() &&
+               !(p >= core.buffers[i].address && p < core.buffers[i].address + core.buffers[i].bytes.size()))
+            ++i;
+        if (i == core.buffers.size())
+            return make_error(ErrorCode::Invalid,
+                              "a job after the core: the core's pointer {:#x} is in none of its "
+                              "buffers",
+                              p);
+        p = kJobCoreAddress + offsets[i] + (p - core.buffers[i].address);
+    }
+    const Geometry g = geometry_for(params.output_w, params.output_h);
+    Job job;
+    job.note = std::move(note);
+    std::vector<uint8_t> weights = pack_weights(model);
+    const uint64_t weight_bytes = weights.size();
+    job.regions.push_back({kJobWeightsAddress, weight_bytes, std::move(weights)});
+    job.regions.push_back({kJobScratchAddress, std::max<uint64_t>(scratch_layout(g, model.arch).total, 1), {}});
+    const uint64_t core_bytes = std::max<uint64_t>(bytes.size(), 1);
+    job.regions.push_back({kJobCoreAddress, core_bytes, std::move(bytes)});
+    append_launches(job, plan_forward(g, params.output, params.output_pitch, kJobWeightsAddress, kJobScratchAddress,
+                                      model.arch, &params));
     return job;
 }
 

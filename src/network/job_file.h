@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "network/core_frame.h"
 #include "network/model_file.h"
 #include "network/plan.h"
 
@@ -24,6 +25,7 @@ namespace d4r::network {
 inline constexpr uint64_t kJobWeightsAddress = 0x2000'0000'0000ull;
 inline constexpr uint64_t kJobScratchAddress = 0x2001'0000'0000ull;
 inline constexpr uint64_t kJobImageAddress = 0x2002'0000'0000ull;
+inline constexpr uint64_t kJobCoreAddress = 0x2003'0000'0000ull; // refine-v2: the core's buffers, one after another
 
 struct JobRegion {
     uint64_t address = 0, size = 0;
@@ -47,6 +49,11 @@ struct Job {
 // The refine forward pass over the width x height RGBA16F image (packed rows) with the model's weights.
 Job refine_job(const Model& model, const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
                std::string note);
+
+// refine-v2's pass over the core's frame: the core's buffers in one region at kJobCoreAddress (each at a 256-byte
+// aligned offset, in CORE's order), the parameter block's pointers moved there, the output image the core's own.
+// Error when a pointer of the block lies in none of CORE's buffers or MODEL does not read the core's frame.
+Expected<Job> refine_job_after_core(const Model& model, const CoreFrame& core, std::string note);
 
 // The file (little endian): "d4rjob\0\0", u32 version 1, u32 region count, u32 launch count, u32 note length,
 // note; per region u64 address, u64 size, u64 init length, init bytes; per launch u32 kernel length, kernel,

@@ -14,6 +14,9 @@
 #include <sstream>
 
 #include "core/fnv1a.h"
+#include "cuda_env.h"
+#include "harness.h"
+#include "network/core_frame.h"
 #include "network/job_file.h"
 #include "network/job_host.h"
 #include "network/test_model.h"
@@ -80,15 +83,36 @@ std::vector<std::filesystem::path> result_files() {
     return files;
 }
 
-// The reference hashes of a job (size, seed of the test model, its fp8 variant or not), computed once per job.
-const std::vector<std::string>& reference_hashes(uint32_t w, uint32_t h, uint64_t seed, bool fp8) {
+// The reference trace of a job's model: "test" or "test-fp8" (nettest::random_model over nettest::test_image), or a
+// model file named relative to the repository; a refine-v2 model's pass reads the core's frame, which the core's PTX
+// makes on libd4rcuda's cpu backend here (network/core_frame.h) as `d4r kernels check --write-job` made it.
+Expected<LayerTrace> reference_trace(uint32_t w, uint32_t h, uint64_t seed, const std::string& model_key) {
+    if (model_key == "test" || model_key == "test-fp8")
+        return run_job_on_host(refine_job(nettest::random_model(seed, model_key == "test-fp8"),
+                                          nettest::test_image(w, h, seed), w, h, model_key));
+    const Model model = D4R_TRY(read_model(test::source_dir() / model_key));
+    if (model.arch != kArchRefineV2)
+        return run_job_on_host(refine_job(model, nettest::test_image(w, h, seed), w, h, model_key));
+    std::string why;
+    const upscaler::CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
+    if (!cuda || !upscaler::test::open_context(*cuda))
+        return make_error(ErrorCode::NotFound, "no cpu backend for the core's frame: {}", why);
+    CoreFrame frame;
+    D4R_TRY(with_core_frame(*cuda, w, h, seed, [&](const upscaler::math::Params& core) -> Status {
+        frame = D4R_TRY(copy_core_frame(*cuda, core));
+        return ok_status();
+    }));
+    return run_job_on_host(D4R_TRY(refine_job_after_core(model, frame, model_key)));
+}
+
+// The reference hashes of a job (size, seed, model), computed once per job.
+const std::vector<std::string>& reference_hashes(uint32_t w, uint32_t h, uint64_t seed, const std::string& model_key) {
     static std::map<std::string, std::vector<std::string>> cache;
-    const std::string key = fmt::format("{}x{}/{}{}", w, h, seed, fp8 ? "/fp8" : "");
+    const std::string key = fmt::format("{}x{}/{}/{}", w, h, seed, model_key);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;
     std::vector<std::string> hashes;
-    auto trace =
-        run_job_on_host(refine_job(nettest::random_model(seed, fp8), nettest::test_image(w, h, seed), w, h, key));
+    auto trace = reference_trace(w, h, seed, model_key);
     EXPECT_TRUE(trace) << trace.error().text();
     if (trace)
         for (const TraceEntry& e : *trace)
@@ -103,11 +127,11 @@ std::vector<std::string> problems(const AmdResult& r) {
         if (!r.keys.count(key)) out.push_back(fmt::format("no '{}' line", key));
     if (!out.empty()) return out;
     const std::string& model = r.keys.at("model");
-    if (model != "test" && model != "test-fp8")
-        return {"only results on the test model (test, test-fp8) are recomputed"};
+    if (model != "test" && model != "test-fp8" && model.rfind("models/", 0) != 0)
+        return {"only results on the test model (test, test-fp8) or a model of models/ are recomputed"};
     uint32_t w = 0, h = 0;
     if (std::sscanf(r.keys.at("size").c_str(), "%ux%u", &w, &h) != 2) return {"bad size"};
-    const std::vector<std::string>& ref = reference_hashes(w, h, std::stoull(r.keys.at("seed")), model == "test-fp8");
+    const std::vector<std::string>& ref = reference_hashes(w, h, std::stoull(r.keys.at("seed")), model);
     if (r.launches.size() != ref.size())
         return {fmt::format("{} launches, the reference has {}", r.launches.size(), ref.size())};
     const std::string& set = r.keys.at("set");
@@ -148,7 +172,7 @@ TEST(AmdResults, EveryCommittedResultAgreesWithTheReferenceRecomputedHere) {
 
 TEST(AmdResults, AWrongHashOrALowPsnrIsAProblem) {
     test::TempDir t;
-    const std::vector<std::string>& ref = reference_hashes(44, 20, 7, false);
+    const std::vector<std::string>& ref = reference_hashes(44, 20, 7, "test");
     ASSERT_EQ(ref.size(), 29u);
     auto result = [&](const std::string& set, size_t bad_hash_at, const std::string& image) {
         std::string text = fmt::format("rocjitsu 0\ntarget gfx1100\nset {}\nsize 44x20\nseed 7\nmodel test\n", set);
@@ -187,7 +211,7 @@ TEST(AmdResults, AWrongHashOrALowPsnrIsAProblem) {
 // The FP8 variant's fast results are held to 40 dB as displayed (their recorded "displayed" figure), not 60 linear.
 TEST(AmdResults, TheFp8FastBarIsFortyDecibelsAsDisplayed) {
     test::TempDir t;
-    const std::vector<std::string>& ref = reference_hashes(44, 20, 7, true);
+    const std::vector<std::string>& ref = reference_hashes(44, 20, 7, "test-fp8");
     ASSERT_EQ(ref.size(), 29u);
     auto result = [&](const std::string& image) {
         std::string text = "rocjitsu 0\ntarget gfx1201\nset fast\nsize 44x20\nseed 7\nmodel test-fp8\n";

@@ -8,9 +8,11 @@
 
 #include "cuda_env.h"
 #include "harness.h"
+#include "network/core_frame.h"
 #include "network/job_file.h"
 #include "network/job_host.h"
 #include "network/layer_trace.h"
+#include "network/refine_pipeline.h"
 #include "network/test_model.h"
 #include "test_support.h"
 
@@ -117,6 +119,52 @@ TEST(JobFile, TheJobRunOnTheHostGivesThePtxPathsTraceAtEveryLaunch) {
     ASSERT_TRUE(rows) << rows.error().text();
     ASSERT_EQ(rows->size(), 29u);
     for (const LayerComparison& c : *rows) EXPECT_EQ(c.differ, 0u) << c.layer;
+}
+
+// refine-v2 reads the core's frame: the job carries the core's buffers (moved to kJobCoreAddress) and its launches
+// read them there; run on the host it gives the PTX path's trace over the same frame, pixel kernels included.
+TEST(JobFile, ARefineV2JobOverTheCoresFrameGivesThePtxPathsTraceAtEveryLaunch) {
+    std::string why;
+    const upscaler::CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(upscaler::test::open_context(*cuda));
+    const uint32_t w = 44, h = 20;
+    const Model model = nettest::random_model_of(5, kArchRefineV2);
+    LayerTrace ptx;
+    CoreFrame frame;
+    Status s = with_core_frame(*cuda, w, h, 3, [&](const upscaler::math::Params& core) -> Status {
+        frame = D4R_TRY(copy_core_frame(*cuda, core));
+        ptx = D4R_TRY(trace_forward_after_core(*cuda, model, core, kernel_ptx));
+        return ok_status();
+    });
+    ASSERT_TRUE(s) << s.error().text();
+    // Every pointer of the block lies in exactly one of the frame's buffers (the caller's four and the core's own).
+    EXPECT_GE(frame.buffers.size(), 5u);
+    for (uint64_t upscaler::math::Params::* field : kCoreBufferFields) {
+        const uint64_t p = frame.params.*field;
+        if (p == 0) continue;
+        int holders = 0;
+        for (const CoreFrame::Buffer& b : frame.buffers) holders += p >= b.address && p < b.address + b.bytes.size();
+        EXPECT_EQ(holders, 1) << std::hex << p;
+    }
+    auto job = refine_job_after_core(model, frame, "refine-v2 test");
+    ASSERT_TRUE(job) << job.error().text();
+    ASSERT_EQ(job->regions.size(), 3u);
+    EXPECT_EQ(job->regions[2].address, kJobCoreAddress);
+    EXPECT_EQ(job->launches.front().kernel, "d4r_nn_pixel_features");
+    EXPECT_EQ(job->launches.back().kernel, "d4r_nn_pixel_blend");
+    EXPECT_GE(job->launches.back().out, kJobCoreAddress);
+    auto host = run_job_on_host(*job);
+    ASSERT_TRUE(host) << host.error().text();
+    auto rows = compare_traces(ptx, *host);
+    ASSERT_TRUE(rows) << rows.error().text();
+    ASSERT_EQ(rows->size(), ptx.size());
+    for (const LayerComparison& c : *rows) EXPECT_EQ(c.differ, 0u) << c.layer;
+    // A pointer outside the frame's buffers, and a model that does not read the frame, are refused.
+    CoreFrame lost = frame;
+    lost.buffers.pop_back();
+    EXPECT_FALSE(refine_job_after_core(model, lost, "lost"));
+    EXPECT_FALSE(refine_job_after_core(nettest::random_model(5), frame, "v1"));
 }
 
 TEST(JobFile, ARegionWhoseAddressIsTakenIsAnError) {

@@ -6,7 +6,7 @@
 #
 #   tools/rocjitsu/run-refine.sh --build DIR --kernels ROOT [--d4r BIN] [--out DIR] [--targets "gfx1100 ..."]
 #                                [--sets "accuracy fast"] [--sizes "72x40 44x20"] [--seed N]
-#                                [--known-failures FILE] [--fp8]
+#                                [--known-failures FILE] [--fp8 | --model models/NAME.d4rnet]
 #
 # DIR: build.sh's build folder. ROOT: a kernel root (ROOT/<target>/NAME.hsaco is the fast set,
 # ROOT/accuracy/<target>/ the accuracy set), e.g. a build's share/d4r/native. BIN: d4r (default build/bin/d4r of
@@ -15,13 +15,16 @@
 # --fp8: the refine-v1-fp8 test model (enc2's linears in e4m3) on the gfx12 targets' -fp8 sets (ROOT/<target>-fp8,
 # ROOT/accuracy/<target>-fp8: native FP8 WMMA in the fast d4r_nn_linear_fp8), results <target>-fp8-<set>-<W>x<H>.txt;
 # the fast bar is then the FP8 variant's 40 dB (docs/network.md, "The FP8 layers"); gfx11 targets are skipped.
+# --model: a trained model of models/ (named relative to the repository) instead of the test model, results
+# <target>-<NAME>-<set>-<W>x<H>.txt; refine-v2 (models/refine-v2.d4rnet) reads the core's frame, which the job carries
+# (d4r kernels check --write-job runs the core's PTX on the cpu backend first).
 # FILE (default tools/rocjitsu/known-failures.txt): lines "TARGET-SET REASON"; a result of that target and set
 # gets the line "known_failure REASON", and the test then expects it to miss its bar (and still checks its hashes).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 repo=$(cd "$RJ_TOOLS/../.." && pwd)
 dir="" root="" d4r="$repo/build/bin/d4r" out="$repo/tests/fixtures/amd" targets=$RJ_TARGETS sets="accuracy fast"
-sizes="72x40 44x20" seed=7 known="$RJ_TOOLS/known-failures.txt" fp8=""
+sizes="72x40 44x20" seed=7 known="$RJ_TOOLS/known-failures.txt" fp8="" model=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --build) dir=${2:?}; shift 2 ;;
@@ -34,13 +37,25 @@ while [ $# -gt 0 ]; do
     --seed) seed=${2:?}; shift 2 ;;
     --known-failures) known=${2:?}; shift 2 ;;
     --fp8) fp8=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --model) model=${2:?}; shift 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "run-refine.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
 [ -n "$dir" ] && [ -n "$root" ] || { echo "run-refine.sh: --build and --kernels are required" >&2; exit 2; }
 rj_check_build "$dir"
 [ -x "$d4r" ] || { echo "run-refine.sh: no d4r at $d4r" >&2; exit 2; }
+[ -z "$fp8" ] || [ -z "$model" ] || { echo "run-refine.sh: --fp8 is the test model's variant: not with --model" >&2; exit 2; }
+model_args=() tag=""
+if [ -n "$model" ]; then
+    case "$model" in models/*.d4rnet) ;; *) echo "run-refine.sh: --model $model: give a model of models/, named relative to the repository (models/NAME.d4rnet)" >&2; exit 2 ;; esac
+    [ -f "$repo/$model" ] || { echo "run-refine.sh: --model $model: no such file in $repo" >&2; exit 2; }
+    model_args=(--model "$model")
+    tag=-$(basename "$model" .d4rnet)
+fi
+# The model is named relative to the repository, where d4r runs; the other paths were given relative to here.
+dir=$(realpath "$dir") root=$(realpath "$root") d4r=$(realpath "$d4r") out=$(realpath -m "$out") known=$(realpath -m "$known")
+cd "$repo" || exit 2
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -49,7 +64,7 @@ git -C "$root" diff --quiet HEAD 2> /dev/null || kernels_rev="$kernels_rev (with
 status=0
 for size in $sizes; do
     job="$work/refine-$size.job"
-    "$d4r" kernels check --write-job "$job" --size "$size" --seed "$seed" ${fp8:+--fp8} || exit 1
+    "$d4r" kernels check --write-job "$job" --size "$size" --seed "$seed" ${fp8:+--fp8} "${model_args[@]}" || exit 1
     for target in $targets; do
         if [ -n "$fp8" ] && [ "${target#gfx12}" = "$target" ]; then
             echo "run-refine.sh: $target: no -fp8 sets (gfx12 only), skipped"
@@ -60,7 +75,7 @@ for size in $sizes; do
         for set in $sets; do
             kdir="$root/$folder"
             [ "$set" = accuracy ] && kdir="$root/accuracy/$folder"
-            name="$folder-$set-$size"
+            name="$folder$tag-$set-$size"
             if [ ! -d "$kdir" ]; then
                 echo "run-refine.sh: $name: no kernel folder $kdir" >&2
                 status=1
@@ -81,8 +96,8 @@ for size in $sizes; do
             fast_bar=60
             [ -n "$fp8" ] && fast_bar=40
             [ "$set" = fast ] && bar=(--min-psnr "$fast_bar")
-            reason=$(awk -v k="$folder-$set" '$1 == k {sub(/^[^ ]+ +/, ""); print; exit}' "$known" 2> /dev/null)
-            if ! "$d4r" kernels check --trace "$work/$name.trace" --size "$size" --seed "$seed" ${fp8:+--fp8} --summary "$work/$name.sum" \
+            reason=$(awk -v k="$folder$tag-$set" '$1 == k {sub(/^[^ ]+ +/, ""); print; exit}' "$known" 2> /dev/null)
+            if ! "$d4r" kernels check --trace "$work/$name.trace" --size "$size" --seed "$seed" ${fp8:+--fp8} "${model_args[@]}" --summary "$work/$name.sum" \
                 "${bar[@]}" > "$work/$name.check.log" 2>&1; then
                 if [ -n "$reason" ]; then
                     echo "run-refine.sh: $name: below its bar, a known failure: $reason"

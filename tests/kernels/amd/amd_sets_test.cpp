@@ -19,8 +19,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::set<std::string> kKernels{"d4r_nn_patchify", "d4r_nn_unpatchify", "d4r_nn_layernorm", "d4r_nn_merge",
-                                     "d4r_nn_expand",   "d4r_nn_linear",     "d4r_nn_attention", "d4r_nn_linear_fp8"};
+const std::set<std::string> kKernels{"d4r_nn_patchify",    "d4r_nn_unpatchify", "d4r_nn_layernorm",
+                                     "d4r_nn_merge",       "d4r_nn_expand",     "d4r_nn_linear",
+                                     "d4r_nn_attention",   "d4r_nn_linear_fp8", "d4r_nn_pixel_features",
+                                     "d4r_nn_pixel_blend", "d4r_nn_linear_wide"};
 // The gfx12 targets, which also get the -fp8 sets (native FP8 WMMA).
 const std::set<std::string> kFp8Archs{"gfx1200", "gfx1201"};
 

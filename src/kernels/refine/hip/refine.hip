@@ -11,15 +11,22 @@
 //     v_wmma_f16_16x16x16_f16 (an f16 accumulator rounded by AMD after every step), to measure what AMD's own
 //     rounding changes.
 // The element kernels (patchify, unpatchify, layernorm, merge, expand) are refine_math.h's scalar code, as the
-// PTX's, compiled with -ffp-contract=off, in every set.
+// PTX's, compiled with -ffp-contract=off, in every set; so are refine-v2's pixel kernels (pixel_inputs.h), except
+// that the fast set takes the sRGB curve's powers from v_exp_f32 and v_log_f32 (D4R_REFINE_FAST_POWERS, as the sm_90
+// fast set takes them from the SFU). d4r_nn_linear_wide (refine-v2's linears with more than kMaxChannels inputs) is
+// d4r_nn_linear's code without the width limit and, in the fast set, without weight images (read from W).
 // d4r_nn_linear_fp8 (LinearFp8Params; docs/network.md, "The FP8 layers"): in the accuracy set (and wmmaf16) each K
 // step of 32 is sm_90's m16n8k32 e4m3 rule (mma_rule::step_fp8) on half_to_e4m3's bytes: the PTX's bytes. In the
 // fast set the inputs are rounded through e4m3 as the PTX rounds them and, with D4R_FP8_WMMA=1 (gfx12 only: the
 // `-fp8` sets), go into v_wmma_f32_16x16x16_fp8_fp8 as e4m3 bytes with the weights' bytes as they are; without it
 // both are widened to f16 (exact) for v_wmma_f32_16x16x16_f16. f32 accumulators from 0, then acc * scale + bias in
 // f32, f16 once, relu and the residual (the sm_90 fast set's rule).
+#if defined(D4R_KERNEL_SET) && D4R_KERNEL_SET == 0
+#define D4R_REFINE_FAST_POWERS 1
+#endif
 #include "kernels/common/mma_rule.h"
 #include "kernels/refine/hip/wave.h"
+#include "kernels/refine/ptx/pixel_inputs.h"
 #include "kernels/refine/ptx/refine_math.h"
 
 // gfx11's fast attention computes P V without WMMA (see d4r_nn_attention); the gfx12-layout shim keeps WMMA.
@@ -31,7 +38,7 @@
 
 // D4R_KERNEL_ONLY=N keeps one kernel (the build makes one code object per kernel, NAME.hsaco): 1 patchify,
 // 2 unpatchify, 3 layernorm, 4 merge, 5 expand, 6 linear (with its prep kernel and globals), 7 attention,
-// 8 linear_fp8; 0 all.
+// 8 linear_fp8, 9 pixel_features, 10 pixel_blend, 11 linear_wide; 0 all.
 #ifndef D4R_KERNEL_ONLY
 #define D4R_KERNEL_ONLY 0
 #endif
@@ -75,6 +82,11 @@ D4R_DEVICE uint16_t finish(const P& p, uint16_t v, uint64_t index) {
 
 D4R_DEVICE bool linear_shape_ok(const LinearParams& p) {
     return p.in_ch != 0 && p.in_ch % 16 == 0 && p.in_ch <= kMaxChannels && p.out_ch != 0;
+}
+
+// d4r_nn_linear_wide's shapes: any width that is a multiple of 16 (refine-v2's 256, 368 and 512).
+D4R_DEVICE bool linear_wide_shape_ok(const LinearParams& p) {
+    return p.in_ch != 0 && p.in_ch % 16 == 0 && p.out_ch != 0;
 }
 
 D4R_DEVICE bool linear_fp8_shape_ok(const LinearFp8Params& p) {
@@ -211,6 +223,24 @@ D4R_KERNEL(kThreads) void d4r_nn_expand(RegroupParams p) {
 }
 #endif
 
+// ---- refine-v2's pixel kernels: pixel_inputs.h's code, one thread per pixel (the PTX's launch shapes) ----
+
+#if D4R_WANT_KERNEL(9)
+D4R_KERNEL(kThreads) void d4r_nn_pixel_features(d4r::refine::pixel::PixelParams p) {
+    const uint32_t i = global_x();
+    if (i < p.grid_w * p.grid_h * d4r::refine::pixel::kPatchPixels) d4r::refine::pixel::features_at(p, i);
+}
+#endif
+
+#if D4R_WANT_KERNEL(10)
+D4R_KERNEL(kImageBlock* kImageBlock) void d4r_nn_pixel_blend(d4r::refine::pixel::PixelParams p) {
+    const uint32_t x = global_x();
+    const uint32_t y =
+        __builtin_amdgcn_workgroup_id_y() * __builtin_amdgcn_workgroup_size_y() + __builtin_amdgcn_workitem_id_y();
+    if (x < p.core.output_w && y < p.core.output_h) d4r::refine::pixel::blend_at(p, x, y);
+}
+#endif
+
 #if D4R_KERNEL_SET == 0
 // ---- fast: the prep protocol's globals (read by the runtime) and the B operand images ----
 
@@ -227,45 +257,19 @@ inline constexpr uint32_t kImageLanes = kFrag == wl::Arch::Gfx11 ? 16u : 32u;
 D4R_DEVICE bool fits_image(const LinearParams& p) {
     return linear_shape_ok(p) && div_up(p.out_ch, 16) * 16u * p.in_ch <= kImageHalves;
 }
-} // namespace
-
-#if D4R_WANT_KERNEL(6)
-// The runtime reads these once (hipModuleGetGlobal) and writes d4r_prep_slot before the prep and the main kernel.
-__attribute__((device, used)) uint32_t d4r_prep_key_offset = 8; // LinearParams::weight: the key is the weight pointer
-__attribute__((device, used)) uint32_t d4r_prep_key_slots = kPrepKeySlots;
-__attribute__((device, used)) uint32_t d4r_prep_blocks = kPrepBlocks;
-__attribute__((device, used)) uint32_t d4r_prep_slot = 0;
-// Per slot: operand (n tile, k step) at ((nt * ksteps + ks) * kImageLanes + lane) * kSlots, kSlots f16 per lane.
-__attribute__((device)) uint16_t d4r_linear_b_images[kPrepKeySlots + 1][kImageHalves];
-
-// Grid d4r_prep_blocks x 1 x 1, block 128: the weights of this launch's slot as WMMA B operands.
-D4R_KERNEL(128) void d4r_nn_linear_prep(LinearParams p) {
-    if (!fits_image(p)) return;
-    uint16_t* image = d4r_linear_b_images[d4r_prep_slot < kPrepKeySlots ? d4r_prep_slot : kPrepKeySlots];
-    const uint16_t* w = cptr<uint16_t>(p.weight);
-    const uint32_t ksteps = p.in_ch / 16, total = div_up(p.out_ch, 16) * ksteps * kImageLanes * kSlots;
-    for (uint32_t i = global_x(); i < total; i += kPrepBlocks * 128) {
-        const uint32_t s = i % kSlots, lane = (i / kSlots) % kImageLanes, op = i / (kSlots * kImageLanes);
-        const uint32_t nt = op / ksteps, ks = op % ksteps;
-        const wl::Coord c = wl::b_coord(kFrag, lane, s); // (k, n)
-        const uint32_t col = nt * 16 + c.col;
-        image[i] = col < p.out_ch ? w[static_cast<uint64_t>(col) * p.in_ch + ks * 16 + c.row] : uint16_t(0);
-    }
-}
 
 // One wave per 16 tokens, every output column: per tile of 16 outputs the f32 accumulator starts at the bias and
-// takes every K step; f16 once, then relu and the residual.
-D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
+// takes every K step; f16 once, then relu and the residual. B comes from IMAGE (the prep kernel's operand images of
+// this launch's weights) or, when it is null, from the weights themselves.
+D4R_DEVICE void linear_fast(const LinearParams& p, const uint16_t* image) {
     const uint32_t lane = lane_id(), r = lane % 16;
     const uint32_t row0 =
         (__builtin_amdgcn_workgroup_id_x() * kLinearWarps + (__builtin_amdgcn_workitem_id_x() >> 5)) * 16u;
-    if (row0 >= p.tokens || !linear_shape_ok(p)) return; // the whole wave
+    if (row0 >= p.tokens) return; // the whole wave
     const uint16_t* bias = cptr<uint16_t>(p.bias);
     const uint16_t* w = cptr<uint16_t>(p.weight);
     uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
     const uint32_t ksteps = p.in_ch / 16, ntiles = div_up(p.out_ch, 16);
-    const uint16_t* image =
-        fits_image(p) ? d4r_linear_b_images[d4r_prep_slot < kPrepKeySlots ? d4r_prep_slot : kPrepKeySlots] : nullptr;
     // This lane's A row (rows past the tokens read as zeros; their results are not stored). Rows are 32-byte
     // aligned: in_ch is a multiple of 16 and the buffers 256-byte aligned (plan.cpp).
     const bool a_valid = row0 + r < p.tokens;
@@ -307,6 +311,43 @@ D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
             }
         }
     }
+}
+} // namespace
+
+#if D4R_WANT_KERNEL(6)
+// The runtime reads these once (hipModuleGetGlobal) and writes d4r_prep_slot before the prep and the main kernel.
+__attribute__((device, used)) uint32_t d4r_prep_key_offset = 8; // LinearParams::weight: the key is the weight pointer
+__attribute__((device, used)) uint32_t d4r_prep_key_slots = kPrepKeySlots;
+__attribute__((device, used)) uint32_t d4r_prep_blocks = kPrepBlocks;
+__attribute__((device, used)) uint32_t d4r_prep_slot = 0;
+// Per slot: operand (n tile, k step) at ((nt * ksteps + ks) * kImageLanes + lane) * kSlots, kSlots f16 per lane.
+__attribute__((device)) uint16_t d4r_linear_b_images[kPrepKeySlots + 1][kImageHalves];
+
+// Grid d4r_prep_blocks x 1 x 1, block 128: the weights of this launch's slot as WMMA B operands.
+D4R_KERNEL(128) void d4r_nn_linear_prep(LinearParams p) {
+    if (!fits_image(p)) return;
+    uint16_t* image = d4r_linear_b_images[d4r_prep_slot < kPrepKeySlots ? d4r_prep_slot : kPrepKeySlots];
+    const uint16_t* w = cptr<uint16_t>(p.weight);
+    const uint32_t ksteps = p.in_ch / 16, total = div_up(p.out_ch, 16) * ksteps * kImageLanes * kSlots;
+    for (uint32_t i = global_x(); i < total; i += kPrepBlocks * 128) {
+        const uint32_t s = i % kSlots, lane = (i / kSlots) % kImageLanes, op = i / (kSlots * kImageLanes);
+        const uint32_t nt = op / ksteps, ks = op % ksteps;
+        const wl::Coord c = wl::b_coord(kFrag, lane, s); // (k, n)
+        const uint32_t col = nt * 16 + c.col;
+        image[i] = col < p.out_ch ? w[static_cast<uint64_t>(col) * p.in_ch + ks * 16 + c.row] : uint16_t(0);
+    }
+}
+
+D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
+    if (!linear_shape_ok(p)) return;
+    linear_fast(p, fits_image(p) ? d4r_linear_b_images[d4r_prep_slot < kPrepKeySlots ? d4r_prep_slot : kPrepKeySlots]
+                                 : nullptr);
+}
+#endif
+
+#if D4R_WANT_KERNEL(11)
+D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear_wide(LinearParams p) {
+    if (linear_wide_shape_ok(p)) linear_fast(p, nullptr);
 }
 #endif
 
@@ -508,13 +549,13 @@ D4R_KERNEL(32) void d4r_nn_attention(AttnParams p) {
 #else
 // ---- accuracy (and wmmaf16): the PTX path's order; each step of 16 in K rounded to f16 by tile_f16 ----
 
-#if D4R_WANT_KERNEL(6)
+namespace {
 // One wave per 16 tokens, every output column: for each tile of 16 outputs the accumulator starts at the bias
 // (f16) and takes the K steps in order; then relu and the residual.
-D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
+D4R_DEVICE void linear_exact(const LinearParams& p) {
     const uint32_t row0 =
         (__builtin_amdgcn_workgroup_id_x() * kLinearWarps + (__builtin_amdgcn_workitem_id_x() >> 5)) * 16u;
-    if (row0 >= p.tokens || !linear_shape_ok(p)) return; // the whole wave
+    if (row0 >= p.tokens) return; // the whole wave
     const uint16_t* in = cptr<uint16_t>(p.in);
     const uint16_t* w = cptr<uint16_t>(p.weight);
     const uint16_t* bias = cptr<uint16_t>(p.bias);
@@ -535,6 +576,18 @@ D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
                 out[index] = finish(p, v, index);
             });
     }
+}
+} // namespace
+
+#if D4R_WANT_KERNEL(6)
+D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear(LinearParams p) {
+    if (linear_shape_ok(p)) linear_exact(p);
+}
+#endif
+
+#if D4R_WANT_KERNEL(11)
+D4R_KERNEL(kLinearWarps * 32) void d4r_nn_linear_wide(LinearParams p) {
+    if (linear_wide_shape_ok(p)) linear_exact(p);
 }
 #endif
 

@@ -70,10 +70,14 @@ D4R_HD float fifth_root_unit(float a) {
 // The sRGB curve's powers for x in (0, 1]: x^(1/2.4) = x^(1/4) x^(1/6) = sqrt(sqrt(x)) cbrt(sqrt(x)), and
 // x^2.4 = x^2 (x^2)^(1/5). The fast sm_90 set (cuda/fast_pixel.cu defines D4R_REFINE_FAST_POWERS) takes them from
 // the special-function unit instead (ex2.approx of lg2.approx: a few ulp, not these bits; within the fast set's
-// 60 dB, tests/network/refine_v2_test.cpp); everything else, the host included, computes them as above.
+// 60 dB, tests/network/refine_v2_test.cpp), and so does the AMD fast set (hip/refine.hip: v_exp_f32 of v_log_f32,
+// checked on rocjitsu); everything else, the host included, computes them as above.
 #if defined(__CUDA_ARCH__) && defined(D4R_REFINE_FAST_POWERS)
 D4R_HD float pow_inv_2_4(float x) { return __powf(x, 1.0f / 2.4f); }
 D4R_HD float pow_2_4(float x) { return __powf(x, 2.4f); }
+#elif defined(__HIP_DEVICE_COMPILE__) && defined(D4R_REFINE_FAST_POWERS)
+D4R_HD float pow_inv_2_4(float x) { return __builtin_amdgcn_exp2f(__builtin_amdgcn_logf(x) * (1.0f / 2.4f)); }
+D4R_HD float pow_2_4(float x) { return __builtin_amdgcn_exp2f(__builtin_amdgcn_logf(x) * 2.4f); }
 #else
 D4R_HD float pow_inv_2_4(float x) {
     float s = up::sqrt_f(x);

@@ -23,13 +23,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../../common/f16.h"
-
-#ifdef __CUDACC__
-#define D4R_HD __host__ __device__ __forceinline__
-#else
-#define D4R_HD inline
-#endif
+#include "../../common/f16.h" // also D4R_HD: nvcc, a host compiler, clang -x hip (refine-v2's AMD pixel kernels)
 
 namespace d4r::upscaler::math {
 
@@ -85,8 +79,8 @@ D4R_HD float min_f(float a, float b) { return a < b ? a : b; }
 D4R_HD float max_f(float a, float b) { return a > b ? a : b; }
 D4R_HD float clamp_f(float v, float lo, float hi) { return min_f(max_f(v, lo), hi); }
 D4R_HD int32_t clamp_i(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
-D4R_HD float sqrt_f(float v) { return sqrtf(v); }
-D4R_HD float floor_f(float v) { return floorf(v); }
+D4R_HD float sqrt_f(float v) { return kernels::sqrt_f(v); }   // sqrtf, or clang's builtin on the HIP device
+D4R_HD float floor_f(float v) { return kernels::floor_f(v); } // floorf, likewise
 // floor to int for coordinates; the float is clamped first so the conversion never overflows.
 D4R_HD int32_t floor_i(float v) { return static_cast<int32_t>(floor_f(clamp_f(v, -1.0e6f, 1.0e6f))); }
 
