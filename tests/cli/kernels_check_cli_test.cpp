@@ -46,10 +46,11 @@ TEST(KernelsCheckCli, ARefineV2ModelIsCheckedAfterTheCore) {
     ASSERT_EQ(fast.exit_code, 0) << fast.out << fast.err;
     EXPECT_TRUE(contains(fast.out, "d4r_nn_linear_wide embed          ")) << fast.out;
     EXPECT_TRUE(contains(fast.out, "values differ, max")) << fast.out;
-    // A job file holds the network's pass alone: refused for a model that reads the core's frame.
-    RunResult job = run_d4r({"kernels", "check", "--model", model, "--write-job", "x.job"});
-    EXPECT_NE(job.exit_code, 0);
-    EXPECT_TRUE(contains(job.err, "reads the core's frame")) << job.err;
+    // Its job file carries the core's frame (the core runs first, on the cpu backend) beside the weights and scratch.
+    RunResult job = run_d4r({"kernels", "check", "--model", model, "--write-job", "x.job", "--size", "40x24"});
+    ASSERT_EQ(job.exit_code, 0) << job.out << job.err;
+    EXPECT_TRUE(contains(job.out, "3 regions")) << job.out;
+    EXPECT_TRUE(contains(job.out, "29 launches")) << job.out;
 }
 
 TEST(KernelsCheckCli, TheFastSetReportsUlpsAndStaysAbove60Db) {

@@ -62,6 +62,22 @@ VkDeviceSize plane_bytes(const GameFrame& f, Plane p) {
     return std::max<VkDeviceSize>(VkDeviceSize(row) * std::max(r.region.height, 1u) * canonical_texel_bytes(p), 16);
 }
 
+// The three functions from CUDA_LIBRARY into OUT: empty, or why not (then OUT is left as it was).
+std::string resolve(const std::string& cuda_library, ExternalFunctions& out) {
+    auto library = upscaler::platform::open_library(cuda_library);
+    if (!library) return "the CUDA driver cannot be opened again: " + library.error().text();
+    const char* names[3] = {"cuImportExternalMemory", "cuExternalMemoryGetMappedBuffer", "cuDestroyExternalMemory"};
+    void* found[3] = {};
+    for (int i = 0; i < 3; ++i) {
+        found[i] = upscaler::platform::find_symbol(*library, names[i]);
+        if (!found[i]) return cuda_library + " has no " + names[i];
+    }
+    out.import = reinterpret_cast<PFN_cuImportExternalMemory>(found[0]);
+    out.map = reinterpret_cast<PFN_cuExternalMemoryGetMappedBuffer>(found[1]);
+    out.destroy = reinterpret_cast<PFN_cuDestroyExternalMemory>(found[2]);
+    return {};
+}
+
 } // namespace
 
 struct VramPath::Shared {
@@ -94,11 +110,8 @@ struct VramPath::Shared {
 std::string vram_unavailable(const Context& context, const std::string& cuda_library) {
     if (!context.vk.vkGetMemoryFdKHR)
         return std::string("the Vulkan device was created without ") + VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME;
-    auto library = upscaler::platform::open_library(cuda_library);
-    if (!library) return "the CUDA driver cannot be opened again: " + library.error().text();
-    for (const char* name : {"cuImportExternalMemory", "cuExternalMemoryGetMappedBuffer", "cuDestroyExternalMemory"})
-        if (!upscaler::platform::find_symbol(*library, name)) return cuda_library + " has no " + name;
-    return {};
+    ExternalFunctions unused;
+    return resolve(cuda_library, unused);
 }
 
 VramPath::VramPath(const Context& context, CudaWorker& worker, const upscaler::CudaFunctions& cuda, HostOptions options)
@@ -106,14 +119,7 @@ VramPath::VramPath(const Context& context, CudaWorker& worker, const upscaler::C
     m_shared->vk = context;
     m_shared->cuda = &cuda;
     m_shared->wait = std::make_unique<CoreWait>(cuda, options.blocking_sync, options.event_wait);
-    if (auto library = upscaler::platform::open_library(options.cuda_library)) {
-        m_shared->cu.import = reinterpret_cast<PFN_cuImportExternalMemory>(
-            upscaler::platform::find_symbol(*library, "cuImportExternalMemory"));
-        m_shared->cu.map = reinterpret_cast<PFN_cuExternalMemoryGetMappedBuffer>(
-            upscaler::platform::find_symbol(*library, "cuExternalMemoryGetMappedBuffer"));
-        m_shared->cu.destroy = reinterpret_cast<PFN_cuDestroyExternalMemory>(
-            upscaler::platform::find_symbol(*library, "cuDestroyExternalMemory"));
-    }
+    resolve(options.cuda_library, m_shared->cu); // on failure none is set, and ensure_planes refuses
 }
 
 VramPath::~VramPath() {

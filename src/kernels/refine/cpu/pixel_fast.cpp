@@ -58,28 +58,17 @@ float fifth_root_fast(float a) {
     }
     return a > 0.0f ? y : 0.0f;
 }
-float srgb_encode_fast(float x) {
-    x = clamp_f(x, 0.0f, 1.0f);
-    const float s = up::sqrt_f(x);
-    const float curve = 1.055f * (up::sqrt_f(s) * cbrt_fast(s)) - 0.055f;
-    return x <= 0.0031308f ? 12.92f * x : curve;
-}
-float srgb_decode_fast(float x) {
-    x = clamp_f(x, 0.0f, 1.0f);
-    const float y = (x + 0.055f) / 1.055f;
-    const float y2 = y * y;
-    const float curve = y2 * fifth_root_fast(y2);
-    return x <= 0.04045f ? x / 12.92f : curve;
-}
-float display_fast(float v, float k) {
-    float r = v * k;
-    r = r > 0.0f ? min_f(r, 3.0e38f) : 0.0f;
-    return srgb_encode_fast(clamp_f(r / (1.0f + r), 0.0f, 1.0f));
-}
-float linear_of_display_fast(float d, float k) {
-    const float t = min_f(srgb_decode_fast(d), kDisplayMax);
-    return t / (1.0f - t) / k;
-}
+// pixel_inputs.h's curve with these roots: display<FastPowers> and linear_of_display<FastPowers>.
+struct FastPowers {
+    static float inv_2_4(float x) {
+        const float s = up::sqrt_f(x);
+        return up::sqrt_f(s) * cbrt_fast(s);
+    }
+    static float p_2_4(float x) {
+        const float x2 = x * x;
+        return x2 * fifth_root_fast(x2);
+    }
+};
 
 #ifdef D4R_PIXEL_AVX
 
@@ -150,13 +139,13 @@ void display_values(float* v, uint32_t count, float k) {
 #ifdef D4R_PIXEL_AVX
     if (use_avx()) return display_avx(v, count, k);
 #endif
-    for (uint32_t i = 0; i < count; ++i) v[i] = display_fast(v[i], k);
+    for (uint32_t i = 0; i < count; ++i) v[i] = display<FastPowers>(v[i], k);
 }
 void linear_values(float* v, uint32_t count, float k) {
 #ifdef D4R_PIXEL_AVX
     if (use_avx()) return linear_of_display_avx(v, count, k);
 #endif
-    for (uint32_t i = 0; i < count; ++i) v[i] = linear_of_display_fast(v[i], k);
+    for (uint32_t i = 0; i < count; ++i) v[i] = linear_of_display<FastPowers>(v[i], k);
 }
 
 void set3(float* out, float a, float b, float c) {

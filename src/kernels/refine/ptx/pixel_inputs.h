@@ -88,27 +88,37 @@ D4R_HD float pow_2_4(float x) {
     return x2 * fifth_root_unit(x2);
 }
 #endif
+// The powers above as a policy: the curve's functions below take another (the CPU fast set's, pixel_fast.cpp) with
+// everything else the same.
+struct CurvePowers {
+    static D4R_HD float inv_2_4(float x) { return pow_inv_2_4(x); }
+    static D4R_HD float p_2_4(float x) { return pow_2_4(x); }
+};
 // The sRGB transfer curve on [0, 1] (input clamped): 12.92 x below 0.0031308, else 1.055 x^(1/2.4) - 0.055.
+template <typename Powers = CurvePowers>
 D4R_HD float srgb_encode(float x) {
     x = clamp_f(x, 0.0f, 1.0f);
     if (x <= 0.0031308f) return 12.92f * x;
-    return 1.055f * pow_inv_2_4(x) - 0.055f;
+    return 1.055f * Powers::inv_2_4(x) - 0.055f;
 }
 // Its inverse: x / 12.92 below 0.04045, else ((x + 0.055) / 1.055)^2.4.
+template <typename Powers = CurvePowers>
 D4R_HD float srgb_decode(float x) {
     x = clamp_f(x, 0.0f, 1.0f);
     if (x <= 0.04045f) return x / 12.92f;
-    return pow_2_4((x + 0.055f) / 1.055f);
+    return Powers::p_2_4((x + 0.055f) / 1.055f);
 }
 // A linear colour value as displayed: srgb(r / (1 + r)), r = max(0, v k) (NaN counts as 0).
+template <typename Powers = CurvePowers>
 D4R_HD float display(float v, float k) {
     float r = v * k;
     r = r > 0.0f ? min_f(r, 3.0e38f) : 0.0f;
-    return srgb_encode(clamp_f(r / (1.0f + r), 0.0f, 1.0f));
+    return srgb_encode<Powers>(clamp_f(r / (1.0f + r), 0.0f, 1.0f));
 }
 // Back to linear: the Reinhard value capped at kDisplayMax, divided by the exposure k.
+template <typename Powers = CurvePowers>
 D4R_HD float linear_of_display(float d, float k) {
-    float t = min_f(srgb_decode(d), kDisplayMax);
+    float t = min_f(srgb_decode<Powers>(d), kDisplayMax);
     return t / (1.0f - t) / k;
 }
 
