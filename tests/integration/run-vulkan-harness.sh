@@ -21,10 +21,11 @@
 #       checks the refusals itself, and its one good frame after them (frame 0, with Reset) must equal the
 #       reference's frame 0; timing — the harness must print its timing line (the figures themselves are not
 #       judged: lavapipe and the cpu backend say nothing of a GPU's speed), and the path check below holds
-#       The CUDA trace (D4R_CUDA_TRACE) is checked too: with every format canonical (colour and output rgba16f,
-#       depth r32f or d32f, motion rg16f) and D4R_SHIM_VRAM_INTEROP not 0 the VRAM path must run with zero copies
-#       (the 5 planes mapped from Vulkan memory, no cuMemcpy); otherwise the CPU-staging path must show at least
-#       one cuMemcpy (the host uploads). The line printed says which check ran.
+#       The CUDA trace (D4R_CUDA_TRACE) is checked too: with D4R_SHIM_VRAM_INTEROP not 0 the VRAM path must run
+#       with zero copies (the 5 planes mapped from Vulkan memory, no cuMemcpy), converting the formats that are not
+#       canonical (colour and output rgba16f, depth r32f or d32f, motion rg16f) on the GPU (d4r_shim_*_canonical
+#       launches, none when every format is canonical); with it 0 the CPU-staging path must show at least one
+#       cuMemcpy (the host uploads). The line printed says which check ran.
 #   run-vulkan-harness.sh --skip REASON      (exit 77: ctest reports the test skipped)
 # Exit 0 with a line saying what was compared, 77 when the harness says SKIPPED, 1 on any difference or failure.
 set -euo pipefail
@@ -77,10 +78,9 @@ interop=${D4R_SHIM_VRAM_INTEROP-}
 for e in "${harness_env[@]}"; do
     case "$e" in D4R_SHIM_VRAM_INTEROP=*) interop=${e#*=} ;; esac
 done
-vram=1
+vram=1 converted=1
 case "$color/$output/$depth/$motion" in
-    rgba16f/rgba16f/r32f/rg16f | rgba16f/rgba16f/d32f/rg16f) ;;
-    *) vram=0 ;;
+    rgba16f/rgba16f/r32f/rg16f | rgba16f/rgba16f/d32f/rg16f) converted=0 ;;
 esac
 [ "$interop" != 0 ] || vram=0
 formats="colour $color, depth $depth, motion $motion, output $output"
@@ -116,7 +116,7 @@ flock -u 9
 read -r rw rh ow oh count <"$frames/frames.txt"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${D4R_KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
 mkdir -p "$work/out-vulkan" "$work/out-linux"
 
 status=0
@@ -208,13 +208,23 @@ if [ "$vram" = 1 ]; then
             "and $copies copies"; grep "CUDA_TRACE cu\(Memcpy\|ExternalMemory\|Import\)" "$work/cuda.log" | head -20
         exit 1
     fi
-    echo "VRAM path check: zero copies, 5 planes in Vulkan memory mapped into CUDA, no cuMemcpy (D4R_CUDA_TRACE)"
+    # Formats that are not canonical are converted on the GPU (the shim's d4r_shim_*_canonical kernels), not on the CPU.
+    # (the trace names the kernels the shim looks up, and the shim says which plane it converts).
+    kernels=$(grep -c 'CUDA_TRACE cuModuleGetFunction(.*name="d4r_shim_\(to\|from\)_canonical")' "$work/cuda.log" || true)
+    said=$(grep -c "shim: Vulkan VRAM path: the .* is converted on the GPU" "$work/cuda.log" || true)
+    if [ "$converted" = 1 ] && { [ "$kernels" != 2 ] || [ "$said" = 0 ]; }; then
+        echo "expected the VRAM path to convert ($formats) on the GPU: $kernels conversion kernels looked up, $said" \
+            "planes said converted"; exit 1
+    fi
+    if [ "$converted" = 0 ] && [ "$kernels$said" != 00 ]; then
+        echo "expected no GPU conversion with every format canonical: $kernels kernels looked up, $said said"; exit 1
+    fi
+    echo "VRAM path check: zero copies, 5 planes in Vulkan memory mapped into CUDA, no cuMemcpy, $said plane(s)" \
+        "converted on the GPU (D4R_CUDA_TRACE)"
 else
     # The CPU-staging path: the planes reach CUDA through host copies.
     if [ "$copies" = 0 ]; then
-        why="not every format canonical"
-        [ "$interop" != 0 ] || why="D4R_SHIM_VRAM_INTEROP=0"
-        echo "expected the CPU-staging path ($why: $formats): at least one cuMemcpy in the trace, found none" \
+        echo "expected the CPU-staging path (D4R_SHIM_VRAM_INTEROP=0: $formats): at least one cuMemcpy in the trace, found none" \
             "($mapped mapped buffers)"
         grep "CUDA_TRACE cu\(Memcpy\|ExternalMemory\|Import\)" "$work/cuda.log" | head -20
         exit 1

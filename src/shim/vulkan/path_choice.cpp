@@ -33,8 +33,8 @@ std::string ChosenPath::frame_refuses_vram(const GameFrame& frame) {
         if (!in[i]->resource) continue;
         const VkFormat f = resource(in[i]->resource)->Resource.ImageViewInfo.Format;
         if (!vram_accepts(planes[i], f))
-            return fmt::format("the {} is {}, not its canonical format", plane_name(planes[i]),
-                               format_name(in[i]->format));
+            return fmt::format("the {} is VkFormat {}, which the VRAM path does not take", plane_name(planes[i]),
+                               int(f));
     }
     return {};
 }
@@ -43,8 +43,12 @@ Status ChosenPath::evaluate(CommandListHandle list, const GameFrame& frame, cons
     std::string why = m_device_refusal.empty() ? frame_refuses_vram(frame) : m_device_refusal;
     if (why.empty()) {
         if (!m_vram) m_vram = std::make_unique<VramPath>(m_context, m_worker, m_cuda, m_options);
-        m_last = "vram";
-        return m_vram->evaluate(list, frame, core);
+        Status s = m_vram->evaluate(list, frame, core);
+        if (s || s.error().code() != ErrorCode::Unsupported) {
+            m_last = "vram";
+            return s;
+        }
+        why = s.error().text(); // refused before recording anything: the host path takes the frame
     }
     if (log::once("shim-vulkan-host-path-" + why))
         log::info("shim: Vulkan front end: the host path (the frame's texels through host memory and the CPU): {} "

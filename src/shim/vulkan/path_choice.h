@@ -4,8 +4,10 @@
 // can, else to the host path (vulkan/host_path.h), each made on first use and kept. The VRAM path is refused, with
 // the reason said once per reason in the log, when D4R_SHIM_VRAM_INTEROP=0 asks for no VRAM path, when the device or
 // the CUDA driver cannot share memory (vram_unavailable), when the shim's CPU passes (motion dilation, watermark) are
-// on, or when a plane's format is not its canonical one (vram_accepts). `name()` is the path the last frame took
-// ("vram" or "host"; before any frame, the one a canonical frame would take).
+// on, or when a plane's format is not one the VRAM path takes (vram_accepts: every format the shim accepts; those
+// not canonical are converted on the GPU, gpu_convert.h). A frame the VRAM path refuses before recording anything
+// (ErrorCode::Unsupported: the GPU conversions cannot be loaded) goes to the host path, the reason said once.
+// `name()` is the path the last frame took ("vram" or "host"; before any frame, the one a frame would take).
 #pragma once
 
 #include <memory>

@@ -47,18 +47,8 @@ Dxgi dxgi_of(VkFormat format) {
 }
 
 bool vram_accepts(Plane plane, VkFormat format) {
-    switch (plane) {
-    case Plane::Color:
-    case Plane::Output:
-        return format == VK_FORMAT_R16G16B16A16_SFLOAT;
-    case Plane::Depth:
-        return format == VK_FORMAT_R32_SFLOAT || format == VK_FORMAT_D32_SFLOAT;
-    case Plane::Motion:
-        return format == VK_FORMAT_R16G16_SFLOAT;
-    case Plane::Exposure:
-        return format == VK_FORMAT_R32_SFLOAT;
-    }
-    return false;
+    const Dxgi d = dxgi_of(format);
+    return d != Dxgi::Unknown && accepted(plane, static_cast<uint32_t>(d));
 }
 
 namespace {

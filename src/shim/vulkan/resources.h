@@ -27,7 +27,8 @@ inline VkCommandBuffer command_buffer(CommandListHandle handle) { return reinter
 inline CommandListHandle handle(VkCommandBuffer buffer) { return reinterpret_cast<CommandListHandle>(buffer); }
 
 Dxgi dxgi_of(VkFormat format);
-// Whether the VRAM path takes FORMAT for PLANE: the formats whose texels are the plane's canonical bytes.
+// Whether the VRAM path takes FORMAT for PLANE: every format with a DXGI twin the plane accepts (formats.h); the
+// VRAM path converts those that are not canonical on the GPU (gpu_convert.h).
 bool vram_accepts(Plane plane, VkFormat format);
 
 std::optional<Refusal> validate_frame(GameFrame& frame);

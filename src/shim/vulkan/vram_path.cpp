@@ -4,13 +4,17 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <array>
 #include <deque>
 #include <memory>
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/log.h"
 #include "shim/formats.h"
+#include "shim/gpu_convert.h"
 #include "shim/vulkan/buffers.h"
 #include "shim/vulkan/resources.h"
 #include "shim/vulkan/round_trip.h"
@@ -56,11 +60,30 @@ const GameResource& plane_of(const GameFrame& f, Plane p) {
     return f.color;
 }
 
+uint64_t row_texels(const GameResource& r) { return r.row_texels ? r.row_texels : r.region.width; }
+// Whether plane P of the frame is converted on the GPU: present and not in its canonical format.
+bool converted(const GameFrame& f, Plane p) {
+    const GameResource& r = plane_of(f, p);
+    return r.resource && !canonical(p, r.format);
+}
+// The plane buffer: the region's rows in the game's format (what Vulkan copies); at least the canonical size, which
+// a plane without a resource (the exposure) keeps.
 VkDeviceSize plane_bytes(const GameFrame& f, Plane p) {
     const GameResource& r = plane_of(f, p);
-    const uint64_t row = r.row_texels ? r.row_texels : r.region.width;
-    return std::max<VkDeviceSize>(VkDeviceSize(row) * std::max(r.region.height, 1u) * canonical_texel_bytes(p), 16);
+    const size_t texel = std::max<size_t>(r.resource ? texel_bytes(r.format) : 0, canonical_texel_bytes(p));
+    return std::max<VkDeviceSize>(VkDeviceSize(row_texels(r)) * std::max(r.region.height, 1u) * texel, 16);
 }
+// The canonical buffer of a converted plane: rows of row_texels canonical texels, as the core reads them.
+size_t canonical_bytes(const GameFrame& f, Plane p) {
+    const GameResource& r = plane_of(f, p);
+    return std::max<size_t>(row_texels(r) * std::max(r.region.height, 1u) * canonical_texel_bytes(p), 16);
+}
+
+// A converted plane's canonical texels in CUDA memory of its own.
+struct CanonicalBuffer {
+    CUdeviceptr pointer = 0;
+    size_t bytes = 0;
+};
 
 // The three functions from CUDA_LIBRARY into OUT: empty, or why not (then OUT is left as it was).
 std::string resolve(const std::string& cuda_library, ExternalFunctions& out) {
@@ -87,6 +110,10 @@ struct VramPath::Shared {
     std::unique_ptr<CoreWait> wait; // for the core, on the worker (core_wait.h)
     PlaneBuffer planes[kPlanes];
     std::vector<PlaneBuffer> retired; // outgrown buffers, freed with the path (the GPU may still use them)
+    // The GPU conversions of planes not in their canonical formats (gpu_convert.h): loaded on the first such frame.
+    std::unique_ptr<GpuConvert> convert;
+    std::string convert_refusal; // why they cannot load, once they could not
+    CanonicalBuffer canonical[kPlanes];
     std::deque<EventPair> events;     // per evaluation, oldest first
 
     // CUDA's side of B (on the worker), then Vulkan's.
@@ -98,6 +125,9 @@ struct VramPath::Shared {
         b = PlaneBuffer{};
     }
     void free_all() {
+        for (CanonicalBuffer& c : canonical)
+            if (c.pointer) cuda->cuMemFree_v2(c.pointer);
+        convert.reset();
         for (PlaneBuffer& b : planes) free_plane(b);
         for (PlaneBuffer& b : retired) free_plane(b);
         retired.clear();
@@ -213,7 +243,45 @@ Status VramPath::ensure_planes(const GameFrame& frame) {
         b.pointer = result->pointer;
         s.planes[i] = b;
     }
-    return {};
+    return ensure_conversions(frame);
+}
+
+Status VramPath::ensure_conversions(const GameFrame& frame) {
+    Shared& s = *m_shared;
+    bool any = false;
+    for (int i = 0; i < kPlanes; ++i) any = any || converted(frame, kPlaneOrder[i]);
+    if (!any) return {};
+    if (!s.convert_refusal.empty()) return make_error(ErrorCode::Unsupported, "{}", s.convert_refusal);
+    auto shared = m_shared;
+    std::array<size_t, kPlanes> need{};
+    for (int i = 0; i < kPlanes; ++i)
+        if (converted(frame, kPlaneOrder[i])) need[i] = canonical_bytes(frame, kPlaneOrder[i]);
+    // On the worker (CUDA's context): the module once, each converted plane's canonical buffer grown as needed. The
+    // plane buffers' old canonical buffers are not in use: the worker runs one task at a time, in order.
+    Status st = m_worker.run(
+        "Vulkan VRAM path conversions",
+        [shared, need]() -> Status {
+            if (!shared->convert) {
+                auto c = GpuConvert::load(*shared->cuda);
+                if (!c) {
+                    shared->convert_refusal = "the GPU format conversions cannot be loaded: " + c.error().text();
+                    return make_error(ErrorCode::Unsupported, "{}", shared->convert_refusal);
+                }
+                shared->convert = std::move(*c);
+            }
+            for (int i = 0; i < kPlanes; ++i) {
+                CanonicalBuffer& c = shared->canonical[i];
+                if (need[i] == 0 || c.bytes >= need[i]) continue;
+                if (c.pointer) shared->cuda->cuMemFree_v2(c.pointer);
+                c = CanonicalBuffer{};
+                if (CUresult r = shared->cuda->cuMemAlloc_v2(&c.pointer, need[i]); r != CUDA_SUCCESS)
+                    return upscaler::cuda_error(*shared->cuda, "cuMemAlloc of a converted plane", r);
+                c.bytes = need[i];
+            }
+            return {};
+        },
+        kSetupTimeoutMs);
+    return st;
 }
 
 Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) {
@@ -228,13 +296,35 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
     trip.output = {s.planes[4].buffer, frame.output.row_texels};
     record_round_trip(s.vk, command_buffer(list), frame, trip, events);
 
-    // The evaluation, once the GPU has reached `ready`.
+    // The evaluation, once the GPU has reached `ready`: planes not in their canonical formats are converted on the
+    // GPU into their canonical buffers before the core (the output after it), all on the null stream, the core's.
+    struct Conversion {
+        Plane plane;
+        uint32_t format, width, height;
+        CUdeviceptr game, canonical;
+        size_t game_pitch, canonical_pitch;
+    };
+    std::vector<Conversion> conversions;
+    CUdeviceptr pointers[kPlanes];
+    for (int i = 0; i < kPlanes; ++i) {
+        const Plane p = kPlaneOrder[i];
+        pointers[i] = s.planes[i].pointer;
+        if (!converted(frame, p)) continue;
+        const GameResource& r = plane_of(frame, p);
+        if (log::once(fmt::format("shim-vram-convert-{}-{}", int(p), r.format)))
+            log::info("shim: Vulkan VRAM path: the {} ({}) is converted on the GPU (said once)", plane_name(p),
+                      format_name(r.format));
+        conversions.push_back({p, r.format, r.region.width, r.region.height, s.planes[i].pointer,
+                               s.canonical[i].pointer, row_texels(r) * texel_bytes(r.format),
+                               row_texels(r) * canonical_texel_bytes(p)});
+        pointers[i] = s.canonical[i].pointer;
+    }
     CudaFrame cf;
-    cf.color = s.planes[0].pointer;
-    cf.depth = s.planes[1].pointer;
-    cf.motion = s.planes[2].pointer;
-    cf.exposure = frame.exposure.resource ? s.planes[3].pointer : 0;
-    cf.output = s.planes[4].pointer;
+    cf.color = pointers[0];
+    cf.depth = pointers[1];
+    cf.motion = pointers[2];
+    cf.exposure = frame.exposure.resource ? pointers[3] : 0;
+    cf.output = pointers[4];
     s.events.push_back(events);
     // Events two evaluations old are past: the GPU set this evaluation's `ready` after their waits.
     std::vector<EventPair> old;
@@ -243,9 +333,17 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
         s.events.pop_front();
     }
     auto shared = m_shared;
-    m_worker.post("Vulkan evaluation", [shared, events, cf, core, old]() -> Status {
+    m_worker.post("Vulkan evaluation", [shared, events, cf, core, old, conversions]() -> Status {
         return host_side(shared->vk, events, old, [&]() -> Status {
+            for (const Conversion& c : conversions)
+                if (c.plane != Plane::Output)
+                    D4R_TRY(shared->convert->to_canonical(c.plane, c.format, c.game, c.game_pitch, c.width, c.height,
+                                                          c.canonical, c.canonical_pitch, nullptr));
             D4R_TRY(core(cf));
+            for (const Conversion& c : conversions)
+                if (c.plane == Plane::Output)
+                    D4R_TRY(shared->convert->from_canonical(c.format, c.canonical, c.canonical_pitch, c.width,
+                                                            c.height, c.game, c.game_pitch, nullptr));
             return shared->wait->wait();
         });
     });

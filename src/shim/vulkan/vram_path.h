@@ -44,6 +44,7 @@ public:
 
 private:
     Status ensure_planes(const GameFrame& frame);
+    Status ensure_conversions(const GameFrame& frame);
 
     CudaWorker& m_worker;
     std::shared_ptr<Shared> m_shared;
