@@ -318,10 +318,11 @@ void check_data_path(const config::ResolvedConfig* cfg, const std::filesystem::p
         out.push_back(check_line(
             CheckStatus::Ok, "datapath",
             "D3D12 games: the mapped path (CUDA reads the frames where the GPU copied them, in D3D12 buffers it maps, "
-            "and writes the result into one: no CPU copy; each frame still crosses the bus both ways) for colour and "
-            "output RGBA16F, depth R32F or D32F, motion RG16F at widths D3D12 lays out as the core reads them (a "
-            "multiple of 64 texels: 1280, 1920, 2560, 3840), else " +
-                host + "; a VRAM path through vkd3d-proton is not built yet"));
+            "and writes the result into one: no CPU copy; each frame still crosses the bus both ways; formats and row "
+            "layouts other than the core's converted on the GPU), else " +
+                host +
+                " (with the shim's CPU passes, or when CUDA cannot map the buffers); a VRAM path through "
+                "vkd3d-proton is not built yet"));
     else
         out.push_back(check_line(CheckStatus::Ok, "datapath",
                                  "D3D12 games: " + host + " for every frame, as [Interop] VramInterop = false asks"));
@@ -331,11 +332,11 @@ void check_data_path(const config::ResolvedConfig* cfg, const std::filesystem::p
         out.push_back(check_line(CheckStatus::Ok, "datapath",
                                  "native Linux Vulkan games: the VRAM path of " + front_end.string() +
                                      " (the frames stay in memory Vulkan and CUDA share, the result lands in the same "
-                                     "frame) for colour and output RGBA16F, depth R32F or D32F, motion RG16F; its "
-                                     "host path (through host memory and the CPU) for the other formats" +
+                                     "frame; formats other than the core's converted on the GPU)" +
                                      (configured_bool(cfg, KeyId::InteropVramInterop, true)
                                           ? std::string()
-                                          : std::string(", and for every frame while [Interop] VramInterop = false"))));
+                                          : std::string("; its host path (through host memory and the CPU) for every "
+                                                        "frame while [Interop] VramInterop = false"))));
     else
         out.push_back(check_line(CheckStatus::Warn, "datapath",
                                  "native Linux Vulkan games: the Vulkan front end libd4r_nvngx.so is not in " +

@@ -15,6 +15,8 @@
 #                        [--env NAME=VALUE]... (for the harness) [--expect-path mapped|host] (with D4R_CUDA_TRACE:
 #                        mapped: the feature made on the mapped path, the planes registered with CUDA and not one
 #                        cuMemcpy; host: the host path taken, its reason logged, and cuMemcpy uploads)
+#                        [--expect-converted some|none] (with --expect-path mapped: at least one plane, or none, said
+#                        converted on the GPU: formats or rows that are not the core's)
 #       scenarios frames, recreate, core-invalid and blocking: every output file must equal the Linux
 #       reference (colour, depth and motion formats other than the canonical ones: the reference frames carry
 #       those planes through the format and back, computed by shim_reference independently of the shim;
@@ -71,7 +73,7 @@ fi
 [ $# -ge 1 ] || { echo "run-d3d12-harness.sh: expected HARNESS.EXE (see --help)" >&2; exit 2; }
 harness=$1
 shift
-scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f watermark=0 dilation=0 expect_path=
+scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f watermark=0 dilation=0 expect_path= expect_converted=
 args=() # for the harness: all but this script's own --watermark, --dilation, --env and --expect-path
 harness_env=()
 while [ $# -gt 0 ]; do
@@ -80,6 +82,7 @@ while [ $# -gt 0 ]; do
         --dilation) dilation=$2; shift 2; continue ;;
         --env) harness_env+=("$2"); shift 2; continue ;;
         --expect-path) expect_path=$2; shift 2; continue ;;
+        --expect-converted) expect_converted=$2; shift 2; continue ;;
     esac
     args+=("$1")
     case "$1" in
@@ -198,7 +201,15 @@ case "$expect_path" in
             echo "expected the 5 planes' D3D12 buffers registered with CUDA and no cuMemcpy; the trace has $registered" \
                 "registrations and $copies copies"; grep "CUDA_TRACE cuMem\(cpy\|Host\)" "$work/windows.err" | head -20; exit 1
         fi
-        echo "mapped path check: zero copies, the 5 planes' D3D12 buffers registered with CUDA, no cuMemcpy (D4R_CUDA_TRACE)" ;;
+        converted=$(grep -c "shim: D3D12 mapped path: the .* is converted on the GPU" "$work/windows.err" || true)
+        case "$expect_converted" in
+            some) [ "$converted" != 0 ] || { echo "expected planes converted on the GPU; none said so"; exit 1; } ;;
+            none) [ "$converted" = 0 ] || { echo "expected no plane converted on the GPU; $converted said so"; exit 1; } ;;
+            '') ;;
+            *) echo "run-d3d12-harness.sh: --expect-converted some or none, not '$expect_converted'" >&2; exit 2 ;;
+        esac
+        echo "mapped path check: zero copies, the 5 planes' D3D12 buffers registered with CUDA, no cuMemcpy," \
+            "$converted plane(s) converted on the GPU (D4R_CUDA_TRACE)" ;;
     host)
         expect_lines "shim: D3D12: the host path (the frame's texels copied and converted by the CPU): "
         [ "$copies" != 0 ] || { echo "expected the host path's cuMemcpy uploads in the trace, found none"; exit 1; }

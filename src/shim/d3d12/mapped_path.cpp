@@ -3,14 +3,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "core/log.h"
 #include "shim/d3d12/resources.h"
 #include "shim/d3d12/staging_buffers.h"
 #include "shim/formats.h"
+#include "shim/gpu_planes.h"
 #include "upscaler/platform.h"
 
 namespace d4r::shim::d3d12 {
@@ -37,6 +40,7 @@ struct MappedBuffer {
     CUdeviceptr device = 0;
 };
 
+size_t row_texels(const GameResource& r) { return r.row_texels ? r.row_texels : r.region.width; }
 Plane plane_at(int index) { return index == kOutput ? Plane::Output : kInputOrder[index]; }
 const GameResource& resource_at(const GameFrame& frame, int index) {
     return index == kOutput ? frame.output : input_of(frame, index);
@@ -65,6 +69,7 @@ struct MappedPath::Shared {
     HostFunctions cu;
     std::unique_ptr<CoreWait> wait;
     std::array<MappedBuffer, kInputPlanes + 1> buffers;
+    std::unique_ptr<GpuPlanes> converted; // planes not in the core's layout (gpu_planes.h), made on first use
 
     // On the worker (CUDA's context current): CUDA lets go of the memory, then it is unmapped and released.
     void release(MappedBuffer& b) const {
@@ -108,6 +113,7 @@ MappedPath::~MappedPath() {
     auto shared = m_shared;
     auto task = [shared]() -> Status {
         for (MappedBuffer& b : shared->buffers) shared->release(b);
+        if (shared->converted) shared->converted->release();
         shared->wait->release();
         return {};
     };
@@ -127,23 +133,13 @@ MappedPath::Layout MappedPath::layout_of(ID3D12Device* device, const GameFrame& 
     return layout;
 }
 
-std::string MappedPath::refuses(const GameFrame& frame, const Layout& layout) {
-    for (int i = 0; i <= kOutput; ++i) {
-        const GameResource& r = resource_at(frame, i);
-        const Plane plane = plane_at(i);
-        if (!r.resource) continue;
-        if (!canonical(plane, r.format))
-            return fmt::format("the {} is {}, not a format whose texels are the core's", plane_name(plane),
-                               format_name(r.format));
-        if (plane == Plane::Exposure) continue; // one texel
-        const uint64_t pitch = layout[i].placed.Footprint.RowPitch;
-        const uint64_t core = uint64_t(r.row_texels ? r.row_texels : r.region.width) * canonical_texel_bytes(plane);
-        if (pitch != core)
-            return fmt::format("the {}'s rows are {} bytes apart in a D3D12 buffer and {} in the core's (D3D12 aligns "
-                               "them to {} bytes)",
-                               plane_name(plane), pitch, core, D3D12_TEXTURE_DATA_PITCH_ALIGNMENT);
-    }
-    return {};
+bool MappedPath::converted(const GameFrame& frame, const Layout& layout, int index) {
+    const GameResource& r = resource_at(frame, index);
+    const Plane plane = plane_at(index);
+    if (!r.resource) return false;
+    if (!canonical(plane, r.format)) return true;
+    if (plane == Plane::Exposure) return false; // one texel
+    return layout[index].placed.Footprint.RowPitch != row_texels(r) * canonical_texel_bytes(plane);
 }
 
 Status MappedPath::prepare(const GameFrame& frame, const Layout& layout) {
@@ -185,7 +181,20 @@ Status MappedPath::prepare(const GameFrame& frame, const Layout& layout) {
             return registered;
         }
     }
-    return {};
+    std::array<size_t, GpuPlanes::kPlanes> need{};
+    bool any = false;
+    for (int i = 0; i <= kOutput; ++i)
+        if (converted(frame, layout, i)) {
+            const GameResource& r = resource_at(frame, i);
+            need[static_cast<int>(plane_at(i))] = std::max<size_t>(
+                row_texels(r) * std::max(r.region.height, 1u) * canonical_texel_bytes(plane_at(i)), 16);
+            any = true;
+        }
+    if (!any) return {};
+    return m_worker.run("the mapped path's GPU conversions", [shared, need]() -> Status {
+        if (!shared->converted) shared->converted = std::make_unique<GpuPlanes>(*shared->cuda);
+        return shared->converted->ensure(need);
+    });
 }
 
 Status MappedPath::evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) {
@@ -202,24 +211,42 @@ Status MappedPath::run(CommandListHandle list, const GameFrame& frame, const Lay
     record_input_copies(game, frame, buffers, std::span<const Footprint, kInputPlanes>(layout.data(), kInputPlanes));
     D4R_TRY_CTX(m_submitter.split(game, kGiveUpMs), "copying the inputs into mapped memory");
 
-    // Each input's region where it landed: its first texel, rows as the core reads them (refuses() checked).
-    auto at = [&](int i) -> CUdeviceptr {
-        const GameResource& in = input_of(frame, i);
-        if (!in.resource) return 0;
+    // Each plane's region where it landed: the core reads (or writes) it there when its texels and rows are the
+    // core's; otherwise it is converted on the GPU between there and a canonical buffer (gpu_planes.h).
+    std::vector<PlaneConversion> conversions;
+    std::array<CUdeviceptr, kInputPlanes + 1> pointers{};
+    for (int i = 0; i <= kOutput; ++i) {
+        const GameResource& r = resource_at(frame, i);
+        if (!r.resource) continue;
+        const Plane plane = plane_at(i);
         const D3D12_PLACED_SUBRESOURCE_FOOTPRINT& p = layout[i].placed;
-        return s.buffers[i].device + p.Offset + uint64_t(in.region.y) * p.Footprint.RowPitch +
-               uint64_t(in.region.x) * canonical_texel_bytes(kInputOrder[i]);
-    };
+        // Inputs: the whole subresource, the region inside it; the output: its region alone.
+        const uint64_t origin =
+            i == kOutput ? 0
+                         : uint64_t(r.region.y) * p.Footprint.RowPitch + uint64_t(r.region.x) * texel_bytes(r.format);
+        const CUdeviceptr game = s.buffers[i].device + p.Offset + origin;
+        pointers[i] = game;
+        if (!converted(frame, layout, i)) continue;
+        if (log::once(fmt::format("shim-mapped-convert-{}-{}", int(plane), r.format)))
+            log::info("shim: D3D12 mapped path: the {} ({}{}) is converted on the GPU (said once)", plane_name(plane),
+                      format_name(r.format),
+                      canonical(plane, r.format) ? ", rows placed as the core does not read them" : "");
+        pointers[i] = s.converted->canonical(plane);
+        conversions.push_back({plane, r.format, r.region.width, r.region.height, game, pointers[i],
+                               size_t(p.Footprint.RowPitch), row_texels(r) * canonical_texel_bytes(plane)});
+    }
     CudaFrame cf;
-    cf.color = at(0);
-    cf.depth = at(1);
-    cf.motion = at(2);
-    cf.exposure = at(3);
+    cf.color = pointers[0];
+    cf.depth = pointers[1];
+    cf.motion = pointers[2];
+    cf.exposure = pointers[3];
+    cf.output = pointers[kOutput];
     const Footprint& out = layout[kOutput];
-    cf.output = s.buffers[kOutput].device + out.placed.Offset;
     auto shared = m_shared;
-    D4R_TRY(m_worker.run("the evaluation", [shared, core, cf]() -> Status {
+    D4R_TRY(m_worker.run("the evaluation", [shared, core, cf, conversions]() -> Status {
+        if (!conversions.empty()) D4R_TRY(shared->converted->convert_inputs(conversions));
         D4R_TRY(core(cf));
+        if (!conversions.empty()) D4R_TRY(shared->converted->convert_output(conversions));
         return shared->wait->wait();
     }));
     ID3D12Resource* target = resource(frame.output.resource);

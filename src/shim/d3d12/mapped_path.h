@@ -7,13 +7,15 @@
 // stays mapped and registered with CUDA (cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP, then
 // cuMemHostGetDevicePointer) from frame to frame; a buffer that must grow is unregistered first. On d4r's cpu backend
 // under Wine the core's pointers are the very pages D3D12 mapped: zero copies, as Wine's vkd3d on lavapipe allows
-// (docs/proton.md, "Data paths"). A frame is taken only when `refuses` finds nothing: every plane in a format whose
-// texels are the canonical bytes (formats.h: canonical) and laid out in the buffer as the core reads it (a plane's row
-// pitch in the buffer, D3D12's placement, equal to the core's: GameResource::row_texels texels). `prepare` maps and
-// registers before anything is recorded, so a refusal there (a CUDA driver that cannot map that memory) leaves the
-// game's list untouched for the host path. Inputs are expected in the shader-resource states and the output in
-// UNORDERED_ACCESS, as on the host path, and the core waited for as there (core_wait.h); the shim's CPU passes do
-// not run here (d3d12/path_choice.h).
+// (docs/proton.md, "Data paths"). Every plane is read (the output written) where it lies in its buffer when its
+// format's texels are the canonical bytes (formats.h: canonical) and its rows are placed as the core reads them (the
+// row pitch of D3D12's placement equal to GameResource::row_texels texels); any other plane is converted on the GPU
+// between there and a canonical CUDA buffer (gpu_planes.h: on the core's stream, before the core for inputs, after it
+// for the output), said once per plane and format. `prepare` maps, registers and loads the conversions before
+// anything is recorded, so a refusal there (a CUDA driver that cannot map that memory, conversions that cannot load:
+// ErrorCode::Unsupported) leaves the game's list untouched for the host path. Inputs are expected in the
+// shader-resource states and the output in UNORDERED_ACCESS, as on the host path, and the core waited for as there
+// (core_wait.h); the shim's CPU passes do not run here (d3d12/path_choice.h).
 #pragma once
 
 #include <d3d12.h>
@@ -44,8 +46,9 @@ public:
     // output: its region), D3D12's placement, made once per frame for the calls below.
     using Layout = std::array<Footprint, kInputPlanes + 1>;
     static Layout layout_of(ID3D12Device* device, const GameFrame& frame);
-    // Why FRAME, laid out as LAYOUT, cannot take this path, or empty.
-    static std::string refuses(const GameFrame& frame, const Layout& layout);
+    // Whether plane INDEX of FRAME (colour, depth, motion, exposure, output) is converted on the GPU: present, and
+    // its format's texels or D3D12's rows in the buffer (LAYOUT) not the core's.
+    static bool converted(const GameFrame& frame, const Layout& layout, int index);
     // Maps and registers the buffers FRAME needs (nothing recorded yet): an error here leaves the game's list as it
     // was.
     Status prepare(const GameFrame& frame, const Layout& layout);

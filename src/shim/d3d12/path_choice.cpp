@@ -26,9 +26,6 @@ Status ChosenPath::evaluate(CommandListHandle list, const GameFrame& frame, cons
     MappedPath::Layout layout{};
     if (why.empty()) {
         layout = MappedPath::layout_of(m_submitter.device(), frame);
-        why = MappedPath::refuses(frame, layout);
-    }
-    if (why.empty()) {
         if (!m_mapped) m_mapped = std::make_unique<MappedPath>(m_submitter, m_worker, m_cuda, m_options);
         Status prepared = m_mapped->prepare(frame, layout);
         if (prepared) {

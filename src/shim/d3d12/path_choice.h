@@ -4,9 +4,10 @@
 // can, else to the host path (d3d12/host_path.h), each made on first use and kept. The mapped path is refused, with
 // the reason said once per reason in the log, when D4R_SHIM_VRAM_INTEROP=0 asks for no shared memory, when the CUDA
 // driver lacks the functions to map host memory (mapped_unavailable), when the shim's CPU passes (motion dilation,
-// watermark) are on, when a frame's planes are not laid out as the core reads them (MappedPath::refuses), or for good
-// once CUDA refuses to map the memory (the frame that found out goes to the host path). `name()` is the path the last
-// frame took ("mapped" or "host"; before any frame, the one a suitable frame would take).
+// watermark) are on, or for good once the mapped path's `prepare` refuses (ErrorCode::Unsupported: CUDA cannot map the
+// memory, or the GPU format conversions cannot load; the frame that found out goes to the host path). Planes in other
+// formats or rows than the core's take the mapped path too, converted on the GPU. `name()` is the path the last frame
+// took ("mapped" or "host"; before any frame, the one a frame would take).
 #pragma once
 
 #include <memory>

@@ -3,8 +3,8 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <array>
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <thread>
@@ -14,7 +14,7 @@
 
 #include "core/log.h"
 #include "shim/formats.h"
-#include "shim/gpu_convert.h"
+#include "shim/gpu_planes.h"
 #include "shim/vulkan/buffers.h"
 #include "shim/vulkan/resources.h"
 #include "shim/vulkan/round_trip.h"
@@ -79,12 +79,6 @@ size_t canonical_bytes(const GameFrame& f, Plane p) {
     return std::max<size_t>(row_texels(r) * std::max(r.region.height, 1u) * canonical_texel_bytes(p), 16);
 }
 
-// A converted plane's canonical texels in CUDA memory of its own.
-struct CanonicalBuffer {
-    CUdeviceptr pointer = 0;
-    size_t bytes = 0;
-};
-
 // The three functions from CUDA_LIBRARY into OUT: empty, or why not (then OUT is left as it was).
 std::string resolve(const std::string& cuda_library, ExternalFunctions& out) {
     auto library = upscaler::platform::open_library(cuda_library);
@@ -109,12 +103,9 @@ struct VramPath::Shared {
     const upscaler::CudaFunctions* cuda = nullptr;
     std::unique_ptr<CoreWait> wait; // for the core, on the worker (core_wait.h)
     PlaneBuffer planes[kPlanes];
-    std::vector<PlaneBuffer> retired; // outgrown buffers, freed with the path (the GPU may still use them)
-    // The GPU conversions of planes not in their canonical formats (gpu_convert.h): loaded on the first such frame.
-    std::unique_ptr<GpuConvert> convert;
-    std::string convert_refusal; // why they cannot load, once they could not
-    CanonicalBuffer canonical[kPlanes];
-    std::deque<EventPair> events;     // per evaluation, oldest first
+    std::vector<PlaneBuffer> retired;     // outgrown buffers, freed with the path (the GPU may still use them)
+    std::unique_ptr<GpuPlanes> converted; // planes not in their canonical formats (gpu_planes.h)
+    std::deque<EventPair> events;         // per evaluation, oldest first
 
     // CUDA's side of B (on the worker), then Vulkan's.
     void free_plane(PlaneBuffer& b) const {
@@ -125,9 +116,7 @@ struct VramPath::Shared {
         b = PlaneBuffer{};
     }
     void free_all() {
-        for (CanonicalBuffer& c : canonical)
-            if (c.pointer) cuda->cuMemFree_v2(c.pointer);
-        convert.reset();
+        if (converted) converted->release();
         for (PlaneBuffer& b : planes) free_plane(b);
         for (PlaneBuffer& b : retired) free_plane(b);
         retired.clear();
@@ -247,41 +236,22 @@ Status VramPath::ensure_planes(const GameFrame& frame) {
 }
 
 Status VramPath::ensure_conversions(const GameFrame& frame) {
-    Shared& s = *m_shared;
+    std::array<size_t, GpuPlanes::kPlanes> need{};
     bool any = false;
-    for (int i = 0; i < kPlanes; ++i) any = any || converted(frame, kPlaneOrder[i]);
+    for (Plane p : kPlaneOrder)
+        if (converted(frame, p)) {
+            need[static_cast<int>(p)] = canonical_bytes(frame, p);
+            any = true;
+        }
     if (!any) return {};
-    if (!s.convert_refusal.empty()) return make_error(ErrorCode::Unsupported, "{}", s.convert_refusal);
     auto shared = m_shared;
-    std::array<size_t, kPlanes> need{};
-    for (int i = 0; i < kPlanes; ++i)
-        if (converted(frame, kPlaneOrder[i])) need[i] = canonical_bytes(frame, kPlaneOrder[i]);
-    // On the worker (CUDA's context): the module once, each converted plane's canonical buffer grown as needed. The
-    // plane buffers' old canonical buffers are not in use: the worker runs one task at a time, in order.
-    Status st = m_worker.run(
+    return m_worker.run(
         "Vulkan VRAM path conversions",
         [shared, need]() -> Status {
-            if (!shared->convert) {
-                auto c = GpuConvert::load(*shared->cuda);
-                if (!c) {
-                    shared->convert_refusal = "the GPU format conversions cannot be loaded: " + c.error().text();
-                    return make_error(ErrorCode::Unsupported, "{}", shared->convert_refusal);
-                }
-                shared->convert = std::move(*c);
-            }
-            for (int i = 0; i < kPlanes; ++i) {
-                CanonicalBuffer& c = shared->canonical[i];
-                if (need[i] == 0 || c.bytes >= need[i]) continue;
-                if (c.pointer) shared->cuda->cuMemFree_v2(c.pointer);
-                c = CanonicalBuffer{};
-                if (CUresult r = shared->cuda->cuMemAlloc_v2(&c.pointer, need[i]); r != CUDA_SUCCESS)
-                    return upscaler::cuda_error(*shared->cuda, "cuMemAlloc of a converted plane", r);
-                c.bytes = need[i];
-            }
-            return {};
+            if (!shared->converted) shared->converted = std::make_unique<GpuPlanes>(*shared->cuda);
+            return shared->converted->ensure(need);
         },
         kSetupTimeoutMs);
-    return st;
 }
 
 Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const CoreCall& core) {
@@ -298,13 +268,7 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
 
     // The evaluation, once the GPU has reached `ready`: planes not in their canonical formats are converted on the
     // GPU into their canonical buffers before the core (the output after it), all on the null stream, the core's.
-    struct Conversion {
-        Plane plane;
-        uint32_t format, width, height;
-        CUdeviceptr game, canonical;
-        size_t game_pitch, canonical_pitch;
-    };
-    std::vector<Conversion> conversions;
+    std::vector<PlaneConversion> conversions;
     CUdeviceptr pointers[kPlanes];
     for (int i = 0; i < kPlanes; ++i) {
         const Plane p = kPlaneOrder[i];
@@ -314,10 +278,9 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
         if (log::once(fmt::format("shim-vram-convert-{}-{}", int(p), r.format)))
             log::info("shim: Vulkan VRAM path: the {} ({}) is converted on the GPU (said once)", plane_name(p),
                       format_name(r.format));
-        conversions.push_back({p, r.format, r.region.width, r.region.height, s.planes[i].pointer,
-                               s.canonical[i].pointer, row_texels(r) * texel_bytes(r.format),
-                               row_texels(r) * canonical_texel_bytes(p)});
-        pointers[i] = s.canonical[i].pointer;
+        pointers[i] = s.converted->canonical(p);
+        conversions.push_back({p, r.format, r.region.width, r.region.height, s.planes[i].pointer, pointers[i],
+                               row_texels(r) * texel_bytes(r.format), row_texels(r) * canonical_texel_bytes(p)});
     }
     CudaFrame cf;
     cf.color = pointers[0];
@@ -335,15 +298,9 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
     auto shared = m_shared;
     m_worker.post("Vulkan evaluation", [shared, events, cf, core, old, conversions]() -> Status {
         return host_side(shared->vk, events, old, [&]() -> Status {
-            for (const Conversion& c : conversions)
-                if (c.plane != Plane::Output)
-                    D4R_TRY(shared->convert->to_canonical(c.plane, c.format, c.game, c.game_pitch, c.width, c.height,
-                                                          c.canonical, c.canonical_pitch, nullptr));
+            if (!conversions.empty()) D4R_TRY(shared->converted->convert_inputs(conversions));
             D4R_TRY(core(cf));
-            for (const Conversion& c : conversions)
-                if (c.plane == Plane::Output)
-                    D4R_TRY(shared->convert->from_canonical(c.format, c.canonical, c.canonical_pitch, c.width,
-                                                            c.height, c.game, c.game_pitch, nullptr));
+            if (!conversions.empty()) D4R_TRY(shared->converted->convert_output(conversions));
             return shared->wait->wait();
         });
     });
