@@ -11,10 +11,6 @@
 
 namespace d4r::shim {
 
-using texels::float_of_half;
-using texels::half_of;
-using texels::to_unorm;
-
 namespace {
 
 // sRGB -> linear and back (IEC 61966-2-1), in double so that a result rounded to half or to 8 bits does not depend
