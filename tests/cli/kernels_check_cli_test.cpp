@@ -47,8 +47,11 @@ TEST(KernelsCheckCli, ARefineV2ModelIsCheckedAfterTheCore) {
     EXPECT_TRUE(contains(fast.out, "d4r_nn_linear_wide embed          ")) << fast.out;
     EXPECT_TRUE(contains(fast.out, "values differ, max")) << fast.out;
     // Its job file carries the core's frame (the core runs first, on the cpu backend) beside the weights and scratch.
-    RunResult job = run_d4r({"kernels", "check", "--model", model, "--write-job", "x.job", "--size", "40x24"});
+    TempDir t;
+    const std::string job_file = (t.path() / "v2.job").string();
+    RunResult job = run_d4r({"kernels", "check", "--model", model, "--write-job", job_file, "--size", "40x24"});
     ASSERT_EQ(job.exit_code, 0) << job.out << job.err;
+    EXPECT_GT(std::filesystem::file_size(job_file), 100000u); // the weights and the core's buffers
     EXPECT_TRUE(contains(job.out, "3 regions")) << job.out;
     EXPECT_TRUE(contains(job.out, "29 launches")) << job.out;
 }
