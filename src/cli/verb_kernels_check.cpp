@@ -51,7 +51,7 @@ Expected<network::Model> model_for(const CheckOptions& o) {
     if (o.model.empty()) return network::nettest::random_model(o.seed, o.fp8);
     return network::read_model(o.model);
 }
-bool reads_core_frame(const network::Model& model) { return model.arch == network::kArchRefineV2; }
+bool reads_core_frame(const network::Model& model) { return network::reads_core_frame(model.arch); }
 
 // The libcuda of lib_dir (default ../lib beside d4r) in this process, its device 0's primary context current.
 Expected<upscaler::CudaFunctions> open_cuda(const CheckOptions& o) {

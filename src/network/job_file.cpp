@@ -91,7 +91,7 @@ Job refine_job(const Model& model, const std::vector<uint16_t>& rgba, uint32_t w
 }
 
 Expected<Job> refine_job_after_core(const Model& model, const CoreFrame& core, std::string note) {
-    if (model.arch != kArchRefineV2)
+    if (!reads_core_frame(model.arch))
         return make_error(ErrorCode::Invalid, "a job after the core: {} does not read the core's frame", model.arch);
     upscaler::math::Params params = core.params;
     std::vector<uint8_t> bytes;

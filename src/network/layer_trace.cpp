@@ -97,7 +97,7 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
                                    const PtxForKernel& ptx_for) {
     if (rgba.size() != size_t(width) * height * 4)
         return make_error(ErrorCode::Invalid, "trace: {} values for a {}x{} RGBA image", rgba.size(), width, height);
-    if (model.arch == kArchRefineV2)
+    if (reads_core_frame(model.arch))
         return make_error(ErrorCode::Invalid,
                           "trace: {} reads the core's frame, not an image (traces take refine-v1 "
                           "models)",
@@ -107,7 +107,7 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
 
 Expected<LayerTrace> trace_forward_after_core(const upscaler::CudaFunctions& cuda, const Model& model,
                                               const upscaler::math::Params& core, const PtxForKernel& ptx_for) {
-    if (model.arch != kArchRefineV2)
+    if (!reads_core_frame(model.arch))
         return make_error(ErrorCode::Invalid, "trace after the core: {} refines an image (traces of it take the image)",
                           model.arch);
     return trace_pass(cuda, model, nullptr, core.output, core.output_pitch, core.output_w, core.output_h, &core,

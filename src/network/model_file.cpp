@@ -73,12 +73,13 @@ const Tensor* Model::find(std::string_view name) const {
 
 namespace {
 
-std::vector<TensorSpec> make_tensors(bool fp8, const ArchDims& d) {
+// FP8: the layers whose weights are e4m3 (none for an f16 architecture).
+std::vector<TensorSpec> make_tensors(std::span<const char* const> fp8, const ArchDims& d) {
     const uint32_t c1 = d.c1, c2 = d.c2;
     std::vector<TensorSpec> s;
     auto linear = [&](const std::string& name, uint32_t out, uint32_t in) {
         bool e4m3 = false;
-        for (const char* layer : kFp8Layers) e4m3 = e4m3 || (fp8 && name == layer);
+        for (const char* layer : fp8) e4m3 = e4m3 || name == layer;
         s.push_back({name + ".w", {out, in}, e4m3 ? DType::E4M3 : DType::F16});
         if (e4m3) s.push_back({name + ".scale", {1}});
         s.push_back({name + ".b", {out}});
@@ -107,26 +108,32 @@ std::vector<TensorSpec> make_tensors(bool fp8, const ArchDims& d) {
 } // namespace
 
 const std::vector<TensorSpec>& refine_v1_tensors() {
-    static const std::vector<TensorSpec> specs = make_tensors(false, kRefineV1);
+    static const std::vector<TensorSpec> specs = make_tensors({}, kRefineV1);
     return specs;
 }
 
 const std::vector<TensorSpec>& refine_v1_fp8_tensors() {
-    static const std::vector<TensorSpec> specs = make_tensors(true, kRefineV1);
+    static const std::vector<TensorSpec> specs = make_tensors(kFp8Layers, kRefineV1);
     return specs;
 }
 
 const std::vector<TensorSpec>& refine_v2_tensors() {
-    static const std::vector<TensorSpec> specs = make_tensors(false, kRefineV2);
+    static const std::vector<TensorSpec> specs = make_tensors({}, kRefineV2);
     return specs;
 }
 
-const ArchDims& architecture_dims(std::string_view arch) { return arch == kArchRefineV2 ? kRefineV2 : kRefineV1; }
+const std::vector<TensorSpec>& refine_v2_fp8_tensors() {
+    static const std::vector<TensorSpec> specs = make_tensors(kFp8LayersV2, kRefineV2);
+    return specs;
+}
+
+const ArchDims& architecture_dims(std::string_view arch) { return reads_core_frame(arch) ? kRefineV2 : kRefineV1; }
 
 const std::vector<TensorSpec>* architecture_tensors(std::string_view arch) {
     if (arch == kArchRefineV1) return &refine_v1_tensors();
     if (arch == kArchRefineV1Fp8) return &refine_v1_fp8_tensors();
     if (arch == kArchRefineV2) return &refine_v2_tensors();
+    if (arch == kArchRefineV2Fp8) return &refine_v2_fp8_tensors();
     return nullptr;
 }
 
@@ -153,8 +160,9 @@ Expected<Model> parse_model(std::span<const uint8_t> bytes, const std::string& w
     model.arch = *arch;
     const std::vector<TensorSpec>* specs = architecture_tensors(model.arch);
     if (!specs)
-        return fail(make_error(ErrorCode::Invalid, "architecture '{}' is unknown (this d4r runs '{}', '{}' and '{}')",
-                               model.arch, kArchRefineV1, kArchRefineV1Fp8, kArchRefineV2));
+        return fail(make_error(ErrorCode::Invalid,
+                               "architecture '{}' is unknown (this d4r runs '{}', '{}', '{}' and '{}')", model.arch,
+                               kArchRefineV1, kArchRefineV1Fp8, kArchRefineV2, kArchRefineV2Fp8));
     if (count == 0 || count > kMaxTensors)
         return fail(make_error(ErrorCode::Invalid, "tensor count {} (accepted: 1..{})", count, kMaxTensors));
     const uint64_t data_end = bytes.size() - 8;

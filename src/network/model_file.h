@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/status.h"
@@ -27,6 +28,10 @@ inline constexpr const char* kArchRefineV1Fp8 = "refine-v1-fp8";
 // (the core's candidates, its terms and the geometry: 23 a pixel, 368 a patch) and answering each pixel's blend
 // logits and residual (8 a pixel, 128 a patch).
 inline constexpr const char* kArchRefineV2 = "refine-v2";
+// refine-v2 with three of enc2's linear weights (kFp8LayersV2) in e4m3 and a per-tensor f16 scale each.
+inline constexpr const char* kArchRefineV2Fp8 = "refine-v2-fp8";
+// Whether ARCH's pass reads the open core's frame (refine-v2 and its FP8 variant) rather than an image.
+inline bool reads_core_frame(std::string_view arch) { return arch == kArchRefineV2 || arch == kArchRefineV2Fp8; }
 inline constexpr const char* kModelFileName = "refine-v1.d4rnet";
 inline constexpr const char* kModelFileNameFp8 = "refine-v1-fp8.d4rnet";
 
@@ -65,15 +70,19 @@ const std::vector<TensorSpec>& refine_v1_fp8_tensors();
 inline constexpr const char* kFp8Layers[] = {"enc2.qkv", "enc2.proj", "enc2.fc1", "enc2.fc2"};
 // Every tensor of refine-v2, in file order: refine-v1's names, kRefineV2's shapes.
 const std::vector<TensorSpec>& refine_v2_tensors();
+// refine-v2-fp8's: refine-v2's, with the weights of kFp8LayersV2 in E4M3, each followed by its scale. enc2.fc2 (256
+// inputs) stays f16: the FP8 linear of the PTX path and of every native set takes at most kMaxChannels (128) inputs.
+const std::vector<TensorSpec>& refine_v2_fp8_tensors();
+inline constexpr const char* kFp8LayersV2[] = {"enc2.qkv", "enc2.proj", "enc2.fc1"};
 // The channel counts of an architecture: the fine and coarse token grids', the embed's input and the head's output.
 struct ArchDims {
     uint32_t c1, c2, patch_in, head_out;
 };
 inline constexpr ArchDims kRefineV1{32, 64, 16 * 3, 16 * 3}; // also refine-v1-fp8's
 inline constexpr ArchDims kRefineV2{64, 128, 16 * 23, 16 * 8};
-// refine-v1's for every name but refine-v2.
+// refine-v1's for every name but refine-v2 and refine-v2-fp8.
 const ArchDims& architecture_dims(std::string_view arch);
-// The tensors of ARCH (refine-v1, refine-v1-fp8 or refine-v2), or nullptr for another name.
+// The tensors of ARCH (refine-v1, refine-v1-fp8, refine-v2 or refine-v2-fp8), or nullptr for another name.
 const std::vector<TensorSpec>* architecture_tensors(std::string_view arch);
 
 // `where` names the source in errors (a path, "embedded model").

@@ -39,7 +39,7 @@ class Planner {
 public:
     Planner(const Geometry& g, uint64_t weights, uint64_t scratch, std::string_view arch)
         : m_g(g), m_weights(weights), m_scratch(scratch), m_specs(tensors_of(arch)), m_layout(weight_layout(arch)),
-          m_dims(architecture_dims(arch)), m_v2(arch == kArchRefineV2), m_s(scratch_layout(g, arch)) {}
+          m_dims(architecture_dims(arch)), m_v2(reads_core_frame(arch)), m_s(scratch_layout(g, arch)) {}
 
     const TensorSpec* spec(const std::string& name, size_t* index = nullptr) const {
         for (size_t i = 0; i < m_specs.size(); ++i)
@@ -249,7 +249,7 @@ ScratchLayout scratch_layout(const Geometry& g, std::string_view arch) {
     s.attn = take(t1 * c1);         // attention output; merge's regroup (T2 x 4 c1)
     s.hidden = take(t1 * 2 * c1);   // fc1 output
     s.coarse = take(t1 / 4 * d.c2); // enc2's stream
-    if (arch == kArchRefineV2)      // each pixel's candidates (refine-v2)
+    if (reads_core_frame(arch))     // each pixel's candidates (refine-v2)
         s.candidates = take(t1 * refine::pixel::kPatchPixels * refine::pixel::kCandidateValues);
     s.total = at;
     return s;

@@ -16,7 +16,7 @@ Status refine_reference(const Model& model, uint16_t* rgba, uint32_t width, uint
     if (pitch == 0) pitch = size_t(width) * 8;
     if (pitch < size_t(width) * 8 || pitch > UINT32_MAX)
         return make_error(ErrorCode::Invalid, "refine reference: row pitch {} for {} RGBA16F pixels", pitch, width);
-    if (model.arch == kArchRefineV2)
+    if (reads_core_frame(model.arch))
         return make_error(ErrorCode::Invalid, "refine reference: {} reads the core's frame, not an image", model.arch);
     const Geometry g = geometry_for(width, height);
     std::vector<uint8_t> weights = pack_weights(model);

@@ -82,7 +82,7 @@ public:
 
     Status refine(CUdeviceptr image, size_t pitch, uint32_t width, uint32_t height, CUstream stream,
                   const upscaler::math::Params* core) override {
-        if (m_arch == kArchRefineV2 && !core)
+        if (reads_core_frame(m_arch) && !core)
             return make_error(ErrorCode::Invalid, "refine network: {} needs the core's frame (its parameter block)",
                               m_arch);
         if (core && (core->output != image || core->output_w != width || core->output_h != height))

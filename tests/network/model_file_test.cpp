@@ -212,8 +212,36 @@ TEST(ModelFile, RefineV2HasRefineV1sTensorsAtItsWidth) {
     EXPECT_NE(refused.error().text().find("embed.w"), std::string::npos) << refused.error().text();
 }
 
+// refine-v2-fp8: refine-v2's tensors, enc2's qkv, proj and fc1 weights in e4m3 each followed by its scale.
+TEST(ModelFile, RefineV2Fp8IsRefineV2WithThreeE4m3Weights) {
+    const auto& f16 = refine_v2_tensors();
+    const auto& fp8 = refine_v2_fp8_tensors();
+    ASSERT_EQ(fp8.size(), f16.size() + 3);
+    size_t j = 0;
+    std::vector<std::string> e4m3;
+    for (const TensorSpec& s : fp8) {
+        if (s.name.ends_with(".scale")) {
+            EXPECT_EQ(s.dims, std::vector<uint32_t>{1});
+            continue;
+        }
+        ASSERT_LT(j, f16.size());
+        EXPECT_EQ(s.name, f16[j].name);
+        EXPECT_EQ(s.dims, f16[j].dims) << s.name;
+        if (s.dtype == DType::E4M3) e4m3.push_back(s.name);
+        ++j;
+    }
+    EXPECT_EQ(e4m3, (std::vector<std::string>{"enc2.qkv.w", "enc2.proj.w", "enc2.fc1.w"}));
+    EXPECT_TRUE(reads_core_frame(kArchRefineV2Fp8));
+    EXPECT_FALSE(reads_core_frame(kArchRefineV1Fp8));
+    EXPECT_EQ(architecture_dims(kArchRefineV2Fp8).c2, 128u);
+    Model m = nettest::random_model_of(9, kArchRefineV2Fp8);
+    auto back = parse_model(serialize_model(m), "x");
+    ASSERT_TRUE(back) << back.error().text();
+    EXPECT_EQ(back->arch, "refine-v2-fp8");
+}
+
 TEST(ModelFile, TheShippedModelsParse) {
-    for (const char* name : {"refine-v1.d4rnet", "refine-v1-fp8.d4rnet", "refine-v2.d4rnet"}) {
+    for (const char* name : {"refine-v1.d4rnet", "refine-v1-fp8.d4rnet", "refine-v2.d4rnet", "refine-v2-fp8.d4rnet"}) {
         auto m = read_model(test::source_dir() / "models" / name);
         ASSERT_TRUE(m) << m.error().text();
         EXPECT_EQ(m->arch, std::string(name).substr(0, std::string(name).size() - 7)) << name;

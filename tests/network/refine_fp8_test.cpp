@@ -93,6 +93,19 @@ TEST(RefineFp8, ThePlanRunsEnc2sLinearsInFp8WithTheirScales) {
     }
     EXPECT_EQ(fp8, (std::vector<std::string>{"enc2.qkv", "enc2.proj", "enc2.fc1", "enc2.fc2"}));
     EXPECT_EQ(plan_kernels(kArchRefineV1Fp8).size(), 8u);
+    // refine-v2-fp8: enc2's qkv, proj and fc1 in FP8; fc2 (256 inputs, more than the FP8 linears take) the wide f16
+    // linear.
+    std::vector<std::string> v2_fp8, v2_wide;
+    for (const Launch& l : plan_forward(geometry_for(72, 40), 0x10, 72 * 8, base, 0x900000, kArchRefineV2Fp8)) {
+        if (l.kernel == Kernel::LinearFp8) {
+            v2_fp8.push_back(l.what);
+            EXPECT_LE(l.as<refine::math::LinearFp8Params>().in_ch, refine::math::kMaxChannels) << l.what;
+        }
+        if (l.kernel == Kernel::LinearWide && l.what.starts_with("enc2.")) v2_wide.push_back(l.what);
+    }
+    EXPECT_EQ(v2_fp8, (std::vector<std::string>{"enc2.qkv", "enc2.proj", "enc2.fc1"}));
+    EXPECT_EQ(v2_wide, std::vector<std::string>{"enc2.fc2"});
+    EXPECT_EQ(plan_kernels(kArchRefineV2Fp8).size(), 9u);
     const std::vector<Kernel> f16 = plan_kernels(kArchRefineV1);
     EXPECT_EQ(f16.size(), 7u);
     EXPECT_EQ(std::count(f16.begin(), f16.end(), Kernel::LinearFp8), 0);

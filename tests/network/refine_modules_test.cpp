@@ -96,3 +96,8 @@ TEST(RefineModules, AnFp8ModelsPipelineLoadsBothModules) {
 TEST(RefineModules, ARefineV2ModelsPipelineLoadsRefinePtxAndItsPixelModule) {
     EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV2), (std::vector<std::string>{"refine.ptx", "refine_v2.ptx"}));
 }
+
+TEST(RefineModules, ARefineV2Fp8ModelsPipelineLoadsAllThreeModules) {
+    EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV2Fp8),
+              (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx", "refine_v2.ptx"}));
+}

@@ -25,14 +25,15 @@ namespace {
 namespace up = upscaler;
 using refine::math::LinearParams;
 
-TEST(RefineV2, AfterTheCoreThePtxPathGivesTheHostKernelsBytes) {
+// The PTX path of ARCH (refine-v2 or refine-v2-fp8) after each of three core frames gives the host kernels' bytes.
+void after_the_core_the_ptx_path_gives_the_host_kernels_bytes(std::string_view arch) {
     std::string why;
     const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
     ASSERT_NE(cuda, nullptr) << why;
     ASSERT_TRUE(up::test::open_context(*cuda));
     up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 3);
     o.exposure_texture = 1.25f; // the features use the exposure: a texture one too
-    const Model model = nettest::random_model_of(11, kArchRefineV2);
+    const Model model = nettest::random_model_of(11, arch);
     auto refine = RefinePipeline::create(*cuda, model, 48, 32);
     ASSERT_TRUE(refine) << refine.error().text();
     const std::vector<uint8_t> weights = pack_weights(model);
@@ -50,9 +51,9 @@ TEST(RefineV2, AfterTheCoreThePtxPathGivesTheHostKernelsBytes) {
         up::math::Params host_core = *core;
         host_core.output = reinterpret_cast<uint64_t>(host_image.data());
         const Geometry g = geometry_for(w, h);
-        std::vector<uint64_t> scratch(scratch_layout(g, kArchRefineV2).total / 8 + 1, 0);
+        std::vector<uint64_t> scratch(scratch_layout(g, arch).total / 8 + 1, 0);
         for (const Launch& l : plan_forward(g, host_core.output, pitch, reinterpret_cast<uint64_t>(weights.data()),
-                                            reinterpret_cast<uint64_t>(scratch.data()), kArchRefineV2, &host_core))
+                                            reinterpret_cast<uint64_t>(scratch.data()), arch, &host_core))
             run_launch(l, 1);
         // The PTX path through libd4rcuda.
         D4R_TRY((*refine)->refine(core->output, pitch, w, h, nullptr, core));
@@ -75,6 +76,15 @@ TEST(RefineV2, AfterTheCoreThePtxPathGivesTheHostKernelsBytes) {
     ASSERT_TRUE(s) << s.error().text();
     EXPECT_EQ(frames, 3u);
     EXPECT_GT(changed, 1000u) << "the network left the core's output as it was";
+}
+
+TEST(RefineV2, AfterTheCoreThePtxPathGivesTheHostKernelsBytes) {
+    after_the_core_the_ptx_path_gives_the_host_kernels_bytes(kArchRefineV2);
+}
+
+// refine-v2-fp8: enc2's qkv, proj and fc1 through d4r_nn_linear_fp8 (refine_fp8.ptx) beside the pixel module.
+TEST(RefineV2, TheFp8VariantAfterTheCoreGivesTheHostKernelsBytes) {
+    after_the_core_the_ptx_path_gives_the_host_kernels_bytes(kArchRefineV2Fp8);
 }
 
 // The fast sm_90 kernels (compiled to PTX, on ptxsim) over refine-v2 after each of three core frames: with only the

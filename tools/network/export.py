@@ -24,11 +24,14 @@ refine-v1-fp8 (`fp8_tensors`, post-training quantisation) is refine-v1 with the 
 linears (FP8_LAYERS) stored as OCP e4m3 bytes and a per-tensor f16 `<layer>.scale` after each: scale =
 f16(max|w| / 448), e4m3 = round to nearest even (ties to the even code, saturating at 448) of w / scale
 computed in float64 from the f16 weight. The network computes with scale * e4m3 (docs/network.md).
+refine-v2-fp8 is refine-v2 quantised the same way, enc2's qkv, proj and fc1 (FP8_LAYERS_V2: enc2.fc2 has 256
+inputs, and the FP8 linear of the PTX path and of every native set takes at most 128).
 
 Command line:
-    export.py --check FILE              print the tensors and validate them (refine-v1 or refine-v1-fp8)
+    export.py --check FILE              print the tensors and validate them (refine-v1, refine-v2 and their -fp8)
     export.py CHECKPOINT.pt OUT.d4rnet  export a checkpoint written by train.py
-    export.py --fp8 IN OUT.d4rnet       write refine-v1-fp8 from a checkpoint (.pt) or a refine-v1 file
+    export.py --fp8 IN OUT.d4rnet       write refine-v1-fp8 from a checkpoint (.pt) or a refine-v1 file, or
+                                        refine-v2-fp8 from a refine-v2 file
 """
 
 import argparse
@@ -50,8 +53,12 @@ ALIGN = 64
 DTYPE_F16, DTYPE_E4M3, DTYPE_F32 = 1, 2, 3
 DTYPE_NAMES = {DTYPE_F16: "f16", DTYPE_E4M3: "e4m3", DTYPE_F32: "f32"}
 DTYPE_SIZES = {DTYPE_F16: 2, DTYPE_E4M3: 1, DTYPE_F32: 4}
-ARCH_FP8 = "refine-v1-fp8"
+ARCH_V1, ARCH_FP8, ARCH_V2, ARCH_V2_FP8 = "refine-v1", "refine-v1-fp8", "refine-v2", "refine-v2-fp8"
 FP8_LAYERS = ("enc2.qkv", "enc2.proj", "enc2.fc1", "enc2.fc2")
+FP8_LAYERS_V2 = ("enc2.qkv", "enc2.proj", "enc2.fc1")
+# Each f16 architecture's FP8 variant and its e4m3 layers (the C++ side's kFp8Layers, kFp8LayersV2).
+FP8_VARIANTS = {ARCH_V1: (ARCH_FP8, FP8_LAYERS), ARCH_V2: (ARCH_V2_FP8, FP8_LAYERS_V2)}
+ARCHS = (ARCH_V1, ARCH_FP8, ARCH_V2, ARCH_V2_FP8)
 E4M3_MAX = 448.0
 FNV_BASIS = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
@@ -254,15 +261,23 @@ def parse_model(blob, expect_arch="refine-v1", source="model", records=None):
 # refine-v1
 
 
-def expected_fp8_tensors():
-    """refine-v1-fp8's table: OrderedDict name -> (shape, dtype code), in file order (refine-v1's, with
-    `<layer>.scale` after each e4m3 `<layer>.w`)."""
+def base_tensors(arch):
+    """The f16 table (name -> shape) of ARCH or of the architecture its FP8 variant quantises."""
     from refine_model import expected_tensors
 
+    if arch in (ARCH_V2, ARCH_V2_FP8):
+        return expected_tensors(c1=64, c2=128, patch_in=16 * 23, head_out=16 * 8)  # kRefineV2
+    return expected_tensors()
+
+
+def expected_fp8_tensors(arch=ARCH_FP8):
+    """An FP8 architecture's table (refine-v1-fp8 or refine-v2-fp8): OrderedDict name -> (shape, dtype code), in file
+    order (its f16 twin's, with `<layer>.scale` after each e4m3 `<layer>.w`)."""
+    layers = FP8_LAYERS_V2 if arch == ARCH_V2_FP8 else FP8_LAYERS
     out = OrderedDict()
-    for name, shape in expected_tensors().items():
+    for name, shape in base_tensors(arch).items():
         layer = name[:-2]
-        fp8 = name.endswith(".w") and layer in FP8_LAYERS
+        fp8 = name.endswith(".w") and layer in layers
         out[name] = (shape, DTYPE_E4M3 if fp8 else DTYPE_F16)
         if fp8:
             out[layer + ".scale"] = ((1,), DTYPE_F16)
@@ -270,17 +285,14 @@ def expected_fp8_tensors():
 
 
 def check_refine_tensors(tensors, arch="refine-v1", dtypes=None):
-    """Validates a tensor dict against refine-v1's (or refine-v1-fp8's) table: every name present, none
-    extra, the shapes, the dtypes (f16; e4m3 for the fp8 weights: `dtypes` maps names to the file's dtype
-    codes, else float16 arrays are f16 and others e4m3), finite values. Returns a list of problems (empty
-    when valid)."""
-    from refine_model import expected_tensors
-
+    """Validates a tensor dict against ARCH's table (ARCHS): every name present, none extra, the shapes, the
+    dtypes (f16; e4m3 for the fp8 weights: `dtypes` maps names to the file's dtype codes, else float16 arrays are
+    f16 and others e4m3), finite values. Returns a list of problems (empty when valid)."""
     problems = []
-    if arch == ARCH_FP8:
-        expected = expected_fp8_tensors()
+    if arch in (ARCH_FP8, ARCH_V2_FP8):
+        expected = expected_fp8_tensors(arch)
     else:
-        expected = OrderedDict((n, (s, DTYPE_F16)) for n, s in expected_tensors().items())
+        expected = OrderedDict((n, (s, DTYPE_F16)) for n, s in base_tensors(arch).items())
     for name, (shape, want) in expected.items():
         if name not in tensors:
             problems.append(f"{name}: missing")
@@ -302,12 +314,12 @@ def check_refine_tensors(tensors, arch="refine-v1", dtypes=None):
     return problems
 
 
-def fp8_tensors(tensors):
-    """refine-v1-fp8's tensors from refine-v1's (OrderedDict name -> float16 array, e.g. model_tensors()
-    or read_model()): FP8_LAYERS' weights quantised to e4m3 bytes (uint8) with scale = f16(max|w| / 448)
-    (1 for an all-zero weight), the rest unchanged, in expected_fp8_tensors() order."""
+def fp8_tensors(tensors, arch=ARCH_FP8):
+    """The FP8 architecture ARCH's tensors from its f16 twin's (OrderedDict name -> float16 array, e.g.
+    model_tensors() or read_model()): its FP8 layers' weights quantised to e4m3 bytes (uint8) with scale =
+    f16(max|w| / 448) (1 for an all-zero weight), the rest unchanged, in expected_fp8_tensors(ARCH) order."""
     out = OrderedDict()
-    for name, (shape, dtype) in expected_fp8_tensors().items():
+    for name, (shape, dtype) in expected_fp8_tensors(arch).items():
         if name.endswith(".scale"):
             continue
         value = tensors[name]
@@ -397,8 +409,8 @@ def check_file(path, out=sys.stdout):
         shape = " x ".join(str(d) for d in dims)
         print(f"  {name:<16} {DTYPE_NAMES[dtype]:<4} {shape:<10} @{offset:<7} min {f.min():+.4g} max {f.max():+.4g} "
               f"mean|x| {np.mean(np.abs(f)):.4g}", file=out)
-    if arch not in ("refine-v1", ARCH_FP8):
-        print(f"error: architecture {arch!r}, this tool checks refine-v1 and {ARCH_FP8}", file=sys.stderr)
+    if arch not in ARCHS:
+        print(f"error: architecture {arch!r}, this tool checks {', '.join(ARCHS)}", file=sys.stderr)
         return 1
     problems = check_refine_tensors(tensors, arch, {r[0]: r[1] for r in records})
     for p in problems:
@@ -421,21 +433,29 @@ def _load_checkpoint(path):
 
 def export_fp8(source, output, out=None):
     """--fp8: refine-v1-fp8 from a refine-v1 file (its f16 values) or a checkpoint (exported to f16 first,
-    as export_model does); prints the per-layer quantisation error and checks the result."""
+    as export_model does), or refine-v2-fp8 from a refine-v2 file; prints the per-layer quantisation error and
+    checks the result."""
     with open(source, "rb") as f:
         is_model = f.read(8) == MAGIC
     if is_model:
-        tensors = read_model(source)  # refine-v1 only
-        problems = check_refine_tensors(tensors)
+        arch = read_model_arch(source)
+        if arch not in FP8_VARIANTS:
+            print(f"error: {source}: architecture {arch!r} has no FP8 variant (these do: "
+                  f"{', '.join(FP8_VARIANTS)})", file=sys.stderr)
+            return 1
+        tensors = read_model(source, expect_arch=arch)
+        problems = check_refine_tensors(tensors, arch)
         if problems:
             print(f"error: {source}: " + "; ".join(problems), file=sys.stderr)
             return 1
     else:
+        arch = ARCH_V1
         tensors = model_tensors(_load_checkpoint(source)[0])
-    q = fp8_tensors(tensors)
-    size = write_model(output, q, ARCH_FP8)
-    print(f"wrote {output} ({size} bytes, {ARCH_FP8}) from {source}", file=out)
-    for layer in FP8_LAYERS:
+    fp8_arch, layers = FP8_VARIANTS[arch]
+    q = fp8_tensors(tensors, fp8_arch)
+    size = write_model(output, q, fp8_arch)
+    print(f"wrote {output} ({size} bytes, {fp8_arch}) from {source}", file=out)
+    for layer in layers:
         w = tensors[layer + ".w"].astype(np.float64)
         d = dequantize_e4m3(q[layer + ".w"], q[layer + ".scale"][0]).astype(np.float64)
         err = np.sqrt(np.mean((d - w) ** 2) / max(np.mean(w ** 2), 1e-30))
@@ -448,7 +468,8 @@ def main(argv=None):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", metavar="FILE", help="print and validate a model file")
     ap.add_argument("--fp8", action="store_true",
-                    help="write refine-v1-fp8 (enc2's linears in e4m3) from a checkpoint or a refine-v1 file")
+                    help="write refine-v1-fp8 (enc2's linears in e4m3) from a checkpoint or a refine-v1 file, or "
+                         "refine-v2-fp8 (enc2's qkv, proj and fc1) from a refine-v2 file")
     ap.add_argument("checkpoint", nargs="?", help="a checkpoint written by train.py (.pt)")
     ap.add_argument("output", nargs="?", help="the model file to write (.d4rnet)")
     args = ap.parse_args(argv)

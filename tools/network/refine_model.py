@@ -45,9 +45,10 @@ BLOCKS = (("enc1", 32, 1), ("enc2", 64, 2), ("dec1", 32, 1))
 LINEARS = (("embed", 32, 48), ("merge", 64, 128), ("expand", 128, 64), ("head", 48, 32))
 
 
-def expected_tensors():
+def expected_tensors(c1=32, c2=64, patch_in=48, head_out=48):
     """The doc's tensor table: OrderedDict name -> shape, in the order the exporter writes them
-    (network order: embed, enc1, merge, enc2, expand, dec1, head)."""
+    (network order: embed, enc1, merge, enc2, expand, dec1, head). The defaults are refine-v1's channels;
+    refine-v2 has the same names with c1=64, c2=128, patch_in=368, head_out=128 (heads of 32 channels)."""
     out = OrderedDict()
 
     def linear(name, o, i):
@@ -65,13 +66,13 @@ def expected_tensors():
         linear(name + ".fc1", 2 * c, c)
         linear(name + ".fc2", c, 2 * c)
 
-    linear("embed", 32, 48)
-    block("enc1", 32, 1)
-    linear("merge", 64, 128)
-    block("enc2", 64, 2)
-    linear("expand", 128, 64)
-    block("dec1", 32, 1)
-    linear("head", 48, 32)
+    linear("embed", c1, patch_in)
+    block("enc1", c1, c1 // HEAD_DIM)
+    linear("merge", c2, 4 * c1)
+    block("enc2", c2, c2 // HEAD_DIM)
+    linear("expand", 4 * c1, c2)
+    block("dec1", c1, c1 // HEAD_DIM)
+    linear("head", head_out, c1)
     return out
 
 

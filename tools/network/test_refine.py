@@ -404,6 +404,32 @@ class Fp8Export(unittest.TestCase):
             b = export.load_model(self.fp8)(img)
         np.testing.assert_allclose(refine_model.tone(b).numpy(), refine_model.tone(a).numpy(), rtol=0, atol=2e-2)
 
+    def test_refine_v2_becomes_refine_v2_fp8(self):
+        # the shipped refine-v2 file: enc2's qkv, proj and fc1 in e4m3, fc2 (256 inputs) and the rest its f16 bytes
+        src_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models", "refine-v2.d4rnet")
+        out = os.path.join(self.dir.name, "v2-fp8.d4rnet")
+        with contextlib.redirect_stdout(io.StringIO()) as log:
+            self.assertEqual(export.main(["--fp8", src_path, out]), 0)
+        self.assertIn("valid refine-v2-fp8 model", log.getvalue())
+        records = []
+        got = export.read_model(out, expect_arch="refine-v2-fp8", records=records)
+        self.assertEqual(list(got), list(export.expected_fp8_tensors("refine-v2-fp8")))
+        dtypes = {r[0]: r[1] for r in records}
+        src = export.read_model(src_path, expect_arch="refine-v2")
+        self.assertEqual(export.FP8_LAYERS_V2, ("enc2.qkv", "enc2.proj", "enc2.fc1"))
+        for layer in export.FP8_LAYERS_V2:
+            self.assertEqual(dtypes[layer + ".w"], export.DTYPE_E4M3)
+            w = src[layer + ".w"].astype(np.float64)
+            self.assertEqual(got[layer + ".scale"][0], np.float16(np.max(np.abs(w)) / 448.0))
+        self.assertEqual(dtypes["enc2.fc2.w"], export.DTYPE_F16)
+        for name in src:
+            if name[:-2] not in export.FP8_LAYERS_V2:
+                self.assertTrue(np.array_equal(got[name].view(np.uint16), src[name].view(np.uint16)), name)
+        # an FP8 file has no FP8 variant of its own
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            self.assertEqual(export.main(["--fp8", out, os.path.join(self.dir.name, "again.d4rnet")]), 1)
+        self.assertIn("has no FP8 variant", err.getvalue())
+
     def test_from_a_checkpoint_is_the_file_of_its_export(self):
         ckpt = os.path.join(self.dir.name, "c.pt")
         model = randomize(RefineNet(), seed=7)

@@ -17,14 +17,16 @@
 # the fast bar is then the FP8 variant's 40 dB (docs/network.md, "The FP8 layers"); gfx11 targets are skipped.
 # --model: a trained model of models/ (named relative to the repository) instead of the test model, results
 # <target>-<NAME>-<set>-<W>x<H>.txt; refine-v2 (models/refine-v2.d4rnet) reads the core's frame, which the job carries
-# (d4r kernels check --write-job runs the core's PTX on the cpu backend first).
+# (d4r kernels check --write-job runs the core's PTX on the cpu backend first). An FP8 model (NAME-fp8.d4rnet) runs
+# on the gfx12 targets' -fp8 sets and the gfx11 targets' own sets (their fast FP8 linear widens e4m3 to f16), its
+# fast bar the FP8 variants' 40 dB as displayed.
 # FILE (default tools/rocjitsu/known-failures.txt): lines "TARGET-SET REASON"; a result of that target and set
 # gets the line "known_failure REASON", and the test then expects it to miss its bar (and still checks its hashes).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 repo=$(cd "$RJ_TOOLS/../.." && pwd)
 dir="" root="" d4r="$repo/build/bin/d4r" out="$repo/tests/fixtures/amd" targets=$RJ_TARGETS sets="accuracy fast"
-sizes="72x40 44x20" seed=7 known="$RJ_TOOLS/known-failures.txt" fp8="" model=""
+sizes="72x40 44x20" seed=7 known="$RJ_TOOLS/known-failures.txt" fp8="" model="" fp8_model=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --build) dir=${2:?}; shift 2 ;;
@@ -52,6 +54,7 @@ if [ -n "$model" ]; then
     [ -f "$repo/$model" ] || { echo "run-refine.sh: --model $model: no such file in $repo" >&2; exit 2; }
     model_args=(--model "$model")
     tag=-$(basename "$model" .d4rnet)
+    case "$model" in *-fp8.d4rnet) fp8_model=1 ;; esac
 fi
 # The model is named relative to the repository, where d4r runs; the other paths were given relative to here.
 dir=$(realpath "$dir") root=$(realpath "$root") d4r=$(realpath "$d4r") out=$(realpath -m "$out") known=$(realpath -m "$known")
@@ -72,10 +75,12 @@ for size in $sizes; do
         fi
         cfg=$(rj_config "$dir" "$target")
         folder=$target${fp8:+-fp8}
+        [ -n "$fp8_model" ] && [ "${target#gfx12}" != "$target" ] && folder=$target-fp8
         for set in $sets; do
             kdir="$root/$folder"
             [ "$set" = accuracy ] && kdir="$root/accuracy/$folder"
-            name="$folder$tag-$set-$size"
+            name="$folder-$set-$size"
+            [ -z "$model" ] || name="$target$tag-$set-$size" # the kernel set is recorded inside
             if [ ! -d "$kdir" ]; then
                 echo "run-refine.sh: $name: no kernel folder $kdir" >&2
                 status=1
@@ -94,9 +99,9 @@ for size in $sizes; do
             seconds=$(( $(date +%s) - start ))
             bar=(--require-identical)
             fast_bar=60
-            [ -n "$fp8" ] && fast_bar=40
+            [ -n "$fp8$fp8_model" ] && fast_bar=40
             [ "$set" = fast ] && bar=(--min-psnr "$fast_bar")
-            reason=$(awk -v k="$folder$tag-$set" '$1 == k {sub(/^[^ ]+ +/, ""); print; exit}' "$known" 2> /dev/null)
+            reason=$(awk -v k="${name%-"$size"}" '$1 == k {sub(/^[^ ]+ +/, ""); print; exit}' "$known" 2> /dev/null)
             if ! "$d4r" kernels check --trace "$work/$name.trace" --size "$size" --seed "$seed" ${fp8:+--fp8} "${model_args[@]}" --summary "$work/$name.sum" \
                 "${bar[@]}" > "$work/$name.check.log" 2>&1; then
                 if [ -n "$reason" ]; then
