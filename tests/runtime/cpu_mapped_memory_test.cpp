@@ -71,6 +71,12 @@ TEST_F(CpuMappedMemoryTest, RegisteredHostMemoryIsUsedByKernels) {
     EXPECT_NE(mapped & 0xff, 0);
     EXPECT_EQ(api().cuPointerGetAttribute(&dp, CU_POINTER_ATTRIBUTE_DEVICE_POINTER, d + 8), CUDA_SUCCESS);
     EXPECT_EQ(dp, d + 8);
+    // The registered range is an address range of its own, as on NVIDIA's driver (registered_memory_probe.cu).
+    CUdeviceptr range_base = 0;
+    size_t range_size = 0;
+    EXPECT_EQ(api().cuMemGetAddressRange_v2(&range_base, &range_size, d + 100), CUDA_SUCCESS);
+    EXPECT_EQ(range_base, d);
+    EXPECT_EQ(range_size, sizeof words);
     EXPECT_EQ(api().cuMemHostGetFlags(nullptr, words), CUDA_ERROR_INVALID_VALUE);
     int local = 0;
     EXPECT_EQ(api().cuMemHostGetFlags(&flags, &local), CUDA_ERROR_INVALID_VALUE);

@@ -299,8 +299,8 @@ D4R_HD uint32_t patch_index(uint32_t grid_w, uint32_t x, uint32_t y) {
     return ((y / 4u) * grid_w + x / 4u) * kPatchPixels + (y % 4u) * 4u + x % 4u;
 }
 
-// The work of d4r_nn_pixel_features for pixel number I (patch order).
-D4R_HD void features_at(const PixelParams& p, uint32_t i) {
+// The features and candidates of pixel number I (patch order), before they are rounded and stored.
+D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand) {
     uint32_t px, py;
     patch_pixel(p.grid_w, i, px, py);
     const int32_t x = static_cast<int32_t>(min_u(px, p.core.output_w - 1u));
@@ -310,9 +310,14 @@ D4R_HD void features_at(const PixelParams& p, uint32_t i) {
     const float o_linear[3] = {kernels::half_to_float(o[0]), kernels::half_to_float(o[1]),
                                kernels::half_to_float(o[2])};
     const Terms t = rounded_terms(up::accumulate_terms(p.core, x, y));
+    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand);
+}
+
+// The work of d4r_nn_pixel_features for pixel number I (patch order).
+D4R_HD void features_at(const PixelParams& p, uint32_t i) {
     float f[kFeatures];
     Candidates cand{};
-    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand);
+    pixel_values_at(p, i, f, cand);
     uint16_t* fo = up::at_mut<uint16_t>(p.tokens, static_cast<uint64_t>(i) * kFeatures * 2u);
     for (uint32_t j = 0; j < kFeatures; ++j) fo[j] = kernels::float_to_half(f[j]);
     uint16_t* co = up::at_mut<uint16_t>(p.candidates, static_cast<uint64_t>(i) * kCandidateValues * 2u);

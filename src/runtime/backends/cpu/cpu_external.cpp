@@ -57,7 +57,6 @@ struct ExternalMemory {
     uint64_t map_size = 0;
     uint8_t* base = nullptr; // the memory's first byte: past Mesa's header for OPAQUE_FD
     uint64_t size = 0;
-    bool mesa = false; // a Mesa CPU driver's export (so llvmpipe's image layout applies)
     Context* ctx = nullptr;
     std::vector<std::pair<uint64_t, uint64_t>> buffers; // mapped [begin, end) device ranges
     ExternalMemory() = default;
@@ -138,16 +137,24 @@ CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_ME
         return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: unknown handle type {}",
                       int(desc->type));
     }
-    if (desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD &&
-        desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD) {
-        log_once("cuImportExternalMemory: only file-descriptor handles (OPAQUE_FD, DMABUF_FD) can be imported on "
-                 "the cpu backend; Win32, D3D and NvSciBuf handles are CUDA_ERROR_NOT_SUPPORTED");
+    // The codes below are NVIDIA's (an H100 with tests/device/external_memory_errors_probe.cu): a handle of the
+    // Win32 family that is null, INVALID_VALUE; a descriptor that is no driver's export, UNKNOWN; DMABUF_FD of a
+    // descriptor that is no dma-buf, NOT_SUPPORTED.
+    const bool win32 = desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD &&
+                       desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_DMABUF_FD &&
+                       desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF;
+    if (win32 && !desc->handle.win32.handle && !desc->handle.win32.name)
+        return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused: a null {} handle", type);
+    if (desc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD) {
+        log_once("cuImportExternalMemory: only OPAQUE_FD memory (a CPU Vulkan driver's export) can be imported on the "
+                 "cpu backend; DMABUF_FD, Win32, D3D and NvSciBuf handles are CUDA_ERROR_NOT_SUPPORTED (a dma-buf's "
+                 "CPU access needs its exporter's synchronisation, and lavapipe exports OPAQUE_FD)");
         return refuse(CUDA_ERROR_NOT_SUPPORTED, "cpu backend: cuImportExternalMemory: refused handle type {}", type);
     }
     const int fd = desc->handle.fd;
     struct stat st{};
     if (fd < 0 || ::fstat(fd, &st) != 0) {
-        return refuse(CUDA_ERROR_INVALID_VALUE,
+        return refuse(CUDA_ERROR_UNKNOWN,
                       "cpu backend: cuImportExternalMemory: refused: {} is not an open file descriptor", fd);
     }
     if (S_ISREG(st.st_mode) && uint64_t(st.st_size) < desc->size) {
@@ -155,41 +162,42 @@ CUresult cu_import_external_memory(CUexternalMemory* out, const CUDA_EXTERNAL_ME
                       "cpu backend: cuImportExternalMemory: refused: size {} exceeds the descriptor's {} bytes",
                       desc->size, uint64_t(st.st_size));
     }
-    const bool opaque = desc->type == CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
-    if (opaque && !S_ISREG(st.st_mode)) {
-        return refuse(CUDA_ERROR_INVALID_VALUE,
+    if (!S_ISREG(st.st_mode)) {
+        return refuse(CUDA_ERROR_UNKNOWN,
                       "cpu backend: cuImportExternalMemory: refused OPAQUE_FD {}: not a memory file a CPU Vulkan "
                       "driver exported",
                       fd);
     }
-    // OPAQUE_FD: the whole file, header included; DMABUF_FD: the memory alone.
-    const uint64_t map_size = opaque ? uint64_t(st.st_size) : desc->size;
+    // The whole file, Mesa's header included.
+    const uint64_t map_size = uint64_t(st.st_size);
     void* p = ::mmap(nullptr, map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
-        return refuse(CUDA_ERROR_INVALID_VALUE,
+        return refuse(CUDA_ERROR_UNKNOWN,
                       "cpu backend: cuImportExternalMemory: refused: mmap of descriptor {} ({} bytes) failed: {}", fd,
                       map_size, std::strerror(errno));
     }
-    uint64_t data_offset = 0;
-    if (opaque) {
-        std::string why;
-        std::optional<uint64_t> offset = mesa::data_offset(static_cast<uint8_t*>(p), map_size, desc->size, why);
-        if (!offset) {
-            ::munmap(p, map_size);
-            log_once("cuImportExternalMemory: OPAQUE_FD is read as memory a Mesa CPU Vulkan driver (lavapipe) "
-                     "exported; other descriptors are refused (docs/runtime.md, \"External memory\")");
-            return refuse(CUDA_ERROR_INVALID_VALUE, "cpu backend: cuImportExternalMemory: refused OPAQUE_FD {}: {}", fd,
-                          why);
-        }
-        data_offset = *offset;
+    // Mesa's header (no header: no driver's export, UNKNOWN), then the size asked against the data after it.
+    std::string why;
+    const std::optional<uint64_t> offset = mesa::data_offset(static_cast<uint8_t*>(p), map_size, 0, why);
+    if (!offset) {
+        ::munmap(p, map_size);
+        log_once("cuImportExternalMemory: OPAQUE_FD is read as memory a Mesa CPU Vulkan driver (lavapipe) "
+                 "exported; other descriptors are refused (docs/runtime.md, \"External memory\")");
+        return refuse(CUDA_ERROR_UNKNOWN, "cpu backend: cuImportExternalMemory: refused OPAQUE_FD {}: {}", fd, why);
     }
+    if (desc->size > map_size - *offset) {
+        ::munmap(p, map_size);
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "cpu backend: cuImportExternalMemory: refused: size {} exceeds the {} bytes after Mesa's header",
+                      desc->size, map_size - *offset);
+    }
+    const uint64_t data_offset = *offset;
     ::close(fd); // the driver owns the descriptor after a successful import
     auto m = std::make_shared<ExternalMemory>();
     m->map = static_cast<uint8_t*>(p);
     m->map_size = map_size;
     m->base = m->map + data_offset;
     m->size = desc->size;
-    m->mesa = opaque;
     m->ctx = ref.ctx.get();
     std::lock_guard lock(imports().mutex);
     imports().memories[m.get()] = m;
@@ -202,7 +210,7 @@ CUresult cu_external_memory_get_mapped_buffer(CUdeviceptr* out, CUexternalMemory
     if (out) *out = 0;
     StreamRef ref;
     if (CUresult r = current_stream(ref)) return r;
-    D4R_CPU_REFUSE_IF(!out || !desc, CUDA_ERROR_INVALID_VALUE);
+    D4R_CPU_REFUSE_IF(!out || !desc || !h, CUDA_ERROR_INVALID_VALUE); // a null memory: NVIDIA's INVALID_VALUE
     auto m = find_memory(h);
     D4R_CPU_REFUSE_IF(!m, CUDA_ERROR_INVALID_HANDLE);
     if (desc->flags != 0 || !all_zero(desc->reserved, 16) || desc->size == 0 || desc->offset > m->size ||
@@ -284,14 +292,6 @@ CUresult cu_external_memory_get_mapped_mipmapped_array(CUmipmappedArray* out, CU
                       "cpu backend: cuExternalMemoryGetMappedMipmappedArray: refused a {}x{}x{} image with flags "
                       "{:#x}",
                       d.Width, d.Height, d.Depth, d.Flags);
-    }
-    if (!m->mesa) {
-        log_once("cuExternalMemoryGetMappedMipmappedArray: images are mapped only over memory a Mesa CPU Vulkan "
-                 "driver exported (OPAQUE_FD), whose layout is known; a DMABUF_FD's is not "
-                 "(CUDA_ERROR_NOT_SUPPORTED)");
-        return refuse(CUDA_ERROR_NOT_SUPPORTED,
-                      "cpu backend: cuExternalMemoryGetMappedMipmappedArray: refused: the memory's image layout is "
-                      "not known (not a Mesa CPU driver's export)");
     }
     const auto width = static_cast<uint32_t>(d.Width), height = static_cast<uint32_t>(d.Height ? d.Height : 1);
     uint32_t max_levels = 1;
@@ -376,6 +376,7 @@ CUresult cu_mipmapped_array_destroy(CUmipmappedArray h) {
 
 CUresult cu_destroy_external_memory(CUexternalMemory h) {
     if (CUresult r = check_init()) return r;
+    D4R_CPU_REFUSE_IF(!h, CUDA_ERROR_INVALID_VALUE); // NVIDIA's answer for a null handle
     std::shared_ptr<ExternalMemory> m;
     {
         std::lock_guard lock(imports().mutex);
@@ -402,6 +403,15 @@ CUresult cu_import_external_semaphore(CUexternalSemaphore* out, const CUDA_EXTER
     if (!out || !desc || desc->type < CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD ||
         desc->type > CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32)
         return CUDA_ERROR_INVALID_VALUE;
+    // A descriptor that is no driver's export (closed, or a plain file): UNKNOWN, as NVIDIA's driver answers.
+    if (desc->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD ||
+        desc->type == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD) {
+        struct stat st{};
+        if (desc->handle.fd < 0 || ::fstat(desc->handle.fd, &st) != 0 || S_ISREG(st.st_mode))
+            return refuse(CUDA_ERROR_UNKNOWN,
+                          "cpu backend: cuImportExternalSemaphore: refused: descriptor {} is no semaphore export",
+                          desc->handle.fd);
+    }
     log_once("cuImportExternalSemaphore: external semaphores are not supported on the cpu backend "
              "(CUDA_ERROR_NOT_SUPPORTED): it has no device queue to order against another API's; synchronise "
              "through the host");
@@ -431,6 +441,7 @@ CUresult cu_wait_external_semaphores_async(const CUexternalSemaphore* sems,
 
 CUresult cu_destroy_external_semaphore(CUexternalSemaphore h) {
     if (CUresult r = check_init()) return r;
+    if (!h) return CUDA_ERROR_INVALID_VALUE; // NVIDIA's answer for a null handle
     return CUDA_ERROR_INVALID_HANDLE;
 }
 
