@@ -9,6 +9,25 @@ namespace d4r::shim {
 
 using namespace abi;
 
+namespace {
+
+texels::ConvertParams params(Plane plane, uint32_t format, CUdeviceptr src, size_t src_pitch, uint32_t width,
+                             uint32_t height, CUdeviceptr dst, size_t dst_pitch) {
+    texels::ConvertParams p;
+    p.src = src;
+    p.dst = dst;
+    p.src_pitch = static_cast<uint32_t>(src_pitch);
+    p.dst_pitch = static_cast<uint32_t>(dst_pitch);
+    p.width = width;
+    p.height = height;
+    p.plane = static_cast<uint32_t>(plane);
+    p.format = format;
+    p.tables = texels::host_tables();
+    return p;
+}
+
+} // namespace
+
 Expected<std::unique_ptr<GpuConvert>> GpuConvert::load(const upscaler::CudaFunctions& cuda) {
     std::unique_ptr<GpuConvert> c(new GpuConvert(cuda));
     const std::string ptx(convert_ptx()); // NUL-terminated for cuModuleLoadData
@@ -42,16 +61,7 @@ Status GpuConvert::to_canonical(Plane plane, uint32_t format, CUdeviceptr src, s
     if (plane == Plane::Output || !accepted(plane, format))
         return make_error(ErrorCode::Unsupported, "the {} plane does not take {}", plane_name(plane),
                           format_name(format));
-    texels::ConvertParams p;
-    p.src = src;
-    p.dst = dst;
-    p.src_pitch = static_cast<uint32_t>(src_pitch);
-    p.dst_pitch = static_cast<uint32_t>(dst_pitch);
-    p.width = width;
-    p.height = height;
-    p.plane = static_cast<uint32_t>(plane);
-    p.format = format;
-    p.tables = texels::host_tables();
+    const texels::ConvertParams p = params(plane, format, src, src_pitch, width, height, dst, dst_pitch);
     return launch(m_to, &p, width, height, stream, "cuLaunchKernel d4r_shim_to_canonical");
 }
 
@@ -59,16 +69,7 @@ Status GpuConvert::from_canonical(uint32_t format, CUdeviceptr src, size_t src_p
                                   CUdeviceptr dst, size_t dst_pitch, CUstream stream) const {
     if (!accepted(Plane::Output, format))
         return make_error(ErrorCode::Unsupported, "the Output plane does not take {}", format_name(format));
-    texels::ConvertParams p;
-    p.src = src;
-    p.dst = dst;
-    p.src_pitch = static_cast<uint32_t>(src_pitch);
-    p.dst_pitch = static_cast<uint32_t>(dst_pitch);
-    p.width = width;
-    p.height = height;
-    p.plane = static_cast<uint32_t>(Plane::Output);
-    p.format = format;
-    p.tables = texels::host_tables();
+    const texels::ConvertParams p = params(Plane::Output, format, src, src_pitch, width, height, dst, dst_pitch);
     return launch(m_from, &p, width, height, stream, "cuLaunchKernel d4r_shim_from_canonical");
 }
 

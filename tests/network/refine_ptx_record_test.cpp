@@ -49,21 +49,10 @@ TEST(RefinePtxRecord, EmbeddedPtxIsTheCommittedFilesAndDefinesEveryKernel) {
 }
 
 TEST(RefinePtxRecord, CommittedPtxIsFromTheCommittedSources) {
-    const std::string record = test::read_file_text(ptx_dir() / "refine.ptx.sources");
-    std::set<std::string> checked;
-    std::istringstream lines(record);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.starts_with("nvcc:")) continue;
-        const size_t gap = line.find("  ");
-        ASSERT_NE(gap, std::string::npos) << "refine.ptx.sources: '" << line << "'";
-        const std::string file = line.substr(gap + 2);
-        auto now = sha256_file_hex(ptx_dir() / file);
-        ASSERT_TRUE(now) << now.error().text();
-        EXPECT_EQ(*now, line.substr(0, gap)) << "src/kernels/refine/ptx/" << file
-                                             << " changed since refine.ptx was made: run "
-                                                "src/kernels/refine/ptx/make-ptx.sh (needs nvcc)";
-        checked.insert(file);
-    }
+    std::vector<std::string> named;
+    EXPECT_EQ(test::stale_ptx_sources(ptx_dir() / "refine.ptx.sources", &named), std::vector<std::string>{})
+        << "changed since the PTX was made: run src/kernels/refine/ptx/make-ptx.sh (needs nvcc)";
+    const std::set<std::string> checked(named.begin(), named.end());
     // Every source of the folder (a new .cu or .h must be added to make-ptx.sh's list), f16.h, the upscaler's math
     // (refine_v2.cu computes the core's terms), and the three modules.
     std::set<std::string> want{"../../common/f16.h", "../../upscaler/ptx/upscaler_math.h"};
@@ -73,7 +62,7 @@ TEST(RefinePtxRecord, CommittedPtxIsFromTheCommittedSources) {
             name.ends_with(".ptx"))
             want.insert(name);
     }
-    EXPECT_EQ(checked, want) << record;
+    EXPECT_EQ(checked, want);
     EXPECT_TRUE(want.count("refine.ptx") && want.count("refine_fp8.ptx") && want.count("refine_fp8.cu") &&
                 want.count("refine_v2.ptx") && want.count("refine_v2.cu"));
 }

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/sha256.h"
+
 extern char** environ;
 
 namespace d4r::test {
@@ -124,6 +126,27 @@ RunResult run_d4r(const std::vector<std::string>& args, const std::map<std::stri
     std::vector<std::string> full{d4r_binary().string()};
     full.insert(full.end(), args.begin(), args.end());
     return run_command(full, env, cwd);
+}
+
+std::vector<std::string> stale_ptx_sources(const fs::path& record, std::vector<std::string>* named) {
+    std::vector<std::string> stale;
+    std::istringstream lines(read_file_text(record));
+    for (std::string line; std::getline(lines, line);) {
+        if (line.starts_with("nvcc:")) continue;
+        const size_t gap = line.find("  ");
+        if (gap == std::string::npos) {
+            stale.push_back(record.filename().string() + ": not a record line: '" + line + "'");
+            continue;
+        }
+        const std::string file = line.substr(gap + 2);
+        if (named) named->push_back(file);
+        auto now = sha256_file_hex(record.parent_path() / file);
+        if (!now)
+            stale.push_back(file + ": " + now.error().text());
+        else if (*now != line.substr(0, gap))
+            stale.push_back(file);
+    }
+    return stale;
 }
 
 } // namespace d4r::test

@@ -32,6 +32,11 @@ fs::path source_dir();  // the repository root
 fs::path d4r_binary();  // build/bin/d4r of this build
 std::string read_file_text(const fs::path& path);
 
+// A make-ptx.sh record (NAME.ptx.sources: "SHA256  FILE" lines, FILE relative to the record's folder, and an
+// "nvcc:" line) checked against the files as they are now: one line per file whose bytes differ from its recorded
+// hash, or that cannot be read or the record cannot be parsed; NAMED gets every file the record names.
+std::vector<std::string> stale_ptx_sources(const fs::path& record, std::vector<std::string>* named = nullptr);
+
 struct RunResult {
     int exit_code = -1;
     std::string out; // stdout

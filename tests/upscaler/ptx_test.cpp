@@ -77,22 +77,10 @@ TEST(UpscalerPtx, CpuKernelSetVouchesForTheEmbeddedModule) {
 // from, and of the PTX: a source edited without regenerating the PTX (or a PTX edited by hand) fails here, on
 // every machine, with or without nvcc.
 TEST(UpscalerPtx, CommittedPtxIsFromTheCommittedSources) {
-    const std::string record = test::read_file_text(kernels_dir() / "upscaler.ptx.sources");
-    size_t checked = 0;
-    std::istringstream lines(record);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.starts_with("nvcc:")) continue;
-        const size_t gap = line.find("  ");
-        ASSERT_NE(gap, std::string::npos) << "upscaler.ptx.sources: '" << line << "'";
-        const std::string file = line.substr(gap + 2);
-        auto now = sha256_file_hex(kernels_dir() / file);
-        ASSERT_TRUE(now) << now.error().text();
-        EXPECT_EQ(*now, line.substr(0, gap))
-            << "src/kernels/upscaler/ptx/" << file << " changed since upscaler.ptx was made: run "
-            << "src/kernels/upscaler/ptx/make-ptx.sh (needs nvcc)";
-        ++checked;
-    }
-    EXPECT_EQ(checked, 5u) << record; // upscaler.cu, upscaler_math.h, f16.h, make-ptx.sh, upscaler.ptx
+    std::vector<std::string> named;
+    EXPECT_EQ(test::stale_ptx_sources(kernels_dir() / "upscaler.ptx.sources", &named), std::vector<std::string>{})
+        << "changed since upscaler.ptx was made: run src/kernels/upscaler/ptx/make-ptx.sh (needs nvcc)";
+    EXPECT_EQ(named.size(), 5u); // upscaler.cu, upscaler_math.h, f16.h, make-ptx.sh, upscaler.ptx
 }
 
 // With the nvcc that made the committed PTX, a fresh PTX is byte-identical and so is its record; with another
