@@ -52,9 +52,28 @@ __device__ __forceinline__ uint16_t e4m3_to_half(uint8_t b) {
     if (e == 0) return static_cast<uint16_t>(sign | float_to_half(static_cast<float>(m) * 0.001953125f)); // m * 2^-9
     return static_cast<uint16_t>(sign | ((e + 8) << 10) | (m << 7));
 }
-// An f16 input as the FP8 linear sees it: rounded to e4m3, widened back (exact).
+// Two e4m3 bytes (the low one first) as two f16s, exact: the hardware's conversion where sm_89's FP8 instructions
+// exist (NaN 0x7f -> the f16 NaN 0x7fff, as e4m3_to_half), e4m3_to_half otherwise.
+__device__ __forceinline__ uint32_t e4m3_pair_to_halves(uint16_t bytes) {
+#if __CUDA_ARCH__ >= 890
+    uint32_t halves;
+    asm("cvt.rn.f16x2.e4m3x2 %0, %1;" : "=r"(halves) : "h"(bytes));
+    return halves;
+#else
+    return pack(e4m3_to_half(static_cast<uint8_t>(bytes & 0xffu)), e4m3_to_half(static_cast<uint8_t>(bytes >> 8)));
+#endif
+}
+// An f16 input pair as the FP8 linear sees it: rounded to e4m3 (nearest even, saturating at 448: half_to_e4m3's
+// rule, which cvt.rn.satfinite gives in one instruction), widened back (exact). The software rounding made the
+// fast FP8 linear 4.5x slower than the f16 one on an H100 (docs/performance.md).
 __device__ __forceinline__ uint32_t through_e4m3(uint32_t pair) {
+#if __CUDA_ARCH__ >= 890
+    uint16_t bytes;
+    asm("cvt.rn.satfinite.e4m3x2.f16x2 %0, %1;" : "=h"(bytes) : "r"(pair));
+    return e4m3_pair_to_halves(bytes);
+#else
     return pack(e4m3_to_half(half_to_e4m3(low(pair))), e4m3_to_half(half_to_e4m3(high(pair))));
+#endif
 }
 
 // The A fragments of a warp's 16 tokens (rows row0 .. row0 + 15; zero past the last token).
@@ -193,10 +212,11 @@ __device__ __forceinline__ void linear(const Params<kFp8>& p) {
             for (uint32_t i = threadIdx.x; i < pieces; i += blockDim.x) {
                 const uint2 b = w[i];
                 uint16_t* dst = ws + (i * 8 / in_ch) * stride + i * 8 % in_ch;
-                for (uint32_t j = 0; j < 4; ++j) {
-                    dst[j] = e4m3_to_half(static_cast<uint8_t>(b.x >> (8 * j)));
-                    dst[4 + j] = e4m3_to_half(static_cast<uint8_t>(b.y >> (8 * j)));
-                }
+                uint32_t* dst2 = reinterpret_cast<uint32_t*>(dst); // 16-byte aligned: in_ch and stride are even
+                dst2[0] = e4m3_pair_to_halves(static_cast<uint16_t>(b.x & 0xffffu));
+                dst2[1] = e4m3_pair_to_halves(static_cast<uint16_t>(b.x >> 16));
+                dst2[2] = e4m3_pair_to_halves(static_cast<uint16_t>(b.y & 0xffffu));
+                dst2[3] = e4m3_pair_to_halves(static_cast<uint16_t>(b.y >> 16));
             }
         } else {
             const uint4* w = reinterpret_cast<const uint4*>(p.weight) + first;
