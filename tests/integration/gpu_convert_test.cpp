@@ -99,7 +99,7 @@ TEST(GpuConvert, EveryOutputFormatGivesTheHostsTexels) {
         if (!accepted(Plane::Output, format)) continue;
         ++formats;
         const size_t out = texel_bytes(format), src_pitch = kW * 8 + 16, dst_pitch = kW * out + 4;
-        // Random halves, and every half of [0, 1] in the first rows' red channel (the sRGB thresholds' range).
+        // Random halves (every half of [0, 1] through sRGB: EveryHalfOfTheUnitRangeEncodesAsTheHostInSrgb).
         std::vector<uint8_t> src = random_bytes(src_pitch * kH, format);
         std::vector<uint8_t> packed(kW * 8 * kH), want(dst_pitch * kH, 0);
         for (uint32_t y = 0; y < kH; ++y) std::copy_n(src.begin() + y * src_pitch, kW * 8, packed.begin() + y * kW * 8);
