@@ -39,6 +39,8 @@ struct GameResource {
     uint32_t format = 0;     // the resource's format as a DXGI_FORMAT (formats.h)
     Region region;           // the texels the core reads (inputs) or the shim writes (output)
     uint32_t row_texels = 0; // texels per row of its CUDA buffer (at least region.width; 0: region.width)
+
+    uint32_t row() const { return row_texels ? row_texels : region.width; } // row_texels, 0 read as region.width
 };
 
 struct GameFrame {

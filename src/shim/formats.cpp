@@ -152,32 +152,11 @@ bool canonical(Plane plane, uint32_t format) {
     return false;
 }
 
-namespace {
-
-// True when F's texels are the plane's canonical texels bit for bit: converting a row is copying it.
-bool is_canonical(Plane plane, Dxgi f) {
-    using enum Dxgi;
-    switch (plane) {
-    case Plane::Color:
-    case Plane::Output:
-        return f == R16G16B16A16_Float || f == R16G16B16A16_Typeless;
-    case Plane::Depth:
-    case Plane::Exposure:
-        return f == D32_Float || f == R32_Float || f == R32_Typeless;
-    case Plane::Motion:
-        return f == R16G16_Float || f == R16G16_Typeless;
-    }
-    return false;
-}
-
-} // namespace
-
 bool convert_to_canonical(Plane plane, uint32_t format, const void* src, size_t src_pitch, uint32_t width,
                           uint32_t height, void* dst) {
     if (plane == Plane::Output || !accepted(plane, format)) return false;
-    const Dxgi f = static_cast<Dxgi>(format);
     const size_t in_bytes = texel_bytes(format), out_bytes = canonical_texel_bytes(plane);
-    if (is_canonical(plane, f)) {
+    if (canonical(plane, format)) { // accepted, so the plane's canonical bytes: a copy
         for (uint32_t y = 0; y < height; ++y)
             std::memcpy(static_cast<uint8_t*>(dst) + size_t(y) * width * out_bytes,
                         static_cast<const uint8_t*>(src) + y * src_pitch, size_t(width) * out_bytes);
@@ -196,9 +175,8 @@ bool convert_to_canonical(Plane plane, uint32_t format, const void* src, size_t 
 bool convert_from_canonical(uint32_t format, const void* src, uint32_t width, uint32_t height, void* dst,
                             size_t dst_pitch) {
     if (!accepted(Plane::Output, format)) return false;
-    const Dxgi f = static_cast<Dxgi>(format);
     const size_t out_bytes = texel_bytes(format);
-    if (is_canonical(Plane::Output, f)) {
+    if (canonical(Plane::Output, format)) {
         for (uint32_t y = 0; y < height; ++y)
             std::memcpy(static_cast<uint8_t*>(dst) + y * dst_pitch,
                         static_cast<const uint8_t*>(src) + size_t(y) * width * 8, size_t(width) * 8);

@@ -1,9 +1,35 @@
 // The planes a data path converts on the GPU (gpu_planes.h).
 #include "shim/gpu_planes.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/log.h"
+
 namespace d4r::shim {
 
 using namespace abi;
+
+size_t GpuPlanes::canonical_bytes(Plane p, const GameResource& r) {
+    return std::max<size_t>(size_t(r.row()) * std::max(r.region.height, 1u) * canonical_texel_bytes(p), 16);
+}
+
+bool GpuPlanes::ready_for(const std::array<size_t, kPlanes>& bytes) const {
+    if (!m_convert) return false;
+    for (int i = 0; i < kPlanes; ++i)
+        if (bytes[i] > m_buffers[i].bytes) return false;
+    return true;
+}
+
+PlaneConversion GpuPlanes::conversion(const char* path, Plane p, const GameResource& r, CUdeviceptr game,
+                                      size_t game_pitch, const char* note) const {
+    if (log::once(fmt::format("shim-gpu-convert-{}-{}-{}", path, int(p), r.format)))
+        log::info("shim: {}: the {} ({}{}{}) is converted on the GPU (said once)", path, plane_name(p),
+                  format_name(r.format), note ? ", " : "", note ? note : "");
+    return {p,    r.format,     r.region.width, r.region.height,
+            game, canonical(p), game_pitch,     size_t(r.row()) * canonical_texel_bytes(p)};
+}
 
 Status GpuPlanes::ensure(const std::array<size_t, kPlanes>& bytes) {
     if (!m_refusal.empty()) return make_error(ErrorCode::Unsupported, "{}", m_refusal);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "shim/data_path.h"
 #include "shim/formats.h"
 #include "shim/gpu_convert.h"
 #include "upscaler/cuda_functions.h"
@@ -40,7 +41,16 @@ public:
     GpuPlanes(const GpuPlanes&) = delete;
     GpuPlanes& operator=(const GpuPlanes&) = delete;
 
+    // The canonical bytes plane P of R takes: R's rows (GameResource::row) of canonical texels, at least 16.
+    static size_t canonical_bytes(Plane p, const GameResource& r);
+    // True when `ensure(bytes)` has nothing to do (loaded, every buffer large enough): the caller then need not go
+    // to the worker. Read where `ensure` is called from, never while it runs.
+    bool ready_for(const std::array<size_t, kPlanes>& bytes) const;
     Status ensure(const std::array<size_t, kPlanes>& bytes);
+    // Plane P of R converted between GAME (rows GAME_PITCH bytes apart) and its canonical buffer (after `ensure`);
+    // the first time for a plane and format, PATH's log line says so (with NOTE after the format, when given).
+    PlaneConversion conversion(const char* path, Plane p, const GameResource& r, abi::CUdeviceptr game,
+                               size_t game_pitch, const char* note = nullptr) const;
     abi::CUdeviceptr canonical(Plane plane) const { return m_buffers[static_cast<int>(plane)].pointer; }
     Status convert_inputs(std::span<const PlaneConversion> conversions) const;
     Status convert_output(std::span<const PlaneConversion> conversions) const;

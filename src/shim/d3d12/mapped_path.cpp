@@ -40,7 +40,6 @@ struct MappedBuffer {
     CUdeviceptr device = 0;
 };
 
-size_t row_texels(const GameResource& r) { return r.row_texels ? r.row_texels : r.region.width; }
 Plane plane_at(int index) { return index == kOutput ? Plane::Output : kInputOrder[index]; }
 const GameResource& resource_at(const GameFrame& frame, int index) {
     return index == kOutput ? frame.output : input_of(frame, index);
@@ -139,7 +138,7 @@ bool MappedPath::converted(const GameFrame& frame, const Layout& layout, int ind
     if (!r.resource) return false;
     if (!canonical(plane, r.format)) return true;
     if (plane == Plane::Exposure) return false; // one texel
-    return layout[index].placed.Footprint.RowPitch != row_texels(r) * canonical_texel_bytes(plane);
+    return layout[index].placed.Footprint.RowPitch != uint64_t(r.row()) * canonical_texel_bytes(plane);
 }
 
 Status MappedPath::prepare(const GameFrame& frame, const Layout& layout) {
@@ -185,12 +184,10 @@ Status MappedPath::prepare(const GameFrame& frame, const Layout& layout) {
     bool any = false;
     for (int i = 0; i <= kOutput; ++i)
         if (converted(frame, layout, i)) {
-            const GameResource& r = resource_at(frame, i);
-            need[static_cast<int>(plane_at(i))] = std::max<size_t>(
-                row_texels(r) * std::max(r.region.height, 1u) * canonical_texel_bytes(plane_at(i)), 16);
+            need[static_cast<int>(plane_at(i))] = GpuPlanes::canonical_bytes(plane_at(i), resource_at(frame, i));
             any = true;
         }
-    if (!any) return {};
+    if (!any || (s.converted && s.converted->ready_for(need))) return {}; // nothing to load or grow
     return m_worker.run("the mapped path's GPU conversions", [shared, need]() -> Status {
         if (!shared->converted) shared->converted = std::make_unique<GpuPlanes>(*shared->cuda);
         return shared->converted->ensure(need);
@@ -227,13 +224,10 @@ Status MappedPath::run(CommandListHandle list, const GameFrame& frame, const Lay
         const CUdeviceptr game = s.buffers[i].device + p.Offset + origin;
         pointers[i] = game;
         if (!converted(frame, layout, i)) continue;
-        if (log::once(fmt::format("shim-mapped-convert-{}-{}", int(plane), r.format)))
-            log::info("shim: D3D12 mapped path: the {} ({}{}) is converted on the GPU (said once)", plane_name(plane),
-                      format_name(r.format),
-                      canonical(plane, r.format) ? ", rows placed as the core does not read them" : "");
-        pointers[i] = s.converted->canonical(plane);
-        conversions.push_back({plane, r.format, r.region.width, r.region.height, game, pointers[i],
-                               size_t(p.Footprint.RowPitch), row_texels(r) * canonical_texel_bytes(plane)});
+        conversions.push_back(s.converted->conversion(
+            "D3D12 mapped path", plane, r, game, size_t(p.Footprint.RowPitch),
+            canonical(plane, r.format) ? "rows placed as the core does not read them" : nullptr));
+        pointers[i] = conversions.back().canonical;
     }
     CudaFrame cf;
     cf.color = pointers[0];

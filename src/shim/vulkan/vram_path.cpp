@@ -60,7 +60,6 @@ const GameResource& plane_of(const GameFrame& f, Plane p) {
     return f.color;
 }
 
-uint64_t row_texels(const GameResource& r) { return r.row_texels ? r.row_texels : r.region.width; }
 // Whether plane P of the frame is converted on the GPU: present and not in its canonical format.
 bool converted(const GameFrame& f, Plane p) {
     const GameResource& r = plane_of(f, p);
@@ -71,12 +70,7 @@ bool converted(const GameFrame& f, Plane p) {
 VkDeviceSize plane_bytes(const GameFrame& f, Plane p) {
     const GameResource& r = plane_of(f, p);
     const size_t texel = std::max<size_t>(r.resource ? texel_bytes(r.format) : 0, canonical_texel_bytes(p));
-    return std::max<VkDeviceSize>(VkDeviceSize(row_texels(r)) * std::max(r.region.height, 1u) * texel, 16);
-}
-// The canonical buffer of a converted plane: rows of row_texels canonical texels, as the core reads them.
-size_t canonical_bytes(const GameFrame& f, Plane p) {
-    const GameResource& r = plane_of(f, p);
-    return std::max<size_t>(row_texels(r) * std::max(r.region.height, 1u) * canonical_texel_bytes(p), 16);
+    return std::max<VkDeviceSize>(VkDeviceSize(r.row()) * std::max(r.region.height, 1u) * texel, 16);
 }
 
 // The three functions from CUDA_LIBRARY into OUT: empty, or why not (then OUT is left as it was).
@@ -240,10 +234,13 @@ Status VramPath::ensure_conversions(const GameFrame& frame) {
     bool any = false;
     for (Plane p : kPlaneOrder)
         if (converted(frame, p)) {
-            need[static_cast<int>(p)] = canonical_bytes(frame, p);
+            need[static_cast<int>(p)] = GpuPlanes::canonical_bytes(p, plane_of(frame, p));
             any = true;
         }
     if (!any) return {};
+    // Nothing to load or grow (every frame after the first): no round trip to the worker, which may still be busy
+    // with the previous frame's evaluation.
+    if (m_shared->converted && m_shared->converted->ready_for(need)) return {};
     auto shared = m_shared;
     return m_worker.run(
         "Vulkan VRAM path conversions",
@@ -275,12 +272,9 @@ Status VramPath::evaluate(CommandListHandle list, const GameFrame& frame, const 
         pointers[i] = s.planes[i].pointer;
         if (!converted(frame, p)) continue;
         const GameResource& r = plane_of(frame, p);
-        if (log::once(fmt::format("shim-vram-convert-{}-{}", int(p), r.format)))
-            log::info("shim: Vulkan VRAM path: the {} ({}) is converted on the GPU (said once)", plane_name(p),
-                      format_name(r.format));
-        pointers[i] = s.converted->canonical(p);
-        conversions.push_back({p, r.format, r.region.width, r.region.height, s.planes[i].pointer, pointers[i],
-                               row_texels(r) * texel_bytes(r.format), row_texels(r) * canonical_texel_bytes(p)});
+        conversions.push_back(s.converted->conversion("Vulkan VRAM path", p, r, s.planes[i].pointer,
+                                                      size_t(r.row()) * texel_bytes(r.format)));
+        pointers[i] = conversions.back().canonical;
     }
     CudaFrame cf;
     cf.color = pointers[0];
