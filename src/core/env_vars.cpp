@@ -103,7 +103,7 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
     {EnvVar::Network, "D4R_NETWORK", Bool, "false", 0, 0, "", "NGX core",
      "Refine the open NGX core's output with d4r's refinement network (off until its model reaches its quality goal)."},
     {EnvVar::NetworkModel, "D4R_NETWORK_MODEL", Path, "", 0, 0, "", "NGX core",
-     "The refinement network's model file; unset = refine-v1.d4rnet beside the core, else share/d4r/models/ beside its lib folder."},
+     "The refinement network's model file; unset = refine-v2.d4rnet beside the core, else share/d4r/models/ beside its lib folder."},
     {EnvVar::RuntimeDir, "D4R_RUNTIME_DIR", Path, "", 0, 0, "", "Wine bridge (nvcuda.dll), d4r doctor",
      "Folder of libd4rcuda.so; unset = beside the bridge, then the search path."},
     {EnvVar::ElideNgxSync, "D4R_ELIDE_NGX_SYNC", Bool, "true", 0, 0, "",

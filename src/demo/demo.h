@@ -40,7 +40,7 @@ struct DemoOptions {
     // without it (D4R.Network = 0) gives the core-alone row of the same frames.
     bool network = false;
     // With network: the model file the core loads (D4R_NETWORK_MODEL for it), "" = the core's choice (the variable
-    // as set, else refine-v1.d4rnet); the caller has checked that it reads.
+    // as set, else refine-v2.d4rnet); the caller has checked that it reads.
     std::string network_model;
     // A folder for a frame dump of every frame (frame_dump.h: the core's output and the truth, f16), "" = none.
     std::string dump_dir;

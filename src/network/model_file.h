@@ -32,8 +32,9 @@ inline constexpr const char* kArchRefineV2 = "refine-v2";
 inline constexpr const char* kArchRefineV2Fp8 = "refine-v2-fp8";
 // Whether ARCH's pass reads the open core's frame (refine-v2 and its FP8 variant) rather than an image.
 inline bool reads_core_frame(std::string_view arch) { return arch == kArchRefineV2 || arch == kArchRefineV2Fp8; }
-inline constexpr const char* kModelFileName = "refine-v1.d4rnet";
-inline constexpr const char* kModelFileNameFp8 = "refine-v1-fp8.d4rnet";
+// The model the core loads when none is named (D4R_NETWORK_MODEL): the one that meets the quality goal
+// (models/README.md).
+inline constexpr const char* kModelFileName = "refine-v2.d4rnet";
 
 enum class DType : uint32_t { F16 = 1, E4M3 = 2, F32 = 3 };
 

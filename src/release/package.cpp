@@ -146,7 +146,7 @@ void collect_build(Collector& c) {
         {"LICENSE", "d4r/licenses/d4r/LICENSE"},
         {"NOTICE", "d4r/licenses/d4r/NOTICE"},
         // The refinement network's model, beside the Windows NGX core that looks for it there (docs/network.md).
-        {"models/refine-v1.d4rnet", "d4r/refine-v1.d4rnet"},
+        {"models/refine-v2.d4rnet", "d4r/refine-v2.d4rnet"},
     };
     if (!is_file(s / "packaging" / kOptiScalerKeysFile))
         c.lack(fmt::format("--source {}: has no packaging/{}", s.string(), kOptiScalerKeysFile));

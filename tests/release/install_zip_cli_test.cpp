@@ -53,7 +53,7 @@ fs::path package_release(const TempDir& t, const fs::path& out) {
     t.write("build/win/d4r_nvngx.dll", "MZ shim");
     t.write("build/win/d4r_ngx.dll", "MZ core");
     for (const char* f : {"packaging/d4r.ini", "packaging/README.txt", "packaging/check.sh",
-                          "packaging/OptiScaler-d4r.ini", "LICENSE", "NOTICE", "models/refine-v1.d4rnet"})
+                          "packaging/OptiScaler-d4r.ini", "LICENSE", "NOTICE", "models/refine-v2.d4rnet"})
         t.write(fs::path("src") / f, read_file_text(test::source_dir() / f));
     t.write("optiscaler/OptiScaler.dll", "MZ optiscaler");
     t.write("optiscaler/OptiScaler.ini", "[Upscalers]\n");

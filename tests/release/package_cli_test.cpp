@@ -37,7 +37,7 @@ struct Fixture {
         t.write("build/win/d4r_nvngx.dll", "MZ shim");
         t.write("build/win/d4r_ngx.dll", "MZ core");
         for (const char* f : {"packaging/d4r.ini", "packaging/README.txt", "packaging/check.sh",
-                              "packaging/OptiScaler-d4r.ini", "LICENSE", "NOTICE", "models/refine-v1.d4rnet"})
+                              "packaging/OptiScaler-d4r.ini", "LICENSE", "NOTICE", "models/refine-v2.d4rnet"})
             t.write(fs::path("src") / f, read_file_text(test::source_dir() / f));
         t.write("optiscaler/OptiScaler.dll", "MZ optiscaler");
         t.write("optiscaler/OptiScaler.ini", "[Upscalers]\n");
@@ -117,7 +117,7 @@ TEST(PackageCli, FullLayoutTwoRunsIdenticalBytes) {
                           "d4r/d4r.ini",
                           "d4r/README.txt",
                           "d4r/check.sh",
-                          "d4r/refine-v1.d4rnet",
+                          "d4r/refine-v2.d4rnet",
                           "d4r/zluda/libcuda.so",
                           "d4r/rocm/libamdhip64.so.6",
                           "d4r/kernels/gfx1101/d4r-kernels.txt",

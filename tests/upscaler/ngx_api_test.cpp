@@ -615,9 +615,9 @@ TEST(NgxNetworkModel, ChoosesEnvironmentThenBesideTheCoreThenShare) {
     d4r::MapEnvironment env{{"D4R_NETWORK_MODEL", "/opt/m.d4rnet"}};
     EXPECT_EQ(choose_model_path(env, lib), "/opt/m.d4rnet");
     d4r::MapEnvironment empty;
-    EXPECT_EQ(choose_model_path(empty, lib), (dir.path() / "prefix/share/d4r/models/refine-v1.d4rnet").string());
-    dir.write("prefix/lib/refine-v1.d4rnet", "");
-    EXPECT_EQ(choose_model_path(empty, lib), (dir.path() / "prefix/lib/refine-v1.d4rnet").string());
+    EXPECT_EQ(choose_model_path(empty, lib), (dir.path() / "prefix/share/d4r/models/refine-v2.d4rnet").string());
+    dir.write("prefix/lib/refine-v2.d4rnet", "");
+    EXPECT_EQ(choose_model_path(empty, lib), (dir.path() / "prefix/lib/refine-v2.d4rnet").string());
 }
 
 TEST(NgxSharedLibrary, ExportsTheApiAndFindsLibcudaBesideItself) {

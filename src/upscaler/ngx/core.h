@@ -43,8 +43,8 @@ struct CudaLibraryChoice {
 CudaLibraryChoice choose_cuda_library(const Environment& env, const std::string& core_dir);
 // The folder holding the binary this code is linked into (platform::this_binary_directory), or "".
 std::string core_directory();
-// The refinement network's model file: D4R_NETWORK_MODEL if set, else `<core_dir>/refine-v1.d4rnet` when it
-// exists (a release's flat folder), else `<core_dir>/../share/d4r/models/refine-v1.d4rnet` (an installation's,
+// The refinement network's model file: D4R_NETWORK_MODEL if set, else `<core_dir>/refine-v2.d4rnet` when it
+// exists (a release's flat folder), else `<core_dir>/../share/d4r/models/refine-v2.d4rnet` (an installation's,
 // or the build tree's).
 std::string choose_model_path(const Environment& env, const std::string& core_dir);
 
