@@ -19,10 +19,11 @@ namespace d4r::cli {
 namespace fs = std::filesystem;
 
 Expected<network::LayerTrace> trace_after_core(const upscaler::CudaFunctions& cuda, const network::Model& model,
-                                               uint32_t width, uint32_t height, uint64_t seed) {
+                                               uint32_t width, uint32_t height, uint64_t seed,
+                                               network::PlanOptions options) {
     network::LayerTrace trace;
     D4R_TRY(network::with_core_frame(cuda, width, height, seed, [&](const upscaler::math::Params& core) -> Status {
-        trace = D4R_TRY(network::trace_forward_after_core(cuda, model, core, network::kernel_ptx));
+        trace = D4R_TRY(network::trace_forward_after_core(cuda, model, core, network::kernel_ptx, options));
         return ok_status();
     }));
     return trace;

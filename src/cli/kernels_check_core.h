@@ -18,7 +18,8 @@
 namespace d4r::cli {
 
 Expected<network::LayerTrace> trace_after_core(const upscaler::CudaFunctions& cuda, const network::Model& model,
-                                               uint32_t width, uint32_t height, uint64_t seed);
+                                               uint32_t width, uint32_t height, uint64_t seed,
+                                               network::PlanOptions options = {});
 
 Status network_only_root(const std::filesystem::path& root, const std::filesystem::path& dst);
 

@@ -106,12 +106,16 @@ void register_demo_verb(CLI::App& root) {
     sub->add_option("--backend", o->demo.backend, "CUDA backend: auto, cpu, driver or driver:/path/libcuda.so")
         ->capture_default_str();
     sub->add_option("--native", o->native, "Serve the upscaler's native kernels (on|off)")->capture_default_str();
+    sub->add_option("--native-root", o->demo.native_root,
+                    "With --native on: the kernel root to serve them from (default: share/d4r/native beside bin/, "
+                    "else the build tree's)")
+        ->check(CLI::ExistingDirectory);
     sub->add_option("--network", o->network,
                     "Refine with the network (on|off); on adds the core-alone row of the same frames to the table")
         ->capture_default_str();
     sub->add_option("--network-model", o->demo.network_model,
-                    "With --network on: the model file (e.g. share/d4r/models/refine-v2.d4rnet; default: the core's, "
-                    "refine-v1.d4rnet unless D4R_NETWORK_MODEL says otherwise)");
+                    "With --network on: the model file (e.g. share/d4r/models/refine-v1.d4rnet; default: the core's, "
+                    "refine-v2.d4rnet unless D4R_NETWORK_MODEL says otherwise)");
     sub->add_option("--out", o->demo.out_dir, "Folder for the PNGs and report.json")->capture_default_str();
     sub->add_flag("--no-images", o->no_images, "Write report.json only");
     sub->add_option("--translated-frames", o->demo.translated_frames,

@@ -16,6 +16,7 @@
 #include "network/core_frame.h"
 #include "network/job_file.h"
 #include "network/layer_trace.h"
+#include "network/refine_pipeline.h"
 #include "network/test_model.h"
 #include "upscaler/cuda_functions.h"
 #include "upscaler/native_kernels.h"
@@ -34,7 +35,8 @@ struct CheckOptions {
     std::string size = "72x40";
     uint64_t seed = 7;
     std::string model;
-    bool fp8 = false; // the test model's refine-v1-fp8 variant
+    bool fp8 = false;   // the test model's refine-v1-fp8 variant
+    bool fused = false; // fused plans in both runs (network/plan.h: d4r_nn_block for each f16 block)
     std::string lib_dir;
     bool accuracy = false;
     bool require_identical = false;
@@ -72,9 +74,11 @@ int run_child(const CheckOptions& o, uint32_t w, uint32_t h) {
     auto cuda = open_cuda(o);
     if (!cuda) return report_error(cuda.error());
     // refine-v2 reads the core's frame: the core runs first (kernels_check_core.h).
+    const network::PlanOptions options{.fuse_blocks = o.fused};
     auto trace = reads_core_frame(*model)
-                     ? trace_after_core(*cuda, *model, w, h, o.seed)
-                     : network::trace_forward(*cuda, *model, network::nettest::test_image(w, h, o.seed), w, h);
+                     ? trace_after_core(*cuda, *model, w, h, o.seed, options)
+                     : network::trace_forward(*cuda, *model, network::nettest::test_image(w, h, o.seed), w, h,
+                                              network::kernel_ptx, options);
     if (!trace) return report_error(trace.error());
     if (Status s = network::write_trace(o.trace_out, *trace); !s) return report_error(s.error());
     return kExitOk;
@@ -95,6 +99,7 @@ Expected<network::LayerTrace> traced_run(const CheckOptions& o, const fs::path& 
                                      std::to_string(o.seed)};
     if (!o.model.empty()) argv.insert(argv.end(), {"--model", o.model});
     if (o.fp8) argv.push_back("--fp8");
+    if (o.fused) argv.push_back("--fused");
     if (!o.lib_dir.empty()) argv.insert(argv.end(), {"--lib-dir", o.lib_dir});
     auto r = run_process(argv, std::chrono::minutes(30));
     if (!r) return std::move(r).error();
@@ -251,6 +256,9 @@ int run_check(const CheckOptions& o) {
         return report_error(make_error(ErrorCode::Invalid, "--fp8 is the test model's variant: not with --model"));
     if (!o.write_job.empty() && !o.trace_in.empty())
         return report_error(make_error(ErrorCode::Invalid, "--write-job and --trace: give one of them"));
+    if (!o.write_job.empty() && o.fused)
+        return report_error(make_error(ErrorCode::Invalid, "--fused: a job holds the unfused plan (the AMD sets, which "
+                                                           "run jobs, have no d4r_nn_block)"));
     if (!o.write_job.empty()) return write_job(o, w, h);
     if (!o.trace_in.empty()) return compare_trace_file(o, w, h);
     auto model = model_for(o); // for the kernels its plan launches
@@ -282,13 +290,14 @@ int run_check(const CheckOptions& o) {
     if (!rows) return report_error(rows.error());
 
     // The kernels the model's plan launches (refine-v1: 7; refine-v1-fp8: 8, d4r_nn_linear_fp8 too).
-    const std::vector<network::Kernel> used = network::plan_kernels(model->arch);
+    const std::vector<network::Kernel> used = network::plan_kernels(model->arch, {.fuse_blocks = o.fused});
     size_t served = 0;
     for (network::Kernel k : used)
         served +=
             native_log.find(fmt::format("native kernels: serving {} ", network::kernel_name(k))) != std::string::npos;
-    fmt::print("d4r kernels check: family {}, {} on backend {}, {} set of {}, {}x{}{}, {} (seed {})\n", o.family,
+    fmt::print("d4r kernels check: family {}, {} on backend {}, {} set of {}, {}x{}{}{}, {} (seed {})\n", o.family,
                "PTX against native kernels", o.backend, o.accuracy ? "accuracy" : "fast", root, w, h,
+               o.fused ? ", fused blocks" : "",
                reads_core_frame(*model) ? " after three frames of the core (from PTX in both runs)" : "",
                o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model, o.seed);
     fmt::print("native kernels served: {} of {}\n", served, used.size());
@@ -320,6 +329,8 @@ void register_kernels_check_verb(CLI::App& kernels) {
     sub->add_option("--seed", o->seed, "seed of the test model and image")->capture_default_str();
     sub->add_option("--model", o->model, "a model file instead of the test model");
     sub->add_flag("--fp8", o->fp8, "the test model's refine-v1-fp8 variant (enc2's linears in e4m3)");
+    sub->add_flag("--fused", o->fused,
+                  "fused plans in both runs: each transformer block with f16 weights is one d4r_nn_block launch");
     sub->add_option("--lib-dir", o->lib_dir, "folder with libcuda.so.1 (default ../lib beside d4r)");
     sub->add_flag("--require-identical", o->require_identical, "exit 1 unless every layer is identical");
     sub->add_option("--min-psnr", o->min_psnr,

@@ -36,25 +36,34 @@ T* mut(uint64_t address) {
     return reinterpret_cast<T*>(address);
 }
 
+std::vector<mma::Elem> decoded_weights(const LinearParams& p) {
+    std::vector<mma::Elem> w(size_t(p.out_ch) * p.in_ch);
+    const uint16_t* weight = ptr<uint16_t>(p.weight);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = decode(weight[i]);
+    return w;
+}
+
+// One token's outputs (W: decoded_weights(p); X: room for in_ch inputs).
+void linear_token(const LinearParams& p, const std::vector<mma::Elem>& w, std::vector<mma::Elem>& x, uint32_t token) {
+    const uint16_t* bias = ptr<uint16_t>(p.bias);
+    uint16_t* out = mut<uint16_t>(p.out);
+    const uint16_t* in = ptr<uint16_t>(p.in) + uint64_t(token) * p.in_ch;
+    for (uint32_t k = 0; k < p.in_ch; ++k) x[k] = decode(in[k]);
+    for (uint32_t o = 0; o < p.out_ch; ++o) {
+        uint16_t v = chain(x.data(), w.data() + size_t(o) * p.in_ch, p.in_ch, bias[o]);
+        uint64_t i = uint64_t(token) * p.out_ch + o;
+        if (p.flags & kRelu) v = relu_h(v);
+        if (p.flags & kResidual) v = add_h(v, ptr<uint16_t>(p.residual)[i]);
+        out[i] = v;
+    }
+}
+
 void linear_block(const LinearParams& p, uint32_t block) {
     const uint32_t first = block * kLinearTokensPerBlock;
     const uint32_t last = std::min(p.tokens, first + kLinearTokensPerBlock);
-    std::vector<mma::Elem> w(size_t(p.out_ch) * p.in_ch), x(p.in_ch);
-    const uint16_t* weight = ptr<uint16_t>(p.weight);
-    for (size_t i = 0; i < w.size(); ++i) w[i] = decode(weight[i]);
-    const uint16_t* bias = ptr<uint16_t>(p.bias);
-    uint16_t* out = mut<uint16_t>(p.out);
-    for (uint32_t token = first; token < last; ++token) {
-        const uint16_t* in = ptr<uint16_t>(p.in) + uint64_t(token) * p.in_ch;
-        for (uint32_t k = 0; k < p.in_ch; ++k) x[k] = decode(in[k]);
-        for (uint32_t o = 0; o < p.out_ch; ++o) {
-            uint16_t v = chain(x.data(), w.data() + size_t(o) * p.in_ch, p.in_ch, bias[o]);
-            uint64_t i = uint64_t(token) * p.out_ch + o;
-            if (p.flags & kRelu) v = relu_h(v);
-            if (p.flags & kResidual) v = add_h(v, ptr<uint16_t>(p.residual)[i]);
-            out[i] = v;
-        }
-    }
+    const std::vector<mma::Elem> w = decoded_weights(p);
+    std::vector<mma::Elem> x(p.in_ch);
+    for (uint32_t token = first; token < last; ++token) linear_token(p, w, x, token);
 }
 
 // d4r_nn_linear_fp8: the activations as e4m3 (half_to_e4m3), each output's f16 accumulator from +0 through the
@@ -116,6 +125,37 @@ void attention_block(const AttnParams& p, uint32_t window, uint32_t head) {
             out[uint64_t(tokens[i]) * p.channels + head * kHeadDim + d] =
                 chain(prob.data(), vt.data() + d * kWindowTokens, kWindowTokens, 0);
     }
+}
+
+// d4r_nn_block's window: the seven layers of the unfused block over the window's tokens, in plan order.
+void block_window(const BlockParams& b, uint32_t window) {
+    const AttnParams attention = block_attention(b);
+    std::vector<uint32_t> tokens;
+    for (uint32_t i = 0; i < kWindowTokens; ++i) {
+        uint32_t token = 0;
+        if (window_token(attention, window, i, token)) tokens.push_back(token);
+    }
+    auto norm = [&](bool second) {
+        const NormParams p = block_norm(b, second);
+        for (uint32_t token : tokens) {
+            const uint64_t at = uint64_t(token) * p.channels;
+            layernorm_token(ptr<uint16_t>(p.in) + at, ptr<uint16_t>(p.gamma), ptr<uint16_t>(p.beta),
+                            mut<uint16_t>(p.out) + at, p.channels);
+        }
+    };
+    auto linear = [&](BlockLinear which) {
+        const LinearParams p = block_linear(b, which);
+        const std::vector<mma::Elem> w = decoded_weights(p);
+        std::vector<mma::Elem> x(p.in_ch);
+        for (uint32_t token : tokens) linear_token(p, w, x, token);
+    };
+    norm(false);
+    linear(BlockLinear::Qkv);
+    for (uint32_t head = 0; head < b.heads; ++head) attention_block(attention, window, head);
+    linear(BlockLinear::Proj);
+    norm(true);
+    linear(BlockLinear::Fc1);
+    linear(BlockLinear::Fc2);
 }
 
 // Runs body(x, y) for every block of the grid.
@@ -196,6 +236,11 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t) {
             for (uint32_t i = bx * kThreads; i < std::min(n, (bx + 1) * kThreads); ++i) pixel::features_at(p, i);
         });
+        return;
+    }
+    case Kernel::Block: {
+        auto p = params_as<BlockParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { block_window(p, bx); });
         return;
     }
     case Kernel::PixelBlend: {

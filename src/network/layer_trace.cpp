@@ -48,7 +48,8 @@ namespace {
 // plan_forward takes it.
 Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model& model,
                                 const std::vector<uint16_t>* rgba, CUdeviceptr image_at, uint32_t pitch, uint32_t width,
-                                uint32_t height, const upscaler::math::Params* core, const PtxForKernel& ptx_for) {
+                                uint32_t height, const upscaler::math::Params* core, const PtxForKernel& ptx_for,
+                                PlanOptions options) {
     const Geometry g = geometry_for(width, height);
     const std::vector<uint8_t> weights = pack_weights(model);
     const uint64_t scratch = weights.size(), image = scratch + scratch_layout(g, model.arch).total;
@@ -56,7 +57,7 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
     DeviceMemory mem{cuda, 0, {}};
     CUresult r = CUDA_SUCCESS;
     std::array<CUfunction, kAllKernels.size()> fn{};
-    for (Kernel k : plan_kernels(model.arch)) { // only those: ptx_for need not define the others
+    for (Kernel k : plan_kernels(model.arch, options)) { // only those: ptx_for need not define the others
         const char* text = ptx_for(k).data();
         auto loaded = std::find_if(mem.modules.begin(), mem.modules.end(), [&](auto& m) { return m.first == text; });
         if (loaded == mem.modules.end()) {
@@ -76,7 +77,7 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
         return cuda_error(cuda, "cuMemcpyHtoD_v2", r);
     if (rgba) image_at = mem.base + image;
     LayerTrace trace;
-    for (const Launch& l : plan_forward(g, image_at, pitch, mem.base, mem.base + scratch, model.arch, core)) {
+    for (const Launch& l : plan_forward(g, image_at, pitch, mem.base, mem.base + scratch, model.arch, core, options)) {
         void* args[] = {const_cast<uint8_t*>(l.params.data())};
         r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
                                 l.block[2], 0, nullptr, args, nullptr);
@@ -94,7 +95,7 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
 
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
-                                   const PtxForKernel& ptx_for) {
+                                   const PtxForKernel& ptx_for, PlanOptions options) {
     if (rgba.size() != size_t(width) * height * 4)
         return make_error(ErrorCode::Invalid, "trace: {} values for a {}x{} RGBA image", rgba.size(), width, height);
     if (reads_core_frame(model.arch))
@@ -102,16 +103,17 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
                           "trace: {} reads the core's frame, not an image (traces take refine-v1 "
                           "models)",
                           model.arch);
-    return trace_pass(cuda, model, &rgba, 0, width * 8, width, height, nullptr, ptx_for);
+    return trace_pass(cuda, model, &rgba, 0, width * 8, width, height, nullptr, ptx_for, options);
 }
 
 Expected<LayerTrace> trace_forward_after_core(const upscaler::CudaFunctions& cuda, const Model& model,
-                                              const upscaler::math::Params& core, const PtxForKernel& ptx_for) {
+                                              const upscaler::math::Params& core, const PtxForKernel& ptx_for,
+                                              PlanOptions options) {
     if (!reads_core_frame(model.arch))
         return make_error(ErrorCode::Invalid, "trace after the core: {} refines an image (traces of it take the image)",
                           model.arch);
     return trace_pass(cuda, model, nullptr, core.output, core.output_pitch, core.output_w, core.output_h, &core,
-                      ptx_for);
+                      ptx_for, options);
 }
 
 Status write_trace(const std::filesystem::path& path, const LayerTrace& trace) {

@@ -30,16 +30,17 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height);
 // The same with each kernel the model's plan launches taken from the PTX module `ptx_for(kernel)` returns
 // (NUL-terminated text defining that .entry; the same text is loaded once): how the fast sm_90 kernels, compiled to
-// PTX, run on ptxsim.
+// PTX, run on ptxsim. OPTIONS lay the plan out (fused blocks: one d4r_nn_block entry per block).
 using PtxForKernel = std::function<std::string_view(Kernel)>;
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,
-                                   const PtxForKernel& ptx_for);
+                                   const PtxForKernel& ptx_for, PlanOptions options = {});
 
 // refine-v2 after the core: the pass over the frame CORE describes (Pipeline::frame_params(); device addresses of
 // the same context), writing the network's image into core.output as the pipeline does. Each kernel from PTX_FOR.
 Expected<LayerTrace> trace_forward_after_core(const upscaler::CudaFunctions& cuda, const Model& model,
-                                              const upscaler::math::Params& core, const PtxForKernel& ptx_for);
+                                              const upscaler::math::Params& core, const PtxForKernel& ptx_for,
+                                              PlanOptions options = {});
 
 // A trace as a file (little endian: u32 count, then per entry u32 kernel length, kernel, u32 layer length,
 // layer, u64 byte count, bytes).

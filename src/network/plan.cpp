@@ -37,9 +37,10 @@ Launch make_launch(Kernel kernel, std::array<uint32_t, 3> grid, std::array<uint3
 
 class Planner {
 public:
-    Planner(const Geometry& g, uint64_t weights, uint64_t scratch, std::string_view arch)
+    Planner(const Geometry& g, uint64_t weights, uint64_t scratch, std::string_view arch, PlanOptions options)
         : m_g(g), m_weights(weights), m_scratch(scratch), m_specs(tensors_of(arch)), m_layout(weight_layout(arch)),
-          m_dims(architecture_dims(arch)), m_v2(reads_core_frame(arch)), m_s(scratch_layout(g, arch)) {}
+          m_dims(architecture_dims(arch)), m_v2(reads_core_frame(arch)), m_s(scratch_layout(g, arch)),
+          m_options(options) {}
 
     const TensorSpec* spec(const std::string& name, size_t* index = nullptr) const {
         for (size_t i = 0; i < m_specs.size(); ++i)
@@ -74,28 +75,66 @@ public:
         writes(out, tokens * out_ch * 2);
     }
 
-    void layernorm(const std::string& name, uint64_t in, uint64_t out, uint64_t tokens, uint32_t channels) {
-        NormParams p{in, weight(name + ".g"), weight(name + ".b"), out, static_cast<uint32_t>(tokens), channels};
-        m_launches.push_back(make_launch(Kernel::LayerNorm, {blocks_for(tokens), 1, 1}, {kThreads, 1, 1}, p, name));
-        writes(out, tokens * channels * 2);
+    void linear(const std::string& name, const LinearParams& p) {
+        linear(name, p.in, p.out, p.tokens, p.in_ch, p.out_ch, p.flags, p.residual);
     }
 
-    // A transformer block updating `stream` (tokens x c) in place.
+    void layernorm(const std::string& name, const NormParams& p) {
+        m_launches.push_back(make_launch(Kernel::LayerNorm, {blocks_for(p.tokens), 1, 1}, {kThreads, 1, 1}, p, name));
+        writes(p.out, uint64_t(p.tokens) * p.channels * 2);
+    }
+
+    // A transformer block updating `stream` (tokens x c) in place: one d4r_nn_block launch when the options fuse
+    // blocks and its linears are f16, else its seven layers (the parameter blocks of refine_math.h's block_*).
     void block(const std::string& name, uint64_t stream, uint32_t grid_w, uint32_t grid_h, uint32_t c) {
         const ScratchLayout& s = m_s;
-        uint64_t tokens = uint64_t(grid_w) * grid_h;
-        uint64_t norm = m_scratch + s.norm, qkv = m_scratch + s.qkv, attn = m_scratch + s.attn,
-                 hidden = m_scratch + s.hidden;
-        layernorm(name + ".ln1", stream, norm, tokens, c);
-        linear(name + ".qkv", norm, qkv, tokens, c, 3 * c);
-        AttnParams a{qkv, weight(name + ".relbias"), attn, grid_w, grid_h, c, c / kHeadDim};
-        uint32_t windows = div_up(grid_w, kWindow) * div_up(grid_h, kWindow);
-        m_launches.push_back(make_launch(Kernel::Attention, {windows, c / kHeadDim, 1}, {32, 1, 1}, a, name + ".attn"));
-        writes(attn, tokens * c * 2);
-        linear(name + ".proj", attn, stream, tokens, c, c, kResidual, stream);
-        layernorm(name + ".ln2", stream, norm, tokens, c);
-        linear(name + ".fc1", norm, hidden, tokens, c, 2 * c, kRelu);
-        linear(name + ".fc2", hidden, stream, tokens, 2 * c, c, kResidual, stream);
+        const uint64_t tokens = uint64_t(grid_w) * grid_h;
+        const BlockParams b{stream,
+                            m_scratch + s.norm,
+                            m_scratch + s.qkv,
+                            m_scratch + s.attn,
+                            m_scratch + s.hidden,
+                            weight(name + ".ln1.g"),
+                            weight(name + ".ln1.b"),
+                            weight(name + ".qkv.w"),
+                            weight(name + ".qkv.b"),
+                            weight(name + ".relbias"),
+                            weight(name + ".proj.w"),
+                            weight(name + ".proj.b"),
+                            weight(name + ".ln2.g"),
+                            weight(name + ".ln2.b"),
+                            weight(name + ".fc1.w"),
+                            weight(name + ".fc1.b"),
+                            weight(name + ".fc2.w"),
+                            weight(name + ".fc2.b"),
+                            grid_w,
+                            grid_h,
+                            c,
+                            c / kHeadDim};
+        const uint32_t windows = div_up(grid_w, kWindow) * div_up(grid_h, kWindow);
+        if (m_options.fuse_blocks && fusable(name, c)) {
+            m_launches.push_back(make_launch(Kernel::Block, {windows, 1, 1}, {kBlockWarps * 32, 1, 1}, b, name));
+            writes(stream, tokens * c * 2);
+            return;
+        }
+        layernorm(name + ".ln1", block_norm(b, false));
+        linear(name + ".qkv", block_linear(b, BlockLinear::Qkv));
+        m_launches.push_back(
+            make_launch(Kernel::Attention, {windows, b.heads, 1}, {32, 1, 1}, block_attention(b), name + ".attn"));
+        writes(b.attn, tokens * c * 2);
+        linear(name + ".proj", block_linear(b, BlockLinear::Proj));
+        layernorm(name + ".ln2", block_norm(b, true));
+        linear(name + ".fc1", block_linear(b, BlockLinear::Fc1));
+        linear(name + ".fc2", block_linear(b, BlockLinear::Fc2));
+    }
+
+    // d4r_nn_block takes f16 weights, heads of kHeadDim channels (at most one per warp) and the linears' widths.
+    bool fusable(const std::string& name, uint32_t c) const {
+        for (const char* layer : {".qkv.w", ".proj.w", ".fc1.w", ".fc2.w"}) {
+            const TensorSpec* w = spec(name + layer);
+            if (!w || w->dtype != DType::F16) return false;
+        }
+        return c % kHeadDim == 0 && c / kHeadDim <= kBlockWarps && c <= kMaxChannels;
     }
 
     std::vector<Launch> forward(uint64_t image, uint32_t pitch, const upscaler::math::Params* core) {
@@ -164,6 +203,7 @@ private:
     ArchDims m_dims;
     bool m_v2;
     ScratchLayout m_s;
+    PlanOptions m_options;
     std::vector<Launch> m_launches;
 };
 
@@ -193,6 +233,8 @@ const char* kernel_name(Kernel kernel) {
         return "d4r_nn_pixel_blend";
     case Kernel::LinearWide:
         return "d4r_nn_linear_wide";
+    case Kernel::Block:
+        return "d4r_nn_block";
     }
     return "?";
 }
@@ -256,13 +298,13 @@ ScratchLayout scratch_layout(const Geometry& g, std::string_view arch) {
 }
 
 std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights, uint64_t scratch,
-                                 std::string_view arch, const upscaler::math::Params* core) {
-    return Planner(g, weights, scratch, arch).forward(image, pitch, core);
+                                 std::string_view arch, const upscaler::math::Params* core, PlanOptions options) {
+    return Planner(g, weights, scratch, arch, options).forward(image, pitch, core);
 }
 
-std::vector<Kernel> plan_kernels(std::string_view arch) {
+std::vector<Kernel> plan_kernels(std::string_view arch, PlanOptions options) {
     const Geometry g = geometry_for(8, 8);
-    const std::vector<Launch> plan = plan_forward(g, 0, 64, 0, 0, arch);
+    const std::vector<Launch> plan = plan_forward(g, 0, 64, 0, 0, arch, nullptr, options);
     std::vector<Kernel> used;
     for (Kernel k : kAllKernels)
         if (std::any_of(plan.begin(), plan.end(), [k](const Launch& l) { return l.kernel == k; })) used.push_back(k);

@@ -33,11 +33,13 @@ enum class Kernel : uint8_t {
     PixelFeatures, // refine-v2 (refine_v2.ptx)
     PixelBlend,
     LinearWide, // d4r_nn_linear for the shapes native sets do not take (refine_math.h's native_linear_shape)
+    Block,      // d4r_nn_block (refine_block.ptx): a whole transformer block, in fused plans only
 };
 // Every kernel of the PTX modules (the plan of one architecture launches some of them: plan_kernels()).
-inline constexpr std::array<Kernel, 11> kAllKernels = {
-    Kernel::Patchify,   Kernel::Linear,    Kernel::LayerNorm,     Kernel::Attention,  Kernel::Merge,     Kernel::Expand,
-    Kernel::Unpatchify, Kernel::LinearFp8, Kernel::PixelFeatures, Kernel::PixelBlend, Kernel::LinearWide};
+inline constexpr std::array<Kernel, 12> kAllKernels = {Kernel::Patchify,   Kernel::Linear,     Kernel::LayerNorm,
+                                                       Kernel::Attention,  Kernel::Merge,      Kernel::Expand,
+                                                       Kernel::Unpatchify, Kernel::LinearFp8,  Kernel::PixelFeatures,
+                                                       Kernel::PixelBlend, Kernel::LinearWide, Kernel::Block};
 // The PTX entry name (d4r_nn_*).
 const char* kernel_name(Kernel kernel);
 
@@ -88,6 +90,14 @@ struct ScratchLayout {
 // The work buffers of architecture `arch`'s pass (its channel counts: architecture_dims()).
 ScratchLayout scratch_layout(const Geometry& g, std::string_view arch = kArchRefineV1);
 
+// How a pass is laid out. Both layouts compute the same bytes; fused plans launch fewer kernels, and are what a
+// native set that serves d4r_nn_block is made for (refine_pipeline.cpp chooses).
+struct PlanOptions {
+    // Each transformer block whose linears are f16 as one d4r_nn_block launch instead of seven (layernorm, qkv,
+    // attention, proj, layernorm, fc1, fc2). Blocks with e4m3 weights (the FP8 variants' enc2) stay unfused.
+    bool fuse_blocks = false;
+};
+
 // The launches of one forward pass of architecture `arch` (refine-v1: every linear is d4r_nn_linear;
 // refine-v1-fp8: enc2's four are d4r_nn_linear_fp8) over the RGBA16F image at `image` (row pitch in bytes),
 // refined in place, with the weights packed at `weights` as weight_layout(arch) says. refine-v2 reads the core's
@@ -95,8 +105,9 @@ ScratchLayout scratch_layout(const Geometry& g, std::string_view arch = kArchRef
 // buffers must still hold the frame and the previous history), copied into the pixel kernels' parameters; without
 // it those kernels' parameters are zero (plans inspected, not run).
 std::vector<Launch> plan_forward(const Geometry& g, uint64_t image, uint32_t pitch, uint64_t weights, uint64_t scratch,
-                                 std::string_view arch, const upscaler::math::Params* core = nullptr);
+                                 std::string_view arch, const upscaler::math::Params* core = nullptr,
+                                 PlanOptions options = {});
 // The kernels the plan of `arch` launches, each once, in kAllKernels order.
-std::vector<Kernel> plan_kernels(std::string_view arch);
+std::vector<Kernel> plan_kernels(std::string_view arch, PlanOptions options = {});
 
 } // namespace d4r::network

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/log.h"
 #include "kernels/upscaler/ptx/upscaler_math.h"
 #include "network/plan.h"
 
@@ -27,6 +28,8 @@ Module module_of(Kernel kernel) {
     case Kernel::PixelBlend:
     case Kernel::LinearWide:
         return {refine_v2_ptx, "refine_v2.ptx"};
+    case Kernel::Block:
+        return {refine_block_ptx, "refine_block.ptx"};
     default:
         return {refine_ptx, "refine.ptx"};
     }
@@ -52,21 +55,9 @@ public:
         if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuCtxGetCurrent", r);
         if (!m_context) return make_error(ErrorCode::Invalid, "refine network: no current CUDA context");
         // Only the modules of the kernels the plan launches: refine_fp8.ptx (sm_89) only for refine-v1-fp8.
-        for (Kernel k : plan_kernels(model.arch)) {
-            const char* text = kernel_ptx(k).data();
-            auto loaded = std::find_if(m_modules.begin(), m_modules.end(), [&](auto& m) { return m.first == text; });
-            if (loaded == m_modules.end()) {
-                CUmodule module = nullptr;
-                r = m_cuda.cuModuleLoadData(&module, text);
-                if (r != CUDA_SUCCESS)
-                    return cuda_error(m_cuda, "cuModuleLoadData", r)
-                        .add_context(fmt::format("the PTX of {} ({})", kernel_name(k), module_of(k).file));
-                loaded = m_modules.insert(m_modules.end(), {text, module});
-            }
-            r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], loaded->second, kernel_name(k));
-            if (r != CUDA_SUCCESS) return cuda_error(m_cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
-        }
+        for (Kernel k : plan_kernels(model.arch)) D4R_TRY(load(k));
         m_arch = model.arch;
+        D4R_TRY(choose_layout());
         std::vector<uint8_t> weights = pack_weights(model);
         m_weight_bytes = weights.size();
         const uint64_t total = m_weight_bytes + scratch_layout(m_max, m_arch).total;
@@ -77,6 +68,44 @@ public:
         }
         r = m_cuda.cuMemcpyHtoD_v2(m_memory, weights.data(), weights.size());
         if (r != CUDA_SUCCESS) return cuda_error(m_cuda, "cuMemcpyHtoD_v2", r).add_context("uploading the weights");
+        return ok_status();
+    }
+
+    // Fused blocks when a native kernel serves d4r_nn_block (refine_pipeline.h), said once per process and reason.
+    Status choose_layout() {
+        const std::vector<Kernel> fused = plan_kernels(m_arch, {.fuse_blocks = true});
+        if (std::find(fused.begin(), fused.end(), Kernel::Block) == fused.end()) return ok_status(); // nothing to fuse
+        const char* why = "the CUDA library has no d4rFuncIsNative (not libd4rcuda)";
+        if (m_cuda.d4rFuncIsNative) {
+            D4R_TRY(load(Kernel::Block));
+            int native = 0;
+            const CUresult r = m_cuda.d4rFuncIsNative(&native, m_functions[static_cast<size_t>(Kernel::Block)]);
+            if (r != CUDA_SUCCESS)
+                return cuda_error(m_cuda, "d4rFuncIsNative", r).add_context(kernel_name(Kernel::Block));
+            m_options.fuse_blocks = native != 0;
+            why = "d4r_nn_block has no native kernel in the active kernel set";
+        }
+        if (m_options.fuse_blocks && log::once("refine network: fused"))
+            log::info("refine network: fused blocks (d4r_nn_block runs a native kernel)");
+        if (!m_options.fuse_blocks && log::once(std::string("refine network: unfused: ") + why))
+            log::info("refine network: unfused blocks (seven launches each): {}", why);
+        return ok_status();
+    }
+
+    // Loads the module defining KERNEL (once) and gets its function.
+    Status load(Kernel k) {
+        const char* text = kernel_ptx(k).data();
+        auto loaded = std::find_if(m_modules.begin(), m_modules.end(), [&](auto& m) { return m.first == text; });
+        if (loaded == m_modules.end()) {
+            CUmodule module = nullptr;
+            CUresult r = m_cuda.cuModuleLoadData(&module, text);
+            if (r != CUDA_SUCCESS)
+                return cuda_error(m_cuda, "cuModuleLoadData", r)
+                    .add_context(fmt::format("the PTX of {} ({})", kernel_name(k), module_of(k).file));
+            loaded = m_modules.insert(m_modules.end(), {text, module});
+        }
+        CUresult r = m_cuda.cuModuleGetFunction(&m_functions[static_cast<size_t>(k)], loaded->second, kernel_name(k));
+        if (r != CUDA_SUCCESS) return cuda_error(m_cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
         return ok_status();
     }
 
@@ -99,8 +128,8 @@ public:
         if (pitch < size_t(width) * 8 || pitch > UINT32_MAX)
             return make_error(ErrorCode::Invalid, "refine network: row pitch {} for {} RGBA16F pixels", pitch, width);
         const Geometry g = geometry_for(width, height);
-        for (const Launch& l :
-             plan_forward(g, image, static_cast<uint32_t>(pitch), m_memory, m_memory + m_weight_bytes, m_arch, core)) {
+        for (const Launch& l : plan_forward(g, image, static_cast<uint32_t>(pitch), m_memory, m_memory + m_weight_bytes,
+                                            m_arch, core, m_options)) {
             void* args[] = {const_cast<uint8_t*>(l.params.data())};
             CUresult r = m_cuda.cuLaunchKernel(m_functions[static_cast<size_t>(l.kernel)], l.grid[0], l.grid[1],
                                                l.grid[2], l.block[0], l.block[1], l.block[2], 0, stream, args, nullptr);
@@ -120,6 +149,7 @@ private:
     CUdeviceptr m_memory = 0;
     uint64_t m_weight_bytes = 0;
     std::string m_arch; // the model's architecture: which kernels the plan launches
+    PlanOptions m_options;
 };
 
 } // namespace

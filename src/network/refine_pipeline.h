@@ -27,17 +27,23 @@ public:
                           const upscaler::math::Params* core = nullptr) = 0;
 };
 
-// The refine kernels' PTX modules, NUL-terminated in memory. Three: two, because a driver compiles a module whole and
+// The refine kernels' PTX modules, NUL-terminated in memory. Four: two, because a driver compiles a module whole and
 // d4r_nn_linear_fp8 needs sm_89 (docs/network.md, "The FP8 layers"):
 //  * refine_ptx(): src/kernels/refine/ptx/refine.ptx, .target sm_80: every kernel but d4r_nn_linear_fp8;
 //  * refine_fp8_ptx(): refine_fp8.ptx, .target sm_89: d4r_nn_linear_fp8 alone;
-// and refine-v2's, whose kernels no refine-v1 model needs:
+// refine-v2's, whose kernels no refine-v1 model needs:
 //  * refine_v2_ptx(): refine_v2.ptx, .target sm_80: refine-v2's pixel kernels (d4r_nn_pixel_features, _blend) and
-//    d4r_nn_linear_wide (d4r_nn_linear for the layer shapes the native sets' linears do not take).
+//    d4r_nn_linear_wide (d4r_nn_linear for the layer shapes the native sets' linears do not take);
+// and the fused plans' (plan.h, PlanOptions):
+//  * refine_block_ptx(): refine_block.ptx, .target sm_80: d4r_nn_block.
+// A pipeline fuses blocks when the CUDA library says d4r_nn_block runs a native kernel (libd4rcuda's
+// d4rFuncIsNative: a kernel set that serves it is made for fused plans); otherwise, and over a CUDA library
+// without that entry point, its plan is unfused. Either gives the same bytes; the choice is logged once.
 std::string_view refine_ptx();
 std::string_view refine_fp8_ptx();
 std::string_view refine_v2_ptx();
-// The module that defines `kernel` (one of the three above): what every loader of the refine kernels asks.
+std::string_view refine_block_ptx();
+// The module that defines `kernel` (one of the four above): what every loader of the refine kernels asks.
 std::string_view kernel_ptx(Kernel kernel);
 
 } // namespace d4r::network

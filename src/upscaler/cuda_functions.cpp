@@ -15,6 +15,7 @@ Expected<CudaFunctions> resolve_cuda_functions(void* library) {
     if (!f.name) return make_error(ErrorCode::NotFound, "the CUDA library does not export {}", #name);
     D4R_UPSCALER_CUDA_FUNCTIONS(D4R_UPSCALER_RESOLVE)
 #undef D4R_UPSCALER_RESOLVE
+    f.d4rFuncIsNative = reinterpret_cast<abi::PFN_d4rFuncIsNative>(platform::find_symbol(library, abi::kFuncIsNative));
     return f;
 }
 

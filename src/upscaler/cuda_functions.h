@@ -7,6 +7,7 @@
 #include <string>
 
 #include "abi/cuda_api.h"
+#include "abi/d4r_extensions.h"
 #include "core/status.h"
 
 namespace d4r::upscaler {
@@ -28,6 +29,8 @@ struct CudaFunctions {
 #define D4R_UPSCALER_MEMBER(name) abi::PFN_##name name = nullptr;
     D4R_UPSCALER_CUDA_FUNCTIONS(D4R_UPSCALER_MEMBER)
 #undef D4R_UPSCALER_MEMBER
+    // libd4rcuda's own entry point (abi/d4r_extensions.h); null over a library without it (NVIDIA's).
+    abi::PFN_d4rFuncIsNative d4rFuncIsNative = nullptr;
 };
 
 // Resolves every function by its exported name from `library` (a handle of platform::open_library:

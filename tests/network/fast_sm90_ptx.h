@@ -12,7 +12,7 @@
 namespace d4r::network {
 
 struct FastPtx {
-    std::string elementwise, unpatchify, regroup, linear, attention, pixel; // NUL-terminated texts
+    std::string elementwise, unpatchify, regroup, linear, attention, pixel, block; // NUL-terminated texts
 };
 
 inline const FastPtx* fast_ptx(std::string* why) {
@@ -24,7 +24,8 @@ inline const FastPtx* fast_ptx(std::string* why) {
             return text;
         };
         return FastPtx{read("fast_elementwise.ptx"), read("fast_unpatchify.ptx"), read("fast_regroup.ptx"),
-                       read("fast_linear.ptx"),      read("fast_attention.ptx"),  read("fast_pixel.ptx")};
+                       read("fast_linear.ptx"),      read("fast_attention.ptx"),  read("fast_pixel.ptx"),
+                       read("fast_block.ptx")};
     }();
     return &p;
 #else
@@ -34,12 +35,13 @@ inline const FastPtx* fast_ptx(std::string* why) {
 }
 
 // The fast kernel of K. INEXACT_TOO: also those that do not give the PTX path's bytes (the linears' and attention's
-// f32 accumulators, refine-v2's pixel kernels' powers); otherwise those from the embedded PTX. The embedded PTX for
-// every kernel the fast set has none of.
+// f32 accumulators, refine-v2's pixel kernels' powers, the fused block); otherwise those from the embedded PTX. The
+// embedded PTX for every kernel the fast set has none of.
 inline std::string_view pick(const FastPtx& f, Kernel k, bool inexact_too) {
     auto inexact = [&](const std::string& fast) { return inexact_too ? std::string_view(fast) : kernel_ptx(k); };
     if (k == Kernel::Linear || k == Kernel::LinearFp8 || k == Kernel::LinearWide) return inexact(f.linear);
     if (k == Kernel::Attention) return inexact(f.attention);
+    if (k == Kernel::Block) return inexact(f.block);
     if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend) return inexact(f.pixel);
     if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;
     if (k == Kernel::Unpatchify) return f.unpatchify;

@@ -34,10 +34,11 @@ std::vector<std::string> g_loaded;
 d4r::abi::PFN_cuModuleLoadData g_load = nullptr;
 d4r::abi::CUresult recording_load(d4r::abi::CUmodule* module, const void* image) {
     const char* text = static_cast<const char*>(image);
-    g_loaded.emplace_back(text == refine_ptx().data()       ? "refine.ptx"
-                          : text == refine_fp8_ptx().data() ? "refine_fp8.ptx"
-                          : text == refine_v2_ptx().data()  ? "refine_v2.ptx"
-                                                            : "another module");
+    g_loaded.emplace_back(text == refine_ptx().data()         ? "refine.ptx"
+                          : text == refine_fp8_ptx().data()   ? "refine_fp8.ptx"
+                          : text == refine_v2_ptx().data()    ? "refine_v2.ptx"
+                          : text == refine_block_ptx().data() ? "refine_block.ptx"
+                                                              : "another module");
     return g_load(module, image);
 }
 
@@ -69,14 +70,18 @@ TEST(RefineModules, RefinePtxIsSm80WithoutFp8AndTheFp8EntryIsAloneInItsSm89Modul
     EXPECT_NE(v2.find("\n.target sm_80\n"), std::string_view::npos);
     EXPECT_EQ(entries(v2),
               (std::vector<std::string>{"d4r_nn_pixel_features", "d4r_nn_linear_wide", "d4r_nn_pixel_blend"}));
+    const std::string_view block = refine_block_ptx();
+    EXPECT_NE(block.find("\n.target sm_80\n"), std::string_view::npos);
+    EXPECT_EQ(entries(block), std::vector<std::string>{"d4r_nn_block"});
     std::vector<std::string> rest;
     for (Kernel k : kAllKernels) {
         const bool pixel = k == Kernel::PixelFeatures || k == Kernel::PixelBlend || k == Kernel::LinearWide;
         EXPECT_EQ(kernel_ptx(k).data(), k == Kernel::LinearFp8 ? fp8.data()
                                         : pixel                ? v2.data()
+                                        : k == Kernel::Block   ? block.data()
                                                                : f16.data())
             << kernel_name(k);
-        if (k != Kernel::LinearFp8 && !pixel) rest.emplace_back(kernel_name(k));
+        if (k != Kernel::LinearFp8 && k != Kernel::Block && !pixel) rest.emplace_back(kernel_name(k));
     }
     std::vector<std::string> defined = entries(f16);
     std::sort(defined.begin(), defined.end());
@@ -84,20 +89,40 @@ TEST(RefineModules, RefinePtxIsSm80WithoutFp8AndTheFp8EntryIsAloneInItsSm89Modul
     EXPECT_EQ(defined, rest);
 }
 
-TEST(RefineModules, AnF16ModelsPipelineLoadsOnlyRefinePtx) {
-    EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV1), std::vector<std::string>{"refine.ptx"});
+// Each pipeline also loads refine_block.ptx, last, to ask libd4rcuda whether d4r_nn_block is native (plan.h's fused
+// layout; docs/network.md "Fused blocks").
+TEST(RefineModules, AnF16ModelsPipelineLoadsRefinePtx) {
+    EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV1),
+              (std::vector<std::string>{"refine.ptx", "refine_block.ptx"}));
 }
 
 TEST(RefineModules, AnFp8ModelsPipelineLoadsBothModules) {
     EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV1Fp8),
-              (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx"}));
+              (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx", "refine_block.ptx"}));
 }
 
 TEST(RefineModules, ARefineV2ModelsPipelineLoadsRefinePtxAndItsPixelModule) {
-    EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV2), (std::vector<std::string>{"refine.ptx", "refine_v2.ptx"}));
+    EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV2),
+              (std::vector<std::string>{"refine.ptx", "refine_v2.ptx", "refine_block.ptx"}));
 }
 
 TEST(RefineModules, ARefineV2Fp8ModelsPipelineLoadsAllThreeModules) {
     EXPECT_EQ(modules_loaded_by_a_pipeline(kArchRefineV2Fp8),
-              (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx", "refine_v2.ptx"}));
+              (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx", "refine_v2.ptx", "refine_block.ptx"}));
+}
+
+// Over a CUDA library without d4rFuncIsNative (NVIDIA's), there is nothing to ask: the block module is not loaded.
+TEST(RefineModules, WithoutD4rFuncIsNativeTheBlockModuleIsNotLoaded) {
+    std::string why;
+    const upscaler::CudaFunctions* cpu = upscaler::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cpu, nullptr) << why;
+    ASSERT_TRUE(upscaler::test::open_context(*cpu));
+    upscaler::CudaFunctions cuda = *cpu;
+    g_load = cpu->cuModuleLoadData;
+    cuda.cuModuleLoadData = recording_load;
+    cuda.d4rFuncIsNative = nullptr;
+    g_loaded.clear();
+    auto pipeline = RefinePipeline::create(cuda, nettest::random_model_of(7, kArchRefineV1), 16, 16);
+    ASSERT_TRUE(pipeline) << pipeline.error().text();
+    EXPECT_EQ(g_loaded, std::vector<std::string>{"refine.ptx"});
 }

@@ -45,11 +45,13 @@ Probe run_probe(const std::map<std::string, std::string>& extra_env, const fs::p
 }
 
 // A kernel set at ROOT/cpu vouching for the refine PTX (each kernel for the hash of its module, kernel_ptx(), xor
-// `flip`); `fast` makes the linears and attention the fast variants.
-void write_set(d4r::test::TempDir& dir, bool fast, uint64_t flip = 0) {
+// `flip`); `fast` makes the linears and attention the fast variants; `block` serves d4r_nn_block too (the exact host
+// kernel: pipelines then fuse their blocks).
+void write_set(d4r::test::TempDir& dir, bool fast, uint64_t flip = 0, bool block = true) {
     dir.mkdir("root/cpu");
     std::string manifest;
     for (Kernel k : kAllKernels) {
+        if (k == Kernel::Block && !block) continue;
         bool variant = fast && (k == Kernel::Linear || k == Kernel::Attention || k == Kernel::LinearFp8);
         dir.write(fs::path("root/cpu") / (std::string(kernel_name(k)) + ".cpu"), variant ? "1 fast\n" : "1\n");
         manifest += fmt::format("{} {:016x}\n", kernel_name(k), ptx::module_hash(kernel_ptx(k)) ^ flip);
@@ -94,7 +96,29 @@ TEST(RefineNative, TheAccuracySetGivesThePtxPathsBytes) {
             << kernel_name(k) << " not served:\n"
             << native.run.err;
     EXPECT_EQ(native.run.err.find("d4r_nn_linear_fp8"), std::string::npos) << native.run.err;
+    // The set serves d4r_nn_block: the pipeline fuses its blocks (and the bytes stay the unfused reference's).
+    EXPECT_NE(native.run.err.find("refine network: fused blocks (d4r_nn_block runs a native kernel)"),
+              std::string::npos)
+        << native.run.err;
     EXPECT_TRUE(native.image == reference_image());
+}
+
+// A set without d4r_nn_block, and no set at all: the pipeline keeps seven launches a block and says why.
+TEST(RefineNative, WithoutANativeBlockThePipelineDoesNotFuseAndSaysWhy) {
+    d4r::test::TempDir dir;
+    write_set(dir, false, 0, false);
+    Probe set = run_probe({{"D4R_NATIVE_KERNEL_DIR", (dir.path() / "root").string()}}, dir.path() / "set.bin");
+    ASSERT_EQ(set.run.exit_code, 0) << set.run.err;
+    EXPECT_NE(set.run.err.find("native kernels: serving d4r_nn_linear "), std::string::npos) << set.run.err;
+    const char* line = "refine network: unfused blocks (seven launches each): d4r_nn_block has no native kernel in the "
+                       "active kernel set";
+    EXPECT_NE(set.run.err.find(line), std::string::npos) << set.run.err;
+    Probe none = run_probe({}, dir.path() / "none.bin");
+    ASSERT_EQ(none.run.exit_code, 0) << none.run.err;
+    EXPECT_NE(none.run.err.find(line), std::string::npos) << none.run.err;
+    const std::vector<uint16_t> ref = reference_image();
+    EXPECT_TRUE(set.image == ref);
+    EXPECT_TRUE(none.image == ref);
 }
 
 TEST(RefineNative, TheFastSetStaysWithin60DbOfThePtxPath) {

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "block_traces.h"
 #include "cuda_env.h"
 #include "fast_sm90_ptx.h"
 #include "harness.h"
@@ -133,6 +134,43 @@ TEST(RefineV2, TheFastSm90KernelsStayWithin60DbOfThePtxPath) {
     ASSERT_TRUE(s) << s.error().text();
     EXPECT_EQ(frames, 3u);
 }
+
+// refine-v2's fused plan after the core (block_traces.h): its PTX writes the unfused plan's bytes (blocks of 64 and 128
+// channels); with the fast sm_90 d4r_nn_block (the rest from PTX) every block and the image stay within 60 dB.
+void fused_after_core(bool fast_block) {
+    std::string why;
+    const FastPtx* fast = fast_block ? fast_ptx(&why) : nullptr;
+    if (fast_block && !fast) GTEST_SKIP() << why;
+    const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(up::test::open_context(*cuda));
+    up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 2);
+    const Model model = nettest::random_model_of(12, kArchRefineV2);
+    uint32_t frames = 0;
+    auto after = [&](uint32_t, const up::Pipeline& pipeline) -> Status {
+        const up::math::Params* core = pipeline.frame_params();
+        if (!core) return make_error(ErrorCode::Internal, "no frame parameters after evaluate");
+        auto* image = reinterpret_cast<uint8_t*>(core->output); // host memory on the cpu backend
+        const size_t bytes = size_t(core->output_pitch) * (core->output_h - 1) + size_t(core->output_w) * 8;
+        const std::vector<uint8_t> before(image, image + bytes);
+        const LayerTrace unfused = D4R_TRY(trace_forward_after_core(*cuda, model, *core, kernel_ptx));
+        std::memcpy(image, before.data(), bytes);
+        const LayerTrace fused = D4R_TRY(trace_forward_after_core(
+            *cuda, model, *core,
+            [&](Kernel k) { return fast && k == Kernel::Block ? std::string_view(fast->block) : kernel_ptx(k); },
+            kFused));
+        expect_blocks_match(unfused, fused, fast ? 60.0 : 0.0);
+        ++frames;
+        return ok_status();
+    };
+    Status s = up::test::run_pipeline(*cuda, o, [](uint32_t, const std::vector<uint16_t>&) {}, nullptr, after);
+    ASSERT_TRUE(s) << s.error().text();
+    EXPECT_EQ(frames, 2u);
+}
+
+TEST(RefineV2, TheFusedPlanAfterTheCoreWritesTheUnfusedBytes) { fused_after_core(false); }
+
+TEST(RefineV2, TheFastSm90BlockStaysWithin60DbOfThePtxPathAfterTheCore) { fused_after_core(true); }
 
 TEST(RefineV2, WithoutTheCoresFrameTheNetworkRefusesAndNamesWhy) {
     std::string why;

@@ -19,6 +19,7 @@
 #include "abi/cuda.h"
 #include "abi/cuda_api.h"
 #include "abi/cuda_unimplemented.h"
+#include "abi/d4r_extensions.h"
 #include "core/env.h"
 #include "runtime/entry_guard.h"
 
@@ -52,6 +53,35 @@ TEST_F(Exports, EveryUnimplementedEntryPointAnswersNotSupported) {
     D4R_CUDA_UNIMPLEMENTED(D4R_CALL_UNIMPLEMENTED)
 #undef D4R_CALL_UNIMPLEMENTED
     EXPECT_GT(count, 100);
+}
+
+// d4r's own entry point (abi/d4r_extensions.h): the out-parameter is cleared and checked, the function too; a real
+// function with no kernel set active is not native.
+TEST_F(Exports, D4rFuncIsNativeAnswersForRealFunctionsAndRefusesNulls) {
+    ASSERT_NE(s_lib, nullptr) << dlerror();
+    auto is_native = sym<d4r::abi::PFN_d4rFuncIsNative>(d4r::abi::kFuncIsNative);
+    ASSERT_NE(is_native, nullptr);
+    int native = 7;
+    EXPECT_EQ(is_native(nullptr, nullptr), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_EQ(is_native(&native, nullptr), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_EQ(native, 0);
+    auto init = sym<CUresult (*)(unsigned)>("cuInit");
+    auto retain = sym<CUresult (*)(CUcontext*, CUdevice)>("cuDevicePrimaryCtxRetain");
+    auto set = sym<CUresult (*)(CUcontext)>("cuCtxSetCurrent");
+    auto load = sym<CUresult (*)(CUmodule*, const void*)>("cuModuleLoadData");
+    auto get = sym<CUresult (*)(CUfunction*, CUmodule, const char*)>("cuModuleGetFunction");
+    ASSERT_EQ(init(0), CUDA_SUCCESS);
+    CUcontext ctx = nullptr;
+    ASSERT_EQ(retain(&ctx, 0), CUDA_SUCCESS);
+    ASSERT_EQ(set(ctx), CUDA_SUCCESS);
+    const char* ptx = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k() { ret; }\n";
+    CUmodule module = nullptr;
+    ASSERT_EQ(load(&module, ptx), CUDA_SUCCESS);
+    CUfunction f = nullptr;
+    ASSERT_EQ(get(&f, module, "k"), CUDA_SUCCESS);
+    native = 7;
+    EXPECT_EQ(is_native(&native, f), CUDA_SUCCESS);
+    EXPECT_EQ(native, 0);
 }
 
 TEST_F(Exports, PerThreadVariantsAreTheLegacyFunctions) {

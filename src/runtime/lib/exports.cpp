@@ -5,8 +5,13 @@
 // exports (abi/cuda_unimplemented.h): the driver backend's library's own function of that name, or
 // CUDA_ERROR_NOT_SUPPORTED. Built only into the shared
 // library (build/lib/libd4rcuda.so, loadable as libcuda.so.1); everything else of the library is hidden.
+#include <type_traits>
+
 #include "abi/cuda_unimplemented.h"
+#include "abi/d4r_extensions.h"
+#include "core/log.h"
 #include "runtime/entry_guard.h"
+#include "runtime/native/override_layer.h"
 #include "runtime/out_params.h"
 #include "runtime/runtime.h"
 
@@ -57,6 +62,26 @@ D4R_CUDA_UNIMPLEMENTED(D4R_EXPORT_TRAMPOLINE)
 D4R_CUDA_UNIMPLEMENTED(D4R_EXPORT_UNIMPLEMENTED)
 #undef D4R_EXPORT_UNIMPLEMENTED
 #endif
+
+// d4r's own entry point (abi/d4r_extensions.h): whether launches of F run a native kernel of the active set.
+__attribute__((visibility("default"))) CUresult d4rFuncIsNative(int* native, CUfunction f) {
+    try {
+        if (!native) {
+            d4r::log::debug("libd4rcuda: d4rFuncIsNative refused: a null out-pointer");
+            return CUDA_ERROR_INVALID_VALUE;
+        }
+        *native = 0;
+        if (!f) {
+            d4r::log::debug("libd4rcuda: d4rFuncIsNative refused: a null function");
+            return CUDA_ERROR_INVALID_HANDLE;
+        }
+        *native = d4r::runtime::is_native_function(f) ? 1 : 0;
+        return CUDA_SUCCESS;
+    } catch (...) {
+        return d4r::runtime::exception_result("d4rFuncIsNative");
+    }
+}
+static_assert(std::is_same_v<decltype(&d4rFuncIsNative), d4r::abi::PFN_d4rFuncIsNative>);
 
 } // extern "C"
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/log.h"
 #include "harness.h"
 #include "network/plan.h"
 #include "network/refine_pipeline.h"
@@ -86,6 +87,7 @@ int profile_layers(const upscaler::CudaFunctions& cuda, const network::Model& mo
 } // namespace
 
 int main(int argc, char** argv) {
+    log::init_from_env(); // the pipeline's own lines (D4R_LOG), as in the NGX core
     // --fp8 first: the test model's refine-v1-fp8 variant.
     const bool fp8 = argc > 1 && std::string(argv[1]) == "--fp8";
     if (fp8) {

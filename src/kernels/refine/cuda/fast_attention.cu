@@ -4,13 +4,12 @@
 // its 16 x 64 scores in registers, adds the relative bias, masks absent keys, takes row maxima and sums across the
 // quad with shuffles, and reuses the accumulator tiles of S as the A operand of P V (unnormalised probabilities
 // in f16, the division by the row sum applied to the f32 result).
-#include "fast_common.cuh"
+#include "fast_tile_attention.cuh"
 
 using namespace d4r::refine::fast;
 
 extern "C" __global__ void __launch_bounds__(32) d4r_nn_attention(AttnParams p) {
-    constexpr uint32_t kRow = kHeadDim + 8;
-    __shared__ __align__(16) uint16_t k[kWindowTokens * kRow], v[kWindowTokens * kRow];
+    __shared__ __align__(16) uint16_t k[kWindowTokens * kKvRow], v[kWindowTokens * kKvRow];
     __shared__ float bias[kRelBiasSize];
     const uint32_t lane = threadIdx.x, g = lane >> 2, t = lane & 3u;
     const uint32_t window = blockIdx.x, head = blockIdx.y, stride = 3 * p.channels;
@@ -34,7 +33,7 @@ extern "C" __global__ void __launch_bounds__(32) d4r_nn_attention(AttnParams p) 
     }
 #pragma unroll
     for (uint32_t n = 0; n < kPieces; ++n)
-        *reinterpret_cast<uint4*>((which == 0 ? k : v) + (4 * n + lane / 8) * kRow + part * 8) = val[n];
+        *reinterpret_cast<uint4*>((which == 0 ? k : v) + (4 * n + lane / 8) * kKvRow + part * 8) = val[n];
     uint64_t present = 0;
     for (uint32_t i = 0; i < kWindowTokens; ++i) {
         uint32_t token;
@@ -56,66 +55,17 @@ extern "C" __global__ void __launch_bounds__(32) d4r_nn_attention(AttnParams p) 
             a[s][2] = h0 ? load_pair(q0 + s * 16 + 8) : 0u;
             a[s][3] = h1 ? load_pair(q1 + s * 16 + 8) : 0u;
         }
-        float sc[8][4];
-#pragma unroll
-        for (uint32_t nt = 0; nt < 8; ++nt) {
-            sc[nt][0] = sc[nt][1] = sc[nt][2] = sc[nt][3] = 0.0f;
-            const uint16_t* kr = k + (nt * 8 + g) * kRow + 2 * t;
-#pragma unroll
-            for (uint32_t s = 0; s < 2; ++s) mma_f32(sc[nt], a[s], load_pair(kr + s * 16), load_pair(kr + s * 16 + 8));
-        }
-        const int32_t x0 = static_cast<int32_t>(r0 % kWindow), y0 = static_cast<int32_t>(r0 / kWindow);
-        const int32_t x1 = static_cast<int32_t>(r1 % kWindow), y1 = static_cast<int32_t>(r1 / kWindow);
-        float m0 = -3.0e38f, m1 = -3.0e38f;
-#pragma unroll
-        for (uint32_t nt = 0; nt < 8; ++nt)
-#pragma unroll
-            for (uint32_t e = 0; e < 2; ++e) {
-                const uint32_t j = nt * 8 + 2 * t + e;
-                const int32_t xj = static_cast<int32_t>(j % kWindow), yj = static_cast<int32_t>(j / kWindow);
-                const bool here = (present >> j) & 1u;
-                sc[nt][e] = here ? sc[nt][e] + bias[(y0 - yj + 7) * 15 + (x0 - xj + 7)] : -3.0e38f;
-                sc[nt][2 + e] = here ? sc[nt][2 + e] + bias[(y1 - yj + 7) * 15 + (x1 - xj + 7)] : -3.0e38f;
-                m0 = fmaxf(m0, sc[nt][e]);
-                m1 = fmaxf(m1, sc[nt][2 + e]);
-            }
-        m0 = fmaxf(m0, __shfl_xor_sync(0xffffffffu, m0, 1));
-        m0 = fmaxf(m0, __shfl_xor_sync(0xffffffffu, m0, 2));
-        m1 = fmaxf(m1, __shfl_xor_sync(0xffffffffu, m1, 1));
-        m1 = fmaxf(m1, __shfl_xor_sync(0xffffffffu, m1, 2));
-        float s0 = 0.0f, s1 = 0.0f;
-        uint32_t pa[4][4]; // the probabilities as A fragments: K steps of 16 keys
-#pragma unroll
-        for (uint32_t nt = 0; nt < 8; ++nt) {
-            const float e00 = __expf(sc[nt][0] - m0), e01 = __expf(sc[nt][1] - m0);
-            const float e10 = __expf(sc[nt][2] - m1), e11 = __expf(sc[nt][3] - m1);
-            s0 += e00 + e01;
-            s1 += e10 + e11;
-            pa[nt / 2][(nt % 2) * 2 + 0] = pack_f32(e00, e01);
-            pa[nt / 2][(nt % 2) * 2 + 1] = pack_f32(e10, e11);
-        }
-        s0 += __shfl_xor_sync(0xffffffffu, s0, 1);
-        s0 += __shfl_xor_sync(0xffffffffu, s0, 2);
-        s1 += __shfl_xor_sync(0xffffffffu, s1, 1);
-        s1 += __shfl_xor_sync(0xffffffffu, s1, 2);
-        const float inv0 = 1.0f / s0, inv1 = 1.0f / s1;
+        float o[4][4];
+        attend_tile(a, k, v, bias, present, r0, g, t, o);
 #pragma unroll
         for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
-            float o[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            const uint32_t d = nt * 8 + g;
-#pragma unroll
-            for (uint32_t s = 0; s < 4; ++s) {
-                const uint32_t j = s * 16 + 2 * t;
-                mma_f32(o, pa[s], pack(v[j * kRow + d], v[(j + 1) * kRow + d]),
-                        pack(v[(j + 8) * kRow + d], v[(j + 9) * kRow + d]));
-            }
             const uint32_t col = head * kHeadDim + nt * 8 + 2 * t;
             if (h0)
                 *reinterpret_cast<uint32_t*>(out + static_cast<uint64_t>(tok0) * p.channels + col) =
-                    pack_f32(o[0] * inv0, o[1] * inv0);
+                    pack_f32(o[nt][0], o[nt][1]);
             if (h1)
                 *reinterpret_cast<uint32_t*>(out + static_cast<uint64_t>(tok1) * p.channels + col) =
-                    pack_f32(o[2] * inv1, o[3] * inv1);
+                    pack_f32(o[nt][2], o[nt][3]);
         }
     }
 }

@@ -31,20 +31,18 @@ __device__ __forceinline__ uint16_t finish(const LinearParams& p, uint16_t v, ui
     return v;
 }
 
-// One warp per 16 tokens, every output column: for each tile of 8 outputs the accumulator starts at the bias
-// and takes the K steps in order.
-__device__ __forceinline__ void linear_warp(const LinearParams& p) {
+// One warp's 16 rows, every output column: row g is token `ra` (present when `va`), row g + 8 token `rb`; an
+// absent row reads token `fallback` (any token of the tensor) and writes nothing. For each tile of 8 outputs the
+// accumulator starts at the bias and takes the K steps in order, so each output depends only on its own token.
+__device__ __forceinline__ void linear_rows(const LinearParams& p, uint32_t ra, bool va, uint32_t rb, bool vb,
+                                            uint32_t fallback) {
     const uint32_t lane = threadIdx.x & 31u, g = lane >> 2, t = lane & 3u;
-    const uint32_t row0 = (blockIdx.x * kLinearWarps + (threadIdx.x >> 5)) * 16u;
-    if (row0 >= p.tokens) return; // the whole warp
     const uint16_t* in = reinterpret_cast<const uint16_t*>(p.in);
     const uint16_t* w = reinterpret_cast<const uint16_t*>(p.weight);
     const uint16_t* bias = reinterpret_cast<const uint16_t*>(p.bias);
     uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
-    const uint32_t ra = row0 + g, rb = ra + 8;
-    const bool va = ra < p.tokens, vb = rb < p.tokens;
-    const uint16_t* in_a = in + static_cast<uint64_t>(va ? ra : row0) * p.in_ch;
-    const uint16_t* in_b = in + static_cast<uint64_t>(vb ? rb : row0) * p.in_ch;
+    const uint16_t* in_a = in + static_cast<uint64_t>(va ? ra : fallback) * p.in_ch;
+    const uint16_t* in_b = in + static_cast<uint64_t>(vb ? rb : fallback) * p.in_ch;
     for (uint32_t n0 = 0; n0 < p.out_ch; n0 += 8) {
         uint32_t c[2];
         c[0] = c[1] = pack(bias[n0 + 2 * t], bias[n0 + 2 * t + 1]);
@@ -67,6 +65,15 @@ __device__ __forceinline__ void linear_warp(const LinearParams& p) {
             out[i + 1] = finish(p, static_cast<uint16_t>(c[1] >> 16), i + 1);
         }
     }
+}
+
+// One warp per 16 consecutive tokens (d4r_nn_linear's launch shape).
+__device__ __forceinline__ void linear_warp(const LinearParams& p) {
+    const uint32_t g = (threadIdx.x & 31u) >> 2;
+    const uint32_t row0 = (blockIdx.x * kLinearWarps + (threadIdx.x >> 5)) * 16u;
+    if (row0 >= p.tokens) return; // the whole warp
+    const uint32_t ra = row0 + g, rb = ra + 8;
+    linear_rows(p, ra, ra < p.tokens, rb, rb < p.tokens, row0);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #   refine_fp8.ptx  from refine_fp8.cu  for sm_89 (-arch=compute_89): d4r_nn_linear_fp8 alone;
 #   refine_v2.ptx   from refine_v2.cu   for sm_80: refine-v2's pixel kernels (features and blend) and
 #                                       d4r_nn_linear_wide;
+#   refine_block.ptx from refine_block.cu for sm_80: d4r_nn_block (a fused transformer block);
 # and refine.ptx.sources: the SHA-256 of every source the modules were made from, of this script and of both
 # modules, and the nvcc that made them (the tests fail while a source differs from its record).
 #
@@ -18,9 +19,9 @@
 # compile that instruction. refine_fp8.ptx is loaded only for a refine-v1-fp8 model (docs/network.md).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-sources="refine.cu refine_fp8.cu refine_v2.cu linear_mma.cuh refine_math.h pixel_inputs.h ../../common/f16.h
+sources="refine.cu refine_fp8.cu refine_v2.cu refine_block.cu linear_mma.cuh attention_mma.cuh refine_math.h pixel_inputs.h ../../common/f16.h
          ../../upscaler/ptx/upscaler_math.h make-ptx.sh"
-outputs="refine.ptx refine_fp8.ptx refine_v2.ptx"
+outputs="refine.ptx refine_fp8.ptx refine_v2.ptx refine_block.ptx"
 
 write_record() {
     (cd "$here" && sha256sum $sources) > "$1/refine.ptx.sources.tmp"
@@ -47,4 +48,5 @@ make_ptx() {
 make_ptx refine.cu compute_80
 make_ptx refine_fp8.cu compute_89
 make_ptx refine_v2.cu compute_80
+make_ptx refine_block.cu compute_80
 write_record "$ptx_dir"

@@ -2,7 +2,7 @@
 // the C++ reference and the CPU kernels); the matrix products are mma.sync.m16n8k16 with f16 operands and an
 // f16 accumulator, chained over K in steps of 16. Compiled to refine.ptx by make-ptx.sh (committed) for sm_80: the
 // FP8 linear needs sm_89 and lives in a module of its own (refine_fp8.cu), so this one still loads on A100 and RTX 30.
-#include "linear_mma.cuh"
+#include "attention_mma.cuh"
 
 using namespace d4r::refine::math;
 
@@ -37,67 +37,9 @@ extern "C" __global__ void d4r_nn_expand(RegroupParams p) {
 // One warp per 16 tokens, every output column (linear_mma.cuh).
 extern "C" __global__ void d4r_nn_linear(LinearParams p) { linear_warp(p); }
 
-// One warp per (window, head): S = Q K^T (two K steps), the softmax row by row, O = P V (four K steps).
+// One warp per (window, head) (attention_mma.cuh).
 extern "C" __global__ void d4r_nn_attention(AttnParams p) {
     __shared__ uint16_t sp[kWindowTokens * kWindowTokens];
     __shared__ uint32_t tokens[kWindowTokens];
-    const uint32_t lane = threadIdx.x, g = lane >> 2, t = lane & 3u;
-    const uint32_t window = blockIdx.x, head = blockIdx.y, stride = 3 * p.channels;
-    const uint16_t* qkv = reinterpret_cast<const uint16_t*>(p.qkv);
-    uint64_t present = 0;
-    for (uint32_t i = 0; i < kWindowTokens; ++i) {
-        uint32_t token;
-        if (window_token(p, window, i, token)) present |= uint64_t(1) << i;
-        if (i % 32 == lane) tokens[i] = token;
-    }
-    __syncwarp();
-    // Row i's q (or k, v: offset) pair at dims d, d+1; zero for an absent token.
-    auto pair = [&](uint32_t i, uint32_t offset, uint32_t d) -> uint32_t {
-        if (!((present >> i) & 1u)) return 0u;
-        return load_pair(qkv + static_cast<uint64_t>(tokens[i]) * stride + offset + head * kHeadDim + d);
-    };
-    auto value = [&](uint32_t i, uint32_t d) -> uint16_t {
-        if (!((present >> i) & 1u)) return 0;
-        return qkv[static_cast<uint64_t>(tokens[i]) * stride + 2 * p.channels + head * kHeadDim + d];
-    };
-    for (uint32_t mt = 0; mt < 4; ++mt)
-        for (uint32_t nt = 0; nt < 8; ++nt) {
-            uint32_t c[2] = {0u, 0u};
-            for (uint32_t k = 0; k < kHeadDim; k += 16) {
-                uint32_t a[4] = {pair(mt * 16 + g, 0, k + 2 * t), pair(mt * 16 + g + 8, 0, k + 2 * t),
-                                 pair(mt * 16 + g, 0, k + 2 * t + 8), pair(mt * 16 + g + 8, 0, k + 2 * t + 8)};
-                uint32_t b[2] = {pair(nt * 8 + g, p.channels, k + 2 * t), pair(nt * 8 + g, p.channels, k + 2 * t + 8)};
-                mma(c, a, b);
-            }
-            uint32_t* row_a = reinterpret_cast<uint32_t*>(sp + (mt * 16 + g) * kWindowTokens + nt * 8 + 2 * t);
-            uint32_t* row_b = reinterpret_cast<uint32_t*>(sp + (mt * 16 + g + 8) * kWindowTokens + nt * 8 + 2 * t);
-            *row_a = c[0];
-            *row_b = c[1];
-        }
-    __syncwarp();
-    const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias) + head * kRelBiasSize;
-    softmax_row(sp + lane * kWindowTokens, relbias, lane, present);
-    softmax_row(sp + (lane + 32) * kWindowTokens, relbias, lane + 32, present);
-    __syncwarp();
-    uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
-    for (uint32_t mt = 0; mt < 4; ++mt)
-        for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
-            uint32_t c[2] = {0u, 0u};
-            for (uint32_t k = 0; k < kWindowTokens; k += 16) {
-                const uint16_t* pa = sp + (mt * 16 + g) * kWindowTokens + k + 2 * t;
-                const uint16_t* pb = sp + (mt * 16 + g + 8) * kWindowTokens + k + 2 * t;
-                uint32_t a[4] = {load_pair(pa), load_pair(pb), load_pair(pa + 8), load_pair(pb + 8)};
-                uint32_t d = nt * 8 + g;
-                uint32_t b[2] = {pack(value(k + 2 * t, d), value(k + 2 * t + 1, d)),
-                                 pack(value(k + 2 * t + 8, d), value(k + 2 * t + 9, d))};
-                mma(c, a, b);
-            }
-            for (uint32_t half = 0; half < 2; ++half) {
-                uint32_t i = mt * 16 + g + 8 * half;
-                if (!((present >> i) & 1u)) continue;
-                uint16_t* o = out + static_cast<uint64_t>(tokens[i]) * p.channels + head * kHeadDim + nt * 8 + 2 * t;
-                o[0] = static_cast<uint16_t>(c[half] & 0xffffu);
-                o[1] = static_cast<uint16_t>(c[half] >> 16);
-            }
-        }
+    attention_window(p, blockIdx.x, blockIdx.y, threadIdx.x, sp, tokens);
 }

@@ -99,6 +99,41 @@ struct alignas(8) RegroupParams { // d4r_nn_merge (fine -> coarse), d4r_nn_expan
 };
 static_assert(sizeof(RegroupParams) == 40);
 
+// d4r_nn_block: one transformer block (layernorm, qkv, attention, proj + residual, layernorm, fc1 + relu, fc2 +
+// residual) updating `stream` in place, one block of kBlockWarps warps per 8 x 8-token window (docs/network.md,
+// "Fused blocks"). The work buffers and weights are those of the seven launches it replaces, and it writes what
+// they write (the scratch tensors too), byte for byte.
+inline constexpr uint32_t kBlockWarps = 4;
+struct alignas(8) BlockParams {
+    uint64_t stream;                  // T x C, read and written
+    uint64_t norm, qkv, attn, hidden; // work buffers: T x C, T x 3C, T x C, T x 2C
+    uint64_t ln1_g, ln1_b, qkv_w, qkv_b, relbias, proj_w, proj_b, ln2_g, ln2_b, fc1_w, fc1_b, fc2_w, fc2_b;
+    uint32_t grid_w, grid_h, channels, heads; // channels 32, 64 or 128 (heads of kHeadDim, at most kBlockWarps)
+};
+static_assert(sizeof(BlockParams) == 160);
+
+// The parameter blocks of the launches a d4r_nn_block stands for (the plan launches these when it does not fuse).
+enum class BlockLinear : uint32_t { Qkv, Proj, Fc1, Fc2 };
+D4R_HD NormParams block_norm(const BlockParams& b, bool second) {
+    return {b.stream, second ? b.ln2_g : b.ln1_g, second ? b.ln2_b : b.ln1_b, b.norm, b.grid_w * b.grid_h, b.channels};
+}
+D4R_HD LinearParams block_linear(const BlockParams& b, BlockLinear which) {
+    const uint32_t c = b.channels, tokens = b.grid_w * b.grid_h;
+    switch (which) {
+    case BlockLinear::Qkv:
+        return {b.norm, b.qkv_w, b.qkv_b, 0, b.qkv, tokens, c, 3 * c, 0};
+    case BlockLinear::Proj:
+        return {b.attn, b.proj_w, b.proj_b, b.stream, b.stream, tokens, c, c, kResidual};
+    case BlockLinear::Fc1:
+        return {b.norm, b.fc1_w, b.fc1_b, 0, b.hidden, tokens, c, 2 * c, kRelu};
+    default:
+        return {b.hidden, b.fc2_w, b.fc2_b, b.stream, b.stream, tokens, 2 * c, c, kResidual};
+    }
+}
+D4R_HD AttnParams block_attention(const BlockParams& b) {
+    return {b.qkv, b.relbias, b.attn, b.grid_w, b.grid_h, b.channels, b.heads};
+}
+
 // ---- scalar helpers (selects: their NaN handling is the same everywhere) ----
 D4R_HD float min_f(float a, float b) { return a < b ? a : b; }
 D4R_HD float max_f(float a, float b) { return a > b ? a : b; }

@@ -1,0 +1,81 @@
+// d4r refine network, fast sm_90 set: one warp's 16 queries of an 8 x 8-token window against its 64 keys, with f32
+// scores (fast_attention.cu, one warp per window and head; fast_block.cu, inside the fused block).
+#pragma once
+
+#include "fast_common.cuh"
+
+namespace d4r::refine::fast {
+
+inline constexpr uint32_t kKvRow = kHeadDim + 8; // halves per shared k or v row (no bank conflicts)
+
+// The warp's query rows r0 = 16m + g and r1 = r0 + 8 (window positions; lane group g, thread t of the quad) with their
+// q as A fragments QA (head dimensions 0-15, 16-31) against K and V (64 rows of kKvRow halves, zero for absent
+// tokens) and BIAS (the head's 225 relative biases as f32): the scores in registers, the relative bias added,
+// absent keys (PRESENT: a bit per window position) masked, row maxima and sums across the quad, the unnormalised
+// probabilities (f16) as the A operand of P V. O gets each row's 32 output dimensions (four n-tiles of 8), divided by
+// the row's sum.
+__device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const uint16_t* k, const uint16_t* v,
+                                            const float* bias, uint64_t present, uint32_t r0, uint32_t g, uint32_t t,
+                                            float (&o)[4][4]) {
+    const uint32_t r1 = r0 + 8;
+    float sc[8][4];
+#pragma unroll
+    for (uint32_t nt = 0; nt < 8; ++nt) {
+        sc[nt][0] = sc[nt][1] = sc[nt][2] = sc[nt][3] = 0.0f;
+        const uint16_t* kr = k + (nt * 8 + g) * kKvRow + 2 * t;
+#pragma unroll
+        for (uint32_t s = 0; s < 2; ++s) mma_f32(sc[nt], qa[s], load_pair(kr + s * 16), load_pair(kr + s * 16 + 8));
+    }
+    const int32_t x0 = static_cast<int32_t>(r0 % kWindow), y0 = static_cast<int32_t>(r0 / kWindow);
+    const int32_t x1 = static_cast<int32_t>(r1 % kWindow), y1 = static_cast<int32_t>(r1 / kWindow);
+    float m0 = -3.0e38f, m1 = -3.0e38f;
+#pragma unroll
+    for (uint32_t nt = 0; nt < 8; ++nt)
+#pragma unroll
+        for (uint32_t e = 0; e < 2; ++e) {
+            const uint32_t j = nt * 8 + 2 * t + e;
+            const int32_t xj = static_cast<int32_t>(j % kWindow), yj = static_cast<int32_t>(j / kWindow);
+            const bool here = (present >> j) & 1u;
+            sc[nt][e] = here ? sc[nt][e] + bias[(y0 - yj + 7) * 15 + (x0 - xj + 7)] : -3.0e38f;
+            sc[nt][2 + e] = here ? sc[nt][2 + e] + bias[(y1 - yj + 7) * 15 + (x1 - xj + 7)] : -3.0e38f;
+            m0 = fmaxf(m0, sc[nt][e]);
+            m1 = fmaxf(m1, sc[nt][2 + e]);
+        }
+    m0 = fmaxf(m0, __shfl_xor_sync(0xffffffffu, m0, 1));
+    m0 = fmaxf(m0, __shfl_xor_sync(0xffffffffu, m0, 2));
+    m1 = fmaxf(m1, __shfl_xor_sync(0xffffffffu, m1, 1));
+    m1 = fmaxf(m1, __shfl_xor_sync(0xffffffffu, m1, 2));
+    float s0 = 0.0f, s1 = 0.0f;
+    uint32_t pa[4][4]; // the probabilities as A fragments: K steps of 16 keys
+#pragma unroll
+    for (uint32_t nt = 0; nt < 8; ++nt) {
+        const float e00 = __expf(sc[nt][0] - m0), e01 = __expf(sc[nt][1] - m0);
+        const float e10 = __expf(sc[nt][2] - m1), e11 = __expf(sc[nt][3] - m1);
+        s0 += e00 + e01;
+        s1 += e10 + e11;
+        pa[nt / 2][(nt % 2) * 2 + 0] = pack_f32(e00, e01);
+        pa[nt / 2][(nt % 2) * 2 + 1] = pack_f32(e10, e11);
+    }
+    s0 += __shfl_xor_sync(0xffffffffu, s0, 1);
+    s0 += __shfl_xor_sync(0xffffffffu, s0, 2);
+    s1 += __shfl_xor_sync(0xffffffffu, s1, 1);
+    s1 += __shfl_xor_sync(0xffffffffu, s1, 2);
+    const float inv0 = 1.0f / s0, inv1 = 1.0f / s1;
+#pragma unroll
+    for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
+        o[nt][0] = o[nt][1] = o[nt][2] = o[nt][3] = 0.0f;
+        const uint32_t d = nt * 8 + g;
+#pragma unroll
+        for (uint32_t s = 0; s < 4; ++s) {
+            const uint32_t j = s * 16 + 2 * t;
+            mma_f32(o[nt], pa[s], pack(v[j * kKvRow + d], v[(j + 1) * kKvRow + d]),
+                    pack(v[(j + 8) * kKvRow + d], v[(j + 9) * kKvRow + d]));
+        }
+        o[nt][0] *= inv0;
+        o[nt][1] *= inv0;
+        o[nt][2] *= inv1;
+        o[nt][3] *= inv1;
+    }
+}
+
+} // namespace d4r::refine::fast

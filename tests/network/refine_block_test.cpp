@@ -1,0 +1,119 @@
+// Fused plans (network/plan.h, PlanOptions::fuse_blocks): each transformer block with f16 weights is one
+// d4r_nn_block launch. Its PTX (refine_block.ptx), run on ptxsim, and the host kernels write the unfused plan's
+// bytes (the block's output equals the unfused block's last launch, fc2, and the image equals); the fast sm_90
+// kernel (cuda/fast_block.cu compiled to PTX) stays within 60 dB of the PTX path. refine-v2's fused pass after the
+// core is in refine_v2_test.cpp; the pipeline's choice between the layouts in refine_native_test.cpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "block_traces.h"
+#include "cuda_env.h"
+#include "fast_sm90_ptx.h"
+#include "harness.h"
+#include "network/host_kernels.h"
+#include "network/layer_trace.h"
+#include "network/plan.h"
+#include "network/refine_pipeline.h"
+#include "network/test_model.h"
+
+using namespace d4r;
+using namespace d4r::network;
+
+namespace {
+
+size_t count(const std::vector<Launch>& plan, Kernel k) {
+    return static_cast<size_t>(std::count_if(plan.begin(), plan.end(), [k](const Launch& l) { return l.kernel == k; }));
+}
+
+} // namespace
+
+TEST(RefineBlockPlan, FusedPlansLaunchOneBlockForEachF16Block) {
+    const Geometry g = geometry_for(72, 40);
+    for (const char* arch : {kArchRefineV1, kArchRefineV2}) {
+        const std::vector<Launch> unfused = plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch);
+        const std::vector<Launch> fused = plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch, nullptr, kFused);
+        EXPECT_EQ(count(unfused, Kernel::Block), 0u) << arch;
+        EXPECT_EQ(count(fused, Kernel::Block), 3u) << arch;
+        EXPECT_EQ(count(fused, Kernel::LayerNorm) + count(fused, Kernel::Attention), 0u) << arch;
+        EXPECT_EQ(unfused.size() - fused.size(), 3u * 6u) << arch;
+        for (const Launch& l : fused)
+            if (l.kernel == Kernel::Block) {
+                const auto b = l.as<refine::math::BlockParams>();
+                EXPECT_EQ(l.grid[0], refine::math::div_up(b.grid_w, 8) * refine::math::div_up(b.grid_h, 8)) << l.what;
+                EXPECT_EQ(l.block[0], refine::math::kBlockWarps * 32) << l.what;
+                EXPECT_EQ(b.heads * refine::math::kHeadDim, b.channels) << l.what;
+            }
+    }
+    // The FP8 variants' enc2 has e4m3 weights: it stays seven launches.
+    for (const char* arch : {kArchRefineV1Fp8, kArchRefineV2Fp8}) {
+        const std::vector<Launch> fused = plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch, nullptr, kFused);
+        EXPECT_EQ(count(fused, Kernel::Block), 2u) << arch;
+        EXPECT_EQ(count(fused, Kernel::LinearFp8), arch == std::string(kArchRefineV1Fp8) ? 4u : 3u) << arch;
+        for (const Launch& l : fused) EXPECT_NE(l.what, "enc2") << arch;
+    }
+    EXPECT_EQ(plan_kernels(kArchRefineV1, kFused).size(), 6u); // patchify, linear, block, merge, expand, unpatchify
+}
+
+class RefineBlock : public ::testing::TestWithParam<std::pair<uint32_t, uint32_t>> {};
+
+// The PTX on ptxsim: the fused plan writes the unfused plan's bytes (windows cut by the grid's edge included).
+TEST_P(RefineBlock, ThePtxBlockWritesTheUnfusedBytes) {
+    std::string why;
+    const upscaler::CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(upscaler::test::open_context(*cuda));
+    const auto [w, h] = GetParam();
+    const Model model = nettest::random_model(5);
+    const std::vector<uint16_t> image = nettest::test_image(w, h, 4);
+    auto unfused = trace_forward(*cuda, model, image, w, h);
+    ASSERT_TRUE(unfused) << unfused.error().text();
+    auto fused = trace_forward(*cuda, model, image, w, h, kernel_ptx, kFused);
+    ASSERT_TRUE(fused) << fused.error().text();
+    expect_blocks_match(*unfused, *fused, 0);
+}
+
+// The host kernels (the C++ reference and the CPU accuracy set) run the fused plan to the same bytes.
+TEST_P(RefineBlock, TheHostKernelsRunTheFusedPlanToTheSameBytes) {
+    const auto [w, h] = GetParam();
+    const Model model = nettest::random_model(6);
+    const Geometry g = geometry_for(w, h);
+    const std::vector<uint8_t> weights = pack_weights(model);
+    auto pass = [&](PlanOptions options) {
+        std::vector<uint16_t> image = nettest::test_image(w, h, 2);
+        std::vector<uint64_t> scratch(scratch_layout(g).total / 8 + 1, 0);
+        for (const Launch& l : plan_forward(g, reinterpret_cast<uint64_t>(image.data()), w * 8,
+                                            reinterpret_cast<uint64_t>(weights.data()),
+                                            reinterpret_cast<uint64_t>(scratch.data()), model.arch, nullptr, options))
+            run_launch(l, 2);
+        return image;
+    };
+    const std::vector<uint16_t> unfused = pass({}), fused = pass(kFused);
+    EXPECT_TRUE(unfused == fused);
+    EXPECT_FALSE(unfused == nettest::test_image(w, h, 2)) << "the network should change the image";
+}
+
+// The fast sm_90 kernel (its PTX on ptxsim, one window per block here; a persistent grid on a GPU) within 60 dB.
+TEST_P(RefineBlock, TheFastSm90BlockStaysWithin60DbOfThePtxPath) {
+    std::string why;
+    const FastPtx* fast = fast_ptx(&why);
+    if (!fast) GTEST_SKIP() << why;
+    const upscaler::CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(upscaler::test::open_context(*cuda));
+    const auto [w, h] = GetParam();
+    const Model model = nettest::random_model(8);
+    const std::vector<uint16_t> image = nettest::test_image(w, h, 5);
+    auto unfused = trace_forward(*cuda, model, image, w, h);
+    ASSERT_TRUE(unfused) << unfused.error().text();
+    auto fused = trace_forward(
+        *cuda, model, image, w, h,
+        [&](Kernel k) { return k == Kernel::Block ? std::string_view(fast->block) : kernel_ptx(k); }, kFused);
+    ASSERT_TRUE(fused) << fused.error().text();
+    expect_blocks_match(*unfused, *fused, 60.0);
+    EXPECT_FALSE(unfused->back().bytes == fused->back().bytes) << "f32 accumulators gave the f16 chain's bytes";
+}
+
+// 72x40: a grid of 18 x 10 tokens (windows cut on both sides); 40x24: 10 x 6.
+INSTANTIATE_TEST_SUITE_P(Sizes, RefineBlock, ::testing::Values(std::pair{72u, 40u}, std::pair{40u, 24u}),
+                         [](const auto& info) { return fmt::format("{}x{}", info.param.first, info.param.second); });
