@@ -57,7 +57,7 @@ public:
         // Only the modules of the kernels the plan launches: refine_fp8.ptx (sm_89) only for refine-v1-fp8.
         for (Kernel k : plan_kernels(model.arch)) D4R_TRY(load(k));
         m_arch = model.arch;
-        D4R_TRY(choose_layout());
+        choose_layout();
         std::vector<uint8_t> weights = pack_weights(model);
         m_weight_bytes = weights.size();
         const uint64_t total = m_weight_bytes + scratch_layout(m_max, m_arch).total;
@@ -72,24 +72,27 @@ public:
     }
 
     // Fused blocks when a native kernel serves d4r_nn_block (refine_pipeline.h), said once per process and reason.
-    Status choose_layout() {
+    // Nothing here fails the pipeline: whatever stands in the way of the fused plan leaves the unfused one.
+    void choose_layout() {
         const std::vector<Kernel> fused = plan_kernels(m_arch, {.fuse_blocks = true});
-        if (std::find(fused.begin(), fused.end(), Kernel::Block) == fused.end()) return ok_status(); // nothing to fuse
-        const char* why = "the CUDA library has no d4rFuncIsNative (not libd4rcuda)";
+        if (std::find(fused.begin(), fused.end(), Kernel::Block) == fused.end()) return; // nothing to fuse
+        std::string why = "the CUDA library has no d4rFuncIsNative (not libd4rcuda)";
         if (m_cuda.d4rFuncIsNative) {
-            D4R_TRY(load(Kernel::Block));
             int native = 0;
-            const CUresult r = m_cuda.d4rFuncIsNative(&native, m_functions[static_cast<size_t>(Kernel::Block)]);
-            if (r != CUDA_SUCCESS)
-                return cuda_error(m_cuda, "d4rFuncIsNative", r).add_context(kernel_name(Kernel::Block));
-            m_options.fuse_blocks = native != 0;
-            why = "d4r_nn_block has no native kernel in the active kernel set";
+            CUresult r = CUDA_SUCCESS;
+            if (Status loaded = load(Kernel::Block); !loaded)
+                why = loaded.error().text();
+            else if ((r = m_cuda.d4rFuncIsNative(&native, m_functions[static_cast<size_t>(Kernel::Block)])) !=
+                     CUDA_SUCCESS)
+                why = cuda_error(m_cuda, "d4rFuncIsNative", r).text();
+            else
+                why = "d4r_nn_block has no native kernel in the active kernel set";
+            m_options.fuse_blocks = r == CUDA_SUCCESS && native != 0;
         }
         if (m_options.fuse_blocks && log::once("refine network: fused"))
             log::info("refine network: fused blocks (d4r_nn_block runs a native kernel)");
-        if (!m_options.fuse_blocks && log::once(std::string("refine network: unfused: ") + why))
+        if (!m_options.fuse_blocks && log::once("refine network: unfused: " + why))
             log::info("refine network: unfused blocks (seven launches each): {}", why);
-        return ok_status();
     }
 
     // Loads the module defining KERNEL (once) and gets its function.

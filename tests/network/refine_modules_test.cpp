@@ -111,6 +111,36 @@ TEST(RefineModules, ARefineV2Fp8ModelsPipelineLoadsAllThreeModules) {
               (std::vector<std::string>{"refine.ptx", "refine_fp8.ptx", "refine_v2.ptx", "refine_block.ptx"}));
 }
 
+// A block module that does not load (a backend that cannot compile it) leaves the unfused plan: the pipeline is
+// made and refines.
+bool g_block_refused = false;
+d4r::abi::CUresult refusing_block_load(d4r::abi::CUmodule* module, const void* image) {
+    if (static_cast<const char*>(image) != refine_block_ptx().data()) return g_load(module, image);
+    g_block_refused = true;
+    return d4r::abi::CUDA_ERROR_INVALID_PTX;
+}
+
+TEST(RefineModules, ABlockModuleThatDoesNotLoadLeavesTheUnfusedPlan) {
+    std::string why;
+    const upscaler::CudaFunctions* cpu = upscaler::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cpu, nullptr) << why;
+    ASSERT_TRUE(upscaler::test::open_context(*cpu));
+    upscaler::CudaFunctions cuda = *cpu;
+    g_load = cpu->cuModuleLoadData;
+    cuda.cuModuleLoadData = refusing_block_load;
+    g_block_refused = false;
+    auto pipeline = RefinePipeline::create(cuda, nettest::random_model_of(7, kArchRefineV1), 16, 16);
+    ASSERT_TRUE(pipeline) << pipeline.error().text();
+    EXPECT_TRUE(g_block_refused) << "the pipeline never asked for the block module";
+    d4r::abi::CUdeviceptr image = 0;
+    ASSERT_EQ(cpu->cuMemAlloc_v2(&image, 16 * 16 * 8), d4r::abi::CUDA_SUCCESS);
+    ASSERT_EQ(cpu->cuMemsetD8_v2(image, 0, 16 * 16 * 8), d4r::abi::CUDA_SUCCESS);
+    Status s = (*pipeline)->refine(image, 0, 16, 16, nullptr);
+    EXPECT_TRUE(s) << s.error().text();
+    EXPECT_EQ(cpu->cuCtxSynchronize(), d4r::abi::CUDA_SUCCESS);
+    cpu->cuMemFree_v2(image);
+}
+
 // Over a CUDA library without d4rFuncIsNative (NVIDIA's), there is nothing to ask: the block module is not loaded.
 TEST(RefineModules, WithoutD4rFuncIsNativeTheBlockModuleIsNotLoaded) {
     std::string why;

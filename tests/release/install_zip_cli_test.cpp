@@ -63,7 +63,7 @@ fs::path package_release(const TempDir& t, const fs::path& out) {
     t.write("rocm/libamdhip64.so.6", elf_needing("2.31"));
     t.write("kernels/gfx1101/d4r-kernels.txt", "k 0123456789abcdef\n");
     t.write("kernels/gfx1101/k.hsaco", std::string(20000, 'k')); // deflated in the zip
-    const auto p = t.path();
+    const auto& p = t.path();
     RunResult r =
         run_d4r({"package", out.string(), "--build", (p / "build").string(), "--source", (p / "src").string(),
                  "--optiscaler", (p / "optiscaler").string(), "--vkd3d", (p / "vkd3d").string(), "--zluda",

@@ -145,15 +145,15 @@ int sweep_with_zeros(void* lib, const char* phase) {
         }
     });
     int count = 0;
-#define D4R_SWEEP_ONE(exp, base, since, params, args)                                                      \
-    if (std::strcmp(#exp, "cuDevicePrimaryCtxReset") && std::strcmp(#exp, "cuDevicePrimaryCtxReset_v2")) { \
-        auto f = reinterpret_cast<CUresult(*) params>(dlsym(lib, #exp));                                   \
-        if (f) {                                                                                           \
-            current = #exp;                                                                                \
-            (void)call_with_zeros(f);                                                                      \
-            ++calls;                                                                                       \
-            ++count;                                                                                       \
-        }                                                                                                  \
+#define D4R_SWEEP_ONE(exp, base, since, params, args)                                                                \
+    if (std::strcmp(#exp, "cuDevicePrimaryCtxReset") != 0 && std::strcmp(#exp, "cuDevicePrimaryCtxReset_v2") != 0) { \
+        auto f = reinterpret_cast<CUresult(*) params>(dlsym(lib, #exp));                                             \
+        if (f) {                                                                                                     \
+            current = #exp;                                                                                          \
+            (void)call_with_zeros(f);                                                                                \
+            ++calls;                                                                                                 \
+            ++count;                                                                                                 \
+        }                                                                                                            \
     }
     D4R_CUDA_API(D4R_SWEEP_ONE)
 #undef D4R_SWEEP_ONE
