@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,16 +43,24 @@ d4r::abi::CUresult recording_load(d4r::abi::CUmodule* module, const void* image)
     return g_load(module, image);
 }
 
-std::vector<std::string> modules_loaded_by_a_pipeline(std::string_view arch) {
+// The cpu backend's functions (its context current) with cuModuleLoadData replaced by LOAD, which passes on to
+// g_load; nothing, with a failure recorded, when the backend does not open.
+std::optional<upscaler::CudaFunctions> cpu_loading_with(d4r::abi::PFN_cuModuleLoadData load) {
     std::string why;
     const upscaler::CudaFunctions* cpu = upscaler::test::cpu_backend_cuda(&why);
     EXPECT_NE(cpu, nullptr) << why;
-    if (!cpu || !upscaler::test::open_context(*cpu)) return {};
+    if (!cpu || !upscaler::test::open_context(*cpu)) return std::nullopt;
     upscaler::CudaFunctions cuda = *cpu;
     g_load = cpu->cuModuleLoadData;
-    cuda.cuModuleLoadData = recording_load;
+    cuda.cuModuleLoadData = load;
     g_loaded.clear();
-    auto pipeline = RefinePipeline::create(cuda, nettest::random_model_of(7, arch), 16, 16);
+    return cuda;
+}
+
+std::vector<std::string> modules_loaded_by_a_pipeline(std::string_view arch) {
+    const std::optional<upscaler::CudaFunctions> cuda = cpu_loading_with(recording_load);
+    if (!cuda) return {};
+    auto pipeline = RefinePipeline::create(*cuda, nettest::random_model_of(7, arch), 16, 16);
     EXPECT_TRUE(pipeline) << pipeline.error().text();
     return g_loaded;
 }
@@ -121,38 +130,27 @@ d4r::abi::CUresult refusing_block_load(d4r::abi::CUmodule* module, const void* i
 }
 
 TEST(RefineModules, ABlockModuleThatDoesNotLoadLeavesTheUnfusedPlan) {
-    std::string why;
-    const upscaler::CudaFunctions* cpu = upscaler::test::cpu_backend_cuda(&why);
-    ASSERT_NE(cpu, nullptr) << why;
-    ASSERT_TRUE(upscaler::test::open_context(*cpu));
-    upscaler::CudaFunctions cuda = *cpu;
-    g_load = cpu->cuModuleLoadData;
-    cuda.cuModuleLoadData = refusing_block_load;
+    const std::optional<upscaler::CudaFunctions> cuda = cpu_loading_with(refusing_block_load);
+    ASSERT_TRUE(cuda);
     g_block_refused = false;
-    auto pipeline = RefinePipeline::create(cuda, nettest::random_model_of(7, kArchRefineV1), 16, 16);
+    auto pipeline = RefinePipeline::create(*cuda, nettest::random_model_of(7, kArchRefineV1), 16, 16);
     ASSERT_TRUE(pipeline) << pipeline.error().text();
     EXPECT_TRUE(g_block_refused) << "the pipeline never asked for the block module";
     d4r::abi::CUdeviceptr image = 0;
-    ASSERT_EQ(cpu->cuMemAlloc_v2(&image, 16 * 16 * 8), d4r::abi::CUDA_SUCCESS);
-    ASSERT_EQ(cpu->cuMemsetD8_v2(image, 0, 16 * 16 * 8), d4r::abi::CUDA_SUCCESS);
+    ASSERT_EQ(cuda->cuMemAlloc_v2(&image, 16 * 16 * 8), d4r::abi::CUDA_SUCCESS);
+    ASSERT_EQ(cuda->cuMemsetD8_v2(image, 0, 16 * 16 * 8), d4r::abi::CUDA_SUCCESS);
     Status s = (*pipeline)->refine(image, 0, 16, 16, nullptr);
     EXPECT_TRUE(s) << s.error().text();
-    EXPECT_EQ(cpu->cuCtxSynchronize(), d4r::abi::CUDA_SUCCESS);
-    cpu->cuMemFree_v2(image);
+    EXPECT_EQ(cuda->cuCtxSynchronize(), d4r::abi::CUDA_SUCCESS);
+    cuda->cuMemFree_v2(image);
 }
 
 // Over a CUDA library without d4rFuncIsNative (NVIDIA's), there is nothing to ask: the block module is not loaded.
 TEST(RefineModules, WithoutD4rFuncIsNativeTheBlockModuleIsNotLoaded) {
-    std::string why;
-    const upscaler::CudaFunctions* cpu = upscaler::test::cpu_backend_cuda(&why);
-    ASSERT_NE(cpu, nullptr) << why;
-    ASSERT_TRUE(upscaler::test::open_context(*cpu));
-    upscaler::CudaFunctions cuda = *cpu;
-    g_load = cpu->cuModuleLoadData;
-    cuda.cuModuleLoadData = recording_load;
-    cuda.d4rFuncIsNative = nullptr;
-    g_loaded.clear();
-    auto pipeline = RefinePipeline::create(cuda, nettest::random_model_of(7, kArchRefineV1), 16, 16);
+    std::optional<upscaler::CudaFunctions> cuda = cpu_loading_with(recording_load);
+    ASSERT_TRUE(cuda);
+    cuda->d4rFuncIsNative = nullptr;
+    auto pipeline = RefinePipeline::create(*cuda, nettest::random_model_of(7, kArchRefineV1), 16, 16);
     ASSERT_TRUE(pipeline) << pipeline.error().text();
     EXPECT_EQ(g_loaded, std::vector<std::string>{"refine.ptx"});
 }

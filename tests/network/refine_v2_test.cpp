@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "block_traces.h"
@@ -88,6 +89,36 @@ TEST(RefineV2, TheFp8VariantAfterTheCoreGivesTheHostKernelsBytes) {
     after_the_core_the_ptx_path_gives_the_host_kernels_bytes(kArchRefineV2Fp8);
 }
 
+// The core's output image (host memory on the cpu backend): every traced pass writes the network's image over it, so
+// each pass after the first starts from what the core wrote (restore()).
+struct CoreOutput {
+    explicit CoreOutput(const up::math::Params& core)
+        : at(reinterpret_cast<uint8_t*>(core.output)),
+          saved(at, at + size_t(core.output_pitch) * (core.output_h - 1) + size_t(core.output_w) * 8) {}
+    void restore() const { std::memcpy(at, saved.data(), saved.size()); }
+    uint8_t* at;
+    std::vector<uint8_t> saved;
+};
+
+// Runs the core for O's frames on the cpu backend and BODY(cuda, core) after each with the frame's parameter block;
+// FRAMES counts the frames BODY saw.
+void after_each_core_frame(const up::test::RunOptions& o, uint32_t& frames,
+                           const std::function<Status(const up::CudaFunctions&, const up::math::Params&)>& body) {
+    std::string why;
+    const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(up::test::open_context(*cuda));
+    auto after = [&](uint32_t, const up::Pipeline& pipeline) -> Status {
+        const up::math::Params* core = pipeline.frame_params();
+        if (!core) return make_error(ErrorCode::Internal, "no frame parameters after evaluate");
+        D4R_TRY(body(*cuda, *core));
+        ++frames;
+        return ok_status();
+    };
+    Status s = up::test::run_pipeline(*cuda, o, [](uint32_t, const std::vector<uint16_t>&) {}, nullptr, after);
+    ASSERT_TRUE(s) << s.error().text();
+}
+
 // The fast sm_90 kernels (compiled to PTX, on ptxsim) over refine-v2 after each of three core frames: with only the
 // exact ones fast (the layernorm of 32, 64 and 128 channels, the regrouping), every layer gives the PTX path's bytes;
 // with all of them, every layer stays within 60 dB of the PTX path's trace of the same frame, and the image as
@@ -98,40 +129,29 @@ TEST(RefineV2, TheFastSm90KernelsStayWithin60DbOfThePtxPath) {
     std::string why;
     const FastPtx* fast = fast_ptx(&why);
     if (!fast) GTEST_SKIP() << why;
-    const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
-    ASSERT_NE(cuda, nullptr) << why;
-    ASSERT_TRUE(up::test::open_context(*cuda));
     up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 3);
     o.exposure_texture = 1.25f;
     const Model model = nettest::random_model_of(11, kArchRefineV2);
     uint32_t frames = 0;
-    auto after = [&](uint32_t, const up::Pipeline& pipeline) -> Status {
-        const up::math::Params* core = pipeline.frame_params();
-        if (!core) return make_error(ErrorCode::Internal, "no frame parameters after evaluate");
-        // Both passes write the network's image over the core's output: each starts from the core's.
-        auto* image = reinterpret_cast<uint8_t*>(core->output); // host memory on the cpu backend
-        const size_t bytes = size_t(core->output_pitch) * (core->output_h - 1) + size_t(core->output_w) * 8;
-        const std::vector<uint8_t> before(image, image + bytes);
-        const LayerTrace reference = D4R_TRY(trace_forward_after_core(*cuda, model, *core, kernel_ptx));
-        std::memcpy(image, before.data(), bytes);
+    after_each_core_frame(o, frames, [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
+        const CoreOutput image(core);
+        const LayerTrace reference = D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx));
+        image.restore();
         const LayerTrace exact_trace =
-            D4R_TRY(trace_forward_after_core(*cuda, model, *core, [&](Kernel k) { return pick(*fast, k, false); }));
-        std::memcpy(image, before.data(), bytes);
+            D4R_TRY(trace_forward_after_core(cuda, model, core, [&](Kernel k) { return pick(*fast, k, false); }));
+        image.restore();
         for (const LayerComparison& l : D4R_TRY(compare_traces(reference, exact_trace)))
             EXPECT_EQ(l.differ, 0u) << "frame " << frames << ": " << l.layer << " (" << l.kernel << ")";
         const LayerTrace fast_trace =
-            D4R_TRY(trace_forward_after_core(*cuda, model, *core, [&](Kernel k) { return pick(*fast, k, true); }));
+            D4R_TRY(trace_forward_after_core(cuda, model, core, [&](Kernel k) { return pick(*fast, k, true); }));
         const std::vector<LayerComparison> close = D4R_TRY(compare_traces(reference, fast_trace));
         for (const LayerComparison& l : close) {
             if (l.kernel == "d4r_nn_pixel_blend") continue; // the HDR image: compared as displayed (layer_trace.h)
             EXPECT_GE(l.psnr_db, 60.0) << "frame " << frames << ": " << l.layer << " (" << l.kernel << ")";
         }
         EXPECT_GE(displayed_psnr(reference.back().bytes, fast_trace.back().bytes), 60.0) << "frame " << frames;
-        ++frames;
         return ok_status();
-    };
-    Status s = up::test::run_pipeline(*cuda, o, [](uint32_t, const std::vector<uint16_t>&) {}, nullptr, after);
-    ASSERT_TRUE(s) << s.error().text();
+    });
     EXPECT_EQ(frames, 3u);
 }
 
@@ -141,30 +161,21 @@ void fused_after_core(bool fast_block) {
     std::string why;
     const FastPtx* fast = fast_block ? fast_ptx(&why) : nullptr;
     if (fast_block && !fast) GTEST_SKIP() << why;
-    const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
-    ASSERT_NE(cuda, nullptr) << why;
-    ASSERT_TRUE(up::test::open_context(*cuda));
-    up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 2);
     const Model model = nettest::random_model_of(12, kArchRefineV2);
     uint32_t frames = 0;
-    auto after = [&](uint32_t, const up::Pipeline& pipeline) -> Status {
-        const up::math::Params* core = pipeline.frame_params();
-        if (!core) return make_error(ErrorCode::Internal, "no frame parameters after evaluate");
-        auto* image = reinterpret_cast<uint8_t*>(core->output); // host memory on the cpu backend
-        const size_t bytes = size_t(core->output_pitch) * (core->output_h - 1) + size_t(core->output_w) * 8;
-        const std::vector<uint8_t> before(image, image + bytes);
-        const LayerTrace unfused = D4R_TRY(trace_forward_after_core(*cuda, model, *core, kernel_ptx));
-        std::memcpy(image, before.data(), bytes);
-        const LayerTrace fused = D4R_TRY(trace_forward_after_core(
-            *cuda, model, *core,
-            [&](Kernel k) { return fast && k == Kernel::Block ? std::string_view(fast->block) : kernel_ptx(k); },
-            kFused));
-        expect_blocks_match(unfused, fused, fast ? 60.0 : 0.0);
-        ++frames;
-        return ok_status();
-    };
-    Status s = up::test::run_pipeline(*cuda, o, [](uint32_t, const std::vector<uint16_t>&) {}, nullptr, after);
-    ASSERT_TRUE(s) << s.error().text();
+    after_each_core_frame(
+        up::test::probe_options(24, 16, 48, 32, 2), frames,
+        [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
+            const CoreOutput image(core);
+            const LayerTrace unfused = D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx));
+            image.restore();
+            const LayerTrace fused = D4R_TRY(trace_forward_after_core(
+                cuda, model, core,
+                [&](Kernel k) { return fast && k == Kernel::Block ? std::string_view(fast->block) : kernel_ptx(k); },
+                kFused));
+            expect_blocks_match(unfused, fused, fast ? 60.0 : 0.0);
+            return ok_status();
+        });
     EXPECT_EQ(frames, 2u);
 }
 
