@@ -34,11 +34,7 @@ extern "C" __global__ void __launch_bounds__(32) d4r_nn_attention(AttnParams p) 
 #pragma unroll
     for (uint32_t n = 0; n < kPieces; ++n)
         *reinterpret_cast<uint4*>((which == 0 ? k : v) + (4 * n + lane / 8) * kKvRow + part * 8) = val[n];
-    uint64_t present = 0;
-    for (uint32_t i = 0; i < kWindowTokens; ++i) {
-        uint32_t token;
-        if (window_token(p, window, i, token)) present |= uint64_t(1) << i;
-    }
+    const uint64_t present = window_present(p, window);
     __syncwarp();
     uint16_t* out = reinterpret_cast<uint16_t*>(p.out);
     for (uint32_t mt = 0; mt < 4; ++mt) {

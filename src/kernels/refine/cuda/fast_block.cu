@@ -143,11 +143,7 @@ __device__ __forceinline__ void window_block(const BlockParams& p, Shared& sh, u
             here ? *reinterpret_cast<const uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8)
                  : make_uint4(0, 0, 0, 0);
     }
-    uint64_t present = 0;
-    for (uint32_t i = 0; i < kWindowTokens; ++i) {
-        uint32_t token;
-        if (window_token(geometry, window, i, token)) present |= uint64_t(1) << i;
-    }
+    const uint64_t present = window_present(geometry, window);
     __syncthreads();
     const uint32_t r0 = warp * 16 + g, r1 = r0 + 8;
     uint16_t* x0 = sh.x + r0 * kXRow;

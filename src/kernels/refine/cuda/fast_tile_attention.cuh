@@ -8,6 +8,16 @@ namespace d4r::refine::fast {
 
 inline constexpr uint32_t kKvRow = kHeadDim + 8; // halves per shared k or v row (no bank conflicts)
 
+// Which of WINDOW's 64 positions are tokens of the grid (a bit per position, row-major in the window).
+__device__ __forceinline__ uint64_t window_present(const AttnParams& p, uint32_t window) {
+    uint64_t present = 0;
+    for (uint32_t i = 0; i < kWindowTokens; ++i) {
+        uint32_t token;
+        if (window_token(p, window, i, token)) present |= uint64_t(1) << i;
+    }
+    return present;
+}
+
 // The warp's query rows r0 = 16m + g and r1 = r0 + 8 (window positions; lane group g, thread t of the quad) with their
 // q as A fragments QA (head dimensions 0-15, 16-31) against K and V (64 rows of kKvRow halves, zero for absent
 // tokens) and BIAS (the head's 225 relative biases as f32): the scores in registers, the relative bias added,
