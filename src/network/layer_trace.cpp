@@ -44,6 +44,25 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
 
 namespace {
 
+// A native kernel's code compiled to PTX (the tests run the fast sm_90 kernels so) may ask for dynamic shared memory
+// with a u32 global `d4r_dynamic_shared`, as the override layer serves it (docs/runtime.md): its limit is raised
+// and its launches get that many bytes. 0 for a module without it.
+Expected<uint32_t> dynamic_shared_of(const upscaler::CudaFunctions& cuda, CUmodule module, CUfunction f) {
+    CUdeviceptr at = 0;
+    size_t size = 0;
+    if (!cuda.cuModuleGetGlobal_v2 || !cuda.cuFuncSetAttribute ||
+        cuda.cuModuleGetGlobal_v2(&at, &size, module, "d4r_dynamic_shared") != CUDA_SUCCESS || size != 4)
+        return 0u;
+    uint32_t bytes = 0;
+    CUresult r = cuda.cuMemcpyDtoH_v2(&bytes, at, 4);
+    if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuMemcpyDtoH_v2", r).add_context("d4r_dynamic_shared");
+    r = cuda.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes));
+    if (r != CUDA_SUCCESS)
+        return cuda_error(cuda, "cuFuncSetAttribute", r)
+            .add_context(fmt::format("{} bytes of dynamic shared memory", bytes));
+    return bytes;
+}
+
 // The pass over IMAGE (device memory, PITCH bytes a row) or, when RGBA is given, over a copy of it made here; CORE as
 // plan_forward takes it.
 Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model& model,
@@ -57,6 +76,7 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
     DeviceMemory mem{cuda, 0, {}};
     CUresult r = CUDA_SUCCESS;
     std::array<CUfunction, kAllKernels.size()> fn{};
+    std::array<uint32_t, kAllKernels.size()> shared{};   // dynamic shared memory bytes of each kernel's launches
     for (Kernel k : plan_kernels(model.arch, options)) { // only those: ptx_for need not define the others
         const char* text = ptx_for(k).data();
         auto loaded = std::find_if(mem.modules.begin(), mem.modules.end(), [&](auto& m) { return m.first == text; });
@@ -69,6 +89,9 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
         }
         if ((r = cuda.cuModuleGetFunction(&fn[size_t(k)], loaded->second, kernel_name(k))) != CUDA_SUCCESS)
             return cuda_error(cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
+        auto bytes = dynamic_shared_of(cuda, loaded->second, fn[size_t(k)]);
+        if (!bytes) return std::move(bytes).error().add_context(kernel_name(k));
+        shared[size_t(k)] = *bytes;
     }
     if ((r = cuda.cuMemAlloc_v2(&mem.base, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemAlloc_v2", r);
     if ((r = cuda.cuMemsetD8_v2(mem.base, 0, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemsetD8_v2", r);
@@ -80,7 +103,7 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
     for (const Launch& l : plan_forward(g, image_at, pitch, mem.base, mem.base + scratch, model.arch, core, options)) {
         void* args[] = {const_cast<uint8_t*>(l.params.data())};
         r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
-                                l.block[2], 0, nullptr, args, nullptr);
+                                l.block[2], shared[size_t(l.kernel)], nullptr, args, nullptr);
         if (r == CUDA_SUCCESS) r = cuda.cuCtxSynchronize();
         if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuLaunchKernel", r).add_context(l.what);
         TraceEntry e{kernel_name(l.kernel), l.what, std::vector<uint8_t>(l.out_bytes)};

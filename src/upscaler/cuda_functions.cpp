@@ -16,6 +16,10 @@ Expected<CudaFunctions> resolve_cuda_functions(void* library) {
     D4R_UPSCALER_CUDA_FUNCTIONS(D4R_UPSCALER_RESOLVE)
 #undef D4R_UPSCALER_RESOLVE
     f.d4rFuncIsNative = reinterpret_cast<abi::PFN_d4rFuncIsNative>(platform::find_symbol(library, abi::kFuncIsNative));
+    f.cuModuleGetGlobal_v2 =
+        reinterpret_cast<abi::PFN_cuModuleGetGlobal_v2>(platform::find_symbol(library, "cuModuleGetGlobal_v2"));
+    f.cuFuncSetAttribute =
+        reinterpret_cast<abi::PFN_cuFuncSetAttribute>(platform::find_symbol(library, "cuFuncSetAttribute"));
     return f;
 }
 

@@ -31,6 +31,9 @@ struct CudaFunctions {
 #undef D4R_UPSCALER_MEMBER
     // libd4rcuda's own entry point (abi/d4r_extensions.h); null over a library without it (NVIDIA's).
     abi::PFN_d4rFuncIsNative d4rFuncIsNative = nullptr;
+    // Optional too (null where the library lacks them): how layer traces honour a kernel's d4r_dynamic_shared.
+    abi::PFN_cuModuleGetGlobal_v2 cuModuleGetGlobal_v2 = nullptr;
+    abi::PFN_cuFuncSetAttribute cuFuncSetAttribute = nullptr;
 };
 
 // Resolves every function by its exported name from `library` (a handle of platform::open_library:

@@ -1,7 +1,7 @@
 // Native-kernel overrides (docs/kernel-sets.md and docs/runtime.md) over the cpu backend: served on a hash match or
 // from a developer set, refused on a mismatch with the PTX path still correct, prep once per key, slots and overflow,
-// d4r_block_z / d4r_grid_x, post phases, accuracy mode never serving fast kernels; kernels loaded with
-// cuLibraryLoadData (as cudart 12/13 loads them) served through their CUkernel and cuKernelGetFunction.
+// d4r_block_z / d4r_grid_x / d4r_dynamic_shared, post phases, accuracy mode never serving fast kernels; kernels loaded
+// with cuLibraryLoadData (as cudart 12/13 loads them) served through their CUkernel and cuKernelGetFunction.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -51,10 +51,12 @@ struct Seen {
     std::vector<std::string> calls; // "main", "prep", "post1", ...
     std::vector<uint32_t> slots;    // slot of every prep/main call
     std::vector<std::array<uint32_t, 6>> shapes;
+    std::vector<size_t> shared; // dynamic shared memory bytes of every call
     void add(const std::string& what, const CpuLaunch& l) {
         std::lock_guard lock(mutex);
         calls.push_back(what);
         slots.push_back(l.slot);
+        shared.push_back(l.shared_bytes);
         shapes.push_back({l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2]});
     }
     void clear() {
@@ -62,6 +64,7 @@ struct Seen {
         calls.clear();
         slots.clear();
         shapes.clear();
+        shared.clear();
     }
 };
 Seen g_seen;
@@ -103,6 +106,7 @@ void register_test_kernels(uint32_t slots) {
     if (slots) saxpy.symbols.prep_key_slots = slots;
     saxpy.symbols.block_z = 1;
     saxpy.symbols.grid_x = 3;
+    saxpy.symbols.dynamic_shared = 4096;
     saxpy.symbols.posts[1].grid_x = 5;
     saxpy.symbols.posts[1].block_x = 64;
     register_cpu_kernel(std::move(saxpy));
@@ -119,8 +123,8 @@ protected:
     }
 
     // Builds the layer over the cpu backend with the native set ENV describes, and a context.
-    void make_layer(const MapEnvironment& env) {
-        auto set = load_native_set(env, "cpu", "cpu");
+    void make_layer(const MapEnvironment& env, const char* extension = "cpu") {
+        auto set = load_native_set(env, extension, "cpu");
         ASSERT_TRUE(set) << set.error().text();
         m_set_active = set->active();
         m_runtime = rt_test::install_fresh_runtime();
@@ -174,7 +178,7 @@ protected:
     void launch_saxpy(CUfunction f, long long n, CUdeviceptr x, CUdeviceptr y) {
         float a = 2.0f;
         void* params[] = {&n, &a, &x, &y};
-        ASSERT_EQ(m_table.cuLaunchKernel(f, 9, 2, 1, 32, 2, 4, 0, nullptr, params, nullptr), CUDA_SUCCESS);
+        ASSERT_EQ(m_table.cuLaunchKernel(f, 9, 2, 1, 32, 2, 4, 16, nullptr, params, nullptr), CUDA_SUCCESS);
     }
 
     d4r::test::TempDir m_dir;
@@ -268,6 +272,10 @@ TEST_F(Overrides, PrepRunsOncePerKeyAndShapesFollowTheSymbols) {
     EXPECT_EQ(g_seen.shapes[1], (std::array<uint32_t, 6>{3, 1, 1, 32, 2, 1}));
     EXPECT_EQ(g_seen.shapes[2], (std::array<uint32_t, 6>{9, 2, 1, 32, 1, 1}));
     EXPECT_EQ(g_seen.shapes[3], (std::array<uint32_t, 6>{5, 2, 1, 64, 1, 1}));
+    // d4r_dynamic_shared: the main kernel's, instead of the caller's 16 bytes; the other phases keep the caller's.
+    EXPECT_EQ(g_seen.shared[0], 16u);
+    EXPECT_EQ(g_seen.shared[1], 4096u);
+    EXPECT_EQ(g_seen.shared[2], 16u);
     // y = 2x + y three times over the first 64 / 64 / 32 elements.
     ASSERT_EQ(m_table.cuMemcpyDtoH_v2(y.data(), dy, 256), CUDA_SUCCESS);
     EXPECT_EQ(y[0], 6.5f);
@@ -311,6 +319,70 @@ TEST_F(Overrides, KernelsWithoutACodeObjectRunFromPtx) {
     run_vector_add();
     EXPECT_TRUE(g_seen.calls.empty());
     EXPECT_EQ(override_stats().served_functions, 0u);
+}
+
+// A vector_add code object of the backend's own kind (PTX text in a .cubin file, which the cpu backend loads like a
+// cubin) that needs BYTES of dynamic shared memory (d4r_dynamic_shared): each sum passes through the last 512 of
+// them, and a launch with any other amount traps.
+std::string vector_add_needing_shared(uint32_t bytes) {
+    return fmt::format(R"(.version 7.8
+.target sm_80
+.address_size 64
+.visible .global .align 4 .u32 d4r_dynamic_shared = {0};
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry vector_add(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u32 pn)
+{{
+    .reg .pred %p<3>;
+    .reg .f32 %f<5>;
+    .reg .b32 %r<9>;
+    .reg .b64 %rd<12>;
+    mov.u32 %r6, %dynamic_smem_size;
+    setp.ne.u32 %p2, %r6, {0};
+    @%p2 trap;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pb];
+    ld.param.u64 %rd3, [pc];
+    ld.param.u32 %r2, [pn];
+    mov.u32 %r3, %ctaid.x;
+    mov.u32 %r4, %ntid.x;
+    mov.u32 %r5, %tid.x;
+    mad.lo.s32 %r1, %r3, %r4, %r5;
+    setp.ge.s32 %p1, %r1, %r2;
+    @%p1 bra DONE;
+    mul.wide.s32 %rd5, %r1, 4;
+    add.s64 %rd6, %rd1, %rd5;
+    add.s64 %rd7, %rd2, %rd5;
+    ld.global.f32 %f1, [%rd6];
+    ld.global.f32 %f2, [%rd7];
+    add.f32 %f3, %f1, %f2;
+    mov.u64 %rd8, dyn;
+    mul.wide.u32 %rd9, %r5, 4;
+    add.s64 %rd10, %rd8, %rd9;
+    st.shared.f32 [%rd10+{1}], %f3;
+    ld.shared.f32 %f4, [%rd10+{1}];
+    add.s64 %rd11, %rd3, %rd5;
+    st.global.f32 [%rd11], %f4;
+DONE:
+    ret;
+}}
+)",
+                       bytes, bytes - 512);
+}
+
+// d4r_dynamic_shared beyond NVIDIA's default 48 KB: the layer raises the function's limit and launches with it.
+TEST_F(Overrides, ACodeObjectGetsTheDynamicSharedMemoryItAsksFor) {
+    write_text(m_dir.path() / "vector_add.cubin", vector_add_needing_shared(64 * 1024));
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}}, "cubin");
+    run_vector_add(); // the caller asks for no shared memory
+    EXPECT_EQ(override_stats().native_launches, 1u);
+}
+
+// More than the device has: the code object is refused and the PTX kernel runs.
+TEST_F(Overrides, ACodeObjectAskingForMoreSharedMemoryThanTheDeviceHasIsRefused) {
+    write_text(m_dir.path() / "vector_add.cubin", vector_add_needing_shared(1024 * 1024));
+    make_layer(MapEnvironment{{"D4R_NATIVE_KERNEL_DIR", m_dir.path().string()}}, "cubin");
+    run_vector_add();
+    EXPECT_EQ(override_stats().native_launches, 0u);
 }
 
 // cudart 12/13 loads its kernels with cuLibraryLoadData and launches the CUkernel handles as CUfunctions.

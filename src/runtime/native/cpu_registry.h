@@ -38,6 +38,7 @@ struct NativeSymbols {
     std::optional<uint32_t> prep_key_slots;
     std::optional<uint32_t> block_z;
     std::optional<uint32_t> grid_x;
+    std::optional<uint32_t> dynamic_shared; // the main kernel's dynamic shared memory, in bytes
     struct Post {
         std::optional<uint32_t> grid_x, grid_y, block_x, block_y, block_z;
     };

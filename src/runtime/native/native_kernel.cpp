@@ -48,6 +48,18 @@ Expected<std::shared_ptr<NativeKernel>> load_cubin(const ApiTable& in, const std
     }
     k->symbols =
         read_native_symbols([&](const std::string& s) { return read_u32_global(in, k->module, s); }, k->posts.size());
+    // More than the default 48 KB of dynamic shared memory needs the function's limit raised first, as on NVIDIA.
+    if (k->symbols.dynamic_shared) {
+        r = in.cuFuncSetAttribute(k->main.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                  static_cast<int>(std::min<uint32_t>(*k->symbols.dynamic_shared, INT32_MAX)));
+        if (r != CUDA_SUCCESS) {
+            in.cuModuleUnload(k->module);
+            return make_error(ErrorCode::Unsupported,
+                              "{}: asks for {} bytes of dynamic shared memory (d4r_dynamic_shared), which the device "
+                              "refuses ({})",
+                              path, *k->symbols.dynamic_shared, error_name(r) ? error_name(r) : "?");
+        }
+    }
     CUdeviceptr slot = 0;
     size_t slot_bytes = 0;
     if (in.cuModuleGetGlobal_v2(&slot, &slot_bytes, k->module, "d4r_prep_slot") == CUDA_SUCCESS && slot_bytes >= 4)
@@ -132,6 +144,7 @@ NativeSymbols read_native_symbols(const std::function<std::optional<uint32_t>(co
     s.prep_key_slots = read("d4r_prep_key_slots");
     s.block_z = read("d4r_block_z");
     s.grid_x = read("d4r_grid_x");
+    s.dynamic_shared = read("d4r_dynamic_shared");
     for (size_t i = 0; i < posts && i < s.posts.size(); ++i) {
         auto sym = [&](const char* what) { return read(fmt::format("d4r_post{}_{}", i + 1, what)); };
         s.posts[i] = {sym("grid_x"), sym("grid_y"), sym("block_x"), sym("block_y"), sym("block_z")};

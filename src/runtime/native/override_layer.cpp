@@ -270,7 +270,9 @@ CUresult launch_native(const FunctionRecord& f, NativeKernel& k, const LaunchArg
     if (s.grid_x) grid = {*s.grid_x, 1, 1};
     std::array<unsigned, 3> block{a.block[0], a.block[1], a.block[2]};
     if (s.block_z) block[2] = *s.block_z;
-    CUresult r = launch_phase(k, k.main, grid, block, a, params, slot);
+    LaunchArgs main_args = a;
+    if (s.dynamic_shared) main_args.shared = *s.dynamic_shared;
+    CUresult r = launch_phase(k, k.main, grid, block, main_args, params, slot);
     if (r != CUDA_SUCCESS) return r;
     L.native_launches++;
     for (const NativePhase& post : k.posts) {

@@ -2,269 +2,295 @@
 // is its PTX path) with the window kept on chip from the first layer to the last: the unfused plan writes and reads
 // back the layernorm, qkv, attention and hidden tensors of every token (docs/performance.md).
 //
-// Shape: a persistent grid (d4r_grid_x) of kBlockWarps warps; each block walks the windows blockIdx.x,
-// blockIdx.x + gridDim.x, ... Warp w owns the window's rows 2w and 2w + 1 (positions 16w .. 16w + 15: lane group g
-// holds x = g of both, as an mma tile's rows g and g + 8) through every layer:
-//  1. the window's stream rows into shared memory (absent tokens zero);
-//  2. layernorm 1 of the warp's rows straight into A fragments (row sums across the lane quad);
-//  3. per head: q of its rows (kept as A fragments), k and v of its rows into shared memory; after a barrier, the
-//     scores of its 16 queries against the window's 64 keys, softmax and P V in registers (fast_attention.cu's
-//     way), the head's output kept as A fragments of the projection;
-//  4. proj + the residual into the shared rows; layernorm 2 into A fragments;
-//  5. fc1 in chunks of 16 hidden channels, each (relu, rounded to f16) at once one K step of fc2, whose f32
-//     accumulators stay in registers; fc2 + the residual, stored by 16-byte pieces.
-// Weights are read as B fragments from global memory (the L1 keeps them: 64 KB for 64 channels). Numerics are the
-// fast set's (f32 accumulators through every K chain, f16 wherever the unfused plan stores a tensor), so it stays
-// within 60 dB of the PTX path like the fast per-layer kernels (RefineBlock tests, on ptxsim).
+// Shape: a persistent grid (d4r_grid_x) of kBlockWarps warps, each block walking the windows blockIdx.x,
+// blockIdx.x + gridDim.x, ... Every layer's output lives in shared memory (d4r_dynamic_shared bytes, which the
+// override layer gives the launch) and every linear is one small GEMM of the window's 64 rows: warp (wm, wn) takes
+// rows 32wm .. 32wm + 31 and half of the output columns, in chunks of a few 8-column tiles, so that each weight
+// fragment read from global memory (through the L1) feeds two mma tiles and each A fragment (ldmatrix from shared
+// memory) several; the chunk's mma chains are independent. Per window:
+//  1. the window's stream rows into shared memory (absent tokens zero); layernorm 1, two threads a row;
+//  2. per head: its q, k and v (96 columns of qkv) for the 64 rows, then each warp's 16 queries against the window's
+//     64 keys (fast_tile_attention.cuh), the head's output into the attention rows;
+//  3. proj + the residual into the stream rows; layernorm 2; fc1 + relu into the hidden rows (over the attention and
+//     qkv rows, which are dead by then); fc2 + the residual; the rows back to the stream.
+// Numerics are the fast set's (f32 accumulators through every K chain, f16 wherever the unfused plan stores a
+// tensor), so it stays within 60 dB of the PTX path like the fast per-layer kernels (RefineBlock tests, on ptxsim).
 #include "fast_tile_attention.cuh"
 
 using namespace d4r::refine::fast;
 
-// Four blocks of 128 threads per SM (the launch bounds hold a thread to 128 registers: a few bytes spill), on each of
-// the H200's 132: at 208 registers (two blocks an SM) the 4K frame took 4.80 ms on an H100, at 128 4.58 ms.
-constexpr uint32_t kBlocks = 132 * 4;
-extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
-
 namespace {
 
 constexpr uint32_t kMaxC = 128;
-constexpr uint32_t kXRow = kMaxC + 8; // halves per shared stream row (padded: a quad's rows fall in other banks)
+constexpr uint32_t kMaxHeads = kMaxC / kHeadDim;
+constexpr uint32_t kRows = kWindowTokens;
+constexpr uint32_t kQkvRow = 3 * kHeadDim + 8; // halves per row of one head's q | k | v (padded: no bank conflicts)
 
-struct Shared {
-    uint16_t x[kWindowTokens * kXRow];
-    uint16_t k[kWindowTokens * kKvRow], v[kWindowTokens * kKvRow];
-    float bias[kRelBiasSize];
+D4R_HD constexpr uint32_t row_of(uint32_t width) { return width + 8; } // halves per padded shared row
+D4R_HD constexpr uint32_t max_u(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+// The shared memory of C channels, in halves: x (the stream rows), ln (a layernorm's output), then a scratch region
+// holding the attention rows and one head's qkv rows, later the hidden rows; the relative biases (f32) at the end.
+template <uint32_t C>
+struct Layout {
+    static constexpr uint32_t kX = 0, kLn = kRows * row_of(C), kScratch = 2 * kRows * row_of(C);
+    static constexpr uint32_t kO = kScratch, kQkv = kScratch + kRows * row_of(C), kHidden = kScratch;
+    static constexpr uint32_t kHalves = kScratch + max_u(kRows * row_of(C) + kRows * kQkvRow, kRows* row_of(2 * C));
 };
+constexpr uint32_t kBiasOffset = Layout<kMaxC>::kHalves * 2; // bytes
+constexpr uint32_t kSharedBytes = kBiasOffset + kMaxHeads * kRelBiasSize * 4;
+
+} // namespace
+
+// The launch's dynamic shared memory (the override layer sets the function's limit and launches with it): 72 KB, three
+// blocks an SM.
+extern "C" __device__ uint32_t d4r_dynamic_shared = kSharedBytes;
+constexpr uint32_t kBlocksPerSm = 3;
+extern "C" __device__ uint32_t d4r_grid_x = 132 * kBlocksPerSm; // the H200's and H100 SXM's SMs
+
+namespace {
 
 __device__ __forceinline__ uint32_t ldg_pair(const uint16_t* p) {
     return __ldg(reinterpret_cast<const unsigned int*>(p));
 }
 
-// acc (16 rows x 8 columns n0 ..) += A (the warp's rows, K = 16 * STEPS) * W[n0 .., :]^T; W row-major out x in.
-template <uint32_t kSteps>
-__device__ __forceinline__ void product(float (&acc)[4], const uint32_t (*a)[4], const uint16_t* w, uint32_t in_ch,
-                                        uint32_t n0, uint32_t g, uint32_t t) {
-    const uint16_t* row = w + static_cast<uint64_t>(n0 + g) * in_ch + 2 * t;
-#pragma unroll
-    for (uint32_t s = 0; s < kSteps; ++s) mma_f32(acc, a[s], ldg_pair(row + s * 16), ldg_pair(row + s * 16 + 8));
+// The A fragment of a 16 x 16 tile at P (rows LD halves apart): lane l gives row l % 16, columns 8 (l / 16) ...
+__device__ __forceinline__ void load_a(uint32_t (&a)[4], const uint16_t* p) {
+    const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(p));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                 : "r"(at));
 }
 
-__device__ __forceinline__ void start_at_bias(float (&acc)[4], const uint16_t* bias, uint32_t col) {
-    const float b0 = half_to_float(bias[col]), b1 = half_to_float(bias[col + 1]);
-    acc[0] = b0;
-    acc[1] = b1;
-    acc[2] = b0;
-    acc[3] = b1;
+D4R_HD constexpr uint32_t chunk_tiles(uint32_t tiles) {
+    return tiles % 4 == 0 ? 4 : tiles % 3 == 0 ? 3 : tiles % 2 == 0 ? 2 : 1;
 }
 
-// Two accumulator tiles (columns 16s .. 16s + 15) rounded to f16 as the A fragment of K step s.
-__device__ __forceinline__ void to_fragment(uint32_t (&a)[4], const float (&lo)[4], const float (&hi)[4]) {
-    a[0] = pack_f32(lo[0], lo[1]);
-    a[1] = pack_f32(lo[2], lo[3]);
-    a[2] = pack_f32(hi[0], hi[1]);
-    a[3] = pack_f32(hi[2], hi[3]);
-}
-
-// Layernorm of the warp's rows r0 = 16w + g and r1 = r0 + 8 from the shared rows, as A fragments (K = C).
-template <uint32_t C>
-__device__ __forceinline__ void layernorm(uint32_t (&a)[C / 16][4], const uint16_t* x0, const uint16_t* x1,
-                                          const uint16_t* gamma, const uint16_t* beta, uint32_t t) {
-    float v[C / 16][8];
-    float s0 = 0.0f, s1 = 0.0f;
+// out = A W^T + b for the window's 64 rows: A in shared memory (rows LDA halves apart, K = kK), W row-major
+// (out x kK) in global memory, NT output tiles of 8 columns. Column n of the product is weight row wrow(n) (for a
+// head's q | k | v: three ranges of qkv). EPI(acc, row, col) takes each finished tile: rows row and row + 8, columns
+// col and col + 1 (acc[0..1] and acc[2..3]).
+template <uint32_t kK, uint32_t NT, typename WeightRow, typename Epilogue>
+__device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, const uint16_t* w, const uint16_t* bias,
+                                            WeightRow wrow, Epilogue epi, uint32_t warp, uint32_t lane) {
+    static_assert(NT % 2 == 0 && kK % 16 == 0);
+    constexpr uint32_t kHalf = NT / 2, kChunk = chunk_tiles(kHalf);
+    const uint32_t wm = warp >> 1, wn = warp & 1u, g = lane >> 2, t = lane & 3u;
+    const uint16_t* a_rows = a + (32 * wm + (lane & 15u)) * lda + (lane >> 4) * 8;
+#pragma unroll 1
+    for (uint32_t c = 0; c < kHalf / kChunk; ++c) {
+        float acc[2][kChunk][4];
+        const uint16_t* wr[kChunk];
 #pragma unroll
-    for (uint32_t s = 0; s < C / 16; ++s)
+        for (uint32_t j = 0; j < kChunk; ++j) {
+            const uint32_t n0 = (wn * kHalf + c * kChunk + j) * 8;
+            const uint32_t bcol = wrow(n0 + 2 * t);
+            const float b0 = half_to_float(bias[bcol]), b1 = half_to_float(bias[bcol + 1]);
 #pragma unroll
-        for (uint32_t e = 0; e < 4; ++e) {
-            const uint32_t c = s * 16 + 2 * t + (e & 1u) + (e >> 1) * 8;
-            v[s][e] = half_to_float(x0[c]);
-            v[s][4 + e] = half_to_float(x1[c]);
-            s0 += v[s][e];
-            s1 += v[s][4 + e];
+            for (uint32_t m = 0; m < 2; ++m) {
+                acc[m][j][0] = b0;
+                acc[m][j][1] = b1;
+                acc[m][j][2] = b0;
+                acc[m][j][3] = b1;
+            }
+            wr[j] = w + static_cast<uint64_t>(wrow(n0 + g)) * kK + 2 * t;
         }
-    s0 += __shfl_xor_sync(0xffffffffu, s0, 1);
-    s0 += __shfl_xor_sync(0xffffffffu, s0, 2);
-    s1 += __shfl_xor_sync(0xffffffffu, s1, 1);
-    s1 += __shfl_xor_sync(0xffffffffu, s1, 2);
-    const float m0 = s0 / static_cast<float>(C), m1 = s1 / static_cast<float>(C);
-    float q0 = 0.0f, q1 = 0.0f;
 #pragma unroll
-    for (uint32_t s = 0; s < C / 16; ++s)
+        for (uint32_t s = 0; s < kK / 16; ++s) {
+            uint32_t af[2][4];
+            load_a(af[0], a_rows + s * 16);
+            load_a(af[1], a_rows + 16 * lda + s * 16);
 #pragma unroll
-        for (uint32_t e = 0; e < 4; ++e) {
-            q0 += (v[s][e] - m0) * (v[s][e] - m0);
-            q1 += (v[s][4 + e] - m1) * (v[s][4 + e] - m1);
+            for (uint32_t j = 0; j < kChunk; ++j) {
+                const uint32_t b0 = ldg_pair(wr[j] + s * 16), b1 = ldg_pair(wr[j] + s * 16 + 8);
+                mma_f32(acc[0][j], af[0], b0, b1);
+                mma_f32(acc[1][j], af[1], b0, b1);
+            }
         }
-    q0 += __shfl_xor_sync(0xffffffffu, q0, 1);
-    q0 += __shfl_xor_sync(0xffffffffu, q0, 2);
-    q1 += __shfl_xor_sync(0xffffffffu, q1, 1);
-    q1 += __shfl_xor_sync(0xffffffffu, q1, 2);
-    const float i0 = 1.0f / sqrtf(q0 / static_cast<float>(C) + kNormEps);
-    const float i1 = 1.0f / sqrtf(q1 / static_cast<float>(C) + kNormEps);
 #pragma unroll
-    for (uint32_t s = 0; s < C / 16; ++s) {
-        float n[8];
+        for (uint32_t j = 0; j < kChunk; ++j)
 #pragma unroll
-        for (uint32_t e = 0; e < 4; ++e) {
-            const uint32_t c = s * 16 + 2 * t + (e & 1u) + (e >> 1) * 8;
-            const float gc = half_to_float(gamma[c]), bc = half_to_float(beta[c]);
-            n[e] = ((v[s][e] - m0) * i0) * gc + bc;
-            n[4 + e] = ((v[s][4 + e] - m1) * i1) * gc + bc;
-        }
-        // e = 0, 1: columns 2t, 2t + 1; e = 2, 3: 2t + 8, 2t + 9 (row r0 in n[0..3], r1 in n[4..7]).
-        a[s][0] = pack_f32(n[0], n[1]);
-        a[s][1] = pack_f32(n[4], n[5]);
-        a[s][2] = pack_f32(n[2], n[3]);
-        a[s][3] = pack_f32(n[6], n[7]);
+            for (uint32_t m = 0; m < 2; ++m)
+                epi(acc[m][j], 32 * wm + 16 * m + g, (wn * kHalf + c * kChunk + j) * 8 + 2 * t);
     }
 }
 
-// The residual update of the warp's shared rows: x += f16(acc) for output tile columns col, col + 1.
-__device__ __forceinline__ void add_to_rows(uint16_t* x0, uint16_t* x1, const float (&acc)[4], uint32_t col) {
-    uint32_t* p0 = reinterpret_cast<uint32_t*>(x0 + col);
-    uint32_t* p1 = reinterpret_cast<uint32_t*>(x1 + col);
-    const uint32_t r0 = *p0, r1 = *p1;
-    *p0 = pack(add_h(float_to_half(acc[0]), low(r0)), add_h(float_to_half(acc[1]), high(r0)));
-    *p1 = pack(add_h(float_to_half(acc[2]), low(r1)), add_h(float_to_half(acc[3]), high(r1)));
+__device__ __forceinline__ void store_pair(uint16_t* p, float lo, float hi) {
+    *reinterpret_cast<uint32_t*>(p) = pack_f32(lo, hi);
+}
+
+// x += f16(acc) (the residual of proj and fc2) at rows row, row + 8 of the stream rows.
+__device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi) {
+    uint32_t* q = reinterpret_cast<uint32_t*>(p);
+    const uint32_t r = *q;
+    *q = pack(add_h(float_to_half(lo), low(r)), add_h(float_to_half(hi), high(r)));
+}
+
+// Layernorm of the 64 rows X into OUT (both rows of C + 8 halves), two threads a row (kBlockWarps * 32 = 128).
+template <uint32_t C>
+__device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x, const uint16_t* gamma,
+                                               const uint16_t* beta) {
+    constexpr uint32_t kHalfC = C / 2, kPieces = kHalfC / 8;
+    const uint32_t row = threadIdx.x >> 1, part = threadIdx.x & 1u;
+    const uint16_t* in = x + row * row_of(C) + part * kHalfC;
+    float v[kHalfC];
+    float sum = 0.0f;
+#pragma unroll
+    for (uint32_t i = 0; i < kPieces; ++i) {
+        const uint4 piece = *reinterpret_cast<const uint4*>(in + i * 8);
+        const uint32_t words[4] = {piece.x, piece.y, piece.z, piece.w};
+#pragma unroll
+        for (uint32_t e = 0; e < 4; ++e) {
+            v[i * 8 + 2 * e] = half_to_float(low(words[e]));
+            v[i * 8 + 2 * e + 1] = half_to_float(high(words[e]));
+        }
+    }
+#pragma unroll
+    for (float f : v) sum += f;
+    sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+    const float mean = sum / static_cast<float>(C);
+    float var = 0.0f;
+#pragma unroll
+    for (float f : v) var += (f - mean) * (f - mean);
+    var += __shfl_xor_sync(0xffffffffu, var, 1);
+    const float inv = 1.0f / sqrtf(var / static_cast<float>(C) + kNormEps);
+    const uint16_t* gp = gamma + part * kHalfC;
+    const uint16_t* bp = beta + part * kHalfC;
+    uint16_t* o = out + row * row_of(C) + part * kHalfC;
+#pragma unroll
+    for (uint32_t i = 0; i < kPieces; ++i) {
+        const uint4 gq = __ldg(reinterpret_cast<const uint4*>(gp + i * 8));
+        const uint4 bq = __ldg(reinterpret_cast<const uint4*>(bp + i * 8));
+        const uint32_t gw[4] = {gq.x, gq.y, gq.z, gq.w}, bw[4] = {bq.x, bq.y, bq.z, bq.w};
+        uint32_t res[4];
+#pragma unroll
+        for (uint32_t e = 0; e < 4; ++e) {
+            const float n0 = ((v[i * 8 + 2 * e] - mean) * inv) * half_to_float(low(gw[e])) + half_to_float(low(bw[e]));
+            const float n1 =
+                ((v[i * 8 + 2 * e + 1] - mean) * inv) * half_to_float(high(gw[e])) + half_to_float(high(bw[e]));
+            res[e] = pack_f32(n0, n1);
+        }
+        *reinterpret_cast<uint4*>(o + i * 8) = make_uint4(res[0], res[1], res[2], res[3]);
+    }
 }
 
 template <uint32_t C>
-__device__ __forceinline__ void window_block(const BlockParams& p, Shared& sh, uint32_t window, uint32_t warp,
-                                             uint32_t lane) {
-    constexpr uint32_t kSteps = C / 16, kPieces = C / 8;
+__device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh, const float* bias, uint32_t window,
+                                             uint32_t warp, uint32_t lane) {
+    using L = Layout<C>;
+    static_assert(L::kHalves <= Layout<kMaxC>::kHalves, "the launch's shared memory is sized for kMaxC");
+    constexpr uint32_t kRow = row_of(C), kPieces = C / 8;
+    uint16_t* x = sh + L::kX;
+    uint16_t* ln = sh + L::kLn;
+    uint16_t* o = sh + L::kO;
+    uint16_t* qkv = sh + L::kQkv;
+    uint16_t* hidden = sh + L::kHidden;
     const uint32_t g = lane >> 2, t = lane & 3u;
     const AttnParams geometry = block_attention(p);
     uint16_t* stream = reinterpret_cast<uint16_t*>(p.stream);
-    // 1. the window's rows (16-byte pieces, zero for absent tokens) and which tokens are present.
-    for (uint32_t i = threadIdx.x; i < kWindowTokens * kPieces; i += kBlockWarps * 32) {
+    auto weights = [](uint64_t at) { return reinterpret_cast<const uint16_t*>(at); };
+
+    // 1. the window's rows (16-byte pieces, zero for absent tokens), which tokens are present, layernorm 1.
+    for (uint32_t i = threadIdx.x; i < kRows * kPieces; i += kBlockWarps * 32) {
         const uint32_t row = i / kPieces, piece = i % kPieces;
         uint32_t token = 0;
         const bool here = window_token(geometry, window, row, token);
-        *reinterpret_cast<uint4*>(sh.x + row * kXRow + piece * 8) =
+        *reinterpret_cast<uint4*>(x + row * kRow + piece * 8) =
             here ? *reinterpret_cast<const uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8)
                  : make_uint4(0, 0, 0, 0);
     }
     const uint64_t present = window_present(geometry, window);
     __syncthreads();
-    const uint32_t r0 = warp * 16 + g, r1 = r0 + 8;
-    uint16_t* x0 = sh.x + r0 * kXRow;
-    uint16_t* x1 = sh.x + r1 * kXRow;
+    layernorm_rows<C>(ln, x, weights(p.ln1_g), weights(p.ln1_b));
+    __syncthreads();
 
-    // 2. layernorm 1.
-    uint32_t ln[kSteps][4];
-    layernorm<C>(ln, x0, x1, reinterpret_cast<const uint16_t*>(p.ln1_g), reinterpret_cast<const uint16_t*>(p.ln1_b), t);
-
-    // 3. attention, head by head; the heads' outputs as the projection's A fragments.
-    const uint16_t* qkv_w = reinterpret_cast<const uint16_t*>(p.qkv_w);
-    const uint16_t* qkv_b = reinterpret_cast<const uint16_t*>(p.qkv_b);
-    uint32_t heads_out[kSteps][4];
-#pragma unroll
-    for (uint32_t head = 0; head < C / kHeadDim; ++head) {
-        uint32_t qa[2][4];
-#pragma unroll
-        for (uint32_t part = 0; part < 3; ++part) { // q, k, v: columns part * C + head * 32 ..
-            float acc[4][4];
-#pragma unroll
-            for (uint32_t nt = 0; nt < 4; ++nt) {
-                const uint32_t n0 = part * C + head * kHeadDim + nt * 8;
-                start_at_bias(acc[nt], qkv_b, n0 + 2 * t);
-                product<kSteps>(acc[nt], ln, qkv_w, C, n0, g, t);
-            }
-            if (part == 0) {
-                to_fragment(qa[0], acc[0], acc[1]);
-                to_fragment(qa[1], acc[2], acc[3]);
-                continue;
-            }
-            uint16_t* kv = part == 1 ? sh.k : sh.v;
-            const bool h0 = (present >> r0) & 1u, h1 = (present >> r1) & 1u;
-#pragma unroll
-            for (uint32_t nt = 0; nt < 4; ++nt) {
-                *reinterpret_cast<uint32_t*>(kv + r0 * kKvRow + nt * 8 + 2 * t) =
-                    h0 ? pack_f32(acc[nt][0], acc[nt][1]) : 0u;
-                *reinterpret_cast<uint32_t*>(kv + r1 * kKvRow + nt * 8 + 2 * t) =
-                    h1 ? pack_f32(acc[nt][2], acc[nt][3]) : 0u;
-            }
-        }
-        const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias) + head * kRelBiasSize;
-        for (uint32_t i = threadIdx.x; i < kRelBiasSize; i += kBlockWarps * 32) sh.bias[i] = half_to_float(relbias[i]);
-        __syncthreads(); // k, v and the bias of every row
-        float o[4][4];
-        attend_tile(qa, sh.k, sh.v, sh.bias, present, r0, g, t, o);
-        to_fragment(heads_out[head * 2], o[0], o[1]);
-        to_fragment(heads_out[head * 2 + 1], o[2], o[3]);
-        __syncthreads(); // every warp is done with this head's k, v and bias
-    }
-
-    // 4. proj + the residual into the shared rows, then layernorm 2.
-    const uint16_t* proj_w = reinterpret_cast<const uint16_t*>(p.proj_w);
-    const uint16_t* proj_b = reinterpret_cast<const uint16_t*>(p.proj_b);
-#pragma unroll
-    for (uint32_t nt = 0; nt < C / 8; ++nt) {
-        float acc[4];
-        start_at_bias(acc, proj_b, nt * 8 + 2 * t);
-        product<kSteps>(acc, heads_out, proj_w, C, nt * 8, g, t);
-        add_to_rows(x0, x1, acc, nt * 8 + 2 * t);
-    }
-    __syncwarp();
-    layernorm<C>(ln, x0, x1, reinterpret_cast<const uint16_t*>(p.ln2_g), reinterpret_cast<const uint16_t*>(p.ln2_b), t);
-
-    // 5. fc1 (relu) 16 hidden channels at a time, each a K step of fc2; fc2 + the residual.
-    const uint16_t* fc1_w = reinterpret_cast<const uint16_t*>(p.fc1_w);
-    const uint16_t* fc1_b = reinterpret_cast<const uint16_t*>(p.fc1_b);
-    const uint16_t* fc2_w = reinterpret_cast<const uint16_t*>(p.fc2_w);
-    const uint16_t* fc2_b = reinterpret_cast<const uint16_t*>(p.fc2_b);
-    float out[C / 8][4];
-#pragma unroll
-    for (uint32_t nt = 0; nt < C / 8; ++nt) start_at_bias(out[nt], fc2_b, nt * 8 + 2 * t);
+    // 2. attention, head by head: q | k | v of the head (k and v zero for absent rows), then the warp's 16 queries.
 #pragma unroll 1
-    for (uint32_t chunk = 0; chunk < 2 * C / 16; ++chunk) {
-        float h[2][4];
+    for (uint32_t head = 0; head < C / kHeadDim; ++head) {
+        window_gemm<C, 3 * kHeadDim / 8>(
+            ln, kRow, weights(p.qkv_w), weights(p.qkv_b),
+            [=](uint32_t n) { return (n / kHeadDim) * C + head * kHeadDim + n % kHeadDim; },
+            [&](const float(&acc)[4], uint32_t row, uint32_t col) {
+                const bool kv = col >= kHeadDim;
+                const bool h0 = !kv || ((present >> row) & 1u), h1 = !kv || ((present >> (row + 8)) & 1u);
+                store_pair(qkv + row * kQkvRow + col, h0 ? acc[0] : 0.0f, h0 ? acc[1] : 0.0f);
+                store_pair(qkv + (row + 8) * kQkvRow + col, h1 ? acc[2] : 0.0f, h1 ? acc[3] : 0.0f);
+            },
+            warp, lane);
+        __syncthreads(); // q, k and v of every row
+        uint32_t qa[2][4];
+        const uint16_t* q_rows = qkv + (16 * warp + (lane & 15u)) * kQkvRow + (lane >> 4) * 8;
+        load_a(qa[0], q_rows);
+        load_a(qa[1], q_rows + 16);
+        float out[4][4];
+        const uint32_t r0 = 16 * warp + g;
+        attend_tile<kQkvRow>(qa, qkv + kHeadDim, qkv + 2 * kHeadDim, bias + head * kRelBiasSize, present, r0, g, t,
+                             out);
 #pragma unroll
-        for (uint32_t half = 0; half < 2; ++half) {
-            const uint32_t n0 = chunk * 16 + half * 8;
-            start_at_bias(h[half], fc1_b, n0 + 2 * t);
-            product<kSteps>(h[half], ln, fc1_w, C, n0, g, t);
-#pragma unroll
-            for (float& v : h[half]) v = fmaxf(v, 0.0f);
+        for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
+            const uint32_t col = head * kHeadDim + nt * 8 + 2 * t;
+            store_pair(o + r0 * kRow + col, out[nt][0], out[nt][1]);
+            store_pair(o + (r0 + 8) * kRow + col, out[nt][2], out[nt][3]);
         }
-        uint32_t a[1][4];
-        to_fragment(a[0], h[0], h[1]);
-#pragma unroll
-        for (uint32_t nt = 0; nt < C / 8; ++nt) {
-            const uint16_t* row = fc2_w + static_cast<uint64_t>(nt * 8 + g) * (2 * C) + chunk * 16 + 2 * t;
-            mma_f32(out[nt], a[0], ldg_pair(row), ldg_pair(row + 8));
-        }
+        __syncthreads(); // every warp is done with this head's qkv rows
     }
-#pragma unroll
-    for (uint32_t nt = 0; nt < C / 8; ++nt) add_to_rows(x0, x1, out[nt], nt * 8 + 2 * t);
-    __syncwarp();
-    // The warp's 16 rows back to the stream by 16-byte pieces.
-    for (uint32_t i = lane; i < 16 * kPieces; i += 32) {
-        const uint32_t r = warp * 16 + i / kPieces, piece = i % kPieces;
+
+    // 3. proj + the residual, layernorm 2, fc1 + relu, fc2 + the residual.
+    auto same = [](uint32_t n) { return n; };
+    auto residual = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
+        add_pair(x + row * kRow + col, acc[0], acc[1]);
+        add_pair(x + (row + 8) * kRow + col, acc[2], acc[3]);
+    };
+    window_gemm<C, C / 8>(o, kRow, weights(p.proj_w), weights(p.proj_b), same, residual, warp, lane);
+    __syncthreads();
+    layernorm_rows<C>(ln, x, weights(p.ln2_g), weights(p.ln2_b));
+    __syncthreads();
+    window_gemm<C, 2 * C / 8>(
+        ln, kRow, weights(p.fc1_w), weights(p.fc1_b), same,
+        [&](const float(&acc)[4], uint32_t row, uint32_t col) {
+            store_pair(hidden + row * row_of(2 * C) + col, fmaxf(acc[0], 0.0f), fmaxf(acc[1], 0.0f));
+            store_pair(hidden + (row + 8) * row_of(2 * C) + col, fmaxf(acc[2], 0.0f), fmaxf(acc[3], 0.0f));
+        },
+        warp, lane);
+    __syncthreads();
+    window_gemm<2 * C, C / 8>(hidden, row_of(2 * C), weights(p.fc2_w), weights(p.fc2_b), same, residual, warp, lane);
+    __syncthreads();
+    for (uint32_t i = threadIdx.x; i < kRows * kPieces; i += kBlockWarps * 32) {
+        const uint32_t row = i / kPieces, piece = i % kPieces;
         uint32_t token = 0;
-        if (window_token(geometry, window, r, token))
+        if (window_token(geometry, window, row, token))
             *reinterpret_cast<uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8) =
-                *reinterpret_cast<const uint4*>(sh.x + r * kXRow + piece * 8);
+                *reinterpret_cast<const uint4*>(x + row * kRow + piece * 8);
     }
-    __syncthreads(); // the shared rows are free for the next window
+    __syncthreads(); // the stream rows are free for the next window
 }
 
 } // namespace
 
-extern "C" __global__ void __launch_bounds__(kBlockWarps * 32, 4) d4r_nn_block(BlockParams p) {
-    __shared__ __align__(16) Shared sh;
+extern "C" __global__ void __launch_bounds__(kBlockWarps * 32, kBlocksPerSm) d4r_nn_block(BlockParams p) {
+    extern __shared__ __align__(16) uint16_t sh[];
     const uint32_t windows = div_up(p.grid_w, kWindow) * div_up(p.grid_h, kWindow);
     const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
-    // The plan fuses blocks of 32, 64 or 128 channels (a head per 32, at most kBlockWarps): anything else is a bug
-    // that must not pass for a result.
-    if (p.heads * kHeadDim != p.channels || p.channels > kMaxC || p.channels % kHeadDim != 0) __trap();
+    // The plan fuses blocks of 32, 64, 96 or 128 channels (a head per 32, at most kMaxHeads) with kBlockWarps warps,
+    // and the launch must carry the shared memory this kernel asks for: anything else is a bug that must not pass
+    // for a result.
+    uint32_t dynamic_bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
+    if (p.heads * kHeadDim != p.channels || p.channels > kMaxC || p.channels % kHeadDim != 0 ||
+        blockDim.x != kBlockWarps * 32 || dynamic_bytes < kSharedBytes)
+        __trap();
+    float* bias = reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(sh) + kBiasOffset);
+    const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias);
+    for (uint32_t i = threadIdx.x; i < p.heads * kRelBiasSize; i += blockDim.x) bias[i] = half_to_float(relbias[i]);
+    __syncthreads();
     for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x) {
         if (p.channels == 32)
-            window_block<32>(p, sh, window, warp, lane);
+            window_block<32>(p, sh, bias, window, warp, lane);
         else if (p.channels == 64)
-            window_block<64>(p, sh, window, warp, lane);
+            window_block<64>(p, sh, bias, window, warp, lane);
         else if (p.channels == 96)
-            window_block<96>(p, sh, window, warp, lane);
+            window_block<96>(p, sh, bias, window, warp, lane);
         else
-            window_block<128>(p, sh, window, warp, lane);
+            window_block<128>(p, sh, bias, window, warp, lane);
     }
 }

@@ -19,11 +19,12 @@ __device__ __forceinline__ uint64_t window_present(const AttnParams& p, uint32_t
 }
 
 // The warp's query rows r0 = 16m + g and r1 = r0 + 8 (window positions; lane group g, thread t of the quad) with their
-// q as A fragments QA (head dimensions 0-15, 16-31) against K and V (64 rows of kKvRow halves, zero for absent
+// q as A fragments QA (head dimensions 0-15, 16-31) against K and V (64 rows, zero for absent
 // tokens) and BIAS (the head's 225 relative biases as f32): the scores in registers, the relative bias added,
 // absent keys (PRESENT: a bit per window position) masked, row maxima and sums across the quad, the unnormalised
 // probabilities (f16) as the A operand of P V. O gets each row's 32 output dimensions (four n-tiles of 8), divided by
-// the row's sum.
+// the row's sum. K and V rows are ROW halves apart.
+template <uint32_t kRow = kKvRow>
 __device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const uint16_t* k, const uint16_t* v,
                                             const float* bias, uint64_t present, uint32_t r0, uint32_t g, uint32_t t,
                                             float (&o)[4][4]) {
@@ -32,7 +33,7 @@ __device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const ui
 #pragma unroll
     for (uint32_t nt = 0; nt < 8; ++nt) {
         sc[nt][0] = sc[nt][1] = sc[nt][2] = sc[nt][3] = 0.0f;
-        const uint16_t* kr = k + (nt * 8 + g) * kKvRow + 2 * t;
+        const uint16_t* kr = k + (nt * 8 + g) * kRow + 2 * t;
 #pragma unroll
         for (uint32_t s = 0; s < 2; ++s) mma_f32(sc[nt], qa[s], load_pair(kr + s * 16), load_pair(kr + s * 16 + 8));
     }
@@ -78,8 +79,8 @@ __device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const ui
 #pragma unroll
         for (uint32_t s = 0; s < 4; ++s) {
             const uint32_t j = s * 16 + 2 * t;
-            mma_f32(o[nt], pa[s], pack(v[j * kKvRow + d], v[(j + 1) * kKvRow + d]),
-                    pack(v[(j + 8) * kKvRow + d], v[(j + 9) * kKvRow + d]));
+            mma_f32(o[nt], pa[s], pack(v[j * kRow + d], v[(j + 1) * kRow + d]),
+                    pack(v[(j + 8) * kRow + d], v[(j + 9) * kRow + d]));
         }
         o[nt][0] *= inv0;
         o[nt][1] *= inv0;
