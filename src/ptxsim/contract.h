@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ptxsim/ast.h"
+#include "ptxsim/front_end.h"
 
 namespace d4r::ptxsim {
 

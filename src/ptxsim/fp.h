@@ -20,7 +20,7 @@
 
 namespace d4r::ptxsim {
 
-enum class Round : uint8_t { Rn, Rz, Rm, Rp, Rna };
+using ptx::Round; // the front end's rounding modes (ptx/types.h)
 
 inline constexpr uint32_t kCanonicalNaN32 = 0x7fffffffu;
 inline constexpr uint64_t kCanonicalNaN64 = 0x7fffffffffffffffull;

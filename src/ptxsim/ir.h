@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "ptx/types.h"
+
 namespace d4r::ptxsim {
 
 struct Warp;
@@ -37,45 +39,17 @@ inline constexpr uint32_t kNoReg = UINT32_MAX;
 inline constexpr uint32_t kSlot32 = 128; // bytes of a 32-bit register slot
 inline constexpr uint32_t kSlot64 = 256;
 
-enum class Type : uint8_t {
-    None,
-    Pred,
-    B8,
-    B16,
-    B32,
-    B64,
-    B128,
-    U8,
-    U16,
-    U32,
-    U64,
-    S8,
-    S16,
-    S32,
-    S64,
-    F16,
-    F16x2,
-    BF16,
-    BF16x2,
-    F32,
-    F64,
-    TF32,
-};
+// PTX's types and their names are the front end's (ptx/types.h).
+using ptx::is_bits;
+using ptx::is_float;
+using ptx::is_integer;
+using ptx::is_signed;
+using ptx::is_unsigned;
+using ptx::parse_type;
+using ptx::Type;
+using ptx::type_bits;
+using ptx::type_name;
 
-// "u32" (no dot) -> Type::U32; Type::None when NAME is not a type.
-Type parse_type(std::string_view name);
-const char* type_name(Type t); // "u32"
-unsigned type_bits(Type t);    // 0 for None, 1 for Pred
-inline bool is_signed(Type t) { return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64; }
-inline bool is_unsigned(Type t) { return t == Type::U8 || t == Type::U16 || t == Type::U32 || t == Type::U64; }
-inline bool is_bits(Type t) {
-    return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128;
-}
-inline bool is_integer(Type t) { return is_signed(t) || is_unsigned(t) || is_bits(t); }
-inline bool is_float(Type t) {
-    return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2 || t == Type::F32 ||
-           t == Type::F64 || t == Type::TF32;
-}
 inline bool is_wide(Type t) { return type_bits(t) == 64; } // lives in a 64-bit slot
 
 // The state space an address refers to, after the decoder resolved it.

@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "ptx/parser.h"
+#include "ptx/validate.h"
 #include "ptxsim/module_impl.h"
-#include "ptxsim/parser.h"
 #include "ptxsim/program_builder.h"
-#include "ptxsim/validate.h"
 
 namespace d4r::ptxsim {
 
@@ -224,8 +224,8 @@ Expected<std::shared_ptr<Module>> Module::load(std::string_view text, std::strin
     const std::string& mname = module->m_name;
 
     module->m_index = D4R_TRY_CTX(ptx::index_module(owned), "{}", mname);
-    m.ast = D4R_TRY(parse_module(owned, mname));
-    D4R_TRY(validate_module(owned, module->m_index, m.ast, mname));
+    m.ast = D4R_TRY(ptx::parse_module(owned, mname));
+    D4R_TRY(ptx::validate_module(owned, module->m_index, m.ast, mname));
     m.ctx.ast = &m.ast;
     m.ctx.name = mname;
     m.ctx.target = module->m_index.sm();

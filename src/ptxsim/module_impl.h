@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ptxsim/ast.h"
+#include "ptxsim/front_end.h"
 #include "ptxsim/program_builder.h"
 #include "ptxsim/ptxsim.h"
 

@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_cvt.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
@@ -363,143 +364,64 @@ ExecFn pick_cvt(Type dt, Type at, std::index_sequence<I...> seq) {
     return fn;
 }
 
-Type storage_type(Type t) {
-    // .b types convert like the unsigned type of the same size.
-    switch (t) {
-    case Type::B8:
-        return Type::U8;
-    case Type::B16:
-        return Type::U16;
-    case Type::B32:
-        return Type::U32;
-    case Type::B64:
-        return Type::U64;
-    default:
-        return t;
-    }
-}
-
-// The FP8 forms: cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2} and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}.
-Status decode_cvt_fp8(InstrDecoder& d, bool e5m2, std::string_view frnd, bool relu, bool satfinite, Type other) {
-    const std::string_view op = d.ast().opcode;
-    const bool to_fp8 = op.find(e5m2 ? ".e5m2x2" : ".e4m3x2") < op.find(fmt::format(".{}", type_name(other)));
-    if (frnd != "rn") return d.error("FP8 conversions round with .rn");
-    const uint16_t flags = relu ? kRelu : 0;
-    if (to_fp8) {
-        if (!satfinite) return d.error("conversions to FP8 need .satfinite");
-        if (other == Type::F32) {
-            D4R_TRY(d.expect_operands(3));
-            uint32_t a = D4R_TRY(d.src(1, Type::F32)), b = D4R_TRY(d.src(2, Type::F32));
-            uint32_t dd = D4R_TRY(d.dst(0, Type::B16));
-            Instr& in = d.emit(e5m2 ? &exec_cvt_f32_fp8x2<true> : &exec_cvt_f32_fp8x2<false>);
-            in.d[0] = dd;
-            in.s[0] = a;
-            in.s[1] = b;
-            in.flags = flags;
-            return ok_status();
-        }
-        if (other != Type::F16x2) return d.error("conversions to FP8 take .f32 or .f16x2 sources");
-        D4R_TRY(d.expect_operands(2));
-        uint32_t a = D4R_TRY(d.src(1, Type::B32));
+// The FP8 forms (ptx::Cvt::Form::ToFp8 / FromFp8).
+Status emit_cvt_fp8(InstrDecoder& d, const ptx::Cvt& c) {
+    const uint16_t flags = c.relu ? kRelu : 0;
+    if (c.form == ptx::Cvt::Form::ToFp8 && c.src == Type::F32) {
+        uint32_t a = D4R_TRY(d.src(1, Type::F32)), b = D4R_TRY(d.src(2, Type::F32));
         uint32_t dd = D4R_TRY(d.dst(0, Type::B16));
-        Instr& in = d.emit(e5m2 ? &exec_cvt_f16x2_fp8x2<true> : &exec_cvt_f16x2_fp8x2<false>);
+        Instr& in = d.emit(c.e5m2 ? &exec_cvt_f32_fp8x2<true> : &exec_cvt_f32_fp8x2<false>);
         in.d[0] = dd;
         in.s[0] = a;
+        in.s[1] = b;
         in.flags = flags;
         return ok_status();
     }
-    if (other != Type::F16x2 || satfinite) return d.error("conversions from FP8 give .f16x2 (no .satfinite)");
-    D4R_TRY(d.expect_operands(2));
-    uint32_t a = D4R_TRY(d.src(1, Type::B16));
-    uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
-    Instr& in = d.emit(e5m2 ? &exec_cvt_fp8x2_f16x2<true> : &exec_cvt_fp8x2_f16x2<false>);
+    const bool to_fp8 = c.form == ptx::Cvt::Form::ToFp8;
+    uint32_t a = D4R_TRY(d.src(1, to_fp8 ? Type::B32 : Type::B16));
+    uint32_t dd = D4R_TRY(d.dst(0, to_fp8 ? Type::B16 : Type::B32));
+    Instr& in = d.emit(to_fp8 ? (c.e5m2 ? &exec_cvt_f16x2_fp8x2<true> : &exec_cvt_f16x2_fp8x2<false>)
+                              : (c.e5m2 ? &exec_cvt_fp8x2_f16x2<true> : &exec_cvt_fp8x2_f16x2<false>));
     in.d[0] = dd;
     in.s[0] = a;
     in.flags = flags;
     return ok_status();
 }
 
+// cvt's meaning is the front end's (ptx/instr_cvt.h); here its handler and operands.
 Status decode_cvt(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view irnd = m.take_any({"rni", "rzi", "rmi", "rpi"});
-    std::string_view frnd = m.take_any({"rn", "rz", "rm", "rp", "rna"});
-    bool ftz = m.take("ftz");
-    bool sat = m.take("sat");
-    bool relu = m.take("relu");
-    bool satfinite = m.take("satfinite");
-    if (m.has("rs")) return d.error("cvt with .rs is not supported yet");
-    std::string_view fp8 = m.take_any({"e4m3x2", "e5m2x2"});
-    Type dt = m.take_type();
-    Type at = fp8.empty() ? m.take_type() : Type::None;
-    D4R_TRY(d.finish());
-    if (!fp8.empty()) {
-        if (dt == Type::None || !irnd.empty() || ftz || sat)
-            return d.error("FP8 cvt takes .rn, .satfinite and .relu only");
-        return decode_cvt_fp8(d, fp8 == "e5m2x2", frnd, relu, satfinite, dt);
-    }
-    if (dt == Type::None || at == Type::None) return d.error("cvt needs a destination and a source type");
-    if (dt == Type::TF32) {
-        if (at != Type::F32 || ftz || sat || !irnd.empty()) return d.error("cvt.tf32 needs an .f32 source");
-        if (frnd != "rna" && frnd != "rn" && frnd != "rz") return d.error("cvt.tf32.f32 needs .rna, .rn or .rz");
-        if (relu || (satfinite && frnd != "rna"))
-            return d.error("cvt.tf32.f32 with .relu, or .satfinite without .rna, is not supported yet");
-        D4R_TRY(d.expect_operands(2));
+    const Expected<ptx::Cvt> decoded = ptx::decode_cvt(d.ast());
+    if (!decoded) return d.located(decoded.error());
+    const ptx::Cvt& c = *decoded;
+    if (c.form == ptx::Cvt::Form::ToFp8 || c.form == ptx::Cvt::Form::FromFp8) return emit_cvt_fp8(d, c);
+    const uint16_t half_flags = static_cast<uint16_t>((c.relu ? kRelu : 0) | (c.satfinite ? kSatFinite : 0));
+    const Round fr = c.round.value_or(Round::Rn);
+    const Round ir = c.int_round.value_or(Round::Rn);
+    if (c.form == ptx::Cvt::Form::ToTf32) {
         uint32_t a = D4R_TRY(d.src(1, Type::B32));
         uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
-        ExecFn fn = frnd == "rn"   ? &exec_cvt_tf32<Round::Rn, false>
-                    : frnd == "rz" ? &exec_cvt_tf32<Round::Rz, false>
-                    : satfinite    ? &exec_cvt_tf32<Round::Rna, true>
-                                   : &exec_cvt_tf32<Round::Rna, false>;
+        ExecFn fn = fr == Round::Rn   ? &exec_cvt_tf32<Round::Rn, false>
+                    : fr == Round::Rz ? &exec_cvt_tf32<Round::Rz, false>
+                    : c.satfinite     ? &exec_cvt_tf32<Round::Rna, true>
+                                      : &exec_cvt_tf32<Round::Rna, false>;
         Instr& in = d.emit(fn);
         in.d[0] = dd;
         in.s[0] = a;
         return ok_status();
     }
-    if (frnd == "rna") return d.error("cvt.rna applies to .tf32 results only");
-    if ((relu || satfinite) && dt != Type::F16 && dt != Type::BF16 && dt != Type::F16x2 && dt != Type::BF16x2)
-        return d.error(".relu and .satfinite apply to f16, bf16, tf32 and FP8 results");
-    const uint16_t half_flags = static_cast<uint16_t>((relu ? kRelu : 0) | (satfinite ? kSatFinite : 0));
-    auto round_of = [](std::string_view r) {
-        return (r == "rz" || r == "rzi")   ? Round::Rz
-               : (r == "rm" || r == "rmi") ? Round::Rm
-               : (r == "rp" || r == "rpi") ? Round::Rp
-                                           : Round::Rn;
-    };
-    Round fr = round_of(frnd);
-    Round ir = round_of(irnd);
-    if (dt == Type::F16x2 || dt == Type::BF16x2) {
-        if (at != Type::F32 || frnd.empty() || ftz || sat) return d.error("packed cvt needs .rn/.rz and .f32 sources");
-        D4R_TRY(d.expect_operands(3));
+    if (c.form == ptx::Cvt::Form::Pack) {
         uint32_t a = D4R_TRY(d.src(1, Type::F32)), b = D4R_TRY(d.src(2, Type::F32));
         uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
-        Instr& in = d.emit(dt == Type::F16x2 ? &exec_cvt_pack<Type::F16> : &exec_cvt_pack<Type::BF16>);
+        Instr& in = d.emit(c.dst == Type::F16 ? &exec_cvt_pack<Type::F16> : &exec_cvt_pack<Type::BF16>);
         in.d[0] = dd;
         in.s[0] = a;
         in.s[1] = b;
         in.flags = static_cast<uint16_t>(static_cast<uint16_t>(fr) | half_flags);
         return ok_status();
     }
-    dt = storage_type(dt);
-    at = storage_type(at);
-    bool dfloat = is_float(dt), afloat = is_float(at);
-    if (!afloat && !dfloat) {
-        if (!irnd.empty() || !frnd.empty() || ftz) return d.error("integer-to-integer cvt takes no rounding or .ftz");
-    } else if (afloat && !dfloat) {
-        if (irnd.empty()) return d.error("float-to-integer cvt needs .rni, .rzi, .rmi or .rpi");
-        if (!frnd.empty()) return d.error("float-to-integer cvt takes an integer rounding modifier");
-    } else if (!afloat && dfloat) {
-        if (!irnd.empty()) return d.error("integer-to-float cvt takes .rn, .rz, .rm or .rp");
-    } else {
-        if (!irnd.empty() && !frnd.empty()) return d.error("cvt takes one rounding modifier");
-        bool narrowing = type_bits(dt) < type_bits(at) || (dt == Type::BF16 && at == Type::F16) ||
-                         (dt == Type::F16 && at == Type::BF16);
-        if (narrowing && frnd.empty() && irnd.empty()) return d.error("narrowing float cvt needs a rounding modifier");
-        if (!narrowing && !frnd.empty()) return d.error("widening float cvt takes no floating rounding modifier");
-    }
-    if (ftz && at != Type::F32 && dt != Type::F32) return d.error(".ftz applies to .f32 operands");
+    const Type dt = c.dst, at = c.src;
     ExecFn fn = pick_cvt(dt, at, std::make_index_sequence<std::size(kCvtTypes)>{});
     if (!fn) return d.error(fmt::format("cvt.{}.{} is not supported", type_name(dt), type_name(at)));
-    D4R_TRY(d.expect_operands(2));
     // cvt allows registers wider than its types: a 64-bit source read as .s8 uses its low bits, a
     // 32-bit result written to a 64-bit register is extended by the destination type's signedness.
     const ast::Operand& so = d.operand(1);
@@ -524,8 +446,8 @@ Status decode_cvt(InstrDecoder& d) {
     Instr& in = d.emit(fn);
     in.d[0] = dd;
     in.s[0] = a;
-    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(fr) | (static_cast<uint16_t>(ir) << 4) | (ftz ? kFtz : 0) |
-                                     (sat ? kSat : 0) | (!irnd.empty() ? kIntRound : 0) | half_flags);
+    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(fr) | (static_cast<uint16_t>(ir) << 4) | (c.ftz ? kFtz : 0) |
+                                     (c.sat ? kSat : 0) | (c.int_round ? kIntRound : 0) | half_flags);
     if (widen) {
         InstrDecoder::Reg r = D4R_TRY(d.reg(dop));
         Instr& e = d.emit(is_signed(dt) ? &exec_extend<true> : &exec_extend<false>);

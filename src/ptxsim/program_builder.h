@@ -19,8 +19,8 @@
 
 #include "core/status.h"
 #include "ptx/module_index.h"
-#include "ptxsim/ast.h"
 #include "ptxsim/decoder.h"
+#include "ptxsim/front_end.h"
 #include "ptxsim/ir.h"
 #include "ptxsim/ptxsim.h"
 

@@ -25,6 +25,7 @@
 
 #include "core/status.h"
 #include "ptx/module_index.h"
+#include "ptx/validate.h"
 #include "ptxsim/device_heap.h"
 
 namespace d4r::ptxsim {
@@ -234,9 +235,8 @@ private:
     bool m_device_heap = false;
 };
 
-// The newest PTX ISA major version ptxsim knows (9.x: CUDA 13). A module with a newer `.version` fails to
-// load; the cpu backend answers CUDA_ERROR_UNSUPPORTED_PTX_VERSION for it, as NVIDIA's driver does.
-inline constexpr uint32_t kNewestPtxIsaMajor = 9;
+// The newest PTX ISA major version ptxsim knows: the front end's (ptx/validate.h).
+using ptx::kNewestPtxIsaMajor;
 
 // External functions ptxsim provides itself, which a module may declare (.extern .func) and call without
 // defining them: vprintf, __assertfail, malloc/free/__cuda_syscall_aligned_malloc (the device heap), the

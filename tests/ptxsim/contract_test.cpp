@@ -9,8 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include "ptx/parser.h"
 #include "ptxsim/contract.h"
-#include "ptxsim/parser.h"
 #include "ptxsim_test_util.h"
 #include "test_support.h"
 
@@ -50,7 +50,7 @@ std::map<std::string, Expected> read_expected() {
 
 TEST(Contraction, FusesExactlyWhatPtxasFuses) {
     const std::string text = d4r::test::read_file_text(contract_dir() / "probes.ptx");
-    auto module = parse_module(text, "probes.ptx");
+    auto module = ptx::parse_module(text, "probes.ptx");
     ASSERT_TRUE(module.ok()) << module.error().text();
     const auto expected = read_expected();
     size_t checked = 0;

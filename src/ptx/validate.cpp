@@ -1,7 +1,5 @@
 // Load-time checks ptxas makes (see validate.h).
-#include "ptxsim/validate.h"
-
-#include "ptxsim/ptxsim.h"
+#include "ptx/validate.h"
 
 #include <charconv>
 #include <optional>
@@ -11,12 +9,11 @@
 
 #include <fmt/format.h>
 
-namespace d4r::ptxsim {
+namespace d4r::ptx {
 
 namespace {
 
 constexpr uint32_t kNewestIsaMajor = kNewestPtxIsaMajor;
-constexpr int kNewestSm = 90; // what the cpu backend reports (cuDeviceGetAttribute: 9.0)
 constexpr uint64_t kClassicParamLimit = 4096;
 constexpr uint64_t kLargeParamLimit = 32764; // PTX ISA 8.1+, sm_70+
 
@@ -183,4 +180,4 @@ Status validate_module(std::string_view text, const ptx::ModuleIndex& index, con
     return ok_status();
 }
 
-} // namespace d4r::ptxsim
+} // namespace d4r::ptx

@@ -1,13 +1,13 @@
 // The PTX parser: recursive descent over the shared token stream. Module scope (functions,
 // variables, skipped directives), function signatures, bodies (declarations, labels, nested blocks,
 // instructions) and operands. Instruction names are not interpreted here.
-#include "ptxsim/parser.h"
+#include "ptx/parser.h"
 
 #include <fmt/format.h>
 
 #include "ptx/ptx_lexer.h"
 
-namespace d4r::ptxsim {
+namespace d4r::ptx {
 
 namespace {
 
@@ -624,4 +624,4 @@ private:
 
 Expected<ast::Module> parse_module(std::string_view text, std::string_view name) { return Parser(text, name).run(); }
 
-} // namespace d4r::ptxsim
+} // namespace d4r::ptx

@@ -1,13 +1,13 @@
-// ptxsim internals: the syntax tree of one PTX module, as the parser reads it. Every string_view
-// points into the module text, which the Module keeps alive. Nothing here knows what an
-// instruction means: that is the decoder's job (decoder.h).
+// The PTX front end (docs/ptx-front-end.md): the syntax tree of one PTX module, as the parser reads it. Every
+// string_view points into the module text, which its owner keeps alive. Nothing here knows what an instruction
+// means: that is instruction.h's job (the typed instructions every consumer of PTX shares).
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
-namespace d4r::ptxsim::ast {
+namespace d4r::ptx::ast {
 
 enum class OperandKind : uint8_t {
     Name,    // %r1, %tid.x, a label, a variable or function name, '_' (sink)
@@ -111,4 +111,4 @@ struct Module {
     uint32_t address_size = 64;
 };
 
-} // namespace d4r::ptxsim::ast
+} // namespace d4r::ptx::ast

@@ -1,5 +1,5 @@
-// ptxsim internals: what ptxas refuses that the parser and the module index accept. A module the
-// device's own assembler would reject must not load here either (issue 14, item 17: such modules
+// The PTX front end: what ptxas refuses that the parser and the module index accept. A module NVIDIA's own
+// assembler would reject must not load in d4r either (issue 14, item 17: such modules
 // loaded, and a parameter block over the limit was then copied at every launch).
 //
 // Promise: validate_module() refuses, with an Invalid error "NAME:LINE: reason" for the first fault,
@@ -16,12 +16,18 @@
 #include <string_view>
 
 #include "core/status.h"
+#include "ptx/ast.h"
 #include "ptx/module_index.h"
-#include "ptxsim/ast.h"
 
-namespace d4r::ptxsim {
+namespace d4r::ptx {
+
+// The newest PTX ISA major version d4r knows (9.x: CUDA 13). A module with a newer `.version` fails to load; the cpu
+// backend answers CUDA_ERROR_UNSUPPORTED_PTX_VERSION for it, as NVIDIA's driver does.
+inline constexpr uint32_t kNewestPtxIsaMajor = 9;
+// The newest target d4r's consumers of PTX compile for (the cpu backend reports compute capability 9.0).
+inline constexpr int kNewestSm = 90;
 
 Status validate_module(std::string_view text, const ptx::ModuleIndex& index, const ast::Module& module,
                        std::string_view name);
 
-} // namespace d4r::ptxsim
+} // namespace d4r::ptx

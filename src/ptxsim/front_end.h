@@ -1,0 +1,13 @@
+// ptxsim internals: the PTX front end (src/ptx: parser, syntax tree, validation; docs/ptx-front-end.md) as ptxsim
+// names it. ptxsim is one consumer of the front end; it does not parse PTX itself.
+#pragma once
+
+#include "ptx/ast.h"
+#include "ptx/parser.h"
+#include "ptx/validate.h"
+
+namespace d4r::ptxsim {
+
+namespace ast = ptx::ast;
+
+} // namespace d4r::ptxsim
