@@ -1,20 +1,15 @@
 // cvt's meaning (see instr_cvt.h).
 #include "ptx/instr_cvt.h"
 
-#include <fmt/format.h>
-
-#include "ptx/modifiers.h"
+#include "ptx/instr_decode.h"
 
 namespace d4r::ptx {
 
 namespace {
 
-Error unsupported(std::string_view message) { return Error(ErrorCode::Unsupported, std::string(message)); }
-
-Status expect_operands(const ast::Instruction& in, size_t n) {
-    if (in.operands.size() == n) return ok_status();
-    return Error(ErrorCode::Invalid, fmt::format("expected {} operands, found {}", n, in.operands.size()));
-}
+using decode::expect_operands;
+using decode::finish;
+using decode::unsupported;
 
 std::optional<Round> round_of(std::string_view r) {
     if (r.empty()) return std::nullopt;
@@ -101,8 +96,7 @@ Expected<Cvt> decode_cvt(const ast::Instruction& in) {
     const std::string_view fp8 = m.take_any({"e4m3x2", "e5m2x2"});
     Type dt = m.take_type();
     Type at = fp8.empty() ? m.take_type() : Type::None;
-    if (std::string_view left = m.leftover(); !left.empty())
-        return unsupported(fmt::format("unsupported modifier '.{}' of '{}'", left, m.base()));
+    D4R_TRY(finish(m));
     c.round = round_of(frnd);
     c.int_round = round_of(irnd);
     if (!fp8.empty()) {

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_float.h"
 #include "ptxsim/dispatch.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
@@ -397,205 +398,103 @@ ExecFn unary_f32_fn(bool ftz) {
     return select_flags<1>({ftz}, []<bool F>() { return &exec_funary<float, U, Round::Rn, F>; });
 }
 
-struct FloatMods {
-    Round round = Round::Rn;
-    bool has_round = false;
-    bool ftz = false;
-    bool sat = false;
-    bool approx = false;
-    bool full = false;
-};
-
-FloatMods float_mods(Modifiers& m) {
-    FloatMods f;
-    std::string_view r = m.take_any({"rn", "rz", "rm", "rp"});
-    f.has_round = !r.empty();
-    f.round = r == "rz" ? Round::Rz : r == "rm" ? Round::Rm : r == "rp" ? Round::Rp : Round::Rn;
-    f.ftz = m.take("ftz");
-    f.sat = m.take("sat");
-    f.approx = m.take("approx");
-    f.full = m.take("full");
-    return f;
-}
-
-Status check_f64_mods(InstrDecoder& d, Type t, const FloatMods& f, bool ftz_ok = false) {
-    if (t == Type::F64 && ((f.ftz && !ftz_ok) || f.sat)) return d.error(".ftz and .sat apply to .f32 only");
-    return ok_status();
-}
-
-Status decode_binary(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
-    D4R_TRY(check_f64_mods(d, t, f));
-    if (f.approx || f.full) return d.error(fmt::format("{} has no .approx/.full form", base));
-    ExecFn fn = base == "add"   ? fbin_fn<FAdd>(t, f.round, f.ftz, f.sat)
-                : base == "sub" ? fbin_fn<FSub>(t, f.round, f.ftz, f.sat)
-                                : fbin_fn<FMul>(t, f.round, f.ftz, f.sat);
-    return d.emit_op(fn, t, 2);
-}
-
-Status decode_fma(InstrDecoder& d, Type t, const FloatMods& f, bool is_mad) {
-    D4R_TRY(check_f64_mods(d, t, f));
-    if (!f.has_round && !is_mad) return d.error("fma needs a rounding modifier");
-    // A fma fused from a mul and a sub (contract.h) negates its operands with neg first (emit_fma).
-    return d.emit_fma(fma_fn(t, f.round, f.ftz, f.sat), unary_rn_fn<Unary::Neg>(t, false), t);
-}
-
-Status decode_div(InstrDecoder& d, Type t, const FloatMods& f) {
-    D4R_TRY(check_f64_mods(d, t, f));
-    if (f.sat) return d.error("div has no .sat");
-    if (t == Type::F64 && !f.has_round) return d.error("div.f64 needs a rounding modifier");
-    if (t == Type::F32 && !f.has_round && !f.approx && !f.full)
-        return d.error("div.f32 needs .approx, .full or a rounding modifier");
-    // .approx (for |b| <= 2^126) and .full are within 2 ulp on hardware; the exact quotient is within
-    // that bound. div.approx by |b| > 2^126 gives 0 (FDivApprox).
-    ExecFn fn =
-        t == Type::F32 && f.approx
-            ? select_flags<1>({f.ftz}, []<bool F>() { return &exec_fbin<float, FDivApprox, Round::Rn, F, false>; })
-            : fbin_fn<FDiv>(t, f.round, f.ftz, false);
-    return d.emit_op(fn, t, 2);
-}
-
-Status decode_minmax(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
-    Modifiers& m = d.mods();
-    bool nan = m.take("NaN");
-    bool xorsign = m.take("xorsign");
-    bool abs = m.take("abs");
-    D4R_TRY(d.finish());
-    if (xorsign != abs) return d.error(".xorsign needs .abs");
-    if (f.has_round || f.sat || f.approx || f.full) return d.error("min/max take no rounding or saturation");
-    if (t == Type::F64 && (f.ftz || nan || xorsign)) return d.error("min/max.f64 take no modifiers");
-    bool is_max = base == "max";
-    ExecFn fn = by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
-        if constexpr (std::is_same_v<T, double>) // no modifiers on f64
-            return select_flags<1>({is_max}, []<bool M>() { return &exec_fminmax<T, M, false, false, false>; });
-        else
-            return select_flags<4>({is_max, f.ftz, nan, xorsign},
-                                   []<bool M, bool F, bool N, bool X>() { return &exec_fminmax<T, M, F, N, X>; });
-    });
-    if (d.operand_count() == 4) return d.error("three-input min/max is not supported yet");
-    return d.emit_op(fn, t, 2);
-}
-
-Status decode_unary(InstrDecoder& d, Type t, std::string_view base, const FloatMods& f) {
-    // rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 are the f64 forms with .ftz.
-    D4R_TRY(check_f64_mods(d, t, f, f.approx && (base == "rcp" || base == "rsqrt")));
-    if (f.sat) return d.error(fmt::format("{} has no .sat", base));
-    ExecFn fn = nullptr;
-    auto need = [&](bool ok, std::string_view what) -> Status {
-        if (!ok) return d.error(fmt::format("{} needs {}", base, what));
-        return ok_status();
-    };
-    bool f32 = t == Type::F32;
-    if (base == "abs" || base == "neg") {
-        D4R_TRY(need(!f.has_round && !f.approx, "no rounding modifier"));
-        fn = base == "abs" ? unary_rn_fn<Unary::Abs>(t, f.ftz) : unary_rn_fn<Unary::Neg>(t, f.ftz);
-    } else if (base == "sqrt" || base == "rcp") {
-        Unary u = base == "sqrt" ? Unary::Sqrt : Unary::Rcp;
-        if (f.approx) {
-            // .approx is within 1 ulp (rcp) / 2^-23 relative (sqrt): the exact result satisfies both.
-            D4R_TRY(need(!f.has_round, ".approx or a rounding modifier, not both"));
-            if (!f32 && !(u == Unary::Rcp && f.ftz))
-                return d.error(fmt::format("{}.approx.f64 is not a PTX form", base));
-        } else {
-            D4R_TRY(need(f.has_round, ".approx or a rounding modifier"));
-        }
-        if (!f32 && u == Unary::Rcp && f.approx)
-            fn = &exec_rcp_approx_f64;
-        else
-            fn = u == Unary::Sqrt ? unary_fn<Unary::Sqrt>(t, f.round, f.ftz) : unary_fn<Unary::Rcp>(t, f.round, f.ftz);
-    } else {
-        D4R_TRY(need(f.approx && !f.has_round, ".approx"));
-        if (base == "rsqrt") {
-            fn = unary_rn_fn<Unary::Rsqrt, true>(t, f.ftz);
-        } else {
-            D4R_TRY(need(f32, ".f32"));
-            Unary u = base == "sin"   ? Unary::Sin
-                      : base == "cos" ? Unary::Cos
-                      : base == "lg2" ? Unary::Lg2
-                      : base == "ex2" ? Unary::Ex2
-                                      : Unary::Tanh;
-            if (u == Unary::Tanh && f.ftz) return d.error("tanh has no .ftz");
-            switch (u) {
-            case Unary::Sin:
-                fn = unary_f32_fn<Unary::Sin>(f.ftz);
-                break;
-            case Unary::Cos:
-                fn = unary_f32_fn<Unary::Cos>(f.ftz);
-                break;
-            case Unary::Lg2:
-                fn = unary_f32_fn<Unary::Lg2>(f.ftz);
-                break;
-            case Unary::Ex2:
-                fn = unary_f32_fn<Unary::Ex2>(f.ftz);
-                break;
-            default:
-                fn = &exec_funary<float, Unary::Tanh, Round::Rn, false>;
-                break;
-            }
-        }
+// The family's meaning is the front end's (ptx/instr_float.h); here the handler and operands.
+Status emit_float(InstrDecoder& d, const ptx::FloatArith& f) {
+    using Op = ptx::FloatArith::Op;
+    const Type t = f.type;
+    const Round round = f.round.value_or(Round::Rn);
+    switch (f.op) {
+    case Op::Add:
+        return d.emit_op(fbin_fn<FAdd>(t, round, f.ftz, f.sat), t, 2);
+    case Op::Sub:
+        return d.emit_op(fbin_fn<FSub>(t, round, f.ftz, f.sat), t, 2);
+    case Op::Mul:
+        return d.emit_op(fbin_fn<FMul>(t, round, f.ftz, f.sat), t, 2);
+    case Op::Fma:
+        // A fma fused from a mul and a sub (contract.h) negates its operands with neg first (emit_fma).
+        return d.emit_fma(fma_fn(t, round, f.ftz, f.sat), unary_rn_fn<Unary::Neg>(t, false), t);
+    case Op::Div:
+        // .approx (for |b| <= 2^126) and .full are within 2 ulp on hardware; the exact quotient is within
+        // that bound. div.approx by |b| > 2^126 gives 0 (FDivApprox).
+        return d.emit_op(
+            t == Type::F32 && f.approx
+                ? select_flags<1>({f.ftz}, []<bool F>() { return &exec_fbin<float, FDivApprox, Round::Rn, F, false>; })
+                : fbin_fn<FDiv>(t, round, f.ftz, false),
+            t, 2);
+    case Op::Min:
+    case Op::Max: {
+        const bool is_max = f.op == Op::Max;
+        ExecFn fn = by_type<kFloatTypes>(t, [&]<class T>(TypeTag<T>) {
+            if constexpr (std::is_same_v<T, double>) // no modifiers on f64
+                return select_flags<1>({is_max}, []<bool M>() { return &exec_fminmax<T, M, false, false, false>; });
+            else
+                return select_flags<4>({is_max, f.ftz, f.nan, f.xorsign},
+                                       []<bool M, bool F, bool N, bool X>() { return &exec_fminmax<T, M, F, N, X>; });
+        });
+        return d.emit_op(fn, t, 2);
     }
-    return d.emit_op(fn, t, 1);
+    case Op::Abs:
+        return d.emit_op(unary_rn_fn<Unary::Abs>(t, f.ftz), t, 1);
+    case Op::Neg:
+        return d.emit_op(unary_rn_fn<Unary::Neg>(t, f.ftz), t, 1);
+    case Op::Sqrt:
+        // .approx is within 2^-23 relative: the exact result satisfies it.
+        return d.emit_op(unary_fn<Unary::Sqrt>(t, round, f.ftz), t, 1);
+    case Op::Rcp:
+        // .approx.f32 is within 1 ulp: the exact result satisfies it; rcp.approx.ftz.f64 is its own rule.
+        return d.emit_op(t == Type::F64 && f.approx ? &exec_rcp_approx_f64 : unary_fn<Unary::Rcp>(t, round, f.ftz), t,
+                         1);
+    case Op::Rsqrt:
+        return d.emit_op(unary_rn_fn<Unary::Rsqrt, true>(t, f.ftz), t, 1);
+    case Op::Sin:
+        return d.emit_op(unary_f32_fn<Unary::Sin>(f.ftz), t, 1);
+    case Op::Cos:
+        return d.emit_op(unary_f32_fn<Unary::Cos>(f.ftz), t, 1);
+    case Op::Lg2:
+        return d.emit_op(unary_f32_fn<Unary::Lg2>(f.ftz), t, 1);
+    case Op::Ex2:
+        return d.emit_op(unary_f32_fn<Unary::Ex2>(f.ftz), t, 1);
+    case Op::Tanh:
+        return d.emit_op(&exec_funary<float, Unary::Tanh, Round::Rn, false>, t, 1);
+    case Op::Copysign:
+        return d.emit_op(by_type<kFloatTypes>(t, []<class T>(TypeTag<T>) { return &exec_copysign<T>; }), t, 2);
+    case Op::Testp: {
+        int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
+        uint32_t a = D4R_TRY(d.src(1, t));
+        Instr& in = d.emit(by_type<kFloatTypes>(t, []<class T>(TypeTag<T>) { return &exec_testp<T>; }));
+        in.pd[0] = p;
+        in.s[0] = a;
+        in.flags = static_cast<uint16_t>(f.test);
+        return ok_status();
+    }
+    }
+    return d.error("unknown floating-point operation");
+}
+
+Status decode_float_family(InstrDecoder& d) {
+    const Expected<ptx::FloatArith> f = ptx::decode_float(d.ast());
+    if (!f) return d.located(f.error());
+    return emit_float(d, *f);
 }
 
 Status decode_float_unary_entry(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view base = m.base();
-    if (is_half_type(m.peek_type())) return decode_half_unary(d);
-    FloatMods f = float_mods(m);
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::F32 && t != Type::F64) return d.error(fmt::format("{}.{} is not supported yet", base, type_name(t)));
-    return decode_unary(d, t, base, f);
-}
-
-Status decode_copysign(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::F32 && t != Type::F64) return d.error("copysign needs .f32 or .f64");
-    return d.emit_op(by_type<kFloatTypes>(t, []<class T>(TypeTag<T>) { return &exec_copysign<T>; }), t, 2);
-}
-
-Status decode_testp(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view op = m.take_any({"finite", "infinite", "number", "notanumber", "normal", "subnormal"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (op.empty() || (t != Type::F32 && t != Type::F64)) return d.error("testp needs a test and .f32 or .f64");
-    D4R_TRY(d.expect_operands(2));
-    int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
-    uint32_t a = D4R_TRY(d.src(1, t));
-    Instr& in = d.emit(by_type<kFloatTypes>(t, []<class T>(TypeTag<T>) { return &exec_testp<T>; }));
-    in.pd[0] = p;
-    in.s[0] = a;
-    constexpr std::string_view ops[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
-    for (uint16_t i = 0; i < 6; ++i)
-        if (op == ops[i]) in.flags = i;
-    return ok_status();
+    if (is_half_type(d.mods().peek_type())) return decode_half_unary(d);
+    return decode_float_family(d);
 }
 
 } // namespace
 
 Status decode_float_arith(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view base = m.base();
-    if (is_half_type(m.peek_type())) return decode_half_arith(d);
-    FloatMods f = float_mods(m);
-    Type t = m.take_type();
-    if (t != Type::F32 && t != Type::F64) return d.error(fmt::format("{}.{} is not supported yet", base, type_name(t)));
-    if (base == "min" || base == "max") return decode_minmax(d, t, base, f);
-    D4R_TRY(d.finish());
-    if (base == "add" || base == "sub" || base == "mul") return decode_binary(d, t, base, f);
-    if (base == "fma" || base == "mad") return decode_fma(d, t, f, base == "mad");
-    if (base == "div") return decode_div(d, t, f);
-    if (base == "abs" || base == "neg") return decode_unary(d, t, base, f);
-    return d.error(fmt::format("unsupported floating-point instruction '{}'", base));
+    if (is_half_type(d.mods().peek_type())) return decode_half_arith(d);
+    return decode_float_family(d);
 }
 
 void add_float_ops(OpcodeTable& t) {
     t["fma"] = &decode_float_arith;
     for (const char* name : {"sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh"})
         t[name] = &decode_float_unary_entry;
-    t["copysign"] = &decode_copysign;
-    t["testp"] = &decode_testp;
+    t["copysign"] = &decode_float_family;
+    t["testp"] = &decode_float_family;
 }
 
 } // namespace d4r::ptxsim

@@ -4,23 +4,15 @@
 #include <optional>
 #include <string>
 
+#include "front_end_test_util.h"
 #include "ptx/instr_cvt.h"
-#include "ptx/parser.h"
 
 using namespace d4r;
 using namespace d4r::ptx;
 
 namespace {
 
-// The cvt INSTRUCTION (e.g. "cvt.rn.f16.f32 %h, %f") through the parser and decode_cvt.
-Expected<Cvt> decode(const std::string& instruction) {
-    static std::string text; // the syntax tree points into it
-    text = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" + instruction + ";\nret;\n}\n";
-    auto module = parse_module(text, "cvt.ptx");
-    EXPECT_TRUE(module) << module.error().text();
-    if (!module) return module.error();
-    return decode_cvt(module->functions.at(0).instructions.at(0));
-}
+Expected<Cvt> decode(const std::string& instruction) { return test::decode_one(instruction, decode_cvt); }
 
 Cvt decoded(const std::string& instruction) {
     auto c = decode(instruction);
@@ -28,12 +20,7 @@ Cvt decoded(const std::string& instruction) {
     return c ? *c : Cvt{};
 }
 
-// The code of the refusal, nullopt when INSTRUCTION decodes.
-std::optional<ErrorCode> refusal(const std::string& instruction) {
-    auto c = decode(instruction);
-    if (c) return std::nullopt;
-    return c.error().code();
-}
+std::optional<ErrorCode> refusal(const std::string& instruction) { return test::refusal_of(instruction, decode_cvt); }
 
 } // namespace
 
