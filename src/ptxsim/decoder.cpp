@@ -102,8 +102,9 @@ uint32_t InstrDecoder::scratch(bool wide) { return m_builder.scratch(wide); }
 
 uint32_t InstrDecoder::operand_scratch(bool wide, int which) { return m_builder.operand_scratch(wide, which); }
 
-Status InstrDecoder::emit_op(ExecFn fn, Type dt, std::initializer_list<Type> sources) {
+Status InstrDecoder::emit_op(ExecFn fn, Type dt, std::span<const Type> sources) {
     if (!fn) return error("unsupported type");
+    if (sources.size() > 4) return error("more than four sources");
     D4R_TRY(expect_operands(1 + sources.size()));
     uint32_t s[4];
     size_t k = 0;

@@ -8,6 +8,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -98,7 +99,10 @@ public:
     // operands 1.. as sources of the types in SOURCES (s[0..]), then operand 0 as a destination of
     // type DT (d[0]), and emits FN. A null FN (dispatch.h: a type outside what the decoder picked from)
     // is an "unsupported type" error.
-    Status emit_op(ExecFn fn, Type dt, std::initializer_list<Type> sources);
+    Status emit_op(ExecFn fn, Type dt, std::initializer_list<Type> sources) {
+        return emit_op(fn, dt, std::span<const Type>(sources.begin(), sources.size()));
+    }
+    Status emit_op(ExecFn fn, Type dt, std::span<const Type> sources);
     // The same with the destination and all SOURCES (0 to 3) of type T.
     Status emit_op(ExecFn fn, Type t, size_t sources);
     // fma d, a, b, c with every operand of type T. For an fma that fuses a mul with a sub (contract.h),

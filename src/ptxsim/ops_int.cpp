@@ -11,6 +11,7 @@
 #include <bit>
 #include <type_traits>
 
+#include "ptx/instr_int.h"
 #include "ptxsim/dispatch.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/ops.h"
@@ -488,222 +489,7 @@ Flow exec_fns(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-// ----- decoders -----
-
-Status decode_addsub(InstrDecoder& d, bool sub) {
-    Modifiers& m = d.mods();
-    if (is_float(m.peek_type())) return decode_float_arith(d);
-    bool cc = m.take("cc");
-    bool sat = m.take("sat");
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (cc) {
-        ExecFn fn = carry_fn(t);
-        if (!fn) return d.error(".cc needs .u32, .s32, .u64 or .s64");
-        D4R_TRY(d.emit_op(fn, t, {t, t}));
-        d.last().flags = kCarryOut | (sub ? kSubtract : 0);
-        return ok_status();
-    }
-    if (sat) {
-        if (t != Type::S32) return d.error(".sat needs .s32");
-        return d.emit_op(sub ? &exec_addsub_sat<int32_t, true> : &exec_addsub_sat<int32_t, false>, t, {t, t});
-    }
-    return d.emit_op(sub ? pick_bin<Sub>(t) : pick_bin<Add>(t), t, {t, t});
-}
-
-Status decode_add(InstrDecoder& d) { return decode_addsub(d, false); }
-Status decode_sub(InstrDecoder& d) { return decode_addsub(d, true); }
-
-Status decode_addc_subc(InstrDecoder& d, bool sub) {
-    Modifiers& m = d.mods();
-    bool cc = m.take("cc");
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    ExecFn fn = carry_fn(t);
-    if (!fn) return d.error("needs .u32, .s32, .u64 or .s64");
-    D4R_TRY(d.emit_op(fn, t, {t, t}));
-    d.last().flags = kCarryIn | (cc ? kCarryOut : 0) | (sub ? kSubtract : 0);
-    return ok_status();
-}
-Status decode_addc(InstrDecoder& d) { return decode_addc_subc(d, false); }
-Status decode_subc(InstrDecoder& d) { return decode_addc_subc(d, true); }
-
-Type wide_of(Type t) {
-    switch (t) {
-    case Type::S16:
-        return Type::S32;
-    case Type::U16:
-        return Type::U32;
-    case Type::S32:
-        return Type::S64;
-    case Type::U32:
-        return Type::U64;
-    default:
-        return Type::None;
-    }
-}
-
-Status decode_mul(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (is_float(m.peek_type())) return decode_float_arith(d);
-    std::string_view mode = m.take_any({"lo", "hi", "wide"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (mode.empty()) return d.error("integer mul needs .lo, .hi or .wide");
-    if (mode == "wide") {
-        Type wt = wide_of(t);
-        if (wt == Type::None) return d.error(".wide needs a 16- or 32-bit type");
-        return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mul_wide<T>; }), wt, {t, t});
-    }
-    if (is_bits(t)) return d.error("mul needs a signed or unsigned type");
-    return d.emit_op(mode == "lo" ? pick_bin<MulLo>(t) : pick_bin<MulHi>(t), t, {t, t});
-}
-
-Status decode_mad(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (is_float(m.peek_type())) return decode_float_arith(d);
-    std::string_view mode = m.take_any({"lo", "hi", "wide"});
-    bool cc = m.take("cc");
-    bool sat = m.take("sat");
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (mode.empty()) return d.error("integer mad needs .lo, .hi or .wide");
-    if (is_bits(t)) return d.error("mad needs a signed or unsigned type");
-    if (mode == "wide") {
-        Type wt = wide_of(t);
-        if (wt == Type::None || cc || sat) return d.error(".wide needs a 16- or 32-bit type (no .cc or .sat)");
-        return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_wide<T>; }), wt, {t, t, wt});
-    }
-    if (sat) {
-        if (mode != "hi" || t != Type::S32 || cc) return d.error(".sat needs mad.hi.s32");
-        return d.emit_op(&exec_mad_hi_sat, t, {t, t, t});
-    }
-    if (cc) {
-        ExecFn fn = carry_fn(t);
-        if (!fn) return d.error(".cc needs .u32, .s32, .u64 or .s64");
-        D4R_TRY(d.emit_op(fn, t, {t, t, t}));
-        d.last().flags = kCarryOut | kMad | (mode == "hi" ? kMadHi : 0);
-        return ok_status();
-    }
-    return d.emit_op(mode == "lo" ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_lo<T>; })
-                                  : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_hi<T>; }),
-                     t, {t, t, t});
-}
-
-Status decode_madc(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view mode = m.take_any({"lo", "hi"});
-    bool cc = m.take("cc");
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    ExecFn fn = carry_fn(t);
-    if (!fn || mode.empty()) return d.error("madc needs .lo or .hi and .u32, .s32, .u64 or .s64");
-    D4R_TRY(d.emit_op(fn, t, {t, t, t}));
-    d.last().flags = kCarryIn | kMad | (cc ? kCarryOut : 0) | (mode == "hi" ? kMadHi : 0);
-    return ok_status();
-}
-
-Status decode_24(InstrDecoder& d, bool mad) {
-    Modifiers& m = d.mods();
-    std::string_view mode = m.take_any({"lo", "hi"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (mode.empty() || (t != Type::U32 && t != Type::S32)) return d.error("needs .lo or .hi and .u32 or .s32");
-    bool hi = mode == "hi";
-    ExecFn fn;
-    if (t == Type::S32)
-        fn = hi ? (mad ? &exec_24<int32_t, true, true> : &exec_24<int32_t, true, false>)
-                : (mad ? &exec_24<int32_t, false, true> : &exec_24<int32_t, false, false>);
-    else
-        fn = hi ? (mad ? &exec_24<uint32_t, true, true> : &exec_24<uint32_t, true, false>)
-                : (mad ? &exec_24<uint32_t, false, true> : &exec_24<uint32_t, false, false>);
-    if (mad) return d.emit_op(fn, t, {t, t, t});
-    return d.emit_op(fn, t, {t, t});
-}
-Status decode_mul24(InstrDecoder& d) { return decode_24(d, false); }
-Status decode_mad24(InstrDecoder& d) { return decode_24(d, true); }
-
-Status decode_sad(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (is_bits(t)) return d.error("sad needs a signed or unsigned type");
-    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_sad<T>; }), t, {t, t, t});
-}
-
-Status decode_divrem(InstrDecoder& d, bool rem) {
-    Modifiers& m = d.mods();
-    if (!rem && is_float(m.peek_type())) return decode_float_arith(d);
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (is_bits(t)) return d.error("needs a signed or unsigned type");
-    return d.emit_op(rem ? pick_bin<Rem>(t) : pick_bin<Div>(t), t, {t, t});
-}
-Status decode_div(InstrDecoder& d) { return decode_divrem(d, false); }
-Status decode_rem(InstrDecoder& d) { return decode_divrem(d, true); }
-
-Status decode_absneg(InstrDecoder& d, bool neg) {
-    Modifiers& m = d.mods();
-    if (is_float(m.peek_type())) return decode_float_arith(d);
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (!is_signed(t) || t == Type::S8) return d.error("needs .s16, .s32 or .s64");
-    return d.emit_op(neg ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, true>; })
-                         : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, false>; }),
-                     t, {t});
-}
-Status decode_abs(InstrDecoder& d) { return decode_absneg(d, false); }
-Status decode_neg(InstrDecoder& d) { return decode_absneg(d, true); }
-
-Status decode_minmax(InstrDecoder& d, bool is_max) {
-    Modifiers& m = d.mods();
-    if (is_simd_minmax(m)) return decode_simd_minmax(d);
-    if (is_float(m.peek_type())) return decode_float_arith(d);
-    bool relu = m.take("relu");
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (is_bits(t)) return d.error("needs a signed or unsigned type");
-    ExecFn fn;
-    if (relu) {
-        if (t != Type::S32) return d.error(".relu needs .s32 or .s16x2");
-        fn = &exec_minmax_relu;
-    } else {
-        fn = is_max ? pick_bin<Max>(t) : pick_bin<Min>(t);
-    }
-    D4R_TRY(d.emit_op(fn, t, {t, t}));
-    d.last().flags = is_max ? 1 : 0;
-    return ok_status();
-}
-Status decode_min(InstrDecoder& d) { return decode_minmax(d, false); }
-Status decode_max(InstrDecoder& d) { return decode_minmax(d, true); }
-
-Status decode_bitwise(InstrDecoder& d, int op) {
-    Modifiers& m = d.mods();
-    if (m.peek_type() == Type::Pred) return decode_pred_logic(d);
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (type_bits(t) < 16 || type_bits(t) > 64 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
-    ExecFn fn = op == 0 ? pick_bin<And>(t) : op == 1 ? pick_bin<Or>(t) : pick_bin<Xor>(t);
-    return d.emit_op(fn, t, {t, t});
-}
-Status decode_and(InstrDecoder& d) { return decode_bitwise(d, 0); }
-Status decode_or(InstrDecoder& d) { return decode_bitwise(d, 1); }
-Status decode_xor(InstrDecoder& d) { return decode_bitwise(d, 2); }
-
-Status decode_not(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (m.peek_type() == Type::Pred) return decode_pred_logic(d);
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (type_bits(t) < 16 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
-    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_not<T>; }), t, {t});
-}
-
-Status decode_cnot(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (type_bits(t) < 16 || is_float(t)) return d.error("needs .b16, .b32 or .b64");
-    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_cnot<T>; }), t, {t});
-}
+// ----- decoders: the family's meaning is the front end's (ptx/instr_int.h); here the handler and operands -----
 
 // The shift executor for T's width: signed for the arithmetic right shift, unsigned otherwise; IMM: the
 // shift by an immediate count.
@@ -731,179 +517,160 @@ Status emit_shift(InstrDecoder& d, Type t) {
     return d.emit_op(shift_fn<K>(t, false), t, {t, Type::U32});
 }
 
-Status decode_shl(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (!is_bits(t)) return d.error("shl needs .b16, .b32 or .b64");
-    return emit_shift<ShiftKind::Left>(d, t);
-}
-
-Status decode_shr(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (is_float(t) || type_bits(t) < 16) return d.error("shr needs a 16-, 32- or 64-bit integer type");
-    return is_signed(t) ? emit_shift<ShiftKind::RightArith>(d, t) : emit_shift<ShiftKind::RightLogical>(d, t);
-}
-
-Status decode_count(InstrDecoder& d, bool popc) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
-    ExecFn fn = t == Type::B32 ? (popc ? &exec_popc<uint32_t> : &exec_clz<uint32_t>)
-                               : (popc ? &exec_popc<uint64_t> : &exec_clz<uint64_t>);
-    return d.emit_op(fn, Type::U32, {t});
-}
-Status decode_popc(InstrDecoder& d) { return decode_count(d, true); }
-Status decode_clz(InstrDecoder& d) { return decode_count(d, false); }
-
-Status decode_brev(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
-    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_brev<T>; }), t, {t});
-}
-
-Status decode_bfind(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    bool shiftamt = m.take("shiftamt");
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    ExecFn fn = nullptr;
-    switch (t) {
-    case Type::U32:
-        fn = shiftamt ? &exec_bfind<uint32_t, true> : &exec_bfind<uint32_t, false>;
-        break;
-    case Type::S32:
-        fn = shiftamt ? &exec_bfind<int32_t, true> : &exec_bfind<int32_t, false>;
-        break;
-    case Type::U64:
-        fn = shiftamt ? &exec_bfind<uint64_t, true> : &exec_bfind<uint64_t, false>;
-        break;
-    case Type::S64:
-        fn = shiftamt ? &exec_bfind<int64_t, true> : &exec_bfind<int64_t, false>;
-        break;
-    default:
-        return d.error("needs .u32, .s32, .u64 or .s64");
+Status emit_int(InstrDecoder& d, const ptx::IntArith& a) {
+    using Op = ptx::IntArith::Op;
+    using Mode = ptx::IntArith::Mode;
+    const Type t = a.type;
+    auto op = [&](ExecFn fn) { return d.emit_op(fn, a.dst, std::span<const Type>(a.src.data(), a.sources)); };
+    auto with_flags = [&](ExecFn fn, uint16_t flags) -> Status {
+        D4R_TRY(op(fn));
+        d.last().flags = flags;
+        return ok_status();
+    };
+    const bool hi = a.mode == Mode::Hi;
+    switch (a.op) {
+    case Op::Add:
+    case Op::Sub: {
+        const bool sub = a.op == Op::Sub;
+        if (a.cc) return with_flags(carry_fn(t), kCarryOut | (sub ? kSubtract : 0));
+        if (a.sat) return op(sub ? &exec_addsub_sat<int32_t, true> : &exec_addsub_sat<int32_t, false>);
+        return op(sub ? pick_bin<Sub>(t) : pick_bin<Add>(t));
     }
-    return d.emit_op(fn, Type::U32, {t});
+    case Op::AddC:
+    case Op::SubC:
+        return with_flags(carry_fn(t), kCarryIn | (a.cc ? kCarryOut : 0) | (a.op == Op::SubC ? kSubtract : 0));
+    case Op::Mul:
+        if (a.mode == Mode::Wide)
+            return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mul_wide<T>; }));
+        return op(hi ? pick_bin<MulHi>(t) : pick_bin<MulLo>(t));
+    case Op::Mad:
+        if (a.mode == Mode::Wide)
+            return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_wide<T>; }));
+        if (a.sat) return op(&exec_mad_hi_sat);
+        if (a.cc) return with_flags(carry_fn(t), kCarryOut | kMad | (hi ? kMadHi : 0));
+        return op(hi ? by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_hi<T>; })
+                     : by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_mad_lo<T>; }));
+    case Op::MadC:
+        return with_flags(carry_fn(t), kCarryIn | kMad | (a.cc ? kCarryOut : 0) | (hi ? kMadHi : 0));
+    case Op::Mul24:
+    case Op::Mad24: {
+        const bool mad = a.op == Op::Mad24;
+        if (t == Type::S32)
+            return op(hi ? (mad ? &exec_24<int32_t, true, true> : &exec_24<int32_t, true, false>)
+                         : (mad ? &exec_24<int32_t, false, true> : &exec_24<int32_t, false, false>));
+        return op(hi ? (mad ? &exec_24<uint32_t, true, true> : &exec_24<uint32_t, true, false>)
+                     : (mad ? &exec_24<uint32_t, false, true> : &exec_24<uint32_t, false, false>));
+    }
+    case Op::Sad:
+        return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_sad<T>; }));
+    case Op::Div:
+        return op(pick_bin<Div>(t));
+    case Op::Rem:
+        return op(pick_bin<Rem>(t));
+    case Op::Abs:
+        return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, false>; }));
+    case Op::Neg:
+        return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_absneg<T, true>; }));
+    case Op::Min:
+    case Op::Max: {
+        const bool is_max = a.op == Op::Max;
+        return with_flags(a.relu ? &exec_minmax_relu : is_max ? pick_bin<Max>(t) : pick_bin<Min>(t), is_max ? 1 : 0);
+    }
+    case Op::And:
+        return op(pick_bin<And>(t));
+    case Op::Or:
+        return op(pick_bin<Or>(t));
+    case Op::Xor:
+        return op(pick_bin<Xor>(t));
+    case Op::Not:
+        return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_not<T>; }));
+    case Op::Cnot:
+        return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_cnot<T>; }));
+    case Op::Shl:
+        return emit_shift<ShiftKind::Left>(d, t);
+    case Op::Shr:
+        return is_signed(t) ? emit_shift<ShiftKind::RightArith>(d, t) : emit_shift<ShiftKind::RightLogical>(d, t);
+    case Op::Popc:
+        return op(t == Type::B32 ? &exec_popc<uint32_t> : &exec_popc<uint64_t>);
+    case Op::Clz:
+        return op(t == Type::B32 ? &exec_clz<uint32_t> : &exec_clz<uint64_t>);
+    case Op::Brev:
+        return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_brev<T>; }));
+    case Op::Bfind: {
+        const bool s = a.shift_amount;
+        switch (t) {
+        case Type::U32:
+            return op(s ? &exec_bfind<uint32_t, true> : &exec_bfind<uint32_t, false>);
+        case Type::S32:
+            return op(s ? &exec_bfind<int32_t, true> : &exec_bfind<int32_t, false>);
+        case Type::U64:
+            return op(s ? &exec_bfind<uint64_t, true> : &exec_bfind<uint64_t, false>);
+        default:
+            return op(s ? &exec_bfind<int64_t, true> : &exec_bfind<int64_t, false>);
+        }
+    }
+    case Op::Bfe:
+        return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfe<T>; }));
+    case Op::Bfi:
+        return op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfi<T>; }));
+    case Op::Bmsk:
+        return op(a.clamp ? &exec_bmsk<true> : &exec_bmsk<false>);
+    case Op::Prmt:
+        D4R_TRY(op(&exec_prmt));
+        d.last().aux = a.permute;
+        return ok_status();
+    case Op::Lop3: {
+        uint32_t x = D4R_TRY(d.src(1, t)), y = D4R_TRY(d.src(2, t)), z = D4R_TRY(d.src(3, t));
+        uint32_t dd = D4R_TRY(d.dst(0, t));
+        Instr& in = d.emit(&exec_lop3);
+        in.d[0] = dd;
+        in.s[0] = x;
+        in.s[1] = y;
+        in.s[2] = z;
+        in.aux = a.lut;
+        return ok_status();
+    }
+    case Op::Shf:
+        return op(a.left ? (a.clamp ? &exec_shf<true, true> : &exec_shf<true, false>)
+                         : (a.clamp ? &exec_shf<false, true> : &exec_shf<false, false>));
+    case Op::Fns:
+        return op(&exec_fns);
+    }
+    return d.error("unknown integer operation");
 }
 
-Status decode_bfe(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (type_bits(t) < 32 || is_bits(t) || is_float(t)) return d.error("needs .u32, .s32, .u64 or .s64");
-    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfe<T>; }), t,
-                     {t, Type::U32, Type::U32});
+Status decode_int_family(InstrDecoder& d) {
+    const Expected<ptx::IntArith> a = ptx::decode_int(d.ast());
+    if (!a) return d.located(a.error());
+    return emit_int(d, *a);
 }
 
-Status decode_bfi(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::B32 && t != Type::B64) return d.error("needs .b32 or .b64");
-    return d.emit_op(by_type<kIntTypes>(t, []<class T>(TypeTag<T>) { return &exec_bfi<T>; }), t,
-                     {t, t, Type::U32, Type::U32});
+// The opcodes the float (and half) family shares; min/max also the SIMD family's; and/or/xor/not predicate logic.
+Status decode_int_or_float(InstrDecoder& d) {
+    if (is_float(d.mods().peek_type())) return decode_float_arith(d);
+    return decode_int_family(d);
 }
 
-Status decode_bmsk(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view mode = m.take_any({"clamp", "wrap"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (mode.empty()) return d.error("bmsk needs .clamp or .wrap");
-    if (t != Type::B32) return d.error("needs .b32");
-    return d.emit_op(mode == "clamp" ? &exec_bmsk<true> : &exec_bmsk<false>, Type::B32, {Type::U32, Type::U32});
+Status decode_int_or_pred(InstrDecoder& d) {
+    if (d.mods().peek_type() == Type::Pred) return decode_pred_logic(d);
+    return decode_int_family(d);
 }
 
-Status decode_prmt(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view mode = m.take_any({"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::B32) return d.error("prmt needs .b32");
-    D4R_TRY(d.emit_op(&exec_prmt, t, {t, t, t}));
-    constexpr std::string_view modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
-    uint64_t code = 0;
-    for (size_t i = 0; i < 6; ++i)
-        if (mode == modes[i]) code = i + 1;
-    d.last().aux = code;
-    return ok_status();
-}
-
-Status decode_lop3(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::B32) return d.error("lop3 needs .b32 (the predicate form is not supported yet)");
-    D4R_TRY(d.expect_operands(5));
-    uint64_t lut = D4R_TRY(d.immediate(d.operand(4)));
-    if (lut > 255) return d.error("lop3 lookup table must be 0..255");
-    uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, t)), c = D4R_TRY(d.src(3, t));
-    uint32_t dd = D4R_TRY(d.dst(0, t));
-    Instr& in = d.emit(&exec_lop3);
-    in.d[0] = dd;
-    in.s[0] = a;
-    in.s[1] = b;
-    in.s[2] = c;
-    in.aux = lut;
-    return ok_status();
-}
-
-Status decode_shf(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view dir = m.take_any({"l", "r"});
-    std::string_view mode = m.take_any({"wrap", "clamp"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (dir.empty() || mode.empty() || t != Type::B32) return d.error("shf needs .l/.r, .wrap/.clamp and .b32");
-    bool left = dir == "l", clamp = mode == "clamp";
-    ExecFn fn = left ? (clamp ? &exec_shf<true, true> : &exec_shf<true, false>)
-                     : (clamp ? &exec_shf<false, true> : &exec_shf<false, false>);
-    return d.emit_op(fn, t, {t, t, Type::U32});
-}
-
-Status decode_fns(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::B32) return d.error("fns needs .b32");
-    return d.emit_op(&exec_fns, t, {Type::B32, Type::B32, Type::S32});
+Status decode_minmax(InstrDecoder& d) {
+    if (is_simd_minmax(d.mods())) return decode_simd_minmax(d);
+    return decode_int_or_float(d);
 }
 
 } // namespace
 
 void add_int_ops(OpcodeTable& t) {
-    t["add"] = &decode_add;
-    t["sub"] = &decode_sub;
-    t["addc"] = &decode_addc;
-    t["subc"] = &decode_subc;
-    t["mul"] = &decode_mul;
-    t["mad"] = &decode_mad;
-    t["madc"] = &decode_madc;
-    t["mul24"] = &decode_mul24;
-    t["mad24"] = &decode_mad24;
-    t["sad"] = &decode_sad;
-    t["div"] = &decode_div;
-    t["rem"] = &decode_rem;
-    t["abs"] = &decode_abs;
-    t["neg"] = &decode_neg;
-    t["min"] = &decode_min;
-    t["max"] = &decode_max;
-    t["and"] = &decode_and;
-    t["or"] = &decode_or;
-    t["xor"] = &decode_xor;
-    t["not"] = &decode_not;
-    t["cnot"] = &decode_cnot;
-    t["shl"] = &decode_shl;
-    t["shr"] = &decode_shr;
-    t["popc"] = &decode_popc;
-    t["clz"] = &decode_clz;
-    t["brev"] = &decode_brev;
-    t["bfind"] = &decode_bfind;
-    t["bfe"] = &decode_bfe;
-    t["bfi"] = &decode_bfi;
-    t["bmsk"] = &decode_bmsk;
-    t["prmt"] = &decode_prmt;
-    t["lop3"] = &decode_lop3;
-    t["shf"] = &decode_shf;
-    t["fns"] = &decode_fns;
+    for (const char* name : {"add", "sub", "mul", "mad", "div", "abs", "neg"}) t[name] = &decode_int_or_float;
+    for (const char* name : {"and", "or", "xor", "not"}) t[name] = &decode_int_or_pred;
+    t["min"] = &decode_minmax;
+    t["max"] = &decode_minmax;
+    for (const char* name : {"addc", "subc", "madc",  "mul24", "mad24", "sad",  "rem",  "cnot", "shl", "shr", "popc",
+                             "clz",  "brev", "bfind", "bfe",   "bfi",   "bmsk", "prmt", "lop3", "shf", "fns"})
+        t[name] = &decode_int_family;
     add_simd_ops(t);
 }
 
