@@ -3,7 +3,7 @@
 # end of d4r's NGX shim (libd4r_nvngx.so) with the open core and libd4rcuda's cpu backend, and compares its outputs
 # with the open core's own run on the same frames (ngx_frames with libd4r_ngx.so), byte for byte.
 #   run-vulkan-harness.sh --lib DIR --shim LIBD4R_NVNGX.SO --scene-frames EXE --frames DIR --ngx-frames EXE
-#                         --reference-tool SHIM_REFERENCE [--env NAME=VALUE]...
+#                         --reference-tool SHIM_REFERENCE [--env NAME=VALUE]... [--uuid-layer DIR]
 #                         HARNESS [HARNESS ARGS: --scenario frames|refusals|timing --repeat N --color F --output F
 #                                  --depth F --motion F]
 #       --lib: libd4rcuda.so as libcuda.so.1 and libd4r_ngx.so (build/lib); the harness and the reference run with
@@ -17,6 +17,11 @@
 #              must write)
 #       --env NAME=VALUE: added to the harness's environment (repeatable, also among the harness arguments), e.g.
 #              D4R_SHIM_VRAM_INTEROP=0 for the front end's CPU-staging path
+#       --uuid-layer DIR: the folder of VK_LAYER_D4R_test_other_uuid's manifest (vulkan/uuid_layer.cpp; also among
+#              the harness arguments), enabled for the harness (VK_ADD_LAYER_PATH, VK_INSTANCE_LAYERS) so that the
+#              program's Vulkan device reports a deviceUUID that no CUDA device has, as a GPU that is not a CUDA
+#              device would: the shim must say so (no CUDA device has the UUID), take the host path for every frame
+#              (its reason in the log, no Vulkan memory imported into CUDA), and the outputs must still be equal
 #       scenarios: frames — every frame_<i>.bin the harness wrote must equal the reference's; refusals — the harness
 #       checks the refusals itself, and its one good frame after them (frame 0, with Reset) must equal the
 #       reference's frame 0; timing — the harness must print its timing line (the figures themselves are not
@@ -24,13 +29,13 @@
 #       The CUDA trace (D4R_CUDA_TRACE) is checked too: with D4R_SHIM_VRAM_INTEROP not 0 the VRAM path must run
 #       with zero copies (the 5 planes mapped from Vulkan memory, no cuMemcpy), converting the formats that are not
 #       canonical (colour and output rgba16f, depth r32f or d32f, motion rg16f) on the GPU (d4r_shim_*_canonical
-#       launches, none when every format is canonical); with it 0 the CPU-staging path must show at least one
-#       cuMemcpy (the host uploads). The line printed says which check ran.
+#       launches, none when every format is canonical); with it 0 (or with --uuid-layer) the CPU-staging path must
+#       show at least one cuMemcpy (the host uploads). The line printed says which check ran.
 #   run-vulkan-harness.sh --skip REASON      (exit 77: ctest reports the test skipped)
 # Exit 0 with a line saying what was compared, 77 when the harness says SKIPPED, 1 on any difference or failure.
 set -euo pipefail
 
-lib='' shim='' scene_frames='' frames='' ngx_frames='' ref_tool=''
+lib='' shim='' scene_frames='' frames='' ngx_frames='' ref_tool='' uuid_layer=''
 harness_env=() # NAME=VALUE for the harness (--env)
 add_env() {
     [[ "$1" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] ||
@@ -47,7 +52,8 @@ while [ $# -gt 0 ]; do
         --ngx-frames) ngx_frames=$2; shift 2 ;;
         --reference-tool) ref_tool=$2; shift 2 ;;
         --env) add_env "$2"; shift 2 ;;
-        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --uuid-layer) uuid_layer=$2; shift 2 ;;
+        -h|--help) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "run-vulkan-harness.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -59,9 +65,10 @@ done
 harness=$1
 shift
 scenario=frames color=rgba16f output=rgba16f depth=r32f motion=rg16f
-args=() # for the harness: all but this script's own --env
+args=() # for the harness: all but this script's own --env and --uuid-layer
 while [ $# -gt 0 ]; do
     if [ "$1" = --env ]; then add_env "${2-}"; shift 2; continue; fi
+    if [ "$1" = --uuid-layer ]; then uuid_layer=${2-}; shift 2; continue; fi
     args+=("$1")
     case "$1" in
         --scenario) scenario=$2; args+=("$2"); shift 2 ;;
@@ -83,8 +90,10 @@ case "$color/$output/$depth/$motion" in
     rgba16f/rgba16f/r32f/rg16f | rgba16f/rgba16f/d32f/rg16f) converted=0 ;;
 esac
 [ "$interop" != 0 ] || vram=0
+[ -z "$uuid_layer" ] || vram=0 # no CUDA device is the program's GPU: no frame may share memory with CUDA
 formats="colour $color, depth $depth, motion $motion, output $output"
 [ ${#harness_env[@]} = 0 ] || formats+=", with ${harness_env[*]}"
+[ -z "$uuid_layer" ] || formats+=", the Vulkan device's UUID changed by VK_LAYER_D4R_test_other_uuid"
 
 # lavapipe only, whatever other Vulkan drivers the machine has: the results must not depend on a GPU.
 lavapipe=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
@@ -93,6 +102,10 @@ lavapipe=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
 for program in "$harness" "$ngx_frames" "$scene_frames" "$ref_tool"; do
     [ -x "$program" ] || { echo "$program is not built"; exit 1; }
 done
+uuid_layer_name=VK_LAYER_D4R_test_other_uuid
+if [ -n "$uuid_layer" ] && [ ! -f "$uuid_layer/$uuid_layer_name.json" ]; then
+    echo "--uuid-layer: $uuid_layer has no $uuid_layer_name.json (the layer is built with the Vulkan tests)"; exit 1
+fi
 
 # The frames, written once: under a lock (the tests share them and may run at once), into a folder of their own
 # whose files then move into DIR, frames.txt last (a DIR with frames.txt is complete).
@@ -130,10 +143,22 @@ shim_log() {
 # Khronos's validation layer where it is installed (vulkan-validationlayers, scripts/install-deps.sh --for test):
 # every command the front end records into the program's command buffer is checked, and any error fails the case.
 layers=()
+instance_layers=()
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-    layers=(VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation)
+    instance_layers=(VK_LAYER_KHRONOS_validation)
 else
     echo "note: Khronos's validation layer is not installed (vulkan-validationlayers): the commands are not validated"
+fi
+# --uuid-layer: the layer is in every instance of the harness's process (the cpu backend makes one too, to read
+# lavapipe's UUID) and changes the UUID only in the instances of the application it is told, the harness's
+# ("vulkan_harness", its VkApplicationInfo), so that the cpu backend still reports lavapipe's own (uuid_layer.cpp).
+# VK_ADD_LAYER_PATH, not VK_LAYER_PATH: the validation layer is still found where it is installed.
+if [ -n "$uuid_layer" ]; then
+    instance_layers+=("$uuid_layer_name")
+    layers+=(VK_ADD_LAYER_PATH="$uuid_layer" D4R_TEST_UUID_LAYER_APPLICATION=vulkan_harness)
+fi
+if [ ${#instance_layers[@]} != 0 ]; then
+    layers+=(VK_INSTANCE_LAYERS="$(IFS=:; echo "${instance_layers[*]}")")
 fi
 env LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu D4R_LOG=info D4R_CUDA_TRACE=1 D4R_LOG_FILE="$work/cuda.log" \
     VK_ICD_FILENAMES="$lavapipe" "${layers[@]}" "${harness_env[@]}" \
@@ -145,10 +170,30 @@ if grep -q "Validation Error" "$work/vulkan.txt" "$work/vulkan.err"; then
     echo "the validation layer reported errors:"; grep -h -A3 "Validation Error" "$work/vulkan.txt" "$work/vulkan.err" | head -40
     exit 1
 fi
-[ ${#layers[@]} = 0 ] || echo "validation layer: no errors"
-# The front end evaluates on the CUDA device that is the program's GPU: the cpu backend reports lavapipe's UUID.
-if ! grep -q "shim: CUDA device [0-9]* is the game's GPU (the same UUID)" "$work/cuda.log"; then
-    echo "the shim did not find the CUDA device with the Vulkan device's UUID"; shim_log; exit 1
+[ "${instance_layers[0]-}" != VK_LAYER_KHRONOS_validation ] || echo "validation layer: no errors"
+if [ -z "$uuid_layer" ]; then
+    # The front end evaluates on the CUDA device that is the program's GPU: the cpu backend reports lavapipe's UUID.
+    if ! grep -q "shim: CUDA device [0-9]* is the game's GPU (the same UUID)" "$work/cuda.log"; then
+        echo "the shim did not find the CUDA device with the Vulkan device's UUID"; shim_log; exit 1
+    fi
+else
+    # The layer changed the harness's device's UUID, so no CUDA device has it: device 0 evaluates, and the shim
+    # says that no frame shares memory with it; every frame takes the host path, which says why.
+    if ! grep -q "^$uuid_layer_name: instance of 'vulkan_harness': its devices report another deviceUUID" \
+        "$work/vulkan.err"; then
+        echo "$uuid_layer_name did not change the UUID of the harness's Vulkan device (not loaded?)"; shim_log; exit 1
+    fi
+    if ! grep -q "shim: no CUDA device has the UUID of the game's GPU: CUDA device 0 evaluates, and no frame shares memory with it" \
+        "$work/cuda.log" || grep -q "is the game's GPU (the same UUID)" "$work/cuda.log"; then
+        echo "the shim did not say that no CUDA device has the Vulkan device's UUID"; shim_log; exit 1
+    fi
+    if ! grep -q "shim: Vulkan front end: the host path (.*): no CUDA device has the UUID of the game's GPU (said once)" \
+        "$work/cuda.log"; then
+        echo "the shim did not say that the frames take the host path because no CUDA device has the UUID"
+        shim_log; exit 1
+    fi
+    echo "UUID check: the harness's Vulkan device has a UUID that no CUDA device has ($uuid_layer_name); the shim" \
+        "said so, and that the frames take the host path"
 fi
 # D4R_SHIM_BLOCKING_SYNC=1: the core waited for on a blocking-sync event (cuEventSynchronize: no Wine bridge here).
 case " ${harness_env[*]-} " in
@@ -224,9 +269,16 @@ if [ "$vram" = 1 ]; then
 else
     # The CPU-staging path: the planes reach CUDA through host copies.
     if [ "$copies" = 0 ]; then
-        echo "expected the CPU-staging path (D4R_SHIM_VRAM_INTEROP=0: $formats): at least one cuMemcpy in the trace, found none" \
+        echo "expected the CPU-staging path ($formats): at least one cuMemcpy in the trace, found none" \
             "($mapped mapped buffers)"
         grep "CUDA_TRACE cu\(Memcpy\|ExternalMemory\|Import\)" "$work/cuda.log" | head -20
+        exit 1
+    fi
+    # No CUDA device is the program's GPU: no Vulkan memory may be imported into CUDA at all.
+    imported=$(grep -c "CUDA_TRACE cuImportExternalMemory" "$work/cuda.log" || true)
+    if [ -n "$uuid_layer" ] && [ "$imported$mapped" != 00 ]; then
+        echo "expected no Vulkan memory in CUDA with the UUIDs differing: $imported imported, $mapped mapped"
+        grep "CUDA_TRACE cu\(ExternalMemory\|Import\)" "$work/cuda.log" | head -20
         exit 1
     fi
     echo "CPU-staging path check: $copies cuMemcpy calls in the trace, host staging uploads ($mapped mapped" \
