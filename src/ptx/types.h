@@ -42,6 +42,8 @@ inline bool is_bits(Type t) {
     return t == Type::B8 || t == Type::B16 || t == Type::B32 || t == Type::B64 || t == Type::B128;
 }
 inline bool is_integer(Type t) { return is_signed(t) || is_unsigned(t) || is_bits(t); }
+// The four half-precision types (which family an add, min or ex2 of them belongs to).
+inline bool is_half_type(Type t) { return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2; }
 inline bool is_float(Type t) {
     return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2 || t == Type::F32 ||
            t == Type::F64 || t == Type::TF32;

@@ -42,6 +42,7 @@ inline constexpr uint32_t kSlot64 = 256;
 // PTX's types and their names are the front end's (ptx/types.h).
 using ptx::is_bits;
 using ptx::is_float;
+using ptx::is_half_type;
 using ptx::is_integer;
 using ptx::is_signed;
 using ptx::is_unsigned;

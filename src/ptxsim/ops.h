@@ -11,11 +11,8 @@ Status decode_pred_logic(InstrDecoder& d);  // ops_compare.cpp: and or xor not o
 
 // Half precision (ops_half.cpp). The f32/f64 decoders hand an instruction over when its type is one of
 // .f16 .bf16 .f16x2 .bf16x2.
-constexpr bool is_half_type(Type t) {
-    return t == Type::F16 || t == Type::BF16 || t == Type::F16x2 || t == Type::BF16x2;
-}
 Status decode_half_arith(InstrDecoder& d); // add sub mul fma min max abs neg
-Status decode_half_unary(InstrDecoder& d); // ex2 tanh rcp sqrt ... .approx
+Status decode_half_unary(InstrDecoder& d); // ex2 tanh rcp sqrt ... .approx (the same decoder: ptx/instr_half.h)
 
 // cp.async.mbarrier.arrive{.noinc} (ops_mbarrier.cpp), reached through the cp decoder (ops_async.cpp).
 Status decode_cp_async_mbarrier_arrive(InstrDecoder& d);

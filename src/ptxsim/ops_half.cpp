@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_half.h"
 #include "ptxsim/dispatch.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
@@ -169,78 +170,40 @@ ExecFn unary_fn(Type t, bool ftz) {
     });
 }
 
-struct HalfType {
-    bool bf = false;
-    bool packed = false;
-};
-HalfType half_type(Type t) { return {t == Type::BF16 || t == Type::BF16x2, t == Type::F16x2 || t == Type::BF16x2}; }
-
-// f16/bf16 values live in .b16 (or .f16) registers, the packed forms in 32-bit registers.
-Type register_type(Type t) { return half_type(t).packed ? Type::B32 : Type::B16; }
-
 } // namespace
 
+// The family's meaning is the front end's (ptx/instr_half.h); here the handler and operands. f16/bf16 values live in
+// .b16 (or .f16) registers, the packed forms in 32-bit registers (HalfArith::reg).
 Status decode_half_arith(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    const std::string_view base = m.base();
-    const std::string_view rnd = m.take_any({"rn", "rz", "rm", "rp"});
-    const bool ftz = m.take("ftz");
-    const bool sat = m.take("sat");
-    const bool relu = m.take("relu");
-    const bool nan = m.take("NaN");
-    const bool xorsign = m.take("xorsign");
-    const bool abs = m.take("abs");
-    const Type t = m.take_type();
-    D4R_TRY(d.finish());
-    const HalfType ht = half_type(t);
-    const std::string what = fmt::format("{}.{}", base, type_name(t));
-    if (ftz && ht.bf) return d.error(fmt::format("{} has no .ftz", what));
-    if (!rnd.empty() && rnd != "rn") return d.error(fmt::format("{} rounds with .rn only", what));
-    if (sat && (ht.bf || relu)) return d.error(".sat applies to .f16/.f16x2 without .relu");
-    if (base == "add" || base == "sub" || base == "mul" || base == "fma") {
-        if (nan || xorsign || abs) return d.error(fmt::format("{} takes no .NaN/.xorsign/.abs", what));
-        if (relu && base != "fma") return d.error(".relu applies to fma");
-        if (base == "fma" && rnd.empty()) return d.error("fma needs .rn");
-        if (base == "fma") // a fma fused from a mul and a sub (contract.h) negates its operands first
-            return d.emit_fma(arith_fn<HOp::Fma>(t, ftz, sat, relu), unary_fn<HUnary::Neg>(t, false), register_type(t));
-        ExecFn fn = base == "add"   ? arith_fn<HOp::Add>(t, ftz, sat, relu)
-                    : base == "sub" ? arith_fn<HOp::Sub>(t, ftz, sat, relu)
-                                    : arith_fn<HOp::Mul>(t, ftz, sat, relu);
-        return d.emit_op(fn, register_type(t), 2);
+    const Expected<ptx::HalfArith> decoded = ptx::decode_half(d.ast());
+    if (!decoded) return d.located(decoded.error());
+    const ptx::HalfArith& h = *decoded;
+    using Op = ptx::HalfArith::Op;
+    const Type t = h.type;
+    switch (h.op) {
+    case Op::Fma: // a fma fused from a mul and a sub (contract.h) negates its operands first
+        return d.emit_fma(arith_fn<HOp::Fma>(t, h.ftz, h.sat, h.relu), unary_fn<HUnary::Neg>(t, false), h.reg);
+    case Op::Add:
+        return d.emit_op(arith_fn<HOp::Add>(t, h.ftz, h.sat, h.relu), h.reg, 2);
+    case Op::Sub:
+        return d.emit_op(arith_fn<HOp::Sub>(t, h.ftz, h.sat, h.relu), h.reg, 2);
+    case Op::Mul:
+        return d.emit_op(arith_fn<HOp::Mul>(t, h.ftz, h.sat, h.relu), h.reg, 2);
+    case Op::Min:
+    case Op::Max:
+        return d.emit_op(minmax_fn(t, h.op == Op::Max, h.ftz, h.nan, h.xorsign), h.reg, 2);
+    case Op::Neg:
+        return d.emit_op(unary_fn<HUnary::Neg>(t, h.ftz), h.reg, 1);
+    case Op::Abs:
+        return d.emit_op(unary_fn<HUnary::Abs>(t, h.ftz), h.reg, 1);
+    case Op::Ex2:
+        return d.emit_op(unary_fn<HUnary::Ex2>(t, h.ftz), h.reg, 1);
+    case Op::Tanh:
+        return d.emit_op(unary_fn<HUnary::Tanh>(t, h.ftz), h.reg, 1);
     }
-    if (base == "min" || base == "max") {
-        if (!rnd.empty() || sat || relu) return d.error(fmt::format("{} takes no rounding, .sat or .relu", what));
-        if (xorsign != abs) return d.error(".xorsign needs .abs");
-        if (d.operand_count() == 4) return d.error("three-input min/max is not supported yet");
-        return d.emit_op(minmax_fn(t, base == "max", ftz, nan, xorsign), register_type(t), 2);
-    }
-    if (base == "neg" || base == "abs") {
-        if (!rnd.empty() || sat || relu || nan || xorsign || abs)
-            return d.error(fmt::format("{} takes no modifiers but .ftz", what));
-        ExecFn fn = base == "neg" ? unary_fn<HUnary::Neg>(t, ftz) : unary_fn<HUnary::Abs>(t, ftz);
-        return d.emit_op(fn, register_type(t), 1);
-    }
-    return d.error(fmt::format("{} is not a PTX instruction", what));
+    return d.error("unknown half-precision operation");
 }
 
-Status decode_half_unary(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    const std::string_view base = m.base();
-    const bool approx = m.take("approx");
-    const bool ftz = m.take("ftz");
-    const Type t = m.take_type();
-    D4R_TRY(d.finish());
-    const HalfType ht = half_type(t);
-    const std::string what = fmt::format("{}.{}", base, type_name(t));
-    if (base != "ex2" && base != "tanh") return d.error(fmt::format("{} is not a PTX instruction", what));
-    if (!approx) return d.error(fmt::format("{} needs .approx", what));
-    // ex2.approx.f16/.f16x2 (no .ftz: f16 keeps subnormals), ex2.approx.ftz.bf16/.bf16x2 (.ftz required);
-    // tanh.approx on all four types, without .ftz.
-    if (base == "ex2" && ftz != ht.bf)
-        return d.error(ht.bf ? "ex2.approx.bf16 needs .ftz" : "ex2.approx.f16 takes no .ftz");
-    if (base == "tanh" && ftz) return d.error("tanh.approx takes no .ftz");
-    ExecFn fn = base == "ex2" ? unary_fn<HUnary::Ex2>(t, ftz) : unary_fn<HUnary::Tanh>(t, ftz);
-    return d.emit_op(fn, register_type(t), 1);
-}
+Status decode_half_unary(InstrDecoder& d) { return decode_half_arith(d); }
 
 } // namespace d4r::ptxsim
