@@ -49,6 +49,9 @@ inline bool is_float(Type t) {
            t == Type::F64 || t == Type::TF32;
 }
 
+// The state space an instruction names (`ld.global`, `st.shared::cta`); Generic when it names none.
+enum class StateSpace : uint8_t { Generic, Global, Shared, Local, Const, Param };
+
 // Rounding modes of float results (.rn .rz .rm .rp, and .rna of cvt.tf32), also used for the integer rounding
 // of .rni .rzi .rmi .rpi.
 enum class Round : uint8_t { Rn, Rz, Rm, Rp, Rna };

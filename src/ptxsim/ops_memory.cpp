@@ -7,6 +7,7 @@
 // bit 1: destination/source slots are 64-bit.
 #include <fmt/format.h>
 
+#include "ptx/instr_memory.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
@@ -252,41 +253,31 @@ ExecFn mem_fn(Space s, unsigned bytes, unsigned n) {
     return nullptr;
 }
 
-struct MemMods {
-    Space space = Space::Generic;
-    Type type = Type::None;
-    unsigned vector = 1;
-};
-
-Expected<MemMods> mem_mods(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    MemMods r;
-    std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
-    if (sp.empty()) {
-        if (m.take("shared::cta"))
-            sp = "shared";
-        else if (m.take("param::entry"))
-            sp = "param";
-        else if (m.take("param::func"))
-            sp = "param";
+// The written state space (the front end's) as ptxsim's: .param names a kernel's parameters until the address says
+// otherwise (InstrDecoder::address resolves a function's).
+Space space_of(ptx::StateSpace s) {
+    switch (s) {
+    case ptx::StateSpace::Global:
+        return Space::Global;
+    case ptx::StateSpace::Shared:
+        return Space::Shared;
+    case ptx::StateSpace::Local:
+        return Space::Local;
+    case ptx::StateSpace::Const:
+        return Space::Const;
+    case ptx::StateSpace::Param:
+        return Space::KernelParam;
+    case ptx::StateSpace::Generic:
+        break;
     }
-    if (sp == "shared") m.take_prefixed("shared::");
-    m.take_memory_hints();
-    m.take("unified");
-    m.take_prefixed("level::");
-    r.vector = m.take_vector();
-    r.type = m.take_type();
-    D4R_TRY(d.finish());
-    if (r.type == Type::None || r.type == Type::Pred) return d.error("missing or invalid type");
-    if (type_bits(r.type) > 64) return d.error(fmt::format(".{} accesses are not supported yet", type_name(r.type)));
-    if (r.vector == 8) return d.error(".v8 accesses are not supported yet");
-    r.space = sp == "global"   ? Space::Global
-              : sp == "shared" ? Space::Shared
-              : sp == "local"  ? Space::Local
-              : sp == "const"  ? Space::Const
-              : sp == "param"  ? Space::KernelParam
-                               : Space::Generic;
-    return r;
+    return Space::Generic;
+}
+
+// The family's meaning is the front end's (ptx/instr_memory.h); here the handlers, registers and addresses.
+Expected<ptx::MemoryAccess> memory_access(InstrDecoder& d) {
+    Expected<ptx::MemoryAccess> a = ptx::decode_memory(d.ast());
+    if (!a) return d.located(a.error());
+    return a;
 }
 
 // The register list of a memory instruction's data operand: {a, b, c, d} or a single register.
@@ -308,11 +299,9 @@ Status set_address(InstrDecoder& d, Instr& in, const InstrDecoder::Address& a) {
 }
 
 Status decode_ld(InstrDecoder& d) {
-    MemMods mm = D4R_TRY(mem_mods(d));
-    D4R_TRY(d.expect_operands(2));
-    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), mm.space));
+    const ptx::MemoryAccess mm = D4R_TRY(memory_access(d));
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), space_of(mm.space)));
     std::vector<const ast::Operand*> dsts = data_operands(d.operand(0));
-    if (dsts.size() != mm.vector) return d.error(fmt::format("expected {} destination registers", mm.vector));
     unsigned bytes = type_bits(mm.type) / 8;
     // Every destination register must have the same width class (32- or 64-bit slots) and be at least as
     // wide as the type.
@@ -342,13 +331,10 @@ Status decode_ld(InstrDecoder& d) {
 }
 
 Status decode_st(InstrDecoder& d) {
-    MemMods mm = D4R_TRY(mem_mods(d));
-    D4R_TRY(d.expect_operands(2));
-    if (mm.space == Space::Const) return d.error("st.const is not a PTX instruction");
-    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(0), mm.space));
+    const ptx::MemoryAccess mm = D4R_TRY(memory_access(d));
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(0), space_of(mm.space)));
     if (addr.space == Space::KernelParam) return d.error("kernel parameters are read-only");
     std::vector<const ast::Operand*> srcs = data_operands(d.operand(1));
-    if (srcs.size() != mm.vector) return d.error(fmt::format("expected {} source values", mm.vector));
     unsigned bytes = type_bits(mm.type) / 8;
     uint32_t regs[4];
     bool wide = bytes == 8;
@@ -384,12 +370,7 @@ Status decode_st(InstrDecoder& d) {
 Flow exec_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
 
 Status decode_prefetch(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    m.take_any({"global", "local"});
-    m.take_any({"L1", "L2"});
-    m.take_prefixed("L2::");
-    m.take("tensormap");
-    D4R_TRY(d.finish());
+    D4R_TRY(memory_access(d)); // a hint: nothing to do in d4r's memory
     d.emit(&exec_nop);
     return ok_status();
 }
