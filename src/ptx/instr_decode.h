@@ -22,6 +22,14 @@ inline Status expect_operands(const ast::Instruction& in, size_t n) {
     return Error(ErrorCode::Invalid, fmt::format("expected {} operands, found {}", n, in.operands.size()));
 }
 
+// An operand count between MIN and MAX.
+inline Status expect_operands(const ast::Instruction& in, size_t min, size_t max) {
+    const size_t n = in.operands.size();
+    if (n >= min && n <= max) return ok_status();
+    if (min == max) return Error(ErrorCode::Invalid, fmt::format("expected {} operands, found {}", min, n));
+    return Error(ErrorCode::Invalid, fmt::format("expected {} to {} operands, found {}", min, max, n));
+}
+
 // An error naming the first modifier the decoder did not consume.
 inline Status finish(const Modifiers& m) {
     if (std::string_view left = m.leftover(); !left.empty())

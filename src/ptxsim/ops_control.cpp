@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_control.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
@@ -302,22 +303,21 @@ Flow exec_trap(Warp& w, const Instr& in, uint32_t mask) {
                  in.flags ? "brkpt" : "trap");
 }
 
+// The family's meaning is the front end's (ptx/instr_control.h); here labels, tables, call targets and handlers.
+Expected<ptx::Control> control_of(InstrDecoder& d) {
+    Expected<ptx::Control> c = ptx::decode_control(d.ast());
+    if (!c) return d.located(c.error());
+    return c;
+}
+
 Status decode_bra(InstrDecoder& d) {
-    d.mods().take("uni");
-    D4R_TRY(d.finish());
-    D4R_TRY(d.expect_operands(1));
-    const ast::Operand& t = d.operand(0);
-    if (t.kind != ast::OperandKind::Name) return d.error("bra needs a label");
+    D4R_TRY(control_of(d));
     d.emit(&exec_bra);
-    return d.branch_target(t.name);
+    return d.branch_target(d.operand(0).name);
 }
 
 Status decode_brx(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (!m.take("idx")) return d.error("brx needs .idx");
-    m.take("uni");
-    D4R_TRY(d.finish());
-    D4R_TRY(d.expect_operands(2));
+    D4R_TRY(control_of(d));
     uint32_t index = D4R_TRY(d.src(0, Type::U32));
     const ast::Operand& t = d.operand(1);
     int64_t table = t.kind == ast::OperandKind::Name ? d.builder().branch_table(t.name) : -1;
@@ -329,16 +329,13 @@ Status decode_brx(InstrDecoder& d) {
 }
 
 Status decode_exit(InstrDecoder& d) {
-    D4R_TRY(d.finish());
-    D4R_TRY(d.expect_operands(0));
+    D4R_TRY(control_of(d));
     d.emit(&exec_exit);
     return ok_status();
 }
 
 Status decode_ret(InstrDecoder& d) {
-    d.mods().take("uni");
-    D4R_TRY(d.finish());
-    D4R_TRY(d.expect_operands(0));
+    D4R_TRY(control_of(d));
     d.emit(&exec_ret);
     return ok_status();
 }
@@ -383,30 +380,12 @@ Status decode_assertfail(InstrDecoder& d, const ast::Operand* rets, const ast::O
 // call{.uni} (rets), func, (args);  call func, (args);  call (rets), func;  call func;
 // call (rets), %fptr, (args), prototype;  (indirect: every address-taken .func with a matching signature)
 Status decode_call(InstrDecoder& d) {
-    d.mods().take("uni");
-    D4R_TRY(d.finish());
-    const ast::Operand* rets = nullptr;
-    const ast::Operand* func = nullptr;
-    const ast::Operand* args = nullptr;
-    for (size_t i = 0; i < d.operand_count(); ++i) {
-        const ast::Operand& o = d.operand(i);
-        if (o.kind == ast::OperandKind::List) {
-            if (!func)
-                rets = &o;
-            else if (!args)
-                args = &o;
-            else
-                return d.error("unexpected operand list in call");
-        } else if (o.kind == ast::OperandKind::Name && !func) {
-            func = &o;
-        } else if (o.kind == ast::OperandKind::Name && func) {
-            // the prototype of an indirect call (or a list of possible targets): the signature is checked
-            // against each candidate below
-        } else {
-            return d.error("unexpected operand of call");
-        }
-    }
-    if (!func) return d.error("call needs a function");
+    const ptx::Control c = D4R_TRY(control_of(d));
+    const ast::Operand* rets = c.returns >= 0 ? &d.operand(static_cast<size_t>(c.returns)) : nullptr;
+    const ast::Operand* func = &d.operand(static_cast<size_t>(c.function));
+    const ast::Operand* args = c.arguments >= 0 ? &d.operand(static_cast<size_t>(c.arguments)) : nullptr;
+    // A name after the function is the prototype of an indirect call (or a list of possible targets): the
+    // signature is checked against each candidate below.
     size_t nargs = args ? args->elements.size() : 0;
     size_t nrets = rets ? rets->elements.size() : 0;
     ProgramBuilder& b = d.builder();
@@ -476,44 +455,23 @@ Status decode_call(InstrDecoder& d) {
     return ok_status();
 }
 
-// bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive / barrier.arrive a, b.
+// bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive / barrier.arrive a, b; bar.red; bar.warp.sync.
 Status decode_bar(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (m.base() == "bar" && m.take("warp")) {
-        if (!m.take("sync")) return d.error("bar.warp needs .sync");
-        D4R_TRY(d.finish());
-        D4R_TRY(d.expect_operands(1));
+    const ptx::Control c = D4R_TRY(control_of(d));
+    if (c.op == ptx::Control::Op::WarpSync) {
         uint32_t member = D4R_TRY(d.src(0, Type::B32));
         d.emit(&exec_warp_sync).s[0] = member;
         return ok_status();
     }
-    m.take("cta");
-    m.take("aligned");
-    bool sync = m.take("sync");
-    bool arrive = !sync && m.take("arrive");
-    bool red = !sync && !arrive && m.take("red");
-    if (!sync && !arrive && !red) return d.error("unsupported barrier form");
-    std::string_view red_op;
-    if (red) {
-        red_op = m.take_any({"popc", "and", "or"});
-        Type t = m.take_type();
-        if (red_op.empty() || (red_op == "popc" ? t != Type::U32 : t != Type::Pred))
-            return d.error("bar.red needs .popc.u32, .and.pred or .or.pred");
-    }
-    D4R_TRY(d.finish());
-    // bar.red d, a{, b}, {!}c: the destination first, the predicate last.
-    size_t first = red ? 1 : 0;
-    size_t extra = red ? 1 : 0;
-    D4R_TRY(d.expect_operands(first + (arrive ? 2 : 1) + extra, first + 2 + extra));
-    size_t nids = d.operand_count() - first - extra;
-    uint32_t id = D4R_TRY(d.src(first, Type::U32));
-    uint32_t count = nids == 2 ? D4R_TRY(d.src(first + 1, Type::U32)) : kNoReg;
+    using Reduction = ptx::Control::Reduction;
+    uint32_t id = D4R_TRY(d.src(c.barrier_id, Type::U32));
+    uint32_t count = c.thread_count ? D4R_TRY(d.src(c.barrier_id + 1, Type::U32)) : kNoReg;
     Instr tmp;
-    if (red) {
-        auto c = D4R_TRY(d.pred_src(d.operand(d.operand_count() - 1)));
-        tmp.ps[0] = c.first;
-        tmp.ps_neg[0] = c.second;
-        if (red_op == "popc")
+    if (c.reduction != Reduction::None) {
+        auto p = D4R_TRY(d.pred_src(d.operand(d.operand_count() - 1)));
+        tmp.ps[0] = p.first;
+        tmp.ps_neg[0] = p.second;
+        if (c.reduction == Reduction::Popc)
             tmp.d[0] = D4R_TRY(d.dst(0, Type::U32));
         else
             tmp.pd[0] = D4R_TRY(d.pred_dst(d.operand(0)));
@@ -525,32 +483,23 @@ Status decode_bar(InstrDecoder& d) {
     in.pd[0] = tmp.pd[0];
     in.ps[0] = tmp.ps[0];
     in.ps_neg[0] = tmp.ps_neg[0];
-    in.flags = arrive             ? kArriveOnly
-               : red_op == "popc" ? kRedPopc
-               : red_op == "and"  ? kRedAnd
-               : red_op == "or"   ? kRedOr
-                                  : 0;
+    in.flags = c.arrive                         ? kArriveOnly
+               : c.reduction == Reduction::Popc ? kRedPopc
+               : c.reduction == Reduction::And  ? kRedAnd
+               : c.reduction == Reduction::Or   ? kRedOr
+                                                : 0;
     return ok_status();
 }
 
 Status decode_fence(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    m.take_memory_hints();
-    m.take_any({"sc", "acq_rel", "gl"});
-    m.take_prefixed("proxy");
-    m.take_prefixed("async");
-    m.take_prefixed("shared::");
-    m.take_prefixed("global");
-    m.take_prefixed("alias");
-    m.take_prefixed("tensormap");
-    D4R_TRY(d.finish());
+    D4R_TRY(control_of(d)); // no effect in d4r's sequentially consistent memory
     d.emit(&exec_nop);
     return ok_status();
 }
 
 Status decode_trap(InstrDecoder& d) {
-    D4R_TRY(d.finish());
-    d.emit(&exec_trap).flags = d.mods().base() == "brkpt" ? 1 : 0;
+    const ptx::Control c = D4R_TRY(control_of(d));
+    d.emit(&exec_trap).flags = c.op == ptx::Control::Op::Breakpoint ? 1 : 0;
     return ok_status();
 }
 
@@ -563,8 +512,7 @@ Flow exec_nanosleep(Warp& w, const Instr&, uint32_t) {
 }
 
 Status decode_nanosleep(InstrDecoder& d) {
-    d.mods().take_type();
-    D4R_TRY(d.finish());
+    D4R_TRY(control_of(d));
     d.emit(&exec_nanosleep);
     return ok_status();
 }
