@@ -14,6 +14,7 @@
 // participants), whichever instruction each of them executes (see collective_ready).
 #include <fmt/format.h>
 
+#include "ptx/instr_warp.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 
@@ -149,17 +150,17 @@ Flow exec_shfl(Warp& w, const Instr& in, uint32_t mask) {
     return finish_collective(w, g);
 }
 
-Status decode_shfl(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (!m.take("sync")) return d.error("shfl without .sync is not supported (removed for sm_70 and later)");
-    std::string_view mode = m.take_any({"up", "down", "bfly", "idx"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (mode.empty() || t != Type::B32) return d.error("shfl.sync needs a mode and .b32");
-    D4R_TRY(d.expect_operands(5));
+// The family's meaning is the front end's (ptx/instr_warp.h); here the handlers and operands.
+Expected<ptx::WarpCollective> collective_of(InstrDecoder& d) {
+    Expected<ptx::WarpCollective> w = ptx::decode_warp(d.ast());
+    if (!w) return d.located(w.error());
+    return w;
+}
+
+// A destination operand "d|p" (shfl, match.all): the register and, when present, the predicate.
+Status dst_with_pred(InstrDecoder& d, Type t, uint32_t& dd, int16_t& p) {
     const ast::Operand& dst = d.operand(0);
-    int16_t p = -1;
-    uint32_t dd;
+    p = -1;
     if (dst.kind == ast::OperandKind::Pair) {
         ast::Operand v = dst, q = dst;
         v.kind = q.kind = ast::OperandKind::Name;
@@ -169,12 +170,22 @@ Status decode_shfl(InstrDecoder& d) {
     } else {
         dd = D4R_TRY(d.dst(dst, t));
     }
+    return ok_status();
+}
+
+Status decode_shfl(InstrDecoder& d) {
+    const ptx::WarpCollective w = D4R_TRY(collective_of(d));
+    const Type t = w.type;
+    uint32_t dd = kNoReg;
+    int16_t p = -1;
+    D4R_TRY(dst_with_pred(d, t, dd, p));
     uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, Type::U32)), c = D4R_TRY(d.src(3, Type::U32));
     uint32_t member = D4R_TRY(d.src(4, Type::U32));
-    ExecFn fn = mode == "up"     ? &exec_shfl<ShflMode::Up>
-                : mode == "down" ? &exec_shfl<ShflMode::Down>
-                : mode == "bfly" ? &exec_shfl<ShflMode::Bfly>
-                                 : &exec_shfl<ShflMode::Idx>;
+    using Shuffle = ptx::WarpCollective::Shuffle;
+    ExecFn fn = w.shuffle == Shuffle::Up          ? &exec_shfl<ShflMode::Up>
+                : w.shuffle == Shuffle::Down      ? &exec_shfl<ShflMode::Down>
+                : w.shuffle == Shuffle::Butterfly ? &exec_shfl<ShflMode::Bfly>
+                                                  : &exec_shfl<ShflMode::Idx>;
     Instr& in = d.emit(fn);
     in.d[0] = dd;
     in.pd[0] = p;
@@ -230,16 +241,9 @@ Flow exec_vote(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 Status decode_vote(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (!m.take("sync")) return d.error("vote without .sync is not supported (removed for sm_70 and later)");
-    std::string_view mode = m.take_any({"all", "any", "uni", "ballot"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (mode.empty()) return d.error("vote.sync needs .all, .any, .uni or .ballot");
-    bool ballot = mode == "ballot";
-    if ((ballot && t != Type::B32) || (!ballot && t != Type::Pred))
-        return d.error("vote.sync type does not match its mode");
-    D4R_TRY(d.expect_operands(3));
+    const ptx::WarpCollective w = D4R_TRY(collective_of(d));
+    using Vote = ptx::WarpCollective::Vote;
+    const bool ballot = w.vote == Vote::Ballot;
     auto src = D4R_TRY(d.pred_src(d.operand(1)));
     uint32_t member = D4R_TRY(d.src(2, Type::U32));
     uint32_t dd = kNoReg;
@@ -254,10 +258,10 @@ Status decode_vote(InstrDecoder& d) {
     in.ps[0] = src.first;
     in.ps_neg[0] = src.second;
     in.s[0] = member;
-    in.flags = static_cast<uint16_t>(mode == "all"   ? VoteMode::All
-                                     : mode == "any" ? VoteMode::Any
-                                     : mode == "uni" ? VoteMode::Uni
-                                                     : VoteMode::Ballot);
+    in.flags = static_cast<uint16_t>(w.vote == Vote::All       ? VoteMode::All
+                                     : w.vote == Vote::Any     ? VoteMode::Any
+                                     : w.vote == Vote::Uniform ? VoteMode::Uni
+                                                               : VoteMode::Ballot);
     return ok_status();
 }
 
@@ -299,38 +303,15 @@ Flow exec_match(Warp& w, const Instr& in, uint32_t mask) {
     return finish_collective(w, g);
 }
 
-// A destination operand "d|p" (shfl, match.all): the register and, when present, the predicate.
-Status dst_with_pred(InstrDecoder& d, Type t, uint32_t& dd, int16_t& p) {
-    const ast::Operand& dst = d.operand(0);
-    p = -1;
-    if (dst.kind == ast::OperandKind::Pair) {
-        ast::Operand v = dst, q = dst;
-        v.kind = q.kind = ast::OperandKind::Name;
-        q.name = dst.name2;
-        dd = D4R_TRY(d.dst(v, t));
-        p = D4R_TRY(d.pred_dst(q));
-    } else {
-        dd = D4R_TRY(d.dst(dst, t));
-    }
-    return ok_status();
-}
-
 Status decode_match(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view mode = m.take_any({"any", "all"});
-    bool sync = m.take("sync");
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (!sync || mode.empty() || (t != Type::B32 && t != Type::B64))
-        return d.error("match needs .any or .all, .sync and .b32 or .b64");
-    D4R_TRY(d.expect_operands(3));
-    bool all = mode == "all";
+    const ptx::WarpCollective w = D4R_TRY(collective_of(d));
+    const Type t = w.type;
+    const bool all = w.all;
     uint32_t a = D4R_TRY(d.src(1, t));
     uint32_t member = D4R_TRY(d.src(2, Type::B32));
     uint32_t dd = kNoReg;
     int16_t p = -1;
     D4R_TRY(dst_with_pred(d, Type::B32, dd, p));
-    if (p >= 0 && !all) return d.error("match.any has no predicate destination");
     ExecFn fn = t == Type::B32 ? (all ? &exec_match<uint32_t, true> : &exec_match<uint32_t, false>)
                                : (all ? &exec_match<uint64_t, true> : &exec_match<uint64_t, false>);
     Instr& in = d.emit(fn);
@@ -389,34 +370,16 @@ Flow exec_redux(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 Status decode_redux(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    bool sync = m.take("sync");
-    std::string_view op = m.take_any({"add", "min", "max", "and", "or", "xor"});
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (!sync || op.empty()) return d.error("redux needs .sync and an operation");
-    ExecFn fn = nullptr;
-    if (op == "add" && (t == Type::U32 || t == Type::S32))
-        fn = &exec_redux<ReduxOp::Add>;
-    else if (op == "min" && t == Type::U32)
-        fn = &exec_redux<ReduxOp::MinU>;
-    else if (op == "min" && t == Type::S32)
-        fn = &exec_redux<ReduxOp::MinS>;
-    else if (op == "max" && t == Type::U32)
-        fn = &exec_redux<ReduxOp::MaxU>;
-    else if (op == "max" && t == Type::S32)
-        fn = &exec_redux<ReduxOp::MaxS>;
-    else if (op == "and" && t == Type::B32)
-        fn = &exec_redux<ReduxOp::And>;
-    else if (op == "or" && t == Type::B32)
-        fn = &exec_redux<ReduxOp::Or>;
-    else if (op == "xor" && t == Type::B32)
-        fn = &exec_redux<ReduxOp::Xor>;
-    if (!fn)
-        return d.error(fmt::format("redux.sync.{}.{} is not supported (add/min/max take .u32/.s32, and/or/xor "
-                                   "take .b32)",
-                                   op, type_name(t)));
-    D4R_TRY(d.expect_operands(3));
+    const ptx::WarpCollective w = D4R_TRY(collective_of(d));
+    const Type t = w.type;
+    using Reduction = ptx::WarpCollective::Reduction;
+    const bool s = t == Type::S32;
+    ExecFn fn = w.reduction == Reduction::Add   ? &exec_redux<ReduxOp::Add>
+                : w.reduction == Reduction::Min ? (s ? &exec_redux<ReduxOp::MinS> : &exec_redux<ReduxOp::MinU>)
+                : w.reduction == Reduction::Max ? (s ? &exec_redux<ReduxOp::MaxS> : &exec_redux<ReduxOp::MaxU>)
+                : w.reduction == Reduction::And ? &exec_redux<ReduxOp::And>
+                : w.reduction == Reduction::Or  ? &exec_redux<ReduxOp::Or>
+                                                : &exec_redux<ReduxOp::Xor>;
     uint32_t a = D4R_TRY(d.src(1, t));
     uint32_t member = D4R_TRY(d.src(2, Type::B32));
     uint32_t dd = D4R_TRY(d.dst(0, t));
@@ -436,11 +399,8 @@ Flow exec_activemask(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 Status decode_activemask(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (t != Type::B32) return d.error("activemask needs .b32");
-    D4R_TRY(d.expect_operands(1));
-    uint32_t dd = D4R_TRY(d.dst(0, t));
+    D4R_TRY(collective_of(d));
+    uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
     d.emit(&exec_activemask).d[0] = dd;
     return ok_status();
 }
