@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_atomic.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
@@ -23,6 +24,11 @@ namespace d4r::ptxsim {
 namespace {
 
 enum class AtomOp : uint8_t { And, Or, Xor, Cas, Exch, Add, Inc, Dec, Min, Max, FAdd };
+// The front end's operations in the same order (ptx::Atomic::Op), FAdd after them.
+static_assert(uint8_t(AtomOp::And) == uint8_t(ptx::Atomic::Op::And) &&
+              uint8_t(AtomOp::Cas) == uint8_t(ptx::Atomic::Op::Cas) &&
+              uint8_t(AtomOp::Add) == uint8_t(ptx::Atomic::Op::Add) &&
+              uint8_t(AtomOp::Max) == uint8_t(ptx::Atomic::Op::Max));
 enum AtomFlags : uint16_t { kHasResult = 0x100 };
 
 template <class T>
@@ -207,14 +213,15 @@ ExecFn atom_half_fn(Space s) {
 }
 
 // atom/red{.sem}{.scope}{.space}.add.noftz.{f16,bf16,f16x2,bf16x2}.
-Status decode_atom_half(InstrDecoder& d, bool has_result, Space space, Type t) {
+Status decode_atom_half(InstrDecoder& d, const ptx::Atomic& a, Space space) {
+    const Type t = a.type;
+    const bool has_result = a.result;
     ExecFn fn = t == Type::F16     ? atom_half_fn<false, false>(space)
                 : t == Type::BF16  ? atom_half_fn<true, false>(space)
                 : t == Type::F16x2 ? atom_half_fn<false, true>(space)
                                    : atom_half_fn<true, true>(space);
-    const Type vt = (t == Type::F16x2 || t == Type::BF16x2) ? Type::B32 : Type::B16;
-    size_t first = has_result ? 1 : 0;
-    D4R_TRY(d.expect_operands(first + 2, first + 3)); // an optional cache policy
+    const Type vt = a.value;
+    const size_t first = a.address_operand;
     InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(first), space));
     uint32_t b = D4R_TRY(d.src(first + 1, vt));
     uint32_t dd = has_result ? D4R_TRY(d.dst(0, vt)) : kNoReg;
@@ -242,61 +249,31 @@ ExecFn atom_fn(Space s) {
     }
 }
 
-Status decode_atom_red(InstrDecoder& d, bool has_result) {
-    Modifiers& m = d.mods();
-    std::string_view sp = m.take_any({"global", "shared"});
-    if (sp.empty() && m.take("shared::cta")) sp = "shared";
-    if (m.has("shared::cluster")) return d.error("cluster shared memory is not supported");
-    m.take_memory_hints();
-    std::string_view ops = m.take_any({"and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max"});
-    const bool noftz = m.take("noftz");
-    if (m.has("v2") || m.has("v4") || m.has("v8")) return d.error("vector atomics are not supported yet");
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (ops.empty() || t == Type::None) return d.error("atomic needs an operation and a type");
-    Space space = sp == "global" ? Space::Global : sp == "shared" ? Space::Shared : Space::Generic;
-    const bool half = t == Type::F16 || t == Type::BF16 || t == Type::F16x2 || t == Type::BF16x2;
-    if (half || noftz) {
-        if (!half || !noftz || ops != "add")
-            return d.error("half-precision atomics are .add.noftz on .f16, .bf16, .f16x2, .bf16x2");
-        return decode_atom_half(d, has_result, space, t);
-    }
-    AtomOp op = ops == "and"    ? AtomOp::And
-                : ops == "or"   ? AtomOp::Or
-                : ops == "xor"  ? AtomOp::Xor
-                : ops == "cas"  ? AtomOp::Cas
-                : ops == "exch" ? AtomOp::Exch
-                : ops == "add"  ? AtomOp::Add
-                : ops == "inc"  ? AtomOp::Inc
-                : ops == "dec"  ? AtomOp::Dec
-                : ops == "min"  ? AtomOp::Min
-                                : AtomOp::Max;
-    unsigned bits = type_bits(t);
-    bool bitwise =
-        op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor || op == AtomOp::Cas || op == AtomOp::Exch;
-    if (bits != 32 && bits != 64) return d.error(fmt::format("atomics on .{} are not supported yet", type_name(t)));
-    if (is_float(t)) {
-        if (op != AtomOp::Add) return d.error("floating-point atomics support .add only");
-        op = AtomOp::FAdd;
-    } else if (bitwise) {
-        // any 32/64-bit type
-    } else if (is_bits(t)) {
-        return d.error(fmt::format(".{} needs a signed or unsigned type", ops));
-    }
-    if ((op == AtomOp::Inc || op == AtomOp::Dec) && t != Type::U32) return d.error(".inc/.dec need .u32");
+// The family's meaning is the front end's (ptx/instr_atomic.h); here the handler, address and registers.
+Status decode_atom_red(InstrDecoder& d) {
+    const Expected<ptx::Atomic> decoded = ptx::decode_atomic(d.ast());
+    if (!decoded) return d.located(decoded.error());
+    const ptx::Atomic& a = *decoded;
+    const Space space = a.space == ptx::StateSpace::Global   ? Space::Global
+                        : a.space == ptx::StateSpace::Shared ? Space::Shared
+                                                             : Space::Generic;
+    if (a.half) return decode_atom_half(d, a, space);
+    const bool has_result = a.result;
+    Type t = a.type;
+    AtomOp op = static_cast<AtomOp>(a.op); // the same order (static_asserts above)
+    if (is_float(t)) op = AtomOp::FAdd;
+    const unsigned bits = type_bits(t);
     if (op == AtomOp::Add && bits == 64 && is_signed(t)) t = Type::U64; // same bits
     ExecFn fn;
-    bool sign = is_signed(t) && (op == AtomOp::Min || op == AtomOp::Max);
+    const bool sign = a.signed_compare;
     if (bits == 32)
         fn = sign ? atom_fn<int32_t>(space) : atom_fn<uint32_t>(space);
     else
         fn = sign ? atom_fn<int64_t>(space) : atom_fn<uint64_t>(space);
-    size_t first = has_result ? 1 : 0;
-    size_t values = op == AtomOp::Cas ? 2 : 1;
-    D4R_TRY(d.expect_operands(first + 1 + values, first + 2 + values)); // an optional cache policy
+    const size_t first = a.address_operand;
+    const size_t values = a.values;
     InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(first), space));
-    Type vt = bits == 64 ? Type::B64 : Type::B32;
-    if (is_float(t)) vt = t;
+    const Type vt = a.value;
     uint32_t b = D4R_TRY(d.src(first + 1, vt));
     uint32_t c = values == 2 ? D4R_TRY(d.src(first + 2, vt)) : kNoReg;
     uint32_t dd = has_result ? D4R_TRY(d.dst(0, vt)) : kNoReg;
@@ -311,14 +288,11 @@ Status decode_atom_red(InstrDecoder& d, bool has_result) {
     return ok_status();
 }
 
-Status decode_atom(InstrDecoder& d) { return decode_atom_red(d, true); }
-Status decode_red(InstrDecoder& d) { return decode_atom_red(d, false); }
-
 } // namespace
 
 void add_atomic_ops(OpcodeTable& t) {
-    t["atom"] = &decode_atom;
-    t["red"] = &decode_red;
+    t["atom"] = &decode_atom_red;
+    t["red"] = &decode_atom_red;
 }
 
 } // namespace d4r::ptxsim
