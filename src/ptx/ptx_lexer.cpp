@@ -213,8 +213,10 @@ Token Lexer::next() {
     const char c = m_text[start];
     auto at = [&](size_t i) { return i < n ? m_text[i] : '\0'; };
 
-    // Identifiers: [a-zA-Z]{follow}* | [_$%]{follow}*, then (.{follow}+)* for dotted names.
-    if (is_alpha(c) || c == '_' || c == '$' || (c == '%' && is_follow(at(start + 1)))) {
+    // Identifiers: [a-zA-Z]{follow}* | [_$%]{follow}*, then (.{follow}+)* for dotted names. Right after "::" a
+    // qualifier may start with a digit (`cp.async.cg.shared.global.L2::128B`, `.L2::256B`): a name, not a number.
+    const bool qualifier = is_digit(c) && start >= 2 && m_text[start - 1] == ':' && m_text[start - 2] == ':';
+    if (is_alpha(c) || c == '_' || c == '$' || (c == '%' && is_follow(at(start + 1))) || qualifier) {
         size_t p = start + 1;
         while (is_follow(at(p))) ++p;
         while (at(p) == '.' && is_follow(at(p + 1))) {

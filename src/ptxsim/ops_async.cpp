@@ -14,6 +14,7 @@
 // s[1] src-size register (kNoReg: none); ps[0]/ps_neg[0] ignore-src predicate (-1: none).
 #include <fmt/format.h>
 
+#include "ptx/instr_async.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
@@ -73,55 +74,29 @@ Flow exec_cp_async(Warp& w, const Instr& in, uint32_t mask) {
 
 Flow exec_async_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
 
+// The family's meaning is the front end's (ptx/instr_async.h); here the addresses, registers and handlers.
 Status decode_cp(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (!m.take("async")) return d.error("only cp.async is supported");
-    if (m.take("mbarrier")) {
-        if (!m.take("arrive")) return d.error("cp.async.mbarrier supports only .arrive");
+    const Expected<ptx::AsyncCopy> decoded = ptx::decode_async(d.ast());
+    if (!decoded) return d.located(decoded.error());
+    const ptx::AsyncCopy& c = *decoded;
+    using Op = ptx::AsyncCopy::Op;
+    if (c.op == Op::MbarrierArrive) {
+        Modifiers& m = d.mods(); // the mbarrier decoder reads the rest
+        m.take("async");
+        m.take("mbarrier");
+        m.take("arrive");
         return decode_cp_async_mbarrier_arrive(d);
     }
-    if (m.take("commit_group")) {
-        D4R_TRY(d.finish());
-        D4R_TRY(d.expect_operands(0));
+    if (c.op != Op::Copy) { // the copies complete at once: every group is complete
         d.emit(&exec_async_nop);
         return ok_status();
     }
-    if (m.take("wait_all")) {
-        D4R_TRY(d.finish());
-        D4R_TRY(d.expect_operands(0));
-        d.emit(&exec_async_nop);
-        return ok_status();
-    }
-    if (m.take("wait_group")) {
-        D4R_TRY(d.finish());
-        D4R_TRY(d.expect_operands(1));
-        (void)D4R_TRY(d.immediate(d.operand(0))); // N must be an integer constant
-        d.emit(&exec_async_nop);
-        return ok_status();
-    }
-    std::string_view cache = m.take_any({"ca", "cg"});
-    const bool dst_shared = !m.take_any({"shared", "shared::cta"}).empty();
-    const bool src_global = m.take("global");
-    const bool hint = m.take("L2::cache_hint");
-    m.take_prefixed("L2::"); // prefetch size
-    D4R_TRY(d.finish());
-    if (cache.empty() || !dst_shared || !src_global)
-        return d.error("cp.async needs .ca or .cg and .shared.global (bulk and mbarrier forms are not supported)");
-    D4R_TRY(d.expect_operands(3, 5));
-    const uint64_t bytes = D4R_TRY(d.immediate(d.operand(2)));
-    if (bytes != 4 && bytes != 8 && bytes != 16) return d.error("cp.async copies 4, 8 or 16 bytes");
-    if (cache == "cg" && bytes != 16) return d.error("cp.async.cg copies 16 bytes");
-    size_t extra = d.operand_count() - 3;
-    if (hint) {
-        if (extra == 0) return d.error(".L2::cache_hint needs a cache-policy operand");
-        --extra; // the policy, a hint only
-    }
-    if (extra > 1) return d.error("too many operands");
+    const unsigned bytes = c.bytes;
     InstrDecoder::Address dst = D4R_TRY(d.address(d.operand(0), Space::Shared));
     InstrDecoder::Address src = D4R_TRY(d.address(d.operand(1), Space::Global));
     uint32_t size_reg = kNoReg;
     std::pair<int16_t, bool> ignore{-1, false};
-    if (extra == 1) {
+    if (c.source_operand) {
         const ast::Operand& o = d.operand(3);
         std::optional<Symbol> s = o.kind == ast::OperandKind::Name ? d.lookup(o.name) : std::nullopt;
         if (o.negated || (s && s->kind == Symbol::Kind::Pred))

@@ -14,6 +14,7 @@
 // s[0] full member mask, count = n.
 #include <fmt/format.h>
 
+#include "ptx/instr_matrix.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
@@ -137,35 +138,23 @@ Status reg_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<
     return ok_status();
 }
 
+// The family's meaning is the front end's (ptx/instr_matrix.h); here the handlers and fragment registers.
+Expected<ptx::MatrixOp> matrix_op(InstrDecoder& d) {
+    Expected<ptx::MatrixOp> x = ptx::decode_matrix(d.ast());
+    if (!x) return d.located(x.error());
+    return x;
+}
+
+static_assert(uint8_t(Format::F16) == uint8_t(ptx::ElementFormat::F16) &&
+              uint8_t(Format::BF16) == uint8_t(ptx::ElementFormat::BF16) &&
+              uint8_t(Format::E4M3) == uint8_t(ptx::ElementFormat::E4M3) &&
+              uint8_t(Format::E5M2) == uint8_t(ptx::ElementFormat::E5M2) &&
+              uint8_t(Format::F32) == uint8_t(ptx::ElementFormat::F32));
+
 Status decode_mma(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (!m.take("sync") || !m.take("aligned")) return d.error("mma needs .sync.aligned");
-    std::string_view shape = m.take_any({"m16n8k8", "m16n8k16", "m16n8k32"});
-    if (shape.empty()) return d.error("mma shape not supported (m16n8k8, m16n8k16, m16n8k32 are)");
-    if (!m.take("row") || !m.take("col")) return d.error("mma layouts other than .row.col are not supported");
-    std::string_view types[4];
-    for (auto& t : types) t = m.take_any({"f32", "f16", "bf16", "e4m3", "e5m2"});
-    D4R_TRY(d.finish());
-    for (auto& t : types)
-        if (t.empty()) return d.error("mma needs .dtype.atype.btype.ctype");
-    const std::string_view dt = types[0], at = types[1], bt = types[2], ct = types[3];
-    if (dt != ct) return d.error("mma with different result and accumulator types is not supported");
-    if (dt != "f32" && dt != "f16") return d.error("mma accumulators must be .f32 or .f16");
-    auto format = [](std::string_view t) {
-        return t == "f16" ? Format::F16 : t == "bf16" ? Format::BF16 : t == "e4m3" ? Format::E4M3 : Format::E5M2;
-    };
-    const bool fp8 = (at == "e4m3" || at == "e5m2") && (bt == "e4m3" || bt == "e5m2");
-    const bool acc16 = dt == "f16";
-    int k = shape == "m16n8k8" ? 8 : shape == "m16n8k16" ? 16 : 32;
-    if (fp8) {
-        if (k != 32) return d.error("FP8 mma needs shape m16n8k32");
-    } else {
-        if (at != bt || (at != "f16" && at != "bf16")) return d.error("mma input types not supported");
-        if (k == 32) return d.error("m16n8k32 needs FP8 inputs");
-        if (at == "bf16" && acc16) return d.error("bf16 mma needs .f32 accumulators");
-    }
-    D4R_TRY(d.expect_operands(4));
-    const unsigned na = k == 8 ? 2 : 4, nb = k == 8 ? 1 : 2, nc = acc16 ? 2 : 4;
+    const ptx::MatrixOp x = D4R_TRY(matrix_op(d));
+    const unsigned k = x.k, na = x.a_regs, nb = x.b_regs, nc = x.c_regs;
+    const bool acc16 = x.accumulator == Type::F16;
     std::vector<uint32_t> ops;
     D4R_TRY(reg_list(d, d.operand(0), nc, ops, "mma destination"));
     D4R_TRY(reg_list(d, d.operand(1), na, ops, "mma A fragment"));
@@ -181,7 +170,7 @@ Status decode_mma(InstrDecoder& d) {
     Instr& in = d.emit(fn);
     in.s[0] = member;
     in.aux = index;
-    in.flags = static_cast<uint16_t>(static_cast<unsigned>(format(at)) | (static_cast<unsigned>(format(bt)) << 4));
+    in.flags = static_cast<uint16_t>(static_cast<unsigned>(x.a) | (static_cast<unsigned>(x.b) << 4));
     return ok_status();
 }
 
@@ -220,20 +209,13 @@ ExecFn ldmatrix_fn(unsigned n) {
 }
 
 Status decode_ldmatrix(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (!m.take("sync") || !m.take("aligned")) return d.error("ldmatrix needs .sync.aligned");
-    if (!m.take("m8n8")) return d.error("ldmatrix shape not supported (m8n8 is)");
-    std::string_view num = m.take_any({"x1", "x2", "x4"});
-    const bool trans = m.take("trans");
-    std::string_view space = m.take_any({"shared", "shared::cta"});
-    const bool b16 = m.take("b16");
-    D4R_TRY(d.finish());
-    if (num.empty() || !b16) return d.error("ldmatrix needs .x1/.x2/.x4 and .b16");
-    const unsigned n = static_cast<unsigned>(num[1] - '0');
-    D4R_TRY(d.expect_operands(2));
+    const ptx::MatrixOp x = D4R_TRY(matrix_op(d));
+    const unsigned n = x.matrices;
+    const bool trans = x.transpose;
     std::vector<uint32_t> dst;
     D4R_TRY(reg_list(d, d.operand(0), n, dst, "ldmatrix destination"));
-    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), space.empty() ? Space::Generic : Space::Shared));
+    InstrDecoder::Address addr =
+        D4R_TRY(d.address(d.operand(1), x.space == ptx::StateSpace::Shared ? Space::Shared : Space::Generic));
     ExecFn fn;
     if (addr.space == Space::Shared)
         fn = trans ? ldmatrix_fn<Space::Shared, true>(n) : ldmatrix_fn<Space::Shared, false>(n);

@@ -55,6 +55,36 @@ TEST(PtxLexer, PrefixedAndDottedIdentifiers) {
     EXPECT_EQ(split_dotted("ret"), (std::vector<std::string_view>{"ret"}));
 }
 
+// A qualifier after "::" is a name even when it starts with a digit (the prefetch size of cp.async and ld).
+TEST(PtxLexer, QualifiersAfterTwoColonsMayStartWithADigit) {
+    auto tokens = lex_ok("cp.async.cg.shared.global.L2::128B [%r1], [%rd1], 16; ld.global.L2::256B.v4.u32 x, 12;");
+    EXPECT_EQ(texts(tokens), (std::vector<std::string>{"cp.async.cg.shared.global.L2",
+                                                       ":",
+                                                       ":",
+                                                       "128B",
+                                                       "[",
+                                                       "%r1",
+                                                       "]",
+                                                       ",",
+                                                       "[",
+                                                       "%rd1",
+                                                       "]",
+                                                       ",",
+                                                       "16",
+                                                       ";",
+                                                       "ld.global.L2",
+                                                       ":",
+                                                       ":",
+                                                       "256B.v4.u32",
+                                                       "x",
+                                                       ",",
+                                                       "12",
+                                                       ";"}));
+    EXPECT_EQ(tokens[3].kind, TokenKind::Identifier);
+    EXPECT_EQ(tokens[12].kind, TokenKind::Integer); // elsewhere a number is a number
+    EXPECT_EQ(lex_error("x: 12ab;"), "line 1: malformed number '12ab'");
+}
+
 TEST(PtxLexer, DirectivesStopAtTheNextDot) {
     auto tokens = lex_ok(".reg .v4.b32 %r<5>;");
     EXPECT_EQ(texts(tokens), (std::vector<std::string>{".reg", ".v4", ".b32", "%r", "<", "5", ">", ";"}));

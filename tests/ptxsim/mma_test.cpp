@@ -387,7 +387,7 @@ const char* kCpAsync = R"(
   setp.ne.u32 %p1, %r3, 0;
   cp.async.ca.shared.global [%r2], [%rd1], 8, %r1;
   cp.async.commit_group;
-  cp.async.cg.shared.global.L2::cache_hint [%r2+16], [%rd1], 16, %rd3;
+  cp.async.cg.shared.global.L2::cache_hint.L2::128B [%r2+16], [%rd1], 16, %rd3;
   cp.async.ca.shared.global [%r2+32], [%rd1+4], 4, %p1;
   cp.async.commit_group;
   cp.async.wait_group 1;
