@@ -8,6 +8,7 @@
 //
 // Instr use: d[0] destination; s[0..2] sources in operand order.
 #include "ptxsim/ops_simd.h"
+#include "ptx/instr_simd.h"
 
 #include <cstdint>
 
@@ -80,55 +81,10 @@ Flow exec_vabsdiff4_add(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-// The two .u32/.s32 type modifiers of dp4a/dp2a, in written order (atype, btype).
-Status dot_types(InstrDecoder& d, bool& sa, bool& sb) {
-    Type ta = d.mods().take_type();
-    Type tb = d.mods().take_type();
-    auto ok = [](Type t) { return t == Type::U32 || t == Type::S32; };
-    if (!ok(ta) || !ok(tb)) return d.error(fmt::format("{} needs two types from .u32 and .s32", d.mods().base()));
-    sa = ta == Type::S32;
-    sb = tb == Type::S32;
-    return ok_status();
-}
-
 template <bool Hi>
 ExecFn dp2a_fn(bool sa, bool sb) {
     if (sa) return sb ? &exec_dp2a<true, true, Hi> : &exec_dp2a<true, false, Hi>;
     return sb ? &exec_dp2a<false, true, Hi> : &exec_dp2a<false, false, Hi>;
-}
-
-Status decode_dp4a(InstrDecoder& d) {
-    bool sa = false, sb = false;
-    D4R_TRY(dot_types(d, sa, sb));
-    D4R_TRY(d.finish());
-    ExecFn fn = sa ? (sb ? &exec_dp4a<true, true> : &exec_dp4a<true, false>)
-                   : (sb ? &exec_dp4a<false, true> : &exec_dp4a<false, false>);
-    return d.emit_op(fn, Type::B32, 3);
-}
-
-Status decode_dp2a(InstrDecoder& d) {
-    std::string_view mode = d.mods().take_any({"lo", "hi"});
-    bool sa = false, sb = false;
-    D4R_TRY(dot_types(d, sa, sb));
-    D4R_TRY(d.finish());
-    if (mode.empty()) return d.error("dp2a needs .lo or .hi");
-    return d.emit_op(mode == "hi" ? dp2a_fn<true>(sa, sb) : dp2a_fn<false>(sa, sb), Type::B32, 3);
-}
-
-// vabsdiff4.dtype.atype.btype.add d, a, b, c (dtype, atype, btype from .u32 and .s32). Only the
-// reduction form without byte selectors: the per-lane forms (.sat, merge masks) are refused.
-Status decode_vabsdiff4(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    const bool add = m.take("add");
-    Type td = m.take_type();
-    if (td != Type::U32 && td != Type::S32) return d.error("vabsdiff4 needs .u32 or .s32 types");
-    bool sa = false, sb = false;
-    D4R_TRY(dot_types(d, sa, sb));
-    D4R_TRY(d.finish());
-    if (!add) return d.error("vabsdiff4 is supported only in its reduction form (.add)");
-    ExecFn fn = sa ? (sb ? &exec_vabsdiff4_add<true, true> : &exec_vabsdiff4_add<true, false>)
-                   : (sb ? &exec_vabsdiff4_add<false, true> : &exec_vabsdiff4_add<false, false>);
-    return d.emit_op(fn, Type::B32, 3);
 }
 
 template <bool Signed, bool IsMax>
@@ -138,25 +94,47 @@ ExecFn minmax_fn(bool relu) {
 
 } // namespace
 
-bool is_simd_minmax(const Modifiers& m) { return m.has("u16x2") || m.has("s16x2"); }
+namespace {
 
-Status decode_simd_minmax(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    const bool is_max = m.base() == "max";
-    const bool relu = m.take("relu");
-    const bool is_signed = m.take("s16x2");
-    if (!is_signed && !m.take("u16x2")) return d.error("packed min/max needs .u16x2 or .s16x2");
-    D4R_TRY(d.finish());
-    if (relu && !is_signed) return d.error(".relu needs a signed type (.s16x2)");
-    ExecFn fn = is_signed ? (is_max ? minmax_fn<true, true>(relu) : minmax_fn<true, false>(relu))
-                          : (is_max ? minmax_fn<false, true>(false) : minmax_fn<false, false>(false));
-    return d.emit_op(fn, Type::B32, 2);
+// The family's meaning is the front end's (ptx/instr_simd.h); here the handlers.
+Status decode_simd(InstrDecoder& d) {
+    const Expected<ptx::PackedInt> decoded = ptx::decode_simd(d.ast());
+    if (!decoded) return d.located(decoded.error());
+    const ptx::PackedInt& p = *decoded;
+    using Op = ptx::PackedInt::Op;
+    const bool sa = p.a_signed, sb = p.b_signed;
+    switch (p.op) {
+    case Op::Dot4:
+        return d.emit_op(sa ? (sb ? &exec_dp4a<true, true> : &exec_dp4a<true, false>)
+                            : (sb ? &exec_dp4a<false, true> : &exec_dp4a<false, false>),
+                         Type::B32, 3);
+    case Op::Dot2:
+        return d.emit_op(p.high ? dp2a_fn<true>(sa, sb) : dp2a_fn<false>(sa, sb), Type::B32, 3);
+    case Op::AbsDiff4Add:
+        return d.emit_op(sa ? (sb ? &exec_vabsdiff4_add<true, true> : &exec_vabsdiff4_add<true, false>)
+                            : (sb ? &exec_vabsdiff4_add<false, true> : &exec_vabsdiff4_add<false, false>),
+                         Type::B32, 3);
+    case Op::Min:
+    case Op::Max: {
+        const bool is_max = p.op == Op::Max;
+        ExecFn fn = p.halves_signed ? (is_max ? minmax_fn<true, true>(p.relu) : minmax_fn<true, false>(p.relu))
+                                    : (is_max ? minmax_fn<false, true>(false) : minmax_fn<false, false>(false));
+        return d.emit_op(fn, Type::B32, 2);
+    }
+    }
+    return d.error("unknown packed integer operation");
 }
 
+} // namespace
+
+bool is_simd_minmax(const Modifiers& m) { return ptx::is_packed_minmax(m); }
+
+Status decode_simd_minmax(InstrDecoder& d) { return decode_simd(d); }
+
 void add_simd_ops(OpcodeTable& t) {
-    t["dp4a"] = &decode_dp4a;
-    t["dp2a"] = &decode_dp2a;
-    t["vabsdiff4"] = &decode_vabsdiff4;
+    t["dp4a"] = &decode_simd;
+    t["dp2a"] = &decode_simd;
+    t["vabsdiff4"] = &decode_simd;
 }
 
 } // namespace d4r::ptxsim
