@@ -38,6 +38,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_wmma.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
@@ -52,65 +53,16 @@ namespace {
 using mma::Elem;
 using mma::Format;
 
-enum class Frag : uint8_t { A, B, C };
-enum class WShape : uint8_t { M16N16K16, M32N8K16, M8N32K16, M16N16K8, M8N8K4, M8N8K32, M8N8K128 };
-enum class EType : uint8_t { F16, BF16, F32, S8, U8, S32, TF32, F64, S4, U4, B1 };
-
-struct Dims {
-    unsigned m, n, k;
-};
-constexpr Dims dims_of(WShape s) {
-    switch (s) {
-    case WShape::M16N16K16:
-        return {16, 16, 16};
-    case WShape::M32N8K16:
-        return {32, 8, 16};
-    case WShape::M8N32K16:
-        return {8, 32, 16};
-    case WShape::M16N16K8:
-        return {16, 16, 8};
-    case WShape::M8N8K4:
-        return {8, 8, 4};
-    case WShape::M8N8K32:
-        return {8, 8, 32};
-    case WShape::M8N8K128:
-        return {8, 8, 128};
-    }
-    return {16, 16, 16};
-}
-constexpr bool sub_byte(EType t) { return t == EType::S4 || t == EType::U4 || t == EType::B1; }
-constexpr unsigned bits_of(EType t) {
-    switch (t) {
-    case EType::F16:
-    case EType::BF16:
-        return 16;
-    case EType::S8:
-    case EType::U8:
-        return 8;
-    case EType::S4:
-    case EType::U4:
-        return 4;
-    case EType::B1:
-        return 1;
-    case EType::F64:
-        return 64;
-    default:
-        return 32;
-    }
-}
-
-// The matrix a fragment holds: rows x cols.
-constexpr std::pair<unsigned, unsigned> matrix_of(Frag f, Dims d) {
-    return f == Frag::A ? std::pair{d.m, d.k} : f == Frag::B ? std::pair{d.k, d.n} : std::pair{d.m, d.n};
-}
-
-// Registers of a fragment as the ISA declares them.
-constexpr unsigned regs_of(Frag f, WShape s, EType t) {
-    if (f != Frag::C && t == EType::F16) return 8;
-    const auto [rows, cols] = matrix_of(f, dims_of(s));
-    const unsigned per_reg = t == EType::F64 ? 1 : 32 / bits_of(t);
-    return rows * cols / 32 / per_reg;
-}
+// Shapes, element types and fragment sizes are the front end's (ptx/instr_wmma.h).
+using ptx::wmma::bits_of;
+using ptx::wmma::Dims;
+using ptx::wmma::dims_of;
+using ptx::wmma::EType;
+using ptx::wmma::Frag;
+using ptx::wmma::matrix_of;
+using ptx::wmma::regs_of;
+using ptx::wmma::sub_byte;
+using ptx::wmma::WShape;
 
 // flags layout: bits 0-1 fragment, 2 col-major, 3-5 shape, 6-9 type; kAddr32 (0x8000) stays free.
 constexpr uint16_t kCol = 4;
@@ -414,83 +366,7 @@ Flow exec_wmma_mma(Warp& w, const Instr& in, uint32_t mask) {
     return g.simple() ? Flow::Next : finish_collective(w, g);
 }
 
-// ---- decoding ---------------------------------------------------------------------------------------
-
-constexpr const char* kShapes = "m16n16k16, m32n8k16, m8n32k16, m16n16k8, m8n8k4, m8n8k32, m8n8k128 are";
-
-std::optional<WShape> take_shape(Modifiers& m) {
-    std::string_view s = m.take_any({"m16n16k16", "m32n8k16", "m8n32k16", "m16n16k8", "m8n8k4", "m8n8k32", "m8n8k128"});
-    if (s == "m16n16k16") return WShape::M16N16K16;
-    if (s == "m32n8k16") return WShape::M32N8K16;
-    if (s == "m8n32k16") return WShape::M8N32K16;
-    if (s == "m16n16k8") return WShape::M16N16K8;
-    if (s == "m8n8k4") return WShape::M8N8K4;
-    if (s == "m8n8k32") return WShape::M8N8K32;
-    if (s == "m8n8k128") return WShape::M8N8K128;
-    return std::nullopt;
-}
-
-std::optional<EType> etype_of(std::string_view t) {
-    if (t == "f16") return EType::F16;
-    if (t == "bf16") return EType::BF16;
-    if (t == "f32") return EType::F32;
-    if (t == "s8") return EType::S8;
-    if (t == "u8") return EType::U8;
-    if (t == "s32") return EType::S32;
-    if (t == "tf32") return EType::TF32;
-    if (t == "f64") return EType::F64;
-    if (t == "s4") return EType::S4;
-    if (t == "u4") return EType::U4;
-    if (t == "b1") return EType::B1;
-    return std::nullopt;
-}
-
-// The next type modifier a wmma instruction names ("" when none is left).
-std::string_view take_type_name(Modifiers& m) {
-    return m.take_any({"f16", "bf16", "f32", "s8", "u8", "s32", "tf32", "f64", "s4", "u4", "b1"});
-}
-
-// Which input types a shape takes.
-bool input_fits(WShape s, EType t) {
-    switch (s) {
-    case WShape::M16N16K8:
-        return t == EType::TF32;
-    case WShape::M8N8K4:
-        return t == EType::F64;
-    case WShape::M8N8K32:
-        return t == EType::S4 || t == EType::U4;
-    case WShape::M8N8K128:
-        return t == EType::B1;
-    default:
-        return t == EType::F16 || t == EType::BF16 || t == EType::S8 || t == EType::U8;
-    }
-}
-
-constexpr bool sub_byte_shape(WShape s) { return s == WShape::M8N8K32 || s == WShape::M8N8K128; }
-
-// The architecture number of the module's .target ("sm_75" -> 75, "compute_80" -> 80), 0 when none.
-unsigned target_sm(InstrDecoder& d) {
-    std::string_view t = d.builder().ctx().target;
-    for (std::string_view prefix : {"sm_", "compute_"}) {
-        if (t.substr(0, prefix.size()) != prefix) continue;
-        unsigned n = 0;
-        for (char ch : t.substr(prefix.size())) {
-            if (ch < '0' || ch > '9') break;
-            n = n * 10 + static_cast<unsigned>(ch - '0');
-        }
-        return n;
-    }
-    return 0;
-}
-
-// Sub-byte and single-bit wmma need sm_75 (ptxas refuses them for older targets).
-Status sub_byte_target(InstrDecoder& d) {
-    const unsigned sm = target_sm(d);
-    if (sm != 0 && sm < 75)
-        return d.error(fmt::format("sub-byte and single-bit wmma need .target sm_75 or later (the module targets {})",
-                                   d.builder().ctx().target));
-    return ok_status();
-}
+// ---- decoding: the family's meaning is the front end's (ptx/instr_wmma.h); here registers, addresses, handlers ----
 
 // The register list operand of a fragment (32-bit registers, or 64-bit for f64).
 Status frag_list(InstrDecoder& d, const ast::Operand& o, unsigned n, EType t, std::vector<uint32_t>& out,
@@ -508,46 +384,19 @@ Status frag_list(InstrDecoder& d, const ast::Operand& o, unsigned n, EType t, st
     return ok_status();
 }
 
-Status decode_ldst(InstrDecoder& d, bool store) {
-    Modifiers& m = d.mods();
-    std::string_view which = store ? (m.take("d") ? "d" : "") : m.take_any({"a", "b", "c"});
-    if (which.empty()) return d.error(store ? "wmma.store needs .d" : "wmma.load needs .a, .b or .c");
-    if (!m.take("sync") || !m.take("aligned")) return d.error("wmma needs .sync.aligned");
-    std::string_view layout = m.take_any({"row", "col"});
-    if (layout.empty()) return d.error("wmma.load/store needs .row or .col");
-    std::optional<WShape> shape = take_shape(m);
-    if (!shape) return d.error(fmt::format("wmma shape not supported ({})", kShapes));
-    std::string_view space = m.take_any({"global", "shared", "shared::cta"});
-    std::string_view tname = take_type_name(m);
-    D4R_TRY(d.finish());
-    std::optional<EType> t = etype_of(tname);
-    if (!t) return d.error(fmt::format("wmma type '.{}' is not supported", tname));
-    const Frag f = which == "a" ? Frag::A : which == "b" ? Frag::B : Frag::C;
-    const bool acc = f == Frag::C;
-    const bool ok_type =
-        acc ? (*t == EType::F16 || *t == EType::F32 || *t == EType::S32 || *t == EType::F64) : input_fits(*shape, *t);
-    const bool acc_fits = !acc || (*shape == WShape::M8N8K4     ? *t == EType::F64
-                                   : *shape == WShape::M16N16K8 ? *t == EType::F32
-                                   : sub_byte_shape(*shape)     ? *t == EType::S32
-                                                                : *t != EType::F64);
-    if (!ok_type || !acc_fits)
-        return d.error(fmt::format("wmma fragment {} of type .{} does not exist for this shape", which, tname));
-    if (sub_byte_shape(*shape)) {
-        // The ISA has sub-byte A row-major and B column-major only.
-        if (f == Frag::A && layout != "row")
-            return d.error(fmt::format("wmma.load.a of .{} must be .row (sub-byte A is row-major only)", tname));
-        if (f == Frag::B && layout != "col")
-            return d.error(fmt::format("wmma.load.b of .{} must be .col (sub-byte B is column-major only)", tname));
-        D4R_TRY(sub_byte_target(d));
-    }
-    D4R_TRY(d.expect_operands(2, 3));
-    const unsigned n = regs_of(f, *shape, *t);
+Status decode_ldst(InstrDecoder& d, const ptx::Wmma& w) {
+    const bool store = w.op == ptx::Wmma::Op::Store;
+    const Frag f = w.fragment;
+    const EType t = w.type;
+    const unsigned n = w.regs;
     std::vector<uint32_t> regs;
-    D4R_TRY(frag_list(d, d.operand(store ? 1 : 0), n, *t, regs, store ? "wmma.store source" : "wmma.load destination"));
-    const Space sp = space == "global" ? Space::Global : space.empty() ? Space::Generic : Space::Shared;
+    D4R_TRY(frag_list(d, d.operand(store ? 1 : 0), n, t, regs, store ? "wmma.store source" : "wmma.load destination"));
+    const Space sp = w.space == ptx::StateSpace::Global    ? Space::Global
+                     : w.space == ptx::StateSpace::Generic ? Space::Generic
+                                                           : Space::Shared;
     InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(store ? 0 : 1), sp));
     uint32_t stride = kNoReg;
-    if (d.operand_count() == 3) stride = D4R_TRY(d.src(2, Type::U32));
+    if (w.stride) stride = D4R_TRY(d.src(2, Type::U32));
     ExecFn fn;
     if (addr.space == Space::Shared)
         fn = store ? &exec_wmma_ldst<Space::Shared, true> : &exec_wmma_ldst<Space::Shared, false>;
@@ -561,7 +410,7 @@ Status decode_ldst(InstrDecoder& d, bool store) {
     Instr& in = d.emit(fn);
     in.aux = index;
     in.count = static_cast<uint8_t>(n);
-    in.flags = pack_spec(f, layout == "col", *shape, *t);
+    in.flags = pack_spec(f, w.col, w.shape, t);
     in.base = addr.base;
     in.imm = addr.imm;
     if (addr.base != kNoReg && !addr.base_wide) in.flags |= kAddr32;
@@ -569,66 +418,15 @@ Status decode_ldst(InstrDecoder& d, bool store) {
     return ok_status();
 }
 
-Status decode_mma_op(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (!m.take("sync") || !m.take("aligned")) return d.error("wmma needs .sync.aligned");
-    std::string_view la = m.take_any({"row", "col"}), lb = m.take_any({"row", "col"});
-    if (la.empty() || lb.empty()) return d.error("wmma.mma needs the A and B layouts");
-    std::optional<WShape> shape = take_shape(m);
-    if (!shape) return d.error(fmt::format("wmma shape not supported ({})", kShapes));
-    m.take("rn"); // f64: the only rounding
-    const bool satfinite = m.take("satfinite");
-    // Single-bit: wmma.mma.xor.popc / wmma.mma.and.popc.
-    const std::string_view bit_op = m.take_any({"xor", "and"});
-    const bool popc = m.take("popc");
-    std::vector<std::string_view> names;
-    for (std::string_view t; !(t = take_type_name(m)).empty();) names.push_back(t);
-    D4R_TRY(d.finish());
-    // .dtype.ctype (f16 inputs) or .dtype.atype.btype.ctype.
-    if (names.size() != 2 && names.size() != 4)
-        return d.error("wmma.mma needs .dtype.ctype or .dtype.atype.btype.ctype");
-    std::vector<EType> types;
-    for (std::string_view n : names) {
-        std::optional<EType> t = etype_of(n);
-        if (!t) return d.error(fmt::format("wmma type '.{}' is not supported", n));
-        types.push_back(*t);
-    }
-    const EType dt = types.front(), ct = types.back();
-    const EType ab = names.size() == 2 ? EType::F16 : types[1];
-    // The ISA: A and B have the same type (both .s8 or both .u8, both .s4 or both .u4, both .b1).
-    if (names.size() == 4 && types[1] != types[2])
-        return d.error(fmt::format("wmma.mma A and B types must be the same (.{} and .{} given)", names[1], names[2]));
-    if (names.size() == 2 && (dt == EType::S32 || dt == EType::F64))
-        return d.error("wmma.mma needs .dtype.atype.btype.ctype for these types");
-    if (!input_fits(*shape, ab))
-        return d.error(fmt::format("wmma.mma inputs .{} do not exist for this shape", names[1]));
-    const bool is_int = ab == EType::S8 || ab == EType::U8 || sub_byte(ab);
-    const bool float_acc = (dt == EType::F16 || dt == EType::F32) && (ct == EType::F16 || ct == EType::F32);
-    if (is_int             ? (dt != EType::S32 || ct != EType::S32)
-        : ab == EType::F64 ? (dt != EType::F64 || ct != EType::F64)
-                           : (ab == EType::F16 ? !float_acc : (dt != EType::F32 || ct != EType::F32)))
-        return d.error("wmma.mma accumulator types do not fit its inputs");
-    if (satfinite && (!is_int || ab == EType::B1))
-        return d.error("wmma.mma .satfinite is supported for s8/u8/s4/u4 inputs only");
-    if (ab == EType::B1 ? (bit_op.empty() || !popc) : (!bit_op.empty() || popc))
-        return d.error(ab == EType::B1 ? "wmma.mma with .b1 inputs needs .xor.popc or .and.popc"
-                                       : "wmma.mma .xor/.and/.popc exist for .b1 inputs only");
-    if (sub_byte(ab)) {
-        if (la != "row" || lb != "col")
-            return d.error(fmt::format("wmma.mma with .{} inputs must be .row.col (.{}.{} given)", names[1], la, lb));
-        D4R_TRY(sub_byte_target(d));
-        if (bit_op == "and" && target_sm(d) != 0 && target_sm(d) < 80)
-            return d.error(fmt::format("wmma.mma.and.popc needs .target sm_80 or later (the module targets {})",
-                                       d.builder().ctx().target));
-    }
-    D4R_TRY(d.expect_operands(4));
+Status decode_mma_op(InstrDecoder& d, const ptx::Wmma& w) {
+    const EType dt = w.d_type, ct = w.c_type, ab = w.type;
     std::vector<uint32_t> ops;
-    D4R_TRY(frag_list(d, d.operand(0), regs_of(Frag::C, *shape, dt), dt, ops, "wmma.mma D"));
-    D4R_TRY(frag_list(d, d.operand(1), regs_of(Frag::A, *shape, ab), ab, ops, "wmma.mma A"));
-    D4R_TRY(frag_list(d, d.operand(2), regs_of(Frag::B, *shape, ab), ab, ops, "wmma.mma B"));
-    D4R_TRY(frag_list(d, d.operand(3), regs_of(Frag::C, *shape, ct), ct, ops, "wmma.mma C"));
+    D4R_TRY(frag_list(d, d.operand(0), w.d_regs, dt, ops, "wmma.mma D"));
+    D4R_TRY(frag_list(d, d.operand(1), w.a_regs, ab, ops, "wmma.mma A"));
+    D4R_TRY(frag_list(d, d.operand(2), w.b_regs, ab, ops, "wmma.mma B"));
+    D4R_TRY(frag_list(d, d.operand(3), w.c_regs, ct, ops, "wmma.mma C"));
     ExecFn fn = nullptr;
-    switch (*shape) {
+    switch (w.shape) {
     case WShape::M16N16K16:
         fn = &exec_wmma_mma<WShape::M16N16K16>;
         break;
@@ -658,20 +456,18 @@ Status decode_mma_op(InstrDecoder& d) {
     Instr& in = d.emit(fn);
     in.s[0] = member;
     in.aux = index;
-    in.flags = static_cast<uint16_t>(pack_spec(Frag::C, false, *shape, ab) | static_cast<unsigned>(ct) << 10);
-    in.count = static_cast<uint8_t>(static_cast<unsigned>(dt) | (satfinite ? kSatfinite : 0) |
-                                    (bit_op == "and"   ? kAndPopc
-                                     : bit_op == "xor" ? kXorPopc
-                                                       : 0));
+    in.flags = static_cast<uint16_t>(pack_spec(Frag::C, false, w.shape, ab) | static_cast<unsigned>(ct) << 10);
+    in.count = static_cast<uint8_t>(static_cast<unsigned>(dt) | (w.satfinite ? kSatfinite : 0) |
+                                    (w.bit_op == ptx::Wmma::BitOp::AndPopc   ? kAndPopc
+                                     : w.bit_op == ptx::Wmma::BitOp::XorPopc ? kXorPopc
+                                                                             : 0));
     return ok_status();
 }
 
 Status decode_wmma(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (m.take("load")) return decode_ldst(d, false);
-    if (m.take("store")) return decode_ldst(d, true);
-    if (m.take("mma")) return decode_mma_op(d);
-    return d.error("wmma needs .load, .store or .mma");
+    const Expected<ptx::Wmma> w = ptx::decode_wmma(d.ast(), d.builder().ctx().target);
+    if (!w) return d.located(w.error());
+    return w->op == ptx::Wmma::Op::Mma ? decode_mma_op(d, *w) : decode_ldst(d, *w);
 }
 
 } // namespace
