@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "ptx/contract.h"
 #include "ptx/ptx_lexer.h"
-#include "ptxsim/contract.h"
 #include "ptxsim/program_builder.h"
 #include "ptxsim/ptxsim.h"
 

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "ptxsim/contract.h"
+#include "ptx/contract.h"
 
 namespace d4r::ptxsim {
 

@@ -1,4 +1,4 @@
-// Multiply-add contraction (src/ptxsim/contract.h): ptxsim fuses exactly the mul/add pairs NVIDIA's PTX
+// Multiply-add contraction (src/ptx/contract.h, the front end): ptxsim fuses exactly the mul/add pairs NVIDIA's PTX
 // assembler fuses. tests/ptxsim/contract/probes.ptx holds one kernel per pattern; expected.txt says how
 // many fused multiply-adds ptxas 13.0 made of each for sm_90 (read from its SASS by read-ptxas.sh).
 #include <gtest/gtest.h>
@@ -9,8 +9,9 @@
 #include <map>
 #include <sstream>
 
+#include "ptx/contract.h"
 #include "ptx/parser.h"
-#include "ptxsim/contract.h"
+#include "ptxsim/front_end.h"
 #include "ptxsim_test_util.h"
 #include "test_support.h"
 

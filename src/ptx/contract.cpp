@@ -1,5 +1,5 @@
 // Multiply-add contraction (contract.h): a def/use scan of one function's registers, per basic block.
-#include "ptxsim/contract.h"
+#include "ptx/contract.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 
 #include "ptx/ptx_lexer.h"
 
-namespace d4r::ptxsim {
+namespace d4r::ptx {
 
 namespace {
 
@@ -342,4 +342,4 @@ ast::Instruction fused_instruction(const ast::Instruction& add, const ast::Instr
     return fma;
 }
 
-} // namespace d4r::ptxsim
+} // namespace d4r::ptx

@@ -1,7 +1,8 @@
-// ptxsim internals: multiply-add contraction as NVIDIA's PTX assembler does it.
+// The PTX front end: multiply-add contraction as NVIDIA's PTX assembler does it (every consumer of PTX fuses
+// exactly these pairs: ptxsim, and the JIT).
 //
 // The PTX ISA lets a mul and an add/sub written without a rounding modifier be executed as one fused
-// multiply-add, and ptxas does so; the results differ from separate rounding in the last bit, so ptxsim
+// multiply-add, and ptxas does so; the results differ from separate rounding in the last bit, so d4r
 // must fuse exactly the pairs ptxas fuses. The rules, read from the SASS ptxas 13.0 writes for sm_90
 // (tests/ptxsim/contract/, docs/numerics.md "Multiply-add contraction"):
 //   * the mul is f32, f64, f16, f16x2, bf16 or bf16x2, unguarded, with neither a rounding modifier nor
@@ -22,9 +23,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ptxsim/front_end.h"
+#include "ptx/ast.h"
 
-namespace d4r::ptxsim {
+namespace d4r::ptx {
 
 struct Contraction {
     uint32_t mul = 0;                // index into Function::instructions of the mul
@@ -47,4 +48,4 @@ ast::Instruction fused_instruction(const ast::Instruction& add, const ast::Instr
 
 inline constexpr uint8_t kContracted = 1, kNegateProduct = 2, kNegateAddend = 4;
 
-} // namespace d4r::ptxsim
+} // namespace d4r::ptx
