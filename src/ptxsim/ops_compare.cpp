@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_compare.h"
 #include "ptxsim/dispatch.h"
 #include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
@@ -18,11 +19,9 @@ namespace d4r::ptxsim {
 
 namespace {
 
-enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
-enum class BoolOp : uint8_t { None, And, Or, Xor };
-
-constexpr std::string_view kCmpNames[] = {"eq", "ne",  "lt",  "le",  "gt",  "ge",  "lo",  "ls",  "hi",
-                                          "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+// The comparison and its combining op are the front end's (ptx/instr_compare.h); flags holds their values.
+using Cmp = ptx::Compare::Cmp;
+using BoolOp = ptx::Compare::Combine;
 
 // Fills r[i] (0 or all ones) with the comparison of every lane; one loop per comparison so each vectorises.
 template <class T>
@@ -190,6 +189,61 @@ Flow exec_set_half(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
+template <class S>
+Flow exec_selp(Warp& w, const Instr& in, uint32_t mask) {
+    uint32_t c = read_pred(w, in.ps[0], in.ps_neg[0]);
+    S a[32], b[32], r[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    for (int i = 0; i < 32; ++i) r[i] = (c & lane_bit(i)) ? a[i] : b[i];
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+// slct: d = c >= 0 ? a : b, with c .s32 or .f32 (-0.0 >= 0 holds; NaN selects b).
+template <class S, class C, bool Ftz>
+Flow exec_slct(Warp& w, const Instr& in, uint32_t mask) {
+    S a[32], b[32], r[32];
+    C c[32];
+    read_lanes(w, in.s[0], a);
+    read_lanes(w, in.s[1], b);
+    read_lanes(w, in.s[2], c);
+    for (int i = 0; i < 32; ++i) {
+        C v = c[i];
+        if constexpr (Ftz) v = flush(v);
+        r[i] = v >= C(0) ? a[i] : b[i];
+    }
+    write_lanes(w, in.d[0], r, mask);
+    return Flow::Next;
+}
+
+Flow exec_pred_logic(Warp& w, const Instr& in, uint32_t mask) {
+    const uint32_t a = in.flags == 5 ? 0 : read_pred(w, in.ps[0], in.ps_neg[0]);
+    uint32_t r;
+    switch (in.flags) {
+    case 0:
+        r = a & read_pred(w, in.ps[1], in.ps_neg[1]);
+        break;
+    case 1:
+        r = a | read_pred(w, in.ps[1], in.ps_neg[1]);
+        break;
+    case 2:
+        r = a ^ read_pred(w, in.ps[1], in.ps_neg[1]);
+        break;
+    case 3:
+        r = ~a;
+        break;
+    case 4:
+        r = a;
+        break;
+    default: // 5: a constant, in imm
+        r = in.imm ? ~0u : 0u;
+        break;
+    }
+    write_pred(w, in.pd[0], r, mask);
+    return Flow::Next;
+}
+
 // ----- handler selection: type suffix and modifiers to template instantiations (dispatch.h) -----
 
 // PICK.operator()<T, Ftz>() for the comparison's type: signed types compare as unsigned under lo/ls/hi/hs;
@@ -221,53 +275,31 @@ ExecFn half_cmp_fn(Type t, bool ftz, const Pick& pick) {
     });
 }
 
-struct CompareMods {
-    Cmp cmp = Cmp::Eq;
-    BoolOp op = BoolOp::None;
-    bool ftz = false;
-};
+// ----- decoders: the family's meaning is the front end's (ptx/instr_compare.h); here the handler and operands -----
 
-Expected<CompareMods> compare_mods(InstrDecoder& d, Type t) {
-    Modifiers& m = d.mods();
-    CompareMods r;
-    bool found = false;
-    for (size_t i = 0; i < std::size(kCmpNames); ++i) {
-        if (m.take(kCmpNames[i])) {
-            r.cmp = static_cast<Cmp>(i);
-            found = true;
-            break;
-        }
-    }
-    if (!found) return d.error("missing comparison operator");
-    std::string_view op = m.take_any({"and", "or", "xor"});
-    r.op = op == "and" ? BoolOp::And : op == "or" ? BoolOp::Or : op == "xor" ? BoolOp::Xor : BoolOp::None;
-    r.ftz = m.take("ftz");
-    bool float_cmp = r.cmp >= Cmp::Equ || r.cmp == Cmp::Num || r.cmp == Cmp::Nan;
-    bool unsigned_only = r.cmp == Cmp::Lo || r.cmp == Cmp::Ls || r.cmp == Cmp::Hi || r.cmp == Cmp::Hs;
-    if (float_cmp && !is_float(t)) return d.error("unordered comparisons need a floating-point type");
-    if (unsigned_only && is_float(t)) return d.error("lo/ls/hi/hs compare integers");
-    if (r.ftz && t != Type::F32 && t != Type::F16 && t != Type::F16x2)
-        return d.error(".ftz needs .f32, .f16 or .f16x2");
-    if (is_bits(t) && r.cmp != Cmp::Eq && r.cmp != Cmp::Ne && !unsigned_only)
-        return d.error("bit-size types compare with eq and ne only");
-    return r;
+uint16_t compare_flags(const ptx::Compare& c) {
+    return static_cast<uint16_t>(static_cast<uint16_t>(c.cmp) | (static_cast<uint16_t>(c.combine) << 8));
 }
 
-Status decode_setp(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    Type t = m.peek_type();
-    CompareMods cm = D4R_TRY(compare_mods(d, t));
-    m.take_type();
-    D4R_TRY(d.finish());
+// The combining predicate of a setp or set, its last operand ({-1, false} when it combines nothing).
+Expected<std::pair<int16_t, bool>> combining_pred(InstrDecoder& d, const ptx::Compare& c) {
+    if (c.combine == BoolOp::None) return std::pair<int16_t, bool>{-1, false};
+    return d.pred_src(d.operand(c.sources));
+}
+
+// The registers' width of a half type (immediates of .b16/.b32 are taken as bits).
+Type half_reg(Type t) { return (t == Type::F16x2 || t == Type::BF16x2) ? Type::B32 : Type::B16; }
+
+Status emit_setp(InstrDecoder& d, const ptx::Compare& c) {
+    Type t = c.type;
     const bool half = is_half_type(t);
-    ExecFn fn = half ? half_cmp_fn(t, cm.ftz, []<bool BF, bool P, bool F>() { return &exec_setp_half<BF, P, F>; })
-                     : cmp_fn(t, cm.ftz, cm.cmp, []<class T, bool F>() { return &exec_setp<T, F>; });
+    ExecFn fn = half ? half_cmp_fn(t, c.ftz, []<bool BF, bool P, bool F>() { return &exec_setp_half<BF, P, F>; })
+                     : cmp_fn(t, c.ftz, c.cmp, []<class T, bool F>() { return &exec_setp<T, F>; });
     if (!fn) return d.error(fmt::format("setp.{} is not supported", type_name(t)));
-    if (half) t = (t == Type::F16x2 || t == Type::BF16x2) ? Type::B32 : Type::B16; // the registers' width
-    D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
+    if (half) t = half_reg(t);
     const ast::Operand& dst = d.operand(0);
     int16_t p = -1, q = -1;
-    if (dst.kind == ast::OperandKind::Pair) {
+    if (c.dst_kind == ptx::Compare::Dst::PredPair) {
         ast::Operand a = dst, b = dst;
         a.kind = b.kind = ast::OperandKind::Name;
         b.name = dst.name2;
@@ -277,27 +309,23 @@ Status decode_setp(InstrDecoder& d) {
         p = D4R_TRY(d.pred_dst(dst));
     }
     uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, t));
-    std::pair<int16_t, bool> c{-1, false};
-    if (cm.op != BoolOp::None) c = D4R_TRY(d.pred_src(d.operand(3)));
+    const std::pair<int16_t, bool> cp = D4R_TRY(combining_pred(d, c));
     Instr& in = d.emit(fn);
     in.pd[0] = p;
     in.pd[1] = q;
     in.s[0] = a;
     in.s[1] = b;
-    in.ps[0] = c.first;
-    in.ps_neg[0] = c.second;
-    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(cm.cmp) | (static_cast<uint16_t>(cm.op) << 8));
+    in.ps[0] = cp.first;
+    in.ps_neg[0] = cp.second;
+    in.flags = compare_flags(c);
     return ok_status();
 }
 
-// set.CmpOp{.BoolOp}{.ftz}.dtype.stype with a half-precision source: .f16/.bf16 sources write .u16,
-// .s16, .u32, .s32 (all ones), .f16/.bf16 (1.0) or .f32 (1.0); packed sources write .u32/.s32 (0xffff
-// per half) or .f16x2/.bf16x2 (1.0 per half).
-Status decode_set_half(InstrDecoder& d, Type dt, Type st, const CompareMods& cm) {
-    const bool packed = st == Type::F16x2 || st == Type::BF16x2;
+// set with a half-precision source: the destination's "true" (all ones, 1.0 in its format; per half for packed
+// sources) goes into aux.
+Status emit_set_half(InstrDecoder& d, const ptx::Compare& c) {
     uint64_t one = 0;
-    Type reg = Type::B32;
-    switch (dt) {
+    switch (c.dst) {
     case Type::U32:
     case Type::S32:
         one = 0xffffffffu;
@@ -305,18 +333,15 @@ Status decode_set_half(InstrDecoder& d, Type dt, Type st, const CompareMods& cm)
     case Type::U16:
     case Type::S16:
         one = 0xffffu;
-        reg = Type::B16;
         break;
     case Type::F32:
         one = 0x3f800000u;
         break;
     case Type::F16:
         one = 0x3c00u;
-        reg = Type::B16;
         break;
     case Type::BF16:
         one = 0x3f80u;
-        reg = Type::B16;
         break;
     case Type::F16x2:
         one = 0x3c003c00u;
@@ -325,171 +350,84 @@ Status decode_set_half(InstrDecoder& d, Type dt, Type st, const CompareMods& cm)
         one = 0x3f803f80u;
         break;
     default:
-        break;
+        return d.error(fmt::format("set.{}.{} is not a PTX form", type_name(c.dst), type_name(c.type)));
     }
-    const bool dst_packed = dt == Type::F16x2 || dt == Type::BF16x2;
-    const bool ok = one != 0 && (packed ? (dst_packed || dt == Type::U32 || dt == Type::S32) : !dst_packed);
-    if (!ok) return d.error(fmt::format("set.{}.{} is not a PTX form", type_name(dt), type_name(st)));
-    ExecFn fn = half_cmp_fn(st, cm.ftz, []<bool BF, bool P, bool F>() { return &exec_set_half<BF, P, F>; });
-    D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
-    const Type sreg = packed ? Type::B32 : Type::B16;
+    ExecFn fn = half_cmp_fn(c.type, c.ftz, []<bool BF, bool P, bool F>() { return &exec_set_half<BF, P, F>; });
+    const Type sreg = half_reg(c.type);
     uint32_t a = D4R_TRY(d.src(1, sreg)), b = D4R_TRY(d.src(2, sreg));
-    std::pair<int16_t, bool> c{-1, false};
-    if (cm.op != BoolOp::None) c = D4R_TRY(d.pred_src(d.operand(3)));
-    uint32_t dd = D4R_TRY(d.dst(0, reg));
+    const std::pair<int16_t, bool> cp = D4R_TRY(combining_pred(d, c));
+    uint32_t dd = D4R_TRY(d.dst(0, type_bits(c.dst) == 16 ? Type::B16 : Type::B32));
     Instr& in = d.emit(fn);
     in.d[0] = dd;
     in.s[0] = a;
     in.s[1] = b;
-    in.ps[0] = c.first;
-    in.ps_neg[0] = c.second;
+    in.ps[0] = cp.first;
+    in.ps_neg[0] = cp.second;
     in.aux = one;
-    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(cm.cmp) | (static_cast<uint16_t>(cm.op) << 8));
+    in.flags = compare_flags(c);
     return ok_status();
 }
 
-Status decode_set(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    // set.cmp{.bool}{.ftz}.dtype.stype: the first type is the destination's.
-    Type dt = m.peek_type();
-    m.take_type();
-    Type st = m.peek_type();
-    CompareMods cm = D4R_TRY(compare_mods(d, st));
-    m.take_type();
-    D4R_TRY(d.finish());
-    if (is_half_type(st)) return decode_set_half(d, dt, st, cm);
-    if (dt != Type::U32 && dt != Type::S32 && dt != Type::F32) return d.error("set writes .u32, .s32 or .f32");
-    ExecFn fn = dt == Type::F32 ? cmp_fn(st, cm.ftz, cm.cmp, []<class T, bool F>() { return &exec_set<T, F, true>; })
-                                : cmp_fn(st, cm.ftz, cm.cmp, []<class T, bool F>() { return &exec_set<T, F, false>; });
+Status emit_set(InstrDecoder& d, const ptx::Compare& c) {
+    if (is_half_type(c.type)) return emit_set_half(d, c);
+    const Type st = c.type;
+    ExecFn fn = c.dst == Type::F32 ? cmp_fn(st, c.ftz, c.cmp, []<class T, bool F>() { return &exec_set<T, F, true>; })
+                                   : cmp_fn(st, c.ftz, c.cmp, []<class T, bool F>() { return &exec_set<T, F, false>; });
     if (!fn) return d.error(fmt::format("set with source .{} is not supported", type_name(st)));
-    D4R_TRY(d.expect_operands(cm.op == BoolOp::None ? 3 : 4));
     uint32_t a = D4R_TRY(d.src(1, st)), b = D4R_TRY(d.src(2, st));
-    std::pair<int16_t, bool> c{-1, false};
-    if (cm.op != BoolOp::None) c = D4R_TRY(d.pred_src(d.operand(3)));
-    uint32_t dd = D4R_TRY(d.dst(0, dt));
+    const std::pair<int16_t, bool> cp = D4R_TRY(combining_pred(d, c));
+    uint32_t dd = D4R_TRY(d.dst(0, c.dst));
     Instr& in = d.emit(fn);
     in.d[0] = dd;
     in.s[0] = a;
     in.s[1] = b;
-    in.ps[0] = c.first;
-    in.ps_neg[0] = c.second;
-    in.flags = static_cast<uint16_t>(static_cast<uint16_t>(cm.cmp) | (static_cast<uint16_t>(cm.op) << 8));
+    in.ps[0] = cp.first;
+    in.ps_neg[0] = cp.second;
+    in.flags = compare_flags(c);
     return ok_status();
 }
 
-template <class S>
-Flow exec_selp(Warp& w, const Instr& in, uint32_t mask) {
-    uint32_t c = read_pred(w, in.ps[0], in.ps_neg[0]);
-    S a[32], b[32], r[32];
-    read_lanes(w, in.s[0], a);
-    read_lanes(w, in.s[1], b);
-    for (int i = 0; i < 32; ++i) r[i] = (c & lane_bit(i)) ? a[i] : b[i];
-    write_lanes(w, in.d[0], r, mask);
-    return Flow::Next;
-}
-
-Status decode_selp(InstrDecoder& d) {
-    Type t = d.mods().take_type();
-    D4R_TRY(d.finish());
-    if (t == Type::None || t == Type::Pred || type_bits(t) > 64) return d.error("selp needs a 16-, 32- or 64-bit type");
-    D4R_TRY(d.expect_operands(4));
+Status emit_selp(InstrDecoder& d, const ptx::Compare& c) {
+    const Type t = c.type;
     uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, t));
-    auto c = D4R_TRY(d.pred_src(d.operand(3)));
+    auto p = D4R_TRY(d.pred_src(d.operand(3)));
     uint32_t dd = D4R_TRY(d.dst(0, t));
     Instr& in = d.emit(type_bits(t) == 64 ? &exec_selp<uint64_t> : &exec_selp<uint32_t>);
     in.d[0] = dd;
     in.s[0] = a;
     in.s[1] = b;
-    in.ps[0] = c.first;
-    in.ps_neg[0] = c.second;
+    in.ps[0] = p.first;
+    in.ps_neg[0] = p.second;
     return ok_status();
 }
 
-// slct: d = c >= 0 ? a : b, with c .s32 or .f32 (-0.0 >= 0 holds; NaN selects b).
-template <class S, class C, bool Ftz>
-Flow exec_slct(Warp& w, const Instr& in, uint32_t mask) {
-    S a[32], b[32], r[32];
-    C c[32];
-    read_lanes(w, in.s[0], a);
-    read_lanes(w, in.s[1], b);
-    read_lanes(w, in.s[2], c);
-    for (int i = 0; i < 32; ++i) {
-        C v = c[i];
-        if constexpr (Ftz) v = flush(v);
-        r[i] = v >= C(0) ? a[i] : b[i];
-    }
-    write_lanes(w, in.d[0], r, mask);
-    return Flow::Next;
-}
-
-Status decode_slct(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    bool ftz = m.take("ftz");
-    Type dt = m.take_type();
-    Type ct = m.take_type();
-    D4R_TRY(d.finish());
-    if (dt == Type::None || type_bits(dt) > 64 || (ct != Type::S32 && ct != Type::F32))
-        return d.error("slct needs a data type and .s32 or .f32");
-    if (ftz && ct != Type::F32) return d.error(".ftz needs an .f32 selector");
-    D4R_TRY(d.expect_operands(4));
-    bool wide = type_bits(dt) == 64;
+Status emit_slct(InstrDecoder& d, const ptx::Compare& c) {
+    const Type t = c.type, selector = c.src[2];
+    const bool wide = type_bits(t) == 64;
     ExecFn fn;
-    if (ct == Type::S32)
+    if (selector == Type::S32)
         fn = wide ? &exec_slct<uint64_t, int32_t, false> : &exec_slct<uint32_t, int32_t, false>;
-    else if (ftz)
+    else if (c.ftz)
         fn = wide ? &exec_slct<uint64_t, float, true> : &exec_slct<uint32_t, float, true>;
     else
         fn = wide ? &exec_slct<uint64_t, float, false> : &exec_slct<uint32_t, float, false>;
-    uint32_t a = D4R_TRY(d.src(1, dt)), b = D4R_TRY(d.src(2, dt)), c = D4R_TRY(d.src(3, ct));
-    uint32_t dd = D4R_TRY(d.dst(0, dt));
+    uint32_t a = D4R_TRY(d.src(1, t)), b = D4R_TRY(d.src(2, t)), s = D4R_TRY(d.src(3, selector));
+    uint32_t dd = D4R_TRY(d.dst(0, t));
     Instr& in = d.emit(fn);
     in.d[0] = dd;
     in.s[0] = a;
     in.s[1] = b;
-    in.s[2] = c;
+    in.s[2] = s;
     return ok_status();
 }
 
-Flow exec_pred_logic(Warp& w, const Instr& in, uint32_t mask) {
-    const uint32_t a = in.flags == 5 ? 0 : read_pred(w, in.ps[0], in.ps_neg[0]);
-    uint32_t r;
-    switch (in.flags) {
-    case 0:
-        r = a & read_pred(w, in.ps[1], in.ps_neg[1]);
-        break;
-    case 1:
-        r = a | read_pred(w, in.ps[1], in.ps_neg[1]);
-        break;
-    case 2:
-        r = a ^ read_pred(w, in.ps[1], in.ps_neg[1]);
-        break;
-    case 3:
-        r = ~a;
-        break;
-    case 4:
-        r = a;
-        break;
-    default: // 5: a constant, in imm
-        r = in.imm ? ~0u : 0u;
-        break;
-    }
-    write_pred(w, in.pd[0], r, mask);
-    return Flow::Next;
-}
-
-} // namespace
-
-Status decode_pred_logic(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view base = m.base();
-    m.take_type();
-    D4R_TRY(d.finish());
-    bool unary = base == "not";
-    D4R_TRY(d.expect_operands(unary ? 2 : 3));
+// and/or/xor/not on .pred. A source may be an integer constant (nonzero is true): such an operation folds to a
+// copy, a negation (op 3) or a constant (op 5).
+Status emit_pred_logic(InstrDecoder& d, const ptx::Compare& c) {
+    using Op = ptx::Compare::Op;
+    const bool unary = c.op == Op::Not;
     int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
-    uint16_t op = base == "and" ? 0 : base == "or" ? 1 : base == "xor" ? 2 : 3;
-    // A source may be an integer constant (nvcc writes `xor.pred %p1, %p2, -1` for a negation): nonzero is
-    // true. Such an operation folds to a copy, a negation (op 3) or a constant (op 5).
+    uint16_t op = c.op == Op::And ? 0 : c.op == Op::Or ? 1 : c.op == Op::Xor ? 2 : 3;
     auto constant = [&](int i) -> std::optional<bool> {
         const ast::Operand& o = d.operand(i);
         if (o.kind != ast::OperandKind::Integer) return std::nullopt;
@@ -509,14 +447,14 @@ Status decode_pred_logic(InstrDecoder& d) {
     } else {
         a = D4R_TRY(d.pred_src(d.operand(reg)));
         if (cb) {
-            const bool c = *cb;
+            const bool k = *cb;
             if (op == 0)
-                op = c ? 4 : 5; // a & true = a, a & false = false
+                op = k ? 4 : 5; // a & true = a, a & false = false
             else if (op == 1)
-                op = c ? 5 : 4; // a | true = true, a | false = a
+                op = k ? 5 : 4; // a | true = true, a | false = a
             else
-                op = c ? 3 : 4; // a ^ true = !a, a ^ false = a
-            value = op == 5 && c;
+                op = k ? 3 : 4; // a ^ true = !a, a ^ false = a
+            value = op == 5 && k;
         } else if (!unary) {
             b = D4R_TRY(d.pred_src(d.operand(2)));
         }
@@ -532,11 +470,39 @@ Status decode_pred_logic(InstrDecoder& d) {
     return ok_status();
 }
 
+Status emit_compare(InstrDecoder& d, const ptx::Compare& c) {
+    using Op = ptx::Compare::Op;
+    switch (c.op) {
+    case Op::Setp:
+        return emit_setp(d, c);
+    case Op::Set:
+        return emit_set(d, c);
+    case Op::Selp:
+        return emit_selp(d, c);
+    case Op::Slct:
+        return emit_slct(d, c);
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Not:
+        return emit_pred_logic(d, c);
+    }
+    return d.error("unknown comparison");
+}
+
+Status decode_compare_family(InstrDecoder& d) {
+    const Expected<ptx::Compare> c = ptx::decode_compare(d.ast());
+    if (!c) return d.located(c.error());
+    return emit_compare(d, *c);
+}
+
+} // namespace
+
+// Reached from the integer family's and/or/xor/not (ops_int.cpp) when the type is .pred.
+Status decode_pred_logic(InstrDecoder& d) { return decode_compare_family(d); }
+
 void add_compare_ops(OpcodeTable& t) {
-    t["setp"] = &decode_setp;
-    t["set"] = &decode_set;
-    t["selp"] = &decode_selp;
-    t["slct"] = &decode_slct;
+    for (const char* name : {"setp", "set", "selp", "slct"}) t[name] = &decode_compare_family;
 }
 
 } // namespace d4r::ptxsim

@@ -6,8 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include <fmt/format.h>
-
+#include "ptx/instr_move.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 
@@ -114,161 +113,12 @@ ExecFn pack_fn(bool pack) {
     return pack ? &exec_pack<N, W> : &exec_unpack<N, W>;
 }
 
-Status decode_pack(InstrDecoder& d, Type t, bool pack) {
-    const ast::Operand& vec = d.operand(pack ? 1 : 0);
-    const ast::Operand& scalar = d.operand(pack ? 0 : 1);
-    unsigned bits = type_bits(t);
-    unsigned n = static_cast<unsigned>(vec.elements.size());
-    if (n < 2 || n > 4 || bits % n != 0) return d.error("unsupported vector form of mov");
-    unsigned w = bits / n;
-    ExecFn fn = nullptr;
-    if (n == 2 && w == 32)
-        fn = pack_fn<2, 32>(pack);
-    else if (n == 2 && w == 16)
-        fn = pack_fn<2, 16>(pack);
-    else if (n == 2 && w == 8)
-        fn = pack_fn<2, 8>(pack);
-    else if (n == 4 && w == 16)
-        fn = pack_fn<4, 16>(pack);
-    else if (n == 4 && w == 8)
-        fn = pack_fn<4, 8>(pack);
-    else if (n == 2 && w == 64)
-        return d.error("mov.b128 is not supported yet");
-    else
-        return d.error("unsupported vector form of mov");
-    Type elem = w == 8 ? Type::B8 : w == 16 ? Type::B16 : Type::B32;
-    Instr in;
-    if (pack) {
-        in.d[0] = D4R_TRY(d.dst(scalar, t));
-        for (unsigned k = 0; k < n; ++k) in.s[k] = D4R_TRY(d.src(vec.elements[k], elem));
-    } else {
-        in.s[0] = D4R_TRY(d.src(scalar, t));
-        for (unsigned k = 0; k < n; ++k) in.d[k] = D4R_TRY(d.dst(vec.elements[k], elem));
-    }
-    in.count = static_cast<uint8_t>(n);
-    Instr& out = d.emit(fn);
-    std::copy(std::begin(in.d), std::end(in.d), out.d);
-    std::copy(std::begin(in.s), std::end(in.s), out.s);
-    out.count = in.count;
-    return ok_status();
-}
-
-Status decode_mov(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (t == Type::None) return d.error("mov needs a type");
-    D4R_TRY(d.expect_operands(2));
-    const ast::Operand& dst = d.operand(0);
-    const ast::Operand& src = d.operand(1);
-    if (t == Type::Pred) {
-        int16_t pd = D4R_TRY(d.pred_dst(dst));
-        Instr& in = d.emit(&exec_mov_pred);
-        in.pd[0] = pd;
-        if (src.kind == ast::OperandKind::Integer) {
-            in.imm = src.integer != 0;
-        } else {
-            auto [p, neg] = D4R_TRY(d.pred_src(src));
-            in.ps[0] = p;
-            in.ps_neg[0] = neg;
-        }
-        return ok_status();
-    }
-    if (src.kind == ast::OperandKind::Vector) return decode_pack(d, t, true);
-    if (dst.kind == ast::OperandKind::Vector) return decode_pack(d, t, false);
-    bool wide = type_bits(t) == 64;
-    if (type_bits(t) > 64) return d.error(fmt::format("mov.{} is not supported yet", type_name(t)));
-    if (src.kind == ast::OperandKind::Name) {
-        if (src.name == "%clock" || src.name == "%clock64" || src.name == "%clock_hi") {
-            if ((src.name == "%clock64") != wide) return d.error("width of the clock register does not match");
-            uint32_t dd = D4R_TRY(d.dst(dst, t));
-            Instr& in = d.emit(wide                      ? &exec_clock<ClockPart::Full>
-                               : src.name == "%clock_hi" ? &exec_clock<ClockPart::High>
-                                                         : &exec_clock<ClockPart::Low>);
-            in.d[0] = dd;
-            return ok_status();
-        }
-        if (src.name == "%globaltimer" || src.name == "%gridid") {
-            if (!wide) return d.error(fmt::format("{} is a 64-bit register", src.name));
-            uint32_t dd = D4R_TRY(d.dst(dst, t));
-            if (src.name == "%gridid") {
-                Instr& in = d.emit(&exec_copy<uint64_t>);
-                in.d[0] = dd;
-                in.s[0] = d.constant(1, true);
-                return ok_status();
-            }
-            Instr& in = d.emit(&exec_globaltimer<ClockPart::Full>);
-            in.d[0] = dd;
-            return ok_status();
-        }
-        if (src.name == "%globaltimer_lo" || src.name == "%globaltimer_hi") {
-            if (wide) return d.error(fmt::format("{} is a 32-bit register", src.name));
-            uint32_t dd = D4R_TRY(d.dst(dst, t));
-            Instr& in = d.emit(src.name == "%globaltimer_hi" ? &exec_globaltimer<ClockPart::High>
-                                                             : &exec_globaltimer<ClockPart::Low>);
-            in.d[0] = dd;
-            return ok_status();
-        }
-    }
-    uint32_t ss = D4R_TRY(d.src(src, t));
-    uint32_t dd = D4R_TRY(d.dst(dst, t));
-    Instr& in = d.emit(wide ? &exec_copy<uint64_t> : &exec_copy<uint32_t>);
-    in.d[0] = dd;
-    in.s[0] = ss;
-    return ok_status();
-}
-
 // cvta: generic = window + space address (to generic), or the reverse (cvta.to).
 template <class S, bool ToGeneric>
 Flow exec_cvta(Warp& w, const Instr& in, uint32_t mask) {
     const S window = static_cast<S>(in.imm);
     map1<S, S>(w, in, mask, [window](S a) { return ToGeneric ? S(a + window) : S(a - window); });
     return Flow::Next;
-}
-
-Space parse_space(std::string_view s) {
-    if (s == "global") return Space::Global;
-    if (s == "shared") return Space::Shared;
-    if (s == "local") return Space::Local;
-    if (s == "const") return Space::Const;
-    if (s == "param") return Space::KernelParam;
-    return Space::Generic;
-}
-
-uint64_t window_of(Space s) {
-    switch (s) {
-    case Space::Shared:
-        return kSharedWindow;
-    case Space::Local:
-        return kLocalWindow;
-    case Space::KernelParam:
-        return kParamWindow;
-    default:
-        return 0;
-    }
-}
-
-Status decode_cvta(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    bool to = m.take("to");
-    std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
-    m.take_prefixed("shared::"); // shared::cta
-    Type t = m.take_type();
-    D4R_TRY(d.finish());
-    if (sp.empty()) return d.error("cvta needs a state space");
-    if (t != Type::U32 && t != Type::U64) return d.error("cvta takes .u32 or .u64");
-    D4R_TRY(d.expect_operands(2));
-    Space space = parse_space(sp);
-    uint32_t ss = D4R_TRY(d.src(d.operand(1), t));
-    uint32_t dd = D4R_TRY(d.dst(d.operand(0), t));
-    bool wide = t == Type::U64;
-    ExecFn fn = wide ? (to ? &exec_cvta<uint64_t, false> : &exec_cvta<uint64_t, true>)
-                     : (to ? &exec_cvta<uint32_t, false> : &exec_cvta<uint32_t, true>);
-    Instr& in = d.emit(fn);
-    in.d[0] = dd;
-    in.s[0] = ss;
-    in.imm = static_cast<int64_t>(window_of(space));
-    return ok_status();
 }
 
 bool in_window(uint64_t a, uint64_t base) { return a - base < kWindowBytes; }
@@ -306,28 +156,184 @@ Flow exec_isspacep(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-Status decode_isspacep(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
-    m.take_prefixed("shared::");
-    D4R_TRY(d.finish());
-    if (sp.empty()) return d.error("isspacep needs a state space");
-    D4R_TRY(d.expect_operands(2));
+// ----- decoders: the family's meaning is the front end's (ptx/instr_move.h); here the handler and operands -----
+
+Status emit_pack(InstrDecoder& d, const ptx::Move& mv) {
+    const bool pack = mv.form == ptx::Move::Form::Pack;
+    const ast::Operand& vec = d.operand(pack ? 1 : 0);
+    const ast::Operand& scalar = d.operand(pack ? 0 : 1);
+    const unsigned n = mv.elements;
+    const Type elem = pack ? mv.src : mv.dst;
+    const unsigned w = type_bits(elem);
+    ExecFn fn = nullptr;
+    if (n == 2 && w == 32)
+        fn = pack_fn<2, 32>(pack);
+    else if (n == 2 && w == 16)
+        fn = pack_fn<2, 16>(pack);
+    else if (n == 2 && w == 8)
+        fn = pack_fn<2, 8>(pack);
+    else if (n == 4 && w == 16)
+        fn = pack_fn<4, 16>(pack);
+    else if (n == 4 && w == 8)
+        fn = pack_fn<4, 8>(pack);
+    else
+        return d.error("unsupported vector form of mov");
+    Instr in;
+    if (pack) {
+        in.d[0] = D4R_TRY(d.dst(scalar, mv.type));
+        for (unsigned k = 0; k < n; ++k) in.s[k] = D4R_TRY(d.src(vec.elements[k], elem));
+    } else {
+        in.s[0] = D4R_TRY(d.src(scalar, mv.type));
+        for (unsigned k = 0; k < n; ++k) in.d[k] = D4R_TRY(d.dst(vec.elements[k], elem));
+    }
+    in.count = static_cast<uint8_t>(n);
+    Instr& out = d.emit(fn);
+    std::copy(std::begin(in.d), std::end(in.d), out.d);
+    std::copy(std::begin(in.s), std::end(in.s), out.s);
+    out.count = in.count;
+    return ok_status();
+}
+
+// mov of %clock %clock_hi %clock64 %globaltimer %globaltimer_lo %globaltimer_hi, and of %gridid (which reads 1).
+Status emit_counter(InstrDecoder& d, const ptx::Move& mv) {
+    using Sreg = ptx::Move::Sreg;
+    uint32_t dd = D4R_TRY(d.dst(d.operand(0), mv.type));
+    ExecFn fn = nullptr;
+    switch (mv.sreg) {
+    case Sreg::Clock:
+        fn = &exec_clock<ClockPart::Low>;
+        break;
+    case Sreg::ClockHi:
+        fn = &exec_clock<ClockPart::High>;
+        break;
+    case Sreg::Clock64:
+        fn = &exec_clock<ClockPart::Full>;
+        break;
+    case Sreg::GlobalTimer:
+        fn = &exec_globaltimer<ClockPart::Full>;
+        break;
+    case Sreg::GlobalTimerLo:
+        fn = &exec_globaltimer<ClockPart::Low>;
+        break;
+    case Sreg::GlobalTimerHi:
+        fn = &exec_globaltimer<ClockPart::High>;
+        break;
+    case Sreg::GridId: {
+        Instr& in = d.emit(&exec_copy<uint64_t>);
+        in.d[0] = dd;
+        in.s[0] = d.constant(1, true);
+        return ok_status();
+    }
+    case Sreg::Other:
+        return d.error("not a counter");
+    }
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    return ok_status();
+}
+
+Status emit_mov(InstrDecoder& d, const ptx::Move& mv) {
+    using Form = ptx::Move::Form;
+    const Type t = mv.type;
+    const ast::Operand& dst = d.operand(0);
+    const ast::Operand& src = d.operand(1);
+    if (t == Type::Pred) {
+        int16_t pd = D4R_TRY(d.pred_dst(dst));
+        std::pair<int16_t, bool> ps{-1, false};
+        if (mv.form != Form::Immediate) ps = D4R_TRY(d.pred_src(src));
+        Instr& in = d.emit(&exec_mov_pred);
+        in.pd[0] = pd;
+        if (mv.form == Form::Immediate) {
+            in.imm = src.integer != 0;
+        } else {
+            in.ps[0] = ps.first;
+            in.ps_neg[0] = ps.second;
+        }
+        return ok_status();
+    }
+    if (mv.form == Form::Pack || mv.form == Form::Unpack) return emit_pack(d, mv);
+    if (mv.form == Form::Special && mv.sreg != ptx::Move::Sreg::Other) return emit_counter(d, mv);
+    // A register, an immediate, a special register or a symbol's address: InstrDecoder::src tells them apart.
+    uint32_t ss = D4R_TRY(d.src(src, t));
+    uint32_t dd = D4R_TRY(d.dst(dst, t));
+    Instr& in = d.emit(type_bits(t) == 64 ? &exec_copy<uint64_t> : &exec_copy<uint32_t>);
+    in.d[0] = dd;
+    in.s[0] = ss;
+    return ok_status();
+}
+
+// The front end's state space as ptxsim's (.param: a kernel's parameters).
+Space space_of(ptx::Move::Space s) {
+    switch (s) {
+    case ptx::Move::Space::Global:
+        return Space::Global;
+    case ptx::Move::Space::Shared:
+        return Space::Shared;
+    case ptx::Move::Space::Local:
+        return Space::Local;
+    case ptx::Move::Space::Const:
+        return Space::Const;
+    case ptx::Move::Space::Param:
+        return Space::KernelParam;
+    }
+    return Space::Generic;
+}
+
+uint64_t window_of(Space s) {
+    switch (s) {
+    case Space::Shared:
+        return kSharedWindow;
+    case Space::Local:
+        return kLocalWindow;
+    case Space::KernelParam:
+        return kParamWindow;
+    default:
+        return 0;
+    }
+}
+
+Status emit_cvta(InstrDecoder& d, const ptx::Move& mv) {
+    const Type t = mv.type;
+    uint32_t ss = D4R_TRY(d.src(d.operand(1), t));
+    uint32_t dd = D4R_TRY(d.dst(d.operand(0), t));
+    const bool wide = t == Type::U64, to = mv.to_space;
+    ExecFn fn = wide ? (to ? &exec_cvta<uint64_t, false> : &exec_cvta<uint64_t, true>)
+                     : (to ? &exec_cvta<uint32_t, false> : &exec_cvta<uint32_t, true>);
+    Instr& in = d.emit(fn);
+    in.d[0] = dd;
+    in.s[0] = ss;
+    in.imm = static_cast<int64_t>(window_of(space_of(mv.space)));
+    return ok_status();
+}
+
+Status emit_isspacep(InstrDecoder& d, const ptx::Move& mv) {
     int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
-    uint32_t a = D4R_TRY(d.src(d.operand(1), Type::U64));
+    uint32_t a = D4R_TRY(d.src(d.operand(1), mv.src));
     Instr& in = d.emit(&exec_isspacep);
     in.pd[0] = p;
     in.s[0] = a;
-    in.flags = static_cast<uint16_t>(parse_space(sp));
+    in.flags = static_cast<uint16_t>(space_of(mv.space));
     return ok_status();
+}
+
+Status decode_move_family(InstrDecoder& d) {
+    const Expected<ptx::Move> mv = ptx::decode_move(d.ast());
+    if (!mv) return d.located(mv.error());
+    switch (mv->op) {
+    case ptx::Move::Op::Mov:
+        return emit_mov(d, *mv);
+    case ptx::Move::Op::Cvta:
+        return emit_cvta(d, *mv);
+    case ptx::Move::Op::Isspacep:
+        return emit_isspacep(d, *mv);
+    }
+    return d.error("unknown move");
 }
 
 } // namespace
 
 void add_move_ops(OpcodeTable& t) {
-    t["mov"] = &decode_mov;
-    t["cvta"] = &decode_cvta;
-    t["isspacep"] = &decode_isspacep;
+    for (const char* name : {"mov", "cvta", "isspacep"}) t[name] = &decode_move_family;
 }
 
 } // namespace d4r::ptxsim
