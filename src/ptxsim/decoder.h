@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "ptx/instruction.h"
 #include "ptx/modifiers.h"
 #include "ptxsim/front_end.h"
 #include "ptxsim/ir.h"
@@ -145,8 +146,7 @@ void add_texture_ops(OpcodeTable& table);  // tex, tld4, suld, sust (ops_texture
 void add_mbarrier_ops(OpcodeTable& table); // mbarrier (ops_mbarrier.cpp)
 
 const OpcodeTable& opcode_table();
-// Whether BASE ("add", "wgmma") names an instruction of the PTX ISA (up to 8.8), implemented or not.
-bool is_ptx_opcode(std::string_view base);
+using ptx::is_ptx_opcode; // the front end's (ptx/instruction.h)
 
 // Value bits of an immediate operand for type T (integer literals truncated; float literals converted
 // or taken raw for 0f/0d); an error for malformed combinations.
