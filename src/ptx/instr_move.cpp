@@ -148,10 +148,18 @@ Space space_of(std::string_view s) {
                            : Space::Param;
 }
 
+// The state space of cvta and isspacep: .shared::cta is .shared (a CTA's own shared memory, all there is without
+// clusters); .shared::cluster is refused.
+Expected<std::string_view> take_space(Modifiers& m) {
+    std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
+    if (sp.empty() && m.take("shared::cta")) sp = "shared";
+    if (m.has("shared::cluster")) return unsupported("cluster shared memory is not supported");
+    return sp;
+}
+
 Expected<Move> decode_cvta(const ast::Instruction& in, Modifiers& m, Move mv) {
     mv.to_space = m.take("to");
-    const std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
-    m.take_prefixed("shared::"); // shared::cta
+    const std::string_view sp = D4R_TRY(take_space(m));
     mv.type = m.take_type();
     D4R_TRY(finish(m));
     if (sp.empty()) return unsupported("cvta needs a state space");
@@ -163,8 +171,7 @@ Expected<Move> decode_cvta(const ast::Instruction& in, Modifiers& m, Move mv) {
 }
 
 Expected<Move> decode_isspacep(const ast::Instruction& in, Modifiers& m, Move mv) {
-    const std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
-    m.take_prefixed("shared::");
+    const std::string_view sp = D4R_TRY(take_space(m));
     D4R_TRY(finish(m));
     if (sp.empty()) return unsupported("isspacep needs a state space");
     D4R_TRY(expect_operands(in, 2));

@@ -36,7 +36,7 @@ struct Move {
     // %globaltimer_lo and _hi %globaltimer's, which counts nanoseconds), each moved with a type of its width; the
     // 64-bit %gridid.
     enum class Sreg : uint8_t { Other, Clock, ClockHi, Clock64, GlobalTimer, GlobalTimerLo, GlobalTimerHi, GridId };
-    // The state spaces cvta and isspacep name (.shared::cta and ::cluster are not read yet).
+    // The state spaces cvta and isspacep name (.shared::cta is .shared; .shared::cluster is refused).
     enum class Space : uint8_t { Global, Shared, Local, Const, Param };
     Op op = Op::Mov;
     Form form = Form::Name;      // mov

@@ -102,6 +102,10 @@ TEST(FrontEndMove, CvtaAndIsspacepCarryTheirSpace) {
     EXPECT_EQ(decoded("cvta.const.u64 %rd1, %rd2").space, Space::Const);
     EXPECT_EQ(decoded("cvta.to.param.u64 %rd1, %rd2").space, Space::Param);
 
+    // .shared::cta is the CTA's own shared memory: without clusters, the .shared window (PTX ISA 7.8 and later).
+    EXPECT_EQ(decoded("cvta.to.shared::cta.u32 %r1, %rd2").space, Space::Shared);
+    EXPECT_EQ(decoded("isspacep.shared::cta %p1, %rd1").space, Space::Shared);
+
     m = decoded("isspacep.local %p1, %rd1");
     EXPECT_EQ(m.op, Op::Isspacep);
     EXPECT_EQ(m.space, Space::Local);
@@ -121,15 +125,15 @@ TEST(FrontEndMove, RefusesWhatNoFormTakes) {
     EXPECT_EQ(refusal("mov.u32 %r1, %globaltimer"), ErrorCode::Unsupported);
     EXPECT_EQ(refusal("mov.u32 %r1, %gridid"), ErrorCode::Unsupported);
     EXPECT_EQ(refusal("mov.u64 %rd1, %globaltimer_lo"), ErrorCode::Unsupported);
-    EXPECT_EQ(refusal("mov.u32 %r1, !%r2"), ErrorCode::Unsupported);               // only predicates negate
-    EXPECT_EQ(refusal("mov.u32 %r1, [%rd1]"), ErrorCode::Unsupported);             // no address operand
-    EXPECT_EQ(refusal("mov.pred %p1, 1.0"), ErrorCode::Unsupported);               // a predicate or an integer
-    EXPECT_EQ(refusal("cvta.u64 %rd1, %rd2"), ErrorCode::Unsupported);             // needs a space
-    EXPECT_EQ(refusal("cvta.global.s64 %rd1, %rd2"), ErrorCode::Unsupported);      // .u32 or .u64
-    EXPECT_EQ(refusal("cvta.shared::cta.u64 %rd1, %rd2"), ErrorCode::Unsupported); // not read yet
-    EXPECT_EQ(refusal("isspacep %p1, %rd1"), ErrorCode::Unsupported);              // needs a space
-    EXPECT_EQ(refusal("isspacep.global.u64 %p1, %rd1"), ErrorCode::Unsupported);   // takes no type
-    EXPECT_EQ(refusal("mov.u32 %r1"), ErrorCode::Invalid);                         // operand counts
+    EXPECT_EQ(refusal("mov.u32 %r1, !%r2"), ErrorCode::Unsupported);                   // only predicates negate
+    EXPECT_EQ(refusal("mov.u32 %r1, [%rd1]"), ErrorCode::Unsupported);                 // no address operand
+    EXPECT_EQ(refusal("mov.pred %p1, 1.0"), ErrorCode::Unsupported);                   // a predicate or an integer
+    EXPECT_EQ(refusal("cvta.u64 %rd1, %rd2"), ErrorCode::Unsupported);                 // needs a space
+    EXPECT_EQ(refusal("cvta.global.s64 %rd1, %rd2"), ErrorCode::Unsupported);          // .u32 or .u64
+    EXPECT_EQ(refusal("cvta.shared::cluster.u64 %rd1, %rd2"), ErrorCode::Unsupported); // no clusters
+    EXPECT_EQ(refusal("isspacep %p1, %rd1"), ErrorCode::Unsupported);                  // needs a space
+    EXPECT_EQ(refusal("isspacep.global.u64 %p1, %rd1"), ErrorCode::Unsupported);       // takes no type
+    EXPECT_EQ(refusal("mov.u32 %r1"), ErrorCode::Invalid);                             // operand counts
     EXPECT_EQ(refusal("mov.u32 %r1, %r2, %r3"), ErrorCode::Invalid);
     EXPECT_EQ(refusal("cvta.global.u64 %rd1"), ErrorCode::Invalid);
     EXPECT_EQ(refusal("isspacep.shared %p1, %rd1, %rd2"), ErrorCode::Invalid);

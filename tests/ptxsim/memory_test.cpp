@@ -146,9 +146,9 @@ TEST(PtxsimMemory, SharedStaticDynamicLocalAndGeneric) {
   ld.u32 %r18, [%rd4+12];
   ld.local.u32 %r19, [%rd3+16];
   add.s32 %r20, %r18, %r19;
-  cvta.shared.u64 %rd5, %rd3;
+  cvta.shared::cta.u64 %rd5, %rd3;
   isspacep.local %p1, %rd4;
-  isspacep.shared %p2, %rd4;
+  isspacep.shared::cta %p2, %rd4;
   isspacep.global %p3, %rd2;
   selp.b32 %r21, 1, 0, %p1;
   selp.b32 %r22, 2, 0, %p2;
