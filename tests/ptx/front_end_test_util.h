@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "core/status.h"
 #include "ptx/parser.h"
@@ -20,6 +21,15 @@ auto decode_one(const std::string& instruction, Decode decode) -> decltype(decod
     EXPECT_TRUE(module) << module.error().text();
     if (!module) return module.error();
     return decode(module->functions.at(0).instructions.at(0));
+}
+
+// DECODE's typed instruction for INSTRUCTION; a failed expectation (and a default value) when it refuses.
+template <typename Decode>
+auto decoded_by(const std::string& instruction, Decode decode) {
+    auto r = decode_one(instruction, decode);
+    EXPECT_TRUE(r) << instruction << ": " << r.error().text();
+    using T = std::decay_t<decltype(*r)>;
+    return r ? *r : T{};
 }
 
 // The code of DECODE's refusal of INSTRUCTION; nullopt when it decodes.

@@ -13,11 +13,7 @@ using Op = Atomic::Op;
 
 namespace {
 
-Atomic decoded(const std::string& instruction) {
-    auto a = test::decode_one(instruction, decode_atomic);
-    EXPECT_TRUE(a) << instruction << ": " << a.error().text();
-    return a ? *a : Atomic{};
-}
+Atomic decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_atomic); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) {
     return test::refusal_of(instruction, decode_atomic);

@@ -17,11 +17,7 @@ using Dst = Compare::Dst;
 
 namespace {
 
-Compare decoded(const std::string& instruction) {
-    auto c = test::decode_one(instruction, decode_compare);
-    EXPECT_TRUE(c) << instruction << ": " << c.error().text();
-    return c ? *c : Compare{};
-}
+Compare decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_compare); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) {
     return test::refusal_of(instruction, decode_compare);

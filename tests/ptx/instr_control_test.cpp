@@ -14,11 +14,7 @@ using Op = Control::Op;
 
 namespace {
 
-Control decoded(const std::string& instruction) {
-    auto c = test::decode_one(instruction, decode_control);
-    EXPECT_TRUE(c) << instruction << ": " << c.error().text();
-    return c ? *c : Control{};
-}
+Control decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_control); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) {
     return test::refusal_of(instruction, decode_control);

@@ -14,11 +14,7 @@ namespace {
 
 Expected<Cvt> decode(const std::string& instruction) { return test::decode_one(instruction, decode_cvt); }
 
-Cvt decoded(const std::string& instruction) {
-    auto c = decode(instruction);
-    EXPECT_TRUE(c) << instruction << ": " << c.error().text();
-    return c ? *c : Cvt{};
-}
+Cvt decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_cvt); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) { return test::refusal_of(instruction, decode_cvt); }
 

@@ -13,11 +13,7 @@ using Op = FloatArith::Op;
 
 namespace {
 
-FloatArith decoded(const std::string& instruction) {
-    auto f = test::decode_one(instruction, decode_float);
-    EXPECT_TRUE(f) << instruction << ": " << f.error().text();
-    return f ? *f : FloatArith{};
-}
+FloatArith decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_float); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) { return test::refusal_of(instruction, decode_float); }
 

@@ -13,11 +13,7 @@ using Op = HalfArith::Op;
 
 namespace {
 
-HalfArith decoded(const std::string& instruction) {
-    auto h = test::decode_one(instruction, decode_half);
-    EXPECT_TRUE(h) << instruction << ": " << h.error().text();
-    return h ? *h : HalfArith{};
-}
+HalfArith decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_half); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) { return test::refusal_of(instruction, decode_half); }
 

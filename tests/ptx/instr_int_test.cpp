@@ -15,11 +15,7 @@ using Mode = IntArith::Mode;
 
 namespace {
 
-IntArith decoded(const std::string& instruction) {
-    auto a = test::decode_one(instruction, decode_int);
-    EXPECT_TRUE(a) << instruction << ": " << a.error().text();
-    return a ? *a : IntArith{};
-}
+IntArith decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_int); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) { return test::refusal_of(instruction, decode_int); }
 

@@ -14,17 +14,9 @@ using namespace d4r::ptx;
 
 namespace {
 
-MatrixOp matrix(const std::string& instruction) {
-    auto x = test::decode_one(instruction, decode_matrix);
-    EXPECT_TRUE(x) << instruction << ": " << x.error().text();
-    return x ? *x : MatrixOp{};
-}
+MatrixOp matrix(const std::string& instruction) { return test::decoded_by(instruction, decode_matrix); }
 
-AsyncCopy async(const std::string& instruction) {
-    auto c = test::decode_one(instruction, decode_async);
-    EXPECT_TRUE(c) << instruction << ": " << c.error().text();
-    return c ? *c : AsyncCopy{};
-}
+AsyncCopy async(const std::string& instruction) { return test::decoded_by(instruction, decode_async); }
 
 } // namespace
 

@@ -13,11 +13,7 @@ using Op = MemoryAccess::Op;
 
 namespace {
 
-MemoryAccess decoded(const std::string& instruction) {
-    auto a = test::decode_one(instruction, decode_memory);
-    EXPECT_TRUE(a) << instruction << ": " << a.error().text();
-    return a ? *a : MemoryAccess{};
-}
+MemoryAccess decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_memory); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) {
     return test::refusal_of(instruction, decode_memory);

@@ -17,11 +17,7 @@ using Space = Move::Space;
 
 namespace {
 
-Move decoded(const std::string& instruction) {
-    auto m = test::decode_one(instruction, decode_move);
-    EXPECT_TRUE(m) << instruction << ": " << m.error().text();
-    return m ? *m : Move{};
-}
+Move decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_move); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) { return test::refusal_of(instruction, decode_move); }
 

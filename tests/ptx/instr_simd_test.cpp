@@ -13,11 +13,7 @@ using Op = PackedInt::Op;
 
 namespace {
 
-PackedInt decoded(const std::string& instruction) {
-    auto p = test::decode_one(instruction, decode_simd);
-    EXPECT_TRUE(p) << instruction << ": " << p.error().text();
-    return p ? *p : PackedInt{};
-}
+PackedInt decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_simd); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) { return test::refusal_of(instruction, decode_simd); }
 

@@ -13,11 +13,7 @@ using Op = WarpCollective::Op;
 
 namespace {
 
-WarpCollective decoded(const std::string& instruction) {
-    auto w = test::decode_one(instruction, decode_warp);
-    EXPECT_TRUE(w) << instruction << ": " << w.error().text();
-    return w ? *w : WarpCollective{};
-}
+WarpCollective decoded(const std::string& instruction) { return test::decoded_by(instruction, decode_warp); }
 
 std::optional<ErrorCode> refusal(const std::string& instruction) { return test::refusal_of(instruction, decode_warp); }
 

@@ -20,9 +20,7 @@ auto on(std::string_view target) {
 }
 
 Wmma decoded(const std::string& instruction, std::string_view target = "sm_90") {
-    auto w = test::decode_one(instruction, on(target));
-    EXPECT_TRUE(w) << instruction << ": " << w.error().text();
-    return w ? *w : Wmma{};
+    return test::decoded_by(instruction, on(target));
 }
 
 std::optional<ErrorCode> refusal(const std::string& instruction, std::string_view target = "sm_90") {
