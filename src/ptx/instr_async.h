@@ -1,7 +1,7 @@
 // The PTX front end, typed instructions (docs/ptx-front-end.md): cp.async, the asynchronous copy from global to
 // shared memory (.ca/.cg .shared.global, 4, 8 or 16 bytes, an optional source size or ignore predicate and cache
-// policy), its groups (commit_group, wait_group N, wait_all) and cp.async.mbarrier.arrive{.noinc} (whose operands
-// the mbarrier decoder reads).
+// policy), its groups (commit_group, wait_group N, wait_all) and cp.async.mbarrier.arrive{.noinc} (whose modifiers
+// and operands the mbarrier family's decoder reads: ptx/instr_mbarrier.h).
 //
 // Promise: decode_async() accepts exactly the forms d4r implements and says what each does; errors carry no
 // location (the consumer adds it): Invalid for an operand count no assembler takes, Unsupported for anything else it

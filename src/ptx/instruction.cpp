@@ -50,7 +50,13 @@ Expected<TypedInstruction> decode_instruction(const ast::Instruction& in, const 
     if (any_of(base, {"shfl", "vote", "match", "redux", "activemask"})) return typed(decode_warp(in));
     if (any_of(base, {"atom", "red"})) return typed(decode_atomic(in));
     if (any_of(base, {"mma", "ldmatrix"})) return typed(decode_matrix(in));
-    if (base == "cp") return typed(decode_async(in));
+    if (base == "cp") {
+        // cp.async.mbarrier.arrive is the mbarrier family's; the rest of cp.async the asynchronous copies'.
+        if (m.has("mbarrier")) return typed(decode_mbarrier(in));
+        return typed(decode_async(in));
+    }
+    if (base == "mbarrier") return typed(decode_mbarrier(in));
+    if (any_of(base, {"tex", "tld4", "suld", "sust"})) return typed(decode_texture(in));
     if (any_of(base, {"dp4a", "dp2a", "vabsdiff4"})) return typed(decode_simd(in));
     if (base == "wmma") return typed(decode_wmma(in, context.target));
     if (!is_ptx_opcode(base)) return Error(ErrorCode::Invalid, fmt::format("'{}' is not a PTX instruction", base));

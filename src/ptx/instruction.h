@@ -22,16 +22,19 @@
 #include "ptx/instr_half.h"
 #include "ptx/instr_int.h"
 #include "ptx/instr_matrix.h"
+#include "ptx/instr_mbarrier.h"
 #include "ptx/instr_memory.h"
 #include "ptx/instr_move.h"
 #include "ptx/instr_simd.h"
+#include "ptx/instr_texture.h"
 #include "ptx/instr_warp.h"
 #include "ptx/instr_wmma.h"
 
 namespace d4r::ptx {
 
-using TypedInstruction = std::variant<Cvt, FloatArith, IntArith, HalfArith, Compare, Move, MemoryAccess, Control,
-                                      WarpCollective, Atomic, MatrixOp, AsyncCopy, PackedInt, Wmma>;
+using TypedInstruction =
+    std::variant<Cvt, FloatArith, IntArith, HalfArith, Compare, Move, MemoryAccess, Control, WarpCollective, Atomic,
+                 MatrixOp, AsyncCopy, PackedInt, Wmma, TextureOp, Mbarrier>;
 
 // What decoding needs beyond the instruction: the module's .target ("sm_90"; the sub-byte wmma forms check it).
 struct DecodeContext {

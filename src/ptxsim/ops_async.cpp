@@ -80,13 +80,7 @@ Status decode_cp(InstrDecoder& d) {
     if (!decoded) return d.located(decoded.error());
     const ptx::AsyncCopy& c = *decoded;
     using Op = ptx::AsyncCopy::Op;
-    if (c.op == Op::MbarrierArrive) {
-        Modifiers& m = d.mods(); // the mbarrier decoder reads the rest
-        m.take("async");
-        m.take("mbarrier");
-        m.take("arrive");
-        return decode_cp_async_mbarrier_arrive(d);
-    }
+    if (c.op == Op::MbarrierArrive) return decode_cp_async_mbarrier_arrive(d); // the mbarrier family's
     if (c.op != Op::Copy) { // the copies complete at once: every group is complete
         d.emit(&exec_async_nop);
         return ok_status();

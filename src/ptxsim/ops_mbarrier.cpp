@@ -1,6 +1,7 @@
 // Memory barriers in shared memory: mbarrier.init, .inval, .arrive (.noComplete, .expect_tx),
 // .arrive_drop, .expect_tx, .complete_tx, .test_wait / .try_wait (with a state or .parity),
-// .pending_count, and cp.async.mbarrier.arrive (.noinc).
+// .pending_count, and cp.async.mbarrier.arrive (.noinc). What each form means, and where its operands are, is the
+// front end's (ptx/instr_mbarrier.h); here the object's layout, the handler and the registers.
 //
 // The 64-bit object is opaque to programs; ptxsim lays it out as
 //   bits 0-20 pending arrivals of the current phase, 21-41 expected arrivals per phase,
@@ -20,9 +21,11 @@
 // pd[0] the wait result; flags kShared (the address is a .shared offset), kNoComplete, kNoInc.
 #include <fmt/format.h>
 
+#include "ptx/instr_mbarrier.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
+#include "ptxsim/ops.h"
 
 namespace d4r::ptxsim {
 
@@ -194,8 +197,6 @@ Status emit_mbarrier(InstrDecoder& d, bool shared, size_t i, Op op, uint16_t fla
     return ok_status();
 }
 
-bool take_shared(Modifiers& m) { return !m.take_any({"shared", "shared::cta", "shared::cluster"}).empty(); }
-
 Flow exec_pending_count(Warp& w, const Instr& in, uint32_t mask) {
     uint64_t state[32];
     read_lanes(w, in.s[0], state);
@@ -205,75 +206,58 @@ Flow exec_pending_count(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
+// The handler's operation for the front end's (PendingCount has a handler of its own).
+Op op_of(const ptx::Mbarrier& b) {
+    switch (b.op) {
+    case ptx::Mbarrier::Op::Init:
+        return Op::Init;
+    case ptx::Mbarrier::Op::Inval:
+        return Op::Inval;
+    case ptx::Mbarrier::Op::Arrive:
+        return b.expect_tx ? Op::ArriveExpectTx : Op::Arrive;
+    case ptx::Mbarrier::Op::ArriveDrop:
+        return Op::ArriveDrop;
+    case ptx::Mbarrier::Op::ExpectTx:
+        return Op::ExpectTx;
+    case ptx::Mbarrier::Op::CompleteTx:
+        return Op::CompleteTx;
+    case ptx::Mbarrier::Op::TestWait:
+    case ptx::Mbarrier::Op::TryWait:
+        return b.parity ? Op::TestParity : Op::TestWait;
+    case ptx::Mbarrier::Op::CpAsyncArrive:
+    case ptx::Mbarrier::Op::PendingCount:
+        break;
+    }
+    return Op::CpAsyncArrive;
+}
+
+// The family's meaning is the front end's (ptx/instr_mbarrier.h); here the address, registers and handlers.
 Status decode_mbarrier(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    m.take_memory_hints(); // .release .acquire .relaxed and the scopes
-    const bool sh = take_shared(m);
-    std::string_view what = m.take_any({"init", "inval", "arrive_drop", "arrive", "expect_tx", "complete_tx",
-                                        "test_wait", "try_wait", "pending_count"});
-    const bool no_complete = m.take("noComplete");
-    const bool expect_tx = m.take("expect_tx");
-    const bool parity = m.take("parity");
-    if (!m.take("b64")) return d.error("mbarrier needs .b64");
-    D4R_TRY(d.finish());
-    if (what == "pending_count") {
-        D4R_TRY(d.expect_operands(2));
+    const Expected<ptx::Mbarrier> decoded = ptx::decode_mbarrier(d.ast());
+    if (!decoded) return d.located(decoded.error());
+    const ptx::Mbarrier& b = *decoded;
+    using MOp = ptx::Mbarrier::Op;
+    if (b.op == MOp::PendingCount) {
         uint32_t dst = D4R_TRY(d.dst(0, Type::U32));
-        uint32_t src = D4R_TRY(d.src(1, Type::B64));
+        uint32_t src = D4R_TRY(d.src(b.value, b.value_type));
         Instr& in = d.emit(&exec_pending_count);
         in.d[0] = dst;
         in.s[0] = src;
         return ok_status();
     }
-    const uint16_t nc = no_complete ? kNoComplete : 0;
-    if (what == "init") {
-        D4R_TRY(d.expect_operands(2));
-        return emit_mbarrier(d, sh, 0, Op::Init, 0, D4R_TRY(d.src(1, Type::U32)), kNoReg, -1);
-    }
-    if (what == "inval") {
-        D4R_TRY(d.expect_operands(1));
-        return emit_mbarrier(d, sh, 0, Op::Inval, 0, kNoReg, kNoReg, -1);
-    }
-    if (what == "expect_tx" || what == "complete_tx") {
-        D4R_TRY(d.expect_operands(2));
-        return emit_mbarrier(d, sh, 0, what == "expect_tx" ? Op::ExpectTx : Op::CompleteTx, 0,
-                             D4R_TRY(d.src(1, Type::U32)), kNoReg, -1);
-    }
-    if (what == "arrive" || what == "arrive_drop") {
-        // [state,] [addr] {, count | txCount}: the state may be the sink '_' or left out.
-        D4R_TRY(d.expect_operands(1, 3));
-        size_t addr_at = d.operand(0).kind == ast::OperandKind::Address ? 0 : 1;
-        uint32_t state = addr_at == 1 ? D4R_TRY(d.dst(0, Type::B64)) : kNoReg;
-        uint32_t count = d.operand_count() > addr_at + 1 ? D4R_TRY(d.src(addr_at + 1, Type::U32)) : kNoReg;
-        if (expect_tx) {
-            if (what == "arrive_drop") return d.error("arrive_drop.expect_tx is not supported");
-            if (count == kNoReg) return d.error("expect_tx needs a transaction count");
-            return emit_mbarrier(d, sh, addr_at, Op::ArriveExpectTx, 0, count, state, -1);
-        }
-        return emit_mbarrier(d, sh, addr_at, what == "arrive" ? Op::Arrive : Op::ArriveDrop, nc, count, state, -1);
-    }
-    if (what == "test_wait" || what == "try_wait") {
-        // waitComplete, [addr], state | phaseParity {, suspendTimeHint}
-        D4R_TRY(d.expect_operands(3, what == "try_wait" ? 4 : 3));
-        int16_t p = D4R_TRY(d.pred_dst(d.operand(0)));
-        uint32_t s = parity ? D4R_TRY(d.src(2, Type::U32)) : D4R_TRY(d.src(2, Type::B64));
-        return emit_mbarrier(d, sh, 1, parity ? Op::TestParity : Op::TestWait, 0, s, kNoReg, p);
-    }
-    return d.error("unsupported mbarrier operation");
+    const bool wait = b.op == MOp::TestWait || b.op == MOp::TryWait;
+    const uint32_t state = b.state_result ? D4R_TRY(d.dst(0, Type::B64)) : kNoReg;
+    const int16_t done = wait ? D4R_TRY(d.pred_dst(d.operand(0))) : int16_t(-1);
+    const uint32_t value = b.value_type != Type::None ? D4R_TRY(d.src(b.value, b.value_type)) : kNoReg;
+    const uint16_t flags = (b.no_complete ? kNoComplete : 0) | (b.noinc ? kNoInc : 0);
+    return emit_mbarrier(d, b.space == ptx::StateSpace::Shared, b.address, op_of(b), flags, value, state, done);
 }
 
 } // namespace
 
-// cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [addr] (decoded by ops_async.cpp's cp decoder).
-Status decode_cp_async_mbarrier_arrive(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    const bool noinc = m.take("noinc");
-    const bool sh = take_shared(m);
-    if (!m.take("b64")) return d.error("cp.async.mbarrier.arrive needs .b64");
-    D4R_TRY(d.finish());
-    D4R_TRY(d.expect_operands(1));
-    return emit_mbarrier(d, sh, 0, Op::CpAsyncArrive, noinc ? kNoInc : 0, kNoReg, kNoReg, -1);
-}
+// cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [addr] (reached through ops_async.cpp's cp decoder): the
+// mbarrier front end decodes it with the rest of the family.
+Status decode_cp_async_mbarrier_arrive(InstrDecoder& d) { return decode_mbarrier(d); }
 
 void add_mbarrier_ops(OpcodeTable& t) { t["mbarrier"] = &decode_mbarrier; }
 

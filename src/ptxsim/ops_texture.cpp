@@ -2,10 +2,11 @@
 //   tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4.{f32,s32,u32}.f32 (and .s32 coordinates for .1d/.2d),
 //   tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}.f32,
 //   suld.b.{1d,2d,3d,a1d,a2d}{.v2,.v4}.{b8,b16,b32,b64}{.trap,.clamp,.zero}, sust.b (same forms).
-// The sampling arithmetic lives in texture.cpp. Texture references (.texref/.surfref variables), explicit
-// samplers, offsets, depth compare, mipmap forms, multisample geometries, sust.p/sured/txq/suq are load-time
-// "unsupported" errors. An instruction whose geometry does not match its object's image (tex.3d on a 2D
-// texture, ...) stops the launch naming both.
+// What each form means, and the layout of its operands, is the front end's (ptx/instr_texture.h); here the
+// objects, the registers and the handlers. The sampling arithmetic lives in texture.cpp. Texture references
+// (.texref/.surfref variables), explicit samplers, offsets, depth compare, mipmap forms, multisample geometries,
+// sust.p/sured/txq/suq are load-time "unsupported" errors. An instruction whose geometry does not match its
+// object's image (tex.3d on a 2D texture, ...) stops the launch naming both.
 //
 // Instr use: base = handle slot (64-bit); aux = x slot | y slot << 32; imm = z slot | layer slot << 32
 // (kNoReg where the geometry has none); tex/tld4/suld: d[0..count-1] destinations; sust: s[0..count-1]
@@ -14,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_texture.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/texture.h"
@@ -30,9 +32,14 @@ enum TexFlags : uint16_t {
     kCompShift = 12, // tld4: component at bits 12-13
 };
 enum SurfMode : uint16_t { kTrap = 0, kClamp = 1, kZero = 2 };
-enum Geo : uint16_t { kG1D, kG2D, kG3D, kGA1D, kGA2D, kGCube, kGACube };
+// The front end's out-of-range modes in the same order.
+static_assert(uint16_t(ptx::TextureOp::Clamp::Trap) == kTrap && uint16_t(ptx::TextureOp::Clamp::Clamp) == kClamp &&
+              uint16_t(ptx::TextureOp::Clamp::Zero) == kZero);
 
-constexpr const char* kGeoNames[] = {"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"};
+// The instruction's geometry: the front end's (ptx/instr_texture.h).
+using Geo = ptx::TextureOp::Geometry;
+constexpr Geo kG1D = Geo::D1, kG2D = Geo::D2, kG3D = Geo::D3, kGA1D = Geo::A1D, kGA2D = Geo::A2D, kGCube = Geo::Cube,
+              kGACube = Geo::ACube;
 
 D4R_INLINE Geo geo_of(const Instr& in) { return static_cast<Geo>((in.flags >> kGeoShift) & 7); }
 
@@ -82,7 +89,7 @@ bool check_geometry(Warp& w, const ImageObject& o, uint64_t handle, Geo g, unsig
     if (geometry_fits(g, o.geometry, surface)) return true;
     fault(w, FaultKind::IllegalInstruction, lane, handle, 0,
           fmt::format("a .{} {} instruction used {} object 0x{:x}, whose image is {}: the geometries must match",
-                      kGeoNames[g], surface ? "surface" : "texture", surface ? "surface" : "texture", handle,
+                      ptx::geometry_name(g), surface ? "surface" : "texture", surface ? "surface" : "texture", handle,
                       geometry_name(o.geometry)));
     return false;
 }
@@ -348,217 +355,93 @@ ExecFn surf_fn(unsigned bytes, unsigned n) {
     }
 }
 
-// [handle, {coordinates}] in the layout of geometry G: .1d {x} (or x), .2d {x, y}, .3d and .cube {x, y, z, _},
-// .a1d {layer, x}, .a2d {layer, x, y, _}, .acube {layer, x, y, z}. Sets base, aux and imm.
-Status image_operand(InstrDecoder& d, const ast::Operand& o, Geo g, Type coord_type, Instr& in) {
-    if (o.kind != ast::OperandKind::Address || o.name.empty() || o.offset != 0)
-        return d.error("expected [object, {coordinates}]");
-    if (o.elements.size() != 1) return d.error("explicit samplers are not supported (texture objects only)");
+// The elements of a {...} operand, or the operand itself.
+std::vector<const ast::Operand*> elements(const ast::Operand& o) {
+    std::vector<const ast::Operand*> out;
+    if (o.kind == ast::OperandKind::Vector) {
+        for (const ast::Operand& e : o.elements) out.push_back(&e);
+    } else {
+        out.push_back(&o);
+    }
+    return out;
+}
+
+// [handle, {coordinates}] (its shape checked by the front end) in the layout the front end gives: the handle a 64-bit
+// register, the coordinates of type T.COORDINATE (the layer .u32). Sets base, aux and imm.
+Status image_operand(InstrDecoder& d, const ptx::TextureOp& t, Instr& in) {
+    const ast::Operand& o = d.operand(t.image_operand);
     auto sym = d.lookup(o.name);
     if (!sym || sym->kind != Symbol::Kind::Reg || !sym->wide)
         return d.error(fmt::format("'{}' is not a 64-bit register: texture/surface references (.texref, .surfref) "
                                    "are not supported, only texture and surface objects",
                                    o.name));
     in.base = static_cast<uint32_t>(sym->value);
-    const ast::Operand& c = o.elements[0];
-    std::vector<const ast::Operand*> coords;
-    if (c.kind == ast::OperandKind::Vector) {
-        for (const ast::Operand& e : c.elements) coords.push_back(&e);
-    } else {
-        coords.push_back(&c);
-    }
-    // Per geometry: the vector's length, then which element is x, y, z and the layer (-1: none).
-    struct Layout {
-        size_t count;
-        int x, y, z, layer;
-    };
-    constexpr Layout kLayouts[] = {
-        {1, 0, -1, -1, -1}, // 1d
-        {2, 0, 1, -1, -1},  // 2d
-        {4, 0, 1, 2, -1},   // 3d
-        {2, 1, -1, -1, 0},  // a1d
-        {4, 1, 2, -1, 0},   // a2d
-        {4, 0, 1, 2, -1},   // cube
-        {4, 1, 2, 3, 0},    // acube
-    };
-    const Layout& l = kLayouts[g];
-    if (coords.size() != l.count)
-        return d.error(fmt::format("expected {} coordinate(s) for .{}", l.count, kGeoNames[g]));
-    auto slot = [&](int index, Type t) -> Expected<uint32_t> {
+    const std::vector<const ast::Operand*> coords = elements(o.elements[0]);
+    auto slot = [&](int index, Type type) -> Expected<uint32_t> {
         if (index < 0) return kNoReg;
-        return d.src(*coords[size_t(index)], t);
+        return d.src(*coords[size_t(index)], type);
     };
-    const uint32_t x = D4R_TRY(slot(l.x, coord_type)), y = D4R_TRY(slot(l.y, coord_type));
-    const uint32_t z = D4R_TRY(slot(l.z, coord_type)), layer = D4R_TRY(slot(l.layer, Type::U32));
+    const ptx::TextureOp::Coordinates& l = t.coordinates;
+    const uint32_t x = D4R_TRY(slot(l.x, t.coordinate)), y = D4R_TRY(slot(l.y, t.coordinate));
+    const uint32_t z = D4R_TRY(slot(l.z, t.coordinate)), layer = D4R_TRY(slot(l.layer, Type::U32));
     in.aux = uint64_t(x) | (uint64_t(y) << 32);
     in.imm = static_cast<int64_t>(uint64_t(z) | (uint64_t(layer) << 32));
     return ok_status();
 }
 
-// The destination vector of tex/tld4/suld; '_' elements get scratch slots.
-Status vector_dsts(InstrDecoder& d, const ast::Operand& o, unsigned n, Type t, uint32_t (&out)[4]) {
-    if (o.kind == ast::OperandKind::Pair) return d.error("the optional residency predicate (d|p) is not supported");
-    std::vector<const ast::Operand*> ops;
-    if (o.kind == ast::OperandKind::Vector) {
-        for (const ast::Operand& e : o.elements) ops.push_back(&e);
-    } else {
-        ops.push_back(&o);
-    }
-    if (ops.size() != n) return d.error(fmt::format("expected {} destination registers", n));
-    for (unsigned k = 0; k < n; ++k) out[k] = D4R_TRY(d.dst(*ops[k], t));
-    return ok_status();
-}
-
-// The geometry modifier; SURFACE: the geometries suld/sust take (no cubes: cubemap surfaces are .a2d).
-Expected<Geo> geometry(InstrDecoder& d, bool surface) {
-    std::string_view g = d.mods().take_any({"1d", "2d", "3d", "a1d", "a2d", "cube", "acube"});
-    if (g.empty()) {
-        std::string_view other = d.mods().take_any({"2dms", "a2dms"});
-        return d.error(other.empty() ? std::string("missing geometry (.1d, .2d, .3d, .a1d, .a2d, .cube or .acube)")
-                                     : fmt::format("multisample geometry .{} is not supported", other));
-    }
-    for (uint16_t i = 0; i < 7; ++i) {
-        if (g != kGeoNames[i]) continue;
-        if (surface && (i == kGCube || i == kGACube))
-            return d.error(fmt::format("surface instructions have no .{} geometry (cubemap faces are .a2d layers)", g));
-        return static_cast<Geo>(i);
-    }
-    return d.error("unknown geometry");
-}
-
-Status decode_tex(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    if (m.take_any({"base", "level", "grad"}).size()) return d.error("mipmapped texture lookups are not supported");
-    const Geo g = D4R_TRY(geometry(d, false));
-    if (m.take_vector() != 4) return d.error("only .v4 results are supported");
-    const Type dtype = m.take_type(), ctype = m.take_type();
-    D4R_TRY(d.finish());
-    if (dtype != Type::F32 && dtype != Type::S32 && dtype != Type::U32)
-        return d.error("result type must be .f32, .s32 or .u32");
-    if (ctype != Type::F32 && ctype != Type::S32) return d.error("coordinate type must be .f32 or .s32");
-    if (ctype == Type::S32 && g != kG1D && g != kG2D)
-        return d.error(fmt::format("integer coordinates on .{} textures are not supported", kGeoNames[g]));
-    if (d.operand_count() != 2) return d.error("offsets and depth-compare operands are not supported");
+// The family's meaning is the front end's (ptx/instr_texture.h); here the object, the registers and the handler.
+Status decode_texture(InstrDecoder& d) {
+    const Expected<ptx::TextureOp> decoded = ptx::decode_texture(d.ast());
+    if (!decoded) return d.located(decoded.error());
+    const ptx::TextureOp& t = *decoded;
+    using Op = ptx::TextureOp::Op;
     Instr tmp;
-    D4R_TRY(image_operand(d, d.operand(1), g, ctype, tmp));
-    uint32_t dst[4];
-    D4R_TRY(vector_dsts(d, d.operand(0), 4, dtype, dst));
-    Instr& in = d.emit(&exec_tex<0>);
-    in.base = tmp.base;
-    in.aux = tmp.aux;
-    in.imm = tmp.imm;
-    for (int k = 0; k < 4; ++k) in.d[k] = dst[k];
-    in.count = 4;
-    in.flags = static_cast<uint16_t>((ctype == Type::S32 ? kIntCoords : 0) | (g << kGeoShift));
-    return ok_status();
-}
-
-Status decode_tld4(InstrDecoder& d) {
-    Modifiers& m = d.mods();
-    std::string_view comp = m.take_any({"r", "g", "b", "a"});
-    if (comp.empty()) return d.error("missing component (.r, .g, .b or .a)");
-    if (D4R_TRY(geometry(d, false)) != kG2D) return d.error("tld4 is supported on .2d textures only");
-    if (m.take_vector() != 4) return d.error("tld4 returns .v4");
-    const Type dtype = m.take_type(), ctype = m.take_type();
-    D4R_TRY(d.finish());
-    if (dtype != Type::F32 && dtype != Type::S32 && dtype != Type::U32)
-        return d.error("result type must be .f32, .s32 or .u32");
-    if (ctype != Type::F32) return d.error("tld4 coordinates are .f32");
-    if (d.operand_count() != 2) return d.error("offsets and depth-compare operands are not supported");
-    Instr tmp;
-    D4R_TRY(image_operand(d, d.operand(1), kG2D, ctype, tmp));
-    uint32_t dst[4];
-    D4R_TRY(vector_dsts(d, d.operand(0), 4, dtype, dst));
-    Instr& in = d.emit(&exec_tex<1>);
-    in.base = tmp.base;
-    in.aux = tmp.aux;
-    in.imm = tmp.imm;
-    for (int k = 0; k < 4; ++k) in.d[k] = dst[k];
-    in.count = 4;
-    const uint16_t c = comp == "r" ? 0 : comp == "g" ? 1 : comp == "b" ? 2 : 3;
-    in.flags = static_cast<uint16_t>((c << kCompShift) | (kG2D << kGeoShift));
-    return ok_status();
-}
-
-struct SurfMods {
-    Geo geo = kG2D;
-    unsigned vector = 1;
-    Type type = Type::None;
-    SurfMode mode = kTrap;
-};
-
-Expected<SurfMods> surf_mods(InstrDecoder& d, bool store) {
-    Modifiers& m = d.mods();
-    if (!m.take("b")) return d.error(store ? "only unformatted stores (sust.b) are supported" : "expected suld.b");
-    SurfMods r;
-    r.geo = D4R_TRY(geometry(d, true));
-    m.take_any({"ca", "cg", "cs", "cv", "wb", "wt"}); // cache operators: no effect here
-    r.vector = m.take_vector();
-    r.type = m.take_type();
-    std::string_view mode = m.take_any({"trap", "clamp", "zero"});
-    r.mode = mode == "clamp" ? kClamp : mode == "zero" ? kZero : kTrap; // .trap is the default
-    D4R_TRY(d.finish());
-    if (r.type != Type::B8 && r.type != Type::B16 && r.type != Type::B32 && r.type != Type::B64)
-        return d.error("type must be .b8, .b16, .b32 or .b64");
-    if (r.vector == 8) return d.error(".v8 is not a surface access");
-    return r;
-}
-
-Status decode_suld(InstrDecoder& d) {
-    SurfMods sm = D4R_TRY(surf_mods(d, false));
-    D4R_TRY(d.expect_operands(2));
-    const bool wide = sm.type == Type::B64;
-    Instr tmp;
-    D4R_TRY(image_operand(d, d.operand(1), sm.geo, Type::S32, tmp));
-    uint32_t dst[4];
-    D4R_TRY(vector_dsts(d, d.operand(0), sm.vector, wide ? Type::B64 : Type::B32, dst));
-    ExecFn fn = surf_fn<false>(type_bits(sm.type) / 8, sm.vector);
-    if (!fn) return d.error("unsupported surface load");
+    D4R_TRY(image_operand(d, t, tmp));
+    // The data: tex/tld4 results of their type; surface elements in 32-bit slots, 64-bit ones for .b64.
+    const bool surface = t.op == Op::SurfaceLoad || t.op == Op::SurfaceStore;
+    const bool wide = t.data == Type::B64;
+    const Type slot_type = !surface ? t.data : wide ? Type::B64 : Type::B32;
+    const std::vector<const ast::Operand*> data = elements(d.operand(t.data_operand));
+    uint32_t regs[4];
+    for (unsigned k = 0; k < t.vector; ++k)
+        regs[k] = t.op == Op::SurfaceStore ? D4R_TRY(d.src(*data[k], slot_type)) : D4R_TRY(d.dst(*data[k], slot_type));
+    ExecFn fn = nullptr;
+    uint16_t flags = static_cast<uint16_t>(uint16_t(t.geometry) << kGeoShift);
+    switch (t.op) {
+    case Op::Tex:
+        fn = &exec_tex<0>;
+        flags |= t.coordinate == Type::S32 ? kIntCoords : 0;
+        break;
+    case Op::Gather:
+        fn = &exec_tex<1>;
+        flags |= static_cast<uint16_t>(uint16_t(t.component) << kCompShift);
+        break;
+    case Op::SurfaceLoad:
+    case Op::SurfaceStore: {
+        const bool store = t.op == Op::SurfaceStore;
+        fn = store ? surf_fn<true>(type_bits(t.data) / 8, t.vector) : surf_fn<false>(type_bits(t.data) / 8, t.vector);
+        if (!fn) return d.error(store ? "unsupported surface store" : "unsupported surface load");
+        flags |= static_cast<uint16_t>((wide ? kWideData : 0) | (uint16_t(t.clamp) << kModeShift));
+        break;
+    }
+    }
     Instr& in = d.emit(fn);
     in.base = tmp.base;
     in.aux = tmp.aux;
     in.imm = tmp.imm;
-    for (unsigned k = 0; k < sm.vector; ++k) in.d[k] = dst[k];
-    in.count = static_cast<uint8_t>(sm.vector);
-    in.flags = static_cast<uint16_t>((wide ? kWideData : 0) | (sm.mode << kModeShift) | (sm.geo << kGeoShift));
-    return ok_status();
-}
-
-Status decode_sust(InstrDecoder& d) {
-    SurfMods sm = D4R_TRY(surf_mods(d, true));
-    D4R_TRY(d.expect_operands(2));
-    const bool wide = sm.type == Type::B64;
-    Instr tmp;
-    D4R_TRY(image_operand(d, d.operand(0), sm.geo, Type::S32, tmp));
-    const ast::Operand& vals = d.operand(1);
-    std::vector<const ast::Operand*> ops;
-    if (vals.kind == ast::OperandKind::Vector) {
-        for (const ast::Operand& e : vals.elements) ops.push_back(&e);
-    } else {
-        ops.push_back(&vals);
-    }
-    if (ops.size() != sm.vector) return d.error(fmt::format("expected {} source values", sm.vector));
-    uint32_t src[4];
-    for (unsigned k = 0; k < sm.vector; ++k) src[k] = D4R_TRY(d.src(*ops[k], wide ? Type::B64 : Type::B32));
-    ExecFn fn = surf_fn<true>(type_bits(sm.type) / 8, sm.vector);
-    if (!fn) return d.error("unsupported surface store");
-    Instr& in = d.emit(fn);
-    in.base = tmp.base;
-    in.aux = tmp.aux;
-    in.imm = tmp.imm;
-    for (unsigned k = 0; k < sm.vector; ++k) in.s[k] = src[k];
-    in.count = static_cast<uint8_t>(sm.vector);
-    in.flags = static_cast<uint16_t>((wide ? kWideData : 0) | (sm.mode << kModeShift) | (sm.geo << kGeoShift));
+    for (unsigned k = 0; k < t.vector; ++k) (t.op == Op::SurfaceStore ? in.s[k] : in.d[k]) = regs[k];
+    in.count = static_cast<uint8_t>(t.vector);
+    in.flags = flags;
     return ok_status();
 }
 
 } // namespace
 
 void add_texture_ops(OpcodeTable& t) {
-    t["tex"] = &decode_tex;
-    t["tld4"] = &decode_tld4;
-    t["suld"] = &decode_suld;
-    t["sust"] = &decode_sust;
+    t["tex"] = &decode_texture;
+    t["tld4"] = &decode_texture;
+    t["suld"] = &decode_texture;
+    t["sust"] = &decode_texture;
 }
 
 } // namespace d4r::ptxsim
