@@ -8,13 +8,13 @@
 
 #include "kernels/refine/ptx/pixel_inputs.h"
 #include "kernels/refine/ptx/refine_math.h"
-#include "ptxsim/mma_numerics.h"
+#include "numerics/mma_numerics.h"
 
 namespace d4r::network {
 
 using namespace refine::math;
 namespace pixel = refine::pixel;
-namespace mma = ptxsim::mma;
+namespace mma = numerics::mma;
 
 namespace {
 

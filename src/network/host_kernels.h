@@ -2,7 +2,7 @@
 //
 // Promise: run_launch() computes exactly what the PTX kernel computes for the same launch (same grid, same
 // parameter block, host addresses instead of device ones): the same scalar math (refine_math.h) and the
-// tensor-core rule of ptxsim/mma_numerics.h for every mma.sync step, so the bytes are identical. Blocks are
+// tensor-core rule of numerics/mma_numerics.h for every mma.sync step, so the bytes are identical. Blocks are
 // spread over `threads` threads (0: every core); each block writes only its own outputs, so the result does
 // not depend on the thread count.
 #pragma once

@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include "ptxsim/device_impl.h"
-#include "ptxsim/fp.h"
+#include "ptxsim/numerics.h"
 
 namespace d4r::ptxsim {
 

@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ptxsim/fp.h"
 #include "ptxsim/ir.h"
+#include "ptxsim/numerics.h"
 
 namespace d4r::ptxsim {
 

@@ -15,9 +15,9 @@
 
 #include "ptx/instr_atomic.h"
 #include "ptxsim/decoder.h"
-#include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
+#include "ptxsim/numerics.h"
 
 namespace d4r::ptxsim {
 

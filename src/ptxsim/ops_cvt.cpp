@@ -18,8 +18,8 @@
 #include <fmt/format.h>
 
 #include "ptx/instr_cvt.h"
-#include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
+#include "ptxsim/numerics.h"
 #include "ptxsim/ops.h"
 
 namespace d4r::ptxsim {

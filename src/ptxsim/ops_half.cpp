@@ -18,8 +18,8 @@
 
 #include "ptx/instr_half.h"
 #include "ptxsim/dispatch.h"
-#include "ptxsim/fp.h"
 #include "ptxsim/lanes.h"
+#include "ptxsim/numerics.h"
 #include "ptxsim/ops.h"
 
 namespace d4r::ptxsim {

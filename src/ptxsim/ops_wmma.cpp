@@ -43,7 +43,7 @@
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/mma.h"
-#include "ptxsim/mma_numerics.h"
+#include "ptxsim/numerics.h"
 #include "ptxsim/program_builder.h"
 
 namespace d4r::ptxsim {

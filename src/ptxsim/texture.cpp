@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "ptxsim/fp.h"
+#include "ptxsim/numerics.h"
 
 namespace d4r::ptxsim {
 

@@ -19,7 +19,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "ptxsim/mma_numerics.h"
+#include "numerics/mma_numerics.h"
 #include "ptxsim/ptxsim.h"
 
 namespace {
@@ -351,7 +351,7 @@ void BM_GemmTiled(benchmark::State& state) {
 // mma.sync does. bt is B transposed (n x k); all f16 raw bits.
 __attribute__((noinline)) void gemm_mma_native(const std::vector<uint16_t>& a, const std::vector<uint16_t>& bt,
                                                std::vector<float>& c, int m, int n, int kk) {
-    using namespace d4r::ptxsim::mma;
+    using namespace d4r::numerics::mma;
     std::vector<Elem> ea(a.size()), eb(bt.size());
     for (size_t i = 0; i < a.size(); ++i) ea[i] = decode(a[i], Format::F16);
     for (size_t i = 0; i < bt.size(); ++i) eb[i] = decode(bt[i], Format::F16);

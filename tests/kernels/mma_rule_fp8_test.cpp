@@ -1,5 +1,5 @@
 // kernels/common/mma_rule.h's FP8 step (step_fp8, with e4m3_to_f16 and add_f16), which the AMD accuracy kernels'
-// d4r_nn_linear_fp8 computes, against ptxsim's model of sm_90's m16n8k32 e4m3 mma (ptxsim::mma::dot_fp8), on random
+// d4r_nn_linear_fp8 computes, against ptxsim's model of sm_90's m16n8k32 e4m3 mma (numerics::mma::dot_fp8), on random
 // and special inputs.
 #include <gtest/gtest.h>
 
@@ -10,12 +10,12 @@
 
 #include "kernels/common/mma_rule.h"
 #include "kernels/refine/ptx/refine_math.h"
-#include "ptxsim/mma_numerics.h"
+#include "numerics/mma_numerics.h"
 
 namespace d4r::kernels {
 namespace {
 
-namespace pm = ptxsim::mma;
+namespace pm = numerics::mma;
 using Bytes = std::array<uint8_t, 32>;
 
 uint16_t reference(const Bytes& a, const Bytes& b, uint16_t c) {

@@ -1,5 +1,5 @@
 // kernels/common/mma_rule.h: the AMD accuracy kernels' mma.sync f16 step against ptxsim's implementation of the
-// same measured rule (ptxsim/mma_numerics.h), on random and special inputs.
+// same measured rule (numerics/mma_numerics.h), on random and special inputs.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -7,12 +7,12 @@
 #include <random>
 
 #include "kernels/common/mma_rule.h"
-#include "ptxsim/mma_numerics.h"
+#include "numerics/mma_numerics.h"
 
 namespace d4r::kernels {
 namespace {
 
-namespace pm = ptxsim::mma;
+namespace pm = numerics::mma;
 
 uint16_t reference(const std::array<uint16_t, 16>& a, const std::array<uint16_t, 16>& b, uint16_t c) {
     std::array<pm::Elem, 16> x, y;

@@ -10,14 +10,14 @@
 #include "network/host_kernels.h"
 #include "network/plan.h"
 #include "network/test_model.h"
-#include "ptxsim/mma_numerics.h"
+#include "numerics/mma_numerics.h"
 
 using namespace d4r;
 using namespace d4r::network;
 
 namespace {
 
-double e4m3_value(uint8_t code) { return kernels::half_to_float(ptxsim::mma::fp8_to_f16(code, false)); }
+double e4m3_value(uint8_t code) { return kernels::half_to_float(numerics::mma::fp8_to_f16(code, false)); }
 
 // The OCP e4m3 code nearest to the f16 h (ties to the even code, beyond 448 saturated, NaN 0x7f), by search.
 uint8_t nearest_e4m3(uint16_t h) {

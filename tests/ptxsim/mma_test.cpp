@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "ptxsim/mma_numerics.h"
+#include "numerics/mma_numerics.h"
 #include "ptxsim_test_util.h"
 
 #pragma GCC diagnostic push
@@ -20,7 +20,7 @@
 namespace d4r::ptxsim::test {
 namespace {
 
-namespace mm = d4r::ptxsim::mma;
+namespace mm = d4r::numerics::mma;
 
 // ---- numerics ---------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "ptxsim/fp.h"
+#include "ptxsim/numerics.h"
 #include "ptxsim_test_util.h"
 
 namespace d4r::ptxsim::test {
@@ -34,7 +34,7 @@ unsigned bits_of(const std::string& t) {
 unsigned regs_of(const std::string& frag, const Case& c, const std::string& t) {
     if (frag != "c" && t == "f16") return 8;
     unsigned rows = frag == "a" ? c.m : frag == "b" ? c.k : c.m;
-    unsigned cols = frag == "a" ? c.k : frag == "b" ? c.n : c.n;
+    unsigned cols = frag == "a" ? c.k : c.n; // B is K x N, C is M x N
     unsigned per = t == "f64" ? 1 : 32 / bits_of(t);
     return rows * cols / 32 / per;
 }

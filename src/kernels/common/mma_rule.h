@@ -3,7 +3,7 @@
 // host C++ compiler and clang's HIP device compilation. AMD's WMMA rounds differently, so kernels that must
 // give the PTX path's bytes compute each step with this integer code instead.
 //
-// Promise: step16(a, b, c) returns the raw f16 bits that ptxsim::mma::dot(a, b, 16, c, 10, true) returns for
+// Promise: step16(a, b, c) returns the raw f16 bits that numerics::mma::dot(a, b, 16, c, 10, true) returns for
 // the same raw f16 inputs (docs/numerics.md, "f16 and bf16 inputs"): products exact; every nonzero term (the
 // 16 products and c) aligned to the largest exponent sum E and truncated toward zero to a multiple of
 // 2^(E-25); the exact sum rounded to nearest-even f16 (overflow: infinity; an exact zero: +0). A NaN input,
@@ -13,7 +13,7 @@
 // step_fp8(a, b, c) is one K step of 32 of mma.sync m16n8k32 e4m3 with an f16 accumulator as sm_90 computes it
 // (docs/numerics.md, "FP8: m16n8k32 e4m3/e5m2 on sm_90"): a and b hold the 32 values as f16 (e4m3_to_f16: exact);
 // P1 = step16 over the products with k mod 4 in {0, 1} from +0, P2 = step16 over the others onto P1, and the
-// result is c + P2 by an IEEE f16 add (add_f16). It returns the bits ptxsim::mma::dot_fp8(a, b, c, true) returns.
+// result is c + P2 by an IEEE f16 add (add_f16). It returns the bits numerics::mma::dot_fp8(a, b, c, true) returns.
 #pragma once
 
 #include <cstdint>

@@ -22,7 +22,7 @@
 #include "kernels/refine/cpu/simd.h"
 #include "kernels/refine/ptx/refine_math.h"
 #include "network/host_kernels.h"
-#include "ptxsim/mma_numerics.h"
+#include "numerics/mma_numerics.h"
 #include "runtime/native/cpu_registry.h"
 
 namespace d4r::refine_cpu {
@@ -98,7 +98,7 @@ void linear_rows(const LinearParams& p, const std::vector<float>& wt, const std:
                 const uint16_t* in = h16(p.in) + uint64_t(t0 + t) * p.in_ch;
                 if (quantise) {
                     for (uint32_t k = 0; k < p.in_ch; ++k)
-                        in_q[k] = ptxsim::mma::fp8_to_f16(half_to_e4m3(in[k]), false);
+                        in_q[k] = numerics::mma::fp8_to_f16(half_to_e4m3(in[k]), false);
                     in = in_q.data();
                 }
                 halves_to_floats(in, x.data() + size_t(t) * p.in_ch, p.in_ch);
@@ -153,7 +153,7 @@ void linear_fp8(const runtime::CpuLaunch& l) {
         bias[o] = half_to_float(h16(p.bias)[o]);
         for (uint32_t k = 0; k < p.in_ch; ++k)
             wt[size_t(k) * p.out_ch + o] =
-                scale * half_to_float(ptxsim::mma::fp8_to_f16(w[size_t(o) * p.in_ch + k], false));
+                scale * half_to_float(numerics::mma::fp8_to_f16(w[size_t(o) * p.in_ch + k], false));
     }
     linear_rows(p, wt, bias, true);
 }

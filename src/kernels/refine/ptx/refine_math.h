@@ -6,7 +6,7 @@
 // IEEE-exact operations (+ - * /, sqrt, floor, comparisons as selects, f16<->f32 round-to-nearest-even), so
 // with nvcc's --fmad=false and the host's -ffp-contract=off the implementations agree bit for bit. The
 // matrix products are not here: the kernels use mma.sync, the host the measured tensor-core rule
-// (ptxsim/mma_numerics.h); docs/network.md defines both.
+// (numerics/mma_numerics.h); docs/network.md defines both.
 #pragma once
 
 #include <cmath>

@@ -1,16 +1,16 @@
 // The tensor-core rule of mma_numerics.h in 64-bit integer arithmetic. With 25 bits kept below the
 // largest exponent sum, a product term is below 2^27 units of 2^(E-25) and C below 2^26, so the sum of
 // at most 32 terms fits an int64 with room to spare.
-#include "ptxsim/mma_numerics.h"
+#include "numerics/mma_numerics.h"
 
 #include <algorithm>
 #include <array>
 #include <climits>
 #include <cstring>
 
-#include "ptxsim/fp.h"
+#include "numerics/fp.h"
 
-namespace d4r::ptxsim::mma {
+namespace d4r::numerics::mma {
 
 namespace {
 
@@ -207,4 +207,4 @@ uint32_t dot_fp8(const Elem* a, const Elem* b, uint32_t c_bits, bool out_f16) {
     return ieee_add(c_bits, p2, out_f16);
 }
 
-} // namespace d4r::ptxsim::mma
+} // namespace d4r::numerics::mma

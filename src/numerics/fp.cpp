@@ -1,10 +1,10 @@
 // Round-to-odd integer conversion (the narrow-format rounding itself is inline in fp.h).
-#include "ptxsim/fp.h"
+#include "numerics/fp.h"
 
 #include <bit>
 #include <cmath>
 
-namespace d4r::ptxsim {
+namespace d4r::numerics {
 
 double u64_to_double_odd(uint64_t v) {
     int width = std::bit_width(v);
@@ -21,4 +21,4 @@ double s64_to_double_odd(int64_t v) {
     return v < 0 ? -d : d;
 }
 
-} // namespace d4r::ptxsim
+} // namespace d4r::numerics

@@ -1,4 +1,5 @@
-// ptxsim internals: floating-point rules of the PTX ISA that the host FPU does not apply by itself.
+// d4r's measured numerics (shared by ptxsim and the PTX JIT): floating-point rules of the PTX ISA that the host
+// FPU does not apply by itself.
 //   - NaN results: f32 arithmetic returns the canonical NaN 0x7fffffff (not the x86 quieted input);
 //     canonical() applies that. f64 arithmetic propagates a NaN input (quieted) and makes
 //     0xfff8000000000000 for invalid operations, as x86 does: f64 results pass through unchanged.
@@ -16,9 +17,13 @@
 #include <cmath>
 #include <cstdint>
 
-#include "ptxsim/exec.h"
+#include "ptx/types.h"
 
-namespace d4r::ptxsim {
+#ifndef D4R_INLINE
+#define D4R_INLINE inline __attribute__((always_inline))
+#endif
+
+namespace d4r::numerics {
 
 using ptx::Round; // the front end's rounding modes (ptx/types.h)
 
@@ -292,4 +297,4 @@ D4R_INLINE float round_integer(float x, Round r) {
     }
 }
 
-} // namespace d4r::ptxsim
+} // namespace d4r::numerics

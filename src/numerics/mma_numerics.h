@@ -1,6 +1,6 @@
-// ptxsim: the tensor-core arithmetic of mma.sync as measured on the H200 (docs/numerics.md). Bit exact
-// for f16/bf16 inputs (m16n8k8, m16n8k16; f32 or f16 accumulators) and FP8 inputs (m16n8k32 e4m3/e5m2,
-// computed as on sm_90: two f16 passes, then C added by an IEEE add).
+// d4r's measured numerics (shared by ptxsim and the PTX JIT): the tensor-core arithmetic of mma.sync as measured on the
+// H200 (docs/numerics.md). Bit exact for f16/bf16 inputs (m16n8k8, m16n8k16; f32 or f16 accumulators) and FP8 inputs
+// (m16n8k32 e4m3/e5m2, computed as on sm_90: two f16 passes, then C added by an IEEE add).
 //
 // The rule (one dot product of K terms plus the accumulator C): products are exact; every nonzero
 // term (the K products and C) is aligned to E, the largest exponent sum ref(a)+ref(b) (ref of C: its
@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-namespace d4r::ptxsim::mma {
+namespace d4r::numerics::mma {
 
 enum class Format : uint8_t { F16, BF16, E4M3, E5M2, F32 };
 
@@ -44,4 +44,4 @@ uint32_t dot_fp8(const Elem* a, const Elem* b, uint32_t c_bits, bool out_f16);
 // IEEE a + b rounded to nearest-even in f32 or f16 (raw bits); NaN results are canonical.
 uint32_t ieee_add(uint32_t a, uint32_t b, bool f16);
 
-} // namespace d4r::ptxsim::mma
+} // namespace d4r::numerics::mma
