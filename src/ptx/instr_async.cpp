@@ -9,13 +9,9 @@ namespace {
 
 using decode::expect_operands;
 using decode::finish;
+using decode::integer_constant;
 using decode::unsupported;
 using Op = AsyncCopy::Op;
-
-Expected<uint64_t> integer_constant(const ast::Operand& o) {
-    if (o.kind != ast::OperandKind::Integer) return unsupported("expected an integer constant");
-    return o.integer;
-}
 
 } // namespace
 

@@ -30,7 +30,7 @@ Expected<Atomic> decode_atomic(const ast::Instruction& in) {
     a.type = m.take_type();
     D4R_TRY(finish(m));
     if (ops.empty() || a.type == Type::None) return unsupported("atomic needs an operation and a type");
-    a.space = sp == "global" ? StateSpace::Global : sp == "shared" ? StateSpace::Shared : StateSpace::Generic;
+    a.space = decode::state_space(sp);
     const size_t first = a.result ? 1 : 0;
     a.address_operand = static_cast<unsigned>(first);
     a.half = is_half_type(a.type);

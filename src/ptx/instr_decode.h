@@ -30,6 +30,28 @@ inline Status expect_operands(const ast::Instruction& in, size_t min, size_t max
     return Error(ErrorCode::Invalid, fmt::format("expected {} to {} operands, found {}", min, max, n));
 }
 
+// The state space a modifier names: "global", "shared" (or "shared::cta"), "local", "const", "param"; Generic for
+// anything else (none written).
+inline StateSpace state_space(std::string_view written) {
+    return written == "global"                               ? StateSpace::Global
+           : written == "shared" || written == "shared::cta" ? StateSpace::Shared
+           : written == "local"                              ? StateSpace::Local
+           : written == "const"                              ? StateSpace::Const
+           : written == "param"                              ? StateSpace::Param
+                                                             : StateSpace::Generic;
+}
+
+// The values of a {a, b, ...} operand, or 1 for one value.
+inline size_t element_count(const ast::Operand& o) {
+    return o.kind == ast::OperandKind::Vector ? o.elements.size() : 1;
+}
+
+// The value of an integer-constant operand (a lop3 table, a wait_group count, a copy size).
+inline Expected<uint64_t> integer_constant(const ast::Operand& o) {
+    if (o.kind != ast::OperandKind::Integer) return unsupported("expected an integer constant");
+    return o.integer;
+}
+
 // An error naming the first modifier the decoder did not consume.
 inline Status finish(const Modifiers& m) {
     if (std::string_view left = m.leftover(); !left.empty())

@@ -198,10 +198,9 @@ Expected<IntArith> decode_typed(const ast::Instruction& in, IntArith a) {
 Expected<IntArith> decode_lop3(const ast::Instruction& in, IntArith a) {
     if (a.type != Type::B32) return unsupported("lop3 needs .b32 (the predicate form is not supported yet)");
     D4R_TRY(expect_operands(in, 5));
-    const ast::Operand& lut = in.operands[4];
-    if (lut.kind != ast::OperandKind::Integer) return unsupported("expected an integer constant");
-    if (lut.integer > 255) return unsupported("lop3 lookup table must be 0..255");
-    a.lut = static_cast<uint8_t>(lut.integer);
+    const uint64_t lut = D4R_TRY(decode::integer_constant(in.operands[4]));
+    if (lut > 255) return unsupported("lop3 lookup table must be 0..255");
+    a.lut = static_cast<uint8_t>(lut);
     a.dst = a.type;
     a.src = {a.type, a.type, a.type, Type::None};
     a.sources = 3;

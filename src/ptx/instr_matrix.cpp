@@ -67,7 +67,7 @@ Expected<MatrixOp> decode_ldmatrix(const ast::Instruction& in, Modifiers& m) {
     D4R_TRY(finish(m));
     if (num.empty() || !b16) return unsupported("ldmatrix needs .x1/.x2/.x4 and .b16");
     x.matrices = static_cast<unsigned>(num[1] - '0');
-    x.space = space.empty() ? StateSpace::Generic : StateSpace::Shared;
+    x.space = decode::state_space(space);
     D4R_TRY(expect_operands(in, 2));
     return x;
 }

@@ -12,9 +12,6 @@ using decode::finish;
 using decode::unsupported;
 using Op = MemoryAccess::Op;
 
-// The values of the data operand: a {a, b, ...} list or one.
-size_t data_count(const ast::Operand& o) { return o.kind == ast::OperandKind::Vector ? o.elements.size() : 1; }
-
 Expected<MemoryAccess> decode_access(const ast::Instruction& in, Modifiers& m, MemoryAccess a) {
     std::string_view sp = m.take_any({"global", "shared", "local", "const", "param"});
     if (sp.empty()) {
@@ -36,19 +33,14 @@ Expected<MemoryAccess> decode_access(const ast::Instruction& in, Modifiers& m, M
     if (type_bits(a.type) > 64)
         return unsupported(fmt::format(".{} accesses are not supported yet", type_name(a.type)));
     if (a.vector == 8) return unsupported(".v8 accesses are not supported yet");
-    a.space = sp == "global"   ? StateSpace::Global
-              : sp == "shared" ? StateSpace::Shared
-              : sp == "local"  ? StateSpace::Local
-              : sp == "const"  ? StateSpace::Const
-              : sp == "param"  ? StateSpace::Param
-                               : StateSpace::Generic;
+    a.space = decode::state_space(sp);
     D4R_TRY(expect_operands(in, 2));
     if (a.op == Op::Store) {
         a.address_operand = 0;
         if (a.space == StateSpace::Const) return unsupported("st.const is not a PTX instruction");
-        if (data_count(in.operands[1]) != a.vector)
+        if (decode::element_count(in.operands[1]) != a.vector)
             return unsupported(fmt::format("expected {} source values", a.vector));
-    } else if (data_count(in.operands[0]) != a.vector) {
+    } else if (decode::element_count(in.operands[0]) != a.vector) {
         return unsupported(fmt::format("expected {} destination registers", a.vector));
     }
     return a;
@@ -63,7 +55,7 @@ Expected<MemoryAccess> decode_memory(const ast::Instruction& in) {
         a.op = Op::Prefetch;
         a.address_operand = 0;
         const std::string_view sp = m.take_any({"global", "local"});
-        a.space = sp == "global" ? StateSpace::Global : sp == "local" ? StateSpace::Local : StateSpace::Generic;
+        a.space = decode::state_space(sp);
         m.take_any({"L1", "L2"});
         m.take_prefixed("L2::");
         m.take("tensormap");

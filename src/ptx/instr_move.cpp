@@ -15,7 +15,6 @@ using decode::unsupported;
 using Op = Move::Op;
 using Form = Move::Form;
 using Sreg = Move::Sreg;
-using Space = Move::Space;
 
 // "%envreg7" with PREFIX "%envreg" and LIMIT 32: whether NAME is PREFIX followed by a number below LIMIT (no
 // leading zero).
@@ -140,14 +139,6 @@ Expected<Move> decode_mov(const ast::Instruction& in, Modifiers& m, Move mv) {
     return mv;
 }
 
-Space space_of(std::string_view s) {
-    return s == "global"   ? Space::Global
-           : s == "shared" ? Space::Shared
-           : s == "local"  ? Space::Local
-           : s == "const"  ? Space::Const
-                           : Space::Param;
-}
-
 // The state space of cvta and isspacep: .shared::cta is .shared (a CTA's own shared memory, all there is without
 // clusters); .shared::cluster is refused.
 Expected<std::string_view> take_space(Modifiers& m) {
@@ -165,7 +156,7 @@ Expected<Move> decode_cvta(const ast::Instruction& in, Modifiers& m, Move mv) {
     if (sp.empty()) return unsupported("cvta needs a state space");
     if (mv.type != Type::U32 && mv.type != Type::U64) return unsupported("cvta takes .u32 or .u64");
     D4R_TRY(expect_operands(in, 2));
-    mv.space = space_of(sp);
+    mv.space = decode::state_space(sp);
     mv.dst = mv.src = mv.type;
     return mv;
 }
@@ -175,7 +166,7 @@ Expected<Move> decode_isspacep(const ast::Instruction& in, Modifiers& m, Move mv
     D4R_TRY(finish(m));
     if (sp.empty()) return unsupported("isspacep needs a state space");
     D4R_TRY(expect_operands(in, 2));
-    mv.space = space_of(sp);
+    mv.space = decode::state_space(sp);
     mv.dst = Type::Pred;
     mv.src = Type::U64;
     return mv;

@@ -36,15 +36,14 @@ struct Move {
     // %globaltimer_lo and _hi %globaltimer's, which counts nanoseconds), each moved with a type of its width; the
     // 64-bit %gridid.
     enum class Sreg : uint8_t { Other, Clock, ClockHi, Clock64, GlobalTimer, GlobalTimerLo, GlobalTimerHi, GridId };
-    // The state spaces cvta and isspacep name (.shared::cta is .shared; .shared::cluster is refused).
-    enum class Space : uint8_t { Global, Shared, Local, Const, Param };
     Op op = Op::Mov;
-    Form form = Form::Name;      // mov
-    Sreg sreg = Sreg::Other;     // mov: Special
-    Type type = Type::None;      // mov, cvta: as written (cvta: .u32 or .u64)
-    bool to_space = false;       // cvta.to: a generic address to the space's (else the space's to generic)
-    Space space = Space::Global; // cvta, isspacep
-    unsigned elements = 1;       // Pack, Unpack: 2 or 4
+    Form form = Form::Name;  // mov
+    Sreg sreg = Sreg::Other; // mov: Special
+    Type type = Type::None;  // mov, cvta: as written (cvta: .u32 or .u64)
+    bool to_space = false;   // cvta.to: a generic address to the space's (else the space's to generic)
+    // cvta, isspacep: the space named (never Generic; .shared::cta is .shared, .shared::cluster is refused)
+    StateSpace space = StateSpace::Global;
+    unsigned elements = 1; // Pack, Unpack: 2 or 4
     // The operands' types: the destination (Unpack: each element; isspacep: .pred) and the source (Pack: each
     // element, .b8 .b16 or .b32; isspacep: the .u64 address). A Pack source element may be an immediate.
     Type dst = Type::None, src = Type::None;

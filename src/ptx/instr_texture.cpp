@@ -7,6 +7,7 @@ namespace d4r::ptx {
 
 namespace {
 
+using decode::element_count;
 using decode::expect_operands;
 using decode::finish;
 using decode::unsupported;
@@ -44,9 +45,6 @@ Expected<Geometry> geometry(Modifiers& m, bool surface) {
     }
     return unsupported("unknown geometry");
 }
-
-// The elements of a {...} vector operand, or the operand itself.
-size_t element_count(const ast::Operand& o) { return o.kind == ast::OperandKind::Vector ? o.elements.size() : 1; }
 
 // The shapes of the two operands: [object, {coordinates}] in the geometry's layout, and the data.
 Status operand_shapes(const ast::Instruction& in, TextureOp& t) {

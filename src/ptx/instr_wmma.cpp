@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ptx/instr_decode.h"
+#include "ptx/validate.h"
 
 namespace d4r::ptx {
 
@@ -52,23 +53,12 @@ std::string_view take_type_name(Modifiers& m) {
     return m.take_any({"f16", "bf16", "f32", "s8", "u8", "s32", "tf32", "f64", "s4", "u4", "b1"});
 }
 
-// The architecture number of a .target ("sm_75" -> 75, "compute_80" -> 80), 0 when none.
-unsigned target_sm(std::string_view t) {
-    for (std::string_view prefix : {"sm_", "compute_"}) {
-        if (t.substr(0, prefix.size()) != prefix) continue;
-        unsigned n = 0;
-        for (char ch : t.substr(prefix.size())) {
-            if (ch < '0' || ch > '9') break;
-            n = n * 10 + static_cast<unsigned>(ch - '0');
-        }
-        return n;
-    }
-    return 0;
-}
+// The architecture number of a .target ("sm_75" -> 75), 0 when none.
+int target_sm(std::string_view t) { return architecture_number(t).value_or(0); }
 
 // Sub-byte and single-bit wmma need sm_75 (ptxas refuses them for older targets).
 Status sub_byte_target(std::string_view target) {
-    const unsigned sm = target_sm(target);
+    const int sm = target_sm(target);
     if (sm != 0 && sm < 75)
         return unsupported(
             fmt::format("sub-byte and single-bit wmma need .target sm_75 or later (the module targets {})", target));
@@ -114,7 +104,7 @@ Expected<Wmma> decode_ldst(const ast::Instruction& in, Modifiers& m, bool store,
     w.col = layout == "col";
     w.type = *t;
     w.regs = wmma::regs_of(f, *shape, *t);
-    w.space = space == "global" ? StateSpace::Global : space.empty() ? StateSpace::Generic : StateSpace::Shared;
+    w.space = decode::state_space(space);
     w.stride = in.operands.size() == 3;
     return w;
 }

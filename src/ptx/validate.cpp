@@ -17,19 +17,6 @@ constexpr uint32_t kNewestIsaMajor = kNewestPtxIsaMajor;
 constexpr uint64_t kClassicParamLimit = 4096;
 constexpr uint64_t kLargeParamLimit = 32764; // PTX ISA 8.1+, sm_70+
 
-// "sm_90a" -> 90, "compute_80" -> 80; nullopt for target options ("debug", "texmode_independent").
-std::optional<int> architecture_number(std::string_view target) {
-    for (std::string_view prefix : {"sm_", "compute_"}) {
-        if (target.substr(0, prefix.size()) != prefix) continue;
-        std::string_view digits = target.substr(prefix.size());
-        int n = 0;
-        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-        if (ec != std::errc() || end == digits.data()) return std::nullopt;
-        return n;
-    }
-    return std::nullopt;
-}
-
 // The line of the first module-header directive DIRECTIVE (".version", ...), 0 when not found: the
 // index keeps the values, not where they were written.
 uint32_t header_line(std::string_view text, std::string_view directive) {
@@ -170,6 +157,18 @@ Status check_declarations(const ast::Function& f, std::string_view name) {
 }
 
 } // namespace
+
+std::optional<int> architecture_number(std::string_view target) {
+    for (std::string_view prefix : {"sm_", "compute_"}) {
+        if (target.substr(0, prefix.size()) != prefix) continue;
+        std::string_view digits = target.substr(prefix.size());
+        int n = 0;
+        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+        if (ec != std::errc() || end == digits.data()) return std::nullopt;
+        return n;
+    }
+    return std::nullopt;
+}
 
 Status validate_module(std::string_view text, const ptx::ModuleIndex& index, const ast::Module& module,
                        std::string_view name) {

@@ -13,6 +13,7 @@
 //     12.1's large parameters), 4096 bytes otherwise.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "core/status.h"
@@ -26,6 +27,10 @@ namespace d4r::ptx {
 inline constexpr uint32_t kNewestPtxIsaMajor = 9;
 // The newest target d4r's consumers of PTX compile for (the cpu backend reports compute capability 9.0).
 inline constexpr int kNewestSm = 90;
+
+// The number of a .target architecture: "sm_90a" -> 90, "compute_80" -> 80; nullopt for target options ("debug",
+// "texmode_independent").
+std::optional<int> architecture_number(std::string_view target);
 
 Status validate_module(std::string_view text, const ptx::ModuleIndex& index, const ast::Module& module,
                        std::string_view name);

@@ -24,6 +24,24 @@ Error InstrDecoder::error(std::string_view message) const {
                  fmt::format("{}:{}: {} in '{}'", m_builder.ctx().name, m_in.line, message, m_in.text));
 }
 
+Space space_of(ptx::StateSpace s) {
+    switch (s) {
+    case ptx::StateSpace::Global:
+        return Space::Global;
+    case ptx::StateSpace::Shared:
+        return Space::Shared;
+    case ptx::StateSpace::Local:
+        return Space::Local;
+    case ptx::StateSpace::Const:
+        return Space::Const;
+    case ptx::StateSpace::Param:
+        return Space::KernelParam;
+    case ptx::StateSpace::Generic:
+        break;
+    }
+    return Space::Generic;
+}
+
 Error InstrDecoder::located(const Error& e) const {
     return Error(e.code(), fmt::format("{}:{}: {} in '{}'", m_builder.ctx().name, m_in.line, e.message(), m_in.text));
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/status.h"
@@ -55,6 +56,14 @@ public:
     Error malformed(std::string_view message) const;
     // The front end's error about this instruction (ptx/instr_*.h: no location), located like the two above.
     Error located(const Error& e) const;
+    // This instruction's meaning by DECODE (a family's front-end decoder, ptx/instr_<family>.h, or a callable taking
+    // the instruction), its error located.
+    template <typename Decode>
+    auto typed(Decode decode) const -> decltype(decode(std::declval<const ast::Instruction&>())) {
+        auto r = decode(m_in);
+        if (!r) return located(r.error());
+        return r;
+    }
     Status expect_operands(size_t n) const;
     Status expect_operands(size_t min, size_t max) const;
     // An error when a modifier was left unconsumed.
@@ -126,6 +135,10 @@ private:
     int16_t m_guard;
     bool m_guard_negated;
 };
+
+// The state space an instruction names (the front end's) as ptxsim's: .param names a kernel's parameters until
+// InstrDecoder::address resolves a function's.
+Space space_of(ptx::StateSpace s);
 
 using DecodeFn = Status (*)(InstrDecoder& d);
 using OpcodeTable = std::unordered_map<std::string_view, DecodeFn>;

@@ -76,9 +76,7 @@ Flow exec_async_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
 
 // The family's meaning is the front end's (ptx/instr_async.h); here the addresses, registers and handlers.
 Status decode_cp(InstrDecoder& d) {
-    const Expected<ptx::AsyncCopy> decoded = ptx::decode_async(d.ast());
-    if (!decoded) return d.located(decoded.error());
-    const ptx::AsyncCopy& c = *decoded;
+    const ptx::AsyncCopy c = D4R_TRY(d.typed(ptx::decode_async));
     using Op = ptx::AsyncCopy::Op;
     if (c.op == Op::MbarrierArrive) return decode_cp_async_mbarrier_arrive(d); // the mbarrier family's
     if (c.op != Op::Copy) { // the copies complete at once: every group is complete

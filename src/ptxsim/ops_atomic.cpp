@@ -251,12 +251,8 @@ ExecFn atom_fn(Space s) {
 
 // The family's meaning is the front end's (ptx/instr_atomic.h); here the handler, address and registers.
 Status decode_atom_red(InstrDecoder& d) {
-    const Expected<ptx::Atomic> decoded = ptx::decode_atomic(d.ast());
-    if (!decoded) return d.located(decoded.error());
-    const ptx::Atomic& a = *decoded;
-    const Space space = a.space == ptx::StateSpace::Global   ? Space::Global
-                        : a.space == ptx::StateSpace::Shared ? Space::Shared
-                                                             : Space::Generic;
+    const ptx::Atomic a = D4R_TRY(d.typed(ptx::decode_atomic));
+    const Space space = space_of(a.space);
     if (a.half) return decode_atom_half(d, a, space);
     const bool has_result = a.result;
     Type t = a.type;

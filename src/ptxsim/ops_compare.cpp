@@ -490,11 +490,7 @@ Status emit_compare(InstrDecoder& d, const ptx::Compare& c) {
     return d.error("unknown comparison");
 }
 
-Status decode_compare_family(InstrDecoder& d) {
-    const Expected<ptx::Compare> c = ptx::decode_compare(d.ast());
-    if (!c) return d.located(c.error());
-    return emit_compare(d, *c);
-}
+Status decode_compare_family(InstrDecoder& d) { return emit_compare(d, D4R_TRY(d.typed(ptx::decode_compare))); }
 
 } // namespace
 

@@ -304,20 +304,14 @@ Flow exec_trap(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 // The family's meaning is the front end's (ptx/instr_control.h); here labels, tables, call targets and handlers.
-Expected<ptx::Control> control_of(InstrDecoder& d) {
-    Expected<ptx::Control> c = ptx::decode_control(d.ast());
-    if (!c) return d.located(c.error());
-    return c;
-}
-
 Status decode_bra(InstrDecoder& d) {
-    D4R_TRY(control_of(d));
+    D4R_TRY(d.typed(ptx::decode_control));
     d.emit(&exec_bra);
     return d.branch_target(d.operand(0).name);
 }
 
 Status decode_brx(InstrDecoder& d) {
-    D4R_TRY(control_of(d));
+    D4R_TRY(d.typed(ptx::decode_control));
     uint32_t index = D4R_TRY(d.src(0, Type::U32));
     const ast::Operand& t = d.operand(1);
     int64_t table = t.kind == ast::OperandKind::Name ? d.builder().branch_table(t.name) : -1;
@@ -329,13 +323,13 @@ Status decode_brx(InstrDecoder& d) {
 }
 
 Status decode_exit(InstrDecoder& d) {
-    D4R_TRY(control_of(d));
+    D4R_TRY(d.typed(ptx::decode_control));
     d.emit(&exec_exit);
     return ok_status();
 }
 
 Status decode_ret(InstrDecoder& d) {
-    D4R_TRY(control_of(d));
+    D4R_TRY(d.typed(ptx::decode_control));
     d.emit(&exec_ret);
     return ok_status();
 }
@@ -380,7 +374,7 @@ Status decode_assertfail(InstrDecoder& d, const ast::Operand* rets, const ast::O
 // call{.uni} (rets), func, (args);  call func, (args);  call (rets), func;  call func;
 // call (rets), %fptr, (args), prototype;  (indirect: every address-taken .func with a matching signature)
 Status decode_call(InstrDecoder& d) {
-    const ptx::Control c = D4R_TRY(control_of(d));
+    const ptx::Control c = D4R_TRY(d.typed(ptx::decode_control));
     const ast::Operand* rets = c.returns >= 0 ? &d.operand(static_cast<size_t>(c.returns)) : nullptr;
     const ast::Operand* func = &d.operand(static_cast<size_t>(c.function));
     const ast::Operand* args = c.arguments >= 0 ? &d.operand(static_cast<size_t>(c.arguments)) : nullptr;
@@ -457,7 +451,7 @@ Status decode_call(InstrDecoder& d) {
 
 // bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive / barrier.arrive a, b; bar.red; bar.warp.sync.
 Status decode_bar(InstrDecoder& d) {
-    const ptx::Control c = D4R_TRY(control_of(d));
+    const ptx::Control c = D4R_TRY(d.typed(ptx::decode_control));
     if (c.op == ptx::Control::Op::WarpSync) {
         uint32_t member = D4R_TRY(d.src(0, Type::B32));
         d.emit(&exec_warp_sync).s[0] = member;
@@ -492,13 +486,13 @@ Status decode_bar(InstrDecoder& d) {
 }
 
 Status decode_fence(InstrDecoder& d) {
-    D4R_TRY(control_of(d)); // no effect in d4r's sequentially consistent memory
+    D4R_TRY(d.typed(ptx::decode_control)); // no effect in d4r's sequentially consistent memory
     d.emit(&exec_nop);
     return ok_status();
 }
 
 Status decode_trap(InstrDecoder& d) {
-    const ptx::Control c = D4R_TRY(control_of(d));
+    const ptx::Control c = D4R_TRY(d.typed(ptx::decode_control));
     d.emit(&exec_trap).flags = c.op == ptx::Control::Op::Breakpoint ? 1 : 0;
     return ok_status();
 }
@@ -512,7 +506,7 @@ Flow exec_nanosleep(Warp& w, const Instr&, uint32_t) {
 }
 
 Status decode_nanosleep(InstrDecoder& d) {
-    D4R_TRY(control_of(d));
+    D4R_TRY(d.typed(ptx::decode_control));
     d.emit(&exec_nanosleep);
     return ok_status();
 }

@@ -390,9 +390,7 @@ Status emit_cvt_fp8(InstrDecoder& d, const ptx::Cvt& c) {
 
 // cvt's meaning is the front end's (ptx/instr_cvt.h); here its handler and operands.
 Status decode_cvt(InstrDecoder& d) {
-    const Expected<ptx::Cvt> decoded = ptx::decode_cvt(d.ast());
-    if (!decoded) return d.located(decoded.error());
-    const ptx::Cvt& c = *decoded;
+    const ptx::Cvt c = D4R_TRY(d.typed(ptx::decode_cvt));
     if (c.form == ptx::Cvt::Form::ToFp8 || c.form == ptx::Cvt::Form::FromFp8) return emit_cvt_fp8(d, c);
     const uint16_t half_flags = static_cast<uint16_t>((c.relu ? kRelu : 0) | (c.satfinite ? kSatFinite : 0));
     const Round fr = c.round.value_or(Round::Rn);

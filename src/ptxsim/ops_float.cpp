@@ -471,11 +471,7 @@ Status emit_float(InstrDecoder& d, const ptx::FloatArith& f) {
     return d.error("unknown floating-point operation");
 }
 
-Status decode_float_family(InstrDecoder& d) {
-    const Expected<ptx::FloatArith> f = ptx::decode_float(d.ast());
-    if (!f) return d.located(f.error());
-    return emit_float(d, *f);
-}
+Status decode_float_family(InstrDecoder& d) { return emit_float(d, D4R_TRY(d.typed(ptx::decode_float))); }
 
 Status decode_float_unary_entry(InstrDecoder& d) {
     if (is_half_type(d.mods().peek_type())) return decode_half_unary(d);

@@ -175,9 +175,7 @@ ExecFn unary_fn(Type t, bool ftz) {
 // The family's meaning is the front end's (ptx/instr_half.h); here the handler and operands. f16/bf16 values live in
 // .b16 (or .f16) registers, the packed forms in 32-bit registers (HalfArith::reg).
 Status decode_half_arith(InstrDecoder& d) {
-    const Expected<ptx::HalfArith> decoded = ptx::decode_half(d.ast());
-    if (!decoded) return d.located(decoded.error());
-    const ptx::HalfArith& h = *decoded;
+    const ptx::HalfArith h = D4R_TRY(d.typed(ptx::decode_half));
     using Op = ptx::HalfArith::Op;
     const Type t = h.type;
     switch (h.op) {

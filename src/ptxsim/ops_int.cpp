@@ -639,11 +639,7 @@ Status emit_int(InstrDecoder& d, const ptx::IntArith& a) {
     return d.error("unknown integer operation");
 }
 
-Status decode_int_family(InstrDecoder& d) {
-    const Expected<ptx::IntArith> a = ptx::decode_int(d.ast());
-    if (!a) return d.located(a.error());
-    return emit_int(d, *a);
-}
+Status decode_int_family(InstrDecoder& d) { return emit_int(d, D4R_TRY(d.typed(ptx::decode_int))); }
 
 // The opcodes the float (and half) family shares; min/max also the SIMD family's; and/or/xor/not predicate logic.
 Status decode_int_or_float(InstrDecoder& d) {

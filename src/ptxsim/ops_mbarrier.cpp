@@ -233,9 +233,7 @@ Op op_of(const ptx::Mbarrier& b) {
 
 // The family's meaning is the front end's (ptx/instr_mbarrier.h); here the address, registers and handlers.
 Status decode_mbarrier(InstrDecoder& d) {
-    const Expected<ptx::Mbarrier> decoded = ptx::decode_mbarrier(d.ast());
-    if (!decoded) return d.located(decoded.error());
-    const ptx::Mbarrier& b = *decoded;
+    const ptx::Mbarrier b = D4R_TRY(d.typed(ptx::decode_mbarrier));
     using MOp = ptx::Mbarrier::Op;
     if (b.op == MOp::PendingCount) {
         uint32_t dst = D4R_TRY(d.dst(0, Type::U32));

@@ -253,33 +253,7 @@ ExecFn mem_fn(Space s, unsigned bytes, unsigned n) {
     return nullptr;
 }
 
-// The written state space (the front end's) as ptxsim's: .param names a kernel's parameters until the address says
-// otherwise (InstrDecoder::address resolves a function's).
-Space space_of(ptx::StateSpace s) {
-    switch (s) {
-    case ptx::StateSpace::Global:
-        return Space::Global;
-    case ptx::StateSpace::Shared:
-        return Space::Shared;
-    case ptx::StateSpace::Local:
-        return Space::Local;
-    case ptx::StateSpace::Const:
-        return Space::Const;
-    case ptx::StateSpace::Param:
-        return Space::KernelParam;
-    case ptx::StateSpace::Generic:
-        break;
-    }
-    return Space::Generic;
-}
-
 // The family's meaning is the front end's (ptx/instr_memory.h); here the handlers, registers and addresses.
-Expected<ptx::MemoryAccess> memory_access(InstrDecoder& d) {
-    Expected<ptx::MemoryAccess> a = ptx::decode_memory(d.ast());
-    if (!a) return d.located(a.error());
-    return a;
-}
-
 // The register list of a memory instruction's data operand: {a, b, c, d} or a single register.
 std::vector<const ast::Operand*> data_operands(const ast::Operand& o) {
     std::vector<const ast::Operand*> out;
@@ -299,7 +273,7 @@ Status set_address(InstrDecoder& d, Instr& in, const InstrDecoder::Address& a) {
 }
 
 Status decode_ld(InstrDecoder& d) {
-    const ptx::MemoryAccess mm = D4R_TRY(memory_access(d));
+    const ptx::MemoryAccess mm = D4R_TRY(d.typed(ptx::decode_memory));
     InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), space_of(mm.space)));
     std::vector<const ast::Operand*> dsts = data_operands(d.operand(0));
     unsigned bytes = type_bits(mm.type) / 8;
@@ -331,7 +305,7 @@ Status decode_ld(InstrDecoder& d) {
 }
 
 Status decode_st(InstrDecoder& d) {
-    const ptx::MemoryAccess mm = D4R_TRY(memory_access(d));
+    const ptx::MemoryAccess mm = D4R_TRY(d.typed(ptx::decode_memory));
     InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(0), space_of(mm.space)));
     if (addr.space == Space::KernelParam) return d.error("kernel parameters are read-only");
     std::vector<const ast::Operand*> srcs = data_operands(d.operand(1));
@@ -370,7 +344,7 @@ Status decode_st(InstrDecoder& d) {
 Flow exec_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
 
 Status decode_prefetch(InstrDecoder& d) {
-    D4R_TRY(memory_access(d)); // a hint: nothing to do in d4r's memory
+    D4R_TRY(d.typed(ptx::decode_memory)); // a hint: nothing to do in d4r's memory
     d.emit(&exec_nop);
     return ok_status();
 }

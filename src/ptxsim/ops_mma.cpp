@@ -139,12 +139,6 @@ Status reg_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<
 }
 
 // The family's meaning is the front end's (ptx/instr_matrix.h); here the handlers and fragment registers.
-Expected<ptx::MatrixOp> matrix_op(InstrDecoder& d) {
-    Expected<ptx::MatrixOp> x = ptx::decode_matrix(d.ast());
-    if (!x) return d.located(x.error());
-    return x;
-}
-
 static_assert(uint8_t(Format::F16) == uint8_t(ptx::ElementFormat::F16) &&
               uint8_t(Format::BF16) == uint8_t(ptx::ElementFormat::BF16) &&
               uint8_t(Format::E4M3) == uint8_t(ptx::ElementFormat::E4M3) &&
@@ -152,7 +146,7 @@ static_assert(uint8_t(Format::F16) == uint8_t(ptx::ElementFormat::F16) &&
               uint8_t(Format::F32) == uint8_t(ptx::ElementFormat::F32));
 
 Status decode_mma(InstrDecoder& d) {
-    const ptx::MatrixOp x = D4R_TRY(matrix_op(d));
+    const ptx::MatrixOp x = D4R_TRY(d.typed(ptx::decode_matrix));
     const unsigned k = x.k, na = x.a_regs, nb = x.b_regs, nc = x.c_regs;
     const bool acc16 = x.accumulator == Type::F16;
     std::vector<uint32_t> ops;
@@ -209,13 +203,12 @@ ExecFn ldmatrix_fn(unsigned n) {
 }
 
 Status decode_ldmatrix(InstrDecoder& d) {
-    const ptx::MatrixOp x = D4R_TRY(matrix_op(d));
+    const ptx::MatrixOp x = D4R_TRY(d.typed(ptx::decode_matrix));
     const unsigned n = x.matrices;
     const bool trans = x.transpose;
     std::vector<uint32_t> dst;
     D4R_TRY(reg_list(d, d.operand(0), n, dst, "ldmatrix destination"));
-    InstrDecoder::Address addr =
-        D4R_TRY(d.address(d.operand(1), x.space == ptx::StateSpace::Shared ? Space::Shared : Space::Generic));
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), space_of(x.space)));
     ExecFn fn;
     if (addr.space == Space::Shared)
         fn = trans ? ldmatrix_fn<Space::Shared, true>(n) : ldmatrix_fn<Space::Shared, false>(n);

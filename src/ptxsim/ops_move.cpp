@@ -262,23 +262,6 @@ Status emit_mov(InstrDecoder& d, const ptx::Move& mv) {
     return ok_status();
 }
 
-// The front end's state space as ptxsim's (.param: a kernel's parameters).
-Space space_of(ptx::Move::Space s) {
-    switch (s) {
-    case ptx::Move::Space::Global:
-        return Space::Global;
-    case ptx::Move::Space::Shared:
-        return Space::Shared;
-    case ptx::Move::Space::Local:
-        return Space::Local;
-    case ptx::Move::Space::Const:
-        return Space::Const;
-    case ptx::Move::Space::Param:
-        return Space::KernelParam;
-    }
-    return Space::Generic;
-}
-
 uint64_t window_of(Space s) {
     switch (s) {
     case Space::Shared:
@@ -317,15 +300,14 @@ Status emit_isspacep(InstrDecoder& d, const ptx::Move& mv) {
 }
 
 Status decode_move_family(InstrDecoder& d) {
-    const Expected<ptx::Move> mv = ptx::decode_move(d.ast());
-    if (!mv) return d.located(mv.error());
-    switch (mv->op) {
+    const ptx::Move mv = D4R_TRY(d.typed(ptx::decode_move));
+    switch (mv.op) {
     case ptx::Move::Op::Mov:
-        return emit_mov(d, *mv);
+        return emit_mov(d, mv);
     case ptx::Move::Op::Cvta:
-        return emit_cvta(d, *mv);
+        return emit_cvta(d, mv);
     case ptx::Move::Op::Isspacep:
-        return emit_isspacep(d, *mv);
+        return emit_isspacep(d, mv);
     }
     return d.error("unknown move");
 }

@@ -98,9 +98,7 @@ namespace {
 
 // The family's meaning is the front end's (ptx/instr_simd.h); here the handlers.
 Status decode_simd(InstrDecoder& d) {
-    const Expected<ptx::PackedInt> decoded = ptx::decode_simd(d.ast());
-    if (!decoded) return d.located(decoded.error());
-    const ptx::PackedInt& p = *decoded;
+    const ptx::PackedInt p = D4R_TRY(d.typed(ptx::decode_simd));
     using Op = ptx::PackedInt::Op;
     const bool sa = p.a_signed, sb = p.b_signed;
     switch (p.op) {

@@ -391,9 +391,7 @@ Status image_operand(InstrDecoder& d, const ptx::TextureOp& t, Instr& in) {
 
 // The family's meaning is the front end's (ptx/instr_texture.h); here the object, the registers and the handler.
 Status decode_texture(InstrDecoder& d) {
-    const Expected<ptx::TextureOp> decoded = ptx::decode_texture(d.ast());
-    if (!decoded) return d.located(decoded.error());
-    const ptx::TextureOp& t = *decoded;
+    const ptx::TextureOp t = D4R_TRY(d.typed(ptx::decode_texture));
     using Op = ptx::TextureOp::Op;
     Instr tmp;
     D4R_TRY(image_operand(d, t, tmp));

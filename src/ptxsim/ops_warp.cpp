@@ -151,12 +151,6 @@ Flow exec_shfl(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 // The family's meaning is the front end's (ptx/instr_warp.h); here the handlers and operands.
-Expected<ptx::WarpCollective> collective_of(InstrDecoder& d) {
-    Expected<ptx::WarpCollective> w = ptx::decode_warp(d.ast());
-    if (!w) return d.located(w.error());
-    return w;
-}
-
 // A destination operand "d|p" (shfl, match.all): the register and, when present, the predicate.
 Status dst_with_pred(InstrDecoder& d, Type t, uint32_t& dd, int16_t& p) {
     const ast::Operand& dst = d.operand(0);
@@ -174,7 +168,7 @@ Status dst_with_pred(InstrDecoder& d, Type t, uint32_t& dd, int16_t& p) {
 }
 
 Status decode_shfl(InstrDecoder& d) {
-    const ptx::WarpCollective w = D4R_TRY(collective_of(d));
+    const ptx::WarpCollective w = D4R_TRY(d.typed(ptx::decode_warp));
     const Type t = w.type;
     uint32_t dd = kNoReg;
     int16_t p = -1;
@@ -241,7 +235,7 @@ Flow exec_vote(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 Status decode_vote(InstrDecoder& d) {
-    const ptx::WarpCollective w = D4R_TRY(collective_of(d));
+    const ptx::WarpCollective w = D4R_TRY(d.typed(ptx::decode_warp));
     using Vote = ptx::WarpCollective::Vote;
     const bool ballot = w.vote == Vote::Ballot;
     auto src = D4R_TRY(d.pred_src(d.operand(1)));
@@ -304,7 +298,7 @@ Flow exec_match(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 Status decode_match(InstrDecoder& d) {
-    const ptx::WarpCollective w = D4R_TRY(collective_of(d));
+    const ptx::WarpCollective w = D4R_TRY(d.typed(ptx::decode_warp));
     const Type t = w.type;
     const bool all = w.all;
     uint32_t a = D4R_TRY(d.src(1, t));
@@ -370,7 +364,7 @@ Flow exec_redux(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 Status decode_redux(InstrDecoder& d) {
-    const ptx::WarpCollective w = D4R_TRY(collective_of(d));
+    const ptx::WarpCollective w = D4R_TRY(d.typed(ptx::decode_warp));
     const Type t = w.type;
     using Reduction = ptx::WarpCollective::Reduction;
     const bool s = t == Type::S32;
@@ -399,7 +393,7 @@ Flow exec_activemask(Warp& w, const Instr& in, uint32_t mask) {
 }
 
 Status decode_activemask(InstrDecoder& d) {
-    D4R_TRY(collective_of(d));
+    D4R_TRY(d.typed(ptx::decode_warp));
     uint32_t dd = D4R_TRY(d.dst(0, Type::B32));
     d.emit(&exec_activemask).d[0] = dd;
     return ok_status();

@@ -391,10 +391,7 @@ Status decode_ldst(InstrDecoder& d, const ptx::Wmma& w) {
     const unsigned n = w.regs;
     std::vector<uint32_t> regs;
     D4R_TRY(frag_list(d, d.operand(store ? 1 : 0), n, t, regs, store ? "wmma.store source" : "wmma.load destination"));
-    const Space sp = w.space == ptx::StateSpace::Global    ? Space::Global
-                     : w.space == ptx::StateSpace::Generic ? Space::Generic
-                                                           : Space::Shared;
-    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(store ? 0 : 1), sp));
+    InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(store ? 0 : 1), space_of(w.space)));
     uint32_t stride = kNoReg;
     if (w.stride) stride = D4R_TRY(d.src(2, Type::U32));
     ExecFn fn;
@@ -465,9 +462,9 @@ Status decode_mma_op(InstrDecoder& d, const ptx::Wmma& w) {
 }
 
 Status decode_wmma(InstrDecoder& d) {
-    const Expected<ptx::Wmma> w = ptx::decode_wmma(d.ast(), d.builder().ctx().target);
-    if (!w) return d.located(w.error());
-    return w->op == ptx::Wmma::Op::Mma ? decode_mma_op(d, *w) : decode_ldst(d, *w);
+    const std::string_view target = d.builder().ctx().target;
+    const ptx::Wmma w = D4R_TRY(d.typed([target](const ast::Instruction& in) { return ptx::decode_wmma(in, target); }));
+    return w.op == ptx::Wmma::Op::Mma ? decode_mma_op(d, w) : decode_ldst(d, w);
 }
 
 } // namespace

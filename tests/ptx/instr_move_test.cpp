@@ -13,7 +13,7 @@ using namespace d4r::ptx;
 using Op = Move::Op;
 using Form = Move::Form;
 using Sreg = Move::Sreg;
-using Space = Move::Space;
+using Space = StateSpace;
 
 namespace {
 
