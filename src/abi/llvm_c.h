@@ -27,40 +27,144 @@ typedef struct d4r_llvm_orc_ts_module* LLVMOrcThreadSafeModuleRef;
 typedef struct d4r_llvm_orc_lljit_builder* LLVMOrcLLJITBuilderRef;
 typedef struct d4r_llvm_orc_lljit* LLVMOrcLLJITRef;
 typedef struct d4r_llvm_orc_jit_dylib* LLVMOrcJITDylibRef;
+typedef struct d4r_llvm_pass_builder_options* LLVMPassBuilderOptionsRef;
+typedef struct d4r_llvm_target_machine* LLVMTargetMachineRef;
 typedef uint64_t LLVMOrcExecutorAddress;
 typedef int LLVMBool;
 
+/* LLVMIntPredicate and LLVMRealPredicate (llvm-c/Core.h), by value. */
+enum {
+    D4R_LLVMIntEQ = 32,
+    D4R_LLVMIntNE,
+    D4R_LLVMIntUGT,
+    D4R_LLVMIntUGE,
+    D4R_LLVMIntULT,
+    D4R_LLVMIntULE,
+    D4R_LLVMIntSGT,
+    D4R_LLVMIntSGE,
+    D4R_LLVMIntSLT,
+    D4R_LLVMIntSLE
+};
+enum {
+    D4R_LLVMRealPredicateFalse = 0,
+    D4R_LLVMRealOEQ,
+    D4R_LLVMRealOGT,
+    D4R_LLVMRealOGE,
+    D4R_LLVMRealOLT,
+    D4R_LLVMRealOLE,
+    D4R_LLVMRealONE,
+    D4R_LLVMRealORD,
+    D4R_LLVMRealUNO,
+    D4R_LLVMRealUEQ,
+    D4R_LLVMRealUGT,
+    D4R_LLVMRealUGE,
+    D4R_LLVMRealULT,
+    D4R_LLVMRealULE,
+    D4R_LLVMRealUNE,
+    D4R_LLVMRealPredicateTrue
+};
+/* LLVMVerifierFailureAction: return a status, print nothing. */
+enum { D4R_LLVMReturnStatusAction = 2 };
+
 /* X(name, return type, parameters) */
-#define D4R_LLVM_C_FUNCTIONS(X)                                                                                     \
-    X(LLVMInitializeX86TargetInfo, void, (void))                                                                    \
-    X(LLVMInitializeX86Target, void, (void))                                                                        \
-    X(LLVMInitializeX86TargetMC, void, (void))                                                                      \
-    X(LLVMInitializeX86AsmPrinter, void, (void))                                                                    \
-    X(LLVMGetDefaultTargetTriple, char*, (void))                                                                    \
-    X(LLVMDisposeMessage, void, (char*))                                                                            \
-    X(LLVMGetErrorMessage, char*, (LLVMErrorRef))                                                                   \
-    X(LLVMDisposeErrorMessage, void, (char*))                                                                       \
-    X(LLVMModuleCreateWithNameInContext, LLVMModuleRef, (const char*, LLVMContextRef))                              \
-    X(LLVMInt32TypeInContext, LLVMTypeRef, (LLVMContextRef))                                                        \
-    X(LLVMFunctionType, LLVMTypeRef, (LLVMTypeRef, LLVMTypeRef*, unsigned, LLVMBool))                               \
-    X(LLVMAddFunction, LLVMValueRef, (LLVMModuleRef, const char*, LLVMTypeRef))                                     \
-    X(LLVMGetParam, LLVMValueRef, (LLVMValueRef, unsigned))                                                         \
-    X(LLVMAppendBasicBlockInContext, LLVMBasicBlockRef, (LLVMContextRef, LLVMValueRef, const char*))                \
-    X(LLVMCreateBuilderInContext, LLVMBuilderRef, (LLVMContextRef))                                                 \
-    X(LLVMPositionBuilderAtEnd, void, (LLVMBuilderRef, LLVMBasicBlockRef))                                          \
-    X(LLVMDisposeBuilder, void, (LLVMBuilderRef))                                                                   \
-    X(LLVMBuildAdd, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                        \
-    X(LLVMBuildMul, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                        \
-    X(LLVMBuildRet, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef))                                                   \
-    X(LLVMOrcCreateNewThreadSafeContext, LLVMOrcThreadSafeContextRef, (void))                                       \
-    X(LLVMOrcThreadSafeContextGetContext, LLVMContextRef, (LLVMOrcThreadSafeContextRef))                            \
-    X(LLVMOrcDisposeThreadSafeContext, void, (LLVMOrcThreadSafeContextRef))                                         \
-    X(LLVMOrcCreateNewThreadSafeModule, LLVMOrcThreadSafeModuleRef, (LLVMModuleRef, LLVMOrcThreadSafeContextRef))   \
-    X(LLVMOrcCreateLLJIT, LLVMErrorRef, (LLVMOrcLLJITRef*, LLVMOrcLLJITBuilderRef))                                 \
-    X(LLVMOrcDisposeLLJIT, LLVMErrorRef, (LLVMOrcLLJITRef))                                                         \
-    X(LLVMOrcLLJITGetMainJITDylib, LLVMOrcJITDylibRef, (LLVMOrcLLJITRef))                                           \
-    X(LLVMOrcLLJITAddLLVMIRModule, LLVMErrorRef, (LLVMOrcLLJITRef, LLVMOrcJITDylibRef, LLVMOrcThreadSafeModuleRef)) \
-    X(LLVMOrcLLJITLookup, LLVMErrorRef, (LLVMOrcLLJITRef, LLVMOrcExecutorAddress*, const char*))
+#define D4R_LLVM_C_FUNCTIONS(X)                                                                                        \
+    X(LLVMInitializeX86TargetInfo, void, (void))                                                                       \
+    X(LLVMInitializeX86Target, void, (void))                                                                           \
+    X(LLVMInitializeX86TargetMC, void, (void))                                                                         \
+    X(LLVMInitializeX86AsmPrinter, void, (void))                                                                       \
+    X(LLVMGetDefaultTargetTriple, char*, (void))                                                                       \
+    X(LLVMDisposeMessage, void, (char*))                                                                               \
+    X(LLVMGetErrorMessage, char*, (LLVMErrorRef))                                                                      \
+    X(LLVMDisposeErrorMessage, void, (char*))                                                                          \
+    X(LLVMModuleCreateWithNameInContext, LLVMModuleRef, (const char*, LLVMContextRef))                                 \
+    X(LLVMInt32TypeInContext, LLVMTypeRef, (LLVMContextRef))                                                           \
+    X(LLVMFunctionType, LLVMTypeRef, (LLVMTypeRef, LLVMTypeRef*, unsigned, LLVMBool))                                  \
+    X(LLVMAddFunction, LLVMValueRef, (LLVMModuleRef, const char*, LLVMTypeRef))                                        \
+    X(LLVMGetParam, LLVMValueRef, (LLVMValueRef, unsigned))                                                            \
+    X(LLVMAppendBasicBlockInContext, LLVMBasicBlockRef, (LLVMContextRef, LLVMValueRef, const char*))                   \
+    X(LLVMCreateBuilderInContext, LLVMBuilderRef, (LLVMContextRef))                                                    \
+    X(LLVMPositionBuilderAtEnd, void, (LLVMBuilderRef, LLVMBasicBlockRef))                                             \
+    X(LLVMDisposeBuilder, void, (LLVMBuilderRef))                                                                      \
+    X(LLVMBuildAdd, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                           \
+    X(LLVMBuildMul, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                           \
+    X(LLVMBuildRet, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef))                                                      \
+    X(LLVMOrcCreateNewThreadSafeContext, LLVMOrcThreadSafeContextRef, (void))                                          \
+    X(LLVMOrcThreadSafeContextGetContext, LLVMContextRef, (LLVMOrcThreadSafeContextRef))                               \
+    X(LLVMOrcDisposeThreadSafeContext, void, (LLVMOrcThreadSafeContextRef))                                            \
+    X(LLVMOrcCreateNewThreadSafeModule, LLVMOrcThreadSafeModuleRef, (LLVMModuleRef, LLVMOrcThreadSafeContextRef))      \
+    X(LLVMOrcCreateLLJIT, LLVMErrorRef, (LLVMOrcLLJITRef*, LLVMOrcLLJITBuilderRef))                                    \
+    X(LLVMOrcDisposeLLJIT, LLVMErrorRef, (LLVMOrcLLJITRef))                                                            \
+    X(LLVMOrcLLJITGetMainJITDylib, LLVMOrcJITDylibRef, (LLVMOrcLLJITRef))                                              \
+    X(LLVMOrcLLJITAddLLVMIRModule, LLVMErrorRef, (LLVMOrcLLJITRef, LLVMOrcJITDylibRef, LLVMOrcThreadSafeModuleRef))    \
+    X(LLVMOrcLLJITLookup, LLVMErrorRef, (LLVMOrcLLJITRef, LLVMOrcExecutorAddress*, const char*))                       \
+    X(LLVMInt1TypeInContext, LLVMTypeRef, (LLVMContextRef))                                                            \
+    X(LLVMInt8TypeInContext, LLVMTypeRef, (LLVMContextRef))                                                            \
+    X(LLVMInt16TypeInContext, LLVMTypeRef, (LLVMContextRef))                                                           \
+    X(LLVMInt64TypeInContext, LLVMTypeRef, (LLVMContextRef))                                                           \
+    X(LLVMInt128TypeInContext, LLVMTypeRef, (LLVMContextRef))                                                          \
+    X(LLVMFloatTypeInContext, LLVMTypeRef, (LLVMContextRef))                                                           \
+    X(LLVMDoubleTypeInContext, LLVMTypeRef, (LLVMContextRef))                                                          \
+    X(LLVMVoidTypeInContext, LLVMTypeRef, (LLVMContextRef))                                                            \
+    X(LLVMPointerTypeInContext, LLVMTypeRef, (LLVMContextRef, unsigned))                                               \
+    X(LLVMGetIntTypeWidth, unsigned, (LLVMTypeRef))                                                                    \
+    X(LLVMTypeOf, LLVMTypeRef, (LLVMValueRef))                                                                         \
+    X(LLVMConstInt, LLVMValueRef, (LLVMTypeRef, unsigned long long, LLVMBool))                                         \
+    X(LLVMGlobalGetValueType, LLVMTypeRef, (LLVMValueRef))                                                             \
+    X(LLVMLookupIntrinsicID, unsigned, (const char*, size_t))                                                          \
+    X(LLVMGetIntrinsicDeclaration, LLVMValueRef, (LLVMModuleRef, unsigned, LLVMTypeRef*, size_t))                      \
+    X(LLVMGetInsertBlock, LLVMBasicBlockRef, (LLVMBuilderRef))                                                         \
+    X(LLVMGetBasicBlockTerminator, LLVMValueRef, (LLVMBasicBlockRef))                                                  \
+    X(LLVMBuildAlloca, LLVMValueRef, (LLVMBuilderRef, LLVMTypeRef, const char*))                                       \
+    X(LLVMBuildLoad2, LLVMValueRef, (LLVMBuilderRef, LLVMTypeRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildStore, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef))                                      \
+    X(LLVMSetAlignment, void, (LLVMValueRef, unsigned))                                                                \
+    X(LLVMBuildGEP2, LLVMValueRef, (LLVMBuilderRef, LLVMTypeRef, LLVMValueRef, LLVMValueRef*, unsigned, const char*))  \
+    X(LLVMBuildSub, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                           \
+    X(LLVMBuildUDiv, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildSDiv, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildURem, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildSRem, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildShl, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                           \
+    X(LLVMBuildLShr, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildAShr, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildAnd, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                           \
+    X(LLVMBuildOr, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                            \
+    X(LLVMBuildXor, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                           \
+    X(LLVMBuildNot, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, const char*))                                         \
+    X(LLVMBuildFAdd, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildFSub, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildFMul, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildFDiv, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                          \
+    X(LLVMBuildICmp, LLVMValueRef, (LLVMBuilderRef, int, LLVMValueRef, LLVMValueRef, const char*))                     \
+    X(LLVMBuildFCmp, LLVMValueRef, (LLVMBuilderRef, int, LLVMValueRef, LLVMValueRef, const char*))                     \
+    X(LLVMBuildSelect, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, LLVMValueRef, const char*))          \
+    X(LLVMBuildTrunc, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                          \
+    X(LLVMBuildZExt, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                           \
+    X(LLVMBuildSExt, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                           \
+    X(LLVMBuildBitCast, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                        \
+    X(LLVMBuildIntToPtr, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                       \
+    X(LLVMBuildPtrToInt, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                       \
+    X(LLVMBuildFPExt, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                          \
+    X(LLVMBuildFPTrunc, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                        \
+    X(LLVMBuildSIToFP, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                         \
+    X(LLVMBuildUIToFP, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                         \
+    X(LLVMBuildBr, LLVMValueRef, (LLVMBuilderRef, LLVMBasicBlockRef))                                                  \
+    X(LLVMBuildCondBr, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMBasicBlockRef, LLVMBasicBlockRef))             \
+    X(LLVMBuildCall2, LLVMValueRef, (LLVMBuilderRef, LLVMTypeRef, LLVMValueRef, LLVMValueRef*, unsigned, const char*)) \
+    X(LLVMVerifyModule, LLVMBool, (LLVMModuleRef, int, char**))                                                        \
+    X(LLVMPrintModuleToString, char*, (LLVMModuleRef))                                                                 \
+    X(LLVMDisposeModule, void, (LLVMModuleRef))                                                                        \
+    X(LLVMCreatePassBuilderOptions, LLVMPassBuilderOptionsRef, (void))                                                 \
+    X(LLVMDisposePassBuilderOptions, void, (LLVMPassBuilderOptionsRef))                                                \
+    X(LLVMRunPasses, LLVMErrorRef, (LLVMModuleRef, const char*, LLVMTargetMachineRef, LLVMPassBuilderOptionsRef))      \
+    X(LLVMSetDataLayout, void, (LLVMModuleRef, const char*))                                                           \
+    X(LLVMSetTarget, void, (LLVMModuleRef, const char*))                                                               \
+    X(LLVMOrcLLJITGetDataLayoutStr, const char*, (LLVMOrcLLJITRef))                                                    \
+    X(LLVMOrcLLJITGetTripleString, const char*, (LLVMOrcLLJITRef))                                                     \
+    X(LLVMBuildPhi, LLVMValueRef, (LLVMBuilderRef, LLVMTypeRef, const char*))                                          \
+    X(LLVMAddIncoming, void, (LLVMValueRef, LLVMValueRef*, LLVMBasicBlockRef*, unsigned))                              \
+    X(LLVMSetVolatile, void, (LLVMValueRef, LLVMBool))                                                                 \
+    X(LLVMConstNull, LLVMValueRef, (LLVMTypeRef))
 
 #define D4R_LLVM_C_PFN(name, ret, params) typedef ret(*PFN_##name) params;
 D4R_LLVM_C_FUNCTIONS(D4R_LLVM_C_PFN)

@@ -42,6 +42,25 @@ Space space_of(ptx::StateSpace s) {
     return Space::Generic;
 }
 
+ptx::StateSpace state_space_of(Space s) {
+    switch (s) {
+    case Space::Global:
+        return ptx::StateSpace::Global;
+    case Space::Shared:
+        return ptx::StateSpace::Shared;
+    case Space::Local:
+        return ptx::StateSpace::Local;
+    case Space::Const:
+        return ptx::StateSpace::Const;
+    case Space::KernelParam:
+    case Space::FuncParam:
+        return ptx::StateSpace::Param;
+    case Space::Generic:
+        break;
+    }
+    return ptx::StateSpace::Generic;
+}
+
 Error InstrDecoder::located(const Error& e) const {
     return Error(e.code(), fmt::format("{}:{}: {} in '{}'", m_builder.ctx().name, m_in.line, e.message(), m_in.text));
 }
@@ -87,32 +106,6 @@ Expected<uint32_t> InstrDecoder::dst(const ast::Operand& o, Type t) {
         return malformed(
             fmt::format("register '{}' (.{}) does not fit type .{}", o.name, type_name(s->type), type_name(t)));
     return static_cast<uint32_t>(s->value);
-}
-
-Expected<uint64_t> immediate_bits(const ast::Operand& o, Type t) {
-    unsigned bits = type_bits(t);
-    uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
-    if (o.kind == ast::OperandKind::Integer) {
-        if (t == Type::F32) return std::bit_cast<uint32_t>(static_cast<float>(static_cast<int64_t>(o.integer)));
-        if (t == Type::F64) return std::bit_cast<uint64_t>(static_cast<double>(static_cast<int64_t>(o.integer)));
-        if (is_float(t)) return make_error(ErrorCode::Unsupported, "an integer literal for type .{}", type_name(t));
-        return o.integer & mask;
-    }
-    if (o.kind == ast::OperandKind::Float) {
-        if (t == Type::F32 || (bits == 32 && o.float_bits == 32)) {
-            if (o.float_bits == 32) return o.raw_bits;
-            return std::bit_cast<uint32_t>(static_cast<float>(o.real));
-        }
-        if (t == Type::F64 || (bits == 64 && o.float_bits == 64)) {
-            if (o.float_bits == 64) return o.raw_bits;
-            if (o.float_bits == 32)
-                return std::bit_cast<uint64_t>(
-                    static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(o.raw_bits))));
-            return std::bit_cast<uint64_t>(o.real);
-        }
-        return make_error(ErrorCode::Unsupported, "a floating-point literal for type .{}", type_name(t));
-    }
-    return make_error(ErrorCode::Unsupported, "not an immediate");
 }
 
 uint32_t InstrDecoder::constant(uint64_t bits, bool wide) { return m_builder.constant(bits, wide); }

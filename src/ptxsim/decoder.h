@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "ptx/immediate.h"
 #include "ptx/instruction.h"
 #include "ptx/modifiers.h"
 #include "ptxsim/front_end.h"
@@ -139,6 +140,8 @@ private:
 // The state space an instruction names (the front end's) as ptxsim's: .param names a kernel's parameters until
 // InstrDecoder::address resolves a function's.
 Space space_of(ptx::StateSpace s);
+// The reverse (a kernel's and a function's parameters are both .param).
+ptx::StateSpace state_space_of(Space s);
 
 using DecodeFn = Status (*)(InstrDecoder& d);
 using OpcodeTable = std::unordered_map<std::string_view, DecodeFn>;
@@ -161,8 +164,6 @@ void add_mbarrier_ops(OpcodeTable& table); // mbarrier (ops_mbarrier.cpp)
 const OpcodeTable& opcode_table();
 using ptx::is_ptx_opcode; // the front end's (ptx/instruction.h)
 
-// Value bits of an immediate operand for type T (integer literals truncated; float literals converted
-// or taken raw for 0f/0d); an error for malformed combinations.
-Expected<uint64_t> immediate_bits(const ast::Operand& o, Type t);
+using ptx::immediate_bits; // the front end's (ptx/immediate.h)
 
 } // namespace d4r::ptxsim

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ptx/types.h"
+#include "ptxsim/compiled.h"
 
 namespace d4r::ptxsim {
 
@@ -180,6 +181,8 @@ struct Program {
     std::string unsupported;            // non-empty: launching fails with this
     bool device_launches = false;       // calls cudaGetParameterBuffer*/cudaLaunchDevice* (launch() queues them)
     bool device_heap = false;           // calls malloc/free (LaunchConfig::heap)
+
+    KernelLayout layout; // where the variables are, for a compiler of the kernel (compiled.h)
 
     // Module segments the kernel may address (module .global and .const variables).
     uint64_t global_segment = 0, global_segment_bytes = 0;

@@ -259,6 +259,9 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
             result.lane_instructions += runners[i]->lane_instructions();
         }
     };
+    // Compiled code counts no instructions and never yields to another block: not for a budget or a cooperative grid.
+    const CompiledKernel* compiled =
+        config.compiled && config.instruction_budget == 0 && !config.cooperative ? config.compiled.get() : nullptr;
     std::function<void(unsigned)> job = [&](unsigned) {
         // Known floating-point state: round to nearest, no flush-to-zero / denormals-are-zero (a host
         // application built with fast-math must not change kernel results).
@@ -270,7 +273,7 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
             uint64_t id = next_block.fetch_add(1);
             if (id >= blocks || id > state.stop_block.load()) break;
             block_printf.clear();
-            const bool ok = runner.run_block(id);
+            const bool ok = compiled ? runner.run_block_compiled(id, *compiled) : runner.run_block(id);
             if (!block_printf.empty()) {
                 std::lock_guard lock(result_mutex);
                 printed.emplace(id, std::move(block_printf));
@@ -324,6 +327,8 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     Dim3 block = unflatten(f.block, g);
     Dim3 thread = unflatten(f.thread, b);
     const SourceRef& src = program.sources[std::min<size_t>(f.pc, program.sources.size() - 1)];
+    const uint32_t line = f.site ? f.site->line : src.line;
+    const std::string_view text = f.site ? std::string_view(f.site->text) : src.text;
     std::string message = fmt::format("kernel '{}': block ({},{},{}) thread ({},{},{}): {}", name, block.x, block.y,
                                       block.z, thread.x, thread.y, thread.z, fault_kind_name(f.kind));
     if (f.kind == FaultKind::IllegalAddress || f.kind == FaultKind::MisalignedAddress)
@@ -332,14 +337,14 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
         message += fmt::format(": stopped by the watchdog after {} ms of run time", config.watchdog_ms);
     else if (!f.detail.empty())
         message += ": " + f.detail;
-    message += fmt::format(" at {}:{} '{}'", kernel.module().name(), src.line, src.text);
+    message += fmt::format(" at {}:{} '{}'", kernel.module().name(), line, text);
     if (fault_out) {
         fault_out->kind = f.kind;
         fault_out->block = block;
         fault_out->thread = thread;
         fault_out->address = f.address;
         fault_out->access_bytes = f.bytes;
-        fault_out->line = src.line;
+        fault_out->line = line;
         fault_out->message = message;
     }
     return Error(ErrorCode::Invalid, std::move(message));

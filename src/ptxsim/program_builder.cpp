@@ -437,6 +437,7 @@ Status ProgramBuilder::declare(const ast::Variable& v, std::unordered_map<std::s
         return error_at(v.line, fmt::format("{} variable '{}' inside a function is not supported", v.space, v.name));
     }
     scope[v.name] = s;
+    m_prog.layout.declared[{function, decl_index}] = VariablePlace{state_space_of(s.space), s.value, s.size};
     return ok_status();
 }
 
@@ -652,6 +653,10 @@ Status ProgramBuilder::build_kernel(uint32_t entry, const ptx::EntryInfo& info) 
     D4R_TRY(reachable(entry, functions));
     D4R_TRY(prepare(functions));
     m_prog.entry_pc = 0;
+    for (const auto& [name, sym] : m_ctx.globals)
+        m_prog.layout.module_variables[std::string(name)] = {state_space_of(sym.space), sym.value, sym.size};
+    for (const auto& [name, sym] : m_shared_symbols)
+        m_prog.layout.module_variables[std::string(name)] = {ptx::StateSpace::Shared, sym.value, sym.size};
     for (uint32_t fi : functions) D4R_TRY(decode_function(fi));
     return finish();
 }

@@ -63,7 +63,8 @@ const char* fault_kind_name(FaultKind kind);
 class Module;
 class Kernel;
 class Device;
-struct ImageTable; // texture and surface objects (texture.h)
+struct ImageTable;     // texture and surface objects (texture.h)
+struct CompiledKernel; // compiled.h
 
 struct LaunchConfig {
     Dim3 grid;
@@ -97,6 +98,9 @@ struct LaunchConfig {
     // launch, so that an object destroyed right after an asynchronous launch stays valid for it, as on a
     // GPU (cudaDestroyTextureObject after <<<>>>). Empty: the device's objects when the launch starts.
     std::shared_ptr<const ImageTable> images;
+    // The kernel compiled to host code (compiled.h), run instead of the interpreter unless the launch has an
+    // instruction budget or is cooperative. Empty: interpreted.
+    std::shared_ptr<const CompiledKernel> compiled;
 };
 
 // The device's texture and surface objects now, for LaunchConfig::images.

@@ -176,28 +176,8 @@ void BlockRunner::finish() {
 }
 
 void BlockRunner::setup_block(uint64_t linear_id) {
-    const LaunchConfig& cfg = m_launch.config;
     const Program& p = *m_launch.program;
-    m_block = BlockState{};
-    m_block.launch = &m_launch;
-    m_block.linear_id = linear_id;
-    m_block.ctaid.x = static_cast<uint32_t>(linear_id % cfg.grid.x);
-    m_block.ctaid.y = static_cast<uint32_t>((linear_id / cfg.grid.x) % cfg.grid.y);
-    m_block.ctaid.z = static_cast<uint32_t>(linear_id / (uint64_t(cfg.grid.x) * cfg.grid.y));
-    m_block.nthreads = static_cast<uint32_t>(cfg.block.count());
-    // Shared and local memory start zeroed in every block: CUDA leaves them undefined, and zeroing makes
-    // results independent of which block ran before on this worker.
-    m_block.shared = m_shared.data();
-    m_block.shared_bytes = m_launch.shared_bytes;
-    m_block.reserved_shared = m_launch.reserved_shared;
-    std::memset(m_shared.data(), 0, m_launch.shared_window);
-    m_block.local = m_local.data();
-    m_block.local_stride = p.local_bytes;
-    if (p.local_bytes) std::memset(m_local.data(), 0, size_t(p.local_bytes) * m_block.nthreads);
-    m_block.fparam = m_fparam.data();
-    m_block.fparam_stride = p.fparam_bytes;
-    if (p.fparam_bytes) std::memset(m_fparam.data(), 0, size_t(p.fparam_bytes) * m_block.nthreads);
-
+    setup_block_memory(linear_id);
     uint32_t pred_count = std::max(p.pred_count, 1u);
     uint32_t depth = std::max(p.max_call_depth, 1u);
     for (uint32_t wi = 0; wi < m_warps.size(); ++wi) {
@@ -242,6 +222,30 @@ void BlockRunner::setup_block(uint64_t linear_id) {
         put(Special::SmId, static_cast<uint32_t>(linear_id % 132));
         m_state[wi] = w.live ? 0 : 2;
     }
+}
+
+void BlockRunner::setup_block_memory(uint64_t linear_id) {
+    const LaunchConfig& cfg = m_launch.config;
+    const Program& p = *m_launch.program;
+    m_block = BlockState{};
+    m_block.launch = &m_launch;
+    m_block.linear_id = linear_id;
+    m_block.ctaid.x = static_cast<uint32_t>(linear_id % cfg.grid.x);
+    m_block.ctaid.y = static_cast<uint32_t>((linear_id / cfg.grid.x) % cfg.grid.y);
+    m_block.ctaid.z = static_cast<uint32_t>(linear_id / (uint64_t(cfg.grid.x) * cfg.grid.y));
+    m_block.nthreads = static_cast<uint32_t>(cfg.block.count());
+    // Shared and local memory start zeroed in every block: CUDA leaves them undefined, and zeroing makes
+    // results independent of which block ran before on this worker.
+    m_block.shared = m_shared.data();
+    m_block.shared_bytes = m_launch.shared_bytes;
+    m_block.reserved_shared = m_launch.reserved_shared;
+    std::memset(m_shared.data(), 0, m_launch.shared_window);
+    m_block.local = m_local.data();
+    m_block.local_stride = p.local_bytes;
+    if (p.local_bytes) std::memset(m_local.data(), 0, size_t(p.local_bytes) * m_block.nthreads);
+    m_block.fparam = m_fparam.data();
+    m_block.fparam_stride = p.fparam_bytes;
+    if (p.fparam_bytes) std::memset(m_fparam.data(), 0, size_t(p.fparam_bytes) * m_block.nthreads);
 }
 
 // The arena of warp WI as every block of this launch starts it: constants, and the special registers
@@ -296,6 +300,7 @@ bool BlockRunner::fail(const Warp& w, FaultKind kind, std::string detail) {
     m_fault.bytes = w.fault_bytes;
     m_fault.pc = w.cur_pc;
     m_fault.detail = std::move(detail);
+    m_fault.site = nullptr;
     return false;
 }
 

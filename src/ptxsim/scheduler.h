@@ -33,6 +33,8 @@ public:
 
     // Runs block LINEAR_ID to completion; false on a fault (see fault()).
     bool run_block(uint64_t linear_id);
+    // The same with compiled code, one thread after the other (compiled.h; compiled_runner.cpp).
+    bool run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel);
 
     // Step by step, for cooperative launches (every block of the grid resident at once): start_block
     // sets block LINEAR_ID up, each step() gives every runnable warp one slice.
@@ -52,6 +54,7 @@ public:
         uint32_t bytes = 0;
         uint32_t pc = 0;
         std::string detail;
+        const CompiledKernel::Site* site = nullptr; // compiled code: the faulting instruction (pc is unused)
     };
     const FaultInfo& fault() const { return m_fault; }
     uint64_t warp_instructions() const { return m_warp_instructions; }
@@ -61,6 +64,7 @@ private:
     bool take_budget(int64_t want, int64_t& got);
     void return_budget();
     void setup_block(uint64_t linear_id);
+    void setup_block_memory(uint64_t linear_id); // BlockState, shared, local and parameter areas
     void init_arena(uint32_t warp);
     bool release_barriers(); // true when a barrier completed
     void deliver_reduction(Warp& w, uint32_t id);

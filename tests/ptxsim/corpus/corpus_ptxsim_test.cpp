@@ -23,6 +23,14 @@ namespace d4r::corpus {
 namespace {
 
 const std::string kCorpusDir = D4R_CORPUS_DIR;
+// Built twice (tests/ptxsim/corpus/CMakeLists.txt): interpreted, and with the PTX JIT (D4R_CORPUS_JIT).
+#ifdef D4R_CORPUS_JIT
+constexpr bool kJit = true;
+#define D4R_CORPUS_PREFIX CorpusJit
+#else
+constexpr bool kJit = false;
+#define D4R_CORPUS_PREFIX Corpus
+#endif
 
 // status.md: lines "- `case`: reason" (anything else is prose).
 std::map<std::string, std::string> parse_status(const std::string& text) {
@@ -61,6 +69,8 @@ struct Outcome {
     std::vector<ApproxStats> approx;
     double seconds = 0;
     uint64_t warp_instructions = 0;
+    bool compiled = false;   // kJit: the JIT compiled the kernel
+    std::string jit_refusal; // kJit: why it did not
 };
 
 Outcome run_on_ptxsim(const Case& c) {
@@ -75,7 +85,7 @@ Outcome run_on_ptxsim(const Case& c) {
         o.failure = golden.error().text();
         return o;
     }
-    PtxsimLauncher launcher;
+    PtxsimLauncher launcher(PtxsimLauncher::kDefaultBudget, 0, kJit);
     CaseResult result;
     const auto start = std::chrono::steady_clock::now();
     // run_case poisons every output buffer and the kGuardBytes after it, and fails when a byte past
@@ -84,6 +94,8 @@ Outcome run_on_ptxsim(const Case& c) {
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     o.stage = launcher.failure_stage();
     o.warp_instructions = launcher.last_launch().warp_instructions;
+    o.compiled = launcher.ran_compiled();
+    o.jit_refusal = launcher.jit_refusal();
     if (!o.failure.empty()) return o;
     CompareReport report = compare_with_golden(c, result, *golden);
     o.approx = report.approx;
@@ -127,6 +139,11 @@ TEST_P(CorpusOnPtxsim, MatchesH200Golden) {
         std::printf("[ ulp      ] %s\n", line.c_str());
         RecordProperty("ulp_" + s.param, line);
     }
+    if (kJit) {
+        std::printf("[ jit      ] %s: %s\n", c->name.c_str(),
+                    o.compiled ? "compiled" : ("interpreted: " + o.jit_refusal).c_str());
+        RecordProperty("jit", o.compiled ? "compiled" : o.jit_refusal);
+    }
     if (o.seconds > 2.0)
         std::printf("[ slow     ] %s took %.2f s on ptxsim (%llu warp instructions)\n", c->name.c_str(), o.seconds,
                     (unsigned long long)o.warp_instructions);
@@ -150,7 +167,7 @@ TEST_P(CorpusOnPtxsim, MatchesH200Golden) {
     GTEST_SKIP() << (is_unsupported ? unsupported_summary(o) : o.failure) << " [status.md: " << it->second << "]";
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, CorpusOnPtxsim, ::testing::ValuesIn(case_names()),
+INSTANTIATE_TEST_SUITE_P(D4R_CORPUS_PREFIX, CorpusOnPtxsim, ::testing::ValuesIn(case_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 TEST(CorpusStatus, ListsOnlyExistingCases) {

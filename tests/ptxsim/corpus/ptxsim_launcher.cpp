@@ -1,6 +1,8 @@
 // The corpus Launcher over ptxsim (ptxsim_launcher.h).
 #include "ptxsim_launcher.h"
 
+#include "jit/kernel_compiler.h"
+
 #include <fmt/format.h>
 
 #include <utility>
@@ -23,8 +25,8 @@ const char* failure_stage_name(FailureStage stage) {
     return "?";
 }
 
-PtxsimLauncher::PtxsimLauncher(uint64_t instruction_budget, unsigned worker_threads)
-    : m_budget(instruction_budget), m_workers(worker_threads) {}
+PtxsimLauncher::PtxsimLauncher(uint64_t instruction_budget, unsigned worker_threads, bool jit)
+    : m_budget(instruction_budget), m_workers(worker_threads), m_jit(jit) {}
 
 PtxsimLauncher::~PtxsimLauncher() { release(); }
 
@@ -194,6 +196,23 @@ std::string PtxsimLauncher::launch(const std::string& ptx, const Case& c, const 
     config.dynamic_shared_bytes = c.dynamic_smem;
     config.instruction_budget = m_budget;
     config.worker_threads = m_workers;
+    m_compiled = false;
+    m_jit_refusal.clear();
+    if (m_jit) {
+        auto compiler = jit::KernelCompiler::instance();
+        if (!compiler) return fail(FailureStage::load, "jit: " + compiler.error().text());
+        auto compiled = (*compiler)->compile(ptxsim::kernel_source(k));
+        if (compiled) {
+            config.compiled = *compiled;
+            config.instruction_budget = 0; // compiled code counts no instructions: a watchdog instead
+            config.watchdog_ms = 120'000;
+            m_compiled = true;
+        } else if (compiled.error().code() == ErrorCode::Unsupported) {
+            m_jit_refusal = compiled.error().text();
+        } else {
+            return fail(FailureStage::load, "jit: " + compiled.error().text());
+        }
+    }
     m_fault = {};
     auto result = ptxsim::launch(m_device, k, config, param_block, &m_fault);
     if (!result) return fail(FailureStage::launch, "launch: " + result.error().text());

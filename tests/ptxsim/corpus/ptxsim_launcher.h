@@ -32,7 +32,10 @@ public:
     // tens to hundreds of instructions per thread); 1e8 stops a runaway loop after well under a minute.
     static constexpr uint64_t kDefaultBudget = 100'000'000;
 
-    explicit PtxsimLauncher(uint64_t instruction_budget = kDefaultBudget, unsigned worker_threads = 0);
+    // JIT: kernels are compiled by the PTX JIT (jit/kernel_compiler.h) and run compiled, under a watchdog instead
+    // of the instruction budget; one the JIT refuses runs interpreted (jit_refusal() says why).
+    explicit PtxsimLauncher(uint64_t instruction_budget = kDefaultBudget, unsigned worker_threads = 0,
+                            bool jit = false);
     ~PtxsimLauncher() override;
 
     std::string alloc(size_t bytes, uint64_t* address) override;
@@ -46,6 +49,8 @@ public:
     FailureStage failure_stage() const { return m_stage; }
     const ptxsim::LaunchResult& last_launch() const { return m_last; }
     const ptxsim::LaunchFault& last_fault() const { return m_fault; }
+    bool ran_compiled() const { return m_compiled; }
+    const std::string& jit_refusal() const { return m_jit_refusal; }
 
 private:
     std::string fail(FailureStage stage, std::string message);
@@ -63,6 +68,9 @@ private:
     std::map<uint64_t, Image> m_images; // by object handle
     uint64_t m_budget;
     unsigned m_workers;
+    bool m_jit;
+    bool m_compiled = false;
+    std::string m_jit_refusal;
     FailureStage m_stage = FailureStage::none;
     ptxsim::LaunchResult m_last;
     ptxsim::LaunchFault m_fault;

@@ -1,0 +1,98 @@
+// The C++ face over LLVM's C API (see ir_builder.h).
+#include "jit/ir_builder.h"
+
+#include <cstring>
+
+namespace d4r::jit {
+
+IrBuilder::IrBuilder(const LlvmLibrary& llvm, LLVMContextRef context, LLVMModuleRef module)
+    : m_l(llvm), m_context(context), m_module(module) {
+    i1 = m_l.LLVMInt1TypeInContext(context);
+    i8 = m_l.LLVMInt8TypeInContext(context);
+    i16 = m_l.LLVMInt16TypeInContext(context);
+    i32 = m_l.LLVMInt32TypeInContext(context);
+    i64 = m_l.LLVMInt64TypeInContext(context);
+    i128 = m_l.LLVMInt128TypeInContext(context);
+    f32 = m_l.LLVMFloatTypeInContext(context);
+    f64 = m_l.LLVMDoubleTypeInContext(context);
+    ptr = m_l.LLVMPointerTypeInContext(context, 0);
+    void_type = m_l.LLVMVoidTypeInContext(context);
+    m_builder = m_l.LLVMCreateBuilderInContext(context);
+    m_alloca_builder = m_l.LLVMCreateBuilderInContext(context);
+}
+
+IrBuilder::~IrBuilder() {
+    m_l.LLVMDisposeBuilder(m_builder);
+    m_l.LLVMDisposeBuilder(m_alloca_builder);
+}
+
+LLVMTypeRef IrBuilder::int_type(unsigned bits) const {
+    switch (bits) {
+    case 1:
+        return i1;
+    case 8:
+        return i8;
+    case 16:
+        return i16;
+    case 32:
+        return i32;
+    case 64:
+        return i64;
+    default:
+        return i128;
+    }
+}
+
+LLVMValueRef IrBuilder::f32_bits(uint32_t bits) { return bitcast(constant(i32, bits), f32); }
+LLVMValueRef IrBuilder::f64_bits(uint64_t bits) { return bitcast(constant(i64, bits), f64); }
+
+LLVMBasicBlockRef IrBuilder::new_block(const char* name) {
+    return m_l.LLVMAppendBasicBlockInContext(m_context, m_function, name);
+}
+
+LLVMValueRef IrBuilder::load(LLVMTypeRef type, LLVMValueRef pointer, unsigned align) {
+    LLVMValueRef v = m_l.LLVMBuildLoad2(m_builder, type, pointer, "");
+    m_l.LLVMSetAlignment(v, align);
+    return v;
+}
+
+void IrBuilder::store(LLVMValueRef value, LLVMValueRef pointer, unsigned align) {
+    LLVMValueRef s = m_l.LLVMBuildStore(m_builder, value, pointer);
+    m_l.LLVMSetAlignment(s, align);
+}
+
+LLVMValueRef IrBuilder::byte_offset(LLVMValueRef pointer, LLVMValueRef offset) {
+    LLVMValueRef index[1] = {offset};
+    return m_l.LLVMBuildGEP2(m_builder, i8, pointer, index, 1, "");
+}
+
+LLVMValueRef IrBuilder::resize(LLVMValueRef v, unsigned bits, bool is_signed) {
+    const unsigned have = width(m_l.LLVMTypeOf(v));
+    if (have == bits) return v;
+    if (have > bits) return trunc(v, int_type(bits));
+    return is_signed ? sext(v, int_type(bits)) : zext(v, int_type(bits));
+}
+
+LLVMValueRef IrBuilder::intrinsic(std::string_view name, std::initializer_list<LLVMTypeRef> overloads,
+                                  std::initializer_list<LLVMValueRef> args) {
+    const unsigned id = m_l.LLVMLookupIntrinsicID(name.data(), name.size());
+    std::vector<LLVMTypeRef> types(overloads);
+    LLVMValueRef fn = m_l.LLVMGetIntrinsicDeclaration(m_module, id, types.data(), types.size());
+    std::vector<LLVMValueRef> values(args);
+    return m_l.LLVMBuildCall2(m_builder, m_l.LLVMGlobalGetValueType(fn), fn, values.data(),
+                              static_cast<unsigned>(values.size()), "");
+}
+
+LLVMValueRef IrBuilder::call(LLVMTypeRef fn_type, LLVMValueRef pointer, std::initializer_list<LLVMValueRef> args) {
+    std::vector<LLVMValueRef> values(args);
+    return m_l.LLVMBuildCall2(m_builder, fn_type, pointer, values.data(), static_cast<unsigned>(values.size()), "");
+}
+
+LLVMValueRef IrBuilder::zeroed_slot(LLVMTypeRef type) {
+    m_l.LLVMPositionBuilderAtEnd(m_alloca_builder, m_alloca_block);
+    LLVMValueRef slot = m_l.LLVMBuildAlloca(m_alloca_builder, type, "");
+    m_l.LLVMBuildStore(m_alloca_builder, m_l.LLVMConstInt(type, 0, 0), slot);
+    return slot;
+}
+
+} // namespace d4r::jit

@@ -1,0 +1,125 @@
+// d4r's PTX JIT: a small C++ face over LLVM's C API (abi/llvm_c.h) for building one function's IR: the types
+// the lowering uses, constants, intrinsic calls and the instructions, each a one-liner over the loaded library.
+//
+// Promise: nothing here decides semantics; it only spells LLVM instructions. Every call goes through the table of
+// the libLLVM that jit/llvm_library.h loaded.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+#include "jit/llvm_library.h"
+
+namespace d4r::jit {
+
+using abi::LLVMBasicBlockRef;
+using abi::LLVMBuilderRef;
+using abi::LLVMContextRef;
+using abi::LLVMModuleRef;
+using abi::LLVMTypeRef;
+using abi::LLVMValueRef;
+
+class IrBuilder {
+public:
+    IrBuilder(const LlvmLibrary& llvm, LLVMContextRef context, LLVMModuleRef module);
+    ~IrBuilder();
+    IrBuilder(const IrBuilder&) = delete;
+    IrBuilder& operator=(const IrBuilder&) = delete;
+
+    const LlvmLibrary& llvm() const { return m_l; }
+    LLVMContextRef context() const { return m_context; }
+    LLVMModuleRef module() const { return m_module; }
+    LLVMBuilderRef builder() const { return m_builder; }
+
+    LLVMTypeRef i1, i8, i16, i32, i64, i128, f32, f64, ptr, void_type;
+    LLVMTypeRef int_type(unsigned bits) const;
+    unsigned width(LLVMTypeRef integer) const { return m_l.LLVMGetIntTypeWidth(integer); }
+
+    LLVMValueRef constant(LLVMTypeRef type, uint64_t value) const { return m_l.LLVMConstInt(type, value, 0); }
+    LLVMValueRef f32_bits(uint32_t bits);
+    LLVMValueRef f64_bits(uint64_t bits);
+
+    // Blocks of the function being built.
+    void set_function(LLVMValueRef fn) { m_function = fn; }
+    LLVMValueRef function() const { return m_function; }
+    LLVMBasicBlockRef new_block(const char* name = "");
+    void position(LLVMBasicBlockRef block) { m_l.LLVMPositionBuilderAtEnd(m_builder, block); }
+    LLVMBasicBlockRef current() const { return m_l.LLVMGetInsertBlock(m_builder); }
+    bool terminated() const { return m_l.LLVMGetBasicBlockTerminator(current()) != nullptr; }
+    void br(LLVMBasicBlockRef to) { m_l.LLVMBuildBr(m_builder, to); }
+    void cond_br(LLVMValueRef c, LLVMBasicBlockRef yes, LLVMBasicBlockRef no) {
+        m_l.LLVMBuildCondBr(m_builder, c, yes, no);
+    }
+    void ret(LLVMValueRef v) { m_l.LLVMBuildRet(m_builder, v); }
+
+    // Memory: a typed load or store at a pointer with an alignment.
+    LLVMValueRef load(LLVMTypeRef type, LLVMValueRef pointer, unsigned align = 1);
+    void store(LLVMValueRef value, LLVMValueRef pointer, unsigned align = 1);
+    LLVMValueRef byte_offset(LLVMValueRef pointer, LLVMValueRef offset); // i8 GEP
+    LLVMValueRef field(LLVMValueRef base, unsigned offset) { return byte_offset(base, constant(i64, offset)); }
+
+    // Integer and float arithmetic.
+    LLVMValueRef add(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildAdd(m_builder, a, b, ""); }
+    LLVMValueRef sub(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildSub(m_builder, a, b, ""); }
+    LLVMValueRef mul(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildMul(m_builder, a, b, ""); }
+    LLVMValueRef udiv(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildUDiv(m_builder, a, b, ""); }
+    LLVMValueRef sdiv(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildSDiv(m_builder, a, b, ""); }
+    LLVMValueRef urem(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildURem(m_builder, a, b, ""); }
+    LLVMValueRef srem(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildSRem(m_builder, a, b, ""); }
+    LLVMValueRef shl(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildShl(m_builder, a, b, ""); }
+    LLVMValueRef lshr(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildLShr(m_builder, a, b, ""); }
+    LLVMValueRef ashr(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildAShr(m_builder, a, b, ""); }
+    LLVMValueRef and_(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildAnd(m_builder, a, b, ""); }
+    LLVMValueRef or_(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildOr(m_builder, a, b, ""); }
+    LLVMValueRef xor_(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildXor(m_builder, a, b, ""); }
+    LLVMValueRef not_(LLVMValueRef a) { return m_l.LLVMBuildNot(m_builder, a, ""); }
+    LLVMValueRef fadd(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildFAdd(m_builder, a, b, ""); }
+    LLVMValueRef fsub(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildFSub(m_builder, a, b, ""); }
+    LLVMValueRef fmul(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildFMul(m_builder, a, b, ""); }
+    LLVMValueRef fdiv(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildFDiv(m_builder, a, b, ""); }
+    LLVMValueRef icmp(int predicate, LLVMValueRef a, LLVMValueRef b) {
+        return m_l.LLVMBuildICmp(m_builder, predicate, a, b, "");
+    }
+    LLVMValueRef fcmp(int predicate, LLVMValueRef a, LLVMValueRef b) {
+        return m_l.LLVMBuildFCmp(m_builder, predicate, a, b, "");
+    }
+    LLVMValueRef select(LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) {
+        return m_l.LLVMBuildSelect(m_builder, c, a, b, "");
+    }
+
+    // Conversions.
+    LLVMValueRef trunc(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildTrunc(m_builder, v, t, ""); }
+    LLVMValueRef zext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildZExt(m_builder, v, t, ""); }
+    LLVMValueRef sext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildSExt(m_builder, v, t, ""); }
+    // An integer to width BITS: truncated, or extended by SIGNED.
+    LLVMValueRef resize(LLVMValueRef v, unsigned bits, bool is_signed);
+    LLVMValueRef bitcast(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildBitCast(m_builder, v, t, ""); }
+    LLVMValueRef int_to_ptr(LLVMValueRef v) { return m_l.LLVMBuildIntToPtr(m_builder, v, ptr, ""); }
+    LLVMValueRef fpext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildFPExt(m_builder, v, t, ""); }
+    LLVMValueRef fptrunc(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildFPTrunc(m_builder, v, t, ""); }
+    LLVMValueRef sitofp(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildSIToFP(m_builder, v, t, ""); }
+    LLVMValueRef uitofp(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildUIToFP(m_builder, v, t, ""); }
+
+    // A call of the intrinsic NAME ("llvm.fma") overloaded on OVERLOADS.
+    LLVMValueRef intrinsic(std::string_view name, std::initializer_list<LLVMTypeRef> overloads,
+                           std::initializer_list<LLVMValueRef> args);
+    // An indirect call through POINTER of a function of type FN_TYPE.
+    LLVMValueRef call(LLVMTypeRef fn_type, LLVMValueRef pointer, std::initializer_list<LLVMValueRef> args);
+
+    // A stack slot in the function's entry block (allocas block), set to zero there.
+    void set_alloca_block(LLVMBasicBlockRef block) { m_alloca_block = block; }
+    LLVMValueRef zeroed_slot(LLVMTypeRef type);
+
+private:
+    const LlvmLibrary& m_l;
+    LLVMContextRef m_context;
+    LLVMModuleRef m_module;
+    LLVMBuilderRef m_builder;
+    LLVMBuilderRef m_alloca_builder;
+    LLVMValueRef m_function = nullptr;
+    LLVMBasicBlockRef m_alloca_block = nullptr;
+};
+
+} // namespace d4r::jit

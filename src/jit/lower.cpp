@@ -1,0 +1,414 @@
+// Lowering one kernel (lower.h): the function, its registers, operands, guards, labels and branches, and the
+// dispatch of each typed instruction to its family's lowering.
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "jit/lower_impl.h"
+#include "ptx/immediate.h"
+#include "ptx/modifiers.h"
+#include "ptxsim/ptxsim.h"
+
+namespace d4r::jit {
+
+using ptxsim::CompiledThread;
+
+Lowering::Lowering(IrBuilder& builder, const ptxsim::KernelSource& src)
+    : ir(builder), source(src), function(src.module->functions[src.function]) {}
+
+Error Lowering::refuse(std::string_view why) const {
+    if (!current) return Error(ErrorCode::Unsupported, std::string(why));
+    return Error(ErrorCode::Unsupported, fmt::format("line {}: '{}': {}", current->line, current->text, why));
+}
+
+LLVMTypeRef Lowering::llvm_type(Type t) const {
+    if (t == Type::F32) return ir.f32;
+    if (t == Type::F64) return ir.f64;
+    if (t == Type::Pred) return ir.i1;
+    return ir.int_type(ptx::type_bits(t));
+}
+
+LLVMValueRef Lowering::thread_u32(unsigned offset) { return ir.load(ir.i32, ir.field(m_thread, offset), 4); }
+LLVMValueRef Lowering::thread_u64(unsigned offset) { return ir.load(ir.i64, ir.field(m_thread, offset), 8); }
+LLVMValueRef Lowering::thread_ptr(unsigned offset) { return ir.load(ir.ptr, ir.field(m_thread, offset), 8); }
+
+uint32_t Lowering::site() {
+    if (m_site < 0) {
+        m_site = static_cast<int64_t>(m_sites.size());
+        m_sites.push_back({current->line, std::string(current->text)});
+    }
+    return static_cast<uint32_t>(m_site);
+}
+
+void Lowering::fault_unless(LLVMValueRef ok) {
+    LLVMBasicBlockRef fail = ir.new_block("fault");
+    LLVMBasicBlockRef next = ir.new_block("");
+    ir.cond_br(ok, next, fail);
+    ir.position(fail);
+    ir.store(ir.constant(ir.i32, site()), ir.field(m_thread, ptxsim::kThreadFaultSite), 4);
+    ir.ret(ir.constant(ir.i32, ptxsim::kCompiledFault));
+    ir.position(next);
+}
+
+LLVMValueRef Lowering::translate(ptx::StateSpace space, LLVMValueRef address, unsigned bytes, bool write) {
+    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
+    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeTranslate), 8);
+    LLVMValueRef p = ir.call(m_translate_type, fn,
+                             {m_thread, ir.constant(ir.i32, static_cast<uint32_t>(space)), address,
+                              ir.constant(ir.i32, bytes), ir.constant(ir.i32, write ? 1 : 0)});
+    fault_unless(
+        ir.icmp(abi::D4R_LLVMIntNE, ir.llvm().LLVMBuildPtrToInt(ir.builder(), p, ir.i64, ""), ir.constant(ir.i64, 0)));
+    return p;
+}
+
+// --- registers and operands ---
+
+Expected<Lowering::Reg> Lowering::reg(std::string_view name) {
+    for (auto it = m_scopes.rbegin(); it != m_scopes.rend(); ++it) {
+        if (auto f = it->regs.find(name); f != it->regs.end()) return f->second;
+        if (auto f = it->range_regs.find(name); f != it->range_regs.end()) return f->second;
+    }
+    // %r<N> declares %r0 .. %r(N-1): the longest declared prefix whose rest is a number below N.
+    for (auto it = m_scopes.rbegin(); it != m_scopes.rend(); ++it) {
+        for (size_t cut = name.size(); cut > 0; --cut) {
+            auto range = it->ranges.find(name.substr(0, cut));
+            if (range == it->ranges.end()) continue;
+            std::string_view digits = name.substr(cut);
+            uint64_t index = 0;
+            auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+            if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() ||
+                index >= range->second.count || (digits.size() > 1 && digits[0] == '0'))
+                continue;
+            const Type t = range->second.type;
+            Reg r;
+            r.type = t;
+            r.bits = t == Type::Pred ? 1 : ptx::type_bits(t) == 64 ? 64 : 32;
+            r.slot = ir.zeroed_slot(ir.int_type(r.bits));
+            it->range_regs.emplace(std::string(name), r);
+            return r;
+        }
+    }
+    return refuse(fmt::format("'{}' is not a register the JIT knows", name));
+}
+
+const ptxsim::VariablePlace* Lowering::variable(std::string_view name) const {
+    for (auto it = m_scopes.rbegin(); it != m_scopes.rend(); ++it)
+        if (auto f = it->variables.find(name); f != it->variables.end()) return &f->second;
+    auto g = source.layout->module_variables.find(name);
+    return g == source.layout->module_variables.end() ? nullptr : &g->second;
+}
+
+Expected<LLVMValueRef> Lowering::special(std::string_view name) {
+    static constexpr std::pair<std::string_view, unsigned> kFields[] = {
+        {"%tid.x", ptxsim::kThreadTid},
+        {"%tid.y", ptxsim::kThreadTid + 4},
+        {"%tid.z", ptxsim::kThreadTid + 8},
+        {"%ntid.x", ptxsim::kThreadNtid},
+        {"%ntid.y", ptxsim::kThreadNtid + 4},
+        {"%ntid.z", ptxsim::kThreadNtid + 8},
+        {"%ctaid.x", ptxsim::kThreadCtaid},
+        {"%ctaid.y", ptxsim::kThreadCtaid + 4},
+        {"%ctaid.z", ptxsim::kThreadCtaid + 8},
+        {"%nctaid.x", ptxsim::kThreadNctaid},
+        {"%nctaid.y", ptxsim::kThreadNctaid + 4},
+        {"%nctaid.z", ptxsim::kThreadNctaid + 8},
+        {"%laneid", ptxsim::kThreadLane},
+        {"%warpid", ptxsim::kThreadWarpId},
+        {"%dynamic_smem_size", ptxsim::kThreadDynamicShared},
+    };
+    for (const auto& [n, offset] : kFields)
+        if (n == name) return thread_u32(offset);
+    if (name == "%nwarpid") return ir.constant(ir.i32, 64);
+    if (name == "%nsmid") return ir.constant(ir.i32, 132);
+    if (name == "WARP_SZ") return ir.constant(ir.i32, 32);
+    if (name.starts_with("%lanemask_")) {
+        LLVMValueRef lane = thread_u32(ptxsim::kThreadLane);
+        LLVMValueRef one = ir.shl(ir.constant(ir.i32, 1), lane);  // lane bit
+        LLVMValueRef below = ir.sub(one, ir.constant(ir.i32, 1)); // lanes under it
+        const std::string_view which = name.substr(10);
+        if (which == "eq") return one;
+        if (which == "lt") return below;
+        if (which == "le") return ir.or_(below, one);
+        if (which == "ge") return ir.not_(below);
+        if (which == "gt") return ir.not_(ir.or_(below, one));
+    }
+    return refuse(fmt::format("special register '{}' is not compiled yet", name));
+}
+
+LLVMValueRef Lowering::slot_value(const Reg& r, Type t) {
+    LLVMValueRef v = ir.load(ir.int_type(r.bits), r.slot);
+    if (t == Type::Pred) return v;
+    const unsigned bits = ptx::type_bits(t);
+    v = ir.resize(v, bits, false); // the interpreter reads the low bits of the slot
+    if (t == Type::F32 || t == Type::F64) v = ir.bitcast(v, llvm_type(t));
+    return v;
+}
+
+Expected<LLVMValueRef> Lowering::value(const ast::Operand& o, Type t) {
+    if (t == Type::Pred) {
+        if (o.kind == ast::OperandKind::Integer) return ir.constant(ir.i1, o.integer != 0 ? 1 : 0);
+        if (o.kind != ast::OperandKind::Name) return refuse("a predicate operand that is not a register");
+        Reg r = D4R_TRY(reg(o.name));
+        if (r.bits != 1) return refuse(fmt::format("'{}' is not a predicate", o.name));
+        LLVMValueRef v = slot_value(r, t);
+        return o.negated ? ir.not_(v) : v;
+    }
+    if (ptx::type_bits(t) > 64 || ptx::type_bits(t) == 0) return refuse("an operand type the JIT does not lower");
+    if (o.kind == ast::OperandKind::Integer || o.kind == ast::OperandKind::Float) {
+        auto bits = ptx::immediate_bits(o, t);
+        if (!bits) return refuse(bits.error().message());
+        LLVMValueRef v = ir.constant(ir.int_type(ptx::type_bits(t)), *bits);
+        if (t == Type::F32 || t == Type::F64) v = ir.bitcast(v, llvm_type(t));
+        return v;
+    }
+    if (o.kind != ast::OperandKind::Name || o.negated) return refuse("expected a register or an immediate");
+    if (o.name.starts_with("%") || o.name == "WARP_SZ") {
+        bool is_reg = false;
+        for (auto it = m_scopes.rbegin(); it != m_scopes.rend() && !is_reg; ++it)
+            is_reg = it->regs.contains(o.name) || it->range_regs.contains(o.name);
+        if (!is_reg && !reg(o.name)) {
+            LLVMValueRef s = D4R_TRY(special(o.name));
+            if (ptx::type_bits(t) != 32) return refuse(fmt::format("special register '{}' is 32 bits", o.name));
+            return t == Type::F32 ? ir.bitcast(s, ir.f32) : s;
+        }
+        Reg r = D4R_TRY(reg(o.name));
+        if (r.bits == 1) return refuse(fmt::format("predicate '{}' read as a value", o.name));
+        if (ptx::type_bits(t) > r.bits) return refuse(fmt::format("'{}' is narrower than .{}", o.name, type_name(t)));
+        return slot_value(r, t);
+    }
+    // A variable as a value is its address in its own space.
+    const ptxsim::VariablePlace* place = variable(o.name);
+    if (!place) return refuse(fmt::format("'{}' is not a register or variable the JIT knows", o.name));
+    if (ptx::type_bits(t) != 64 && ptx::type_bits(t) != 32) return refuse("a variable address of this width");
+    return ir.constant(ir.int_type(ptx::type_bits(t)), place->address + static_cast<uint64_t>(o.offset));
+}
+
+Status Lowering::assign(const ast::Operand& d, Type t, LLVMValueRef v) {
+    if (d.kind != ast::OperandKind::Name || d.negated) return refuse("expected a destination register");
+    if (d.name == "_") return ok_status();
+    Reg r = D4R_TRY(reg(d.name));
+    if (t == Type::Pred) {
+        if (r.bits != 1) return refuse(fmt::format("'{}' is not a predicate", d.name));
+        ir.store(v, r.slot);
+        return ok_status();
+    }
+    if (r.bits == 1) return refuse(fmt::format("'{}' is a predicate", d.name));
+    if (ptx::type_bits(t) > r.bits) return refuse(fmt::format("'{}' is narrower than .{}", d.name, type_name(t)));
+    if (t == Type::F32 || t == Type::F64) v = ir.bitcast(v, ir.int_type(ptx::type_bits(t)));
+    ir.store(ir.resize(v, r.bits, ptx::is_signed(t)), r.slot);
+    return ok_status();
+}
+
+// --- declarations ---
+
+Status Lowering::declare(const ast::Variable& v, uint32_t index) {
+    Scope& scope = m_scopes.back();
+    if (v.space == ".reg") {
+        const Type t = ptx::parse_type(v.type.type.substr(1));
+        if (t == Type::None || v.type.vector != 1 || ptx::type_bits(t) > 64)
+            return refuse(fmt::format("register '{}' of type {}", v.name, v.type.type));
+        if (v.range >= 0) {
+            scope.ranges[v.name] = Range{t, static_cast<uint64_t>(v.range)};
+            return ok_status();
+        }
+        Reg r;
+        r.type = t;
+        r.bits = t == Type::Pred ? 1 : ptx::type_bits(t) == 64 ? 64 : 32;
+        r.slot = ir.zeroed_slot(ir.int_type(r.bits));
+        scope.regs[v.name] = r;
+        return ok_status();
+    }
+    auto place = source.layout->declared.find({source.function, index});
+    if (place == source.layout->declared.end())
+        return Error(ErrorCode::Unsupported, fmt::format("line {}: {} variable '{}'", v.line, v.space, v.name));
+    scope.variables[v.name] = place->second;
+    return ok_status();
+}
+
+// --- control flow ---
+
+// A loop's back edge: when the watchdog took the launch's budget away, the thread stops.
+void Lowering::poll_watchdog() {
+    LLVMValueRef budget = ir.load(ir.i64, thread_ptr(ptxsim::kThreadBudget), 8);
+    ir.llvm().LLVMSetVolatile(budget, 1);
+    LLVMBasicBlockRef stop = ir.new_block("stop");
+    LLVMBasicBlockRef go = ir.new_block("");
+    ir.cond_br(ir.icmp(abi::D4R_LLVMIntSLT, budget, ir.constant(ir.i64, 0)), stop, go);
+    ir.position(stop);
+    ir.ret(ir.constant(ir.i32, ptxsim::kCompiledStopped));
+    ir.position(go);
+}
+
+Status Lowering::lower_control(const ptx::Control& op) {
+    const ast::Instruction& in = *current;
+    switch (op.op) {
+    case ptx::Control::Op::Bra: {
+        if (in.operands.size() != 1 || in.operands[0].kind != ast::OperandKind::Name)
+            return refuse("bra without a label");
+        auto label = m_labels.find(in.operands[0].name);
+        if (label == m_labels.end()) return refuse(fmt::format("unknown label '{}'", in.operands[0].name));
+        if (label->second.statement <= m_statement) poll_watchdog();
+        ir.br(label->second.block);
+        ir.position(ir.new_block("dead"));
+        return ok_status();
+    }
+    case ptx::Control::Op::Exit:
+    case ptx::Control::Op::Ret:
+        ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
+        ir.position(ir.new_block("dead"));
+        return ok_status();
+    default:
+        return refuse("not compiled yet (threads run one after the other: no barriers, calls or traps)");
+    }
+}
+
+// --- instructions ---
+
+Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
+    if (const auto* op = std::get_if<ptx::IntArith>(&typed)) return lower_int(*op);
+    if (const auto* op = std::get_if<ptx::FloatArith>(&typed)) return lower_float(*op);
+    if (const auto* op = std::get_if<ptx::Cvt>(&typed)) return lower_cvt(*op);
+    if (const auto* op = std::get_if<ptx::Compare>(&typed)) return lower_compare(*op);
+    if (const auto* op = std::get_if<ptx::Move>(&typed)) return lower_move(*op);
+    if (const auto* op = std::get_if<ptx::MemoryAccess>(&typed)) return lower_memory(*op);
+    if (const auto* op = std::get_if<ptx::Control>(&typed)) return lower_control(*op);
+    return refuse("this instruction family is not compiled yet");
+}
+
+Status Lowering::lower_instruction(const ast::Instruction& written, size_t statement) {
+    const uint32_t index = static_cast<uint32_t>(&written - function.instructions.data());
+    current = &written;
+    m_site = -1;
+    // Threads run one after the other: memory orderings other than the plain ones are how threads wait for each
+    // other, so a kernel with them stays interpreted.
+    const ptx::Modifiers mods(written.opcode);
+    for (std::string_view m : {".volatile", ".acquire", ".release", ".relaxed", ".mmio"})
+        if (mods.has(m)) return refuse(fmt::format("'{}' memory (threads may wait for each other)", m));
+
+    ast::Instruction fused;
+    const ast::Instruction* in = &written;
+    fused_multiplicands = {};
+    if (auto f = m_contractions.fused.find(index); f != m_contractions.fused.end()) {
+        fused = ptx::fused_instruction(written, function.instructions[f->second.mul], f->second);
+        in = &fused;
+        auto saved = m_mul_sources.find(f->second.mul);
+        if (saved == m_mul_sources.end()) return refuse("internal: a fused multiply-add without its mul");
+        fused_multiplicands = saved->second;
+    }
+    current = in;
+    auto typed = ptx::decode_instruction(*in, ptx::DecodeContext{source.target});
+    if (!typed) return refuse(typed.error().message());
+    current = &written;
+
+    // A mul that a later add fuses: its multiplicands as they are here (contract.h).
+    for (const auto& [add, x] : m_contractions.fused) {
+        if (x.mul != index) continue;
+        const auto* mul = std::get_if<ptx::FloatArith>(&*typed);
+        if (!mul) return refuse("a fused half-precision multiply-add is not compiled yet");
+        const Type t = mul->type;
+        if (in->operands.size() < 3) return refuse("internal: a mul without operands");
+        m_mul_sources[index] = {D4R_TRY(value(in->operands[1], t)), D4R_TRY(value(in->operands[2], t))};
+        break;
+    }
+    m_statement = statement;
+
+    LLVMBasicBlockRef after = nullptr;
+    if (!in->guard.empty()) {
+        const bool is_branch =
+            std::holds_alternative<ptx::Control>(*typed) && std::get<ptx::Control>(*typed).op == ptx::Control::Op::Bra;
+        ast::Operand g;
+        g.kind = ast::OperandKind::Name;
+        g.name = in->guard;
+        LLVMValueRef p = D4R_TRY(value(g, Type::Pred));
+        if (in->guard_negated) p = ir.not_(p);
+        after = ir.new_block("");
+        if (is_branch && in->operands.size() == 1) {
+            auto label = m_labels.find(in->operands[0].name);
+            if (label == m_labels.end()) return refuse(fmt::format("unknown label '{}'", in->operands[0].name));
+            if (label->second.statement <= statement) {
+                LLVMBasicBlockRef taken = ir.new_block("");
+                ir.cond_br(p, taken, after);
+                ir.position(taken);
+                poll_watchdog();
+                ir.br(label->second.block);
+            } else {
+                ir.cond_br(p, label->second.block, after);
+            }
+            ir.position(after);
+            return ok_status();
+        }
+        LLVMBasicBlockRef body = ir.new_block("");
+        ir.cond_br(p, body, after);
+        ir.position(body);
+    }
+    D4R_TRY(lower_typed(*typed));
+    if (after) {
+        if (!ir.terminated()) ir.br(after);
+        ir.position(after);
+    }
+    return ok_status();
+}
+
+Expected<LoweredKernel> Lowering::run(const char* name) {
+    const LlvmLibrary& l = ir.llvm();
+    LLVMTypeRef params[1] = {ir.ptr};
+    LLVMValueRef fn = l.LLVMAddFunction(ir.module(), name, l.LLVMFunctionType(ir.i32, params, 1, 0));
+    ir.set_function(fn);
+    m_thread = l.LLVMGetParam(fn, 0);
+    LLVMTypeRef translate_params[5] = {ir.ptr, ir.i32, ir.i64, ir.i32, ir.i32};
+    m_translate_type = l.LLVMFunctionType(ir.ptr, translate_params, 5, 0);
+    LLVMBasicBlockRef allocas = ir.new_block("allocas");
+    ir.set_alloca_block(allocas);
+    LLVMBasicBlockRef body = ir.new_block("body");
+    ir.position(body);
+
+    m_scopes.emplace_back(); // the kernel's parameters are variables of the parameter block
+    for (const ptx::ParamInfo& p : source.info->params)
+        m_scopes.back().variables[p.name] = ptxsim::VariablePlace{ptx::StateSpace::Param, p.offset, p.size};
+    for (size_t i = 0; i < function.body.size(); ++i) {
+        const ast::Statement& st = function.body[i];
+        if (st.kind != ast::Statement::Kind::Label) continue;
+        const ast::Label& label = function.labels[st.index];
+        m_labels[label.name] = Label{ir.new_block(""), i};
+    }
+    m_contractions = ptx::find_contractions(function);
+
+    for (size_t i = 0; i < function.body.size(); ++i) {
+        const ast::Statement& st = function.body[i];
+        switch (st.kind) {
+        case ast::Statement::Kind::BlockOpen:
+            m_scopes.emplace_back();
+            break;
+        case ast::Statement::Kind::BlockClose:
+            if (m_scopes.size() > 1) m_scopes.pop_back();
+            break;
+        case ast::Statement::Kind::Declaration:
+            D4R_TRY(declare(function.declarations[st.index], st.index));
+            break;
+        case ast::Statement::Kind::Label: {
+            LLVMBasicBlockRef block = m_labels[function.labels[st.index].name].block;
+            if (!ir.terminated()) ir.br(block);
+            ir.position(block);
+            break;
+        }
+        case ast::Statement::Kind::Instruction:
+            D4R_TRY(lower_instruction(function.instructions[st.index], i));
+            break;
+        }
+    }
+    if (!ir.terminated()) ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
+    ir.position(allocas);
+    ir.br(body);
+    LoweredKernel out;
+    out.sites = std::move(m_sites);
+    return out;
+}
+
+Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name) {
+    if (!source.module || !source.info || !source.layout || source.function >= source.module->functions.size())
+        return make_error(ErrorCode::Invalid, "lower_kernel: no kernel");
+    Lowering lowering(ir, source);
+    return lowering.run(name);
+}
+
+} // namespace d4r::jit

@@ -1,0 +1,29 @@
+// d4r's PTX JIT: one kernel of a loaded PTX module lowered to LLVM IR (docs/ptx-front-end.md, "The JIT").
+//
+// Promise: lower_kernel() builds NAME, a function `uint32_t NAME(CompiledThread*)` (ptxsim/compiled.h) that runs one
+// thread of the kernel exactly as ptxsim's interpreter runs it, from the front end's typed instructions
+// (ptx::decode_instruction): registers become stack slots (zero at the start, as the interpreter's), labels blocks,
+// a guard a branch around its instruction; memory goes through ptxsim's translation (inline for the common cases,
+// the runtime's translate() otherwise) so bounds, windows and faults are the interpreter's; numerics are the
+// interpreter's rules (docs/numerics.md). Threads run one after the other, so only kernels whose threads do not
+// wait for each other are lowered: anything else — barriers, warp collectives, atomics, fences, volatile or
+// ordered memory, calls, and every instruction or form not lowered yet — is refused with Unsupported naming the
+// line and instruction, and the kernel runs interpreted.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "jit/ir_builder.h"
+#include "ptxsim/compiled.h"
+
+namespace d4r::jit {
+
+struct LoweredKernel {
+    std::vector<ptxsim::CompiledKernel::Site> sites; // the instructions that may fault, by fault_site
+};
+
+Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name);
+
+} // namespace d4r::jit

@@ -1,0 +1,119 @@
+// d4r's PTX JIT internals: the state of one kernel's lowering (lower.h), shared by the files that lower the
+// instruction families: lower.cpp (the function, registers, operands, control flow), lower_memory.cpp (ld, st,
+// mov, cvta), lower_arith.cpp (integer, float, cvt, compare).
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "jit/lower.h"
+#include "ptx/contract.h"
+#include "ptx/instruction.h"
+
+namespace d4r::jit {
+
+namespace ast = ptx::ast;
+using ptx::Type;
+
+class Lowering {
+public:
+    Lowering(IrBuilder& ir, const ptxsim::KernelSource& source);
+    Expected<LoweredKernel> run(const char* name);
+
+    // --- for the family files ---
+    IrBuilder& ir;
+    const ptxsim::KernelSource& source;
+    const ast::Function& function;
+    const ast::Instruction* current = nullptr; // the instruction being lowered
+    // A fused fma (contract.h): the values of its multiplicands at the mul (nullptr otherwise).
+    std::array<LLVMValueRef, 2> fused_multiplicands{};
+
+    // Unsupported: "LINE: 'TEXT': WHY" for the current instruction.
+    Error refuse(std::string_view why) const;
+
+    // A source operand as type T: an LLVM float/double for f32/f64, i1 for .pred, otherwise an integer of T's width
+    // (a register narrower than its slot is truncated, as the interpreter reads it).
+    Expected<LLVMValueRef> value(const ast::Operand& o, Type t);
+    // Writes V (as `value` gives a T) to the destination register operand D, widened to its slot as the
+    // interpreter does (signed types sign-extend).
+    Status assign(const ast::Operand& d, Type t, LLVMValueRef v);
+    LLVMTypeRef llvm_type(Type t) const; // what value() gives for T
+
+    // The thread's fields (ptxsim/compiled.h).
+    LLVMValueRef thread_u32(unsigned offset);
+    LLVMValueRef thread_u64(unsigned offset);
+    LLVMValueRef thread_ptr(unsigned offset);
+
+    // Where a fault leaves the function: stores the site of the current instruction and returns kCompiledFault.
+    uint32_t site();
+    void fault_unless(LLVMValueRef ok);
+    // ptxsim's translate() for the current instruction: the host pointer, or the fault path.
+    LLVMValueRef translate(ptx::StateSpace space, LLVMValueRef address, unsigned bytes, bool write);
+
+    // The address an [address] operand names, as a 64-bit value in SPACE (a register base plus offset, a variable's
+    // address, or an absolute immediate), and whether it is known at compile time.
+    struct Address {
+        LLVMValueRef value = nullptr;
+        bool constant = false;
+        uint64_t constant_value = 0;
+        ptx::StateSpace space = ptx::StateSpace::Generic; // the variable's space when the instruction's is generic
+    };
+    Expected<Address> address(const ast::Operand& o, ptx::StateSpace space);
+    // The checked host pointer of BYTES at A (inline fast paths, translate() otherwise).
+    LLVMValueRef pointer(const Address& a, ptx::StateSpace space, unsigned bytes, bool write);
+
+    // Family lowerings (each refuses what it does not lower yet).
+    Status lower_int(const ptx::IntArith& op);
+    Status lower_float(const ptx::FloatArith& op);
+    Status lower_cvt(const ptx::Cvt& op);
+    Status lower_compare(const ptx::Compare& op);
+    Status lower_move(const ptx::Move& op);
+    Status lower_memory(const ptx::MemoryAccess& op);
+    Status lower_control(const ptx::Control& op);
+
+private:
+    struct Reg {
+        LLVMValueRef slot = nullptr;
+        Type type = Type::None;
+        unsigned bits = 32; // the slot: 1 (a predicate), 32 or 64
+    };
+    struct Range {
+        Type type = Type::None;
+        uint64_t count = 0;
+    };
+    struct Scope {
+        std::unordered_map<std::string_view, Reg> regs;
+        std::unordered_map<std::string_view, Range> ranges;
+        std::map<std::string, Reg, std::less<>> range_regs; // the %rN of this scope's ranges, made on first use
+        std::unordered_map<std::string_view, ptxsim::VariablePlace> variables;
+    };
+    struct Label {
+        LLVMBasicBlockRef block = nullptr;
+        size_t statement = 0; // where it is in the body (a branch to an earlier one is a loop)
+    };
+
+    Expected<Reg> reg(std::string_view name);
+    const ptxsim::VariablePlace* variable(std::string_view name) const;
+    Expected<LLVMValueRef> special(std::string_view name);
+    Status declare(const ast::Variable& v, uint32_t index);
+    Status lower_instruction(const ast::Instruction& in, size_t statement);
+    Status lower_typed(const ptx::TypedInstruction& typed);
+    void poll_watchdog();
+    LLVMValueRef slot_value(const Reg& r, Type t);
+
+    std::vector<Scope> m_scopes;
+    std::unordered_map<std::string_view, Label> m_labels;
+    size_t m_statement = 0;
+    LLVMValueRef m_thread = nullptr;
+    LLVMTypeRef m_translate_type = nullptr;
+    std::vector<ptxsim::CompiledKernel::Site> m_sites;
+    int64_t m_site = -1; // the current instruction's site, once it has one
+    ptx::Contractions m_contractions;
+    std::unordered_map<uint32_t, std::array<LLVMValueRef, 2>> m_mul_sources; // mul index -> its multiplicands
+};
+
+} // namespace d4r::jit

@@ -1,0 +1,209 @@
+// Lowering memory access and moves (lower.h): ld, st and prefetch in every state space, mov and cvta. Addresses are
+// checked as ptxsim's translate() checks them: inline for kernel parameters at known offsets, the global range the
+// thread hit last, shared and local memory; through translate() itself otherwise (which records the fault).
+#include <fmt/format.h>
+
+#include "jit/lower_impl.h"
+#include "ptxsim/ptxsim.h"
+
+namespace d4r::jit {
+
+using ptx::StateSpace;
+
+namespace {
+
+// The generic window of a space (ptxsim.h), 0 for global.
+uint64_t window_of(StateSpace s) {
+    switch (s) {
+    case StateSpace::Shared:
+        return ptxsim::kSharedWindow;
+    case StateSpace::Local:
+        return ptxsim::kLocalWindow;
+    case StateSpace::Param:
+        return ptxsim::kParamWindow;
+    default:
+        return 0;
+    }
+}
+
+} // namespace
+
+Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace space) {
+    if (o.kind != ast::OperandKind::Address || !o.elements.empty()) return refuse("expected a memory address [...]");
+    Address a;
+    a.space = space;
+    const uint64_t offset = static_cast<uint64_t>(o.offset);
+    if (o.name.empty()) {
+        a.constant = true;
+        a.constant_value = offset;
+        a.value = ir.constant(ir.i64, offset);
+        return a;
+    }
+    if (const ptxsim::VariablePlace* place = variable(o.name)) {
+        // A variable: its address in its space, or its generic address for a generic access.
+        if (space == StateSpace::Generic) {
+            a.constant_value = window_of(place->space) + place->address + offset;
+        } else {
+            if (place->space != space) return refuse(fmt::format("'{}' is not in the instruction's space", o.name));
+            a.constant_value = place->address + offset;
+        }
+        a.constant = true;
+        a.value = ir.constant(ir.i64, a.constant_value);
+        return a;
+    }
+    Reg r = D4R_TRY(reg(o.name));
+    if (r.bits == 1) return refuse(fmt::format("predicate '{}' as an address", o.name));
+    LLVMValueRef base = ir.load(ir.int_type(r.bits), r.slot);
+    if (r.bits == 32) // a 32-bit address wraps at 32 bits, then widens
+        a.value = ir.zext(ir.add(base, ir.constant(ir.i32, offset & 0xffffffffu)), ir.i64);
+    else
+        a.value = ir.add(base, ir.constant(ir.i64, offset));
+    return a;
+}
+
+LLVMValueRef Lowering::pointer(const Address& a, StateSpace space, unsigned bytes, bool write) {
+    // A kernel parameter at a known offset: checked now (the block's size is the kernel's).
+    if (space == StateSpace::Param && a.constant && !write) {
+        const uint64_t size = source.info->param_block_size;
+        if (a.constant_value < size && bytes <= size - a.constant_value)
+            return ir.byte_offset(thread_ptr(ptxsim::kThreadParams), a.value);
+    }
+    if (space != StateSpace::Global && space != StateSpace::Shared && space != StateSpace::Local)
+        return translate(space, a.value, bytes, write);
+    // Aligned and inside the range: the pointer at once; otherwise translate() decides (and faults).
+    LLVMValueRef aligned =
+        ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(a.value, ir.constant(ir.i64, bytes - 1)), ir.constant(ir.i64, 0));
+    LLVMValueRef base, size;
+    if (space == StateSpace::Global) {
+        base = thread_u64(ptxsim::kThreadCacheBase);
+        size = thread_u64(ptxsim::kThreadCacheSize);
+    } else {
+        base = ir.constant(ir.i64, 0);
+        size = ir.zext(thread_u32(space == StateSpace::Shared ? ptxsim::kThreadSharedBytes : ptxsim::kThreadLocalBytes),
+                       ir.i64);
+    }
+    // off < size && bytes <= size - off (no overflow: size >= bytes is checked first)
+    LLVMValueRef off = ir.sub(a.value, base);
+    LLVMValueRef fits = ir.and_(ir.icmp(abi::D4R_LLVMIntUGE, size, ir.constant(ir.i64, bytes)),
+                                ir.icmp(abi::D4R_LLVMIntULE, off, ir.sub(size, ir.constant(ir.i64, bytes))));
+    LLVMValueRef ok = ir.and_(aligned, fits);
+    LLVMBasicBlockRef fast = ir.new_block("");
+    LLVMBasicBlockRef slow = ir.new_block("");
+    LLVMBasicBlockRef join = ir.new_block("");
+    ir.cond_br(ok, fast, slow);
+    ir.position(fast);
+    LLVMValueRef p_fast;
+    if (space == StateSpace::Global)
+        p_fast = ir.int_to_ptr(a.value);
+    else
+        p_fast = ir.byte_offset(thread_ptr(space == StateSpace::Shared ? ptxsim::kThreadShared : ptxsim::kThreadLocal),
+                                a.value);
+    LLVMBasicBlockRef fast_end = ir.current();
+    ir.br(join);
+    ir.position(slow);
+    LLVMValueRef p_slow = translate(space, a.value, bytes, write);
+    LLVMBasicBlockRef slow_end = ir.current();
+    ir.br(join);
+    ir.position(join);
+    const LlvmLibrary& l = ir.llvm();
+    LLVMValueRef phi = l.LLVMBuildPhi(ir.builder(), ir.ptr, "");
+    LLVMValueRef values[2] = {p_fast, p_slow};
+    LLVMBasicBlockRef blocks[2] = {fast_end, slow_end};
+    l.LLVMAddIncoming(phi, values, blocks, 2);
+    return phi;
+}
+
+Status Lowering::lower_memory(const ptx::MemoryAccess& op) {
+    const ast::Instruction& in = *current;
+    if (op.op == ptx::MemoryAccess::Op::Prefetch) return ok_status(); // no effect, no fault (as interpreted)
+    if (in.opcode.starts_with("ldu")) return refuse("ldu is not compiled yet");
+    const Type t = op.type;
+    const unsigned bits = ptx::type_bits(t);
+    if (bits < 8 || bits > 64) return refuse("a memory type the JIT does not lower");
+    if (function.is_entry == false) return refuse("memory access in a .func");
+    const unsigned bytes = bits / 8, total = bytes * op.vector;
+    const bool load = op.op == ptx::MemoryAccess::Op::Load;
+    const ast::Operand& data = in.operands[load ? 0 : 1];
+    const Address a = D4R_TRY(address(in.operands[op.address_operand], op.space));
+    // The values of a store are read before the access (the interpreter reads all, then translates).
+    std::vector<const ast::Operand*> elements;
+    if (op.vector == 1) {
+        elements.push_back(&data);
+    } else {
+        if (data.kind != ast::OperandKind::Vector || data.elements.size() != op.vector)
+            return refuse("expected a vector of registers");
+        for (const ast::Operand& e : data.elements) elements.push_back(&e);
+    }
+    const Type raw = ptx::parse_type(fmt::format("b{}", bits));
+    std::vector<LLVMValueRef> values;
+    if (!load)
+        for (const ast::Operand* e : elements) values.push_back(D4R_TRY(value(*e, raw)));
+    LLVMValueRef p = pointer(a, a.space, total, !load);
+    LLVMTypeRef it = ir.int_type(bits);
+    for (unsigned k = 0; k < op.vector; ++k) {
+        LLVMValueRef at = k == 0 ? p : ir.byte_offset(p, ir.constant(ir.i64, uint64_t(k) * bytes));
+        if (load) {
+            LLVMValueRef v = ir.load(it, at, 1);
+            // The loaded bits go to the register as the type says (signed types sign-extend).
+            const Type as = ptx::is_signed(t) ? t : raw;
+            if (elements[k]->kind == ast::OperandKind::Name && elements[k]->name == "_") continue;
+            Reg r = D4R_TRY(reg(elements[k]->name));
+            if (r.bits == 1) return refuse("a load into a predicate");
+            ir.store(ir.resize(v, r.bits, ptx::is_signed(as)), r.slot);
+        } else {
+            ir.store(values[k], at, 1);
+        }
+    }
+    return ok_status();
+}
+
+Status Lowering::lower_move(const ptx::Move& op) {
+    const ast::Instruction& in = *current;
+    using Form = ptx::Move::Form;
+    if (op.op == ptx::Move::Op::Cvta) {
+        const Type t = op.type;
+        LLVMValueRef a = D4R_TRY(value(in.operands[1], t));
+        LLVMValueRef window = ir.constant(ir.int_type(ptx::type_bits(t)), window_of(op.space));
+        return assign(in.operands[0], t, op.to_space ? ir.sub(a, window) : ir.add(a, window));
+    }
+    if (op.op != ptx::Move::Op::Mov) return refuse("isspacep is not compiled yet");
+    const Type t = op.type;
+    if (op.form == Form::Special && op.sreg != ptx::Move::Sreg::Other)
+        return refuse("clock and timer registers are not compiled yet");
+    if (op.form == Form::Pack) {
+        const unsigned w = ptx::type_bits(op.src);
+        const unsigned total = w * op.elements;
+        LLVMTypeRef wide = ir.int_type(total);
+        LLVMValueRef acc = ir.constant(wide, 0);
+        for (unsigned k = 0; k < op.elements; ++k) {
+            LLVMValueRef e = D4R_TRY(value(in.operands[1].elements[k], op.src));
+            acc = ir.or_(acc, ir.shl(ir.zext(e, wide), ir.constant(wide, uint64_t(k) * w)));
+        }
+        return assign(in.operands[0], ptx::parse_type(fmt::format("b{}", total)), acc);
+    }
+    if (op.form == Form::Unpack) {
+        const unsigned w = ptx::type_bits(op.dst);
+        LLVMValueRef whole = D4R_TRY(value(in.operands[1], t));
+        for (unsigned k = 0; k < op.elements; ++k) {
+            const ast::Operand& d = in.operands[0].elements[k];
+            LLVMValueRef part =
+                ir.trunc(ir.lshr(whole, ir.constant(ir.llvm().LLVMTypeOf(whole), uint64_t(k) * w)), ir.int_type(w));
+            D4R_TRY(assign(d, op.dst, part));
+        }
+        return ok_status();
+    }
+    const ast::Operand& src = in.operands[1];
+    if (t == Type::Pred) return assign(in.operands[0], t, D4R_TRY(value(src, t)));
+    // A register to a register copies the whole slot, as the interpreter does.
+    if (src.kind == ast::OperandKind::Name && !src.negated && in.operands[0].kind == ast::OperandKind::Name) {
+        auto from = reg(src.name);
+        auto to = reg(in.operands[0].name);
+        if (from && to && from->bits == to->bits && from->bits != 1) {
+            ir.store(ir.load(ir.int_type(from->bits), from->slot), to->slot);
+            return ok_status();
+        }
+    }
+    return assign(in.operands[0], t, D4R_TRY(value(src, t)));
+}
+
+} // namespace d4r::jit

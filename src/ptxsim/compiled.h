@@ -1,0 +1,122 @@
+// ptxsim: kernels compiled to host code (the PTX JIT, src/jit; docs/ptx-front-end.md "The JIT") run inside
+// ptxsim's launches, on its workers, with its memory, bounds checks and fault reports.
+//
+// Promise:
+//   - A CompiledKernel runs one thread of a block per call of its function, with the CompiledThread below
+//     (the ABI between compiled code and ptxsim; its layout is fixed by the static_asserts, which the
+//     compiler's lowering mirrors). Threads of a block run one after the other, in linear order, so a
+//     compiled kernel must not depend on threads running together (no barriers, no warp collectives, no
+//     waits on another thread): the compiler only compiles kernels for which that holds.
+//   - Memory goes through the interpreter's address translation (CompiledRuntime::translate): the same
+//     windows, ranges and faults. A fault stops the block; the launch reports it as the interpreter does,
+//     naming the instruction's line (CompiledKernel::sites).
+//   - LaunchConfig::compiled runs a launch with the compiled kernel; launch() runs it interpreted instead
+//     (silently: the caller chose) when the launch needs what compiled code does not do (an instruction
+//     budget, a cooperative launch).
+//   - KernelLayout says where the interpreter placed the kernel's variables, so compiled code addresses
+//     them identically.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ptx/ast.h"
+#include "ptx/module_index.h"
+#include "ptx/types.h"
+
+namespace d4r::ptxsim {
+
+struct CompiledRuntime;
+
+// What a compiled thread function receives. Written by ptxsim before each call except `fault_site` (written
+// by the compiled code before it returns kCompiledFault) and the global range cache (updated by translate).
+struct CompiledThread {
+    const CompiledRuntime* runtime = nullptr;
+    void* warp = nullptr;                         // the interpreter's Warp of this thread (faults, range cache)
+    const uint8_t* params = nullptr;              // the kernel parameter block
+    uint8_t* shared = nullptr;                    // the block's shared memory
+    uint8_t* local = nullptr;                     // this thread's local memory
+    const std::atomic<int64_t>* budget = nullptr; // the watchdog empties it: negative means stop
+    uint64_t cache_base = 1, cache_size = 0;      // the global range the last access hit
+    uint32_t tid[3] = {}, ntid[3] = {}, ctaid[3] = {}, nctaid[3] = {};
+    uint32_t lane = 0, warpid = 0;
+    uint32_t shared_bytes = 0;    // the block's own shared memory (static + dynamic) from offset 0
+    uint32_t reserved_shared = 0; // offset of the reserved shared region (kReservedSharedBytes)
+    uint32_t local_bytes = 0;     // per thread
+    uint32_t params_bytes = 0;
+    uint32_t dynamic_shared_bytes = 0;
+    uint32_t fault_site = 0; // index into CompiledKernel::sites of the faulting instruction
+};
+
+// Field offsets the compiled code uses (the lowering reads them through these names).
+inline constexpr unsigned kThreadRuntime = 0, kThreadWarp = 8, kThreadParams = 16, kThreadShared = 24,
+                          kThreadLocal = 32, kThreadBudget = 40, kThreadCacheBase = 48, kThreadCacheSize = 56,
+                          kThreadTid = 64, kThreadNtid = 76, kThreadCtaid = 88, kThreadNctaid = 100, kThreadLane = 112,
+                          kThreadWarpId = 116, kThreadSharedBytes = 120, kThreadReservedShared = 124,
+                          kThreadLocalBytes = 128, kThreadParamsBytes = 132, kThreadDynamicShared = 136,
+                          kThreadFaultSite = 140;
+static_assert(offsetof(CompiledThread, budget) == kThreadBudget);
+static_assert(offsetof(CompiledThread, cache_size) == kThreadCacheSize);
+static_assert(offsetof(CompiledThread, tid) == kThreadTid);
+static_assert(offsetof(CompiledThread, nctaid) == kThreadNctaid);
+static_assert(offsetof(CompiledThread, lane) == kThreadLane);
+static_assert(offsetof(CompiledThread, reserved_shared) == kThreadReservedShared);
+static_assert(offsetof(CompiledThread, dynamic_shared_bytes) == kThreadDynamicShared);
+static_assert(offsetof(CompiledThread, fault_site) == kThreadFaultSite);
+
+// The spaces translate() takes (ptx::StateSpace's values): Generic, Global, Shared, Local, Const, Param (of the
+// kernel). WRITE: a store. Returns the host pointer of the BYTES at ADDRESS, or null after recording the fault
+// the interpreter records for it (then the compiled code stores `fault_site` and returns kCompiledFault).
+struct CompiledRuntime {
+    uint8_t* (*translate)(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write);
+};
+inline constexpr unsigned kRuntimeTranslate = 0;
+
+// A compiled thread function's answers.
+inline constexpr uint32_t kCompiledDone = 0, kCompiledFault = 1, kCompiledStopped = 2;
+using CompiledThreadFn = uint32_t (*)(CompiledThread*);
+
+struct CompiledKernel {
+    CompiledThreadFn fn = nullptr;
+    struct Site {
+        uint32_t line = 0;
+        std::string text;
+    };
+    std::vector<Site> sites;     // the instructions that may fault, for the launch's error
+    std::shared_ptr<void> owner; // keeps the code alive
+};
+
+// Where the interpreter put a kernel's variables: an address in the variable's space (a global or const
+// variable: its host address; shared: its offset; local: its offset in each thread's local memory; a kernel
+// parameter: its offset in the parameter block).
+struct VariablePlace {
+    ptx::StateSpace space = ptx::StateSpace::Global;
+    uint64_t address = 0;
+    uint64_t size = 0; // bytes (0 for an extern .shared array)
+};
+struct KernelLayout {
+    std::map<std::string, VariablePlace, std::less<>> module_variables; // module scope, by name
+    // Variables declared in a function's body: (function index in the module, declaration index).
+    std::map<std::pair<uint32_t, uint32_t>, VariablePlace> declared;
+};
+
+// What a compiler of a loaded kernel reads: its module's syntax tree, the entry, its parameters and the
+// interpreter's layout of its variables. Valid while the kernel's Module lives.
+class Kernel;
+struct KernelSource {
+    const ptx::ast::Module* module = nullptr;
+    uint32_t function = 0; // the entry: index into module->functions
+    const ptx::EntryInfo* info = nullptr;
+    const KernelLayout* layout = nullptr;
+    std::string_view target;      // the module's .target ("sm_90"), "" when none
+    std::string_view module_name; // for messages
+};
+KernelSource kernel_source(const Kernel& kernel);
+
+} // namespace d4r::ptxsim

@@ -1,0 +1,122 @@
+// Compiled kernels in ptxsim's launches (compiled.h): a block's threads run one after the other through the
+// compiled function, with the interpreter's block memory and its address translation.
+#include <fmt/format.h>
+
+#include "ptxsim/memory_access.h"
+#include "ptxsim/module_impl.h"
+#include "ptxsim/scheduler.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+uint8_t* compiled_translate(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write) {
+    Warp& w = *static_cast<Warp*>(thread->warp);
+    const uint32_t lane = thread->lane;
+    const bool store = write != 0;
+    uint8_t* p = nullptr;
+    switch (static_cast<ptx::StateSpace>(space)) {
+    case ptx::StateSpace::Generic:
+        p = translate<Space::Generic>(w, lane, address, bytes, store);
+        break;
+    case ptx::StateSpace::Global:
+        p = translate<Space::Global>(w, lane, address, bytes, store);
+        break;
+    case ptx::StateSpace::Shared:
+        p = translate<Space::Shared>(w, lane, address, bytes, store);
+        break;
+    case ptx::StateSpace::Local:
+        p = translate<Space::Local>(w, lane, address, bytes, store);
+        break;
+    case ptx::StateSpace::Const:
+        p = translate<Space::Const>(w, lane, address, bytes, store);
+        break;
+    case ptx::StateSpace::Param:
+        p = translate<Space::KernelParam>(w, lane, address, bytes, store);
+        break;
+    }
+    thread->cache_base = w.cache_base;
+    thread->cache_size = w.cache_size;
+    return p;
+}
+
+constexpr CompiledRuntime kRuntime{&compiled_translate};
+
+} // namespace
+
+KernelSource kernel_source(const Kernel& kernel) {
+    const Module::Impl& impl = kernel.module().impl();
+    KernelSource source;
+    source.module = &impl.ast;
+    for (uint32_t i = 0; i < impl.ast.functions.size(); ++i)
+        if (impl.ast.functions[i].is_entry && impl.ast.functions[i].name == kernel.name()) source.function = i;
+    source.info = &kernel.info();
+    source.layout = &kernel.program().layout;
+    source.target = impl.ctx.target;
+    source.module_name = kernel.module().name();
+    return source;
+}
+
+bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel) {
+    setup_block_memory(linear_id);
+    const LaunchConfig& cfg = m_launch.config;
+    CompiledThread t;
+    t.runtime = &kRuntime;
+    t.params = m_launch.params.data();
+    t.shared = m_block.shared;
+    t.budget = &m_launch.budget;
+    t.ntid[0] = cfg.block.x;
+    t.ntid[1] = cfg.block.y;
+    t.ntid[2] = cfg.block.z;
+    t.ctaid[0] = m_block.ctaid.x;
+    t.ctaid[1] = m_block.ctaid.y;
+    t.ctaid[2] = m_block.ctaid.z;
+    t.nctaid[0] = cfg.grid.x;
+    t.nctaid[1] = cfg.grid.y;
+    t.nctaid[2] = cfg.grid.z;
+    t.shared_bytes = m_block.shared_bytes;
+    t.reserved_shared = m_block.reserved_shared;
+    t.local_bytes = m_block.local_stride;
+    t.params_bytes = static_cast<uint32_t>(m_launch.params.size());
+    t.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
+    for (uint32_t wi = 0; wi < m_warps.size(); ++wi) {
+        Warp& w = m_warps[wi];
+        const uint64_t cache_base = w.cache_base, cache_size = w.cache_size;
+        w = Warp{};
+        w.block = &m_block;
+        w.launch = &m_launch;
+        w.index = wi;
+        w.first_thread = wi * 32;
+        w.cache_base = cache_base;
+        w.cache_size = cache_size;
+        t.warp = &w;
+        t.warpid = wi;
+        const uint32_t lanes = std::min<uint32_t>(32, m_block.nthreads - w.first_thread);
+        for (uint32_t lane = 0; lane < lanes; ++lane) {
+            const uint32_t thread = w.first_thread + lane;
+            t.lane = lane;
+            t.tid[0] = thread % cfg.block.x;
+            t.tid[1] = (thread / cfg.block.x) % cfg.block.y;
+            t.tid[2] = thread / (cfg.block.x * cfg.block.y);
+            t.local = m_block.local + size_t(thread) * m_block.local_stride;
+            t.cache_base = w.cache_base;
+            t.cache_size = w.cache_size;
+            const uint32_t status = kernel.fn(&t);
+            w.cache_base = t.cache_base;
+            w.cache_size = t.cache_size;
+            if (status == kCompiledDone) continue;
+            if (status == kCompiledStopped) {
+                w.fault_lane = lane;
+                fail(w, FaultKind::BudgetExceeded, "stopped");
+            } else {
+                fail(w, w.fault, w.fault_detail);
+            }
+            if (status == kCompiledFault && t.fault_site < kernel.sites.size())
+                m_fault.site = &kernel.sites[t.fault_site];
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace d4r::ptxsim
