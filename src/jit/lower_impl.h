@@ -1,6 +1,6 @@
 // d4r's PTX JIT internals: the state of one kernel's lowering (lower.h), shared by the files that lower the
 // instruction families: lower.cpp (the function, registers, operands, control flow), lower_memory.cpp (ld, st,
-// mov, cvta), lower_arith.cpp (integer, float, cvt, compare).
+// mov, cvta), lower_int.cpp, lower_float.cpp (f32/f64 and cvt), lower_compare.cpp.
 #pragma once
 
 #include <array>
