@@ -59,6 +59,7 @@ enum class EnvVar {
     CpuInstructionBudget,
     CpuMemoryLimit,
     CpuWatchdogMs,
+    CpuExec,
     // Kernel sets and accuracy mode.
     PreferAccuracy,
     ZludaCacheHome,

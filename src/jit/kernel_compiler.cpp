@@ -71,6 +71,7 @@ Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::compile(
     auto kernel = std::make_shared<ptxsim::CompiledKernel>();
     kernel->fn = reinterpret_cast<ptxsim::CompiledThreadFn>(static_cast<uintptr_t>(address));
     kernel->sites = std::move(lowered->sites);
+    kernel->state_bytes = lowered->state_bytes;
     return std::shared_ptr<const ptxsim::CompiledKernel>(std::move(kernel));
 }
 

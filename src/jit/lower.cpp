@@ -18,7 +18,15 @@ Lowering::Lowering(IrBuilder& builder, const ptxsim::KernelSource& src)
 
 Error Lowering::refuse(std::string_view why) const {
     if (!current) return Error(ErrorCode::Unsupported, std::string(why));
-    return Error(ErrorCode::Unsupported, fmt::format("line {}: '{}': {}", current->line, current->text, why));
+    std::string text; // on one line, one space between words (a call's text spans lines)
+    for (char c : current->text) {
+        const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+        if (!space)
+            text += c;
+        else if (!text.empty() && text.back() != ' ')
+            text += ' ';
+    }
+    return Error(ErrorCode::Unsupported, fmt::format("line {}: '{}': {}", current->line, text, why));
 }
 
 LLVMTypeRef Lowering::llvm_type(Type t) const {
@@ -257,9 +265,50 @@ Status Lowering::lower_control(const ptx::Control& op) {
         ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
         ir.position(ir.new_block("dead"));
         return ok_status();
+    case ptx::Control::Op::Barrier:
+        return lower_barrier(op);
     default:
         return refuse("not compiled yet (threads run one after the other: no barriers, calls or traps)");
     }
+}
+
+// bar.sync / barrier.sync of the whole block: the thread saves the registers live after it and stops; it resumes
+// here (through the entry's switch) once every thread that has not exited waits at a barrier.
+Status Lowering::lower_barrier(const ptx::Control& op) {
+    const ast::Instruction& in = *current;
+    if (op.arrive || op.reduction != ptx::Control::Reduction::None || op.thread_count)
+        return refuse("bar.arrive, bar.red and barriers with a thread count are not compiled yet");
+    if (!in.guard.empty()) return refuse("a guarded barrier is not compiled yet");
+    if (!m_liveness || !m_dispatch) return refuse("internal: a barrier outside a kernel prepared for barriers");
+    const ast::Operand& id_operand = in.operands[op.barrier_id];
+    if (id_operand.kind != ast::OperandKind::Integer || id_operand.integer > 15)
+        return refuse("a barrier id that is not a constant 0..15");
+    LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
+    std::vector<std::pair<Reg, uint32_t>> saved;
+    for (std::string_view name : m_liveness->live_after(m_index)) {
+        auto r = reg(name);
+        if (!r) continue; // not a register (a label, variable or special register)
+        auto [it, fresh] = m_state_offset.emplace(r->slot, m_state_bytes);
+        if (fresh) m_state_bytes += 8;
+        saved.emplace_back(*r, it->second);
+    }
+    for (const auto& [r, offset] : saved) ir.store(ir.load(ir.int_type(r.bits), r.slot), ir.field(state, offset), 1);
+    const uint32_t resume = ++m_barriers;
+    ir.store(ir.constant(ir.i32, resume), ir.field(state, ptxsim::kStateResume), 4);
+    ir.store(ir.constant(ir.i32, id_operand.integer), ir.field(state, ptxsim::kStateBarrier), 4);
+    ir.ret(ir.constant(ir.i32, ptxsim::kCompiledBarrier));
+    // Resumption: the saved registers back, then on after the barrier.
+    LLVMBasicBlockRef restore = ir.new_block("resume");
+    LLVMBasicBlockRef after = ir.new_block("");
+    ir.llvm().LLVMAddCase(m_dispatch, ir.constant(ir.i32, resume), restore);
+    ir.position(restore);
+    LLVMValueRef state_again = thread_ptr(ptxsim::kThreadState);
+    for (const auto& [r, offset] : saved)
+        ir.store(ir.load(ir.int_type(r.bits), ir.field(state_again, offset), 1), r.slot);
+    ir.br(after);
+    ir.position(after);
+    m_mul_sources.clear(); // a multiply-add is not fused across a barrier (the mul's values are not kept)
+    return ok_status();
 }
 
 // --- instructions ---
@@ -277,6 +326,7 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
 
 Status Lowering::lower_instruction(const ast::Instruction& written, size_t statement) {
     const uint32_t index = static_cast<uint32_t>(&written - function.instructions.data());
+    m_index = index;
     current = &written;
     m_site = -1;
     // Threads run one after the other: memory orderings other than the plain ones are how threads wait for each
@@ -360,6 +410,24 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     LLVMBasicBlockRef allocas = ir.new_block("allocas");
     ir.set_alloca_block(allocas);
     LLVMBasicBlockRef body = ir.new_block("body");
+    // A kernel with barriers starts with a switch on where the thread resumes (0: at the start).
+    bool barriers = false;
+    for (const ast::Instruction& in : function.instructions) {
+        const ptx::Modifiers m(in.opcode);
+        barriers = barriers || m.base() == "bar" || m.base() == "barrier";
+    }
+    LLVMBasicBlockRef dispatch = nullptr;
+    if (barriers) {
+        for (const ast::Statement& st : function.body)
+            if (st.kind == ast::Statement::Kind::BlockOpen)
+                return Error(ErrorCode::Unsupported,
+                             "a kernel with barriers and nested { } scopes is not compiled yet");
+        m_liveness = std::make_unique<Liveness>(function);
+        dispatch = ir.new_block("dispatch");
+        ir.position(dispatch);
+        LLVMValueRef resume = ir.load(ir.i32, ir.field(thread_ptr(ptxsim::kThreadState), ptxsim::kStateResume), 4);
+        m_dispatch = l.LLVMBuildSwitch(ir.builder(), resume, body, 8);
+    }
     ir.position(body);
 
     m_scopes.emplace_back(); // the kernel's parameters are variables of the parameter block
@@ -398,9 +466,10 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     }
     if (!ir.terminated()) ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
     ir.position(allocas);
-    ir.br(body);
+    ir.br(dispatch ? dispatch : body);
     LoweredKernel out;
     out.sites = std::move(m_sites);
+    out.state_bytes = m_barriers ? m_state_bytes : 0;
     return out;
 }
 

@@ -22,6 +22,7 @@ namespace d4r::jit {
 
 struct LoweredKernel {
     std::vector<ptxsim::CompiledKernel::Site> sites; // the instructions that may fault, by fault_site
+    uint32_t state_bytes = 0;                        // per thread, for a kernel with barriers (compiled.h)
 };
 
 Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name);

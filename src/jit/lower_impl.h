@@ -5,11 +5,13 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "jit/liveness.h"
 #include "jit/lower.h"
 #include "ptx/contract.h"
 #include "ptx/instruction.h"
@@ -103,6 +105,7 @@ private:
     Status lower_instruction(const ast::Instruction& in, size_t statement);
     Status lower_typed(const ptx::TypedInstruction& typed);
     void poll_watchdog();
+    Status lower_barrier(const ptx::Control& op);
     LLVMValueRef slot_value(const Reg& r, Type t);
 
     std::vector<Scope> m_scopes;
@@ -114,6 +117,15 @@ private:
     int64_t m_site = -1; // the current instruction's site, once it has one
     ptx::Contractions m_contractions;
     std::unordered_map<uint32_t, std::array<LLVMValueRef, 2>> m_mul_sources; // mul index -> its multiplicands
+
+    // A kernel with barriers: each thread stops at a barrier and resumes after it (compiled.h), keeping the
+    // registers live there in its state.
+    std::unique_ptr<Liveness> m_liveness;                      // set when the kernel has barriers
+    LLVMValueRef m_dispatch = nullptr;                         // the entry's switch on the resumption point
+    std::unordered_map<LLVMValueRef, uint32_t> m_state_offset; // a register's slot -> its offset in the state
+    uint32_t m_state_bytes = ptxsim::kStateRegisters;
+    uint32_t m_barriers = 0;
+    uint32_t m_index = 0; // the current instruction's index in the function
 };
 
 } // namespace d4r::jit

@@ -4,9 +4,11 @@
 // Promise:
 //   - A CompiledKernel runs one thread of a block per call of its function, with the CompiledThread below
 //     (the ABI between compiled code and ptxsim; its layout is fixed by the static_asserts, which the
-//     compiler's lowering mirrors). Threads of a block run one after the other, in linear order, so a
-//     compiled kernel must not depend on threads running together (no barriers, no warp collectives, no
-//     waits on another thread): the compiler only compiles kernels for which that holds.
+//     compiler's lowering mirrors). Threads of a block run one after the other, in linear order, each up to
+//     its exit or its next block barrier; once every thread that has not exited waits at the barrier, they
+//     all run on in the same order. So a compiled kernel must not depend on threads running together
+//     between barriers (no warp collectives, no waits on another thread): the compiler only compiles
+//     kernels for which that holds.
 //   - Memory goes through the interpreter's address translation (CompiledRuntime::translate): the same
 //     windows, ranges and faults. A fault stops the block; the launch reports it as the interpreter does,
 //     naming the instruction's line (CompiledKernel::sites).
@@ -52,6 +54,9 @@ struct CompiledThread {
     uint32_t params_bytes = 0;
     uint32_t dynamic_shared_bytes = 0;
     uint32_t fault_site = 0; // index into CompiledKernel::sites of the faulting instruction
+    // A kernel with barriers (CompiledKernel::state_bytes): this thread's state between its calls. Its first word
+    // is where the thread resumes (0: at the start), its second the barrier it waits at; registers follow.
+    uint8_t* state = nullptr;
 };
 
 // Field offsets the compiled code uses (the lowering reads them through these names).
@@ -60,7 +65,8 @@ inline constexpr unsigned kThreadRuntime = 0, kThreadWarp = 8, kThreadParams = 1
                           kThreadTid = 64, kThreadNtid = 76, kThreadCtaid = 88, kThreadNctaid = 100, kThreadLane = 112,
                           kThreadWarpId = 116, kThreadSharedBytes = 120, kThreadReservedShared = 124,
                           kThreadLocalBytes = 128, kThreadParamsBytes = 132, kThreadDynamicShared = 136,
-                          kThreadFaultSite = 140;
+                          kThreadFaultSite = 140, kThreadState = 144;
+inline constexpr unsigned kStateResume = 0, kStateBarrier = 4, kStateRegisters = 8;
 static_assert(offsetof(CompiledThread, budget) == kThreadBudget);
 static_assert(offsetof(CompiledThread, cache_size) == kThreadCacheSize);
 static_assert(offsetof(CompiledThread, tid) == kThreadTid);
@@ -69,6 +75,7 @@ static_assert(offsetof(CompiledThread, lane) == kThreadLane);
 static_assert(offsetof(CompiledThread, reserved_shared) == kThreadReservedShared);
 static_assert(offsetof(CompiledThread, dynamic_shared_bytes) == kThreadDynamicShared);
 static_assert(offsetof(CompiledThread, fault_site) == kThreadFaultSite);
+static_assert(offsetof(CompiledThread, state) == kThreadState);
 
 // The spaces translate() takes (ptx::StateSpace's values): Generic, Global, Shared, Local, Const, Param (of the
 // kernel). WRITE: a store. Returns the host pointer of the BYTES at ADDRESS, or null after recording the fault
@@ -78,8 +85,10 @@ struct CompiledRuntime {
 };
 inline constexpr unsigned kRuntimeTranslate = 0;
 
-// A compiled thread function's answers.
-inline constexpr uint32_t kCompiledDone = 0, kCompiledFault = 1, kCompiledStopped = 2;
+// A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
+// barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has
+// not exited waits at the same barrier).
+inline constexpr uint32_t kCompiledDone = 0, kCompiledFault = 1, kCompiledStopped = 2, kCompiledBarrier = 3;
 using CompiledThreadFn = uint32_t (*)(CompiledThread*);
 
 struct CompiledKernel {
@@ -89,6 +98,7 @@ struct CompiledKernel {
         std::string text;
     };
     std::vector<Site> sites;     // the instructions that may fault, for the launch's error
+    uint32_t state_bytes = 0;    // per thread, for a kernel with barriers (CompiledThread::state); 0 without
     std::shared_ptr<void> owner; // keeps the code alive
 };
 

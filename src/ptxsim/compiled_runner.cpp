@@ -89,34 +89,68 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
         w.first_thread = wi * 32;
         w.cache_base = cache_base;
         w.cache_size = cache_size;
-        t.warp = &w;
-        t.warpid = wi;
-        const uint32_t lanes = std::min<uint32_t>(32, m_block.nthreads - w.first_thread);
-        for (uint32_t lane = 0; lane < lanes; ++lane) {
-            const uint32_t thread = w.first_thread + lane;
+    }
+    // A kernel with barriers: every thread's resumption state, all starting at the kernel's start.
+    const uint32_t stride = kernel.state_bytes;
+    if (stride) {
+        m_compiled_state.resize(size_t(stride) * m_block.nthreads);
+        for (uint32_t i = 0; i < m_block.nthreads; ++i)
+            std::memset(m_compiled_state.data() + size_t(i) * stride, 0, kStateRegisters);
+        m_compiled_done.assign(m_block.nthreads, 0);
+    }
+    // Sweeps over the threads that have not exited, each up to its exit or its next barrier.
+    for (;;) {
+        uint32_t waiting = 0, barrier = 0;
+        for (uint32_t thread = 0; thread < m_block.nthreads; ++thread) {
+            if (stride && m_compiled_done[thread]) continue;
+            Warp& w = m_warps[thread / 32];
+            const uint32_t lane = thread % 32;
+            t.warp = &w;
+            t.warpid = w.index;
             t.lane = lane;
             t.tid[0] = thread % cfg.block.x;
             t.tid[1] = (thread / cfg.block.x) % cfg.block.y;
             t.tid[2] = thread / (cfg.block.x * cfg.block.y);
             t.local = m_block.local + size_t(thread) * m_block.local_stride;
+            t.state = stride ? m_compiled_state.data() + size_t(thread) * stride : nullptr;
             t.cache_base = w.cache_base;
             t.cache_size = w.cache_size;
             const uint32_t status = kernel.fn(&t);
             w.cache_base = t.cache_base;
             w.cache_size = t.cache_size;
-            if (status == kCompiledDone) continue;
+            if (status == kCompiledDone) {
+                if (stride) m_compiled_done[thread] = 1;
+                continue;
+            }
+            if (status == kCompiledBarrier && stride) {
+                uint32_t id = 0;
+                std::memcpy(&id, t.state + kStateBarrier, 4);
+                if (waiting && id != barrier) {
+                    // Threads wait at different barriers, none of which every thread reaches: the interpreter's
+                    // deadlock.
+                    w.fault_lane = lane;
+                    fail(w, FaultKind::IllegalInstruction,
+                         fmt::format("barrier {} can never complete (deadlock: warps wait while the others "
+                                     "have exited or wait elsewhere)",
+                                     id));
+                    return false;
+                }
+                barrier = id;
+                ++waiting;
+                continue;
+            }
             if (status == kCompiledStopped) {
                 w.fault_lane = lane;
                 fail(w, FaultKind::BudgetExceeded, "stopped");
             } else {
                 fail(w, w.fault, w.fault_detail);
+                if (status == kCompiledFault && t.fault_site < kernel.sites.size())
+                    m_fault.site = &kernel.sites[t.fault_site];
             }
-            if (status == kCompiledFault && t.fault_site < kernel.sites.size())
-                m_fault.site = &kernel.sites[t.fault_site];
             return false;
         }
+        if (waiting == 0) return true;
     }
-    return true;
 }
 
 } // namespace d4r::ptxsim

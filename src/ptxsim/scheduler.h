@@ -82,6 +82,8 @@ private:
     std::vector<uint8_t> m_shared;
     std::vector<uint8_t> m_local;
     std::vector<uint8_t> m_fparam;
+    std::vector<uint8_t> m_compiled_state; // compiled kernels with barriers: each thread's state (compiled.h)
+    std::vector<uint8_t> m_compiled_done;  // ... and whether it exited
     uint32_t m_arena_bytes = 0;
     int64_t m_allowance = 0; // instructions this worker may still execute (budget)
     uint64_t m_warp_instructions = 0;

@@ -152,6 +152,7 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     config.set_conditional = set_graph_conditional;
     // Texture objects as the launch is queued: the sample may destroy them before the stream runs it.
     config.images = ptxsim::image_snapshot(state().device);
+    config.compiled = compiled_kernel(*f);
     Context* ctx = ref.ctx.get();
     ref.ctx->submit(
         ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {

@@ -178,7 +178,14 @@ struct Function {
     std::atomic<int> max_dynamic_shared{0}; // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
     std::atomic<int> carveout{-1};
     std::atomic<CUfunc_cache> cache_config{CU_FUNC_CACHE_PREFER_NONE};
+    // The kernel compiled by the PTX JIT (D4R_CPU_EXEC=jit), tried at its first launch; null: interpreted.
+    std::once_flag compile_once;
+    std::shared_ptr<const ptxsim::CompiledKernel> compiled;
 };
+
+// F's compiled kernel when D4R_CPU_EXEC=jit and the JIT compiles it (cpu_jit.cpp): compiled at the first call, a
+// refusal or a missing libLLVM logged once with the reason; null otherwise.
+std::shared_ptr<const ptxsim::CompiledKernel> compiled_kernel(Function& f);
 
 // The most threads a block of F may have: 1024, or less when the kernel's .maxntid / .reqntid says so.
 int function_max_threads(const Function& f);

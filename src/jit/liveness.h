@@ -1,0 +1,32 @@
+// d4r's PTX JIT: which registers are live after an instruction of a function (used where a compiled thread stops
+// at a barrier: only the registers live there are kept for its resumption).
+//
+// Promise: live_after() over-approximates, never under-approximates: every register some path from the
+// instruction reads before writing it is in the set. Every name an operand or guard mentions counts as read (labels
+// and variables too: the caller keeps only the names that are registers); an instruction writes its first operand
+// only when it is unguarded and its opcode is one whose first operand is a destination. Control flow follows labels,
+// `bra` (a guarded one may fall through) and `exit`/`ret`; `brx.idx` goes to every label of the function.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ptx/ast.h"
+
+namespace d4r::jit {
+
+class Liveness {
+public:
+    explicit Liveness(const ptx::ast::Function& f);
+    // The names live after instruction INDEX (into Function::instructions), sorted by first use.
+    std::vector<std::string_view> live_after(uint32_t instruction) const;
+
+private:
+    std::vector<std::string_view> m_names;
+    std::vector<uint32_t> m_order;                 // instruction index -> position in body order
+    std::vector<std::vector<uint64_t>> m_live_out; // per position: a bit set over m_names
+};
+
+} // namespace d4r::jit
