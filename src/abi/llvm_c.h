@@ -164,7 +164,9 @@ enum { D4R_LLVMReturnStatusAction = 2 };
     X(LLVMBuildPhi, LLVMValueRef, (LLVMBuilderRef, LLVMTypeRef, const char*))                                          \
     X(LLVMAddIncoming, void, (LLVMValueRef, LLVMValueRef*, LLVMBasicBlockRef*, unsigned))                              \
     X(LLVMSetVolatile, void, (LLVMValueRef, LLVMBool))                                                                 \
-    X(LLVMConstNull, LLVMValueRef, (LLVMTypeRef))
+    X(LLVMConstNull, LLVMValueRef, (LLVMTypeRef))                                                                      \
+    X(LLVMBuildSwitch, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMBasicBlockRef, unsigned))                      \
+    X(LLVMAddCase, void, (LLVMValueRef, LLVMValueRef, LLVMBasicBlockRef))
 
 #define D4R_LLVM_C_PFN(name, ret, params) typedef ret(*PFN_##name) params;
 D4R_LLVM_C_FUNCTIONS(D4R_LLVM_C_PFN)
