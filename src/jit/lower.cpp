@@ -11,8 +11,6 @@
 
 namespace d4r::jit {
 
-using ptxsim::CompiledThread;
-
 Lowering::Lowering(IrBuilder& builder, const ptxsim::KernelSource& src)
     : ir(builder), source(src), function(src.module->functions[src.function]) {}
 
@@ -170,7 +168,8 @@ Expected<LLVMValueRef> Lowering::value(const ast::Operand& o, Type t) {
         return v;
     }
     if (o.kind != ast::OperandKind::Name || o.negated) return refuse("expected a register or an immediate");
-    if (o.name.starts_with("%") || o.name == "WARP_SZ") {
+    // A register (PTX also lets a scoped one go without '%': `{ .reg .b16 h; ... }`), else a special register.
+    if (o.name.starts_with("%") || o.name == "WARP_SZ" || reg(o.name)) {
         bool is_reg = false;
         for (auto it = m_scopes.rbegin(); it != m_scopes.rend() && !is_reg; ++it)
             is_reg = it->regs.contains(o.name) || it->range_regs.contains(o.name);
@@ -260,6 +259,8 @@ Status Lowering::lower_control(const ptx::Control& op) {
         ir.position(ir.new_block("dead"));
         return ok_status();
     }
+    case ptx::Control::Op::Brx:
+        return lower_branch_table(in);
     case ptx::Control::Op::Exit:
     case ptx::Control::Op::Ret:
         ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
@@ -311,16 +312,56 @@ Status Lowering::lower_barrier(const ptx::Control& op) {
     return ok_status();
 }
 
+// brx.idx index, table: a switch over the function's .branchtargets list; an index outside it faults as
+// exec_brx does (the runtime's branch_fault records it).
+Status Lowering::lower_branch_table(const ast::Instruction& in) {
+    if (in.operands.size() != 2 || in.operands[1].kind != ast::OperandKind::Name)
+        return refuse("brx.idx without a branch table");
+    const ast::BranchTable* table = nullptr;
+    for (const ast::BranchTable& t : function.tables)
+        if (t.name == in.operands[1].name) table = &t;
+    if (!table) return refuse(fmt::format("'{}' is not a .branchtargets list of this function", in.operands[1].name));
+    std::vector<LLVMBasicBlockRef> targets;
+    bool backwards = false;
+    for (std::string_view name : table->labels) {
+        auto label = m_labels.find(name);
+        if (label == m_labels.end()) return refuse(fmt::format("unknown label '{}'", name));
+        targets.push_back(label->second.block);
+        backwards = backwards || label->second.statement <= m_statement;
+    }
+    LLVMValueRef index = D4R_TRY(value(in.operands[0], Type::U32));
+    if (backwards) poll_watchdog();
+    LLVMBasicBlockRef outside = ir.new_block("brx_outside");
+    const LlvmLibrary& l = ir.llvm();
+    LLVMValueRef sw = l.LLVMBuildSwitch(ir.builder(), index, outside, static_cast<unsigned>(targets.size()));
+    for (size_t k = 0; k < targets.size(); ++k) l.LLVMAddCase(sw, ir.constant(ir.i32, k), targets[k]);
+    ir.position(outside);
+    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
+    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeBranchFault), 8);
+    LLVMTypeRef params[3] = {ir.ptr, ir.i32, ir.i32};
+    ir.call(l.LLVMFunctionType(ir.void_type, params, 3, 0), fn,
+            {m_thread, index, ir.constant(ir.i32, static_cast<uint64_t>(targets.size()))});
+    ir.store(ir.constant(ir.i32, site()), ir.field(m_thread, ptxsim::kThreadFaultSite), 4);
+    ir.ret(ir.constant(ir.i32, ptxsim::kCompiledFault));
+    ir.position(ir.new_block("dead"));
+    return ok_status();
+}
+
 // --- instructions ---
 
 Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::IntArith>(&typed)) return lower_int(*op);
+    if (const auto* op = std::get_if<ptx::PackedInt>(&typed)) return lower_simd(*op);
     if (const auto* op = std::get_if<ptx::FloatArith>(&typed)) return lower_float(*op);
     if (const auto* op = std::get_if<ptx::Cvt>(&typed)) return lower_cvt(*op);
     if (const auto* op = std::get_if<ptx::Compare>(&typed)) return lower_compare(*op);
     if (const auto* op = std::get_if<ptx::Move>(&typed)) return lower_move(*op);
     if (const auto* op = std::get_if<ptx::MemoryAccess>(&typed)) return lower_memory(*op);
     if (const auto* op = std::get_if<ptx::Control>(&typed)) return lower_control(*op);
+    // activemask is the interpreter's converged group at this pc (exec_activemask reads w.active): which lanes run
+    // together, which threads run one after the other cannot know.
+    if (const auto* op = std::get_if<ptx::WarpCollective>(&typed); op && op->op == ptx::WarpCollective::Op::ActiveMask)
+        return refuse("activemask (the lanes running together) is not known to threads run one after the other");
     return refuse("this instruction family is not compiled yet");
 }
 

@@ -123,8 +123,7 @@ Status Lowering::lower_cvt(const ptx::Cvt& op) {
     const unsigned dbits = ptx::type_bits(dt);
     LLVMValueRef r = nullptr;
     if (is_int(at) && is_int(dt)) {
-        if (op.sat) return refuse("cvt.sat between integers is not compiled yet");
-        r = ir.resize(a, dbits, ptx::is_signed(at));
+        r = op.sat ? saturate_int(a, at, dt) : ir.resize(a, dbits, ptx::is_signed(at));
     } else if (is_int(at)) {
         FloatRules fr{ir, dt == Type::F32};
         r = ptx::is_signed(at) ? ir.sitofp(a, fr.type()) : ir.uitofp(a, fr.type());

@@ -1,6 +1,7 @@
 // d4r's PTX JIT internals: the state of one kernel's lowering (lower.h), shared by the files that lower the
 // instruction families: lower.cpp (the function, registers, operands, control flow), lower_memory.cpp (ld, st,
-// mov, cvta), lower_int.cpp, lower_float.cpp (f32/f64 and cvt), lower_compare.cpp.
+// mov, cvta), lower_int.cpp, lower_simd.cpp (packed integers), lower_float.cpp (f32/f64 and cvt),
+// lower_compare.cpp.
 #pragma once
 
 #include <array>
@@ -69,7 +70,10 @@ public:
     LLVMValueRef pointer(const Address& a, ptx::StateSpace space, unsigned bytes, bool write);
 
     // Family lowerings (each refuses what it does not lower yet).
+    // cvt.sat between integers (lower_int.cpp): A of type FROM clamped into TO's range, as a TO.
+    LLVMValueRef saturate_int(LLVMValueRef a, Type from, Type to);
     Status lower_int(const ptx::IntArith& op);
+    Status lower_simd(const ptx::PackedInt& op);
     Status lower_float(const ptx::FloatArith& op);
     Status lower_cvt(const ptx::Cvt& op);
     Status lower_compare(const ptx::Compare& op);
@@ -104,6 +108,9 @@ private:
     Status declare(const ast::Variable& v, uint32_t index);
     Status lower_instruction(const ast::Instruction& in, size_t statement);
     Status lower_typed(const ptx::TypedInstruction& typed);
+    Status lower_carry(const ptx::IntArith& op, const std::vector<LLVMValueRef>& sources);
+    LLVMValueRef carry_slot();
+    Status lower_branch_table(const ast::Instruction& in);
     void poll_watchdog();
     Status lower_barrier(const ptx::Control& op);
     LLVMValueRef slot_value(const Reg& r, Type t);
@@ -112,6 +119,7 @@ private:
     std::unordered_map<std::string_view, Label> m_labels;
     size_t m_statement = 0;
     LLVMValueRef m_thread = nullptr;
+    LLVMValueRef m_carry = nullptr; // the thread's carry flag (.cc), an i1 slot made on first use
     LLVMTypeRef m_translate_type = nullptr;
     std::vector<ptxsim::CompiledKernel::Site> m_sites;
     int64_t m_site = -1; // the current instruction's site, once it has one

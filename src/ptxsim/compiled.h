@@ -80,10 +80,14 @@ static_assert(offsetof(CompiledThread, state) == kThreadState);
 // The spaces translate() takes (ptx::StateSpace's values): Generic, Global, Shared, Local, Const, Param (of the
 // kernel). WRITE: a store. Returns the host pointer of the BYTES at ADDRESS, or null after recording the fault
 // the interpreter records for it (then the compiled code stores `fault_site` and returns kCompiledFault).
+// branch_fault() records the fault of a brx.idx whose INDEX is outside its table of ENTRIES, as the interpreter
+// does (then the compiled code stores `fault_site` and returns kCompiledFault).
 struct CompiledRuntime {
     uint8_t* (*translate)(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write);
+    void (*branch_fault)(CompiledThread* thread, uint32_t index, uint32_t entries);
 };
-inline constexpr unsigned kRuntimeTranslate = 0;
+inline constexpr unsigned kRuntimeTranslate = 0, kRuntimeBranchFault = 8;
+static_assert(offsetof(CompiledRuntime, branch_fault) == kRuntimeBranchFault);
 
 // A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
 // barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has

@@ -40,7 +40,14 @@ uint8_t* compiled_translate(CompiledThread* thread, uint32_t space, uint64_t add
     return p;
 }
 
-constexpr CompiledRuntime kRuntime{&compiled_translate};
+// exec_brx's fault for an index outside the table.
+void compiled_branch_fault(CompiledThread* thread, uint32_t index, uint32_t entries) {
+    Warp& w = *static_cast<Warp*>(thread->warp);
+    fault(w, FaultKind::IllegalInstruction, thread->lane, 0, 0,
+          fmt::format("brx.idx index {} is outside its {}-entry table", index, entries));
+}
+
+constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault};
 
 } // namespace
 
