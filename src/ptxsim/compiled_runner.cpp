@@ -2,6 +2,7 @@
 // compiled function, with the interpreter's block memory and its address translation.
 #include <fmt/format.h>
 
+#include "ptxsim/compiled_numerics.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/module_impl.h"
 #include "ptxsim/scheduler.h"
@@ -40,7 +41,7 @@ uint8_t* compiled_translate(CompiledThread* thread, uint32_t space, uint64_t add
     return p;
 }
 
-constexpr CompiledRuntime kRuntime{&compiled_translate};
+constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_f32_op, &compiled_f64_op, &compiled_cvt};
 
 } // namespace
 
