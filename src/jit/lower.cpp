@@ -67,6 +67,26 @@ LLVMValueRef Lowering::translate(ptx::StateSpace space, LLVMValueRef address, un
     return p;
 }
 
+LLVMValueRef Lowering::runtime_float(Type t, uint32_t code, std::array<LLVMValueRef, 3> sources) {
+    LLVMTypeRef ft = llvm_type(t);
+    LLVMTypeRef params[4] = {ir.i32, ft, ft, ft};
+    LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ft, params, 4, 0);
+    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
+    const unsigned offset = t == Type::F32 ? ptxsim::kRuntimeF32Op : ptxsim::kRuntimeF64Op;
+    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, offset), 8);
+    for (LLVMValueRef& s : sources)
+        if (!s) s = ir.bitcast(ir.constant(ir.int_type(ptx::type_bits(t)), 0), ft);
+    return ir.call(fn_type, fn, {ir.constant(ir.i32, code), sources[0], sources[1], sources[2]});
+}
+
+LLVMValueRef Lowering::runtime_cvt(uint64_t code, LLVMValueRef a) {
+    LLVMTypeRef params[2] = {ir.i64, ir.i64};
+    LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i64, params, 2, 0);
+    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
+    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeCvt), 8);
+    return ir.call(fn_type, fn, {ir.constant(ir.i64, code), a});
+}
+
 // --- registers and operands ---
 
 Expected<Lowering::Reg> Lowering::reg(std::string_view name) {
@@ -168,11 +188,10 @@ Expected<LLVMValueRef> Lowering::value(const ast::Operand& o, Type t) {
         return v;
     }
     if (o.kind != ast::OperandKind::Name || o.negated) return refuse("expected a register or an immediate");
-    // A register (PTX also lets a scoped one go without '%': `{ .reg .b16 h; ... }`), else a special register.
-    if (o.name.starts_with("%") || o.name == "WARP_SZ" || reg(o.name)) {
-        bool is_reg = false;
-        for (auto it = m_scopes.rbegin(); it != m_scopes.rend() && !is_reg; ++it)
-            is_reg = it->regs.contains(o.name) || it->range_regs.contains(o.name);
+    bool is_reg = false; // a declared register (whatever its name: `.reg .b16 h;` is one too)
+    for (auto it = m_scopes.rbegin(); it != m_scopes.rend() && !is_reg; ++it)
+        is_reg = it->regs.contains(o.name) || it->range_regs.contains(o.name);
+    if (is_reg || o.name.starts_with("%") || o.name == "WARP_SZ") {
         if (!is_reg && !reg(o.name)) {
             LLVMValueRef s = D4R_TRY(special(o.name));
             if (ptx::type_bits(t) != 32) return refuse(fmt::format("special register '{}' is 32 bits", o.name));

@@ -1,5 +1,7 @@
-// Lowering setp, selp and predicate logic (lower.h) as the interpreter compares (src/ptxsim/ops_compare.cpp): float
-// compares ordered or unordered as the operator says, .ftz flushes f32 operands, a compare combines with a predicate.
+// Lowering setp, set, selp, slct and predicate logic (lower.h) as the interpreter compares
+// (src/ptxsim/ops_compare.cpp): float compares ordered or unordered as the operator says, .ftz flushes f32 operands, a
+// compare combines with a predicate; set writes all ones or 1.0, slct selects whole registers by the sign of its
+// selector.
 #include <fmt/format.h>
 
 #include "jit/float_rules.h"
@@ -82,8 +84,8 @@ Status Lowering::lower_compare(const ptx::Compare& op) {
     using Combine = ptx::Compare::Combine;
     const ast::Instruction& in = *current;
     const Type t = op.type;
-    switch (op.op) {
-    case Op::Setp: {
+    // setp and set: the comparison, combined with the predicate operand after the compared values.
+    auto compare = [&]() -> Expected<std::pair<LLVMValueRef, LLVMValueRef>> { // (combined, combined complement)
         const bool fp = t == Type::F32 || t == Type::F64;
         if (!fp && !ptx::is_integer(t)) return refuse("half-precision compares are not compiled yet");
         if (in.operands.size() < 1 + op.sources) return refuse("missing operands");
@@ -118,16 +120,46 @@ Status Lowering::lower_compare(const ptx::Compare& op) {
             }
             return v;
         };
+        return std::pair{combine(c), combine(ir.not_(c))};
+    };
+    switch (op.op) {
+    case Op::Setp: {
+        const auto [p_value, q_value] = D4R_TRY(compare());
         const ast::Operand& d = in.operands[0];
         if (op.dst_kind == ptx::Compare::Dst::PredPair) {
             ast::Operand p, q;
             p.kind = q.kind = ast::OperandKind::Name;
             p.name = d.name;
             q.name = d.name2;
-            D4R_TRY(assign(p, Type::Pred, combine(c)));
-            return assign(q, Type::Pred, combine(ir.not_(c)));
+            D4R_TRY(assign(p, Type::Pred, p_value));
+            return assign(q, Type::Pred, q_value);
         }
-        return assign(d, Type::Pred, combine(c));
+        return assign(d, Type::Pred, p_value);
+    }
+    case Op::Set: { // all ones, or 1.0 for an .f32 destination, where the combined test holds (a 32-bit word)
+        LLVMValueRef holds = D4R_TRY(compare()).first;
+        const uint64_t one = op.dst == Type::F32 ? 0x3f800000u : 0xffffffffu;
+        return assign(in.operands[0], Type::B32, ir.select(holds, ir.constant(ir.i32, one), ir.constant(ir.i32, 0)));
+    }
+    case Op::Slct: { // c >= 0 ? a : b, c .s32 or .f32 (-0.0 >= 0 holds, NaN selects b; .ftz flushes it)
+        const unsigned bits = ptx::type_bits(t);
+        if (bits != 32 && bits != 64) return refuse("slct of a narrow type is not compiled yet");
+        if (in.operands.size() != 4) return refuse("expected four operands");
+        auto word = [&](const ast::Operand& o) -> Expected<LLVMValueRef> { // the value's bits
+            LLVMValueRef v = D4R_TRY(value(o, t));
+            return (t == Type::F32 || t == Type::F64) ? ir.bitcast(v, ir.int_type(bits)) : v;
+        };
+        LLVMValueRef a = D4R_TRY(word(in.operands[1])), b = D4R_TRY(word(in.operands[2]));
+        LLVMValueRef take_a;
+        if (op.src[2] == Type::S32) {
+            take_a = ir.icmp(abi::D4R_LLVMIntSGE, D4R_TRY(value(in.operands[3], Type::S32)), ir.constant(ir.i32, 0));
+        } else {
+            FloatRules fr{ir, true};
+            LLVMValueRef c = D4R_TRY(value(in.operands[3], Type::F32));
+            if (op.ftz) c = fr.flush(c);
+            take_a = ir.fcmp(abi::D4R_LLVMRealOGE, c, ir.f32_bits(0));
+        }
+        return assign(in.operands[0], bits == 64 ? Type::B64 : Type::B32, ir.select(take_a, a, b));
     }
     case Op::Selp: {
         if (in.operands.size() != 4) return refuse("expected four operands");
@@ -144,9 +176,8 @@ Status Lowering::lower_compare(const ptx::Compare& op) {
     }
     case Op::Not:
         return assign(in.operands[0], Type::Pred, ir.not_(D4R_TRY(value(in.operands[1], Type::Pred))));
-    default:
-        return refuse("set and slct are not compiled yet");
     }
+    return refuse("this comparison is not compiled yet");
 }
 
 } // namespace d4r::jit

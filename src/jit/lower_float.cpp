@@ -1,8 +1,10 @@
-// Lowering f32/f64 arithmetic and cvt between integers and f32/f64 (lower.h) with the interpreter's rules
-// (src/ptxsim/ops_float.cpp, ops_cvt.cpp; docs/numerics.md): f32 NaN results are canonical, f64 NaN results the
-// quieted operand the H200 picks, .ftz flushes inputs and results (tininess after rounding), .sat clamps to [0, 1],
-// float-to-integer conversions saturate. Directed rounding, .approx functions and half precision are refused for
-// now (the kernel runs interpreted).
+// Lowering f32/f64 arithmetic and cvt (lower.h) with the interpreter's rules (src/ptxsim/ops_float.cpp, ops_cvt.cpp;
+// docs/numerics.md). Round-to-nearest arithmetic and the plain conversions between integers, f32 and f64 are spelled
+// in IR (f32 NaN results are canonical, f64 NaN results the quieted operand the H200 picks, .ftz flushes inputs and
+// results with tininess after rounding, .sat clamps to [0, 1], float-to-integer conversions saturate). Everything
+// else — directed rounding, the .approx and .full forms, .xorsign.abs, half precision, tf32, FP8 and the packed
+// conversions — calls ptxsim's numerics helpers, which run the interpreter's own scalar functions for one lane
+// (CompiledRuntime, src/ptxsim/scalar_float.h, scalar_cvt.h), so there is one implementation of each rule.
 #include <fmt/format.h>
 
 #include "jit/float_rules.h"
@@ -12,17 +14,52 @@ namespace d4r::jit {
 
 using ptx::Round;
 
+namespace {
+
+// testp's test of X (ptxsim's testp_lane): finite, infinite, a number, NaN, normal (zero counts as normal, ISA) or
+// subnormal, from the exponent and the magnitude's bits.
+LLVMValueRef testp(FloatRules& fr, ptx::FloatArith::Test test, LLVMValueRef x) {
+    using Test = ptx::FloatArith::Test;
+    IrBuilder& ir = fr.ir;
+    LLVMValueRef magnitude = ir.and_(fr.bits(x), fr.k(fr.exponent_mask() | (fr.exponent_mask() - 1)));
+    LLVMValueRef exponent = ir.and_(magnitude, fr.k(fr.exponent_mask()));
+    LLVMValueRef exponent_zero = ir.icmp(abi::D4R_LLVMIntEQ, exponent, fr.k(0));
+    LLVMValueRef exponent_full = ir.icmp(abi::D4R_LLVMIntEQ, exponent, fr.k(fr.exponent_mask()));
+    LLVMValueRef zero = ir.icmp(abi::D4R_LLVMIntEQ, magnitude, fr.k(0));
+    LLVMValueRef infinite = ir.icmp(abi::D4R_LLVMIntEQ, magnitude, fr.k(fr.exponent_mask()));
+    switch (test) {
+    case Test::Finite:
+        return ir.not_(exponent_full);
+    case Test::Infinite:
+        return infinite;
+    case Test::Number:
+        return ir.icmp(abi::D4R_LLVMIntULE, magnitude, fr.k(fr.exponent_mask()));
+    case Test::NotANumber:
+        return ir.icmp(abi::D4R_LLVMIntUGT, magnitude, fr.k(fr.exponent_mask()));
+    case Test::Normal:
+        return ir.or_(ir.and_(ir.not_(exponent_zero), ir.not_(exponent_full)), zero);
+    case Test::Subnormal:
+        return ir.and_(exponent_zero, ir.not_(zero));
+    }
+    return ir.constant(ir.i1, 0);
+}
+
+} // namespace
+
 // --- f32 and f64 ---
 
 Status Lowering::lower_float(const ptx::FloatArith& op) {
     using Op = ptx::FloatArith::Op;
     const ast::Instruction& in = *current;
-    if (op.round && *op.round != Round::Rn) return refuse("directed rounding is not compiled yet");
-    if (op.approx || op.full) return refuse(".approx and .full are not compiled yet");
     const bool f32 = op.type == Type::F32;
     FloatRules fr{ir, f32};
     const Type t = op.type;
+    if (t != Type::F32 && t != Type::F64) return refuse("a floating-point type the JIT does not lower");
     if (in.operands.size() < 1 + op.sources) return refuse("missing operands");
+    if (op.op == Op::Testp) {
+        LLVMValueRef x = D4R_TRY(value(in.operands[1], t));
+        return assign(in.operands[0], Type::Pred, testp(fr, op.test, x));
+    }
     std::vector<LLVMValueRef> s;
     for (unsigned k = 0; k < op.sources; ++k) {
         if (op.op == Op::Fma && k < 2 && fused_multiplicands[k])
@@ -33,6 +70,26 @@ Status Lowering::lower_float(const ptx::FloatArith& op) {
     if (op.op == Op::Fma && in.contracted) { // fused from a mul and a sub: neg as the interpreter computes it
         if (in.contracted & ptx::kNegateProduct) s[0] = fr.neg_or_abs(s[0], false);
         if (in.contracted & ptx::kNegateAddend) s[2] = fr.neg_or_abs(s[2], false);
+    }
+    if (op.op == Op::Copysign) { // b with a's sign, bit for bit (std::copysign keeps a NaN's payload)
+        LLVMValueRef sign = ir.and_(fr.bits(s[0]), fr.k(fr.sign_bit()));
+        LLVMValueRef magnitude = ir.and_(fr.bits(s[1]), fr.k(~fr.sign_bit() & (f32 ? 0xffffffffull : ~0ull)));
+        return assign(in.operands[0], t, fr.from_bits(ir.or_(magnitude, sign)));
+    }
+    // Round to nearest: in IR below, with the forms the interpreter computes exactly as their .rn form (sqrt.approx,
+    // rcp.approx.f32, div.full: ops_float.cpp's emit_float); everything else by the interpreter's function.
+    const bool nearest = !op.round || *op.round == Round::Rn;
+    const bool exact_form = !op.approx && !op.full &&
+                            (op.op == Op::Add || op.op == Op::Sub || op.op == Op::Mul || op.op == Op::Div ||
+                             op.op == Op::Fma || op.op == Op::Min || op.op == Op::Max || op.op == Op::Abs ||
+                             op.op == Op::Neg || op.op == Op::Sqrt || op.op == Op::Rcp);
+    const bool as_rn = (op.op == Op::Sqrt && op.approx) || (op.op == Op::Rcp && op.approx && f32) ||
+                       (op.op == Op::Div && op.full && !op.approx);
+    const bool in_ir = nearest && !op.xorsign && (exact_form || as_rn);
+    if (!in_ir) {
+        std::array<LLVMValueRef, 3> sources{};
+        for (size_t k = 0; k < s.size() && k < 3; ++k) sources[k] = s[k];
+        return assign(in.operands[0], t, runtime_float(t, ptxsim::float_op_code(op), sources));
     }
     if (op.ftz)
         for (LLVMValueRef& v : s) v = fr.flush(v);
@@ -70,7 +127,6 @@ Status Lowering::lower_float(const ptx::FloatArith& op) {
         break;
     case Op::Min:
     case Op::Max: {
-        if (op.xorsign) return refuse(".xorsign.abs is not compiled yet");
         const bool is_max = op.op == Op::Max;
         LLVMValueRef a = s[0], b = s[1];
         LLVMValueRef an = fr.is_nan(a), bn = fr.is_nan(b);
@@ -108,17 +164,62 @@ Status Lowering::lower_float(const ptx::FloatArith& op) {
 
 // --- cvt ---
 
-Status Lowering::lower_cvt(const ptx::Cvt& op) {
+// A cvt by ptxsim's helper (the interpreter's scalar conversion). The operands are read and written with the widths
+// the interpreter's decoder gives them (ops_cvt.cpp): the types of the Convert form, else 32-bit words, 16-bit ones
+// for FP8 pairs and the FromFp8 source.
+Status Lowering::lower_cvt_by_runtime(const ptx::Cvt& op) {
+    using Form = ptx::Cvt::Form;
     const ast::Instruction& in = *current;
-    if (op.form != ptx::Cvt::Form::Convert) return refuse("this cvt form is not compiled yet");
-    if (op.relu || op.satfinite) return refuse(".relu/.satfinite are not compiled yet");
+    auto bits_of = [&](const ast::Operand& o, Type t) -> Expected<LLVMValueRef> {
+        LLVMValueRef v = D4R_TRY(value(o, t));
+        if (t == Type::F32 || t == Type::F64) v = ir.bitcast(v, ir.int_type(ptx::type_bits(t)));
+        return ir.resize(v, 64, false);
+    };
+    LLVMValueRef a = nullptr;
+    Type dst = Type::B32;
+    switch (op.form) {
+    case Form::Convert:
+        if (ptx::type_bits(op.src) > 64 || ptx::type_bits(op.dst) > 64)
+            return refuse("a cvt type the JIT does not lower");
+        a = D4R_TRY(bits_of(in.operands[1], op.src));
+        dst = op.dst;
+        break;
+    case Form::Pack: // the first source in the high half
+        a = ir.or_(ir.shl(D4R_TRY(bits_of(in.operands[1], Type::F32)), ir.constant(ir.i64, 32)),
+                   D4R_TRY(bits_of(in.operands[2], Type::F32)));
+        break;
+    case Form::ToTf32:
+        a = D4R_TRY(bits_of(in.operands[1], Type::B32));
+        break;
+    case Form::ToFp8:
+        if (op.src == Type::F32)
+            a = ir.or_(ir.shl(D4R_TRY(bits_of(in.operands[1], Type::F32)), ir.constant(ir.i64, 32)),
+                       D4R_TRY(bits_of(in.operands[2], Type::F32)));
+        else
+            a = D4R_TRY(bits_of(in.operands[1], Type::B32));
+        dst = Type::B16;
+        break;
+    case Form::FromFp8:
+        a = D4R_TRY(bits_of(in.operands[1], Type::B16));
+        break;
+    }
+    LLVMValueRef r = ir.resize(runtime_cvt(ptxsim::cvt_op_code(op), a), ptx::type_bits(dst), false);
+    if (dst == Type::F32 || dst == Type::F64) r = ir.bitcast(r, llvm_type(dst));
+    return assign(in.operands[0], dst, r);
+}
+
+Status Lowering::lower_cvt(const ptx::Cvt& op) {
+    using Form = ptx::Cvt::Form;
+    const ast::Instruction& in = *current;
     const Type dt = op.dst, at = op.src;
     auto is_fp = [](Type x) { return x == Type::F32 || x == Type::F64; };
     auto is_int = [](Type x) { return ptx::is_integer(x); };
-    if (!(is_fp(dt) || is_int(dt)) || !(is_fp(at) || is_int(at)))
-        return refuse("half-precision conversions are not compiled yet");
-    if (op.round && *op.round != Round::Rn) return refuse("directed rounding is not compiled yet");
-    if (in.operands.size() != 2) return refuse("expected two operands");
+    if (in.operands.size() != 1 + op.sources) return refuse("unexpected operand count");
+    // In IR: the conversions between integers, f32 and f64 that round to nearest (or to an integer), without
+    // .relu/.satfinite, and integer ones without .sat. Everything else by the interpreter's function.
+    const bool in_ir = op.form == Form::Convert && !op.relu && !op.satfinite && (is_fp(dt) || is_int(dt)) &&
+                       (is_fp(at) || is_int(at)) && (!op.round || *op.round == Round::Rn);
+    if (!in_ir) return lower_cvt_by_runtime(op);
     LLVMValueRef a = D4R_TRY(value(in.operands[1], at));
     const unsigned dbits = ptx::type_bits(dt);
     LLVMValueRef r = nullptr;
@@ -142,7 +243,7 @@ Status Lowering::lower_cvt(const ptx::Cvt& op) {
         };
         FloatRules dbl{ir, false};
         if (is_int(dt)) {
-            if (!op.int_round) return refuse("float-to-integer cvt without an integer rounding");
+            if (!op.int_round) return lower_cvt_by_runtime(op);
             x = round_integer(x, *op.int_round);
             // NaN: a 64-bit destination, or an f64 source to 32 bits, gives the sign-bit pattern; otherwise 0.
             uint64_t nan_bits = 0;

@@ -57,6 +57,12 @@ public:
     // ptxsim's translate() for the current instruction: the host pointer, or the fault path.
     LLVMValueRef translate(ptx::StateSpace space, LLVMValueRef address, unsigned bytes, bool write);
 
+    // ptxsim's numerics helpers (CompiledRuntime::f32_op, f64_op, cvt): one lane computed by the interpreter's own
+    // scalar functions, for what the lowering does not spell in IR. runtime_float: T is F32 or F64, SOURCES its
+    // values (nullptr for those the instruction lacks). runtime_cvt: A and the result are i64 bits.
+    LLVMValueRef runtime_float(Type t, uint32_t code, std::array<LLVMValueRef, 3> sources);
+    LLVMValueRef runtime_cvt(uint64_t code, LLVMValueRef a);
+
     // The address an [address] operand names, as a 64-bit value in SPACE (a register base plus offset, a variable's
     // address, or an absolute immediate), and whether it is known at compile time.
     struct Address {
@@ -76,6 +82,7 @@ public:
     Status lower_simd(const ptx::PackedInt& op);
     Status lower_float(const ptx::FloatArith& op);
     Status lower_cvt(const ptx::Cvt& op);
+    Status lower_cvt_by_runtime(const ptx::Cvt& op);
     Status lower_compare(const ptx::Compare& op);
     Status lower_move(const ptx::Move& op);
     Status lower_memory(const ptx::MemoryAccess& op);

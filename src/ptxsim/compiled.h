@@ -12,6 +12,8 @@
 //   - Memory goes through the interpreter's address translation (CompiledRuntime::translate): the same
 //     windows, ranges and faults. A fault stops the block; the launch reports it as the interpreter does,
 //     naming the instruction's line (CompiledKernel::sites).
+//   - Numerics the compiled code does not spell itself come from the interpreter's own scalar functions
+//     (CompiledRuntime::f32_op, f64_op, cvt), so both compute the same bits.
 //   - LaunchConfig::compiled runs a launch with the compiled kernel; launch() runs it interpreted instead
 //     (silently: the caller chose) when the launch needs what compiled code does not do (an instruction
 //     budget, a cooperative launch).
@@ -31,6 +33,11 @@
 #include "ptx/ast.h"
 #include "ptx/module_index.h"
 #include "ptx/types.h"
+
+namespace d4r::ptx {
+struct FloatArith;
+struct Cvt;
+} // namespace d4r::ptx
 
 namespace d4r::ptxsim {
 
@@ -77,17 +84,36 @@ static_assert(offsetof(CompiledThread, dynamic_shared_bytes) == kThreadDynamicSh
 static_assert(offsetof(CompiledThread, fault_site) == kThreadFaultSite);
 static_assert(offsetof(CompiledThread, state) == kThreadState);
 
-// The spaces translate() takes (ptx::StateSpace's values): Generic, Global, Shared, Local, Const, Param (of the
-// kernel). WRITE: a store. Returns the host pointer of the BYTES at ADDRESS, or null after recording the fault
-// the interpreter records for it (then the compiled code stores `fault_site` and returns kCompiledFault).
-// branch_fault() records the fault of a brx.idx whose INDEX is outside its table of ENTRIES, as the interpreter
-// does (then the compiled code stores `fault_site` and returns kCompiledFault).
+// What compiled code calls in ptxsim.
+//   - translate: the spaces it takes are ptx::StateSpace's values: Generic, Global, Shared, Local, Const, Param (of
+//     the kernel). WRITE: a store. Returns the host pointer of the BYTES at ADDRESS, or null after recording the
+//     fault the interpreter records for it (then the compiled code stores `fault_site` and returns kCompiledFault).
+//   - branch_fault: records the fault of a brx.idx whose INDEX is outside its table of ENTRIES, as the interpreter
+//     does (then the compiled code stores `fault_site` and returns kCompiledFault).
+//   - f32_op, f64_op: one lane of the f32/f64 instruction CODE (float_op_code) on its sources in operand order
+//     (those it does not have: 0), computed by the interpreter's own scalar functions (scalar_float.h) in the
+//     instruction's rounding mode, .ftz and .sat included. For what the lowering does not spell in IR itself.
+//   - cvt: one lane of the cvt CODE (cvt_op_code) on the source's bits A (zero-extended; the forms with two
+//     sources: the first in the high 32 bits, the second in the low 32), the interpreter's own conversion
+//     (scalar_cvt.h); the result's bits, zero-extended.
 struct CompiledRuntime {
     uint8_t* (*translate)(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write);
     void (*branch_fault)(CompiledThread* thread, uint32_t index, uint32_t entries);
+    float (*f32_op)(uint32_t code, float a, float b, float c);
+    double (*f64_op)(uint32_t code, double a, double b, double c);
+    uint64_t (*cvt)(uint64_t code, uint64_t a);
 };
-inline constexpr unsigned kRuntimeTranslate = 0, kRuntimeBranchFault = 8;
+inline constexpr unsigned kRuntimeTranslate = 0, kRuntimeBranchFault = 8, kRuntimeF32Op = 16, kRuntimeF64Op = 24,
+                          kRuntimeCvt = 32;
 static_assert(offsetof(CompiledRuntime, branch_fault) == kRuntimeBranchFault);
+static_assert(offsetof(CompiledRuntime, f32_op) == kRuntimeF32Op);
+static_assert(offsetof(CompiledRuntime, f64_op) == kRuntimeF64Op);
+static_assert(offsetof(CompiledRuntime, cvt) == kRuntimeCvt);
+
+// The CODE of f32_op/f64_op for an f32/f64 instruction (not testp, whose result is a predicate), and of cvt for a
+// cvt: what the interpreter's handler for it reads of its modifiers.
+uint32_t float_op_code(const ptx::FloatArith& f);
+uint64_t cvt_op_code(const ptx::Cvt& c);
 
 // A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
 // barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has

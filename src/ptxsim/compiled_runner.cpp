@@ -2,6 +2,7 @@
 // compiled function, with the interpreter's block memory and its address translation.
 #include <fmt/format.h>
 
+#include "ptxsim/compiled_numerics.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/module_impl.h"
 #include "ptxsim/scheduler.h"
@@ -47,7 +48,8 @@ void compiled_branch_fault(CompiledThread* thread, uint32_t index, uint32_t entr
           fmt::format("brx.idx index {} is outside its {}-entry table", index, entries));
 }
 
-constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault};
+constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op, &compiled_f64_op,
+                                   &compiled_cvt};
 
 } // namespace
 

@@ -3,7 +3,8 @@
 //
 // Promise: one dispatcher for every instruction family. by_type maps a type suffix to a C++ type and
 // hands PICK a TypeTag of it; select_round and select_flags turn a runtime rounding mode or runtime
-// flags into template arguments of PICK (a generic lambda, `[]<bool A, bool B>() { return &exec<A, B>; }`).
+// flags into template arguments of PICK (a generic lambda, `[]<bool A, bool B>() { return &exec<A, B>; }`; they
+// return what PICK returns, so the JIT's numerics helpers pick their scalar functions with them too).
 // The executors are the same template instantiations the lambdas name, so dispatching costs nothing at
 // run time; a type outside the accepted kinds gives nullptr, which InstrDecoder::emit_op reports.
 #pragma once
@@ -83,7 +84,7 @@ ExecFn by_type(Type t, const Pick& pick) {
 
 // PICK.operator()<R>() for the rounding mode R; .rna and anything else count as .rn.
 template <class Pick>
-ExecFn select_round(Round r, const Pick& pick) {
+auto select_round(Round r, const Pick& pick) {
     switch (r) {
     case Round::Rz:
         return pick.template operator()<Round::Rz>();
@@ -98,7 +99,7 @@ ExecFn select_round(Round r, const Pick& pick) {
 
 // PICK.operator()<FLAGS[0], ..., FLAGS[N-1]>().
 template <size_t N, class Pick, bool... B>
-ExecFn select_flags(const std::array<bool, N>& flags, const Pick& pick) {
+auto select_flags(const std::array<bool, N>& flags, const Pick& pick) {
     if constexpr (sizeof...(B) == N)
         return pick.template operator()<B...>();
     else

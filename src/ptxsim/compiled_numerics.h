@@ -1,0 +1,12 @@
+// ptxsim internals: the numerics helpers of CompiledRuntime (compiled.h), for compiled_runner.cpp's runtime table.
+#pragma once
+
+#include <cstdint>
+
+namespace d4r::ptxsim {
+
+float compiled_f32_op(uint32_t code, float a, float b, float c);
+double compiled_f64_op(uint32_t code, double a, double b, double c);
+uint64_t compiled_cvt(uint64_t code, uint64_t a);
+
+} // namespace d4r::ptxsim

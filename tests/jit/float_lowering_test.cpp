@@ -1,0 +1,203 @@
+// The PTX JIT's floating-point and cvt lowering (src/jit/lower_float.cpp, lower_compare.cpp) against ptxsim's
+// interpreter: one-instruction kernels (ptxsim_test_util.h's op_kernel) run interpreted and compiled on edge values
+// (zeros, subnormals, the smallest normal, huge values, infinities, quiet, signalling and negative NaNs) paired with
+// random bits. Each kernel must compile, and every bit of every result must be the interpreter's. The corpus
+// (d4r_ptxsim_conformance_jit_tests) holds the H200's answers; this covers the forms and operand pairings it lacks.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../ptxsim/ptxsim_test_util.h"
+#include "jit/kernel_compiler.h"
+
+using namespace d4r;
+using namespace d4r::ptxsim;
+using namespace d4r::ptxsim::test;
+
+namespace {
+
+template <class T>
+T from_bits(uint64_t b) {
+    T v{};
+    std::memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+// Edge values of T's width followed by random bits: N values in all.
+template <class T>
+std::vector<T> inputs(uint64_t seed, size_t n = 256) {
+    std::vector<uint64_t> bits;
+    if constexpr (sizeof(T) == 8) {
+        bits = {0,
+                0x8000000000000000ull,
+                0x3ff0000000000000ull,
+                0xbff8000000000000ull,
+                1,
+                0x000fffffffffffffull,
+                0x0010000000000000ull,
+                0x8010000000000000ull,
+                0x7fefffffffffffffull,
+                0x7ff0000000000000ull,
+                0xfff0000000000000ull,
+                0x7ff8000000000000ull,
+                0x7ff0000000000001ull,
+                0xfff8000012345678ull,
+                0x3fe0000000000000ull,
+                0x47efffffe0000000ull, // just above FLT_MAX
+                0x3690000000000000ull, // 2^-150
+                0x40effc0000000000ull, // 65504
+                0xc0f0000000000000ull,
+                0x41dfffffffc00000ull}; // 2^31 - 1
+    } else if constexpr (sizeof(T) == 4) {
+        bits = {0,          0x80000000, 0x3f800000, 0xbfc00000, 1,          0x007fffff, 0x00800000,
+                0x80800000, 0x7f7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0xffc12345,
+                0x3f000000, 0x477fe000, 0x477ff000, 0x7e800000, 0x4f000000, 0xcf000001, 0x43e00000};
+    } else {
+        bits = {0,      0x8000, 0x3c00, 0xbc00, 1,      0x03ff, 0x0400, 0x7bff, 0x7c00, 0xfc00,
+                0x7e00, 0x7c01, 0xfe12, 0x3f80, 0x7f80, 0x7fc0, 0x0080, 0x007f, 0x3c7e, 0x4b7f};
+    }
+    TestRng rng(seed);
+    std::vector<T> out;
+    for (size_t i = 0; i < n; ++i) {
+        // The edge values paired with each other (the seed rotates them) and with random bits.
+        const uint64_t b = i < bits.size() * 4 ? bits[(i + seed * (i / bits.size())) % bits.size()] : rng.next();
+        out.push_back(from_bits<T>(b));
+    }
+    return out;
+}
+
+// BODY run over A, B, C interpreted and compiled: the kernel compiles and the results agree bit for bit.
+template <class D, class A, class B = A, class C = A>
+void expect_compiled_matches(const std::string& body, std::vector<A> a, std::vector<B> b = {}, std::vector<C> c = {}) {
+    SCOPED_TRACE(body);
+    const size_t n = a.size();
+    const size_t padded = (n + 63) / 64 * 64;
+    a.resize(padded);
+    b.resize(padded);
+    c.resize(padded);
+    const std::string text =
+        op_kernel(body, reg_type<A>(), reg_type<B>(), reg_type<C>(), reg_type<D>(), mem_type<A>(), mem_type<B>(),
+                  mem_type<C>(), mem_type<D>(), sizeof(A), sizeof(B), sizeof(C), sizeof(D));
+    auto m = load_ok(text, "op.ptx");
+    ASSERT_TRUE(m);
+    auto compiler = jit::KernelCompiler::instance();
+    ASSERT_TRUE(compiler) << compiler.error().text();
+    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "op")));
+    ASSERT_TRUE(compiled) << compiled.error().text();
+    std::vector<D> results[2];
+    for (int jit = 0; jit < 2; ++jit) {
+        Device dev;
+        DevicePtr pd = upload(dev, std::vector<D>(padded));
+        DevicePtr pa = upload(dev, a), pb = upload(dev, b), pc = upload(dev, c);
+        Params p(kernel_of(*m, "op"));
+        p.set(0, pd).set(1, pa).set(2, pb).set(3, pc);
+        LaunchConfig cfg = config({static_cast<uint32_t>(padded / 64)}, {64});
+        if (jit) {
+            cfg.compiled = *compiled;
+            cfg.instruction_budget = 0;
+        }
+        run_ok(dev, *m, "op", cfg, p);
+        results[jit] = download<D>(dev, pd, n);
+    }
+    for (size_t i = 0; i < n; ++i)
+        ASSERT_EQ(bits_of(results[1][i]), bits_of(results[0][i]))
+            << "element " << i << ": a " << std::hex << bits_of(a[i]) << " b " << bits_of(b[i]) << " c "
+            << bits_of(c[i]);
+}
+
+} // namespace
+
+TEST(JitFloatLowering, F32ArithmeticWithDirectedRoundingFtzAndSat) {
+    for (const char* body : {"add.rz.ftz.sat.f32 %d, %a, %b;", "add.rp.f32 %d, %a, %b;", "sub.rm.ftz.f32 %d, %a, %b;",
+                             "mul.rp.ftz.f32 %d, %a, %b;", "mul.rz.sat.f32 %d, %a, %b;", "div.rz.ftz.f32 %d, %a, %b;",
+                             "div.rm.f32 %d, %a, %b;", "div.approx.ftz.f32 %d, %a, %b;", "div.approx.f32 %d, %a, %b;",
+                             "div.full.ftz.f32 %d, %a, %b;", "fma.rm.ftz.sat.f32 %d, %a, %b, %c;",
+                             "fma.rp.f32 %d, %a, %b, %c;", "mad.rz.ftz.f32 %d, %a, %b, %c;"})
+        expect_compiled_matches<float>(body, inputs<float>(1), inputs<float>(2), inputs<float>(3));
+}
+
+TEST(JitFloatLowering, F32FunctionsAndSignOperations) {
+    for (const char* body :
+         {"sqrt.rp.ftz.f32 %d, %a;", "sqrt.rz.f32 %d, %a;", "sqrt.approx.ftz.f32 %d, %a;", "rcp.rm.ftz.f32 %d, %a;",
+          "rcp.approx.f32 %d, %a;", "rsqrt.approx.ftz.f32 %d, %a;", "sin.approx.ftz.f32 %d, %a;",
+          "cos.approx.f32 %d, %a;", "lg2.approx.ftz.f32 %d, %a;", "ex2.approx.f32 %d, %a;", "tanh.approx.f32 %d, %a;",
+          "copysign.f32 %d, %a, %b;", "min.xorsign.abs.f32 %d, %a, %b;", "max.NaN.xorsign.abs.f32 %d, %a, %b;",
+          "max.ftz.NaN.f32 %d, %a, %b;"})
+        expect_compiled_matches<float>(body, inputs<float>(4), inputs<float>(5));
+}
+
+TEST(JitFloatLowering, F64ArithmeticAndFunctions) {
+    for (const char* body :
+         {"add.rm.f64 %d, %a, %b;", "sub.rz.f64 %d, %a, %b;", "mul.rp.f64 %d, %a, %b;", "div.rp.f64 %d, %a, %b;",
+          "fma.rz.f64 %d, %a, %b, %c;", "sqrt.rm.f64 %d, %a;", "rcp.rz.f64 %d, %a;", "rcp.approx.ftz.f64 %d, %a;",
+          "rsqrt.approx.f64 %d, %a;", "rsqrt.approx.ftz.f64 %d, %a;", "copysign.f64 %d, %a, %b;"})
+        expect_compiled_matches<double>(body, inputs<double>(6), inputs<double>(7), inputs<double>(8));
+}
+
+TEST(JitFloatLowering, Testp) {
+    for (const char* test : {"finite", "infinite", "number", "notanumber", "normal", "subnormal"}) {
+        const std::string t = test;
+        expect_compiled_matches<uint32_t, float>("testp." + t + ".f32 %p1, %a; selp.u32 %d, 1, 0, %p1;",
+                                                 inputs<float>(9));
+        expect_compiled_matches<uint32_t, double>("testp." + t + ".f64 %p1, %a; selp.u32 %d, 1, 0, %p1;",
+                                                  inputs<double>(10));
+    }
+}
+
+TEST(JitFloatLowering, SetAndSlct) {
+    expect_compiled_matches<uint32_t, float>("set.ltu.u32.f32 %d, %a, %b;", inputs<float>(11), inputs<float>(12));
+    expect_compiled_matches<uint32_t, float>("setp.num.f32 %p1, %a, %a; set.ge.ftz.and.s32.f32 %d, %a, %b, %p1;",
+                                             inputs<float>(13), inputs<float>(14));
+    expect_compiled_matches<uint32_t, uint32_t>("set.hi.or.u32.u32 %d, %a, %b, %p0;", inputs<uint32_t>(15),
+                                                inputs<uint32_t>(16));
+    expect_compiled_matches<float, float>("set.neu.f32.f32 %d, %a, %b;", inputs<float>(17), inputs<float>(18));
+    expect_compiled_matches<float, float, float, uint32_t>("slct.f32.s32 %d, %a, %b, %c;", inputs<float>(19),
+                                                           inputs<float>(20), inputs<uint32_t>(21));
+    expect_compiled_matches<float, float>("slct.ftz.f32.f32 %d, %a, %b, %c;", inputs<float>(22), inputs<float>(23),
+                                          inputs<float>(24));
+    expect_compiled_matches<uint64_t, uint64_t, uint64_t, float>("slct.b64.f32 %d, %a, %b, %c;", inputs<uint64_t>(25),
+                                                                 inputs<uint64_t>(26), inputs<float>(27));
+}
+
+TEST(JitFloatLowering, CvtWithDirectedRounding) {
+    expect_compiled_matches<float, uint32_t>("cvt.rz.f32.s32 %d, %a;", inputs<uint32_t>(30));
+    expect_compiled_matches<float, uint32_t>("cvt.rp.f32.u32 %d, %a;", inputs<uint32_t>(31));
+    expect_compiled_matches<float, uint64_t>("cvt.rm.f32.s64 %d, %a;", inputs<uint64_t>(32));
+    expect_compiled_matches<double, uint64_t>("cvt.rz.f64.u64 %d, %a;", inputs<uint64_t>(33));
+    expect_compiled_matches<float, double>("cvt.rz.f32.f64 %d, %a;", inputs<double>(34));
+    expect_compiled_matches<float, double>("cvt.rp.ftz.sat.f32.f64 %d, %a;", inputs<double>(35));
+    expect_compiled_matches<float, double>("cvt.rm.ftz.f32.f64 %d, %a;", inputs<double>(36));
+    expect_compiled_matches<uint32_t, uint64_t>("cvt.sat.s32.s64 %d, %a;", inputs<uint64_t>(37));
+    expect_compiled_matches<uint32_t, uint32_t>("cvt.sat.u16.s32 %d, %a;", inputs<uint32_t>(38));
+}
+
+TEST(JitFloatLowering, CvtHalfPrecision) {
+    for (const char* body : {"cvt.rn.f16.f32 %d, %a;", "cvt.rz.bf16.f32 %d, %a;", "cvt.rm.f16.f32 %d, %a;",
+                             "cvt.rn.relu.f16.f32 %d, %a;", "cvt.rn.satfinite.bf16.f32 %d, %a;"})
+        expect_compiled_matches<uint16_t, float>(body, inputs<float>(40));
+    for (const char* body : {"cvt.rn.f16.f64 %d, %a;", "cvt.rp.bf16.f64 %d, %a;"})
+        expect_compiled_matches<uint16_t, double>(body, inputs<double>(41));
+    expect_compiled_matches<uint16_t, uint32_t>("cvt.rm.f16.s32 %d, %a;", inputs<uint32_t>(42));
+    expect_compiled_matches<float, uint16_t>("cvt.f32.f16 %d, %a;", inputs<uint16_t>(43));
+    expect_compiled_matches<float, uint16_t>("cvt.f32.bf16 %d, %a;", inputs<uint16_t>(44));
+    expect_compiled_matches<double, uint16_t>("cvt.f64.f16 %d, %a;", inputs<uint16_t>(45));
+    expect_compiled_matches<uint32_t, uint16_t>("cvt.rzi.s32.f16 %d, %a;", inputs<uint16_t>(46));
+}
+
+TEST(JitFloatLowering, CvtPackedTf32AndFp8) {
+    expect_compiled_matches<uint32_t, float>("cvt.rn.f16x2.f32 %d, %a, %b;", inputs<float>(50), inputs<float>(51));
+    expect_compiled_matches<uint32_t, float>("cvt.rz.relu.bf16x2.f32 %d, %a, %b;", inputs<float>(52),
+                                             inputs<float>(53));
+    for (const char* body :
+         {"cvt.rna.tf32.f32 %d, %a;", "cvt.rna.satfinite.tf32.f32 %d, %a;", "cvt.rz.tf32.f32 %d, %a;"})
+        expect_compiled_matches<uint32_t, uint32_t>(body, inputs<uint32_t>(54));
+    expect_compiled_matches<uint16_t, float>("cvt.rn.satfinite.e4m3x2.f32 %d, %a, %b;", inputs<float>(55),
+                                             inputs<float>(56));
+    expect_compiled_matches<uint16_t, float>("cvt.rn.satfinite.relu.e5m2x2.f32 %d, %a, %b;", inputs<float>(57),
+                                             inputs<float>(58));
+    expect_compiled_matches<uint16_t, uint32_t>("cvt.rn.satfinite.e4m3x2.f16x2 %d, %a;", inputs<uint32_t>(59));
+    expect_compiled_matches<uint32_t, uint16_t>("cvt.rn.f16x2.e4m3x2 %d, %a;", inputs<uint16_t>(60));
+    expect_compiled_matches<uint32_t, uint16_t>("cvt.rn.relu.f16x2.e5m2x2 %d, %a;", inputs<uint16_t>(61));
+}
