@@ -72,6 +72,7 @@ Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::compile(
     kernel->fn = reinterpret_cast<ptxsim::CompiledThreadFn>(static_cast<uintptr_t>(address));
     kernel->sites = std::move(lowered->sites);
     kernel->state_bytes = lowered->state_bytes;
+    kernel->collectives = std::move(lowered->collectives);
     return std::shared_ptr<const ptxsim::CompiledKernel>(std::move(kernel));
 }
 

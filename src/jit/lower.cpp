@@ -1,5 +1,6 @@
 // Lowering one kernel (lower.h): the function, its registers, operands, guards, labels and branches, and the
 // dispatch of each typed instruction to its family's lowering.
+#include <algorithm>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -282,42 +283,53 @@ Status Lowering::lower_control(const ptx::Control& op) {
         return lower_branch_table(in);
     case ptx::Control::Op::Exit:
     case ptx::Control::Op::Ret:
+        spill_shuffled(); // other lanes' shfl still read this thread's registers
         ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
         ir.position(ir.new_block("dead"));
         return ok_status();
     case ptx::Control::Op::Barrier:
         return lower_barrier(op);
+    case ptx::Control::Op::WarpSync:
+        return lower_warp_sync();
     default:
         return refuse("not compiled yet (threads run one after the other: no barriers, calls or traps)");
     }
 }
 
-// bar.sync / barrier.sync of the whole block: the thread saves the registers live after it and stops; it resumes
-// here (through the entry's switch) once every thread that has not exited waits at a barrier.
-Status Lowering::lower_barrier(const ptx::Control& op) {
-    const ast::Instruction& in = *current;
-    if (op.arrive || op.reduction != ptx::Control::Reduction::None || op.thread_count)
-        return refuse("bar.arrive, bar.red and barriers with a thread count are not compiled yet");
-    if (!in.guard.empty()) return refuse("a guarded barrier is not compiled yet");
-    if (!m_liveness || !m_dispatch) return refuse("internal: a barrier outside a kernel prepared for barriers");
-    const ast::Operand& id_operand = in.operands[op.barrier_id];
-    if (id_operand.kind != ast::OperandKind::Integer || id_operand.integer > 15)
-        return refuse("a barrier id that is not a constant 0..15");
+// A register's slot in the thread's state (kernels with barriers or collectives).
+uint32_t Lowering::state_offset(const Reg& r) {
+    auto [it, fresh] = m_state_offset.emplace(r.slot, m_state_bytes);
+    if (fresh) m_state_bytes += 8;
+    return it->second;
+}
+
+// The registers every stop keeps in the state whether live or not: those shfl reads from other lanes.
+void Lowering::spill_shuffled() {
+    if (m_shuffled.empty()) return;
+    LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
+    for (std::string_view name : m_shuffled) {
+        auto r = reg(name);
+        if (!r || r->bits == 1) continue;
+        ir.store(ir.load(ir.int_type(r->bits), r->slot), ir.field(state, state_offset(*r)), 1);
+    }
+}
+
+Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef state)>& before_return) {
+    if (!m_liveness || !m_dispatch) return refuse("internal: a stop in a kernel not prepared for stops");
     LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
     std::vector<std::pair<Reg, uint32_t>> saved;
     for (std::string_view name : m_liveness->live_after(m_index)) {
         auto r = reg(name);
         if (!r) continue; // not a register (a label, variable or special register)
-        auto [it, fresh] = m_state_offset.emplace(r->slot, m_state_bytes);
-        if (fresh) m_state_bytes += 8;
-        saved.emplace_back(*r, it->second);
+        saved.emplace_back(*r, state_offset(*r));
     }
     for (const auto& [r, offset] : saved) ir.store(ir.load(ir.int_type(r.bits), r.slot), ir.field(state, offset), 1);
-    const uint32_t resume = ++m_barriers;
+    spill_shuffled();
+    const uint32_t resume = ++m_stops;
     ir.store(ir.constant(ir.i32, resume), ir.field(state, ptxsim::kStateResume), 4);
-    ir.store(ir.constant(ir.i32, id_operand.integer), ir.field(state, ptxsim::kStateBarrier), 4);
-    ir.ret(ir.constant(ir.i32, ptxsim::kCompiledBarrier));
-    // Resumption: the saved registers back, then on after the barrier.
+    before_return(state);
+    ir.ret(ir.constant(ir.i32, status));
+    // Resumption: the saved registers back, then on.
     LLVMBasicBlockRef restore = ir.new_block("resume");
     LLVMBasicBlockRef after = ir.new_block("");
     ir.llvm().LLVMAddCase(m_dispatch, ir.constant(ir.i32, resume), restore);
@@ -327,8 +339,23 @@ Status Lowering::lower_barrier(const ptx::Control& op) {
         ir.store(ir.load(ir.int_type(r.bits), ir.field(state_again, offset), 1), r.slot);
     ir.br(after);
     ir.position(after);
-    m_mul_sources.clear(); // a multiply-add is not fused across a barrier (the mul's values are not kept)
+    m_mul_sources.clear(); // a multiply-add is not fused across a stop (the mul's values are not kept)
     return ok_status();
+}
+
+// bar.sync / barrier.sync of the whole block: the thread saves the registers live after it and stops; it resumes
+// here (through the entry's switch) once every thread that has not exited waits at a barrier.
+Status Lowering::lower_barrier(const ptx::Control& op) {
+    const ast::Instruction& in = *current;
+    if (op.arrive || op.reduction != ptx::Control::Reduction::None || op.thread_count)
+        return refuse("bar.arrive, bar.red and barriers with a thread count are not compiled yet");
+    if (!in.guard.empty()) return refuse("a guarded barrier is not compiled yet");
+    const ast::Operand& id_operand = in.operands[op.barrier_id];
+    if (id_operand.kind != ast::OperandKind::Integer || id_operand.integer > 15)
+        return refuse("a barrier id that is not a constant 0..15");
+    return suspend(ptxsim::kCompiledBarrier, [&](LLVMValueRef state) {
+        ir.store(ir.constant(ir.i32, id_operand.integer), ir.field(state, ptxsim::kStateBarrier), 4);
+    });
 }
 
 // brx.idx index, table: a switch over the function's .branchtargets list; an index outside it faults as
@@ -377,10 +404,7 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::Move>(&typed)) return lower_move(*op);
     if (const auto* op = std::get_if<ptx::MemoryAccess>(&typed)) return lower_memory(*op);
     if (const auto* op = std::get_if<ptx::Control>(&typed)) return lower_control(*op);
-    // activemask is the interpreter's converged group at this pc (exec_activemask reads w.active): which lanes run
-    // together, which threads run one after the other cannot know.
-    if (const auto* op = std::get_if<ptx::WarpCollective>(&typed); op && op->op == ptx::WarpCollective::Op::ActiveMask)
-        return refuse("activemask (the lanes running together) is not known to threads run one after the other");
+    if (const auto* op = std::get_if<ptx::WarpCollective>(&typed)) return lower_collective(*op);
     return refuse("this instruction family is not compiled yet");
 }
 
@@ -474,14 +498,30 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     bool barriers = false;
     for (const ast::Instruction& in : function.instructions) {
         const ptx::Modifiers m(in.opcode);
-        barriers = barriers || m.base() == "bar" || m.base() == "barrier";
+        const std::string_view base = m.base();
+        barriers = barriers || base == "bar" || base == "barrier" || base == "shfl" || base == "vote" ||
+                   base == "match" || base == "redux" || base == "activemask";
+        // shfl reads the register of its first source in other lanes too: every stop keeps it.
+        if (base == "shfl" && in.operands.size() > 1 && in.operands[1].kind == ast::OperandKind::Name)
+            m_shuffled.push_back(in.operands[1].name);
     }
     LLVMBasicBlockRef dispatch = nullptr;
     if (barriers) {
-        for (const ast::Statement& st : function.body)
-            if (st.kind == ast::Statement::Kind::BlockOpen)
-                return Error(ErrorCode::Unsupported,
-                             "a kernel with barriers and nested { } scopes is not compiled yet");
+        // Liveness goes by name: a register of a nested { } scope must not hide one of an enclosing scope.
+        std::vector<std::vector<std::string_view>> declared(1);
+        for (const ast::Statement& st : function.body) {
+            if (st.kind == ast::Statement::Kind::BlockOpen) declared.emplace_back();
+            if (st.kind == ast::Statement::Kind::BlockClose && declared.size() > 1) declared.pop_back();
+            if (st.kind != ast::Statement::Kind::Declaration) continue;
+            const std::string_view name = function.declarations[st.index].name;
+            for (const auto& scope : declared)
+                if (declared.size() > 1 && std::find(scope.begin(), scope.end(), name) != scope.end())
+                    return Error(ErrorCode::Unsupported,
+                                 fmt::format("line {}: '{}' hides a register of an enclosing scope in a kernel with "
+                                             "barriers or warp collectives",
+                                             function.declarations[st.index].line, name));
+            declared.back().push_back(name);
+        }
         m_liveness = std::make_unique<Liveness>(function);
         dispatch = ir.new_block("dispatch");
         ir.position(dispatch);
@@ -524,12 +564,16 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
             break;
         }
     }
-    if (!ir.terminated()) ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
+    if (!ir.terminated()) {
+        spill_shuffled();
+        ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
+    }
     ir.position(allocas);
     ir.br(dispatch ? dispatch : body);
     LoweredKernel out;
     out.sites = std::move(m_sites);
-    out.state_bytes = m_barriers ? m_state_bytes : 0;
+    out.state_bytes = m_stops ? m_state_bytes : 0;
+    out.collectives = std::move(m_collectives);
     return out;
 }
 

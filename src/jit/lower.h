@@ -22,7 +22,8 @@ namespace d4r::jit {
 
 struct LoweredKernel {
     std::vector<ptxsim::CompiledKernel::Site> sites; // the instructions that may fault, by fault_site
-    uint32_t state_bytes = 0;                        // per thread, for a kernel with barriers (compiled.h)
+    uint32_t state_bytes = 0;                        // per thread, for a kernel with stops (compiled.h)
+    std::vector<ptxsim::CollectiveSite> collectives; // its warp collectives
 };
 
 Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -120,6 +121,14 @@ private:
     Status lower_branch_table(const ast::Instruction& in);
     void poll_watchdog();
     Status lower_barrier(const ptx::Control& op);
+    Status lower_warp_sync();
+    Status lower_collective(const ptx::WarpCollective& op);
+    // Stops the thread with STATUS (a kernel with barriers or collectives): saves the registers live after the
+    // current instruction, lets BEFORE_RETURN write the state's other fields, returns; the code after it resumes
+    // there with the registers restored.
+    Status suspend(uint32_t status, const std::function<void(LLVMValueRef state)>& before_return);
+    uint32_t state_offset(const Reg& r);
+    void spill_shuffled();
     LLVMValueRef slot_value(const Reg& r, Type t);
 
     std::vector<Scope> m_scopes;
@@ -139,7 +148,9 @@ private:
     LLVMValueRef m_dispatch = nullptr;                         // the entry's switch on the resumption point
     std::unordered_map<LLVMValueRef, uint32_t> m_state_offset; // a register's slot -> its offset in the state
     uint32_t m_state_bytes = ptxsim::kStateRegisters;
-    uint32_t m_barriers = 0;
+    uint32_t m_stops = 0;                     // resumption points so far
+    std::vector<std::string_view> m_shuffled; // registers shfl reads from other lanes
+    std::vector<ptxsim::CollectiveSite> m_collectives;
     uint32_t m_index = 0; // the current instruction's index in the function
 };
 

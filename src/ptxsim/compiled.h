@@ -73,7 +73,12 @@ inline constexpr unsigned kThreadRuntime = 0, kThreadWarp = 8, kThreadParams = 1
                           kThreadWarpId = 116, kThreadSharedBytes = 120, kThreadReservedShared = 124,
                           kThreadLocalBytes = 128, kThreadParamsBytes = 132, kThreadDynamicShared = 136,
                           kThreadFaultSite = 140, kThreadState = 144;
-inline constexpr unsigned kStateResume = 0, kStateBarrier = 4, kStateRegisters = 8;
+// The state's fields: where the thread resumes; the barrier it waits at; the warp collective it waits at (an index
+// into CompiledKernel::collectives), with its operands (member mask, a, b, c, predicate) and, once it ran, its
+// results (value, predicate); then the saved registers.
+inline constexpr unsigned kStateResume = 0, kStateBarrier = 4, kStateCollective = 8, kStateMember = 12, kStateA = 16,
+                          kStateB = 24, kStateC = 28, kStatePredIn = 32, kStateOut = 40, kStatePredOut = 48,
+                          kStateRegisters = 56;
 static_assert(offsetof(CompiledThread, budget) == kThreadBudget);
 static_assert(offsetof(CompiledThread, cache_size) == kThreadCacheSize);
 static_assert(offsetof(CompiledThread, tid) == kThreadTid);
@@ -118,7 +123,24 @@ uint64_t cvt_op_code(const ptx::Cvt& c);
 // A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
 // barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has
 // not exited waits at the same barrier).
-inline constexpr uint32_t kCompiledDone = 0, kCompiledFault = 1, kCompiledStopped = 2, kCompiledBarrier = 3;
+inline constexpr uint32_t kCompiledDone = 0, kCompiledFault = 1, kCompiledStopped = 2, kCompiledBarrier = 3,
+                          kCompiledCollective = 4;
+
+// A warp collective of a compiled kernel (shfl.sync, vote.sync, match.sync, redux.sync, activemask,
+// bar.warp.sync). A thread reaching one stores its operands in its state and stops; once no thread of its warp can
+// run, ptxsim runs the collective of the lowest such instruction whose members are all there (compiled_runner.cpp,
+// with the interpreter's rules, ops_warp.cpp), writes each participant's results to its state and resumes it.
+struct CollectiveSite {
+    enum class Kind : uint8_t { Shuffle, Vote, Match, Reduce, ActiveMask, WarpSync };
+    Kind kind = Kind::Shuffle;
+    uint8_t mode = 0;       // shfl: ptx::WarpCollective::Shuffle; vote: ::Vote; redux: ::Reduction; match: 1 for .all
+    bool wide = false;      // match .b64
+    bool is_signed = false; // redux .s32
+    uint32_t order = 0;     // the instruction's place in the kernel (the interpreter runs the lowest first)
+    // shfl: the state offset where every thread keeps the register it shuffles whenever it stops (a lane outside the
+    // collective contributes that value, as in the interpreter); 0 when `a` is an immediate.
+    uint32_t source_offset = 0;
+};
 using CompiledThreadFn = uint32_t (*)(CompiledThread*);
 
 struct CompiledKernel {
@@ -127,8 +149,9 @@ struct CompiledKernel {
         uint32_t line = 0;
         std::string text;
     };
-    std::vector<Site> sites;     // the instructions that may fault, for the launch's error
-    uint32_t state_bytes = 0;    // per thread, for a kernel with barriers (CompiledThread::state); 0 without
+    std::vector<Site> sites;  // the instructions that may fault, for the launch's error
+    uint32_t state_bytes = 0; // per thread, for a kernel with barriers or collectives (CompiledThread::state)
+    std::vector<CollectiveSite> collectives;
     std::shared_ptr<void> owner; // keeps the code alive
 };
 

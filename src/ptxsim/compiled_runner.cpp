@@ -2,6 +2,7 @@
 // compiled function, with the interpreter's block memory and its address translation.
 #include <fmt/format.h>
 
+#include "ptxsim/compiled_collectives.h"
 #include "ptxsim/compiled_numerics.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/module_impl.h"
@@ -99,19 +100,19 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
         w.cache_base = cache_base;
         w.cache_size = cache_size;
     }
-    // A kernel with barriers: every thread's resumption state, all starting at the kernel's start.
+    // A kernel with barriers or collectives: every thread's resumption state, all starting at the kernel's start.
     const uint32_t stride = kernel.state_bytes;
     if (stride) {
         m_compiled_state.resize(size_t(stride) * m_block.nthreads);
         for (uint32_t i = 0; i < m_block.nthreads; ++i)
             std::memset(m_compiled_state.data() + size_t(i) * stride, 0, kStateRegisters);
-        m_compiled_done.assign(m_block.nthreads, 0);
     }
-    // Sweeps over the threads that have not exited, each up to its exit or its next barrier.
+    m_compiled_status.assign(m_block.nthreads, ThreadStatus::Runnable);
+    // Sweeps over the runnable threads, each up to its exit or its next barrier or collective; then the warps'
+    // collectives, then the barrier.
     for (;;) {
-        uint32_t waiting = 0, barrier = 0;
         for (uint32_t thread = 0; thread < m_block.nthreads; ++thread) {
-            if (stride && m_compiled_done[thread]) continue;
+            if (m_compiled_status[thread] != ThreadStatus::Runnable) continue;
             Warp& w = m_warps[thread / 32];
             const uint32_t lane = thread % 32;
             t.warp = &w;
@@ -128,24 +129,15 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
             w.cache_base = t.cache_base;
             w.cache_size = t.cache_size;
             if (status == kCompiledDone) {
-                if (stride) m_compiled_done[thread] = 1;
+                m_compiled_status[thread] = ThreadStatus::Done;
                 continue;
             }
-            if (status == kCompiledBarrier && stride) {
-                uint32_t id = 0;
-                std::memcpy(&id, t.state + kStateBarrier, 4);
-                if (waiting && id != barrier) {
-                    // Threads wait at different barriers, none of which every thread reaches: the interpreter's
-                    // deadlock.
-                    w.fault_lane = lane;
-                    fail(w, FaultKind::IllegalInstruction,
-                         fmt::format("barrier {} can never complete (deadlock: warps wait while the others "
-                                     "have exited or wait elsewhere)",
-                                     id));
-                    return false;
-                }
-                barrier = id;
-                ++waiting;
+            if (stride && status == kCompiledBarrier) {
+                m_compiled_status[thread] = ThreadStatus::AtBarrier;
+                continue;
+            }
+            if (stride && status == kCompiledCollective) {
+                m_compiled_status[thread] = ThreadStatus::AtCollective;
                 continue;
             }
             if (status == kCompiledStopped) {
@@ -158,7 +150,66 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
             }
             return false;
         }
-        if (waiting == 0) return true;
+        if (!stride) return true;
+        // Each warp runs one collective whose members are all there.
+        bool ran = false;
+        uint32_t stuck_warp = UINT32_MAX, stuck_lane = 0;
+        std::string stuck_detail;
+        for (uint32_t wi = 0; wi < m_warps.size(); ++wi) {
+            WarpThreads threads;
+            for (uint32_t l = 0; l < 32 && wi * 32 + l < m_block.nthreads; ++l) {
+                threads.state[l] = m_compiled_state.data() + size_t(wi * 32 + l) * stride;
+                threads.status[l] = &m_compiled_status[wi * 32 + l];
+            }
+            uint32_t lane = 0;
+            std::string detail;
+            if (run_collective(kernel, threads, lane, detail) == CollectiveStep::Ran) {
+                ran = true;
+            } else if (!detail.empty() && stuck_warp == UINT32_MAX) {
+                stuck_warp = wi;
+                stuck_lane = lane;
+                stuck_detail = std::move(detail);
+            }
+        }
+        if (ran) continue;
+        // Then the barrier, once every thread that has not exited waits at one.
+        uint32_t waiting = 0, barrier = 0, at_collective = 0;
+        bool mixed = false;
+        for (uint32_t thread = 0; thread < m_block.nthreads; ++thread) {
+            if (m_compiled_status[thread] == ThreadStatus::AtCollective) ++at_collective;
+            if (m_compiled_status[thread] != ThreadStatus::AtBarrier) continue;
+            uint32_t id = 0;
+            std::memcpy(&id, m_compiled_state.data() + size_t(thread) * stride + kStateBarrier, 4);
+            mixed = mixed || (waiting && id != barrier);
+            barrier = id;
+            ++waiting;
+        }
+        if (waiting == 0 && at_collective == 0) return true;
+        if (at_collective == 0 && !mixed) {
+            for (ThreadStatus& st : m_compiled_status)
+                if (st == ThreadStatus::AtBarrier) st = ThreadStatus::Runnable;
+            continue;
+        }
+        // Nothing can run: a collective whose members never come, or barriers that can never complete.
+        if (stuck_warp != UINT32_MAX) {
+            Warp& w = m_warps[stuck_warp];
+            w.fault_lane = stuck_lane;
+            fail(w, FaultKind::IllegalInstruction, stuck_detail);
+            return false;
+        }
+        for (uint32_t thread = 0; thread < m_block.nthreads; ++thread) {
+            if (m_compiled_status[thread] != ThreadStatus::AtBarrier) continue;
+            uint32_t id = 0;
+            std::memcpy(&id, m_compiled_state.data() + size_t(thread) * stride + kStateBarrier, 4);
+            Warp& w = m_warps[thread / 32];
+            w.fault_lane = thread % 32;
+            fail(w, FaultKind::IllegalInstruction,
+                 fmt::format("barrier {} can never complete (deadlock: warps wait while the others "
+                             "have exited or wait elsewhere)",
+                             id));
+            return false;
+        }
+        return true;
     }
 }
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "ptxsim/compiled_collectives.h"
 #include "ptxsim/exec.h"
 #include "ptxsim/recursion.h"
 
@@ -82,8 +83,8 @@ private:
     std::vector<uint8_t> m_shared;
     std::vector<uint8_t> m_local;
     std::vector<uint8_t> m_fparam;
-    std::vector<uint8_t> m_compiled_state; // compiled kernels with barriers: each thread's state (compiled.h)
-    std::vector<uint8_t> m_compiled_done;  // ... and whether it exited
+    std::vector<uint8_t> m_compiled_state;       // compiled kernels with barriers: each thread's state (compiled.h)
+    std::vector<ThreadStatus> m_compiled_status; // ... and where it is
     uint32_t m_arena_bytes = 0;
     int64_t m_allowance = 0; // instructions this worker may still execute (budget)
     uint64_t m_warp_instructions = 0;

@@ -1,0 +1,229 @@
+// The warp collectives of compiled kernels (see compiled_collectives.h), with the interpreter's rules: a
+// collective runs once every non-exited lane of its member mask waits at it; members waiting at another instruction
+// of the same kind and mask join (each with its own operands and results); lanes at one instruction naming
+// different masks form separate collectives, the lowest lane's first; shfl reads a lane outside the collective's
+// register as it stands (only when the collective is all the lanes at its instruction, as the interpreter's simple
+// path does; 0 otherwise); activemask gives the lanes at its instruction.
+#include "ptxsim/compiled_collectives.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "ptx/instr_warp.h"
+#include "ptxsim/scalar_warp.h"
+
+namespace d4r::ptxsim {
+
+namespace {
+
+template <class T>
+T load(const uint8_t* state, unsigned offset) {
+    T v;
+    std::memcpy(&v, state + offset, sizeof v);
+    return v;
+}
+template <class T>
+void store(uint8_t* state, unsigned offset, T v) {
+    std::memcpy(state + offset, &v, sizeof v);
+}
+
+bool same_kind(const CollectiveSite& a, const CollectiveSite& b) {
+    return a.kind == b.kind && a.mode == b.mode && a.wide == b.wide && a.is_signed == b.is_signed;
+}
+
+ShflMode shfl_mode(uint8_t mode) {
+    using S = ptx::WarpCollective::Shuffle;
+    switch (static_cast<S>(mode)) {
+    case S::Up:
+        return ShflMode::Up;
+    case S::Down:
+        return ShflMode::Down;
+    case S::Butterfly:
+        return ShflMode::Bfly;
+    case S::Index:
+        break;
+    }
+    return ShflMode::Idx;
+}
+
+uint32_t redux(uint8_t mode, bool is_signed, uint32_t acc, uint32_t v) {
+    using R = ptx::WarpCollective::Reduction;
+    switch (static_cast<R>(mode)) {
+    case R::Add:
+        return redux_step<ReduxOp::Add>(acc, v);
+    case R::Min:
+        return is_signed ? redux_step<ReduxOp::MinS>(acc, v) : redux_step<ReduxOp::MinU>(acc, v);
+    case R::Max:
+        return is_signed ? redux_step<ReduxOp::MaxS>(acc, v) : redux_step<ReduxOp::MaxU>(acc, v);
+    case R::And:
+        return redux_step<ReduxOp::And>(acc, v);
+    case R::Or:
+        return redux_step<ReduxOp::Or>(acc, v);
+    case R::Xor:
+        break;
+    }
+    return redux_step<ReduxOp::Xor>(acc, v);
+}
+
+template <class F>
+void for_each_lane(uint32_t lanes, F f) {
+    for (; lanes; lanes &= lanes - 1) f(static_cast<unsigned>(__builtin_ctz(lanes)));
+}
+
+// Runs collective SITE for GROUP (its lanes at the site, AT_SITE all lanes waiting there, and OTHERS joined from
+// other instructions) with member mask MEMBER.
+void execute(const CollectiveSite& site, const WarpThreads& w, uint32_t group, uint32_t at_site, uint32_t others,
+             uint32_t member) {
+    using Kind = CollectiveSite::Kind;
+    const uint32_t lanes = group | others;
+    const bool simple = others == 0 && group == at_site;
+    uint64_t out[32] = {};
+    uint32_t pred[32] = {};
+    switch (site.kind) {
+    case Kind::Shuffle: {
+        uint32_t a[32] = {};
+        for (unsigned l = 0; l < 32; ++l) {
+            if (lanes & lane_bit(l))
+                a[l] = load<uint32_t>(w.state[l], kStateA);
+            else if (simple && w.state[l])
+                a[l] = site.source_offset ? load<uint32_t>(w.state[l], site.source_offset)
+                                          : load<uint32_t>(w.state[__builtin_ctz(group)], kStateA);
+        }
+        for_each_lane(lanes, [&](unsigned l) {
+            bool valid = false;
+            const uint32_t src = shfl_source(shfl_mode(site.mode), l, load<uint32_t>(w.state[l], kStateB),
+                                             load<uint32_t>(w.state[l], kStateC), valid);
+            out[l] = a[src];
+            pred[l] = valid ? 1 : 0;
+        });
+        break;
+    }
+    case Kind::Vote: {
+        using V = ptx::WarpCollective::Vote;
+        const uint32_t voters = lanes & member;
+        uint32_t p = 0;
+        for_each_lane(voters, [&](unsigned l) { p |= load<uint32_t>(w.state[l], kStatePredIn) ? lane_bit(l) : 0u; });
+        bool result = false;
+        switch (static_cast<V>(site.mode)) {
+        case V::All:
+            result = p == voters;
+            break;
+        case V::Any:
+            result = p != 0;
+            break;
+        case V::Uniform:
+            result = p == 0 || p == voters;
+            break;
+        case V::Ballot:
+            break;
+        }
+        for_each_lane(lanes, [&](unsigned l) {
+            out[l] = p;
+            pred[l] = result ? 1 : 0;
+        });
+        break;
+    }
+    case Kind::Match: {
+        const uint32_t parts = lanes & member;
+        uint64_t v[32] = {};
+        for_each_lane(parts, [&](unsigned l) {
+            v[l] = site.wide ? load<uint64_t>(w.state[l], kStateA) : load<uint32_t>(w.state[l], kStateA);
+        });
+        if (site.mode) { // .all
+            const uint64_t first = v[__builtin_ctz(parts | 0x80000000u)];
+            bool same = true;
+            for_each_lane(parts, [&](unsigned l) { same = same && v[l] == first; });
+            for_each_lane(lanes, [&](unsigned l) {
+                out[l] = same ? parts : 0u;
+                pred[l] = same ? 1 : 0;
+            });
+        } else {
+            for_each_lane(parts, [&](unsigned l) {
+                uint32_t m = 0;
+                for_each_lane(parts, [&](unsigned k) { m |= v[k] == v[l] ? lane_bit(k) : 0u; });
+                out[l] = m;
+            });
+        }
+        break;
+    }
+    case Kind::Reduce: {
+        const uint32_t parts = lanes & member;
+        bool first = true;
+        uint32_t acc = 0;
+        for_each_lane(parts, [&](unsigned l) {
+            const uint32_t v = load<uint32_t>(w.state[l], kStateA);
+            acc = first ? v : redux(site.mode, site.is_signed, acc, v);
+            first = false;
+        });
+        for_each_lane(lanes, [&](unsigned l) { out[l] = acc; });
+        break;
+    }
+    case Kind::ActiveMask:
+        for_each_lane(lanes, [&](unsigned l) { out[l] = lanes; });
+        break;
+    case Kind::WarpSync:
+        break;
+    }
+    for_each_lane(lanes, [&](unsigned l) {
+        store<uint64_t>(w.state[l], kStateOut, out[l]);
+        store<uint32_t>(w.state[l], kStatePredOut, pred[l]);
+        *w.status[l] = ThreadStatus::Runnable;
+    });
+}
+
+} // namespace
+
+CollectiveStep run_collective(const CompiledKernel& kernel, const WarpThreads& w, uint32_t& fault_lane,
+                              std::string& detail) {
+    uint32_t live = 0, waiting = 0;
+    const CollectiveSite* site[32] = {};
+    uint32_t member[32] = {};
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!w.status[l] || *w.status[l] == ThreadStatus::Done) continue;
+        live |= lane_bit(l);
+        if (*w.status[l] != ThreadStatus::AtCollective) continue;
+        const uint32_t index = load<uint32_t>(w.state[l], kStateCollective);
+        if (index >= kernel.collectives.size()) continue;
+        waiting |= lane_bit(l);
+        site[l] = &kernel.collectives[index];
+        member[l] = load<uint32_t>(w.state[l], kStateMember);
+    }
+    if (!waiting) return CollectiveStep::Nothing;
+    std::vector<uint32_t> orders;
+    for_each_lane(waiting, [&](unsigned l) { orders.push_back(site[l]->order); });
+    std::sort(orders.begin(), orders.end());
+    orders.erase(std::unique(orders.begin(), orders.end()), orders.end());
+    for (uint32_t order : orders) {
+        uint32_t at_site = 0;
+        for_each_lane(waiting, [&](unsigned l) { at_site |= site[l]->order == order ? lane_bit(l) : 0u; });
+        const CollectiveSite& s = *site[__builtin_ctz(at_site)];
+        if (s.kind == CollectiveSite::Kind::ActiveMask) {
+            execute(s, w, at_site, at_site, 0, 0);
+            return CollectiveStep::Ran;
+        }
+        for (uint32_t remaining = at_site; remaining;) {
+            const unsigned lowest = static_cast<unsigned>(__builtin_ctz(remaining));
+            const uint32_t m = member[lowest];
+            uint32_t group = 0, others = 0;
+            for_each_lane(at_site, [&](unsigned l) { group |= member[l] == m ? lane_bit(l) : 0u; });
+            remaining &= ~group;
+            for_each_lane(waiting & ~at_site, [&](unsigned l) {
+                if (member[l] == m && same_kind(*site[l], s)) others |= lane_bit(l);
+            });
+            if (((m & live) & ~(group | others)) == 0) {
+                execute(s, w, group, at_site, others, m);
+                return CollectiveStep::Ran;
+            }
+        }
+    }
+    // Nothing can run now; if nothing else can either, the lowest waiting collective never completes.
+    fault_lane = static_cast<uint32_t>(__builtin_ctz(waiting));
+    const uint32_t m = member[fault_lane];
+    detail = fmt::format("member mask 0x{:08x}: lanes 0x{:08x} never reach this collective", m, m & live & ~waiting);
+    return CollectiveStep::Nothing;
+}
+
+} // namespace d4r::ptxsim
