@@ -13,9 +13,11 @@ namespace {
 
 // Whether IN's first operand is a destination it writes.
 bool writes_first_operand(const ast::Instruction& in) {
+    // A first operand [address] (st, red, cp.async, prefetch ...) is read, never written.
+    if (!in.operands.empty() && in.operands[0].kind == ast::OperandKind::Address) return false;
     const ptx::Modifiers m(in.opcode);
     const std::string_view base = m.base();
-    if (base == "bar" || base == "barrier") return m.has(".red"); // bar.red d, ...: the others read an id
+    if (base == "bar" || base == "barrier") return m.has("red"); // bar.red d, ...: the others read an id
     for (std::string_view none : {"bra", "brx", "call", "ret", "exit", "nanosleep", "trap", "brkpt", "membar", "fence",
                                   "st", "red", "prefetch", "prefetchu", "pmevent"})
         if (base == none) return false;

@@ -266,6 +266,26 @@ void Lowering::poll_watchdog() {
     ir.position(go);
 }
 
+// The loops of the body (Loop): each branch (bra, or a brx.idx target) to a label at or before it.
+void Lowering::find_loops() {
+    for (size_t i = 0; i < function.body.size(); ++i) {
+        const ast::Statement& st = function.body[i];
+        if (st.kind != ast::Statement::Kind::Instruction) continue;
+        const ast::Instruction& in = function.instructions[st.index];
+        const std::string_view base = ptx::Modifiers(in.opcode).base();
+        std::vector<std::string_view> targets;
+        if (base == "bra" && !in.operands.empty()) targets.push_back(in.operands[0].name);
+        if (base == "brx" && in.operands.size() == 2)
+            for (const ast::BranchTable& t : function.tables)
+                if (t.name == in.operands[1].name) targets.insert(targets.end(), t.labels.begin(), t.labels.end());
+        for (std::string_view name : targets) {
+            auto label = m_labels.find(name);
+            if (label != m_labels.end() && label->second.statement <= i)
+                m_loops.push_back(Loop{label->second.statement, i, name, in.line});
+        }
+    }
+}
+
 Status Lowering::lower_control(const ptx::Control& op) {
     const ast::Instruction& in = *current;
     switch (op.op) {
@@ -291,8 +311,22 @@ Status Lowering::lower_control(const ptx::Control& op) {
         return lower_barrier(op);
     case ptx::Control::Op::WarpSync:
         return lower_warp_sync();
+    case ptx::Control::Op::Fence: // every access is visible at once in ptxsim's memory (as interpreted)
+        return ok_status();
+    case ptx::Control::Op::Trap:
+    case ptx::Control::Op::Breakpoint: { // exec_trap's fault, through the runtime
+        LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
+        LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeTrap), 8);
+        LLVMTypeRef params[2] = {ir.ptr, ir.i32};
+        ir.call(ir.llvm().LLVMFunctionType(ir.void_type, params, 2, 0), fn,
+                {m_thread, ir.constant(ir.i32, op.op == ptx::Control::Op::Breakpoint ? 1 : 0)});
+        ir.store(ir.constant(ir.i32, site()), ir.field(m_thread, ptxsim::kThreadFaultSite), 4);
+        ir.ret(ir.constant(ir.i32, ptxsim::kCompiledFault));
+        ir.position(ir.new_block("dead"));
+        return ok_status();
+    }
     default:
-        return refuse("not compiled yet (threads run one after the other: no barriers, calls or traps)");
+        return refuse("not compiled yet (threads run one after the other: no warp synchronisation or calls)");
     }
 }
 
@@ -404,6 +438,8 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::Move>(&typed)) return lower_move(*op);
     if (const auto* op = std::get_if<ptx::MemoryAccess>(&typed)) return lower_memory(*op);
     if (const auto* op = std::get_if<ptx::Control>(&typed)) return lower_control(*op);
+    if (const auto* op = std::get_if<ptx::Atomic>(&typed)) return lower_atomic(*op);
+    if (const auto* op = std::get_if<ptx::AsyncCopy>(&typed)) return lower_async(*op);
     if (const auto* op = std::get_if<ptx::WarpCollective>(&typed)) return lower_collective(*op);
     return refuse("this instruction family is not compiled yet");
 }
@@ -414,10 +450,14 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
     current = &written;
     m_site = -1;
     // Threads run one after the other: memory orderings other than the plain ones are how threads wait for each
-    // other, so a kernel with them stays interpreted.
+    // other, so a kernel with them stays interpreted. Fences order nothing in ptxsim's memory, and an atomic's
+    // ordering only matters to a thread that waits, which the atomics' own rule covers (lower_atomic.cpp).
     const ptx::Modifiers mods(written.opcode);
-    for (std::string_view m : {".volatile", ".acquire", ".release", ".relaxed", ".mmio"})
-        if (mods.has(m)) return refuse(fmt::format("'{}' memory (threads may wait for each other)", m));
+    const bool ordering_free =
+        mods.base() == "fence" || mods.base() == "membar" || mods.base() == "atom" || mods.base() == "red";
+    for (std::string_view m : {"volatile", "acquire", "release", "relaxed", "mmio"})
+        if (mods.has(m) && !ordering_free)
+            return refuse(fmt::format("'.{}' memory (threads may wait for each other)", m));
 
     ast::Instruction fused;
     const ast::Instruction* in = &written;
@@ -539,6 +579,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         const ast::Label& label = function.labels[st.index];
         m_labels[label.name] = Label{ir.new_block(""), i};
     }
+    find_loops();
     m_contractions = ptx::find_contractions(function);
 
     for (size_t i = 0; i < function.body.size(); ++i) {

@@ -5,10 +5,11 @@
 // (ptx::decode_instruction): registers become stack slots (zero at the start, as the interpreter's), labels blocks,
 // a guard a branch around its instruction; memory goes through ptxsim's translation (inline for the common cases,
 // the runtime's translate() otherwise) so bounds, windows and faults are the interpreter's; numerics are the
-// interpreter's rules (docs/numerics.md). Threads run one after the other, so only kernels whose threads do not
-// wait for each other are lowered: anything else — barriers, warp collectives, atomics, fences, volatile or
-// ordered memory, calls, and every instruction or form not lowered yet — is refused with Unsupported naming the
-// line and instruction, and the kernel runs interpreted.
+// interpreter's rules (docs/numerics.md); atomics, cp.async, the clock registers and trap are the interpreter's own
+// per-lane code through ptxsim's runtime helpers. Threads run one after the other (block barriers aside), so only
+// kernels whose threads do not wait for each other are lowered: anything else — warp collectives, an atom inside a
+// loop, volatile or ordered loads and stores, calls, and every instruction or form not lowered yet — is refused
+// with Unsupported naming the line and instruction, and the kernel runs interpreted.
 #pragma once
 
 #include <string>

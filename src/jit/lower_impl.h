@@ -1,7 +1,7 @@
 // d4r's PTX JIT internals: the state of one kernel's lowering (lower.h), shared by the files that lower the
 // instruction families: lower.cpp (the function, registers, operands, control flow), lower_memory.cpp (ld, st,
-// mov, cvta), lower_int.cpp, lower_simd.cpp (packed integers), lower_float.cpp (f32/f64 and cvt),
-// lower_compare.cpp.
+// mov, cvta, cp.async, the clock registers), lower_int.cpp, lower_simd.cpp (packed integers), lower_float.cpp
+// (f32/f64 and cvt), lower_compare.cpp, lower_atomic.cpp (atom, red).
 #pragma once
 
 #include <array>
@@ -88,6 +88,8 @@ public:
     Status lower_move(const ptx::Move& op);
     Status lower_memory(const ptx::MemoryAccess& op);
     Status lower_control(const ptx::Control& op);
+    Status lower_atomic(const ptx::Atomic& op);
+    Status lower_async(const ptx::AsyncCopy& op);
 
 private:
     struct Reg {
@@ -109,6 +111,12 @@ private:
         LLVMBasicBlockRef block = nullptr;
         size_t statement = 0; // where it is in the body (a branch to an earlier one is a loop)
     };
+    // A loop: the statements from a label to a later branch back to it (every cycle of the control flow holds one).
+    struct Loop {
+        size_t label = 0, branch = 0; // statement indices
+        std::string_view name;        // the label's
+        uint32_t branch_line = 0;
+    };
 
     Expected<Reg> reg(std::string_view name);
     const ptxsim::VariablePlace* variable(std::string_view name) const;
@@ -120,6 +128,7 @@ private:
     LLVMValueRef carry_slot();
     Status lower_branch_table(const ast::Instruction& in);
     void poll_watchdog();
+    void find_loops();
     Status lower_barrier(const ptx::Control& op);
     Status lower_warp_sync();
     Status lower_collective(const ptx::WarpCollective& op);
@@ -133,6 +142,8 @@ private:
 
     std::vector<Scope> m_scopes;
     std::unordered_map<std::string_view, Label> m_labels;
+    std::vector<Loop> m_loops;
+    LLVMValueRef m_atomic_old = nullptr; // an i64 slot for the runtime's atomic to return the old value in
     size_t m_statement = 0;
     LLVMValueRef m_thread = nullptr;
     LLVMValueRef m_carry = nullptr; // the thread's carry flag (.cc), an i1 slot made on first use

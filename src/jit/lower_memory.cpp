@@ -1,6 +1,7 @@
-// Lowering memory access and moves (lower.h): ld, st and prefetch in every state space, mov and cvta. Addresses are
-// checked as ptxsim's translate() checks them: inline for kernel parameters at known offsets, the global range the
-// thread hit last, shared and local memory; through translate() itself otherwise (which records the fault).
+// Lowering memory access and moves (lower.h): ld, st and prefetch in every state space, cp.async, mov (the clock and
+// timer registers through ptxsim's runtime) and cvta. Addresses are checked as ptxsim's translate() checks them:
+// inline for kernel parameters at known offsets, the global range the thread hit last, shared and local memory;
+// through translate() itself otherwise (which records the fault).
 #include <fmt/format.h>
 
 #include "jit/lower_impl.h"
@@ -157,6 +158,38 @@ Status Lowering::lower_memory(const ptx::MemoryAccess& op) {
     return ok_status();
 }
 
+// cp.async: each thread's copy happens when it executes, as the interpreter does it (ops_async.cpp), so its groups
+// are complete at once and commit_group, wait_group and wait_all have nothing to do.
+Status Lowering::lower_async(const ptx::AsyncCopy& op) {
+    using Op = ptx::AsyncCopy::Op;
+    const ast::Instruction& in = *current;
+    if (op.op == Op::MbarrierArrive) return refuse("cp.async.mbarrier.arrive (mbarriers) is not compiled yet");
+    if (op.op != Op::Copy) return ok_status();
+    if (function.is_entry == false) return refuse("memory access in a .func");
+    if (in.operands.size() < 3 + (op.source_operand ? 1 : 0)) return refuse("missing operands");
+    const Address dst = D4R_TRY(address(in.operands[0], StateSpace::Shared));
+    const Address src = D4R_TRY(address(in.operands[1], StateSpace::Global));
+    LLVMValueRef size = ir.constant(ir.i32, op.bytes);
+    if (op.source_operand) {
+        // A source size, or (a predicate, as the decoder tells them apart) ignore-src: nothing read, all zero.
+        const ast::Operand& o = in.operands[3];
+        bool predicate = o.negated;
+        if (o.kind == ast::OperandKind::Name && !predicate)
+            if (auto r = reg(o.name)) predicate = r->bits == 1;
+        if (predicate)
+            size = ir.select(D4R_TRY(value(o, Type::Pred)), ir.constant(ir.i32, 0), size);
+        else
+            size = D4R_TRY(value(o, Type::U32));
+    }
+    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
+    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeCpAsync), 8);
+    LLVMTypeRef params[5] = {ir.ptr, ir.i32, ir.i64, ir.i64, ir.i32};
+    LLVMValueRef done = ir.call(ir.llvm().LLVMFunctionType(ir.i32, params, 5, 0), fn,
+                                {m_thread, ir.constant(ir.i32, op.bytes), dst.value, src.value, size});
+    fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+    return ok_status();
+}
+
 Status Lowering::lower_move(const ptx::Move& op) {
     const ast::Instruction& in = *current;
     using Form = ptx::Move::Form;
@@ -168,8 +201,18 @@ Status Lowering::lower_move(const ptx::Move& op) {
     }
     if (op.op != ptx::Move::Op::Mov) return refuse("isspacep is not compiled yet");
     const Type t = op.type;
-    if (op.form == Form::Special && op.sreg != ptx::Move::Sreg::Other)
-        return refuse("clock and timer registers are not compiled yet");
+    if (op.form == Form::Special && op.sreg == ptx::Move::Sreg::GridId) // emit_counter's constant
+        return assign(in.operands[0], t, ir.constant(ir.int_type(ptx::type_bits(t)), 1));
+    if (op.form == Form::Special && op.sreg != ptx::Move::Sreg::Other) {
+        // The clocks and the global timer: read as the interpreter reads them (for %clock64, the warp's last read
+        // bounds the next from below: no thread reads the same value twice).
+        LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
+        LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeCounter), 8);
+        LLVMTypeRef params[2] = {ir.ptr, ir.i32};
+        LLVMValueRef v = ir.call(ir.llvm().LLVMFunctionType(ir.i64, params, 2, 0), fn,
+                                 {m_thread, ir.constant(ir.i32, static_cast<uint32_t>(op.sreg))});
+        return assign(in.operands[0], t, ir.resize(v, ptx::type_bits(t), false));
+    }
     if (op.form == Form::Pack) {
         const unsigned w = ptx::type_bits(op.src);
         const unsigned total = w * op.elements;

@@ -13,7 +13,8 @@
 //     windows, ranges and faults. A fault stops the block; the launch reports it as the interpreter does,
 //     naming the instruction's line (CompiledKernel::sites).
 //   - Numerics the compiled code does not spell itself come from the interpreter's own scalar functions
-//     (CompiledRuntime::f32_op, f64_op, cvt), so both compute the same bits.
+//     (CompiledRuntime::f32_op, f64_op, cvt), so both compute the same bits; atomics, cp.async, the clock and
+//     timer registers and trap are the interpreter's per-lane code too (atomic, cp_async, counter, trap).
 //   - LaunchConfig::compiled runs a launch with the compiled kernel; launch() runs it interpreted instead
 //     (silently: the caller chose) when the launch needs what compiled code does not do (an instruction
 //     budget, a cooperative launch).
@@ -37,6 +38,7 @@
 namespace d4r::ptx {
 struct FloatArith;
 struct Cvt;
+struct Atomic;
 } // namespace d4r::ptx
 
 namespace d4r::ptxsim {
@@ -101,24 +103,44 @@ static_assert(offsetof(CompiledThread, state) == kThreadState);
 //   - cvt: one lane of the cvt CODE (cvt_op_code) on the source's bits A (zero-extended; the forms with two
 //     sources: the first in the high 32 bits, the second in the low 32), the interpreter's own conversion
 //     (scalar_cvt.h); the result's bits, zero-extended.
+//   - atomic: one lane of the atom/red CODE (atomic_op_code) at ADDRESS with operands B and C (cas; the low bits
+//     of each as wide as the type), performed by the interpreter's own code (scalar_atomic.h): the same checks,
+//     faults and atomicity. Returns 1 with the old value (zero-extended) in OLD, or 0 after recording the fault.
+//   - cp_async: cp.async of BYTES (4, 8, 16) from global SRC to shared DST, SIZE bytes of it read (the rest zero
+//     filled; 0 for an ignored source), done now as the interpreter does it (ops_async.cpp). Returns 1, or 0 after
+//     recording the fault.
+//   - counter: the special register ptx::Move::Sreg WHICH (the clocks, the global timer, their halves) as the
+//     interpreter reads it for this thread's warp (%clock64 strictly increases for each warp), zero-extended.
+//   - trap: records trap's fault (brkpt's when BREAKPOINT), as the interpreter does.
 struct CompiledRuntime {
     uint8_t* (*translate)(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write);
     void (*branch_fault)(CompiledThread* thread, uint32_t index, uint32_t entries);
     float (*f32_op)(uint32_t code, float a, float b, float c);
     double (*f64_op)(uint32_t code, double a, double b, double c);
     uint64_t (*cvt)(uint64_t code, uint64_t a);
+    uint32_t (*atomic)(CompiledThread* thread, uint32_t code, uint64_t address, uint64_t b, uint64_t c, uint64_t* old);
+    uint32_t (*cp_async)(CompiledThread* thread, uint32_t bytes, uint64_t dst, uint64_t src, uint32_t size);
+    uint64_t (*counter)(CompiledThread* thread, uint32_t which);
+    void (*trap)(CompiledThread* thread, uint32_t breakpoint);
 };
 inline constexpr unsigned kRuntimeTranslate = 0, kRuntimeBranchFault = 8, kRuntimeF32Op = 16, kRuntimeF64Op = 24,
                           kRuntimeCvt = 32;
+inline constexpr unsigned kRuntimeAtomic = 40, kRuntimeCpAsync = 48, kRuntimeCounter = 56, kRuntimeTrap = 64;
 static_assert(offsetof(CompiledRuntime, branch_fault) == kRuntimeBranchFault);
 static_assert(offsetof(CompiledRuntime, f32_op) == kRuntimeF32Op);
 static_assert(offsetof(CompiledRuntime, f64_op) == kRuntimeF64Op);
 static_assert(offsetof(CompiledRuntime, cvt) == kRuntimeCvt);
+static_assert(offsetof(CompiledRuntime, atomic) == kRuntimeAtomic);
+static_assert(offsetof(CompiledRuntime, cp_async) == kRuntimeCpAsync);
+static_assert(offsetof(CompiledRuntime, counter) == kRuntimeCounter);
+static_assert(offsetof(CompiledRuntime, trap) == kRuntimeTrap);
 
 // The CODE of f32_op/f64_op for an f32/f64 instruction (not testp, whose result is a predicate), and of cvt for a
 // cvt: what the interpreter's handler for it reads of its modifiers.
 uint32_t float_op_code(const ptx::FloatArith& f);
 uint64_t cvt_op_code(const ptx::Cvt& c);
+// The CODE of atomic for an atom or red.
+uint32_t atomic_op_code(const ptx::Atomic& a);
 
 // A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
 // barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has

@@ -4,6 +4,7 @@
 
 #include "ptxsim/compiled_collectives.h"
 #include "ptxsim/compiled_numerics.h"
+#include "ptxsim/compiled_ops.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/module_impl.h"
 #include "ptxsim/scheduler.h"
@@ -49,8 +50,9 @@ void compiled_branch_fault(CompiledThread* thread, uint32_t index, uint32_t entr
           fmt::format("brx.idx index {} is outside its {}-entry table", index, entries));
 }
 
-constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op, &compiled_f64_op,
-                                   &compiled_cvt};
+constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op,
+                                   &compiled_f64_op,    &compiled_cvt,          &compiled_atomic,
+                                   &compiled_cp_async,  &compiled_counter,      &compiled_trap};
 
 } // namespace
 

@@ -16,6 +16,7 @@
 
 #include "ptx/instr_async.h"
 #include "ptxsim/decoder.h"
+#include "ptxsim/lane_ops.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/mma.h"
@@ -26,6 +27,29 @@ namespace d4r::ptxsim {
 namespace {
 
 constexpr uint16_t kSrc32 = 1;
+
+template <unsigned Bytes>
+D4R_INLINE bool copy_lane(Warp& w, uint32_t lane, uint64_t dst, uint64_t src, uint32_t size) {
+    const uint32_t n = size < Bytes ? size : Bytes;
+    if (src & (Bytes - 1)) {
+        fault(w, FaultKind::MisalignedAddress, lane, src, Bytes, fmt::format("{}-byte cp.async source", Bytes));
+        return false;
+    }
+    uint8_t* d = translate<Space::Shared>(w, lane, dst, Bytes, true);
+    if (!d) return false;
+    uint8_t buf[Bytes] = {};
+    if (n > 0) {
+        const uint8_t* s = global_ptr(w, src, n);
+        if (!s) {
+            fault(w, FaultKind::IllegalAddress, lane, src, n,
+                  fmt::format("{}-byte cp.async global read outside any live allocation", n));
+            return false;
+        }
+        __builtin_memcpy(buf, s, n);
+    }
+    __builtin_memcpy(d, buf, Bytes);
+    return true;
+}
 
 template <unsigned Bytes>
 Flow exec_cp_async(Warp& w, const Instr& in, uint32_t mask) {
@@ -53,21 +77,8 @@ Flow exec_cp_async(Warp& w, const Instr& in, uint32_t mask) {
     while (m) {
         const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
         m &= m - 1;
-        const uint32_t n = (ignore & lane_bit(lane)) ? 0u : (size[lane] < Bytes ? size[lane] : Bytes);
-        if (src[lane] & (Bytes - 1))
-            return fault(w, FaultKind::MisalignedAddress, lane, src[lane], Bytes,
-                         fmt::format("{}-byte cp.async source", Bytes));
-        uint8_t* d = translate<Space::Shared>(w, lane, dst[lane], Bytes, true);
-        if (!d) return Flow::Stop;
-        uint8_t buf[Bytes] = {};
-        if (n > 0) {
-            const uint8_t* s = global_ptr(w, src[lane], n);
-            if (!s)
-                return fault(w, FaultKind::IllegalAddress, lane, src[lane], n,
-                             fmt::format("{}-byte cp.async global read outside any live allocation", n));
-            __builtin_memcpy(buf, s, n);
-        }
-        __builtin_memcpy(d, buf, Bytes);
+        if (!copy_lane<Bytes>(w, lane, dst[lane], src[lane], (ignore & lane_bit(lane)) ? 0u : size[lane]))
+            return Flow::Stop;
     }
     return Flow::Next;
 }
@@ -111,6 +122,12 @@ Status decode_cp(InstrDecoder& d) {
 }
 
 } // namespace
+
+bool cp_async_lane(Warp& w, uint32_t lane, unsigned bytes, uint64_t dst, uint64_t src, uint32_t size) {
+    return bytes == 4   ? copy_lane<4>(w, lane, dst, src, size)
+           : bytes == 8 ? copy_lane<8>(w, lane, dst, src, size)
+                        : copy_lane<16>(w, lane, dst, src, size);
+}
 
 void add_async_ops(OpcodeTable& t) { t["cp"] = &decode_cp; }
 

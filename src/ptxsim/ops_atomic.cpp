@@ -5,67 +5,28 @@
 // order. Per the ISA, atom.add.f32 on global memory flushes subnormal inputs and results to zero while
 // on shared memory it keeps them; both round to nearest even. .add.noftz on f16/bf16 and their packed
 // forms rounds each half to nearest even and keeps subnormals; packed forms update the 32-bit word as one.
+// One lane's operation is scalar_atomic.h's, which compiled code shares (atomic_op_code below).
 //
 // Instr use: d[0] old value (atom), s[0] operand b, s[1] operand c (cas); base/imm address;
 // flags = AtomOp | kWide (64-bit) | kHasResult | kAddr32.
-#include <atomic>
-#include <bit>
-
 #include <fmt/format.h>
 
 #include "ptx/instr_atomic.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
-#include "ptxsim/numerics.h"
+#include "ptxsim/scalar_atomic.h"
 
 namespace d4r::ptxsim {
 
 namespace {
 
-enum class AtomOp : uint8_t { And, Or, Xor, Cas, Exch, Add, Inc, Dec, Min, Max, FAdd };
-// The front end's operations in the same order (ptx::Atomic::Op), FAdd after them.
+// The front end's operations in the same order as AtomOp (scalar_atomic.h), FAdd after them.
 static_assert(uint8_t(AtomOp::And) == uint8_t(ptx::Atomic::Op::And) &&
               uint8_t(AtomOp::Cas) == uint8_t(ptx::Atomic::Op::Cas) &&
               uint8_t(AtomOp::Add) == uint8_t(ptx::Atomic::Op::Add) &&
               uint8_t(AtomOp::Max) == uint8_t(ptx::Atomic::Op::Max));
 enum AtomFlags : uint16_t { kHasResult = 0x100 };
-
-template <class T>
-D4R_INLINE T apply_op(AtomOp op, T old, T b, T c, bool flush_f32) {
-    switch (op) {
-    case AtomOp::And:
-        return old & b;
-    case AtomOp::Or:
-        return old | b;
-    case AtomOp::Xor:
-        return old ^ b;
-    case AtomOp::Cas:
-        return old == b ? c : old;
-    case AtomOp::Exch:
-        return b;
-    case AtomOp::Add:
-        return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
-    case AtomOp::Inc:
-        return old >= b ? T(0) : T(old + 1);
-    case AtomOp::Dec:
-        return (old == 0 || old > b) ? b : T(old - 1);
-    case AtomOp::Min:
-        return old < b ? old : b;
-    case AtomOp::Max:
-        return old > b ? old : b;
-    case AtomOp::FAdd:
-        if constexpr (sizeof(T) == 4) {
-            float x = std::bit_cast<float>(uint32_t(old)), y = std::bit_cast<float>(uint32_t(b));
-            float r = flush_f32 ? flush(canonical(flush(x) + flush(y))) : canonical(x + y);
-            return T(std::bit_cast<uint32_t>(r));
-        } else {
-            double r = canonical(std::bit_cast<double>(uint64_t(old)) + std::bit_cast<double>(uint64_t(b)));
-            return T(std::bit_cast<uint64_t>(r));
-        }
-    }
-    return old;
-}
 
 // T: the integer type the operation compares in (signed for .s32/.s64 min/max).
 template <class T, Space S>
@@ -83,55 +44,7 @@ Flow exec_atom(Warp& w, const Instr& in, uint32_t mask) {
     while (m) {
         uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
         m &= m - 1;
-        uint64_t a = addr[lane];
-        bool shared = S == Space::Shared;
-        if constexpr (S == Space::Generic) shared = a - kSharedWindow < kWindowBytes;
-        if (S == Space::Generic && !shared && (a - kLocalWindow < kWindowBytes || a - kParamWindow < kWindowBytes)) {
-            return fault(w, FaultKind::IllegalAddress, lane, a, sizeof(T),
-                         "atomic operation outside global and shared memory");
-        }
-        uint8_t* p =
-            shared ? translate<Space::Shared>(w, lane, S == Space::Generic ? a - kSharedWindow : a, sizeof(T), true)
-                   : translate<Space::Global>(w, lane, a, sizeof(T), true);
-        if (!p) return Flow::Stop;
-        if (shared) {
-            T old;
-            std::memcpy(&old, p, sizeof old);
-            T v = apply_op<T>(op, old, b[lane], c[lane], false);
-            std::memcpy(p, &v, sizeof v);
-            result[lane] = old;
-        } else if (op == AtomOp::Exch || op == AtomOp::Add || op == AtomOp::And || op == AtomOp::Or ||
-                   op == AtomOp::Xor) {
-            std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
-            U bv = U(b[lane]);
-            U old;
-            switch (op) {
-            case AtomOp::Exch:
-                old = ref.exchange(bv);
-                break;
-            case AtomOp::Add:
-                old = ref.fetch_add(bv);
-                break;
-            case AtomOp::And:
-                old = ref.fetch_and(bv);
-                break;
-            case AtomOp::Or:
-                old = ref.fetch_or(bv);
-                break;
-            default:
-                old = ref.fetch_xor(bv);
-                break;
-            }
-            result[lane] = T(old);
-        } else {
-            std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
-            U old = ref.load();
-            for (;;) {
-                U v = U(apply_op<T>(op, T(old), b[lane], c[lane], true));
-                if (ref.compare_exchange_weak(old, v)) break;
-            }
-            result[lane] = T(old);
-        }
+        if (!atomic_lane<T, S>(w, lane, op, addr[lane], b[lane], c[lane], result[lane])) return Flow::Stop;
     }
     if (in.flags & kHasResult) {
         Slot out[32];
@@ -141,25 +54,8 @@ Flow exec_atom(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-// atom/red .add.noftz on .f16, .bf16, .f16x2, .bf16x2: each half is one IEEE addition rounded to
-// nearest even with subnormals kept (NaN results canonical, 0x7fff). The packed forms are atomic as one
-// 32-bit unit: a compare-and-swap loop on the whole word.
-template <bool BF, bool Packed>
-D4R_INLINE uint32_t half_add(uint32_t old, uint32_t b) {
-    using H = HalfTraits<BF>;
-    auto add = [](uint32_t x, uint32_t y) {
-        return round_to_small(H::value(x & 0xffffu) + H::value(y & 0xffffu), H::kFormat, Round::Rn);
-    };
-    if constexpr (Packed)
-        return add(old, b) | (add(old >> 16, b >> 16) << 16);
-    else
-        return add(old, b);
-}
-
 template <bool BF, bool Packed, Space S>
 Flow exec_atom_half(Warp& w, const Instr& in, uint32_t mask) {
-    using U = std::conditional_t<Packed, uint32_t, uint16_t>;
-    constexpr uint32_t kBytes = sizeof(U);
     uint64_t addr[32];
     lane_addresses(w, in, addr);
     uint32_t b[32], result[32] = {};
@@ -168,31 +64,7 @@ Flow exec_atom_half(Warp& w, const Instr& in, uint32_t mask) {
     while (m) {
         uint32_t lane = static_cast<uint32_t>(__builtin_ctz(m));
         m &= m - 1;
-        uint64_t a = addr[lane];
-        bool shared = S == Space::Shared;
-        if constexpr (S == Space::Generic) shared = a - kSharedWindow < kWindowBytes;
-        if (S == Space::Generic && !shared && (a - kLocalWindow < kWindowBytes || a - kParamWindow < kWindowBytes)) {
-            return fault(w, FaultKind::IllegalAddress, lane, a, kBytes,
-                         "atomic operation outside global and shared memory");
-        }
-        const uint64_t sa = S == Space::Generic ? a - kSharedWindow : a;
-        uint8_t* p = shared ? translate<Space::Shared>(w, lane, sa, kBytes, true)
-                            : translate<Space::Global>(w, lane, a, kBytes, true);
-        if (!p) return Flow::Stop;
-        const uint32_t bv = Packed ? b[lane] : (b[lane] & 0xffffu);
-        if (shared) {
-            U old;
-            std::memcpy(&old, p, sizeof old);
-            U v = static_cast<U>(half_add<BF, Packed>(old, bv));
-            std::memcpy(p, &v, sizeof v);
-            result[lane] = old;
-        } else {
-            std::atomic_ref<U> ref(*reinterpret_cast<U*>(p));
-            U old = ref.load();
-            while (!ref.compare_exchange_weak(old, static_cast<U>(half_add<BF, Packed>(old, bv)))) {
-            }
-            result[lane] = old;
-        }
+        if (!atomic_half_lane<BF, Packed, S>(w, lane, addr[lane], b[lane], result[lane])) return Flow::Stop;
     }
     if (in.flags & kHasResult) store_slot(w, in.d[0], result, mask);
     return Flow::Next;

@@ -8,6 +8,7 @@
 
 #include "ptx/instr_move.h"
 #include "ptxsim/decoder.h"
+#include "ptxsim/lane_ops.h"
 #include "ptxsim/lanes.h"
 
 namespace d4r::ptxsim {
@@ -26,11 +27,11 @@ Flow exec_mov_pred(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
+} // namespace
+
 // %clock64: the SM cycle counter, advancing at kClockRateKhz with wall time (a kernel spinning until N
 // cycles have passed spins N / rate seconds, as on the GPU), strictly increasing for each warp. %clock and
-// %clock_hi are its low and high 32 bits, as SR_CLOCKLO/SR_CLOCKHI are on NVIDIA's GPUs.
-enum class ClockPart : uint8_t { Low, High, Full };
-
+// %clock_hi are its low and high 32 bits, as SR_CLOCKLO/SR_CLOCKHI are on NVIDIA's GPUs (exec_clock below).
 uint64_t clock_cycles(Warp& w) {
     static const auto epoch = std::chrono::steady_clock::now();
     const uint64_t ns = static_cast<uint64_t>(
@@ -41,6 +42,16 @@ uint64_t clock_cycles(Warp& w) {
     w.last_clock = std::max(cycles, w.last_clock + 1);
     return w.last_clock;
 }
+
+uint64_t global_timer_ns() {
+    return static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
+}
+
+namespace {
+
+enum class ClockPart : uint8_t { Low, High, Full };
 
 // Writes the 64-bit counter VALUE (or its low or high half) to every lane of MASK.
 template <ClockPart P>
@@ -66,10 +77,7 @@ Flow exec_clock(Warp& w, const Instr& in, uint32_t mask) {
 // %globaltimer_lo / %globaltimer_hi: its halves.
 template <ClockPart P>
 Flow exec_globaltimer(Warp& w, const Instr& in, uint32_t mask) {
-    const uint64_t ns = static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-            .count());
-    write_counter<P>(w, in, mask, ns);
+    write_counter<P>(w, in, mask, global_timer_ns());
     return Flow::Next;
 }
 

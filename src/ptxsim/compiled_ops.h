@@ -1,0 +1,17 @@
+// ptxsim internals: the runtime helpers of CompiledRuntime (compiled.h) for atomics, cp.async, the clock and timer
+// registers and trap, for compiled_runner.cpp's runtime table.
+#pragma once
+
+#include <cstdint>
+
+#include "ptxsim/compiled.h"
+
+namespace d4r::ptxsim {
+
+uint32_t compiled_atomic(CompiledThread* thread, uint32_t code, uint64_t address, uint64_t b, uint64_t c,
+                         uint64_t* old);
+uint32_t compiled_cp_async(CompiledThread* thread, uint32_t bytes, uint64_t dst, uint64_t src, uint32_t size);
+uint64_t compiled_counter(CompiledThread* thread, uint32_t which);
+void compiled_trap(CompiledThread* thread, uint32_t breakpoint);
+
+} // namespace d4r::ptxsim
