@@ -13,7 +13,8 @@
 //     windows, ranges and faults. A fault stops the block; the launch reports it as the interpreter does,
 //     naming the instruction's line (CompiledKernel::sites).
 //   - Numerics the compiled code does not spell itself come from the interpreter's own scalar functions
-//     (CompiledRuntime::f32_op, f64_op, cvt), so both compute the same bits.
+//     (CompiledRuntime::f32_op, f64_op, cvt, half_op), and textures and surfaces from its own per-lane code
+//     (CompiledRuntime::image), so both compute the same bits and record the same faults.
 //   - LaunchConfig::compiled runs a launch with the compiled kernel; launch() runs it interpreted instead
 //     (silently: the caller chose) when the launch needs what compiled code does not do (an instruction
 //     budget, a cooperative launch).
@@ -37,6 +38,8 @@
 namespace d4r::ptx {
 struct FloatArith;
 struct Cvt;
+struct HalfArith;
+struct TextureOp;
 } // namespace d4r::ptx
 
 namespace d4r::ptxsim {
@@ -96,24 +99,41 @@ static_assert(offsetof(CompiledThread, state) == kThreadState);
 //   - cvt: one lane of the cvt CODE (cvt_op_code) on the source's bits A (zero-extended; the forms with two
 //     sources: the first in the high 32 bits, the second in the low 32), the interpreter's own conversion
 //     (scalar_cvt.h); the result's bits, zero-extended.
+//   - half_op: one lane of the half-precision instruction CODE (half_op_code) on its sources' register words in
+//     operand order (those it does not have: 0), the interpreter's own element rule (scalar_half.h): the low 16 bits,
+//     or both halves of a packed form. The result's word.
+//   - image: one lane of the texture or surface instruction CODE (image_op_code) on the object HANDLE at the
+//     coordinates' bits X, Y, Z and LAYER (0 where the geometry has none), by the interpreter's own texture and
+//     surface code (ops_texture.cpp, texture.cpp). DATA: four 64-bit words, the results of tex, tld4 and suld
+//     (their low 32 bits but for .b64) or the values sust stores. Returns 1, or 0 after recording the fault the
+//     interpreter records (then the compiled code stores `fault_site` and returns kCompiledFault).
 struct CompiledRuntime {
     uint8_t* (*translate)(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write);
     void (*branch_fault)(CompiledThread* thread, uint32_t index, uint32_t entries);
     float (*f32_op)(uint32_t code, float a, float b, float c);
     double (*f64_op)(uint32_t code, double a, double b, double c);
     uint64_t (*cvt)(uint64_t code, uint64_t a);
+    uint32_t (*half_op)(uint32_t code, uint32_t a, uint32_t b, uint32_t c);
+    uint32_t (*image)(CompiledThread* thread, uint32_t code, uint64_t handle, uint32_t x, uint32_t y, uint32_t z,
+                      uint32_t layer, uint64_t* data);
 };
 inline constexpr unsigned kRuntimeTranslate = 0, kRuntimeBranchFault = 8, kRuntimeF32Op = 16, kRuntimeF64Op = 24,
                           kRuntimeCvt = 32;
+inline constexpr unsigned kRuntimeHalfOp = 40, kRuntimeImage = 48;
 static_assert(offsetof(CompiledRuntime, branch_fault) == kRuntimeBranchFault);
 static_assert(offsetof(CompiledRuntime, f32_op) == kRuntimeF32Op);
 static_assert(offsetof(CompiledRuntime, f64_op) == kRuntimeF64Op);
 static_assert(offsetof(CompiledRuntime, cvt) == kRuntimeCvt);
+static_assert(offsetof(CompiledRuntime, half_op) == kRuntimeHalfOp);
+static_assert(offsetof(CompiledRuntime, image) == kRuntimeImage);
 
 // The CODE of f32_op/f64_op for an f32/f64 instruction (not testp, whose result is a predicate), and of cvt for a
 // cvt: what the interpreter's handler for it reads of its modifiers.
 uint32_t float_op_code(const ptx::FloatArith& f);
 uint64_t cvt_op_code(const ptx::Cvt& c);
+// The CODE of half_op for a half-precision instruction, and of image for a texture or surface instruction.
+uint32_t half_op_code(const ptx::HalfArith& h);
+uint32_t image_op_code(const ptx::TextureOp& t);
 
 // A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
 // barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has

@@ -6,6 +6,7 @@
 #include "ptxsim/memory_access.h"
 #include "ptxsim/module_impl.h"
 #include "ptxsim/scheduler.h"
+#include "ptxsim/texture.h"
 
 namespace d4r::ptxsim {
 
@@ -49,7 +50,7 @@ void compiled_branch_fault(CompiledThread* thread, uint32_t index, uint32_t entr
 }
 
 constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op, &compiled_f64_op,
-                                   &compiled_cvt};
+                                   &compiled_cvt,       &compiled_half_op,      &compiled_image};
 
 } // namespace
 
