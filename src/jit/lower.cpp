@@ -372,11 +372,13 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::IntArith>(&typed)) return lower_int(*op);
     if (const auto* op = std::get_if<ptx::PackedInt>(&typed)) return lower_simd(*op);
     if (const auto* op = std::get_if<ptx::FloatArith>(&typed)) return lower_float(*op);
+    if (const auto* op = std::get_if<ptx::HalfArith>(&typed)) return lower_half(*op);
     if (const auto* op = std::get_if<ptx::Cvt>(&typed)) return lower_cvt(*op);
     if (const auto* op = std::get_if<ptx::Compare>(&typed)) return lower_compare(*op);
     if (const auto* op = std::get_if<ptx::Move>(&typed)) return lower_move(*op);
     if (const auto* op = std::get_if<ptx::MemoryAccess>(&typed)) return lower_memory(*op);
     if (const auto* op = std::get_if<ptx::Control>(&typed)) return lower_control(*op);
+    if (const auto* op = std::get_if<ptx::TextureOp>(&typed)) return lower_texture(*op);
     // activemask is the interpreter's converged group at this pc (exec_activemask reads w.active): which lanes run
     // together, which threads run one after the other cannot know.
     if (const auto* op = std::get_if<ptx::WarpCollective>(&typed); op && op->op == ptx::WarpCollective::Op::ActiveMask)

@@ -1,7 +1,7 @@
 // d4r's PTX JIT internals: the state of one kernel's lowering (lower.h), shared by the files that lower the
 // instruction families: lower.cpp (the function, registers, operands, control flow), lower_memory.cpp (ld, st,
 // mov, cvta), lower_int.cpp, lower_simd.cpp (packed integers), lower_float.cpp (f32/f64 and cvt),
-// lower_compare.cpp.
+// lower_half.cpp (f16/bf16 and their packed forms), lower_compare.cpp, lower_texture.cpp (textures and surfaces).
 #pragma once
 
 #include <array>
@@ -62,6 +62,9 @@ public:
     // values (nullptr for those the instruction lacks). runtime_cvt: A and the result are i64 bits.
     LLVMValueRef runtime_float(Type t, uint32_t code, std::array<LLVMValueRef, 3> sources);
     LLVMValueRef runtime_cvt(uint64_t code, LLVMValueRef a);
+    // CompiledRuntime::half_op (lower_half.cpp): SOURCES are register words (nullptr for those the instruction
+    // lacks), zero-extended to 32 bits; the result is the i32 word.
+    LLVMValueRef runtime_half(uint32_t code, std::array<LLVMValueRef, 3> sources);
 
     // The address an [address] operand names, as a 64-bit value in SPACE (a register base plus offset, a variable's
     // address, or an absolute immediate), and whether it is known at compile time.
@@ -83,7 +86,9 @@ public:
     Status lower_float(const ptx::FloatArith& op);
     Status lower_cvt(const ptx::Cvt& op);
     Status lower_cvt_by_runtime(const ptx::Cvt& op);
+    Status lower_half(const ptx::HalfArith& op);
     Status lower_compare(const ptx::Compare& op);
+    Status lower_texture(const ptx::TextureOp& op);
     Status lower_move(const ptx::Move& op);
     Status lower_memory(const ptx::MemoryAccess& op);
     Status lower_control(const ptx::Control& op);
