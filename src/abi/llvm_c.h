@@ -166,7 +166,8 @@ enum { D4R_LLVMReturnStatusAction = 2 };
     X(LLVMSetVolatile, void, (LLVMValueRef, LLVMBool))                                                                 \
     X(LLVMConstNull, LLVMValueRef, (LLVMTypeRef))                                                                      \
     X(LLVMBuildSwitch, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMBasicBlockRef, unsigned))                      \
-    X(LLVMAddCase, void, (LLVMValueRef, LLVMValueRef, LLVMBasicBlockRef))
+    X(LLVMAddCase, void, (LLVMValueRef, LLVMValueRef, LLVMBasicBlockRef))                                              \
+    X(LLVMArrayType, LLVMTypeRef, (LLVMTypeRef, unsigned))
 
 #define D4R_LLVM_C_PFN(name, ret, params) typedef ret(*PFN_##name) params;
 D4R_LLVM_C_FUNCTIONS(D4R_LLVM_C_PFN)

@@ -95,4 +95,11 @@ LLVMValueRef IrBuilder::zeroed_slot(LLVMTypeRef type) {
     return slot;
 }
 
+LLVMValueRef IrBuilder::words(unsigned count) {
+    m_l.LLVMPositionBuilderAtEnd(m_alloca_builder, m_alloca_block);
+    LLVMValueRef slot = m_l.LLVMBuildAlloca(m_alloca_builder, m_l.LLVMArrayType(i64, count), "");
+    m_l.LLVMSetAlignment(slot, 8);
+    return slot;
+}
+
 } // namespace d4r::jit

@@ -111,6 +111,8 @@ public:
     // A stack slot in the function's entry block (allocas block), set to zero there.
     void set_alloca_block(LLVMBasicBlockRef block) { m_alloca_block = block; }
     LLVMValueRef zeroed_slot(LLVMTypeRef type);
+    // COUNT 64-bit words of stack in the entry block, not initialised (what a runtime helper reads or fills).
+    LLVMValueRef words(unsigned count);
 
 private:
     const LlvmLibrary& m_l;

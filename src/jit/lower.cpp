@@ -433,6 +433,7 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::IntArith>(&typed)) return lower_int(*op);
     if (const auto* op = std::get_if<ptx::PackedInt>(&typed)) return lower_simd(*op);
     if (const auto* op = std::get_if<ptx::FloatArith>(&typed)) return lower_float(*op);
+    if (const auto* op = std::get_if<ptx::HalfArith>(&typed)) return lower_half(*op);
     if (const auto* op = std::get_if<ptx::Cvt>(&typed)) return lower_cvt(*op);
     if (const auto* op = std::get_if<ptx::Compare>(&typed)) return lower_compare(*op);
     if (const auto* op = std::get_if<ptx::Move>(&typed)) return lower_move(*op);
@@ -440,6 +441,7 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::Control>(&typed)) return lower_control(*op);
     if (const auto* op = std::get_if<ptx::Atomic>(&typed)) return lower_atomic(*op);
     if (const auto* op = std::get_if<ptx::AsyncCopy>(&typed)) return lower_async(*op);
+    if (const auto* op = std::get_if<ptx::TextureOp>(&typed)) return lower_texture(*op);
     if (const auto* op = std::get_if<ptx::WarpCollective>(&typed)) return lower_collective(*op);
     return refuse("this instruction family is not compiled yet");
 }

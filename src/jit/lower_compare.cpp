@@ -1,7 +1,8 @@
 // Lowering setp, set, selp, slct and predicate logic (lower.h) as the interpreter compares
 // (src/ptxsim/ops_compare.cpp): float compares ordered or unordered as the operator says, .ftz flushes f32 operands, a
 // compare combines with a predicate; set writes all ones or 1.0, slct selects whole registers by the sign of its
-// selector.
+// selector. Half-precision operands (.f16 .bf16 and, per half, .f16x2 .bf16x2) are widened to f32 exactly and
+// compared as f32, as the interpreter does (.ftz flushes the f16 ones only).
 #include <fmt/format.h>
 
 #include "jit/float_rules.h"
@@ -75,6 +76,21 @@ int int_predicate(ptx::Compare::Cmp c, bool is_signed) {
     }
 }
 
+// The f16 (BF: bf16) value in the low 16 bits of the i32 H as an f32, exactly (HalfTraits::to_float): a bf16 is an
+// f32's high half; an f16's magnitude, moved to an f32's exponent and mantissa fields, is 2^-112 of its value
+// (subnormals included), and its infinities and NaNs keep their mantissa under an f32's all-ones exponent.
+LLVMValueRef half_to_f32(IrBuilder& ir, LLVMValueRef h, bool bf) {
+    if (bf) return ir.bitcast(ir.shl(h, ir.constant(ir.i32, 16)), ir.f32);
+    LLVMValueRef magnitude = ir.and_(h, ir.constant(ir.i32, 0x7fff));
+    LLVMValueRef moved = ir.shl(magnitude, ir.constant(ir.i32, 13));
+    LLVMValueRef finite = ir.bitcast(ir.fmul(ir.bitcast(moved, ir.f32), ir.f32_bits(0x77800000u)), ir.i32); // 2^112
+    LLVMValueRef special = ir.or_(moved, ir.constant(ir.i32, 0x7f800000u));
+    LLVMValueRef bits =
+        ir.select(ir.icmp(abi::D4R_LLVMIntUGE, magnitude, ir.constant(ir.i32, 0x7c00)), special, finite);
+    LLVMValueRef sign = ir.shl(ir.and_(h, ir.constant(ir.i32, 0x8000)), ir.constant(ir.i32, 16));
+    return ir.bitcast(ir.or_(bits, sign), ir.f32);
+}
+
 } // namespace
 
 // --- setp, selp, predicate logic ---
@@ -84,13 +100,36 @@ Status Lowering::lower_compare(const ptx::Compare& op) {
     using Combine = ptx::Compare::Combine;
     const ast::Instruction& in = *current;
     const Type t = op.type;
-    // setp and set: the comparison, combined with the predicate operand after the compared values.
-    auto compare = [&]() -> Expected<std::pair<LLVMValueRef, LLVMValueRef>> { // (combined, combined complement)
+    // setp and set: the comparison (of the low halves, and of the high ones for .f16x2/.bf16x2), combined with the
+    // predicate operand after the compared values.
+    const bool half = t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2;
+    const bool packed = t == Type::F16x2 || t == Type::BF16x2;
+    auto compare = [&]() -> Expected<std::pair<LLVMValueRef, LLVMValueRef>> { // (low or only, high)
         const bool fp = t == Type::F32 || t == Type::F64;
-        if (!fp && !ptx::is_integer(t)) return refuse("half-precision compares are not compiled yet");
+        if (!fp && !half && !ptx::is_integer(t)) return refuse("a comparison of this type is not compiled yet");
         if (in.operands.size() < 1 + op.sources) return refuse("missing operands");
+        if (half) {
+            const int pred = float_predicate(op.cmp);
+            if (pred < 0) return refuse("an unsigned comparison of floats");
+            const Type word = packed ? Type::B32 : Type::B16;
+            LLVMValueRef a = ir.resize(D4R_TRY(value(in.operands[1], word)), 32, false);
+            LLVMValueRef b = ir.resize(D4R_TRY(value(in.operands[2], word)), 32, false);
+            const bool bf = t == Type::BF16 || t == Type::BF16x2;
+            auto compare_half = [&](unsigned shift) {
+                auto widen = [&](LLVMValueRef w) {
+                    LLVMValueRef h = ir.and_(ir.lshr(w, ir.constant(ir.i32, shift)), ir.constant(ir.i32, 0xffff));
+                    if (op.ftz && !bf) { // HalfTraits::flush: a zero exponent keeps the sign only
+                        LLVMValueRef tiny = ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(h, ir.constant(ir.i32, 0x7c00)),
+                                                    ir.constant(ir.i32, 0));
+                        h = ir.select(tiny, ir.and_(h, ir.constant(ir.i32, 0x8000)), h);
+                    }
+                    return half_to_f32(ir, h, bf);
+                };
+                return ir.fcmp(pred, widen(a), widen(b));
+            };
+            return std::pair{compare_half(0), packed ? compare_half(16) : nullptr};
+        }
         LLVMValueRef a = D4R_TRY(value(in.operands[1], t)), b = D4R_TRY(value(in.operands[2], t));
-        LLVMValueRef c;
         if (fp) {
             if (op.ftz && t == Type::F32) {
                 FloatRules fr{ir, true};
@@ -99,47 +138,87 @@ Status Lowering::lower_compare(const ptx::Compare& op) {
             }
             const int pred = float_predicate(op.cmp);
             if (pred < 0) return refuse("an unsigned comparison of floats");
-            c = ir.fcmp(pred, a, b);
-        } else {
-            const int pred = int_predicate(op.cmp, ptx::is_signed(t));
-            if (pred < 0) return refuse("an unordered comparison of integers");
-            c = ir.icmp(pred, a, b);
+            return std::pair{ir.fcmp(pred, a, b), LLVMValueRef{nullptr}};
         }
-        LLVMValueRef with = nullptr;
-        if (op.combine != Combine::None) with = D4R_TRY(value(in.operands[3], Type::Pred));
-        auto combine = [&](LLVMValueRef v) {
-            switch (op.combine) {
-            case Combine::And:
-                return ir.and_(v, with);
-            case Combine::Or:
-                return ir.or_(v, with);
-            case Combine::Xor:
-                return ir.xor_(v, with);
-            case Combine::None:
-                break;
-            }
-            return v;
-        };
-        return std::pair{combine(c), combine(ir.not_(c))};
+        const int pred = int_predicate(op.cmp, ptx::is_signed(t));
+        if (pred < 0) return refuse("an unordered comparison of integers");
+        return std::pair{ir.icmp(pred, a, b), LLVMValueRef{nullptr}};
+    };
+    auto combiner = [&]() -> Expected<LLVMValueRef> { // the combining predicate, nullptr when none
+        if (op.combine == Combine::None) return LLVMValueRef{nullptr};
+        return value(in.operands[3], Type::Pred);
+    };
+    auto combine = [&](LLVMValueRef v, LLVMValueRef with) {
+        switch (op.combine) {
+        case Combine::And:
+            return ir.and_(v, with);
+        case Combine::Or:
+            return ir.or_(v, with);
+        case Combine::Xor:
+            return ir.xor_(v, with);
+        case Combine::None:
+            break;
+        }
+        return v;
     };
     switch (op.op) {
     case Op::Setp: {
-        const auto [p_value, q_value] = D4R_TRY(compare());
+        const auto [c, c_high] = D4R_TRY(compare());
+        LLVMValueRef with = D4R_TRY(combiner());
         const ast::Operand& d = in.operands[0];
-        if (op.dst_kind == ptx::Compare::Dst::PredPair) {
+        if (op.dst_kind == ptx::Compare::Dst::PredPair) { // q: the complement, or the high halves' comparison
             ast::Operand p, q;
             p.kind = q.kind = ast::OperandKind::Name;
             p.name = d.name;
             q.name = d.name2;
-            D4R_TRY(assign(p, Type::Pred, p_value));
-            return assign(q, Type::Pred, q_value);
+            D4R_TRY(assign(p, Type::Pred, combine(c, with)));
+            return assign(q, Type::Pred, combine(packed ? c_high : ir.not_(c), with));
         }
-        return assign(d, Type::Pred, p_value);
+        return assign(d, Type::Pred, combine(c, with)); // packed: the low halves' (the high ones' result is dropped)
     }
-    case Op::Set: { // all ones, or 1.0 for an .f32 destination, where the combined test holds (a 32-bit word)
-        LLVMValueRef holds = D4R_TRY(compare()).first;
-        const uint64_t one = op.dst == Type::F32 ? 0x3f800000u : 0xffffffffu;
-        return assign(in.operands[0], Type::B32, ir.select(holds, ir.constant(ir.i32, one), ir.constant(ir.i32, 0)));
+    case Op::Set: {
+        const auto [c, c_high] = D4R_TRY(compare());
+        LLVMValueRef with = D4R_TRY(combiner());
+        LLVMValueRef holds = combine(c, with);
+        if (!half) { // all ones, or 1.0 for an .f32 destination, where the combined test holds (a 32-bit word)
+            const uint64_t one = op.dst == Type::F32 ? 0x3f800000u : 0xffffffffu;
+            return assign(in.operands[0], Type::B32,
+                          ir.select(holds, ir.constant(ir.i32, one), ir.constant(ir.i32, 0)));
+        }
+        // A half source: the destination's "true" (emit_set_half's table), per half for packed sources; the
+        // interpreter writes the whole 32-bit word.
+        uint64_t one = 0;
+        switch (op.dst) {
+        case Type::U32:
+        case Type::S32:
+            one = 0xffffffffu;
+            break;
+        case Type::U16:
+        case Type::S16:
+            one = 0xffffu;
+            break;
+        case Type::F32:
+            one = 0x3f800000u;
+            break;
+        case Type::F16:
+            one = 0x3c00u;
+            break;
+        case Type::BF16:
+            one = 0x3f80u;
+            break;
+        case Type::F16x2:
+            one = 0x3c003c00u;
+            break;
+        case Type::BF16x2:
+            one = 0x3f803f80u;
+            break;
+        default:
+            return refuse("a set destination type the interpreter does not take");
+        }
+        LLVMValueRef zero = ir.constant(ir.i32, 0);
+        LLVMValueRef r = ir.select(holds, ir.constant(ir.i32, packed ? one & 0xffffu : one), zero);
+        if (packed) r = ir.or_(r, ir.select(combine(c_high, with), ir.constant(ir.i32, one & 0xffff0000u), zero));
+        return assign(in.operands[0], Type::B32, r);
     }
     case Op::Slct: { // c >= 0 ? a : b, c .s32 or .f32 (-0.0 >= 0 holds, NaN selects b; .ftz flushes it)
         const unsigned bits = ptx::type_bits(t);

@@ -1,7 +1,8 @@
 // d4r's PTX JIT internals: the state of one kernel's lowering (lower.h), shared by the files that lower the
 // instruction families: lower.cpp (the function, registers, operands, control flow), lower_memory.cpp (ld, st,
 // mov, cvta, cp.async, the clock registers), lower_int.cpp, lower_simd.cpp (packed integers), lower_float.cpp
-// (f32/f64 and cvt), lower_compare.cpp, lower_atomic.cpp (atom, red).
+// (f32/f64 and cvt), lower_half.cpp (f16/bf16 and their packed forms), lower_compare.cpp, lower_atomic.cpp (atom,
+// red), lower_texture.cpp (textures and surfaces), lower_collective.cpp (warp collectives).
 #pragma once
 
 #include <array>
@@ -63,6 +64,9 @@ public:
     // values (nullptr for those the instruction lacks). runtime_cvt: A and the result are i64 bits.
     LLVMValueRef runtime_float(Type t, uint32_t code, std::array<LLVMValueRef, 3> sources);
     LLVMValueRef runtime_cvt(uint64_t code, LLVMValueRef a);
+    // CompiledRuntime::half_op (lower_half.cpp): SOURCES are register words (nullptr for those the instruction
+    // lacks), zero-extended to 32 bits; the result is the i32 word.
+    LLVMValueRef runtime_half(uint32_t code, std::array<LLVMValueRef, 3> sources);
 
     // The address an [address] operand names, as a 64-bit value in SPACE (a register base plus offset, a variable's
     // address, or an absolute immediate), and whether it is known at compile time.
@@ -84,7 +88,9 @@ public:
     Status lower_float(const ptx::FloatArith& op);
     Status lower_cvt(const ptx::Cvt& op);
     Status lower_cvt_by_runtime(const ptx::Cvt& op);
+    Status lower_half(const ptx::HalfArith& op);
     Status lower_compare(const ptx::Compare& op);
+    Status lower_texture(const ptx::TextureOp& op);
     Status lower_move(const ptx::Move& op);
     Status lower_memory(const ptx::MemoryAccess& op);
     Status lower_control(const ptx::Control& op);

@@ -13,8 +13,9 @@
 //     windows, ranges and faults. A fault stops the block; the launch reports it as the interpreter does,
 //     naming the instruction's line (CompiledKernel::sites).
 //   - Numerics the compiled code does not spell itself come from the interpreter's own scalar functions
-//     (CompiledRuntime::f32_op, f64_op, cvt), so both compute the same bits; atomics, cp.async, the clock and
-//     timer registers and trap are the interpreter's per-lane code too (atomic, cp_async, counter, trap).
+//     (CompiledRuntime::f32_op, f64_op, cvt, half_op), so both compute the same bits; atomics, cp.async, the clock
+//     and timer registers, trap, textures and surfaces are the interpreter's per-lane code too (atomic, cp_async,
+//     counter, trap, image), recording the same faults.
 //   - LaunchConfig::compiled runs a launch with the compiled kernel; launch() runs it interpreted instead
 //     (silently: the caller chose) when the launch needs what compiled code does not do (an instruction
 //     budget, a cooperative launch).
@@ -39,6 +40,8 @@ namespace d4r::ptx {
 struct FloatArith;
 struct Cvt;
 struct Atomic;
+struct HalfArith;
+struct TextureOp;
 } // namespace d4r::ptx
 
 namespace d4r::ptxsim {
@@ -112,6 +115,14 @@ static_assert(offsetof(CompiledThread, state) == kThreadState);
 //   - counter: the special register ptx::Move::Sreg WHICH (the clocks, the global timer, their halves) as the
 //     interpreter reads it for this thread's warp (%clock64 strictly increases for each warp), zero-extended.
 //   - trap: records trap's fault (brkpt's when BREAKPOINT), as the interpreter does.
+//   - half_op: one lane of the half-precision instruction CODE (half_op_code) on its sources' register words in
+//     operand order (those it does not have: 0), the interpreter's own element rule (scalar_half.h): the low 16 bits,
+//     or both halves of a packed form. The result's word.
+//   - image: one lane of the texture or surface instruction CODE (image_op_code) on the object HANDLE at the
+//     coordinates' bits X, Y, Z and LAYER (0 where the geometry has none), by the interpreter's own texture and
+//     surface code (ops_texture.cpp, texture.cpp). DATA: four 64-bit words, the results of tex, tld4 and suld
+//     (their low 32 bits but for .b64) or the values sust stores. Returns 1, or 0 after recording the fault the
+//     interpreter records (then the compiled code stores `fault_site` and returns kCompiledFault).
 struct CompiledRuntime {
     uint8_t* (*translate)(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write);
     void (*branch_fault)(CompiledThread* thread, uint32_t index, uint32_t entries);
@@ -122,10 +133,14 @@ struct CompiledRuntime {
     uint32_t (*cp_async)(CompiledThread* thread, uint32_t bytes, uint64_t dst, uint64_t src, uint32_t size);
     uint64_t (*counter)(CompiledThread* thread, uint32_t which);
     void (*trap)(CompiledThread* thread, uint32_t breakpoint);
+    uint32_t (*half_op)(uint32_t code, uint32_t a, uint32_t b, uint32_t c);
+    uint32_t (*image)(CompiledThread* thread, uint32_t code, uint64_t handle, uint32_t x, uint32_t y, uint32_t z,
+                      uint32_t layer, uint64_t* data);
 };
 inline constexpr unsigned kRuntimeTranslate = 0, kRuntimeBranchFault = 8, kRuntimeF32Op = 16, kRuntimeF64Op = 24,
                           kRuntimeCvt = 32;
-inline constexpr unsigned kRuntimeAtomic = 40, kRuntimeCpAsync = 48, kRuntimeCounter = 56, kRuntimeTrap = 64;
+inline constexpr unsigned kRuntimeAtomic = 40, kRuntimeCpAsync = 48, kRuntimeCounter = 56, kRuntimeTrap = 64,
+                          kRuntimeHalfOp = 72, kRuntimeImage = 80;
 static_assert(offsetof(CompiledRuntime, branch_fault) == kRuntimeBranchFault);
 static_assert(offsetof(CompiledRuntime, f32_op) == kRuntimeF32Op);
 static_assert(offsetof(CompiledRuntime, f64_op) == kRuntimeF64Op);
@@ -134,6 +149,8 @@ static_assert(offsetof(CompiledRuntime, atomic) == kRuntimeAtomic);
 static_assert(offsetof(CompiledRuntime, cp_async) == kRuntimeCpAsync);
 static_assert(offsetof(CompiledRuntime, counter) == kRuntimeCounter);
 static_assert(offsetof(CompiledRuntime, trap) == kRuntimeTrap);
+static_assert(offsetof(CompiledRuntime, half_op) == kRuntimeHalfOp);
+static_assert(offsetof(CompiledRuntime, image) == kRuntimeImage);
 
 // The CODE of f32_op/f64_op for an f32/f64 instruction (not testp, whose result is a predicate), and of cvt for a
 // cvt: what the interpreter's handler for it reads of its modifiers.
@@ -141,6 +158,9 @@ uint32_t float_op_code(const ptx::FloatArith& f);
 uint64_t cvt_op_code(const ptx::Cvt& c);
 // The CODE of atomic for an atom or red.
 uint32_t atomic_op_code(const ptx::Atomic& a);
+// The CODE of half_op for a half-precision instruction, and of image for a texture or surface instruction.
+uint32_t half_op_code(const ptx::HalfArith& h);
+uint32_t image_op_code(const ptx::TextureOp& t);
 
 // A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
 // barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has

@@ -1,6 +1,7 @@
-// The numerics helpers compiled code calls (compiled.h, CompiledRuntime::f32_op, f64_op, cvt): one lane computed by
-// the scalar functions the interpreter's handlers apply to every lane (scalar_float.h, scalar_cvt.h), picked from
-// the instruction's code as ops_float.cpp and ops_cvt.cpp pick their handlers, in the same rounding mode.
+// The numerics helpers compiled code calls (compiled.h, CompiledRuntime::f32_op, f64_op, cvt, half_op): one lane
+// computed by the scalar functions the interpreter's handlers apply to every lane (scalar_float.h, scalar_cvt.h,
+// scalar_half.h), picked from the instruction's code as ops_float.cpp, ops_cvt.cpp and ops_half.cpp pick their
+// handlers, in the same rounding mode.
 #include "ptxsim/compiled_numerics.h"
 
 #include <bit>
@@ -8,10 +9,12 @@
 
 #include "ptx/instr_cvt.h"
 #include "ptx/instr_float.h"
+#include "ptx/instr_half.h"
 #include "ptxsim/compiled.h"
 #include "ptxsim/dispatch.h"
 #include "ptxsim/scalar_cvt.h"
 #include "ptxsim/scalar_float.h"
+#include "ptxsim/scalar_half.h"
 
 namespace d4r::ptxsim {
 
@@ -228,6 +231,19 @@ uint64_t convert_entry(uint64_t bits, uint16_t flags) {
     return to_bits(r);
 }
 
+// --- half precision ---
+
+// half_op_code: the operation (bits 0-7), the type (8-15) and these modifiers.
+constexpr uint32_t kHalfFtz = 1u << 16, kHalfSat = 1u << 17, kHalfRelu = 1u << 18, kHalfNaN = 1u << 19,
+                   kHalfXorSign = 1u << 20;
+
+using HalfLane = uint32_t (*)(uint32_t, uint32_t, uint32_t);
+
+template <class E, bool Packed>
+uint32_t half_entry(uint32_t a, uint32_t b, uint32_t c) {
+    return half_lane<E, Packed>(a, b, c);
+}
+
 } // namespace
 
 float compiled_f32_op(uint32_t code, float a, float b, float c) {
@@ -238,6 +254,19 @@ float compiled_f32_op(uint32_t code, float a, float b, float c) {
 double compiled_f64_op(uint32_t code, double a, double b, double c) {
     const Lane<double> fn = float_pick<double>(code);
     return fn ? fn(a, b, c) : std::bit_cast<double>(kCanonicalNaN64);
+}
+
+uint32_t compiled_half_op(uint32_t code, uint32_t a, uint32_t b, uint32_t c) {
+    ptx::HalfArith h;
+    h.op = static_cast<ptx::HalfArith::Op>(code & 0xffu);
+    h.type = static_cast<Type>((code >> 8) & 0xffu);
+    h.ftz = code & kHalfFtz;
+    h.sat = code & kHalfSat;
+    h.relu = code & kHalfRelu;
+    h.nan = code & kHalfNaN;
+    h.xorsign = code & kHalfXorSign;
+    const HalfLane fn = pick_half<HalfLane>(h, []<class E, bool P>() -> HalfLane { return &half_entry<E, P>; });
+    return fn ? fn(a, b, c) : kCanonicalNaN16;
 }
 
 // CODE: cvt_flags (bits 0-15), the destination and source types (16-23, 24-31), the form (32-39), e5m2 (40).
@@ -276,6 +305,11 @@ uint32_t float_op_code(const ptx::FloatArith& f) {
     return static_cast<uint32_t>(f.op) | (static_cast<uint32_t>(f.round.value_or(Round::Rn)) << 8) |
            (f.ftz ? kCodeFtz : 0) | (f.sat ? kCodeSat : 0) | (f.approx ? kCodeApprox : 0) | (f.nan ? kCodeNaN : 0) |
            (f.xorsign ? kCodeXorSign : 0);
+}
+
+uint32_t half_op_code(const ptx::HalfArith& h) {
+    return static_cast<uint32_t>(h.op) | (static_cast<uint32_t>(h.type) << 8) | (h.ftz ? kHalfFtz : 0) |
+           (h.sat ? kHalfSat : 0) | (h.relu ? kHalfRelu : 0) | (h.nan ? kHalfNaN : 0) | (h.xorsign ? kHalfXorSign : 0);
 }
 
 uint64_t cvt_op_code(const ptx::Cvt& c) {

@@ -8,6 +8,7 @@
 #include "ptxsim/memory_access.h"
 #include "ptxsim/module_impl.h"
 #include "ptxsim/scheduler.h"
+#include "ptxsim/texture.h"
 
 namespace d4r::ptxsim {
 
@@ -50,9 +51,9 @@ void compiled_branch_fault(CompiledThread* thread, uint32_t index, uint32_t entr
           fmt::format("brx.idx index {} is outside its {}-entry table", index, entries));
 }
 
-constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op,
-                                   &compiled_f64_op,    &compiled_cvt,          &compiled_atomic,
-                                   &compiled_cp_async,  &compiled_counter,      &compiled_trap};
+constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op,   &compiled_f64_op,
+                                   &compiled_cvt,       &compiled_atomic,       &compiled_cp_async, &compiled_counter,
+                                   &compiled_trap,      &compiled_half_op,      &compiled_image};
 
 } // namespace
 

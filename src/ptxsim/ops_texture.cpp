@@ -11,11 +11,15 @@
 // Instr use: base = handle slot (64-bit); aux = x slot | y slot << 32; imm = z slot | layer slot << 32
 // (kNoReg where the geometry has none); tex/tld4/suld: d[0..count-1] destinations; sust: s[0..count-1]
 // values; count = vector length; flags: see TexFlags.
+//
+// The PTX JIT's runtime helper (CompiledRuntime::image, compiled_image below) runs one lane of the same code: the
+// object lookup and geometry check, tex_lane and surface_lane.
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "ptx/instr_texture.h"
+#include "ptxsim/compiled.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/texture.h"
@@ -154,6 +158,30 @@ struct CheckedObjects {
     }
 };
 
+// One lane of tex (Mode 0) or tld4 (Mode 1) of geometry G with the instruction's FLAGS on texture T at the
+// coordinates' bits X, Y, Z and the layer (or cube) index.
+template <int Mode>
+D4R_INLINE TexResult tex_lane(const ImageObject& t, Geo g, uint16_t flags, uint32_t cx, uint32_t cy, uint32_t cz,
+                              uint32_t layer) {
+    const float x = std::bit_cast<float>(cx), y = std::bit_cast<float>(cy), z = std::bit_cast<float>(cz);
+    if constexpr (Mode == 1) return gather(t, x, y, (flags >> kCompShift) & 3);
+    if (flags & kIntCoords) return fetch_texel(t, static_cast<int32_t>(cx), static_cast<int32_t>(cy));
+    switch (g) {
+    case kG1D:
+    case kG2D:
+        return sample(t, x, y, g == kG1D);
+    case kG3D:
+        return sample_3d(t, x, y, z);
+    case kGA1D:
+    case kGA2D:
+        return sample_layer(t, layer, x, y);
+    case kGCube:
+    case kGACube:
+        return sample_cube(t, layer, x, y, z);
+    }
+    return {};
+}
+
 // tex (Mode 0) and tld4 (Mode 1).
 template <int Mode>
 Flow exec_tex(Warp& w, const Instr& in, uint32_t mask) {
@@ -170,32 +198,7 @@ Flow exec_tex(Warp& w, const Instr& in, uint32_t mask) {
         m &= m - 1;
         const ImageObject* t = textures.get(w, h[lane], ImageObject::Kind::Texture, g, lane);
         if (!t) return Flow::Stop;
-        const float x = std::bit_cast<float>(c.x[lane]), y = std::bit_cast<float>(c.y[lane]);
-        const float z = std::bit_cast<float>(c.z[lane]);
-        TexResult r;
-        if constexpr (Mode == 1) {
-            r = gather(*t, x, y, (in.flags >> kCompShift) & 3);
-        } else if (in.flags & kIntCoords) {
-            r = fetch_texel(*t, static_cast<int32_t>(c.x[lane]), static_cast<int32_t>(c.y[lane]));
-        } else {
-            switch (g) {
-            case kG1D:
-            case kG2D:
-                r = sample(*t, x, y, g == kG1D);
-                break;
-            case kG3D:
-                r = sample_3d(*t, x, y, z);
-                break;
-            case kGA1D:
-            case kGA2D:
-                r = sample_layer(*t, c.layer[lane], x, y);
-                break;
-            case kGCube:
-            case kGACube:
-                r = sample_cube(*t, c.layer[lane], x, y, z);
-                break;
-            }
-        }
+        const TexResult r = tex_lane<Mode>(*t, g, in.flags, c.x[lane], c.y[lane], c.z[lane], c.layer[lane]);
         for (int k = 0; k < 4; ++k) out[k][lane] = r.v[k];
     }
     for (int k = 0; k < 4; ++k) store_slot(w, in.d[k], out[k], mask);
@@ -245,10 +248,31 @@ bool surface_target(Warp& w, const ImageObject& s, uint64_t handle, int64_t x, i
 }
 
 // The plane index of a surface access: the z slice (.3d) or the layer (.a1d/.a2d); 0 otherwise.
-D4R_INLINE int64_t surface_plane(const Coords& c, Geo g, unsigned lane) {
-    if (g == kG3D) return int32_t(c.z[lane]);
-    if (g == kGA1D || g == kGA2D) return int64_t(c.layer[lane]);
+D4R_INLINE int64_t surface_plane(Geo g, uint32_t z, uint32_t layer) {
+    if (g == kG3D) return int32_t(z);
+    if (g == kGA1D || g == kGA2D) return int64_t(layer);
     return 0;
+}
+
+// One lane of a surface load (V[k * STRIDE] receives element k, or keeps its zero when a .zero access is dropped)
+// or STORE (V[k * STRIDE] holds element k) of N elements of BYTES each on surface S at (X bytes, Y, PLANE); false
+// after recording a fault.
+D4R_INLINE bool surface_lane(Warp& w, const ImageObject& s, uint64_t handle, uint32_t x, uint32_t y, int64_t plane,
+                             Geo g, unsigned bytes, unsigned n, SurfMode mode, unsigned lane, bool store, uint64_t* v,
+                             size_t stride) {
+    uint8_t* p;
+    if (!surface_target(w, s, handle, int32_t(x), int32_t(y), plane, g, bytes * n, mode, lane, store, &p)) return false;
+    if (!p) return true;
+    for (unsigned k = 0; k < n; ++k) {
+        if (store) {
+            std::memcpy(p + k * bytes, &v[k * stride], bytes);
+        } else {
+            uint64_t e = 0;
+            std::memcpy(&e, p + k * bytes, bytes);
+            v[k * stride] = e;
+        }
+    }
+    return true;
 }
 
 template <unsigned Bytes, unsigned N>
@@ -267,16 +291,9 @@ Flow exec_suld(Warp& w, const Instr& in, uint32_t mask) {
         m &= m - 1;
         const ImageObject* s = surfaces.get(w, h[lane], ImageObject::Kind::Surface, g, lane);
         if (!s) return Flow::Stop;
-        uint8_t* p;
-        if (!surface_target(w, *s, h[lane], int32_t(c.x[lane]), int32_t(c.y[lane]), surface_plane(c, g, lane), g,
-                            Bytes * N, mode, lane, false, &p))
+        if (!surface_lane(w, *s, h[lane], c.x[lane], c.y[lane], surface_plane(g, c.z[lane], c.layer[lane]), g, Bytes, N,
+                          mode, lane, false, &v[0][lane], 32))
             return Flow::Stop;
-        if (!p) continue;
-        for (unsigned k = 0; k < N; ++k) {
-            uint64_t e = 0;
-            std::memcpy(&e, p + k * Bytes, Bytes);
-            v[k][lane] = e;
-        }
     }
     for (unsigned k = 0; k < N; ++k) {
         if (in.flags & kWideData) {
@@ -315,12 +332,9 @@ Flow exec_sust(Warp& w, const Instr& in, uint32_t mask) {
         m &= m - 1;
         const ImageObject* s = surfaces.get(w, h[lane], ImageObject::Kind::Surface, g, lane);
         if (!s) return Flow::Stop;
-        uint8_t* p;
-        if (!surface_target(w, *s, h[lane], int32_t(c.x[lane]), int32_t(c.y[lane]), surface_plane(c, g, lane), g,
-                            Bytes * N, mode, lane, true, &p))
+        if (!surface_lane(w, *s, h[lane], c.x[lane], c.y[lane], surface_plane(g, c.z[lane], c.layer[lane]), g, Bytes, N,
+                          mode, lane, true, &v[0][lane], 32))
             return Flow::Stop;
-        if (!p) continue;
-        for (unsigned k = 0; k < N; ++k) std::memcpy(p + k * Bytes, &v[k][lane], Bytes);
     }
     return Flow::Next;
 }
@@ -389,6 +403,25 @@ Status image_operand(InstrDecoder& d, const ptx::TextureOp& t, Instr& in) {
     return ok_status();
 }
 
+// The flags (TexFlags) of T's handler.
+uint16_t tex_flags(const ptx::TextureOp& t) {
+    using Op = ptx::TextureOp::Op;
+    auto flags = static_cast<uint16_t>(uint16_t(t.geometry) << kGeoShift);
+    switch (t.op) {
+    case Op::Tex:
+        flags |= t.coordinate == Type::S32 ? kIntCoords : 0;
+        break;
+    case Op::Gather:
+        flags |= static_cast<uint16_t>(uint16_t(t.component) << kCompShift);
+        break;
+    case Op::SurfaceLoad:
+    case Op::SurfaceStore:
+        flags |= static_cast<uint16_t>((t.data == Type::B64 ? kWideData : 0) | (uint16_t(t.clamp) << kModeShift));
+        break;
+    }
+    return flags;
+}
+
 // The family's meaning is the front end's (ptx/instr_texture.h); here the object, the registers and the handler.
 Status decode_texture(InstrDecoder& d) {
     const ptx::TextureOp t = D4R_TRY(d.typed(ptx::decode_texture));
@@ -404,22 +437,19 @@ Status decode_texture(InstrDecoder& d) {
     for (unsigned k = 0; k < t.vector; ++k)
         regs[k] = t.op == Op::SurfaceStore ? D4R_TRY(d.src(*data[k], slot_type)) : D4R_TRY(d.dst(*data[k], slot_type));
     ExecFn fn = nullptr;
-    uint16_t flags = static_cast<uint16_t>(uint16_t(t.geometry) << kGeoShift);
+    const uint16_t flags = tex_flags(t);
     switch (t.op) {
     case Op::Tex:
         fn = &exec_tex<0>;
-        flags |= t.coordinate == Type::S32 ? kIntCoords : 0;
         break;
     case Op::Gather:
         fn = &exec_tex<1>;
-        flags |= static_cast<uint16_t>(uint16_t(t.component) << kCompShift);
         break;
     case Op::SurfaceLoad:
     case Op::SurfaceStore: {
         const bool store = t.op == Op::SurfaceStore;
         fn = store ? surf_fn<true>(type_bits(t.data) / 8, t.vector) : surf_fn<false>(type_bits(t.data) / 8, t.vector);
         if (!fn) return d.error(store ? "unsupported surface store" : "unsupported surface load");
-        flags |= static_cast<uint16_t>((wide ? kWideData : 0) | (uint16_t(t.clamp) << kModeShift));
         break;
     }
     }
@@ -433,7 +463,45 @@ Status decode_texture(InstrDecoder& d) {
     return ok_status();
 }
 
+// image_op_code: the handler's flags (bits 0-15), the element's bytes (16-19), the vector length (20-23) and the
+// operation (24-27).
+constexpr unsigned kCodeBytesShift = 16, kCodeVectorShift = 20, kCodeOpShift = 24;
+
 } // namespace
+
+uint32_t image_op_code(const ptx::TextureOp& t) {
+    return uint32_t(tex_flags(t)) | ((type_bits(t.data) / 8) << kCodeBytesShift) | (t.vector << kCodeVectorShift) |
+           (uint32_t(t.op) << kCodeOpShift);
+}
+
+uint32_t compiled_image(CompiledThread* thread, uint32_t code, uint64_t handle, uint32_t x, uint32_t y, uint32_t z,
+                        uint32_t layer, uint64_t* data) {
+    using Op = ptx::TextureOp::Op;
+    Warp& w = *static_cast<Warp*>(thread->warp);
+    const unsigned lane = thread->lane;
+    const auto flags = static_cast<uint16_t>(code);
+    const Geo g = static_cast<Geo>((flags >> kGeoShift) & 7);
+    const auto op = static_cast<Op>((code >> kCodeOpShift) & 0xfu);
+    const bool surface = op == Op::SurfaceLoad || op == Op::SurfaceStore;
+    CheckedObjects objects;
+    const ImageObject* o =
+        objects.get(w, handle, surface ? ImageObject::Kind::Surface : ImageObject::Kind::Texture, g, lane);
+    if (!o) return 0;
+    if (!surface) {
+        const TexResult r =
+            op == Op::Gather ? tex_lane<1>(*o, g, flags, x, y, z, layer) : tex_lane<0>(*o, g, flags, x, y, z, layer);
+        for (int k = 0; k < 4; ++k) data[k] = r.v[k];
+        return 1;
+    }
+    const bool store = op == Op::SurfaceStore;
+    if (!store)
+        for (int k = 0; k < 4; ++k) data[k] = 0;
+    const auto mode = static_cast<SurfMode>((flags >> kModeShift) & 3);
+    return surface_lane(w, *o, handle, x, y, surface_plane(g, z, layer), g, (code >> kCodeBytesShift) & 0xfu,
+                        (code >> kCodeVectorShift) & 0xfu, mode, lane, store, data, 1)
+               ? 1
+               : 0;
+}
 
 void add_texture_ops(OpcodeTable& t) {
     t["tex"] = &decode_texture;

@@ -104,4 +104,11 @@ TexResult fetch_texel(const ImageObject& t, int32_t x, int32_t y);
 // (i0, j1), (i1, j1), (i1, j0), (i0, j0).
 TexResult gather(const ImageObject& t, float x, float y, unsigned comp);
 
+// ---- for compiled code (ops_texture.cpp) ------------------------------------------------------
+
+// CompiledRuntime::image (compiled.h): one lane of a texture or surface instruction, the handlers' own code.
+struct CompiledThread;
+uint32_t compiled_image(CompiledThread* thread, uint32_t code, uint64_t handle, uint32_t x, uint32_t y, uint32_t z,
+                        uint32_t layer, uint64_t* data);
+
 } // namespace d4r::ptxsim

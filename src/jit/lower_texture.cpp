@@ -1,0 +1,79 @@
+// Lowering textures and surfaces (lower.h): tex, tld4, suld.b and sust.b in every form the front end decodes
+// (ptx/instr_texture.h). Each instruction is one call of ptxsim's helper CompiledRuntime::image, which runs the
+// interpreter's own code for one lane (src/ptxsim/ops_texture.cpp, texture.cpp): the object lookup in the launch's
+// image table, the geometry check, the sampling and the surface addressing with its .trap/.clamp/.zero modes. A
+// fault (no such object, a surface access out of range under .trap, ...) is recorded by the helper as the
+// interpreter records it; the compiled code then stores the instruction's site and returns kCompiledFault.
+#include <fmt/format.h>
+
+#include "jit/lower_impl.h"
+
+namespace d4r::jit {
+
+namespace {
+
+// The elements of a {...} operand, or the operand itself.
+std::vector<const ast::Operand*> elements(const ast::Operand& o) {
+    std::vector<const ast::Operand*> out;
+    if (o.kind == ast::OperandKind::Vector) {
+        for (const ast::Operand& e : o.elements) out.push_back(&e);
+    } else {
+        out.push_back(&o);
+    }
+    return out;
+}
+
+} // namespace
+
+Status Lowering::lower_texture(const ptx::TextureOp& op) {
+    using Op = ptx::TextureOp::Op;
+    const ast::Instruction& in = *current;
+    if (in.operands.size() <= std::max(op.image_operand, op.data_operand)) return refuse("missing operands");
+    // [handle, {coordinates}]: the handle a 64-bit register (the interpreter takes no .texref/.surfref variable).
+    const ast::Operand& image = in.operands[op.image_operand];
+    if (image.elements.empty()) return refuse("an image operand without coordinates");
+    auto handle_reg = reg(image.name);
+    if (!handle_reg || handle_reg->bits != 64)
+        return refuse(fmt::format("'{}' is not a 64-bit register (texture references are not supported)", image.name));
+    ast::Operand handle_operand;
+    handle_operand.kind = ast::OperandKind::Name;
+    handle_operand.name = image.name;
+    LLVMValueRef handle = D4R_TRY(value(handle_operand, Type::U64));
+    // The coordinates' bits (x, y, z of the instruction's coordinate type, the layer .u32), 0 where there is none.
+    const std::vector<const ast::Operand*> coords = elements(image.elements[0]);
+    auto coordinate = [&](int index, Type t) -> Expected<LLVMValueRef> {
+        if (index < 0) return ir.constant(ir.i32, 0);
+        if (size_t(index) >= coords.size()) return refuse("missing coordinates");
+        LLVMValueRef v = D4R_TRY(value(*coords[size_t(index)], t));
+        return t == Type::F32 ? ir.bitcast(v, ir.i32) : v;
+    };
+    const ptx::TextureOp::Coordinates& l = op.coordinates;
+    LLVMValueRef x = D4R_TRY(coordinate(l.x, op.coordinate)), y = D4R_TRY(coordinate(l.y, op.coordinate));
+    LLVMValueRef z = D4R_TRY(coordinate(l.z, op.coordinate)), layer = D4R_TRY(coordinate(l.layer, Type::U32));
+    // The data: tex/tld4 results of their type; surface elements in 32-bit registers, 64-bit ones for .b64 (as the
+    // interpreter's decoder reads and writes them).
+    const bool surface = op.op == Op::SurfaceLoad || op.op == Op::SurfaceStore;
+    const Type word = !surface || op.data != Type::B64 ? Type::B32 : Type::B64;
+    const std::vector<const ast::Operand*> data = elements(in.operands[op.data_operand]);
+    if (data.size() < op.vector || op.vector > 4) return refuse("unexpected data operand");
+    LLVMValueRef buffer = ir.words(4);
+    if (op.op == Op::SurfaceStore)
+        for (unsigned k = 0; k < op.vector; ++k)
+            ir.store(ir.resize(D4R_TRY(value(*data[k], word)), 64, false), ir.field(buffer, 8 * k), 8);
+
+    LLVMTypeRef params[8] = {ir.ptr, ir.i32, ir.i64, ir.i32, ir.i32, ir.i32, ir.i32, ir.ptr};
+    LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i32, params, 8, 0);
+    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
+    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeImage), 8);
+    LLVMValueRef done = ir.call(
+        fn_type, fn, {m_thread, ir.constant(ir.i32, ptxsim::image_op_code(op)), handle, x, y, z, layer, buffer});
+    fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+    if (op.op == Op::SurfaceStore) return ok_status();
+    for (unsigned k = 0; k < op.vector; ++k) {
+        LLVMValueRef v = ir.load(ir.i64, ir.field(buffer, 8 * k), 8);
+        D4R_TRY(assign(*data[k], word, ir.resize(v, ptx::type_bits(word), false)));
+    }
+    return ok_status();
+}
+
+} // namespace d4r::jit
