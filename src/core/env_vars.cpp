@@ -78,9 +78,9 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
      "Cap on the device memory the cpu backend hands out; unset = physical memory and the cgroup limit."},
     {EnvVar::CpuWatchdogMs, "D4R_CPU_WATCHDOG_MS", Integer, "0", 0, 3600000, "", kCpu,
      "Stop a launch that runs longer than this many milliseconds with CUDA_ERROR_LAUNCH_TIMEOUT; 0 = off."},
-    {EnvVar::CpuExec, "D4R_CPU_EXEC", Enum, "jit", 0, 0, "jit,interp", kCpu,
-     "How kernels run: jit compiles each kernel with the system's libLLVM where the JIT can (the rest run "
-     "interpreted, each logged once with the reason); interp interprets every kernel."},
+    {EnvVar::CpuExec, "D4R_CPU_EXEC", Enum, "interp", 0, 0, "interp,jit", kCpu,
+     "How kernels run: interp interprets every kernel; jit compiles each kernel with the system's libLLVM where the "
+     "PTX JIT can (the rest run interpreted, each logged once with the reason)."},
 
     {EnvVar::PreferAccuracy, "D4R_PREFER_ACCURACY", Bool, "false", 0, 0, "", "kernel sets (runtime, d4r)",
      "Accuracy mode: accuracy kernel sets, a separate JIT cache, and ZLUDA's shortcuts turned off."},

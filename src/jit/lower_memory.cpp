@@ -204,6 +204,15 @@ Status Lowering::lower_move(const ptx::Move& op) {
     if (op.form == Form::Special && op.sreg == ptx::Move::Sreg::GridId) // emit_counter's constant
         return assign(in.operands[0], t, ir.constant(ir.int_type(ptx::type_bits(t)), 1));
     if (op.form == Form::Special && op.sreg != ptx::Move::Sreg::Other) {
+        // A clock read in a loop is how a thread waits for time to pass: threads run one after the other, so each
+        // would wait in turn and the block would take its thread count times as long as on the interpreter's
+        // warps.
+        for (const Loop& loop : m_loops)
+            if (loop.label <= m_statement && m_statement <= loop.branch)
+                return refuse(fmt::format("a clock or timer read inside a loop (from label '{}' to the branch back on "
+                                          "line {}): a thread may wait there for time to pass, and compiled threads "
+                                          "wait one after the other",
+                                          loop.name, loop.branch_line));
         // The clocks and the global timer: read as the interpreter reads them (for %clock64, the warp's last read
         // bounds the next from below: no thread reads the same value twice).
         LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);

@@ -15,6 +15,8 @@
 #                           overrides-empty  D4R_NATIVE_KERNEL_DIR=an empty temp folder: the module registry and
 #                                            the override layer are installed with a developer set that serves
 #                                            no kernel; the log must say the set was taken
+#                           jit              D4R_CPU_EXEC=jit: the cpu backend compiles kernels with the PTX JIT;
+#                                            the log must not say that the JIT is missing (no libLLVM)
 #     --expect-dumps      profile-dump: the dump folder must hold a replay dump
 #     --no-launches       the program launches no kernel: profile-dump expects no KERNEL_PROFILE line, no dump
 #     --outputs           the program writes its checked results to $PROGRAM_OUT (tests/runtime/programs): the
@@ -26,7 +28,7 @@
 #   run-program.sh --skip REASON      (exit 77: ctest reports the test as skipped, with REASON)
 set -euo pipefail
 
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 lib='' cudart_lib='' preload='' backend=cpu options=none outputs=0 expect_dumps=0 no_launches=0 print=0
 extra_env=()
 expect_log=()
@@ -61,8 +63,8 @@ case "$backend" in
     *) echo "run-program.sh: --backend '$backend' is not accepted: cpu, driver or direct" >&2; exit 2 ;;
 esac
 case "$options" in
-    none|trace|profile-dump|overrides-empty) ;;
-    *) echo "run-program.sh: --options '$options' is not accepted: none, trace, profile-dump or overrides-empty" >&2; exit 2 ;;
+    none|trace|profile-dump|overrides-empty|jit) ;;
+    *) echo "run-program.sh: --options '$options' is not accepted: none, trace, profile-dump, overrides-empty or jit" >&2; exit 2 ;;
 esac
 if [ "$print" = 0 ] && [ ! -f "$golden" ]; then
     echo "run-program.sh: no golden $golden (record it on the H200 with tests/device/cudart.sh or runtime.sh)" >&2
@@ -84,6 +86,7 @@ case "$options" in
     trace) env+=(D4R_CUDA_TRACE=1) ;;
     profile-dump) mkdir "$dumps"; env+=(D4R_CUDA_KERNEL_PROFILE=1 D4R_CUDA_REPLAY_DUMP_DIR="$dumps") ;;
     overrides-empty) mkdir "$tmp/empty-set"; env+=(D4R_NATIVE_KERNEL_DIR="$tmp/empty-set" D4R_LOG=info) ;;
+    jit) env+=(D4R_CPU_EXEC=jit D4R_LOG=debug) ;;
 esac
 # d4r's log goes to a file whenever it is checked, so that the trace never reaches the program's output.
 [ "$options" != none ] || [ ${#expect_log[@]} -gt 0 ] && env+=(D4R_LOG_FILE="$log")
@@ -137,6 +140,7 @@ case "$options" in
         fi
         ;;
     overrides-empty) has "native kernels: developer set $tmp/empty-set " || fail "the empty kernel set was not taken" ;;
+    jit) has "cpu backend: no PTX JIT" && fail "the PTX JIT did not start" ;;
 esac
 for pattern in "${expect_log[@]}"; do
     has "$pattern" || fail "d4r's log has no line matching '$pattern'"
