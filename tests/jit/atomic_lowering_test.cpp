@@ -259,12 +259,10 @@ TEST(JitAtomicLowering, AsyncCopies) {
 }
 
 TEST(JitAtomicLowering, ClockAndTimerRegisters) {
-    // Each thread's %clock64 strictly increases, even read back to back; a loop on it ends; %clock and %clock_hi are
-    // %clock64's halves; %gridid is 1.
+    // Each thread's %clock64 strictly increases, even read back to back; %clock and %clock_hi are %clock64's halves;
+    // %gridid is 1. (A read in a loop stays interpreted: WaitsForOtherThreadsAreRefused.)
     const std::string form(
         "mov.u64 %rd13, %clock64;\nmov.u64 %rd14, %clock64;\nsetp.gt.u64 %p1, %rd14, %rd13;\n"
-        "L1:\n mov.u64 %rd15, %clock64;\n sub.u64 %rd15, %rd15, %rd13;\n setp.lt.u64 %p2, %rd15, 2000;\n"
-        " @%p2 bra L1;\n"
         "mov.u32 %r6, %clock_hi;\nmov.u64 %rd15, %clock64;\nshr.u64 %rd15, %rd15, 32;\n"
         "cvt.u32.u64 %r7, %rd15;\nsub.u32 %r7, %r7, %r6;\nsetp.le.u32 %p3, %r7, 1;\nand.pred %p1, %p1, %p3;\n"
         "mov.u32 %r6, %clock;\nmov.u64 %rd15, %globaltimer;\nmov.u32 %r7, %globaltimer_lo;\n"
@@ -299,4 +297,8 @@ TEST(JitAtomicLowering, WaitsForOtherThreadsAreRefused) {
                    "'.volatile' memory");
     expect_refused("ld.relaxed.gpu.global.u32 %r6, [%addr];", "'.relaxed' memory");
     expect_refused("ld.acquire.gpu.global.u32 %r6, [%addr];", "'.acquire' memory");
+    // A wait for time to pass: compiled threads would wait one after the other.
+    expect_refused("mov.u64 %rd13, %clock64;\nL1:\n mov.u64 %rd15, %clock64;\n sub.u64 %rd15, %rd15, %rd13;\n"
+                   " setp.lt.u64 %p2, %rd15, 2000;\n @%p2 bra L1;",
+                   "a clock or timer read inside a loop");
 }
