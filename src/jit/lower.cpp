@@ -471,10 +471,9 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
         if (saved == m_mul_sources.end()) return refuse("internal: a fused multiply-add without its mul");
         fused_multiplicands = saved->second;
     }
-    current = in;
+    current = in; // a fused fma has the add's line and text
     auto typed = ptx::decode_instruction(*in, ptx::DecodeContext{source.target});
     if (!typed) return refuse(typed.error().message());
-    current = &written;
 
     // A mul that a later add fuses: its multiplicands as they are here (contract.h).
     for (const auto& [add, x] : m_contractions.fused) {

@@ -105,3 +105,17 @@ TEST(JitFloatLowering, CvtPackedTf32AndFp8) {
     expect_compiled_matches<uint32_t, uint16_t>("cvt.rn.f16x2.e4m3x2 %d, %a;", inputs<uint16_t>(60));
     expect_compiled_matches<uint32_t, uint16_t>("cvt.rn.relu.f16x2.e5m2x2 %d, %a;", inputs<uint16_t>(61));
 }
+
+// A mul and an add/sub that ptxas fuses (ptx/contract.h) run as the fma the interpreter makes of them: negated
+// product or addend for a sub, and the multiplicands as they were at the mul when one changes before the add.
+TEST(JitFloatLowering, FusedMultiplyAddsAsTheInterpreterFusesThem) {
+    for (const char* body : {"{ .reg .f32 t; mul.f32 t, %a, %b; add.f32 %d, t, %c; }",
+                             "{ .reg .f32 t; mul.f32 t, %a, %b; sub.f32 %d, %c, t; }",
+                             "{ .reg .f32 t; mul.f32 t, %a, %b; sub.f32 %d, t, %c; }",
+                             "{ .reg .f32 t; mul.ftz.f32 t, %a, %b; add.ftz.sat.f32 %d, %c, t; }",
+                             "{ .reg .f32 t; mul.f32 t, %a, %b; mov.f32 %a, %c; add.f32 %d, t, %a; }"})
+        expect_compiled_matches<float>(body, inputs<float>(70), inputs<float>(71), inputs<float>(72));
+    for (const char* body : {"{ .reg .f64 t; mul.f64 t, %a, %b; add.f64 %d, t, %c; }",
+                             "{ .reg .f64 t; mul.f64 t, %a, %b; sub.f64 %d, %c, t; }"})
+        expect_compiled_matches<double>(body, inputs<double>(73), inputs<double>(74), inputs<double>(75));
+}
