@@ -1,4 +1,4 @@
-// d4r's PTX JIT (issue 29; docs/ptx-front-end.md, "The JIT this is for"): the libLLVM it compiles with, found at
+// d4r's PTX JIT (issue 29; docs/ptx-front-end.md, "The PTX JIT"): the libLLVM it compiles with, found at
 // run time. libd4rcuda keeps no link-time dependency on LLVM: it loads a system libLLVM and resolves LLVM's C API
 // from it (abi/llvm_c.h).
 //
