@@ -187,34 +187,8 @@ Status Lowering::lower_compare(const ptx::Compare& op) {
         }
         // A half source: the destination's "true" (emit_set_half's table), per half for packed sources; the
         // interpreter writes the whole 32-bit word.
-        uint64_t one = 0;
-        switch (op.dst) {
-        case Type::U32:
-        case Type::S32:
-            one = 0xffffffffu;
-            break;
-        case Type::U16:
-        case Type::S16:
-            one = 0xffffu;
-            break;
-        case Type::F32:
-            one = 0x3f800000u;
-            break;
-        case Type::F16:
-            one = 0x3c00u;
-            break;
-        case Type::BF16:
-            one = 0x3f80u;
-            break;
-        case Type::F16x2:
-            one = 0x3c003c00u;
-            break;
-        case Type::BF16x2:
-            one = 0x3f803f80u;
-            break;
-        default:
-            return refuse("a set destination type the interpreter does not take");
-        }
+        const uint64_t one = ptx::set_half_true_bits(op.dst);
+        if (one == 0) return refuse("a set destination type the interpreter does not take");
         LLVMValueRef zero = ir.constant(ir.i32, 0);
         LLVMValueRef r = ir.select(holds, ir.constant(ir.i32, packed ? one & 0xffffu : one), zero);
         if (packed) r = ir.or_(r, ir.select(combine(c_high, with), ir.constant(ir.i32, one & 0xffff0000u), zero));

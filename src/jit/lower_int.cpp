@@ -11,17 +11,6 @@ namespace d4r::jit {
 
 namespace {
 
-// prmt's selector tables of the specialised modes (ops_int.cpp's kPrmtModes): for c[1:0], the source byte of each
-// result byte from the least significant.
-constexpr uint8_t kPrmtModes[6][4][4] = {
-    {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}}, // f4e
-    {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}}, // b4e
-    {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
-    {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}}, // ecl
-    {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}}, // ecr
-    {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}, // rc16
-};
-
 // A select of the unsigned minimum.
 LLVMValueRef umin(IrBuilder& ir, LLVMValueRef a, LLVMValueRef b) {
     return ir.select(ir.icmp(abi::D4R_LLVMIntULT, a, b), a, b);
@@ -126,9 +115,10 @@ LLVMValueRef prmt(IrBuilder& ir, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c,
             sel = ir.and_(ir.lshr(c64, k64(4 * k)), k64(0xf));
         } else {
             LLVMValueRef which = ir.and_(c64, k64(3));
-            sel = k64(kPrmtModes[mode - 1][3][k]);
+            sel = k64(ptx::kPrmtModes[mode - 1][3][k]);
             for (unsigned row = 3; row-- > 0;)
-                sel = ir.select(ir.icmp(abi::D4R_LLVMIntEQ, which, k64(row)), k64(kPrmtModes[mode - 1][row][k]), sel);
+                sel = ir.select(ir.icmp(abi::D4R_LLVMIntEQ, which, k64(row)), k64(ptx::kPrmtModes[mode - 1][row][k]),
+                                sel);
         }
         LLVMValueRef byte = ir.and_(ir.lshr(src, ir.shl(ir.and_(sel, k64(7)), k64(3))), k64(0xff));
         if (mode == 0) {

@@ -7,23 +7,9 @@
 #include <fmt/format.h>
 
 #include "jit/lower_impl.h"
+#include "ptx/instr_decode.h"
 
 namespace d4r::jit {
-
-namespace {
-
-// The elements of a {...} operand, or the operand itself.
-std::vector<const ast::Operand*> elements(const ast::Operand& o) {
-    std::vector<const ast::Operand*> out;
-    if (o.kind == ast::OperandKind::Vector) {
-        for (const ast::Operand& e : o.elements) out.push_back(&e);
-    } else {
-        out.push_back(&o);
-    }
-    return out;
-}
-
-} // namespace
 
 Status Lowering::lower_texture(const ptx::TextureOp& op) {
     using Op = ptx::TextureOp::Op;
@@ -40,7 +26,7 @@ Status Lowering::lower_texture(const ptx::TextureOp& op) {
     handle_operand.name = image.name;
     LLVMValueRef handle = D4R_TRY(value(handle_operand, Type::U64));
     // The coordinates' bits (x, y, z of the instruction's coordinate type, the layer .u32), 0 where there is none.
-    const std::vector<const ast::Operand*> coords = elements(image.elements[0]);
+    const std::vector<const ast::Operand*> coords = ptx::decode::vector_elements(image.elements[0]);
     auto coordinate = [&](int index, Type t) -> Expected<LLVMValueRef> {
         if (index < 0) return ir.constant(ir.i32, 0);
         if (size_t(index) >= coords.size()) return refuse("missing coordinates");
@@ -54,7 +40,7 @@ Status Lowering::lower_texture(const ptx::TextureOp& op) {
     // interpreter's decoder reads and writes them).
     const bool surface = op.op == Op::SurfaceLoad || op.op == Op::SurfaceStore;
     const Type word = !surface || op.data != Type::B64 ? Type::B32 : Type::B64;
-    const std::vector<const ast::Operand*> data = elements(in.operands[op.data_operand]);
+    const std::vector<const ast::Operand*> data = ptx::decode::vector_elements(in.operands[op.data_operand]);
     if (data.size() < op.vector || op.vector > 4) return refuse("unexpected data operand");
     LLVMValueRef buffer = ir.words(4);
     if (op.op == Op::SurfaceStore)

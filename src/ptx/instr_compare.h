@@ -62,4 +62,29 @@ struct Compare {
 
 Expected<Compare> decode_compare(const ast::Instruction& in);
 
+// The bits `set` writes for true in its destination type DST when it compares half-precision values: all ones of the
+// integer's width, 1.0 in the float's format, per half for the packed types; 0 for a type set cannot write.
+inline uint64_t set_half_true_bits(Type dst) {
+    switch (dst) {
+    case Type::U32:
+    case Type::S32:
+        return 0xffffffffu;
+    case Type::U16:
+    case Type::S16:
+        return 0xffffu;
+    case Type::F32:
+        return 0x3f800000u;
+    case Type::F16:
+        return 0x3c00u;
+    case Type::BF16:
+        return 0x3f80u;
+    case Type::F16x2:
+        return 0x3c003c00u;
+    case Type::BF16x2:
+        return 0x3f803f80u;
+    default:
+        return 0;
+    }
+}
+
 } // namespace d4r::ptx

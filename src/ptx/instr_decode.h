@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -44,6 +45,17 @@ inline StateSpace state_space(std::string_view written) {
 // The values of a {a, b, ...} operand, or 1 for one value.
 inline size_t element_count(const ast::Operand& o) {
     return o.kind == ast::OperandKind::Vector ? o.elements.size() : 1;
+}
+
+// The elements of a {...} operand, or the operand itself.
+inline std::vector<const ast::Operand*> vector_elements(const ast::Operand& o) {
+    std::vector<const ast::Operand*> out;
+    if (o.kind == ast::OperandKind::Vector) {
+        for (const ast::Operand& e : o.elements) out.push_back(&e);
+    } else {
+        out.push_back(&o);
+    }
+    return out;
 }
 
 // The value of an integer-constant operand (a lop3 table, a wait_group count, a copy size).

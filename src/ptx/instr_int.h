@@ -72,4 +72,15 @@ struct IntArith {
 
 Expected<IntArith> decode_int(const ast::Instruction& in);
 
+// prmt's specialised modes (IntArith::permute 1..6: .f4e .b4e .rc8 .ecl .ecr .rc16): for each value of c[1:0], the
+// source byte of each result byte, from the least significant (bytes 0..3 of a, 4..7 of b).
+inline constexpr uint8_t kPrmtModes[6][4][4] = {
+    {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}}, // f4e
+    {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}}, // b4e
+    {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
+    {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}}, // ecl
+    {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}}, // ecr
+    {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}, // rc16
+};
+
 } // namespace d4r::ptx

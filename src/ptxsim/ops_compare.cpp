@@ -324,34 +324,8 @@ Status emit_setp(InstrDecoder& d, const ptx::Compare& c) {
 // set with a half-precision source: the destination's "true" (all ones, 1.0 in its format; per half for packed
 // sources) goes into aux.
 Status emit_set_half(InstrDecoder& d, const ptx::Compare& c) {
-    uint64_t one = 0;
-    switch (c.dst) {
-    case Type::U32:
-    case Type::S32:
-        one = 0xffffffffu;
-        break;
-    case Type::U16:
-    case Type::S16:
-        one = 0xffffu;
-        break;
-    case Type::F32:
-        one = 0x3f800000u;
-        break;
-    case Type::F16:
-        one = 0x3c00u;
-        break;
-    case Type::BF16:
-        one = 0x3f80u;
-        break;
-    case Type::F16x2:
-        one = 0x3c003c00u;
-        break;
-    case Type::BF16x2:
-        one = 0x3f803f80u;
-        break;
-    default:
-        return d.error(fmt::format("set.{}.{} is not a PTX form", type_name(c.dst), type_name(c.type)));
-    }
+    const uint64_t one = ptx::set_half_true_bits(c.dst);
+    if (one == 0) return d.error(fmt::format("set.{}.{} is not a PTX form", type_name(c.dst), type_name(c.type)));
     ExecFn fn = half_cmp_fn(c.type, c.ftz, []<bool BF, bool P, bool F>() { return &exec_set_half<BF, P, F>; });
     const Type sreg = half_reg(c.type);
     uint32_t a = D4R_TRY(d.src(1, sreg)), b = D4R_TRY(d.src(2, sreg));

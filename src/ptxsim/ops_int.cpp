@@ -407,17 +407,6 @@ Flow exec_bfi(Warp& w, const Instr& in, uint32_t mask) {
     return Flow::Next;
 }
 
-// prmt: selector tables of the specialised modes (indexed by c[1:0]), one source byte per result byte
-// from the least significant.
-constexpr uint8_t kPrmtModes[6][4][4] = {
-    {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}}, // f4e
-    {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}}, // b4e
-    {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
-    {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}}, // ecl
-    {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}}, // ecr
-    {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}, // rc16
-};
-
 Flow exec_prmt(Warp& w, const Instr& in, uint32_t mask) {
     const unsigned mode = static_cast<unsigned>(in.aux); // 0 generic, 1.. specialised
     map3<uint32_t, uint32_t, uint32_t, uint32_t>(w, in, mask, [mode](uint32_t a, uint32_t b, uint32_t c) {
@@ -430,7 +419,7 @@ Flow exec_prmt(Warp& w, const Instr& in, uint32_t mask) {
                 byte = uint32_t(src >> (8 * (sel & 7))) & 0xff;
                 if (sel & 8) byte = (byte & 0x80) ? 0xff : 0x00;
             } else {
-                uint32_t sel = kPrmtModes[mode - 1][c & 3][k];
+                uint32_t sel = ptx::kPrmtModes[mode - 1][c & 3][k];
                 byte = uint32_t(src >> (8 * sel)) & 0xff;
             }
             r |= byte << (8 * k);

@@ -7,6 +7,7 @@
 // bit 1: destination/source slots are 64-bit.
 #include <fmt/format.h>
 
+#include "ptx/instr_decode.h"
 #include "ptx/instr_memory.h"
 #include "ptxsim/decoder.h"
 #include "ptxsim/lanes.h"
@@ -254,16 +255,6 @@ ExecFn mem_fn(Space s, unsigned bytes, unsigned n) {
 }
 
 // The family's meaning is the front end's (ptx/instr_memory.h); here the handlers, registers and addresses.
-// The register list of a memory instruction's data operand: {a, b, c, d} or a single register.
-std::vector<const ast::Operand*> data_operands(const ast::Operand& o) {
-    std::vector<const ast::Operand*> out;
-    if (o.kind == ast::OperandKind::Vector) {
-        for (const ast::Operand& e : o.elements) out.push_back(&e);
-    } else {
-        out.push_back(&o);
-    }
-    return out;
-}
 
 Status set_address(InstrDecoder& d, Instr& in, const InstrDecoder::Address& a) {
     in.base = a.base;
@@ -275,7 +266,7 @@ Status set_address(InstrDecoder& d, Instr& in, const InstrDecoder::Address& a) {
 Status decode_ld(InstrDecoder& d) {
     const ptx::MemoryAccess mm = D4R_TRY(d.typed(ptx::decode_memory));
     InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), space_of(mm.space)));
-    std::vector<const ast::Operand*> dsts = data_operands(d.operand(0));
+    std::vector<const ast::Operand*> dsts = ptx::decode::vector_elements(d.operand(0));
     unsigned bytes = type_bits(mm.type) / 8;
     // Every destination register must have the same width class (32- or 64-bit slots) and be at least as
     // wide as the type.
@@ -308,7 +299,7 @@ Status decode_st(InstrDecoder& d) {
     const ptx::MemoryAccess mm = D4R_TRY(d.typed(ptx::decode_memory));
     InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(0), space_of(mm.space)));
     if (addr.space == Space::KernelParam) return d.error("kernel parameters are read-only");
-    std::vector<const ast::Operand*> srcs = data_operands(d.operand(1));
+    std::vector<const ast::Operand*> srcs = ptx::decode::vector_elements(d.operand(1));
     unsigned bytes = type_bits(mm.type) / 8;
     uint32_t regs[4];
     bool wide = bytes == 8;

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "ptx/instr_decode.h"
 #include "ptx/instr_texture.h"
 #include "ptxsim/compiled.h"
 #include "ptxsim/decoder.h"
@@ -369,17 +370,6 @@ ExecFn surf_fn(unsigned bytes, unsigned n) {
     }
 }
 
-// The elements of a {...} operand, or the operand itself.
-std::vector<const ast::Operand*> elements(const ast::Operand& o) {
-    std::vector<const ast::Operand*> out;
-    if (o.kind == ast::OperandKind::Vector) {
-        for (const ast::Operand& e : o.elements) out.push_back(&e);
-    } else {
-        out.push_back(&o);
-    }
-    return out;
-}
-
 // [handle, {coordinates}] (its shape checked by the front end) in the layout the front end gives: the handle a 64-bit
 // register, the coordinates of type T.COORDINATE (the layer .u32). Sets base, aux and imm.
 Status image_operand(InstrDecoder& d, const ptx::TextureOp& t, Instr& in) {
@@ -390,7 +380,7 @@ Status image_operand(InstrDecoder& d, const ptx::TextureOp& t, Instr& in) {
                                    "are not supported, only texture and surface objects",
                                    o.name));
     in.base = static_cast<uint32_t>(sym->value);
-    const std::vector<const ast::Operand*> coords = elements(o.elements[0]);
+    const std::vector<const ast::Operand*> coords = ptx::decode::vector_elements(o.elements[0]);
     auto slot = [&](int index, Type type) -> Expected<uint32_t> {
         if (index < 0) return kNoReg;
         return d.src(*coords[size_t(index)], type);
@@ -432,7 +422,7 @@ Status decode_texture(InstrDecoder& d) {
     const bool surface = t.op == Op::SurfaceLoad || t.op == Op::SurfaceStore;
     const bool wide = t.data == Type::B64;
     const Type slot_type = !surface ? t.data : wide ? Type::B64 : Type::B32;
-    const std::vector<const ast::Operand*> data = elements(d.operand(t.data_operand));
+    const std::vector<const ast::Operand*> data = ptx::decode::vector_elements(d.operand(t.data_operand));
     uint32_t regs[4];
     for (unsigned k = 0; k < t.vector; ++k)
         regs[k] = t.op == Op::SurfaceStore ? D4R_TRY(d.src(*data[k], slot_type)) : D4R_TRY(d.dst(*data[k], slot_type));
