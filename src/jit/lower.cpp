@@ -380,16 +380,31 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
 // bar.sync / barrier.sync of the whole block: the thread saves the registers live after it and stops; it resumes
 // here (through the entry's switch) once every thread that has not exited waits at a barrier.
 Status Lowering::lower_barrier(const ptx::Control& op) {
+    using Reduction = ptx::Control::Reduction;
     const ast::Instruction& in = *current;
-    if (op.arrive || op.reduction != ptx::Control::Reduction::None || op.thread_count)
-        return refuse("bar.arrive, bar.red and barriers with a thread count are not compiled yet");
+    if (op.arrive || op.thread_count) return refuse("bar.arrive and barriers with a thread count are not compiled yet");
     if (!in.guard.empty()) return refuse("a guarded barrier is not compiled yet");
     const ast::Operand& id_operand = in.operands[op.barrier_id];
     if (id_operand.kind != ast::OperandKind::Integer || id_operand.integer > 15)
         return refuse("a barrier id that is not a constant 0..15");
-    return suspend(ptxsim::kCompiledBarrier, [&](LLVMValueRef state) {
+    // bar.red: the thread's predicate goes with it; the block's reduction comes back (compiled_runner.cpp).
+    const uint32_t reduction = op.reduction == Reduction::Popc  ? 1
+                               : op.reduction == Reduction::And ? 2
+                               : op.reduction == Reduction::Or  ? 3
+                                                                : 0;
+    LLVMValueRef pred = nullptr;
+    if (reduction) pred = ir.zext(D4R_TRY(value(in.operands.back(), Type::Pred)), ir.i32);
+    D4R_TRY(suspend(ptxsim::kCompiledBarrier, [&](LLVMValueRef state) {
         ir.store(ir.constant(ir.i32, id_operand.integer), ir.field(state, ptxsim::kStateBarrier), 4);
-    });
+        ir.store(ir.constant(ir.i32, reduction), ir.field(state, ptxsim::kStateReduction), 4);
+        if (pred) ir.store(pred, ir.field(state, ptxsim::kStatePredIn), 4);
+    }));
+    if (!reduction) return ok_status();
+    LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
+    if (reduction == 1)
+        return assign(in.operands[0], Type::U32, ir.load(ir.i32, ir.field(state, ptxsim::kStateOut), 4));
+    LLVMValueRef result = ir.load(ir.i32, ir.field(state, ptxsim::kStatePredOut), 4);
+    return assign(in.operands[0], Type::Pred, ir.icmp(abi::D4R_LLVMIntNE, result, ir.constant(ir.i32, 0)));
 }
 
 // brx.idx index, table: a switch over the function's .branchtargets list; an index outside it faults as

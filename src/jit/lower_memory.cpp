@@ -199,7 +199,33 @@ Status Lowering::lower_move(const ptx::Move& op) {
         LLVMValueRef window = ir.constant(ir.int_type(ptx::type_bits(t)), window_of(op.space));
         return assign(in.operands[0], t, op.to_space ? ir.sub(a, window) : ir.add(a, window));
     }
-    if (op.op != ptx::Move::Op::Mov) return refuse("isspacep is not compiled yet");
+    if (op.op == ptx::Move::Op::Isspacep) { // exec_isspacep: the generic windows; global is none of them
+        LLVMValueRef a = D4R_TRY(value(in.operands[1], Type::U64));
+        auto in_window = [&](uint64_t base) {
+            return ir.icmp(abi::D4R_LLVMIntULT, ir.sub(a, ir.constant(ir.i64, base)),
+                           ir.constant(ir.i64, ptxsim::kWindowBytes));
+        };
+        LLVMValueRef shared = in_window(ptxsim::kSharedWindow), local = in_window(ptxsim::kLocalWindow),
+                     param = in_window(ptxsim::kParamWindow);
+        LLVMValueRef r = nullptr;
+        switch (op.space) {
+        case StateSpace::Shared:
+            r = shared;
+            break;
+        case StateSpace::Local:
+            r = local;
+            break;
+        case StateSpace::Param:
+            r = param;
+            break;
+        case StateSpace::Global:
+            r = ir.not_(ir.or_(shared, ir.or_(local, param)));
+            break;
+        default:
+            return refuse("isspacep.const is not compiled yet");
+        }
+        return assign(in.operands[0], Type::Pred, r);
+    }
     const Type t = op.type;
     if (op.form == Form::Special && op.sreg == ptx::Move::Sreg::GridId) // emit_counter's constant
         return assign(in.operands[0], t, ir.constant(ir.int_type(ptx::type_bits(t)), 1));

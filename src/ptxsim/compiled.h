@@ -81,9 +81,11 @@ inline constexpr unsigned kThreadRuntime = 0, kThreadWarp = 8, kThreadParams = 1
 // The state's fields: where the thread resumes; the barrier it waits at; the warp collective it waits at (an index
 // into CompiledKernel::collectives), with its operands (member mask, a, b, c, predicate) and, once it ran, its
 // results (value, predicate); then the saved registers.
+// A thread at a bar.red also stores its reduction (1 popc, 2 and, 3 or; 0 for a plain barrier) and its predicate
+// (PredIn), and reads the result (Out for popc, PredOut for and/or).
 inline constexpr unsigned kStateResume = 0, kStateBarrier = 4, kStateCollective = 8, kStateMember = 12, kStateA = 16,
-                          kStateB = 24, kStateC = 28, kStatePredIn = 32, kStateOut = 40, kStatePredOut = 48,
-                          kStateRegisters = 56;
+                          kStateB = 24, kStateC = 28, kStatePredIn = 32, kStateReduction = 36, kStateOut = 40,
+                          kStatePredOut = 48, kStateRegisters = 56;
 static_assert(offsetof(CompiledThread, budget) == kThreadBudget);
 static_assert(offsetof(CompiledThread, cache_size) == kThreadCacheSize);
 static_assert(offsetof(CompiledThread, tid) == kThreadTid);

@@ -57,6 +57,35 @@ constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, 
 
 } // namespace
 
+// Every thread waiting at the barrier runs on; those at a bar.red get the block's reduction of the predicates that
+// bar.red threads brought (the interpreter's red_popc, red_false, red_true).
+void BlockRunner::release_compiled_barrier(uint32_t stride) {
+    uint32_t popc = 0;
+    bool any_false = false, any_true = false;
+    for (uint32_t thread = 0; thread < m_block.nthreads; ++thread) {
+        if (m_compiled_status[thread] != ThreadStatus::AtBarrier) continue;
+        const uint8_t* state = m_compiled_state.data() + size_t(thread) * stride;
+        uint32_t reduction = 0, pred = 0;
+        std::memcpy(&reduction, state + kStateReduction, 4);
+        std::memcpy(&pred, state + kStatePredIn, 4);
+        if (!reduction) continue;
+        popc += pred ? 1 : 0;
+        any_true = any_true || pred;
+        any_false = any_false || !pred;
+    }
+    for (uint32_t thread = 0; thread < m_block.nthreads; ++thread) {
+        if (m_compiled_status[thread] != ThreadStatus::AtBarrier) continue;
+        m_compiled_status[thread] = ThreadStatus::Runnable;
+        uint8_t* state = m_compiled_state.data() + size_t(thread) * stride;
+        uint32_t reduction = 0;
+        std::memcpy(&reduction, state + kStateReduction, 4);
+        const uint64_t out = popc;
+        const uint32_t pred = reduction == 2 ? !any_false : any_true;
+        std::memcpy(state + kStateOut, &out, 8);
+        std::memcpy(state + kStatePredOut, &pred, 4);
+    }
+}
+
 KernelSource kernel_source(const Kernel& kernel) {
     const Module::Impl& impl = kernel.module().impl();
     KernelSource source;
@@ -189,8 +218,7 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
         }
         if (waiting == 0 && at_collective == 0) return true;
         if (at_collective == 0 && !mixed) {
-            for (ThreadStatus& st : m_compiled_status)
-                if (st == ThreadStatus::AtBarrier) st = ThreadStatus::Runnable;
+            release_compiled_barrier(stride);
             continue;
         }
         // Nothing can run: a collective whose members never come, or barriers that can never complete.

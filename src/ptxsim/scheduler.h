@@ -36,6 +36,7 @@ public:
     bool run_block(uint64_t linear_id);
     // The same with compiled code, one thread after the other (compiled.h; compiled_runner.cpp).
     bool run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel);
+    void release_compiled_barrier(uint32_t stride);
 
     // Step by step, for cooperative launches (every block of the grid resident at once): start_block
     // sets block LINEAR_ID up, each step() gives every runnable warp one slice.

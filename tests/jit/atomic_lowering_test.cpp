@@ -1,4 +1,5 @@
-// The JIT's atomics, cp.async, clock registers and trap (src/jit/lower_atomic.cpp, lower_memory.cpp, lower.cpp)
+// The JIT's atomics, cp.async, clock registers, trap, bar.red and isspacep (src/jit/lower_atomic.cpp, lower_memory.cpp,
+// lower.cpp)
 // against ptxsim's interpreter: each form runs in a small kernel interpreted and compiled, on edge values (integer
 // limits, f32/f64/f16/bf16 subnormals, infinities and NaNs, compare-and-swap hits and misses) and must compile and
 // write the interpreter's bits. Each thread works on its own slots, so the results do not depend on the order the
@@ -256,6 +257,20 @@ TEST(JitAtomicLowering, AsyncCopies) {
                           // across a barrier: the source register, read by nothing else, is kept
                           "bar.sync 0;\ncp.async.cg.shared.global [%r5], [%rd4], 16;\nbar.sync 0;"})
         expect_same(f);
+}
+
+TEST(JitAtomicLowering, BarrierReductionsAndIsspacep) {
+    // bar.red's popc, and, or over the block's predicates (threads differ by their operands), in both blocks.
+    expect_same("setp.ne.u32 %p1, %b32, 0;\nbar.red.popc.u32 %old32, 0, %p1;\nbar.red.and.pred %p2, 0, %p1;\n"
+                "bar.red.or.pred %p3, 0, !%p1;\nselp.u64 %old64, 1, 0, %p2;\nselp.u64 %rd13, 2, 0, %p3;\n"
+                "add.u64 %old64, %old64, %rd13;");
+    expect_same("setp.eq.u32 %p1, %b32, 0;\nbar.red.and.pred %p2, 1, %p1;\nselp.u32 %old32, 7, 9, %p2;");
+    // isspacep on generic addresses of every window and of global memory.
+    expect_same("isspacep.shared %p1, %gen;\nisspacep.global %p2, %gen;\nisspacep.global %p3, %addr;\n"
+                "selp.u32 %old32, 1, 0, %p1;\nselp.u64 %old64, 2, 0, %p2;\nselp.u64 %rd13, 4, 0, %p3;\n"
+                "add.u64 %old64, %old64, %rd13;\nisspacep.local %p1, %addr;\nisspacep.param %p2, %gen;\n"
+                "selp.u32 %r6, 8, 0, %p1;\nselp.u32 %r7, 16, 0, %p2;\nadd.u32 %old32, %old32, %r6;\n"
+                "add.u32 %old32, %old32, %r7;");
 }
 
 TEST(JitAtomicLowering, ClockAndTimerRegisters) {
