@@ -458,6 +458,7 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::AsyncCopy>(&typed)) return lower_async(*op);
     if (const auto* op = std::get_if<ptx::TextureOp>(&typed)) return lower_texture(*op);
     if (const auto* op = std::get_if<ptx::WarpCollective>(&typed)) return lower_collective(*op);
+    if (const auto* op = std::get_if<ptx::MatrixOp>(&typed)) return lower_mma(*op);
     return refuse("this instruction family is not compiled yet");
 }
 
@@ -556,7 +557,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         const ptx::Modifiers m(in.opcode);
         const std::string_view base = m.base();
         barriers = barriers || base == "bar" || base == "barrier" || base == "shfl" || base == "vote" ||
-                   base == "match" || base == "redux" || base == "activemask";
+                   base == "match" || base == "redux" || base == "activemask" || base == "mma";
         // shfl reads the register of its first source in other lanes too: every stop keeps it.
         if (base == "shfl" && in.operands.size() > 1 && in.operands[1].kind == ast::OperandKind::Name)
             m_shuffled.push_back(in.operands[1].name);

@@ -123,4 +123,41 @@ Status Lowering::lower_collective(const ptx::WarpCollective& op) {
     return ok_status();
 }
 
+// mma.sync: each lane's A, B and C fragment words go to its state; ptxsim runs the warp's mma with the interpreter's
+// numerics (mma_warp.h) once all 32 lanes are there, and each lane reads its D words back.
+Status Lowering::lower_mma(const ptx::MatrixOp& op) {
+    const ast::Instruction& in = *current;
+    if (op.op != ptx::MatrixOp::Op::Mma) return refuse("ldmatrix is not compiled yet");
+    if (!in.guard.empty()) return refuse("a guarded warp collective is not compiled yet");
+    if (in.operands.size() != 4) return refuse("expected mma d, a, b, c");
+    const unsigned counts[4] = {op.c_regs, op.a_regs, op.b_regs, op.c_regs};
+    for (unsigned k = 0; k < 4; ++k)
+        if (in.operands[k].kind != ast::OperandKind::Vector || in.operands[k].elements.size() != counts[k])
+            return refuse("expected register lists of the fragments' sizes");
+    std::vector<LLVMValueRef> words;
+    for (unsigned k = 1; k < 4; ++k)
+        for (const ast::Operand& e : in.operands[k].elements) words.push_back(D4R_TRY(value(e, Type::B32)));
+    if (words.size() > 10) return refuse("internal: fragments larger than the state holds");
+    ptxsim::CollectiveSite site;
+    site.kind = ptxsim::CollectiveSite::Kind::Mma;
+    site.order = static_cast<uint32_t>(m_statement);
+    site.mode = static_cast<uint8_t>(op.k);
+    site.acc16 = op.accumulator == Type::F16;
+    site.format_a = static_cast<uint8_t>(op.a);
+    site.format_b = static_cast<uint8_t>(op.b);
+    const uint32_t index = static_cast<uint32_t>(m_collectives.size());
+    m_collectives.push_back(site);
+    D4R_TRY(suspend(ptxsim::kCompiledCollective, [&](LLVMValueRef state) {
+        ir.store(ir.constant(ir.i32, index), ir.field(state, ptxsim::kStateCollective), 4);
+        ir.store(ir.constant(ir.i32, 0xffffffffu), ir.field(state, ptxsim::kStateMember), 4);
+        for (size_t k = 0; k < words.size(); ++k)
+            ir.store(words[k], ir.field(state, ptxsim::kStateFragment + 4 * static_cast<unsigned>(k)), 4);
+    }));
+    LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
+    for (unsigned r = 0; r < op.c_regs; ++r)
+        D4R_TRY(assign(in.operands[0].elements[r], Type::B32,
+                       ir.load(ir.i32, ir.field(state, ptxsim::kStateFragmentOut + 4 * r), 4)));
+    return ok_status();
+}
+
 } // namespace d4r::jit

@@ -81,11 +81,13 @@ inline constexpr unsigned kThreadRuntime = 0, kThreadWarp = 8, kThreadParams = 1
 // The state's fields: where the thread resumes; the barrier it waits at; the warp collective it waits at (an index
 // into CompiledKernel::collectives), with its operands (member mask, a, b, c, predicate) and, once it ran, its
 // results (value, predicate); then the saved registers.
+// A thread at an mma.sync stores its A, B and C fragment words from kStateFragment (10 words at most) and reads its D
+// words from kStateFragmentOut (4 at most).
 // A thread at a bar.red also stores its reduction (1 popc, 2 and, 3 or; 0 for a plain barrier) and its predicate
 // (PredIn), and reads the result (Out for popc, PredOut for and/or).
 inline constexpr unsigned kStateResume = 0, kStateBarrier = 4, kStateCollective = 8, kStateMember = 12, kStateA = 16,
                           kStateB = 24, kStateC = 28, kStatePredIn = 32, kStateReduction = 36, kStateOut = 40,
-                          kStatePredOut = 48, kStateRegisters = 56;
+                          kStatePredOut = 48, kStateFragment = 56, kStateFragmentOut = 96, kStateRegisters = 112;
 static_assert(offsetof(CompiledThread, budget) == kThreadBudget);
 static_assert(offsetof(CompiledThread, cache_size) == kThreadCacheSize);
 static_assert(offsetof(CompiledThread, tid) == kThreadTid);
@@ -175,12 +177,15 @@ inline constexpr uint32_t kCompiledDone = 0, kCompiledFault = 1, kCompiledStoppe
 // run, ptxsim runs the collective of the lowest such instruction whose members are all there (compiled_runner.cpp,
 // with the interpreter's rules, ops_warp.cpp), writes each participant's results to its state and resumes it.
 struct CollectiveSite {
-    enum class Kind : uint8_t { Shuffle, Vote, Match, Reduce, ActiveMask, WarpSync };
+    enum class Kind : uint8_t { Shuffle, Vote, Match, Reduce, ActiveMask, WarpSync, Mma };
     Kind kind = Kind::Shuffle;
-    uint8_t mode = 0;       // shfl: ptx::WarpCollective::Shuffle; vote: ::Vote; redux: ::Reduction; match: 1 for .all
-    bool wide = false;      // match .b64
-    bool is_signed = false; // redux .s32
-    uint32_t order = 0;     // the instruction's place in the kernel (the interpreter runs the lowest first)
+    uint8_t mode = 0;   // shfl: ptx::WarpCollective::Shuffle; vote: ::Vote; redux: ::Reduction; match: 1 for .all;
+                        // mma: K of m16n8kK (8, 16 or 32)
+    bool acc16 = false; // mma: f16 accumulators
+    uint8_t format_a = 0, format_b = 0; // mma: the inputs' ptx::ElementFormat
+    bool wide = false;                  // match .b64
+    bool is_signed = false;             // redux .s32
+    uint32_t order = 0;                 // the instruction's place in the kernel (the interpreter runs the lowest first)
     // shfl: the state offset where every thread keeps the register it shuffles whenever it stops (a lane outside the
     // collective contributes that value, as in the interpreter); 0 when `a` is an immediate.
     uint32_t source_offset = 0;

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "ptx/instr_warp.h"
+#include "ptxsim/mma_warp.h"
 #include "ptxsim/scalar_warp.h"
 
 namespace d4r::ptxsim {
@@ -166,6 +167,19 @@ void execute(const CollectiveSite& site, const WarpThreads& w, uint32_t group, u
         break;
     case Kind::WarpSync:
         break;
+    case Kind::Mma: { // the whole warp (checked by the caller), each lane's fragments as it stored them
+        uint32_t frag[32][kMmaFragmentWords], d[32][4] = {};
+        for (unsigned l = 0; l < 32; ++l) std::memcpy(frag[l], w.state[l] + kStateFragment, sizeof frag[l]);
+        const auto fa = static_cast<mma::Format>(site.format_a), fb = static_cast<mma::Format>(site.format_b);
+        if (site.mode == 8)
+            site.acc16 ? mma_warp<8, true>(fa, fb, frag, d) : mma_warp<8, false>(fa, fb, frag, d);
+        else if (site.mode == 16)
+            site.acc16 ? mma_warp<16, true>(fa, fb, frag, d) : mma_warp<16, false>(fa, fb, frag, d);
+        else
+            site.acc16 ? mma_warp<32, true>(fa, fb, frag, d) : mma_warp<32, false>(fa, fb, frag, d);
+        for (unsigned l = 0; l < 32; ++l) std::memcpy(w.state[l] + kStateFragmentOut, d[l], sizeof d[l]);
+        break;
+    }
     }
     for_each_lane(lanes, [&](unsigned l) {
         store<uint64_t>(w.state[l], kStateOut, out[l]);
@@ -214,6 +228,13 @@ CollectiveStep run_collective(const CompiledKernel& kernel, const WarpThreads& w
                 if (member[l] == m && same_kind(*site[l], s)) others |= lane_bit(l);
             });
             if (((m & live) & ~(group | others)) == 0) {
+                if (s.kind == CollectiveSite::Kind::Mma && (group | others) != 0xffffffffu) {
+                    // whole_warp's fault: a warp-wide matrix instruction needs every lane.
+                    fault_lane = static_cast<uint32_t>(__builtin_ctz(group));
+                    detail = fmt::format("warp-wide matrix instruction without all 32 lanes (lanes 0x{:08x})",
+                                         group | others);
+                    return CollectiveStep::Fault;
+                }
                 execute(s, w, group, at_site, others, m);
                 return CollectiveStep::Ran;
             }

@@ -195,7 +195,14 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
             }
             uint32_t lane = 0;
             std::string detail;
-            if (run_collective(kernel, threads, lane, detail) == CollectiveStep::Ran) {
+            const CollectiveStep step = run_collective(kernel, threads, lane, detail);
+            if (step == CollectiveStep::Fault) {
+                Warp& w = m_warps[wi];
+                w.fault_lane = lane;
+                fail(w, FaultKind::IllegalInstruction, detail);
+                return false;
+            }
+            if (step == CollectiveStep::Ran) {
                 ran = true;
             } else if (!detail.empty() && stuck_warp == UINT32_MAX) {
                 stuck_warp = wi;

@@ -19,6 +19,7 @@
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/mma.h"
+#include "ptxsim/mma_warp.h"
 #include "ptxsim/numerics.h"
 #include "ptxsim/program_builder.h"
 
@@ -57,69 +58,20 @@ Flow exec_mma(Warp& w, const Instr& in, uint32_t mask) {
     CollectiveGroup g;
     Flow flow;
     if (!whole_warp(w, in, mask, g, flow)) return flow;
-    constexpr bool kFp8 = K == 32;
     constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2, nc = Acc16 ? 2 : 4;
     const Format fa = static_cast<Format>(in.flags & 15), fb = static_cast<Format>((in.flags >> 4) & 15);
     const auto& tables = w.launch->program->branch_tables;
-
     // The fragments, lane by lane through each lane's own instruction (members may sit at different
     // instructions with the same shape and types).
-    Elem a[16][K], bt[8][K];
-    uint32_t cbits[16][8];
+    uint32_t frag[32][kMmaFragmentWords], d[32][4];
     for (unsigned l = 0; l < 32; ++l) {
         const uint32_t* ops = tables[g.instr[l]->aux].data() + nc; // skip D
-        const unsigned gr = l >> 2, t = l & 3;
-        for (unsigned r = 0; r < na; ++r) {
-            const uint32_t v = lane_slot32(w, ops[r], l);
-            const unsigned row = gr + 8 * (r & 1);
-            if constexpr (kFp8) {
-                for (unsigned y = 0; y < 4; ++y)
-                    a[row][4 * t + 16 * (r >> 1) + y] = mma::decode((v >> (8 * y)) & 0xff, fa);
-            } else {
-                for (unsigned h = 0; h < 2; ++h) a[row][2 * t + 8 * (r >> 1) + h] = mma::decode(v >> (16 * h), fa);
-            }
-        }
-        for (unsigned r = 0; r < nb; ++r) {
-            const uint32_t v = lane_slot32(w, ops[na + r], l);
-            if constexpr (kFp8) {
-                for (unsigned y = 0; y < 4; ++y) bt[gr][4 * t + 16 * r + y] = mma::decode((v >> (8 * y)) & 0xff, fb);
-            } else {
-                for (unsigned h = 0; h < 2; ++h) bt[gr][2 * t + 8 * r + h] = mma::decode(v >> (16 * h), fb);
-            }
-        }
-        for (unsigned r = 0; r < nc; ++r) {
-            const uint32_t v = lane_slot32(w, ops[na + nb + r], l);
-            if constexpr (Acc16) {
-                cbits[gr + 8 * r][2 * t] = v & 0xffff;
-                cbits[gr + 8 * r][2 * t + 1] = v >> 16;
-            } else {
-                cbits[gr + 8 * (r >> 1)][2 * t + (r & 1)] = v;
-            }
-        }
+        for (unsigned r = 0; r < na + nb + nc; ++r) frag[l][r] = lane_slot32(w, ops[r], l);
     }
-    uint32_t d[16][8];
-    const int in_man = fa == Format::BF16 ? 7 : 10;
-    for (unsigned i = 0; i < 16; ++i) {
-        for (unsigned j = 0; j < 8; ++j) {
-            if constexpr (kFp8) {
-                d[i][j] = mma::dot_fp8(a[i], bt[j], cbits[i][j], Acc16);
-            } else {
-                const Elem c = mma::decode(cbits[i][j], Acc16 ? Format::F16 : Format::F32);
-                d[i][j] = mma::dot(a[i], bt[j], K, c, in_man, Acc16);
-            }
-        }
-    }
+    mma_warp<K, Acc16>(fa, fb, frag, d);
     for (unsigned l = 0; l < 32; ++l) {
         const uint32_t* dst = tables[g.instr[l]->aux].data();
-        const unsigned gr = l >> 2, t = l & 3;
-        for (unsigned r = 0; r < nc; ++r) {
-            uint32_t v;
-            if constexpr (Acc16)
-                v = d[gr + 8 * r][2 * t] | (d[gr + 8 * r][2 * t + 1] << 16);
-            else
-                v = d[gr + 8 * (r >> 1)][2 * t + (r & 1)];
-            lane_slot32(w, dst[r], l) = v;
-        }
+        for (unsigned r = 0; r < nc; ++r) lane_slot32(w, dst[r], l) = d[l][r];
     }
     return g.simple() ? Flow::Next : finish_collective(w, g);
 }

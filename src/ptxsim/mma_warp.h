@@ -1,0 +1,82 @@
+// ptxsim internals: one mma.sync of a whole warp on its fragments (the PTX ISA's "Matrix Fragments for
+// mma.m16n8k*", ops_mma.cpp's table; groupID g = lane >> 2, t = lane % 4), with the measured H200 rule of
+// mma_numerics.h. Shared by the interpreter's handler (ops_mma.cpp) and the collectives of compiled kernels
+// (compiled_collectives.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "ptxsim/exec.h"
+#include "ptxsim/numerics.h"
+
+namespace d4r::ptxsim {
+
+// A lane's fragment words: A (2 or 4), then B (1 or 2), then C (2 or 4).
+inline constexpr unsigned kMmaFragmentWords = 10;
+
+// K: 8, 16 or 32 (FP8); ACC16: f16 accumulators. FRAG[l]: lane l's A, B and C words; D[l]: its result words (2 for
+// f16 accumulators, 4 for f32).
+template <int K, bool Acc16>
+D4R_INLINE void mma_warp(mma::Format fa, mma::Format fb, const uint32_t (&frag)[32][kMmaFragmentWords],
+                         uint32_t (&d)[32][4]) {
+    using mma::Elem;
+    using mma::Format;
+    constexpr bool kFp8 = K == 32;
+    constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2, nc = Acc16 ? 2 : 4;
+    Elem a[16][K], bt[8][K];
+    uint32_t cbits[16][8];
+    for (unsigned l = 0; l < 32; ++l) {
+        const uint32_t* ops = frag[l];
+        const unsigned gr = l >> 2, t = l & 3;
+        for (unsigned r = 0; r < na; ++r) {
+            const uint32_t v = ops[r];
+            const unsigned row = gr + 8 * (r & 1);
+            if constexpr (kFp8) {
+                for (unsigned y = 0; y < 4; ++y)
+                    a[row][4 * t + 16 * (r >> 1) + y] = mma::decode((v >> (8 * y)) & 0xff, fa);
+            } else {
+                for (unsigned h = 0; h < 2; ++h) a[row][2 * t + 8 * (r >> 1) + h] = mma::decode(v >> (16 * h), fa);
+            }
+        }
+        for (unsigned r = 0; r < nb; ++r) {
+            const uint32_t v = ops[na + r];
+            if constexpr (kFp8) {
+                for (unsigned y = 0; y < 4; ++y) bt[gr][4 * t + 16 * r + y] = mma::decode((v >> (8 * y)) & 0xff, fb);
+            } else {
+                for (unsigned h = 0; h < 2; ++h) bt[gr][2 * t + 8 * r + h] = mma::decode(v >> (16 * h), fb);
+            }
+        }
+        for (unsigned r = 0; r < nc; ++r) {
+            const uint32_t v = ops[na + nb + r];
+            if constexpr (Acc16) {
+                cbits[gr + 8 * r][2 * t] = v & 0xffff;
+                cbits[gr + 8 * r][2 * t + 1] = v >> 16;
+            } else {
+                cbits[gr + 8 * (r >> 1)][2 * t + (r & 1)] = v;
+            }
+        }
+    }
+    uint32_t out[16][8];
+    const int in_man = fa == Format::BF16 ? 7 : 10;
+    for (unsigned i = 0; i < 16; ++i) {
+        for (unsigned j = 0; j < 8; ++j) {
+            if constexpr (kFp8) {
+                out[i][j] = mma::dot_fp8(a[i], bt[j], cbits[i][j], Acc16);
+            } else {
+                const Elem c = mma::decode(cbits[i][j], Acc16 ? Format::F16 : Format::F32);
+                out[i][j] = mma::dot(a[i], bt[j], K, c, in_man, Acc16);
+            }
+        }
+    }
+    for (unsigned l = 0; l < 32; ++l) {
+        const unsigned gr = l >> 2, t = l & 3;
+        for (unsigned r = 0; r < nc; ++r) {
+            if constexpr (Acc16)
+                d[l][r] = out[gr + 8 * r][2 * t] | (out[gr + 8 * r][2 * t + 1] << 16);
+            else
+                d[l][r] = out[gr + 8 * (r >> 1)][2 * t + (r & 1)];
+        }
+    }
+}
+
+} // namespace d4r::ptxsim
