@@ -123,11 +123,43 @@ Status Lowering::lower_collective(const ptx::WarpCollective& op) {
     return ok_status();
 }
 
+// ldmatrix: each lane's row address goes to its state; ptxsim reads the rows with the interpreter's checks once all
+// 32 lanes are there and hands each lane its registers (mma_warp.h).
+Status Lowering::lower_ldmatrix(const ptx::MatrixOp& op) {
+    const ast::Instruction& in = *current;
+    if (!in.guard.empty()) return refuse("a guarded warp collective is not compiled yet");
+    if (in.operands.size() != 2 || in.operands[0].kind != ast::OperandKind::Vector ||
+        in.operands[0].elements.size() != op.matrices)
+        return refuse("expected ldmatrix {d...}, [a]");
+    const Address a = D4R_TRY(address(in.operands[1], op.space));
+    if (a.space != ptx::StateSpace::Shared && a.space != ptx::StateSpace::Generic)
+        return refuse("ldmatrix reads shared memory");
+    ptxsim::CollectiveSite site;
+    site.kind = ptxsim::CollectiveSite::Kind::LoadMatrix;
+    site.order = static_cast<uint32_t>(m_statement);
+    site.mode = static_cast<uint8_t>(op.matrices);
+    site.transpose = op.transpose;
+    site.shared = a.space == ptx::StateSpace::Shared;
+    site.fault_site = this->site();
+    const uint32_t index = static_cast<uint32_t>(m_collectives.size());
+    m_collectives.push_back(site);
+    D4R_TRY(suspend(ptxsim::kCompiledCollective, [&](LLVMValueRef state) {
+        ir.store(ir.constant(ir.i32, index), ir.field(state, ptxsim::kStateCollective), 4);
+        ir.store(ir.constant(ir.i32, 0xffffffffu), ir.field(state, ptxsim::kStateMember), 4);
+        ir.store(a.value, ir.field(state, ptxsim::kStateA), 8);
+    }));
+    LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
+    for (unsigned r = 0; r < op.matrices; ++r)
+        D4R_TRY(assign(in.operands[0].elements[r], Type::B32,
+                       ir.load(ir.i32, ir.field(state, ptxsim::kStateFragmentOut + 4 * r), 4)));
+    return ok_status();
+}
+
 // mma.sync: each lane's A, B and C fragment words go to its state; ptxsim runs the warp's mma with the interpreter's
 // numerics (mma_warp.h) once all 32 lanes are there, and each lane reads its D words back.
 Status Lowering::lower_mma(const ptx::MatrixOp& op) {
     const ast::Instruction& in = *current;
-    if (op.op != ptx::MatrixOp::Op::Mma) return refuse("ldmatrix is not compiled yet");
+    if (op.op == ptx::MatrixOp::Op::LoadMatrix) return lower_ldmatrix(op);
     if (!in.guard.empty()) return refuse("a guarded warp collective is not compiled yet");
     if (in.operands.size() != 4) return refuse("expected mma d, a, b, c");
     const unsigned counts[4] = {op.c_regs, op.a_regs, op.b_regs, op.c_regs};

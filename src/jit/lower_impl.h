@@ -139,6 +139,7 @@ private:
     Status lower_warp_sync();
     Status lower_collective(const ptx::WarpCollective& op);
     Status lower_mma(const ptx::MatrixOp& op);
+    Status lower_ldmatrix(const ptx::MatrixOp& op);
     // Stops the thread with STATUS (a kernel with barriers or collectives): saves the registers live after the
     // current instruction, lets BEFORE_RETURN write the state's other fields, returns; the code after it resumes
     // there with the registers restored.

@@ -177,12 +177,15 @@ inline constexpr uint32_t kCompiledDone = 0, kCompiledFault = 1, kCompiledStoppe
 // run, ptxsim runs the collective of the lowest such instruction whose members are all there (compiled_runner.cpp,
 // with the interpreter's rules, ops_warp.cpp), writes each participant's results to its state and resumes it.
 struct CollectiveSite {
-    enum class Kind : uint8_t { Shuffle, Vote, Match, Reduce, ActiveMask, WarpSync, Mma };
+    enum class Kind : uint8_t { Shuffle, Vote, Match, Reduce, ActiveMask, WarpSync, Mma, LoadMatrix };
     Kind kind = Kind::Shuffle;
     uint8_t mode = 0;   // shfl: ptx::WarpCollective::Shuffle; vote: ::Vote; redux: ::Reduction; match: 1 for .all;
-                        // mma: K of m16n8kK (8, 16 or 32)
+                        // mma: K of m16n8kK (8, 16 or 32); ldmatrix: matrices (1, 2, 4)
     bool acc16 = false; // mma: f16 accumulators
     uint8_t format_a = 0, format_b = 0; // mma: the inputs' ptx::ElementFormat
+    bool transpose = false;             // ldmatrix .trans
+    bool shared = false;                // ldmatrix: the address (the state's a) is in .shared (else generic)
+    uint32_t fault_site = 0;            // ldmatrix: its CompiledKernel::sites entry (a memory fault)
     bool wide = false;                  // match .b64
     bool is_signed = false;             // redux .s32
     uint32_t order = 0;                 // the instruction's place in the kernel (the interpreter runs the lowest first)

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "ptx/instr_warp.h"
+#include "ptxsim/memory_access.h"
 #include "ptxsim/mma_warp.h"
 #include "ptxsim/scalar_warp.h"
 
@@ -166,6 +167,7 @@ void execute(const CollectiveSite& site, const WarpThreads& w, uint32_t group, u
         for_each_lane(lanes, [&](unsigned l) { out[l] = lanes; });
         break;
     case Kind::WarpSync:
+    case Kind::LoadMatrix: // load_matrices
         break;
     case Kind::Mma: { // the whole warp (checked by the caller), each lane's fragments as it stored them
         uint32_t frag[32][kMmaFragmentWords], d[32][4] = {};
@@ -190,8 +192,40 @@ void execute(const CollectiveSite& site, const WarpThreads& w, uint32_t group, u
 
 } // namespace
 
+// ldmatrix: the rows from the addresses lanes 0 .. 8N-1 gave (translate's checks and faults, lane by lane as
+// interpreted), handed out to the whole warp. False after a fault (recorded in the warp).
+template <unsigned N, bool Trans>
+bool load_matrices(const CollectiveSite& site, const WarpThreads& w) {
+    uint16_t rows[N][8][8];
+    for (unsigned l = 0; l < 8 * N; ++l) {
+        const uint64_t address = load<uint64_t>(w.state[l], kStateA);
+        const uint8_t* p = site.shared ? translate<Space::Shared>(*w.warp, l, address, 16, false)
+                                       : translate<Space::Generic>(*w.warp, l, address, 16, false);
+        if (!p) return false;
+        std::memcpy(rows[l >> 3][l & 7], p, 16);
+    }
+    uint32_t d[32][4] = {};
+    ldmatrix_distribute<N, Trans>(rows, d);
+    for (unsigned l = 0; l < 32; ++l) {
+        std::memcpy(w.state[l] + kStateFragmentOut, d[l], sizeof d[l]);
+        *w.status[l] = ThreadStatus::Runnable;
+    }
+    return true;
+}
+
+bool load_matrices(const CollectiveSite& site, const WarpThreads& w) {
+    switch (site.mode) {
+    case 1:
+        return site.transpose ? load_matrices<1, true>(site, w) : load_matrices<1, false>(site, w);
+    case 2:
+        return site.transpose ? load_matrices<2, true>(site, w) : load_matrices<2, false>(site, w);
+    default:
+        return site.transpose ? load_matrices<4, true>(site, w) : load_matrices<4, false>(site, w);
+    }
+}
+
 CollectiveStep run_collective(const CompiledKernel& kernel, const WarpThreads& w, uint32_t& fault_lane,
-                              std::string& detail) {
+                              std::string& detail, uint32_t& fault_site) {
     uint32_t live = 0, waiting = 0;
     const CollectiveSite* site[32] = {};
     uint32_t member[32] = {};
@@ -228,12 +262,17 @@ CollectiveStep run_collective(const CompiledKernel& kernel, const WarpThreads& w
                 if (member[l] == m && same_kind(*site[l], s)) others |= lane_bit(l);
             });
             if (((m & live) & ~(group | others)) == 0) {
-                if (s.kind == CollectiveSite::Kind::Mma && (group | others) != 0xffffffffu) {
+                const bool whole = s.kind == CollectiveSite::Kind::Mma || s.kind == CollectiveSite::Kind::LoadMatrix;
+                if (whole && (group | others) != 0xffffffffu) {
                     // whole_warp's fault: a warp-wide matrix instruction needs every lane.
                     fault_lane = static_cast<uint32_t>(__builtin_ctz(group));
                     detail = fmt::format("warp-wide matrix instruction without all 32 lanes (lanes 0x{:08x})",
                                          group | others);
                     return CollectiveStep::Fault;
+                }
+                if (s.kind == CollectiveSite::Kind::LoadMatrix) {
+                    fault_site = s.fault_site;
+                    return load_matrices(s, w) ? CollectiveStep::Ran : CollectiveStep::MemoryFault;
                 }
                 execute(s, w, group, at_site, others, m);
                 return CollectiveStep::Ran;

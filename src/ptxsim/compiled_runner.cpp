@@ -189,13 +189,20 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
         std::string stuck_detail;
         for (uint32_t wi = 0; wi < m_warps.size(); ++wi) {
             WarpThreads threads;
+            threads.warp = &m_warps[wi];
             for (uint32_t l = 0; l < 32 && wi * 32 + l < m_block.nthreads; ++l) {
                 threads.state[l] = m_compiled_state.data() + size_t(wi * 32 + l) * stride;
                 threads.status[l] = &m_compiled_status[wi * 32 + l];
             }
-            uint32_t lane = 0;
+            uint32_t lane = 0, site = 0;
             std::string detail;
-            const CollectiveStep step = run_collective(kernel, threads, lane, detail);
+            const CollectiveStep step = run_collective(kernel, threads, lane, detail, site);
+            if (step == CollectiveStep::MemoryFault) {
+                Warp& w = m_warps[wi];
+                fail(w, w.fault, w.fault_detail);
+                if (site < kernel.sites.size()) m_fault.site = &kernel.sites[site];
+                return false;
+            }
             if (step == CollectiveStep::Fault) {
                 Warp& w = m_warps[wi];
                 w.fault_lane = lane;

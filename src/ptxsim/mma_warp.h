@@ -79,4 +79,20 @@ D4R_INLINE void mma_warp(mma::Format fa, mma::Format fb, const uint32_t (&frag)[
     }
 }
 
+// ldmatrix.m8n8.xN{.trans}.b16: ROWS[i][r] is row r of matrix i (8 b16 elements, read from the address lane 8i + r
+// gave); lane l receives, in register i, the elements (l / 4, 2 (l % 4)) and (l / 4, 2 (l % 4) + 1) of matrix i, or
+// of its transpose.
+template <unsigned N, bool Trans>
+D4R_INLINE void ldmatrix_distribute(const uint16_t (&rows)[N][8][8], uint32_t (&d)[32][4]) {
+    for (unsigned l = 0; l < 32; ++l) {
+        const unsigned r = l >> 2, c = 2 * (l & 3);
+        for (unsigned i = 0; i < N; ++i) {
+            if constexpr (Trans)
+                d[l][i] = rows[i][c][r] | (uint32_t(rows[i][c + 1][r]) << 16);
+            else
+                d[l][i] = rows[i][r][c] | (uint32_t(rows[i][r][c + 1]) << 16);
+        }
+    }
+}
+
 } // namespace d4r::ptxsim

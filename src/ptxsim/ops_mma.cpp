@@ -134,18 +134,10 @@ Flow exec_ldmatrix(Warp& w, const Instr& in, uint32_t mask) {
         if (!p) return Flow::Stop;
         __builtin_memcpy(rows[l >> 3][l & 7], p, 16);
     }
-    for (unsigned l = 0; l < 32; ++l) {
-        const Instr& li = *g.instr[l];
-        const unsigned r = l >> 2, c = 2 * (l & 3);
-        for (unsigned i = 0; i < N; ++i) {
-            uint32_t v;
-            if constexpr (Trans)
-                v = rows[i][c][r] | (uint32_t(rows[i][c + 1][r]) << 16);
-            else
-                v = rows[i][r][c] | (uint32_t(rows[i][r][c + 1]) << 16);
-            lane_slot32(w, li.d[i], l) = v;
-        }
-    }
+    uint32_t d[32][4];
+    ldmatrix_distribute<N, Trans>(rows, d);
+    for (unsigned l = 0; l < 32; ++l)
+        for (unsigned i = 0; i < N; ++i) lane_slot32(w, g.instr[l]->d[i], l) = d[l][i];
     return g.simple() ? Flow::Next : finish_collective(w, g);
 }
 
