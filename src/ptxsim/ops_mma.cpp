@@ -27,7 +27,6 @@ namespace d4r::ptxsim {
 
 namespace {
 
-using mma::Elem;
 using mma::Format;
 
 D4R_INLINE Flow sync_flow(SyncResult r) { return r == SyncResult::Wait ? Flow::Resched : Flow::Stop; }
