@@ -37,6 +37,9 @@ LLVMTypeRef Lowering::llvm_type(Type t) const {
 
 LLVMValueRef Lowering::thread_u32(unsigned offset) { return ir.load(ir.i32, ir.field(m_thread, offset), 4); }
 LLVMValueRef Lowering::thread_u64(unsigned offset) { return ir.load(ir.i64, ir.field(m_thread, offset), 8); }
+LLVMValueRef Lowering::runtime_entry(unsigned offset) {
+    return ir.load(ir.ptr, ir.field(thread_ptr(ptxsim::kThreadRuntime), offset), 8);
+}
 LLVMValueRef Lowering::thread_ptr(unsigned offset) { return ir.load(ir.ptr, ir.field(m_thread, offset), 8); }
 
 uint32_t Lowering::site() {
@@ -58,8 +61,7 @@ void Lowering::fault_unless(LLVMValueRef ok) {
 }
 
 LLVMValueRef Lowering::translate(ptx::StateSpace space, LLVMValueRef address, unsigned bytes, bool write) {
-    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeTranslate), 8);
+    LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeTranslate);
     LLVMValueRef p = ir.call(m_translate_type, fn,
                              {m_thread, ir.constant(ir.i32, static_cast<uint32_t>(space)), address,
                               ir.constant(ir.i32, bytes), ir.constant(ir.i32, write ? 1 : 0)});
@@ -72,9 +74,7 @@ LLVMValueRef Lowering::runtime_float(Type t, uint32_t code, std::array<LLVMValue
     LLVMTypeRef ft = llvm_type(t);
     LLVMTypeRef params[4] = {ir.i32, ft, ft, ft};
     LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ft, params, 4, 0);
-    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-    const unsigned offset = t == Type::F32 ? ptxsim::kRuntimeF32Op : ptxsim::kRuntimeF64Op;
-    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, offset), 8);
+    LLVMValueRef fn = runtime_entry(t == Type::F32 ? ptxsim::kRuntimeF32Op : ptxsim::kRuntimeF64Op);
     for (LLVMValueRef& s : sources)
         if (!s) s = ir.bitcast(ir.constant(ir.int_type(ptx::type_bits(t)), 0), ft);
     return ir.call(fn_type, fn, {ir.constant(ir.i32, code), sources[0], sources[1], sources[2]});
@@ -83,8 +83,7 @@ LLVMValueRef Lowering::runtime_float(Type t, uint32_t code, std::array<LLVMValue
 LLVMValueRef Lowering::runtime_cvt(uint64_t code, LLVMValueRef a) {
     LLVMTypeRef params[2] = {ir.i64, ir.i64};
     LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i64, params, 2, 0);
-    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeCvt), 8);
+    LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeCvt);
     return ir.call(fn_type, fn, {ir.constant(ir.i64, code), a});
 }
 
@@ -315,8 +314,7 @@ Status Lowering::lower_control(const ptx::Control& op) {
         return ok_status();
     case ptx::Control::Op::Trap:
     case ptx::Control::Op::Breakpoint: { // exec_trap's fault, through the runtime
-        LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-        LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeTrap), 8);
+        LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeTrap);
         LLVMTypeRef params[2] = {ir.ptr, ir.i32};
         ir.call(ir.llvm().LLVMFunctionType(ir.void_type, params, 2, 0), fn,
                 {m_thread, ir.constant(ir.i32, op.op == ptx::Control::Op::Breakpoint ? 1 : 0)});
@@ -431,8 +429,7 @@ Status Lowering::lower_branch_table(const ast::Instruction& in) {
     LLVMValueRef sw = l.LLVMBuildSwitch(ir.builder(), index, outside, static_cast<unsigned>(targets.size()));
     for (size_t k = 0; k < targets.size(); ++k) l.LLVMAddCase(sw, ir.constant(ir.i32, k), targets[k]);
     ir.position(outside);
-    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeBranchFault), 8);
+    LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeBranchFault);
     LLVMTypeRef params[3] = {ir.ptr, ir.i32, ir.i32};
     ir.call(l.LLVMFunctionType(ir.void_type, params, 3, 0), fn,
             {m_thread, index, ir.constant(ir.i32, static_cast<uint64_t>(targets.size()))});

@@ -39,8 +39,7 @@ Status Lowering::lower_atomic(const ptx::Atomic& op) {
     if (!m_atomic_old) m_atomic_old = ir.zeroed_slot(ir.i64);
     const LlvmLibrary& l = ir.llvm();
     LLVMTypeRef params[6] = {ir.ptr, ir.i32, ir.i64, ir.i64, ir.i64, ir.ptr};
-    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeAtomic), 8);
+    LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeAtomic);
     LLVMValueRef done =
         ir.call(l.LLVMFunctionType(ir.i32, params, 6, 0), fn,
                 {m_thread, ir.constant(ir.i32, ptxsim::atomic_op_code(op)), a.value, v[0], v[1], m_atomic_old});

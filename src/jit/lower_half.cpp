@@ -10,8 +10,7 @@ namespace d4r::jit {
 LLVMValueRef Lowering::runtime_half(uint32_t code, std::array<LLVMValueRef, 3> sources) {
     LLVMTypeRef params[4] = {ir.i32, ir.i32, ir.i32, ir.i32};
     LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i32, params, 4, 0);
-    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeHalfOp), 8);
+    LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeHalfOp);
     for (LLVMValueRef& s : sources) s = s ? ir.resize(s, 32, false) : ir.constant(ir.i32, 0);
     return ir.call(fn_type, fn, {ir.constant(ir.i32, code), sources[0], sources[1], sources[2]});
 }

@@ -52,6 +52,8 @@ public:
     LLVMValueRef thread_u32(unsigned offset);
     LLVMValueRef thread_u64(unsigned offset);
     LLVMValueRef thread_ptr(unsigned offset);
+    // The function at OFFSET of the thread's CompiledRuntime table (kRuntimeTranslate, ...).
+    LLVMValueRef runtime_entry(unsigned offset);
 
     // Where a fault leaves the function: stores the site of the current instruction and returns kCompiledFault.
     uint32_t site();

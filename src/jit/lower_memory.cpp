@@ -181,8 +181,7 @@ Status Lowering::lower_async(const ptx::AsyncCopy& op) {
         else
             size = D4R_TRY(value(o, Type::U32));
     }
-    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeCpAsync), 8);
+    LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeCpAsync);
     LLVMTypeRef params[5] = {ir.ptr, ir.i32, ir.i64, ir.i64, ir.i32};
     LLVMValueRef done = ir.call(ir.llvm().LLVMFunctionType(ir.i32, params, 5, 0), fn,
                                 {m_thread, ir.constant(ir.i32, op.bytes), dst.value, src.value, size});
@@ -241,8 +240,7 @@ Status Lowering::lower_move(const ptx::Move& op) {
                                           loop.name, loop.branch_line));
         // The clocks and the global timer: read as the interpreter reads them (for %clock64, the warp's last read
         // bounds the next from below: no thread reads the same value twice).
-        LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-        LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeCounter), 8);
+        LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeCounter);
         LLVMTypeRef params[2] = {ir.ptr, ir.i32};
         LLVMValueRef v = ir.call(ir.llvm().LLVMFunctionType(ir.i64, params, 2, 0), fn,
                                  {m_thread, ir.constant(ir.i32, static_cast<uint32_t>(op.sreg))});

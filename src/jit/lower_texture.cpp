@@ -49,8 +49,7 @@ Status Lowering::lower_texture(const ptx::TextureOp& op) {
 
     LLVMTypeRef params[8] = {ir.ptr, ir.i32, ir.i64, ir.i32, ir.i32, ir.i32, ir.i32, ir.ptr};
     LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i32, params, 8, 0);
-    LLVMValueRef runtime = thread_ptr(ptxsim::kThreadRuntime);
-    LLVMValueRef fn = ir.load(ir.ptr, ir.field(runtime, ptxsim::kRuntimeImage), 8);
+    LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeImage);
     LLVMValueRef done = ir.call(
         fn_type, fn, {m_thread, ir.constant(ir.i32, ptxsim::image_op_code(op)), handle, x, y, z, layer, buffer});
     fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
