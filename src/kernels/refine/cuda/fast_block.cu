@@ -13,6 +13,11 @@
 //     64 keys (fast_tile_attention.cuh), the head's output into the attention rows;
 //  3. proj + the residual into the stream rows; layernorm 2; fc1 + relu into the hidden rows (over the attention and
 //     qkv rows, which are dead by then); fc2 + the residual; the rows back to the stream.
+// Blocks of at most kResidentC channels (refine-v2's enc1 and dec1, refine-v1's blocks) keep the four weight matrices
+// in shared memory for the whole persistent loop (loaded once per block, 16-byte pieces swizzled so that a quad-group's
+// eight weight rows hit eight different bank groups): with the weights read through the L1, which the layer buffers
+// leave about 28 KB of, every B fragment of every window came from the L2. Wider blocks (enc2: 256 KB of weights) still
+// read them through the L1.
 // Numerics are the fast set's (f32 accumulators through every K chain, f16 wherever the unfused plan stores a
 // tensor), so it stays within 60 dB of the PTX path like the fast per-layer kernels (RefineBlock tests, on ptxsim).
 #include "fast_tile_attention.cuh"
@@ -37,15 +42,41 @@ struct Layout {
     static constexpr uint32_t kO = kScratch, kQkv = kScratch + kRows * row_of(C), kHidden = kScratch;
     static constexpr uint32_t kHalves = kScratch + max_u(kRows * row_of(C) + kRows * kQkvRow, kRows* row_of(2 * C));
 };
-constexpr uint32_t kBiasOffset = Layout<kMaxC>::kHalves * 2; // bytes
-constexpr uint32_t kSharedBytes = kBiasOffset + kMaxHeads * kRelBiasSize * 4;
+
+// The resident weights of a block of C channels after its layer buffers: qkv (3C x C), proj (C x C), fc1 (2C x C), fc2
+// (C x 2C), each row-major and unpadded, offsets in halves from the first.
+constexpr uint32_t kResidentC = 64;
+template <uint32_t C>
+struct Resident {
+    static constexpr bool kOn = C <= kResidentC;
+    static constexpr uint32_t kQkv = 0, kProj = 3 * C * C, kFc1 = 4 * C * C, kFc2 = 6 * C * C, kHalves = 8 * C * C;
+};
+
+// Shared memory: the relative biases (f32), then the layer buffers, then (C <= kResidentC) the weights.
+constexpr uint32_t kBiasBytes = kMaxHeads * kRelBiasSize * 4;
+constexpr uint32_t kBuffersOffset = kBiasBytes; // bytes; a multiple of 16
+static_assert(kBuffersOffset % 16 == 0);
+template <uint32_t C>
+constexpr uint32_t shared_bytes_of() {
+    return kBuffersOffset + (Layout<C>::kHalves + (Resident<C>::kOn ? Resident<C>::kHalves : 0)) * 2;
+}
+constexpr uint32_t kSharedBytes =
+    max_u(max_u(shared_bytes_of<32>(), shared_bytes_of<64>()), max_u(shared_bytes_of<96>(), shared_bytes_of<128>()));
+
+// Where 16-byte piece C of row R of a resident matrix with PIECES pieces a row (4, 8 or 16) lies in that row: the eight
+// rows a quad-group reads at once then start in eight different bank groups.
+D4R_HD constexpr uint32_t swizzled(uint32_t r, uint32_t c, uint32_t pieces) {
+    return pieces >= 8 ? c ^ (r & 7u) : c ^ ((r >> 1) & 3u);
+}
 
 } // namespace
 
-// The launch's dynamic shared memory (the override layer sets the function's limit and launches with it): 72 KB, three
+// The launch's dynamic shared memory (the override layer sets the function's limit and launches with it): 110 KB, two
 // blocks an SM.
 extern "C" __device__ uint32_t d4r_dynamic_shared = kSharedBytes;
-constexpr uint32_t kBlocksPerSm = 3;
+constexpr uint32_t kBlocksPerSm = 2;
+static_assert(kBlocksPerSm * (kSharedBytes + 1024) <= 228 * 1024,
+              "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
 extern "C" __device__ uint32_t d4r_grid_x = 132 * kBlocksPerSm; // the H200's and H100 SXM's SMs
 
 namespace {
@@ -67,10 +98,10 @@ D4R_HD constexpr uint32_t chunk_tiles(uint32_t tiles) {
 }
 
 // out = A W^T + b for the window's 64 rows: A in shared memory (rows LDA halves apart, K = kK), W row-major
-// (out x kK) in global memory, NT output tiles of 8 columns. Column n of the product is weight row wrow(n) (for a
-// head's q | k | v: three ranges of qkv). EPI(acc, row, col) takes each finished tile: rows row and row + 8, columns
-// col and col + 1 (acc[0..1] and acc[2..3]).
-template <uint32_t kK, uint32_t NT, typename WeightRow, typename Epilogue>
+// (out x kK) in global memory, or resident in shared memory (kResident: swizzled()), NT output tiles of 8 columns.
+// Column n of the product is weight row wrow(n) (for a head's q | k | v: three ranges of qkv). EPI(acc, row, col) takes
+// each finished tile: rows row and row + 8, columns col and col + 1 (acc[0..1] and acc[2..3]).
+template <uint32_t kK, uint32_t NT, bool kResident, typename WeightRow, typename Epilogue>
 __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, const uint16_t* w, const uint16_t* bias,
                                             WeightRow wrow, Epilogue epi, uint32_t warp, uint32_t lane) {
     static_assert(NT % 2 == 0 && kK % 16 == 0);
@@ -81,6 +112,7 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
     for (uint32_t c = 0; c < kHalf / kChunk; ++c) {
         float acc[2][kChunk][4];
         const uint16_t* wr[kChunk];
+        uint32_t key[kChunk]; // resident: the row's swizzle
 #pragma unroll
         for (uint32_t j = 0; j < kChunk; ++j) {
             const uint32_t n0 = (wn * kHalf + c * kChunk + j) * 8;
@@ -93,7 +125,9 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
                 acc[m][j][2] = b0;
                 acc[m][j][3] = b1;
             }
-            wr[j] = w + static_cast<uint64_t>(wrow(n0 + g)) * kK + 2 * t;
+            const uint32_t row = wrow(n0 + g);
+            wr[j] = w + static_cast<uint64_t>(row) * kK + 2 * t;
+            key[j] = swizzled(row, 0, kK / 8);
         }
 #pragma unroll
         for (uint32_t s = 0; s < kK / 16; ++s) {
@@ -102,7 +136,14 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
             load_a(af[1], a_rows + 16 * lda + s * 16);
 #pragma unroll
             for (uint32_t j = 0; j < kChunk; ++j) {
-                const uint32_t b0 = ldg_pair(wr[j] + s * 16), b1 = ldg_pair(wr[j] + s * 16 + 8);
+                uint32_t b0, b1;
+                if constexpr (kResident) {
+                    b0 = load_pair(wr[j] + ((2 * s) ^ key[j]) * 8);
+                    b1 = load_pair(wr[j] + ((2 * s + 1) ^ key[j]) * 8);
+                } else {
+                    b0 = ldg_pair(wr[j] + s * 16);
+                    b1 = ldg_pair(wr[j] + s * 16 + 8);
+                }
                 mma_f32(acc[0][j], af[0], b0, b1);
                 mma_f32(acc[1][j], af[1], b0, b1);
             }
@@ -189,6 +230,14 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     const AttnParams geometry = block_attention(p);
     uint16_t* stream = reinterpret_cast<uint16_t*>(p.stream);
     auto weights = [](uint64_t at) { return reinterpret_cast<const uint16_t*>(at); };
+    // The linears' weights: resident in shared memory after the buffers, or the model's in global memory.
+    using R = Resident<C>;
+    constexpr bool kRes = R::kOn;
+    const uint16_t* resident = sh + L::kHalves;
+    const uint16_t* qkv_w = kRes ? resident + R::kQkv : weights(p.qkv_w);
+    const uint16_t* proj_w = kRes ? resident + R::kProj : weights(p.proj_w);
+    const uint16_t* fc1_w = kRes ? resident + R::kFc1 : weights(p.fc1_w);
+    const uint16_t* fc2_w = kRes ? resident + R::kFc2 : weights(p.fc2_w);
 
     // 1. the window's rows (16-byte pieces, zero for absent tokens), which tokens are present, layernorm 1.
     for (uint32_t i = threadIdx.x; i < kRows * kPieces; i += kBlockWarps * 32) {
@@ -207,8 +256,8 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     // 2. attention, head by head: q | k | v of the head (k and v zero for absent rows), then the warp's 16 queries.
 #pragma unroll 1
     for (uint32_t head = 0; head < C / kHeadDim; ++head) {
-        window_gemm<C, 3 * kHeadDim / 8>(
-            ln, kRow, weights(p.qkv_w), weights(p.qkv_b),
+        window_gemm<C, 3 * kHeadDim / 8, kRes>(
+            ln, kRow, qkv_w, weights(p.qkv_b),
             [=](uint32_t n) { return (n / kHeadDim) * C + head * kHeadDim + n % kHeadDim; },
             [&](const float(&acc)[4], uint32_t row, uint32_t col) {
                 const bool kv = col >= kHeadDim;
@@ -241,19 +290,19 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         add_pair(x + row * kRow + col, acc[0], acc[1]);
         add_pair(x + (row + 8) * kRow + col, acc[2], acc[3]);
     };
-    window_gemm<C, C / 8>(o, kRow, weights(p.proj_w), weights(p.proj_b), same, residual, warp, lane);
+    window_gemm<C, C / 8, kRes>(o, kRow, proj_w, weights(p.proj_b), same, residual, warp, lane);
     __syncthreads();
     layernorm_rows<C>(ln, x, weights(p.ln2_g), weights(p.ln2_b));
     __syncthreads();
-    window_gemm<C, 2 * C / 8>(
-        ln, kRow, weights(p.fc1_w), weights(p.fc1_b), same,
+    window_gemm<C, 2 * C / 8, kRes>(
+        ln, kRow, fc1_w, weights(p.fc1_b), same,
         [&](const float(&acc)[4], uint32_t row, uint32_t col) {
             store_pair(hidden + row * row_of(2 * C) + col, fmaxf(acc[0], 0.0f), fmaxf(acc[1], 0.0f));
             store_pair(hidden + (row + 8) * row_of(2 * C) + col, fmaxf(acc[2], 0.0f), fmaxf(acc[3], 0.0f));
         },
         warp, lane);
     __syncthreads();
-    window_gemm<2 * C, C / 8>(hidden, row_of(2 * C), weights(p.fc2_w), weights(p.fc2_b), same, residual, warp, lane);
+    window_gemm<2 * C, C / 8, kRes>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < kRows * kPieces; i += kBlockWarps * 32) {
         const uint32_t row = i / kPieces, piece = i % kPieces;
@@ -263,6 +312,33 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
                 *reinterpret_cast<const uint4*>(x + row * kRow + piece * 8);
     }
     __syncthreads(); // the stream rows are free for the next window
+}
+
+// Copies the ROWS x K row-major matrix at SRC into DST as swizzled() says (16-byte pieces).
+__device__ __forceinline__ void load_resident(uint16_t* dst, uint64_t src, uint32_t rows, uint32_t k) {
+    const uint32_t pieces = k / 8;
+    const uint4* from = reinterpret_cast<const uint4*>(src);
+    for (uint32_t i = threadIdx.x; i < rows * pieces; i += blockDim.x) {
+        const uint32_t r = i / pieces, c = i % pieces;
+        *reinterpret_cast<uint4*>(dst + r * k + swizzled(r, c, pieces) * 8) = __ldg(from + i);
+    }
+}
+
+// The block's windows blockIdx.x, blockIdx.x + gridDim.x, ... with the weights made resident first where they fit.
+template <uint32_t C>
+__device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, const float* bias, uint32_t windows,
+                                            uint32_t warp, uint32_t lane) {
+    using R = Resident<C>;
+    if constexpr (R::kOn) {
+        uint16_t* resident = sh + Layout<C>::kHalves;
+        load_resident(resident + R::kQkv, p.qkv_w, 3 * C, C);
+        load_resident(resident + R::kProj, p.proj_w, C, C);
+        load_resident(resident + R::kFc1, p.fc1_w, 2 * C, C);
+        load_resident(resident + R::kFc2, p.fc2_w, C, 2 * C);
+    }
+    __syncthreads(); // the biases (and the weights)
+    for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x)
+        window_block<C>(p, sh, bias, window, warp, lane);
 }
 
 } // namespace
@@ -279,18 +355,16 @@ extern "C" __global__ void __launch_bounds__(kBlockWarps * 32, kBlocksPerSm) d4r
     if (p.heads * kHeadDim != p.channels || p.channels > kMaxC || p.channels % kHeadDim != 0 ||
         blockDim.x != kBlockWarps * 32 || dynamic_bytes < kSharedBytes)
         __trap();
-    float* bias = reinterpret_cast<float*>(reinterpret_cast<uint8_t*>(sh) + kBiasOffset);
+    float* bias = reinterpret_cast<float*>(sh);
+    uint16_t* buffers = sh + kBuffersOffset / 2;
     const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias);
     for (uint32_t i = threadIdx.x; i < p.heads * kRelBiasSize; i += blockDim.x) bias[i] = half_to_float(relbias[i]);
-    __syncthreads();
-    for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x) {
-        if (p.channels == 32)
-            window_block<32>(p, sh, bias, window, warp, lane);
-        else if (p.channels == 64)
-            window_block<64>(p, sh, bias, window, warp, lane);
-        else if (p.channels == 96)
-            window_block<96>(p, sh, bias, window, warp, lane);
-        else
-            window_block<128>(p, sh, bias, window, warp, lane);
-    }
+    if (p.channels == 32)
+        run_windows<32>(p, buffers, bias, windows, warp, lane);
+    else if (p.channels == 64)
+        run_windows<64>(p, buffers, bias, windows, warp, lane);
+    else if (p.channels == 96)
+        run_windows<96>(p, buffers, bias, windows, warp, lane);
+    else
+        run_windows<128>(p, buffers, bias, windows, warp, lane);
 }
