@@ -159,6 +159,29 @@ void block_window(const BlockParams& b, uint32_t window) {
 }
 
 // Runs body(x, y) for every block of the grid.
+// d4r_nn_pixel_embed's block B: its tokens' features (pixel::features_into) into a buffer of its own, then the
+// embed's linear_token over it, each row written at its token's place.
+void pixel_embed_block(const pixel::PixelEmbedParams& p, uint32_t block) {
+    constexpr uint32_t kIn = pixel::kFeatures * pixel::kPatchPixels;
+    const uint32_t tokens = p.pixels.grid_w * p.pixels.grid_h, first = block * pixel::kEmbedTokens;
+    const uint32_t count = std::min(pixel::kEmbedTokens, tokens - std::min(tokens, first));
+    std::vector<uint16_t> features(size_t(count) * kIn);
+    for (uint32_t i = 0; i < count * pixel::kPatchPixels; ++i)
+        pixel::features_into(p.pixels, first * pixel::kPatchPixels + i, features.data() + size_t(i) * pixel::kFeatures);
+    const LinearParams l{reinterpret_cast<uint64_t>(features.data()),
+                         p.weight,
+                         p.bias,
+                         0,
+                         p.out + uint64_t(first) * p.out_ch * 2,
+                         count,
+                         kIn,
+                         p.out_ch,
+                         0};
+    const std::vector<mma::Elem> w = decoded_weights(l);
+    std::vector<mma::Elem> x(kIn);
+    for (uint32_t token = 0; token < count; ++token) linear_token(l, w, x, token);
+}
+
 template <typename Body>
 void for_blocks(const std::array<uint32_t, 3>& grid, unsigned threads, const Body& body) {
     parallel_for(uint64_t(grid[0]) * grid[1] * grid[2], threads, [&](uint64_t b) {
@@ -241,6 +264,11 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
     case Kernel::Block: {
         auto p = params_as<BlockParams>(params);
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { block_window(p, bx); });
+        return;
+    }
+    case Kernel::PixelEmbed: {
+        auto p = params_as<pixel::PixelEmbedParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { pixel_embed_block(p, bx); });
         return;
     }
     case Kernel::PixelBlend: {

@@ -152,17 +152,25 @@ public:
         pixels.candidates = candidates;
         pixels.grid_w = m_g.grid_w;
         pixels.grid_h = m_g.grid_h;
-        if (m_v2) {
-            m_launches.push_back(make_launch(Kernel::PixelFeatures,
-                                             {blocks_for(t1 * refine::pixel::kPatchPixels), 1, 1}, {kThreads, 1, 1},
-                                             pixels, "pixel_features"));
-            writes(patches, t1 * m_dims.patch_in * 2);
-        } else {
+        if (m_v2 && m_options.fuse_pixels && m_dims.patch_in == kEmbedInputs) {
+            const refine::pixel::PixelEmbedParams pe{pixels, weight("embed.w"), weight("embed.b"), skip, c1, 0};
+            const uint32_t blocks = static_cast<uint32_t>(div_up64(t1, refine::pixel::kEmbedTokens));
             m_launches.push_back(
-                make_launch(Kernel::Patchify, {blocks_for(t1), 1, 1}, {kThreads, 1, 1}, pp, "patchify"));
-            writes(patches, t1 * kPatchChannels * 2);
+                make_launch(Kernel::PixelEmbed, {blocks, 1, 1}, {refine::pixel::kEmbedThreads, 1, 1}, pe, "embed"));
+            writes(skip, t1 * c1 * 2);
+        } else {
+            if (m_v2) {
+                m_launches.push_back(make_launch(Kernel::PixelFeatures,
+                                                 {blocks_for(t1 * refine::pixel::kPatchPixels), 1, 1}, {kThreads, 1, 1},
+                                                 pixels, "pixel_features"));
+                writes(patches, t1 * m_dims.patch_in * 2);
+            } else {
+                m_launches.push_back(
+                    make_launch(Kernel::Patchify, {blocks_for(t1), 1, 1}, {kThreads, 1, 1}, pp, "patchify"));
+                writes(patches, t1 * kPatchChannels * 2);
+            }
+            linear("embed", patches, skip, t1, m_dims.patch_in, c1);
         }
-        linear("embed", patches, skip, t1, m_dims.patch_in, c1);
         block("enc1", skip, m_g.grid_w, m_g.grid_h, c1);
         // merge: the 2x2 groups of enc1's output into `attn` (free between blocks), then the linear.
         RegroupParams mp{skip, 0, attn, m_g.grid_w, m_g.grid_h, c1, 0};
@@ -195,6 +203,9 @@ private:
         m_launches.back().out_bytes = bytes;
     }
     static uint32_t blocks_for(uint64_t items) { return static_cast<uint32_t>((items + kThreads - 1) / kThreads); }
+    static uint64_t div_up64(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+    // d4r_nn_pixel_embed's inputs a token: the pixel features of its 4 x 4 pixels.
+    static constexpr uint32_t kEmbedInputs = refine::pixel::kFeatures * refine::pixel::kPatchPixels;
 
     Geometry m_g;
     uint64_t m_weights, m_scratch;
@@ -235,6 +246,8 @@ const char* kernel_name(Kernel kernel) {
         return "d4r_nn_linear_wide";
     case Kernel::Block:
         return "d4r_nn_block";
+    case Kernel::PixelEmbed:
+        return "d4r_nn_pixel_embed";
     }
     return "?";
 }

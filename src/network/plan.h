@@ -34,12 +34,13 @@ enum class Kernel : uint8_t {
     PixelBlend,
     LinearWide, // d4r_nn_linear for the shapes native sets do not take (refine_math.h's native_linear_shape)
     Block,      // d4r_nn_block (refine_block.ptx): a whole transformer block, in fused plans only
+    PixelEmbed, // d4r_nn_pixel_embed (refine_block.ptx): refine-v2's pixel features and embed, in fused plans only
 };
 // Every kernel of the PTX modules (the plan of one architecture launches some of them: plan_kernels()).
-inline constexpr std::array<Kernel, 12> kAllKernels = {Kernel::Patchify,   Kernel::Linear,     Kernel::LayerNorm,
-                                                       Kernel::Attention,  Kernel::Merge,      Kernel::Expand,
-                                                       Kernel::Unpatchify, Kernel::LinearFp8,  Kernel::PixelFeatures,
-                                                       Kernel::PixelBlend, Kernel::LinearWide, Kernel::Block};
+inline constexpr std::array<Kernel, 13> kAllKernels = {
+    Kernel::Patchify,   Kernel::Linear,     Kernel::LayerNorm, Kernel::Attention,     Kernel::Merge,
+    Kernel::Expand,     Kernel::Unpatchify, Kernel::LinearFp8, Kernel::PixelFeatures, Kernel::PixelBlend,
+    Kernel::LinearWide, Kernel::Block,      Kernel::PixelEmbed};
 // The PTX entry name (d4r_nn_*).
 const char* kernel_name(Kernel kernel);
 
@@ -96,6 +97,8 @@ struct PlanOptions {
     // Each transformer block whose linears are f16 as one d4r_nn_block launch instead of seven (layernorm, qkv,
     // attention, proj, layernorm, fc1, fc2). Blocks with e4m3 weights (the FP8 variants' enc2) stay unfused.
     bool fuse_blocks = false;
+    // refine-v2's pixel features and its embed linear as one d4r_nn_pixel_embed launch (the features stay on chip).
+    bool fuse_pixels = false;
 };
 
 // The launches of one forward pass of architecture `arch` (refine-v1: every linear is d4r_nn_linear;

@@ -29,6 +29,7 @@ Module module_of(Kernel kernel) {
     case Kernel::LinearWide:
         return {refine_v2_ptx, "refine_v2.ptx"};
     case Kernel::Block:
+    case Kernel::PixelEmbed:
         return {refine_block_ptx, "refine_block.ptx"};
     default:
         return {refine_ptx, "refine.ptx"};
@@ -71,28 +72,48 @@ public:
         return ok_status();
     }
 
-    // Fused blocks when a native kernel serves d4r_nn_block (refine_pipeline.h), said once per process and reason.
-    // Nothing here fails the pipeline: whatever stands in the way of the fused plan leaves the unfused one.
+    // Each fusion of the plan (plan.h's PlanOptions) where a native kernel serves its kernel (refine_pipeline.h), said
+    // once per process and reason. Nothing here fails the pipeline: whatever stands in the way of a fusion leaves the
+    // unfused launches.
     void choose_layout() {
-        const std::vector<Kernel> fused = plan_kernels(m_arch, {.fuse_blocks = true});
-        if (std::find(fused.begin(), fused.end(), Kernel::Block) == fused.end()) return; // nothing to fuse
-        std::string why = "the CUDA library has no d4rFuncIsNative (not libd4rcuda)";
-        if (m_cuda.d4rFuncIsNative) {
-            int native = 0;
-            CUresult r = CUDA_SUCCESS;
-            if (Status loaded = load(Kernel::Block); !loaded)
-                why = loaded.error().text();
-            else if ((r = m_cuda.d4rFuncIsNative(&native, m_functions[static_cast<size_t>(Kernel::Block)])) !=
-                     CUDA_SUCCESS)
-                why = cuda_error(m_cuda, "d4rFuncIsNative", r).text();
-            else
-                why = "d4r_nn_block has no native kernel in the active kernel set";
-            m_options.fuse_blocks = r == CUDA_SUCCESS && native != 0;
+        const PlanOptions all{.fuse_blocks = true, .fuse_pixels = true};
+        const std::vector<Kernel> fused = plan_kernels(m_arch, all);
+        auto in_plan = [&](Kernel k) { return std::find(fused.begin(), fused.end(), k) != fused.end(); };
+        if (in_plan(Kernel::Block)) {
+            std::string why;
+            m_options.fuse_blocks = runs_native(Kernel::Block, why);
+            if (m_options.fuse_blocks && log::once("refine network: fused"))
+                log::info("refine network: fused blocks (d4r_nn_block runs a native kernel)");
+            if (!m_options.fuse_blocks && log::once("refine network: unfused: " + why))
+                log::info("refine network: unfused blocks (seven launches each): {}", why);
         }
-        if (m_options.fuse_blocks && log::once("refine network: fused"))
-            log::info("refine network: fused blocks (d4r_nn_block runs a native kernel)");
-        if (!m_options.fuse_blocks && log::once("refine network: unfused: " + why))
-            log::info("refine network: unfused blocks (seven launches each): {}", why);
+        if (in_plan(Kernel::PixelEmbed)) {
+            std::string why;
+            m_options.fuse_pixels = runs_native(Kernel::PixelEmbed, why);
+            if (m_options.fuse_pixels && log::once("refine network: fused pixels"))
+                log::info("refine network: fused pixel features and embed (d4r_nn_pixel_embed runs a native kernel)");
+            if (!m_options.fuse_pixels && log::once("refine network: unfused pixels: " + why))
+                log::info("refine network: pixel features and embed as two launches: {}", why);
+        }
+    }
+
+    // Whether KERNEL (of a fused plan) runs a native kernel of the active set; if not, WHY.
+    bool runs_native(Kernel kernel, std::string& why) {
+        if (!m_cuda.d4rFuncIsNative) {
+            why = "the CUDA library has no d4rFuncIsNative (not libd4rcuda)";
+            return false;
+        }
+        if (Status loaded = load(kernel); !loaded) {
+            why = loaded.error().text();
+            return false;
+        }
+        int native = 0;
+        if (CUresult r = m_cuda.d4rFuncIsNative(&native, m_functions[static_cast<size_t>(kernel)]); r != CUDA_SUCCESS) {
+            why = cuda_error(m_cuda, "d4rFuncIsNative", r).text();
+            return false;
+        }
+        if (native == 0) why = fmt::format("{} has no native kernel in the active kernel set", kernel_name(kernel));
+        return native != 0;
     }
 
     // Loads the module defining KERNEL (once) and gets its function.

@@ -11,6 +11,7 @@
 #include "cuda_env.h"
 #include "fast_sm90_ptx.h"
 #include "harness.h"
+#include "kernels/refine/ptx/pixel_inputs.h"
 #include "network/host_kernels.h"
 #include "network/layer_trace.h"
 #include "network/plan.h"
@@ -30,6 +31,7 @@ size_t count(const std::vector<Launch>& plan, Kernel k) {
 
 TEST(RefineBlockPlan, FusedPlansLaunchOneBlockForEachF16Block) {
     const Geometry g = geometry_for(72, 40);
+    const PlanOptions kFused{.fuse_blocks = true}; // blocks alone (FusedPixelPlans...: the other fusion)
     for (const char* arch : {kArchRefineV1, kArchRefineV2}) {
         const std::vector<Launch> unfused = plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch);
         const std::vector<Launch> fused = plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch, nullptr, kFused);
@@ -53,6 +55,40 @@ TEST(RefineBlockPlan, FusedPlansLaunchOneBlockForEachF16Block) {
         for (const Launch& l : fused) EXPECT_NE(l.what, "enc2") << arch;
     }
     EXPECT_EQ(plan_kernels(kArchRefineV1, kFused).size(), 6u); // patchify, linear, block, merge, expand, unpatchify
+}
+
+// refine-v2's fused plans: the pixel features and the embed as one d4r_nn_pixel_embed launch writing the embed's tensor
+// (tokens of 16 a block of 256 threads); refine-v1's plans have nothing of it.
+TEST(RefineBlockPlan, FusedPixelPlansEmbedTheFeaturesInOneLaunch) {
+    const Geometry g = geometry_for(72, 40);
+    for (const char* arch : {kArchRefineV2, kArchRefineV2Fp8}) {
+        const std::vector<Launch> unfused = plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch);
+        const std::vector<Launch> fused =
+            plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch, nullptr, {.fuse_pixels = true});
+        ASSERT_EQ(fused.size() + 1, unfused.size()) << arch;
+        EXPECT_EQ(count(fused, Kernel::PixelFeatures), 0u) << arch;
+        EXPECT_EQ(count(unfused, Kernel::PixelEmbed), 0u) << arch;
+        ASSERT_EQ(fused.front().kernel, Kernel::PixelEmbed) << arch;
+        const auto p = fused.front().as<refine::pixel::PixelEmbedParams>();
+        const auto embed = unfused[1].as<refine::math::LinearParams>();
+        EXPECT_EQ(unfused[1].what, "embed");
+        EXPECT_EQ(fused.front().what, "embed");
+        EXPECT_EQ(p.weight, embed.weight);
+        EXPECT_EQ(p.bias, embed.bias);
+        EXPECT_EQ(p.out, embed.out);
+        EXPECT_EQ(p.out_ch, embed.out_ch);
+        EXPECT_EQ(fused.front().out, unfused[1].out);
+        EXPECT_EQ(fused.front().out_bytes, unfused[1].out_bytes);
+        EXPECT_EQ(fused.front().block[0], refine::pixel::kEmbedThreads);
+        EXPECT_EQ(uint64_t(fused.front().grid[0]) * refine::pixel::kEmbedTokens, g.fine_tokens() + 12)
+            << "every token once: 18 x 10 tokens, 12 of the last block absent";
+        // The rest of the plan is the same launches.
+        for (size_t i = 1; i < fused.size(); ++i) EXPECT_EQ(fused[i].what, unfused[i + 1].what) << arch;
+    }
+    const std::vector<Launch> v1 =
+        plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, kArchRefineV1, nullptr, {.fuse_pixels = true});
+    EXPECT_EQ(count(v1, Kernel::PixelEmbed), 0u);
+    EXPECT_EQ(v1.front().kernel, Kernel::Patchify);
 }
 
 class RefineBlock : public ::testing::TestWithParam<std::pair<uint32_t, uint32_t>> {};

@@ -81,16 +81,17 @@ TEST(RefineModules, RefinePtxIsSm80WithoutFp8AndTheFp8EntryIsAloneInItsSm89Modul
               (std::vector<std::string>{"d4r_nn_pixel_features", "d4r_nn_linear_wide", "d4r_nn_pixel_blend"}));
     const std::string_view block = refine_block_ptx();
     EXPECT_NE(block.find("\n.target sm_80\n"), std::string_view::npos);
-    EXPECT_EQ(entries(block), std::vector<std::string>{"d4r_nn_block"});
+    EXPECT_EQ(entries(block), (std::vector<std::string>{"d4r_nn_block", "d4r_nn_pixel_embed"}));
     std::vector<std::string> rest;
     for (Kernel k : kAllKernels) {
         const bool pixel = k == Kernel::PixelFeatures || k == Kernel::PixelBlend || k == Kernel::LinearWide;
+        const bool fused = k == Kernel::Block || k == Kernel::PixelEmbed;
         EXPECT_EQ(kernel_ptx(k).data(), k == Kernel::LinearFp8 ? fp8.data()
                                         : pixel                ? v2.data()
-                                        : k == Kernel::Block   ? block.data()
+                                        : fused                ? block.data()
                                                                : f16.data())
             << kernel_name(k);
-        if (k != Kernel::LinearFp8 && k != Kernel::Block && !pixel) rest.emplace_back(kernel_name(k));
+        if (k != Kernel::LinearFp8 && !fused && !pixel) rest.emplace_back(kernel_name(k));
     }
     std::vector<std::string> defined = entries(f16);
     std::sort(defined.begin(), defined.end());

@@ -156,26 +156,31 @@ TEST(RefineV2, TheFastSm90KernelsStayWithin60DbOfThePtxPath) {
 }
 
 // refine-v2's fused plan after the core (block_traces.h): its PTX writes the unfused plan's bytes (blocks of 64 and 128
-// channels); with the fast sm_90 d4r_nn_block (the rest from PTX) every block and the image stay within 60 dB.
+// channels, the pixel features with the embed); with the fast sm_90 d4r_nn_block and d4r_nn_pixel_embed (the rest
+// from PTX) every block, the embed and the image stay within 60 dB.
 void fused_after_core(bool fast_block) {
     std::string why;
     const FastPtx* fast = fast_block ? fast_ptx(&why) : nullptr;
     if (fast_block && !fast) GTEST_SKIP() << why;
     const Model model = nettest::random_model_of(12, kArchRefineV2);
     uint32_t frames = 0;
-    after_each_core_frame(
-        up::test::probe_options(24, 16, 48, 32, 2), frames,
-        [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
-            const CoreOutput image(core);
-            const LayerTrace unfused = D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx));
-            image.restore();
-            const LayerTrace fused = D4R_TRY(trace_forward_after_core(
-                cuda, model, core,
-                [&](Kernel k) { return fast && k == Kernel::Block ? std::string_view(fast->block) : kernel_ptx(k); },
-                kFused));
-            expect_blocks_match(unfused, fused, fast ? 60.0 : 0.0);
-            return ok_status();
-        });
+    after_each_core_frame(up::test::probe_options(24, 16, 48, 32, 2), frames,
+                          [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
+                              const CoreOutput image(core);
+                              const LayerTrace unfused =
+                                  D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx));
+                              image.restore();
+                              const LayerTrace fused = D4R_TRY(trace_forward_after_core(
+                                  cuda, model, core,
+                                  [&](Kernel k) {
+                                      if (fast && k == Kernel::Block) return std::string_view(fast->block);
+                                      if (fast && k == Kernel::PixelEmbed) return std::string_view(fast->pixel);
+                                      return kernel_ptx(k);
+                                  },
+                                  kFused));
+                              expect_blocks_match(unfused, fused, fast ? 60.0 : 0.0);
+                              return ok_status();
+                          });
     EXPECT_EQ(frames, 2u);
 }
 

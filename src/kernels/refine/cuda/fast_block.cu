@@ -81,18 +81,6 @@ extern "C" __device__ uint32_t d4r_grid_x = 132 * kBlocksPerSm; // the H200's an
 
 namespace {
 
-__device__ __forceinline__ uint32_t ldg_pair(const uint16_t* p) {
-    return __ldg(reinterpret_cast<const unsigned int*>(p));
-}
-
-// The A fragment of a 16 x 16 tile at P (rows LD halves apart): lane l gives row l % 16, columns 8 (l / 16) ...
-__device__ __forceinline__ void load_a(uint32_t (&a)[4], const uint16_t* p) {
-    const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(p));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-                 : "r"(at));
-}
-
 D4R_HD constexpr uint32_t chunk_tiles(uint32_t tiles) {
     return tiles % 4 == 0 ? 4 : tiles % 3 == 0 ? 3 : tiles % 2 == 0 ? 2 : 1;
 }

@@ -23,4 +23,18 @@ __device__ __forceinline__ void mma_f32(float (&d)[4], const uint32_t (&a)[4], u
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+// Two halves from global memory through the read-only path.
+__device__ __forceinline__ uint32_t ldg_pair(const uint16_t* p) {
+    return __ldg(reinterpret_cast<const unsigned int*>(p));
+}
+
+// The A fragment of a 16 x 16 tile at P in shared memory (rows 16-byte aligned): lane l gives the address of row
+// l % 16, columns 8 (l / 16) ...
+__device__ __forceinline__ void load_a(uint32_t (&a)[4], const uint16_t* p) {
+    const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(p));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                 : "r"(at));
+}
+
 } // namespace d4r::refine::fast

@@ -45,6 +45,19 @@ struct alignas(8) PixelParams {
     uint32_t grid_w, grid_h;
 };
 
+// d4r_nn_pixel_embed (fused plans, plan.h's PlanOptions::fuse_pixels): d4r_nn_pixel_features and the embed linear in
+// one launch, so that the features (368 halves a token) never go to memory. A block of kEmbedTokens * kPatchPixels
+// threads takes tokens kEmbedTokens b .. + kEmbedTokens - 1: each thread one pixel's features (`pixels.tokens` unused)
+// and candidates, then the embed of those tokens (weight: out_ch x kFeatures * kPatchPixels, f16) into `out`
+// (out_ch a token), with the bytes of the unfused launches.
+inline constexpr uint32_t kEmbedTokens = 16;
+inline constexpr uint32_t kEmbedThreads = kEmbedTokens * kPatchPixels;
+struct alignas(8) PixelEmbedParams {
+    PixelParams pixels;
+    uint64_t weight, bias, out;
+    uint32_t out_ch, reserved;
+};
+
 using up::clamp_f; // the core's selects (upscaler_math.h)
 using up::max_f;
 using up::min_f;
@@ -313,17 +326,20 @@ D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures]
     pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand);
 }
 
-// The work of d4r_nn_pixel_features for pixel number I (patch order).
-D4R_HD void features_at(const PixelParams& p, uint32_t i) {
+// The work of d4r_nn_pixel_features for pixel number I (patch order), its features stored at FO (kFeatures halves).
+D4R_HD void features_into(const PixelParams& p, uint32_t i, uint16_t* fo) {
     float f[kFeatures];
     Candidates cand{};
     pixel_values_at(p, i, f, cand);
-    uint16_t* fo = up::at_mut<uint16_t>(p.tokens, static_cast<uint64_t>(i) * kFeatures * 2u);
     for (uint32_t j = 0; j < kFeatures; ++j) fo[j] = kernels::float_to_half(f[j]);
     uint16_t* co = up::at_mut<uint16_t>(p.candidates, static_cast<uint64_t>(i) * kCandidateValues * 2u);
     for (uint32_t j = 0; j < kCandidates; ++j)
         for (uint32_t c = 0; c < 3; ++c) co[j * 3 + c] = kernels::float_to_half(cand.c[j][c]);
     co[kCandidateValues - 1] = 0;
+}
+// The work of d4r_nn_pixel_features for pixel number I: features_into() at the pixel's place in `tokens`.
+D4R_HD void features_at(const PixelParams& p, uint32_t i) {
+    features_into(p, i, up::at_mut<uint16_t>(p.tokens, static_cast<uint64_t>(i) * kFeatures * 2u));
 }
 
 // The work of d4r_nn_pixel_blend for output pixel (x, y): alpha is kept.

@@ -5,8 +5,11 @@
 // only on tokens of its own window, so it writes the unfused launches' bytes. Its reason to exist is the native
 // sets' version, which keeps a window in registers and shared memory from the first layer to the last; this one is
 // what they are checked against and what runs where no set serves it. A module of its own (refine_block.ptx,
-// sm_80): refine.ptx and everything made from it stay as they are.
+// sm_80): refine.ptx and everything made from it stay as they are. The module also holds refine-v2's other fusion,
+// d4r_nn_pixel_embed (pixel_inputs.h): the pixel features of a block's tokens into shared memory, then the embed linear
+// of those tokens from there with linear_mma.cuh's code, so it writes the bytes of the unfused pair of launches.
 #include "attention_mma.cuh"
+#include "pixel_inputs.h"
 
 extern "C" __global__ void d4r_nn_block(BlockParams p) {
     __shared__ uint16_t sp[kBlockWarps][kWindowTokens * kWindowTokens];
@@ -43,4 +46,27 @@ extern "C" __global__ void d4r_nn_block(BlockParams p) {
     linear(BlockLinear::Fc1);
     __syncthreads();
     linear(BlockLinear::Fc2);
+}
+
+extern "C" __global__ void d4r_nn_pixel_embed(d4r::refine::pixel::PixelEmbedParams p) {
+    using namespace d4r::refine::pixel;
+    constexpr uint32_t kIn = kFeatures * kPatchPixels; // the embed's inputs: a token's pixels' features
+    __shared__ uint16_t features[kEmbedTokens * kIn];
+    const uint32_t tokens = p.pixels.grid_w * p.pixels.grid_h, first = blockIdx.x * kEmbedTokens;
+    if (threadIdx.x < kEmbedThreads && first * kPatchPixels + threadIdx.x < tokens * kPatchPixels)
+        features_into(p.pixels, first * kPatchPixels + threadIdx.x, features + threadIdx.x * kFeatures);
+    __syncthreads();
+    if (threadIdx.x >= 32) return; // one warp: the 16 tokens' rows
+    // The linear over the block's rows: row r of `in` is token first + r, written at row r of `out`.
+    const LinearParams l{reinterpret_cast<uint64_t>(features),
+                         p.weight,
+                         p.bias,
+                         0,
+                         p.out + static_cast<uint64_t>(first) * p.out_ch * 2u,
+                         kEmbedTokens,
+                         kIn,
+                         p.out_ch,
+                         0};
+    const uint32_t g = threadIdx.x >> 2;
+    linear_rows(l, g, first + g < tokens, g + 8, first + g + 8 < tokens, 0);
 }
