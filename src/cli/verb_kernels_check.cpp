@@ -35,8 +35,9 @@ struct CheckOptions {
     std::string size = "72x40";
     uint64_t seed = 7;
     std::string model;
-    bool fp8 = false;   // the test model's refine-v1-fp8 variant
-    bool fused = false; // fused plans in both runs (network/plan.h: d4r_nn_block for each f16 block)
+    bool fp8 = false; // the test model's refine-v1-fp8 variant
+    bool fused =
+        false; // fused plans in both runs (network/plan.h: d4r_nn_block for each f16 block, d4r_nn_pixel_embed)
     std::string lib_dir;
     bool accuracy = false;
     bool require_identical = false;
@@ -74,7 +75,7 @@ int run_child(const CheckOptions& o, uint32_t w, uint32_t h) {
     auto cuda = open_cuda(o);
     if (!cuda) return report_error(cuda.error());
     // refine-v2 reads the core's frame: the core runs first (kernels_check_core.h).
-    const network::PlanOptions options{.fuse_blocks = o.fused};
+    const network::PlanOptions options{.fuse_blocks = o.fused, .fuse_pixels = o.fused};
     auto trace = reads_core_frame(*model)
                      ? trace_after_core(*cuda, *model, w, h, o.seed, options)
                      : network::trace_forward(*cuda, *model, network::nettest::test_image(w, h, o.seed), w, h,
@@ -290,14 +291,15 @@ int run_check(const CheckOptions& o) {
     if (!rows) return report_error(rows.error());
 
     // The kernels the model's plan launches (refine-v1: 7; refine-v1-fp8: 8, d4r_nn_linear_fp8 too).
-    const std::vector<network::Kernel> used = network::plan_kernels(model->arch, {.fuse_blocks = o.fused});
+    const std::vector<network::Kernel> used =
+        network::plan_kernels(model->arch, {.fuse_blocks = o.fused, .fuse_pixels = o.fused});
     size_t served = 0;
     for (network::Kernel k : used)
         served +=
             native_log.find(fmt::format("native kernels: serving {} ", network::kernel_name(k))) != std::string::npos;
     fmt::print("d4r kernels check: family {}, {} on backend {}, {} set of {}, {}x{}{}{}, {} (seed {})\n", o.family,
                "PTX against native kernels", o.backend, o.accuracy ? "accuracy" : "fast", root, w, h,
-               o.fused ? ", fused blocks" : "",
+               o.fused ? ", fused plan" : "",
                reads_core_frame(*model) ? " after three frames of the core (from PTX in both runs)" : "",
                o.model.empty() ? (o.fp8 ? "fp8 test model" : "test model") : o.model, o.seed);
     fmt::print("native kernels served: {} of {}\n", served, used.size());
@@ -330,7 +332,8 @@ void register_kernels_check_verb(CLI::App& kernels) {
     sub->add_option("--model", o->model, "a model file instead of the test model");
     sub->add_flag("--fp8", o->fp8, "the test model's refine-v1-fp8 variant (enc2's linears in e4m3)");
     sub->add_flag("--fused", o->fused,
-                  "fused plans in both runs: each transformer block with f16 weights is one d4r_nn_block launch");
+                  "fused plans in both runs: each transformer block with f16 weights is one d4r_nn_block launch, and "
+                  "refine-v2's pixel features with its embed one d4r_nn_pixel_embed launch");
     sub->add_option("--lib-dir", o->lib_dir, "folder with libcuda.so.1 (default ../lib beside d4r)");
     sub->add_flag("--require-identical", o->require_identical, "exit 1 unless every layer is identical");
     sub->add_option("--min-psnr", o->min_psnr,
