@@ -13,4 +13,11 @@ namespace d4r::abi {
 using PFN_d4rFuncIsNative = CUresult (*)(int* native, CUfunction f);
 inline constexpr const char* kFuncIsNative = "d4rFuncIsNative";
 
+// Every entry point above, X(name, parameters, arguments), for code that must provide each one: libd4rcuda
+// defines each (src/runtime/lib/exports.cpp checks it), and the Wine bridge (src/bridge/extensions.cpp) exports and
+// forwards each under the same name, so that the Windows build of a program finds it in nvcuda.dll with
+// GetProcAddress; an entry point added here without its forwarder fails the bridge's build. A new entry point
+// belongs in this list.
+#define D4R_EXTENSIONS(X) X(d4rFuncIsNative, (int* native, CUfunction f), (native, f))
+
 } // namespace d4r::abi

@@ -68,6 +68,10 @@ LinuxApi* load() {
     api->exp = reinterpret_cast<decltype(api->exp)>(dlsym(lib, #exp));
     D4R_CUDA_API(D4R_BRIDGE_RESOLVE)
 #undef D4R_BRIDGE_RESOLVE
+#define D4R_BRIDGE_RESOLVE_EXTENSION(name, params, args) \
+    api->name = reinterpret_cast<decltype(api->name)>(dlsym(lib, #name));
+    D4R_EXTENSIONS(D4R_BRIDGE_RESOLVE_EXTENSION)
+#undef D4R_BRIDGE_RESOLVE_EXTENSION
     return api;
 }
 

@@ -1,13 +1,15 @@
 // The Wine bridge (nvcuda.dll): libd4rcuda's entry points, as Linux (System V) function pointers.
 //
 // Promise: linux_api() loads libd4rcuda once, from $D4R_RUNTIME_DIR, else from the folder of this
-// bridge, else from the loader's path, and resolves every entry point of the API list (a missing one stays
-// null). It returns null when the library cannot be loaded; load_error() then says why. Thread-safe.
+// bridge, else from the loader's path, and resolves every entry point of the API list and every d4r extension
+// (abi/d4r_extensions.h; a missing one stays null). It returns null when the library cannot be loaded; load_error()
+// then says why. Thread-safe.
 #pragma once
 
 #include <string>
 
 #include "abi/cuda_api.h"
+#include "abi/d4r_extensions.h"
 
 namespace d4r::bridge {
 
@@ -17,6 +19,10 @@ struct LinuxApi {
 #define D4R_BRIDGE_FIELD(exp, base, since, params, args) CUresult(*exp) params = nullptr;
     D4R_CUDA_API(D4R_BRIDGE_FIELD)
 #undef D4R_BRIDGE_FIELD
+    // d4r's own entry points (abi/d4r_extensions.h), forwarded by extensions.cpp.
+#define D4R_BRIDGE_EXTENSION_FIELD(name, params, args) CUresult(*name) params = nullptr;
+    D4R_EXTENSIONS(D4R_BRIDGE_EXTENSION_FIELD)
+#undef D4R_BRIDGE_EXTENSION_FIELD
 };
 
 const LinuxApi* linux_api();

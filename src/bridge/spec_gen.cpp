@@ -2,7 +2,9 @@
 // them) and a .def file for mingw import libraries, from the one API list (abi/cuda_api.h).
 //   d4r_bridge_spec SPEC_OUT DEF_OUT
 // Every entry point maps to its generated thunk (thunks.cpp), except those bridge.cpp implements by
-// hand (special_exports.h): they hand out or take function pointers that cross the ABI border.
+// hand (special_exports.h): they hand out or take function pointers that cross the ABI border. d4r's own
+// exports follow: libd4rcuda's extensions (abi/d4r_extensions.h), each under its own name forwarded by
+// extensions.cpp, and the bridge's helpers for the NGX shim (d4r_helpers.h).
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -10,6 +12,7 @@
 
 #include "abi/cuda_api.h"
 #include "abi/cuda_unimplemented.h"
+#include "abi/d4r_extensions.h"
 #include "bridge/special_exports.h"
 
 namespace {
@@ -72,6 +75,15 @@ int main(int argc, char** argv) {
     std::fprintf(def, "    %s\n", #name);
     D4R_CUDA_UNIMPLEMENTED(D4R_SPEC_UNIMPLEMENTED)
 #undef D4R_SPEC_UNIMPLEMENTED
+#define D4R_SPEC_EXTENSION(name, params, args)                                                           \
+    {                                                                                                    \
+        std::string types;                                                                               \
+        for (int i = 0, n = count_args(#args); i < n; ++i) types += i ? " ptr" : "ptr";                  \
+        std::fprintf(spec, "@ stdcall -norelay %s(%s) d4r_extension_%s\n", #name, types.c_str(), #name); \
+        std::fprintf(def, "    %s\n", #name);                                                            \
+    }
+    D4R_EXTENSIONS(D4R_SPEC_EXTENSION)
+#undef D4R_SPEC_EXTENSION
     for (const d4r::bridge::HelperExport& h : d4r::bridge::kHelperExports) {
         std::string types;
         for (int i = 0; i < h.arguments; ++i) types += i ? " ptr" : "ptr";

@@ -11,12 +11,15 @@
 #     runs only the Windows program (one that checks itself: the bridge's own exports have no Linux
 #     counterpart) and requires exit status 0; --no-runtime: the bridge cannot find libd4rcuda;
 #     --beside: copies FILE next to the .exe first (a DLL it loads), in either mode
+#   --env NAME=VALUE   (repeatable, either mode) sets NAME for both runs (e.g. D4R_NATIVE_KERNEL_DIR, D4R_NETWORK)
+#   --expect-log TEXT  (repeatable, either mode) each run's stderr must hold TEXT (a log line of libd4rcuda or of
+#                      the program's libraries: which path they took, which they cannot show on stdout)
 #   run-under-wine.sh --wine WINE64 --prefix DIR --init     creates the Wine prefix (once, before the rest)
 #   run-under-wine.sh --skip REASON                         (exit 77: ctest reports the test skipped)
 set -euo pipefail
 
 wine= prefix= bridge= lib= no_runtime=0 init=0 windows_only=0
-beside=()
+beside=() extra_env=() expect_log=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --skip) echo "SKIPPED: $2"; exit 77 ;;
@@ -27,8 +30,10 @@ while [ $# -gt 0 ]; do
         --no-runtime) no_runtime=1; shift ;;
         --windows-only) windows_only=1; shift ;;
         --beside) beside+=("$2"); shift 2 ;;
+        --env) extra_env+=("$2"); shift 2 ;;
+        --expect-log) expect_log+=("$2"); shift 2 ;;
         --init) init=1; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) break ;;
     esac
 done
@@ -69,6 +74,16 @@ cp "$windows_exe" "$work/win/"
 for f in "${beside[@]}"; do cp "$f" "$work/win/"; done
 exe="$work/win/$(basename "$windows_exe")"
 
+# Every --expect-log TEXT in the stderr file $1 of the run named $2 (exits naming the first one missing).
+check_logs() {
+    local text
+    for text in ${expect_log[@]+"${expect_log[@]}"}; do
+        if ! grep -qF -- "$text" "$1"; then
+            echo "expected the $2 run's stderr to hold: $text"; echo "its stderr:"; cat "$1"; exit 1
+        fi
+    done
+}
+
 if [ "$windows_only" = 1 ]; then
     runtime_dir=$lib
     if [ "$no_runtime" = 1 ]; then
@@ -78,12 +93,13 @@ if [ "$windows_only" = 1 ]; then
         ln -s "$bridge" "$work/win/nvcuda.dll"
     fi
     status=0
-    env -u LD_LIBRARY_PATH D4R_RUNTIME_DIR="$runtime_dir" D4R_CUDA_BACKEND=cpu "$wine" "$exe" "$@" \
-        >"$work/windows.raw" 2>"$work/windows.err" || status=$?
+    env -u LD_LIBRARY_PATH ${extra_env[@]+"${extra_env[@]}"} D4R_RUNTIME_DIR="$runtime_dir" D4R_CUDA_BACKEND=cpu \
+        "$wine" "$exe" "$@" >"$work/windows.raw" 2>"$work/windows.err" || status=$?
     tr -d '\r' <"$work/windows.raw"
     if [ "$status" != 0 ]; then
         echo "the Windows program under Wine exited with $status:"; cat "$work/windows.err"; exit 1
     fi
+    check_logs "$work/windows.err" Windows
     exit 0
 fi
 
@@ -109,14 +125,14 @@ fi
 
 ln -s "$bridge" "$work/win/nvcuda.dll"
 status=0
-LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu PROGRAM_OUT="$work/out-linux" "$linux_exe" "$@" \
-    >"$work/linux.txt" 2>"$work/linux.err" || status=$?
+env ${extra_env[@]+"${extra_env[@]}"} LD_LIBRARY_PATH="$lib" D4R_CUDA_BACKEND=cpu PROGRAM_OUT="$work/out-linux" \
+    "$linux_exe" "$@" >"$work/linux.txt" 2>"$work/linux.err" || status=$?
 if [ "$status" != 0 ]; then
     echo "the Linux build exited with $status:"; cat "$work/linux.txt" "$work/linux.err"; exit 1
 fi
 status=0
-D4R_RUNTIME_DIR="$lib" D4R_CUDA_BACKEND=cpu PROGRAM_OUT="$work/out-windows" "$wine" "$exe" "$@" \
-    >"$work/windows.raw" 2>"$work/windows.err" || status=$?
+env ${extra_env[@]+"${extra_env[@]}"} D4R_RUNTIME_DIR="$lib" D4R_CUDA_BACKEND=cpu PROGRAM_OUT="$work/out-windows" \
+    "$wine" "$exe" "$@" >"$work/windows.raw" 2>"$work/windows.err" || status=$?
 tr -d '\r' <"$work/windows.raw" >"$work/windows.txt"
 if [ "$status" != 0 ]; then
     echo "the Windows build under Wine exited with $status:"; cat "$work/windows.txt" "$work/windows.err"; exit 1
@@ -127,4 +143,6 @@ fi
 if ! diff -r "$work/out-linux" "$work/out-windows"; then
     echo "the output files differ between the Linux build and the Windows build under Wine"; exit 1
 fi
+check_logs "$work/linux.err" Linux
+check_logs "$work/windows.err" Windows
 echo "$(basename "$windows_exe"): identical under Wine ($(wc -l <"$work/linux.txt") lines, $(ls "$work/out-linux" | wc -l) output files)"

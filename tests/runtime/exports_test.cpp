@@ -84,6 +84,18 @@ TEST_F(Exports, D4rFuncIsNativeAnswersForRealFunctionsAndRefusesNulls) {
     EXPECT_EQ(native, 0);
 }
 
+// Every entry point abi/d4r_extensions.h lists, which the Wine bridge exports and forwards by that list, is exported.
+TEST_F(Exports, EveryListedD4rExtensionIsExported) {
+    ASSERT_NE(s_lib, nullptr) << dlerror();
+    int count = 0;
+#define D4R_EXPECT_EXPORTED(name, params, args)       \
+    EXPECT_NE(dlsym(s_lib, #name), nullptr) << #name; \
+    ++count;
+    D4R_EXTENSIONS(D4R_EXPECT_EXPORTED)
+#undef D4R_EXPECT_EXPORTED
+    EXPECT_GE(count, 1);
+}
+
 TEST_F(Exports, PerThreadVariantsAreTheLegacyFunctions) {
     ASSERT_NE(s_lib, nullptr) << dlerror();
     auto init = sym<CUresult (*)(unsigned)>("cuInit");

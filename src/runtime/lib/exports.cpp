@@ -82,6 +82,12 @@ __attribute__((visibility("default"))) CUresult d4rFuncIsNative(int* native, CUf
     }
 }
 static_assert(std::is_same_v<decltype(&d4rFuncIsNative), d4r::abi::PFN_d4rFuncIsNative>);
+// Every entry point the list names (the Wine bridge exports and forwards each by it) is defined here with its type.
+#define D4R_EXTENSION_DEFINED(name, params, args)                      \
+    static_assert(std::is_same_v<decltype(&name), CUresult(*) params>, \
+                  #name " is listed in abi/d4r_extensions.h but not defined here as it says");
+D4R_EXTENSIONS(D4R_EXTENSION_DEFINED)
+#undef D4R_EXTENSION_DEFINED
 
 } // extern "C"
 

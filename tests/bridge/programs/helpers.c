@@ -4,11 +4,16 @@
  *   helpers --no-runtime  the helpers when the bridge cannot load libd4rcuda */
 #include <stdint.h>
 #include <string.h>
+#include <windows.h>
 
 #include "bridge/d4r_helpers.h"
 #include "program_util.h"
 
 #define DEV(p) ((void*)(uintptr_t)(p))
+
+/* libd4rcuda's own d4rFuncIsNative (abi/d4r_extensions.h, a C++ header), which the bridge exports and forwards
+ * (tests/bridge/programs/func_is_native.cpp checks its answers against libd4rcuda's). */
+typedef CUresult (*FuncIsNative)(int* native, CUfunction f);
 
 static int without_runtime(void) {
     /* The environment helper works without libd4rcuda (it is how a shim would point the bridge at it). */
@@ -35,6 +40,14 @@ static int without_runtime(void) {
                   CUDA_ERROR_NOT_INITIALIZED);
     EXPECT_RESULT(d4r_StreamWaitValue32(NULL, 0x1000, 1, 0), CUDA_ERROR_NOT_INITIALIZED);
     EXPECT_RESULT(d4r_StreamWriteValue32(NULL, 0x1000, 1, 0), CUDA_ERROR_NOT_INITIALIZED);
+
+    /* The forwarded extension: its out-parameter cleared, then the missing library said. */
+    FuncIsNative is_native = (FuncIsNative)(void*)GetProcAddress(GetModuleHandleA("nvcuda.dll"), "d4rFuncIsNative");
+    EXPECT(is_native != NULL);
+    int native = 7;
+    EXPECT_RESULT(is_native(&native, (CUfunction)(uintptr_t)0x10), CUDA_ERROR_NOT_INITIALIZED);
+    EXPECT(native == 0);
+    EXPECT_RESULT(is_native(NULL, NULL), CUDA_ERROR_NOT_INITIALIZED);
     printf("helpers without libd4rcuda: ok\n");
     return 0;
 }
