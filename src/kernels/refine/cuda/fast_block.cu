@@ -85,20 +85,31 @@ D4R_HD constexpr uint32_t chunk_tiles(uint32_t tiles) {
     return tiles % 4 == 0 ? 4 : tiles % 3 == 0 ? 3 : tiles % 2 == 0 ? 2 : 1;
 }
 
+// How a window GEMM shares its 64 rows among the four warps: kRowTiles 16-row tiles a warp. Two (a warp takes 32 rows
+// and half of the columns) where the weights are resident; four (every warp all 64 rows and a quarter of the columns)
+// where they come through the L1 and the L2, so that each weight fragment is read once per window, not twice.
+template <uint32_t C>
+D4R_HD constexpr uint32_t row_tiles_of() {
+    return C <= kResidentC ? 2 : 4;
+}
+
 // out = A W^T + b for the window's 64 rows: A in shared memory (rows LDA halves apart, K = kK), W row-major
 // (out x kK) in global memory, or resident in shared memory (kResident: swizzled()), NT output tiles of 8 columns.
 // Column n of the product is weight row wrow(n) (for a head's q | k | v: three ranges of qkv). EPI(acc, row, col) takes
 // each finished tile: rows row and row + 8, columns col and col + 1 (acc[0..1] and acc[2..3]).
-template <uint32_t kK, uint32_t NT, bool kResident, typename WeightRow, typename Epilogue>
+template <uint32_t kK, uint32_t NT, bool kResident, uint32_t kRowTiles, typename WeightRow, typename Epilogue>
 __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, const uint16_t* w, const uint16_t* bias,
                                             WeightRow wrow, Epilogue epi, uint32_t warp, uint32_t lane) {
-    static_assert(NT % 2 == 0 && kK % 16 == 0);
-    constexpr uint32_t kHalf = NT / 2, kChunk = chunk_tiles(kHalf);
-    const uint32_t wm = warp >> 1, wn = warp & 1u, g = lane >> 2, t = lane & 3u;
-    const uint16_t* a_rows = a + (32 * wm + (lane & 15u)) * lda + (lane >> 4) * 8;
+    constexpr uint32_t kColumnGroups = kBlockWarps * kRowTiles * 16 / kRows; // warps sharing a row range
+    static_assert(kRowTiles == 2 || kRowTiles == 4);
+    static_assert(NT % kColumnGroups == 0 && kK % 16 == 0);
+    constexpr uint32_t kHalf = NT / kColumnGroups; // the warp's tiles
+    constexpr uint32_t kChunk = kRowTiles == 2 ? chunk_tiles(kHalf) : (kHalf % 2 == 0 ? 2 : kHalf % 3 == 0 ? 3 : 1);
+    const uint32_t wm = warp / kColumnGroups, wn = warp % kColumnGroups, g = lane >> 2, t = lane & 3u;
+    const uint16_t* a_rows = a + (kRowTiles * 16 * wm + (lane & 15u)) * lda + (lane >> 4) * 8;
 #pragma unroll 1
     for (uint32_t c = 0; c < kHalf / kChunk; ++c) {
-        float acc[2][kChunk][4];
+        float acc[kRowTiles][kChunk][4];
         const uint16_t* wr[kChunk];
         uint32_t key[kChunk]; // resident: the row's swizzle
 #pragma unroll
@@ -107,7 +118,7 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
             const uint32_t bcol = wrow(n0 + 2 * t);
             const float b0 = half_to_float(bias[bcol]), b1 = half_to_float(bias[bcol + 1]);
 #pragma unroll
-            for (uint32_t m = 0; m < 2; ++m) {
+            for (uint32_t m = 0; m < kRowTiles; ++m) {
                 acc[m][j][0] = b0;
                 acc[m][j][1] = b1;
                 acc[m][j][2] = b0;
@@ -119,9 +130,9 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
         }
 #pragma unroll
         for (uint32_t s = 0; s < kK / 16; ++s) {
-            uint32_t af[2][4];
-            load_a(af[0], a_rows + s * 16);
-            load_a(af[1], a_rows + 16 * lda + s * 16);
+            uint32_t af[kRowTiles][4];
+#pragma unroll
+            for (uint32_t m = 0; m < kRowTiles; ++m) load_a(af[m], a_rows + 16 * m * lda + s * 16);
 #pragma unroll
             for (uint32_t j = 0; j < kChunk; ++j) {
                 uint32_t b0, b1;
@@ -132,15 +143,15 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
                     b0 = ldg_pair(wr[j] + s * 16);
                     b1 = ldg_pair(wr[j] + s * 16 + 8);
                 }
-                mma_f32(acc[0][j], af[0], b0, b1);
-                mma_f32(acc[1][j], af[1], b0, b1);
+#pragma unroll
+                for (uint32_t m = 0; m < kRowTiles; ++m) mma_f32(acc[m][j], af[m], b0, b1);
             }
         }
 #pragma unroll
         for (uint32_t j = 0; j < kChunk; ++j)
 #pragma unroll
-            for (uint32_t m = 0; m < 2; ++m)
-                epi(acc[m][j], 32 * wm + 16 * m + g, (wn * kHalf + c * kChunk + j) * 8 + 2 * t);
+            for (uint32_t m = 0; m < kRowTiles; ++m)
+                epi(acc[m][j], kRowTiles * 16 * wm + 16 * m + g, (wn * kHalf + c * kChunk + j) * 8 + 2 * t);
     }
 }
 
@@ -221,6 +232,7 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     // The linears' weights: resident in shared memory after the buffers, or the model's in global memory.
     using R = Resident<C>;
     constexpr bool kRes = R::kOn;
+    constexpr uint32_t kTiles = row_tiles_of<C>();
     const uint16_t* resident = sh + L::kHalves;
     const uint16_t* qkv_w = kRes ? resident + R::kQkv : weights(p.qkv_w);
     const uint16_t* proj_w = kRes ? resident + R::kProj : weights(p.proj_w);
@@ -244,7 +256,7 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     // 2. attention, head by head: q | k | v of the head (k and v zero for absent rows), then the warp's 16 queries.
 #pragma unroll 1
     for (uint32_t head = 0; head < C / kHeadDim; ++head) {
-        window_gemm<C, 3 * kHeadDim / 8, kRes>(
+        window_gemm<C, 3 * kHeadDim / 8, kRes, kTiles>(
             ln, kRow, qkv_w, weights(p.qkv_b),
             [=](uint32_t n) { return (n / kHeadDim) * C + head * kHeadDim + n % kHeadDim; },
             [&](const float(&acc)[4], uint32_t row, uint32_t col) {
@@ -278,11 +290,11 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         add_pair(x + row * kRow + col, acc[0], acc[1]);
         add_pair(x + (row + 8) * kRow + col, acc[2], acc[3]);
     };
-    window_gemm<C, C / 8, kRes>(o, kRow, proj_w, weights(p.proj_b), same, residual, warp, lane);
+    window_gemm<C, C / 8, kRes, kTiles>(o, kRow, proj_w, weights(p.proj_b), same, residual, warp, lane);
     __syncthreads();
     layernorm_rows<C>(ln, x, weights(p.ln2_g), weights(p.ln2_b));
     __syncthreads();
-    window_gemm<C, 2 * C / 8, kRes>(
+    window_gemm<C, 2 * C / 8, kRes, kTiles>(
         ln, kRow, fc1_w, weights(p.fc1_b), same,
         [&](const float(&acc)[4], uint32_t row, uint32_t col) {
             store_pair(hidden + row * row_of(2 * C) + col, fmaxf(acc[0], 0.0f), fmaxf(acc[1], 0.0f));
@@ -290,7 +302,7 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         },
         warp, lane);
     __syncthreads();
-    window_gemm<2 * C, C / 8, kRes>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
+    window_gemm<2 * C, C / 8, kRes, kTiles>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
     __syncthreads();
     for (uint32_t i = threadIdx.x; i < kRows * kPieces; i += kBlockWarps * 32) {
         const uint32_t row = i / kPieces, piece = i % kPieces;
