@@ -3,8 +3,8 @@
 # without d4r_nn_pixel_embed and against the previous d4r_nn_block, in one call (docs/performance.md, "Fused
 # transformer blocks"). CARRY as for fused-block.sh, plus CARRY/prev/d4r_nn_block.cubin (the previous kernel).
 # 1. correctness of the fast and accuracy sets (kernels check --fused, refine-v2: 60 dB / identical); 2. the 4K frame
-# (1920x1080 -> 3840x2160, refine-v2) with the three native roots in turn, two rounds; 3. the kernel profile of this
-# build's frame; 4. ncu detail sections of d4r_nn_block and d4r_nn_pixel_embed (SKIP_NCU=1 skips).
+# (1920x1080 -> 3840x2160, refine-v2) with the three native roots in turn, two rounds; 3. the kernel profiles of this
+# build's frame and the previous one's; 4. ncu detail sections of d4r_nn_block and d4r_nn_pixel_embed (SKIP_NCU=1 skips).
 # Writes $OUT/block-compare.txt; exit 1 on any failure.
 set -uo pipefail
 carry=$(realpath "${1:-.carry}")
@@ -46,9 +46,13 @@ for round in 1 2; do
         grep -E '^(network|time)|refine network: ' "/tmp/bc-$which.log" | tee -a "$report"
     done
 done
-echo "== 3. kernel profile, this build" | tee -a "$report"
-D4R_CUDA_KERNEL_PROFILE=1 D4R_LOG=info demo "$now" /tmp/bc-profile 2 > /tmp/bc-profile.log 2>&1 || status=1
-grep -E 'd4r_nn_|d4r_up_' /tmp/bc-profile.log | tail -40 | tee -a "$report"
+for which in now prev; do
+    root=$now
+    [ $which = prev ] && root=$prev
+    echo "== 3. kernel profile, $which" | tee -a "$report"
+    D4R_CUDA_KERNEL_PROFILE=1 D4R_LOG=info demo "$root" /tmp/bc-profile 2 > "/tmp/bc-profile-$which.log" 2>&1 || status=1
+    grep -E 'd4r_nn_|d4r_up_' "/tmp/bc-profile-$which.log" | tail -24 | tee -a "$report"
+done
 if [ -z "${SKIP_NCU:-}" ]; then
     for kernel in d4r_nn_block d4r_nn_pixel_embed; do
         echo "== 4. ncu, $kernel" | tee -a "$report"
