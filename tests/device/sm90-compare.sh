@@ -3,7 +3,7 @@
 # in one call: CARRY as for fused-block.sh (bin/d4r, lib/, share/d4r/native), plus CARRY/prev/*.cubin, the previous
 # kernels (each replaces the file of the same name in a copy of the fast set: "prev"). 1. kernels check --fused of this
 # build's fast set (refine-v2, 60 dB); 2. refine-v2's 4K frame (1920x1080 -> 3840x2160, city, median GPU ms of 6
-# frames) with "now" and "prev" in turn, three rounds; 3. both frames' kernel profiles; 4. (unless SKIP_NCU=1) ncu's
+# frames) with "now" and "prev" in turn, ROUNDS rounds (default 3); 3. both frames' kernel profiles; 4. (unless SKIP_NCU=1) ncu's
 # detail sections of each kernel in CARRY/prev, this build's version. Writes $OUT/sm90-compare.txt; exit 1 on failure.
 set -uo pipefail
 carry=$(realpath "${1:-.carry}")
@@ -28,7 +28,7 @@ demo() { # ROOT OUT FRAMES
         --output 3840x2160 --frames "$3" --translated-frames 0 --no-images --lib-dir "$carry/lib" --out "$2" \
         --network on --network-model models/refine-v2.d4rnet
 }
-for round in 1 2 3; do
+for round in $(seq "${ROUNDS:-3}"); do
     for which in now prev; do
         root=$now
         [ $which = prev ] && root=$prev
