@@ -17,6 +17,11 @@
 
 namespace d4r::jit {
 
+// Whether IN's first operand is a destination it writes (when it runs: a guard aside).
+bool writes_first_operand(const ptx::ast::Instruction& in);
+// Appends the names O mentions (registers, and labels, variables or special registers: callers keep what they need).
+void operand_names(const ptx::ast::Operand& o, std::vector<std::string_view>& out);
+
 class Liveness {
 public:
     explicit Liveness(const ptx::ast::Function& f);

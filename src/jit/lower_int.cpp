@@ -210,6 +210,7 @@ LLVMValueRef Lowering::carry_slot() {
 // or borrow (sub) in and out of the thread's flag; mad's addend is the low or high half of the unsigned product.
 Status Lowering::lower_carry(const ptx::IntArith& op, const std::vector<LLVMValueRef>& s) {
     using Op = ptx::IntArith::Op;
+    if (warp) return refuse("a carry (.cc) is not in warp code yet");
     const bool carry_in = op.op == Op::AddC || op.op == Op::SubC || op.op == Op::MadC;
     const bool subtract = op.op == Op::Sub || op.op == Op::SubC;
     const bool mad = op.op == Op::Mad || op.op == Op::MadC;

@@ -54,7 +54,7 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
     }
     Reg r = D4R_TRY(reg(o.name));
     if (r.bits == 1) return refuse(fmt::format("predicate '{}' as an address", o.name));
-    LLVMValueRef base = ir.load(ir.int_type(r.bits), r.slot);
+    LLVMValueRef base = ir.load(slot_type(r.bits), r.slot);
     if (r.bits == 32) // a 32-bit address wraps at 32 bits, then widens
         a.value = ir.zext(ir.add(base, ir.constant(ir.i32, offset & 0xffffffffu)), ir.i64);
     else
@@ -118,6 +118,7 @@ Status Lowering::lower_memory(const ptx::MemoryAccess& op) {
     const ast::Instruction& in = *current;
     if (op.op == ptx::MemoryAccess::Op::Prefetch) return ok_status(); // no effect, no fault (as interpreted)
     if (in.opcode.starts_with("ldu")) return refuse("ldu is not compiled yet");
+    if (warp) return lower_memory_warp(op);
     const Type t = op.type;
     const unsigned bits = ptx::type_bits(t);
     if (bits < 8 || bits > 64) return refuse("a memory type the JIT does not lower");
@@ -275,7 +276,9 @@ Status Lowering::lower_move(const ptx::Move& op) {
         auto from = reg(src.name);
         auto to = reg(in.operands[0].name);
         if (from && to && from->bits == to->bits && from->bits != 1) {
-            ir.store(ir.load(ir.int_type(from->bits), from->slot), to->slot);
+            LLVMValueRef v = ir.load(slot_type(from->bits), from->slot);
+            if (warp) v = ir.select(exec_lanes(), v, ir.load(slot_type(to->bits), to->slot));
+            ir.store(v, to->slot);
             return ok_status();
         }
     }

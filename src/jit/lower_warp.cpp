@@ -1,0 +1,347 @@
+// Warp code (lower.h): the active mask and its merges, branches and exits, memory access for 32 lanes, runtime
+// helpers lane by lane, and what warp code refuses.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "jit/lower_impl.h"
+#include "ptxsim/ptxsim.h"
+
+namespace d4r::jit {
+
+using ptx::StateSpace;
+
+LLVMValueRef Lowering::lane_ids() {
+    if (!m_lane_ids) {
+        LLVMValueRef v = ir.undef(ir.vector_of(ir.i32));
+        for (unsigned k = 0; k < ir.kLanes; ++k) v = ir.insert(v, ir.constant(ir.i32, k), k);
+        m_lane_ids = v; // a constant (folded)
+    }
+    return m_lane_ids;
+}
+
+LLVMValueRef Lowering::per_lane(LLVMTypeRef result, const std::vector<LLVMValueRef>& args,
+                                const std::function<LLVMValueRef(const std::vector<LLVMValueRef>&)>& call) {
+    bool vector = false;
+    for (LLVMValueRef a : args) vector = vector || ir.lanes(a) != 0;
+    if (!vector) return call(args); // the same in every lane
+    LLVMValueRef out = ir.undef(ir.vector_of(result));
+    std::vector<LLVMValueRef> x(args.size());
+    for (unsigned lane = 0; lane < ir.kLanes; ++lane) {
+        for (size_t k = 0; k < args.size(); ++k) x[k] = ir.lanes(args[k]) ? ir.extract(args[k], lane) : args[k];
+        out = ir.insert(out, call(x), lane);
+    }
+    return out;
+}
+
+// --- the active mask ---
+
+// The merges: every label, and the fall-through of every branch back to a label (find_loops), in body order.
+void Lowering::make_merges() {
+    for (const auto& [name, label] : m_labels) m_merges.push_back(Merge{2 * label.statement, label.block, nullptr});
+    for (const Loop& loop : m_loops) {
+        const size_t key = 2 * loop.branch + 1;
+        if (std::none_of(m_merges.begin(), m_merges.end(), [&](const Merge& m) { return m.key == key; }))
+            m_merges.push_back(Merge{key, ir.new_block("fallthrough"), nullptr});
+    }
+    std::sort(m_merges.begin(), m_merges.end(), [](const Merge& a, const Merge& b) { return a.key < b.key; });
+    for (Merge& m : m_merges) m.waiting = ir.zeroed_slot(ir.i32);
+}
+
+const Lowering::Merge* Lowering::merge_at(size_t key) const {
+    auto it =
+        std::lower_bound(m_merges.begin(), m_merges.end(), key, [](const Merge& m, size_t k) { return m.key < k; });
+    return it != m_merges.end() && it->key == key ? &*it : nullptr;
+}
+
+void Lowering::skip_after(size_t key) {
+    auto it =
+        std::upper_bound(m_merges.begin(), m_merges.end(), key, [](size_t k, const Merge& m) { return k < m.key; });
+    if (it == m_merges.end()) // no lane waits anywhere: the warp is done
+        ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
+    else
+        ir.br(it->block);
+}
+
+void Lowering::enter_merge(const Merge& m) {
+    LLVMValueRef active = ir.or_(ir.load(ir.i32, m_active, 4), ir.load(ir.i32, m.waiting, 4));
+    ir.store(active, m_active, 4);
+    ir.store(ir.constant(ir.i32, 0), m.waiting, 4);
+    LLVMBasicBlockRef skip = ir.new_block("skip");
+    LLVMBasicBlockRef run = ir.new_block("");
+    ir.cond_br(ir.icmp(abi::D4R_LLVMIntEQ, active, ir.constant(ir.i32, 0)), skip, run);
+    ir.position(skip);
+    skip_after(m.key);
+    ir.position(run);
+}
+
+// bra: the lanes that take it (exec_bits) wait at a later label, or loop back to an earlier one while the others wait
+// at the fall-through.
+Status Lowering::warp_branch(const Label& target) {
+    LLVMValueRef take = m_exec;
+    LLVMValueRef active = ir.load(ir.i32, m_active, 4);
+    LLVMValueRef rest = ir.and_(active, ir.not_(take));
+    if (target.statement > m_statement) {
+        const Merge* m = merge_at(2 * target.statement);
+        if (!m) return refuse("internal: a label without its merge");
+        ir.store(ir.or_(ir.load(ir.i32, m->waiting, 4), take), m->waiting, 4);
+        ir.store(rest, m_active, 4);
+        LLVMBasicBlockRef skip = ir.new_block("skip");
+        LLVMBasicBlockRef run = ir.new_block("");
+        ir.cond_br(ir.icmp(abi::D4R_LLVMIntEQ, rest, ir.constant(ir.i32, 0)), skip, run);
+        ir.position(skip);
+        skip_after(2 * m_statement);
+        ir.position(run);
+        return ok_status();
+    }
+    const Merge* fall = merge_at(2 * m_statement + 1);
+    if (!fall) return refuse("internal: a branch back without its merge");
+    LLVMBasicBlockRef loop = ir.new_block("loop");
+    ir.cond_br(ir.icmp(abi::D4R_LLVMIntNE, take, ir.constant(ir.i32, 0)), loop, fall->block);
+    ir.position(loop);
+    ir.store(ir.or_(ir.load(ir.i32, fall->waiting, 4), rest), fall->waiting, 4);
+    ir.store(take, m_active, 4);
+    poll_watchdog();
+    ir.br(target.block);
+    ir.position(fall->block);
+    enter_merge(*fall);
+    return ok_status();
+}
+
+Status Lowering::warp_exit() {
+    LLVMValueRef rest = ir.and_(ir.load(ir.i32, m_active, 4), ir.not_(m_exec));
+    ir.store(rest, m_active, 4);
+    LLVMBasicBlockRef skip = ir.new_block("skip");
+    LLVMBasicBlockRef run = ir.new_block("");
+    ir.cond_br(ir.icmp(abi::D4R_LLVMIntEQ, rest, ir.constant(ir.i32, 0)), skip, run);
+    ir.position(skip);
+    skip_after(2 * m_statement);
+    ir.position(run);
+    return ok_status();
+}
+
+Status Lowering::warp_refusals(const ptx::TypedInstruction& typed) {
+    if (std::holds_alternative<ptx::Atomic>(typed)) return refuse("atomics are not in warp code yet");
+    if (std::holds_alternative<ptx::AsyncCopy>(typed)) return refuse("cp.async is not in warp code yet");
+    if (std::holds_alternative<ptx::TextureOp>(typed)) return refuse("textures and surfaces are not in warp code yet");
+    if (std::holds_alternative<ptx::WarpCollective>(typed)) return refuse("warp collectives are not in warp code yet");
+    if (std::holds_alternative<ptx::MatrixOp>(typed)) return refuse("mma and ldmatrix are not in warp code yet");
+    if (const auto* c = std::get_if<ptx::Control>(&typed)) {
+        if (c->op == ptx::Control::Op::Brx) return refuse("brx.idx is not in warp code yet");
+        if (c->op == ptx::Control::Op::WarpSync) return refuse("bar.warp.sync is not in warp code yet");
+    }
+    if (const auto* m = std::get_if<ptx::Move>(&typed))
+        if (m->form == ptx::Move::Form::Special && m->sreg != ptx::Move::Sreg::Other &&
+            m->sreg != ptx::Move::Sreg::GridId)
+            return refuse("the clock and timer registers are not in warp code yet");
+    return ok_status();
+}
+
+Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedInstruction& typed, size_t statement) {
+    D4R_TRY(warp_refusals(typed));
+    LLVMValueRef active = ir.load(ir.i32, m_active, 4);
+    m_exec = active;
+    if (!in.guard.empty()) {
+        ast::Operand g;
+        g.kind = ast::OperandKind::Name;
+        g.name = in.guard;
+        LLVMValueRef p = D4R_TRY(value(g, Type::Pred));
+        if (in.guard_negated) p = ir.not_(p);
+        if (!ir.lanes(p)) p = ir.splat(p);
+        m_exec = ir.and_(active, ir.mask_to_bits(p));
+    }
+    if (const auto* c = std::get_if<ptx::Control>(&typed)) {
+        if (c->op == ptx::Control::Op::Bra) {
+            if (in.operands.size() != 1 || in.operands[0].kind != ast::OperandKind::Name)
+                return refuse("bra without a label");
+            auto label = m_labels.find(in.operands[0].name);
+            if (label == m_labels.end()) return refuse(fmt::format("unknown label '{}'", in.operands[0].name));
+            return warp_branch(label->second);
+        }
+        if (c->op == ptx::Control::Op::Exit || c->op == ptx::Control::Op::Ret) return warp_exit();
+    }
+    (void)statement;
+    // A guarded instruction runs when a lane runs it (nothing happens for none: no fault, no runtime call).
+    LLVMBasicBlockRef after = nullptr;
+    if (!in.guard.empty()) {
+        after = ir.new_block("");
+        LLVMBasicBlockRef body = ir.new_block("");
+        ir.cond_br(ir.icmp(abi::D4R_LLVMIntNE, m_exec, ir.constant(ir.i32, 0)), body, after);
+        ir.position(body);
+    }
+    D4R_TRY(lower_typed(typed));
+    if (after) {
+        if (!ir.terminated()) ir.br(after);
+        ir.position(after);
+    }
+    return ok_status();
+}
+
+// --- memory ---
+
+// ld and st for the warp: the address of every lane; when all the lanes that run it are aligned and inside the
+// window the interpreter checks first (the global range hit last, the block's shared memory), one gather or
+// scatter (lane order: the highest lane's store to an address stays, as interpreted); otherwise ptxsim's translate()
+// for each lane in lane order, so the first lane that faults reports, as interpreted. A load from one address for
+// every lane (a parameter or a variable) reads it once for the first lane, as the interpreter does.
+Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
+    const ast::Instruction& in = *current;
+    const Type t = op.type;
+    const unsigned bits = ptx::type_bits(t);
+    if (bits < 8 || bits > 64) return refuse("a memory type the JIT does not lower");
+    if (function.is_entry == false) return refuse("memory access in a .func");
+    const unsigned bytes = bits / 8, total = bytes * op.vector;
+    const bool load = op.op == ptx::MemoryAccess::Op::Load;
+    const ast::Operand& data = in.operands[load ? 0 : 1];
+    const Address a = D4R_TRY(address(in.operands[op.address_operand], op.space));
+    std::vector<const ast::Operand*> elements;
+    if (op.vector == 1) {
+        elements.push_back(&data);
+    } else {
+        if (data.kind != ast::OperandKind::Vector || data.elements.size() != op.vector)
+            return refuse("expected a vector of registers");
+        for (const ast::Operand& e : data.elements) elements.push_back(&e);
+    }
+    const Type raw = ptx::parse_type(fmt::format("b{}", bits));
+    const Type as = ptx::is_signed(t) ? t : raw; // the loaded bits go to the register as the type says
+    LLVMTypeRef it = ir.int_type(bits);
+    auto put = [&](size_t k, LLVMValueRef v) -> Status {
+        if (elements[k]->kind == ast::OperandKind::Name && elements[k]->name == "_") return ok_status();
+        Reg r = D4R_TRY(reg(elements[k]->name));
+        if (r.bits == 1) return refuse("a load into a predicate");
+        return assign(*elements[k], as, v);
+    };
+    if (load && !ir.lanes(a.value) && a.space != StateSpace::Local) {
+        LLVMValueRef p = pointer(a, a.space, total, false);
+        for (unsigned k = 0; k < op.vector; ++k)
+            D4R_TRY(put(k, ir.load(it, k == 0 ? p : ir.byte_offset(p, ir.constant(ir.i64, uint64_t(k) * bytes)), 1)));
+        return ok_status();
+    }
+    std::vector<LLVMValueRef> values;
+    if (!load)
+        for (const ast::Operand* e : elements) {
+            LLVMValueRef v = D4R_TRY(value(*e, raw));
+            values.push_back(ir.lanes(v) ? v : ir.splat(v));
+        }
+    LLVMValueRef addr = ir.lanes(a.value) ? a.value : ir.splat(a.value);
+    LLVMTypeRef vt = ir.vector_of(it);
+    const LlvmLibrary& l = ir.llvm();
+    std::vector<std::pair<LLVMValueRef, LLVMBasicBlockRef>> fast_loads[4];
+    LLVMBasicBlockRef join = ir.new_block("");
+    LLVMBasicBlockRef slow = ir.new_block("slow");
+    const bool windowed = a.space == StateSpace::Global || a.space == StateSpace::Shared;
+    if (windowed) {
+        // Whether every lane that runs the access is aligned and inside the window.
+        auto all_inside = [&]() {
+            LLVMValueRef base, size;
+            if (a.space == StateSpace::Global) {
+                base = thread_u64(ptxsim::kThreadCacheBase);
+                size = thread_u64(ptxsim::kThreadCacheSize);
+            } else {
+                base = ir.constant(ir.i64, 0);
+                size = ir.zext(thread_u32(ptxsim::kThreadSharedBytes), ir.i64);
+            }
+            LLVMValueRef off = ir.sub(addr, base);
+            LLVMValueRef aligned =
+                ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(addr, ir.constant(ir.i64, total - 1)), ir.constant(ir.i64, 0));
+            LLVMValueRef fits = ir.icmp(abi::D4R_LLVMIntULE, off, ir.sub(size, ir.constant(ir.i64, total)));
+            LLVMValueRef ok_lanes = ir.mask_to_bits(ir.and_(aligned, fits));
+            return ir.and_(ir.icmp(abi::D4R_LLVMIntUGE, size, ir.constant(ir.i64, total)),
+                           ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(ok_lanes, m_exec), m_exec));
+        };
+        LLVMBasicBlockRef fast = ir.new_block("fast");
+        if (a.space == StateSpace::Global) {
+            // A miss: translate() for the first lane (the first the lane-by-lane path would translate: its fault is
+            // the one to report) moves the window to that lane's allocation; then the check again.
+            LLVMBasicBlockRef retry = ir.new_block("retry");
+            ir.cond_br(all_inside(), fast, retry);
+            ir.position(retry);
+            LLVMValueRef first = ir.intrinsic("llvm.cttz", {ir.i32}, {m_exec, ir.constant(ir.i1, 0)});
+            translate(a.space, ir.llvm().LLVMBuildExtractElement(ir.builder(), addr, first, ""), total, !load, first);
+            ir.cond_br(all_inside(), fast, slow);
+        } else {
+            ir.cond_br(all_inside(), fast, slow);
+        }
+        ir.position(fast);
+        // Shared memory: 32-bit offsets from its base (inside the window, below 2^31), so gathers of 32-bit lanes.
+        LLVMValueRef ptrs = a.space == StateSpace::Global
+                                ? ir.int_to_ptr(addr)
+                                : ir.byte_offset(thread_ptr(ptxsim::kThreadShared), ir.trunc(addr, ir.i32));
+        LLVMValueRef mask = exec_lanes();
+        LLVMTypeRef pt = ir.vector_of(ir.ptr);
+        for (unsigned k = 0; k < op.vector; ++k) {
+            LLVMValueRef at = k == 0 ? ptrs : ir.byte_offset(ptrs, ir.constant(ir.i64, uint64_t(k) * bytes));
+            if (load) {
+                LLVMValueRef v = ir.intrinsic("llvm.masked.gather", {vt, pt},
+                                              {at, ir.constant(ir.i32, 1), mask, l.LLVMConstNull(vt)});
+                fast_loads[k].emplace_back(v, ir.current());
+            } else {
+                ir.intrinsic("llvm.masked.scatter", {vt, pt}, {values[k], at, ir.constant(ir.i32, 1), mask});
+            }
+        }
+        ir.br(join);
+    } else {
+        ir.br(slow);
+    }
+    // Lane by lane through translate(), in lane order.
+    ir.position(slow);
+    LLVMValueRef addrs = ir.words(ir.kLanes);
+    ir.store(addr, addrs, 8);
+    std::vector<LLVMValueRef> data_words;
+    for (unsigned k = 0; k < op.vector; ++k) {
+        LLVMValueRef w = ir.words(ir.kLanes);
+        ir.store(load ? l.LLVMConstNull(vt) : values[k], w, 8);
+        data_words.push_back(w);
+    }
+    LLVMValueRef counter = ir.zeroed_slot(ir.i32);
+    ir.store(ir.constant(ir.i32, 0), counter, 4);
+    LLVMBasicBlockRef head = ir.new_block("lanes");
+    LLVMBasicBlockRef body = ir.new_block("lane");
+    LLVMBasicBlockRef next = ir.new_block("");
+    LLVMBasicBlockRef done = ir.new_block("");
+    ir.br(head);
+    ir.position(head);
+    LLVMValueRef lane = ir.load(ir.i32, counter, 4);
+    LLVMValueRef runs =
+        ir.icmp(abi::D4R_LLVMIntNE, ir.and_(ir.lshr(m_exec, lane), ir.constant(ir.i32, 1)), ir.constant(ir.i32, 0));
+    LLVMBasicBlockRef check = ir.new_block("");
+    ir.cond_br(ir.icmp(abi::D4R_LLVMIntEQ, lane, ir.constant(ir.i32, ir.kLanes)), done, check);
+    ir.position(check);
+    ir.cond_br(runs, body, next);
+    ir.position(body);
+    LLVMValueRef lane64 = ir.zext(lane, ir.i64);
+    LLVMValueRef lane_address = ir.load(ir.i64, ir.byte_offset(addrs, ir.mul(lane64, ir.constant(ir.i64, 8))), 8);
+    LLVMValueRef p = translate(a.space, lane_address, total, !load, lane);
+    for (unsigned k = 0; k < op.vector; ++k) {
+        LLVMValueRef at = k == 0 ? p : ir.byte_offset(p, ir.constant(ir.i64, uint64_t(k) * bytes));
+        LLVMValueRef slot = ir.byte_offset(data_words[k], ir.mul(lane64, ir.constant(ir.i64, bytes)));
+        if (load)
+            ir.store(ir.load(it, at, 1), slot, 1);
+        else
+            ir.store(ir.load(it, slot, 1), at, 1);
+    }
+    ir.br(next);
+    ir.position(next);
+    ir.store(ir.add(lane, ir.constant(ir.i32, 1)), counter, 4);
+    ir.br(head);
+    ir.position(done);
+    std::vector<LLVMValueRef> slow_loads;
+    if (load)
+        for (unsigned k = 0; k < op.vector; ++k) slow_loads.push_back(ir.load(vt, data_words[k], 8));
+    LLVMBasicBlockRef slow_end = ir.current();
+    ir.br(join);
+    ir.position(join);
+    if (!load) return ok_status();
+    std::vector<LLVMValueRef> loaded = slow_loads;
+    if (windowed)
+        for (unsigned k = 0; k < op.vector; ++k) { // the phis first, together at the top of the block
+            loaded[k] = l.LLVMBuildPhi(ir.builder(), vt, "");
+            LLVMValueRef incoming[2] = {fast_loads[k][0].first, slow_loads[k]};
+            LLVMBasicBlockRef blocks[2] = {fast_loads[k][0].second, slow_end};
+            l.LLVMAddIncoming(loaded[k], incoming, blocks, 2);
+        }
+    for (unsigned k = 0; k < op.vector; ++k) D4R_TRY(put(k, loaded[k]));
+    return ok_status();
+}
+
+} // namespace d4r::jit

@@ -1,0 +1,22 @@
+// d4r's PTX JIT: whether a function's branches can diverge (used by the warp lowering, lower.h: warp code stops at a
+// barrier with the whole warp, so a kernel with barriers is warp code only where every lane of a warp always takes
+// the same path).
+//
+// Promise: divergent_branch() is "" only when no conditional branch or brx.idx of F can see different values in two
+// lanes of one warp that have not exited; otherwise it names the first one it cannot prove uniform ("line N: 'bra'
+// may diverge ..."). Over-approximates divergence: a register is uniform when every instruction writing it reads
+// only uniform registers, immediates, variable addresses, kernel parameters (ld.param) and the block's or grid's
+// special registers (%ctaid, %ntid, %nctaid, ...), under a uniform guard; anything read from other memory, %tid,
+// %laneid, %lanemask_*, the clocks, atomics and collectives make it divergent. Sound because, with no divergent
+// branch, the lanes of a warp that have not exited run the same instructions in the same order.
+#pragma once
+
+#include <string>
+
+#include "ptx/ast.h"
+
+namespace d4r::jit {
+
+std::string divergent_branch(const ptx::ast::Function& f);
+
+} // namespace d4r::jit
