@@ -22,6 +22,7 @@ typedef struct d4r_llvm_value* LLVMValueRef;
 typedef struct d4r_llvm_basic_block* LLVMBasicBlockRef;
 typedef struct d4r_llvm_builder* LLVMBuilderRef;
 typedef struct d4r_llvm_error* LLVMErrorRef; /* null: success */
+typedef struct d4r_llvm_attribute* LLVMAttributeRef;
 typedef struct d4r_llvm_orc_ts_context* LLVMOrcThreadSafeContextRef;
 typedef struct d4r_llvm_orc_ts_module* LLVMOrcThreadSafeModuleRef;
 typedef struct d4r_llvm_orc_lljit_builder* LLVMOrcLLJITBuilderRef;
@@ -177,7 +178,9 @@ enum { D4R_LLVMReturnStatusAction = 2 };
     X(LLVMGetUndef, LLVMValueRef, (LLVMTypeRef))                                                                       \
     X(LLVMBuildInsertElement, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, LLVMValueRef, const char*))   \
     X(LLVMBuildExtractElement, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                \
-    X(LLVMBuildShuffleVector, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, LLVMValueRef, const char*))
+    X(LLVMBuildShuffleVector, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, LLVMValueRef, const char*))   \
+    X(LLVMCreateStringAttribute, LLVMAttributeRef, (LLVMContextRef, const char*, unsigned, const char*, unsigned))     \
+    X(LLVMAddAttributeAtIndex, void, (LLVMValueRef, unsigned, LLVMAttributeRef))
 
 #define D4R_LLVM_C_PFN(name, ret, params) typedef ret(*PFN_##name) params;
 D4R_LLVM_C_FUNCTIONS(D4R_LLVM_C_PFN)

@@ -101,6 +101,16 @@ Liveness::Liveness(const ast::Function& f) {
             }
         }
     }
+    m_live_in = std::move(live_in);
+}
+
+std::vector<std::string_view> Liveness::live_before(uint32_t instruction) const {
+    std::vector<std::string_view> out;
+    if (instruction >= m_order.size() || m_order[instruction] == UINT32_MAX) return out;
+    const std::vector<uint64_t>& bits = m_live_in[m_order[instruction]];
+    for (size_t i = 0; i < m_names.size(); ++i)
+        if (bits[i / 64] & (uint64_t(1) << (i % 64))) out.push_back(m_names[i]);
+    return out;
 }
 
 std::vector<std::string_view> Liveness::live_after(uint32_t instruction) const {

@@ -27,11 +27,14 @@ public:
     explicit Liveness(const ptx::ast::Function& f);
     // The names live after instruction INDEX (into Function::instructions), sorted by first use.
     std::vector<std::string_view> live_after(uint32_t instruction) const;
+    // The names live before instruction INDEX.
+    std::vector<std::string_view> live_before(uint32_t instruction) const;
 
 private:
     std::vector<std::string_view> m_names;
     std::vector<uint32_t> m_order;                 // instruction index -> position in body order
     std::vector<std::vector<uint64_t>> m_live_out; // per position: a bit set over m_names
+    std::vector<std::vector<uint64_t>> m_live_in;
 };
 
 } // namespace d4r::jit

@@ -238,7 +238,8 @@ Status Lowering::assign(const ast::Operand& d, Type t, LLVMValueRef v) {
     auto put = [&](LLVMValueRef x) {
         if (warp) {
             if (!ir.lanes(x)) x = ir.splat(x);
-            x = ir.select(exec_lanes(), x, ir.load(slot_type(r.bits), r.slot));
+            if (m_guarded || m_waiting_live.contains(d.name))
+                x = ir.select(exec_lanes(), x, ir.load(slot_type(r.bits), r.slot));
         }
         ir.store(x, r.slot);
     };
@@ -381,13 +382,24 @@ void Lowering::spill_shuffled() {
 Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef state)>& before_return) {
     if (!m_liveness || !m_dispatch) return refuse("internal: a stop in a kernel not prepared for stops");
     LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
-    std::vector<std::pair<Reg, uint32_t>> saved;
+    struct Saved {
+        Reg r;
+        uint32_t offset = 0;
+        bool word = false; // warp code: the same in every lane that has not exited, kept as one word
+    };
+    std::vector<Saved> saved;
     for (std::string_view name : m_liveness->live_after(m_index)) {
         auto r = reg(name);
         if (!r) continue; // not a register (a label, variable or special register)
-        saved.emplace_back(*r, state_offset(*r));
+        saved.push_back(Saved{*r, state_offset(*r), warp && !m_divergent.contains(name)});
     }
-    for (const auto& [r, offset] : saved) ir.store(ir.load(slot_type(r.bits), r.slot), ir.field(state, offset), 1);
+    LLVMValueRef first =
+        warp ? ir.intrinsic("llvm.cttz", {ir.i32}, {ir.load(ir.i32, m_active, 4), ir.constant(ir.i1, 0)}) : nullptr;
+    for (const auto& [r, offset, word] : saved) {
+        LLVMValueRef v = ir.load(slot_type(r.bits), r.slot);
+        if (word) v = ir.llvm().LLVMBuildExtractElement(ir.builder(), v, first, "");
+        ir.store(v, ir.field(state, offset), 1);
+    }
     if (warp) ir.store(ir.load(ir.i32, m_active, 4), ir.field(state, ptxsim::kStateMember), 4);
     spill_shuffled();
     const uint32_t resume = ++m_stops;
@@ -400,8 +412,12 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
     ir.llvm().LLVMAddCase(m_dispatch, ir.constant(ir.i32, resume), restore);
     ir.position(restore);
     LLVMValueRef state_again = thread_ptr(ptxsim::kThreadState);
-    for (const auto& [r, offset] : saved)
-        ir.store(ir.load(slot_type(r.bits), ir.field(state_again, offset), 1), r.slot);
+    for (const auto& [r, offset, word] : saved) {
+        if (word)
+            ir.store(ir.splat(ir.load(ir.int_type(r.bits), ir.field(state_again, offset), 1)), r.slot);
+        else
+            ir.store(ir.load(slot_type(r.bits), ir.field(state_again, offset), 1), r.slot);
+    }
     if (warp) ir.store(ir.load(ir.i32, ir.field(state_again, ptxsim::kStateMember), 4), m_active, 4);
     ir.br(after);
     ir.position(after);
@@ -578,11 +594,22 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     LLVMTypeRef params[1] = {ir.ptr};
     LLVMValueRef fn = l.LLVMAddFunction(ir.module(), name, l.LLVMFunctionType(ir.i32, params, 1, 0));
     ir.set_function(fn);
+    if (warp) // a warp's <32 x T> in the widest registers the host has (AVX-512's when it has them)
+        for (const char* key : {"prefer-vector-width", "min-legal-vector-width"}) {
+            const std::string_view k(key);
+            l.LLVMAddAttributeAtIndex(
+                fn, ~0u, l.LLVMCreateStringAttribute(ir.context(), key, static_cast<unsigned>(k.size()), "512", 3));
+        }
     m_thread = l.LLVMGetParam(fn, 0);
     LLVMTypeRef translate_params[5] = {ir.ptr, ir.i32, ir.i64, ir.i32, ir.i32};
     m_translate_type = l.LLVMFunctionType(ir.ptr, translate_params, 5, 0);
     LLVMBasicBlockRef allocas = ir.new_block("allocas");
     ir.set_alloca_block(allocas);
+    if (warp) {
+        ir.position(allocas);
+        m_shared = thread_ptr(ptxsim::kThreadShared);
+        m_shared_bytes = thread_u32(ptxsim::kThreadSharedBytes);
+    }
     LLVMBasicBlockRef body = ir.new_block("body");
     // A kernel with barriers starts with a switch on where the thread resumes (0: at the start).
     bool barriers = false;
@@ -601,6 +628,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         // so a kernel with barriers is warp code only where no branch can diverge.
         if (auto why = divergent_branch(function); !why.empty())
             return Error(ErrorCode::Unsupported, fmt::format("a kernel with barriers and {}", why));
+        m_divergent = divergent_registers(function);
     }
     if (barriers) {
         // Liveness goes by name: a register of a nested { } scope must not hide one of an enclosing scope.
@@ -639,6 +667,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     m_contractions = ptx::find_contractions(function);
     if (warp) {
         make_merges();
+        find_waiting_live();
         m_active = ir.zeroed_slot(ir.i32);
         ir.store(thread_u32(ptxsim::kThreadLanes), m_active, 4); // every lane the warp has starts at the start
     }

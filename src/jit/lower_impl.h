@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "jit/liveness.h"
@@ -83,6 +84,10 @@ public:
         bool constant = false;
         uint64_t constant_value = 0;
         ptx::StateSpace space = ptx::StateSpace::Generic; // the variable's space when the instruction's is generic
+        bool narrow = false;                              // below 2^32 (a 32-bit register, or a constant)
+        // A register's value (before the offset) and the offset, when the address is one plus the other.
+        LLVMValueRef base = nullptr;
+        uint64_t offset = 0;
     };
     Expected<Address> address(const ast::Operand& o, ptx::StateSpace space);
     // The checked host pointer of BYTES at A (inline fast paths, translate() otherwise).
@@ -212,6 +217,16 @@ private:
     LLVMValueRef m_active = nullptr; // an i32 slot: the lanes that run
     LLVMValueRef m_exec = nullptr;   // the current instruction's lanes (i32)
     LLVMValueRef m_lane_ids = nullptr;
+    bool m_guarded = false; // the current instruction has a guard
+    // Warp code: the block's shared memory and its size, loaded once at the function's entry.
+    LLVMValueRef m_shared = nullptr, m_shared_bytes = nullptr;
+    // Warp code with barriers (no branch diverges): the registers that may differ between lanes; every other one
+    // is kept at a stop as one word.
+    std::unordered_set<std::string_view> m_divergent;
+    // The registers some lane waiting at a merge may still read (live there): a write by the active lanes keeps the
+    // others' values. Any other register is written in every lane (the inactive lanes never read it again).
+    std::unordered_set<std::string_view> m_waiting_live;
+    void find_waiting_live();
 };
 
 } // namespace d4r::jit

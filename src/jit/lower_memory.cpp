@@ -55,6 +55,9 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
     Reg r = D4R_TRY(reg(o.name));
     if (r.bits == 1) return refuse(fmt::format("predicate '{}' as an address", o.name));
     LLVMValueRef base = ir.load(slot_type(r.bits), r.slot);
+    a.narrow = r.bits == 32;
+    a.base = base;
+    a.offset = r.bits == 32 ? offset & 0xffffffffu : offset;
     if (r.bits == 32) // a 32-bit address wraps at 32 bits, then widens
         a.value = ir.zext(ir.add(base, ir.constant(ir.i32, offset & 0xffffffffu)), ir.i64);
     else
@@ -277,7 +280,8 @@ Status Lowering::lower_move(const ptx::Move& op) {
         auto to = reg(in.operands[0].name);
         if (from && to && from->bits == to->bits && from->bits != 1) {
             LLVMValueRef v = ir.load(slot_type(from->bits), from->slot);
-            if (warp) v = ir.select(exec_lanes(), v, ir.load(slot_type(to->bits), to->slot));
+            if (warp && (m_guarded || m_waiting_live.contains(in.operands[0].name)))
+                v = ir.select(exec_lanes(), v, ir.load(slot_type(to->bits), to->slot));
             ir.store(v, to->slot);
             return ok_status();
         }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "jit/lower_impl.h"
+#include "jit/uniformity.h"
 #include "ptxsim/ptxsim.h"
 
 namespace d4r::jit {
@@ -46,6 +47,23 @@ void Lowering::make_merges() {
     }
     std::sort(m_merges.begin(), m_merges.end(), [](const Merge& a, const Merge& b) { return a.key < b.key; });
     for (Merge& m : m_merges) m.waiting = ir.zeroed_slot(ir.i32);
+}
+
+// With no branch that may diverge no lane ever waits; otherwise the names live at a label or at the fall-through of a
+// branch back (liveness over-approximates: a lane there reads nothing else before writing it).
+void Lowering::find_waiting_live() {
+    if (divergent_branch(function).empty()) return;
+    Liveness live(function);
+    for (size_t i = 0; i < function.body.size(); ++i) {
+        if (function.body[i].kind != ast::Statement::Kind::Label) continue;
+        for (size_t j = i + 1; j < function.body.size(); ++j)
+            if (function.body[j].kind == ast::Statement::Kind::Instruction) {
+                for (std::string_view n : live.live_before(function.body[j].index)) m_waiting_live.insert(n);
+                break;
+            }
+    }
+    for (const Loop& loop : m_loops)
+        for (std::string_view n : live.live_after(function.body[loop.branch].index)) m_waiting_live.insert(n);
 }
 
 const Lowering::Merge* Lowering::merge_at(size_t key) const {
@@ -139,6 +157,7 @@ Status Lowering::warp_refusals(const ptx::TypedInstruction& typed) {
 
 Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedInstruction& typed, size_t statement) {
     D4R_TRY(warp_refusals(typed));
+    m_guarded = !in.guard.empty();
     LLVMValueRef active = ir.load(ir.i32, m_active, 4);
     m_exec = active;
     if (!in.guard.empty()) {
@@ -232,14 +251,23 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
     const bool windowed = a.space == StateSpace::Global || a.space == StateSpace::Shared;
     if (windowed) {
         // Whether every lane that runs the access is aligned and inside the window.
-        auto all_inside = [&]() {
+        auto all_inside = [&](unsigned window = ptxsim::kThreadCacheBase) {
+            if (a.space == StateSpace::Shared && a.narrow) { // the same check on 32 bits
+                LLVMValueRef a32 = ir.trunc(addr, ir.i32), size = m_shared_bytes;
+                LLVMValueRef aligned =
+                    ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(a32, ir.constant(ir.i32, total - 1)), ir.constant(ir.i32, 0));
+                LLVMValueRef fits = ir.icmp(abi::D4R_LLVMIntULE, a32, ir.sub(size, ir.constant(ir.i32, total)));
+                LLVMValueRef ok_lanes = ir.mask_to_bits(ir.and_(aligned, fits));
+                return ir.and_(ir.icmp(abi::D4R_LLVMIntUGE, size, ir.constant(ir.i32, total)),
+                               ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(ok_lanes, m_exec), m_exec));
+            }
             LLVMValueRef base, size;
             if (a.space == StateSpace::Global) {
-                base = thread_u64(ptxsim::kThreadCacheBase);
-                size = thread_u64(ptxsim::kThreadCacheSize);
+                base = thread_u64(window);
+                size = thread_u64(window + 8);
             } else {
                 base = ir.constant(ir.i64, 0);
-                size = ir.zext(thread_u32(ptxsim::kThreadSharedBytes), ir.i64);
+                size = ir.zext(m_shared_bytes, ir.i64);
             }
             LLVMValueRef off = ir.sub(addr, base);
             LLVMValueRef aligned =
@@ -249,13 +277,120 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
             return ir.and_(ir.icmp(abi::D4R_LLVMIntUGE, size, ir.constant(ir.i64, total)),
                            ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(ok_lanes, m_exec), m_exec));
         };
+        if (op.vector == 1 && (bytes == 4 || bytes == 8)) {
+            // Every lane running, and each half-warp's addresses one after the other (or all the same): a row of a
+            // 16-wide tile. Two checks of a range and two vector accesses (or two words) instead of 32 (the
+            // interpreter's contiguous and uniform paths, by halves). Stores go lower half first: where the halves
+            // write the same words the upper half's stay, as in lane order.
+            // The pattern is the base register's when the address is one plus an offset (the same checks then for
+            // every access through it).
+            const bool narrow = a.space == StateSpace::Shared && a.narrow;
+            LLVMValueRef at = narrow ? ir.trunc(addr, ir.i32) : addr;
+            LLVMValueRef pattern = at;
+            if (a.base && ir.lanes(a.base) && (narrow || ir.width(ir.scalar_type(l.LLVMTypeOf(a.base))) == 64))
+                pattern = a.base;
+            LLVMTypeRef at_type = ir.scalar_type(l.LLVMTypeOf(at));
+            LLVMValueRef halves = ir.undef(ir.vector_of(ir.i32)), step = ir.undef(ir.vector_of(at_type));
+            LLVMValueRef lower_lanes = ir.undef(ir.vector_of(ir.i32, 16)), upper_lanes = lower_lanes;
+            for (unsigned lane = 0; lane < ir.kLanes; ++lane) {
+                halves = ir.insert(halves, ir.constant(ir.i32, lane < 16 ? 0 : 16), lane);
+                step = ir.insert(step, ir.constant(at_type, uint64_t(lane % 16) * bytes), lane);
+                if (lane < 16) {
+                    lower_lanes = ir.insert(lower_lanes, ir.constant(ir.i32, lane), lane);
+                    upper_lanes = ir.insert(upper_lanes, ir.constant(ir.i32, lane + 16), lane);
+                }
+            }
+            LLVMValueRef firsts =
+                l.LLVMBuildShuffleVector(ir.builder(), pattern, ir.undef(l.LLVMTypeOf(pattern)), halves, "");
+            auto every_lane = [&](LLVMValueRef lanes) {
+                return ir.icmp(abi::D4R_LLVMIntEQ, ir.mask_to_bits(lanes), ir.constant(ir.i32, 0xffffffffu));
+            };
+            LLVMValueRef full = ir.icmp(abi::D4R_LLVMIntEQ, m_exec, ir.constant(ir.i32, 0xffffffffu));
+            LLVMValueRef lo = ir.extract(pattern, 0), hi = ir.extract(pattern, 16);
+            if (pattern != at) {
+                lo = ir.add(lo, ir.constant(at_type, a.offset));
+                hi = ir.add(hi, ir.constant(at_type, a.offset));
+            }
+            // Both halves' EXTENT bytes from their first address aligned and inside the window.
+            auto halves_inside = [&](uint64_t extent) {
+                LLVMValueRef aligned =
+                    ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(ir.or_(lo, hi), ir.constant(at_type, bytes - 1)),
+                            ir.constant(at_type, 0));
+                LLVMValueRef base = ir.constant(at_type, 0), size;
+                if (a.space == StateSpace::Global) {
+                    base = thread_u64(ptxsim::kThreadCacheBase);
+                    size = thread_u64(ptxsim::kThreadCacheSize);
+                } else {
+                    size = ir.resize(m_shared_bytes, ir.width(at_type), false);
+                }
+                LLVMValueRef last = ir.sub(size, ir.constant(at_type, extent));
+                LLVMValueRef fits = ir.and_(ir.icmp(abi::D4R_LLVMIntUGE, size, ir.constant(at_type, extent)),
+                                            ir.and_(ir.icmp(abi::D4R_LLVMIntULE, ir.sub(lo, base), last),
+                                                    ir.icmp(abi::D4R_LLVMIntULE, ir.sub(hi, base), last)));
+                return ir.and_(aligned, fits);
+            };
+            auto half_pointer = [&](LLVMValueRef x) {
+                return a.space == StateSpace::Global ? ir.int_to_ptr(x) : ir.byte_offset(m_shared, x);
+            };
+            LLVMBasicBlockRef rows_check = ir.new_block("rows_check"), rows = ir.new_block("rows");
+            LLVMBasicBlockRef not_rows = ir.new_block(""), words_check = ir.new_block("words_check");
+            LLVMBasicBlockRef words = ir.new_block("words"), general = ir.new_block("");
+            ir.cond_br(ir.and_(full, every_lane(ir.icmp(abi::D4R_LLVMIntEQ, pattern, ir.add(firsts, step)))),
+                       rows_check, not_rows);
+            ir.position(rows_check);
+            ir.cond_br(halves_inside(16 * bytes), rows, general);
+            ir.position(rows);
+            LLVMTypeRef half_type = ir.vector_of(it, 16);
+            if (load) {
+                LLVMValueRef vlo = ir.load(half_type, half_pointer(lo), bytes);
+                LLVMValueRef vhi = ir.load(half_type, half_pointer(hi), bytes);
+                fast_loads[0].emplace_back(l.LLVMBuildShuffleVector(ir.builder(), vlo, vhi, lane_ids(), ""),
+                                           ir.current());
+            } else {
+                ir.store(l.LLVMBuildShuffleVector(ir.builder(), values[0], ir.undef(vt), lower_lanes, ""),
+                         half_pointer(lo), bytes);
+                ir.store(l.LLVMBuildShuffleVector(ir.builder(), values[0], ir.undef(vt), upper_lanes, ""),
+                         half_pointer(hi), bytes);
+            }
+            ir.br(join);
+            ir.position(not_rows);
+            ir.cond_br(ir.and_(full, every_lane(ir.icmp(abi::D4R_LLVMIntEQ, pattern, firsts))), words_check, general);
+            ir.position(words_check);
+            ir.cond_br(halves_inside(bytes), words, general);
+            ir.position(words);
+            if (load) {
+                LLVMValueRef wlo = ir.load(it, half_pointer(lo), bytes), whi = ir.load(it, half_pointer(hi), bytes);
+                LLVMValueRef lower = ir.icmp(abi::D4R_LLVMIntULT, lane_ids(), ir.constant(ir.i32, 16));
+                fast_loads[0].emplace_back(ir.select(lower, wlo, whi), ir.current());
+            } else {
+                ir.store(ir.extract(values[0], 15), half_pointer(lo), bytes);
+                ir.store(ir.extract(values[0], 31), half_pointer(hi), bytes);
+            }
+            ir.br(join);
+            ir.position(general);
+        }
         LLVMBasicBlockRef fast = ir.new_block("fast");
         if (a.space == StateSpace::Global) {
-            // A miss: translate() for the first lane (the first the lane-by-lane path would translate: its fault is
-            // the one to report) moves the window to that lane's allocation; then the check again.
+            // A miss: the range hit before (then the two swap); or translate() for the first lane (the first the
+            // lane-by-lane path would translate: its fault is the one to report) moves the window to that lane's
+            // allocation, the old window kept as the one before; then the check again.
+            LLVMBasicBlockRef second = ir.new_block("second");
+            LLVMBasicBlockRef swap = ir.new_block("swap");
             LLVMBasicBlockRef retry = ir.new_block("retry");
-            ir.cond_br(all_inside(), fast, retry);
+            ir.cond_br(all_inside(), fast, second);
+            ir.position(second);
+            ir.cond_br(all_inside(ptxsim::kThreadCache2Base), swap, retry);
+            ir.position(swap);
+            LLVMValueRef b1 = thread_u64(ptxsim::kThreadCacheBase), s1 = thread_u64(ptxsim::kThreadCacheSize);
+            LLVMValueRef b2 = thread_u64(ptxsim::kThreadCache2Base), s2 = thread_u64(ptxsim::kThreadCache2Size);
+            ir.store(b2, ir.field(m_thread, ptxsim::kThreadCacheBase), 8);
+            ir.store(s2, ir.field(m_thread, ptxsim::kThreadCacheSize), 8);
+            ir.store(b1, ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
+            ir.store(s1, ir.field(m_thread, ptxsim::kThreadCache2Size), 8);
+            ir.br(fast);
             ir.position(retry);
+            ir.store(thread_u64(ptxsim::kThreadCacheBase), ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
+            ir.store(thread_u64(ptxsim::kThreadCacheSize), ir.field(m_thread, ptxsim::kThreadCache2Size), 8);
             LLVMValueRef first = ir.intrinsic("llvm.cttz", {ir.i32}, {m_exec, ir.constant(ir.i1, 0)});
             translate(a.space, ir.llvm().LLVMBuildExtractElement(ir.builder(), addr, first, ""), total, !load, first);
             ir.cond_br(all_inside(), fast, slow);
@@ -264,9 +399,8 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
         }
         ir.position(fast);
         // Shared memory: 32-bit offsets from its base (inside the window, below 2^31), so gathers of 32-bit lanes.
-        LLVMValueRef ptrs = a.space == StateSpace::Global
-                                ? ir.int_to_ptr(addr)
-                                : ir.byte_offset(thread_ptr(ptxsim::kThreadShared), ir.trunc(addr, ir.i32));
+        LLVMValueRef ptrs =
+            a.space == StateSpace::Global ? ir.int_to_ptr(addr) : ir.byte_offset(m_shared, ir.trunc(addr, ir.i32));
         LLVMValueRef mask = exec_lanes();
         LLVMTypeRef pt = ir.vector_of(ir.ptr);
         for (unsigned k = 0; k < op.vector; ++k) {
@@ -336,9 +470,13 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
     if (windowed)
         for (unsigned k = 0; k < op.vector; ++k) { // the phis first, together at the top of the block
             loaded[k] = l.LLVMBuildPhi(ir.builder(), vt, "");
-            LLVMValueRef incoming[2] = {fast_loads[k][0].first, slow_loads[k]};
-            LLVMBasicBlockRef blocks[2] = {fast_loads[k][0].second, slow_end};
-            l.LLVMAddIncoming(loaded[k], incoming, blocks, 2);
+            std::vector<LLVMValueRef> incoming{slow_loads[k]};
+            std::vector<LLVMBasicBlockRef> blocks{slow_end};
+            for (const auto& [v, b] : fast_loads[k]) {
+                incoming.push_back(v);
+                blocks.push_back(b);
+            }
+            l.LLVMAddIncoming(loaded[k], incoming.data(), blocks.data(), static_cast<unsigned>(incoming.size()));
         }
     for (unsigned k = 0; k < op.vector; ++k) D4R_TRY(put(k, loaded[k]));
     return ok_status();

@@ -36,29 +36,40 @@ bool lane_result(const ast::Instruction& in) {
 
 } // namespace
 
-std::string divergent_branch(const ast::Function& f) {
+namespace {
+
+bool reads_divergent(const std::unordered_set<std::string_view>& divergent, const ast::Instruction& in,
+                     bool skip_first) {
+    std::vector<std::string_view> names;
+    for (size_t k = skip_first ? 1 : 0; k < in.operands.size(); ++k) operand_names(in.operands[k], names);
+    if (!in.guard.empty()) names.push_back(in.guard);
+    for (std::string_view n : names)
+        if (divergent.contains(n) || lane_special(n)) return true;
+    return false;
+}
+
+} // namespace
+
+std::unordered_set<std::string_view> divergent_registers(const ast::Function& f) {
     std::unordered_set<std::string_view> divergent;
-    auto reads_divergent = [&](const ast::Instruction& in, bool skip_first) {
-        std::vector<std::string_view> names;
-        for (size_t k = skip_first ? 1 : 0; k < in.operands.size(); ++k) operand_names(in.operands[k], names);
-        if (!in.guard.empty()) names.push_back(in.guard);
-        for (std::string_view n : names)
-            if (divergent.contains(n) || lane_special(n)) return true;
-        return false;
-    };
     for (bool changed = true; changed;) {
         changed = false;
         for (const ast::Instruction& in : f.instructions) {
             if (in.operands.empty() || !writes_first_operand(in)) continue;
-            if (!lane_result(in) && !reads_divergent(in, true)) continue;
+            if (!lane_result(in) && !reads_divergent(divergent, in, true)) continue;
             std::vector<std::string_view> written;
             operand_names(in.operands[0], written);
             for (std::string_view n : written) changed = divergent.insert(n).second || changed;
         }
     }
+    return divergent;
+}
+
+std::string divergent_branch(const ast::Function& f) {
+    const std::unordered_set<std::string_view> divergent = divergent_registers(f);
     for (const ast::Instruction& in : f.instructions) {
         const std::string_view base = ptx::Modifiers(in.opcode).base();
-        if ((base == "bra" || base == "brx") && reads_divergent(in, false))
+        if ((base == "bra" || base == "brx") && reads_divergent(divergent, in, false))
             return fmt::format("line {}: '{}' may diverge (its condition may differ between the lanes of a warp)",
                                in.line, in.opcode);
     }

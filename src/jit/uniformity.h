@@ -12,11 +12,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <unordered_set>
 
 #include "ptx/ast.h"
 
 namespace d4r::jit {
 
 std::string divergent_branch(const ptx::ast::Function& f);
+// The registers that may differ between the lanes of a warp that have not exited (the same analysis; where
+// divergent_branch() is "", every other register holds one value in all of them).
+std::unordered_set<std::string_view> divergent_registers(const ptx::ast::Function& f);
 
 } // namespace d4r::jit

@@ -73,6 +73,9 @@ struct CompiledThread {
     // lanes the warp has (a partial last warp has fewer than 32). `lane` is the lane a runtime call is for.
     const uint32_t* lane_tids = nullptr;
     uint32_t lanes = 0;
+    // Warp code: the global range hit before the last one (only compiled code reads and writes it: a kernel reading
+    // two allocations in turn then hits both).
+    uint64_t cache2_base = 1, cache2_size = 0;
 };
 
 // Field offsets the compiled code uses (the lowering reads them through these names).
@@ -81,7 +84,8 @@ inline constexpr unsigned kThreadRuntime = 0, kThreadWarp = 8, kThreadParams = 1
                           kThreadTid = 64, kThreadNtid = 76, kThreadCtaid = 88, kThreadNctaid = 100, kThreadLane = 112,
                           kThreadWarpId = 116, kThreadSharedBytes = 120, kThreadReservedShared = 124,
                           kThreadLocalBytes = 128, kThreadParamsBytes = 132, kThreadDynamicShared = 136,
-                          kThreadFaultSite = 140, kThreadState = 144, kThreadLaneTids = 152, kThreadLanes = 160;
+                          kThreadFaultSite = 140, kThreadState = 144, kThreadLaneTids = 152, kThreadLanes = 160,
+                          kThreadCache2Base = 168, kThreadCache2Size = 176;
 // The state's fields: where the thread resumes; the barrier it waits at; the warp collective it waits at (an index
 // into CompiledKernel::collectives), with its operands (member mask, a, b, c, predicate) and, once it ran, its
 // results (value, predicate); then the saved registers.
@@ -103,6 +107,7 @@ static_assert(offsetof(CompiledThread, fault_site) == kThreadFaultSite);
 static_assert(offsetof(CompiledThread, state) == kThreadState);
 static_assert(offsetof(CompiledThread, lane_tids) == kThreadLaneTids);
 static_assert(offsetof(CompiledThread, lanes) == kThreadLanes);
+static_assert(offsetof(CompiledThread, cache2_size) == kThreadCache2Size);
 
 // What compiled code calls in ptxsim.
 //   - translate: the spaces it takes are ptx::StateSpace's values: Generic, Global, Shared, Local, Const, Param (of

@@ -33,7 +33,24 @@ bool BlockRunner::run_block_warps(uint64_t linear_id, const CompiledKernel& kern
     t.params_bytes = static_cast<uint32_t>(m_launch.params.size());
     t.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
     const uint32_t warps = static_cast<uint32_t>(m_warps.size());
-    m_lane_tids.assign(size_t(warps) * 96, 0);
+    // Every block of the launch has the same shape: the lanes' thread ids once per runner (counted, not divided).
+    if (m_lane_tids.size() != size_t(warps) * 96) {
+        m_lane_tids.assign(size_t(warps) * 96, 0);
+        uint32_t x = 0, y = 0, z = 0;
+        for (uint32_t thread = 0; thread < m_block.nthreads; ++thread) {
+            uint32_t* tids = m_lane_tids.data() + size_t(thread / 32) * 96 + thread % 32;
+            tids[0] = x;
+            tids[32] = y;
+            tids[64] = z;
+            if (++x == cfg.block.x) {
+                x = 0;
+                if (++y == cfg.block.y) {
+                    y = 0;
+                    ++z;
+                }
+            }
+        }
+    }
     for (uint32_t wi = 0; wi < warps; ++wi) {
         Warp& w = m_warps[wi];
         const uint64_t cache_base = w.cache_base, cache_size = w.cache_size;
@@ -44,13 +61,6 @@ bool BlockRunner::run_block_warps(uint64_t linear_id, const CompiledKernel& kern
         w.first_thread = wi * 32;
         w.cache_base = cache_base;
         w.cache_size = cache_size;
-        uint32_t* tids = m_lane_tids.data() + size_t(wi) * 96;
-        for (uint32_t l = 0; l < 32 && wi * 32 + l < m_block.nthreads; ++l) {
-            const uint32_t thread = wi * 32 + l;
-            tids[l] = thread % cfg.block.x;
-            tids[32 + l] = (thread / cfg.block.x) % cfg.block.y;
-            tids[64 + l] = thread / (cfg.block.x * cfg.block.y);
-        }
     }
     const uint32_t stride = kernel.state_bytes; // a kernel with barriers: each warp's state
     if (stride) {

@@ -222,6 +222,33 @@ TEST(WarpLowering, SharedMemoryAndVectorAccess) {
 )");
 }
 
+TEST(WarpLowering, HalfWarpRowsAndWords) {
+    // Both half-warps write the same 16 words (the upper half's stay), each half one word (lane 15's and lane 31's),
+    // then read them back as rows and as words; a 64-bit row of global memory too; and the same with a lane missing.
+    const char* body = R"(
+    mov.u32 %r10, sm;
+    and.b32 %r7, %r1, 15;
+    shl.b32 %r11, %r7, 2;
+    add.u32 %r12, %r10, %r11;
+    st.shared.u32 [%r12+8], %r5;
+    shr.u32 %r8, %r1, 4;
+    shl.b32 %r13, %r8, 2;
+    add.u32 %r14, %r10, %r13;
+    st.shared.u32 [%r14+256], %r5;
+    ld.shared.u32 %r6, [%r12+8];
+    ld.shared.u32 %r15, [%r14+256];
+    add.u32 %r6, %r6, %r15;
+    and.b32 %r16, %r1, 0xfffffffe;
+    mul.wide.u32 %rd6, %r16, 4;
+    add.s64 %rd7, %rd2, %rd6;
+    ld.global.u64 %rd8, [%rd7];
+    cvt.u32.u64 %r17, %rd8;
+    add.u32 %r6, %r6, %r17;
+)";
+    expect_warp_matches(body, 32, 4);
+    expect_warp_matches(body, 31, 4);
+}
+
 TEST(WarpLowering, MemoryFaultInOneLane) {
     // Lane 5 of each warp (and lane 9 after it) reads far outside every allocation: the launch's error is the
     // interpreter's, naming the first faulting lane's thread.
