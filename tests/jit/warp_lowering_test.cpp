@@ -298,6 +298,34 @@ TEST(WarpLowering, BarrierWithEveryLane) {
                         96, 2);
 }
 
+TEST(WarpLowering, BarriersInAUniformLoop) {
+    // A loop whose trip count is the block's (uniform), a barrier on each side of a shared-memory exchange; a partial
+    // last warp too (48 threads: warp 1 has 16 lanes).
+    const char* body = R"(
+    mov.u32 %r10, sm;
+    shl.b32 %r11, %r1, 2;
+    add.u32 %r12, %r10, %r11;
+    sub.u32 %r13, %r3, 1;
+    sub.u32 %r14, %r13, %r1;
+    shl.b32 %r15, %r14, 2;
+    add.u32 %r16, %r10, %r15;
+    mov.u32 %r6, %r5;
+    mov.u32 %r20, 0;
+    shr.u32 %r21, %r3, 3;
+LOOP:
+    st.shared.u32 [%r12], %r6;
+    bar.sync 0;
+    ld.shared.u32 %r17, [%r16];
+    mad.lo.u32 %r6, %r6, 3, %r17;
+    bar.sync 0;
+    add.u32 %r20, %r20, 1;
+    setp.lt.u32 %p1, %r20, %r21;
+    @%p1 bra LOOP;
+)";
+    expect_warp_matches(body, 64, 2);
+    expect_warp_matches(body, 48, 3);
+}
+
 TEST(WarpLowering, BarrierUnderDivergenceFallsBack) {
     // The lower half of each warp skips the barrier and exits; the barrier then completes with the others. Not warp
     // code (a divergent branch may skip the barrier), and the answer is the interpreter's.
