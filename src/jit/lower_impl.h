@@ -102,6 +102,12 @@ public:
     LLVMValueRef per_lane(LLVMTypeRef result, const std::vector<LLVMValueRef>& args,
                           const std::function<LLVMValueRef(const std::vector<LLVMValueRef>&)>& call);
     Status lower_memory_warp(const ptx::MemoryAccess& op);
+    // BODY for each lane the instruction runs for, in lane order (LANE: an i32; the thread's `lane` field set to it
+    // for the runtime's faults). BODY gives RESULTS i64 values for its lane; they come back as <32 x i64> vectors.
+    Expected<std::vector<LLVMValueRef>>
+    each_lane(unsigned results, const std::function<Expected<std::vector<LLVMValueRef>>(LLVMValueRef lane)>& body);
+    // Warp code: V's element LANE (an i32 value), or V itself when it is a scalar.
+    LLVMValueRef element_of(LLVMValueRef v, LLVMValueRef lane);
 
     // Family lowerings (each refuses what it does not lower yet).
     // cvt.sat between integers (lower_int.cpp): A of type FROM clamped into TO's range, as a TO.

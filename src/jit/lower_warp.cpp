@@ -35,6 +35,46 @@ LLVMValueRef Lowering::per_lane(LLVMTypeRef result, const std::vector<LLVMValueR
     return out;
 }
 
+LLVMValueRef Lowering::element_of(LLVMValueRef v, LLVMValueRef lane) {
+    return ir.lanes(v) ? ir.llvm().LLVMBuildExtractElement(ir.builder(), v, lane, "") : v;
+}
+
+Expected<std::vector<LLVMValueRef>>
+Lowering::each_lane(unsigned results, const std::function<Expected<std::vector<LLVMValueRef>>(LLVMValueRef)>& body) {
+    LLVMTypeRef wide = ir.vector_of(ir.i64);
+    std::vector<LLVMValueRef> words;
+    for (unsigned k = 0; k < results; ++k) {
+        words.push_back(ir.words(ir.kLanes));
+        ir.store(ir.llvm().LLVMConstNull(wide), words.back(), 8);
+    }
+    LLVMValueRef counter = ir.zeroed_slot(ir.i32);
+    ir.store(ir.constant(ir.i32, 0), counter, 4);
+    LLVMBasicBlockRef head = ir.new_block("lanes"), check = ir.new_block(""), run = ir.new_block("lane");
+    LLVMBasicBlockRef next = ir.new_block(""), done = ir.new_block("");
+    ir.br(head);
+    ir.position(head);
+    LLVMValueRef lane = ir.load(ir.i32, counter, 4);
+    ir.cond_br(ir.icmp(abi::D4R_LLVMIntEQ, lane, ir.constant(ir.i32, ir.kLanes)), done, check);
+    ir.position(check);
+    ir.cond_br(
+        ir.icmp(abi::D4R_LLVMIntNE, ir.and_(ir.lshr(m_exec, lane), ir.constant(ir.i32, 1)), ir.constant(ir.i32, 0)),
+        run, next);
+    ir.position(run);
+    ir.store(lane, ir.field(m_thread, ptxsim::kThreadLane), 4);
+    std::vector<LLVMValueRef> out = D4R_TRY(body(lane));
+    if (out.size() != results) return refuse("internal: a lane's results");
+    LLVMValueRef at = ir.mul(ir.zext(lane, ir.i64), ir.constant(ir.i64, 8));
+    for (unsigned k = 0; k < results; ++k) ir.store(out[k], ir.byte_offset(words[k], at), 8);
+    ir.br(next);
+    ir.position(next);
+    ir.store(ir.add(lane, ir.constant(ir.i32, 1)), counter, 4);
+    ir.br(head);
+    ir.position(done);
+    std::vector<LLVMValueRef> vectors;
+    for (LLVMValueRef w : words) vectors.push_back(ir.load(wide, w, 8));
+    return vectors;
+}
+
 // --- the active mask ---
 
 // The merges: every label, and the fall-through of every branch back to a label (find_loops), in body order.
@@ -139,9 +179,7 @@ Status Lowering::warp_exit() {
 }
 
 Status Lowering::warp_refusals(const ptx::TypedInstruction& typed) {
-    if (std::holds_alternative<ptx::Atomic>(typed)) return refuse("atomics are not in warp code yet");
     if (std::holds_alternative<ptx::AsyncCopy>(typed)) return refuse("cp.async is not in warp code yet");
-    if (std::holds_alternative<ptx::TextureOp>(typed)) return refuse("textures and surfaces are not in warp code yet");
     if (std::holds_alternative<ptx::WarpCollective>(typed)) return refuse("warp collectives are not in warp code yet");
     if (std::holds_alternative<ptx::MatrixOp>(typed)) return refuse("mma and ldmatrix are not in warp code yet");
     if (const auto* c = std::get_if<ptx::Control>(&typed)) {
