@@ -187,9 +187,15 @@ Status Lowering::lower_async(const ptx::AsyncCopy& op) {
     }
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeCpAsync);
     LLVMTypeRef params[5] = {ir.ptr, ir.i32, ir.i64, ir.i64, ir.i32};
-    LLVMValueRef done = ir.call(ir.llvm().LLVMFunctionType(ir.i32, params, 5, 0), fn,
-                                {m_thread, ir.constant(ir.i32, op.bytes), dst.value, src.value, size});
-    fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+    // One lane's copy (warp code: each lane in lane order, as the interpreter does them).
+    auto copy = [&](LLVMValueRef lane) -> Expected<std::vector<LLVMValueRef>> {
+        auto at = [&](LLVMValueRef v) { return lane ? element_of(v, lane) : v; };
+        LLVMValueRef done = ir.call(ir.llvm().LLVMFunctionType(ir.i32, params, 5, 0), fn,
+                                    {m_thread, ir.constant(ir.i32, op.bytes), at(dst.value), at(src.value), at(size)});
+        fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+        return std::vector<LLVMValueRef>{};
+    };
+    D4R_TRY(warp ? each_lane(0, copy) : copy(nullptr));
     return ok_status();
 }
 

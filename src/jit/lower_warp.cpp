@@ -179,7 +179,6 @@ Status Lowering::warp_exit() {
 }
 
 Status Lowering::warp_refusals(const ptx::TypedInstruction& typed) {
-    if (std::holds_alternative<ptx::AsyncCopy>(typed)) return refuse("cp.async is not in warp code yet");
     if (std::holds_alternative<ptx::WarpCollective>(typed)) return refuse("warp collectives are not in warp code yet");
     if (std::holds_alternative<ptx::MatrixOp>(typed)) return refuse("mma and ldmatrix are not in warp code yet");
     if (const auto* c = std::get_if<ptx::Control>(&typed)) {
