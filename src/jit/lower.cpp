@@ -616,8 +616,10 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     for (const ast::Instruction& in : function.instructions) {
         const ptx::Modifiers m(in.opcode);
         const std::string_view base = m.base();
-        barriers = barriers || base == "bar" || base == "barrier" || base == "shfl" || base == "vote" ||
-                   base == "match" || base == "redux" || base == "activemask" || base == "mma" || base == "ldmatrix";
+        // (Warp code stops at barriers only: it refuses the collectives but activemask, which is its active mask.)
+        barriers = barriers || base == "bar" || base == "barrier" ||
+                   (!warp && (base == "shfl" || base == "vote" || base == "match" || base == "redux" ||
+                              base == "activemask" || base == "mma" || base == "ldmatrix"));
         // shfl reads the register of its first source in other lanes too: every stop keeps it.
         if (base == "shfl" && in.operands.size() > 1 && in.operands[1].kind == ast::OperandKind::Name)
             m_shuffled.push_back(in.operands[1].name);

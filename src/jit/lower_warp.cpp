@@ -179,7 +179,8 @@ Status Lowering::warp_exit() {
 }
 
 Status Lowering::warp_refusals(const ptx::TypedInstruction& typed) {
-    if (std::holds_alternative<ptx::WarpCollective>(typed)) return refuse("warp collectives are not in warp code yet");
+    if (const auto* c = std::get_if<ptx::WarpCollective>(&typed); c && c->op != ptx::WarpCollective::Op::ActiveMask)
+        return refuse("warp collectives are not in warp code yet");
     if (std::holds_alternative<ptx::MatrixOp>(typed)) return refuse("mma and ldmatrix are not in warp code yet");
     if (const auto* c = std::get_if<ptx::Control>(&typed)) {
         if (c->op == ptx::Control::Op::Brx) return refuse("brx.idx is not in warp code yet");
@@ -217,6 +218,11 @@ Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedIn
         if (c->op == ptx::Control::Op::Exit || c->op == ptx::Control::Op::Ret) return warp_exit();
     }
     (void)statement;
+    // activemask: the interpreter's active group at this pc (the guard aside), which is the active mask here.
+    if (const auto* c = std::get_if<ptx::WarpCollective>(&typed); c && c->op == ptx::WarpCollective::Op::ActiveMask) {
+        if (in.operands.empty()) return refuse("activemask without a destination");
+        return assign(in.operands[0], Type::B32, active);
+    }
     // A guarded instruction runs when a lane runs it (nothing happens for none: no fault, no runtime call).
     LLVMBasicBlockRef after = nullptr;
     if (!in.guard.empty()) {

@@ -198,6 +198,23 @@ TEST(WarpLowering, GuardedStores) {
 )");
 }
 
+TEST(WarpLowering, ActiveMaskUnderDivergence) {
+    expect_warp_matches(R"(
+    setp.lt.u32 %p1, %r5, 1000;
+    @%p1 bra ELSE;
+    activemask.b32 %r6;
+    bra END;
+ELSE:
+    and.b32 %r7, %r5, 1;
+    setp.eq.u32 %p2, %r7, 0;
+    @%p2 activemask.b32 %r6;
+END:
+    activemask.b32 %r8;
+    xor.b32 %r6, %r6, %r8;
+)",
+                        40, 2);
+}
+
 TEST(WarpLowering, PartialWarp) {
     expect_warp_matches(kIfElse, 40, 3);
     expect_warp_matches(kIfElse, 17, 2);
