@@ -123,7 +123,8 @@ Expected<Lowering::Reg> Lowering::reg(std::string_view name) {
             Reg r;
             r.type = t;
             r.bits = t == Type::Pred ? 1 : ptx::type_bits(t) == 64 ? 64 : 32;
-            r.slot = ir.zeroed_slot(slot_type(r.bits));
+            r.uniform = uniform_register(name);
+            r.slot = ir.zeroed_slot(reg_type(r));
             it->range_regs.emplace(std::string(name), r);
             return r;
         }
@@ -182,8 +183,14 @@ Expected<LLVMValueRef> Lowering::special(std::string_view name) {
 
 LLVMTypeRef Lowering::slot_type(unsigned bits) { return warp ? ir.vector_of(ir.int_type(bits)) : ir.int_type(bits); }
 
+LLVMTypeRef Lowering::reg_type(const Reg& r) { return r.uniform ? ir.int_type(r.bits) : slot_type(r.bits); }
+
+bool Lowering::uniform_register(std::string_view name) const {
+    return warp && m_uniform_known && !m_divergent.contains(name);
+}
+
 LLVMValueRef Lowering::slot_value(const Reg& r, Type t) {
-    LLVMValueRef v = ir.load(slot_type(r.bits), r.slot);
+    LLVMValueRef v = ir.load(reg_type(r), r.slot);
     if (t == Type::Pred) return v;
     const unsigned bits = ptx::type_bits(t);
     v = ir.resize(v, bits, false); // the interpreter reads the low bits of the slot
@@ -234,25 +241,27 @@ Status Lowering::assign(const ast::Operand& d, Type t, LLVMValueRef v) {
     if (d.kind != ast::OperandKind::Name || d.negated) return refuse("expected a destination register");
     if (d.name == "_") return ok_status();
     Reg r = D4R_TRY(reg(d.name));
-    // Warp code writes the lanes the instruction runs for; the others keep their value.
-    auto put = [&](LLVMValueRef x) {
-        if (warp) {
+    // Warp code writes the lanes the instruction runs for; the others keep their value. A uniform register is
+    // written by all lanes alike (no branch diverges, its guard is uniform: every lane runs it or none).
+    auto put = [&](LLVMValueRef x) -> Status {
+        if (warp && r.uniform && ir.lanes(x))
+            return refuse(fmt::format("internal: uniform register '{}' written with a value per lane", d.name));
+        if (warp && !r.uniform) {
             if (!ir.lanes(x)) x = ir.splat(x);
             if (m_guarded || m_waiting_live.contains(d.name))
-                x = ir.select(exec_lanes(), x, ir.load(slot_type(r.bits), r.slot));
+                x = ir.select(exec_lanes(), x, ir.load(reg_type(r), r.slot));
         }
         ir.store(x, r.slot);
+        return ok_status();
     };
     if (t == Type::Pred) {
         if (r.bits != 1) return refuse(fmt::format("'{}' is not a predicate", d.name));
-        put(v);
-        return ok_status();
+        return put(v);
     }
     if (r.bits == 1) return refuse(fmt::format("'{}' is a predicate", d.name));
     if (ptx::type_bits(t) > r.bits) return refuse(fmt::format("'{}' is narrower than .{}", d.name, type_name(t)));
     if (t == Type::F32 || t == Type::F64) v = ir.bitcast(v, ir.int_type(ptx::type_bits(t)));
-    put(ir.resize(v, r.bits, ptx::is_signed(t)));
-    return ok_status();
+    return put(ir.resize(v, r.bits, ptx::is_signed(t)));
 }
 
 // --- declarations ---
@@ -270,7 +279,8 @@ Status Lowering::declare(const ast::Variable& v, uint32_t index) {
         Reg r;
         r.type = t;
         r.bits = t == Type::Pred ? 1 : ptx::type_bits(t) == 64 ? 64 : 32;
-        r.slot = ir.zeroed_slot(slot_type(r.bits));
+        r.uniform = uniform_register(v.name);
+        r.slot = ir.zeroed_slot(reg_type(r));
         scope.regs[v.name] = r;
         return ok_status();
     }
@@ -391,13 +401,13 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
     for (std::string_view name : m_liveness->live_after(m_index)) {
         auto r = reg(name);
         if (!r) continue; // not a register (a label, variable or special register)
-        saved.push_back(Saved{*r, state_offset(*r), warp && !m_divergent.contains(name)});
+        saved.push_back(Saved{*r, state_offset(*r), warp && m_uniform_known && !m_divergent.contains(name)});
     }
     LLVMValueRef first =
         warp ? ir.intrinsic("llvm.cttz", {ir.i32}, {ir.load(ir.i32, m_active, 4), ir.constant(ir.i1, 0)}) : nullptr;
     for (const auto& [r, offset, word] : saved) {
-        LLVMValueRef v = ir.load(slot_type(r.bits), r.slot);
-        if (word) v = ir.llvm().LLVMBuildExtractElement(ir.builder(), v, first, "");
+        LLVMValueRef v = ir.load(reg_type(r), r.slot);
+        if (word && ir.lanes(v)) v = ir.llvm().LLVMBuildExtractElement(ir.builder(), v, first, "");
         ir.store(v, ir.field(state, offset), 1);
     }
     if (warp) ir.store(ir.load(ir.i32, m_active, 4), ir.field(state, ptxsim::kStateMember), 4);
@@ -413,10 +423,12 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
     ir.position(restore);
     LLVMValueRef state_again = thread_ptr(ptxsim::kThreadState);
     for (const auto& [r, offset, word] : saved) {
-        if (word)
-            ir.store(ir.splat(ir.load(ir.int_type(r.bits), ir.field(state_again, offset), 1)), r.slot);
-        else
-            ir.store(ir.load(slot_type(r.bits), ir.field(state_again, offset), 1), r.slot);
+        if (word) {
+            LLVMValueRef x = ir.load(ir.int_type(r.bits), ir.field(state_again, offset), 1);
+            ir.store(r.uniform ? x : ir.splat(x), r.slot);
+        } else {
+            ir.store(ir.load(reg_type(r), ir.field(state_again, offset), 1), r.slot);
+        }
     }
     if (warp) ir.store(ir.load(ir.i32, ir.field(state_again, ptxsim::kStateMember), 4), m_active, 4);
     ir.br(after);
@@ -550,7 +562,7 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
         break;
     }
     m_statement = statement;
-    if (warp) return warp_instruction(*in, *typed, statement);
+    if (warp) return warp_instruction(*in, *typed);
 
     LLVMBasicBlockRef after = nullptr;
     if (!in->guard.empty()) {
@@ -630,6 +642,10 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         // so a kernel with barriers is warp code only where no branch can diverge.
         if (auto why = divergent_branch(function); !why.empty())
             return Error(ErrorCode::Unsupported, fmt::format("a kernel with barriers and {}", why));
+    }
+    // Warp code where no branch diverges: the uniform registers as scalars.
+    if (warp && divergent_branch(function).empty()) {
+        m_uniform_known = true;
         m_divergent = divergent_registers(function);
     }
     if (barriers) {

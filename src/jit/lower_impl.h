@@ -130,7 +130,8 @@ private:
     struct Reg {
         LLVMValueRef slot = nullptr;
         Type type = Type::None;
-        unsigned bits = 32; // the slot: 1 (a predicate), 32 or 64
+        unsigned bits = 32;   // the slot: 1 (a predicate), 32 or 64
+        bool uniform = false; // warp code: one value for every lane (a scalar slot)
     };
     struct Range {
         Type type = Type::None;
@@ -171,6 +172,8 @@ private:
     Status lower_branch_table(const ast::Instruction& in);
     void poll_watchdog();
     LLVMTypeRef slot_type(unsigned bits); // a register's slot: iBITS, or <32 x iBITS> in warp code
+    LLVMTypeRef reg_type(const Reg& r);   // R's slot (a uniform register's is a scalar in warp code too)
+    bool uniform_register(std::string_view name) const;
     // Warp code's control flow (lower_warp.cpp).
     void make_merges();
     const Merge* merge_at(size_t key) const;
@@ -178,7 +181,7 @@ private:
     void enter_merge(const Merge& m); // at M's block: its waiting lanes join
     Status warp_branch(const Label& target);
     Status warp_exit();
-    Status warp_instruction(const ast::Instruction& in, const ptx::TypedInstruction& typed, size_t statement);
+    Status warp_instruction(const ast::Instruction& in, const ptx::TypedInstruction& typed);
     Status warp_refusals(const ptx::TypedInstruction& typed);
     void find_loops();
     Status lower_barrier(const ptx::Control& op);
@@ -226,8 +229,9 @@ private:
     bool m_guarded = false; // the current instruction has a guard
     // Warp code: the block's shared memory and its size, loaded once at the function's entry.
     LLVMValueRef m_shared = nullptr, m_shared_bytes = nullptr;
-    // Warp code with barriers (no branch diverges): the registers that may differ between lanes; every other one
-    // is kept at a stop as one word.
+    // Warp code where no branch diverges (m_uniform_known): the registers that may differ between lanes; every
+    // other one is a scalar (one value for all lanes that have not exited: uniformity.h).
+    bool m_uniform_known = false;
     std::unordered_set<std::string_view> m_divergent;
     // The registers some lane waiting at a merge may still read (live there): a write by the active lanes keeps the
     // others' values. Any other register is written in every lane (the inactive lanes never read it again).

@@ -54,7 +54,7 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
     }
     Reg r = D4R_TRY(reg(o.name));
     if (r.bits == 1) return refuse(fmt::format("predicate '{}' as an address", o.name));
-    LLVMValueRef base = ir.load(slot_type(r.bits), r.slot);
+    LLVMValueRef base = ir.load(reg_type(r), r.slot);
     a.narrow = r.bits == 32;
     a.base = base;
     a.offset = r.bits == 32 ? offset & 0xffffffffu : offset;
@@ -285,9 +285,15 @@ Status Lowering::lower_move(const ptx::Move& op) {
         auto from = reg(src.name);
         auto to = reg(in.operands[0].name);
         if (from && to && from->bits == to->bits && from->bits != 1) {
-            LLVMValueRef v = ir.load(slot_type(from->bits), from->slot);
-            if (warp && (m_guarded || m_waiting_live.contains(in.operands[0].name)))
-                v = ir.select(exec_lanes(), v, ir.load(slot_type(to->bits), to->slot));
+            LLVMValueRef v = ir.load(reg_type(*from), from->slot);
+            if (warp && to->uniform && !from->uniform)
+                return refuse(
+                    fmt::format("internal: uniform register '{}' written with a value per lane", in.operands[0].name));
+            if (warp && !to->uniform) {
+                if (from->uniform) v = ir.splat(v);
+                if (m_guarded || m_waiting_live.contains(in.operands[0].name))
+                    v = ir.select(exec_lanes(), v, ir.load(reg_type(*to), to->slot));
+            }
             ir.store(v, to->slot);
             return ok_status();
         }

@@ -193,7 +193,7 @@ Status Lowering::warp_refusals(const ptx::TypedInstruction& typed) {
     return ok_status();
 }
 
-Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedInstruction& typed, size_t statement) {
+Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedInstruction& typed) {
     D4R_TRY(warp_refusals(typed));
     m_guarded = !in.guard.empty();
     LLVMValueRef active = ir.load(ir.i32, m_active, 4);
@@ -217,7 +217,6 @@ Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedIn
         }
         if (c->op == ptx::Control::Op::Exit || c->op == ptx::Control::Op::Ret) return warp_exit();
     }
-    (void)statement;
     // activemask: the interpreter's active group at this pc (the guard aside), which is the active mask here.
     if (const auto* c = std::get_if<ptx::WarpCollective>(&typed); c && c->op == ptx::WarpCollective::Op::ActiveMask) {
         if (in.operands.empty()) return refuse("activemask without a destination");
