@@ -8,7 +8,8 @@
 //     its exit or its next block barrier; once every thread that has not exited waits at the barrier, they
 //     all run on in the same order. So a compiled kernel must not depend on threads running together
 //     between barriers (no warp collectives, no waits on another thread): the compiler only compiles
-//     kernels for which that holds.
+//     kernels for which that holds. A warp kernel (CompiledKernel::warp) runs a whole warp per call instead
+//     (compiled_warp_runner.cpp): the block's warps one after the other, each up to its end or its next barrier.
 //   - Memory goes through the interpreter's address translation (CompiledRuntime::translate): the same
 //     windows, ranges and faults. A fault stops the block; the launch reports it as the interpreter does,
 //     naming the instruction's line (CompiledKernel::sites).
