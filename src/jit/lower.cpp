@@ -640,8 +640,8 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     if (warp && barriers) {
         // Warp code stops at a barrier with every lane that has not exited (the runner resumes the warp as a whole),
         // so a kernel with barriers is warp code only where no branch can diverge.
-        if (auto why = divergent_branch(function); !why.empty())
-            return Error(ErrorCode::Unsupported, fmt::format("a kernel with barriers and {}", why));
+        if (auto why = barrier_under_divergence(function); !why.empty())
+            return Error(ErrorCode::Unsupported, fmt::format("a barrier under divergence: {}", why));
     }
     // Warp code where no branch diverges: the uniform registers as scalars.
     if (warp && divergent_branch(function).empty()) {

@@ -24,4 +24,12 @@ std::string divergent_branch(const ptx::ast::Function& f);
 // divergent_branch() is "", every other register holds one value in all of them).
 std::unordered_set<std::string_view> divergent_registers(const ptx::ast::Function& f);
 
+// "" when no barrier of F can be reached while lanes of its warp that have not exited wait elsewhere (warp code's
+// schedule, lower.h); otherwise why not ("line N: 'bar.sync 0' may be reached while lanes wait at ..."). Each branch
+// that may diverge leaves lanes waiting over a region of the body: from the branch to its label (forward), or the
+// loop from its label to the branch (backward); a region grows to every branch inside it that leaves it (the
+// others run on while the lanes wait), and a register written inside one may differ between lanes (so branches it
+// decides may diverge too), up to a fixed point. A barrier inside no region sees every lane.
+std::string barrier_under_divergence(const ptx::ast::Function& f);
+
 } // namespace d4r::jit
