@@ -36,8 +36,8 @@ struct LoweredKernel {
 // lowest-pc group. Exit removes lanes, a guard narrows the lanes an instruction writes. Memory: one check of every
 // lane's address against the window (then a gather or scatter), the runtime's translate lane by lane in lane order
 // otherwise (the first faulting lane reports); runtime numerics helpers are called lane by lane. Refused (Unsupported,
-// the kernel then compiles per thread): collectives, clocks, brx.idx, bar.red, and barriers in a kernel where a
-// branch may diverge (uniformity.h). Atomics, textures and cp.async run lane by lane in lane order.
+// the kernel then compiles per thread): collectives, clocks, brx.idx, bar.red, and a barrier that may be reached
+// while lanes wait elsewhere (uniformity.h). Atomics, textures and cp.async run lane by lane in lane order.
 Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
                                      bool warp = false);
 
