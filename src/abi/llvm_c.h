@@ -22,6 +22,7 @@ typedef struct d4r_llvm_value* LLVMValueRef;
 typedef struct d4r_llvm_basic_block* LLVMBasicBlockRef;
 typedef struct d4r_llvm_builder* LLVMBuilderRef;
 typedef struct d4r_llvm_error* LLVMErrorRef; /* null: success */
+typedef struct d4r_llvm_attribute* LLVMAttributeRef;
 typedef struct d4r_llvm_orc_ts_context* LLVMOrcThreadSafeContextRef;
 typedef struct d4r_llvm_orc_ts_module* LLVMOrcThreadSafeModuleRef;
 typedef struct d4r_llvm_orc_lljit_builder* LLVMOrcLLJITBuilderRef;
@@ -63,6 +64,8 @@ enum {
     D4R_LLVMRealUNE,
     D4R_LLVMRealPredicateTrue
 };
+/* LLVMTypeKind (llvm-c/Core.h): the one d4r tests for. */
+enum { D4R_LLVMVectorTypeKind = 13 };
 /* LLVMVerifierFailureAction: return a status, print nothing. */
 enum { D4R_LLVMReturnStatusAction = 2 };
 
@@ -167,7 +170,17 @@ enum { D4R_LLVMReturnStatusAction = 2 };
     X(LLVMConstNull, LLVMValueRef, (LLVMTypeRef))                                                                      \
     X(LLVMBuildSwitch, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMBasicBlockRef, unsigned))                      \
     X(LLVMAddCase, void, (LLVMValueRef, LLVMValueRef, LLVMBasicBlockRef))                                              \
-    X(LLVMArrayType, LLVMTypeRef, (LLVMTypeRef, unsigned))
+    X(LLVMArrayType, LLVMTypeRef, (LLVMTypeRef, unsigned))                                                             \
+    X(LLVMVectorType, LLVMTypeRef, (LLVMTypeRef, unsigned))                                                            \
+    X(LLVMGetTypeKind, int, (LLVMTypeRef))                                                                             \
+    X(LLVMGetElementType, LLVMTypeRef, (LLVMTypeRef))                                                                  \
+    X(LLVMGetVectorSize, unsigned, (LLVMTypeRef))                                                                      \
+    X(LLVMGetUndef, LLVMValueRef, (LLVMTypeRef))                                                                       \
+    X(LLVMBuildInsertElement, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, LLVMValueRef, const char*))   \
+    X(LLVMBuildExtractElement, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                \
+    X(LLVMBuildShuffleVector, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, LLVMValueRef, const char*))   \
+    X(LLVMCreateStringAttribute, LLVMAttributeRef, (LLVMContextRef, const char*, unsigned, const char*, unsigned))     \
+    X(LLVMAddAttributeAtIndex, void, (LLVMValueRef, unsigned, LLVMAttributeRef))
 
 #define D4R_LLVM_C_PFN(name, ret, params) typedef ret(*PFN_##name) params;
 D4R_LLVM_C_FUNCTIONS(D4R_LLVM_C_PFN)

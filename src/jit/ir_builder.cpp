@@ -1,6 +1,7 @@
 // The C++ face over LLVM's C API (see ir_builder.h).
 #include "jit/ir_builder.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace d4r::jit {
@@ -43,6 +44,52 @@ LLVMTypeRef IrBuilder::int_type(unsigned bits) const {
     }
 }
 
+LLVMValueRef IrBuilder::constant(LLVMTypeRef type, uint64_t value) {
+    if (m_l.LLVMGetTypeKind(type) == abi::D4R_LLVMVectorTypeKind)
+        return splat(m_l.LLVMConstInt(m_l.LLVMGetElementType(type), value, 0), m_l.LLVMGetVectorSize(type));
+    return m_l.LLVMConstInt(type, value, 0);
+}
+
+unsigned IrBuilder::lanes(LLVMValueRef v) const {
+    LLVMTypeRef t = m_l.LLVMTypeOf(v);
+    return m_l.LLVMGetTypeKind(t) == abi::D4R_LLVMVectorTypeKind ? m_l.LLVMGetVectorSize(t) : 0;
+}
+
+LLVMTypeRef IrBuilder::scalar_type(LLVMTypeRef t) const {
+    return m_l.LLVMGetTypeKind(t) == abi::D4R_LLVMVectorTypeKind ? m_l.LLVMGetElementType(t) : t;
+}
+
+LLVMTypeRef IrBuilder::shaped(LLVMTypeRef t, LLVMValueRef like) const {
+    const unsigned n = lanes(like);
+    if (n == 0 || m_l.LLVMGetTypeKind(t) == abi::D4R_LLVMVectorTypeKind) return t;
+    return m_l.LLVMVectorType(t, n);
+}
+
+LLVMValueRef IrBuilder::splat(LLVMValueRef scalar, unsigned n) {
+    LLVMTypeRef vt = m_l.LLVMVectorType(m_l.LLVMTypeOf(scalar), n);
+    LLVMValueRef one =
+        m_l.LLVMBuildInsertElement(m_builder, m_l.LLVMGetUndef(vt), scalar, m_l.LLVMConstInt(i32, 0, 0), "");
+    return m_l.LLVMBuildShuffleVector(m_builder, one, m_l.LLVMGetUndef(vt),
+                                      m_l.LLVMConstNull(m_l.LLVMVectorType(i32, n)), "");
+}
+
+void IrBuilder::unify(LLVMValueRef& a, LLVMValueRef& b) {
+    const unsigned na = lanes(a), nb = lanes(b);
+    if (na == nb) return;
+    if (na == 0) a = splat(a, nb);
+    if (nb == 0) b = splat(b, na);
+}
+
+LLVMValueRef IrBuilder::select(LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) {
+    const unsigned n = std::max({lanes(c), lanes(a), lanes(b)});
+    if (n) {
+        if (!lanes(c)) c = splat(c, n);
+        if (!lanes(a)) a = splat(a, n);
+        if (!lanes(b)) b = splat(b, n);
+    }
+    return m_l.LLVMBuildSelect(m_builder, c, a, b, "");
+}
+
 LLVMValueRef IrBuilder::f32_bits(uint32_t bits) { return bitcast(constant(i32, bits), f32); }
 LLVMValueRef IrBuilder::f64_bits(uint64_t bits) { return bitcast(constant(i64, bits), f64); }
 
@@ -67,7 +114,7 @@ LLVMValueRef IrBuilder::byte_offset(LLVMValueRef pointer, LLVMValueRef offset) {
 }
 
 LLVMValueRef IrBuilder::resize(LLVMValueRef v, unsigned bits, bool is_signed) {
-    const unsigned have = width(m_l.LLVMTypeOf(v));
+    const unsigned have = width(scalar_type(m_l.LLVMTypeOf(v)));
     if (have == bits) return v;
     if (have > bits) return trunc(v, int_type(bits));
     return is_signed ? sext(v, int_type(bits)) : zext(v, int_type(bits));
@@ -77,8 +124,20 @@ LLVMValueRef IrBuilder::intrinsic(std::string_view name, std::initializer_list<L
                                   std::initializer_list<LLVMValueRef> args) {
     const unsigned id = m_l.LLVMLookupIntrinsicID(name.data(), name.size());
     std::vector<LLVMTypeRef> types(overloads);
-    LLVMValueRef fn = m_l.LLVMGetIntrinsicDeclaration(m_module, id, types.data(), types.size());
     std::vector<LLVMValueRef> values(args);
+    // A vector argument: the intrinsic on vectors, every other value argument splatted (the i1 flag of ctlz and
+    // cttz is an immediate and stays one).
+    unsigned n = 0;
+    if (!name.starts_with("llvm.masked.")) // those are called with their vector types as they are
+        for (LLVMValueRef v : values) n = std::max(n, lanes(v));
+    if (n) {
+        for (LLVMTypeRef& t : types)
+            if (m_l.LLVMGetTypeKind(t) != abi::D4R_LLVMVectorTypeKind) t = m_l.LLVMVectorType(t, n);
+        const bool flag_last = name == "llvm.ctlz" || name == "llvm.cttz";
+        for (size_t k = 0; k < values.size(); ++k)
+            if (!lanes(values[k]) && !(flag_last && k + 1 == values.size())) values[k] = splat(values[k], n);
+    }
+    LLVMValueRef fn = m_l.LLVMGetIntrinsicDeclaration(m_module, id, types.data(), types.size());
     return m_l.LLVMBuildCall2(m_builder, m_l.LLVMGlobalGetValueType(fn), fn, values.data(),
                               static_cast<unsigned>(values.size()), "");
 }
@@ -91,7 +150,7 @@ LLVMValueRef IrBuilder::call(LLVMTypeRef fn_type, LLVMValueRef pointer, std::ini
 LLVMValueRef IrBuilder::zeroed_slot(LLVMTypeRef type) {
     m_l.LLVMPositionBuilderAtEnd(m_alloca_builder, m_alloca_block);
     LLVMValueRef slot = m_l.LLVMBuildAlloca(m_alloca_builder, type, "");
-    m_l.LLVMBuildStore(m_alloca_builder, m_l.LLVMConstInt(type, 0, 0), slot);
+    m_l.LLVMBuildStore(m_alloca_builder, m_l.LLVMConstNull(type), slot);
     return slot;
 }
 

@@ -37,9 +37,33 @@ public:
     LLVMTypeRef int_type(unsigned bits) const;
     unsigned width(LLVMTypeRef integer) const { return m_l.LLVMGetIntTypeWidth(integer); }
 
-    LLVMValueRef constant(LLVMTypeRef type, uint64_t value) const { return m_l.LLVMConstInt(type, value, 0); }
+    // An integer constant; of a vector type, VALUE in every lane.
+    LLVMValueRef constant(LLVMTypeRef type, uint64_t value);
     LLVMValueRef f32_bits(uint32_t bits);
     LLVMValueRef f64_bits(uint64_t bits);
+
+    // Vectors (the warp-wide lowering: one lane per element). Every operation above and below takes scalars and
+    // vectors alike: an operand that is a scalar where another is a vector is splatted, a cast to a scalar type of a
+    // vector casts each lane, an intrinsic with a vector argument is overloaded on vectors.
+    static constexpr unsigned kLanes = 32;
+    unsigned lanes(LLVMValueRef v) const; // 0 for a scalar
+    LLVMTypeRef scalar_type(LLVMTypeRef t) const;
+    LLVMTypeRef vector_of(LLVMTypeRef scalar, unsigned n = kLanes) { return m_l.LLVMVectorType(scalar, n); }
+    // T as a vector when LIKE is one (T itself when it already is a vector or LIKE is a scalar).
+    LLVMTypeRef shaped(LLVMTypeRef t, LLVMValueRef like) const;
+    LLVMValueRef splat(LLVMValueRef scalar, unsigned n = kLanes);
+    // Both as vectors when either is one.
+    void unify(LLVMValueRef& a, LLVMValueRef& b);
+    LLVMValueRef extract(LLVMValueRef v, unsigned lane) {
+        return m_l.LLVMBuildExtractElement(m_builder, v, m_l.LLVMConstInt(i32, lane, 0), "");
+    }
+    LLVMValueRef insert(LLVMValueRef v, LLVMValueRef x, unsigned lane) {
+        return m_l.LLVMBuildInsertElement(m_builder, v, x, m_l.LLVMConstInt(i32, lane, 0), "");
+    }
+    LLVMValueRef undef(LLVMTypeRef t) { return m_l.LLVMGetUndef(t); }
+    // A lane mask between its two forms: an i32 (bit k: lane k) and a <32 x i1>.
+    LLVMValueRef mask_to_bits(LLVMValueRef lanes) { return m_l.LLVMBuildBitCast(m_builder, lanes, i32, ""); }
+    LLVMValueRef mask_to_lanes(LLVMValueRef bits) { return m_l.LLVMBuildBitCast(m_builder, bits, vector_of(i1), ""); }
 
     // Blocks of the function being built.
     void set_function(LLVMValueRef fn) { m_function = fn; }
@@ -61,46 +85,97 @@ public:
     LLVMValueRef field(LLVMValueRef base, unsigned offset) { return byte_offset(base, constant(i64, offset)); }
 
     // Integer and float arithmetic.
-    LLVMValueRef add(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildAdd(m_builder, a, b, ""); }
-    LLVMValueRef sub(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildSub(m_builder, a, b, ""); }
-    LLVMValueRef mul(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildMul(m_builder, a, b, ""); }
-    LLVMValueRef udiv(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildUDiv(m_builder, a, b, ""); }
-    LLVMValueRef sdiv(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildSDiv(m_builder, a, b, ""); }
-    LLVMValueRef urem(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildURem(m_builder, a, b, ""); }
-    LLVMValueRef srem(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildSRem(m_builder, a, b, ""); }
-    LLVMValueRef shl(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildShl(m_builder, a, b, ""); }
-    LLVMValueRef lshr(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildLShr(m_builder, a, b, ""); }
-    LLVMValueRef ashr(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildAShr(m_builder, a, b, ""); }
-    LLVMValueRef and_(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildAnd(m_builder, a, b, ""); }
-    LLVMValueRef or_(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildOr(m_builder, a, b, ""); }
-    LLVMValueRef xor_(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildXor(m_builder, a, b, ""); }
+    LLVMValueRef add(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildAdd(m_builder, a, b, "");
+    }
+    LLVMValueRef sub(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildSub(m_builder, a, b, "");
+    }
+    LLVMValueRef mul(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildMul(m_builder, a, b, "");
+    }
+    LLVMValueRef udiv(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildUDiv(m_builder, a, b, "");
+    }
+    LLVMValueRef sdiv(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildSDiv(m_builder, a, b, "");
+    }
+    LLVMValueRef urem(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildURem(m_builder, a, b, "");
+    }
+    LLVMValueRef srem(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildSRem(m_builder, a, b, "");
+    }
+    LLVMValueRef shl(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildShl(m_builder, a, b, "");
+    }
+    LLVMValueRef lshr(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildLShr(m_builder, a, b, "");
+    }
+    LLVMValueRef ashr(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildAShr(m_builder, a, b, "");
+    }
+    LLVMValueRef and_(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildAnd(m_builder, a, b, "");
+    }
+    LLVMValueRef or_(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildOr(m_builder, a, b, "");
+    }
+    LLVMValueRef xor_(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildXor(m_builder, a, b, "");
+    }
     LLVMValueRef not_(LLVMValueRef a) { return m_l.LLVMBuildNot(m_builder, a, ""); }
-    LLVMValueRef fadd(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildFAdd(m_builder, a, b, ""); }
-    LLVMValueRef fsub(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildFSub(m_builder, a, b, ""); }
-    LLVMValueRef fmul(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildFMul(m_builder, a, b, ""); }
-    LLVMValueRef fdiv(LLVMValueRef a, LLVMValueRef b) { return m_l.LLVMBuildFDiv(m_builder, a, b, ""); }
+    LLVMValueRef fadd(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildFAdd(m_builder, a, b, "");
+    }
+    LLVMValueRef fsub(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildFSub(m_builder, a, b, "");
+    }
+    LLVMValueRef fmul(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildFMul(m_builder, a, b, "");
+    }
+    LLVMValueRef fdiv(LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
+        return m_l.LLVMBuildFDiv(m_builder, a, b, "");
+    }
     LLVMValueRef icmp(int predicate, LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
         return m_l.LLVMBuildICmp(m_builder, predicate, a, b, "");
     }
     LLVMValueRef fcmp(int predicate, LLVMValueRef a, LLVMValueRef b) {
+        unify(a, b);
         return m_l.LLVMBuildFCmp(m_builder, predicate, a, b, "");
     }
-    LLVMValueRef select(LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) {
-        return m_l.LLVMBuildSelect(m_builder, c, a, b, "");
-    }
+    LLVMValueRef select(LLVMValueRef c, LLVMValueRef a, LLVMValueRef b);
 
     // Conversions.
-    LLVMValueRef trunc(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildTrunc(m_builder, v, t, ""); }
-    LLVMValueRef zext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildZExt(m_builder, v, t, ""); }
-    LLVMValueRef sext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildSExt(m_builder, v, t, ""); }
+    LLVMValueRef trunc(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildTrunc(m_builder, v, shaped(t, v), ""); }
+    LLVMValueRef zext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildZExt(m_builder, v, shaped(t, v), ""); }
+    LLVMValueRef sext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildSExt(m_builder, v, shaped(t, v), ""); }
     // An integer to width BITS: truncated, or extended by SIGNED.
     LLVMValueRef resize(LLVMValueRef v, unsigned bits, bool is_signed);
-    LLVMValueRef bitcast(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildBitCast(m_builder, v, t, ""); }
-    LLVMValueRef int_to_ptr(LLVMValueRef v) { return m_l.LLVMBuildIntToPtr(m_builder, v, ptr, ""); }
-    LLVMValueRef fpext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildFPExt(m_builder, v, t, ""); }
-    LLVMValueRef fptrunc(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildFPTrunc(m_builder, v, t, ""); }
-    LLVMValueRef sitofp(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildSIToFP(m_builder, v, t, ""); }
-    LLVMValueRef uitofp(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildUIToFP(m_builder, v, t, ""); }
+    LLVMValueRef bitcast(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildBitCast(m_builder, v, shaped(t, v), ""); }
+    LLVMValueRef int_to_ptr(LLVMValueRef v) { return m_l.LLVMBuildIntToPtr(m_builder, v, shaped(ptr, v), ""); }
+    LLVMValueRef fpext(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildFPExt(m_builder, v, shaped(t, v), ""); }
+    LLVMValueRef fptrunc(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildFPTrunc(m_builder, v, shaped(t, v), ""); }
+    LLVMValueRef sitofp(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildSIToFP(m_builder, v, shaped(t, v), ""); }
+    LLVMValueRef uitofp(LLVMValueRef v, LLVMTypeRef t) { return m_l.LLVMBuildUIToFP(m_builder, v, shaped(t, v), ""); }
 
     // A call of the intrinsic NAME ("llvm.fma") overloaded on OVERLOADS.
     LLVMValueRef intrinsic(std::string_view name, std::initializer_list<LLVMTypeRef> overloads,

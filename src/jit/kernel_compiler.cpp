@@ -31,8 +31,23 @@ Expected<KernelCompiler*> KernelCompiler::instance() {
 
 KernelCompiler::~KernelCompiler() = default;
 
-Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::compile(const ptxsim::KernelSource& source) {
+Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::compile(const ptxsim::KernelSource& source,
+                                                                                bool warp) {
     std::lock_guard lock(m_mutex);
+    std::string why_not_warp = "warp code not asked for";
+    if (warp) {
+        auto compiled = compile_as(source, true);
+        if (compiled) return std::shared_ptr<const ptxsim::CompiledKernel>(std::move(*compiled));
+        why_not_warp = compiled.error().message(); // Unsupported, or (a bug) invalid IR: per thread then
+    }
+    auto compiled = compile_as(source, false);
+    if (!compiled) return std::move(compiled).error();
+    (*compiled)->why_not_warp = std::move(why_not_warp);
+    return std::shared_ptr<const ptxsim::CompiledKernel>(std::move(*compiled));
+}
+
+Expected<std::shared_ptr<ptxsim::CompiledKernel>> KernelCompiler::compile_as(const ptxsim::KernelSource& source,
+                                                                             bool warp) {
     const LlvmLibrary& l = m_llvm;
     const std::string name = fmt::format("d4r_kernel_{}", m_count++);
     abi::LLVMOrcThreadSafeContextRef ts_context = l.LLVMOrcCreateNewThreadSafeContext();
@@ -47,7 +62,7 @@ Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::compile(
     };
     Expected<LoweredKernel> lowered = [&] {
         IrBuilder ir(l, context, module);
-        return lower_kernel(ir, source, name.c_str());
+        return lower_kernel(ir, source, name.c_str(), warp);
     }();
     if (!lowered) return fail(std::move(lowered).error());
     char* message = nullptr;
@@ -73,7 +88,8 @@ Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::compile(
     kernel->sites = std::move(lowered->sites);
     kernel->state_bytes = lowered->state_bytes;
     kernel->collectives = std::move(lowered->collectives);
-    return std::shared_ptr<const ptxsim::CompiledKernel>(std::move(kernel));
+    kernel->warp = warp;
+    return kernel;
 }
 
 } // namespace d4r::jit

@@ -9,8 +9,6 @@ namespace d4r::jit {
 
 namespace ast = ptx::ast;
 
-namespace {
-
 // Whether IN's first operand is a destination it writes.
 bool writes_first_operand(const ast::Instruction& in) {
     // A first operand [address] (st, red, cp.async, prefetch ...) is read, never written.
@@ -24,7 +22,7 @@ bool writes_first_operand(const ast::Instruction& in) {
     return true;
 }
 
-void collect(const ast::Operand& o, std::vector<std::string_view>& out) {
+void operand_names(const ast::Operand& o, std::vector<std::string_view>& out) {
     switch (o.kind) {
     case ast::OperandKind::Name:
     case ast::OperandKind::Address:
@@ -37,10 +35,8 @@ void collect(const ast::Operand& o, std::vector<std::string_view>& out) {
     default:
         break;
     }
-    for (const ast::Operand& e : o.elements) collect(e, out);
+    for (const ast::Operand& e : o.elements) operand_names(e, out);
 }
-
-} // namespace
 
 Liveness::Liveness(const ast::Function& f) {
     // Positions: the instructions in body order; a label names the position of the instruction after it.
@@ -65,12 +61,12 @@ Liveness::Liveness(const ast::Function& f) {
         const ast::Instruction& in = *code[p];
         std::vector<std::string_view> names;
         const bool def = in.guard.empty() && writes_first_operand(in) && !in.operands.empty();
-        for (size_t k = def ? 1 : 0; k < in.operands.size(); ++k) collect(in.operands[k], names);
+        for (size_t k = def ? 1 : 0; k < in.operands.size(); ++k) operand_names(in.operands[k], names);
         if (!in.guard.empty()) names.push_back(in.guard);
         for (std::string_view name : names) uses[p].push_back(id(name));
         if (def) {
             std::vector<std::string_view> written;
-            collect(in.operands[0], written);
+            operand_names(in.operands[0], written);
             for (std::string_view name : written) defs[p].push_back(id(name));
         }
         const std::string_view base = ptx::Modifiers(in.opcode).base();
@@ -105,6 +101,16 @@ Liveness::Liveness(const ast::Function& f) {
             }
         }
     }
+    m_live_in = std::move(live_in);
+}
+
+std::vector<std::string_view> Liveness::live_before(uint32_t instruction) const {
+    std::vector<std::string_view> out;
+    if (instruction >= m_order.size() || m_order[instruction] == UINT32_MAX) return out;
+    const std::vector<uint64_t>& bits = m_live_in[m_order[instruction]];
+    for (size_t i = 0; i < m_names.size(); ++i)
+        if (bits[i / 64] & (uint64_t(1) << (i % 64))) out.push_back(m_names[i]);
+    return out;
 }
 
 std::vector<std::string_view> Liveness::live_after(uint32_t instruction) const {

@@ -17,16 +17,24 @@
 
 namespace d4r::jit {
 
+// Whether IN's first operand is a destination it writes (when it runs: a guard aside).
+bool writes_first_operand(const ptx::ast::Instruction& in);
+// Appends the names O mentions (registers, and labels, variables or special registers: callers keep what they need).
+void operand_names(const ptx::ast::Operand& o, std::vector<std::string_view>& out);
+
 class Liveness {
 public:
     explicit Liveness(const ptx::ast::Function& f);
     // The names live after instruction INDEX (into Function::instructions), sorted by first use.
     std::vector<std::string_view> live_after(uint32_t instruction) const;
+    // The names live before instruction INDEX.
+    std::vector<std::string_view> live_before(uint32_t instruction) const;
 
 private:
     std::vector<std::string_view> m_names;
     std::vector<uint32_t> m_order;                 // instruction index -> position in body order
     std::vector<std::vector<uint64_t>> m_live_out; // per position: a bit set over m_names
+    std::vector<std::vector<uint64_t>> m_live_in;
 };
 
 } // namespace d4r::jit

@@ -6,14 +6,15 @@
 #include <fmt/format.h>
 
 #include "jit/lower_impl.h"
+#include "jit/uniformity.h"
 #include "ptx/immediate.h"
 #include "ptx/modifiers.h"
 #include "ptxsim/ptxsim.h"
 
 namespace d4r::jit {
 
-Lowering::Lowering(IrBuilder& builder, const ptxsim::KernelSource& src)
-    : ir(builder), source(src), function(src.module->functions[src.function]) {}
+Lowering::Lowering(IrBuilder& builder, const ptxsim::KernelSource& src, bool warp_code)
+    : ir(builder), source(src), function(src.module->functions[src.function]), warp(warp_code) {}
 
 Error Lowering::refuse(std::string_view why) const {
     if (!current) return Error(ErrorCode::Unsupported, std::string(why));
@@ -60,7 +61,12 @@ void Lowering::fault_unless(LLVMValueRef ok) {
     ir.position(next);
 }
 
-LLVMValueRef Lowering::translate(ptx::StateSpace space, LLVMValueRef address, unsigned bytes, bool write) {
+LLVMValueRef Lowering::translate(ptx::StateSpace space, LLVMValueRef address, unsigned bytes, bool write,
+                                 LLVMValueRef lane) {
+    if (warp) {
+        if (!lane) lane = ir.intrinsic("llvm.cttz", {ir.i32}, {m_exec, ir.constant(ir.i1, 0)});
+        ir.store(lane, ir.field(m_thread, ptxsim::kThreadLane), 4);
+    }
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeTranslate);
     LLVMValueRef p = ir.call(m_translate_type, fn,
                              {m_thread, ir.constant(ir.i32, static_cast<uint32_t>(space)), address,
@@ -77,6 +83,10 @@ LLVMValueRef Lowering::runtime_float(Type t, uint32_t code, std::array<LLVMValue
     LLVMValueRef fn = runtime_entry(t == Type::F32 ? ptxsim::kRuntimeF32Op : ptxsim::kRuntimeF64Op);
     for (LLVMValueRef& s : sources)
         if (!s) s = ir.bitcast(ir.constant(ir.int_type(ptx::type_bits(t)), 0), ft);
+    if (warp)
+        return per_lane(ft, {sources[0], sources[1], sources[2]}, [&](const std::vector<LLVMValueRef>& x) {
+            return ir.call(fn_type, fn, {ir.constant(ir.i32, code), x[0], x[1], x[2]});
+        });
     return ir.call(fn_type, fn, {ir.constant(ir.i32, code), sources[0], sources[1], sources[2]});
 }
 
@@ -84,6 +94,10 @@ LLVMValueRef Lowering::runtime_cvt(uint64_t code, LLVMValueRef a) {
     LLVMTypeRef params[2] = {ir.i64, ir.i64};
     LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i64, params, 2, 0);
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeCvt);
+    if (warp)
+        return per_lane(ir.i64, {a}, [&](const std::vector<LLVMValueRef>& x) {
+            return ir.call(fn_type, fn, {ir.constant(ir.i64, code), x[0]});
+        });
     return ir.call(fn_type, fn, {ir.constant(ir.i64, code), a});
 }
 
@@ -109,7 +123,8 @@ Expected<Lowering::Reg> Lowering::reg(std::string_view name) {
             Reg r;
             r.type = t;
             r.bits = t == Type::Pred ? 1 : ptx::type_bits(t) == 64 ? 64 : 32;
-            r.slot = ir.zeroed_slot(ir.int_type(r.bits));
+            r.uniform = uniform_register(name);
+            r.slot = ir.zeroed_slot(reg_type(r));
             it->range_regs.emplace(std::string(name), r);
             return r;
         }
@@ -142,13 +157,18 @@ Expected<LLVMValueRef> Lowering::special(std::string_view name) {
         {"%warpid", ptxsim::kThreadWarpId},
         {"%dynamic_smem_size", ptxsim::kThreadDynamicShared},
     };
+    if (warp && name.starts_with("%tid.") && name.size() == 6 && name[5] >= 'x' && name[5] <= 'z') {
+        const unsigned k = static_cast<unsigned>(name[5] - 'x');
+        return ir.load(ir.vector_of(ir.i32), ir.field(thread_ptr(ptxsim::kThreadLaneTids), k * 128), 4);
+    }
+    if (warp && name == "%laneid") return lane_ids();
     for (const auto& [n, offset] : kFields)
         if (n == name) return thread_u32(offset);
     if (name == "%nwarpid") return ir.constant(ir.i32, 64);
     if (name == "%nsmid") return ir.constant(ir.i32, 132);
     if (name == "WARP_SZ") return ir.constant(ir.i32, 32);
     if (name.starts_with("%lanemask_")) {
-        LLVMValueRef lane = thread_u32(ptxsim::kThreadLane);
+        LLVMValueRef lane = warp ? lane_ids() : thread_u32(ptxsim::kThreadLane);
         LLVMValueRef one = ir.shl(ir.constant(ir.i32, 1), lane);  // lane bit
         LLVMValueRef below = ir.sub(one, ir.constant(ir.i32, 1)); // lanes under it
         const std::string_view which = name.substr(10);
@@ -161,8 +181,16 @@ Expected<LLVMValueRef> Lowering::special(std::string_view name) {
     return refuse(fmt::format("special register '{}' is not compiled yet", name));
 }
 
+LLVMTypeRef Lowering::slot_type(unsigned bits) { return warp ? ir.vector_of(ir.int_type(bits)) : ir.int_type(bits); }
+
+LLVMTypeRef Lowering::reg_type(const Reg& r) { return r.uniform ? ir.int_type(r.bits) : slot_type(r.bits); }
+
+bool Lowering::uniform_register(std::string_view name) const {
+    return warp && m_uniform_known && !m_divergent.contains(name);
+}
+
 LLVMValueRef Lowering::slot_value(const Reg& r, Type t) {
-    LLVMValueRef v = ir.load(ir.int_type(r.bits), r.slot);
+    LLVMValueRef v = ir.load(reg_type(r), r.slot);
     if (t == Type::Pred) return v;
     const unsigned bits = ptx::type_bits(t);
     v = ir.resize(v, bits, false); // the interpreter reads the low bits of the slot
@@ -213,16 +241,27 @@ Status Lowering::assign(const ast::Operand& d, Type t, LLVMValueRef v) {
     if (d.kind != ast::OperandKind::Name || d.negated) return refuse("expected a destination register");
     if (d.name == "_") return ok_status();
     Reg r = D4R_TRY(reg(d.name));
+    // Warp code writes the lanes the instruction runs for; the others keep their value. A uniform register is
+    // written by all lanes alike (no branch diverges, its guard is uniform: every lane runs it or none).
+    auto put = [&](LLVMValueRef x) -> Status {
+        if (warp && r.uniform && ir.lanes(x))
+            return refuse(fmt::format("internal: uniform register '{}' written with a value per lane", d.name));
+        if (warp && !r.uniform) {
+            if (!ir.lanes(x)) x = ir.splat(x);
+            if (m_guarded || m_waiting_live.contains(d.name))
+                x = ir.select(exec_lanes(), x, ir.load(reg_type(r), r.slot));
+        }
+        ir.store(x, r.slot);
+        return ok_status();
+    };
     if (t == Type::Pred) {
         if (r.bits != 1) return refuse(fmt::format("'{}' is not a predicate", d.name));
-        ir.store(v, r.slot);
-        return ok_status();
+        return put(v);
     }
     if (r.bits == 1) return refuse(fmt::format("'{}' is a predicate", d.name));
     if (ptx::type_bits(t) > r.bits) return refuse(fmt::format("'{}' is narrower than .{}", d.name, type_name(t)));
     if (t == Type::F32 || t == Type::F64) v = ir.bitcast(v, ir.int_type(ptx::type_bits(t)));
-    ir.store(ir.resize(v, r.bits, ptx::is_signed(t)), r.slot);
-    return ok_status();
+    return put(ir.resize(v, r.bits, ptx::is_signed(t)));
 }
 
 // --- declarations ---
@@ -240,7 +279,8 @@ Status Lowering::declare(const ast::Variable& v, uint32_t index) {
         Reg r;
         r.type = t;
         r.bits = t == Type::Pred ? 1 : ptx::type_bits(t) == 64 ? 64 : 32;
-        r.slot = ir.zeroed_slot(ir.int_type(r.bits));
+        r.uniform = uniform_register(v.name);
+        r.slot = ir.zeroed_slot(reg_type(r));
         scope.regs[v.name] = r;
         return ok_status();
     }
@@ -314,6 +354,9 @@ Status Lowering::lower_control(const ptx::Control& op) {
         return ok_status();
     case ptx::Control::Op::Trap:
     case ptx::Control::Op::Breakpoint: { // exec_trap's fault, through the runtime
+        if (warp)                        // for the first lane that runs it
+            ir.store(ir.intrinsic("llvm.cttz", {ir.i32}, {m_exec, ir.constant(ir.i1, 0)}),
+                     ir.field(m_thread, ptxsim::kThreadLane), 4);
         LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeTrap);
         LLVMTypeRef params[2] = {ir.ptr, ir.i32};
         ir.call(ir.llvm().LLVMFunctionType(ir.void_type, params, 2, 0), fn,
@@ -331,7 +374,7 @@ Status Lowering::lower_control(const ptx::Control& op) {
 // A register's slot in the thread's state (kernels with barriers or collectives).
 uint32_t Lowering::state_offset(const Reg& r) {
     auto [it, fresh] = m_state_offset.emplace(r.slot, m_state_bytes);
-    if (fresh) m_state_bytes += 8;
+    if (fresh) m_state_bytes += warp ? 8 * ir.kLanes : 8;
     return it->second;
 }
 
@@ -349,13 +392,25 @@ void Lowering::spill_shuffled() {
 Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef state)>& before_return) {
     if (!m_liveness || !m_dispatch) return refuse("internal: a stop in a kernel not prepared for stops");
     LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
-    std::vector<std::pair<Reg, uint32_t>> saved;
+    struct Saved {
+        Reg r;
+        uint32_t offset = 0;
+        bool word = false; // warp code: the same in every lane that has not exited, kept as one word
+    };
+    std::vector<Saved> saved;
     for (std::string_view name : m_liveness->live_after(m_index)) {
         auto r = reg(name);
         if (!r) continue; // not a register (a label, variable or special register)
-        saved.emplace_back(*r, state_offset(*r));
+        saved.push_back(Saved{*r, state_offset(*r), warp && m_uniform_known && !m_divergent.contains(name)});
     }
-    for (const auto& [r, offset] : saved) ir.store(ir.load(ir.int_type(r.bits), r.slot), ir.field(state, offset), 1);
+    LLVMValueRef first =
+        warp ? ir.intrinsic("llvm.cttz", {ir.i32}, {ir.load(ir.i32, m_active, 4), ir.constant(ir.i1, 0)}) : nullptr;
+    for (const auto& [r, offset, word] : saved) {
+        LLVMValueRef v = ir.load(reg_type(r), r.slot);
+        if (word && ir.lanes(v)) v = ir.llvm().LLVMBuildExtractElement(ir.builder(), v, first, "");
+        ir.store(v, ir.field(state, offset), 1);
+    }
+    if (warp) ir.store(ir.load(ir.i32, m_active, 4), ir.field(state, ptxsim::kStateMember), 4);
     spill_shuffled();
     const uint32_t resume = ++m_stops;
     ir.store(ir.constant(ir.i32, resume), ir.field(state, ptxsim::kStateResume), 4);
@@ -367,8 +422,15 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
     ir.llvm().LLVMAddCase(m_dispatch, ir.constant(ir.i32, resume), restore);
     ir.position(restore);
     LLVMValueRef state_again = thread_ptr(ptxsim::kThreadState);
-    for (const auto& [r, offset] : saved)
-        ir.store(ir.load(ir.int_type(r.bits), ir.field(state_again, offset), 1), r.slot);
+    for (const auto& [r, offset, word] : saved) {
+        if (word) {
+            LLVMValueRef x = ir.load(ir.int_type(r.bits), ir.field(state_again, offset), 1);
+            ir.store(r.uniform ? x : ir.splat(x), r.slot);
+        } else {
+            ir.store(ir.load(reg_type(r), ir.field(state_again, offset), 1), r.slot);
+        }
+    }
+    if (warp) ir.store(ir.load(ir.i32, ir.field(state_again, ptxsim::kStateMember), 4), m_active, 4);
     ir.br(after);
     ir.position(after);
     m_mul_sources.clear(); // a multiply-add is not fused across a stop (the mul's values are not kept)
@@ -381,6 +443,7 @@ Status Lowering::lower_barrier(const ptx::Control& op) {
     using Reduction = ptx::Control::Reduction;
     const ast::Instruction& in = *current;
     if (op.arrive || op.thread_count) return refuse("bar.arrive and barriers with a thread count are not compiled yet");
+    if (warp && op.reduction != Reduction::None) return refuse("bar.red is not in warp code yet");
     if (!in.guard.empty()) return refuse("a guarded barrier is not compiled yet");
     const ast::Operand& id_operand = in.operands[op.barrier_id];
     if (id_operand.kind != ast::OperandKind::Integer || id_operand.integer > 15)
@@ -499,6 +562,7 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
         break;
     }
     m_statement = statement;
+    if (warp) return warp_instruction(*in, *typed);
 
     LLVMBasicBlockRef after = nullptr;
     if (!in->guard.empty()) {
@@ -542,24 +606,48 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     LLVMTypeRef params[1] = {ir.ptr};
     LLVMValueRef fn = l.LLVMAddFunction(ir.module(), name, l.LLVMFunctionType(ir.i32, params, 1, 0));
     ir.set_function(fn);
+    if (warp) // a warp's <32 x T> in the widest registers the host has (AVX-512's when it has them)
+        for (const char* key : {"prefer-vector-width", "min-legal-vector-width"}) {
+            const std::string_view k(key);
+            l.LLVMAddAttributeAtIndex(
+                fn, ~0u, l.LLVMCreateStringAttribute(ir.context(), key, static_cast<unsigned>(k.size()), "512", 3));
+        }
     m_thread = l.LLVMGetParam(fn, 0);
     LLVMTypeRef translate_params[5] = {ir.ptr, ir.i32, ir.i64, ir.i32, ir.i32};
     m_translate_type = l.LLVMFunctionType(ir.ptr, translate_params, 5, 0);
     LLVMBasicBlockRef allocas = ir.new_block("allocas");
     ir.set_alloca_block(allocas);
+    if (warp) {
+        ir.position(allocas);
+        m_shared = thread_ptr(ptxsim::kThreadShared);
+        m_shared_bytes = thread_u32(ptxsim::kThreadSharedBytes);
+    }
     LLVMBasicBlockRef body = ir.new_block("body");
     // A kernel with barriers starts with a switch on where the thread resumes (0: at the start).
     bool barriers = false;
     for (const ast::Instruction& in : function.instructions) {
         const ptx::Modifiers m(in.opcode);
         const std::string_view base = m.base();
-        barriers = barriers || base == "bar" || base == "barrier" || base == "shfl" || base == "vote" ||
-                   base == "match" || base == "redux" || base == "activemask" || base == "mma" || base == "ldmatrix";
+        // (Warp code stops at barriers only: it refuses the collectives but activemask, which is its active mask.)
+        barriers = barriers || base == "bar" || base == "barrier" ||
+                   (!warp && (base == "shfl" || base == "vote" || base == "match" || base == "redux" ||
+                              base == "activemask" || base == "mma" || base == "ldmatrix"));
         // shfl reads the register of its first source in other lanes too: every stop keeps it.
         if (base == "shfl" && in.operands.size() > 1 && in.operands[1].kind == ast::OperandKind::Name)
             m_shuffled.push_back(in.operands[1].name);
     }
     LLVMBasicBlockRef dispatch = nullptr;
+    if (warp && barriers) {
+        // Warp code stops at a barrier with every lane that has not exited (the runner resumes the warp as a whole),
+        // so a kernel with barriers is warp code only where no branch can diverge.
+        if (auto why = barrier_under_divergence(function); !why.empty())
+            return Error(ErrorCode::Unsupported, fmt::format("a barrier under divergence: {}", why));
+    }
+    // Warp code where no branch diverges: the uniform registers as scalars.
+    if (warp && divergent_branch(function).empty()) {
+        m_uniform_known = true;
+        m_divergent = divergent_registers(function);
+    }
     if (barriers) {
         // Liveness goes by name: a register of a nested { } scope must not hide one of an enclosing scope.
         std::vector<std::vector<std::string_view>> declared(1);
@@ -595,6 +683,12 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     }
     find_loops();
     m_contractions = ptx::find_contractions(function);
+    if (warp) {
+        make_merges();
+        find_waiting_live();
+        m_active = ir.zeroed_slot(ir.i32);
+        ir.store(thread_u32(ptxsim::kThreadLanes), m_active, 4); // every lane the warp has starts at the start
+    }
 
     for (size_t i = 0; i < function.body.size(); ++i) {
         const ast::Statement& st = function.body[i];
@@ -612,6 +706,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
             LLVMBasicBlockRef block = m_labels[function.labels[st.index].name].block;
             if (!ir.terminated()) ir.br(block);
             ir.position(block);
+            if (warp) enter_merge(*merge_at(2 * i));
             break;
         }
         case ast::Statement::Kind::Instruction:
@@ -632,10 +727,10 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     return out;
 }
 
-Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name) {
+Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name, bool warp) {
     if (!source.module || !source.info || !source.layout || source.function >= source.module->functions.size())
         return make_error(ErrorCode::Invalid, "lower_kernel: no kernel");
-    Lowering lowering(ir, source);
+    Lowering lowering(ir, source, warp);
     return lowering.run(name);
 }
 

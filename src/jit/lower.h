@@ -27,6 +27,18 @@ struct LoweredKernel {
     std::vector<ptxsim::CollectiveSite> collectives; // its warp collectives
 };
 
-Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name);
+// WARP: warp code instead, `uint32_t NAME(CompiledThread*)` running the 32 lanes of one warp (ptxsim/compiled.h,
+// CompiledKernel::warp): every register a <32 x T>, executed in body order under an active mask that reproduces the
+// interpreter's min-pc schedule statically. Each label and each fall-through of a branch back has a mask of lanes
+// waiting there; reaching it in body order merges them into the active ones. A forward branch moves its taking lanes
+// to the label's waiting mask; a branch back loops with its taking lanes while the others wait at its fall-through,
+// so every waiting lane is at a later pc than the active ones and the active lanes are always the interpreter's
+// lowest-pc group. Exit removes lanes, a guard narrows the lanes an instruction writes. Memory: one check of every
+// lane's address against the window (then a gather or scatter), the runtime's translate lane by lane in lane order
+// otherwise (the first faulting lane reports); runtime numerics helpers are called lane by lane. Refused (Unsupported,
+// the kernel then compiles per thread): collectives, clocks, brx.idx, bar.red, and a barrier that may be reached
+// while lanes wait elsewhere (uniformity.h). Atomics, textures and cp.async run lane by lane in lane order.
+Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
+                                     bool warp = false);
 
 } // namespace d4r::jit

@@ -40,12 +40,24 @@ Status Lowering::lower_atomic(const ptx::Atomic& op) {
     const LlvmLibrary& l = ir.llvm();
     LLVMTypeRef params[6] = {ir.ptr, ir.i32, ir.i64, ir.i64, ir.i64, ir.ptr};
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeAtomic);
-    LLVMValueRef done =
-        ir.call(l.LLVMFunctionType(ir.i32, params, 6, 0), fn,
-                {m_thread, ir.constant(ir.i32, ptxsim::atomic_op_code(op)), a.value, v[0], v[1], m_atomic_old});
-    fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+    // Warp code: lane by lane in lane order, as the interpreter performs them.
+    auto atomic = [&](LLVMValueRef lane) -> Expected<std::vector<LLVMValueRef>> {
+        LLVMValueRef done =
+            ir.call(l.LLVMFunctionType(ir.i32, params, 6, 0), fn,
+                    {m_thread, ir.constant(ir.i32, ptxsim::atomic_op_code(op)), element_of(a.value, lane),
+                     element_of(v[0], lane), element_of(v[1], lane), m_atomic_old});
+        fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+        if (!op.result) return std::vector<LLVMValueRef>{};
+        return std::vector<LLVMValueRef>{ir.load(ir.i64, m_atomic_old, 8)};
+    };
+    std::vector<LLVMValueRef> olds;
+    if (warp) {
+        olds = D4R_TRY(each_lane(op.result ? 1 : 0, atomic));
+    } else {
+        olds = D4R_TRY(atomic(nullptr));
+    }
     if (!op.result) return ok_status();
-    LLVMValueRef old = ir.resize(ir.load(ir.i64, m_atomic_old, 8), bits, false);
+    LLVMValueRef old = ir.resize(olds[0], bits, false);
     return assign(in.operands[0], ptx::parse_type(fmt::format("b{}", bits)), old);
 }
 

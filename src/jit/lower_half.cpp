@@ -12,6 +12,10 @@ LLVMValueRef Lowering::runtime_half(uint32_t code, std::array<LLVMValueRef, 3> s
     LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i32, params, 4, 0);
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeHalfOp);
     for (LLVMValueRef& s : sources) s = s ? ir.resize(s, 32, false) : ir.constant(ir.i32, 0);
+    if (warp)
+        return per_lane(ir.i32, {sources[0], sources[1], sources[2]}, [&](const std::vector<LLVMValueRef>& x) {
+            return ir.call(fn_type, fn, {ir.constant(ir.i32, code), x[0], x[1], x[2]});
+        });
     return ir.call(fn_type, fn, {ir.constant(ir.i32, code), sources[0], sources[1], sources[2]});
 }
 

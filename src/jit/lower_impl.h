@@ -2,7 +2,8 @@
 // instruction families: lower.cpp (the function, registers, operands, control flow), lower_memory.cpp (ld, st,
 // mov, cvta, cp.async, the clock registers), lower_int.cpp, lower_simd.cpp (packed integers), lower_float.cpp
 // (f32/f64 and cvt), lower_half.cpp (f16/bf16 and their packed forms), lower_compare.cpp, lower_atomic.cpp (atom,
-// red), lower_texture.cpp (textures and surfaces), lower_collective.cpp (warp collectives).
+// red), lower_texture.cpp (textures and surfaces), lower_collective.cpp (warp collectives), lower_warp.cpp (warp code:
+// the active mask, its branches and merges, memory access for 32 lanes, runtime helpers lane by lane).
 #pragma once
 
 #include <array>
@@ -12,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "jit/liveness.h"
@@ -26,7 +28,7 @@ using ptx::Type;
 
 class Lowering {
 public:
-    Lowering(IrBuilder& ir, const ptxsim::KernelSource& source);
+    Lowering(IrBuilder& ir, const ptxsim::KernelSource& source, bool warp);
     Expected<LoweredKernel> run(const char* name);
 
     // --- for the family files ---
@@ -34,6 +36,9 @@ public:
     const ptxsim::KernelSource& source;
     const ast::Function& function;
     const ast::Instruction* current = nullptr; // the instruction being lowered
+    // Warp code (lower.h): every register a <32 x T> and every value a vector or a scalar (the same in every lane);
+    // the current instruction runs for the lanes of `exec_bits` (an i32 mask).
+    const bool warp;
     // A fused fma (contract.h): the values of its multiplicands at the mul (nullptr otherwise).
     std::array<LLVMValueRef, 2> fused_multiplicands{};
 
@@ -59,7 +64,9 @@ public:
     uint32_t site();
     void fault_unless(LLVMValueRef ok);
     // ptxsim's translate() for the current instruction: the host pointer, or the fault path.
-    LLVMValueRef translate(ptx::StateSpace space, LLVMValueRef address, unsigned bytes, bool write);
+    // Warp code: LANE (an i32) is the lane it translates for; by default the first lane the instruction runs for.
+    LLVMValueRef translate(ptx::StateSpace space, LLVMValueRef address, unsigned bytes, bool write,
+                           LLVMValueRef lane = nullptr);
 
     // ptxsim's numerics helpers (CompiledRuntime::f32_op, f64_op, cvt): one lane computed by the interpreter's own
     // scalar functions, for what the lowering does not spell in IR. runtime_float: T is F32 or F64, SOURCES its
@@ -77,10 +84,30 @@ public:
         bool constant = false;
         uint64_t constant_value = 0;
         ptx::StateSpace space = ptx::StateSpace::Generic; // the variable's space when the instruction's is generic
+        bool narrow = false;                              // below 2^32 (a 32-bit register, or a constant)
+        // A register's value (before the offset) and the offset, when the address is one plus the other.
+        LLVMValueRef base = nullptr;
+        uint64_t offset = 0;
     };
     Expected<Address> address(const ast::Operand& o, ptx::StateSpace space);
     // The checked host pointer of BYTES at A (inline fast paths, translate() otherwise).
     LLVMValueRef pointer(const Address& a, ptx::StateSpace space, unsigned bytes, bool write);
+
+    // Warp code (lower_warp.cpp). The lanes the current instruction runs for, as an i32 and as a <32 x i1>.
+    LLVMValueRef exec_bits() const { return m_exec; }
+    LLVMValueRef exec_lanes() { return ir.mask_to_lanes(m_exec); }
+    LLVMValueRef lane_ids(); // <0, 1, ..., 31>
+    // CALL (of scalars) for each of the 32 lanes of ARGS (vectors; a scalar is the same in every lane), the results
+    // as a vector of RESULT.
+    LLVMValueRef per_lane(LLVMTypeRef result, const std::vector<LLVMValueRef>& args,
+                          const std::function<LLVMValueRef(const std::vector<LLVMValueRef>&)>& call);
+    Status lower_memory_warp(const ptx::MemoryAccess& op);
+    // BODY for each lane the instruction runs for, in lane order (LANE: an i32; the thread's `lane` field set to it
+    // for the runtime's faults). BODY gives RESULTS i64 values for its lane; they come back as <32 x i64> vectors.
+    Expected<std::vector<LLVMValueRef>>
+    each_lane(unsigned results, const std::function<Expected<std::vector<LLVMValueRef>>(LLVMValueRef lane)>& body);
+    // Warp code: V's element LANE (an i32 value), or V itself when it is a scalar.
+    LLVMValueRef element_of(LLVMValueRef v, LLVMValueRef lane);
 
     // Family lowerings (each refuses what it does not lower yet).
     // cvt.sat between integers (lower_int.cpp): A of type FROM clamped into TO's range, as a TO.
@@ -103,7 +130,8 @@ private:
     struct Reg {
         LLVMValueRef slot = nullptr;
         Type type = Type::None;
-        unsigned bits = 32; // the slot: 1 (a predicate), 32 or 64
+        unsigned bits = 32;   // the slot: 1 (a predicate), 32 or 64
+        bool uniform = false; // warp code: one value for every lane (a scalar slot)
     };
     struct Range {
         Type type = Type::None;
@@ -118,6 +146,13 @@ private:
     struct Label {
         LLVMBasicBlockRef block = nullptr;
         size_t statement = 0; // where it is in the body (a branch to an earlier one is a loop)
+    };
+    // Warp code: a place where lanes wait (a label, or the fall-through of a branch back), in body order (key: twice
+    // the statement index, plus one for a fall-through). Reaching it merges its waiting lanes into the active ones.
+    struct Merge {
+        size_t key = 0;
+        LLVMBasicBlockRef block = nullptr;
+        LLVMValueRef waiting = nullptr; // an i32 slot
     };
     // A loop: the statements from a label to a later branch back to it (every cycle of the control flow holds one).
     struct Loop {
@@ -136,6 +171,18 @@ private:
     LLVMValueRef carry_slot();
     Status lower_branch_table(const ast::Instruction& in);
     void poll_watchdog();
+    LLVMTypeRef slot_type(unsigned bits); // a register's slot: iBITS, or <32 x iBITS> in warp code
+    LLVMTypeRef reg_type(const Reg& r);   // R's slot (a uniform register's is a scalar in warp code too)
+    bool uniform_register(std::string_view name) const;
+    // Warp code's control flow (lower_warp.cpp).
+    void make_merges();
+    const Merge* merge_at(size_t key) const;
+    void skip_after(size_t key);      // no lane active: on to the first merge after KEY (done when none)
+    void enter_merge(const Merge& m); // at M's block: its waiting lanes join
+    Status warp_branch(const Label& target);
+    Status warp_exit();
+    Status warp_instruction(const ast::Instruction& in, const ptx::TypedInstruction& typed);
+    Status warp_refusals(const ptx::TypedInstruction& typed);
     void find_loops();
     Status lower_barrier(const ptx::Control& op);
     Status lower_warp_sync();
@@ -173,6 +220,23 @@ private:
     std::vector<std::string_view> m_shuffled; // registers shfl reads from other lanes
     std::vector<ptxsim::CollectiveSite> m_collectives;
     uint32_t m_index = 0; // the current instruction's index in the function
+
+    // Warp code.
+    std::vector<Merge> m_merges;     // by key
+    LLVMValueRef m_active = nullptr; // an i32 slot: the lanes that run
+    LLVMValueRef m_exec = nullptr;   // the current instruction's lanes (i32)
+    LLVMValueRef m_lane_ids = nullptr;
+    bool m_guarded = false; // the current instruction has a guard
+    // Warp code: the block's shared memory and its size, loaded once at the function's entry.
+    LLVMValueRef m_shared = nullptr, m_shared_bytes = nullptr;
+    // Warp code where no branch diverges (m_uniform_known): the registers that may differ between lanes; every
+    // other one is a scalar (one value for all lanes that have not exited: uniformity.h).
+    bool m_uniform_known = false;
+    std::unordered_set<std::string_view> m_divergent;
+    // The registers some lane waiting at a merge may still read (live there): a write by the active lanes keeps the
+    // others' values. Any other register is written in every lane (the inactive lanes never read it again).
+    std::unordered_set<std::string_view> m_waiting_live;
+    void find_waiting_live();
 };
 
 } // namespace d4r::jit

@@ -202,7 +202,7 @@ LLVMValueRef Lowering::saturate_int(LLVMValueRef a, Type from, Type to) {
 }
 
 LLVMValueRef Lowering::carry_slot() {
-    if (!m_carry) m_carry = ir.zeroed_slot(ir.i1); // the interpreter's carry starts clear
+    if (!m_carry) m_carry = ir.zeroed_slot(slot_type(1)); // the interpreter's carry starts clear (each lane's)
     return m_carry;
 }
 
@@ -224,7 +224,7 @@ Status Lowering::lower_carry(const ptx::IntArith& op, const std::vector<LLVMValu
         x = op.mode == ptx::IntArith::Mode::Hi ? ir.trunc(ir.lshr(p, ir.constant(wide, bits)), ty) : ir.trunc(p, ty);
         y = s[2];
     }
-    LLVMValueRef cin = carry_in ? ir.load(ir.i1, carry_slot()) : ir.constant(ir.i1, 0);
+    LLVMValueRef cin = carry_in ? ir.load(slot_type(1), carry_slot()) : ir.constant(ir.i1, 0);
     LLVMValueRef ci = ir.zext(cin, ty);
     LLVMValueRef r, out;
     if (subtract) {
@@ -236,7 +236,10 @@ Status Lowering::lower_carry(const ptx::IntArith& op, const std::vector<LLVMValu
         out = ir.or_(ir.icmp(abi::D4R_LLVMIntULT, sum, x), ir.icmp(abi::D4R_LLVMIntULT, r, sum));
     }
     D4R_TRY(assign(current->operands[0], op.dst, r));
-    if (op.cc) ir.store(out, carry_slot());
+    if (op.cc) { // warp code: the lanes that run it set their carry
+        if (warp) out = ir.select(exec_lanes(), out, ir.load(slot_type(1), carry_slot()));
+        ir.store(out, carry_slot());
+    }
     return ok_status();
 }
 

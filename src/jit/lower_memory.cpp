@@ -54,7 +54,10 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
     }
     Reg r = D4R_TRY(reg(o.name));
     if (r.bits == 1) return refuse(fmt::format("predicate '{}' as an address", o.name));
-    LLVMValueRef base = ir.load(ir.int_type(r.bits), r.slot);
+    LLVMValueRef base = ir.load(reg_type(r), r.slot);
+    a.narrow = r.bits == 32;
+    a.base = base;
+    a.offset = r.bits == 32 ? offset & 0xffffffffu : offset;
     if (r.bits == 32) // a 32-bit address wraps at 32 bits, then widens
         a.value = ir.zext(ir.add(base, ir.constant(ir.i32, offset & 0xffffffffu)), ir.i64);
     else
@@ -118,6 +121,7 @@ Status Lowering::lower_memory(const ptx::MemoryAccess& op) {
     const ast::Instruction& in = *current;
     if (op.op == ptx::MemoryAccess::Op::Prefetch) return ok_status(); // no effect, no fault (as interpreted)
     if (in.opcode.starts_with("ldu")) return refuse("ldu is not compiled yet");
+    if (warp) return lower_memory_warp(op);
     const Type t = op.type;
     const unsigned bits = ptx::type_bits(t);
     if (bits < 8 || bits > 64) return refuse("a memory type the JIT does not lower");
@@ -183,9 +187,15 @@ Status Lowering::lower_async(const ptx::AsyncCopy& op) {
     }
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeCpAsync);
     LLVMTypeRef params[5] = {ir.ptr, ir.i32, ir.i64, ir.i64, ir.i32};
-    LLVMValueRef done = ir.call(ir.llvm().LLVMFunctionType(ir.i32, params, 5, 0), fn,
-                                {m_thread, ir.constant(ir.i32, op.bytes), dst.value, src.value, size});
-    fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+    // One lane's copy (warp code: each lane in lane order, as the interpreter does them).
+    auto copy = [&](LLVMValueRef lane) -> Expected<std::vector<LLVMValueRef>> {
+        auto at = [&](LLVMValueRef v) { return lane ? element_of(v, lane) : v; };
+        LLVMValueRef done = ir.call(ir.llvm().LLVMFunctionType(ir.i32, params, 5, 0), fn,
+                                    {m_thread, ir.constant(ir.i32, op.bytes), at(dst.value), at(src.value), at(size)});
+        fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+        return std::vector<LLVMValueRef>{};
+    };
+    D4R_TRY(warp ? each_lane(0, copy) : copy(nullptr));
     return ok_status();
 }
 
@@ -275,7 +285,16 @@ Status Lowering::lower_move(const ptx::Move& op) {
         auto from = reg(src.name);
         auto to = reg(in.operands[0].name);
         if (from && to && from->bits == to->bits && from->bits != 1) {
-            ir.store(ir.load(ir.int_type(from->bits), from->slot), to->slot);
+            LLVMValueRef v = ir.load(reg_type(*from), from->slot);
+            if (warp && to->uniform && !from->uniform)
+                return refuse(
+                    fmt::format("internal: uniform register '{}' written with a value per lane", in.operands[0].name));
+            if (warp && !to->uniform) {
+                if (from->uniform) v = ir.splat(v);
+                if (m_guarded || m_waiting_live.contains(in.operands[0].name))
+                    v = ir.select(exec_lanes(), v, ir.load(reg_type(*to), to->slot));
+            }
+            ir.store(v, to->slot);
             return ok_status();
         }
     }

@@ -43,21 +43,28 @@ Status Lowering::lower_texture(const ptx::TextureOp& op) {
     const std::vector<const ast::Operand*> data = ptx::decode::vector_elements(in.operands[op.data_operand]);
     if (data.size() < op.vector || op.vector > 4) return refuse("unexpected data operand");
     LLVMValueRef buffer = ir.words(4);
+    std::vector<LLVMValueRef> stored;
     if (op.op == Op::SurfaceStore)
-        for (unsigned k = 0; k < op.vector; ++k)
-            ir.store(ir.resize(D4R_TRY(value(*data[k], word)), 64, false), ir.field(buffer, 8 * k), 8);
-
+        for (unsigned k = 0; k < op.vector; ++k) stored.push_back(ir.resize(D4R_TRY(value(*data[k], word)), 64, false));
     LLVMTypeRef params[8] = {ir.ptr, ir.i32, ir.i64, ir.i32, ir.i32, ir.i32, ir.i32, ir.ptr};
     LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i32, params, 8, 0);
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeImage);
-    LLVMValueRef done = ir.call(
-        fn_type, fn, {m_thread, ir.constant(ir.i32, ptxsim::image_op_code(op)), handle, x, y, z, layer, buffer});
-    fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
-    if (op.op == Op::SurfaceStore) return ok_status();
-    for (unsigned k = 0; k < op.vector; ++k) {
-        LLVMValueRef v = ir.load(ir.i64, ir.field(buffer, 8 * k), 8);
-        D4R_TRY(assign(*data[k], word, ir.resize(v, ptx::type_bits(word), false)));
-    }
+    const unsigned results = op.op == Op::SurfaceStore ? 0 : op.vector;
+    // One lane's access (warp code: each lane in lane order, as the interpreter does them).
+    auto access = [&](LLVMValueRef lane) -> Expected<std::vector<LLVMValueRef>> {
+        auto at = [&](LLVMValueRef v) { return lane ? element_of(v, lane) : v; };
+        for (unsigned k = 0; k < stored.size(); ++k) ir.store(at(stored[k]), ir.field(buffer, 8 * k), 8);
+        LLVMValueRef done = ir.call(fn_type, fn,
+                                    {m_thread, ir.constant(ir.i32, ptxsim::image_op_code(op)), at(handle), at(x), at(y),
+                                     at(z), at(layer), buffer});
+        fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+        std::vector<LLVMValueRef> out;
+        for (unsigned k = 0; k < results; ++k) out.push_back(ir.load(ir.i64, ir.field(buffer, 8 * k), 8));
+        return out;
+    };
+    const std::vector<LLVMValueRef> out = D4R_TRY(warp ? each_lane(results, access) : access(nullptr));
+    for (unsigned k = 0; k < results; ++k)
+        D4R_TRY(assign(*data[k], word, ir.resize(out[k], ptx::type_bits(word), false)));
     return ok_status();
 }
 

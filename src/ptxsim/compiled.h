@@ -8,7 +8,8 @@
 //     its exit or its next block barrier; once every thread that has not exited waits at the barrier, they
 //     all run on in the same order. So a compiled kernel must not depend on threads running together
 //     between barriers (no warp collectives, no waits on another thread): the compiler only compiles
-//     kernels for which that holds.
+//     kernels for which that holds. A warp kernel (CompiledKernel::warp) runs a whole warp per call instead
+//     (compiled_warp_runner.cpp): the block's warps one after the other, each up to its end or its next barrier.
 //   - Memory goes through the interpreter's address translation (CompiledRuntime::translate): the same
 //     windows, ranges and faults. A fault stops the block; the launch reports it as the interpreter does,
 //     naming the instruction's line (CompiledKernel::sites).
@@ -69,6 +70,13 @@ struct CompiledThread {
     // A kernel with barriers (CompiledKernel::state_bytes): this thread's state between its calls. Its first word
     // is where the thread resumes (0: at the start), its second the barrier it waits at; registers follow.
     uint8_t* state = nullptr;
+    // A warp kernel (CompiledKernel::warp): tid.x of the warp's 32 lanes, then their tid.y, then their tid.z; and the
+    // lanes the warp has (a partial last warp has fewer than 32). `lane` is the lane a runtime call is for.
+    const uint32_t* lane_tids = nullptr;
+    uint32_t lanes = 0;
+    // Warp code: the global range hit before the last one (only compiled code reads and writes it: a kernel reading
+    // two allocations in turn then hits both).
+    uint64_t cache2_base = 1, cache2_size = 0;
 };
 
 // Field offsets the compiled code uses (the lowering reads them through these names).
@@ -77,7 +85,8 @@ inline constexpr unsigned kThreadRuntime = 0, kThreadWarp = 8, kThreadParams = 1
                           kThreadTid = 64, kThreadNtid = 76, kThreadCtaid = 88, kThreadNctaid = 100, kThreadLane = 112,
                           kThreadWarpId = 116, kThreadSharedBytes = 120, kThreadReservedShared = 124,
                           kThreadLocalBytes = 128, kThreadParamsBytes = 132, kThreadDynamicShared = 136,
-                          kThreadFaultSite = 140, kThreadState = 144;
+                          kThreadFaultSite = 140, kThreadState = 144, kThreadLaneTids = 152, kThreadLanes = 160,
+                          kThreadCache2Base = 168, kThreadCache2Size = 176;
 // The state's fields: where the thread resumes; the barrier it waits at; the warp collective it waits at (an index
 // into CompiledKernel::collectives), with its operands (member mask, a, b, c, predicate) and, once it ran, its
 // results (value, predicate); then the saved registers.
@@ -97,6 +106,9 @@ static_assert(offsetof(CompiledThread, reserved_shared) == kThreadReservedShared
 static_assert(offsetof(CompiledThread, dynamic_shared_bytes) == kThreadDynamicShared);
 static_assert(offsetof(CompiledThread, fault_site) == kThreadFaultSite);
 static_assert(offsetof(CompiledThread, state) == kThreadState);
+static_assert(offsetof(CompiledThread, lane_tids) == kThreadLaneTids);
+static_assert(offsetof(CompiledThread, lanes) == kThreadLanes);
+static_assert(offsetof(CompiledThread, cache2_size) == kThreadCache2Size);
 
 // What compiled code calls in ptxsim.
 //   - translate: the spaces it takes are ptx::StateSpace's values: Generic, Global, Shared, Local, Const, Param (of
@@ -195,8 +207,14 @@ struct CollectiveSite {
 };
 using CompiledThreadFn = uint32_t (*)(CompiledThread*);
 
+// A warp kernel's function runs the 32 lanes of one warp at once (jit/lower.h, "warp code"): CompiledThread's
+// lane_tids and lanes describe the warp, tid and lane are unused on entry, `state` is the warp's. It answers as a
+// thread function does, for the whole warp: done once every lane exited, kCompiledBarrier with every lane that
+// has not exited at the barrier. It has no collectives.
 struct CompiledKernel {
     CompiledThreadFn fn = nullptr;
+    bool warp = false;        // fn runs a whole warp
+    std::string why_not_warp; // a thread kernel: why the warp lowering refused it
     struct Site {
         uint32_t line = 0;
         std::string text;

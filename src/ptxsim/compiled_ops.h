@@ -1,5 +1,5 @@
 // ptxsim internals: the runtime helpers of CompiledRuntime (compiled.h) for atomics, cp.async, the clock and timer
-// registers and trap, for compiled_runner.cpp's runtime table.
+// registers and trap, for compiled_runner.cpp's runtime table; and that table.
 #pragma once
 
 #include <cstdint>
@@ -13,5 +13,8 @@ uint32_t compiled_atomic(CompiledThread* thread, uint32_t code, uint64_t address
 uint32_t compiled_cp_async(CompiledThread* thread, uint32_t bytes, uint64_t dst, uint64_t src, uint32_t size);
 uint64_t compiled_counter(CompiledThread* thread, uint32_t which);
 void compiled_trap(CompiledThread* thread, uint32_t breakpoint);
+
+// The runtime table every compiled function receives (compiled_runner.cpp).
+const CompiledRuntime& compiled_runtime();
 
 } // namespace d4r::ptxsim

@@ -51,11 +51,13 @@ void compiled_branch_fault(CompiledThread* thread, uint32_t index, uint32_t entr
           fmt::format("brx.idx index {} is outside its {}-entry table", index, entries));
 }
 
-constexpr CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op,   &compiled_f64_op,
-                                   &compiled_cvt,       &compiled_atomic,       &compiled_cp_async, &compiled_counter,
-                                   &compiled_trap,      &compiled_half_op,      &compiled_image};
+const CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op,   &compiled_f64_op,
+                               &compiled_cvt,       &compiled_atomic,       &compiled_cp_async, &compiled_counter,
+                               &compiled_trap,      &compiled_half_op,      &compiled_image};
 
 } // namespace
+
+const CompiledRuntime& compiled_runtime() { return kRuntime; }
 
 // Every thread waiting at the barrier runs on; those at a bar.red get the block's reduction of the predicates that
 // bar.red threads brought (the interpreter's red_popc, red_false, red_true).
@@ -100,6 +102,7 @@ KernelSource kernel_source(const Kernel& kernel) {
 }
 
 bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel) {
+    if (kernel.warp) return run_block_warps(linear_id, kernel);
     setup_block_memory(linear_id);
     const LaunchConfig& cfg = m_launch.config;
     CompiledThread t;

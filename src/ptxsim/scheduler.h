@@ -36,6 +36,8 @@ public:
     bool run_block(uint64_t linear_id);
     // The same with compiled code, one thread after the other (compiled.h; compiled_runner.cpp).
     bool run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel);
+    // The same with warp code (CompiledKernel::warp): a call per warp (compiled_warp_runner.cpp).
+    bool run_block_warps(uint64_t linear_id, const CompiledKernel& kernel);
     void release_compiled_barrier(uint32_t stride);
 
     // Step by step, for cooperative launches (every block of the grid resident at once): start_block
@@ -85,7 +87,8 @@ private:
     std::vector<uint8_t> m_local;
     std::vector<uint8_t> m_fparam;
     std::vector<uint8_t> m_compiled_state;       // compiled kernels with barriers: each thread's state (compiled.h)
-    std::vector<ThreadStatus> m_compiled_status; // ... and where it is
+    std::vector<ThreadStatus> m_compiled_status; // ... and where it is (warp code: per warp)
+    std::vector<uint32_t> m_lane_tids;           // warp code: per warp, tid.x, .y, .z of its 32 lanes
     uint32_t m_arena_bytes = 0;
     int64_t m_allowance = 0; // instructions this worker may still execute (budget)
     uint64_t m_warp_instructions = 0;

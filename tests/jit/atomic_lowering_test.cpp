@@ -130,15 +130,16 @@ struct Runs {
     std::string error[2];
 };
 
-// FORM run interpreted and compiled: the kernel must compile; the results (or the launch errors) are returned.
-Runs run_both(const std::string& form) {
+// FORM run interpreted and compiled (as warp code where WARP and the kernel qualifies, else per thread): the kernel
+// must compile; the results (or the launch errors) are returned.
+Runs run_both(const std::string& form, bool warp) {
     Runs runs;
     auto m = load_ok(kernel(form), "atomic.ptx");
     if (!m) return runs;
     auto compiler = jit::KernelCompiler::instance();
     EXPECT_TRUE(compiler) << compiler.error().text();
     if (!compiler) return runs;
-    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "op")));
+    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "op")), warp);
     EXPECT_TRUE(compiled) << compiled.error().text();
     if (!compiled) return runs;
     std::vector<uint64_t> slots = inputs(1), ops;
@@ -171,20 +172,24 @@ Runs run_both(const std::string& form) {
 }
 
 void expect_same(const std::string& form) {
-    SCOPED_TRACE(form);
-    Runs r = run_both(form);
-    EXPECT_EQ(r.error[0], "");
-    EXPECT_EQ(r.error[1], "");
-    ASSERT_EQ(r.out[1].size(), r.out[0].size());
-    for (size_t i = 0; i < r.out[0].size(); ++i)
-        ASSERT_EQ(r.out[1][i], r.out[0][i]) << "thread " << i / kOut << " word " << i % kOut;
+    for (bool warp : {true, false}) {
+        SCOPED_TRACE(form + (warp ? " (warp code)" : " (per thread)"));
+        Runs r = run_both(form, warp);
+        EXPECT_EQ(r.error[0], "");
+        EXPECT_EQ(r.error[1], "");
+        ASSERT_EQ(r.out[1].size(), r.out[0].size());
+        for (size_t i = 0; i < r.out[0].size(); ++i)
+            ASSERT_EQ(r.out[1][i], r.out[0][i]) << "thread " << i / kOut << " word " << i % kOut;
+    }
 }
 
 void expect_same_fault(const std::string& form) {
-    SCOPED_TRACE(form);
-    Runs r = run_both(form);
-    EXPECT_NE(r.error[0], "");
-    EXPECT_EQ(r.error[1], r.error[0]);
+    for (bool warp : {true, false}) {
+        SCOPED_TRACE(form + (warp ? " (warp code)" : " (per thread)"));
+        Runs r = run_both(form, warp);
+        EXPECT_NE(r.error[0], "");
+        EXPECT_EQ(r.error[1], r.error[0]);
+    }
 }
 
 } // namespace
@@ -283,7 +288,7 @@ TEST(JitAtomicLowering, ClockAndTimerRegisters) {
         "mov.u32 %r6, %clock;\nmov.u64 %rd15, %globaltimer;\nmov.u32 %r7, %globaltimer_lo;\n"
         "selp.u32 %old32, 1, 0, %p1;\nmov.u64 %old64, %gridid;");
     expect_same(form);
-    Runs r = run_both(form);
+    Runs r = run_both(form, true);
     ASSERT_EQ(r.out[1].size(), size_t(kThreads) * kOut);
     for (uint32_t i = 0; i < kThreads; ++i) {
         EXPECT_EQ(r.out[1][i * kOut] & 0xffffffffu, 1u) << "thread " << i << ": %gridid";

@@ -1,7 +1,8 @@
 // The PTX JIT's tests: one-instruction kernels (ptxsim_test_util.h's op_kernel) run interpreted and compiled, for the
 // lowering tests of each instruction family. inputs() gives edge values of a width (zeros, subnormals, the smallest
 // normal, huge values, infinities, quiet, signalling and negative NaNs) paired with random bits;
-// expect_compiled_matches() asserts that a kernel compiles and that every bit of every result is the interpreter's.
+// expect_compiled_matches() asserts that a kernel compiles and that every bit of every result is the interpreter's,
+// as warp code (where it qualifies) and as a thread function.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -81,10 +82,13 @@ void expect_compiled_matches(const std::string& body, std::vector<A> a, std::vec
     ASSERT_TRUE(m);
     auto compiler = jit::KernelCompiler::instance();
     ASSERT_TRUE(compiler) << compiler.error().text();
+    // Warp code (where the kernel qualifies) and the thread function: each against the interpreter.
     auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "op")));
     ASSERT_TRUE(compiled) << compiled.error().text();
-    std::vector<D> results[2];
-    for (int jit = 0; jit < 2; ++jit) {
+    auto per_thread = (*compiler)->compile(kernel_source(kernel_of(*m, "op")), false);
+    ASSERT_TRUE(per_thread) << per_thread.error().text();
+    std::vector<D> results[3];
+    for (int jit = 0; jit < 3; ++jit) {
         Device dev;
         DevicePtr pd = upload(dev, std::vector<D>(padded));
         DevicePtr pa = upload(dev, a), pb = upload(dev, b), pc = upload(dev, c);
@@ -92,16 +96,17 @@ void expect_compiled_matches(const std::string& body, std::vector<A> a, std::vec
         p.set(0, pd).set(1, pa).set(2, pb).set(3, pc);
         LaunchConfig cfg = config({static_cast<uint32_t>(padded / 64)}, {64});
         if (jit) {
-            cfg.compiled = *compiled;
+            cfg.compiled = jit == 1 ? *compiled : *per_thread;
             cfg.instruction_budget = 0;
         }
         run_ok(dev, *m, "op", cfg, p);
         results[jit] = download<D>(dev, pd, n);
     }
-    for (size_t i = 0; i < n; ++i)
-        ASSERT_EQ(bits_of(results[1][i]), bits_of(results[0][i]))
-            << "element " << i << ": a " << std::hex << bits_of(a[i]) << " b " << bits_of(b[i]) << " c "
-            << bits_of(c[i]);
+    for (int jit = 1; jit < 3; ++jit)
+        for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(bits_of(results[jit][i]), bits_of(results[0][i]))
+                << (jit == 1 && (*compiled)->warp ? "warp code" : "thread code") << ", element " << i << ": a "
+                << std::hex << bits_of(a[i]) << " b " << bits_of(b[i]) << " c " << bits_of(c[i]);
 }
 
 } // namespace d4r::ptxsim::test

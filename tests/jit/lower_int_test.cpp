@@ -176,10 +176,12 @@ struct Outputs {
     std::vector<uint8_t> bytes;
     bool compiled = false;
     std::string refusal;
+    bool warp = false; // compiled to warp code
+    std::string why_not_warp;
 };
 
 Outputs run(const std::string& ptx, const std::vector<uint32_t>& in32, const std::vector<uint64_t>& in64,
-            size_t threads, size_t forms, bool jit) {
+            size_t threads, size_t forms, bool jit, bool warp = true) {
     Outputs o;
     ptxsim::Device device;
     auto module = ptxsim::Module::load(ptx, "edges.ptx");
@@ -201,11 +203,13 @@ Outputs run(const std::string& ptx, const std::vector<uint32_t>& in32, const std
         auto compiler = jit::KernelCompiler::instance();
         EXPECT_TRUE(compiler) << compiler.error().text();
         if (!compiler) return o;
-        auto compiled = (*compiler)->compile(ptxsim::kernel_source(**kernel));
+        auto compiled = (*compiler)->compile(ptxsim::kernel_source(**kernel), warp);
         if (compiled) {
             config.compiled = *compiled;
             config.instruction_budget = 0;
             o.compiled = true;
+            o.warp = (*compiled)->warp;
+            o.why_not_warp = (*compiled)->why_not_warp;
         } else {
             o.refusal = compiled.error().text();
         }
@@ -242,22 +246,25 @@ TEST(JitIntegerLowering, EveryFormMatchesTheInterpreterOnEdgeValues) {
             in64[2 * i + k] = (next() & 3) == 0 ? (uint64_t(next()) << 32 | next()) : kEdges64[next() % n64];
     }
     const Outputs interpreted = run(ptx, in32, in64, threads, fs.size(), false);
-    const Outputs compiled = run(ptx, in32, in64, threads, fs.size(), true);
-    ASSERT_TRUE(compiled.compiled) << compiled.refusal;
-    ASSERT_EQ(interpreted.bytes.size(), compiled.bytes.size());
-    int reported = 0;
-    for (size_t i = 0; i < threads && reported < 20; ++i)
-        for (size_t k = 0; k < fs.size() && reported < 20; ++k) {
-            uint64_t want = 0, got = 0;
-            std::memcpy(&want, interpreted.bytes.data() + (i * fs.size() + k) * 8, 8);
-            std::memcpy(&got, compiled.bytes.data() + (i * fs.size() + k) * 8, 8);
-            if (want == got) continue;
-            ++reported;
-            ADD_FAILURE() << fmt::format("'{}' a={:#x} b={:#x} c={:#x} e={:#x} x={:#x} y={:#x}: interpreted {:#x}, "
-                                         "compiled {:#x}",
-                                         fs[k].text, in32[4 * i], in32[4 * i + 1], in32[4 * i + 2], in32[4 * i + 3],
-                                         in64[2 * i], in64[2 * i + 1], want, got);
-        }
+    for (bool warp : {true, false}) {
+        const Outputs compiled = run(ptx, in32, in64, threads, fs.size(), true, warp);
+        ASSERT_TRUE(compiled.compiled) << compiled.refusal;
+        EXPECT_EQ(compiled.warp, warp) << compiled.why_not_warp;
+        ASSERT_EQ(interpreted.bytes.size(), compiled.bytes.size());
+        int reported = 0;
+        for (size_t i = 0; i < threads && reported < 20; ++i)
+            for (size_t k = 0; k < fs.size() && reported < 20; ++k) {
+                uint64_t want = 0, got = 0;
+                std::memcpy(&want, interpreted.bytes.data() + (i * fs.size() + k) * 8, 8);
+                std::memcpy(&got, compiled.bytes.data() + (i * fs.size() + k) * 8, 8);
+                if (want == got) continue;
+                ++reported;
+                ADD_FAILURE() << fmt::format("'{}' a={:#x} b={:#x} c={:#x} e={:#x} x={:#x} y={:#x}: interpreted {:#x}, "
+                                             "compiled {:#x}",
+                                             fs[k].text, in32[4 * i], in32[4 * i + 1], in32[4 * i + 2], in32[4 * i + 3],
+                                             in64[2 * i], in64[2 * i + 1], want, got);
+            }
+    }
 }
 
 // brx.idx through its table, and an index outside it faulting with the interpreter's report.

@@ -96,7 +96,8 @@ const char* kKernels = R"(
 }
 )";
 
-class JitTextureLowering : public ::testing::Test {
+// The parameter: compiled as warp code (true) or per thread.
+class JitTextureLowering : public ::testing::TestWithParam<bool> {
 protected:
     void SetUp() override {
         m_module = load_ok(test::ptx(kKernels), "tex.ptx");
@@ -104,8 +105,9 @@ protected:
         auto compiler = jit::KernelCompiler::instance();
         ASSERT_TRUE(compiler) << compiler.error().text();
         for (const char* name : {"load", "store", "trap"}) {
-            auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m_module, name)));
+            auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m_module, name)), GetParam());
             ASSERT_TRUE(compiled) << name << ": " << compiled.error().text();
+            EXPECT_EQ((*compiled)->warp, GetParam()) << name << ": " << (*compiled)->why_not_warp;
             m_compiled.push_back(*compiled);
         }
     }
@@ -155,7 +157,7 @@ protected:
     std::vector<std::shared_ptr<const CompiledKernel>> m_compiled;
 };
 
-TEST_F(JitTextureLowering, LoadsAndSamplesMatchTheInterpreter) {
+TEST_P(JitTextureLowering, LoadsAndSamplesMatchTheInterpreter) {
     std::vector<uint32_t> results[2];
     for (int jit = 0; jit < 2; ++jit) {
         Device dev;
@@ -170,7 +172,7 @@ TEST_F(JitTextureLowering, LoadsAndSamplesMatchTheInterpreter) {
         ASSERT_EQ(results[1][i], results[0][i]) << "thread " << i / 32 << " word " << i % 32;
 }
 
-TEST_F(JitTextureLowering, StoresMatchTheInterpreter) {
+TEST_P(JitTextureLowering, StoresMatchTheInterpreter) {
     std::vector<uint8_t> surfaces[2];
     for (int jit = 0; jit < 2; ++jit) {
         Device dev;
@@ -184,7 +186,7 @@ TEST_F(JitTextureLowering, StoresMatchTheInterpreter) {
     for (size_t i = 0; i < surfaces[0].size(); ++i) ASSERT_EQ(surfaces[1][i], surfaces[0][i]) << "byte " << i;
 }
 
-TEST_F(JitTextureLowering, TrapFaultsAsTheInterpreterDoes) {
+TEST_P(JitTextureLowering, TrapFaultsAsTheInterpreterDoes) {
     LaunchFault faults[2];
     for (int jit = 0; jit < 2; ++jit) {
         Device dev;
@@ -202,5 +204,10 @@ TEST_F(JitTextureLowering, TrapFaultsAsTheInterpreterDoes) {
     EXPECT_EQ(faults[1].access_bytes, faults[0].access_bytes);
     EXPECT_EQ(faults[1].message, faults[0].message);
 }
+
+INSTANTIATE_TEST_SUITE_P(WarpAndThread, JitTextureLowering, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                             return std::string(info.param ? "Warp" : "Thread");
+                         });
 
 } // namespace

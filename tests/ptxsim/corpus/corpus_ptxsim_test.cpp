@@ -71,6 +71,8 @@ struct Outcome {
     uint64_t warp_instructions = 0;
     bool compiled = false;   // kJit: the JIT compiled the kernel
     std::string jit_refusal; // kJit: why it did not
+    bool warp = false;       // kJit: compiled to warp code
+    std::string why_not_warp;
 };
 
 Outcome run_on_ptxsim(const Case& c) {
@@ -96,6 +98,8 @@ Outcome run_on_ptxsim(const Case& c) {
     o.warp_instructions = launcher.last_launch().warp_instructions;
     o.compiled = launcher.ran_compiled();
     o.jit_refusal = launcher.jit_refusal();
+    o.warp = launcher.ran_warp_code();
+    o.why_not_warp = launcher.why_not_warp();
     if (!o.failure.empty()) return o;
     CompareReport report = compare_with_golden(c, result, *golden);
     o.approx = report.approx;
@@ -140,9 +144,11 @@ TEST_P(CorpusOnPtxsim, MatchesH200Golden) {
         RecordProperty("ulp_" + s.param, line);
     }
     if (kJit) {
-        std::printf("[ jit      ] %s: %s\n", c->name.c_str(),
-                    o.compiled ? "compiled" : ("interpreted: " + o.jit_refusal).c_str());
-        RecordProperty("jit", o.compiled ? "compiled" : o.jit_refusal);
+        const std::string how = !o.compiled ? "interpreted: " + o.jit_refusal
+                                : o.warp    ? std::string("compiled to warp code")
+                                            : "compiled per thread: " + o.why_not_warp;
+        std::printf("[ jit      ] %s: %s\n", c->name.c_str(), how.c_str());
+        RecordProperty("jit", how);
     }
     if (o.seconds > 2.0)
         std::printf("[ slow     ] %s took %.2f s on ptxsim (%llu warp instructions)\n", c->name.c_str(), o.seconds,

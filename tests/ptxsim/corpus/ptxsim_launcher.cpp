@@ -197,6 +197,8 @@ std::string PtxsimLauncher::launch(const std::string& ptx, const Case& c, const 
     config.instruction_budget = m_budget;
     config.worker_threads = m_workers;
     m_compiled = false;
+    m_warp = false;
+    m_why_not_warp.clear();
     m_jit_refusal.clear();
     if (m_jit) {
         auto compiler = jit::KernelCompiler::instance();
@@ -207,6 +209,8 @@ std::string PtxsimLauncher::launch(const std::string& ptx, const Case& c, const 
             config.instruction_budget = 0; // compiled code counts no instructions: a watchdog instead
             config.watchdog_ms = 120'000;
             m_compiled = true;
+            m_warp = (*compiled)->warp;
+            m_why_not_warp = (*compiled)->why_not_warp;
         } else if (compiled.error().code() == ErrorCode::Unsupported) {
             m_jit_refusal = compiled.error().text();
         } else {

@@ -51,6 +51,8 @@ public:
     const ptxsim::LaunchFault& last_fault() const { return m_fault; }
     bool ran_compiled() const { return m_compiled; }
     const std::string& jit_refusal() const { return m_jit_refusal; }
+    bool ran_warp_code() const { return m_warp; } // compiled to warp code (else one thread at a time: why_not_warp)
+    const std::string& why_not_warp() const { return m_why_not_warp; }
 
 private:
     std::string fail(FailureStage stage, std::string message);
@@ -71,6 +73,8 @@ private:
     bool m_jit;
     bool m_compiled = false;
     std::string m_jit_refusal;
+    bool m_warp = false;
+    std::string m_why_not_warp;
     FailureStage m_stage = FailureStage::none;
     ptxsim::LaunchResult m_last;
     ptxsim::LaunchFault m_fault;

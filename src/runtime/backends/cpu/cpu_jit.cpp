@@ -46,7 +46,11 @@ std::shared_ptr<const ptxsim::CompiledKernel> compiled_kernel(Function& f) {
             log::info("cpu backend: kernel '{}' runs interpreted: {}", f.kernel->name(), compiled.error().message());
             return;
         }
-        log::debug("cpu backend: kernel '{}' compiled by the PTX JIT", f.kernel->name());
+        if ((*compiled)->warp)
+            log::debug("cpu backend: kernel '{}' compiled by the PTX JIT to warp code", f.kernel->name());
+        else
+            log::info("cpu backend: kernel '{}' compiled by the PTX JIT one thread at a time: {}", f.kernel->name(),
+                      (*compiled)->why_not_warp);
         f.compiled = *compiled;
     });
     return f.compiled;

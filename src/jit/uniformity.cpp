@@ -1,0 +1,158 @@
+// Which registers may differ between the lanes of a warp, and whether a branch reads one (see uniformity.h).
+#include "jit/uniformity.h"
+
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "jit/liveness.h"
+#include "ptx/modifiers.h"
+
+namespace d4r::jit {
+
+namespace ast = ptx::ast;
+
+namespace {
+
+// Special registers that differ between the lanes of a warp (or between two reads).
+bool lane_special(std::string_view name) {
+    for (std::string_view p : {"%tid", "%laneid", "%lanemask", "%clock", "%globaltimer", "%pm"})
+        if (name.starts_with(p)) return true;
+    return false;
+}
+
+// Whether IN's result may differ between lanes whatever its sources: loads other than of kernel parameters,
+// atomics, collectives, textures, calls.
+bool lane_result(const ast::Instruction& in) {
+    const ptx::Modifiers m(in.opcode);
+    const std::string_view base = m.base();
+    if (base == "ld" || base == "ldu") return !m.has("param");
+    for (std::string_view op : {"atom", "shfl", "vote", "match", "redux", "activemask", "tex", "tld4", "suld", "call",
+                                "mma", "ldmatrix", "wmma", "mbarrier", "bar", "barrier", "elect"})
+        if (base == op) return true;
+    return false;
+}
+
+} // namespace
+
+namespace {
+
+bool reads_divergent(const std::unordered_set<std::string_view>& divergent, const ast::Instruction& in,
+                     bool skip_first) {
+    std::vector<std::string_view> names;
+    for (size_t k = skip_first ? 1 : 0; k < in.operands.size(); ++k) operand_names(in.operands[k], names);
+    if (!in.guard.empty()) names.push_back(in.guard);
+    for (std::string_view n : names)
+        if (divergent.contains(n) || lane_special(n)) return true;
+    return false;
+}
+
+} // namespace
+
+namespace {
+
+// The data-flow part of divergent_registers, from the registers already in DIVERGENT.
+void spread(const ast::Function& f, std::unordered_set<std::string_view>& divergent) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const ast::Instruction& in : f.instructions) {
+            if (in.operands.empty() || !writes_first_operand(in)) continue;
+            if (!lane_result(in) && !reads_divergent(divergent, in, true)) continue;
+            std::vector<std::string_view> written;
+            operand_names(in.operands[0], written);
+            for (std::string_view n : written) changed = divergent.insert(n).second || changed;
+        }
+    }
+}
+
+} // namespace
+
+std::unordered_set<std::string_view> divergent_registers(const ast::Function& f) {
+    std::unordered_set<std::string_view> divergent;
+    spread(f, divergent);
+    return divergent;
+}
+
+std::string barrier_under_divergence(const ast::Function& f) {
+    // The body's branches and barriers by statement index, and where each label is.
+    std::unordered_map<std::string_view, size_t> label_at;
+    for (size_t i = 0; i < f.body.size(); ++i)
+        if (f.body[i].kind == ast::Statement::Kind::Label) label_at[f.labels[f.body[i].index].name] = i;
+    struct Branch {
+        size_t at = 0, target = 0;
+        const ast::Instruction* in = nullptr;
+    };
+    std::vector<Branch> branches;
+    std::vector<std::pair<size_t, const ast::Instruction*>> barriers;
+    for (size_t i = 0; i < f.body.size(); ++i) {
+        if (f.body[i].kind != ast::Statement::Kind::Instruction) continue;
+        const ast::Instruction& in = f.instructions[f.body[i].index];
+        const std::string_view base = ptx::Modifiers(in.opcode).base();
+        if (base == "bar" || base == "barrier") barriers.emplace_back(i, &in);
+        if (base == "bra" && !in.operands.empty())
+            if (auto t = label_at.find(in.operands[0].name); t != label_at.end())
+                branches.push_back(Branch{i, t->second, &in});
+        if (base == "brx") return fmt::format("line {}: brx.idx in a kernel with barriers", in.line);
+    }
+    std::unordered_set<std::string_view> divergent;
+    spread(f, divergent);
+    for (;;) {
+        // The regions (first and last statement) where lanes may wait, grown to the branches leaving them.
+        std::vector<std::pair<size_t, size_t>> regions;
+        std::vector<const ast::Instruction*> why;
+        for (const Branch& b : branches) {
+            if (!reads_divergent(divergent, *b.in, false)) continue;
+            if (b.target > b.at)
+                regions.emplace_back(b.at + 1, b.target - 1);
+            else
+                regions.emplace_back(b.target, b.at);
+            why.push_back(b.in);
+        }
+        for (auto& [first, last] : regions)
+            for (bool grew = true; grew;) {
+                grew = false;
+                for (const Branch& b : branches) {
+                    if (b.at < first || b.at > last) continue;
+                    if (b.target < first) first = b.target, grew = true;
+                    if (b.target > last + 1) last = b.target - 1, grew = true;
+                }
+            }
+        // A register written inside a region may differ between lanes.
+        const size_t before = divergent.size();
+        for (const auto& [first, last] : regions)
+            for (size_t i = first; i <= last && i < f.body.size(); ++i) {
+                if (f.body[i].kind != ast::Statement::Kind::Instruction) continue;
+                const ast::Instruction& in = f.instructions[f.body[i].index];
+                if (in.operands.empty() || !writes_first_operand(in)) continue;
+                std::vector<std::string_view> written;
+                operand_names(in.operands[0], written);
+                divergent.insert(written.begin(), written.end());
+            }
+        if (divergent.size() != before) {
+            spread(f, divergent);
+            continue;
+        }
+        for (const auto& [at, in] : barriers)
+            for (size_t r = 0; r < regions.size(); ++r)
+                if (regions[r].first <= at && at <= regions[r].second)
+                    return fmt::format("line {}: '{}' may be reached while lanes wait after the branch on line {} "
+                                       "(whose condition may differ between the lanes of a warp)",
+                                       in->line, in->opcode, why[r]->line);
+        return {};
+    }
+}
+
+std::string divergent_branch(const ast::Function& f) {
+    const std::unordered_set<std::string_view> divergent = divergent_registers(f);
+    for (const ast::Instruction& in : f.instructions) {
+        const std::string_view base = ptx::Modifiers(in.opcode).base();
+        if ((base == "bra" || base == "brx") && reads_divergent(divergent, in, false))
+            return fmt::format("line {}: '{}' may diverge (its condition may differ between the lanes of a warp)",
+                               in.line, in.opcode);
+    }
+    return {};
+}
+
+} // namespace d4r::jit
