@@ -101,9 +101,7 @@ KernelSource kernel_source(const Kernel& kernel) {
     return source;
 }
 
-bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel) {
-    if (kernel.warp) return run_block_warps(linear_id, kernel);
-    setup_block_memory(linear_id);
+CompiledThread BlockRunner::compiled_block_thread() const {
     const LaunchConfig& cfg = m_launch.config;
     CompiledThread t;
     t.runtime = &kRuntime;
@@ -124,6 +122,14 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
     t.local_bytes = m_block.local_stride;
     t.params_bytes = static_cast<uint32_t>(m_launch.params.size());
     t.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
+    return t;
+}
+
+bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel) {
+    if (kernel.warp) return run_block_warps(linear_id, kernel);
+    setup_block_memory(linear_id);
+    const LaunchConfig& cfg = m_launch.config;
+    CompiledThread t = compiled_block_thread();
     for (uint32_t wi = 0; wi < m_warps.size(); ++wi) {
         Warp& w = m_warps[wi];
         const uint64_t cache_base = w.cache_base, cache_size = w.cache_size;

@@ -13,25 +13,7 @@ namespace d4r::ptxsim {
 bool BlockRunner::run_block_warps(uint64_t linear_id, const CompiledKernel& kernel) {
     setup_block_memory(linear_id);
     const LaunchConfig& cfg = m_launch.config;
-    CompiledThread t;
-    t.runtime = &compiled_runtime();
-    t.params = m_launch.params.data();
-    t.shared = m_block.shared;
-    t.budget = &m_launch.budget;
-    t.ntid[0] = cfg.block.x;
-    t.ntid[1] = cfg.block.y;
-    t.ntid[2] = cfg.block.z;
-    t.ctaid[0] = m_block.ctaid.x;
-    t.ctaid[1] = m_block.ctaid.y;
-    t.ctaid[2] = m_block.ctaid.z;
-    t.nctaid[0] = cfg.grid.x;
-    t.nctaid[1] = cfg.grid.y;
-    t.nctaid[2] = cfg.grid.z;
-    t.shared_bytes = m_block.shared_bytes;
-    t.reserved_shared = m_block.reserved_shared;
-    t.local_bytes = m_block.local_stride;
-    t.params_bytes = static_cast<uint32_t>(m_launch.params.size());
-    t.dynamic_shared_bytes = cfg.dynamic_shared_bytes;
+    CompiledThread t = compiled_block_thread();
     const uint32_t warps = static_cast<uint32_t>(m_warps.size());
     // Every block of the launch has the same shape: the lanes' thread ids once per runner (counted, not divided).
     if (m_lane_tids.size() != size_t(warps) * 96) {

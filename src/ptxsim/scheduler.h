@@ -38,6 +38,8 @@ public:
     bool run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel);
     // The same with warp code (CompiledKernel::warp): a call per warp (compiled_warp_runner.cpp).
     bool run_block_warps(uint64_t linear_id, const CompiledKernel& kernel);
+    // The fields of a compiled call that are the same for every thread and warp of the block set up last.
+    CompiledThread compiled_block_thread() const;
     void release_compiled_barrier(uint32_t stride);
 
     // Step by step, for cooperative launches (every block of the grid resident at once): start_block
