@@ -90,6 +90,16 @@ public:
         uint64_t offset = 0;
     };
     Expected<Address> address(const ast::Operand& o, ptx::StateSpace space);
+    // What a ld/st names, checked (lower_memory.cpp): its type's width, the access's bytes, the address, and the
+    // registers (or `_`) of each vector element.
+    struct MemoryOperands {
+        ptx::Type raw = ptx::Type::B32; // bN of the type's width
+        unsigned bits = 0, bytes = 0, total = 0;
+        bool load = false;
+        Address address;
+        std::vector<const ast::Operand*> elements;
+    };
+    Expected<MemoryOperands> memory_operands(const ptx::MemoryAccess& op);
     // The checked host pointer of BYTES at A (inline fast paths, translate() otherwise).
     LLVMValueRef pointer(const Address& a, ptx::StateSpace space, unsigned bytes, bool write);
 

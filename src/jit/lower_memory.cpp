@@ -117,29 +117,41 @@ LLVMValueRef Lowering::pointer(const Address& a, StateSpace space, unsigned byte
     return phi;
 }
 
+Expected<Lowering::MemoryOperands> Lowering::memory_operands(const ptx::MemoryAccess& op) {
+    const ast::Instruction& in = *current;
+    MemoryOperands m;
+    m.bits = ptx::type_bits(op.type);
+    if (m.bits < 8 || m.bits > 64) return refuse("a memory type the JIT does not lower");
+    if (function.is_entry == false) return refuse("memory access in a .func");
+    m.bytes = m.bits / 8;
+    m.total = m.bytes * op.vector;
+    m.load = op.op == ptx::MemoryAccess::Op::Load;
+    const ast::Operand& data = in.operands[m.load ? 0 : 1];
+    m.address = D4R_TRY(address(in.operands[op.address_operand], op.space));
+    if (op.vector == 1) {
+        m.elements.push_back(&data);
+    } else {
+        if (data.kind != ast::OperandKind::Vector || data.elements.size() != op.vector)
+            return refuse("expected a vector of registers");
+        for (const ast::Operand& e : data.elements) m.elements.push_back(&e);
+    }
+    m.raw = ptx::parse_type(fmt::format("b{}", m.bits));
+    return m;
+}
+
 Status Lowering::lower_memory(const ptx::MemoryAccess& op) {
     const ast::Instruction& in = *current;
     if (op.op == ptx::MemoryAccess::Op::Prefetch) return ok_status(); // no effect, no fault (as interpreted)
     if (in.opcode.starts_with("ldu")) return refuse("ldu is not compiled yet");
     if (warp) return lower_memory_warp(op);
     const Type t = op.type;
-    const unsigned bits = ptx::type_bits(t);
-    if (bits < 8 || bits > 64) return refuse("a memory type the JIT does not lower");
-    if (function.is_entry == false) return refuse("memory access in a .func");
-    const unsigned bytes = bits / 8, total = bytes * op.vector;
-    const bool load = op.op == ptx::MemoryAccess::Op::Load;
-    const ast::Operand& data = in.operands[load ? 0 : 1];
-    const Address a = D4R_TRY(address(in.operands[op.address_operand], op.space));
+    const MemoryOperands m = D4R_TRY(memory_operands(op));
+    const unsigned bits = m.bits, bytes = m.bytes, total = m.total;
+    const bool load = m.load;
+    const Address& a = m.address;
+    const std::vector<const ast::Operand*>& elements = m.elements;
+    const Type raw = m.raw;
     // The values of a store are read before the access (the interpreter reads all, then translates).
-    std::vector<const ast::Operand*> elements;
-    if (op.vector == 1) {
-        elements.push_back(&data);
-    } else {
-        if (data.kind != ast::OperandKind::Vector || data.elements.size() != op.vector)
-            return refuse("expected a vector of registers");
-        for (const ast::Operand& e : data.elements) elements.push_back(&e);
-    }
-    const Type raw = ptx::parse_type(fmt::format("b{}", bits));
     std::vector<LLVMValueRef> values;
     if (!load)
         for (const ast::Operand* e : elements) values.push_back(D4R_TRY(value(*e, raw)));

@@ -246,24 +246,13 @@ Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedIn
 // for each lane in lane order, so the first lane that faults reports, as interpreted. A load from one address for
 // every lane (a parameter or a variable) reads it once for the first lane, as the interpreter does.
 Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
-    const ast::Instruction& in = *current;
     const Type t = op.type;
-    const unsigned bits = ptx::type_bits(t);
-    if (bits < 8 || bits > 64) return refuse("a memory type the JIT does not lower");
-    if (function.is_entry == false) return refuse("memory access in a .func");
-    const unsigned bytes = bits / 8, total = bytes * op.vector;
-    const bool load = op.op == ptx::MemoryAccess::Op::Load;
-    const ast::Operand& data = in.operands[load ? 0 : 1];
-    const Address a = D4R_TRY(address(in.operands[op.address_operand], op.space));
-    std::vector<const ast::Operand*> elements;
-    if (op.vector == 1) {
-        elements.push_back(&data);
-    } else {
-        if (data.kind != ast::OperandKind::Vector || data.elements.size() != op.vector)
-            return refuse("expected a vector of registers");
-        for (const ast::Operand& e : data.elements) elements.push_back(&e);
-    }
-    const Type raw = ptx::parse_type(fmt::format("b{}", bits));
+    const MemoryOperands m = D4R_TRY(memory_operands(op));
+    const unsigned bits = m.bits, bytes = m.bytes, total = m.total;
+    const bool load = m.load;
+    const Address& a = m.address;
+    const std::vector<const ast::Operand*>& elements = m.elements;
+    const Type raw = m.raw;
     const Type as = ptx::is_signed(t) ? t : raw; // the loaded bits go to the register as the type says
     LLVMTypeRef it = ir.int_type(bits);
     auto put = [&](size_t k, LLVMValueRef v) -> Status {
