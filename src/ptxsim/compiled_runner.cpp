@@ -125,6 +125,36 @@ CompiledThread BlockRunner::compiled_block_thread() const {
     return t;
 }
 
+bool BlockRunner::call_compiled(const CompiledKernel& kernel, CompiledThread& t, Warp& w, ThreadStatus& status,
+                                uint32_t fault_lane, bool collectives) {
+    const bool stops = kernel.state_bytes != 0;
+    t.cache_base = w.cache_base;
+    t.cache_size = w.cache_size;
+    const uint32_t result = kernel.fn(&t);
+    w.cache_base = t.cache_base;
+    w.cache_size = t.cache_size;
+    if (result == kCompiledDone) {
+        status = ThreadStatus::Done;
+        return true;
+    }
+    if (stops && result == kCompiledBarrier) {
+        status = ThreadStatus::AtBarrier;
+        return true;
+    }
+    if (stops && collectives && result == kCompiledCollective) {
+        status = ThreadStatus::AtCollective;
+        return true;
+    }
+    if (result == kCompiledStopped) {
+        w.fault_lane = fault_lane;
+        fail(w, FaultKind::BudgetExceeded, "stopped");
+    } else {
+        fail(w, w.fault, w.fault_detail);
+        if (result == kCompiledFault && t.fault_site < kernel.sites.size()) m_fault.site = &kernel.sites[t.fault_site];
+    }
+    return false;
+}
+
 bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& kernel) {
     if (kernel.warp) return run_block_warps(linear_id, kernel);
     setup_block_memory(linear_id);
@@ -164,32 +194,7 @@ bool BlockRunner::run_block_compiled(uint64_t linear_id, const CompiledKernel& k
             t.tid[2] = thread / (cfg.block.x * cfg.block.y);
             t.local = m_block.local + size_t(thread) * m_block.local_stride;
             t.state = stride ? m_compiled_state.data() + size_t(thread) * stride : nullptr;
-            t.cache_base = w.cache_base;
-            t.cache_size = w.cache_size;
-            const uint32_t status = kernel.fn(&t);
-            w.cache_base = t.cache_base;
-            w.cache_size = t.cache_size;
-            if (status == kCompiledDone) {
-                m_compiled_status[thread] = ThreadStatus::Done;
-                continue;
-            }
-            if (stride && status == kCompiledBarrier) {
-                m_compiled_status[thread] = ThreadStatus::AtBarrier;
-                continue;
-            }
-            if (stride && status == kCompiledCollective) {
-                m_compiled_status[thread] = ThreadStatus::AtCollective;
-                continue;
-            }
-            if (status == kCompiledStopped) {
-                w.fault_lane = lane;
-                fail(w, FaultKind::BudgetExceeded, "stopped");
-            } else {
-                fail(w, w.fault, w.fault_detail);
-                if (status == kCompiledFault && t.fault_site < kernel.sites.size())
-                    m_fault.site = &kernel.sites[t.fault_site];
-            }
-            return false;
+            if (!call_compiled(kernel, t, w, m_compiled_status[thread], lane, true)) return false;
         }
         if (!stride) return true;
         // Each warp runs one collective whose members are all there.

@@ -63,28 +63,7 @@ bool BlockRunner::run_block_warps(uint64_t linear_id, const CompiledKernel& kern
             t.lanes = count == 32 ? 0xffffffffu : (1u << count) - 1;
             t.local = m_block.local + size_t(wi) * 32 * m_block.local_stride;
             t.state = stride ? m_compiled_state.data() + size_t(wi) * stride : nullptr;
-            t.cache_base = w.cache_base;
-            t.cache_size = w.cache_size;
-            const uint32_t status = kernel.fn(&t);
-            w.cache_base = t.cache_base;
-            w.cache_size = t.cache_size;
-            if (status == kCompiledDone) {
-                m_compiled_status[wi] = ThreadStatus::Done;
-                continue;
-            }
-            if (stride && status == kCompiledBarrier) {
-                m_compiled_status[wi] = ThreadStatus::AtBarrier;
-                continue;
-            }
-            if (status == kCompiledStopped) {
-                w.fault_lane = 0;
-                fail(w, FaultKind::BudgetExceeded, "stopped");
-            } else {
-                fail(w, w.fault, w.fault_detail);
-                if (status == kCompiledFault && t.fault_site < kernel.sites.size())
-                    m_fault.site = &kernel.sites[t.fault_site];
-            }
-            return false;
+            if (!call_compiled(kernel, t, w, m_compiled_status[wi], 0, false)) return false;
         }
         if (!stride) return true;
         // The barrier, once every warp that has not finished waits at one.

@@ -40,6 +40,11 @@ public:
     bool run_block_warps(uint64_t linear_id, const CompiledKernel& kernel);
     // The fields of a compiled call that are the same for every thread and warp of the block set up last.
     CompiledThread compiled_block_thread() const;
+    // Calls KERNEL for T (of warp W) and keeps what it stopped at in STATUS (a barrier, or a collective where
+    // COLLECTIVES, only in a kernel with stops); false, with the block's fault recorded (FAULT_LANE reporting), when
+    // it faulted or was stopped.
+    bool call_compiled(const CompiledKernel& kernel, CompiledThread& t, Warp& w, ThreadStatus& status,
+                       uint32_t fault_lane, bool collectives);
     void release_compiled_barrier(uint32_t stride);
 
     // Step by step, for cooperative launches (every block of the grid resident at once): start_block
