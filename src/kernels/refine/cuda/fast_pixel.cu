@@ -33,90 +33,21 @@ __device__ __forceinline__ void copy_out(const uint8_t* s, uint8_t* d, uint32_t 
     }
 }
 
-// A block's render texels staged once in shared memory: the colour and geometry (RenderTexels) of every render pixel
-// the bilinear taps of its output pixels reach, instead of each output pixel reading its four taps' colour and seven
-// depth and motion values (the depth gradient's neighbours) from the L1. The same values; a texel outside the staged
-// rectangle (a block whose tokens wrap to the next token row, a rectangle above kTileTexels) is read from the frame.
-constexpr uint32_t kTileTexels = 512, kTexelFloats = 7; // colour 3, geometry 4
-struct TileTexels {
-    const up::Params& p;
-    const float* tile;
-    int32_t x0, y0, w, h;
-    __device__ const float* at(int32_t x, int32_t y) const {
-        const int32_t dx = x - x0, dy = y - y0;
-        return dx >= 0 && dy >= 0 && dx < w && dy < h ? tile + (dy * w + dx) * kTexelFloats : nullptr;
-    }
-    __device__ void colour(int32_t x, int32_t y, float out[3]) const {
-        if (const float* t = at(x, y)) {
-            for (int i = 0; i < 3; ++i) out[i] = t[i];
-        } else {
-            RenderTexels{p}.colour(x, y, out);
-        }
-    }
-    __device__ void geometry(int32_t x, int32_t y, float out[4]) const {
-        if (const float* t = at(x, y)) {
-            for (int i = 0; i < 4; ++i) out[i] = t[3 + i];
-        } else {
-            RenderTexels{p}.geometry(x, y, out);
-        }
-    }
-};
-
-// The render pixel column (or row) the bilinear taps of output column X start at: render_position()'s formula, clamped
-// and floored as bilinear() does.
-__device__ int32_t first_tap(float x, float scale, float jitter, uint32_t render) {
-    const float u = (x + 0.5f) * scale - 0.5f - jitter;
-    return static_cast<int32_t>(up::floor_f(clamp_f(u, 0.0f, static_cast<float>(render - 1u))));
-}
-
-// Stages the render texels of tokens FIRST .. FIRST + COUNT - 1 into TILE (kTileTexels x kTexelFloats) with the whole
-// block, and says where they are. Ends with a barrier.
-__device__ TileTexels stage_texels(const PixelParams& px, uint32_t first, uint32_t count, float* tile) {
-    const up::Params& p = px.core;
-    TileTexels t{p, tile, 0, 0, 0, 0};
-    const uint32_t ty = first / px.grid_w, tx = first % px.grid_w;
-    if (count > 0 && (first + count - 1) / px.grid_w == ty) { // one row of tokens: 4 rows of output pixels
-        const float sx = static_cast<float>(p.render_w) / static_cast<float>(p.output_w);
-        const float sy = static_cast<float>(p.render_h) / static_cast<float>(p.output_h);
-        const uint32_t ox0 = min_u(4u * tx, p.output_w - 1u), ox1 = min_u(4u * (tx + count) - 1u, p.output_w - 1u);
-        const uint32_t oy0 = min_u(4u * ty, p.output_h - 1u), oy1 = min_u(4u * ty + 3u, p.output_h - 1u);
-        t.x0 = first_tap(static_cast<float>(ox0), sx, p.jitter_x, p.render_w);
-        t.y0 = first_tap(static_cast<float>(oy0), sy, p.jitter_y, p.render_h);
-        t.w = first_tap(static_cast<float>(ox1), sx, p.jitter_x, p.render_w) + 2 - t.x0;
-        t.h = first_tap(static_cast<float>(oy1), sy, p.jitter_y, p.render_h) + 2 - t.y0;
-        t.w = min(t.w, static_cast<int32_t>(p.render_w) - t.x0);
-        t.h = min(t.h, static_cast<int32_t>(p.render_h) - t.y0);
-        if (t.w * t.h > static_cast<int32_t>(kTileTexels)) t.w = t.h = 0;
-    }
-    const RenderTexels frame{p};
-    for (int32_t i = static_cast<int32_t>(threadIdx.x); i < t.w * t.h; i += static_cast<int32_t>(blockDim.x)) {
-        float* texel = tile + i * kTexelFloats;
-        frame.colour(t.x0 + i % t.w, t.y0 + i / t.w, texel);
-        frame.geometry(t.x0 + i % t.w, t.y0 + i / t.w, texel + 3);
-    }
-    __syncthreads();
-    return t;
-}
-
 } // namespace
 
 extern "C" __global__ void __launch_bounds__(kBlock) d4r_nn_pixel_features(PixelParams p) {
     __shared__ __align__(16) uint8_t tokens[kBlock * kTokenBytes];
     __shared__ __align__(16) uint8_t candidates[kBlock * kCandidateBytes];
-    __shared__ float texels[kTileTexels * kTexelFloats];
     const uint32_t total = p.grid_w * p.grid_h * kPatchPixels;
     const uint32_t first = blockIdx.x * blockDim.x, i = first + threadIdx.x;
-    if (blockDim.x > kBlock || blockDim.x % kPatchPixels != 0) { // not the plan's shape: each thread its own pixel
+    if (blockDim.x > kBlock) { // not the plan's shape: each thread stores its own pixel
         if (i < total) features_at(p, i);
         return;
     }
-    const uint32_t first_token = first / kPatchPixels;
-    const uint32_t count = first < total ? min_u(blockDim.x, total - first) / kPatchPixels : 0;
-    const TileTexels tile = stage_texels(p, first_token, count, texels);
     if (i < total) {
         float f[kFeatures];
         Candidates cand{};
-        pixel_values_at(p, i, f, cand, tile);
+        pixel_values_at(p, i, f, cand);
         uint16_t* t = reinterpret_cast<uint16_t*>(tokens + threadIdx.x * kTokenBytes);
         for (uint32_t j = 0; j < kFeatures; ++j) t[j] = d4r::kernels::float_to_half(f[j]);
         uint16_t* c = reinterpret_cast<uint16_t*>(candidates + threadIdx.x * kCandidateBytes);
@@ -145,7 +76,6 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads) d4r_nn_pixel_embed(P
     __shared__ __align__(16) uint16_t a[kEmbedTokens * kRowA];
     __shared__ __align__(16) uint8_t candidates[kEmbedThreads * kCandidateBytes];
     __shared__ __align__(16) uint16_t out[kEmbedTokens * kMaxOut];
-    __shared__ float texels[kTileTexels * kTexelFloats];
     // The plan's shape (kEmbedThreads threads, out_ch a multiple of 8 up to kMaxOut): anything else is a bug that must
     // not pass for a result.
     if (blockDim.x != kEmbedThreads || p.out_ch % 8 != 0 || p.out_ch > kMaxOut) __trap();
@@ -154,11 +84,10 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads) d4r_nn_pixel_embed(P
     const uint32_t present = min_u(kEmbedTokens, tokens - first);
     const uint32_t i = first * kPatchPixels + threadIdx.x, row = threadIdx.x / kPatchPixels;
     uint16_t* f16 = a + row * kRowA + (threadIdx.x % kPatchPixels) * kFeatures;
-    const TileTexels tile = stage_texels(px, first, present, texels);
     if (row < present) {
         float f[kFeatures];
         Candidates cand{};
-        pixel_values_at(px, i, f, cand, tile);
+        pixel_values_at(px, i, f, cand);
         for (uint32_t j = 0; j < kFeatures; ++j) f16[j] = d4r::kernels::float_to_half(f[j]);
         uint16_t* c = reinterpret_cast<uint16_t*>(candidates + threadIdx.x * kCandidateBytes);
         for (uint32_t j = 0; j < kCandidates; ++j)

@@ -214,36 +214,29 @@ D4R_HD void render_position(const up::Params& p, int32_t x, int32_t y, float& u,
     u = (static_cast<float>(x) + 0.5f) * sx - 0.5f - p.jitter_x;
     v = (static_cast<float>(y) + 0.5f) * sy - 0.5f - p.jitter_y;
 }
-// What the features sample of render pixel (x, y): its colour (linear RGB) and its geometry (depth gradient, depth,
-// motion x and y), read from the frame's buffers. A fast kernel may pass pixel_features() another source with the
-// same values (cuda/fast_pixel.cu: a block's render pixels staged in shared memory once).
-struct RenderTexels {
-    const up::Params& p;
-    D4R_HD void colour(int32_t x, int32_t y, float out[3]) const {
-        const uint16_t* c =
-            up::at<uint16_t>(p.color, static_cast<uint64_t>(y) * p.color_pitch + static_cast<uint32_t>(x) * 8u);
-        out[0] = kernels::half_to_float(c[0]);
-        out[1] = kernels::half_to_float(c[1]);
-        out[2] = kernels::half_to_float(c[2]);
-    }
-    D4R_HD void geometry(int32_t x, int32_t y, float out[4]) const {
-        out[0] = depth_gradient(p, x, y);
-        out[1] = up::load_depth(p, x, y);
-        up::load_motion(p, x, y, out[2], out[3]);
-    }
-};
 // The render colour (linear RGB) at render position (u, v), bilinear.
-template <typename Texels>
-D4R_HD void render_colour(const up::Params& p, float u, float v, const Texels& texels, float rgb[3]) {
-    bilinear<3>(p, u, v, [&texels](int32_t px, int32_t py, float out[3]) { texels.colour(px, py, out); }, rgb);
-}
 D4R_HD void render_colour(const up::Params& p, float u, float v, float rgb[3]) {
-    render_colour(p, u, v, RenderTexels{p}, rgb);
+    bilinear<3>(
+        p, u, v,
+        [&p](int32_t px, int32_t py, float out[3]) {
+            const uint16_t* c =
+                up::at<uint16_t>(p.color, static_cast<uint64_t>(py) * p.color_pitch + static_cast<uint32_t>(px) * 8u);
+            out[0] = kernels::half_to_float(c[0]);
+            out[1] = kernels::half_to_float(c[1]);
+            out[2] = kernels::half_to_float(c[2]);
+        },
+        rgb);
 }
 // The geometry at render position (u, v), bilinear: depth gradient, depth, motion x and y.
-template <typename Texels>
-D4R_HD void render_geometry(const up::Params& p, float u, float v, const Texels& texels, float geo[4]) {
-    bilinear<4>(p, u, v, [&texels](int32_t px, int32_t py, float out[4]) { texels.geometry(px, py, out); }, geo);
+D4R_HD void render_geometry(const up::Params& p, float u, float v, float geo[4]) {
+    bilinear<4>(
+        p, u, v,
+        [&p](int32_t px, int32_t py, float out[4]) {
+            out[0] = depth_gradient(p, px, py);
+            out[1] = up::load_depth(p, px, py);
+            up::load_motion(p, px, py, out[2], out[3]);
+        },
+        geo);
 }
 
 // The features from the candidates as display values, the rounded terms T and the samples GEO (pixel_features).
@@ -271,10 +264,9 @@ D4R_HD void features_of(const Candidates& cand, const Terms& t, const float geo[
 //   capped at +-4)
 // O is the core's output at the pixel (linear RGB), T its rounded terms, K the frame's exposure factor
 // (up::exposure_factor). H and Hc are O where the history was not reprojected. U, the depth gradient, the depth
-// and the motion are bilinear samples at the pixel's render_position() of TEXELS' values. Non-finite values become 0.
-template <typename Texels = RenderTexels>
+// and the motion are bilinear samples at the pixel's render_position(). Non-finite values become 0.
 D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const float o_linear[3], const Terms& t, float k,
-                           float f[kFeatures], Candidates& cand, const Texels& texels) {
+                           float f[kFeatures], Candidates& cand) {
     float* o = cand.c[0];
     for (int i = 0; i < 3; ++i) o[i] = display(o_linear[i], k);
     if (t.reprojected > 0.0f) {
@@ -286,9 +278,9 @@ D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const floa
     display_working(p, t.current, k, cand.c[3]);
     float u, v, rgb[3], geo[4];
     render_position(p, x, y, u, v);
-    render_colour(p, u, v, texels, rgb);
+    render_colour(p, u, v, rgb);
     for (int i = 0; i < 3; ++i) cand.c[4][i] = display(rgb[i], k);
-    render_geometry(p, u, v, texels, geo);
+    render_geometry(p, u, v, geo);
     features_of(cand, t, geo, f);
 }
 
@@ -321,9 +313,7 @@ D4R_HD uint32_t patch_index(uint32_t grid_w, uint32_t x, uint32_t y) {
 }
 
 // The features and candidates of pixel number I (patch order), before they are rounded and stored.
-template <typename Texels = RenderTexels>
-D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand,
-                            const Texels& texels) {
+D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand) {
     uint32_t px, py;
     patch_pixel(p.grid_w, i, px, py);
     const int32_t x = static_cast<int32_t>(min_u(px, p.core.output_w - 1u));
@@ -333,14 +323,7 @@ D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures]
     const float o_linear[3] = {kernels::half_to_float(o[0]), kernels::half_to_float(o[1]),
                                kernels::half_to_float(o[2])};
     const Terms t = rounded_terms(up::accumulate_terms(p.core, x, y));
-    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand, texels);
-}
-D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const float o_linear[3], const Terms& t, float k,
-                           float f[kFeatures], Candidates& cand) {
-    pixel_features(p, x, y, o_linear, t, k, f, cand, RenderTexels{p});
-}
-D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand) {
-    pixel_values_at(p, i, f, cand, RenderTexels{p.core});
+    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand);
 }
 
 // The work of d4r_nn_pixel_features for pixel number I (patch order), its features stored at FO (kFeatures halves).
