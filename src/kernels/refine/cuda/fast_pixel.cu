@@ -1,7 +1,8 @@
 // d4r refine network, fast sm_90 set: refine-v2's pixel kernels (d4r_nn_pixel_features, d4r_nn_pixel_blend). The
 // work is pixel_inputs.h's, one thread a pixel as in the PTX, with the sRGB curve's powers taken from the
-// special-function unit (D4R_REFINE_FAST_POWERS) instead of fixed Newton iterations with IEEE divisions. Within 60 dB
-// of the PTX path (tests/network/refine_v2_test.cpp), not its bytes.
+// special-function unit (D4R_REFINE_FAST_POWERS) instead of fixed Newton iterations with IEEE divisions, the core's
+// accumulate terms as the fast d4r_up_accumulate computes them (FastTerms), and built with -use_fast_math (cmake:
+// FAST_MATH). Within 60 dB of the PTX path (tests/network/refine_v2_test.cpp), not its bytes.
 //
 // d4r_nn_pixel_features stages a block's results in shared memory and writes them out with 16-byte stores: a pixel's
 // 23 features (46 bytes) and 16 candidate values (32 bytes) stored by the thread itself were 2-byte stores 46 and 32
@@ -14,6 +15,7 @@
 #define D4R_REFINE_FAST_POWERS 1
 #include "fast_common.cuh"
 #include "kernels/refine/ptx/pixel_inputs.h"
+#include "kernels/upscaler/cuda/fast_accumulate_terms.cuh"
 
 using namespace d4r::refine::pixel;
 
@@ -21,6 +23,13 @@ namespace {
 
 constexpr uint32_t kBlock = 128; // the plan's kThreads
 constexpr uint32_t kTokenBytes = kFeatures * 2, kCandidateBytes = kCandidateValues * 2;
+
+// The core's accumulate terms as the fast d4r_up_accumulate computes them (32-bit offsets, non-coherent loads).
+struct FastTerms {
+    __device__ up::AccumulateTerms operator()(const up::Params& p, int32_t x, int32_t y) const {
+        return up::fast::accumulate_terms(p, x, y);
+    }
+};
 
 // Copies BYTES from shared S to global D, 16 bytes a thread a step when both are 16-byte aligned.
 __device__ __forceinline__ void copy_out(const uint8_t* s, uint8_t* d, uint32_t bytes) {
@@ -47,7 +56,7 @@ extern "C" __global__ void __launch_bounds__(kBlock) d4r_nn_pixel_features(Pixel
     if (i < total) {
         float f[kFeatures];
         Candidates cand{};
-        pixel_values_at(p, i, f, cand);
+        pixel_values_at(p, i, f, cand, FastTerms{});
         uint16_t* t = reinterpret_cast<uint16_t*>(tokens + threadIdx.x * kTokenBytes);
         for (uint32_t j = 0; j < kFeatures; ++j) t[j] = d4r::kernels::float_to_half(f[j]);
         uint16_t* c = reinterpret_cast<uint16_t*>(candidates + threadIdx.x * kCandidateBytes);
@@ -87,7 +96,7 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads) d4r_nn_pixel_embed(P
     if (row < present) {
         float f[kFeatures];
         Candidates cand{};
-        pixel_values_at(px, i, f, cand);
+        pixel_values_at(px, i, f, cand, FastTerms{});
         for (uint32_t j = 0; j < kFeatures; ++j) f16[j] = d4r::kernels::float_to_half(f[j]);
         uint16_t* c = reinterpret_cast<uint16_t*>(candidates + threadIdx.x * kCandidateBytes);
         for (uint32_t j = 0; j < kCandidates; ++j)

@@ -312,8 +312,18 @@ D4R_HD uint32_t patch_index(uint32_t grid_w, uint32_t x, uint32_t y) {
     return ((y / 4u) * grid_w + x / 4u) * kPatchPixels + (y % 4u) * 4u + x % 4u;
 }
 
+// The core's accumulate terms of output pixel (x, y) as pixel_values_at() computes them: upscaler_math.h's. A fast
+// kernel may pass another with the same algorithm (cuda/fast_pixel.cu: the fast d4r_up_accumulate's).
+struct CoreTerms {
+    D4R_HD up::AccumulateTerms operator()(const up::Params& p, int32_t x, int32_t y) const {
+        return up::accumulate_terms(p, x, y);
+    }
+};
+
 // The features and candidates of pixel number I (patch order), before they are rounded and stored.
-D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand) {
+template <typename TermsOf = CoreTerms>
+D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand,
+                            TermsOf terms_of = {}) {
     uint32_t px, py;
     patch_pixel(p.grid_w, i, px, py);
     const int32_t x = static_cast<int32_t>(min_u(px, p.core.output_w - 1u));
@@ -322,7 +332,7 @@ D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures]
         up::at<uint16_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + static_cast<uint32_t>(x) * 8u);
     const float o_linear[3] = {kernels::half_to_float(o[0]), kernels::half_to_float(o[1]),
                                kernels::half_to_float(o[2])};
-    const Terms t = rounded_terms(up::accumulate_terms(p.core, x, y));
+    const Terms t = rounded_terms(terms_of(p.core, x, y));
     pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand);
 }
 

@@ -3,116 +3,17 @@
 //  * built with fast math (cmake: the family's FAST_FLAGS): approximate division, reciprocal and square root, FMA
 //    contraction, so its results differ from the PTX path's in the last bits (checked: UpscalerFastSm90.* on ptxsim,
 //    tests/device/profile-4k.sh on the H200);
-//  * 32-bit element offsets with each row's and column's clamp computed once (the PTX clamps and multiplies in 64
-//    bits per tap: 21 taps per pixel); read-only loads through the non-coherent cache.
-// The per-pixel math (weights, statistics, clipping, blend) is upscaler_math.h's, called piece by piece.
-#include "kernels/upscaler/ptx/upscaler_math.h"
+//  * the terms from fast_accumulate_terms.cuh (32-bit offsets, clamps once per row and column, non-coherent loads).
+// The blend and the stores are upscaler_math.h's.
+#include "kernels/upscaler/cuda/fast_accumulate_terms.cuh"
 
 using namespace d4r::upscaler::math;
-
-namespace {
-
-__device__ __forceinline__ F4 fetch(const F4* __restrict__ base, uint32_t index) {
-    const float4 v = __ldg(reinterpret_cast<const float4*>(base) + index);
-    return {v.x, v.y, v.z, v.w};
-}
-
-// The 12-tap Catmull-Rom history of sample_history() (corners dropped, weights renormalised).
-__device__ __forceinline__ F4 history(const Params& p, float hx, float hy, float& blur) {
-    const float tx = hx - 0.5f, ty = hy - 0.5f;
-    const int32_t ix = floor_i(tx), iy = floor_i(ty);
-    const float fx = tx - static_cast<float>(ix), fy = ty - static_cast<float>(iy);
-    blur = fx * (1.0f - fx) + fy * (1.0f - fy);
-    float wx[4], wy[4];
-    catmull_rom(fx, wx);
-    catmull_rom(fy, wy);
-    const int32_t w = static_cast<int32_t>(p.output_w) - 1, h = static_cast<int32_t>(p.output_h) - 1;
-    const F4* __restrict__ hist = reinterpret_cast<const F4*>(p.history_in);
-    uint32_t col[4], row[4];
-#pragma unroll
-    for (int32_t i = 0; i < 4; ++i) {
-        col[i] = static_cast<uint32_t>(clamp_i(ix - 1 + i, 0, w));
-        row[i] = static_cast<uint32_t>(clamp_i(iy - 1 + i, 0, h)) * p.output_stride;
-    }
-    F4 acc{0.0f, 0.0f, 0.0f, 0.0f};
-    float wsum = 0.0f;
-#pragma unroll
-    for (int32_t j = 0; j < 4; ++j)
-#pragma unroll
-        for (int32_t i = 0; i < 4; ++i) {
-            if ((i == 0 || i == 3) && (j == 0 || j == 3)) continue;
-            const float wt = wx[i] * wy[j];
-            const F4 v = fetch(hist, row[j] + col[i]);
-            acc = {acc.x + v.x * wt, acc.y + v.y * wt, acc.z + v.z * wt, acc.w + v.w * wt};
-            wsum += wt;
-        }
-    const float inv = 1.0f / wsum;
-    return {acc.x * inv, acc.y * inv, acc.z * inv, acc.w * inv};
-}
-
-} // namespace
 
 extern "C" __global__ void d4r_up_accumulate(Params p) {
     const uint32_t ux = blockIdx.x * blockDim.x + threadIdx.x, uy = blockIdx.y * blockDim.y + threadIdx.y;
     if (ux >= p.output_w || uy >= p.output_h) return;
     const int32_t ox = static_cast<int32_t>(ux), oy = static_cast<int32_t>(uy);
-    const float scale_x = static_cast<float>(p.render_w) / static_cast<float>(p.output_w);
-    const float scale_y = static_cast<float>(p.render_h) / static_cast<float>(p.output_h);
-    const float px = (static_cast<float>(ox) + 0.5f) * scale_x, py = (static_cast<float>(oy) + 0.5f) * scale_y;
-    const int32_t w = static_cast<int32_t>(p.render_w) - 1, h = static_cast<int32_t>(p.render_h) - 1;
-    const int32_t cx = clamp_i(floor_i(px - p.jitter_x), 0, w), cy = clamp_i(floor_i(py - p.jitter_y), 0, h);
-
-    const float up = min_f(1.0f / scale_x, 3.0f);
-    const float inv_r2 = 1.0f / (0.35f + 0.15f * up);
-    const F4* __restrict__ color = reinterpret_cast<const F4*>(p.prep_color);
-    F3 sum{0.0f, 0.0f, 0.0f}, m1{0.0f, 0.0f, 0.0f}, m2{0.0f, 0.0f, 0.0f};
-    float wsum = 0.0f, wmax = 0.0f;
-    F4 centre{0.0f, 0.0f, 0.0f, 0.0f};
-#pragma unroll
-    for (int32_t dy = -1; dy <= 1; ++dy) {
-        const int32_t sy = clamp_i(cy + dy, 0, h);
-        const uint32_t row = static_cast<uint32_t>(sy) * p.render_stride;
-        const float ddy = static_cast<float>(sy) + 0.5f + p.jitter_y - py;
-#pragma unroll
-        for (int32_t dx = -1; dx <= 1; ++dx) {
-            const int32_t sx = clamp_i(cx + dx, 0, w);
-            const F4 c = fetch(color, row + static_cast<uint32_t>(sx));
-            if (dx == 0 && dy == 0) centre = c;
-            const float ddx = static_cast<float>(sx) + 0.5f + p.jitter_x - px;
-            const float t = max_f(1.0f - (ddx * ddx + ddy * ddy) * inv_r2, 0.0f);
-            const float wt = t * t;
-            sum = {sum.x + c.x * wt, sum.y + c.y * wt, sum.z + c.z * wt};
-            wsum += wt;
-            wmax = max_f(wmax, wt);
-            m1 = {m1.x + c.x, m1.y + c.y, m1.z + c.z};
-            m2 = {m2.x + c.x * c.x, m2.y + c.y * c.y, m2.z + c.z * c.z};
-        }
-    }
-    const float inv_w = 1.0f / wsum;
-    const F3 cur = wsum > 1.0e-4f ? F3{sum.x * inv_w, sum.y * inv_w, sum.z * inv_w} : F3{centre.x, centre.y, centre.z};
-    constexpr float kNinth = 1.0f / 9.0f;
-    const F3 mean{m1.x * kNinth, m1.y * kNinth, m1.z * kNinth};
-    const F3 extent{kClipGamma * sqrt_f(max_f(m2.x * kNinth - mean.x * mean.x, 0.0f)) + 1.0e-4f,
-                    kClipGamma * sqrt_f(max_f(m2.y * kNinth - mean.y * mean.y, 0.0f)) + 1.0e-4f,
-                    kClipGamma * sqrt_f(max_f(m2.z * kNinth - mean.z * mean.z, 0.0f)) + 1.0e-4f};
-
-    const F4 mv = fetch(reinterpret_cast<const F4*>(p.motion_cur),
-                        static_cast<uint32_t>(cy) * p.render_stride + static_cast<uint32_t>(cx));
-    AccumulateTerms t;
-    t.current = cur;
-    t.coverage = wmax;
-    if ((p.flags & kFlagHistory) && mv.w == 0.0f) {
-        const float hx = static_cast<float>(ox) + 0.5f + mv.x / scale_x;
-        const float hy = static_cast<float>(oy) + 0.5f + mv.y / scale_y;
-        if (hx >= 0.0f && hy >= 0.0f && hx <= static_cast<float>(p.output_w) && hy <= static_cast<float>(p.output_h)) {
-            float blur;
-            const F4 hv = history(p, hx, hy, blur);
-            t.clamped = clip_to_box(F3{hv.x, hv.y, hv.z}, mean, extent);
-            t.history_weight = clamp_f(hv.w, 0.0f, kMaxHistoryWeight / (1.0f + kBlurPenalty * blur));
-        }
-    }
-    t.alpha = blend_alpha(t.history_weight, t.coverage);
-    const F4 out = blend_terms(t);
+    const F4 out = blend_terms(fast::accumulate_terms(p, ox, oy));
     reinterpret_cast<F4*>(p.history_out)[uy * p.output_stride + ux] = out;
     if (!(p.flags & kFlagSharpen))
         store_output(p, ox, oy, from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p)));
