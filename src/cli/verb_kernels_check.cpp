@@ -36,8 +36,9 @@ struct CheckOptions {
     uint64_t seed = 7;
     std::string model;
     bool fp8 = false; // the test model's refine-v1-fp8 variant
-    bool fused =
-        false; // fused plans in both runs (network/plan.h: d4r_nn_block for each f16 block, d4r_nn_pixel_embed)
+    // Fused plans in both runs (network/plan.h: d4r_nn_block for each f16 block, d4r_nn_pixel_embed and
+    // d4r_nn_pixel_head).
+    bool fused = false;
     std::string lib_dir;
     bool accuracy = false;
     bool require_identical = false;
@@ -331,9 +332,11 @@ void register_kernels_check_verb(CLI::App& kernels) {
     sub->add_option("--seed", o->seed, "seed of the test model and image")->capture_default_str();
     sub->add_option("--model", o->model, "a model file instead of the test model");
     sub->add_flag("--fp8", o->fp8, "the test model's refine-v1-fp8 variant (enc2's linears in e4m3)");
-    sub->add_flag("--fused", o->fused,
-                  "fused plans in both runs: each transformer block with f16 weights is one d4r_nn_block launch, and "
-                  "refine-v2's pixel features with its embed one d4r_nn_pixel_embed launch");
+    sub->add_flag(
+        "--fused", o->fused,
+        "fused plans in both runs: each transformer block with f16 weights is one d4r_nn_block launch, and "
+        "refine-v2's pixel features with its embed one d4r_nn_pixel_embed launch and its head with the blend one "
+        "d4r_nn_pixel_head launch");
     sub->add_option("--lib-dir", o->lib_dir, "folder with libcuda.so.1 (default ../lib beside d4r)");
     sub->add_flag("--require-identical", o->require_identical, "exit 1 unless every layer is identical");
     sub->add_option("--min-psnr", o->min_psnr,

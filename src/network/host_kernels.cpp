@@ -182,6 +182,29 @@ void pixel_embed_block(const pixel::PixelEmbedParams& p, uint32_t block) {
     for (uint32_t token = 0; token < count; ++token) linear_token(l, w, x, token);
 }
 
+// d4r_nn_pixel_head's block B: its tokens' head (linear_token) into a buffer of its own, then each of their pixels'
+// blend from there.
+void pixel_head_block(const pixel::PixelHeadParams& p, uint32_t block) {
+    const uint32_t tokens = p.pixels.grid_w * p.pixels.grid_h, first = block * pixel::kEmbedTokens;
+    const uint32_t count = std::min(pixel::kEmbedTokens, tokens - std::min(tokens, first));
+    std::vector<uint16_t> answers(size_t(count) * pixel::kHeadOutputs);
+    const LinearParams l{p.in + uint64_t(first) * p.in_ch * 2,
+                         p.weight,
+                         p.bias,
+                         0,
+                         reinterpret_cast<uint64_t>(answers.data()),
+                         count,
+                         p.in_ch,
+                         pixel::kHeadOutputs,
+                         0};
+    const std::vector<mma::Elem> w = decoded_weights(l);
+    std::vector<mma::Elem> x(p.in_ch);
+    for (uint32_t token = 0; token < count; ++token) linear_token(l, w, x, token);
+    for (uint32_t i = 0; i < count * pixel::kPatchPixels; ++i)
+        pixel::blend_patch_pixel(p.pixels, first * pixel::kPatchPixels + i,
+                                 answers.data() + size_t(i) * pixel::kOutputs);
+}
+
 template <typename Body>
 void for_blocks(const std::array<uint32_t, 3>& grid, unsigned threads, const Body& body) {
     parallel_for(uint64_t(grid[0]) * grid[1] * grid[2], threads, [&](uint64_t b) {
@@ -269,6 +292,11 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
     case Kernel::PixelEmbed: {
         auto p = params_as<pixel::PixelEmbedParams>(params);
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { pixel_embed_block(p, bx); });
+        return;
+    }
+    case Kernel::PixelHead: {
+        auto p = params_as<pixel::PixelHeadParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { pixel_head_block(p, bx); });
         return;
     }
     case Kernel::PixelBlend: {

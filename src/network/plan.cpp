@@ -184,6 +184,14 @@ public:
         m_launches.push_back(make_launch(Kernel::Expand, {blocks_for(t1 * c1), 1, 1}, {kThreads, 1, 1}, ep, "expand"));
         writes(stream, t1 * c1 * 2);
         block("dec1", stream, m_g.grid_w, m_g.grid_h, c1);
+        if (m_v2 && m_options.fuse_pixels && m_dims.head_out == refine::pixel::kHeadOutputs) {
+            const refine::pixel::PixelHeadParams ph{pixels, weight("head.w"), weight("head.b"), stream, c1, 0};
+            const uint32_t blocks = static_cast<uint32_t>(div_up64(t1, refine::pixel::kEmbedTokens));
+            m_launches.push_back(make_launch(Kernel::PixelHead, {blocks, 1, 1}, {refine::pixel::kEmbedThreads, 1, 1},
+                                             ph, "pixel_blend"));
+            writes(image, uint64_t(pitch) * (m_g.height - 1) + uint64_t(m_g.width) * 8);
+            return std::move(m_launches);
+        }
         linear("head", stream, patches, t1, c1, m_dims.head_out);
         const std::array<uint32_t, 3> image_grid{div_up(m_g.width, kImageBlock), div_up(m_g.height, kImageBlock), 1};
         if (m_v2) {
@@ -248,6 +256,8 @@ const char* kernel_name(Kernel kernel) {
         return "d4r_nn_block";
     case Kernel::PixelEmbed:
         return "d4r_nn_pixel_embed";
+    case Kernel::PixelHead:
+        return "d4r_nn_pixel_head";
     }
     return "?";
 }

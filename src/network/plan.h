@@ -35,12 +35,13 @@ enum class Kernel : uint8_t {
     LinearWide, // d4r_nn_linear for the shapes native sets do not take (refine_math.h's native_linear_shape)
     Block,      // d4r_nn_block (refine_block.ptx): a whole transformer block, in fused plans only
     PixelEmbed, // d4r_nn_pixel_embed (refine_block.ptx): refine-v2's pixel features and embed, in fused plans only
+    PixelHead,  // d4r_nn_pixel_head (refine_block.ptx): refine-v2's head and pixel blend, in fused plans only
 };
 // Every kernel of the PTX modules (the plan of one architecture launches some of them: plan_kernels()).
-inline constexpr std::array<Kernel, 13> kAllKernels = {
-    Kernel::Patchify,   Kernel::Linear,     Kernel::LayerNorm, Kernel::Attention,     Kernel::Merge,
-    Kernel::Expand,     Kernel::Unpatchify, Kernel::LinearFp8, Kernel::PixelFeatures, Kernel::PixelBlend,
-    Kernel::LinearWide, Kernel::Block,      Kernel::PixelEmbed};
+inline constexpr std::array<Kernel, 14> kAllKernels = {
+    Kernel::Patchify,   Kernel::Linear,     Kernel::LayerNorm,  Kernel::Attention,     Kernel::Merge,
+    Kernel::Expand,     Kernel::Unpatchify, Kernel::LinearFp8,  Kernel::PixelFeatures, Kernel::PixelBlend,
+    Kernel::LinearWide, Kernel::Block,      Kernel::PixelEmbed, Kernel::PixelHead};
 // The PTX entry name (d4r_nn_*).
 const char* kernel_name(Kernel kernel);
 
@@ -97,7 +98,8 @@ struct PlanOptions {
     // Each transformer block whose linears are f16 as one d4r_nn_block launch instead of seven (layernorm, qkv,
     // attention, proj, layernorm, fc1, fc2). Blocks with e4m3 weights (the FP8 variants' enc2) stay unfused.
     bool fuse_blocks = false;
-    // refine-v2's pixel features and its embed linear as one d4r_nn_pixel_embed launch (the features stay on chip).
+    // refine-v2's pixel features and its embed linear as one d4r_nn_pixel_embed launch (the features stay on chip),
+    // and its head linear and pixel blend as one d4r_nn_pixel_head launch (the head's answers stay on chip).
     bool fuse_pixels = false;
 };
 

@@ -30,6 +30,7 @@ Module module_of(Kernel kernel) {
         return {refine_v2_ptx, "refine_v2.ptx"};
     case Kernel::Block:
     case Kernel::PixelEmbed:
+    case Kernel::PixelHead:
         return {refine_block_ptx, "refine_block.ptx"};
     default:
         return {refine_ptx, "refine.ptx"};
@@ -89,11 +90,12 @@ public:
         }
         if (in_plan(Kernel::PixelEmbed)) {
             std::string why;
-            m_options.fuse_pixels = runs_native(Kernel::PixelEmbed, why);
+            m_options.fuse_pixels = runs_native(Kernel::PixelEmbed, why) && runs_native(Kernel::PixelHead, why);
             if (m_options.fuse_pixels && log::once("refine network: fused pixels"))
-                log::info("refine network: fused pixel features and embed (d4r_nn_pixel_embed runs a native kernel)");
+                log::info("refine network: fused pixel stages (d4r_nn_pixel_embed and d4r_nn_pixel_head run native "
+                          "kernels)");
             if (!m_options.fuse_pixels && log::once("refine network: unfused pixels: " + why))
-                log::info("refine network: pixel features and embed as two launches: {}", why);
+                log::info("refine network: pixel features and embed, head and blend as two launches each: {}", why);
         }
     }
 

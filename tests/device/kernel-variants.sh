@@ -1,7 +1,9 @@
 #!/bin/bash
 # tests/device/kernel-variants.sh [CARRY]: this build's sm_90 fast set against variants of some of its kernels, in one
 # call, for choosing between ways of writing a kernel. CARRY as for sm90-compare.sh (bin/d4r, lib/, share/d4r/native),
-# plus CARRY/variants/<name>/*.cubin: each variant is a copy of the fast set with those files replaced. For "now" and
+# plus CARRY/variants/<name>/*.cubin: each variant is a copy of the fast set with those files replaced (or, when
+# CARRY/variants/<name>/native exists, that whole native root: an earlier build's sets). PROFILE='a|b' adds kernels
+# to the profile lines (default: the replaced ones). For "now" and
 # every variant in turn, ROUNDS rounds (default 2): refine-v2's 4K frame (1920x1080 -> 3840x2160, city, median GPU ms
 # of 6 frames) and the kernel profile of the replaced kernels (D4R_CUDA_KERNEL_PROFILE, one frame). Writes
 # $OUT/kernel-variants.txt; exit 1 when a run fails. (ncu's full set on the 4K demo did not finish within 9 minutes on
@@ -25,8 +27,12 @@ names=(now)
 kernels=""
 for dir in "$carry"/variants/*/; do
     name=$(basename "$dir")
-    rm -rf "/tmp/kv-$name" && cp -r "$now" "/tmp/kv-$name" && cp "$dir"/*.cubin "/tmp/kv-$name/sm_90/" || status=1
     names+=("$name")
+    if [ -d "$dir/native" ]; then # a whole native root (an earlier build's), not an overlay
+        rm -rf "/tmp/kv-$name" && cp -r "$dir/native" "/tmp/kv-$name" || status=1
+        continue
+    fi
+    rm -rf "/tmp/kv-$name" && cp -r "$now" "/tmp/kv-$name" && cp "$dir"/*.cubin "/tmp/kv-$name/sm_90/" || status=1
     for f in "$dir"/*.cubin; do kernels="$kernels|$(basename "$f" .cubin)"; done
 done
 echo "variants: ${names[*]}; kernels:${kernels//|/ }" | tee -a "$report"
@@ -40,6 +46,7 @@ done
 for name in "${names[@]}"; do
     D4R_CUDA_KERNEL_PROFILE=1 D4R_LOG=info demo "$(root_of "$name")" /tmp/kv-profile 2 > "/tmp/kv-profile-$name.log" 2>&1 ||
         status=1
-    grep -E "name=(${kernels#|})\$" "/tmp/kv-profile-$name.log" | tail -4 | sed "s/^/$name: /" | tee -a "$report"
+    grep -E "name=(${PROFILE:-${kernels#|}})\$" "/tmp/kv-profile-$name.log" | tail -"${PROFILE_LINES:-4}" |
+        sed "s/^/$name: /" | tee -a "$report"
 done
 exit $status

@@ -42,7 +42,8 @@ inline std::string_view pick(const FastPtx& f, Kernel k, bool inexact_too) {
     if (k == Kernel::Linear || k == Kernel::LinearFp8 || k == Kernel::LinearWide) return inexact(f.linear);
     if (k == Kernel::Attention) return inexact(f.attention);
     if (k == Kernel::Block) return inexact(f.block);
-    if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend || k == Kernel::PixelEmbed) return inexact(f.pixel);
+    if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend || k == Kernel::PixelEmbed || k == Kernel::PixelHead)
+        return inexact(f.pixel);
     if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;
     if (k == Kernel::Unpatchify) return f.unpatchify;
     if (k == Kernel::Patchify || k == Kernel::LayerNorm) return f.elementwise;

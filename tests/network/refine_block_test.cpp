@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "block_traces.h"
 #include "cuda_env.h"
@@ -57,15 +58,16 @@ TEST(RefineBlockPlan, FusedPlansLaunchOneBlockForEachF16Block) {
     EXPECT_EQ(plan_kernels(kArchRefineV1, kFused).size(), 6u); // patchify, linear, block, merge, expand, unpatchify
 }
 
-// refine-v2's fused plans: the pixel features and the embed as one d4r_nn_pixel_embed launch writing the embed's tensor
-// (tokens of 16 a block of 256 threads); refine-v1's plans have nothing of it.
-TEST(RefineBlockPlan, FusedPixelPlansEmbedTheFeaturesInOneLaunch) {
+// refine-v2's fused plans: the pixel features and the embed as one d4r_nn_pixel_embed launch writing the embed's
+// tensor, the head and the blend as one d4r_nn_pixel_head launch writing the image (tokens of 16 a block of 256
+// threads); refine-v1's plans have nothing of them.
+TEST(RefineBlockPlan, FusedPixelPlansEmbedTheFeaturesAndBlendTheHeadInOneLaunchEach) {
     const Geometry g = geometry_for(72, 40);
     for (const char* arch : {kArchRefineV2, kArchRefineV2Fp8}) {
         const std::vector<Launch> unfused = plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch);
         const std::vector<Launch> fused =
             plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch, nullptr, {.fuse_pixels = true});
-        ASSERT_EQ(fused.size() + 1, unfused.size()) << arch;
+        ASSERT_EQ(fused.size() + 2, unfused.size()) << arch;
         EXPECT_EQ(count(fused, Kernel::PixelFeatures), 0u) << arch;
         EXPECT_EQ(count(unfused, Kernel::PixelEmbed), 0u) << arch;
         ASSERT_EQ(fused.front().kernel, Kernel::PixelEmbed) << arch;
@@ -82,12 +84,32 @@ TEST(RefineBlockPlan, FusedPixelPlansEmbedTheFeaturesInOneLaunch) {
         EXPECT_EQ(fused.front().block[0], refine::pixel::kEmbedThreads);
         EXPECT_EQ(uint64_t(fused.front().grid[0]) * refine::pixel::kEmbedTokens, g.fine_tokens() + 12)
             << "every token once: 18 x 10 tokens, 12 of the last block absent";
+        // The head and the blend: the head's weights over dec1's output, the blend's pixel parameters, the image.
+        const Launch& last = fused.back();
+        ASSERT_EQ(last.kernel, Kernel::PixelHead) << arch;
+        const auto h = last.as<refine::pixel::PixelHeadParams>();
+        const Launch& head = unfused[unfused.size() - 2];
+        ASSERT_EQ(head.what, "head");
+        const auto hl = head.as<refine::math::LinearParams>();
+        EXPECT_EQ(h.weight, hl.weight);
+        EXPECT_EQ(h.bias, hl.bias);
+        EXPECT_EQ(h.in, hl.in);
+        EXPECT_EQ(h.in_ch, hl.in_ch);
+        EXPECT_EQ(hl.out_ch, refine::pixel::kHeadOutputs);
+        const auto blend = unfused.back().as<refine::pixel::PixelParams>();
+        EXPECT_EQ(std::memcmp(&h.pixels, &blend, sizeof blend), 0) << arch;
+        EXPECT_EQ(last.what, unfused.back().what);
+        EXPECT_EQ(last.out, unfused.back().out);
+        EXPECT_EQ(last.out_bytes, unfused.back().out_bytes);
+        EXPECT_EQ(last.block[0], refine::pixel::kEmbedThreads);
+        EXPECT_EQ(last.grid[0], fused.front().grid[0]);
         // The rest of the plan is the same launches.
-        for (size_t i = 1; i < fused.size(); ++i) EXPECT_EQ(fused[i].what, unfused[i + 1].what) << arch;
+        for (size_t i = 1; i + 1 < fused.size(); ++i) EXPECT_EQ(fused[i].what, unfused[i + 1].what) << arch;
     }
     const std::vector<Launch> v1 =
         plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, kArchRefineV1, nullptr, {.fuse_pixels = true});
     EXPECT_EQ(count(v1, Kernel::PixelEmbed), 0u);
+    EXPECT_EQ(count(v1, Kernel::PixelHead), 0u);
     EXPECT_EQ(v1.front().kernel, Kernel::Patchify);
 }
 

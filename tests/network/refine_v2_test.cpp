@@ -27,7 +27,8 @@ namespace {
 namespace up = upscaler;
 using refine::math::LinearParams;
 
-// The PTX path of ARCH (refine-v2 or refine-v2-fp8) after each of three core frames gives the host kernels' bytes.
+// The PTX path of ARCH (refine-v2 or refine-v2-fp8) after each of three core frames gives the host kernels' bytes, and
+// the host kernels of the fused plan (d4r_nn_block, d4r_nn_pixel_embed, d4r_nn_pixel_head) give the same.
 void after_the_core_the_ptx_path_gives_the_host_kernels_bytes(std::string_view arch) {
     std::string why;
     const up::CudaFunctions* cuda = up::test::cpu_backend_cuda(&why);
@@ -49,14 +50,19 @@ void after_the_core_the_ptx_path_gives_the_host_kernels_bytes(std::string_view a
         const auto* device_image = reinterpret_cast<const uint8_t*>(core->output); // host memory on the cpu backend
         const std::vector<uint8_t> before(device_image, device_image + bytes);
         // The host kernels on a copy of the core's output, every other buffer the core's own.
-        std::vector<uint8_t> host_image = before;
-        up::math::Params host_core = *core;
-        host_core.output = reinterpret_cast<uint64_t>(host_image.data());
-        const Geometry g = geometry_for(w, h);
-        std::vector<uint64_t> scratch(scratch_layout(g, arch).total / 8 + 1, 0);
-        for (const Launch& l : plan_forward(g, host_core.output, pitch, reinterpret_cast<uint64_t>(weights.data()),
-                                            reinterpret_cast<uint64_t>(scratch.data()), arch, &host_core))
-            run_launch(l, 1);
+        auto host_pass = [&](PlanOptions options) {
+            std::vector<uint8_t> image = before;
+            up::math::Params host_core = *core;
+            host_core.output = reinterpret_cast<uint64_t>(image.data());
+            const Geometry g = geometry_for(w, h);
+            std::vector<uint64_t> scratch(scratch_layout(g, arch).total / 8 + 1, 0);
+            for (const Launch& l : plan_forward(g, host_core.output, pitch, reinterpret_cast<uint64_t>(weights.data()),
+                                                reinterpret_cast<uint64_t>(scratch.data()), arch, &host_core, options))
+                run_launch(l, 1);
+            return image;
+        };
+        const std::vector<uint8_t> host_image = host_pass({});
+        EXPECT_TRUE(host_pass(kFused) == host_image) << "the fused plan's host kernels, frame " << frames;
         // The PTX path through libd4rcuda.
         D4R_TRY((*refine)->refine(core->output, pitch, w, h, nullptr, core));
         if (cuda->cuCtxSynchronize() != abi::CUDA_SUCCESS)
@@ -156,8 +162,8 @@ TEST(RefineV2, TheFastSm90KernelsStayWithin60DbOfThePtxPath) {
 }
 
 // refine-v2's fused plan after the core (block_traces.h): its PTX writes the unfused plan's bytes (blocks of 64 and 128
-// channels, the pixel features with the embed); with the fast sm_90 d4r_nn_block and d4r_nn_pixel_embed (the rest
-// from PTX) every block, the embed and the image stay within 60 dB.
+// channels, the pixel features with the embed, the head with the blend); with the fast sm_90 d4r_nn_block,
+// d4r_nn_pixel_embed and d4r_nn_pixel_head (the rest from PTX) every block, the embed and the image stay within 60 dB.
 void fused_after_core(bool fast_block) {
     std::string why;
     const FastPtx* fast = fast_block ? fast_ptx(&why) : nullptr;
@@ -174,7 +180,8 @@ void fused_after_core(bool fast_block) {
                                   cuda, model, core,
                                   [&](Kernel k) {
                                       if (fast && k == Kernel::Block) return std::string_view(fast->block);
-                                      if (fast && k == Kernel::PixelEmbed) return std::string_view(fast->pixel);
+                                      if (fast && (k == Kernel::PixelEmbed || k == Kernel::PixelHead))
+                                          return std::string_view(fast->pixel);
                                       return kernel_ptx(k);
                                   },
                                   kFused));

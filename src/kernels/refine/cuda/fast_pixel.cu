@@ -12,6 +12,10 @@
 // d4r_nn_pixel_embed (fused plans): the same pixel work for a block's 16 tokens, the features kept in shared memory as
 // the A operand of the embed (16 x 368 by 368 x out_ch: one mma chain of 23 k-steps per 8 output columns, f32
 // accumulators), so the 368 halves a token are neither written nor read back; the candidates still go out.
+//
+// d4r_nn_pixel_head (fused plans): the head linear of a block's 16 tokens (16 x in_ch by in_ch x 128, f32
+// accumulators) into shared memory, then each thread blends one pixel from there: the head's 16 bytes a pixel are
+// neither written nor read back.
 #define D4R_REFINE_FAST_POWERS 1
 #include "fast_common.cuh"
 #include "kernels/refine/ptx/pixel_inputs.h"
@@ -131,4 +135,47 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads) d4r_nn_pixel_embed(P
     __syncthreads();
     copy_out(reinterpret_cast<const uint8_t*>(out),
              reinterpret_cast<uint8_t*>(p.out) + static_cast<uint64_t>(first) * p.out_ch * 2u, present * p.out_ch * 2u);
+}
+
+extern "C" __global__ void __launch_bounds__(kEmbedThreads) d4r_nn_pixel_head(PixelHeadParams p) {
+    namespace fast = d4r::refine::fast;
+    constexpr uint32_t kMaxIn = d4r::refine::math::kMaxChannels, kRowA = kMaxIn + 8; // padded: conflict-free ldmatrix
+    __shared__ __align__(16) uint16_t a[kEmbedTokens * kRowA];
+    __shared__ __align__(16) uint16_t answers[kEmbedTokens * kHeadOutputs];
+    // The plan's shape (kEmbedThreads threads, in_ch a multiple of 16 up to kMaxIn): anything else is a bug that must
+    // not pass for a result.
+    if (blockDim.x != kEmbedThreads || p.in_ch % 16 != 0 || p.in_ch > kMaxIn) __trap();
+    const PixelParams& px = p.pixels;
+    const uint32_t tokens = px.grid_w * px.grid_h, first = blockIdx.x * kEmbedTokens;
+    const uint32_t present = min_u(kEmbedTokens, tokens - first);
+    // The tokens' rows into shared memory, 16 bytes a thread a step (rows of absent tokens: zeros, not read back).
+    const uint32_t pieces = p.in_ch / 8;
+    const uint4* in = reinterpret_cast<const uint4*>(p.in) + static_cast<uint64_t>(first) * pieces;
+    for (uint32_t k = threadIdx.x; k < kEmbedTokens * pieces; k += kEmbedThreads) {
+        const uint32_t row = k / pieces;
+        *reinterpret_cast<uint4*>(a + row * kRowA + k % pieces * 8) = row < present ? __ldg(in + k) : uint4{};
+    }
+    __syncthreads();
+    // The head: warp w takes the 8-column tiles w, w + 8, ...; the answers rounded to f16 as the unfused head stores
+    // them.
+    const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u, g = lane >> 2, t = lane & 3u;
+    const uint16_t* w = reinterpret_cast<const uint16_t*>(p.weight);
+    const uint16_t* bias = reinterpret_cast<const uint16_t*>(p.bias);
+    const uint16_t* a_rows = a + (lane & 15u) * kRowA + (lane >> 4) * 8;
+    for (uint32_t n0 = warp * 8; n0 < kHeadOutputs; n0 += kEmbedThreads / 32 * 8) {
+        const float b0 = d4r::kernels::half_to_float(bias[n0 + 2 * t]);
+        const float b1 = d4r::kernels::half_to_float(bias[n0 + 2 * t + 1]);
+        float acc[4] = {b0, b1, b0, b1};
+        const uint16_t* w_row = w + static_cast<uint64_t>(n0 + g) * p.in_ch + 2 * t;
+        for (uint32_t s = 0; s < p.in_ch / 16; ++s) {
+            uint32_t af[4];
+            fast::load_a(af, a_rows + s * 16);
+            fast::mma_f32(acc, af, fast::ldg_pair(w_row + s * 16), fast::ldg_pair(w_row + s * 16 + 8));
+        }
+        *reinterpret_cast<uint32_t*>(answers + g * kHeadOutputs + n0 + 2 * t) = fast::pack_f32(acc[0], acc[1]);
+        *reinterpret_cast<uint32_t*>(answers + (g + 8) * kHeadOutputs + n0 + 2 * t) = fast::pack_f32(acc[2], acc[3]);
+    }
+    __syncthreads();
+    if (threadIdx.x < present * kPatchPixels)
+        blend_patch_pixel(px, first * kPatchPixels + threadIdx.x, answers + threadIdx.x * kOutputs);
 }

@@ -58,6 +58,18 @@ struct alignas(8) PixelEmbedParams {
     uint32_t out_ch, reserved;
 };
 
+// d4r_nn_pixel_head (fused plans, PlanOptions::fuse_pixels): the head linear and d4r_nn_pixel_blend in one launch, so
+// that the head's answers (kHeadOutputs halves a token) never go to memory. A block of kEmbedThreads threads takes
+// tokens kEmbedTokens b .. + kEmbedTokens - 1: the head (weight: kHeadOutputs x in_ch, f16) of those tokens of `in`
+// (in_ch a token), then each thread blends one pixel of them from its answers and its candidates
+// (`pixels.tokens` unused), a pixel beyond the image left alone, with the bytes of the unfused launches.
+inline constexpr uint32_t kHeadOutputs = kOutputs * kPatchPixels;
+struct alignas(8) PixelHeadParams {
+    PixelParams pixels;
+    uint64_t weight, bias, in;
+    uint32_t in_ch, reserved;
+};
+
 using up::clamp_f; // the core's selects (upscaler_math.h)
 using up::max_f;
 using up::min_f;
@@ -352,10 +364,9 @@ D4R_HD void features_at(const PixelParams& p, uint32_t i) {
     features_into(p, i, up::at_mut<uint16_t>(p.tokens, static_cast<uint64_t>(i) * kFeatures * 2u));
 }
 
-// The work of d4r_nn_pixel_blend for output pixel (x, y): alpha is kept.
-D4R_HD void blend_at(const PixelParams& p, uint32_t x, uint32_t y) {
-    const uint32_t i = patch_index(p.grid_w, x, y);
-    const uint16_t* a = up::at<uint16_t>(p.tokens, static_cast<uint64_t>(i) * kOutputs * 2u);
+// The blend of output pixel (x, y), pixel number I of the patch order, from its answers A (kOutputs halves): alpha is
+// kept.
+D4R_HD void blend_answers(const PixelParams& p, uint32_t x, uint32_t y, uint32_t i, const uint16_t* a) {
     const uint16_t* c = up::at<uint16_t>(p.candidates, static_cast<uint64_t>(i) * kCandidateValues * 2u);
     float z[kOutputs];
     for (uint32_t j = 0; j < kOutputs; ++j) z[j] = kernels::half_to_float(a[j]);
@@ -366,6 +377,17 @@ D4R_HD void blend_at(const PixelParams& p, uint32_t x, uint32_t y) {
     blend_pixel(z, cand, up::exposure_factor(p.core), out);
     uint16_t* o = up::at_mut<uint16_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + x * 8u);
     for (uint32_t k = 0; k < 3; ++k) o[k] = kernels::float_to_half(out[k]);
+}
+// The work of d4r_nn_pixel_blend for output pixel (x, y).
+D4R_HD void blend_at(const PixelParams& p, uint32_t x, uint32_t y) {
+    const uint32_t i = patch_index(p.grid_w, x, y);
+    blend_answers(p, x, y, i, up::at<uint16_t>(p.tokens, static_cast<uint64_t>(i) * kOutputs * 2u));
+}
+// The blend of pixel number I of the patch order (d4r_nn_pixel_head) from its answers A, if it is in the image.
+D4R_HD void blend_patch_pixel(const PixelParams& p, uint32_t i, const uint16_t* a) {
+    uint32_t x, y;
+    patch_pixel(p.grid_w, i, x, y);
+    if (x < p.core.output_w && y < p.core.output_h) blend_answers(p, x, y, i, a);
 }
 
 } // namespace d4r::refine::pixel

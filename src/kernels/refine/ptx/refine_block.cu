@@ -8,6 +8,8 @@
 // sm_80): refine.ptx and everything made from it stay as they are. The module also holds refine-v2's other fusion,
 // d4r_nn_pixel_embed (pixel_inputs.h): the pixel features of a block's tokens into shared memory, then the embed linear
 // of those tokens from there with linear_mma.cuh's code, so it writes the bytes of the unfused pair of launches.
+// d4r_nn_pixel_head (pixel_inputs.h): the head linear of a block's tokens into shared memory with linear_mma.cuh's
+// code, then each pixel's blend from there: the bytes of the unfused pair of launches.
 #include "attention_mma.cuh"
 #include "pixel_inputs.h"
 
@@ -69,4 +71,27 @@ extern "C" __global__ void d4r_nn_pixel_embed(d4r::refine::pixel::PixelEmbedPara
                          0};
     const uint32_t g = threadIdx.x >> 2;
     linear_rows(l, g, first + g < tokens, g + 8, first + g + 8 < tokens, 0);
+}
+
+extern "C" __global__ void d4r_nn_pixel_head(d4r::refine::pixel::PixelHeadParams p) {
+    using namespace d4r::refine::pixel;
+    __shared__ uint16_t answers[kEmbedTokens * kHeadOutputs];
+    const uint32_t tokens = p.pixels.grid_w * p.pixels.grid_h, first = blockIdx.x * kEmbedTokens;
+    if (threadIdx.x < 32) { // one warp: the 16 tokens' rows
+        // Row r of `in` is token first + r, its answers row r of `answers`.
+        const LinearParams l{p.in + static_cast<uint64_t>(first) * p.in_ch * 2u,
+                             p.weight,
+                             p.bias,
+                             0,
+                             reinterpret_cast<uint64_t>(answers),
+                             kEmbedTokens,
+                             p.in_ch,
+                             kHeadOutputs,
+                             0};
+        const uint32_t g = threadIdx.x >> 2;
+        linear_rows(l, g, first + g < tokens, g + 8, first + g + 8 < tokens, 0);
+    }
+    __syncthreads();
+    if (threadIdx.x < kEmbedThreads && first * kPatchPixels + threadIdx.x < tokens * kPatchPixels)
+        blend_patch_pixel(p.pixels, first * kPatchPixels + threadIdx.x, answers + threadIdx.x * kOutputs);
 }
