@@ -12,7 +12,7 @@
 namespace d4r::network {
 
 struct FastPtx {
-    std::string elementwise, unpatchify, regroup, linear, attention, pixel, block; // NUL-terminated texts
+    std::string elementwise, unpatchify, regroup, linear, attention, pixel, block, pixel_fused; // NUL-terminated texts
 };
 
 inline const FastPtx* fast_ptx(std::string* why) {
@@ -25,7 +25,7 @@ inline const FastPtx* fast_ptx(std::string* why) {
         };
         return FastPtx{read("fast_elementwise.ptx"), read("fast_unpatchify.ptx"), read("fast_regroup.ptx"),
                        read("fast_linear.ptx"),      read("fast_attention.ptx"),  read("fast_pixel.ptx"),
-                       read("fast_block.ptx")};
+                       read("fast_block.ptx"),       read("fast_pixel_fused.ptx")};
     }();
     return &p;
 #else
@@ -42,8 +42,8 @@ inline std::string_view pick(const FastPtx& f, Kernel k, bool inexact_too) {
     if (k == Kernel::Linear || k == Kernel::LinearFp8 || k == Kernel::LinearWide) return inexact(f.linear);
     if (k == Kernel::Attention) return inexact(f.attention);
     if (k == Kernel::Block) return inexact(f.block);
-    if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend || k == Kernel::PixelEmbed || k == Kernel::PixelHead)
-        return inexact(f.pixel);
+    if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend) return inexact(f.pixel);
+    if (k == Kernel::PixelEmbed || k == Kernel::PixelHead) return inexact(f.pixel_fused);
     if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;
     if (k == Kernel::Unpatchify) return f.unpatchify;
     if (k == Kernel::Patchify || k == Kernel::LayerNorm) return f.elementwise;

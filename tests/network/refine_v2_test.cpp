@@ -181,7 +181,7 @@ void fused_after_core(bool fast_block) {
                                   [&](Kernel k) {
                                       if (fast && k == Kernel::Block) return std::string_view(fast->block);
                                       if (fast && (k == Kernel::PixelEmbed || k == Kernel::PixelHead))
-                                          return std::string_view(fast->pixel);
+                                          return std::string_view(fast->pixel_fused);
                                       return kernel_ptx(k);
                                   },
                                   kFused));
