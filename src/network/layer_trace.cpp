@@ -63,6 +63,21 @@ Expected<uint32_t> dynamic_shared_of(const upscaler::CudaFunctions& cuda, CUmodu
     return bytes;
 }
 
+// A native kernel's code compiled to PTX may set its launches' grid with a u32 global `d4r_grid_x` (a persistent grid:
+// the launch becomes d4r_grid_x x 1 x 1 blocks), as the override layer serves it: the kernels then run as on a GPU,
+// each block walking its share of the work. 0 for a module without it.
+Expected<uint32_t> grid_x_of(const upscaler::CudaFunctions& cuda, CUmodule module) {
+    CUdeviceptr at = 0;
+    size_t size = 0;
+    if (!cuda.cuModuleGetGlobal_v2 || cuda.cuModuleGetGlobal_v2(&at, &size, module, "d4r_grid_x") != CUDA_SUCCESS ||
+        size != 4)
+        return 0u;
+    uint32_t blocks = 0;
+    if (CUresult r = cuda.cuMemcpyDtoH_v2(&blocks, at, 4); r != CUDA_SUCCESS)
+        return cuda_error(cuda, "cuMemcpyDtoH_v2", r).add_context("d4r_grid_x");
+    return blocks;
+}
+
 // The pass over IMAGE (device memory, PITCH bytes a row) or, when RGBA is given, over a copy of it made here; CORE as
 // plan_forward takes it.
 Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model& model,
@@ -77,6 +92,7 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
     CUresult r = CUDA_SUCCESS;
     std::array<CUfunction, kAllKernels.size()> fn{};
     std::array<uint32_t, kAllKernels.size()> shared{};   // dynamic shared memory bytes of each kernel's launches
+    std::array<uint32_t, kAllKernels.size()> grid_x{};   // each kernel's persistent grid (0: the plan's)
     for (Kernel k : plan_kernels(model.arch, options)) { // only those: ptx_for need not define the others
         const char* text = ptx_for(k).data();
         auto loaded = std::find_if(mem.modules.begin(), mem.modules.end(), [&](auto& m) { return m.first == text; });
@@ -92,6 +108,9 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
         auto bytes = dynamic_shared_of(cuda, loaded->second, fn[size_t(k)]);
         if (!bytes) return std::move(bytes).error().add_context(kernel_name(k));
         shared[size_t(k)] = *bytes;
+        auto blocks = grid_x_of(cuda, loaded->second);
+        if (!blocks) return std::move(blocks).error().add_context(kernel_name(k));
+        grid_x[size_t(k)] = *blocks;
     }
     if ((r = cuda.cuMemAlloc_v2(&mem.base, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemAlloc_v2", r);
     if ((r = cuda.cuMemsetD8_v2(mem.base, 0, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemsetD8_v2", r);
@@ -102,8 +121,10 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
     LayerTrace trace;
     for (const Launch& l : plan_forward(g, image_at, pitch, mem.base, mem.base + scratch, model.arch, core, options)) {
         void* args[] = {const_cast<uint8_t*>(l.params.data())};
-        r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
-                                l.block[2], shared[size_t(l.kernel)], nullptr, args, nullptr);
+        const uint32_t persistent = grid_x[size_t(l.kernel)];
+        const std::array<uint32_t, 3> grid = persistent ? std::array<uint32_t, 3>{persistent, 1, 1} : l.grid;
+        r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], grid[0], grid[1], grid[2], l.block[0], l.block[1], l.block[2],
+                                shared[size_t(l.kernel)], nullptr, args, nullptr);
         if (r == CUDA_SUCCESS) r = cuda.cuCtxSynchronize();
         if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuLaunchKernel", r).add_context(l.what);
         TraceEntry e{kernel_name(l.kernel), l.what, std::vector<uint8_t>(l.out_bytes)};

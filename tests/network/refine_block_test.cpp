@@ -151,7 +151,7 @@ TEST_P(RefineBlock, TheHostKernelsRunTheFusedPlanToTheSameBytes) {
     EXPECT_FALSE(unfused == nettest::test_image(w, h, 2)) << "the network should change the image";
 }
 
-// The fast sm_90 kernel (its PTX on ptxsim, one window per block here; a persistent grid on a GPU) within 60 dB.
+// The fast sm_90 kernel (its PTX on ptxsim, on its persistent grid as on a GPU) within 60 dB.
 TEST_P(RefineBlock, TheFastSm90BlockStaysWithin60DbOfThePtxPath) {
     std::string why;
     const FastPtx* fast = fast_ptx(&why);

@@ -3,8 +3,8 @@
 //  * with the element-wise and layernorm kernels fast and the matrix kernels the PTX's, every launch gives the
 //    PTX path's bytes (those fast kernels only move memory differently);
 //  * with every kernel fast, every layer stays within 60 dB of the PTX path (f32 accumulators), and the image does
-//    as displayed (tone-mapped). (Here the linear
-//    runs with the plan's grid, one tile per block; on the H200 with its code object's persistent grid.)
+//    as displayed (tone-mapped). (The persistent kernels run with their code object's grid, d4r_grid_x, as on a GPU:
+//    network/layer_trace.h.)
 // The cubins of the same sources run on the H200 in tests/device/refine-sm90.sh.
 #include <gtest/gtest.h>
 

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <functional>
+#include <regex>
 #include <vector>
 
 #include "block_traces.h"
@@ -194,6 +195,42 @@ void fused_after_core(bool fast_block) {
 TEST(RefineV2, TheFusedPlanAfterTheCoreWritesTheUnfusedBytes) { fused_after_core(false); }
 
 TEST(RefineV2, TheFastSm90BlockStaysWithin60DbOfThePtxPathAfterTheCore) { fused_after_core(true); }
+
+// The fast fused pixel kernels on a persistent grid (cuda/fast_pixel_fused.cu: each block walks groups of 16 tokens
+// with the weights loaded once): with the module's d4r_grid_x set to 2, so that each block walks three of the six
+// groups, the bytes of the grid it asks for (one group a block at this size).
+TEST(RefineV2, TheFastFusedPixelKernelsGiveTheSameBytesOnAnyPersistentGrid) {
+    std::string why;
+    const FastPtx* fast = fast_ptx(&why);
+    if (!fast) GTEST_SKIP() << why;
+    const std::regex grid_x(R"(\.u32 d4r_grid_x = [0-9]+;)");
+    ASSERT_TRUE(std::regex_search(fast->pixel_fused, grid_x));
+    const std::string two = std::regex_replace(fast->pixel_fused, grid_x, ".u32 d4r_grid_x = 2;");
+    const Model model = nettest::random_model_of(12, kArchRefineV2);
+    uint32_t frames = 0;
+    after_each_core_frame(up::test::probe_options(24, 16, 48, 32, 2), frames,
+                          [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
+                              auto pass = [&](const std::string& pixel) {
+                                  return trace_forward_after_core(
+                                      cuda, model, core,
+                                      [&](Kernel k) {
+                                          if (k == Kernel::PixelEmbed || k == Kernel::PixelHead)
+                                              return std::string_view(pixel);
+                                          return kernel_ptx(k);
+                                      },
+                                      kFused);
+                              };
+                              const CoreOutput image(core);
+                              const LayerTrace asked = D4R_TRY(pass(fast->pixel_fused));
+                              image.restore();
+                              const LayerTrace narrow = D4R_TRY(pass(two));
+                              EXPECT_EQ(asked.size(), narrow.size());
+                              for (size_t i = 0; i < std::min(asked.size(), narrow.size()); ++i)
+                                  EXPECT_TRUE(asked[i].bytes == narrow[i].bytes) << asked[i].layer;
+                              return ok_status();
+                          });
+    EXPECT_EQ(frames, 2u);
+}
 
 TEST(RefineV2, WithoutTheCoresFrameTheNetworkRefusesAndNamesWhy) {
     std::string why;
