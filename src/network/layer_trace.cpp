@@ -44,38 +44,38 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
 
 namespace {
 
-// A native kernel's code compiled to PTX (the tests run the fast sm_90 kernels so) may ask for dynamic shared memory
-// with a u32 global `d4r_dynamic_shared`, as the override layer serves it (docs/runtime.md): its limit is raised
-// and its launches get that many bytes. 0 for a module without it.
-Expected<uint32_t> dynamic_shared_of(const upscaler::CudaFunctions& cuda, CUmodule module, CUfunction f) {
+// The value of a module's u32 global NAME; 0 for a module without it.
+Expected<uint32_t> u32_global(const upscaler::CudaFunctions& cuda, CUmodule module, const char* name) {
     CUdeviceptr at = 0;
     size_t size = 0;
-    if (!cuda.cuModuleGetGlobal_v2 || !cuda.cuFuncSetAttribute ||
-        cuda.cuModuleGetGlobal_v2(&at, &size, module, "d4r_dynamic_shared") != CUDA_SUCCESS || size != 4)
+    if (!cuda.cuModuleGetGlobal_v2 || cuda.cuModuleGetGlobal_v2(&at, &size, module, name) != CUDA_SUCCESS || size != 4)
         return 0u;
-    uint32_t bytes = 0;
-    CUresult r = cuda.cuMemcpyDtoH_v2(&bytes, at, 4);
-    if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuMemcpyDtoH_v2", r).add_context("d4r_dynamic_shared");
-    r = cuda.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes));
-    if (r != CUDA_SUCCESS)
-        return cuda_error(cuda, "cuFuncSetAttribute", r)
-            .add_context(fmt::format("{} bytes of dynamic shared memory", bytes));
-    return bytes;
+    uint32_t value = 0;
+    if (CUresult r = cuda.cuMemcpyDtoH_v2(&value, at, 4); r != CUDA_SUCCESS)
+        return cuda_error(cuda, "cuMemcpyDtoH_v2", r).add_context(name);
+    return value;
 }
 
-// A native kernel's code compiled to PTX may set its launches' grid with a u32 global `d4r_grid_x` (a persistent grid:
-// the launch becomes d4r_grid_x x 1 x 1 blocks), as the override layer serves it: the kernels then run as on a GPU,
-// each block walking its share of the work. 0 for a module without it.
-Expected<uint32_t> grid_x_of(const upscaler::CudaFunctions& cuda, CUmodule module) {
-    CUdeviceptr at = 0;
-    size_t size = 0;
-    if (!cuda.cuModuleGetGlobal_v2 || cuda.cuModuleGetGlobal_v2(&at, &size, module, "d4r_grid_x") != CUDA_SUCCESS ||
-        size != 4)
-        return 0u;
-    uint32_t blocks = 0;
-    if (CUresult r = cuda.cuMemcpyDtoH_v2(&blocks, at, 4); r != CUDA_SUCCESS)
-        return cuda_error(cuda, "cuMemcpyDtoH_v2", r).add_context("d4r_grid_x");
-    return blocks;
+// A native kernel's code compiled to PTX (the tests run the fast sm_90 kernels so) is launched as the override layer
+// serves a native code object (docs/runtime.md): a u32 global `d4r_dynamic_shared` asks for that many bytes of dynamic
+// shared memory (the function's limit is raised), and `d4r_grid_x` for a persistent grid (the launch becomes
+// d4r_grid_x x 1 x 1 blocks, each walking its share of the work).
+struct LaunchShape {
+    uint32_t shared = 0, grid_x = 0; // 0: none, the plan's grid
+};
+Expected<LaunchShape> launch_shape_of(const upscaler::CudaFunctions& cuda, CUmodule module, CUfunction f) {
+    LaunchShape shape;
+    shape.shared = D4R_TRY(u32_global(cuda, module, "d4r_dynamic_shared"));
+    shape.grid_x = D4R_TRY(u32_global(cuda, module, "d4r_grid_x"));
+    if (shape.shared) {
+        if (!cuda.cuFuncSetAttribute) return make_error(ErrorCode::Unsupported, "no cuFuncSetAttribute");
+        CUresult r =
+            cuda.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(shape.shared));
+        if (r != CUDA_SUCCESS)
+            return cuda_error(cuda, "cuFuncSetAttribute", r)
+                .add_context(fmt::format("{} bytes of dynamic shared memory", shape.shared));
+    }
+    return shape;
 }
 
 // The pass over IMAGE (device memory, PITCH bytes a row) or, when RGBA is given, over a copy of it made here; CORE as
@@ -91,8 +91,7 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
     DeviceMemory mem{cuda, 0, {}};
     CUresult r = CUDA_SUCCESS;
     std::array<CUfunction, kAllKernels.size()> fn{};
-    std::array<uint32_t, kAllKernels.size()> shared{};   // dynamic shared memory bytes of each kernel's launches
-    std::array<uint32_t, kAllKernels.size()> grid_x{};   // each kernel's persistent grid (0: the plan's)
+    std::array<LaunchShape, kAllKernels.size()> shape{};
     for (Kernel k : plan_kernels(model.arch, options)) { // only those: ptx_for need not define the others
         const char* text = ptx_for(k).data();
         auto loaded = std::find_if(mem.modules.begin(), mem.modules.end(), [&](auto& m) { return m.first == text; });
@@ -105,12 +104,9 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
         }
         if ((r = cuda.cuModuleGetFunction(&fn[size_t(k)], loaded->second, kernel_name(k))) != CUDA_SUCCESS)
             return cuda_error(cuda, kernel_name(k), r).add_context("cuModuleGetFunction");
-        auto bytes = dynamic_shared_of(cuda, loaded->second, fn[size_t(k)]);
-        if (!bytes) return std::move(bytes).error().add_context(kernel_name(k));
-        shared[size_t(k)] = *bytes;
-        auto blocks = grid_x_of(cuda, loaded->second);
-        if (!blocks) return std::move(blocks).error().add_context(kernel_name(k));
-        grid_x[size_t(k)] = *blocks;
+        auto s = launch_shape_of(cuda, loaded->second, fn[size_t(k)]);
+        if (!s) return std::move(s).error().add_context(kernel_name(k));
+        shape[size_t(k)] = *s;
     }
     if ((r = cuda.cuMemAlloc_v2(&mem.base, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemAlloc_v2", r);
     if ((r = cuda.cuMemsetD8_v2(mem.base, 0, total)) != CUDA_SUCCESS) return cuda_error(cuda, "cuMemsetD8_v2", r);
@@ -121,10 +117,10 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
     LayerTrace trace;
     for (const Launch& l : plan_forward(g, image_at, pitch, mem.base, mem.base + scratch, model.arch, core, options)) {
         void* args[] = {const_cast<uint8_t*>(l.params.data())};
-        const uint32_t persistent = grid_x[size_t(l.kernel)];
-        const std::array<uint32_t, 3> grid = persistent ? std::array<uint32_t, 3>{persistent, 1, 1} : l.grid;
+        const LaunchShape& ls = shape[size_t(l.kernel)];
+        const std::array<uint32_t, 3> grid = ls.grid_x ? std::array<uint32_t, 3>{ls.grid_x, 1, 1} : l.grid;
         r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], grid[0], grid[1], grid[2], l.block[0], l.block[1], l.block[2],
-                                shared[size_t(l.kernel)], nullptr, args, nullptr);
+                                ls.shared, nullptr, args, nullptr);
         if (r == CUDA_SUCCESS) r = cuda.cuCtxSynchronize();
         if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuLaunchKernel", r).add_context(l.what);
         TraceEntry e{kernel_name(l.kernel), l.what, std::vector<uint8_t>(l.out_bytes)};
