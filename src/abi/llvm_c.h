@@ -3,8 +3,9 @@
  * copied, so building d4r needs no LLVM development files and libd4rcuda no link-time LLVM.
  *
  * Promise: every function here is resolved by name from a libLLVM loaded at run time (jit/llvm_library.h); the
- * handles are opaque. The list (D4R_LLVM_C_FUNCTIONS) is every entry point d4r uses; each exists in libLLVM 15 and
- * later. In C++ the declarations live in `d4r::abi`. x86-64 Linux only. */
+ * handles are opaque. The list (D4R_LLVM_C_FUNCTIONS) is every entry point d4r needs; each exists in libLLVM 15 and
+ * later (LLVMGetVersion, below the list, is used where the library has it). In C++ the declarations live in
+ * `d4r::abi`. x86-64 Linux only. */
 #pragma once
 
 #include <stddef.h>
@@ -30,6 +31,9 @@ typedef struct d4r_llvm_orc_lljit* LLVMOrcLLJITRef;
 typedef struct d4r_llvm_orc_jit_dylib* LLVMOrcJITDylibRef;
 typedef struct d4r_llvm_pass_builder_options* LLVMPassBuilderOptionsRef;
 typedef struct d4r_llvm_target_machine* LLVMTargetMachineRef;
+typedef struct d4r_llvm_target* LLVMTargetRef;
+typedef struct d4r_llvm_target_data* LLVMTargetDataRef;
+typedef struct d4r_llvm_memory_buffer* LLVMMemoryBufferRef;
 typedef uint64_t LLVMOrcExecutorAddress;
 typedef int LLVMBool;
 
@@ -68,6 +72,12 @@ enum {
 enum { D4R_LLVMVectorTypeKind = 13 };
 /* LLVMVerifierFailureAction: return a status, print nothing. */
 enum { D4R_LLVMReturnStatusAction = 2 };
+/* LLVMCodeGenOptLevel, LLVMRelocMode, LLVMCodeModel (llvm-c/TargetMachine.h): the values d4r passes. JITDefault is
+ * what ORC's LLJIT picks for itself (the large code model on x86-64). LLVMCodeGenFileType: an object file. */
+enum { D4R_LLVMCodeGenLevelDefault = 2 };
+enum { D4R_LLVMRelocDefault = 0 };
+enum { D4R_LLVMCodeModelJITDefault = 1 };
+enum { D4R_LLVMObjectFile = 1 };
 
 /* X(name, return type, parameters) */
 #define D4R_LLVM_C_FUNCTIONS(X)                                                                                        \
@@ -180,7 +190,27 @@ enum { D4R_LLVMReturnStatusAction = 2 };
     X(LLVMBuildExtractElement, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, const char*))                \
     X(LLVMBuildShuffleVector, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, LLVMValueRef, const char*))   \
     X(LLVMCreateStringAttribute, LLVMAttributeRef, (LLVMContextRef, const char*, unsigned, const char*, unsigned))     \
-    X(LLVMAddAttributeAtIndex, void, (LLVMValueRef, unsigned, LLVMAttributeRef))
+    X(LLVMAddAttributeAtIndex, void, (LLVMValueRef, unsigned, LLVMAttributeRef))                                       \
+    X(LLVMGetHostCPUName, char*, (void))                                                                               \
+    X(LLVMGetHostCPUFeatures, char*, (void))                                                                           \
+    X(LLVMGetTargetFromTriple, LLVMBool, (const char*, LLVMTargetRef*, char**))                                        \
+    X(LLVMCreateTargetMachine, LLVMTargetMachineRef,                                                                   \
+      (LLVMTargetRef, const char*, const char*, const char*, int, int, int))                                           \
+    X(LLVMDisposeTargetMachine, void, (LLVMTargetMachineRef))                                                          \
+    X(LLVMCreateTargetDataLayout, LLVMTargetDataRef, (LLVMTargetMachineRef))                                           \
+    X(LLVMSetModuleDataLayout, void, (LLVMModuleRef, LLVMTargetDataRef))                                               \
+    X(LLVMDisposeTargetData, void, (LLVMTargetDataRef))                                                                \
+    X(LLVMTargetMachineEmitToMemoryBuffer, LLVMBool,                                                                   \
+      (LLVMTargetMachineRef, LLVMModuleRef, int, char**, LLVMMemoryBufferRef*))                                        \
+    X(LLVMCreateMemoryBufferWithMemoryRangeCopy, LLVMMemoryBufferRef, (const char*, size_t, const char*))              \
+    X(LLVMGetBufferStart, const char*, (LLVMMemoryBufferRef))                                                          \
+    X(LLVMGetBufferSize, size_t, (LLVMMemoryBufferRef))                                                                \
+    X(LLVMDisposeMemoryBuffer, void, (LLVMMemoryBufferRef))                                                            \
+    X(LLVMOrcLLJITAddObjectFile, LLVMErrorRef, (LLVMOrcLLJITRef, LLVMOrcJITDylibRef, LLVMMemoryBufferRef))
+
+/* Resolved when the library exports it (libLLVM 16 and later), not required: the version for the compile cache's
+ * key (jit/llvm_library.h, LlvmLibrary::version). */
+typedef void (*PFN_LLVMGetVersion)(unsigned*, unsigned*, unsigned*);
 
 #define D4R_LLVM_C_PFN(name, ret, params) typedef ret(*PFN_##name) params;
 D4R_LLVM_C_FUNCTIONS(D4R_LLVM_C_PFN)

@@ -81,11 +81,19 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
     {EnvVar::CpuExec, "D4R_CPU_EXEC", Enum, "interp", 0, 0, "interp,jit", kCpu,
      "How kernels run: interp interprets every kernel; jit compiles each kernel with the system's libLLVM where the "
      "PTX JIT can (the rest run interpreted, each logged once with the reason)."},
+    {EnvVar::CpuJitCacheDir, "D4R_CPU_JIT_CACHE_DIR", Path, "", 0, 0, "", kCpu,
+     "Folder of the PTX JIT's compile cache; unset = d4r/ptx-jit in the cache base (D4R_ZLUDA_CACHE_HOME, else "
+     "$XDG_CACHE_HOME, else ~/.cache, else /tmp)."},
+    {EnvVar::CpuJitCacheSize, "D4R_CPU_JIT_CACHE_SIZE", Size, "256M", 0, 0, "", kCpu,
+     "The most the PTX JIT's compile cache keeps on disk (the least recently used kernels go first); 0 = no cache: "
+     "every process compiles its kernels."},
 
     {EnvVar::PreferAccuracy, "D4R_PREFER_ACCURACY", Bool, "false", 0, 0, "", "kernel sets (runtime, d4r)",
      "Accuracy mode: accuracy kernel sets, a separate JIT cache, and ZLUDA's shortcuts turned off."},
-    {EnvVar::ZludaCacheHome, "D4R_ZLUDA_CACHE_HOME", Path, "", 0, 0, "", "kernel sets (accuracy mode), ZLUDA",
-     "Base folder of the JIT cache; unset = $XDG_CACHE_HOME, else ~/.cache, else /tmp."},
+    {EnvVar::ZludaCacheHome, "D4R_ZLUDA_CACHE_HOME", Path, "", 0, 0, "",
+     "kernel sets (accuracy mode), ZLUDA, cpu backend (PTX JIT cache)",
+     "Base folder of the JIT caches (ZLUDA's, accuracy mode's, the PTX JIT's); unset = $XDG_CACHE_HOME, else "
+     "~/.cache, else /tmp."},
 
     {EnvVar::ZludaIgnoreDenormal, "D4R_ZLUDA_IGNORE_DENORMAL", Bool, "true", 0, 0, "", kZluda,
      "Flush denormal floats to zero in kernels compiled from PTX."},
@@ -246,9 +254,10 @@ bool env_value_valid(const EnvVarInfo& v, std::string_view text) {
     case Enum:
         return enum_accepts(v, text);
     case Size:
+        return parse_byte_size(trim(text)).has_value(); // a reader may refuse more (D4R_CPU_MEMORY_LIMIT: 0)
     case Path:
     case String:
-        return true; // Size is parsed by its reader (the cpu backend's parse_memory_size)
+        return true;
     }
     return true;
 }

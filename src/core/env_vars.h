@@ -60,6 +60,8 @@ enum class EnvVar {
     CpuMemoryLimit,
     CpuWatchdogMs,
     CpuExec,
+    CpuJitCacheDir,
+    CpuJitCacheSize,
     // Kernel sets and accuracy mode.
     PreferAccuracy,
     ZludaCacheHome,

@@ -65,6 +65,34 @@ std::optional<uint64_t> parse_u64(std::string_view text) {
     return value;
 }
 
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
+    constexpr uint64_t kMax = UINT64_MAX;
+    size_t i = 0;
+    uint64_t value = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+        if (value > (kMax - 9) / 10) return std::nullopt;
+        value = value * 10 + uint64_t(text[i++] - '0');
+    }
+    if (i == 0) return std::nullopt;
+    std::string suffix;
+    for (; i < text.size(); ++i) suffix += char(std::toupper(static_cast<unsigned char>(text[i])));
+    unsigned shift = 0;
+    if (suffix.empty() || suffix == "B")
+        shift = 0;
+    else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
+        shift = 10;
+    else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
+        shift = 20;
+    else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
+        shift = 30;
+    else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
+        shift = 40;
+    else
+        return std::nullopt;
+    if (value > (kMax >> shift)) return std::nullopt;
+    return value << shift;
+}
+
 std::optional<uint64_t> parse_u64_any_base(std::string_view text) {
     if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
         std::string_view digits = text.substr(2);

@@ -21,6 +21,9 @@ std::optional<int64_t> parse_i64(std::string_view text);
 std::optional<uint64_t> parse_u64(std::string_view text);
 // Accepts 0x-prefixed hex too.
 std::optional<uint64_t> parse_u64_any_base(std::string_view text);
+// A size in bytes: digits, then optionally K, M, G or T (powers of 1024; KB/KiB and B spellings too, any case):
+// "6442450944", "6G", "512m", "4096KiB". nullopt when malformed or past 2^64 - 1.
+std::optional<uint64_t> parse_byte_size(std::string_view text);
 
 // The value as a POSIX shell word: unchanged when it needs no quoting, else in single quotes.
 std::string shell_quote(std::string_view value);

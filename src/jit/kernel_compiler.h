@@ -2,25 +2,38 @@
 // "The JIT").
 //
 // Promise: KernelCompiler::instance() loads the system's libLLVM once per process (jit/llvm_library.h) and names
-// why when it cannot. compile() lowers one kernel (jit/lower.h), checks the IR with LLVM's verifier, optimises it
-// and compiles it; the result runs in ptxsim's launches (LaunchConfig::compiled) and stays valid for the process.
-// A kernel is compiled to warp code where it qualifies, else to a thread function; one the lowering does not handle
-// yet either way is an Unsupported error naming the line and instruction. Thread-safe:
-// compiles are serialised.
+// why when it cannot; its compile cache is the one the environment sets (kernel_cache.h: cache_settings). compile()
+// lowers one kernel (jit/lower.h), checks the IR with LLVM's verifier, optimises it and generates an object file for
+// the host CPU, which it links into the process; the result runs in ptxsim's launches (LaunchConfig::compiled) and
+// stays valid while the compiler lives (the process, for instance()). A kernel is compiled to warp code where it
+// qualifies, else to a thread function; one the lowering does not handle yet either way is an Unsupported error
+// naming the line and instruction. A kernel compiled before — in this process, or by any process into the compile
+// cache — is not compiled again: the object file is loaded instead (the same code). Thread-safe: compiles are
+// serialised.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
 
 #include "core/status.h"
+#include "jit/kernel_cache.h"
+#include "jit/kernel_record.h"
 #include "jit/llvm_library.h"
 #include "ptxsim/compiled.h"
 
 namespace d4r::jit {
 
-class KernelCompiler {
+class KernelCompiler : public std::enable_shared_from_this<KernelCompiler> {
 public:
+    // The process's compiler, with the compile cache of the environment (a cache the environment gets wrong is
+    // logged once and left out).
     static Expected<KernelCompiler*> instance();
+    // A compiler of its own (its own LLJIT) with CACHE (settings with no folder: none); for tests and tools. Its
+    // kernels keep it alive (CompiledKernel::owner).
+    static Expected<std::shared_ptr<KernelCompiler>> create(const CacheSettings& cache);
     ~KernelCompiler();
     KernelCompiler(const KernelCompiler&) = delete;
     KernelCompiler& operator=(const KernelCompiler&) = delete;
@@ -29,16 +42,59 @@ public:
     // CompiledKernel::why_not_warp says why not.
     Expected<std::shared_ptr<const ptxsim::CompiledKernel>> compile(const ptxsim::KernelSource& source,
                                                                     bool warp = true);
+    // What compile() answers when it needs no compiling — the kernel linked before by this compiler, or loaded from
+    // the compile cache — and nullptr when it would compile.
+    Expected<std::shared_ptr<const ptxsim::CompiledKernel>> find(const ptxsim::KernelSource& source, bool warp = true);
     const LlvmLibrary& llvm() const { return m_llvm; }
 
+    struct Counters {
+        uint64_t compiled = 0; // kernels compiled (lowered, optimised, code generated)
+        uint64_t loaded = 0;   // taken from the compile cache on disk
+        uint64_t reused = 0;   // compiled or loaded before by this compiler
+        // Time spent, in milliseconds: lowering to IR (with the verifier), LLVM's optimiser, its code generation,
+        // linking objects into the process, reading and checking cache entries.
+        double lowering_ms = 0, optimiser_ms = 0, codegen_ms = 0, link_ms = 0, cache_ms = 0;
+    };
+    Counters counters() const;
+    // The compile cache (nullptr: none).
+    KernelCache* cache() const { return m_cache.get(); }
+    // The cache key of SOURCE compiled with WARP; nullopt when the kernel cannot be cached (kernel_key.h).
+    std::optional<CacheKey> key(const ptxsim::KernelSource& source, bool warp) const;
+
 private:
-    Expected<std::shared_ptr<ptxsim::CompiledKernel>> compile_as(const ptxsim::KernelSource& source, bool warp);
-    KernelCompiler(const LlvmLibrary& llvm, abi::LLVMOrcLLJITRef jit) : m_llvm(llvm), m_jit(jit) {}
+    struct Target {
+        std::string triple, cpu, features;
+    };
+    KernelCompiler(const LlvmLibrary& llvm, abi::LLVMOrcLLJITRef jit, abi::LLVMTargetMachineRef machine, Target target,
+                   std::unique_ptr<KernelCache> cache);
+    Expected<std::shared_ptr<const ptxsim::CompiledKernel>> find_locked(const ptxsim::KernelSource& source,
+                                                                        const std::optional<CacheKey>& cache_key);
+    // Lowers, optimises and generates the object of SOURCE, named SYMBOL: warp code when WARP and the kernel
+    // qualifies, else a thread function.
+    Expected<KernelRecord> build(const ptxsim::KernelSource& source, bool warp, const std::string& symbol);
+    Expected<KernelRecord> build_as(const ptxsim::KernelSource& source, bool warp, const std::string& symbol);
+    // Links RECORD's object into the JIT: the function's address.
+    Expected<ptxsim::CompiledThreadFn> link(const KernelRecord& record);
+    // RECORD's kernel for SOURCE: the function FN, the addresses of the variables it reads.
+    Expected<std::shared_ptr<const ptxsim::CompiledKernel>>
+    bind(const KernelRecord& record, ptxsim::CompiledThreadFn fn, const ptxsim::KernelSource& source);
+    // A symbol no object of this JIT defines yet: NAME, else NAME with a number.
+    std::string fresh_symbol(const std::string& name);
 
     const LlvmLibrary& m_llvm;
     abi::LLVMOrcLLJITRef m_jit;
-    std::mutex m_mutex;
-    uint64_t m_count = 0; // kernels compiled (each gets its own symbol name)
+    abi::LLVMTargetMachineRef m_machine;
+    Target m_target;
+    std::unique_ptr<KernelCache> m_cache;
+    mutable std::mutex m_mutex;
+    Counters m_counters;
+    // What this compiler linked, by cache key digest: each kernel is linked once.
+    struct Linked {
+        KernelRecord record; // its object dropped
+        ptxsim::CompiledThreadFn fn = nullptr;
+    };
+    std::map<std::string, Linked, std::less<>> m_linked;
+    std::set<std::string, std::less<>> m_symbols; // every symbol given to the JIT
 };
 
 } // namespace d4r::jit

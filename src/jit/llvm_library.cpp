@@ -51,6 +51,12 @@ Expected<const LlvmLibrary*> load_llvm_library(std::span<const std::string> cand
             continue;
         }
         library->path = path;
+        library->version = path;
+        if (auto get_version = reinterpret_cast<abi::PFN_LLVMGetVersion>(dlsym(handle, "LLVMGetVersion"))) {
+            unsigned major = 0, minor = 0, patch = 0;
+            get_version(&major, &minor, &patch);
+            library->version = fmt::format("{}.{}.{}", major, minor, patch);
+        }
         library->LLVMInitializeX86TargetInfo();
         library->LLVMInitializeX86Target();
         library->LLVMInitializeX86TargetMC();

@@ -3,9 +3,9 @@
 // from it (abi/llvm_c.h).
 //
 // Promise: load_llvm_library() opens the first of CANDIDATES that loads and exports every function of
-// D4R_LLVM_C_FUNCTIONS, initialises LLVM's x86-64 target once, and returns its table; otherwise an error naming each
-// candidate and why it was not taken (not found, or the first function it lacks). The table and the library stay
-// loaded for the process.
+// D4R_LLVM_C_FUNCTIONS, initialises LLVM's x86-64 target once, and returns its table (with the library's version);
+// otherwise an error naming each candidate and why it was not taken (not found, or the first function it lacks). The
+// table and the library stay loaded for the process.
 #pragma once
 
 #include <span>
@@ -21,7 +21,8 @@ struct LlvmLibrary {
 #define D4R_LLVM_MEMBER(name, ret, params) abi::PFN_##name name = nullptr;
     D4R_LLVM_C_FUNCTIONS(D4R_LLVM_MEMBER)
 #undef D4R_LLVM_MEMBER
-    std::string path; // as it was opened
+    std::string path;    // as it was opened
+    std::string version; // "19.1.7" (LLVMGetVersion), or the path where the library does not say (before LLVM 16)
 };
 
 // The libLLVM names d4r tries, newest first (the soname Debian and Ubuntu ship, then the older spellings).

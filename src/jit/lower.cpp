@@ -234,7 +234,27 @@ Expected<LLVMValueRef> Lowering::value(const ast::Operand& o, Type t) {
     const ptxsim::VariablePlace* place = variable(o.name);
     if (!place) return refuse(fmt::format("'{}' is not a register or variable the JIT knows", o.name));
     if (ptx::type_bits(t) != 64 && ptx::type_bits(t) != 32) return refuse("a variable address of this width");
-    return ir.constant(ir.int_type(ptx::type_bits(t)), place->address + static_cast<uint64_t>(o.offset));
+    LLVMValueRef at = D4R_TRY(variable_address(o.name, *place));
+    return ir.resize(ir.add(at, ir.constant(ir.i64, static_cast<uint64_t>(o.offset))), ptx::type_bits(t), false);
+}
+
+Expected<LLVMValueRef> Lowering::variable_address(std::string_view name, const ptxsim::VariablePlace& place) {
+    using ptx::StateSpace;
+    if (place.space == StateSpace::Shared || place.space == StateSpace::Local || place.space == StateSpace::Param)
+        return ir.constant(ir.i64, place.address);
+    auto module_variable = source.layout->module_variables.find(name);
+    if (module_variable == source.layout->module_variables.end() || module_variable->second.address != place.address)
+        return refuse(fmt::format("internal: '{}' has a host address but is no module variable", name));
+    if (auto known = m_variable_addresses.find(module_variable->first); known != m_variable_addresses.end())
+        return known->second;
+    const LLVMBasicBlockRef here = ir.current();
+    ir.position(m_entry);
+    const auto index = static_cast<unsigned>(m_variables.size());
+    LLVMValueRef at = ir.load(ir.i64, ir.field(thread_ptr(ptxsim::kThreadVariables), index * 8), 8);
+    ir.position(here);
+    m_variables.emplace_back(name);
+    m_variable_addresses.emplace(module_variable->first, at);
+    return at;
 }
 
 Status Lowering::assign(const ast::Operand& d, Type t, LLVMValueRef v) {
@@ -617,6 +637,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     m_translate_type = l.LLVMFunctionType(ir.ptr, translate_params, 5, 0);
     LLVMBasicBlockRef allocas = ir.new_block("allocas");
     ir.set_alloca_block(allocas);
+    m_entry = allocas;
     if (warp) {
         ir.position(allocas);
         m_shared = thread_ptr(ptxsim::kThreadShared);
@@ -724,6 +745,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     out.sites = std::move(m_sites);
     out.state_bytes = m_stops ? m_state_bytes : 0;
     out.collectives = std::move(m_collectives);
+    out.variables = std::move(m_variables);
     return out;
 }
 

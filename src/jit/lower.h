@@ -10,6 +10,13 @@
 // kernels whose threads do not wait for each other are lowered: anything else — warp collectives, an atom inside a
 // loop, volatile or ordered loads and stores, calls, and every instruction or form not lowered yet — is refused
 // with Unsupported naming the line and instruction, and the kernel runs interpreted.
+//
+// The compile cache (kernel_cache.h) keeps what this lowering generated across processes. Its keys carry the digest
+// of the JIT's sources (src/jit, src/ptx, src/ptxsim: generated at build time, kernel_key.h), so a change to the
+// lowering makes new keys by itself; a change to what a kernel keeps beside its code (LoweredKernel, CompiledKernel)
+// goes into kernel_record.cpp with a new kEntryFormat (kernel_key.cpp). Generated code must not hold an address of
+// this process (a host address would be wrong in the next): a .global or .const variable's address is read at run
+// time (variable_address, CompiledThread::variables).
 #pragma once
 
 #include <string>
@@ -25,6 +32,8 @@ struct LoweredKernel {
     std::vector<ptxsim::CompiledKernel::Site> sites; // the instructions that may fault, by fault_site
     uint32_t state_bytes = 0;                        // per thread, for a kernel with stops (compiled.h)
     std::vector<ptxsim::CollectiveSite> collectives; // its warp collectives
+    // The module variables whose host address the code reads from CompiledThread::variables, in that order.
+    std::vector<std::string> variables;
 };
 
 // WARP: warp code instead, `uint32_t NAME(CompiledThread*)` running the 32 lanes of one warp (ptxsim/compiled.h,

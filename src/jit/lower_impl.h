@@ -90,6 +90,10 @@ public:
         uint64_t offset = 0;
     };
     Expected<Address> address(const ast::Operand& o, ptx::StateSpace space);
+    // The address of the variable NAME at PLACE in its own space: a constant for shared, local and parameter memory
+    // (offsets the module's text decides), else (a .global or .const variable: a host address, different in each
+    // process) read from CompiledThread::variables at the function's entry, so that compiled code can be cached.
+    Expected<LLVMValueRef> variable_address(std::string_view name, const ptxsim::VariablePlace& place);
     // What a ld/st names, checked (lower_memory.cpp): its type's width, the access's bytes, the address, and the
     // registers (or `_`) of each vector element.
     struct MemoryOperands {
@@ -208,6 +212,9 @@ private:
     LLVMValueRef slot_value(const Reg& r, Type t);
 
     std::vector<Scope> m_scopes;
+    LLVMBasicBlockRef m_entry = nullptr;                                     // the function's first block
+    std::vector<std::string> m_variables;                                    // LoweredKernel::variables
+    std::unordered_map<std::string_view, LLVMValueRef> m_variable_addresses; // loaded at the entry, by name
     std::unordered_map<std::string_view, Label> m_labels;
     std::vector<Loop> m_loops;
     LLVMValueRef m_atomic_old = nullptr; // an i64 slot for the runtime's atomic to return the old value in

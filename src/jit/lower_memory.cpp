@@ -42,14 +42,15 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
     }
     if (const ptxsim::VariablePlace* place = variable(o.name)) {
         // A variable: its address in its space, or its generic address for a generic access.
-        if (space == StateSpace::Generic) {
-            a.constant_value = window_of(place->space) + place->address + offset;
-        } else {
-            if (place->space != space) return refuse(fmt::format("'{}' is not in the instruction's space", o.name));
-            a.constant_value = place->address + offset;
-        }
-        a.constant = true;
-        a.value = ir.constant(ir.i64, a.constant_value);
+        if (space != StateSpace::Generic && place->space != space)
+            return refuse(fmt::format("'{}' is not in the instruction's space", o.name));
+        const uint64_t window = space == StateSpace::Generic ? window_of(place->space) : 0;
+        LLVMValueRef at = D4R_TRY(variable_address(o.name, *place));
+        a.value = ir.add(at, ir.constant(ir.i64, window + offset));
+        // Known now but for a host address (read at run time).
+        a.constant = place->space == StateSpace::Shared || place->space == StateSpace::Local ||
+                     place->space == StateSpace::Param;
+        a.constant_value = a.constant ? window + place->address + offset : 0;
         return a;
     }
     Reg r = D4R_TRY(reg(o.name));

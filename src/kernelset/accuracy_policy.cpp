@@ -1,5 +1,6 @@
 #include "accuracy_policy.h"
 
+#include "core/cache_dir.h"
 #include "core/env_vars.h"
 #include "core/log.h"
 
@@ -49,24 +50,11 @@ std::vector<EnvOverride> apply_accuracy_policy() {
 }
 
 Expected<std::filesystem::path> accuracy_cache_dir(const Environment& env) {
-    std::filesystem::path base;
-    std::string source;
-    if (auto configured = env_text(env, EnvVar::ZludaCacheHome)) {
-        base = *configured;
-        source = env_name(EnvVar::ZludaCacheHome);
-    } else if (auto cache = user_cache_dir(env)) {
-        base = *cache;
-        source = "the user's cache folder (XDG_CACHE_HOME, else HOME)";
-    } else {
-        base = "/tmp";
-        source = "the fallback /tmp";
-    }
-    if (base.is_relative())
-        return make_error(ErrorCode::Invalid, "cache base '{}' from {} is not an absolute path", base.string(), source);
-    std::filesystem::path dir = base / kAccuracyCacheFolder;
+    const CacheBase base = D4R_TRY(cache_base_dir(env));
+    std::filesystem::path dir = base.dir / kAccuracyCacheFolder;
     if (dir.native().size() > kMaxCachePathBytes) {
         return make_error(ErrorCode::Invalid, "accuracy cache path from {} is {} bytes long, more than the {} accepted",
-                          source, dir.native().size(), kMaxCachePathBytes);
+                          base.source, dir.native().size(), kMaxCachePathBytes);
     }
     return dir;
 }

@@ -77,6 +77,10 @@ struct CompiledThread {
     // Warp code: the global range hit before the last one (only compiled code reads and writes it: a kernel reading
     // two allocations in turn then hits both).
     uint64_t cache2_base = 1, cache2_size = 0;
+    // The host addresses of the module's .global and .const variables the kernel names (CompiledKernel::variables):
+    // compiled code reads them here, so that it does not depend on where this process put them (the JIT's compile
+    // cache keeps code across processes).
+    const uint64_t* variables = nullptr;
 };
 
 // Field offsets the compiled code uses (the lowering reads them through these names).
@@ -86,7 +90,7 @@ inline constexpr unsigned kThreadRuntime = 0, kThreadWarp = 8, kThreadParams = 1
                           kThreadWarpId = 116, kThreadSharedBytes = 120, kThreadReservedShared = 124,
                           kThreadLocalBytes = 128, kThreadParamsBytes = 132, kThreadDynamicShared = 136,
                           kThreadFaultSite = 140, kThreadState = 144, kThreadLaneTids = 152, kThreadLanes = 160,
-                          kThreadCache2Base = 168, kThreadCache2Size = 176;
+                          kThreadCache2Base = 168, kThreadCache2Size = 176, kThreadVariables = 184;
 // The state's fields: where the thread resumes; the barrier it waits at; the warp collective it waits at (an index
 // into CompiledKernel::collectives), with its operands (member mask, a, b, c, predicate) and, once it ran, its
 // results (value, predicate); then the saved registers.
@@ -109,6 +113,7 @@ static_assert(offsetof(CompiledThread, state) == kThreadState);
 static_assert(offsetof(CompiledThread, lane_tids) == kThreadLaneTids);
 static_assert(offsetof(CompiledThread, lanes) == kThreadLanes);
 static_assert(offsetof(CompiledThread, cache2_size) == kThreadCache2Size);
+static_assert(offsetof(CompiledThread, variables) == kThreadVariables);
 
 // What compiled code calls in ptxsim.
 //   - translate: the spaces it takes are ptx::StateSpace's values: Generic, Global, Shared, Local, Const, Param (of
@@ -222,6 +227,8 @@ struct CompiledKernel {
     std::vector<Site> sites;  // the instructions that may fault, for the launch's error
     uint32_t state_bytes = 0; // per thread, for a kernel with barriers or collectives (CompiledThread::state)
     std::vector<CollectiveSite> collectives;
+    // The host address of each module variable the code reads through CompiledThread::variables, in its order.
+    std::vector<uint64_t> variables;
     std::shared_ptr<void> owner; // keeps the code alive
 };
 
@@ -249,6 +256,7 @@ struct KernelSource {
     const KernelLayout* layout = nullptr;
     std::string_view target;      // the module's .target ("sm_90"), "" when none
     std::string_view module_name; // for messages
+    std::string_view module_text; // the PTX text the syntax tree was parsed from (the JIT's cache key); "" unknown
 };
 KernelSource kernel_source(const Kernel& kernel);
 

@@ -98,6 +98,7 @@ KernelSource kernel_source(const Kernel& kernel) {
     source.layout = &kernel.program().layout;
     source.target = impl.ctx.target;
     source.module_name = kernel.module().name();
+    source.module_text = impl.text;
     return source;
 }
 
@@ -130,6 +131,7 @@ bool BlockRunner::call_compiled(const CompiledKernel& kernel, CompiledThread& t,
     const bool stops = kernel.state_bytes != 0;
     t.cache_base = w.cache_base;
     t.cache_size = w.cache_size;
+    t.variables = kernel.variables.data();
     const uint32_t result = kernel.fn(&t);
     w.cache_base = t.cache_base;
     w.cache_size = t.cache_size;

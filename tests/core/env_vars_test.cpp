@@ -122,6 +122,9 @@ TEST(EnvVars, ValueValidity) {
     EXPECT_TRUE(env_value_valid(env_var_info(EnvVar::CudaTrace), ""));
     EXPECT_FALSE(env_value_valid(env_var_info(EnvVar::ShimMaxInFlight), "0"));
     EXPECT_TRUE(env_value_valid(env_var_info(EnvVar::Log), "TRACE"));
+    EXPECT_TRUE(env_value_valid(env_var_info(EnvVar::CpuJitCacheSize), "64M"));
+    EXPECT_TRUE(env_value_valid(env_var_info(EnvVar::CpuJitCacheSize), "0"));
+    EXPECT_FALSE(env_value_valid(env_var_info(EnvVar::CpuJitCacheSize), "lots"));
     EXPECT_FALSE(env_value_valid(env_var_info(EnvVar::Log), "loud"));
 }
 

@@ -39,6 +39,21 @@ TEST(Strings, ParseNumbers) {
     EXPECT_EQ(parse_u64_any_base("42"), 42u);
 }
 
+TEST(Strings, ParseByteSize) {
+    EXPECT_EQ(parse_byte_size("6442450944"), 6442450944ull);
+    EXPECT_EQ(parse_byte_size("0"), 0u); // a reader may refuse it (D4R_CPU_MEMORY_LIMIT), not the parser
+    EXPECT_EQ(parse_byte_size("256M"), 256ull << 20);
+    EXPECT_EQ(parse_byte_size("4096kib"), 4096ull << 10);
+    EXPECT_EQ(parse_byte_size("2GB"), 2ull << 30);
+    EXPECT_EQ(parse_byte_size("1T"), 1ull << 40);
+    EXPECT_EQ(parse_byte_size("17179869184G"), std::nullopt); // past 2^64 - 1
+    EXPECT_EQ(parse_byte_size(""), std::nullopt);
+    EXPECT_EQ(parse_byte_size("M"), std::nullopt);
+    EXPECT_EQ(parse_byte_size("-1"), std::nullopt);
+    EXPECT_EQ(parse_byte_size("12 M"), std::nullopt);
+    EXPECT_EQ(parse_byte_size("12X"), std::nullopt);
+}
+
 TEST(Strings, ShellQuote) {
     EXPECT_EQ(shell_quote("gfx1101"), "gfx1101");
     EXPECT_EQ(shell_quote("/opt/d4r/kernels"), "/opt/d4r/kernels");

@@ -12,6 +12,7 @@
 #include "core/env.h"
 #include "core/env_vars.h"
 #include "core/log.h"
+#include "core/strings.h"
 #include "runtime/refusal.h"
 
 namespace d4r::runtime::cpu {
@@ -112,30 +113,9 @@ CUresult refuse_oom(uint64_t bytes, const char* what, const MemoryBudget& b) {
 } // namespace
 
 std::optional<uint64_t> parse_memory_size(std::string_view text) {
-    size_t i = 0;
-    uint64_t value = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-        if (value > (kUnlimited - 9) / 10) return std::nullopt;
-        value = value * 10 + uint64_t(text[i++] - '0');
-    }
-    if (i == 0) return std::nullopt;
-    std::string suffix;
-    for (; i < text.size(); ++i) suffix += char(std::toupper(static_cast<unsigned char>(text[i])));
-    unsigned shift = 0;
-    if (suffix.empty() || suffix == "B")
-        shift = 0;
-    else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
-        shift = 10;
-    else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
-        shift = 20;
-    else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
-        shift = 30;
-    else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
-        shift = 40;
-    else
-        return std::nullopt;
-    if (value == 0 || value > (kUnlimited >> shift)) return std::nullopt;
-    return value << shift;
+    auto bytes = parse_byte_size(text);
+    if (!bytes || *bytes == 0) return std::nullopt;
+    return bytes;
 }
 
 // The budget's parts: TOTAL, what d4r HOLDS, and what the system has AVAILABLE (MemAvailable, cgroup room).
