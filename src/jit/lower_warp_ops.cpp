@@ -56,8 +56,9 @@ void Lowering::call_warp_helper(unsigned entry, uint32_t code, bool defer) {
                              {m_thread, ir.constant(ir.i32, code), m_exec, ir.constant(ir.i32, site()), warp_words()});
     // A helper after a failed one does nothing and fails too: the last one says whether any failed. A check every
     // few calls keeps the blocks short (LLVM's instruction scheduler takes time quadratic in a block's length).
+    // A guarded instruction's call sits in a block of its own: checked there (the check must dominate its use).
     m_pending_ok = ir.icmp(abi::D4R_LLVMIntNE, r, ir.constant(ir.i32, 0));
-    if (!defer || ++m_deferred >= kDeferredCalls) flush_pending();
+    if (!defer || m_guarded || ++m_deferred >= kDeferredCalls) flush_pending();
 }
 
 void Lowering::flush_pending() {

@@ -545,6 +545,30 @@ TEST(WarpOps, WmmaFaultsAsInterpreted) {
     }
 }
 
+TEST(WarpOps, CpAsyncGuardedAndNot) {
+    // Each lane copies 16 bytes of its input to shared memory (odd lanes under a guard, one lane with a source size
+    // of 4: the rest zero-filled), waits, and stores what its neighbour copied.
+    expect_collectives_match(R"(
+    .shared .align 16 .b8 stage[1024];
+    mov.u32 %r40, stage;
+    shl.b32 %r41, %r3, 4;
+    add.u32 %r42, %r40, %r41;
+    and.b32 %r43, %r3, 1;
+    setp.ne.u32 %p1, %r43, 0;
+    setp.eq.u32 %p2, %r3, 6;
+    selp.u32 %r44, 4, 16, %p2;
+    @%p1 cp.async.ca.shared.global [%r42], [%rd1], 16;
+    @!%p1 cp.async.cg.shared.global [%r42], [%rd1], 16, %r44;
+    cp.async.commit_group;
+    cp.async.wait_all;
+    bar.warp.sync -1;
+    xor.b32 %r45, %r41, 16;
+    add.u32 %r46, %r40, %r45;
+    ld.shared.v4.u32 {%r20, %r21, %r22, %r23}, [%r46];
+    st.global.v4.u32 [%rd2], {%r20, %r21, %r22, %r23};
+)");
+}
+
 // --- brx.idx and the clocks ---
 
 TEST(WarpOps, BranchTableForwardAndBack) {
