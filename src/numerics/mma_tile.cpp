@@ -275,22 +275,24 @@ bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const u
               const uint64_t* c, unsigned ldc, uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,
               unsigned passes, TileVector vector) {
     // The passes of the shapes wmma has: tf32 (two of 4 terms) and f16/bf16 (one of 16).
-    const bool tf32_passes = k == 8 && passes == 2, one_pass = k == 16 && passes == 1;
+    const bool tf32_passes = k == 8 && passes == 2, one_pass = (k == 16 || k == 8) && passes == 1;
     if (!tile_supported() || m * n > 1024 || m * k > 1024 || k * n > 1024 || !(tf32_passes || one_pass)) return false;
     Decoded da, db, dc;
     if (!decode(a, lda, m, k, format, tf32, da) || !decode(b, ldb, k, n, format, tf32, db) ||
         !decode(c, ldc, m, n, Format::F32, false, dc))
         return false;
-    // The shapes: m16n16k8 (tf32), m16n16k16, m32n8k16 and m8n32k16.
+    // The shapes: wmma's m16n16k8 (tf32), m16n16k16, m32n8k16 and m8n32k16; mma.sync's m16n8k16 and m16n8k8.
     const bool wide = vector == TileVector::Widest && avx512();
     if (tf32_passes && n == 16)
         return wide ? tile_f32_avx512<4, 2, 16>(da, db, dc, d, ldd, m) : tile_f32_avx2<4, 2, 16>(da, db, dc, d, ldd, m);
-    if (one_pass && n == 16)
+    if (one_pass && k == 16 && n == 16)
         return wide ? tile_f32_avx512<16, 1, 16>(da, db, dc, d, ldd, m)
                     : tile_f32_avx2<16, 1, 16>(da, db, dc, d, ldd, m);
-    if (one_pass && n == 8)
+    if (one_pass && k == 16 && n == 8)
         return wide ? tile_f32_avx512<16, 1, 8>(da, db, dc, d, ldd, m) : tile_f32_avx2<16, 1, 8>(da, db, dc, d, ldd, m);
-    if (one_pass && n == 32)
+    if (one_pass && k == 8 && n == 8) // mma.sync m16n8k8
+        return wide ? tile_f32_avx512<8, 1, 8>(da, db, dc, d, ldd, m) : tile_f32_avx2<8, 1, 8>(da, db, dc, d, ldd, m);
+    if (one_pass && k == 16 && n == 32)
         return wide ? tile_f32_avx512<16, 1, 32>(da, db, dc, d, ldd, m)
                     : tile_f32_avx2<16, 1, 32>(da, db, dc, d, ldd, m);
     return false;

@@ -20,8 +20,8 @@ bool tile_supported();
 // One tile of the f32-accumulator rule: D (M x N, f32 bits) = A (M x K) * B (K x N) + C (M x N, f32 bits), A and B
 // raw bits of FORMAT (F16 or BF16 in the low 16 bits, or F32 bits for tf32, TF32 true: the 13 low mantissa bits are
 // ignored). K is split into PASSES equal consecutive passes (tf32 wmma: 2), each pass's f32 result the next one's C,
-// as the scalar rule's dot() calls are chained: the shapes of wmma, K = 16 in one pass with N = 8, 16 or 32, or K = 8
-// in two (tf32) with N = 16; M*N at most 1024 (other tiles: false).
+// as the scalar rule's dot() calls are chained: the shapes of wmma and mma.sync, K = 16 in one pass with N = 8, 16 or
+// 32, K = 8 in one pass with N = 8, or K = 8 in two (tf32) with N = 16; M*N at most 1024 (other tiles: false).
 // Where the host has AVX-512 eight columns at a time, unless VECTOR says AVX2 (tests and benchmarks compare both).
 enum class TileVector : uint8_t { Widest, Avx2 };
 bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb,

@@ -105,7 +105,8 @@ TEST(MmaTile, F32TilesMatchTheScalarRule) {
     const Shape shapes[] = {
         {nm::Format::F16, false, 16, 16, 16, 1}, {nm::Format::BF16, false, 16, 16, 16, 1},
         {nm::Format::F16, false, 32, 8, 16, 1},  {nm::Format::F16, false, 8, 32, 16, 1},
-        {nm::Format::F32, true, 16, 16, 8, 2},
+        {nm::Format::F32, true, 16, 16, 8, 2},   {nm::Format::F16, false, 16, 8, 16, 1},
+        {nm::Format::BF16, false, 16, 8, 8, 1},
     };
     // The widest form the host has (AVX-512 here, where it has it), and AVX2.
     for (nm::TileVector vector : {nm::TileVector::Widest, nm::TileVector::Avx2})
