@@ -2,6 +2,7 @@
 #include "jit/liveness.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "ptx/modifiers.h"
 
@@ -102,6 +103,57 @@ Liveness::Liveness(const ast::Function& f) {
         }
     }
     m_live_in = std::move(live_in);
+    m_defs = std::move(defs);
+}
+
+std::unordered_map<std::string_view, uint32_t> Liveness::share_slots(const std::vector<std::string_view>& names) const {
+    std::unordered_map<std::string_view, uint32_t> index;
+    for (size_t i = 0; i < m_names.size(); ++i) index.emplace(m_names[i], uint32_t(i));
+    const size_t n = m_live_in.size(), words = (n + 63) / 64;
+    // Where each name occupies its slot: a bit per position.
+    struct Name {
+        std::string_view name;
+        uint32_t id = 0;
+        size_t first = SIZE_MAX;
+        std::vector<uint64_t> at;
+    };
+    std::vector<Name> list;
+    std::unordered_map<uint32_t, size_t> of_id;
+    for (std::string_view name : names) {
+        auto it = index.find(name);
+        if (it == index.end() || of_id.contains(it->second)) continue; // never mentioned, or given twice
+        of_id[it->second] = list.size();
+        list.push_back(Name{name, it->second, SIZE_MAX, std::vector<uint64_t>(words, 0)});
+    }
+    for (size_t p = 0; p < n; ++p) {
+        auto occupy = [&](uint32_t id) {
+            auto it = of_id.find(id);
+            if (it == of_id.end()) return;
+            Name& x = list[it->second];
+            x.at[p / 64] |= uint64_t(1) << (p % 64);
+            x.first = std::min(x.first, p);
+        };
+        for (const Name& x : list) {
+            const uint64_t bit = uint64_t(1) << (x.id % 64);
+            if ((m_live_in[p][x.id / 64] | m_live_out[p][x.id / 64]) & bit) occupy(x.id);
+        }
+        for (uint32_t d : m_defs[p]) occupy(d);
+    }
+    std::sort(list.begin(), list.end(), [](const Name& a, const Name& b) { return a.first < b.first; });
+    std::vector<std::vector<uint64_t>> slots; // the positions each slot is occupied at
+    std::unordered_map<std::string_view, uint32_t> out;
+    for (const Name& x : list) {
+        size_t s = 0;
+        for (; s < slots.size(); ++s) {
+            bool clash = false;
+            for (size_t w = 0; w < words && !clash; ++w) clash = (slots[s][w] & x.at[w]) != 0;
+            if (!clash) break;
+        }
+        if (s == slots.size()) slots.emplace_back(words, 0);
+        for (size_t w = 0; w < words; ++w) slots[s][w] |= x.at[w];
+        out[x.name] = uint32_t(s);
+    }
+    return out;
 }
 
 std::vector<std::string_view> Liveness::live_before(uint32_t instruction) const {

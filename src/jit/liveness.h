@@ -29,9 +29,14 @@ public:
     std::vector<std::string_view> live_after(uint32_t instruction) const;
     // The names live before instruction INDEX.
     std::vector<std::string_view> live_before(uint32_t instruction) const;
+    // A slot for each name of NAMES (0, 1, ...), two names sharing one only where no instruction has both live
+    // before or after it or writes one while the other is live there (a write with no reader after it counts too).
+    // Names are taken in the order they first occur; each goes to the first slot it fits.
+    std::unordered_map<std::string_view, uint32_t> share_slots(const std::vector<std::string_view>& names) const;
 
 private:
     std::vector<std::string_view> m_names;
+    std::vector<std::vector<uint32_t>> m_defs;     // per position: the names it writes
     std::vector<uint32_t> m_order;                 // instruction index -> position in body order
     std::vector<std::vector<uint64_t>> m_live_out; // per position: a bit set over m_names
     std::vector<std::vector<uint64_t>> m_live_in;

@@ -124,7 +124,7 @@ Expected<Lowering::Reg> Lowering::reg(std::string_view name) {
             r.type = t;
             r.bits = t == Type::Pred ? 1 : ptx::type_bits(t) == 64 ? 64 : 32;
             r.uniform = uniform_register(name);
-            r.slot = ir.zeroed_slot(reg_type(r));
+            r.slot = register_slot(name, r);
             it->range_regs.emplace(std::string(name), r);
             return r;
         }
@@ -182,6 +182,41 @@ Expected<LLVMValueRef> Lowering::special(std::string_view name) {
 }
 
 LLVMTypeRef Lowering::slot_type(unsigned bits) { return warp ? ir.vector_of(ir.int_type(bits)) : ir.int_type(bits); }
+
+LLVMValueRef Lowering::register_slot(std::string_view name, Reg& r) {
+    auto shared = m_shared_slot.find(name);
+    if (shared == m_shared_slot.end() || r.uniform || r.bits == 1) return ir.zeroed_slot(reg_type(r));
+    r.in_memory = true;
+    while (m_memory_slots.size() <= shared->second) m_memory_slots.push_back(ir.zeroed_slot(ir.vector_of(ir.i64)));
+    return m_memory_slots[shared->second];
+}
+
+// Warp code: the registers of the warp-wide matrix instructions' register lists (and their addresses' registers)
+// stay in memory that the runtime's helper reads and writes in place (no copy of their lanes each call, no vector of
+// theirs for LLVM to carry through the calls), a few slots shared by many registers (a GEMM's unrolled loop names
+// thousands of fragment registers, each live for a few instructions): two share a slot only where no instruction sees
+// both live (Liveness::share_slots). A register some lane waiting at a merge may still read, or one shfl reads, is
+// left out (each lane's value must stay where only its own writes go).
+void Lowering::share_matrix_slots() {
+    std::vector<std::string_view> names;
+    for (const ast::Instruction& in : function.instructions) {
+        const std::string_view base = ptx::Modifiers(in.opcode).base();
+        if (base != "wmma" && base != "mma" && base != "ldmatrix") continue;
+        auto take = [&](std::string_view name) {
+            if (!m_waiting_live.contains(name) && !uniform_register(name)) names.push_back(name);
+        };
+        for (const ast::Operand& o : in.operands) {
+            if (o.kind == ast::OperandKind::Vector)
+                for (const ast::Operand& e : o.elements)
+                    if (e.kind == ast::OperandKind::Name) take(e.name);
+            // An address's register too: read there every call (a GEMM's row addresses live through its loop).
+            if (o.kind == ast::OperandKind::Address && !o.name.empty() && !variable(o.name)) take(o.name);
+        }
+    }
+    if (names.empty()) return;
+    const Liveness own(function);
+    m_shared_slot = (m_liveness ? *m_liveness : own).share_slots(names);
+}
 
 LLVMTypeRef Lowering::reg_type(const Reg& r) { return r.uniform ? ir.int_type(r.bits) : slot_type(r.bits); }
 
@@ -300,7 +335,7 @@ Status Lowering::declare(const ast::Variable& v, uint32_t index) {
         r.type = t;
         r.bits = t == Type::Pred ? 1 : ptx::type_bits(t) == 64 ? 64 : 32;
         r.uniform = uniform_register(v.name);
-        r.slot = ir.zeroed_slot(reg_type(r));
+        r.slot = register_slot(v.name, r);
         scope.regs[v.name] = r;
         return ok_status();
     }
@@ -359,7 +394,7 @@ Status Lowering::lower_control(const ptx::Control& op) {
         return ok_status();
     }
     case ptx::Control::Op::Brx:
-        return lower_branch_table(in);
+        return warp ? warp_branch_table(in) : lower_branch_table(in);
     case ptx::Control::Op::Exit:
     case ptx::Control::Op::Ret:
         spill_shuffled(); // other lanes' shfl still read this thread's registers
@@ -369,7 +404,7 @@ Status Lowering::lower_control(const ptx::Control& op) {
     case ptx::Control::Op::Barrier:
         return lower_barrier(op);
     case ptx::Control::Op::WarpSync:
-        return lower_warp_sync();
+        return warp ? warp_sync_lanes() : lower_warp_sync();
     case ptx::Control::Op::Fence: // every access is visible at once in ptxsim's memory (as interpreted)
         return ok_status();
     case ptx::Control::Op::Trap:
@@ -400,7 +435,7 @@ uint32_t Lowering::state_offset(const Reg& r) {
 
 // The registers every stop keeps in the state whether live or not: those shfl reads from other lanes.
 void Lowering::spill_shuffled() {
-    if (m_shuffled.empty()) return;
+    if (m_shuffled.empty() || warp) return; // warp code: the warp's own vectors hold every lane's value
     LLVMValueRef state = thread_ptr(ptxsim::kThreadState);
     for (std::string_view name : m_shuffled) {
         auto r = reg(name);
@@ -418,7 +453,11 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
         bool word = false; // warp code: the same in every lane that has not exited, kept as one word
     };
     std::vector<Saved> saved;
-    for (std::string_view name : m_liveness->live_after(m_index)) {
+    std::vector<std::string_view> names = m_liveness->live_after(m_index);
+    if (warp) // the registers shfl reads keep every lane's value, live or not (a lane that exited included)
+        for (std::string_view name : m_shuffled)
+            if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    for (std::string_view name : names) {
         auto r = reg(name);
         if (!r) continue; // not a register (a label, variable or special register)
         saved.push_back(Saved{*r, state_offset(*r), warp && m_uniform_known && !m_divergent.contains(name)});
@@ -537,8 +576,13 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::Atomic>(&typed)) return lower_atomic(*op);
     if (const auto* op = std::get_if<ptx::AsyncCopy>(&typed)) return lower_async(*op);
     if (const auto* op = std::get_if<ptx::TextureOp>(&typed)) return lower_texture(*op);
-    if (const auto* op = std::get_if<ptx::WarpCollective>(&typed)) return lower_collective(*op);
-    if (const auto* op = std::get_if<ptx::MatrixOp>(&typed)) return lower_mma(*op);
+    if (const auto* op = std::get_if<ptx::WarpCollective>(&typed))
+        return warp ? warp_collective(*op) : lower_collective(*op);
+    if (const auto* op = std::get_if<ptx::MatrixOp>(&typed)) return warp ? warp_matrix(*op) : lower_mma(*op);
+    if (const auto* op = std::get_if<ptx::Wmma>(&typed)) {
+        if (warp) return warp_wmma(*op);
+        return refuse("wmma is compiled in warp code only (threads run one after the other)");
+    }
     return refuse("this instruction family is not compiled yet");
 }
 
@@ -582,7 +626,10 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
         break;
     }
     m_statement = statement;
-    if (warp) return warp_instruction(*in, *typed);
+    if (warp) {
+        if (!deferrable(*typed)) flush_pending();
+        return warp_instruction(*in, *typed);
+    }
 
     LLVMBasicBlockRef after = nullptr;
     if (!in->guard.empty()) {
@@ -649,8 +696,8 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     for (const ast::Instruction& in : function.instructions) {
         const ptx::Modifiers m(in.opcode);
         const std::string_view base = m.base();
-        // (Warp code stops at barriers only: it refuses the collectives but activemask, which is its active mask.)
-        barriers = barriers || base == "bar" || base == "barrier" ||
+        // (Warp code stops at block barriers only: its collectives run inside the call.)
+        barriers = barriers || ((base == "bar" || base == "barrier") && !(warp && m.has("warp"))) ||
                    (!warp && (base == "shfl" || base == "vote" || base == "match" || base == "redux" ||
                               base == "activemask" || base == "mma" || base == "ldmatrix"));
         // shfl reads the register of its first source in other lanes too: every stop keeps it.
@@ -664,10 +711,16 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         if (auto why = barrier_under_divergence(function); !why.empty())
             return Error(ErrorCode::Unsupported, fmt::format("a barrier under divergence: {}", why));
     }
-    // Warp code where no branch diverges: the uniform registers as scalars.
+    // Warp code's collectives run with the lanes that reach them: none may be reached while others wait elsewhere.
+    if (warp)
+        if (auto why = collective_under_divergence(function); !why.empty())
+            return Error(ErrorCode::Unsupported, fmt::format("a warp collective under divergence: {}", why));
+    // Warp code where no branch diverges: the uniform registers as scalars. A register shfl reads from other lanes
+    // keeps each lane's own value (an exited lane's last one, as interpreted): a vector, written lane by lane.
     if (warp && divergent_branch(function).empty()) {
         m_uniform_known = true;
         m_divergent = divergent_registers(function);
+        m_divergent.insert(m_shuffled.begin(), m_shuffled.end());
     }
     if (barriers) {
         // Liveness goes by name: a register of a nested { } scope must not hide one of an enclosing scope.
@@ -707,6 +760,8 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     if (warp) {
         make_merges();
         find_waiting_live();
+        m_waiting_live.insert(m_shuffled.begin(), m_shuffled.end());
+        share_matrix_slots();
         m_active = ir.zeroed_slot(ir.i32);
         ir.store(thread_u32(ptxsim::kThreadLanes), m_active, 4); // every lane the warp has starts at the start
     }
@@ -724,6 +779,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
             D4R_TRY(declare(function.declarations[st.index], st.index));
             break;
         case ast::Statement::Kind::Label: {
+            flush_pending();
             LLVMBasicBlockRef block = m_labels[function.labels[st.index].name].block;
             if (!ir.terminated()) ir.br(block);
             ir.position(block);
@@ -735,6 +791,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
             break;
         }
     }
+    flush_pending();
     if (!ir.terminated()) {
         spill_shuffled();
         ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));

@@ -42,11 +42,14 @@ struct LoweredKernel {
 // waiting there; reaching it in body order merges them into the active ones. A forward branch moves its taking lanes
 // to the label's waiting mask; a branch back loops with its taking lanes while the others wait at its fall-through,
 // so every waiting lane is at a later pc than the active ones and the active lanes are always the interpreter's
-// lowest-pc group. Exit removes lanes, a guard narrows the lanes an instruction writes. Memory: one check of every
-// lane's address against the window (then a gather or scatter), the runtime's translate lane by lane in lane order
-// otherwise (the first faulting lane reports); runtime numerics helpers are called lane by lane. Refused (Unsupported,
-// the kernel then compiles per thread): collectives, clocks, brx.idx, bar.red, and a barrier that may be reached
-// while lanes wait elsewhere (uniformity.h). Atomics, textures and cp.async run lane by lane in lane order.
+// lowest-pc group (brx.idx: the same for each of its labels). Exit removes lanes, a guard narrows the lanes an
+// instruction writes. Memory: one check of every lane's address against the window (then a gather or scatter), the
+// runtime's translate lane by lane in lane order otherwise (the first faulting lane reports); runtime numerics
+// helpers are called lane by lane. The warp collectives and the tensor-core instructions (mma.sync, ldmatrix, wmma)
+// run with the interpreter's rules and numerics through the runtime's warp helpers (compiled.h), for the lanes that
+// reach them together. Refused (Unsupported, the kernel then compiles per thread): bar.red, a barrier or a collective
+// that may be reached while lanes wait elsewhere (uniformity.h), a guarded collective or wmma, a clock read in a loop.
+// Atomics, textures and cp.async run lane by lane in lane order.
 Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
                                      bool warp = false);
 

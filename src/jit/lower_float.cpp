@@ -208,10 +208,41 @@ Status Lowering::lower_cvt_by_runtime(const ptx::Cvt& op) {
     return assign(in.operands[0], dst, r);
 }
 
+// cvt.rna{.satfinite}|.rn|.rz.tf32.f32 (scalar_cvt.h's tf32_lane) in IR: tf32 is f32 without its 13 low mantissa bits
+// (denormals included), so rounding is on the magnitude's bits: add half a tf32 ulp (.rna), or half minus one plus
+// the kept lowest bit (.rn, ties to even), then clear the 13 bits; a carry into the exponent gives the next binade
+// or infinity, as round_to_small does. NaNs: .rna keeps the truncated bits, .rn/.rz give 0x7fffe000; .satfinite
+// takes one tf32 ulp off an all-ones exponent.
+Status Lowering::lower_cvt_tf32(const ptx::Cvt& op) {
+    const ast::Instruction& in = *current;
+    const Round r = op.round.value_or(Round::Rn);
+    LLVMValueRef a = D4R_TRY(value(in.operands[1], Type::B32));
+    LLVMValueRef sign = ir.and_(a, ir.constant(ir.i32, 0x80000000u));
+    LLVMValueRef mag = ir.and_(a, ir.constant(ir.i32, 0x7fffffffu));
+    LLVMValueRef up = ir.constant(ir.i32, 0);
+    if (r == Round::Rna) up = ir.constant(ir.i32, 0x1000);
+    if (r == Round::Rn)
+        up =
+            ir.add(ir.constant(ir.i32, 0x0fff), ir.and_(ir.lshr(mag, ir.constant(ir.i32, 13)), ir.constant(ir.i32, 1)));
+    if (r != Round::Rna && r != Round::Rn && r != Round::Rz) return refuse("a tf32 rounding the JIT does not lower");
+    LLVMValueRef rounded = ir.or_(sign, ir.and_(ir.add(mag, up), ir.constant(ir.i32, 0xffffe000u)));
+    LLVMValueRef nan = ir.icmp(abi::D4R_LLVMIntUGT, mag, ir.constant(ir.i32, 0x7f800000u));
+    LLVMValueRef nan_bits =
+        r == Round::Rna ? ir.and_(a, ir.constant(ir.i32, 0xffffe000u)) : ir.constant(ir.i32, 0x7fffe000u);
+    LLVMValueRef result = ir.select(nan, nan_bits, rounded);
+    if (op.satfinite) {
+        LLVMValueRef top = ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(result, ir.constant(ir.i32, 0x7f800000u)),
+                                   ir.constant(ir.i32, 0x7f800000u));
+        result = ir.select(top, ir.sub(result, ir.constant(ir.i32, 0x2000)), result);
+    }
+    return assign(in.operands[0], Type::B32, result);
+}
+
 Status Lowering::lower_cvt(const ptx::Cvt& op) {
     using Form = ptx::Cvt::Form;
     const ast::Instruction& in = *current;
     const Type dt = op.dst, at = op.src;
+    if (op.form == Form::ToTf32 && in.operands.size() == 2) return lower_cvt_tf32(op);
     auto is_fp = [](Type x) { return x == Type::F32 || x == Type::F64; };
     auto is_int = [](Type x) { return ptx::is_integer(x); };
     if (in.operands.size() != 1 + op.sources) return refuse("unexpected operand count");

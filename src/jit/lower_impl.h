@@ -3,7 +3,8 @@
 // mov, cvta, cp.async, the clock registers), lower_int.cpp, lower_simd.cpp (packed integers), lower_float.cpp
 // (f32/f64 and cvt), lower_half.cpp (f16/bf16 and their packed forms), lower_compare.cpp, lower_atomic.cpp (atom,
 // red), lower_texture.cpp (textures and surfaces), lower_collective.cpp (warp collectives), lower_warp.cpp (warp code:
-// the active mask, its branches and merges, memory access for 32 lanes, runtime helpers lane by lane).
+// the active mask, its branches and merges, memory access for 32 lanes, runtime helpers lane by lane),
+// lower_warp_ops.cpp (warp code's collectives, tensor-core instructions and brx.idx).
 #pragma once
 
 #include <array>
@@ -131,6 +132,7 @@ public:
     Status lower_float(const ptx::FloatArith& op);
     Status lower_cvt(const ptx::Cvt& op);
     Status lower_cvt_by_runtime(const ptx::Cvt& op);
+    Status lower_cvt_tf32(const ptx::Cvt& op);
     Status lower_half(const ptx::HalfArith& op);
     Status lower_compare(const ptx::Compare& op);
     Status lower_texture(const ptx::TextureOp& op);
@@ -144,8 +146,9 @@ private:
     struct Reg {
         LLVMValueRef slot = nullptr;
         Type type = Type::None;
-        unsigned bits = 32;   // the slot: 1 (a predicate), 32 or 64
-        bool uniform = false; // warp code: one value for every lane (a scalar slot)
+        unsigned bits = 32;     // the slot: 1 (a predicate), 32 or 64
+        bool uniform = false;   // warp code: one value for every lane (a scalar slot)
+        bool in_memory = false; // warp code: a slot warp_matrix reads and writes in place (share_matrix_slots)
     };
     struct Range {
         Type type = Type::None;
@@ -187,6 +190,8 @@ private:
     void poll_watchdog();
     LLVMTypeRef slot_type(unsigned bits); // a register's slot: iBITS, or <32 x iBITS> in warp code
     LLVMTypeRef reg_type(const Reg& r);   // R's slot (a uniform register's is a scalar in warp code too)
+    LLVMValueRef register_slot(std::string_view name, Reg& r); // a new register's slot
+    void share_matrix_slots();
     bool uniform_register(std::string_view name) const;
     // Warp code's control flow (lower_warp.cpp).
     void make_merges();
@@ -198,6 +203,36 @@ private:
     Status warp_instruction(const ast::Instruction& in, const ptx::TypedInstruction& typed);
     Status warp_refusals(const ptx::TypedInstruction& typed);
     void find_loops();
+    // Warp code's warp-wide instructions (lower_warp_ops.cpp).
+    Status warp_collective(const ptx::WarpCollective& op);
+    Status warp_sync_lanes();
+    Status warp_matrix(const ptx::MatrixOp& op);
+    Status warp_wmma(const ptx::Wmma& op);
+    Status warp_wmma_memory(const ptx::Wmma& op);
+    Status warp_branch_table(const ast::Instruction& in);
+    // The first lane the instruction runs for (an i32), and whether V is the same in every lane it runs for (an i1).
+    LLVMValueRef first_lane();
+    LLVMValueRef same_in_lanes(LLVMValueRef v);
+    // The registers of warp_collective (compiled.h: register R at words + 32 R, BITS wide).
+    LLVMValueRef warp_words();
+    void put_register(unsigned r, LLVMValueRef v, unsigned bits);
+    LLVMValueRef get_register(unsigned r, unsigned bits);
+    // warp_matrix's registers (compiled.h): pointers in the words buffer, K the register's place, each to scratch
+    // slot K. point_value: V's lanes (if any) there; point_list: the registers of a register list operand there (the
+    // lanes copied when READ); take_list: after the call, the registers from their slots.
+    Status point_list(const ast::Operand& list, unsigned count, unsigned first, unsigned bits, bool read,
+                      const char* what);
+    Status take_list(const ast::Operand& list, unsigned count, unsigned first, unsigned bits);
+    void point_value(unsigned k, LLVMValueRef v, unsigned bits);
+    LLVMValueRef scratch(unsigned k);
+    // Calls the runtime's ENTRY (warp_collective or warp_matrix) with CODE for the running lanes; faults as it says:
+    // at once, or, DEFER, at flush_pending() (a failed helper records the warp's fault and its site, and the helpers
+    // after it do nothing and fail too, so the instructions in between may run: deferrable() ones only touch
+    // registers). Straight runs of tensor-core instructions then need no branch each (a GEMM's unrolled loop has
+    // thousands).
+    void call_warp_helper(unsigned entry, uint32_t code, bool defer = true);
+    void flush_pending();
+    static bool deferrable(const ptx::TypedInstruction& typed);
     Status lower_barrier(const ptx::Control& op);
     Status lower_warp_sync();
     Status lower_collective(const ptx::WarpCollective& op);
@@ -243,6 +278,14 @@ private:
     LLVMValueRef m_active = nullptr; // an i32 slot: the lanes that run
     LLVMValueRef m_exec = nullptr;   // the current instruction's lanes (i32)
     LLVMValueRef m_lane_ids = nullptr;
+    LLVMValueRef m_warp_words = nullptr;        // the runtime's warp-wide helpers' registers (made on first use)
+    LLVMBasicBlockRef m_fault_return = nullptr; // returns kCompiledFault (the failed helper stored the site)
+    LLVMValueRef m_scratch = nullptr;           // 32 slots of 32 64-bit lanes for warp_matrix's registers
+    std::unordered_map<std::string_view, uint32_t> m_shared_slot; // register -> its slot in memory (share_matrix_slots)
+    std::vector<LLVMValueRef> m_memory_slots;
+    LLVMValueRef m_pending_ok = nullptr; // deferred helpers: whether the last one (so every one) succeeded
+    unsigned m_deferred = 0;             // helper calls since the last check
+    static constexpr unsigned kDeferredCalls = 16;
     bool m_guarded = false; // the current instruction has a guard
     // Warp code: the block's shared memory and its size, loaded once at the function's entry.
     LLVMValueRef m_shared = nullptr, m_shared_bytes = nullptr;

@@ -198,17 +198,18 @@ Status Lowering::lower_async(const ptx::AsyncCopy& op) {
         else
             size = D4R_TRY(value(o, Type::U32));
     }
+    if (warp) { // the warp's copies in one call, lane after lane (the runtime's warp_matrix)
+        point_value(0, dst.value, 64);
+        point_value(1, src.value, 64);
+        point_value(2, size, 32);
+        call_warp_helper(ptxsim::kRuntimeWarpMatrix, ptxsim::cp_async_code(op.bytes));
+        return ok_status();
+    }
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeCpAsync);
     LLVMTypeRef params[5] = {ir.ptr, ir.i32, ir.i64, ir.i64, ir.i32};
-    // One lane's copy (warp code: each lane in lane order, as the interpreter does them).
-    auto copy = [&](LLVMValueRef lane) -> Expected<std::vector<LLVMValueRef>> {
-        auto at = [&](LLVMValueRef v) { return lane ? element_of(v, lane) : v; };
-        LLVMValueRef done = ir.call(ir.llvm().LLVMFunctionType(ir.i32, params, 5, 0), fn,
-                                    {m_thread, ir.constant(ir.i32, op.bytes), at(dst.value), at(src.value), at(size)});
-        fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
-        return std::vector<LLVMValueRef>{};
-    };
-    D4R_TRY(warp ? each_lane(0, copy) : copy(nullptr));
+    LLVMValueRef done = ir.call(ir.llvm().LLVMFunctionType(ir.i32, params, 5, 0), fn,
+                                {m_thread, ir.constant(ir.i32, op.bytes), dst.value, src.value, size});
+    fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
     return ok_status();
 }
 
@@ -252,14 +253,14 @@ Status Lowering::lower_move(const ptx::Move& op) {
     if (op.form == Form::Special && op.sreg == ptx::Move::Sreg::GridId) // emit_counter's constant
         return assign(in.operands[0], t, ir.constant(ir.int_type(ptx::type_bits(t)), 1));
     if (op.form == Form::Special && op.sreg != ptx::Move::Sreg::Other) {
-        // A clock read in a loop is how a thread waits for time to pass: threads run one after the other, so each
-        // would wait in turn and the block would take its thread count times as long as on the interpreter's
-        // warps.
+        // A clock read in a loop is how a thread waits for time to pass: compiled threads (or warps: warp code) of
+        // a block run one after the other, so each would wait in turn and the block would take its thread (warp)
+        // count times as long as on the interpreter's warps.
         for (const Loop& loop : m_loops)
             if (loop.label <= m_statement && m_statement <= loop.branch)
                 return refuse(fmt::format("a clock or timer read inside a loop (from label '{}' to the branch back on "
                                           "line {}): a thread may wait there for time to pass, and compiled threads "
-                                          "wait one after the other",
+                                          "and warps wait one after the other",
                                           loop.name, loop.branch_line));
         // The clocks and the global timer: read as the interpreter reads them (for %clock64, the warp's last read
         // bounds the next from below: no thread reads the same value twice).

@@ -179,17 +179,9 @@ Status Lowering::warp_exit() {
 }
 
 Status Lowering::warp_refusals(const ptx::TypedInstruction& typed) {
-    if (const auto* c = std::get_if<ptx::WarpCollective>(&typed); c && c->op != ptx::WarpCollective::Op::ActiveMask)
-        return refuse("warp collectives are not in warp code yet");
-    if (std::holds_alternative<ptx::MatrixOp>(typed)) return refuse("mma and ldmatrix are not in warp code yet");
-    if (const auto* c = std::get_if<ptx::Control>(&typed)) {
-        if (c->op == ptx::Control::Op::Brx) return refuse("brx.idx is not in warp code yet");
-        if (c->op == ptx::Control::Op::WarpSync) return refuse("bar.warp.sync is not in warp code yet");
-    }
-    if (const auto* m = std::get_if<ptx::Move>(&typed))
-        if (m->form == ptx::Move::Form::Special && m->sreg != ptx::Move::Sreg::Other &&
-            m->sreg != ptx::Move::Sreg::GridId)
-            return refuse("the clock and timer registers are not in warp code yet");
+    if (const auto* c = std::get_if<ptx::Control>(&typed))
+        if (c->op == ptx::Control::Op::Barrier && c->reduction != ptx::Control::Reduction::None)
+            return refuse("bar.red is not in warp code yet");
     return ok_status();
 }
 
@@ -448,51 +440,16 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
     } else {
         ir.br(slow);
     }
-    // Lane by lane through translate(), in lane order.
+    // Lane by lane through translate(), in lane order: the runtime's warp_matrix (one call, not a loop of blocks per
+    // access: a tiled kernel's unrolled copies have hundreds).
     ir.position(slow);
-    LLVMValueRef addrs = ir.words(ir.kLanes);
-    ir.store(addr, addrs, 8);
-    std::vector<LLVMValueRef> data_words;
-    for (unsigned k = 0; k < op.vector; ++k) {
-        LLVMValueRef w = ir.words(ir.kLanes);
-        ir.store(load ? l.LLVMConstNull(vt) : values[k], w, 8);
-        data_words.push_back(w);
-    }
-    LLVMValueRef counter = ir.zeroed_slot(ir.i32);
-    ir.store(ir.constant(ir.i32, 0), counter, 4);
-    LLVMBasicBlockRef head = ir.new_block("lanes");
-    LLVMBasicBlockRef body = ir.new_block("lane");
-    LLVMBasicBlockRef next = ir.new_block("");
-    LLVMBasicBlockRef done = ir.new_block("");
-    ir.br(head);
-    ir.position(head);
-    LLVMValueRef lane = ir.load(ir.i32, counter, 4);
-    LLVMValueRef runs =
-        ir.icmp(abi::D4R_LLVMIntNE, ir.and_(ir.lshr(m_exec, lane), ir.constant(ir.i32, 1)), ir.constant(ir.i32, 0));
-    LLVMBasicBlockRef check = ir.new_block("");
-    ir.cond_br(ir.icmp(abi::D4R_LLVMIntEQ, lane, ir.constant(ir.i32, ir.kLanes)), done, check);
-    ir.position(check);
-    ir.cond_br(runs, body, next);
-    ir.position(body);
-    LLVMValueRef lane64 = ir.zext(lane, ir.i64);
-    LLVMValueRef lane_address = ir.load(ir.i64, ir.byte_offset(addrs, ir.mul(lane64, ir.constant(ir.i64, 8))), 8);
-    LLVMValueRef p = translate(a.space, lane_address, total, !load, lane);
-    for (unsigned k = 0; k < op.vector; ++k) {
-        LLVMValueRef at = k == 0 ? p : ir.byte_offset(p, ir.constant(ir.i64, uint64_t(k) * bytes));
-        LLVMValueRef slot = ir.byte_offset(data_words[k], ir.mul(lane64, ir.constant(ir.i64, bytes)));
-        if (load)
-            ir.store(ir.load(it, at, 1), slot, 1);
-        else
-            ir.store(ir.load(it, slot, 1), at, 1);
-    }
-    ir.br(next);
-    ir.position(next);
-    ir.store(ir.add(lane, ir.constant(ir.i32, 1)), counter, 4);
-    ir.br(head);
-    ir.position(done);
+    point_value(0, addr, 64);
+    for (unsigned k = 0; k < op.vector; ++k) point_value(1 + k, load ? nullptr : values[k], bits);
+    call_warp_helper(ptxsim::kRuntimeWarpMatrix,
+                     ptxsim::warp_memory_code(static_cast<uint32_t>(a.space), bytes, op.vector, !load), false);
     std::vector<LLVMValueRef> slow_loads;
     if (load)
-        for (unsigned k = 0; k < op.vector; ++k) slow_loads.push_back(ir.load(vt, data_words[k], 8));
+        for (unsigned k = 0; k < op.vector; ++k) slow_loads.push_back(ir.load(vt, scratch(1 + k), 8));
     LLVMBasicBlockRef slow_end = ir.current();
     ir.br(join);
     ir.position(join);

@@ -75,8 +75,40 @@ std::unordered_set<std::string_view> divergent_registers(const ast::Function& f)
     return divergent;
 }
 
-std::string barrier_under_divergence(const ast::Function& f) {
-    // The body's branches and barriers by statement index, and where each label is.
+namespace {
+
+// Whether IN synchronises the lanes of its warp (the warp collectives but activemask, and the warp-wide matrix
+// instructions) or, BLOCK, the threads of its block (bar.sync and its kin, not bar.warp.sync).
+bool sync_point(const ast::Instruction& in, bool block) {
+    const ptx::Modifiers m(in.opcode);
+    const std::string_view base = m.base();
+    if (block) return (base == "bar" || base == "barrier") && !m.has("warp");
+    if (base == "bar") return m.has("warp");
+    if (base == "wmma") return m.has("mma");
+    for (std::string_view op : {"shfl", "vote", "match", "redux", "mma", "ldmatrix"})
+        if (base == op) return true;
+    return false;
+}
+
+// Whether the label at statement I only leads to an exit: its first instruction is an unguarded exit or ret (a lane
+// waiting there does nothing but leave).
+bool exit_label(const ast::Function& f, size_t i) {
+    for (size_t j = i + 1; j < f.body.size(); ++j) {
+        if (f.body[j].kind == ast::Statement::Kind::Label) continue;
+        if (f.body[j].kind != ast::Statement::Kind::Instruction) return false;
+        const ast::Instruction& in = f.instructions[f.body[j].index];
+        const std::string_view base = ptx::Modifiers(in.opcode).base();
+        return in.guard.empty() && (base == "exit" || base == "ret");
+    }
+    return false;
+}
+
+// barrier_under_divergence and collective_under_divergence: the first sync point (block barriers, or warp
+// collectives) inside a region where lanes may wait. For collectives, lanes waiting at an exit label do not count:
+// they leave without running anything, and the interpreter lets a collective wait for lanes that are about to
+// leave (they exit, the collective runs without them).
+std::string sync_under_divergence(const ast::Function& f, bool block) {
+    // The body's branches and sync points by statement index, and where each label is.
     std::unordered_map<std::string_view, size_t> label_at;
     for (size_t i = 0; i < f.body.size(); ++i)
         if (f.body[i].kind == ast::Statement::Kind::Label) label_at[f.labels[f.body[i].index].name] = i;
@@ -90,12 +122,19 @@ std::string barrier_under_divergence(const ast::Function& f) {
         if (f.body[i].kind != ast::Statement::Kind::Instruction) continue;
         const ast::Instruction& in = f.instructions[f.body[i].index];
         const std::string_view base = ptx::Modifiers(in.opcode).base();
-        if (base == "bar" || base == "barrier") barriers.emplace_back(i, &in);
+        if (sync_point(in, block)) barriers.emplace_back(i, &in);
         if (base == "bra" && !in.operands.empty())
             if (auto t = label_at.find(in.operands[0].name); t != label_at.end())
-                branches.push_back(Branch{i, t->second, &in});
-        if (base == "brx") return fmt::format("line {}: brx.idx in a kernel with barriers", in.line);
+                if (block || !exit_label(f, t->second)) branches.push_back(Branch{i, t->second, &in});
     }
+    if (barriers.empty()) return {};
+    for (size_t i = 0; i < f.body.size(); ++i)
+        if (f.body[i].kind == ast::Statement::Kind::Instruction) {
+            const ast::Instruction& in = f.instructions[f.body[i].index];
+            if (ptx::Modifiers(in.opcode).base() == "brx")
+                return fmt::format("line {}: brx.idx in a kernel with {}", in.line,
+                                   block ? "barriers" : "warp collectives");
+        }
     std::unordered_set<std::string_view> divergent;
     spread(f, divergent);
     for (;;) {
@@ -143,6 +182,12 @@ std::string barrier_under_divergence(const ast::Function& f) {
         return {};
     }
 }
+
+} // namespace
+
+std::string barrier_under_divergence(const ast::Function& f) { return sync_under_divergence(f, true); }
+
+std::string collective_under_divergence(const ast::Function& f) { return sync_under_divergence(f, false); }
 
 std::string divergent_branch(const ast::Function& f) {
     const std::unordered_set<std::string_view> divergent = divergent_registers(f);

@@ -1,6 +1,6 @@
 // d4r's PTX JIT: whether a function's branches can diverge (used by the warp lowering, lower.h: warp code stops at a
-// barrier with the whole warp, so a kernel with barriers is warp code only where every lane of a warp always takes
-// the same path).
+// barrier with the whole warp and runs a warp collective with the lanes it has, so a kernel with barriers or
+// collectives is warp code only where every lane of a warp reaches them together).
 //
 // Promise: divergent_branch() is "" only when no conditional branch or brx.idx of F can see different values in two
 // lanes of one warp that have not exited; otherwise it names the first one it cannot prove uniform ("line N: 'bra'
@@ -31,5 +31,11 @@ std::unordered_set<std::string_view> divergent_registers(const ptx::ast::Functio
 // others run on while the lanes wait), and a register written inside one may differ between lanes (so branches it
 // decides may diverge too), up to a fixed point. A barrier inside no region sees every lane.
 std::string barrier_under_divergence(const ptx::ast::Function& f);
+
+// The same for the warp-wide instructions that wait for the lanes of their warp (shfl, vote, match, redux,
+// bar.warp.sync, mma, ldmatrix, wmma.mma; not activemask): "" when none can be reached while lanes of its warp that
+// have not exited wait elsewhere — but at a label that leads straight to an exit or ret (such lanes run nothing more:
+// the interpreter's collective waits for them to leave, warp code counts them gone).
+std::string collective_under_divergence(const ptx::ast::Function& f);
 
 } // namespace d4r::jit

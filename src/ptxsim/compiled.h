@@ -43,6 +43,9 @@ struct Cvt;
 struct Atomic;
 struct HalfArith;
 struct TextureOp;
+struct WarpCollective;
+struct MatrixOp;
+struct Wmma;
 } // namespace d4r::ptx
 
 namespace d4r::ptxsim {
@@ -144,6 +147,26 @@ static_assert(offsetof(CompiledThread, variables) == kThreadVariables);
 //     surface code (ops_texture.cpp, texture.cpp). DATA: four 64-bit words, the results of tex, tld4 and suld
 //     (their low 32 bits but for .b64) or the values sust stores. Returns 1, or 0 after recording the fault the
 //     interpreter records (then the compiled code stores `fault_site` and returns kCompiledFault).
+//   - warp_collective, warp_matrix (warp code: CompiledKernel::warp): one warp-wide instruction for the warp's lanes
+//     EXEC. Both return 1, or 0 after recording the fault the interpreter records and storing SITE (the
+//     instruction's CompiledKernel::sites entry) in `fault_site`; the compiled code then returns kCompiledFault, at
+//     once or after more such calls and register-only work: a call made after a fault recorded in the warp does
+//     nothing and returns 0.
+//     warp_collective: shfl, vote, match, redux or bar.warp.sync CODE (warp_collective_code) with the interpreter's
+//     rules when every lane of EXEC runs it and no other lane of the warp can still reach it (collective_ready,
+//     ops_warp.cpp): the lanes form one collective per member mask, the lowest lane's first; a lane whose member
+//     mask names a lane of EXEC outside its own group faults as a collective that never completes. WORDS holds
+//     registers of 32 lanes, register r at WORDS + 32 * r (a 64-bit register's lanes as 64-bit words, a 32-bit
+//     register's as 32-bit words in the first half): 0 a (match.b64: 64-bit), 1 b, 2 c, 3 the member masks, 4 the
+//     predicate source (0 or 1); the results: 5 d, 6 the predicate (0 or 1).
+//     warp_matrix: mma.sync, ldmatrix or wmma.mma CODE (matrix_op_code, wmma_op_code), which needs all 32 lanes (a
+//     warp without them faults as the interpreter's whole_warp does), on REGISTERS: pointers to the 32 lanes of
+//     each register (32-bit words; 64-bit for f64 and addresses), read and written in place, in operand order: D,
+//     A, B, C; ldmatrix: the lanes' row addresses, then D. Or wmma.load / wmma.store (wmma_op_code) for the lanes of
+//     EXEC: the lanes' addresses, their strides in elements, then the fragment's registers, moved as interpreted. Or
+//     cp.async (cp_async_code) for the lanes of EXEC in lane order, as `cp_async` does each: the destinations, the
+//     sources (64-bit), the sizes read. Or an ld or st (warp_memory_code) for the lanes of EXEC in lane order, each
+//     through `translate`: the addresses (64-bit), then the vector's elements, packed (a lane's at its place).
 struct CompiledRuntime {
     uint8_t* (*translate)(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write);
     void (*branch_fault)(CompiledThread* thread, uint32_t index, uint32_t entries);
@@ -157,11 +180,14 @@ struct CompiledRuntime {
     uint32_t (*half_op)(uint32_t code, uint32_t a, uint32_t b, uint32_t c);
     uint32_t (*image)(CompiledThread* thread, uint32_t code, uint64_t handle, uint32_t x, uint32_t y, uint32_t z,
                       uint32_t layer, uint64_t* data);
+    uint32_t (*warp_collective)(CompiledThread* thread, uint32_t code, uint32_t exec, uint32_t site, uint64_t* words);
+    uint32_t (*warp_matrix)(CompiledThread* thread, uint32_t code, uint32_t exec, uint32_t site,
+                            void* const* registers);
 };
 inline constexpr unsigned kRuntimeTranslate = 0, kRuntimeBranchFault = 8, kRuntimeF32Op = 16, kRuntimeF64Op = 24,
                           kRuntimeCvt = 32;
 inline constexpr unsigned kRuntimeAtomic = 40, kRuntimeCpAsync = 48, kRuntimeCounter = 56, kRuntimeTrap = 64,
-                          kRuntimeHalfOp = 72, kRuntimeImage = 80;
+                          kRuntimeHalfOp = 72, kRuntimeImage = 80, kRuntimeWarpCollective = 88, kRuntimeWarpMatrix = 96;
 static_assert(offsetof(CompiledRuntime, branch_fault) == kRuntimeBranchFault);
 static_assert(offsetof(CompiledRuntime, f32_op) == kRuntimeF32Op);
 static_assert(offsetof(CompiledRuntime, f64_op) == kRuntimeF64Op);
@@ -172,6 +198,13 @@ static_assert(offsetof(CompiledRuntime, counter) == kRuntimeCounter);
 static_assert(offsetof(CompiledRuntime, trap) == kRuntimeTrap);
 static_assert(offsetof(CompiledRuntime, half_op) == kRuntimeHalfOp);
 static_assert(offsetof(CompiledRuntime, image) == kRuntimeImage);
+static_assert(offsetof(CompiledRuntime, warp_collective) == kRuntimeWarpCollective);
+static_assert(offsetof(CompiledRuntime, warp_matrix) == kRuntimeWarpMatrix);
+// warp_collective: the registers of its WORDS (32 words each).
+inline constexpr unsigned kWarpA = 0, kWarpB = 1, kWarpC = 2, kWarpMember = 3, kWarpPredIn = 4, kWarpOut = 5,
+                          kWarpPredOut = 6, kWarpCollectiveRegisters = 7;
+// Added to warp_collective_code by the lowering: a shfl whose destination register is its source A.
+inline constexpr uint32_t kShuffleInPlace = 1u << 11;
 
 // The CODE of f32_op/f64_op for an f32/f64 instruction (not testp, whose result is a predicate), and of cvt for a
 // cvt: what the interpreter's handler for it reads of its modifiers.
@@ -182,6 +215,15 @@ uint32_t atomic_op_code(const ptx::Atomic& a);
 // The CODE of half_op for a half-precision instruction, and of image for a texture or surface instruction.
 uint32_t half_op_code(const ptx::HalfArith& h);
 uint32_t image_op_code(const ptx::TextureOp& t);
+// The CODE of warp_collective for shfl, vote, match and redux (warp_sync_code for bar.warp.sync), and of warp_matrix
+// for mma.sync and ldmatrix (matrix_op_code), wmma (wmma_op_code), cp.async of BYTES (cp_async_code) and warp code's
+// ld and st (warp_memory_code).
+uint32_t warp_collective_code(const ptx::WarpCollective& c);
+uint32_t warp_sync_code();
+uint32_t matrix_op_code(const ptx::MatrixOp& m);
+uint32_t wmma_op_code(const ptx::Wmma& w);
+uint32_t cp_async_code(unsigned bytes);
+uint32_t warp_memory_code(uint32_t space, unsigned bytes, unsigned vector, bool store); // SPACE: a ptx::StateSpace
 
 // A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
 // barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has
@@ -215,7 +257,8 @@ using CompiledThreadFn = uint32_t (*)(CompiledThread*);
 // A warp kernel's function runs the 32 lanes of one warp at once (jit/lower.h, "warp code"): CompiledThread's
 // lane_tids and lanes describe the warp, tid and lane are unused on entry, `state` is the warp's. It answers as a
 // thread function does, for the whole warp: done once every lane exited, kCompiledBarrier with every lane that
-// has not exited at the barrier. It has no collectives.
+// has not exited at the barrier. Its warp-wide instructions run inside the call (CompiledRuntime::warp_collective,
+// warp_matrix).
 struct CompiledKernel {
     CompiledThreadFn fn = nullptr;
     bool warp = false;        // fn runs a whole warp

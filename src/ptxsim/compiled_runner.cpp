@@ -51,9 +51,10 @@ void compiled_branch_fault(CompiledThread* thread, uint32_t index, uint32_t entr
           fmt::format("brx.idx index {} is outside its {}-entry table", index, entries));
 }
 
-const CompiledRuntime kRuntime{&compiled_translate, &compiled_branch_fault, &compiled_f32_op,   &compiled_f64_op,
-                               &compiled_cvt,       &compiled_atomic,       &compiled_cp_async, &compiled_counter,
-                               &compiled_trap,      &compiled_half_op,      &compiled_image};
+const CompiledRuntime kRuntime{
+    &compiled_translate, &compiled_branch_fault,    &compiled_f32_op,     &compiled_f64_op, &compiled_cvt,
+    &compiled_atomic,    &compiled_cp_async,        &compiled_counter,    &compiled_trap,   &compiled_half_op,
+    &compiled_image,     &compiled_warp_collective, &compiled_warp_matrix};
 
 } // namespace
 

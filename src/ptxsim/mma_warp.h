@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "numerics/mma_tile.h"
 #include "ptxsim/exec.h"
 #include "ptxsim/numerics.h"
 
@@ -13,6 +14,31 @@ namespace d4r::ptxsim {
 
 // A lane's fragment words: A (2 or 4), then B (1 or 2), then C (2 or 4).
 inline constexpr unsigned kMmaFragmentWords = 10;
+
+// mma_warp's f16/bf16 tiles with f32 accumulators through numerics/mma_tile.h: the fragments as matrices of raw bits
+// (A 16 x K, B K x 8, C 16 x 8), D from the tile. False (nothing written) where the tile leaves it to the rule.
+template <int K>
+inline bool mma_tile(mma::Format f, const uint32_t (&frag)[32][kMmaFragmentWords], uint32_t (&d)[32][4]) {
+    constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2;
+    uint64_t a[16 * K], b[K * 8], c[16 * 8], out[16 * 8];
+    for (unsigned l = 0; l < 32; ++l) {
+        const uint32_t* ops = frag[l];
+        const unsigned gr = l >> 2, t = l & 3;
+        for (unsigned r = 0; r < na; ++r)
+            for (unsigned h = 0; h < 2; ++h)
+                a[(gr + 8 * (r & 1)) * K + 2 * t + 8 * (r >> 1) + h] = (ops[r] >> (16 * h)) & 0xffff;
+        for (unsigned r = 0; r < nb; ++r)
+            for (unsigned h = 0; h < 2; ++h) b[(2 * t + 8 * r + h) * 8 + gr] = (ops[na + r] >> (16 * h)) & 0xffff;
+        for (unsigned r = 0; r < 4; ++r) c[(gr + 8 * (r >> 1)) * 8 + 2 * t + (r & 1)] = ops[na + nb + r];
+    }
+    if (!mma::tile_f32(f, false, a, K, b, 8, c, 8, out, 8, 16, 8, K, 1)) return false;
+    for (unsigned l = 0; l < 32; ++l) {
+        const unsigned gr = l >> 2, t = l & 3;
+        for (unsigned r = 0; r < 4; ++r)
+            d[l][r] = static_cast<uint32_t>(out[(gr + 8 * (r >> 1)) * 8 + 2 * t + (r & 1)]);
+    }
+    return true;
+}
 
 // K: 8, 16 or 32 (FP8); ACC16: f16 accumulators. FRAG[l]: lane l's A, B and C words; D[l]: its result words (2 for
 // f16 accumulators, 4 for f32).
@@ -23,6 +49,10 @@ D4R_INLINE void mma_warp(mma::Format fa, mma::Format fb, const uint32_t (&frag)[
     using mma::Format;
     constexpr bool kFp8 = K == 32;
     constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2, nc = Acc16 ? 2 : 4;
+    if constexpr (!kFp8 && !Acc16) {
+        // f16/bf16 with f32 accumulators: the whole 16x8 tile in vectors (mma_tile.h), the same bits as the rule below.
+        if (fa == fb && mma_tile<K>(fa, frag, d)) return;
+    }
     Elem a[16][K], bt[8][K];
     uint32_t cbits[16][8];
     for (unsigned l = 0; l < 32; ++l) {

@@ -32,7 +32,6 @@
 // s[0] the stride register (kNoReg: the default, the matrix's row or column length); mma: s[0] the
 // full member mask, count the D type | kSatfinite | kAndPopc | kXorPopc, flags bits 10-13 the C type.
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <optional>
 
@@ -43,15 +42,13 @@
 #include "ptxsim/lanes.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/mma.h"
-#include "ptxsim/numerics.h"
 #include "ptxsim/program_builder.h"
+#include "ptxsim/wmma_memory.h"
+#include "ptxsim/wmma_warp.h"
 
 namespace d4r::ptxsim {
 
 namespace {
-
-using mma::Elem;
-using mma::Format;
 
 // Shapes, element types and fragment sizes are the front end's (ptx/instr_wmma.h).
 using ptx::wmma::bits_of;
@@ -74,7 +71,8 @@ Frag frag_of(uint16_t flags) { return static_cast<Frag>(flags & 3); }
 WShape shape_of(uint16_t flags) { return static_cast<WShape>((flags >> 3) & 7); }
 EType type_of(uint16_t flags) { return static_cast<EType>((flags >> 6) & 15); }
 
-// Element E of a fragment in lane LANE: its bits in the lane's registers REGS (read or written).
+// Element E of a fragment in lane LANE: its bits in the lane's registers REGS (read or written; wmma_warp.h's
+// mapping).
 struct FragmentView {
     Warp& w;
     const uint32_t* regs;
@@ -82,129 +80,50 @@ struct FragmentView {
     EType type;
 
     uint64_t get(unsigned e) const {
-        const unsigned bits = bits_of(type);
-        if (bits == 64) return lane_slot64(w, regs[e], lane);
-        const unsigned per = 32 / bits;
-        const uint32_t v = lane_slot32(w, regs[e / per], lane);
-        return bits == 32 ? v : (v >> (bits * (e % per))) & ((1u << bits) - 1);
+        return fragment_element(type, e, [&](unsigned r) { return word(r); });
     }
     void set(unsigned e, uint64_t value) const {
-        const unsigned bits = bits_of(type);
-        if (bits == 64) {
-            lane_slot64(w, regs[e], lane) = value;
-            return;
-        }
-        const unsigned per = 32 / bits;
-        uint32_t& v = lane_slot32(w, regs[e / per], lane);
-        if (bits == 32) {
-            v = static_cast<uint32_t>(value);
-            return;
-        }
-        const unsigned shift = bits * (e % per);
-        const uint32_t field = ((1u << bits) - 1) << shift;
-        v = (v & ~field) | ((static_cast<uint32_t>(value) << shift) & field);
+        set_fragment_element(
+            type, e, value, [&](unsigned r) { return word(r); },
+            [&](unsigned r, uint64_t v) {
+                if (bits_of(type) == 64)
+                    lane_slot64(w, regs[r], lane) = v;
+                else
+                    lane_slot32(w, regs[r], lane) = static_cast<uint32_t>(v);
+            });
+    }
+    uint64_t word(unsigned r) const {
+        return bits_of(type) == 64 ? lane_slot64(w, regs[r], lane) : lane_slot32(w, regs[r], lane);
     }
 };
 
-// Elements of the fragment in one lane (duplicates included) and the unique ones.
-unsigned elements_of(const Instr& in, EType t) { return in.count * (t == EType::F64 ? 1 : 32 / bits_of(t)); }
-
-// A sub-byte A or B fragment (s4/u4/b1, loads only: there is no sub-byte store) for the lanes of MASK.
-template <Space S>
-Flow load_sub_byte(Warp& w, const Instr& in, uint32_t mask) {
-    const EType t = type_of(in.flags);
-    const auto [rows, cols] = matrix_of(frag_of(in.flags), dims_of(shape_of(in.flags)));
-    const bool col = in.flags & kCol;
-    const unsigned bits = bits_of(t);
-    const unsigned n = rows * cols / 32; // one register: every element is unique
-    const uint32_t reg = w.launch->program->branch_tables[in.aux][0];
-    uint32_t m = mask;
-    while (m) {
-        const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
-        m &= m - 1;
-        const uint64_t base = lane_address(w, in, lane);
-        const uint64_t stride = in.s[0] != kNoReg ? lane_slot32(w, in.s[0], lane) : (col ? rows : cols);
-        // Each row of A / column of B starts at a multiple of the fragment's 4 bytes.
-        if (base % 4 != 0 || stride * bits % 32 != 0)
-            return fault(w, FaultKind::MisalignedAddress, lane, base, 4,
-                         fmt::format("wmma.load of {}-bit elements: address 0x{:x} and stride {} elements must "
-                                     "start every row or column on a 4-byte boundary",
-                                     bits, base, stride));
-        uint32_t value = 0;
-        for (unsigned e = 0; e < n; ++e) {
-            const unsigned i = e * 32 + lane;
-            const uint64_t r = i / cols, c = i % cols;
-            const uint64_t bit = (col ? c * stride + r : r * stride + c) * bits;
-            const uint8_t* p = translate<S>(w, lane, base + bit / 8, 1, false);
-            if (!p) return Flow::Stop;
-            value |= ((*p >> (bit % 8)) & ((1u << bits) - 1)) << (e * bits);
-        }
-        lane_slot32(w, reg, lane) = value;
-    }
-    return Flow::Next;
-}
-
+// wmma.load / wmma.store (wmma_memory.h) through the lanes' registers.
 template <Space S, bool Store>
 Flow exec_wmma_ldst(Warp& w, const Instr& in, uint32_t mask) {
-    if constexpr (!Store) {
-        if (sub_byte(type_of(in.flags))) return load_sub_byte<S>(w, in, mask);
-    }
-    const Frag f = frag_of(in.flags);
-    const EType t = type_of(in.flags);
-    const auto [rows, cols] = matrix_of(f, dims_of(shape_of(in.flags)));
-    const bool col = in.flags & kCol;
-    const unsigned unique = rows * cols / 32;
-    const unsigned n = elements_of(in, t);
-    const unsigned bytes = bits_of(t) / 8;
+    WmmaFragment f;
+    f.frag = frag_of(in.flags);
+    f.col = in.flags & kCol;
+    f.shape = shape_of(in.flags);
+    f.type = type_of(in.flags);
+    f.regs = in.count;
+    const auto [rows, cols] = matrix_of(f.frag, dims_of(f.shape));
     const uint32_t* regs = w.launch->program->branch_tables[in.aux].data();
-    uint32_t m = mask;
-    while (m) {
-        const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
-        m &= m - 1;
-        const uint64_t base = lane_address(w, in, lane);
-        const uint64_t stride = in.s[0] != kNoReg ? lane_slot32(w, in.s[0], lane) : (col ? rows : cols);
-        FragmentView view{w, regs, lane, t};
-        for (unsigned e = 0; e < n; ++e) {
-            const unsigned i = (e % unique) * 32 + lane;
-            const uint64_t r = i / cols, c = i % cols;
-            const uint64_t addr = base + (col ? c * stride + r : r * stride + c) * bytes;
-            uint8_t* p = translate<S>(w, lane, addr, bytes, Store);
-            if (!p) return Flow::Stop;
-            uint64_t v = 0;
-            if constexpr (Store) {
-                v = view.get(e);
-                std::memcpy(p, &v, bytes);
-            } else {
-                std::memcpy(&v, p, bytes);
-                view.set(e, v);
-            }
-        }
-    }
-    return Flow::Next;
-}
-
-// A tf32 input: the 13 low mantissa bits are ignored, the value carries 10 fraction bits.
-Elem decode_tf32(uint32_t bits) {
-    Elem e = mma::decode(bits & 0xffffe000u, Format::F32);
-    e.m >>= 13;
-    return e;
-}
-
-Elem decode_input(uint64_t bits, EType t) {
-    switch (t) {
-    case EType::F16:
-        return mma::decode(static_cast<uint32_t>(bits), Format::F16);
-    case EType::BF16:
-        return mma::decode(static_cast<uint32_t>(bits), Format::BF16);
-    default:
-        return decode_tf32(static_cast<uint32_t>(bits));
-    }
-}
-
-double as_f64(uint64_t bits) {
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
+    const bool wide = f.type == EType::F64;
+    const bool ok = wmma_move<S, Store>(
+        w, mask, f, [&](unsigned lane) { return lane_address(w, in, lane); },
+        [&](unsigned lane) -> uint64_t {
+            return in.s[0] != kNoReg ? lane_slot32(w, in.s[0], lane) : (f.col ? rows : cols);
+        },
+        [&](unsigned lane, unsigned r) -> uint64_t {
+            return wide ? lane_slot64(w, regs[r], lane) : lane_slot32(w, regs[r], lane);
+        },
+        [&](unsigned lane, unsigned r, uint64_t v) {
+            if (wide)
+                lane_slot64(w, regs[r], lane) = v;
+            else
+                lane_slot32(w, regs[r], lane) = static_cast<uint32_t>(v);
+        });
+    return ok ? Flow::Next : Flow::Stop;
 }
 
 // wmma.mma keeps the A/B type in flags bits 6-9 (pack_spec) and the C type in bits 10-13; count holds
@@ -213,155 +132,39 @@ constexpr uint8_t kSatfinite = 0x80;
 constexpr uint8_t kAndPopc = 0x40; // b1: popc(a AND b)
 constexpr uint8_t kXorPopc = 0x20; // b1: popc(a XOR b)
 
-// m8n8k32 (s4/u4) and m8n8k128 (b1): A and B are one register per lane, C and D two.
-template <WShape Shape>
-Flow exec_wmma_mma_sub_byte(Warp& w, const Instr& in, uint32_t mask) {
-    CollectiveGroup g;
-    Flow flow;
-    if (!whole_warp(w, in, mask, g, flow)) return flow;
-    constexpr Dims dm = dims_of(Shape);
-    const EType ab = type_of(in.flags);
-    const bool satfinite = in.count & kSatfinite;
-    const bool and_popc = in.count & kAndPopc;
-    const auto& tables = w.launch->program->branch_tables;
-    // Operand list: D (2 registers), A (1), B (1), C (2).
-    uint8_t a[dm.m][dm.k] = {}, b[dm.n][dm.k] = {}; // b[j][k]: column j of B
-    int32_t c[dm.m][dm.n] = {};
-    for (unsigned l = 0; l < 32; ++l) {
-        const uint32_t* ops = tables[g.instr[l]->aux].data();
-        FragmentView av{w, ops + 2, l, ab}, bv{w, ops + 3, l, ab}, cv{w, ops + 4, l, EType::S32};
-        for (unsigned u = 0; u < dm.m * dm.k / 32; ++u) {
-            const unsigned i = u * 32 + l;
-            a[i / dm.k][i % dm.k] = static_cast<uint8_t>(av.get(u));
-        }
-        for (unsigned u = 0; u < dm.k * dm.n / 32; ++u) {
-            const unsigned i = u * 32 + l;
-            b[i % dm.n][i / dm.n] = static_cast<uint8_t>(bv.get(u));
-        }
-        for (unsigned u = 0; u < dm.m * dm.n / 32; ++u) {
-            const unsigned i = u * 32 + l;
-            c[i / dm.n][i % dm.n] = static_cast<int32_t>(cv.get(u));
-        }
-    }
-    int32_t d[dm.m][dm.n];
-    if constexpr (Shape == WShape::M8N8K128) {
-        constexpr unsigned kWords = dm.k / 32; // a row of A / column of B as 32-bit words
-        uint32_t arow[dm.m][kWords] = {}, bcol[dm.n][kWords] = {};
-        for (unsigned i = 0; i < dm.m; ++i)
-            for (unsigned k = 0; k < dm.k; ++k) arow[i][k / 32] |= uint32_t(a[i][k]) << (k % 32);
-        for (unsigned j = 0; j < dm.n; ++j)
-            for (unsigned k = 0; k < dm.k; ++k) bcol[j][k / 32] |= uint32_t(b[j][k]) << (k % 32);
-        for (unsigned i = 0; i < dm.m; ++i)
-            for (unsigned j = 0; j < dm.n; ++j) {
-                uint32_t s = static_cast<uint32_t>(c[i][j]);
-                for (unsigned q = 0; q < kWords; ++q)
-                    s += static_cast<uint32_t>(
-                        __builtin_popcount(and_popc ? arow[i][q] & bcol[j][q] : arow[i][q] ^ bcol[j][q]));
-                d[i][j] = static_cast<int32_t>(s);
-            }
-    } else {
-        const bool is_signed = ab == EType::S4;
-        auto value = [is_signed](uint8_t v) { return is_signed ? int64_t(v & 8 ? int(v) - 16 : int(v)) : int64_t(v); };
-        for (unsigned i = 0; i < dm.m; ++i)
-            for (unsigned j = 0; j < dm.n; ++j) {
-                int64_t s = c[i][j];
-                for (unsigned k = 0; k < dm.k; ++k) s += value(a[i][k]) * value(b[j][k]);
-                if (satfinite) s = std::clamp<int64_t>(s, INT32_MIN, INT32_MAX);
-                d[i][j] = static_cast<int32_t>(static_cast<uint32_t>(s));
-            }
-    }
-    for (unsigned l = 0; l < 32; ++l) {
-        const uint32_t* ops = tables[g.instr[l]->aux].data();
-        FragmentView dv{w, ops, l, EType::S32};
-        for (unsigned u = 0; u < dm.m * dm.n / 32; ++u) {
-            const unsigned i = u * 32 + l;
-            dv.set(u, static_cast<uint32_t>(d[i / dm.n][i % dm.n]));
-        }
-    }
-    return g.simple() ? Flow::Next : finish_collective(w, g);
-}
-
-template <WShape Shape>
+// The whole warp's fragments become matrices (each lane through its own instruction: members may sit at different
+// instructions of the same shape and types), wmma_warp.h computes D, and D goes back to the lanes.
 Flow exec_wmma_mma(Warp& w, const Instr& in, uint32_t mask) {
     CollectiveGroup g;
     Flow flow;
     if (!whole_warp(w, in, mask, g, flow)) return flow;
-    constexpr Dims dm = dims_of(Shape);
-    const EType ab = type_of(in.flags);
-    const EType ct = static_cast<EType>((in.flags >> 10) & 15);
-    const EType dt = static_cast<EType>(in.count & 15);
-    const bool satfinite = in.count & kSatfinite;
+    WmmaSpec spec;
+    spec.shape = shape_of(in.flags);
+    spec.ab = type_of(in.flags);
+    spec.c = static_cast<EType>((in.flags >> 10) & 15);
+    spec.d = static_cast<EType>(in.count & 15);
+    spec.satfinite = in.count & kSatfinite;
+    spec.and_popc = in.count & kAndPopc;
+    const Dims dm = dims_of(spec.shape);
     const auto& tables = w.launch->program->branch_tables;
-    const unsigned nd = regs_of(Frag::C, Shape, dt), na = regs_of(Frag::A, Shape, ab), nb = regs_of(Frag::B, Shape, ab);
-
-    uint64_t a[32][16], b[16][32], c[32][32];
+    const bool sub = sub_byte(spec.ab);
+    // Operand list: D, A, B, C (sub-byte: 2, 1, 1, 2 registers).
+    const unsigned nd = sub ? 2 : regs_of(Frag::C, spec.shape, spec.d);
+    const unsigned na = sub ? 1 : regs_of(Frag::A, spec.shape, spec.ab);
+    const unsigned nb = sub ? 1 : regs_of(Frag::B, spec.shape, spec.ab);
+    const EType dt = sub ? EType::S32 : spec.d, ct = sub ? EType::S32 : spec.c;
+    WmmaMatrices x;
     for (unsigned l = 0; l < 32; ++l) {
         const uint32_t* ops = tables[g.instr[l]->aux].data();
-        FragmentView av{w, ops + nd, l, ab}, bv{w, ops + nd + na, l, ab}, cv{w, ops + nd + na + nb, l, ct};
-        for (unsigned u = 0; u < dm.m * dm.k / 32; ++u) {
-            const unsigned i = u * 32 + l;
-            a[i / dm.k][i % dm.k] = av.get(u);
-        }
-        for (unsigned u = 0; u < dm.k * dm.n / 32; ++u) {
-            const unsigned i = u * 32 + l;
-            b[i / dm.n][i % dm.n] = bv.get(u);
-        }
-        for (unsigned u = 0; u < dm.m * dm.n / 32; ++u) {
-            const unsigned i = u * 32 + l;
-            c[i / dm.n][i % dm.n] = cv.get(u);
-        }
+        FragmentView av{w, ops + nd, l, spec.ab}, bv{w, ops + nd + na, l, spec.ab}, cv{w, ops + nd + na + nb, l, ct};
+        for (unsigned u = 0; u < dm.m * dm.k / 32; ++u) x.a[u * 32 + l] = av.get(u);
+        for (unsigned u = 0; u < dm.k * dm.n / 32; ++u) x.b[u * 32 + l] = bv.get(u);
+        for (unsigned u = 0; u < dm.m * dm.n / 32; ++u) x.c[u * 32 + l] = cv.get(u);
     }
-    uint64_t d[32][32];
-    if (ab == EType::S8 || ab == EType::U8) {
-        for (unsigned i = 0; i < dm.m; ++i)
-            for (unsigned j = 0; j < dm.n; ++j) {
-                int64_t s = static_cast<int32_t>(c[i][j]);
-                for (unsigned k = 0; k < dm.k; ++k) {
-                    int64_t x = ab == EType::S8 ? int8_t(a[i][k]) : int64_t(uint8_t(a[i][k]));
-                    int64_t y = ab == EType::S8 ? int8_t(b[k][j]) : int64_t(uint8_t(b[k][j]));
-                    s += x * y;
-                }
-                if (satfinite) s = std::clamp<int64_t>(s, INT32_MIN, INT32_MAX);
-                d[i][j] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<uint32_t>(s)));
-            }
-    } else if (ab == EType::F64) {
-        for (unsigned i = 0; i < dm.m; ++i)
-            for (unsigned j = 0; j < dm.n; ++j) {
-                double s = as_f64(c[i][j]);
-                for (unsigned k = 0; k < dm.k; ++k) s = std::fma(as_f64(a[i][k]), as_f64(b[k][j]), s);
-                std::memcpy(&d[i][j], &s, 8);
-            }
-    } else {
-        const int in_man = ab == EType::BF16 ? 7 : 10;
-        const bool out_f16 = dt == EType::F16;
-        // Every column of B decoded once (not once per row of A).
-        Elem arow[16], bcols[32][16];
-        for (unsigned j = 0; j < dm.n; ++j)
-            for (unsigned k = 0; k < dm.k; ++k) bcols[j][k] = decode_input(b[k][j], ab);
-        for (unsigned i = 0; i < dm.m; ++i) {
-            for (unsigned k = 0; k < dm.k; ++k) arow[k] = decode_input(a[i][k], ab);
-            for (unsigned j = 0; j < dm.n; ++j) {
-                const Elem* bcol = bcols[j];
-                const Elem ce =
-                    mma::decode(static_cast<uint32_t>(c[i][j]), ct == EType::F16 ? Format::F16 : Format::F32);
-                if (ab == EType::TF32) {
-                    // Two passes of k = 4 (as sm_80 and later issue tf32 MMAs), the first's f32 result
-                    // the second's accumulator: measured on the H200.
-                    const uint32_t half = mma::dot(arow, bcol, 4, ce, in_man, false);
-                    d[i][j] = mma::dot(arow + 4, bcol + 4, 4, mma::decode(half, Format::F32), in_man, false);
-                } else {
-                    d[i][j] = mma::dot(arow, bcol, static_cast<int>(dm.k), ce, in_man, out_f16);
-                }
-            }
-        }
-    }
+    wmma_mma(spec, x);
     for (unsigned l = 0; l < 32; ++l) {
-        const uint32_t* ops = tables[g.instr[l]->aux].data();
-        FragmentView dv{w, ops, l, dt};
-        for (unsigned u = 0; u < dm.m * dm.n / 32; ++u) {
-            const unsigned i = u * 32 + l;
-            dv.set(u, d[i / dm.n][i % dm.n]);
-        }
+        FragmentView dv{w, tables[g.instr[l]->aux].data(), l, dt};
+        for (unsigned u = 0; u < dm.m * dm.n / 32; ++u) dv.set(u, x.d[u * 32 + l]);
     }
     return g.simple() ? Flow::Next : finish_collective(w, g);
 }
@@ -422,30 +225,7 @@ Status decode_mma_op(InstrDecoder& d, const ptx::Wmma& w) {
     D4R_TRY(frag_list(d, d.operand(1), w.a_regs, ab, ops, "wmma.mma A"));
     D4R_TRY(frag_list(d, d.operand(2), w.b_regs, ab, ops, "wmma.mma B"));
     D4R_TRY(frag_list(d, d.operand(3), w.c_regs, ct, ops, "wmma.mma C"));
-    ExecFn fn = nullptr;
-    switch (w.shape) {
-    case WShape::M16N16K16:
-        fn = &exec_wmma_mma<WShape::M16N16K16>;
-        break;
-    case WShape::M32N8K16:
-        fn = &exec_wmma_mma<WShape::M32N8K16>;
-        break;
-    case WShape::M8N32K16:
-        fn = &exec_wmma_mma<WShape::M8N32K16>;
-        break;
-    case WShape::M16N16K8:
-        fn = &exec_wmma_mma<WShape::M16N16K8>;
-        break;
-    case WShape::M8N8K4:
-        fn = &exec_wmma_mma<WShape::M8N8K4>;
-        break;
-    case WShape::M8N8K32:
-        fn = &exec_wmma_mma_sub_byte<WShape::M8N8K32>;
-        break;
-    case WShape::M8N8K128:
-        fn = &exec_wmma_mma_sub_byte<WShape::M8N8K128>;
-        break;
-    }
+    ExecFn fn = &exec_wmma_mma;
     const uint32_t member = d.constant(kFullMask, false);
     auto& tables = d.builder().program().branch_tables;
     const uint64_t index = tables.size();

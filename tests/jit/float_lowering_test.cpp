@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "jit_test_util.h"
 
@@ -94,9 +95,16 @@ TEST(JitFloatLowering, CvtPackedTf32AndFp8) {
     expect_compiled_matches<uint32_t, float>("cvt.rn.f16x2.f32 %d, %a, %b;", inputs<float>(50), inputs<float>(51));
     expect_compiled_matches<uint32_t, float>("cvt.rz.relu.bf16x2.f32 %d, %a, %b;", inputs<float>(52),
                                              inputs<float>(53));
-    for (const char* body :
-         {"cvt.rna.tf32.f32 %d, %a;", "cvt.rna.satfinite.tf32.f32 %d, %a;", "cvt.rz.tf32.f32 %d, %a;"})
-        expect_compiled_matches<uint32_t, uint32_t>(body, inputs<uint32_t>(54));
+    // tf32 (in IR): the edge values, then ties and near-ties of every kind of magnitude (denormal, normal, the
+    // largest finite, infinity) with both signs and each parity of the kept bits.
+    std::vector<uint32_t> tf32 = inputs<uint32_t>(54);
+    for (uint32_t high : {0x00000000u, 0x00002000u, 0x00800000u, 0x3f800000u, 0x3f802000u, 0x7f7fc000u, 0x7f7fe000u,
+                          0x7f800000u, 0x7fc00000u})
+        for (uint32_t low : {0x0000u, 0x0fffu, 0x1000u, 0x1001u, 0x1fffu})
+            for (uint32_t sign : {0u, 0x80000000u}) tf32.push_back(sign | high | low);
+    for (const char* body : {"cvt.rna.tf32.f32 %d, %a;", "cvt.rna.satfinite.tf32.f32 %d, %a;",
+                             "cvt.rz.tf32.f32 %d, %a;", "cvt.rn.tf32.f32 %d, %a;"})
+        expect_compiled_matches<uint32_t, uint32_t>(body, tf32);
     expect_compiled_matches<uint16_t, float>("cvt.rn.satfinite.e4m3x2.f32 %d, %a, %b;", inputs<float>(55),
                                              inputs<float>(56));
     expect_compiled_matches<uint16_t, float>("cvt.rn.satfinite.relu.e5m2x2.f32 %d, %a, %b;", inputs<float>(57),

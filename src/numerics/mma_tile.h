@@ -1,0 +1,36 @@
+// d4r's measured numerics: whole tiles of the tensor-core rule (mma_numerics.h) at vector speed, for the wmma and mma
+// executors of ptxsim and the PTX JIT's warp code (a tensor-core GEMM runs billions of these dot products).
+//
+// Promise: tile_f32() and tile_f64() give exactly the bits the scalar rule gives for every element (dot() for
+// f16/bf16/tf32 inputs with f32 accumulators; an IEEE fma per k in k order for f64, as std::fma computes it), or
+// return false without a result when they cannot promise that — a value that is not finite among the inputs or the
+// intermediate results (the scalar rule's special cases, NaN payloads), or a host without AVX2, FMA and F16C — and the
+// caller runs the scalar rule. Matrices are row-major with the given row strides (in elements).
+#pragma once
+
+#include <cstdint>
+
+#include "numerics/mma_numerics.h"
+
+namespace d4r::numerics::mma {
+
+// Whether this host runs the vector tiles (AVX2, FMA and F16C); tile_* return false everywhere else.
+bool tile_supported();
+
+// One tile of the f32-accumulator rule: D (M x N, f32 bits) = A (M x K) * B (K x N) + C (M x N, f32 bits), A and B
+// raw bits of FORMAT (F16 or BF16 in the low 16 bits, or F32 bits for tf32, TF32 true: the 13 low mantissa bits are
+// ignored). K is split into PASSES equal consecutive passes (tf32 wmma: 2), each pass's f32 result the next one's C,
+// as the scalar rule's dot() calls are chained: the shapes of wmma and mma.sync, K = 16 in one pass with N = 8, 16 or
+// 32, K = 8 in one pass with N = 8, or K = 8 in two (tf32) with N = 16; M*N at most 1024 (other tiles: false).
+// Where the host has AVX-512 eight columns at a time, unless VECTOR says AVX2 (tests and benchmarks compare both).
+enum class TileVector : uint8_t { Widest, Avx2 };
+bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb,
+              const uint64_t* c, unsigned ldc, uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,
+              unsigned passes, TileVector vector = TileVector::Widest);
+
+// One f64 tile: D = A * B + C with D[i][j] = fma(A[i][K-1], B[K-1][j], ... fma(A[i][0], B[0][j], C[i][j])), every
+// value the raw bits of a double. N must be a multiple of 4 (m8n8k4 in AVX-512 where the host has it).
+bool tile_f64(const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb, const uint64_t* c, unsigned ldc,
+              uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k, TileVector vector = TileVector::Widest);
+
+} // namespace d4r::numerics::mma

@@ -1,0 +1,174 @@
+// numerics/mma_tile.h: the vector tiles of the tensor-core rule against the scalar rule (mma::dot, std::fma), bit
+// for bit, on random tiles built to reach every branch of the rule: wide exponent spreads (terms truncated away),
+// cancellation (sums near zero, signed zeros), denormal inputs, accumulators and results, sums at the edge of the
+// f32 range; and the tiles the vector form must leave to the scalar rule (infinities, NaNs, overflow).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "numerics/mma_tile.h"
+#include "ptxsim_test_util.h"
+
+namespace d4r::ptxsim::test {
+namespace {
+
+namespace nm = numerics::mma;
+
+// Raw bits of an input of FORMAT (tf32: f32 bits) with a biased exponent in [LO, HI] (0: a denormal or zero).
+uint64_t input(TestRng& rng, nm::Format f, unsigned lo, unsigned hi) {
+    const uint64_t r = rng.next();
+    const unsigned e = lo + static_cast<unsigned>(r % (hi - lo + 1));
+    const uint32_t sign = (r >> 20) & 1;
+    if (f == nm::Format::F16) return (sign << 15) | (e << 10) | ((r >> 32) & 0x3ff);
+    if (f == nm::Format::BF16) return (sign << 15) | (e << 7) | ((r >> 32) & 0x7f);
+    return (sign << 31) | (e << 23) | ((r >> 32) & 0x7fffff);
+}
+
+uint64_t f32_bits(TestRng& rng, unsigned lo, unsigned hi) { return input(rng, nm::Format::F32, lo, hi); }
+
+// The scalar rule for the same tile (ops_wmma.cpp's chain of dot() calls).
+std::vector<uint64_t> scalar_tile(nm::Format f, bool tf32, const std::vector<uint64_t>& a,
+                                  const std::vector<uint64_t>& b, const std::vector<uint64_t>& c, unsigned m,
+                                  unsigned n, unsigned k, unsigned passes) {
+    auto decode = [&](uint64_t bits) {
+        if (!tf32) return nm::decode(static_cast<uint32_t>(bits), f);
+        nm::Elem e = nm::decode(static_cast<uint32_t>(bits) & 0xffffe000u, nm::Format::F32);
+        e.m >>= 13;
+        return e;
+    };
+    const int in_man = f == nm::Format::BF16 ? 7 : 10;
+    std::vector<uint64_t> d(size_t(m) * n);
+    const unsigned per = k / passes;
+    for (unsigned i = 0; i < m; ++i)
+        for (unsigned j = 0; j < n; ++j) {
+            uint32_t acc = static_cast<uint32_t>(c[i * n + j]);
+            for (unsigned p = 0; p < passes; ++p) {
+                nm::Elem x[32], y[32];
+                for (unsigned q = 0; q < per; ++q) {
+                    x[q] = decode(a[i * k + p * per + q]);
+                    y[q] = decode(b[(p * per + q) * n + j]);
+                }
+                acc = nm::dot(x, y, static_cast<int>(per), nm::decode(acc, nm::Format::F32), in_man, false);
+            }
+            d[i * n + j] = acc;
+        }
+    return d;
+}
+
+struct Shape {
+    nm::Format format;
+    bool tf32;
+    unsigned m, n, k, passes;
+};
+
+// Tiles of SHAPE from exponent ranges chosen by MODE; returns how many the vector form computed.
+int check_tiles(const Shape& s, int tiles, nm::TileVector form) {
+    TestRng rng(s.m * 131 + s.k + (s.tf32 ? 7 : 0) + static_cast<unsigned>(s.format));
+    const unsigned top = s.format == nm::Format::F16 ? 30 : 254;
+    int vector = 0;
+    for (int t = 0; t < tiles; ++t) {
+        const int mode = t % 6;
+        unsigned lo = top / 4, hi = top * 5 / 8;             // wide spreads, sums inside the f32 range
+        if (mode == 1) lo = 0, hi = 3;                       // denormals and tiny normals
+        if (mode == 2) lo = top / 2 - 2, hi = top / 2 + 2;   // close exponents: cancellation
+        if (mode == 3) lo = top - 3, hi = top;               // near the top of the range
+        if (mode == 4) lo = top / 2 - 12, hi = top / 2 + 12; // truncated terms
+        std::vector<uint64_t> a(size_t(s.m) * s.k), b(size_t(s.k) * s.n), c(size_t(s.m) * s.n);
+        for (uint64_t& x : a) x = input(rng, s.format, lo, hi);
+        for (uint64_t& x : b) x = input(rng, s.format, lo, hi);
+        for (uint64_t& x : c) x = mode == 1 ? f32_bits(rng, 0, 2) : f32_bits(rng, 60, 200);
+        if (mode == 5) // zeros of both signs and an exact cancellation: the sum +0
+            for (size_t i = 0; i < a.size(); i += 3) a[i] = (i & 4) ? 0x8000 : 0;
+        if (mode == 2)
+            for (size_t i = 0; i < c.size(); ++i) c[i] = i % 2 ? 0x80000000u : 0;
+        std::vector<uint64_t> d(c.size(), 0xdeadbeef);
+        const bool ok = nm::tile_f32(s.format, s.tf32, a.data(), s.k, b.data(), s.n, c.data(), s.n, d.data(), s.n, s.m,
+                                     s.n, s.k, s.passes, form);
+        if (!ok) continue;
+        ++vector;
+        const std::vector<uint64_t> want = scalar_tile(s.format, s.tf32, a, b, c, s.m, s.n, s.k, s.passes);
+        for (size_t i = 0; i < d.size(); ++i)
+            if (d[i] != want[i]) {
+                ADD_FAILURE() << "tile " << t << " (mode " << mode << ") element " << i << ": vector " << std::hex
+                              << d[i] << ", scalar " << want[i];
+                return vector;
+            }
+    }
+    return vector;
+}
+
+TEST(MmaTile, F32TilesMatchTheScalarRule) {
+    if (!nm::tile_supported()) GTEST_SKIP() << "the host has no AVX2 and FMA";
+    const Shape shapes[] = {
+        {nm::Format::F16, false, 16, 16, 16, 1}, {nm::Format::BF16, false, 16, 16, 16, 1},
+        {nm::Format::F16, false, 32, 8, 16, 1},  {nm::Format::F16, false, 8, 32, 16, 1},
+        {nm::Format::F32, true, 16, 16, 8, 2},   {nm::Format::F16, false, 16, 8, 16, 1},
+        {nm::Format::BF16, false, 16, 8, 8, 1},
+    };
+    // The widest form the host has (AVX-512 here, where it has it), and AVX2.
+    for (nm::TileVector vector : {nm::TileVector::Widest, nm::TileVector::Avx2})
+        for (const Shape& s : shapes) {
+            SCOPED_TRACE(testing::Message() << "m" << s.m << "n" << s.n << "k" << s.k << (s.tf32 ? " tf32" : "")
+                                            << (vector == nm::TileVector::Avx2 ? " avx2" : " widest"));
+            // Most tiles are all finite: the vector form computes them (overflow near the top leaves some).
+            EXPECT_GT(check_tiles(s, 600, vector), 450);
+        }
+}
+
+TEST(MmaTile, F32TilesWithSpecialValuesAreLeftToTheScalarRule) {
+    const uint64_t specials[] = {0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u};
+    for (uint64_t special : specials) {
+        std::vector<uint64_t> a(128, 0x3f800000u), b(128, 0x3f800000u), c(256, 0), d(256);
+        b[37] = special;
+        EXPECT_FALSE(
+            nm::tile_f32(nm::Format::F32, true, a.data(), 8, b.data(), 16, c.data(), 16, d.data(), 16, 16, 16, 8, 2));
+        b[37] = 0x3f800000u;
+        c[200] = special;
+        EXPECT_FALSE(
+            nm::tile_f32(nm::Format::F32, true, a.data(), 8, b.data(), 16, c.data(), 16, d.data(), 16, 16, 16, 8, 2));
+    }
+    // Sums beyond the f32 range (the scalar rule's infinity).
+    std::vector<uint64_t> a(128, 0x7f000000u), b(128, 0x40000000u), c(256, 0), d(256);
+    EXPECT_FALSE(
+        nm::tile_f32(nm::Format::F32, true, a.data(), 8, b.data(), 16, c.data(), 16, d.data(), 16, 16, 16, 8, 2));
+}
+
+TEST(MmaTile, F64TilesMatchFmaInKOrder) {
+    if (!nm::tile_supported()) GTEST_SKIP() << "the host has no AVX2 and FMA";
+    TestRng rng(5);
+    int vector = 0;
+    for (int t = 0; t < 4000; ++t) {
+        const nm::TileVector form = t % 2 ? nm::TileVector::Avx2 : nm::TileVector::Widest;
+        std::vector<uint64_t> a(32), b(32), c(64), d(64);
+        auto draw = [&] {
+            const uint64_t r = rng.next();
+            const int mode = t % 4;
+            uint64_t e = mode == 0 ? (r >> 52) % 2047 : mode == 1 ? 1023 + (r >> 52) % 8 : (r >> 52) % 3;
+            if (mode == 3) e = 2046 - (r >> 52) % 2;
+            return (r & 0x800fffffffffffffull) | (e << 52);
+        };
+        for (uint64_t& x : a) x = draw();
+        for (uint64_t& x : b) x = draw();
+        for (uint64_t& x : c) x = draw();
+        if (t % 7 == 0) a[t % 32] = 0x7ff0000000000000ull; // infinities: inf - inf gives a NaN the tile leaves
+        if (!nm::tile_f64(a.data(), 4, b.data(), 8, c.data(), 8, d.data(), 8, 8, 8, 4, form)) continue;
+        ++vector;
+        for (unsigned i = 0; i < 8; ++i)
+            for (unsigned j = 0; j < 8; ++j) {
+                double s = std::bit_cast<double>(c[i * 8 + j]);
+                for (unsigned k = 0; k < 4; ++k)
+                    s = std::fma(std::bit_cast<double>(a[i * 4 + k]), std::bit_cast<double>(b[k * 8 + j]), s);
+                ASSERT_EQ(d[i * 8 + j], std::bit_cast<uint64_t>(s)) << "tile " << t << " element " << i * 8 + j;
+            }
+    }
+    EXPECT_GT(vector, 3000);
+    std::vector<uint64_t> a(32, 0x7ff8000000000001ull), b(32), c(64), d(64); // NaN inputs: the scalar rule
+    EXPECT_FALSE(nm::tile_f64(a.data(), 4, b.data(), 8, c.data(), 8, d.data(), 8, 8, 8, 4));
+    EXPECT_FALSE(nm::tile_f64(a.data(), 4, b.data(), 8, c.data(), 8, d.data(), 8, 8, 8, 4, nm::TileVector::Avx2));
+}
+
+} // namespace
+} // namespace d4r::ptxsim::test
