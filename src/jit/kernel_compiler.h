@@ -30,7 +30,7 @@ namespace d4r::jit {
 // Warp code of more instructions than this (after LLVM's optimiser) goes through LLVM's fast code generator (no
 // optimisation: fast instruction selection and register allocation). LLVM's code generation grows faster than the
 // function it compiles: the shim's conversion kernels, 8 200 and 14 300 instructions of memory accesses for 32 lanes,
-// took it 1.4 and 2 s at its default level against 0.4 and 0.6 s fast, and straight-line memory-bound code like
+// took it 1.6 and 2.3 s at its default level against 0.5 and 0.7 s fast, and straight-line memory-bound code like
 // theirs runs no faster for it (the upscaler's kernels measured both ways: the same time a frame), while loops of
 // arithmetic lose half their speed without it (the tiled GEMM, 4 400 instructions, stays below). docs/performance.md,
 // "The PTX JIT's compile cache and `jit` as the default".
