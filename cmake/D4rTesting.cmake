@@ -61,8 +61,8 @@ endfunction()
 # d4r_add_program_runs(NAME name COMMAND runner-args... [PROFILE_ARGS args...] [LABELS ...] [TIMEOUT s])
 # A program run on libd4rcuda as an application loads it (tests/cudart/run-program.sh) under each option set of
 # d4r's layers, every one compared with the same golden: NAME (none: the backend alone), NAME@trace,
-# NAME@profile-dump, NAME@overrides-empty and NAME@jit (the cpu backend's PTX JIT; run-program.sh --help says what
-# each sets and checks). Each test
+# NAME@profile-dump, NAME@overrides-empty and NAME@interp (the cpu backend's interpreter; the others run its default,
+# the PTX JIT; run-program.sh --help says what each sets and checks). Each test
 # carries LABELS and option-SET, so `ctest -L option-trace` or `-LE option-profile-dump` steer a run.
 # PROFILE_ARGS are passed to the profile-dump run only.
 function(d4r_add_program_runs)
@@ -70,7 +70,7 @@ function(d4r_add_program_runs)
     if(NOT ARG_TIMEOUT)
         set(ARG_TIMEOUT 300)
     endif()
-    foreach(set none trace profile-dump overrides-empty jit)
+    foreach(set none trace profile-dump overrides-empty interp)
         set(test ${ARG_NAME}@${set})
         set(extra)
         if(set STREQUAL "none")

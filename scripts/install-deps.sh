@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages d4r needs, and only those that are missing.
 #   scripts/install-deps.sh [--for demo|test] [--print]
-#     --for demo   what building and running the demo needs
+#     --for demo   what building and running the demo needs (libllvm19: the cpu backend's PTX JIT loads it)
 #     --for test   everything `make test` needs (default): + clang-19, libFuzzer, llvm-19 (the sanitizers'
 #                  symbolizer), clang-format-19 and clang-tidy-19, Wine's tools,
 #                  Wine and mingw-w64 for the Wine bridge (nvcuda.dll) and its Windows test programs, and
@@ -30,6 +30,7 @@ demo_packages=(
     libfmt-dev libcli11-dev nlohmann-json3-dev liblz4-dev libzstd-dev libpng-dev zlib1g-dev
     libgtest-dev libgmock-dev libbenchmark-dev
     libvulkan-dev
+    libllvm19
 )
 test_packages=(
     clang-19 libclang-rt-19-dev lld-19 llvm-19 clang-format-19 clang-tidy-19

@@ -74,7 +74,7 @@ enum { D4R_LLVMVectorTypeKind = 13 };
 enum { D4R_LLVMReturnStatusAction = 2 };
 /* LLVMCodeGenOptLevel, LLVMRelocMode, LLVMCodeModel (llvm-c/TargetMachine.h): the values d4r passes. JITDefault is
  * what ORC's LLJIT picks for itself (the large code model on x86-64). LLVMCodeGenFileType: an object file. */
-enum { D4R_LLVMCodeGenLevelDefault = 2 };
+enum { D4R_LLVMCodeGenLevelNone = 0, D4R_LLVMCodeGenLevelDefault = 2 };
 enum { D4R_LLVMRelocDefault = 0 };
 enum { D4R_LLVMCodeModelJITDefault = 1 };
 enum { D4R_LLVMObjectFile = 1 };
@@ -206,7 +206,12 @@ enum { D4R_LLVMObjectFile = 1 };
     X(LLVMGetBufferStart, const char*, (LLVMMemoryBufferRef))                                                          \
     X(LLVMGetBufferSize, size_t, (LLVMMemoryBufferRef))                                                                \
     X(LLVMDisposeMemoryBuffer, void, (LLVMMemoryBufferRef))                                                            \
-    X(LLVMOrcLLJITAddObjectFile, LLVMErrorRef, (LLVMOrcLLJITRef, LLVMOrcJITDylibRef, LLVMMemoryBufferRef))
+    X(LLVMOrcLLJITAddObjectFile, LLVMErrorRef, (LLVMOrcLLJITRef, LLVMOrcJITDylibRef, LLVMMemoryBufferRef))             \
+    X(LLVMGetNamedFunction, LLVMValueRef, (LLVMModuleRef, const char*))                                                \
+    X(LLVMGetFirstBasicBlock, LLVMBasicBlockRef, (LLVMValueRef))                                                       \
+    X(LLVMGetNextBasicBlock, LLVMBasicBlockRef, (LLVMBasicBlockRef))                                                   \
+    X(LLVMGetFirstInstruction, LLVMValueRef, (LLVMBasicBlockRef))                                                      \
+    X(LLVMGetNextInstruction, LLVMValueRef, (LLVMValueRef))
 
 /* Resolved when the library exports it (libLLVM 16 and later), not required: the version for the compile cache's
  * key (jit/llvm_library.h, LlvmLibrary::version). */

@@ -78,9 +78,10 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
      "Cap on the device memory the cpu backend hands out; unset = physical memory and the cgroup limit."},
     {EnvVar::CpuWatchdogMs, "D4R_CPU_WATCHDOG_MS", Integer, "0", 0, 3600000, "", kCpu,
      "Stop a launch that runs longer than this many milliseconds with CUDA_ERROR_LAUNCH_TIMEOUT; 0 = off."},
-    {EnvVar::CpuExec, "D4R_CPU_EXEC", Enum, "interp", 0, 0, "interp,jit", kCpu,
-     "How kernels run: interp interprets every kernel; jit compiles each kernel with the system's libLLVM where the "
-     "PTX JIT can (the rest run interpreted, each logged once with the reason)."},
+    {EnvVar::CpuExec, "D4R_CPU_EXEC", Enum, "jit", 0, 0, "interp,jit", kCpu,
+     "How kernels run: jit compiles each kernel at its first launch with the system's libLLVM where the PTX JIT can "
+     "(the rest, and every kernel when no libLLVM loads, run interpreted, each logged once with the reason); interp "
+     "interprets every kernel."},
     {EnvVar::CpuJitCacheDir, "D4R_CPU_JIT_CACHE_DIR", Path, "", 0, 0, "", kCpu,
      "Folder of the PTX JIT's compile cache; unset = d4r/ptx-jit in the cache base (D4R_ZLUDA_CACHE_HOME, else "
      "$XDG_CACHE_HOME, else ~/.cache, else /tmp)."},

@@ -114,6 +114,10 @@ std::optional<std::vector<uint8_t>> KernelCache::load(const CacheKey& key) {
         return std::nullopt;
     }
     auto bytes = read_file(path, m_settings.max_bytes);
+    if (!bytes && !is_file(path)) { // evicted by another process in between: a miss
+        ++m_counters.misses;
+        return std::nullopt;
+    }
     if (!bytes) {
         refuse_locked(path, bytes.error().message());
         return std::nullopt;

@@ -12,8 +12,20 @@ namespace d4r::jit {
 
 namespace {
 
-// LLVM's optimisation pipeline for every kernel (part of the cache key).
+// LLVM's optimisation pipeline for every kernel (part of the cache key). Not O1, though it was as fast on
+// bench_ptxsim's kernels and took 11% less time: LLVM 19's code generation never finished on the O1 output of two
+// kernels of warp_lowering_test.cpp (a loop in the DAG combiner).
 constexpr const char* kPipeline = "default<O2>";
+
+// The instructions of FUNCTION in MODULE.
+uint64_t instruction_count(const LlvmLibrary& l, abi::LLVMModuleRef module, const char* function) {
+    uint64_t n = 0;
+    abi::LLVMValueRef fn = l.LLVMGetNamedFunction(module, function);
+    if (!fn) return 0;
+    for (abi::LLVMBasicBlockRef b = l.LLVMGetFirstBasicBlock(fn); b; b = l.LLVMGetNextBasicBlock(b))
+        for (abi::LLVMValueRef i = l.LLVMGetFirstInstruction(b); i; i = l.LLVMGetNextInstruction(i)) ++n;
+    return n;
+}
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) {
@@ -55,7 +67,8 @@ Expected<KernelCompiler*> KernelCompiler::instance() {
     return compiler->get();
 }
 
-Expected<std::shared_ptr<KernelCompiler>> KernelCompiler::create(const CacheSettings& cache) {
+Expected<std::shared_ptr<KernelCompiler>> KernelCompiler::create(const CacheSettings& cache,
+                                                                 uint64_t fast_codegen_above) {
     const std::vector<std::string> candidates = default_llvm_candidates();
     auto loaded = load_llvm_library(candidates);
     if (!loaded) return std::move(loaded).error();
@@ -75,24 +88,32 @@ Expected<std::shared_ptr<KernelCompiler>> KernelCompiler::create(const CacheSett
         (void)take_error_message(l, l.LLVMOrcDisposeLLJIT(jit));
         return make_error(ErrorCode::NotFound, "LLVM has no target for '{}': {}", target.triple, e);
     }
-    abi::LLVMTargetMachineRef machine = l.LLVMCreateTargetMachine(
-        llvm_target, target.triple.c_str(), target.cpu.c_str(), target.features.c_str(),
-        abi::D4R_LLVMCodeGenLevelDefault, abi::D4R_LLVMRelocDefault, abi::D4R_LLVMCodeModelJITDefault);
-    if (!machine) {
+    auto machine = [&](int level) {
+        return l.LLVMCreateTargetMachine(llvm_target, target.triple.c_str(), target.cpu.c_str(),
+                                         target.features.c_str(), level, abi::D4R_LLVMRelocDefault,
+                                         abi::D4R_LLVMCodeModelJITDefault);
+    };
+    abi::LLVMTargetMachineRef full = machine(abi::D4R_LLVMCodeGenLevelDefault);
+    abi::LLVMTargetMachineRef fast = machine(abi::D4R_LLVMCodeGenLevelNone);
+    if (!full || !fast) {
+        if (full) l.LLVMDisposeTargetMachine(full);
+        if (fast) l.LLVMDisposeTargetMachine(fast);
         (void)take_error_message(l, l.LLVMOrcDisposeLLJIT(jit));
         return make_error(ErrorCode::NotFound, "LLVM made no target machine for '{}' ({})", target.triple, target.cpu);
     }
     std::unique_ptr<KernelCache> kernel_cache = cache.enabled() ? std::make_unique<KernelCache>(cache) : nullptr;
-    return std::shared_ptr<KernelCompiler>(
-        new KernelCompiler(l, jit, machine, std::move(target), std::move(kernel_cache)));
+    return std::shared_ptr<KernelCompiler>(new KernelCompiler(l, jit, Machines{full, fast}, std::move(target),
+                                                              std::move(kernel_cache), fast_codegen_above));
 }
 
-KernelCompiler::KernelCompiler(const LlvmLibrary& llvm, abi::LLVMOrcLLJITRef jit, abi::LLVMTargetMachineRef machine,
-                               Target target, std::unique_ptr<KernelCache> cache)
-    : m_llvm(llvm), m_jit(jit), m_machine(machine), m_target(std::move(target)), m_cache(std::move(cache)) {}
+KernelCompiler::KernelCompiler(const LlvmLibrary& llvm, abi::LLVMOrcLLJITRef jit, Machines machines, Target target,
+                               std::unique_ptr<KernelCache> cache, uint64_t fast_codegen_above)
+    : m_llvm(llvm), m_jit(jit), m_machines(machines), m_target(std::move(target)), m_cache(std::move(cache)),
+      m_fast_codegen_above(fast_codegen_above) {}
 
 KernelCompiler::~KernelCompiler() {
-    m_llvm.LLVMDisposeTargetMachine(m_machine);
+    m_llvm.LLVMDisposeTargetMachine(m_machines.full);
+    m_llvm.LLVMDisposeTargetMachine(m_machines.fast);
     (void)take_error_message(m_llvm, m_llvm.LLVMOrcDisposeLLJIT(m_jit));
 }
 
@@ -105,7 +126,9 @@ std::optional<CacheKey> KernelCompiler::key(const ptxsim::KernelSource& source, 
     std::string kernel = kernel_text(source);
     if (kernel.empty()) return std::nullopt;
     return make_key(KeyParts{jit_version(), m_llvm.version, m_target.triple, m_target.cpu, m_target.features,
-                             fmt::format("{} {}", warp ? "warp" : "thread", kPipeline), std::move(kernel)});
+                             fmt::format("{} {}, fast code generation above {} instructions of warp code",
+                                         warp ? "warp" : "thread", kPipeline, m_fast_codegen_above),
+                             std::move(kernel)});
 }
 
 Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::find(const ptxsim::KernelSource& source,
@@ -194,7 +217,7 @@ Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& sour
     abi::LLVMContextRef context = l.LLVMOrcThreadSafeContextGetContext(ts_context);
     abi::LLVMModuleRef module = l.LLVMModuleCreateWithNameInContext(symbol.c_str(), context);
     l.LLVMSetTarget(module, m_target.triple.c_str());
-    abi::LLVMTargetDataRef layout = l.LLVMCreateTargetDataLayout(m_machine);
+    abi::LLVMTargetDataRef layout = l.LLVMCreateTargetDataLayout(m_machines.full);
     l.LLVMSetModuleDataLayout(module, layout);
     l.LLVMDisposeTargetData(layout);
     struct Disposer {
@@ -223,8 +246,11 @@ Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& sour
     l.LLVMDisposePassBuilderOptions(options);
     if (!e.empty()) return Error(ErrorCode::Internal, "LLVM's optimiser failed: " + e);
     const auto optimised_at = Clock::now();
+    const uint64_t instructions = instruction_count(l, module, symbol.c_str());
+    const bool fast = warp && instructions > m_fast_codegen_above;
     abi::LLVMMemoryBufferRef object = nullptr;
-    if (l.LLVMTargetMachineEmitToMemoryBuffer(m_machine, module, abi::D4R_LLVMObjectFile, &message, &object) ||
+    if (l.LLVMTargetMachineEmitToMemoryBuffer(fast ? m_machines.fast : m_machines.full, module, abi::D4R_LLVMObjectFile,
+                                              &message, &object) ||
         !object) {
         std::string text = take_message(l, message);
         return Error(ErrorCode::Internal, "LLVM generated no code: " + (text.empty() ? "?" : text));
@@ -245,10 +271,12 @@ Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& sour
     m_counters.lowering_ms += lowering;
     m_counters.optimiser_ms += optimiser;
     m_counters.codegen_ms += codegen;
-    log::debug("PTX JIT: kernel '{}' of {} compiled ({}) in {:.1f} ms: lowering {:.1f}, optimiser {:.1f}, code "
-               "generation {:.1f}; {} bytes of object code",
-               source.info->name, source.module_name, warp ? "warp code" : "per thread", lowering + optimiser + codegen,
-               lowering, optimiser, codegen, record.object.size());
+    if (fast) ++m_counters.fast_codegen;
+    log::debug("PTX JIT: kernel '{}' of {} compiled ({}, {} instructions, {} code generation) in {:.1f} ms: lowering "
+               "{:.1f}, optimiser {:.1f}, code generation {:.1f}; {} bytes of object code",
+               source.info->name, source.module_name, warp ? "warp code" : "per thread", instructions,
+               fast ? "fast" : "optimising", lowering + optimiser + codegen, lowering, optimiser, codegen,
+               record.object.size());
     return record;
 }
 

@@ -4,14 +4,15 @@
 // Promise: KernelCompiler::instance() loads the system's libLLVM once per process (jit/llvm_library.h) and names
 // why when it cannot; its compile cache is the one the environment sets (kernel_cache.h: cache_settings). compile()
 // lowers one kernel (jit/lower.h), checks the IR with LLVM's verifier, optimises it and generates an object file for
-// the host CPU, which it links into the process; the result runs in ptxsim's launches (LaunchConfig::compiled) and
-// stays valid while the compiler lives (the process, for instance()). A kernel is compiled to warp code where it
-// qualifies, else to a thread function; one the lowering does not handle yet either way is an Unsupported error
-// naming the line and instruction. A kernel compiled before — in this process, or by any process into the compile
-// cache — is not compiled again: the object file is loaded instead (the same code). Thread-safe: compiles are
-// serialised.
+// the host CPU (LLVM's fast code generator for the largest warp code), which it links into the process; the result runs
+// in ptxsim's launches (LaunchConfig::compiled) and stays valid while the compiler lives (the process, for instance()).
+// A kernel is compiled to warp code where it qualifies, else to a thread function; one the lowering does not handle yet
+// either way is an Unsupported error naming the line and instruction. A kernel compiled before — in this process, or by
+// any process into the compile cache — is not compiled again: the object file is loaded instead (the same code).
+// Thread-safe: compiles are serialised.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,14 +27,25 @@
 
 namespace d4r::jit {
 
+// Warp code of more instructions than this (after LLVM's optimiser) goes through LLVM's fast code generator (no
+// optimisation: fast instruction selection and register allocation). LLVM's code generation grows faster than the
+// function it compiles: the shim's conversion kernels, 8 200 and 14 300 instructions of memory accesses for 32 lanes,
+// took it 1.6 and 2.3 s at its default level against 0.5 and 0.7 s fast, and straight-line memory-bound code like
+// theirs runs no faster for it (the upscaler's kernels measured both ways: the same time a frame), while loops of
+// arithmetic lose half their speed without it (the tiled GEMM, 4 400 instructions, stays below). docs/performance.md,
+// "The PTX JIT's compile cache and `jit` as the default".
+inline constexpr uint64_t kFastCodegenInstructions = 6144;
+
 class KernelCompiler : public std::enable_shared_from_this<KernelCompiler> {
 public:
     // The process's compiler, with the compile cache of the environment (a cache the environment gets wrong is
     // logged once and left out).
     static Expected<KernelCompiler*> instance();
-    // A compiler of its own (its own LLJIT) with CACHE (settings with no folder: none); for tests and tools. Its
-    // kernels keep it alive (CompiledKernel::owner).
-    static Expected<std::shared_ptr<KernelCompiler>> create(const CacheSettings& cache);
+    // A compiler of its own (its own LLJIT) with CACHE (settings with no folder: none), which generates warp code of
+    // more than FAST_CODEGEN_ABOVE instructions with LLVM's fast code generator; for tests and tools. Its kernels keep
+    // it alive (CompiledKernel::owner).
+    static Expected<std::shared_ptr<KernelCompiler>> create(const CacheSettings& cache,
+                                                            uint64_t fast_codegen_above = kFastCodegenInstructions);
     ~KernelCompiler();
     KernelCompiler(const KernelCompiler&) = delete;
     KernelCompiler& operator=(const KernelCompiler&) = delete;
@@ -48,9 +60,10 @@ public:
     const LlvmLibrary& llvm() const { return m_llvm; }
 
     struct Counters {
-        uint64_t compiled = 0; // kernels compiled (lowered, optimised, code generated)
-        uint64_t loaded = 0;   // taken from the compile cache on disk
-        uint64_t reused = 0;   // compiled or loaded before by this compiler
+        uint64_t compiled = 0;     // kernels compiled (lowered, optimised, code generated)
+        uint64_t loaded = 0;       // taken from the compile cache on disk
+        uint64_t reused = 0;       // compiled or loaded before by this compiler
+        uint64_t fast_codegen = 0; // of the compiled: through LLVM's fast code generator (the largest warp code)
         // Time spent, in milliseconds: lowering to IR (with the verifier), LLVM's optimiser, its code generation,
         // linking objects into the process, reading and checking cache entries.
         double lowering_ms = 0, optimiser_ms = 0, codegen_ms = 0, link_ms = 0, cache_ms = 0;
@@ -65,8 +78,12 @@ private:
     struct Target {
         std::string triple, cpu, features;
     };
-    KernelCompiler(const LlvmLibrary& llvm, abi::LLVMOrcLLJITRef jit, abi::LLVMTargetMachineRef machine, Target target,
-                   std::unique_ptr<KernelCache> cache);
+    // LLVM's code generation for the target: optimising, and fast (for the largest warp code: kernel_compiler.cpp).
+    struct Machines {
+        abi::LLVMTargetMachineRef full = nullptr, fast = nullptr;
+    };
+    KernelCompiler(const LlvmLibrary& llvm, abi::LLVMOrcLLJITRef jit, Machines machines, Target target,
+                   std::unique_ptr<KernelCache> cache, uint64_t fast_codegen_above);
     Expected<std::shared_ptr<const ptxsim::CompiledKernel>> find_locked(const ptxsim::KernelSource& source,
                                                                         const std::optional<CacheKey>& cache_key);
     // Lowers, optimises and generates the object of SOURCE, named SYMBOL: warp code when WARP and the kernel
@@ -83,9 +100,10 @@ private:
 
     const LlvmLibrary& m_llvm;
     abi::LLVMOrcLLJITRef m_jit;
-    abi::LLVMTargetMachineRef m_machine;
+    Machines m_machines;
     Target m_target;
     std::unique_ptr<KernelCache> m_cache;
+    const uint64_t m_fast_codegen_above;
     mutable std::mutex m_mutex;
     Counters m_counters;
     // What this compiler linked, by cache key digest: each kernel is linked once.

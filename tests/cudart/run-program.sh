@@ -15,8 +15,8 @@
 #                           overrides-empty  D4R_NATIVE_KERNEL_DIR=an empty temp folder: the module registry and
 #                                            the override layer are installed with a developer set that serves
 #                                            no kernel; the log must say the set was taken
-#                           jit              D4R_CPU_EXEC=jit: the cpu backend compiles kernels with the PTX JIT;
-#                                            the log must not say that the JIT is missing (no libLLVM)
+#                           interp           D4R_CPU_EXEC=interp: the cpu backend interprets every kernel (the
+#                                            other sets run its default, the PTX JIT); the log must say so
 #     --expect-dumps      profile-dump: the dump folder must hold a replay dump
 #     --no-launches       the program launches no kernel: profile-dump expects no KERNEL_PROFILE line, no dump
 #     --outputs           the program writes its checked results to $PROGRAM_OUT (tests/runtime/programs): the
@@ -63,8 +63,8 @@ case "$backend" in
     *) echo "run-program.sh: --backend '$backend' is not accepted: cpu, driver or direct" >&2; exit 2 ;;
 esac
 case "$options" in
-    none|trace|profile-dump|overrides-empty|jit) ;;
-    *) echo "run-program.sh: --options '$options' is not accepted: none, trace, profile-dump, overrides-empty or jit" >&2; exit 2 ;;
+    none|trace|profile-dump|overrides-empty|interp) ;;
+    *) echo "run-program.sh: --options '$options' is not accepted: none, trace, profile-dump, overrides-empty or interp" >&2; exit 2 ;;
 esac
 if [ "$print" = 0 ] && [ ! -f "$golden" ]; then
     echo "run-program.sh: no golden $golden (record it on the H200 with tests/device/cudart.sh or runtime.sh)" >&2
@@ -86,7 +86,7 @@ case "$options" in
     trace) env+=(D4R_CUDA_TRACE=1) ;;
     profile-dump) mkdir "$dumps"; env+=(D4R_CUDA_KERNEL_PROFILE=1 D4R_CUDA_REPLAY_DUMP_DIR="$dumps") ;;
     overrides-empty) mkdir "$tmp/empty-set"; env+=(D4R_NATIVE_KERNEL_DIR="$tmp/empty-set" D4R_LOG=info) ;;
-    jit) env+=(D4R_CPU_EXEC=jit D4R_LOG=debug) ;;
+    interp) env+=(D4R_CPU_EXEC=interp D4R_LOG=info) ;;
 esac
 # d4r's log goes to a file whenever it is checked, so that the trace never reaches the program's output.
 [ "$options" != none ] || [ ${#expect_log[@]} -gt 0 ] && env+=(D4R_LOG_FILE="$log")
@@ -140,7 +140,7 @@ case "$options" in
         fi
         ;;
     overrides-empty) has "native kernels: developer set $tmp/empty-set " || fail "the empty kernel set was not taken" ;;
-    jit) has "cpu backend: no PTX JIT" && fail "the PTX JIT did not start" ;;
+    interp) has "cpu backend: D4R_CPU_EXEC=interp: kernels run interpreted" || fail "the interpreter was not chosen" ;;
 esac
 for pattern in "${expect_log[@]}"; do
     has "$pattern" || fail "d4r's log has no line matching '$pattern'"

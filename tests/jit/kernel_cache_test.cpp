@@ -3,10 +3,13 @@
 // evicting the least recently used entries, an unwritable folder said once, and the settings the environment gives.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/log.h"
@@ -182,6 +185,47 @@ TEST(KernelCache, AFolderThatCannotBeWrittenIsSaidOnceAndNothingFails) {
     const size_t first = text.find(said);
     EXPECT_NE(first, std::string::npos) << text;
     EXPECT_EQ(text.find(said, first + 1), std::string::npos) << "said more than once: " << text;
+}
+
+TEST(KernelCache, CachesSharingAFolderNeverSeeHalfAnEntry) {
+    // Four writers and readers on one folder (as the processes of a test run are), the bound small enough that
+    // entries are evicted under them: every load answers nothing or a whole payload, never a refusal.
+    d4r::test::TempDir dir;
+    std::vector<CacheKey> keys;
+    for (int i = 0; i < 8; ++i) keys.push_back(key_of("kernel " + std::to_string(i) + "\n"));
+    auto payload_of = [](size_t k) { return std::vector<uint8_t>(20000 + k * 1000, static_cast<uint8_t>(k)); };
+    std::atomic<int> wrong{0};
+    std::vector<std::thread> threads;
+    std::vector<std::unique_ptr<KernelCache>> caches;
+    for (int t = 0; t < 4; ++t) caches.push_back(std::make_unique<KernelCache>(CacheSettings{dir.path(), 120000}));
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (int round = 0; round < 40; ++round) {
+                const size_t k = static_cast<size_t>(round * 5 + t) % keys.size();
+                if (round % 3 == 0) {
+                    caches[size_t(t)]->store(keys[k], payload_of(k));
+                } else if (auto loaded = caches[size_t(t)]->load(keys[k]); loaded && *loaded != payload_of(k)) {
+                    ++wrong;
+                }
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    EXPECT_EQ(wrong.load(), 0);
+    uint64_t evicted = 0, hits = 0;
+    for (const auto& cache : caches) {
+        EXPECT_EQ(cache->counters().refused, 0u);
+        EXPECT_TRUE(cache->counters().writable);
+        evicted += cache->counters().evicted;
+        hits += cache->counters().hits;
+    }
+    EXPECT_GT(evicted, 0u); // the bound was in play
+    EXPECT_GT(hits, 0u);    // and loads found entries
+    uint64_t total = 0;
+    for (const auto& e : fs::directory_iterator(dir.path())) {
+        EXPECT_TRUE(e.path().extension() == ".jit") << e.path(); // no temporary file left behind
+        total += e.file_size();
+    }
+    EXPECT_LE(total, 120000u); // each store evicts after its rename, so the last eviction saw every entry
 }
 
 TEST(KernelCache, SettingsComeFromTheEnvironment) {

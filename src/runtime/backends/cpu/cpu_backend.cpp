@@ -83,7 +83,8 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<Backend>> make_cpu_backend() {
-    (void)cpu_table(); // built once, before any state: every cpu backend object shares the constant table
+    (void)cpu_table();        // built once, before any state: every cpu backend object shares the constant table
+    (void)cpu::jit_enabled(); // how kernels will run, said in the log now
     return std::unique_ptr<Backend>(new CpuBackend());
 }
 

@@ -1,6 +1,7 @@
-// cpu backend: kernels compiled by the PTX JIT (src/jit) when D4R_CPU_EXEC=jit. A kernel is compiled at its first
-// launch; one the JIT does not handle yet runs interpreted, and so does every kernel when libLLVM cannot be loaded —
-// each said once in the log with the reason.
+// cpu backend: kernels compiled by the PTX JIT (src/jit), D4R_CPU_EXEC=jit (the default; interp turns it off). A
+// kernel is compiled at its first launch, or loaded from the JIT's compile cache when an earlier process compiled it;
+// one the JIT does not handle yet runs interpreted, and so does every kernel when libLLVM cannot be loaded — each
+// said once in the log with the reason.
 #include <fmt/format.h>
 
 #include "core/env_vars.h"
@@ -12,34 +13,32 @@
 
 namespace d4r::runtime::cpu {
 
-namespace {
-
-bool jit_wanted() {
+bool jit_enabled() {
     static const bool jit = [] {
-        const std::optional<std::string> mode = env_text(process_environment(), EnvVar::CpuExec);
-        // Chosen, not the default yet: compiled code runs 6-19x faster than interpreted (docs/performance.md, "The PTX
-        // JIT: warp code"), but each process compiles its kernels at their first launch and there is no compile
-        // cache: with jit as the default the test suite took 4.6x longer and the shim's first evaluations passed its
-        // 5 s timeout (docs/ptx-front-end.md).
-        const bool on = mode && to_lower(*mode) == "jit";
-        if (on)
-            log::info("cpu backend: {}=jit: kernels run compiled by the PTX JIT where it can",
-                      env_name(EnvVar::CpuExec));
-        return on;
+        const EnvVarInfo& var = env_var_info(EnvVar::CpuExec);
+        const std::string mode =
+            to_lower(env_text(process_environment(), EnvVar::CpuExec).value_or(std::string(var.default_value)));
+        if (mode == "jit")
+            log::info("cpu backend: {}=jit: kernels run compiled by the PTX JIT where it can", var.name);
+        else
+            log::info("cpu backend: {}={}: kernels run interpreted", var.name, mode);
+        return mode == "jit";
     }();
     return jit;
 }
 
-} // namespace
-
 std::shared_ptr<const ptxsim::CompiledKernel> compiled_kernel(Function& f) {
-    if (!jit_wanted()) return nullptr;
+    if (!jit_enabled()) return nullptr;
     std::call_once(f.compile_once, [&f] {
         static std::once_flag no_llvm;
         auto compiler = jit::KernelCompiler::instance();
         if (!compiler) {
+            // A warning: the default asked for compiled kernels (say how to get them, or to ask for the interpreter).
             std::call_once(no_llvm, [&] {
-                log::info("cpu backend: no PTX JIT, kernels run interpreted: {}", compiler.error().message());
+                log::warn(
+                    "cpu backend: no PTX JIT, kernels run interpreted (install libLLVM 15 or later, e.g. Debian's "
+                    "libllvm19, or set {}=interp): {}",
+                    env_name(EnvVar::CpuExec), compiler.error().message());
             });
             return;
         }

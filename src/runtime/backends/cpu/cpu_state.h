@@ -183,8 +183,11 @@ struct Function {
     std::shared_ptr<const ptxsim::CompiledKernel> compiled;
 };
 
-// F's compiled kernel when D4R_CPU_EXEC=jit and the JIT compiles it (cpu_jit.cpp): compiled at the first call, a
-// refusal or a missing libLLVM logged once with the reason; null otherwise.
+// Whether kernels run compiled by the PTX JIT (D4R_CPU_EXEC; cpu_jit.cpp), read once and said in the log (info).
+bool jit_enabled();
+// F's compiled kernel when D4R_CPU_EXEC=jit (the default) and the JIT compiles it (cpu_jit.cpp): compiled at the
+// first call, or loaded from the JIT's compile cache; a refusal or a missing libLLVM logged once with the reason; null
+// otherwise.
 std::shared_ptr<const ptxsim::CompiledKernel> compiled_kernel(Function& f);
 
 // The most threads a block of F may have: 1024, or less when the kernel's .maxntid / .reqntid says so.
