@@ -42,6 +42,8 @@ OUT=$(realpath "$OUT")
 work=$ROOT/build-samples-out/slice-$k-of-$n
 mkdir -p "$work"
 ln -sf libd4rcuda.so "$carry/lib/libcuda.so.1"
+# libLLVM for the cpu backend's PTX JIT, when prepare-samples.sh --llvm packed it.
+[ ! -f "$carry/lib/llvm.tar.xz" ] || [ -f "$carry/lib/libLLVM.so.19.1" ] || tar -C "$carry/lib" -xJf "$carry/lib/llvm.tar.xz"
 export PATH=/usr/local/cuda/bin:$PATH
 
 # The slice: lines i with (i mod n) == k-1, so that heavy neighbours spread over the slices.
