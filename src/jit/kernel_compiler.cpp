@@ -81,6 +81,12 @@ Expected<std::shared_ptr<KernelCompiler>> KernelCompiler::create(const CacheSett
     target.triple = l.LLVMOrcLLJITGetTripleString(jit);
     target.cpu = take_message(l, l.LLVMGetHostCPUName());
     target.features = take_message(l, l.LLVMGetHostCPUFeatures());
+    // LLVM 19's X86 code generation never ends (a DAG combine that undoes itself) on some warp code with AVX-512BW:
+    // masks of 32 lanes as i32 bitcast to <32 x i1> selecting between <32 x i32> values, as the FP8 linear of
+    // refine-v2 (d4r_nn_linear_fp8) has; at -O0 too. Without BW (the 32-bit mask registers, 16-bit lanes) it compiles
+    // in 0.6 s, f32/i32 vectors still 512 bits wide. Clearing it last clears the features that imply it (VBMI, FP16,
+    // BF16, BITALG) too. docs/ptx-front-end.md, "The PTX JIT".
+    if (target.features.find("+avx512bw") != std::string::npos) target.features += ",-avx512bw";
     abi::LLVMTargetRef llvm_target = nullptr;
     char* message = nullptr;
     if (l.LLVMGetTargetFromTriple(target.triple.c_str(), &llvm_target, &message)) {
