@@ -15,6 +15,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -63,7 +65,7 @@ WorkerPool::~WorkerPool() {
         m_stop = true;
     }
     m_wake.notify_all();
-    for (std::thread& t : m_threads) t.join();
+    for (pthread_t t : m_threads) pthread_join(t, nullptr);
 }
 
 void WorkerPool::loop(unsigned index) {
@@ -86,13 +88,35 @@ void WorkerPool::loop(unsigned index) {
     }
 }
 
+void WorkerPool::start_thread(unsigned index) {
+    struct Start {
+        WorkerPool* pool;
+        unsigned index;
+    };
+    auto* start = new Start{this, index};
+    auto entry = [](void* arg) -> void* {
+        std::unique_ptr<Start> s(static_cast<Start*>(arg));
+        s->pool->loop(s->index);
+        return nullptr;
+    };
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kWorkerStackBytes);
+    pthread_t thread;
+    int e = pthread_create(&thread, &attr, entry, start);
+    pthread_attr_destroy(&attr);
+    if (e != 0) e = pthread_create(&thread, nullptr, entry, start); // no room for the large stack: the default one
+    if (e != 0) {
+        delete start;
+        throw std::system_error(e, std::generic_category(), "ptxsim: cannot start a worker thread");
+    }
+    m_threads.push_back(thread);
+}
+
 void WorkerPool::run(unsigned n, const std::function<void(unsigned)>& job) {
     if (n == 0) return;
     std::unique_lock lock(m_mutex);
-    while (m_threads.size() < n) {
-        unsigned index = static_cast<unsigned>(m_threads.size());
-        m_threads.emplace_back([this, index] { loop(index); });
-    }
+    while (m_threads.size() < n) start_thread(static_cast<unsigned>(m_threads.size()));
     m_job = &job;
     m_wanted = n;
     m_remaining = n;
