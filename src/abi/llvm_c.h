@@ -78,6 +78,38 @@ enum { D4R_LLVMCodeGenLevelNone = 0, D4R_LLVMCodeGenLevelDefault = 2 };
 enum { D4R_LLVMRelocDefault = 0 };
 enum { D4R_LLVMCodeModelJITDefault = 1 };
 enum { D4R_LLVMObjectFile = 1 };
+/* For the NVPTX lowering (jit/nvptx): LLVMCodeGenFileType's assembly file (PTX text), LLVMAtomicOrdering,
+ * LLVMAtomicRMWBinOp, LLVMLinkage and the PTX kernel calling convention (llvm/IR/CallingConv.h), by value. */
+enum { D4R_LLVMAssemblyFile = 0 };
+enum { D4R_LLVMCodeModelDefault = 0 };
+enum {
+    D4R_LLVMAtomicOrderingMonotonic = 2,
+    D4R_LLVMAtomicOrderingAcquire = 4,
+    D4R_LLVMAtomicOrderingRelease = 5,
+    D4R_LLVMAtomicOrderingAcquireRelease = 6,
+    D4R_LLVMAtomicOrderingSequentiallyConsistent = 7
+};
+enum {
+    D4R_LLVMAtomicRMWBinOpXchg = 0,
+    D4R_LLVMAtomicRMWBinOpAdd,
+    D4R_LLVMAtomicRMWBinOpSub,
+    D4R_LLVMAtomicRMWBinOpAnd,
+    D4R_LLVMAtomicRMWBinOpNand,
+    D4R_LLVMAtomicRMWBinOpOr,
+    D4R_LLVMAtomicRMWBinOpXor,
+    D4R_LLVMAtomicRMWBinOpMax,
+    D4R_LLVMAtomicRMWBinOpMin,
+    D4R_LLVMAtomicRMWBinOpUMax,
+    D4R_LLVMAtomicRMWBinOpUMin,
+    D4R_LLVMAtomicRMWBinOpFAdd,
+    D4R_LLVMAtomicRMWBinOpFSub,
+    D4R_LLVMAtomicRMWBinOpFMax,
+    D4R_LLVMAtomicRMWBinOpFMin,
+    D4R_LLVMAtomicRMWBinOpUIncWrap,
+    D4R_LLVMAtomicRMWBinOpUDecWrap
+};
+enum { D4R_LLVMExternalLinkage = 0, D4R_LLVMInternalLinkage = 8 };
+enum { D4R_LLVMCallConvPtxKernel = 71 };
 
 /* X(name, return type, parameters) */
 #define D4R_LLVM_C_FUNCTIONS(X)                                                                                        \
@@ -211,7 +243,32 @@ enum { D4R_LLVMObjectFile = 1 };
     X(LLVMGetFirstBasicBlock, LLVMBasicBlockRef, (LLVMValueRef))                                                       \
     X(LLVMGetNextBasicBlock, LLVMBasicBlockRef, (LLVMBasicBlockRef))                                                   \
     X(LLVMGetFirstInstruction, LLVMValueRef, (LLVMBasicBlockRef))                                                      \
-    X(LLVMGetNextInstruction, LLVMValueRef, (LLVMValueRef))
+    X(LLVMGetNextInstruction, LLVMValueRef, (LLVMValueRef))                                                            \
+    X(LLVMBuildAtomicRMW, LLVMValueRef, (LLVMBuilderRef, int, LLVMValueRef, LLVMValueRef, int, LLVMBool))              \
+    X(LLVMBuildAtomicCmpXchg, LLVMValueRef,                                                                            \
+      (LLVMBuilderRef, LLVMValueRef, LLVMValueRef, LLVMValueRef, int, int, LLVMBool))                                  \
+    X(LLVMBuildExtractValue, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, unsigned, const char*))                      \
+    X(LLVMBuildAddrSpaceCast, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, LLVMTypeRef, const char*))                  \
+    X(LLVMBuildFence, LLVMValueRef, (LLVMBuilderRef, int, LLVMBool, const char*))                                      \
+    X(LLVMSetFunctionCallConv, void, (LLVMValueRef, unsigned))                                                         \
+    X(LLVMAddGlobalInAddressSpace, LLVMValueRef, (LLVMModuleRef, LLVMTypeRef, const char*, unsigned))                  \
+    X(LLVMSetInitializer, void, (LLVMValueRef, LLVMValueRef))                                                          \
+    X(LLVMSetLinkage, void, (LLVMValueRef, int))                                                                       \
+    X(LLVMSetGlobalConstant, void, (LLVMValueRef, LLVMBool))                                                           \
+    X(LLVMConstStringInContext, LLVMValueRef, (LLVMContextRef, const char*, unsigned, LLVMBool))                       \
+    X(LLVMHalfTypeInContext, LLVMTypeRef, (LLVMContextRef))                                                            \
+    X(LLVMBFloatTypeInContext, LLVMTypeRef, (LLVMContextRef))                                                          \
+    X(LLVMContextCreate, LLVMContextRef, (void))                                                                       \
+    X(LLVMContextDispose, void, (LLVMContextRef))                                                                      \
+    X(LLVMBuildRetVoid, LLVMValueRef, (LLVMBuilderRef))                                                                \
+    X(LLVMBuildFNeg, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, const char*))                                        \
+    X(LLVMIntrinsicIsOverloaded, LLVMBool, (unsigned))                                                                 \
+    X(LLVMStructTypeInContext, LLVMTypeRef, (LLVMContextRef, LLVMTypeRef*, unsigned, LLVMBool))                        \
+    X(LLVMGetEnumAttributeKindForName, unsigned, (const char*, size_t))                                                \
+    X(LLVMCreateEnumAttribute, LLVMAttributeRef, (LLVMContextRef, unsigned, uint64_t))                                 \
+    X(LLVMAddCallSiteAttribute, void, (LLVMValueRef, unsigned, LLVMAttributeRef))                                      \
+    X(LLVMGetInlineAsm, LLVMValueRef,                                                                                  \
+      (LLVMTypeRef, const char*, size_t, const char*, size_t, LLVMBool, LLVMBool, int, LLVMBool))
 
 /* Resolved when the library exports it (libLLVM 16 and later), not required: the version for the compile cache's
  * key (jit/llvm_library.h, LlvmLibrary::version). */

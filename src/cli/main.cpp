@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     d4r::cli::register_kernels_check_verb(*kernels);
     d4r::cli::register_ptx_verbs(app);
     d4r::cli::register_ptx_run_verb(*app.get_subcommand("ptx"));
+    d4r::cli::register_ptx_nvptx_verb(*app.get_subcommand("ptx"));
     d4r::cli::register_gpu_verb(app);
     d4r::cli::register_doctor_verb(app);
     d4r::cli::register_compare_verb(app);

@@ -11,6 +11,7 @@ void register_kernels_manifest_verb(CLI::App& kernels); // d4r kernels manifest 
 void register_kernels_check_verb(CLI::App& kernels);    // d4r kernels check           (verb_kernels_check.cpp)
 void register_ptx_verbs(CLI::App& root);                // d4r ptx list|extract|show   (verb_ptx.cpp)
 void register_ptx_run_verb(CLI::App& ptx);              // d4r ptx run                 (verb_ptx_run.cpp)
+void register_ptx_nvptx_verb(CLI::App& ptx);            // d4r ptx nvptx               (verb_ptx_nvptx.cpp)
 void register_gpu_verb(CLI::App& root);                 // d4r gpu                     (verb_gpu.cpp)
 void register_doctor_verb(CLI::App& root);              // d4r doctor                  (verb_doctor.cpp)
 void register_compare_verb(CLI::App& root);             // d4r compare                 (verb_compare.cpp)

@@ -16,6 +16,8 @@ IrBuilder::IrBuilder(const LlvmLibrary& llvm, LLVMContextRef context, LLVMModule
     i128 = m_l.LLVMInt128TypeInContext(context);
     f32 = m_l.LLVMFloatTypeInContext(context);
     f64 = m_l.LLVMDoubleTypeInContext(context);
+    f16 = m_l.LLVMHalfTypeInContext(context);
+    bf16 = m_l.LLVMBFloatTypeInContext(context);
     ptr = m_l.LLVMPointerTypeInContext(context, 0);
     void_type = m_l.LLVMVoidTypeInContext(context);
     m_builder = m_l.LLVMCreateBuilderInContext(context);
@@ -138,6 +140,14 @@ LLVMValueRef IrBuilder::intrinsic(std::string_view name, std::initializer_list<L
             if (!lanes(values[k]) && !(flag_last && k + 1 == values.size())) values[k] = splat(values[k], n);
     }
     LLVMValueRef fn = m_l.LLVMGetIntrinsicDeclaration(m_module, id, types.data(), types.size());
+    return m_l.LLVMBuildCall2(m_builder, m_l.LLVMGlobalGetValueType(fn), fn, values.data(),
+                              static_cast<unsigned>(values.size()), "");
+}
+
+LLVMValueRef IrBuilder::intrinsic_call(std::string_view name, const std::vector<LLVMValueRef>& args) {
+    const unsigned id = m_l.LLVMLookupIntrinsicID(name.data(), name.size());
+    LLVMValueRef fn = m_l.LLVMGetIntrinsicDeclaration(m_module, id, nullptr, 0);
+    std::vector<LLVMValueRef> values(args);
     return m_l.LLVMBuildCall2(m_builder, m_l.LLVMGlobalGetValueType(fn), fn, values.data(),
                               static_cast<unsigned>(values.size()), "");
 }

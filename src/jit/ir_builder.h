@@ -33,7 +33,7 @@ public:
     LLVMModuleRef module() const { return m_module; }
     LLVMBuilderRef builder() const { return m_builder; }
 
-    LLVMTypeRef i1, i8, i16, i32, i64, i128, f32, f64, ptr, void_type;
+    LLVMTypeRef i1, i8, i16, i32, i64, i128, f32, f64, f16, bf16, ptr, void_type;
     LLVMTypeRef int_type(unsigned bits) const;
     unsigned width(LLVMTypeRef integer) const { return m_l.LLVMGetIntTypeWidth(integer); }
 
@@ -180,6 +180,14 @@ public:
     // A call of the intrinsic NAME ("llvm.fma") overloaded on OVERLOADS.
     LLVMValueRef intrinsic(std::string_view name, std::initializer_list<LLVMTypeRef> overloads,
                            std::initializer_list<LLVMValueRef> args);
+    // A call of the intrinsic NAME, which is not overloaded, with ARGS.
+    LLVMValueRef intrinsic_call(std::string_view name, const std::vector<LLVMValueRef>& args);
+    // Whether this libLLVM knows the intrinsic NAME, overloaded on as many types as OVERLOADS says (0: not
+    // overloaded); intrinsic() and intrinsic_call() must not be called for one it does not.
+    bool has_intrinsic(std::string_view name, size_t overloads = 0) const {
+        const unsigned id = m_l.LLVMLookupIntrinsicID(name.data(), name.size());
+        return id != 0 && (m_l.LLVMIntrinsicIsOverloaded(id) != 0) == (overloads != 0);
+    }
     // An indirect call through POINTER of a function of type FN_TYPE.
     LLVMValueRef call(LLVMTypeRef fn_type, LLVMValueRef pointer, std::initializer_list<LLVMValueRef> args);
 

@@ -51,6 +51,7 @@ Expected<const LlvmLibrary*> load_llvm_library(std::span<const std::string> cand
             continue;
         }
         library->path = path;
+        library->handle = handle;
         library->version = path;
         if (auto get_version = reinterpret_cast<abi::PFN_LLVMGetVersion>(dlsym(handle, "LLVMGetVersion"))) {
             unsigned major = 0, minor = 0, patch = 0;

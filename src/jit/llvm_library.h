@@ -21,8 +21,9 @@ struct LlvmLibrary {
 #define D4R_LLVM_MEMBER(name, ret, params) abi::PFN_##name name = nullptr;
     D4R_LLVM_C_FUNCTIONS(D4R_LLVM_MEMBER)
 #undef D4R_LLVM_MEMBER
-    std::string path;    // as it was opened
-    std::string version; // "19.1.7" (LLVMGetVersion), or the path where the library does not say (before LLVM 16)
+    std::string path;       // as it was opened
+    std::string version;    // "19.1.7" (LLVMGetVersion), or the path where the library does not say (before LLVM 16)
+    void* handle = nullptr; // dlopen's, for the functions only some libraries export (the NVPTX target's)
 };
 
 // The libLLVM names d4r tries, newest first (the soname Debian and Ubuntu ship, then the older spellings).

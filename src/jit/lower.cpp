@@ -13,8 +13,17 @@
 
 namespace d4r::jit {
 
-Lowering::Lowering(IrBuilder& builder, const ptxsim::KernelSource& src, bool warp_code)
-    : ir(builder), source(src), function(src.module->functions[src.function]), warp(warp_code) {}
+Lowering::Lowering(IrBuilder& builder, const ptxsim::KernelSource& src, bool warp_code, const NvptxObjects* objects)
+    : ir(builder), source(src), function(src.module->functions[src.function]), warp(warp_code && !objects),
+      nvptx(objects != nullptr) {
+    if (objects) {
+        m_objects = objects->globals;
+        m_inline_ptx = objects->inline_ptx;
+        m_object_spaces.assign(m_objects.size(), ptx::StateSpace::Global);
+        for (const auto& [name, place] : src.layout->module_variables)
+            if (place.address < m_object_spaces.size()) m_object_spaces[place.address] = place.space;
+    }
+}
 
 Error Lowering::refuse(std::string_view why) const {
     if (!current) return Error(ErrorCode::Unsupported, std::string(why));
@@ -140,6 +149,7 @@ const ptxsim::VariablePlace* Lowering::variable(std::string_view name) const {
 }
 
 Expected<LLVMValueRef> Lowering::special(std::string_view name) {
+    if (nvptx) return nv_special(name);
     static constexpr std::pair<std::string_view, unsigned> kFields[] = {
         {"%tid.x", ptxsim::kThreadTid},
         {"%tid.y", ptxsim::kThreadTid + 4},
@@ -269,12 +279,17 @@ Expected<LLVMValueRef> Lowering::value(const ast::Operand& o, Type t) {
     const ptxsim::VariablePlace* place = variable(o.name);
     if (!place) return refuse(fmt::format("'{}' is not a register or variable the JIT knows", o.name));
     if (ptx::type_bits(t) != 64 && ptx::type_bits(t) != 32) return refuse("a variable address of this width");
+    if (nvptx && place->space == ptx::StateSpace::Param)
+        return refuse(fmt::format("the address of kernel parameter '{}' (the NVPTX lowering reads parameters only "
+                                  "through ld.param)",
+                                  o.name));
     LLVMValueRef at = D4R_TRY(variable_address(o.name, *place));
     return ir.resize(ir.add(at, ir.constant(ir.i64, static_cast<uint64_t>(o.offset))), ptx::type_bits(t), false);
 }
 
 Expected<LLVMValueRef> Lowering::variable_address(std::string_view name, const ptxsim::VariablePlace& place) {
     using ptx::StateSpace;
+    if (nvptx && place.space != StateSpace::Param) return nv_variable_address(place, false);
     if (place.space == StateSpace::Shared || place.space == StateSpace::Local || place.space == StateSpace::Param)
         return ir.constant(ir.i64, place.address);
     auto module_variable = source.layout->module_variables.find(name);
@@ -339,6 +354,7 @@ Status Lowering::declare(const ast::Variable& v, uint32_t index) {
         scope.regs[v.name] = r;
         return ok_status();
     }
+    if (nvptx) return nv_declare(v);
     auto place = source.layout->declared.find({source.function, index});
     if (place == source.layout->declared.end())
         return Error(ErrorCode::Unsupported, fmt::format("line {}: {} variable '{}'", v.line, v.space, v.name));
@@ -382,6 +398,7 @@ void Lowering::find_loops() {
 
 Status Lowering::lower_control(const ptx::Control& op) {
     const ast::Instruction& in = *current;
+    if (nvptx) return nv_control(op);
     switch (op.op) {
     case ptx::Control::Op::Bra: {
         if (in.operands.size() != 1 || in.operands[0].kind != ast::OperandKind::Name)
@@ -578,7 +595,8 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
     if (const auto* op = std::get_if<ptx::TextureOp>(&typed)) return lower_texture(*op);
     if (const auto* op = std::get_if<ptx::WarpCollective>(&typed))
         return warp ? warp_collective(*op) : lower_collective(*op);
-    if (const auto* op = std::get_if<ptx::MatrixOp>(&typed)) return warp ? warp_matrix(*op) : lower_mma(*op);
+    if (const auto* op = std::get_if<ptx::MatrixOp>(&typed))
+        return nvptx ? nv_matrix(*op) : warp ? warp_matrix(*op) : lower_mma(*op);
     if (const auto* op = std::get_if<ptx::Wmma>(&typed)) {
         if (warp) return warp_wmma(*op);
         return refuse("wmma is compiled in warp code only (threads run one after the other)");
@@ -595,8 +613,10 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
     // other, so a kernel with them stays interpreted. Fences order nothing in ptxsim's memory, and an atomic's
     // ordering only matters to a thread that waits, which the atomics' own rule covers (lower_atomic.cpp).
     const ptx::Modifiers mods(written.opcode);
-    const bool ordering_free =
-        mods.base() == "fence" || mods.base() == "membar" || mods.base() == "atom" || mods.base() == "red";
+    const bool ordering_free = nvptx || // the GPU's own memory model
+
+                               mods.base() == "fence" || mods.base() == "membar" || mods.base() == "atom" ||
+                               mods.base() == "red";
     for (std::string_view m : {"volatile", "acquire", "release", "relaxed", "mmio"})
         if (mods.has(m) && !ordering_free)
             return refuse(fmt::format("'.{}' memory (threads may wait for each other)", m));
@@ -644,7 +664,7 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
         if (is_branch && in->operands.size() == 1) {
             auto label = m_labels.find(in->operands[0].name);
             if (label == m_labels.end()) return refuse(fmt::format("unknown label '{}'", in->operands[0].name));
-            if (label->second.statement <= statement) {
+            if (label->second.statement <= statement && !nvptx) {
                 LLVMBasicBlockRef taken = ir.new_block("");
                 ir.cond_br(p, taken, after);
                 ir.position(taken);
@@ -670,8 +690,27 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
 
 Expected<LoweredKernel> Lowering::run(const char* name) {
     const LlvmLibrary& l = ir.llvm();
-    LLVMTypeRef params[1] = {ir.ptr};
-    LLVMValueRef fn = l.LLVMAddFunction(ir.module(), name, l.LLVMFunctionType(ir.i32, params, 1, 0));
+    LLVMValueRef fn = nullptr;
+    if (nvptx) {
+        // A kernel taking the entry's parameters (each a 32- or 64-bit integer, which the back end declares as
+        // .param .u32/.u64: the same parameter block), stored at their offsets in a block ld.param reads.
+        std::vector<LLVMTypeRef> params;
+        for (const ptx::ParamInfo& p : source.info->params) {
+            if ((p.size != 4 && p.size != 8) || !p.dims.empty() || p.vector != 1)
+                return Error(ErrorCode::Unsupported,
+                             fmt::format("line {}: parameter '{}' ({}): the NVPTX lowering takes 32- and 64-bit "
+                                         "scalar parameters only",
+                                         p.line, p.name, p.describe()));
+            params.push_back(p.size == 8 ? ir.i64 : ir.i32);
+        }
+        fn =
+            l.LLVMAddFunction(ir.module(), name,
+                              l.LLVMFunctionType(ir.void_type, params.data(), static_cast<unsigned>(params.size()), 0));
+        l.LLVMSetFunctionCallConv(fn, abi::D4R_LLVMCallConvPtxKernel);
+    } else {
+        LLVMTypeRef params[1] = {ir.ptr};
+        fn = l.LLVMAddFunction(ir.module(), name, l.LLVMFunctionType(ir.i32, params, 1, 0));
+    }
     ir.set_function(fn);
     if (warp) // a warp's <32 x T> in the widest registers the host has (AVX-512's when it has them)
         for (const char* key : {"prefer-vector-width", "min-legal-vector-width"}) {
@@ -679,7 +718,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
             l.LLVMAddAttributeAtIndex(
                 fn, ~0u, l.LLVMCreateStringAttribute(ir.context(), key, static_cast<unsigned>(k.size()), "512", 3));
         }
-    m_thread = l.LLVMGetParam(fn, 0);
+    m_thread = nvptx ? nullptr : l.LLVMGetParam(fn, 0);
     LLVMTypeRef translate_params[5] = {ir.ptr, ir.i32, ir.i64, ir.i32, ir.i32};
     m_translate_type = l.LLVMFunctionType(ir.ptr, translate_params, 5, 0);
     LLVMBasicBlockRef allocas = ir.new_block("allocas");
@@ -690,8 +729,20 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         m_shared = thread_ptr(ptxsim::kThreadShared);
         m_shared_bytes = thread_u32(ptxsim::kThreadSharedBytes);
     }
+    if (nvptx) {
+        ir.position(allocas);
+        const uint64_t block = std::max<uint64_t>(source.info->param_block_size, 8);
+        m_param_block = ir.zeroed_slot(l.LLVMArrayType(ir.i8, static_cast<unsigned>(block)));
+        l.LLVMSetAlignment(m_param_block, 16);
+        for (size_t k = 0; k < source.info->params.size(); ++k) {
+            const ptx::ParamInfo& p = source.info->params[k];
+            ir.store(l.LLVMGetParam(fn, static_cast<unsigned>(k)),
+                     ir.field(m_param_block, static_cast<unsigned>(p.offset)), static_cast<unsigned>(p.size));
+        }
+    }
     LLVMBasicBlockRef body = ir.new_block("body");
-    // A kernel with barriers starts with a switch on where the thread resumes (0: at the start).
+    // A kernel with barriers starts with a switch on where the thread resumes (0: at the start). (NVPTX code: the
+    // GPU's barriers and collectives wait by themselves.)
     bool barriers = false;
     for (const ast::Instruction& in : function.instructions) {
         const ptx::Modifiers m(in.opcode);
@@ -703,6 +754,10 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         // shfl reads the register of its first source in other lanes too: every stop keeps it.
         if (base == "shfl" && in.operands.size() > 1 && in.operands[1].kind == ast::OperandKind::Name)
             m_shuffled.push_back(in.operands[1].name);
+    }
+    if (nvptx) {
+        barriers = false;
+        m_shuffled.clear();
     }
     LLVMBasicBlockRef dispatch = nullptr;
     if (warp && barriers) {
@@ -794,7 +849,10 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     flush_pending();
     if (!ir.terminated()) {
         spill_shuffled();
-        ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
+        if (nvptx)
+            nv_return();
+        else
+            ir.ret(ir.constant(ir.i32, ptxsim::kCompiledDone));
     }
     ir.position(allocas);
     ir.br(dispatch ? dispatch : body);
@@ -810,6 +868,14 @@ Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& 
     if (!source.module || !source.info || !source.layout || source.function >= source.module->functions.size())
         return make_error(ErrorCode::Invalid, "lower_kernel: no kernel");
     Lowering lowering(ir, source, warp);
+    return lowering.run(name);
+}
+
+Expected<LoweredKernel> lower_kernel_nvptx(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
+                                           const NvptxObjects& objects) {
+    if (!source.module || !source.info || !source.layout || source.function >= source.module->functions.size())
+        return make_error(ErrorCode::Invalid, "lower_kernel_nvptx: no kernel");
+    Lowering lowering(ir, source, false, &objects);
     return lowering.run(name);
 }
 

@@ -53,4 +53,23 @@ struct LoweredKernel {
 Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
                                      bool warp = false);
 
+// The same typed instructions for LLVM's NVPTX back end (docs/ptx-front-end.md, "The round trip"; nvptx/
+// nvptx_module.h drives it): NAME is a `ptx_kernel` function taking the entry's parameters, one GPU thread per PTX
+// thread. The families' IR is the host's (the same rules: no shift as wide as its value, division by zero spelled
+// out, NaNs and .ftz spelled out); what the host lowering asks ptxsim's runtime for is the GPU's own here: special
+// registers, barriers, warp collectives, the clocks and the rounding modes IR cannot spell are NVVM intrinsics,
+// memory is LLVM's address spaces (no checks: the GPU faults by itself), atomics are atomicrmw and cmpxchg. Anything
+// without such a spelling in LLVM 19 is refused with Unsupported naming the line and instruction, never lowered
+// approximately. OBJECTS: the module variables' LLVM globals, by the index each one's VariablePlace::address holds
+// in source.layout->module_variables; the kernel's own .shared and .local variables are made here.
+// INLINE_PTX: an instruction LLVM 19 has no intrinsic for (tanh.approx, div.full, bar.arrive, the FP8
+// conversions and FP8 mma, ...) becomes that one PTX instruction as inline assembly, rebuilt from its typed form
+// (never copied from the source); without it, such an instruction is refused.
+struct NvptxObjects {
+    std::vector<LLVMValueRef> globals;
+    bool inline_ptx = true;
+};
+Expected<LoweredKernel> lower_kernel_nvptx(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
+                                           const NvptxObjects& objects);
+
 } // namespace d4r::jit

@@ -17,6 +17,7 @@ namespace d4r::jit {
 
 Status Lowering::lower_atomic(const ptx::Atomic& op) {
     const ast::Instruction& in = *current;
+    if (nvptx) return nv_atomic(op);
     if (op.result)
         for (const Loop& loop : m_loops)
             if (loop.label <= m_statement && m_statement <= loop.branch)

@@ -39,6 +39,7 @@ Status Lowering::lower_collective(const ptx::WarpCollective& op) {
     using Op = ptx::WarpCollective::Op;
     using Kind = ptxsim::CollectiveSite::Kind;
     const ast::Instruction& in = *current;
+    if (nvptx) return nv_collective(op);
     // A guarded collective runs for the lanes whose guard holds: the others must not stop at it.
     if (!in.guard.empty()) return refuse("a guarded warp collective is not compiled yet");
     ptxsim::CollectiveSite site;

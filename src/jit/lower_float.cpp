@@ -85,7 +85,9 @@ Status Lowering::lower_float(const ptx::FloatArith& op) {
                              op.op == Op::Neg || op.op == Op::Sqrt || op.op == Op::Rcp);
     const bool as_rn = (op.op == Op::Sqrt && op.approx) || (op.op == Op::Rcp && op.approx && f32) ||
                        (op.op == Op::Div && op.full && !op.approx);
-    const bool in_ir = nearest && !op.xorsign && (exact_form || as_rn);
+    // (NVPTX code: the approximate forms are the GPU's own instructions, not their .rn models.)
+    const bool in_ir = nearest && !op.xorsign && (exact_form || (as_rn && !nvptx));
+    if (!in_ir && nvptx) return nv_float(op, s);
     if (!in_ir) {
         std::array<LLVMValueRef, 3> sources{};
         for (size_t k = 0; k < s.size() && k < 3; ++k) sources[k] = s[k];
@@ -170,6 +172,7 @@ Status Lowering::lower_float(const ptx::FloatArith& op) {
 Status Lowering::lower_cvt_by_runtime(const ptx::Cvt& op) {
     using Form = ptx::Cvt::Form;
     const ast::Instruction& in = *current;
+    if (nvptx) return nv_cvt(op);
     auto bits_of = [&](const ast::Operand& o, Type t) -> Expected<LLVMValueRef> {
         LLVMValueRef v = D4R_TRY(value(o, t));
         if (t == Type::F32 || t == Type::F64) v = ir.bitcast(v, ir.int_type(ptx::type_bits(t)));

@@ -22,6 +22,7 @@ LLVMValueRef Lowering::runtime_half(uint32_t code, std::array<LLVMValueRef, 3> s
 Status Lowering::lower_half(const ptx::HalfArith& op) {
     const ast::Instruction& in = *current;
     if (in.operands.size() != 1 + op.sources) return refuse("unexpected operand count");
+    if (nvptx) return nv_half(op);
     // The registers' words as the interpreter reads them: 16 bits (.b16) or 32 (the packed forms).
     const Type reg = op.reg;
     std::array<LLVMValueRef, 3> s{};

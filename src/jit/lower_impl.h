@@ -29,7 +29,8 @@ using ptx::Type;
 
 class Lowering {
 public:
-    Lowering(IrBuilder& ir, const ptxsim::KernelSource& source, bool warp);
+    // NVPTX: lower for LLVM's NVPTX back end (lower_kernel_nvptx) with those objects, else for the host.
+    Lowering(IrBuilder& ir, const ptxsim::KernelSource& source, bool warp, const NvptxObjects* nvptx = nullptr);
     Expected<LoweredKernel> run(const char* name);
 
     // --- for the family files ---
@@ -40,6 +41,8 @@ public:
     // Warp code (lower.h): every register a <32 x T> and every value a vector or a scalar (the same in every lane);
     // the current instruction runs for the lanes of `exec_bits` (an i32 mask).
     const bool warp;
+    // NVPTX code (lower_nvptx.cpp) instead of the host's: one GPU thread per PTX thread, never warp code.
+    const bool nvptx;
     // A fused fma (contract.h): the values of its multiplicands at the mul (nullptr otherwise).
     std::array<LLVMValueRef, 2> fused_multiplicands{};
 
@@ -141,6 +144,35 @@ public:
     Status lower_control(const ptx::Control& op);
     Status lower_atomic(const ptx::Atomic& op);
     Status lower_async(const ptx::AsyncCopy& op);
+
+    // --- NVPTX code (lower_nvptx.cpp) ---
+    // The intrinsic NAME of LLVM's NVPTX back end, refused (naming it) where this libLLVM has no such intrinsic.
+    Expected<LLVMValueRef> nvvm(std::string_view name, std::initializer_list<LLVMTypeRef> overloads,
+                                std::initializer_list<LLVMValueRef> args);
+    LLVMTypeRef nv_pointer_type(ptx::StateSpace space) const; // `ptr addrspace(N)` of a state space
+    // The one PTX instruction TEXT ($0.. its operands: the RESULTS outputs, then ARGS) as inline assembly, where LLVM
+    // has no intrinsic for it (NvptxObjects::inline_ptx; refused otherwise, naming WHAT). BARRIER: it synchronises
+    // (side effects, convergent). The results come back one value per output.
+    Expected<std::vector<LLVMValueRef>> nv_inline(std::string_view what, const std::string& text,
+                                                  const std::vector<LLVMTypeRef>& results,
+                                                  const std::vector<LLVMValueRef>& args, bool barrier = false);
+    Expected<LLVMValueRef> nv_special(std::string_view name);
+    // A variable's address in its own space (GENERIC: its generic address), from its LLVM object.
+    Expected<LLVMValueRef> nv_variable_address(const ptxsim::VariablePlace& place, bool generic);
+    LLVMValueRef nv_pointer(const Address& a, ptx::StateSpace space);
+    Status nv_declare(const ast::Variable& v);
+    void nv_return();
+    Status nv_control(const ptx::Control& op);
+    Status nv_memory(const ptx::MemoryAccess& op);
+    Status nv_move(const ptx::Move& op);
+    Status nv_float(const ptx::FloatArith& op, const std::vector<LLVMValueRef>& sources);
+    Status nv_cvt(const ptx::Cvt& op);
+    Status nv_half(const ptx::HalfArith& op);
+    Status nv_collective(const ptx::WarpCollective& op);
+    Status nv_atomic(const ptx::Atomic& op);
+    Status nv_texture(const ptx::TextureOp& op);
+    Status nv_matrix(const ptx::MatrixOp& op);
+    Status nv_async(const ptx::AsyncCopy& op);
 
 private:
     struct Reg {
@@ -272,6 +304,15 @@ private:
     std::vector<std::string_view> m_shuffled; // registers shfl reads from other lanes
     std::vector<ptxsim::CollectiveSite> m_collectives;
     uint32_t m_index = 0; // the current instruction's index in the function
+
+    // NVPTX code: the variables' LLVM objects (the module's globals, then the kernel's own .shared globals and
+    // .local allocas) by VariablePlace::address, their addresses once computed, and the parameter block (an alloca
+    // holding the kernel's arguments at their offsets, which ld.param reads).
+    std::vector<LLVMValueRef> m_objects;
+    bool m_inline_ptx = false;
+    std::vector<ptx::StateSpace> m_object_spaces;
+    std::map<std::pair<uint64_t, bool>, LLVMValueRef> m_object_addresses;
+    LLVMValueRef m_param_block = nullptr;
 
     // Warp code.
     std::vector<Merge> m_merges;     // by key

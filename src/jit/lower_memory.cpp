@@ -44,6 +44,13 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
         // A variable: its address in its space, or its generic address for a generic access.
         if (space != StateSpace::Generic && place->space != space)
             return refuse(fmt::format("'{}' is not in the instruction's space", o.name));
+        if (nvptx && place->space != StateSpace::Param) { // its LLVM object's address
+            a.value =
+                ir.add(D4R_TRY(nv_variable_address(*place, space == StateSpace::Generic)), ir.constant(ir.i64, offset));
+            return a;
+        }
+        if (nvptx && space == StateSpace::Generic)
+            return refuse(fmt::format("a generic access to kernel parameter '{}'", o.name));
         const uint64_t window = space == StateSpace::Generic ? window_of(place->space) : 0;
         LLVMValueRef at = D4R_TRY(variable_address(o.name, *place));
         a.value = ir.add(at, ir.constant(ir.i64, window + offset));
@@ -67,6 +74,7 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
 }
 
 LLVMValueRef Lowering::pointer(const Address& a, StateSpace space, unsigned bytes, bool write) {
+    if (nvptx) return nv_pointer(a, space);
     // A kernel parameter at a known offset: checked now (the block's size is the kernel's).
     if (space == StateSpace::Param && a.constant && !write) {
         const uint64_t size = source.info->param_block_size;
@@ -144,6 +152,7 @@ Status Lowering::lower_memory(const ptx::MemoryAccess& op) {
     const ast::Instruction& in = *current;
     if (op.op == ptx::MemoryAccess::Op::Prefetch) return ok_status(); // no effect, no fault (as interpreted)
     if (in.opcode.starts_with("ldu")) return refuse("ldu is not compiled yet");
+    if (nvptx) return nv_memory(op);
     if (warp) return lower_memory_warp(op);
     const Type t = op.type;
     const MemoryOperands m = D4R_TRY(memory_operands(op));
@@ -181,6 +190,7 @@ Status Lowering::lower_async(const ptx::AsyncCopy& op) {
     using Op = ptx::AsyncCopy::Op;
     const ast::Instruction& in = *current;
     if (op.op == Op::MbarrierArrive) return refuse("cp.async.mbarrier.arrive (mbarriers) is not compiled yet");
+    if (nvptx) return nv_async(op);
     if (op.op != Op::Copy) return ok_status();
     if (function.is_entry == false) return refuse("memory access in a .func");
     if (in.operands.size() < 3 + (op.source_operand ? 1 : 0)) return refuse("missing operands");
@@ -216,6 +226,7 @@ Status Lowering::lower_async(const ptx::AsyncCopy& op) {
 Status Lowering::lower_move(const ptx::Move& op) {
     const ast::Instruction& in = *current;
     using Form = ptx::Move::Form;
+    if (nvptx && (op.op != ptx::Move::Op::Mov || op.form == Form::Special)) return nv_move(op);
     if (op.op == ptx::Move::Op::Cvta) {
         const Type t = op.type;
         LLVMValueRef a = D4R_TRY(value(in.operands[1], t));

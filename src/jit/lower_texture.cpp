@@ -14,6 +14,7 @@ namespace d4r::jit {
 Status Lowering::lower_texture(const ptx::TextureOp& op) {
     using Op = ptx::TextureOp::Op;
     const ast::Instruction& in = *current;
+    if (nvptx) return nv_texture(op);
     if (in.operands.size() <= std::max(op.image_operand, op.data_operand)) return refuse("missing operands");
     // [handle, {coordinates}]: the handle a 64-bit register (the interpreter takes no .texref/.surfref variable).
     const ast::Operand& image = in.operands[op.image_operand];
