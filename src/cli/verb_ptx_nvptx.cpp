@@ -20,6 +20,7 @@ struct NvptxOptions {
     std::string out;
     std::string cpu = "sm_90";
     std::string features = "+ptx80";
+    bool no_inline_ptx = false;
 };
 
 int run(const NvptxOptions& o) {
@@ -36,6 +37,7 @@ int run(const NvptxOptions& o) {
     jit::NvptxOptions options;
     options.cpu = o.cpu;
     options.features = o.features;
+    options.inline_ptx = !o.no_inline_ptx;
     const std::string name = std::filesystem::path(o.file).filename().string();
     auto ptx = jit::round_trip_ptx(**llvm, *text, name, options);
     if (!ptx) {
@@ -67,6 +69,9 @@ void register_ptx_nvptx_verb(CLI::App& ptx) {
     sub->add_option("-o,--out", o->out, "output PTX file (default: standard output); written whole or not at all");
     sub->add_option("--cpu", o->cpu, "the output's .target (default sm_90)");
     sub->add_option("--features", o->features, "LLVM's NVPTX features: the PTX ISA version (default +ptx80)");
+    sub->add_flag("--no-inline-ptx", o->no_inline_ptx,
+                  "refuse the instructions LLVM 19 has no intrinsic for (tanh.approx, div.full, bar.arrive, FP8\n"
+                  "cvt and mma, ...) instead of passing each through as one inline PTX instruction");
     set_action(sub, [o] { return run(*o); });
 }
 

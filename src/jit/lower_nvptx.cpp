@@ -97,8 +97,9 @@ Expected<std::vector<LLVMValueRef>> Lowering::nv_inline(std::string_view what, c
                                                         const std::vector<LLVMTypeRef>& results,
                                                         const std::vector<LLVMValueRef>& args, bool barrier) {
     const LlvmLibrary& l = ir.llvm();
-    if (!m_inline_ptx)
-        return refuse(fmt::format("{}: libLLVM {} has no intrinsic for it (and inline PTX is off)", what, l.version));
+    if (!m_inline_ptx) // WHAT may be the instruction's text: its opcode
+        return refuse(fmt::format("{}: libLLVM {} has no intrinsic for it (and inline PTX is off)",
+                                  what.substr(0, what.find(' ')), l.version));
     auto letter = [&](LLVMTypeRef t) -> Expected<char> {
         if (t == ir.f32) return 'f';
         if (t == ir.f64) return 'd';
@@ -1089,7 +1090,7 @@ Status Lowering::nv_matrix(const ptx::MatrixOp& op) {
         for (const ast::Operand& e : in.operands[3].elements)
             args.push_back(D4R_TRY(value(e, acc16 ? Type::B32 : Type::F32)));
         const std::vector<LLVMTypeRef> results(op.c_regs, acc16 ? ir.i32 : ir.f32);
-        const std::vector<LLVMValueRef> d = D4R_TRY(nv_inline("mma.sync with FP8 inputs", text, results, args));
+        const std::vector<LLVMValueRef> d = D4R_TRY(nv_inline(text, text, results, args));
         for (unsigned k = 0; k < op.c_regs; ++k)
             D4R_TRY(assign(in.operands[0].elements[k], acc16 ? Type::B32 : Type::F32, d[k]));
         return ok_status();

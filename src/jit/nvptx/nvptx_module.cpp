@@ -270,6 +270,7 @@ Expected<std::string> round_trip_ptx(const LlvmLibrary& l, std::string_view text
         IrBuilder ir(l, context, llvm_module);
         ptxsim::KernelLayout layout;
         NvptxObjects objects;
+        objects.inline_ptx = options.inline_ptx;
         if (Status s = make_globals(l, ir, module, layout, objects); !s.ok())
             return make_error(s.error().code(), "{}: {}", name, s.error().message());
         for (size_t f = 0; f < module.functions.size(); ++f) {
