@@ -263,6 +263,7 @@ enum { D4R_LLVMCallConvPtxKernel = 71 };
     X(LLVMBuildRetVoid, LLVMValueRef, (LLVMBuilderRef))                                                                \
     X(LLVMBuildFNeg, LLVMValueRef, (LLVMBuilderRef, LLVMValueRef, const char*))                                        \
     X(LLVMIntrinsicIsOverloaded, LLVMBool, (unsigned))                                                                 \
+    X(LLVMConstArray, LLVMValueRef, (LLVMTypeRef, LLVMValueRef*, unsigned))                                            \
     X(LLVMStructTypeInContext, LLVMTypeRef, (LLVMContextRef, LLVMTypeRef*, unsigned, LLVMBool))                        \
     X(LLVMGetEnumAttributeKindForName, unsigned, (const char*, size_t))                                                \
     X(LLVMCreateEnumAttribute, LLVMAttributeRef, (LLVMContextRef, unsigned, uint64_t))                                 \

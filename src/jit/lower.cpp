@@ -19,6 +19,7 @@ Lowering::Lowering(IrBuilder& builder, const ptxsim::KernelSource& src, bool war
     if (objects) {
         m_objects = objects->globals;
         m_inline_ptx = objects->inline_ptx;
+        m_nvptx_objects = objects;
         m_object_spaces.assign(m_objects.size(), ptx::StateSpace::Global);
         for (const auto& [name, place] : src.layout->module_variables)
             if (place.address < m_object_spaces.size()) m_object_spaces[place.address] = place.space;
@@ -691,7 +692,13 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
 Expected<LoweredKernel> Lowering::run(const char* name) {
     const LlvmLibrary& l = ir.llvm();
     LLVMValueRef fn = nullptr;
-    if (nvptx) {
+    if (nvptx && !function.is_entry) { // a device function: declared by the module's lowering (NvptxObjects)
+        auto declared = m_nvptx_objects->functions.find(function.name);
+        if (declared == m_nvptx_objects->functions.end())
+            return Error(ErrorCode::Internal,
+                         fmt::format("line {}: .func '{}' was not declared", function.line, function.name));
+        fn = declared->second;
+    } else if (nvptx) {
         // A kernel taking the entry's parameters (each a 32- or 64-bit integer, which the back end declares as
         // .param .u32/.u64: the same parameter block), stored at their offsets in a block ld.param reads.
         std::vector<LLVMTypeRef> params;
@@ -729,7 +736,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         m_shared = thread_ptr(ptxsim::kThreadShared);
         m_shared_bytes = thread_u32(ptxsim::kThreadSharedBytes);
     }
-    if (nvptx) {
+    if (nvptx && function.is_entry) {
         ir.position(allocas);
         const uint64_t block = std::max<uint64_t>(source.info->param_block_size, 8);
         m_param_block = ir.zeroed_slot(l.LLVMArrayType(ir.i8, static_cast<unsigned>(block)));
@@ -802,8 +809,11 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     ir.position(body);
 
     m_scopes.emplace_back(); // the kernel's parameters are variables of the parameter block
-    for (const ptx::ParamInfo& p : source.info->params)
-        m_scopes.back().variables[p.name] = ptxsim::VariablePlace{ptx::StateSpace::Param, p.offset, p.size};
+    if (function.is_entry)
+        for (const ptx::ParamInfo& p : source.info->params)
+            m_scopes.back().variables[p.name] = ptxsim::VariablePlace{ptx::StateSpace::Param, p.offset, p.size};
+    else if (nvptx)
+        D4R_TRY(nv_function_parameters());
     for (size_t i = 0; i < function.body.size(); ++i) {
         const ast::Statement& st = function.body[i];
         if (st.kind != ast::Statement::Kind::Label) continue;
@@ -873,7 +883,8 @@ Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& 
 
 Expected<LoweredKernel> lower_kernel_nvptx(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
                                            const NvptxObjects& objects) {
-    if (!source.module || !source.info || !source.layout || source.function >= source.module->functions.size())
+    if (!source.module || !source.layout || source.function >= source.module->functions.size() ||
+        (!source.info && source.module->functions[source.function].is_entry))
         return make_error(ErrorCode::Invalid, "lower_kernel_nvptx: no kernel");
     Lowering lowering(ir, source, false, &objects);
     return lowering.run(name);

@@ -19,6 +19,7 @@
 // time (variable_address, CompiledThread::variables).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -65,8 +66,12 @@ Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& 
 // INLINE_PTX: an instruction LLVM 19 has no intrinsic for (tanh.approx, div.full, bar.arrive, the FP8
 // conversions and FP8 mma, ...) becomes that one PTX instruction as inline assembly, rebuilt from its typed form
 // (never copied from the source); without it, such an instruction is refused.
+// FUNCTIONS: the module's device functions (.func), declared before any body is lowered, by name: `void NAME(ptr,
+// ...)` taking one pointer per return parameter, then one per parameter, each to that parameter's bytes (the caller's
+// .param variables of the call); a .func is lowered into its declaration like a kernel (lower_kernel_nvptx).
 struct NvptxObjects {
     std::vector<LLVMValueRef> globals;
+    std::map<std::string, LLVMValueRef, std::less<>> functions;
     bool inline_ptx = true;
 };
 Expected<LoweredKernel> lower_kernel_nvptx(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,

@@ -310,6 +310,12 @@ private:
     // holding the kernel's arguments at their offsets, which ld.param reads).
     std::vector<LLVMValueRef> m_objects;
     bool m_inline_ptx = false;
+    const NvptxObjects* m_nvptx_objects = nullptr;
+    // A .param variable that is an object (a device function's parameter, a call's argument: a pointer to its bytes)
+    // has this bit in its VariablePlace::address, beside its index; a kernel's parameters are offsets in its block.
+    static constexpr uint64_t kParamObject = 1ull << 63;
+    Status nv_call(const ptx::Control& op);
+    Status nv_function_parameters();
     std::vector<ptx::StateSpace> m_object_spaces;
     std::map<std::pair<uint64_t, bool>, LLVMValueRef> m_object_addresses;
     LLVMValueRef m_param_block = nullptr;

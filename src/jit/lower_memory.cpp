@@ -44,6 +44,14 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
         // A variable: its address in its space, or its generic address for a generic access.
         if (space != StateSpace::Generic && place->space != space)
             return refuse(fmt::format("'{}' is not in the instruction's space", o.name));
+        if (nvptx && place->space == StateSpace::Param && (place->address & kParamObject)) {
+            // A device function's parameter or a call's argument: its bytes' generic address.
+            const LLVMValueRef object = m_objects[place->address & ~kParamObject];
+            a.value =
+                ir.add(ir.llvm().LLVMBuildPtrToInt(ir.builder(), object, ir.i64, ""), ir.constant(ir.i64, offset));
+            a.space = StateSpace::Generic;
+            return a;
+        }
         if (nvptx && place->space != StateSpace::Param) { // its LLVM object's address
             a.value =
                 ir.add(D4R_TRY(nv_variable_address(*place, space == StateSpace::Generic)), ir.constant(ir.i64, offset));
@@ -131,7 +139,7 @@ Expected<Lowering::MemoryOperands> Lowering::memory_operands(const ptx::MemoryAc
     MemoryOperands m;
     m.bits = ptx::type_bits(op.type);
     if (m.bits < 8 || m.bits > 64) return refuse("a memory type the JIT does not lower");
-    if (function.is_entry == false) return refuse("memory access in a .func");
+    if (function.is_entry == false && !nvptx) return refuse("memory access in a .func");
     m.bytes = m.bits / 8;
     m.total = m.bytes * op.vector;
     m.load = op.op == ptx::MemoryAccess::Op::Load;

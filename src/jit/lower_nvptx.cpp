@@ -197,6 +197,14 @@ Status Lowering::nv_declare(const ast::Variable& v) {
             l.LLVMSetLinkage(object, abi::D4R_LLVMInternalLinkage);
         }
         space = StateSpace::Shared;
+    } else if (v.space == ".param") { // a call's argument or return value: its bytes, which the callee reads
+        if (size == 0 || size > 4096) return refuse(fmt::format(".param variable '{}' of {} bytes", v.name, size));
+        object = ir.zeroed_slot(l.LLVMArrayType(ir.i8, static_cast<unsigned>(size)));
+        l.LLVMSetAlignment(object, static_cast<unsigned>(std::max<uint64_t>(align, 8)));
+        m_objects.push_back(object);
+        m_object_spaces.push_back(StateSpace::Param);
+        m_scopes.back().variables[v.name] = ptxsim::VariablePlace{StateSpace::Param, index | kParamObject, size};
+        return ok_status();
     } else {
         return refuse(fmt::format("a {} variable in a kernel body has no NVPTX lowering", v.space));
     }
@@ -204,6 +212,60 @@ Status Lowering::nv_declare(const ast::Variable& v) {
     m_objects.push_back(object);
     m_object_spaces.push_back(space);
     m_scopes.back().variables[v.name] = ptxsim::VariablePlace{space, index, size};
+    return ok_status();
+}
+
+// A device function's return and value parameters: its arguments, pointers to their bytes (NvptxObjects).
+Status Lowering::nv_function_parameters() {
+    const LlvmLibrary& l = ir.llvm();
+    unsigned k = 0;
+    for (const std::vector<ast::Variable>* list : {&function.returns, &function.params})
+        for (const ast::Variable& v : *list) {
+            if (v.space != ".param")
+                return refuse(fmt::format("parameter '{}' of .func '{}' in {}", v.name, function.name, v.space));
+            uint64_t size = ptx::ptx_type_size(v.type.type) * v.type.vector;
+            for (uint64_t d : v.dims) size *= d;
+            const uint64_t index = m_objects.size();
+            m_objects.push_back(l.LLVMGetParam(ir.function(), k++));
+            m_object_spaces.push_back(StateSpace::Param);
+            m_scopes.back().variables[v.name] = ptxsim::VariablePlace{StateSpace::Param, index | kParamObject, size};
+        }
+    return ok_status();
+}
+
+// call (rets), f, (args): the device function with a pointer to each return and argument .param variable of the
+// call; through a register, an indirect call of a function of that many pointers (the module's functions all take
+// pointers only).
+Status Lowering::nv_call(const ptx::Control& op) {
+    const ast::Instruction& in = *current;
+    const LlvmLibrary& l = ir.llvm();
+    std::vector<LLVMValueRef> args;
+    auto take = [&](int list) -> Status {
+        if (list < 0) return ok_status();
+        for (const ast::Operand& o : in.operands[size_t(list)].elements) {
+            const ptxsim::VariablePlace* place = o.kind == ast::OperandKind::Name ? variable(o.name) : nullptr;
+            if (!place || place->space != StateSpace::Param || !(place->address & kParamObject))
+                return refuse("a call argument that is not a .param variable of the caller");
+            args.push_back(m_objects[place->address & ~kParamObject]);
+        }
+        return ok_status();
+    };
+    D4R_TRY(take(op.returns));
+    D4R_TRY(take(op.arguments));
+    const ast::Operand& target = in.operands[size_t(op.function)];
+    std::vector<LLVMTypeRef> types(args.size(), ir.ptr);
+    LLVMTypeRef fn_type = l.LLVMFunctionType(ir.void_type, types.data(), static_cast<unsigned>(types.size()), 0);
+    LLVMValueRef callee = nullptr;
+    if (auto f = m_nvptx_objects->functions.find(target.name); f != m_nvptx_objects->functions.end()) {
+        callee = f->second;
+        if (l.LLVMGlobalGetValueType(callee) != fn_type)
+            return refuse(fmt::format("the call's parameters do not match those of '{}'", target.name));
+    } else if (auto r = reg(target.name); r && r->bits == 64) {
+        callee = l.LLVMBuildIntToPtr(ir.builder(), D4R_TRY(value(target, Type::U64)), ir.ptr, "");
+    } else {
+        return refuse(fmt::format("'{}' is no device function defined in the module", target.name));
+    }
+    l.LLVMBuildCall2(ir.builder(), fn_type, callee, args.data(), static_cast<unsigned>(args.size()), "");
     return ok_status();
 }
 
@@ -272,7 +334,7 @@ Status Lowering::nv_control(const ptx::Control& op) {
     }
     case Op::Exit:
     case Op::Ret:
-        if (!function.is_entry) return refuse("ret in a .func");
+        if (!function.is_entry && op.op == Op::Exit) return refuse("exit in a .func");
         nv_return();
         ir.position(ir.new_block("dead"));
         return ok_status();
@@ -336,8 +398,10 @@ Status Lowering::nv_control(const ptx::Control& op) {
         D4R_TRY(nvvm("llvm.nvvm.nanosleep", {}, {t}));
         return ok_status();
     }
+    case Op::Call:
+        return nv_call(op);
     default:
-        return refuse("calls are not lowered for NVPTX yet");
+        return refuse("this control instruction has no NVPTX lowering");
     }
 }
 

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <mutex>
@@ -106,6 +107,33 @@ Status make_globals(const LlvmLibrary& l, IrBuilder& ir, const ptx::ast::Module&
         if (size > (1ull << 30))
             return make_error(ErrorCode::Unsupported, "line {}: '{}' is too large", v.line, v.name);
         const std::string name(v.name);
+        if (std::any_of(v.init.begin(), v.init.end(),
+                        [](const ptx::ast::Initializer& i) { return i.kind == ptx::ast::Initializer::Kind::Symbol; })) {
+            // A table of device functions' addresses (an indirect call's targets): an array of pointers.
+            std::vector<LLVMValueRef> targets;
+            for (const ptx::ast::Initializer& i : v.init) {
+                auto f = objects.functions.find(i.symbol);
+                if (i.kind != ptx::ast::Initializer::Kind::Symbol || f == objects.functions.end() || i.offset != 0)
+                    return make_error(ErrorCode::Unsupported,
+                                      "line {}: '{}' is initialised with other than device functions' addresses "
+                                      "(no NVPTX lowering)",
+                                      v.line, v.name);
+                targets.push_back(f->second);
+            }
+            if (element != 8 || targets.size() * 8 != size || space == ptx::StateSpace::Shared)
+                return make_error(ErrorCode::Unsupported, "line {}: '{}': a table of addresses of this shape", v.line,
+                                  v.name);
+            LLVMTypeRef table = l.LLVMArrayType(ir.ptr, static_cast<unsigned>(targets.size()));
+            LLVMValueRef global = l.LLVMAddGlobalInAddressSpace(ir.module(), table, name.c_str(), as);
+            l.LLVMSetInitializer(global,
+                                 l.LLVMConstArray(ir.ptr, targets.data(), static_cast<unsigned>(targets.size())));
+            l.LLVMSetLinkage(global, abi::D4R_LLVMExternalLinkage);
+            if (space == ptx::StateSpace::Const) l.LLVMSetGlobalConstant(global, 1);
+            l.LLVMSetAlignment(global, static_cast<unsigned>(std::max<uint64_t>(v.type.align, 8)));
+            layout.module_variables[name] = ptxsim::VariablePlace{space, objects.globals.size(), size};
+            objects.globals.push_back(global);
+            continue;
+        }
         LLVMTypeRef type = l.LLVMArrayType(ir.i8, static_cast<unsigned>(size));
         LLVMValueRef global = l.LLVMAddGlobalInAddressSpace(ir.module(), type, name.c_str(), as);
         if (space == ptx::StateSpace::Shared) {
@@ -271,13 +299,25 @@ Expected<std::string> round_trip_ptx(const LlvmLibrary& l, std::string_view text
         ptxsim::KernelLayout layout;
         NvptxObjects objects;
         objects.inline_ptx = options.inline_ptx;
+        // The device functions first (calls and tables of addresses name them): `void NAME(ptr, ...)`, one pointer
+        // per return and value parameter.
+        for (const ptx::ast::Function& fn : module.functions) {
+            if (fn.is_entry || !fn.defined) continue;
+            std::vector<LLVMTypeRef> params(fn.returns.size() + fn.params.size(), ir.ptr);
+            const std::string f(fn.name);
+            LLVMValueRef declared = l.LLVMAddFunction(
+                llvm_module, f.c_str(),
+                l.LLVMFunctionType(ir.void_type, params.data(), static_cast<unsigned>(params.size()), 0));
+            l.LLVMSetLinkage(declared, abi::D4R_LLVMInternalLinkage);
+            objects.functions[f] = declared;
+        }
         if (Status s = make_globals(l, ir, module, layout, objects); !s.ok())
             return make_error(s.error().code(), "{}: {}", name, s.error().message());
         for (size_t f = 0; f < module.functions.size(); ++f) {
             const ptx::ast::Function& fn = module.functions[f];
-            if (!fn.is_entry || !fn.defined) continue;
-            const ptx::EntryInfo* info = index->find_entry(fn.name);
-            if (!info)
+            if (!fn.defined) continue;
+            const ptx::EntryInfo* info = fn.is_entry ? index->find_entry(fn.name) : nullptr;
+            if (fn.is_entry && !info)
                 return make_error(ErrorCode::Internal, "{}: entry '{}' is not in the module's index", name, fn.name);
             ptxsim::KernelSource source;
             source.module = &module;
@@ -290,8 +330,8 @@ Expected<std::string> round_trip_ptx(const LlvmLibrary& l, std::string_view text
             const std::string kernel(fn.name);
             auto lowered = lower_kernel_nvptx(ir, source, kernel.c_str(), objects);
             if (!lowered)
-                refusals +=
-                    fmt::format("{}kernel '{}': {}", refusals.empty() ? "" : "\n", kernel, lowered.error().message());
+                refusals += fmt::format("{}{} '{}': {}", refusals.empty() ? "" : "\n",
+                                        fn.is_entry ? "kernel" : "function", kernel, lowered.error().message());
         }
     }
     if (!refusals.empty()) return make_error(ErrorCode::Unsupported, "{}: {}", name, refusals);
