@@ -5,10 +5,10 @@
 // ptxsim in between.
 //
 // Promises:
-// - round_trip_ptx() lowers every defined .entry of the module, or none: a construct the lowering does not handle
-//   is an Unsupported error naming the kernel, line and instruction (every kernel's first one, one per line),
-//   never a different computation. The entries keep their names and parameter blocks (each parameter a .u32 or
-//   .u64 of the same offset), the module's .global and .const variables their names, sizes and initial bytes.
+// - round_trip_ptx() lowers every defined .entry and .func of the module, or none: a construct the lowering does not
+//   handle is an Unsupported error naming the kernel or function, line and instruction (each one's first, one per
+//   line), never a different computation. The entries keep their names and parameter blocks (each parameter a .u32
+//   or .u64 of the same offset), the module's .global and .const variables their names, sizes and initial bytes.
 // - LLVM's code generation runs in a child process, so an abort inside the back end (LLVM reports a form it cannot
 //   select by aborting) is an Internal error with LLVM's message, not the end of the caller.
 // - Deterministic: the same module and options give the same text.
