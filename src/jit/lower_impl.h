@@ -4,8 +4,8 @@
 // (f32/f64 and cvt), lower_half.cpp (f16/bf16 and their packed forms), lower_compare.cpp, lower_atomic.cpp (atom,
 // red), lower_texture.cpp (textures and surfaces), lower_collective.cpp (warp collectives), lower_warp.cpp (warp code:
 // the active mask, its branches and merges, memory access for 32 lanes, runtime helpers lane by lane),
-// lower_warp_ops.cpp (warp code's collectives, tensor-core instructions and brx.idx), lower_nvptx.cpp (the NVPTX
-// target's own lowerings: lower.h, lower_kernel_nvptx).
+// lower_warp_ops.cpp (warp code's collectives, tensor-core instructions and brx.idx), lower_nvptx.cpp,
+// lower_nvptx_numerics.cpp and lower_nvptx_warp.cpp (the NVPTX target's own lowerings: lower.h, lower_kernel_nvptx).
 #pragma once
 
 #include <array>
