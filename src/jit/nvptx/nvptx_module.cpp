@@ -271,8 +271,13 @@ Expected<std::string> round_trip_ptx(const LlvmLibrary& l, std::string_view text
     char* message = nullptr;
     if (l.LLVMGetTargetFromTriple(kTriple, &llvm_target, &message))
         return make_error(ErrorCode::Unsupported, "no NVPTX target: {}", take_message(l, message));
+    // The output's PTX ISA version: the options', raised to 8.4 where the input's is that or higher (FP8 mma needs
+    // it; LLVM 19 knows no version past 8.5 and quietly ignores one it does not know).
+    std::string features = options.features;
+    if (index->version && features == NvptxOptions{}.features && *index->version >= std::pair<uint32_t, uint32_t>{8, 4})
+        features = "+ptx84";
     abi::LLVMTargetMachineRef machine = l.LLVMCreateTargetMachine(
-        llvm_target, kTriple, options.cpu.c_str(), options.features.c_str(), abi::D4R_LLVMCodeGenLevelDefault,
+        llvm_target, kTriple, options.cpu.c_str(), features.c_str(), abi::D4R_LLVMCodeGenLevelDefault,
         abi::D4R_LLVMRelocDefault, abi::D4R_LLVMCodeModelDefault);
     if (!machine) return make_error(ErrorCode::Internal, "LLVM made no NVPTX target machine for {}", options.cpu);
     abi::LLVMContextRef context = l.LLVMContextCreate();
