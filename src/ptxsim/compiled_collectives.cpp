@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "ptx/instr_warp.h"
+#include "ptxsim/collective_codes.h"
 #include "ptxsim/memory_access.h"
 #include "ptxsim/mma_warp.h"
 #include "ptxsim/scalar_warp.h"
@@ -34,40 +35,6 @@ void store(uint8_t* state, unsigned offset, T v) {
 
 bool same_kind(const CollectiveSite& a, const CollectiveSite& b) {
     return a.kind == b.kind && a.mode == b.mode && a.wide == b.wide && a.is_signed == b.is_signed;
-}
-
-ShflMode shfl_mode(uint8_t mode) {
-    using S = ptx::WarpCollective::Shuffle;
-    switch (static_cast<S>(mode)) {
-    case S::Up:
-        return ShflMode::Up;
-    case S::Down:
-        return ShflMode::Down;
-    case S::Butterfly:
-        return ShflMode::Bfly;
-    case S::Index:
-        break;
-    }
-    return ShflMode::Idx;
-}
-
-uint32_t redux(uint8_t mode, bool is_signed, uint32_t acc, uint32_t v) {
-    using R = ptx::WarpCollective::Reduction;
-    switch (static_cast<R>(mode)) {
-    case R::Add:
-        return redux_step<ReduxOp::Add>(acc, v);
-    case R::Min:
-        return is_signed ? redux_step<ReduxOp::MinS>(acc, v) : redux_step<ReduxOp::MinU>(acc, v);
-    case R::Max:
-        return is_signed ? redux_step<ReduxOp::MaxS>(acc, v) : redux_step<ReduxOp::MaxU>(acc, v);
-    case R::And:
-        return redux_step<ReduxOp::And>(acc, v);
-    case R::Or:
-        return redux_step<ReduxOp::Or>(acc, v);
-    case R::Xor:
-        break;
-    }
-    return redux_step<ReduxOp::Xor>(acc, v);
 }
 
 template <class F>

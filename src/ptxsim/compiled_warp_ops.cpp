@@ -10,6 +10,7 @@
 #include "ptx/instr_matrix.h"
 #include "ptx/instr_warp.h"
 #include "ptx/instr_wmma.h"
+#include "ptxsim/collective_codes.h"
 #include "ptxsim/compiled_ops.h"
 #include "ptxsim/lane_ops.h"
 #include "ptxsim/memory_access.h"
@@ -43,40 +44,6 @@ void set32(uint64_t* words, unsigned r, unsigned l, uint32_t v) {
 template <class F>
 void for_each_lane(uint32_t lanes, F f) {
     for (; lanes; lanes &= lanes - 1) f(static_cast<unsigned>(__builtin_ctz(lanes)));
-}
-
-ShflMode shfl_mode(uint32_t mode) {
-    using S = ptx::WarpCollective::Shuffle;
-    switch (static_cast<S>(mode)) {
-    case S::Up:
-        return ShflMode::Up;
-    case S::Down:
-        return ShflMode::Down;
-    case S::Butterfly:
-        return ShflMode::Bfly;
-    case S::Index:
-        break;
-    }
-    return ShflMode::Idx;
-}
-
-uint32_t redux(uint32_t mode, bool is_signed, uint32_t acc, uint32_t v) {
-    using R = ptx::WarpCollective::Reduction;
-    switch (static_cast<R>(mode)) {
-    case R::Add:
-        return redux_step<ReduxOp::Add>(acc, v);
-    case R::Min:
-        return is_signed ? redux_step<ReduxOp::MinS>(acc, v) : redux_step<ReduxOp::MinU>(acc, v);
-    case R::Max:
-        return is_signed ? redux_step<ReduxOp::MaxS>(acc, v) : redux_step<ReduxOp::MaxU>(acc, v);
-    case R::And:
-        return redux_step<ReduxOp::And>(acc, v);
-    case R::Or:
-        return redux_step<ReduxOp::Or>(acc, v);
-    case R::Xor:
-        break;
-    }
-    return redux_step<ReduxOp::Xor>(acc, v);
 }
 
 // One collective of GROUP (the lanes of one member mask MEMBER); SIMPLE: the group is every lane running the

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "case_lists.h"
 #include "core/files.h"
 #include "corpus.h"
 #include "golden_compare.h"
@@ -32,35 +33,9 @@ constexpr bool kJit = false;
 #define D4R_CORPUS_PREFIX Corpus
 #endif
 
-// status.md: lines "- `case`: reason" (anything else is prose).
-std::map<std::string, std::string> parse_status(const std::string& text) {
-    std::map<std::string, std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("- `", 0) != 0) continue;
-        const size_t end = line.find('`', 3);
-        if (end == std::string::npos) continue;
-        std::string reason = line.substr(end + 1);
-        if (!reason.empty() && reason[0] == ':') reason.erase(0, 1);
-        while (!reason.empty() && reason[0] == ' ') reason.erase(0, 1);
-        out[line.substr(3, end - 3)] = reason;
-    }
-    return out;
-}
-
 const std::map<std::string, std::string>& status_list() {
-    static const std::map<std::string, std::string> list = [] {
-        auto text = read_text_file(kCorpusDir + "/status.md", 1 << 20);
-        return text ? parse_status(*text) : std::map<std::string, std::string>{};
-    }();
+    static const std::map<std::string, std::string> list = read_case_list(kCorpusDir + "/status.md");
     return list;
-}
-
-std::vector<std::string> case_names() {
-    std::vector<std::string> names;
-    for (const Case& c : all_cases()) names.push_back(c.name);
-    return names;
 }
 
 struct Outcome {
@@ -179,14 +154,14 @@ INSTANTIATE_TEST_SUITE_P(D4R_CORPUS_PREFIX, CorpusOnPtxsim, ::testing::ValuesIn(
 TEST(CorpusStatus, ListsOnlyExistingCases) {
     auto text = read_text_file(kCorpusDir + "/status.md", 1 << 20);
     ASSERT_TRUE(text.ok()) << text.error().text();
-    for (const auto& [name, reason] : parse_status(*text)) {
+    for (const auto& [name, reason] : parse_case_list(*text)) {
         EXPECT_NE(find_case(name), nullptr) << "status.md lists unknown case '" << name << "'";
         EXPECT_FALSE(reason.empty()) << "status.md: case '" << name << "' has no reason";
     }
 }
 
 TEST(CorpusStatus, ParsesListLines) {
-    const auto m = parse_status("# title\nprose - `x`\n- `tex_a`: unsupported: textures\n- `b`:wrong\n");
+    const auto m = parse_case_list("# title\nprose - `x`\n- `tex_a`: unsupported: textures\n- `b`:wrong\n");
     ASSERT_EQ(m.size(), 2u);
     EXPECT_EQ(m.at("tex_a"), "unsupported: textures");
     EXPECT_EQ(m.at("b"), "wrong");

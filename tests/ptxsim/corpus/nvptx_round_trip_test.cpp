@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "case_lists.h"
 #include "core/files.h"
 #include "corpus.h"
 #include "golden_compare.h"
@@ -26,35 +27,9 @@ namespace {
 
 const std::string kCorpusDir = D4R_CORPUS_DIR;
 
-// nvptx-status.md: lines "- `case`: reason".
-std::map<std::string, std::string> parse_list(const std::string& text) {
-    std::map<std::string, std::string> out;
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("- `", 0) != 0) continue;
-        const size_t end = line.find('`', 3);
-        if (end == std::string::npos) continue;
-        std::string reason = line.substr(end + 1);
-        if (!reason.empty() && reason[0] == ':') reason.erase(0, 1);
-        while (!reason.empty() && reason[0] == ' ') reason.erase(0, 1);
-        out[line.substr(3, end - 3)] = reason;
-    }
-    return out;
-}
-
 const std::map<std::string, std::string>& refused_list() {
-    static const std::map<std::string, std::string> list = [] {
-        auto text = read_text_file(kCorpusDir + "/nvptx-status.md", 1 << 20);
-        return text ? parse_list(*text) : std::map<std::string, std::string>{};
-    }();
+    static const std::map<std::string, std::string> list = read_case_list(kCorpusDir + "/nvptx-status.md");
     return list;
-}
-
-std::vector<std::string> case_names() {
-    std::vector<std::string> names;
-    for (const Case& c : all_cases()) names.push_back(c.name);
-    return names;
 }
 
 Expected<std::string> round_trip(const std::string& module) {
@@ -104,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, NvptxRoundTrip, ::testing::ValuesIn(case_names(
 TEST(NvptxRoundTripList, ListsOnlyExistingCasesWithReasons) {
     auto text = read_text_file(kCorpusDir + "/nvptx-status.md", 1 << 20);
     ASSERT_TRUE(text.ok()) << text.error().text();
-    for (const auto& [name, reason] : parse_list(*text)) {
+    for (const auto& [name, reason] : parse_case_list(*text)) {
         EXPECT_NE(find_case(name), nullptr) << "nvptx-status.md lists unknown case '" << name << "'";
         EXPECT_FALSE(reason.empty()) << "nvptx-status.md: case '" << name << "' has no reason";
     }
