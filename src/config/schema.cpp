@@ -78,7 +78,8 @@ constexpr std::array<KeyInfo, kKeyCount> kKeys{{
      "Kernel root (one folder per GPU target). auto: RuntimeDir/kernels. Exported only through "
      "[Kernels] NativeKernels."},
     {KeyId::PathsCacheDir, "Paths", "CacheDir", Path, "auto", Verbatim, "D4R_ZLUDA_CACHE_HOME", "", 0, 0,
-     "Base folder of the JIT cache. auto: $XDG_CACHE_HOME, else ~/.cache, else /tmp."},
+     "Base folder of the JIT caches (ZLUDA's, and the cpu backend's PTX JIT in d4r/ptx-jit). auto: "
+     "$XDG_CACHE_HOME, else ~/.cache, else /tmp."},
     {KeyId::PathsNetworkModel, "Paths", "NetworkModel", Path, "auto", Verbatim, "D4R_NETWORK_MODEL", "", 0, 0,
      "The refinement network's model file. auto: refine-v2.d4rnet beside the NGX core, else share/d4r/models."},
 
