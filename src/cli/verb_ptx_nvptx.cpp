@@ -69,8 +69,8 @@ void register_ptx_nvptx_verb(CLI::App& ptx) {
     sub->add_option("-o,--out", o->out, "output PTX file (default: standard output); written whole or not at all");
     sub->add_option("--cpu", o->cpu, "the output's .target (default sm_90)");
     sub->add_option("--features", o->features,
-                    "LLVM's NVPTX features: the PTX ISA version (default +ptx80, or\n"
-                    "+ptx84 where the input's .version is 8.4 or later)");
+                    "LLVM's NVPTX features: the PTX ISA version LLVM prints (default +ptx80; the\n"
+                    "output says the input's .version where that is higher)");
     sub->add_flag("--no-inline-ptx", o->no_inline_ptx,
                   "refuse the instructions LLVM 19 has no intrinsic for (tanh.approx, div.full, bar.arrive, FP8\n"
                   "cvt and mma, ...) instead of passing each through as one inline PTX instruction");

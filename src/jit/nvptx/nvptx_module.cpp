@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 
@@ -244,6 +245,19 @@ Expected<std::string> generate_in_child(const LlvmLibrary& l, abi::LLVMModuleRef
     return ptx;
 }
 
+// The output's `.version` raised to the input's where that is higher: instructions passed through as inline PTX may
+// need it (FP8 mma with f16 accumulators: PTX ISA 8.7), and LLVM 19 prints at most the 8.5 it knows (it ignores a
+// +ptx feature past that). A later version accepts every earlier version's text.
+void raise_version(std::string& ptx, std::pair<uint32_t, uint32_t> input) {
+    const size_t at = ptx.find("\n.version ");
+    if (at == std::string::npos) return;
+    const size_t begin = at + 10, end = ptx.find('\n', begin);
+    unsigned major = 0, minor = 0;
+    if (std::sscanf(ptx.substr(begin, end - begin).c_str(), "%u.%u", &major, &minor) != 2) return;
+    if (std::pair<uint32_t, uint32_t>{major, minor} >= input) return;
+    ptx.replace(begin, end - begin, fmt::format("{}.{}", input.first, input.second));
+}
+
 } // namespace
 
 Status init_nvptx_target(const LlvmLibrary& library) {
@@ -271,13 +285,8 @@ Expected<std::string> round_trip_ptx(const LlvmLibrary& l, std::string_view text
     char* message = nullptr;
     if (l.LLVMGetTargetFromTriple(kTriple, &llvm_target, &message))
         return make_error(ErrorCode::Unsupported, "no NVPTX target: {}", take_message(l, message));
-    // The output's PTX ISA version: the options', raised to 8.4 where the input's is that or higher (FP8 mma needs
-    // it; LLVM 19 knows no version past 8.5 and quietly ignores one it does not know).
-    std::string features = options.features;
-    if (index->version && features == NvptxOptions{}.features && *index->version >= std::pair<uint32_t, uint32_t>{8, 4})
-        features = "+ptx84";
     abi::LLVMTargetMachineRef machine = l.LLVMCreateTargetMachine(
-        llvm_target, kTriple, options.cpu.c_str(), features.c_str(), abi::D4R_LLVMCodeGenLevelDefault,
+        llvm_target, kTriple, options.cpu.c_str(), options.features.c_str(), abi::D4R_LLVMCodeGenLevelDefault,
         abi::D4R_LLVMRelocDefault, abi::D4R_LLVMCodeModelDefault);
     if (!machine) return make_error(ErrorCode::Internal, "LLVM made no NVPTX target machine for {}", options.cpu);
     abi::LLVMContextRef context = l.LLVMContextCreate();
@@ -347,6 +356,7 @@ Expected<std::string> round_trip_ptx(const LlvmLibrary& l, std::string_view text
     (void)take_message(l, message);
     auto ptx = generate_in_child(l, llvm_module, machine);
     if (!ptx) return make_error(ptx.error().code(), "{}: {}", name, ptx.error().message());
+    if (index->version) raise_version(*ptx, *index->version);
     return ptx;
 }
 

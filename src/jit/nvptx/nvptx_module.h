@@ -24,7 +24,7 @@ namespace d4r::jit {
 
 struct NvptxOptions {
     std::string cpu = "sm_90"; // the .target of the output (the H200's)
-    // The .version (PTX ISA 8.0: what sm_90 needs); left at this default, 8.4 where the input's is 8.4 or later.
+    // The .version LLVM prints (PTX ISA 8.0: what sm_90 needs); the output says the input's where that is higher.
     std::string features = "+ptx80";
     // An instruction LLVM 19 has no intrinsic for as one inline PTX instruction (jit/lower.h, NvptxObjects);
     // false refuses it.
