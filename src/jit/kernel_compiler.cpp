@@ -74,8 +74,14 @@ Expected<std::shared_ptr<KernelCompiler>> KernelCompiler::create(const CacheSett
     if (!loaded) return std::move(loaded).error();
     const LlvmLibrary& l = **loaded;
     abi::LLVMOrcLLJITRef jit = nullptr;
-    if (std::string e = take_error_message(l, l.LLVMOrcCreateLLJIT(&jit, nullptr)); !e.empty())
-        return make_error(ErrorCode::NotFound, "LLVM's LLJIT did not start: {}", e);
+    std::string e = take_error_message(l, l.LLVMOrcCreateLLJIT(&jit, nullptr));
+    if (e.find("Symbols not found") != std::string::npos && make_llvm_library_global(l)) {
+        log::info("PTX JIT: {} ({}) looks its runtime up in the process's global symbols ({}): its symbols made "
+                  "global",
+                  l.path, l.version, e);
+        e = take_error_message(l, l.LLVMOrcCreateLLJIT(&jit, nullptr));
+    }
+    if (!e.empty()) return make_error(ErrorCode::NotFound, "LLVM's LLJIT did not start: {}", e);
     // Code for this CPU, as LLJIT would generate it itself (its code model, relocations and optimisation level).
     Target target;
     target.triple = l.LLVMOrcLLJITGetTripleString(jit);

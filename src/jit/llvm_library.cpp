@@ -67,6 +67,11 @@ Expected<const LlvmLibrary*> load_llvm_library(std::span<const std::string> cand
     return make_error(ErrorCode::NotFound, "no usable libLLVM{}", why.empty() ? " (no candidate named)" : why);
 }
 
+bool make_llvm_library_global(const LlvmLibrary& library) {
+    // The reference this adds is never dropped: the library stays loaded for the process anyway.
+    return dlopen(library.path.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL) != nullptr;
+}
+
 std::string take_error_message(const LlvmLibrary& llvm, abi::LLVMErrorRef error) {
     if (!error) return {};
     char* message = llvm.LLVMGetErrorMessage(error);

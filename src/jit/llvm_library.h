@@ -32,6 +32,12 @@ std::vector<std::string> default_llvm_candidates();
 Expected<const LlvmLibrary*> load_llvm_library(std::span<const std::string> candidates);
 
 // LLVM's message for ERROR, which is consumed; "" for a null error.
+// Makes LIBRARY's symbols global (dlopen's RTLD_GLOBAL, the library already loaded): some builds' LLJIT looks its own
+// runtime functions up in the process's global scope (Ubuntu 24.04's LLVM 17: "Symbols not found:
+// [ llvm_orc_registerEHFrameSectionWrapper ]"), where a library opened RTLD_LOCAL, as load_llvm_library opens it so
+// that another LLVM in the process (Mesa's) keeps its own symbols, is not. False when dlopen refuses.
+bool make_llvm_library_global(const LlvmLibrary& library);
+
 std::string take_error_message(const LlvmLibrary& llvm, abi::LLVMErrorRef error);
 
 } // namespace d4r::jit

@@ -7,8 +7,8 @@
 # it stays under 50 MiB. samples-sweep.sh and samples-subset.sh unpack it on the device.
 # Usage: tests/device/prepare-samples.sh --samples DIR [--list FILE] [--llvm]
 #   --list FILE  the samples to pack (default tests/samples/sweep-list.txt)
-#   --llvm       also pack libLLVM 19 and the libraries it needs (lib/llvm.tar.xz, about 40 MiB), which the cpu
-#                backend's PTX JIT loads: without it the device image runs the cpu backend interpreted
+#   --llvm       also pack libLLVM 19 and the libraries it needs (lib/llvm.tar.xz, about 40 MiB) for the cpu
+#                backend's PTX JIT: the development machine's LLVM (without it, the device image's LLVM 17)
 set -euo pipefail
 samples= list=tests/samples/sweep-list.txt llvm=0
 while [ $# -gt 0 ]; do
