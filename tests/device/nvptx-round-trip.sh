@@ -6,9 +6,10 @@
 #
 # Two steps:
 #  1. Development machine (LLVM 19 is there): tests/device/nvptx-round-trip.sh --prepare DIR [--d4r PATH]
-#     writes DIR/ptx/<module>.ptx for every module of tests/ptxsim/corpus/ptx that round-trips and DIR/refused.txt
-#     (one line per refused module, with the reason). DIR must be inside the repository and ignored by git (for
-#     example build/nvptx-round-trip); carry it to the device.
+#     [--no-inline-ptx] writes DIR/ptx/<module>.ptx for every module of tests/ptxsim/corpus/ptx that round-trips and
+#     DIR/refused.txt (one line per refused module, with the reason); --no-inline-ptx passes it to d4r ptx nvptx (the
+#     instructions LLVM has no intrinsic for refused instead of passed through). DIR must be inside the repository
+#     and ignored by git (for example build/nvptx-round-trip); carry it to the device.
 #  2. Device machine (repository root): tests/device/nvptx-round-trip.sh DIR
 #     builds tests/device/ptxsim_golden_runner.cpp with g++ alone, runs every case on DIR/ptx, compares each
 #     case's byte count and FNV-1a 64 with tests/ptxsim/corpus/golden/summary.txt, and writes
@@ -20,7 +21,7 @@ set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 corpus=$repo/tests/ptxsim/corpus
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 
 if [[ $# -ge 1 && ( $1 == -h || $1 == --help ) ]]; then
     usage
@@ -30,7 +31,16 @@ fi
 if [[ $# -ge 2 && $1 == --prepare ]]; then
     dir=$2
     d4r=$repo/build/bin/d4r
-    [[ $# -eq 4 && $3 == --d4r ]] && d4r=$4
+    strict=()
+    shift 2
+    while [[ $# -gt 0 ]]; do
+        case $1 in
+            --d4r) d4r=${2:?--d4r needs a path}; shift 2 ;;
+            --no-inline-ptx) strict=(--no-inline-ptx); shift ;;
+            *) echo "nvptx-round-trip: unknown argument '$1' after --prepare DIR (accepted: --d4r PATH, --no-inline-ptx)" >&2
+               exit 2 ;;
+        esac
+    done
     if [[ ! -x $d4r ]]; then
         echo "nvptx-round-trip: no d4r at $d4r (build it, or give --d4r PATH)" >&2
         exit 2
@@ -41,7 +51,7 @@ if [[ $# -ge 2 && $1 == --prepare ]]; then
     made=0 refused=0
     for ptx in "$corpus"/ptx/*.ptx; do
         module=$(basename "$ptx" .ptx)
-        if why=$("$d4r" ptx nvptx "$ptx" -o "$dir/ptx/$module.ptx" 2>&1); then
+        if why=$("$d4r" ptx nvptx "${strict[@]}" "$ptx" -o "$dir/ptx/$module.ptx" 2>&1); then
             made=$((made + 1))
         else
             refused=$((refused + 1))
