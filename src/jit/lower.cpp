@@ -656,10 +656,7 @@ Status Lowering::lower_instruction(const ast::Instruction& written, size_t state
     if (!in->guard.empty()) {
         const bool is_branch =
             std::holds_alternative<ptx::Control>(*typed) && std::get<ptx::Control>(*typed).op == ptx::Control::Op::Bra;
-        ast::Operand g;
-        g.kind = ast::OperandKind::Name;
-        g.name = in->guard;
-        LLVMValueRef p = D4R_TRY(value(g, Type::Pred));
+        LLVMValueRef p = D4R_TRY(value(named(in->guard), Type::Pred));
         if (in->guard_negated) p = ir.not_(p);
         after = ir.new_block("");
         if (is_branch && in->operands.size() == 1) {

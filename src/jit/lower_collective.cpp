@@ -8,17 +8,6 @@
 
 namespace d4r::jit {
 
-namespace {
-
-ast::Operand named(std::string_view name) {
-    ast::Operand o;
-    o.kind = ast::OperandKind::Name;
-    o.name = name;
-    return o;
-}
-
-} // namespace
-
 Status Lowering::lower_warp_sync() {
     const ast::Instruction& in = *current;
     if (!in.guard.empty()) return refuse("a guarded warp collective is not compiled yet");

@@ -28,6 +28,14 @@ namespace d4r::jit {
 namespace ast = ptx::ast;
 using ptx::Type;
 
+// A register operand named NAME (a pair's or a vector's member read on its own).
+inline ast::Operand named(std::string_view name) {
+    ast::Operand o;
+    o.kind = ast::OperandKind::Name;
+    o.name = name;
+    return o;
+}
+
 class Lowering {
 public:
     // NVPTX: lower for LLVM's NVPTX back end (lower_kernel_nvptx) with those objects, else for the host.

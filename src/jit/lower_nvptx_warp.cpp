@@ -10,17 +10,6 @@ namespace d4r::jit {
 
 using ptx::StateSpace;
 
-namespace {
-
-ast::Operand named(std::string_view name) {
-    ast::Operand o;
-    o.kind = ast::OperandKind::Name;
-    o.name = name;
-    return o;
-}
-
-} // namespace
-
 Status Lowering::nv_collective(const ptx::WarpCollective& op) {
     using Op = ptx::WarpCollective::Op;
     using Vote = ptx::WarpCollective::Vote;

@@ -22,10 +22,7 @@ Status Lowering::lower_texture(const ptx::TextureOp& op) {
     auto handle_reg = reg(image.name);
     if (!handle_reg || handle_reg->bits != 64)
         return refuse(fmt::format("'{}' is not a 64-bit register (texture references are not supported)", image.name));
-    ast::Operand handle_operand;
-    handle_operand.kind = ast::OperandKind::Name;
-    handle_operand.name = image.name;
-    LLVMValueRef handle = D4R_TRY(value(handle_operand, Type::U64));
+    LLVMValueRef handle = D4R_TRY(value(named(image.name), Type::U64));
     // The coordinates' bits (x, y, z of the instruction's coordinate type, the layer .u32), 0 where there is none.
     const std::vector<const ast::Operand*> coords = ptx::decode::vector_elements(image.elements[0]);
     auto coordinate = [&](int index, Type t) -> Expected<LLVMValueRef> {

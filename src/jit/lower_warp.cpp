@@ -191,10 +191,7 @@ Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedIn
     LLVMValueRef active = ir.load(ir.i32, m_active, 4);
     m_exec = active;
     if (!in.guard.empty()) {
-        ast::Operand g;
-        g.kind = ast::OperandKind::Name;
-        g.name = in.guard;
-        LLVMValueRef p = D4R_TRY(value(g, Type::Pred));
+        LLVMValueRef p = D4R_TRY(value(named(in.guard), Type::Pred));
         if (in.guard_negated) p = ir.not_(p);
         if (!ir.lanes(p)) p = ir.splat(p);
         m_exec = ir.and_(active, ir.mask_to_bits(p));

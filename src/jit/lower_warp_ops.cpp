@@ -21,17 +21,6 @@ namespace d4r::jit {
 
 using ptx::StateSpace;
 
-namespace {
-
-ast::Operand named(std::string_view name) {
-    ast::Operand o;
-    o.kind = ast::OperandKind::Name;
-    o.name = name;
-    return o;
-}
-
-} // namespace
-
 // --- the helpers' registers ---
 
 LLVMValueRef Lowering::warp_words() {

@@ -37,11 +37,6 @@ bool same_kind(const CollectiveSite& a, const CollectiveSite& b) {
     return a.kind == b.kind && a.mode == b.mode && a.wide == b.wide && a.is_signed == b.is_signed;
 }
 
-template <class F>
-void for_each_lane(uint32_t lanes, F f) {
-    for (; lanes; lanes &= lanes - 1) f(static_cast<unsigned>(__builtin_ctz(lanes)));
-}
-
 // Runs collective SITE for GROUP (its lanes at the site, AT_SITE all lanes waiting there, and OTHERS joined from
 // other instructions) with member mask MEMBER.
 void execute(const CollectiveSite& site, const WarpThreads& w, uint32_t group, uint32_t at_site, uint32_t others,
@@ -71,24 +66,10 @@ void execute(const CollectiveSite& site, const WarpThreads& w, uint32_t group, u
         break;
     }
     case Kind::Vote: {
-        using V = ptx::WarpCollective::Vote;
         const uint32_t voters = lanes & member;
         uint32_t p = 0;
         for_each_lane(voters, [&](unsigned l) { p |= load<uint32_t>(w.state[l], kStatePredIn) ? lane_bit(l) : 0u; });
-        bool result = false;
-        switch (static_cast<V>(site.mode)) {
-        case V::All:
-            result = p == voters;
-            break;
-        case V::Any:
-            result = p != 0;
-            break;
-        case V::Uniform:
-            result = p == 0 || p == voters;
-            break;
-        case V::Ballot:
-            break;
-        }
+        const bool result = vote_result(site.mode, p, voters);
         for_each_lane(lanes, [&](unsigned l) {
             out[l] = p;
             pred[l] = result ? 1 : 0;
@@ -102,31 +83,21 @@ void execute(const CollectiveSite& site, const WarpThreads& w, uint32_t group, u
             v[l] = site.wide ? load<uint64_t>(w.state[l], kStateA) : load<uint32_t>(w.state[l], kStateA);
         });
         if (site.mode) { // .all
-            const uint64_t first = v[__builtin_ctz(parts | 0x80000000u)];
-            bool same = true;
-            for_each_lane(parts, [&](unsigned l) { same = same && v[l] == first; });
+            const bool same = match_all(parts, v);
             for_each_lane(lanes, [&](unsigned l) {
                 out[l] = same ? parts : 0u;
                 pred[l] = same ? 1 : 0;
             });
         } else {
-            for_each_lane(parts, [&](unsigned l) {
-                uint32_t m = 0;
-                for_each_lane(parts, [&](unsigned k) { m |= v[k] == v[l] ? lane_bit(k) : 0u; });
-                out[l] = m;
-            });
+            for_each_lane(parts, [&](unsigned l) { out[l] = match_any(parts, v, l); });
         }
         break;
     }
     case Kind::Reduce: {
         const uint32_t parts = lanes & member;
-        bool first = true;
-        uint32_t acc = 0;
-        for_each_lane(parts, [&](unsigned l) {
-            const uint32_t v = load<uint32_t>(w.state[l], kStateA);
-            acc = first ? v : redux(site.mode, site.is_signed, acc, v);
-            first = false;
-        });
+        uint32_t v[32] = {};
+        for_each_lane(parts, [&](unsigned l) { v[l] = load<uint32_t>(w.state[l], kStateA); });
+        const uint32_t acc = redux_over(site.mode, site.is_signed, parts, v);
         for_each_lane(lanes, [&](unsigned l) { out[l] = acc; });
         break;
     }

@@ -41,11 +41,6 @@ void set32(uint64_t* words, unsigned r, unsigned l, uint32_t v) {
     std::memcpy(reinterpret_cast<uint8_t*>(words + 32 * r) + 4 * l, &v, 4);
 }
 
-template <class F>
-void for_each_lane(uint32_t lanes, F f) {
-    for (; lanes; lanes &= lanes - 1) f(static_cast<unsigned>(__builtin_ctz(lanes)));
-}
-
 // One collective of GROUP (the lanes of one member mask MEMBER); SIMPLE: the group is every lane running the
 // instruction (the interpreter then reads a source lane outside the group as its register stands; otherwise as 0).
 void run_group(uint32_t code, uint64_t* words, uint32_t group, uint32_t member, bool simple) {
@@ -65,24 +60,10 @@ void run_group(uint32_t code, uint64_t* words, uint32_t group, uint32_t member, 
         return;
     }
     case kVote: {
-        using V = ptx::WarpCollective::Vote;
         const uint32_t voters = group & member;
         uint32_t p = 0;
         for_each_lane(voters, [&](unsigned l) { p |= get32(words, kWarpPredIn, l) ? lane_bit(l) : 0u; });
-        bool result = false;
-        switch (static_cast<V>(mode)) {
-        case V::All:
-            result = p == voters;
-            break;
-        case V::Any:
-            result = p != 0;
-            break;
-        case V::Uniform:
-            result = p == 0 || p == voters;
-            break;
-        case V::Ballot:
-            break;
-        }
+        const bool result = vote_result(mode, p, voters);
         for_each_lane(group, [&](unsigned l) {
             set32(words, kWarpOut, l, p);
             set32(words, kWarpPredOut, l, result ? 1 : 0);
@@ -95,32 +76,23 @@ void run_group(uint32_t code, uint64_t* words, uint32_t group, uint32_t member, 
         for_each_lane(parts,
                       [&](unsigned l) { v[l] = code & kWide ? words[32 * kWarpA + l] : get32(words, kWarpA, l); });
         if (code & kAll) {
-            const uint64_t first = v[__builtin_ctz(parts | 0x80000000u)];
-            bool same = true;
-            for_each_lane(parts, [&](unsigned l) { same = same && v[l] == first; });
+            const bool same = match_all(parts, v);
             for_each_lane(group, [&](unsigned l) {
                 set32(words, kWarpOut, l, same ? parts : 0u);
                 set32(words, kWarpPredOut, l, same ? 1 : 0);
             });
         } else {
             for_each_lane(group, [&](unsigned l) {
-                uint32_t m = 0;
-                if (parts & lane_bit(l))
-                    for_each_lane(parts, [&](unsigned k) { m |= v[k] == v[l] ? lane_bit(k) : 0u; });
-                set32(words, kWarpOut, l, m);
+                set32(words, kWarpOut, l, parts & lane_bit(l) ? match_any(parts, v, l) : 0u);
             });
         }
         return;
     }
     case kReduce: {
         const uint32_t parts = group & member;
-        bool first = true;
-        uint32_t acc = 0;
-        for_each_lane(parts, [&](unsigned l) {
-            const uint32_t v = get32(words, kWarpA, l);
-            acc = first ? v : redux(mode, code & kSigned, acc, v);
-            first = false;
-        });
+        uint32_t v[32] = {};
+        for_each_lane(parts, [&](unsigned l) { v[l] = get32(words, kWarpA, l); });
+        const uint32_t acc = redux_over(mode, code & kSigned, parts, v);
         for_each_lane(group, [&](unsigned l) { set32(words, kWarpOut, l, acc); });
         return;
     }
