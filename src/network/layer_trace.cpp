@@ -58,15 +58,16 @@ Expected<uint32_t> u32_global(const upscaler::CudaFunctions& cuda, CUmodule modu
 
 // A native kernel's code compiled to PTX (the tests run the fast sm_90 kernels so) is launched as the override layer
 // serves a native code object (docs/runtime.md): a u32 global `d4r_dynamic_shared` asks for that many bytes of dynamic
-// shared memory (the function's limit is raised), and `d4r_grid_x` for a persistent grid (the launch becomes
-// d4r_grid_x x 1 x 1 blocks, each walking its share of the work).
+// shared memory (the function's limit is raised), `d4r_grid_x` for a persistent grid (the launch becomes
+// d4r_grid_x x 1 x 1 blocks, each walking its share of the work) and `d4r_block_z` for the block's z (the plan's is 1).
 struct LaunchShape {
-    uint32_t shared = 0, grid_x = 0; // 0: none, the plan's grid
+    uint32_t shared = 0, grid_x = 0, block_z = 0; // 0: none, the plan's grid and block
 };
 Expected<LaunchShape> launch_shape_of(const upscaler::CudaFunctions& cuda, CUmodule module, CUfunction f) {
     LaunchShape shape;
     shape.shared = D4R_TRY(u32_global(cuda, module, "d4r_dynamic_shared"));
     shape.grid_x = D4R_TRY(u32_global(cuda, module, "d4r_grid_x"));
+    shape.block_z = D4R_TRY(u32_global(cuda, module, "d4r_block_z"));
     if (shape.shared) {
         if (!cuda.cuFuncSetAttribute) return make_error(ErrorCode::Unsupported, "no cuFuncSetAttribute");
         CUresult r =
@@ -119,7 +120,8 @@ Expected<LayerTrace> trace_pass(const upscaler::CudaFunctions& cuda, const Model
         void* args[] = {const_cast<uint8_t*>(l.params.data())};
         const LaunchShape& ls = shape[size_t(l.kernel)];
         const std::array<uint32_t, 3> grid = ls.grid_x ? std::array<uint32_t, 3>{ls.grid_x, 1, 1} : l.grid;
-        r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], grid[0], grid[1], grid[2], l.block[0], l.block[1], l.block[2],
+        const uint32_t block_z = ls.block_z ? ls.block_z : l.block[2];
+        r = cuda.cuLaunchKernel(fn[size_t(l.kernel)], grid[0], grid[1], grid[2], l.block[0], l.block[1], block_z,
                                 ls.shared, nullptr, args, nullptr);
         if (r == CUDA_SUCCESS) r = cuda.cuCtxSynchronize();
         if (r != CUDA_SUCCESS) return cuda_error(cuda, "cuLaunchKernel", r).add_context(l.what);

@@ -2,17 +2,20 @@
 // is its PTX path) with the window kept on chip from the first layer to the last: the unfused plan writes and reads
 // back the layernorm, qkv, attention and hidden tensors of every token (docs/performance.md).
 //
-// Shape: a persistent grid (d4r_grid_x) of kBlockWarps warps, each block walking the windows blockIdx.x,
+// Shape: a persistent grid (d4r_grid_x) of blocks of kWarps = 8 warps (the plan launches kBlockWarps warps; the
+// override layer makes the block (128, 1, d4r_block_z = 2)), each block walking the windows blockIdx.x,
 // blockIdx.x + gridDim.x, ... Every layer's output lives in shared memory (d4r_dynamic_shared bytes, which the
 // override layer gives the launch) and every linear is one small GEMM of the window's 64 rows: warp (wm, wn) takes
-// rows 32wm .. 32wm + 31 and half of the output columns, in chunks of a few 8-column tiles, so that each weight
-// fragment read from global memory (through the L1) feeds two mma tiles and each A fragment (ldmatrix from shared
-// memory) several; the chunk's mma chains are independent. Per window:
-//  1. the window's stream rows into shared memory (absent tokens zero); layernorm 1, two threads a row;
-//  2. per head: its q, k and v (96 columns of qkv) for the 64 rows, then each warp's 16 queries against the window's
-//     64 keys (fast_tile_attention.cuh), the head's output into the attention rows;
-//  3. proj + the residual into the stream rows; layernorm 2; fc1 + relu into the hidden rows (over the attention and
-//     qkv rows, which are dead by then); fc2 + the residual; the rows back to the stream.
+// kRowTiles 16-row tiles and a share of the output columns, in chunks of a few 8-column tiles, so that each weight
+// fragment feeds several mma tiles and each A fragment (ldmatrix from shared memory) several; the chunk's mma chains
+// are independent. Per window:
+//  1. which window positions are tokens (once, into shared memory); the window's stream rows into shared memory
+//     (absent tokens zero); layernorm 1, four threads a row;
+//  2. per pass of (at most) two heads: their q, k and v (96 columns of qkv each) for the 64 rows, then each warp's 16
+//     queries of one head against the window's 64 keys (fast_tile_attention.cuh: warps 0-3 the first head, 4-7 the
+//     second), the heads' output into the attention rows (over the layernorm rows when one pass takes every head);
+//  3. proj + the residual into the stream rows; layernorm 2; fc1 + relu into the hidden rows (over the qkv rows, which
+//     are dead by then); fc2 + the residual; the rows back to the stream.
 // Blocks of at most kResidentC channels (refine-v2's enc1 and dec1, refine-v1's blocks) keep the four weight matrices
 // in shared memory for the whole persistent loop (loaded once per block, 16-byte pieces swizzled so that a quad-group's
 // eight weight rows hit eight different bank groups): with the weights read through the L1, which the layer buffers
@@ -29,18 +32,24 @@ namespace {
 constexpr uint32_t kMaxC = 128;
 constexpr uint32_t kMaxHeads = kMaxC / kHeadDim;
 constexpr uint32_t kRows = kWindowTokens;
+constexpr uint32_t kWarps = 2 * kBlockWarps; // the block as the override layer launches it: d4r_block_z = 2
+constexpr uint32_t kBlockThreads = kWarps * 32;
+static_assert(kBlockThreads == 4 * kRows, "layernorm_rows: four threads a row");
 constexpr uint32_t kQkvRow = 3 * kHeadDim + 8; // halves per row of one head's q | k | v (padded: no bank conflicts)
 
 D4R_HD constexpr uint32_t row_of(uint32_t width) { return width + 8; } // halves per padded shared row
 D4R_HD constexpr uint32_t max_u(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
-// The shared memory of C channels, in halves: x (the stream rows), ln (a layernorm's output), then a scratch region
-// holding the attention rows and one head's qkv rows, later the hidden rows; the relative biases (f32) at the end.
+// The shared memory of C channels, in halves: x (the stream rows), ln (a layernorm's output), the attention rows o
+// (over ln when one pass of kPass heads, two where the heads pair up, takes every head: ln is dead once that pass's qkv is made), then a scratch
+// region holding the pass's qkv rows (kPass matrices of 64 rows of q | k | v), later the hidden rows.
 template <uint32_t C>
 struct Layout {
-    static constexpr uint32_t kX = 0, kLn = kRows * row_of(C), kScratch = 2 * kRows * row_of(C);
-    static constexpr uint32_t kO = kScratch, kQkv = kScratch + kRows * row_of(C), kHidden = kScratch;
-    static constexpr uint32_t kHalves = kScratch + max_u(kRows * row_of(C) + kRows * kQkvRow, kRows* row_of(2 * C));
+    static constexpr uint32_t kPass = C / kHeadDim % 2 == 0 ? 2 : 1; // heads per attention pass (of equal passes)
+    static constexpr bool kOwnO = C / kHeadDim > kPass;
+    static constexpr uint32_t kX = 0, kLn = kRows * row_of(C), kO = kOwnO ? 2 * kRows * row_of(C) : kLn;
+    static constexpr uint32_t kScratch = (kOwnO ? 3 : 2) * kRows * row_of(C), kQkv = kScratch, kHidden = kScratch;
+    static constexpr uint32_t kHalves = kScratch + max_u(kPass * kRows * kQkvRow, kRows* row_of(2 * C));
 };
 
 // The resident weights of a block of C channels after its layer buffers: qkv (3C x C), proj (C x C), fc1 (2C x C), fc2
@@ -52,9 +61,11 @@ struct Resident {
     static constexpr uint32_t kQkv = 0, kProj = 3 * C * C, kFc1 = 4 * C * C, kFc2 = 6 * C * C, kHalves = 8 * C * C;
 };
 
-// Shared memory: the relative biases (f32), then the layer buffers, then (C <= kResidentC) the weights.
+// Shared memory: the relative biases (f32), the window's tokens (u32, ~0u where absent) and which are present (u64),
+// then the layer buffers, then (C <= kResidentC) the weights.
 constexpr uint32_t kBiasBytes = kMaxHeads * kRelBiasSize * 4;
-constexpr uint32_t kBuffersOffset = kBiasBytes; // bytes; a multiple of 16
+constexpr uint32_t kTokensOffset = kBiasBytes, kPresentOffset = kTokensOffset + kRows * 4;
+constexpr uint32_t kBuffersOffset = kPresentOffset + 16; // bytes; a multiple of 16
 static_assert(kBuffersOffset % 16 == 0);
 template <uint32_t C>
 constexpr uint32_t shared_bytes_of() {
@@ -71,9 +82,10 @@ D4R_HD constexpr uint32_t swizzled(uint32_t r, uint32_t c, uint32_t pieces) {
 
 } // namespace
 
-// The launch's dynamic shared memory (the override layer sets the function's limit and launches with it): 110 KB, two
-// blocks an SM.
+// The launch's dynamic shared memory (the override layer sets the function's limit and launches with it): 112 KB, two
+// blocks of eight warps an SM (128 registers a thread).
 extern "C" __device__ uint32_t d4r_dynamic_shared = kSharedBytes;
+extern "C" __device__ uint32_t d4r_block_z = kWarps / kBlockWarps;
 constexpr uint32_t kBlocksPerSm = 2;
 static_assert(kBlocksPerSm * (kSharedBytes + 1024) <= 228 * 1024,
               "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
@@ -85,12 +97,13 @@ D4R_HD constexpr uint32_t chunk_tiles(uint32_t tiles) {
     return tiles % 4 == 0 ? 4 : tiles % 3 == 0 ? 3 : tiles % 2 == 0 ? 2 : 1;
 }
 
-// How a window GEMM shares its 64 rows among the four warps: kRowTiles 16-row tiles a warp. Two (a warp takes 32 rows
-// and half of the columns) where the weights are resident; four (every warp all 64 rows and a quarter of the columns)
-// where they come through the L1 and the L2, so that each weight fragment is read once per window, not twice.
+// How a window GEMM shares its 64 rows among the eight warps: kRowTiles 16-row tiles a warp. Two (a warp takes 32 rows
+// and a quarter of the columns) where the weights are resident (or C = 96, whose widths four groups divide); four
+// (every warp all 64 rows and an eighth of the columns) for C = 128, whose weights come through the L1 and the L2, so
+// that each weight fragment is read once per window, not twice.
 template <uint32_t C>
 D4R_HD constexpr uint32_t row_tiles_of() {
-    return C <= kResidentC ? 2 : 4;
+    return C == 128 ? 4 : 2;
 }
 
 // out = A W^T + b for the window's 64 rows: A in shared memory (rows LDA halves apart, K = kK), W row-major
@@ -100,7 +113,7 @@ D4R_HD constexpr uint32_t row_tiles_of() {
 template <uint32_t kK, uint32_t NT, bool kResident, uint32_t kRowTiles, typename WeightRow, typename Epilogue>
 __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, const uint16_t* w, const uint16_t* bias,
                                             WeightRow wrow, Epilogue epi, uint32_t warp, uint32_t lane) {
-    constexpr uint32_t kColumnGroups = kBlockWarps * kRowTiles * 16 / kRows; // warps sharing a row range
+    constexpr uint32_t kColumnGroups = kWarps * kRowTiles * 16 / kRows; // warps sharing a row range
     static_assert(kRowTiles == 2 || kRowTiles == 4);
     static_assert(NT % kColumnGroups == 0 && kK % 16 == 0);
     constexpr uint32_t kHalf = NT / kColumnGroups; // the warp's tiles
@@ -166,12 +179,13 @@ __device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi) {
     *q = pack(add_h(float_to_half(lo), low(r)), add_h(float_to_half(hi), high(r)));
 }
 
-// Layernorm of the 64 rows X into OUT (both rows of C + 8 halves), two threads a row (kBlockWarps * 32 = 128).
+// Layernorm of the 64 rows X into OUT (both rows of C + 8 halves), four threads a row (kBlockThreads = 256): thread TID takes
+// a quarter of row TID / 4.
 template <uint32_t C>
 __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x, const uint16_t* gamma,
-                                               const uint16_t* beta) {
-    constexpr uint32_t kHalfC = C / 2, kPieces = kHalfC / 8;
-    const uint32_t row = threadIdx.x >> 1, part = threadIdx.x & 1u;
+                                               const uint16_t* beta, uint32_t tid) {
+    constexpr uint32_t kHalfC = C / 4, kPieces = kHalfC / 8; // (a quarter of the row)
+    const uint32_t row = tid >> 2, part = tid & 3u;
     const uint16_t* in = x + row * row_of(C) + part * kHalfC;
     float v[kHalfC];
     float sum = 0.0f;
@@ -188,11 +202,13 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
 #pragma unroll
     for (float f : v) sum += f;
     sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+    sum += __shfl_xor_sync(0xffffffffu, sum, 2);
     const float mean = sum / static_cast<float>(C);
     float var = 0.0f;
 #pragma unroll
     for (float f : v) var += (f - mean) * (f - mean);
     var += __shfl_xor_sync(0xffffffffu, var, 1);
+    var += __shfl_xor_sync(0xffffffffu, var, 2);
     const float inv = 1.0f / sqrtf(var / static_cast<float>(C) + kNormEps);
     const uint16_t* gp = gamma + part * kHalfC;
     const uint16_t* bp = beta + part * kHalfC;
@@ -214,18 +230,25 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
     }
 }
 
+// The window's scratch in shared memory besides the layer buffers: the relative biases (f32), each window position's
+// token (~0u where absent) and the positions present (a bit each).
+struct WindowShared {
+    const float* bias;
+    uint32_t* tokens;
+    uint64_t* present;
+};
+
 template <uint32_t C>
-__device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh, const float* bias, uint32_t window,
-                                             uint32_t warp, uint32_t lane) {
+__device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh, const WindowShared& ws,
+                                             uint32_t window, uint32_t tid) {
     using L = Layout<C>;
-    static_assert(L::kHalves <= Layout<kMaxC>::kHalves, "the launch's shared memory is sized for kMaxC");
-    constexpr uint32_t kRow = row_of(C), kPieces = C / 8;
+    constexpr uint32_t kRow = row_of(C), kPieces = C / 8, kPass = L::kPass;
+    const uint32_t warp = tid >> 5, lane = tid & 31u, g = lane >> 2, t = lane & 3u;
     uint16_t* x = sh + L::kX;
     uint16_t* ln = sh + L::kLn;
     uint16_t* o = sh + L::kO;
     uint16_t* qkv = sh + L::kQkv;
     uint16_t* hidden = sh + L::kHidden;
-    const uint32_t g = lane >> 2, t = lane & 3u;
     const AttnParams geometry = block_attention(p);
     uint16_t* stream = reinterpret_cast<uint16_t*>(p.stream);
     auto weights = [](uint64_t at) { return reinterpret_cast<const uint16_t*>(at); };
@@ -239,49 +262,68 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     const uint16_t* fc1_w = kRes ? resident + R::kFc1 : weights(p.fc1_w);
     const uint16_t* fc2_w = kRes ? resident + R::kFc2 : weights(p.fc2_w);
 
-    // 1. the window's rows (16-byte pieces, zero for absent tokens), which tokens are present, layernorm 1.
-    for (uint32_t i = threadIdx.x; i < kRows * kPieces; i += kBlockWarps * 32) {
-        const uint32_t row = i / kPieces, piece = i % kPieces;
+    // 1. the window's tokens (two warps, a position a thread), its rows (16-byte pieces, zero for absent tokens),
+    //    layernorm 1.
+    if (warp < kRows / 32) {
         uint32_t token = 0;
-        const bool here = window_token(geometry, window, row, token);
-        *reinterpret_cast<uint4*>(x + row * kRow + piece * 8) =
-            here ? *reinterpret_cast<const uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8)
-                 : make_uint4(0, 0, 0, 0);
+        const bool here = window_token(geometry, window, tid, token);
+        ws.tokens[tid] = here ? token : ~0u;
+        const uint32_t bits = __ballot_sync(0xffffffffu, here);
+        if (lane == 0) reinterpret_cast<uint32_t*>(ws.present)[warp] = bits;
     }
-    const uint64_t present = window_present(geometry, window);
     __syncthreads();
-    layernorm_rows<C>(ln, x, weights(p.ln1_g), weights(p.ln1_b));
+    for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
+        const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
+        *reinterpret_cast<uint4*>(x + row * kRow + piece * 8) =
+            token != ~0u ? *reinterpret_cast<const uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8)
+                         : make_uint4(0, 0, 0, 0);
+    }
+    const uint64_t present = *ws.present;
+    __syncthreads();
+    layernorm_rows<C>(ln, x, weights(p.ln1_g), weights(p.ln1_b), tid);
     __syncthreads();
 
-    // 2. attention, head by head: q | k | v of the head (k and v zero for absent rows), then the warp's 16 queries.
+    // 2. attention, kPass heads at a time: q | k | v of the pass's heads (k and v zero for absent rows; head h of the
+    //    pass in the h-th qkv matrix), then warp w's 16 queries (w % 4) of the pass's head w / 4.
+    constexpr uint32_t kHeadColumns = 3 * kHeadDim, kQkvHalves = kRows * kQkvRow;
 #pragma unroll 1
-    for (uint32_t head = 0; head < C / kHeadDim; ++head) {
-        window_gemm<C, 3 * kHeadDim / 8, kRes, kTiles>(
+    for (uint32_t pass = 0; pass < C / kHeadDim / kPass; ++pass) {
+        window_gemm<C, kPass * kHeadColumns / 8, kRes, kTiles>(
             ln, kRow, qkv_w, weights(p.qkv_b),
-            [=](uint32_t n) { return (n / kHeadDim) * C + head * kHeadDim + n % kHeadDim; },
+            [=](uint32_t n) {
+                const uint32_t head = pass * kPass + n / kHeadColumns, m = n % kHeadColumns;
+                return (m / kHeadDim) * C + head * kHeadDim + m % kHeadDim;
+            },
             [&](const float(&acc)[4], uint32_t row, uint32_t col) {
-                const bool kv = col >= kHeadDim;
+                const uint32_t m = col % kHeadColumns;
+                uint16_t* q = qkv + (col / kHeadColumns) * kQkvHalves + m;
+                const bool kv = m >= kHeadDim;
                 const bool h0 = !kv || ((present >> row) & 1u), h1 = !kv || ((present >> (row + 8)) & 1u);
-                store_pair(qkv + row * kQkvRow + col, h0 ? acc[0] : 0.0f, h0 ? acc[1] : 0.0f);
-                store_pair(qkv + (row + 8) * kQkvRow + col, h1 ? acc[2] : 0.0f, h1 ? acc[3] : 0.0f);
+                store_pair(q + row * kQkvRow, h0 ? acc[0] : 0.0f, h0 ? acc[1] : 0.0f);
+                store_pair(q + (row + 8) * kQkvRow, h1 ? acc[2] : 0.0f, h1 ? acc[3] : 0.0f);
             },
             warp, lane);
-        __syncthreads(); // q, k and v of every row
-        uint32_t qa[2][4];
-        const uint16_t* q_rows = qkv + (16 * warp + (lane & 15u)) * kQkvRow + (lane >> 4) * 8;
-        load_a(qa[0], q_rows);
-        load_a(qa[1], q_rows + 16);
-        float out[4][4];
-        const uint32_t r0 = 16 * warp + g;
-        attend_tile<kQkvRow>(qa, qkv + kHeadDim, qkv + 2 * kHeadDim, bias + head * kRelBiasSize, present, r0, g, t,
-                             out);
+        __syncthreads(); // q, k and v of every row of the pass's heads
+        const uint32_t in_pass = warp / 4, tile = warp % 4;
+        if (in_pass < kPass) {
+            const uint32_t head = pass * kPass + in_pass;
+            const uint16_t* hq = qkv + in_pass * kQkvHalves;
+            uint32_t qa[2][4];
+            const uint16_t* q_rows = hq + (16 * tile + (lane & 15u)) * kQkvRow + (lane >> 4) * 8;
+            load_a(qa[0], q_rows);
+            load_a(qa[1], q_rows + 16);
+            float out[4][4];
+            const uint32_t r0 = 16 * tile + g;
+            attend_tile<kQkvRow>(qa, hq + kHeadDim, hq + 2 * kHeadDim, ws.bias + head * kRelBiasSize, present, r0, g,
+                                 t, out);
 #pragma unroll
-        for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
-            const uint32_t col = head * kHeadDim + nt * 8 + 2 * t;
-            store_pair(o + r0 * kRow + col, out[nt][0], out[nt][1]);
-            store_pair(o + (r0 + 8) * kRow + col, out[nt][2], out[nt][3]);
+            for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
+                const uint32_t col = head * kHeadDim + nt * 8 + 2 * t;
+                store_pair(o + r0 * kRow + col, out[nt][0], out[nt][1]);
+                store_pair(o + (r0 + 8) * kRow + col, out[nt][2], out[nt][3]);
+            }
         }
-        __syncthreads(); // every warp is done with this head's qkv rows
+        __syncthreads(); // every warp is done with this pass's qkv rows
     }
 
     // 3. proj + the residual, layernorm 2, fc1 + relu, fc2 + the residual.
@@ -292,7 +334,7 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     };
     window_gemm<C, C / 8, kRes, kTiles>(o, kRow, proj_w, weights(p.proj_b), same, residual, warp, lane);
     __syncthreads();
-    layernorm_rows<C>(ln, x, weights(p.ln2_g), weights(p.ln2_b));
+    layernorm_rows<C>(ln, x, weights(p.ln2_g), weights(p.ln2_b), tid);
     __syncthreads();
     window_gemm<C, 2 * C / 8, kRes, kTiles>(
         ln, kRow, fc1_w, weights(p.fc1_b), same,
@@ -304,21 +346,20 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     __syncthreads();
     window_gemm<2 * C, C / 8, kRes, kTiles>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
     __syncthreads();
-    for (uint32_t i = threadIdx.x; i < kRows * kPieces; i += kBlockWarps * 32) {
-        const uint32_t row = i / kPieces, piece = i % kPieces;
-        uint32_t token = 0;
-        if (window_token(geometry, window, row, token))
+    for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
+        const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
+        if (token != ~0u)
             *reinterpret_cast<uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8) =
                 *reinterpret_cast<const uint4*>(x + row * kRow + piece * 8);
     }
-    __syncthreads(); // the stream rows are free for the next window
+    __syncthreads(); // the stream rows and the tokens are free for the next window
 }
 
 // Copies the ROWS x K row-major matrix at SRC into DST as swizzled() says (16-byte pieces).
-__device__ __forceinline__ void load_resident(uint16_t* dst, uint64_t src, uint32_t rows, uint32_t k) {
+__device__ __forceinline__ void load_resident(uint16_t* dst, uint64_t src, uint32_t rows, uint32_t k, uint32_t tid) {
     const uint32_t pieces = k / 8;
     const uint4* from = reinterpret_cast<const uint4*>(src);
-    for (uint32_t i = threadIdx.x; i < rows * pieces; i += blockDim.x) {
+    for (uint32_t i = tid; i < rows * pieces; i += kBlockThreads) {
         const uint32_t r = i / pieces, c = i % pieces;
         *reinterpret_cast<uint4*>(dst + r * k + swizzled(r, c, pieces) * 8) = __ldg(from + i);
     }
@@ -326,45 +367,47 @@ __device__ __forceinline__ void load_resident(uint16_t* dst, uint64_t src, uint3
 
 // The block's windows blockIdx.x, blockIdx.x + gridDim.x, ... with the weights made resident first where they fit.
 template <uint32_t C>
-__device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, const float* bias, uint32_t windows,
-                                            uint32_t warp, uint32_t lane) {
+__device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, const WindowShared& ws,
+                                            uint32_t windows, uint32_t tid) {
     using R = Resident<C>;
     if constexpr (R::kOn) {
         uint16_t* resident = sh + Layout<C>::kHalves;
-        load_resident(resident + R::kQkv, p.qkv_w, 3 * C, C);
-        load_resident(resident + R::kProj, p.proj_w, C, C);
-        load_resident(resident + R::kFc1, p.fc1_w, 2 * C, C);
-        load_resident(resident + R::kFc2, p.fc2_w, C, 2 * C);
+        load_resident(resident + R::kQkv, p.qkv_w, 3 * C, C, tid);
+        load_resident(resident + R::kProj, p.proj_w, C, C, tid);
+        load_resident(resident + R::kFc1, p.fc1_w, 2 * C, C, tid);
+        load_resident(resident + R::kFc2, p.fc2_w, C, 2 * C, tid);
     }
     __syncthreads(); // the biases (and the weights)
-    for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x)
-        window_block<C>(p, sh, bias, window, warp, lane);
+    for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x) window_block<C>(p, sh, ws, window, tid);
 }
 
 } // namespace
 
-extern "C" __global__ void __launch_bounds__(kBlockWarps * 32, kBlocksPerSm) d4r_nn_block(BlockParams p) {
+extern "C" __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm) d4r_nn_block(BlockParams p) {
     extern __shared__ __align__(16) uint16_t sh[];
     const uint32_t windows = div_up(p.grid_w, kWindow) * div_up(p.grid_h, kWindow);
-    const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+    const uint32_t tid = threadIdx.z * blockDim.x + threadIdx.x;
     // The plan fuses blocks of 32, 64, 96 or 128 channels (a head per 32, at most kMaxHeads) with kBlockWarps warps,
-    // and the launch must carry the shared memory this kernel asks for: anything else is a bug that must not pass
-    // for a result.
+    // made kWarps by d4r_block_z, and the launch must carry the shared memory this kernel asks for: anything else is a
+    // bug that must not pass for a result.
     uint32_t dynamic_bytes;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
     if (p.heads * kHeadDim != p.channels || p.channels > kMaxC || p.channels % kHeadDim != 0 ||
-        blockDim.x != kBlockWarps * 32 || dynamic_bytes < kSharedBytes)
+        blockDim.x * blockDim.y * blockDim.z != kBlockThreads || blockDim.y != 1 || dynamic_bytes < kSharedBytes)
         __trap();
-    float* bias = reinterpret_cast<float*>(sh);
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(sh);
+    float* bias = reinterpret_cast<float*>(bytes);
+    const WindowShared ws{bias, reinterpret_cast<uint32_t*>(bytes + kTokensOffset),
+                          reinterpret_cast<uint64_t*>(bytes + kPresentOffset)};
     uint16_t* buffers = sh + kBuffersOffset / 2;
     const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias);
-    for (uint32_t i = threadIdx.x; i < p.heads * kRelBiasSize; i += blockDim.x) bias[i] = half_to_float(relbias[i]);
+    for (uint32_t i = tid; i < p.heads * kRelBiasSize; i += kBlockThreads) bias[i] = half_to_float(relbias[i]);
     if (p.channels == 32)
-        run_windows<32>(p, buffers, bias, windows, warp, lane);
+        run_windows<32>(p, buffers, ws, windows, tid);
     else if (p.channels == 64)
-        run_windows<64>(p, buffers, bias, windows, warp, lane);
+        run_windows<64>(p, buffers, ws, windows, tid);
     else if (p.channels == 96)
-        run_windows<96>(p, buffers, bias, windows, warp, lane);
+        run_windows<96>(p, buffers, ws, windows, tid);
     else
-        run_windows<128>(p, buffers, bias, windows, warp, lane);
+        run_windows<128>(p, buffers, ws, windows, tid);
 }

@@ -23,7 +23,7 @@ __device__ __forceinline__ uint64_t window_present(const AttnParams& p, uint32_t
 // tokens) and BIAS (the head's 225 relative biases as f32): the scores in registers, the relative bias added,
 // absent keys (PRESENT: a bit per window position) masked, row maxima and sums across the quad, the unnormalised
 // probabilities (f16) as the A operand of P V. O gets each row's 32 output dimensions (four n-tiles of 8), divided by
-// the row's sum. K and V rows are ROW halves apart.
+// the row's sum. K and V rows are ROW halves apart (16-byte aligned: V's B fragments come by ldmatrix.trans).
 template <uint32_t kRow = kKvRow>
 __device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const uint16_t* k, const uint16_t* v,
                                             const float* bias, uint64_t present, uint32_t r0, uint32_t g, uint32_t t,
@@ -72,15 +72,18 @@ __device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const ui
     s1 += __shfl_xor_sync(0xffffffffu, s1, 1);
     s1 += __shfl_xor_sync(0xffffffffu, s1, 2);
     const float inv0 = 1.0f / s0, inv1 = 1.0f / s1;
+    static_assert(kRow % 8 == 0, "ldmatrix: 16-byte rows");
+    const uint32_t lane = 4 * g + t;
 #pragma unroll
     for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
         o[nt][0] = o[nt][1] = o[nt][2] = o[nt][3] = 0.0f;
-        const uint32_t d = nt * 8 + g;
 #pragma unroll
-        for (uint32_t s = 0; s < 4; ++s) {
-            const uint32_t j = s * 16 + 2 * t;
-            mma_f32(o[nt], pa[s], pack(v[j * kRow + d], v[(j + 1) * kRow + d]),
-                    pack(v[(j + 8) * kRow + d], v[(j + 9) * kRow + d]));
+        for (uint32_t s = 0; s < 4; s += 2) {
+            // Keys 16s .. 16s + 31 (a row a lane), dimensions 8nt .. 8nt + 7: the B fragments of K steps s and s + 1.
+            uint32_t b[4];
+            load_b_trans(b, v + (16 * s + lane) * kRow + nt * 8);
+            mma_f32(o[nt], pa[s], b[0], b[1]);
+            mma_f32(o[nt], pa[s + 1], b[2], b[3]);
         }
         o[nt][0] *= inv0;
         o[nt][1] *= inv0;
