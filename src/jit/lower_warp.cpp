@@ -311,13 +311,15 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
     LLVMBasicBlockRef join = ir.new_block("");
     LLVMBasicBlockRef slow = ir.new_block("slow");
     const bool windowed = a.space == StateSpace::Global || a.space == StateSpace::Shared;
-    auto swap_windows = [&] { // the global range hit before the last one becomes the last, and the other way round
-        LLVMValueRef b1 = thread_u64(ptxsim::kThreadCacheBase), s1 = thread_u64(ptxsim::kThreadCacheSize);
-        LLVMValueRef b2 = thread_u64(ptxsim::kThreadCache2Base), s2 = thread_u64(ptxsim::kThreadCache2Size);
-        ir.store(b2, ir.field(m_thread, ptxsim::kThreadCacheBase), 8);
-        ir.store(s2, ir.field(m_thread, ptxsim::kThreadCacheSize), 8);
-        ir.store(b1, ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
-        ir.store(s1, ir.field(m_thread, ptxsim::kThreadCache2Size), 8);
+    // The global range hit before the last one becomes the last, and the other way round: each range's base and size
+    // moved as one 16-byte pair (the runner reads the last one back so, after the call: two 8-byte stores would not
+    // forward to that load, a stall at every return).
+    auto swap_windows = [&] {
+        LLVMTypeRef pair = ir.vector_of(ir.i64, 2);
+        LLVMValueRef last = ir.load(pair, ir.field(m_thread, ptxsim::kThreadCacheBase), 8);
+        LLVMValueRef before = ir.load(pair, ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
+        ir.store(before, ir.field(m_thread, ptxsim::kThreadCacheBase), 8);
+        ir.store(last, ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
     };
     if (windowed) {
         // Whether every lane that runs the access is aligned and inside the window.
