@@ -76,6 +76,11 @@ public:
     void cond_br(LLVMValueRef c, LLVMBasicBlockRef yes, LLVMBasicBlockRef no) {
         m_l.LLVMBuildCondBr(m_builder, c, yes, no);
     }
+    // A branch the code expects to go to YES (LIKELY) or to NO: LLVM's llvm.expect, so that its code generation lays
+    // the other side out of the way and places spills there (a slow path's call clobbers every vector register).
+    void expect_br(LLVMValueRef c, bool likely, LLVMBasicBlockRef yes, LLVMBasicBlockRef no) {
+        cond_br(intrinsic("llvm.expect", {i1}, {c, constant(i1, likely ? 1 : 0)}), yes, no);
+    }
     void ret(LLVMValueRef v) { m_l.LLVMBuildRet(m_builder, v); }
 
     // Memory: a typed load or store at a pointer with an alignment.

@@ -57,7 +57,7 @@ Liveness::Liveness(const ast::Function& f) {
         if (fresh) m_names.push_back(name);
         return it->second;
     };
-    std::vector<std::vector<uint32_t>> uses(n), defs(n), succ(n);
+    std::vector<std::vector<uint32_t>> uses(n), defs(n), succ(n), writes(n);
     for (size_t p = 0; p < n; ++p) {
         const ast::Instruction& in = *code[p];
         std::vector<std::string_view> names;
@@ -65,10 +65,13 @@ Liveness::Liveness(const ast::Function& f) {
         for (size_t k = def ? 1 : 0; k < in.operands.size(); ++k) operand_names(in.operands[k], names);
         if (!in.guard.empty()) names.push_back(in.guard);
         for (std::string_view name : names) uses[p].push_back(id(name));
-        if (def) {
+        if (!in.operands.empty() && writes_first_operand(in)) {
             std::vector<std::string_view> written;
             operand_names(in.operands[0], written);
-            for (std::string_view name : written) defs[p].push_back(id(name));
+            for (std::string_view name : written) {
+                writes[p].push_back(id(name));
+                if (def) defs[p].push_back(id(name));
+            }
         }
         const std::string_view base = ptx::Modifiers(in.opcode).base();
         bool falls_through = !in.guard.empty();
@@ -104,6 +107,26 @@ Liveness::Liveness(const ast::Function& f) {
     }
     m_live_in = std::move(live_in);
     m_defs = std::move(defs);
+    m_writes = std::move(writes);
+    m_succ = std::move(succ);
+}
+
+std::unordered_set<std::string_view> Liveness::written_after(const std::vector<uint32_t>& instructions) const {
+    std::vector<bool> seen(m_succ.size(), false);
+    std::vector<uint32_t> todo;
+    for (uint32_t i : instructions)
+        if (i < m_order.size() && m_order[i] != UINT32_MAX)
+            for (uint32_t s : m_succ[m_order[i]]) todo.push_back(s);
+    std::unordered_set<std::string_view> out;
+    while (!todo.empty()) {
+        const uint32_t p = todo.back();
+        todo.pop_back();
+        if (seen[p]) continue;
+        seen[p] = true;
+        for (uint32_t w : m_writes[p]) out.insert(m_names[w]);
+        for (uint32_t s : m_succ[p]) todo.push_back(s);
+    }
+    return out;
 }
 
 std::unordered_map<std::string_view, uint32_t> Liveness::share_slots(const std::vector<std::string_view>& names) const {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ptx/ast.h"
@@ -33,10 +34,15 @@ public:
     // before or after it or writes one while the other is live there (a write with no reader after it counts too).
     // Names are taken in the order they first occur; each goes to the first slot it fits.
     std::unordered_map<std::string_view, uint32_t> share_slots(const std::vector<std::string_view>& names) const;
+    // The names some instruction that can run after one of INSTRUCTIONS (indices into Function::instructions) may
+    // write, guarded or not (over-approximates: every name of a first operand that is a destination).
+    std::unordered_set<std::string_view> written_after(const std::vector<uint32_t>& instructions) const;
 
 private:
     std::vector<std::string_view> m_names;
     std::vector<std::vector<uint32_t>> m_defs;     // per position: the names it writes
+    std::vector<std::vector<uint32_t>> m_writes;   // per position: the names it may write (guarded too)
+    std::vector<std::vector<uint32_t>> m_succ;     // per position: where control goes next
     std::vector<uint32_t> m_order;                 // instruction index -> position in body order
     std::vector<std::vector<uint64_t>> m_live_out; // per position: a bit set over m_names
     std::vector<std::vector<uint64_t>> m_live_in;

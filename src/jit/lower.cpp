@@ -64,7 +64,7 @@ uint32_t Lowering::site() {
 void Lowering::fault_unless(LLVMValueRef ok) {
     LLVMBasicBlockRef fail = ir.new_block("fault");
     LLVMBasicBlockRef next = ir.new_block("");
-    ir.cond_br(ok, next, fail);
+    ir.expect_br(ok, true, next, fail);
     ir.position(fail);
     ir.store(ir.constant(ir.i32, site()), ir.field(m_thread, ptxsim::kThreadFaultSite), 4);
     ir.ret(ir.constant(ir.i32, ptxsim::kCompiledFault));
@@ -469,6 +469,7 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
         Reg r;
         uint32_t offset = 0;
         bool word = false; // warp code: the same in every lane that has not exited, kept as one word
+        std::string_view name;
     };
     std::vector<Saved> saved;
     std::vector<std::string_view> names = m_liveness->live_after(m_index);
@@ -478,14 +479,35 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
     for (std::string_view name : names) {
         auto r = reg(name);
         if (!r) continue; // not a register (a label, variable or special register)
-        saved.push_back(Saved{*r, state_offset(*r), warp && m_uniform_known && !m_divergent.contains(name)});
+        saved.push_back(Saved{*r, state_offset(*r), warp && m_uniform_known && !m_divergent.contains(name), name});
     }
     LLVMValueRef first =
         warp ? ir.intrinsic("llvm.cttz", {ir.i32}, {ir.load(ir.i32, m_active, 4), ir.constant(ir.i1, 0)}) : nullptr;
-    for (const auto& [r, offset, word] : saved) {
-        LLVMValueRef v = ir.load(reg_type(r), r.slot);
-        if (word && ir.lanes(v)) v = ir.llvm().LLVMBuildExtractElement(ir.builder(), v, first, "");
-        ir.store(v, ir.field(state, offset), 1);
+    // Warp code: a register nothing after a stop writes is kept in the state already unless this call started the
+    // warp (m_written_after_stops); its slot is its own (not one shared with other registers' lanes).
+    auto kept = [&](const Saved& x) {
+        return warp && m_at_start && !x.r.in_memory && !m_written_after_stops.contains(x.name);
+    };
+    auto save = [&](const Saved& x) {
+        LLVMValueRef v = ir.load(reg_type(x.r), x.r.slot);
+        if (x.word && ir.lanes(v)) v = ir.llvm().LLVMBuildExtractElement(ir.builder(), v, first, "");
+        ir.store(v, ir.field(state, x.offset), 1);
+    };
+    bool any_kept = false;
+    for (const Saved& x : saved) {
+        if (kept(x))
+            any_kept = true;
+        else
+            save(x);
+    }
+    if (any_kept) {
+        LLVMBasicBlockRef fresh = ir.new_block("save_kept"), on = ir.new_block("");
+        ir.expect_br(m_at_start, false, fresh, on);
+        ir.position(fresh);
+        for (const Saved& x : saved)
+            if (kept(x)) save(x);
+        ir.br(on);
+        ir.position(on);
     }
     if (warp) ir.store(ir.load(ir.i32, m_active, 4), ir.field(state, ptxsim::kStateMember), 4);
     spill_shuffled();
@@ -499,7 +521,7 @@ Status Lowering::suspend(uint32_t status, const std::function<void(LLVMValueRef 
     ir.llvm().LLVMAddCase(m_dispatch, ir.constant(ir.i32, resume), restore);
     ir.position(restore);
     LLVMValueRef state_again = thread_ptr(ptxsim::kThreadState);
-    for (const auto& [r, offset, word] : saved) {
+    for (const auto& [r, offset, word, name] : saved) {
         if (word) {
             LLVMValueRef x = ir.load(ir.int_type(r.bits), ir.field(state_again, offset), 1);
             ir.store(r.uniform ? x : ir.splat(x), r.slot);
@@ -801,6 +823,16 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         dispatch = ir.new_block("dispatch");
         ir.position(dispatch);
         LLVMValueRef resume = ir.load(ir.i32, ir.field(thread_ptr(ptxsim::kThreadState), ptxsim::kStateResume), 4);
+        if (warp) {
+            m_at_start = ir.icmp(abi::D4R_LLVMIntEQ, resume, ir.constant(ir.i32, 0));
+            std::vector<uint32_t> stops;
+            for (const ast::Instruction& in : function.instructions) {
+                const ptx::Modifiers m(in.opcode);
+                if ((m.base() == "bar" || m.base() == "barrier") && !m.has("warp"))
+                    stops.push_back(static_cast<uint32_t>(&in - function.instructions.data()));
+            }
+            m_written_after_stops = m_liveness->written_after(stops);
+        }
         m_dispatch = l.LLVMBuildSwitch(ir.builder(), resume, body, 8);
     }
     ir.position(body);
@@ -819,6 +851,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     }
     find_loops();
     m_contractions = ptx::find_contractions(function);
+    find_nan_absorbed();
     if (warp) {
         make_merges();
         find_waiting_live();

@@ -44,7 +44,38 @@ LLVMValueRef testp(FloatRules& fr, ptx::FloatArith::Test test, LLVMValueRef x) {
     return ir.constant(ir.i1, 0);
 }
 
+// Whether IN gives the canonical f32 NaN whenever a source is a NaN, whatever its bits: add, sub, mul or fma (and
+// mad) of f32 rounding to nearest, all spelled in IR with FloatRules::canonical (.ftz keeps a NaN, .sat makes it +0).
+bool absorbs_nan(const ast::Instruction& in) {
+    const ptx::Modifiers m(in.opcode);
+    const std::string_view base = m.base();
+    if (base != "add" && base != "sub" && base != "mul" && base != "fma" && base != "mad") return false;
+    return m.has("f32") && !m.has("rz") && !m.has("rm") && !m.has("rp") && !m.has("approx");
+}
+
 } // namespace
+
+void Lowering::find_nan_absorbed() {
+    if (nvptx) return;
+    std::unordered_set<std::string_view> other;
+    for (const ast::Instruction& in : function.instructions) {
+        std::vector<std::string_view> read;
+        const bool writes = !in.operands.empty() && writes_first_operand(in);
+        for (size_t k = 0; k < in.operands.size(); ++k) {
+            std::vector<std::string_view> names;
+            operand_names(in.operands[k], names);
+            for (std::string_view n : names) {
+                if (k == 0 && writes) {
+                    m_nan_absorbed.insert(n); // a candidate
+                    continue;
+                }
+                if (!absorbs_nan(in) || in.operands[k].kind != ast::OperandKind::Name) other.insert(n);
+            }
+        }
+        if (!in.guard.empty()) other.insert(in.guard);
+    }
+    for (std::string_view n : other) m_nan_absorbed.erase(n);
+}
 
 // --- f32 and f64 ---
 
@@ -96,6 +127,9 @@ Status Lowering::lower_float(const ptx::FloatArith& op) {
     if (op.ftz)
         for (LLVMValueRef& v : s) v = fr.flush(v);
     auto exact = [&](LLVMValueRef v) { return ir.fpext(v, ir.f64); }; // an f32 operand in double
+    // Written to a register whose readers all make a NaN canonical themselves (find_nan_absorbed).
+    const bool nan_absorbed =
+        f32 && in.operands[0].kind == ast::OperandKind::Name && m_nan_absorbed.contains(in.operands[0].name);
     LLVMValueRef r = nullptr;
     switch (op.op) {
     case Op::Add:
@@ -114,14 +148,16 @@ Status Lowering::lower_float(const ptx::FloatArith& op) {
                 return ir.fdiv(a, b);
             }
         };
-        r = fr.canonical(apply(s[0], s[1]));
+        r = apply(s[0], s[1]);
+        if (!nan_absorbed) r = fr.canonical(r);
         if (!f32) r = op.op == Op::Div ? fr.f64_nan(s[0], s[1], r) : fr.f64_nan(s[1], s[0], r);
         if (op.ftz && f32) r = fr.flush_result(r, apply(exact(s[0]), exact(s[1])));
         if (op.sat) r = fr.saturate(r);
         break;
     }
     case Op::Fma:
-        r = fr.canonical(ir.intrinsic("llvm.fma", {fr.type()}, {s[0], s[1], s[2]}));
+        r = ir.intrinsic("llvm.fma", {fr.type()}, {s[0], s[1], s[2]});
+        if (!nan_absorbed) r = fr.canonical(r);
         if (!f32) r = fr.f64_nan(s[1], s[2], fr.f64_nan(s[2], s[0], r));
         if (op.ftz && f32)
             r = fr.flush_result(r, ir.intrinsic("llvm.fma", {ir.f64}, {exact(s[0]), exact(s[1]), exact(s[2])}));

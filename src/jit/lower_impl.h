@@ -305,8 +305,13 @@ private:
 
     // A kernel with barriers: each thread stops at a barrier and resumes after it (compiled.h), keeping the
     // registers live there in its state.
-    std::unique_ptr<Liveness> m_liveness;                      // set when the kernel has barriers
-    LLVMValueRef m_dispatch = nullptr;                         // the entry's switch on the resumption point
+    std::unique_ptr<Liveness> m_liveness; // set when the kernel has barriers
+    LLVMValueRef m_dispatch = nullptr;    // the entry's switch on the resumption point
+    // Warp code: whether this call starts the warp (not a resumption: an i1 of the entry), and the registers that
+    // something after a stop may write. Any other register live at a stop holds the value it had at every earlier
+    // stop, where it was live too and saved: only a call that starts the warp saves it.
+    LLVMValueRef m_at_start = nullptr;
+    std::unordered_set<std::string_view> m_written_after_stops;
     std::unordered_map<LLVMValueRef, uint32_t> m_state_offset; // a register's slot -> its offset in the state
     uint32_t m_state_bytes = ptxsim::kStateRegisters;
     uint32_t m_stops = 0;                     // resumption points so far
@@ -345,6 +350,20 @@ private:
     bool m_guarded = false; // the current instruction has a guard
     // Warp code: the block's shared memory and its size, loaded once at the function's entry.
     LLVMValueRef m_shared = nullptr, m_shared_bytes = nullptr;
+    // Warp code: the shared accesses of a straight run of code through one base register (shared_group): checked
+    // together, once, at the first of them. ROWS and WORDS: every lane runs, each half-warp's base addresses are
+    // consecutive (rows) or equal (words), and the range from the least to the greatest offset of the group is
+    // aligned and inside shared memory for both halves. By statement index of each member.
+    struct SharedGroup {
+        LLVMValueRef rows = nullptr, words = nullptr;
+    };
+    std::unordered_map<size_t, SharedGroup> m_shared_groups;
+    // The members of the current access's group (this statement first), or none when it has no other: the later
+    // unguarded shared accesses of the same width through the same base register with an offset of the same
+    // alignment, up to a label, a branch, an exit, a barrier or a write of the register. Their offsets (32-bit,
+    // signed) in MIN and MAX.
+    std::vector<size_t> shared_group(const ptx::MemoryAccess& op, std::string_view base, int64_t offset, int64_t& min,
+                                     int64_t& max) const;
     // Warp code where no branch diverges (m_uniform_known): the registers that may differ between lanes; every
     // other one is a scalar (one value for all lanes that have not exited: uniformity.h).
     bool m_uniform_known = false;
@@ -353,6 +372,12 @@ private:
     // others' values. Any other register is written in every lane (the inactive lanes never read it again).
     std::unordered_set<std::string_view> m_waiting_live;
     void find_waiting_live();
+    // Host code: the registers whose every read is a source of an f32 add, sub, mul or fma rounding to nearest
+    // (lower_float.cpp). Such an instruction gives the canonical NaN for any NaN source, so an f32 result written to
+    // one of them need not be made canonical itself: no instruction sees its NaN's bits (an fma chain's accumulator
+    // then waits for one rule per chain, not one per step).
+    std::unordered_set<std::string_view> m_nan_absorbed;
+    void find_nan_absorbed();
 };
 
 } // namespace d4r::jit

@@ -229,6 +229,48 @@ Status Lowering::warp_instruction(const ast::Instruction& in, const ptx::TypedIn
 
 // --- memory ---
 
+std::vector<size_t> Lowering::shared_group(const ptx::MemoryAccess& op, std::string_view base, int64_t offset,
+                                           int64_t& min, int64_t& max) const {
+    const unsigned bytes = ptx::type_bits(op.type) / 8;
+    min = max = offset;
+    std::vector<size_t> members{m_statement};
+    auto writes_base = [&](const ast::Instruction& in) {
+        if (in.operands.empty() || !writes_first_operand(in)) return false;
+        std::vector<std::string_view> names;
+        operand_names(in.operands[0], names);
+        return std::find(names.begin(), names.end(), base) != names.end();
+    };
+    if (writes_base(*current)) return {};
+    for (size_t j = m_statement + 1; j < function.body.size(); ++j) {
+        const ast::Statement& st = function.body[j];
+        if (st.kind == ast::Statement::Kind::Declaration) continue;
+        if (st.kind != ast::Statement::Kind::Instruction) break; // a label (lanes may join) or a scope
+        const ast::Instruction& in = function.instructions[st.index];
+        const std::string_view name = ptx::Modifiers(in.opcode).base();
+        // Where the active lanes may change, or the warp stops (its registers then come back from its state).
+        if (name == "bra" || name == "brx" || name == "exit" || name == "ret" || name == "bar" || name == "barrier" ||
+            name == "call" || name == "trap" || name == "brkpt")
+            break;
+        if (auto m = ptx::decode_memory(in);
+            m && in.guard.empty() && m->space == StateSpace::Shared && m->vector == 1 &&
+            ptx::type_bits(m->type) == bytes * 8 &&
+            (m->op == ptx::MemoryAccess::Op::Load || m->op == ptx::MemoryAccess::Op::Store) &&
+            m->address_operand < in.operands.size()) {
+            const ast::Operand& o = in.operands[m->address_operand];
+            const auto off = static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(o.offset)));
+            if (o.kind == ast::OperandKind::Address && o.elements.empty() && o.name == base &&
+                (off - offset) % int64_t(bytes) == 0) {
+                members.push_back(j);
+                min = std::min(min, off);
+                max = std::max(max, off);
+            }
+        }
+        if (writes_base(in)) break;
+    }
+    if (members.size() < 2) return {};
+    return members;
+}
+
 // ld and st for the warp: the address of every lane; when all the lanes that run it are aligned and inside the
 // window the interpreter checks first (the global range hit last, the block's shared memory), one gather or
 // scatter (lane order: the highest lane's store to an address stays, as interpreted); otherwise ptxsim's translate()
@@ -269,6 +311,16 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
     LLVMBasicBlockRef join = ir.new_block("");
     LLVMBasicBlockRef slow = ir.new_block("slow");
     const bool windowed = a.space == StateSpace::Global || a.space == StateSpace::Shared;
+    // The global range hit before the last one becomes the last, and the other way round: each range's base and size
+    // moved as one 16-byte pair (the runner reads the last one back so, after the call: two 8-byte stores would not
+    // forward to that load, a stall at every return).
+    auto swap_windows = [&] {
+        LLVMTypeRef pair = ir.vector_of(ir.i64, 2);
+        LLVMValueRef last = ir.load(pair, ir.field(m_thread, ptxsim::kThreadCacheBase), 8);
+        LLVMValueRef before = ir.load(pair, ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
+        ir.store(before, ir.field(m_thread, ptxsim::kThreadCacheBase), 8);
+        ir.store(last, ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
+    };
     if (windowed) {
         // Whether every lane that runs the access is aligned and inside the window.
         auto all_inside = [&](unsigned window = ptxsim::kThreadCacheBase) {
@@ -332,14 +384,15 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
                 hi = ir.add(hi, ir.constant(at_type, a.offset));
             }
             // Both halves' EXTENT bytes from their first address aligned and inside the window.
-            auto halves_inside = [&](uint64_t extent) {
+            // (Global: inside the range hit last, or with WINDOW, the one before it.)
+            auto halves_inside = [&](uint64_t extent, unsigned window = ptxsim::kThreadCacheBase) {
                 LLVMValueRef aligned =
                     ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(ir.or_(lo, hi), ir.constant(at_type, bytes - 1)),
                             ir.constant(at_type, 0));
                 LLVMValueRef base = ir.constant(at_type, 0), size;
                 if (a.space == StateSpace::Global) {
-                    base = thread_u64(ptxsim::kThreadCacheBase);
-                    size = thread_u64(ptxsim::kThreadCacheSize);
+                    base = thread_u64(window);
+                    size = thread_u64(window + 8);
                 } else {
                     size = ir.resize(m_shared_bytes, ir.width(at_type), false);
                 }
@@ -349,16 +402,72 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
                                                     ir.icmp(abi::D4R_LLVMIntULE, ir.sub(hi, base), last)));
                 return ir.and_(aligned, fits);
             };
+            // A group of accesses through this base register (shared_group): at its first, the checks of all of
+            // them at once, from the least offset to the greatest (32-bit addresses: neither end wraps past the
+            // other); the later ones take them.
+            if (narrow && pattern != at && !m_guarded && !m_shared_groups.contains(m_statement)) {
+                int64_t min = 0, max = 0;
+                const std::string_view base_name = current->operands[op.address_operand].name;
+                const std::vector<size_t> members =
+                    shared_group(op, base_name, static_cast<int32_t>(static_cast<uint32_t>(a.offset)), min, max);
+                if (!members.empty()) {
+                    LLVMValueRef base_lo = ir.extract(pattern, 0), base_hi = ir.extract(pattern, 16);
+                    LLVMValueRef size = m_shared_bytes;
+                    auto group_inside = [&](uint64_t extent) {
+                        LLVMValueRef least = ir.constant(ir.i32, static_cast<uint32_t>(min));
+                        LLVMValueRef most = ir.constant(ir.i32, static_cast<uint32_t>(max));
+                        LLVMValueRef last = ir.sub(size, ir.constant(ir.i32, extent));
+                        LLVMValueRef ok = ir.icmp(abi::D4R_LLVMIntUGE, size, ir.constant(ir.i32, extent));
+                        for (LLVMValueRef x : {base_lo, base_hi}) {
+                            LLVMValueRef first = ir.add(x, least), final = ir.add(x, most);
+                            ok = ir.and_(ok, ir.and_(ir.icmp(abi::D4R_LLVMIntULE, first, final),
+                                                     ir.icmp(abi::D4R_LLVMIntULE, final, last)));
+                        }
+                        LLVMValueRef aligned = ir.icmp(abi::D4R_LLVMIntEQ,
+                                                       ir.and_(ir.or_(ir.add(base_lo, least), ir.add(base_hi, least)),
+                                                               ir.constant(ir.i32, bytes - 1)),
+                                                       ir.constant(ir.i32, 0));
+                        return ir.and_(ok, aligned);
+                    };
+                    LLVMValueRef rows_pattern =
+                        ir.and_(full, every_lane(ir.icmp(abi::D4R_LLVMIntEQ, pattern, ir.add(firsts, step))));
+                    LLVMValueRef words_pattern =
+                        ir.and_(full, every_lane(ir.icmp(abi::D4R_LLVMIntEQ, pattern, firsts)));
+                    const SharedGroup group{ir.and_(rows_pattern, group_inside(16 * bytes)),
+                                            ir.and_(words_pattern, group_inside(bytes))};
+                    for (size_t j : members) m_shared_groups[j] = group;
+                }
+            }
             auto half_pointer = [&](LLVMValueRef x) {
                 return a.space == StateSpace::Global ? ir.int_to_ptr(x) : ir.byte_offset(m_shared, x);
             };
             LLVMBasicBlockRef rows_check = ir.new_block("rows_check"), rows = ir.new_block("rows");
             LLVMBasicBlockRef not_rows = ir.new_block(""), words_check = ir.new_block("words_check");
             LLVMBasicBlockRef words = ir.new_block("words"), general = ir.new_block("");
-            ir.cond_br(ir.and_(full, every_lane(ir.icmp(abi::D4R_LLVMIntEQ, pattern, ir.add(firsts, step)))),
-                       rows_check, not_rows);
-            ir.position(rows_check);
-            ir.cond_br(halves_inside(16 * bytes), rows, general);
+            // To TO when both halves' EXTENT bytes are inside the window; global memory: or inside the range hit
+            // before the last, which then becomes the last (a kernel reading two arrays in turn, as a tiled GEMM
+            // copying its tiles, hits both); otherwise to the general path.
+            auto inside_or_swap = [&](uint64_t extent, LLVMBasicBlockRef to) {
+                if (a.space != StateSpace::Global) return ir.expect_br(halves_inside(extent), true, to, general);
+                LLVMBasicBlockRef before = ir.new_block("window2"), swap = ir.new_block("swap_windows");
+                ir.expect_br(halves_inside(extent), true, to, before);
+                ir.position(before);
+                ir.cond_br(halves_inside(extent, ptxsim::kThreadCache2Base), swap, general);
+                ir.position(swap);
+                swap_windows();
+                ir.br(to);
+            };
+            const auto group = m_shared_groups.find(m_statement);
+            if (group != m_shared_groups.end()) { // every check made at the group's first access
+                ir.cond_br(group->second.rows, rows, not_rows);
+                ir.position(rows_check);
+                ir.br(rows);
+            } else {
+                ir.cond_br(ir.and_(full, every_lane(ir.icmp(abi::D4R_LLVMIntEQ, pattern, ir.add(firsts, step)))),
+                           rows_check, not_rows);
+                ir.position(rows_check);
+                inside_or_swap(16 * bytes, rows);
+            }
             ir.position(rows);
             LLVMTypeRef half_type = ir.vector_of(it, 16);
             if (load) {
@@ -374,9 +483,16 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
             }
             ir.br(join);
             ir.position(not_rows);
-            ir.cond_br(ir.and_(full, every_lane(ir.icmp(abi::D4R_LLVMIntEQ, pattern, firsts))), words_check, general);
-            ir.position(words_check);
-            ir.cond_br(halves_inside(bytes), words, general);
+            if (group != m_shared_groups.end()) {
+                ir.cond_br(group->second.words, words, general);
+                ir.position(words_check);
+                ir.br(words);
+            } else {
+                ir.cond_br(ir.and_(full, every_lane(ir.icmp(abi::D4R_LLVMIntEQ, pattern, firsts))), words_check,
+                           general);
+                ir.position(words_check);
+                inside_or_swap(bytes, words);
+            }
             ir.position(words);
             if (load) {
                 LLVMValueRef wlo = ir.load(it, half_pointer(lo), bytes), whi = ir.load(it, half_pointer(hi), bytes);
@@ -397,16 +513,11 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
             LLVMBasicBlockRef second = ir.new_block("second");
             LLVMBasicBlockRef swap = ir.new_block("swap");
             LLVMBasicBlockRef retry = ir.new_block("retry");
-            ir.cond_br(all_inside(), fast, second);
+            ir.expect_br(all_inside(), true, fast, second);
             ir.position(second);
             ir.cond_br(all_inside(ptxsim::kThreadCache2Base), swap, retry);
             ir.position(swap);
-            LLVMValueRef b1 = thread_u64(ptxsim::kThreadCacheBase), s1 = thread_u64(ptxsim::kThreadCacheSize);
-            LLVMValueRef b2 = thread_u64(ptxsim::kThreadCache2Base), s2 = thread_u64(ptxsim::kThreadCache2Size);
-            ir.store(b2, ir.field(m_thread, ptxsim::kThreadCacheBase), 8);
-            ir.store(s2, ir.field(m_thread, ptxsim::kThreadCacheSize), 8);
-            ir.store(b1, ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
-            ir.store(s1, ir.field(m_thread, ptxsim::kThreadCache2Size), 8);
+            swap_windows();
             ir.br(fast);
             ir.position(retry);
             ir.store(thread_u64(ptxsim::kThreadCacheBase), ir.field(m_thread, ptxsim::kThreadCache2Base), 8);
@@ -415,7 +526,7 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
             translate(a.space, ir.llvm().LLVMBuildExtractElement(ir.builder(), addr, first, ""), total, !load, first);
             ir.cond_br(all_inside(), fast, slow);
         } else {
-            ir.cond_br(all_inside(), fast, slow);
+            ir.expect_br(all_inside(), true, fast, slow);
         }
         ir.position(fast);
         // Shared memory: 32-bit offsets from its base (inside the window, below 2^31), so gathers of 32-bit lanes.

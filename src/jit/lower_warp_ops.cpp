@@ -60,7 +60,7 @@ void Lowering::flush_pending() {
         ir.position(here);
     }
     LLVMBasicBlockRef next = ir.new_block("");
-    ir.cond_br(m_pending_ok, next, m_fault_return);
+    ir.expect_br(m_pending_ok, true, next, m_fault_return);
     ir.position(next);
     m_pending_ok = nullptr;
     m_deferred = 0;

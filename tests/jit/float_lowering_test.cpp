@@ -127,3 +127,16 @@ TEST(JitFloatLowering, FusedMultiplyAddsAsTheInterpreterFusesThem) {
                              "{ .reg .f64 t; mul.f64 t, %a, %b; sub.f64 %d, %c, t; }"})
         expect_compiled_matches<double>(body, inputs<double>(73), inputs<double>(74), inputs<double>(75));
 }
+
+TEST(JitFloatLowering, NanBitsOfRegistersOnlyArithmeticReads) {
+    // t (and u) are read only by f32 add, sub, mul and fma rounding to nearest, which make any NaN canonical: the JIT
+    // leaves their own NaN results as the host computes them (find_nan_absorbed). Every result must still be the
+    // interpreter's, with a register that something else reads (mov, a directed rounding, a compare) kept canonical.
+    for (const char* body : {"{ .reg .f32 t, u; fma.rn.f32 t, %a, %b, %c; mul.f32 u, t, %b; add.f32 %d, u, %a; }",
+                             "{ .reg .f32 t; add.f32 t, %a, %b; fma.rn.sat.f32 %d, t, %c, %a; }",
+                             "{ .reg .f32 t; sub.ftz.f32 t, %a, %b; fma.rn.ftz.f32 %d, %c, t, t; }",
+                             "{ .reg .f32 t; fma.rn.f32 t, %a, %b, %c; add.f32 %d, t, %c; mov.f32 %d, t; }",
+                             "{ .reg .f32 t; mul.rn.f32 t, %a, %b; add.rz.f32 %d, t, %c; }",
+                             "{ .reg .f32 t; add.f32 t, %a, %b; setp.nan.f32 %p1, t, t; selp.f32 %d, t, %c, %p1; }"})
+        expect_compiled_matches<float>(body, inputs<float>(76), inputs<float>(77), inputs<float>(78));
+}

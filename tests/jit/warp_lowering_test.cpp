@@ -266,6 +266,130 @@ TEST(WarpLowering, HalfWarpRowsAndWords) {
     expect_warp_matches(body, 31, 4);
 }
 
+// A straight run of shared accesses through one base register, as a tiled GEMM's unrolled loop has: rows (each
+// half-warp's words one after the other) and words (one per half-warp), checked together at the first of them.
+const char* kSharedRun = R"(
+    mov.u32 %r10, sm;
+    and.b32 %r7, %r1, 15;
+    shl.b32 %r11, %r7, 2;
+    add.u32 %r12, %r10, %r11;
+    shr.u32 %r8, %r1, 4;
+    shl.b32 %r13, %r8, 6;
+    add.u32 %r14, %r10, %r13;
+    st.shared.u32 [%r12], %r5;
+    st.shared.u32 [%r12+64], %r1;
+    st.shared.u32 [%r12+128], %r4;
+    ld.shared.u32 %r6, [%r12+64];
+    ld.shared.u32 %r15, [%r14+4];
+    ld.shared.u32 %r16, [%r14+60];
+    ld.shared.u32 %r17, [%r12];
+    add.u32 %r6, %r6, %r15;
+    add.u32 %r6, %r6, %r16;
+    ld.shared.u32 %r15, [%r14+8];
+    xor.b32 %r6, %r6, %r17;
+    ld.shared.u32 %r18, [%r12+128];
+    add.u32 %r6, %r6, %r18;
+    add.u32 %r6, %r6, %r15;
+)";
+
+TEST(WarpLowering, SharedAccessRunsCheckedTogether) {
+    expect_warp_matches(kSharedRun, 32, 4);
+    expect_warp_matches(kSharedRun, 64, 2);
+    expect_warp_matches(kSharedRun, 31, 4); // a partial warp: lane by lane
+    // The run's base written in its middle (the run ends there), and a barrier in it (it ends there too).
+    expect_warp_matches(R"(
+    mov.u32 %r10, sm;
+    and.b32 %r7, %r1, 15;
+    shl.b32 %r11, %r7, 2;
+    add.u32 %r12, %r10, %r11;
+    st.shared.u32 [%r12], %r5;
+    st.shared.u32 [%r12+64], %r1;
+    add.u32 %r12, %r12, 64;
+    ld.shared.u32 %r6, [%r12];
+    ld.shared.u32 %r15, [%r12+-64];
+    bar.sync 0;
+    ld.shared.u32 %r16, [%r12+-64];
+    ld.shared.u32 %r17, [%r12+4];
+    add.u32 %r6, %r6, %r15;
+    add.u32 %r6, %r6, %r16;
+    add.u32 %r6, %r6, %r17;
+)",
+                        64, 2);
+}
+
+TEST(WarpLowering, SharedAccessRunFaultsWhereTheInterpreterDoes) {
+    // A run whose last access (or only one lane's, or a misaligned one) is outside shared memory: the accesses before
+    // it happen, and the fault is the interpreter's, at the same instruction and lane. Shared memory is 4096 bytes.
+    for (const char* body : {R"(
+    mov.u32 %r10, sm;
+    and.b32 %r7, %r1, 15;
+    shl.b32 %r11, %r7, 2;
+    add.u32 %r12, %r10, %r11;
+    st.shared.u32 [%r12], %r5;
+    ld.shared.u32 %r6, [%r12+64];
+    st.shared.u32 [%r12+4032], %r5;
+    ld.shared.u32 %r15, [%r12+4036];
+    add.u32 %r6, %r6, %r15;
+)",
+                             R"(
+    mov.u32 %r10, sm;
+    shr.u32 %r8, %r1, 4;
+    shl.b32 %r13, %r8, 2;
+    add.u32 %r14, %r10, %r13;
+    ld.shared.u32 %r6, [%r14+4];
+    st.shared.u32 [%r14+-4], %r5;
+    ld.shared.u32 %r15, [%r14+8];
+)",
+                             R"(
+    mov.u32 %r10, sm;
+    and.b32 %r7, %r1, 15;
+    shl.b32 %r11, %r7, 2;
+    add.u32 %r12, %r10, %r11;
+    ld.shared.u32 %r6, [%r12];
+    ld.shared.u32 %r15, [%r12+6];
+    ld.shared.u32 %r16, [%r12+8];
+)",
+                             R"(
+    mov.u32 %r10, sm;
+    and.b32 %r7, %r1, 15;
+    shl.b32 %r11, %r7, 2;
+    add.u32 %r12, %r10, %r11;
+    ld.shared.u32 %r6, [%r12+-4];
+    ld.shared.u32 %r16, [%r12+8];
+)"}) {
+        SCOPED_TRACE(body);
+        WarpRuns r = run_both(body, 64);
+        EXPECT_TRUE(r.warp) << r.why_not_warp;
+        EXPECT_NE(r.error[0], "");
+        EXPECT_EQ(r.error[1], r.error[0]);
+    }
+}
+
+TEST(WarpLowering, RowsOfTwoArraysInTurn) {
+    // Rows of the input and of the output read in turn, as a tiled GEMM copies its two tiles: each access misses the
+    // global range hit last and hits the one before it (the two swap), and still reads a row; then a row past the
+    // output's end in the last warp faults as interpreted.
+    expect_warp_matches(R"(
+    ld.global.u32 %r7, [%rd5];
+    ld.global.u32 %r8, [%rd4];
+    ld.global.u32 %r9, [%rd5];
+    ld.global.u32 %r10, [%rd4];
+    add.u32 %r6, %r7, %r8;
+    xor.b32 %r6, %r6, %r9;
+    add.u32 %r6, %r6, %r10;
+)",
+                        64, 2);
+    WarpRuns r = run_both(R"(
+    ld.global.u32 %r7, [%rd4];
+    ld.global.u32 %r8, [%rd5+256];
+    add.u32 %r6, %r7, %r8;
+)",
+                          64, 2);
+    EXPECT_TRUE(r.warp) << r.why_not_warp;
+    EXPECT_NE(r.error[0], "");
+    EXPECT_EQ(r.error[1], r.error[0]);
+}
+
 TEST(WarpLowering, MemoryFaultInOneLane) {
     // Lane 5 of each warp (and lane 9 after it) reads far outside every allocation: the launch's error is the
     // interpreter's, naming the first faulting lane's thread.
@@ -338,6 +462,37 @@ LOOP:
     add.u32 %r20, %r20, 1;
     setp.lt.u32 %p1, %r20, %r21;
     @%p1 bra LOOP;
+)";
+    expect_warp_matches(body, 64, 2);
+    expect_warp_matches(body, 48, 3);
+}
+
+TEST(WarpLowering, RegistersKeptAcrossBarriers) {
+    // Registers live at both barriers: %r12 and %r21 are never written after one (a call that resumes the warp need
+    // not save them again), %r16 is, under a uniform guard, and %r6 and %r20 on every trip.
+    const char* body = R"(
+    mov.u32 %r10, sm;
+    shl.b32 %r11, %r1, 2;
+    add.u32 %r12, %r10, %r11;
+    sub.u32 %r13, %r3, 1;
+    sub.u32 %r14, %r13, %r1;
+    shl.b32 %r15, %r14, 2;
+    add.u32 %r16, %r10, %r15;
+    mov.u32 %r6, %r5;
+    mov.u32 %r20, 0;
+    shr.u32 %r21, %r3, 3;
+LOOP:
+    st.shared.u32 [%r12], %r6;
+    bar.sync 0;
+    ld.shared.u32 %r17, [%r16];
+    mad.lo.u32 %r6, %r6, 3, %r17;
+    setp.eq.u32 %p2, %r20, 2;
+    @%p2 mov.u32 %r16, %r12;
+    bar.sync 0;
+    add.u32 %r20, %r20, 1;
+    setp.lt.u32 %p1, %r20, %r21;
+    @%p1 bra LOOP;
+    add.u32 %r6, %r6, %r21;
 )";
     expect_warp_matches(body, 64, 2);
     expect_warp_matches(body, 48, 3);
