@@ -30,9 +30,9 @@ Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Mo
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height);
 // The same with each kernel the model's plan launches taken from the PTX module `ptx_for(kernel)` returns
 // (NUL-terminated text defining that .entry; the same text is loaded once): how the fast sm_90 kernels, compiled to
-// PTX, run on ptxsim; a module's u32 globals `d4r_dynamic_shared`, `d4r_grid_x` and `d4r_block_z` are honoured as the override layer
-// honours a native code object's (docs/runtime.md). OPTIONS lay the plan out (fused blocks: one d4r_nn_block entry per
-// block).
+// PTX, run on ptxsim; a module's u32 globals `d4r_dynamic_shared`, `d4r_grid_x` and `d4r_block_z` are honoured as the
+// override layer honours a native code object's (docs/runtime.md). OPTIONS lay the plan out (fused blocks: one
+// d4r_nn_block entry per block).
 using PtxForKernel = std::function<std::string_view(Kernel)>;
 Expected<LayerTrace> trace_forward(const upscaler::CudaFunctions& cuda, const Model& model,
                                    const std::vector<uint16_t>& rgba, uint32_t width, uint32_t height,

@@ -41,8 +41,9 @@ D4R_HD constexpr uint32_t row_of(uint32_t width) { return width + 8; } // halves
 D4R_HD constexpr uint32_t max_u(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
 // The shared memory of C channels, in halves: x (the stream rows), ln (a layernorm's output), the attention rows o
-// (over ln when one pass of kPass heads, two where the heads pair up, takes every head: ln is dead once that pass's qkv is made), then a scratch
-// region holding the pass's qkv rows (kPass matrices of 64 rows of q | k | v), later the hidden rows.
+// (over ln when one pass of kPass heads, two where the heads pair up, takes every head: ln is dead once that pass's qkv
+// is made), then a scratch region holding the pass's qkv rows (kPass matrices of 64 rows of q | k | v), later the
+// hidden rows.
 template <uint32_t C>
 struct Layout {
     static constexpr uint32_t kPass = C / kHeadDim % 2 == 0 ? 2 : 1; // heads per attention pass (of equal passes)
@@ -179,8 +180,8 @@ __device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi) {
     *q = pack(add_h(float_to_half(lo), low(r)), add_h(float_to_half(hi), high(r)));
 }
 
-// Layernorm of the 64 rows X into OUT (both rows of C + 8 halves), four threads a row (kBlockThreads = 256): thread TID takes
-// a quarter of row TID / 4.
+// Layernorm of the 64 rows X into OUT (both rows of C + 8 halves), four threads a row (kBlockThreads = 256): thread TID
+// takes a quarter of row TID / 4.
 template <uint32_t C>
 __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x, const uint16_t* gamma,
                                                const uint16_t* beta, uint32_t tid) {
@@ -314,8 +315,8 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
             load_a(qa[1], q_rows + 16);
             float out[4][4];
             const uint32_t r0 = 16 * tile + g;
-            attend_tile<kQkvRow>(qa, hq + kHeadDim, hq + 2 * kHeadDim, ws.bias + head * kRelBiasSize, present, r0, g,
-                                 t, out);
+            attend_tile<kQkvRow>(qa, hq + kHeadDim, hq + 2 * kHeadDim, ws.bias + head * kRelBiasSize, present, r0, g, t,
+                                 out);
 #pragma unroll
             for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
                 const uint32_t col = head * kHeadDim + nt * 8 + 2 * t;
