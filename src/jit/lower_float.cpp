@@ -277,11 +277,52 @@ Status Lowering::lower_cvt_tf32(const ptx::Cvt& op) {
     return assign(in.operands[0], Type::B32, result);
 }
 
+// cvt.f32.f16 and cvt.rn.f16.f32 without other modifiers (scalar_cvt.h's convert_lane with float_value,
+// round_to_small) in IR, on the bits: f16 to f32 is exact (a subnormal is its mantissa times 2^-24, exact in f32); a
+// NaN gives the canonical f32 NaN. f32 to f16 rounds to nearest even: a normal result by adding half an f16 ulp minus
+// one plus the kept lowest bit (a carry into the exponent gives the next binade or infinity), a subnormal one by
+// adding 0.5f (the sum's last place is 2^-24, the f16 subnormal quantum, so the f32 addition rounds there); 2^16
+// and above is infinity; a NaN gives 0x7fff (round_to_small's NaN, without the sign).
+Status Lowering::lower_cvt_half(const ptx::Cvt& op) {
+    const ast::Instruction& in = *current;
+    auto k = [&](uint32_t v) { return ir.constant(ir.i32, v); };
+    if (op.src == Type::F16) {
+        LLVMValueRef h = ir.zext(D4R_TRY(value(in.operands[1], Type::F16)), ir.i32);
+        LLVMValueRef sign = ir.shl(ir.and_(h, k(0x8000u)), k(16));
+        LLVMValueRef e = ir.and_(ir.lshr(h, k(10)), k(0x1fu)), m = ir.and_(h, k(0x3ffu));
+        LLVMValueRef normal = ir.or_(sign, ir.or_(ir.shl(ir.add(e, k(112)), k(23)), ir.shl(m, k(13))));
+        LLVMValueRef small =
+            ir.or_(sign, ir.bitcast(ir.fmul(ir.uitofp(m, ir.f32), ir.f32_bits(0x33800000u)), ir.i32)); // m * 2^-24
+        LLVMValueRef special = ir.select(ir.icmp(abi::D4R_LLVMIntEQ, m, k(0)), ir.or_(sign, k(0x7f800000u)),
+                                         k(0x7fffffffu)); // infinity, or the canonical NaN
+        LLVMValueRef r = ir.select(ir.icmp(abi::D4R_LLVMIntEQ, e, k(0)), small,
+                                   ir.select(ir.icmp(abi::D4R_LLVMIntEQ, e, k(0x1fu)), special, normal));
+        return assign(in.operands[0], Type::F32, ir.bitcast(r, ir.f32));
+    }
+    LLVMValueRef u = ir.bitcast(D4R_TRY(value(in.operands[1], Type::F32)), ir.i32);
+    LLVMValueRef sign = ir.and_(ir.lshr(u, k(16)), k(0x8000u));
+    LLVMValueRef a = ir.and_(u, k(0x7fffffffu));
+    LLVMValueRef odd = ir.and_(ir.lshr(a, k(13)), k(1));
+    // a - (127 - 15) << 23 + 0xfff + odd, shifted: the exponent rebiased and the mantissa rounded.
+    LLVMValueRef normal = ir.lshr(ir.add(ir.add(a, k(0xc8000fffu)), odd), k(13));
+    LLVMValueRef half = ir.f32_bits(0x3f000000u);
+    LLVMValueRef small = ir.sub(ir.bitcast(ir.fadd(ir.bitcast(a, ir.f32), half), ir.i32), k(0x3f000000u));
+    LLVMValueRef magnitude = ir.select(ir.icmp(abi::D4R_LLVMIntUGE, a, k(0x47800000u)), k(0x7c00u),
+                                       ir.select(ir.icmp(abi::D4R_LLVMIntULT, a, k(0x38800000u)), small, normal));
+    LLVMValueRef r = ir.select(ir.icmp(abi::D4R_LLVMIntUGT, a, k(0x7f800000u)), k(0x7fffu), ir.or_(sign, magnitude));
+    return assign(in.operands[0], Type::F16, ir.trunc(r, ir.i16));
+}
+
 Status Lowering::lower_cvt(const ptx::Cvt& op) {
     using Form = ptx::Cvt::Form;
     const ast::Instruction& in = *current;
     const Type dt = op.dst, at = op.src;
     if (op.form == Form::ToTf32 && in.operands.size() == 2) return lower_cvt_tf32(op);
+    if (op.form == Form::Convert && !nvptx && !op.relu && !op.satfinite && !op.sat && !op.ftz && !op.int_round &&
+        in.operands.size() == 2 &&
+        ((dt == Type::F32 && at == Type::F16 && !op.round) ||
+         (dt == Type::F16 && at == Type::F32 && op.round == Round::Rn)))
+        return lower_cvt_half(op);
     auto is_fp = [](Type x) { return x == Type::F32 || x == Type::F64; };
     auto is_int = [](Type x) { return ptx::is_integer(x); };
     if (in.operands.size() != 1 + op.sources) return refuse("unexpected operand count");

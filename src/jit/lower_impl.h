@@ -119,6 +119,10 @@ public:
     Expected<MemoryOperands> memory_operands(const ptx::MemoryAccess& op);
     // The checked host pointer of BYTES at A (inline fast paths, translate() otherwise).
     LLVMValueRef pointer(const Address& a, ptx::StateSpace space, unsigned bytes, bool write);
+    // Whether a generic access at A (a store when WRITE) checks the global range hit last first, as a global access
+    // does: ptxsim's generic windows (shared, local, parameters) lie far above any host address, so an address inside
+    // a global range is that global address (memory_access.h, translate<Generic>); the rest goes to translate().
+    bool generic_global(const Address& a, bool write) const;
 
     // Warp code (lower_warp.cpp). The lanes the current instruction runs for, as an i32 and as a <32 x i1>.
     LLVMValueRef exec_bits() const { return m_exec; }
@@ -145,6 +149,7 @@ public:
     Status lower_cvt(const ptx::Cvt& op);
     Status lower_cvt_by_runtime(const ptx::Cvt& op);
     Status lower_cvt_tf32(const ptx::Cvt& op);
+    Status lower_cvt_half(const ptx::Cvt& op); // cvt.f32.f16 and cvt.rn.f16.f32 in IR
     Status lower_half(const ptx::HalfArith& op);
     Status lower_compare(const ptx::Compare& op);
     Status lower_texture(const ptx::TextureOp& op);

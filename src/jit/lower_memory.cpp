@@ -81,6 +81,17 @@ Expected<Lowering::Address> Lowering::address(const ast::Operand& o, StateSpace 
     return a;
 }
 
+bool Lowering::generic_global(const Address& a, bool write) const {
+    // A variable's generic address (its window known now) is not worth the check; nor is a store when the module has
+    // .const variables: the global ranges then hold the constant segment, which a generic store must not write (the
+    // interpreter's translate<Generic> faults there).
+    if (a.constant) return false;
+    if (write)
+        for (const auto& entry : source.layout->module_variables)
+            if (entry.second.space == StateSpace::Const) return false;
+    return true;
+}
+
 LLVMValueRef Lowering::pointer(const Address& a, StateSpace space, unsigned bytes, bool write) {
     if (nvptx) return nv_pointer(a, space);
     // A kernel parameter at a known offset: checked now (the block's size is the kernel's).
@@ -89,13 +100,15 @@ LLVMValueRef Lowering::pointer(const Address& a, StateSpace space, unsigned byte
         if (a.constant_value < size && bytes <= size - a.constant_value)
             return ir.byte_offset(thread_ptr(ptxsim::kThreadParams), a.value);
     }
-    if (space != StateSpace::Global && space != StateSpace::Shared && space != StateSpace::Local)
+    // A generic address inside the global range hit last is that global address (generic_global).
+    const bool global = space == StateSpace::Global || (space == StateSpace::Generic && generic_global(a, write));
+    if (!global && space != StateSpace::Shared && space != StateSpace::Local)
         return translate(space, a.value, bytes, write);
     // Aligned and inside the range: the pointer at once; otherwise translate() decides (and faults).
     LLVMValueRef aligned =
         ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(a.value, ir.constant(ir.i64, bytes - 1)), ir.constant(ir.i64, 0));
     LLVMValueRef base, size;
-    if (space == StateSpace::Global) {
+    if (global) {
         base = thread_u64(ptxsim::kThreadCacheBase);
         size = thread_u64(ptxsim::kThreadCacheSize);
     } else {
@@ -114,7 +127,7 @@ LLVMValueRef Lowering::pointer(const Address& a, StateSpace space, unsigned byte
     ir.cond_br(ok, fast, slow);
     ir.position(fast);
     LLVMValueRef p_fast;
-    if (space == StateSpace::Global)
+    if (global)
         p_fast = ir.int_to_ptr(a.value);
     else
         p_fast = ir.byte_offset(thread_ptr(space == StateSpace::Shared ? ptxsim::kThreadShared : ptxsim::kThreadLocal),

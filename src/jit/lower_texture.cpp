@@ -1,9 +1,11 @@
 // Lowering textures and surfaces (lower.h): tex, tld4, suld.b and sust.b in every form the front end decodes
-// (ptx/instr_texture.h). Each instruction is one call of ptxsim's helper CompiledRuntime::image, which runs the
-// interpreter's own code for one lane (src/ptxsim/ops_texture.cpp, texture.cpp): the object lookup in the launch's
-// image table, the geometry check, the sampling and the surface addressing with its .trap/.clamp/.zero modes. A
-// fault (no such object, a surface access out of range under .trap, ...) is recorded by the helper as the
-// interpreter records it; the compiled code then stores the instruction's site and returns kCompiledFault.
+// (ptx/instr_texture.h). A thread function calls ptxsim's helper CompiledRuntime::image once per instruction; warp
+// code calls warp_matrix's image form once for the warp (the lanes in lane order, the object looked up once per
+// distinct handle). Both run the interpreter's own code (src/ptxsim/ops_texture.cpp, texture.cpp): the object lookup
+// in the launch's image table, the geometry check, the sampling and the surface addressing with its
+// .trap/.clamp/.zero modes. A fault (no such object, a surface access out of range under .trap, ...) is recorded by
+// the helper as the interpreter records it, for the first faulting lane; the compiled code then returns
+// kCompiledFault (the helper stored the instruction's site).
 #include <fmt/format.h>
 
 #include "jit/lower_impl.h"
@@ -40,6 +42,24 @@ Status Lowering::lower_texture(const ptx::TextureOp& op) {
     const Type word = !surface || op.data != Type::B64 ? Type::B32 : Type::B64;
     const std::vector<const ast::Operand*> data = ptx::decode::vector_elements(in.operands[op.data_operand]);
     if (data.size() < op.vector || op.vector > 4) return refuse("unexpected data operand");
+    if (warp) {
+        // One call of the runtime's warp_matrix for the warp (its image form: the lanes in lane order, the object
+        // looked up once), the registers' lanes in scratch slots: handle, x, y, z, layer, then the four data words.
+        point_value(0, handle, 64);
+        for (unsigned k = 0; k < 4; ++k) point_value(1 + k, std::array{x, y, z, layer}[k], 32);
+        for (unsigned k = 0; k < 4; ++k) {
+            LLVMValueRef v = nullptr;
+            if (op.op == Op::SurfaceStore && k < op.vector) v = D4R_TRY(value(*data[k], word));
+            point_value(5 + k, v, 64);
+        }
+        call_warp_helper(ptxsim::kRuntimeWarpMatrix, ptxsim::warp_image_code(op), false);
+        if (op.op == Op::SurfaceStore) return ok_status();
+        for (unsigned k = 0; k < op.vector; ++k) {
+            LLVMValueRef v = ir.load(ir.vector_of(ir.i64), scratch(5 + k), 8);
+            D4R_TRY(assign(*data[k], word, ir.resize(v, ptx::type_bits(word), false)));
+        }
+        return ok_status();
+    }
     LLVMValueRef buffer = ir.words(4);
     std::vector<LLVMValueRef> stored;
     if (op.op == Op::SurfaceStore)
@@ -48,19 +68,12 @@ Status Lowering::lower_texture(const ptx::TextureOp& op) {
     LLVMTypeRef fn_type = ir.llvm().LLVMFunctionType(ir.i32, params, 8, 0);
     LLVMValueRef fn = runtime_entry(ptxsim::kRuntimeImage);
     const unsigned results = op.op == Op::SurfaceStore ? 0 : op.vector;
-    // One lane's access (warp code: each lane in lane order, as the interpreter does them).
-    auto access = [&](LLVMValueRef lane) -> Expected<std::vector<LLVMValueRef>> {
-        auto at = [&](LLVMValueRef v) { return lane ? element_of(v, lane) : v; };
-        for (unsigned k = 0; k < stored.size(); ++k) ir.store(at(stored[k]), ir.field(buffer, 8 * k), 8);
-        LLVMValueRef done = ir.call(fn_type, fn,
-                                    {m_thread, ir.constant(ir.i32, ptxsim::image_op_code(op)), at(handle), at(x), at(y),
-                                     at(z), at(layer), buffer});
-        fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
-        std::vector<LLVMValueRef> out;
-        for (unsigned k = 0; k < results; ++k) out.push_back(ir.load(ir.i64, ir.field(buffer, 8 * k), 8));
-        return out;
-    };
-    const std::vector<LLVMValueRef> out = D4R_TRY(warp ? each_lane(results, access) : access(nullptr));
+    for (unsigned k = 0; k < stored.size(); ++k) ir.store(stored[k], ir.field(buffer, 8 * k), 8);
+    LLVMValueRef done = ir.call(
+        fn_type, fn, {m_thread, ir.constant(ir.i32, ptxsim::image_op_code(op)), handle, x, y, z, layer, buffer});
+    fault_unless(ir.icmp(abi::D4R_LLVMIntNE, done, ir.constant(ir.i32, 0)));
+    std::vector<LLVMValueRef> out;
+    for (unsigned k = 0; k < results; ++k) out.push_back(ir.load(ir.i64, ir.field(buffer, 8 * k), 8));
     for (unsigned k = 0; k < results; ++k)
         D4R_TRY(assign(*data[k], word, ir.resize(out[k], ptx::type_bits(word), false)));
     return ok_status();

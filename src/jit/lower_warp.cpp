@@ -272,7 +272,8 @@ std::vector<size_t> Lowering::shared_group(const ptx::MemoryAccess& op, std::str
 }
 
 // ld and st for the warp: the address of every lane; when all the lanes that run it are aligned and inside the
-// window the interpreter checks first (the global range hit last, the block's shared memory), one gather or
+// window the interpreter checks first (the global range hit last, also for generic addresses; the block's shared
+// memory; the kernel's parameters for ld.param through a register, with no alignment rule), one gather or
 // scatter (lane order: the highest lane's store to an address stays, as interpreted); otherwise ptxsim's translate()
 // for each lane in lane order, so the first lane that faults reports, as interpreted. A load from one address for
 // every lane (a parameter or a variable) reads it once for the first lane, as the interpreter does.
@@ -310,7 +311,13 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
     std::vector<std::pair<LLVMValueRef, LLVMBasicBlockRef>> fast_loads[4];
     LLVMBasicBlockRef join = ir.new_block("");
     LLVMBasicBlockRef slow = ir.new_block("slow");
-    const bool windowed = a.space == StateSpace::Global || a.space == StateSpace::Shared;
+    // A generic address inside the global range hit last is a global one (the generic windows of shared, local and
+    // parameter memory lie far above any host address): the global checks apply (generic_global).
+    const bool global = a.space == StateSpace::Global || (a.space == StateSpace::Generic && generic_global(a, !load));
+    // A kernel parameter load through a register (a by-value struct's fields, the same address in every lane mostly):
+    // the parameter block is the window, without an alignment rule (translate<KernelParam>).
+    const bool param = a.space == StateSpace::Param && load;
+    const bool windowed = global || param || a.space == StateSpace::Shared;
     // The global range hit before the last one becomes the last, and the other way round: each range's base and size
     // moved as one 16-byte pair (the runner reads the last one back so, after the call: two 8-byte stores would not
     // forward to that load, a stall at every return).
@@ -334,16 +341,17 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
                                ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(ok_lanes, m_exec), m_exec));
             }
             LLVMValueRef base, size;
-            if (a.space == StateSpace::Global) {
+            if (global) {
                 base = thread_u64(window);
                 size = thread_u64(window + 8);
             } else {
                 base = ir.constant(ir.i64, 0);
-                size = ir.zext(m_shared_bytes, ir.i64);
+                size = ir.zext(param ? thread_u32(ptxsim::kThreadParamsBytes) : m_shared_bytes, ir.i64);
             }
             LLVMValueRef off = ir.sub(addr, base);
-            LLVMValueRef aligned =
-                ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(addr, ir.constant(ir.i64, total - 1)), ir.constant(ir.i64, 0));
+            LLVMValueRef aligned = param ? ir.splat(ir.constant(ir.i1, 1))
+                                         : ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(addr, ir.constant(ir.i64, total - 1)),
+                                                   ir.constant(ir.i64, 0));
             LLVMValueRef fits = ir.icmp(abi::D4R_LLVMIntULE, off, ir.sub(size, ir.constant(ir.i64, total)));
             LLVMValueRef ok_lanes = ir.mask_to_bits(ir.and_(aligned, fits));
             return ir.and_(ir.icmp(abi::D4R_LLVMIntUGE, size, ir.constant(ir.i64, total)),
@@ -387,14 +395,16 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
             // (Global: inside the range hit last, or with WINDOW, the one before it.)
             auto halves_inside = [&](uint64_t extent, unsigned window = ptxsim::kThreadCacheBase) {
                 LLVMValueRef aligned =
-                    ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(ir.or_(lo, hi), ir.constant(at_type, bytes - 1)),
-                            ir.constant(at_type, 0));
+                    param ? ir.constant(ir.i1, 1)
+                          : ir.icmp(abi::D4R_LLVMIntEQ, ir.and_(ir.or_(lo, hi), ir.constant(at_type, bytes - 1)),
+                                    ir.constant(at_type, 0));
                 LLVMValueRef base = ir.constant(at_type, 0), size;
-                if (a.space == StateSpace::Global) {
+                if (global) {
                     base = thread_u64(window);
                     size = thread_u64(window + 8);
                 } else {
-                    size = ir.resize(m_shared_bytes, ir.width(at_type), false);
+                    size = ir.resize(param ? thread_u32(ptxsim::kThreadParamsBytes) : m_shared_bytes, ir.width(at_type),
+                                     false);
                 }
                 LLVMValueRef last = ir.sub(size, ir.constant(at_type, extent));
                 LLVMValueRef fits = ir.and_(ir.icmp(abi::D4R_LLVMIntUGE, size, ir.constant(at_type, extent)),
@@ -439,7 +449,8 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
                 }
             }
             auto half_pointer = [&](LLVMValueRef x) {
-                return a.space == StateSpace::Global ? ir.int_to_ptr(x) : ir.byte_offset(m_shared, x);
+                if (param) return ir.byte_offset(thread_ptr(ptxsim::kThreadParams), x);
+                return global ? ir.int_to_ptr(x) : ir.byte_offset(m_shared, x);
             };
             LLVMBasicBlockRef rows_check = ir.new_block("rows_check"), rows = ir.new_block("rows");
             LLVMBasicBlockRef not_rows = ir.new_block(""), words_check = ir.new_block("words_check");
@@ -448,7 +459,7 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
             // before the last, which then becomes the last (a kernel reading two arrays in turn, as a tiled GEMM
             // copying its tiles, hits both); otherwise to the general path.
             auto inside_or_swap = [&](uint64_t extent, LLVMBasicBlockRef to) {
-                if (a.space != StateSpace::Global) return ir.expect_br(halves_inside(extent), true, to, general);
+                if (!global) return ir.expect_br(halves_inside(extent), true, to, general);
                 LLVMBasicBlockRef before = ir.new_block("window2"), swap = ir.new_block("swap_windows");
                 ir.expect_br(halves_inside(extent), true, to, before);
                 ir.position(before);
@@ -506,7 +517,7 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
             ir.position(general);
         }
         LLVMBasicBlockRef fast = ir.new_block("fast");
-        if (a.space == StateSpace::Global) {
+        if (global) {
             // A miss: the range hit before (then the two swap); or translate() for the first lane (the first the
             // lane-by-lane path would translate: its fault is the one to report) moves the window to that lane's
             // allocation, the old window kept as the one before; then the check again.
@@ -530,8 +541,9 @@ Status Lowering::lower_memory_warp(const ptx::MemoryAccess& op) {
         }
         ir.position(fast);
         // Shared memory: 32-bit offsets from its base (inside the window, below 2^31), so gathers of 32-bit lanes.
-        LLVMValueRef ptrs =
-            a.space == StateSpace::Global ? ir.int_to_ptr(addr) : ir.byte_offset(m_shared, ir.trunc(addr, ir.i32));
+        LLVMValueRef ptrs = global  ? ir.int_to_ptr(addr)
+                            : param ? ir.byte_offset(thread_ptr(ptxsim::kThreadParams), addr)
+                                    : ir.byte_offset(m_shared, ir.trunc(addr, ir.i32));
         LLVMValueRef mask = exec_lanes();
         LLVMTypeRef pt = ir.vector_of(ir.ptr);
         for (unsigned k = 0; k < op.vector; ++k) {

@@ -166,7 +166,10 @@ static_assert(offsetof(CompiledThread, variables) == kThreadVariables);
 //     EXEC: the lanes' addresses, their strides in elements, then the fragment's registers, moved as interpreted. Or
 //     cp.async (cp_async_code) for the lanes of EXEC in lane order, as `cp_async` does each: the destinations, the
 //     sources (64-bit), the sizes read. Or an ld or st (warp_memory_code) for the lanes of EXEC in lane order, each
-//     through `translate`: the addresses (64-bit), then the vector's elements, packed (a lane's at its place).
+//     through `translate`: the addresses (64-bit), then the vector's elements, packed (a lane's at its place). Or a
+//     texture or surface instruction (warp_image_code) for the lanes of EXEC in lane order, each as `image` does it:
+//     the handles (64-bit), x, y, z and the layer (32-bit), then the four data registers (64-bit words, read by sust,
+//     written by tex, tld4 and suld).
 struct CompiledRuntime {
     uint8_t* (*translate)(CompiledThread* thread, uint32_t space, uint64_t address, uint32_t bytes, uint32_t write);
     void (*branch_fault)(CompiledThread* thread, uint32_t index, uint32_t entries);
@@ -216,14 +219,15 @@ uint32_t atomic_op_code(const ptx::Atomic& a);
 uint32_t half_op_code(const ptx::HalfArith& h);
 uint32_t image_op_code(const ptx::TextureOp& t);
 // The CODE of warp_collective for shfl, vote, match and redux (warp_sync_code for bar.warp.sync), and of warp_matrix
-// for mma.sync and ldmatrix (matrix_op_code), wmma (wmma_op_code), cp.async of BYTES (cp_async_code) and warp code's
-// ld and st (warp_memory_code).
+// for mma.sync and ldmatrix (matrix_op_code), wmma (wmma_op_code), cp.async of BYTES (cp_async_code), warp code's
+// ld and st (warp_memory_code) and its texture and surface instructions (warp_image_code).
 uint32_t warp_collective_code(const ptx::WarpCollective& c);
 uint32_t warp_sync_code();
 uint32_t matrix_op_code(const ptx::MatrixOp& m);
 uint32_t wmma_op_code(const ptx::Wmma& w);
 uint32_t cp_async_code(unsigned bytes);
 uint32_t warp_memory_code(uint32_t space, unsigned bytes, unsigned vector, bool store); // SPACE: a ptx::StateSpace
+uint32_t warp_image_code(const ptx::TextureOp& t);
 
 // A compiled thread function's answers: the thread exited, faulted, was stopped by the watchdog, or waits at a
 // barrier (a kernel with barriers: its state says where it resumes; it is called again once every thread that has

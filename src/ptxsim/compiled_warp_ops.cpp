@@ -16,6 +16,7 @@
 #include "ptxsim/memory_access.h"
 #include "ptxsim/mma_warp.h"
 #include "ptxsim/scalar_warp.h"
+#include "ptxsim/texture.h"
 #include "ptxsim/wmma_memory.h"
 #include "ptxsim/wmma_warp.h"
 
@@ -28,8 +29,18 @@ namespace {
 enum : uint32_t { kShuffle = 0, kVote = 1, kMatch = 2, kReduce = 3, kWarpSync = 4 };
 constexpr uint32_t kWide = 1u << 8, kSigned = 1u << 9, kAll = 1u << 10;
 static_assert(kShuffleInPlace == 1u << 11);
-// matrix_op_code / wmma_op_code: the instruction (bits 0-2), its form from bit 3.
-enum : uint32_t { kMma = 0, kLoadMatrix = 1, kWmma = 2, kWmmaLoad = 3, kWmmaStore = 4, kCpAsync = 5, kMemory = 6 };
+// matrix_op_code / wmma_op_code / cp_async_code / warp_memory_code / warp_image_code: the instruction (bits 0-2), its
+// form from bit 3.
+enum : uint32_t {
+    kMma = 0,
+    kLoadMatrix = 1,
+    kWmma = 2,
+    kWmmaLoad = 3,
+    kWmmaStore = 4,
+    kCpAsync = 5,
+    kMemory = 6,
+    kImage = 7
+};
 
 // Register R's lane L in WORDS (compiled.h: 32 words a register).
 uint32_t get32(const uint64_t* words, unsigned r, unsigned l) {
@@ -450,6 +461,8 @@ uint32_t compiled_warp_matrix(CompiledThread* thread, uint32_t code, uint32_t ex
         thread->cache_size = w.cache_size;
         return ok ? 1 : 0;
     }
+    if ((code & 7) == kImage) // a texture or surface instruction lane by lane in lane order (ops_texture.cpp)
+        return compiled_warp_image(w, code >> 3, exec, registers) ? 1 : 0;
     if ((code & 7) == kCpAsync) { // each running lane's copy in lane order, as interpreted (ops_async.cpp)
         w.cache_base = thread->cache_base;
         w.cache_size = thread->cache_size;
@@ -513,6 +526,8 @@ uint32_t matrix_op_code(const ptx::MatrixOp& m) {
 }
 
 uint32_t cp_async_code(unsigned bytes) { return kCpAsync | bytes << 3; }
+
+uint32_t warp_image_code(const ptx::TextureOp& t) { return kImage | image_op_code(t) << 3; }
 
 uint32_t warp_memory_code(uint32_t space, unsigned bytes, unsigned vector, bool store) {
     return kMemory | space << 3 | bytes << 6 | vector << 10 | (store ? 1u << 13 : 0);

@@ -179,7 +179,14 @@ Flow exec_st(Warp& w, const Instr& in, uint32_t mask) {
     }
     // Lanes store in lane order: when several lanes write one address, the highest lane's value stays
     // (CUDA leaves the winner unspecified; this choice is deterministic).
-    if (uintptr_t base = 0; warp_fast_path<S>(w, addr, mask, total, &base) != WarpAccess::Checked) {
+    // A generic store while the cached range is the module's constant segment goes through translate, which faults
+    // there, as it does when the range is not cached.
+    bool checked = false;
+    if constexpr (S == Space::Generic) {
+        const Program& prog = *w.launch->program;
+        checked = prog.const_segment_bytes != 0 && w.cache_base == prog.const_segment;
+    }
+    if (uintptr_t base = 0; !checked && warp_fast_path<S>(w, addr, mask, total, &base) != WarpAccess::Checked) {
         for_lanes(mask, [&](unsigned lane) {
             uint8_t* p = reinterpret_cast<uint8_t*>(base + addr[lane]);
             for (unsigned k = 0; k < N; ++k) {

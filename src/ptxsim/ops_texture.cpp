@@ -12,8 +12,9 @@
 // (kNoReg where the geometry has none); tex/tld4/suld: d[0..count-1] destinations; sust: s[0..count-1]
 // values; count = vector length; flags: see TexFlags.
 //
-// The PTX JIT's runtime helper (CompiledRuntime::image, compiled_image below) runs one lane of the same code: the
-// object lookup and geometry check, tex_lane and surface_lane.
+// The PTX JIT's runtime helpers run the same code: CompiledRuntime::image (compiled_image below) one lane, warp code's
+// warp_matrix image form (compiled_warp_image) the warp's lanes in one call: the object lookup and geometry check,
+// tex_lane and surface_lane.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -464,33 +465,62 @@ uint32_t image_op_code(const ptx::TextureOp& t) {
            (uint32_t(t.op) << kCodeOpShift);
 }
 
-uint32_t compiled_image(CompiledThread* thread, uint32_t code, uint64_t handle, uint32_t x, uint32_t y, uint32_t z,
-                        uint32_t layer, uint64_t* data) {
+namespace {
+
+// One lane of the texture or surface instruction CODE (image_op_code) for compiled code: the object behind HANDLE
+// (looked up through OBJECTS, which keeps the last one), then tex_lane or surface_lane. DATA: four 64-bit words, the
+// results (tex, tld4, suld) or the values sust stores (STRIDE words apart). False after recording the fault.
+D4R_INLINE bool image_lane(Warp& w, CheckedObjects& objects, uint32_t code, unsigned lane, uint64_t handle, uint32_t x,
+                           uint32_t y, uint32_t z, uint32_t layer, uint64_t* data, size_t stride) {
     using Op = ptx::TextureOp::Op;
-    Warp& w = *static_cast<Warp*>(thread->warp);
-    const unsigned lane = thread->lane;
     const auto flags = static_cast<uint16_t>(code);
     const Geo g = static_cast<Geo>((flags >> kGeoShift) & 7);
     const auto op = static_cast<Op>((code >> kCodeOpShift) & 0xfu);
     const bool surface = op == Op::SurfaceLoad || op == Op::SurfaceStore;
-    CheckedObjects objects;
     const ImageObject* o =
         objects.get(w, handle, surface ? ImageObject::Kind::Surface : ImageObject::Kind::Texture, g, lane);
-    if (!o) return 0;
+    if (!o) return false;
     if (!surface) {
         const TexResult r =
             op == Op::Gather ? tex_lane<1>(*o, g, flags, x, y, z, layer) : tex_lane<0>(*o, g, flags, x, y, z, layer);
-        for (int k = 0; k < 4; ++k) data[k] = r.v[k];
-        return 1;
+        for (int k = 0; k < 4; ++k) data[k * stride] = r.v[k];
+        return true;
     }
     const bool store = op == Op::SurfaceStore;
     if (!store)
-        for (int k = 0; k < 4; ++k) data[k] = 0;
+        for (int k = 0; k < 4; ++k) data[k * stride] = 0;
     const auto mode = static_cast<SurfMode>((flags >> kModeShift) & 3);
     return surface_lane(w, *o, handle, x, y, surface_plane(g, z, layer), g, (code >> kCodeBytesShift) & 0xfu,
-                        (code >> kCodeVectorShift) & 0xfu, mode, lane, store, data, 1)
-               ? 1
-               : 0;
+                        (code >> kCodeVectorShift) & 0xfu, mode, lane, store, data, stride);
+}
+
+} // namespace
+
+uint32_t compiled_image(CompiledThread* thread, uint32_t code, uint64_t handle, uint32_t x, uint32_t y, uint32_t z,
+                        uint32_t layer, uint64_t* data) {
+    Warp& w = *static_cast<Warp*>(thread->warp);
+    CheckedObjects objects;
+    return image_lane(w, objects, code, thread->lane, handle, x, y, z, layer, data, 1) ? 1 : 0;
+}
+
+bool compiled_warp_image(Warp& w, uint32_t code, uint32_t exec, void* const* registers) {
+    const auto* handles = static_cast<const uint64_t*>(registers[0]);
+    const auto* x = static_cast<const uint32_t*>(registers[1]);
+    const auto* y = static_cast<const uint32_t*>(registers[2]);
+    const auto* z = static_cast<const uint32_t*>(registers[3]);
+    const auto* layer = static_cast<const uint32_t*>(registers[4]);
+    uint64_t* data[4];
+    for (int k = 0; k < 4; ++k) data[k] = static_cast<uint64_t*>(registers[5 + k]);
+    CheckedObjects objects;                  // one lookup and geometry check per distinct handle, as exec_tex's
+    for (uint32_t m = exec; m; m &= m - 1) { // lane order: the first faulting lane reports, the last store stays
+        const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+        uint64_t v[4];
+        for (int k = 0; k < 4; ++k) v[k] = data[k][lane];
+        if (!image_lane(w, objects, code, lane, handles[lane], x[lane], y[lane], z[lane], layer[lane], v, 1))
+            return false;
+        for (int k = 0; k < 4; ++k) data[k][lane] = v[k];
+    }
+    return true;
 }
 
 void add_texture_ops(OpcodeTable& t) {

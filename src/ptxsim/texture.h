@@ -110,5 +110,11 @@ TexResult gather(const ImageObject& t, float x, float y, unsigned comp);
 struct CompiledThread;
 uint32_t compiled_image(CompiledThread* thread, uint32_t code, uint64_t handle, uint32_t x, uint32_t y, uint32_t z,
                         uint32_t layer, uint64_t* data);
+// CompiledRuntime::warp_matrix's image form (warp_image_code, compiled.h): the instruction CODE (image_op_code) for
+// the lanes of EXEC in lane order, each as compiled_image does it, the object looked up once per distinct handle.
+// REGISTERS: the lanes' handles (64-bit), x, y, z and layer (32-bit), then the four data registers (64-bit words).
+// False after recording the first faulting lane's fault.
+struct Warp;
+bool compiled_warp_image(Warp& w, uint32_t code, uint32_t exec, void* const* registers);
 
 } // namespace d4r::ptxsim

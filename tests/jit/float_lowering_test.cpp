@@ -5,10 +5,12 @@
 // (d4r_ptxsim_conformance_jit_tests) holds the H200's answers; this covers the forms and operand pairings it lacks.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <string>
 #include <vector>
 
 #include "jit_test_util.h"
+#include "numerics/fp.h"
 
 using namespace d4r;
 using namespace d4r::ptxsim;
@@ -89,6 +91,30 @@ TEST(JitFloatLowering, CvtHalfPrecision) {
     expect_compiled_matches<float, uint16_t>("cvt.f32.bf16 %d, %a;", inputs<uint16_t>(44));
     expect_compiled_matches<double, uint16_t>("cvt.f64.f16 %d, %a;", inputs<uint16_t>(45));
     expect_compiled_matches<uint32_t, uint16_t>("cvt.rzi.s32.f16 %d, %a;", inputs<uint16_t>(46));
+}
+
+TEST(JitFloatLowering, CvtF16AndF32InIrExhaustive) {
+    // cvt.f32.f16 and cvt.rn.f16.f32 are spelled in IR (lower_cvt_half): every f16 encoding; and for each f16 value
+    // its f32, the neighbours of it, the tie half an f16 step above and the neighbours of that tie (both parities of
+    // the kept bit, the subnormal steps, the overflow to infinity at 65520), and the NaNs and infinities of f32.
+    std::vector<uint16_t> every(65536);
+    for (uint32_t h = 0; h < 65536; ++h) every[h] = static_cast<uint16_t>(h);
+    expect_compiled_matches<float, uint16_t>("cvt.f32.f16 %d, %a;", every);
+    std::vector<uint32_t> near;
+    for (uint32_t h = 0; h < 0x7c00; ++h) {
+        for (uint32_t sign : {0u, 0x80000000u}) {
+            const float value = numerics::f16_to_float(h), next = numerics::f16_to_float(h + 1);
+            const uint32_t f = std::bit_cast<uint32_t>(value) | sign;
+            const uint32_t tie = std::bit_cast<uint32_t>(static_cast<float>((double(value) + double(next)) / 2)) | sign;
+            for (uint32_t v : {f, f + 1, f - 1, tie, tie + 1, tie - 1}) near.push_back(v);
+        }
+    }
+    for (uint32_t v : {0x7f800000u, 0xff800000u, 0x7fc00000u, 0xff812345u, 0x7f800001u, 0x7f7fffffu, 0x477ff000u,
+                       0x477fefffu, 0x477ff001u, 0x47800000u, 0x00000001u, 0x33000000u, 0x33000001u, 0xb3000001u})
+        near.push_back(v);
+    std::vector<float> as_float;
+    for (uint32_t v : near) as_float.push_back(std::bit_cast<float>(v));
+    expect_compiled_matches<uint16_t, float>("cvt.rn.f16.f32 %d, %a;", as_float);
 }
 
 TEST(JitFloatLowering, CvtPackedTf32AndFp8) {

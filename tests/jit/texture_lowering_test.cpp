@@ -2,7 +2,8 @@
 // interpreted and compiled over the same images must compute the same bits, leave the same surface contents and
 // report the same fault. The corpus (tex_*, surf_*) holds the H200's answers for 2D textures and 32-bit surface
 // accesses; this covers 1D lookups, integer fetches, the 8-, 16- and 64-bit and vector surface forms under every
-// out-of-range mode, and a .trap fault.
+// out-of-range mode, a .trap fault, and handles that differ between a warp's lanes (a missing object, a surface for a
+// texture: the first such lane's fault).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -84,6 +85,35 @@ const char* kKernels = R"(
     @%p2 sust.b.2d.v2.b64.zero [%rd1, {%r7, %r3}], {%rd2, %rd2};
     ret;
 }
+.visible .entry mixed(.param .u64 t, .param .u64 u, .param .u64 out)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<8>;
+    .reg .f32 %f<4>;
+    ld.param.u64 %rd1, [t];
+    ld.param.u64 %rd2, [u];
+    ld.param.u64 %rd3, [out];
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 1;
+    setp.eq.u32 %p1, %r2, 0;
+    selp.b64 %rd4, %rd1, %rd2, %p1;
+    cvt.rn.f32.u32 %f1, %r1;
+    mul.f32 %f1, %f1, 0f3E19999A;
+    sub.f32 %f2, 0f40000000, %f1;
+    mov.b32 %r4, 0;
+    mov.b32 %r5, 1;
+    mov.b32 %r6, 2;
+    mov.b32 %r7, 3;
+    setp.lt.u32 %p2, %r1, 40;
+    @%p2 tex.2d.v4.f32.f32 {%r4, %r5, %r6, %r7}, [%rd4, {%f1, %f2}];
+    tld4.g.2d.v4.f32.f32 {%r8, %r9, %r10, %r11}, [%rd4, {%f2, %f1}];
+    mul.wide.u32 %rd5, %r1, 32;
+    add.u64 %rd5, %rd5, %rd3;
+    st.global.v4.b32 [%rd5], {%r4, %r5, %r6, %r7};
+    st.global.v4.b32 [%rd5+16], {%r8, %r9, %r10, %r11};
+    ret;
+}
 .visible .entry trap(.param .u64 s)
 {
     .reg .b32 %r<4>;
@@ -104,7 +134,7 @@ protected:
         ASSERT_TRUE(m_module);
         auto compiler = jit::KernelCompiler::instance();
         ASSERT_TRUE(compiler) << compiler.error().text();
-        for (const char* name : {"load", "store", "trap"}) {
+        for (const char* name : {"load", "store", "trap", "mixed"}) {
             auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m_module, name)), GetParam());
             ASSERT_TRUE(compiled) << name << ": " << compiled.error().text();
             EXPECT_EQ((*compiled)->warp, GetParam()) << name << ": " << (*compiled)->why_not_warp;
@@ -203,6 +233,57 @@ TEST_P(JitTextureLowering, TrapFaultsAsTheInterpreterDoes) {
     EXPECT_EQ(faults[1].address, faults[0].address);
     EXPECT_EQ(faults[1].access_bytes, faults[0].access_bytes);
     EXPECT_EQ(faults[1].message, faults[0].message);
+}
+
+TEST_P(JitTextureLowering, HandlesDifferingBetweenLanes) {
+    // Even lanes sample one texture, odd lanes another (a point-filtered, wrapping RGBA8 one: one lookup per distinct
+    // handle in warp code), under a guard, with tld4; then a third run where the second handle names no object (the
+    // first odd lane reports the fault) and one where it is a surface (wrong kind).
+    for (int variant = 0; variant < 3; ++variant) {
+        SCOPED_TRACE(variant);
+        std::vector<uint32_t> results[2];
+        LaunchFault faults[2];
+        bool ok[2] = {};
+        for (int jit = 0; jit < 2; ++jit) {
+            Device dev;
+            const Images im = images(dev);
+            ArrayDesc a;
+            a.width = 7;
+            a.height = 5;
+            a.format = ChannelFormat::U8;
+            a.channels = 4;
+            const ArrayId rgba = *create_array(dev, a);
+            std::vector<uint8_t> texels(7 * 5 * 4);
+            for (size_t i = 0; i < texels.size(); ++i) texels[i] = static_cast<uint8_t>(i * 37 + 11);
+            EXPECT_TRUE(copy_to_array(dev, rgba, 0, 0, texels.data(), 28, 28, 5).ok());
+            ResourceDesc r;
+            r.array = rgba;
+            TextureDesc d;
+            d.filter = FilterMode::Point;
+            d.read = ReadMode::NormalizedFloat;
+            d.normalized_coords = true;
+            d.address[0] = d.address[1] = AddressMode::Wrap;
+            const TexObject second = *create_texture_object(dev, r, d);
+            const uint64_t other = variant == 0 ? uint64_t(second) : variant == 1 ? 0xdead0000ull : im.surface;
+            DevicePtr out = upload(dev, std::vector<uint32_t>(64 * 8));
+            const Kernel& k = kernel_of(*m_module, "mixed");
+            Params p(k);
+            p.set(0, uint64_t(im.texture)).set(1, other).set(2, out);
+            ok[jit] = launch(dev, k, config_for(jit, 3), p.bytes(), &faults[jit]).ok();
+            if (ok[jit]) results[jit] = download<uint32_t>(dev, out, 64 * 8);
+        }
+        EXPECT_EQ(ok[0], variant == 0);
+        EXPECT_EQ(ok[1], ok[0]);
+        if (!ok[0]) {
+            EXPECT_EQ(faults[1].kind, faults[0].kind);
+            EXPECT_EQ(faults[1].thread.x, faults[0].thread.x);
+            EXPECT_EQ(faults[1].line, faults[0].line);
+            EXPECT_EQ(faults[1].message, faults[0].message);
+            continue;
+        }
+        for (size_t i = 0; i < results[0].size(); ++i)
+            ASSERT_EQ(results[1][i], results[0][i]) << "thread " << i / 8 << " word " << i % 8;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(WarpAndThread, JitTextureLowering, ::testing::Bool(),
