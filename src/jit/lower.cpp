@@ -770,11 +770,15 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     // A kernel with barriers starts with a switch on where the thread resumes (0: at the start). (NVPTX code: the
     // GPU's barriers and collectives wait by themselves.)
     bool barriers = false;
+    std::vector<uint32_t> block_barriers; // warp code's stops: the block barriers (not bar.warp.sync)
     for (const ast::Instruction& in : function.instructions) {
         const ptx::Modifiers m(in.opcode);
         const std::string_view base = m.base();
+        const bool barrier = base == "bar" || base == "barrier";
+        if (barrier && !m.has("warp"))
+            block_barriers.push_back(static_cast<uint32_t>(&in - function.instructions.data()));
         // (Warp code stops at block barriers only: its collectives run inside the call.)
-        barriers = barriers || ((base == "bar" || base == "barrier") && !(warp && m.has("warp"))) ||
+        barriers = barriers || (barrier && !(warp && m.has("warp"))) ||
                    (!warp && (base == "shfl" || base == "vote" || base == "match" || base == "redux" ||
                               base == "activemask" || base == "mma" || base == "ldmatrix"));
         // shfl reads the register of its first source in other lanes too: every stop keeps it.
@@ -825,13 +829,7 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
         LLVMValueRef resume = ir.load(ir.i32, ir.field(thread_ptr(ptxsim::kThreadState), ptxsim::kStateResume), 4);
         if (warp) {
             m_at_start = ir.icmp(abi::D4R_LLVMIntEQ, resume, ir.constant(ir.i32, 0));
-            std::vector<uint32_t> stops;
-            for (const ast::Instruction& in : function.instructions) {
-                const ptx::Modifiers m(in.opcode);
-                if ((m.base() == "bar" || m.base() == "barrier") && !m.has("warp"))
-                    stops.push_back(static_cast<uint32_t>(&in - function.instructions.data()));
-            }
-            m_written_after_stops = m_liveness->written_after(stops);
+            m_written_after_stops = m_liveness->written_after(block_barriers);
         }
         m_dispatch = l.LLVMBuildSwitch(ir.builder(), resume, body, 8);
     }

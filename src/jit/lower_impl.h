@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -353,6 +354,8 @@ private:
     unsigned m_deferred = 0;             // helper calls since the last check
     static constexpr unsigned kDeferredCalls = 16;
     bool m_guarded = false; // the current instruction has a guard
+    // generic_global: whether the module has .const variables (found at its first generic store).
+    mutable std::optional<bool> m_const_variables;
     // Warp code: the block's shared memory and its size, loaded once at the function's entry.
     LLVMValueRef m_shared = nullptr, m_shared_bytes = nullptr;
     // Warp code: the shared accesses of a straight run of code through one base register (shared_group): checked

@@ -86,10 +86,13 @@ bool Lowering::generic_global(const Address& a, bool write) const {
     // .const variables: the global ranges then hold the constant segment, which a generic store must not write (the
     // interpreter's translate<Generic> faults there).
     if (a.constant) return false;
-    if (write)
+    if (!write) return true;
+    if (!m_const_variables) {
+        m_const_variables = false;
         for (const auto& entry : source.layout->module_variables)
-            if (entry.second.space == StateSpace::Const) return false;
-    return true;
+            if (entry.second.space == StateSpace::Const) m_const_variables = true;
+    }
+    return !*m_const_variables;
 }
 
 LLVMValueRef Lowering::pointer(const Address& a, StateSpace space, unsigned bytes, bool write) {
