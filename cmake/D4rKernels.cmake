@@ -99,6 +99,7 @@ function(d4r_kernel_family)
         set(lib d4r_kernels_${arg_NAME}_cpu)
         add_library(${lib} STATIC ${arg_CPU_SOURCES})
         target_link_libraries(${lib} PUBLIC d4r_runtime ${arg_CPU_LIBS})
+        d4r_arithmetic_library(${lib})
         # Nothing references the registrations by name: keep every object.
         target_link_libraries(d4rcuda PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,${lib}>")
     endif()

@@ -80,7 +80,9 @@ RunResult run_command(const std::vector<std::string>& args, const std::map<std::
     std::map<std::string, std::string> vars;
     if (const char* path = std::getenv("PATH")) vars["PATH"] = path;
     vars["HOME"] = scratch.path().string();
-    for (const char* keep : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
+    // The PTX JIT's compile cache, where the test run names one (the test presets do: every d4r a test starts would
+    // otherwise compile its kernels again in its own HOME).
+    for (const char* keep : {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "D4R_CPU_JIT_CACHE_DIR"}) {
         if (const char* v = std::getenv(keep)) vars[keep] = v;
     }
     for (const auto& [k, v] : env) vars[k] = v;
