@@ -10,7 +10,9 @@
 // Infinities, NaNs and sums beyond the f32 range leave the tile to the scalar rule (its special cases).
 //
 // f64: an fma instruction per k in k order is IEEE's fused multiply-add, as std::fma; NaNs (whose payloads the two
-// might choose differently) leave the tile to std::fma.
+// might choose differently) leave the tile to std::fma. A NaN among A, B or C makes a NaN of every element of D it
+// reaches (an fma with a NaN operand is NaN, and so is every later step of that chain), as do inf * 0 and inf - inf:
+// D holds a NaN exactly when one of them happened, so D alone is checked.
 #include "numerics/mma_tile.h"
 
 #include <immintrin.h>
@@ -33,11 +35,17 @@ struct Decoded {
 // Four inputs or accumulators (raw bits, in the low bits of each word) decoded: their values (exact in a double) and
 // 2^ref (ref: the exponent field, 1 - bias for a denormal; 0 for a zero); false when one is an infinity or a NaN. F16
 // through F16C; bf16 is the top half of an f32; tf32 an f32 without its 13 low mantissa bits.
-__attribute__((target("avx2,fma,f16c"))) inline bool decode4(const uint64_t* raw, Format format, bool tf32,
-                                                             double* value, double* scale) {
-    const __m256i words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(raw));
-    const __m128i low =
-        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(words, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0)));
+// WORD: the raw bits' words (64-bit, or 32-bit ones).
+template <class Word>
+__attribute__((target("avx2,fma,f16c"), always_inline)) inline bool decode4(const Word* raw, Format format, bool tf32,
+                                                                            double* value, double* scale) {
+    __m128i low;
+    if constexpr (sizeof(Word) == 4) {
+        low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw));
+    } else {
+        const __m256i words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(raw));
+        low = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(words, _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0)));
+    }
     __m128i exponent;
     __m256d v;
     int bias = 127;
@@ -62,9 +70,56 @@ __attribute__((target("avx2,fma,f16c"))) inline bool decode4(const uint64_t* raw
     return true;
 }
 
-// ROWS x COLS elements with row stride LD decoded into D (row stride COLS).
-__attribute__((target("avx2,fma,f16c"))) bool decode(const uint64_t* raw, unsigned ld, unsigned rows, unsigned cols,
-                                                     Format format, bool tf32, Decoded& d) {
+// decode4 for eight, in AVX-512 (the zero-masking forms: the plain ones read an undefined vector, see Avx512 below).
+template <class Word>
+__attribute__((target("avx512f,avx512dq,f16c"), always_inline)) inline bool
+decode8(const Word* raw, Format format, bool tf32, double* value, double* scale) {
+    __m256i low;
+    if constexpr (sizeof(Word) == 4)
+        low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(raw));
+    else
+        low = _mm512_maskz_cvtepi64_epi32(0xff, _mm512_loadu_si512(raw)); // the low 32 bits of each word
+    __m256i exponent;
+    __m512d v;
+    int bias = 127;
+    int top = 255;
+    if (format == Format::F16) {
+        const __m256i h = _mm256_and_si256(low, _mm256_set1_epi32(0xffff));
+        v = _mm512_maskz_cvtps_pd(
+            0xff, _mm256_cvtph_ps(_mm_packus_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1))));
+        exponent = _mm256_and_si256(_mm256_srli_epi32(h, 10), _mm256_set1_epi32(31));
+        bias = 15;
+        top = 31;
+    } else {
+        __m256i f = format == Format::BF16 ? _mm256_slli_epi32(low, 16) : low;
+        if (tf32) f = _mm256_and_si256(f, _mm256_set1_epi32(int(0xffffe000u)));
+        v = _mm512_maskz_cvtps_pd(0xff, _mm256_castsi256_ps(f));
+        exponent = _mm256_and_si256(_mm256_srli_epi32(f, 23), _mm256_set1_epi32(255));
+    }
+    if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(exponent, _mm256_set1_epi32(top))) != 0) return false;
+    const __m256i e =
+        _mm256_add_epi32(_mm256_max_epi32(exponent, _mm256_set1_epi32(1)), _mm256_set1_epi32(1023 - bias));
+    _mm512_storeu_pd(value, v);
+    const __m512d s = _mm512_castsi512_pd(_mm512_maskz_slli_epi64(0xff, _mm512_maskz_cvtepu32_epi64(0xff, e), 52));
+    _mm512_storeu_pd(scale, _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(v, _mm512_setzero_pd(), _CMP_NEQ_OQ), s));
+    return true;
+}
+
+// decode() eight at a time (COLS a multiple of 8), decode8 inlined.
+template <class Word>
+__attribute__((target("avx512f,avx512dq,f16c"))) bool
+decode_avx512(const Word* raw, unsigned ld, unsigned rows, unsigned cols, Format format, bool tf32, Decoded& d) {
+    for (unsigned i = 0; i < rows; ++i)
+        for (unsigned j = 0; j < cols; j += 8)
+            if (!decode8(raw + i * ld + j, format, tf32, &d.value[i * cols + j], &d.scale[i * cols + j])) return false;
+    return true;
+}
+
+// ROWS x COLS elements with row stride LD decoded into D (row stride COLS); WIDE: eight at a time (AVX-512).
+template <class Word>
+__attribute__((target("avx2,fma,f16c"))) bool decode(const Word* raw, unsigned ld, unsigned rows, unsigned cols,
+                                                     Format format, bool tf32, bool wide, Decoded& d) {
+    if (wide && cols % 8 == 0) return decode_avx512(raw, ld, rows, cols, format, tf32, d);
     for (unsigned i = 0; i < rows; ++i)
         for (unsigned j = 0; j < cols; j += 4)
             if (!decode4(raw + i * ld + j, format, tf32, &d.value[i * cols + j], &d.scale[i * cols + j])) return false;
@@ -98,7 +153,8 @@ struct Avx2 {
     D4R_AVX2 bool any(M c) { return _mm256_movemask_pd(c) != 0; }
     D4R_AVX2 M either(M a, M b) { return _mm256_or_pd(a, b); }
     D4R_AVX2 M none() { return _mm256_setzero_pd(); }
-    D4R_AVX2 void store_f32(uint64_t* d, V x) { // X holds f32 values: exact
+    template <class Word>
+    D4R_AVX2 void store_f32(Word* d, V x) { // X holds f32 values: exact
         const __m128 f = _mm256_cvtpd_ps(x);
         uint32_t bits[4];
         std::memcpy(bits, &f, sizeof bits);
@@ -134,7 +190,8 @@ struct Avx512 {
     D4R_AVX512 bool any(M c) { return c != 0; }
     D4R_AVX512 M either(M a, M b) { return static_cast<M>(a | b); }
     D4R_AVX512 M none() { return 0; }
-    D4R_AVX512 void store_f32(uint64_t* d, V x) {
+    template <class Word>
+    D4R_AVX512 void store_f32(Word* d, V x) {
         const __m256 f = _mm512_maskz_cvtpd_ps(0xff, x);
         uint32_t bits[8];
         std::memcpy(bits, &f, sizeof bits);
@@ -151,8 +208,8 @@ struct Avx512 {
 // f32 as the double with its 29 low significand bits cleared (an f32 normal) or truncated to a multiple of 2^-149 (an
 // f32 denormal); a sum at or beyond 2^128 (the rule's infinity) leaves the tile to the scalar rule.
 #define D4R_TILE_F32(NAME, TARGET, S)                                                                                 \
-    template <unsigned PerPass, unsigned Passes, unsigned N>                                                          \
-    __attribute__((target(TARGET))) bool NAME(const Decoded& a, const Decoded& b, const Decoded& c, uint64_t* d,      \
+    template <unsigned PerPass, unsigned Passes, unsigned N, class Word>                                              \
+    __attribute__((target(TARGET))) bool NAME(const Decoded& a, const Decoded& b, const Decoded& c, Word* d,          \
                                               unsigned ldd, unsigned m) {                                             \
         using V = S::V;                                                                                               \
         using M = S::M;                                                                                               \
@@ -216,23 +273,12 @@ __attribute__((target("avx2,fma"))) bool tile_f64_avx2(const uint64_t* a, unsign
                                                        unsigned m, unsigned n, unsigned k) {
     __m256d nan = _mm256_setzero_pd();
     for (unsigned i = 0; i < m; ++i)
-        for (unsigned kk = 0; kk < k; ++kk) {
-            const double x = std::bit_cast<double>(a[i * lda + kk]);
-            if (x != x) return false;
-        }
-    for (unsigned kk = 0; kk < k; ++kk)
-        for (unsigned j = 0; j < n; j += 4) {
-            const __m256d x = load(&b[kk * ldb + j]);
-            nan = _mm256_or_pd(nan, _mm256_cmp_pd(x, x, _CMP_UNORD_Q));
-        }
-    for (unsigned i = 0; i < m; ++i)
         for (unsigned j = 0; j < n; j += 4) {
             __m256d acc = load(&c[i * ldc + j]);
-            nan = _mm256_or_pd(nan, _mm256_cmp_pd(acc, acc, _CMP_UNORD_Q));
             for (unsigned kk = 0; kk < k; ++kk)
                 acc = _mm256_fmadd_pd(_mm256_set1_pd(std::bit_cast<double>(a[i * lda + kk])), load(&b[kk * ldb + j]),
                                       acc);
-            nan = _mm256_or_pd(nan, _mm256_cmp_pd(acc, acc, _CMP_UNORD_Q)); // inf * 0 or inf - inf
+            nan = _mm256_or_pd(nan, _mm256_cmp_pd(acc, acc, _CMP_UNORD_Q)); // a NaN input, inf * 0 or inf - inf
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(&d[i * ldd + j]), _mm256_castpd_si256(acc));
         }
     return _mm256_movemask_pd(nan) == 0;
@@ -245,22 +291,40 @@ __attribute__((target("avx512f,avx512dq"))) bool tile_f64_m8n8k4_avx512(const ui
                                                                         unsigned ldd) {
     __m512d brow[4];
     __mmask8 nan = 0;
-    for (unsigned kk = 0; kk < 4; ++kk) {
-        brow[kk] = _mm512_loadu_pd(&b[kk * ldb]);
-        nan |= _mm512_cmp_pd_mask(brow[kk], brow[kk], _CMP_UNORD_Q);
-    }
+    for (unsigned kk = 0; kk < 4; ++kk) brow[kk] = _mm512_loadu_pd(&b[kk * ldb]);
     for (unsigned i = 0; i < 8; ++i) {
         __m512d acc = _mm512_loadu_pd(&c[i * ldc]);
-        nan |= _mm512_cmp_pd_mask(acc, acc, _CMP_UNORD_Q);
-        for (unsigned kk = 0; kk < 4; ++kk) {
-            const __m512d x = _mm512_set1_pd(std::bit_cast<double>(a[i * lda + kk]));
-            nan |= _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q);
-            acc = _mm512_fmadd_pd(x, brow[kk], acc);
-        }
-        nan |= _mm512_cmp_pd_mask(acc, acc, _CMP_UNORD_Q); // inf * 0 or inf - inf
+        for (unsigned kk = 0; kk < 4; ++kk)
+            acc = _mm512_fmadd_pd(_mm512_set1_pd(std::bit_cast<double>(a[i * lda + kk])), brow[kk], acc);
+        nan |= _mm512_cmp_pd_mask(acc, acc, _CMP_UNORD_Q); // a NaN input, inf * 0 or inf - inf
         _mm512_storeu_pd(&d[i * ldd], acc);
     }
     return nan == 0;
+}
+
+// tile_f64_m8n8k4_avx512 with C's and D's rows 0-3 and 4-7 in two places each, every row of D computed before any is
+// stored (D may share memory with A, B or C).
+__attribute__((target("avx512f,avx512dq"))) bool
+tile_f64_m8n8k4_split_avx512(const uint64_t* a, const uint64_t* b, const uint64_t* const c[2], uint64_t* const d[2]) {
+    // Unrolled: the eight rows' chains of four fmas interleave (one row after the other waits on each fma's latency).
+    __m512d brow[4], acc[8];
+#pragma GCC unroll 4
+    for (unsigned kk = 0; kk < 4; ++kk) brow[kk] = _mm512_loadu_pd(&b[kk * 8]);
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; ++i) acc[i] = _mm512_loadu_pd(&c[i / 4][(i % 4) * 8]);
+#pragma GCC unroll 4
+    for (unsigned kk = 0; kk < 4; ++kk)
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < 8; ++i)
+            acc[i] = _mm512_fmadd_pd(_mm512_set1_pd(std::bit_cast<double>(a[i * 4 + kk])), brow[kk], acc[i]);
+    __mmask8 nan = 0;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; ++i)
+        nan |= _mm512_cmp_pd_mask(acc[i], acc[i], _CMP_UNORD_Q); // a NaN input, inf * 0, inf - inf
+    if (nan != 0) return false;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < 8; ++i) _mm512_storeu_pd(&d[i / 4][(i % 4) * 8], acc[i]);
+    return true;
 }
 
 } // namespace
@@ -271,18 +335,21 @@ bool tile_supported() {
     return supported;
 }
 
-bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb,
-              const uint64_t* c, unsigned ldc, uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,
-              unsigned passes, TileVector vector) {
+namespace {
+
+template <class Word>
+bool tile_f32_words(Format format, bool tf32, const Word* a, unsigned lda, const Word* b, unsigned ldb, const Word* c,
+                    unsigned ldc, Word* d, unsigned ldd, unsigned m, unsigned n, unsigned k, unsigned passes,
+                    TileVector vector) {
     // The passes of the shapes wmma has: tf32 (two of 4 terms) and f16/bf16 (one of 16).
     const bool tf32_passes = k == 8 && passes == 2, one_pass = (k == 16 || k == 8) && passes == 1;
     if (!tile_supported() || m * n > 1024 || m * k > 1024 || k * n > 1024 || !(tf32_passes || one_pass)) return false;
+    const bool wide = vector == TileVector::Widest && avx512();
     Decoded da, db, dc;
-    if (!decode(a, lda, m, k, format, tf32, da) || !decode(b, ldb, k, n, format, tf32, db) ||
-        !decode(c, ldc, m, n, Format::F32, false, dc))
+    if (!decode(a, lda, m, k, format, tf32, wide, da) || !decode(b, ldb, k, n, format, tf32, wide, db) ||
+        !decode(c, ldc, m, n, Format::F32, false, wide, dc))
         return false;
     // The shapes: wmma's m16n16k8 (tf32), m16n16k16, m32n8k16 and m8n32k16; mma.sync's m16n8k16 and m16n8k8.
-    const bool wide = vector == TileVector::Widest && avx512();
     if (tf32_passes && n == 16)
         return wide ? tile_f32_avx512<4, 2, 16>(da, db, dc, d, ldd, m) : tile_f32_avx2<4, 2, 16>(da, db, dc, d, ldd, m);
     if (one_pass && k == 16 && n == 16)
@@ -298,12 +365,39 @@ bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const u
     return false;
 }
 
+} // namespace
+
+bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb,
+              const uint64_t* c, unsigned ldc, uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,
+              unsigned passes, TileVector vector) {
+    return tile_f32_words(format, tf32, a, lda, b, ldb, c, ldc, d, ldd, m, n, k, passes, vector);
+}
+
+bool tile_f32(Format format, bool tf32, const uint32_t* a, unsigned lda, const uint32_t* b, unsigned ldb,
+              const uint32_t* c, unsigned ldc, uint32_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,
+              unsigned passes, TileVector vector) {
+    return tile_f32_words(format, tf32, a, lda, b, ldb, c, ldc, d, ldd, m, n, k, passes, vector);
+}
+
 bool tile_f64(const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb, const uint64_t* c, unsigned ldc,
               uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k, TileVector vector) {
     if (!tile_supported() || n % 4 != 0) return false;
     if (vector == TileVector::Widest && avx512() && n == 8 && k == 4)
         return tile_f64_m8n8k4_avx512(a, lda, b, ldb, c, ldc, d, ldd);
     return tile_f64_avx2(a, lda, b, ldb, c, ldc, d, ldd, m, n, k);
+}
+
+bool tile_f64_m8n8k4(const uint64_t* a, const uint64_t* b, const uint64_t* const c[2], uint64_t* const d[2],
+                     TileVector vector) {
+    if (!tile_supported()) return false;
+    if (vector == TileVector::Widest && avx512()) return tile_f64_m8n8k4_split_avx512(a, b, c, d);
+    uint64_t cc[64], dd[64];
+    std::memcpy(cc, c[0], 32 * 8);
+    std::memcpy(cc + 32, c[1], 32 * 8);
+    if (!tile_f64_avx2(a, 4, b, 8, cc, 8, dd, 8, 8, 8, 4)) return false;
+    std::memcpy(d[0], dd, 32 * 8);
+    std::memcpy(d[1], dd + 32, 32 * 8);
+    return true;
 }
 
 } // namespace d4r::numerics::mma

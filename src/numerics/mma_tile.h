@@ -27,10 +27,20 @@ enum class TileVector : uint8_t { Widest, Avx2 };
 bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb,
               const uint64_t* c, unsigned ldc, uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,
               unsigned passes, TileVector vector = TileVector::Widest);
+// The same with 32-bit words (each element's raw bits in the low bits of its word; D's words are f32 bits).
+bool tile_f32(Format format, bool tf32, const uint32_t* a, unsigned lda, const uint32_t* b, unsigned ldb,
+              const uint32_t* c, unsigned ldc, uint32_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,
+              unsigned passes, TileVector vector = TileVector::Widest);
 
 // One f64 tile: D = A * B + C with D[i][j] = fma(A[i][K-1], B[K-1][j], ... fma(A[i][0], B[0][j], C[i][j])), every
 // value the raw bits of a double. N must be a multiple of 4 (m8n8k4 in AVX-512 where the host has it).
 bool tile_f64(const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb, const uint64_t* c, unsigned ldc,
               uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k, TileVector vector = TileVector::Widest);
+
+// The m8n8k4 f64 tile as wmma's registers hold it: A (8 x 4) and B (4 x 8) row-major, C's and D's rows 0-3 at
+// C[0] and D[0] and rows 4-7 at C[1] and D[1] (row-major, 8 apart). D is written only where the result is true, and
+// only once every element of it is computed: D may share memory with A, B or C.
+bool tile_f64_m8n8k4(const uint64_t* a, const uint64_t* b, const uint64_t* const c[2], uint64_t* const d[2],
+                     TileVector vector = TileVector::Widest);
 
 } // namespace d4r::numerics::mma

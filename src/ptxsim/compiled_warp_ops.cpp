@@ -1,12 +1,16 @@
 // The warp-wide helpers of warp code (compiled.h, CompiledRuntime::warp_collective and warp_matrix): the collectives
 // with the interpreter's grouping and rules (ops_warp.cpp, scalar_warp.h), and the tensor-core instructions with the
-// interpreter's numerics (mma_warp.h, wmma_warp.h), on the warp's registers as the compiled code hands them over.
+// interpreter's numerics (mma_warp.h, wmma_warp.h), on the warp's registers as the compiled code hands them over. The
+// tensor-core GEMMs' common cases (a warp's wmma.load/.store through one address, the f64 and tf32 wmma.mma, a warp's
+// cp.async copies all inside their windows) take shortcuts that give the same registers, bytes and faults with fewer
+// checks and copies (docs/ptx-front-end.md, "Warp-wide instructions in warp code").
 #include <bit>
 #include <cstring>
 #include <type_traits>
 
 #include <fmt/format.h>
 
+#include "numerics/mma_tile.h"
 #include "ptx/instr_matrix.h"
 #include "ptx/instr_warp.h"
 #include "ptx/instr_wmma.h"
@@ -262,6 +266,32 @@ void scatter(const Regs& regs, EType t, unsigned count, const uint64_t* x) {
     }
 }
 
+// wmma.mma.m8n8k4 f64 on the registers' lanes where the tile (mma_tile.h) gives its result: wmma_warp.h's mapping
+// makes A's one register A row-major (its 32 lanes), B's one register B row-major, C's and D's two registers their
+// rows 0-3 and 4-7. D is written only once the tile succeeded (it may share a slot with A, B or C); false, nothing
+// written, where the tile refuses (a NaN: then the scalar rule, through wmma()).
+bool wmma_f64_tile(const Regs& regs) {
+    const uint64_t* const c[2] = {static_cast<const uint64_t*>(regs.p[4]), static_cast<const uint64_t*>(regs.p[5])};
+    uint64_t* const d[2] = {static_cast<uint64_t*>(regs.p[0]), static_cast<uint64_t*>(regs.p[1])};
+    return mma::tile_f64_m8n8k4(static_cast<const uint64_t*>(regs.p[2]), static_cast<const uint64_t*>(regs.p[3]), c, d);
+}
+
+// wmma.mma.m16n16k8 tf32 with f32 C and D where the tile gives its result, from the registers' words: each matrix
+// of 32-bit elements is its registers' lanes one register after the other (wmma_warp.h's mapping: element u of lane l
+// is element 32u + l, register u). False, nothing written, where the tile refuses (then wmma()'s general path).
+bool wmma_tf32_tile(const Regs& regs) {
+    uint32_t a[128], b[128], c[256], d[256];
+    for (unsigned r = 0; r < 4; ++r) {
+        std::memcpy(a + 32 * r, regs.p[8 + r], 32 * 4);
+        std::memcpy(b + 32 * r, regs.p[12 + r], 32 * 4);
+    }
+    for (unsigned r = 0; r < 8; ++r) std::memcpy(c + 32 * r, regs.p[16 + r], 32 * 4);
+    // Two passes of k = 4, as wmma_mma (wmma_warp.cpp) computes tf32.
+    if (!mma::tile_f32(mma::Format::F32, true, a, 8, b, 16, c, 16, d, 16, 16, 16, 8, 2)) return false;
+    for (unsigned r = 0; r < 8; ++r) std::memcpy(regs.p[r], d + 32 * r, 32 * 4);
+    return true;
+}
+
 // exec_wmma_mma (ops_wmma.cpp): the fragments to matrices, wmma_warp.h's arithmetic, D back to the lanes.
 void wmma(uint32_t code, const Regs& regs) {
     using ptx::wmma::Frag;
@@ -272,6 +302,12 @@ void wmma(uint32_t code, const Regs& regs) {
     s.d = static_cast<EType>((code >> 14) & 15);
     s.satfinite = code & (1u << 18);
     s.and_popc = code & (1u << 19);
+    if (s.shape == WShape::M8N8K4 && s.ab == EType::F64 && s.c == EType::F64 && s.d == EType::F64 &&
+        wmma_f64_tile(regs))
+        return;
+    if (s.shape == WShape::M16N16K8 && s.ab == EType::TF32 && s.c == EType::F32 && s.d == EType::F32 &&
+        wmma_tf32_tile(regs))
+        return;
     const ptx::wmma::Dims dm = ptx::wmma::dims_of(s.shape);
     const bool sub = ptx::wmma::sub_byte(s.ab);
     const unsigned nd = sub ? 2 : ptx::wmma::regs_of(Frag::C, s.shape, s.d);
@@ -303,7 +339,8 @@ bool wmma_move_fast(Warp& w, uint32_t exec, const WmmaFragment& f, bool store, c
     constexpr bool wide = bits == 64;
     const unsigned unique = rows * cols / 32;
     // Every fragment's width and unique element count are powers of two (no division per element).
-    if (unique > 16 || !std::has_single_bit(cols) || !std::has_single_bit(unique)) return false;
+    if (unique > 16 || cols == 0 || unique == 0 || (cols & (cols - 1)) != 0 || (unique & (unique - 1)) != 0)
+        return false;
     const unsigned col_bits = static_cast<unsigned>(std::countr_zero(cols));
     uint64_t offset[32][16]; // each running lane's unique elements, from the window's first byte
     // Whether every address lies in [WINDOW, WINDOW + SIZE), aligned (OFFSET then holds them).
@@ -351,18 +388,158 @@ bool wmma_move_fast(Warp& w, uint32_t exec, const WmmaFragment& f, bool store, c
     return true;
 }
 
+// Whether the global range hit before the last one (CompiledThread::cache2, warp code's second window) holds BYTES at
+// ADDRESS; if so it becomes the last and the last the one before (a kernel reading two arrays in turn hits both).
+bool second_window(Warp& w, CompiledThread& t, uint64_t address, uint64_t bytes) {
+    if (!range_holds(t.cache2_base, t.cache2_size, address, bytes)) return false;
+    std::swap(w.cache_base, t.cache2_base);
+    std::swap(w.cache_size, t.cache2_size);
+    return true;
+}
+
+// wmma_move_fast when every running lane names the same address and stride (a warp's tile pointer: the usual case):
+// the fragment's offsets grow with its rows and columns, so one check of the extent from its first element to its
+// last stands for all; a store also needs a stride of at least the row (column) length, so that no two elements
+// share an address and the order of the writes cannot matter. Each register of a row-major fragment of 32- or 64-bit
+// elements with every lane running is then runs of consecutive elements (a row, or 32 elements of one), copied as
+// such. The same bytes as wmma_move; false, having moved nothing, where that does not hold.
+template <Space S, unsigned Bits>
+bool wmma_move_uniform(Warp& w, CompiledThread& t, uint32_t exec, const WmmaFragment& f, bool store, const Regs& regs) {
+    using namespace ptx::wmma;
+    using Element = std::conditional_t<
+        Bits == 8, uint8_t,
+        std::conditional_t<Bits == 16, uint16_t, std::conditional_t<Bits == 32, uint32_t, uint64_t>>>;
+    constexpr unsigned bytes = Bits / 8, per = Bits == 64 ? 1 : 32 / Bits;
+    constexpr bool wide = Bits == 64;
+    const auto [rows, cols] = matrix_of(f.frag, dims_of(f.shape));
+    const unsigned unique = rows * cols / 32;
+    if (exec == 0 || (cols & (cols - 1)) != 0 || (unique & (unique - 1)) != 0) return false;
+    const auto* address = static_cast<const uint64_t*>(regs.p[0]);
+    const auto* strides = static_cast<const uint32_t*>(regs.p[1]);
+    const unsigned first = static_cast<unsigned>(__builtin_ctz(exec));
+    const uint64_t base = address[first];
+    const uint32_t stride = strides[first];
+    if (exec == 0xffffffffu) { // every lane equal to the next: one comparison of memory each
+        if (std::memcmp(address, address + 1, 31 * 8) != 0 || std::memcmp(strides, strides + 1, 31 * 4) != 0)
+            return false;
+    } else {
+        uint64_t differ = 0;
+        for (unsigned l = 0; l < 32; ++l)
+            differ |= ((address[l] ^ base) | (strides[l] ^ stride)) & (uint64_t(0) - ((exec >> l) & 1));
+        if (differ) return false;
+    }
+    const uint64_t s = stride;
+    if (store && s < (f.col ? rows : cols)) return false;
+    const uint64_t extent = ((f.col ? (cols - 1) * s + rows - 1 : (rows - 1) * s + cols - 1) + 1) * bytes;
+    auto fits = [&](uint64_t at, uint64_t size) { return at < size && extent <= size - at; };
+    if (base % bytes != 0) return false;
+    uint8_t* host = nullptr;
+    if (S != Space::Global && fits(base - (S == Space::Generic ? kSharedWindow : 0), w.block->shared_bytes))
+        host = w.block->shared + (base - (S == Space::Generic ? kSharedWindow : 0));
+    else if ((S == Space::Global || (S == Space::Generic && !store)) &&
+             (fits(base - w.cache_base, w.cache_size) || second_window(w, t, base, extent)))
+        host = reinterpret_cast<uint8_t*>(base);
+    if (!host) return false;
+    const unsigned col_bits = static_cast<unsigned>(__builtin_ctz(cols));
+    auto offset = [&](unsigned u, unsigned lane) { // element u of LANE, in bytes from the first
+        const unsigned i = u * 32 + lane;
+        const uint64_t r = i >> col_bits, c = i & (cols - 1);
+        return (f.col ? c * s + r : r * s + c) * bytes;
+    };
+    if (exec == 0xffffffffu) {
+        if constexpr (per == 1) {
+            if (!f.col) {
+                // RUN elements at a time (known when compiled: a memcpy of a variable length is a slow `rep movs`).
+                auto runs = [&]<unsigned Run>() {
+                    for (unsigned k = 0; k < f.regs; ++k) {
+                        auto* lanes = static_cast<Element*>(regs.p[2 + k]);
+                        const unsigned u = k & (unique - 1);
+                        for (unsigned l = 0; l < 32; l += Run) {
+                            uint8_t* at = host + offset(u, l);
+                            if (store)
+                                std::memcpy(at, lanes + l, Run * bytes);
+                            else
+                                std::memcpy(lanes + l, at, Run * bytes);
+                        }
+                    }
+                };
+                switch (cols) {
+                case 4:
+                    runs.template operator()<4>();
+                    return true;
+                case 8:
+                    runs.template operator()<8>();
+                    return true;
+                case 16:
+                    runs.template operator()<16>();
+                    return true;
+                default:
+                    if (cols < 32) break; // not a wmma fragment's row length: element by element below
+                    runs.template operator()<32>();
+                    return true;
+                }
+            }
+        }
+        // A register at a time, its lanes in order (each address is one lane's: the order of the lanes cannot
+        // matter; a lane's elements keep theirs).
+        using Word = std::conditional_t<wide, uint64_t, uint32_t>;
+        for (unsigned k = 0; k < f.regs; ++k) {
+            auto* lanes = static_cast<Word*>(regs.p[2 + k]);
+            for (unsigned l = 0; l < 32; ++l) {
+                if (store) {
+                    const Word word = lanes[l];
+                    for (unsigned q = 0; q < per; ++q) {
+                        const auto v = static_cast<Element>(uint64_t(word) >> (Bits * q % 64));
+                        std::memcpy(host + offset((k * per + q) & (unique - 1), l), &v, bytes);
+                    }
+                } else {
+                    uint64_t word = 0;
+                    for (unsigned q = 0; q < per; ++q) {
+                        Element v;
+                        std::memcpy(&v, host + offset((k * per + q) & (unique - 1), l), bytes);
+                        word |= uint64_t(v) << (Bits * q % 64);
+                    }
+                    lanes[l] = static_cast<Word>(word);
+                }
+            }
+        }
+        return true;
+    }
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
+        for (unsigned k = 0; k < f.regs; ++k) {
+            if (store) {
+                const uint64_t word = regs.get(2 + k, lane, wide);
+                for (unsigned q = 0; q < per; ++q) {
+                    const auto v = static_cast<Element>(word >> (Bits * q % 64));
+                    std::memcpy(host + offset((k * per + q) & (unique - 1), lane), &v, bytes);
+                }
+            } else {
+                uint64_t word = 0;
+                for (unsigned q = 0; q < per; ++q) {
+                    Element v;
+                    std::memcpy(&v, host + offset((k * per + q) & (unique - 1), lane), bytes);
+                    word |= uint64_t(v) << (Bits * q % 64);
+                }
+                regs.put(2 + k, lane, wide, word);
+            }
+        }
+    }
+    return true;
+}
+
 // wmma_move_fast for the fragment's element width (no sub-byte fragments).
 template <Space S>
-bool wmma_move_fast(Warp& w, uint32_t exec, const WmmaFragment& f, bool store, const Regs& regs) {
+bool wmma_move_fast(Warp& w, CompiledThread& t, uint32_t exec, const WmmaFragment& f, bool store, const Regs& regs) {
     switch (ptx::wmma::bits_of(f.type)) {
     case 8:
-        return wmma_move_fast<S, 8>(w, exec, f, store, regs);
+        return wmma_move_uniform<S, 8>(w, t, exec, f, store, regs) || wmma_move_fast<S, 8>(w, exec, f, store, regs);
     case 16:
-        return wmma_move_fast<S, 16>(w, exec, f, store, regs);
+        return wmma_move_uniform<S, 16>(w, t, exec, f, store, regs) || wmma_move_fast<S, 16>(w, exec, f, store, regs);
     case 32:
-        return wmma_move_fast<S, 32>(w, exec, f, store, regs);
+        return wmma_move_uniform<S, 32>(w, t, exec, f, store, regs) || wmma_move_fast<S, 32>(w, exec, f, store, regs);
     case 64:
-        return wmma_move_fast<S, 64>(w, exec, f, store, regs);
+        return wmma_move_uniform<S, 64>(w, t, exec, f, store, regs) || wmma_move_fast<S, 64>(w, exec, f, store, regs);
     default:
         return false;
     }
@@ -370,21 +547,29 @@ bool wmma_move_fast(Warp& w, uint32_t exec, const WmmaFragment& f, bool store, c
 
 // wmma.load / wmma.store (wmma_memory.h): register 0 the lanes' addresses, 1 their strides, the fragment from 2.
 template <Space S>
-bool wmma_memory(Warp& w, uint32_t code, uint32_t exec, const Regs& regs) {
+bool wmma_memory(Warp& w, CompiledThread& t, uint32_t code, uint32_t exec, const Regs& regs) {
     WmmaFragment f;
     f.frag = static_cast<ptx::wmma::Frag>((code >> 3) & 3);
     f.col = code & (1u << 5);
     f.shape = static_cast<WShape>((code >> 6) & 7);
     f.type = static_cast<EType>((code >> 9) & 15);
     f.regs = (code >> 15) & 31;
-    if (wmma_move_fast<S>(w, exec, f, (code & 7) == kWmmaStore, regs)) return true;
+    if (wmma_move_fast<S>(w, t, exec, f, (code & 7) == kWmmaStore, regs)) return true;
     const bool wide = f.type == EType::F64;
     auto address = [&](unsigned lane) { return regs.get(0, lane, true); };
     auto stride = [&](unsigned lane) { return regs.get(1, lane, false); };
     auto get = [&](unsigned lane, unsigned r) { return regs.get(2 + r, lane, wide); };
     auto put = [&](unsigned lane, unsigned r, uint64_t v) { regs.put(2 + r, lane, wide, v); };
-    if ((code & 7) == kWmmaStore) return wmma_move<S, true>(w, exec, f, address, stride, get, put);
-    return wmma_move<S, false>(w, exec, f, address, stride, get, put);
+    // Lane by lane: where translate() moves the window to another range, the one it leaves becomes the one before
+    // (as warp code's own accesses keep it).
+    const uint64_t window = w.cache_base, window_size = w.cache_size;
+    const bool ok = (code & 7) == kWmmaStore ? wmma_move<S, true>(w, exec, f, address, stride, get, put)
+                                             : wmma_move<S, false>(w, exec, f, address, stride, get, put);
+    if (w.cache_base != window) {
+        t.cache2_base = window;
+        t.cache2_size = window_size;
+    }
+    return ok;
 }
 
 // An ld or st of warp code for the lanes of EXEC in lane order (warp_memory_code): each lane's VECTOR elements of BYTES
@@ -426,6 +611,41 @@ bool lanes_memory(Warp& w, uint32_t code, uint32_t exec, const Regs& regs) {
     }
 }
 
+// cp.async for the running lanes when every one's copy is whole (its source size at least BYTES), both addresses
+// aligned, the destination inside the block's shared memory and the source inside the global range hit last: what
+// cp_async_lane does for each, lane after lane, without its checks one lane at a time (registers: 0 the destination,
+// 1 the source, 2 the source size). False, having copied nothing, otherwise.
+template <unsigned Bytes>
+bool cp_async_whole(Warp& w, CompiledThread& t, uint32_t exec, const Regs& regs) {
+    const auto* dst = static_cast<const uint64_t*>(regs.p[0]);
+    const auto* src = static_cast<const uint64_t*>(regs.p[1]);
+    const auto* size = static_cast<const uint32_t*>(regs.p[2]);
+    const uint64_t shared = w.block->shared_bytes;
+    if (shared < Bytes || exec == 0) return false;
+    // Whether every running lane's copy is whole, aligned and inside shared memory and the window [BASE, BASE+CACHE).
+    auto fits = [&](uint64_t base, uint64_t cache) {
+        if (cache < Bytes) return false;
+        uint64_t bad = 0;
+        for (unsigned l = 0; l < 32; ++l) {
+            const uint64_t lane_bad = ((dst[l] | src[l]) & (Bytes - 1)) | uint64_t(dst[l] > shared - Bytes) |
+                                      uint64_t(src[l] - base > cache - Bytes) | uint64_t(size[l] < Bytes);
+            bad |= lane_bad & (uint64_t(0) - ((exec >> l) & 1));
+        }
+        return bad == 0;
+    };
+    if (!fits(w.cache_base, w.cache_size)) {
+        if (!fits(t.cache2_base, t.cache2_size)) return false;
+        std::swap(w.cache_base, t.cache2_base);
+        std::swap(w.cache_size, t.cache2_size);
+    }
+    uint8_t* const to = w.block->shared;
+    for (uint32_t m = exec; m; m &= m - 1) {
+        const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+        std::memcpy(to + dst[l], reinterpret_cast<const uint8_t*>(src[l]), Bytes);
+    }
+    return true;
+}
+
 } // namespace
 
 uint32_t compiled_warp_matrix(CompiledThread* thread, uint32_t code, uint32_t exec, uint32_t site,
@@ -440,13 +660,13 @@ uint32_t compiled_warp_matrix(CompiledThread* thread, uint32_t code, uint32_t ex
         bool ok = false;
         switch ((code >> 13) & 3) {
         case 1:
-            ok = wmma_memory<Space::Global>(w, code, exec, regs);
+            ok = wmma_memory<Space::Global>(w, *thread, code, exec, regs);
             break;
         case 2:
-            ok = wmma_memory<Space::Shared>(w, code, exec, regs);
+            ok = wmma_memory<Space::Shared>(w, *thread, code, exec, regs);
             break;
         default:
-            ok = wmma_memory<Space::Generic>(w, code, exec, regs);
+            ok = wmma_memory<Space::Generic>(w, *thread, code, exec, regs);
             break;
         }
         thread->cache_base = w.cache_base;
@@ -466,11 +686,24 @@ uint32_t compiled_warp_matrix(CompiledThread* thread, uint32_t code, uint32_t ex
     if ((code & 7) == kCpAsync) { // each running lane's copy in lane order, as interpreted (ops_async.cpp)
         w.cache_base = thread->cache_base;
         w.cache_size = thread->cache_size;
+        const unsigned bytes = (code >> 3) & 31;
+        if (bytes == 16  ? cp_async_whole<16>(w, *thread, exec, regs)
+            : bytes == 8 ? cp_async_whole<8>(w, *thread, exec, regs)
+                         : cp_async_whole<4>(w, *thread, exec, regs)) {
+            thread->cache_base = w.cache_base;
+            thread->cache_size = w.cache_size;
+            return 1;
+        }
         bool ok = true;
+        const uint64_t window = w.cache_base, window_size = w.cache_size;
         for (uint32_t m = exec; m && ok; m &= m - 1) {
             const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
             ok = cp_async_lane(w, lane, (code >> 3) & 31, regs.get(0, lane, true), regs.get(1, lane, true),
                                static_cast<uint32_t>(regs.get(2, lane, false)));
+        }
+        if (w.cache_base != window) {
+            thread->cache2_base = window;
+            thread->cache2_size = window_size;
         }
         thread->cache_base = w.cache_base;
         thread->cache_size = w.cache_size;

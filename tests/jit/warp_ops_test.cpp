@@ -545,6 +545,90 @@ TEST(WarpOps, WmmaFaultsAsInterpreted) {
     }
 }
 
+TEST(WarpOps, WmmaMovesLaneByLaneWhereLanesDiffer) {
+    // The moves where the lanes do not share one address (odd lanes 128 bytes on), where a store's stride is shorter
+    // than its rows (elements overlap: the later ones stay, as interpreted), and where half the warp has exited: the
+    // same registers and bytes as interpreted.
+    const std::string text = R"(
+.visible .entry k(.param .u64 pa, .param .u64 pd)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<16>;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pd];
+    mov.u32 %r30, %laneid;
+    and.b32 %r31, %r30, 1;
+    mul.wide.u32 %rd3, %r31, 128;
+    add.s64 %rd4, %rd1, %rd3;
+    wmma.load.c.sync.aligned.row.m16n16k8.global.f32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd4], 20;
+    mul.wide.u32 %rd5, %r30, 32;
+    add.s64 %rd6, %rd2, %rd5;
+    st.global.v4.u32 [%rd6], {%r1, %r2, %r3, %r4};
+    st.global.v4.u32 [%rd6+16], {%r5, %r6, %r7, %r8};
+    add.s64 %rd7, %rd2, 2048;
+    wmma.store.d.sync.aligned.row.m16n16k8.global.f32 [%rd7], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, 4;
+    setp.ge.u32 %p1, %r30, 16;
+    @%p1 exit;
+    wmma.load.c.sync.aligned.col.m16n16k8.global.f32 {%r11, %r12, %r13, %r14, %r15, %r16, %r17, %r18}, [%rd1+64], 16;
+    st.global.v4.u32 [%rd6+4096], {%r11, %r12, %r13, %r14};
+    st.global.v4.u32 [%rd6+4112], {%r15, %r16, %r17, %r18};
+    ret;
+}
+)";
+    Runs r = run_both(text, {random_words(1024, 31), std::vector<uint32_t>(2048, 0xdeadbeefu)}, {2}, {32});
+    expect_same(r);
+}
+
+TEST(WarpOps, CpAsyncFromTwoArraysInTurn) {
+    // Whole-warp copies from two allocations in turn (each the other's range hit before), and one whose source runs
+    // past its allocation's end for the last lane (the fault as interpreted).
+    for (const char* last : {"0", "4080"}) {
+        SCOPED_TRACE(last);
+        const std::string text = std::string(R"(
+.visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pd)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<16>;
+    .shared .align 16 .b8 stage[2048];
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pb];
+    ld.param.u64 %rd3, [pd];
+    mov.u32 %r1, %laneid;
+    mul.wide.u32 %rd4, %r1, 16;
+    add.s64 %rd5, %rd1, %rd4;
+    add.s64 %rd6, %rd2, %rd4;
+    mov.u32 %r2, stage;
+    shl.b32 %r3, %r1, 4;
+    add.u32 %r4, %r2, %r3;
+    cp.async.cg.shared.global [%r4], [%rd5], 16;
+    cp.async.cg.shared.global [%r4+512], [%rd6], 16;
+    cp.async.cg.shared.global [%r4+1024], [%rd5+512], 16;
+    setp.eq.u32 %p1, %r1, 31;
+    selp.u64 %rd7, )") + last + R"(, 0, %p1;
+    add.s64 %rd8, %rd6, %rd7;
+    cp.async.cg.shared.global [%r4+1536], [%rd8+512], 16;
+    cp.async.wait_all;
+    bar.warp.sync -1;
+    add.s64 %rd9, %rd3, %rd4;
+    ld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r4];
+    st.global.v4.u32 [%rd9], {%r10, %r11, %r12, %r13};
+    ld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r4+512];
+    st.global.v4.u32 [%rd9+512], {%r10, %r11, %r12, %r13};
+    ld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r4+1024];
+    st.global.v4.u32 [%rd9+1024], {%r10, %r11, %r12, %r13};
+    ld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r4+1536];
+    st.global.v4.u32 [%rd9+1536], {%r10, %r11, %r12, %r13};
+    ret;
+}
+)";
+        Runs r = run_both(
+            text, {random_words(1024, 41), random_words(1024, 42), std::vector<uint32_t>(512, 0xdeadbeefu)}, {2}, {32});
+        expect_same(r, std::string(last) != "0");
+    }
+}
+
 TEST(WarpOps, CpAsyncGuardedAndNot) {
     // Each lane copies 16 bytes of its input to shared memory (odd lanes under a guard, one lane with a source size
     // of 4: the rest zero-filled), waits, and stores what its neighbour copied.

@@ -87,7 +87,15 @@ int check_tiles(const Shape& s, int tiles, nm::TileVector form) {
         std::vector<uint64_t> d(c.size(), 0xdeadbeef);
         const bool ok = nm::tile_f32(s.format, s.tf32, a.data(), s.k, b.data(), s.n, c.data(), s.n, d.data(), s.n, s.m,
                                      s.n, s.k, s.passes, form);
+        // The same tile from 32-bit words: the same answer and bits.
+        const std::vector<uint32_t> a32(a.begin(), a.end()), b32(b.begin(), b.end()), c32(c.begin(), c.end());
+        std::vector<uint32_t> d32(c.size(), 0xdeadbeef);
+        EXPECT_EQ(nm::tile_f32(s.format, s.tf32, a32.data(), s.k, b32.data(), s.n, c32.data(), s.n, d32.data(), s.n,
+                               s.m, s.n, s.k, s.passes, form),
+                  ok)
+            << "tile " << t;
         if (!ok) continue;
+        EXPECT_EQ(std::vector<uint64_t>(d32.begin(), d32.end()), d) << "tile " << t;
         ++vector;
         const std::vector<uint64_t> want = scalar_tile(s.format, s.tf32, a, b, c, s.m, s.n, s.k, s.passes);
         for (size_t i = 0; i < d.size(); ++i)
@@ -168,6 +176,39 @@ TEST(MmaTile, F64TilesMatchFmaInKOrder) {
     std::vector<uint64_t> a(32, 0x7ff8000000000001ull), b(32), c(64), d(64); // NaN inputs: the scalar rule
     EXPECT_FALSE(nm::tile_f64(a.data(), 4, b.data(), 8, c.data(), 8, d.data(), 8, 8, 8, 4));
     EXPECT_FALSE(nm::tile_f64(a.data(), 4, b.data(), 8, c.data(), 8, d.data(), 8, 8, 8, 4, nm::TileVector::Avx2));
+}
+
+TEST(MmaTile, F64RegisterTilesMatchTheWholeTile) {
+    // tile_f64_m8n8k4 (C's and D's halves apart, as wmma's registers hold them) gives tile_f64's bits, with D in C's
+    // own memory too; where it refuses (a NaN) it leaves D as it was.
+    if (!nm::tile_supported()) GTEST_SKIP() << "the host has no AVX2 and FMA";
+    TestRng rng(9);
+    int vector = 0;
+    for (int t = 0; t < 2000; ++t) {
+        const nm::TileVector form = t % 2 ? nm::TileVector::Avx2 : nm::TileVector::Widest;
+        std::vector<uint64_t> a(32), b(32), c(64), want(64);
+        for (auto* m : {&a, &b, &c})
+            for (uint64_t& x : *m) {
+                const uint64_t r = rng.next();
+                const uint64_t e = t % 3 == 0 ? (r >> 52) % 2048 : 1020 + (r >> 52) % 8; // NaNs and infinities too
+                x = (r & 0x800fffffffffffffull) | (e << 52);
+            }
+        const bool whole = nm::tile_f64(a.data(), 4, b.data(), 8, c.data(), 8, want.data(), 8, 8, 8, 4, form);
+        std::vector<uint64_t> top(c.begin(), c.begin() + 32), bottom(c.begin() + 32, c.end());
+        const std::vector<uint64_t> top_before = top, bottom_before = bottom;
+        const uint64_t* const from[2] = {top.data(), bottom.data()};
+        uint64_t* const to[2] = {top.data(), bottom.data()}; // D over C
+        const bool split = nm::tile_f64_m8n8k4(a.data(), b.data(), from, to, form);
+        ASSERT_EQ(split, whole) << "tile " << t;
+        if (!split) {
+            EXPECT_EQ(top, top_before);
+            EXPECT_EQ(bottom, bottom_before);
+            continue;
+        }
+        ++vector;
+        for (unsigned i = 0; i < 64; ++i) ASSERT_EQ((i < 32 ? top[i] : bottom[i - 32]), want[i]) << "tile " << t;
+    }
+    EXPECT_GT(vector, 1000);
 }
 
 } // namespace
