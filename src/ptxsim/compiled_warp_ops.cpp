@@ -446,6 +446,22 @@ bool wmma_move_uniform(Warp& w, CompiledThread& t, uint32_t exec, const WmmaFrag
         const uint64_t r = i >> col_bits, c = i & (cols - 1);
         return (f.col ? c * s + r : r * s + c) * bytes;
     };
+    // Register K of LANE to and from its elements in memory (a register holds PER elements, the low one first).
+    auto put_word = [&](uint64_t word, unsigned k, unsigned lane) {
+        for (unsigned q = 0; q < per; ++q) {
+            const auto v = static_cast<Element>(word >> (Bits * q % 64));
+            std::memcpy(host + offset((k * per + q) & (unique - 1), lane), &v, bytes);
+        }
+    };
+    auto get_word = [&](unsigned k, unsigned lane) {
+        uint64_t word = 0;
+        for (unsigned q = 0; q < per; ++q) {
+            Element v;
+            std::memcpy(&v, host + offset((k * per + q) & (unique - 1), lane), bytes);
+            word |= uint64_t(v) << (Bits * q % 64);
+        }
+        return word;
+    };
     if (exec == 0xffffffffu) {
         if constexpr (per == 1) {
             if (!f.col) {
@@ -486,21 +502,10 @@ bool wmma_move_uniform(Warp& w, CompiledThread& t, uint32_t exec, const WmmaFrag
         for (unsigned k = 0; k < f.regs; ++k) {
             auto* lanes = static_cast<Word*>(regs.p[2 + k]);
             for (unsigned l = 0; l < 32; ++l) {
-                if (store) {
-                    const Word word = lanes[l];
-                    for (unsigned q = 0; q < per; ++q) {
-                        const auto v = static_cast<Element>(uint64_t(word) >> (Bits * q % 64));
-                        std::memcpy(host + offset((k * per + q) & (unique - 1), l), &v, bytes);
-                    }
-                } else {
-                    uint64_t word = 0;
-                    for (unsigned q = 0; q < per; ++q) {
-                        Element v;
-                        std::memcpy(&v, host + offset((k * per + q) & (unique - 1), l), bytes);
-                        word |= uint64_t(v) << (Bits * q % 64);
-                    }
-                    lanes[l] = static_cast<Word>(word);
-                }
+                if (store)
+                    put_word(lanes[l], k, l);
+                else
+                    lanes[l] = static_cast<Word>(get_word(k, l));
             }
         }
         return true;
@@ -508,21 +513,10 @@ bool wmma_move_uniform(Warp& w, CompiledThread& t, uint32_t exec, const WmmaFrag
     for (uint32_t m = exec; m; m &= m - 1) {
         const unsigned lane = static_cast<unsigned>(__builtin_ctz(m));
         for (unsigned k = 0; k < f.regs; ++k) {
-            if (store) {
-                const uint64_t word = regs.get(2 + k, lane, wide);
-                for (unsigned q = 0; q < per; ++q) {
-                    const auto v = static_cast<Element>(word >> (Bits * q % 64));
-                    std::memcpy(host + offset((k * per + q) & (unique - 1), lane), &v, bytes);
-                }
-            } else {
-                uint64_t word = 0;
-                for (unsigned q = 0; q < per; ++q) {
-                    Element v;
-                    std::memcpy(&v, host + offset((k * per + q) & (unique - 1), lane), bytes);
-                    word |= uint64_t(v) << (Bits * q % 64);
-                }
-                regs.put(2 + k, lane, wide, word);
-            }
+            if (store)
+                put_word(regs.get(2 + k, lane, wide), k, lane);
+            else
+                regs.put(2 + k, lane, wide, get_word(k, lane));
         }
     }
     return true;
