@@ -339,8 +339,7 @@ bool wmma_move_fast(Warp& w, uint32_t exec, const WmmaFragment& f, bool store, c
     constexpr bool wide = bits == 64;
     const unsigned unique = rows * cols / 32;
     // Every fragment's width and unique element count are powers of two (no division per element).
-    if (unique > 16 || cols == 0 || unique == 0 || (cols & (cols - 1)) != 0 || (unique & (unique - 1)) != 0)
-        return false;
+    if (unique > 16 || !std::has_single_bit(cols) || !std::has_single_bit(unique)) return false;
     const unsigned col_bits = static_cast<unsigned>(std::countr_zero(cols));
     uint64_t offset[32][16]; // each running lane's unique elements, from the window's first byte
     // Whether every address lies in [WINDOW, WINDOW + SIZE), aligned (OFFSET then holds them).
@@ -388,12 +387,25 @@ bool wmma_move_fast(Warp& w, uint32_t exec, const WmmaFragment& f, bool store, c
     return true;
 }
 
-// Whether the global range hit before the last one (CompiledThread::cache2, warp code's second window) holds BYTES at
-// ADDRESS; if so it becomes the last and the last the one before (a kernel reading two arrays in turn hits both).
-bool second_window(Warp& w, CompiledThread& t, uint64_t address, uint64_t bytes) {
-    if (!range_holds(t.cache2_base, t.cache2_size, address, bytes)) return false;
+// Warp code's two global windows (CompiledThread::cache2: the range hit before the last one; a kernel reading two
+// arrays in turn hits both). swap_windows makes the one before the last and the last the one before; left_window, after
+// lane-by-lane accesses through translate() that may have moved the last window (W's), makes the range it left
+// (WINDOW, SIZE) the one before, as warp code's own accesses do.
+void swap_windows(Warp& w, CompiledThread& t) {
     std::swap(w.cache_base, t.cache2_base);
     std::swap(w.cache_size, t.cache2_size);
+}
+
+void left_window(const Warp& w, CompiledThread& t, uint64_t window, uint64_t size) {
+    if (w.cache_base == window) return;
+    t.cache2_base = window;
+    t.cache2_size = size;
+}
+
+// Whether the window before the last holds BYTES at ADDRESS; if so it becomes the last (swap_windows).
+bool second_window(Warp& w, CompiledThread& t, uint64_t address, uint64_t bytes) {
+    if (!range_holds(t.cache2_base, t.cache2_size, address, bytes)) return false;
+    swap_windows(w, t);
     return true;
 }
 
@@ -413,7 +425,7 @@ bool wmma_move_uniform(Warp& w, CompiledThread& t, uint32_t exec, const WmmaFrag
     constexpr bool wide = Bits == 64;
     const auto [rows, cols] = matrix_of(f.frag, dims_of(f.shape));
     const unsigned unique = rows * cols / 32;
-    if (exec == 0 || (cols & (cols - 1)) != 0 || (unique & (unique - 1)) != 0) return false;
+    if (exec == 0 || !std::has_single_bit(cols) || !std::has_single_bit(unique)) return false;
     const auto* address = static_cast<const uint64_t*>(regs.p[0]);
     const auto* strides = static_cast<const uint32_t*>(regs.p[1]);
     const unsigned first = static_cast<unsigned>(__builtin_ctz(exec));
@@ -559,10 +571,7 @@ bool wmma_memory(Warp& w, CompiledThread& t, uint32_t code, uint32_t exec, const
     const uint64_t window = w.cache_base, window_size = w.cache_size;
     const bool ok = (code & 7) == kWmmaStore ? wmma_move<S, true>(w, exec, f, address, stride, get, put)
                                              : wmma_move<S, false>(w, exec, f, address, stride, get, put);
-    if (w.cache_base != window) {
-        t.cache2_base = window;
-        t.cache2_size = window_size;
-    }
+    left_window(w, t, window, window_size);
     return ok;
 }
 
@@ -629,8 +638,7 @@ bool cp_async_whole(Warp& w, CompiledThread& t, uint32_t exec, const Regs& regs)
     };
     if (!fits(w.cache_base, w.cache_size)) {
         if (!fits(t.cache2_base, t.cache2_size)) return false;
-        std::swap(w.cache_base, t.cache2_base);
-        std::swap(w.cache_size, t.cache2_size);
+        swap_windows(w, t);
     }
     uint8_t* const to = w.block->shared;
     for (uint32_t m = exec; m; m &= m - 1) {
@@ -695,10 +703,7 @@ uint32_t compiled_warp_matrix(CompiledThread* thread, uint32_t code, uint32_t ex
             ok = cp_async_lane(w, lane, (code >> 3) & 31, regs.get(0, lane, true), regs.get(1, lane, true),
                                static_cast<uint32_t>(regs.get(2, lane, false)));
         }
-        if (w.cache_base != window) {
-            thread->cache2_base = window;
-            thread->cache2_size = window_size;
-        }
+        left_window(w, *thread, window, window_size);
         thread->cache_base = w.cache_base;
         thread->cache_size = w.cache_size;
         return ok ? 1 : 0;
