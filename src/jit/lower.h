@@ -49,7 +49,8 @@ struct LoweredKernel {
 // helpers are called lane by lane. The warp collectives and the tensor-core instructions (mma.sync, ldmatrix, wmma)
 // run with the interpreter's rules and numerics through the runtime's warp helpers (compiled.h), for the lanes that
 // reach them together. Refused (Unsupported, the kernel then compiles per thread): bar.red, a barrier or a collective
-// that may be reached while lanes wait elsewhere (uniformity.h), a guarded collective or wmma, a clock read in a loop.
+// that may be reached while lanes wait elsewhere (uniformity.h; not the matrix instructions that need all 32 lanes,
+// which fault without them as interpreted), a guarded collective or wmma, a clock read in a loop.
 // Atomics, textures and cp.async run lane by lane in lane order.
 Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
                                      bool warp = false);

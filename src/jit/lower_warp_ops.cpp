@@ -3,10 +3,11 @@
 //
 // A kernel with collectives is warp code only when none of them can be reached while lanes of the warp wait
 // elsewhere (uniformity.h, collective_under_divergence), and none is guarded: every lane that has not exited runs
-// the collective here, which is the interpreter's collective_ready finding all its members. With one member mask in
-// every lane (the usual case: an immediate, or a value the lanes share) shfl, vote and redux run inline as the
-// interpreter's simple path does; with several (a partitioned warp), and for match and bar.warp.sync, ptxsim's
-// warp_collective runs the interpreter's grouping and rules on the warp's registers. mma.sync, ldmatrix and
+// the collective here, which is the interpreter's collective_ready finding all its members. (mma.sync, ldmatrix and
+// wmma.mma need all 32 lanes: warp_matrix faults without them as the interpreter does, whatever the analysis says.)
+// With one member mask in every lane (the usual case: an immediate, or a value the lanes share) shfl, vote and redux
+// run inline as the interpreter's simple path does; with several (a partitioned warp), and for match and bar.warp.sync,
+// ptxsim's warp_collective runs the interpreter's grouping and rules on the warp's registers. mma.sync, ldmatrix and
 // wmma.mma hand the warp's fragments to warp_matrix (the interpreter's numerics, mma_warp.h and wmma_warp.h).
 // wmma.load and wmma.store are per lane: warp_matrix moves the fragments of the running lanes, lane after lane, with
 // the interpreter's own code (wmma_memory.h).

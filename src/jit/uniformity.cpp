@@ -77,15 +77,19 @@ std::unordered_set<std::string_view> divergent_registers(const ast::Function& f)
 
 namespace {
 
-// Whether IN synchronises the lanes of its warp (the warp collectives but activemask, and the warp-wide matrix
-// instructions) or, BLOCK, the threads of its block (bar.sync and its kin, not bar.warp.sync).
+// Whether IN synchronises the lanes of its warp (the warp collectives but activemask) or, BLOCK, the threads of its
+// block (bar.sync and its kin, not bar.warp.sync). Not the warp-wide matrix instructions (mma.sync, ldmatrix,
+// wmma.mma): they need all 32 lanes of the warp at once, so lanes waiting elsewhere make them fault in warp code
+// exactly as interpreted (the interpreter's whole_warp: lanes that leave or never come leave the group short) —
+// but where such lanes would come back round a loop to the same instruction, which the interpreter joins with the
+// others and warp code refuses with the same fault: `.aligned` makes that undefined on the GPU (every lane must run
+// the same instruction together), so no correct program can tell.
 bool sync_point(const ast::Instruction& in, bool block) {
     const ptx::Modifiers m(in.opcode);
     const std::string_view base = m.base();
     if (block) return (base == "bar" || base == "barrier") && !m.has("warp");
     if (base == "bar") return m.has("warp");
-    if (base == "wmma") return m.has("mma");
-    for (std::string_view op : {"shfl", "vote", "match", "redux", "mma", "ldmatrix"})
+    for (std::string_view op : {"shfl", "vote", "match", "redux"})
         if (base == op) return true;
     return false;
 }

@@ -32,10 +32,12 @@ std::unordered_set<std::string_view> divergent_registers(const ptx::ast::Functio
 // decides may diverge too), up to a fixed point. A barrier inside no region sees every lane.
 std::string barrier_under_divergence(const ptx::ast::Function& f);
 
-// The same for the warp-wide instructions that wait for the lanes of their warp (shfl, vote, match, redux,
-// bar.warp.sync, mma, ldmatrix, wmma.mma; not activemask): "" when none can be reached while lanes of its warp that
-// have not exited wait elsewhere — but at a label that leads straight to an exit or ret (such lanes run nothing more:
-// the interpreter's collective waits for them to leave, warp code counts them gone).
+// The same for the warp collectives that wait for the lanes of their warp (shfl, vote, match, redux,
+// bar.warp.sync; not activemask): "" when none can be reached while lanes of its warp that have not exited wait
+// elsewhere — but at a label that leads straight to an exit or ret (such lanes run nothing more: the interpreter's
+// collective waits for them to leave, warp code counts them gone). The warp-wide matrix instructions (mma.sync,
+// ldmatrix, wmma.mma) are not counted: they need all 32 lanes at once and fault without them, in warp code as
+// interpreted (uniformity.cpp, sync_point, says why that is the same for every correct program).
 std::string collective_under_divergence(const ptx::ast::Function& f);
 
 } // namespace d4r::jit

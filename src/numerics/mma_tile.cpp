@@ -127,7 +127,7 @@ __attribute__((target("avx2,fma,f16c"))) bool decode(const Word* raw, unsigned l
 }
 
 // The f32 rule's vector operations, on four doubles (AVX2) or eight (AVX-512). M: a comparison's lanes.
-#define D4R_AVX2 __attribute__((target("avx2,fma"), always_inline)) static inline
+#define D4R_AVX2 __attribute__((target("avx2,fma,f16c"), always_inline)) static inline
 struct Avx2 {
     using V = __m256d;
     using M = __m256d; // all-ones lanes
@@ -142,6 +142,7 @@ struct Avx2 {
     }
     D4R_AVX2 V max(V a, V b) { return _mm256_max_pd(a, b); }
     D4R_AVX2 V trunc(V x) { return _mm256_round_pd(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+    D4R_AVX2 V round_even(V x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
     D4R_AVX2 V bits_and(V x, uint64_t mask) {
         return _mm256_and_pd(x, _mm256_castsi256_pd(_mm256_set1_epi64x(int64_t(mask))));
     }
@@ -160,10 +161,17 @@ struct Avx2 {
         std::memcpy(bits, &f, sizeof bits);
         for (unsigned q = 0; q < 4; ++q) d[q] = bits[q];
     }
+    template <class Word>
+    D4R_AVX2 void store_f16(Word* d, V x) { // X holds f16 values (or beyond 65504: infinity): exact
+        const __m128i h = _mm_cvtps_ph(_mm256_cvtpd_ps(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        uint16_t bits[8];
+        std::memcpy(bits, &h, sizeof bits);
+        for (unsigned q = 0; q < 4; ++q) d[q] = bits[q];
+    }
 };
 #undef D4R_AVX2
 
-#define D4R_AVX512 __attribute__((target("avx512f,avx512dq"), always_inline)) static inline
+#define D4R_AVX512 __attribute__((target("avx512f,avx512dq,f16c"), always_inline)) static inline
 struct Avx512 {
     using V = __m512d;
     using M = __mmask8;
@@ -179,6 +187,9 @@ struct Avx512 {
     // takes for an uninitialised one.
     D4R_AVX512 V max(V a, V b) { return _mm512_maskz_max_pd(0xff, a, b); }
     D4R_AVX512 V trunc(V x) { return _mm512_maskz_roundscale_pd(0xff, x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC); }
+    D4R_AVX512 V round_even(V x) {
+        return _mm512_maskz_roundscale_pd(0xff, x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    }
     D4R_AVX512 V bits_and(V x, uint64_t mask) {
         return _mm512_and_pd(x, _mm512_castsi512_pd(_mm512_set1_epi64(int64_t(mask))));
     }
@@ -197,6 +208,14 @@ struct Avx512 {
         std::memcpy(bits, &f, sizeof bits);
         for (unsigned q = 0; q < 8; ++q) d[q] = bits[q];
     }
+    template <class Word>
+    D4R_AVX512 void store_f16(Word* d, V x) {
+        const __m128i h =
+            _mm256_cvtps_ph(_mm512_maskz_cvtpd_ps(0xff, x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        uint16_t bits[8];
+        std::memcpy(bits, &h, sizeof bits);
+        for (unsigned q = 0; q < 8; ++q) d[q] = bits[q];
+    }
 };
 #undef D4R_AVX512
 
@@ -207,8 +226,12 @@ struct Avx512 {
 // exactly when it is zero and the largest one is E's, as the rule wants. Each pass's sum S * U rounds toward zero to
 // f32 as the double with its 29 low significand bits cleared (an f32 normal) or truncated to a multiple of 2^-149 (an
 // f32 denormal); a sum at or beyond 2^128 (the rule's infinity) leaves the tile to the scalar rule.
+// OUT16 (the f16-accumulator rule, one pass): the same exact sum X rounded to nearest-even f16 in doubles — X times the
+// reciprocal of its f16 ulp (2^(e - 10) for X in [2^e, 2^(e+1)), 2^-24 below 2^-14: a power of two, so exact) rounded
+// to an integer, times the ulp — then converted to f16 exactly (F16C; a value rounded up to 65536 becomes infinity, as
+// the rule's overflow does). A tiny negative X rounds to -0 as the rule does; an exact zero sum is +0.
 #define D4R_TILE_F32(NAME, TARGET, S)                                                                                 \
-    template <unsigned PerPass, unsigned Passes, unsigned N, class Word>                                              \
+    template <unsigned PerPass, unsigned Passes, unsigned N, bool Out16, class Word>                                  \
     __attribute__((target(TARGET))) bool NAME(const Decoded& a, const Decoded& b, const Decoded& c, Word* d,          \
                                               unsigned ldd, unsigned m) {                                             \
         using V = S::V;                                                                                               \
@@ -243,20 +266,30 @@ struct Avx512 {
                     sum = S::keep(S::nonzero(sum), sum); /* an exact zero sum is +0 */                                \
                     const V x = S::mul(sum, u);                                                                       \
                     const V mag = S::bits_and(x, 0x7fffffffffffffffull);                                              \
+                    if constexpr (Out16) {                                                                            \
+                        const V ulp =                                                                                 \
+                            S::mul(S::max(S::bits_and(mag, kExponentBits), S::set1(0x1p-14)), S::set1(0x1p-10));      \
+                        cv[v] = S::mul(S::round_even(S::mul(x, S::reciprocal_pow2(ulp))), ulp);                       \
+                        continue;                                                                                     \
+                    }                                                                                                 \
                     overflow = S::either(overflow, S::ge(mag, S::set1(0x1p128)));                                     \
                     const V tiny = S::mul(S::trunc(S::mul(x, S::set1(0x1p149))), S::set1(0x1p-149));                  \
                     cv[v] = S::pick(S::ge(mag, S::set1(0x1p-126)), S::bits_and(x, ~uint64_t(0x1fffffff)), tiny);      \
                     cs[v] = S::keep(S::nonzero(cv[v]), S::max(S::bits_and(cv[v], kExponentBits), S::set1(0x1p-126))); \
                 }                                                                                                     \
             }                                                                                                         \
-            _Pragma("GCC unroll 8") for (unsigned v = 0; v < nv; ++v)                                                 \
-                S::store_f32(&d[i * ldd + v * S::kWidth], cv[v]);                                                     \
+            _Pragma("GCC unroll 8") for (unsigned v = 0; v < nv; ++v) {                                               \
+                if constexpr (Out16)                                                                                  \
+                    S::store_f16(&d[i * ldd + v * S::kWidth], cv[v]);                                                 \
+                else                                                                                                  \
+                    S::store_f32(&d[i * ldd + v * S::kWidth], cv[v]);                                                 \
+            }                                                                                                         \
         }                                                                                                             \
         return !S::any(overflow);                                                                                     \
     }
 
-D4R_TILE_F32(tile_f32_avx2, "avx2,fma", Avx2)
-D4R_TILE_F32(tile_f32_avx512, "avx512f,avx512dq", Avx512)
+D4R_TILE_F32(tile_f32_avx2, "avx2,fma,f16c", Avx2)
+D4R_TILE_F32(tile_f32_avx512, "avx512f,avx512dq,f16c", Avx512)
 #undef D4R_TILE_F32
 
 bool avx512() {
@@ -351,21 +384,51 @@ bool tile_f32_words(Format format, bool tf32, const Word* a, unsigned lda, const
         return false;
     // The shapes: wmma's m16n16k8 (tf32), m16n16k16, m32n8k16 and m8n32k16; mma.sync's m16n8k16 and m16n8k8.
     if (tf32_passes && n == 16)
-        return wide ? tile_f32_avx512<4, 2, 16>(da, db, dc, d, ldd, m) : tile_f32_avx2<4, 2, 16>(da, db, dc, d, ldd, m);
+        return wide ? tile_f32_avx512<4, 2, 16, false>(da, db, dc, d, ldd, m)
+                    : tile_f32_avx2<4, 2, 16, false>(da, db, dc, d, ldd, m);
     if (one_pass && k == 16 && n == 16)
-        return wide ? tile_f32_avx512<16, 1, 16>(da, db, dc, d, ldd, m)
-                    : tile_f32_avx2<16, 1, 16>(da, db, dc, d, ldd, m);
+        return wide ? tile_f32_avx512<16, 1, 16, false>(da, db, dc, d, ldd, m)
+                    : tile_f32_avx2<16, 1, 16, false>(da, db, dc, d, ldd, m);
     if (one_pass && k == 16 && n == 8)
-        return wide ? tile_f32_avx512<16, 1, 8>(da, db, dc, d, ldd, m) : tile_f32_avx2<16, 1, 8>(da, db, dc, d, ldd, m);
+        return wide ? tile_f32_avx512<16, 1, 8, false>(da, db, dc, d, ldd, m)
+                    : tile_f32_avx2<16, 1, 8, false>(da, db, dc, d, ldd, m);
     if (one_pass && k == 8 && n == 8) // mma.sync m16n8k8
-        return wide ? tile_f32_avx512<8, 1, 8>(da, db, dc, d, ldd, m) : tile_f32_avx2<8, 1, 8>(da, db, dc, d, ldd, m);
+        return wide ? tile_f32_avx512<8, 1, 8, false>(da, db, dc, d, ldd, m)
+                    : tile_f32_avx2<8, 1, 8, false>(da, db, dc, d, ldd, m);
     if (one_pass && k == 16 && n == 32)
-        return wide ? tile_f32_avx512<16, 1, 32>(da, db, dc, d, ldd, m)
-                    : tile_f32_avx2<16, 1, 32>(da, db, dc, d, ldd, m);
+        return wide ? tile_f32_avx512<16, 1, 32, false>(da, db, dc, d, ldd, m)
+                    : tile_f32_avx2<16, 1, 32, false>(da, db, dc, d, ldd, m);
+    return false;
+}
+
+// The f16-accumulator tiles: f16 inputs, C and D f16 bits, one pass of K = 16 (N = 8 or 16) or K = 8 (N = 8).
+template <class Word>
+bool tile_f16_words(const Word* a, unsigned lda, const Word* b, unsigned ldb, const Word* c, unsigned ldc, Word* d,
+                    unsigned ldd, unsigned m, unsigned n, unsigned k, TileVector vector) {
+    if (!tile_supported() || m * n > 1024 || m * k > 1024 || k * n > 1024) return false;
+    const bool wide = vector == TileVector::Widest && avx512();
+    Decoded da, db, dc;
+    if (!decode(a, lda, m, k, Format::F16, false, wide, da) || !decode(b, ldb, k, n, Format::F16, false, wide, db) ||
+        !decode(c, ldc, m, n, Format::F16, false, wide, dc))
+        return false;
+    if (k == 16 && n == 8)
+        return wide ? tile_f32_avx512<16, 1, 8, true>(da, db, dc, d, ldd, m)
+                    : tile_f32_avx2<16, 1, 8, true>(da, db, dc, d, ldd, m);
+    if (k == 16 && n == 16)
+        return wide ? tile_f32_avx512<16, 1, 16, true>(da, db, dc, d, ldd, m)
+                    : tile_f32_avx2<16, 1, 16, true>(da, db, dc, d, ldd, m);
+    if (k == 8 && n == 8)
+        return wide ? tile_f32_avx512<8, 1, 8, true>(da, db, dc, d, ldd, m)
+                    : tile_f32_avx2<8, 1, 8, true>(da, db, dc, d, ldd, m);
     return false;
 }
 
 } // namespace
+
+bool tile_f16(const uint32_t* a, unsigned lda, const uint32_t* b, unsigned ldb, const uint32_t* c, unsigned ldc,
+              uint32_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k, TileVector vector) {
+    return tile_f16_words(a, lda, b, ldb, c, ldc, d, ldd, m, n, k, vector);
+}
 
 bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb,
               const uint64_t* c, unsigned ldc, uint64_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,

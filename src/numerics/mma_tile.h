@@ -1,8 +1,9 @@
 // d4r's measured numerics: whole tiles of the tensor-core rule (mma_numerics.h) at vector speed, for the wmma and mma
 // executors of ptxsim and the PTX JIT's warp code (a tensor-core GEMM runs billions of these dot products).
 //
-// Promise: tile_f32() and tile_f64() give exactly the bits the scalar rule gives for every element (dot() for
-// f16/bf16/tf32 inputs with f32 accumulators; an IEEE fma per k in k order for f64, as std::fma computes it), or
+// Promise: tile_f32(), tile_f16() and tile_f64() give exactly the bits the scalar rule gives for every element (dot()
+// for f16/bf16/tf32 inputs with f32 accumulators, for f16 inputs with f16 accumulators; an IEEE fma per k in k order
+// for f64, as std::fma computes it), or
 // return false without a result when they cannot promise that — a value that is not finite among the inputs or the
 // intermediate results (the scalar rule's special cases, NaN payloads), or a host without AVX2, FMA and F16C — and the
 // caller runs the scalar rule. Matrices are row-major with the given row strides (in elements).
@@ -31,6 +32,13 @@ bool tile_f32(Format format, bool tf32, const uint64_t* a, unsigned lda, const u
 bool tile_f32(Format format, bool tf32, const uint32_t* a, unsigned lda, const uint32_t* b, unsigned ldb,
               const uint32_t* c, unsigned ldc, uint32_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k,
               unsigned passes, TileVector vector = TileVector::Widest);
+
+// One tile of the f16-accumulator rule (dot() with f16 inputs and OUT_F16): D (M x N) = A (M x K) * B (K x N) + C
+// (M x N), every element's raw f16 bits in the low 16 bits of its word (D's words: the f16 bits, zero-extended), in one
+// pass: mma.sync's m16n8k16 and m16n8k8, wmma's m16n16k16 (other shapes: false). An infinity or a NaN among the inputs
+// leaves the tile to the scalar rule; a sum beyond the f16 range is the rule's infinity here too.
+bool tile_f16(const uint32_t* a, unsigned lda, const uint32_t* b, unsigned ldb, const uint32_t* c, unsigned ldc,
+              uint32_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k, TileVector vector = TileVector::Widest);
 
 // One f64 tile: D = A * B + C with D[i][j] = fma(A[i][K-1], B[K-1][j], ... fma(A[i][0], B[0][j], C[i][j])), every
 // value the raw bits of a double. N must be a multiple of 4 (m8n8k4 in AVX-512 where the host has it).

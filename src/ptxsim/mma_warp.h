@@ -40,6 +40,32 @@ inline bool mma_tile(mma::Format f, const uint32_t (&frag)[32][kMmaFragmentWords
     return true;
 }
 
+// The same for f16 inputs with f16 accumulators (mma_tile.h's tile_f16): C's and D's two words a lane hold rows g and
+// g + 8, columns 2t and 2t + 1 in their halves.
+template <int K>
+inline bool mma_tile16(const uint32_t (&frag)[32][kMmaFragmentWords], uint32_t (&d)[32][4]) {
+    constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2;
+    uint32_t a[16 * K], b[K * 8], c[16 * 8], out[16 * 8];
+    for (unsigned l = 0; l < 32; ++l) {
+        const uint32_t* ops = frag[l];
+        const unsigned gr = l >> 2, t = l & 3;
+        for (unsigned r = 0; r < na; ++r)
+            for (unsigned h = 0; h < 2; ++h)
+                a[(gr + 8 * (r & 1)) * K + 2 * t + 8 * (r >> 1) + h] = (ops[r] >> (16 * h)) & 0xffff;
+        for (unsigned r = 0; r < nb; ++r)
+            for (unsigned h = 0; h < 2; ++h) b[(2 * t + 8 * r + h) * 8 + gr] = (ops[na + r] >> (16 * h)) & 0xffff;
+        for (unsigned r = 0; r < 2; ++r)
+            for (unsigned h = 0; h < 2; ++h) c[(gr + 8 * r) * 8 + 2 * t + h] = (ops[na + nb + r] >> (16 * h)) & 0xffff;
+    }
+    if (!mma::tile_f16(a, K, b, 8, c, 8, out, 8, 16, 8, K)) return false;
+    for (unsigned l = 0; l < 32; ++l) {
+        const unsigned gr = l >> 2, t = l & 3;
+        for (unsigned r = 0; r < 2; ++r)
+            d[l][r] = out[(gr + 8 * r) * 8 + 2 * t] | (out[(gr + 8 * r) * 8 + 2 * t + 1] << 16);
+    }
+    return true;
+}
+
 // K: 8, 16 or 32 (FP8); ACC16: f16 accumulators. FRAG[l]: lane l's A, B and C words; D[l]: its result words (2 for
 // f16 accumulators, 4 for f32).
 template <int K, bool Acc16>
@@ -52,6 +78,9 @@ D4R_INLINE void mma_warp(mma::Format fa, mma::Format fb, const uint32_t (&frag)[
     if constexpr (!kFp8 && !Acc16) {
         // f16/bf16 with f32 accumulators: the whole 16x8 tile in vectors (mma_tile.h), the same bits as the rule below.
         if (fa == fb && mma_tile<K>(fa, frag, d)) return;
+    }
+    if constexpr (!kFp8 && Acc16) {
+        if (fa == Format::F16 && fb == Format::F16 && mma_tile16<K>(frag, d)) return;
     }
     Elem a[16][K], bt[8][K];
     uint32_t cbits[16][8];

@@ -327,6 +327,43 @@ TEST(WarpOps, MmaSyncWithoutTheWholeWarpFaultsAsInterpreted) {
     EXPECT_NE(r.error[1].find("without all 32 lanes"), std::string::npos) << r.error[1];
 }
 
+// An mma in a loop whose start and bound the analysis cannot prove the same in every lane (each lane starts at its
+// own K offset, as a linear's loop over its fragment columns does; and a forward branch round the loop on a lane's
+// value): warp code, because mma needs the whole warp in both executors (jit/uniformity.h). BOUND 32: every lane
+// loops twice, so the results are the interpreter's; BOUND 20: lanes 4..7 of every eight leave after one step, and
+// the second step faults as interpreted, naming the lanes that reached it (memory after the fault may differ: the
+// interpreter lets the lanes that left store first; a faulted launch's memory is undefined on the GPU too).
+std::string mma_loop_kernel(unsigned bound) {
+    return collective_kernel(fmt::format(R"(
+    and.b32 %r30, %r3, 6;
+    mov.u32 %r60, 0;
+    mov.u32 %r61, 0;
+    setp.ge.u32 %p1, %r30, 8;
+    @%p1 bra SKIP;
+LOOP:
+    mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {{%r60, %r61}}, {{%r5, %r6, %r7, %r8}}, {{%r5, %r30}}, {{%r60, %r61}};
+    add.u32 %r30, %r30, 16;
+    setp.lt.u32 %p2, %r30, {};
+    @%p2 bra LOOP;
+SKIP:
+    st.global.v2.u32 [%rd2], {{%r60, %r61}};
+)",
+                                         bound));
+}
+
+TEST(WarpOps, MmaInALoopOfLaneDependentBoundsIsWarpCode) {
+    const size_t n = 64;
+    Runs r = run_both(mma_loop_kernel(32), {std::vector<uint32_t>(n * 32), random_words(n * 16, 21)}, {2}, {32});
+    expect_same(r);
+}
+
+TEST(WarpOps, MmaReachedByPartOfTheWarpInALoopFaultsAsInterpreted) {
+    const size_t n = 64;
+    Runs r = run_both(mma_loop_kernel(20), {std::vector<uint32_t>(n * 32), random_words(n * 16, 22)}, {2}, {32});
+    EXPECT_EQ(r.error[1], r.error[0]);
+    EXPECT_NE(r.error[1].find("without all 32 lanes (lanes 0x0f0f0f0f)"), std::string::npos) << r.error[1];
+}
+
 TEST(WarpOps, LoadMatrixEveryForm) {
     // Each lane writes 16 bytes of a 512-byte shared tile (random words), then ldmatrix reads rows of it: every
     // count, transposed or not, through .shared and generic addresses.

@@ -144,6 +144,75 @@ TEST(MmaTile, F32TilesWithSpecialValuesAreLeftToTheScalarRule) {
         nm::tile_f32(nm::Format::F32, true, a.data(), 8, b.data(), 16, c.data(), 16, d.data(), 16, 16, 16, 8, 2));
 }
 
+// tile_f16 against dot() with f16 accumulators, element by element, in both vector forms: the modes of check_tiles,
+// plus sums that round to infinity, ties at the f16 rounding point and results that round to -0.
+int check_f16_tiles(unsigned m, unsigned n, unsigned k, int tiles, nm::TileVector form) {
+    TestRng rng(m * 17 + n * 5 + k);
+    int vector = 0;
+    for (int t = 0; t < tiles; ++t) {
+        const int mode = t % 7;
+        unsigned lo = 8, hi = 19;        // wide spreads
+        if (mode == 1) lo = 0, hi = 3;   // denormals and tiny normals (results round to -0 and +0)
+        if (mode == 2) lo = 14, hi = 16; // close exponents: cancellation, ties
+        if (mode == 3) lo = 27, hi = 30; // near the top: sums beyond 65504 (infinity)
+        if (mode == 4) lo = 3, hi = 27;  // truncated terms
+        if (mode == 6) lo = 12, hi = 15; // few bits: exact halves, ties to even
+        std::vector<uint32_t> a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n);
+        for (uint32_t& x : a) x = static_cast<uint32_t>(input(rng, nm::Format::F16, lo, hi));
+        for (uint32_t& x : b) x = static_cast<uint32_t>(input(rng, nm::Format::F16, lo, hi));
+        for (uint32_t& x : c) x = static_cast<uint32_t>(input(rng, nm::Format::F16, mode == 1 ? 0 : lo, hi));
+        if (mode == 6)
+            for (std::vector<uint32_t>* x : {&a, &b})
+                for (uint32_t& v : *x) v &= 0xfff0; // short significands: sums land on halves of an ulp
+        if (mode == 5)                              // zeros of both signs and an exact cancellation: the sum +0
+            for (size_t i = 0; i < a.size(); i += 3) a[i] = (i & 4) ? 0x8000 : 0;
+        std::vector<uint32_t> d(c.size(), 0xdeadbeef);
+        if (!nm::tile_f16(a.data(), k, b.data(), n, c.data(), n, d.data(), n, m, n, k, form)) continue;
+        ++vector;
+        for (unsigned i = 0; i < m; ++i)
+            for (unsigned j = 0; j < n; ++j) {
+                nm::Elem x[16], y[16];
+                for (unsigned q = 0; q < k; ++q) {
+                    x[q] = nm::decode(a[i * k + q], nm::Format::F16);
+                    y[q] = nm::decode(b[q * n + j], nm::Format::F16);
+                }
+                const uint32_t want =
+                    nm::dot(x, y, static_cast<int>(k), nm::decode(c[i * n + j], nm::Format::F16), 10, true);
+                if (d[i * n + j] != want) {
+                    ADD_FAILURE() << "tile " << t << " (mode " << mode << ") element " << i * n + j << ": vector "
+                                  << std::hex << d[i * n + j] << ", scalar " << want;
+                    return vector;
+                }
+            }
+    }
+    return vector;
+}
+
+TEST(MmaTile, F16AccumulatorTilesMatchTheScalarRule) {
+    if (!nm::tile_supported()) GTEST_SKIP() << "the host has no AVX2, FMA and F16C";
+    const unsigned shapes[][3] = {{16, 8, 16}, {16, 8, 8}, {16, 16, 16}};
+    for (nm::TileVector vector : {nm::TileVector::Widest, nm::TileVector::Avx2})
+        for (const auto& s : shapes) {
+            SCOPED_TRACE(testing::Message() << "m" << s[0] << "n" << s[1] << "k" << s[2]
+                                            << (vector == nm::TileVector::Avx2 ? " avx2" : " widest"));
+            EXPECT_EQ(check_f16_tiles(s[0], s[1], s[2], 1400, vector), 1400); // all finite: the tile computes all
+        }
+}
+
+TEST(MmaTile, F16AccumulatorTilesWithSpecialValuesAreLeftToTheScalarRule) {
+    for (uint32_t special : {0x7c00u, 0xfc00u, 0x7e00u, 0x7c01u}) {
+        std::vector<uint32_t> a(256, 0x3c00u), b(128, 0x3c00u), c(128, 0), d(128);
+        b[37] = special;
+        EXPECT_FALSE(nm::tile_f16(a.data(), 16, b.data(), 8, c.data(), 8, d.data(), 8, 16, 8, 16));
+        b[37] = 0x3c00u;
+        c[100] = special;
+        EXPECT_FALSE(nm::tile_f16(a.data(), 16, b.data(), 8, c.data(), 8, d.data(), 8, 16, 8, 16));
+    }
+    // Other shapes are not tiles.
+    std::vector<uint32_t> a(512, 0x3c00u), b(512, 0x3c00u), c(512, 0), d(512);
+    EXPECT_FALSE(nm::tile_f16(a.data(), 32, b.data(), 8, c.data(), 8, d.data(), 8, 16, 8, 32));
+}
+
 TEST(MmaTile, F64TilesMatchFmaInKOrder) {
     if (!nm::tile_supported()) GTEST_SKIP() << "the host has no AVX2 and FMA";
     TestRng rng(5);
