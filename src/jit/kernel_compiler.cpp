@@ -7,6 +7,7 @@
 
 #include "core/log.h"
 #include "jit/lower.h"
+#include "ptx/modifiers.h"
 
 namespace d4r::jit {
 
@@ -25,6 +26,27 @@ uint64_t instruction_count(const LlvmLibrary& l, abi::LLVMModuleRef module, cons
     for (abi::LLVMBasicBlockRef b = l.LLVMGetFirstBasicBlock(fn); b; b = l.LLVMGetNextBasicBlock(b))
         for (abi::LLVMValueRef i = l.LLVMGetFirstInstruction(b); i; i = l.LLVMGetNextInstruction(i)) ++n;
     return n;
+}
+
+// Whether at least kFastCodegenFloatShare of the instructions of SOURCE's kernel are floating-point arithmetic
+// (an instruction on .f16, .f16x2, .bf16, .bf16x2, .f32 or .f64 values other than a move, conversion, comparison,
+// selection, load or store: add, fma, ex2, mma, ...).
+bool float_arithmetic(const ptxsim::KernelSource& source) {
+    const auto& instructions = source.module->functions[source.function].instructions;
+    uint64_t arithmetic = 0;
+    for (const auto& in : instructions) {
+        const ptx::Modifiers m(in.opcode);
+        const std::string_view base = m.base();
+        if (base == "mov" || base == "cvt" || base == "setp" || base == "selp" || base == "ld" || base == "st" ||
+            base == "set" || base == "slct" || base == "testp")
+            continue;
+        for (std::string_view t : {"f16", "f16x2", "bf16", "bf16x2", "f32", "f64"})
+            if (m.has(t)) {
+                ++arithmetic;
+                break;
+            }
+    }
+    return double(arithmetic) >= kFastCodegenFloatShare * double(instructions.size());
 }
 
 using Clock = std::chrono::steady_clock;
@@ -137,10 +159,12 @@ KernelCompiler::Counters KernelCompiler::counters() const {
 std::optional<CacheKey> KernelCompiler::key(const ptxsim::KernelSource& source, bool warp) const {
     std::string kernel = kernel_text(source);
     if (kernel.empty()) return std::nullopt;
-    return make_key(KeyParts{jit_version(), m_llvm.version, m_target.triple, m_target.cpu, m_target.features,
-                             fmt::format("{} {}, fast code generation above {} instructions of warp code",
-                                         warp ? "warp" : "thread", kPipeline, m_fast_codegen_above),
-                             std::move(kernel)});
+    return make_key(
+        KeyParts{jit_version(), m_llvm.version, m_target.triple, m_target.cpu, m_target.features,
+                 fmt::format("{} {}, fast code generation above {} instructions of warp code under "
+                             "{} floating-point arithmetic",
+                             warp ? "warp" : "thread", kPipeline, m_fast_codegen_above, kFastCodegenFloatShare),
+                 std::move(kernel)});
 }
 
 Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::find(const ptxsim::KernelSource& source,
@@ -259,7 +283,7 @@ Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& sour
     if (!e.empty()) return Error(ErrorCode::Internal, "LLVM's optimiser failed: " + e);
     const auto optimised_at = Clock::now();
     const uint64_t instructions = instruction_count(l, module, symbol.c_str());
-    const bool fast = warp && instructions > m_fast_codegen_above;
+    const bool fast = warp && instructions > m_fast_codegen_above && !float_arithmetic(source);
     abi::LLVMMemoryBufferRef object = nullptr;
     if (l.LLVMTargetMachineEmitToMemoryBuffer(fast ? m_machines.fast : m_machines.full, module, abi::D4R_LLVMObjectFile,
                                               &message, &object) ||

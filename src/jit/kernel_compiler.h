@@ -33,8 +33,12 @@ namespace d4r::jit {
 // took it 1.6 and 2.3 s at its default level against 0.5 and 0.7 s fast, and straight-line memory-bound code like
 // theirs runs no faster for it (the upscaler's kernels measured both ways: the same time a frame), while loops of
 // arithmetic lose half their speed without it (the tiled GEMM, 4 400 instructions, stays below). docs/performance.md,
-// "The PTX JIT's compile cache and `jit` as the default".
+// "The PTX JIT's compile cache and `jit` as the default". So a kernel whose PTX is at least kFastCodegenFloatShare
+// floating-point arithmetic is optimised whatever its size: the refinement network's attention (17% of its
+// instructions) and pixel features (63%) ran 2.6-2.8x slower through the fast generator, which saved about 60% of
+// their compile time (docs/performance.md, "The network's translated frame"); the shim's conversion kernels are 2%.
 inline constexpr uint64_t kFastCodegenInstructions = 6144;
+inline constexpr double kFastCodegenFloatShare = 0.1;
 
 class KernelCompiler : public std::enable_shared_from_this<KernelCompiler> {
 public:
@@ -42,7 +46,8 @@ public:
     // logged once and left out).
     static Expected<KernelCompiler*> instance();
     // A compiler of its own (its own LLJIT) with CACHE (settings with no folder: none), which generates warp code of
-    // more than FAST_CODEGEN_ABOVE instructions with LLVM's fast code generator; for tests and tools. Its kernels keep
+    // more than FAST_CODEGEN_ABOVE instructions with LLVM's fast code generator (but for floating-point arithmetic,
+    // kFastCodegenFloatShare); for tests and tools. Its kernels keep
     // it alive (CompiledKernel::owner).
     static Expected<std::shared_ptr<KernelCompiler>> create(const CacheSettings& cache,
                                                             uint64_t fast_codegen_above = kFastCodegenInstructions);

@@ -1,6 +1,6 @@
 // The largest warp code goes through LLVM's fast code generator (jit/kernel_compiler.cpp, kFastCodegenInstructions):
-// a kernel of many memory accesses compiled that way computes the interpreter's bits, and a small one does not go
-// that way.
+// a kernel of many memory accesses compiled that way computes the interpreter's bits, and neither a small one nor a
+// large one of floating-point arithmetic (kFastCodegenFloatShare) goes that way.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,20 +12,28 @@
 namespace d4r::ptxsim::test {
 namespace {
 
-// out[t] = a running mix of in[t + k] for k < STEPS, each step a load, arithmetic and a store of the partial result.
-std::string long_kernel(int steps) {
+// out[t] = a running mix of in[t + k] for k < STEPS, each step a load, arithmetic and a store of the partial result;
+// FLOATS: the arithmetic an f32 fma on the words as floats (a fifth of the instructions) instead of integer steps.
+std::string long_kernel(int steps, bool floats = false) {
     std::string body;
     for (int k = 0; k < steps; ++k) {
         const std::string off = std::to_string(4 * k);
         body += "    ld.global.u32 %r5, [%rd4+" + off + "];\n";
-        body += "    mad.lo.u32 %r6, %r6, 31, %r5;\n";
-        body += "    xor.b32 %r6, %r6, " + std::to_string(k * 2654435761u % 65536) + ";\n";
+        if (floats) {
+            body += "    mov.b32 %f5, %r5;\n";
+            body += "    fma.rn.f32 %f6, %f6, 0f3F400000, %f5;\n";
+            body += "    mov.b32 %r6, %f6;\n";
+        } else {
+            body += "    mad.lo.u32 %r6, %r6, 31, %r5;\n";
+            body += "    xor.b32 %r6, %r6, " + std::to_string(k * 2654435761u % 65536) + ";\n";
+        }
         body += "    st.global.u32 [%rd5], %r6;\n";
     }
     return ptx(R"(
 .visible .entry k(.param .u64 out, .param .u64 in)
 {
     .reg .b32 %r<8>;
+    .reg .f32 %f<8>;
     .reg .b64 %rd<8>;
     ld.param.u64 %rd1, [out];
     ld.param.u64 %rd2, [in];
@@ -34,6 +42,7 @@ std::string long_kernel(int steps) {
     add.s64 %rd4, %rd2, %rd3;
     add.s64 %rd5, %rd1, %rd3;
     mov.u32 %r6, 7;
+    mov.f32 %f6, 0f00000000;
 )" + body + R"(
     ret;
 }
@@ -46,9 +55,9 @@ struct Outcome {
     std::vector<uint32_t> interpreted, compiled;
 };
 
-Outcome run_long(int steps) {
+Outcome run_long(int steps, bool floats = false) {
     Outcome o;
-    auto m = load_ok(long_kernel(steps), "long.ptx");
+    auto m = load_ok(long_kernel(steps, floats), "long.ptx");
     if (!m) return o;
     d4r::test::TempDir dir;
     auto compiler = jit::KernelCompiler::create(jit::CacheSettings{dir.path(), 1 << 24});
@@ -89,6 +98,14 @@ TEST(FastCodegen, TheLargestWarpCodeGoesThroughTheFastCodeGeneratorAndComputesTh
     EXPECT_TRUE(small.warp);
     EXPECT_EQ(small.fast, 0u);
     EXPECT_EQ(small.compiled, small.interpreted);
+}
+
+TEST(FastCodegen, LargeWarpCodeOfFloatingPointArithmeticIsOptimised) {
+    const Outcome large = run_long(160, true);
+    EXPECT_TRUE(large.warp);
+    EXPECT_EQ(large.fast, 0u);
+    ASSERT_EQ(large.compiled.size(), 64u);
+    EXPECT_EQ(large.compiled, large.interpreted);
 }
 
 } // namespace
