@@ -40,7 +40,9 @@ template <class Word>
 __attribute__((target("avx2,fma,f16c"), always_inline)) inline bool decode4(const Word* raw, Format format, bool tf32,
                                                                             double* value, double* scale) {
     __m128i low;
-    if constexpr (sizeof(Word) == 4) {
+    if constexpr (sizeof(Word) == 2) {
+        low = _mm_cvtepu16_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(raw)));
+    } else if constexpr (sizeof(Word) == 4) {
         low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(raw));
     } else {
         const __m256i words = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(raw));
@@ -75,7 +77,9 @@ template <class Word>
 __attribute__((target("avx512f,avx512dq,f16c"), always_inline)) inline bool
 decode8(const Word* raw, Format format, bool tf32, double* value, double* scale) {
     __m256i low;
-    if constexpr (sizeof(Word) == 4)
+    if constexpr (sizeof(Word) == 2)
+        low = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(raw)));
+    else if constexpr (sizeof(Word) == 4)
         low = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(raw));
     else
         low = _mm512_maskz_cvtepi64_epi32(0xff, _mm512_loadu_si512(raw)); // the low 32 bits of each word
@@ -424,6 +428,40 @@ bool tile_f16_words(const Word* a, unsigned lda, const Word* b, unsigned ldb, co
 }
 
 } // namespace
+
+bool tile_f16_m16n8k16(const uint32_t* const a[4], const uint32_t* const b[2], const uint32_t* const c[2],
+                       uint32_t* const d[2], TileVector vector) {
+    // Lane 4g + t of a register holds two halves of row g (or of B's column g): lanes 4g .. 4g + 3 hold eight
+    // consecutive ones, 16 bytes. A: registers 0 and 2 rows 0-7 (columns 0-7, 8-15), 1 and 3 rows 8-15; B: register 0
+    // K 0-7, 1 K 8-15 of column g; C and D: register 0 rows 0-7, 1 rows 8-15.
+    uint16_t am[16 * 16], bm[16 * 8], cm[16 * 8], dm[16 * 8];
+    for (unsigned g = 0; g < 8; ++g) {
+        std::memcpy(&am[g * 16], a[0] + 4 * g, 16);
+        std::memcpy(&am[g * 16 + 8], a[2] + 4 * g, 16);
+        std::memcpy(&am[(g + 8) * 16], a[1] + 4 * g, 16);
+        std::memcpy(&am[(g + 8) * 16 + 8], a[3] + 4 * g, 16);
+        uint16_t column[16];
+        std::memcpy(column, b[0] + 4 * g, 16);
+        std::memcpy(column + 8, b[1] + 4 * g, 16);
+        for (unsigned k = 0; k < 16; ++k) bm[k * 8 + g] = column[k];
+        std::memcpy(&cm[g * 8], c[0] + 4 * g, 16);
+        std::memcpy(&cm[(g + 8) * 8], c[1] + 4 * g, 16);
+    }
+    if (!tile_supported()) return false;
+    const bool wide = vector == TileVector::Widest && avx512();
+    Decoded da, db, dc;
+    if (!decode(am, 16u, 16, 16, Format::F16, false, wide, da) ||
+        !decode(bm, 8u, 16, 8, Format::F16, false, wide, db) || !decode(cm, 8u, 16, 8, Format::F16, false, wide, dc))
+        return false;
+    const bool ok = wide ? tile_f32_avx512<16, 1, 8, true>(da, db, dc, dm, 8, 16)
+                         : tile_f32_avx2<16, 1, 8, true>(da, db, dc, dm, 8, 16);
+    if (!ok) return false;
+    for (unsigned g = 0; g < 8; ++g) {
+        std::memcpy(d[0] + 4 * g, &dm[g * 8], 16);
+        std::memcpy(d[1] + 4 * g, &dm[(g + 8) * 8], 16);
+    }
+    return true;
+}
 
 bool tile_f16(const uint32_t* a, unsigned lda, const uint32_t* b, unsigned ldb, const uint32_t* c, unsigned ldc,
               uint32_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k, TileVector vector) {

@@ -40,6 +40,13 @@ bool tile_f32(Format format, bool tf32, const uint32_t* a, unsigned lda, const u
 bool tile_f16(const uint32_t* a, unsigned lda, const uint32_t* b, unsigned ldb, const uint32_t* c, unsigned ldc,
               uint32_t* d, unsigned ldd, unsigned m, unsigned n, unsigned k, TileVector vector = TileVector::Widest);
 
+// mma.sync.m16n8k16 with f16 inputs and f16 accumulators as the warp's registers hold it (the PTX ISA's fragments: lane
+// 4g + t holds halves 2t and 2t + 1 of a row g of A, C and D, of a column g of B): A's four registers, B's two, C's
+// two and D's two, each 32 lanes of 32-bit words, D written only where the result is true, after all of it is
+// computed (D may be C). tile_f16's bits and refusals.
+bool tile_f16_m16n8k16(const uint32_t* const a[4], const uint32_t* const b[2], const uint32_t* const c[2],
+                       uint32_t* const d[2], TileVector vector = TileVector::Widest);
+
 // One f64 tile: D = A * B + C with D[i][j] = fma(A[i][K-1], B[K-1][j], ... fma(A[i][0], B[0][j], C[i][j])), every
 // value the raw bits of a double. N must be a multiple of 4 (m8n8k4 in AVX-512 where the host has it).
 bool tile_f64(const uint64_t* a, unsigned lda, const uint64_t* b, unsigned ldb, const uint64_t* c, unsigned ldc,

@@ -173,6 +173,15 @@ void mma_sync(uint32_t code, const Regs& regs) {
     const unsigned k = (code >> 3) & 63;
     const bool acc16 = code & (1u << 9);
     const auto fa = static_cast<mma::Format>((code >> 10) & 15), fb = static_cast<mma::Format>((code >> 14) & 15);
+    if (k == 16 && acc16 && fa == mma::Format::F16 && fb == mma::Format::F16) {
+        // The registers as they are (D 0-1, A 2-5, B 6-7, C 8-9): no copies lane by lane.
+        auto reg = [&](unsigned r) { return static_cast<uint32_t*>(regs.p[r]); };
+        const uint32_t* const a[4] = {reg(2), reg(3), reg(4), reg(5)};
+        const uint32_t* const b[2] = {reg(6), reg(7)};
+        const uint32_t* const c[2] = {reg(8), reg(9)};
+        uint32_t* const d[2] = {reg(0), reg(1)};
+        if (mma::tile_f16_m16n8k16(a, b, c, d)) return;
+    }
     const unsigned na = k == 8 ? 2 : 4, nb = k == 8 ? 1 : 2, nc = acc16 ? 2 : 4;
     uint32_t frag[32][kMmaFragmentWords], d[32][4];
     for (unsigned l = 0; l < 32; ++l)

@@ -213,6 +213,54 @@ TEST(MmaTile, F16AccumulatorTilesWithSpecialValuesAreLeftToTheScalarRule) {
     EXPECT_FALSE(nm::tile_f16(a.data(), 32, b.data(), 8, c.data(), 8, d.data(), 8, 16, 8, 32));
 }
 
+TEST(MmaTile, F16RegisterTilesMatchTheScalarRuleOnTheFragments) {
+    // tile_f16_m16n8k16 on registers of random f16 halves (finite; every exponent), D over C: each element of D is
+    // dot() of its row of A and column of B from the PTX ISA's fragment layout (lane 4g + t: A[g][2t, 2t+1] in
+    // register 0, A[g+8][..] in 1, A[g][2t+8, 2t+9] in 2, A[g+8][2t+8, ..] in 3; B[2t, 2t+1][g] in 0, B[2t+8, ..][g]
+    // in 1; C and D[g][2t, 2t+1] in 0, [g+8] in 1).
+    if (!nm::tile_supported()) GTEST_SKIP() << "the host has no AVX2, FMA and F16C";
+    TestRng rng(12);
+    auto half = [&](unsigned lo, unsigned hi) { return static_cast<uint16_t>(input(rng, nm::Format::F16, lo, hi)); };
+    for (int t = 0; t < 600; ++t) {
+        const nm::TileVector form = t % 2 ? nm::TileVector::Avx2 : nm::TileVector::Widest;
+        const unsigned lo = t % 3 == 0 ? 0 : 10, hi = t % 3 == 2 ? 30 : 20;
+        uint32_t regs[8][32];
+        for (auto& r : regs)
+            for (uint32_t& w : r) w = half(lo, hi) | (uint32_t(half(lo, hi)) << 16);
+        auto elem = [&](unsigned r, unsigned lane, unsigned h) { return (regs[r][lane] >> (16 * h)) & 0xffffu; };
+        uint32_t want[16][8];
+        for (unsigned i = 0; i < 16; ++i)
+            for (unsigned j = 0; j < 8; ++j) {
+                nm::Elem x[16], y[16];
+                for (unsigned k = 0; k < 16; ++k) {
+                    x[k] = nm::decode(elem((i >= 8) + 2 * (k >= 8), 4 * (i % 8) + (k % 8) / 2, k % 2), nm::Format::F16);
+                    y[k] = nm::decode(elem(4 + (k >= 8), 4 * j + (k % 8) / 2, k % 2), nm::Format::F16);
+                }
+                const nm::Elem c = nm::decode(elem(6 + (i >= 8), 4 * (i % 8) + j / 2, j % 2), nm::Format::F16);
+                want[i][j] = nm::dot(x, y, 16, c, 10, true);
+            }
+        const uint32_t* const a[4] = {regs[0], regs[1], regs[2], regs[3]};
+        const uint32_t* const b[2] = {regs[4], regs[5]};
+        const uint32_t* const c[2] = {regs[6], regs[7]};
+        uint32_t* const d[2] = {regs[6], regs[7]};
+        ASSERT_TRUE(nm::tile_f16_m16n8k16(a, b, c, d, form)) << "tile " << t;
+        for (unsigned i = 0; i < 16; ++i)
+            for (unsigned j = 0; j < 8; ++j)
+                ASSERT_EQ(elem(6 + (i >= 8), 4 * (i % 8) + j / 2, j % 2), want[i][j])
+                    << "tile " << t << " row " << i << " column " << j;
+    }
+    // An infinity among the inputs: refused, D as it was.
+    uint32_t regs[8][32] = {};
+    regs[4][9] = 0x7c00;
+    regs[6][0] = 0x12345678;
+    const uint32_t* const a[4] = {regs[0], regs[1], regs[2], regs[3]};
+    const uint32_t* const b[2] = {regs[4], regs[5]};
+    const uint32_t* const c[2] = {regs[6], regs[7]};
+    uint32_t* const d[2] = {regs[6], regs[7]};
+    EXPECT_FALSE(nm::tile_f16_m16n8k16(a, b, c, d));
+    EXPECT_EQ(regs[6][0], 0x12345678u);
+}
+
 TEST(MmaTile, F64TilesMatchFmaInKOrder) {
     if (!nm::tile_supported()) GTEST_SKIP() << "the host has no AVX2 and FMA";
     TestRng rng(5);
