@@ -159,12 +159,12 @@ KernelCompiler::Counters KernelCompiler::counters() const {
 std::optional<CacheKey> KernelCompiler::key(const ptxsim::KernelSource& source, bool warp) const {
     std::string kernel = kernel_text(source);
     if (kernel.empty()) return std::nullopt;
-    return make_key(
-        KeyParts{jit_version(), m_llvm.version, m_target.triple, m_target.cpu, m_target.features,
-                 fmt::format("{} {}, fast code generation above {} instructions of warp code under "
-                             "{} floating-point arithmetic",
-                             warp ? "warp" : "thread", kPipeline, m_fast_codegen_above, kFastCodegenFloatShare),
-                 std::move(kernel)});
+    return make_key(KeyParts{jit_version(), m_llvm.version, m_target.triple, m_target.cpu, m_target.features,
+                             fmt::format("{} {}, fast code generation above {} instructions of warp code under "
+                                         "{} floating-point arithmetic or above {}",
+                                         warp ? "warp" : "thread", kPipeline, m_fast_codegen_above,
+                                         kFastCodegenFloatShare, kOptimisedCodegenInstructions),
+                             std::move(kernel)});
 }
 
 Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::find(const ptxsim::KernelSource& source,
@@ -238,6 +238,17 @@ Expected<KernelRecord> KernelCompiler::build(const ptxsim::KernelSource& source,
         auto record = build_as(source, true, symbol);
         if (record) return record;
         why_not_warp = record.error().message(); // Unsupported, or (a bug) invalid IR: per thread then
+        // A barrier or collective the analysis cannot prove reached by whole warps may be, for blocks that are
+        // whole warps in x (uniformity.h): warp code for those launches (the others run interpreted).
+        if (why_not_warp.find("under divergence") != std::string::npos) {
+            auto whole = build_as(source, true, symbol, true);
+            if (whole) {
+                whole->kernel.whole_warps_in_x = true;
+                whole->kernel.why_not_warp = why_not_warp;
+                return whole;
+            }
+            why_not_warp += "; for blocks of whole warps in x: " + whole.error().message();
+        }
     }
     auto record = build_as(source, false, symbol);
     if (!record) return std::move(record).error();
@@ -246,7 +257,7 @@ Expected<KernelRecord> KernelCompiler::build(const ptxsim::KernelSource& source,
 }
 
 Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& source, bool warp,
-                                                const std::string& symbol) {
+                                                const std::string& symbol, bool whole_warps) {
     const LlvmLibrary& l = m_llvm;
     const auto start = Clock::now();
     abi::LLVMOrcThreadSafeContextRef ts_context = l.LLVMOrcCreateNewThreadSafeContext();
@@ -267,7 +278,7 @@ Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& sour
     } disposer{l, module, ts_context};
     Expected<LoweredKernel> lowered = [&] {
         IrBuilder ir(l, context, module);
-        return lower_kernel(ir, source, symbol.c_str(), warp);
+        return lower_kernel(ir, source, symbol.c_str(), warp, whole_warps);
     }();
     if (!lowered) return std::move(lowered).error();
     char* message = nullptr;
@@ -283,7 +294,8 @@ Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& sour
     if (!e.empty()) return Error(ErrorCode::Internal, "LLVM's optimiser failed: " + e);
     const auto optimised_at = Clock::now();
     const uint64_t instructions = instruction_count(l, module, symbol.c_str());
-    const bool fast = warp && instructions > m_fast_codegen_above && !float_arithmetic(source);
+    const bool fast = warp && instructions > m_fast_codegen_above &&
+                      (!float_arithmetic(source) || instructions > kOptimisedCodegenInstructions);
     abi::LLVMMemoryBufferRef object = nullptr;
     if (l.LLVMTargetMachineEmitToMemoryBuffer(fast ? m_machines.fast : m_machines.full, module, abi::D4R_LLVMObjectFile,
                                               &message, &object) ||

@@ -34,11 +34,14 @@ namespace d4r::jit {
 // theirs runs no faster for it (the upscaler's kernels measured both ways: the same time a frame), while loops of
 // arithmetic lose half their speed without it (the tiled GEMM, 4 400 instructions, stays below). docs/performance.md,
 // "The PTX JIT's compile cache and `jit` as the default". So a kernel whose PTX is at least kFastCodegenFloatShare
-// floating-point arithmetic is optimised whatever its size: the refinement network's attention (17% of its
-// instructions) and pixel features (63%) ran 2.6-2.8x slower through the fast generator, which saved about 60% of
-// their compile time (docs/performance.md, "The network's translated frame"); the shim's conversion kernels are 2%.
+// floating-point arithmetic is optimised up to kOptimisedCodegenInstructions: the refinement network's attention (17%
+// of its instructions) and pixel features (63%) ran 2.6-2.8x slower through the fast generator, which saved about 60%
+// of their compile time (docs/performance.md, "The network's translated frame"); the shim's conversion kernels are 2%.
+// Above that the fast generator is used whatever the kernel does: the network's fused block as warp code (254 000
+// instructions) took 46 s in the optimising code generator (and 54 s in the optimiser).
 inline constexpr uint64_t kFastCodegenInstructions = 6144;
 inline constexpr double kFastCodegenFloatShare = 0.1;
+inline constexpr uint64_t kOptimisedCodegenInstructions = 65536;
 
 class KernelCompiler : public std::enable_shared_from_this<KernelCompiler> {
 public:
@@ -94,7 +97,8 @@ private:
     // Lowers, optimises and generates the object of SOURCE, named SYMBOL: warp code when WARP and the kernel
     // qualifies, else a thread function.
     Expected<KernelRecord> build(const ptxsim::KernelSource& source, bool warp, const std::string& symbol);
-    Expected<KernelRecord> build_as(const ptxsim::KernelSource& source, bool warp, const std::string& symbol);
+    Expected<KernelRecord> build_as(const ptxsim::KernelSource& source, bool warp, const std::string& symbol,
+                                    bool whole_warps = false);
     // Links RECORD's object into the JIT: the function's address.
     Expected<ptxsim::CompiledThreadFn> link(const KernelRecord& record);
     // RECORD's kernel for SOURCE: the function FN, the addresses of the variables it reads.

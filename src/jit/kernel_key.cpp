@@ -13,7 +13,7 @@ namespace {
 
 // The format of a cache entry and of the kernel record in it (kernel_cache.cpp, kernel_record.cpp): change it when
 // either changes. What the lowering generates is versioned by kJitSourceDigest instead, computed from the sources.
-constexpr unsigned kEntryFormat = 1;
+constexpr unsigned kEntryFormat = 2;
 
 bool host_address(ptx::StateSpace space) {
     return space != ptx::StateSpace::Shared && space != ptx::StateSpace::Local && space != ptx::StateSpace::Param;

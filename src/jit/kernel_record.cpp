@@ -129,6 +129,7 @@ std::vector<uint8_t> serialize_kernel_record(const KernelRecord& record) {
     Writer w;
     w.text(record.symbol);
     w.u8(k.warp);
+    w.u8(k.whole_warps_in_x);
     w.text(k.why_not_warp);
     w.u32(k.state_bytes);
     w.u32(static_cast<uint32_t>(k.sites.size()));
@@ -152,6 +153,7 @@ Expected<KernelRecord> parse_kernel_record(std::span<const uint8_t> bytes) {
     record.symbol = D4R_TRY(r.text("symbol"));
     if (record.symbol.empty()) return make_error(ErrorCode::Invalid, "kernel record: no symbol");
     k.warp = D4R_TRY(r.flag("warp"));
+    k.whole_warps_in_x = D4R_TRY(r.flag("whole_warps_in_x"));
     k.why_not_warp = D4R_TRY(r.text("why_not_warp"));
     k.state_bytes = D4R_TRY(r.u32("state_bytes"));
     const uint32_t sites = D4R_TRY(r.count("sites", 8));

@@ -315,6 +315,9 @@ Status Lowering::assign(const ast::Operand& d, Type t, LLVMValueRef v) {
     // Warp code writes the lanes the instruction runs for; the others keep their value. A uniform register is
     // written by all lanes alike (no branch diverges, its guard is uniform: every lane runs it or none).
     auto put = [&](LLVMValueRef x) -> Status {
+        // With whole warps in x a register the analysis finds uniform may come from values per lane (%tid.y,
+        // %tid.x >> 5): every running lane holds the same, so the first one's is the register's.
+        if (warp && r.uniform && ir.lanes(x) && whole_warps && m_exec) x = element_of(x, first_lane());
         if (warp && r.uniform && ir.lanes(x))
             return refuse(fmt::format("internal: uniform register '{}' written with a value per lane", d.name));
         if (warp && !r.uniform) {
@@ -793,18 +796,18 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     if (warp && barriers) {
         // Warp code stops at a barrier with every lane that has not exited (the runner resumes the warp as a whole),
         // so a kernel with barriers is warp code only where no branch can diverge.
-        if (auto why = barrier_under_divergence(function); !why.empty())
+        if (auto why = barrier_under_divergence(function, whole_warps); !why.empty())
             return Error(ErrorCode::Unsupported, fmt::format("a barrier under divergence: {}", why));
     }
     // Warp code's collectives run with the lanes that reach them: none may be reached while others wait elsewhere.
     if (warp)
-        if (auto why = collective_under_divergence(function); !why.empty())
+        if (auto why = collective_under_divergence(function, whole_warps); !why.empty())
             return Error(ErrorCode::Unsupported, fmt::format("a warp collective under divergence: {}", why));
     // Warp code where no branch diverges: the uniform registers as scalars. A register shfl reads from other lanes
     // keeps each lane's own value (an exited lane's last one, as interpreted): a vector, written lane by lane.
-    if (warp && divergent_branch(function).empty()) {
+    if (warp && divergent_branch(function, whole_warps).empty()) {
         m_uniform_known = true;
-        m_divergent = divergent_registers(function);
+        m_divergent = divergent_registers(function, whole_warps);
         m_divergent.insert(m_shuffled.begin(), m_shuffled.end());
     }
     if (barriers) {
@@ -902,10 +905,12 @@ Expected<LoweredKernel> Lowering::run(const char* name) {
     return out;
 }
 
-Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name, bool warp) {
+Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name, bool warp,
+                                     bool whole_warps) {
     if (!source.module || !source.info || !source.layout || source.function >= source.module->functions.size())
         return make_error(ErrorCode::Invalid, "lower_kernel: no kernel");
     Lowering lowering(ir, source, warp);
+    lowering.whole_warps = warp && whole_warps;
     return lowering.run(name);
 }
 

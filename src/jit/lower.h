@@ -52,8 +52,10 @@ struct LoweredKernel {
 // that may be reached while lanes wait elsewhere (uniformity.h; not the matrix instructions that need all 32 lanes,
 // which fault without them as interpreted), a guarded collective or wmma, a clock read in a loop.
 // Atomics, textures and cp.async run lane by lane in lane order.
+// WHOLE_WARPS (warp code only): analyse the lanes as uniformity.h's WHOLE_WARPS says, for launches whose block's x
+// dimension is a multiple of 32 (the caller runs other launches another way: CompiledKernel::whole_warps_in_x).
 Expected<LoweredKernel> lower_kernel(IrBuilder& ir, const ptxsim::KernelSource& source, const char* name,
-                                     bool warp = false);
+                                     bool warp = false, bool whole_warps = false);
 
 // The same typed instructions for LLVM's NVPTX back end (docs/ptx-front-end.md, "The round trip"; nvptx/
 // nvptx_module.h drives it): NAME is a `ptx_kernel` function taking the entry's parameters, one GPU thread per PTX

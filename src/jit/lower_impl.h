@@ -51,6 +51,8 @@ public:
     // Warp code (lower.h): every register a <32 x T> and every value a vector or a scalar (the same in every lane);
     // the current instruction runs for the lanes of `exec_bits` (an i32 mask).
     const bool warp;
+    // Warp code for launches whose block is whole warps in x (uniformity.h, WHOLE_WARPS; lower_kernel).
+    bool whole_warps = false;
     // NVPTX code (lower_nvptx.cpp) instead of the host's: one GPU thread per PTX thread, never warp code.
     const bool nvptx;
     // A fused fma (contract.h): the values of its multiplicands at the mul (nullptr otherwise).

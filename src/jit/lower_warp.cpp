@@ -92,7 +92,7 @@ void Lowering::make_merges() {
 // With no branch that may diverge no lane ever waits; otherwise the names live at a label or at the fall-through of a
 // branch back (liveness over-approximates: a lane there reads nothing else before writing it).
 void Lowering::find_waiting_live() {
-    if (divergent_branch(function).empty()) return;
+    if (divergent_branch(function, whole_warps).empty()) return;
     Liveness live(function);
     for (size_t i = 0; i < function.body.size(); ++i) {
         if (function.body[i].kind != ast::Statement::Kind::Label) continue;

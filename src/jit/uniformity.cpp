@@ -53,8 +53,166 @@ bool reads_divergent(const std::unordered_set<std::string_view>& divergent, cons
 
 namespace {
 
-// The data-flow part of divergent_registers, from the registers already in DIVERGENT.
-void spread(const ast::Function& f, std::unordered_set<std::string_view>& divergent) {
+// With whole warps in x (uniformity.h): what a register holds across the lanes of a warp. Mult32: one value, a
+// multiple of 32; Uniform: one value; Aligned: 32k + lane with one k (%tid.x, %laneid and what keeps their form);
+// Divergent: anything. Unset: not written yet (the fixed point starts there). Joined upwards.
+enum class Kind : uint8_t { Unset, Mult32, Uniform, Aligned, Divergent };
+
+Kind join(Kind a, Kind b) {
+    if (a == Kind::Unset) return b;
+    if (b == Kind::Unset || a == b) return a;
+    if (a == Kind::Divergent || b == Kind::Divergent || a == Kind::Aligned || b == Kind::Aligned)
+        return Kind::Divergent;
+    return Kind::Uniform; // Mult32 and Uniform
+}
+
+bool one_value(Kind k) { return k == Kind::Mult32 || k == Kind::Uniform; }
+
+class Kinds {
+public:
+    Kinds(const ast::Function& f, const std::unordered_set<std::string_view>& forced) : m_forced(forced) {
+        for (const ast::Instruction& in : f.instructions)
+            if (!in.operands.empty() && writes_first_operand(in)) {
+                std::vector<std::string_view> names;
+                operand_names(in.operands[0], names);
+                m_written.insert(names.begin(), names.end());
+            }
+    }
+
+    // Runs to the fixed point; true when a register was added to DIVERGENT.
+    bool spread(const ast::Function& f, std::unordered_set<std::string_view>& divergent) {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (const ast::Instruction& in : f.instructions) {
+                if (in.operands.empty() || !writes_first_operand(in)) continue;
+                const Kind k = result(in);
+                if (k == Kind::Unset) continue;
+                std::vector<std::string_view> written;
+                operand_names(in.operands[0], written);
+                for (std::string_view n : written) {
+                    Kind& have = m_kinds[n];
+                    const Kind joined = join(have, k);
+                    changed = changed || joined != have;
+                    have = joined;
+                }
+            }
+        }
+        bool added = false;
+        for (const auto& [name, k] : m_kinds)
+            if (!one_value(k) && k != Kind::Unset) added = divergent.insert(name).second || added;
+        return added;
+    }
+
+private:
+    const std::unordered_set<std::string_view>& m_forced;
+    std::unordered_set<std::string_view> m_written;
+    std::unordered_map<std::string_view, Kind> m_kinds;
+
+    Kind name_kind(std::string_view n) const {
+        if (m_forced.contains(n)) return Kind::Divergent;
+        if (n == "%tid.x" || n == "%laneid") return Kind::Aligned;
+        if (n == "%tid.y" || n == "%tid.z") return Kind::Uniform;
+        if (n == "%ntid.x") return Kind::Mult32; // whole warps in x
+        if (lane_special(n)) return Kind::Divergent;
+        if (!m_written.contains(n)) return Kind::Uniform; // a parameter, a variable, a special register
+        auto it = m_kinds.find(n);
+        return it == m_kinds.end() ? Kind::Unset : it->second;
+    }
+
+    Kind operand_kind(const ast::Operand& o) const {
+        if (o.kind == ast::OperandKind::Integer) return o.integer % 32 == 0 ? Kind::Mult32 : Kind::Uniform;
+        if (o.kind == ast::OperandKind::Name) return name_kind(o.name);
+        std::vector<std::string_view> names;
+        operand_names(o, names);
+        Kind k = Kind::Uniform;
+        for (std::string_view n : names) {
+            const Kind nk = name_kind(n);
+            if (nk == Kind::Unset) return Kind::Unset;
+            if (!one_value(nk)) k = Kind::Divergent;
+        }
+        return k;
+    }
+
+    // The kind of IN's result from its sources' kinds.
+    Kind result(const ast::Instruction& in) const {
+        if (lane_result(in)) return Kind::Divergent;
+        if (!in.guard.empty()) {
+            const Kind g = name_kind(in.guard);
+            if (g == Kind::Unset) return Kind::Unset;
+            if (!one_value(g)) return Kind::Divergent;
+        }
+        std::vector<Kind> k;
+        for (size_t i = 1; i < in.operands.size(); ++i) {
+            k.push_back(operand_kind(in.operands[i]));
+            if (k.back() == Kind::Unset) return Kind::Unset;
+        }
+        const ptx::Modifiers m(in.opcode);
+        const std::string_view base = m.base();
+        auto all_one = [&](size_t from) {
+            for (size_t i = from; i < k.size(); ++i)
+                if (!one_value(k[i])) return false;
+            return true;
+        };
+        auto imm = [&](size_t i, uint64_t& v) {
+            const ast::Operand& o = in.operands[i + 1];
+            if (o.kind != ast::OperandKind::Integer) return false;
+            v = o.integer;
+            return true;
+        };
+        const bool floats =
+            m.has("f16") || m.has("f16x2") || m.has("bf16") || m.has("bf16x2") || m.has("f32") || m.has("f64");
+        const bool two = k.size() == 2;
+        uint64_t c = 0;
+        if (!floats) {
+            if (base == "mov" && k.size() == 1) return k[0];
+            if (base == "cvt" && k.size() == 1 && !m.has("sat")) return k[0]; // widening, narrowing: 32k + lane
+            if ((base == "add" || base == "sub") && two && !m.has("sat") && !m.has("cc")) {
+                if (k[0] == Kind::Aligned && k[1] == Kind::Mult32) return Kind::Aligned;
+                if (base == "add" && k[0] == Kind::Mult32 && k[1] == Kind::Aligned) return Kind::Aligned;
+                if (k[0] == Kind::Mult32 && k[1] == Kind::Mult32) return Kind::Mult32;
+            }
+            if (base == "mul" && m.has("lo") && two && all_one(0))
+                return k[0] == Kind::Mult32 || k[1] == Kind::Mult32 ? Kind::Mult32 : Kind::Uniform;
+            if (base == "mad" && m.has("lo") && k.size() == 3 && all_one(0)) {
+                const Kind product = k[0] == Kind::Mult32 || k[1] == Kind::Mult32 ? Kind::Mult32 : Kind::Uniform;
+                return product == Kind::Mult32 && k[2] == Kind::Mult32 ? Kind::Mult32 : Kind::Uniform;
+            }
+            if (base == "mad" && m.has("lo") && k.size() == 3 && one_value(k[0]) && one_value(k[1]) &&
+                k[2] == Kind::Aligned && (k[0] == Kind::Mult32 || k[1] == Kind::Mult32))
+                return Kind::Aligned;
+            if (base == "shl" && two && one_value(k[0]) && imm(1, c) && c >= 5 && c < 64) return Kind::Mult32;
+            if (base == "shr" && two && (k[0] == Kind::Aligned || one_value(k[0])) && imm(1, c) && c >= 5)
+                return Kind::Uniform;
+            if (base == "and" && two && (k[0] == Kind::Aligned || one_value(k[0])) && imm(1, c) && c % 32 == 0)
+                return Kind::Mult32;
+            if (base == "setp" && (k.size() == 2 || k.size() == 3) && all_one(2)) {
+                // 32k + lane against a boundary: the same answer in every lane when the boundary (c for lt, ge, lo,
+                // hs; c + 1 for le, gt, ls, hi) is a multiple of 32.
+                const bool below = m.has("lt") || m.has("ge") || m.has("lo") || m.has("hs");
+                const bool above = m.has("le") || m.has("gt") || m.has("ls") || m.has("hi");
+                for (size_t a = 0; a < 2; ++a) {
+                    if (k[a] != Kind::Aligned) continue;
+                    const size_t other = 1 - a;
+                    // With the aligned value on the right, lt becomes gt of the swapped pair and so on.
+                    const bool b_side = a == 0 ? below : above, a_side = a == 0 ? above : below;
+                    if (b_side && k[other] == Kind::Mult32) return Kind::Uniform;
+                    if (a_side && imm(other, c) && (c + 1) % 32 == 0) return Kind::Uniform;
+                }
+            }
+            if (base == "selp" && k.size() == 3 && one_value(k[2])) return join(k[0], k[1]);
+        }
+        return all_one(0) ? Kind::Uniform : Kind::Divergent;
+    }
+};
+
+// The data-flow part of divergent_registers, from the registers already in DIVERGENT (those that may differ between
+// lanes whatever computes them: with WHOLE_WARPS, uniformity.h, that is all DIVERGENT may hold on entry).
+void spread(const ast::Function& f, std::unordered_set<std::string_view>& divergent, bool whole_warps) {
+    if (whole_warps) {
+        const std::unordered_set<std::string_view> forced = divergent;
+        Kinds(f, forced).spread(f, divergent);
+        return;
+    }
     for (bool changed = true; changed;) {
         changed = false;
         for (const ast::Instruction& in : f.instructions) {
@@ -69,9 +227,9 @@ void spread(const ast::Function& f, std::unordered_set<std::string_view>& diverg
 
 } // namespace
 
-std::unordered_set<std::string_view> divergent_registers(const ast::Function& f) {
+std::unordered_set<std::string_view> divergent_registers(const ast::Function& f, bool whole_warps) {
     std::unordered_set<std::string_view> divergent;
-    spread(f, divergent);
+    spread(f, divergent, whole_warps);
     return divergent;
 }
 
@@ -111,7 +269,7 @@ bool exit_label(const ast::Function& f, size_t i) {
 // collectives) inside a region where lanes may wait. For collectives, lanes waiting at an exit label do not count:
 // they leave without running anything, and the interpreter lets a collective wait for lanes that are about to
 // leave (they exit, the collective runs without them).
-std::string sync_under_divergence(const ast::Function& f, bool block) {
+std::string sync_under_divergence(const ast::Function& f, bool block, bool whole_warps) {
     // The body's branches and sync points by statement index, and where each label is.
     std::unordered_map<std::string_view, size_t> label_at;
     for (size_t i = 0; i < f.body.size(); ++i)
@@ -139,8 +297,8 @@ std::string sync_under_divergence(const ast::Function& f, bool block) {
                 return fmt::format("line {}: brx.idx in a kernel with {}", in.line,
                                    block ? "barriers" : "warp collectives");
         }
-    std::unordered_set<std::string_view> divergent;
-    spread(f, divergent);
+    std::unordered_set<std::string_view> divergent, forced; // forced: written where lanes may wait
+    spread(f, divergent, whole_warps);
     for (;;) {
         // The regions (first and last statement) where lanes may wait, grown to the branches leaving them.
         std::vector<std::pair<size_t, size_t>> regions;
@@ -162,8 +320,9 @@ std::string sync_under_divergence(const ast::Function& f, bool block) {
                     if (b.target > last + 1) last = b.target - 1, grew = true;
                 }
             }
-        // A register written inside a region may differ between lanes.
-        const size_t before = divergent.size();
+        // A register written inside a region may differ between lanes (whatever form it had: the lanes that
+        // waited keep their older values), and so may what is computed from it.
+        const size_t before = forced.size();
         for (const auto& [first, last] : regions)
             for (size_t i = first; i <= last && i < f.body.size(); ++i) {
                 if (f.body[i].kind != ast::Statement::Kind::Instruction) continue;
@@ -171,10 +330,11 @@ std::string sync_under_divergence(const ast::Function& f, bool block) {
                 if (in.operands.empty() || !writes_first_operand(in)) continue;
                 std::vector<std::string_view> written;
                 operand_names(in.operands[0], written);
-                divergent.insert(written.begin(), written.end());
+                forced.insert(written.begin(), written.end());
             }
-        if (divergent.size() != before) {
-            spread(f, divergent);
+        if (forced.size() != before) {
+            divergent = forced;
+            spread(f, divergent, whole_warps);
             continue;
         }
         for (const auto& [at, in] : barriers)
@@ -189,12 +349,16 @@ std::string sync_under_divergence(const ast::Function& f, bool block) {
 
 } // namespace
 
-std::string barrier_under_divergence(const ast::Function& f) { return sync_under_divergence(f, true); }
+std::string barrier_under_divergence(const ast::Function& f, bool whole_warps) {
+    return sync_under_divergence(f, true, whole_warps);
+}
 
-std::string collective_under_divergence(const ast::Function& f) { return sync_under_divergence(f, false); }
+std::string collective_under_divergence(const ast::Function& f, bool whole_warps) {
+    return sync_under_divergence(f, false, whole_warps);
+}
 
-std::string divergent_branch(const ast::Function& f) {
-    const std::unordered_set<std::string_view> divergent = divergent_registers(f);
+std::string divergent_branch(const ast::Function& f, bool whole_warps) {
+    const std::unordered_set<std::string_view> divergent = divergent_registers(f, whole_warps);
     for (const ast::Instruction& in : f.instructions) {
         const std::string_view base = ptx::Modifiers(in.opcode).base();
         if ((base == "bra" || base == "brx") && reads_divergent(divergent, in, false))

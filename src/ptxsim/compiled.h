@@ -265,7 +265,10 @@ using CompiledThreadFn = uint32_t (*)(CompiledThread*);
 // warp_matrix).
 struct CompiledKernel {
     CompiledThreadFn fn = nullptr;
-    bool warp = false;        // fn runs a whole warp
+    bool warp = false; // fn runs a whole warp
+    // Warp code right only for blocks whose x dimension is a multiple of 32 (jit/uniformity.h, WHOLE_WARPS): a
+    // launch of another shape runs interpreted (launch.cpp).
+    bool whole_warps_in_x = false;
     std::string why_not_warp; // a thread kernel: why the warp lowering refused it
     struct Site {
         uint32_t line = 0;

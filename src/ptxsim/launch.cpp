@@ -259,9 +259,12 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
             result.lane_instructions += runners[i]->lane_instructions();
         }
     };
-    // Compiled code counts no instructions and never yields to another block: not for a budget or a cooperative grid.
-    const CompiledKernel* compiled =
-        config.compiled && config.instruction_budget == 0 && !config.cooperative ? config.compiled.get() : nullptr;
+    // Compiled code counts no instructions and never yields to another block: not for a budget or a cooperative grid;
+    // nor warp code made for blocks of whole warps in x for a block of another shape (CompiledKernel).
+    const CompiledKernel* compiled = config.compiled && config.instruction_budget == 0 && !config.cooperative &&
+                                             (!config.compiled->whole_warps_in_x || config.block.x % 32 == 0)
+                                         ? config.compiled.get()
+                                         : nullptr;
     std::function<void(unsigned)> job = [&](unsigned) {
         // Known floating-point state: round to nearest, no flush-to-zero / denormals-are-zero (a host
         // application built with fast-math must not change kernel results).

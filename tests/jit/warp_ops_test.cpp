@@ -287,6 +287,101 @@ END:
         << (*compiled)->why_not_warp;
 }
 
+// Collectives behind a branch on the thread index (jit/uniformity.h, WHOLE_WARPS): warp code for blocks whose x
+// dimension is whole warps, where `tid.x < 32` is the same in every lane of a warp; such a kernel launched with
+// another block shape runs interpreted (the same bytes either way).
+const char* kFirstWarpShuffles = R"(
+    setp.ge.u32 %p1, %r1, 32;
+    @%p1 bra SKIP;
+    shfl.sync.bfly.b32 %r20, %r5, 1, 31, -1;
+    vote.sync.ballot.b32 %r21, %p1, -1;
+    st.global.v2.u32 [%rd2], {%r20, %r21};
+SKIP:
+    shr.u32 %r22, %r1, 5;
+    st.global.u32 [%rd2+8], %r22;
+)";
+
+TEST(WarpOps, CollectivesOfTheFirstWarpAreWarpCodeForWholeWarps) {
+    auto m = load_ok(ptx(collective_kernel(kFirstWarpShuffles)));
+    ASSERT_TRUE(m);
+    auto compiler = jit::KernelCompiler::instance();
+    ASSERT_TRUE(compiler);
+    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
+    ASSERT_TRUE(compiled) << compiled.error().text();
+    EXPECT_TRUE((*compiled)->warp);
+    EXPECT_TRUE((*compiled)->whole_warps_in_x);
+    for (uint32_t threads : {64u, 96u, 48u}) { // 48: not whole warps, interpreted
+        SCOPED_TRACE(threads);
+        const size_t n = size_t(threads) * 2;
+        expect_same(run_both(collective_kernel(kFirstWarpShuffles),
+                             {std::vector<uint32_t>(n * 32, 0xdeadbeefu), random_words(n * 16, threads)}, {2},
+                             {threads}));
+    }
+}
+
+TEST(WarpOps, ABranchInsideAWarpKeepsItsCollectivesPerThread) {
+    // tid.x < 20 splits the first warp: its ballot (lanes 0-19) is under divergence for any block shape (the other
+    // lanes wait at a label with work after it).
+    auto m = load_ok(ptx(collective_kernel(R"(
+    setp.ge.u32 %p1, %r1, 20;
+    @%p1 bra SKIP;
+    setp.ne.u32 %p2, %r5, 0;
+    vote.sync.ballot.b32 %r21, %p2, 1048575;
+    st.global.u32 [%rd2], %r21;
+SKIP:
+    st.global.u32 [%rd2+4], %r1;
+)")));
+    ASSERT_TRUE(m);
+    auto compiler = jit::KernelCompiler::instance();
+    ASSERT_TRUE(compiler);
+    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
+    ASSERT_TRUE(compiled) << compiled.error().text();
+    EXPECT_FALSE((*compiled)->warp);
+    EXPECT_NE((*compiled)->why_not_warp.find("under divergence"), std::string::npos) << (*compiled)->why_not_warp;
+}
+
+TEST(WarpOps, ABallotOfTheFirstTwoWarpsOfATwoLayerBlockIsWarpCode) {
+    // nvcc's spelling of threadIdx.z * blockDim.x + threadIdx.x < 64 in a (64, 1, 2) block (the network's fused
+    // block finds its window's tokens so): the first layer's two warps vote, the second layer's skip.
+    const std::string text = R"(
+.visible .entry k(.param .u64 out, .param .u64 in)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<32>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u64 %rd2, [in];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, %tid.z;
+    mov.u32 %r3, %ntid.x;
+    mad.lo.s32 %r4, %r2, %r3, %r1;
+    mul.wide.u32 %rd3, %r4, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    add.s64 %rd5, %rd1, %rd3;
+    ld.global.u32 %r5, [%rd4];
+    setp.gt.u32 %p1, %r4, 63;
+    @%p1 bra DONE;
+    and.b32 %r6, %r5, 1;
+    setp.ne.u32 %p2, %r6, 0;
+    vote.sync.ballot.b32 %r7, %p2, -1;
+    st.global.u32 [%rd5], %r7;
+DONE:
+    st.global.u32 [%rd4], %r4;
+    ret;
+}
+)";
+    auto m = load_ok(ptx(text));
+    ASSERT_TRUE(m);
+    auto compiler = jit::KernelCompiler::instance();
+    ASSERT_TRUE(compiler);
+    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
+    ASSERT_TRUE(compiled) << compiled.error().text();
+    EXPECT_TRUE((*compiled)->warp) << (*compiled)->why_not_warp;
+    EXPECT_TRUE((*compiled)->whole_warps_in_x);
+    const Runs r = run_both(text, {std::vector<uint32_t>(128, 0xdeadbeefu), random_words(128, 31)}, {1}, {64, 1, 2});
+    expect_same(r);
+}
+
 // --- the tensor-core instructions ---
 
 std::string regs(const std::string& prefix, unsigned first, unsigned n) {

@@ -48,7 +48,8 @@ std::shared_ptr<const ptxsim::CompiledKernel> compiled_kernel(Function& f) {
             return;
         }
         if ((*compiled)->warp)
-            log::debug("cpu backend: kernel '{}' compiled by the PTX JIT to warp code", f.kernel->name());
+            log::debug("cpu backend: kernel '{}' compiled by the PTX JIT to warp code{}", f.kernel->name(),
+                       (*compiled)->whole_warps_in_x ? " for blocks of whole warps in x" : "");
         else
             log::info("cpu backend: kernel '{}' compiled by the PTX JIT one thread at a time: {}", f.kernel->name(),
                       (*compiled)->why_not_warp);

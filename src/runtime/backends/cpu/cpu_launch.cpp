@@ -9,6 +9,7 @@
 
 #include "core/env_vars.h"
 #include "core/log.h"
+#include "ptxsim/compiled.h"
 #include "runtime/backends/cpu/cpu_graph.h"
 #include "runtime/backends/cpu/cpu_heap.h"
 #include "runtime/backends/cpu/cpu_state.h"
@@ -153,6 +154,12 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     // Texture objects as the launch is queued: the sample may destroy them before the stream runs it.
     config.images = ptxsim::image_snapshot(state().device);
     config.compiled = compiled_kernel(*f);
+    if (config.compiled && config.compiled->whole_warps_in_x && config.block.x % 32 != 0)
+        std::call_once(f->said_shape, [&] {
+            log::info("cpu backend: kernel '{}' runs interpreted for blocks of {} threads in x: its warp code is for "
+                      "whole warps in x (a multiple of 32)",
+                      f->kernel->name(), config.block.x);
+        });
     Context* ctx = ref.ctx.get();
     ref.ctx->submit(
         ref.stream, [ctx, sim = f->sim, kernel = f->kernel, config, block = std::move(block)](CUresult status) {

@@ -181,6 +181,7 @@ struct Function {
     // The kernel compiled by the PTX JIT (D4R_CPU_EXEC=jit), tried at its first launch; null: interpreted.
     std::once_flag compile_once;
     std::shared_ptr<const ptxsim::CompiledKernel> compiled;
+    std::once_flag said_shape; // a launch its warp code is not for (whole warps in x) said once
 };
 
 // Whether kernels run compiled by the PTX JIT (D4R_CPU_EXEC; cpu_jit.cpp), read once and said in the log (info).
