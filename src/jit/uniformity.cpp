@@ -79,8 +79,26 @@ public:
             }
     }
 
-    // Runs to the fixed point; true when a register was added to DIVERGENT.
+    // Runs to the fixed point; true when a register was added to DIVERGENT. A register still unset there is only
+    // written from itself or others like it (read before written: its first value is the zero every register starts
+    // with): it starts from that, a multiple of 32, and the fixed point goes on.
     bool spread(const ast::Function& f, std::unordered_set<std::string_view>& divergent) {
+        for (bool seeded = true; seeded;) {
+            fixed_point(f);
+            seeded = false;
+            for (std::string_view n : m_written) {
+                Kind& k = m_kinds[n];
+                if (k == Kind::Unset) k = Kind::Mult32, seeded = true;
+            }
+        }
+        bool added = false;
+        for (const auto& [name, k] : m_kinds)
+            if (!one_value(k)) added = divergent.insert(name).second || added;
+        return added;
+    }
+
+private:
+    void fixed_point(const ast::Function& f) {
         for (bool changed = true; changed;) {
             changed = false;
             for (const ast::Instruction& in : f.instructions) {
@@ -97,13 +115,8 @@ public:
                 }
             }
         }
-        bool added = false;
-        for (const auto& [name, k] : m_kinds)
-            if (!one_value(k) && k != Kind::Unset) added = divergent.insert(name).second || added;
-        return added;
     }
 
-private:
     const std::unordered_set<std::string_view>& m_forced;
     std::unordered_set<std::string_view> m_written;
     std::unordered_map<std::string_view, Kind> m_kinds;

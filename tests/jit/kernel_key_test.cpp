@@ -95,6 +95,7 @@ KernelRecord sample_record() {
     r.symbol = "d4r_0123";
     r.object = {0x7f, 'E', 'L', 'F', 1, 2, 3};
     r.kernel.warp = false;
+    r.kernel.whole_warps_in_x = true;
     r.kernel.why_not_warp = "line 9: 'shfl.sync ...': collectives";
     r.kernel.sites = {{7, "ld.global.u32 %r2, [g_add];"}, {12, "st.global.u32 [%rd3], %r4;"}};
     r.kernel.state_bytes = 176;
@@ -123,6 +124,7 @@ TEST(KernelRecord, ARecordComesBackWhole) {
     EXPECT_EQ(back->symbol, r.symbol);
     EXPECT_EQ(back->object, r.object);
     EXPECT_EQ(back->kernel.warp, r.kernel.warp);
+    EXPECT_TRUE(back->kernel.whole_warps_in_x);
     EXPECT_EQ(back->kernel.why_not_warp, r.kernel.why_not_warp);
     ASSERT_EQ(back->kernel.sites.size(), 2u);
     EXPECT_EQ(back->kernel.sites[1].line, 12u);
@@ -156,7 +158,7 @@ TEST(KernelRecord, ARecordThatIsNotWholeIsRefused) {
     EXPECT_NE(r.error().message().find("object of 7 bytes where 8 are left"), std::string::npos) << r.error().message();
     // A count past what is left is refused before anything is allocated for it.
     const KernelRecord sample = sample_record();
-    const size_t sites_count = 4 + sample.symbol.size() + 1 + 4 + sample.kernel.why_not_warp.size() + 4;
+    const size_t sites_count = 4 + sample.symbol.size() + 1 + 1 + 4 + sample.kernel.why_not_warp.size() + 4;
     std::vector<uint8_t> huge = bytes;
     for (size_t i = 0; i < 4; ++i) huge[sites_count + i] = 0xff;
     r = parse_kernel_record(huge);

@@ -340,6 +340,36 @@ SKIP:
     EXPECT_NE((*compiled)->why_not_warp.find("under divergence"), std::string::npos) << (*compiled)->why_not_warp;
 }
 
+TEST(WarpOps, ARegisterReadBeforeItIsWrittenKeepsWhatItIsComputedFrom) {
+    // %r30 starts as the zero every register starts with and becomes tid.x in a loop that reads it first: the branch
+    // on it splits warps whatever the block's shape, so the vote behind it stays per thread.
+    const std::string body = R"(
+LOOP:
+    xor.b32 %r30, %r30, %r1;
+    add.u32 %r31, %r31, 1;
+    setp.lt.u32 %p2, %r31, 1;
+    @%p2 bra LOOP;
+    setp.lt.u32 %p1, %r30, 5;
+    @%p1 bra SKIP;
+    activemask.b32 %r40;
+    setp.ne.u32 %p3, %r5, 0;
+    vote.sync.ballot.b32 %r20, %p3, %r40;
+    st.global.u32 [%rd2], %r20;
+SKIP:
+    st.global.u32 [%rd2+4], %r30;
+)";
+    auto m = load_ok(ptx(collective_kernel(body)));
+    ASSERT_TRUE(m);
+    auto compiler = jit::KernelCompiler::instance();
+    ASSERT_TRUE(compiler);
+    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
+    ASSERT_TRUE(compiled) << compiled.error().text();
+    EXPECT_FALSE((*compiled)->warp);
+    EXPECT_NE((*compiled)->why_not_warp.find("for blocks of whole warps in x: a warp collective under divergence"),
+              std::string::npos)
+        << (*compiled)->why_not_warp;
+}
+
 TEST(WarpOps, ABallotOfTheFirstTwoWarpsOfATwoLayerBlockIsWarpCode) {
     // nvcc's spelling of threadIdx.z * blockDim.x + threadIdx.x < 64 in a (64, 1, 2) block (the network's fused
     // block finds its window's tokens so): the first layer's two warps vote, the second layer's skip.
