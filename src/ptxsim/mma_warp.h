@@ -15,36 +15,17 @@ namespace d4r::ptxsim {
 // A lane's fragment words: A (2 or 4), then B (1 or 2), then C (2 or 4).
 inline constexpr unsigned kMmaFragmentWords = 10;
 
-// mma_warp's f16/bf16 tiles with f32 accumulators through numerics/mma_tile.h: the fragments as matrices of raw bits
-// (A 16 x K, B K x 8, C 16 x 8), D from the tile. False (nothing written) where the tile leaves it to the rule.
-template <int K>
+// mma_warp's tiles through numerics/mma_tile.h: the fragments as matrices of raw bits (A 16 x K, B K x 8, C 16 x 8),
+// D from the tile: f16/bf16 inputs with f32 accumulators (tile_f32), or f16 inputs with f16 accumulators (ACC16,
+// tile_f16: C's and D's two words a lane hold rows g and g + 8, columns 2t and 2t + 1 in their halves). False
+// (nothing written) where the tile leaves it to the rule.
+template <int K, bool Acc16>
 inline bool mma_tile(mma::Format f, const uint32_t (&frag)[32][kMmaFragmentWords], uint32_t (&d)[32][4]) {
-    constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2;
-    uint64_t a[16 * K], b[K * 8], c[16 * 8], out[16 * 8];
-    for (unsigned l = 0; l < 32; ++l) {
-        const uint32_t* ops = frag[l];
-        const unsigned gr = l >> 2, t = l & 3;
-        for (unsigned r = 0; r < na; ++r)
-            for (unsigned h = 0; h < 2; ++h)
-                a[(gr + 8 * (r & 1)) * K + 2 * t + 8 * (r >> 1) + h] = (ops[r] >> (16 * h)) & 0xffff;
-        for (unsigned r = 0; r < nb; ++r)
-            for (unsigned h = 0; h < 2; ++h) b[(2 * t + 8 * r + h) * 8 + gr] = (ops[na + r] >> (16 * h)) & 0xffff;
-        for (unsigned r = 0; r < 4; ++r) c[(gr + 8 * (r >> 1)) * 8 + 2 * t + (r & 1)] = ops[na + nb + r];
-    }
-    if (!mma::tile_f32(f, false, a, K, b, 8, c, 8, out, 8, 16, 8, K, 1)) return false;
-    for (unsigned l = 0; l < 32; ++l) {
-        const unsigned gr = l >> 2, t = l & 3;
-        for (unsigned r = 0; r < 4; ++r)
-            d[l][r] = static_cast<uint32_t>(out[(gr + 8 * (r >> 1)) * 8 + 2 * t + (r & 1)]);
-    }
-    return true;
-}
-
-// The same for f16 inputs with f16 accumulators (mma_tile.h's tile_f16): C's and D's two words a lane hold rows g and
-// g + 8, columns 2t and 2t + 1 in their halves.
-template <int K>
-inline bool mma_tile16(const uint32_t (&frag)[32][kMmaFragmentWords], uint32_t (&d)[32][4]) {
-    constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2;
+    constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2, nc = Acc16 ? 2 : 4, halves = Acc16 ? 2 : 1;
+    // Where half H of C's (and D's) word R of lane (G, T) is in the 16 x 8 matrix.
+    auto at = [](unsigned g, unsigned t, unsigned r, unsigned h) {
+        return Acc16 ? (g + 8 * r) * 8 + 2 * t + h : (g + 8 * (r >> 1)) * 8 + 2 * t + (r & 1);
+    };
     uint32_t a[16 * K], b[K * 8], c[16 * 8], out[16 * 8];
     for (unsigned l = 0; l < 32; ++l) {
         const uint32_t* ops = frag[l];
@@ -54,14 +35,17 @@ inline bool mma_tile16(const uint32_t (&frag)[32][kMmaFragmentWords], uint32_t (
                 a[(gr + 8 * (r & 1)) * K + 2 * t + 8 * (r >> 1) + h] = (ops[r] >> (16 * h)) & 0xffff;
         for (unsigned r = 0; r < nb; ++r)
             for (unsigned h = 0; h < 2; ++h) b[(2 * t + 8 * r + h) * 8 + gr] = (ops[na + r] >> (16 * h)) & 0xffff;
-        for (unsigned r = 0; r < 2; ++r)
-            for (unsigned h = 0; h < 2; ++h) c[(gr + 8 * r) * 8 + 2 * t + h] = (ops[na + nb + r] >> (16 * h)) & 0xffff;
+        for (unsigned r = 0; r < nc; ++r)
+            for (unsigned h = 0; h < halves; ++h)
+                c[at(gr, t, r, h)] = Acc16 ? (ops[na + nb + r] >> (16 * h)) & 0xffff : ops[na + nb + r];
     }
-    if (!mma::tile_f16(a, K, b, 8, c, 8, out, 8, 16, 8, K)) return false;
+    const bool ok = Acc16 ? mma::tile_f16(a, K, b, 8, c, 8, out, 8, 16, 8, K)
+                          : mma::tile_f32(f, false, a, K, b, 8, c, 8, out, 8, 16, 8, K, 1);
+    if (!ok) return false;
     for (unsigned l = 0; l < 32; ++l) {
         const unsigned gr = l >> 2, t = l & 3;
-        for (unsigned r = 0; r < 2; ++r)
-            d[l][r] = out[(gr + 8 * r) * 8 + 2 * t] | (out[(gr + 8 * r) * 8 + 2 * t + 1] << 16);
+        for (unsigned r = 0; r < nc; ++r)
+            d[l][r] = Acc16 ? out[at(gr, t, r, 0)] | (out[at(gr, t, r, 1)] << 16) : out[at(gr, t, r, 0)];
     }
     return true;
 }
@@ -75,12 +59,11 @@ D4R_INLINE void mma_warp(mma::Format fa, mma::Format fb, const uint32_t (&frag)[
     using mma::Format;
     constexpr bool kFp8 = K == 32;
     constexpr unsigned na = K == 8 ? 2 : 4, nb = K == 8 ? 1 : 2, nc = Acc16 ? 2 : 4;
-    if constexpr (!kFp8 && !Acc16) {
-        // f16/bf16 with f32 accumulators: the whole 16x8 tile in vectors (mma_tile.h), the same bits as the rule below.
-        if (fa == fb && mma_tile<K>(fa, frag, d)) return;
-    }
-    if constexpr (!kFp8 && Acc16) {
-        if (fa == Format::F16 && fb == Format::F16 && mma_tile16<K>(frag, d)) return;
+    if constexpr (!kFp8) {
+        // f16/bf16 with f32 accumulators, f16 with f16 ones: the whole 16x8 tile in vectors (mma_tile.h), the same
+        // bits as the rule below.
+        const bool tile = Acc16 ? fa == Format::F16 && fb == Format::F16 : fa == fb;
+        if (tile && mma_tile<K, Acc16>(fa, frag, d)) return;
     }
     Elem a[16][K], bt[8][K];
     uint32_t cbits[16][8];

@@ -54,6 +54,16 @@ Runs run_both(const std::string& text, const std::vector<std::vector<uint32_t>>&
     return runs;
 }
 
+// Kernel "k" of M compiled by the process's compiler (warp code or not); null after a failed expectation.
+std::shared_ptr<const CompiledKernel> compile_k(const Module& m) {
+    auto compiler = jit::KernelCompiler::instance();
+    EXPECT_TRUE(compiler) << compiler.error().text();
+    if (!compiler) return nullptr;
+    auto compiled = (*compiler)->compile(kernel_source(kernel_of(m, "k")));
+    EXPECT_TRUE(compiled) << compiled.error().text();
+    return compiled ? *compiled : nullptr;
+}
+
 void expect_same(const Runs& r, bool expect_error = false) {
     EXPECT_EQ(r.error[1], r.error[0]);
     EXPECT_EQ(!r.error[0].empty(), expect_error) << r.error[0];
@@ -278,13 +288,11 @@ END:
     st.global.u32 [%rd2], %r20;
 )")));
     ASSERT_TRUE(m);
-    auto compiler = jit::KernelCompiler::instance();
-    ASSERT_TRUE(compiler);
-    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
-    ASSERT_TRUE(compiled) << compiled.error().text();
-    EXPECT_FALSE((*compiled)->warp);
-    EXPECT_NE((*compiled)->why_not_warp.find("a warp collective under divergence"), std::string::npos)
-        << (*compiled)->why_not_warp;
+    const std::shared_ptr<const CompiledKernel> compiled = compile_k(*m);
+    ASSERT_TRUE(compiled);
+    EXPECT_FALSE(compiled->warp);
+    EXPECT_NE(compiled->why_not_warp.find("a warp collective under divergence"), std::string::npos)
+        << compiled->why_not_warp;
 }
 
 // Collectives behind a branch on the thread index (jit/uniformity.h, WHOLE_WARPS): warp code for blocks whose x
@@ -304,12 +312,10 @@ SKIP:
 TEST(WarpOps, CollectivesOfTheFirstWarpAreWarpCodeForWholeWarps) {
     auto m = load_ok(ptx(collective_kernel(kFirstWarpShuffles)));
     ASSERT_TRUE(m);
-    auto compiler = jit::KernelCompiler::instance();
-    ASSERT_TRUE(compiler);
-    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
-    ASSERT_TRUE(compiled) << compiled.error().text();
-    EXPECT_TRUE((*compiled)->warp);
-    EXPECT_TRUE((*compiled)->whole_warps_in_x);
+    const std::shared_ptr<const CompiledKernel> compiled = compile_k(*m);
+    ASSERT_TRUE(compiled);
+    EXPECT_TRUE(compiled->warp);
+    EXPECT_TRUE(compiled->whole_warps_in_x);
     for (uint32_t threads : {64u, 96u, 48u}) { // 48: not whole warps, interpreted
         SCOPED_TRACE(threads);
         const size_t n = size_t(threads) * 2;
@@ -332,12 +338,10 @@ SKIP:
     st.global.u32 [%rd2+4], %r1;
 )")));
     ASSERT_TRUE(m);
-    auto compiler = jit::KernelCompiler::instance();
-    ASSERT_TRUE(compiler);
-    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
-    ASSERT_TRUE(compiled) << compiled.error().text();
-    EXPECT_FALSE((*compiled)->warp);
-    EXPECT_NE((*compiled)->why_not_warp.find("under divergence"), std::string::npos) << (*compiled)->why_not_warp;
+    const std::shared_ptr<const CompiledKernel> compiled = compile_k(*m);
+    ASSERT_TRUE(compiled);
+    EXPECT_FALSE(compiled->warp);
+    EXPECT_NE(compiled->why_not_warp.find("under divergence"), std::string::npos) << compiled->why_not_warp;
 }
 
 TEST(WarpOps, ARegisterReadBeforeItIsWrittenKeepsWhatItIsComputedFrom) {
@@ -360,14 +364,12 @@ SKIP:
 )";
     auto m = load_ok(ptx(collective_kernel(body)));
     ASSERT_TRUE(m);
-    auto compiler = jit::KernelCompiler::instance();
-    ASSERT_TRUE(compiler);
-    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
-    ASSERT_TRUE(compiled) << compiled.error().text();
-    EXPECT_FALSE((*compiled)->warp);
-    EXPECT_NE((*compiled)->why_not_warp.find("for blocks of whole warps in x: a warp collective under divergence"),
+    const std::shared_ptr<const CompiledKernel> compiled = compile_k(*m);
+    ASSERT_TRUE(compiled);
+    EXPECT_FALSE(compiled->warp);
+    EXPECT_NE(compiled->why_not_warp.find("for blocks of whole warps in x: a warp collective under divergence"),
               std::string::npos)
-        << (*compiled)->why_not_warp;
+        << compiled->why_not_warp;
 }
 
 TEST(WarpOps, ABallotOfTheFirstTwoWarpsOfATwoLayerBlockIsWarpCode) {
@@ -402,12 +404,10 @@ DONE:
 )";
     auto m = load_ok(ptx(text));
     ASSERT_TRUE(m);
-    auto compiler = jit::KernelCompiler::instance();
-    ASSERT_TRUE(compiler);
-    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
-    ASSERT_TRUE(compiled) << compiled.error().text();
-    EXPECT_TRUE((*compiled)->warp) << (*compiled)->why_not_warp;
-    EXPECT_TRUE((*compiled)->whole_warps_in_x);
+    const std::shared_ptr<const CompiledKernel> compiled = compile_k(*m);
+    ASSERT_TRUE(compiled);
+    EXPECT_TRUE(compiled->warp) << compiled->why_not_warp;
+    EXPECT_TRUE(compiled->whole_warps_in_x);
     const Runs r = run_both(text, {std::vector<uint32_t>(128, 0xdeadbeefu), random_words(128, 31)}, {1}, {64, 1, 2});
     expect_same(r);
 }
@@ -875,18 +875,16 @@ TEST(WarpOps, ClockReadsAreTheWarpsAndIncrease) {
     st.global.u32 [%rd2+24], %r20;
 )")));
     ASSERT_TRUE(m);
-    auto compiler = jit::KernelCompiler::instance();
-    ASSERT_TRUE(compiler);
-    auto compiled = (*compiler)->compile(kernel_source(kernel_of(*m, "k")));
-    ASSERT_TRUE(compiled) << compiled.error().text();
-    ASSERT_TRUE((*compiled)->warp) << (*compiled)->why_not_warp;
+    const std::shared_ptr<const CompiledKernel> compiled = compile_k(*m);
+    ASSERT_TRUE(compiled);
+    ASSERT_TRUE(compiled->warp) << compiled->why_not_warp;
     Device dev;
     const size_t n = 128;
     DevicePtr out = upload(dev, std::vector<uint32_t>(n * 32)), in = upload(dev, std::vector<uint32_t>(n * 16));
     Params p(kernel_of(*m, "k"));
     p.set(0, out).set(1, in);
     LaunchConfig cfg = config({2}, {64});
-    cfg.compiled = *compiled;
+    cfg.compiled = compiled;
     cfg.instruction_budget = 0;
     run_ok(dev, *m, "k", cfg, p);
     const std::vector<uint64_t> words = download<uint64_t>(dev, out, n * 16);
