@@ -79,10 +79,10 @@ public:
             }
     }
 
-    // Runs to the fixed point; true when a register was added to DIVERGENT. A register still unset there is only
-    // written from itself or others like it (read before written: its first value is the zero every register starts
-    // with): it starts from that, a multiple of 32, and the fixed point goes on.
-    bool spread(const ast::Function& f, std::unordered_set<std::string_view>& divergent) {
+    // Runs to the fixed point and adds to DIVERGENT every register not of one value. A register still unset there is
+    // only written from itself or others like it (read before written: its first value is the zero every register
+    // starts with): it starts from that, a multiple of 32, and the fixed point goes on.
+    void spread(const ast::Function& f, std::unordered_set<std::string_view>& divergent) {
         for (bool seeded = true; seeded;) {
             fixed_point(f);
             seeded = false;
@@ -91,10 +91,8 @@ public:
                 if (k == Kind::Unset) k = Kind::Mult32, seeded = true;
             }
         }
-        bool added = false;
         for (const auto& [name, k] : m_kinds)
-            if (!one_value(k)) added = divergent.insert(name).second || added;
-        return added;
+            if (!one_value(k)) divergent.insert(name);
     }
 
 private:
