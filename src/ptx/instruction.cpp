@@ -59,6 +59,7 @@ Expected<TypedInstruction> decode_instruction(const ast::Instruction& in, const 
     if (any_of(base, {"tex", "tld4", "suld", "sust"})) return typed(decode_texture(in));
     if (any_of(base, {"dp4a", "dp2a", "vabsdiff4"})) return typed(decode_simd(in));
     if (base == "wmma") return typed(decode_wmma(in, context.target));
+    if (base == "wgmma") return typed(decode_wgmma(in));
     if (!is_ptx_opcode(base)) return Error(ErrorCode::Invalid, fmt::format("'{}' is not a PTX instruction", base));
     return decode::unsupported(fmt::format("'{}' is not typed by the front end yet", base));
 }

@@ -28,13 +28,14 @@
 #include "ptx/instr_simd.h"
 #include "ptx/instr_texture.h"
 #include "ptx/instr_warp.h"
+#include "ptx/instr_wgmma.h"
 #include "ptx/instr_wmma.h"
 
 namespace d4r::ptx {
 
 using TypedInstruction =
     std::variant<Cvt, FloatArith, IntArith, HalfArith, Compare, Move, MemoryAccess, Control, WarpCollective, Atomic,
-                 MatrixOp, AsyncCopy, PackedInt, Wmma, TextureOp, Mbarrier>;
+                 MatrixOp, AsyncCopy, PackedInt, Wmma, TextureOp, Mbarrier, Wgmma>;
 
 // What decoding needs beyond the instruction: the module's .target ("sm_90"; the sub-byte wmma forms check it).
 struct DecodeContext {

@@ -47,6 +47,19 @@ bool whole_warp(Warp& w, const Instr& in, uint32_t mask, CollectiveGroup& g, Flo
     return true;
 }
 
+Status register_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<uint32_t>& out, const char* what) {
+    if (o.kind != ast::OperandKind::Vector || o.elements.size() != n)
+        return d.error(fmt::format("{} must be a list of {} registers", what, n));
+    for (const ast::Operand& e : o.elements) {
+        if (e.kind != ast::OperandKind::Name || e.name == "_")
+            return d.error(fmt::format("{}: expected registers", what));
+        InstrDecoder::Reg r = D4R_TRY(d.reg(e));
+        if (r.wide) return d.error(fmt::format("{}: register '{}' is not 32 bits", what, e.name));
+        out.push_back(r.offset);
+    }
+    return ok_status();
+}
+
 namespace {
 
 // ---- mma -------------------------------------------------------------------------------------------
@@ -75,20 +88,6 @@ Flow exec_mma(Warp& w, const Instr& in, uint32_t mask) {
     return g.simple() ? Flow::Next : finish_collective(w, g);
 }
 
-// Reads a register list {%r1, %r2, ...} of exactly N 32-bit registers (sources or destinations).
-Status reg_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<uint32_t>& out, const char* what) {
-    if (o.kind != ast::OperandKind::Vector || o.elements.size() != n)
-        return d.error(fmt::format("{} must be a list of {} registers", what, n));
-    for (const ast::Operand& e : o.elements) {
-        if (e.kind != ast::OperandKind::Name || e.name == "_")
-            return d.error(fmt::format("{}: expected registers", what));
-        InstrDecoder::Reg r = D4R_TRY(d.reg(e));
-        if (r.wide) return d.error(fmt::format("{}: register '{}' is not 32 bits", what, e.name));
-        out.push_back(r.offset);
-    }
-    return ok_status();
-}
-
 // The family's meaning is the front end's (ptx/instr_matrix.h); here the handlers and fragment registers.
 static_assert(uint8_t(Format::F16) == uint8_t(ptx::ElementFormat::F16) &&
               uint8_t(Format::BF16) == uint8_t(ptx::ElementFormat::BF16) &&
@@ -101,10 +100,10 @@ Status decode_mma(InstrDecoder& d) {
     const unsigned k = x.k, na = x.a_regs, nb = x.b_regs, nc = x.c_regs;
     const bool acc16 = x.accumulator == Type::F16;
     std::vector<uint32_t> ops;
-    D4R_TRY(reg_list(d, d.operand(0), nc, ops, "mma destination"));
-    D4R_TRY(reg_list(d, d.operand(1), na, ops, "mma A fragment"));
-    D4R_TRY(reg_list(d, d.operand(2), nb, ops, "mma B fragment"));
-    D4R_TRY(reg_list(d, d.operand(3), nc, ops, "mma C fragment"));
+    D4R_TRY(register_list(d, d.operand(0), nc, ops, "mma destination"));
+    D4R_TRY(register_list(d, d.operand(1), na, ops, "mma A fragment"));
+    D4R_TRY(register_list(d, d.operand(2), nb, ops, "mma B fragment"));
+    D4R_TRY(register_list(d, d.operand(3), nc, ops, "mma C fragment"));
     ExecFn fn = k == 8    ? (acc16 ? &exec_mma<8, true> : &exec_mma<8, false>)
                 : k == 16 ? (acc16 ? &exec_mma<16, true> : &exec_mma<16, false>)
                           : (acc16 ? &exec_mma<32, true> : &exec_mma<32, false>);
@@ -150,7 +149,7 @@ Status decode_ldmatrix(InstrDecoder& d) {
     const unsigned n = x.matrices;
     const bool trans = x.transpose;
     std::vector<uint32_t> dst;
-    D4R_TRY(reg_list(d, d.operand(0), n, dst, "ldmatrix destination"));
+    D4R_TRY(register_list(d, d.operand(0), n, dst, "ldmatrix destination"));
     InstrDecoder::Address addr = D4R_TRY(d.address(d.operand(1), space_of(x.space)));
     ExecFn fn;
     if (addr.space == Space::Shared)
@@ -177,6 +176,7 @@ void add_mma_ops(OpcodeTable& t) {
     t["ldmatrix"] = &decode_ldmatrix;
     add_async_ops(t);
     add_wmma_ops(t);
+    add_wgmma_ops(t);
 }
 
 } // namespace d4r::ptxsim

@@ -139,7 +139,8 @@ TEST(PtxsimLoad, UnsupportedInstructionMakesOnlyItsKernelsUnavailable) {
 .func helper()
 {
   .reg .b32 %r<2>;
-  wgmma.fence.sync.aligned;
+  .reg .pred %p<2>;
+  elect.sync %r1|%p1, -1;
   ret;
 }
 .func unused()
@@ -171,8 +172,8 @@ TEST(PtxsimLoad, UnsupportedInstructionMakesOnlyItsKernelsUnavailable) {
     auto bad = m->kernel("bad");
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().code(), ErrorCode::Unsupported);
-    EXPECT_NE(bad.error().text().find("mixed.ptx:8:"), std::string::npos) << bad.error().text();
-    EXPECT_NE(bad.error().text().find("unsupported instruction 'wgmma'"), std::string::npos) << bad.error().text();
+    EXPECT_NE(bad.error().text().find("mixed.ptx:9:"), std::string::npos) << bad.error().text();
+    EXPECT_NE(bad.error().text().find("unsupported instruction 'elect'"), std::string::npos) << bad.error().text();
 
     Device dev;
     DevicePtr out = upload(dev, std::vector<uint32_t>{0});

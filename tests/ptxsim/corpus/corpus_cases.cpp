@@ -612,6 +612,21 @@ void add_tensor_cases(std::vector<Case>& v) {
                     .in("rows", Elem::u32, L, gen::full())
                     .out("out", Elem::u32, L * 14)
                     .build());
+    // One warpgroup a block (two blocks); a, b: the blocks' matrices; c, af, h: per thread (16 f32, 4 and 8 words).
+    v.push_back(CaseBuilder("wgmma_f16", "wgmma")
+                    .grid(2)
+                    .block(128)
+                    .summary("wgmma.mma_async m64n32k16 f16: A by descriptor and in registers, f32/f16 accumulators, "
+                             "scale-d 0, imm-scale -1, two descriptor layouts")
+                    .in("a", Elem::f16, 2 * 64 * 16, gen::exp(-6, 6))
+                    .in("b", Elem::f16, 2 * 32 * 16, gen::exp(-4, 8))
+                    .in("c", Elem::f32, L * 16, gen::exp(-4, 8))
+                    .in("af", Elem::f16, L * 8, gen::exp(-6, 6))
+                    .in("h", Elem::f16, L * 16, gen::exp(-4, 6))
+                    .out("d32", Elem::f32, L * 16)
+                    .out("d16", Elem::u32, L * 8)
+                    .out("d32z", Elem::f32, L * 16)
+                    .build());
     v.push_back(CaseBuilder("cp_async", "cp_async")
                     .grid(4)
                     .block(128)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compile every corpus kernel (kernels/*.cu) to PTX in ptx/<name>.ptx with the local nvcc, and check
 # that ptxas accepts each result for sm_90 (the H200 the goldens come from) and for the kernel's own
-# architecture. The architecture is taken from a `// corpus-arch: sm_XX` line in the .cu (default
+# architecture (only the latter for an arch-specific one such as sm_90a, whose instructions sm_90 lacks). The architecture is taken from a `// corpus-arch: sm_XX` line in the .cu (default
 # sm_89). The PTX is committed: it is our own code compiled by nvcc, and ptxsim's CI tests read it.
 #
 # Usage: tests/ptxsim/corpus/make-ptx.sh [--check] [NAME...]
@@ -43,7 +43,9 @@ for name in "${names[@]}"; do
         echo "make-ptx: FAIL nvcc $name ($arch)" >&2; failed=1; continue
     fi
     ok=1
-    for target in "$arch" sm_90; do
+    targets=("$arch" sm_90)
+    [[ "$arch" == *a ]] && targets=("$arch") # an arch-specific target (sm_90a): its own instructions (wgmma)
+    for target in "${targets[@]}"; do
         if ! "$ptxas" -arch="$target" "$out" -o /dev/null; then
             echo "make-ptx: FAIL ptxas -arch=$target $name" >&2; failed=1; ok=0
         fi
