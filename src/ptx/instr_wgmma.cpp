@@ -55,6 +55,10 @@ Expected<Wgmma> decode_mma_async(const ast::Instruction& in, Modifiers& m) {
     if (in.operands.size() < 2) D4R_TRY(expect_operands(in, 8));
     x.a_registers = in.operands[1].kind == ast::OperandKind::Vector;
     D4R_TRY(expect_operands(in, x.a_registers ? 7 : 8));
+    if (const ast::Operand& d = in.operands[3]; d.kind == ast::OperandKind::Integer) {
+        if (d.integer > 1) return unsupported("wgmma scale-d must be a predicate or the constant 0 or 1");
+        x.scale_d = static_cast<int>(d.integer);
+    }
     x.negate_a = D4R_TRY(negative_scale(in.operands[4], "imm-scale-a"));
     x.negate_b = D4R_TRY(negative_scale(in.operands[5], "imm-scale-b"));
     for (size_t i = 6; i < in.operands.size(); ++i) {

@@ -4,14 +4,15 @@
 // wgmma.fence, wgmma.commit_group and wgmma.wait_group N.
 //
 // What one wgmma.mma_async computes: D (64 x N) = A (64 x 16) * B (16 x N) + (scale-d ? D : 0), A and B each times
-// its imm-scale (1 or -1). Each warp of the warpgroup (four consecutive warps, rank = warp % 4) holds rows 16 rank ..
-// 16 rank + 15 of A (in registers: mma.sync m16n8k16's A fragment) and of D (per 8 columns j: f32 registers 4j .. 4j +
-// 3 as mma.sync's m16n8 D fragment, f16 registers 2j, 2j + 1), so a warp's rows depend only on its own registers and on
-// shared memory. A matrix descriptor (64 bits): start address >> 4 in bits 0-13, the leading-dimension byte offset
-// (LBO) >> 4 in bits 16-29, the stride-dimension byte offset (SBO) >> 4 in bits 32-45, the base offset in bits 49-51,
-// the swizzle mode in bits 62-63. d4r implements the K-major layout without swizzling (mode 0, imm-trans 0): the
-// matrix is made of 8 x 8 core matrices of 16-byte rows (128 contiguous bytes), core matrix (i, j) (i along M or N, j
-// along K) at start + i * SBO + j * LBO. Swizzled layouts and transposed operands are refused (Unsupported).
+// its imm-scale (1 or -1); scale-d is a predicate or the constant 0 or 1 (ptxas takes both). Each warp of the warpgroup
+// (four consecutive warps, rank = warp % 4) holds rows 16 rank .. 16 rank + 15 of A (in registers: mma.sync m16n8k16's
+// A fragment) and of D (per 8 columns j: f32 registers 4j .. 4j + 3 as mma.sync's m16n8 D fragment, f16 registers 2j,
+// 2j + 1), so a warp's rows depend only on its own registers and on shared memory. A matrix descriptor (64 bits): start
+// address >> 4 in bits 0-13, the leading-dimension byte offset (LBO) >> 4 in bits 16-29, the stride-dimension byte
+// offset (SBO) >> 4 in bits 32-45, the base offset in bits 49-51, the swizzle mode in bits 62-63. d4r implements the
+// K-major layout without swizzling (mode 0, imm-trans 0): the matrix is made of 8 x 8 core matrices of 16-byte rows
+// (128 contiguous bytes), core matrix (i, j) (i along M or N, j along K) at start + i * SBO + j * LBO. Swizzled layouts
+// and transposed operands are refused (Unsupported).
 //
 // Promise: decode_wgmma() accepts exactly the forms d4r implements and says what each computes; errors carry no
 // location (the consumer adds it): Invalid for an operand count no assembler takes, Unsupported for anything else.
@@ -40,6 +41,7 @@ struct Wgmma {
     bool a_registers = false;                 // Mma: A is four registers (else a descriptor, a 64-bit register)
     unsigned d_regs = 4;                      // Mma: N / 2 (f32) or N / 4 (f16) 32-bit registers
     bool negate_a = false, negate_b = false;  // Mma: imm-scale-a / imm-scale-b of -1
+    int scale_d = -1;                         // Mma: scale-d written as the constant 0 or 1 (-1: a predicate)
     uint64_t groups = 0;                      // WaitGroup: N
 };
 

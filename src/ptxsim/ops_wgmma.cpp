@@ -12,8 +12,9 @@
 // a swizzled descriptor (mode 1-3) or a base offset is refused when met (a fault naming it), never read another way.
 //
 // Instr use: s[0] full member mask (constant), s[1] A's descriptor (64-bit; kNoReg when A is in registers), s[2] B's
-// descriptor, ps[0]/ps_neg[0] scale-d, aux = index in Program::branch_tables of the register list (D's registers,
-// then A's four when A is in registers), count = N / 8, flags: kAcc16 | kBf16 | kNegateA | kNegateB.
+// descriptor, ps[0]/ps_neg[0] scale-d (-1: the constant kScaleDOne gives), aux = index in Program::branch_tables of the
+// register list (D's registers, then A's four when A is in registers), count = N / 8, flags: kAcc16 | kBf16 | kNegateA
+// | kNegateB | kScaleDOne.
 #include <fmt/format.h>
 
 #include "ptx/instr_wgmma.h"
@@ -28,7 +29,7 @@ namespace d4r::ptxsim {
 
 namespace {
 
-constexpr uint16_t kAcc16 = 1, kBf16 = 2, kNegateA = 4, kNegateB = 8;
+constexpr uint16_t kAcc16 = 1, kBf16 = 2, kNegateA = 4, kNegateB = 8, kScaleDOne = 16;
 
 // The descriptor in register slot SLOT, the same in every lane; false (a fault) otherwise.
 bool uniform_descriptor(Warp& w, uint32_t slot, const char* which, ptx::MatrixDescriptor& out) {
@@ -73,7 +74,9 @@ Flow exec_wgmma(Warp& w, const Instr& in, uint32_t mask) {
     const unsigned nc = Acc16 ? 2 : 4, rank = (w.first_thread / 32) % 4;
     const uint32_t* regs = w.launch->program->branch_tables[in.aux].data();
     const bool a_registers = in.s[1] == kNoReg;
-    const uint32_t scale_d = read_pred(w, in.ps[0], in.ps_neg[0]);
+    const uint32_t scale_d = in.ps[0] >= 0           ? read_pred(w, in.ps[0], in.ps_neg[0])
+                             : in.flags & kScaleDOne ? kFullMask
+                                                     : 0u;
     if (scale_d != 0 && scale_d != kFullMask)
         return fault(w, FaultKind::IllegalInstruction, 0, 0, 0,
                      fmt::format("wgmma: scale-d differs between lanes (0x{:08x})", scale_d));
@@ -142,7 +145,8 @@ Status decode_wgmma(InstrDecoder& d) {
     else
         a_desc = D4R_TRY(descriptor(d, d.operand(1), "A descriptor"));
     const uint32_t b_desc = D4R_TRY(descriptor(d, d.operand(2), "B descriptor"));
-    const auto [scale_d, scale_d_negated] = D4R_TRY(d.pred_src(d.operand(3)));
+    std::pair<int16_t, bool> scale_d{-1, false}; // a predicate, or (-1) the constant in x.scale_d
+    if (x.scale_d < 0) scale_d = D4R_TRY(d.pred_src(d.operand(3)));
     const uint32_t member = d.constant(kFullMask, false);
     auto& tables = d.builder().program().branch_tables;
     const uint64_t index = tables.size();
@@ -151,12 +155,13 @@ Status decode_wgmma(InstrDecoder& d) {
     in.s[0] = member;
     in.s[1] = a_desc;
     in.s[2] = b_desc;
-    in.ps[0] = scale_d;
-    in.ps_neg[0] = scale_d_negated ? 1 : 0;
+    in.ps[0] = scale_d.first;
+    in.ps_neg[0] = scale_d.second ? 1 : 0;
     in.aux = index;
     in.count = static_cast<uint8_t>(x.n / 8);
     in.flags = static_cast<uint16_t>((acc16 ? kAcc16 : 0) | (x.input == ptx::ElementFormat::BF16 ? kBf16 : 0) |
-                                     (x.negate_a ? kNegateA : 0) | (x.negate_b ? kNegateB : 0));
+                                     (x.negate_a ? kNegateA : 0) | (x.negate_b ? kNegateB : 0) |
+                                     (x.scale_d == 1 ? kScaleDOne : 0));
     return ok_status();
 }
 

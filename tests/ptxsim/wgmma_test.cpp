@@ -1,6 +1,7 @@
 // Hopper's warpgroup matrix instructions (wgmma, ptx/instr_wgmma.h): the register fragments of A and D and the
 // unswizzled K-major layout of the shared-memory matrices, checked with exact small-integer products of every shape
-// form d4r runs (A from a descriptor or from registers, f32 and f16 accumulators, bf16, scale-d, imm-scale -1), the
+// form d4r runs (A from a descriptor or from registers, f32 and f16 accumulators, bf16, scale-d as a predicate or a
+// constant, imm-scale -1), the
 // numerics against mma.sync's (each 8-column slice of D is one m16n8k16), and the refusals: forms the front end does
 // not take, and swizzled descriptors, refused when met.
 #include <gtest/gtest.h>
@@ -34,6 +35,7 @@ struct Form {
     unsigned n = 16;
     bool acc16 = false, bf16 = false, a_registers = false, scale_d = true, negate_a = false;
     std::string swizzle_bits = "0"; // or'ed into B's descriptor (a refusal test sets mode bits)
+    bool scale_d_constant = false;  // scale-d written as the constant 0 or 1 instead of a predicate
 };
 
 // One warpgroup: A (64 x 16) and B (N x 16) images copied from global memory into shared memory as they are (the
@@ -106,14 +108,15 @@ B_DONE:
   mul.wide.u32 %rd7, %r1, {};
   add.s64 %rd8, %rd3, %rd7;
 {}  wgmma.fence.sync.aligned;
-  wgmma.mma_async.sync.aligned.m64n{}k16.{} {{{}}}, {}, %rd11, %p1, {}, 1, {};
+  wgmma.mma_async.sync.aligned.m64n{}k16.{} {{{}}}, {}, %rd11, {}, {}, 1, {};
   wgmma.commit_group.sync.aligned;
   wgmma.wait_group.sync.aligned 0;
 {}  ret;
 }}
 )",
                            nd, f.n * 32, f.n * 32, kLayoutBits, kLayoutBits, f.swizzle_bits, 4 * nd, loads, f.n, types,
-                           dregs, a_operand, f.negate_a ? -1 : 1, tail, stores));
+                           dregs, a_operand, f.scale_d_constant ? (f.scale_d ? "1" : "0") : "%p1", f.negate_a ? -1 : 1,
+                           tail, stores));
 }
 
 // Byte image of a K-major matrix of ROWS x 16 values (VALUE(r, k) its bits) in the tests' layout.
@@ -218,6 +221,8 @@ TEST(PtxsimWgmma, AccumulatorsAndInputTypes) {
     check_exact(Form{.n = 24, .bf16 = true}, 6);
     check_exact(Form{.n = 16, .scale_d = false}, 7);
     check_exact(Form{.n = 16, .negate_a = true}, 8);
+    check_exact(Form{.n = 16, .scale_d_constant = true}, 9);
+    check_exact(Form{.n = 16, .scale_d = false, .scale_d_constant = true}, 10);
 }
 
 TEST(PtxsimWgmma, SwizzledDescriptorsAreRefusedWhenMet) {
