@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Imports the archive written by tests/device/ptxsim-golden.sh (goldens.tar.gz from the H200) into
-# golden/<case>.out.zst, plus golden/summary.txt (device, byte counts and FNV-1a 64 hashes).
+# golden/<case>.out.zst, plus golden/summary.txt (device, byte counts and FNV-1a 64 hashes; an archive of some cases
+# updates their lines and keeps the rest).
 # Refuses archives made from PTX that differs from the PTX in this tree (the goldens would not
 # belong to it) or containing failed cases, unless --force.
 #
@@ -55,5 +56,24 @@ while read -r name bytes hash poison; do
     zstd -q -19 -f "$out" -o "$here/golden/$name.out.zst"
     count=$((count + 1))
 done < "$src/summary.txt"
-cp "$src/summary.txt" "$here/golden/summary.txt"
+# The summary: a full archive replaces it; a partial one (ptxsim-golden.sh --case) replaces the lines of its cases and
+# keeps the others, each imported line naming its GPU when that is not the one of the summary's header.
+summary="$here/golden/summary.txt"
+if [[ -f "$summary" ]]; then
+    header_device=$(sed -n 's/^# device: //p' "$summary")
+    archive_device=$(sed -n 's/^# device: //p' "$src/summary.txt")
+    awk -v dev="$archive_device" -v keep_dev="$header_device" '
+        FNR == NR { if ($1 !~ /^#/ && $1 != "FAIL" && NF >= 4) new[$1] = $1 " " $2 " " $3 " " $4 (dev != keep_dev ? " " dev : ""); next }
+        /^#/ { print; next }
+        { if ($1 in new) { print new[$1]; done[$1] = 1 } else print }
+        END { for (n in new) if (!(n in done)) print new[n] }
+    ' "$src/summary.txt" "$summary" > "$tmp/summary.txt"
+    if [[ $(grep -vc '^#' "$src/summary.txt") -ge $(grep -vc '^#' "$summary") ]]; then
+        cp "$src/summary.txt" "$summary" # a full run: its own header and lines
+    else
+        cp "$tmp/summary.txt" "$summary"
+    fi
+else
+    cp "$src/summary.txt" "$summary"
+fi
 echo "import-goldens: wrote $count goldens to $here/golden ($(du -sh "$here/golden" | cut -f1))"
