@@ -627,6 +627,10 @@ Status Lowering::lower_typed(const ptx::TypedInstruction& typed) {
         if (warp) return warp_wmma(*op);
         return refuse("wmma is compiled in warp code only (threads run one after the other)");
     }
+    if (const auto* op = std::get_if<ptx::Wgmma>(&typed)) {
+        if (warp) return warp_wgmma(*op);
+        return refuse("wgmma is compiled in warp code only (threads run one after the other)");
+    }
     return refuse("this instruction family is not compiled yet");
 }
 

@@ -258,6 +258,7 @@ private:
     Status warp_matrix(const ptx::MatrixOp& op);
     Status warp_wmma(const ptx::Wmma& op);
     Status warp_wmma_memory(const ptx::Wmma& op);
+    Status warp_wgmma(const ptx::Wgmma& op);
     Status warp_branch_table(const ast::Instruction& in);
     // The first lane the instruction runs for (an i32), and whether V is the same in every lane it runs for (an i1).
     LLVMValueRef first_lane();
@@ -350,12 +351,14 @@ private:
     LLVMValueRef m_warp_words = nullptr;        // the runtime's warp-wide helpers' registers (made on first use)
     LLVMBasicBlockRef m_fault_return = nullptr; // returns kCompiledFault (the failed helper stored the site)
     LLVMValueRef m_scratch = nullptr;           // 32 slots of 32 64-bit lanes for warp_matrix's registers
+    LLVMValueRef m_wide_scratch = nullptr;      // slots 32 .. kMatrixSlots - 1 (wgmma's long lists), made when needed
     std::unordered_map<std::string_view, uint32_t> m_shared_slot; // register -> its slot in memory (share_matrix_slots)
     std::vector<LLVMValueRef> m_memory_slots;
     LLVMValueRef m_pending_ok = nullptr; // deferred helpers: whether the last one (so every one) succeeded
     unsigned m_deferred = 0;             // helper calls since the last check
     static constexpr unsigned kDeferredCalls = 16;
-    bool m_guarded = false; // the current instruction has a guard
+    static constexpr unsigned kMatrixSlots = 136; // warp_matrix's registers: wgmma m64n256 f32 (128 + 4 + 3) at most
+    bool m_guarded = false;                       // the current instruction has a guard
     // generic_global: whether the module has .const variables (found at its first generic store).
     mutable std::optional<bool> m_const_variables;
     // Warp code: the block's shared memory and its size, loaded once at the function's entry.

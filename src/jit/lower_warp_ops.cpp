@@ -69,7 +69,7 @@ void Lowering::flush_pending() {
 
 bool Lowering::deferrable(const ptx::TypedInstruction& typed) {
     // A store through a helper too: after a failed helper it does nothing.
-    if (std::holds_alternative<ptx::Wmma>(typed)) return true;
+    if (std::holds_alternative<ptx::Wmma>(typed) || std::holds_alternative<ptx::Wgmma>(typed)) return true;
     if (const auto* c = std::get_if<ptx::AsyncCopy>(&typed)) return c->op == ptx::AsyncCopy::Op::Copy;
     return std::holds_alternative<ptx::MatrixOp>(typed) || std::holds_alternative<ptx::IntArith>(typed) ||
            std::holds_alternative<ptx::FloatArith>(typed) || std::holds_alternative<ptx::HalfArith>(typed) ||
@@ -290,6 +290,10 @@ Status Lowering::warp_sync_lanes() {
 // it lives in memory (share_matrix_slots), or else a scratch slot of the function's (8 KiB together, reused by every
 // call) holding a copy of its lanes, and of any other value the helper takes.
 LLVMValueRef Lowering::scratch(unsigned k) {
+    if (k >= 32) { // wgmma's D of up to 128 registers, its A and descriptors: a buffer of their own
+        if (!m_wide_scratch) m_wide_scratch = ir.words(32 * (kMatrixSlots - 32));
+        return ir.byte_offset(m_wide_scratch, ir.constant(ir.i64, uint64_t(k - 32) * 256));
+    }
     if (!m_scratch) m_scratch = ir.words(32 * 32); // not initialised: every call writes what it reads
     return ir.byte_offset(m_scratch, ir.constant(ir.i64, uint64_t(k) * 256));
 }
@@ -349,6 +353,28 @@ Status Lowering::warp_matrix(const ptx::MatrixOp& op) {
     D4R_TRY(point_list(in.operands[2], nb, nd + na, 32, true, "mma's B"));
     D4R_TRY(point_list(in.operands[3], nd, nd + na + nb, 32, true, "mma's C"));
     call_warp_helper(ptxsim::kRuntimeWarpMatrix, ptxsim::matrix_op_code(op));
+    return take_list(in.operands[0], nd, 0, 32);
+}
+
+// wgmma.mma_async: warp_matrix runs the warp's 16 rows (compiled.h's order: D, A's registers or descriptors, B's
+// descriptors, scale-d unless a constant); fence, commit_group and wait_group have nothing to do in warp code either
+// (the product is made when mma_async runs, ops_wgmma.cpp).
+Status Lowering::warp_wgmma(const ptx::Wgmma& op) {
+    const ast::Instruction& in = *current;
+    if (op.op != ptx::Wgmma::Op::Mma) return ok_status();
+    if (!in.guard.empty()) return refuse("a guarded wgmma is not compiled yet");
+    const unsigned nd = op.d_regs;
+    D4R_TRY(point_list(in.operands[0], nd, 0, 32, true, "wgmma's D"));
+    unsigned next = nd;
+    if (op.a_registers) {
+        D4R_TRY(point_list(in.operands[1], 4, next, 32, true, "wgmma's A"));
+        next += 4;
+    } else {
+        point_value(next++, D4R_TRY(value(in.operands[1], Type::B64)), 64);
+    }
+    point_value(next++, D4R_TRY(value(in.operands[2], Type::B64)), 64);
+    if (op.scale_d < 0) point_value(next++, ir.zext(D4R_TRY(value(in.operands[3], Type::Pred)), ir.i32), 32);
+    call_warp_helper(ptxsim::kRuntimeWarpMatrix, ptxsim::wgmma_op_code(op));
     return take_list(in.operands[0], nd, 0, 32);
 }
 

@@ -30,7 +30,7 @@ bool lane_result(const ast::Instruction& in) {
     const std::string_view base = m.base();
     if (base == "ld" || base == "ldu") return !m.has("param");
     for (std::string_view op : {"atom", "shfl", "vote", "match", "redux", "activemask", "tex", "tld4", "suld", "call",
-                                "mma", "ldmatrix", "wmma", "mbarrier", "bar", "barrier", "elect"})
+                                "mma", "ldmatrix", "wmma", "wgmma", "mbarrier", "bar", "barrier", "elect"})
         if (base == op) return true;
     return false;
 }

@@ -46,6 +46,7 @@ struct TextureOp;
 struct WarpCollective;
 struct MatrixOp;
 struct Wmma;
+struct Wgmma;
 } // namespace d4r::ptx
 
 namespace d4r::ptxsim {
@@ -162,7 +163,9 @@ static_assert(offsetof(CompiledThread, variables) == kThreadVariables);
 //     warp_matrix: mma.sync, ldmatrix or wmma.mma CODE (matrix_op_code, wmma_op_code), which needs all 32 lanes (a
 //     warp without them faults as the interpreter's whole_warp does), on REGISTERS: pointers to the 32 lanes of
 //     each register (32-bit words; 64-bit for f64 and addresses), read and written in place, in operand order: D,
-//     A, B, C; ldmatrix: the lanes' row addresses, then D. Or wmma.load / wmma.store (wmma_op_code) for the lanes of
+//     A, B, C; ldmatrix: the lanes' row addresses, then D; wgmma.mma_async (wgmma_op_code): D, then A's four
+//     registers or its descriptors (64-bit), B's descriptors (64-bit), then, unless the code holds it, scale-d (0 or 1
+//     a lane). Or wmma.load / wmma.store (wmma_op_code) for the lanes of
 //     EXEC: the lanes' addresses, their strides in elements, then the fragment's registers, moved as interpreted. Or
 //     cp.async (cp_async_code) for the lanes of EXEC in lane order, as `cp_async` does each: the destinations, the
 //     sources (64-bit), the sizes read. Or an ld or st (warp_memory_code) for the lanes of EXEC in lane order, each
@@ -219,12 +222,13 @@ uint32_t atomic_op_code(const ptx::Atomic& a);
 uint32_t half_op_code(const ptx::HalfArith& h);
 uint32_t image_op_code(const ptx::TextureOp& t);
 // The CODE of warp_collective for shfl, vote, match and redux (warp_sync_code for bar.warp.sync), and of warp_matrix
-// for mma.sync and ldmatrix (matrix_op_code), wmma (wmma_op_code), cp.async of BYTES (cp_async_code), warp code's
-// ld and st (warp_memory_code) and its texture and surface instructions (warp_image_code).
+// for mma.sync and ldmatrix (matrix_op_code), wmma (wmma_op_code), wgmma.mma_async (wgmma_op_code), cp.async of BYTES
+// (cp_async_code), warp code's ld and st (warp_memory_code) and its texture and surface instructions (warp_image_code).
 uint32_t warp_collective_code(const ptx::WarpCollective& c);
 uint32_t warp_sync_code();
 uint32_t matrix_op_code(const ptx::MatrixOp& m);
 uint32_t wmma_op_code(const ptx::Wmma& w);
+uint32_t wgmma_op_code(const ptx::Wgmma& w);
 uint32_t cp_async_code(unsigned bytes);
 uint32_t warp_memory_code(uint32_t space, unsigned bytes, unsigned vector, bool store); // SPACE: a ptx::StateSpace
 uint32_t warp_image_code(const ptx::TextureOp& t);

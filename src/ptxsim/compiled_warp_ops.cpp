@@ -13,6 +13,7 @@
 #include "numerics/mma_tile.h"
 #include "ptx/instr_matrix.h"
 #include "ptx/instr_warp.h"
+#include "ptx/instr_wgmma.h"
 #include "ptx/instr_wmma.h"
 #include "ptxsim/collective_codes.h"
 #include "ptxsim/compiled_ops.h"
@@ -21,6 +22,7 @@
 #include "ptxsim/mma_warp.h"
 #include "ptxsim/scalar_warp.h"
 #include "ptxsim/texture.h"
+#include "ptxsim/wgmma_warp.h"
 #include "ptxsim/wmma_memory.h"
 #include "ptxsim/wmma_warp.h"
 
@@ -45,6 +47,9 @@ enum : uint32_t {
     kMemory = 6,
     kImage = 7
 };
+// wgmma_op_code: kMma with this bit, N / 8 (bits 3-8), f16 accumulators (9), bf16 (10), A in registers (11),
+// imm-scale-a -1 (12), imm-scale-b -1 (13), scale-d a constant (14) of 1 (15).
+constexpr uint32_t kWgmma = 1u << 31;
 
 // Register R's lane L in WORDS (compiled.h: 32 words a register).
 uint32_t get32(const uint64_t* words, unsigned r, unsigned l) {
@@ -194,6 +199,27 @@ void mma_sync(uint32_t code, const Regs& regs) {
         acc16 ? mma_warp<32, true>(fa, fb, frag, d) : mma_warp<32, false>(fa, fb, frag, d);
     for (unsigned l = 0; l < 32; ++l)
         for (unsigned r = 0; r < nc; ++r) regs.put(r, l, false, d[l][r]);
+}
+
+// wgmma.mma_async (wgmma_op_code) on the registers in compiled.h's order, as ops_wgmma.cpp's handler runs it.
+bool wgmma(Warp& w, uint32_t code, const Regs& regs) {
+    const WgmmaForm f{((code >> 3) & 63) * 8, (code & (1u << 9)) != 0, (code & (1u << 10)) != 0,
+                      (code & (1u << 12)) != 0, (code & (1u << 13)) != 0};
+    const bool a_registers = code & (1u << 11);
+    const unsigned nd = f.acc16 ? f.n / 4 : f.n / 2, after_a = nd + (a_registers ? 4 : 1);
+    uint32_t* d[128];
+    for (unsigned r = 0; r < nd; ++r) d[r] = static_cast<uint32_t*>(regs.p[r]);
+    const uint32_t* a[4];
+    for (unsigned r = 0; r < 4 && a_registers; ++r) a[r] = static_cast<const uint32_t*>(regs.p[nd + r]);
+    uint32_t scale_d = code & (1u << 15) ? kFullMask : 0u;
+    if (!(code & (1u << 14))) {
+        scale_d = 0;
+        for (unsigned l = 0; l < 32; ++l)
+            scale_d |= static_cast<const uint32_t*>(regs.p[after_a + 1])[l] ? lane_bit(l) : 0u;
+    }
+    return wgmma_warp(w, f, d, a_registers ? a : nullptr,
+                      a_registers ? nullptr : static_cast<const uint64_t*>(regs.p[nd]),
+                      static_cast<const uint64_t*>(regs.p[after_a]), scale_d, (w.first_thread / 32) % 4);
 }
 
 // exec_ldmatrix (ops_mma.cpp): the rows from the addresses lanes 0 .. 8N-1 gave (register 0), lane by lane.
@@ -720,6 +746,7 @@ uint32_t compiled_warp_matrix(CompiledThread* thread, uint32_t code, uint32_t ex
     if (!whole(w, exec)) return 0;
     switch (code & 7) {
     case kMma:
+        if (code & kWgmma) return wgmma(w, code, regs) ? 1 : 0;
         mma_sync(code, regs);
         return 1;
     case kLoadMatrix: {
@@ -732,6 +759,13 @@ uint32_t compiled_warp_matrix(CompiledThread* thread, uint32_t code, uint32_t ex
         wmma(code, regs);
         return 1;
     }
+}
+
+uint32_t wgmma_op_code(const ptx::Wgmma& w) {
+    return kMma | kWgmma | (w.n / 8) << 3 | (w.accumulator == ptx::Type::F16 ? 1u << 9 : 0) |
+           (w.input == ptx::ElementFormat::BF16 ? 1u << 10 : 0) | (w.a_registers ? 1u << 11 : 0) |
+           (w.negate_a ? 1u << 12 : 0) | (w.negate_b ? 1u << 13 : 0) | (w.scale_d >= 0 ? 1u << 14 : 0) |
+           (w.scale_d == 1 ? 1u << 15 : 0);
 }
 
 uint32_t warp_collective_code(const ptx::WarpCollective& c) {

@@ -24,6 +24,7 @@
 #include "ptxsim/mma.h"
 #include "ptxsim/mma_warp.h"
 #include "ptxsim/program_builder.h"
+#include "ptxsim/wgmma_warp.h"
 
 namespace d4r::ptxsim {
 
@@ -31,16 +32,15 @@ namespace {
 
 constexpr uint16_t kAcc16 = 1, kBf16 = 2, kNegateA = 4, kNegateB = 8, kScaleDOne = 16;
 
-// The descriptor in register slot SLOT, the same in every lane; false (a fault) otherwise.
-bool uniform_descriptor(Warp& w, uint32_t slot, const char* which, ptx::MatrixDescriptor& out) {
-    const uint64_t bits = lane_slot64(w, slot, 0);
+// The descriptor of the 32 lanes' values BITS, the same in every lane; false (a fault) otherwise.
+bool uniform_descriptor(Warp& w, const uint64_t* bits, const char* which, ptx::MatrixDescriptor& out) {
     for (unsigned l = 1; l < 32; ++l)
-        if (lane_slot64(w, slot, l) != bits) {
+        if (bits[l] != bits[0]) {
             fault(w, FaultKind::IllegalInstruction, l, 0, 0,
                   fmt::format("wgmma: {} matrix descriptor differs between lanes 0 and {}", which, l));
             return false;
         }
-    out = ptx::matrix_descriptor(bits);
+    out = ptx::matrix_descriptor(bits[0]);
     if (out.swizzle != 0 || out.base_offset != 0) {
         fault(w, FaultKind::Unsupported, 0, out.start, 0,
               fmt::format("wgmma: {} matrix descriptor with swizzle mode {} and base offset {}: d4r's cpu device "
@@ -64,6 +64,54 @@ bool gather_rows(Warp& w, const ptx::MatrixDescriptor& d, uint32_t first, uint32
 }
 
 template <bool Acc16>
+bool wgmma_rows(Warp& w, const WgmmaForm& f, uint32_t* const* dregs, const uint32_t* const* a_regs,
+                const uint64_t* a_desc, const uint64_t* b_desc, uint32_t scale_d, unsigned rank) {
+    constexpr unsigned nc = Acc16 ? 2 : 4;
+    if (scale_d != 0 && scale_d != kFullMask) {
+        fault(w, FaultKind::IllegalInstruction, 0, 0, 0,
+              fmt::format("wgmma: scale-d differs between lanes (0x{:08x})", scale_d));
+        return false;
+    }
+    ptx::MatrixDescriptor da{}, db{};
+    if (!a_regs && !uniform_descriptor(w, a_desc, "A", da)) return false;
+    if (!uniform_descriptor(w, b_desc, "B", db)) return false;
+    const uint16_t sign_a = f.negate_a ? 0x8000 : 0, sign_b = f.negate_b ? 0x8000 : 0;
+    const auto signed_pair = [](uint32_t v, uint16_t sign) { return v ^ (uint32_t(sign) | uint32_t(sign) << 16); };
+
+    uint32_t frag[32][kMmaFragmentWords] = {}, d[32][4];
+    // A: mma.sync m16n8k16's fragment of the warp's 16 rows (lane (g, t), register r, half h: row g + 8 (r & 1), k
+    // 2t + 8 (r >> 1) + h).
+    uint16_t a[16][16];
+    if (!a_regs && !gather_rows(w, da, 16 * rank, 16, a)) return false;
+    for (unsigned l = 0; l < 32; ++l)
+        for (unsigned r = 0; r < 4; ++r) {
+            uint32_t v;
+            if (a_regs) {
+                v = a_regs[r][l];
+            } else {
+                const unsigned row = (l >> 2) + 8 * (r & 1), k = 2 * (l & 3) + 8 * (r >> 1);
+                v = a[row][k] | uint32_t(a[row][k + 1]) << 16;
+            }
+            frag[l][r] = signed_pair(v, sign_a);
+        }
+    const mma::Format format = f.bf16 ? mma::Format::BF16 : mma::Format::F16;
+    uint16_t b[8][16];
+    for (unsigned j = 0; j < f.n / 8; ++j) {
+        if (!gather_rows(w, db, 8 * j, 8, b)) return false;
+        for (unsigned l = 0; l < 32; ++l) {
+            // B (lane (g, t), register r, half h: k 2t + 8r + h, column g), then C: D's registers of this slice.
+            const unsigned col = l >> 2, k = 2 * (l & 3);
+            for (unsigned r = 0; r < 2; ++r)
+                frag[l][4 + r] = signed_pair(b[col][k + 8 * r] | uint32_t(b[col][k + 8 * r + 1]) << 16, sign_b);
+            for (unsigned r = 0; r < nc; ++r) frag[l][6 + r] = scale_d ? dregs[j * nc + r][l] : 0;
+        }
+        mma_warp<16, Acc16>(format, format, frag, d);
+        for (unsigned l = 0; l < 32; ++l)
+            for (unsigned r = 0; r < nc; ++r) dregs[j * nc + r][l] = d[l][r];
+    }
+    return true;
+}
+
 Flow exec_wgmma(Warp& w, const Instr& in, uint32_t mask) {
     CollectiveGroup g;
     Flow flow;
@@ -71,53 +119,21 @@ Flow exec_wgmma(Warp& w, const Instr& in, uint32_t mask) {
     if (!g.simple())
         return fault(w, FaultKind::IllegalInstruction, 0, 0, 0,
                      "wgmma.mma_async.sync.aligned reached by the lanes of a warp at different instructions");
-    const unsigned nc = Acc16 ? 2 : 4, rank = (w.first_thread / 32) % 4;
+    const WgmmaForm f{in.count * 8u, (in.flags & kAcc16) != 0, (in.flags & kBf16) != 0, (in.flags & kNegateA) != 0,
+                      (in.flags & kNegateB) != 0};
     const uint32_t* regs = w.launch->program->branch_tables[in.aux].data();
-    const bool a_registers = in.s[1] == kNoReg;
+    const unsigned nd = f.acc16 ? f.n / 4 : f.n / 2;
+    uint32_t* d[128];
+    for (unsigned r = 0; r < nd; ++r) d[r] = &lane_slot32(w, regs[r], 0);
+    const uint32_t* a[4];
+    for (unsigned r = 0; r < 4 && in.s[1] == kNoReg; ++r) a[r] = &lane_slot32(w, regs[nd + r], 0);
     const uint32_t scale_d = in.ps[0] >= 0           ? read_pred(w, in.ps[0], in.ps_neg[0])
                              : in.flags & kScaleDOne ? kFullMask
                                                      : 0u;
-    if (scale_d != 0 && scale_d != kFullMask)
-        return fault(w, FaultKind::IllegalInstruction, 0, 0, 0,
-                     fmt::format("wgmma: scale-d differs between lanes (0x{:08x})", scale_d));
-    ptx::MatrixDescriptor da{}, db{};
-    if (!a_registers && !uniform_descriptor(w, in.s[1], "A", da)) return Flow::Stop;
-    if (!uniform_descriptor(w, in.s[2], "B", db)) return Flow::Stop;
-    const uint16_t sign_a = in.flags & kNegateA ? 0x8000 : 0, sign_b = in.flags & kNegateB ? 0x8000 : 0;
-    const auto signed_pair = [](uint32_t v, uint16_t sign) { return v ^ (uint32_t(sign) | uint32_t(sign) << 16); };
-
-    uint32_t frag[32][kMmaFragmentWords] = {}, d[32][4];
-    // A: mma.sync m16n8k16's fragment of the warp's 16 rows (lane (g, t), register r, half h: row g + 8 (r & 1), k
-    // 2t + 8 (r >> 1) + h).
-    uint16_t a[16][16];
-    if (!a_registers && !gather_rows(w, da, 16 * rank, 16, a)) return Flow::Stop;
-    for (unsigned l = 0; l < 32; ++l)
-        for (unsigned r = 0; r < 4; ++r) {
-            uint32_t v;
-            if (a_registers) {
-                v = lane_slot32(w, regs[in.count * nc + r], l);
-            } else {
-                const unsigned row = (l >> 2) + 8 * (r & 1), k = 2 * (l & 3) + 8 * (r >> 1);
-                v = a[row][k] | uint32_t(a[row][k + 1]) << 16;
-            }
-            frag[l][r] = signed_pair(v, sign_a);
-        }
-    const mma::Format format = in.flags & kBf16 ? mma::Format::BF16 : mma::Format::F16;
-    uint16_t b[8][16];
-    for (unsigned j = 0; j < in.count; ++j) {
-        if (!gather_rows(w, db, 8 * j, 8, b)) return Flow::Stop;
-        for (unsigned l = 0; l < 32; ++l) {
-            // B (lane (g, t), register r, half h: k 2t + 8r + h, column g), then C: D's registers of this slice.
-            const unsigned col = l >> 2, k = 2 * (l & 3);
-            for (unsigned r = 0; r < 2; ++r)
-                frag[l][4 + r] = signed_pair(b[col][k + 8 * r] | uint32_t(b[col][k + 8 * r + 1]) << 16, sign_b);
-            for (unsigned r = 0; r < nc; ++r) frag[l][6 + r] = scale_d ? lane_slot32(w, regs[j * nc + r], l) : 0;
-        }
-        mma_warp<16, Acc16>(format, format, frag, d);
-        for (unsigned l = 0; l < 32; ++l)
-            for (unsigned r = 0; r < nc; ++r) lane_slot32(w, regs[j * nc + r], l) = d[l][r];
-    }
-    return Flow::Next;
+    const bool ok =
+        wgmma_warp(w, f, d, in.s[1] == kNoReg ? a : nullptr, in.s[1] == kNoReg ? nullptr : &lane_slot64(w, in.s[1], 0),
+                   &lane_slot64(w, in.s[2], 0), scale_d, (w.first_thread / 32) % 4);
+    return ok ? Flow::Next : Flow::Stop;
 }
 
 Flow exec_wgmma_nop(Warp&, const Instr&, uint32_t) { return Flow::Next; }
@@ -151,7 +167,7 @@ Status decode_wgmma(InstrDecoder& d) {
     auto& tables = d.builder().program().branch_tables;
     const uint64_t index = tables.size();
     tables.push_back(std::move(regs));
-    Instr& in = d.emit(acc16 ? &exec_wgmma<true> : &exec_wgmma<false>);
+    Instr& in = d.emit(&exec_wgmma);
     in.s[0] = member;
     in.s[1] = a_desc;
     in.s[2] = b_desc;
@@ -166,6 +182,12 @@ Status decode_wgmma(InstrDecoder& d) {
 }
 
 } // namespace
+
+bool wgmma_warp(Warp& w, const WgmmaForm& f, uint32_t* const* d, const uint32_t* const* a_regs, const uint64_t* a_desc,
+                const uint64_t* b_desc, uint32_t scale_d, unsigned rank) {
+    return f.acc16 ? wgmma_rows<true>(w, f, d, a_regs, a_desc, b_desc, scale_d, rank)
+                   : wgmma_rows<false>(w, f, d, a_regs, a_desc, b_desc, scale_d, rank);
+}
 
 void add_wgmma_ops(OpcodeTable& t) { t["wgmma"] = &decode_wgmma; }
 

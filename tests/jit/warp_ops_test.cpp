@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "../ptxsim/wgmma_kernel.h"
 #include "jit_test_util.h"
 
 namespace d4r::ptxsim::test {
@@ -533,6 +534,28 @@ TEST(WarpOps, LoadMatrixOutsideSharedMemoryFaultsAsInterpreted) {
 )"),
                       {std::vector<uint32_t>(n * 32), random_words(n * 16, 11)}, {2}, {32});
     expect_same(r, true);
+}
+
+// --- wgmma ---
+
+// Every form of wgmma.mma_async on random bits (NaNs, infinities, denormals): warp code's helper against the
+// interpreter, N = 256 with f32 accumulators among them (128 D registers: warp_matrix's widest list).
+TEST(WarpOps, WgmmaEveryForm) {
+    unsigned seed = 40;
+    for (const WgmmaForm& f :
+         {WgmmaForm{.n = 256}, WgmmaForm{.n = 64, .acc16 = true, .a_registers = true},
+          WgmmaForm{.n = 24, .bf16 = true, .scale_d = false, .scale_d_constant = true},
+          WgmmaForm{.n = 8, .negate_a = true, .scale_d_constant = true}, WgmmaForm{.n = 16, .scale_d = false}}) {
+        SCOPED_TRACE(fmt::format("n {} acc16 {} bf16 {} a_registers {}", f.n, f.acc16, f.bf16, f.a_registers));
+        std::string text = wgmma_kernel(f).substr(ptx("").size());
+        text.replace(text.find(".entry wg("), 10, ".entry k(");
+        const unsigned nd = f.acc16 ? f.n / 4 : f.n / 2;
+        Runs r = run_both(text,
+                          {random_words(512, ++seed), random_words(f.n * 8, ++seed), random_words(128 * nd, ++seed),
+                           random_words(128 * 4, ++seed), std::vector<uint32_t>{f.scale_d ? 1u : 0u}},
+                          {1}, {128});
+        expect_same(r);
+    }
 }
 
 // --- wmma ---
