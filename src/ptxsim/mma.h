@@ -16,8 +16,9 @@ void add_wgmma_ops(OpcodeTable& table); // wgmma (ops_wgmma.cpp)
 // there; otherwise false with the flow to return (wait, or a fault when a lane has exited).
 bool whole_warp(Warp& w, const Instr& in, uint32_t mask, CollectiveGroup& g, Flow& flow);
 
-// Reads a register list {%r1, %r2, ...} of exactly N 32-bit registers (sources or destinations) into OUT; WHAT names
-// the operand in errors.
-Status register_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<uint32_t>& out, const char* what);
+// Reads a register list {%r1, %r2, ...} of exactly N 32-bit registers (64-bit for WIDE: wmma's f64 fragments), sources
+// or destinations, into OUT; WHAT names the operand in errors.
+Status register_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<uint32_t>& out, const char* what,
+                     bool wide = false);
 
 } // namespace d4r::ptxsim

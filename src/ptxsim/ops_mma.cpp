@@ -47,14 +47,16 @@ bool whole_warp(Warp& w, const Instr& in, uint32_t mask, CollectiveGroup& g, Flo
     return true;
 }
 
-Status register_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<uint32_t>& out, const char* what) {
+Status register_list(InstrDecoder& d, const ast::Operand& o, unsigned n, std::vector<uint32_t>& out, const char* what,
+                     bool wide) {
     if (o.kind != ast::OperandKind::Vector || o.elements.size() != n)
         return d.error(fmt::format("{} must be a list of {} registers", what, n));
     for (const ast::Operand& e : o.elements) {
         if (e.kind != ast::OperandKind::Name || e.name == "_")
             return d.error(fmt::format("{}: expected registers", what));
         InstrDecoder::Reg r = D4R_TRY(d.reg(e));
-        if (r.wide) return d.error(fmt::format("{}: register '{}' is not 32 bits", what, e.name));
+        if (r.wide != wide)
+            return d.error(fmt::format("{}: register '{}' is not {} bits", what, e.name, wide ? 64 : 32));
         out.push_back(r.offset);
     }
     return ok_status();

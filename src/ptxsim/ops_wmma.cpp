@@ -174,17 +174,7 @@ Flow exec_wmma_mma(Warp& w, const Instr& in, uint32_t mask) {
 // The register list operand of a fragment (32-bit registers, or 64-bit for f64).
 Status frag_list(InstrDecoder& d, const ast::Operand& o, unsigned n, EType t, std::vector<uint32_t>& out,
                  const char* what) {
-    if (o.kind != ast::OperandKind::Vector || o.elements.size() != n)
-        return d.error(fmt::format("{} must be a list of {} registers", what, n));
-    for (const ast::Operand& e : o.elements) {
-        if (e.kind != ast::OperandKind::Name || e.name == "_")
-            return d.error(fmt::format("{}: expected registers", what));
-        InstrDecoder::Reg r = D4R_TRY(d.reg(e));
-        if (r.wide != (t == EType::F64))
-            return d.error(fmt::format("{}: register '{}' is not {} bits", what, e.name, t == EType::F64 ? 64 : 32));
-        out.push_back(r.offset);
-    }
-    return ok_status();
+    return register_list(d, o, n, out, what, t == EType::F64);
 }
 
 Status decode_ldst(InstrDecoder& d, const ptx::Wmma& w) {
