@@ -266,11 +266,12 @@ endfunction()
 
 # d4r_cuda_kernels(FAMILY <family> ARCH <sm_XX> ACCURACY_SOURCE <file.cu> KERNELS <kernel>=<source.cu>...
 #                  [ACCURACY <kernel>=<source.cu>...] [FAST_FLAGS <nvcc flag>...] [FAST_MATH <source.cu>...]
-#                  [DEPENDS <file>...]): a family's NVIDIA
+#                  [ARCH_SPECIFIC <source.cu>...] [DEPENDS <file>...]): a family's NVIDIA
 # native kernels, built when nvcc is found (D4R_NVCC; a sanitizer build makes only the fast sources' PTX, for the
 # tests). Each distinct source is compiled by nvcc (-arch=ARCH -O3, and --fmad=false, or FAST_FLAGS for the fast
 # sources when given: the upscaler's fast kernel asks for -use_fast_math; a fast source listed in FAST_MATH gets
-# -use_fast_math whatever FAST_FLAGS says) to a cubin (and a fast source also to PTX) in
+# -use_fast_math whatever FAST_FLAGS says; one in ARCH_SPECIFIC for ARCH's arch-specific target, sm_90a for sm_90, whose
+# code runs on that very architecture only: Hopper's wgmma) to a cubin (and a fast source also to PTX) in
 # <binary dir>/<arch>/ (global property D4R_<FAMILY>_CUDA_DIR names that folder, for tests). The fast set gets
 # KERNEL.cubin = its KERNELS source's cubin, the accuracy set KERNEL.cubin = the cubin of the kernel's ACCURACY source
 # if it has one, else ACCURACY_SOURCE's. ACCURACY is for a kernel whose PTX path lives in another source than the rest
@@ -279,7 +280,8 @@ endfunction()
 # every family) writes the sets ${D4R_NATIVE_ROOT_IN_BUILD}/ARCH and accuracy/ARCH of all families at once
 # (d4r_make_kernel_set cubin: one manifest per set). Target d4r_cuda_kernels_<family>: the family's code objects.
 function(d4r_cuda_kernels)
-    cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;ARCH;ACCURACY_SOURCE" "KERNELS;ACCURACY;FAST_FLAGS;FAST_MATH;DEPENDS")
+    cmake_parse_arguments(PARSE_ARGV 0 arg "" "FAMILY;ARCH;ACCURACY_SOURCE"
+                          "KERNELS;ACCURACY;FAST_FLAGS;FAST_MATH;ARCH_SPECIFIC;DEPENDS")
     if(NOT arg_FAMILY OR NOT arg_ARCH OR NOT arg_ACCURACY_SOURCE OR NOT arg_KERNELS OR arg_UNPARSED_ARGUMENTS)
         message(FATAL_ERROR "d4r_cuda_kernels: FAMILY, ARCH, ACCURACY_SOURCE and KERNELS are required")
     endif()
@@ -311,6 +313,11 @@ function(d4r_cuda_kernels)
         get_filename_component(source ${source} ABSOLUTE)
         list(APPEND fast_math ${source})
     endforeach()
+    set(arch_specific)
+    foreach(source ${arg_ARCH_SPECIFIC})
+        get_filename_component(source ${source} ABSOLUTE)
+        list(APPEND arch_specific ${source})
+    endforeach()
     set(compiled)
     set(outputs)
     function(d4r_nvcc_source source kinds role)
@@ -321,6 +328,9 @@ function(d4r_cuda_kernels)
             set(flags ${base_flags} -use_fast_math)
         elseif(role STREQUAL "fast")
             set(flags ${base_flags} ${fast_flags})
+        endif()
+        if(role STREQUAL "fast" AND source IN_LIST arch_specific)
+            list(TRANSFORM flags REPLACE "^-arch=${arg_ARCH}$" "-arch=${arg_ARCH}a")
         endif()
         foreach(kind ${kinds})
             if(${stem}.${kind} IN_LIST compiled)

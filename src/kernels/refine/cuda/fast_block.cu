@@ -1,14 +1,11 @@
-// d4r refine network, fast sm_90 set: d4r_nn_block, a whole transformer block per 8 x 8-token window (refine_block.cu
+// d4r refine network, fast sm_90a set: d4r_nn_block, a whole transformer block per 8 x 8-token window (refine_block.cu
 // is its PTX path) with the window kept on chip from the first layer to the last: the unfused plan writes and reads
 // back the layernorm, qkv, attention and hidden tensors of every token (docs/performance.md).
 //
 // Shape: a persistent grid (d4r_grid_x) of blocks of kWarps = 8 warps (the plan launches kBlockWarps warps; the
 // override layer makes the block (128, 1, d4r_block_z = 2)), each block walking the windows blockIdx.x,
 // blockIdx.x + gridDim.x, ... Every layer's output lives in shared memory (d4r_dynamic_shared bytes, which the
-// override layer gives the launch) and every linear is one small GEMM of the window's 64 rows: warp (wm, wn) takes
-// kRowTiles 16-row tiles and a share of the output columns, in chunks of a few 8-column tiles, so that each weight
-// fragment feeds several mma tiles and each A fragment (ldmatrix from shared memory) several; the chunk's mma chains
-// are independent. Per window:
+// override layer gives the launch) and every linear is one small GEMM of the window's 64 rows. Per window:
 //  1. which window positions are tokens (once, into shared memory); the window's stream rows into shared memory
 //     (absent tokens zero); layernorm 1, four threads a row;
 //  2. per pass of (at most) two heads: their q, k and v (96 columns of qkv each) for the 64 rows, then each warp's 16
@@ -17,13 +14,18 @@
 //  3. proj + the residual into the stream rows; layernorm 2; fc1 + relu into the hidden rows (over the qkv rows, which
 //     are dead by then); fc2 + the residual; the rows back to the stream.
 // Blocks of at most kResidentC channels (refine-v2's enc1 and dec1, refine-v1's blocks) keep the four weight matrices
-// in shared memory for the whole persistent loop (loaded once per block, 16-byte pieces swizzled so that a quad-group's
-// eight weight rows hit eight different bank groups): with the weights read through the L1, which the layer buffers
-// leave about 28 KB of, every B fragment of every window came from the L2. Wider blocks (enc2: 256 KB of weights) still
-// read them through the L1.
+// in shared memory for the whole persistent loop (loaded once per block; the qkv rows in the attention pass's column
+// order) and run their GEMMs as Hopper's wgmma (sm_90a, fast_wgmma.cuh: each warpgroup the 64 rows and half the
+// columns, A and the weights in the unswizzled K-major layout of at<true>: the layernorm, attention and hidden rows are
+// written in it). A window GEMM by mma.sync took 1.6 times as long (tests/device/window_gemm_probe.cu on an H100, the
+// same bits). Wider blocks (enc2: 256 KB of weights) read the weights through the L1 with mma.sync: warp (wm, wn) takes
+// kRowTiles 16-row tiles and a share of the output columns, in chunks of a few 8-column tiles, so that each weight
+// fragment feeds several mma tiles and each A fragment (ldmatrix from shared memory) several.
 // Numerics are the fast set's (f32 accumulators through every K chain, f16 wherever the unfused plan stores a
-// tensor), so it stays within 60 dB of the PTX path like the fast per-layer kernels (RefineBlock tests, on ptxsim).
+// tensor), so it stays within 60 dB of the PTX path like the fast per-layer kernels (RefineBlock tests, on ptxsim,
+// whose wgmma gives the H100's bits).
 #include "fast_tile_attention.cuh"
+#include "fast_wgmma.cuh"
 
 using namespace d4r::refine::fast;
 
@@ -75,10 +77,12 @@ constexpr uint32_t shared_bytes_of() {
 constexpr uint32_t kSharedBytes =
     max_u(max_u(shared_bytes_of<32>(), shared_bytes_of<64>()), max_u(shared_bytes_of<96>(), shared_bytes_of<128>()));
 
-// Where 16-byte piece C of row R of a resident matrix with PIECES pieces a row (4, 8 or 16) lies in that row: the eight
-// rows a quad-group reads at once then start in eight different bank groups.
-D4R_HD constexpr uint32_t swizzled(uint32_t r, uint32_t c, uint32_t pieces) {
-    return pieces >= 8 ? c ^ (r & 7u) : c ^ ((r >> 1) & 3u);
+// Where element (ROW, COL) of a window matrix (64 rows of WIDTH halves) lies, in halves: KCORE, the layout wgmma reads
+// (piece c of 8 halves of row r at (c * 64 + r) * 8: core matrices of 8 rows, 128 bytes apart along the rows, 1 KB
+// along K), else padded rows (row_of(WIDTH) halves a row).
+template <bool kCore>
+D4R_HD constexpr uint32_t at(uint32_t row, uint32_t col, uint32_t width) {
+    return kCore ? ((col / 8) * kRows + row) * 8 + col % 8 : row * row_of(width) + col;
 }
 
 } // namespace
@@ -98,20 +102,20 @@ D4R_HD constexpr uint32_t chunk_tiles(uint32_t tiles) {
     return tiles % 4 == 0 ? 4 : tiles % 3 == 0 ? 3 : tiles % 2 == 0 ? 2 : 1;
 }
 
-// How a window GEMM shares its 64 rows among the eight warps: kRowTiles 16-row tiles a warp. Two (a warp takes 32 rows
-// and a quarter of the columns) where the weights are resident (or C = 96, whose widths four groups divide); four
-// (every warp all 64 rows and an eighth of the columns) for C = 128, whose weights come through the L1 and the L2, so
-// that each weight fragment is read once per window, not twice.
+// How a window GEMM by mma.sync (blocks wider than kResidentC) shares its 64 rows among the eight warps: kRowTiles
+// 16-row tiles a warp. Two (a warp takes 32 rows and a quarter of the columns) for C = 96, whose widths four groups
+// divide; four (every warp all 64 rows and an eighth of the columns) for C = 128, so that each weight fragment (through
+// the L1 and the L2) is read once per window, not twice.
 template <uint32_t C>
 D4R_HD constexpr uint32_t row_tiles_of() {
     return C == 128 ? 4 : 2;
 }
 
-// out = A W^T + b for the window's 64 rows: A in shared memory (rows LDA halves apart, K = kK), W row-major
-// (out x kK) in global memory, or resident in shared memory (kResident: swizzled()), NT output tiles of 8 columns.
+// out = A W^T + b for the window's 64 rows by mma.sync: A in shared memory (rows LDA halves apart, K = kK), W row-major
+// (out x kK) in global memory, NT output tiles of 8 columns.
 // Column n of the product is weight row wrow(n) (for a head's q | k | v: three ranges of qkv). EPI(acc, row, col) takes
 // each finished tile: rows row and row + 8, columns col and col + 1 (acc[0..1] and acc[2..3]).
-template <uint32_t kK, uint32_t NT, bool kResident, uint32_t kRowTiles, typename WeightRow, typename Epilogue>
+template <uint32_t kK, uint32_t NT, uint32_t kRowTiles, typename WeightRow, typename Epilogue>
 __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, const uint16_t* w, const uint16_t* bias,
                                             WeightRow wrow, Epilogue epi, uint32_t warp, uint32_t lane) {
     constexpr uint32_t kColumnGroups = kWarps * kRowTiles * 16 / kRows; // warps sharing a row range
@@ -125,7 +129,6 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
     for (uint32_t c = 0; c < kHalf / kChunk; ++c) {
         float acc[kRowTiles][kChunk][4];
         const uint16_t* wr[kChunk];
-        uint32_t key[kChunk]; // resident: the row's swizzle
 #pragma unroll
         for (uint32_t j = 0; j < kChunk; ++j) {
             const uint32_t n0 = (wn * kHalf + c * kChunk + j) * 8;
@@ -140,7 +143,6 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
             }
             const uint32_t row = wrow(n0 + g);
             wr[j] = w + static_cast<uint64_t>(row) * kK + 2 * t;
-            key[j] = swizzled(row, 0, kK / 8);
         }
 #pragma unroll
         for (uint32_t s = 0; s < kK / 16; ++s) {
@@ -149,14 +151,7 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
             for (uint32_t m = 0; m < kRowTiles; ++m) load_a(af[m], a_rows + 16 * m * lda + s * 16);
 #pragma unroll
             for (uint32_t j = 0; j < kChunk; ++j) {
-                uint32_t b0, b1;
-                if constexpr (kResident) {
-                    b0 = load_pair(wr[j] + ((2 * s) ^ key[j]) * 8);
-                    b1 = load_pair(wr[j] + ((2 * s + 1) ^ key[j]) * 8);
-                } else {
-                    b0 = ldg_pair(wr[j] + s * 16);
-                    b1 = ldg_pair(wr[j] + s * 16 + 8);
-                }
+                const uint32_t b0 = ldg_pair(wr[j] + s * 16), b1 = ldg_pair(wr[j] + s * 16 + 8);
 #pragma unroll
                 for (uint32_t m = 0; m < kRowTiles; ++m) mma_f32(acc[m][j], af[m], b0, b1);
             }
@@ -167,6 +162,56 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
             for (uint32_t m = 0; m < kRowTiles; ++m)
                 epi(acc[m][j], kRowTiles * 16 * wm + 16 * m + g, (wn * kHalf + c * kChunk + j) * 8 + 2 * t);
     }
+}
+
+// The same product with the resident weights by wgmma (sm_90a): A (the window's 64 rows, K = kK) and W (kN rows of kK,
+// row n holding output column n: resident_rows() puts them in that order) in at<true>'s layout; warpgroup G (warps
+// 4G .. 4G + 3) takes columns G kN / 2 .. (G + 1) kN / 2, warp rank r of it rows 16r .. 16r + 15 (wgmma's D
+// fragment: for each 8 columns j, registers 4j .. 4j + 3 as mma.sync's). The bias of column n is BIAS[wrow(n)]. The
+// shared memory read here must have been made visible to the tensor cores (sync_for_wgmma) by its writers.
+template <uint32_t kK, uint32_t kN, typename WeightRow, typename Epilogue>
+__device__ __forceinline__ void window_wgmma(const uint16_t* a, const uint16_t* w, const uint16_t* bias, WeightRow wrow,
+                                             Epilogue epi, uint32_t warp, uint32_t lane) {
+    constexpr uint32_t kNw = kN / 2, kSteps = kK / 16;
+    static_assert(kWarps == 8 && kNw % 8 == 0 && kK % 16 == 0);
+    const uint32_t group = warp / 4, rank = warp % 4, g = lane >> 2, t = lane & 3u;
+    float d[kNw / 2];
+#pragma unroll
+    for (uint32_t j = 0; j < kNw / 8; ++j) {
+        const uint32_t bcol = wrow(group * kNw + 8 * j + 2 * t);
+        d[4 * j] = d[4 * j + 2] = half_to_float(bias[bcol]);
+        d[4 * j + 1] = d[4 * j + 3] = half_to_float(bias[bcol + 1]);
+    }
+    const uint32_t a_addr = static_cast<uint32_t>(__cvta_generic_to_shared(a));
+    const uint32_t w_addr = static_cast<uint32_t>(__cvta_generic_to_shared(w)) + group * kNw * 16;
+    uint64_t da[kSteps], dw[kSteps];
+#pragma unroll
+    for (uint32_t s = 0; s < kSteps; ++s) {
+        da[s] = wgmma_desc(a_addr + 2 * s * kRows * 16, kRows * 16);
+        dw[s] = wgmma_desc(w_addr + 2 * s * kN * 16, kN * 16);
+    }
+    // The accumulators pinned before the fence and after the wait (ptxas then need not guard them itself: C7519).
+#pragma unroll
+    for (uint32_t i = 0; i < kNw / 2; ++i) asm volatile("" : "+f"(d[i])::"memory");
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    WgmmaSteps<kNw, kSteps>::run(d, da, dw);
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+#pragma unroll
+    for (uint32_t i = 0; i < kNw / 2; ++i) asm volatile("" : "+f"(d[i])::"memory");
+#pragma unroll
+    for (uint32_t j = 0; j < kNw / 8; ++j) {
+        const float acc[4] = {d[4 * j], d[4 * j + 1], d[4 * j + 2], d[4 * j + 3]};
+        epi(acc, 16 * rank + g, group * kNw + 8 * j + 2 * t);
+    }
+}
+
+// A barrier after which the tensor cores' reads (wgmma) see what the block wrote to shared memory with ordinary
+// stores (kWgmma: each thread fences its writes to the async proxy first).
+template <bool kWgmma>
+__device__ __forceinline__ void sync_for_wgmma() {
+    if constexpr (kWgmma) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
 }
 
 __device__ __forceinline__ void store_pair(uint16_t* p, float lo, float hi) {
@@ -182,7 +227,7 @@ __device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi) {
 
 // Layernorm of the 64 rows X into OUT (both rows of C + 8 halves), four threads a row (kBlockThreads = 256): thread TID
 // takes a quarter of row TID / 4.
-template <uint32_t C>
+template <uint32_t C, bool kCore>
 __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x, const uint16_t* gamma,
                                                const uint16_t* beta, uint32_t tid) {
     constexpr uint32_t kHalfC = C / 4, kPieces = kHalfC / 8; // (a quarter of the row)
@@ -213,7 +258,6 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
     const float inv = 1.0f / sqrtf(var / static_cast<float>(C) + kNormEps);
     const uint16_t* gp = gamma + part * kHalfC;
     const uint16_t* bp = beta + part * kHalfC;
-    uint16_t* o = out + row * row_of(C) + part * kHalfC;
 #pragma unroll
     for (uint32_t i = 0; i < kPieces; ++i) {
         const uint4 gq = __ldg(reinterpret_cast<const uint4*>(gp + i * 8));
@@ -227,7 +271,8 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
                 ((v[i * 8 + 2 * e + 1] - mean) * inv) * half_to_float(high(gw[e])) + half_to_float(high(bw[e]));
             res[e] = pack_f32(n0, n1);
         }
-        *reinterpret_cast<uint4*>(o + i * 8) = make_uint4(res[0], res[1], res[2], res[3]);
+        *reinterpret_cast<uint4*>(out + at<kCore>(row, part * kHalfC + i * 8, C)) =
+            make_uint4(res[0], res[1], res[2], res[3]);
     }
 }
 
@@ -281,29 +326,31 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     }
     const uint64_t present = *ws.present;
     __syncthreads();
-    layernorm_rows<C>(ln, x, weights(p.ln1_g), weights(p.ln1_b), tid);
-    __syncthreads();
+    layernorm_rows<C, kRes>(ln, x, weights(p.ln1_g), weights(p.ln1_b), tid);
+    sync_for_wgmma<kRes>();
 
     // 2. attention, kPass heads at a time: q | k | v of the pass's heads (k and v zero for absent rows; head h of the
     //    pass in the h-th qkv matrix), then warp w's 16 queries (w % 4) of the pass's head w / 4.
     constexpr uint32_t kHeadColumns = 3 * kHeadDim, kQkvHalves = kRows * kQkvRow;
 #pragma unroll 1
     for (uint32_t pass = 0; pass < C / kHeadDim / kPass; ++pass) {
-        window_gemm<C, kPass * kHeadColumns / 8, kRes, kTiles>(
-            ln, kRow, qkv_w, weights(p.qkv_b),
-            [=](uint32_t n) {
-                const uint32_t head = pass * kPass + n / kHeadColumns, m = n % kHeadColumns;
-                return (m / kHeadDim) * C + head * kHeadDim + m % kHeadDim;
-            },
-            [&](const float(&acc)[4], uint32_t row, uint32_t col) {
-                const uint32_t m = col % kHeadColumns;
-                uint16_t* q = qkv + (col / kHeadColumns) * kQkvHalves + m;
-                const bool kv = m >= kHeadDim;
-                const bool h0 = !kv || ((present >> row) & 1u), h1 = !kv || ((present >> (row + 8)) & 1u);
-                store_pair(q + row * kQkvRow, h0 ? acc[0] : 0.0f, h0 ? acc[1] : 0.0f);
-                store_pair(q + (row + 8) * kQkvRow, h1 ? acc[2] : 0.0f, h1 ? acc[3] : 0.0f);
-            },
-            warp, lane);
+        const auto qkv_row = [=](uint32_t n) {
+            const uint32_t head = pass * kPass + n / kHeadColumns, m = n % kHeadColumns;
+            return (m / kHeadDim) * C + head * kHeadDim + m % kHeadDim;
+        };
+        const auto qkv_out = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
+            const uint32_t m = col % kHeadColumns;
+            uint16_t* q = qkv + (col / kHeadColumns) * kQkvHalves + m;
+            const bool kv = m >= kHeadDim;
+            const bool h0 = !kv || ((present >> row) & 1u), h1 = !kv || ((present >> (row + 8)) & 1u);
+            store_pair(q + row * kQkvRow, h0 ? acc[0] : 0.0f, h0 ? acc[1] : 0.0f);
+            store_pair(q + (row + 8) * kQkvRow, h1 ? acc[2] : 0.0f, h1 ? acc[3] : 0.0f);
+        };
+        if constexpr (kRes) // one pass (kPass covers every head): resident qkv rows in the pass's column order
+            window_wgmma<C, kPass * kHeadColumns>(ln, qkv_w, weights(p.qkv_b), qkv_row, qkv_out, warp, lane);
+        else
+            window_gemm<C, kPass * kHeadColumns / 8, kTiles>(ln, kRow, qkv_w, weights(p.qkv_b), qkv_row, qkv_out, warp,
+                                                             lane);
         __syncthreads(); // q, k and v of every row of the pass's heads
         const uint32_t in_pass = warp / 4, tile = warp % 4;
         if (in_pass < kPass) {
@@ -320,11 +367,11 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
 #pragma unroll
             for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
                 const uint32_t col = head * kHeadDim + nt * 8 + 2 * t;
-                store_pair(o + r0 * kRow + col, out[nt][0], out[nt][1]);
-                store_pair(o + (r0 + 8) * kRow + col, out[nt][2], out[nt][3]);
+                store_pair(o + at<kRes>(r0, col, C), out[nt][0], out[nt][1]);
+                store_pair(o + at<kRes>(r0 + 8, col, C), out[nt][2], out[nt][3]);
             }
         }
-        __syncthreads(); // every warp is done with this pass's qkv rows
+        sync_for_wgmma<kRes>(); // every warp is done with this pass's qkv rows; the attention rows are written
     }
 
     // 3. proj + the residual, layernorm 2, fc1 + relu, fc2 + the residual.
@@ -333,19 +380,26 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         add_pair(x + row * kRow + col, acc[0], acc[1]);
         add_pair(x + (row + 8) * kRow + col, acc[2], acc[3]);
     };
-    window_gemm<C, C / 8, kRes, kTiles>(o, kRow, proj_w, weights(p.proj_b), same, residual, warp, lane);
+    const auto relu_out = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
+        store_pair(hidden + at<kRes>(row, col, 2 * C), fmaxf(acc[0], 0.0f), fmaxf(acc[1], 0.0f));
+        store_pair(hidden + at<kRes>(row + 8, col, 2 * C), fmaxf(acc[2], 0.0f), fmaxf(acc[3], 0.0f));
+    };
+    if constexpr (kRes)
+        window_wgmma<C, C>(o, proj_w, weights(p.proj_b), same, residual, warp, lane);
+    else
+        window_gemm<C, C / 8, kTiles>(o, kRow, proj_w, weights(p.proj_b), same, residual, warp, lane);
     __syncthreads();
-    layernorm_rows<C>(ln, x, weights(p.ln2_g), weights(p.ln2_b), tid);
-    __syncthreads();
-    window_gemm<C, 2 * C / 8, kRes, kTiles>(
-        ln, kRow, fc1_w, weights(p.fc1_b), same,
-        [&](const float(&acc)[4], uint32_t row, uint32_t col) {
-            store_pair(hidden + row * row_of(2 * C) + col, fmaxf(acc[0], 0.0f), fmaxf(acc[1], 0.0f));
-            store_pair(hidden + (row + 8) * row_of(2 * C) + col, fmaxf(acc[2], 0.0f), fmaxf(acc[3], 0.0f));
-        },
-        warp, lane);
-    __syncthreads();
-    window_gemm<2 * C, C / 8, kRes, kTiles>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
+    layernorm_rows<C, kRes>(ln, x, weights(p.ln2_g), weights(p.ln2_b), tid);
+    sync_for_wgmma<kRes>();
+    if constexpr (kRes)
+        window_wgmma<C, 2 * C>(ln, fc1_w, weights(p.fc1_b), same, relu_out, warp, lane);
+    else
+        window_gemm<C, 2 * C / 8, kTiles>(ln, kRow, fc1_w, weights(p.fc1_b), same, relu_out, warp, lane);
+    sync_for_wgmma<kRes>();
+    if constexpr (kRes)
+        window_wgmma<2 * C, C>(hidden, fc2_w, weights(p.fc2_b), same, residual, warp, lane);
+    else
+        window_gemm<2 * C, C / 8, kTiles>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
     __syncthreads();
     for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
         const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
@@ -356,13 +410,17 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     __syncthreads(); // the stream rows and the tokens are free for the next window
 }
 
-// Copies the ROWS x K row-major matrix at SRC into DST as swizzled() says (16-byte pieces).
-__device__ __forceinline__ void load_resident(uint16_t* dst, uint64_t src, uint32_t rows, uint32_t k, uint32_t tid) {
+// Copies the ROWS x K row-major matrix at SRC into DST in wgmma's layout (16-byte piece c of row r at (c ROWS + r) 8
+// halves: core matrices 128 bytes apart along the rows, ROWS * 16 bytes along K), row r taken from SRC's row
+// SOURCE_ROW(r).
+template <typename SourceRow>
+__device__ __forceinline__ void load_resident(uint16_t* dst, uint64_t src, uint32_t rows, uint32_t k,
+                                              SourceRow source_row, uint32_t tid) {
     const uint32_t pieces = k / 8;
     const uint4* from = reinterpret_cast<const uint4*>(src);
     for (uint32_t i = tid; i < rows * pieces; i += kBlockThreads) {
         const uint32_t r = i / pieces, c = i % pieces;
-        *reinterpret_cast<uint4*>(dst + r * k + swizzled(r, c, pieces) * 8) = __ldg(from + i);
+        *reinterpret_cast<uint4*>(dst + (c * rows + r) * 8) = __ldg(from + source_row(r) * pieces + c);
     }
 }
 
@@ -372,13 +430,19 @@ __device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, 
                                             uint32_t windows, uint32_t tid) {
     using R = Resident<C>;
     if constexpr (R::kOn) {
+        // qkv's rows in the order of the one attention pass's columns (head h's q | k | v at 96 h ..: window_block).
+        const auto qkv_row = [](uint32_t n) {
+            const uint32_t head = n / (3 * kHeadDim), m = n % (3 * kHeadDim);
+            return (m / kHeadDim) * C + head * kHeadDim + m % kHeadDim;
+        };
+        const auto same = [](uint32_t r) { return r; };
         uint16_t* resident = sh + Layout<C>::kHalves;
-        load_resident(resident + R::kQkv, p.qkv_w, 3 * C, C, tid);
-        load_resident(resident + R::kProj, p.proj_w, C, C, tid);
-        load_resident(resident + R::kFc1, p.fc1_w, 2 * C, C, tid);
-        load_resident(resident + R::kFc2, p.fc2_w, C, 2 * C, tid);
+        load_resident(resident + R::kQkv, p.qkv_w, 3 * C, C, qkv_row, tid);
+        load_resident(resident + R::kProj, p.proj_w, C, C, same, tid);
+        load_resident(resident + R::kFc1, p.fc1_w, 2 * C, C, same, tid);
+        load_resident(resident + R::kFc2, p.fc2_w, C, 2 * C, same, tid);
     }
-    __syncthreads(); // the biases (and the weights)
+    sync_for_wgmma<R::kOn>(); // the biases (and the weights)
     for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x) window_block<C>(p, sh, ws, window, tid);
 }
 
