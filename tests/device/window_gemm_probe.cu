@@ -39,6 +39,18 @@ __device__ __forceinline__ uint32_t pack(float lo, float hi) {
     return *reinterpret_cast<const uint32_t*>(&h);
 }
 
+// What both kernels do with a finished GEMM (OUT: kRows x kRowOut halves) so that the compiler keeps it: a word of
+// it into the thread's checksum (the GEMM's REP-th), and window 0's and the last window's whole result kept.
+__device__ __forceinline__ uint32_t result_word(const uint16_t* out, unsigned tid, unsigned rep) {
+    return *reinterpret_cast<const uint32_t*>(out + (tid / 4) * kRowOut + (tid % 4) * 2 + rep * 8);
+}
+__device__ __forceinline__ void keep_window(const uint16_t* out, unsigned win, unsigned windows, uint16_t* first,
+                                            uint16_t* last, unsigned tid) {
+    uint16_t* keep = win == 0 ? first : win == windows - 1 ? last : nullptr;
+    if (keep)
+        for (unsigned i = tid; i < kRows * kN; i += kThreads) keep[i] = out[(i / kN) * kRowOut + i % kN];
+}
+
 // ---- mma.sync, as fast_block.cu ---------------------------------------------------------------------------------
 __device__ __forceinline__ uint32_t swizzled(uint32_t r, uint32_t c) { return c ^ (r & 7u); } // 8 pieces a row
 
@@ -116,11 +128,9 @@ __global__ void __launch_bounds__(kThreads, 2)
                     }
             }
             __syncthreads();
-            sum ^= *reinterpret_cast<const uint32_t*>(out + (tid / 4) * kRowOut + (tid % 4) * 2 + rep * 8);
+            sum ^= result_word(out, tid, rep);
         }
-        uint16_t* keep = win == 0 ? first : win == windows - 1 ? last : nullptr;
-        if (keep)
-            for (unsigned i = tid; i < kRows * kN; i += kThreads) keep[i] = out[(i / kN) * kRowOut + i % kN];
+        keep_window(out, win, windows, first, last, tid);
     }
     sums[blockIdx.x * kThreads + tid] = sum;
 }
@@ -197,11 +207,9 @@ __global__ void __launch_bounds__(kThreads, 2)
                 *reinterpret_cast<uint32_t*>(out + (row + 8) * kRowOut + col) = pack(d[4 * j + 2], d[4 * j + 3]);
             }
             __syncthreads();
-            sum ^= *reinterpret_cast<const uint32_t*>(out + (tid / 4) * kRowOut + (tid % 4) * 2 + rep * 8);
+            sum ^= result_word(out, tid, rep);
         }
-        uint16_t* keep = win == 0 ? first : win == windows - 1 ? last : nullptr;
-        if (keep)
-            for (unsigned i = tid; i < kRows * kN; i += kThreads) keep[i] = out[(i / kN) * kRowOut + i % kN];
+        keep_window(out, win, windows, first, last, tid);
     }
     sums[blockIdx.x * kThreads + tid] = sum;
 }
