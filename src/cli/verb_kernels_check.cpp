@@ -36,8 +36,8 @@ struct CheckOptions {
     uint64_t seed = 7;
     std::string model;
     bool fp8 = false; // the test model's refine-v1-fp8 variant
-    // Fused plans in both runs (network/plan.h: d4r_nn_block for each f16 block, d4r_nn_pixel_embed and
-    // d4r_nn_pixel_head).
+    // Fused plans in both runs (network/plan.h: d4r_nn_block for each f16 block, d4r_nn_coarse_block,
+    // d4r_nn_pixel_embed and d4r_nn_pixel_head).
     bool fused = false;
     std::string lib_dir;
     bool accuracy = false;
@@ -76,7 +76,7 @@ int run_child(const CheckOptions& o, uint32_t w, uint32_t h) {
     auto cuda = open_cuda(o);
     if (!cuda) return report_error(cuda.error());
     // refine-v2 reads the core's frame: the core runs first (kernels_check_core.h).
-    const network::PlanOptions options{.fuse_blocks = o.fused, .fuse_pixels = o.fused};
+    const network::PlanOptions options{.fuse_blocks = o.fused, .fuse_pixels = o.fused, .fuse_coarse = o.fused};
     auto trace = reads_core_frame(*model)
                      ? trace_after_core(*cuda, *model, w, h, o.seed, options)
                      : network::trace_forward(*cuda, *model, network::nettest::test_image(w, h, o.seed), w, h,
@@ -293,7 +293,7 @@ int run_check(const CheckOptions& o) {
 
     // The kernels the model's plan launches (refine-v1: 7; refine-v1-fp8: 8, d4r_nn_linear_fp8 too).
     const std::vector<network::Kernel> used =
-        network::plan_kernels(model->arch, {.fuse_blocks = o.fused, .fuse_pixels = o.fused});
+        network::plan_kernels(model->arch, {.fuse_blocks = o.fused, .fuse_pixels = o.fused, .fuse_coarse = o.fused});
     size_t served = 0;
     for (network::Kernel k : used)
         served +=
@@ -334,9 +334,9 @@ void register_kernels_check_verb(CLI::App& kernels) {
     sub->add_flag("--fp8", o->fp8, "the test model's refine-v1-fp8 variant (enc2's linears in e4m3)");
     sub->add_flag(
         "--fused", o->fused,
-        "fused plans in both runs: each transformer block with f16 weights is one d4r_nn_block launch, and "
-        "refine-v2's pixel features with its embed one d4r_nn_pixel_embed launch and its head with the blend one "
-        "d4r_nn_pixel_head launch");
+        "fused plans in both runs: each transformer block with f16 weights is one d4r_nn_block launch, the coarse "
+        "level (merge, enc2, expand) one d4r_nn_coarse_block launch, and refine-v2's pixel features with its embed "
+        "one d4r_nn_pixel_embed launch and its head with the blend one d4r_nn_pixel_head launch");
     sub->add_option("--lib-dir", o->lib_dir, "folder with libcuda.so.1 (default ../lib beside d4r)");
     sub->add_flag("--require-identical", o->require_identical, "exit 1 unless every layer is identical");
     sub->add_option("--min-psnr", o->min_psnr,

@@ -128,13 +128,26 @@ void attention_block(const AttnParams& p, uint32_t window, uint32_t head) {
 }
 
 // d4r_nn_block's window: the seven layers of the unfused block over the window's tokens, in plan order.
-void block_window(const BlockParams& b, uint32_t window) {
-    const AttnParams attention = block_attention(b);
+// The tokens of WINDOW of GRID's grid, in window order.
+std::vector<uint32_t> window_tokens(const AttnParams& grid, uint32_t window) {
     std::vector<uint32_t> tokens;
     for (uint32_t i = 0; i < kWindowTokens; ++i) {
         uint32_t token = 0;
-        if (window_token(attention, window, i, token)) tokens.push_back(token);
+        if (window_token(grid, window, i, token)) tokens.push_back(token);
     }
+    return tokens;
+}
+
+// Linear P over the rows of TOKENS.
+void linear_tokens(const LinearParams& p, const std::vector<uint32_t>& tokens) {
+    const std::vector<mma::Elem> w = decoded_weights(p);
+    std::vector<mma::Elem> x(p.in_ch);
+    for (uint32_t token : tokens) linear_token(p, w, x, token);
+}
+
+void block_window(const BlockParams& b, uint32_t window) {
+    const AttnParams attention = block_attention(b);
+    const std::vector<uint32_t> tokens = window_tokens(attention, window);
     auto norm = [&](bool second) {
         const NormParams p = block_norm(b, second);
         for (uint32_t token : tokens) {
@@ -143,12 +156,7 @@ void block_window(const BlockParams& b, uint32_t window) {
                             mut<uint16_t>(p.out) + at, p.channels);
         }
     };
-    auto linear = [&](BlockLinear which) {
-        const LinearParams p = block_linear(b, which);
-        const std::vector<mma::Elem> w = decoded_weights(p);
-        std::vector<mma::Elem> x(p.in_ch);
-        for (uint32_t token : tokens) linear_token(p, w, x, token);
-    };
+    auto linear = [&](BlockLinear which) { linear_tokens(block_linear(b, which), tokens); };
     norm(false);
     linear(BlockLinear::Qkv);
     for (uint32_t head = 0; head < b.heads; ++head) attention_block(attention, window, head);
@@ -156,6 +164,25 @@ void block_window(const BlockParams& b, uint32_t window) {
     norm(true);
     linear(BlockLinear::Fc1);
     linear(BlockLinear::Fc2);
+}
+
+// d4r_nn_coarse_block over coarse window WINDOW: the steps of refine_block.cu's kernel in its order.
+void coarse_block_window(const CoarseBlockParams& p, uint32_t window) {
+    const std::vector<uint32_t> tokens = window_tokens(block_attention(p.block), window);
+    const uint32_t c1 = p.fine_channels, wide = 4 * c1, coarse_w = p.block.grid_w;
+    const RegroupParams merge = coarse_merge(p), expand = coarse_expand(p);
+    for (uint32_t token : tokens)
+        for (uint32_t j = 0; j < wide; ++j) merge_element(merge, token * wide + j);
+    linear_tokens(coarse_merge_linear(p), tokens);
+    block_window(p.block, window);
+    linear_tokens(coarse_expand_linear(p), tokens);
+    for (uint32_t token : tokens) {
+        const uint32_t fx = 2 * (token % coarse_w), fy = 2 * (token / coarse_w);
+        for (uint32_t q = 0; q < 4; ++q) {
+            const uint32_t t1 = (fy + (q >> 1)) * 2 * coarse_w + fx + (q & 1);
+            for (uint32_t c = 0; c < c1; ++c) expand_element(expand, t1 * c1 + c);
+        }
+    }
 }
 
 // Runs body(x, y) for every block of the grid.
@@ -287,6 +314,11 @@ void run_kernel(Kernel kernel, std::span<const uint8_t> params, const std::array
     case Kernel::Block: {
         auto p = params_as<BlockParams>(params);
         for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { block_window(p, bx); });
+        return;
+    }
+    case Kernel::CoarseBlock: {
+        auto p = params_as<CoarseBlockParams>(params);
+        for_blocks(grid, threads, [&](uint32_t bx, uint32_t) { coarse_block_window(p, bx); });
         return;
     }
     case Kernel::PixelEmbed: {

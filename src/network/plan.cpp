@@ -87,30 +87,8 @@ public:
     // A transformer block updating `stream` (tokens x c) in place: one d4r_nn_block launch when the options fuse
     // blocks and its linears are f16, else its seven layers (the parameter blocks of refine_math.h's block_*).
     void block(const std::string& name, uint64_t stream, uint32_t grid_w, uint32_t grid_h, uint32_t c) {
-        const ScratchLayout& s = m_s;
         const uint64_t tokens = uint64_t(grid_w) * grid_h;
-        const BlockParams b{stream,
-                            m_scratch + s.norm,
-                            m_scratch + s.qkv,
-                            m_scratch + s.attn,
-                            m_scratch + s.hidden,
-                            weight(name + ".ln1.g"),
-                            weight(name + ".ln1.b"),
-                            weight(name + ".qkv.w"),
-                            weight(name + ".qkv.b"),
-                            weight(name + ".relbias"),
-                            weight(name + ".proj.w"),
-                            weight(name + ".proj.b"),
-                            weight(name + ".ln2.g"),
-                            weight(name + ".ln2.b"),
-                            weight(name + ".fc1.w"),
-                            weight(name + ".fc1.b"),
-                            weight(name + ".fc2.w"),
-                            weight(name + ".fc2.b"),
-                            grid_w,
-                            grid_h,
-                            c,
-                            c / kHeadDim};
+        const BlockParams b = block_params(name, stream, grid_w, grid_h, c);
         const uint32_t windows = div_up(grid_w, kWindow) * div_up(grid_h, kWindow);
         if (m_options.fuse_blocks && fusable(name, c)) {
             m_launches.push_back(make_launch(Kernel::Block, {windows, 1, 1}, {kBlockWarps * 32, 1, 1}, b, name));
@@ -128,13 +106,43 @@ public:
         linear(name + ".fc2", block_linear(b, BlockLinear::Fc2));
     }
 
+    // The parameter block of block NAME over `stream` (its weights, the plan's work buffers).
+    BlockParams block_params(const std::string& name, uint64_t stream, uint32_t grid_w, uint32_t grid_h,
+                             uint32_t c) const {
+        const ScratchLayout& s = m_s;
+        return BlockParams{stream,
+                           m_scratch + s.norm,
+                           m_scratch + s.qkv,
+                           m_scratch + s.attn,
+                           m_scratch + s.hidden,
+                           weight(name + ".ln1.g"),
+                           weight(name + ".ln1.b"),
+                           weight(name + ".qkv.w"),
+                           weight(name + ".qkv.b"),
+                           weight(name + ".relbias"),
+                           weight(name + ".proj.w"),
+                           weight(name + ".proj.b"),
+                           weight(name + ".ln2.g"),
+                           weight(name + ".ln2.b"),
+                           weight(name + ".fc1.w"),
+                           weight(name + ".fc1.b"),
+                           weight(name + ".fc2.w"),
+                           weight(name + ".fc2.b"),
+                           grid_w,
+                           grid_h,
+                           c,
+                           c / kHeadDim};
+    }
+
     // d4r_nn_block takes f16 weights, heads of kHeadDim channels (at most one per warp) and the linears' widths.
     bool fusable(const std::string& name, uint32_t c) const {
-        for (const char* layer : {".qkv.w", ".proj.w", ".fc1.w", ".fc2.w"}) {
-            const TensorSpec* w = spec(name + layer);
-            if (!w || w->dtype != DType::F16) return false;
-        }
+        for (const char* layer : {".qkv", ".proj", ".fc1", ".fc2"})
+            if (!linear_is_f16(name + layer)) return false;
         return c % kHeadDim == 0 && c / kHeadDim <= kBlockWarps && c <= kMaxChannels;
+    }
+    bool linear_is_f16(const std::string& name) const {
+        const TensorSpec* w = spec(name + ".w");
+        return w && w->dtype == DType::F16;
     }
 
     std::vector<Launch> forward(uint64_t image, uint32_t pitch, const upscaler::math::Params* core) {
@@ -172,17 +180,37 @@ public:
             linear("embed", patches, skip, t1, m_dims.patch_in, c1);
         }
         block("enc1", skip, m_g.grid_w, m_g.grid_h, c1);
-        // merge: the 2x2 groups of enc1's output into `attn` (free between blocks), then the linear.
-        RegroupParams mp{skip, 0, attn, m_g.grid_w, m_g.grid_h, c1, 0};
-        m_launches.push_back(make_launch(Kernel::Merge, {blocks_for(t1 * c1), 1, 1}, {kThreads, 1, 1}, mp, "merge"));
-        writes(attn, t1 * c1 * 2);
-        linear("merge", attn, coarse, t2, 4 * c1, c2);
-        block("enc2", coarse, cw, ch, c2);
-        // expand: the linear into `norm` (free between blocks), then the regroup with the skip connection.
-        linear("expand", coarse, norm, t2, c2, 4 * c1);
-        RegroupParams ep{norm, skip, stream, m_g.grid_w, m_g.grid_h, c1, 0};
-        m_launches.push_back(make_launch(Kernel::Expand, {blocks_for(t1 * c1), 1, 1}, {kThreads, 1, 1}, ep, "expand"));
-        writes(stream, t1 * c1 * 2);
+        if (m_options.fuse_coarse && fusable("enc2", c2) && c2 == 2 * c1 && linear_is_f16("merge") &&
+            linear_is_f16("expand")) {
+            // merge, enc2 and expand: one launch per coarse window (refine_math.h's CoarseBlockParams).
+            const CoarseBlockParams cp{block_params("enc2", coarse, cw, ch, c2),
+                                       skip,
+                                       stream,
+                                       weight("merge.w"),
+                                       weight("merge.b"),
+                                       weight("expand.w"),
+                                       weight("expand.b"),
+                                       c1,
+                                       0};
+            const uint32_t windows = div_up(cw, kWindow) * div_up(ch, kWindow);
+            m_launches.push_back(
+                make_launch(Kernel::CoarseBlock, {windows, 1, 1}, {kBlockWarps * 32, 1, 1}, cp, "enc2"));
+            writes(stream, t1 * c1 * 2);
+        } else {
+            // merge: the 2x2 groups of enc1's output into `attn` (free between blocks), then the linear.
+            RegroupParams mp{skip, 0, attn, m_g.grid_w, m_g.grid_h, c1, 0};
+            m_launches.push_back(
+                make_launch(Kernel::Merge, {blocks_for(t1 * c1), 1, 1}, {kThreads, 1, 1}, mp, "merge"));
+            writes(attn, t1 * c1 * 2);
+            linear("merge", attn, coarse, t2, 4 * c1, c2);
+            block("enc2", coarse, cw, ch, c2);
+            // expand: the linear into `norm` (free between blocks), then the regroup with the skip connection.
+            linear("expand", coarse, norm, t2, c2, 4 * c1);
+            RegroupParams ep{norm, skip, stream, m_g.grid_w, m_g.grid_h, c1, 0};
+            m_launches.push_back(
+                make_launch(Kernel::Expand, {blocks_for(t1 * c1), 1, 1}, {kThreads, 1, 1}, ep, "expand"));
+            writes(stream, t1 * c1 * 2);
+        }
         block("dec1", stream, m_g.grid_w, m_g.grid_h, c1);
         if (m_v2 && m_options.fuse_pixels && m_dims.head_out == refine::pixel::kHeadOutputs) {
             const refine::pixel::PixelHeadParams ph{pixels, weight("head.w"), weight("head.b"), stream, c1, 0};
@@ -256,6 +284,8 @@ const char* kernel_name(Kernel kernel) {
         return "d4r_nn_block";
     case Kernel::PixelEmbed:
         return "d4r_nn_pixel_embed";
+    case Kernel::CoarseBlock:
+        return "d4r_nn_coarse_block";
     case Kernel::PixelHead:
         return "d4r_nn_pixel_head";
     }

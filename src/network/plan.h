@@ -32,16 +32,17 @@ enum class Kernel : uint8_t {
     LinearFp8,
     PixelFeatures, // refine-v2 (refine_v2.ptx)
     PixelBlend,
-    LinearWide, // d4r_nn_linear for the shapes native sets do not take (refine_math.h's native_linear_shape)
-    Block,      // d4r_nn_block (refine_block.ptx): a whole transformer block, in fused plans only
-    PixelEmbed, // d4r_nn_pixel_embed (refine_block.ptx): refine-v2's pixel features and embed, in fused plans only
-    PixelHead,  // d4r_nn_pixel_head (refine_block.ptx): refine-v2's head and pixel blend, in fused plans only
+    LinearWide,  // d4r_nn_linear for the shapes native sets do not take (refine_math.h's native_linear_shape)
+    Block,       // d4r_nn_block (refine_block.ptx): a whole transformer block, in fused plans only
+    PixelEmbed,  // d4r_nn_pixel_embed (refine_block.ptx): refine-v2's pixel features and embed, in fused plans only
+    PixelHead,   // d4r_nn_pixel_head (refine_block.ptx): refine-v2's head and pixel blend, in fused plans only
+    CoarseBlock, // d4r_nn_coarse_block (refine_block.ptx): merge, the coarse block and expand, in fused plans only
 };
 // Every kernel of the PTX modules (the plan of one architecture launches some of them: plan_kernels()).
-inline constexpr std::array<Kernel, 14> kAllKernels = {
+inline constexpr std::array<Kernel, 15> kAllKernels = {
     Kernel::Patchify,   Kernel::Linear,     Kernel::LayerNorm,  Kernel::Attention,     Kernel::Merge,
     Kernel::Expand,     Kernel::Unpatchify, Kernel::LinearFp8,  Kernel::PixelFeatures, Kernel::PixelBlend,
-    Kernel::LinearWide, Kernel::Block,      Kernel::PixelEmbed, Kernel::PixelHead};
+    Kernel::LinearWide, Kernel::Block,      Kernel::PixelEmbed, Kernel::PixelHead,     Kernel::CoarseBlock};
 // The PTX entry name (d4r_nn_*).
 const char* kernel_name(Kernel kernel);
 
@@ -101,6 +102,9 @@ struct PlanOptions {
     // refine-v2's pixel features and its embed linear as one d4r_nn_pixel_embed launch (the features stay on chip),
     // and its head linear and pixel blend as one d4r_nn_pixel_head launch (the head's answers stay on chip).
     bool fuse_pixels = false;
+    // The coarse level (merge and its linear, the coarse block, expand's linear and regroup with the skip) as one
+    // d4r_nn_coarse_block launch, where the coarse block's linears are f16 and its width is twice the fine one's.
+    bool fuse_coarse = false;
 };
 
 // The launches of one forward pass of architecture `arch` (refine-v1: every linear is d4r_nn_linear;

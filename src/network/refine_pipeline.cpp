@@ -29,6 +29,7 @@ Module module_of(Kernel kernel) {
     case Kernel::LinearWide:
         return {refine_v2_ptx, "refine_v2.ptx"};
     case Kernel::Block:
+    case Kernel::CoarseBlock:
     case Kernel::PixelEmbed:
     case Kernel::PixelHead:
         return {refine_block_ptx, "refine_block.ptx"};
@@ -77,7 +78,7 @@ public:
     // once per process and reason. Nothing here fails the pipeline: whatever stands in the way of a fusion leaves the
     // unfused launches.
     void choose_layout() {
-        const PlanOptions all{.fuse_blocks = true, .fuse_pixels = true};
+        const PlanOptions all{.fuse_blocks = true, .fuse_pixels = true, .fuse_coarse = true};
         const std::vector<Kernel> fused = plan_kernels(m_arch, all);
         auto in_plan = [&](Kernel k) { return std::find(fused.begin(), fused.end(), k) != fused.end(); };
         if (in_plan(Kernel::Block)) {
@@ -87,6 +88,14 @@ public:
                 log::info("refine network: fused blocks (d4r_nn_block runs a native kernel)");
             if (!m_options.fuse_blocks && log::once("refine network: unfused: " + why))
                 log::info("refine network: unfused blocks (seven launches each): {}", why);
+        }
+        if (in_plan(Kernel::CoarseBlock)) {
+            std::string why;
+            m_options.fuse_coarse = runs_native(Kernel::CoarseBlock, why);
+            if (m_options.fuse_coarse && log::once("refine network: fused coarse level"))
+                log::info("refine network: fused coarse level (d4r_nn_coarse_block runs a native kernel)");
+            if (!m_options.fuse_coarse && log::once("refine network: unfused coarse level: " + why))
+                log::info("refine network: merge, the coarse block and expand as launches of their own: {}", why);
         }
         if (in_plan(Kernel::PixelEmbed)) {
             std::string why;

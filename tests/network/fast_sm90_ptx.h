@@ -41,7 +41,7 @@ inline std::string_view pick(const FastPtx& f, Kernel k, bool inexact_too) {
     auto inexact = [&](const std::string& fast) { return inexact_too ? std::string_view(fast) : kernel_ptx(k); };
     if (k == Kernel::Linear || k == Kernel::LinearFp8 || k == Kernel::LinearWide) return inexact(f.linear);
     if (k == Kernel::Attention) return inexact(f.attention);
-    if (k == Kernel::Block) return inexact(f.block);
+    if (k == Kernel::Block || k == Kernel::CoarseBlock) return inexact(f.block);
     if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend) return inexact(f.pixel);
     if (k == Kernel::PixelEmbed || k == Kernel::PixelHead) return inexact(f.pixel_fused);
     if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;

@@ -58,6 +58,62 @@ TEST(RefineBlockPlan, FusedPlansLaunchOneBlockForEachF16Block) {
     EXPECT_EQ(plan_kernels(kArchRefineV1, kFused).size(), 6u); // patchify, linear, block, merge, expand, unpatchify
 }
 
+// The coarse level fused: merge (the regroup and its linear), enc2 and expand (its linear, the regroup and the skip) as
+// one d4r_nn_coarse_block launch per coarse window, with the unfused launches' weights and buffers, writing dec1's
+// stream as the unfused expand does; not for the FP8 variants (enc2's linears in e4m3).
+TEST(RefineBlockPlan, FusedCoarsePlansLaunchOneCoarseBlockForMergeEnc2AndExpand) {
+    const Geometry g = geometry_for(72, 40);
+    for (const char* arch : {kArchRefineV1, kArchRefineV2}) {
+        const std::vector<Launch> blocks =
+            plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch, nullptr, {.fuse_blocks = true});
+        const std::vector<Launch> fused = plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch, nullptr,
+                                                       {.fuse_blocks = true, .fuse_coarse = true});
+        EXPECT_EQ(count(fused, Kernel::CoarseBlock), 1u) << arch;
+        EXPECT_EQ(count(fused, Kernel::Block), 2u) << arch;
+        EXPECT_EQ(count(fused, Kernel::Merge) + count(fused, Kernel::Expand), 0u) << arch;
+        ASSERT_EQ(blocks.size() - fused.size(), 4u) << arch << ": merge, its linear, enc2, expand's linear, expand";
+        auto at = [&](const std::string& what) {
+            return *std::find_if(blocks.begin(), blocks.end(), [&](const Launch& l) { return l.what == what; });
+        };
+        const Launch& coarse =
+            *std::find_if(fused.begin(), fused.end(), [](const Launch& l) { return l.kernel == Kernel::CoarseBlock; });
+        const auto cp = coarse.as<refine::math::CoarseBlockParams>();
+        const auto enc2 = at("enc2").as<refine::math::BlockParams>();
+        EXPECT_EQ(std::memcmp(&cp.block, &enc2, sizeof enc2), 0) << arch;
+        // "merge" and "expand" name both the regroup and the linear of each.
+        auto kind = [&](Kernel k) {
+            return *std::find_if(blocks.begin(), blocks.end(), [&](const Launch& l) { return l.kernel == k; });
+        };
+        const auto merge = kind(Kernel::Merge).as<refine::math::RegroupParams>();
+        const auto expand = kind(Kernel::Expand).as<refine::math::RegroupParams>();
+        std::vector<refine::math::LinearParams> linears; // the merge linear, then expand's
+        for (const Launch& l : blocks)
+            if ((l.what == "merge" || l.what == "expand") && l.kernel != Kernel::Merge && l.kernel != Kernel::Expand)
+                linears.push_back(l.as<refine::math::LinearParams>());
+        ASSERT_EQ(linears.size(), 2u) << arch;
+        EXPECT_EQ(cp.merge_w, linears[0].weight);
+        EXPECT_EQ(cp.merge_b, linears[0].bias);
+        EXPECT_EQ(cp.expand_w, linears[1].weight);
+        EXPECT_EQ(cp.expand_b, linears[1].bias);
+        EXPECT_EQ(cp.fine, merge.in);
+        EXPECT_EQ(cp.fine, expand.skip);
+        EXPECT_EQ(cp.out, expand.out);
+        EXPECT_EQ(2 * cp.fine_channels, cp.block.channels);
+        EXPECT_EQ(cp.fine_channels, merge.channels);
+        EXPECT_EQ(coarse.what, "enc2");
+        EXPECT_EQ(coarse.out, kind(Kernel::Expand).out);
+        EXPECT_EQ(coarse.out_bytes, kind(Kernel::Expand).out_bytes);
+        EXPECT_EQ(coarse.grid[0], refine::math::div_up(g.grid_w / 2, 8) * refine::math::div_up(g.grid_h / 2, 8));
+        EXPECT_EQ(coarse.block[0], refine::math::kBlockWarps * 32);
+    }
+    for (const char* arch : {kArchRefineV1Fp8, kArchRefineV2Fp8}) {
+        const std::vector<Launch> fused =
+            plan_forward(g, 0x1000, 72 * 8, 0x100000, 0x800000, arch, nullptr, {.fuse_coarse = true});
+        EXPECT_EQ(count(fused, Kernel::CoarseBlock), 0u) << arch;
+        EXPECT_EQ(count(fused, Kernel::Merge), 1u) << arch;
+    }
+}
+
 // refine-v2's fused plans: the pixel features and the embed as one d4r_nn_pixel_embed launch writing the embed's
 // tensor, the head and the blend as one d4r_nn_pixel_head launch writing the image (tokens of 16 a block of 256
 // threads); refine-v1's plans have nothing of them.
@@ -166,7 +222,10 @@ TEST_P(RefineBlock, TheFastSm90BlockStaysWithin60DbOfThePtxPath) {
     ASSERT_TRUE(unfused) << unfused.error().text();
     auto fused = trace_forward(
         *cuda, model, image, w, h,
-        [&](Kernel k) { return k == Kernel::Block ? std::string_view(fast->block) : kernel_ptx(k); }, kFused);
+        [&](Kernel k) {
+            return k == Kernel::Block || k == Kernel::CoarseBlock ? std::string_view(fast->block) : kernel_ptx(k);
+        },
+        kFused);
     ASSERT_TRUE(fused) << fused.error().text();
     expect_blocks_match(*unfused, *fused, 60.0);
     EXPECT_FALSE(unfused->back().bytes == fused->back().bytes) << "f32 accumulators gave the f16 chain's bytes";

@@ -81,11 +81,13 @@ TEST(RefineModules, RefinePtxIsSm80WithoutFp8AndTheFp8EntryIsAloneInItsSm89Modul
               (std::vector<std::string>{"d4r_nn_pixel_features", "d4r_nn_linear_wide", "d4r_nn_pixel_blend"}));
     const std::string_view block = refine_block_ptx();
     EXPECT_NE(block.find("\n.target sm_80\n"), std::string_view::npos);
-    EXPECT_EQ(entries(block), (std::vector<std::string>{"d4r_nn_block", "d4r_nn_pixel_embed", "d4r_nn_pixel_head"}));
+    EXPECT_EQ(entries(block), (std::vector<std::string>{"d4r_nn_block", "d4r_nn_coarse_block", "d4r_nn_pixel_embed",
+                                                        "d4r_nn_pixel_head"}));
     std::vector<std::string> rest;
     for (Kernel k : kAllKernels) {
         const bool pixel = k == Kernel::PixelFeatures || k == Kernel::PixelBlend || k == Kernel::LinearWide;
-        const bool fused = k == Kernel::Block || k == Kernel::PixelEmbed || k == Kernel::PixelHead;
+        const bool fused =
+            k == Kernel::Block || k == Kernel::CoarseBlock || k == Kernel::PixelEmbed || k == Kernel::PixelHead;
         EXPECT_EQ(kernel_ptx(k).data(), k == Kernel::LinearFp8 ? fp8.data()
                                         : pixel                ? v2.data()
                                         : fused                ? block.data()

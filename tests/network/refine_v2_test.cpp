@@ -180,7 +180,8 @@ void fused_after_core(bool fast_block) {
                               const LayerTrace fused = D4R_TRY(trace_forward_after_core(
                                   cuda, model, core,
                                   [&](Kernel k) {
-                                      if (fast && k == Kernel::Block) return std::string_view(fast->block);
+                                      if (fast && (k == Kernel::Block || k == Kernel::CoarseBlock))
+                                          return std::string_view(fast->block);
                                       if (fast && (k == Kernel::PixelEmbed || k == Kernel::PixelHead))
                                           return std::string_view(fast->pixel_fused);
                                       return kernel_ptx(k);

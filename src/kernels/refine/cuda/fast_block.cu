@@ -284,9 +284,69 @@ struct WindowShared {
     uint64_t* present;
 };
 
+// The coarse level around a block (d4r_nn_coarse_block: CoarseBlockParams' fields besides the block's).
+struct CoarseLevel {
+    const uint16_t* fine; // enc1's output (the skip connection), T1 x C1
+    uint16_t* out;        // dec1's stream
+    const uint16_t *merge_w, *merge_b, *expand_w, *expand_b;
+};
+
+// The window's stream rows when the coarse level is fused: each present row is the merged row of its 2 x 2 fine
+// tokens (C1 = C / 2 channels each, in the order (0, 0), (1, 0), (0, 1), (1, 1)) times the merge weights, into X (f16,
+// absent rows zero); the merged rows go through SCRATCH (64 rows of 2C halves, padded).
 template <uint32_t C>
+__device__ __forceinline__ void merge_rows(const BlockParams& p, const CoarseLevel& level, uint16_t* x,
+                                           uint16_t* scratch, const WindowShared& ws, uint64_t present, uint32_t tid) {
+    constexpr uint32_t kC1 = C / 2, kWide = 2 * C, kWideRow = row_of(kWide), kPieces = kWide / 8, kQuarter = kC1 / 8;
+    const uint32_t warp = tid >> 5, lane = tid & 31u, fine_w = 2 * p.grid_w;
+    for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
+        const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
+        uint4 v = make_uint4(0, 0, 0, 0);
+        if (token != ~0u) {
+            const uint32_t q = piece / kQuarter, fx = 2 * (token % p.grid_w) + (q & 1u),
+                           fy = 2 * (token / p.grid_w) + (q >> 1);
+            v = *reinterpret_cast<const uint4*>(level.fine + (static_cast<uint64_t>(fy) * fine_w + fx) * kC1 +
+                                                (piece % kQuarter) * 8);
+        }
+        *reinterpret_cast<uint4*>(scratch + row * kWideRow + piece * 8) = v;
+    }
+    __syncthreads();
+    const auto into_x = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
+        const bool h0 = (present >> row) & 1u, h1 = (present >> (row + 8)) & 1u;
+        store_pair(x + row * row_of(C) + col, h0 ? acc[0] : 0.0f, h0 ? acc[1] : 0.0f);
+        store_pair(x + (row + 8) * row_of(C) + col, h1 ? acc[2] : 0.0f, h1 ? acc[3] : 0.0f);
+    };
+    window_gemm<kWide, C / 8, row_tiles_of<C>()>(
+        scratch, kWideRow, level.merge_w, level.merge_b, [](uint32_t n) { return n; }, into_x, warp, lane);
+}
+
+// The expand linear of the window's stream rows X and the regroup into dec1's stream with the skip connection: column
+// q C1 + c of row r is channel c of fine token (2 cx + q % 2, 2 cy + q / 2) under r's coarse token (cx, cy).
+template <uint32_t C>
+__device__ __forceinline__ void expand_rows(const BlockParams& p, const CoarseLevel& level, const uint16_t* x,
+                                            const WindowShared& ws, uint32_t tid) {
+    constexpr uint32_t kC1 = C / 2;
+    const uint32_t warp = tid >> 5, lane = tid & 31u, fine_w = 2 * p.grid_w;
+    const auto out = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
+        const uint32_t q = col / kC1, c = col % kC1;
+#pragma unroll
+        for (uint32_t h = 0; h < 2; ++h) {
+            const uint32_t token = ws.tokens[row + 8 * h];
+            if (token == ~0u) continue;
+            const uint32_t fx = 2 * (token % p.grid_w) + (q & 1u), fy = 2 * (token / p.grid_w) + (q >> 1);
+            const uint64_t at = (static_cast<uint64_t>(fy) * fine_w + fx) * kC1 + c;
+            const uint32_t skip = ldg_pair(level.fine + at);
+            *reinterpret_cast<uint32_t*>(level.out + at) =
+                pack(add_h(float_to_half(acc[2 * h]), low(skip)), add_h(float_to_half(acc[2 * h + 1]), high(skip)));
+        }
+    };
+    window_gemm<C, 2 * C / 8, row_tiles_of<C>()>(
+        x, row_of(C), level.expand_w, level.expand_b, [](uint32_t n) { return n; }, out, warp, lane);
+}
+
+template <uint32_t C, bool kCoarse>
 __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh, const WindowShared& ws,
-                                             uint32_t window, uint32_t tid) {
+                                             uint32_t window, uint32_t tid, const CoarseLevel& level) {
     using L = Layout<C>;
     constexpr uint32_t kRow = row_of(C), kPieces = C / 8, kPass = L::kPass;
     const uint32_t warp = tid >> 5, lane = tid & 31u, g = lane >> 2, t = lane & 3u;
@@ -318,11 +378,15 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         if (lane == 0) reinterpret_cast<uint32_t*>(ws.present)[warp] = bits;
     }
     __syncthreads();
-    for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
-        const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
-        *reinterpret_cast<uint4*>(x + row * kRow + piece * 8) =
-            token != ~0u ? *reinterpret_cast<const uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8)
-                         : make_uint4(0, 0, 0, 0);
+    if constexpr (kCoarse) {
+        merge_rows<C>(p, level, x, sh + L::kScratch, ws, *ws.present, tid);
+    } else {
+        for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
+            const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
+            *reinterpret_cast<uint4*>(x + row * kRow + piece * 8) =
+                token != ~0u ? *reinterpret_cast<const uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8)
+                             : make_uint4(0, 0, 0, 0);
+        }
     }
     const uint64_t present = *ws.present;
     __syncthreads();
@@ -401,11 +465,15 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     else
         window_gemm<2 * C, C / 8, kTiles>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
     __syncthreads();
-    for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
-        const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
-        if (token != ~0u)
-            *reinterpret_cast<uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8) =
-                *reinterpret_cast<const uint4*>(x + row * kRow + piece * 8);
+    if constexpr (kCoarse) {
+        expand_rows<C>(p, level, x, ws, tid);
+    } else {
+        for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
+            const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
+            if (token != ~0u)
+                *reinterpret_cast<uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8) =
+                    *reinterpret_cast<const uint4*>(x + row * kRow + piece * 8);
+        }
     }
     __syncthreads(); // the stream rows and the tokens are free for the next window
 }
@@ -425,9 +493,9 @@ __device__ __forceinline__ void load_resident(uint16_t* dst, uint64_t src, uint3
 }
 
 // The block's windows blockIdx.x, blockIdx.x + gridDim.x, ... with the weights made resident first where they fit.
-template <uint32_t C>
+template <uint32_t C, bool kCoarse = false>
 __device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, const WindowShared& ws,
-                                            uint32_t windows, uint32_t tid) {
+                                            uint32_t windows, uint32_t tid, const CoarseLevel& level = {}) {
     using R = Resident<C>;
     if constexpr (R::kOn) {
         // qkv's rows in the order of the one attention pass's columns (head h's q | k | v at 96 h ..: window_block).
@@ -443,7 +511,29 @@ __device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, 
         load_resident(resident + R::kFc2, p.fc2_w, C, 2 * C, same, tid);
     }
     sync_for_wgmma<R::kOn>(); // the biases (and the weights)
-    for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x) window_block<C>(p, sh, ws, window, tid);
+    for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x)
+        window_block<C, kCoarse>(p, sh, ws, window, tid, level);
+}
+
+} // namespace
+
+namespace {
+
+// The launch's shape and shared memory, checked (the plan fuses blocks of 32, 64, 96 or 128 channels, a head per 32,
+// at most kMaxHeads, with kBlockWarps warps, made kWarps by d4r_block_z; the launch must carry the shared memory this
+// kernel asks for: anything else is a bug that must not pass for a result); the relative biases into shared memory.
+__device__ __forceinline__ WindowShared window_shared(const BlockParams& p, uint16_t* sh, uint32_t tid) {
+    uint32_t dynamic_bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
+    if (p.heads * kHeadDim != p.channels || p.channels > kMaxC || p.channels % kHeadDim != 0 ||
+        blockDim.x * blockDim.y * blockDim.z != kBlockThreads || blockDim.y != 1 || dynamic_bytes < kSharedBytes)
+        __trap();
+    unsigned char* bytes = reinterpret_cast<unsigned char*>(sh);
+    float* bias = reinterpret_cast<float*>(bytes);
+    const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias);
+    for (uint32_t i = tid; i < p.heads * kRelBiasSize; i += kBlockThreads) bias[i] = half_to_float(relbias[i]);
+    return {bias, reinterpret_cast<uint32_t*>(bytes + kTokensOffset),
+            reinterpret_cast<uint64_t*>(bytes + kPresentOffset)};
 }
 
 } // namespace
@@ -452,21 +542,8 @@ extern "C" __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm) d4r_nn
     extern __shared__ __align__(16) uint16_t sh[];
     const uint32_t windows = div_up(p.grid_w, kWindow) * div_up(p.grid_h, kWindow);
     const uint32_t tid = threadIdx.z * blockDim.x + threadIdx.x;
-    // The plan fuses blocks of 32, 64, 96 or 128 channels (a head per 32, at most kMaxHeads) with kBlockWarps warps,
-    // made kWarps by d4r_block_z, and the launch must carry the shared memory this kernel asks for: anything else is a
-    // bug that must not pass for a result.
-    uint32_t dynamic_bytes;
-    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
-    if (p.heads * kHeadDim != p.channels || p.channels > kMaxC || p.channels % kHeadDim != 0 ||
-        blockDim.x * blockDim.y * blockDim.z != kBlockThreads || blockDim.y != 1 || dynamic_bytes < kSharedBytes)
-        __trap();
-    unsigned char* bytes = reinterpret_cast<unsigned char*>(sh);
-    float* bias = reinterpret_cast<float*>(bytes);
-    const WindowShared ws{bias, reinterpret_cast<uint32_t*>(bytes + kTokensOffset),
-                          reinterpret_cast<uint64_t*>(bytes + kPresentOffset)};
+    const WindowShared ws = window_shared(p, sh, tid);
     uint16_t* buffers = sh + kBuffersOffset / 2;
-    const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias);
-    for (uint32_t i = tid; i < p.heads * kRelBiasSize; i += kBlockThreads) bias[i] = half_to_float(relbias[i]);
     if (p.channels == 32)
         run_windows<32>(p, buffers, ws, windows, tid);
     else if (p.channels == 64)
@@ -475,4 +552,25 @@ extern "C" __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm) d4r_nn
         run_windows<96>(p, buffers, ws, windows, tid);
     else
         run_windows<128>(p, buffers, ws, windows, tid);
+}
+
+// The coarse level (refine_math.h's CoarseBlockParams): each window's stream rows made by the merge linear from enc1's
+// output instead of read, the block, and the expand linear's output regrouped into dec1's stream with the skip
+// connection instead of the rows written back. Coarse blocks of 64 (refine-v1) and 128 channels (refine-v2).
+extern "C" __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm) d4r_nn_coarse_block(CoarseBlockParams cp) {
+    extern __shared__ __align__(16) uint16_t sh[];
+    const BlockParams& p = cp.block;
+    const uint32_t windows = div_up(p.grid_w, kWindow) * div_up(p.grid_h, kWindow);
+    const uint32_t tid = threadIdx.z * blockDim.x + threadIdx.x;
+    if (2 * cp.fine_channels != p.channels || (p.channels != 64 && p.channels != 128)) __trap();
+    const WindowShared ws = window_shared(p, sh, tid);
+    uint16_t* buffers = sh + kBuffersOffset / 2;
+    auto halves = [](uint64_t at) { return reinterpret_cast<const uint16_t*>(at); };
+    const CoarseLevel level{halves(cp.fine),     reinterpret_cast<uint16_t*>(cp.out),
+                            halves(cp.merge_w),  halves(cp.merge_b),
+                            halves(cp.expand_w), halves(cp.expand_b)};
+    if (p.channels == 64)
+        run_windows<64, true>(p, buffers, ws, windows, tid, level);
+    else
+        run_windows<128, true>(p, buffers, ws, windows, tid, level);
 }

@@ -13,19 +13,37 @@
 #include "attention_mma.cuh"
 #include "pixel_inputs.h"
 
-extern "C" __global__ void d4r_nn_block(BlockParams p) {
-    __shared__ uint16_t sp[kBlockWarps][kWindowTokens * kWindowTokens];
-    __shared__ uint32_t tokens[kBlockWarps][kWindowTokens];
-    const uint32_t window = blockIdx.x, warp = threadIdx.x >> 5, lane = threadIdx.x & 31u, g = lane >> 2;
+namespace {
+
+// The shared memory of a window's attention: each warp's probabilities and the window's tokens.
+struct WindowScratch {
+    uint16_t sp[kBlockWarps][kWindowTokens * kWindowTokens];
+    uint32_t tokens[kBlockWarps][kWindowTokens];
+};
+
+// A window's rows for the linears: warp w takes window rows 2w and 2w + 1 (positions 16w .. 16w + 15: lane group g
+// gets x = g of both); an absent row is computed on the window's first token (always present: windows tile the grid
+// from its origin) and not written.
+struct WindowRows {
+    uint32_t ra = 0, rb = 0, first = 0;
+    bool va = false, vb = false;
+    __device__ WindowRows(const AttnParams& grid, uint32_t window) {
+        const uint32_t warp = threadIdx.x >> 5, g = (threadIdx.x & 31u) >> 2;
+        va = window_token(grid, window, warp * 16 + g, ra);
+        vb = window_token(grid, window, warp * 16 + g + 8, rb);
+        window_token(grid, window, 0, first);
+    }
+    __device__ void linear(const LinearParams& l) const { linear_rows(l, ra, va, rb, vb, first); }
+};
+
+// Block P over WINDOW (the seven layers, a barrier between them; the caller's barrier after it).
+__device__ void block_window(const BlockParams& p, uint32_t window, WindowScratch& ws) {
+    const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     const AttnParams attention = block_attention(p);
-    // The per-token layers: thread i takes the window's token i. The linears: warp w takes window rows 2w and 2w + 1
-    // (positions 16w .. 16w + 15: lane group g gets x = g of both); an absent row is computed on the window's first
-    // token (always present: windows tile the grid from its origin) and not written.
-    uint32_t mine = 0, ra = 0, rb = 0, first = 0;
+    // The per-token layers: thread i takes the window's token i.
+    uint32_t mine = 0;
     const bool have = threadIdx.x < kWindowTokens && window_token(attention, window, threadIdx.x, mine);
-    const bool va = window_token(attention, window, warp * 16 + g, ra);
-    const bool vb = window_token(attention, window, warp * 16 + g + 8, rb);
-    window_token(attention, window, 0, first);
+    const WindowRows rows(attention, window);
     auto norm = [&](bool second) {
         if (!have) return;
         const NormParams n = block_norm(p, second);
@@ -34,12 +52,12 @@ extern "C" __global__ void d4r_nn_block(BlockParams p) {
                         reinterpret_cast<const uint16_t*>(n.beta), reinterpret_cast<uint16_t*>(n.out) + at, n.channels);
     };
     // Every lane of every warp: mma.sync needs the whole warp.
-    auto linear = [&](BlockLinear which) { linear_rows(block_linear(p, which), ra, va, rb, vb, first); };
+    auto linear = [&](BlockLinear which) { rows.linear(block_linear(p, which)); };
     norm(false);
     __syncthreads();
     linear(BlockLinear::Qkv);
     __syncthreads();
-    if (warp < p.heads) attention_window(attention, window, warp, lane, sp[warp], tokens[warp]);
+    if (warp < p.heads) attention_window(attention, window, warp, lane, ws.sp[warp], ws.tokens[warp]);
     __syncthreads();
     linear(BlockLinear::Proj);
     __syncthreads();
@@ -48,6 +66,45 @@ extern "C" __global__ void d4r_nn_block(BlockParams p) {
     linear(BlockLinear::Fc1);
     __syncthreads();
     linear(BlockLinear::Fc2);
+}
+
+} // namespace
+
+extern "C" __global__ void d4r_nn_block(BlockParams p) {
+    __shared__ WindowScratch ws;
+    block_window(p, blockIdx.x, ws);
+}
+
+// The coarse level over coarse window blockIdx.x: its tokens' merged rows (the 2 x 2 fine tokens under each) into
+// `hidden`, the merge linear into the coarse stream, the block, the expand linear into `hidden`, and the regroup of
+// its 16 x 16 fine tokens with the skip connection into dec1's stream. Thread i takes the window's token i for the
+// regroups.
+extern "C" __global__ void d4r_nn_coarse_block(CoarseBlockParams p) {
+    __shared__ WindowScratch ws;
+    const uint32_t window = blockIdx.x, wide = 4 * p.fine_channels;
+    const AttnParams coarse = block_attention(p.block);
+    const WindowRows rows(coarse, window);
+    uint32_t mine = 0;
+    const bool have = threadIdx.x < kWindowTokens && window_token(coarse, window, threadIdx.x, mine);
+    if (have) {
+        const RegroupParams merge = coarse_merge(p);
+        for (uint32_t j = 0; j < wide; ++j) merge_element(merge, mine * wide + j);
+    }
+    __syncthreads();
+    rows.linear(coarse_merge_linear(p));
+    __syncthreads();
+    block_window(p.block, window, ws);
+    __syncthreads();
+    rows.linear(coarse_expand_linear(p));
+    __syncthreads();
+    if (have) {
+        const RegroupParams expand = coarse_expand(p);
+        const uint32_t fine_w = 2 * p.block.grid_w, fx = 2 * (mine % p.block.grid_w), fy = 2 * (mine / p.block.grid_w);
+        for (uint32_t q = 0; q < 4; ++q) {
+            const uint32_t t1 = (fy + (q >> 1)) * fine_w + fx + (q & 1);
+            for (uint32_t c = 0; c < p.fine_channels; ++c) expand_element(expand, t1 * p.fine_channels + c);
+        }
+    }
 }
 
 extern "C" __global__ void d4r_nn_pixel_embed(d4r::refine::pixel::PixelEmbedParams p) {

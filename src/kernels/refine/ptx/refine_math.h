@@ -134,6 +134,37 @@ D4R_HD AttnParams block_attention(const BlockParams& b) {
     return {b.qkv, b.relbias, b.attn, b.grid_w, b.grid_h, b.channels, b.heads};
 }
 
+// d4r_nn_coarse_block: the network's coarse level (merge and its linear, the coarse block, expand's linear and the
+// regroup with the skip connection) in one launch, one block of kBlockWarps warps per 8 x 8-token coarse window (16 x
+// 16 fine tokens: every token a window reads or writes is its own). It writes what the five launches it replaces
+// write into the coarse stream and dec1's stream; the merged and the expanded rows (T2 x 4 C1) go to the block's
+// `hidden` buffer instead of `attn` and `norm`, where each window's rows are its own because 4 C1 = 2 C2 (the plan
+// fuses only then).
+struct alignas(8) CoarseBlockParams {
+    BlockParams block;           // the coarse block: `stream` the coarse stream, the grid the coarse grid
+    uint64_t fine, out;          // enc1's output (the skip connection) and dec1's stream (written), T1 x C1
+    uint64_t merge_w, merge_b;   // 4 C1 -> C2
+    uint64_t expand_w, expand_b; // C2 -> 4 C1
+    uint32_t fine_channels, reserved;
+};
+static_assert(sizeof(CoarseBlockParams) == 216);
+
+// The parameter blocks of the steps around the coarse block, with the fused kernel's buffers.
+D4R_HD RegroupParams coarse_merge(const CoarseBlockParams& p) {
+    return {p.fine, 0, p.block.hidden, 2 * p.block.grid_w, 2 * p.block.grid_h, p.fine_channels, 0};
+}
+D4R_HD LinearParams coarse_merge_linear(const CoarseBlockParams& p) {
+    const BlockParams& b = p.block;
+    return {b.hidden, p.merge_w, p.merge_b, 0, b.stream, b.grid_w * b.grid_h, 4 * p.fine_channels, b.channels, 0};
+}
+D4R_HD LinearParams coarse_expand_linear(const CoarseBlockParams& p) {
+    const BlockParams& b = p.block;
+    return {b.stream, p.expand_w, p.expand_b, 0, b.hidden, b.grid_w * b.grid_h, b.channels, 4 * p.fine_channels, 0};
+}
+D4R_HD RegroupParams coarse_expand(const CoarseBlockParams& p) {
+    return {p.block.hidden, p.fine, p.out, 2 * p.block.grid_w, 2 * p.block.grid_h, p.fine_channels, 0};
+}
+
 // ---- scalar helpers (selects: their NaN handling is the same everywhere) ----
 D4R_HD float min_f(float a, float b) { return a < b ? a : b; }
 D4R_HD float max_f(float a, float b) { return a > b ? a : b; }

@@ -170,6 +170,11 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
                 CUresult r = fault_result(fault.kind);
                 log::error("cpu backend: kernel launch failed ({}): {}", error_name(r), result.error().text());
                 ctx->fail(r);
+            } else if (result->warp_instructions != 0) { // interpreted (compiled code counts none)
+                log::debug("cpu backend: kernel '{}' grid {}x{}x{} block {}x{}x{}: {} warp instructions, {} lane "
+                           "instructions",
+                           kernel->name(), config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+                           config.block.z, result->warp_instructions, result->lane_instructions);
             }
         });
     return CUDA_SUCCESS;
