@@ -218,11 +218,13 @@ __device__ __forceinline__ void store_pair(uint16_t* p, float lo, float hi) {
     *reinterpret_cast<uint32_t*>(p) = pack_f32(lo, hi);
 }
 
-// x += f16(acc) (the residual of proj and fc2) at rows row, row + 8 of the stream rows.
+// x += f16(acc) (the residual of proj and fc2) for a pair of columns: add_h's bytes (a sum of two halves rounded once
+// to a half, which an f32 sum then rounded to a half also is: f32 holds 2 x 11 + 2 bits), by the f16x2 add.
 __device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi) {
     uint32_t* q = reinterpret_cast<uint32_t*>(p);
-    const uint32_t r = *q;
-    *q = pack(add_h(float_to_half(lo), low(r)), add_h(float_to_half(hi), high(r)));
+    uint32_t sum;
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum) : "r"(pack_f32(lo, hi)), "r"(*q));
+    *q = sum;
 }
 
 // Layernorm of the 64 rows X into OUT (both rows of C + 8 halves), four threads a row (kBlockThreads = 256): thread TID
@@ -255,7 +257,7 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
     for (float f : v) var += (f - mean) * (f - mean);
     var += __shfl_xor_sync(0xffffffffu, var, 1);
     var += __shfl_xor_sync(0xffffffffu, var, 2);
-    const float inv = 1.0f / sqrtf(var / static_cast<float>(C) + kNormEps);
+    const float inv = rsqrtf(var / static_cast<float>(C) + kNormEps); // (the special-function unit: within 2 ulp)
     const uint16_t* gp = gamma + part * kHalfC;
     const uint16_t* bp = beta + part * kHalfC;
 #pragma unroll
@@ -355,7 +357,6 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     uint16_t* o = sh + L::kO;
     uint16_t* qkv = sh + L::kQkv;
     uint16_t* hidden = sh + L::kHidden;
-    const AttnParams geometry = block_attention(p);
     uint16_t* stream = reinterpret_cast<uint16_t*>(p.stream);
     auto weights = [](uint64_t at) { return reinterpret_cast<const uint16_t*>(at); };
     // The linears' weights: resident in shared memory after the buffers, or the model's in global memory.
@@ -371,9 +372,11 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     // 1. the window's tokens (two warps, a position a thread), its rows (16-byte pieces, zero for absent tokens),
     //    layernorm 1.
     if (warp < kRows / 32) {
-        uint32_t token = 0;
-        const bool here = window_token(geometry, window, tid, token);
-        ws.tokens[tid] = here ? token : ~0u;
+        // window_token's rule with the window's origin found once (a division the block shares).
+        const uint32_t wins_x = div_up(p.grid_w, kWindow), wy = window / wins_x;
+        const uint32_t x = (window - wy * wins_x) * kWindow + tid % kWindow, y = wy * kWindow + tid / kWindow;
+        const bool here = x < p.grid_w && y < p.grid_h;
+        ws.tokens[tid] = here ? y * p.grid_w + x : ~0u;
         const uint32_t bits = __ballot_sync(0xffffffffu, here);
         if (lane == 0) reinterpret_cast<uint32_t*>(ws.present)[warp] = bits;
     }

@@ -11,7 +11,12 @@ __device__ __forceinline__ uint32_t pack(uint16_t lo, uint16_t hi) {
     return static_cast<uint32_t>(lo) | (static_cast<uint32_t>(hi) << 16);
 }
 __device__ __forceinline__ uint32_t load_pair(const uint16_t* p) { return *reinterpret_cast<const uint32_t*>(p); }
-__device__ __forceinline__ uint32_t pack_f32(float lo, float hi) { return pack(float_to_half(lo), float_to_half(hi)); }
+// f16(lo) | f16(hi) << 16, both rounded to nearest-even (float_to_half's rule) by one instruction.
+__device__ __forceinline__ uint32_t pack_f32(float lo, float hi) {
+    uint32_t r;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo)); // the first source goes to the upper half
+    return r;
+}
 __device__ __forceinline__ uint16_t low(uint32_t v) { return static_cast<uint16_t>(v & 0xffffu); }
 __device__ __forceinline__ uint16_t high(uint32_t v) { return static_cast<uint16_t>(v >> 16); }
 
