@@ -218,13 +218,16 @@ __device__ __forceinline__ void store_pair(uint16_t* p, float lo, float hi) {
     *reinterpret_cast<uint32_t*>(p) = pack_f32(lo, hi);
 }
 
-// x += f16(acc) (the residual of proj and fc2) for a pair of columns: add_h's bytes (a sum of two halves rounded once
-// to a half, which an f32 sum then rounded to a half also is: f32 holds 2 x 11 + 2 bits), by the f16x2 add.
-__device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi) {
-    uint32_t* q = reinterpret_cast<uint32_t*>(p);
+// *p = f16(acc) + the pair of halves TO (by default *p: the residual of proj and fc2) for a pair of columns: add_h's
+// bytes (a sum of two halves rounded once to a half, which an f32 sum then rounded to a half also is: f32 holds 2 x 11
+// + 2 bits), by the f16x2 add.
+__device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi, uint32_t to) {
     uint32_t sum;
-    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum) : "r"(pack_f32(lo, hi)), "r"(*q));
-    *q = sum;
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum) : "r"(pack_f32(lo, hi)), "r"(to));
+    *reinterpret_cast<uint32_t*>(p) = sum;
+}
+__device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi) {
+    add_pair(p, lo, hi, *reinterpret_cast<const uint32_t*>(p));
 }
 
 // Layernorm of the 64 rows X into OUT (both rows of C + 8 halves), four threads a row (kBlockThreads = 256): thread TID
@@ -279,7 +282,8 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
 }
 
 // The window's scratch in shared memory besides the layer buffers: the relative biases (f32), each window position's
-// token (~0u where absent) and the positions present (a bit each).
+// token (~0u where absent; with the coarse level, the first of the 2 x 2 fine tokens under it) and the positions present
+// (a bit each).
 struct WindowShared {
     const float* bias;
     uint32_t* tokens;
@@ -302,13 +306,11 @@ __device__ __forceinline__ void merge_rows(const BlockParams& p, const CoarseLev
     constexpr uint32_t kC1 = C / 2, kWide = 2 * C, kWideRow = row_of(kWide), kPieces = kWide / 8, kQuarter = kC1 / 8;
     const uint32_t warp = tid >> 5, lane = tid & 31u, fine_w = 2 * p.grid_w;
     for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
-        const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
+        const uint32_t row = i / kPieces, piece = i % kPieces, fine = ws.tokens[row];
         uint4 v = make_uint4(0, 0, 0, 0);
-        if (token != ~0u) {
-            const uint32_t q = piece / kQuarter, fx = 2 * (token % p.grid_w) + (q & 1u),
-                           fy = 2 * (token / p.grid_w) + (q >> 1);
-            v = *reinterpret_cast<const uint4*>(level.fine + (static_cast<uint64_t>(fy) * fine_w + fx) * kC1 +
-                                                (piece % kQuarter) * 8);
+        if (fine != ~0u) {
+            const uint32_t q = piece / kQuarter, token = fine + (q >> 1) * fine_w + (q & 1u);
+            v = *reinterpret_cast<const uint4*>(level.fine + static_cast<uint64_t>(token) * kC1 + (piece % kQuarter) * 8);
         }
         *reinterpret_cast<uint4*>(scratch + row * kWideRow + piece * 8) = v;
     }
@@ -333,13 +335,10 @@ __device__ __forceinline__ void expand_rows(const BlockParams& p, const CoarseLe
         const uint32_t q = col / kC1, c = col % kC1;
 #pragma unroll
         for (uint32_t h = 0; h < 2; ++h) {
-            const uint32_t token = ws.tokens[row + 8 * h];
-            if (token == ~0u) continue;
-            const uint32_t fx = 2 * (token % p.grid_w) + (q & 1u), fy = 2 * (token / p.grid_w) + (q >> 1);
-            const uint64_t at = (static_cast<uint64_t>(fy) * fine_w + fx) * kC1 + c;
-            const uint32_t skip = ldg_pair(level.fine + at);
-            *reinterpret_cast<uint32_t*>(level.out + at) =
-                pack(add_h(float_to_half(acc[2 * h]), low(skip)), add_h(float_to_half(acc[2 * h + 1]), high(skip)));
+            const uint32_t fine = ws.tokens[row + 8 * h];
+            if (fine == ~0u) continue;
+            const uint64_t at = static_cast<uint64_t>(fine + (q >> 1) * fine_w + (q & 1u)) * kC1 + c;
+            add_pair(level.out + at, acc[2 * h], acc[2 * h + 1], ldg_pair(level.fine + at));
         }
     };
     window_gemm<C, 2 * C / 8, row_tiles_of<C>()>(
@@ -376,7 +375,8 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         const uint32_t wins_x = div_up(p.grid_w, kWindow), wy = window / wins_x;
         const uint32_t x = (window - wy * wins_x) * kWindow + tid % kWindow, y = wy * kWindow + tid / kWindow;
         const bool here = x < p.grid_w && y < p.grid_h;
-        ws.tokens[tid] = here ? y * p.grid_w + x : ~0u;
+        // (with the coarse level: the first of the 2 x 2 fine tokens under the coarse token)
+        ws.tokens[tid] = !here ? ~0u : kCoarse ? 4 * y * p.grid_w + 2 * x : y * p.grid_w + x;
         const uint32_t bits = __ballot_sync(0xffffffffu, here);
         if (lane == 0) reinterpret_cast<uint32_t*>(ws.present)[warp] = bits;
     }

@@ -2,6 +2,8 @@
 // scores (fast_attention.cu, one warp per window and head; fast_block.cu, inside the fused block).
 #pragma once
 
+#include <type_traits>
+
 #include "fast_common.cuh"
 
 namespace d4r::refine::fast {
@@ -40,18 +42,26 @@ __device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const ui
     const int32_t x0 = static_cast<int32_t>(r0 % kWindow), y0 = static_cast<int32_t>(r0 / kWindow);
     const int32_t x1 = static_cast<int32_t>(r1 % kWindow), y1 = static_cast<int32_t>(r1 / kWindow);
     float m0 = -3.0e38f, m1 = -3.0e38f;
+    // The relative bias (and absent keys masked): without the mask where every key is present (the window is inside
+    // the grid, as all but the edge windows are; the same for the whole warp).
+    const auto biased = [&](auto masked) {
 #pragma unroll
-    for (uint32_t nt = 0; nt < 8; ++nt)
+        for (uint32_t nt = 0; nt < 8; ++nt)
 #pragma unroll
-        for (uint32_t e = 0; e < 2; ++e) {
-            const uint32_t j = nt * 8 + 2 * t + e;
-            const int32_t xj = static_cast<int32_t>(j % kWindow), yj = static_cast<int32_t>(j / kWindow);
-            const bool here = (present >> j) & 1u;
-            sc[nt][e] = here ? sc[nt][e] + bias[(y0 - yj + 7) * 15 + (x0 - xj + 7)] : -3.0e38f;
-            sc[nt][2 + e] = here ? sc[nt][2 + e] + bias[(y1 - yj + 7) * 15 + (x1 - xj + 7)] : -3.0e38f;
-            m0 = fmaxf(m0, sc[nt][e]);
-            m1 = fmaxf(m1, sc[nt][2 + e]);
-        }
+            for (uint32_t e = 0; e < 2; ++e) {
+                const uint32_t j = nt * 8 + 2 * t + e;
+                const int32_t xj = static_cast<int32_t>(j % kWindow), yj = static_cast<int32_t>(j / kWindow);
+                const bool here = !decltype(masked)::value || ((present >> j) & 1u);
+                sc[nt][e] = here ? sc[nt][e] + bias[(y0 - yj + 7) * 15 + (x0 - xj + 7)] : -3.0e38f;
+                sc[nt][2 + e] = here ? sc[nt][2 + e] + bias[(y1 - yj + 7) * 15 + (x1 - xj + 7)] : -3.0e38f;
+                m0 = fmaxf(m0, sc[nt][e]);
+                m1 = fmaxf(m1, sc[nt][2 + e]);
+            }
+    };
+    if (present == ~uint64_t(0))
+        biased(std::false_type{});
+    else
+        biased(std::true_type{});
     m0 = fmaxf(m0, __shfl_xor_sync(0xffffffffu, m0, 1));
     m0 = fmaxf(m0, __shfl_xor_sync(0xffffffffu, m0, 2));
     m1 = fmaxf(m1, __shfl_xor_sync(0xffffffffu, m1, 1));
