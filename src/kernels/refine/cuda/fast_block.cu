@@ -282,8 +282,8 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
 }
 
 // The window's scratch in shared memory besides the layer buffers: the relative biases (f32), each window position's
-// token (~0u where absent; with the coarse level, the first of the 2 x 2 fine tokens under it) and the positions present
-// (a bit each).
+// token (~0u where absent; with the coarse level, the first of the 2 x 2 fine tokens under it) and the positions
+// present (a bit each).
 struct WindowShared {
     const float* bias;
     uint32_t* tokens;
@@ -310,7 +310,8 @@ __device__ __forceinline__ void merge_rows(const BlockParams& p, const CoarseLev
         uint4 v = make_uint4(0, 0, 0, 0);
         if (fine != ~0u) {
             const uint32_t q = piece / kQuarter, token = fine + (q >> 1) * fine_w + (q & 1u);
-            v = *reinterpret_cast<const uint4*>(level.fine + static_cast<uint64_t>(token) * kC1 + (piece % kQuarter) * 8);
+            v = *reinterpret_cast<const uint4*>(level.fine + static_cast<uint64_t>(token) * kC1 +
+                                                (piece % kQuarter) * 8);
         }
         *reinterpret_cast<uint4*>(scratch + row * kWideRow + piece * 8) = v;
     }

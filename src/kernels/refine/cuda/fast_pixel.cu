@@ -34,7 +34,7 @@ extern "C" __global__ void __launch_bounds__(kBlock) d4r_nn_pixel_features(Pixel
     if (i < total) {
         float f[kFeatures];
         Candidates cand{};
-        pixel_values_at(p, i, f, cand, FastTerms{});
+        pixel_values_at(p, i, f, cand, FastTerms{}, FastGeometry{});
         uint16_t* t = reinterpret_cast<uint16_t*>(tokens + threadIdx.x * kTokenBytes);
         for (uint32_t j = 0; j < kFeatures; ++j) t[j] = d4r::kernels::float_to_half(f[j]);
         uint16_t* c = reinterpret_cast<uint16_t*>(candidates + threadIdx.x * kCandidateBytes);

@@ -21,6 +21,62 @@ struct FastTerms {
     }
 };
 
+// render_geometry's values (pixel_inputs.h) with each depth texel loaded once: the four bilinear taps' depth gradients
+// read 20 depths, 8 of them twice, and their motion texels' rows and columns are two each (upscaler_math.h's
+// load_motion, whose rule this repeats, maps each with a division). The texels around the taps
+// are loaded with their coordinates clamped to the image; a clamped one is used only where render_geometry would not
+// read it (depth_gradient's border rule, a tap left out), so the values are render_geometry's.
+struct FastGeometry {
+    __device__ void operator()(const up::Params& p, float u, float v, float geo[4]) const {
+        const int32_t w = static_cast<int32_t>(p.render_w), h = static_cast<int32_t>(p.render_h);
+        u = up::clamp_f(u, 0.0f, static_cast<float>(w - 1));
+        v = up::clamp_f(v, 0.0f, static_cast<float>(h - 1));
+        const float fx = up::floor_f(u), fy = up::floor_f(v);
+        const int32_t x0 = static_cast<int32_t>(fx), y0 = static_cast<int32_t>(fy);
+        const float wx[2] = {(fx + 1.0f) - u, u - fx}, wy[2] = {(fy + 1.0f) - v, v - fy};
+        // d[j][i]: the depth of texel (x0 + i - 1, y0 + j - 1), clamped; the corners are never used.
+        float d[4][4];
+#pragma unroll
+        for (int32_t j = 0; j < 4; ++j)
+#pragma unroll
+            for (int32_t i = 0; i < 4; ++i)
+                if ((i == 1 || i == 2) || (j == 1 || j == 2))
+                    d[j][i] = up::load_depth(p, up::clamp_i(x0 + i - 1, 0, w - 1), up::clamp_i(y0 + j - 1, 0, h - 1));
+        // load_motion's texels of columns x0, x0 + 1 and rows y0, y0 + 1 (one division each, not one a tap).
+        uint32_t mx[2], my[2];
+#pragma unroll
+        for (int32_t k = 0; k < 2; ++k) {
+            mx[k] = min_u(static_cast<uint32_t>(x0 + k), p.render_w - 1u); // (a tap beyond the image is left out)
+            my[k] = min_u(static_cast<uint32_t>(y0 + k), p.render_h - 1u);
+            if (!(p.flags & up::kFlagMvLowRes)) {
+                mx[k] = min_u((2u * mx[k] + 1u) * p.motion_w / (2u * p.render_w), p.motion_w - 1u);
+                my[k] = min_u((2u * my[k] + 1u) * p.motion_h / (2u * p.render_h), p.motion_h - 1u);
+            }
+        }
+        for (int c = 0; c < 4; ++c) geo[c] = 0.0f;
+#pragma unroll
+        for (int32_t j = 0; j < 2; ++j)
+#pragma unroll
+            for (int32_t i = 0; i < 2; ++i) {
+                const int32_t x = x0 + i, y = y0 + j;
+                if (x >= w || y >= h) continue;
+                float gx = 0.0f, gy = 0.0f;
+                if (x > 0 && x < w - 1) gx = (d[j + 1][i + 2] - d[j + 1][i]) / 2.0f;
+                if (y > 0 && y < h - 1) gy = (d[j + 2][i + 1] - d[j][i + 1]) / 2.0f;
+                const float depth = d[j + 1][i + 1];
+                float t[4];
+                t[0] = up::min_f(up::sqrt_f(gx * gx + gy * gy) / up::max_f(depth, 1.0e-6f), 1.0f);
+                t[1] = depth;
+                const uint16_t* m =
+                    up::at<uint16_t>(p.motion, static_cast<uint64_t>(my[j]) * p.motion_pitch + mx[i] * 4u);
+                t[2] = d4r::kernels::half_to_float(m[0]) * p.mv_mul_x - p.mv_jitter_x;
+                t[3] = d4r::kernels::half_to_float(m[1]) * p.mv_mul_y - p.mv_jitter_y;
+                const float wt = wx[i] * wy[j];
+                for (int c = 0; c < 4; ++c) geo[c] = geo[c] + t[c] * wt;
+            }
+    }
+};
+
 // Copies BYTES from shared S to global D, 16 bytes a thread a step when both are 16-byte aligned.
 __device__ __forceinline__ void copy_out(const uint8_t* s, uint8_t* d, uint32_t bytes) {
     if ((reinterpret_cast<uintptr_t>(d) & 15u) == 0 && bytes % 16u == 0) {

@@ -123,7 +123,7 @@ __device__ void embed_groups(const PixelEmbedParams& p, uint8_t* shared) {
         if (row < present) {
             float f[kFeatures];
             Candidates cand{};
-            pixel_values_at(px, i, f, cand, FastTerms{});
+            pixel_values_at(px, i, f, cand, FastTerms{}, FastGeometry{});
             for (uint32_t j = 0; j < kFeatures; ++j) f16[j] = d4r::kernels::float_to_half(f[j]);
             uint16_t* c = reinterpret_cast<uint16_t*>(candidates + threadIdx.x * kCandidateBytes);
             for (uint32_t j = 0; j < kCandidates; ++j)

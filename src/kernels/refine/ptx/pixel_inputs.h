@@ -251,6 +251,12 @@ D4R_HD void render_geometry(const up::Params& p, float u, float v, float geo[4])
         geo);
 }
 
+// render_geometry as pixel_features() takes it. A fast kernel may pass another that gives the same values
+// (cuda/fast_pixel.cuh: each depth texel loaded once for the four taps).
+struct RenderGeometry {
+    D4R_HD void operator()(const up::Params& p, float u, float v, float geo[4]) const { render_geometry(p, u, v, geo); }
+};
+
 // The features from the candidates as display values, the rounded terms T and the samples GEO (pixel_features).
 D4R_HD void features_of(const Candidates& cand, const Terms& t, const float geo[4], float f[kFeatures]) {
     const float* o = cand.c[0];
@@ -277,8 +283,9 @@ D4R_HD void features_of(const Candidates& cand, const Terms& t, const float geo[
 // O is the core's output at the pixel (linear RGB), T its rounded terms, K the frame's exposure factor
 // (up::exposure_factor). H and Hc are O where the history was not reprojected. U, the depth gradient, the depth
 // and the motion are bilinear samples at the pixel's render_position(). Non-finite values become 0.
+template <typename GeometryOf = RenderGeometry>
 D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const float o_linear[3], const Terms& t, float k,
-                           float f[kFeatures], Candidates& cand) {
+                           float f[kFeatures], Candidates& cand, GeometryOf geometry_of = {}) {
     float* o = cand.c[0];
     for (int i = 0; i < 3; ++i) o[i] = display(o_linear[i], k);
     if (t.reprojected > 0.0f) {
@@ -292,7 +299,7 @@ D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const floa
     render_position(p, x, y, u, v);
     render_colour(p, u, v, rgb);
     for (int i = 0; i < 3; ++i) cand.c[4][i] = display(rgb[i], k);
-    render_geometry(p, u, v, geo);
+    geometry_of(p, u, v, geo);
     features_of(cand, t, geo, f);
 }
 
@@ -333,9 +340,9 @@ struct CoreTerms {
 };
 
 // The features and candidates of pixel number I (patch order), before they are rounded and stored.
-template <typename TermsOf = CoreTerms>
+template <typename TermsOf = CoreTerms, typename GeometryOf = RenderGeometry>
 D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand,
-                            TermsOf terms_of = {}) {
+                            TermsOf terms_of = {}, GeometryOf geometry_of = {}) {
     uint32_t px, py;
     patch_pixel(p.grid_w, i, px, py);
     const int32_t x = static_cast<int32_t>(min_u(px, p.core.output_w - 1u));
@@ -345,7 +352,7 @@ D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures]
     const float o_linear[3] = {kernels::half_to_float(o[0]), kernels::half_to_float(o[1]),
                                kernels::half_to_float(o[2])};
     const Terms t = rounded_terms(terms_of(p.core, x, y));
-    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand);
+    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand, geometry_of);
 }
 
 // The work of d4r_nn_pixel_features for pixel number I (patch order), its features stored at FO (kFeatures halves).
