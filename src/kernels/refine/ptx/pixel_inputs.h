@@ -305,13 +305,19 @@ D4R_HD void pixel_features(const up::Params& p, int32_t x, int32_t y, const floa
 
 // The network's answer for one pixel (kOutputs values: logits of O, H, Hc, C, U, then a display-space residual)
 // applied: the softmax-weighted mix of the candidates plus the residual, clamped to [0, 1], back to linear
-// (linear_of_display). exp by refine_math.h's exp_neg of (logit - largest logit).
+// (linear_of_display). exp by refine_math.h's exp_neg of (logit - largest logit) (the fast sm_90 set: blend_exp).
+#if defined(__CUDA_ARCH__) && defined(D4R_REFINE_FAST_POWERS)
+// exp(x), x <= 0, in the fast sm_90 set: the special-function unit's (ex2.approx: a few ulp, not exp_neg's bits).
+D4R_HD float blend_exp(float x) { return __expf(max_f(x, -80.0f)); }
+#else
+D4R_HD float blend_exp(float x) { return math::exp_neg(x); }
+#endif
 D4R_HD void blend_pixel(const float z[kOutputs], const Candidates& cand, float k, float out[3]) {
     float m = z[0];
     for (uint32_t i = 1; i < kCandidates; ++i) m = max_f(m, z[i]);
     float e[kCandidates], sum = 0.0f;
     for (uint32_t i = 0; i < kCandidates; ++i) {
-        e[i] = math::exp_neg(z[i] - m);
+        e[i] = blend_exp(z[i] - m);
         sum = sum + e[i];
     }
     for (int c = 0; c < 3; ++c) {
