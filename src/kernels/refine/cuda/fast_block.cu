@@ -326,24 +326,35 @@ __device__ __forceinline__ void merge_rows(const BlockParams& p, const CoarseLev
 }
 
 // The expand linear of the window's stream rows X and the regroup into dec1's stream with the skip connection: column
-// q C1 + c of row r is channel c of fine token (2 cx + q % 2, 2 cy + q / 2) under r's coarse token (cx, cy).
+// q C1 + c of row r is channel c of fine token (2 cx + q % 2, 2 cy + q / 2) under r's coarse token (cx, cy). The
+// product's rows (f16) go through SCRATCH (64 rows of 2C halves, padded), so that each fine token's C1 channels are
+// then read, added to the skip and written 16 bytes a thread: a warp's 32 pieces are a coarse row's 2 x 2 fine tokens.
 template <uint32_t C>
 __device__ __forceinline__ void expand_rows(const BlockParams& p, const CoarseLevel& level, const uint16_t* x,
-                                            const WindowShared& ws, uint32_t tid) {
-    constexpr uint32_t kC1 = C / 2;
+                                            uint16_t* scratch, const WindowShared& ws, uint32_t tid) {
+    constexpr uint32_t kC1 = C / 2, kWide = 2 * C, kWideRow = row_of(kWide), kPieces = kWide / 8, kQuarter = kC1 / 8;
     const uint32_t warp = tid >> 5, lane = tid & 31u, fine_w = 2 * p.grid_w;
-    const auto out = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
-        const uint32_t q = col / kC1, c = col % kC1;
-#pragma unroll
-        for (uint32_t h = 0; h < 2; ++h) {
-            const uint32_t fine = ws.tokens[row + 8 * h];
-            if (fine == ~0u) continue;
-            const uint64_t at = static_cast<uint64_t>(fine + (q >> 1) * fine_w + (q & 1u)) * kC1 + c;
-            add_pair(level.out + at, acc[2 * h], acc[2 * h + 1], ldg_pair(level.fine + at));
-        }
+    const auto into_scratch = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
+        store_pair(scratch + row * kWideRow + col, acc[0], acc[1]);
+        store_pair(scratch + (row + 8) * kWideRow + col, acc[2], acc[3]);
     };
-    window_gemm<C, 2 * C / 8, row_tiles_of<C>()>(
-        x, row_of(C), level.expand_w, level.expand_b, [](uint32_t n) { return n; }, out, warp, lane);
+    window_gemm<C, kWide / 8, row_tiles_of<C>()>(
+        x, row_of(C), level.expand_w, level.expand_b, [](uint32_t n) { return n; }, into_scratch, warp, lane);
+    __syncthreads();
+    for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
+        const uint32_t row = i / kPieces, piece = i % kPieces, fine = ws.tokens[row];
+        if (fine == ~0u) continue;
+        const uint32_t q = piece / kQuarter;
+        const uint64_t at = static_cast<uint64_t>(fine + (q >> 1) * fine_w + (q & 1u)) * kC1 + (piece % kQuarter) * 8;
+        const uint4 skip = __ldg(reinterpret_cast<const uint4*>(level.fine + at));
+        const uint4 v = *reinterpret_cast<const uint4*>(scratch + row * kWideRow + piece * 8);
+        uint4 sum;
+        asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum.x) : "r"(v.x), "r"(skip.x));
+        asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum.y) : "r"(v.y), "r"(skip.y));
+        asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum.z) : "r"(v.z), "r"(skip.z));
+        asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum.w) : "r"(v.w), "r"(skip.w));
+        *reinterpret_cast<uint4*>(level.out + at) = sum;
+    }
 }
 
 template <uint32_t C, bool kCoarse>
@@ -470,7 +481,7 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         window_gemm<2 * C, C / 8, kTiles>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
     __syncthreads();
     if constexpr (kCoarse) {
-        expand_rows<C>(p, level, x, ws, tid);
+        expand_rows<C>(p, level, x, sh + L::kScratch, ws, tid);
     } else {
         for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
             const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
