@@ -4,8 +4,9 @@
 #   refine_fp8.ptx  from refine_fp8.cu  for sm_89 (-arch=compute_89): d4r_nn_linear_fp8 alone;
 #   refine_v2.ptx   from refine_v2.cu   for sm_80: refine-v2's pixel kernels (features and blend) and
 #                                       d4r_nn_linear_wide;
-#   refine_block.ptx from refine_block.cu for sm_80: d4r_nn_block (a fused transformer block) and refine-v2's
-#                                       fused pixel kernels (d4r_nn_pixel_embed, d4r_nn_pixel_head);
+#   refine_block.ptx from refine_block.cu for sm_80: d4r_nn_block (a fused transformer block), d4r_nn_coarse_block
+#                                       (the fused coarse level) and refine-v2's fused pixel kernels
+#                                       (d4r_nn_pixel_embed, d4r_nn_pixel_head);
 # and refine.ptx.sources: the SHA-256 of every source the modules were made from, of this script and of both
 # modules, and the nvcc that made them (the tests fail while a source differs from its record).
 #

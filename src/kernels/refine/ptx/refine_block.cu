@@ -9,7 +9,9 @@
 // d4r_nn_pixel_embed (pixel_inputs.h): the pixel features of a block's tokens into shared memory, then the embed linear
 // of those tokens from there with linear_mma.cuh's code, so it writes the bytes of the unfused pair of launches.
 // d4r_nn_pixel_head (pixel_inputs.h): the head linear of a block's tokens into shared memory with linear_mma.cuh's
-// code, then each pixel's blend from there: the bytes of the unfused pair of launches.
+// code, then each pixel's blend from there: the bytes of the unfused pair of launches. d4r_nn_coarse_block: the coarse
+// level (merge and its linear, the coarse block, expand's linear and regroup with the skip) per coarse window, the
+// bytes of those five launches (refine_math.h's CoarseBlockParams).
 #include "attention_mma.cuh"
 #include "pixel_inputs.h"
 
