@@ -218,13 +218,16 @@ __device__ __forceinline__ void store_pair(uint16_t* p, float lo, float hi) {
     *reinterpret_cast<uint32_t*>(p) = pack_f32(lo, hi);
 }
 
-// *p = f16(acc) + the pair of halves TO (by default *p: the residual of proj and fc2) for a pair of columns: add_h's
-// bytes (a sum of two halves rounded once to a half, which an f32 sum then rounded to a half also is: f32 holds 2 x 11
-// + 2 bits), by the f16x2 add.
-__device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi, uint32_t to) {
+// Two pairs of halves added lane by lane: add_h's bytes (a sum of two halves rounded once to a half, which an f32 sum
+// then rounded to a half also is: f32 holds 2 x 11 + 2 bits), by the f16x2 add.
+__device__ __forceinline__ uint32_t add_halves(uint32_t a, uint32_t b) {
     uint32_t sum;
-    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum) : "r"(pack_f32(lo, hi)), "r"(to));
-    *reinterpret_cast<uint32_t*>(p) = sum;
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum) : "r"(a), "r"(b));
+    return sum;
+}
+// *p = f16(acc) + the pair of halves TO (by default *p: the residual of proj and fc2) for a pair of columns.
+__device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi, uint32_t to) {
+    *reinterpret_cast<uint32_t*>(p) = add_halves(pack_f32(lo, hi), to);
 }
 __device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi) {
     add_pair(p, lo, hi, *reinterpret_cast<const uint32_t*>(p));
@@ -348,12 +351,8 @@ __device__ __forceinline__ void expand_rows(const BlockParams& p, const CoarseLe
         const uint64_t at = static_cast<uint64_t>(fine + (q >> 1) * fine_w + (q & 1u)) * kC1 + (piece % kQuarter) * 8;
         const uint4 skip = __ldg(reinterpret_cast<const uint4*>(level.fine + at));
         const uint4 v = *reinterpret_cast<const uint4*>(scratch + row * kWideRow + piece * 8);
-        uint4 sum;
-        asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum.x) : "r"(v.x), "r"(skip.x));
-        asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum.y) : "r"(v.y), "r"(skip.y));
-        asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum.z) : "r"(v.z), "r"(skip.z));
-        asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum.w) : "r"(v.w), "r"(skip.w));
-        *reinterpret_cast<uint4*>(level.out + at) = sum;
+        *reinterpret_cast<uint4*>(level.out + at) = make_uint4(add_halves(v.x, skip.x), add_halves(v.y, skip.y),
+                                                               add_halves(v.z, skip.z), add_halves(v.w, skip.w));
     }
 }
 
