@@ -77,6 +77,42 @@ struct FastGeometry {
     }
 };
 
+// blend_answers (pixel_inputs.h) for the fast head, the same values and bytes with fewer memory instructions: the
+// pixel's 16 candidate halves as two 16-byte loads (they were 15 two-byte loads 32 bytes apart across the warp, each
+// touching eight 128-byte lines), loaded by the caller ahead (PixelCandidates, so that their latency overlaps other
+// work), its answers A (kOutputs halves, 16-byte aligned, shared memory) as one load, the exposure factor K given
+// (the caller's, once), and the output's three halves stored as a pair and a half (alpha kept).
+struct PixelCandidates {
+    uint4 lo, hi;
+};
+__device__ __forceinline__ PixelCandidates load_candidates(const PixelParams& p, uint32_t i) {
+    static_assert(kCandidateValues == 16, "two 16-byte loads a pixel");
+    const uint4* c = reinterpret_cast<const uint4*>(p.candidates) + static_cast<uint64_t>(i) * 2u;
+    return {__ldg(c), __ldg(c + 1)};
+}
+__device__ __forceinline__ void blend_answers_fast(const PixelParams& p, uint32_t x, uint32_t y,
+                                                   const PixelCandidates& c, const uint16_t* a, float k) {
+    static_assert(kOutputs == 8, "one 16-byte answer load");
+    const uint4 an = *reinterpret_cast<const uint4*>(a);
+    const uint32_t cw[8] = {c.lo.x, c.lo.y, c.lo.z, c.lo.w, c.hi.x, c.hi.y, c.hi.z, c.hi.w};
+    const uint32_t aw[4] = {an.x, an.y, an.z, an.w};
+    float z[kOutputs];
+    for (uint32_t j = 0; j < kOutputs / 2; ++j) {
+        z[2 * j] = d4r::kernels::half_to_float(low(aw[j]));
+        z[2 * j + 1] = d4r::kernels::half_to_float(high(aw[j]));
+    }
+    Candidates cand{};
+    for (uint32_t j = 0; j < kCandidates * 3; ++j) {
+        const uint32_t w = cw[j / 2];
+        cand.c[j / 3][j % 3] = d4r::kernels::half_to_float(j % 2 == 0 ? low(w) : high(w));
+    }
+    float out[3];
+    blend_pixel(z, cand, k, out);
+    uint8_t* o = up::at_mut<uint8_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + x * 8u);
+    *reinterpret_cast<uint32_t*>(o) = pack(d4r::kernels::float_to_half(out[0]), d4r::kernels::float_to_half(out[1]));
+    *reinterpret_cast<uint16_t*>(o + 4) = d4r::kernels::float_to_half(out[2]);
+}
+
 // Copies BYTES from shared S to global D, 16 bytes a thread a step when both are 16-byte aligned.
 __device__ __forceinline__ void copy_out(const uint8_t* s, uint8_t* d, uint32_t bytes) {
     if ((reinterpret_cast<uintptr_t>(d) & 15u) == 0 && bytes % 16u == 0) {

@@ -125,10 +125,11 @@ __device__ void embed_groups(const PixelEmbedParams& p, uint8_t* shared) {
             Candidates cand{};
             pixel_values_at(px, i, f, cand, FastTerms{}, FastGeometry{});
             for (uint32_t j = 0; j < kFeatures; ++j) f16[j] = d4r::kernels::float_to_half(f[j]);
-            uint16_t* c = reinterpret_cast<uint16_t*>(candidates + threadIdx.x * kCandidateBytes);
-            for (uint32_t j = 0; j < kCandidates; ++j)
-                for (uint32_t k = 0; k < 3; ++k) c[j * 3 + k] = d4r::kernels::float_to_half(cand.c[j][k]);
-            c[kCandidateValues - 1] = 0;
+            // The 15 values and the 0 as two 16-byte stores (pack_f32 rounds as float_to_half does).
+            const auto v = [&cand](uint32_t j) { return cand.c[j / 3][j % 3]; };
+            uint4* c = reinterpret_cast<uint4*>(candidates + threadIdx.x * kCandidateBytes);
+            c[0] = uint4{pack_f32(v(0), v(1)), pack_f32(v(2), v(3)), pack_f32(v(4), v(5)), pack_f32(v(6), v(7))};
+            c[1] = uint4{pack_f32(v(8), v(9)), pack_f32(v(10), v(11)), pack_f32(v(12), v(13)), pack_f32(v(14), 0.0f)};
         } else {
             for (uint32_t j = 0; j < kFeatures; ++j) f16[j] = 0; // rows of absent tokens: defined inputs, not written
         }
@@ -171,14 +172,20 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn
     load_halves(bias, reinterpret_cast<const uint16_t*>(p.bias), kHeadOutputs);
     const PixelParams& px = p.pixels;
     const uint32_t tokens = px.grid_w * px.grid_h, groups = (tokens + kEmbedTokens - 1) / kEmbedTokens;
+    const float k = up::exposure_factor(px.core);
     for (uint32_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const uint32_t first = group * kEmbedTokens, present = min_u(kEmbedTokens, tokens - first);
+        // The thread's pixel and its candidates first: their loads overlap the rows' and the product.
+        const uint32_t i = first * kPatchPixels + threadIdx.x;
+        uint32_t x, y;
+        patch_pixel(px.grid_w, i, x, y);
+        const bool blends = threadIdx.x < present * kPatchPixels && x < px.core.output_w && y < px.core.output_h;
+        const PixelCandidates cand = blends ? load_candidates(px, i) : PixelCandidates{};
         load_rows(a, kHeadRow, reinterpret_cast<const uint16_t*>(p.in) + static_cast<uint64_t>(first) * p.in_ch,
                   kEmbedTokens, present, p.in_ch);
         __syncthreads(); // the rows (and, the first time, the weights) in place; the previous answers read
         product<true>(a, kHeadRow, w, kHeadRow, bias, p.in_ch, kHeadOutputs, answers);
         __syncthreads(); // the answers in place; the rows read
-        if (threadIdx.x < present * kPatchPixels)
-            blend_patch_pixel(px, first * kPatchPixels + threadIdx.x, answers + threadIdx.x * kOutputs);
+        if (blends) blend_answers_fast(px, x, y, cand, answers + threadIdx.x * kOutputs, k);
     }
 }
