@@ -29,6 +29,10 @@ for icd in ${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/
         found=$([ -e "$lib" ] && echo "$lib")
     else
         found=$(ldconfig -p | grep -m1 " ${lib##*/} " | sed 's/.*=> //')
+        # dlopen also searches the system directories, where a library missing from ld.so.cache still loads.
+        for dir in /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu /lib64 /usr/lib64 /lib /usr/lib; do
+            [ -n "$found" ] || [ ! -e "$dir/$lib" ] || found=$dir/$lib
+        done
     fi
     echo "ICD $icd: $lib -> ${found:-not found}"
     [ -z "$found" ] || drivers=$((drivers + 1))
