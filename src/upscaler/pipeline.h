@@ -50,6 +50,9 @@ struct PipelineConfig {
     bool depth_inverted = false; // Flags.DepthInverted
     bool sharpening = false;     // Flags.DoSharpening
     bool auto_exposure = false;  // Flags.AutoExposure
+    // d4r_up_accumulate also stores each output pixel's accumulate terms (math::Params::terms: 32 bytes a pixel of
+    // output size more memory), which refine-v2's pixel kernels then read instead of computing them again.
+    bool keep_terms = false;
 };
 
 struct Subrect {

@@ -162,34 +162,62 @@ TEST(RefineV2, TheFastSm90KernelsStayWithin60DbOfThePtxPath) {
     EXPECT_EQ(frames, 3u);
 }
 
-// refine-v2's fused plan after the core (block_traces.h): its PTX writes the unfused plan's bytes (blocks of 64 and 128
-// channels, the pixel features with the embed, the head with the blend); with the fast sm_90 d4r_nn_block,
-// d4r_nn_pixel_embed and d4r_nn_pixel_head (the rest from PTX) every block, the embed and the image stay within 60 dB.
+// The core keeping its accumulate terms (PipelineConfig::keep_terms, as the NGX core does for refine-v2): the PTX path
+// reads them instead of computing them again and gives, layer by layer, the bytes it gives computing them (the core's
+// parameter block with no terms), unfused and fused.
+TEST(RefineV2, FromTheCoresKeptTermsItGivesTheBytesOfTheTermsComputedAgain) {
+    up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 3);
+    o.exposure_texture = 1.25f;
+    o.config.keep_terms = true;
+    const Model model = nettest::random_model_of(11, kArchRefineV2);
+    uint32_t frames = 0;
+    after_each_core_frame(o, frames, [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
+        EXPECT_NE(core.terms, 0u) << "the core kept no terms";
+        up::math::Params computed = core;
+        computed.terms = 0;
+        const CoreOutput image(core);
+        for (const PlanOptions& options : {PlanOptions{}, kFused}) {
+            const LayerTrace kept = D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx, options));
+            image.restore();
+            const LayerTrace again = D4R_TRY(trace_forward_after_core(cuda, model, computed, kernel_ptx, options));
+            image.restore();
+            EXPECT_EQ(kept.size(), again.size());
+            for (const LayerComparison& l : D4R_TRY(compare_traces(kept, again)))
+                EXPECT_EQ(l.differ, 0u) << "frame " << frames << ": " << l.layer << " (" << l.kernel << ")";
+        }
+        return ok_status();
+    });
+    EXPECT_EQ(frames, 3u);
+}
+
+// refine-v2's fused plan after the core (block_traces.h), the core keeping its terms: its PTX writes the unfused plan's
+// bytes (blocks of 64 and 128 channels, the pixel features with the embed, the head with the blend); with the fast
+// sm_90 d4r_nn_block, d4r_nn_pixel_embed and d4r_nn_pixel_head (the rest from PTX) every block, the embed and the image
+// stay within 60 dB.
 void fused_after_core(bool fast_block) {
     std::string why;
     const FastPtx* fast = fast_block ? fast_ptx(&why) : nullptr;
     if (fast_block && !fast) GTEST_SKIP() << why;
     const Model model = nettest::random_model_of(12, kArchRefineV2);
     uint32_t frames = 0;
-    after_each_core_frame(up::test::probe_options(24, 16, 48, 32, 2), frames,
-                          [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
-                              const CoreOutput image(core);
-                              const LayerTrace unfused =
-                                  D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx));
-                              image.restore();
-                              const LayerTrace fused = D4R_TRY(trace_forward_after_core(
-                                  cuda, model, core,
-                                  [&](Kernel k) {
-                                      if (fast && (k == Kernel::Block || k == Kernel::CoarseBlock))
-                                          return std::string_view(fast->block);
-                                      if (fast && (k == Kernel::PixelEmbed || k == Kernel::PixelHead))
-                                          return std::string_view(fast->pixel_fused);
-                                      return kernel_ptx(k);
-                                  },
-                                  kFused));
-                              expect_blocks_match(unfused, fused, fast ? 60.0 : 0.0);
-                              return ok_status();
-                          });
+    up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 2);
+    o.config.keep_terms = true;
+    after_each_core_frame(o, frames, [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
+        const CoreOutput image(core);
+        const LayerTrace unfused = D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx));
+        image.restore();
+        const LayerTrace fused = D4R_TRY(trace_forward_after_core(
+            cuda, model, core,
+            [&](Kernel k) {
+                if (fast && (k == Kernel::Block || k == Kernel::CoarseBlock)) return std::string_view(fast->block);
+                if (fast && (k == Kernel::PixelEmbed || k == Kernel::PixelHead))
+                    return std::string_view(fast->pixel_fused);
+                return kernel_ptx(k);
+            },
+            kFused));
+        expect_blocks_match(unfused, fused, fast ? 60.0 : 0.0);
+        return ok_status();
+    });
     EXPECT_EQ(frames, 2u);
 }
 

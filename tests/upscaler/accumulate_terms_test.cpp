@@ -31,6 +31,11 @@ test::RunOptions moving_object_options() {
 
 bool same_bits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b); }
 
+template <typename T>
+const T* host_pointer(uint64_t address) {
+    return reinterpret_cast<const T*>(static_cast<uintptr_t>(address));
+}
+
 } // namespace
 
 TEST(AccumulateTerms, BlendingTheTermsGivesTheStoredHistoryBitForBit) {
@@ -74,6 +79,53 @@ TEST(AccumulateTerms, BlendingTheTermsGivesTheStoredHistoryBitForBit) {
     EXPECT_GT(reprojected, 0u);
     EXPECT_GT(dropped, 0u) << "the moving object should disocclude some pixels";
     EXPECT_GT(clipped, 0u) << "some history should be clipped";
+}
+
+// PipelineConfig::keep_terms: d4r_up_accumulate also stores each pixel's terms as halves (math::store_terms, what
+// refine-v2's pixel kernels read instead of computing them again): at every pixel they are term_halves of the terms
+// evaluated again, and keeping them changes neither the history nor the output.
+TEST(AccumulateTerms, KeptTermsAreEachPixelsTermsAsHalvesAndChangeNothingElse) {
+    test::RunOptions o = moving_object_options();
+    test::RunOptions kept = o;
+    kept.config.keep_terms = true;
+    const BufferLayout plain_layout = buffer_layout(o.config), layout = buffer_layout(kept.config);
+    ASSERT_EQ(plain_layout.terms, 0u);
+    ASSERT_GE(layout.total - plain_layout.total, uint64_t(o.config.output_width) * o.config.output_height * 32);
+    std::vector<float> plain_work(plain_layout.total / sizeof(float) + 64, 0.0f),
+        work(layout.total / sizeof(float) + 64);
+    const WorkBuffers plain_buffers =
+        work_buffers_at((host_address(plain_work.data()) + 255) & ~uint64_t(255), plain_layout);
+    const WorkBuffers buffers = work_buffers_at((host_address(work.data()) + 255) & ~uint64_t(255), layout);
+    ASSERT_NE(buffers.terms, 0u);
+    SequenceState plain_state, state;
+    size_t reprojected = 0;
+    for (uint32_t t = 0; t < o.frames; ++t) {
+        test::Staged a = test::stage_frame(o, t), b = test::stage_frame(kept, t);
+        FrameParams fa = test::host_frame(o, a), fb = test::host_frame(kept, b);
+        math::Params pa = make_params(o.config, fa, plain_state, plain_buffers);
+        math::Params pb = make_params(kept.config, fb, state, buffers);
+        EXPECT_EQ(pa.terms, 0u);
+        ASSERT_EQ(pb.terms, buffers.terms);
+        for (const PlannedLaunch& l : plan_launches(pa)) run_host_kernel(l.kernel, pa, l.shape, 1);
+        for (const PlannedLaunch& l : plan_launches(pb)) run_host_kernel(l.kernel, pb, l.shape, 1);
+        EXPECT_EQ(a.output, b.output) << "frame " << t << ": keeping the terms changed the output";
+        const size_t history_bytes = size_t(pb.output_w) * pb.output_h * 16;
+        EXPECT_EQ(
+            std::memcmp(host_pointer<uint8_t>(pa.history_out), host_pointer<uint8_t>(pb.history_out), history_bytes), 0)
+            << "frame " << t << ": keeping the terms changed the history";
+        for (uint32_t y = 0; y < pb.output_h; ++y)
+            for (uint32_t x = 0; x < pb.output_w; ++x) {
+                const AccumulateTerms terms = accumulate_terms(pb, int32_t(x), int32_t(y));
+                uint16_t want[math::kTermHalves];
+                math::term_halves(terms, want);
+                const uint16_t* got = host_pointer<uint16_t>(pb.terms) + (size_t(y) * pb.output_stride + x) * 16;
+                ASSERT_EQ(std::memcmp(got, want, sizeof want), 0) << "frame " << t << " pixel " << x << "," << y;
+                reprojected += terms.reprojected;
+            }
+        advance(plain_state, fa);
+        advance(state, fb);
+    }
+    EXPECT_GT(reprojected, 0u);
 }
 
 TEST(AccumulateTerms, TheReferenceHandsOutTheSamePlanesAndOutput) {

@@ -87,6 +87,63 @@ TEST_P(UpscalerFastSm90, StaysWithin60DbOfThePtxPathOverFrames) {
     EXPECT_GT(differ, 0u) << "fast math gave the PTX path's bytes everywhere: not the fast kernel?";
 }
 
+// PipelineConfig::keep_terms: the fast kernel stores the terms in store_terms' layout (two 16-byte stores a pixel),
+// with fast math's last bits: each pixel's flag the same as the PTX path's and its values close.
+TEST_P(UpscalerFastSm90, KeepsTheTermsInThePtxPathsLayout) {
+    std::string why;
+    const std::string fast = fast_ptx(&why);
+    if (fast.empty()) GTEST_SKIP() << why;
+    const CudaFunctions* cuda = cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(open_context(*cuda));
+    const FastCase c = GetParam();
+    RunOptions o = probe_options(c.render_w, c.render_h, c.output_w, c.output_h, 4);
+    o.config.hdr = c.hdr;
+    o.config.sharpening = c.sharpening;
+    o.config.keep_terms = true;
+    const size_t halves = size_t(c.output_w) * c.output_h * math::kTermHalves;
+    auto run = [&](std::vector<std::vector<uint16_t>>& terms) {
+        return run_pipeline(
+            *cuda, o, [](uint32_t, const std::vector<uint16_t>&) {}, nullptr,
+            [&](uint32_t, const Pipeline& pipeline) -> Status {
+                const math::Params* p = pipeline.frame_params();
+                if (!p || !p->terms) return make_error(ErrorCode::Internal, "no terms kept");
+                std::vector<uint16_t>& t = terms.emplace_back(halves);
+                if (cuda->cuMemcpyDtoH_v2(t.data(), p->terms, halves * 2) != d4r::abi::CUDA_SUCCESS)
+                    return make_error(ErrorCode::Internal, "cuMemcpyDtoH of the terms");
+                return ok_status();
+            });
+    };
+    std::vector<std::vector<uint16_t>> ptx, native;
+    Status r = run(ptx);
+    ASSERT_TRUE(r) << r.error().text();
+    o.replacement_ptx = fast;
+    r = run(native);
+    ASSERT_TRUE(r) << r.error().text();
+    ASSERT_EQ(ptx.size(), native.size());
+    size_t flags_differ = 0, far = 0, reprojected = 0, pixels = 0, halves_differ = 0;
+    for (size_t f = 0; f < ptx.size(); ++f)
+        for (size_t i = 0; i < halves; i += math::kTermHalves, ++pixels) {
+            const uint16_t* a = &ptx[f][i];
+            const uint16_t* b = &native[f][i];
+            EXPECT_TRUE(a[13] == 0 && a[14] == 0 && a[15] == 0 && b[13] == 0 && b[14] == 0 && b[15] == 0);
+            reprojected += a[4] != 0;
+            for (uint32_t k = 0; k < math::kTermHalves; ++k) halves_differ += a[k] != b[k];
+            if (a[4] != b[4]) {
+                ++flags_differ;
+                continue;
+            }
+            for (uint32_t k = 0; k < 13; ++k) {
+                const float x = math::half_to_float(a[k]), y = math::half_to_float(b[k]);
+                far += std::fabs(x - y) > 0.01f * std::max(1.0f, std::fabs(x));
+            }
+        }
+    EXPECT_GT(reprojected, 0u);
+    EXPECT_GT(halves_differ, 0u) << "fast math gave the PTX path's terms everywhere: not the fast kernel?";
+    EXPECT_LE(flags_differ, pixels / 1000) << "reprojected flags that differ from the PTX path's";
+    EXPECT_LE(far, pixels / 1000) << "terms more than 1% from the PTX path's";
+}
+
 INSTANTIATE_TEST_SUITE_P(Scenes, UpscalerFastSm90,
                          ::testing::Values(FastCase{true, false, 48, 32, 96, 64}, FastCase{true, true, 40, 24, 100, 60},
                                            FastCase{false, false, 64, 36, 96, 54}),

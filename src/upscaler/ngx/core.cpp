@@ -7,6 +7,7 @@
 
 #include "core/env_vars.h"
 #include "core/log.h"
+#include "network/model_file.h"
 #include "upscaler/frame_setup.h"
 #include "upscaler/ngx/feature_params.h"
 #include "upscaler/platform.h"
@@ -227,7 +228,11 @@ NVSDK_NGX_Result Core::create_feature(NVSDK_NGX_Feature feature_id, const NVSDK_
         log::info("ngx: CreateFeature: no current CUDA context; using device 0's primary context");
     }
     feature.context = current;
-    auto pipeline = Pipeline::create(cuda, request.config);
+    // refine-v2 reads the core's accumulate terms: the core keeps them for it instead of the network computing them
+    // again.
+    PipelineConfig config = request.config;
+    config.keep_terms = m_model && request.network && network::reads_core_frame(m_model->arch);
+    auto pipeline = Pipeline::create(cuda, config);
     if (pipeline && m_model && request.network) {
         auto refine =
             network::RefinePipeline::create(cuda, *m_model, request.config.output_width, request.config.output_height);

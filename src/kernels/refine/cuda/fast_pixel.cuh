@@ -19,6 +19,20 @@ struct FastTerms {
     __device__ up::AccumulateTerms operator()(const up::Params& p, int32_t x, int32_t y) const {
         return up::fast::accumulate_terms(p, x, y);
     }
+    // The stored terms (Params::terms) as two 16-byte loads.
+    __device__ Terms stored(const up::Params& p, int32_t x, int32_t y) const {
+        static_assert(up::kTermHalves == 16, "two 16-byte loads a pixel");
+        const uint4* s = reinterpret_cast<const uint4*>(p.terms) +
+                         (static_cast<uint64_t>(y) * p.output_stride + static_cast<uint32_t>(x)) * 2u;
+        const uint4 a = __ldg(s), b = __ldg(s + 1);
+        const uint32_t w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+        uint16_t h[up::kTermHalves];
+        for (uint32_t i = 0; i < 8; ++i) {
+            h[2 * i] = low(w[i]);
+            h[2 * i + 1] = high(w[i]);
+        }
+        return terms_of_halves(h);
+    }
 };
 
 // render_geometry's values (pixel_inputs.h) with each depth texel loaded once: the four bilinear taps' depth gradients

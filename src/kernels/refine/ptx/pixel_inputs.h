@@ -170,6 +170,27 @@ D4R_HD Terms rounded_terms(const up::AccumulateTerms& t) {
     r.alpha = round_half(t.alpha);
     return r;
 }
+// The same from the halves d4r_up_accumulate stored (upscaler_math.h's term_halves, where the core keeps its terms:
+// Params::terms): the same values, as the store rounds each term as rounded_terms does.
+D4R_HD Terms terms_of_halves(const uint16_t h[up::kTermHalves]) {
+    Terms r{};
+    for (int i = 0; i < 3; ++i) {
+        r.hist[i] = kernels::half_to_float(h[i]);
+        r.clamped[i] = kernels::half_to_float(h[5 + i]);
+        r.current[i] = kernels::half_to_float(h[8 + i]);
+    }
+    r.hist_weight = kernels::half_to_float(h[3]);
+    r.reprojected = kernels::half_to_float(h[4]);
+    r.coverage = kernels::half_to_float(h[11]);
+    r.alpha = kernels::half_to_float(h[12]);
+    return r;
+}
+// Output pixel (x, y)'s stored terms (P.terms must be set).
+D4R_HD Terms stored_terms(const up::Params& p, int32_t x, int32_t y) {
+    const uint16_t* h = up::at<uint16_t>(
+        p.terms, (static_cast<uint64_t>(y) * p.output_stride + static_cast<uint32_t>(x)) * (up::kTermHalves * 2u));
+    return terms_of_halves(h);
+}
 
 // A working-space colour (tone-mapped YCoCg) as displayed: the core's own way back to linear (from_working), then
 // display().
@@ -337,12 +358,14 @@ D4R_HD uint32_t patch_index(uint32_t grid_w, uint32_t x, uint32_t y) {
     return ((y / 4u) * grid_w + x / 4u) * kPatchPixels + (y % 4u) * 4u + x % 4u;
 }
 
-// The core's accumulate terms of output pixel (x, y) as pixel_values_at() computes them: upscaler_math.h's. A fast
-// kernel may pass another with the same algorithm (cuda/fast_pixel.cu: the fast d4r_up_accumulate's).
+// The core's accumulate terms of output pixel (x, y) as pixel_values_at() computes them: upscaler_math.h's, and
+// `stored`, those d4r_up_accumulate kept (Params::terms). A fast kernel may pass another with the same algorithm and
+// the same stored values (cuda/fast_pixel.cuh: the fast d4r_up_accumulate's, and 16-byte loads).
 struct CoreTerms {
     D4R_HD up::AccumulateTerms operator()(const up::Params& p, int32_t x, int32_t y) const {
         return up::accumulate_terms(p, x, y);
     }
+    D4R_HD Terms stored(const up::Params& p, int32_t x, int32_t y) const { return stored_terms(p, x, y); }
 };
 
 // The features and candidates of pixel number I (patch order), before they are rounded and stored.
@@ -357,7 +380,8 @@ D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures]
         up::at<uint16_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + static_cast<uint32_t>(x) * 8u);
     const float o_linear[3] = {kernels::half_to_float(o[0]), kernels::half_to_float(o[1]),
                                kernels::half_to_float(o[2])};
-    const Terms t = rounded_terms(terms_of(p.core, x, y));
+    // The core kept its terms (the pipeline does when refine-v2 runs after it): read, not computed again.
+    const Terms t = p.core.terms ? terms_of.stored(p.core, x, y) : rounded_terms(terms_of(p.core, x, y));
     pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand, geometry_of);
 }
 

@@ -13,7 +13,18 @@ extern "C" __global__ void d4r_up_accumulate(Params p) {
     const uint32_t ux = blockIdx.x * blockDim.x + threadIdx.x, uy = blockIdx.y * blockDim.y + threadIdx.y;
     if (ux >= p.output_w || uy >= p.output_h) return;
     const int32_t ox = static_cast<int32_t>(ux), oy = static_cast<int32_t>(uy);
-    const F4 out = blend_terms(fast::accumulate_terms(p, ox, oy));
+    const AccumulateTerms t = fast::accumulate_terms(p, ox, oy);
+    if (p.terms) { // store_terms' bytes as two 16-byte stores
+        uint16_t h[kTermHalves];
+        term_halves(t, h);
+        uint4* d = reinterpret_cast<uint4*>(p.terms) + (static_cast<uint64_t>(uy) * p.output_stride + ux) * 2u;
+        const auto pair = [&h](uint32_t i) {
+            return static_cast<uint32_t>(h[i]) | static_cast<uint32_t>(h[i + 1]) << 16;
+        };
+        d[0] = uint4{pair(0), pair(2), pair(4), pair(6)};
+        d[1] = uint4{pair(8), pair(10), pair(12), pair(14)};
+    }
+    const F4 out = blend_terms(t);
     reinterpret_cast<F4*>(p.history_out)[uy * p.output_stride + ux] = out;
     if (!(p.flags & kFlagSharpen))
         store_output(p, ox, oy, from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p)));

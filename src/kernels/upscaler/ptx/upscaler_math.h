@@ -64,8 +64,12 @@ struct alignas(8) Params {
     float jitter_x, jitter_y;
     float pre_exposure, exposure_scale;
     float sharpness, reserved;
+    // 0, or where d4r_up_accumulate also stores each output pixel's accumulate terms for the refine network (f16,
+    // kTermHalves a pixel at (y * output_stride + x) * kTermHalves halves; store_terms), which its pixel kernels then
+    // read instead of computing them again (refine/ptx/pixel_inputs.h, pixel_values_at).
+    uint64_t terms;
 };
-static_assert(sizeof(Params) == 184, "Params must have the same layout in every compiler");
+static_assert(sizeof(Params) == 192, "Params must have the same layout in every compiler");
 
 struct alignas(16) F4 {
     float x, y, z, w;
@@ -376,8 +380,30 @@ D4R_HD F4 blend_terms(const AccumulateTerms& t) {
     return F4{acc.x, acc.y, acc.z, min_f(t.history_weight + t.coverage, kMaxHistoryWeight)};
 }
 
+// ---- the accumulate terms kept for the refine network (Params::terms) ----
+// A pixel's terms as halves, each rounded to nearest-even (what the refine network sees: it rounds them so): the
+// sampled history Y Co Cg and weight, reprojected (1 or 0), the clamped history, the current colour, coverage and
+// alpha; three zeros pad the record to 32 bytes.
+inline constexpr uint32_t kTermHalves = 16;
+D4R_HD void term_halves(const AccumulateTerms& t, uint16_t h[kTermHalves]) {
+    const float v[13] = {t.history.x, t.history.y, t.history.z, t.history.w, t.reprojected ? 1.0f : 0.0f,
+                         t.clamped.x, t.clamped.y, t.clamped.z, t.current.x, t.current.y,
+                         t.current.z, t.coverage,  t.alpha};
+    for (uint32_t i = 0; i < 13; ++i) h[i] = float_to_half(v[i]);
+    for (uint32_t i = 13; i < kTermHalves; ++i) h[i] = 0;
+}
+D4R_HD void store_terms(const Params& p, int32_t ox, int32_t oy, const AccumulateTerms& t) {
+    uint16_t h[kTermHalves];
+    term_halves(t, h);
+    uint16_t* d = at_mut<uint16_t>(p.terms, (static_cast<uint64_t>(oy) * p.output_stride + static_cast<uint32_t>(ox)) *
+                                                (kTermHalves * 2u));
+    for (uint32_t i = 0; i < kTermHalves; ++i) d[i] = h[i];
+}
+
 D4R_HD void accumulate_pixel(const Params& p, int32_t ox, int32_t oy) {
-    F4 out = blend_terms(accumulate_terms(p, ox, oy));
+    const AccumulateTerms t = accumulate_terms(p, ox, oy);
+    if (p.terms) store_terms(p, ox, oy, t);
+    F4 out = blend_terms(t);
     store_f4(p.history_out, p.output_stride, ox, oy, out);
     if (!(p.flags & kFlagSharpen))
         store_output(p, ox, oy, from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p)));
