@@ -26,6 +26,7 @@ demo() { # ROOT OUT FRAMES
 names=(now)
 kernels=""
 for dir in "$carry"/variants/*/; do
+    [ -d "$dir" ] || continue # no variants: the pattern itself
     name=$(basename "$dir")
     names+=("$name")
     if [ -d "$dir/native" ]; then # a whole native root (an earlier build's), not an overlay
