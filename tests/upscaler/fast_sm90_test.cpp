@@ -61,6 +61,14 @@ void PrintTo(const FastCase& c, std::ostream* os) {
 
 class UpscalerFastSm90 : public ::testing::TestWithParam<FastCase> {};
 
+// The case's run over FRAMES frames (the probe's scene, the case's sizes and flags).
+RunOptions options_of(const FastCase& c, uint32_t frames) {
+    RunOptions o = probe_options(c.render_w, c.render_h, c.output_w, c.output_h, frames);
+    o.config.hdr = c.hdr;
+    o.config.sharpening = c.sharpening;
+    return o;
+}
+
 TEST_P(UpscalerFastSm90, StaysWithin60DbOfThePtxPathOverFrames) {
     std::string why;
     const std::string fast = fast_ptx(&why);
@@ -68,10 +76,7 @@ TEST_P(UpscalerFastSm90, StaysWithin60DbOfThePtxPathOverFrames) {
     const CudaFunctions* cuda = cpu_backend_cuda(&why);
     ASSERT_NE(cuda, nullptr) << why;
     ASSERT_TRUE(open_context(*cuda));
-    const FastCase c = GetParam();
-    RunOptions o = probe_options(c.render_w, c.render_h, c.output_w, c.output_h, 8);
-    o.config.hdr = c.hdr;
-    o.config.sharpening = c.sharpening;
+    RunOptions o = options_of(GetParam(), 8);
     std::vector<std::vector<uint16_t>> ptx, native;
     Status r = run_pipeline(*cuda, o, [&](uint32_t, const std::vector<uint16_t>& out) { ptx.push_back(out); });
     ASSERT_TRUE(r) << r.error().text();
@@ -97,9 +102,7 @@ TEST_P(UpscalerFastSm90, KeepsTheTermsInThePtxPathsLayout) {
     ASSERT_NE(cuda, nullptr) << why;
     ASSERT_TRUE(open_context(*cuda));
     const FastCase c = GetParam();
-    RunOptions o = probe_options(c.render_w, c.render_h, c.output_w, c.output_h, 4);
-    o.config.hdr = c.hdr;
-    o.config.sharpening = c.sharpening;
+    RunOptions o = options_of(c, 4);
     o.config.keep_terms = true;
     const size_t halves = size_t(c.output_w) * c.output_h * math::kTermHalves;
     auto run = [&](std::vector<std::vector<uint16_t>>& terms) {

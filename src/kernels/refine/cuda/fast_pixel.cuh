@@ -14,6 +14,15 @@ using namespace d4r::refine::pixel;
 
 constexpr uint32_t kTokenBytes = kFeatures * 2, kCandidateBytes = kCandidateValues * 2;
 
+// The 16 halves of two 16-byte words LO and HI, in memory order.
+__device__ __forceinline__ void halves_of(const uint4& lo, const uint4& hi, uint16_t (&h)[16]) {
+    const uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    for (uint32_t i = 0; i < 8; ++i) {
+        h[2 * i] = low(w[i]);
+        h[2 * i + 1] = high(w[i]);
+    }
+}
+
 // The core's accumulate terms as the fast d4r_up_accumulate computes them (32-bit offsets, non-coherent loads).
 struct FastTerms {
     __device__ up::AccumulateTerms operator()(const up::Params& p, int32_t x, int32_t y) const {
@@ -24,13 +33,8 @@ struct FastTerms {
         static_assert(up::kTermHalves == 16, "two 16-byte loads a pixel");
         const uint4* s = reinterpret_cast<const uint4*>(p.terms) +
                          (static_cast<uint64_t>(y) * p.output_stride + static_cast<uint32_t>(x)) * 2u;
-        const uint4 a = __ldg(s), b = __ldg(s + 1);
-        const uint32_t w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
         uint16_t h[up::kTermHalves];
-        for (uint32_t i = 0; i < 8; ++i) {
-            h[2 * i] = low(w[i]);
-            h[2 * i + 1] = high(w[i]);
-        }
+        halves_of(__ldg(s), __ldg(s + 1), h);
         return terms_of_halves(h);
     }
 };
@@ -108,18 +112,16 @@ __device__ __forceinline__ void blend_answers_fast(const PixelParams& p, uint32_
                                                    const PixelCandidates& c, const uint16_t* a, float k) {
     static_assert(kOutputs == 8, "one 16-byte answer load");
     const uint4 an = *reinterpret_cast<const uint4*>(a);
-    const uint32_t cw[8] = {c.lo.x, c.lo.y, c.lo.z, c.lo.w, c.hi.x, c.hi.y, c.hi.z, c.hi.w};
     const uint32_t aw[4] = {an.x, an.y, an.z, an.w};
     float z[kOutputs];
     for (uint32_t j = 0; j < kOutputs / 2; ++j) {
         z[2 * j] = d4r::kernels::half_to_float(low(aw[j]));
         z[2 * j + 1] = d4r::kernels::half_to_float(high(aw[j]));
     }
+    uint16_t ch[kCandidateValues];
+    halves_of(c.lo, c.hi, ch);
     Candidates cand{};
-    for (uint32_t j = 0; j < kCandidates * 3; ++j) {
-        const uint32_t w = cw[j / 2];
-        cand.c[j / 3][j % 3] = d4r::kernels::half_to_float(j % 2 == 0 ? low(w) : high(w));
-    }
+    for (uint32_t j = 0; j < kCandidates * 3; ++j) cand.c[j / 3][j % 3] = d4r::kernels::half_to_float(ch[j]);
     float out[3];
     blend_pixel(z, cand, k, out);
     uint8_t* o = up::at_mut<uint8_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + x * 8u);
