@@ -59,7 +59,20 @@ void PrintTo(const FastCase& c, std::ostream* os) {
         << c.output_w << "x" << c.output_h;
 }
 
-class UpscalerFastSm90 : public ::testing::TestWithParam<FastCase> {};
+// Each case needs the fast kernel's PTX (skipped without nvcc) and a context on the cpu backend.
+class UpscalerFastSm90 : public ::testing::TestWithParam<FastCase> {
+protected:
+    void SetUp() override {
+        std::string why;
+        fast = fast_ptx(&why);
+        if (fast.empty()) GTEST_SKIP() << why;
+        cuda = cpu_backend_cuda(&why);
+        ASSERT_NE(cuda, nullptr) << why;
+        ASSERT_TRUE(open_context(*cuda));
+    }
+    std::string fast;
+    const CudaFunctions* cuda = nullptr;
+};
 
 // The case's run over FRAMES frames (the probe's scene, the case's sizes and flags).
 RunOptions options_of(const FastCase& c, uint32_t frames) {
@@ -70,12 +83,6 @@ RunOptions options_of(const FastCase& c, uint32_t frames) {
 }
 
 TEST_P(UpscalerFastSm90, StaysWithin60DbOfThePtxPathOverFrames) {
-    std::string why;
-    const std::string fast = fast_ptx(&why);
-    if (fast.empty()) GTEST_SKIP() << why;
-    const CudaFunctions* cuda = cpu_backend_cuda(&why);
-    ASSERT_NE(cuda, nullptr) << why;
-    ASSERT_TRUE(open_context(*cuda));
     RunOptions o = options_of(GetParam(), 8);
     std::vector<std::vector<uint16_t>> ptx, native;
     Status r = run_pipeline(*cuda, o, [&](uint32_t, const std::vector<uint16_t>& out) { ptx.push_back(out); });
@@ -95,12 +102,6 @@ TEST_P(UpscalerFastSm90, StaysWithin60DbOfThePtxPathOverFrames) {
 // PipelineConfig::keep_terms: the fast kernel stores the terms in store_terms' layout (two 16-byte stores a pixel),
 // with fast math's last bits: each pixel's flag the same as the PTX path's and its values close.
 TEST_P(UpscalerFastSm90, KeepsTheTermsInThePtxPathsLayout) {
-    std::string why;
-    const std::string fast = fast_ptx(&why);
-    if (fast.empty()) GTEST_SKIP() << why;
-    const CudaFunctions* cuda = cpu_backend_cuda(&why);
-    ASSERT_NE(cuda, nullptr) << why;
-    ASSERT_TRUE(open_context(*cuda));
     const FastCase c = GetParam();
     RunOptions o = options_of(c, 4);
     o.config.keep_terms = true;

@@ -183,8 +183,7 @@ void features_chunk(const PixelParams& p, const std::vector<float>& gradient, fl
                                                                 static_cast<uint32_t>(x) * 8u);
         float* lin = shown + n * kShown;
         set3(lin, kernels::half_to_float(o[0]), kernels::half_to_float(o[1]), kernels::half_to_float(o[2]));
-        const Terms& t = terms[n] =
-            p.core.terms ? stored_terms(p.core, x, y) : rounded_terms(up::accumulate_terms(p.core, x, y));
+        const Terms& t = terms[n] = terms_at(p.core, x, y);
         if (t.reprojected > 0.0f) {
             set3(lin + 3, up::from_working(p.core, up::F3{t.hist[0], t.hist[1], t.hist[2]}, k));
             set3(lin + 6, up::from_working(p.core, up::F3{t.clamped[0], t.clamped[1], t.clamped[2]}, k));

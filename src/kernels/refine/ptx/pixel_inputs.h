@@ -368,6 +368,13 @@ struct CoreTerms {
     D4R_HD Terms stored(const up::Params& p, int32_t x, int32_t y) const { return stored_terms(p, x, y); }
 };
 
+// The rounded terms of output pixel (x, y): those the core kept where it kept them (the pipeline does when refine-v2
+// runs after it: read, not computed again), else TERMS_OF's computed and rounded.
+template <typename TermsOf = CoreTerms>
+D4R_HD Terms terms_at(const up::Params& p, int32_t x, int32_t y, TermsOf terms_of = {}) {
+    return p.terms ? terms_of.stored(p, x, y) : rounded_terms(terms_of(p, x, y));
+}
+
 // The features and candidates of pixel number I (patch order), before they are rounded and stored.
 template <typename TermsOf = CoreTerms, typename GeometryOf = RenderGeometry>
 D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand,
@@ -380,8 +387,7 @@ D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures]
         up::at<uint16_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + static_cast<uint32_t>(x) * 8u);
     const float o_linear[3] = {kernels::half_to_float(o[0]), kernels::half_to_float(o[1]),
                                kernels::half_to_float(o[2])};
-    // The core kept its terms (the pipeline does when refine-v2 runs after it): read, not computed again.
-    const Terms t = p.core.terms ? terms_of.stored(p.core, x, y) : rounded_terms(terms_of(p.core, x, y));
+    const Terms t = terms_at(p.core, x, y, terms_of);
     pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand, geometry_of);
 }
 
