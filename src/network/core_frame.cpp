@@ -47,7 +47,7 @@ Status with_core_frame(const up::CudaFunctions& cuda, uint32_t width, uint32_t h
     config.output_width = width;
     config.output_height = height;
     config.hdr = true;
-    config.keep_terms = true; // as the NGX core runs it before refine-v2
+    config.keep_network_inputs = true; // as the NGX core runs it before refine-v2
     auto pipeline = D4R_TRY(up::Pipeline::create(cuda, config));
     const size_t n = size_t(rw) * rh;
     const std::vector<uint16_t> colour = nettest::test_image(rw, rh, seed);

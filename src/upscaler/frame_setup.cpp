@@ -42,9 +42,11 @@ BufferLayout buffer_layout(const PipelineConfig& c) {
     l.history1 = l.history0 + output;
     l.exposure = l.history1 + output;
     l.total = l.exposure + 256;
-    if (c.keep_terms) {
+    if (c.keep_network_inputs) {
         l.terms = l.total;
         l.total += align256(uint64_t(c.output_width) * c.output_height * (math::kTermHalves * 2));
+        l.geometry = l.total;
+        l.total += render;
     }
     return l;
 }
@@ -56,6 +58,7 @@ WorkBuffers work_buffers_at(uint64_t base, const BufferLayout& l) {
     b.history = {base + l.history0, base + l.history1};
     b.exposure = base + l.exposure;
     b.terms = l.terms ? base + l.terms : 0;
+    b.geometry = l.geometry ? base + l.geometry : 0;
     return b;
 }
 
@@ -139,6 +142,7 @@ m::Params make_params(const PipelineConfig& c, const FrameParams& f, const Seque
     p.history_in = b.history[s.parity ^ 1];
     p.exposure_auto = b.exposure;
     p.terms = b.terms;
+    p.geometry = b.geometry;
     p.color_pitch = static_cast<uint32_t>(cp);
     p.depth_pitch = static_cast<uint32_t>(dp);
     p.motion_pitch = static_cast<uint32_t>(mp);

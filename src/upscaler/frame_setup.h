@@ -43,12 +43,14 @@ struct WorkBuffers {
     std::array<uint64_t, 2> motion{};  // float4, config render size (ping-pong)
     std::array<uint64_t, 2> history{}; // float4, output size (ping-pong)
     uint64_t exposure = 0;             // float
-    uint64_t terms = 0;                // math::kTermHalves halves, output size (PipelineConfig::keep_terms), or 0
+    uint64_t terms = 0;    // math::kTermHalves halves, output size (PipelineConfig::keep_network_inputs), or 0
+    uint64_t geometry = 0; // float4, config render size (PipelineConfig::keep_network_inputs), or 0
 };
 
 // Offsets of each buffer inside one allocation of `total` bytes (256-byte aligned).
 struct BufferLayout {
-    uint64_t prep_color = 0, motion0 = 0, motion1 = 0, history0 = 0, history1 = 0, exposure = 0, terms = 0, total = 0;
+    uint64_t prep_color = 0, motion0 = 0, motion1 = 0, history0 = 0, history1 = 0, exposure = 0, terms = 0,
+             geometry = 0, total = 0;
 };
 BufferLayout buffer_layout(const PipelineConfig& config);
 WorkBuffers work_buffers_at(uint64_t base, const BufferLayout& layout);

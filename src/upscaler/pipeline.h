@@ -51,8 +51,9 @@ struct PipelineConfig {
     bool sharpening = false;     // Flags.DoSharpening
     bool auto_exposure = false;  // Flags.AutoExposure
     // d4r_up_accumulate also stores each output pixel's accumulate terms (math::Params::terms: 32 bytes a pixel of
-    // output size more memory), which refine-v2's pixel kernels then read instead of computing them again.
-    bool keep_terms = false;
+    // output size more memory) and d4r_up_prepare each render pixel's geometry (math::Params::geometry: 16 bytes a
+    // pixel of render size), which refine-v2's pixel kernels then read instead of computing them again.
+    bool keep_network_inputs = false;
 };
 
 struct Subrect {

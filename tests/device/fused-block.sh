@@ -3,8 +3,9 @@
 # blocks") on the GPU in one call: correctness of the sm_90 sets through d4r's driver backend (`d4r kernels check
 # --fused`: the fast set within 60 dB at every block of refine-v2 and refine-v2-fp8, the accuracy set identical at
 # every launch), then the 4K frame with the fused and the unfused plan in the same run (refine-v2-timing.sh), then
-# the fused frame's kernel profile. CARRY as for refine-v2-timing.sh (bin/d4r, lib/{libd4rcuda.so,libcuda.so.1,
-# libd4r_ngx.so}, share/d4r/native). Writes $OUT/fused-block.txt (or out/device/); exit 1 on any failure.
+# the 4K frame through the PTX path and through the native sets, network off and on (the network's share of each, and
+# their ratio: issue 26 asks the native fast layers for 3x), then the fused frame's kernel profile. CARRY as for
+# refine-v2-timing.sh (bin/d4r, lib/{libd4rcuda.so,libcuda.so.1,libd4r_ngx.so}, share/d4r/native). Writes $OUT/fused-block.txt (or out/device/); exit 1 on any failure.
 set -uo pipefail
 carry=$(realpath "${1:-.carry}")
 out=${OUT:-out/device}
@@ -33,6 +34,21 @@ done
 echo "== 4K timing: fused (v2) and unfused (v2-unfused) plans" | tee -a "$report"
 SIZES="1920x1080:3840x2160" bash tests/device/refine-v2-timing.sh "$carry" >> "$report" 2>&1 || status=1
 grep -E '^(==|time|network:)|refine network' "$report" | tail -20
+echo "== 4K frame: the PTX path against the native sets, network off and on (one run each, 6 frames)" | tee -a "$report"
+for native_mode in off on; do
+    for net in off on; do
+        line=$("$carry/bin/d4r" demo --scene city --backend driver --native "$native_mode" --native-root "$native" \
+            --render 1920x1080 --output 3840x2160 --frames 6 --translated-frames 0 --no-images --lib-dir "$carry/lib" \
+            --out "/tmp/fused-block-$native_mode-$net" --network "$net" --network-model models/refine-v2.d4rnet 2>&1 |
+            grep -E '^time') || status=1
+        echo "native $native_mode, network $net: $line" | tee -a "$report"
+    done
+done
+# The network's share of each frame (network on minus off) and the PTX path's over the native sets'.
+awk '/^native (off|on), network (off|on): time/ { ms[$2 $4] = $9 }
+     END { ptx = ms["off,on:"] - ms["off,off:"]; nat = ms["on,on:"] - ms["on,off:"];
+           if (nat > 0) printf "network alone: PTX path %.2f ms, native sets %.2f ms: %.1fx\n", ptx, nat, ptx / nat }' \
+    "$report" | tee -a "$report"
 echo "== kernel profile of the fused 4K frame" | tee -a "$report"
 D4R_CUDA_KERNEL_PROFILE=1 D4R_LOG=info "$carry/bin/d4r" demo --scene city --backend driver --native on \
     --native-root "$native" --render 1920x1080 --output 3840x2160 --frames 2 --translated-frames 0 --no-images \

@@ -162,28 +162,35 @@ TEST(RefineV2, TheFastSm90KernelsStayWithin60DbOfThePtxPath) {
     EXPECT_EQ(frames, 3u);
 }
 
-// The core keeping its accumulate terms (PipelineConfig::keep_terms, as the NGX core does for refine-v2): the PTX path
-// reads them instead of computing them again and gives, layer by layer, the bytes it gives computing them (the core's
-// parameter block with no terms), unfused and fused.
-TEST(RefineV2, FromTheCoresKeptTermsItGivesTheBytesOfTheTermsComputedAgain) {
+// The core keeping its accumulate terms and render geometry (PipelineConfig::keep_network_inputs, as the NGX core does
+// for refine-v2): the PTX path reads them instead of computing them again and gives, layer by layer, the bytes it
+// gives computing them (the core's parameter block without the terms, without the geometry, without both), unfused
+// and fused.
+TEST(RefineV2, FromTheCoresKeptInputsItGivesTheBytesOfTheInputsComputedAgain) {
     up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 3);
     o.exposure_texture = 1.25f;
-    o.config.keep_terms = true;
+    o.config.keep_network_inputs = true;
     const Model model = nettest::random_model_of(11, kArchRefineV2);
     uint32_t frames = 0;
     after_each_core_frame(o, frames, [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
         EXPECT_NE(core.terms, 0u) << "the core kept no terms";
-        up::math::Params computed = core;
-        computed.terms = 0;
+        EXPECT_NE(core.geometry, 0u) << "the core kept no geometry";
+        up::math::Params no_terms = core, no_geometry = core, neither = core;
+        no_terms.terms = neither.terms = 0;
+        no_geometry.geometry = neither.geometry = 0;
         const CoreOutput image(core);
         for (const PlanOptions& options : {PlanOptions{}, kFused}) {
             const LayerTrace kept = D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx, options));
             image.restore();
-            const LayerTrace again = D4R_TRY(trace_forward_after_core(cuda, model, computed, kernel_ptx, options));
-            image.restore();
-            EXPECT_EQ(kept.size(), again.size());
-            for (const LayerComparison& l : D4R_TRY(compare_traces(kept, again)))
-                EXPECT_EQ(l.differ, 0u) << "frame " << frames << ": " << l.layer << " (" << l.kernel << ")";
+            for (const up::math::Params* computed : {&no_terms, &no_geometry, &neither}) {
+                const LayerTrace again = D4R_TRY(trace_forward_after_core(cuda, model, *computed, kernel_ptx, options));
+                image.restore();
+                const char* what = computed == &no_terms ? "terms" : computed == &no_geometry ? "geometry" : "both";
+                EXPECT_EQ(kept.size(), again.size());
+                for (const LayerComparison& l : D4R_TRY(compare_traces(kept, again)))
+                    EXPECT_EQ(l.differ, 0u)
+                        << "frame " << frames << ", " << what << " computed: " << l.layer << " (" << l.kernel << ")";
+            }
         }
         return ok_status();
     });
@@ -201,7 +208,7 @@ void fused_after_core(bool fast_block) {
     const Model model = nettest::random_model_of(12, kArchRefineV2);
     uint32_t frames = 0;
     up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 2);
-    o.config.keep_terms = true;
+    o.config.keep_network_inputs = true;
     after_each_core_frame(o, frames, [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
         const CoreOutput image(core);
         const LayerTrace unfused = D4R_TRY(trace_forward_after_core(cuda, model, core, kernel_ptx));

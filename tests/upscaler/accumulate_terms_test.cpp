@@ -81,13 +81,14 @@ TEST(AccumulateTerms, BlendingTheTermsGivesTheStoredHistoryBitForBit) {
     EXPECT_GT(clipped, 0u) << "some history should be clipped";
 }
 
-// PipelineConfig::keep_terms: d4r_up_accumulate also stores each pixel's terms as halves (math::store_terms, what
-// refine-v2's pixel kernels read instead of computing them again): at every pixel they are term_halves of the terms
-// evaluated again, and keeping them changes neither the history nor the output.
-TEST(AccumulateTerms, KeptTermsAreEachPixelsTermsAsHalvesAndChangeNothingElse) {
+// PipelineConfig::keep_network_inputs: d4r_up_accumulate also stores each pixel's terms as halves (math::store_terms)
+// and d4r_up_prepare each render pixel's geometry (math::geometry_texel), what refine-v2's pixel kernels read instead
+// of computing them again: at every pixel they are term_halves of the terms evaluated again, at every render pixel
+// its geometry bit for bit, and keeping them changes neither the history nor the output.
+TEST(AccumulateTerms, KeptTermsAndGeometryAreEachPixelsOwnAndChangeNothingElse) {
     test::RunOptions o = moving_object_options();
     test::RunOptions kept = o;
-    kept.config.keep_terms = true;
+    kept.config.keep_network_inputs = true;
     const BufferLayout plain_layout = buffer_layout(o.config), layout = buffer_layout(kept.config);
     ASSERT_EQ(plain_layout.terms, 0u);
     ASSERT_GE(layout.total - plain_layout.total, uint64_t(o.config.output_width) * o.config.output_height * 32);
@@ -97,15 +98,18 @@ TEST(AccumulateTerms, KeptTermsAreEachPixelsTermsAsHalvesAndChangeNothingElse) {
         work_buffers_at((host_address(plain_work.data()) + 255) & ~uint64_t(255), plain_layout);
     const WorkBuffers buffers = work_buffers_at((host_address(work.data()) + 255) & ~uint64_t(255), layout);
     ASSERT_NE(buffers.terms, 0u);
+    ASSERT_NE(buffers.geometry, 0u);
     SequenceState plain_state, state;
-    size_t reprojected = 0;
+    size_t reprojected = 0, edges = 0;
     for (uint32_t t = 0; t < o.frames; ++t) {
         test::Staged a = test::stage_frame(o, t), b = test::stage_frame(kept, t);
         FrameParams fa = test::host_frame(o, a), fb = test::host_frame(kept, b);
         math::Params pa = make_params(o.config, fa, plain_state, plain_buffers);
         math::Params pb = make_params(kept.config, fb, state, buffers);
         EXPECT_EQ(pa.terms, 0u);
+        EXPECT_EQ(pa.geometry, 0u);
         ASSERT_EQ(pb.terms, buffers.terms);
+        ASSERT_EQ(pb.geometry, buffers.geometry);
         for (const PlannedLaunch& l : plan_launches(pa)) run_host_kernel(l.kernel, pa, l.shape, 1);
         for (const PlannedLaunch& l : plan_launches(pb)) run_host_kernel(l.kernel, pb, l.shape, 1);
         EXPECT_EQ(a.output, b.output) << "frame " << t << ": keeping the terms changed the output";
@@ -122,10 +126,20 @@ TEST(AccumulateTerms, KeptTermsAreEachPixelsTermsAsHalvesAndChangeNothingElse) {
                 ASSERT_EQ(std::memcmp(got, want, sizeof want), 0) << "frame " << t << " pixel " << x << "," << y;
                 reprojected += terms.reprojected;
             }
+        for (uint32_t y = 0; y < pb.render_h; ++y)
+            for (uint32_t x = 0; x < pb.render_w; ++x) {
+                const math::F4 want = math::geometry_texel(pb, int32_t(x), int32_t(y));
+                const math::F4& got = host_pointer<math::F4>(pb.geometry)[size_t(y) * pb.render_stride + x];
+                ASSERT_TRUE(same_bits(got.x, want.x) && same_bits(got.y, want.y) && same_bits(got.z, want.z) &&
+                            same_bits(got.w, want.w))
+                    << "frame " << t << " render pixel " << x << "," << y;
+                edges += want.x > 0.01f;
+            }
         advance(plain_state, fa);
         advance(state, fb);
     }
     EXPECT_GT(reprojected, 0u);
+    EXPECT_GT(edges, 0u) << "the moving object should give depth gradients";
 }
 
 TEST(AccumulateTerms, TheReferenceHandsOutTheSamePlanesAndOutput) {

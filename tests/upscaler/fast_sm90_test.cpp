@@ -99,12 +99,12 @@ TEST_P(UpscalerFastSm90, StaysWithin60DbOfThePtxPathOverFrames) {
     EXPECT_GT(differ, 0u) << "fast math gave the PTX path's bytes everywhere: not the fast kernel?";
 }
 
-// PipelineConfig::keep_terms: the fast kernel stores the terms in store_terms' layout (two 16-byte stores a pixel),
-// with fast math's last bits: each pixel's flag the same as the PTX path's and its values close.
+// PipelineConfig::keep_network_inputs: the fast kernel stores the terms in store_terms' layout (two 16-byte stores a
+// pixel), with fast math's last bits: each pixel's flag the same as the PTX path's and its values close.
 TEST_P(UpscalerFastSm90, KeepsTheTermsInThePtxPathsLayout) {
     const FastCase c = GetParam();
     RunOptions o = options_of(c, 4);
-    o.config.keep_terms = true;
+    o.config.keep_network_inputs = true;
     const size_t halves = size_t(c.output_w) * c.output_h * math::kTermHalves;
     auto run = [&](std::vector<std::vector<uint16_t>>& terms) {
         return run_pipeline(

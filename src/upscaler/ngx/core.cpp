@@ -231,7 +231,7 @@ NVSDK_NGX_Result Core::create_feature(NVSDK_NGX_Feature feature_id, const NVSDK_
     // refine-v2 reads the core's accumulate terms: the core keeps them for it instead of the network computing them
     // again.
     PipelineConfig config = request.config;
-    config.keep_terms = m_model && request.network && network::reads_core_frame(m_model->arch);
+    config.keep_network_inputs = m_model && request.network && network::reads_core_frame(m_model->arch);
     auto pipeline = Pipeline::create(cuda, config);
     if (pipeline && m_model && request.network) {
         auto refine =

@@ -7,7 +7,8 @@
 // within 1 ulp of the accuracy kernels' powers (tests/network's PixelFast tests hold the kernels within 60 dB of the
 // accuracy kernels, and the AVX and scalar paths to the same bytes: the same operations in the same order). The
 // depth gradient, which the bilinear geometry sample reads at four render pixels for every output pixel, is computed
-// once per render pixel first (depth_gradient's own arithmetic: the same values).
+// once per render pixel first (depth_gradient's own arithmetic: the same values), unless the core kept the geometry
+// (Params::geometry).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -155,8 +156,13 @@ void set3(float* out, float a, float b, float c) {
 }
 void set3(float* out, up::F3 v) { set3(out, v.x, v.y, v.z); }
 
-// render_geometry() with the depth gradient of each render pixel from GRADIENT (row-major, render_w wide).
+// render_geometry() with the depth gradient of each render pixel from GRADIENT (row-major, render_w wide), or from
+// the plane d4r_up_prepare kept (Params::geometry; GRADIENT is empty then).
 void geometry_from(const up::Params& p, const std::vector<float>& gradient, float u, float v, float geo[4]) {
+    if (p.geometry) {
+        render_geometry(p, u, v, geo);
+        return;
+    }
     bilinear<4>(
         p, u, v,
         [&p, &gradient](int32_t px, int32_t py, float out[4]) {
@@ -216,11 +222,12 @@ void pixel_features(const runtime::CpuLaunch& l) {
     const PixelParams p = network::params_as<PixelParams>(l.params);
     const uint32_t pixels = p.grid_w * p.grid_h * kPatchPixels;
     const float k = up::exposure_factor(p.core);
-    std::vector<float> gradient(size_t(p.core.render_w) * p.core.render_h);
-    network::parallel_for(p.core.render_h, 0, [&](uint64_t y) {
-        for (uint32_t x = 0; x < p.core.render_w; ++x)
-            gradient[y * p.core.render_w + x] = depth_gradient(p.core, int32_t(x), int32_t(y));
-    });
+    std::vector<float> gradient(p.core.geometry ? 0 : size_t(p.core.render_w) * p.core.render_h);
+    if (!p.core.geometry)
+        network::parallel_for(p.core.render_h, 0, [&](uint64_t y) {
+            for (uint32_t x = 0; x < p.core.render_w; ++x)
+                gradient[y * p.core.render_w + x] = depth_gradient(p.core, int32_t(x), int32_t(y));
+        });
     network::parallel_for((pixels + kChunk - 1) / kChunk, 0, [&](uint64_t c) {
         const uint32_t first = static_cast<uint32_t>(c) * kChunk;
         features_chunk(p, gradient, k, first, std::min(kChunk, pixels - first));

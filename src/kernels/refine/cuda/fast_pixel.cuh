@@ -44,8 +44,24 @@ struct FastTerms {
 // load_motion, whose rule this repeats, maps each with a division). The texels around the taps
 // are loaded with their coordinates clamped to the image; a clamped one is used only where render_geometry would not
 // read it (depth_gradient's border rule, a tap left out), so the values are render_geometry's.
+// Where the core kept the geometry (Params::geometry), the four taps' texels of its plane as 16-byte loads.
 struct FastGeometry {
     __device__ void operator()(const up::Params& p, float u, float v, float geo[4]) const {
+        if (p.geometry) {
+            const float4* plane = reinterpret_cast<const float4*>(p.geometry);
+            bilinear<4>(
+                p, u, v,
+                [&p, plane](int32_t px, int32_t py, float out[4]) {
+                    const float4 g =
+                        __ldg(plane + (static_cast<uint64_t>(py) * p.render_stride + static_cast<uint32_t>(px)));
+                    out[0] = g.x;
+                    out[1] = g.y;
+                    out[2] = g.z;
+                    out[3] = g.w;
+                },
+                geo);
+            return;
+        }
         const int32_t w = static_cast<int32_t>(p.render_w), h = static_cast<int32_t>(p.render_h);
         u = up::clamp_f(u, 0.0f, static_cast<float>(w - 1));
         v = up::clamp_f(v, 0.0f, static_cast<float>(h - 1));

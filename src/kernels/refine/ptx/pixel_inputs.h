@@ -224,15 +224,9 @@ D4R_HD void bilinear(const up::Params& p, float u, float v, Fetch fetch, float o
         }
 }
 
-// The depth gradient feature of render pixel (x, y): |central difference| / depth, 0 on the border rows and
-// columns of each direction, capped at 1.
-D4R_HD float depth_gradient(const up::Params& p, int32_t x, int32_t y) {
-    const int32_t w = static_cast<int32_t>(p.render_w), h = static_cast<int32_t>(p.render_h);
-    float gx = 0.0f, gy = 0.0f;
-    if (x > 0 && x < w - 1) gx = (up::load_depth(p, x + 1, y) - up::load_depth(p, x - 1, y)) / 2.0f;
-    if (y > 0 && y < h - 1) gy = (up::load_depth(p, x, y + 1) - up::load_depth(p, x, y - 1)) / 2.0f;
-    return min_f(up::sqrt_f(gx * gx + gy * gy) / max_f(up::load_depth(p, x, y), 1.0e-6f), 1.0f);
-}
+// The depth gradient feature of render pixel (x, y): upscaler_math.h's (d4r_up_prepare keeps it with the rest of the
+// geometry where the pipeline asks it to: Params::geometry).
+using up::depth_gradient;
 
 // What pixel_features() gives besides the features: the candidates as display values (what the blend mixes).
 struct Candidates {
@@ -260,14 +254,18 @@ D4R_HD void render_colour(const up::Params& p, float u, float v, float rgb[3]) {
         },
         rgb);
 }
-// The geometry at render position (u, v), bilinear: depth gradient, depth, motion x and y.
+// The geometry at render position (u, v), bilinear: depth gradient, depth, motion x and y of each tap's texel, read
+// from the plane d4r_up_prepare kept (Params::geometry) or computed (geometry_texel: the same values).
 D4R_HD void render_geometry(const up::Params& p, float u, float v, float geo[4]) {
     bilinear<4>(
         p, u, v,
         [&p](int32_t px, int32_t py, float out[4]) {
-            out[0] = depth_gradient(p, px, py);
-            out[1] = up::load_depth(p, px, py);
-            up::load_motion(p, px, py, out[2], out[3]);
+            const up::F4 g =
+                p.geometry ? up::load_f4(p.geometry, p.render_stride, px, py) : up::geometry_texel(p, px, py);
+            out[0] = g.x;
+            out[1] = g.y;
+            out[2] = g.z;
+            out[3] = g.w;
         },
         geo);
 }

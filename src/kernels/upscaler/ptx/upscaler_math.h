@@ -68,8 +68,12 @@ struct alignas(8) Params {
     // kTermHalves a pixel at (y * output_stride + x) * kTermHalves halves; store_terms), which its pixel kernels then
     // read instead of computing them again (refine/ptx/pixel_inputs.h, pixel_values_at).
     uint64_t terms;
+    // 0, or where d4r_up_prepare also stores each render pixel's geometry for the refine network (float4 at
+    // y * render_stride + x: depth gradient, depth, motion x and y; geometry_texel), which its pixel kernels then
+    // sample instead of computing it again at every bilinear tap (refine/ptx/pixel_inputs.h, render_geometry).
+    uint64_t geometry;
 };
-static_assert(sizeof(Params) == 192, "Params must have the same layout in every compiler");
+static_assert(sizeof(Params) == 200, "Params must have the same layout in every compiler");
 
 struct alignas(16) F4 {
     float x, y, z, w;
@@ -203,7 +207,26 @@ D4R_HD void load_motion(const Params& p, int32_t x, int32_t y, float& mx, float&
     my = half_to_float(m[1]) * p.mv_mul_y - p.mv_jitter_y;
 }
 
+// ---- the render geometry kept for the refine network (Params::geometry) ----
+// The depth gradient of render pixel (x, y): |central difference| / depth, 0 on the border rows and columns of each
+// direction, capped at 1.
+D4R_HD float depth_gradient(const Params& p, int32_t x, int32_t y) {
+    const int32_t w = static_cast<int32_t>(p.render_w), h = static_cast<int32_t>(p.render_h);
+    float gx = 0.0f, gy = 0.0f;
+    if (x > 0 && x < w - 1) gx = (load_depth(p, x + 1, y) - load_depth(p, x - 1, y)) / 2.0f;
+    if (y > 0 && y < h - 1) gy = (load_depth(p, x, y + 1) - load_depth(p, x, y - 1)) / 2.0f;
+    return min_f(sqrt_f(gx * gx + gy * gy) / max_f(load_depth(p, x, y), 1.0e-6f), 1.0f);
+}
+// Render pixel (x, y)'s geometry as the refine network samples it (bilinear, at each output pixel's render position):
+// its depth gradient, depth and motion (render pixels, jitter delta removed).
+D4R_HD F4 geometry_texel(const Params& p, int32_t x, int32_t y) {
+    F4 g{depth_gradient(p, x, y), load_depth(p, x, y), 0.0f, 0.0f};
+    load_motion(p, x, y, g.z, g.w);
+    return g;
+}
+
 D4R_HD void prepare_pixel(const Params& p, int32_t x, int32_t y) {
+    if (p.geometry) store_f4(p.geometry, p.render_stride, x, y, geometry_texel(p, x, y));
     int32_t w = static_cast<int32_t>(p.render_w) - 1, h = static_cast<int32_t>(p.render_h) - 1;
     const uint16_t* c = at<uint16_t>(p.color, static_cast<uint64_t>(y) * p.color_pitch + static_cast<uint32_t>(x) * 8u);
     float k = exposure_factor(p);
