@@ -23,6 +23,18 @@ __device__ __forceinline__ void halves_of(const uint4& lo, const uint4& hi, uint
     }
 }
 
+// A pixel's stored terms (Params::terms) from their two 16-byte words.
+__device__ __forceinline__ Terms terms_of_words(const uint4& lo, const uint4& hi) {
+    static_assert(up::kTermHalves == 16, "two 16-byte words a pixel");
+    uint16_t h[up::kTermHalves];
+    halves_of(lo, hi, h);
+    return terms_of_halves(h);
+}
+__device__ __forceinline__ const uint4* term_words(const up::Params& p, int32_t x, int32_t y) {
+    return reinterpret_cast<const uint4*>(p.terms) +
+           (static_cast<uint64_t>(y) * p.output_stride + static_cast<uint32_t>(x)) * 2u;
+}
+
 // The core's accumulate terms as the fast d4r_up_accumulate computes them (32-bit offsets, non-coherent loads).
 struct FastTerms {
     __device__ up::AccumulateTerms operator()(const up::Params& p, int32_t x, int32_t y) const {
@@ -30,12 +42,8 @@ struct FastTerms {
     }
     // The stored terms (Params::terms) as two 16-byte loads.
     __device__ Terms stored(const up::Params& p, int32_t x, int32_t y) const {
-        static_assert(up::kTermHalves == 16, "two 16-byte loads a pixel");
-        const uint4* s = reinterpret_cast<const uint4*>(p.terms) +
-                         (static_cast<uint64_t>(y) * p.output_stride + static_cast<uint32_t>(x)) * 2u;
-        uint16_t h[up::kTermHalves];
-        halves_of(__ldg(s), __ldg(s + 1), h);
-        return terms_of_halves(h);
+        const uint4* s = term_words(p, x, y);
+        return terms_of_words(__ldg(s), __ldg(s + 1));
     }
 };
 
@@ -110,6 +118,38 @@ struct FastGeometry {
             }
     }
 };
+
+// What pixel_values_at() reads of a pixel from memory that is not near anything else it reads (the core's output and,
+// where the core kept them, the terms: the render-resolution taps are shared by neighbours and come from the L1/L2),
+// loaded ahead of their use by pixel_values_from() so that the loads' latency overlaps other work.
+struct PixelLoads {
+    uint2 output;     // the output pixel's four halves
+    uint4 terms[2]{}; // its stored terms, where the core kept them
+};
+__device__ __forceinline__ PixelLoads pixel_loads(const PixelParams& p, uint32_t i) {
+    int32_t x, y;
+    source_pixel(p, i, x, y);
+    PixelLoads l;
+    l.output = __ldg(reinterpret_cast<const uint2*>(p.core.output + static_cast<uint64_t>(y) * p.core.output_pitch +
+                                                    static_cast<uint32_t>(x) * 8u));
+    if (p.core.terms) {
+        const uint4* s = term_words(p.core, x, y);
+        l.terms[0] = __ldg(s);
+        l.terms[1] = __ldg(s + 1);
+    }
+    return l;
+}
+// pixel_values_at(p, i, f, cand, FastTerms{}, FastGeometry{}) with the loads L made for pixel I: the same values.
+__device__ __forceinline__ void pixel_values_from(const PixelParams& p, uint32_t i, const PixelLoads& l,
+                                                  float (&f)[kFeatures], Candidates& cand) {
+    int32_t x, y;
+    source_pixel(p, i, x, y);
+    const float o_linear[3] = {d4r::kernels::half_to_float(low(l.output.x)),
+                               d4r::kernels::half_to_float(high(l.output.x)),
+                               d4r::kernels::half_to_float(low(l.output.y))};
+    const Terms t = p.core.terms ? terms_of_words(l.terms[0], l.terms[1]) : rounded_terms(FastTerms{}(p.core, x, y));
+    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand, FastGeometry{});
+}
 
 // blend_answers (pixel_inputs.h) for the fast head, the same values and bytes with fewer memory instructions: the
 // pixel's 16 candidate halves as two 16-byte loads (they were 15 two-byte loads 32 bytes apart across the warp, each

@@ -373,14 +373,21 @@ D4R_HD Terms terms_at(const up::Params& p, int32_t x, int32_t y, TermsOf terms_o
     return p.terms ? terms_of.stored(p, x, y) : rounded_terms(terms_of(p, x, y));
 }
 
+// The output pixel whose values pixel number I (patch order) takes: its place in the padded grid, clamped to the
+// image.
+D4R_HD void source_pixel(const PixelParams& p, uint32_t i, int32_t& x, int32_t& y) {
+    uint32_t px, py;
+    patch_pixel(p.grid_w, i, px, py);
+    x = static_cast<int32_t>(min_u(px, p.core.output_w - 1u));
+    y = static_cast<int32_t>(min_u(py, p.core.output_h - 1u));
+}
+
 // The features and candidates of pixel number I (patch order), before they are rounded and stored.
 template <typename TermsOf = CoreTerms, typename GeometryOf = RenderGeometry>
 D4R_HD void pixel_values_at(const PixelParams& p, uint32_t i, float f[kFeatures], Candidates& cand,
                             TermsOf terms_of = {}, GeometryOf geometry_of = {}) {
-    uint32_t px, py;
-    patch_pixel(p.grid_w, i, px, py);
-    const int32_t x = static_cast<int32_t>(min_u(px, p.core.output_w - 1u));
-    const int32_t y = static_cast<int32_t>(min_u(py, p.core.output_h - 1u));
+    int32_t x, y;
+    source_pixel(p, i, x, y);
     const uint16_t* o =
         up::at<uint16_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + static_cast<uint32_t>(x) * 8u);
     const float o_linear[3] = {kernels::half_to_float(o[0]), kernels::half_to_float(o[1]),
