@@ -119,8 +119,8 @@ __device__ void embed_groups(const PixelEmbedParams& p, uint8_t* shared) {
     const uint32_t tokens = px.grid_w * px.grid_h, groups = (tokens + kEmbedTokens - 1) / kEmbedTokens;
     const uint32_t row = threadIdx.x / kPatchPixels;
     uint16_t* f16 = a + row * kRowA + (threadIdx.x % kPatchPixels) * kFeatures;
-    // The thread's pixel loads of GROUP's (pixel_loads: the output and the kept terms), made a group ahead so that
-    // they are in flight during the previous group's product.
+    // The thread's loads for its pixel of GROUP (pixel_loads: the output and the kept terms), made a group ahead so
+    // that they are in flight during the previous group's product.
     const auto loads_of = [&](uint32_t group) {
         const uint32_t first = group * kEmbedTokens;
         return group < groups && row < min_u(kEmbedTokens, tokens - first)
