@@ -31,8 +31,7 @@ __device__ __forceinline__ Terms terms_of_words(const uint4& lo, const uint4& hi
     return terms_of_halves(h);
 }
 __device__ __forceinline__ const uint4* term_words(const up::Params& p, int32_t x, int32_t y) {
-    return reinterpret_cast<const uint4*>(p.terms) +
-           (static_cast<uint64_t>(y) * p.output_stride + static_cast<uint32_t>(x)) * 2u;
+    return up::at<uint4>(p.terms, up::term_offset(p, x, y));
 }
 
 // The core's accumulate terms as the fast d4r_up_accumulate computes them (32-bit offsets, non-coherent loads).
@@ -52,22 +51,11 @@ struct FastTerms {
 // load_motion, whose rule this repeats, maps each with a division). The texels around the taps
 // are loaded with their coordinates clamped to the image; a clamped one is used only where render_geometry would not
 // read it (depth_gradient's border rule, a tap left out), so the values are render_geometry's.
-// Where the core kept the geometry (Params::geometry), the four taps' texels of its plane as 16-byte loads.
+// Where the core kept the geometry (Params::geometry), render_geometry samples its plane.
 struct FastGeometry {
     __device__ void operator()(const up::Params& p, float u, float v, float geo[4]) const {
         if (p.geometry) {
-            const float4* plane = reinterpret_cast<const float4*>(p.geometry);
-            bilinear<4>(
-                p, u, v,
-                [&p, plane](int32_t px, int32_t py, float out[4]) {
-                    const float4 g =
-                        __ldg(plane + (static_cast<uint64_t>(py) * p.render_stride + static_cast<uint32_t>(px)));
-                    out[0] = g.x;
-                    out[1] = g.y;
-                    out[2] = g.z;
-                    out[3] = g.w;
-                },
-                geo);
+            render_geometry(p, u, v, geo);
             return;
         }
         const int32_t w = static_cast<int32_t>(p.render_w), h = static_cast<int32_t>(p.render_h);

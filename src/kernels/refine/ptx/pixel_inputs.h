@@ -187,9 +187,7 @@ D4R_HD Terms terms_of_halves(const uint16_t h[up::kTermHalves]) {
 }
 // Output pixel (x, y)'s stored terms (P.terms must be set).
 D4R_HD Terms stored_terms(const up::Params& p, int32_t x, int32_t y) {
-    const uint16_t* h = up::at<uint16_t>(
-        p.terms, (static_cast<uint64_t>(y) * p.output_stride + static_cast<uint32_t>(x)) * (up::kTermHalves * 2u));
-    return terms_of_halves(h);
+    return terms_of_halves(up::at<uint16_t>(p.terms, up::term_offset(p, x, y)));
 }
 
 // A working-space colour (tone-mapped YCoCg) as displayed: the core's own way back to linear (from_working), then

@@ -17,7 +17,7 @@ extern "C" __global__ void d4r_up_accumulate(Params p) {
     if (p.terms) { // store_terms' bytes as two 16-byte stores
         uint16_t h[kTermHalves];
         term_halves(t, h);
-        uint4* d = reinterpret_cast<uint4*>(p.terms) + (static_cast<uint64_t>(uy) * p.output_stride + ux) * 2u;
+        uint4* d = at_mut<uint4>(p.terms, term_offset(p, ox, oy));
         const auto pair = [&h](uint32_t i) {
             return static_cast<uint32_t>(h[i]) | static_cast<uint32_t>(h[i + 1]) << 16;
         };

@@ -415,11 +415,14 @@ D4R_HD void term_halves(const AccumulateTerms& t, uint16_t h[kTermHalves]) {
     for (uint32_t i = 0; i < 13; ++i) h[i] = float_to_half(v[i]);
     for (uint32_t i = 13; i < kTermHalves; ++i) h[i] = 0;
 }
+// Where output pixel (x, y)'s record starts in Params::terms, in bytes (32-byte records, output_stride a row).
+D4R_HD uint64_t term_offset(const Params& p, int32_t x, int32_t y) {
+    return (static_cast<uint64_t>(y) * p.output_stride + static_cast<uint32_t>(x)) * (kTermHalves * 2u);
+}
 D4R_HD void store_terms(const Params& p, int32_t ox, int32_t oy, const AccumulateTerms& t) {
     uint16_t h[kTermHalves];
     term_halves(t, h);
-    uint16_t* d = at_mut<uint16_t>(p.terms, (static_cast<uint64_t>(oy) * p.output_stride + static_cast<uint32_t>(ox)) *
-                                                (kTermHalves * 2u));
+    uint16_t* d = at_mut<uint16_t>(p.terms, term_offset(p, ox, oy));
     for (uint32_t i = 0; i < kTermHalves; ++i) d[i] = h[i];
 }
 
