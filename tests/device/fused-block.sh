@@ -37,16 +37,20 @@ grep -E '^(==|time|network:)|refine network' "$report" | tail -20
 echo "== 4K frame: the PTX path against the native sets, network off and on (one run each, 6 frames)" | tee -a "$report"
 for native_mode in off on; do
     for net in off on; do
+        model_args=() # d4r refuses --network-model without --network on
+        [ "$net" = on ] && model_args=(--network-model models/refine-v2.d4rnet)
         line=$("$carry/bin/d4r" demo --scene city --backend driver --native "$native_mode" --native-root "$native" \
             --render 1920x1080 --output 3840x2160 --frames 6 --translated-frames 0 --no-images --lib-dir "$carry/lib" \
-            --out "/tmp/fused-block-$native_mode-$net" --network "$net" --network-model models/refine-v2.d4rnet 2>&1 |
+            --out "/tmp/fused-block-$native_mode-$net" --network "$net" "${model_args[@]}" 2>&1 |
             grep -E '^time') || status=1
         echo "native $native_mode, network $net: $line" | tee -a "$report"
     done
 done
 # The network's share of each frame (network on minus off) and the PTX path's over the native sets'.
 awk '/^native (off|on), network (off|on): time/ { ms[$2 $4] = $9 }
-     END { ptx = ms["off,on:"] - ms["off,off:"]; nat = ms["on,on:"] - ms["on,off:"];
+     END { if (!("off,off:" in ms) || !("off,on:" in ms) || !("on,off:" in ms) || !("on,on:" in ms)) {
+               print "network alone: not computed (a run above gave no time)"; exit }
+           ptx = ms["off,on:"] - ms["off,off:"]; nat = ms["on,on:"] - ms["on,off:"];
            if (nat > 0) printf "network alone: PTX path %.2f ms, native sets %.2f ms: %.1fx\n", ptx, nat, ptx / nat }' \
     "$report" | tee -a "$report"
 echo "== kernel profile of the fused 4K frame" | tee -a "$report"

@@ -11,9 +11,11 @@
 // launch a group (the plan's grid, which the PTX takes) read the weights through the L1 for every 16 tokens — 47 KB
 // for the embed, 16 KB for the head, 8 L1 wavefronts per fragment load — which made the fused head slower on an H100
 // than the head and the blend apart (0.41 ms against 0.13 + 0.20; docs/performance.md). A grid of any size is
-// correct (the tests run the plan's grid on ptxsim). Each thread issues its pixel's loads from DRAM for its next
-// group (the embed: the core's output and kept terms, pixel_loads; the head: the candidates) before the current
-// group's product, so that their latency overlaps it (the same values, so the same bytes).
+// correct (the tests run the plan's grid on ptxsim). In the embed each thread issues its pixel's loads from DRAM
+// for its next group (the core's output and kept terms, pixel_loads) before the current group's product, so that
+// their latency overlaps it (the same values, so the same bytes): on an H100 the embed 0.565 -> 0.545 ms. The head did
+// the same with its candidates and was 0.01 ms slower for it (0.232 -> 0.242 ms, 51 registers against 43), so it
+// loads them at the start of their own group, before the rows' loads (docs/performance.md).
 #define D4R_REFINE_FAST_POWERS 1
 #include "fast_pixel.cuh"
 
@@ -186,30 +188,17 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn
     const PixelParams& px = p.pixels;
     const uint32_t tokens = px.grid_w * px.grid_h, groups = (tokens + kEmbedTokens - 1) / kEmbedTokens;
     const float k = up::exposure_factor(px.core);
-    // Whether the thread blends a pixel of GROUP, and which (X, Y).
-    const auto blends_in = [&](uint32_t group, uint32_t& x, uint32_t& y) {
-        if (group >= groups) return false;
-        const uint32_t first = group * kEmbedTokens, present = min_u(kEmbedTokens, tokens - first);
-        patch_pixel(px.grid_w, first * kPatchPixels + threadIdx.x, x, y);
-        return threadIdx.x < present * kPatchPixels && x < px.core.output_w && y < px.core.output_h;
-    };
-    // The thread's candidates of GROUP, loaded a group ahead so that they are in flight during the previous group's
-    // rows, product and blend.
-    const auto candidates_of = [&](uint32_t group) {
-        uint32_t x, y;
-        return blends_in(group, x, y) ? load_candidates(px, group * kEmbedTokens * kPatchPixels + threadIdx.x)
-                                      : PixelCandidates{};
-    };
-    PixelCandidates next = candidates_of(blockIdx.x);
     for (uint32_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const uint32_t first = group * kEmbedTokens, present = min_u(kEmbedTokens, tokens - first);
+        // The thread's pixel and its candidates first: their loads overlap the rows' and the product.
+        const uint32_t i = first * kPatchPixels + threadIdx.x;
         uint32_t x, y;
-        const bool blends = blends_in(group, x, y);
-        const PixelCandidates cand = next;
+        patch_pixel(px.grid_w, i, x, y);
+        const bool blends = threadIdx.x < present * kPatchPixels && x < px.core.output_w && y < px.core.output_h;
+        const PixelCandidates cand = blends ? load_candidates(px, i) : PixelCandidates{};
         load_rows(a, kHeadRow, reinterpret_cast<const uint16_t*>(p.in) + static_cast<uint64_t>(first) * p.in_ch,
                   kEmbedTokens, present, p.in_ch);
         __syncthreads(); // the rows (and, the first time, the weights) in place; the previous answers read
-        next = candidates_of(group + gridDim.x);
         product<true>(a, kHeadRow, w, kHeadRow, bias, p.in_ch, kHeadOutputs, answers);
         __syncthreads(); // the answers in place; the rows read
         if (blends) blend_answers_fast(px, x, y, cand, answers + threadIdx.x * kOutputs, k);
