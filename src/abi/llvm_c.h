@@ -70,6 +70,8 @@ enum {
 };
 /* LLVMTypeKind (llvm-c/Core.h): the one d4r tests for. */
 enum { D4R_LLVMVectorTypeKind = 13 };
+/* LLVMOpcode (llvm-c/Core.h): the memory instructions d4r looks for (jit/zero_stores.h). */
+enum { D4R_LLVMAlloca = 26, D4R_LLVMLoad = 27, D4R_LLVMStore = 28 };
 /* LLVMVerifierFailureAction: return a status, print nothing. */
 enum { D4R_LLVMReturnStatusAction = 2 };
 /* LLVMCodeGenOptLevel, LLVMRelocMode, LLVMCodeModel (llvm-c/TargetMachine.h): the values d4r passes. JITDefault is
@@ -269,7 +271,11 @@ enum { D4R_LLVMCallConvPtxKernel = 71 };
     X(LLVMCreateEnumAttribute, LLVMAttributeRef, (LLVMContextRef, unsigned, uint64_t))                                 \
     X(LLVMAddCallSiteAttribute, void, (LLVMValueRef, unsigned, LLVMAttributeRef))                                      \
     X(LLVMGetInlineAsm, LLVMValueRef,                                                                                  \
-      (LLVMTypeRef, const char*, size_t, const char*, size_t, LLVMBool, LLVMBool, int, LLVMBool))
+      (LLVMTypeRef, const char*, size_t, const char*, size_t, LLVMBool, LLVMBool, int, LLVMBool))                      \
+    X(LLVMGetNumOperands, int, (LLVMValueRef))                                                                         \
+    X(LLVMGetOperand, LLVMValueRef, (LLVMValueRef, unsigned))                                                          \
+    X(LLVMGetInstructionOpcode, int, (LLVMValueRef))                                                                   \
+    X(LLVMInstructionEraseFromParent, void, (LLVMValueRef))
 
 /* Resolved when the library exports it (libLLVM 16 and later), not required: the version for the compile cache's
  * key (jit/llvm_library.h, LlvmLibrary::version). */

@@ -7,6 +7,7 @@
 
 #include "core/log.h"
 #include "jit/lower.h"
+#include "jit/zero_stores.h"
 #include "ptx/modifiers.h"
 
 namespace d4r::jit {
@@ -287,6 +288,8 @@ Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& sour
         return Error(ErrorCode::Internal, "the JIT built invalid IR: " + (text.empty() ? "?" : text));
     }
     (void)take_message(l, message);
+    // Before the optimiser: its promotion of the register slots to SSA values is linear for slots used in one block.
+    (void)drop_unread_zero_stores(l, l.LLVMGetNamedFunction(module, symbol.c_str()));
     const auto lowered_at = Clock::now();
     abi::LLVMPassBuilderOptionsRef options = l.LLVMCreatePassBuilderOptions();
     std::string e = take_error_message(l, l.LLVMRunPasses(module, kPipeline, nullptr, options));
