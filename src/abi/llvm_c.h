@@ -275,7 +275,9 @@ enum { D4R_LLVMCallConvPtxKernel = 71 };
     X(LLVMGetNumOperands, int, (LLVMValueRef))                                                                         \
     X(LLVMGetOperand, LLVMValueRef, (LLVMValueRef, unsigned))                                                          \
     X(LLVMGetInstructionOpcode, int, (LLVMValueRef))                                                                   \
-    X(LLVMInstructionEraseFromParent, void, (LLVMValueRef))
+    X(LLVMInstructionEraseFromParent, void, (LLVMValueRef))                                                            \
+    X(LLVMGetNumSuccessors, unsigned, (LLVMValueRef))                                                                  \
+    X(LLVMGetSuccessor, LLVMBasicBlockRef, (LLVMValueRef, unsigned))
 
 /* Resolved when the library exports it (libLLVM 16 and later), not required: the version for the compile cache's
  * key (jit/llvm_library.h, LlvmLibrary::version). */

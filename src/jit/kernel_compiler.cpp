@@ -18,6 +18,8 @@ namespace {
 // bench_ptxsim's kernels and took 11% less time: LLVM 19's code generation never finished on the O1 output of two
 // kernels of warp_lowering_test.cpp (a loop in the DAG combiner).
 constexpr const char* kPipeline = "default<O2>";
+// For kernels of more than kLightPipelineInstructions as lowered (kernel_compiler.h).
+constexpr const char* kLightPipeline = "function(sroa,early-cse,simplifycfg)";
 
 // The instructions of FUNCTION in MODULE.
 uint64_t instruction_count(const LlvmLibrary& l, abi::LLVMModuleRef module, const char* function) {
@@ -160,12 +162,13 @@ KernelCompiler::Counters KernelCompiler::counters() const {
 std::optional<CacheKey> KernelCompiler::key(const ptxsim::KernelSource& source, bool warp) const {
     std::string kernel = kernel_text(source);
     if (kernel.empty()) return std::nullopt;
-    return make_key(KeyParts{jit_version(), m_llvm.version, m_target.triple, m_target.cpu, m_target.features,
-                             fmt::format("{} {}, fast code generation above {} instructions of warp code under "
-                                         "{} floating-point arithmetic or above {}",
-                                         warp ? "warp" : "thread", kPipeline, m_fast_codegen_above,
-                                         kFastCodegenFloatShare, kOptimisedCodegenInstructions),
-                             std::move(kernel)});
+    return make_key(
+        KeyParts{jit_version(), m_llvm.version, m_target.triple, m_target.cpu, m_target.features,
+                 fmt::format("{} {} ({} above {} instructions lowered), fast code generation above {} "
+                             "instructions of warp code under {} floating-point arithmetic or above {}",
+                             warp ? "warp" : "thread", kPipeline, kLightPipeline, kLightPipelineInstructions,
+                             m_fast_codegen_above, kFastCodegenFloatShare, kOptimisedCodegenInstructions),
+                 std::move(kernel)});
 }
 
 Expected<std::shared_ptr<const ptxsim::CompiledKernel>> KernelCompiler::find(const ptxsim::KernelSource& source,
@@ -291,8 +294,10 @@ Expected<KernelRecord> KernelCompiler::build_as(const ptxsim::KernelSource& sour
     // Before the optimiser: its promotion of the register slots to SSA values is linear for slots used in one block.
     (void)drop_unread_zero_stores(l, l.LLVMGetNamedFunction(module, symbol.c_str()));
     const auto lowered_at = Clock::now();
+    const char* pipeline =
+        instruction_count(l, module, symbol.c_str()) > kLightPipelineInstructions ? kLightPipeline : kPipeline;
     abi::LLVMPassBuilderOptionsRef options = l.LLVMCreatePassBuilderOptions();
-    std::string e = take_error_message(l, l.LLVMRunPasses(module, kPipeline, nullptr, options));
+    std::string e = take_error_message(l, l.LLVMRunPasses(module, pipeline, nullptr, options));
     l.LLVMDisposePassBuilderOptions(options);
     if (!e.empty()) return Error(ErrorCode::Internal, "LLVM's optimiser failed: " + e);
     const auto optimised_at = Clock::now();

@@ -39,7 +39,13 @@ namespace d4r::jit {
 // of their compile time (docs/performance.md, "The network's translated frame"); the shim's conversion kernels are 2%.
 // Above that the fast generator is used whatever the kernel does: the network's fused block as warp code (254 000
 // instructions) took 46 s in the optimising code generator (and 54 s in the optimiser).
+// And the largest lowered code (more instructions than kLightPipelineInstructions before the optimiser, so fast code
+// generation follows) gets a lighter optimiser, kLightPipeline: promotion to SSA values, common subexpressions and the
+// CFG's clean-up, not O2's instcombine, GVN and loop passes, which took 18 of the 22 s O2 spent on the fused refine
+// block's warp code (436 000 lowered instructions; the compile 31 -> 16 s, its test's run time 0.9 -> 1.0 s;
+// docs/performance.md, "The cold CI run and the PTX JIT's register slots").
 inline constexpr uint64_t kFastCodegenInstructions = 6144;
+inline constexpr uint64_t kLightPipelineInstructions = 131072;
 inline constexpr double kFastCodegenFloatShare = 0.1;
 inline constexpr uint64_t kOptimisedCodegenInstructions = 65536;
 
