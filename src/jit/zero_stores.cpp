@@ -118,6 +118,7 @@ struct Slot {
 } // namespace
 
 uint64_t drop_unread_zero_stores(const LlvmLibrary& l, abi::LLVMValueRef function) {
+    if (!function) return 0;
     abi::LLVMBasicBlockRef entry = l.LLVMGetFirstBasicBlock(function);
     if (!entry) return 0;
     std::unordered_map<abi::LLVMValueRef, Slot> slots;
