@@ -54,8 +54,18 @@ struct FastTerms {
 // Where the core kept the geometry (Params::geometry), render_geometry samples its plane.
 struct FastGeometry {
     __device__ void operator()(const up::Params& p, float u, float v, float geo[4]) const {
-        if (p.geometry) {
-            render_geometry(p, u, v, geo);
+        if (p.geometry) { // render_geometry's taps, each a 16-byte load through the read-only path
+            bilinear<4>(
+                p, u, v,
+                [&p](int32_t px, int32_t py, float out[4]) {
+                    const float4 g = __ldg(reinterpret_cast<const float4*>(
+                        p.geometry + (static_cast<uint64_t>(py) * p.render_stride + static_cast<uint32_t>(px)) * 16u));
+                    out[0] = g.x;
+                    out[1] = g.y;
+                    out[2] = g.z;
+                    out[3] = g.w;
+                },
+                geo);
             return;
         }
         const int32_t w = static_cast<int32_t>(p.render_w), h = static_cast<int32_t>(p.render_h);
@@ -107,6 +117,27 @@ struct FastGeometry {
     }
 };
 
+// render_colour's taps, each texel's four halves in one 8-byte load through the read-only path where the colour and
+// its pitch allow (an 8-byte aligned texture, as every D3D12 and Vulkan one is), else render_colour's three loads.
+struct FastColour {
+    __device__ void operator()(const up::Params& p, float u, float v, float rgb[3]) const {
+        if (((p.color | p.color_pitch) & 7u) != 0) {
+            render_colour(p, u, v, rgb);
+            return;
+        }
+        bilinear<3>(
+            p, u, v,
+            [&p](int32_t px, int32_t py, float out[3]) {
+                const uint2 c = __ldg(reinterpret_cast<const uint2*>(
+                    p.color + static_cast<uint64_t>(py) * p.color_pitch + static_cast<uint32_t>(px) * 8u));
+                out[0] = d4r::kernels::half_to_float(low(c.x));
+                out[1] = d4r::kernels::half_to_float(high(c.x));
+                out[2] = d4r::kernels::half_to_float(low(c.y));
+            },
+            rgb);
+    }
+};
+
 // What pixel_values_at() reads of a pixel from memory that is not near anything else it reads (the core's output and,
 // where the core kept them, the terms: the render-resolution taps are shared by neighbours and come from the L1/L2),
 // loaded ahead of their use by pixel_values_from() so that the loads' latency overlaps other work.
@@ -127,7 +158,8 @@ __device__ __forceinline__ PixelLoads pixel_loads(const PixelParams& p, uint32_t
     }
     return l;
 }
-// pixel_values_at(p, i, f, cand, FastTerms{}, FastGeometry{}) with the loads L made for pixel I: the same values.
+// pixel_values_at(p, i, f, cand, FastTerms{}, FastGeometry{}) with the loads L made for pixel I and the render colour
+// by FastColour: the same values.
 __device__ __forceinline__ void pixel_values_from(const PixelParams& p, uint32_t i, const PixelLoads& l,
                                                   float (&f)[kFeatures], Candidates& cand) {
     int32_t x, y;
@@ -136,14 +168,16 @@ __device__ __forceinline__ void pixel_values_from(const PixelParams& p, uint32_t
                                d4r::kernels::half_to_float(high(l.output.x)),
                                d4r::kernels::half_to_float(low(l.output.y))};
     const Terms t = p.core.terms ? terms_of_words(l.terms[0], l.terms[1]) : rounded_terms(FastTerms{}(p.core, x, y));
-    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand, FastGeometry{});
+    pixel_features(p.core, x, y, o_linear, t, up::exposure_factor(p.core), f, cand, FastGeometry{}, FastColour{});
 }
 
 // blend_answers (pixel_inputs.h) for the fast head, the same values and bytes with fewer memory instructions: the
 // pixel's 16 candidate halves as two 16-byte loads (they were 15 two-byte loads 32 bytes apart across the warp, each
 // touching eight 128-byte lines), loaded by the caller ahead (PixelCandidates, so that their latency overlaps other
 // work), its answers A (kOutputs halves, 16-byte aligned, shared memory) as one load, the exposure factor K given
-// (the caller's, once), and the output's three halves stored as a pair and a half (alpha kept).
+// (the caller's, once), and the output pixel as one 8-byte store with the alpha every d4r_up_accumulate wrote there
+// (up::kOutputAlpha, so the same bytes): storing only the colour's six bytes left every 32-byte sector of the output
+// partly written, which the memory must merge.
 struct PixelCandidates {
     uint4 lo, hi;
 };
@@ -169,8 +203,9 @@ __device__ __forceinline__ void blend_answers_fast(const PixelParams& p, uint32_
     float out[3];
     blend_pixel(z, cand, k, out);
     uint8_t* o = up::at_mut<uint8_t>(p.core.output, static_cast<uint64_t>(y) * p.core.output_pitch + x * 8u);
-    *reinterpret_cast<uint32_t*>(o) = pack(d4r::kernels::float_to_half(out[0]), d4r::kernels::float_to_half(out[1]));
-    *reinterpret_cast<uint16_t*>(o + 4) = d4r::kernels::float_to_half(out[2]);
+    *reinterpret_cast<uint2*>(o) =
+        make_uint2(pack(d4r::kernels::float_to_half(out[0]), d4r::kernels::float_to_half(out[1])),
+                   pack(d4r::kernels::float_to_half(out[2]), up::kOutputAlpha));
 }
 
 // Copies BYTES from shared S to global D, 16 bytes a thread a step when both are 16-byte aligned.

@@ -157,12 +157,14 @@ D4R_HD F3 from_working(const Params& p, F3 w, float k) {
     }
     return c;
 }
+// The alpha of every output pixel the core writes (f16 1.0): the network's blend writes it again with the colour.
+inline constexpr uint16_t kOutputAlpha = 0x3c00u;
 D4R_HD void store_output(const Params& p, int32_t x, int32_t y, F3 rgb) {
     uint16_t* o = at_mut<uint16_t>(p.output, static_cast<uint64_t>(y) * p.output_pitch + static_cast<uint32_t>(x) * 8u);
     o[0] = float_to_half(rgb.x);
     o[1] = float_to_half(rgb.y);
     o[2] = float_to_half(rgb.z);
-    o[3] = 0x3c00u; // 1.0
+    o[3] = kOutputAlpha;
 }
 
 // ---- d4r_up_exposure ----
