@@ -12,7 +12,9 @@
 namespace d4r::network {
 
 struct FastPtx {
-    std::string elementwise, unpatchify, regroup, linear, attention, pixel, block, pixel_fused; // NUL-terminated texts
+    std::string elementwise, unpatchify, regroup, linear, attention, pixel, block, pixel_fused,
+        pixel_head; // NUL-terminated
+    // texts (pixel_fused: the embed's module, cuda/fast_pixel_fused.cu; pixel_head: cuda/fast_pixel_head.cu)
 };
 
 inline const FastPtx* fast_ptx(std::string* why) {
@@ -23,9 +25,9 @@ inline const FastPtx* fast_ptx(std::string* why) {
             text.push_back('\0');
             return text;
         };
-        return FastPtx{read("fast_elementwise.ptx"), read("fast_unpatchify.ptx"), read("fast_regroup.ptx"),
-                       read("fast_linear.ptx"),      read("fast_attention.ptx"),  read("fast_pixel.ptx"),
-                       read("fast_block.ptx"),       read("fast_pixel_fused.ptx")};
+        return FastPtx{read("fast_elementwise.ptx"), read("fast_unpatchify.ptx"),  read("fast_regroup.ptx"),
+                       read("fast_linear.ptx"),      read("fast_attention.ptx"),   read("fast_pixel.ptx"),
+                       read("fast_block.ptx"),       read("fast_pixel_fused.ptx"), read("fast_pixel_head.ptx")};
     }();
     return &p;
 #else
@@ -43,7 +45,8 @@ inline std::string_view pick(const FastPtx& f, Kernel k, bool inexact_too) {
     if (k == Kernel::Attention) return inexact(f.attention);
     if (k == Kernel::Block || k == Kernel::CoarseBlock) return inexact(f.block);
     if (k == Kernel::PixelFeatures || k == Kernel::PixelBlend) return inexact(f.pixel);
-    if (k == Kernel::PixelEmbed || k == Kernel::PixelHead) return inexact(f.pixel_fused);
+    if (k == Kernel::PixelEmbed) return inexact(f.pixel_fused);
+    if (k == Kernel::PixelHead) return inexact(f.pixel_head);
     if (k == Kernel::Merge || k == Kernel::Expand) return f.regroup;
     if (k == Kernel::Unpatchify) return f.unpatchify;
     if (k == Kernel::Patchify || k == Kernel::LayerNorm) return f.elementwise;

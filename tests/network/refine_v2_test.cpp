@@ -217,8 +217,8 @@ void fused_after_core(bool fast_block) {
             cuda, model, core,
             [&](Kernel k) {
                 if (fast && (k == Kernel::Block || k == Kernel::CoarseBlock)) return std::string_view(fast->block);
-                if (fast && (k == Kernel::PixelEmbed || k == Kernel::PixelHead))
-                    return std::string_view(fast->pixel_fused);
+                if (fast && k == Kernel::PixelEmbed) return std::string_view(fast->pixel_fused);
+                if (fast && k == Kernel::PixelHead) return std::string_view(fast->pixel_head);
                 return kernel_ptx(k);
             },
             kFused));
@@ -232,34 +232,36 @@ TEST(RefineV2, TheFusedPlanAfterTheCoreWritesTheUnfusedBytes) { fused_after_core
 
 TEST(RefineV2, TheFastSm90BlockStaysWithin60DbOfThePtxPathAfterTheCore) { fused_after_core(true); }
 
-// The fast fused pixel kernels on a persistent grid (cuda/fast_pixel_fused.cu: each block walks groups of 16 tokens
-// with the weights loaded once): with the module's d4r_grid_x set to 2, so that each block walks three of the six
-// groups, the bytes of the grid it asks for (one group a block at this size).
+// The fast fused pixel kernels on a persistent grid (cuda/fast_pixel_fused.cu and fast_pixel_head.cu: each block walks
+// groups of 16 tokens with the weights loaded once): with each module's d4r_grid_x set to 2, so that each block walks
+// three of the six groups, the bytes of the grid it asks for (one group a block at this size).
 TEST(RefineV2, TheFastFusedPixelKernelsGiveTheSameBytesOnAnyPersistentGrid) {
     std::string why;
     const FastPtx* fast = fast_ptx(&why);
     if (!fast) GTEST_SKIP() << why;
     const std::regex grid_x(R"(\.u32 d4r_grid_x = [0-9]+;)");
     ASSERT_TRUE(std::regex_search(fast->pixel_fused, grid_x));
-    const std::string two = std::regex_replace(fast->pixel_fused, grid_x, ".u32 d4r_grid_x = 2;");
+    ASSERT_TRUE(std::regex_search(fast->pixel_head, grid_x));
+    const std::string embed_two = std::regex_replace(fast->pixel_fused, grid_x, ".u32 d4r_grid_x = 2;");
+    const std::string head_two = std::regex_replace(fast->pixel_head, grid_x, ".u32 d4r_grid_x = 2;");
     const Model model = nettest::random_model_of(12, kArchRefineV2);
     uint32_t frames = 0;
     after_each_core_frame(up::test::probe_options(24, 16, 48, 32, 2), frames,
                           [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
-                              auto pass = [&](const std::string& pixel) {
+                              auto pass = [&](const std::string& embed, const std::string& head) {
                                   return trace_forward_after_core(
                                       cuda, model, core,
                                       [&](Kernel k) {
-                                          if (k == Kernel::PixelEmbed || k == Kernel::PixelHead)
-                                              return std::string_view(pixel);
+                                          if (k == Kernel::PixelEmbed) return std::string_view(embed);
+                                          if (k == Kernel::PixelHead) return std::string_view(head);
                                           return kernel_ptx(k);
                                       },
                                       kFused);
                               };
                               const CoreOutput image(core);
-                              const LayerTrace asked = D4R_TRY(pass(fast->pixel_fused));
+                              const LayerTrace asked = D4R_TRY(pass(fast->pixel_fused, fast->pixel_head));
                               image.restore();
-                              const LayerTrace narrow = D4R_TRY(pass(two));
+                              const LayerTrace narrow = D4R_TRY(pass(embed_two, head_two));
                               EXPECT_EQ(asked.size(), narrow.size());
                               for (size_t i = 0; i < std::min(asked.size(), narrow.size()); ++i)
                                   EXPECT_TRUE(asked[i].bytes == narrow[i].bytes) << asked[i].layer;
