@@ -11,10 +11,10 @@
 
 namespace d4r::network {
 
+// NUL-terminated texts, one a module (pixel_fused: the fused embed's, cuda/fast_pixel_fused.cu; pixel_head: the fused
+// head's, cuda/fast_pixel_head.cu).
 struct FastPtx {
-    std::string elementwise, unpatchify, regroup, linear, attention, pixel, block, pixel_fused,
-        pixel_head; // NUL-terminated
-    // texts (pixel_fused: the embed's module, cuda/fast_pixel_fused.cu; pixel_head: cuda/fast_pixel_head.cu)
+    std::string elementwise, unpatchify, regroup, linear, attention, pixel, block, pixel_fused, pixel_head;
 };
 
 inline const FastPtx* fast_ptx(std::string* why) {
