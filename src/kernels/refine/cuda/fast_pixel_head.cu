@@ -9,8 +9,10 @@
 // blend apart (0.41 ms against 0.13 + 0.20; docs/performance.md). Its own module since 2026-12-07: with the embed's 71
 // KB of shared memory it ran three blocks an SM, and the head, bound by its memory traffic (the candidates, the rows
 // and the output: about 50 bytes a pixel), wants as many loads in flight as it can have: five blocks an SM with its 43
-// KB. Each thread loads its candidates at the start of their own group, before the rows' loads: loading them a group
-// ahead made it 0.01 ms slower on an H100 (0.232 -> 0.242 ms, 51 registers against 43).
+// KB (on an H100 the 4K head 0.233 -> 0.194 ms with the whole-pixel stores, about 0.03 of it the module; Nsight
+// Compute then puts its waits at the barrier after the rows' load: docs/performance.md). Each thread loads its
+// candidates at the start of their own group, before the rows' loads: loading them a group ahead made it 0.01 ms slower
+// on an H100 (0.232 -> 0.242 ms, 51 registers against 43).
 #define D4R_REFINE_FAST_POWERS 1
 #include "fast_group_product.cuh"
 

@@ -4,7 +4,7 @@
 //    contraction, so its results differ from the PTX path's in the last bits (checked: UpscalerFastSm90.* on ptxsim,
 //    tests/device/profile-4k.sh on the H200);
 //  * the terms from fast_accumulate_terms.cuh (32-bit offsets, clamps once per row and column, non-coherent loads).
-// The blend is upscaler_math.h's, and so are the stores' bytes.
+// The blend and the stores are upscaler_math.h's.
 #include "kernels/upscaler/cuda/fast_accumulate_terms.cuh"
 
 using namespace d4r::upscaler::math;
@@ -26,15 +26,6 @@ extern "C" __global__ void d4r_up_accumulate(Params p) {
     }
     const F4 out = blend_terms(t);
     reinterpret_cast<F4*>(p.history_out)[uy * p.output_stride + ux] = out;
-    if (p.flags & kFlagSharpen) return;
-    const F3 rgb = from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p));
-    if (((p.output | p.output_pitch) & 7u) != 0) {
-        store_output(p, ox, oy, rgb);
-        return;
-    }
-    // store_output's bytes as one 8-byte store (an 8-byte aligned output, as every D3D12 and Vulkan texture is): its
-    // four 2-byte stores touched four times the L2 sectors.
-    *at_mut<uint2>(p.output, static_cast<uint64_t>(uy) * p.output_pitch + ux * 8u) =
-        uint2{static_cast<uint32_t>(float_to_half(rgb.x)) | static_cast<uint32_t>(float_to_half(rgb.y)) << 16,
-              static_cast<uint32_t>(float_to_half(rgb.z)) | static_cast<uint32_t>(kOutputAlpha) << 16};
+    if (!(p.flags & kFlagSharpen))
+        store_output(p, ox, oy, from_working(p, F3{out.x, out.y, out.z}, exposure_factor(p)));
 }
