@@ -207,7 +207,7 @@ void fused_after_core(bool fast_block) {
     if (fast_block && !fast) GTEST_SKIP() << why;
     const Model model = nettest::random_model_of(12, kArchRefineV2);
     uint32_t frames = 0;
-    up::test::RunOptions o = up::test::probe_options(24, 16, 48, 32, 2);
+    up::test::RunOptions o = up::test::probe_options(20, 12, 40, 24, 2);
     o.config.keep_network_inputs = true;
     after_each_core_frame(o, frames, [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
         const CoreOutput image(core);
@@ -233,8 +233,9 @@ TEST(RefineV2, TheFusedPlanAfterTheCoreWritesTheUnfusedBytes) { fused_after_core
 TEST(RefineV2, TheFastSm90BlockStaysWithin60DbOfThePtxPathAfterTheCore) { fused_after_core(true); }
 
 // The fast fused pixel kernels on a persistent grid (cuda/fast_pixel_fused.cu and fast_pixel_head.cu: each block walks
-// groups of 16 tokens with the weights loaded once): with each module's d4r_grid_x set to 2, so that each block walks
-// three of the six groups, the bytes of the grid it asks for (one group a block at this size).
+// groups of 16 tokens with the weights loaded once, the head's rows a group ahead): with each module's d4r_grid_x set
+// to 2, so that each block walks two of the four groups (a 10 x 6 token grid: the last group holds 12 tokens), the
+// bytes of the grid it asks for (one group a block at this size).
 TEST(RefineV2, TheFastFusedPixelKernelsGiveTheSameBytesOnAnyPersistentGrid) {
     std::string why;
     const FastPtx* fast = fast_ptx(&why);
@@ -246,7 +247,7 @@ TEST(RefineV2, TheFastFusedPixelKernelsGiveTheSameBytesOnAnyPersistentGrid) {
     const std::string head_two = std::regex_replace(fast->pixel_head, grid_x, ".u32 d4r_grid_x = 2;");
     const Model model = nettest::random_model_of(12, kArchRefineV2);
     uint32_t frames = 0;
-    after_each_core_frame(up::test::probe_options(24, 16, 48, 32, 2), frames,
+    after_each_core_frame(up::test::probe_options(20, 12, 40, 24, 2), frames,
                           [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
                               auto pass = [&](const std::string& embed, const std::string& head) {
                                   return trace_forward_after_core(

@@ -27,6 +27,17 @@ constexpr uint32_t kHeadW = kHeadAnswers + kEmbedTokens * kHeadOutputs * 2;
 constexpr uint32_t kHeadBias = kHeadW + kHeadOutputs * kHeadRow * 2;
 constexpr uint32_t kSharedBytes = kHeadBias + kHeadOutputs * 2;
 
+// The thread's 16-byte piece of the rows of GROUP (IN: TOKENS rows of IN_CH halves; rows past the last token zero), as
+// load_rows lays them out: thread r * IN_CH / 8 + c holds piece c of row r (kEmbedTokens rows of at most kMaxChannels
+// halves: one piece a thread at most).
+static_assert(kEmbedTokens * d4r::refine::math::kMaxChannels / 8 <= kEmbedThreads);
+__device__ __forceinline__ uint4 row_piece(const uint16_t* in, uint32_t in_ch, uint32_t tokens, uint32_t groups,
+                                           uint32_t group) {
+    const uint32_t pieces = in_ch / 8, row = threadIdx.x / pieces, token = group * kEmbedTokens + row;
+    if (group >= groups || row >= kEmbedTokens || token >= tokens) return uint4{};
+    return __ldg(reinterpret_cast<const uint4*>(in + static_cast<uint64_t>(token) * in_ch) + threadIdx.x % pieces);
+}
+
 } // namespace
 
 // The launch's dynamic shared memory (the override layer sets the function's limit and launches with it) and the
@@ -51,16 +62,24 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn
     const PixelParams& px = p.pixels;
     const uint32_t tokens = px.grid_w * px.grid_h, groups = (tokens + kEmbedTokens - 1) / kEmbedTokens;
     const float k = up::exposure_factor(px.core);
+    const uint16_t* in = reinterpret_cast<const uint16_t*>(p.in);
+    const uint32_t pieces = p.in_ch / 8;
+    uint16_t* row_at = a + threadIdx.x / pieces * kHeadRow + threadIdx.x % pieces * 8; // the thread's piece of A
+    // The thread's piece of a group's rows is loaded a group ahead, so that its latency overlaps the group before's
+    // product and blend: waiting for the rows at the barrier after their load was the head's largest stall on an H100
+    // (docs/performance.md).
+    uint4 next = row_piece(in, p.in_ch, tokens, groups, blockIdx.x);
     for (uint32_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const uint32_t first = group * kEmbedTokens, present = min_u(kEmbedTokens, tokens - first);
-        // The thread's pixel and its candidates first: their loads overlap the rows' and the product.
+        // The thread's pixel and its candidates first: their loads overlap the product.
         const uint32_t i = first * kPatchPixels + threadIdx.x;
         uint32_t x, y;
         patch_pixel(px.grid_w, i, x, y);
         const bool blends = threadIdx.x < present * kPatchPixels && x < px.core.output_w && y < px.core.output_h;
         const PixelCandidates cand = blends ? load_candidates(px, i) : PixelCandidates{};
-        load_rows(a, kHeadRow, reinterpret_cast<const uint16_t*>(p.in) + static_cast<uint64_t>(first) * p.in_ch,
-                  kEmbedTokens, present, p.in_ch);
+        // The rows in place (the last product read A before the barrier that follows it), the next group's requested.
+        if (threadIdx.x < kEmbedTokens * pieces) *reinterpret_cast<uint4*>(row_at) = next;
+        next = row_piece(in, p.in_ch, tokens, groups, group + gridDim.x);
         __syncthreads(); // the rows (and, the first time, the weights) in place; the previous answers read
         product<true>(a, kHeadRow, w, kHeadRow, bias, p.in_ch, kHeadOutputs, answers);
         __syncthreads(); // the answers in place; the rows read
