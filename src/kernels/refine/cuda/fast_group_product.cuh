@@ -9,8 +9,8 @@ namespace d4r::refine::fast {
 
 // ROWS rows of COLS halves (a multiple of 8, 16-byte aligned rows) from global SRC into shared DST, STRIDE halves
 // apart, with the whole block; rows at or past PRESENT are zeros.
-__device__ void load_rows(uint16_t* dst, uint32_t stride, const uint16_t* src, uint32_t rows, uint32_t present,
-                          uint32_t cols) {
+__device__ inline void load_rows(uint16_t* dst, uint32_t stride, const uint16_t* src, uint32_t rows, uint32_t present,
+                                 uint32_t cols) {
     const uint32_t pieces = cols / 8;
     const uint4* s = reinterpret_cast<const uint4*>(src);
     for (uint32_t k = threadIdx.x; k < rows * pieces; k += blockDim.x) {
@@ -19,7 +19,7 @@ __device__ void load_rows(uint16_t* dst, uint32_t stride, const uint16_t* src, u
     }
 }
 
-__device__ void load_halves(uint16_t* dst, const uint16_t* src, uint32_t n) {
+__device__ inline void load_halves(uint16_t* dst, const uint16_t* src, uint32_t n) {
     for (uint32_t k = threadIdx.x; k < n; k += blockDim.x) dst[k] = src[k];
 }
 

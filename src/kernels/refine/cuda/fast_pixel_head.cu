@@ -50,9 +50,10 @@ extern "C" __device__ uint32_t d4r_grid_x = 132 * kBlocksPerSm; // the H200's an
 
 extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn_pixel_head(PixelHeadParams p) {
     extern __shared__ __align__(16) uint8_t shared[];
-    // The plan's shape (kEmbedThreads threads, in_ch a multiple of 16 up to kMaxChannels): anything else is a bug that
-    // must not pass for a result.
-    if (blockDim.x != kEmbedThreads || p.in_ch % 16 != 0 || p.in_ch > d4r::refine::math::kMaxChannels) __trap();
+    // The plan's shape (kEmbedThreads threads, in_ch a multiple of 16 from 16 to kMaxChannels): anything else is a bug
+    // that must not pass for a result.
+    if (blockDim.x != kEmbedThreads || p.in_ch == 0 || p.in_ch % 16 != 0 || p.in_ch > d4r::refine::math::kMaxChannels)
+        __trap();
     uint16_t* a = reinterpret_cast<uint16_t*>(shared);
     uint16_t* answers = reinterpret_cast<uint16_t*>(shared + kHeadAnswers);
     uint16_t* w = reinterpret_cast<uint16_t*>(shared + kHeadW);
