@@ -92,9 +92,8 @@ D4R_HD constexpr uint32_t at(uint32_t row, uint32_t col, uint32_t width) {
 extern "C" __device__ uint32_t d4r_dynamic_shared = kSharedBytes;
 extern "C" __device__ uint32_t d4r_block_z = kWarps / kBlockWarps;
 constexpr uint32_t kBlocksPerSm = 2;
-static_assert(kBlocksPerSm * (kSharedBytes + 1024) <= 228 * 1024,
-              "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
-extern "C" __device__ uint32_t d4r_grid_x = 132 * kBlocksPerSm; // the H200's and H100 SXM's SMs
+static_assert(fits_on_sm90(kBlocksPerSm, kSharedBytes), "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
+extern "C" __device__ uint32_t d4r_grid_x = kSm90Sms * kBlocksPerSm;
 
 namespace {
 

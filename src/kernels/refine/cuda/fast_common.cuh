@@ -51,4 +51,12 @@ __device__ __forceinline__ void load_b_trans(uint32_t (&b)[4], const uint16_t* p
                  : "r"(at));
 }
 
+// The GPUs the sm_90 fast set's persistent grids are sized for (d4r_grid_x: blocks an SM times this): the H100 SXM's
+// and the H200's SMs. And whether BLOCKS blocks of SHARED_BYTES dynamic shared memory each fit on one of those SMs
+// (228 KB an SM, 1 KB of it reserved a block).
+inline constexpr uint32_t kSm90Sms = 132;
+constexpr bool fits_on_sm90(uint32_t blocks, uint32_t shared_bytes) {
+    return blocks * (shared_bytes + 1024) <= 228 * 1024;
+}
+
 } // namespace d4r::refine::fast

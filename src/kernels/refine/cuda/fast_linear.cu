@@ -24,7 +24,7 @@ using namespace d4r::refine::fast;
 
 // 8 blocks for each of the H200's 132 SMs: every SM busy, the weights loaded 1056 times per launch, not once per
 // tile. Both entries want it (the override applies to every kernel of this code object).
-constexpr uint32_t kBlocks = 132 * 8;
+constexpr uint32_t kBlocks = kSm90Sms * 8;
 extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
 
 namespace {

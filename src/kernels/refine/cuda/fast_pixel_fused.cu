@@ -36,9 +36,8 @@ constexpr uint32_t kSharedBytes = kEmbedBias + kMaxOut * 2;
 // persistent grid: three blocks an SM.
 extern "C" __device__ uint32_t d4r_dynamic_shared = kSharedBytes;
 constexpr uint32_t kBlocksPerSm = 3;
-static_assert(kBlocksPerSm * (kSharedBytes + 1024) <= 228 * 1024,
-              "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
-extern "C" __device__ uint32_t d4r_grid_x = 132 * kBlocksPerSm; // the H200's and H100 SXM's SMs
+static_assert(fits_on_sm90(kBlocksPerSm, kSharedBytes), "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
+extern "C" __device__ uint32_t d4r_grid_x = kSm90Sms * kBlocksPerSm;
 
 namespace {
 

@@ -44,9 +44,8 @@ __device__ __forceinline__ uint4 row_piece(const uint16_t* in, uint32_t in_ch, u
 // persistent grid: five blocks an SM.
 extern "C" __device__ uint32_t d4r_dynamic_shared = kSharedBytes;
 constexpr uint32_t kBlocksPerSm = 5;
-static_assert(kBlocksPerSm * (kSharedBytes + 1024) <= 228 * 1024,
-              "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
-extern "C" __device__ uint32_t d4r_grid_x = 132 * kBlocksPerSm; // the H200's and H100 SXM's SMs
+static_assert(fits_on_sm90(kBlocksPerSm, kSharedBytes), "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
+extern "C" __device__ uint32_t d4r_grid_x = kSm90Sms * kBlocksPerSm;
 
 extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn_pixel_head(PixelHeadParams p) {
     extern __shared__ __align__(16) uint8_t shared[];

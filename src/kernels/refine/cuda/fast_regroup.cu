@@ -6,7 +6,7 @@
 
 using namespace d4r::refine::fast;
 
-constexpr uint32_t kBlocks = 132 * 16; // 16 blocks for each of the H200's 132 SMs
+constexpr uint32_t kBlocks = kSm90Sms * 16; // 16 blocks for each of the H200's 132 SMs
 extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
 
 extern "C" __global__ void d4r_nn_merge(RegroupParams p) {

@@ -7,7 +7,7 @@
 
 using namespace d4r::refine::fast;
 
-constexpr uint32_t kBlocks = 132 * 8; // 8 blocks for each of the H200's 132 SMs
+constexpr uint32_t kBlocks = kSm90Sms * 8; // 8 blocks for each of the H200's 132 SMs
 extern "C" __device__ uint32_t d4r_grid_x = kBlocks;
 
 namespace {
