@@ -2,6 +2,10 @@
 // (tests/network: refine_fast_sm90_test.cpp, refine_v2_test.cpp).
 #pragma once
 
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <regex>
 #include <string>
 #include <string_view>
 
@@ -34,6 +38,14 @@ inline const FastPtx* fast_ptx(std::string* why) {
     *why = "NVIDIA's nvcc was not found when the build was configured: the fast sm_90 kernels were not compiled";
     return nullptr;
 #endif
+}
+
+// PTX, a persistent module's text (fast_block.ptx, fast_pixel_fused.ptx, ...), with its grid (d4r_grid_x) made BLOCKS
+// blocks, so that each block walks more of the work than on the grid the module asks for; empty when it has no grid.
+inline std::string with_grid_x(const std::string& ptx, uint32_t blocks) {
+    const std::regex grid_x(R"(\.u32 d4r_grid_x = [0-9]+;)");
+    if (!std::regex_search(ptx, grid_x)) return {};
+    return std::regex_replace(ptx, grid_x, fmt::format(".u32 d4r_grid_x = {};", blocks));
 }
 
 // The fast kernel of K. INEXACT_TOO: also those that do not give the PTX path's bytes (the linears' and attention's

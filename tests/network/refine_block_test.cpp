@@ -231,6 +231,40 @@ TEST_P(RefineBlock, TheFastSm90BlockStaysWithin60DbOfThePtxPath) {
     EXPECT_FALSE(unfused->back().bytes == fused->back().bytes) << "f32 accumulators gave the f16 chain's bytes";
 }
 
+// The fast block on a persistent grid of 3 blocks (each block walking several windows, each window's stream rows
+// fetched during the window before) writes the bytes of the grid it asks for (a window a block at this size). refine-v1
+// at 72x40: 6 windows of its fine blocks, 2 of its coarse level of 64 channels (whose fine rows are fetched when the
+// window starts: they do not fit over its layernorm rows).
+TEST(RefineBlockGrid, TheFastSm90BlockGivesTheSameBytesOnAnyPersistentGrid) {
+    std::string why;
+    const FastPtx* fast = fast_ptx(&why);
+    if (!fast) GTEST_SKIP() << why;
+    const upscaler::CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
+    ASSERT_NE(cuda, nullptr) << why;
+    ASSERT_TRUE(upscaler::test::open_context(*cuda));
+    const Model model = nettest::random_model(9);
+    const std::vector<uint16_t> image = nettest::test_image(72, 40, 6);
+    auto run = [&](const std::string& block) {
+        return trace_forward(
+            *cuda, model, image, 72, 40,
+            [&](Kernel k) {
+                return k == Kernel::Block || k == Kernel::CoarseBlock ? std::string_view(block) : kernel_ptx(k);
+            },
+            kFused);
+    };
+    auto asked = run(fast->block);
+    ASSERT_TRUE(asked) << asked.error().text();
+    for (uint32_t blocks : {3u}) {
+        const std::string narrow = with_grid_x(fast->block, blocks);
+        ASSERT_FALSE(narrow.empty());
+        auto walked = run(narrow);
+        ASSERT_TRUE(walked) << walked.error().text();
+        ASSERT_EQ(asked->size(), walked->size());
+        for (size_t i = 0; i < asked->size(); ++i)
+            EXPECT_TRUE((*asked)[i].bytes == (*walked)[i].bytes) << blocks << " blocks: " << (*asked)[i].layer;
+    }
+}
+
 // 72x40: a grid of 18 x 10 tokens (windows cut on both sides); 40x24: 10 x 6.
 INSTANTIATE_TEST_SUITE_P(Sizes, RefineBlock, ::testing::Values(std::pair{72u, 40u}, std::pair{40u, 24u}),
                          [](const auto& info) { return fmt::format("{}x{}", info.param.first, info.param.second); });

@@ -240,11 +240,8 @@ TEST(RefineV2, TheFastFusedPixelKernelsGiveTheSameBytesOnAnyPersistentGrid) {
     std::string why;
     const FastPtx* fast = fast_ptx(&why);
     if (!fast) GTEST_SKIP() << why;
-    const std::regex grid_x(R"(\.u32 d4r_grid_x = [0-9]+;)");
-    ASSERT_TRUE(std::regex_search(fast->pixel_fused, grid_x));
-    ASSERT_TRUE(std::regex_search(fast->pixel_head, grid_x));
-    const std::string embed_two = std::regex_replace(fast->pixel_fused, grid_x, ".u32 d4r_grid_x = 2;");
-    const std::string head_two = std::regex_replace(fast->pixel_head, grid_x, ".u32 d4r_grid_x = 2;");
+    const std::string embed_two = with_grid_x(fast->pixel_fused, 2), head_two = with_grid_x(fast->pixel_head, 2);
+    ASSERT_FALSE(embed_two.empty() || head_two.empty());
     const Model model = nettest::random_model_of(12, kArchRefineV2);
     uint32_t frames = 0;
     after_each_core_frame(up::test::probe_options(20, 12, 40, 24, 2), frames,
@@ -269,6 +266,45 @@ TEST(RefineV2, TheFastFusedPixelKernelsGiveTheSameBytesOnAnyPersistentGrid) {
                               return ok_status();
                           });
     EXPECT_EQ(frames, 2u);
+}
+
+// The fast fused block on a persistent grid of 3 blocks (cuda/fast_block.cu: each block walks several windows,
+// each window's input rows fetched during the window before into rows that window frees, every other window's stream
+// rows in the other buffer; at the coarse level blocks of one window and a block of none) writes the bytes of the grid
+// it asks for (a window a block at this size). 72x40: 6 windows of 64 channels (enc1, then dec1), 2 of the coarse
+// level's 128 (whose fine rows go over the layernorm and attention rows).
+TEST(RefineV2, TheFastSm90BlockGivesTheSameBytesOnAnyPersistentGrid) {
+    std::string why;
+    const FastPtx* fast = fast_ptx(&why);
+    if (!fast) GTEST_SKIP() << why;
+    const Model model = nettest::random_model_of(13, kArchRefineV2);
+    uint32_t frames = 0;
+    after_each_core_frame(
+        up::test::probe_options(36, 20, 72, 40, 1), frames,
+        [&](const up::CudaFunctions& cuda, const up::math::Params& core) -> Status {
+            auto pass = [&](const std::string& block) {
+                return trace_forward_after_core(
+                    cuda, model, core,
+                    [&](Kernel k) {
+                        return k == Kernel::Block || k == Kernel::CoarseBlock ? std::string_view(block) : kernel_ptx(k);
+                    },
+                    kFused);
+            };
+            const CoreOutput image(core);
+            const LayerTrace asked = D4R_TRY(pass(fast->block));
+            image.restore();
+            for (uint32_t blocks : {3u}) {
+                const std::string narrow = with_grid_x(fast->block, blocks);
+                EXPECT_FALSE(narrow.empty());
+                const LayerTrace walked = D4R_TRY(pass(narrow));
+                image.restore();
+                EXPECT_EQ(asked.size(), walked.size());
+                for (size_t i = 0; i < std::min(asked.size(), walked.size()); ++i)
+                    EXPECT_TRUE(asked[i].bytes == walked[i].bytes) << blocks << " blocks: " << asked[i].layer;
+            }
+            return ok_status();
+        });
+    EXPECT_EQ(frames, 1u);
 }
 
 TEST(RefineV2, WithoutTheCoresFrameTheNetworkRefusesAndNamesWhy) {

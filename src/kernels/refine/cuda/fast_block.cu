@@ -6,8 +6,9 @@
 // override layer makes the block (128, 1, d4r_block_z = 2)), each block walking the windows blockIdx.x,
 // blockIdx.x + gridDim.x, ... Every layer's output lives in shared memory (d4r_dynamic_shared bytes, which the
 // override layer gives the launch) and every linear is one small GEMM of the window's 64 rows. Per window:
-//  1. which window positions are tokens (once, into shared memory); the window's stream rows into shared memory
-//     (absent tokens zero); layernorm 1, four threads a row;
+//  1. which window positions are tokens (once, into shared memory); the window's stream rows in shared memory
+//     (absent tokens zero: fetch_rows, by cp.async during the window before, into rows that are dead by then);
+//     layernorm 1, four threads a row;
 //  2. per pass of (at most) two heads: their q, k and v (96 columns of qkv each) for the 64 rows, then each warp's 16
 //     queries of one head against the window's 64 keys (fast_tile_attention.cuh: warps 0-3 the first head, 4-7 the
 //     second), the heads' output into the attention rows (over the layernorm rows when one pass takes every head);
@@ -53,6 +54,12 @@ struct Layout {
     static constexpr uint32_t kX = 0, kLn = kRows * row_of(C), kO = kOwnO ? 2 * kRows * row_of(C) : kLn;
     static constexpr uint32_t kScratch = (kOwnO ? 3 : 2) * kRows * row_of(C), kQkv = kScratch, kHidden = kScratch;
     static constexpr uint32_t kHalves = kScratch + max_u(kPass * kRows * kQkvRow, kRows* row_of(2 * C));
+    // Where a window's input rows with the coarse level (fetch_rows: 64 rows of 2C halves) go: over ln and o where o
+    // has rows of its own (both are dead from fc2 to the next window's layernorm 1, so the rows are fetched during the
+    // window before: kFineAhead), else the scratch (fetched when the window starts).
+    static constexpr bool kFineAhead = kOwnO;
+    static constexpr uint32_t kFine = kFineAhead ? kLn : kScratch;
+    static_assert(!kFineAhead || 2 * row_of(C) >= row_of(2 * C), "the fine rows fit over ln and o");
 };
 
 // The resident weights of a block of C channels after its layer buffers: qkv (3C x C), proj (C x C), fc1 (2C x C), fc2
@@ -299,32 +306,54 @@ struct CoarseLevel {
     const uint16_t *merge_w, *merge_b, *expand_w, *expand_b;
 };
 
-// The window's stream rows when the coarse level is fused: each present row is the merged row of its 2 x 2 fine
-// tokens (C1 = C / 2 channels each, in the order (0, 0), (1, 0), (0, 1), (1, 1)) times the merge weights, into X (f16,
-// absent rows zero); the merged rows go through SCRATCH (64 rows of 2C halves, padded).
-template <uint32_t C>
-__device__ __forceinline__ void merge_rows(const BlockParams& p, const CoarseLevel& level, uint16_t* x,
-                                           uint16_t* scratch, const WindowShared& ws, uint64_t present, uint32_t tid) {
-    constexpr uint32_t kC1 = C / 2, kWide = 2 * C, kWideRow = row_of(kWide), kPieces = kWide / 8, kQuarter = kC1 / 8;
-    const uint32_t warp = tid >> 5, lane = tid & 31u, fine_w = 2 * p.grid_w;
+// Window position POS's token in WINDOW, ~0u outside the grid (window_token's rule, the window's origin found with one
+// division); with the coarse level, the first of the 2 x 2 fine tokens under the coarse token.
+template <bool kCoarse>
+__device__ __forceinline__ uint32_t token_at(const BlockParams& p, uint32_t window, uint32_t pos) {
+    const uint32_t wins_x = div_up(p.grid_w, kWindow), wy = window / wins_x;
+    const uint32_t x = (window - wy * wins_x) * kWindow + pos % kWindow, y = wy * kWindow + pos / kWindow;
+    if (x >= p.grid_w || y >= p.grid_h) return ~0u;
+    return kCoarse ? 4 * y * p.grid_w + 2 * x : y * p.grid_w + x;
+}
+
+// Starts the copies of WINDOW's input rows into DST (cp.async, one commit group; zeros for absent tokens): the block's
+// stream rows (rows of C + 8 halves), or with the coarse level each coarse token's 2 x 2 fine rows of enc1's output
+// FINE (C / 2 channels each, in the order (0, 0), (1, 0), (0, 1), (1, 1): rows of 2C + 8 halves).
+template <uint32_t C, bool kCoarse>
+__device__ __forceinline__ void fetch_rows(const BlockParams& p, const uint16_t* fine, uint16_t* dst, uint32_t window,
+                                           uint32_t tid) {
+    constexpr uint32_t kWidth = kCoarse ? 2 * C : C, kPieces = kWidth / 8, kQuarter = C / 16;
+    const uint16_t* stream = reinterpret_cast<const uint16_t*>(p.stream);
     for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
-        const uint32_t row = i / kPieces, piece = i % kPieces, fine = ws.tokens[row];
-        uint4 v = make_uint4(0, 0, 0, 0);
-        if (fine != ~0u) {
-            const uint32_t q = piece / kQuarter, token = fine + (q >> 1) * fine_w + (q & 1u);
-            v = *reinterpret_cast<const uint4*>(level.fine + static_cast<uint64_t>(token) * kC1 +
-                                                (piece % kQuarter) * 8);
+        const uint32_t row = i / kPieces, piece = i % kPieces, token = token_at<kCoarse>(p, window, row);
+        const uint16_t* src = kCoarse ? fine : stream; // (not read for an absent token)
+        if (token != ~0u) {
+            if constexpr (kCoarse) {
+                const uint32_t q = piece / kQuarter;
+                src = fine + static_cast<uint64_t>(token + (q >> 1) * 2 * p.grid_w + (q & 1u)) * (C / 2) +
+                      (piece % kQuarter) * 8;
+            } else {
+                src = stream + static_cast<uint64_t>(token) * C + piece * 8;
+            }
         }
-        *reinterpret_cast<uint4*>(scratch + row * kWideRow + piece * 8) = v;
+        cp_async16(dst + row * row_of(kWidth) + piece * 8, src, token != ~0u ? 16u : 0u);
     }
-    __syncthreads();
+    cp_async_commit();
+}
+
+// The window's stream rows when the coarse level is fused: each present row is the merged row of its 2 x 2 fine
+// tokens (ROWS, as fetch_rows put them) times the merge weights, into X (f16, absent rows zero).
+template <uint32_t C>
+__device__ __forceinline__ void merge_rows(const CoarseLevel& level, uint16_t* x, const uint16_t* rows,
+                                           uint64_t present, uint32_t tid) {
+    const uint32_t warp = tid >> 5, lane = tid & 31u;
     const auto into_x = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
         const bool h0 = (present >> row) & 1u, h1 = (present >> (row + 8)) & 1u;
         store_pair(x + row * row_of(C) + col, h0 ? acc[0] : 0.0f, h0 ? acc[1] : 0.0f);
         store_pair(x + (row + 8) * row_of(C) + col, h1 ? acc[2] : 0.0f, h1 ? acc[3] : 0.0f);
     };
-    window_gemm<kWide, C / 8, row_tiles_of<C>()>(
-        scratch, kWideRow, level.merge_w, level.merge_b, [](uint32_t n) { return n; }, into_x, warp, lane);
+    window_gemm<2 * C, C / 8, row_tiles_of<C>()>(
+        rows, row_of(2 * C), level.merge_w, level.merge_b, [](uint32_t n) { return n; }, into_x, warp, lane);
 }
 
 // The expand linear of the window's stream rows X and the regroup into dec1's stream with the skip connection: column
@@ -355,15 +384,24 @@ __device__ __forceinline__ void expand_rows(const BlockParams& p, const CoarseLe
     }
 }
 
+// Whether a window's input rows are fetched during the window before (fetch_rows): always without the coarse level.
+template <uint32_t C, bool kCoarse>
+inline constexpr bool kRowsAhead = !kCoarse || Layout<C>::kFineAhead;
+
+// WINDOW; NEXT is the block's next window (none: WINDOWS or more), ODD whether this is the block's second, fourth, ..
 template <uint32_t C, bool kCoarse>
 __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh, const WindowShared& ws,
-                                             uint32_t window, uint32_t tid, const CoarseLevel& level) {
+                                             uint32_t window, uint32_t next, uint32_t windows, bool odd, uint32_t tid,
+                                             const CoarseLevel& level) {
     using L = Layout<C>;
     constexpr uint32_t kRow = row_of(C), kPieces = C / 8, kPass = L::kPass;
     const uint32_t warp = tid >> 5, lane = tid & 31u, g = lane >> 2, t = lane & 3u;
-    uint16_t* x = sh + L::kX;
-    uint16_t* ln = sh + L::kLn;
-    uint16_t* o = sh + L::kO;
+    // Without the coarse level the stream rows and the layernorm rows trade places every other window: the next
+    // window's stream rows are fetched into this one's layernorm rows once those are dead.
+    const bool swap = !kCoarse && odd;
+    uint16_t* x = sh + (swap ? L::kLn : L::kX);
+    uint16_t* ln = sh + (swap ? L::kX : L::kLn);
+    uint16_t* o = L::kOwnO ? sh + L::kO : ln;
     uint16_t* qkv = sh + L::kQkv;
     uint16_t* hidden = sh + L::kHidden;
     uint16_t* stream = reinterpret_cast<uint16_t*>(p.stream);
@@ -378,31 +416,22 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     const uint16_t* fc1_w = kRes ? resident + R::kFc1 : weights(p.fc1_w);
     const uint16_t* fc2_w = kRes ? resident + R::kFc2 : weights(p.fc2_w);
 
-    // 1. the window's tokens (two warps, a position a thread), its rows (16-byte pieces, zero for absent tokens),
-    //    layernorm 1.
+    // 1. the window's tokens (two warps, a position a thread), its input rows (fetched by the window before, or now),
+    //    with the coarse level the merge into the stream rows; layernorm 1.
     if (warp < kRows / 32) {
-        // window_token's rule with the window's origin found once (a division the block shares).
-        const uint32_t wins_x = div_up(p.grid_w, kWindow), wy = window / wins_x;
-        const uint32_t x = (window - wy * wins_x) * kWindow + tid % kWindow, y = wy * kWindow + tid / kWindow;
-        const bool here = x < p.grid_w && y < p.grid_h;
-        // (with the coarse level: the first of the 2 x 2 fine tokens under the coarse token)
-        ws.tokens[tid] = !here ? ~0u : kCoarse ? 4 * y * p.grid_w + 2 * x : y * p.grid_w + x;
-        const uint32_t bits = __ballot_sync(0xffffffffu, here);
+        const uint32_t token = token_at<kCoarse>(p, window, tid);
+        ws.tokens[tid] = token;
+        const uint32_t bits = __ballot_sync(0xffffffffu, token != ~0u);
         if (lane == 0) reinterpret_cast<uint32_t*>(ws.present)[warp] = bits;
     }
-    __syncthreads();
-    if constexpr (kCoarse) {
-        merge_rows<C>(p, level, x, sh + L::kScratch, ws, *ws.present, tid);
-    } else {
-        for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
-            const uint32_t row = i / kPieces, piece = i % kPieces, token = ws.tokens[row];
-            *reinterpret_cast<uint4*>(x + row * kRow + piece * 8) =
-                token != ~0u ? *reinterpret_cast<const uint4*>(stream + static_cast<uint64_t>(token) * C + piece * 8)
-                             : make_uint4(0, 0, 0, 0);
-        }
-    }
+    if constexpr (!kRowsAhead<C, kCoarse>) fetch_rows<C, kCoarse>(p, level.fine, sh + L::kFine, window, tid);
+    cp_async_wait_all();
+    __syncthreads(); // the tokens and the input rows
     const uint64_t present = *ws.present;
-    __syncthreads();
+    if constexpr (kCoarse) {
+        merge_rows<C>(level, x, sh + L::kFine, present, tid);
+        __syncthreads();
+    }
     layernorm_rows<C, kRes>(ln, x, weights(p.ln1_g), weights(p.ln1_b), tid);
     sync_for_wgmma<kRes>();
 
@@ -473,6 +502,10 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     else
         window_gemm<C, 2 * C / 8, kTiles>(ln, kRow, fc1_w, weights(p.fc1_b), same, relu_out, warp, lane);
     sync_for_wgmma<kRes>();
+    // ln (and o) are dead until the next window's layernorm 1: the next window's input rows go there now, so that
+    // their loads overlap the rest of this window.
+    if constexpr (kRowsAhead<C, kCoarse>)
+        if (next < windows) fetch_rows<C, kCoarse>(p, level.fine, kCoarse ? sh + L::kFine : ln, next, tid);
     if constexpr (kRes)
         window_wgmma<2 * C, C>(hidden, fc2_w, weights(p.fc2_b), same, residual, warp, lane);
     else
@@ -510,6 +543,9 @@ template <uint32_t C, bool kCoarse = false>
 __device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, const WindowShared& ws,
                                             uint32_t windows, uint32_t tid, const CoarseLevel& level = {}) {
     using R = Resident<C>;
+    // The first window's input rows, in flight while the weights load.
+    if (kRowsAhead<C, kCoarse> && blockIdx.x < windows)
+        fetch_rows<C, kCoarse>(p, level.fine, sh + (kCoarse ? Layout<C>::kFine : Layout<C>::kX), blockIdx.x, tid);
     if constexpr (R::kOn) {
         // qkv's rows in the order of the one attention pass's columns (head h's q | k | v at 96 h ..: window_block).
         const auto qkv_row = [](uint32_t n) {
@@ -524,8 +560,9 @@ __device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, 
         load_resident(resident + R::kFc2, p.fc2_w, C, 2 * C, same, tid);
     }
     sync_for_wgmma<R::kOn>(); // the biases (and the weights)
-    for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x)
-        window_block<C, kCoarse>(p, sh, ws, window, tid, level);
+    bool odd = false;
+    for (uint32_t window = blockIdx.x; window < windows; window += gridDim.x, odd = !odd)
+        window_block<C, kCoarse>(p, sh, ws, window, window + gridDim.x, windows, odd, tid, level);
 }
 
 } // namespace

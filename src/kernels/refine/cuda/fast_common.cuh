@@ -51,6 +51,16 @@ __device__ __forceinline__ void load_b_trans(uint32_t (&b)[4], const uint16_t* p
                  : "r"(at));
 }
 
+// cp.async (sm_80): 16 bytes from global SRC to shared DST without passing through registers, of which the first BYTES
+// are read and the rest are zeros (BYTES 0: 16 zeros, SRC not read). A thread's copies are complete (and visible to
+// the block after a barrier) once it has waited for them (cp_async_wait_all).
+__device__ __forceinline__ void cp_async16(uint16_t* dst, const uint16_t* src, uint32_t bytes) {
+    const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(at), "l"(src), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+__device__ __forceinline__ void cp_async_wait_all() { asm volatile("cp.async.wait_all;" ::: "memory"); }
+
 // The GPUs the sm_90 fast set's persistent grids are sized for (d4r_grid_x: blocks an SM times this): the H100 SXM's
 // and the H200's SMs. And whether BLOCKS blocks of SHARED_BYTES dynamic shared memory each fit on one of those SMs
 // (228 KB an SM, 1 KB of it reserved a block).
