@@ -3,12 +3,15 @@
 #pragma once
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <regex>
 #include <string>
 #include <string_view>
 
+#include "cuda_env.h"
+#include "harness.h"
 #include "network/plan.h"
 #include "network/refine_pipeline.h"
 #include "test_support.h"
@@ -39,6 +42,23 @@ inline const FastPtx* fast_ptx(std::string* why) {
     return nullptr;
 #endif
 }
+
+// A fixture (over BASE: ::testing::Test or a TestWithParam) for tests that run the fast kernels on ptxsim: FAST (the
+// test is skipped, naming why, where nvcc did not compile them) and the cpu backend's CUDA with a context open.
+template <typename Base = ::testing::Test>
+class FastSm90On : public Base {
+protected:
+    void SetUp() override {
+        std::string why;
+        fast = fast_ptx(&why);
+        if (!fast) GTEST_SKIP() << why;
+        cuda = upscaler::test::cpu_backend_cuda(&why);
+        ASSERT_NE(cuda, nullptr) << why;
+        ASSERT_TRUE(upscaler::test::open_context(*cuda));
+    }
+    const FastPtx* fast = nullptr;
+    const upscaler::CudaFunctions* cuda = nullptr;
+};
 
 // PTX, a persistent module's text (fast_block.ptx, fast_pixel_fused.ptx, ...), with its grid (d4r_grid_x) made BLOCKS
 // blocks, so that each block walks more of the work than on the grid the module asks for; empty when it has no grid.

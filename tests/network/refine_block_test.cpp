@@ -235,13 +235,9 @@ TEST_P(RefineBlock, TheFastSm90BlockStaysWithin60DbOfThePtxPath) {
 // fetched during the window before) writes the bytes of the grid it asks for (a window a block at this size). refine-v1
 // at 72x40: 6 windows of its fine blocks, 2 of its coarse level of 64 channels (whose fine rows are fetched when the
 // window starts: they do not fit over its layernorm rows).
-TEST(RefineBlockGrid, TheFastSm90BlockGivesTheSameBytesOnAnyPersistentGrid) {
-    std::string why;
-    const FastPtx* fast = fast_ptx(&why);
-    if (!fast) GTEST_SKIP() << why;
-    const upscaler::CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
-    ASSERT_NE(cuda, nullptr) << why;
-    ASSERT_TRUE(upscaler::test::open_context(*cuda));
+class RefineBlockGrid : public FastSm90On<> {};
+
+TEST_F(RefineBlockGrid, TheFastSm90BlockGivesTheSameBytesOnAnyPersistentGrid) {
     const Model model = nettest::random_model(9);
     const std::vector<uint16_t> image = nettest::test_image(72, 40, 6);
     auto run = [&](const std::string& block) {

@@ -34,15 +34,9 @@ void PrintTo(const Case& c, std::ostream* os) {
     *os << c.w << "x" << c.h << (c.fp8 ? " fp8" : "") << " >= " << c.min_db;
 }
 
-class RefineFastSm90 : public ::testing::TestWithParam<Case> {};
+class RefineFastSm90 : public FastSm90On<::testing::TestWithParam<Case>> {};
 
 TEST_P(RefineFastSm90, ElementwiseKernelsAreExactAndMatrixKernelsClose) {
-    std::string why;
-    const FastPtx* fast = fast_ptx(&why);
-    if (!fast) GTEST_SKIP() << why;
-    const upscaler::CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
-    ASSERT_NE(cuda, nullptr) << why;
-    ASSERT_TRUE(upscaler::test::open_context(*cuda));
     const Case c = GetParam();
     const Model model = nettest::random_model(7, c.fp8);
     const std::vector<uint16_t> image = nettest::test_image(c.w, c.h, 3);
@@ -85,13 +79,9 @@ INSTANTIATE_TEST_SUITE_P(PartialWindows, RefineFastSm90,
 // (refine-v2's embed, merge and enc2.fc2), is computed by the fast sm_90 kernel of that name, within 60 dB of the PTX
 // path's on the same inputs. The kernel once returned without writing for refine-v2's enc2 shapes, which the plan
 // sent it (-9 dB on the H200); every output here starts as NaN.
-TEST(RefineFastSm90Linear, EveryShapeThePlanSendsItIsComputed) {
-    std::string why;
-    const FastPtx* fast = fast_ptx(&why);
-    if (!fast) GTEST_SKIP() << why;
-    const upscaler::CudaFunctions* cuda = upscaler::test::cpu_backend_cuda(&why);
-    ASSERT_NE(cuda, nullptr) << why;
-    ASSERT_TRUE(upscaler::test::open_context(*cuda));
+class RefineFastSm90Linear : public FastSm90On<> {};
+
+TEST_F(RefineFastSm90Linear, EveryShapeThePlanSendsItIsComputed) {
     using refine::math::LinearParams;
     std::set<std::tuple<bool, uint32_t, uint32_t, uint32_t>> shapes; // wide, in, out, flags
     const Geometry g = geometry_for(40, 24);
