@@ -316,25 +316,30 @@ __device__ __forceinline__ uint32_t token_at(const BlockParams& p, uint32_t wind
     return kCoarse ? 4 * y * p.grid_w + 2 * x : y * p.grid_w + x;
 }
 
+// Where piece PIECE (8 halves) of a coarse row of C channels lies in enc1's output FINE, in halves: the row's 2C halves
+// are its 2 x 2 fine tokens' C / 2 channels in the order (0, 0), (1, 0), (0, 1), (1, 1); FIRST is the first of those
+// tokens, FINE_W the fine tokens a row.
+template <uint32_t C>
+__device__ __forceinline__ uint64_t fine_offset(uint32_t first, uint32_t piece, uint32_t fine_w) {
+    constexpr uint32_t kQuarter = C / 16; // pieces a fine token
+    const uint32_t q = piece / kQuarter;
+    return static_cast<uint64_t>(first + (q >> 1) * fine_w + (q & 1u)) * (C / 2) + (piece % kQuarter) * 8;
+}
+
 // Starts the copies of WINDOW's input rows into DST (cp.async, one commit group; zeros for absent tokens): the block's
 // stream rows (rows of C + 8 halves), or with the coarse level each coarse token's 2 x 2 fine rows of enc1's output
 // FINE (C / 2 channels each, in the order (0, 0), (1, 0), (0, 1), (1, 1): rows of 2C + 8 halves).
 template <uint32_t C, bool kCoarse>
 __device__ __forceinline__ void fetch_rows(const BlockParams& p, const uint16_t* fine, uint16_t* dst, uint32_t window,
                                            uint32_t tid) {
-    constexpr uint32_t kWidth = kCoarse ? 2 * C : C, kPieces = kWidth / 8, kQuarter = C / 16;
+    constexpr uint32_t kWidth = kCoarse ? 2 * C : C, kPieces = kWidth / 8;
     const uint16_t* stream = reinterpret_cast<const uint16_t*>(p.stream);
     for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
         const uint32_t row = i / kPieces, piece = i % kPieces, token = token_at<kCoarse>(p, window, row);
         const uint16_t* src = kCoarse ? fine : stream; // (not read for an absent token)
         if (token != ~0u) {
-            if constexpr (kCoarse) {
-                const uint32_t q = piece / kQuarter;
-                src = fine + static_cast<uint64_t>(token + (q >> 1) * 2 * p.grid_w + (q & 1u)) * (C / 2) +
-                      (piece % kQuarter) * 8;
-            } else {
-                src = stream + static_cast<uint64_t>(token) * C + piece * 8;
-            }
+            src = kCoarse ? fine + fine_offset<C>(token, piece, 2 * p.grid_w)
+                          : stream + static_cast<uint64_t>(token) * C + piece * 8;
         }
         cp_async16(dst + row * row_of(kWidth) + piece * 8, src, token != ~0u ? 16u : 0u);
     }
@@ -363,8 +368,8 @@ __device__ __forceinline__ void merge_rows(const CoarseLevel& level, uint16_t* x
 template <uint32_t C>
 __device__ __forceinline__ void expand_rows(const BlockParams& p, const CoarseLevel& level, const uint16_t* x,
                                             uint16_t* scratch, const WindowShared& ws, uint32_t tid) {
-    constexpr uint32_t kC1 = C / 2, kWide = 2 * C, kWideRow = row_of(kWide), kPieces = kWide / 8, kQuarter = kC1 / 8;
-    const uint32_t warp = tid >> 5, lane = tid & 31u, fine_w = 2 * p.grid_w;
+    constexpr uint32_t kWide = 2 * C, kWideRow = row_of(kWide), kPieces = kWide / 8;
+    const uint32_t warp = tid >> 5, lane = tid & 31u;
     const auto into_scratch = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
         store_pair(scratch + row * kWideRow + col, acc[0], acc[1]);
         store_pair(scratch + (row + 8) * kWideRow + col, acc[2], acc[3]);
@@ -375,8 +380,7 @@ __device__ __forceinline__ void expand_rows(const BlockParams& p, const CoarseLe
     for (uint32_t i = tid; i < kRows * kPieces; i += kBlockThreads) {
         const uint32_t row = i / kPieces, piece = i % kPieces, fine = ws.tokens[row];
         if (fine == ~0u) continue;
-        const uint32_t q = piece / kQuarter;
-        const uint64_t at = static_cast<uint64_t>(fine + (q >> 1) * fine_w + (q & 1u)) * kC1 + (piece % kQuarter) * 8;
+        const uint64_t at = fine_offset<C>(fine, piece, 2 * p.grid_w);
         const uint4 skip = __ldg(reinterpret_cast<const uint4*>(level.fine + at));
         const uint4 v = *reinterpret_cast<const uint4*>(scratch + row * kWideRow + piece * 8);
         *reinterpret_cast<uint4*>(level.out + at) = make_uint4(add_halves(v.x, skip.x), add_halves(v.y, skip.y),
@@ -388,6 +392,14 @@ __device__ __forceinline__ void expand_rows(const BlockParams& p, const CoarseLe
 template <uint32_t C, bool kCoarse>
 inline constexpr bool kRowsAhead = !kCoarse || Layout<C>::kFineAhead;
 
+// Where fetch_rows puts a window's input rows, ODD for the block's second, fourth, .. window: without the coarse level
+// its stream rows x (x and the layernorm rows trade places every other window), else Layout::kFine.
+template <uint32_t C, bool kCoarse>
+__device__ __forceinline__ uint16_t* input_rows(uint16_t* sh, bool odd) {
+    using L = Layout<C>;
+    return sh + (kCoarse ? L::kFine : odd ? L::kLn : L::kX);
+}
+
 // WINDOW; NEXT is the block's next window (none: WINDOWS or more), ODD whether this is the block's second, fourth, ..
 template <uint32_t C, bool kCoarse>
 __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh, const WindowShared& ws,
@@ -397,10 +409,9 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     constexpr uint32_t kRow = row_of(C), kPieces = C / 8, kPass = L::kPass;
     const uint32_t warp = tid >> 5, lane = tid & 31u, g = lane >> 2, t = lane & 3u;
     // Without the coarse level the stream rows and the layernorm rows trade places every other window: the next
-    // window's stream rows are fetched into this one's layernorm rows once those are dead.
-    const bool swap = !kCoarse && odd;
-    uint16_t* x = sh + (swap ? L::kLn : L::kX);
-    uint16_t* ln = sh + (swap ? L::kX : L::kLn);
+    // window's stream rows are fetched into this one's layernorm rows once those are dead (input_rows).
+    uint16_t* x = kCoarse ? sh + L::kX : input_rows<C, false>(sh, odd);
+    uint16_t* ln = kCoarse ? sh + L::kLn : input_rows<C, false>(sh, !odd);
     uint16_t* o = L::kOwnO ? sh + L::kO : ln;
     uint16_t* qkv = sh + L::kQkv;
     uint16_t* hidden = sh + L::kHidden;
@@ -424,12 +435,13 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         const uint32_t bits = __ballot_sync(0xffffffffu, token != ~0u);
         if (lane == 0) reinterpret_cast<uint32_t*>(ws.present)[warp] = bits;
     }
-    if constexpr (!kRowsAhead<C, kCoarse>) fetch_rows<C, kCoarse>(p, level.fine, sh + L::kFine, window, tid);
+    if constexpr (!kRowsAhead<C, kCoarse>)
+        fetch_rows<C, kCoarse>(p, level.fine, input_rows<C, kCoarse>(sh, odd), window, tid);
     cp_async_wait_all();
     __syncthreads(); // the tokens and the input rows
     const uint64_t present = *ws.present;
     if constexpr (kCoarse) {
-        merge_rows<C>(level, x, sh + L::kFine, present, tid);
+        merge_rows<C>(level, x, input_rows<C, kCoarse>(sh, odd), present, tid);
         __syncthreads();
     }
     layernorm_rows<C, kRes>(ln, x, weights(p.ln1_g), weights(p.ln1_b), tid);
@@ -505,7 +517,7 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     // ln (and o) are dead until the next window's layernorm 1: the next window's input rows go there now, so that
     // their loads overlap the rest of this window.
     if constexpr (kRowsAhead<C, kCoarse>)
-        if (next < windows) fetch_rows<C, kCoarse>(p, level.fine, kCoarse ? sh + L::kFine : ln, next, tid);
+        if (next < windows) fetch_rows<C, kCoarse>(p, level.fine, input_rows<C, kCoarse>(sh, !odd), next, tid);
     if constexpr (kRes)
         window_wgmma<2 * C, C>(hidden, fc2_w, weights(p.fc2_b), same, residual, warp, lane);
     else
@@ -545,7 +557,7 @@ __device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, 
     using R = Resident<C>;
     // The first window's input rows, in flight while the weights load.
     if (kRowsAhead<C, kCoarse> && blockIdx.x < windows)
-        fetch_rows<C, kCoarse>(p, level.fine, sh + (kCoarse ? Layout<C>::kFine : Layout<C>::kX), blockIdx.x, tid);
+        fetch_rows<C, kCoarse>(p, level.fine, input_rows<C, kCoarse>(sh, false), blockIdx.x, tid);
     if constexpr (R::kOn) {
         // qkv's rows in the order of the one attention pass's columns (head h's q | k | v at 96 h ..: window_block).
         const auto qkv_row = [](uint32_t n) {
