@@ -88,6 +88,9 @@ constexpr std::array<EnvVarInfo, kEnvVarCount> kVars{{
     {EnvVar::CpuJitCacheSize, "D4R_CPU_JIT_CACHE_SIZE", Size, "256M", 0, 0, "", kCpu,
      "The most the PTX JIT's compile cache keeps on disk (the least recently used kernels go first); 0 = no cache: "
      "every process compiles its kernels."},
+    {EnvVar::CpuPtxProfile, "D4R_CPU_PTX_PROFILE", Path, "", 0, 0, "", kCpu,
+     "Append every launch's PTX profile to this file: the kernel, then the warp instructions issued at each line of "
+     "its PTX, the most first (the launch runs interpreted to count them): a kernel's hot lines without a GPU."},
 
     {EnvVar::PreferAccuracy, "D4R_PREFER_ACCURACY", Bool, "false", 0, 0, "", "kernel sets (runtime, d4r)",
      "Accuracy mode: accuracy kernel sets, a separate JIT cache, and ZLUDA's shortcuts turned off."},

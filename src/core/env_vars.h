@@ -62,6 +62,7 @@ enum class EnvVar {
     CpuExec,
     CpuJitCacheDir,
     CpuJitCacheSize,
+    CpuPtxProfile,
     // Kernel sets and accuracy mode.
     PreferAccuracy,
     ZludaCacheHome,

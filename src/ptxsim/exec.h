@@ -122,16 +122,17 @@ struct Warp {
     uint32_t* preds = nullptr; // predicate masks
     LaunchState* launch = nullptr;
     BlockState* block = nullptr;
-    uint32_t cur_pc = 0;       // the pc of the active lanes
-    uint32_t active = 0;       // lanes executing now (all at cur_pc)
-    uint32_t next_min = kNoPc; // lowest pc of runnable lanes outside `active`
-    uint32_t live = 0;         // lanes not exited
-    uint64_t instructions = 0; // warp instructions executed
-    uint64_t last_clock = 0;   // the last %clock64 this warp read (it never reads the same one twice)
-    uint32_t bar_wait = 0;     // lanes blocked at a block barrier
-    uint32_t sync_wait = 0;    // lanes waiting for the rest of a collective's member mask
-    uint32_t carry = 0;        // .cc carry flag per lane
-    bool forced = false;       // only waiting lanes were left: a collective must complete or fault
+    uint32_t cur_pc = 0;           // the pc of the active lanes
+    uint32_t active = 0;           // lanes executing now (all at cur_pc)
+    uint32_t next_min = kNoPc;     // lowest pc of runnable lanes outside `active`
+    uint32_t live = 0;             // lanes not exited
+    uint64_t instructions = 0;     // warp instructions executed
+    uint64_t* pc_counts = nullptr; // warp instructions issued at each pc, when the launch keeps a profile
+    uint64_t last_clock = 0;       // the last %clock64 this warp read (it never reads the same one twice)
+    uint32_t bar_wait = 0;         // lanes blocked at a block barrier
+    uint32_t sync_wait = 0;        // lanes waiting for the rest of a collective's member mask
+    uint32_t carry = 0;            // .cc carry flag per lane
+    bool forced = false;           // only waiting lanes were left: a collective must complete or fault
 
     // Lane-instruction accounting: popcount(active) is added lazily, when `active` changes.
     uint32_t active_count = 0;

@@ -15,6 +15,7 @@
 
 #include "ptxsim/device_impl.h"
 #include "ptxsim/module_impl.h"
+#include "ptxsim/profile.h"
 #include "ptxsim/scheduler.h"
 #include "ptxsim/vprintf.h"
 
@@ -209,6 +210,7 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
     std::mutex result_mutex;
     LaunchResult result;
     result.workers = workers;
+    std::vector<uint64_t> pc_counts; // the launch's profile (LaunchConfig::profile_sink), summed over its runners
     bool faulted = false;
     BlockRunner::FaultInfo first_fault;
     std::map<uint64_t, std::string> printed; // block -> its printf text (blocks that printed)
@@ -257,11 +259,14 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
             if (!texts[i].empty()) printed.emplace(ids[i], std::move(texts[i]));
             result.warp_instructions += runners[i]->warp_instructions();
             result.lane_instructions += runners[i]->lane_instructions();
+            add_pc_counts(pc_counts, runners[i]->pc_counts());
         }
     };
-    // Compiled code counts no instructions and never yields to another block: not for a budget or a cooperative grid;
-    // nor warp code made for blocks of whole warps in x for a block of another shape (CompiledKernel).
+    // Compiled code counts no instructions and never yields to another block: not for a budget, a profile or a
+    // cooperative grid; nor warp code made for blocks of whole warps in x for a block of another shape
+    // (CompiledKernel).
     const CompiledKernel* compiled = config.compiled && config.instruction_budget == 0 && !config.cooperative &&
+                                             !config.profile_sink &&
                                              (!config.compiled->whole_warps_in_x || config.block.x % 32 == 0)
                                          ? config.compiled.get()
                                          : nullptr;
@@ -289,6 +294,7 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
         std::lock_guard lock(result_mutex);
         result.warp_instructions += runner.warp_instructions();
         result.lane_instructions += runner.lane_instructions();
+        add_pc_counts(pc_counts, runner.pc_counts());
     };
     // The watchdog: at the deadline it takes the budget away, so every worker stops at its next refill
     // (at most 2^16 warp instructions later) as if the budget had run out.
@@ -320,6 +326,7 @@ Expected<LaunchResult> launch_nested(Device& device, const Kernel& kernel, const
         watchdog.join();
     }
     deliver_printf(config, printed, faulted ? first_fault.block : UINT64_MAX);
+    if (config.profile_sink) config.profile_sink(profile_text(program, pc_counts));
     if (!faulted) {
         if (device_launches)
             D4R_TRY(run_device_launches(device, kernel, config, *device_launches, nesting, result, fault_out));

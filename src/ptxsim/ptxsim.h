@@ -99,8 +99,13 @@ struct LaunchConfig {
     // GPU (cudaDestroyTextureObject after <<<>>>). Empty: the device's objects when the launch starts.
     std::shared_ptr<const ImageTable> images;
     // The kernel compiled to host code (compiled.h), run instead of the interpreter unless the launch has an
-    // instruction budget or is cooperative. Empty: interpreted.
+    // instruction budget, is cooperative or keeps a profile. Empty: interpreted.
     std::shared_ptr<const CompiledKernel> compiled;
+    // Receives the launch's PTX profile once it is over (faulted or not; its own launches from the device are not
+    // in it): the warp instructions issued at each line of the kernel's PTX (as warp_instructions counts them: a
+    // guarded-off instruction counts) that issued any, one line each, the most first (ties in line order):
+    // "COUNT LINE TEXT\n". Set, the launch is interpreted (compiled code counts no instructions). Empty: none kept.
+    std::function<void(std::string_view)> profile_sink;
 };
 
 // The device's texture and surface objects now, for LaunchConfig::images.

@@ -89,6 +89,7 @@ WarpStatus run_warp(Warp& w, int64_t& slice) {
         uint32_t mask = w.active;
         if (in.guard >= 0) mask &= w.preds[in.guard] ^ (in.guard_neg ? kFullMask : 0u);
         ++w.instructions;
+        if (w.pc_counts) ++w.pc_counts[w.cur_pc];
         Flow flow = mask != 0 ? in.fn(w, in, mask) : Flow::Next;
         switch (flow) {
         case Flow::Next:
@@ -131,6 +132,7 @@ BlockRunner::BlockRunner(LaunchState& launch) : m_launch(launch) {
     m_fparam.assign(size_t(p.fparam_bytes) * threads + 16, 0);
     m_warps.resize(warps);
     m_state.assign(warps, 0);
+    if (launch.config.profile_sink) m_pc_counts.assign(p.code.size(), 0);
     for (uint32_t wi = 0; wi < warps; ++wi) init_arena(wi);
     m_allowance = launch.budget_on ? 0 : INT64_MAX;
 }
@@ -198,6 +200,7 @@ void BlockRunner::setup_block(uint64_t linear_id) {
         }
         w.block = &m_block;
         w.launch = &m_launch;
+        w.pc_counts = m_pc_counts.empty() ? nullptr : m_pc_counts.data();
         w.index = wi;
         w.first_thread = wi * 32;
         // Registers start at zero in every block (CUDA leaves them undefined; zero keeps results

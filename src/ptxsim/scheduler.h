@@ -70,6 +70,9 @@ public:
     const FaultInfo& fault() const { return m_fault; }
     uint64_t warp_instructions() const { return m_warp_instructions; }
     uint64_t lane_instructions() const { return m_lane_instructions; }
+    // Warp instructions issued at each pc of the kernel's program by this runner's blocks (empty unless the launch
+    // keeps a profile: LaunchConfig::profile_sink).
+    const std::vector<uint64_t>& pc_counts() const { return m_pc_counts; }
 
 private:
     bool take_budget(int64_t want, int64_t& got);
@@ -100,6 +103,7 @@ private:
     int64_t m_allowance = 0; // instructions this worker may still execute (budget)
     uint64_t m_warp_instructions = 0;
     uint64_t m_lane_instructions = 0;
+    std::vector<uint64_t> m_pc_counts;
     FaultInfo m_fault;
 };
 

@@ -12,6 +12,7 @@
 #include "ptxsim/compiled.h"
 #include "runtime/backends/cpu/cpu_graph.h"
 #include "runtime/backends/cpu/cpu_heap.h"
+#include "runtime/backends/cpu/cpu_ptx_profile.h"
 #include "runtime/backends/cpu/cpu_state.h"
 #include "runtime/refusal.h"
 
@@ -154,6 +155,7 @@ CUresult launch(CUfunction h, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     // Texture objects as the launch is queued: the sample may destroy them before the stream runs it.
     config.images = ptxsim::image_snapshot(state().device);
     config.compiled = compiled_kernel(*f);
+    config.profile_sink = ptx_profile_sink(std::string(f->kernel->name()), config.grid, config.block);
     if (config.compiled && config.compiled->whole_warps_in_x && config.block.x % 32 != 0)
         std::call_once(f->said_shape, [&] {
             log::info("cpu backend: kernel '{}' runs interpreted for blocks of {} threads in x: its warp code is for "
