@@ -33,7 +33,6 @@ using namespace d4r::refine::fast;
 namespace {
 
 constexpr uint32_t kMaxC = 128;
-constexpr uint32_t kMaxHeads = kMaxC / kHeadDim;
 constexpr uint32_t kRows = kWindowTokens;
 constexpr uint32_t kWarps = 2 * kBlockWarps; // the block as the override layer launches it: d4r_block_z = 2
 constexpr uint32_t kBlockThreads = kWarps * 32;
@@ -63,23 +62,31 @@ struct Layout {
 };
 
 // The resident weights of a block of C channels after its layer buffers: qkv (3C x C), proj (C x C), fc1 (2C x C), fc2
-// (C x 2C), each row-major and unpadded, offsets in halves from the first.
+// (C x 2C), each row-major and unpadded, offsets in halves from the first; then the four linears' biases as f32 in the
+// order of their GEMMs' columns (qkv's in the attention pass's column order: window_block), offsets in floats, so that
+// a thread's two columns are one 8-byte load where they were two 2-byte loads from global memory, two conversions and,
+// for qkv, the column's weight row worked out again in every window.
 constexpr uint32_t kResidentC = 64;
 template <uint32_t C>
 struct Resident {
     static constexpr bool kOn = C <= kResidentC;
     static constexpr uint32_t kQkv = 0, kProj = 3 * C * C, kFc1 = 4 * C * C, kFc2 = 6 * C * C, kHalves = 8 * C * C;
+    static constexpr uint32_t kQkvBias = 0, kProjBias = 3 * C, kFc1Bias = 4 * C, kFc2Bias = 6 * C, kBiasFloats = 7 * C;
 };
 
-// Shared memory: the relative biases (f32), the window's tokens (u32, ~0u where absent) and which are present (u64),
-// then the layer buffers, then (C <= kResidentC) the weights.
-constexpr uint32_t kBiasBytes = kMaxHeads * kRelBiasSize * 4;
-constexpr uint32_t kTokensOffset = kBiasBytes, kPresentOffset = kTokensOffset + kRows * 4;
-constexpr uint32_t kBuffersOffset = kPresentOffset + 16; // bytes; a multiple of 16
-static_assert(kBuffersOffset % 16 == 0);
+// Shared memory: which of the window's positions are present (u64, a bit each), the window's tokens (u32, ~0u where
+// absent), the relative biases (f32, one table a head), then the layer buffers, then (C <= kResidentC) the weights
+// and the linears' biases. The header is as long as the heads need: a block of 64 channels (two heads) fits its
+// resident weights and biases in the 112 KB that lets two blocks share an SM.
+constexpr uint32_t kPresentOffset = 0, kTokensOffset = 8, kRelBiasOffset = kTokensOffset + kRows * 4;
+D4R_HD constexpr uint32_t header_bytes(uint32_t heads) {
+    return (kRelBiasOffset + heads * kRelBiasSize * 4 + 15) / 16 * 16; // the layer buffers 16-byte aligned
+}
 template <uint32_t C>
 constexpr uint32_t shared_bytes_of() {
-    return kBuffersOffset + (Layout<C>::kHalves + (Resident<C>::kOn ? Resident<C>::kHalves : 0)) * 2;
+    using R = Resident<C>;
+    return header_bytes(C / kHeadDim) + (Layout<C>::kHalves + (R::kOn ? R::kHalves : 0)) * 2 +
+           (R::kOn ? R::kBiasFloats * 4 : 0);
 }
 constexpr uint32_t kSharedBytes =
     max_u(max_u(shared_bytes_of<32>(), shared_bytes_of<64>()), max_u(shared_bytes_of<96>(), shared_bytes_of<128>()));
@@ -173,20 +180,22 @@ __device__ __forceinline__ void window_gemm(const uint16_t* a, uint32_t lda, con
 // The same product with the resident weights by wgmma (sm_90a): A (the window's 64 rows, K = kK) and W (kN rows of kK,
 // row n holding output column n: resident_rows() puts them in that order) in at<true>'s layout; warpgroup G (warps
 // 4G .. 4G + 3) takes columns G kN / 2 .. (G + 1) kN / 2, warp rank r of it rows 16r .. 16r + 15 (wgmma's D
-// fragment: for each 8 columns j, registers 4j .. 4j + 3 as mma.sync's). The bias of column n is BIAS[wrow(n)]. The
-// shared memory read here must have been made visible to the tensor cores (sync_for_wgmma) by its writers.
-template <uint32_t kK, uint32_t kN, typename WeightRow, typename Epilogue>
-__device__ __forceinline__ void window_wgmma(const uint16_t* a, const uint16_t* w, const uint16_t* bias, WeightRow wrow,
-                                             Epilogue epi, uint32_t warp, uint32_t lane) {
+// fragment: for each 8 columns j, registers 4j .. 4j + 3 as mma.sync's). The bias of column n is BIAS[n] (f32, shared
+// memory: Resident's biases). The shared memory read here must have been made visible to the tensor cores
+// (sync_for_wgmma) by its writers.
+template <uint32_t kK, uint32_t kN, typename Epilogue>
+__device__ __forceinline__ void window_wgmma(const uint16_t* a, const uint16_t* w, const float* bias, Epilogue epi,
+                                             uint32_t warp, uint32_t lane) {
     constexpr uint32_t kNw = kN / 2, kSteps = kK / 16;
     static_assert(kWarps == 8 && kNw % 8 == 0 && kK % 16 == 0);
     const uint32_t group = warp / 4, rank = warp % 4, g = lane >> 2, t = lane & 3u;
     float d[kNw / 2];
+    const float2* bias2 = reinterpret_cast<const float2*>(bias + group * kNw + 2 * t);
 #pragma unroll
     for (uint32_t j = 0; j < kNw / 8; ++j) {
-        const uint32_t bcol = wrow(group * kNw + 8 * j + 2 * t);
-        d[4 * j] = d[4 * j + 2] = half_to_float(bias[bcol]);
-        d[4 * j + 1] = d[4 * j + 3] = half_to_float(bias[bcol + 1]);
+        const float2 b = bias2[4 * j]; // columns group kNw + 8j + 2t and + 1
+        d[4 * j] = d[4 * j + 2] = b.x;
+        d[4 * j + 1] = d[4 * j + 3] = b.y;
     }
     const uint32_t a_addr = static_cast<uint32_t>(__cvta_generic_to_shared(a));
     const uint32_t w_addr = static_cast<uint32_t>(__cvta_generic_to_shared(w)) + group * kNw * 16;
@@ -231,6 +240,12 @@ __device__ __forceinline__ uint32_t add_halves(uint32_t a, uint32_t b) {
     asm("add.rn.f16x2 %0, %1, %2;" : "=r"(sum) : "r"(a), "r"(b));
     return sum;
 }
+// A pair of halves A * B + C lane by lane, rounded once to f16 (fma.rn.f16x2).
+__device__ __forceinline__ uint32_t fma_halves(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
 // *p = f16(acc) + the pair of halves TO (by default *p: the residual of proj and fc2) for a pair of columns.
 __device__ __forceinline__ void add_pair(uint16_t* p, float lo, float hi, uint32_t to) {
     *reinterpret_cast<uint32_t*>(p) = add_halves(pack_f32(lo, hi), to);
@@ -270,6 +285,10 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
     var += __shfl_xor_sync(0xffffffffu, var, 1);
     var += __shfl_xor_sync(0xffffffffu, var, 2);
     const float inv = rsqrtf(var / static_cast<float>(C) + kNormEps); // (the special-function unit: within 2 ulp)
+    // The scale and shift in f16 pairs: (x - mean) inv as one fma and rounded to f16, then gamma and beta by one f16x2
+    // fma a pair (four instructions a pair where the f32 form took eleven; a rounding more, within the fast set's
+    // 60 dB).
+    const float mean_inv = mean * inv;
     const uint16_t* gp = gamma + part * kHalfC;
     const uint16_t* bp = beta + part * kHalfC;
 #pragma unroll
@@ -280,10 +299,9 @@ __device__ __forceinline__ void layernorm_rows(uint16_t* out, const uint16_t* x,
         uint32_t res[4];
 #pragma unroll
         for (uint32_t e = 0; e < 4; ++e) {
-            const float n0 = ((v[i * 8 + 2 * e] - mean) * inv) * half_to_float(low(gw[e])) + half_to_float(low(bw[e]));
-            const float n1 =
-                ((v[i * 8 + 2 * e + 1] - mean) * inv) * half_to_float(high(gw[e])) + half_to_float(high(bw[e]));
-            res[e] = pack_f32(n0, n1);
+            const uint32_t t =
+                pack_f32(fmaf(v[i * 8 + 2 * e], inv, -mean_inv), fmaf(v[i * 8 + 2 * e + 1], inv, -mean_inv));
+            res[e] = fma_halves(t, gw[e], bw[e]);
         }
         *reinterpret_cast<uint4*>(out + at<kCore>(row, part * kHalfC + i * 8, C)) =
             make_uint4(res[0], res[1], res[2], res[3]);
@@ -422,6 +440,13 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
     constexpr bool kRes = R::kOn;
     constexpr uint32_t kTiles = row_tiles_of<C>();
     const uint16_t* resident = sh + L::kHalves;
+    // The linears' biases: f32 in column order after the resident weights (Resident), else the model's halves.
+    const auto bias_of = [&](uint32_t resident_offset, uint64_t model) {
+        if constexpr (kRes)
+            return reinterpret_cast<const float*>(resident + R::kHalves) + resident_offset;
+        else
+            return weights(model);
+    };
     const uint16_t* qkv_w = kRes ? resident + R::kQkv : weights(p.qkv_w);
     const uint16_t* proj_w = kRes ? resident + R::kProj : weights(p.proj_w);
     const uint16_t* fc1_w = kRes ? resident + R::kFc1 : weights(p.fc1_w);
@@ -457,18 +482,22 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
             return (m / kHeadDim) * C + head * kHeadDim + m % kHeadDim;
         };
         const auto qkv_out = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
-            const uint32_t m = col % kHeadColumns;
-            uint16_t* q = qkv + (col / kHeadColumns) * kQkvHalves + m;
+            // With the resident weights and two heads a pass, warpgroup G makes head G's q | k | v (window_wgmma): the
+            // matrix is the warp's and the column within it a constant of the tile (and whether it is k or v, too).
+            constexpr bool kHeadPerGroup = kRes && !kCoarse && kPass * kHeadColumns == 2 * kHeadColumns;
+            const uint32_t matrix = kHeadPerGroup ? warp / 4 : col / kHeadColumns;
+            const uint32_t m = kHeadPerGroup ? col - matrix * kHeadColumns : col % kHeadColumns;
+            uint16_t* q = qkv + matrix * kQkvHalves + m;
             const bool kv = m >= kHeadDim;
             const bool h0 = !kv || ((present >> row) & 1u), h1 = !kv || ((present >> (row + 8)) & 1u);
             store_pair(q + row * kQkvRow, h0 ? acc[0] : 0.0f, h0 ? acc[1] : 0.0f);
             store_pair(q + (row + 8) * kQkvRow, h1 ? acc[2] : 0.0f, h1 ? acc[3] : 0.0f);
         };
         if constexpr (kRes) // one pass (kPass covers every head): resident qkv rows in the pass's column order
-            window_wgmma<C, kPass * kHeadColumns>(ln, qkv_w, weights(p.qkv_b), qkv_row, qkv_out, warp, lane);
+            window_wgmma<C, kPass * kHeadColumns>(ln, qkv_w, bias_of(R::kQkvBias, p.qkv_b), qkv_out, warp, lane);
         else
-            window_gemm<C, kPass * kHeadColumns / 8, kTiles>(ln, kRow, qkv_w, weights(p.qkv_b), qkv_row, qkv_out, warp,
-                                                             lane);
+            window_gemm<C, kPass * kHeadColumns / 8, kTiles>(ln, kRow, qkv_w, bias_of(R::kQkvBias, p.qkv_b), qkv_row,
+                                                             qkv_out, warp, lane);
         __syncthreads(); // q, k and v of every row of the pass's heads
         const uint32_t in_pass = warp / 4, tile = warp % 4;
         if (in_pass < kPass) {
@@ -503,25 +532,26 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         store_pair(hidden + at<kRes>(row + 8, col, 2 * C), fmaxf(acc[2], 0.0f), fmaxf(acc[3], 0.0f));
     };
     if constexpr (kRes)
-        window_wgmma<C, C>(o, proj_w, weights(p.proj_b), same, residual, warp, lane);
+        window_wgmma<C, C>(o, proj_w, bias_of(R::kProjBias, p.proj_b), residual, warp, lane);
     else
-        window_gemm<C, C / 8, kTiles>(o, kRow, proj_w, weights(p.proj_b), same, residual, warp, lane);
+        window_gemm<C, C / 8, kTiles>(o, kRow, proj_w, bias_of(R::kProjBias, p.proj_b), same, residual, warp, lane);
     __syncthreads();
     layernorm_rows<C, kRes>(ln, x, weights(p.ln2_g), weights(p.ln2_b), tid);
     sync_for_wgmma<kRes>();
     if constexpr (kRes)
-        window_wgmma<C, 2 * C>(ln, fc1_w, weights(p.fc1_b), same, relu_out, warp, lane);
+        window_wgmma<C, 2 * C>(ln, fc1_w, bias_of(R::kFc1Bias, p.fc1_b), relu_out, warp, lane);
     else
-        window_gemm<C, 2 * C / 8, kTiles>(ln, kRow, fc1_w, weights(p.fc1_b), same, relu_out, warp, lane);
+        window_gemm<C, 2 * C / 8, kTiles>(ln, kRow, fc1_w, bias_of(R::kFc1Bias, p.fc1_b), same, relu_out, warp, lane);
     sync_for_wgmma<kRes>();
     // ln (and o) are dead until the next window's layernorm 1: the next window's input rows go there now, so that
     // their loads overlap the rest of this window.
     if constexpr (kRowsAhead<C, kCoarse>)
         if (next < windows) fetch_rows<C, kCoarse>(p, level.fine, input_rows<C, kCoarse>(sh, !odd), next, tid);
     if constexpr (kRes)
-        window_wgmma<2 * C, C>(hidden, fc2_w, weights(p.fc2_b), same, residual, warp, lane);
+        window_wgmma<2 * C, C>(hidden, fc2_w, bias_of(R::kFc2Bias, p.fc2_b), residual, warp, lane);
     else
-        window_gemm<2 * C, C / 8, kTiles>(hidden, row_of(2 * C), fc2_w, weights(p.fc2_b), same, residual, warp, lane);
+        window_gemm<2 * C, C / 8, kTiles>(hidden, row_of(2 * C), fc2_w, bias_of(R::kFc2Bias, p.fc2_b), same, residual,
+                                          warp, lane);
     __syncthreads();
     if constexpr (kCoarse) {
         expand_rows<C>(p, level, x, sh + L::kScratch, ws, tid);
@@ -552,9 +582,10 @@ __device__ __forceinline__ void load_resident(uint16_t* dst, uint64_t src, uint3
 
 // The block's windows blockIdx.x, blockIdx.x + gridDim.x, ... with the weights made resident first where they fit.
 template <uint32_t C, bool kCoarse = false>
-__device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, const WindowShared& ws,
+__device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* shared, const WindowShared& ws,
                                             uint32_t windows, uint32_t tid, const CoarseLevel& level = {}) {
     using R = Resident<C>;
+    uint16_t* sh = shared + header_bytes(C / kHeadDim) / 2; // the layer buffers (at a constant offset)
     // The first window's input rows, in flight while the weights load.
     if (kRowsAhead<C, kCoarse> && blockIdx.x < windows)
         fetch_rows<C, kCoarse>(p, level.fine, input_rows<C, kCoarse>(sh, false), blockIdx.x, tid);
@@ -570,6 +601,15 @@ __device__ __forceinline__ void run_windows(const BlockParams& p, uint16_t* sh, 
         load_resident(resident + R::kProj, p.proj_w, C, C, same, tid);
         load_resident(resident + R::kFc1, p.fc1_w, 2 * C, C, same, tid);
         load_resident(resident + R::kFc2, p.fc2_w, C, 2 * C, same, tid);
+        float* bias = reinterpret_cast<float*>(resident + R::kHalves);
+        const auto halves = [](uint64_t at) { return reinterpret_cast<const uint16_t*>(at); };
+        for (uint32_t i = tid; i < 3 * C; i += kBlockThreads)
+            bias[R::kQkvBias + i] = half_to_float(halves(p.qkv_b)[qkv_row(i)]);
+        for (uint32_t i = tid; i < C; i += kBlockThreads) {
+            bias[R::kProjBias + i] = half_to_float(halves(p.proj_b)[i]);
+            bias[R::kFc2Bias + i] = half_to_float(halves(p.fc2_b)[i]);
+        }
+        for (uint32_t i = tid; i < 2 * C; i += kBlockThreads) bias[R::kFc1Bias + i] = half_to_float(halves(p.fc1_b)[i]);
     }
     sync_for_wgmma<R::kOn>(); // the biases (and the weights)
     bool odd = false;
@@ -591,7 +631,7 @@ __device__ __forceinline__ WindowShared window_shared(const BlockParams& p, uint
         blockDim.x * blockDim.y * blockDim.z != kBlockThreads || blockDim.y != 1 || dynamic_bytes < kSharedBytes)
         __trap();
     unsigned char* bytes = reinterpret_cast<unsigned char*>(sh);
-    float* bias = reinterpret_cast<float*>(bytes);
+    float* bias = reinterpret_cast<float*>(bytes + kRelBiasOffset);
     const uint16_t* relbias = reinterpret_cast<const uint16_t*>(p.relbias);
     for (uint32_t i = tid; i < p.heads * kRelBiasSize; i += kBlockThreads) bias[i] = half_to_float(relbias[i]);
     return {bias, reinterpret_cast<uint32_t*>(bytes + kTokensOffset),
@@ -605,15 +645,14 @@ extern "C" __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm) d4r_nn
     const uint32_t windows = div_up(p.grid_w, kWindow) * div_up(p.grid_h, kWindow);
     const uint32_t tid = threadIdx.z * blockDim.x + threadIdx.x;
     const WindowShared ws = window_shared(p, sh, tid);
-    uint16_t* buffers = sh + kBuffersOffset / 2;
     if (p.channels == 32)
-        run_windows<32>(p, buffers, ws, windows, tid);
+        run_windows<32>(p, sh, ws, windows, tid);
     else if (p.channels == 64)
-        run_windows<64>(p, buffers, ws, windows, tid);
+        run_windows<64>(p, sh, ws, windows, tid);
     else if (p.channels == 96)
-        run_windows<96>(p, buffers, ws, windows, tid);
+        run_windows<96>(p, sh, ws, windows, tid);
     else
-        run_windows<128>(p, buffers, ws, windows, tid);
+        run_windows<128>(p, sh, ws, windows, tid);
 }
 
 // The coarse level (refine_math.h's CoarseBlockParams): each window's stream rows made by the merge linear from enc1's
@@ -626,13 +665,12 @@ extern "C" __global__ void __launch_bounds__(kBlockThreads, kBlocksPerSm) d4r_nn
     const uint32_t tid = threadIdx.z * blockDim.x + threadIdx.x;
     if (2 * cp.fine_channels != p.channels || (p.channels != 64 && p.channels != 128)) __trap();
     const WindowShared ws = window_shared(p, sh, tid);
-    uint16_t* buffers = sh + kBuffersOffset / 2;
     auto halves = [](uint64_t at) { return reinterpret_cast<const uint16_t*>(at); };
     const CoarseLevel level{halves(cp.fine),     reinterpret_cast<uint16_t*>(cp.out),
                             halves(cp.merge_w),  halves(cp.merge_b),
                             halves(cp.expand_w), halves(cp.expand_b)};
     if (p.channels == 64)
-        run_windows<64, true>(p, buffers, ws, windows, tid, level);
+        run_windows<64, true>(p, sh, ws, windows, tid, level);
     else
-        run_windows<128, true>(p, buffers, ws, windows, tid, level);
+        run_windows<128, true>(p, sh, ws, windows, tid, level);
 }
