@@ -11,6 +11,13 @@ and prints its launches, its warp instructions and its hottest places with their
                 an inlined helper's instructions go to the helper's line;
   --by caller   the same, but an inlined helper's instructions go to the line that called it (`inlined_at`).
 
+With --by source and --sass (nvdisasm -g of the cubin built from the same source with -lineinfo), each source line also
+gets an estimate of the SASS instructions the GPU would issue there: its SASS instructions times the times its PTX ran
+(the PTX warp instructions there over the PTX instructions there), for the kernel whose name is --kernel. Summed, a
+kernel's dynamic SASS count without a GPU; compared between two builds, what a change removes. Lines the PTX never
+reached are left out; the estimate assumes a line's SASS runs as often as its PTX, which loops unrolled differently
+can break.
+
 Example (the fast sm_90 fused block on ptxsim, its PTX built with -lineinfo in place of the build's):
   D4R_CPU_PTX_PROFILE=/tmp/p.txt build/bin/d4r_network_tests --gtest_filter=...
   scripts/ptx-profile.py /tmp/p.txt --kernel d4r_nn_block --ptx build/.../fast_block.ptx --by source --top 30
@@ -82,6 +89,71 @@ def read_locations(ptx_path, caller):
     if not files:
         raise ProfileError(f"{ptx_path}: no .file/.loc directives: build the PTX with nvcc -lineinfo")
     return where
+
+
+def ptx_static(ptx_path, kernel, caller):
+    """{place: PTX instructions of KERNEL there} (its entry's body), places as read_locations gives them."""
+    with open(ptx_path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().split("\n")
+    where = read_locations(ptx_path, caller)
+    entry = re.compile(r"\s*(\.visible\s+)?\.entry\s+" + re.escape(kernel) + r"\b")
+    counts = collections.Counter()
+    inside = False
+    for number, text in enumerate(lines, 1):
+        if entry.match(text):
+            inside = True
+            continue
+        if inside and re.match(r"\s*(\.visible\s+|\.weak\s+)?\.(entry|func)\s", text):
+            inside = False
+        stripped = text.strip()
+        if (inside and number in where and stripped and not stripped.startswith((".", "//", "{", "}"))
+                and not stripped.endswith(":")):
+            counts[where[number]] += 1
+    return counts
+
+
+def sass_static(sass_path, kernel):
+    """{(file, line): SASS instructions of KERNEL there} from nvdisasm -g's output."""
+    counts = collections.Counter()
+    inside = False
+    current = None
+    with open(sass_path, encoding="utf-8", errors="replace") as f:
+        for text in f:
+            if text.startswith("//-----"):
+                inside = f".text.{kernel} " in text
+                continue
+            m = re.match(r'\s*//## File "([^"]+)", line (\d+)', text)
+            if m:
+                current = (m.group(1), int(m.group(2)))
+                continue
+            if inside and current and re.match(r"\s*/\*[0-9a-f]{4,}\*/", text):
+                counts[current] += 1
+    if not counts:
+        raise ProfileError(f"{sass_path}: no SASS of kernel '{kernel}' with line information (nvdisasm -g of a cubin "
+                           "built with -lineinfo)")
+    return counts
+
+
+def sass_estimate(kernels, kernel, locations, ptx_counts, sass_counts, top):
+    """The estimated dynamic SASS per source line of KERNEL (see the module's help)."""
+    ran = collections.Counter()
+    for ptx_line, (count, _) in kernels[kernel]["lines"].items():
+        if ptx_line in locations:
+            ran[locations[ptx_line]] += count
+    by_base = {(os.path.basename(p), l): (p, l) for p, l in ptx_counts}
+    estimate = collections.Counter()
+    for (path, line), sass in sass_counts.items():
+        place = by_base.get((os.path.basename(path), line))
+        if place and ptx_counts[place]:
+            estimate[place] = sass * ran[place] / ptx_counts[place]
+    total = sum(estimate.values())
+    out = [f"kernel '{kernel}': {kernels[kernel]['launches']} launch(es), {kernels[kernel]['total']} PTX warp "
+           f"instructions, about {total:.0f} SASS ones (estimated: SASS a line x the times its PTX ran)"]
+    for (path, line), v in sorted(estimate.items(), key=lambda kv: (-kv[1], str(kv[0])))[:top]:
+        share = 100.0 * v / total if total else 0.0
+        label = f"{os.path.basename(path)}:{line}"
+        out.append(f"{v:12.0f} {share:5.1f}%  {label:<28} {source_text(path, line)}")
+    return "\n".join(out) + "\n"
 
 
 def source_text(path, line, cache={}):
@@ -168,6 +240,19 @@ def self_test():
         assert got[2].split()[:3] == ["3", "8.3%", "k.cu:4"], got
         got = summary(kernels, "caller", read_locations(ptx, True), 5, "k").split("\n")
         assert got[1].split()[:3] == ["36", "100.0%", "k.cu:4"], got  # all of it at the call
+        # The estimate: the helper's line has 2 PTX instructions (add, ret) that ran 33 times, and 3 SASS ones; the
+        # call's line 1 PTX instruction that ran 3 times, and 2 SASS ones: 3 x 33 / 2 and 2 x 3 / 1.
+        sass = os.path.join(d, "k.sass")
+        with open(sass, "w") as f:
+            f.write("//--------------------- .text.k --------------------------\n"
+                    f'\t//## File "{src}", line 4\n        /*0000*/  MOV R1, RZ ;\n        /*0010*/  NOP ;\n'
+                    f'\t//## File "{src}", line 2\n        /*0020*/  IADD3 R1, R1, 0x1, RZ ;\n'
+                    "        /*0030*/  NOP ;\n        /*0040*/  EXIT ;\n")
+        got = sass_estimate(kernels, "k", read_locations(ptx, False), ptx_static(ptx, "k", False),
+                            sass_static(sass, "k"), 5).split("\n")
+        assert "about 56 SASS ones" in got[0], got
+        assert got[1].split()[:3] == ["50", "89.2%", "k.cu:2"], got
+        assert got[2].split()[:3] == ["6", "10.8%", "k.cu:4"], got
         with open(prof, "a") as f:
             f.write("not a line\n")
         try:
@@ -190,6 +275,8 @@ def main():
     ap.add_argument("--top", type=int, default=25, help="places shown a kernel (default 25)")
     ap.add_argument("--by", choices=("line", "source", "caller"), default="line", help="what a place is")
     ap.add_argument("--ptx", help="the module's PTX as it was loaded, built with -lineinfo (for --by source/caller)")
+    ap.add_argument("--sass", help="nvdisasm -g of the same source's cubin (-lineinfo): estimate its dynamic SASS "
+                    "per source line (with --by source and --kernel)")
     ap.add_argument("--self-test", action="store_true", help="check this script on a small made-up profile")
     args = ap.parse_args()
     if args.self_test:
@@ -201,16 +288,23 @@ def main():
         ap.error(f"--by {args.by} needs --ptx: the module's PTX, built with -lineinfo")
     if args.top < 1:
         ap.error("--top must be at least 1")
+    if args.sass and (args.by != "source" or not args.kernel):
+        ap.error("--sass needs --by source and --kernel")
     try:
         kernels = read_profile(args.profile)
         if args.kernel and args.kernel not in kernels:
             raise ProfileError(f"{args.profile}: no launch of kernel '{args.kernel}' (it has: "
                                f"{', '.join(kernels) or 'none'})")
         locations = read_locations(args.ptx, args.by == "caller") if args.by != "line" else {}
+        if args.sass:
+            text = sass_estimate(kernels, args.kernel, locations, ptx_static(args.ptx, args.kernel, False),
+                                 sass_static(args.sass, args.kernel), args.top)
+        else:
+            text = summary(kernels, args.by, locations, args.top, args.kernel)
     except (OSError, ProfileError) as e:
         print(f"ptx-profile.py: {e}", file=sys.stderr)
         return 2
-    sys.stdout.write(summary(kernels, args.by, locations, args.top, args.kernel))
+    sys.stdout.write(text)
     return 0
 
 
