@@ -140,15 +140,18 @@ struct FastColour {
 
 // What pixel_values_at() reads of a pixel from memory that is not near anything else it reads (the core's output and,
 // where the core kept them, the terms: the render-resolution taps are shared by neighbours and come from the L1/L2),
-// loaded ahead of their use by pixel_values_from() so that the loads' latency overlaps other work.
+// loaded ahead of their use by pixel_values_from() so that the loads' latency overlaps other work; with the pixel's
+// place, so that its division by the grid's width is done once.
 struct PixelLoads {
-    uint2 output;     // the output pixel's four halves
-    uint4 terms[2]{}; // its stored terms, where the core kept them
+    uint2 output;         // the output pixel's four halves
+    uint4 terms[2]{};     // its stored terms, where the core kept them
+    int32_t x = 0, y = 0; // source_pixel()
 };
 __device__ __forceinline__ PixelLoads pixel_loads(const PixelParams& p, uint32_t i) {
-    int32_t x, y;
-    source_pixel(p, i, x, y);
     PixelLoads l;
+    int32_t& x = l.x;
+    int32_t& y = l.y;
+    source_pixel(p, i, x, y);
     l.output = __ldg(reinterpret_cast<const uint2*>(p.core.output + static_cast<uint64_t>(y) * p.core.output_pitch +
                                                     static_cast<uint32_t>(x) * 8u));
     if (p.core.terms) {
@@ -158,12 +161,11 @@ __device__ __forceinline__ PixelLoads pixel_loads(const PixelParams& p, uint32_t
     }
     return l;
 }
-// pixel_values_at(p, i, f, cand, FastTerms{}, FastGeometry{}) with the loads L made for pixel I and the render colour
-// by FastColour: the same values.
-__device__ __forceinline__ void pixel_values_from(const PixelParams& p, uint32_t i, const PixelLoads& l,
-                                                  float (&f)[kFeatures], Candidates& cand) {
-    int32_t x, y;
-    source_pixel(p, i, x, y);
+// pixel_values_at(p, i, f, cand, FastTerms{}, FastGeometry{}) with the loads L pixel_loads() made for pixel I and the
+// render colour by FastColour: the same values.
+__device__ __forceinline__ void pixel_values_from(const PixelParams& p, const PixelLoads& l, float (&f)[kFeatures],
+                                                  Candidates& cand) {
+    const int32_t x = l.x, y = l.y;
     const float o_linear[3] = {d4r::kernels::half_to_float(low(l.output.x)),
                                d4r::kernels::half_to_float(high(l.output.x)),
                                d4r::kernels::half_to_float(low(l.output.y))};

@@ -3,7 +3,8 @@
 // path (tests/network/refine_v2_test.cpp). The fused head is a module of its own (cuda/fast_pixel_head.cu), so that
 // each has its own shared memory and persistent grid.
 //  * d4r_nn_pixel_embed: a group's 16 tokens' pixel features into shared memory as the A operand of the embed
-//    (16 x 368 by 368 x out_ch: one mma chain of 23 k-steps per 8 output columns), so the 368 halves a token are
+//    (16 x 384 by 384 x out_ch with the weights resident, each pixel in a slot of 24: RowA; 368 otherwise: one mma
+//    chain of 24 or 23 k-steps per 8 output columns), so the 368 halves a token are
 //    neither written nor read back; the candidates still go out.
 // Shape: a persistent grid (d4r_grid_x, three blocks an SM) of kEmbedThreads threads, each block walking the groups
 // of 16 tokens blockIdx.x, blockIdx.x + gridDim.x, ... with the layer's weights loaded into shared memory once: one
@@ -130,12 +131,11 @@ __device__ void embed_groups(const PixelEmbedParams& p, uint8_t* shared) {
     PixelLoads next = loads_of(blockIdx.x);
     for (uint32_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const uint32_t first = group * kEmbedTokens, present = min_u(kEmbedTokens, tokens - first);
-        const uint32_t i = first * kPatchPixels + threadIdx.x;
         const PixelLoads loads = next;
         if (row < present) {
             float f[kFeatures];
             Candidates cand{};
-            pixel_values_from(px, i, loads, f, cand);
+            pixel_values_from(px, loads, f, cand);
             store_features<kResident>(features, f);
             // The 15 values and the 0 as two 16-byte stores (pack_f32 rounds as float_to_half does).
             const auto v = [&cand](uint32_t j) { return cand.c[j / 3][j % 3]; };

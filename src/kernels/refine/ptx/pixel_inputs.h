@@ -303,7 +303,15 @@ D4R_HD void features_of(const Candidates& cand, const Terms& t, const float geo[
     f[20] = geo[1];
     f[21] = clamp_f(geo[2] / 8.0f, -4.0f, 4.0f);
     f[22] = clamp_f(geo[3] / 8.0f, -4.0f, 4.0f);
-    for (uint32_t i = 0; i < kFeatures; ++i)
+#if defined(__CUDA_ARCH__) && defined(D4R_REFINE_FAST_POWERS)
+    // The fast sm_90 set checks only the features made of terms and samples: the candidates' display values are in
+    // [0, 1] whatever the input (display() maps NaN to 0 and infinity to 1), so features 0-14 are finite already (the
+    // check was 45 of the fused embed's instructions a pixel).
+    constexpr uint32_t kFirstChecked = 15;
+#else
+    constexpr uint32_t kFirstChecked = 0;
+#endif
+    for (uint32_t i = kFirstChecked; i < kFeatures; ++i)
         if (!(f[i] - f[i] == 0.0f)) f[i] = 0.0f; // NaN or infinite
 }
 
