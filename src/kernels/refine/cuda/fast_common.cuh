@@ -42,6 +42,17 @@ __device__ __forceinline__ void load_a(uint32_t (&a)[4], const uint16_t* p) {
                  : "r"(at));
 }
 
+// The B fragments of two K steps of an 8-column tile whose weights are rows in shared memory (row n holding column n's
+// K values, 16-byte aligned): b0, b1 of the step at K, then of the step at K + 16, as four 8 x 8 matrices by one
+// ldmatrix where they were four 32-bit loads. ROW is the thread's row (column g of the tile: lane % 8) at K plus
+// 8 (lane / 8) halves.
+__device__ __forceinline__ void load_b_rows(uint32_t (&b)[4], const uint16_t* row) {
+    const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+                 : "r"(at));
+}
+
 // Four transposed 8 x 8 matrices at P in shared memory (lane l gives the address of row l, 16-byte aligned): the
 // B fragments (b0, b1 of one K step, then of the next) of a 16 x 8 tile whose K runs down 32 rows from P.
 __device__ __forceinline__ void load_b_trans(uint32_t (&b)[4], const uint16_t* p) {

@@ -151,7 +151,7 @@ __device__ void embed_groups(const PixelEmbedParams& p, uint8_t* shared) {
                  reinterpret_cast<uint8_t*>(px.candidates) +
                      static_cast<uint64_t>(first) * kPatchPixels * kCandidateBytes,
                  present * kPatchPixels * kCandidateBytes);
-        product<kResident>(a, R::kStride, w, w_stride, bias, R::kK, p.out_ch, out);
+        product<kResident, R::kK>(a, R::kStride, w, w_stride, bias, R::kK, p.out_ch, out);
         __syncthreads(); // the outputs in place; the features and candidates read
         copy_out(reinterpret_cast<const uint8_t*>(out),
                  reinterpret_cast<uint8_t*>(p.out) + static_cast<uint64_t>(first) * p.out_ch * 2u,

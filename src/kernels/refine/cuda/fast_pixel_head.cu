@@ -80,8 +80,11 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn
         // The rows in place (the last product read A before the barrier that follows it), the next group's requested.
         if (threadIdx.x < kEmbedTokens * pieces) *reinterpret_cast<uint4*>(row_at) = next;
         next = row_piece(in, p.in_ch, tokens, groups, group + gridDim.x);
-        __syncthreads(); // the rows (and, the first time, the weights) in place; the previous answers read
-        product<true>(a, kHeadRow, w, kHeadRow, bias, p.in_ch, kHeadOutputs, answers);
+        __syncthreads();   // the rows (and, the first time, the weights) in place; the previous answers read
+        if (p.in_ch == 64) // refine-v2's dec1: the K loop unrolled
+            product<true, 64>(a, kHeadRow, w, kHeadRow, bias, p.in_ch, kHeadOutputs, answers);
+        else
+            product<true>(a, kHeadRow, w, kHeadRow, bias, p.in_ch, kHeadOutputs, answers);
         __syncthreads(); // the answers in place; the rows read
         if (blends) blend_answers_fast(px, x, y, cand, answers + threadIdx.x * kOutputs, k);
     }
