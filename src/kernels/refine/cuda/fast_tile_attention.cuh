@@ -32,12 +32,16 @@ __device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const ui
                                             float (&o)[4][4]) {
     const uint32_t r1 = r0 + 8;
     float sc[8][4];
+    const uint32_t lane = 4 * g + t;
+    static_assert(kRow % 8 == 0, "ldmatrix: 16-byte rows");
 #pragma unroll
     for (uint32_t nt = 0; nt < 8; ++nt) {
         sc[nt][0] = sc[nt][1] = sc[nt][2] = sc[nt][3] = 0.0f;
-        const uint16_t* kr = k + (nt * 8 + g) * kRow + 2 * t;
-#pragma unroll
-        for (uint32_t s = 0; s < 2; ++s) mma_f32(sc[nt], qa[s], load_pair(kr + s * 16), load_pair(kr + s * 16 + 8));
+        // Keys 8nt .. 8nt + 7 (the lane's row: lane % 8), dimensions 0-15 and 16-31: both K steps' B fragments.
+        uint32_t b[4];
+        load_b_rows(b, k + (nt * 8 + (lane & 7u)) * kRow + (lane >> 3) * 8);
+        mma_f32(sc[nt], qa[0], b[0], b[1]);
+        mma_f32(sc[nt], qa[1], b[2], b[3]);
     }
     const int32_t x0 = static_cast<int32_t>(r0 % kWindow), y0 = static_cast<int32_t>(r0 / kWindow);
     const int32_t x1 = static_cast<int32_t>(r1 % kWindow), y1 = static_cast<int32_t>(r1 / kWindow);
@@ -91,8 +95,6 @@ __device__ __forceinline__ void attend_tile(const uint32_t (&qa)[2][4], const ui
     s1 += __shfl_xor_sync(0xffffffffu, s1, 1);
     s1 += __shfl_xor_sync(0xffffffffu, s1, 2);
     const float inv0 = 1.0f / s0, inv1 = 1.0f / s1;
-    static_assert(kRow % 8 == 0, "ldmatrix: 16-byte rows");
-    const uint32_t lane = 4 * g + t;
 #pragma unroll
     for (uint32_t nt = 0; nt < kHeadDim / 8; ++nt) {
         o[nt][0] = o[nt][1] = o[nt][2] = o[nt][3] = 0.0f;
