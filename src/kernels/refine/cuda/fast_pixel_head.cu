@@ -47,28 +47,29 @@ constexpr uint32_t kBlocksPerSm = 5;
 static_assert(fits_on_sm90(kBlocksPerSm, kSharedBytes), "sm_90: 228 KB of shared memory an SM, 1 KB a block reserved");
 extern "C" __device__ uint32_t d4r_grid_x = kSm90Sms * kBlocksPerSm;
 
-extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn_pixel_head(PixelHeadParams p) {
-    extern __shared__ __align__(16) uint8_t shared[];
-    // The plan's shape (kEmbedThreads threads, in_ch a multiple of 16 from 16 to kMaxChannels): anything else is a bug
-    // that must not pass for a result.
-    if (blockDim.x != kEmbedThreads || p.in_ch == 0 || p.in_ch % 16 != 0 || p.in_ch > d4r::refine::math::kMaxChannels)
-        __trap();
+namespace {
+
+// The head of the block's groups, for kIn inputs a token where the caller knows them (refine-v2's 64: its row pieces
+// and the product's K loop without run-time divisions and counts), else 0 and P.in_ch.
+template <uint32_t kIn>
+__device__ __forceinline__ void head_groups(const PixelHeadParams& p, uint8_t* shared) {
+    const uint32_t in_ch = kIn ? kIn : p.in_ch;
     uint16_t* a = reinterpret_cast<uint16_t*>(shared);
     uint16_t* answers = reinterpret_cast<uint16_t*>(shared + kHeadAnswers);
     uint16_t* w = reinterpret_cast<uint16_t*>(shared + kHeadW);
     uint16_t* bias = reinterpret_cast<uint16_t*>(shared + kHeadBias);
-    load_rows(w, kHeadRow, reinterpret_cast<const uint16_t*>(p.weight), kHeadOutputs, kHeadOutputs, p.in_ch);
+    load_rows(w, kHeadRow, reinterpret_cast<const uint16_t*>(p.weight), kHeadOutputs, kHeadOutputs, in_ch);
     load_halves(bias, reinterpret_cast<const uint16_t*>(p.bias), kHeadOutputs);
     const PixelParams& px = p.pixels;
     const uint32_t tokens = px.grid_w * px.grid_h, groups = (tokens + kEmbedTokens - 1) / kEmbedTokens;
     const float k = up::exposure_factor(px.core);
     const uint16_t* in = reinterpret_cast<const uint16_t*>(p.in);
-    const uint32_t pieces = p.in_ch / 8;
+    const uint32_t pieces = in_ch / 8;
     uint16_t* row_at = a + threadIdx.x / pieces * kHeadRow + threadIdx.x % pieces * 8; // the thread's piece of A
     // The thread's piece of a group's rows is loaded a group ahead, so that its latency overlaps the group before's
     // product and blend: waiting for the rows at the barrier after their load was the head's largest stall on an H100
     // (docs/performance.md).
-    uint4 next = row_piece(in, p.in_ch, tokens, groups, blockIdx.x);
+    uint4 next = row_piece(in, in_ch, tokens, groups, blockIdx.x);
     for (uint32_t group = blockIdx.x; group < groups; group += gridDim.x) {
         const uint32_t first = group * kEmbedTokens, present = min_u(kEmbedTokens, tokens - first);
         // The thread's pixel and its candidates first: their loads overlap the product.
@@ -79,13 +80,24 @@ extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn
         const PixelCandidates cand = blends ? load_candidates(px, i) : PixelCandidates{};
         // The rows in place (the last product read A before the barrier that follows it), the next group's requested.
         if (threadIdx.x < kEmbedTokens * pieces) *reinterpret_cast<uint4*>(row_at) = next;
-        next = row_piece(in, p.in_ch, tokens, groups, group + gridDim.x);
-        __syncthreads();   // the rows (and, the first time, the weights) in place; the previous answers read
-        if (p.in_ch == 64) // refine-v2's dec1: the K loop unrolled
-            product<true, 64>(a, kHeadRow, w, kHeadRow, bias, p.in_ch, kHeadOutputs, answers);
-        else
-            product<true>(a, kHeadRow, w, kHeadRow, bias, p.in_ch, kHeadOutputs, answers);
+        next = row_piece(in, in_ch, tokens, groups, group + gridDim.x);
+        __syncthreads(); // the rows (and, the first time, the weights) in place; the previous answers read
+        product<true, kIn>(a, kHeadRow, w, kHeadRow, bias, in_ch, kHeadOutputs, answers);
         __syncthreads(); // the answers in place; the rows read
         if (blends) blend_answers_fast(px, x, y, cand, answers + threadIdx.x * kOutputs, k);
     }
+}
+
+} // namespace
+
+extern "C" __global__ void __launch_bounds__(kEmbedThreads, kBlocksPerSm) d4r_nn_pixel_head(PixelHeadParams p) {
+    extern __shared__ __align__(16) uint8_t shared[];
+    // The plan's shape (kEmbedThreads threads, in_ch a multiple of 16 from 16 to kMaxChannels): anything else is a bug
+    // that must not pass for a result.
+    if (blockDim.x != kEmbedThreads || p.in_ch == 0 || p.in_ch % 16 != 0 || p.in_ch > d4r::refine::math::kMaxChannels)
+        __trap();
+    if (p.in_ch == 64)
+        head_groups<64>(p, shared);
+    else
+        head_groups<0>(p, shared);
 }
