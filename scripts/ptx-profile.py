@@ -91,11 +91,10 @@ def read_locations(ptx_path, caller):
     return where
 
 
-def ptx_static(ptx_path, kernel, caller):
-    """{place: PTX instructions of KERNEL there} (its entry's body), places as read_locations gives them."""
+def ptx_static(ptx_path, kernel, where):
+    """{place: PTX instructions of KERNEL there} (its entry's body), WHERE being read_locations' answer."""
     with open(ptx_path, encoding="utf-8", errors="replace") as f:
         lines = f.read().split("\n")
-    where = read_locations(ptx_path, caller)
     entry = re.compile(r"\s*(\.visible\s+)?\.entry\s+" + re.escape(kernel) + r"\b")
     counts = collections.Counter()
     inside = False
@@ -248,7 +247,8 @@ def self_test():
                     f'\t//## File "{src}", line 4\n        /*0000*/  MOV R1, RZ ;\n        /*0010*/  NOP ;\n'
                     f'\t//## File "{src}", line 2\n        /*0020*/  IADD3 R1, R1, 0x1, RZ ;\n'
                     "        /*0030*/  NOP ;\n        /*0040*/  EXIT ;\n")
-        got = sass_estimate(kernels, "k", read_locations(ptx, False), ptx_static(ptx, "k", False),
+        where = read_locations(ptx, False)
+        got = sass_estimate(kernels, "k", where, ptx_static(ptx, "k", where),
                             sass_static(sass, "k"), 5).split("\n")
         assert "about 56 SASS ones" in got[0], got
         assert got[1].split()[:3] == ["50", "89.2%", "k.cu:2"], got
@@ -297,7 +297,7 @@ def main():
                                f"{', '.join(kernels) or 'none'})")
         locations = read_locations(args.ptx, args.by == "caller") if args.by != "line" else {}
         if args.sass:
-            text = sass_estimate(kernels, args.kernel, locations, ptx_static(args.ptx, args.kernel, False),
+            text = sass_estimate(kernels, args.kernel, locations, ptx_static(args.ptx, args.kernel, locations),
                                  sass_static(args.sass, args.kernel), args.top)
         else:
             text = summary(kernels, args.by, locations, args.top, args.kernel)

@@ -62,19 +62,32 @@ std::vector<Row> rows_of(const std::string& profile) {
     return rows;
 }
 
+// LOOP of module M on GRID x BLOCK with WORKERS workers, N trips (DIVERGENT: the lanes' own): the profiles the sink
+// received and the launch's result.
+struct LoopRun {
+    std::vector<std::string> profiles;
+    LaunchResult result;
+};
+LoopRun run_loop(const Module& m, Dim3 grid, Dim3 block, unsigned workers, uint32_t n, uint32_t divergent) {
+    Device dev;
+    LoopRun run;
+    LaunchConfig cfg = config(grid, block, workers);
+    cfg.profile_sink = [&run](std::string_view p) { run.profiles.emplace_back(p); };
+    Params params(kernel_of(m, "loop"));
+    params.set(0, n).set(1, divergent);
+    run.result = run_ok(dev, m, "loop", cfg, params);
+    return run;
+}
+
 TEST(PtxsimProfile, CountsEachLinesWarpInstructionsTheMostFirst) {
     const std::string text = ptx(kLoop);
     auto m = load_ok(text);
     ASSERT_TRUE(m);
-    Device dev;
     std::string first;
     for (unsigned workers : {1u, 3u}) {
-        std::vector<std::string> got;
-        LaunchConfig cfg = config({3}, {64}, workers); // six warps
-        cfg.profile_sink = [&got](std::string_view p) { got.emplace_back(p); };
-        Params params(kernel_of(*m, "loop"));
-        params.set(0, uint32_t{5}).set(1, uint32_t{0});
-        const LaunchResult r = run_ok(dev, *m, "loop", cfg, params);
+        const LoopRun run = run_loop(*m, {3}, {64}, workers, 5, 0); // six warps
+        const std::vector<std::string>& got = run.profiles;
+        const LaunchResult& r = run.result;
         ASSERT_EQ(got.size(), 1u) << "one profile a launch";
         const std::vector<Row> rows = rows_of(got[0]);
         ASSERT_EQ(rows.size(), 12u) << got[0];
@@ -110,14 +123,10 @@ TEST(PtxsimProfile, ADivergentLoopSumsToTheLaunchsWarpInstructions) {
     const std::string text = ptx(kLoop);
     auto m = load_ok(text);
     ASSERT_TRUE(m);
-    Device dev;
-    std::string got;
-    LaunchConfig cfg = config({2}, {48}, 2); // a warp of 32 and one of 16 a block
-    cfg.profile_sink = [&got](std::string_view p) { got = p; };
-    Params params(kernel_of(*m, "loop"));
-    params.set(0, uint32_t{1}).set(1, uint32_t{1});
-    const LaunchResult r = run_ok(dev, *m, "loop", cfg, params);
-    const std::vector<Row> rows = rows_of(got);
+    const LoopRun run = run_loop(*m, {2}, {48}, 2, 1, 1); // a warp of 32 and one of 16 a block
+    ASSERT_EQ(run.profiles.size(), 1u);
+    const LaunchResult& r = run.result;
+    const std::vector<Row> rows = rows_of(run.profiles[0]);
     ASSERT_FALSE(rows.empty());
     uint64_t sum = 0;
     for (const Row& row : rows) sum += row.count;

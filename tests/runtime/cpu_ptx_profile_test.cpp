@@ -21,13 +21,8 @@ const char* kLoop = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .en
 // Runs LOOP on 2 x 64 threads, then on 1 x 32, with D4R_CPU_PTX_PROFILE=PATH: 0 when both succeed.
 int launches_with_profile(const std::string& path) {
     setenv("D4R_CPU_PTX_PROFILE", path.c_str(), 1);
-    CUdevice dev = 0;
-    CUcontext ctx = nullptr;
-    CUmodule m = nullptr;
-    CUfunction f = nullptr;
-    if (api().cuInit(0) || api().cuDeviceGet(&dev, 0) || api().cuDevicePrimaryCtxRetain(&ctx, dev) ||
-        api().cuCtxSetCurrent(ctx) || api().cuModuleLoadData(&m, kLoop) || api().cuModuleGetFunction(&f, m, "loop"))
-        return 100;
+    CUfunction f = fresh_process_kernel(kLoop, "loop");
+    if (!f) return 100;
     if (api().cuLaunchKernel(f, 2, 1, 1, 64, 1, 1, 0, nullptr, nullptr, nullptr)) return 101;
     if (api().cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, nullptr, nullptr, nullptr)) return 102;
     return api().cuCtxSynchronize() == CUDA_SUCCESS ? 0 : 103;

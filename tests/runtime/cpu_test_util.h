@@ -20,6 +20,19 @@ inline const ApiTable& api() {
     return backend->table();
 }
 
+// In a process of its own (a death test's child, where a variable the backend reads once has just been set): the
+// primary context made current and kernel NAME of module PTX, or nullptr when any step fails.
+inline CUfunction fresh_process_kernel(const char* ptx, const char* name) {
+    CUdevice dev = 0;
+    CUcontext ctx = nullptr;
+    CUmodule m = nullptr;
+    CUfunction f = nullptr;
+    if (api().cuInit(0) || api().cuDeviceGet(&dev, 0) || api().cuDevicePrimaryCtxRetain(&ctx, dev) ||
+        api().cuCtxSetCurrent(ctx) || api().cuModuleLoadData(&m, ptx) || api().cuModuleGetFunction(&f, m, name))
+        return nullptr;
+    return f;
+}
+
 // Kernels written for these tests (PTX ISA 8.0). Parameter layouts follow the PTX ABI: each parameter at
 // the next multiple of its alignment.
 inline const char* kTestPtx = R"PTX(

@@ -14,13 +14,8 @@ const char* kSpin = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .en
 
 int endless_kernel_answer() {
     setenv("D4R_CPU_WATCHDOG_MS", "300", 1);
-    CUdevice dev = 0;
-    CUcontext ctx = nullptr;
-    CUmodule m = nullptr;
-    CUfunction f = nullptr;
-    if (api().cuInit(0) || api().cuDeviceGet(&dev, 0) || api().cuDevicePrimaryCtxRetain(&ctx, dev) ||
-        api().cuCtxSetCurrent(ctx) || api().cuModuleLoadData(&m, kSpin) || api().cuModuleGetFunction(&f, m, "spin"))
-        return 100;
+    CUfunction f = fresh_process_kernel(kSpin, "spin");
+    if (!f) return 100;
     if (api().cuLaunchKernel(f, 4, 1, 1, 64, 1, 1, 0, nullptr, nullptr, nullptr)) return 101;
     CUresult sync = api().cuCtxSynchronize();
     CUdeviceptr p = 0;

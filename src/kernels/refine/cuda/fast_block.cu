@@ -484,7 +484,7 @@ __device__ __forceinline__ void window_block(const BlockParams& p, uint16_t* sh,
         const auto qkv_out = [&](const float(&acc)[4], uint32_t row, uint32_t col) {
             // With the resident weights and two heads a pass, warpgroup G makes head G's q | k | v (window_wgmma): the
             // matrix is the warp's and the column within it a constant of the tile (and whether it is k or v, too).
-            constexpr bool kHeadPerGroup = kRes && !kCoarse && kPass * kHeadColumns == 2 * kHeadColumns;
+            constexpr bool kHeadPerGroup = kRes && !kCoarse && kPass == 2;
             const uint32_t matrix = kHeadPerGroup ? warp / 4 : col / kHeadColumns;
             const uint32_t m = kHeadPerGroup ? col - matrix * kHeadColumns : col % kHeadColumns;
             uint16_t* q = qkv + matrix * kQkvHalves + m;

@@ -33,25 +33,24 @@ __device__ __forceinline__ uint32_t ldg_pair(const uint16_t* p) {
     return __ldg(reinterpret_cast<const unsigned int*>(p));
 }
 
-// The A fragment of a 16 x 16 tile at P in shared memory (rows 16-byte aligned): lane l gives the address of row
-// l % 16, columns 8 (l / 16) ...
-__device__ __forceinline__ void load_a(uint32_t (&a)[4], const uint16_t* p) {
+// Four 8 x 8 matrices of halves from shared memory (ldmatrix .x4): lane l gives the address of row l % 8 of matrix
+// l / 8 (16-byte aligned); register i receives matrix i.
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const uint16_t* p) {
     const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(p));
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(at));
 }
+
+// The A fragment of a 16 x 16 tile at P in shared memory (rows 16-byte aligned): lane l gives the address of row
+// l % 16, columns 8 (l / 16) ...
+__device__ __forceinline__ void load_a(uint32_t (&a)[4], const uint16_t* p) { ldmatrix_x4(a, p); }
 
 // The B fragments of two K steps of an 8-column tile whose weights are rows in shared memory (row n holding column n's
 // K values, 16-byte aligned): b0, b1 of the step at K, then of the step at K + 16, as four 8 x 8 matrices by one
 // ldmatrix where they were four 32-bit loads. ROW is the thread's row (column g of the tile: lane % 8) at K plus
 // 8 (lane / 8) halves.
-__device__ __forceinline__ void load_b_rows(uint32_t (&b)[4], const uint16_t* row) {
-    const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(row));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
-                 : "r"(at));
-}
+__device__ __forceinline__ void load_b_rows(uint32_t (&b)[4], const uint16_t* row) { ldmatrix_x4(b, row); }
 
 // Four transposed 8 x 8 matrices at P in shared memory (lane l gives the address of row l, 16-byte aligned): the
 // B fragments (b0, b1 of one K step, then of the next) of a 16 x 8 tile whose K runs down 32 rows from P.
